@@ -1,0 +1,4 @@
+/** dial's command-line entry point: parse argv, run, exit with the code. */
+import { run } from "./src/cli/run.ts";
+
+Deno.exit(await run(Deno.args));

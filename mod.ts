@@ -1,0 +1,32 @@
+/**
+ * dial as a library for Deno scripts: build and send requests with the same auth rules as
+ * the `dial` command line.
+ *
+ * @example
+ * ```ts
+ * import { send, Secret } from "./mod.ts";
+ * const { response } = await send({
+ *   method: "GET",
+ *   url: new URL("https://api.example.com/me"),
+ *   headers: [],
+ *   auth: { authorization: { kind: "bearer", token: new Secret(Deno.env.get("TOKEN")!) }, queryKeys: [] },
+ * });
+ * console.log(response.status);
+ * ```
+ * @module
+ */
+export { type Exchange, send, type SendOptions, sendPrepared } from "./src/http/send.ts";
+export type { BodySource, HeaderField, PreparedRequest, RequestSpec } from "./src/http/spec.ts";
+export {
+  buildRequest,
+  isCredentialHeader,
+  redirectRequest,
+  requestUrl,
+  withQueryKeys,
+} from "./src/http/build_request.ts";
+export type { Authorization, AuthSpec, QueryKey } from "./src/auth/spec.ts";
+export { authorizationHeader, basicAuthorization } from "./src/auth/authorize.ts";
+export { parseOAuth2Value } from "./src/auth/oauth2/parse_value.ts";
+export type { OAuth2Options } from "./src/auth/oauth2/parse_value.ts";
+export { Secret } from "./src/secret.ts";
+export * from "./src/errors.ts";

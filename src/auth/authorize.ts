@@ -1,0 +1,51 @@
+/**
+ * The one place that turns an {@link Authorization} into an `Authorization` header value.
+ * @module
+ */
+import { Secret } from "../secret.ts";
+import type { Authorization } from "./spec.ts";
+
+/** Options for {@link authorizationHeader}. */
+export interface AuthorizeOptions {
+  /** The fetch used for token requests. */
+  fetch?: typeof fetch;
+  /** Aborts token requests. */
+  signal?: AbortSignal;
+  /** Discard any cached OAuth 2.0 token and get a new one (after a 401). */
+  forceRefresh?: boolean;
+}
+
+/**
+ * Computes the `Authorization` header value.
+ *
+ * @param authorization Basic, Bearer or OAuth 2.0
+ * @param options fetch, signal and refresh control for OAuth 2.0
+ * @returns the header value, wrapped as a secret
+ * @see https://www.rfc-editor.org/rfc/rfc7617 (Basic) and RFC 6750 (Bearer)
+ */
+export async function authorizationHeader(
+  authorization: Authorization,
+  options: AuthorizeOptions = {},
+): Promise<Secret> {
+  switch (authorization.kind) {
+    case "basic":
+      return basicAuthorization(authorization.username, authorization.password);
+    case "bearer":
+      return new Secret(`Bearer ${authorization.token.reveal()}`);
+    case "oauth2": {
+      // Loaded lazily so a plain request never pays for the OAuth library.
+      const { oauth2Authorization } = await import("./oauth2/authorize.ts");
+      return await oauth2Authorization(authorization.oauth2, options);
+    }
+  }
+}
+
+/**
+ * @param username the user, any Unicode
+ * @param password the password, any Unicode
+ * @returns `Basic base64(UTF-8("user:password"))`
+ */
+export function basicAuthorization(username: string, password: Secret): Secret {
+  const bytes = new TextEncoder().encode(`${username}:${password.reveal()}`);
+  return new Secret(`Basic ${bytes.toBase64()}`);
+}

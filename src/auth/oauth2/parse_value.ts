@@ -1,0 +1,119 @@
+/**
+ * Parsing of the `--oauth2 <flow>:<token_url>:<client_id>[:<client_secret>]` value.
+ * @module
+ */
+import { UsageError } from "../../errors.ts";
+import { Secret } from "../../secret.ts";
+
+/** The OAuth 2.0 grants dial performs. */
+export const OAUTH2_FLOWS = ["client_credentials", "authorization_code", "password"] as const;
+
+/** One of {@link OAUTH2_FLOWS}. */
+export type OAuth2Flow = (typeof OAUTH2_FLOWS)[number];
+
+/** The four parts of an `--oauth2` value. */
+export interface OAuth2Value {
+  /** The grant. */
+  flow: OAuth2Flow;
+  /** The token endpoint. */
+  tokenUrl: URL;
+  /** The client id. */
+  clientId: string;
+  /** The client secret; absent for public clients. */
+  clientSecret?: Secret;
+}
+
+/** Everything needed to obtain an OAuth 2.0 access token. */
+export interface OAuth2Options extends OAuth2Value {
+  /** Space-separated scopes (`--oauth2-scope`). */
+  scope?: string;
+  /** Authorization endpoint, for `authorization_code` (`--oauth2-auth-url`). */
+  authUrl?: URL;
+  /** Resource owner, for `password` (`--oauth2-username`). */
+  username?: string;
+  /** Resource owner's password, for `password` (`--oauth2-password`). */
+  password?: Secret;
+  /** Callback port for `authorization_code` (`--oauth2-port`, default 8484). */
+  port: number;
+}
+
+/** The default callback port of the authorization-code flow (SPEC 8.1). */
+export const DEFAULT_CALLBACK_PORT = 8484;
+
+const SCHEME = /^(https?):\/\//i;
+
+/**
+ * Splits an `--oauth2` value. The token URL keeps its colons: it is `scheme://authority`
+ * (with an optional numeric port or a bracketed IPv6 literal) plus the path up to the next
+ * colon; the client id runs to the next colon and the rest is the secret.
+ *
+ * @param value e.g. `client_credentials:https://id.example:8443/token:my-app:s3cr:et`
+ * @returns the parts
+ * @throws {UsageError} on an unknown flow, a token URL that is not absolute http(s), or a
+ * missing client id
+ * @example
+ * ```ts
+ * parseOAuth2Value("password:http://[::1]:9000/token:cli").tokenUrl.href;
+ * // "http://[::1]:9000/token"
+ * ```
+ */
+export function parseOAuth2Value(value: string): OAuth2Value {
+  const shape = "expected <flow>:<token_url>:<client_id>[:<client_secret>]";
+  const firstColon = value.indexOf(":");
+  const flowText = firstColon < 0 ? value : value.slice(0, firstColon);
+  if (!(OAUTH2_FLOWS as readonly string[]).includes(flowText)) {
+    throw new UsageError(`Unknown OAuth 2.0 flow "${flowText}" in --oauth2`, {
+      hint: `use one of ${OAUTH2_FLOWS.join(", ")}; ${shape}`,
+    });
+  }
+  const flow = flowText as OAuth2Flow;
+  const rest = firstColon < 0 ? "" : value.slice(firstColon + 1);
+  const scheme = SCHEME.exec(rest);
+  if (!scheme) {
+    throw new UsageError(`Invalid token URL in --oauth2: must be an absolute http(s) URL`, {
+      hint: shape,
+    });
+  }
+  const end = tokenUrlEnd(rest, scheme[0].length);
+  const urlText = rest.slice(0, end);
+  let tokenUrl: URL;
+  try {
+    tokenUrl = new URL(urlText);
+  } catch {
+    throw new UsageError(`Invalid token URL "${urlText}" in --oauth2`, { hint: shape });
+  }
+  if (tokenUrl.hostname === "") {
+    throw new UsageError(`Invalid token URL "${urlText}" in --oauth2: missing host`, {
+      hint: shape,
+    });
+  }
+  const afterUrl = rest.slice(end + 1);
+  const idEnd = afterUrl.indexOf(":");
+  const clientId = idEnd < 0 ? afterUrl : afterUrl.slice(0, idEnd);
+  if (end >= rest.length || clientId === "") {
+    throw new UsageError(`Missing client id in --oauth2`, { hint: shape });
+  }
+  const secretText = idEnd < 0 ? "" : afterUrl.slice(idEnd + 1);
+  return {
+    flow,
+    tokenUrl,
+    clientId,
+    ...(secretText === "" ? {} : { clientSecret: new Secret(secretText) }),
+  };
+}
+
+/** Index of the colon that ends the token URL (or the length when there is none). */
+function tokenUrlEnd(text: string, authorityStart: number): number {
+  let i = authorityStart;
+  if (text[i] === "[") {
+    const close = text.indexOf("]", i);
+    i = close < 0 ? text.length : close + 1;
+  } else {
+    while (i < text.length && text[i] !== ":" && text[i] !== "/") i++;
+  }
+  // A colon followed by digits and then "/", ":" or the end is the port.
+  const port = /^:(\d+)(?=[/:]|$)/.exec(text.slice(i));
+  if (port) i += port[0].length;
+  const next = text.indexOf(":", i);
+  return next < 0 ? text.length : next;
+}

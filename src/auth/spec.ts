@@ -1,0 +1,31 @@
+/**
+ * The authentication part of a request spec, as plain data.
+ * @module
+ */
+import type { Secret } from "../secret.ts";
+import type { OAuth2Options } from "./oauth2/parse_value.ts";
+
+/** What sets the `Authorization` header; at most one per request. */
+export type Authorization =
+  | { kind: "basic"; username: string; password: Secret }
+  | { kind: "bearer"; token: Secret }
+  | { kind: "oauth2"; oauth2: OAuth2Options };
+
+/** An API key sent as a query parameter (`-K name=value`). */
+export interface QueryKey {
+  /** The parameter name. */
+  name: string;
+  /** The key itself. */
+  value: Secret;
+}
+
+/** All authentication a request carries besides plain `-H` headers. */
+export interface AuthSpec {
+  /** Basic, Bearer or OAuth 2.0. */
+  authorization?: Authorization;
+  /** API keys appended to the query string. */
+  queryKeys: QueryKey[];
+}
+
+/** An AuthSpec that authenticates nothing. */
+export const NO_AUTH: AuthSpec = Object.freeze({ queryKeys: [] }) as AuthSpec;

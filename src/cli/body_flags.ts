@@ -1,0 +1,127 @@
+/**
+ * The body flags: `-d`, `--json`, `-F`. Files are checked before anything is sent.
+ * @module
+ */
+import type { Command } from "@commander-js/extra-typings";
+import { UsageError } from "../errors.ts";
+import { guessContentType, newBoundary } from "../http/body.ts";
+import type { BodySource, FormField, HeaderField } from "../http/spec.ts";
+import { collect } from "./values.ts";
+
+/** The raw values of the body flags. */
+export interface BodyFlagValues {
+  data?: string;
+  json?: string;
+  form: string[];
+}
+
+/**
+ * Adds the body flags to a command.
+ *
+ * @param command a command
+ * @returns the command, typed with the new options
+ */
+// deno-lint-ignore no-explicit-any
+export function withBodyFlags<A extends any[], O extends Record<string, unknown>>(
+  command: Command<A, O>,
+) {
+  return command
+    .option("-d, --data <text|@file|@->", "raw request body (form-urlencoded type by default)")
+    .option("--json <json|@file|@->", "JSON request body, validated; sets Content-Type and Accept")
+    .option("-F, --form <name=value|name=@file>", "multipart form field (repeatable)", collect, []);
+}
+
+/** A parsed body and the headers it implies. */
+export interface ParsedBody {
+  /** The body, if a body flag was given. */
+  body?: BodySource;
+  /** Extra headers, e.g. `Accept` for `--json`. */
+  headers: HeaderField[];
+}
+
+/**
+ * @param values the flag values
+ * @returns the body source
+ * @throws {UsageError} on two body flags, invalid JSON, or an unreadable file
+ */
+export async function parseBodyFlags(values: BodyFlagValues): Promise<ParsedBody> {
+  const given = [
+    values.data !== undefined && "-d",
+    values.json !== undefined && "--json",
+    values.form.length > 0 && "-F",
+  ].filter(Boolean);
+  if (given.length > 1) {
+    throw new UsageError(`Conflicting flags ${given.join(" and ")}: give one request body`);
+  }
+  if (values.data !== undefined) {
+    const contentType = "application/x-www-form-urlencoded";
+    if (values.data === "@-") return { body: { kind: "stdin", contentType }, headers: [] };
+    if (values.data.startsWith("@")) {
+      const path = await checkFile(values.data.slice(1), "-d");
+      return { body: { kind: "file", path, contentType }, headers: [] };
+    }
+    return { body: { kind: "text", text: values.data, contentType }, headers: [] };
+  }
+  if (values.json !== undefined) {
+    const text = await jsonText(values.json);
+    return {
+      body: { kind: "text", text, contentType: "application/json" },
+      headers: [{ name: "Accept", value: "application/json, */*;q=0.5" }],
+    };
+  }
+  if (values.form.length > 0) {
+    const fields: FormField[] = [];
+    for (const item of values.form) fields.push(await parseFormField(item));
+    return { body: { kind: "form", fields, boundary: newBoundary() }, headers: [] };
+  }
+  return { headers: [] };
+}
+
+async function jsonText(value: string): Promise<string> {
+  let text = value;
+  let source = "--json";
+  if (value === "@-") {
+    text = await new Response(Deno.stdin.readable).text();
+    source = "--json from stdin";
+  } else if (value.startsWith("@")) {
+    const path = await checkFile(value.slice(1), "--json");
+    text = await Deno.readTextFile(path);
+    source = `--json file "${path}"`;
+  }
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`Invalid JSON in ${source}: ${(error as Error).message}`);
+  }
+  return text;
+}
+
+async function parseFormField(item: string): Promise<FormField> {
+  const eq = item.indexOf("=");
+  if (eq <= 0) {
+    throw new UsageError(
+      `Cannot parse form field "${item}": expected <name>=<value> or <name>=@<file>`,
+    );
+  }
+  const name = item.slice(0, eq);
+  const value = item.slice(eq + 1);
+  if (!value.startsWith("@")) return { name, value };
+  const [pathText = "", ...params] = value.slice(1).split(";");
+  const path = await checkFile(pathText, "-F");
+  const type = params.find((p) => p.startsWith("type="))?.slice(5);
+  const filename = path.split(/[\\/]/).pop() ?? path;
+  return { name, path, filename, contentType: type ?? guessContentType(filename) };
+}
+
+async function checkFile(path: string, flag: string): Promise<string> {
+  if (path === "") throw new UsageError(`Missing file name after "@" in ${flag}`);
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch (error) {
+    const why = error instanceof Deno.errors.NotFound ? "no such file" : (error as Error).message;
+    throw new UsageError(`Cannot read file "${path}" for ${flag}: ${why}`);
+  }
+  if (info.isDirectory) throw new UsageError(`Cannot read file "${path}" for ${flag}: a directory`);
+  return path;
+}

@@ -1,0 +1,37 @@
+/**
+ * Reading a secret from the terminal without echo.
+ * @module
+ */
+import { InterruptedError } from "../errors.ts";
+import { Secret } from "../secret.ts";
+import { stderr } from "../output/terminal.ts";
+
+/**
+ * Asks for a secret on the terminal without echoing it.
+ *
+ * @param question printed to stderr, e.g. `Password for "ann": `
+ * @returns the typed text
+ * @throws {InterruptedError} on Ctrl-C
+ */
+export async function promptSecret(question: string): Promise<Secret> {
+  await stderr().write(question);
+  Deno.stdin.setRaw(true);
+  const bytes: number[] = [];
+  const buffer = new Uint8Array(64);
+  try {
+    read: for (;;) {
+      const n = await Deno.stdin.read(buffer);
+      if (n === null) break;
+      for (const byte of buffer.subarray(0, n)) {
+        if (byte === 3) throw new InterruptedError();
+        if (byte === 13 || byte === 10 || byte === 4) break read;
+        if (byte === 127 || byte === 8) bytes.pop();
+        else bytes.push(byte);
+      }
+    }
+  } finally {
+    Deno.stdin.setRaw(false);
+    await stderr().write("\n");
+  }
+  return new Secret(new TextDecoder().decode(new Uint8Array(bytes)));
+}

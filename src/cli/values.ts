@@ -1,0 +1,132 @@
+/**
+ * Parsing of flag values into spec parts. Every failure is a UsageError: nothing is sent.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import { isCredentialHeader } from "../http/build_request.ts";
+import type { HeaderField } from "../http/spec.ts";
+import type { QueryKey } from "../auth/spec.ts";
+import { Secret } from "../secret.ts";
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * @param text a `-H` value, `Name: value`
+ * @returns the header; values of credential-looking names are wrapped as secrets
+ */
+export function parseHeader(text: string): HeaderField {
+  const colon = text.indexOf(":");
+  if (colon < 0) {
+    throw new UsageError(`Cannot parse header "${text}": missing ":"`, {
+      hint: `write -H "Name: value"`,
+    });
+  }
+  const name = text.slice(0, colon).trim();
+  const value = text.slice(colon + 1).trim();
+  if (!TOKEN.test(name)) {
+    throw new UsageError(`Cannot parse header "${text}": invalid header name "${name}"`);
+  }
+  try {
+    new Headers([[name, value]]);
+  } catch {
+    throw new UsageError(`Cannot parse header "${text}": invalid header value`);
+  }
+  return { name, value: isCredentialHeader(name) ? new Secret(value) : value };
+}
+
+/**
+ * @param text a `-K` value, `name=value`
+ * @returns the query key, its value a secret
+ */
+export function parseQueryKey(text: string): QueryKey {
+  const eq = text.indexOf("=");
+  if (eq <= 0) {
+    throw new UsageError(`Cannot parse API key "${text}": expected <name>=<value>`, {
+      hint: `write -K api_key=VALUE`,
+    });
+  }
+  return { name: text.slice(0, eq), value: new Secret(text.slice(eq + 1)) };
+}
+
+/**
+ * @param text a URL given on the command line
+ * @param protocols the schemes allowed
+ * @returns the URL
+ */
+export function parseUrl(text: string, protocols: string[] = ["http:", "https:"]): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`Invalid URL "${text}": not an absolute URL`, {
+      hint: `write the scheme too, e.g. ${protocols[0]}//${text.replace(/^\/+/, "")}`,
+    });
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new UsageError(`Invalid URL "${text}": scheme must be ${protocols.join(" or ")}`);
+  }
+  if (url.hostname === "") throw new UsageError(`Invalid URL "${text}": missing host`);
+  return url;
+}
+
+/**
+ * @param text an HTTP method
+ * @returns it, unchanged, when it is an HTTP token
+ */
+export function parseMethod(text: string): string {
+  if (!TOKEN.test(text)) {
+    throw new UsageError(`Invalid method "${text}": not an HTTP token`);
+  }
+  return text;
+}
+
+/**
+ * @param text seconds, decimal allowed
+ * @param flag the flag name, for the message
+ * @returns milliseconds
+ */
+export function parseSeconds(text: string, flag: string): number {
+  const seconds = Number(text);
+  if (text.trim() === "" || !Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(`Invalid ${flag} "${text}": expected a positive number of seconds`);
+  }
+  return seconds * 1000;
+}
+
+/**
+ * @param text a count
+ * @param flag the flag name, for the message
+ * @param min the least value allowed
+ * @returns the integer
+ */
+export function parseCount(text: string, flag: string, min = 0): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n < min) {
+    throw new UsageError(`Invalid ${flag} "${text}": expected a whole number of at least ${min}`);
+  }
+  return n;
+}
+
+/**
+ * @param text a port
+ * @param flag the flag name, for the message
+ * @returns the port number
+ */
+export function parsePort(text: string, flag: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n < 1 || n > 65535) {
+    throw new UsageError(`Invalid ${flag} "${text}": expected a port from 1 to 65535`);
+  }
+  return n;
+}
+
+/**
+ * Collects a repeatable option's values.
+ *
+ * @param value this occurrence
+ * @param previous earlier ones
+ * @returns all values
+ */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,178 @@
+/**
+ * Errors and the one exit-code table of dial.
+ *
+ * Every failure dial reports is a {@link DialError}: a sentence-case message with details
+ * after a colon, a stable `code`, an `exitCode` from {@link ExitCode}, and optionally a
+ * `hint` and a `cause`.
+ * @module
+ */
+
+/** The exit codes of every dial command (also documented in the README). */
+export const ExitCode = {
+  /** Success. */
+  OK: 0,
+  /** Any other runtime failure, such as unreadable server output or a file that cannot be written. */
+  Failure: 1,
+  /** Usage error: a bad flag, URL or value. Nothing was sent. */
+  Usage: 2,
+  /** `--check-status`: a 3xx response that was not followed. */
+  Redirection: 3,
+  /** `--check-status`: a 4xx response. */
+  ClientError: 4,
+  /** `--check-status`: a 5xx response. */
+  ServerError: 5,
+  /** More redirects than `--max-redirects`. */
+  TooManyRedirects: 6,
+  /** Transport failure: DNS, connection refused or reset, TLS. */
+  Transport: 7,
+  /** `--timeout` elapsed. */
+  Timeout: 8,
+  /** Authentication could not be obtained (OAuth 2.0 token endpoint or login failed). */
+  Auth: 9,
+  /** `--check-status` with GraphQL: the response envelope holds errors. */
+  GraphQL: 10,
+  /** Interrupted by Ctrl-C (SIGINT). */
+  Interrupted: 130,
+} as const;
+
+/** A value of {@link ExitCode}. */
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Options shared by every {@link DialError}. */
+export interface DialErrorOptions {
+  /** A second line telling the user what to do. */
+  hint?: string;
+  /** The underlying error. */
+  cause?: unknown;
+}
+
+/** The base of every error dial reports to a user. */
+export class DialError extends Error {
+  /** A stable machine-readable code, e.g. `"usage"` or `"transport"`. */
+  readonly code: string;
+  /** The process exit code for this error. */
+  readonly exitCode: ExitCodeValue;
+  /** A hint printed under the message. */
+  readonly hint?: string;
+
+  /**
+   * @param message sentence case, no trailing period, details after a colon
+   * @param code a stable code
+   * @param exitCode the process exit code
+   * @param options hint and cause
+   */
+  constructor(
+    message: string,
+    code: string,
+    exitCode: ExitCodeValue,
+    options: DialErrorOptions = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "DialError";
+    this.code = code;
+    this.exitCode = exitCode;
+    this.hint = options.hint;
+  }
+}
+
+/** A bad flag or value: exit 2, nothing was sent. */
+export class UsageError extends DialError {
+  /**
+   * @param message what is wrong
+   * @param options hint and cause
+   */
+  constructor(message: string, options: DialErrorOptions = {}) {
+    super(message, "usage", ExitCode.Usage, options);
+    this.name = "UsageError";
+  }
+}
+
+/** The network failed: DNS, refused, reset, TLS. */
+export class TransportError extends DialError {
+  /**
+   * @param message names the host and port
+   * @param options hint and cause
+   */
+  constructor(message: string, options: DialErrorOptions = {}) {
+    super(message, "transport", ExitCode.Transport, options);
+    this.name = "TransportError";
+  }
+}
+
+/** The exchange took longer than `--timeout`. */
+export class TimeoutError extends DialError {
+  /**
+   * @param message what timed out
+   * @param options hint and cause
+   */
+  constructor(message: string, options: DialErrorOptions = {}) {
+    super(message, "timeout", ExitCode.Timeout, options);
+    this.name = "TimeoutError";
+  }
+}
+
+/** The user pressed Ctrl-C. */
+export class InterruptedError extends DialError {
+  /** Creates the error. */
+  constructor() {
+    super("Interrupted", "interrupted", ExitCode.Interrupted);
+    this.name = "InterruptedError";
+  }
+}
+
+/** Authentication could not be obtained, e.g. the OAuth 2.0 token endpoint refused. */
+export class AuthError extends DialError {
+  /**
+   * @param message names the endpoint and the provider's error
+   * @param options hint and cause
+   */
+  constructor(message: string, options: DialErrorOptions = {}) {
+    super(message, "auth", ExitCode.Auth, options);
+    this.name = "AuthError";
+  }
+}
+
+/**
+ * Turns an error thrown by `fetch` (or by reading a body) into a {@link DialError}.
+ *
+ * @param error what fetch threw
+ * @param url the URL being requested, to name host and port
+ * @param signal the signal passed to fetch, to tell a timeout from an interrupt
+ * @returns a DialError; DialErrors are returned unchanged
+ */
+export function networkError(error: unknown, url: URL, signal?: AbortSignal): DialError {
+  if (error instanceof DialError) return error;
+  const reason = signal?.aborted ? signal.reason : undefined;
+  if (reason instanceof DialError) return reason;
+  const target = `${url.hostname}:${url.port || (url.protocol === "https:" ? "443" : "80")}`;
+  if (error instanceof DOMException && error.name === "TimeoutError") {
+    return new TimeoutError(`Timed out waiting for ${target}`, { cause: error });
+  }
+  const detail = describeNetworkCause(error);
+  return new TransportError(`Cannot reach ${target}: ${detail}`, { cause: error });
+}
+
+function describeNetworkCause(error: unknown): string {
+  const texts: string[] = [];
+  for (let e: unknown = error; e instanceof Error && texts.length < 5; e = e.cause) {
+    texts.push(e.message);
+  }
+  const all = texts.join(" ");
+  const known: Array<[RegExp, string]> = [
+    [/connection refused/i, "connection refused"],
+    [/dns error|failed to lookup|name or service not known|no such host/i, "host not found"],
+    [/connection reset/i, "connection reset"],
+    [/certificate|tls|ssl/i, "TLS failure"],
+    [/blocked/i, "port blocked by the runtime"],
+    [/incomplete|unexpected eof|closed before|end of file/i, "connection closed early"],
+    [/timed out/i, "connection timed out"],
+  ];
+  for (const [pattern, label] of known) {
+    if (pattern.test(all)) return `${label} (${lastLine(texts)})`;
+  }
+  return lastLine(texts) || String(error);
+}
+
+function lastLine(texts: string[]): string {
+  return (texts.at(-1) ?? "").split("\n")[0] ?? "";
+}

@@ -1,0 +1,152 @@
+/**
+ * Pure steps from a {@link RequestSpec} to what fetch receives, and the redirect rules.
+ * @module
+ */
+import type { QueryKey } from "../auth/spec.ts";
+import { reveal, type Secret } from "../secret.ts";
+import { bodyContentType } from "./body.ts";
+import denoJson from "../../deno.json" with { type: "json" };
+
+/** The User-Agent dial sends unless `-H "User-Agent: …"` is given. */
+export const USER_AGENT = `dial/${denoJson.version}`;
+import type { HeaderField, PreparedRequest, RequestSpec } from "./spec.ts";
+
+/**
+ * Resolves a spec into a prepared request: the Authorization header (when given) goes first,
+ * then `-H` headers.
+ *
+ * @param spec the request as data
+ * @param authorization the resolved `Authorization` value, if the spec has one
+ * @returns the prepared request
+ */
+export function buildRequest(spec: RequestSpec, authorization?: Secret): PreparedRequest {
+  const headers: HeaderField[] = [];
+  if (authorization) headers.push({ name: "Authorization", value: authorization });
+  headers.push(...spec.headers);
+  if (!headers.some((h) => h.name.toLowerCase() === "user-agent")) {
+    headers.push({ name: "User-Agent", value: USER_AGENT });
+  }
+  const contentType = spec.body && bodyContentType(spec.body);
+  if (contentType && !headers.some((h) => h.name.toLowerCase() === "content-type")) {
+    headers.push({ name: "Content-Type", value: contentType });
+  }
+  return {
+    method: spec.method,
+    url: new URL(spec.url),
+    queryKeys: spec.auth.queryKeys,
+    headers,
+    ...(spec.body ? { body: spec.body } : {}),
+  };
+}
+
+/**
+ * Appends API keys to a URL, percent-encoded, keeping its query; a key the URL already
+ * carries with the same value is not added twice.
+ *
+ * @param url the base URL
+ * @param keys the keys
+ * @returns a new URL
+ */
+export function withQueryKeys(url: URL, keys: QueryKey[]): URL {
+  const result = new URL(url);
+  for (const key of keys) {
+    const value = key.value.reveal();
+    if (result.searchParams.getAll(key.name).includes(value)) continue;
+    const pair = `${encodeQueryComponent(key.name)}=${encodeQueryComponent(value)}`;
+    result.search = result.search.length > 1 ? `${result.search}&${pair}` : `?${pair}`;
+  }
+  return result;
+}
+
+/** Percent-encodes everything but RFC 3986 unreserved characters. */
+function encodeQueryComponent(text: string): string {
+  return encodeURIComponent(text).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+/**
+ * @param request a prepared request
+ * @returns the URL as sent, with API keys
+ */
+export function requestUrl(request: PreparedRequest): URL {
+  return withQueryKeys(request.url, request.queryKeys);
+}
+
+/**
+ * @param request a prepared request
+ * @returns the URL for display, API key values shown as `(redacted)`
+ */
+export function displayUrl(request: PreparedRequest): string {
+  let text = request.url.href;
+  for (const key of request.queryKeys) {
+    text += `${text.includes("?") ? "&" : "?"}${encodeQueryComponent(key.name)}=(redacted)`;
+  }
+  return text;
+}
+
+/**
+ * @param request a prepared request
+ * @returns fetch's Headers, secrets revealed
+ */
+export function requestHeaders(request: PreparedRequest): Headers {
+  const headers = new Headers();
+  for (const { name, value } of request.headers) headers.append(name, reveal(value));
+  return headers;
+}
+
+/** Header names that carry credentials: never sent to another origin. */
+const CREDENTIAL_NAME = /auth|token|key|secret|session|cookie/i;
+
+/**
+ * @param name a header name
+ * @returns whether the name looks like it carries a credential
+ */
+export function isCredentialHeader(name: string): boolean {
+  return CREDENTIAL_NAME.test(name);
+}
+
+/** Redirect statuses dial follows. */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Computes the next hop of a redirect. A hop to another origin (scheme, host or port) drops
+ * every credential: Authorization, Proxy-Authorization, Cookie, credential-looking headers
+ * and `-K` keys. 303 (and 301/302 after POST) becomes GET without a body; 307 and 308 keep
+ * method and body.
+ *
+ * @param request the request that was answered
+ * @param status the response status
+ * @param location the Location header
+ * @returns the next request, or undefined when the response is not a followable redirect
+ * @see https://fetch.spec.whatwg.org/#http-redirect-fetch
+ */
+export function redirectRequest(
+  request: PreparedRequest,
+  status: number,
+  location: string | null,
+): PreparedRequest | undefined {
+  if (!REDIRECTS.has(status) || location === null) return undefined;
+  const from = requestUrl(request);
+  const url = new URL(location, from);
+  url.hash = "";
+  const sameOrigin = url.origin === from.origin;
+  let { method, body } = request;
+  let headers = request.headers;
+  const toGet = status === 303 ? method !== "HEAD" : (status === 301 || status === 302) &&
+    method === "POST";
+  if (toGet) {
+    method = "GET";
+    body = undefined;
+    headers = headers.filter((h) => !/^content-(type|length)$/i.test(h.name));
+  }
+  if (!sameOrigin) headers = headers.filter((h) => !isCredentialHeader(h.name));
+  return {
+    method,
+    url,
+    queryKeys: sameOrigin ? request.queryKeys : [],
+    headers,
+    ...(body ? { body } : {}),
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * The only network step: resolve auth, send, follow redirects by hand, retry once on a 401
+ * with OAuth 2.0.
+ * @module
+ */
+import { authorizationHeader } from "../auth/authorize.ts";
+import { DialError, ExitCode, networkError } from "../errors.ts";
+import { isReplayable, openBody } from "./body.ts";
+import { buildRequest, redirectRequest, requestHeaders, requestUrl } from "./build_request.ts";
+import type { PreparedRequest, RequestSpec } from "./spec.ts";
+
+/** Options for {@link send}. */
+export interface SendOptions {
+  /** Follow redirects (`-L`). Default false. */
+  follow?: boolean;
+  /** The most redirects to follow. Default 10. */
+  maxRedirects?: number;
+  /** Aborts the whole exchange, body included (timeout, Ctrl-C). */
+  signal?: AbortSignal;
+  /** The fetch to use; tests may pass an in-memory handler. */
+  fetch?: typeof fetch;
+  /** Called before each request goes out (each redirect hop too). */
+  onRequest?: (request: PreparedRequest) => void | Promise<void>;
+  /** Called with each response (each redirect hop too), before its body is read. */
+  onResponse?: (request: PreparedRequest, response: Response) => void | Promise<void>;
+}
+
+/** The outcome of {@link send}. */
+export interface Exchange {
+  /** The last request sent. */
+  request: PreparedRequest;
+  /** Its response; the caller reads or cancels the body. */
+  response: Response;
+  /** How many redirects were followed. */
+  redirects: number;
+}
+
+/**
+ * Sends a request: resolves its authorization, follows redirects when asked (stripping
+ * credentials on cross-origin hops), and retries once with a fresh OAuth 2.0 token after a
+ * 401 when the body can be sent again.
+ *
+ * @param spec the request
+ * @param options redirects, signal, fetch and observers
+ * @returns the final request and response
+ * @throws {DialError} transport, timeout, auth and too-many-redirects errors
+ */
+export async function send(spec: RequestSpec, options: SendOptions = {}): Promise<Exchange> {
+  const authorization = spec.auth.authorization;
+  const authorize = { fetch: options.fetch, signal: options.signal };
+  const header = authorization && await authorizationHeader(authorization, authorize);
+  const exchange = await sendPrepared(buildRequest(spec, header), options);
+  if (
+    exchange.response.status !== 401 || authorization?.kind !== "oauth2" ||
+    !isReplayable(spec.body)
+  ) {
+    return exchange;
+  }
+  await exchange.response.body?.cancel();
+  const fresh = await authorizationHeader(authorization, { ...authorize, forceRefresh: true });
+  return await sendPrepared(buildRequest(spec, fresh), options);
+}
+
+/**
+ * Sends a prepared request, following redirects by hand when asked.
+ *
+ * @param prepared the first request
+ * @param options redirects, signal, fetch and observers
+ * @returns the final request and response
+ */
+export async function sendPrepared(
+  prepared: PreparedRequest,
+  options: SendOptions = {},
+): Promise<Exchange> {
+  const fetchFn = options.fetch ?? fetch;
+  const maxRedirects = options.maxRedirects ?? 10;
+  let request = prepared;
+  for (let hops = 0;; hops++) {
+    await options.onRequest?.(request);
+    let response: Response;
+    try {
+      response = await fetchFn(requestUrl(request), {
+        method: request.method,
+        headers: requestHeaders(request),
+        redirect: "manual",
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(request.body ? { body: await openBody(request.body) } : {}),
+      });
+    } catch (error) {
+      throw networkError(error, request.url, options.signal);
+    }
+    await options.onResponse?.(request, response);
+    const next = options.follow
+      ? redirectRequest(request, response.status, response.headers.get("location"))
+      : undefined;
+    if (!next) return { request, response, redirects: hops };
+    await response.body?.cancel();
+    if (hops >= maxRedirects) {
+      throw new DialError(
+        `Too many redirects: more than ${maxRedirects}`,
+        "too_many_redirects",
+        ExitCode.TooManyRedirects,
+        { hint: "raise --max-redirects, or drop -L to see the redirect" },
+      );
+    }
+    if (next.body && !isReplayable(next.body)) {
+      throw new DialError(
+        `Cannot follow the ${response.status} redirect to ${next.url.origin}: the request body from stdin cannot be sent twice`,
+        "redirect_body",
+        ExitCode.Failure,
+        { hint: "send the body from a file with @file" },
+      );
+    }
+    request = next;
+  }
+}

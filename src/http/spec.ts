@@ -1,0 +1,55 @@
+/**
+ * A request as plain data: what the CLI and the UI build from flags or JSON, before any
+ * credential is resolved or any byte is sent.
+ * @module
+ */
+import type { AuthSpec, QueryKey } from "../auth/spec.ts";
+import type { MaybeSecret } from "../secret.ts";
+
+/** One request header; secret values print as `(redacted)`. */
+export interface HeaderField {
+  /** Header name as the user wrote it. */
+  name: string;
+  /** Header value. */
+  value: MaybeSecret;
+}
+
+/** One part of a multipart/form-data body. */
+export type FormField =
+  | { name: string; value: string }
+  | { name: string; path: string; filename: string; contentType: string };
+
+/** Where a request body comes from. Files and stdin are streamed, never read whole. */
+export type BodySource =
+  | { kind: "text"; text: string; contentType?: string }
+  | { kind: "file"; path: string; contentType?: string }
+  | { kind: "stdin"; contentType?: string }
+  | { kind: "form"; fields: FormField[]; boundary: string };
+
+/** A request before credentials are resolved. */
+export interface RequestSpec {
+  /** The HTTP method, sent exactly as given. */
+  method: string;
+  /** The absolute target URL, without `-K` keys. */
+  url: URL;
+  /** Headers from `-H` and the body flags, in order. */
+  headers: HeaderField[];
+  /** Authorization and query API keys. */
+  auth: AuthSpec;
+  /** The body, if any. */
+  body?: BodySource;
+}
+
+/** A request ready to send: credentials resolved into headers, keys kept apart from the URL. */
+export interface PreparedRequest {
+  /** The HTTP method. */
+  method: string;
+  /** The URL without API keys. */
+  url: URL;
+  /** API keys to append to the query when sending. */
+  queryKeys: QueryKey[];
+  /** All headers, including Authorization (as a secret). */
+  headers: HeaderField[];
+  /** The body, if any. */
+  body?: BodySource;
+}

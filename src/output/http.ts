@@ -1,0 +1,59 @@
+/**
+ * Formatting of request and response heads. Secret header values print as `(redacted)`.
+ * @module
+ */
+import { displayUrl } from "../http/build_request.ts";
+import type { PreparedRequest } from "../http/spec.ts";
+import { paint, Style } from "./terminal.ts";
+
+/**
+ * @param request a prepared request
+ * @param color whether to colour
+ * @returns the request line and headers, credentials redacted, ending in a blank line
+ */
+export function formatRequestHead(request: PreparedRequest, color: boolean): string {
+  const target = displayUrl(request).slice(request.url.origin.length) || "/";
+  const lines = [
+    `${paint(request.method, Style.bold, color)} ${target} HTTP/1.1`,
+    header("Host", request.url.host, color),
+    ...request.headers.map((h) => header(h.name, String(h.value), color)),
+  ];
+  return lines.join("\n") + "\n\n";
+}
+
+/**
+ * @param response a response
+ * @param color whether to colour
+ * @returns the status line and headers, ending in a blank line
+ */
+export function formatResponseHead(response: Response, color: boolean): string {
+  const lines = [formatStatus(response, color)];
+  for (const [name, value] of response.headers) lines.push(header(canonical(name), value, color));
+  return lines.join("\n") + "\n\n";
+}
+
+/**
+ * @param response a response
+ * @param color whether to colour
+ * @returns e.g. `HTTP/1.1 404 Not Found`
+ */
+export function formatStatus(response: Response, color: boolean): string {
+  const style = response.status >= 500
+    ? Style.red
+    : response.status >= 400
+    ? Style.yellow
+    : response.status >= 300
+    ? Style.cyan
+    : Style.green;
+  const text = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+  return `HTTP/1.1 ${paint(text, style + ";1", color)}`;
+}
+
+function header(name: string, value: string, color: boolean): string {
+  return `${paint(name, Style.cyan, color)}: ${value}`;
+}
+
+/** fetch lowercases header names; show them the way servers usually write them. */
+function canonical(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+}

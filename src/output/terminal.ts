@@ -1,0 +1,118 @@
+/**
+ * The one place dial writes to stdout and stderr, and the colour policy.
+ * @module
+ */
+
+const encoder = new TextEncoder();
+
+/** A writable output: stdout, stderr or a test buffer. */
+export interface Sink {
+  /** Writes all of the text or bytes. */
+  write(data: string | Uint8Array): Promise<void>;
+  /** Whether a person is looking at it. */
+  readonly isTerminal: boolean;
+  /** Whether to use ANSI colours. */
+  readonly color: boolean;
+}
+
+async function writeAll(file: Deno.FsFile | typeof Deno.stdout, data: string | Uint8Array) {
+  let bytes = typeof data === "string" ? encoder.encode(data) : data;
+  while (bytes.length > 0) bytes = bytes.subarray(await file.write(bytes));
+}
+
+function colorWanted(isTerminal: boolean): boolean {
+  if (Deno.env.get("NO_COLOR")) return false;
+  if (Deno.env.get("FORCE_COLOR")) return true;
+  return isTerminal;
+}
+
+function fileSink(file: typeof Deno.stdout | typeof Deno.stderr): Sink {
+  const isTerminal = file.isTerminal();
+  return {
+    write: (data) => writeAll(file, data),
+    isTerminal,
+    color: colorWanted(isTerminal),
+  };
+}
+
+let stdoutSink: Sink | undefined;
+let stderrSink: Sink | undefined;
+
+/** @returns the process's standard output */
+export function stdout(): Sink {
+  return stdoutSink ??= fileSink(Deno.stdout);
+}
+
+/** @returns the process's standard error */
+export function stderr(): Sink {
+  return stderrSink ??= fileSink(Deno.stderr);
+}
+
+/**
+ * Writes a byte stream to the process's standard output without closing it.
+ *
+ * @param body the bytes
+ * @returns when all bytes are written
+ */
+export async function pipeToStdout(body: ReadableStream<Uint8Array>): Promise<void> {
+  for await (const chunk of body) await writeAll(Deno.stdout, chunk);
+}
+
+/**
+ * Writes a byte stream to a new file (truncating an existing one), streaming.
+ *
+ * @param body the bytes
+ * @param path the file
+ * @param onChunk called with each chunk's size, for progress
+ * @returns the number of bytes written
+ */
+export async function pipeToFile(
+  body: ReadableStream<Uint8Array>,
+  path: string,
+  onChunk?: (size: number) => void,
+): Promise<number> {
+  using file = await Deno.open(path, { write: true, create: true, truncate: true });
+  let total = 0;
+  for await (const chunk of body) {
+    await writeAll(file, chunk);
+    total += chunk.length;
+    onChunk?.(chunk.length);
+  }
+  return total;
+}
+
+/** ANSI styles used by the formatters. */
+export const Style = {
+  bold: "1",
+  dim: "2",
+  red: "31",
+  green: "32",
+  yellow: "33",
+  blue: "34",
+  magenta: "35",
+  cyan: "36",
+  gray: "90",
+  key: "34;1",
+} as const;
+
+/**
+ * @param text the text
+ * @param style an ANSI SGR code from {@link Style}
+ * @param on whether colour is enabled
+ * @returns the text, coloured when on
+ */
+export function paint(text: string, style: string, on: boolean): string {
+  return on ? `\x1b[${style}m${text}\x1b[0m` : text;
+}
+
+/**
+ * Writes text synchronously; only for libraries that print through callbacks (commander).
+ *
+ * @param stream which standard stream
+ * @param text the text
+ */
+export function writeSync(stream: "stdout" | "stderr", text: string): void {
+  const file = stream === "stdout" ? Deno.stdout : Deno.stderr;
+  let bytes = encoder.encode(text);
+  while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
+}
