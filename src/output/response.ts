@@ -100,11 +100,9 @@ async function printForPeople(
         if (next.done) break;
         size += next.value.length;
       }
-      if (!options.silent) {
-        await out.write(
-          `(binary body of ${size} bytes not shown on a terminal: use -o <file> or a pipe)\n`,
-        );
-      }
+      await out.write(
+        `(binary body of ${size} bytes not shown on a terminal: use -o <file> or a pipe)\n`,
+      );
       return;
     }
     first = false;

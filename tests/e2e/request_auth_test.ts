@@ -1,0 +1,204 @@
+import { assertEquals, assertNotIncludes, assertStringIncludes } from "../assert.ts";
+import { dial, serve } from "../_helpers.ts";
+
+/** A server that echoes what it received as JSON. */
+function echo() {
+  return serve(async (request) =>
+    Response.json({
+      method: request.method,
+      url: request.url,
+      headers: Object.fromEntries(request.headers),
+      body: await request.text(),
+    })
+  );
+}
+
+Deno.test("request: -u sends Basic with the UTF-8 bytes, split at the first colon", async () => {
+  await using server = echo();
+  const result = await dial(["GET", `${server.origin}/me`, "-u", "jürgen:pä:ss"]);
+  assertEquals(result.code, 0, result.stderr);
+  const expected = `Basic ${new TextEncoder().encode("jürgen:pä:ss").toBase64()}`;
+  assertEquals(server.requests[0]!.headers.get("authorization"), expected);
+});
+
+Deno.test("request: --auth is the long form of -u", async () => {
+  await using server = echo();
+  const result = await dial(["GET", `${server.origin}/me`, "--auth", "ann:pw"]);
+  assertEquals(result.code, 0, result.stderr);
+  assertEquals(server.requests[0]!.headers.get("authorization"), `Basic ${btoa("ann:pw")}`);
+});
+
+Deno.test("request: -u without a password and no terminal is a usage error, nothing sent", async () => {
+  await using server = echo();
+  const result = await dial(["GET", `${server.origin}/me`, "-u", "ann"], { stdin: "" });
+  assertEquals(result.code, 2);
+  assertStringIncludes(result.stderr, 'error: Missing password in -u "ann"');
+  assertEquals(server.requests.length, 0);
+});
+
+Deno.test("request: -B and --bearer send a Bearer token", async () => {
+  await using server = echo();
+  for (const flag of ["-B", "--bearer"]) {
+    const result = await dial(["GET", `${server.origin}/me`, flag, "t0k.en"]);
+    assertEquals(result.code, 0, result.stderr);
+  }
+  assertEquals(server.requests.map((r) => r.headers.get("authorization")), [
+    "Bearer t0k.en",
+    "Bearer t0k.en",
+  ]);
+});
+
+Deno.test("request: -K appends encoded query keys and keeps the query", async () => {
+  await using server = echo();
+  const result = await dial([
+    "GET",
+    `${server.origin}/items?page=2`,
+    "-K",
+    "api_key=a b&c=é",
+    "--api-key-query",
+    "sig=x=y",
+  ]);
+  assertEquals(result.code, 0, result.stderr);
+  const url = new URL(server.requests[0]!.url);
+  assertEquals(url.search, "?page=2&api_key=a%20b%26c%3D%C3%A9&sig=x%3Dy");
+  assertEquals(url.searchParams.get("api_key"), "a b&c=é");
+});
+
+Deno.test("request: an API key in any -H header is sent as given", async () => {
+  await using server = echo();
+  const result = await dial([
+    "GET",
+    `${server.origin}/`,
+    "-H",
+    "X-Api-Key: k1",
+    "-H",
+    "X-Custom-Token:  v:with:colons ",
+  ]);
+  assertEquals(result.code, 0, result.stderr);
+  const headers = server.requests[0]!.headers;
+  assertEquals(headers.get("x-api-key"), "k1");
+  assertEquals(headers.get("x-custom-token"), "v:with:colons");
+});
+
+Deno.test("request: two flags setting Authorization are a usage error naming both", async () => {
+  await using server = echo();
+  const cases: Array<[string[], string]> = [
+    [["-u", "a:b", "-B", "t"], "-u and -B"],
+    [["-B", "t", "-H", "Authorization: Bearer x"], '-B and -H "Authorization: …"'],
+    [["-u", "a:b", "--oauth2", "client_credentials:http://127.0.0.1:9/t:id:s"], "-u and --oauth2"],
+  ];
+  for (const [flags, names] of cases) {
+    const result = await dial(["GET", `${server.origin}/`, ...flags]);
+    assertEquals(result.code, 2, flags.join(" "));
+    assertStringIncludes(result.stderr, `error: Conflicting flags ${names}`);
+  }
+  assertEquals(server.requests.length, 0);
+});
+
+Deno.test("request: malformed values are usage errors with nothing sent", async () => {
+  await using server = echo();
+  const cases: Array<[string[], string]> = [
+    [["GET", `${server.origin}/`, "-K", "novalue"], 'Cannot parse API key "novalue"'],
+    [["GET", `${server.origin}/`, "-H", "NoColon"], 'Cannot parse header "NoColon": missing ":"'],
+    [["GET", "not a url"], 'Invalid URL "not a url"'],
+    [["GET", "ftp://127.0.0.1/x"], "scheme must be http: or https:"],
+    [["POST", `${server.origin}/`, "--json", "{bad"], "Invalid JSON in --json"],
+    [["POST", `${server.origin}/`, "-d", "@/no/such/file"], 'Cannot read file "/no/such/file"'],
+    [["GET", `${server.origin}/`, "--timeout", "soon"], 'Invalid --timeout "soon"'],
+    [
+      ["GET", `${server.origin}/`, "--oauth2", "implicit:http://x/t:id"],
+      'Unknown OAuth 2.0 flow "implicit"',
+    ],
+    [
+      ["GET", `${server.origin}/`, "--oauth2", "password:/token:id"],
+      "must be an absolute http(s) URL",
+    ],
+    [
+      ["GET", `${server.origin}/`, "--oauth2", "password:http://127.0.0.1:9/token"],
+      "Missing client id",
+    ],
+    [["GET", `${server.origin}/`, "--oauth2-scope", "read"], "--oauth2-scope needs --oauth2"],
+    [["GET", `${server.origin}/`, "-d", "x"], "A request body cannot be sent with GET"],
+    [["GET", `${server.origin}/`, "--nope"], "unknown option '--nope'"],
+  ];
+  for (const [args, message] of cases) {
+    const result = await dial(args);
+    assertEquals(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
+    assertStringIncludes(result.stderr, message);
+    assertNotIncludes(result.stderr, "    at ", "no stack trace");
+  }
+  assertEquals(server.requests.length, 0);
+});
+
+Deno.test("request: -v prints heads to stderr with every secret redacted", async () => {
+  await using server = echo();
+  const result = await dial([
+    "GET",
+    `${server.origin}/x`,
+    "-B",
+    "SECRET-BEARER",
+    "-K",
+    "key=SECRET-KEY",
+    "-H",
+    "X-Api-Key: SECRET-HEADER",
+    "-v",
+  ]);
+  assertEquals(result.code, 0, result.stderr);
+  assertStringIncludes(result.stderr, "GET /x?key=(redacted) HTTP/1.1");
+  assertStringIncludes(result.stderr, "Authorization: (redacted)");
+  assertStringIncludes(result.stderr, "X-Api-Key: (redacted)");
+  assertStringIncludes(result.stderr, "HTTP/1.1 200 OK");
+  for (const secret of ["SECRET-BEARER", "SECRET-KEY", "SECRET-HEADER"]) {
+    assertNotIncludes(result.stderr, secret);
+  }
+});
+
+Deno.test("request: --offline prints the redacted request and sends nothing", async () => {
+  await using server = echo();
+  const result = await dial([
+    "PATCH",
+    `${server.origin}/x`,
+    "-u",
+    "ann:SECRET",
+    "--json",
+    '{"a":1}',
+    "--offline",
+  ]);
+  assertEquals(result.code, 0, result.stderr);
+  assertStringIncludes(result.stdout, "PATCH /x HTTP/1.1");
+  assertStringIncludes(result.stdout, "Authorization: (redacted)");
+  assertStringIncludes(result.stdout, '{"a":1}');
+  assertNotIncludes(result.stdout, btoa("ann:SECRET"));
+  assertEquals(server.requests.length, 0);
+});
+
+Deno.test("request: --curl prints a runnable curl command with the secrets", async () => {
+  await using server = echo();
+  const result = await dial([
+    "POST",
+    `${server.origin}/x`,
+    "-B",
+    "tok",
+    "-K",
+    "k=v",
+    "-d",
+    "a=1",
+    "--curl",
+  ]);
+  assertEquals(result.code, 0, result.stderr);
+  assertEquals(
+    result.stdout.trim(),
+    `curl '${server.origin}/x?k=v' -H 'Authorization: Bearer tok' -H 'User-Agent: dial/0.1.0' -H 'Content-Type: application/x-www-form-urlencoded' --data-raw a=1`,
+  );
+  assertEquals(server.requests.length, 0);
+  // The printed command really does the same request.
+  const curl = await new Deno.Command("bash", {
+    args: ["-c", result.stdout.trim() + " -s -o /dev/null"],
+  }).output();
+  assertEquals(curl.code, 0);
+  const sent = server.requests[0]!;
+  assertEquals(sent.method, "POST");
+  assertEquals(new URL(sent.url).search, "?k=v");
+  assertEquals(sent.headers.get("authorization"), "Bearer tok");
+  assertEquals(await sent.text(), "a=1");
+});

@@ -1,0 +1,119 @@
+import { assertEquals, assertRejects, assertStringIncludes } from "../assert.ts";
+import { authorizationHeader, basicAuthorization } from "../../src/auth/authorize.ts";
+import { toCurl } from "../../src/output/curl.ts";
+import { prettyJson } from "../../src/output/json.ts";
+import { printResponse } from "../../src/output/response.ts";
+import type { Sink } from "../../src/output/terminal.ts";
+import { Secret } from "../../src/secret.ts";
+
+Deno.test("auth: Basic encodes the UTF-8 bytes of user:password", () => {
+  const header = basicAuthorization("jürgen", new Secret("p:ä:ss"));
+  assertEquals(header.reveal(), `Basic ${btoa("j\xc3\xbcrgen:p:\xc3\xa4:ss")}`);
+});
+
+Deno.test("auth: Bearer header and secrets print redacted", async () => {
+  const header = await authorizationHeader({ kind: "bearer", token: new Secret("tok") });
+  assertEquals(header.reveal(), "Bearer tok");
+  assertEquals(`${header}`, "(redacted)");
+  assertEquals(JSON.stringify({ header }), '{"header":"(redacted)"}');
+  assertEquals(Deno.inspect(header).includes("tok"), false);
+});
+
+Deno.test("json: re-indents without changing numbers or strings", () => {
+  const text = '{"a":1.50,"big":12345678901234567890,"s":"x:{,}\\"","e":[],"o":{},"l":[true,null]}';
+  assertEquals(
+    prettyJson(text, false),
+    `{
+  "a": 1.50,
+  "big": 12345678901234567890,
+  "s": "x:{,}\\"",
+  "e": [],
+  "o": {},
+  "l": [
+    true,
+    null
+  ]
+}`,
+  );
+});
+
+Deno.test("json: colours keys and values only when asked", () => {
+  const coloured = prettyJson('{"k":"v"}', true);
+  assertStringIncludes(coloured, "\x1b[");
+  assertEquals(prettyJson('{"k":"v"}', false).includes("\x1b["), false);
+});
+
+Deno.test("curl: includes secrets, method, headers and body", () => {
+  const command = toCurl({
+    method: "PUT",
+    url: new URL("https://api.test/x"),
+    queryKeys: [{ name: "k", value: new Secret("v 1") }],
+    headers: [{ name: "Authorization", value: new Secret("Bearer it's") }],
+    body: { kind: "text", text: '{"a":1}' },
+  });
+  assertEquals(
+    command,
+    `curl -X PUT 'https://api.test/x?k=v%201' -H 'Authorization: Bearer it'\\''s' --data-raw '{"a":1}'`,
+  );
+});
+
+class Buffer implements Sink {
+  text = "";
+  constructor(readonly isTerminal: boolean, readonly color = false) {}
+  write(data: string | Uint8Array): Promise<void> {
+    this.text += typeof data === "string" ? data : new TextDecoder().decode(data);
+    return Promise.resolve();
+  }
+}
+
+Deno.test("output: a terminal gets status, headers and pretty JSON", async () => {
+  const out = new Buffer(true);
+  const err = new Buffer(false);
+  await printResponse(Response.json({ a: [1] }, { status: 201 }), { out, err });
+  assertStringIncludes(out.text, "HTTP/1.1 201");
+  assertStringIncludes(out.text, "Content-Type: application/json");
+  assertStringIncludes(out.text, '{\n  "a": [\n    1\n  ]\n}\n');
+});
+
+Deno.test("output: invalid JSON on a terminal is printed as it came, with a warning", async () => {
+  const out = new Buffer(true);
+  const err = new Buffer(false);
+  const response = new Response('{"a": 1,', { headers: { "content-type": "application/json" } });
+  await printResponse(response, { out, err });
+  assertStringIncludes(out.text, '{"a": 1,\n');
+  assertStringIncludes(err.text, "warning: Response body is not valid JSON");
+});
+
+Deno.test("output: binary bodies are not dumped on a terminal", async () => {
+  const out = new Buffer(true);
+  await printResponse(new Response(new Uint8Array([0, 1, 2, 255])), {
+    out,
+    err: new Buffer(false),
+    silent: true,
+  });
+  assertStringIncludes(out.text, "binary body of 4 bytes not shown");
+});
+
+Deno.test("output: a truncated JSON body prints what arrived, then fails", async () => {
+  const out = new Buffer(true);
+  let pulls = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulls++ === 0) controller.enqueue(new TextEncoder().encode('{"partial":'));
+      else controller.error(new Error("connection reset"));
+    },
+  });
+  const response = new Response(body, { headers: { "content-type": "application/json" } });
+  await assertRejects(
+    () => printResponse(response, { out, err: new Buffer(false) }),
+    Error,
+    "reset",
+  );
+  assertStringIncludes(out.text, '{"partial":');
+});
+
+Deno.test("output: piped output is the body only, byte for byte", async () => {
+  const out = new Buffer(false);
+  await printResponse(Response.json({ a: 1 }), { out, err: new Buffer(false) });
+  assertEquals(out.text, '{"a":1}');
+});
