@@ -3,7 +3,7 @@
  * @module
  */
 import { formatResponseHead } from "./http.ts";
-import { prettyJson } from "./json.ts";
+import { JsonPrettyPrinter, JsonSyntaxError } from "./json_stream.ts";
 import { warn } from "./report.ts";
 import { pipeToFile, pipeToStdout, type Sink, stderr, stdout } from "./terminal.ts";
 
@@ -62,30 +62,8 @@ async function printForPeople(
   err: Sink,
   options: PrintResponseOptions,
 ): Promise<void> {
+  if (JSON_TYPE.test(contentType)) return await printJson(body, out, err, options);
   const decoder = new TextDecoder();
-  if (JSON_TYPE.test(contentType)) {
-    let text = "";
-    try {
-      for await (const chunk of body) text += decoder.decode(chunk, { stream: true });
-      text += decoder.decode();
-    } catch (error) {
-      await out.write(text + "\n");
-      throw error;
-    }
-    let pretty: string | undefined;
-    try {
-      JSON.parse(text);
-      pretty = prettyJson(text, out.color);
-    } catch (error) {
-      await out.write(text.endsWith("\n") ? text : text + "\n");
-      if (!options.silent) {
-        await warn(err, `Response body is not valid JSON: ${(error as Error).message}`);
-      }
-      return;
-    }
-    await out.write(pretty + "\n");
-    return;
-  }
   const reader = body.getReader();
   let first = true;
   let size = 0;
@@ -116,3 +94,89 @@ async function printForPeople(
   if (rest) await out.write(rest);
   if (size > 0 && !endsWithNewline && !rest.endsWith("\n")) await out.write("\n");
 }
+
+/** Formatted output is held back up to this size, so that a small invalid body prints as sent. */
+const HOLD_BYTES = 64 * 1024;
+
+/**
+ * Streams a JSON body through the re-indenter. A body that turns out not to be JSON is
+ * printed as it came when little has been shown yet, or continued raw from the fault
+ * otherwise, and then reported.
+ */
+async function printJson(
+  body: ReadableStream<Uint8Array>,
+  out: Sink,
+  err: Sink,
+  options: PrintResponseOptions,
+): Promise<void> {
+  const printer = new JsonPrettyPrinter({ color: out.color });
+  const reader = body.getReader();
+  // Until the first write: the raw input and the formatted output, either of which may be shown.
+  let raw: Uint8Array[] | undefined = [];
+  let held: Uint8Array[] = [];
+  let heldSize = 0;
+  let size = 0;
+  let last = 0x0a;
+  const write = async (bytes: Uint8Array) => {
+    if (bytes.length === 0) return;
+    last = bytes[bytes.length - 1]!;
+    await out.write(bytes);
+  };
+  const flush = async () => {
+    for (const bytes of held) await write(bytes);
+    held = [];
+    raw = undefined;
+  };
+  let syntax: JsonSyntaxError | undefined;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      raw?.push(value);
+      const pretty = printer.push(value);
+      if (raw) {
+        held.push(pretty);
+        heldSize += pretty.length;
+        if (heldSize >= HOLD_BYTES) await flush();
+      } else {
+        await write(pretty);
+      }
+    }
+    if (size === 0) return;
+    const tail = printer.end();
+    if (raw) {
+      held.push(tail);
+      await flush();
+    } else {
+      await write(tail);
+    }
+    await write(NEWLINE);
+    return;
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) {
+      // Reading failed: show what arrived, then report the failure.
+      for (const bytes of raw ?? []) await write(bytes);
+      if (size > 0 && last !== 0x0a) await write(NEWLINE);
+      throw error;
+    }
+    syntax = error;
+  }
+  if (syntax) {
+    if (raw) {
+      for (const bytes of raw) await write(bytes);
+    } else {
+      await write(syntax.partial);
+      await write(syntax.rest);
+    }
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      await write(value);
+    }
+    if (last !== 0x0a) await write(NEWLINE);
+    if (!options.silent) await warn(err, `Response body is not valid JSON: ${syntax.message}`);
+  }
+}
+
+const NEWLINE = new Uint8Array([0x0a]);
