@@ -1,0 +1,161 @@
+import assert from "node:assert/strict";
+import { Command } from "@commander-js/extra-typings";
+import { completionModel } from "../../src/cli/completion/model.ts";
+import { dial } from "../_helpers.ts";
+
+function has(shell: string): boolean {
+  try {
+    return new Deno.Command("sh", { args: ["-c", `command -v ${shell}`], stdout: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+}
+
+async function script(shell: string): Promise<string> {
+  const result = await dial(["completions", shell]);
+  assert.equal(result.code, 0, result.stderr);
+  const path = await Deno.makeTempFile({ prefix: `dial-completions-`, suffix: `.${shell}` });
+  await Deno.writeTextFile(path, result.stdout);
+  return path;
+}
+
+async function shell(name: string, code: string): Promise<string> {
+  const output = await new Deno.Command(name, {
+    args: ["-c", code],
+    env: { HOME: await Deno.makeTempDir(), XDG_CONFIG_HOME: "/nonexistent" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.ok(output.success, `${name} failed: ${stderr}`);
+  return new TextDecoder().decode(output.stdout);
+}
+
+Deno.test("completions: an unknown shell is a usage error", async () => {
+  const result = await dial(["completions", "tcsh"]);
+  assert.equal(result.code, 2);
+  assert.match(
+    result.stderr,
+    /'tcsh' is invalid for argument 'shell'\. Allowed choices are bash, zsh, fish/,
+  );
+});
+
+Deno.test("completions: the model is read from the live command tree", () => {
+  const root = new Command("dial").option("--brand-new <file>", "added later").argument("[x]");
+  root.addCommand(new Command("sub").option("--deep", "a sub flag"));
+  const models = completionModel(root);
+  assert.deepEqual(models.map((m) => m.path), [["dial"], ["dial", "sub"]]);
+  const flag = models[0]!.flags.find((f) => f.long === "--brand-new");
+  assert.deepEqual(flag, {
+    long: "--brand-new",
+    takesValue: true,
+    file: true,
+    choices: [],
+    description: "added later",
+  });
+  assert.ok(models[0]!.words.some((w) => w.name === "PATCH"));
+  assert.ok(models[1]!.flags.some((f) => f.long === "--deep"));
+});
+
+Deno.test({
+  name: "completions: bash completes commands, methods, flags and skips flag values",
+  ignore: !has("bash"),
+  async fn() {
+    const path = await script("bash");
+    const complete = (words: string[]) =>
+      `COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${
+        words.length - 1
+      }; _dial; echo "\${COMPREPLY[*]}"`;
+    const out = await shell(
+      "bash",
+      [
+        `source ${path}`,
+        complete(["dial", ""]),
+        complete(["dial", "--out"]),
+        complete(["dial", "-H", "X-Key: 1", "P"]),
+        complete(["dial", "GET", "P"]),
+        complete(["dial", "completions", ""]),
+        complete(["dial", "completions", "--h"]),
+        "complete -p dial",
+      ].join("\n"),
+    );
+    assert.deepEqual(out.trimEnd().split("\n"), [
+      "graphql ws sse ui auth completions GET POST PUT PATCH DELETE HEAD OPTIONS",
+      "--output",
+      "POST PUT PATCH",
+      "",
+      "bash zsh fish",
+      "--help",
+      "complete -o default -F _dial dial",
+    ]);
+  },
+});
+
+Deno.test({
+  name: "completions: zsh offers flags with descriptions, subcommand arguments and files",
+  ignore: !has("zsh"),
+  async fn() {
+    const path = await script("zsh");
+    // Stand-ins for compsys builtins: print what would be offered.
+    const mocks = [
+      "compdef() { print -r -- compdef $@ }",
+      '_describe() { print -rl -- "${(@P)4}" }',
+      'compadd() { print -rl -- "${(@P)2}" }',
+      "_files() { print -r -- FILES }",
+    ].join("\n");
+    const out = await shell(
+      "zsh",
+      `${mocks}
+source ${path}
+words=(dial --o); CURRENT=2; _dial | grep -e '^--output:'
+print -- ---
+words=(dial completions ''); CURRENT=3; _dial
+print -- ---
+words=(dial -o ''); CURRENT=3; _dial
+print -- ---
+words=(dial -H 'X: 1' ''); CURRENT=4; _dial | grep -e '^PATCH:' -e '^graphql:'`,
+    );
+    assert.equal(
+      out,
+      `compdef _dial dial
+--output:write the body to a file
+---
+bash:the shell
+zsh:the shell
+fish:the shell
+---
+FILES
+---
+graphql:Send GraphQL operations, print schemas, follow subscriptions
+PATCH:HTTP method
+`,
+    );
+  },
+});
+
+Deno.test({
+  name: "completions: fish completes flags, methods and subcommand arguments",
+  ignore: !has("fish"),
+  async fn() {
+    const path = await script("fish");
+    const out = await shell(
+      "fish",
+      `source ${path}
+complete -C 'dial --outp'
+complete -C 'dial completions '
+complete -C 'dial PA'
+complete -C 'dial GET https://x --ti'`,
+    );
+    assert.equal(
+      out,
+      `--output\twrite the body to a file
+bash\tthe shell
+fish\tthe shell
+zsh\tthe shell
+PATCH\tHTTP method
+--timeout\tlimit the whole exchange (decimal seconds)
+`,
+    );
+  },
+});
