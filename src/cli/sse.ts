@@ -1,21 +1,49 @@
 /**
- * `dial sse`: placeholder until issue #5 lands.
+ * `dial sse [METHOD] <url>`: flags only; the implementation is loaded when the command runs.
  * @module
  */
 import { Command } from "@commander-js/extra-typings";
-import { UsageError } from "../errors.ts";
+import { withAuthFlags } from "./auth_flags.ts";
+import { withBodyFlags } from "./body_flags.ts";
 import type { CliContext } from "./context.ts";
+import { collect } from "./values.ts";
+
+const EXAMPLES = `
+Examples:
+  dial sse https://api.example.com/events -B "$TOKEN"
+  dial sse https://api.example.com/events --events --event update --max-events 5
+  dial sse POST https://api.example.com/v1/chat --json '{"stream":true}' --jsonl
+  dial sse https://api.example.com/feed --last-event-id 41 --no-reconnect
+
+Prints each event's data on its own line (--events: event, id and data; --jsonl: one JSON
+object per event). When the stream ends or breaks, dial reconnects after the server's
+retry: interval (default 3 s) with Last-Event-ID and the credentials again. A non-2xx
+status or a non-event-stream response is retried with backoff, at most --max-retries times.
+Exit codes: 0 ok, 2 usage, 3/4/5 gave up on a 3xx/4xx/5xx status, 7 network, 9 auth,
+130 interrupted.`;
 
 /**
- * @param _context shared exit code and Ctrl-C signal
+ * @param context shared exit code and Ctrl-C signal
  * @returns the `sse` command
  */
-export function sseCommand(_context: CliContext) {
-  return new Command("sse")
-    .description("Follow a server-sent event stream")
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new UsageError('"dial sse" is not available yet');
+export function sseCommand(context: CliContext) {
+  const command = new Command("sse")
+    .description("Follow a server-sent event stream, reconnecting with Last-Event-ID")
+    .argument("[method]", "HTTP method (default GET, or POST with a body)")
+    .argument("[url]", "absolute http(s) URL");
+  return withBodyFlags(withAuthFlags(command))
+    .option("--events", "print event name, id and data for each event")
+    .option("--jsonl", "print each event as one JSON object per line")
+    .option("--event <name>", "only events of this type (repeatable)", collect, [])
+    .option("--max-events <n>", "exit after N events")
+    .option("--last-event-id <id>", "start from this event id (sent as Last-Event-ID)")
+    .option("--no-reconnect", "stop when the stream ends instead of reconnecting")
+    .option("--max-retries <n>", "failed attempts in a row before giving up", "3")
+    .option("-L, --follow", "follow redirects (credentials never cross origins)")
+    .option("-v, --verbose", "print request and response heads and reconnections to stderr")
+    .addHelpText("after", EXAMPLES)
+    .action(async (first, second, flags) => {
+      const { runSse } = await import("./sse_run.ts");
+      context.exitCode = await runSse(first, second, flags, context);
     });
 }

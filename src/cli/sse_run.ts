@@ -1,0 +1,142 @@
+/**
+ * The `dial sse` implementation: flags to a spec, an {@link SseSession}, events printed.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import { formatRequestHead, formatResponseHead } from "../output/http.ts";
+import { warn } from "../output/report.ts";
+import { type EventFormat, formatEvent } from "../output/stream.ts";
+import { stderr, stdout } from "../output/terminal.ts";
+import type { RequestSpec } from "../http/spec.ts";
+import { SseSession, type SseSessionEvent } from "../stream/sse_session.ts";
+import { type AuthFlagValues, parseAuthFlags } from "./auth_flags.ts";
+import { type BodyFlagValues, parseBodyFlags } from "./body_flags.ts";
+import type { CliContext } from "./context.ts";
+import { methodAndUrl } from "./request.ts";
+import { parseCount } from "./values.ts";
+
+/** The flag values of `dial sse`. */
+export interface SseFlagValues extends AuthFlagValues, BodyFlagValues {
+  events?: true;
+  jsonl?: true;
+  event: string[];
+  maxEvents?: string;
+  lastEventId?: string;
+  reconnect: boolean;
+  maxRetries: string;
+  follow?: true;
+  verbose?: true;
+}
+
+/**
+ * Runs `dial sse`.
+ *
+ * @param first METHOD, or the URL
+ * @param second the URL
+ * @param flags the flag values
+ * @param context exit code and Ctrl-C signal
+ * @returns the exit code
+ */
+export async function runSse(
+  first: string | undefined,
+  second: string | undefined,
+  flags: SseFlagValues,
+  context: CliContext,
+): Promise<number> {
+  if (flags.events && flags.jsonl) {
+    throw new UsageError("Conflicting flags --events and --jsonl: give one");
+  }
+  const parsedBody = await parseBodyFlags(flags);
+  const { method, url } = methodAndUrl(first, second, parsedBody.body !== undefined);
+  if (parsedBody.body && (method === "GET" || method === "HEAD")) {
+    throw new UsageError(`A request body cannot be sent with ${method}`, {
+      hint: "give another method, e.g. POST",
+    });
+  }
+  const maxEvents = flags.maxEvents === undefined
+    ? undefined
+    : parseCount(flags.maxEvents, "--max-events", 1);
+  const maxRetries = parseCount(flags.maxRetries, "--max-retries");
+  if (flags.lastEventId !== undefined && /[\0\r\n]/.test(flags.lastEventId)) {
+    throw new UsageError(`Invalid --last-event-id: it cannot hold NUL, CR or LF`);
+  }
+  const auth = await parseAuthFlags(flags);
+  // A stdin body is read once so that every reconnection can send it again.
+  let body = parsedBody.body;
+  if (body?.kind === "stdin") {
+    const text = await new Response(Deno.stdin.readable).text();
+    body = { kind: "text", text, ...(body.contentType ? { contentType: body.contentType } : {}) };
+  }
+  // --json implies Accept: application/json; this endpoint answers with an event stream.
+  const bodyHeaders = parsedBody.headers.filter((h) => h.name.toLowerCase() !== "accept");
+  const spec: RequestSpec = {
+    method,
+    url,
+    headers: [...auth.headers, ...bodyHeaders],
+    auth: auth.auth,
+    ...(body ? { body } : {}),
+  };
+
+  const out = stdout();
+  const err = stderr();
+  const format: EventFormat = flags.jsonl ? "json" : flags.events ? "events" : "data";
+  const wanted = new Set(flags.event);
+  const verbose = flags.verbose ?? false;
+  const session = new SseSession(spec, {
+    signal: context.signal,
+    reconnect: flags.reconnect,
+    maxRetries,
+    follow: flags.follow ?? false,
+    ...(flags.lastEventId !== undefined ? { lastEventId: flags.lastEventId } : {}),
+    ...(verbose
+      ? {
+        onRequest: (request) => err.write(formatRequestHead(request, err.color)),
+        onResponse: (_request, response) => err.write(formatResponseHead(response, err.color)),
+      }
+      : {}),
+  });
+  let printed = 0;
+  let printing = Promise.resolve();
+  const print = (write: () => Promise<void>) => printing = printing.then(write);
+  session.events.subscribe((event: SseSessionEvent) => {
+    if (event.type === "event") {
+      if (wanted.size > 0 && !wanted.has(event.event)) return;
+      if (maxEvents !== undefined && printed >= maxEvents) return;
+      printed++;
+      print(() => out.write(formatEvent(event, format, out.color)));
+      if (maxEvents !== undefined && printed >= maxEvents) {
+        session.close(`received ${maxEvents} events`);
+      }
+    } else if (event.type === "error" && event.willRetry) {
+      print(() => warn(err, `${event.error.message}: retrying`));
+    } else if (verbose) {
+      const note = describe(event);
+      if (note) print(() => err.write(`* ${note}\n`));
+    }
+  });
+  try {
+    await session.run();
+  } finally {
+    await printing;
+  }
+  return 0;
+}
+
+function describe(event: SseSessionEvent): string | undefined {
+  switch (event.type) {
+    case "retry":
+      return `server set the reconnection time to ${event.retryMs} ms`;
+    case "disconnected":
+      return `disconnected: ${event.reason}`;
+    case "reconnecting":
+      return `reconnecting in ${event.delayMs} ms (attempt ${event.attempt}${
+        event.lastEventId ? `, Last-Event-ID: ${event.lastEventId}` : ""
+      })`;
+    case "comment":
+      return `comment: ${event.text}`;
+    case "closed":
+      return `closed: ${event.reason}`;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * The `dial ws` implementation: stdin lines out, messages in, a clean close.
+ * @module
+ */
+import { DialError, ExitCode, TransportError, UsageError } from "../errors.ts";
+import { formatRequestHead } from "../output/http.ts";
+import { warn } from "../output/report.ts";
+import { type BinaryEncoding, formatMessage } from "../output/stream.ts";
+import { stderr, stdout } from "../output/terminal.ts";
+import {
+  type WebSocketCloseInfo,
+  WebSocketSession,
+  type WebSocketSessionEvent,
+} from "../stream/ws_session.ts";
+import { type AuthFlagValues, parseAuthFlags } from "./auth_flags.ts";
+import type { CliContext } from "./context.ts";
+import { parseCount, parseSeconds, parseUrl } from "./values.ts";
+
+/** The flag values of `dial ws`. */
+export interface WsFlagValues extends AuthFlagValues {
+  subprotocol: string[];
+  binary?: true;
+  json?: true;
+  hex?: true;
+  wait: string;
+  ping?: string;
+  pingMessage: string;
+  maxMessages?: string;
+  timeout?: string;
+  verbose?: true;
+}
+
+const SUBPROTOCOL = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * Runs `dial ws`.
+ *
+ * @param urlText the URL argument
+ * @param flags the flag values
+ * @param context exit code and Ctrl-C signal
+ * @returns the exit code
+ */
+export async function runWs(
+  urlText: string,
+  flags: WsFlagValues,
+  context: CliContext,
+): Promise<number> {
+  const url = parseUrl(urlText, ["ws:", "wss:", "http:", "https:"]);
+  for (const name of flags.subprotocol) {
+    if (!SUBPROTOCOL.test(name)) {
+      throw new UsageError(`Invalid --subprotocol "${name}": not an HTTP token`);
+    }
+  }
+  if (flags.binary && flags.json) {
+    throw new UsageError("Conflicting flags --binary and --json: give one");
+  }
+  const waitMs = parseSeconds(flags.wait, "--wait");
+  const pingMs = flags.ping === undefined ? undefined : parseSeconds(flags.ping, "--ping");
+  const maxMessages = flags.maxMessages === undefined
+    ? undefined
+    : parseCount(flags.maxMessages, "--max-messages", 1);
+  const timeoutMs = flags.timeout === undefined
+    ? undefined
+    : parseSeconds(flags.timeout, "--timeout");
+  const auth = await parseAuthFlags(flags);
+
+  const out = stdout();
+  const err = stderr();
+  const interactive = Deno.stdin.isTerminal();
+  const binary: BinaryEncoding = flags.hex ? "hex" : "base64";
+  const session = new WebSocketSession(
+    { method: "GET", url, headers: auth.headers, auth: auth.auth },
+    {
+      protocols: flags.subprotocol,
+      signal: context.signal,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(pingMs !== undefined
+        ? { keepAlive: { intervalMs: pingMs, data: flags.pingMessage } }
+        : {}),
+      ...(flags.verbose
+        ? { onRequest: (request) => void err.write(formatRequestHead(request, err.color)) }
+        : {}),
+    },
+  );
+
+  // Printing is chained so lines keep their order.
+  let printing = Promise.resolve();
+  const print = (write: () => Promise<void>) => printing = printing.then(write);
+  const prompt = interactive && err.isTerminal;
+  let received = 0;
+  const done = Promise.withResolvers<"max" | "idle" | "server">();
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  let stdinEnded = false;
+  const armIdle = () => {
+    clearTimeout(idleTimer);
+    if (stdinEnded) idleTimer = setTimeout(() => done.resolve("idle"), waitMs);
+  };
+  session.events.subscribe((event: WebSocketSessionEvent) => {
+    if (event.type === "message") {
+      if (event.direction === "out" && !interactive) return;
+      if (maxMessages !== undefined && received >= maxMessages) return;
+      print(async () => {
+        if (prompt) await err.write("\r\x1b[K");
+        await out.write(formatMessage(event, { interactive, color: out.color, binary }));
+        if (prompt) await err.write("> ");
+      });
+      if (event.direction === "in") {
+        received++;
+        if (maxMessages !== undefined && received >= maxMessages) done.resolve("max");
+        armIdle();
+      }
+    } else if (event.type === "close") {
+      done.resolve("server");
+    }
+  });
+
+  await session.connect();
+  if (flags.verbose || interactive) {
+    const chosen = session.protocol ? `, subprotocol "${session.protocol}"` : "";
+    await print(() => err.write(`Connected to ${url.host}${chosen}\n`));
+  }
+  const onAbort = () => done.resolve("server");
+  context.signal.addEventListener("abort", onAbort, { once: true });
+  const pump = pumpStdin(session, {
+    binary: flags.binary ?? false,
+    json: flags.json ?? false,
+    interactive,
+    prompt,
+    print,
+  })
+    .then(() => {
+      stdinEnded = true;
+      armIdle();
+    }, (error) => {
+      done.reject(error);
+    });
+  let reason: "max" | "idle" | "server";
+  try {
+    reason = await done.promise;
+  } catch (error) {
+    await session.close(1000);
+    await printing;
+    throw error;
+  } finally {
+    clearTimeout(idleTimer);
+    context.signal.removeEventListener("abort", onAbort);
+  }
+  void pump;
+  const info = reason === "server" && session.state === "closed"
+    ? await session.finished
+    : await session.close(1000);
+  await printing;
+  if (context.signal.aborted) return ExitCode.Interrupted;
+  if (flags.verbose || interactive) {
+    await err.write(`Closed: ${describeClose(info)}\n`);
+  }
+  return closeOutcome(info, url.host);
+}
+
+function describeClose(info: WebSocketCloseInfo): string {
+  const who = info.by === "client" ? "by dial" : "by the server";
+  return `code ${info.code}${info.reason ? ` "${info.reason}"` : ""} ${who}`;
+}
+
+/** A close by the server with anything but 1000/1001 is an error carrying code and reason. */
+function closeOutcome(info: WebSocketCloseInfo, host: string): number {
+  if (info.by === "client" || info.code === 1000 || info.code === 1001) return ExitCode.OK;
+  const reason = info.reason ? `: ${info.reason}` : "";
+  if (info.code === 1006) {
+    throw new TransportError(
+      `WebSocket connection to ${host} closed abnormally (code 1006, no close frame)${reason}`,
+    );
+  }
+  throw new DialError(
+    `WebSocket closed by ${host} with code ${info.code}${reason}`,
+    "websocket_close",
+    ExitCode.Failure,
+  );
+}
+
+interface PumpOptions {
+  binary: boolean;
+  json: boolean;
+  interactive: boolean;
+  prompt: boolean;
+  print: (write: () => Promise<void>) => Promise<void>;
+}
+
+/** Sends stdin: all of it as one binary message, or each line as a text message. */
+async function pumpStdin(session: WebSocketSession, options: PumpOptions): Promise<void> {
+  if (options.binary) {
+    const bytes = new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer());
+    if (session.state === "open") session.send(bytes);
+    return;
+  }
+  const err = stderr();
+  if (options.prompt) await options.print(() => err.write("> "));
+  let lineNumber = 0;
+  for await (const line of readLines(Deno.stdin.readable)) {
+    lineNumber++;
+    if (session.state !== "open") return;
+    if (options.interactive && line.trim() === "") {
+      if (options.prompt) await options.print(() => err.write("> "));
+      continue;
+    }
+    if (options.json) {
+      try {
+        JSON.parse(line);
+      } catch (error) {
+        const message = `Invalid JSON on stdin line ${lineNumber}: ${(error as Error).message}`;
+        if (!options.interactive) {
+          throw new DialError(message, "invalid_json", ExitCode.Usage, {
+            hint: "the lines before it were sent; --json checks each line separately",
+          });
+        }
+        await options.print(async () => {
+          await warn(err, `${message} (not sent)`);
+          if (options.prompt) await err.write("> ");
+        });
+        continue;
+      }
+    }
+    session.send(line);
+    if (options.prompt) await options.print(() => err.write("> "));
+  }
+}
+
+/**
+ * Splits a byte stream into lines (LF or CRLF), UTF-8 decoded; a last line without a
+ * newline counts.
+ *
+ * @param stream the bytes
+ * @returns the lines, without their ends
+ */
+export async function* readLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  let pending = "";
+  for await (const text of stream.pipeThrough(new TextDecoderStream())) {
+    pending += text;
+    let newline: number;
+    while ((newline = pending.indexOf("\n")) >= 0) {
+      const line = pending.slice(0, newline);
+      pending = pending.slice(newline + 1);
+      yield line.endsWith("\r") ? line.slice(0, -1) : line;
+    }
+  }
+  if (pending !== "") yield pending.endsWith("\r") ? pending.slice(0, -1) : pending;
+}

@@ -1,0 +1,441 @@
+/**
+ * A WebSocket session: handshake with dial's auth, messages both ways, keep-alive, optional
+ * auto-reconnect. No printing; the CLI and the UI server observe it through typed events.
+ * @module
+ */
+import { authorizationHeader } from "../auth/authorize.ts";
+import { DialError, ExitCode, TimeoutError, TransportError } from "../errors.ts";
+import { buildRequest, requestHeaders, requestUrl } from "../http/build_request.ts";
+import type { PreparedRequest, RequestSpec } from "../http/spec.ts";
+import { EventChannel, sleep } from "./event_channel.ts";
+import { StatusError, statusHint } from "./status_error.ts";
+
+/** Creates a WebSocket; tests and other runtimes may pass their own. */
+export type WebSocketFactory = (
+  url: URL,
+  init: { protocols: string[]; headers: Headers },
+) => WebSocket;
+
+/** Deno's WebSocket, which accepts handshake headers. */
+export const denoWebSocket: WebSocketFactory = (url, init) => new WebSocket(url, init);
+
+/** Options for {@link WebSocketSession}. */
+export interface WebSocketSessionOptions {
+  /** Subprotocols to offer (`Sec-WebSocket-Protocol`); one must be chosen when given. */
+  protocols?: string[];
+  /** How sockets are made. Default: Deno's WebSocket. */
+  createWebSocket?: WebSocketFactory;
+  /** The fetch used for OAuth 2.0 token requests. */
+  fetch?: typeof fetch;
+  /** Limit for each handshake, in milliseconds. */
+  timeoutMs?: number;
+  /**
+   * Keep-alive: send `data` as a text message every `intervalMs` while open. Deno's
+   * WebSocket, like a browser's, cannot send protocol-level ping frames.
+   */
+  keepAlive?: { intervalMs: number; data: string };
+  /** Reconnect after an abnormal close: how many times and how long to wait first. */
+  reconnect?: { attempts: number; delayMs: number };
+  /** Ends the session (Ctrl-C); the socket is closed with 1000. */
+  signal?: AbortSignal;
+  /** Called with each handshake request (for `-v`), credentials as secrets. */
+  onRequest?: (request: PreparedRequest) => void;
+}
+
+/** The state of a {@link WebSocketSession}. */
+export type WebSocketState = "idle" | "connecting" | "open" | "closing" | "closed";
+
+/** How a connection ended. */
+export interface WebSocketCloseInfo {
+  /** The close code; 1006 when the connection was lost without a close frame. */
+  code: number;
+  /** The close reason, possibly empty. */
+  reason: string;
+  /** Whether a close handshake took place. */
+  clean: boolean;
+  /** Who started closing. */
+  by: "client" | "server";
+}
+
+/** What a {@link WebSocketSession} reports; `time` is milliseconds since the epoch. */
+export type WebSocketSessionEvent =
+  | { type: "connecting"; time: number; attempt: number; url: string }
+  | { type: "open"; time: number; protocol: string; extensions: string }
+  | {
+    type: "message";
+    time: number;
+    direction: "in" | "out";
+    data: string | Uint8Array;
+    /** Bytes on the wire (UTF-8 length for text). */
+    size: number;
+    /** A keep-alive message sent by the session itself. */
+    keepAlive: boolean;
+  }
+  | ({ type: "close"; time: number } & WebSocketCloseInfo)
+  | { type: "reconnecting"; time: number; attempt: number; delayMs: number }
+  | { type: "error"; time: number; error: DialError };
+
+/**
+ * One WebSocket conversation.
+ *
+ * @example
+ * ```ts
+ * const session = new WebSocketSession(spec, { protocols: ["chat"] });
+ * session.events.subscribe((e) => e.type === "message" && console.log(e.direction, e.data));
+ * await session.connect();
+ * session.send("hello");
+ * await session.close();
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc6455
+ */
+export class WebSocketSession {
+  /** Every event of the session, for listeners and `for await`. */
+  readonly events: EventChannel<WebSocketSessionEvent> = new EventChannel();
+  readonly #spec: RequestSpec;
+  readonly #options: WebSocketSessionOptions;
+  #socket?: WebSocket;
+  #state: WebSocketState = "idle";
+  #attempt = 0;
+  #closingByClient = false;
+  #keepAliveTimer?: ReturnType<typeof setInterval>;
+  #finished?: PromiseWithResolvers<WebSocketCloseInfo>;
+
+  /**
+   * @param spec the handshake request: a ws:, wss:, http: or https: URL, headers and auth
+   * @param options subprotocols, socket factory, keep-alive, reconnection, signal
+   */
+  constructor(spec: RequestSpec, options: WebSocketSessionOptions = {}) {
+    this.#spec = { ...spec, method: "GET", url: toWebSocketUrl(spec.url) };
+    this.#options = options;
+    options.signal?.addEventListener("abort", () => void this.close(), { once: true });
+  }
+
+  /** @returns the current state */
+  get state(): WebSocketState {
+    return this.#state;
+  }
+
+  /** @returns the subprotocol the server chose ("" for none) */
+  get protocol(): string {
+    return this.#socket?.protocol ?? "";
+  }
+
+  /** @returns how many handshakes were attempted */
+  get attempt(): number {
+    return this.#attempt;
+  }
+
+  /**
+   * Resolves with the final close: after {@link close}, or after the server closed and no
+   * reconnection is left.
+   */
+  get finished(): Promise<WebSocketCloseInfo> {
+    return (this.#finished ??= Promise.withResolvers()).promise;
+  }
+
+  /**
+   * Performs the handshake. A 401 with OAuth 2.0 is retried once with a fresh token.
+   *
+   * @returns when the connection is open
+   * @throws {StatusError} when the server refuses the handshake (the status decides the exit
+   * code); {@link DialError} for a subprotocol mismatch, transport failure or timeout
+   */
+  connect(): Promise<void> {
+    if (this.#state !== "idle") {
+      return Promise.reject(
+        new DialError(
+          "A WebSocket session connects once: create a new session to connect again",
+          "state",
+          ExitCode.Failure,
+        ),
+      );
+    }
+    return this.#connect(false);
+  }
+
+  async #connect(reconnecting: boolean): Promise<void> {
+    this.#finished ??= Promise.withResolvers();
+    this.#closingByClient = false;
+    try {
+      await this.#open();
+    } catch (error) {
+      const failure = error instanceof DialError
+        ? error
+        : new DialError(String(error), "websocket", ExitCode.Failure, { cause: error });
+      this.#state = "closed";
+      this.#emit({ type: "error", error: failure });
+      if (!reconnecting) {
+        const by = this.#closingByClient ? "client" : "server";
+        this.#finish({ code: 1006, reason: failure.message, clean: false, by });
+      }
+      throw failure;
+    }
+  }
+
+  /**
+   * Sends one message.
+   *
+   * @param data text, or bytes for a binary message
+   * @throws {DialError} when the connection is not open
+   */
+  send(data: string | Uint8Array): void {
+    this.#send(data, false);
+  }
+
+  /**
+   * Closes the connection (no reconnection follows).
+   *
+   * @param code 1000 or 3000–4999
+   * @param reason at most 123 bytes of UTF-8
+   * @returns the final close
+   */
+  close(code = 1000, reason = ""): Promise<WebSocketCloseInfo> {
+    const finished = this.finished;
+    this.#closingByClient = true;
+    const socket = this.#socket;
+    if (this.#state === "idle" || !socket) {
+      this.#finish({ code, reason, clean: true, by: "client" });
+    } else if (this.#state !== "closed" && this.#state !== "closing") {
+      this.#state = "closing";
+      try {
+        socket.close(code, reason);
+      } catch {
+        socket.close();
+      }
+    }
+    return finished;
+  }
+
+  #send(data: string | Uint8Array, keepAlive: boolean): void {
+    const socket = this.#socket;
+    if (this.#state !== "open" || !socket) {
+      throw new DialError(
+        `Cannot send: the connection is ${this.#state}`,
+        "state",
+        ExitCode.Failure,
+      );
+    }
+    socket.send(data);
+    const size = typeof data === "string" ? new TextEncoder().encode(data).length : data.length;
+    this.#emit({ type: "message", direction: "out", data, size, keepAlive });
+  }
+
+  async #open(): Promise<void> {
+    const authorization = this.#spec.auth.authorization;
+    for (let forceRefresh = false;; forceRefresh = true) {
+      const header = authorization &&
+        await authorizationHeader(authorization, {
+          ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
+          ...(this.#options.signal ? { signal: this.#options.signal } : {}),
+          forceRefresh,
+        });
+      const prepared = buildRequest(this.#spec, header);
+      try {
+        return await this.#handshake(prepared);
+      } catch (error) {
+        const retry = error instanceof StatusError && error.status === 401 &&
+          authorization?.kind === "oauth2" && !forceRefresh;
+        if (!retry) throw error;
+      }
+    }
+  }
+
+  #handshake(prepared: PreparedRequest): Promise<void> {
+    this.#attempt++;
+    this.#state = "connecting";
+    const url = requestUrl(prepared);
+    const protocols = this.#options.protocols ?? [];
+    this.#emit({ type: "connecting", attempt: this.#attempt, url: displayWsUrl(prepared) });
+    this.#options.onRequest?.(prepared);
+    const create = this.#options.createWebSocket ?? denoWebSocket;
+    const socket = create(url, { protocols, headers: requestHeaders(prepared) });
+    socket.binaryType = "arraybuffer";
+    this.#socket = socket;
+    const target = `${url.hostname}:${url.port || (url.protocol === "wss:" ? "443" : "80")}`;
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const fail = (error: DialError) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        socket.onopen =
+          socket.onerror =
+          socket.onclose =
+          socket.onmessage =
+            null;
+        try {
+          socket.close();
+        } catch { /* already closed */ }
+        reject(error);
+      };
+      const timer = this.#options.timeoutMs === undefined ? undefined : setTimeout(
+        () =>
+          fail(new TimeoutError(`Timed out waiting for the WebSocket handshake with ${target}`)),
+        this.#options.timeoutMs,
+      );
+      const onAbort = () => {
+        const reason = this.#options.signal?.reason;
+        fail(
+          reason instanceof DialError
+            ? reason
+            : new DialError("Aborted", "aborted", ExitCode.Failure),
+        );
+      };
+      if (this.#options.signal?.aborted) return onAbort();
+      this.#options.signal?.addEventListener("abort", onAbort, { once: true });
+      socket.onerror = (event) => fail(handshakeError(event, target));
+      socket.onclose = (event) => fail(handshakeError(event, target));
+      socket.onopen = () => {
+        if (settled) return;
+        const mismatch = subprotocolMismatch(protocols, socket.protocol, target);
+        if (mismatch) return fail(mismatch);
+        settled = true;
+        clearTimeout(timer);
+        this.#options.signal?.removeEventListener("abort", onAbort);
+        this.#attach(socket);
+        this.#state = "open";
+        this.#emit({ type: "open", protocol: socket.protocol, extensions: socket.extensions });
+        this.#startKeepAlive();
+        resolve();
+      };
+    });
+  }
+
+  #attach(socket: WebSocket): void {
+    socket.onmessage = (event: MessageEvent) => {
+      const data = event.data;
+      if (typeof data === "string") {
+        const size = new TextEncoder().encode(data).length;
+        this.#emit({ type: "message", direction: "in", data, size, keepAlive: false });
+      } else if (data instanceof ArrayBuffer) {
+        const bytes = new Uint8Array(data);
+        this.#emit({
+          type: "message",
+          direction: "in",
+          data: bytes,
+          size: bytes.length,
+          keepAlive: false,
+        });
+      }
+    };
+    socket.onerror = () => {};
+    socket.onclose = (event: CloseEvent) => void this.#onClose(event);
+  }
+
+  async #onClose(event: CloseEvent): Promise<void> {
+    clearInterval(this.#keepAliveTimer);
+    const info: WebSocketCloseInfo = {
+      code: event.code === 0 ? 1006 : event.code,
+      reason: event.reason,
+      clean: event.wasClean && event.code !== 1006 && event.code !== 0,
+      by: this.#closingByClient ? "client" : "server",
+    };
+    this.#state = "closed";
+    this.#emit({ type: "close", ...info });
+    const policy = this.#options.reconnect;
+    if (this.#closingByClient || !policy || info.code === 1000) return this.#finish(info);
+    for (let tries = 1; tries <= policy.attempts; tries++) {
+      this.#emit({ type: "reconnecting", attempt: this.#attempt + 1, delayMs: policy.delayMs });
+      if (!await sleep(policy.delayMs, this.#options.signal) || this.#closingByClient) break;
+      try {
+        await this.#connect(true);
+        return;
+      } catch {
+        if (this.#closingByClient) break;
+      }
+    }
+    this.#finish(info);
+  }
+
+  #startKeepAlive(): void {
+    const keepAlive = this.#options.keepAlive;
+    if (!keepAlive) return;
+    this.#keepAliveTimer = setInterval(() => {
+      if (this.#state === "open") this.#send(keepAlive.data, true);
+    }, keepAlive.intervalMs);
+  }
+
+  #finish(info: WebSocketCloseInfo): void {
+    clearInterval(this.#keepAliveTimer);
+    this.#state = "closed";
+    (this.#finished ??= Promise.withResolvers()).resolve(info);
+    this.events.end();
+  }
+
+  #emit(event: DistributiveOmit<WebSocketSessionEvent, "time">): void {
+    this.events.emit({ ...event, time: Date.now() } as WebSocketSessionEvent);
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * @param url a ws:, wss:, http: or https: URL
+ * @returns the URL with a WebSocket scheme
+ */
+export function toWebSocketUrl(url: URL): URL {
+  const result = new URL(url);
+  if (result.protocol === "http:") result.protocol = "ws:";
+  if (result.protocol === "https:") result.protocol = "wss:";
+  return result;
+}
+
+function displayWsUrl(prepared: PreparedRequest): string {
+  let text = prepared.url.href;
+  for (const key of prepared.queryKeys) {
+    text += `${text.includes("?") ? "&" : "?"}${encodeURIComponent(key.name)}=(redacted)`;
+  }
+  return text;
+}
+
+/** Deno reports a refused handshake only through the error message, e.g. "Invalid status code: 401". */
+const STATUS_IN_MESSAGE = /invalid status code:?\s*(\d{3})/i;
+
+function handshakeError(event: Event, target: string): DialError {
+  const message = event instanceof ErrorEvent ? event.message : "";
+  const status = STATUS_IN_MESSAGE.exec(message)?.[1];
+  if (status !== undefined) {
+    const code = Number(status);
+    const hint = code === 200
+      ? "the server answered like a plain HTTP endpoint; is this a WebSocket URL?"
+      : statusHint(code);
+    return new StatusError(
+      `WebSocket handshake refused by ${target}: HTTP ${code}`,
+      code,
+      hint ? { hint } : {},
+    );
+  }
+  const detail = message.replace(/^NetworkError:\s*/, "").replace(
+    /^failed to connect to WebSocket:\s*/i,
+    "",
+  );
+  const why = /tcp connect/i.test(detail)
+    ? "connection refused"
+    : detail || (event instanceof CloseEvent ? `closed with code ${event.code}` : "unknown error");
+  return new TransportError(`Cannot open a WebSocket to ${target}: ${why}`, { cause: event });
+}
+
+function subprotocolMismatch(
+  offered: string[],
+  chosen: string,
+  target: string,
+): DialError | undefined {
+  if (offered.length === 0) {
+    if (chosen === "") return undefined;
+    return new DialError(
+      `WebSocket handshake with ${target} failed: the server chose subprotocol "${chosen}", which was not offered`,
+      "subprotocol",
+      ExitCode.Failure,
+    );
+  }
+  if (offered.includes(chosen)) return undefined;
+  const list = offered.map((p) => `"${p}"`).join(", ");
+  return new DialError(
+    chosen === ""
+      ? `WebSocket handshake with ${target} failed: the server accepted none of the offered subprotocols ${list}`
+      : `WebSocket handshake with ${target} failed: the server chose subprotocol "${chosen}", not one of ${list}`,
+    "subprotocol",
+    ExitCode.Failure,
+    { hint: "check --subprotocol against what the server supports" },
+  );
+}
