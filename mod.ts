@@ -30,3 +30,26 @@ export { parseOAuth2Value } from "./src/auth/oauth2/parse_value.ts";
 export type { OAuth2Options } from "./src/auth/oauth2/parse_value.ts";
 export { Secret } from "./src/secret.ts";
 export * from "./src/errors.ts";
+export {
+  denoWebSocket,
+  type WebSocketCloseInfo,
+  type WebSocketFactory,
+  WebSocketSession,
+  type WebSocketSessionEvent,
+  type WebSocketSessionOptions,
+  type WebSocketState,
+} from "./src/stream/ws_session.ts";
+export {
+  DEFAULT_RETRY_MS,
+  SseSession,
+  type SseSessionEvent,
+  type SseSessionOptions,
+  type SseState,
+} from "./src/stream/sse_session.ts";
+export {
+  type EventStreamHandlers,
+  readEventStream,
+  type ServerSentEvent,
+} from "./src/stream/read_event_stream.ts";
+export { EventChannel, type Listener } from "./src/stream/event_channel.ts";
+export { StatusError } from "./src/stream/status_error.ts";

@@ -38,6 +38,7 @@ export function sseCommand(context: CliContext) {
     .option("--max-events <n>", "exit after N events")
     .option("--last-event-id <id>", "start from this event id (sent as Last-Event-ID)")
     .option("--no-reconnect", "stop when the stream ends instead of reconnecting")
+    .option("--reconnect-delay <seconds>", "reconnection time until the server sends retry:", "3")
     .option("--max-retries <n>", "failed attempts in a row before giving up", "3")
     .option("-L, --follow", "follow redirects (credentials never cross origins)")
     .option("-v, --verbose", "print request and response heads and reconnections to stderr")

@@ -13,7 +13,7 @@ import { type AuthFlagValues, parseAuthFlags } from "./auth_flags.ts";
 import { type BodyFlagValues, parseBodyFlags } from "./body_flags.ts";
 import type { CliContext } from "./context.ts";
 import { methodAndUrl } from "./request.ts";
-import { parseCount } from "./values.ts";
+import { parseCount, parseSeconds } from "./values.ts";
 
 /** The flag values of `dial sse`. */
 export interface SseFlagValues extends AuthFlagValues, BodyFlagValues {
@@ -24,6 +24,7 @@ export interface SseFlagValues extends AuthFlagValues, BodyFlagValues {
   lastEventId?: string;
   reconnect: boolean;
   maxRetries: string;
+  reconnectDelay: string;
   follow?: true;
   verbose?: true;
 }
@@ -57,6 +58,7 @@ export async function runSse(
     ? undefined
     : parseCount(flags.maxEvents, "--max-events", 1);
   const maxRetries = parseCount(flags.maxRetries, "--max-retries");
+  const retryMs = parseSeconds(flags.reconnectDelay, "--reconnect-delay");
   if (flags.lastEventId !== undefined && /[\0\r\n]/.test(flags.lastEventId)) {
     throw new UsageError(`Invalid --last-event-id: it cannot hold NUL, CR or LF`);
   }
@@ -86,6 +88,7 @@ export async function runSse(
     signal: context.signal,
     reconnect: flags.reconnect,
     maxRetries,
+    retryMs,
     follow: flags.follow ?? false,
     ...(flags.lastEventId !== undefined ? { lastEventId: flags.lastEventId } : {}),
     ...(verbose

@@ -1,0 +1,174 @@
+/**
+ * `dial sse` end to end: main.ts against event-stream servers on 127.0.0.1.
+ */
+import assert from "node:assert/strict";
+import { dial, serve } from "../_helpers.ts";
+
+const encoder = new TextEncoder();
+
+function eventStream(text: string, status = 200): Response {
+  return new Response(encoder.encode(text), {
+    status,
+    headers: { "content-type": "text/event-stream; charset=utf-8" },
+  });
+}
+
+Deno.test("sse: prints each event's data on its own line", async () => {
+  await using server = serve(() =>
+    eventStream(": hello\n\ndata: one\n\nevent: update\nid: 7\ndata: two\ndata: lines\n\n")
+  );
+  const result = await dial(["sse", server.origin + "/events", "--no-reconnect"]);
+  assert.equal(result.stderr, "");
+  assert.equal(result.code, 0);
+  assert.equal(result.stdout, "one\ntwo\nlines\n");
+  assert.equal(server.requests[0]?.headers.get("accept"), "text/event-stream");
+});
+
+Deno.test("sse: --events shows event name, id and data; --jsonl one JSON per line", async () => {
+  await using server = serve(() => eventStream("event: update\nid: 7\ndata: a\ndata: b\n\n"));
+  const events = await dial(["sse", server.origin, "--events", "--no-reconnect"]);
+  assert.equal(events.code, 0, events.stderr);
+  assert.equal(events.stdout, "event: update\nid: 7\ndata: a\ndata: b\n\n");
+  const json = await dial(["sse", server.origin, "--jsonl", "--no-reconnect"]);
+  const line = JSON.parse(json.stdout.trim());
+  assert.deepEqual({ ...line, time: typeof line.time }, {
+    event: "update",
+    id: "7",
+    data: "a\nb",
+    time: "string",
+  });
+});
+
+Deno.test("sse: --event filters by type and --max-events stops after N", async () => {
+  await using server = serve(() =>
+    eventStream(
+      "event: ping\ndata: p1\n\nevent: update\ndata: u1\n\ndata: m1\n\nevent: update\ndata: u2\n\nevent: update\ndata: u3\n\n",
+    )
+  );
+  const result = await dial([
+    "sse",
+    server.origin,
+    "--event",
+    "update",
+    "--max-events",
+    "2",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "u1\nu2\n");
+});
+
+Deno.test("sse: reconnects after retry: with Last-Event-ID and the credentials again", async () => {
+  const seen: Array<{ lastEventId: string | null; authorization: string | null }> = [];
+  await using server = serve((request) => {
+    seen.push({
+      lastEventId: request.headers.get("last-event-id"),
+      authorization: request.headers.get("authorization"),
+    });
+    if (request.headers.get("authorization") !== "Bearer t0k") {
+      return new Response("unauthorized", { status: 401 });
+    }
+    if (seen.length === 1) {
+      return eventStream("retry: 50\nid: 1\ndata: first\n\nid: 2\ndata: second\n\n");
+    }
+    return eventStream("id: 3\ndata: third\n\n");
+  });
+  const result = await dial(["sse", server.origin, "-B", "t0k", "--max-events", "3"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "first\nsecond\nthird\n");
+  assert.deepEqual(seen, [
+    { lastEventId: null, authorization: "Bearer t0k" },
+    { lastEventId: "2", authorization: "Bearer t0k" },
+  ]);
+});
+
+Deno.test("sse: a stream cut mid-event reconnects and the partial event is dropped", async () => {
+  let connections = 0;
+  await using server = serve((request) => {
+    connections++;
+    if (connections === 1) {
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(encoder.encode("retry: 50\nid: a1\ndata: whole\n\ndata: half"));
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          controller.error(new Error("server went away (expected in this test)"));
+        },
+      });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    }
+    return eventStream(`data: resumed after ${request.headers.get("last-event-id")}\n\n`);
+  });
+  const result = await dial(["sse", server.origin, "--max-events", "2", "-K", "key=v"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "whole\nresumed after a1\n");
+  assert.equal(new URL(server.requests[1]!.url).searchParams.get("key"), "v");
+});
+
+Deno.test("sse: --last-event-id is sent on the first connection", async () => {
+  await using server = serve((request) =>
+    eventStream(`data: from ${request.headers.get("last-event-id")}\n\n`)
+  );
+  const result = await dial(["sse", server.origin, "--last-event-id", "41", "--no-reconnect"]);
+  assert.equal(result.stdout, "from 41\n");
+});
+
+Deno.test("sse: POST with --json sends the body on every connection", async () => {
+  const bodies: string[] = [];
+  await using server = serve(async (request) => {
+    bodies.push(`${request.method} ${request.headers.get("content-type")} ${await request.text()}`);
+    return eventStream(`retry: 50\ndata: n${bodies.length}\n\n`);
+  });
+  const result = await dial([
+    "sse",
+    "POST",
+    server.origin,
+    "--json",
+    '{"stream":true}',
+    "--max-events",
+    "2",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "n1\nn2\n");
+  assert.deepEqual(bodies, [
+    'POST application/json {"stream":true}',
+    'POST application/json {"stream":true}',
+  ]);
+  assert.equal(server.requests[0]?.headers.get("accept"), "text/event-stream");
+});
+
+Deno.test("sse: a non-2xx status is retried with backoff, then an error", async () => {
+  await using server = serve(() => new Response("down", { status: 503 }));
+  const result = await dial([
+    "sse",
+    server.origin,
+    "--max-retries",
+    "2",
+    "--reconnect-delay",
+    "0.02",
+  ]);
+  assert.equal(result.code, 5);
+  assert.equal(server.requests.length, 3);
+  assert.match(result.stderr, /error: Server-sent events refused by 127\.0\.0\.1:\d+: HTTP 503/);
+});
+
+Deno.test("sse: a response that is not an event stream is an error", async () => {
+  await using server = serve(() => Response.json({ hello: "world" }));
+  const result = await dial(["sse", server.origin, "--max-retries", "0"]);
+  assert.equal(result.code, 1);
+  assert.match(
+    result.stderr,
+    /error: Expected Content-Type "text\/event-stream" from 127\.0\.0\.1:\d+, got "application\/json"/,
+  );
+});
+
+Deno.test("sse: --no-reconnect stops when the stream ends", async () => {
+  await using server = serve(() => eventStream("data: once\n\n"));
+  const result = await dial(["sse", server.origin, "--no-reconnect"]);
+  assert.equal(result.code, 0);
+  assert.equal(server.requests.length, 1);
+});
+
+Deno.test("sse: a body with GET is a usage error", async () => {
+  const result = await dial(["sse", "GET", "http://127.0.0.1:9/", "-d", "x"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /error: A request body cannot be sent with GET/);
+});
