@@ -2,7 +2,7 @@
  * The `dial sse` implementation: flags to a spec, an {@link SseSession}, events printed.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { type DialError, UsageError } from "../errors.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { type EventFormat, formatEvent } from "../output/stream.ts";
@@ -99,6 +99,7 @@ export async function runSse(
       : {}),
   });
   let printed = 0;
+  let failure: DialError | undefined;
   let printing = Promise.resolve();
   const print = (write: () => Promise<void>) => printing = printing.then(write);
   session.events.subscribe((event: SseSessionEvent) => {
@@ -110,8 +111,12 @@ export async function runSse(
       if (maxEvents !== undefined && printed >= maxEvents) {
         session.close(`received ${maxEvents} events`);
       }
-    } else if (event.type === "error" && event.willRetry) {
-      print(() => warn(err, `${event.error.message}: retrying`));
+    } else if (event.type === "error") {
+      failure = event.error;
+    } else if (event.type === "reconnecting" && event.failures > 0 && failure) {
+      const text =
+        `${failure.message}: retrying in ${event.delayMs} ms (${event.failures} of ${maxRetries})`;
+      print(() => warn(err, text));
     } else if (verbose) {
       const note = describe(event);
       if (note) print(() => err.write(`* ${note}\n`));

@@ -152,6 +152,7 @@ export async function runWs(
   await printing;
   if (context.signal.aborted) return ExitCode.Interrupted;
   if (flags.verbose || interactive) {
+    if (prompt) await err.write("\r\x1b[K");
     await err.write(`Closed: ${describeClose(info)}\n`);
   }
   return closeOutcome(info, url.host);
@@ -220,8 +221,8 @@ async function pumpStdin(session: WebSocketSession, options: PumpOptions): Promi
         continue;
       }
     }
+    // The message event prints the line and the next prompt.
     session.send(line);
-    if (options.prompt) await options.print(() => err.write("> "));
   }
 }
 

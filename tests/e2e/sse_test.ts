@@ -3,6 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
+import { spawnDial } from "./_spawn.ts";
 
 const encoder = new TextEncoder();
 
@@ -171,4 +172,72 @@ Deno.test("sse: a body with GET is a usage error", async () => {
   const result = await dial(["sse", "GET", "http://127.0.0.1:9/", "-d", "x"]);
   assert.equal(result.code, 2);
   assert.match(result.stderr, /error: A request body cannot be sent with GET/);
+});
+
+Deno.test("sse: Ctrl-C ends the stream and exits 130", async () => {
+  const cancelled = Promise.withResolvers<void>();
+  const started = Promise.withResolvers<void>();
+  await using server = serve(() => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode("data: first\n\n"));
+        started.resolve();
+      },
+      cancel() {
+        cancelled.resolve();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  });
+  const child = spawnDial(["sse", server.origin]);
+  await child.stdin.close();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const first = await reader.read();
+  assert.equal(first.value, "first\n");
+  await started.promise;
+  child.kill("SIGINT");
+  await reader.cancel();
+  const status = await child.status;
+  await child.stderr.cancel();
+  assert.equal(status.code, 130);
+  await cancelled.promise;
+});
+
+Deno.test("sse: -v shows heads with secrets redacted and the reconnection", async () => {
+  let n = 0;
+  await using server = serve(() => {
+    n++;
+    return eventStream(n === 1 ? "retry: 20\nid: 5\ndata: a\n\n" : "data: b\n\n");
+  });
+  const result = await dial(["sse", server.origin, "-B", "s3cret", "-v", "--max-events", "2"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "a\nb\n");
+  assert.match(result.stderr, /^GET \/ HTTP\/1\.1$/m);
+  assert.match(result.stderr, /^Authorization: \(redacted\)$/m);
+  assert.match(result.stderr, /^Last-Event-ID: 5$/m);
+  assert.match(result.stderr, /^\* server set the reconnection time to 20 ms$/m);
+  assert.match(result.stderr, /^\* reconnecting in 20 ms \(attempt 2, Last-Event-ID: 5\)$/m);
+  assert.doesNotMatch(result.stderr, /s3cret/);
+});
+
+Deno.test("sse: a retried failure is a warning on stderr", async () => {
+  let n = 0;
+  await using server = serve(() => {
+    n++;
+    return n === 1 ? new Response("", { status: 502 }) : eventStream("data: up\n\n");
+  });
+  const result = await dial([
+    "sse",
+    server.origin,
+    "--reconnect-delay",
+    "0.02",
+    "--max-events",
+    "1",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "up\n");
+  assert.match(
+    result.stderr,
+    /^warning: Server-sent events refused by 127\.0\.0\.1:\d+: HTTP 502 Bad Gateway: retrying in 20 ms \(1 of 3\)$/m,
+  );
 });

@@ -3,6 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { dial, serve, type TestServer } from "../_helpers.ts";
+import { mainPath, spawnDial } from "./_spawn.ts";
 
 interface EchoOptions {
   /** The Authorization value the server demands. */
@@ -220,4 +221,97 @@ Deno.test("ws: a bad URL scheme is a usage error and nothing is sent", async () 
     result.stderr,
     /error: Invalid URL "ftp:\/\/127\.0\.0\.1\/": scheme must be ws: or wss:/,
   );
+});
+
+Deno.test("ws: Ctrl-C closes the connection with 1000 and exits 130", async () => {
+  const closed = Promise.withResolvers<number>();
+  const opened = Promise.withResolvers<void>();
+  await using server = serve((request) => {
+    const { socket, response } = Deno.upgradeWebSocket(request);
+    socket.onopen = () => opened.resolve();
+    socket.onclose = (event) => closed.resolve(event.code);
+    return response;
+  });
+  const child = spawnDial(["ws", wsUrl(server)]);
+  await opened.promise;
+  child.kill("SIGINT");
+  const output = await child.output();
+  assert.equal(output.code, 130);
+  assert.equal(await closed.promise, 1000);
+});
+
+Deno.test("ws: --ping sends the keep-alive message while the connection is idle", async () => {
+  const received: string[] = [];
+  await using server = serve((request) => {
+    const { socket, response } = Deno.upgradeWebSocket(request);
+    socket.onmessage = (event) => received.push(String(event.data));
+    return response;
+  });
+  const result = await dial(
+    ["ws", wsUrl(server), "--ping", "0.1", "--ping-message", '{"type":"ping"}', "--wait", "0.45"],
+    { stdin: "" },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "");
+  assert.ok(received.length >= 2, `received ${received.length} pings`);
+  assert.ok(received.every((m) => m === '{"type":"ping"}'));
+});
+
+Deno.test("ws: a connection lost without a close frame is a network error, exit 7", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const serving = (async () => {
+    const conn = await listener.accept();
+    const buffer = new Uint8Array(4096);
+    const n = await conn.read(buffer) ?? 0;
+    const head = new TextDecoder().decode(buffer.subarray(0, n));
+    const key = /sec-websocket-key: *(\S+)/i.exec(head)?.[1] ?? "";
+    const digest = await crypto.subtle.digest(
+      "SHA-1",
+      new TextEncoder().encode(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"),
+    );
+    await conn.write(new TextEncoder().encode(
+      "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+        `Sec-WebSocket-Accept: ${new Uint8Array(digest).toBase64()}\r\n\r\n`,
+    ));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    conn.close();
+  })();
+  const result = await dial(["ws", `ws://127.0.0.1:${listener.addr.port}/`, "--wait", "5"], {
+    stdin: "",
+  });
+  await serving;
+  listener.close();
+  assert.equal(result.code, 7);
+  assert.match(
+    result.stderr,
+    /error: WebSocket connection to 127\.0\.0\.1:\d+ closed abnormally \(code 1006, no close frame\)/,
+  );
+});
+
+Deno.test("ws: on a terminal, messages show timestamps and direction marks", async () => {
+  await using server = echoServer();
+  // `script` gives dial a pseudo-terminal; what we write to its stdin is typed there.
+  const child = new Deno.Command("script", {
+    args: [
+      "-qec",
+      `${Deno.execPath()} run -A ${mainPath()} ws ${wsUrl(server)} --wait 0.3`,
+      "/dev/null",
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await writer.write(new TextEncoder().encode("hello\r"));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await writer.write(new TextEncoder().encode("\x04"));
+  const output = await child.output().finally(() => writer.close().catch(() => {}));
+  const screen = new TextDecoder().decode(output.stdout);
+  assert.equal(output.code, 0, screen);
+  assert.match(screen, /Connected to 127\.0\.0\.1:\d+/);
+  assert.match(screen, /\d\d:\d\d:\d\d\.\d{3} → hello/);
+  assert.match(screen, /\d\d:\d\d:\d\d\.\d{3} ← echo: hello/);
+  assert.match(screen, /Closed: code 1000 by dial/);
 });
