@@ -66,7 +66,8 @@ export async function runWs(
 
   const out = stdout();
   const err = stderr();
-  const interactive = Deno.stdin.isTerminal();
+  // Timestamps and arrows only when a person both types and reads.
+  const interactive = Deno.stdin.isTerminal() && out.isTerminal;
   const binary: BinaryEncoding = flags.hex ? "hex" : "base64";
   const session = new WebSocketSession(
     { method: "GET", url, headers: auth.headers, auth: auth.auth },

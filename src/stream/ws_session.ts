@@ -4,11 +4,17 @@
  * @module
  */
 import { authorizationHeader } from "../auth/authorize.ts";
-import { DialError, ExitCode, TimeoutError, TransportError } from "../errors.ts";
+import { DialError, ExitCode, TimeoutError } from "../errors.ts";
 import { buildRequest, requestHeaders, requestUrl } from "../http/build_request.ts";
 import type { PreparedRequest, RequestSpec } from "../http/spec.ts";
 import { EventChannel, sleep } from "./event_channel.ts";
-import { StatusError, statusHint } from "./status_error.ts";
+import { StatusError } from "./status_error.ts";
+import {
+  displayWsUrl,
+  handshakeError,
+  subprotocolMismatch,
+  toWebSocketUrl,
+} from "./ws_handshake.ts";
 
 /** Creates a WebSocket; tests and other runtimes may pass their own. */
 export type WebSocketFactory = (
@@ -368,74 +374,3 @@ export class WebSocketSession {
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/**
- * @param url a ws:, wss:, http: or https: URL
- * @returns the URL with a WebSocket scheme
- */
-export function toWebSocketUrl(url: URL): URL {
-  const result = new URL(url);
-  if (result.protocol === "http:") result.protocol = "ws:";
-  if (result.protocol === "https:") result.protocol = "wss:";
-  return result;
-}
-
-function displayWsUrl(prepared: PreparedRequest): string {
-  let text = prepared.url.href;
-  for (const key of prepared.queryKeys) {
-    text += `${text.includes("?") ? "&" : "?"}${encodeURIComponent(key.name)}=(redacted)`;
-  }
-  return text;
-}
-
-/** Deno reports a refused handshake only through the error message, e.g. "Invalid status code: 401". */
-const STATUS_IN_MESSAGE = /invalid status code:?\s*(\d{3})/i;
-
-function handshakeError(event: Event, target: string): DialError {
-  const message = event instanceof ErrorEvent ? event.message : "";
-  const status = STATUS_IN_MESSAGE.exec(message)?.[1];
-  if (status !== undefined) {
-    const code = Number(status);
-    const hint = code === 200
-      ? "the server answered like a plain HTTP endpoint; is this a WebSocket URL?"
-      : statusHint(code);
-    return new StatusError(
-      `WebSocket handshake refused by ${target}: HTTP ${code}`,
-      code,
-      hint ? { hint } : {},
-    );
-  }
-  const detail = message.replace(/^NetworkError:\s*/, "").replace(
-    /^failed to connect to WebSocket:\s*/i,
-    "",
-  );
-  const why = /tcp connect/i.test(detail)
-    ? "connection refused"
-    : detail || (event instanceof CloseEvent ? `closed with code ${event.code}` : "unknown error");
-  return new TransportError(`Cannot open a WebSocket to ${target}: ${why}`, { cause: event });
-}
-
-function subprotocolMismatch(
-  offered: string[],
-  chosen: string,
-  target: string,
-): DialError | undefined {
-  if (offered.length === 0) {
-    if (chosen === "") return undefined;
-    return new DialError(
-      `WebSocket handshake with ${target} failed: the server chose subprotocol "${chosen}", which was not offered`,
-      "subprotocol",
-      ExitCode.Failure,
-    );
-  }
-  if (offered.includes(chosen)) return undefined;
-  const list = offered.map((p) => `"${p}"`).join(", ");
-  return new DialError(
-    chosen === ""
-      ? `WebSocket handshake with ${target} failed: the server accepted none of the offered subprotocols ${list}`
-      : `WebSocket handshake with ${target} failed: the server chose subprotocol "${chosen}", not one of ${list}`,
-    "subprotocol",
-    ExitCode.Failure,
-    { hint: "check --subprotocol against what the server supports" },
-  );
-}

@@ -1,0 +1,99 @@
+/**
+ * The pure parts of a WebSocket handshake: URL scheme, display, and what a refusal means.
+ * @module
+ */
+import { DialError, ExitCode, TransportError } from "../errors.ts";
+import type { PreparedRequest } from "../http/spec.ts";
+import { StatusError, statusHint } from "./status_error.ts";
+
+/**
+ * @param url a ws:, wss:, http: or https: URL
+ * @returns the URL with a WebSocket scheme
+ */
+export function toWebSocketUrl(url: URL): URL {
+  const result = new URL(url);
+  if (result.protocol === "http:") result.protocol = "ws:";
+  if (result.protocol === "https:") result.protocol = "wss:";
+  return result;
+}
+
+/**
+ * @param prepared the handshake request
+ * @returns its URL with API key values shown as `(redacted)`
+ */
+export function displayWsUrl(prepared: PreparedRequest): string {
+  let text = prepared.url.href;
+  for (const key of prepared.queryKeys) {
+    text += `${text.includes("?") ? "&" : "?"}${encodeURIComponent(key.name)}=(redacted)`;
+  }
+  return text;
+}
+
+/** Deno's message for a refused handshake, e.g. "Invalid status code: 401". */
+const STATUS_IN_MESSAGE = /invalid status code:?\s*(\d{3})/i;
+
+/**
+ * Deno reports a refused handshake only through the error event's message.
+ *
+ * @param event the error or close event that ended the handshake
+ * @param target `host:port`, for the message
+ * @returns a StatusError when a status can be read, a TransportError otherwise
+ */
+export function handshakeError(event: Event, target: string): DialError {
+  const message = event instanceof ErrorEvent ? event.message : "";
+  const status = STATUS_IN_MESSAGE.exec(message)?.[1];
+  if (status !== undefined) {
+    const code = Number(status);
+    const hint = code === 200
+      ? "the server answered like a plain HTTP endpoint; is this a WebSocket URL?"
+      : statusHint(code);
+    return new StatusError(
+      `WebSocket handshake refused by ${target}: HTTP ${code}`,
+      code,
+      hint ? { hint } : {},
+    );
+  }
+  const detail = message.replace(/^NetworkError:\s*/, "").replace(
+    /^failed to connect to WebSocket:\s*/i,
+    "",
+  );
+  const why = /tcp connect/i.test(detail)
+    ? "connection refused"
+    : detail || (event instanceof CloseEvent ? `closed with code ${event.code}` : "unknown error");
+  return new TransportError(`Cannot open a WebSocket to ${target}: ${why}`, { cause: event });
+}
+
+/**
+ * RFC 6455 4.1: the client fails the connection when the server picks a subprotocol it did
+ * not offer. dial also fails when subprotocols were offered and none was chosen, since the
+ * user asked for one (Deno's WebSocket accepts both cases).
+ *
+ * @param offered the subprotocols offered
+ * @param chosen the one the server chose ("" for none)
+ * @param target `host:port`, for the message
+ * @returns an error, or undefined when the choice is acceptable
+ */
+export function subprotocolMismatch(
+  offered: string[],
+  chosen: string,
+  target: string,
+): DialError | undefined {
+  if (offered.length === 0) {
+    if (chosen === "") return undefined;
+    return new DialError(
+      `WebSocket handshake with ${target} failed: the server chose subprotocol "${chosen}", which was not offered`,
+      "subprotocol",
+      ExitCode.Failure,
+    );
+  }
+  if (offered.includes(chosen)) return undefined;
+  const list = offered.map((p) => `"${p}"`).join(", ");
+  return new DialError(
+    chosen === ""
+      ? `WebSocket handshake with ${target} failed: the server accepted none of the offered subprotocols ${list}`
+      : `WebSocket handshake with ${target} failed: the server chose subprotocol "${chosen}", not one of ${list}`,
+    "subprotocol",
+    ExitCode.Failure,
+    { hint: "check --subprotocol against what the server supports" },
+  );
+}
