@@ -47,6 +47,9 @@ export async function runSse(
   if (flags.events && flags.jsonl) {
     throw new UsageError("Conflicting flags --events and --jsonl: give one");
   }
+  if (first === undefined) {
+    throw new UsageError("Missing URL", { hint: "dial sse https://…/events" });
+  }
   const parsedBody = await parseBodyFlags(flags);
   const { method, url } = methodAndUrl(first, second, parsedBody.body !== undefined);
   if (parsedBody.body && (method === "GET" || method === "HEAD")) {

@@ -241,3 +241,22 @@ Deno.test("sse: a retried failure is a warning on stderr", async () => {
     /^warning: Server-sent events refused by 127\.0\.0\.1:\d+: HTTP 502 Bad Gateway: retrying in 20 ms \(1 of 3\)$/m,
   );
 });
+
+Deno.test("sse: a body from stdin (-d @-) is read once and sent on every connection", async () => {
+  const bodies: string[] = [];
+  await using server = serve(async (request) => {
+    bodies.push(await request.text());
+    return eventStream(`retry: 20\ndata: n${bodies.length}\n\n`);
+  });
+  const result = await dial(["sse", "POST", server.origin, "-d", "@-", "--max-events", "2"], {
+    stdin: "q=1",
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(bodies, ["q=1", "q=1"]);
+});
+
+Deno.test("sse: a missing URL is a usage error", async () => {
+  const result = await dial(["sse"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /error: Missing URL\nhint: dial sse https:/);
+});
