@@ -103,6 +103,8 @@ export class WebSocketSession {
   #state: WebSocketState = "idle";
   #attempt = 0;
   #closingByClient = false;
+  /** Aborted by {@link close}: ends a reconnection wait at once. */
+  readonly #stop = new AbortController();
   #keepAliveTimer?: ReturnType<typeof setInterval>;
   #finished?: PromiseWithResolvers<WebSocketCloseInfo>;
 
@@ -198,6 +200,7 @@ export class WebSocketSession {
   close(code = 1000, reason = ""): Promise<WebSocketCloseInfo> {
     const finished = this.finished;
     this.#closingByClient = true;
+    this.#stop.abort();
     const socket = this.#socket;
     if (this.#state === "idle" || !socket) {
       this.#finish({ code, reason, clean: true, by: "client" });
@@ -264,6 +267,7 @@ export class WebSocketSession {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        this.#options.signal?.removeEventListener("abort", onAbort);
         socket.onopen =
           socket.onerror =
           socket.onclose =
@@ -342,7 +346,10 @@ export class WebSocketSession {
     if (this.#closingByClient || !policy || info.code === 1000) return this.#finish(info);
     for (let tries = 1; tries <= policy.attempts; tries++) {
       this.#emit({ type: "reconnecting", attempt: this.#attempt + 1, delayMs: policy.delayMs });
-      if (!await sleep(policy.delayMs, this.#options.signal) || this.#closingByClient) break;
+      const signal = this.#options.signal
+        ? AbortSignal.any([this.#options.signal, this.#stop.signal])
+        : this.#stop.signal;
+      if (!await sleep(policy.delayMs, signal) || this.#closingByClient) break;
       try {
         await this.#connect(true);
         return;

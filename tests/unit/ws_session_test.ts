@@ -240,3 +240,19 @@ Deno.test("ws session: the signal closes the connection with 1000", async () => 
   assert.equal(info.code, 1000);
   assert.deepEqual(fake.sockets[0]!.closedWith, { code: 1000 });
 });
+
+Deno.test("ws session: close() during a reconnection wait ends it at once", async () => {
+  const fake = fakeFactory();
+  const session = new WebSocketSession(SPEC, {
+    createWebSocket: fake.create,
+    reconnect: { attempts: 3, delayMs: 60_000 },
+  });
+  session.events.subscribe((e) => e.type === "reconnecting" && void session.close());
+  const connected = session.connect();
+  (await fake.next(0)).accept();
+  await connected;
+  fake.sockets[0]!.drop();
+  const info = await session.finished;
+  assert.equal(info.code, 1006);
+  assert.equal(fake.sockets.length, 1);
+});
