@@ -82,7 +82,8 @@ export type WebSocketSessionEvent =
   | { type: "error"; time: number; error: DialError };
 
 /**
- * One WebSocket conversation.
+ * One WebSocket conversation. A session connects once (reconnecting by itself when
+ * `reconnect` is set); after its final close, create a new session to connect again.
  *
  * @example
  * ```ts

@@ -248,7 +248,7 @@ Deno.test("ws: --ping sends the keep-alive message while the connection is idle"
     return response;
   });
   const result = await dial(
-    ["ws", wsUrl(server), "--ping", "0.1", "--ping-message", '{"type":"ping"}', "--wait", "0.45"],
+    ["ws", wsUrl(server), "--ping", "0.1", "--ping-message", '{"type":"ping"}', "--wait", "0.6"],
     { stdin: "" },
   );
   assert.equal(result.code, 0, result.stderr);

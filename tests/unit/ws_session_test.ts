@@ -169,7 +169,10 @@ Deno.test("ws session: keep-alive sends its message while open", async () => {
   const connected = session.connect();
   (await fake.next(0)).accept();
   await connected;
-  await new Promise((resolve) => setTimeout(resolve, 45));
+  const deadline = Date.now() + 5000;
+  while (fake.sockets[0]!.sent.length < 2 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
   await session.close();
   const sent = fake.sockets[0]!.sent.length;
   assert.ok(sent >= 2, `sent ${sent}`);
