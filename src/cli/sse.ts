@@ -12,11 +12,12 @@ const EXAMPLES = `
 Examples:
   dial sse https://api.example.com/events -B "$TOKEN"
   dial sse https://api.example.com/events --events --event update --max-events 5
+  dial sse https://api.example.com/events --json               events as JSON lines
   dial sse POST https://api.example.com/v1/chat --json '{"stream":true}' --jsonl
   dial sse https://api.example.com/feed --last-event-id 41 --no-reconnect
 
-Prints each event's data on its own line (--events: event, id and data; --jsonl: one JSON
-object per event). When the stream ends or breaks, dial reconnects after the server's
+Prints each event's data on its own line (--events: event, id and data; --json or --jsonl:
+one JSON object per event; --json with a value is the JSON request body). When the stream ends or breaks, dial reconnects after the server's
 retry: interval (default 3 s) with Last-Event-ID and the credentials again. A non-2xx
 status or a non-event-stream response is retried with backoff, at most --max-retries times.
 Exit codes: 0 ok, 2 usage, 3/4/5 gave up on a 3xx/4xx/5xx status, 7 network, 9 auth,
@@ -31,9 +32,19 @@ export function sseCommand(context: CliContext) {
     .description("Follow a server-sent event stream, reconnecting with Last-Event-ID")
     .argument("[method]", "HTTP method (default GET, or POST with a body)")
     .argument("[url]", "absolute http(s) URL");
-  return withBodyFlags(withAuthFlags(command))
+  const withBody = withBodyFlags(withAuthFlags(command));
+  // The issue gives --json two jobs: a JSON body (with a value, as for requests) and JSON
+  // output (bare). Commander's Option fields `required`/`optional` are public.
+  const json = withBody.options.find((option) => option.long === "--json");
+  if (json) {
+    json.required = false;
+    json.optional = true;
+    json.flags = "--json [json|@file|@->]";
+    json.description = "with a value: JSON request body; bare: print events as JSON lines";
+  }
+  return withBody
     .option("--events", "print event name, id and data for each event")
-    .option("--jsonl", "print each event as one JSON object per line")
+    .option("--jsonl", "print each event as one JSON object per line (also bare --json)")
     .option("--event <name>", "only events of this type (repeatable)", collect, [])
     .option("--max-events <n>", "exit after N events")
     .option("--last-event-id <id>", "start from this event id (sent as Last-Event-ID)")

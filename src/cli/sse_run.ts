@@ -16,7 +16,9 @@ import { methodAndUrl } from "./request.ts";
 import { parseCount, parseSeconds } from "./values.ts";
 
 /** The flag values of `dial sse`. */
-export interface SseFlagValues extends AuthFlagValues, BodyFlagValues {
+export interface SseFlagValues extends AuthFlagValues, Omit<BodyFlagValues, "json"> {
+  /** A JSON body, or `true` for bare `--json`: JSON output. */
+  json?: string | true;
   events?: true;
   jsonl?: true;
   event: string[];
@@ -44,13 +46,19 @@ export async function runSse(
   flags: SseFlagValues,
   context: CliContext,
 ): Promise<number> {
-  if (flags.events && flags.jsonl) {
-    throw new UsageError("Conflicting flags --events and --jsonl: give one");
+  const jsonOutput = flags.jsonl === true || flags.json === true;
+  if (flags.events && jsonOutput) {
+    throw new UsageError(
+      `Conflicting flags --events and ${flags.jsonl ? "--jsonl" : "--json"}: give one`,
+    );
   }
   if (first === undefined) {
     throw new UsageError("Missing URL", { hint: "dial sse https://…/events" });
   }
-  const parsedBody = await parseBodyFlags(flags);
+  const parsedBody = await parseBodyFlags({
+    ...flags,
+    json: typeof flags.json === "string" ? flags.json : undefined,
+  });
   const { method, url } = methodAndUrl(first, second, parsedBody.body !== undefined);
   if (parsedBody.body && (method === "GET" || method === "HEAD")) {
     throw new UsageError(`A request body cannot be sent with ${method}`, {
@@ -84,7 +92,7 @@ export async function runSse(
 
   const out = stdout();
   const err = stderr();
-  const format: EventFormat = flags.jsonl ? "json" : flags.events ? "events" : "data";
+  const format: EventFormat = jsonOutput ? "json" : flags.events ? "events" : "data";
   const wanted = new Set(flags.event);
   const verbose = flags.verbose ?? false;
   const session = new SseSession(spec, {

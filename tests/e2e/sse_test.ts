@@ -260,3 +260,25 @@ Deno.test("sse: a missing URL is a usage error", async () => {
   assert.equal(result.code, 2);
   assert.match(result.stderr, /error: Missing URL\nhint: dial sse https:/);
 });
+
+Deno.test("sse: bare --json prints JSON lines, --json with a value is the body", async () => {
+  const bodies: string[] = [];
+  await using server = serve(async (request) => {
+    bodies.push(await request.text());
+    return eventStream("id: 1\ndata: x\n\n");
+  });
+  const output = await dial(["sse", server.origin, "--json", "--no-reconnect"]);
+  assert.equal(output.code, 0, output.stderr);
+  assert.equal(JSON.parse(output.stdout).data, "x");
+  assert.deepEqual(bodies, [""]);
+  const body = await dial(["sse", "POST", server.origin, "--json", '{"a":1}', "--no-reconnect"]);
+  assert.equal(body.code, 0, body.stderr);
+  assert.equal(body.stdout, "x\n");
+  assert.deepEqual(bodies, ["", '{"a":1}']);
+});
+
+Deno.test("sse: --events with --json output is a usage error", async () => {
+  const result = await dial(["sse", "http://127.0.0.1:9/", "--events", "--json"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /error: Conflicting flags --events and --json: give one/);
+});
