@@ -89,7 +89,7 @@ export async function runWs(
   const print = (write: () => Promise<void>) => printing = printing.then(write);
   const prompt = interactive && err.isTerminal;
   let received = 0;
-  const done = Promise.withResolvers<"max" | "idle" | "server">();
+  const done = Promise.withResolvers<"max" | "idle" | "server" | "interrupted">();
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   let stdinEnded = false;
   const armIdle = () => {
@@ -120,7 +120,7 @@ export async function runWs(
     const chosen = session.protocol ? `, subprotocol "${session.protocol}"` : "";
     await print(() => err.write(`Connected to ${url.host}${chosen}\n`));
   }
-  const onAbort = () => done.resolve("server");
+  const onAbort = () => done.resolve("interrupted");
   context.signal.addEventListener("abort", onAbort, { once: true });
   const pump = pumpStdin(session, {
     binary: flags.binary ?? false,
@@ -135,7 +135,7 @@ export async function runWs(
     }, (error) => {
       done.reject(error);
     });
-  let reason: "max" | "idle" | "server";
+  let reason: "max" | "idle" | "server" | "interrupted";
   try {
     reason = await done.promise;
   } catch (error) {
