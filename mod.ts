@@ -26,8 +26,33 @@ export {
 } from "./src/http/build_request.ts";
 export type { Authorization, AuthSpec, QueryKey } from "./src/auth/spec.ts";
 export { authorizationHeader, basicAuthorization } from "./src/auth/authorize.ts";
-export { parseOAuth2Value } from "./src/auth/oauth2/parse_value.ts";
-export type { OAuth2Options } from "./src/auth/oauth2/parse_value.ts";
+export {
+  DEFAULT_CALLBACK_PORT,
+  DEFAULT_CALLBACK_TIMEOUT,
+  OAUTH2_FLOWS,
+  parseOAuth2Value,
+} from "./src/auth/oauth2/parse_value.ts";
+export type {
+  OAuth2ClientAuth,
+  OAuth2Flow,
+  OAuth2Options,
+  OAuth2Value,
+} from "./src/auth/oauth2/parse_value.ts";
+export {
+  isFresh,
+  oauth2Authorization,
+  type OAuth2Token,
+  oauth2Token,
+} from "./src/auth/oauth2/authorize.ts";
+export {
+  listOAuth2Tokens,
+  oauth2TokenState,
+  removeOAuth2Tokens,
+  type TokenFilter,
+  type TokenState,
+} from "./src/auth/oauth2/token_state.ts";
+export { defaultCacheDir } from "./src/auth/oauth2/token_cache.ts";
+export { browserCommand, openSystemBrowser } from "./src/auth/oauth2/browser.ts";
 export { Secret } from "./src/secret.ts";
 export * from "./src/errors.ts";
 export {

@@ -13,6 +13,8 @@ export interface AuthorizeOptions {
   signal?: AbortSignal;
   /** Discard any cached OAuth 2.0 token and get a new one (after a 401). */
   forceRefresh?: boolean;
+  /** Told whether the OAuth 2.0 token was reused from the cache or just obtained. */
+  onOAuth2Token?: (source: "cache" | "new") => void;
 }
 
 /**

@@ -7,13 +7,22 @@ import { UsageError } from "../errors.ts";
 import type { Authorization, AuthSpec } from "../auth/spec.ts";
 import {
   DEFAULT_CALLBACK_PORT,
+  DEFAULT_CALLBACK_TIMEOUT,
   type OAuth2Options,
   parseOAuth2Value,
 } from "../auth/oauth2/parse_value.ts";
+import { showAuthorizationUrl } from "./open_browser.ts";
 import type { HeaderField } from "../http/spec.ts";
 import { Secret } from "../secret.ts";
 import { promptSecret } from "./prompt.ts";
-import { collect, parseHeader, parsePort, parseQueryKey, parseUrl } from "./values.ts";
+import {
+  collect,
+  parseHeader,
+  parsePort,
+  parseQueryKey,
+  parseSeconds,
+  parseUrl,
+} from "./values.ts";
 
 /** The raw values of the auth flags. */
 export interface AuthFlagValues {
@@ -27,6 +36,10 @@ export interface AuthFlagValues {
   oauth2Username?: string;
   oauth2Password?: string;
   oauth2Port?: string;
+  oauth2ClientAuth?: string;
+  oauth2RedirectUri?: string;
+  oauth2Timeout?: string;
+  oauth2NoCache?: true;
 }
 
 /**
@@ -55,7 +68,17 @@ export function withAuthFlags<A extends any[], O extends Record<string, unknown>
     .option(
       "--oauth2-port <port>",
       `callback port (authorization_code, default ${DEFAULT_CALLBACK_PORT})`,
-    );
+    )
+    .option("--oauth2-client-auth <basic|post>", "client authentication (default basic)")
+    .option(
+      "--oauth2-redirect-uri <uri>",
+      "redirect URI (authorization_code, default http://localhost:<port>/)",
+    )
+    .option(
+      "--oauth2-timeout <seconds>",
+      `how long to wait for the browser login (default ${DEFAULT_CALLBACK_TIMEOUT / 1000})`,
+    )
+    .option("--oauth2-no-cache", "neither read nor write the token cache");
 }
 
 /** Auth and headers parsed from flags. */
@@ -89,7 +112,7 @@ export async function parseAuthFlags(values: AuthFlagValues): Promise<ParsedAuth
       { hint: "use only one of them" },
     );
   }
-  const oauth2 = parseOAuth2Flags(values);
+  const oauth2 = await parseOAuth2Flags(values);
   let authorization: Authorization | undefined;
   if (values.auth !== undefined) {
     authorization = await basicFromFlag(values.auth);
@@ -124,13 +147,27 @@ async function basicFromFlag(text: string): Promise<Authorization> {
   };
 }
 
-function parseOAuth2Flags(values: AuthFlagValues): OAuth2Options | undefined {
+/**
+ * Parses and validates the `--oauth2*` flags, flow by flow, before anything is sent; prompts
+ * for a missing password-flow password on a terminal.
+ *
+ * @param values the flag values
+ * @returns the OAuth 2.0 options, or undefined without `--oauth2`
+ * @throws {UsageError} on a bad value, a missing flag the flow needs, or a flag it ignores
+ */
+export async function parseOAuth2Flags(
+  values: AuthFlagValues,
+): Promise<OAuth2Options | undefined> {
   const extras: Array<[string, unknown]> = [
     ["--oauth2-scope", values.oauth2Scope],
     ["--oauth2-auth-url", values.oauth2AuthUrl],
     ["--oauth2-username", values.oauth2Username],
     ["--oauth2-password", values.oauth2Password],
     ["--oauth2-port", values.oauth2Port],
+    ["--oauth2-client-auth", values.oauth2ClientAuth],
+    ["--oauth2-redirect-uri", values.oauth2RedirectUri],
+    ["--oauth2-timeout", values.oauth2Timeout],
+    ["--oauth2-no-cache", values.oauth2NoCache],
   ];
   if (values.oauth2 === undefined) {
     const stray = extras.find(([, v]) => v !== undefined);
@@ -138,16 +175,96 @@ function parseOAuth2Flags(values: AuthFlagValues): OAuth2Options | undefined {
     return undefined;
   }
   const value = parseOAuth2Value(values.oauth2);
+  const only: Record<string, string[]> = {
+    authorization_code: [
+      "--oauth2-auth-url",
+      "--oauth2-port",
+      "--oauth2-redirect-uri",
+      "--oauth2-timeout",
+    ],
+    password: ["--oauth2-username", "--oauth2-password"],
+  };
+  for (const [flow, flags] of Object.entries(only)) {
+    const stray = value.flow === flow
+      ? undefined
+      : extras.find(([name, v]) => flags.includes(name) && v !== undefined);
+    if (stray) {
+      throw new UsageError(`${stray[0]} is only used by the ${flow} flow`, {
+        hint: `this is --oauth2 ${value.flow}:…`,
+      });
+    }
+  }
+  if (value.flow === "client_credentials" && !value.clientSecret) {
+    throw new UsageError("The client_credentials flow needs a client secret in --oauth2", {
+      hint: "write --oauth2 client_credentials:<token_url>:<client_id>:<client_secret>",
+    });
+  }
+  if (value.flow === "authorization_code" && values.oauth2AuthUrl === undefined) {
+    throw new UsageError("The authorization_code flow needs --oauth2-auth-url", {
+      hint:
+        "give the provider's authorization endpoint, e.g. --oauth2-auth-url https://id.example.com/authorize",
+    });
+  }
+  if (value.flow === "password" && values.oauth2Username === undefined) {
+    throw new UsageError("The password flow needs --oauth2-username", {
+      hint: "add --oauth2-username USER (and --oauth2-password, or type it when asked)",
+    });
+  }
+  const clientAuth = values.oauth2ClientAuth;
+  if (clientAuth !== undefined && clientAuth !== "basic" && clientAuth !== "post") {
+    throw new UsageError(`Invalid --oauth2-client-auth "${clientAuth}": expected basic or post`, {
+      hint: "basic sends the client id and secret in an Authorization header, post in the form",
+    });
+  }
+  if (values.oauth2Port !== undefined && values.oauth2RedirectUri !== undefined) {
+    throw new UsageError("Conflicting flags --oauth2-port and --oauth2-redirect-uri", {
+      hint: "write the port in the redirect URI, e.g. http://localhost:9000/callback",
+    });
+  }
   const port = values.oauth2Port === undefined
     ? DEFAULT_CALLBACK_PORT
     : parsePort(values.oauth2Port, "--oauth2-port");
   const authUrl = values.oauth2AuthUrl === undefined ? undefined : parseUrl(values.oauth2AuthUrl);
+  const redirectUri = values.oauth2RedirectUri === undefined
+    ? undefined
+    : parseRedirectUri(values.oauth2RedirectUri);
+  const timeout = values.oauth2Timeout === undefined
+    ? DEFAULT_CALLBACK_TIMEOUT
+    : parseSeconds(values.oauth2Timeout, "--oauth2-timeout");
+  let password = values.oauth2Password === undefined
+    ? undefined
+    : new Secret(values.oauth2Password);
+  if (value.flow === "password" && password === undefined) {
+    const user = values.oauth2Username ?? "";
+    if (!Deno.stdin.isTerminal()) {
+      throw new UsageError(`Missing --oauth2-password for "${user}"`, {
+        hint: "give --oauth2-password, or run in a terminal to be prompted",
+      });
+    }
+    password = await promptSecret(`OAuth 2.0 password for "${user}": `);
+  }
   return {
     ...value,
     port,
+    timeout,
+    openBrowser: showAuthorizationUrl,
+    ...(clientAuth !== undefined ? { clientAuth } : {}),
+    ...(redirectUri ? { redirectUri } : {}),
+    ...(values.oauth2NoCache ? { noCache: true } : {}),
     ...(values.oauth2Scope !== undefined ? { scope: values.oauth2Scope } : {}),
     ...(authUrl ? { authUrl } : {}),
     ...(values.oauth2Username !== undefined ? { username: values.oauth2Username } : {}),
-    ...(values.oauth2Password !== undefined ? { password: new Secret(values.oauth2Password) } : {}),
+    ...(password ? { password } : {}),
   };
+}
+
+function parseRedirectUri(text: string): URL {
+  const url = parseUrl(text, ["http:"]);
+  if (!["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)) {
+    throw new UsageError(
+      `Invalid --oauth2-redirect-uri "${text}": the host must be localhost, 127.0.0.1 or [::1]`,
+      { hint: "dial listens for the callback on this machine's loopback interface only" },
+    );
+  }
+  return url;
 }

@@ -38,7 +38,7 @@ export interface Exchange {
 /**
  * Sends a request: resolves its authorization, follows redirects when asked (stripping
  * credentials on cross-origin hops), and retries once with a fresh OAuth 2.0 token after a
- * 401 when the body can be sent again.
+ * 401 when the rejected token came from the cache and the body can be sent again.
  *
  * @param spec the request
  * @param options redirects, signal, fetch and observers
@@ -48,10 +48,15 @@ export interface Exchange {
 export async function send(spec: RequestSpec, options: SendOptions = {}): Promise<Exchange> {
   const authorization = spec.auth.authorization;
   const authorize = { fetch: options.fetch, signal: options.signal };
-  const header = authorization && await authorizationHeader(authorization, authorize);
+  let cachedToken = false;
+  const header = authorization && await authorizationHeader(authorization, {
+    ...authorize,
+    onOAuth2Token: (source) => cachedToken = source === "cache",
+  });
   const exchange = await sendPrepared(buildRequest(spec, header), options);
+  // Only a token from the cache may have been revoked meanwhile; a new one would fail again.
   if (
-    exchange.response.status !== 401 || authorization?.kind !== "oauth2" ||
+    exchange.response.status !== 401 || authorization?.kind !== "oauth2" || !cachedToken ||
     !isReplayable(spec.body)
   ) {
     return exchange;

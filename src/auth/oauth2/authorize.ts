@@ -1,20 +1,131 @@
 /**
- * OAuth 2.0 authorization for requests.
+ * OAuth 2.0 authorization for requests: a cached token while it is fresh, else a refresh,
+ * else a new grant (silently, or with the browser for authorization_code).
  * @module
  */
-import { UsageError } from "../../errors.ts";
-import type { Secret } from "../../secret.ts";
+import { Secret } from "../../secret.ts";
 import type { AuthorizeOptions } from "../authorize.ts";
 import type { OAuth2Options } from "./parse_value.ts";
+import {
+  fileTokenStore,
+  memoryTokenStore,
+  type TokenEntry,
+  tokenKey,
+  type TokenStore,
+} from "./token_cache.ts";
+import { ProviderError, refreshGrant, silentGrant } from "./token_request.ts";
+import { type TokenState, tokenState } from "./token_state.ts";
+
+/** An access token and where it came from. */
+export interface OAuth2Token {
+  /** The access token. */
+  accessToken: Secret;
+  /** `cache` when a cached token was reused, `new` when it was just obtained or refreshed. */
+  source: "cache" | "new";
+  /** Timestamps of the token, without the token itself. */
+  state: TokenState;
+}
 
 /**
+ * Gets an access token for the options: reuses a cached one until shortly before it expires
+ * (30 s, or a tenth of its lifetime when that is shorter), then refreshes it when there is a
+ * refresh token (a refused refresh falls back to a new grant), else runs the grant again.
+ *
  * @param options the parsed `--oauth2` value and flags
- * @param _authorize fetch, signal, forceRefresh
+ * @param authorize fetch, signal, and `forceRefresh` to drop the cached access token
+ * @returns the token, its source and its state
+ * @throws {AuthError} when the provider refuses or cannot be reached
+ */
+export async function oauth2Token(
+  options: OAuth2Options,
+  authorize: AuthorizeOptions = {},
+): Promise<OAuth2Token> {
+  const store = tokenStore(options);
+  const key = tokenKey(options);
+  const request = {
+    ...(authorize.fetch ? { fetch: authorize.fetch } : {}),
+    ...(authorize.signal ? { signal: authorize.signal } : {}),
+  };
+  const cached = await store.read(key);
+  if (cached && !authorize.forceRefresh && isFresh(cached, Date.now())) {
+    return result(cached, "cache");
+  }
+  return await store.locked(key, async () => {
+    // Another process may have refreshed while this one waited for the lock.
+    let entry = await store.read(key);
+    const changed = entry?.accessToken !== cached?.accessToken;
+    if (entry && (changed || !authorize.forceRefresh) && isFresh(entry, Date.now())) {
+      return result(entry, changed ? "new" : "cache");
+    }
+    if (entry?.refreshToken) {
+      try {
+        const refreshed = await refreshGrant(options, entry, request);
+        await save(store, refreshed);
+        return result(refreshed, "new");
+      } catch (error) {
+        if (!(error instanceof ProviderError) || error.oauthError !== "invalid_grant") throw error;
+        await store.remove(key);
+        entry = undefined;
+      }
+    }
+    const fresh = await newGrant(options, authorize);
+    await save(store, fresh);
+    return result(fresh, "new");
+  });
+}
+
+/**
+ * Computes `Bearer <access token>` for a request (what `authorizationHeader` calls).
+ *
+ * @param options the parsed `--oauth2` value and flags
+ * @param authorize fetch, signal, forceRefresh, and a callback told the token's source
  * @returns `Bearer <access token>`
  */
-export function oauth2Authorization(
+export async function oauth2Authorization(
   options: OAuth2Options,
-  _authorize: AuthorizeOptions,
+  authorize: AuthorizeOptions = {},
 ): Promise<Secret> {
-  return Promise.reject(new UsageError(`OAuth 2.0 flow "${options.flow}" is not available yet`));
+  const token = await oauth2Token(options, authorize);
+  authorize.onOAuth2Token?.(token.source);
+  return new Secret(`Bearer ${token.accessToken.reveal()}`);
+}
+
+/**
+ * @param entry a cached entry
+ * @param now the time in milliseconds
+ * @returns whether the access token may still be used: until 30 s before it expires, or a
+ * tenth of its lifetime when that is shorter; tokens without an expiry stay fresh
+ */
+export function isFresh(entry: TokenEntry, now: number): boolean {
+  if (entry.expiresAt === undefined) return true;
+  const lifetime = entry.expiresAt - (entry.refreshedAt ?? entry.obtainedAt);
+  const margin = Math.min(30_000, Math.max(0, lifetime) / 10);
+  return now < entry.expiresAt - margin;
+}
+
+/**
+ * @param options the OAuth 2.0 options
+ * @returns the file store, or the in-memory store with `noCache`
+ */
+export function tokenStore(options: OAuth2Options): TokenStore {
+  return options.noCache ? memoryTokenStore() : fileTokenStore(options.cacheDir);
+}
+
+async function newGrant(options: OAuth2Options, authorize: AuthorizeOptions): Promise<TokenEntry> {
+  const request = {
+    ...(authorize.fetch ? { fetch: authorize.fetch } : {}),
+    ...(authorize.signal ? { signal: authorize.signal } : {}),
+  };
+  if (options.flow !== "authorization_code") return await silentGrant(options, request);
+  const { authorizationCodeGrant } = await import("./login.ts");
+  return await authorizationCodeGrant(options, request);
+}
+
+async function save(store: TokenStore, entry: TokenEntry): Promise<void> {
+  // A cache that cannot be written must not fail the request: the token is still good.
+  await store.write(entry).catch(() => {});
+}
+
+function result(entry: TokenEntry, source: "cache" | "new"): OAuth2Token {
+  return { accessToken: new Secret(entry.accessToken), source, state: tokenState(entry) };
 }

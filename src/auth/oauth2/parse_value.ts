@@ -35,7 +35,29 @@ export interface OAuth2Options extends OAuth2Value {
   password?: Secret;
   /** Callback port for `authorization_code` (`--oauth2-port`, default 8484). */
   port: number;
+  /** How the client authenticates at the token endpoint (`--oauth2-client-auth`, default basic). */
+  clientAuth?: OAuth2ClientAuth;
+  /** Redirect URI for `authorization_code` (`--oauth2-redirect-uri`); default `http://localhost:<port>/`. */
+  redirectUri?: URL;
+  /** How long to wait for the login callback, in milliseconds (`--oauth2-timeout`, default 300 s). */
+  timeout?: number;
+  /** Keep tokens in memory only, never in the cache directory (`--oauth2-no-cache`). */
+  noCache?: boolean;
+  /** The token cache directory; default `$XDG_CACHE_HOME/dial` or the platform's cache directory. */
+  cacheDir?: string;
+  /**
+   * Shows the authorization URL to the person logging in (authorization_code). The CLI prints
+   * it and starts the system browser; the desktop UI opens it itself. Default: start the
+   * system browser ($BROWSER, xdg-open, open, cmd /c start) without printing anything.
+   */
+  openBrowser?: (url: URL) => void | Promise<void>;
 }
+
+/** Client authentication at the token endpoint: `client_secret_basic` or `client_secret_post`. */
+export type OAuth2ClientAuth = "basic" | "post";
+
+/** The default wait for the authorization-code callback: 300 s. */
+export const DEFAULT_CALLBACK_TIMEOUT = 300_000;
 
 /** The default callback port of the authorization-code flow (SPEC 8.1). */
 export const DEFAULT_CALLBACK_PORT = 8484;
@@ -76,6 +98,12 @@ export function parseOAuth2Value(value: string): OAuth2Value {
   }
   const end = tokenUrlEnd(rest, scheme[0].length);
   const urlText = rest.slice(0, end);
+  // WHATWG URL parsing would read "http:///token" as host "token"; an empty authority is an error.
+  if (/^[/:?#]|^$/.test(rest.slice(scheme[0].length))) {
+    throw new UsageError(`Invalid token URL "${urlText}" in --oauth2: missing host`, {
+      hint: shape,
+    });
+  }
   let tokenUrl: URL;
   try {
     tokenUrl = new URL(urlText);

@@ -1,0 +1,58 @@
+/**
+ * Starting the system browser for the authorization-code login.
+ * @module
+ */
+
+/**
+ * The command that opens a URL: `$BROWSER` when set (the first entry of a colon-separated
+ * list; `%s` is replaced by the URL, else the URL is appended; words split on spaces), else
+ * `xdg-open` (Linux, BSD), `open` (macOS) or `cmd /c start` (Windows).
+ *
+ * @param url the URL to open
+ * @param browser the value of `$BROWSER`, if any
+ * @param os the operating system
+ * @returns the program and its arguments
+ */
+export function browserCommand(
+  url: URL,
+  browser: string | undefined = Deno.env.get("BROWSER"),
+  os: typeof Deno.build.os = Deno.build.os,
+): string[] {
+  const configured = browser?.split(os === "windows" ? ";" : ":").find((s) => s.trim() !== "");
+  if (configured) {
+    const words = configured.trim().split(/\s+/);
+    return words.some((w) => w.includes("%s"))
+      ? words.map((w) => w.replaceAll("%s", url.href))
+      : [...words, url.href];
+  }
+  if (os === "darwin") return ["open", url.href];
+  // cmd treats & as a command separator; ^ escapes it. The empty title keeps start from
+  // taking the URL as the window title.
+  if (os === "windows") return ["cmd", "/c", "start", '""', url.href.replaceAll("&", "^&")];
+  return ["xdg-open", url.href];
+}
+
+/**
+ * Starts the system browser on a URL without waiting for it to exit.
+ *
+ * @param url the URL to open
+ * @returns whether the browser command could be started
+ */
+export function openSystemBrowser(url: URL): Promise<boolean> {
+  const [program, ...args] = browserCommand(url);
+  if (program === undefined) return Promise.resolve(false);
+  try {
+    const child = new Deno.Command(program, {
+      args,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    child.unref();
+    // Reap it when it exits quickly (xdg-open does) so it leaves no zombie.
+    child.status.catch(() => {});
+    return Promise.resolve(true);
+  } catch {
+    return Promise.resolve(false);
+  }
+}

@@ -1,0 +1,316 @@
+/**
+ * The OAuth 2.0 token cache: one JSON file per (flow, token URL, client id, scope, username)
+ * in a 0700 directory, each file 0600 and written atomically (temp file + rename), with a
+ * per-entry lock so concurrent `dial` processes do not both refresh. Client secrets and
+ * passwords are never stored.
+ * @module
+ */
+import { OAUTH2_FLOWS, type OAuth2Flow, type OAuth2Options } from "./parse_value.ts";
+
+/** What identifies a cached token; none of it is secret. */
+export interface TokenKey {
+  /** The grant. */
+  flow: OAuth2Flow;
+  /** The token endpoint, as a normalised href. */
+  tokenUrl: string;
+  /** The client id. */
+  clientId: string;
+  /** Scopes, sorted and single-spaced; "" when none were asked for. */
+  scope: string;
+  /** The resource owner (password flow); "" otherwise. */
+  username: string;
+}
+
+/** A cached token. Times are milliseconds since the epoch. */
+export interface TokenEntry extends TokenKey {
+  /** The access token. */
+  accessToken: string;
+  /** The token type, lowercase (`bearer`). */
+  tokenType: string;
+  /** The refresh token, when the provider issued one. */
+  refreshToken?: string;
+  /** The scope the provider granted, when it said. */
+  grantedScope?: string;
+  /** When the first token of this entry was obtained by a grant. */
+  obtainedAt: number;
+  /** When the current access token expires; absent when the provider did not say. */
+  expiresAt?: number;
+  /** When the current access token was obtained with the refresh token, if it was. */
+  refreshedAt?: number;
+}
+
+/**
+ * @param options the OAuth 2.0 options
+ * @returns the cache key of their token
+ */
+export function tokenKey(options: OAuth2Options): TokenKey {
+  return {
+    flow: options.flow,
+    tokenUrl: options.tokenUrl.href,
+    clientId: options.clientId,
+    scope: normalizeScope(options.scope),
+    username: options.flow === "password" ? options.username ?? "" : "",
+  };
+}
+
+/**
+ * @param scope a space-separated scope list
+ * @returns the scopes sorted, deduplicated and single-spaced
+ */
+export function normalizeScope(scope: string | undefined): string {
+  return [...new Set((scope ?? "").split(/\s+/).filter((s) => s !== ""))].sort().join(" ");
+}
+
+/**
+ * The directory dial caches in: `$XDG_CACHE_HOME/dial`, else `~/Library/Caches/dial` on
+ * macOS, `%LOCALAPPDATA%\dial` on Windows and `~/.cache/dial` elsewhere.
+ *
+ * @returns an absolute path
+ */
+export function defaultCacheDir(): string {
+  const xdg = Deno.env.get("XDG_CACHE_HOME");
+  if (xdg && isAbsolute(xdg)) return join(xdg, "dial");
+  if (Deno.build.os === "windows") {
+    const local = Deno.env.get("LOCALAPPDATA") ??
+      join(Deno.env.get("USERPROFILE") ?? ".", "AppData", "Local");
+    return join(local, "dial");
+  }
+  const home = Deno.env.get("HOME") ?? ".";
+  if (Deno.build.os === "darwin") return join(home, "Library", "Caches", "dial");
+  return join(home, ".cache", "dial");
+}
+
+/**
+ * @param cacheDir dial's cache directory
+ * @returns the directory holding token files
+ */
+export function tokenDir(cacheDir: string = defaultCacheDir()): string {
+  return join(cacheDir, "oauth2");
+}
+
+/** Reads, writes and locks token entries. */
+export interface TokenStore {
+  /** @returns the entry, or undefined when there is none (or it is unreadable) */
+  read(key: TokenKey): Promise<TokenEntry | undefined>;
+  /** Stores the entry. */
+  write(entry: TokenEntry): Promise<void>;
+  /** Removes the entry. */
+  remove(key: TokenKey): Promise<void>;
+  /** Runs `fn` while holding the entry's lock (other processes wait). */
+  locked<T>(key: TokenKey, fn: () => Promise<T>): Promise<T>;
+}
+
+const memory = new Map<string, TokenEntry>();
+
+/** @returns a store that keeps tokens in this process only (`--oauth2-no-cache`) */
+export function memoryTokenStore(): TokenStore {
+  return {
+    read: (key) => Promise.resolve(memory.get(JSON.stringify(keyOf(key)))),
+    write: (entry) => {
+      memory.set(JSON.stringify(keyOf(entry)), entry);
+      return Promise.resolve();
+    },
+    remove: (key) => {
+      memory.delete(JSON.stringify(keyOf(key)));
+      return Promise.resolve();
+    },
+    locked: (_key, fn) => fn(),
+  };
+}
+
+/**
+ * @param cacheDir dial's cache directory
+ * @returns a store of token files under `<cacheDir>/oauth2/`
+ */
+export function fileTokenStore(cacheDir: string = defaultCacheDir()): TokenStore {
+  const dir = tokenDir(cacheDir);
+  return {
+    async read(key) {
+      const entry = await readEntryFile(join(dir, `${await fileName(key)}.json`));
+      return entry && sameKey(entry, key) ? entry : undefined;
+    },
+    async write(entry) {
+      await ensureDir(dir);
+      const path = join(dir, `${await fileName(entry)}.json`);
+      const temp = `${path}.${crypto.randomUUID()}.tmp`;
+      const text = JSON.stringify({ version: 1, ...entry }, null, 2) + "\n";
+      try {
+        await Deno.writeTextFile(temp, text, { mode: 0o600, createNew: true });
+        await Deno.rename(temp, path);
+      } catch (error) {
+        await Deno.remove(temp).catch(() => {});
+        throw error;
+      }
+    },
+    async remove(key) {
+      await Deno.remove(join(dir, `${await fileName(key)}.json`)).catch((error) => {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      });
+    },
+    async locked(key, fn) {
+      let file: Deno.FsFile;
+      try {
+        await ensureDir(dir);
+        file = await Deno.open(join(dir, `${await fileName(key)}.lock`), {
+          write: true,
+          create: true,
+          mode: 0o600,
+        });
+      } catch {
+        // An unwritable cache directory must not stop the request; there is nothing to guard.
+        return await fn();
+      }
+      try {
+        await file.lock(true);
+        return await fn();
+      } finally {
+        file.close();
+      }
+    },
+  };
+}
+
+/**
+ * Lists every readable entry in the cache directory.
+ *
+ * @param cacheDir dial's cache directory
+ * @returns the entries, oldest first
+ */
+export async function listTokenEntries(
+  cacheDir: string = defaultCacheDir(),
+): Promise<TokenEntry[]> {
+  const dir = tokenDir(cacheDir);
+  const entries: TokenEntry[] = [];
+  try {
+    for await (const item of Deno.readDir(dir)) {
+      if (!item.isFile || !/^[0-9a-f]{64}\.json$/.test(item.name)) continue;
+      const entry = await readEntryFile(join(dir, item.name));
+      if (entry) entries.push(entry);
+    }
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  return entries.sort((a, b) => a.obtainedAt - b.obtainedAt);
+}
+
+/**
+ * Removes the files of the given entries, and their lock files.
+ *
+ * @param keys the entries to remove
+ * @param cacheDir dial's cache directory
+ */
+export async function removeTokenFiles(
+  keys: TokenKey[],
+  cacheDir: string = defaultCacheDir(),
+): Promise<void> {
+  const dir = tokenDir(cacheDir);
+  for (const key of keys) {
+    const base = join(dir, await fileName(key));
+    for (const path of [`${base}.json`, `${base}.lock`]) {
+      await Deno.remove(path).catch((error) => {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      });
+    }
+  }
+}
+
+function keyOf(key: TokenKey): TokenKey {
+  return {
+    flow: key.flow,
+    tokenUrl: key.tokenUrl,
+    clientId: key.clientId,
+    scope: key.scope,
+    username: key.username,
+  };
+}
+
+function sameKey(a: TokenKey, b: TokenKey): boolean {
+  return JSON.stringify(keyOf(a)) === JSON.stringify(keyOf(b));
+}
+
+async function fileName(key: TokenKey): Promise<string> {
+  const bytes = new TextEncoder().encode(JSON.stringify(keyOf(key)));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Creates the directory (and dial's cache directory) with mode 0700, tightening it if needed. */
+async function ensureDir(dir: string): Promise<void> {
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  if (Deno.build.os === "windows") return;
+  for (const path of [dir, dirname(dir)]) {
+    const info = await Deno.stat(path);
+    if (info.mode !== null && (info.mode & 0o777) !== 0o700) await Deno.chmod(path, 0o700);
+  }
+}
+
+async function readEntryFile(path: string): Promise<TokenEntry | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    return undefined;
+  }
+  try {
+    return parseEntry(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Validates a token entry read from disk.
+ *
+ * @param value parsed JSON
+ * @returns the entry, or undefined when it is not a version-1 entry
+ */
+export function parseEntry(value: unknown): TokenEntry | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const v: Record<string, unknown> = { ...value };
+  const str = (name: string) => typeof v[name] === "string" ? v[name] : undefined;
+  const num = (name: string) =>
+    typeof v[name] === "number" && Number.isFinite(v[name]) ? v[name] : undefined;
+  const flow = OAUTH2_FLOWS.find((f) => f === v.flow);
+  const tokenUrl = str("tokenUrl"), clientId = str("clientId"), scope = str("scope");
+  const username = str("username"), accessToken = str("accessToken");
+  const tokenType = str("tokenType"), obtainedAt = num("obtainedAt");
+  if (
+    v.version !== 1 || flow === undefined || tokenUrl === undefined ||
+    clientId === undefined || scope === undefined || username === undefined ||
+    accessToken === undefined || tokenType === undefined || obtainedAt === undefined
+  ) {
+    return undefined;
+  }
+  const refreshToken = str("refreshToken"), grantedScope = str("grantedScope");
+  const expiresAt = num("expiresAt"), refreshedAt = num("refreshedAt");
+  return {
+    flow,
+    tokenUrl,
+    clientId,
+    scope,
+    username,
+    accessToken,
+    tokenType,
+    obtainedAt,
+    ...(refreshToken !== undefined ? { refreshToken } : {}),
+    ...(grantedScope !== undefined ? { grantedScope } : {}),
+    ...(expiresAt !== undefined ? { expiresAt } : {}),
+    ...(refreshedAt !== undefined ? { refreshedAt } : {}),
+  };
+}
+
+const SEP = Deno.build.os === "windows" ? "\\" : "/";
+
+function join(...parts: string[]): string {
+  return parts.join(SEP);
+}
+
+function dirname(path: string): string {
+  const i = path.lastIndexOf(SEP);
+  return i <= 0 ? path : path.slice(0, i);
+}
+
+function isAbsolute(path: string): boolean {
+  return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
+}

@@ -1,0 +1,351 @@
+/**
+ * Token endpoint requests (client_credentials, password, refresh_token, authorization_code)
+ * through oauth4webapi, and the mapping of their failures to one clear {@link AuthError}.
+ * @module
+ */
+import * as oauth from "oauth4webapi";
+import { AuthError, DialError, networkError } from "../../errors.ts";
+import type { OAuth2Options } from "./parse_value.ts";
+import { normalizeScope, type TokenEntry, tokenKey } from "./token_cache.ts";
+
+/** fetch and signal for token requests. */
+export interface TokenRequestOptions {
+  /** The fetch to use. */
+  fetch?: typeof fetch;
+  /** Aborts the request. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The authorization server as oauth4webapi sees it. dial is given endpoints, not an issuer,
+ * so the issuer starts as the token URL's origin and is taken from the provider's `iss`
+ * (callback parameter or ID token) only when that names the same origin.
+ *
+ * @param options the OAuth 2.0 options
+ * @param issuer an issuer the provider stated, already checked by the caller
+ * @returns authorization server metadata
+ */
+export function authorizationServer(
+  options: OAuth2Options,
+  issuer?: string,
+): oauth.AuthorizationServer {
+  return {
+    issuer: issuer ?? options.tokenUrl.origin,
+    token_endpoint: options.tokenUrl.href,
+    ...(options.authUrl ? { authorization_endpoint: options.authUrl.href } : {}),
+  };
+}
+
+/**
+ * @param options the OAuth 2.0 options
+ * @returns client_secret_basic (default) or client_secret_post, or none for public clients
+ */
+export function clientAuthentication(options: OAuth2Options): oauth.ClientAuth {
+  const secret = options.clientSecret?.reveal();
+  if (secret === undefined) return oauth.None();
+  return options.clientAuth === "post"
+    ? oauth.ClientSecretPost(secret)
+    : oauth.ClientSecretBasic(secret);
+}
+
+/**
+ * @param request fetch and signal
+ * @returns oauth4webapi request options: injected fetch, plain http allowed (the user named
+ * the URL), the signal
+ */
+export function httpOptions(request: TokenRequestOptions): oauth.TokenEndpointRequestOptions {
+  const fetchFn = request.fetch;
+  return {
+    [oauth.allowInsecureRequests]: true,
+    ...(request.signal ? { signal: request.signal } : {}),
+    ...(fetchFn
+      ? { [oauth.customFetch]: (url: string, init: RequestInit) => fetchFn(url, init) }
+      : {}),
+  };
+}
+
+type TokenResponse = oauth.TokenEndpointResponse;
+
+/**
+ * Runs a grant that needs no person: client_credentials or password.
+ *
+ * @param options the OAuth 2.0 options
+ * @param request fetch and signal
+ * @returns a new cache entry
+ * @throws {AuthError} naming the token URL and the provider's error
+ */
+export async function silentGrant(
+  options: OAuth2Options,
+  request: TokenRequestOptions,
+): Promise<TokenEntry> {
+  const client: oauth.Client = { client_id: options.clientId };
+  const auth = clientAuthentication(options);
+  const scope = normalizeScope(options.scope);
+  const result = await tokenCall(options, request, async (as) => {
+    if (options.flow === "password") {
+      const parameters = new URLSearchParams({
+        username: options.username ?? "",
+        password: options.password?.reveal() ?? "",
+      });
+      if (scope) parameters.set("scope", scope);
+      const response = await oauth.genericTokenEndpointRequest(
+        as,
+        client,
+        auth,
+        "password",
+        parameters,
+        httpOptions(request),
+      );
+      return await oauth.processGenericTokenEndpointResponse(
+        await withIssuer(as, options, response),
+        client,
+        response,
+      );
+    }
+    const parameters = new URLSearchParams(scope ? { scope } : {});
+    const response = await oauth.clientCredentialsGrantRequest(
+      as,
+      client,
+      auth,
+      parameters,
+      httpOptions(request),
+    );
+    return await oauth.processClientCredentialsResponse(
+      await withIssuer(as, options, response),
+      client,
+      response,
+    );
+  });
+  return newEntry(options, result);
+}
+
+/**
+ * Refreshes an entry with its refresh token, keeping the old refresh token when the provider
+ * sends none.
+ *
+ * @param options the OAuth 2.0 options
+ * @param entry the cached entry, with a refresh token
+ * @param request fetch and signal
+ * @returns the updated entry
+ * @throws {AuthError} with code `invalid_grant` when the refresh token is no longer good
+ */
+export async function refreshGrant(
+  options: OAuth2Options,
+  entry: TokenEntry,
+  request: TokenRequestOptions,
+): Promise<TokenEntry> {
+  const client: oauth.Client = { client_id: options.clientId };
+  const result = await tokenCall(options, request, async (as) => {
+    const response = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      clientAuthentication(options),
+      entry.refreshToken ?? "",
+      httpOptions(request),
+    );
+    return await oauth.processRefreshTokenResponse(
+      await withIssuer(as, options, response),
+      client,
+      response,
+    );
+  });
+  const now = Date.now();
+  return {
+    ...entry,
+    accessToken: result.access_token,
+    tokenType: result.token_type,
+    refreshedAt: now,
+    ...(result.refresh_token ? { refreshToken: result.refresh_token } : {}),
+    ...(result.scope !== undefined ? { grantedScope: result.scope } : {}),
+    ...expiry(result, now),
+  };
+}
+
+/**
+ * @param options the OAuth 2.0 options
+ * @param result a validated token response
+ * @returns a new cache entry
+ */
+export function newEntry(options: OAuth2Options, result: TokenResponse): TokenEntry {
+  const now = Date.now();
+  return {
+    ...tokenKey(options),
+    accessToken: result.access_token,
+    tokenType: result.token_type,
+    obtainedAt: now,
+    ...(result.refresh_token ? { refreshToken: result.refresh_token } : {}),
+    ...(result.scope !== undefined ? { grantedScope: result.scope } : {}),
+    ...expiry(result, now),
+  };
+}
+
+function expiry(result: TokenResponse, now: number): { expiresAt?: number } {
+  return typeof result.expires_in === "number" ? { expiresAt: now + result.expires_in * 1000 } : {};
+}
+
+/**
+ * When a token response carries an ID token whose issuer has the token URL's origin, that is
+ * the issuer to validate it against (dial is given endpoints, not issuer metadata).
+ *
+ * @param as the metadata so far
+ * @param options the OAuth 2.0 options
+ * @param response the token response (not consumed)
+ * @returns the metadata to validate the response with
+ */
+export async function withIssuer(
+  as: oauth.AuthorizationServer,
+  options: OAuth2Options,
+  response: Response,
+): Promise<oauth.AuthorizationServer> {
+  if (!response.ok) return as;
+  let body: unknown;
+  try {
+    body = await response.clone().json();
+  } catch {
+    return as;
+  }
+  if (typeof body !== "object" || body === null || !("id_token" in body)) return as;
+  const idToken = body.id_token;
+  if (typeof idToken !== "string") return as;
+  const iss = jwtIssuer(idToken);
+  return iss !== undefined && sameOrigin(iss, options.tokenUrl) ? { ...as, issuer: iss } : as;
+}
+
+function jwtIssuer(jwt: string): string | undefined {
+  const payload = jwt.split(".")[1];
+  if (payload === undefined) return undefined;
+  try {
+    const claims: unknown = JSON.parse(
+      new TextDecoder().decode(Uint8Array.fromBase64(payload, { alphabet: "base64url" })),
+    );
+    if (typeof claims === "object" && claims !== null && "iss" in claims) {
+      return typeof claims.iss === "string" ? claims.iss : undefined;
+    }
+  } catch {
+    // Not a JWT we can read: oauth4webapi will say so.
+  }
+  return undefined;
+}
+
+/**
+ * @param text a URL
+ * @param url another URL
+ * @returns whether both have the same origin
+ */
+export function sameOrigin(text: string, url: URL): boolean {
+  try {
+    return new URL(text).origin === url.origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs one token endpoint exchange and maps every failure to an {@link AuthError} naming the
+ * token URL and the provider's error code and description.
+ *
+ * @param options the OAuth 2.0 options
+ * @param request fetch and signal
+ * @param exchange the request and its processing
+ * @returns the validated token response
+ */
+export async function tokenCall(
+  options: OAuth2Options,
+  request: TokenRequestOptions,
+  exchange: (as: oauth.AuthorizationServer) => Promise<TokenResponse>,
+): Promise<TokenResponse> {
+  try {
+    return await exchange(authorizationServer(options));
+  } catch (error) {
+    throw await tokenError(error, options.tokenUrl, request.signal);
+  }
+}
+
+/**
+ * @param error what oauth4webapi or fetch threw
+ * @param tokenUrl the token endpoint
+ * @param signal the request's signal, to tell an interrupt or timeout from a failure
+ * @returns the error to report
+ */
+export async function tokenError(
+  error: unknown,
+  tokenUrl: URL,
+  signal?: AbortSignal,
+): Promise<DialError> {
+  if (error instanceof DialError) return error;
+  if (signal?.aborted) return networkError(error, tokenUrl, signal);
+  const where = `OAuth 2.0 token request to ${tokenUrl.href} failed`;
+  if (error instanceof oauth.ResponseBodyError) {
+    return providerError(where, error.error, error.error_description, error.status, error);
+  }
+  if (error instanceof oauth.WWWAuthenticateChallengeError) {
+    const params = error.cause[0]?.parameters;
+    let code = params?.error;
+    let description = params?.error_description;
+    if (code === undefined) {
+      const body = await error.response.json().catch(() => undefined);
+      if (typeof body === "object" && body !== null && "error" in body) {
+        code = typeof body.error === "string" ? body.error : undefined;
+        if ("error_description" in body && typeof body.error_description === "string") {
+          description = body.error_description;
+        }
+      }
+    }
+    return providerError(where, code ?? "unauthorized", description, error.status, error);
+  }
+  if (error instanceof oauth.OperationProcessingError) {
+    return new AuthError(`${where}: invalid token response: ${error.message}`, {
+      cause: error,
+      hint: "the token URL must point at an OAuth 2.0 token endpoint",
+    });
+  }
+  if (error instanceof oauth.UnsupportedOperationError) {
+    return new AuthError(`${where}: ${error.message}`, { cause: error });
+  }
+  if (error instanceof TypeError) {
+    const network = networkError(error, tokenUrl, signal);
+    return new AuthError(`${where}: ${network.message}`, {
+      cause: error,
+      hint: "check the token URL in --oauth2",
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new AuthError(`${where}: ${message}`, { cause: error });
+}
+
+/** An {@link AuthError} carrying the provider's OAuth 2.0 error code. */
+export class ProviderError extends AuthError {
+  /** The provider's `error` value, e.g. `invalid_grant`. */
+  readonly oauthError: string;
+
+  /**
+   * @param message the full line
+   * @param oauthError the provider's error code
+   * @param options hint and cause
+   */
+  constructor(message: string, oauthError: string, options: { hint?: string; cause?: unknown }) {
+    super(message, options);
+    this.name = "ProviderError";
+    this.oauthError = oauthError;
+  }
+}
+
+function providerError(
+  where: string,
+  code: string,
+  description: string | undefined,
+  status: number,
+  cause: unknown,
+): ProviderError {
+  const detail = description ? ` (${description})` : "";
+  const hints: Record<string, string> = {
+    invalid_client: "check the client id and secret in --oauth2, and --oauth2-client-auth",
+    invalid_grant: "the credentials, code or refresh token were refused",
+    unauthorized_client: "the client is not allowed to use this flow",
+    invalid_scope: "check --oauth2-scope",
+  };
+  return new ProviderError(`${where}: ${code}${detail} (HTTP ${status})`, code, {
+    cause,
+    ...(hints[code] ? { hint: hints[code] } : {}),
+  });
+}

@@ -1,0 +1,154 @@
+/**
+ * What `dial auth token|status|logout` do.
+ * @module
+ */
+import { oauth2Token } from "../auth/oauth2/authorize.ts";
+import { parseOAuth2Value } from "../auth/oauth2/parse_value.ts";
+import { normalizeScope } from "../auth/oauth2/token_cache.ts";
+import {
+  listOAuth2Tokens,
+  removeOAuth2Tokens,
+  type TokenFilter,
+  type TokenState,
+} from "../auth/oauth2/token_state.ts";
+import { ExitCode, UsageError } from "../errors.ts";
+import { stderr, stdout } from "../output/terminal.ts";
+import { type AuthFlagValues, parseOAuth2Flags } from "./auth_flags.ts";
+import type { CliContext } from "./context.ts";
+
+/**
+ * `dial auth token`: prints a valid access token.
+ *
+ * @param flags the auth flag values
+ * @param context the Ctrl-C signal
+ * @returns the exit code
+ */
+export async function authToken(flags: AuthFlagValues, context: CliContext): Promise<number> {
+  rejectOtherAuth(flags, "token");
+  const options = await parseOAuth2Flags(flags);
+  if (!options) {
+    throw new UsageError('"dial auth token" needs --oauth2', {
+      hint: "dial auth token --oauth2 <flow>:<token_url>:<client_id>[:<client_secret>]",
+    });
+  }
+  const token = await oauth2Token(options, { signal: context.signal });
+  await stdout().write(token.accessToken.reveal() + "\n");
+  return ExitCode.OK;
+}
+
+/**
+ * `dial auth status`: lists cached tokens without the tokens.
+ *
+ * @param flags the auth flag values and `--json`
+ * @returns the exit code
+ */
+export async function authStatus(flags: AuthFlagValues & { json?: true }): Promise<number> {
+  rejectOtherAuth(flags, "status");
+  const filter = tokenFilter(flags);
+  const states = (await listOAuth2Tokens()).filter((state) => matches(state, filter));
+  const out = stdout();
+  if (flags.json) {
+    await out.write(JSON.stringify(states, null, 2) + "\n");
+    return ExitCode.OK;
+  }
+  if (states.length === 0) {
+    await stderr().write("No cached OAuth 2.0 tokens\n");
+    return ExitCode.OK;
+  }
+  await out.write(states.map((state) => describe(state, Date.now())).join("\n") + "\n");
+  return ExitCode.OK;
+}
+
+/**
+ * `dial auth logout`: removes cached tokens.
+ *
+ * @param flags the auth flag values and `--all`
+ * @returns the exit code
+ */
+export async function authLogout(flags: AuthFlagValues & { all?: true }): Promise<number> {
+  rejectOtherAuth(flags, "logout");
+  if (flags.oauth2 === undefined && !flags.all) {
+    throw new UsageError('"dial auth logout" needs --oauth2 … or --all', {
+      hint: "dial auth logout --oauth2 <flow>:<token_url>:<client_id>, or --all",
+    });
+  }
+  if (flags.oauth2 !== undefined && flags.all) {
+    throw new UsageError("Conflicting flags --oauth2 and --all: give one");
+  }
+  const removed = await removeOAuth2Tokens(tokenFilter(flags));
+  const err = stderr();
+  if (removed.length === 0) {
+    await err.write("No matching cached OAuth 2.0 token\n");
+  } else {
+    await err.write(
+      `Removed ${removed.length} cached OAuth 2.0 token${removed.length === 1 ? "" : "s"}\n`,
+    );
+  }
+  return ExitCode.OK;
+}
+
+function rejectOtherAuth(flags: AuthFlagValues, command: string): void {
+  const other = [
+    ["-u", flags.auth],
+    ["-B", flags.bearer],
+    ["-H", flags.header.length ? flags.header : undefined],
+    ["-K", flags.apiKeyQuery.length ? flags.apiKeyQuery : undefined],
+  ].find(([, v]) => v !== undefined);
+  if (other) {
+    throw new UsageError(`"dial auth ${command}" takes only --oauth2 flags, not ${other[0]}`);
+  }
+}
+
+/** The cache key parts the flags name; a flag not given matches anything. */
+function tokenFilter(flags: AuthFlagValues): TokenFilter {
+  if (flags.oauth2 === undefined) {
+    if (flags.oauth2Scope !== undefined || flags.oauth2Username !== undefined) {
+      throw new UsageError("--oauth2-scope and --oauth2-username need --oauth2");
+    }
+    return {};
+  }
+  const value = parseOAuth2Value(flags.oauth2);
+  return {
+    flow: value.flow,
+    tokenUrl: value.tokenUrl.href,
+    clientId: value.clientId,
+    ...(flags.oauth2Scope !== undefined ? { scope: normalizeScope(flags.oauth2Scope) } : {}),
+    ...(flags.oauth2Username !== undefined ? { username: flags.oauth2Username } : {}),
+  };
+}
+
+function matches(state: TokenState, filter: TokenFilter): boolean {
+  const fields = ["flow", "tokenUrl", "clientId", "scope", "username"] as const;
+  return fields.every((name) => filter[name] === undefined || filter[name] === state[name]);
+}
+
+function describe(state: TokenState, now: number): string {
+  const who = [
+    `client ${state.clientId}`,
+    ...(state.username ? [`user ${state.username}`] : []),
+    ...(state.scope ? [`scope "${state.scope}"`] : []),
+  ].join(", ");
+  const expires = state.expiresAt
+    ? state.expiresAt.getTime() > now
+      ? `expires ${iso(state.expiresAt)} (in ${duration(state.expiresAt.getTime() - now)})`
+      : `expired ${iso(state.expiresAt)}`
+    : "no expiry given";
+  return [
+    `${state.flow} ${state.tokenUrl} (${who})`,
+    `  obtained ${iso(state.obtainedAt)}, ${expires}`,
+    `  ${state.refreshedAt ? `refreshed ${iso(state.refreshedAt)}, ` : ""}refresh token: ${
+      state.hasRefreshToken ? "yes" : "no"
+    }`,
+  ].join("\n");
+}
+
+function iso(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  return `${Math.round(s / 3600)} h`;
+}

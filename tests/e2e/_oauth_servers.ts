@@ -1,0 +1,185 @@
+/**
+ * OAuth 2.0 servers for end-to-end tests, started in-process from npm on 127.0.0.1 port 0:
+ * oauth2-mock-server (any client, PKCE checked, password grant) and oidc-provider (a
+ * certified OpenID Provider: strict about clients, PKCE, redirect URIs and refresh tokens).
+ * @module
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { OAuth2Server } from "oauth2-mock-server";
+import Provider from "oidc-provider";
+
+/** A running oauth2-mock-server. */
+export interface MockOAuthServer {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** `<origin>/token` */
+  tokenUrl: string;
+  /** `<origin>/authorize` */
+  authUrl: string;
+  /** Every token request's form body and headers, in order. */
+  tokenRequests: Array<{ body: URLSearchParams; authorization: string | undefined }>;
+  /** The server, for `service.on("beforeResponse", …)` customisations. */
+  server: OAuth2Server;
+  /** Stops the server. */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Starts oauth2-mock-server, issuing tokens that live `ttl` seconds.
+ *
+ * @param ttl `expires_in` of issued tokens
+ * @returns the running server
+ */
+export async function startMockServer(ttl = 3600): Promise<MockOAuthServer> {
+  const server = new OAuth2Server();
+  await server.issuer.keys.generate("RS256");
+  await server.start(0, "127.0.0.1");
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  server.issuer.url = origin;
+  const tokenRequests: MockOAuthServer["tokenRequests"] = [];
+  server.service.on("beforeResponse", (response, req) => {
+    const body = typeof req.body === "object" && req.body !== null ? req.body : {};
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(body)) {
+      if (typeof value === "string") params.set(name, value);
+    }
+    const auth = req.headers.authorization;
+    tokenRequests.push({
+      body: params,
+      authorization: typeof auth === "string" ? auth : undefined,
+    });
+    if (typeof response.body === "object" && response.body !== null) {
+      Object.assign(response.body, { expires_in: ttl });
+    }
+  });
+  const close = () => server.stop();
+  return {
+    origin,
+    tokenUrl: `${origin}/token`,
+    authUrl: `${origin}/authorize`,
+    tokenRequests,
+    server,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+/** A running oidc-provider. */
+export interface OidcServer {
+  /** `http://127.0.0.1:<port>`, also the issuer */
+  origin: string;
+  /** `<origin>/token` */
+  tokenUrl: string;
+  /** `<origin>/auth` */
+  authUrl: string;
+  /** Counts of token requests by grant type. */
+  grants: Record<string, number>;
+  /** The provider. */
+  provider: Provider;
+  /** Stops the server. */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** Options for {@link startOidcProvider}. */
+export interface OidcOptions {
+  /** The exact redirect URIs registered for the clients. */
+  redirectUris: string[];
+  /** Access token lifetime in seconds (default 3600). */
+  accessTokenTtl?: number;
+}
+
+/** The clients registered with {@link startOidcProvider}. */
+export const OIDC_CLIENTS = {
+  /** Confidential web client, client_secret_basic; authorization_code + refresh + client_credentials. */
+  web: { id: "web-app", secret: "web:s3cret&more" },
+  /** The same grants with client_secret_post. */
+  post: { id: "post-app", secret: "post-s3cret" },
+  /** Public client (no secret), authorization_code + refresh. */
+  public: { id: "cli-app" },
+} as const;
+
+/**
+ * Starts oidc-provider with devInteractions (its built-in login and consent pages).
+ *
+ * @param options the redirect URIs and token lifetime
+ * @returns the running provider
+ */
+export async function startOidcProvider(options: OidcOptions): Promise<OidcServer> {
+  const http = createServer();
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  const ttl = options.accessTokenTtl ?? 3600;
+  const grantTypes = ["authorization_code", "refresh_token", "client_credentials"];
+  const provider = new Provider(origin, {
+    clients: [
+      {
+        client_id: OIDC_CLIENTS.web.id,
+        client_secret: OIDC_CLIENTS.web.secret,
+        grant_types: grantTypes,
+        redirect_uris: options.redirectUris,
+        token_endpoint_auth_method: "client_secret_basic",
+      },
+      {
+        client_id: OIDC_CLIENTS.post.id,
+        client_secret: OIDC_CLIENTS.post.secret,
+        grant_types: grantTypes,
+        redirect_uris: options.redirectUris,
+        token_endpoint_auth_method: "client_secret_post",
+      },
+      {
+        client_id: OIDC_CLIENTS.public.id,
+        grant_types: ["authorization_code", "refresh_token"],
+        redirect_uris: options.redirectUris,
+        token_endpoint_auth_method: "none",
+      },
+    ],
+    features: { clientCredentials: { enabled: true }, devInteractions: { enabled: true } },
+    scopes: ["openid", "offline_access", "api:read"],
+    issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+      client.grantTypeAllowed("refresh_token"),
+    ttl: {
+      AccessToken: ttl,
+      ClientCredentials: ttl,
+      // Explicit lifetimes keep oidc-provider from printing a notice for each default.
+      Interaction: 600,
+      Session: 3600,
+      Grant: 3600,
+      RefreshToken: 86400,
+      IdToken: 3600,
+    },
+  });
+  const grants: Record<string, number> = {};
+  provider.on("grant.success", (ctx: { oidc: { params?: Record<string, unknown> } }) => {
+    const type = String(ctx.oidc.params?.grant_type ?? "unknown");
+    grants[type] = (grants[type] ?? 0) + 1;
+  });
+  http.on("request", provider.callback());
+  const close = () =>
+    new Promise<void>((resolve, reject) => {
+      http.closeAllConnections();
+      http.close((error) => error ? reject(error) : resolve());
+    });
+  return {
+    origin,
+    tokenUrl: `${origin}/token`,
+    authUrl: `${origin}/auth`,
+    grants,
+    provider,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+/**
+ * @returns a TCP port that was free a moment ago on 127.0.0.1
+ */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr;
+  listener.close();
+  return port;
+}
