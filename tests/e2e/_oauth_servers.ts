@@ -38,6 +38,10 @@ export async function startMockServer(ttl = 3600): Promise<MockOAuthServer> {
   await server.start(0, "127.0.0.1");
   const origin = `http://127.0.0.1:${server.address().port}`;
   server.issuer.url = origin;
+  // Without a jti, two tokens signed in the same second are byte-for-byte equal.
+  server.service.on("beforeTokenSigning", (token) => {
+    token.payload.jti = crypto.randomUUID();
+  });
   const tokenRequests: MockOAuthServer["tokenRequests"] = [];
   server.service.on("beforeResponse", (response, req) => {
     const body = typeof req.body === "object" && req.body !== null ? req.body : {};
