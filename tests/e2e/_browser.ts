@@ -51,6 +51,12 @@ function attr(tag: string, name: string): string | undefined {
 
 async function loadCallback(target: URL): Promise<void> {
   if (mode === "forge") {
+    const elsewhere = await fetch(new URL("/favicon.ico", target));
+    await log({ step: "elsewhere", status: elsewhere.status, body: await elsewhere.text() });
+    const missing = new URL(target);
+    missing.searchParams.delete("state");
+    const noState = await fetch(missing);
+    await log({ step: "no-state", status: noState.status, body: await noState.text() });
     const forged = new URL(target);
     forged.searchParams.set("state", "forged-state");
     const response = await fetch(forged);

@@ -1,0 +1,278 @@
+/**
+ * The OAuth 2.0 authorization-code flow with PKCE, end to end: dial starts its callback
+ * server and runs $BROWSER, a test script that logs in like a person would.
+ */
+import assert from "node:assert/strict";
+import { dial, serve } from "../_helpers.ts";
+import { freePort, OIDC_CLIENTS, startMockServer, startOidcProvider } from "./_oauth_servers.ts";
+
+const BROWSER = `${Deno.execPath()} run -A --quiet ${
+  new URL("./_browser.ts", import.meta.url).pathname
+}`;
+
+interface BrowserStep {
+  step: string;
+  status: number;
+  body: string;
+}
+
+/** Runs dial with the test browser; returns the result and what the browser did. */
+async function login(args: string[], options: { mode?: string; home?: string } = {}) {
+  const home = options.home ?? await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const log = await Deno.makeTempFile({ prefix: "dial-browser-", suffix: ".jsonl" });
+  const result = await dial(args, {
+    env: {
+      HOME: home,
+      BROWSER,
+      FAKE_BROWSER_MODE: options.mode ?? "login",
+      FAKE_BROWSER_LOG: log,
+    },
+  });
+  // The browser may still be writing its last line after dial exits.
+  let steps: BrowserStep[] = [];
+  for (let i = 0; i < 50; i++) {
+    const text = await Deno.readTextFile(log);
+    steps = text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+    if (options.mode === "none" || steps.some((s) => s.step === "callback" || s.step === "stuck")) {
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await Deno.remove(log);
+  return { ...result, steps, home };
+}
+
+function api() {
+  const seen: string[] = [];
+  const server = serve((request) => {
+    seen.push(request.headers.get("authorization") ?? "");
+    return Response.json({ ok: true });
+  });
+  return Object.assign(server, { seen });
+}
+
+function codeArgs(
+  target: string,
+  server: { tokenUrl: string; authUrl: string },
+  client: string,
+  port: number,
+  extra: string[] = [],
+): string[] {
+  return [
+    `${target}/me`,
+    "--oauth2",
+    `authorization_code:${server.tokenUrl}:${client}`,
+    "--oauth2-auth-url",
+    server.authUrl,
+    "--oauth2-port",
+    String(port),
+    "--oauth2-timeout",
+    "30",
+    ...extra,
+  ];
+}
+
+Deno.test("oauth2 login: authorization_code with oidc-provider, confidential client, then the cache", async () => {
+  const port = freePort();
+  await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
+  await using target = api();
+  const client = `${OIDC_CLIENTS.web.id}:${OIDC_CLIENTS.web.secret}`;
+  const args = codeArgs(target.origin, op, client, port, ["--oauth2-scope", "openid api:read"]);
+  const first = await login(args);
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(first.stdout.trim(), '{"ok":true}');
+  assert.match(first.stderr, /If it does not open, visit:\n {2}http:\/\/127\.0\.0\.1:\d+\/auth\?/);
+  const callback = first.steps.find((s) => s.step === "callback");
+  assert.equal(callback?.status, 200);
+  assert.match(callback?.body ?? "", /Login succeeded/);
+  assert.doesNotMatch(callback?.body ?? "", /access_token|Bearer/);
+  assert.match(target.seen[0] ?? "", /^Bearer \S+/);
+  assert.equal(op.grants.authorization_code, 1);
+  // The second run reuses the cached token: no browser, no token request.
+  const second = await login(args, { home: first.home, mode: "none" });
+  assert.equal(second.code, 0, second.stderr);
+  assert.equal(second.steps.length, 0);
+  assert.equal(op.grants.authorization_code, 1);
+  assert.equal(target.seen[1], target.seen[0]);
+});
+
+Deno.test("oauth2 login: a public client (no secret) logs in with PKCE at oidc-provider", async () => {
+  const port = freePort();
+  await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
+  await using target = api();
+  const result = await login(
+    codeArgs(target.origin, op, OIDC_CLIENTS.public.id, port, ["--oauth2-scope", "openid"]),
+  );
+  assert.equal(result.code, 0, result.stderr);
+  const url = new URL(/visit:\n {2}(\S+)/.exec(result.stderr)?.[1] ?? "http://x");
+  assert.equal(url.searchParams.get("code_challenge_method"), "S256");
+  assert.match(url.searchParams.get("code_challenge") ?? "", /^[\w-]{43}$/);
+  assert.ok((url.searchParams.get("state") ?? "").length >= 22, "state carries >= 128 bits");
+  assert.equal(url.searchParams.get("redirect_uri"), `http://localhost:${port}/`);
+  assert.equal(op.grants.authorization_code, 1);
+});
+
+Deno.test("oauth2 login: client_secret_post and a custom redirect URI path at oidc-provider", async () => {
+  const port = freePort();
+  const redirect = `http://127.0.0.1:${port}/oauth/callback`;
+  await using op = await startOidcProvider({ redirectUris: [redirect] });
+  await using target = api();
+  const args = [
+    `${target.origin}/me`,
+    "--oauth2",
+    `authorization_code:${op.tokenUrl}:${OIDC_CLIENTS.post.id}:${OIDC_CLIENTS.post.secret}`,
+    "--oauth2-auth-url",
+    op.authUrl,
+    "--oauth2-client-auth",
+    "post",
+    "--oauth2-redirect-uri",
+    redirect,
+    "--oauth2-scope",
+    "openid",
+  ];
+  const result = await login(args);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(op.grants.authorization_code, 1);
+});
+
+Deno.test("oauth2 login: an expired authorization_code token is refreshed at oidc-provider", async () => {
+  const port = freePort();
+  await using op = await startOidcProvider({
+    redirectUris: [`http://localhost:${port}/`],
+    accessTokenTtl: 2,
+  });
+  await using target = api();
+  const client = `${OIDC_CLIENTS.web.id}:${OIDC_CLIENTS.web.secret}`;
+  const args = codeArgs(target.origin, op, client, port, ["--oauth2-scope", "openid"]);
+  const first = await login(args);
+  assert.equal(first.code, 0, first.stderr);
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const second = await login(args, { home: first.home, mode: "none" });
+  assert.equal(second.code, 0, second.stderr);
+  assert.equal(op.grants.authorization_code, 1);
+  assert.equal(op.grants.refresh_token, 1);
+  assert.notEqual(target.seen[1], target.seen[0]);
+  const status = await dial(["auth", "status"], { env: { HOME: first.home } });
+  assert.match(status.stdout, /refreshed \S+Z, refresh token: yes/);
+});
+
+Deno.test("oauth2 login: authorization_code with oauth2-mock-server checks PKCE and sends the scope", async () => {
+  await using mock = await startMockServer();
+  await using target = api();
+  const port = freePort();
+  const result = await login(
+    codeArgs(target.origin, mock, "any-client", port, ["--oauth2-scope", "api:read"]),
+  );
+  assert.equal(result.code, 0, result.stderr);
+  const request = mock.tokenRequests[0];
+  assert.equal(request?.body.get("grant_type"), "authorization_code");
+  assert.match(request?.body.get("code_verifier") ?? "", /^[\w-]{43,128}$/);
+  assert.equal(request?.body.get("redirect_uri"), `http://localhost:${port}/`);
+  const url = new URL(/visit:\n {2}(\S+)/.exec(result.stderr)?.[1] ?? "http://x");
+  assert.equal(url.searchParams.get("scope"), "api:read");
+});
+
+Deno.test("oauth2 login: a forged callback (wrong state) gets 400 and dial keeps waiting", async () => {
+  await using mock = await startMockServer();
+  await using target = api();
+  const port = freePort();
+  const result = await login(codeArgs(target.origin, mock, "app", port), { mode: "forge" });
+  assert.equal(result.code, 0, result.stderr);
+  const byStep = Object.fromEntries(result.steps.map((s) => [s.step, s]));
+  assert.equal(byStep.elsewhere?.status, 404);
+  assert.equal(byStep["no-state"]?.status, 400);
+  assert.equal(byStep.forged?.status, 400);
+  assert.match(byStep.forged?.body ?? "", /state parameter does not match/);
+  assert.equal(byStep.callback?.status, 200);
+  assert.equal(mock.tokenRequests.length, 1);
+});
+
+Deno.test("oauth2 login: a denied login at oidc-provider fails with access_denied, exit 9", async () => {
+  const port = freePort();
+  await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
+  await using target = api();
+  const result = await login(
+    codeArgs(target.origin, op, `${OIDC_CLIENTS.web.id}:${OIDC_CLIENTS.web.secret}`, port, [
+      "--oauth2-scope",
+      "openid",
+    ]),
+    { mode: "deny" },
+  );
+  assert.equal(result.code, 9, result.stderr);
+  assert.match(
+    result.stderr,
+    new RegExp(
+      `error: OAuth 2\\.0 login at ${op.authUrl} failed: access_denied \\(End-User aborted interaction\\)`,
+    ),
+  );
+  assert.equal(result.steps.find((s) => s.step === "callback")?.status, 400);
+  assert.equal(target.seen.length, 0);
+  assert.equal(op.grants.authorization_code, undefined);
+});
+
+Deno.test("oauth2 login: the provider's error text is HTML-escaped on the callback page", async () => {
+  await using mock = await startMockServer();
+  mock.server.service.on("beforeAuthorizeRedirect", (redirect) => {
+    redirect.url.searchParams.delete("code");
+    redirect.url.searchParams.set("error", "access_denied");
+    redirect.url.searchParams.set("error_description", "<b>no</b> & never");
+  });
+  await using target = api();
+  const result = await login(codeArgs(target.origin, mock, "app", freePort()));
+  assert.equal(result.code, 9);
+  assert.match(result.stderr, /failed: access_denied \(<b>no<\/b> & never\)/);
+  const page = result.steps.find((s) => s.step === "callback");
+  assert.equal(page?.status, 400);
+  assert.match(page?.body ?? "", /&#60;b&#62;no&#60;\/b&#62; &#38; never/);
+  assert.equal(mock.tokenRequests.length, 0);
+});
+
+Deno.test("oauth2 login: no callback within --oauth2-timeout fails, exit 9, URL printed", async () => {
+  await using mock = await startMockServer();
+  await using target = api();
+  const port = freePort();
+  const args = codeArgs(target.origin, mock, "app", port).map((a) => a === "30" ? "1" : a);
+  const result = await login(args, { mode: "none" });
+  assert.equal(result.code, 9);
+  assert.match(result.stderr, new RegExp(`visit:\\n  ${mock.authUrl}\\?response_type=code`));
+  assert.match(
+    result.stderr,
+    new RegExp(
+      `error: Timed out after 1 s waiting for the OAuth 2\\.0 login callback on http://localhost:${port}/`,
+    ),
+  );
+  assert.equal(target.seen.length, 0);
+});
+
+Deno.test("oauth2 login: the callback port defaults to 8484 (http://localhost:8484/)", async () => {
+  let free = true;
+  try {
+    Deno.listen({ hostname: "127.0.0.1", port: 8484 }).close();
+  } catch {
+    free = false;
+  }
+  await using op = await startOidcProvider({ redirectUris: ["http://localhost:8484/"] });
+  await using target = api();
+  const args = [
+    `${target.origin}/me`,
+    "--oauth2",
+    `authorization_code:${op.tokenUrl}:${OIDC_CLIENTS.public.id}`,
+    "--oauth2-auth-url",
+    op.authUrl,
+    "--oauth2-scope",
+    "openid",
+    "--oauth2-timeout",
+    "30",
+  ];
+  const result = await login(args, free ? {} : { mode: "none" });
+  if (free) {
+    assert.equal(result.code, 0, result.stderr);
+    const url = new URL(/visit:\n {2}(\S+)/.exec(result.stderr)?.[1] ?? "http://x");
+    assert.equal(url.searchParams.get("redirect_uri"), "http://localhost:8484/");
+    assert.equal(op.grants.authorization_code, 1);
+  } else {
+    // Something else holds 8484 here: dial must say so, naming the port.
+    assert.equal(result.code, 9);
+    assert.match(result.stderr, /Cannot listen on 127\.0\.0\.1:8484/);
+  }
+});
