@@ -339,3 +339,88 @@ Deno.test("oauth2: --oauth2-no-cache neither reads nor writes the cache", async 
   assert.equal(mock.tokenRequests.length, 2);
   await assert.rejects(Deno.stat(`${home}/.cache/dial/oauth2`), Deno.errors.NotFound);
 });
+
+Deno.test("oauth2: a token URL that is not a token endpoint exits 9 naming the HTTP status", async () => {
+  await using notOAuth = serve(() => new Response("<h1>Not here</h1>", { status: 404 }));
+  await using target = api();
+  const result = await dial([
+    `${target.origin}/me`,
+    "--oauth2",
+    `client_credentials:${notOAuth.origin}/nope:app:s3cret`,
+  ], { env: { HOME: await freshHome() } });
+  assert.equal(result.code, 9);
+  assert.equal(
+    result.stderr.split("\n")[0],
+    `error: OAuth 2.0 token request to ${notOAuth.origin}/nope failed: HTTP 404 without an OAuth 2.0 error response`,
+  );
+  assert.equal(target.seen.length, 0);
+});
+
+Deno.test("oauth2: a token response without access_token exits 9 and sends nothing", async () => {
+  await using broken = serve(() => Response.json({ token_type: "Bearer" }));
+  await using target = api();
+  const result = await dial([
+    `${target.origin}/me`,
+    "--oauth2",
+    `client_credentials:${broken.origin}/token:app:s3cret`,
+  ], { env: { HOME: await freshHome() } });
+  assert.equal(result.code, 9);
+  assert.match(
+    result.stderr,
+    new RegExp(
+      `^error: OAuth 2\\.0 token request to ${broken.origin}/token failed: invalid token response: .*access_token`,
+    ),
+  );
+  assert.equal(target.seen.length, 0);
+});
+
+Deno.test("oauth2: two dial processes at once with a cold cache make one token request", async () => {
+  await using mock = await startMockServer();
+  const home = await freshHome();
+  const args = [
+    "auth",
+    "token",
+    "--oauth2",
+    `password:${mock.tokenUrl}:app`,
+    "--oauth2-username",
+    "ann",
+    "--oauth2-password",
+    "pw",
+  ];
+  const [a, b] = await Promise.all([
+    dial(args, { env: { HOME: home } }),
+    dial(args, { env: { HOME: home } }),
+  ]);
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal(b.code, 0, b.stderr);
+  assert.equal(a.stdout, b.stdout);
+  assert.equal(mock.tokenRequests.length, 1);
+});
+
+Deno.test("oauth2: a refresh response without a refresh token keeps the old one", async () => {
+  await using mock = await startMockServer(2);
+  mock.server.service.on("beforeResponse", (response, req) => {
+    if (req.body?.grant_type === "refresh_token" && typeof response.body === "object") {
+      delete response.body.refresh_token;
+    }
+  });
+  await using target = api();
+  const home = await freshHome();
+  const args = [
+    `${target.origin}/me`,
+    "--oauth2",
+    `password:${mock.tokenUrl}:app`,
+    "--oauth2-username",
+    "ann",
+    "--oauth2-password",
+    "pw",
+  ];
+  assert.equal((await dial(args, { env: { HOME: home } })).code, 0);
+  const original = JSON.parse((await cacheFiles(home))[0]!.text).refreshToken;
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  assert.equal((await dial(args, { env: { HOME: home } })).code, 0);
+  assert.equal(mock.tokenRequests[1]?.body.get("refresh_token"), original);
+  const entry = JSON.parse((await cacheFiles(home))[0]!.text);
+  assert.equal(entry.refreshToken, original);
+  assert.equal(typeof entry.refreshedAt, "number");
+});

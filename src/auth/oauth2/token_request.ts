@@ -293,6 +293,14 @@ export async function tokenError(
     }
     return providerError(where, code ?? "unauthorized", description, error.status, error);
   }
+  if (error instanceof oauth.OperationProcessingError && error.cause instanceof Response) {
+    const status = error.cause.status;
+    await error.cause.body?.cancel().catch(() => {});
+    return new AuthError(`${where}: HTTP ${status} without an OAuth 2.0 error response`, {
+      cause: error,
+      hint: "the token URL must point at an OAuth 2.0 token endpoint",
+    });
+  }
   if (error instanceof oauth.OperationProcessingError) {
     return new AuthError(`${where}: invalid token response: ${error.message}`, {
       cause: error,
