@@ -276,3 +276,69 @@ Deno.test("oauth2 login: the callback port defaults to 8484 (http://localhost:84
     assert.match(result.stderr, /Cannot listen on 127\.0\.0\.1:8484/);
   }
 });
+
+Deno.test("oauth2 login: a callback naming another issuer (iss) is refused, exit 9", async () => {
+  await using mock = await startMockServer();
+  mock.server.service.on("beforeAuthorizeRedirect", (redirect) => {
+    redirect.url.searchParams.set("iss", "https://evil.example");
+  });
+  await using target = api();
+  const result = await login(codeArgs(target.origin, mock, "app", freePort()));
+  assert.equal(result.code, 9);
+  assert.match(
+    result.stderr,
+    new RegExp(
+      `error: OAuth 2\\.0 login failed: the callback came from issuer "https://evil\\.example", not from ${mock.origin}`,
+    ),
+  );
+  assert.equal(mock.tokenRequests.length, 0);
+  assert.equal(target.seen.length, 0);
+});
+
+Deno.test("oauth2 login: Ctrl-C while waiting for the login exits 130 and frees the port", async () => {
+  await using mock = await startMockServer();
+  const port = freePort();
+  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      new URL("../../main.ts", import.meta.url).pathname,
+      "auth",
+      "token",
+      "--oauth2",
+      `authorization_code:${mock.tokenUrl}:app`,
+      "--oauth2-auth-url",
+      mock.authUrl,
+      "--oauth2-port",
+      String(port),
+    ],
+    stdout: "piped",
+    stderr: "piped",
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: home,
+      XDG_CACHE_HOME: `${home}/.cache`,
+      DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
+      NO_COLOR: "1",
+      BROWSER,
+      FAKE_BROWSER_MODE: "none",
+    },
+  }).spawn();
+  const reader = child.stderr.getReader();
+  let stderr = "";
+  while (!/visit:\n {2}\S+\n/.test(stderr)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    stderr += new TextDecoder().decode(value);
+  }
+  child.kill("SIGINT");
+  reader.releaseLock();
+  const output = await child.output();
+  assert.equal(output.code, 130, stderr + new TextDecoder().decode(output.stderr));
+  const listener = Deno.listen({ hostname: "127.0.0.1", port });
+  listener.close();
+  assert.equal(mock.tokenRequests.length, 0);
+});
