@@ -29,6 +29,7 @@ Examples:
   dial GET https://api.example.com/me \\
     --oauth2 client_credentials:https://id.example.com/oauth/token:my-app:my-secret
   dial GET https://example.com/big.iso -o big.iso          download to a file
+  dial GET https://example.com/files/report --download     save under the server's name
 
 Exit codes: 0 ok, 2 usage, 3/4/5 HTTP 3xx/4xx/5xx with --check-status, 6 too many
 redirects, 7 network, 8 timeout, 9 auth, 10 GraphQL errors, 130 interrupted.`;

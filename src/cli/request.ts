@@ -2,13 +2,14 @@
  * The request command, `dial <METHOD> <url> [flags]`: flags to a spec, send, print.
  * @module
  */
-import type { Command } from "@commander-js/extra-typings";
+import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
 import { authorizationHeader } from "../auth/authorize.ts";
 import { DialError, ExitCode, TimeoutError, TransportError, UsageError } from "../errors.ts";
 import { buildRequest } from "../http/build_request.ts";
 import { send } from "../http/send.ts";
 import type { BodySource, RequestSpec } from "../http/spec.ts";
 import { toCurl } from "../output/curl.ts";
+import { saveDownload } from "../output/download.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
@@ -28,22 +29,30 @@ import { parseCount, parseMethod, parseSeconds, parseUrl } from "./values.ts";
 // deno-lint-ignore no-explicit-any
 export function withRequestFlags<A extends any[], O extends Record<string, unknown>>(
   command: Command<A, O>,
-) {
-  return command
+): Command<A, O & RequestOnlyFlagValues> {
+  // Declared on an untyped view: eleven chained generic .option() types make deno check
+  // take minutes; the result type is spelled out once instead.
+  const untyped = command as unknown as CommandUnknownOpts;
+  untyped
     .option("-L, --follow", "follow redirects (credentials never cross origins)")
     .option("--max-redirects <n>", "the most redirects to follow", "10")
     .option("--timeout <seconds>", "limit the whole exchange (decimal seconds)")
     .option("--check-status", "exit 3, 4 or 5 on a 3xx, 4xx or 5xx response")
     .option("-i, --include", "print the status line and headers even when piped")
     .option("-v, --verbose", "print request and response heads to stderr (secrets redacted)")
-    .option("-o, --output <file>", "write the body to a file")
+    .option("-o, --output <file>", "write the body to a file (progress bar on a terminal)")
+    .option("--download", "save the body to a new file named by the server or the URL")
     .option("-s, --silent", "print only the body")
     .option("--curl", "print the equivalent curl command instead of sending")
     .option("--offline", "print the request that would be sent, without sending");
+  return command as unknown as Command<A, O & RequestOnlyFlagValues>;
 }
 
 /** The flag values of the request command. */
-export interface RequestFlagValues extends AuthFlagValues, BodyFlagValues {
+export interface RequestFlagValues extends AuthFlagValues, BodyFlagValues, RequestOnlyFlagValues {}
+
+/** The flag values that {@link withRequestFlags} adds. */
+export interface RequestOnlyFlagValues {
   follow?: true;
   maxRedirects: string;
   timeout?: string;
@@ -51,6 +60,7 @@ export interface RequestFlagValues extends AuthFlagValues, BodyFlagValues {
   include?: true;
   verbose?: true;
   output?: string;
+  download?: true;
   silent?: true;
   curl?: true;
   offline?: true;
@@ -189,12 +199,21 @@ export async function requestCommand(
       : {}),
   });
   const { response } = exchange;
+  const download = flags.download && flags.output === undefined;
   try {
-    await printResponse(response, {
-      ...(flags.include ? { include: true } : {}),
-      ...(flags.silent ? { silent: true } : {}),
-      ...(flags.output !== undefined ? { outputFile: flags.output } : {}),
-    });
+    if (download && response.ok) {
+      if (flags.include) await out.write(formatResponseHead(response, out.color));
+      await saveDownload(response, exchange.request.url, { err, silent: flags.silent ?? false });
+    } else {
+      if (download && !flags.silent) {
+        await warn(err, `Not saved: HTTP ${response.status} ${response.statusText}`.trimEnd());
+      }
+      await printResponse(response, {
+        ...(flags.include ? { include: true } : {}),
+        ...(flags.silent ? { silent: true } : {}),
+        ...(flags.output !== undefined ? { outputFile: flags.output } : {}),
+      });
+    }
   } catch (error) {
     throw bodyError(error, exchange.request.url, signal);
   }

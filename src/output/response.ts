@@ -2,10 +2,11 @@
  * Printing a response: head and body, pretty on a terminal, byte for byte otherwise.
  * @module
  */
+import { saveToFile } from "./download.ts";
 import { formatResponseHead } from "./http.ts";
 import { JsonPrettyPrinter, JsonSyntaxError } from "./json_stream.ts";
 import { warn } from "./report.ts";
-import { pipeToFile, pipeToStdout, type Sink, stderr, stdout } from "./terminal.ts";
+import { pipeToStdout, type Sink, stderr, stdout } from "./terminal.ts";
 
 /** Options for {@link printResponse}. */
 export interface PrintResponseOptions {
@@ -13,7 +14,7 @@ export interface PrintResponseOptions {
   include?: boolean;
   /** `-s`: no head on a terminal, no notes. */
   silent?: boolean;
-  /** `-o`: write the body to this file. */
+  /** `-o`: write the body to this file (with a progress bar when `err` is a terminal). */
   outputFile?: string;
   /** Where stdout goes; tests may pass a buffer. */
   out?: Sink;
@@ -46,7 +47,7 @@ export async function printResponse(
   const body = response.body;
   if (!body) return;
   if (options.outputFile) {
-    await pipeToFile(body, options.outputFile);
+    await saveToFile(response, options.outputFile, err, options.silent ?? false);
   } else if (!toTerminal) {
     if (options.out) { for await (const chunk of body) await out.write(chunk); }
     else await pipeToStdout(body);

@@ -72,6 +72,22 @@ export async function pipeToFile(
   onChunk?: (size: number) => void,
 ): Promise<number> {
   using file = await Deno.open(path, { write: true, create: true, truncate: true });
+  return await pipeToOpenFile(body, file, onChunk);
+}
+
+/**
+ * Writes a byte stream to an open file, streaming; the caller closes the file.
+ *
+ * @param body the bytes
+ * @param file the open file
+ * @param onChunk called with each chunk's size, for progress
+ * @returns the number of bytes written
+ */
+export async function pipeToOpenFile(
+  body: ReadableStream<Uint8Array>,
+  file: Deno.FsFile,
+  onChunk?: (size: number) => void,
+): Promise<number> {
   let total = 0;
   for await (const chunk of body) {
     await writeAll(file, chunk);
