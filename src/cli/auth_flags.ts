@@ -2,7 +2,7 @@
  * The auth flags every command shares (SPEC 5.1): `-H`, `-u`, `-B`, `-K`, `--oauth2*`.
  * @module
  */
-import type { Command } from "@commander-js/extra-typings";
+import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
 import { UsageError } from "../errors.ts";
 import type { Authorization, AuthSpec } from "../auth/spec.ts";
 import {
@@ -24,8 +24,8 @@ import {
   parseUrl,
 } from "./values.ts";
 
-/** The raw values of the auth flags. */
-export interface AuthFlagValues {
+/** The raw values of the auth flags (a type, not an interface, so it fits commander's option records). */
+export type AuthFlagValues = {
   header: string[];
   auth?: string;
   bearer?: string;
@@ -40,7 +40,7 @@ export interface AuthFlagValues {
   oauth2RedirectUri?: string;
   oauth2Timeout?: string;
   oauth2NoCache?: true;
-}
+};
 
 /**
  * Adds the auth and header flags to a command.
@@ -51,8 +51,11 @@ export interface AuthFlagValues {
 // deno-lint-ignore no-explicit-any
 export function withAuthFlags<A extends any[], O extends Record<string, unknown>>(
   command: Command<A, O>,
-) {
-  return command
+): Command<A, O & AuthFlagValues> {
+  // Declared on an untyped view: a dozen chained generic .option() types make type checking
+  // take minutes (each wraps the last); the result type is spelled out once instead.
+  const untyped = command as unknown as CommandUnknownOpts;
+  untyped
     .option("-H, --header <header>", 'custom header "Name: value" (repeatable)', collect, [])
     .option("-u, --auth <user:password>", "HTTP Basic auth (prompts for a missing password)")
     .option("-B, --bearer <token>", "Bearer token auth")
@@ -79,6 +82,7 @@ export function withAuthFlags<A extends any[], O extends Record<string, unknown>
       `how long to wait for the browser login (default ${DEFAULT_CALLBACK_TIMEOUT / 1000})`,
     )
     .option("--oauth2-no-cache", "neither read nor write the token cache");
+  return command as unknown as Command<A, O & AuthFlagValues>;
 }
 
 /** Auth and headers parsed from flags. */

@@ -52,7 +52,7 @@ export function withRequestFlags<A extends any[], O extends Record<string, unkno
 export interface RequestFlagValues extends AuthFlagValues, BodyFlagValues, RequestOnlyFlagValues {}
 
 /** The flag values that {@link withRequestFlags} adds. */
-export interface RequestOnlyFlagValues {
+export type RequestOnlyFlagValues = {
   follow?: true;
   maxRedirects: string;
   timeout?: string;
@@ -64,7 +64,7 @@ export interface RequestOnlyFlagValues {
   silent?: true;
   curl?: true;
   offline?: true;
-}
+};
 
 /** Commands that a lowercase first word may have been meant as. */
 export const SUBCOMMANDS = ["graphql", "ws", "sse", "ui", "auth", "completions"];
