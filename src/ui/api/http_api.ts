@@ -1,0 +1,126 @@
+/**
+ * The HTTP tab's endpoints: send a request with {@link send} (the CLI's one network path)
+ * and describe the response as JSON; build the equivalent curl command.
+ * @module
+ */
+import { authorizationHeader } from "../../auth/authorize.ts";
+import { buildRequest, displayUrl } from "../../http/build_request.ts";
+import { send } from "../../http/send.ts";
+import { toCurl } from "../../output/curl.ts";
+import { boolean, object, readJson } from "./decode.ts";
+import { parseUiRequest } from "./spec_json.ts";
+
+/** Bodies larger than this are cut in the viewer (the size is still reported in full). */
+export const MAX_SHOWN_BODY = 5 * 1024 * 1024;
+
+/** What the server needs to send on the browser's behalf. */
+export interface ApiContext {
+  /** Aborts everything when the server stops. */
+  signal: AbortSignal;
+  /** The fetch to use for outbound requests. */
+  fetch?: typeof fetch;
+}
+
+/** A response as the browser sees it. */
+export interface ResponseJson {
+  status: number;
+  statusText: string;
+  /** The final URL, API keys redacted. */
+  url: string;
+  headers: Array<[string, string]>;
+  /** The body as text, or undefined when it is binary. */
+  body?: string;
+  /** Whether the body was cut at {@link MAX_SHOWN_BODY}. */
+  truncated: boolean;
+  /** Body size in bytes. */
+  size: number;
+  /** Milliseconds from sending to the last body byte. */
+  timeMs: number;
+  redirects: number;
+}
+
+/**
+ * `POST /api/http`: sends the request the HTTP tab describes.
+ *
+ * @param request the browser's request, JSON body
+ * @param context signal and fetch
+ * @returns the response as {@link ResponseJson}
+ */
+export async function handleHttpSend(request: Request, context: ApiContext): Promise<Response> {
+  const json = object(await readJson(request), "request");
+  const spec = parseUiRequest(json);
+  const signal = AbortSignal.any([context.signal, request.signal]);
+  const started = performance.now();
+  const exchange = await send(spec, {
+    follow: json.follow === undefined ? true : boolean(json.follow, "follow"),
+    signal,
+    ...(context.fetch ? { fetch: context.fetch } : {}),
+  });
+  const { bytes, size } = await readLimited(exchange.response.body, MAX_SHOWN_BODY);
+  const timeMs = performance.now() - started;
+  const binary = bytes.includes(0);
+  const result: ResponseJson = {
+    status: exchange.response.status,
+    statusText: exchange.response.statusText,
+    url: displayUrl(exchange.request),
+    headers: [...exchange.response.headers],
+    ...(binary ? {} : { body: new TextDecoder().decode(bytes) }),
+    truncated: size > bytes.length,
+    size,
+    timeMs: Math.round(timeMs * 10) / 10,
+    redirects: exchange.redirects,
+  };
+  return Response.json(result);
+}
+
+/**
+ * `POST /api/http/curl`: the equivalent curl command, secrets included (the user asked, as
+ * with `dial --curl`).
+ *
+ * @param request the browser's request, JSON body
+ * @param context signal and fetch
+ * @returns `{curl}`
+ */
+export async function handleHttpCurl(request: Request, context: ApiContext): Promise<Response> {
+  const json = object(await readJson(request), "request");
+  const spec = parseUiRequest(json);
+  const authorization = spec.auth.authorization;
+  const header = authorization && await authorizationHeader(authorization, {
+    signal: context.signal,
+    ...(context.fetch ? { fetch: context.fetch } : {}),
+  });
+  const follow = json.follow === undefined ? true : boolean(json.follow, "follow");
+  return Response.json({ curl: toCurl(buildRequest(spec, header), { follow }) });
+}
+
+/**
+ * Reads a body up to a limit, then counts (and discards) the rest.
+ *
+ * @param body the stream
+ * @param limit the most bytes to keep
+ * @returns the kept bytes and the full size
+ */
+export async function readLimited(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+): Promise<{ bytes: Uint8Array; size: number }> {
+  if (!body) return { bytes: new Uint8Array(), size: 0 };
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (kept < limit) {
+      const part = chunk.subarray(0, limit - kept);
+      chunks.push(part);
+      kept += part.length;
+    }
+  }
+  const bytes = new Uint8Array(kept);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return { bytes, size };
+}

@@ -1,0 +1,15 @@
+/**
+ * The JSON API of the UI server, one entry per endpoint. Each tab's endpoints live in their
+ * own module; add new ones here.
+ * @module
+ */
+import { type ApiContext, handleHttpCurl, handleHttpSend } from "./http_api.ts";
+
+/** Handles one API call; throwing a DialError becomes a JSON error response. */
+export type ApiHandler = (request: Request, context: ApiContext) => Promise<Response>;
+
+/** `"METHOD /path"` → handler. */
+export const API_ROUTES: ReadonlyMap<string, ApiHandler> = new Map<string, ApiHandler>([
+  ["POST /api/http", handleHttpSend],
+  ["POST /api/http/curl", handleHttpCurl],
+]);

@@ -1,0 +1,184 @@
+/**
+ * Turns the browser's JSON into the same {@link RequestSpec} and {@link AuthSpec} the CLI
+ * builds from flags, with the CLI's own value parsers, so both faces share one set of rules.
+ * @module
+ */
+import type { Authorization, AuthSpec, QueryKey } from "../../auth/spec.ts";
+import {
+  DEFAULT_CALLBACK_PORT,
+  OAUTH2_FLOWS,
+  type OAuth2Options,
+} from "../../auth/oauth2/parse_value.ts";
+import { parseHeader, parseMethod, parsePort, parseUrl } from "../../cli/values.ts";
+import { UsageError } from "../../errors.ts";
+import { newBoundary } from "../../http/body.ts";
+import type { BodySource, HeaderField, RequestSpec } from "../../http/spec.ts";
+import { Secret } from "../../secret.ts";
+import { object, oneOf, optionalString, rows, string } from "./decode.ts";
+
+/** The auth panel's kinds. */
+export const AUTH_KINDS = ["none", "basic", "bearer", "apikey", "oauth2"] as const;
+
+/** Auth and the headers it adds, as parsed from the auth panel. */
+export interface ParsedUiAuth {
+  /** Authorization and query keys. */
+  auth: AuthSpec;
+  /** Headers the auth adds (an API key in a header). */
+  headers: HeaderField[];
+}
+
+/**
+ * Parses the auth panel: `{kind: "none"}`, `{kind: "basic", username, password}`,
+ * `{kind: "bearer", token}`, `{kind: "apikey", in: "header" | "query", name, value}` or
+ * `{kind: "oauth2", flow, tokenUrl, clientId, clientSecret?, scope?, authUrl?, username?,
+ * password?, port?}`: the same semantics as `-u`, `-B`, `-H`/`-K` and `--oauth2*`.
+ *
+ * @param value the panel's JSON
+ * @returns auth spec and extra headers
+ * @throws {UsageError} naming the bad field
+ */
+export function parseUiAuth(value: unknown): ParsedUiAuth {
+  const json = value === undefined ? { kind: "none" } : object(value, "auth");
+  const kind = oneOf(json.kind, "auth.kind", AUTH_KINDS);
+  const queryKeys: QueryKey[] = [];
+  const headers: HeaderField[] = [];
+  let authorization: Authorization | undefined;
+  switch (kind) {
+    case "none":
+      break;
+    case "basic": {
+      const username = string(json.username ?? "", "auth.username");
+      if (username === "") throw new UsageError("Missing user name for Basic auth");
+      if (username.includes(":")) {
+        throw new UsageError(`Invalid user name "${username}" for Basic auth: contains ":"`);
+      }
+      const password = new Secret(string(json.password ?? "", "auth.password"));
+      authorization = { kind: "basic", username, password };
+      break;
+    }
+    case "bearer": {
+      const token = string(json.token ?? "", "auth.token").trim();
+      if (token === "") throw new UsageError("Missing token for Bearer auth");
+      authorization = { kind: "bearer", token: new Secret(token) };
+      break;
+    }
+    case "apikey": {
+      const place = oneOf(json.in, "auth.in", ["header", "query"] as const);
+      const name = string(json.name ?? "", "auth.name").trim();
+      const key = string(json.value ?? "", "auth.value");
+      if (name === "") throw new UsageError("Missing name for the API key");
+      if (place === "query") {
+        queryKeys.push({ name, value: new Secret(key) });
+      } else {
+        const header = parseHeader(`${name}: ${key}`);
+        headers.push({ name: header.name, value: new Secret(key.trim()) });
+      }
+      break;
+    }
+    case "oauth2":
+      authorization = { kind: "oauth2", oauth2: parseUiOAuth2(json) };
+      break;
+  }
+  return { auth: { ...(authorization ? { authorization } : {}), queryKeys }, headers };
+}
+
+function parseUiOAuth2(json: Readonly<Record<string, unknown>>): OAuth2Options {
+  const flow = oneOf(json.flow, "auth.flow", OAUTH2_FLOWS);
+  const tokenText = optionalString(json.tokenUrl, "auth.tokenUrl");
+  if (tokenText === undefined) throw new UsageError("Missing token URL for OAuth 2.0");
+  const clientId = optionalString(json.clientId, "auth.clientId");
+  if (clientId === undefined) throw new UsageError("Missing client id for OAuth 2.0");
+  const clientSecret = optionalString(json.clientSecret, "auth.clientSecret");
+  const scope = optionalString(json.scope, "auth.scope");
+  const authText = optionalString(json.authUrl, "auth.authUrl");
+  const username = optionalString(json.username, "auth.username");
+  const password = optionalString(json.password, "auth.password");
+  const portText = json.port === undefined || json.port === null || json.port === ""
+    ? undefined
+    : String(json.port);
+  if (flow === "authorization_code" && authText === undefined) {
+    throw new UsageError("Missing authorization URL for the authorization_code flow");
+  }
+  if (flow === "password" && username === undefined) {
+    throw new UsageError("Missing user name for the password flow");
+  }
+  return {
+    flow,
+    tokenUrl: parseUrl(tokenText),
+    clientId,
+    ...(clientSecret !== undefined ? { clientSecret: new Secret(clientSecret) } : {}),
+    ...(scope !== undefined ? { scope } : {}),
+    ...(authText !== undefined ? { authUrl: parseUrl(authText) } : {}),
+    ...(username !== undefined ? { username } : {}),
+    ...(password !== undefined ? { password: new Secret(password) } : {}),
+    port: portText === undefined ? DEFAULT_CALLBACK_PORT : parsePort(portText, "callback port"),
+  };
+}
+
+/**
+ * Parses the header table: each enabled row through the CLI's `-H` parser.
+ *
+ * @param value `[{name, value, enabled?}]`
+ * @returns the headers (credential-looking values wrapped as secrets)
+ */
+export function parseUiHeaders(value: unknown): HeaderField[] {
+  return rows(value, "headers").map((row) => parseHeader(`${row.name}: ${row.value}`));
+}
+
+/**
+ * Parses an HTTP-tab request: `{method, url, params, headers, body, auth}`. Query parameters
+ * are appended to the URL; the body is `{kind: "none" | "json" | "text" | "form", …}`.
+ *
+ * @param value the request's JSON
+ * @returns the spec the CLI would build for the same request
+ * @throws {UsageError} naming the bad field
+ */
+export function parseUiRequest(value: unknown): RequestSpec {
+  const json = object(value, "request");
+  const method = parseMethod(string(json.method ?? "GET", "method").trim().toUpperCase());
+  const url = parseUrl(string(json.url ?? "", "url").trim());
+  for (const param of rows(json.params, "params")) url.searchParams.append(param.name, param.value);
+  const { auth, headers: authHeaders } = parseUiAuth(json.auth);
+  const headers = [...authHeaders, ...parseUiHeaders(json.headers)];
+  if (auth.authorization && headers.some((h) => h.name.toLowerCase() === "authorization")) {
+    throw new UsageError(
+      "Conflicting auth and Authorization header: both set the Authorization header",
+      { hint: "remove the header or set auth to None" },
+    );
+  }
+  const body = parseUiBody(json.body);
+  return { method, url, headers, auth, ...(body ? { body } : {}) };
+}
+
+function parseUiBody(value: unknown): BodySource | undefined {
+  if (value === undefined || value === null) return undefined;
+  const json = object(value, "body");
+  const kind = oneOf(json.kind, "body.kind", ["none", "json", "text", "form"] as const);
+  switch (kind) {
+    case "none":
+      return undefined;
+    case "json": {
+      const text = string(json.text ?? "", "body.text");
+      try {
+        JSON.parse(text);
+      } catch (error) {
+        throw new UsageError(`Invalid JSON body: ${(error as Error).message}`);
+      }
+      return { kind: "text", text, contentType: "application/json" };
+    }
+    case "text": {
+      const contentType = optionalString(json.contentType, "body.contentType");
+      return {
+        kind: "text",
+        text: string(json.text ?? "", "body.text"),
+        contentType: contentType ?? "text/plain;charset=UTF-8",
+      };
+    }
+    case "form":
+      return {
+        kind: "form",
+        fields: rows(json.fields, "body.fields"),
+        boundary: newBoundary(),
+      };
+  }
+}

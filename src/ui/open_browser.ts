@@ -1,0 +1,110 @@
+/**
+ * Opening the app: as an app window (`--app=<url>`) when Chrome, Chromium or Edge is
+ * installed, else the default browser (`$BROWSER`, xdg-open, open, start).
+ * @module
+ */
+
+/** A way to start a program; tests pass a recorder. */
+export type Spawn = (program: string, args: string[]) => Promise<boolean>;
+
+const APP_BROWSERS: Record<string, string[]> = {
+  linux: [
+    "google-chrome",
+    "google-chrome-stable",
+    "chromium",
+    "chromium-browser",
+    "microsoft-edge",
+    "microsoft-edge-stable",
+  ],
+  darwin: [
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    "/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge",
+  ],
+  windows: [
+    "C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe",
+    "C:\\Program Files (x86)\\Google\\Chrome\\Application\\chrome.exe",
+    "C:\\Program Files (x86)\\Microsoft\\Edge\\Application\\msedge.exe",
+    "C:\\Program Files\\Microsoft\\Edge\\Application\\msedge.exe",
+  ],
+};
+
+/**
+ * Finds an executable by name on PATH, or checks an absolute path.
+ *
+ * @param name a program name or absolute path
+ * @returns the path, or undefined
+ */
+export function findExecutable(name: string): string | undefined {
+  const isWindows = Deno.build.os === "windows";
+  const candidates = name.includes("/") || name.includes("\\")
+    ? [name]
+    : (Deno.env.get("PATH") ?? "").split(isWindows ? ";" : ":").filter(Boolean)
+      .map((dir) => `${dir}/${name}`);
+  for (const path of candidates) {
+    try {
+      const info = Deno.statSync(path);
+      if (info.isFile && (isWindows || ((info.mode ?? 0o111) & 0o111) !== 0)) return path;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** Starts a program detached from our stdio; resolves whether it could be started. */
+const spawnDetached: Spawn = (program, args) => {
+  try {
+    const child = new Deno.Command(program, {
+      args,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    child.unref();
+    child.status.catch(() => {});
+    return Promise.resolve(true);
+  } catch {
+    return Promise.resolve(false);
+  }
+};
+
+/**
+ * Opens a URL for the user.
+ *
+ * @param url the app URL
+ * @param options `spawn` to start programs (tests); `app` false to skip the app window
+ * @returns how it was opened (`"app"`, `"browser"`), or undefined when nothing worked
+ */
+export async function openBrowser(
+  url: string,
+  options: { spawn?: Spawn; app?: boolean } = {},
+): Promise<"app" | "browser" | undefined> {
+  const spawn = options.spawn ?? spawnDetached;
+  if (options.app !== false) {
+    for (const name of APP_BROWSERS[Deno.build.os] ?? []) {
+      const path = findExecutable(name);
+      if (path && await spawn(path, [`--app=${url}`])) return "app";
+    }
+  }
+  const browser = Deno.env.get("BROWSER");
+  if (browser) {
+    for (const command of browser.split(":")) {
+      const [program, ...args] = command.trim().split(/\s+/);
+      if (!program) continue;
+      const withUrl = args.some((a) => a.includes("%s"))
+        ? args.map((a) => a.replaceAll("%s", url))
+        : [...args, url];
+      if (await spawn(program, withUrl)) return "browser";
+    }
+  }
+  const fallback: Array<[string, string[]]> = Deno.build.os === "darwin"
+    ? [["open", [url]]]
+    : Deno.build.os === "windows"
+    ? [["cmd", ["/c", "start", "", url]]]
+    : [["xdg-open", [url]]];
+  for (const [program, args] of fallback) {
+    if (await spawn(program, args)) return "browser";
+  }
+  return undefined;
+}

@@ -1,0 +1,53 @@
+/**
+ * `dial ui`'s action: start the server, print the URL, open it, wait for Ctrl-C.
+ * @module
+ */
+import { stderr, stdout } from "../output/terminal.ts";
+import { warn } from "../output/report.ts";
+import { openBrowser } from "./open_browser.ts";
+import { startUiServer } from "./server.ts";
+
+/** Options for {@link runUi}. */
+export interface RunUiOptions {
+  /** The port (0: a free one). */
+  port: number;
+  /** The interface; default 127.0.0.1. */
+  hostname?: string;
+  /** Whether to open a browser. */
+  open: boolean;
+  /** Aborted on Ctrl-C. */
+  signal: AbortSignal;
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+
+/**
+ * Runs the desktop app until the signal aborts.
+ *
+ * @param options port, interface, open, signal
+ */
+export async function runUi(options: RunUiOptions): Promise<void> {
+  const err = stderr();
+  const hostname = options.hostname === "localhost" ? "127.0.0.1" : options.hostname;
+  if (hostname !== undefined && !LOOPBACK.has(hostname)) {
+    await warn(
+      err,
+      `Listening on ${hostname}, not only on loopback: anyone who can reach it and learns the URL can send requests through dial`,
+    );
+  }
+  let building = false;
+  const server = await startUiServer({
+    port: options.port,
+    ...(hostname !== undefined ? { hostname } : {}),
+    signal: options.signal,
+    onBuild: () => building = true,
+  });
+  if (building) await err.write("Built the UI bundle from source\n");
+  await stdout().write(`${server.url.href}\n`);
+  if (options.open) {
+    const how = await openBrowser(server.url.href);
+    if (!how) await warn(err, "Could not open a browser: open the URL above yourself");
+  }
+  await err.write("dial ui is running; press Ctrl-C to stop\n");
+  await server.finished;
+}

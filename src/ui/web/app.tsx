@@ -1,0 +1,42 @@
+/// <reference lib="dom" />
+/**
+ * The app: tab bar, the shared auth panel, one panel per tab. Each tab is its own module.
+ * @module
+ */
+import type { JSX } from "preact";
+import { AuthPanel } from "./auth_panel.tsx";
+import { GraphqlTab } from "./graphql/graphql_tab.tsx";
+import { HttpTab } from "./http_tab.tsx";
+import { SseTab } from "./sse_tab.tsx";
+import { isString, persisted } from "./storage.ts";
+import { type TabDef, TabList, TabPanels } from "./tabs.tsx";
+import { WebSocketTab } from "./ws_tab.tsx";
+
+const TABS: TabDef[] = [
+  { id: "http", label: "HTTP", render: () => <HttpTab /> },
+  { id: "graphql", label: "GraphQL", render: () => <GraphqlTab /> },
+  { id: "ws", label: "WebSocket", render: () => <WebSocketTab /> },
+  { id: "sse", label: "SSE", render: () => <SseTab /> },
+];
+
+const selected = persisted(
+  "tab",
+  "http",
+  (v): v is string => isString(v) && TABS.some((t) => t.id === v),
+);
+
+/** @returns the whole app */
+export function App(): JSX.Element {
+  return (
+    <div class="app">
+      <header>
+        <h1>dial</h1>
+        <TabList tabs={TABS} selected={selected} />
+      </header>
+      <AuthPanel />
+      <main>
+        <TabPanels tabs={TABS} selected={selected} />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+/// <reference lib="dom" />
+/**
+ * The shared auth panel's state. Held in memory only: credentials are never written to
+ * storage, so a reload asks for them again.
+ * @module
+ */
+import { computed, signal } from "@preact/signals";
+
+/** The auth kinds, as the server's `parseUiAuth` names them. */
+export type AuthKind = "none" | "basic" | "bearer" | "apikey" | "oauth2";
+
+/** Labels for the kind picker. */
+export const AUTH_LABELS: ReadonlyArray<[AuthKind, string]> = [
+  ["none", "None"],
+  ["basic", "Basic"],
+  ["bearer", "Bearer"],
+  ["apikey", "API key"],
+  ["oauth2", "OAuth 2.0"],
+];
+
+/** The OAuth 2.0 flows (SPEC 5.3). */
+export type OAuth2Flow = "client_credentials" | "authorization_code" | "password";
+
+/** Every field of the panel. */
+export const auth = {
+  kind: signal<AuthKind>("none"),
+  username: signal(""),
+  password: signal(""),
+  token: signal(""),
+  keyIn: signal<"header" | "query">("header"),
+  keyName: signal("X-Api-Key"),
+  keyValue: signal(""),
+  flow: signal<OAuth2Flow>("client_credentials"),
+  tokenUrl: signal(""),
+  clientId: signal(""),
+  clientSecret: signal(""),
+  scope: signal(""),
+  authUrl: signal(""),
+  oauthUsername: signal(""),
+  oauthPassword: signal(""),
+  port: signal("8484"),
+};
+
+/** The panel as the JSON the server parses. */
+export const authJson = computed((): Record<string, unknown> => {
+  switch (auth.kind.value) {
+    case "none":
+      return { kind: "none" };
+    case "basic":
+      return { kind: "basic", username: auth.username.value, password: auth.password.value };
+    case "bearer":
+      return { kind: "bearer", token: auth.token.value };
+    case "apikey":
+      return {
+        kind: "apikey",
+        in: auth.keyIn.value,
+        name: auth.keyName.value,
+        value: auth.keyValue.value,
+      };
+    case "oauth2":
+      return {
+        kind: "oauth2",
+        flow: auth.flow.value,
+        tokenUrl: auth.tokenUrl.value,
+        clientId: auth.clientId.value,
+        clientSecret: auth.clientSecret.value,
+        scope: auth.scope.value,
+        ...(auth.flow.value === "authorization_code"
+          ? { authUrl: auth.authUrl.value, port: auth.port.value }
+          : {}),
+        ...(auth.flow.value === "password"
+          ? { username: auth.oauthUsername.value, password: auth.oauthPassword.value }
+          : {}),
+      };
+  }
+});

@@ -1,0 +1,9 @@
+/// <reference lib="dom" />
+/**
+ * The browser entry point of `dial ui`.
+ * @module
+ */
+import { render } from "preact";
+import { App } from "./app.tsx";
+
+render(<App />, document.getElementById("app")!);

@@ -1,0 +1,51 @@
+/// <reference lib="dom" />
+/**
+ * Status, time and size of a response, shared by the HTTP and GraphQL viewers.
+ * @module
+ */
+import type { JSX } from "preact";
+import { prettyJson } from "../../output/json.ts";
+import { formatSize } from "./api.ts";
+
+/**
+ * @param props status, status text, time in ms, size in bytes
+ * @returns the summary line
+ */
+export function ResponseMeta(props: {
+  status: number;
+  statusText?: string;
+  timeMs: number;
+  size: number;
+  extra?: string;
+}): JSX.Element {
+  const tone = props.status >= 500
+    ? "bad"
+    : props.status >= 400
+    ? "warn"
+    : props.status >= 300
+    ? "info"
+    : "good";
+  return (
+    <p class="meta" aria-label="Response summary">
+      <span class={`status ${tone}`} data-testid="status">
+        {props.status} {props.statusText ?? ""}
+      </span>
+      <span data-testid="time">{props.timeMs.toFixed(0)} ms</span>
+      <span data-testid="size">{formatSize(props.size)}</span>
+      {props.extra && <span>{props.extra}</span>}
+    </p>
+  );
+}
+
+/**
+ * @param text a response body
+ * @returns it pretty-printed when it is JSON, unchanged otherwise
+ */
+export function prettyIfJson(text: string): string {
+  try {
+    JSON.parse(text);
+    return prettyJson(text, false);
+  } catch {
+    return text;
+  }
+}

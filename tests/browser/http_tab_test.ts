@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { serve } from "../_helpers.ts";
+import { launchBrowser, openApp } from "./_browser.ts";
+
+Deno.test("browser: the HTTP tab sends with Basic auth, a query parameter and a header, and shows the response", async () => {
+  await using target = serve((request) =>
+    request.headers.get("authorization") === `Basic ${btoa("ann:s3cret")}`
+      ? Response.json({ path: new URL(request.url).search, trace: request.headers.get("x-trace") })
+      : new Response("no", { status: 401 })
+  );
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await page.getByLabel("Auth", { exact: true }).selectOption("basic");
+  await page.getByLabel("Username").fill("ann");
+  await page.getByLabel("Password").fill("s3cret");
+  await page.getByLabel("URL").fill(`${target.origin}/users`);
+  await page.getByText("Query parameters").click();
+  await page.getByLabel("Query parameters name 1").fill("page");
+  await page.getByLabel("Query parameters value 1").fill("2");
+  await page.getByLabel("Headers name 1").fill("X-Trace");
+  await page.getByLabel("Headers value 1").fill("abc");
+  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
+  const body = await page.getByLabel("Response body").textContent();
+  assert.match(body ?? "", /"path": "\?page=2"/);
+  assert.match(body ?? "", /"trace": "abc"/);
+  assert.match(await page.getByTestId("size").textContent() ?? "", /\d+ B/);
+  assert.equal(target.requests.length, 1);
+});
+
+Deno.test("browser: the HTTP tab puts an API key in the query and copies the request as curl", async () => {
+  await using target = serve((request) => Response.json({ query: new URL(request.url).search }));
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await page.getByLabel("Auth", { exact: true }).selectOption("apikey");
+  await page.getByLabel("Add to").selectOption("query");
+  await page.getByLabel("Key name").fill("api_key");
+  await page.getByLabel("Key value").fill("k 1");
+  await page.getByLabel("URL").fill(`${target.origin}/data`);
+  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
+  assert.match(await page.getByLabel("Response body").textContent() ?? "", /api_key=k%201/);
+  await page.getByRole("button", { name: "Copy as curl" }).click();
+  const curl = await page.getByLabel("curl command (copied)").inputValue();
+  assert.equal(
+    curl,
+    `curl '${target.origin}/data?api_key=k%201' -H 'User-Agent: dial/0.1.0' -L --max-redirs 10`,
+  );
+});
+
+Deno.test("browser: the HTTP tab shows a bad URL in words and sends nothing", async () => {
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await page.getByLabel("URL").fill("example.com/x");
+  await page.getByRole("button", { name: "Send" }).click();
+  const alert = page.getByRole("alert");
+  await alert.waitFor();
+  assert.match(
+    await alert.textContent() ?? "",
+    /Invalid URL "example.com\/x": not an absolute URL/,
+  );
+});

@@ -1,0 +1,93 @@
+import assert from "node:assert/strict";
+import { parseUiAuth, parseUiRequest } from "../../src/ui/api/spec_json.ts";
+import { UsageError } from "../../src/errors.ts";
+
+Deno.test("ui api: Basic, Bearer and API-key panels become the CLI's auth spec", () => {
+  const basic = parseUiAuth({ kind: "basic", username: "ann", password: "p:w" });
+  assert.equal(basic.auth.authorization?.kind, "basic");
+  const bearer = parseUiAuth({ kind: "bearer", token: " t0k " });
+  assert.equal(
+    bearer.auth.authorization?.kind === "bearer" && bearer.auth.authorization.token.reveal(),
+    "t0k",
+  );
+  const header = parseUiAuth({ kind: "apikey", in: "header", name: "X-Api-Key", value: "k" });
+  assert.equal(header.headers[0]?.name, "X-Api-Key");
+  assert.equal(String(header.headers[0]?.value), "(redacted)");
+  const query = parseUiAuth({ kind: "apikey", in: "query", name: "api_key", value: "k" });
+  assert.equal(query.auth.queryKeys[0]?.value.reveal(), "k");
+});
+
+Deno.test("ui api: OAuth 2.0 fields become the same options as the --oauth2 flags", () => {
+  const { auth } = parseUiAuth({
+    kind: "oauth2",
+    flow: "authorization_code",
+    tokenUrl: "http://127.0.0.1:9/token",
+    clientId: "app",
+    authUrl: "http://127.0.0.1:9/authorize",
+    scope: "read write",
+    port: "9999",
+  });
+  assert.ok(auth.authorization?.kind === "oauth2");
+  const options = auth.authorization.oauth2;
+  assert.equal(options.tokenUrl.href, "http://127.0.0.1:9/token");
+  assert.equal(options.port, 9999);
+  assert.equal(options.scope, "read write");
+  assert.equal(options.clientSecret, undefined);
+});
+
+Deno.test("ui api: each bad auth field is a usage error naming it", () => {
+  const cases: Array<[unknown, RegExp]> = [
+    [{ kind: "magic" }, /Invalid auth.kind: expected one of none, basic, bearer, apikey, oauth2/],
+    [{ kind: "basic", username: "" }, /Missing user name for Basic auth/],
+    [{ kind: "bearer", token: "" }, /Missing token for Bearer auth/],
+    [{ kind: "apikey", in: "header", name: "" }, /Missing name for the API key/],
+    [{ kind: "oauth2", flow: "implicit" }, /Invalid auth.flow/],
+    [
+      { kind: "oauth2", flow: "password", tokenUrl: "x", clientId: "a", username: "u" },
+      /Invalid URL "x"/,
+    ],
+    [
+      { kind: "oauth2", flow: "authorization_code", tokenUrl: "http://a/t", clientId: "a" },
+      /Missing authorization URL for the authorization_code flow/,
+    ],
+  ];
+  for (const [value, message] of cases) {
+    assert.throws(
+      () => parseUiAuth(value),
+      (e: unknown) => e instanceof UsageError && message.test(e.message),
+    );
+  }
+});
+
+Deno.test("ui api: a request appends enabled query parameters and skips disabled rows", () => {
+  const spec = parseUiRequest({
+    method: "post",
+    url: "http://127.0.0.1:9/x?a=1",
+    params: [{ name: "b", value: "2 3", enabled: true }, { name: "c", value: "4", enabled: false }],
+    headers: [{ name: "X-Token", value: "s", enabled: true }],
+    body: { kind: "json", text: '{"n":1}' },
+  });
+  assert.equal(spec.method, "POST");
+  assert.equal(spec.url.href, "http://127.0.0.1:9/x?a=1&b=2+3");
+  assert.equal(String(spec.headers[0]?.value), "(redacted)");
+  assert.deepEqual(spec.body, { kind: "text", text: '{"n":1}', contentType: "application/json" });
+});
+
+Deno.test("ui api: a JSON body must be valid JSON", () => {
+  assert.throws(
+    () => parseUiRequest({ url: "http://a/", body: { kind: "json", text: "{" } }),
+    /Invalid JSON body/,
+  );
+});
+
+Deno.test("ui api: auth and an Authorization header conflict, as -u and -H do", () => {
+  assert.throws(
+    () =>
+      parseUiRequest({
+        url: "http://a/",
+        auth: { kind: "bearer", token: "t" },
+        headers: [{ name: "Authorization", value: "x", enabled: true }],
+      }),
+    /Conflicting auth and Authorization header/,
+  );
+});
