@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The browser's only link: JSON calls to the local server (same origin, secret cookie).
  * @module

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The app: tab bar, the shared auth panel, one panel per tab. Each tab is its own module.
  * @module

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The auth panel shared by every tab: None, Basic, Bearer, API key, OAuth 2.0 with the same
  * fields and semantics as the CLI flags. Values stay in memory; tokens stay on the server.

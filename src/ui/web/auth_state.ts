@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The shared auth panel's state. Held in memory only: credentials are never written to
  * storage, so a reload asks for them again.

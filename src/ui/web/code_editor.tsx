@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * A CodeMirror 6 editor bound to a signal, used for request bodies, the GraphQL query,
  * variables and the (read-only) response viewers.

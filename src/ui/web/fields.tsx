@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * Small form controls bound to signals, each with a visible label.
  * @module

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The HTTP tab: method, URL, query parameters, headers, body (JSON, text, form), the shared
  * auth; the response's status, headers, pretty body, time and size; "Copy as curl".

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The browser entry point of `dial ui`.
  * @module

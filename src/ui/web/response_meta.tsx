@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * Status, time and size of a response, shared by the HTTP and GraphQL viewers.
  * @module

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The SSE tab. Its streams are issue #7; until then the tab says so plainly.
  * @module

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * Signals remembered across reloads in localStorage. Only non-secret values go here: the
  * auth panel keeps its values in memory, and credential-looking header values are dropped.

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The tab bar (ARIA tablist with arrow-key navigation) and its panels.
  * @module

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * OAuth 2.0 token state as the server reports it (obtained, expires in, refreshed), never the
  * token itself.

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The WebSocket tab. Its sessions are issue #7; until then the tab says so plainly.
  * @module

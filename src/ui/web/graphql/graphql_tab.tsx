@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The GraphQL tab.
  * @module
