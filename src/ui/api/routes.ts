@@ -4,6 +4,7 @@
  * @module
  */
 import { type ApiContext, handleHttpCurl, handleHttpSend } from "./http_api.ts";
+import { handleStreamSocket } from "./stream_api.ts";
 
 /** Handles one API call; throwing a DialError becomes a JSON error response. */
 export type ApiHandler = (request: Request, context: ApiContext) => Promise<Response>;
@@ -12,4 +13,5 @@ export type ApiHandler = (request: Request, context: ApiContext) => Promise<Resp
 export const API_ROUTES: ReadonlyMap<string, ApiHandler> = new Map<string, ApiHandler>([
   ["POST /api/http", handleHttpSend],
   ["POST /api/http/curl", handleHttpCurl],
+  ["GET /api/stream", handleStreamSocket],
 ]);

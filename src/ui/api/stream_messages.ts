@@ -1,0 +1,273 @@
+/**
+ * The stream bridge's wire format between the browser and the UI server: what the browser
+ * asks for (validated: `unknown` in, a typed command or a {@link UsageError} out) and how the
+ * session events of `src/stream` travel back as JSON.
+ * @module
+ */
+import { parseUrl } from "../../cli/values.ts";
+import { DialError, UsageError } from "../../errors.ts";
+import type { RequestSpec } from "../../http/spec.ts";
+import type { SseSessionEvent } from "../../stream/sse_session.ts";
+import { StatusError } from "../../stream/status_error.ts";
+import type { WebSocketSessionEvent } from "../../stream/ws_session.ts";
+import { array, boolean, isObject, type JsonObject, object, oneOf, string } from "./decode.ts";
+import { parseUiRequest } from "./spec_json.ts";
+
+/** Starts a WebSocket session: the handshake carries the auth panel's credentials. */
+export interface StartWebSocket {
+  kind: "ws";
+  /** The handshake request (method GET). */
+  spec: RequestSpec;
+  /** Subprotocols to offer. */
+  protocols: string[];
+  /** A text message sent every `intervalMs` while open. */
+  keepAlive?: { intervalMs: number; data: string };
+  /** Reconnection after an abnormal close. */
+  reconnect?: { attempts: number; delayMs: number };
+}
+
+/** Starts a server-sent events session. */
+export interface StartSse {
+  kind: "sse";
+  /** The request (GET, or POST with a body). */
+  spec: RequestSpec;
+  /** Sent as `Last-Event-ID` on the first connection. */
+  lastEventId?: string;
+  /** Whether to reconnect when the stream ends. */
+  reconnect: boolean;
+}
+
+/** What the browser may send over the bridge. */
+export type BridgeCommand =
+  | { type: "start"; start: StartWebSocket | StartSse }
+  | { type: "send"; data: string | Uint8Array }
+  | { type: "close"; code?: number; reason?: string };
+
+/** The longest keep-alive interval or reconnection delay accepted: one day. */
+const MAX_MS = 86_400_000;
+
+/**
+ * Parses one message from the browser.
+ *
+ * @param text a text frame
+ * @returns the command
+ * @throws {UsageError} naming what is wrong
+ */
+export function parseBridgeCommand(text: string): BridgeCommand {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`Invalid bridge message: ${(error as Error).message}`);
+  }
+  const json = object(value, "bridge message");
+  const type = oneOf(json.type, "type", ["start", "send", "close"] as const);
+  switch (type) {
+    case "start":
+      return { type, start: parseStart(json) };
+    case "send":
+      return { type, data: parseSendData(json) };
+    case "close": {
+      const code = json.code === undefined ? undefined : closeCode(json.code);
+      const reason = json.reason === undefined ? undefined : string(json.reason, "reason");
+      if (reason !== undefined && new TextEncoder().encode(reason).length > 123) {
+        throw new UsageError("Invalid close reason: longer than 123 bytes of UTF-8");
+      }
+      return {
+        type,
+        ...(code !== undefined ? { code } : {}),
+        ...(reason !== undefined ? { reason } : {}),
+      };
+    }
+  }
+}
+
+function parseStart(json: JsonObject): StartWebSocket | StartSse {
+  const kind = oneOf(json.kind, "kind", ["ws", "sse"] as const);
+  const request = object(json.request, "request");
+  if (kind === "ws") {
+    // parseUiRequest takes http(s) URLs; the session turns them back into ws(s).
+    const url = parseUrl(string(request.url ?? "", "url").trim(), [
+      "ws:",
+      "wss:",
+      "http:",
+      "https:",
+    ]);
+    url.protocol = url.protocol === "wss:"
+      ? "https:"
+      : url.protocol === "ws:"
+      ? "http:"
+      : url.protocol;
+    const spec = parseUiRequest({ ...request, url: url.href, method: "GET", body: undefined });
+    const protocols = array(json.protocols, "protocols").map((p, i) =>
+      string(p, `protocols[${i}]`).trim()
+    ).filter((p) => p !== "");
+    for (const protocol of protocols) {
+      // RFC 6455 4.1: a subprotocol is an HTTP token.
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(protocol)) {
+        throw new UsageError(`Invalid subprotocol "${protocol}": not a token`, {
+          hint: "subprotocols are names like graphql-transport-ws, without spaces or commas",
+        });
+      }
+    }
+    const keepAlive = json.keepAlive === undefined || json.keepAlive === null
+      ? undefined
+      : object(json.keepAlive, "keepAlive");
+    const reconnect = json.reconnect === undefined || json.reconnect === null
+      ? undefined
+      : object(json.reconnect, "reconnect");
+    return {
+      kind,
+      spec,
+      protocols,
+      ...(keepAlive
+        ? {
+          keepAlive: {
+            intervalMs: milliseconds(keepAlive.intervalMs, "keepAlive.intervalMs", 100),
+            data: string(keepAlive.data ?? "", "keepAlive.data"),
+          },
+        }
+        : {}),
+      ...(reconnect
+        ? {
+          reconnect: {
+            attempts: count(reconnect.attempts, "reconnect.attempts"),
+            delayMs: milliseconds(reconnect.delayMs, "reconnect.delayMs", 0),
+          },
+        }
+        : {}),
+    };
+  }
+  const method = string(request.method ?? "GET", "method").trim().toUpperCase();
+  if (method !== "GET" && method !== "POST") {
+    throw new UsageError(`Invalid method "${method}" for server-sent events: use GET or POST`);
+  }
+  const spec = parseUiRequest({
+    ...request,
+    method,
+    ...(method === "GET" ? { body: undefined } : {}),
+  });
+  const lastEventId = json.lastEventId === undefined || json.lastEventId === ""
+    ? undefined
+    : string(json.lastEventId, "lastEventId");
+  if (lastEventId !== undefined && /[\0\r\n]/.test(lastEventId)) {
+    throw new UsageError("Invalid Last-Event-ID: contains a line break or NUL");
+  }
+  return {
+    kind,
+    spec,
+    ...(lastEventId !== undefined ? { lastEventId } : {}),
+    reconnect: json.reconnect === undefined ? true : boolean(json.reconnect, "reconnect"),
+  };
+}
+
+function parseSendData(json: JsonObject): string | Uint8Array {
+  if (json.base64 !== undefined) {
+    const text = string(json.base64, "base64");
+    try {
+      return Uint8Array.fromBase64(text);
+    } catch {
+      throw new UsageError("Invalid binary message: not base64");
+    }
+  }
+  return string(json.text, "text");
+}
+
+function milliseconds(value: unknown, field: string, min: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > MAX_MS) {
+    throw new UsageError(`Invalid ${field}: expected whole milliseconds from ${min} to ${MAX_MS}`);
+  }
+  return value;
+}
+
+function count(value: unknown, field: string): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 1000) {
+    throw new UsageError(`Invalid ${field}: expected a whole number from 0 to 1000`);
+  }
+  return value;
+}
+
+function closeCode(value: unknown): number {
+  if (
+    typeof value !== "number" || !Number.isInteger(value) ||
+    !(value === 1000 || (value >= 3000 && value <= 4999))
+  ) {
+    throw new UsageError("Invalid close code: use 1000 or 3000–4999");
+  }
+  return value;
+}
+
+/** An error as the browser sees it. */
+export interface ErrorJson {
+  message: string;
+  code: string;
+  hint?: string;
+  /** The HTTP status that refused a handshake or stream. */
+  status?: number;
+}
+
+/**
+ * @param error anything thrown
+ * @returns its message, code, hint and status
+ */
+export function errorJson(error: unknown): ErrorJson {
+  if (error instanceof DialError) {
+    return {
+      message: error.message,
+      code: error.code,
+      ...(error.hint ? { hint: error.hint } : {}),
+      ...(error instanceof StatusError ? { status: error.status } : {}),
+    };
+  }
+  return { message: error instanceof Error ? error.message : String(error), code: "internal" };
+}
+
+/** A session event as JSON: errors as {@link ErrorJson}, binary messages as base64. */
+export type BridgeEvent = Record<string, unknown> & { type: string; time: number };
+
+/**
+ * @param event a WebSocket session event
+ * @returns it as JSON for the browser
+ */
+export function webSocketEventJson(event: WebSocketSessionEvent): BridgeEvent {
+  switch (event.type) {
+    case "message": {
+      const { data, ...rest } = event;
+      return typeof data === "string"
+        ? { ...rest, text: data }
+        : { ...rest, base64: toBase64(data) };
+    }
+    case "error":
+      return { type: "error", time: event.time, error: errorJson(event.error) };
+    default:
+      return { ...event };
+  }
+}
+
+/**
+ * @param event an SSE session event
+ * @returns it as JSON for the browser
+ */
+export function sseEventJson(event: SseSessionEvent): BridgeEvent {
+  if (event.type === "error") {
+    return {
+      type: "error",
+      time: event.time,
+      error: errorJson(event.error),
+      willRetry: event.willRetry,
+    };
+  }
+  return { ...event };
+}
+
+function toBase64(bytes: Uint8Array): string {
+  return bytes.toBase64();
+}
+
+/**
+ * @param value anything
+ * @returns whether it is a JSON object with a string `type`
+ */
+export function isBridgeEvent(value: unknown): value is BridgeEvent {
+  return isObject(value) && typeof value.type === "string" && typeof value.time === "number";
+}

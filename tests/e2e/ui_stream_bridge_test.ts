@@ -1,0 +1,216 @@
+/**
+ * The UI server's stream bridge (`GET /api/stream`) driven by a Deno WebSocket the way the
+ * app's tabs drive it, against real WebSocket and SSE servers that check auth.
+ */
+import assert from "node:assert/strict";
+import { serve, type TestServer } from "../_helpers.ts";
+import { startUiServer, type UiServer } from "../../src/ui/server.ts";
+
+const NO_ASSETS = { js: "", css: "" };
+
+/** Logs in like the browser does: the printed URL sets the secret cookie. */
+async function cookieOf(server: UiServer): Promise<string> {
+  const response = await fetch(server.url, { redirect: "manual" });
+  await response.body?.cancel();
+  const cookie = response.headers.get("set-cookie");
+  assert.ok(cookie, "the printed URL sets a cookie");
+  return cookie.split(";")[0]!;
+}
+
+interface Bridge {
+  socket: WebSocket;
+  events: Array<Record<string, unknown>>;
+  /** Resolves with the first event matching, waiting for it when needed. */
+  next(match: (event: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  closed: Promise<CloseEvent>;
+}
+
+async function openBridge(server: UiServer, cookie?: string): Promise<Bridge> {
+  const origin = `http://127.0.0.1:${server.port}`;
+  const socket = new WebSocket(`ws://127.0.0.1:${server.port}/api/stream`, {
+    headers: { Origin: origin, ...(cookie ? { Cookie: cookie } : {}) },
+  });
+  const events: Array<Record<string, unknown>> = [];
+  const waiters = new Set<() => void>();
+  socket.onmessage = (message) => {
+    const batch: unknown = JSON.parse(String(message.data));
+    assert.ok(Array.isArray(batch), "events come in arrays");
+    events.push(...batch);
+    for (const wake of waiters) wake();
+  };
+  const closed = new Promise<CloseEvent>((resolve) => socket.addEventListener("close", resolve));
+  await new Promise<void>((resolve, reject) => {
+    socket.onopen = () => resolve();
+    socket.onerror = (event) => reject(new Error(event instanceof ErrorEvent ? event.message : ""));
+  });
+  return {
+    socket,
+    events,
+    closed,
+    next: (match) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const found = events.find(match);
+          if (found) {
+            waiters.delete(check);
+            resolve(found);
+          }
+        };
+        waiters.add(check);
+        closed.then(() => {
+          check();
+          if (waiters.delete(check)) {
+            reject(new Error(`bridge closed; got ${JSON.stringify(events)}`));
+          }
+        });
+        check();
+      }),
+  };
+}
+
+function echoServer(authorization: string): TestServer {
+  return serve((request) => {
+    if (request.headers.get("authorization") !== authorization) {
+      return new Response("unauthorized", { status: 401 });
+    }
+    const { socket, response } = Deno.upgradeWebSocket(request, { protocol: "chat" });
+    socket.onmessage = (event) => {
+      if (event.data === "bye") socket.close(4001, "asked to leave");
+      else if (typeof event.data === "string") socket.send(`echo: ${event.data}`);
+      else socket.send(event.data);
+    };
+    return response;
+  });
+}
+
+Deno.test("ui stream bridge: a WebSocket session carries Basic auth, echoes text and binary, and reports the server's close", async () => {
+  await using target = echoServer(`Basic ${btoa("ann:pw")}`);
+  await using ui = await startUiServer({ assets: NO_ASSETS });
+  const bridge = await openBridge(ui, await cookieOf(ui));
+  bridge.socket.send(JSON.stringify({
+    type: "start",
+    kind: "ws",
+    request: {
+      url: `ws://127.0.0.1:${target.port}/chat`,
+      auth: { kind: "basic", username: "ann", password: "pw" },
+    },
+    protocols: ["chat"],
+  }));
+  const open = await bridge.next((e) => e.type === "open");
+  assert.equal(open.protocol, "chat");
+  bridge.socket.send(JSON.stringify({ type: "send", text: "hi" }));
+  const echo = await bridge.next((e) => e.type === "message" && e.direction === "in");
+  assert.equal(echo.text, "echo: hi");
+  assert.equal(echo.size, 8);
+  bridge.socket.send(JSON.stringify({ type: "send", base64: "AAEC/w==" }));
+  const binary = await bridge.next((e) =>
+    e.type === "message" && e.base64 !== undefined &&
+    e.direction === "in"
+  );
+  assert.equal(binary.base64, "AAEC/w==");
+  assert.equal(binary.size, 4);
+  bridge.socket.send(JSON.stringify({ type: "send", text: "bye" }));
+  const close = await bridge.next((e) => e.type === "close");
+  assert.deepEqual([close.code, close.reason, close.by], [4001, "asked to leave", "server"]);
+  await bridge.next((e) => e.type === "end");
+  assert.equal((await bridge.closed).code, 1000);
+});
+
+Deno.test("ui stream bridge: a refused handshake is reported with its status and hint", async () => {
+  await using target = echoServer("Bearer right");
+  await using ui = await startUiServer({ assets: NO_ASSETS });
+  const bridge = await openBridge(ui, await cookieOf(ui));
+  bridge.socket.send(JSON.stringify({
+    type: "start",
+    kind: "ws",
+    request: { url: `ws://127.0.0.1:${target.port}/`, auth: { kind: "bearer", token: "wrong" } },
+  }));
+  const error = await bridge.next((e) => e.type === "error");
+  assert.deepEqual(error.error, {
+    message: `WebSocket handshake refused by 127.0.0.1:${target.port}: HTTP 401`,
+    code: "http_status",
+    hint: "check the credentials (-u, -B, -K, -H, --oauth2)",
+    status: 401,
+  });
+  await bridge.next((e) => e.type === "end");
+  await bridge.closed;
+});
+
+Deno.test("ui stream bridge: the client's Disconnect closes with the given code", async () => {
+  await using target = echoServer("Bearer t");
+  await using ui = await startUiServer({ assets: NO_ASSETS });
+  const bridge = await openBridge(ui, await cookieOf(ui));
+  bridge.socket.send(JSON.stringify({
+    type: "start",
+    kind: "ws",
+    request: { url: `ws://127.0.0.1:${target.port}/`, auth: { kind: "bearer", token: "t" } },
+    protocols: ["chat"],
+  }));
+  await bridge.next((e) => e.type === "open");
+  bridge.socket.send(JSON.stringify({ type: "close", code: 4000, reason: "done here" }));
+  const close = await bridge.next((e) => e.type === "close");
+  assert.deepEqual([close.code, close.reason, close.by], [4000, "done here", "client"]);
+  await bridge.next((e) => e.type === "end");
+  await bridge.closed;
+});
+
+Deno.test("ui stream bridge: a bad start message is an error in words and nothing is sent", async () => {
+  await using target = echoServer("Bearer t");
+  await using ui = await startUiServer({ assets: NO_ASSETS });
+  const bridge = await openBridge(ui, await cookieOf(ui));
+  bridge.socket.send(JSON.stringify({
+    type: "start",
+    kind: "ws",
+    request: { url: `ws://127.0.0.1:${target.port}/` },
+    protocols: ["two words"],
+  }));
+  const error = await bridge.next((e) => e.type === "error");
+  assert.equal(
+    (error.error as { message: string }).message,
+    `Invalid subprotocol "two words": not a token`,
+  );
+  await bridge.closed;
+  assert.equal(target.requests.length, 0);
+});
+
+Deno.test("ui stream bridge: the upgrade needs the secret cookie", async () => {
+  await using ui = await startUiServer({ assets: NO_ASSETS });
+  await assert.rejects(openBridge(ui), /401/);
+});
+
+Deno.test("ui stream bridge: an SSE session reconnects with Last-Event-ID and the credentials again", async () => {
+  let connections = 0;
+  await using target = serve((request) => {
+    if (request.headers.get("x-api-key") !== "k") return new Response("no", { status: 401 });
+    connections++;
+    const body = connections === 1
+      ? 'retry: 20\nid: 7\nevent: tick\ndata: {"n":1}\n\n'
+      : `data: resumed after ${request.headers.get("last-event-id")}\n\n`;
+    return new Response(body, { headers: { "Content-Type": "text/event-stream" } });
+  });
+  await using ui = await startUiServer({ assets: NO_ASSETS });
+  const bridge = await openBridge(ui, await cookieOf(ui));
+  bridge.socket.send(JSON.stringify({
+    type: "start",
+    kind: "sse",
+    request: {
+      method: "GET",
+      url: `${target.origin}/events`,
+      auth: { kind: "apikey", in: "header", name: "X-Api-Key", value: "k" },
+    },
+  }));
+  const first = await bridge.next((e) => e.type === "event");
+  assert.deepEqual([first.event, first.id, first.data], ["tick", "7", `{"n":1}`]);
+  const reconnecting = await bridge.next((e) => e.type === "reconnecting");
+  assert.deepEqual([reconnecting.attempt, reconnecting.delayMs, reconnecting.lastEventId], [
+    2,
+    20,
+    "7",
+  ]);
+  const second = await bridge.next((e) => e.type === "event" && e.data !== `{"n":1}`);
+  assert.equal(second.data, "resumed after 7");
+  bridge.socket.send(JSON.stringify({ type: "close" }));
+  const closed = await bridge.next((e) => e.type === "closed");
+  assert.equal(closed.reason, "closed by the client");
+  await bridge.closed;
+});
