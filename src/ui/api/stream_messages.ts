@@ -10,7 +10,7 @@ import type { RequestSpec } from "../../http/spec.ts";
 import type { SseSessionEvent } from "../../stream/sse_session.ts";
 import { StatusError } from "../../stream/status_error.ts";
 import type { WebSocketSessionEvent } from "../../stream/ws_session.ts";
-import { array, boolean, isObject, type JsonObject, object, oneOf, string } from "./decode.ts";
+import { array, boolean, type JsonObject, object, oneOf, string } from "./decode.ts";
 import { parseUiRequest } from "./spec_json.ts";
 
 /** Starts a WebSocket session: the handshake carries the auth panel's credentials. */
@@ -262,12 +262,4 @@ export function sseEventJson(event: SseSessionEvent): BridgeEvent {
 
 function toBase64(bytes: Uint8Array): string {
   return bytes.toBase64();
-}
-
-/**
- * @param value anything
- * @returns whether it is a JSON object with a string `type`
- */
-export function isBridgeEvent(value: unknown): value is BridgeEvent {
-  return isObject(value) && typeof value.type === "string" && typeof value.time === "number";
 }

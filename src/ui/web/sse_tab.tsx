@@ -1,18 +1,247 @@
 /**
- * The SSE tab. Its streams are issue #7; until then the tab says so plainly.
+ * The SSE tab: GET, or POST with a body; URL, headers and the shared auth; Connect /
+ * Disconnect; the reconnection policy in view (retry interval, Last-Event-ID sent, attempt
+ * count) and a Last-Event-ID to start from; the virtualized event log with a type filter.
+ * The stream runs on the dial server (`src/stream`), which resolves the credentials again for
+ * every reconnection, so OAuth 2.0 tokens are refreshed as they expire.
  * @module
  */
+import { signal } from "@preact/signals";
 import type { JSX } from "preact";
+import { json } from "@codemirror/lang-json";
+import { authJson } from "./auth_state.ts";
+import { CodeEditor } from "./code_editor.tsx";
+import { RowTable, SelectField, TextField } from "./fields.tsx";
+import { isRows, isString, persisted, withoutSecrets } from "./storage.ts";
+import { type BridgeEvent, eventError, StreamBridge } from "./stream/bridge_client.ts";
+import { type LogEntry, LogStore } from "./stream/log_store.ts";
+import { StreamLog } from "./stream/stream_log.tsx";
+import { ensureStreamStyles } from "./stream/stream_styles.ts";
+
+type Method = "GET" | "POST";
+type BodyKind = "json" | "text";
+
+const method = persisted<Method>(
+  "sse.method",
+  "GET",
+  (v): v is Method => v === "GET" || v === "POST",
+);
+const url = persisted("sse.url", "", isString);
+const headers = persisted("sse.headers", [], isRows, withoutSecrets);
+const bodyKind = persisted<BodyKind>(
+  "sse.bodyKind",
+  "json",
+  (v): v is BodyKind => v === "json" || v === "text",
+);
+const body = persisted("sse.body", "", isString);
+const reconnect = persisted("sse.reconnect", true, (v): v is boolean => typeof v === "boolean");
+const startId = signal("");
+
+type SseState = "disconnected" | "connecting" | "open" | "waiting";
+
+/** The log of the SSE tab. */
+export const sseLog: LogStore = new LogStore();
+const types = signal<string[]>([]);
+const state = signal<SseState>("disconnected");
+const failure = signal<{ message: string; hint?: string } | undefined>(undefined);
+const policy = {
+  retryMs: signal<number | undefined>(undefined),
+  sentId: signal(""),
+  lastId: signal(""),
+  attempt: signal(0),
+  nextDelayMs: signal<number | undefined>(undefined),
+};
+let bridge: StreamBridge | undefined;
+
+function connect(): void {
+  failure.value = undefined;
+  policy.retryMs.value = undefined;
+  policy.nextDelayMs.value = undefined;
+  policy.attempt.value = 0;
+  policy.sentId.value = "";
+  state.value = "connecting";
+  bridge = new StreamBridge({
+    kind: "sse",
+    request: {
+      method: method.value,
+      url: url.value.trim(),
+      headers: headers.value,
+      auth: authJson.value,
+      ...(method.value === "POST" ? { body: { kind: bodyKind.value, text: body.value } } : {}),
+    },
+    reconnect: reconnect.value,
+    ...(startId.value.trim() ? { lastEventId: startId.value.trim() } : {}),
+  }, {
+    onEvents: (events) => sseLog.append(events.flatMap(toEntries)),
+    onClosed: (reason) => {
+      if (reason) failure.value = { message: reason };
+      state.value = "disconnected";
+      policy.nextDelayMs.value = undefined;
+      bridge = undefined;
+    },
+  });
+}
+
+function toEntries(event: BridgeEvent): LogEntry[] {
+  const time = event.time;
+  const info = (label: string, text: string): LogEntry[] => [{ time, kind: "info", label, text }];
+  switch (event.type) {
+    case "connecting": {
+      state.value = "connecting";
+      policy.attempt.value = Number(event.attempt) || 0;
+      const sent = typeof event.lastEventId === "string" ? event.lastEventId : "";
+      policy.sentId.value = sent;
+      return info(
+        "connect",
+        `Connecting (attempt ${policy.attempt.value}${sent ? `, Last-Event-ID: ${sent}` : ""})`,
+      );
+    }
+    case "open":
+      state.value = "open";
+      policy.nextDelayMs.value = undefined;
+      return info("open", `Connected: HTTP ${event.status}`);
+    case "event": {
+      const type = String(event.event ?? "message");
+      if (!types.value.includes(type)) types.value = [...types.value, type];
+      if (typeof event.lastEventId === "string") policy.lastId.value = event.lastEventId;
+      return [{
+        time,
+        kind: "event",
+        label: type,
+        ...(typeof event.id === "string" ? { id: event.id } : {}),
+        text: String(event.data ?? ""),
+      }];
+    }
+    case "comment":
+      return info("comment", `: ${event.text}`);
+    case "retry":
+      policy.retryMs.value = Number(event.retryMs);
+      return info("retry", `The server set the retry interval to ${event.retryMs} ms`);
+    case "disconnected":
+      return info("drop", `Disconnected: ${event.reason}`);
+    case "reconnecting": {
+      state.value = "waiting";
+      policy.nextDelayMs.value = Number(event.delayMs);
+      const id = typeof event.lastEventId === "string"
+        ? `, Last-Event-ID: ${event.lastEventId}`
+        : "";
+      return info("retry", `Reconnecting in ${event.delayMs} ms (attempt ${event.attempt}${id})`);
+    }
+    case "error": {
+      const error = eventError(event.error);
+      failure.value = error;
+      const more = event.willRetry === true ? " (will retry)" : "";
+      return [{ time, kind: "error", label: "error", text: `${error.message}${more}` }];
+    }
+    case "closed":
+      return info("closed", `Closed: ${event.reason}`);
+    default:
+      return [];
+  }
+}
+
+const STATE_TEXT: Record<SseState, string> = {
+  disconnected: "Disconnected",
+  connecting: "Connecting…",
+  open: "Connected",
+  waiting: "Waiting to reconnect…",
+};
 
 /** @returns the SSE panel */
 export function SseTab(): JSX.Element {
+  ensureStreamStyles();
+  const busy = state.value !== "disconnected";
   return (
-    <section class="placeholder" aria-label="SSE">
-      <h2>Server-sent events</h2>
-      <p>
-        SSE streams in the app are not available yet. From the command line:{" "}
-        <code>dial sse https://example.com/events</code>
-      </p>
-    </section>
+    <div class="stream sse">
+      <form
+        class="request-line"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (busy) bridge?.close();
+          else connect();
+        }}
+      >
+        <SelectField
+          label="SSE method"
+          value={method}
+          options={[["GET", "GET"], ["POST", "POST"]]}
+        />
+        <TextField
+          label="SSE URL"
+          type="url"
+          value={url}
+          placeholder="https://example.com/events"
+          class="grow"
+        />
+        <TextField label="Start from Last-Event-ID" value={startId} />
+        <button type="submit" class="primary">{busy ? "Disconnect" : "Connect"}</button>
+        <span class={`conn-state ${state.value}`} role="status" data-testid="sse-state">
+          {STATE_TEXT[state.value]}
+        </span>
+      </form>
+      <dl class="policy" aria-label="Reconnection policy">
+        <div>
+          <dt>Retry interval</dt>
+          <dd data-testid="sse-retry">
+            {policy.retryMs.value === undefined
+              ? "3000 ms (default)"
+              : `${policy.retryMs.value} ms (set by the server)`}
+          </dd>
+        </div>
+        <div>
+          <dt>Last-Event-ID sent</dt>
+          <dd data-testid="sse-sent-id">{policy.sentId.value || "none"}</dd>
+        </div>
+        <div>
+          <dt>Last event ID</dt>
+          <dd data-testid="sse-last-id">{policy.lastId.value || "none"}</dd>
+        </div>
+        <div>
+          <dt>Attempt</dt>
+          <dd data-testid="sse-attempt">{policy.attempt.value}</dd>
+        </div>
+        {policy.nextDelayMs.value !== undefined && (
+          <div>
+            <dt>Next try in</dt>
+            <dd>{policy.nextDelayMs.value} ms</dd>
+          </div>
+        )}
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={reconnect.value}
+            onChange={(e) => reconnect.value = e.currentTarget.checked}
+          />{" "}
+          Reconnect when the stream ends
+        </label>
+      </dl>
+      {failure.value && (
+        <p role="alert" class="error">
+          {failure.value.message}
+          {failure.value.hint && <span class="hint">: {failure.value.hint}</span>}
+        </p>
+      )}
+      <details open={headers.value.length > 0}>
+        <summary>Headers</summary>
+        <RowTable label="Headers" rows={headers} />
+      </details>
+      {method.value === "POST" && (
+        <details open>
+          <summary>Body</summary>
+          <SelectField
+            label="Body type"
+            value={bodyKind}
+            options={[["json", "JSON"], ["text", "Text"]]}
+          />
+          <CodeEditor
+            label="SSE request body"
+            value={body}
+            extensions={bodyKind.value === "json" ? json() : []}
+            class="body-editor"
+          />
+        </details>
+      )}
+      <StreamLog store={sseLog} label="Events" types={types} />
+    </div>
   );
 }

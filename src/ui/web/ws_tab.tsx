@@ -1,18 +1,260 @@
 /**
- * The WebSocket tab. Its sessions are issue #7; until then the tab says so plainly.
+ * The WebSocket tab: URL, subprotocols, headers and the shared auth; Connect / Disconnect
+ * with the state, close code and reason in view; keep-alive and auto-reconnect; a composer;
+ * the virtualized message log. The session runs on the dial server (`src/stream`), so the
+ * handshake carries the auth panel's credentials.
  * @module
  */
+import { computed, signal } from "@preact/signals";
 import type { JSX } from "preact";
+import { authJson } from "./auth_state.ts";
+import { RowTable, TextField } from "./fields.tsx";
+import { isRows, isString, persisted, withoutSecrets } from "./storage.ts";
+import { type BridgeEvent, eventError, StreamBridge } from "./stream/bridge_client.ts";
+import { type LogEntry, LogStore } from "./stream/log_store.ts";
+import { StreamLog } from "./stream/stream_log.tsx";
+import { ensureStreamStyles } from "./stream/stream_styles.ts";
+import { type Outgoing, WsComposer } from "./stream/ws_composer.tsx";
+
+const isBool = (v: unknown): v is boolean => typeof v === "boolean";
+
+const url = persisted("ws.url", "", isString);
+const protocols = persisted("ws.protocols", "", isString);
+const headers = persisted("ws.headers", [], isRows, withoutSecrets);
+const keepAlive = persisted("ws.keepAlive", false, isBool);
+const keepAliveSeconds = persisted("ws.keepAliveSeconds", "30", isString);
+const keepAliveData = persisted("ws.keepAliveData", "ping", isString);
+const reconnect = persisted("ws.reconnect", false, isBool);
+const reconnectAttempts = persisted("ws.reconnectAttempts", "5", isString);
+const reconnectSeconds = persisted("ws.reconnectSeconds", "2", isString);
+const closeCode = signal("1000");
+const closeReason = signal("");
+
+type WsState = "disconnected" | "connecting" | "open" | "reconnecting" | "closing";
+
+/** The log of the WebSocket tab (exported for the benchmark). */
+export const wsLog: LogStore = new LogStore();
+const state = signal<WsState>("disconnected");
+const closed = signal<{ code: number; reason: string; by: string; clean: boolean } | undefined>(
+  undefined,
+);
+const failure = signal<{ message: string; hint?: string } | undefined>(undefined);
+const protocol = signal("");
+const attempt = signal(0);
+const canSend = computed(() => state.value === "open");
+let bridge: StreamBridge | undefined;
+
+function seconds(text: string, field: string): number {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || value <= 0) {
+    throw new Error(`Invalid ${field}: expected a positive number of seconds`);
+  }
+  return Math.round(value * 1000);
+}
+
+function startCommand(): Record<string, unknown> {
+  const attempts = Number(reconnectAttempts.value);
+  if (reconnect.value && (!Number.isInteger(attempts) || attempts < 1)) {
+    throw new Error("Invalid reconnect attempts: expected a whole number from 1");
+  }
+  return {
+    kind: "ws",
+    request: { url: url.value.trim(), headers: headers.value, auth: authJson.value },
+    protocols: protocols.value.split(",").map((p) => p.trim()).filter((p) => p !== ""),
+    ...(keepAlive.value
+      ? {
+        keepAlive: {
+          intervalMs: seconds(keepAliveSeconds.value, "keep-alive interval"),
+          data: keepAliveData.value,
+        },
+      }
+      : {}),
+    ...(reconnect.value
+      ? {
+        reconnect: {
+          attempts,
+          delayMs: seconds(reconnectSeconds.value, "reconnect delay"),
+        },
+      }
+      : {}),
+  };
+}
+
+function connect(): void {
+  failure.value = undefined;
+  closed.value = undefined;
+  let start: Record<string, unknown>;
+  try {
+    start = startCommand();
+  } catch (error) {
+    failure.value = { message: error instanceof Error ? error.message : String(error) };
+    return;
+  }
+  state.value = "connecting";
+  bridge = new StreamBridge(start, {
+    onEvents: (events) => wsLog.append(events.flatMap(toEntries)),
+    onClosed: (reason) => {
+      if (reason) failure.value = { message: reason };
+      state.value = "disconnected";
+      bridge = undefined;
+    },
+  });
+}
+
+function disconnect(): void {
+  const code = Number(closeCode.value || "1000");
+  state.value = state.value === "open" ? "closing" : state.value;
+  bridge?.close(code, closeReason.value);
+}
+
+function toEntries(event: BridgeEvent): LogEntry[] {
+  const time = event.time;
+  switch (event.type) {
+    case "connecting":
+      state.value = "connecting";
+      attempt.value = Number(event.attempt) || 0;
+      return [{ time, kind: "info", label: "connect", text: `Connecting to ${event.url}` }];
+    case "open":
+      state.value = "open";
+      protocol.value = String(event.protocol ?? "");
+      return [{
+        time,
+        kind: "info",
+        label: "open",
+        text: `Connected${protocol.value ? ` (subprotocol ${protocol.value})` : ""}`,
+      }];
+    case "message": {
+      const binary = typeof event.base64 === "string";
+      return [{
+        time,
+        kind: event.direction === "out" ? "out" : "in",
+        label: "",
+        text: String(binary ? event.base64 : event.text ?? ""),
+        ...(binary ? { binary } : {}),
+        size: Number(event.size) || 0,
+        ...(event.keepAlive === true ? { keepAlive: true } : {}),
+      }];
+    }
+    case "close": {
+      const info = {
+        code: Number(event.code),
+        reason: String(event.reason ?? ""),
+        by: String(event.by),
+        clean: event.clean === true,
+      };
+      closed.value = info;
+      state.value = "disconnected";
+      return [{ time, kind: "info", label: "close", text: closeText(info) }];
+    }
+    case "reconnecting":
+      state.value = "reconnecting";
+      return [{
+        time,
+        kind: "info",
+        label: "retry",
+        text: `Reconnecting in ${Number(event.delayMs) / 1000} s (attempt ${event.attempt})`,
+      }];
+    case "error": {
+      const error = eventError(event.error);
+      failure.value = error;
+      return [{ time, kind: "error", label: "error", text: error.message }];
+    }
+    default:
+      return [];
+  }
+}
+
+function closeText(info: { code: number; reason: string; by: string; clean: boolean }): string {
+  return `Closed by the ${info.by}: ${info.code}${info.reason ? ` ${info.reason}` : ""}${
+    info.clean ? "" : " (not clean)"
+  }`;
+}
+
+function send(message: Outgoing): void {
+  bridge?.send(message);
+}
+
+const STATE_TEXT: Record<WsState, string> = {
+  disconnected: "Disconnected",
+  connecting: "Connecting…",
+  open: "Connected",
+  reconnecting: "Reconnecting…",
+  closing: "Closing…",
+};
 
 /** @returns the WebSocket panel */
 export function WebSocketTab(): JSX.Element {
+  ensureStreamStyles();
+  const busy = state.value !== "disconnected";
   return (
-    <section class="placeholder" aria-label="WebSocket">
-      <h2>WebSocket</h2>
-      <p>
-        WebSocket sessions in the app are not available yet. From the command line:{" "}
-        <code>dial ws wss://example.com/socket</code>
-      </p>
-    </section>
+    <div class="stream ws">
+      <form
+        class="request-line"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (busy) disconnect();
+          else connect();
+        }}
+      >
+        <TextField
+          label="WebSocket URL"
+          type="url"
+          value={url}
+          placeholder="wss://example.com/socket"
+          class="grow"
+        />
+        <TextField label="Subprotocols" value={protocols} placeholder="comma-separated" />
+        <button type="submit" class="primary">{busy ? "Disconnect" : "Connect"}</button>
+        <span class={`conn-state ${state.value}`} role="status" data-testid="ws-state">
+          {STATE_TEXT[state.value]}
+          {state.value === "open" && protocol.value ? ` (${protocol.value})` : ""}
+          {attempt.value > 1 ? ` · attempt ${attempt.value}` : ""}
+        </span>
+      </form>
+      {closed.value && (
+        <p class="close-info" data-testid="ws-close">
+          {closeText(closed.value)}
+        </p>
+      )}
+      {failure.value && (
+        <p role="alert" class="error">
+          {failure.value.message}
+          {failure.value.hint && <span class="hint">: {failure.value.hint}</span>}
+        </p>
+      )}
+      <details open={headers.value.length > 0}>
+        <summary>Handshake headers</summary>
+        <RowTable label="Headers" rows={headers} />
+      </details>
+      <details>
+        <summary>Connection options</summary>
+        <div class="options">
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={keepAlive.value}
+              onChange={(e) => keepAlive.value = e.currentTarget.checked}
+            />{" "}
+            Keep-alive message
+          </label>
+          <TextField label="Every (seconds)" value={keepAliveSeconds} class="narrow" />
+          <TextField label="Keep-alive text" value={keepAliveData} />
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={reconnect.value}
+              onChange={(e) => reconnect.value = e.currentTarget.checked}
+            />{" "}
+            Auto-reconnect
+          </label>
+          <TextField label="Attempts" value={reconnectAttempts} class="narrow" />
+          <TextField label="Delay (seconds)" value={reconnectSeconds} class="narrow" />
+          <TextField label="Close code" value={closeCode} class="narrow" />
+          <TextField label="Close reason" value={closeReason} />
+        </div>
+      </details>
+      <WsComposer canSend={canSend} onSend={send} />
+      <StreamLog store={wsLog} label="Messages" />
+    </div>
   );
 }

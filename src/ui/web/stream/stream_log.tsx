@@ -1,0 +1,265 @@
+/// <reference lib="dom" />
+/**
+ * A stream tab's log: a virtualized list (only the rows in view are in the DOM, so 100,000
+ * entries scroll like 100), a filter, pause autoscroll, clear, and a detail pane with the
+ * selected entry pretty-printed and a copy button.
+ * @module
+ */
+import { type Signal, useSignal } from "@preact/signals";
+import type { JSX } from "preact";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { formatSize } from "../api.ts";
+import { prettyIfJson } from "../response_meta.tsx";
+import { hexDump } from "./binary.ts";
+import { type LogEntry, type LogStore, MAX_ENTRIES, textFilter } from "./log_store.ts";
+
+/** Pixels per row; rows never wrap, so positions are arithmetic. */
+export const ROW_HEIGHT = 24;
+const OVERSCAN = 8;
+
+/** Props of {@link StreamLog}. */
+export interface StreamLogProps {
+  /** The entries. */
+  store: LogStore;
+  /** "Messages" or "Events": the list's accessible name. */
+  label: string;
+  /** Event types seen so far, for the SSE type filter; absent for WebSocket. */
+  types?: Signal<string[]>;
+}
+
+/**
+ * @param props the store, its label and the known event types
+ * @returns the toolbar, the list and the detail pane
+ */
+export function StreamLog(props: StreamLogProps): JSX.Element {
+  const { store } = props;
+  const filter = useSignal("");
+  const type = useSignal("");
+  const paused = useSignal(false);
+  const selected = useSignal<LogEntry | undefined>(undefined);
+  useEffect(() => store.setFilter(textFilter(filter.value, type.value)), [
+    filter.value,
+    type.value,
+  ]);
+  store.version.value; // re-render on every change of the store
+  const id = props.label.toLowerCase();
+  return (
+    <section class="stream-log" aria-label={`${props.label} log`}>
+      <div class="log-toolbar">
+        <div class="field">
+          <label for={`${id}-filter`}>Filter</label>
+          <input
+            id={`${id}-filter`}
+            type="search"
+            value={filter.value}
+            placeholder="text to find"
+            onInput={(e) => filter.value = e.currentTarget.value}
+          />
+        </div>
+        {props.types && (
+          <div class="field">
+            <label for={`${id}-type`}>Event type</label>
+            <select
+              id={`${id}-type`}
+              value={type.value}
+              onChange={(e) => type.value = e.currentTarget.value}
+            >
+              <option value="">All types</option>
+              {props.types.value.map((t) => <option key={t} value={t}>{t}</option>)}
+            </select>
+          </div>
+        )}
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={paused.value}
+            onChange={(e) => paused.value = e.currentTarget.checked}
+          />{" "}
+          Pause autoscroll
+        </label>
+        <button
+          type="button"
+          onClick={() => {
+            store.clear();
+            selected.value = undefined;
+          }}
+        >
+          Clear
+        </button>
+        <button
+          type="button"
+          onClick={() => copyText(store.shown().map(entryLine).join("\n"))}
+        >
+          Copy all
+        </button>
+        <span class="log-count" data-testid={`${id}-count`}>
+          {countText(store)}
+        </span>
+      </div>
+      <VirtualList
+        store={store}
+        label={props.label}
+        paused={paused}
+        selected={selected}
+        sse={props.types !== undefined}
+      />
+      {selected.value && <EntryDetail entry={selected.value} />}
+    </section>
+  );
+}
+
+function countText(store: LogStore): string {
+  const shown = store.count === store.total
+    ? `${store.total.toLocaleString("en")}`
+    : `${store.count.toLocaleString("en")} of ${store.total.toLocaleString("en")}`;
+  const dropped = store.dropped > 0
+    ? ` (oldest ${store.dropped.toLocaleString("en")} dropped: the log keeps ${
+      MAX_ENTRIES.toLocaleString("en")
+    })`
+    : "";
+  return `${shown} shown${dropped}`;
+}
+
+function VirtualList(props: {
+  store: LogStore;
+  label: string;
+  paused: Signal<boolean>;
+  selected: Signal<LogEntry | undefined>;
+  sse: boolean;
+}): JSX.Element {
+  const { store } = props;
+  const host = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(360);
+  const version = store.version.value;
+  useEffect(() => {
+    const element = host.current!;
+    const observer = new ResizeObserver(() => setHeight(element.clientHeight));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  useLayoutEffect(() => {
+    const element = host.current!;
+    if (!props.paused.value) {
+      element.scrollTop = element.scrollHeight;
+      setScrollTop(element.scrollTop);
+    }
+  }, [version, props.paused.value]);
+  const count = store.count;
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(count, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+  const rows: JSX.Element[] = [];
+  for (let i = first; i < last; i++) {
+    const entry = store.at(i)!;
+    rows.push(
+      <div
+        key={i}
+        role="listitem"
+        aria-posinset={i + 1}
+        aria-setsize={count}
+        class={`log-row ${entry.kind}${props.selected.value === entry ? " selected" : ""}`}
+        style={{ top: `${i * ROW_HEIGHT}px` }}
+        tabIndex={-1}
+        onClick={() => props.selected.value = entry}
+      >
+        <time>{clock(entry.time)}</time>
+        {props.sse ? <SseCells entry={entry} /> : <WsCells entry={entry} />}
+        <span class="data">{preview(entry)}</span>
+      </div>,
+    );
+  }
+  return (
+    <div
+      class="log-list"
+      ref={host}
+      role="list"
+      aria-label={props.label}
+      tabIndex={0}
+      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+    >
+      <div class="log-spacer" style={{ height: `${count * ROW_HEIGHT}px` }}>{rows}</div>
+    </div>
+  );
+}
+
+function WsCells(props: { entry: LogEntry }): JSX.Element {
+  const e = props.entry;
+  const direction = e.kind === "in" ? "↓ in" : e.kind === "out" ? "↑ out" : e.label;
+  return (
+    <>
+      <span class="dir" title={e.keepAlive ? "keep-alive" : undefined}>
+        {direction}
+        {e.keepAlive ? " ♥" : ""}
+      </span>
+      <span class="size">{e.size === undefined ? "" : formatSize(e.size)}</span>
+    </>
+  );
+}
+
+function SseCells(props: { entry: LogEntry }): JSX.Element {
+  const e = props.entry;
+  return (
+    <>
+      <span class="type">{e.label}</span>
+      <span class="id">{e.id ?? ""}</span>
+    </>
+  );
+}
+
+function EntryDetail(props: { entry: LogEntry }): JSX.Element {
+  const e = props.entry;
+  const body = payload(e);
+  return (
+    <section class="log-detail" aria-label="Selected entry">
+      <p class="meta">
+        <span>{new Date(e.time).toISOString()}</span>
+        <span>{e.kind === "event" ? `event: ${e.label}` : e.kind}</span>
+        {e.id !== undefined && <span>id: {e.id}</span>}
+        {e.size !== undefined && <span>{formatSize(e.size)}</span>}
+        {e.binary && <span>binary (hex)</span>}
+        <button type="button" onClick={() => copyText(e.binary ? body : e.text)}>Copy</button>
+      </p>
+      <pre data-testid="entry-detail">{body}</pre>
+    </section>
+  );
+}
+
+/**
+ * @param entry a log entry
+ * @returns its payload for reading: pretty JSON, a hex dump of binary, or the text
+ */
+export function payload(entry: LogEntry): string {
+  if (entry.binary) return hexDump(Uint8Array.fromBase64(entry.text));
+  return entry.kind === "in" || entry.kind === "out" || entry.kind === "event"
+    ? prettyIfJson(entry.text)
+    : entry.text;
+}
+
+function preview(entry: LogEntry): string {
+  if (entry.binary) {
+    const bytes = Uint8Array.fromBase64(entry.text);
+    const hex = hexDump(bytes.subarray(0, 48)).replaceAll("\n", " ");
+    return bytes.length > 48 ? `${hex} …` : hex;
+  }
+  const text = entry.text.length > 400 ? `${entry.text.slice(0, 400)}…` : entry.text;
+  return text.replace(/\s*[\r\n]+\s*/g, " ⏎ ");
+}
+
+function entryLine(entry: LogEntry): string {
+  const what = entry.kind === "event"
+    ? `${entry.label}${entry.id ? ` #${entry.id}` : ""}`
+    : entry.kind;
+  return `${new Date(entry.time).toISOString()}\t${what}\t${entry.text}`;
+}
+
+function clock(time: number): string {
+  const d = new Date(time);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${
+    String(d.getMilliseconds()).padStart(3, "0")
+  }`;
+}
+
+function copyText(text: string): void {
+  navigator.clipboard?.writeText(text).catch(() => {});
+}
