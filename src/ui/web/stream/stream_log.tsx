@@ -47,7 +47,7 @@ export function StreamLog(props: StreamLogProps): JSX.Element {
     <section class="stream-log" aria-label={`${props.label} log`}>
       <div class="log-toolbar">
         <div class="field">
-          <label for={`${id}-filter`}>Filter</label>
+          <label for={`${id}-filter`}>Filter {id}</label>
           <input
             id={`${id}-filter`}
             type="search"
