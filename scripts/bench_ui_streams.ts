@@ -1,0 +1,124 @@
+/**
+ * Measures the stream tabs' message log in Chromium (`deno run -A scripts/bench_ui_streams.ts`):
+ * main-thread work (CDP `TaskDuration`) for 10,000 WebSocket messages arriving at once, from
+ * the bridge frame to the rendered rows, and the same once the log holds 100,000 messages;
+ * then the time to render a scroll to the middle of the full log. Prints a Markdown table.
+ * @module
+ */
+import { chromium } from "playwright-core";
+import { CHROMIUM, CHROMIUM_ARGS } from "../tests/browser/_browser.ts";
+import { startUiServer } from "../src/ui/server.ts";
+
+const BURST = 10_000;
+const RUNS = 5;
+
+/** A WebSocket server that answers `burst N` with N messages at once. */
+function burstServer(): Deno.HttpServer<Deno.NetAddr> {
+  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    const { socket, response } = Deno.upgradeWebSocket(request);
+    socket.onmessage = (event) => {
+      const n = Number(String(event.data).split(" ")[1]);
+      for (let i = 0; i < n; i++) socket.send(`{"seq":${i},"price":${(i * 1.37).toFixed(2)}}`);
+    };
+    return response;
+  });
+}
+
+const target = burstServer();
+const ui = await startUiServer();
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  headless: true,
+  args: CHROMIUM_ARGS,
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(ui.url.href);
+  await page.getByRole("tab", { name: "WebSocket" }).click();
+  await page.getByLabel("WebSocket URL").fill(`ws://127.0.0.1:${target.addr.port}/`);
+  await page.getByRole("button", { name: "Connect" }).click();
+  await page.getByTestId("ws-state").filter({ hasText: "Connected" }).waitFor();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const taskSeconds = async () => {
+    const { metrics } = await cdp.send("Performance.getMetrics");
+    return metrics.find((m) => m.name === "TaskDuration")?.value ?? NaN;
+  };
+  /** The log's counter: entries held and entries dropped so far. */
+  const counter = () =>
+    page.evaluate(() => {
+      const text = document.querySelector('[data-testid="messages-count"]')?.textContent ?? "";
+      const numbers = [...text.replaceAll(",", "").matchAll(/\d+/g)].map((m) => Number(m[0]));
+      return { held: numbers[0] ?? 0, dropped: text.includes("dropped") ? numbers[1] ?? 0 : 0 };
+    });
+  const editor = page.getByLabel("Message", { exact: true });
+  /** Sends `burst N`, waits until the rows are shown, returns main-thread ms. */
+  const burst = async (n: number): Promise<number> => {
+    const before = await counter();
+    await editor.click();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.insertText(`burst ${n}`);
+    // Settle: the keystrokes' own work is not the log's.
+    await page.waitForTimeout(300);
+    const start = await taskSeconds();
+    await page.keyboard.press("Control+Enter");
+    // n replies plus the sent message itself.
+    const goal = before.held + before.dropped + n + 1;
+    await page.waitForFunction(
+      (goal) => {
+        const text = document.querySelector('[data-testid="messages-count"]')?.textContent ?? "";
+        const numbers = [...text.replaceAll(",", "").matchAll(/\d+/g)].map((m) => Number(m[0]));
+        const dropped = text.includes("dropped") ? numbers[1] ?? 0 : 0;
+        return (numbers[0] ?? 0) + dropped >= goal;
+      },
+      goal,
+      { polling: "raf", timeout: 60_000 },
+    );
+    // Let the last frame paint before reading the counter.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+    return (await taskSeconds() - start) * 1000;
+  };
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+  const small: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    await page.getByRole("button", { name: "Clear" }).click();
+    small.push(await burst(BURST));
+  }
+  await page.getByRole("button", { name: "Clear" }).click();
+  for (let total = 0; total < 100_000; total += BURST) await burst(BURST);
+  const full: number[] = [];
+  for (let i = 0; i < RUNS; i++) full.push(await burst(BURST));
+  const { held } = await counter();
+  const scrollMs = await page.evaluate(async () => {
+    const list = document.querySelector<HTMLElement>(".log-list")!;
+    const start = performance.now();
+    list.scrollTop = list.scrollHeight / 2;
+    list.dispatchEvent(new Event("scroll"));
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return performance.now() - start;
+  });
+  const rows = await page.evaluate(() => document.querySelectorAll(".log-row").length);
+  const out = [
+    "| measure | value |",
+    "|---|---|",
+    `| append ${
+      BURST.toLocaleString("en")
+    } messages to an empty log, main-thread work (median of ${RUNS}) | ${
+      median(small).toFixed(0)
+    } ms |`,
+    `| append ${
+      BURST.toLocaleString("en")
+    } messages to a full log of 100,000, main-thread work (median of ${RUNS}) | ${
+      median(full).toFixed(0)
+    } ms |`,
+    `| messages held | ${held.toLocaleString("en")} |`,
+    `| rows in the DOM | ${rows} |`,
+    `| scroll to the middle of the full log, to the second frame | ${scrollMs.toFixed(0)} ms |`,
+  ];
+  console.log(out.join("\n"));
+} finally {
+  await browser.close();
+  await ui.shutdown();
+  await target.shutdown();
+}
