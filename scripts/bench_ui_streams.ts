@@ -35,7 +35,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(ui.url.href);
   await page.getByRole("tab", { name: "WebSocket" }).click();
-  await page.getByLabel("WebSocket URL").fill(`ws://127.0.0.1:${target.addr.port}/`);
+  await page.getByLabel("WebSocket endpoint").fill(`ws://127.0.0.1:${target.addr.port}/`);
   await page.getByRole("button", { name: "Connect" }).click();
   await page.getByTestId("ws-state").filter({ hasText: "Connected" }).waitFor();
   const cdp = await page.context().newCDPSession(page);

@@ -37,7 +37,7 @@ Deno.test("browser: the SSE tab resumes a dropped stream with Last-Event-ID and 
   await page.getByLabel("Username").fill("ann");
   await page.getByLabel("Password").fill("pw");
   await page.getByRole("tab", { name: "SSE" }).click();
-  await page.getByLabel("SSE URL").fill(`${target.origin}/events`);
+  await page.getByLabel("SSE endpoint").fill(`${target.origin}/events`);
   await page.getByRole("button", { name: "Connect" }).click();
   const log = page.getByRole("list", { name: "Events" });
   await log.getByText("Closed: the server answered 204 No Content: no more events").waitFor();
@@ -76,11 +76,11 @@ Deno.test("browser: the SSE tab POSTs a JSON body and starts from a given Last-E
   await using app = await openApp(browser);
   const { page } = app;
   await page.getByRole("tab", { name: "SSE" }).click();
-  await page.getByLabel("SSE method").selectOption("POST");
-  await page.getByLabel("SSE URL").fill(`${target.origin}/stream`);
+  await page.getByLabel("Send as").selectOption("POST");
+  await page.getByLabel("SSE endpoint").fill(`${target.origin}/stream`);
   await page.getByLabel("Start from Last-Event-ID").fill("41");
   await page.getByText("Reconnect when the stream ends").click();
-  await page.getByLabel("SSE request body").click();
+  await page.getByLabel("SSE body", { exact: true }).click();
   await page.keyboard.insertText('{"topic":"a"}');
   await page.getByRole("button", { name: "Connect" }).click();
   const log = page.getByRole("list", { name: "Events" });

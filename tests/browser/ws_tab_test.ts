@@ -34,7 +34,7 @@ Deno.test("browser: the WebSocket tab connects with the auth panel's Bearer toke
   await page.getByLabel("Auth", { exact: true }).selectOption("bearer");
   await page.getByLabel("Token").fill("s3cret");
   await page.getByRole("tab", { name: "WebSocket" }).click();
-  await page.getByLabel("WebSocket URL").fill(`ws://127.0.0.1:${target.port}/chat`);
+  await page.getByLabel("WebSocket endpoint").fill(`ws://127.0.0.1:${target.port}/chat`);
   await page.getByLabel("Subprotocols").fill("chat");
   await page.getByRole("button", { name: "Connect" }).click();
   await page.getByTestId("ws-state").filter({ hasText: "Connected (chat)" }).waitFor();
@@ -75,6 +75,13 @@ Deno.test("browser: the WebSocket tab connects with the auth panel's Bearer toke
   assert.match(await binaryIn.textContent() ?? "", /3 B/);
 
   await page.getByText("Connection options").click();
+  await page.getByLabel("Close code").fill("1001");
+  await page.getByRole("button", { name: "Disconnect" }).click();
+  assert.equal(
+    await page.getByRole("alert").textContent(),
+    `Invalid close code "1001": use 1000 or 3000–4999`,
+  );
+  assert.equal(await page.getByTestId("ws-state").textContent(), "Connected (chat)");
   await page.getByLabel("Close code").fill("4000");
   await page.getByLabel("Close reason").fill("bye now");
   await page.getByRole("button", { name: "Disconnect" }).click();
@@ -92,7 +99,7 @@ Deno.test("browser: the WebSocket tab shows a refused handshake in words", async
   await using app = await openApp(browser);
   const { page } = app;
   await page.getByRole("tab", { name: "WebSocket" }).click();
-  await page.getByLabel("WebSocket URL").fill(`ws://127.0.0.1:${target.port}/chat`);
+  await page.getByLabel("WebSocket endpoint").fill(`ws://127.0.0.1:${target.port}/chat`);
   await page.getByRole("button", { name: "Connect" }).click();
   const alert = page.getByRole("alert");
   await alert.waitFor();

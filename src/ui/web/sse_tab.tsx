@@ -162,12 +162,12 @@ export function SseTab(): JSX.Element {
         }}
       >
         <SelectField
-          label="SSE method"
+          label="Send as"
           value={method}
-          options={[["GET", "GET"], ["POST", "POST"]]}
+          options={[["GET", "GET"], ["POST", "POST (with a body)"]]}
         />
         <TextField
-          label="SSE URL"
+          label="SSE endpoint"
           type="url"
           value={url}
           placeholder="https://example.com/events"
@@ -222,19 +222,19 @@ export function SseTab(): JSX.Element {
         </p>
       )}
       <details open={headers.value.length > 0}>
-        <summary>Headers</summary>
-        <RowTable label="Headers" rows={headers} />
+        <summary>Request headers</summary>
+        <RowTable label="Request header" rows={headers} />
       </details>
       {method.value === "POST" && (
         <details open>
           <summary>Body</summary>
           <SelectField
-            label="Body type"
+            label="SSE body format"
             value={bodyKind}
             options={[["json", "JSON"], ["text", "Text"]]}
           />
           <CodeEditor
-            label="SSE request body"
+            label="SSE body"
             value={body}
             extensions={bodyKind.value === "json" ? json() : []}
             class="body-editor"

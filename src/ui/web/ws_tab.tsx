@@ -102,7 +102,16 @@ function connect(): void {
 }
 
 function disconnect(): void {
-  const code = Number(closeCode.value || "1000");
+  const code = Number(closeCode.value.trim() || "1000");
+  if (!Number.isInteger(code) || !(code === 1000 || (code >= 3000 && code <= 4999))) {
+    failure.value = { message: `Invalid close code "${closeCode.value}": use 1000 or 3000–4999` };
+    return;
+  }
+  if (new TextEncoder().encode(closeReason.value).length > 123) {
+    failure.value = { message: "Invalid close reason: longer than 123 bytes of UTF-8" };
+    return;
+  }
+  failure.value = undefined;
   state.value = state.value === "open" ? "closing" : state.value;
   bridge?.close(code, closeReason.value);
 }
@@ -197,7 +206,7 @@ export function WebSocketTab(): JSX.Element {
         }}
       >
         <TextField
-          label="WebSocket URL"
+          label="WebSocket endpoint"
           type="url"
           value={url}
           placeholder="wss://example.com/socket"
@@ -224,7 +233,7 @@ export function WebSocketTab(): JSX.Element {
       )}
       <details open={headers.value.length > 0}>
         <summary>Handshake headers</summary>
-        <RowTable label="Headers" rows={headers} />
+        <RowTable label="Handshake header" rows={headers} />
       </details>
       <details>
         <summary>Connection options</summary>
