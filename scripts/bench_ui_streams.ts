@@ -116,7 +116,7 @@ try {
     `| rows in the DOM | ${rows} |`,
     `| scroll to the middle of the full log, to the second frame | ${scrollMs.toFixed(0)} ms |`,
   ];
-  console.log(out.join("\n"));
+  await Deno.stdout.write(new TextEncoder().encode(`${out.join("\n")}\n`));
 } finally {
   await browser.close();
   await ui.shutdown();
