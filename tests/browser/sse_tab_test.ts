@@ -56,6 +56,8 @@ Deno.test("browser: the SSE tab resumes a dropped stream with Last-Event-ID and 
   await page.getByTestId("events-count").filter({ hasText: /^2 of \d+ shown$/ }).waitFor();
   await log.getByText('{"usd":12}').click();
   assert.equal(await page.getByTestId("entry-detail").textContent(), '{\n  "usd": 12\n}');
+  await page.keyboard.press("ArrowUp");
+  await page.getByTestId("entry-detail").filter({ hasText: '"usd": 10' }).waitFor();
   await page.getByLabel("Filter events").fill('usd":10');
   await page.getByTestId("events-count").filter({ hasText: /^1 of \d+ shown$/ }).waitFor();
 

@@ -73,6 +73,16 @@ export class LogStore {
     return i === undefined ? undefined : this.#entries[i];
   }
 
+  /**
+   * @param entry an entry
+   * @returns its shown position, or -1 when it is filtered out or gone
+   */
+  indexOf(entry: LogEntry): number {
+    const i = this.#entries.lastIndexOf(entry);
+    if (i < 0 || !this.#matches) return i;
+    return this.#matches.lastIndexOf(i);
+  }
+
   /** @returns the shown entries, oldest first */
   shown(): LogEntry[] {
     const matches = this.#matches;

@@ -176,6 +176,20 @@ function VirtualList(props: {
       aria-label={props.label}
       tabIndex={0}
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      onKeyDown={(e) => {
+        const step = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10 }[e.key];
+        if (step === undefined || count === 0) return;
+        e.preventDefault();
+        const current = props.selected.value ? store.indexOf(props.selected.value) : -1;
+        const next = Math.min(count - 1, Math.max(0, current < 0 ? count - 1 : current + step));
+        props.selected.value = store.at(next);
+        const element = e.currentTarget;
+        const top = next * ROW_HEIGHT;
+        if (top < element.scrollTop) element.scrollTop = top;
+        else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight) {
+          element.scrollTop = top + ROW_HEIGHT - element.clientHeight;
+        }
+      }}
     >
       <div class="log-spacer" style={{ height: `${count * ROW_HEIGHT}px` }}>{rows}</div>
     </div>
