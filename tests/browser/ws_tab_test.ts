@@ -109,3 +109,55 @@ Deno.test("browser: the WebSocket tab shows a refused handshake in words", async
   );
   await page.getByRole("button", { name: "Connect" }).waitFor();
 });
+
+Deno.test("browser: the WebSocket tab reconnects after an abnormal close, sends keep-alive messages and resends a saved message", async () => {
+  const received: string[] = [];
+  let connections = 0;
+  await using target = serve((request) => {
+    const { socket, response } = Deno.upgradeWebSocket(request);
+    const connection = ++connections;
+    socket.onmessage = (event) => {
+      received.push(`${connection}:${event.data}`);
+      // The first connection fails the way a restarting server does.
+      if (connection === 1 && event.data === "first") socket.close(1011, "restarting");
+      else if (event.data !== "ping") socket.send(`echo: ${event.data}`);
+    };
+    return response;
+  });
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await page.getByRole("tab", { name: "WebSocket" }).click();
+  await page.getByLabel("WebSocket endpoint").fill(`http://127.0.0.1:${target.port}/live`);
+  await page.getByText("Connection options").click();
+  await page.getByLabel("Keep-alive message").check();
+  await page.getByLabel("Every (seconds)").fill("0.2");
+  await page.getByLabel("Keep-alive text").fill("ping");
+  await page.getByLabel("Auto-reconnect").check();
+  await page.getByLabel("Attempts").fill("2");
+  await page.getByLabel("Delay (seconds)").fill("0.1");
+  await page.getByRole("button", { name: "Connect" }).click();
+  await page.getByTestId("ws-state").filter({ hasText: "Connected" }).waitFor();
+
+  const editor = page.getByLabel("Message", { exact: true });
+  await editor.click();
+  await page.keyboard.insertText("first");
+  await page.getByRole("button", { name: "Save message" }).click();
+  await editor.click();
+  await page.keyboard.press("Control+Enter");
+  await page.getByTestId("ws-close").filter({ hasText: "Closed by the server: 1011 restarting" })
+    .waitFor();
+  await page.getByTestId("ws-state").filter({ hasText: "Connected · attempt 2" }).waitFor();
+  await page.getByRole("button", { name: "Send saved message 1" }).click();
+  const log = page.getByRole("list", { name: "Messages" });
+  await log.getByText("echo: first").waitFor();
+  // Keep-alive messages go out on the new connection too, marked in the log.
+  await log.locator(".log-row.out").filter({ hasText: "♥" }).first().waitFor();
+  for (let i = 0; i < 100 && !received.includes("2:ping"); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await page.getByRole("button", { name: "Disconnect" }).click();
+  await page.getByTestId("ws-state").filter({ hasText: "Disconnected" }).waitFor();
+  assert.deepEqual(received.filter((m) => !m.endsWith(":ping")), ["1:first", "2:first"]);
+  assert.ok(received.includes("2:ping"), `keep-alive on the new connection: ${received}`);
+});
