@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The browser's side of the stream bridge: one WebSocket to the local server
  * (`/api/stream`) per session. The server runs the real session with the auth panel's

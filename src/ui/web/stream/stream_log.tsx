@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * A stream tab's log: a virtualized list (only the rows in view are in the DOM, so 100,000
  * entries scroll like 100), a filter, pause autoscroll, clear, and a detail pane with the

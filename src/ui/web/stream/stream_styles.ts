@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The stream tabs' styles, kept with their components and added once at first render (the
  * page's CSP allows inline styles).

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The WebSocket composer: text, JSON (validated, Format) or binary (hex or base64), sent with
  * Ctrl/Cmd+Enter, and saved messages to resend.
