@@ -10,6 +10,12 @@ import { CHROMIUM, CHROMIUM_ARGS } from "../tests/browser/_browser.ts";
 import { startUiServer } from "../src/ui/server.ts";
 
 const BURST = 10_000;
+/** In the page: entries held plus entries dropped, from the log's counter. */
+const ARRIVED_IN_PAGE = `(() => {
+  const text = document.querySelector('[data-testid="messages-count"]')?.textContent ?? "";
+  const numbers = [...text.replaceAll(",", "").matchAll(/\\d+/g)].map((m) => Number(m[0]));
+  return (numbers[0] ?? 0) + (text.includes("dropped") ? numbers[1] ?? 0 : 0);
+})()`;
 const RUNS = 5;
 
 /** A WebSocket server that answers `burst N` with N messages at once. */
@@ -45,12 +51,11 @@ try {
     return metrics.find((m) => m.name === "TaskDuration")?.value ?? NaN;
   };
   /** The log's counter: entries held and entries dropped so far. */
-  const counter = () =>
-    page.evaluate(() => {
-      const text = document.querySelector('[data-testid="messages-count"]')?.textContent ?? "";
-      const numbers = [...text.replaceAll(",", "").matchAll(/\d+/g)].map((m) => Number(m[0]));
-      return { held: numbers[0] ?? 0, dropped: text.includes("dropped") ? numbers[1] ?? 0 : 0 };
-    });
+  const counter = async () => {
+    const text = await page.getByTestId("messages-count").textContent() ?? "";
+    const numbers = [...text.replaceAll(",", "").matchAll(/\d+/g)].map((m) => Number(m[0]));
+    return { held: numbers[0] ?? 0, dropped: text.includes("dropped") ? numbers[1] ?? 0 : 0 };
+  };
   const editor = page.getByLabel("Message", { exact: true });
   /** Sends `burst N`, waits until the rows are shown, returns main-thread ms. */
   const burst = async (n: number): Promise<number> => {
@@ -64,18 +69,13 @@ try {
     await page.keyboard.press("Control+Enter");
     // n replies plus the sent message itself.
     const goal = before.held + before.dropped + n + 1;
-    await page.waitForFunction(
-      (goal) => {
-        const text = document.querySelector('[data-testid="messages-count"]')?.textContent ?? "";
-        const numbers = [...text.replaceAll(",", "").matchAll(/\d+/g)].map((m) => Number(m[0]));
-        const dropped = text.includes("dropped") ? numbers[1] ?? 0 : 0;
-        return (numbers[0] ?? 0) + dropped >= goal;
-      },
-      goal,
-      { polling: "raf", timeout: 60_000 },
-    );
+    // Page code as strings: this script is type-checked without the DOM library.
+    await page.waitForFunction(`${ARRIVED_IN_PAGE} >= ${goal}`, undefined, {
+      polling: "raf",
+      timeout: 60_000,
+    });
     // Let the last frame paint before reading the counter.
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+    await page.evaluate("new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))");
     return (await taskSeconds() - start) * 1000;
   };
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -90,15 +90,16 @@ try {
   const full: number[] = [];
   for (let i = 0; i < RUNS; i++) full.push(await burst(BURST));
   const { held } = await counter();
-  const scrollMs = await page.evaluate(async () => {
-    const list = document.querySelector<HTMLElement>(".log-list")!;
+  const scrollMs = Number(
+    await page.evaluate(`(async () => {
+    const list = document.querySelector(".log-list");
     const start = performance.now();
     list.scrollTop = list.scrollHeight / 2;
-    list.dispatchEvent(new Event("scroll"));
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     return performance.now() - start;
-  });
-  const rows = await page.evaluate(() => document.querySelectorAll(".log-row").length);
+  })()`),
+  );
+  const rows = await page.locator(".log-row").count();
   const out = [
     "| measure | value |",
     "|---|---|",
