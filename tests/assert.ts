@@ -88,3 +88,18 @@ function checkError(
 }
 
 export { assert };
+
+/**
+ * Asserts two byte arrays are equal, naming the first difference. Never builds a diff: a
+ * diff of two large arrays takes gigabytes.
+ */
+export function assertBytesEqual(actual: Uint8Array, expected: Uint8Array, message = ""): void {
+  const length = Math.min(actual.length, expected.length);
+  let i = 0;
+  while (i < length && actual[i] === expected[i]) i++;
+  if (i === length && actual.length === expected.length) return;
+  throw new assert.AssertionError({
+    message: `${message ? message + ": " : ""}bytes differ at offset ${i} ` +
+      `(actual ${actual.length} bytes, expected ${expected.length})`,
+  });
+}

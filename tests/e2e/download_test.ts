@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { dial, serve, testHome } from "../_helpers.ts";
+import { assertBytesEqual } from "../assert.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const payload = new Uint8Array(300_000).map((_, i) => i % 251);
@@ -23,7 +24,7 @@ Deno.test("download: --download names the file from Content-Disposition", async 
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "");
   assert.equal(result.stderr, 'Saved 293.0 KiB to "report.csv"\n');
-  assert.deepEqual(await Deno.readFile(`${cwd}/report.csv`), payload);
+  assertBytesEqual(await Deno.readFile(`${cwd}/report.csv`), payload);
 });
 
 Deno.test("download: --download never replaces a file and says which name it used", async () => {
@@ -37,7 +38,7 @@ Deno.test("download: --download never replaces a file and says which name it use
     'warning: "image.raw" already exists: saving to "image-1.raw" instead\nSaved 293.0 KiB to "image-1.raw"\n',
   );
   assert.equal(await Deno.readTextFile(`${cwd}/image.raw`), "precious");
-  assert.deepEqual(await Deno.readFile(`${cwd}/image-1.raw`), payload);
+  assertBytesEqual(await Deno.readFile(`${cwd}/image-1.raw`), payload);
 });
 
 Deno.test("download: an error response is shown, not saved", async () => {
@@ -56,7 +57,7 @@ Deno.test("download: -o with stderr piped writes the file and no progress", asyn
   const result = await dial(["GET", `${server.origin}/a.bin`, "-o", "out.bin"], { cwd });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stderr, "");
-  assert.deepEqual(await Deno.readFile(`${cwd}/out.bin`), payload);
+  assertBytesEqual(await Deno.readFile(`${cwd}/out.bin`), payload);
 });
 
 async function onTerminal(command: string, cwd: string): Promise<string> {
@@ -89,9 +90,10 @@ Deno.test("download: -o on a terminal draws a progress bar with size, percentage
   const screen = await onTerminal(`GET ${server.origin}/a.bin -o out.bin`, cwd);
   assert.match(
     screen,
+    // deno-lint-ignore no-control-regex
     /\r\[=+\] 100% {2}293\.0 KiB \/ 293\.0 KiB {2}[\d.]+ [KMG]?i?B\/s {2}in 0:0\d\x1b\[K/,
   );
-  assert.deepEqual(await Deno.readFile(`${cwd}/out.bin`), payload);
+  assertBytesEqual(await Deno.readFile(`${cwd}/out.bin`), payload);
 });
 
 Deno.test("download: --download on a terminal draws the bar, then names the file", async () => {

@@ -1,4 +1,9 @@
-import { assertEquals, assertNotIncludes, assertStringIncludes } from "../assert.ts";
+import {
+  assertBytesEqual,
+  assertEquals,
+  assertNotIncludes,
+  assertStringIncludes,
+} from "../assert.ts";
 import { dial, serve } from "../_helpers.ts";
 
 function echo() {
@@ -95,7 +100,7 @@ Deno.test("request: piped output is the body byte for byte, streamed", async () 
   const result = await dial(["GET", `${server.origin}/blob`]);
   assertEquals(result.code, 0, result.stderr);
   assertEquals(result.stdoutBytes.length, bytes.length);
-  assertEquals(result.stdoutBytes, bytes);
+  assertBytesEqual(result.stdoutBytes, bytes);
 });
 
 Deno.test("request: -i adds the status line and headers when piped", async () => {
