@@ -143,7 +143,8 @@ export class WebSocketSession {
   }
 
   /**
-   * Performs the handshake. A 401 with OAuth 2.0 is retried once with a fresh token.
+   * Performs the handshake. A 401 to a cached OAuth 2.0 token is retried once with a fresh
+   * token.
    *
    * @returns when the connection is open
    * @throws {StatusError} when the server refuses the handshake (the status decides the exit
@@ -233,18 +234,21 @@ export class WebSocketSession {
   async #open(): Promise<void> {
     const authorization = this.#spec.auth.authorization;
     for (let forceRefresh = false;; forceRefresh = true) {
+      let cachedToken = false;
       const header = authorization &&
         await authorizationHeader(authorization, {
           ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
           ...(this.#options.signal ? { signal: this.#options.signal } : {}),
           forceRefresh,
+          onOAuth2Token: (source) => cachedToken = source === "cache",
         });
       const prepared = buildRequest(this.#spec, header);
       try {
         return await this.#handshake(prepared);
       } catch (error) {
-        const retry = error instanceof StatusError && error.status === 401 &&
-          authorization?.kind === "oauth2" && !forceRefresh;
+        // As in send(): only a cached token may have been revoked; a new one would fail again.
+        const retry = error instanceof StatusError && error.status === 401 && cachedToken &&
+          !forceRefresh;
         if (!retry) throw error;
       }
     }
