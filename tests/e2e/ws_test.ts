@@ -225,18 +225,22 @@ Deno.test("ws: a bad URL scheme is a usage error and nothing is sent", async () 
 
 Deno.test("ws: Ctrl-C closes the connection with 1000 and exits 130", async () => {
   const closed = Promise.withResolvers<number>();
-  const opened = Promise.withResolvers<void>();
   await using server = serve((request) => {
     const { socket, response } = Deno.upgradeWebSocket(request);
-    socket.onopen = () => opened.resolve();
+    socket.onopen = () => socket.send("ready");
     socket.onclose = (event) => closed.resolve(event.code);
     return response;
   });
   const child = spawnDial(["ws", wsUrl(server)]);
-  await opened.promise;
+  // Interrupt once dial has printed a message: the connection is open on its side too.
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  assert.equal((await reader.read()).value, "ready\n");
   child.kill("SIGINT");
-  const output = await child.output();
-  assert.equal(output.code, 130);
+  await reader.cancel();
+  await child.stderr.cancel();
+  const status = await child.status;
+  await child.stdin.close().catch(() => {});
+  assert.equal(status.code, 130);
   assert.equal(await closed.promise, 1000);
 });
 
