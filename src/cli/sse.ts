@@ -2,10 +2,11 @@
  * `dial sse [METHOD] <url>`: flags only; the implementation is loaded when the command runs.
  * @module
  */
-import { Command } from "@commander-js/extra-typings";
+import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { withAuthFlags } from "./auth_flags.ts";
 import { withBodyFlags } from "./body_flags.ts";
 import type { CliContext } from "./context.ts";
+import type { SseFlagValues } from "./sse_run.ts";
 import { collect } from "./values.ts";
 
 const EXAMPLES = `
@@ -42,7 +43,9 @@ export function sseCommand(context: CliContext) {
     json.flags = "--json [json|@file|@->]";
     json.description = "with a value: JSON request body; bare: print events as JSON lines";
   }
-  return withBody
+  // Declared on an untyped view, as in withAuthFlags: chained generic .option() types make
+  // deno check take minutes; the result type is spelled out once instead.
+  (withBody as unknown as CommandUnknownOpts)
     .option("--events", "print event name, id and data for each event")
     .option("--jsonl", "print each event as one JSON object per line (also bare --json)")
     .option("--event <name>", "only events of this type (repeatable)", collect, [])
@@ -52,7 +55,8 @@ export function sseCommand(context: CliContext) {
     .option("--reconnect-delay <seconds>", "reconnection time until the server sends retry:", "3")
     .option("--max-retries <n>", "failed attempts in a row before giving up", "3")
     .option("-L, --follow", "follow redirects (credentials never cross origins)")
-    .option("-v, --verbose", "print request and response heads and reconnections to stderr")
+    .option("-v, --verbose", "print request and response heads and reconnections to stderr");
+  return (withBody as unknown as Command<[string | undefined, string | undefined], SseFlagValues>)
     .addHelpText("after", EXAMPLES)
     .action(async (first, second, flags) => {
       const { runSse } = await import("./sse_run.ts");

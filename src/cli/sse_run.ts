@@ -15,8 +15,8 @@ import type { CliContext } from "./context.ts";
 import { methodAndUrl } from "./request.ts";
 import { parseCount, parseSeconds } from "./values.ts";
 
-/** The flag values of `dial sse`. */
-export interface SseFlagValues extends AuthFlagValues, Omit<BodyFlagValues, "json"> {
+/** The flag values of `dial sse` (a type, not an interface, so it fits commander's option records). */
+export type SseFlagValues = AuthFlagValues & Omit<BodyFlagValues, "json"> & {
   /** A JSON body, or `true` for bare `--json`: JSON output. */
   json?: string | true;
   events?: true;
@@ -29,7 +29,7 @@ export interface SseFlagValues extends AuthFlagValues, Omit<BodyFlagValues, "jso
   reconnectDelay: string;
   follow?: true;
   verbose?: true;
-}
+};
 
 /**
  * Runs `dial sse`.

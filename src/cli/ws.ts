@@ -2,10 +2,11 @@
  * `dial ws <url>`: flags only; the implementation is loaded when the command runs.
  * @module
  */
-import { Command } from "@commander-js/extra-typings";
+import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { withAuthFlags } from "./auth_flags.ts";
 import type { CliContext } from "./context.ts";
 import { collect } from "./values.ts";
+import type { WsFlagValues } from "./ws_run.ts";
 
 const EXAMPLES = `
 Examples:
@@ -29,7 +30,10 @@ export function wsCommand(context: CliContext) {
   const command = new Command("ws")
     .description("Talk to a WebSocket endpoint: stdin lines out, messages in")
     .argument("<url>", "ws:, wss:, http: or https: URL");
-  return withAuthFlags(command)
+  const withAuth = withAuthFlags(command);
+  // Declared on an untyped view, as in withAuthFlags: chained generic .option() types make
+  // deno check take minutes; the result type is spelled out once instead.
+  (withAuth as unknown as CommandUnknownOpts)
     .option("--subprotocol <name>", "offer a subprotocol (repeatable)", collect, [])
     .option("--binary", "send all of stdin as one binary message")
     .option("--json", "check that each stdin line is JSON before sending it")
@@ -39,7 +43,8 @@ export function wsCommand(context: CliContext) {
     .option("--ping-message <text>", "the keep-alive text message", "ping")
     .option("--max-messages <n>", "exit after N messages received")
     .option("--timeout <seconds>", "limit the handshake")
-    .option("-v, --verbose", "print the handshake and close details to stderr (secrets redacted)")
+    .option("-v, --verbose", "print the handshake and close details to stderr (secrets redacted)");
+  return (withAuth as unknown as Command<[string], WsFlagValues>)
     .addHelpText("after", EXAMPLES)
     .action(async (url, flags) => {
       const { runWs } = await import("./ws_run.ts");

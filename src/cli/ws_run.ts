@@ -16,8 +16,8 @@ import { type AuthFlagValues, parseAuthFlags } from "./auth_flags.ts";
 import type { CliContext } from "./context.ts";
 import { parseCount, parseSeconds, parseUrl } from "./values.ts";
 
-/** The flag values of `dial ws`. */
-export interface WsFlagValues extends AuthFlagValues {
+/** The flag values of `dial ws` (a type, not an interface, so it fits commander's option records). */
+export type WsFlagValues = AuthFlagValues & {
   subprotocol: string[];
   binary?: true;
   json?: true;
@@ -28,7 +28,7 @@ export interface WsFlagValues extends AuthFlagValues {
   maxMessages?: string;
   timeout?: string;
   verbose?: true;
-}
+};
 
 const SUBPROTOCOL = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
