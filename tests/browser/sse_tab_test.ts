@@ -95,3 +95,31 @@ Deno.test("browser: the SSE tab POSTs a JSON body and starts from a given Last-E
   assert.equal(await page.getByTestId("sse-sent-id").textContent(), "41");
   assert.equal(target.requests.length, 1);
 });
+
+Deno.test("browser: the SSE tab's Disconnect ends an open stream", async () => {
+  const cancelled = Promise.withResolvers<void>();
+  await using target = serve(() => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("event: tick\ndata: 1\n\n"));
+      },
+      cancel() {
+        cancelled.resolve();
+      },
+    });
+    return new Response(body, { headers: EVENT_STREAM });
+  });
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await page.getByRole("tab", { name: "SSE" }).click();
+  await page.getByLabel("SSE endpoint").fill(`${target.origin}/live`);
+  await page.getByRole("button", { name: "Connect" }).click();
+  const log = page.getByRole("list", { name: "Events" });
+  await log.locator(".log-row.event").filter({ hasText: "tick" }).waitFor();
+  assert.equal(await page.getByTestId("sse-state").textContent(), "Connected");
+  await page.getByRole("button", { name: "Disconnect" }).click();
+  await log.getByText("Closed: closed by the client").waitFor();
+  await page.getByTestId("sse-state").filter({ hasText: "Disconnected" }).waitFor();
+  await cancelled.promise;
+});

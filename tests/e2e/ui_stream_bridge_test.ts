@@ -214,3 +214,53 @@ Deno.test("ui stream bridge: an SSE session reconnects with Last-Event-ID and th
   assert.equal(closed.reason, "closed by the client");
   await bridge.closed;
 });
+
+Deno.test("ui stream bridge: an SSE reconnection gets a fresh OAuth 2.0 token once the old one expired", async () => {
+  const cacheHome = await Deno.makeTempDir({ prefix: "dial-cache-" });
+  const previous = Deno.env.get("XDG_CACHE_HOME");
+  Deno.env.set("XDG_CACHE_HOME", cacheHome);
+  try {
+    let issued = 0;
+    await using provider = serve(async (request) => {
+      const form = new URLSearchParams(await request.text());
+      if (form.get("grant_type") !== "client_credentials") {
+        return Response.json({ error: "unsupported_grant_type" }, { status: 400 });
+      }
+      issued++;
+      // A one-second lifetime: the token is stale by the time the stream reconnects.
+      return Response.json({ access_token: `tok-${issued}`, token_type: "Bearer", expires_in: 1 });
+    });
+    const seen: Array<string | null> = [];
+    await using target = serve((request) => {
+      seen.push(request.headers.get("authorization"));
+      if (seen.length > 1) return new Response(null, { status: 204 });
+      return new Response("retry: 1000\nid: a\ndata: one\n\n", {
+        headers: { "Content-Type": "text/event-stream" },
+      });
+    });
+    await using ui = await startUiServer({ assets: NO_ASSETS });
+    const bridge = await openBridge(ui, await cookieOf(ui));
+    bridge.socket.send(JSON.stringify({
+      type: "start",
+      kind: "sse",
+      request: {
+        url: `${target.origin}/events`,
+        auth: {
+          kind: "oauth2",
+          flow: "client_credentials",
+          tokenUrl: `${provider.origin}/token`,
+          clientId: "app",
+          clientSecret: "shh",
+        },
+      },
+    }));
+    await bridge.next((e) => e.type === "closed");
+    await bridge.closed;
+    assert.deepEqual(seen, ["Bearer tok-1", "Bearer tok-2"]);
+    assert.equal(issued, 2);
+  } finally {
+    if (previous === undefined) Deno.env.delete("XDG_CACHE_HOME");
+    else Deno.env.set("XDG_CACHE_HOME", previous);
+    await Deno.remove(cacheHome, { recursive: true });
+  }
+});
