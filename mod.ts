@@ -78,3 +78,32 @@ export {
 } from "./src/stream/read_event_stream.ts";
 export { EventChannel, type Listener } from "./src/stream/event_channel.ts";
 export { StatusError } from "./src/stream/status_error.ts";
+export {
+  schemaFromIntrospection,
+  SchemaModel,
+  type SchemaNode,
+  type SchemaNodeKind,
+} from "./src/graphql/schema_model.ts";
+export { ancestorPaths, argumentPath, parentPath, parsePath } from "./src/graphql/paths.ts";
+export {
+  type BuilderState,
+  emptyState,
+  enableArgument,
+  isSelected,
+  type OperationKind,
+  printState,
+  selectField,
+  setArgument,
+  setOperationName,
+  unselectField,
+  type VariableSpec,
+} from "./src/graphql/query_builder.ts";
+export { type ParsedQuery, parseQuery } from "./src/graphql/query_parse.ts";
+export { type SearchHit, SearchIndex, type SearchResult } from "./src/graphql/search_index.ts";
+export {
+  parseVariablesJson,
+  validateVariables,
+  type VariableProblem,
+  variablesTemplate,
+} from "./src/graphql/variables.ts";
+export { type DocumentSyntaxError, parseDocument } from "./src/graphql/document.ts";

@@ -1,0 +1,181 @@
+/**
+ * Document text → builder state, so editing the query text keeps the checkboxes in sync.
+ * @module
+ */
+import {
+  type FragmentDefinitionNode,
+  getNamedType,
+  type GraphQLNamedType,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  print,
+  type SelectionSetNode,
+} from "graphql";
+import { type DocumentSyntaxError, operationsOf, parseDocument } from "./document.ts";
+import { argumentPath } from "./paths.ts";
+import type { BuilderState, VariableSpec } from "./query_builder.ts";
+import type { SchemaModel } from "./schema_model.ts";
+
+/** The result of {@link parseQuery}. */
+export interface ParsedQuery {
+  /** The new state, or the last good state when the text does not parse. */
+  state: BuilderState;
+  /** The syntax error, when the text does not parse (or holds no operation). */
+  error?: DocumentSyntaxError;
+  /** Parts of the document the builder cannot show as checkboxes (aliases, directives, unknown fields…). */
+  warnings: string[];
+}
+
+/** Options for {@link parseQuery}. */
+export interface ParseQueryOptions {
+  /** Which operation to show when the document holds several (default: the first). */
+  operationName?: string;
+  /** The state to keep when the text does not parse. */
+  previous?: BuilderState;
+}
+
+/**
+ * Reads document text into selection state. Fragment spreads are inlined; aliases and
+ * directives are dropped with a warning. Text that does not parse leaves the previous
+ * state and reports the error.
+ *
+ * @param model the schema model
+ * @param text the document text
+ * @param options operation name and the last good state
+ * @returns the state, an error when the text does not parse, and warnings
+ */
+export function parseQuery(
+  model: SchemaModel,
+  text: string,
+  options: ParseQueryOptions = {},
+): ParsedQuery {
+  const previous = options.previous ?? { operation: "query", fields: [], args: {}, variables: [] };
+  const parsed = parseDocument(text);
+  if (!parsed.ok) return { state: previous, error: parsed.error, warnings: [] };
+  const warnings: string[] = [];
+  const operations = operationsOf(parsed.document);
+  const operation = options.operationName === undefined
+    ? operations[0]
+    : operations.find((o) => o.name?.value === options.operationName);
+  if (!operation) {
+    const message = options.operationName === undefined
+      ? "The document holds no operation"
+      : `The document holds no operation named "${options.operationName}"`;
+    return { state: previous, error: { message, line: 1, column: 1, excerpt: "" }, warnings };
+  }
+  if (operations.length > 1) {
+    warnings.push(
+      `The document holds ${operations.length} operations; showing ${
+        operation.name ? `"${operation.name.value}"` : "the first"
+      }`,
+    );
+  }
+  const rootName = model.rootOf(operation.operation);
+  const rootType = rootName ? model.schema.getType(rootName) : undefined;
+  if (!rootName || !rootType) {
+    warnings.push(`The schema has no ${operation.operation} type`);
+    return { state: previous, warnings };
+  }
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of parsed.document.definitions) {
+    if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  }
+  const fields: string[] = [];
+  const args: Record<string, string> = {};
+  const add = (path: string) => {
+    if (!fields.includes(path)) fields.push(path);
+  };
+  const walk = (
+    set: SelectionSetNode,
+    path: string,
+    type: GraphQLNamedType,
+    spreading: string[],
+  ): void => {
+    for (const selection of set.selections) {
+      if (selection.directives?.length) {
+        warnings.push(
+          `Directives are not shown in the builder: ${print(selection.directives[0]!)}`,
+        );
+      }
+      if (selection.kind === Kind.FIELD) {
+        const name = selection.name.value;
+        if (selection.alias) {
+          warnings.push(`Alias "${selection.alias.value}" of "${name}" is not kept by the builder`);
+        }
+        if (name === "__typename") {
+          add(`${path}.__typename`);
+          continue;
+        }
+        const field = isObjectType(type) || isInterfaceType(type)
+          ? type.getFields()[name]
+          : undefined;
+        if (!field) {
+          warnings.push(`Unknown field "${name}" on type "${type.name}"`);
+          continue;
+        }
+        const fieldPath = `${path}.${name}`;
+        add(fieldPath);
+        for (const arg of selection.arguments ?? []) {
+          if (!field.args.some((a) => a.name === arg.name.value)) {
+            warnings.push(`Unknown argument "${arg.name.value}" on field "${type.name}.${name}"`);
+            continue;
+          }
+          args[argumentPath(fieldPath, arg.name.value)] = print(arg.value);
+        }
+        if (selection.selectionSet) {
+          walk(selection.selectionSet, fieldPath, getNamedType(field.type), spreading);
+        }
+        continue;
+      }
+      let condition: string | undefined;
+      let body: SelectionSetNode;
+      let chain = spreading;
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        condition = selection.typeCondition?.name.value;
+        body = selection.selectionSet;
+      } else {
+        const name = selection.name.value;
+        const fragment = fragments.get(name);
+        if (!fragment) {
+          warnings.push(`Unknown fragment "${name}"`);
+          continue;
+        }
+        if (spreading.includes(name)) {
+          warnings.push(`Fragment "${name}" spreads itself`);
+          continue;
+        }
+        warnings.push(`Fragment "${name}" is shown inline in the builder`);
+        condition = fragment.typeCondition.name.value;
+        body = fragment.selectionSet;
+        chain = [...spreading, name];
+      }
+      if (condition === undefined || condition === type.name) {
+        walk(body, path, type, chain);
+        continue;
+      }
+      const onPath = `${path}.on ${condition}`;
+      const resolved = model.resolve(onPath);
+      if (resolved?.kind !== "on") {
+        warnings.push(`Type condition "on ${condition}" inside "${type.name}" is not shown`);
+        continue;
+      }
+      add(onPath);
+      walk(body, onPath, resolved.type, chain);
+    }
+  };
+  walk(operation.selectionSet, rootName, rootType, []);
+  const variables: VariableSpec[] = (operation.variableDefinitions ?? []).map((v) => ({
+    name: v.variable.name.value,
+    type: print(v.type),
+    ...(v.defaultValue ? { defaultValue: print(v.defaultValue) } : {}),
+  }));
+  const state: BuilderState = {
+    operation: operation.operation,
+    ...(operation.name ? { name: operation.name.value } : {}),
+    fields,
+    args,
+    variables,
+  };
+  return { state, warnings };
+}

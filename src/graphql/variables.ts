@@ -1,0 +1,165 @@
+/**
+ * The variables JSON of an operation: validation against the operation's variable
+ * definitions, and a template with a placeholder for each variable.
+ * @module
+ */
+import {
+  getNamedType,
+  getVariableValues,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  isEnumType,
+  isInputObjectType,
+  isInputType,
+  isListType,
+  isNonNullType,
+  isRequiredInputField,
+  type OperationDefinitionNode,
+  parseType,
+  typeFromAST,
+} from "graphql";
+
+import type { VariableSpec } from "./query_builder.ts";
+
+/** One problem with the variables JSON. */
+export interface VariableProblem {
+  /** The variable concerned, when there is one. */
+  variable?: string;
+  /** What is wrong, naming the variable, e.g. `Variable "$owner" of required type "String!" was not provided.` */
+  message: string;
+  /** For JSON syntax errors: 1-based line and column. */
+  line?: number;
+  /** 1-based column. */
+  column?: number;
+}
+
+/**
+ * Parses variables JSON text: it must be one JSON object.
+ *
+ * @param text the JSON text; blank text means `{}`
+ * @returns the object, or the problem with a line and column when the JSON is invalid
+ */
+export function parseVariablesJson(
+  text: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; problem: VariableProblem } {
+  if (text.trim() === "") return { ok: true, value: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      problem: { message: `Invalid JSON: ${message}`, ...jsonPosition(text, message) },
+    };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+    return { ok: false, problem: { message: `Variables must be a JSON object, not ${kind}` } };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+/**
+ * Checks variable values against an operation's variable definitions: missing required
+ * variables, wrong scalar types, unknown enum values, input object fields. Each message
+ * names the variable.
+ *
+ * @param schema the schema
+ * @param operation the operation whose variables are checked
+ * @param values the variables object
+ * @returns the problems; empty when the values are valid
+ * @see https://spec.graphql.org/October2021/#sec-Coercing-Variable-Values
+ */
+export function validateVariables(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  values: Record<string, unknown>,
+): VariableProblem[] {
+  const definitions = operation.variableDefinitions ?? [];
+  const problems: VariableProblem[] = [];
+  const result = getVariableValues(schema, definitions, values, { maxErrors: 50 });
+  for (const error of result.errors ?? []) {
+    const name = /Variable "\$([_A-Za-z][_0-9A-Za-z]*)"/.exec(error.message)?.[1];
+    problems.push({ ...(name ? { variable: name } : {}), message: error.message });
+  }
+  const declared = new Set(definitions.map((d) => d.variable.name.value));
+  for (const name of Object.keys(values)) {
+    if (!declared.has(name)) {
+      problems.push({
+        variable: name,
+        message: `Variable "$${name}" is not defined by the operation`,
+      });
+    }
+  }
+  return problems;
+}
+
+/**
+ * Builds the variables object for a set of variable definitions: values already given are
+ * kept, new variables get a placeholder of their type (`""`, `0`, `false`, the first enum
+ * value, `[]`, or an object with the required fields of an input object), and values of
+ * variables no longer defined are dropped.
+ *
+ * @param schema the schema
+ * @param variables the variable definitions
+ * @param current the values the user has so far
+ * @returns the new variables object, in definition order
+ */
+export function variablesTemplate(
+  schema: GraphQLSchema,
+  variables: readonly VariableSpec[],
+  current: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const v of variables) {
+    if (Object.hasOwn(current, v.name)) {
+      result[v.name] = current[v.name];
+      continue;
+    }
+    let type: GraphQLInputType | undefined;
+    try {
+      const found = typeFromAST(schema, parseType(v.type));
+      type = found && isInputType(found) ? found : undefined;
+    } catch {
+      type = undefined;
+    }
+    result[v.name] = type ? placeholder(type, new Set()) : null;
+  }
+  return result;
+}
+
+function placeholder(type: GraphQLInputType, seen: Set<string>): unknown {
+  if (isNonNullType(type)) return placeholder(type.ofType, seen);
+  if (isListType(type)) return [];
+  const named = getNamedType(type);
+  if (isEnumType(named)) return named.getValues()[0]?.name ?? null;
+  if (isInputObjectType(named)) {
+    if (seen.has(named.name)) return null;
+    const inner = new Set(seen).add(named.name);
+    const object: Record<string, unknown> = {};
+    for (const field of Object.values(named.getFields())) {
+      if (isRequiredInputField(field)) object[field.name] = placeholder(field.type, inner);
+    }
+    return object;
+  }
+  switch (named.name) {
+    case "Int":
+    case "Float":
+      return 0;
+    case "Boolean":
+      return false;
+    default:
+      return "";
+  }
+}
+
+/** Finds the line and column of a JSON.parse error message's position. */
+function jsonPosition(text: string, message: string): { line?: number; column?: number } {
+  const lineCol = /line (\d+) column (\d+)/.exec(message);
+  if (lineCol) return { line: Number(lineCol[1]), column: Number(lineCol[2]) };
+  const position = /position (\d+)/.exec(message);
+  if (!position) return {};
+  const before = text.slice(0, Number(position[1])).split("\n");
+  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+}
