@@ -4,7 +4,7 @@
  * memory too.
  * @module
  */
-import { schema } from "@octokit/graphql-schema";
+import { githubIntrospection } from "../tests/unit/graphql/_github.ts";
 import { SchemaModel } from "../src/graphql/schema_model.ts";
 import { SearchIndex } from "../src/graphql/search_index.ts";
 import {
@@ -15,7 +15,7 @@ import {
 } from "../src/graphql/query_builder.ts";
 import { parseQuery } from "../src/graphql/query_parse.ts";
 
-const model = SchemaModel.fromIntrospection(schema.json);
+const model = SchemaModel.fromIntrospection(await githubIntrospection());
 const index = SearchIndex.build(model);
 
 const QUERY = `query ($owner: String!, $name: String!) {
