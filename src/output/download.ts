@@ -177,7 +177,11 @@ export async function saveBody(
   if (!response.body) return 0;
   const bar = silent ? undefined : new ProgressBar(err, { ...expectedSize(response) });
   try {
-    const bytes = await pipeToOpenFile(response.body, file, bar && ((n) => bar.add(n)));
+    const bytes = await pipeToOpenFile(
+      response.body,
+      file,
+      bar?.visible ? (n) => bar.add(n) : undefined,
+    );
     await bar?.finish();
     return bytes;
   } catch (error) {

@@ -1,0 +1,355 @@
+/**
+ * `deno task bench`: dial side by side with a bare Deno fetch, curl, jq and HTTPie, on
+ * loopback against a local server this script starts. Prints Markdown tables of medians and
+ * ratios. Tools that are not installed are skipped with a note.
+ *
+ * ```sh
+ * deno task bench              # full run (a few minutes)
+ * deno task bench --quick      # fewer runs and smaller bodies, for a smoke test
+ * ```
+ * @module
+ */
+import { writeSync } from "../src/output/terminal.ts";
+
+const quick = Deno.args.includes("--quick");
+const ROOT = new URL("../", import.meta.url).pathname;
+const DENO = Deno.execPath();
+const DIAL = [DENO, "run", "-A", "--quiet", `${ROOT}main.ts`];
+const BARE = [DENO, "run", "-A", "--quiet", `${ROOT}scripts/bench_fetch.ts`];
+const STARTS = quick ? 5 : 15;
+const STREAM_RUNS = quick ? 1 : 3;
+const STREAM_BYTES = (quick ? 64 : 1024) * 1024 * 1024;
+const JSON_BYTES = (quick ? 5 : 50) * 1000 * 1000;
+const JSON_RUNS = quick ? 1 : 3;
+const HTTPIE_TIMEOUT_MS = 180_000;
+const TOKEN = "bench-token";
+
+function out(text: string): void {
+  writeSync("stdout", text);
+}
+
+function note(text: string): void {
+  writeSync("stderr", `${text}\n`);
+}
+
+function which(name: string): string | undefined {
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    try {
+      if (Deno.statSync(`${dir}/${name}`).isFile) return `${dir}/${name}`;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function shell(args: string[]): string {
+  return args.map((a) => /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`)
+    .join(" ");
+}
+
+// --- the server -----------------------------------------------------------------------------
+
+const chunk = new Uint8Array(1024 * 1024).fill(0x61);
+const small = JSON.stringify({ id: 1, name: "Ann", roles: ["admin"] });
+const bigJson = makeJson(JSON_BYTES);
+
+function makeJson(size: number): Uint8Array<ArrayBuffer> {
+  const parts: string[] = [];
+  let length = 2;
+  for (let i = 0; length < size; i++) {
+    const item = JSON.stringify({
+      id: i,
+      name: `user ${i}`,
+      email: `user${i}@example.com`,
+      active: i % 3 !== 0,
+      score: i * 1.25,
+      tags: ["alpha", "beta"],
+      address: { city: "Lyon", zip: "69001", geo: [45.76, 4.84] },
+      manager: null,
+    });
+    parts.push(item);
+    length += item.length + 1;
+  }
+  return new TextEncoder().encode(`[${parts.join(",")}]`);
+}
+
+const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+  const url = new URL(request.url);
+  if (url.pathname === "/token") {
+    await request.body?.cancel();
+    return Response.json({ access_token: TOKEN, token_type: "Bearer", expires_in: 3600 });
+  }
+  if (url.pathname === "/big") {
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= STREAM_BYTES) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    return new Response(body, {
+      headers: { "content-type": "application/octet-stream", "content-length": `${STREAM_BYTES}` },
+    });
+  }
+  if (url.pathname === "/json") {
+    return new Response(bigJson, { headers: { "content-type": "application/json" } });
+  }
+  return new Response(small, { headers: { "content-type": "application/json" } });
+});
+const origin = `http://127.0.0.1:${server.addr.port}`;
+
+// --- running commands -----------------------------------------------------------------------
+
+const home = await Deno.makeTempDir({ prefix: "dial-bench-" });
+const env = {
+  HOME: home,
+  XDG_CACHE_HOME: `${home}/.cache`,
+  XDG_CONFIG_HOME: `${home}/.config`,
+  NO_COLOR: "1",
+};
+
+/** Runs a command with stdout discarded; returns the wall time in ms. */
+async function time(args: string[], extraEnv: Record<string, string> = env): Promise<number> {
+  const start = performance.now();
+  const output = await new Deno.Command(args[0]!, {
+    args: args.slice(1),
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+    env: extraEnv,
+  }).output();
+  const ms = performance.now() - start;
+  if (!output.success) {
+    throw new Error(`${shell(args)} failed: ${new TextDecoder().decode(output.stderr)}`);
+  }
+  return ms;
+}
+
+const TIME = which("time") ? "/usr/bin/time" : undefined;
+
+/** Runs a shell command under /usr/bin/time; returns wall ms and the peak RSS in MB. */
+async function timeShell(
+  command: string,
+  options: { tty?: boolean; timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<{ ms: number; rssMb?: number; timedOut?: boolean }> {
+  const rssFile = await Deno.makeTempFile();
+  const measured = TIME ? `${TIME} -f %M -o ${rssFile} sh -c ${shell([command])}` : command;
+  const args = options.tty ? ["script", "-qec", measured, "/dev/null"] : ["sh", "-c", measured];
+  const child = new Deno.Command(args[0]!, {
+    args: args.slice(1),
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+    env: options.env ?? env,
+  }).spawn();
+  const start = performance.now();
+  let timedOut = false;
+  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
+    timedOut = true;
+    child.kill("SIGKILL");
+  }, options.timeoutMs);
+  const output = await child.output();
+  clearTimeout(timer);
+  const ms = performance.now() - start;
+  if (timedOut) return { ms, timedOut };
+  if (!output.success) {
+    throw new Error(`${command} failed: ${new TextDecoder().decode(output.stderr)}`);
+  }
+  const kb = Number((await Deno.readTextFile(rssFile)).trim().split("\n").pop());
+  await Deno.remove(rssFile);
+  return { ms, ...(Number.isFinite(kb) && kb > 0 ? { rssMb: kb / 1024 } : {}) };
+}
+
+const fmtMs = (ms: number) => ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`;
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+
+// --- 1. cold start --------------------------------------------------------------------------
+
+async function coldStart(): Promise<void> {
+  const url = `${origin}/small`;
+  const tools: Array<[string, string[]]> = [
+    ["bare Deno fetch", [...BARE, url]],
+    ["dial GET", [...DIAL, "GET", url]],
+  ];
+  if (which("curl")) tools.push(["curl", ["curl", "-s", url]]);
+  else note("curl not found: skipped");
+  if (which("http")) tools.push(["HTTPie", ["http", "--ignore-stdin", "GET", url]]);
+  else note("HTTPie (http) not found: skipped (apt-get install httpie)");
+  const medians = new Map<string, number>();
+  for (const [name, args] of tools) {
+    await time(args); // warm the disk cache and V8's code cache
+    const runs: number[] = [];
+    for (let i = 0; i < STARTS; i++) runs.push(await time(args));
+    medians.set(name, median(runs));
+  }
+  const floor = medians.get("bare Deno fetch")!;
+  const dial = medians.get("dial GET")!;
+  out(`\n### 1. Cold start of a small GET (median of ${STARTS})\n\n`);
+  out("| tool | median | vs bare Deno | dial is faster by |\n| --- | --- | --- | --- |\n");
+  for (const [name, ms] of medians) {
+    out(`| ${name} | ${fmtMs(ms)} | ${ratio(ms, floor)} | ${ratio(ms, dial)} |\n`);
+  }
+  out(
+    `\nTarget: dial within 1.25× of bare Deno (is ${ratio(dial, floor)}); ` +
+      `at least 5× faster than HTTPie${
+        medians.has("HTTPie") ? ` (is ${ratio(medians.get("HTTPie")!, dial)})` : " (not installed)"
+      }.\n`,
+  );
+}
+
+// --- 2. streaming ---------------------------------------------------------------------------
+
+async function streaming(): Promise<void> {
+  const url = `${origin}/big`;
+  const file = `${home}/big.bin`;
+  const cases: Array<[string, string]> = [
+    ["dial -o file", `${shell([...DIAL, "GET", url, "-o", file])}`],
+    ["dial > pipe", `${shell([...DIAL, "GET", url])} | cat > /dev/null`],
+  ];
+  if (which("curl")) {
+    cases.push(["curl -s -o file", `curl -s -o ${file} ${url}`]);
+    cases.push(["curl -s > pipe", `curl -s ${url} | cat > /dev/null`]);
+  }
+  const mib = STREAM_BYTES / 1024 / 1024;
+  out(
+    `\n### 2. Streaming a ${mib >= 1024 ? `${mib / 1024} GiB` : `${mib} MiB`} body ` +
+      `(median of ${STREAM_RUNS})\n\n`,
+  );
+  out("| case | time | throughput | peak RSS | vs curl |\n| --- | --- | --- | --- | --- |\n");
+  const results = new Map<string, { ms: number; rssMb?: number }>();
+  for (const [name, command] of cases) {
+    const runs = [];
+    for (let i = 0; i < STREAM_RUNS; i++) runs.push(await timeShell(command));
+    const ms = median(runs.map((r) => r.ms));
+    const rss = Math.max(...runs.map((r) => r.rssMb ?? 0));
+    results.set(name, { ms, rssMb: rss });
+    await Deno.remove(file).catch(() => {});
+  }
+  for (const [name, { ms, rssMb }] of results) {
+    const curl = results.get(name.includes("pipe") ? "curl -s > pipe" : "curl -s -o file");
+    const throughput = STREAM_BYTES / 1024 / 1024 / (ms / 1000);
+    out(
+      `| ${name} | ${fmtMs(ms)} | ${throughput.toFixed(0)} MiB/s | ${
+        rssMb ? `${rssMb.toFixed(0)} MB` : "?"
+      } | ${curl ? `${(curl.ms / ms).toFixed(2)}× curl's throughput` : "-"} |\n`,
+    );
+  }
+  out("\nTarget: at least 0.9× curl's throughput; peak RSS under 100 MB whatever the size.\n");
+}
+
+// --- 3. pretty-printing ---------------------------------------------------------------------
+
+async function prettyJson(): Promise<void> {
+  if (!which("script")) {
+    out(
+      "\n### 3. Pretty-printing JSON\n\nSkipped: `script` (util-linux) is needed for a terminal.\n",
+    );
+    return;
+  }
+  const url = `${origin}/json`;
+  const jsonFile = `${home}/big.json`;
+  await Deno.writeFile(jsonFile, bigJson);
+  const ttyEnv = { ...env, TERM: "xterm-256color" } as Record<string, string>;
+  delete ttyEnv.NO_COLOR;
+  const cases: Array<[string, string, number]> = [
+    ["dial GET (pretty, coloured)", shell([...DIAL, "GET", url]), JSON_RUNS],
+  ];
+  if (which("jq")) cases.push(["jq . (from a file)", `jq . ${jsonFile}`, JSON_RUNS]);
+  else note("jq not found: skipped");
+  if (which("http")) {
+    cases.push(["HTTPie (pretty, coloured)", `http --ignore-stdin GET ${url}`, 1]);
+  }
+  const mb = (JSON_BYTES / 1e6).toFixed(0);
+  out(`\n### 3. Pretty-printing ${mb} MB of JSON to a terminal (a pty through \`script\`)\n\n`);
+  out("| tool | time | peak RSS | dial is faster by |\n| --- | --- | --- | --- |\n");
+  const rows: Array<[string, number, number | undefined, boolean]> = [];
+  for (const [name, command, runs] of cases) {
+    const results = [];
+    for (let i = 0; i < runs; i++) {
+      results.push(
+        await timeShell(command, { tty: true, timeoutMs: HTTPIE_TIMEOUT_MS, env: ttyEnv }),
+      );
+    }
+    const timedOut = results.some((r) => r.timedOut);
+    rows.push([name, median(results.map((r) => r.ms)), results[0]?.rssMb, timedOut]);
+  }
+  const dial = rows[0]![1];
+  for (const [name, ms, rss, timedOut] of rows) {
+    out(
+      `| ${name} | ${timedOut ? `> ${fmtMs(ms)} (stopped)` : fmtMs(ms)} | ${
+        rss ? `${rss.toFixed(0)} MB` : "?"
+      } | ${ratio(ms, dial)} |\n`,
+    );
+  }
+  out("\nTarget: faster than both jq and HTTPie.\n");
+}
+
+// --- 4. OAuth 2.0 with a cached token -------------------------------------------------------
+
+async function oauthOverhead(): Promise<void> {
+  const url = `${origin}/small`;
+  const oauth = [
+    ...DIAL,
+    "GET",
+    url,
+    "--oauth2",
+    `client_credentials:${origin}/token:bench:secret`,
+  ];
+  const bearer = [...DIAL, "GET", url, "-B", TOKEN];
+  await time(oauth); // fetches and caches the token
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    a.push(await time(oauth));
+    b.push(await time(bearer));
+  }
+  const diff = median(a) - median(b);
+  out(`\n### 4. \`--oauth2\` with a cached token vs a plain bearer (median of ${STARTS})\n\n`);
+  out("| case | median |\n| --- | --- |\n");
+  out(
+    `| dial -B token | ${fmtMs(median(b))} |\n| dial --oauth2 (cached) | ${fmtMs(median(a))} |\n`,
+  );
+  out(`\nOverhead: ${diff.toFixed(1)} ms (target: at most 5 ms).\n`);
+}
+
+// --- 5. GraphQL (the GraphQL helper's deno bench, when present) -----------------------------
+
+async function graphql(): Promise<void> {
+  const bench = `${ROOT}benches/graphql_bench.ts`;
+  try {
+    await Deno.stat(bench);
+  } catch {
+    return;
+  }
+  out("\n### 5. GraphQL (`deno bench benches/graphql_bench.ts`)\n\n```\n");
+  const output = await new Deno.Command(DENO, {
+    args: ["bench", "-A", "--no-check", bench],
+    stdout: "piped",
+    stderr: "null",
+    env: { NO_COLOR: "1" },
+  }).output();
+  out(new TextDecoder().decode(output.stdout).trim() + "\n```\n");
+}
+
+try {
+  out(
+    `## dial benchmarks\n\n${new Date().toISOString().slice(0, 10)}, Deno ${Deno.version.deno}, ` +
+      `${navigator.hardwareConcurrency} CPUs, loopback${quick ? ", --quick" : ""}.\n`,
+  );
+  await coldStart();
+  await streaming();
+  await prettyJson();
+  await oauthOverhead();
+  await graphql();
+} finally {
+  await server.shutdown();
+  await Deno.remove(home, { recursive: true });
+}

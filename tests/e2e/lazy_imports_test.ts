@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+
+const MAIN = new URL("../../main.ts", import.meta.url);
+const ROOT = new URL("../../", import.meta.url).href;
+
+/** Modules main.ts loads before running any command: static imports only, types erased. */
+async function startupModules(): Promise<string[]> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", MAIN.pathname],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(output.success, new TextDecoder().decode(output.stderr));
+  const info: unknown = JSON.parse(new TextDecoder().decode(output.stdout));
+  assert.ok(typeof info === "object" && info !== null && "modules" in info && "roots" in info);
+  assert.ok(Array.isArray(info.modules) && Array.isArray(info.roots));
+  const edges = new Map<string, string[]>();
+  for (const module of info.modules) {
+    const deps = Array.isArray(module?.dependencies) ? module.dependencies : [];
+    edges.set(
+      String(module?.specifier),
+      deps.filter((d: { isDynamic?: boolean; code?: { specifier?: string } }) =>
+        !d.isDynamic && typeof d.code?.specifier === "string"
+      ).map((d: { code: { specifier: string } }) => d.code.specifier),
+    );
+  }
+  const seen = new Set<string>();
+  const stack = [String(info.roots[0])];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    stack.push(...(edges.get(next) ?? []));
+  }
+  return [...seen].map((s) => s.replace(ROOT, "")).sort();
+}
+
+Deno.test("startup: dial loads no GraphQL, OAuth library, stream, UI or CodeMirror code up front", async () => {
+  const modules = await startupModules();
+  const heavy = modules.filter((m) =>
+    /^src\/(graphql|ui|stream)\//.test(m) ||
+    /^src\/auth\/oauth2\/(?!parse_value\.ts$|browser\.ts$)/.test(m) ||
+    (m.startsWith("npm:") && !/^npm:\/?(@commander-js\/extra-typings|commander)@/.test(m))
+  );
+  assert.deepEqual(heavy, [], `imported statically from main.ts: ${heavy.join(", ")}`);
+  assert.ok(modules.includes("src/cli/request.ts"));
+  assert.ok(modules.length < 60, `${modules.length} modules at startup:\n${modules.join("\n")}`);
+});
