@@ -38,7 +38,8 @@ const browser = await chromium.launch({
   args: CHROMIUM_ARGS,
 });
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // bypassCSP: the page code below is passed as strings, which the app's CSP would refuse.
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
   await page.goto(ui.url.href);
   await page.getByRole("tab", { name: "WebSocket" }).click();
   await page.getByLabel("WebSocket endpoint").fill(`ws://127.0.0.1:${target.addr.port}/`);
