@@ -264,3 +264,18 @@ Deno.test("ui stream bridge: an SSE reconnection gets a fresh OAuth 2.0 token on
     await Deno.remove(cacheHome, { recursive: true });
   }
 });
+
+Deno.test("ui stream bridge: a plain GET is refused with a 400 in words", async () => {
+  await using ui = await startUiServer({ assets: NO_ASSETS });
+  const response = await fetch(`http://127.0.0.1:${ui.port}/api/stream`, {
+    headers: { Cookie: await cookieOf(ui) },
+  });
+  assert.equal(response.status, 400);
+  assert.deepEqual(await response.json(), {
+    error: {
+      message: "Expected a WebSocket upgrade",
+      code: "usage",
+      hint: "the stream tabs open this endpoint with new WebSocket()",
+    },
+  });
+});

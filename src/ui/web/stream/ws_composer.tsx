@@ -3,7 +3,7 @@
  * Ctrl/Cmd+Enter, and saved messages to resend.
  * @module
  */
-import { computed, type Signal } from "@preact/signals";
+import { computed, type Signal, signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { json } from "@codemirror/lang-json";
 import { prettyJson } from "../../../output/json.ts";
@@ -34,7 +34,9 @@ const isSaved = (v: unknown): v is SavedMessage[] =>
   v.every((m) => typeof m === "object" && m !== null && isMode(m.mode) && isString(m.text));
 
 const mode = persisted<ComposeMode>("ws.mode", "text", isMode);
-const draft = persisted("ws.draft", "", isString);
+// The draft stays in memory: a connection_init payload often carries a token. Saved messages
+// are kept because the user asked for it.
+const draft = signal("");
 const saved = persisted<SavedMessage[]>("ws.saved", [], isSaved);
 
 /** What to put on the wire: `{text}` or `{base64}`. */
