@@ -107,3 +107,23 @@ export {
   variablesTemplate,
 } from "./src/graphql/variables.ts";
 export { type DocumentSyntaxError, parseDocument } from "./src/graphql/document.ts";
+export {
+  ACCEPT,
+  type GraphQLEndpoint,
+  type GraphQLRequest,
+  graphqlRequestSpec,
+  NotGraphQLError,
+  readResults,
+} from "./src/graphql/http_client.ts";
+export {
+  type GraphQLErrorEntry,
+  type GraphQLResult,
+  parseEnvelope,
+} from "./src/graphql/envelope.ts";
+export {
+  cachedIntrospection,
+  introspect,
+  type Introspection,
+  type IntrospectOptions,
+} from "./src/graphql/introspection.ts";
+export { subscribeWs, type WsOptions } from "./src/graphql/ws_client.ts";

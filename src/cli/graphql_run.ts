@@ -1,0 +1,232 @@
+/**
+ * `dial graphql` at run time: flags → endpoint and operation → send over HTTP, WebSocket or
+ * SSE → print results. Loaded only when the command runs.
+ * @module
+ */
+import { printSchema } from "graphql";
+import { DialError, ExitCode, UsageError } from "../errors.ts";
+import type { GraphQLResult } from "../graphql/envelope.ts";
+import {
+  type GraphQLEndpoint,
+  graphqlRequestSpec,
+  NotGraphQLError,
+  readResults,
+} from "../graphql/http_client.ts";
+import { cachedIntrospection, introspect } from "../graphql/introspection.ts";
+import { schemaFromIntrospection } from "../graphql/schema_model.ts";
+import { send } from "../http/send.ts";
+import { formatGraphQLErrors, formatResult } from "../output/graphql.ts";
+import { formatRequestHead, formatResponseHead } from "../output/http.ts";
+import { warn } from "../output/report.ts";
+import { type Sink, stderr, stdout } from "../output/terminal.ts";
+import { type AuthFlagValues, parseAuthFlags } from "./auth_flags.ts";
+import type { CliContext } from "./context.ts";
+import { checkOperation, readQuery, readVariables } from "./graphql_input.ts";
+import { parseCount, parseSeconds, parseUrl } from "./values.ts";
+
+/** The flag values of `dial graphql`. */
+export type GraphQLFlagValues = AuthFlagValues & {
+  query?: string;
+  variables?: string;
+  operationName?: string;
+  schema?: true;
+  json?: true;
+  refreshSchema?: true;
+  validate: boolean;
+  transport: string;
+  initPayload?: string;
+  maxResults?: string;
+  timeout?: string;
+  checkStatus?: true;
+  include?: true;
+  verbose?: true;
+  output?: string;
+};
+
+const TRANSPORTS = ["http", "ws", "sse"];
+
+/**
+ * Runs `dial graphql`.
+ *
+ * @param urlText the endpoint URL
+ * @param flags the flag values
+ * @param context exit code and Ctrl-C signal
+ * @returns the exit code
+ */
+export async function runGraphQL(
+  urlText: string,
+  flags: GraphQLFlagValues,
+  context: CliContext,
+): Promise<number> {
+  if (!TRANSPORTS.includes(flags.transport)) {
+    throw new UsageError(`Invalid --transport "${flags.transport}"`, {
+      hint: `use one of ${TRANSPORTS.join(", ")}`,
+    });
+  }
+  const ws = flags.transport === "ws";
+  const url = parseUrl(urlText, ws ? ["http:", "https:", "ws:", "wss:"] : ["http:", "https:"]);
+  const auth = await parseAuthFlags(flags);
+  const endpoint: GraphQLEndpoint = { url, auth: auth.auth, headers: auth.headers };
+  const timeout = flags.timeout === undefined
+    ? undefined
+    : parseSeconds(flags.timeout, "--timeout");
+  const maxResults = flags.maxResults === undefined
+    ? undefined
+    : parseCount(flags.maxResults, "--max-results", 1);
+  const signal = timeout === undefined
+    ? context.signal
+    : AbortSignal.any([context.signal, AbortSignal.timeout(timeout)]);
+  using output = flags.output === undefined ? undefined : await openOutput(flags.output);
+  const out = output?.sink ?? stdout();
+  const err = stderr();
+  const observe = flags.verbose
+    ? {
+      onRequest: (r: Parameters<typeof formatRequestHead>[0]) =>
+        err.write(formatRequestHead(r, err.color)),
+      onResponse: (_r: unknown, response: Response) =>
+        err.write(formatResponseHead(response, err.color)),
+    }
+    : {};
+
+  if (flags.schema) {
+    if (flags.query !== undefined) {
+      throw new UsageError("Conflicting flags --schema and --query: give one");
+    }
+    if (ws) throw new UsageError("--schema introspects over HTTP: drop --transport ws");
+    const result = await introspect(endpoint, {
+      signal,
+      ...(flags.refreshSchema ? { refresh: true } : {}),
+      ...observe,
+    });
+    if (flags.verbose && result.cached) {
+      await err.write(
+        `(schema from the cache, fetched ${result.fetchedAt}; --refresh-schema refetches)\n`,
+      );
+    }
+    if (flags.json) {
+      const text = JSON.stringify({ data: result.data });
+      await out.write(
+        formatResult({ value: { data: result.data }, text, errors: [] }, out.isTerminal, out.color),
+      );
+    } else {
+      await out.write(printSchema(schemaFromIntrospection(result.data)) + "\n");
+    }
+    return ExitCode.OK;
+  }
+  if (flags.refreshSchema) {
+    throw new UsageError("--refresh-schema needs --schema");
+  }
+  if (flags.query === undefined) {
+    throw new UsageError("Missing --query", {
+      hint: `dial graphql ${url.href} -q '{ __typename }'  (or --schema to print the schema)`,
+    });
+  }
+  const query = await readQuery(flags.query);
+  const variables = flags.variables === undefined
+    ? undefined
+    : await readVariables(flags.variables);
+  const initPayload = flags.initPayload === undefined
+    ? undefined
+    : await readVariables(flags.initPayload).catch(() => {
+      throw new UsageError(`Invalid --init-payload: must be a JSON object`);
+    });
+  if (initPayload && !ws) throw new UsageError("--init-payload needs --transport ws");
+  let schema;
+  if (flags.validate && !ws) {
+    // Validate only against a schema already at hand (cached); never introspect just for that.
+    const cached = await cachedIntrospection(endpoint);
+    schema = cached ? schemaFromIntrospection(cached.data) : undefined;
+  }
+  const operation = checkOperation(query, {
+    ...(flags.operationName !== undefined ? { operationName: flags.operationName } : {}),
+    ...(variables ? { variables } : {}),
+    ...(schema ? { schema } : {}),
+  });
+  const request = {
+    query,
+    ...(variables ? { variables } : {}),
+    ...(operation.operationName ? { operationName: operation.operationName } : {}),
+  };
+
+  let results: AsyncGenerator<GraphQLResult>;
+  let status = 200;
+  if (ws) {
+    const { subscribeWs } = await import("../graphql/ws_client.ts");
+    results = subscribeWs(endpoint, request, { signal, ...(initPayload ? { initPayload } : {}) });
+  } else {
+    const kind = flags.transport === "sse" ? "sse" : operation.streamed ? "stream" : "single";
+    const exchange = await send(graphqlRequestSpec(endpoint, request, kind), {
+      signal,
+      ...observe,
+    });
+    status = exchange.response.status;
+    if (flags.include) await out.write(formatResponseHead(exchange.response, out.color));
+    results = readResults(exchange.response);
+  }
+  let count = 0;
+  let withErrors = false;
+  try {
+    for await (const result of results) {
+      count++;
+      await out.write(formatResult(result, out.isTerminal, out.color));
+      if (result.errors.length > 0) {
+        withErrors = true;
+        await err.write(formatGraphQLErrors(result.errors, err.color));
+      }
+      if (maxResults !== undefined && count >= maxResults) break;
+    }
+  } catch (error) {
+    if (signal.aborted && context.signal.aborted) return ExitCode.Interrupted;
+    if (error instanceof NotGraphQLError) {
+      throw new DialError(
+        `Not a GraphQL response from ${url.host}: ${error.message}`,
+        "not_graphql",
+        status >= 500
+          ? ExitCode.ServerError
+          : status >= 400
+          ? ExitCode.ClientError
+          : ExitCode.Failure,
+        status === 401 || status === 403
+          ? { hint: "check the credentials (-u, -B, -K, -H, --oauth2)" }
+          : {},
+      );
+    }
+    if (signal.aborted && !context.signal.aborted) {
+      throw new DialError(`Timed out waiting for ${url.host}`, "timeout", ExitCode.Timeout);
+    }
+    throw error;
+  } finally {
+    await results.return(undefined);
+  }
+  if (context.signal.aborted) return ExitCode.Interrupted;
+  if (!flags.checkStatus) return ExitCode.OK;
+  if (withErrors) {
+    if (!out.isTerminal) await warn(err, "The response holds GraphQL errors");
+    return ExitCode.GraphQL;
+  }
+  if (status >= 400) return status >= 500 ? ExitCode.ServerError : ExitCode.ClientError;
+  return ExitCode.OK;
+}
+
+async function openOutput(path: string): Promise<{ sink: Sink; [Symbol.dispose](): void }> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { write: true, create: true, truncate: true });
+  } catch (error) {
+    throw new DialError(
+      `Cannot write output file "${path}": ${error instanceof Error ? error.message : error}`,
+      "output",
+      ExitCode.Failure,
+    );
+  }
+  const encoder = new TextEncoder();
+  const sink: Sink = {
+    isTerminal: false,
+    color: false,
+    async write(data) {
+      let bytes = typeof data === "string" ? encoder.encode(data) : data;
+      while (bytes.length > 0) bytes = bytes.subarray(await file.write(bytes));
+    },
+  };
+  return { sink, [Symbol.dispose]: () => file.close() };
+}

@@ -1,0 +1,205 @@
+/**
+ * Schema introspection with the configured auth, cached per endpoint and credential
+ * identity (a hash of the credentials, never the credentials themselves).
+ * @module
+ */
+import { getIntrospectionQuery } from "graphql";
+import { DialError, ExitCode } from "../errors.ts";
+import { isCredentialHeader } from "../http/build_request.ts";
+import { send, type SendOptions } from "../http/send.ts";
+import { reveal } from "../secret.ts";
+import { describeError } from "./envelope.ts";
+import {
+  type GraphQLEndpoint,
+  graphqlRequestSpec,
+  NotGraphQLError,
+  readResults,
+} from "./http_client.ts";
+
+/** Options for {@link introspect}. */
+export interface IntrospectOptions
+  extends Pick<SendOptions, "signal" | "fetch" | "onRequest" | "onResponse" | "follow"> {
+  /** Ignore the cache and introspect again (`--refresh-schema`); the cache is updated. */
+  refresh?: boolean;
+  /** The cache directory. Default: `$XDG_CACHE_HOME/dial/graphql` (else `~/.cache/dial/graphql`). */
+  cacheDir?: string;
+}
+
+/** The outcome of {@link introspect}. */
+export interface Introspection {
+  /** The `data` of the introspection response: `{ __schema: … }`. */
+  data: Record<string, unknown>;
+  /** Whether it came from the cache. */
+  cached: boolean;
+  /** When it was fetched (ISO 8601). */
+  fetchedAt: string;
+}
+
+/**
+ * Returns the introspection result of an endpoint: from the cache when one exists for the
+ * endpoint and credential identity, else by sending the introspection query (through
+ * `send()`, so OAuth 2.0 tokens are fetched and refreshed as for any operation).
+ *
+ * @param endpoint URL, auth and headers
+ * @param options refresh, cache directory, signal, fetch and observers
+ * @returns the introspection data
+ * @throws {DialError} when the server refuses or answers something else than a schema
+ */
+export async function introspect(
+  endpoint: GraphQLEndpoint,
+  options: IntrospectOptions = {},
+): Promise<Introspection> {
+  const file = `${options.cacheDir ?? defaultCacheDir()}/${await cacheKey(endpoint)}.json`;
+  if (!options.refresh) {
+    const cached = await readCache(file);
+    if (cached) return cached;
+  }
+  const spec = graphqlRequestSpec(endpoint, { query: getIntrospectionQuery() });
+  const { response } = await send(spec, options);
+  let data: unknown;
+  try {
+    for await (const result of readResults(response)) {
+      if (result.errors.length > 0 && !isSchema(result.value.data)) {
+        throw new DialError(
+          `Introspection failed at ${endpoint.url.host}: ${
+            result.errors.map(describeError).join("; ")
+          }`,
+          "introspection",
+          statusExit(response.status),
+          { hint: "the server may have introspection turned off" },
+        );
+      }
+      data = result.value.data;
+      break;
+    }
+  } catch (error) {
+    await response.body?.cancel().catch(() => {});
+    if (error instanceof NotGraphQLError) {
+      throw new DialError(
+        `Introspection failed at ${endpoint.url.host}: ${error.message}`,
+        "introspection",
+        statusExit(response.status),
+        response.status === 401 || response.status === 403
+          ? { hint: "check the credentials (-u, -B, -K, -H, --oauth2)" }
+          : {},
+      );
+    }
+    throw error;
+  }
+  if (!isSchema(data)) {
+    throw new DialError(
+      `Introspection failed at ${endpoint.url.host}: the response holds no data.__schema`,
+      "introspection",
+      ExitCode.Failure,
+    );
+  }
+  const result = { data, cached: false, fetchedAt: new Date().toISOString() };
+  await writeCache(file, endpoint, result);
+  return result;
+}
+
+/**
+ * @param endpoint URL, auth and headers
+ * @param options the cache directory
+ * @returns the cached introspection of the endpoint and credentials, if there is one
+ */
+export async function cachedIntrospection(
+  endpoint: GraphQLEndpoint,
+  options: { cacheDir?: string } = {},
+): Promise<Introspection | undefined> {
+  return await readCache(
+    `${options.cacheDir ?? defaultCacheDir()}/${await cacheKey(endpoint)}.json`,
+  );
+}
+
+/** @returns the cache directory of introspection results */
+export function defaultCacheDir(): string {
+  const xdg = Deno.env.get("XDG_CACHE_HOME");
+  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE") ?? ".";
+  return `${xdg || `${home}/.cache`}/dial/graphql`;
+}
+
+/**
+ * The cache key: SHA-256 of the endpoint (without API keys) and of everything that
+ * identifies the caller (authorization, `-K` keys, credential-looking `-H` headers). OAuth
+ * 2.0 is identified by its client and user, not by the token, which changes.
+ *
+ * @param endpoint URL, auth and headers
+ * @returns 64 hex digits
+ */
+export async function cacheKey(endpoint: GraphQLEndpoint): Promise<string> {
+  const a = endpoint.auth.authorization;
+  const identity = a === undefined
+    ? null
+    : a.kind === "basic"
+    ? ["basic", a.username, a.password.reveal()]
+    : a.kind === "bearer"
+    ? ["bearer", a.token.reveal()]
+    : [
+      "oauth2",
+      a.oauth2.flow,
+      a.oauth2.tokenUrl.href,
+      a.oauth2.clientId,
+      a.oauth2.scope ?? "",
+      a.oauth2.username ?? "",
+    ];
+  const text = JSON.stringify([
+    endpoint.url.href,
+    identity,
+    endpoint.auth.queryKeys.map((k) => [k.name, k.value.reveal()]),
+    endpoint.headers.filter((h) => isCredentialHeader(h.name)).map((h) => [
+      h.name.toLowerCase(),
+      reveal(h.value),
+    ]),
+  ]);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return new Uint8Array(digest).toHex();
+}
+
+function isSchema(data: unknown): data is Record<string, unknown> {
+  return typeof data === "object" && data !== null && "__schema" in data &&
+    typeof data.__schema === "object" && data.__schema !== null;
+}
+
+async function readCache(file: string): Promise<Introspection | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch {
+    return undefined;
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (
+      typeof value === "object" && value !== null && "data" in value && isSchema(value.data) &&
+      "fetchedAt" in value && typeof value.fetchedAt === "string"
+    ) {
+      return { data: value.data, cached: true, fetchedAt: value.fetchedAt };
+    }
+  } catch {
+    // A damaged cache file is refetched and overwritten.
+  }
+  return undefined;
+}
+
+async function writeCache(file: string, endpoint: GraphQLEndpoint, result: Introspection) {
+  const dir = file.slice(0, file.lastIndexOf("/"));
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  await Deno.chmod(dir, 0o700).catch(() => {});
+  const temp = `${file}.${crypto.randomUUID()}.tmp`;
+  const body = JSON.stringify({
+    endpoint: endpoint.url.href,
+    fetchedAt: result.fetchedAt,
+    data: result.data,
+  });
+  await Deno.writeTextFile(temp, body, { mode: 0o600 });
+  await Deno.rename(temp, file);
+}
+
+function statusExit(status: number) {
+  return status >= 500
+    ? ExitCode.ServerError
+    : status >= 400
+    ? ExitCode.ClientError
+    : ExitCode.Failure;
+}

@@ -1,0 +1,151 @@
+/**
+ * GraphQL over WebSocket (the graphql-transport-ws protocol) with the `graphql-ws` client.
+ * The handshake carries dial's auth: headers and `-K` keys from a GET request built by
+ * `buildRequest`, handed to Deno's WebSocket, which accepts handshake headers.
+ * @module
+ */
+import { createClient } from "graphql-ws";
+import { authorizationHeader } from "../auth/authorize.ts";
+import { DialError, ExitCode } from "../errors.ts";
+import { buildRequest, requestHeaders, requestUrl } from "../http/build_request.ts";
+import { StatusError } from "../stream/status_error.ts";
+import { handshakeError, toWebSocketUrl } from "../stream/ws_handshake.ts";
+import { type GraphQLResult, parseEnvelope } from "./envelope.ts";
+import type { GraphQLEndpoint, GraphQLRequest } from "./http_client.ts";
+
+/** Options for {@link subscribeWs}. */
+export interface WsOptions {
+  /** The `connection_init` payload (`--init-payload`). */
+  initPayload?: Record<string, unknown>;
+  /** Ends the operation cleanly (a `complete` message) and closes the socket. */
+  signal?: AbortSignal;
+  /** The fetch used for OAuth 2.0 token requests. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * Runs one operation over graphql-transport-ws and yields its results until the server
+ * completes it, the signal aborts, or the caller stops iterating (which completes the
+ * operation and closes the socket). A handshake refused with 401 under OAuth 2.0 is retried
+ * once with a fresh token.
+ *
+ * @param endpoint URL (http(s) or ws(s)), auth and headers
+ * @param request the operation
+ * @param options init payload, signal, fetch
+ * @returns the results
+ * @throws {DialError} when the handshake is refused or the socket closes abnormally
+ * @see https://github.com/enisdenjo/graphql-ws/blob/master/PROTOCOL.md
+ */
+export async function* subscribeWs(
+  endpoint: GraphQLEndpoint,
+  request: GraphQLRequest,
+  options: WsOptions = {},
+): AsyncGenerator<GraphQLResult> {
+  const authorization = endpoint.auth.authorization;
+  for (let forceRefresh = false;; forceRefresh = true) {
+    let received = false;
+    try {
+      for await (const result of attempt(endpoint, request, options, forceRefresh)) {
+        received = true;
+        yield result;
+      }
+      return;
+    } catch (error) {
+      const retry = !forceRefresh && !received && authorization?.kind === "oauth2" &&
+        error instanceof StatusError && error.status === 401;
+      if (!retry) throw error;
+    }
+  }
+}
+
+async function* attempt(
+  endpoint: GraphQLEndpoint,
+  request: GraphQLRequest,
+  options: WsOptions,
+  forceRefresh: boolean,
+): AsyncGenerator<GraphQLResult> {
+  const authorization = endpoint.auth.authorization;
+  const header = authorization &&
+    await authorizationHeader(authorization, {
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      forceRefresh,
+    });
+  const prepared = buildRequest(
+    { method: "GET", url: endpoint.url, headers: endpoint.headers, auth: endpoint.auth },
+    header,
+  );
+  const url = toWebSocketUrl(requestUrl(prepared));
+  const headers = requestHeaders(prepared);
+  const target = `${url.hostname}:${url.port || (url.protocol === "wss:" ? "443" : "80")}`;
+  let failure: DialError | undefined;
+  class HandshakeWebSocket extends WebSocket {
+    constructor(address: string | URL, protocols?: string | string[]) {
+      super(address, { protocols: protocols === undefined ? [] : [protocols].flat(), headers });
+      this.addEventListener("error", (event) => {
+        failure ??= handshakeError(event, target);
+      });
+    }
+  }
+  const client = createClient({
+    url: url.href,
+    webSocketImpl: HandshakeWebSocket,
+    lazy: true,
+    retryAttempts: 0,
+    ...(options.initPayload ? { connectionParams: options.initPayload } : {}),
+  });
+  const results = client.iterate({
+    query: request.query,
+    ...(request.variables ? { variables: request.variables } : {}),
+    ...(request.operationName ? { operationName: request.operationName } : {}),
+  });
+  const stop = () => void results.return?.();
+  options.signal?.addEventListener("abort", stop, { once: true });
+  try {
+    for (;;) {
+      let next: IteratorResult<unknown>;
+      try {
+        next = await results.next();
+      } catch (error) {
+        if (Array.isArray(error)) {
+          // The server answered the operation with an `error` message.
+          const text = JSON.stringify({ errors: error });
+          yield parseEnvelope(text);
+          return;
+        }
+        throw failure ?? closeError(error, target);
+      }
+      if (next.done) return;
+      yield parseEnvelope(JSON.stringify(next.value));
+    }
+  } finally {
+    options.signal?.removeEventListener("abort", stop);
+    await results.return?.();
+    await client.dispose();
+  }
+}
+
+function closeError(error: unknown, target: string): DialError {
+  if (error instanceof DialError) return error;
+  if (error instanceof CloseEvent) {
+    const reason = error.reason ? ` ${error.reason}` : "";
+    return new DialError(
+      `GraphQL WebSocket closed by ${target}: code ${error.code}${reason}`,
+      "ws_closed",
+      ExitCode.Transport,
+      error.code === 4403 || error.code === 4401
+        ? { hint: "check the credentials or --init-payload" }
+        : {},
+    );
+  }
+  if (error instanceof Event) return handshakeError(error, target);
+  const message = error instanceof Error ? error.message : String(error);
+  return new DialError(
+    `GraphQL WebSocket with ${target} failed: ${message}`,
+    "ws",
+    ExitCode.Transport,
+    {
+      cause: error,
+    },
+  );
+}
