@@ -7,9 +7,42 @@
 import { addMocksToSchema } from "@graphql-tools/mock";
 import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery } from "graphql";
 import { makeServer } from "graphql-ws";
-import { createSchema, createYoga } from "graphql-yoga";
+import { makeExecutableSchema } from "@graphql-tools/schema";
 import { serve, type TestServer } from "../_helpers.ts";
 import { githubIntrospection } from "../unit/graphql/_github.ts";
+
+// graphql-yoga's declarations pull in the DOM library, which changes the types of WebSocket
+// and streams for every module checked with them; it is imported untyped instead.
+const YOGA = "graphql-yoga";
+const yogaModule: unknown = await import(YOGA);
+
+function yogaFunction(name: string): (options: unknown) => unknown {
+  if (typeof yogaModule !== "object" || yogaModule === null || !(name in yogaModule)) {
+    throw new Error(`graphql-yoga has no ${name}`);
+  }
+  const fn: unknown = Reflect.get(yogaModule, name);
+  if (typeof fn !== "function") throw new Error(`graphql-yoga's ${name} is not a function`);
+  return (options) => fn(options);
+}
+
+/** A yoga server: a fetch handler. */
+function createYoga(
+  options: Record<string, unknown>,
+): { fetch(request: Request): Promise<Response> } {
+  const yoga = yogaFunction("createYoga")(options);
+  if (typeof yoga !== "object" && typeof yoga !== "function" || yoga === null) {
+    throw new Error("createYoga returned no server");
+  }
+  const fetchFn: unknown = Reflect.get(yoga, "fetch");
+  if (typeof fetchFn !== "function") throw new Error("createYoga returned no fetch handler");
+  return {
+    fetch: async (request) => {
+      const response: unknown = await fetchFn.call(yoga, request);
+      if (!(response instanceof Response)) throw new Error("yoga answered no Response");
+      return response;
+    },
+  };
+}
 
 /** Which credential the server demands. */
 export type ServerAuth =
@@ -50,7 +83,7 @@ export async function githubServer(auth: ServerAuth): Promise<TestServer> {
   );
 }
 
-const SMALL = createSchema({
+const SMALL = makeExecutableSchema({
   typeDefs: `
     type Query { hello(name: String!): String! }
     type Subscription { countdown(from: Int!): Int! }
