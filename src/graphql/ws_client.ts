@@ -79,9 +79,11 @@ async function* attempt(
   const headers = requestHeaders(prepared);
   const target = `${url.hostname}:${url.port || (url.protocol === "wss:" ? "443" : "80")}`;
   let failure: DialError | undefined;
+  let socket: WebSocket | undefined;
   class HandshakeWebSocket extends WebSocket {
     constructor(address: string | URL, protocols?: string | string[]) {
       super(address, { protocols: protocols === undefined ? [] : [protocols].flat(), headers });
+      socket = this;
       this.addEventListener("error", (event) => {
         failure ??= handshakeError(event, target);
       });
@@ -122,7 +124,21 @@ async function* attempt(
     options.signal?.removeEventListener("abort", stop);
     await results.return?.();
     await client.dispose();
+    await closed(socket);
   }
+}
+
+/** Waits (at most a second) for the closing handshake, so the server sees a clean close. */
+async function closed(socket: WebSocket | undefined): Promise<void> {
+  if (!socket || socket.readyState === WebSocket.CLOSED) return;
+  if (socket.readyState !== WebSocket.CLOSING) socket.close(1000, "Normal Closure");
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 1000);
+    socket.addEventListener("close", () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
 }
 
 function closeError(error: unknown, target: string): DialError {

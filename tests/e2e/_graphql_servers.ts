@@ -49,7 +49,8 @@ export type ServerAuth =
   | { kind: "none" }
   | { kind: "bearer"; token: string }
   | { kind: "header"; name: string; value: string }
-  | { kind: "query"; name: string; value: string };
+  | { kind: "query"; name: string; value: string }
+  | { kind: "check"; check: (request: Request) => boolean };
 
 function authorized(request: Request, auth: ServerAuth): boolean {
   switch (auth.kind) {
@@ -61,6 +62,8 @@ function authorized(request: Request, auth: ServerAuth): boolean {
       return request.headers.get(auth.name) === auth.value;
     case "query":
       return new URL(request.url).searchParams.get(auth.name) === auth.value;
+    case "check":
+      return auth.check(request);
   }
 }
 
@@ -107,6 +110,8 @@ const SMALL = makeExecutableSchema({
 export interface SubscriptionServer extends TestServer {
   /** connection_init payloads received over WebSocket. */
   initPayloads: unknown[];
+  /** Close codes of the WebSockets that ended. */
+  closes: number[];
 }
 
 /**
@@ -116,6 +121,7 @@ export interface SubscriptionServer extends TestServer {
 export function subscriptionServer(auth: ServerAuth): SubscriptionServer {
   const yoga = createYoga({ schema: SMALL, logging: false, graphiql: false });
   const initPayloads: unknown[] = [];
+  const closes: number[] = [];
   const wsServer = makeServer({
     schema: SMALL,
     onConnect: (ctx) => {
@@ -140,9 +146,12 @@ export function subscriptionServer(auth: ServerAuth): SubscriptionServer {
         },
       }, { socket });
       socket.addEventListener("message", (e) => void onMessage?.(String(e.data)));
-      socket.addEventListener("close", (e) => void closed(e.code, e.reason));
+      socket.addEventListener("close", (e) => {
+        closes.push(e.code);
+        void closed(e.code, e.reason);
+      });
     });
     return response;
   });
-  return Object.assign(server, { initPayloads });
+  return Object.assign(server, { initPayloads, closes });
 }

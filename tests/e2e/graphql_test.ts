@@ -1,6 +1,7 @@
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
 import { dial, serve, testHome } from "../_helpers.ts";
 import { githubServer, subscriptionServer } from "./_graphql_servers.ts";
+import { spawnDial } from "./_spawn.ts";
 
 const VIEWER = "query Viewer { viewer { login } rateLimit { remaining } }";
 
@@ -269,4 +270,33 @@ Deno.test("graphql: --transport ws authenticates the handshake and sends the ini
   ]);
   equal(refused.code, 4, refused.stderr);
   match(refused.stderr, /^error: WebSocket handshake refused by 127\.0\.0\.1:\d+: HTTP 401/);
+});
+
+Deno.test("graphql: Ctrl-C completes a WebSocket subscription cleanly", async () => {
+  await using server = subscriptionServer({ kind: "none" });
+  const child = spawnDial([
+    "graphql",
+    `${server.origin}/graphql`,
+    "--transport",
+    "ws",
+    "-q",
+    "subscription { countdown(from: 100000) }",
+  ]);
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += value;
+  }
+  child.kill("SIGINT");
+  while (!(await reader.read()).done);
+  const status = await child.status;
+  await child.stderr.cancel();
+  equal(status.code, 130);
+  match(seen, /^\{"data":\{"countdown":100000\}\}\n/);
+  for (let i = 0; i < 100 && server.closes.length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  deepStrictEqual(server.closes, [1000]);
 });
