@@ -6,17 +6,22 @@
  * ```sh
  * deno task bench              # full run (a few minutes)
  * deno task bench --quick      # fewer runs and smaller bodies, for a smoke test
+ * deno task bench --only start,oauth   # some sections: start, stream, json, oauth, graphql
  * ```
  * @module
  */
 import { writeSync } from "../src/output/terminal.ts";
 
 const quick = Deno.args.includes("--quick");
+const onlyAt = Deno.args.indexOf("--only");
+const only = onlyAt >= 0 ? Deno.args[onlyAt + 1]?.split(",") : undefined;
+const wanted = (name: string) => only === undefined || only.includes(name);
 const ROOT = new URL("../", import.meta.url).pathname;
 const DENO = Deno.execPath();
 const DIAL = [DENO, "run", "-A", "--quiet", `${ROOT}main.ts`];
 const BARE = [DENO, "run", "-A", "--quiet", `${ROOT}scripts/bench_fetch.ts`];
 const STARTS = quick ? 5 : 15;
+const OAUTH_RUNS = quick ? 5 : 25;
 const STREAM_RUNS = quick ? 1 : 3;
 const STREAM_BYTES = (quick ? 64 : 1024) * 1024 * 1024;
 const JSON_BYTES = (quick ? 5 : 50) * 1000 * 1000;
@@ -307,12 +312,14 @@ async function oauthOverhead(): Promise<void> {
   await time(oauth); // fetches and caches the token
   const a: number[] = [];
   const b: number[] = [];
-  for (let i = 0; i < STARTS; i++) {
+  for (let i = 0; i < OAUTH_RUNS; i++) {
     a.push(await time(oauth));
     b.push(await time(bearer));
   }
   const diff = median(a) - median(b);
-  out(`\n### 4. \`--oauth2\` with a cached token vs a plain bearer (median of ${STARTS})\n\n`);
+  out(
+    `\n### 4. \`--oauth2\` with a cached token vs a plain bearer (median of ${OAUTH_RUNS}, interleaved)\n\n`,
+  );
   out("| case | median |\n| --- | --- |\n");
   out(
     `| dial -B token | ${fmtMs(median(b))} |\n| dial --oauth2 (cached) | ${fmtMs(median(a))} |\n`,
@@ -344,11 +351,11 @@ try {
     `## dial benchmarks\n\n${new Date().toISOString().slice(0, 10)}, Deno ${Deno.version.deno}, ` +
       `${navigator.hardwareConcurrency} CPUs, loopback${quick ? ", --quick" : ""}.\n`,
   );
-  await coldStart();
-  await streaming();
-  await prettyJson();
-  await oauthOverhead();
-  await graphql();
+  if (wanted("start")) await coldStart();
+  if (wanted("stream")) await streaming();
+  if (wanted("json")) await prettyJson();
+  if (wanted("oauth")) await oauthOverhead();
+  if (wanted("graphql")) await graphql();
 } finally {
   await server.shutdown();
   await Deno.remove(home, { recursive: true });

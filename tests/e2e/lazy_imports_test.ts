@@ -3,10 +3,10 @@ import assert from "node:assert/strict";
 const MAIN = new URL("../../main.ts", import.meta.url);
 const ROOT = new URL("../../", import.meta.url).href;
 
-/** Modules main.ts loads before running any command: static imports only, types erased. */
-async function startupModules(): Promise<string[]> {
+/** Modules a file loads before it runs: static imports only, types erased. */
+async function startupModules(root = MAIN): Promise<string[]> {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", MAIN.pathname],
+    args: ["info", "--json", root.pathname],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -45,4 +45,12 @@ Deno.test("startup: dial loads no GraphQL, OAuth library, stream, UI or CodeMirr
   assert.deepEqual(heavy, [], `imported statically from main.ts: ${heavy.join(", ")}`);
   assert.ok(modules.includes("src/cli/request.ts"));
   assert.ok(modules.length < 60, `${modules.length} modules at startup:\n${modules.join("\n")}`);
+});
+
+Deno.test("startup: a cached OAuth 2.0 token is used without loading the OAuth library", async () => {
+  const modules = await startupModules(
+    new URL("../../src/auth/oauth2/authorize.ts", import.meta.url),
+  );
+  const npm = modules.filter((m) => m.startsWith("npm:"));
+  assert.deepEqual(npm, [], `loaded with the token cache: ${npm.join(", ")}`);
 });

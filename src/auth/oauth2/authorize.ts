@@ -13,7 +13,6 @@ import {
   tokenKey,
   type TokenStore,
 } from "./token_cache.ts";
-import { ProviderError, refreshGrant, silentGrant } from "./token_request.ts";
 import { type TokenState, tokenState } from "./token_state.ts";
 
 /** An access token and where it came from. */
@@ -51,6 +50,8 @@ export async function oauth2Token(
     return result(cached, "cache");
   }
   return await store.locked(key, async () => {
+    // Loaded only when a token must be fetched: a cached token never pays for the OAuth library.
+    const { ProviderError, refreshGrant } = await import("./token_request.ts");
     // Another process may have refreshed while this one waited for the lock.
     let entry = await store.read(key);
     const changed = entry?.accessToken !== cached?.accessToken;
@@ -116,7 +117,10 @@ async function newGrant(options: OAuth2Options, authorize: AuthorizeOptions): Pr
     ...(authorize.fetch ? { fetch: authorize.fetch } : {}),
     ...(authorize.signal ? { signal: authorize.signal } : {}),
   };
-  if (options.flow !== "authorization_code") return await silentGrant(options, request);
+  if (options.flow !== "authorization_code") {
+    const { silentGrant } = await import("./token_request.ts");
+    return await silentGrant(options, request);
+  }
   const { authorizationCodeGrant } = await import("./login.ts");
   return await authorizationCodeGrant(options, request);
 }
