@@ -14,8 +14,9 @@ import { stderr } from "../output/terminal.ts";
  * @throws {InterruptedError} on Ctrl-C
  */
 export async function promptSecret(question: string): Promise<Secret> {
-  await stderr().write(question);
+  // Raw (no echo) before the question shows: a user may type as soon as it appears.
   Deno.stdin.setRaw(true);
+  await stderr().write(question);
   const bytes: number[] = [];
   const buffer = new Uint8Array(64);
   try {
