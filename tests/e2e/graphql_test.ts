@@ -300,3 +300,48 @@ Deno.test("graphql: Ctrl-C completes a WebSocket subscription cleanly", async ()
   }
   deepStrictEqual(server.closes, [1000]);
 });
+
+Deno.test("graphql: a mutation with an input object variable, written to -o", async () => {
+  await using server = await githubServer({ kind: "bearer", token: "m" });
+  const out = `${await Deno.makeTempDir()}/result.json`;
+  const mutation =
+    "mutation Star($input: AddStarInput!) { addStar(input: $input) { clientMutationId } }";
+  const result = await dial([
+    "graphql",
+    `${server.origin}/graphql`,
+    "-B",
+    "m",
+    "-q",
+    mutation,
+    "--variables",
+    '{"input":{"starrableId":"R_1"}}',
+    "-o",
+    out,
+  ]);
+  equal(result.code, 0, result.stderr);
+  equal(result.stdout, "");
+  deepStrictEqual(JSON.parse(await Deno.readTextFile(out)), {
+    data: { addStar: { clientMutationId: "mocked" } },
+  });
+  deepStrictEqual((await server.requests[0]!.json()).variables, {
+    input: { starrableId: "R_1" },
+  });
+  await Deno.remove(out);
+});
+
+Deno.test("graphql: --timeout bounds a server that never answers", async () => {
+  await using server = serve(async (request) => {
+    await new Promise((resolve) => request.signal.addEventListener("abort", resolve));
+    return new Response(null, { status: 204 });
+  });
+  const result = await dial([
+    "graphql",
+    `${server.origin}/graphql`,
+    "-q",
+    "{ a }",
+    "--timeout",
+    "0.3",
+  ]);
+  equal(result.code, 8, result.stderr);
+  match(result.stderr, /^error: Timed out/);
+});
