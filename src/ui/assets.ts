@@ -25,7 +25,8 @@ const BUNDLER = new URL("../../scripts/bundle_ui.ts", import.meta.url);
  * @returns the assets
  */
 export async function loadAssets(options: { onBuild?: () => void } = {}): Promise<UiAssets> {
-  if (await isFile(BUNDLER) && await needsBuild()) {
+  // A compiled binary serves what `deno compile --include` embedded; only a checkout builds.
+  if (!Deno.build.standalone && await isFile(BUNDLER) && await needsBuild()) {
     options.onBuild?.();
     const { bundleUi } = await import("../../scripts/bundle_ui.ts");
     await bundleUi();

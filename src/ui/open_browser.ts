@@ -3,6 +3,7 @@
  * installed, else the default browser (`$BROWSER`, xdg-open, open, start).
  * @module
  */
+import { browserCommand } from "../auth/oauth2/browser.ts";
 
 /** A way to start a program; tests pass a recorder. */
 export type Spawn = (program: string, args: string[]) => Promise<boolean>;
@@ -87,24 +88,8 @@ export async function openBrowser(
       if (path && await spawn(path, [`--app=${url}`])) return "app";
     }
   }
-  const browser = Deno.env.get("BROWSER");
-  if (browser) {
-    for (const command of browser.split(":")) {
-      const [program, ...args] = command.trim().split(/\s+/);
-      if (!program) continue;
-      const withUrl = args.some((a) => a.includes("%s"))
-        ? args.map((a) => a.replaceAll("%s", url))
-        : [...args, url];
-      if (await spawn(program, withUrl)) return "browser";
-    }
-  }
-  const fallback: Array<[string, string[]]> = Deno.build.os === "darwin"
-    ? [["open", [url]]]
-    : Deno.build.os === "windows"
-    ? [["cmd", ["/c", "start", "", url]]]
-    : [["xdg-open", [url]]];
-  for (const [program, args] of fallback) {
-    if (await spawn(program, args)) return "browser";
-  }
+  // The same default browser the OAuth login uses ($BROWSER, xdg-open, open, start).
+  const [program, ...args] = browserCommand(new URL(url));
+  if (program !== undefined && await spawn(program, args)) return "browser";
   return undefined;
 }

@@ -27,6 +27,8 @@ export interface UiServerOptions {
   onBuild?: () => void;
   /** The secret; default: a fresh random one. */
   secret?: string;
+  /** The OAuth 2.0 token cache directory; default the CLI's, so both share tokens. */
+  oauthCacheDir?: string;
 }
 
 /** A running UI server. */
@@ -58,7 +60,11 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
   const signal = options.signal
     ? AbortSignal.any([options.signal, controller.signal])
     : controller.signal;
-  const context: ApiContext = { signal, ...(options.fetch ? { fetch: options.fetch } : {}) };
+  const context: ApiContext = {
+    signal,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    oauth: options.oauthCacheDir !== undefined ? { cacheDir: options.oauthCacheDir } : {},
+  };
   const launch: { config?: GuardConfig } = {};
   let server: Deno.HttpServer<Deno.NetAddr>;
   try {

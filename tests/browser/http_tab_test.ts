@@ -14,12 +14,12 @@ Deno.test("browser: the HTTP tab sends with Basic auth, a query parameter and a 
   await page.getByLabel("Auth", { exact: true }).selectOption("basic");
   await page.getByLabel("Username").fill("ann");
   await page.getByLabel("Password").fill("s3cret");
-  await page.getByLabel("URL").fill(`${target.origin}/users`);
+  await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/users`);
   await page.getByText("Query parameters").click();
   await page.getByLabel("Query parameters name 1").fill("page");
   await page.getByLabel("Query parameters value 1").fill("2");
-  await page.getByLabel("Headers name 1").fill("X-Trace");
-  await page.getByLabel("Headers value 1").fill("abc");
+  await page.getByLabel("Headers name 1", { exact: true }).fill("X-Trace");
+  await page.getByLabel("Headers value 1", { exact: true }).fill("abc");
   await page.getByRole("button", { name: "Send" }).click();
   await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
   const body = await page.getByLabel("Response body").textContent();
@@ -38,7 +38,7 @@ Deno.test("browser: the HTTP tab puts an API key in the query and copies the req
   await page.getByLabel("Add to").selectOption("query");
   await page.getByLabel("Key name").fill("api_key");
   await page.getByLabel("Key value").fill("k 1");
-  await page.getByLabel("URL").fill(`${target.origin}/data`);
+  await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/data`);
   await page.getByRole("button", { name: "Send" }).click();
   await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
   assert.match(await page.getByLabel("Response body").textContent() ?? "", /api_key=k%201/);
@@ -54,7 +54,7 @@ Deno.test("browser: the HTTP tab shows a bad URL in words and sends nothing", as
   await using browser = await launchBrowser();
   await using app = await openApp(browser);
   const { page } = app;
-  await page.getByLabel("URL").fill("example.com/x");
+  await page.getByLabel("URL", { exact: true }).fill("example.com/x");
   await page.getByRole("button", { name: "Send" }).click();
   const alert = page.getByRole("alert");
   await alert.waitFor();

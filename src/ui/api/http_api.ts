@@ -8,7 +8,7 @@ import { buildRequest, displayUrl } from "../../http/build_request.ts";
 import { send } from "../../http/send.ts";
 import { toCurl } from "../../output/curl.ts";
 import { boolean, object, readJson } from "./decode.ts";
-import { parseUiRequest } from "./spec_json.ts";
+import { parseUiRequest, type UiOAuthSettings } from "./spec_json.ts";
 
 /** Bodies larger than this are cut in the viewer (the size is still reported in full). */
 export const MAX_SHOWN_BODY = 5 * 1024 * 1024;
@@ -19,6 +19,8 @@ export interface ApiContext {
   signal: AbortSignal;
   /** The fetch to use for outbound requests. */
   fetch?: typeof fetch;
+  /** OAuth 2.0 settings the server adds to every OAuth auth panel. */
+  oauth?: UiOAuthSettings;
 }
 
 /** A response as the browser sees it. */
@@ -48,8 +50,8 @@ export interface ResponseJson {
  */
 export async function handleHttpSend(request: Request, context: ApiContext): Promise<Response> {
   const json = object(await readJson(request), "request");
-  const spec = parseUiRequest(json);
-  const signal = AbortSignal.any([context.signal, request.signal]);
+  const spec = parseUiRequest(json, context.oauth);
+  const signal = context.signal;
   const started = performance.now();
   const exchange = await send(spec, {
     follow: json.follow === undefined ? true : boolean(json.follow, "follow"),
@@ -83,7 +85,7 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
  */
 export async function handleHttpCurl(request: Request, context: ApiContext): Promise<Response> {
   const json = object(await readJson(request), "request");
-  const spec = parseUiRequest(json);
+  const spec = parseUiRequest(json, context.oauth);
   const authorization = spec.auth.authorization;
   const header = authorization && await authorizationHeader(authorization, {
     signal: context.signal,

@@ -3,6 +3,8 @@
  * own module; add new ones here.
  * @module
  */
+import { handleAuthState, handleAuthToken } from "./auth_api.ts";
+import { handleGraphqlRun, handleGraphqlSchema } from "./graphql_api.ts";
 import { type ApiContext, handleHttpCurl, handleHttpSend } from "./http_api.ts";
 import { handleStreamSocket } from "./stream_api.ts";
 
@@ -13,5 +15,9 @@ export type ApiHandler = (request: Request, context: ApiContext) => Promise<Resp
 export const API_ROUTES: ReadonlyMap<string, ApiHandler> = new Map<string, ApiHandler>([
   ["POST /api/http", handleHttpSend],
   ["POST /api/http/curl", handleHttpCurl],
+  ["POST /api/auth/state", handleAuthState],
+  ["POST /api/auth/token", handleAuthToken],
+  ["POST /api/graphql/schema", handleGraphqlSchema],
+  ["POST /api/graphql/run", handleGraphqlRun],
   ["GET /api/stream", handleStreamSocket],
 ]);

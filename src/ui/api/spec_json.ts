@@ -19,6 +19,14 @@ import { object, oneOf, optionalString, rows, string } from "./decode.ts";
 /** The auth panel's kinds. */
 export const AUTH_KINDS = ["none", "basic", "bearer", "apikey", "oauth2"] as const;
 
+/** OAuth 2.0 settings that come from the server, not from the panel. */
+export interface UiOAuthSettings {
+  /** The token cache directory (default: the CLI's). */
+  cacheDir?: string;
+  /** Shows the authorization URL (authorization_code); default: the system browser. */
+  openBrowser?: (url: URL) => void | Promise<void>;
+}
+
 /** Auth and the headers it adds, as parsed from the auth panel. */
 export interface ParsedUiAuth {
   /** Authorization and query keys. */
@@ -34,10 +42,11 @@ export interface ParsedUiAuth {
  * password?, port?}`: the same semantics as `-u`, `-B`, `-H`/`-K` and `--oauth2*`.
  *
  * @param value the panel's JSON
+ * @param settings the server's OAuth 2.0 settings (cache directory, browser opener)
  * @returns auth spec and extra headers
  * @throws {UsageError} naming the bad field
  */
-export function parseUiAuth(value: unknown): ParsedUiAuth {
+export function parseUiAuth(value: unknown, settings: UiOAuthSettings = {}): ParsedUiAuth {
   const json = value === undefined ? { kind: "none" } : object(value, "auth");
   const kind = oneOf(json.kind, "auth.kind", AUTH_KINDS);
   const queryKeys: QueryKey[] = [];
@@ -76,7 +85,14 @@ export function parseUiAuth(value: unknown): ParsedUiAuth {
       break;
     }
     case "oauth2":
-      authorization = { kind: "oauth2", oauth2: parseUiOAuth2(json) };
+      authorization = {
+        kind: "oauth2",
+        oauth2: {
+          ...parseUiOAuth2(json),
+          ...(settings.cacheDir !== undefined ? { cacheDir: settings.cacheDir } : {}),
+          ...(settings.openBrowser ? { openBrowser: settings.openBrowser } : {}),
+        },
+      };
       break;
   }
   return { auth: { ...(authorization ? { authorization } : {}), queryKeys }, headers };
@@ -130,15 +146,16 @@ export function parseUiHeaders(value: unknown): HeaderField[] {
  * are appended to the URL; the body is `{kind: "none" | "json" | "text" | "form", …}`.
  *
  * @param value the request's JSON
+ * @param settings the server's OAuth 2.0 settings
  * @returns the spec the CLI would build for the same request
  * @throws {UsageError} naming the bad field
  */
-export function parseUiRequest(value: unknown): RequestSpec {
+export function parseUiRequest(value: unknown, settings: UiOAuthSettings = {}): RequestSpec {
   const json = object(value, "request");
   const method = parseMethod(string(json.method ?? "GET", "method").trim().toUpperCase());
   const url = parseUrl(string(json.url ?? "", "url").trim());
   for (const param of rows(json.params, "params")) url.searchParams.append(param.name, param.value);
-  const { auth, headers: authHeaders } = parseUiAuth(json.auth);
+  const { auth, headers: authHeaders } = parseUiAuth(json.auth, settings);
   const headers = [...authHeaders, ...parseUiHeaders(json.headers)];
   if (auth.authorization && headers.some((h) => h.name.toLowerCase() === "authorization")) {
     throw new UsageError(

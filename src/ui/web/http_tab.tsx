@@ -9,6 +9,7 @@ import { json } from "@codemirror/lang-json";
 import { ApiError, isRecord, postJson } from "./api.ts";
 import { authJson } from "./auth_state.ts";
 import { CodeEditor } from "./code_editor.tsx";
+import { refreshTokenState } from "./token_state.tsx";
 import { RowTable, SelectField, TextField } from "./fields.tsx";
 import { prettyIfJson, ResponseMeta } from "./response_meta.tsx";
 import { isRows, isString, persisted, withoutSecrets } from "./storage.ts";
@@ -99,6 +100,7 @@ async function sendRequest() {
     error.value = e instanceof ApiError ? e : new ApiError(String(e), 0);
   } finally {
     busy.value = false;
+    void refreshTokenState();
   }
 }
 

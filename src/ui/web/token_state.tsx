@@ -1,11 +1,115 @@
 /**
  * OAuth 2.0 token state as the server reports it (obtained, expires in, refreshed), never the
- * token itself.
+ * token itself; "Get token" (or "Log in" for the authorization-code flow, which opens the
+ * provider's login in a new tab).
  * @module
  */
+import { signal } from "@preact/signals";
 import type { JSX } from "preact";
+import { useEffect } from "preact/hooks";
+import { ApiError, isRecord, ndjson, post, postJson } from "./api.ts";
+import { auth, authJson } from "./auth_state.ts";
 
-/** @returns the token state line */
+/** What the server knows about the token, times in epoch ms. */
+interface TokenInfo {
+  obtainedAt: number;
+  expiresAt?: number;
+  refreshedAt?: number;
+  hasRefreshToken: boolean;
+}
+
+const info = signal<TokenInfo | null | undefined>(undefined);
+const message = signal<string | undefined>(undefined);
+const busy = signal(false);
+const now = signal(Date.now());
+
+function parseInfo(value: unknown): TokenInfo | null {
+  if (!isRecord(value) || typeof value.obtainedAt !== "number") return null;
+  return {
+    obtainedAt: value.obtainedAt,
+    ...(typeof value.expiresAt === "number" ? { expiresAt: value.expiresAt } : {}),
+    ...(typeof value.refreshedAt === "number" ? { refreshedAt: value.refreshedAt } : {}),
+    hasRefreshToken: value.hasRefreshToken === true,
+  };
+}
+
+/** Asks the server for the token state of the current OAuth settings. */
+export async function refreshTokenState(): Promise<void> {
+  if (auth.kind.peek() !== "oauth2") return;
+  try {
+    const answer = await postJson("/api/auth/state", { auth: authJson.peek() });
+    info.value = isRecord(answer) ? parseInfo(answer.state) : null;
+  } catch {
+    info.value = undefined;
+  }
+}
+
+async function getToken(): Promise<void> {
+  busy.value = true;
+  message.value = undefined;
+  // Opened now, while the click still counts as a user gesture; pointed at the login later.
+  const loginTab = auth.flow.value === "authorization_code" ? globalThis.open("", "_blank") : null;
+  let loginShown = false;
+  try {
+    const response = await post("/api/auth/token", { auth: authJson.value });
+    for await (const event of ndjson(response)) {
+      if (!isRecord(event)) continue;
+      if (event.type === "login" && typeof event.url === "string") {
+        if (loginTab) loginTab.location.href = event.url;
+        else globalThis.open(event.url, "_blank");
+        loginShown = true;
+        message.value = "Log in in the new tab, then come back here";
+      } else if (event.type === "state") {
+        info.value = parseInfo(event.state);
+        message.value = undefined;
+      } else if (event.type === "error" && typeof event.message === "string") {
+        message.value = event.message + (typeof event.hint === "string" ? ` (${event.hint})` : "");
+      }
+    }
+  } catch (error) {
+    message.value = error instanceof ApiError ? error.message : String(error);
+  } finally {
+    // A cached or refreshed token needed no login: close the tab opened for it.
+    if (loginTab && !loginShown) loginTab.close();
+    busy.value = false;
+  }
+}
+
+function ago(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.round(s / 60)} min`;
+  return `${Math.round(s / 3600)} h`;
+}
+
+/** @returns the token state line and its button */
 export function TokenState(): JSX.Element {
-  return <p class="token-state" role="status">Token: not obtained yet</p>;
+  useEffect(() => {
+    refreshTokenState();
+    const timer = setInterval(() => now.value = Date.now(), 1000);
+    return () => clearInterval(timer);
+  }, [authJson.value]);
+  const state = info.value;
+  const time = now.value;
+  let text = "Token: not obtained yet";
+  if (state) {
+    const parts = [`obtained ${new Date(state.obtainedAt).toLocaleTimeString()}`];
+    if (state.expiresAt !== undefined) {
+      parts.push(state.expiresAt > time ? `expires in ${ago(state.expiresAt - time)}` : "expired");
+    }
+    if (state.refreshedAt !== undefined) {
+      parts.push(`refreshed ${new Date(state.refreshedAt).toLocaleTimeString()}`);
+    }
+    if (state.hasRefreshToken) parts.push("refresh token held");
+    text = `Token: ${parts.join(" · ")}`;
+  }
+  return (
+    <div class="token">
+      <p class="token-state" role="status" data-testid="token-state">{text}</p>
+      <button type="button" onClick={getToken} disabled={busy.value}>
+        {auth.flow.value === "authorization_code" ? "Log in" : "Get token"}
+      </button>
+      {message.value && <p class="token-message" role="alert">{message.value}</p>}
+    </div>
+  );
 }

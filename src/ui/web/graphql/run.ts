@@ -1,0 +1,141 @@
+/**
+ * Loading the schema and running operations through the local server, which applies the
+ * configured auth (and refreshes OAuth tokens) for both.
+ * @module
+ */
+import { batch, signal } from "@preact/signals";
+import { ApiError, isRecord, ndjson, post, postJson } from "../api.ts";
+import { authJson } from "../auth_state.ts";
+import { refreshTokenState } from "../token_state.tsx";
+import { parseVariablesJson } from "../../../graphql/variables.ts";
+import { prettyJson } from "../../../output/json.ts";
+import {
+  endpoint,
+  headers,
+  operationName,
+  queryText,
+  schemaState,
+  setSchema,
+  variablesText,
+} from "./state.ts";
+
+/** The response viewer's state. */
+export interface RunState {
+  /** HTTP status of the target's answer (0 before it arrives). */
+  status: number;
+  statusText: string;
+  /** Milliseconds until the last byte (so far). */
+  timeMs: number;
+  /** Bytes received (so far). */
+  size: number;
+  /** How many results arrived (more than one for a subscription). */
+  results: number;
+  /** Whether results are still streaming in. */
+  streaming: boolean;
+}
+
+/** The last run. */
+export const run = signal<RunState | undefined>(undefined);
+/** The response text the viewer shows. */
+export const responseText = signal("");
+/** The last error, in words. */
+export const runError = signal<string | undefined>(undefined);
+let controller: AbortController | undefined;
+
+function target() {
+  return { url: endpoint.value, headers: headers.value, auth: authJson.value };
+}
+
+/** Introspects the endpoint (through the server, with the configured auth). */
+export async function loadSchema(): Promise<void> {
+  schemaState.value = { status: "loading" };
+  try {
+    const answer = await postJson("/api/graphql/schema", target());
+    if (!isRecord(answer)) throw new ApiError("Unexpected answer from the dial server", 0);
+    // Marks for scripts/bench_ui.ts: schema received → tree painted.
+    performance.mark("dial:schema-received");
+    setSchema(answer.introspection, endpoint.value);
+    requestAnimationFrame(() => setTimeout(() => performance.mark("dial:tree-painted")));
+  } catch (error) {
+    schemaState.value = { status: "error", message: describe(error) };
+  } finally {
+    void refreshTokenState();
+  }
+}
+
+/** Runs the chosen operation; a subscription's results stream into the viewer. */
+export async function runOperation(): Promise<void> {
+  controller?.abort();
+  const mine = controller = new AbortController();
+  const variables = parseVariablesJson(variablesText.value);
+  if (!variables.ok) {
+    runError.value = `Cannot run: the variables are not valid: ${variables.problem.message}`;
+    return;
+  }
+  batch(() => {
+    runError.value = undefined;
+    responseText.value = "";
+    run.value = { status: 0, statusText: "", timeMs: 0, size: 0, results: 0, streaming: true };
+  });
+  const results: string[] = [];
+  try {
+    const response = await post("/api/graphql/run", {
+      ...target(),
+      query: queryText.value,
+      variables: variables.value,
+      ...(operationName.value !== undefined ? { operationName: operationName.value } : {}),
+    }, mine.signal);
+    for await (const event of ndjson(response)) {
+      if (!isRecord(event)) continue;
+      const state = run.value!;
+      if (event.type === "head" && typeof event.status === "number") {
+        run.value = {
+          ...state,
+          status: event.status,
+          statusText: typeof event.statusText === "string" ? event.statusText : "",
+        };
+      } else if (event.type === "result" && typeof event.text === "string") {
+        results.push(pretty(event.text));
+        responseText.value = results.join("\n\n");
+        run.value = { ...state, results: results.length, ...progress(event) };
+      } else if (event.type === "end") {
+        run.value = { ...state, streaming: false, ...progress(event) };
+      } else if (event.type === "error" && typeof event.message === "string") {
+        runError.value = event.message;
+      }
+    }
+  } catch (error) {
+    if (!mine.signal.aborted) runError.value = describe(error);
+  } finally {
+    if (run.value?.streaming) run.value = { ...run.value, streaming: false };
+    void refreshTokenState();
+  }
+}
+
+/** Stops a streaming subscription. */
+export function stopOperation(): void {
+  controller?.abort();
+}
+
+function progress(event: Record<string, unknown>): Partial<RunState> {
+  return {
+    ...(typeof event.timeMs === "number" ? { timeMs: event.timeMs } : {}),
+    ...(typeof event.size === "number" ? { size: event.size } : {}),
+  };
+}
+
+function pretty(text: string): string {
+  try {
+    JSON.parse(text);
+    return prettyJson(text, false);
+  } catch {
+    return text;
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof ApiError) {
+    return error.hint ? `${error.message} (${error.hint})` : error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

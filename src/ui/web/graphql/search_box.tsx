@@ -1,0 +1,63 @@
+/**
+ * The schema search box: matches highlighted in the tree, their parents expanded, a count,
+ * Enter (Shift+Enter backwards) to step through them.
+ * @module
+ */
+import type { JSX } from "preact";
+import { revealPath } from "./schema_tree.tsx";
+import {
+  currentHit,
+  currentHitPath,
+  loadedSchema,
+  navigableHits,
+  search,
+  searchResult,
+  setSearch,
+} from "./state.ts";
+
+function step(by: number): void {
+  const hits = navigableHits.value;
+  if (hits.length === 0) return;
+  currentHit.value = (currentHit.value + by + hits.length) % hits.length;
+  const path = currentHitPath();
+  if (path) revealPath(path);
+}
+
+/** @returns the search box and its match count */
+export function SearchBox(): JSX.Element {
+  const { total } = searchResult.value;
+  const hits = navigableHits.value;
+  const active = search.value.trim() !== "";
+  return (
+    <div class="search">
+      <input
+        type="search"
+        role="searchbox"
+        aria-label="Search schema"
+        placeholder="Search schema"
+        value={search.value}
+        disabled={!loadedSchema()}
+        onInput={(e) => {
+          setSearch(e.currentTarget.value);
+          const first = currentHitPath();
+          if (first) revealPath(first);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") {
+            e.preventDefault();
+            step(e.shiftKey ? -1 : 1);
+          } else if (e.key === "Escape") {
+            setSearch("");
+          }
+        }}
+      />
+      <span class="count" role="status" aria-live="polite">
+        {active
+          ? `${total} ${total === 1 ? "match" : "matches"}${
+            hits.length > 0 ? `, ${(currentHit.value % hits.length) + 1} of ${hits.length}` : ""
+          }${total > searchResult.value.hits.length ? " shown" : ""}`
+          : ""}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,167 @@
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { launchBrowser, openApp } from "./_browser.ts";
+import { loadSchema, queryText, setEditorText, variablesText } from "./_gql_app.ts";
+import { startGraphqlServer } from "./_graphql_server.ts";
+
+/** Searches, then presses Enter until the match at `path` is the current one. */
+async function searchAndStep(page: Page, text: string, path: string): Promise<void> {
+  const search = page.getByRole("searchbox", { name: "Search schema" });
+  await search.fill(text);
+  const current = page.locator('[role="treeitem"][aria-current="true"]');
+  for (let i = 0; i < 30; i++) {
+    if (await current.getAttribute("data-path") === path) return;
+    await search.press("Enter");
+  }
+  throw new Error(`no match at ${path}`);
+}
+
+Deno.test("browser: schema search highlights matches, expands their parents, counts, steps with Enter, and restores on clear", async () => {
+  await using graphql = await startGraphqlServer();
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await loadSchema(page, graphql.endpoint);
+  const expandedBefore = await page.locator('[role="treeitem"][aria-expanded="true"]').count();
+  const search = page.getByRole("searchbox", { name: "Search schema" });
+  await search.fill("stargazerCount");
+  const count = page.getByRole("status").filter({ hasText: "matches" });
+  assert.match(await count.textContent() ?? "", /^\d+ matches, 1 of \d+$/);
+  const marks = page.locator('[role="tree"] mark');
+  assert.ok(await marks.count() > 0);
+  assert.equal(await marks.first().textContent(), "stargazerCount");
+  // The first hit's parents are expanded and its row is in the DOM.
+  const current = page.locator('[role="treeitem"][aria-current="true"]');
+  const firstPath = await current.getAttribute("data-path") ?? "";
+  assert.match(firstPath, /\.stargazerCount$/);
+  const parent = firstPath.slice(0, firstPath.lastIndexOf("."));
+  assert.equal(
+    await page.locator(`[role="treeitem"][data-path="${parent}"]`).getAttribute("aria-expanded"),
+    "true",
+  );
+  await search.press("Enter");
+  assert.match(await count.textContent() ?? "", /, 2 of /);
+  const second = await current.getAttribute("data-path");
+  assert.notEqual(second, firstPath);
+  assert.match(second ?? "", /stargazerCount$/);
+  await search.fill("");
+  await page.waitForFunction(() => document.querySelectorAll('[role="tree"] mark').length === 0);
+  assert.equal(
+    await page.locator('[role="treeitem"][aria-expanded="true"]').count(),
+    expandedBefore,
+  );
+  assert.equal(graphql.introspections(), 1);
+});
+
+Deno.test("browser: ticking fields builds the query, required arguments become variables, and editing the text updates the checkboxes", async () => {
+  await using graphql = await startGraphqlServer();
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await loadSchema(page, graphql.endpoint);
+  await searchAndStep(page, "stargazerCount", "Query.repository.stargazerCount");
+  const box = page.locator('[data-path="Query.repository.stargazerCount"]').getByRole("checkbox", {
+    name: "stargazerCount",
+    exact: true,
+  });
+  await box.check();
+  assert.equal(
+    await queryText(page),
+    "query ($owner: String!, $name: String!) {\n  repository(owner: $owner, name: $name) {\n    stargazerCount\n  }\n}",
+  );
+  assert.deepEqual(JSON.parse(await variablesText(page)), { owner: "", name: "" });
+  // An optional argument can be switched on.
+  await searchAndStep(page, "followRenames", "Query.repository(followRenames)");
+  await page.locator('[data-path="Query.repository(followRenames)"]').getByRole("checkbox").check();
+  assert.match(await queryText(page), /\$followRenames: Boolean/);
+  assert.deepEqual(Object.keys(JSON.parse(await variablesText(page))).sort(), [
+    "followRenames",
+    "name",
+    "owner",
+  ]);
+  // Interfaces and unions offer "... on Type".
+  await page.getByRole("searchbox", { name: "Search schema" }).fill("");
+  await page.locator('[data-path="Query.node"]').locator(".twisty").click();
+  const onType = page.locator('[role="treeitem"][data-path^="Query.node.on "]').first();
+  await onType.waitFor();
+  const typeName = (await onType.getAttribute("data-path"))!.slice("Query.node.on ".length);
+  assert.equal(await onType.locator(".name").textContent(), `... on ${typeName}`);
+  await onType.getByRole("checkbox", { name: `on ${typeName}` }).check();
+  assert.match(
+    await queryText(page),
+    new RegExp(`node\\(id: \\$id\\) \\{\\n    \\.\\.\\. on ${typeName} \\{`),
+  );
+  await page.locator('[data-path="Query.node"]').locator(".twisty").click();
+  // Editing the text updates the checkboxes.
+  await setEditorText(page, "Query", "query { viewer { bio } }");
+  await page.locator('[data-path="Query.viewer"]').getByRole("checkbox", {
+    name: "viewer",
+    exact: true,
+  })
+    .isChecked().then((c) => assert.ok(c));
+  await page.locator('[data-path="Query.viewer"]').locator(".twisty").click();
+  await page.locator('[data-path="Query.viewer"]').scrollIntoViewIfNeeded();
+  assert.ok(
+    await page.locator('[data-path="Query.viewer.bio"]').getByRole("checkbox", {
+      name: "bio",
+      exact: true,
+    }).isChecked(),
+  );
+  assert.equal(
+    await page.locator('[data-path="Query.repository"]').getByRole("checkbox", {
+      name: "repository",
+      exact: true,
+    }).isChecked(),
+    false,
+  );
+  assert.equal(graphql.introspections(), 1);
+});
+
+Deno.test("browser: the variables editor explains broken JSON and wrong types in words, and Format pretty-prints", async () => {
+  await using graphql = await startGraphqlServer();
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await loadSchema(page, graphql.endpoint);
+  await setEditorText(
+    page,
+    "Query",
+    "query ($owner: String!) { repositoryOwner(login: $owner) { login } }",
+  );
+  await setEditorText(page, "Variables JSON", '{"owner": ');
+  const alert = page.getByRole("alert").filter({ hasText: "JSON" });
+  assert.match(await alert.textContent() ?? "", /^Invalid JSON: Unexpected end of JSON input/);
+  await setEditorText(page, "Variables JSON", '{"owner": "a",\n}');
+  assert.match(
+    await alert.textContent() ?? "",
+    /^Invalid JSON: .*property name.*\(line 2, column 1\)/,
+  );
+  await setEditorText(page, "Variables JSON", '{"owner": 5}');
+  const typeAlert = page.getByRole("alert").filter({ hasText: "$owner" });
+  assert.match(
+    await typeAlert.textContent() ?? "",
+    /Variable "\$owner" got invalid value 5; String cannot represent a non string value: 5/,
+  );
+  await setEditorText(page, "Variables JSON", '{"owner":"octocat"}');
+  await page.getByRole("alert").filter({ hasText: "$owner" }).waitFor({ state: "detached" });
+  await page.getByRole("button", { name: "Format" }).click();
+  assert.equal(await variablesText(page), '{\n  "owner": "octocat"\n}');
+});
+
+Deno.test("browser: the query editor highlights GraphQL, completes from the schema and flags unknown fields", async () => {
+  await using graphql = await startGraphqlServer();
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await loadSchema(page, graphql.endpoint);
+  await setEditorText(page, "Query", "query { viewer { nosuchfield } }");
+  const lint = page.locator(".query-editor .cm-lintRange-error");
+  await lint.first().waitFor();
+  assert.equal(await lint.first().textContent(), "nosuchfield");
+  assert.ok(await page.locator(".query-editor .cm-line span").count() > 3, "highlighted tokens");
+  await setEditorText(page, "Query", "query { viewer { avatar");
+  await page.getByLabel("Query", { exact: true }).press("End");
+  await page.keyboard.press("Control+Space");
+  const option = page.getByRole("option", { name: /avatarUrl/ });
+  await option.first().waitFor();
+});

@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { launchBrowser, openApp } from "./_browser.ts";
+import { loadSchema, setAuth, setEditorText } from "./_gql_app.ts";
+import { startGraphqlServer } from "./_graphql_server.ts";
+
+Deno.test("browser: Run sends the chosen operation with the auth and shows status, time, size and the JSON", async () => {
+  await using graphql = await startGraphqlServer((r) => r.headers.get("x-api-key") === "k");
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await setAuth(page, { kind: "apikey", in: "header", name: "X-Api-Key", value: "k" });
+  await loadSchema(page, graphql.endpoint);
+  await setEditorText(
+    page,
+    "Query",
+    "query One { viewer { login } }\nquery Two($owner: String!) { repositoryOwner(login: $owner) { id } }",
+  );
+  const picker = page.getByRole("combobox", { name: "Operation" });
+  await picker.selectOption("Two");
+  await setEditorText(page, "Variables JSON", '{"owner": "octocat"}');
+  await page.getByRole("button", { name: "Run" }).click();
+  const panel = page.getByRole("region", { name: "GraphQL response" });
+  await panel.getByTestId("status").filter({ hasText: "200" }).waitFor();
+  const body = await panel.getByLabel("GraphQL response").textContent();
+  assert.match(body ?? "", /"repositoryOwner": \{/);
+  assert.doesNotMatch(body ?? "", /viewer/);
+  assert.match(await panel.getByTestId("size").textContent() ?? "", /\d+ B/);
+  const sent = graphql.requests.at(-1)!;
+  assert.deepEqual(await sent.json(), {
+    query:
+      "query One { viewer { login } }\nquery Two($owner: String!) { repositoryOwner(login: $owner) { id } }",
+    variables: { owner: "octocat" },
+    operationName: "Two",
+  });
+  // Ctrl+Enter in the editor runs too.
+  await page.getByLabel("Query", { exact: true }).click();
+  await page.keyboard.press("Control+Enter");
+  await page.waitForFunction((n) => n, graphql.requests.length + 1);
+  assert.equal(graphql.introspections(), 1);
+});
+
+Deno.test("browser: a subscription is sent as one POST and its results stream into the viewer", async () => {
+  await using graphql = await startGraphqlServer();
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await loadSchema(page, graphql.endpoint);
+  const before = graphql.requests.length;
+  await setEditorText(page, "Query", "subscription { ticks(count: 3) }");
+  await page.getByRole("button", { name: "Run" }).click();
+  const panel = page.getByRole("region", { name: "GraphQL response" });
+  await panel.getByText("3 results").waitFor();
+  const body = await panel.getByLabel("GraphQL response").textContent() ?? "";
+  assert.deepEqual([...body.matchAll(/"ticks": (\d)/g)].map((m) => m[1]), ["1", "2", "3"]);
+  assert.equal(graphql.requests.length, before + 1);
+  assert.equal(graphql.requests.at(-1)!.method, "POST");
+});
+
+Deno.test("browser: endpoint, headers, query and variables survive a reload; secrets do not", async () => {
+  await using graphql = await startGraphqlServer();
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await setAuth(page, { kind: "bearer", token: "very-secret-token" });
+  await loadSchema(page, graphql.endpoint);
+  await page.getByText("Headers").nth(1).click();
+  await page.getByLabel("GraphQL headers name 1").fill("X-Trace");
+  await page.getByLabel("GraphQL headers value 1").fill("t1");
+  await page.getByLabel("GraphQL headers name 2").fill("X-Auth-Token");
+  await page.getByLabel("GraphQL headers value 2").fill("hidden-value");
+  await setEditorText(page, "Query", "{ viewer { login } }");
+  await setEditorText(page, "Variables JSON", '{"a": 1}');
+  await page.reload();
+  await page.getByRole("tablist").waitFor();
+  assert.equal(await page.getByLabel("Endpoint URL").inputValue(), graphql.endpoint);
+  assert.equal(await page.getByLabel("GraphQL headers value 1").inputValue(), "t1");
+  assert.equal(await page.getByLabel("GraphQL headers value 2").inputValue(), "");
+  assert.match(await page.getByLabel("Query", { exact: true }).textContent() ?? "", /viewer/);
+  assert.equal(await page.getByLabel("Auth", { exact: true }).inputValue(), "none");
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+  assert.doesNotMatch(stored, /very-secret-token|hidden-value/);
+});

@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import { startMockServer } from "../e2e/_oauth_servers.ts";
+import { launchBrowser, openApp } from "./_browser.ts";
+import { loadSchema, setAuth, setEditorText } from "./_gql_app.ts";
+import { startGraphqlServer } from "./_graphql_server.ts";
+
+/** Accepts only access tokens the mock issued, until they expire. */
+function tokenGate(mock: Awaited<ReturnType<typeof startMockServer>>, ttlMs: number) {
+  const issued = new Map<string, number>();
+  mock.server.service.on("beforeResponse", (response) => {
+    const body = response.body;
+    if (typeof body === "object" && body !== null && typeof body.access_token === "string") {
+      issued.set(body.access_token, Date.now() + ttlMs);
+    }
+  });
+  const seen: string[] = [];
+  const gate = (request: Request) => {
+    const token = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
+    seen.push(token);
+    return (issued.get(token) ?? 0) > Date.now();
+  };
+  return { gate, seen };
+}
+
+Deno.test("browser: OAuth 2.0 tokens are refreshed before expiry for introspection and queries, and the panel shows the state", async () => {
+  await using mock = await startMockServer(2);
+  const { gate, seen } = tokenGate(mock, 2000);
+  await using graphql = await startGraphqlServer(gate);
+  await using browser = await launchBrowser();
+  const cacheDir = await Deno.makeTempDir();
+  await using app = await openApp(browser, { oauthCacheDir: cacheDir });
+  const { page } = app;
+  await setAuth(page, {
+    kind: "oauth2",
+    flow: "password",
+    tokenUrl: mock.tokenUrl,
+    clientId: "app",
+  });
+  await page.getByLabel("OAuth username").fill("ann");
+  await page.getByLabel("OAuth password").fill("pw");
+  await loadSchema(page, graphql.endpoint);
+  const state = page.getByTestId("token-state");
+  await state.filter({ hasText: "obtained" }).waitFor();
+  assert.match(await state.textContent() ?? "", /expires in \d s · refresh token held/);
+  assert.doesNotMatch(await page.content(), new RegExp(seen[0]!));
+  await new Promise((resolve) => setTimeout(resolve, 2100));
+  await setEditorText(page, "Query", "{ viewer { login } }");
+  await page.getByRole("button", { name: "Run" }).click();
+  const panel = page.getByRole("region", { name: "GraphQL response" });
+  await panel.getByTestId("status").filter({ hasText: "200" }).waitFor();
+  assert.deepEqual(mock.tokenRequests.map((r) => r.body.get("grant_type")), [
+    "password",
+    "refresh_token",
+  ]);
+  assert.notEqual(seen.at(-1), seen[0]);
+  await state.filter({ hasText: "refreshed" }).waitFor();
+  await Deno.remove(cacheDir, { recursive: true });
+});
+
+Deno.test("browser: a 401 for a cached OAuth 2.0 token gets a new token and one retry", async () => {
+  await using mock = await startMockServer(3600);
+  const { gate, seen } = tokenGate(mock, 3_600_000);
+  let revokeFirst = true;
+  await using graphql = await startGraphqlServer((request) => {
+    const ok = gate(request);
+    if (ok && revokeFirst && seen.length > 1) {
+      revokeFirst = false;
+      return false;
+    }
+    return ok;
+  });
+  await using browser = await launchBrowser();
+  const cacheDir = await Deno.makeTempDir();
+  await using app = await openApp(browser, { oauthCacheDir: cacheDir });
+  const { page } = app;
+  await setAuth(page, {
+    kind: "oauth2",
+    flow: "client_credentials",
+    tokenUrl: mock.tokenUrl,
+    clientId: "app",
+    clientSecret: "s3cret",
+  });
+  await loadSchema(page, graphql.endpoint);
+  await setEditorText(page, "Query", "{ viewer { login } }");
+  await page.getByRole("button", { name: "Run" }).click();
+  const panel = page.getByRole("region", { name: "GraphQL response" });
+  await panel.getByTestId("status").filter({ hasText: "200" }).waitFor();
+  assert.equal(mock.tokenRequests.length, 2);
+  assert.equal(seen.length, 3);
+  assert.equal(seen[1], seen[0]);
+  assert.notEqual(seen[2], seen[1]);
+  await Deno.remove(cacheDir, { recursive: true });
+});
+
+Deno.test("browser: the authorization-code login opens in a new tab and completes through the loopback callback", async () => {
+  await using mock = await startMockServer(3600);
+  await using browser = await launchBrowser();
+  const cacheDir = await Deno.makeTempDir();
+  await using app = await openApp(browser, { oauthCacheDir: cacheDir });
+  const { page } = app;
+  const port = (() => {
+    using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    return listener.addr.port;
+  })();
+  await setAuth(page, {
+    kind: "oauth2",
+    flow: "authorization_code",
+    tokenUrl: mock.tokenUrl,
+    authUrl: mock.authUrl,
+    clientId: "cli-app",
+    port: String(port),
+  });
+  const popup = page.context().waitForEvent("page");
+  await page.getByRole("button", { name: "Log in" }).click();
+  const tab = await popup;
+  await page.getByTestId("token-state").filter({ hasText: "obtained" }).waitFor();
+  await tab.waitForURL(new RegExp(`^http://localhost:${port}/\\?code=`));
+  assert.match(await tab.content(), /Login succeeded/);
+  assert.deepEqual(mock.tokenRequests.map((r) => r.body.get("grant_type")), [
+    "authorization_code",
+  ]);
+  assert.ok(mock.tokenRequests[0]!.body.get("code_verifier"));
+  await Deno.remove(cacheDir, { recursive: true });
+});
