@@ -53,7 +53,7 @@ export async function openApp(
 ): Promise<AppSession> {
   const server = await startUiServer(options);
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(30_000);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
