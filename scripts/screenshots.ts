@@ -15,7 +15,9 @@ await Deno.mkdir(DOCS, { recursive: true });
 await using api = serve(() =>
   Response.json({ id: 1, login: "octocat", followers: 1234, site_admin: false, plan: null })
 );
-await using graphql = await startGraphqlServer((r) => r.headers.get("authorization") === "Bearer demo");
+await using graphql = await startGraphqlServer((r) =>
+  r.headers.get("authorization") === "Bearer demo"
+);
 await using browser = await launchBrowser();
 await using app = await openApp(browser);
 const { page } = app;

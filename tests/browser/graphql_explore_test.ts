@@ -45,7 +45,7 @@ Deno.test("browser: schema search highlights matches, expands their parents, cou
   assert.notEqual(second, firstPath);
   assert.match(second ?? "", /stargazerCount$/);
   await search.fill("");
-  await page.waitForFunction(() => document.querySelectorAll('[role="tree"] mark').length === 0);
+  await page.locator('[role="tree"] mark').first().waitFor({ state: "detached" });
   assert.equal(
     await page.locator('[role="treeitem"][aria-expanded="true"]').count(),
     expandedBefore,

@@ -8,11 +8,7 @@ const BASIC = `Basic ${btoa("ann:s3cret")}`;
 
 /** Waits until the focused tree row is the one at `path`. */
 async function focusOn(page: Page, path: string): Promise<void> {
-  await page.waitForFunction(
-    (p) => document.activeElement?.getAttribute("data-path") === p,
-    path,
-    { timeout: 5000 },
-  );
+  await page.locator(`[role="treeitem"][data-path="${path}"]:focus`).waitFor();
 }
 
 Deno.test("browser: Load schema introspects through the server with each auth kind", async () => {

@@ -22,7 +22,12 @@ const STREAM_ACCEPT = "text/event-stream, application/graphql-response+json;q=0.
   "application/json;q=0.8";
 
 /** Builds the POST the GraphQL tab sends: endpoint, headers, auth, JSON body. */
-function graphqlSpec(json: Readonly<Record<string, unknown>>, body: unknown, accept: string, context: ApiContext): RequestSpec {
+function graphqlSpec(
+  json: Readonly<Record<string, unknown>>,
+  body: unknown,
+  accept: string,
+  context: ApiContext,
+): RequestSpec {
   const url = parseUrl(string(json.url ?? "", "url").trim());
   const { auth, headers: authHeaders } = parseUiAuth(json.auth, context.oauth);
   const headers = [...authHeaders, ...parseUiHeaders(json.headers)];
@@ -45,12 +50,20 @@ function graphqlSpec(json: Readonly<Record<string, unknown>>, body: unknown, acc
  * @param context signal, fetch, OAuth settings
  * @returns `{introspection}`, the `data` of the introspection result
  */
-export async function handleGraphqlSchema(request: Request, context: ApiContext): Promise<Response> {
+export async function handleGraphqlSchema(
+  request: Request,
+  context: ApiContext,
+): Promise<Response> {
   const json = object(await readJson(request), "request");
-  const spec = graphqlSpec(json, {
-    query: getIntrospectionQuery({ descriptions: true }),
-    operationName: "IntrospectionQuery",
-  }, JSON_ACCEPT, context);
+  const spec = graphqlSpec(
+    json,
+    {
+      query: getIntrospectionQuery({ descriptions: true }),
+      operationName: "IntrospectionQuery",
+    },
+    JSON_ACCEPT,
+    context,
+  );
   const { response } = await send(spec, {
     follow: true,
     signal: context.signal,
@@ -65,7 +78,9 @@ export async function handleGraphqlSchema(request: Request, context: ApiContext)
     body = undefined;
   }
   const errors = isObject(body) && Array.isArray(body.errors) ? body.errors : [];
-  const messages = errors.map((e) => isObject(e) && typeof e.message === "string" ? e.message : String(e));
+  const messages = errors.map((e) =>
+    isObject(e) && typeof e.message === "string" ? e.message : String(e)
+  );
   const data = isObject(body) ? body.data : undefined;
   if (!response.ok || !isObject(data) || !isObject(data.__schema)) {
     const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
@@ -74,11 +89,16 @@ export async function handleGraphqlSchema(request: Request, context: ApiContext)
       : body === undefined
       ? `not JSON: ${JSON.stringify(text.slice(0, 120))}`
       : "no __schema in the answer";
-    throw new DialError(`Introspection failed: ${status}: ${detail}`, "introspection", ExitCode.Failure, {
-      ...(response.status === 401 || response.status === 403
-        ? { hint: "check the auth panel: the endpoint refused the credentials" }
-        : {}),
-    });
+    throw new DialError(
+      `Introspection failed: ${status}: ${detail}`,
+      "introspection",
+      ExitCode.Failure,
+      {
+        ...(response.status === 401 || response.status === 403
+          ? { hint: "check the auth panel: the endpoint refused the credentials" }
+          : {}),
+      },
+    );
   }
   return Response.json({ introspection: data });
 }
@@ -99,25 +119,40 @@ export async function handleGraphqlRun(request: Request, context: ApiContext): P
   const variables = json.variables === undefined ? {} : object(json.variables, "variables");
   const parsed = parseDocument(query);
   if (!parsed.ok) {
-    throw new UsageError(`Invalid query: ${parsed.error.message} (line ${parsed.error.line}, column ${parsed.error.column})`);
+    throw new UsageError(
+      `Invalid query: ${parsed.error.message} (line ${parsed.error.line}, column ${parsed.error.column})`,
+    );
   }
   const operations = operationsOf(parsed.document);
   const operation = operationName === undefined
     ? operations[0]
     : operations.find((o) => o.name?.value === operationName);
   if (!operation) {
-    throw new UsageError(operationName === undefined ? "The query holds no operation" : `No operation named "${operationName}" in the query`);
+    throw new UsageError(
+      operationName === undefined
+        ? "The query holds no operation"
+        : `No operation named "${operationName}" in the query`,
+    );
   }
   const accept = operation.operation === "subscription" ? STREAM_ACCEPT : JSON_ACCEPT;
-  const spec = graphqlSpec(json, {
-    query,
-    variables,
-    ...(operationName !== undefined ? { operationName } : {}),
-  }, accept, context);
+  const spec = graphqlSpec(
+    json,
+    {
+      query,
+      variables,
+      ...(operationName !== undefined ? { operationName } : {}),
+    },
+    accept,
+    context,
+  );
   const abort = new AbortController();
   const signal = AbortSignal.any([context.signal, abort.signal]);
   const started = performance.now();
-  const { response } = await send(spec, { follow: true, signal, ...(context.fetch ? { fetch: context.fetch } : {}) });
+  const { response } = await send(spec, {
+    follow: true,
+    signal,
+    ...(context.fetch ? { fetch: context.fetch } : {}),
+  });
   const encoder = new TextEncoder();
   let size = 0;
   const stream = new ReadableStream<Uint8Array>({
@@ -130,16 +165,23 @@ export async function handleGraphqlRun(request: Request, context: ApiContext): P
         }
       };
       const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
-      emit({ type: "head", status: response.status, statusText: response.statusText, headers: [...response.headers] });
+      emit({
+        type: "head",
+        status: response.status,
+        statusText: response.statusText,
+        headers: [...response.headers],
+      });
       const body = response.body;
       try {
         if (body && /^text\/event-stream\b/i.test(response.headers.get("content-type") ?? "")) {
-          const counted = body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-            transform(chunk, out) {
-              size += chunk.length;
-              out.enqueue(chunk);
-            },
-          }));
+          const counted = body.pipeThrough(
+            new TransformStream<Uint8Array, Uint8Array>({
+              transform(chunk, out) {
+                size += chunk.length;
+                out.enqueue(chunk);
+              },
+            }),
+          );
           let done = false;
           await readEventStream(counted, {
             onEvent(event) {
@@ -157,7 +199,12 @@ export async function handleGraphqlRun(request: Request, context: ApiContext): P
         } else {
           const read = await readLimited(body, MAX_RESULT);
           size = read.size;
-          emit({ type: "result", text: new TextDecoder().decode(read.bytes), timeMs: elapsed(), size });
+          emit({
+            type: "result",
+            text: new TextDecoder().decode(read.bytes),
+            timeMs: elapsed(),
+            size,
+          });
         }
         emit({ type: "end", timeMs: elapsed(), size });
       } catch (error) {
@@ -176,5 +223,7 @@ export async function handleGraphqlRun(request: Request, context: ApiContext): P
       abort.abort();
     },
   });
-  return new Response(stream, { headers: { "Content-Type": "application/x-ndjson; charset=utf-8" } });
+  return new Response(stream, {
+    headers: { "Content-Type": "application/x-ndjson; charset=utf-8" },
+  });
 }

@@ -4,35 +4,26 @@
  * @module
  */
 import type { JSX } from "preact";
-import { useEffect, useRef } from "preact/hooks";
-import type { EditorView } from "@codemirror/view";
-import { graphql, updateSchema } from "cm6-graphql";
+import { useMemo } from "preact/hooks";
+import { graphql } from "cm6-graphql";
 import { CodeEditor } from "../code_editor.tsx";
 import { loadedSchema, queryText } from "./state.ts";
-
-const EXTENSIONS = graphql();
 
 /**
  * @param props what Ctrl/Cmd+Enter does
  * @returns the query editor
  */
 export function QueryEditor(props: { onRun: () => void }): JSX.Element {
-  const view = useRef<EditorView | null>(null);
   const schema = loadedSchema()?.schema;
-  useEffect(() => {
-    if (view.current) updateSchema(view.current, schema);
-  }, [schema]);
+  // A new schema reconfigures the editor's language, completion and lint in place.
+  const extensions = useMemo(() => graphql(schema), [schema]);
   return (
     <CodeEditor
       label="Query"
       value={queryText}
-      extensions={EXTENSIONS}
+      extensions={extensions}
       keys={[{ key: "Mod-Enter", run: () => (props.onRun(), true) }]}
       class="query-editor"
-      onView={(v) => {
-        view.current = v;
-        if (schema) updateSchema(v, schema);
-      }}
     />
   );
 }
