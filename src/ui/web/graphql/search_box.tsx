@@ -11,6 +11,7 @@ import {
   loadedSchema,
   navigableHits,
   search,
+  searchIndex,
   searchResult,
   setSearch,
 } from "./state.ts";
@@ -34,9 +35,11 @@ export function SearchBox(): JSX.Element {
         type="search"
         role="searchbox"
         aria-label="Search schema"
-        placeholder="Search schema"
+        placeholder={loadedSchema() && !searchIndex.value
+          ? "Indexing the schema…"
+          : "Search schema"}
         value={search.value}
-        disabled={!loadedSchema()}
+        disabled={!searchIndex.value}
         onInput={(e) => {
           setSearch(e.currentTarget.value);
           const first = currentHitPath();
