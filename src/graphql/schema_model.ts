@@ -6,6 +6,7 @@
  * @module
  */
 import {
+  astFromValue,
   buildClientSchema,
   getNamedType,
   type GraphQLArgument,
@@ -23,6 +24,7 @@ import {
   isObjectType,
   isRequiredArgument,
   isRequiredInputField,
+  print,
 } from "graphql";
 import { argumentPath, parsePath } from "./paths.ts";
 
@@ -49,6 +51,8 @@ export interface SchemaNode {
   expandable: boolean;
   /** For arguments and input fields: whether a value must be given. */
   required?: boolean;
+  /** For arguments and input fields: the default value as GraphQL text, e.g. `10`. */
+  defaultValue?: string;
 }
 
 /** What a path resolves to. */
@@ -349,6 +353,7 @@ function argumentNode(path: string, argument: GraphQLArgument): SchemaNode {
     ...describe(argument),
     expandable: isInputObjectType(getNamedType(argument.type)),
     required: isRequiredArgument(argument),
+    ...defaultText(argument),
   };
 }
 
@@ -362,5 +367,13 @@ function inputFieldNode(path: string, field: GraphQLInputField): SchemaNode {
     ...describe(field),
     expandable: isInputObjectType(getNamedType(field.type)),
     required: isRequiredInputField(field),
+    ...defaultText(field),
   };
+}
+
+/** The default value of an argument or input field as GraphQL text, when it has one. */
+function defaultText(input: GraphQLArgument | GraphQLInputField): { defaultValue?: string } {
+  if (input.defaultValue === undefined) return {};
+  const ast = astFromValue(input.defaultValue, input.type);
+  return ast ? { defaultValue: print(ast) } : {};
 }
