@@ -29,6 +29,8 @@ export interface UiServerOptions {
   secret?: string;
   /** The OAuth 2.0 token cache directory; default the CLI's, so both share tokens. */
   oauthCacheDir?: string;
+  /** The GraphQL introspection cache directory; default the CLI's. */
+  graphqlCacheDir?: string;
 }
 
 /** A running UI server. */
@@ -64,6 +66,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     signal,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     oauth: options.oauthCacheDir !== undefined ? { cacheDir: options.oauthCacheDir } : {},
+    ...(options.graphqlCacheDir !== undefined ? { graphqlCacheDir: options.graphqlCacheDir } : {}),
   };
   const launch: { config?: GuardConfig } = {};
   let server: Deno.HttpServer<Deno.NetAddr>;

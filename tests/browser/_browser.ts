@@ -51,7 +51,9 @@ export async function openApp(
   browser: Browser,
   options: UiServerOptions = {},
 ): Promise<AppSession> {
-  const server = await startUiServer(options);
+  // Introspection results are cached per endpoint: keep them out of the real cache.
+  const graphqlCacheDir = await Deno.makeTempDir({ prefix: "dial-ui-graphql-" });
+  const server = await startUiServer({ graphqlCacheDir, ...options });
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   context.setDefaultTimeout(30_000);
   const page = await context.newPage();
@@ -65,6 +67,7 @@ export async function openApp(
     async [Symbol.asyncDispose]() {
       await context.close();
       await server.shutdown();
+      await Deno.remove(graphqlCacheDir, { recursive: true });
       if (errors.length > 0) throw new Error(`Page errors: ${errors.join("; ")}`);
     },
   };

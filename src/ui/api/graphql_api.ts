@@ -5,7 +5,6 @@
  * subscription's results stream into the viewer.
  * @module
  */
-import { getIntrospectionQuery } from "graphql";
 import { DialError, ExitCode, UsageError } from "../../errors.ts";
 import { operationsOf, parseDocument } from "../../graphql/document.ts";
 import type { RequestSpec } from "../../http/spec.ts";
@@ -55,52 +54,20 @@ export async function handleGraphqlSchema(
   context: ApiContext,
 ): Promise<Response> {
   const json = object(await readJson(request), "request");
-  const spec = graphqlSpec(
-    json,
-    {
-      query: getIntrospectionQuery({ descriptions: true }),
-      operationName: "IntrospectionQuery",
-    },
-    JSON_ACCEPT,
-    context,
-  );
-  const { response } = await send(spec, {
+  const url = parseUrl(string(json.url ?? "", "url").trim());
+  const { auth, headers: authHeaders } = parseUiAuth(json.auth, context.oauth);
+  const headers = [...authHeaders, ...parseUiHeaders(json.headers)];
+  // The GraphQL module's introspection (the CLI's `--schema`): a click on Load schema asks
+  // the endpoint again and refreshes the per-credential cache.
+  const { introspect } = await import("../../graphql/introspection.ts");
+  const result = await introspect({ url, auth, headers }, {
+    refresh: true,
     follow: true,
     signal: context.signal,
     ...(context.fetch ? { fetch: context.fetch } : {}),
+    ...(context.graphqlCacheDir !== undefined ? { cacheDir: context.graphqlCacheDir } : {}),
   });
-  const { bytes } = await readLimited(response.body, MAX_RESULT);
-  const text = new TextDecoder().decode(bytes);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  const errors = isObject(body) && Array.isArray(body.errors) ? body.errors : [];
-  const messages = errors.map((e) =>
-    isObject(e) && typeof e.message === "string" ? e.message : String(e)
-  );
-  const data = isObject(body) ? body.data : undefined;
-  if (!response.ok || !isObject(data) || !isObject(data.__schema)) {
-    const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
-    const detail = messages.length > 0
-      ? messages.join("; ")
-      : body === undefined
-      ? `not JSON: ${JSON.stringify(text.slice(0, 120))}`
-      : "no __schema in the answer";
-    throw new DialError(
-      `Introspection failed: ${status}: ${detail}`,
-      "introspection",
-      ExitCode.Failure,
-      {
-        ...(response.status === 401 || response.status === 403
-          ? { hint: "check the auth panel: the endpoint refused the credentials" }
-          : {}),
-      },
-    );
-  }
-  return Response.json({ introspection: data });
+  return Response.json({ introspection: result.data });
 }
 
 /**

@@ -21,6 +21,8 @@ export interface ApiContext {
   fetch?: typeof fetch;
   /** OAuth 2.0 settings the server adds to every OAuth auth panel. */
   oauth?: UiOAuthSettings;
+  /** The introspection cache directory (default: the CLI's). */
+  graphqlCacheDir?: string;
 }
 
 /** A response as the browser sees it. */
