@@ -15,7 +15,7 @@ import {
 } from "../../graphql/http_client.ts";
 import { send } from "../../http/send.ts";
 import { parseUrl } from "../../cli/values.ts";
-import { object, type JsonObject, optionalString, readJson, string } from "./decode.ts";
+import { type JsonObject, object, optionalString, readJson, string } from "./decode.ts";
 import type { ApiContext } from "./http_api.ts";
 import { parseUiAuth, parseUiHeaders } from "./spec_json.ts";
 
@@ -33,7 +33,10 @@ function endpointOf(json: JsonObject, context: ApiContext): GraphQLEndpoint {
  * @param context signal, fetch, OAuth settings, introspection cache
  * @returns `{introspection}`, the `data` of the introspection result
  */
-export async function handleGraphqlSchema(request: Request, context: ApiContext): Promise<Response> {
+export async function handleGraphqlSchema(
+  request: Request,
+  context: ApiContext,
+): Promise<Response> {
   const endpoint = endpointOf(object(await readJson(request), "request"), context);
   // The CLI's `--schema` introspection: a click on Load schema asks the endpoint again and
   // refreshes the per-credential cache.
