@@ -55,13 +55,14 @@ Deno.bench("graphql: expand one tree level (Query.repository)", () => {
   new SchemaModel(model.schema).children("Query.repository");
 });
 
-function indexMemory(): number {
-  // deno-lint-ignore no-explicit-any
-  const gc = (globalThis as any).gc as (() => void) | undefined;
-  gc?.();
+/** Heap growth per index, measured after forced collections; undefined without --expose-gc. */
+function indexMemory(): number | undefined {
+  const gc: unknown = Reflect.get(globalThis, "gc");
+  if (typeof gc !== "function") return undefined;
+  gc();
   const before = Deno.memoryUsage().heapUsed;
   const kept = Array.from({ length: 5 }, () => SearchIndex.build(model));
-  gc?.();
+  gc();
   const after = Deno.memoryUsage().heapUsed;
   kept.length = 0;
   return (after - before) / 5;
@@ -71,8 +72,9 @@ const bytes = indexMemory();
 // The one place this file prints: the bench table has no column for memory.
 // deno-lint-ignore no-console
 console.log(
-  `graphql: search index memory ≈ ${(bytes / 1024 / 1024).toFixed(1)} MB ` +
-    `(${index.size} names; average of 5 builds, heap delta${
-      // deno-lint-ignore no-explicit-any
-      (globalThis as any).gc ? " after gc" : ", run with --v8-flags=--expose-gc for precision"})`,
+  bytes === undefined
+    ? "graphql: search index memory: run with --v8-flags=--expose-gc to measure it"
+    : `graphql: search index memory ≈ ${
+      (bytes / 1024 / 1024).toFixed(1)
+    } MB (${index.size} names; heap growth per build, average of 5, after gc)`,
 );
