@@ -158,3 +158,24 @@ Deno.test("ui server: listens on loopback only by default", async () => {
     );
   }
 });
+
+Deno.test("ui server: GraphQL run rejects an unknown transport with 400 and sends nothing", async () => {
+  await using target = serve(() => Response.json({ data: { ok: true } }));
+  await using server = await startUiServer({ assets: ASSETS });
+  const cookie = await login(server);
+  const response = await fetch(new URL("/api/graphql/run", server.url), {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Cookie: cookie },
+    body: JSON.stringify({
+      url: `${target.origin}/graphql`,
+      query: "subscription { ticks }",
+      transport: "carrier-pigeon",
+    }),
+  });
+  assert.equal(response.status, 400);
+  assert.equal(
+    (await response.json()).error.message,
+    'Unknown transport "carrier-pigeon": use "post" (one POST), "ws" (WebSocket) or "sse" (GraphQL over SSE)',
+  );
+  assert.equal(target.requests.length, 0);
+});

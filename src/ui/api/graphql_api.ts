@@ -14,6 +14,8 @@ import {
   readResults,
 } from "../../graphql/http_client.ts";
 import { send } from "../../http/send.ts";
+import type { GraphQLResult } from "../../graphql/envelope.ts";
+import { subscribeWs } from "../../graphql/ws_client.ts";
 import { parseUrl } from "../../cli/values.ts";
 import { type JsonObject, object, optionalString, readJson, string } from "./decode.ts";
 import type { ApiContext } from "./http_api.ts";
@@ -51,17 +53,35 @@ export async function handleGraphqlSchema(
   return Response.json({ introspection: result.data });
 }
 
+/** How the GraphQL tab runs an operation. */
+export type UiTransport = "post" | "ws" | "sse";
+const TRANSPORTS: readonly UiTransport[] = ["post", "ws", "sse"];
+
+function transportOf(value: unknown): UiTransport {
+  if (value === undefined) return "post";
+  const found = TRANSPORTS.find((t) => t === value);
+  if (found) return found;
+  throw new UsageError(
+    `Unknown transport ${JSON.stringify(value)}: use "post" (one POST), "ws" (WebSocket) or "sse" (GraphQL over SSE)`,
+  );
+}
+
 /**
  * `POST /api/graphql/run`: sends one operation as one POST. The answer is NDJSON: `head`
  * (status), one `result` per GraphQL result (a subscription answered as an event stream or
  * multipart body yields many), then `end` (time, size) or `error`.
  *
- * @param request `{url, headers, auth, query, variables, operationName}`
+ * With `transport` "ws" the operation runs over graphql-transport-ws instead, with "sse" as
+ * GraphQL over SSE (a POST accepting only an event stream); "post" (the default) sends one
+ * POST accepting JSON, an event stream or multipart.
+ *
+ * @param request `{url, headers, auth, query, variables, operationName, transport}`
  * @param context signal, fetch, OAuth settings
  * @returns the NDJSON stream
  */
 export async function handleGraphqlRun(request: Request, context: ApiContext): Promise<Response> {
   const json = object(await readJson(request), "request");
+  const transport = transportOf(json.transport);
   const query = string(json.query ?? "", "query");
   const operationName = optionalString(json.operationName, "operationName");
   const variables = json.variables === undefined ? {} : object(json.variables, "variables");
@@ -82,32 +102,56 @@ export async function handleGraphqlRun(request: Request, context: ApiContext): P
         : `No operation named "${operationName}" in the query`,
     );
   }
-  const spec = graphqlRequestSpec(
-    endpointOf(json, context),
-    { query, variables, ...(operationName !== undefined ? { operationName } : {}) },
-    operation.operation === "subscription" ? "stream" : "single",
-  );
+  const endpoint = endpointOf(json, context);
+  const operationRequest = {
+    query,
+    variables,
+    ...(operationName !== undefined ? { operationName } : {}),
+  };
   const abort = new AbortController();
   const signal = AbortSignal.any([context.signal, abort.signal]);
   const started = performance.now();
-  const { response } = await send(spec, {
-    follow: true,
-    signal,
-    ...(context.fetch ? { fetch: context.fetch } : {}),
-  });
   let size = 0;
-  // Counted on the way through, for the viewer's size.
-  const counted = new Response(
-    response.body?.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, out) {
-          size += chunk.length;
-          out.enqueue(chunk);
-        },
-      }),
-    ) ?? null,
-    { status: response.status, headers: response.headers },
-  );
+  let head: Record<string, unknown>;
+  let results: AsyncGenerator<GraphQLResult>;
+  if (transport === "ws") {
+    // WebSocket does not expose the handshake's status: 101 is shown once the socket works.
+    head = { type: "head", status: 101, statusText: "Switching Protocols", headers: [] };
+    results = subscribeWs(endpoint, operationRequest, {
+      signal,
+      ...(context.fetch ? { fetch: context.fetch } : {}),
+    });
+  } else {
+    const kind = transport === "sse"
+      ? "sse"
+      : operation.operation === "subscription"
+      ? "stream"
+      : "single";
+    const { response } = await send(graphqlRequestSpec(endpoint, operationRequest, kind), {
+      follow: true,
+      signal,
+      ...(context.fetch ? { fetch: context.fetch } : {}),
+    });
+    // Counted on the way through, for the viewer's size.
+    const counted = new Response(
+      response.body?.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, out) {
+            size += chunk.length;
+            out.enqueue(chunk);
+          },
+        }),
+      ) ?? null,
+      { status: response.status, headers: response.headers },
+    );
+    head = {
+      type: "head",
+      status: response.status,
+      statusText: response.statusText,
+      headers: [...response.headers],
+    };
+    results = readResults(counted);
+  }
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -119,22 +163,25 @@ export async function handleGraphqlRun(request: Request, context: ApiContext): P
         }
       };
       const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
-      emit({
-        type: "head",
-        status: response.status,
-        statusText: response.statusText,
-        headers: [...response.headers],
-      });
+      let headSent = transport !== "ws";
+      if (headSent) emit(head);
       try {
-        for await (const result of readResults(counted)) {
+        for await (const result of results) {
+          if (transport === "ws") size += encoder.encode(result.text).length;
+          if (!headSent) {
+            emit(head);
+            headSent = true;
+          }
           emit({ type: "result", text: result.text, timeMs: elapsed(), size });
         }
+        if (!headSent) emit(head);
         emit({ type: "end", timeMs: elapsed(), size });
       } catch (error) {
         if (!signal.aborted) {
           emit({ type: "error", message: error instanceof Error ? error.message : String(error) });
         }
       } finally {
+        await results.return(undefined).catch(() => {});
         try {
           controller.close();
         } catch {

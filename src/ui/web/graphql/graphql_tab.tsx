@@ -13,8 +13,8 @@ import { QueryEditor } from "./query_editor.tsx";
 import { loadSchema, responseText, run, runError, runOperation, stopOperation } from "./run.ts";
 import { SchemaTree } from "./schema_tree.tsx";
 import { SearchBox } from "./search_box.tsx";
-import { endpoint, headers, operationName, schemaState } from "./state.ts";
-import { operationNames, startQuerySync } from "./sync.ts";
+import { endpoint, headers, operationName, schemaState, transport } from "./state.ts";
+import { operationNames, runsSubscription, startQuerySync } from "./sync.ts";
 import { VariablesEditor } from "./variables_editor.tsx";
 
 startQuerySync();
@@ -97,6 +97,23 @@ function OperationBar(): JSX.Element {
           onChange={(e) => operationName.value = e.currentTarget.value}
         >
           {names.map((n) => <option key={n} value={n}>{n}</option>)}
+        </select>
+      )}
+      {runsSubscription() && (
+        <label class="inline" for="gql-transport">Subscription transport</label>
+      )}
+      {runsSubscription() && (
+        <select
+          id="gql-transport"
+          value={transport.value}
+          onChange={(e) => {
+            const value = e.currentTarget.value;
+            if (value === "post" || value === "ws" || value === "sse") transport.value = value;
+          }}
+        >
+          <option value="post">One POST</option>
+          <option value="ws">WebSocket</option>
+          <option value="sse">SSE</option>
         </select>
       )}
       <button

@@ -16,8 +16,10 @@ import {
   queryText,
   schemaState,
   setSchema,
+  transport,
   variablesText,
 } from "./state.ts";
+import { runsSubscription } from "./sync.ts";
 
 /** The response viewer's state. */
 export interface RunState {
@@ -84,6 +86,7 @@ export async function runOperation(): Promise<void> {
       query: queryText.value,
       variables: variables.value,
       ...(operationName.value !== undefined ? { operationName: operationName.value } : {}),
+      ...(runsSubscription() ? { transport: transport.value } : {}),
     }, mine.signal);
     for await (const event of ndjson(response)) {
       if (!isRecord(event)) continue;

@@ -20,6 +20,14 @@ export const headers = persisted("graphql.headers", [], isRows, withoutSecrets);
 export const queryText = persisted("graphql.query", "", isString);
 /** The variables JSON, remembered. */
 export const variablesText = persisted("graphql.variables", "{}", isString);
+/** How a subscription runs: one POST (SPEC 4.2 rule 3), graphql-transport-ws, or SSE. */
+export type Transport = "post" | "ws" | "sse";
+/** The subscription transport, remembered. */
+export const transport = persisted<Transport>(
+  "graphql.transport",
+  "post",
+  (v): v is Transport => v === "post" || v === "ws" || v === "sse",
+);
 /** The operation to run when the document holds several. */
 export const operationName = signal<string | undefined>(undefined);
 

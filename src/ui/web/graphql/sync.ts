@@ -118,3 +118,18 @@ export function operationNames(): string[] {
   if (!parsed.ok) return [];
   return operationsOf(parsed.document).map((o, i) => o.name?.value ?? `(anonymous ${i + 1})`);
 }
+
+/**
+ * @returns whether the operation Run sends (the picked one, else the first) is a
+ * subscription, for which a transport can be chosen
+ */
+export function runsSubscription(): boolean {
+  const parsed = parseDocument(queryText.value);
+  if (!parsed.ok) return false;
+  const operations = operationsOf(parsed.document);
+  const name = operationName.value;
+  const chosen = name === undefined
+    ? operations[0]
+    : operations.find((o, i) => (o.name?.value ?? `(anonymous ${i + 1})`) === name);
+  return chosen?.operation === "subscription";
+}
