@@ -11,7 +11,7 @@ Deno.test("browser: a subscription runs over one POST, WebSocket or SSE behind B
   await setAuth(page, { kind: "bearer", token: "sub-token" });
   await loadSchema(page, `${graphql.origin}/graphql`);
   const picker = page.getByRole("combobox", { name: "Subscription transport" });
-  await setEditorText(page, "Query", "query { hello(name: \"x\") }");
+  await setEditorText(page, "Query", 'query { hello(name: "x") }');
   assert.equal(await picker.count(), 0, "no transport choice for a query");
   await setEditorText(page, "Query", "subscription Down { countdown(from: 2) }");
   assert.deepEqual(await picker.locator("option").allTextContents(), [

@@ -62,7 +62,9 @@ function transportOf(value: unknown): UiTransport {
   const found = TRANSPORTS.find((t) => t === value);
   if (found) return found;
   throw new UsageError(
-    `Unknown transport ${JSON.stringify(value)}: use "post" (one POST), "ws" (WebSocket) or "sse" (GraphQL over SSE)`,
+    `Unknown transport ${
+      JSON.stringify(value)
+    }: use "post" (one POST), "ws" (WebSocket) or "sse" (GraphQL over SSE)`,
   );
 }
 
