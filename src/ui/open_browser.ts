@@ -3,7 +3,7 @@
  * installed, else the default browser (`$BROWSER`, xdg-open, open, start).
  * @module
  */
-import { browserCommand } from "../auth/oauth2/browser.ts";
+import { browserCommand, startDetached } from "../auth/oauth2/browser.ts";
 
 /** A way to start a program; tests pass a recorder. */
 export type Spawn = (program: string, args: string[]) => Promise<boolean>;
@@ -53,22 +53,7 @@ export function findExecutable(name: string): string | undefined {
   return undefined;
 }
 
-/** Starts a program detached from our stdio; resolves whether it could be started. */
-const spawnDetached: Spawn = (program, args) => {
-  try {
-    const child = new Deno.Command(program, {
-      args,
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    child.unref();
-    child.status.catch(() => {});
-    return Promise.resolve(true);
-  } catch {
-    return Promise.resolve(false);
-  }
-};
+const spawnDetached: Spawn = (program, args) => Promise.resolve(startDetached(program, args));
 
 /**
  * Opens a URL for the user.

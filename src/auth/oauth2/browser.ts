@@ -40,7 +40,17 @@ export function browserCommand(
  */
 export function openSystemBrowser(url: URL): Promise<boolean> {
   const [program, ...args] = browserCommand(url);
-  if (program === undefined) return Promise.resolve(false);
+  return Promise.resolve(program !== undefined && startDetached(program, args));
+}
+
+/**
+ * Starts a program detached from our stdio, without waiting for it.
+ *
+ * @param program the program
+ * @param args its arguments
+ * @returns whether it could be started
+ */
+export function startDetached(program: string, args: string[]): boolean {
   try {
     const child = new Deno.Command(program, {
       args,
@@ -51,8 +61,8 @@ export function openSystemBrowser(url: URL): Promise<boolean> {
     child.unref();
     // Reap it when it exits quickly (xdg-open does) so it leaves no zombie.
     child.status.catch(() => {});
-    return Promise.resolve(true);
+    return true;
   } catch {
-    return Promise.resolve(false);
+    return false;
   }
 }
