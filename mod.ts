@@ -51,7 +51,7 @@ export {
   type TokenFilter,
   type TokenState,
 } from "./src/auth/oauth2/token_state.ts";
-export { defaultCacheDir } from "./src/auth/oauth2/token_cache.ts";
+export { defaultCacheDir } from "./src/cache.ts";
 export { browserCommand, openSystemBrowser } from "./src/auth/oauth2/browser.ts";
 export { Secret } from "./src/secret.ts";
 export * from "./src/errors.ts";

@@ -3,6 +3,7 @@
  * identity (a hash of the credentials, never the credentials themselves).
  * @module
  */
+import { defaultCacheDir, joinPath, writePrivateFile } from "../cache.ts";
 import { getIntrospectionQuery } from "graphql";
 import { DialError, ExitCode } from "../errors.ts";
 import { isCredentialHeader } from "../http/build_request.ts";
@@ -49,7 +50,7 @@ export async function introspect(
   endpoint: GraphQLEndpoint,
   options: IntrospectOptions = {},
 ): Promise<Introspection> {
-  const file = `${options.cacheDir ?? defaultCacheDir()}/${await cacheKey(endpoint)}.json`;
+  const file = `${options.cacheDir ?? introspectionCacheDir()}/${await cacheKey(endpoint)}.json`;
   if (!options.refresh) {
     const cached = await readCache(file);
     if (cached) return cached;
@@ -108,15 +109,13 @@ export async function cachedIntrospection(
   options: { cacheDir?: string } = {},
 ): Promise<Introspection | undefined> {
   return await readCache(
-    `${options.cacheDir ?? defaultCacheDir()}/${await cacheKey(endpoint)}.json`,
+    `${options.cacheDir ?? introspectionCacheDir()}/${await cacheKey(endpoint)}.json`,
   );
 }
 
 /** @returns the cache directory of introspection results */
-export function defaultCacheDir(): string {
-  const xdg = Deno.env.get("XDG_CACHE_HOME");
-  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE") ?? ".";
-  return `${xdg || `${home}/.cache`}/dial/graphql`;
+export function introspectionCacheDir(): string {
+  return joinPath(defaultCacheDir(), "graphql");
 }
 
 /**
@@ -183,17 +182,12 @@ async function readCache(file: string): Promise<Introspection | undefined> {
 }
 
 async function writeCache(file: string, endpoint: GraphQLEndpoint, result: Introspection) {
-  const dir = file.slice(0, file.lastIndexOf("/"));
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  await Deno.chmod(dir, 0o700).catch(() => {});
-  const temp = `${file}.${crypto.randomUUID()}.tmp`;
   const body = JSON.stringify({
     endpoint: endpoint.url.href,
     fetchedAt: result.fetchedAt,
     data: result.data,
   });
-  await Deno.writeTextFile(temp, body, { mode: 0o600 });
-  await Deno.rename(temp, file);
+  await writePrivateFile(file, body);
 }
 
 function statusExit(status: number) {

@@ -5,7 +5,14 @@
  * passwords are never stored.
  * @module
  */
+import {
+  defaultCacheDir,
+  ensurePrivateDir,
+  joinPath as join,
+  writePrivateFile,
+} from "../../cache.ts";
 import { OAUTH2_FLOWS, type OAuth2Flow, type OAuth2Options } from "./parse_value.ts";
+
 
 /** What identifies a cached token; none of it is secret. */
 export interface TokenKey {
@@ -62,25 +69,6 @@ export function normalizeScope(scope: string | undefined): string {
 }
 
 /**
- * The directory dial caches in: `$XDG_CACHE_HOME/dial`, else `~/Library/Caches/dial` on
- * macOS, `%LOCALAPPDATA%\dial` on Windows and `~/.cache/dial` elsewhere.
- *
- * @returns an absolute path
- */
-export function defaultCacheDir(): string {
-  const xdg = Deno.env.get("XDG_CACHE_HOME");
-  if (xdg && isAbsolute(xdg)) return join(xdg, "dial");
-  if (Deno.build.os === "windows") {
-    const local = Deno.env.get("LOCALAPPDATA") ??
-      join(Deno.env.get("USERPROFILE") ?? ".", "AppData", "Local");
-    return join(local, "dial");
-  }
-  const home = Deno.env.get("HOME") ?? ".";
-  if (Deno.build.os === "darwin") return join(home, "Library", "Caches", "dial");
-  return join(home, ".cache", "dial");
-}
-
-/**
  * @param cacheDir dial's cache directory
  * @returns the directory holding token files
  */
@@ -130,17 +118,8 @@ export function fileTokenStore(cacheDir: string = defaultCacheDir()): TokenStore
       return entry && sameKey(entry, key) ? entry : undefined;
     },
     async write(entry) {
-      await ensureDir(dir);
-      const path = join(dir, `${await fileName(entry)}.json`);
-      const temp = `${path}.${crypto.randomUUID()}.tmp`;
       const text = JSON.stringify({ version: 1, ...entry }, null, 2) + "\n";
-      try {
-        await Deno.writeTextFile(temp, text, { mode: 0o600, createNew: true });
-        await Deno.rename(temp, path);
-      } catch (error) {
-        await Deno.remove(temp).catch(() => {});
-        throw error;
-      }
+      await writePrivateFile(join(dir, `${await fileName(entry)}.json`), text);
     },
     async remove(key) {
       await Deno.remove(join(dir, `${await fileName(key)}.json`)).catch((error) => {
@@ -150,7 +129,7 @@ export function fileTokenStore(cacheDir: string = defaultCacheDir()): TokenStore
     async locked(key, fn) {
       let file: Deno.FsFile;
       try {
-        await ensureDir(dir);
+        await ensurePrivateDir(dir);
         file = await Deno.open(join(dir, `${await fileName(key)}.lock`), {
           write: true,
           create: true,
@@ -235,16 +214,6 @@ async function fileName(key: TokenKey): Promise<string> {
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Creates the directory (and dial's cache directory) with mode 0700, tightening it if needed. */
-async function ensureDir(dir: string): Promise<void> {
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  if (Deno.build.os === "windows") return;
-  for (const path of [dir, dirname(dir)]) {
-    const info = await Deno.stat(path);
-    if (info.mode !== null && (info.mode & 0o777) !== 0o700) await Deno.chmod(path, 0o700);
-  }
-}
-
 async function readEntryFile(path: string): Promise<TokenEntry | undefined> {
   let text: string;
   try {
@@ -298,19 +267,4 @@ export function parseEntry(value: unknown): TokenEntry | undefined {
     ...(expiresAt !== undefined ? { expiresAt } : {}),
     ...(refreshedAt !== undefined ? { refreshedAt } : {}),
   };
-}
-
-const SEP = Deno.build.os === "windows" ? "\\" : "/";
-
-function join(...parts: string[]): string {
-  return parts.join(SEP);
-}
-
-function dirname(path: string): string {
-  const i = path.lastIndexOf(SEP);
-  return i <= 0 ? path : path.slice(0, i);
-}
-
-function isAbsolute(path: string): boolean {
-  return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
 }

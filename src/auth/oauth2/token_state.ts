@@ -3,8 +3,8 @@
  * @module
  */
 import type { OAuth2Flow, OAuth2Options } from "./parse_value.ts";
+import { defaultCacheDir } from "../../cache.ts";
 import {
-  defaultCacheDir,
   fileTokenStore,
   listTokenEntries,
   memoryTokenStore,

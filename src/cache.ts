@@ -1,0 +1,79 @@
+/**
+ * dial's private cache directory and private file writes, shared by the OAuth 2.0 token
+ * cache and the GraphQL introspection cache.
+ * @module
+ */
+
+const SEP = Deno.build.os === "windows" ? "\\" : "/";
+
+/**
+ * Joins path parts with the platform's separator.
+ *
+ * @param parts path parts
+ * @returns the joined path
+ */
+export function joinPath(...parts: string[]): string {
+  return parts.join(SEP);
+}
+
+function parentDir(path: string): string {
+  const i = path.lastIndexOf(SEP);
+  return i <= 0 ? path : path.slice(0, i);
+}
+
+function isAbsolute(path: string): boolean {
+  return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
+}
+
+/**
+ * The directory dial caches in: `$XDG_CACHE_HOME/dial`, else `~/Library/Caches/dial` on
+ * macOS, `%LOCALAPPDATA%\dial` on Windows and `~/.cache/dial` elsewhere.
+ *
+ * @returns an absolute path
+ */
+export function defaultCacheDir(): string {
+  const xdg = Deno.env.get("XDG_CACHE_HOME");
+  if (xdg && isAbsolute(xdg)) return joinPath(xdg, "dial");
+  if (Deno.build.os === "windows") {
+    const local = Deno.env.get("LOCALAPPDATA") ??
+      joinPath(Deno.env.get("USERPROFILE") ?? ".", "AppData", "Local");
+    return joinPath(local, "dial");
+  }
+  const home = Deno.env.get("HOME") ?? ".";
+  if (Deno.build.os === "darwin") return joinPath(home, "Library", "Caches", "dial");
+  return joinPath(home, ".cache", "dial");
+}
+
+/**
+ * Creates a cache subdirectory and its parent (dial's cache directory) with mode 0700,
+ * tightening them when they exist with wider modes.
+ *
+ * @param dir e.g. `<cache>/oauth2`
+ */
+export async function ensurePrivateDir(dir: string): Promise<void> {
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  if (Deno.build.os === "windows") return;
+  for (const path of [dir, parentDir(dir)]) {
+    const info = await Deno.stat(path);
+    if (info.mode !== null && (info.mode & 0o777) !== 0o700) await Deno.chmod(path, 0o700);
+  }
+}
+
+/**
+ * Writes a file atomically with mode 0600 (temp file + rename) in a 0700 directory, so a
+ * reader never sees half a file and two writers never mix.
+ *
+ * @param path the file
+ * @param text its content
+ */
+export async function writePrivateFile(path: string, text: string): Promise<void> {
+  await ensurePrivateDir(parentDir(path));
+  const temp = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    await Deno.writeTextFile(temp, text, { mode: 0o600, createNew: true });
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
