@@ -57,6 +57,9 @@ export async function introspect(
   }
   const spec = graphqlRequestSpec(endpoint, { query: getIntrospectionQuery() });
   const { response } = await send(spec, options);
+  const credentialsHint = response.status === 401 || response.status === 403
+    ? { hint: "check the credentials (-u, -B, -K, -H, --oauth2)" }
+    : undefined;
   let data: unknown;
   try {
     for await (const result of readResults(response)) {
@@ -67,7 +70,7 @@ export async function introspect(
           }`,
           "introspection",
           statusExit(response.status),
-          { hint: "the server may have introspection turned off" },
+          credentialsHint ?? { hint: "the server may have introspection turned off" },
         );
       }
       data = result.value.data;
@@ -80,9 +83,7 @@ export async function introspect(
         `Introspection failed at ${endpoint.url.host}: ${error.message}`,
         "introspection",
         statusExit(response.status),
-        response.status === 401 || response.status === 403
-          ? { hint: "check the credentials (-u, -B, -K, -H, --oauth2)" }
-          : {},
+        credentialsHint ?? {},
       );
     }
     throw error;

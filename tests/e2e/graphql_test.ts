@@ -345,3 +345,17 @@ Deno.test("graphql: --timeout bounds a server that never answers", async () => {
   equal(result.code, 8, result.stderr);
   match(result.stderr, /^error: Timed out/);
 });
+
+Deno.test("graphql: --schema refused with 401 and a GraphQL error hints at the credentials", async () => {
+  await using server = serve(() =>
+    Response.json({ errors: [{ message: "unauthorized" }] }, {
+      status: 401,
+      headers: { "content-type": "application/graphql-response+json" },
+    })
+  );
+  const result = await dial(["graphql", `${server.origin}/graphql`, "--schema", "-B", "wrong"]);
+  equal(result.code, 4, result.stderr);
+  match(result.stderr, /error: Introspection failed at 127\.0\.0\.1:\d+: unauthorized/);
+  match(result.stderr, /hint: check the credentials/);
+  ok(!result.stderr.includes("introspection turned off"));
+});
