@@ -39,7 +39,6 @@ export function testHome(): string {
  * @returns exit code and output
  */
 export async function dial(args: string[], options: DialOptions = {}): Promise<DialResult> {
-  const h = options.env?.HOME ?? testHome();
   const command = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", MAIN, ...args],
     stdin: options.stdin === undefined ? "null" : "piped",
@@ -47,15 +46,7 @@ export async function dial(args: string[], options: DialOptions = {}): Promise<D
     stderr: "piped",
     clearEnv: true,
     ...(options.cwd ? { cwd: options.cwd } : {}),
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: h,
-      XDG_CACHE_HOME: `${h}/.cache`,
-      XDG_CONFIG_HOME: `${h}/.config`,
-      DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
-      NO_COLOR: "1",
-      ...options.env,
-    },
+    env: dialEnv(options.env),
   });
   const child = command.spawn();
   if (options.stdin !== undefined) {
@@ -72,6 +63,87 @@ export async function dial(args: string[], options: DialOptions = {}): Promise<D
     stderr: decoder.decode(output.stderr),
     stdoutBytes: output.stdout,
   };
+}
+
+/**
+ * The environment of a dial run: a clean HOME/XDG_*, NO_COLOR=1, and Deno's own cache.
+ *
+ * @param extra variables to add or override (HOME moves the XDG folders along)
+ * @returns the environment
+ */
+export function dialEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const h = extra.HOME ?? testHome();
+  return {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: h,
+    XDG_CACHE_HOME: `${h}/.cache`,
+    XDG_CONFIG_HOME: `${h}/.config`,
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
+    NO_COLOR: "1",
+    ...extra,
+  };
+}
+
+/** Whether util-linux `script` can give dial a pseudo-terminal here. */
+export const hasScript: boolean = (() => {
+  try {
+    return Deno.build.os === "linux" && Deno.statSync("/usr/bin/script").isFile;
+  } catch {
+    return false;
+  }
+})();
+
+/** Options for {@link dialOnTerminal}. */
+export interface TerminalOptions {
+  /** Wait until the screen shows this text, then type {@link TerminalOptions.type}. */
+  prompt?: string;
+  /** What to type at the prompt (end it with "\r" for Enter). */
+  type?: string;
+  /** Extra environment variables. */
+  env?: Record<string, string>;
+  /** Working directory. */
+  cwd?: string;
+}
+
+/**
+ * Runs dial on a pseudo-terminal (util-linux `script`), so stdin, stdout and stderr are all
+ * terminals. Typing waits for the prompt: before dial turns echo off, the terminal would echo.
+ *
+ * @param args the arguments after `dial`
+ * @param options prompt, text to type, env, cwd
+ * @returns the exit code and everything the terminal showed
+ */
+export async function dialOnTerminal(
+  args: string[],
+  options: TerminalOptions = {},
+): Promise<{ code: number; screen: string }> {
+  const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+  const command = [Deno.execPath(), "run", "-A", "--quiet", MAIN, ...args].map(quote).join(" ");
+  const child = new Deno.Command("/usr/bin/script", {
+    args: ["-qec", command, "/dev/null"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+    clearEnv: true,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    env: dialEnv({ TERM: "dumb", ...options.env }),
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const reader = child.stdout.getReader();
+  let screen = "";
+  let typed = options.prompt === undefined;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    screen += decoder.decode(value, { stream: true });
+    if (!typed && screen.includes(options.prompt!)) {
+      typed = true;
+      await writer.write(new TextEncoder().encode(options.type ?? ""));
+    }
+  }
+  await writer.close().catch(() => {});
+  const { code } = await child.status;
+  return { code, screen };
 }
 
 /** A running test server. */

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { dial, serve, testHome } from "../_helpers.ts";
+import { dial, dialOnTerminal, serve } from "../_helpers.ts";
 import { assertBytesEqual } from "../assert.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const payload = new Uint8Array(300_000).map((_, i) => i % 251);
 
 function files() {
@@ -60,34 +59,16 @@ Deno.test("download: -o with stderr piped writes the file and no progress", asyn
   assertBytesEqual(await Deno.readFile(`${cwd}/out.bin`), payload);
 });
 
-async function onTerminal(command: string, cwd: string): Promise<string> {
-  const home = testHome();
-  // `script` runs dial on a pseudo-terminal, so stderr is a terminal.
-  const output = await new Deno.Command("script", {
-    args: ["-qec", `${Deno.execPath()} run -A --quiet ${MAIN} ${command}`, "/dev/null"],
-    cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: home,
-      XDG_CACHE_HOME: `${home}/.cache`,
-      DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
-      NO_COLOR: "1",
-      TERM: "xterm",
-    },
-  }).output();
-  const screen = new TextDecoder().decode(output.stdout);
-  assert.equal(output.code, 0, screen);
+async function onTerminal(args: string[], cwd: string): Promise<string> {
+  const { code, screen } = await dialOnTerminal(args, { cwd, env: { TERM: "xterm" } });
+  assert.equal(code, 0, screen);
   return screen;
 }
 
 Deno.test("download: -o on a terminal draws a progress bar with size, percentage and rate", async () => {
   await using server = files();
   const cwd = await Deno.makeTempDir();
-  const screen = await onTerminal(`GET ${server.origin}/a.bin -o out.bin`, cwd);
+  const screen = await onTerminal(["GET", `${server.origin}/a.bin`, "-o", "out.bin"], cwd);
   assert.match(
     screen,
     // deno-lint-ignore no-control-regex
@@ -99,13 +80,13 @@ Deno.test("download: -o on a terminal draws a progress bar with size, percentage
 Deno.test("download: --download on a terminal draws the bar, then names the file", async () => {
   await using server = files();
   const cwd = await Deno.makeTempDir();
-  const screen = await onTerminal(`GET ${server.origin}/export --download`, cwd);
+  const screen = await onTerminal(["GET", `${server.origin}/export`, "--download"], cwd);
   assert.match(screen, /\r\[=+\] 100% .*\r?\nSaved 293\.0 KiB to "report\.csv"/);
 });
 
 Deno.test("download: -s hides the bar even on a terminal", async () => {
   await using server = files();
   const cwd = await Deno.makeTempDir();
-  const screen = await onTerminal(`GET ${server.origin}/a.bin -o out.bin -s`, cwd);
+  const screen = await onTerminal(["GET", `${server.origin}/a.bin`, "-o", "out.bin", "-s"], cwd);
   assert.equal(screen, "");
 });

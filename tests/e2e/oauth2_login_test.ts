@@ -3,7 +3,7 @@
  * server and runs $BROWSER, a test script that logs in like a person would.
  */
 import assert from "node:assert/strict";
-import { dial, serve } from "../_helpers.ts";
+import { dial, dialEnv, serve } from "../_helpers.ts";
 import { freePort, OIDC_CLIENTS, startMockServer, startOidcProvider } from "./_oauth_servers.ts";
 
 const BROWSER = `${Deno.execPath()} run -A --quiet ${
@@ -317,15 +317,7 @@ Deno.test("oauth2 login: Ctrl-C while waiting for the login exits 130 and frees 
     stdout: "piped",
     stderr: "piped",
     clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: home,
-      XDG_CACHE_HOME: `${home}/.cache`,
-      DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
-      NO_COLOR: "1",
-      BROWSER,
-      FAKE_BROWSER_MODE: "none",
-    },
+    env: dialEnv({ HOME: home, BROWSER, FAKE_BROWSER_MODE: "none" }),
   }).spawn();
   const reader = child.stderr.getReader();
   let stderr = "";

@@ -1,5 +1,5 @@
 import { assertEquals, assertNotIncludes, assertStringIncludes } from "../assert.ts";
-import { dial, serve } from "../_helpers.ts";
+import { dial, dialOnTerminal, hasScript, serve } from "../_helpers.ts";
 
 /** A server that echoes what it received as JSON. */
 function echo() {
@@ -203,31 +203,23 @@ Deno.test("request: --curl prints a runnable curl command with the secrets", asy
   assertEquals(await sent.text(), "a=1");
 });
 
-Deno.test("request: -u user prompts for the password on a terminal without echo", async () => {
-  await using server = echo();
-  const main = new URL("../../main.ts", import.meta.url).pathname;
-  // `script` gives dial a pseudo-terminal; what we write to its stdin is typed there.
-  const child = new Deno.Command("script", {
-    args: [
-      "-qec",
-      `${Deno.execPath()} run -A ${main} GET ${server.origin}/me -u ann -s`,
-      "/dev/null",
-    ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await new Promise((resolve) => setTimeout(resolve, 700));
-  await writer.write(new TextEncoder().encode("pä:ss\r"));
-  const output = await child.output().finally(() => writer.close().catch(() => {}));
-  const screen = new TextDecoder().decode(output.stdout);
-  assertEquals(output.code, 0, screen);
-  assertStringIncludes(screen, 'Password for "ann": ');
-  assertNotIncludes(screen, "pä:ss");
-  assertEquals(
-    server.requests[0]!.headers.get("authorization"),
-    `Basic ${new TextEncoder().encode("ann:pä:ss").toBase64()}`,
-  );
+Deno.test({
+  name: "request: -u user prompts for the password on a terminal without echo",
+  ignore: !hasScript,
+  async fn() {
+    await using server = echo();
+    const { code, screen } = await dialOnTerminal(
+      ["GET", `${server.origin}/me`, "-u", "ann", "-s"],
+      {
+        prompt: 'Password for "ann": ',
+        type: "pä:ss\r",
+      },
+    );
+    assertEquals(code, 0, screen);
+    assertNotIncludes(screen, "pä:ss");
+    assertEquals(
+      server.requests[0]!.headers.get("authorization"),
+      `Basic ${new TextEncoder().encode("ann:pä:ss").toBase64()}`,
+    );
+  },
 });

@@ -1,24 +1,17 @@
 import assert from "node:assert/strict";
-import { dial, testHome } from "../_helpers.ts";
+import { dial, dialEnv } from "../_helpers.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 /** Starts `dial ui …` and reads stdout until the URL line arrives. */
 async function startDialUi(args: string[], env: Record<string, string> = {}) {
-  const home = testHome();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", MAIN, "ui", ...args],
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
     clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: home,
-      DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
-      NO_COLOR: "1",
-      ...env,
-    },
+    env: dialEnv(env),
   }).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let out = "";
