@@ -13,7 +13,6 @@ import {
 } from "../../cache.ts";
 import { OAUTH2_FLOWS, type OAuth2Flow, type OAuth2Options } from "./parse_value.ts";
 
-
 /** What identifies a cached token; none of it is secret. */
 export interface TokenKey {
   /** The grant. */
