@@ -41,11 +41,12 @@ export function revealPath(path: string): void {
 export function SchemaTree(): JSX.Element {
   const host = useRef<HTMLDivElement>(null);
   const all = rows.value;
-  const first = Math.max(0, Math.floor(scrollTop.value / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(
-    all.length,
-    Math.ceil((scrollTop.value + viewHeight.value) / ROW_HEIGHT) + OVERSCAN,
-  );
+  // When the tree gets shorter (a search cleared, a node collapsed) the browser clamps its
+  // scroll position and reports it only on the next scroll event; clamp here too, so this
+  // render already paints the rows the user will see instead of an empty window.
+  const top = Math.min(scrollTop.value, Math.max(0, all.length * ROW_HEIGHT - viewHeight.value));
+  const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(all.length, Math.ceil((top + viewHeight.value) / ROW_HEIGHT) + OVERSCAN);
   const focusPath = focused.value ?? all[0]?.node.path;
   const query = search.value.trim().toLowerCase();
   const current = currentHitPath();
