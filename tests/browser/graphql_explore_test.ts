@@ -51,8 +51,7 @@ Deno.test("browser: schema search highlights matches, expands their parents, cou
   // than counting the rows of the frame in between.
   await page.getByRole("tree", { name: "Schema" }).evaluate((tree) => tree.scrollTo(0, 0));
   await page.waitForFunction(
-    (want) => document.querySelectorAll('[role="treeitem"][aria-expanded="true"]').length === want,
-    expandedBefore,
+    `document.querySelectorAll('[role="treeitem"][aria-expanded="true"]').length === ${expandedBefore}`,
   );
   assert.equal(graphql.introspections(), 1);
 });
