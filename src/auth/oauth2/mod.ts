@@ -1,0 +1,29 @@
+/**
+ * OAuth 2.0 for Deno scripts: parse a `--oauth2` value, get a token (client credentials,
+ * password, authorization code with PKCE) through dial's private token cache, inspect and remove
+ * cached tokens. Imported as `@dial/dial/oauth2`.
+ *
+ * @example
+ * ```ts
+ * import { oauth2Authorization, parseOAuth2Value } from "./mod.ts";
+ * const value = parseOAuth2Value("client_credentials:https://id.example.com/token:my-app");
+ * ```
+ * @module
+ */
+export {
+  DEFAULT_CALLBACK_PORT,
+  DEFAULT_CALLBACK_TIMEOUT,
+  OAUTH2_FLOWS,
+  parseOAuth2Value,
+} from "./parse_value.ts";
+export type { OAuth2ClientAuth, OAuth2Flow, OAuth2Options, OAuth2Value } from "./parse_value.ts";
+export { isFresh, oauth2Authorization, type OAuth2Token, oauth2Token } from "./authorize.ts";
+export {
+  listOAuth2Tokens,
+  oauth2TokenState,
+  removeOAuth2Tokens,
+  type TokenFilter,
+  type TokenState,
+} from "./token_state.ts";
+export { defaultCacheDir } from "../../cache.ts";
+export { browserCommand, openSystemBrowser } from "./browser.ts";
