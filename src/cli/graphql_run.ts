@@ -3,6 +3,7 @@
  * SSE → print results. Loaded only when the command runs.
  * @module
  */
+import { isErrorStatus, statusExitCode } from "../http/status.ts";
 import { printSchema } from "graphql";
 import { DialError, ExitCode, UsageError } from "../errors.ts";
 import type { GraphQLResult } from "../graphql/envelope.ts";
@@ -181,11 +182,7 @@ export async function runGraphQL(
       throw new DialError(
         `Not a GraphQL response from ${url.host}: ${error.message}`,
         "not_graphql",
-        status >= 500
-          ? ExitCode.ServerError
-          : status >= 400
-          ? ExitCode.ClientError
-          : ExitCode.Failure,
+        isErrorStatus(status) ? statusExitCode(status) : ExitCode.Failure,
         status === 401 || status === 403
           ? { hint: "check the credentials (-u, -B, -K, -H, --oauth2)" }
           : {},
@@ -204,8 +201,7 @@ export async function runGraphQL(
     if (!out.isTerminal) await warn(err, "The response holds GraphQL errors");
     return ExitCode.GraphQL;
   }
-  if (status >= 400) return status >= 500 ? ExitCode.ServerError : ExitCode.ClientError;
-  return ExitCode.OK;
+  return isErrorStatus(status) ? statusExitCode(status) : ExitCode.OK;
 }
 
 async function openOutput(path: string): Promise<{ sink: Sink; [Symbol.dispose](): void }> {

@@ -2,6 +2,7 @@
  * The request command, `dial <METHOD> <url> [flags]`: flags to a spec, send, print.
  * @module
  */
+import { statusExitCode } from "../http/status.ts";
 import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
 import { authorizationHeader } from "../auth/authorize.ts";
 import { DialError, ExitCode, TimeoutError, TransportError, UsageError } from "../errors.ts";
@@ -221,11 +222,7 @@ export async function requestCommand(
   if (!flags.silent && (!out.isTerminal || flags.output !== undefined)) {
     await warn(err, `HTTP ${response.status} ${response.statusText}`.trimEnd());
   }
-  return response.status >= 500
-    ? ExitCode.ServerError
-    : response.status >= 400
-    ? ExitCode.ClientError
-    : ExitCode.Redirection;
+  return statusExitCode(response.status);
 }
 
 function describeBody(body: BodySource): string {

@@ -3,6 +3,7 @@
  * identity (a hash of the credentials, never the credentials themselves).
  * @module
  */
+import { isErrorStatus, statusExitCode } from "../http/status.ts";
 import { defaultCacheDir, joinPath, writePrivateFile } from "../cache.ts";
 import { getIntrospectionQuery } from "graphql";
 import { DialError, ExitCode } from "../errors.ts";
@@ -192,9 +193,5 @@ async function writeCache(file: string, endpoint: GraphQLEndpoint, result: Intro
 }
 
 function statusExit(status: number) {
-  return status >= 500
-    ? ExitCode.ServerError
-    : status >= 400
-    ? ExitCode.ClientError
-    : ExitCode.Failure;
+  return isErrorStatus(status) ? statusExitCode(status) : ExitCode.Failure;
 }

@@ -2,6 +2,7 @@
  * Formatting of request and response heads. Secret header values print as `(redacted)`.
  * @module
  */
+import { type StatusClass, statusClass } from "../http/status.ts";
 import { displayUrl } from "../http/build_request.ts";
 import type { PreparedRequest } from "../http/spec.ts";
 import { paint, Style } from "./terminal.ts";
@@ -32,19 +33,21 @@ export function formatResponseHead(response: Response, color: boolean): string {
   return lines.join("\n") + "\n\n";
 }
 
+const STATUS_STYLE: Record<StatusClass, string> = {
+  informational: Style.green,
+  success: Style.green,
+  redirect: Style.cyan,
+  client_error: Style.yellow,
+  server_error: Style.red,
+};
+
 /**
  * @param response a response
  * @param color whether to colour
  * @returns e.g. `HTTP/1.1 404 Not Found`
  */
 export function formatStatus(response: Response, color: boolean): string {
-  const style = response.status >= 500
-    ? Style.red
-    : response.status >= 400
-    ? Style.yellow
-    : response.status >= 300
-    ? Style.cyan
-    : Style.green;
+  const style = STATUS_STYLE[statusClass(response.status)];
   const text = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
   return `HTTP/1.1 ${paint(text, style + ";1", color)}`;
 }

@@ -3,6 +3,7 @@
  * @module
  */
 import { DialError, type DialErrorOptions, ExitCode, type ExitCodeValue } from "../errors.ts";
+import { isRedirectStatus, statusExitCode } from "../http/status.ts";
 
 /** A streaming endpoint refused: the status it answered with decides the exit code. */
 export class StatusError extends DialError {
@@ -28,10 +29,8 @@ export class StatusError extends DialError {
  * @returns 3, 4 or 5 for 3xx, 4xx, 5xx; 1 otherwise
  */
 export function exitCodeForStatus(status: number): ExitCodeValue {
-  if (status >= 500 && status < 600) return ExitCode.ServerError;
-  if (status >= 400) return ExitCode.ClientError;
-  if (status >= 300) return ExitCode.Redirection;
-  return ExitCode.Failure;
+  const code = statusExitCode(status);
+  return code === ExitCode.OK ? ExitCode.Failure : code;
 }
 
 /**
@@ -41,7 +40,7 @@ export function exitCodeForStatus(status: number): ExitCodeValue {
 export function statusHint(status: number): string | undefined {
   if (status === 401) return "check the credentials (-u, -B, -K, -H, --oauth2)";
   if (status === 403) return "the credentials were accepted but do not allow this endpoint";
-  if (status >= 300 && status < 400) {
+  if (isRedirectStatus(status)) {
     return "streaming endpoints are not redirected; use the final URL";
   }
   return undefined;

@@ -2,9 +2,18 @@
  * Status, time and size of a response, shared by the HTTP and GraphQL viewers.
  * @module
  */
+import { type StatusClass, statusClass } from "../../http/status.ts";
 import type { JSX } from "preact";
 import { prettyJson } from "../../output/json.ts";
 import { formatSize } from "./api.ts";
+
+const TONE: Record<StatusClass, string> = {
+  informational: "good",
+  success: "good",
+  redirect: "info",
+  client_error: "warn",
+  server_error: "bad",
+};
 
 /**
  * @param props status, status text, time in ms, size in bytes
@@ -17,13 +26,7 @@ export function ResponseMeta(props: {
   size: number;
   extra?: string;
 }): JSX.Element {
-  const tone = props.status >= 500
-    ? "bad"
-    : props.status >= 400
-    ? "warn"
-    : props.status >= 300
-    ? "info"
-    : "good";
+  const tone = TONE[statusClass(props.status)];
   return (
     <p class="meta" aria-label="Response summary">
       <span class={`status ${tone}`} data-testid="status">
