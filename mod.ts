@@ -16,7 +16,13 @@
  * @module
  */
 export { type Exchange, send, type SendOptions, sendPrepared } from "./src/http/send.ts";
-export type { BodySource, HeaderField, PreparedRequest, RequestSpec } from "./src/http/spec.ts";
+export type {
+  BodySource,
+  FormField,
+  HeaderField,
+  PreparedRequest,
+  RequestSpec,
+} from "./src/http/spec.ts";
 export {
   buildRequest,
   isCredentialHeader,
@@ -25,6 +31,10 @@ export {
   withQueryKeys,
 } from "./src/http/build_request.ts";
 export type { Authorization, AuthSpec, QueryKey } from "./src/auth/spec.ts";
-export { authorizationHeader, basicAuthorization } from "./src/auth/authorize.ts";
-export { Secret } from "./src/secret.ts";
+export {
+  authorizationHeader,
+  type AuthorizeOptions,
+  basicAuthorization,
+} from "./src/auth/authorize.ts";
+export { type MaybeSecret, Secret } from "./src/secret.ts";
 export * from "./src/errors.ts";

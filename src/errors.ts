@@ -56,6 +56,8 @@ export class DialError extends Error {
   readonly hint?: string;
 
   /**
+   * Creates an error with its code and exit code.
+   *
    * @param message sentence case, no trailing period, details after a colon
    * @param code a stable code
    * @param exitCode the process exit code
@@ -78,6 +80,8 @@ export class DialError extends Error {
 /** A bad flag or value: exit 2, nothing was sent. */
 export class UsageError extends DialError {
   /**
+   * Creates a usage error.
+   *
    * @param message what is wrong
    * @param options hint and cause
    */
@@ -90,6 +94,8 @@ export class UsageError extends DialError {
 /** The network failed: DNS, refused, reset, TLS. */
 export class TransportError extends DialError {
   /**
+   * Creates a transport error.
+   *
    * @param message names the host and port
    * @param options hint and cause
    */
@@ -102,6 +108,8 @@ export class TransportError extends DialError {
 /** The exchange took longer than `--timeout`. */
 export class TimeoutError extends DialError {
   /**
+   * Creates a timeout error.
+   *
    * @param message what timed out
    * @param options hint and cause
    */
@@ -123,6 +131,8 @@ export class InterruptedError extends DialError {
 /** Authentication could not be obtained, e.g. the OAuth 2.0 token endpoint refused. */
 export class AuthError extends DialError {
   /**
+   * Creates an authentication error.
+   *
    * @param message names the endpoint and the provider's error
    * @param options hint and cause
    */

@@ -19,27 +19,47 @@ const REDACTED = "(redacted)";
 export class Secret {
   readonly #value: string;
 
-  /** @param value the secret text */
+  /**
+   * Wraps a secret value.
+   *
+   * @param value the secret text
+   */
   constructor(value: string) {
     this.#value = value;
   }
 
-  /** @returns the secret text itself; call only where the value must leave the process */
+  /**
+   * The secret itself, for the one place that sends it.
+   *
+   * @returns the secret text itself; call only where the value must leave the process
+   */
   reveal(): string {
     return this.#value;
   }
 
-  /** @returns `(redacted)` */
+  /**
+   * `(redacted)`, so string conversion never shows the secret.
+   *
+   * @returns `(redacted)`
+   */
   toString(): string {
     return REDACTED;
   }
 
-  /** @returns `(redacted)` */
+  /**
+   * `(redacted)`, so JSON never shows the secret.
+   *
+   * @returns `(redacted)`
+   */
   toJSON(): string {
     return REDACTED;
   }
 
-  /** @returns `Secret((redacted))` for `Deno.inspect` and `console.log` */
+  /**
+   * `(redacted)`, so `Deno.inspect` and `console.log` never show the secret.
+   *
+   * @returns `Secret((redacted))` for `Deno.inspect` and `console.log`
+   */
   [Symbol.for("Deno.customInspect")](): string {
     return `Secret(${REDACTED})`;
   }

@@ -43,6 +43,8 @@ export async function authorizationHeader(
 }
 
 /**
+ * Builds an HTTP Basic `Authorization` value.
+ *
  * @param username the user, any Unicode
  * @param password the password, any Unicode
  * @returns `Basic base64(UTF-8("user:password"))`

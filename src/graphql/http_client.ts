@@ -77,6 +77,8 @@ export function graphqlRequestSpec(
 /** A response that is not a GraphQL result. */
 export class NotGraphQLError extends Error {
   /**
+   * Creates the error.
+   *
    * @param message what was received instead
    */
   constructor(message: string) {

@@ -102,6 +102,8 @@ export async function introspect(
 }
 
 /**
+ * Reads a cached introspection without any network.
+ *
  * @param endpoint URL, auth and headers
  * @param options the cache directory
  * @returns the cached introspection of the endpoint and credentials, if there is one

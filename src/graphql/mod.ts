@@ -54,3 +54,9 @@ export {
   type IntrospectOptions,
 } from "./introspection.ts";
 export { subscribeWs, type WsOptions } from "./ws_client.ts";
+export type { ParseQueryOptions } from "./query_parse.ts";
+export type { ParsedDocument } from "./document.ts";
+export type { PathSegment } from "./paths.ts";
+export type { ResolvedPath } from "./schema_model.ts";
+export type { ResponseKind } from "./http_client.ts";
+export type { SearchHitKind } from "./search_index.ts";

@@ -56,6 +56,8 @@ export function parsePath(path: string): PathSegment[] | undefined {
 }
 
 /**
+ * The path of a node's parent.
+ *
  * @param path a path
  * @returns the parent path, or undefined for a root. The parent of `Query.repository(owner)`
  * is `Query.repository`.
@@ -86,6 +88,8 @@ export function ancestorPaths(path: string): string[] {
 }
 
 /**
+ * The path of a field's argument.
+ *
  * @param fieldPath the path of a field
  * @param argument an argument name
  * @returns the argument's path, `Query.repository(owner)`

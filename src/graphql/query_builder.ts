@@ -55,6 +55,8 @@ export interface BuilderState {
 }
 
 /**
+ * A builder state with nothing selected.
+ *
  * @param operation the operation type
  * @returns a state with nothing selected
  */
@@ -63,6 +65,8 @@ export function emptyState(operation: OperationKind = "query"): BuilderState {
 }
 
 /**
+ * Tells whether a field is selected.
+ *
  * @param state a state
  * @param path a field or `on T` path
  * @returns whether the path is selected

@@ -80,12 +80,18 @@ export class SchemaModel {
   readonly schema: GraphQLSchema;
   readonly #resolved = new Map<string, ResolvedPath | undefined>();
 
-  /** @param schema a graphql-js schema */
+  /**
+   * Wraps a graphql-js schema.
+   *
+   * @param schema a graphql-js schema
+   */
   constructor(schema: GraphQLSchema) {
     this.schema = schema;
   }
 
   /**
+   * Builds a model from an introspection result.
+   *
    * @param introspection the `data` of an introspection response (`{ __schema: … }`)
    * @returns a model of the client schema it describes
    * @throws {Error} when the value is not an introspection result
@@ -94,7 +100,11 @@ export class SchemaModel {
     return new SchemaModel(schemaFromIntrospection(introspection));
   }
 
-  /** @returns the root operation types present, in the order query, mutation, subscription */
+  /**
+   * The root operation types, as the top nodes of the tree.
+   *
+   * @returns the root operation types present, in the order query, mutation, subscription
+   */
   roots(): SchemaNode[] {
     const roots = [
       this.schema.getQueryType(),
@@ -113,6 +123,8 @@ export class SchemaModel {
   }
 
   /**
+   * The operation a root type serves.
+   *
    * @param rootType a root type name
    * @returns which operation the root type serves, or undefined when it is not a root
    */
@@ -124,6 +136,8 @@ export class SchemaModel {
   }
 
   /**
+   * The root type that serves an operation.
+   *
    * @param operation an operation type
    * @returns the name of its root type, if the schema has one
    */
@@ -163,6 +177,8 @@ export class SchemaModel {
   }
 
   /**
+   * Looks up the node at a path.
+   *
    * @param path a path
    * @returns the node at the path, or undefined when the path does not exist
    */
@@ -197,6 +213,8 @@ export class SchemaModel {
   }
 
   /**
+   * The named output type a path's field returns.
+   *
    * @param path a field, `on`, or root path
    * @returns the named output type at the path (the type whose fields the path's children
    * select), or undefined for other paths

@@ -76,7 +76,11 @@ export class SearchIndex {
     this.#paths = paths;
   }
 
-  /** @returns how many names the index holds */
+  /**
+   * The number of names indexed.
+   *
+   * @returns how many names the index holds
+   */
   get size(): number {
     return this.#names.length;
   }

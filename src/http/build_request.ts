@@ -67,6 +67,8 @@ function encodeQueryComponent(text: string): string {
 }
 
 /**
+ * The URL a prepared request goes to, API keys included.
+ *
  * @param request a prepared request
  * @returns the URL as sent, with API keys
  */
@@ -100,6 +102,8 @@ export function requestHeaders(request: PreparedRequest): Headers {
 const CREDENTIAL_NAME = /auth|token|key|secret|session|cookie/i;
 
 /**
+ * Tells whether a header name carries a credential.
+ *
  * @param name a header name
  * @returns whether the name looks like it carries a credential
  */

@@ -25,7 +25,11 @@ export class EventChannel<E> implements AsyncIterable<E> {
   #ended = false;
   readonly #endWaiters = new Set<() => void>();
 
-  /** @returns whether {@link end} was called */
+  /**
+   * Whether the channel has ended.
+   *
+   * @returns whether {@link end} was called
+   */
   get ended(): boolean {
     return this.#ended;
   }
@@ -47,6 +51,8 @@ export class EventChannel<E> implements AsyncIterable<E> {
   }
 
   /**
+   * Calls a listener for every later event.
+   *
    * @param listener called with every later event
    * @returns a function that unsubscribes
    */
@@ -63,7 +69,11 @@ export class EventChannel<E> implements AsyncIterable<E> {
     this.#endWaiters.clear();
   }
 
-  /** @returns an iterator over the events emitted from now on */
+  /**
+   * Iterates the events from now until the channel ends.
+   *
+   * @returns an iterator over the events emitted from now on
+   */
   [Symbol.asyncIterator](): AsyncIterator<E> {
     const buffer: E[] = [];
     let wake: (() => void) | undefined;

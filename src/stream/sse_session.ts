@@ -83,6 +83,8 @@ export class SseSession {
   #running?: Promise<void>;
 
   /**
+   * Creates a session; nothing connects before `start()`.
+   *
    * @param spec the request (any method; `Accept: text/event-stream` is added unless given)
    * @param options reconnection policy, fetch, signal and observers
    */
@@ -96,22 +98,38 @@ export class SseSession {
       : this.#abort.signal;
   }
 
-  /** @returns the current state */
+  /**
+   * The connection state.
+   *
+   * @returns the current state
+   */
   get state(): SseState {
     return this.#state;
   }
 
-  /** @returns the ID the next connection sends as `Last-Event-ID` ("" for none) */
+  /**
+   * The last event id received, sent as `Last-Event-ID` on reconnection.
+   *
+   * @returns the ID the next connection sends as `Last-Event-ID` ("" for none)
+   */
   get lastEventId(): string {
     return this.#lastEventId;
   }
 
-  /** @returns the current reconnection time in milliseconds */
+  /**
+   * The reconnection delay in milliseconds, as the server last set it.
+   *
+   * @returns the current reconnection time in milliseconds
+   */
   get retryMs(): number {
     return this.#retryMs;
   }
 
-  /** @returns how many connections were attempted */
+  /**
+   * The connection attempt, counting from 1.
+   *
+   * @returns how many connections were attempted
+   */
   get attempt(): number {
     return this.#attempt;
   }

@@ -11,6 +11,8 @@ export class StatusError extends DialError {
   readonly status: number;
 
   /**
+   * Creates the error.
+   *
    * @param message names the status and the host
    * @param status the HTTP status
    * @param options hint and cause

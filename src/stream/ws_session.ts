@@ -22,8 +22,19 @@ export type WebSocketFactory = (
   init: { protocols: string[]; headers: Headers },
 ) => WebSocket;
 
-/** Deno's WebSocket, which accepts handshake headers. */
-export const denoWebSocket: WebSocketFactory = (url, init) => new WebSocket(url, init);
+/**
+ * The runtime's own `WebSocket` (Deno's accepts handshake headers), the default factory.
+ *
+ * @param url the ws: or wss: URL
+ * @param init subprotocols and handshake headers
+ * @returns the new socket
+ */
+export function denoWebSocket(
+  url: URL,
+  init: { protocols: string[]; headers: Headers },
+): WebSocket {
+  return new WebSocket(url, init);
+}
 
 /** Options for {@link WebSocketSession}. */
 export interface WebSocketSessionOptions {
@@ -110,6 +121,8 @@ export class WebSocketSession {
   #finished?: PromiseWithResolvers<WebSocketCloseInfo>;
 
   /**
+   * Creates a session; nothing connects before `connect()`.
+   *
    * @param spec the handshake request: a ws:, wss:, http: or https: URL, headers and auth
    * @param options subprotocols, socket factory, keep-alive, reconnection, signal
    */
@@ -119,17 +132,29 @@ export class WebSocketSession {
     options.signal?.addEventListener("abort", () => void this.close(), { once: true });
   }
 
-  /** @returns the current state */
+  /**
+   * The connection state.
+   *
+   * @returns the current state
+   */
   get state(): WebSocketState {
     return this.#state;
   }
 
-  /** @returns the subprotocol the server chose ("" for none) */
+  /**
+   * The subprotocol the server chose, or an empty string.
+   *
+   * @returns the subprotocol the server chose ("" for none)
+   */
   get protocol(): string {
     return this.#socket?.protocol ?? "";
   }
 
-  /** @returns how many handshakes were attempted */
+  /**
+   * The connection attempt, counting from 1.
+   *
+   * @returns how many handshakes were attempted
+   */
   get attempt(): number {
     return this.#attempt;
   }

@@ -92,6 +92,8 @@ export async function oauth2Authorization(
 }
 
 /**
+ * Tells whether a cached access token may still be sent.
+ *
  * @param entry a cached entry
  * @param now the time in milliseconds
  * @returns whether the access token may still be used: until 30 s before it expires, or a

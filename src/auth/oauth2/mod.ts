@@ -27,3 +27,5 @@ export {
 } from "./token_state.ts";
 export { defaultCacheDir } from "../../cache.ts";
 export { browserCommand, openSystemBrowser } from "./browser.ts";
+export type { AuthorizeOptions } from "../authorize.ts";
+export type { TokenEntry, TokenKey } from "./token_cache.ts";
