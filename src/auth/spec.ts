@@ -26,6 +26,3 @@ export interface AuthSpec {
   /** API keys appended to the query string. */
   queryKeys: QueryKey[];
 }
-
-/** An AuthSpec that authenticates nothing. */
-export const NO_AUTH: AuthSpec = Object.freeze({ queryKeys: [] }) as AuthSpec;

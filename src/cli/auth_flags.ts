@@ -1,5 +1,5 @@
 /**
- * The auth flags every command shares (SPEC 5.1): `-H`, `-u`, `-B`, `-K`, `--oauth2*`.
+ * The auth flags every command shares: `-H`, `-u`, `-B`, `-K`, `--oauth2*`.
  * @module
  */
 import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";

@@ -61,23 +61,6 @@ export async function pipeToStdout(body: ReadableStream<Uint8Array>): Promise<vo
 }
 
 /**
- * Writes a byte stream to a new file (truncating an existing one), streaming.
- *
- * @param body the bytes
- * @param path the file
- * @param onChunk called with each chunk's size, for progress
- * @returns the number of bytes written
- */
-export async function pipeToFile(
-  body: ReadableStream<Uint8Array>,
-  path: string,
-  onChunk?: (size: number) => void,
-): Promise<number> {
-  using file = await Deno.open(path, { write: true, create: true, truncate: true });
-  return await pipeToOpenFile(body, file, onChunk);
-}
-
-/**
  * Writes a byte stream to an open file, streaming; the caller closes the file.
  *
  * @param body the bytes

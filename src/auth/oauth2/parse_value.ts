@@ -59,7 +59,7 @@ export type OAuth2ClientAuth = "basic" | "post";
 /** The default wait for the authorization-code callback: 300 s. */
 export const DEFAULT_CALLBACK_TIMEOUT = 300_000;
 
-/** The default callback port of the authorization-code flow (SPEC 8.1). */
+/** The default callback port of the authorization-code flow. */
 export const DEFAULT_CALLBACK_PORT = 8484;
 
 const SCHEME = /^(https?):\/\//i;

@@ -17,7 +17,7 @@ export const AUTH_LABELS: ReadonlyArray<[AuthKind, string]> = [
   ["oauth2", "OAuth 2.0"],
 ];
 
-/** The OAuth 2.0 flows (SPEC 5.3). */
+/** The OAuth 2.0 flows. */
 export type OAuth2Flow = "client_credentials" | "authorization_code" | "password";
 
 /** Every field of the panel. */

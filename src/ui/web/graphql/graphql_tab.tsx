@@ -1,5 +1,5 @@
 /**
- * The GraphQL tab (SPEC 1.3): endpoint and headers, Load schema, the schema tree with search
+ * The GraphQL tab: endpoint and headers, Load schema, the schema tree with search
  * and checkboxes, the query and variables editors, Run with an operation picker, and the
  * response viewer.
  * @module

@@ -20,7 +20,7 @@ export const headers = persisted("graphql.headers", [], isRows, withoutSecrets);
 export const queryText = persisted("graphql.query", "", isString);
 /** The variables JSON, remembered. */
 export const variablesText = persisted("graphql.variables", "{}", isString);
-/** How a subscription runs: one POST (SPEC 4.2 rule 3), graphql-transport-ws, or SSE. */
+/** How a subscription runs: one POST, graphql-transport-ws, or SSE. */
 export type Transport = "post" | "ws" | "sse";
 /** The subscription transport, remembered. */
 export const transport = persisted<Transport>(
