@@ -14,6 +14,7 @@ import {
 import { ExitCode, UsageError } from "../errors.ts";
 import { stderr, stdout } from "../output/terminal.ts";
 import { type AuthFlagValues, parseOAuth2Flags } from "./auth_flags.ts";
+import type { AuthLogoutFlagValues, AuthStatusFlagValues } from "./auth.ts";
 import type { CliContext } from "./context.ts";
 
 /**
@@ -42,7 +43,7 @@ export async function authToken(flags: AuthFlagValues, context: CliContext): Pro
  * @param flags the auth flag values and `--json`
  * @returns the exit code
  */
-export async function authStatus(flags: AuthFlagValues & { json?: true }): Promise<number> {
+export async function authStatus(flags: AuthStatusFlagValues): Promise<number> {
   rejectOtherAuth(flags, "status");
   const filter = tokenFilter(flags);
   const states = (await listOAuth2Tokens()).filter((state) => matches(state, filter));
@@ -65,15 +66,12 @@ export async function authStatus(flags: AuthFlagValues & { json?: true }): Promi
  * @param flags the auth flag values and `--all`
  * @returns the exit code
  */
-export async function authLogout(flags: AuthFlagValues & { all?: true }): Promise<number> {
+export async function authLogout(flags: AuthLogoutFlagValues): Promise<number> {
   rejectOtherAuth(flags, "logout");
   if (flags.oauth2 === undefined && !flags.all) {
     throw new UsageError('"dial auth logout" needs --oauth2 … or --all', {
       hint: "dial auth logout --oauth2 <flow>:<token_url>:<client_id>, or --all",
     });
-  }
-  if (flags.oauth2 !== undefined && flags.all) {
-    throw new UsageError("Conflicting flags --oauth2 and --all: give one");
   }
   const removed = await removeOAuth2Tokens(tokenFilter(flags));
   const err = stderr();

@@ -2,7 +2,6 @@
  * The auth flags every command shares: `-H`, `-u`, `-B`, `-K`, `--oauth2*`.
  * @module
  */
-import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
 import { UsageError } from "../errors.ts";
 import type { Authorization, AuthSpec } from "../auth/spec.ts";
 import {
@@ -15,75 +14,109 @@ import { showAuthorizationUrl } from "./open_browser.ts";
 import type { HeaderField } from "../http/spec.ts";
 import { Secret } from "../secret.ts";
 import { promptSecret } from "./prompt.ts";
-import {
-  collect,
-  parseHeader,
-  parsePort,
-  parseQueryKey,
-  parseSeconds,
-  parseUrl,
-} from "./values.ts";
+import { type FlagDecl, flags, type FlagValues, isGiven } from "./declare.ts";
+import { parseHeader, parseQueryKey, parseUrl } from "./values.ts";
 
-/** The raw values of the auth flags (a type, not an interface, so it fits commander's option records). */
-export type AuthFlagValues = {
-  header: string[];
-  auth?: string;
-  bearer?: string;
-  apiKeyQuery: string[];
-  oauth2?: string;
-  oauth2Scope?: string;
-  oauth2AuthUrl?: string;
-  oauth2Username?: string;
-  oauth2Password?: string;
-  oauth2Port?: string;
-  oauth2ClientAuth?: string;
-  oauth2RedirectUri?: string;
-  oauth2Timeout?: string;
-  oauth2NoCache?: true;
-};
+const CODE = ["authorization_code"] as const;
+const PASSWORD = ["password"] as const;
 
-/**
- * Adds the auth and header flags to a command.
- *
- * @param command a command
- * @returns the command, typed with the new options
- */
-// deno-lint-ignore no-explicit-any
-export function withAuthFlags<A extends any[], O extends Record<string, unknown>>(
-  command: Command<A, O>,
-): Command<A, O & AuthFlagValues> {
-  // Declared on an untyped view: a dozen chained generic .option() types make type checking
-  // take minutes (each wraps the last); the result type is spelled out once instead.
-  const untyped = command as unknown as CommandUnknownOpts;
-  untyped
-    .option("-H, --header <header>", 'custom header "Name: value" (repeatable)', collect, [])
-    .option("-u, --auth <user:password>", "HTTP Basic auth (prompts for a missing password)")
-    .option("-B, --bearer <token>", "Bearer token auth")
-    .option("-K, --api-key-query <name=value>", "API key in the query (repeatable)", collect, [])
-    .option(
-      "--oauth2 <flow:token_url:client_id[:secret]>",
-      "OAuth 2.0: client_credentials, authorization_code or password",
-    )
-    .option("--oauth2-scope <scopes>", "OAuth 2.0 scopes, space-separated")
-    .option("--oauth2-auth-url <url>", "authorization URL (authorization_code)")
-    .option("--oauth2-username <user>", "resource owner (password flow)")
-    .option("--oauth2-password <password>", "resource owner's password (password flow)")
-    .option(
-      "--oauth2-port <port>",
-      `callback port (authorization_code, default ${DEFAULT_CALLBACK_PORT})`,
-    )
-    .option("--oauth2-client-auth <basic|post>", "client authentication (default basic)")
-    .option(
-      "--oauth2-redirect-uri <uri>",
-      "redirect URI (authorization_code, default http://localhost:<port>/)",
-    )
-    .option(
-      "--oauth2-timeout <seconds>",
-      `how long to wait for the browser login (default ${DEFAULT_CALLBACK_TIMEOUT / 1000})`,
-    )
-    .option("--oauth2-no-cache", "neither read nor write the token cache");
-  return command as unknown as Command<A, O & AuthFlagValues>;
-}
+/** The `--oauth2-*` flags that refine `--oauth2` (each needs it; some belong to one flow). */
+export const OAUTH2_EXTRA_FLAGS = flags([
+  { long: "oauth2-scope", value: "scopes", help: "OAuth 2.0 scopes, space-separated" },
+  {
+    long: "oauth2-auth-url",
+    value: "url",
+    flows: CODE,
+    help: "authorization URL (authorization_code)",
+  },
+  {
+    long: "oauth2-username",
+    value: "user",
+    flows: PASSWORD,
+    help: "resource owner (password flow)",
+  },
+  {
+    long: "oauth2-password",
+    value: "password",
+    flows: PASSWORD,
+    help: "resource owner's password (password flow)",
+  },
+  {
+    long: "oauth2-port",
+    value: "port",
+    kind: "port",
+    flows: CODE,
+    help: `callback port (authorization_code, default ${DEFAULT_CALLBACK_PORT})`,
+  },
+  {
+    long: "oauth2-client-auth",
+    value: "method",
+    choices: ["basic", "post"],
+    help: "client authentication (default basic)",
+  },
+  {
+    long: "oauth2-redirect-uri",
+    value: "uri",
+    flows: CODE,
+    help: "redirect URI (authorization_code, default http://localhost:<port>/)",
+  },
+  {
+    long: "oauth2-timeout",
+    value: "seconds",
+    kind: "seconds",
+    flows: CODE,
+    help: `how long to wait for the browser login (default ${DEFAULT_CALLBACK_TIMEOUT / 1000})`,
+  },
+  { long: "oauth2-no-cache", help: "neither read nor write the token cache" },
+]);
+
+/** The `--oauth2` flags: the flow and its refinements. */
+export const OAUTH2_FLAGS = flags([
+  {
+    long: "oauth2",
+    value: "flow:token_url:client_id[:secret]",
+    help: "OAuth 2.0: client_credentials, authorization_code or password",
+  },
+  ...OAUTH2_EXTRA_FLAGS,
+]);
+
+/** The auth and header flags every command that sends shares (SPEC 5.1). */
+export const AUTH_FLAGS = flags([
+  {
+    long: "header",
+    short: "H",
+    value: "header",
+    repeatable: true,
+    help: 'custom header "Name: value" (repeatable)',
+  },
+  {
+    long: "auth",
+    short: "u",
+    value: "user:password",
+    help: "HTTP Basic auth (prompts for a missing password)",
+  },
+  { long: "bearer", short: "B", value: "token", help: "Bearer token auth" },
+  {
+    long: "api-key-query",
+    short: "K",
+    value: "name=value",
+    repeatable: true,
+    help: "API key in the query (repeatable)",
+  },
+  ...OAUTH2_FLAGS,
+]);
+
+/** Flags that conflict among the auth flags: two ways to set one callback port. */
+export const AUTH_CONFLICTS = [{
+  flags: ["oauth2-port", "oauth2-redirect-uri"],
+  hint: "write the port in the redirect URI, e.g. http://localhost:9000/callback",
+}] as const;
+
+/** The parsed values of the auth flags. */
+export type AuthFlagValues = FlagValues<typeof AUTH_FLAGS>;
+
+/** The parsed values of the `--oauth2` flags alone. */
+export type OAuth2FlagValues = FlagValues<typeof OAUTH2_FLAGS>;
 
 /** Auth and headers parsed from flags. */
 export interface ParsedAuth {
@@ -160,43 +193,21 @@ async function basicFromFlag(text: string): Promise<Authorization> {
  * @throws {UsageError} on a bad value, a missing flag the flow needs, or a flag it ignores
  */
 export async function parseOAuth2Flags(
-  values: AuthFlagValues,
+  values: OAuth2FlagValues,
 ): Promise<OAuth2Options | undefined> {
-  const extras: Array<[string, unknown]> = [
-    ["--oauth2-scope", values.oauth2Scope],
-    ["--oauth2-auth-url", values.oauth2AuthUrl],
-    ["--oauth2-username", values.oauth2Username],
-    ["--oauth2-password", values.oauth2Password],
-    ["--oauth2-port", values.oauth2Port],
-    ["--oauth2-client-auth", values.oauth2ClientAuth],
-    ["--oauth2-redirect-uri", values.oauth2RedirectUri],
-    ["--oauth2-timeout", values.oauth2Timeout],
-    ["--oauth2-no-cache", values.oauth2NoCache],
-  ];
+  const extras: readonly FlagDecl[] = OAUTH2_EXTRA_FLAGS;
+  const given = extras.filter((flag) => isGiven(values, flag));
   if (values.oauth2 === undefined) {
-    const stray = extras.find(([, v]) => v !== undefined);
-    if (stray) throw new UsageError(`${stray[0]} needs --oauth2`);
+    const stray = given[0];
+    if (stray) throw new UsageError(`--${stray.long} needs --oauth2`);
     return undefined;
   }
   const value = parseOAuth2Value(values.oauth2);
-  const only: Record<string, string[]> = {
-    authorization_code: [
-      "--oauth2-auth-url",
-      "--oauth2-port",
-      "--oauth2-redirect-uri",
-      "--oauth2-timeout",
-    ],
-    password: ["--oauth2-username", "--oauth2-password"],
-  };
-  for (const [flow, flags] of Object.entries(only)) {
-    const stray = value.flow === flow
-      ? undefined
-      : extras.find(([name, v]) => flags.includes(name) && v !== undefined);
-    if (stray) {
-      throw new UsageError(`${stray[0]} is only used by the ${flow} flow`, {
-        hint: `this is --oauth2 ${value.flow}:…`,
-      });
-    }
+  const stray = given.find((flag) => flag.flows && !flag.flows.includes(value.flow));
+  if (stray?.flows) {
+    throw new UsageError(`--${stray.long} is only used by the ${stray.flows[0]} flow`, {
+      hint: `this is --oauth2 ${value.flow}:…`,
+    });
   }
   if (value.flow === "client_credentials" && !value.clientSecret) {
     throw new UsageError("The client_credentials flow needs a client secret in --oauth2", {
@@ -215,26 +226,12 @@ export async function parseOAuth2Flags(
     });
   }
   const clientAuth = values.oauth2ClientAuth;
-  if (clientAuth !== undefined && clientAuth !== "basic" && clientAuth !== "post") {
-    throw new UsageError(`Invalid --oauth2-client-auth "${clientAuth}": expected basic or post`, {
-      hint: "basic sends the client id and secret in an Authorization header, post in the form",
-    });
-  }
-  if (values.oauth2Port !== undefined && values.oauth2RedirectUri !== undefined) {
-    throw new UsageError("Conflicting flags --oauth2-port and --oauth2-redirect-uri", {
-      hint: "write the port in the redirect URI, e.g. http://localhost:9000/callback",
-    });
-  }
-  const port = values.oauth2Port === undefined
-    ? DEFAULT_CALLBACK_PORT
-    : parsePort(values.oauth2Port, "--oauth2-port");
+  const port = values.oauth2Port ?? DEFAULT_CALLBACK_PORT;
   const authUrl = values.oauth2AuthUrl === undefined ? undefined : parseUrl(values.oauth2AuthUrl);
   const redirectUri = values.oauth2RedirectUri === undefined
     ? undefined
     : parseRedirectUri(values.oauth2RedirectUri);
-  const timeout = values.oauth2Timeout === undefined
-    ? DEFAULT_CALLBACK_TIMEOUT
-    : parseSeconds(values.oauth2Timeout, "--oauth2-timeout");
+  const timeout = values.oauth2Timeout ?? DEFAULT_CALLBACK_TIMEOUT;
   let password = values.oauth2Password === undefined
     ? undefined
     : new Secret(values.oauth2Password);

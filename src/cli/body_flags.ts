@@ -2,34 +2,41 @@
  * The body flags: `-d`, `--json`, `-F`. Files are checked before anything is sent.
  * @module
  */
-import type { Command } from "@commander-js/extra-typings";
 import { UsageError } from "../errors.ts";
 import { guessContentType, newBoundary } from "../http/body.ts";
 import type { BodySource, FormField, HeaderField } from "../http/spec.ts";
-import { collect } from "./values.ts";
+import { flags, type FlagValues } from "./declare.ts";
 
-/** The raw values of the body flags. */
-export interface BodyFlagValues {
-  data?: string;
-  json?: string;
-  form: string[];
-}
+/** The `-d` flag. */
+export const DATA_FLAG = {
+  long: "data",
+  short: "d",
+  value: "text|@file|@-",
+  help: "raw request body (form-urlencoded type by default)",
+} as const;
 
-/**
- * Adds the body flags to a command.
- *
- * @param command a command
- * @returns the command, typed with the new options
- */
-// deno-lint-ignore no-explicit-any
-export function withBodyFlags<A extends any[], O extends Record<string, unknown>>(
-  command: Command<A, O>,
-) {
-  return command
-    .option("-d, --data <text|@file|@->", "raw request body (form-urlencoded type by default)")
-    .option("--json <json|@file|@->", "JSON request body, validated; sets Content-Type and Accept")
-    .option("-F, --form <name=value|name=@file>", "multipart form field (repeatable)", collect, []);
-}
+/** The `-F` flag. */
+export const FORM_FLAG = {
+  long: "form",
+  short: "F",
+  value: "name=value|name=@file",
+  repeatable: true,
+  help: "multipart form field (repeatable)",
+} as const;
+
+/** The body flags of a request. */
+export const BODY_FLAGS = flags([
+  DATA_FLAG,
+  {
+    long: "json",
+    value: "json|@file|@-",
+    help: "JSON request body, validated; sets Content-Type and Accept",
+  },
+  FORM_FLAG,
+]);
+
+/** The parsed values of the body flags. */
+export type BodyFlagValues = FlagValues<typeof BODY_FLAGS>;
 
 /** A parsed body and the headers it implies. */
 export interface ParsedBody {

@@ -1,13 +1,10 @@
 /**
- * `dial completions bash|zsh|fish`: a completion script generated from the live command tree.
+ * `dial completions bash|zsh|fish`: a completion script generated from the declarations.
  * @module
  */
-import { Argument, Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
-import type { CliContext } from "./context.ts";
+import { command } from "./declare.ts";
 
-const SHELLS = ["bash", "zsh", "fish"] as const;
-
-const EXAMPLES = `
+const EPILOG = `
 Examples:
   source <(dial completions bash)                       bash, this shell only
   dial completions bash > ~/.local/share/bash-completion/completions/dial
@@ -17,20 +14,17 @@ Examples:
 
 The script covers every command and flag of this dial version and the common HTTP methods.`;
 
-/**
- * @param _context shared exit code and Ctrl-C signal
- * @returns the `completions` command
- */
-export function completionsCommand(_context: CliContext) {
-  return new Command("completions")
-    .description("Print a shell completion script (bash, zsh or fish)")
-    .addArgument(new Argument("<shell>", "the shell").choices(SHELLS))
-    .addHelpText("after", EXAMPLES)
-    .action(async (shell, _flags, command) => {
-      let root: CommandUnknownOpts = command;
-      while (root.parent) root = root.parent;
-      const { completionScript } = await import("./completion/script.ts");
-      const { stdout } = await import("../output/terminal.ts");
-      await stdout().write(completionScript(shell, root));
-    });
-}
+/** `dial completions <shell>`. */
+export const completionsCommand = command({
+  name: "completions",
+  summary: "Print a shell completion script (bash, zsh or fish)",
+  args: [{ name: "shell", required: true, choices: ["bash", "zsh", "fish"], help: "the shell" }],
+  epilog: EPILOG,
+  run: async ({ args }) => {
+    const { ROOT } = await import("./program.ts");
+    const { completionScript } = await import("./completion/script.ts");
+    const { stdout } = await import("../output/terminal.ts");
+    await stdout().write(completionScript(args.shell, ROOT));
+    return 0;
+  },
+});

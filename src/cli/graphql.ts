@@ -1,14 +1,12 @@
 /**
- * `dial graphql <url>`: flags only; the implementation (and graphql-js) is loaded when the
- * command runs, so other commands never load it.
+ * `dial graphql <url>`: the declaration only; the implementation (and graphql-js) is loaded
+ * when the command runs, so other commands never load it.
  * @module
  */
-import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
-import { withAuthFlags } from "./auth_flags.ts";
-import type { CliContext } from "./context.ts";
-import type { GraphQLFlagValues } from "./graphql_run.ts";
+import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
+import { command, flags, type FlagValues } from "./declare.ts";
 
-const EXAMPLES = `
+const EPILOG = `
 Examples:
   dial graphql https://api.github.com/graphql -B "$TOKEN" -q '{ viewer { login } }'
   dial graphql https://api.example.com/graphql -q @query.graphql --variables @vars.json
@@ -25,37 +23,78 @@ event stream or multipart/mixed response until it ends (--transport ws: graphql-
 Exit codes: 0 ok, 2 usage (nothing sent), 4/5 HTTP 4xx/5xx with --check-status, 7 network,
 8 timeout, 9 auth, 10 GraphQL errors with --check-status, 130 interrupted.`;
 
-/**
- * @param context shared exit code and Ctrl-C signal
- * @returns the `graphql` command
- */
-export function graphqlCommand(context: CliContext) {
-  const command = new Command("graphql")
-    .description("Send GraphQL operations, print schemas, follow subscriptions")
-    .argument("<url>", "the GraphQL endpoint, e.g. https://api.example.com/graphql");
-  const withAuth = withAuthFlags(command);
-  // Declared on an untyped view, as in withAuthFlags: chained generic .option() types make
-  // deno check slow; the result type is spelled out once instead.
-  (withAuth as unknown as CommandUnknownOpts)
-    .option("-q, --query <text|@file|@->", "the GraphQL document")
-    .option("--variables <json|@file>", "variables, a JSON object")
-    .option("--operation-name <name>", "the operation to run when the document holds several")
-    .option("--schema", "introspect and print the schema as SDL")
-    .option("--json", "with --schema: print the introspection result as JSON")
-    .option("--refresh-schema", "with --schema: ignore the cached introspection result")
-    .option("--no-validate", "do not validate the query against a cached schema")
-    .option("--transport <http|ws|sse>", "how to send: POST (default), WebSocket or SSE", "http")
-    .option("--init-payload <json>", "with --transport ws: the connection_init payload")
-    .option("--max-results <n>", "stop a subscription after N results")
-    .option("--timeout <seconds>", "limit the whole exchange (decimal seconds)")
-    .option("--check-status", "exit 4/5 on HTTP 4xx/5xx, 10 when the response holds errors")
-    .option("-i, --include", "print the status line and headers")
-    .option("-v, --verbose", "print request and response heads to stderr (secrets redacted)")
-    .option("-o, --output <file>", "write the results to a file");
-  return (withAuth as unknown as Command<[string], GraphQLFlagValues>)
-    .addHelpText("after", EXAMPLES)
-    .action(async (url, flags) => {
-      const { runGraphQL } = await import("./graphql_run.ts");
-      context.exitCode = await runGraphQL(url, flags, context);
-    });
-}
+/** The flags of `dial graphql`. */
+export const GRAPHQL_FLAGS = flags([
+  ...AUTH_FLAGS,
+  { long: "query", short: "q", value: "text|@file|@-", help: "the GraphQL document" },
+  { long: "variables", value: "json|@file", help: "variables, a JSON object" },
+  {
+    long: "operation-name",
+    value: "name",
+    help: "the operation to run when the document holds several",
+  },
+  { long: "schema", help: "introspect and print the schema as SDL" },
+  { long: "json", help: "with --schema: print the introspection result as JSON" },
+  { long: "refresh-schema", help: "with --schema: ignore the cached introspection result" },
+  { long: "no-validate", help: "do not validate the query against a cached schema" },
+  {
+    long: "transport",
+    value: "transport",
+    choices: ["http", "ws", "sse"],
+    default: "http",
+    help: "how to send: POST, WebSocket or SSE",
+  },
+  {
+    long: "init-payload",
+    value: "json",
+    help: "with --transport ws: the connection_init payload",
+  },
+  {
+    long: "max-results",
+    value: "n",
+    kind: "count",
+    min: 1,
+    help: "stop a subscription after N results",
+  },
+  {
+    long: "timeout",
+    value: "seconds",
+    kind: "seconds",
+    help: "limit the whole exchange (decimal seconds)",
+  },
+  { long: "check-status", help: "exit 4/5 on HTTP 4xx/5xx, 10 when the response holds errors" },
+  { long: "include", short: "i", help: "print the status line and headers" },
+  {
+    long: "verbose",
+    short: "v",
+    help: "print request and response heads to stderr (secrets redacted)",
+  },
+  {
+    long: "output",
+    short: "o",
+    value: "file",
+    file: true,
+    help: "write the results to a file",
+  },
+]);
+
+/** The flag values of `dial graphql`. */
+export type GraphQLFlagValues = FlagValues<typeof GRAPHQL_FLAGS>;
+
+/** `dial graphql <url>`. */
+export const graphqlCommand = command({
+  name: "graphql",
+  summary: "Send GraphQL operations, print schemas, follow subscriptions",
+  args: [{
+    name: "url",
+    required: true,
+    help: "the GraphQL endpoint, e.g. https://api.example.com/graphql",
+  }],
+  flags: GRAPHQL_FLAGS,
+  conflicts: AUTH_CONFLICTS,
+  epilog: EPILOG,
+  run: async ({ args, flags }, context) => {
+    const { runGraphQL } = await import("./graphql_run.ts");
+    return runGraphQL(args.url, flags, context);
+  },
+});

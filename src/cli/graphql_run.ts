@@ -20,31 +20,11 @@ import { formatGraphQLErrors, formatResult } from "../output/graphql.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { type Sink, stderr, stdout } from "../output/terminal.ts";
-import { type AuthFlagValues, parseAuthFlags } from "./auth_flags.ts";
+import { parseAuthFlags } from "./auth_flags.ts";
 import type { CliContext } from "./context.ts";
 import { checkOperation, readQuery, readVariables } from "./graphql_input.ts";
-import { parseCount, parseSeconds, parseUrl } from "./values.ts";
-
-/** The flag values of `dial graphql`. */
-export type GraphQLFlagValues = AuthFlagValues & {
-  query?: string;
-  variables?: string;
-  operationName?: string;
-  schema?: true;
-  json?: true;
-  refreshSchema?: true;
-  validate: boolean;
-  transport: string;
-  initPayload?: string;
-  maxResults?: string;
-  timeout?: string;
-  checkStatus?: true;
-  include?: true;
-  verbose?: true;
-  output?: string;
-};
-
-const TRANSPORTS = ["http", "ws", "sse"];
+import type { GraphQLFlagValues } from "./graphql.ts";
+import { parseUrl } from "./values.ts";
 
 /**
  * Runs `dial graphql`.
@@ -59,21 +39,11 @@ export async function runGraphQL(
   flags: GraphQLFlagValues,
   context: CliContext,
 ): Promise<number> {
-  if (!TRANSPORTS.includes(flags.transport)) {
-    throw new UsageError(`Invalid --transport "${flags.transport}"`, {
-      hint: `use one of ${TRANSPORTS.join(", ")}`,
-    });
-  }
   const ws = flags.transport === "ws";
   const url = parseUrl(urlText, ws ? ["http:", "https:", "ws:", "wss:"] : ["http:", "https:"]);
   const auth = await parseAuthFlags(flags);
   const endpoint: GraphQLEndpoint = { url, auth: auth.auth, headers: auth.headers };
-  const timeout = flags.timeout === undefined
-    ? undefined
-    : parseSeconds(flags.timeout, "--timeout");
-  const maxResults = flags.maxResults === undefined
-    ? undefined
-    : parseCount(flags.maxResults, "--max-results", 1);
+  const { timeout, maxResults } = flags;
   const signal = timeout === undefined
     ? context.signal
     : AbortSignal.any([context.signal, AbortSignal.timeout(timeout)]);

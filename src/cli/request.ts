@@ -3,7 +3,6 @@
  * @module
  */
 import { statusExitCode } from "../http/status.ts";
-import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
 import { authorizationHeader } from "../auth/authorize.ts";
 import { DialError, ExitCode, TimeoutError, TransportError, UsageError } from "../errors.ts";
 import { buildRequest } from "../http/build_request.ts";
@@ -16,56 +15,61 @@ import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
 import { stderr, stdout } from "../output/terminal.ts";
 import { Secret } from "../secret.ts";
-import { type AuthFlagValues, parseAuthFlags } from "./auth_flags.ts";
-import { type BodyFlagValues, parseBodyFlags } from "./body_flags.ts";
+import { AUTH_FLAGS, parseAuthFlags } from "./auth_flags.ts";
+import { BODY_FLAGS, parseBodyFlags } from "./body_flags.ts";
 import type { CliContext } from "./context.ts";
-import { parseCount, parseMethod, parseSeconds, parseUrl } from "./values.ts";
+import { flags, type FlagValues } from "./declare.ts";
+import { distance } from "./parse.ts";
+import { parseMethod, parseUrl } from "./values.ts";
 
-/**
- * Adds the request flags that are not auth or body: redirects, timeout, output.
- *
- * @param command a command
- * @returns the command, typed with the new options
- */
-// deno-lint-ignore no-explicit-any
-export function withRequestFlags<A extends any[], O extends Record<string, unknown>>(
-  command: Command<A, O>,
-): Command<A, O & RequestOnlyFlagValues> {
-  // Declared on an untyped view: eleven chained generic .option() types make deno check
-  // take minutes; the result type is spelled out once instead.
-  const untyped = command as unknown as CommandUnknownOpts;
-  untyped
-    .option("-L, --follow", "follow redirects (credentials never cross origins)")
-    .option("--max-redirects <n>", "the most redirects to follow", "10")
-    .option("--timeout <seconds>", "limit the whole exchange (decimal seconds)")
-    .option("--check-status", "exit 3, 4 or 5 on a 3xx, 4xx or 5xx response")
-    .option("-i, --include", "print the status line and headers even when piped")
-    .option("-v, --verbose", "print request and response heads to stderr (secrets redacted)")
-    .option("-o, --output <file>", "write the body to a file (progress bar on a terminal)")
-    .option("--download", "save the body to a new file named by the server or the URL")
-    .option("-s, --silent", "print only the body")
-    .option("--curl", "print the equivalent curl command instead of sending")
-    .option("--offline", "print the request that would be sent, without sending");
-  return command as unknown as Command<A, O & RequestOnlyFlagValues>;
-}
+/** `-L`: shared with `dial sse`. */
+export const FOLLOW_FLAG = {
+  long: "follow",
+  short: "L",
+  help: "follow redirects (credentials never cross origins)",
+} as const;
+
+/** The request flags that are not auth or body: redirects, timeout, output. */
+export const REQUEST_ONLY_FLAGS = flags([
+  FOLLOW_FLAG,
+  {
+    long: "max-redirects",
+    value: "n",
+    kind: "count",
+    default: "10",
+    help: "the most redirects to follow",
+  },
+  {
+    long: "timeout",
+    value: "seconds",
+    kind: "seconds",
+    help: "limit the whole exchange (decimal seconds)",
+  },
+  { long: "check-status", help: "exit 3, 4 or 5 on a 3xx, 4xx or 5xx response" },
+  { long: "include", short: "i", help: "print the status line and headers even when piped" },
+  {
+    long: "verbose",
+    short: "v",
+    help: "print request and response heads to stderr (secrets redacted)",
+  },
+  {
+    long: "output",
+    short: "o",
+    value: "file",
+    file: true,
+    help: "write the body to a file (progress bar on a terminal)",
+  },
+  { long: "download", help: "save the body to a new file named by the server or the URL" },
+  { long: "silent", short: "s", help: "print only the body" },
+  { long: "curl", help: "print the equivalent curl command instead of sending" },
+  { long: "offline", help: "print the request that would be sent, without sending" },
+]);
+
+/** Every flag of the request command. */
+export const REQUEST_FLAGS = flags([...AUTH_FLAGS, ...BODY_FLAGS, ...REQUEST_ONLY_FLAGS]);
 
 /** The flag values of the request command. */
-export interface RequestFlagValues extends AuthFlagValues, BodyFlagValues, RequestOnlyFlagValues {}
-
-/** The flag values that {@link withRequestFlags} adds. */
-export type RequestOnlyFlagValues = {
-  follow?: true;
-  maxRedirects: string;
-  timeout?: string;
-  checkStatus?: true;
-  include?: true;
-  verbose?: true;
-  output?: string;
-  download?: true;
-  silent?: true;
-  curl?: true;
-  offline?: true;
-};
+export type RequestFlagValues = FlagValues<typeof REQUEST_FLAGS>;
 
 /** Commands that a lowercase first word may have been meant as. */
 export const SUBCOMMANDS = ["graphql", "ws", "sse", "ui", "auth", "completions"];
@@ -110,22 +114,6 @@ function suggestCommand(word: string): string | undefined {
   );
 }
 
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(
-        row[j]! + 1,
-        next[j - 1]! + 1,
-        row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    row = next;
-  }
-  return row[b.length]!;
-}
-
 /**
  * Runs the request command.
  *
@@ -149,13 +137,8 @@ export async function requestCommand(
       hint: "give another method, e.g. POST",
     });
   }
-  const timeout = flags.timeout === undefined
-    ? undefined
-    : parseSeconds(flags.timeout, "--timeout");
-  const maxRedirects = parseCount(flags.maxRedirects, "--max-redirects");
-  if (flags.curl && flags.offline) {
-    throw new UsageError("Conflicting flags --curl and --offline: give one");
-  }
+  const timeout = flags.timeout;
+  const maxRedirects = flags.maxRedirects;
   const spec: RequestSpec = {
     method,
     url,
@@ -189,7 +172,7 @@ export async function requestCommand(
     ? context.signal
     : AbortSignal.any([context.signal, AbortSignal.timeout(timeout)]);
   const exchange = await send(spec, {
-    follow: flags.follow ?? false,
+    follow: flags.follow,
     maxRedirects,
     signal,
     ...(flags.verbose
@@ -204,7 +187,7 @@ export async function requestCommand(
   try {
     if (download && response.ok) {
       if (flags.include) await out.write(formatResponseHead(response, out.color));
-      await saveDownload(response, exchange.request.url, { err, silent: flags.silent ?? false });
+      await saveDownload(response, exchange.request.url, { err, silent: flags.silent });
     } else {
       if (download && !flags.silent) {
         await warn(err, `Not saved: HTTP ${response.status} ${response.statusText}`.trimEnd());

@@ -2,12 +2,13 @@
  * Runs the CLI: argv in, exit code out. The only place errors become text and codes.
  * @module
  */
-import { CommanderError } from "@commander-js/extra-typings";
 import { DialError, ExitCode, InterruptedError } from "../errors.ts";
 import { formatError } from "../output/report.ts";
-import { stderr } from "../output/terminal.ts";
+import { stderr, writeSync } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
-import { buildProgram } from "./program.ts";
+import { helpText } from "./help.ts";
+import { parseArgv } from "./parse.ts";
+import { ROOT, VERSION } from "./program.ts";
 
 /**
  * @param args the command-line arguments, without the program name
@@ -15,7 +16,7 @@ import { buildProgram } from "./program.ts";
  */
 export async function run(args: string[]): Promise<number> {
   const controller = new AbortController();
-  const context: CliContext = { exitCode: ExitCode.OK, signal: controller.signal };
+  const context: CliContext = { signal: controller.signal };
   const onInterrupt = () => {
     if (controller.signal.aborted) Deno.exit(ExitCode.Interrupted);
     controller.abort(new InterruptedError());
@@ -24,12 +25,20 @@ export async function run(args: string[]): Promise<number> {
   };
   Deno.addSignalListener("SIGINT", onInterrupt);
   try {
-    await buildProgram(context).parseAsync(args, { from: "user" });
-    return controller.signal.aborted ? ExitCode.Interrupted : context.exitCode;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? ExitCode.OK : ExitCode.Usage;
+    const invocation = parseArgv(ROOT, args);
+    switch (invocation.kind) {
+      case "version":
+        writeSync("stdout", `${VERSION}\n`);
+        return ExitCode.OK;
+      case "help":
+        writeSync(invocation.error ? "stderr" : "stdout", helpText(invocation.path));
+        return invocation.error ? ExitCode.Usage : ExitCode.OK;
+      case "run": {
+        const code = await invocation.run(invocation.values, context);
+        return controller.signal.aborted ? ExitCode.Interrupted : code;
+      }
     }
+  } catch (error) {
     const err = stderr();
     if (controller.signal.aborted) return ExitCode.Interrupted;
     await err.write(formatError(error, err.color));

@@ -9,27 +9,11 @@ import { type EventFormat, formatEvent } from "../output/stream.ts";
 import { stderr, stdout } from "../output/terminal.ts";
 import type { RequestSpec } from "../http/spec.ts";
 import { SseSession, type SseSessionEvent } from "../stream/sse_session.ts";
-import { type AuthFlagValues, parseAuthFlags } from "./auth_flags.ts";
-import { type BodyFlagValues, parseBodyFlags } from "./body_flags.ts";
+import { parseAuthFlags } from "./auth_flags.ts";
+import { parseBodyFlags } from "./body_flags.ts";
 import type { CliContext } from "./context.ts";
 import { methodAndUrl } from "./request.ts";
-import { parseCount, parseSeconds } from "./values.ts";
-
-/** The flag values of `dial sse` (a type, not an interface, so it fits commander's option records). */
-export type SseFlagValues = AuthFlagValues & Omit<BodyFlagValues, "json"> & {
-  /** A JSON body, or `true` for bare `--json`: JSON output. */
-  json?: string | true;
-  events?: true;
-  jsonl?: true;
-  event: string[];
-  maxEvents?: string;
-  lastEventId?: string;
-  reconnect: boolean;
-  maxRetries: string;
-  reconnectDelay: string;
-  follow?: true;
-  verbose?: true;
-};
+import type { SseFlagValues } from "./sse.ts";
 
 /**
  * Runs `dial sse`.
@@ -47,10 +31,9 @@ export async function runSse(
   context: CliContext,
 ): Promise<number> {
   const jsonOutput = flags.jsonl === true || flags.json === true;
-  if (flags.events && jsonOutput) {
-    throw new UsageError(
-      `Conflicting flags --events and ${flags.jsonl ? "--jsonl" : "--json"}: give one`,
-    );
+  // --events with --jsonl is a declared conflict; bare --json is JSON output too.
+  if (flags.events && flags.json === true) {
+    throw new UsageError("Conflicting flags --events and --json: give one");
   }
   if (first === undefined) {
     throw new UsageError("Missing URL", { hint: "dial sse https://…/events" });
@@ -65,11 +48,7 @@ export async function runSse(
       hint: "give another method, e.g. POST",
     });
   }
-  const maxEvents = flags.maxEvents === undefined
-    ? undefined
-    : parseCount(flags.maxEvents, "--max-events", 1);
-  const maxRetries = parseCount(flags.maxRetries, "--max-retries");
-  const retryMs = parseSeconds(flags.reconnectDelay, "--reconnect-delay");
+  const { maxEvents, maxRetries, reconnectDelay: retryMs } = flags;
   if (flags.lastEventId !== undefined && /[\0\r\n]/.test(flags.lastEventId)) {
     throw new UsageError(`Invalid --last-event-id: it cannot hold NUL, CR or LF`);
   }
@@ -94,13 +73,13 @@ export async function runSse(
   const err = stderr();
   const format: EventFormat = jsonOutput ? "json" : flags.events ? "events" : "data";
   const wanted = new Set(flags.event);
-  const verbose = flags.verbose ?? false;
+  const verbose = flags.verbose;
   const session = new SseSession(spec, {
     signal: context.signal,
     reconnect: flags.reconnect,
     maxRetries,
     retryMs,
-    follow: flags.follow ?? false,
+    follow: flags.follow,
     ...(flags.lastEventId !== undefined ? { lastEventId: flags.lastEventId } : {}),
     ...(verbose
       ? {

@@ -119,14 +119,3 @@ export function parsePort(text: string, flag: string): number {
   }
   return n;
 }
-
-/**
- * Collects a repeatable option's values.
- *
- * @param value this occurrence
- * @param previous earlier ones
- * @returns all values
- */
-export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}

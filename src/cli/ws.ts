@@ -1,14 +1,11 @@
 /**
- * `dial ws <url>`: flags only; the implementation is loaded when the command runs.
+ * `dial ws <url>`: the declaration only; the implementation is loaded when the command runs.
  * @module
  */
-import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
-import { withAuthFlags } from "./auth_flags.ts";
-import type { CliContext } from "./context.ts";
-import { collect } from "./values.ts";
-import type { WsFlagValues } from "./ws_run.ts";
+import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
+import { command, flags, type FlagValues } from "./declare.ts";
 
-const EXAMPLES = `
+const EPILOG = `
 Examples:
   echo '{"op":"hello"}' | dial ws wss://echo.example.com/socket --json
   dial ws wss://api.example.com/live -B "$TOKEN" --subprotocol graphql-transport-ws
@@ -22,32 +19,65 @@ for --wait seconds, then closes with code 1000.
 Exit codes: 0 ok, 2 usage, 3/4/5 handshake refused with a 3xx/4xx/5xx status, 7 network
 or abnormal close, 8 timeout, 9 auth, 130 interrupted.`;
 
-/**
- * @param context shared exit code and Ctrl-C signal
- * @returns the `ws` command
- */
-export function wsCommand(context: CliContext) {
-  const command = new Command("ws")
-    .description("Talk to a WebSocket endpoint: stdin lines out, messages in")
-    .argument("<url>", "ws:, wss:, http: or https: URL");
-  const withAuth = withAuthFlags(command);
-  // Declared on an untyped view, as in withAuthFlags: chained generic .option() types make
-  // deno check take minutes; the result type is spelled out once instead.
-  (withAuth as unknown as CommandUnknownOpts)
-    .option("--subprotocol <name>", "offer a subprotocol (repeatable)", collect, [])
-    .option("--binary", "send all of stdin as one binary message")
-    .option("--json", "check that each stdin line is JSON before sending it")
-    .option("--hex", "print binary messages as hex:… instead of base64:…")
-    .option("--wait <seconds>", "after stdin ends, wait this long for more messages", "1")
-    .option("--ping <seconds>", "keep-alive: send --ping-message every N seconds")
-    .option("--ping-message <text>", "the keep-alive text message", "ping")
-    .option("--max-messages <n>", "exit after N messages received")
-    .option("--timeout <seconds>", "limit the handshake")
-    .option("-v, --verbose", "print the handshake and close details to stderr (secrets redacted)");
-  return (withAuth as unknown as Command<[string], WsFlagValues>)
-    .addHelpText("after", EXAMPLES)
-    .action(async (url, flags) => {
-      const { runWs } = await import("./ws_run.ts");
-      context.exitCode = await runWs(url, flags, context);
-    });
-}
+/** The flags of `dial ws`. */
+export const WS_FLAGS = flags([
+  ...AUTH_FLAGS,
+  {
+    long: "subprotocol",
+    value: "name",
+    repeatable: true,
+    help: "offer a subprotocol (repeatable)",
+  },
+  { long: "binary", help: "send all of stdin as one binary message" },
+  { long: "json", help: "check that each stdin line is JSON before sending it" },
+  { long: "hex", help: "print binary messages as hex:… instead of base64:…" },
+  {
+    long: "wait",
+    value: "seconds",
+    kind: "seconds",
+    default: "1",
+    help: "after stdin ends, wait this long for more messages",
+  },
+  {
+    long: "ping",
+    value: "seconds",
+    kind: "seconds",
+    help: "keep-alive: send --ping-message every N seconds",
+  },
+  {
+    long: "ping-message",
+    value: "text",
+    default: "ping",
+    help: "the keep-alive text message",
+  },
+  {
+    long: "max-messages",
+    value: "n",
+    kind: "count",
+    min: 1,
+    help: "exit after N messages received",
+  },
+  { long: "timeout", value: "seconds", kind: "seconds", help: "limit the handshake" },
+  {
+    long: "verbose",
+    short: "v",
+    help: "print the handshake and close details to stderr (secrets redacted)",
+  },
+]);
+
+/** The flag values of `dial ws`. */
+export type WsFlagValues = FlagValues<typeof WS_FLAGS>;
+
+/** `dial ws <url>`. */
+export const wsCommand = command({
+  name: "ws",
+  summary: "Talk to a WebSocket endpoint: stdin lines out, messages in",
+  args: [{ name: "url", required: true, help: "ws:, wss:, http: or https: URL" }],
+  flags: WS_FLAGS,
+  conflicts: [{ flags: ["binary", "json"] }, ...AUTH_CONFLICTS],
+  epilog: EPILOG,
+  run: async ({ args, flags }, context) => {
+    const { runWs } = await import("./ws_run.ts");
+    return runWs(args.url, flags, context);
+  },
+});

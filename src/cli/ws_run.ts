@@ -12,23 +12,10 @@ import {
   WebSocketSession,
   type WebSocketSessionEvent,
 } from "../stream/ws_session.ts";
-import { type AuthFlagValues, parseAuthFlags } from "./auth_flags.ts";
+import { parseAuthFlags } from "./auth_flags.ts";
 import type { CliContext } from "./context.ts";
-import { parseCount, parseSeconds, parseUrl } from "./values.ts";
-
-/** The flag values of `dial ws` (a type, not an interface, so it fits commander's option records). */
-export type WsFlagValues = AuthFlagValues & {
-  subprotocol: string[];
-  binary?: true;
-  json?: true;
-  hex?: true;
-  wait: string;
-  ping?: string;
-  pingMessage: string;
-  maxMessages?: string;
-  timeout?: string;
-  verbose?: true;
-};
+import { parseUrl } from "./values.ts";
+import type { WsFlagValues } from "./ws.ts";
 
 const SUBPROTOCOL = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -51,17 +38,7 @@ export async function runWs(
       throw new UsageError(`Invalid --subprotocol "${name}": not an HTTP token`);
     }
   }
-  if (flags.binary && flags.json) {
-    throw new UsageError("Conflicting flags --binary and --json: give one");
-  }
-  const waitMs = parseSeconds(flags.wait, "--wait");
-  const pingMs = flags.ping === undefined ? undefined : parseSeconds(flags.ping, "--ping");
-  const maxMessages = flags.maxMessages === undefined
-    ? undefined
-    : parseCount(flags.maxMessages, "--max-messages", 1);
-  const timeoutMs = flags.timeout === undefined
-    ? undefined
-    : parseSeconds(flags.timeout, "--timeout");
+  const { wait: waitMs, ping: pingMs, maxMessages, timeout: timeoutMs } = flags;
   const auth = await parseAuthFlags(flags);
 
   const out = stdout();
@@ -123,8 +100,8 @@ export async function runWs(
   const onAbort = () => done.resolve("interrupted");
   context.signal.addEventListener("abort", onAbort, { once: true });
   const pump = pumpStdin(session, {
-    binary: flags.binary ?? false,
-    json: flags.json ?? false,
+    binary: flags.binary,
+    json: flags.json,
     interactive,
     prompt,
     print,

@@ -112,7 +112,7 @@ export function paint(text: string, style: string, on: boolean): string {
 }
 
 /**
- * Writes text synchronously; only for libraries that print through callbacks (commander).
+ * Writes text synchronously (help, version and other output printed before exiting).
  *
  * @param stream which standard stream
  * @param text the text

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { Command } from "@commander-js/extra-typings";
 import { completionModel } from "../../src/cli/completion/model.ts";
+import { command } from "../../src/cli/declare.ts";
 import { dial } from "../_helpers.ts";
 
 function has(shell: string): boolean {
@@ -41,9 +41,16 @@ Deno.test("completions: an unknown shell is a usage error", async () => {
   );
 });
 
-Deno.test("completions: the model is read from the live command tree", () => {
-  const root = new Command("dial").option("--brand-new <file>", "added later").argument("[x]");
-  root.addCommand(new Command("sub").option("--deep", "a sub flag"));
+Deno.test("completions: the model is read from the command declarations", () => {
+  const root = command({
+    name: "dial",
+    summary: "",
+    args: [{ name: "x", help: "" }],
+    flags: [{ long: "brand-new", value: "file", help: "added later" }],
+    commands: [
+      command({ name: "sub", summary: "", flags: [{ long: "deep", help: "a sub flag" }] }),
+    ],
+  });
   const models = completionModel(root);
   assert.deepEqual(models.map((m) => m.path), [["dial"], ["dial", "sub"]]);
   const flag = models[0]!.flags.find((f) => f.long === "--brand-new");

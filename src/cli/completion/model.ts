@@ -1,9 +1,10 @@
 /**
- * The shape of the command tree that completion scripts need, read from commander at runtime
- * so that every flag any command declares is covered without a second list to maintain.
+ * The shape of the command tree that completion scripts need, read from the command
+ * declarations so that every flag any command declares is covered without a second list.
  * @module
  */
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { Command, FlagDecl } from "../declare.ts";
+import { HELP_FLAG, VERSION_FLAG } from "../parse.ts";
 
 /** One flag of a command. */
 export interface FlagModel {
@@ -36,46 +37,44 @@ export interface CommandModel {
 /** The methods offered at `dial <TAB>`; any other token is accepted as written. */
 export const COMMON_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
-type AnyCommand = CommandUnknownOpts;
-
 /**
- * Walks a commander tree.
+ * Walks the declarations.
  *
  * @param root the root command (`dial`)
- * @returns every visible command, root first, parents before children
+ * @returns every command, root first, parents before children
  */
-export function completionModel(root: AnyCommand): CommandModel[] {
+export function completionModel(root: Command): CommandModel[] {
   const models: CommandModel[] = [];
-  const visit = (command: AnyCommand, path: string[]) => {
-    const help = command.createHelp();
-    const subcommands = help.visibleCommands(command);
+  const visit = (command: Command, path: string[]) => {
     const words = path.length === 1
       ? COMMON_METHODS.map((name) => ({ name, description: "HTTP method" }))
       : [];
-    const first = command.registeredArguments[0];
-    for (const choice of first?.argChoices ?? []) {
-      words.push({ name: choice, description: first?.description || first?.name() || "" });
+    const first = command.args[0];
+    for (const choice of first?.choices ?? []) {
+      words.push({ name: choice, description: first?.help || first?.name || "" });
     }
+    const flags = [...command.flags, ...(path.length === 1 ? [VERSION_FLAG] : []), HELP_FLAG];
     models.push({
       path,
-      flags: help.visibleOptions(command).map((option) => ({
-        ...(option.short ? { short: option.short } : {}),
-        ...(option.long ? { long: option.long } : {}),
-        takesValue: option.required || option.optional,
-        file: /<(?:file|path|dir)>/.test(option.flags),
-        choices: option.argChoices ?? [],
-        description: option.description,
-      })),
-      subcommands: subcommands.map((sub) => ({ name: sub.name(), description: sub.description() })),
+      flags: flags.map(flagModel),
+      subcommands: command.commands.map((sub) => ({ name: sub.name, description: sub.summary })),
       words,
     });
-    for (const sub of subcommands) {
-      // commander's implicit `help` command is listed but has no tree of its own.
-      if (command.commands.includes(sub)) visit(sub, [...path, sub.name()]);
-    }
+    for (const sub of command.commands) visit(sub, [...path, sub.name]);
   };
-  visit(root, [root.name()]);
+  visit(root, [root.name]);
   return models;
+}
+
+function flagModel(flag: FlagDecl): FlagModel {
+  return {
+    ...(flag.short ? { short: `-${flag.short}` } : {}),
+    long: `--${flag.long}`,
+    takesValue: flag.value !== undefined,
+    file: flag.file === true || /^(?:file|path|dir)$/.test(flag.value ?? ""),
+    choices: [...(flag.choices ?? [])],
+    description: flag.help,
+  };
 }
 
 /**

@@ -2,7 +2,7 @@
  * Picks the generator for a shell.
  * @module
  */
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { Command } from "../declare.ts";
 import { bashScript } from "./bash.ts";
 import { fishScript } from "./fish.ts";
 import { completionModel } from "./model.ts";
@@ -15,7 +15,7 @@ import { zshScript } from "./zsh.ts";
  */
 export function completionScript(
   shell: "bash" | "zsh" | "fish",
-  root: CommandUnknownOpts,
+  root: Command,
 ): string {
   const models = completionModel(root);
   switch (shell) {

@@ -1,0 +1,238 @@
+/**
+ * The declaration model of dial's command line. A command is one {@link CommandDecl}: its
+ * arguments, its flags and how it runs. Parsing (./parse.ts), `--help` (./help.ts), value
+ * validation, "did you mean" and the shell completions (./completion/) are all derived from
+ * these declarations, and so is the TypeScript type of the parsed flags ({@link FlagValues}).
+ *
+ * Adding a flag is one entry in a command's `flags` list, then reading the typed field:
+ *
+ * ```ts
+ * { long: "max-time", value: "seconds", kind: "seconds", help: "give up after this long" }
+ * // → flags.maxTime: number | undefined (milliseconds)
+ * ```
+ * @module
+ */
+import type { CliContext } from "./context.ts";
+
+/**
+ * How a flag's or argument's value is read. `text` is kept as written; the others are
+ * validated before anything runs and arrive as numbers.
+ *
+ * - `count`: a whole number of at least `min` (default 0)
+ * - `seconds`: a positive decimal number of seconds, delivered in **milliseconds**
+ * - `port`: a TCP port, 1 to 65535
+ */
+export type ValueKind = "text" | "count" | "seconds" | "port";
+
+/** One flag. Without `value` it is a switch (`boolean`). */
+export interface FlagDecl {
+  /** The long name without dashes, e.g. `max-redirects`; `no-x` declares a negation of `x`. */
+  readonly long: string;
+  /** The one-letter short name without the dash, e.g. `L`. */
+  readonly short?: string;
+  /** The value's placeholder in help, e.g. `seconds`; a flag with one takes a value. */
+  readonly value?: string;
+  /** How the value is validated and typed (default `text`). */
+  readonly kind?: ValueKind;
+  /** For `kind: "count"`: the least value allowed. */
+  readonly min?: number;
+  /** The only values allowed; the parsed type is their union. Completions offer them. */
+  readonly choices?: readonly string[];
+  /** The value when the flag is not given (as it would be typed). */
+  readonly default?: string;
+  /** The flag may be given many times; the values keep their order (`string[]`). */
+  readonly repeatable?: boolean;
+  /** The value may be left out: bare, the flag reads as `true`. */
+  readonly optionalValue?: boolean;
+  /** The value names a file (completions offer files). */
+  readonly file?: boolean;
+  /** One line for `--help` and completions. */
+  readonly help: string;
+  /** For flags that only apply with another flag's value, e.g. an OAuth 2.0 flow. */
+  readonly flows?: readonly string[];
+  /** The flag these depend on, e.g. `oauth2` (checked by the command, shown in help). */
+  readonly needs?: string;
+}
+
+/** One positional argument. */
+export interface ArgDecl {
+  /** Its name, the key in the parsed `args`. */
+  readonly name: string;
+  /** Whether it must be given. */
+  readonly required?: boolean;
+  /** The only values allowed (completions offer them). */
+  readonly choices?: readonly string[];
+  /** One line for `--help` and completions. */
+  readonly help: string;
+}
+
+/** Flags of which at most one may be given. */
+export interface ConflictDecl {
+  /** Long names. */
+  readonly flags: readonly string[];
+  /** What to do instead, after "Conflicting flags A and B: " (default "give one"). */
+  readonly reason?: string;
+  /** A hint line. */
+  readonly hint?: string;
+}
+
+/** What a command's implementation receives. */
+export interface Parsed<As extends readonly ArgDecl[], Fs extends readonly FlagDecl[]> {
+  /** The positional arguments by name. */
+  args: ArgValues<As>;
+  /** The flags by camel-cased long name. */
+  flags: FlagValues<Fs>;
+}
+
+/** One command, as declared. */
+export interface CommandDecl<As extends readonly ArgDecl[], Fs extends readonly FlagDecl[]> {
+  /** The word that selects it (the root's is `dial`). */
+  readonly name: string;
+  /** One line, for the parent's command list, completions and the top of `--help`. */
+  readonly summary: string;
+  /** The usage line(s) after `Usage: dial …`; derived from the arguments when absent. */
+  readonly usage?: string;
+  /** Positional arguments, in order. */
+  readonly args?: As;
+  /** Flags. */
+  readonly flags?: Fs;
+  /** Groups of flags that exclude each other. */
+  readonly conflicts?: readonly ConflictDecl[];
+  /** Text after the flags in `--help`: examples, exit codes. */
+  readonly epilog?: string;
+  /** Subcommands. A command with subcommands and no `run` is a group. */
+  readonly commands?: readonly Command[];
+  /** Runs it: import the implementation here (lazily), return the exit code. */
+  readonly run?: (parsed: Parsed<As, Fs>, context: CliContext) => Promise<number>;
+}
+
+/** A command with its types erased, as the parser, help and completions see it. */
+export interface Command {
+  /** See {@link CommandDecl.name}. */
+  readonly name: string;
+  /** See {@link CommandDecl.summary}. */
+  readonly summary: string;
+  /** See {@link CommandDecl.usage}. */
+  readonly usage?: string;
+  /** See {@link CommandDecl.args}. */
+  readonly args: readonly ArgDecl[];
+  /** See {@link CommandDecl.flags}. */
+  readonly flags: readonly FlagDecl[];
+  /** See {@link CommandDecl.conflicts}. */
+  readonly conflicts: readonly ConflictDecl[];
+  /** See {@link CommandDecl.epilog}. */
+  readonly epilog?: string;
+  /** See {@link CommandDecl.commands}. */
+  readonly commands: readonly Command[];
+  /** Runs it with values the parser checked against this command's declarations. */
+  readonly run?: (values: ParsedValues, context: CliContext) => Promise<number>;
+}
+
+/** Parsed values before they are seen through a command's types. */
+export interface ParsedValues {
+  /** Positional arguments by name. */
+  args: Record<string, string | undefined>;
+  /** Flags by camel-cased long name. */
+  flags: Record<string, FlagValue>;
+}
+
+/** A runtime flag value. */
+export type FlagValue = string | number | boolean | undefined | Array<string | number>;
+
+/**
+ * Declares a command. `const` type parameters keep the literal names, so the parsed flags and
+ * arguments are typed from the declaration itself.
+ *
+ * @param decl the declaration
+ * @returns the command, types erased for the tree
+ */
+export function command<
+  const As extends readonly ArgDecl[] = readonly [],
+  const Fs extends readonly FlagDecl[] = readonly [],
+>(decl: CommandDecl<As, Fs>): Command {
+  const run = decl.run;
+  return {
+    name: decl.name,
+    summary: decl.summary,
+    ...(decl.usage !== undefined ? { usage: decl.usage } : {}),
+    args: decl.args ?? [],
+    flags: decl.flags ?? [],
+    conflicts: decl.conflicts ?? [],
+    ...(decl.epilog !== undefined ? { epilog: decl.epilog } : {}),
+    commands: decl.commands ?? [],
+    ...(run
+      ? {
+        // The one place runtime values meet their declared types: the parser built `values`
+        // from exactly these declarations (./parse.ts), so their shape is FlagValues<Fs>.
+        run: (values: ParsedValues, context: CliContext) =>
+          run(values as unknown as Parsed<As, Fs>, context),
+      }
+      : {}),
+  };
+}
+
+/**
+ * Declares a list of flags to share between commands, keeping their literal types.
+ *
+ * @param flags the flags
+ * @returns the same list
+ */
+export function flags<const Fs extends readonly FlagDecl[]>(flags: Fs): Fs {
+  return flags;
+}
+
+// --- types derived from declarations --------------------------------------------------------
+
+/** `max-redirects` → `maxRedirects`. */
+export type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+
+/** The property name of a flag: its camel-cased long name, without a leading `no-`. */
+export type FlagKey<F extends FlagDecl> = F["long"] extends `no-${infer Rest}` ? CamelCase<Rest>
+  : CamelCase<F["long"]>;
+
+type Scalar<F extends { readonly kind?: ValueKind; readonly choices?: readonly string[] }> =
+  F extends { readonly choices: readonly (infer C)[] } ? C
+    : F extends { readonly kind: "count" | "seconds" | "port" } ? number
+    : string;
+
+/** The parsed type of one flag. */
+export type FlagValueOf<F extends FlagDecl> = F extends { readonly value: string }
+  ? F extends { readonly repeatable: true } ? Scalar<F>[]
+  : F extends { readonly optionalValue: true } ? Scalar<F> | true | undefined
+  : F extends { readonly default: string } ? Scalar<F>
+  : Scalar<F> | undefined
+  : boolean;
+
+/** The parsed flags of a command, from its declarations. */
+export type FlagValues<Fs extends readonly FlagDecl[]> = {
+  [F in Fs[number] as FlagKey<F>]: FlagValueOf<F>;
+};
+
+/** The parsed positional arguments of a command, from its declarations. */
+export type ArgValues<As extends readonly ArgDecl[]> = {
+  [A in As[number] as A["name"]]: A extends { readonly required: true } ? Scalar<A>
+    : Scalar<A> | undefined;
+};
+
+/**
+ * @param long a long flag name
+ * @returns the property name it parses into
+ */
+export function flagKey(long: string): string {
+  return long.replace(/^no-/, "").replace(/-(.)/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * @param values parsed flags
+ * @param flag one of their declarations
+ * @returns whether the flag is set: a switch on, a repeatable used, a value present (a flag
+ *   with a default always has one)
+ */
+export function isGiven(values: { readonly [key: string]: unknown }, flag: FlagDecl): boolean {
+  const value = values[flagKey(flag.long)];
+  if (flag.value === undefined) return value === !flag.long.startsWith("no-");
+  if (Array.isArray(value)) return value.length > 0;
+  return value !== undefined;
+}

@@ -1,0 +1,355 @@
+/**
+ * The parser derived from command declarations: argv in, the command to run and its checked
+ * values out. No library: `-abc` clusters, `--flag=value` and `--flag value`, `--` ends the
+ * flags, repeatable flags keep their order, a value may start with `-` (`--max-results -1`).
+ * Every mistake is a {@link UsageError} (exit 2) before anything runs.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import type { Command, FlagDecl, FlagValue, ParsedValues } from "./declare.ts";
+import { flagKey } from "./declare.ts";
+import type { CliContext } from "./context.ts";
+import { parseCount, parsePort, parseSeconds } from "./values.ts";
+
+/** What the command line asks for. */
+export type Invocation =
+  | {
+    kind: "run";
+    path: Command[];
+    values: ParsedValues;
+    run: (values: ParsedValues, context: CliContext) => Promise<number>;
+  }
+  | { kind: "help"; path: Command[]; error: boolean }
+  | { kind: "version" };
+
+/** The flags every command has; the root also has `-V, --version`. */
+export const HELP_FLAG: FlagDecl = { long: "help", short: "h", help: "show this help" };
+/** The root's version flag. */
+export const VERSION_FLAG: FlagDecl = { long: "version", short: "V", help: "print the version" };
+
+/**
+ * @param root the root command
+ * @param argv the arguments after the program name
+ * @returns what to do
+ * @throws {UsageError} on an unknown flag or command, a bad value or a missing argument
+ */
+export function parseArgv(root: Command, argv: readonly string[]): Invocation {
+  const path: Command[] = [root];
+  let command = root;
+  let rest = [...argv];
+  for (;;) {
+    const step = scan(command, rest, path.length === 1);
+    if (step.kind !== "sub") return step.kind === "run" ? finish(path, step) : step.result(path);
+    path.push(step.sub);
+    command = step.sub;
+    rest = step.rest;
+  }
+}
+
+type Scanned = {
+  kind: "run";
+  positionals: string[];
+  raw: Map<FlagDecl, Array<string | true>>;
+  given: string[];
+};
+type Step =
+  | Scanned
+  | { kind: "sub"; sub: Command; rest: string[] }
+  | { kind: "done"; result: (path: Command[]) => Invocation };
+
+/** Reads one command's flags and operands; stops at its subcommand's name. */
+function scan(command: Command, argv: string[], isRoot: boolean): Step {
+  const positionals: string[] = [];
+  const raw = new Map<FlagDecl, Array<string | true>>();
+  const given: string[] = [];
+  const longs = new Map(command.flags.map((f) => [f.long, f]));
+  const shorts = new Map(command.flags.filter((f) => f.short).map((f) => [f.short!, f]));
+  const add = (flag: FlagDecl, value: string | true) => {
+    raw.set(flag, [...(raw.get(flag) ?? []), value]);
+    given.push(flag.long);
+  };
+  const help = (): Step => ({
+    kind: "done",
+    result: (path) => ({ kind: "help", path, error: false }),
+  });
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-" || isNegativeNumber(arg, shorts)) {
+      if (positionals.length === 0 && command.commands.length > 0) {
+        const sub = command.commands.find((c) => c.name === arg);
+        if (sub) {
+          if (isRoot && given.length > 0) {
+            throw new UsageError(`Flags must come after the command: dial ${arg} … ${given[0]}`, {
+              hint: `write dial ${arg} [flags]`,
+            });
+          }
+          return { kind: "sub", sub, rest: argv.slice(i + 1) };
+        }
+        if (!command.run) {
+          if (arg === "help") return helpFor(command, argv[i + 1]);
+          throw unknownCommand(command, arg);
+        }
+      }
+      positionals.push(arg);
+      continue;
+    }
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=");
+      const name = arg.slice(2, eq < 0 ? undefined : eq);
+      const inline = eq < 0 ? undefined : arg.slice(eq + 1);
+      if (name === "help" && inline === undefined) return help();
+      if (name === "version" && isRoot && inline === undefined) {
+        return { kind: "done", result: () => ({ kind: "version" }) };
+      }
+      const flag = longs.get(name);
+      if (!flag) throw unknownFlag(command, `--${name}`, isRoot);
+      if (flag.value === undefined) {
+        if (inline !== undefined) {
+          throw new UsageError(`Flag --${name} takes no value, got "${inline}"`, {
+            hint: `write --${name} alone`,
+          });
+        }
+        add(flag, true);
+      } else if (inline !== undefined) {
+        add(flag, inline);
+      } else if (flag.optionalValue) {
+        const next = argv[i + 1];
+        if (next !== undefined && !next.startsWith("-")) {
+          add(flag, next);
+          i++;
+        } else {
+          add(flag, true);
+        }
+      } else {
+        const next = argv[i + 1];
+        if (next === undefined) throw missingValue(flag);
+        add(flag, next);
+        i++;
+      }
+      continue;
+    }
+    // A cluster of short flags: -abc, -ofile, -o file.
+    for (let j = 1; j < arg.length; j++) {
+      const letter = arg[j]!;
+      if (letter === "h") return help();
+      if (letter === "V" && isRoot) return { kind: "done", result: () => ({ kind: "version" }) };
+      const flag = shorts.get(letter);
+      if (!flag) {
+        throw unknownFlag(command, j === 1 ? arg.slice(0, 2) : `-${letter}`, isRoot, arg);
+      }
+      if (flag.value === undefined) {
+        add(flag, true);
+        continue;
+      }
+      const attached = arg.slice(j + 1);
+      if (attached !== "") {
+        add(flag, attached);
+      } else {
+        const next = argv[i + 1];
+        if (next === undefined) throw missingValue(flag);
+        add(flag, next);
+        i++;
+      }
+      break;
+    }
+  }
+  return { kind: "run", positionals, raw, given };
+}
+
+function helpFor(command: Command, name: string | undefined): Step {
+  const sub = name === undefined ? undefined : command.commands.find((c) => c.name === name);
+  if (name !== undefined && !sub) throw unknownCommand(command, name);
+  return {
+    kind: "done",
+    result: (path) => ({ kind: "help", path: sub ? [...path, sub] : path, error: false }),
+  };
+}
+
+function finish(path: Command[], scanned: Scanned): Invocation {
+  const command = path[path.length - 1]!;
+  const run = command.run;
+  if (!run) return { kind: "help", path, error: true };
+  const { positionals, raw, given } = scanned;
+  if (positionals.length > command.args.length) {
+    const expected = command.args.length;
+    throw new UsageError(
+      `Too many arguments: expected ${expected === 0 ? "none" : `at most ${expected}`}, got ${
+        positionals.map((p) => `"${p}"`).join(" ")
+      }`,
+      { hint: `${usageName(path)} --help shows the usage` },
+    );
+  }
+  const args: Record<string, string | undefined> = {};
+  command.args.forEach((decl, index) => {
+    const value = positionals[index];
+    if (value === undefined && decl.required) {
+      throw new UsageError(`Missing required argument <${decl.name}>`, {
+        hint: `${usageName(path)} --help shows the usage`,
+      });
+    }
+    if (value !== undefined && decl.choices && !decl.choices.includes(value)) {
+      throw new UsageError(
+        `'${value}' is invalid for argument '${decl.name}'. Allowed choices are ${
+          decl.choices.join(", ")
+        }.`,
+      );
+    }
+    args[decl.name] = value;
+  });
+  const flags: Record<string, FlagValue> = {};
+  for (const flag of command.flags) {
+    const values = raw.get(flag);
+    flags[flagKey(flag.long)] = flagValue(flag, values);
+  }
+  for (const conflict of command.conflicts) {
+    const present = conflict.flags.filter((long) => given.includes(long));
+    if (present.length > 1) {
+      const names = present.map((long) => displayName(command, long));
+      throw new UsageError(
+        `Conflicting flags ${names.join(" and ")}: ${conflict.reason ?? "give one"}`,
+        conflict.hint ? { hint: conflict.hint } : {},
+      );
+    }
+  }
+  return { kind: "run", path, values: { args, flags }, run };
+}
+
+/** Switches and bare optional-value flags are recorded as `true`. */
+function flagValue(flag: FlagDecl, values: Array<string | true> | undefined): FlagValue {
+  if (flag.value === undefined) {
+    const negation = flag.long.startsWith("no-");
+    return values === undefined ? negation : !negation;
+  }
+  if (flag.repeatable) {
+    return (values ?? []).map((v) => checkValue(flag, v === true ? "" : v));
+  }
+  if (values === undefined) {
+    return flag.default === undefined ? undefined : checkValue(flag, flag.default);
+  }
+  const last = values[values.length - 1]!;
+  return last === true ? true : checkValue(flag, last);
+}
+
+/**
+ * @param flag a flag
+ * @param text a value given for it
+ * @returns the value, checked against the flag's choices and kind
+ */
+export function checkValue(flag: FlagDecl, text: string): string | number {
+  const name = `--${flag.long}`;
+  if (flag.choices && !flag.choices.includes(text)) {
+    throw new UsageError(`Invalid ${name} "${text}": expected ${orList(flag.choices)}`);
+  }
+  switch (flag.kind ?? "text") {
+    case "count":
+      return parseCount(text, name, flag.min ?? 0);
+    case "seconds":
+      return parseSeconds(text, name);
+    case "port":
+      return parsePort(text, name);
+    case "text":
+      return text;
+  }
+}
+
+function orList(items: readonly string[]): string {
+  return items.length < 2
+    ? items.join("")
+    : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+}
+
+function isNegativeNumber(arg: string, shorts: Map<string, FlagDecl>): boolean {
+  return /^-\d+(\.\d+)?$/.test(arg) && !shorts.has(arg[1]!);
+}
+
+function displayName(command: Command, long: string): string {
+  const flag = command.flags.find((f) => f.long === long);
+  return flag?.short ? `-${flag.short}` : `--${long}`;
+}
+
+function usageName(path: Command[]): string {
+  return path.map((c) => c.name).join(" ");
+}
+
+function missingValue(flag: FlagDecl): UsageError {
+  const spelled = flag.short ? `-${flag.short}, --${flag.long}` : `--${flag.long}`;
+  return new UsageError(`Missing value for ${spelled}`, {
+    hint: `write --${flag.long} <${flag.value}>`,
+  });
+}
+
+function unknownFlag(command: Command, name: string, isRoot: boolean, cluster?: string) {
+  const known = [
+    ...command.flags.flatMap((f) => [`--${f.long}`, ...(f.short ? [`-${f.short}`] : [])]),
+    "--help",
+    ...(isRoot ? ["--version"] : []),
+  ];
+  const suggestion = closest(
+    name,
+    known.filter((k) => k.startsWith("--") === name.startsWith("--")),
+  );
+  const where = command.name === "dial" ? "dial --help" : `dial … ${command.name} --help`;
+  const inCluster = cluster && cluster !== name ? ` (in "${cluster}")` : "";
+  return new UsageError(`unknown option '${name}'${inCluster}`, {
+    hint: suggestion
+      ? `did you mean ${suggestion}? (${where} lists the flags)`
+      : `${where} lists the flags`,
+  });
+}
+
+function unknownCommand(command: Command, word: string): UsageError {
+  const names = command.commands.map((c) => c.name);
+  const suggestion = closest(word, names);
+  return new UsageError(`Unknown command "${word}" for "${command.name}"`, {
+    hint: suggestion ? `did you mean "${suggestion}"?` : `commands: ${names.join(", ")}`,
+  });
+}
+
+/**
+ * @param word what was typed
+ * @param candidates what exists
+ * @returns the closest candidate within a few edits, if any
+ */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  const bare = word.replace(/^-+/, "");
+  for (const candidate of candidates) {
+    const name = candidate.replace(/^-+/, "");
+    const d = distance(bare, name);
+    const limit = Math.max(1, Math.floor(name.length / 3));
+    if (d <= limit && d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    } else if (d < bestDistance && bare.length >= 3 && name.startsWith(bare)) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/**
+ * @param a a word
+ * @param b another
+ * @returns the Levenshtein distance between them
+ */
+export function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(
+        row[j]! + 1,
+        next[j - 1]! + 1,
+        row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    row = next;
+  }
+  return row[b.length]!;
+}
