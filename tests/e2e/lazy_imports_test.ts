@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { dialEnv, serve } from "../_helpers.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url);
 const ROOT = new URL("../../", import.meta.url).href;
@@ -35,7 +36,7 @@ async function startupModules(root = MAIN): Promise<string[]> {
   return [...seen].map((s) => s.replace(ROOT, "")).sort();
 }
 
-Deno.test("startup: dial loads no GraphQL, OAuth library, stream, UI or CodeMirror code up front", async () => {
+Deno.test("startup: dial loads no npm: module and no GraphQL, OAuth library, stream or UI code up front", async () => {
   const modules = await startupModules();
   const heavy = modules.filter((m) =>
     /^src\/(graphql|ui|stream)\//.test(m) ||
@@ -45,6 +46,39 @@ Deno.test("startup: dial loads no GraphQL, OAuth library, stream, UI or CodeMirr
   assert.deepEqual(heavy, [], `imported statically from main.ts: ${heavy.join(", ")}`);
   assert.ok(modules.includes("src/cli/request.ts"));
   assert.ok(modules.length < 60, `${modules.length} modules at startup:\n${modules.join("\n")}`);
+});
+
+/** Runs main.ts with Deno's npm resolution switched off: any `npm:` import fails the run. */
+async function dialWithoutNpm(args: string[]) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", "--no-npm", MAIN.pathname, ...args],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    clearEnv: true,
+    env: dialEnv(),
+  }).output();
+  return {
+    code: output.code,
+    stdout: new TextDecoder().decode(output.stdout),
+    stderr: new TextDecoder().decode(output.stderr),
+  };
+}
+
+Deno.test("startup: dial GET and dial --version run with npm resolution switched off", async () => {
+  await using server = serve(() => Response.json({ ok: true }));
+  const get = await dialWithoutNpm(["GET", `${server.origin}/`]);
+  assert.equal(get.code, 0, get.stderr);
+  assert.match(get.stdout, /"ok": ?true/);
+  assert.equal(server.requests.length, 1);
+  const version = await dialWithoutNpm(["--version"]);
+  assert.equal(version.code, 0, version.stderr);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+  // The check can fail: a command that does load an npm package is refused.
+  const graphql = await dialWithoutNpm(["graphql", `${server.origin}/`, "-q", "{ a }"]);
+  assert.notEqual(graphql.code, 0);
+  assert.match(graphql.stderr, /npm specifiers were requested; but --no-npm is specified/);
+  assert.equal(server.requests.length, 1);
 });
 
 Deno.test("startup: a cached OAuth 2.0 token is used without loading the OAuth library", async () => {
