@@ -13,7 +13,8 @@ import {
 } from "../auth/oauth2/token_state.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { stderr, stdout } from "../output/terminal.ts";
-import { type AuthFlagValues, parseOAuth2Flags } from "./auth_flags.ts";
+import type { AuthFlagValues } from "./auth_flags.ts";
+import { parseOAuth2Flags } from "./oauth2_flags.ts";
 import type { AuthLogoutFlagValues, AuthStatusFlagValues } from "./auth.ts";
 import type { CliContext } from "./context.ts";
 

@@ -4,18 +4,11 @@
  */
 import { UsageError } from "../errors.ts";
 import type { Authorization, AuthSpec } from "../auth/spec.ts";
-import {
-  DEFAULT_CALLBACK_PORT,
-  DEFAULT_CALLBACK_TIMEOUT,
-  type OAuth2Options,
-  parseOAuth2Value,
-} from "../auth/oauth2/parse_value.ts";
-import { showAuthorizationUrl } from "./open_browser.ts";
+import { DEFAULT_CALLBACK_PORT, DEFAULT_CALLBACK_TIMEOUT } from "../auth/oauth2/defaults.ts";
 import type { HeaderField } from "../http/spec.ts";
 import { Secret } from "../secret.ts";
-import { promptSecret } from "./prompt.ts";
 import { type FlagDecl, flags, type FlagValues, isGiven } from "./declare.ts";
-import { parseHeader, parseQueryKey, parseUrl } from "./values.ts";
+import { parseHeader, parseQueryKey } from "./values.ts";
 
 const CODE = ["authorization_code"] as const;
 const PASSWORD = ["password"] as const;
@@ -149,7 +142,11 @@ export async function parseAuthFlags(values: AuthFlagValues): Promise<ParsedAuth
       { hint: "use only one of them" },
     );
   }
-  const oauth2 = await parseOAuth2Flags(values);
+  const extras: readonly FlagDecl[] = OAUTH2_EXTRA_FLAGS;
+  // The --oauth2 parser (and its OAuth 2.0 value parsing) is loaded only when it is needed.
+  const oauth2 = values.oauth2 === undefined && !extras.some((flag) => isGiven(values, flag))
+    ? undefined
+    : await (await import("./oauth2_flags.ts")).parseOAuth2Flags(values);
   let authorization: Authorization | undefined;
   if (values.auth !== undefined) {
     authorization = await basicFromFlag(values.auth);
@@ -180,92 +177,6 @@ async function basicFromFlag(text: string): Promise<Authorization> {
   return {
     kind: "basic",
     username: text,
-    password: await promptSecret(`Password for "${text}": `),
+    password: await (await import("./prompt.ts")).promptSecret(`Password for "${text}": `),
   };
-}
-
-/**
- * Parses and validates the `--oauth2*` flags, flow by flow, before anything is sent; prompts
- * for a missing password-flow password on a terminal.
- *
- * @param values the flag values
- * @returns the OAuth 2.0 options, or undefined without `--oauth2`
- * @throws {UsageError} on a bad value, a missing flag the flow needs, or a flag it ignores
- */
-export async function parseOAuth2Flags(
-  values: OAuth2FlagValues,
-): Promise<OAuth2Options | undefined> {
-  const extras: readonly FlagDecl[] = OAUTH2_EXTRA_FLAGS;
-  const given = extras.filter((flag) => isGiven(values, flag));
-  if (values.oauth2 === undefined) {
-    const stray = given[0];
-    if (stray) throw new UsageError(`--${stray.long} needs --oauth2`);
-    return undefined;
-  }
-  const value = parseOAuth2Value(values.oauth2);
-  const stray = given.find((flag) => flag.flows && !flag.flows.includes(value.flow));
-  if (stray?.flows) {
-    throw new UsageError(`--${stray.long} is only used by the ${stray.flows[0]} flow`, {
-      hint: `this is --oauth2 ${value.flow}:…`,
-    });
-  }
-  if (value.flow === "client_credentials" && !value.clientSecret) {
-    throw new UsageError("The client_credentials flow needs a client secret in --oauth2", {
-      hint: "write --oauth2 client_credentials:<token_url>:<client_id>:<client_secret>",
-    });
-  }
-  if (value.flow === "authorization_code" && values.oauth2AuthUrl === undefined) {
-    throw new UsageError("The authorization_code flow needs --oauth2-auth-url", {
-      hint:
-        "give the provider's authorization endpoint, e.g. --oauth2-auth-url https://id.example.com/authorize",
-    });
-  }
-  if (value.flow === "password" && values.oauth2Username === undefined) {
-    throw new UsageError("The password flow needs --oauth2-username", {
-      hint: "add --oauth2-username USER (and --oauth2-password, or type it when asked)",
-    });
-  }
-  const clientAuth = values.oauth2ClientAuth;
-  const port = values.oauth2Port ?? DEFAULT_CALLBACK_PORT;
-  const authUrl = values.oauth2AuthUrl === undefined ? undefined : parseUrl(values.oauth2AuthUrl);
-  const redirectUri = values.oauth2RedirectUri === undefined
-    ? undefined
-    : parseRedirectUri(values.oauth2RedirectUri);
-  const timeout = values.oauth2Timeout ?? DEFAULT_CALLBACK_TIMEOUT;
-  let password = values.oauth2Password === undefined
-    ? undefined
-    : new Secret(values.oauth2Password);
-  if (value.flow === "password" && password === undefined) {
-    const user = values.oauth2Username ?? "";
-    if (!Deno.stdin.isTerminal()) {
-      throw new UsageError(`Missing --oauth2-password for "${user}"`, {
-        hint: "give --oauth2-password, or run in a terminal to be prompted",
-      });
-    }
-    password = await promptSecret(`OAuth 2.0 password for "${user}": `);
-  }
-  return {
-    ...value,
-    port,
-    timeout,
-    openBrowser: showAuthorizationUrl,
-    ...(clientAuth !== undefined ? { clientAuth } : {}),
-    ...(redirectUri ? { redirectUri } : {}),
-    ...(values.oauth2NoCache ? { noCache: true } : {}),
-    ...(values.oauth2Scope !== undefined ? { scope: values.oauth2Scope } : {}),
-    ...(authUrl ? { authUrl } : {}),
-    ...(values.oauth2Username !== undefined ? { username: values.oauth2Username } : {}),
-    ...(password ? { password } : {}),
-  };
-}
-
-function parseRedirectUri(text: string): URL {
-  const url = parseUrl(text, ["http:"]);
-  if (!["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)) {
-    throw new UsageError(
-      `Invalid --oauth2-redirect-uri "${text}": the host must be localhost, 127.0.0.1 or [::1]`,
-      { hint: "dial listens for the callback on this machine's loopback interface only" },
-    );
-  }
-  return url;
 }

@@ -5,10 +5,10 @@
  * @module
  */
 import denoJson from "../../deno.json" with { type: "json" };
+import { ExitCode } from "../errors.ts";
 import { writeSync } from "../output/terminal.ts";
 import { AUTH_CONFLICTS } from "./auth_flags.ts";
 import { command } from "./declare.ts";
-import { helpText } from "./help.ts";
 import { REQUEST_FLAGS, requestCommand } from "./request.ts";
 import { authCommand } from "./auth.ts";
 import { completionsCommand } from "./completions.ts";
@@ -57,11 +57,12 @@ export const ROOT = command({
     authCommand,
     completionsCommand,
   ],
-  run: ({ args, flags }, context) => {
+  run: async ({ args, flags }, context) => {
     if (args.method === undefined) {
+      const { helpText } = await import("./help.ts");
       writeSync("stderr", helpText([ROOT]));
-      return Promise.resolve(2);
+      return ExitCode.Usage;
     }
-    return requestCommand(args.method, args.url, flags, context);
+    return await requestCommand(args.method, args.url, flags, context);
   },
 });

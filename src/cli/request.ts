@@ -8,8 +8,6 @@ import { DialError, ExitCode, TimeoutError, TransportError, UsageError } from ".
 import { buildRequest } from "../http/build_request.ts";
 import { send } from "../http/send.ts";
 import type { BodySource, RequestSpec } from "../http/spec.ts";
-import { toCurl } from "../output/curl.ts";
-import { saveDownload } from "../output/download.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
@@ -160,6 +158,7 @@ export async function requestCommand(
   if (flags.curl) {
     const header = spec.auth.authorization &&
       await authorizationHeader(spec.auth.authorization, { signal: context.signal });
+    const { toCurl } = await import("../output/curl.ts");
     const curl = toCurl(buildRequest(spec, header), {
       follow: flags.follow,
       maxRedirects,
@@ -187,6 +186,7 @@ export async function requestCommand(
   try {
     if (download && response.ok) {
       if (flags.include) await out.write(formatResponseHead(response, out.color));
+      const { saveDownload } = await import("../output/download.ts");
       await saveDownload(response, exchange.request.url, { err, silent: flags.silent });
     } else {
       if (download && !flags.silent) {

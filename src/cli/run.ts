@@ -6,7 +6,6 @@ import { DialError, ExitCode, InterruptedError } from "../errors.ts";
 import { formatError } from "../output/report.ts";
 import { stderr, writeSync } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
-import { helpText } from "./help.ts";
 import { parseArgv } from "./parse.ts";
 import { ROOT, VERSION } from "./program.ts";
 
@@ -30,9 +29,11 @@ export async function run(args: string[]): Promise<number> {
       case "version":
         writeSync("stdout", `${VERSION}\n`);
         return ExitCode.OK;
-      case "help":
+      case "help": {
+        const { helpText } = await import("./help.ts");
         writeSync(invocation.error ? "stderr" : "stdout", helpText(invocation.path));
         return invocation.error ? ExitCode.Usage : ExitCode.OK;
+      }
       case "run": {
         const code = await invocation.run(invocation.values, context);
         return controller.signal.aborted ? ExitCode.Interrupted : code;

@@ -2,9 +2,8 @@
  * Printing a response: head and body, pretty on a terminal, byte for byte otherwise.
  * @module
  */
-import { saveToFile } from "./download.ts";
 import { formatResponseHead } from "./http.ts";
-import { JsonPrettyPrinter, JsonSyntaxError } from "./json_stream.ts";
+import type { JsonSyntaxError } from "./json_stream.ts";
 import { warn } from "./report.ts";
 import { pipeToStdout, type Sink, stderr, stdout } from "./terminal.ts";
 
@@ -47,6 +46,8 @@ export async function printResponse(
   const body = response.body;
   if (!body) return;
   if (options.outputFile) {
+    // Loaded only for -o, with its progress bar.
+    const { saveToFile } = await import("./download.ts");
     await saveToFile(response, options.outputFile, err, options.silent ?? false);
   } else if (!toTerminal) {
     if (options.out) { for await (const chunk of body) await out.write(chunk); }
@@ -110,6 +111,8 @@ async function printJson(
   err: Sink,
   options: PrintResponseOptions,
 ): Promise<void> {
+  // Loaded only for a person's terminal: piped output is never re-indented.
+  const { JsonPrettyPrinter, JsonSyntaxError } = await import("./json_stream.ts");
   const printer = new JsonPrettyPrinter({ color: out.color });
   const reader = body.getReader();
   // Until the first write: the raw input and the formatted output, either of which may be shown.

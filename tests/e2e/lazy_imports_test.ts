@@ -40,12 +40,12 @@ Deno.test("startup: dial loads no npm: module and no GraphQL, OAuth library, str
   const modules = await startupModules();
   const heavy = modules.filter((m) =>
     /^src\/(graphql|ui|stream)\//.test(m) ||
-    /^src\/auth\/oauth2\/(?!parse_value\.ts$|browser\.ts$)/.test(m) ||
+    /^src\/auth\/oauth2\/(?!defaults\.ts$)/.test(m) ||
     m.startsWith("npm:")
   );
   assert.deepEqual(heavy, [], `imported statically from main.ts: ${heavy.join(", ")}`);
   assert.ok(modules.includes("src/cli/request.ts"));
-  assert.ok(modules.length < 60, `${modules.length} modules at startup:\n${modules.join("\n")}`);
+  assert.ok(modules.length < 40, `${modules.length} modules at startup:\n${modules.join("\n")}`);
 });
 
 /** Runs main.ts with Deno's npm resolution switched off: any `npm:` import fails the run. */

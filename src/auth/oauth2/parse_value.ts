@@ -56,11 +56,7 @@ export interface OAuth2Options extends OAuth2Value {
 /** Client authentication at the token endpoint: `client_secret_basic` or `client_secret_post`. */
 export type OAuth2ClientAuth = "basic" | "post";
 
-/** The default wait for the authorization-code callback: 300 s. */
-export const DEFAULT_CALLBACK_TIMEOUT = 300_000;
-
-/** The default callback port of the authorization-code flow. */
-export const DEFAULT_CALLBACK_PORT = 8484;
+export { DEFAULT_CALLBACK_PORT, DEFAULT_CALLBACK_TIMEOUT } from "./defaults.ts";
 
 const SCHEME = /^(https?):\/\//i;
 
