@@ -14,6 +14,7 @@
  * @module
  */
 import { writeSync } from "../src/output/terminal.ts";
+import { LAZY_MODULES } from "../src/cli/lazy.ts";
 
 /** The targets dial ships, by friendly name: the Rust target triple `deno compile` wants. */
 export const TARGETS = {
@@ -246,7 +247,8 @@ export async function main(args: string[]): Promise<number> {
         throw new CompileError(`The UI bundle step failed:\n${bundled.stderr.trim()}`);
       }
     }
-    const include = await exists(UI_DIST) ? [UI_DIST] : [];
+    // Modules imported with a computed specifier (src/cli/lazy.ts) must be named.
+    const include = [...LAZY_MODULES, ...(await exists(UI_DIST) ? [UI_DIST] : [])];
     for (const target of plan.targets) {
       say(`Compiling ${outputPath(target, plan.outDir)} (${TARGETS[target]})\n`);
       const result = await deno(compileArgs(target, { outDir: plan.outDir, include }), false);

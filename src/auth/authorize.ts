@@ -35,8 +35,11 @@ export async function authorizationHeader(
     case "bearer":
       return new Secret(`Bearer ${authorization.token.reveal()}`);
     case "oauth2": {
-      // Loaded lazily so a plain request never pays for the OAuth library.
-      const { oauth2Authorization } = await import("./oauth2/authorize.ts");
+      // Loaded lazily so a plain request never pays for the OAuth library; the computed
+      // specifier keeps Deno's start-up graph out of it (see src/cli/lazy.ts).
+      const { oauth2Authorization }: typeof import("./oauth2/authorize.ts") = await import(
+        new URL("./oauth2/authorize.ts", import.meta.url).href
+      );
       return await oauth2Authorization(authorization.oauth2, options);
     }
   }

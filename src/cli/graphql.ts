@@ -4,6 +4,7 @@
  * @module
  */
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
+import { load } from "./lazy.ts";
 import { command, flags, type FlagValues } from "./declare.ts";
 
 const EPILOG = `
@@ -94,7 +95,9 @@ export const graphqlCommand = command({
   conflicts: AUTH_CONFLICTS,
   epilog: EPILOG,
   run: async ({ args, flags }, context) => {
-    const { runGraphQL } = await import("./graphql_run.ts");
+    const { runGraphQL } = await load<typeof import("./graphql_run.ts")>(
+      "src/cli/graphql_run.ts",
+    );
     return runGraphQL(args.url, flags, context);
   },
 });

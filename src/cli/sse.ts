@@ -5,6 +5,7 @@
  */
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
 import { DATA_FLAG, FORM_FLAG } from "./body_flags.ts";
+import { load } from "./lazy.ts";
 import { command, flags, type FlagValues } from "./declare.ts";
 import { FOLLOW_FLAG } from "./request.ts";
 
@@ -87,7 +88,7 @@ export const sseCommand = command({
   conflicts: [{ flags: ["events", "jsonl"] }, ...AUTH_CONFLICTS],
   epilog: EPILOG,
   run: async ({ args, flags }, context) => {
-    const { runSse } = await import("./sse_run.ts");
+    const { runSse } = await load<typeof import("./sse_run.ts")>("src/cli/sse_run.ts");
     return runSse(args.method, args.url, flags, context);
   },
 });

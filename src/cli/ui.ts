@@ -3,6 +3,7 @@
  * @module
  */
 import { ExitCode } from "../errors.ts";
+import { load } from "./lazy.ts";
 import { command } from "./declare.ts";
 
 const EPILOG = `
@@ -34,7 +35,7 @@ export const uiCommand = command({
   ],
   epilog: EPILOG,
   run: async ({ flags }, context) => {
-    const { runUi } = await import("../ui/run.ts");
+    const { runUi } = await load<typeof import("../ui/run.ts")>("src/ui/run.ts");
     await runUi({
       port: flags.port ?? 0,
       open: flags.open,

@@ -3,6 +3,7 @@
  * @module
  */
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
+import { load } from "./lazy.ts";
 import { command, flags, type FlagValues } from "./declare.ts";
 
 const EPILOG = `
@@ -77,7 +78,7 @@ export const wsCommand = command({
   conflicts: [{ flags: ["binary", "json"] }, ...AUTH_CONFLICTS],
   epilog: EPILOG,
   run: async ({ args, flags }, context) => {
-    const { runWs } = await import("./ws_run.ts");
+    const { runWs } = await load<typeof import("./ws_run.ts")>("src/cli/ws_run.ts");
     return runWs(args.url, flags, context);
   },
 });
