@@ -182,6 +182,18 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 
 // --- 1. cold start --------------------------------------------------------------------------
 
+/** Runs a command; returns wall ms and, with /usr/bin/time, CPU ms (user + system). */
+async function timeCpu(args: string[], cwd: string): Promise<{ ms: number; cpu?: number }> {
+  const cpuFile = TIME ? await Deno.makeTempFile() : undefined;
+  const wrapped = cpuFile ? [TIME!, "-f", "%U %S", "-o", cpuFile, ...args] : args;
+  const ms = await time(wrapped, env, cwd);
+  if (!cpuFile) return { ms };
+  const [user, system] = (await Deno.readTextFile(cpuFile)).trim().split("\n").pop()!.split(" ")
+    .map(Number);
+  await Deno.remove(cpuFile);
+  return { ms, cpu: ((user ?? NaN) + (system ?? NaN)) * 1000 };
+}
+
 async function coldStart(): Promise<void> {
   const url = `${origin}/small`;
   // Both dial and the floor run from a directory without the project's deno.json, the floor
@@ -199,27 +211,40 @@ async function coldStart(): Promise<void> {
   else note("curl not found: skipped");
   if (which("http")) tools.push(["HTTPie", ["http", "--ignore-stdin", "GET", url]]);
   else note("HTTPie (http) not found: skipped (apt-get install httpie)");
-  const runs = new Map<string, number[]>(tools.map(([name]) => [name, []]));
+  const runs = new Map<string, Array<{ ms: number; cpu?: number }>>(
+    tools.map(([name]) => [name, []]),
+  );
   // Warm the disk cache and Deno's transpile and code caches, then interleave the runs so a
   // burst of load on the machine hits every tool alike.
   for (const [, args] of tools) await time(args, env, outside);
   for (let i = 0; i < STARTS; i++) {
-    for (const [name, args] of tools) runs.get(name)!.push(await time(args, env, outside));
+    for (const [name, args] of tools) runs.get(name)!.push(await timeCpu(args, outside));
   }
   await Deno.remove(outside, { recursive: true });
-  const medians = new Map([...runs].map(([name, values]) => [name, median(values)]));
+  const medians = new Map(
+    [...runs].map(([name, values]) => [name, {
+      ms: median(values.map((v) => v.ms)),
+      cpu: values[0]?.cpu === undefined ? undefined : median(values.map((v) => v.cpu!)),
+    }]),
+  );
   const floor = medians.get(FLOOR)!;
   const dial = medians.get("dial GET")!;
   const help = medians.get("dial --help")!;
   out(`\n### 1. Cold start (median of ${STARTS} interleaved runs, from a directory without the `);
-  out("project's deno.json)\n\n| tool | median | vs floor |\n| --- | --- | --- |\n");
-  for (const [name, ms] of medians) out(`| ${name} | ${fmtMs(ms)} | ${ratio(ms, floor)} |\n`);
+  out("project's deno.json)\n\n| tool | wall | vs floor | CPU (user+sys) | vs floor |\n");
+  out("| --- | --- | --- | --- | --- |\n");
+  for (const [name, { ms, cpu }] of medians) {
+    const cpuCells = cpu === undefined || floor.cpu === undefined
+      ? "? | ?"
+      : `${fmtMs(cpu)} | ${ratio(cpu, floor.cpu)}`;
+    out(`| ${name} | ${fmtMs(ms)} | ${ratio(ms, floor.ms)} | ${cpuCells} |\n`);
+  }
   const verdict = (value: number, goal: number) => value <= goal ? "met" : "NOT met";
   out(
-    `\nFloor ${fmtMs(floor)}. dial GET ${ratio(dial, floor)} the floor (goal ≤ 1.25×: ` +
-      `${verdict(dial / floor, 1.25)}); dial --help ${ratio(help, floor)} (goal ≤ 1.3×: ` +
-      `${verdict(help / floor, 1.3)})${
-        medians.has("HTTPie") ? `; HTTPie ${ratio(medians.get("HTTPie")!, dial)} dial` : ""
+    `\nFloor ${fmtMs(floor.ms)}. dial GET ${ratio(dial.ms, floor.ms)} the floor (goal ≤ 1.25×: ` +
+      `${verdict(dial.ms / floor.ms, 1.25)}); dial --help ${ratio(help.ms, floor.ms)} (goal ≤ ` +
+      `1.3×: ${verdict(help.ms / floor.ms, 1.3)})${
+        medians.has("HTTPie") ? `; HTTPie ${ratio(medians.get("HTTPie")!.ms, dial.ms)} dial` : ""
       }.\n`,
   );
 }

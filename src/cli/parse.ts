@@ -38,7 +38,7 @@ export function parseArgv(root: Command, argv: readonly string[]): Invocation {
   let command = root;
   let rest = [...argv];
   for (;;) {
-    const step = scan(command, rest, path.length === 1);
+    const step = scan(command, rest, path.map((c) => c.name).join(" "));
     if (step.kind !== "sub") return step.kind === "run" ? finish(path, step) : step.result(path);
     path.push(step.sub);
     command = step.sub;
@@ -58,7 +58,8 @@ type Step =
   | { kind: "done"; result: (path: Command[]) => Invocation };
 
 /** Reads one command's flags and operands; stops at its subcommand's name. */
-function scan(command: Command, argv: string[], isRoot: boolean): Step {
+function scan(command: Command, argv: string[], name: string): Step {
+  const isRoot = !name.includes(" ");
   const positionals: string[] = [];
   const raw = new Map<FlagDecl, Array<string | true>>();
   const given: string[] = [];
@@ -99,18 +100,18 @@ function scan(command: Command, argv: string[], isRoot: boolean): Step {
     }
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
-      const name = arg.slice(2, eq < 0 ? undefined : eq);
+      const long = arg.slice(2, eq < 0 ? undefined : eq);
       const inline = eq < 0 ? undefined : arg.slice(eq + 1);
-      if (name === "help" && inline === undefined) return help();
-      if (name === "version" && isRoot && inline === undefined) {
+      if (long === "help" && inline === undefined) return help();
+      if (long === "version" && isRoot && inline === undefined) {
         return { kind: "done", result: () => ({ kind: "version" }) };
       }
-      const flag = longs.get(name);
-      if (!flag) throw unknownFlag(command, `--${name}`, isRoot);
+      const flag = longs.get(long);
+      if (!flag) throw unknownFlag(command, `--${long}`, name);
       if (flag.value === undefined) {
         if (inline !== undefined) {
-          throw new UsageError(`Flag --${name} takes no value, got "${inline}"`, {
-            hint: `write --${name} alone`,
+          throw new UsageError(`Flag --${long} takes no value, got "${inline}"`, {
+            hint: `write --${long} alone`,
           });
         }
         add(flag, true);
@@ -139,7 +140,7 @@ function scan(command: Command, argv: string[], isRoot: boolean): Step {
       if (letter === "V" && isRoot) return { kind: "done", result: () => ({ kind: "version" }) };
       const flag = shorts.get(letter);
       if (!flag) {
-        throw unknownFlag(command, j === 1 ? arg.slice(0, 2) : `-${letter}`, isRoot, arg);
+        throw unknownFlag(command, j === 1 ? arg.slice(0, 2) : `-${letter}`, name, arg);
       }
       if (flag.value === undefined) {
         add(flag, true);
@@ -282,7 +283,8 @@ function missingValue(flag: FlagDecl): UsageError {
   });
 }
 
-function unknownFlag(command: Command, name: string, isRoot: boolean, cluster?: string) {
+function unknownFlag(command: Command, name: string, path: string, cluster?: string) {
+  const isRoot = !path.includes(" ");
   const known = [
     ...command.flags.flatMap((f) => [`--${f.long}`, ...(f.short ? [`-${f.short}`] : [])]),
     "--help",
@@ -292,7 +294,7 @@ function unknownFlag(command: Command, name: string, isRoot: boolean, cluster?: 
     name,
     known.filter((k) => k.startsWith("--") === name.startsWith("--")),
   );
-  const where = command.name === "dial" ? "dial --help" : `dial … ${command.name} --help`;
+  const where = `${path} --help`;
   const inCluster = cluster && cluster !== name ? ` (in "${cluster}")` : "";
   return new UsageError(`unknown option '${name}'${inCluster}`, {
     hint: suggestion
