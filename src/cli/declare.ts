@@ -48,10 +48,8 @@ export interface FlagDecl {
   readonly file?: boolean;
   /** One line for `--help` and completions. */
   readonly help: string;
-  /** For flags that only apply with another flag's value, e.g. an OAuth 2.0 flow. */
+  /** The `--oauth2` flows the flag belongs to; given with another flow it is refused. */
   readonly flows?: readonly string[];
-  /** The flag these depend on, e.g. `oauth2` (checked by the command, shown in help). */
-  readonly needs?: string;
 }
 
 /** One positional argument. */
