@@ -15,6 +15,8 @@ export interface AuthorizeOptions {
   forceRefresh?: boolean;
   /** Told whether the OAuth 2.0 token was reused from the cache or just obtained. */
   onOAuth2Token?: (source: "cache" | "new") => void;
+  /** Told what dial did on its own while getting a token (shown under `-v`). */
+  onNote?: (text: string) => void;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { BodySource, RequestSpec } from "../http/spec.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
-import { stderr, stdout } from "../output/terminal.ts";
+import { isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
 import { Secret } from "../secret.ts";
 import { AUTH_FLAGS, parseAuthFlags } from "./auth_flags.ts";
 import { BODY_FLAGS, parseBodyFlags } from "./body_flags.ts";
@@ -58,6 +58,11 @@ export const REQUEST_ONLY_FLAGS = flags([
     help: "write the body to a file (progress bar on a terminal)",
   },
   { long: "download", help: "save the body to a new file named by the server or the URL" },
+  {
+    long: "continue",
+    short: "C",
+    help: "resume a partial -o/--download file with a Range request",
+  },
   { long: "silent", short: "s", help: "print only the body" },
   { long: "curl", help: "print the equivalent curl command instead of sending" },
   { long: "offline", help: "print the request that would be sent, without sending" },
@@ -137,10 +142,15 @@ export async function requestCommand(
   }
   const timeout = flags.timeout;
   const maxRedirects = flags.maxRedirects;
+  const headers = [...auth.headers, ...body.headers];
+  // -C and --download load their module only when given.
+  const saving = flags.continue || (flags.download && flags.output === undefined);
+  const save = saving ? await import("./request_save.ts") : undefined;
+  const resume = await save?.resumeTarget(flags, url, headers);
   const spec: RequestSpec = {
     method,
     url,
-    headers: [...auth.headers, ...body.headers],
+    headers: [...headers, ...(save?.resumeHeaders(resume, headers) ?? [])],
     auth: auth.auth,
     ...(body.body ? { body: body.body } : {}),
   };
@@ -176,30 +186,27 @@ export async function requestCommand(
     signal,
     ...(flags.verbose
       ? {
+        onNote: (text) => void warn(err, text),
         onRequest: (request) => err.write(formatRequestHead(request, err.color)),
         onResponse: (_request, response) => err.write(formatResponseHead(response, err.color)),
       }
       : {}),
   });
   const { response } = exchange;
-  const download = flags.download && flags.output === undefined;
   try {
-    if (download && response.ok) {
-      if (flags.include) await out.write(formatResponseHead(response, out.color));
-      const { saveDownload } = await import("../output/download.ts");
-      await saveDownload(response, exchange.request.url, { err, silent: flags.silent });
-    } else {
-      if (download && !flags.silent) {
-        await warn(err, `Not saved: HTTP ${response.status} ${response.statusText}`.trimEnd());
-      }
-      await printResponse(response, {
-        ...(flags.include ? { include: true } : {}),
-        ...(flags.silent ? { silent: true } : {}),
-        ...(flags.output !== undefined ? { outputFile: flags.output } : {}),
-      });
+    if (save) {
+      return await save.saveResponse(response, exchange.request.url, flags, { out, err }, resume);
     }
+    await printResponse(response, {
+      ...(flags.include ? { include: true } : {}),
+      ...(flags.silent ? { silent: true } : {}),
+      ...(flags.output !== undefined ? { outputFile: flags.output } : {}),
+    });
   } catch (error) {
-    throw bodyError(error, exchange.request.url, signal);
+    // A reader that has seen enough (`dial URL | head -1`) is not a failure of the exchange.
+    if (!isBrokenPipe(error)) throw bodyError(error, exchange.request.url, signal);
+    await response.body?.cancel().catch(() => {});
+    if (save && !response.ok) return statusExitCode(response.status);
   }
   if (!flags.checkStatus || response.status < 300) return ExitCode.OK;
   if (!flags.silent && (!out.isTerminal || flags.output !== undefined)) {

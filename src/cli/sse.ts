@@ -20,8 +20,9 @@ Examples:
 Prints each event's data on its own line (--events: event, id and data; --json or --jsonl:
 one JSON object per event; --json with a value is the JSON request body). When the stream
 ends or breaks, dial reconnects after the server's retry: interval (default 3 s) with
-Last-Event-ID and the credentials again. A non-2xx status or a non-event-stream response is
-retried with backoff, at most --max-retries times.
+Last-Event-ID and the credentials again. Network errors, 408, 429, 5xx and non-event-stream
+responses are retried with backoff (at least Retry-After), at most --max-retries times; any
+other status (401, 403, 404, 405, 410 …) ends at once.
 Exit codes: 0 ok, 2 usage, 3/4/5 gave up on a 3xx/4xx/5xx status, 7 network, 9 auth,
 130 interrupted.`;
 

@@ -6,7 +6,7 @@ import { type DialError, UsageError } from "../errors.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { type EventFormat, formatEvent } from "../output/stream.ts";
-import { stderr, stdout } from "../output/terminal.ts";
+import { isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
 import type { RequestSpec } from "../http/spec.ts";
 import { SseSession, type SseSessionEvent } from "../stream/sse_session.ts";
 import { parseAuthFlags } from "./auth_flags.ts";
@@ -91,7 +91,12 @@ export async function runSse(
   let printed = 0;
   let failure: DialError | undefined;
   let printing = Promise.resolve();
-  const print = (write: () => Promise<void>) => printing = printing.then(write);
+  const print = (write: () => Promise<void>) =>
+    printing = printing.then(write).catch((error) => {
+      // `dial sse URL | head -3`: the reader has what it wanted; end like --max-events.
+      if (!isBrokenPipe(error)) throw error;
+      session.close("the reader of stdout went away");
+    });
   session.events.subscribe((event: SseSessionEvent) => {
     if (event.type === "event") {
       if (wanted.size > 0 && !wanted.has(event.event)) return;

@@ -6,7 +6,7 @@ import { DialError, ExitCode, TransportError, UsageError } from "../errors.ts";
 import { formatRequestHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { type BinaryEncoding, formatMessage } from "../output/stream.ts";
-import { stderr, stdout } from "../output/terminal.ts";
+import { isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
 import {
   type WebSocketCloseInfo,
   WebSocketSession,
@@ -63,10 +63,15 @@ export async function runWs(
 
   // Printing is chained so lines keep their order.
   let printing = Promise.resolve();
-  const print = (write: () => Promise<void>) => printing = printing.then(write);
+  const done = Promise.withResolvers<"max" | "idle" | "server" | "interrupted">();
+  const print = (write: () => Promise<void>) =>
+    printing = printing.then(write).catch((error) => {
+      // `dial ws URL | head -3`: the reader has what it wanted; end like --max-messages.
+      if (!isBrokenPipe(error)) throw error;
+      done.resolve("max");
+    });
   const prompt = interactive && err.isTerminal;
   let received = 0;
-  const done = Promise.withResolvers<"max" | "idle" | "server" | "interrupted">();
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   let stdinEnded = false;
   const armIdle = () => {

@@ -7,6 +7,7 @@ import { authorizationHeader } from "../auth/authorize.ts";
 import { DialError, ExitCode, networkError } from "../errors.ts";
 import { isReplayable, openBody } from "./body.ts";
 import { buildRequest, redirectRequest, requestHeaders, requestUrl } from "./build_request.ts";
+import { decodeContent } from "./content_encoding.ts";
 import type { PreparedRequest, RequestSpec } from "./spec.ts";
 
 /** Options for {@link send}. */
@@ -21,6 +22,8 @@ export interface SendOptions {
   fetch?: typeof fetch;
   /** Called before each request goes out (each redirect hop too). */
   onRequest?: (request: PreparedRequest) => void | Promise<void>;
+  /** Told what dial did on its own while getting credentials (a client-auth retry). */
+  onNote?: (text: string) => void;
   /** Called with each response (each redirect hop too), before its body is read. */
   onResponse?: (request: PreparedRequest, response: Response) => void | Promise<void>;
 }
@@ -47,7 +50,7 @@ export interface Exchange {
  */
 export async function send(spec: RequestSpec, options: SendOptions = {}): Promise<Exchange> {
   const authorization = spec.auth.authorization;
-  const authorize = { fetch: options.fetch, signal: options.signal };
+  const authorize = { fetch: options.fetch, signal: options.signal, onNote: options.onNote };
   let cachedToken = false;
   const header = authorization && await authorizationHeader(authorization, {
     ...authorize,
@@ -98,7 +101,9 @@ export async function sendPrepared(
     const next = options.follow
       ? redirectRequest(request, response.status, response.headers.get("location"))
       : undefined;
-    if (!next) return { request, response, redirects: hops };
+    if (!next) {
+      return { request, response: decodeContent(response, request.url.host), redirects: hops };
+    }
     await response.body?.cancel();
     if (hops >= maxRedirects) {
       throw new DialError(

@@ -3,10 +3,10 @@
  * replacing an existing file.
  * @module
  */
-import { DialError, ExitCode } from "../errors.ts";
-import { formatBytes, ProgressBar } from "./progress.ts";
+import { formatBytes } from "./progress.ts";
 import { warn } from "./report.ts";
-import { pipeToOpenFile, type Sink } from "./terminal.ts";
+import { saveAsNew } from "./save_file.ts";
+import type { Sink } from "./terminal.ts";
 
 const EXTENSIONS: Record<string, string> = {
   "application/json": ".json",
@@ -78,34 +78,6 @@ function sanitize(name: string): string {
   return base.replace(/[\x00-\x1f\x7f]/g, "").trim().replace(/^\.+/, "").slice(0, 200);
 }
 
-/**
- * Creates a new file, adding `-1`, `-2` … before the extension when the name is taken.
- *
- * @param name the wanted name
- * @returns the open file and the name used
- */
-export async function createNewFile(name: string): Promise<{ file: Deno.FsFile; path: string }> {
-  const dot = name.lastIndexOf(".");
-  const stem = dot > 0 ? name.slice(0, dot) : name;
-  const ext = dot > 0 ? name.slice(dot) : "";
-  for (let n = 0; n < 1000; n++) {
-    const path = n === 0 ? name : `${stem}-${n}${ext}`;
-    try {
-      return { file: await Deno.open(path, { write: true, createNew: true }), path };
-    } catch (error) {
-      if (!(error instanceof Deno.errors.AlreadyExists)) {
-        throw new DialError(
-          `Cannot create "${path}": ${(error as Error).message}`,
-          "output",
-          ExitCode.Failure,
-          { cause: error },
-        );
-      }
-    }
-  }
-  throw new DialError(`Cannot find a free file name for "${name}"`, "output", ExitCode.Failure);
-}
-
 /** Options for {@link saveDownload}. */
 export interface SaveDownloadOptions {
   /** Where the progress bar and notes go. */
@@ -116,7 +88,8 @@ export interface SaveDownloadOptions {
 
 /**
  * Saves a response body as a new file in the current directory, with a progress bar when
- * `err` is a terminal.
+ * `err` is a terminal. The bytes go to a temporary name first; the file appears under its
+ * name only when the body arrived whole, and never replaces an existing file.
  *
  * @param response a response whose body is not yet read
  * @param url the URL it came from, for the name
@@ -130,73 +103,10 @@ export async function saveDownload(
 ): Promise<string> {
   const { err } = options;
   const wanted = downloadName(response.headers, url);
-  const { file, path } = await createNewFile(wanted);
-  using _file = file;
-  if (path !== wanted && !options.silent) {
-    await warn(err, `"${wanted}" already exists: saving to "${path}" instead`);
+  const { path, bytes } = await saveAsNew(response, wanted, options);
+  if (!options.silent) {
+    if (path !== wanted) await warn(err, `"${wanted}" already exists: saved to "${path}" instead`);
+    await err.write(`Saved ${formatBytes(bytes)} to "${path}"\n`);
   }
-  const bytes = await saveBody(response, file, err, options.silent ?? false);
-  if (!options.silent) await err.write(`Saved ${formatBytes(bytes)} to "${path}"\n`);
   return path;
-}
-
-/**
- * Writes a body to a file (`-o`), replacing it, with a progress bar when `err` is a terminal.
- *
- * @param response the response
- * @param path the file
- * @param err where the bar goes
- * @param silent whether to hide the bar
- * @returns the number of bytes written
- */
-export async function saveToFile(
-  response: Response,
-  path: string,
-  err: Sink,
-  silent: boolean,
-): Promise<number> {
-  using file = await Deno.open(path, { write: true, create: true, truncate: true });
-  return await saveBody(response, file, err, silent);
-}
-
-/**
- * Streams a body into an open file, with a progress bar on a terminal.
- *
- * @param response the response
- * @param file the open file
- * @param err where the bar goes
- * @param silent whether to hide the bar
- * @returns the number of bytes written
- */
-export async function saveBody(
-  response: Response,
-  file: Deno.FsFile,
-  err: Sink,
-  silent: boolean,
-): Promise<number> {
-  if (!response.body) return 0;
-  const bar = silent ? undefined : new ProgressBar(err, { ...expectedSize(response) });
-  try {
-    const bytes = await pipeToOpenFile(
-      response.body,
-      file,
-      bar?.visible ? (n) => bar.add(n) : undefined,
-    );
-    await bar?.finish();
-    return bytes;
-  } catch (error) {
-    await bar?.clear();
-    throw error;
-  }
-}
-
-/**
- * @param response a response
- * @returns the body size from Content-Length, when it is the size of what fetch delivers
- */
-export function expectedSize(response: Response): { total?: number } {
-  const length = response.headers.get("content-length");
-  if (length === null || response.headers.has("content-encoding")) return {};
-  const total = Number(length);
-  return Number.isSafeInteger(total) && total >= 0 ? { total } : {};
 }

@@ -42,14 +42,18 @@ const STATUS_STYLE: Record<StatusClass, string> = {
 };
 
 /**
+ * The status line as far as it is known. fetch exposes neither the protocol version nor the
+ * server's own reason phrase: `statusText` is the standard phrase for the code (empty for
+ * codes without one, e.g. 299), so the version is left out rather than guessed.
+ *
  * @param response a response
  * @param color whether to colour
- * @returns e.g. `HTTP/1.1 404 Not Found`
+ * @returns e.g. `404 Not Found`, or `299` for a code without a standard phrase
  */
 export function formatStatus(response: Response, color: boolean): string {
   const style = STATUS_STYLE[statusClass(response.status)];
   const text = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
-  return `HTTP/1.1 ${paint(text, style + ";1", color)}`;
+  return paint(text, style + ";1", color);
 }
 
 function header(name: string, value: string, color: boolean): string {

@@ -2,6 +2,7 @@
  * Printing a response: head and body, pretty on a terminal, byte for byte otherwise.
  * @module
  */
+import { undecodedEncoding } from "../http/content_encoding.ts";
 import { formatResponseHead } from "./http.ts";
 import type { JsonSyntaxError } from "./json_stream.ts";
 import { warn } from "./report.ts";
@@ -47,19 +48,73 @@ export async function printResponse(
   if (!body) return;
   if (options.outputFile) {
     // Loaded only for -o, with its progress bar.
-    const { saveToFile } = await import("./download.ts");
-    await saveToFile(response, options.outputFile, err, options.silent ?? false);
+    const { saveReplacing } = await import("./save_file.ts");
+    await saveReplacing(response, options.outputFile, { err, silent: options.silent ?? false });
   } else if (!toTerminal) {
     if (options.out) { for await (const chunk of body) await out.write(chunk); }
     else await pipeToStdout(body);
   } else {
-    await printForPeople(body, response.headers.get("content-type") ?? "", out, err, options);
+    const encoding = undecodedEncoding(response.headers);
+    if (encoding !== undefined) {
+      const size = await drain(body);
+      await out.write(
+        `(body of ${size} bytes in Content-Encoding "${encoding}", which dial does not decode, not shown on a terminal: use -o <file> or a pipe)\n`,
+      );
+      return;
+    }
+    const contentType = response.headers.get("content-type") ?? "";
+    const decoder = await textDecoder(contentType, err, options);
+    const text = decoder.encoding === "utf-8" ? body : transcode(body, decoder);
+    await printForPeople(text, contentType, decoder.encoding !== "utf-8", out, err, options);
   }
+}
+
+/**
+ * @param contentType a Content-Type value
+ * @returns its `charset` parameter, lower-cased, if any
+ */
+function charsetOf(contentType: string): string | undefined {
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
+  const value = (match?.[1] ?? match?.[2] ?? "").trim().toLowerCase();
+  return value || undefined;
+}
+
+/** A decoder for the body's charset (UTF-8 when none is named or the name is unknown). */
+async function textDecoder(
+  contentType: string,
+  err: Sink,
+  options: PrintResponseOptions,
+): Promise<TextDecoder> {
+  const charset = charsetOf(contentType);
+  if (charset === undefined) return new TextDecoder();
+  try {
+    return new TextDecoder(charset);
+  } catch {
+    if (!options.silent) await warn(err, `Unknown charset "${charset}": showing the body as UTF-8`);
+    return new TextDecoder();
+  }
+}
+
+/** Re-encodes text in another charset as UTF-8, for the terminal only. */
+function transcode(
+  body: ReadableStream<Uint8Array>,
+  decoder: TextDecoder,
+): ReadableStream<Uint8Array> {
+  return body
+    .pipeThrough(new TextDecoderStream(decoder.encoding))
+    .pipeThrough(new TextEncoderStream());
+}
+
+async function drain(body: ReadableStream<Uint8Array>): Promise<number> {
+  let size = 0;
+  for await (const chunk of body) size += chunk.length;
+  return size;
 }
 
 async function printForPeople(
   body: ReadableStream<Uint8Array>,
   contentType: string,
+  declaredText: boolean,
   out: Sink,
   err: Sink,
   options: PrintResponseOptions,
@@ -74,7 +129,7 @@ async function printForPeople(
     const { done, value } = await reader.read();
     if (done) break;
     size += value.length;
-    if (first && !TEXT_TYPE.test(contentType) && value.includes(0)) {
+    if (first && !declaredText && !TEXT_TYPE.test(contentType) && value.includes(0)) {
       for (;;) {
         const next = await reader.read();
         if (next.done) break;

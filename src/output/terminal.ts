@@ -61,30 +61,52 @@ export async function pipeToStdout(body: ReadableStream<Uint8Array>): Promise<vo
 }
 
 /**
- * Writes a byte stream to an open file, streaming; the caller closes the file.
+ * Writes a byte stream into an open file and closes it (on failure too). Without `onChunk`
+ * the runtime copies the stream itself; a file's `writable` only flushes when it closes, so
+ * the file is handed over for good.
  *
  * @param body the bytes
- * @param file the open file
+ * @param file the open file; closed when this returns or throws
  * @param onChunk called with each chunk's size, for progress
- * @returns the number of bytes written
  */
-export async function pipeToOpenFile(
+export async function pipeIntoFile(
   body: ReadableStream<Uint8Array>,
   file: Deno.FsFile,
   onChunk?: (size: number) => void,
-): Promise<number> {
+): Promise<void> {
   if (!onChunk) {
-    const start = (await file.stat()).size;
-    await body.pipeTo(file.writable, { preventClose: true });
-    return (await file.stat()).size - start;
+    // pipeTo closes (or aborts) the file's writable, and with it the file.
+    try {
+      await body.pipeTo(file.writable);
+    } catch (error) {
+      try {
+        file.close();
+      } catch {
+        // Already closed by the abort.
+      }
+      throw error;
+    }
+    return;
   }
-  let total = 0;
-  for await (const chunk of body) {
-    await writeAll(file, chunk);
-    total += chunk.length;
-    onChunk(chunk.length);
+  try {
+    for await (const chunk of body) {
+      await writeAll(file, chunk);
+      onChunk(chunk.length);
+    }
+  } finally {
+    file.close();
   }
-  return total;
+}
+
+/**
+ * @param error what writing the output threw
+ * @returns whether the reader of stdout went away (EPIPE)
+ */
+export function isBrokenPipe(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (e instanceof Deno.errors.BrokenPipe) return true;
+  }
+  return false;
 }
 
 /** ANSI styles used by the formatters. */

@@ -176,10 +176,13 @@ export class SseSession {
       if (outcome.kind === "stop") return this.#closed(outcome.reason);
       if (outcome.kind === "failed") {
         failures++;
-        const willRetry = reconnect && failures <= maxRetries && !FATAL.has(outcome.error.code);
+        const willRetry = reconnect && failures <= maxRetries && retryable(outcome.error);
         this.#emit({ type: "error", error: outcome.error, willRetry });
         if (!willRetry) throw outcome.error;
         delayMs = Math.min(this.#retryMs * 2 ** (failures - 1), MAX_BACKOFF_MS);
+        if (outcome.error instanceof StatusError && outcome.error.retryAfterMs !== undefined) {
+          delayMs = Math.max(delayMs, outcome.error.retryAfterMs);
+        }
       } else {
         failures = 0;
         this.#emit({ type: "disconnected", reason: outcome.reason });
@@ -240,6 +243,7 @@ export class SseSession {
         error: new StatusError(
           `Server-sent events refused by ${host}: HTTP ${text}`,
           response.status,
+          { headers: response.headers },
         ),
       };
     }
@@ -299,6 +303,12 @@ type Outcome =
   | { kind: "stop"; reason: string };
 
 class SessionClosed extends Error {}
+
+/** Network errors, 408, 429 and 5xx are tried again; auth failures and other statuses are not. */
+function retryable(error: DialError): boolean {
+  if (error instanceof StatusError) return error.retryable;
+  return !FATAL.has(error.code);
+}
 
 function asDialError(error: unknown, url: URL, signal: AbortSignal): DialError {
   return error instanceof DialError ? error : networkError(error, url, signal);

@@ -9,19 +9,49 @@ import { isRedirectStatus, statusExitCode } from "../http/status.ts";
 export class StatusError extends DialError {
   /** The HTTP status, e.g. 401. */
   readonly status: number;
+  /** How long the server asked to wait before trying again (`Retry-After`), in ms. */
+  readonly retryAfterMs: number | undefined;
 
   /**
    * Creates the error.
    *
    * @param message names the status and the host
    * @param status the HTTP status
-   * @param options hint and cause
+   * @param options hint, cause, and the response headers (for `Retry-After`)
    */
-  constructor(message: string, status: number, options: DialErrorOptions = {}) {
-    super(message, "http_status", exitCodeForStatus(status), options);
+  constructor(
+    message: string,
+    status: number,
+    options: DialErrorOptions & { headers?: Headers } = {},
+  ) {
+    const { headers, ...rest } = options;
+    super(message, "http_status", exitCodeForStatus(status), rest);
     this.name = "StatusError";
     this.status = status;
+    this.retryAfterMs = headers ? retryAfterMs(headers.get("retry-after")) : undefined;
   }
+
+  /**
+   * Whether trying again may help: 408, 429 and 5xx. Any other refusal (401, 403, 404, 405,
+   * 410 …) is final, as the EventSource standard fails a connection at once on it.
+   */
+  get retryable(): boolean {
+    return this.status === 408 || this.status === 429 || (this.status >= 500 && this.status < 600);
+  }
+}
+
+/**
+ * @param value a `Retry-After` value: delay-seconds or an HTTP-date
+ * @param now the current time in ms
+ * @returns the delay in ms (0 for a past date), or undefined when absent or unreadable
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3
+ */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /**

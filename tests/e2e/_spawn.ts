@@ -27,3 +27,27 @@ export function spawnDial(args: string[]): Deno.ChildProcess {
 export function mainPath(): string {
   return MAIN;
 }
+
+/**
+ * Runs `dial … | <reader>` under `set -o pipefail`, as a script would: the exit code is dial's.
+ *
+ * @param reader the command reading dial's stdout, e.g. `head -1`
+ * @param args the arguments after `dial`
+ * @returns dial's exit code, what the reader printed, and dial's stderr
+ */
+export async function dialIntoHead(
+  reader: string,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const script = `set -o pipefail; "$0" run -A --quiet "$@" | ${reader}`;
+  const output = await new Deno.Command("bash", {
+    args: ["-c", script, Deno.execPath(), MAIN, ...args],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    clearEnv: true,
+    env: dialEnv(),
+  }).output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: text(output.stdout), stderr: text(output.stderr) };
+}

@@ -34,19 +34,27 @@ Deno.test("download: --download never replaces a file and says which name it use
   assert.equal(result.code, 0, result.stderr);
   assert.equal(
     result.stderr,
-    'warning: "image.raw" already exists: saving to "image-1.raw" instead\nSaved 293.0 KiB to "image-1.raw"\n',
+    'warning: "image.raw" already exists: saved to "image-1.raw" instead\nSaved 293.0 KiB to "image-1.raw"\n',
   );
   assert.equal(await Deno.readTextFile(`${cwd}/image.raw`), "precious");
   assertBytesEqual(await Deno.readFile(`${cwd}/image-1.raw`), payload);
 });
 
-Deno.test("download: an error response is shown, not saved", async () => {
+Deno.test("download: an error response is shown, not saved, and exits by status (as HTTPie)", async () => {
   await using server = files();
   const cwd = await Deno.makeTempDir();
   const result = await dial(["GET", `${server.origin}/missing.bin`, "--download"], { cwd });
-  assert.equal(result.code, 0);
+  assert.equal(result.code, 4);
   assert.equal(result.stdout, "no such file");
   assert.equal(result.stderr, "warning: Not saved: HTTP 404 Not Found\n");
+  assert.deepEqual([...Deno.readDirSync(cwd)], []);
+  const httpie = await new Deno.Command("http", {
+    args: ["--ignore-stdin", "--download", `${server.origin}/missing.bin`],
+    cwd,
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  assert.equal(httpie.code, result.code);
   assert.deepEqual([...Deno.readDirSync(cwd)], []);
 });
 

@@ -147,7 +147,7 @@ Deno.test("request: -v prints heads to stderr with every secret redacted", async
   assertStringIncludes(result.stderr, "GET /x?key=(redacted) HTTP/1.1");
   assertStringIncludes(result.stderr, "Authorization: (redacted)");
   assertStringIncludes(result.stderr, "X-Api-Key: (redacted)");
-  assertStringIncludes(result.stderr, "HTTP/1.1 200 OK");
+  assertStringIncludes(result.stderr, "\n200 OK\n");
   for (const secret of ["SECRET-BEARER", "SECRET-KEY", "SECRET-HEADER"]) {
     assertNotIncludes(result.stderr, secret);
   }

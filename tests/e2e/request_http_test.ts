@@ -107,7 +107,7 @@ Deno.test("request: -i adds the status line and headers when piped", async () =>
   await using server = serve(() => new Response("hi", { headers: { "x-one": "1" } }));
   const result = await dial(["GET", `${server.origin}/`, "-i"]);
   assertEquals(result.code, 0, result.stderr);
-  assertStringIncludes(result.stdout, "HTTP/1.1 200 OK\n");
+  assertEquals(result.stdout.startsWith("200 OK\n"), true, result.stdout);
   assertStringIncludes(result.stdout, "X-One: 1\n");
   assertEquals(result.stdout.endsWith("\n\nhi"), true);
 });
@@ -128,7 +128,7 @@ Deno.test("request: redirects are not followed by default", async () => {
   );
   const result = await dial(["GET", `${server.origin}/`, "-i"]);
   assertEquals(result.code, 0);
-  assertStringIncludes(result.stdout, "HTTP/1.1 302 Found");
+  assertEquals(result.stdout.startsWith("302 Found\n"), true, result.stdout);
   assertEquals(server.requests.length, 1);
 });
 

@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
-import { spawnDial } from "./_spawn.ts";
+import { dialIntoHead, spawnDial } from "./_spawn.ts";
 
 const encoder = new TextEncoder();
 
@@ -281,4 +281,54 @@ Deno.test("sse: --events with --json output is a usage error", async () => {
   const result = await dial(["sse", "http://127.0.0.1:9/", "--events", "--json"]);
   assert.equal(result.code, 2);
   assert.match(result.stderr, /error: Conflicting flags --events and --json: give one/);
+});
+
+Deno.test("sse: 401, 403, 404, 405 and 410 end at once with the status's exit code", async () => {
+  for (const status of [401, 403, 404, 405, 410]) {
+    await using server = serve(() => new Response("no", { status }));
+    const result = await dial(["sse", server.origin, "--reconnect-delay", "0.02"]);
+    assert.equal(result.code, 4, result.stderr);
+    assert.equal(server.requests.length, 1);
+    assert.match(
+      result.stderr,
+      new RegExp(`error: Server-sent events refused by .*: HTTP ${status}`),
+    );
+    assert.doesNotMatch(result.stderr, /retrying/);
+  }
+});
+
+Deno.test("sse: 408 and 429 are retried, waiting at least Retry-After", async () => {
+  for (const status of [408, 429]) {
+    let n = 0;
+    await using server = serve(() =>
+      ++n === 1
+        ? new Response("slow down", { status, headers: { "retry-after": "1" } })
+        : eventStream("data: up\n\n")
+    );
+    const result = await dial([
+      "sse",
+      server.origin,
+      "--reconnect-delay",
+      "0.02",
+      "--max-events",
+      "1",
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, "up\n");
+    assert.match(result.stderr, new RegExp(`HTTP ${status} .*: retrying in 1000 ms \\(1 of 3\\)`));
+  }
+});
+
+Deno.test("sse: a reader that stops early (| head -2) ends dial quietly with exit 0", async () => {
+  await using server = serve(() => {
+    let i = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull: (controller) => controller.enqueue(encoder.encode(`data: ${i++}\n\n`)),
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  });
+  const result = await dialIntoHead("head -2", ["sse", server.origin]);
+  assert.equal(result.stdout, "0\n1\n");
+  assert.equal(result.stderr, "");
+  assert.equal(result.code, 0);
 });

@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { dial, serve, type TestServer } from "../_helpers.ts";
-import { mainPath, spawnDial } from "./_spawn.ts";
+import { dialIntoHead, mainPath, spawnDial } from "./_spawn.ts";
 
 interface EchoOptions {
   /** The Authorization value the server demands. */
@@ -318,4 +318,20 @@ Deno.test("ws: on a terminal, messages show timestamps and direction marks", asy
   assert.match(screen, /\d\d:\d\d:\d\d\.\d{3} → hello/);
   assert.match(screen, /\d\d:\d\d:\d\d\.\d{3} ← echo: hello/);
   assert.match(screen, /Closed: code 1000 by dial/);
+});
+
+Deno.test("ws: a reader that stops early (| head -2) ends dial quietly with exit 0", async () => {
+  await using server = serve((request) => {
+    const { socket, response } = Deno.upgradeWebSocket(request);
+    let n = 0;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const send = () => socket.readyState === WebSocket.OPEN && socket.send(`m${n++}`);
+    socket.onopen = () => timer = setInterval(send, 2);
+    socket.onclose = () => clearInterval(timer);
+    return response;
+  });
+  const result = await dialIntoHead("head -2", ["ws", server.origin.replace("http", "ws")]);
+  assert.equal(result.stdout, "m0\nm1\n");
+  assert.equal(result.stderr, "");
+  assert.equal(result.code, 0);
 });

@@ -5,7 +5,8 @@ import {
   formatProgress,
   ProgressBar,
 } from "../../src/output/progress.ts";
-import { createNewFile, downloadName, expectedSize } from "../../src/output/download.ts";
+import { downloadName } from "../../src/output/download.ts";
+import { expectedSize, saveAsNew } from "../../src/output/save_file.ts";
 import type { Sink } from "../../src/output/terminal.ts";
 
 Deno.test("progress: sizes and durations read like curl's", () => {
@@ -123,10 +124,12 @@ Deno.test("download: an existing file is never replaced; a numbered name is used
   const wanted = `${dir}/data.tar.gz`;
   await Deno.writeTextFile(wanted, "keep me");
   await Deno.writeTextFile(`${dir}/data.tar-1.gz`, "keep me too");
-  const { file, path } = await createNewFile(wanted);
-  file.close();
+  const err = { write: () => Promise.resolve(), isTerminal: false, color: false };
+  const { path } = await saveAsNew(new Response("new"), wanted, { err, silent: true });
   assert.equal(path, `${dir}/data.tar-2.gz`);
   assert.equal(await Deno.readTextFile(wanted), "keep me");
+  assert.equal(await Deno.readTextFile(path), "new");
+  assert.deepEqual((await Array.fromAsync(Deno.readDir(dir))).length, 3);
   await Deno.remove(dir, { recursive: true });
 });
 

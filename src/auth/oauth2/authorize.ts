@@ -44,6 +44,7 @@ export async function oauth2Token(
   const request = {
     ...(authorize.fetch ? { fetch: authorize.fetch } : {}),
     ...(authorize.signal ? { signal: authorize.signal } : {}),
+    ...(authorize.onNote ? { onNote: authorize.onNote } : {}),
   };
   const cached = await store.read(key);
   if (cached && !authorize.forceRefresh && isFresh(cached, Date.now())) {
@@ -118,6 +119,7 @@ async function newGrant(options: OAuth2Options, authorize: AuthorizeOptions): Pr
   const request = {
     ...(authorize.fetch ? { fetch: authorize.fetch } : {}),
     ...(authorize.signal ? { signal: authorize.signal } : {}),
+    ...(authorize.onNote ? { onNote: authorize.onNote } : {}),
   };
   if (options.flow !== "authorization_code") {
     const { silentGrant } = await import("./token_request.ts");

@@ -10,12 +10,12 @@ import { DEFAULT_CALLBACK_TIMEOUT, type OAuth2Options } from "./parse_value.ts";
 import { normalizeScope, type TokenEntry } from "./token_cache.ts";
 import {
   authorizationServer,
-  clientAuthentication,
   httpOptions,
   newEntry,
   sameOrigin,
   tokenError,
   type TokenRequestOptions,
+  withClientAuth,
   withIssuer,
 } from "./token_request.ts";
 
@@ -92,20 +92,22 @@ export async function authorizationCodeGrant(
     throw loginError(error, options);
   }
   try {
-    const response = await oauth.authorizationCodeGrantRequest(
-      as,
-      client,
-      clientAuthentication(options),
-      callback,
-      redirectUri.href,
-      verifier,
-      httpOptions(request),
-    );
-    const result = await oauth.processAuthorizationCodeResponse(
-      await withIssuer(as, options, response),
-      client,
-      response,
-    );
+    const result = await withClientAuth(options, request, async (auth) => {
+      const response = await oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        auth,
+        callback,
+        redirectUri.href,
+        verifier,
+        httpOptions(request),
+      );
+      return await oauth.processAuthorizationCodeResponse(
+        await withIssuer(as, options, response),
+        client,
+        response,
+      );
+    });
     return newEntry(options, result);
   } catch (error) {
     throw await tokenError(error, options.tokenUrl, request.signal);

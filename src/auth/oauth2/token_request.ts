@@ -14,6 +14,8 @@ export interface TokenRequestOptions {
   fetch?: typeof fetch;
   /** Aborts the request. */
   signal?: AbortSignal;
+  /** Told what dial did on its own, e.g. a retry with another client authentication (`-v`). */
+  onNote?: (text: string) => void;
 }
 
 /**
@@ -43,9 +45,63 @@ export function authorizationServer(
 export function clientAuthentication(options: OAuth2Options): oauth.ClientAuth {
   const secret = options.clientSecret?.reveal();
   if (secret === undefined) return oauth.None();
-  return options.clientAuth === "post"
-    ? oauth.ClientSecretPost(secret)
-    : oauth.ClientSecretBasic(secret);
+  return options.clientAuth === "post" ? oauth.ClientSecretPost(secret) : clientSecretBasic(secret);
+}
+
+/**
+ * client_secret_basic as RFC 6749 2.3.1 says: id and secret encoded with the
+ * application/x-www-form-urlencoded serializer (URLSearchParams, which leaves ASCII letters,
+ * digits and `*-._` as they are), joined by a colon, in base64. oauth4webapi's own encoder
+ * also escapes `-._`, which servers that do not form-decode (@node-oauth/oauth2-server) refuse.
+ *
+ * @param secret the client secret
+ * @returns the client authentication
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-2.3.1
+ */
+export function clientSecretBasic(secret: string): oauth.ClientAuth {
+  return (_as, client, _body, headers) => {
+    const credentials = `${formEncode(client.client_id)}:${formEncode(secret)}`;
+    headers.set("authorization", `Basic ${btoa(credentials)}`);
+  };
+}
+
+/**
+ * @param text any Unicode text
+ * @returns the text as the WHATWG application/x-www-form-urlencoded serializer writes it
+ */
+export function formEncode(text: string): string {
+  return new URLSearchParams([["", text]]).toString().slice(1);
+}
+
+/**
+ * Runs a token request with the client authentication the options ask for. When that is the
+ * default client_secret_basic and the endpoint answers `invalid_client`, it is retried once
+ * with client_secret_post (some servers accept only one of them), and `onNote` is told.
+ *
+ * @param options the OAuth 2.0 options
+ * @param request fetch, signal and the note callback
+ * @param call the request, given the client authentication to use
+ * @returns what `call` returns
+ */
+export async function withClientAuth<T>(
+  options: OAuth2Options,
+  request: TokenRequestOptions,
+  call: (auth: oauth.ClientAuth) => Promise<T>,
+): Promise<T> {
+  const secret = options.clientSecret;
+  try {
+    return await call(clientAuthentication(options));
+  } catch (error) {
+    if (secret === undefined || options.clientAuth !== undefined) throw error;
+    const refused = await tokenError(error, options.tokenUrl, request.signal);
+    if (!(refused instanceof ProviderError) || refused.oauthError !== "invalid_client") {
+      throw refused;
+    }
+    request.onNote?.(
+      `The token endpoint ${options.tokenUrl.href} answered invalid_client to client_secret_basic: retrying once with client_secret_post`,
+    );
+    return await call(oauth.ClientSecretPost(secret.reveal()));
+  }
 }
 
 /**
@@ -79,9 +135,8 @@ export async function silentGrant(
   request: TokenRequestOptions,
 ): Promise<TokenEntry> {
   const client: oauth.Client = { client_id: options.clientId };
-  const auth = clientAuthentication(options);
   const scope = normalizeScope(options.scope);
-  const result = await tokenCall(options, request, async (as) => {
+  const result = await tokenCall(options, request, async (as, auth) => {
     if (options.flow === "password") {
       const parameters = new URLSearchParams({
         username: options.username ?? "",
@@ -135,11 +190,11 @@ export async function refreshGrant(
   request: TokenRequestOptions,
 ): Promise<TokenEntry> {
   const client: oauth.Client = { client_id: options.clientId };
-  const result = await tokenCall(options, request, async (as) => {
+  const result = await tokenCall(options, request, async (as, auth) => {
     const response = await oauth.refreshTokenGrantRequest(
       as,
       client,
-      clientAuthentication(options),
+      auth,
       entry.refreshToken ?? "",
       httpOptions(request),
     );
@@ -252,10 +307,14 @@ export function sameOrigin(text: string, url: URL): boolean {
 export async function tokenCall(
   options: OAuth2Options,
   request: TokenRequestOptions,
-  exchange: (as: oauth.AuthorizationServer) => Promise<TokenResponse>,
+  exchange: (as: oauth.AuthorizationServer, auth: oauth.ClientAuth) => Promise<TokenResponse>,
 ): Promise<TokenResponse> {
   try {
-    return await exchange(authorizationServer(options));
+    return await withClientAuth(
+      options,
+      request,
+      (auth) => exchange(authorizationServer(options), auth),
+    );
   } catch (error) {
     throw await tokenError(error, options.tokenUrl, request.signal);
   }

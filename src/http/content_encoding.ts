@@ -1,0 +1,119 @@
+/**
+ * Content codings: fetch decodes gzip and br; deflate is decoded here, in both of the forms
+ * servers send (zlib-wrapped, as RFC 9110 says, and raw, as some servers do).
+ * @module
+ */
+import { DialError, ExitCode } from "../errors.ts";
+
+/** Codings whose bodies reach dial decoded: by fetch (gzip, br) or by {@link decodeContent}. */
+const DECODED = new Set(["", "identity", "gzip", "x-gzip", "br", "deflate"]);
+
+/**
+ * @param headers response headers
+ * @returns the Content-Encoding value when dial delivers the body still encoded, else undefined
+ */
+export function undecodedEncoding(headers: Headers): string | undefined {
+  const value = (headers.get("content-encoding") ?? "").trim().toLowerCase();
+  return DECODED.has(value) ? undefined : value;
+}
+
+/** Statuses whose responses cannot carry a body (the Response constructor refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * Decodes a `Content-Encoding: deflate` body; other responses are returned as they are. The
+ * headers are kept, as fetch keeps them for the codings it decodes.
+ *
+ * @param response a response from fetch, body unread
+ * @param host named in the error when the body is not deflate data
+ * @returns a response whose body is the decoded bytes
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-8.4.1.2
+ */
+export function decodeContent(response: Response, host: string): Response {
+  const coding = (response.headers.get("content-encoding") ?? "").trim().toLowerCase();
+  if (coding !== "deflate" || !response.body || NULL_BODY.has(response.status)) return response;
+  return new Response(inflate(response.body, host), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/**
+ * @param bytes the first bytes of a deflate body
+ * @returns whether they start a zlib stream (RFC 1950: method 8, header checksum)
+ */
+export function isZlibHeader(bytes: Uint8Array): boolean {
+  const cmf = bytes[0];
+  const flg = bytes[1];
+  if (cmf === undefined || flg === undefined) return false;
+  return (cmf & 0x0f) === 8 && (cmf >> 4) <= 7 && ((cmf << 8) | flg) % 31 === 0;
+}
+
+function inflate(body: ReadableStream<Uint8Array>, host: string): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  // Errors of the connection pass through as they are; only the decoder's are reworded.
+  let readFailure: { error: unknown } | undefined;
+  const source = {
+    read: () =>
+      reader.read().catch((error) => {
+        readFailure = { error };
+        throw error;
+      }),
+    cancel: (reason: unknown) => reader.cancel(reason),
+  };
+  let decoded: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  const fail = (cause: unknown) =>
+    new DialError(
+      `Response body from ${host} is not valid deflate data`,
+      "content_encoding",
+      ExitCode.Failure,
+      { cause, hint: "save it undecoded with a pipe from curl, or ask without Accept-Encoding" },
+    );
+  const open = async (): Promise<ReadableStreamDefaultReader<Uint8Array> | undefined> => {
+    // The first two bytes decide between zlib and raw deflate.
+    const head: Uint8Array[] = [];
+    let size = 0;
+    while (size < 2) {
+      const { done, value } = await source.read();
+      if (done) break;
+      head.push(value);
+      size += value.length;
+    }
+    if (size === 0) return undefined;
+    const first = new Uint8Array(size);
+    let at = 0;
+    for (const part of head) {
+      first.set(part, at);
+      at += part.length;
+    }
+    const encoded = new ReadableStream<BufferSource>({
+      start: (controller) => controller.enqueue(first),
+      pull: async (controller) => {
+        const { done, value } = await source.read();
+        if (done) controller.close();
+        else controller.enqueue(value as Uint8Array<ArrayBuffer>);
+      },
+      cancel: (reason) => source.cancel(reason),
+    });
+    const format = isZlibHeader(first) ? "deflate" : "deflate-raw";
+    return encoded.pipeThrough(new DecompressionStream(format)).getReader();
+  };
+  let opened = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        if (!opened) {
+          opened = true;
+          decoded = await open();
+        }
+        const next = decoded ? await decoded.read() : { done: true as const, value: undefined };
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      } catch (error) {
+        controller.error(readFailure ? readFailure.error : fail(error));
+      }
+    },
+    cancel: (reason) => decoded ? decoded.cancel(reason) : source.cancel(reason),
+  });
+}

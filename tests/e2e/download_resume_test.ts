@@ -1,0 +1,231 @@
+import assert from "node:assert/strict";
+import { dial } from "../_helpers.ts";
+import { assertBytesEqual } from "../assert.ts";
+import { hasNginx, startNginx } from "./_nginx.ts";
+import { rawServer } from "./_raw_server.ts";
+
+const payload = new Uint8Array(200_000).map((_, i) => (i * 7) % 253);
+
+function head(status: string, headers: Record<string, string | number>): Uint8Array {
+  const lines = [`HTTP/1.1 ${status}`, "Connection: close"];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return new TextEncoder().encode(lines.join("\r\n") + "\r\n\r\n");
+}
+
+function join(...parts: Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  return all;
+}
+
+/**
+ * Serves `payload` at /file.bin honouring `Range: bytes=N-` (206, or 416 past the end);
+ * /cut.bin announces the full length and sends only the first half; /ignore.bin ignores Range.
+ */
+function rangeServer() {
+  return rawServer((text) => {
+    const path = text.split(" ")[1]!;
+    const range = /\r\nrange: bytes=(\d+)-/i.exec(text);
+    const type = { "Content-Type": "application/octet-stream" };
+    if (path === "/cut.bin") {
+      const start = range ? Number(range[1]) : 0;
+      const status = range ? "206 Partial Content" : "200 OK";
+      return join(
+        head(status, {
+          ...type,
+          "Content-Length": payload.length - start,
+          ...(range
+            ? { "Content-Range": `bytes ${start}-${payload.length - 1}/${payload.length}` }
+            : {}),
+        }),
+        payload.subarray(start, start + 50_000),
+      );
+    }
+    if (!range || path === "/ignore.bin") {
+      return join(head("200 OK", { ...type, "Content-Length": payload.length }), payload);
+    }
+    const start = Number(range[1]);
+    if (start >= payload.length) {
+      return head("416 Range Not Satisfiable", {
+        "Content-Range": `bytes */${payload.length}`,
+        "Content-Length": 0,
+      });
+    }
+    return join(
+      head("206 Partial Content", {
+        ...type,
+        "Content-Length": payload.length - start,
+        "Content-Range": `bytes ${start}-${payload.length - 1}/${payload.length}`,
+      }),
+      payload.subarray(start),
+    );
+  });
+}
+
+async function names(dir: string): Promise<string[]> {
+  return (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
+}
+
+Deno.test("download: a body cut off leaves no file under its name and no temporary file", async () => {
+  await using server = rangeServer();
+  const cwd = await Deno.makeTempDir();
+  const result = await dial([`${server.origin}/cut.bin`, "--download"], { cwd });
+  assert.equal(result.code, 7, result.stderr);
+  assert.match(result.stderr, /Response body from .* was cut off/);
+  assert.deepEqual(await names(cwd), []);
+});
+
+Deno.test("download: -o replaces the file only when the body is complete", async () => {
+  await using server = rangeServer();
+  const cwd = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${cwd}/out.bin`, "previous version");
+  const cut = await dial([`${server.origin}/cut.bin`, "-o", "out.bin"], { cwd });
+  assert.equal(cut.code, 7, cut.stderr);
+  assert.equal(await Deno.readTextFile(`${cwd}/out.bin`), "previous version");
+  assert.deepEqual(await names(cwd), ["out.bin"]);
+  await Deno.chmod(`${cwd}/out.bin`, 0o600);
+  const whole = await dial([`${server.origin}/file.bin`, "-o", "out.bin"], { cwd });
+  assert.equal(whole.code, 0, whole.stderr);
+  assertBytesEqual(await Deno.readFile(`${cwd}/out.bin`), payload);
+  assert.equal((await Deno.stat(`${cwd}/out.bin`)).mode! & 0o777, 0o600);
+  assert.deepEqual(await names(cwd), ["out.bin"]);
+});
+
+Deno.test("download: -o /dev/null is written, not replaced", async () => {
+  await using server = rangeServer();
+  const result = await dial([`${server.origin}/file.bin`, "-o", "/dev/null"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal((await Deno.stat("/dev/null")).isCharDevice, true);
+});
+
+Deno.test("download: -C resumes a partial file with Range and gets the same bytes as curl -C -", async () => {
+  await using server = rangeServer();
+  const cwd = await Deno.makeTempDir();
+  await Deno.writeFile(`${cwd}/file.bin`, payload.subarray(0, 12_345));
+  await Deno.writeFile(`${cwd}/curl.bin`, payload.subarray(0, 12_345));
+  const result = await dial([`${server.origin}/file.bin`, "-C", "--download"], { cwd });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(server.heads.at(-1)!, /\r\nrange: bytes=12345-/i);
+  assert.equal(result.stderr, 'Resumed "file.bin" at 12.1 KiB: 183.3 KiB more\n');
+  assertBytesEqual(await Deno.readFile(`${cwd}/file.bin`), payload);
+  const curl = await new Deno.Command("curl", {
+    args: ["-sS", "-C", "-", "-o", "curl.bin", `${server.origin}/file.bin`],
+    cwd,
+  }).output();
+  assert.equal(curl.code, 0);
+  assertBytesEqual(await Deno.readFile(`${cwd}/curl.bin`), await Deno.readFile(`${cwd}/file.bin`));
+});
+
+Deno.test("download: -C keeps what arrived when cut off, and the next run completes it", async () => {
+  await using server = rangeServer();
+  const cwd = await Deno.makeTempDir();
+  const first = await dial([`${server.origin}/cut.bin`, "-C", "-o", "part.bin"], { cwd });
+  assert.equal(first.code, 7, first.stderr);
+  assert.match(first.stderr, /Kept 48\.8 KiB in "part\.bin": run the same command to resume/);
+  assertBytesEqual(await Deno.readFile(`${cwd}/part.bin`), payload.subarray(0, 50_000));
+  const second = await dial([`${server.origin}/file.bin`, "-C", "-o", "part.bin"], { cwd });
+  assert.equal(second.code, 0, second.stderr);
+  assertBytesEqual(await Deno.readFile(`${cwd}/part.bin`), payload);
+});
+
+Deno.test("download: -C falls back to the whole file when the server ignores Range", async () => {
+  await using server = rangeServer();
+  const cwd = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${cwd}/ignore.bin`, "stale start");
+  const result = await dial([`${server.origin}/ignore.bin`, "-C", "-o", "ignore.bin"], { cwd });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(
+    result.stderr,
+    'warning: The server ignored Range: downloading all of "ignore.bin" again\n',
+  );
+  assertBytesEqual(await Deno.readFile(`${cwd}/ignore.bin`), payload);
+  assert.deepEqual(await names(cwd), ["ignore.bin"]);
+});
+
+Deno.test("download: -C on a complete file says so and exits 0", async () => {
+  await using server = rangeServer();
+  const cwd = await Deno.makeTempDir();
+  await Deno.writeFile(`${cwd}/file.bin`, payload);
+  const result = await dial([`${server.origin}/file.bin`, "-C", "-o", "file.bin"], { cwd });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stderr, '"file.bin" is already complete (195.3 KiB)\n');
+  assertBytesEqual(await Deno.readFile(`${cwd}/file.bin`), payload);
+});
+
+Deno.test("download: -C without -o or --download is a usage error", async () => {
+  const result = await dial(["http://127.0.0.1:9/x", "-C"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /-C\/--continue needs a file to resume/);
+});
+
+/** Python's http.server, which ignores Range, serving `dir` on a port it picks. */
+async function pythonServer(dir: string) {
+  const child = new Deno.Command("python3", {
+    args: ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", dir],
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!/port (\d+)/.test(text)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`http.server did not start: ${text}`);
+    text += value;
+  }
+  const port = /port (\d+)/.exec(text)![1];
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    async [Symbol.asyncDispose]() {
+      child.kill();
+      await reader.cancel();
+      await child.status;
+    },
+  };
+}
+
+Deno.test("download: -C against Python's http.server (no Range support) downloads the whole file again", async () => {
+  const served = await Deno.makeTempDir();
+  await Deno.writeFile(`${served}/data.bin`, payload);
+  await using server = await pythonServer(served);
+  const cwd = await Deno.makeTempDir();
+  await Deno.writeFile(`${cwd}/data.bin`, payload.subarray(0, 1000));
+  const result = await dial([`${server.origin}/data.bin`, "-C", "--download"], { cwd });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(
+    result.stderr,
+    'warning: The server ignored Range: downloading all of "data.bin" again\n',
+  );
+  assertBytesEqual(await Deno.readFile(`${cwd}/data.bin`), payload);
+  assert.deepEqual(await names(cwd), ["data.bin"]);
+});
+
+Deno.test({
+  name: "download: -C resumes from nginx (206), and a complete file gets its 416, as curl -C -",
+  ignore: !hasNginx,
+  fn: async () => {
+    const root = await Deno.makeTempDir();
+    await Deno.chmod(root, 0o755);
+    await Deno.writeFile(`${root}/big.bin`, payload);
+    await using nginx = await startNginx(root);
+    const cwd = await Deno.makeTempDir();
+    await Deno.writeFile(`${cwd}/big.bin`, payload.subarray(0, 70_000));
+    const resumed = await dial([`${nginx.origin}/big.bin`, "-C", "--download"], { cwd });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.match(resumed.stderr, /^Resumed "big\.bin" at 68\.4 KiB: 127\.0 KiB more\n$/);
+    assertBytesEqual(await Deno.readFile(`${cwd}/big.bin`), payload);
+    const again = await dial([`${nginx.origin}/big.bin`, "-C", "-o", "big.bin"], { cwd });
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.stderr, '"big.bin" is already complete (195.3 KiB)\n');
+    await Deno.writeFile(`${cwd}/curl.bin`, payload.subarray(0, 70_000));
+    const curl = await new Deno.Command("curl", {
+      args: ["-sS", "-C", "-", "-o", "curl.bin", `${nginx.origin}/big.bin`],
+      cwd,
+    }).output();
+    assert.equal(curl.code, 0);
+    assertBytesEqual(await Deno.readFile(`${cwd}/curl.bin`), payload);
+  },
+});

@@ -1,0 +1,136 @@
+import { deflateRawSync, deflateSync } from "node:zlib";
+import {
+  assertBytesEqual,
+  assertEquals,
+  assertNotIncludes,
+  assertStringIncludes,
+} from "../assert.ts";
+import { dial, dialOnTerminal, hasScript } from "../_helpers.ts";
+import { dialIntoHead } from "./_spawn.ts";
+import { rawResponse, rawServer } from "./_raw_server.ts";
+
+Deno.test("response: the status line never names a protocol version fetch cannot know", async () => {
+  await using server = rawServer(() => rawResponse("200 OK", { "X-One": "1" }, "old", "HTTP/1.0"));
+  const result = await dial(["GET", `${server.origin}/`, "-i"]);
+  assertEquals(result.code, 0, result.stderr);
+  assertEquals(result.stdout, "200 OK\nConnection: close\nContent-Length: 3\nX-One: 1\n\nold");
+  const verbose = await dial(["GET", `${server.origin}/`, "-v"]);
+  assertStringIncludes(verbose.stderr, "\n200 OK\n");
+  assertNotIncludes(verbose.stderr, "HTTP/1.1 200");
+});
+
+Deno.test("response: a code without a standard phrase shows the code alone", async () => {
+  await using server = rawServer(() => rawResponse("299 Custom Thing", {}, "x"));
+  const result = await dial(["GET", `${server.origin}/`, "-i"]);
+  assertEquals(result.code, 0, result.stderr);
+  assertEquals(result.stdout.split("\n")[0], "299");
+});
+
+Deno.test("response: a reader that stops early (| head -1) ends dial quietly with exit 0", async () => {
+  const body = "line\n".repeat(400_000);
+  await using server = rawServer((head) =>
+    rawResponse(head.includes(" /missing ") ? "404 Not Found" : "200 OK", {
+      "Content-Type": "text/plain",
+    }, body)
+  );
+  const result = await dialIntoHead("head -1", [`${server.origin}/`]);
+  assertEquals(result.stdout, "line\n");
+  assertEquals(result.stderr, "");
+  assertEquals(result.code, 0);
+  // --check-status still reports the status; the closed pipe adds nothing.
+  const missing = await dialIntoHead("head -1", ["--check-status", `${server.origin}/missing`]);
+  assertEquals(missing.code, 4, missing.stderr);
+  assertEquals(missing.stderr, "warning: HTTP 404 Not Found\n");
+});
+
+function encodingServer() {
+  const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0x80, 0x0a]); // "café €\n" in windows-1252
+  const utf16 = new Uint8Array([0xff, 0xfe, 0x68, 0x00, 0xe9, 0x00, 0x0a, 0x00]); // BOM "hé\n"
+  const bodies: Record<string, [Record<string, string>, Uint8Array | string]> = {
+    "/latin1": [{ "Content-Type": "text/plain; charset=ISO-8859-1" }, latin1],
+    "/cp1252": [{ "Content-Type": "text/plain; charset=windows-1252" }, latin1],
+    "/utf16": [{ "Content-Type": "text/plain; charset=utf-16" }, utf16],
+    "/zlib": [
+      { "Content-Type": "text/plain", "Content-Encoding": "deflate" },
+      deflateSync("hello from zlib\n"),
+    ],
+    "/raw": [
+      { "Content-Type": "text/plain", "Content-Encoding": "deflate" },
+      deflateRawSync("hello from raw deflate\n"),
+    ],
+    "/bad": [{ "Content-Type": "text/plain", "Content-Encoding": "deflate" }, "not deflate at all"],
+    "/xfoo": [{ "Content-Type": "text/plain", "Content-Encoding": "x-foo" }, "ENCODED?\n"],
+  };
+  return rawServer((head) => {
+    const path = head.split(" ")[1]!;
+    const [headers, body] = bodies[path]!;
+    return rawResponse("200 OK", headers, body);
+  });
+}
+
+Deno.test("response: a terminal shows charset= text decoded (iso-8859-1, windows-1252, utf-16)", {
+  ignore: !hasScript,
+}, async () => {
+  await using server = encodingServer();
+  for (const path of ["/latin1", "/cp1252"]) {
+    const { code, screen } = await dialOnTerminal(["-s", `${server.origin}${path}`]);
+    assertEquals(code, 0, screen);
+    assertStringIncludes(screen, "café €");
+    assertNotIncludes(screen, "\uFFFD");
+  }
+  const utf16 = await dialOnTerminal(["-s", `${server.origin}/utf16`]);
+  assertStringIncludes(utf16.screen, "hé");
+  assertNotIncludes(utf16.screen, "binary");
+});
+
+Deno.test("response: piped output keeps the charset's bytes exactly", async () => {
+  await using server = encodingServer();
+  const result = await dial([`${server.origin}/latin1`]);
+  assertEquals(result.code, 0, result.stderr);
+  assertBytesEqual(result.stdoutBytes, new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0x80, 0x0a]));
+});
+
+Deno.test("response: Content-Encoding deflate is decoded, zlib and raw, piped and to -o (as HTTPie)", async () => {
+  await using server = encodingServer();
+  const zlib = await dial([`${server.origin}/zlib`]);
+  assertEquals([zlib.code, zlib.stdout], [0, "hello from zlib\n"], zlib.stderr);
+  const raw = await dial([`${server.origin}/raw`]);
+  assertEquals([raw.code, raw.stdout], [0, "hello from raw deflate\n"], raw.stderr);
+  const file = await Deno.makeTempFile();
+  const saved = await dial([`${server.origin}/raw`, "-o", file]);
+  assertEquals(saved.code, 0, saved.stderr);
+  assertEquals(await Deno.readTextFile(file), "hello from raw deflate\n");
+  await Deno.remove(file);
+  for (const path of ["/zlib", "/raw"]) {
+    const httpie = await new Deno.Command("http", {
+      args: ["--ignore-stdin", "--body", `${server.origin}${path}`],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    assertEquals(
+      new TextDecoder().decode(httpie.stdout),
+      path === "/zlib" ? zlib.stdout : raw.stdout,
+    );
+  }
+});
+
+Deno.test("response: a body that is not deflate data says so", async () => {
+  await using server = encodingServer();
+  const result = await dial([`${server.origin}/bad`]);
+  assertEquals(result.code, 1);
+  assertStringIncludes(
+    result.stderr,
+    `Response body from ${server.origin.slice(7)} is not valid deflate data`,
+  );
+});
+
+Deno.test("response: an encoding dial cannot decode is binary on a terminal, bytes when piped", {
+  ignore: !hasScript,
+}, async () => {
+  await using server = encodingServer();
+  const { screen } = await dialOnTerminal([`${server.origin}/xfoo`]);
+  assertStringIncludes(screen, 'Content-Encoding "x-foo", which dial does not decode');
+  assertNotIncludes(screen, "ENCODED?");
+  const piped = await dial([`${server.origin}/xfoo`]);
+  assertEquals(piped.stdout, "ENCODED?\n");
+});
