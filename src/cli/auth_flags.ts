@@ -1,14 +1,21 @@
 /**
- * The auth flags every command shares: `-H`, `-u`, `-B`, `-K`, `--oauth2*`.
+ * The auth flags every command shares: `-H`, `-u`, `-B`, `-K`, `--oauth2*`, netrc. Secret
+ * values may be references (`@PATH`, `@-`, `@env:NAME`, see `secret_ref.ts`).
  * @module
  */
 import { UsageError } from "../errors.ts";
-import type { Authorization, AuthSpec } from "../auth/spec.ts";
+import type { Authorization, AuthSpec, QueryKey } from "../auth/spec.ts";
 import { DEFAULT_CALLBACK_PORT, DEFAULT_CALLBACK_TIMEOUT } from "../auth/oauth2/defaults.ts";
 import type { HeaderField } from "../http/spec.ts";
 import { Secret } from "../secret.ts";
 import { type FlagDecl, flags, type FlagValues, isGiven } from "./declare.ts";
-import { parseHeader, parseQueryKey } from "./values.ts";
+import {
+  netrcAuthorization,
+  parseHeaderFlags,
+  parseQueryKeyFlag,
+  splitUserFlag,
+} from "./auth_sources.ts";
+import { claimStdin, resolveReference } from "./secret_ref.ts";
 
 const CODE = ["authorization_code"] as const;
 const PASSWORD = ["password"] as const;
@@ -61,6 +68,17 @@ export const OAUTH2_EXTRA_FLAGS = flags([
     help: `how long to wait for the browser login (default ${DEFAULT_CALLBACK_TIMEOUT / 1000})`,
   },
   { long: "oauth2-no-cache", help: "neither read nor write the token cache" },
+  {
+    long: "oauth2-token-url",
+    value: "url",
+    help: "token endpoint (instead of the one in --oauth2)",
+  },
+  { long: "oauth2-client-id", value: "id", help: "client id (instead of the one in --oauth2)" },
+  {
+    long: "oauth2-client-secret",
+    value: "secret",
+    help: "client secret (@file, @-, @env:NAME read it)",
+  },
 ]);
 
 /** The `--oauth2` flags: the flow and its refinements. */
@@ -80,7 +98,7 @@ export const AUTH_FLAGS = flags([
     short: "H",
     value: "header",
     repeatable: true,
-    help: 'custom header "Name: value" (repeatable)',
+    help: 'custom header "Name: value", or @file / @- of header lines (repeatable)',
   },
   {
     long: "auth",
@@ -88,7 +106,12 @@ export const AUTH_FLAGS = flags([
     value: "user:password",
     help: "HTTP Basic auth (prompts for a missing password)",
   },
-  { long: "bearer", short: "B", value: "token", help: "Bearer token auth" },
+  {
+    long: "bearer",
+    short: "B",
+    value: "token",
+    help: "Bearer token auth (@file, @-, @env:NAME read it)",
+  },
   {
     long: "api-key-query",
     short: "K",
@@ -96,14 +119,21 @@ export const AUTH_FLAGS = flags([
     repeatable: true,
     help: "API key in the query (repeatable)",
   },
+  { long: "no-netrc", help: "do not read credentials from ~/.netrc or $NETRC" },
+  {
+    long: "netrc-file",
+    value: "path",
+    file: true,
+    help: "read credentials from this netrc file",
+  },
   ...OAUTH2_FLAGS,
 ]);
 
-/** Flags that conflict among the auth flags: two ways to set one callback port. */
+/** Flags that conflict among the auth flags: two ways to set one callback port; netrc. */
 export const AUTH_CONFLICTS = [{
   flags: ["oauth2-port", "oauth2-redirect-uri"],
   hint: "write the port in the redirect URI, e.g. http://localhost:9000/callback",
-}] as const;
+}, { flags: ["netrc-file", "no-netrc"] }] as const;
 
 /** The parsed values of the auth flags. */
 export type AuthFlagValues = FlagValues<typeof AUTH_FLAGS>;
@@ -120,15 +150,21 @@ export interface ParsedAuth {
 }
 
 /**
- * Parses and validates the auth flags; prompts for a missing Basic password on a terminal.
+ * Parses and validates the auth flags, resolving credential references; prompts for a missing
+ * Basic password on a terminal; with no flag that sets Authorization, looks the URL's host up in
+ * netrc.
  *
  * @param values the flag values
+ * @param url the request URL, for netrc (none: netrc is not read)
  * @returns auth spec and headers
- * @throws {UsageError} on a malformed value or two flags that both set Authorization
+ * @throws {UsageError} on a malformed value, an unreadable reference, two flags that both set
+ * Authorization, or two that both read stdin
  */
-export async function parseAuthFlags(values: AuthFlagValues): Promise<ParsedAuth> {
-  const headers = values.header.map(parseHeader);
-  const queryKeys = values.apiKeyQuery.map(parseQueryKey);
+export async function parseAuthFlags(values: AuthFlagValues, url?: URL): Promise<ParsedAuth> {
+  claimStdinReaders(values);
+  const headers = await parseHeaderFlags(values.header);
+  const queryKeys: QueryKey[] = [];
+  for (const text of values.apiKeyQuery) queryKeys.push(await parseQueryKeyFlag(text));
   const setters: string[] = [];
   if (values.auth !== undefined) setters.push("-u");
   if (values.bearer !== undefined) setters.push("-B");
@@ -151,32 +187,52 @@ export async function parseAuthFlags(values: AuthFlagValues): Promise<ParsedAuth
   if (values.auth !== undefined) {
     authorization = await basicFromFlag(values.auth);
   } else if (values.bearer !== undefined) {
-    if (values.bearer === "") throw new UsageError("Empty token in -B");
-    authorization = { kind: "bearer", token: new Secret(values.bearer) };
+    const token = await resolveReference(values.bearer, "-B");
+    if (token === "") {
+      throw new UsageError(`Empty token in -B${values.bearer ? ` ${values.bearer}` : ""}`);
+    }
+    authorization = { kind: "bearer", token: new Secret(token) };
   } else if (oauth2) {
     authorization = { kind: "oauth2", oauth2 };
+  } else if (url && setters.length === 0) {
+    authorization = await netrcAuthorization(values, url);
   }
   return { auth: { ...(authorization ? { authorization } : {}), queryKeys }, headers };
 }
 
-async function basicFromFlag(text: string): Promise<Authorization> {
-  const colon = text.indexOf(":");
-  if (colon === 0) throw new UsageError(`Cannot parse -u "${text}": missing user name`);
-  if (colon > 0) {
-    return {
-      kind: "basic",
-      username: text.slice(0, colon),
-      password: new Secret(text.slice(colon + 1)),
-    };
+/** Checks the one-stdin-reader rule before any flag reads stdin. */
+function claimStdinReaders(values: AuthFlagValues): void {
+  const readers = [
+    ...values.header.filter((v) => v === "@-").map(() => "-H @-"),
+    ...values.apiKeyQuery.filter((v) => v.endsWith("=@-")).map((v) => `-K ${v}`),
+    values.auth === "@-" ? "-u @-" : undefined,
+    values.auth !== undefined && /^[^@][^:]*:@-$/.test(values.auth) ? "-u USER:@-" : undefined,
+    values.bearer === "@-" ? "-B @-" : undefined,
+    values.oauth2Password === "@-" ? "--oauth2-password @-" : undefined,
+    values.oauth2ClientSecret === "@-" ? "--oauth2-client-secret @-" : undefined,
+    values.oauth2?.endsWith(":@-") ? "--oauth2 client secret @-" : undefined,
+  ];
+  const given = readers.filter((r) => r !== undefined);
+  if (given.length > 1) {
+    throw new UsageError(`Both ${given[0]} and ${given[1]} read standard input`, {
+      hint: "only one flag or body per run may read stdin; give the other from a file or @env:NAME",
+    });
   }
+  if (given[0]) claimStdin(given[0]);
+}
+
+async function basicFromFlag(text: string): Promise<Authorization> {
+  const { username, password, label } = await splitUserFlag(text);
+  if (password) return { kind: "basic", username, password };
   if (!Deno.stdin.isTerminal()) {
-    throw new UsageError(`Missing password in -u "${text}"`, {
-      hint: `write -u "${text}:PASSWORD", or run in a terminal to be prompted`,
+    throw new UsageError(`Missing password in ${label}`, {
+      hint:
+        `write -u "USER:PASSWORD" (the password may be @file, @- or @env:NAME), or run in a terminal to be prompted`,
     });
   }
   return {
     kind: "basic",
-    username: text,
-    password: await (await import("./prompt.ts")).promptSecret(`Password for "${text}": `),
+    username,
+    password: await (await import("./prompt.ts")).promptSecret(`Password for "${username}": `),
   };
 }

@@ -2,6 +2,7 @@
  * The body flags: `-d`, `--json`, `-F`. Files are checked before anything is sent.
  * @module
  */
+import { claimStdin } from "./secret_ref.ts";
 import { UsageError } from "../errors.ts";
 import { guessContentType, newBoundary } from "../http/body.ts";
 import type { BodySource, FormField, HeaderField } from "../http/spec.ts";
@@ -62,7 +63,10 @@ export async function parseBodyFlags(values: BodyFlagValues): Promise<ParsedBody
   }
   if (values.data !== undefined) {
     const contentType = "application/x-www-form-urlencoded";
-    if (values.data === "@-") return { body: { kind: "stdin", contentType }, headers: [] };
+    if (values.data === "@-") {
+      claimStdin("-d @-");
+      return { body: { kind: "stdin", contentType }, headers: [] };
+    }
     if (values.data.startsWith("@")) {
       const path = await checkFile(values.data.slice(1), "-d");
       return { body: { kind: "file", path, contentType }, headers: [] };
@@ -88,6 +92,7 @@ async function jsonText(value: string): Promise<string> {
   let text = value;
   let source = "--json";
   if (value === "@-") {
+    claimStdin("--json @-");
     text = await new Response(Deno.stdin.readable).text();
     source = "--json from stdin";
   } else if (value.startsWith("@")) {

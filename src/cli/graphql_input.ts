@@ -6,6 +6,7 @@
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from "graphql";
 import { validate } from "graphql";
 import { UsageError } from "../errors.ts";
+import { claimStdin } from "./secret_ref.ts";
 import { operationsOf, parseDocument } from "../graphql/document.ts";
 import { parseVariablesJson, validateVariables } from "../graphql/variables.ts";
 
@@ -30,7 +31,10 @@ export interface CheckedOperation {
  * @returns the document text
  */
 export async function readQuery(value: string): Promise<string> {
-  if (value === "@-") return await new Response(Deno.stdin.readable).text();
+  if (value === "@-") {
+    claimStdin("-q @-");
+    return await new Response(Deno.stdin.readable).text();
+  }
   if (value.startsWith("@")) return await readFile(value.slice(1), "--query");
   return value;
 }

@@ -41,7 +41,7 @@ export async function runGraphQL(
 ): Promise<number> {
   const ws = flags.transport === "ws";
   const url = parseUrl(urlText, ws ? ["http:", "https:", "ws:", "wss:"] : ["http:", "https:"]);
-  const auth = await parseAuthFlags(flags);
+  const auth = await parseAuthFlags(flags, url);
   const endpoint: GraphQLEndpoint = { url, auth: auth.auth, headers: auth.headers };
   const { timeout, maxResults } = flags;
   const signal = timeout === undefined

@@ -7,7 +7,6 @@ import {
   DEFAULT_CALLBACK_PORT,
   DEFAULT_CALLBACK_TIMEOUT,
   type OAuth2Options,
-  parseOAuth2Value,
 } from "../auth/oauth2/parse_value.ts";
 import { Secret } from "../secret.ts";
 import { OAUTH2_EXTRA_FLAGS, type OAuth2FlagValues } from "./auth_flags.ts";
@@ -16,10 +15,14 @@ import { isGiven } from "./declare.ts";
 import { showAuthorizationUrl } from "./open_browser.ts";
 import { promptSecret } from "./prompt.ts";
 import { parseUrl } from "./values.ts";
+import { reportOAuth2Notice } from "./oauth2_notice.ts";
+import { oauth2Value } from "./oauth2_sources.ts";
+import { resolveReference } from "./secret_ref.ts";
 
 /**
- * Parses and validates the `--oauth2*` flags, flow by flow, before anything is sent; prompts
- * for a missing password-flow password on a terminal.
+ * Parses and validates the `--oauth2*` flags, flow by flow, before anything is sent, resolving
+ * credential references. A missing password-flow password is asked for (on a terminal) only
+ * when a new grant is needed: a cached or refreshable token serves first.
  *
  * @param values the flag values
  * @returns the OAuth 2.0 options, or undefined without `--oauth2`
@@ -35,7 +38,7 @@ export async function parseOAuth2Flags(
     if (stray) throw new UsageError(`--${stray.long} needs --oauth2`);
     return undefined;
   }
-  const value = parseOAuth2Value(values.oauth2);
+  const value = await oauth2Value(values, values.oauth2);
   const stray = given.find((flag) => flag.flows && !flag.flows.includes(value.flow));
   if (stray?.flows) {
     throw new UsageError(`--${stray.long} is only used by the ${stray.flows[0]} flow`, {
@@ -65,23 +68,26 @@ export async function parseOAuth2Flags(
     ? undefined
     : parseRedirectUri(values.oauth2RedirectUri);
   const timeout = values.oauth2Timeout ?? DEFAULT_CALLBACK_TIMEOUT;
-  let password = values.oauth2Password === undefined
+  const password = values.oauth2Password === undefined
     ? undefined
-    : new Secret(values.oauth2Password);
-  if (value.flow === "password" && password === undefined) {
-    const user = values.oauth2Username ?? "";
+    : new Secret(await resolveReference(values.oauth2Password, "--oauth2-password"));
+  const user = values.oauth2Username ?? "";
+  const askPassword = async () => {
     if (!Deno.stdin.isTerminal()) {
       throw new UsageError(`Missing --oauth2-password for "${user}"`, {
-        hint: "give --oauth2-password, or run in a terminal to be prompted",
+        hint:
+          "give --oauth2-password, or run in a terminal to be prompted (@file, @- or @env:NAME read it)",
       });
     }
-    password = await promptSecret(`OAuth 2.0 password for "${user}": `);
-  }
+    return await promptSecret(`OAuth 2.0 password for "${user}": `);
+  };
   return {
     ...value,
     port,
     timeout,
     openBrowser: showAuthorizationUrl,
+    notify: reportOAuth2Notice,
+    ...(value.flow === "password" ? { askPassword } : {}),
     ...(clientAuth !== undefined ? { clientAuth } : {}),
     ...(redirectUri ? { redirectUri } : {}),
     ...(values.oauth2NoCache ? { noCache: true } : {}),

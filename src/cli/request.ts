@@ -3,16 +3,14 @@
  * @module
  */
 import { statusExitCode } from "../http/status.ts";
-import { authorizationHeader } from "../auth/authorize.ts";
 import { DialError, ExitCode, TimeoutError, TransportError, UsageError } from "../errors.ts";
-import { buildRequest } from "../http/build_request.ts";
+import { authorize } from "../http/credentials.ts";
 import { send } from "../http/send.ts";
 import type { BodySource, RequestSpec } from "../http/spec.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
 import { isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
-import { Secret } from "../secret.ts";
 import { AUTH_FLAGS, parseAuthFlags } from "./auth_flags.ts";
 import { BODY_FLAGS, parseBodyFlags } from "./body_flags.ts";
 import type { CliContext } from "./context.ts";
@@ -134,7 +132,7 @@ export async function requestCommand(
 ): Promise<number> {
   const body = await parseBodyFlags(flags);
   const { method, url } = methodAndUrl(first, second, body.body !== undefined);
-  const auth = await parseAuthFlags(flags);
+  const auth = await parseAuthFlags(flags, url);
   if (body.body && (method === "GET" || method === "HEAD")) {
     throw new UsageError(`A request body cannot be sent with ${method}`, {
       hint: "give another method, e.g. POST",
@@ -157,19 +155,15 @@ export async function requestCommand(
   const out = stdout();
   const err = stderr();
   if (flags.offline) {
-    const header = spec.auth.authorization &&
-      (spec.auth.authorization.kind === "oauth2"
-        ? new Secret("")
-        : await authorizationHeader(spec.auth.authorization));
-    await out.write(formatRequestHead(buildRequest(spec, header), out.color));
+    const { request } = await authorize(spec, { offline: true });
+    await out.write(formatRequestHead(request, out.color));
     if (spec.body) await out.write(describeBody(spec.body) + "\n");
     return ExitCode.OK;
   }
   if (flags.curl) {
-    const header = spec.auth.authorization &&
-      await authorizationHeader(spec.auth.authorization, { signal: context.signal });
+    const { request } = await authorize(spec, { signal: context.signal });
     const { toCurl } = await import("../output/curl.ts");
-    const curl = toCurl(buildRequest(spec, header), {
+    const curl = toCurl(request, {
       follow: flags.follow,
       maxRedirects,
       ...(timeout !== undefined ? { timeout: timeout / 1000 } : {}),

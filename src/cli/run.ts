@@ -6,6 +6,7 @@ import { DialError, ExitCode, InterruptedError } from "../errors.ts";
 import { formatError } from "../output/report.ts";
 import { stderr, writeSync } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
+import { oauth2CacheFailed } from "./oauth2_notice.ts";
 import { parseArgv } from "./parse.ts";
 import { ROOT, VERSION } from "./program.ts";
 
@@ -36,7 +37,9 @@ export async function run(args: string[]): Promise<number> {
       }
       case "run": {
         const code = await invocation.run(invocation.values, context);
-        return controller.signal.aborted ? ExitCode.Interrupted : code;
+        if (controller.signal.aborted) return ExitCode.Interrupted;
+        // A token that could not be saved was reported on stderr; scripts must notice it too.
+        return code === ExitCode.OK && oauth2CacheFailed() ? ExitCode.Failure : code;
       }
     }
   } catch (error) {

@@ -52,7 +52,7 @@ export async function runSse(
   if (flags.lastEventId !== undefined && /[\0\r\n]/.test(flags.lastEventId)) {
     throw new UsageError(`Invalid --last-event-id: it cannot hold NUL, CR or LF`);
   }
-  const auth = await parseAuthFlags(flags);
+  const auth = await parseAuthFlags(flags, url);
   // A stdin body is read once so that every reconnection can send it again.
   let body = parsedBody.body;
   if (body?.kind === "stdin") {

@@ -13,6 +13,7 @@ import {
   type WebSocketSessionEvent,
 } from "../stream/ws_session.ts";
 import { parseAuthFlags } from "./auth_flags.ts";
+import { stdinClaimedBy } from "./secret_ref.ts";
 import type { CliContext } from "./context.ts";
 import { parseUrl } from "./values.ts";
 import type { WsFlagValues } from "./ws.ts";
@@ -39,7 +40,7 @@ export async function runWs(
     }
   }
   const { wait: waitMs, ping: pingMs, maxMessages, timeout: timeoutMs } = flags;
-  const auth = await parseAuthFlags(flags);
+  const auth = await parseAuthFlags(flags, url);
 
   const out = stdout();
   const err = stderr();
@@ -172,6 +173,8 @@ interface PumpOptions {
 
 /** Sends stdin: all of it as one binary message, or each line as a text message. */
 async function pumpStdin(session: WebSocketSession, options: PumpOptions): Promise<void> {
+  // A credential read stdin (e.g. -B @-): there are no messages to send.
+  if (stdinClaimedBy()) return;
   if (options.binary) {
     const bytes = new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer());
     if (session.state === "open") session.send(bytes);

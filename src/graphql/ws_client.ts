@@ -5,9 +5,10 @@
  * @module
  */
 import { createClient } from "graphql-ws";
-import { authorizationHeader } from "../auth/authorize.ts";
 import { DialError, ExitCode } from "../errors.ts";
-import { buildRequest, requestHeaders, requestUrl } from "../http/build_request.ts";
+import { requestHeaders, requestUrl } from "../http/build_request.ts";
+import { authorize } from "../http/credentials.ts";
+import type { PreparedRequest } from "../http/spec.ts";
 import { StatusError } from "../stream/status_error.ts";
 import { handshakeError, toWebSocketUrl } from "../stream/ws_handshake.ts";
 import { type GraphQLResult, parseEnvelope } from "./envelope.ts";
@@ -26,8 +27,8 @@ export interface WsOptions {
 /**
  * Runs one operation over graphql-transport-ws and yields its results until the server
  * completes it, the signal aborts, or the caller stops iterating (which completes the
- * operation and closes the socket). A handshake refused with 401 under OAuth 2.0 is retried
- * once with a fresh token.
+ * operation and closes the socket). A handshake refused with 401 while using a cached OAuth
+ * 2.0 token is retried once with a fresh token.
  *
  * @param endpoint URL (http(s) or ws(s)), auth and headers
  * @param request the operation
@@ -41,40 +42,37 @@ export async function* subscribeWs(
   request: GraphQLRequest,
   options: WsOptions = {},
 ): AsyncGenerator<GraphQLResult> {
-  const authorization = endpoint.auth.authorization;
-  for (let forceRefresh = false;; forceRefresh = true) {
+  const authorized = await authorize(
+    { method: "GET", url: endpoint.url, headers: endpoint.headers, auth: endpoint.auth },
+    {
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+  );
+  let prepared = authorized.request;
+  for (;;) {
     let received = false;
     try {
-      for await (const result of attempt(endpoint, request, options, forceRefresh)) {
+      for await (const result of attempt(prepared, request, options)) {
         received = true;
         yield result;
       }
       return;
     } catch (error) {
-      const retry = !forceRefresh && !received && authorization?.kind === "oauth2" &&
-        error instanceof StatusError && error.status === 401;
+      // The one 401 rule (credentials.ts), before any result was handed out.
+      const retry = !received && authorized.renewable && error instanceof StatusError &&
+        error.status === 401;
       if (!retry) throw error;
+      prepared = await authorized.renew();
     }
   }
 }
 
 async function* attempt(
-  endpoint: GraphQLEndpoint,
+  prepared: PreparedRequest,
   request: GraphQLRequest,
   options: WsOptions,
-  forceRefresh: boolean,
 ): AsyncGenerator<GraphQLResult> {
-  const authorization = endpoint.auth.authorization;
-  const header = authorization &&
-    await authorizationHeader(authorization, {
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      forceRefresh,
-    });
-  const prepared = buildRequest(
-    { method: "GET", url: endpoint.url, headers: endpoint.headers, auth: endpoint.auth },
-    header,
-  );
   const url = toWebSocketUrl(requestUrl(prepared));
   const headers = requestHeaders(prepared);
   const target = `${url.hostname}:${url.port || (url.protocol === "wss:" ? "443" : "80")}`;

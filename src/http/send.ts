@@ -1,12 +1,12 @@
 /**
- * The only network step: resolve auth, send, follow redirects by hand, retry once on a 401
- * with OAuth 2.0.
+ * The only network step for HTTP: credentials (through `credentials.ts`), send, follow
+ * redirects by hand.
  * @module
  */
-import { authorizationHeader } from "../auth/authorize.ts";
 import { DialError, ExitCode, networkError } from "../errors.ts";
 import { isReplayable, openBody } from "./body.ts";
-import { buildRequest, redirectRequest, requestHeaders, requestUrl } from "./build_request.ts";
+import { redirectRequest, requestHeaders, requestUrl } from "./build_request.ts";
+import { withCredentials } from "./credentials.ts";
 import { decodeContent } from "./content_encoding.ts";
 import type { PreparedRequest, RequestSpec } from "./spec.ts";
 
@@ -49,24 +49,16 @@ export interface Exchange {
  * @throws {DialError} transport, timeout, auth and too-many-redirects errors
  */
 export async function send(spec: RequestSpec, options: SendOptions = {}): Promise<Exchange> {
-  const authorization = spec.auth.authorization;
-  const authorize = { fetch: options.fetch, signal: options.signal, onNote: options.onNote };
-  let cachedToken = false;
-  const header = authorization && await authorizationHeader(authorization, {
-    ...authorize,
-    onOAuth2Token: (source) => cachedToken = source === "cache",
+  const credentials = {
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onNote ? { onNote: options.onNote } : {}),
+  };
+  return await withCredentials(spec, credentials, (request) => sendPrepared(request, options), {
+    unauthorized: (outcome) =>
+      outcome.ok && outcome.value.response.status === 401 && isReplayable(spec.body),
+    discard: async (exchange) => await exchange.response.body?.cancel(),
   });
-  const exchange = await sendPrepared(buildRequest(spec, header), options);
-  // Only a token from the cache may have been revoked meanwhile; a new one would fail again.
-  if (
-    exchange.response.status !== 401 || authorization?.kind !== "oauth2" || !cachedToken ||
-    !isReplayable(spec.body)
-  ) {
-    return exchange;
-  }
-  await exchange.response.body?.cancel();
-  const fresh = await authorizationHeader(authorization, { ...authorize, forceRefresh: true });
-  return await sendPrepared(buildRequest(spec, fresh), options);
 }
 
 /**

@@ -3,9 +3,9 @@
  * auto-reconnect. No printing; the CLI and the UI server observe it through typed events.
  * @module
  */
-import { authorizationHeader } from "../auth/authorize.ts";
 import { DialError, ExitCode, TimeoutError } from "../errors.ts";
-import { buildRequest, requestHeaders, requestUrl } from "../http/build_request.ts";
+import { requestHeaders, requestUrl } from "../http/build_request.ts";
+import { withCredentials } from "../http/credentials.ts";
 import type { PreparedRequest, RequestSpec } from "../http/spec.ts";
 import { EventChannel, sleep } from "./event_channel.ts";
 import { StatusError } from "./status_error.ts";
@@ -257,26 +257,14 @@ export class WebSocketSession {
   }
 
   async #open(): Promise<void> {
-    const authorization = this.#spec.auth.authorization;
-    for (let forceRefresh = false;; forceRefresh = true) {
-      let cachedToken = false;
-      const header = authorization &&
-        await authorizationHeader(authorization, {
-          ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
-          ...(this.#options.signal ? { signal: this.#options.signal } : {}),
-          forceRefresh,
-          onOAuth2Token: (source) => cachedToken = source === "cache",
-        });
-      const prepared = buildRequest(this.#spec, header);
-      try {
-        return await this.#handshake(prepared);
-      } catch (error) {
-        // As in send(): only a cached token may have been revoked; a new one would fail again.
-        const retry = error instanceof StatusError && error.status === 401 && cachedToken &&
-          !forceRefresh;
-        if (!retry) throw error;
-      }
-    }
+    const credentials = {
+      ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
+      ...(this.#options.signal ? { signal: this.#options.signal } : {}),
+    };
+    await withCredentials(this.#spec, credentials, (prepared) => this.#handshake(prepared), {
+      unauthorized: (outcome) =>
+        !outcome.ok && outcome.error instanceof StatusError && outcome.error.status === 401,
+    });
   }
 
   #handshake(prepared: PreparedRequest): Promise<void> {

@@ -12,7 +12,8 @@ const SECTIONS: Array<{ heading: string; command: string[]; complete: boolean }>
 ];
 
 /** Flags documented once for every command (in the HTTP requests and OAuth 2.0 tables). */
-const SHARED = /^(-H|-u|-B|-K|--header|--auth|--bearer|--api-key-query|--oauth2.*)$/;
+const SHARED =
+  /^(-H|-u|-B|-K|--header|--auth|--bearer|--api-key-query|--no-netrc|--netrc-file|--oauth2.*)$/;
 
 interface HelpFlag {
   short?: string;

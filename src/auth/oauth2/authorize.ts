@@ -14,6 +14,7 @@ import {
   type TokenStore,
 } from "./token_cache.ts";
 import { type TokenState, tokenState } from "./token_state.ts";
+import { bindEntry, entryMatches } from "./binding.ts";
 
 /** An access token and where it came from. */
 export interface OAuth2Token {
@@ -46,34 +47,44 @@ export async function oauth2Token(
     ...(authorize.signal ? { signal: authorize.signal } : {}),
     ...(authorize.onNote ? { onNote: authorize.onNote } : {}),
   };
-  const cached = await store.read(key);
+  // An entry obtained with another client secret (or password) is treated as absent.
+  const lookup = async () => {
+    const entry = await store.read(key);
+    return entry && await entryMatches(entry, options) ? entry : undefined;
+  };
+  const cached = await lookup();
   if (cached && !authorize.forceRefresh && isFresh(cached, Date.now())) {
     return result(cached, "cache");
   }
+  const onWait = () =>
+    options.notify?.({
+      kind: "lock_wait",
+      message:
+        `Waiting for another dial process to finish getting a token for client "${options.clientId}" at ${options.tokenUrl.host} (a browser login may be in progress)`,
+    });
   return await store.locked(key, async () => {
     // Loaded only when a token must be fetched: a cached token never pays for the OAuth library.
     const { ProviderError, refreshGrant } = await import("./token_request.ts");
     // Another process may have refreshed while this one waited for the lock.
-    let entry = await store.read(key);
+    const entry = await lookup();
     const changed = entry?.accessToken !== cached?.accessToken;
     if (entry && (changed || !authorize.forceRefresh) && isFresh(entry, Date.now())) {
       return result(entry, changed ? "new" : "cache");
     }
     if (entry?.refreshToken) {
       try {
-        const refreshed = await refreshGrant(options, entry, request);
-        await save(store, refreshed);
+        const refreshed = await bindEntry(await refreshGrant(options, entry, request), options);
+        await save(store, refreshed, options, entry);
         return result(refreshed, "new");
       } catch (error) {
         if (!(error instanceof ProviderError) || error.oauthError !== "invalid_grant") throw error;
-        await store.remove(key);
-        entry = undefined;
+        await store.remove(key).catch((failure) => report(options, failure));
       }
     }
-    const fresh = await newGrant(options, authorize);
-    await save(store, fresh);
+    const fresh = await bindEntry(await newGrant(await withPassword(options), authorize), options);
+    await save(store, fresh, await withPassword(options));
     return result(fresh, "new");
-  });
+  }, { ...(authorize.signal ? { signal: authorize.signal } : {}), onWait });
 }
 
 /**
@@ -129,9 +140,47 @@ async function newGrant(options: OAuth2Options, authorize: AuthorizeOptions): Pr
   return await authorizationCodeGrant(options, request);
 }
 
-async function save(store: TokenStore, entry: TokenEntry): Promise<void> {
-  // A cache that cannot be written must not fail the request: the token is still good.
-  await store.write(entry).catch(() => {});
+/** The options with the password asked for, when the password flow needs it now. */
+async function withPassword(options: OAuth2Options): Promise<OAuth2Options> {
+  if (options.flow !== "password" || options.password || !options.askPassword) return options;
+  const password = await options.askPassword();
+  // Asked once per run: later calls reuse it.
+  options.password = password;
+  return options;
+}
+
+/**
+ * Saves an entry. A cache that cannot be written does not fail the request (the token is
+ * good), but it is reported: the caller exits non-zero afterwards. When a refresh rotated the
+ * refresh token, the old entry holds a spent one: it is removed, or the report says so.
+ */
+async function save(
+  store: TokenStore,
+  entry: TokenEntry,
+  options: OAuth2Options,
+  previous?: TokenEntry,
+): Promise<void> {
+  try {
+    await store.write(entry);
+  } catch (error) {
+    const rotated = previous?.refreshToken !== undefined &&
+      previous.refreshToken !== entry.refreshToken;
+    let spent = "";
+    if (rotated) {
+      const removed = await store.remove(entry).then(() => true, () => false);
+      spent = removed
+        ? "; the spent refresh token was removed from the cache, the next run logs in again"
+        : `; the cache still holds the spent refresh token: remove ${await store.where(
+          entry,
+        )}`;
+    }
+    report(options, error, spent);
+  }
+}
+
+function report(options: OAuth2Options, error: unknown, suffix = ""): void {
+  const message = error instanceof Error ? error.message : String(error);
+  options.notify?.({ kind: "cache_write", message: `${message}${suffix}` });
 }
 
 function result(entry: TokenEntry, source: "cache" | "new"): OAuth2Token {

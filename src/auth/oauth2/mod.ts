@@ -16,7 +16,13 @@ export {
   OAUTH2_FLOWS,
   parseOAuth2Value,
 } from "./parse_value.ts";
-export type { OAuth2ClientAuth, OAuth2Flow, OAuth2Options, OAuth2Value } from "./parse_value.ts";
+export type {
+  OAuth2ClientAuth,
+  OAuth2Flow,
+  OAuth2Notice,
+  OAuth2Options,
+  OAuth2Value,
+} from "./parse_value.ts";
 export { isFresh, oauth2Authorization, type OAuth2Token, oauth2Token } from "./authorize.ts";
 export {
   listOAuth2Tokens,

@@ -51,6 +51,22 @@ export interface OAuth2Options extends OAuth2Value {
    * system browser ($BROWSER, xdg-open, open, cmd /c start) without printing anything.
    */
   openBrowser?: (url: URL) => void | Promise<void>;
+  /**
+   * Asks for the resource owner's password when the password flow needs a new grant and no
+   * `password` was given (the CLI prompts on a terminal). Not called while a cached or
+   * refreshable token serves.
+   */
+  askPassword?: () => Promise<Secret>;
+  /** Told what the person should know: a wait for another process, a cache write that failed. */
+  notify?: (notice: OAuth2Notice) => void;
+}
+
+/** Something the person running dial should be told about the token cache. */
+export interface OAuth2Notice {
+  /** `lock_wait`: another process is getting a token; `cache_write`: a token was not saved. */
+  kind: "lock_wait" | "cache_write";
+  /** One line, naming the path and the reason; never a secret. */
+  message: string;
 }
 
 /** Client authentication at the token endpoint: `client_secret_basic` or `client_secret_post`. */
@@ -76,7 +92,31 @@ const SCHEME = /^(https?):\/\//i;
  * ```
  */
 export function parseOAuth2Value(value: string): OAuth2Value {
-  const shape = "expected <flow>:<token_url>:<client_id>[:<client_secret>]";
+  const parts = splitOAuth2Value(value);
+  if (!parts.tokenUrl) {
+    throw new UsageError(`Invalid token URL in --oauth2: must be an absolute http(s) URL`, {
+      hint: SHAPE,
+    });
+  }
+  if (parts.clientId === undefined) {
+    throw new UsageError(`Missing client id in --oauth2`, { hint: SHAPE });
+  }
+  return { ...parts, tokenUrl: parts.tokenUrl, clientId: parts.clientId };
+}
+
+/** The parts of an `--oauth2` value; only the flow is required. */
+export type OAuth2ValueParts = Partial<OAuth2Value> & { flow: OAuth2Flow };
+
+/**
+ * Splits an `--oauth2` value that may stop after the flow or the token URL (the rest then
+ * comes from `--oauth2-token-url`, `--oauth2-client-id` and `--oauth2-client-secret`).
+ *
+ * @param value e.g. `password` or `client_credentials:https://id.example/token`
+ * @returns the parts given
+ * @throws {UsageError} on an unknown flow or a token URL that is not absolute http(s)
+ */
+export function splitOAuth2Value(value: string): OAuth2ValueParts {
+  const shape = SHAPE;
   const firstColon = value.indexOf(":");
   const flowText = firstColon < 0 ? value : value.slice(0, firstColon);
   if (!(OAUTH2_FLOWS as readonly string[]).includes(flowText)) {
@@ -86,6 +126,7 @@ export function parseOAuth2Value(value: string): OAuth2Value {
   }
   const flow = flowText as OAuth2Flow;
   const rest = firstColon < 0 ? "" : value.slice(firstColon + 1);
+  if (firstColon < 0) return { flow };
   const scheme = SCHEME.exec(rest);
   if (!scheme) {
     throw new UsageError(`Invalid token URL in --oauth2: must be an absolute http(s) URL`, {
@@ -111,20 +152,20 @@ export function parseOAuth2Value(value: string): OAuth2Value {
       hint: shape,
     });
   }
+  if (end >= rest.length) return { flow, tokenUrl };
   const afterUrl = rest.slice(end + 1);
   const idEnd = afterUrl.indexOf(":");
   const clientId = idEnd < 0 ? afterUrl : afterUrl.slice(0, idEnd);
-  if (end >= rest.length || clientId === "") {
-    throw new UsageError(`Missing client id in --oauth2`, { hint: shape });
-  }
   const secretText = idEnd < 0 ? "" : afterUrl.slice(idEnd + 1);
   return {
     flow,
     tokenUrl,
-    clientId,
+    ...(clientId === "" ? {} : { clientId }),
     ...(secretText === "" ? {} : { clientSecret: new Secret(secretText) }),
   };
 }
+
+const SHAPE = "expected <flow>:<token_url>:<client_id>[:<client_secret>]";
 
 /** Index of the colon that ends the token URL (or the length when there is none). */
 function tokenUrlEnd(text: string, authorityStart: number): number {

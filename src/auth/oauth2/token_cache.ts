@@ -2,7 +2,8 @@
  * The OAuth 2.0 token cache: one JSON file per (flow, token URL, client id, scope, username)
  * in a 0700 directory, each file 0600 and written atomically (temp file + rename), with a
  * per-entry lock so concurrent `dial` processes do not both refresh. Client secrets and
- * passwords are never stored.
+ * passwords are never stored, only salted hashes that bind an entry to them (`binding.ts`).
+ * Only regular files up to 1 MiB are read: a link, FIFO or device in their place is refused.
  * @module
  */
 import {
@@ -11,6 +12,14 @@ import {
   joinPath as join,
   writePrivateFile,
 } from "../../cache.ts";
+import { DialError } from "../../errors.ts";
+import {
+  cacheFileError,
+  type LockOptions,
+  readRegularFile,
+  refuseSpecial,
+  waitForLock,
+} from "./cache_io.ts";
 import { OAUTH2_FLOWS, type OAuth2Flow, type OAuth2Options } from "./parse_value.ts";
 
 /** What identifies a cached token; none of it is secret. */
@@ -43,7 +52,16 @@ export interface TokenEntry extends TokenKey {
   expiresAt?: number;
   /** When the current access token was obtained with the refresh token, if it was. */
   refreshedAt?: number;
+  /** Salted hash of the client secret that obtained the token; absent for public clients. */
+  clientBinding?: string;
+  /** Salted hash of the user name and password (password flow). */
+  ownerBinding?: string;
 }
+
+/** The largest cache entry dial reads: 1 MiB. */
+export const MAX_ENTRY_BYTES = 1 << 20;
+
+export type { LockOptions };
 
 /**
  * @param options the OAuth 2.0 options
@@ -84,7 +102,13 @@ export interface TokenStore {
   /** Removes the entry. */
   remove(key: TokenKey): Promise<void>;
   /** Runs `fn` while holding the entry's lock (other processes wait). */
-  locked<T>(key: TokenKey, fn: () => Promise<T>): Promise<T>;
+  locked<T>(
+    key: TokenKey,
+    fn: () => Promise<T>,
+    options?: LockOptions,
+  ): Promise<T>;
+  /** Where the entry is kept, for messages. */
+  where(key: TokenKey): Promise<string>;
 }
 
 const memory = new Map<string, TokenEntry>();
@@ -102,6 +126,7 @@ export function memoryTokenStore(): TokenStore {
       return Promise.resolve();
     },
     locked: (_key, fn) => fn(),
+    where: () => Promise.resolve("memory"),
   };
 }
 
@@ -111,40 +136,55 @@ export function memoryTokenStore(): TokenStore {
  */
 export function fileTokenStore(cacheDir: string = defaultCacheDir()): TokenStore {
   const dir = tokenDir(cacheDir);
+  const path = async (key: TokenKey, ext: string) => join(dir, `${await fileName(key)}.${ext}`);
   return {
     async read(key) {
-      const entry = await readEntryFile(join(dir, `${await fileName(key)}.json`));
+      const file = await path(key, "json");
+      const entry = await readEntryFile(file, true);
       return entry && sameKey(entry, key) ? entry : undefined;
     },
     async write(entry) {
+      const file = await path(entry, "json");
       const text = JSON.stringify({ version: 1, ...entry }, null, 2) + "\n";
-      await writePrivateFile(join(dir, `${await fileName(entry)}.json`), text);
+      try {
+        await writePrivateFile(file, text);
+      } catch (error) {
+        throw cacheFileError("Cannot write the token cache file", file, error);
+      }
     },
     async remove(key) {
-      await Deno.remove(join(dir, `${await fileName(key)}.json`)).catch((error) => {
-        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      const file = await path(key, "json");
+      await Deno.remove(file).catch((error) => {
+        if (!(error instanceof Deno.errors.NotFound)) {
+          throw cacheFileError("Cannot remove the token cache file", file, error);
+        }
       });
     },
-    async locked(key, fn) {
+    async locked(key, fn, options = {}) {
+      const lockPath = await path(key, "lock");
       let file: Deno.FsFile;
       try {
         await ensurePrivateDir(dir);
-        file = await Deno.open(join(dir, `${await fileName(key)}.lock`), {
-          write: true,
-          create: true,
-          mode: 0o600,
-        });
-      } catch {
+        await refuseSpecial(lockPath);
+        file = await Deno.open(lockPath, { write: true, create: true, mode: 0o600 });
+      } catch (error) {
+        if (error instanceof DialError) throw error;
         // An unwritable cache directory must not stop the request; there is nothing to guard.
         return await fn();
       }
       try {
-        await file.lock(true);
+        await waitForLock(file, options);
+      } catch (error) {
+        file.close();
+        throw error;
+      }
+      try {
         return await fn();
       } finally {
         file.close();
       }
     },
+    where: (key) => path(key, "json"),
   };
 }
 
@@ -162,7 +202,7 @@ export async function listTokenEntries(
   try {
     for await (const item of Deno.readDir(dir)) {
       if (!item.isFile || !/^[0-9a-f]{64}\.json$/.test(item.name)) continue;
-      const entry = await readEntryFile(join(dir, item.name));
+      const entry = await readEntryFile(join(dir, item.name), false);
       if (entry) entries.push(entry);
     }
   } catch (error) {
@@ -213,13 +253,15 @@ async function fileName(key: TokenKey): Promise<string> {
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-async function readEntryFile(path: string): Promise<TokenEntry | undefined> {
-  let text: string;
+async function readEntryFile(path: string, strict: boolean): Promise<TokenEntry | undefined> {
+  let text: string | undefined;
   try {
-    text = await Deno.readTextFile(path);
-  } catch {
+    text = await readRegularFile(path, MAX_ENTRY_BYTES);
+  } catch (error) {
+    if (strict) throw error;
     return undefined;
   }
+  if (text === undefined) return undefined;
   try {
     return parseEntry(JSON.parse(text));
   } catch {
@@ -252,6 +294,7 @@ export function parseEntry(value: unknown): TokenEntry | undefined {
   }
   const refreshToken = str("refreshToken"), grantedScope = str("grantedScope");
   const expiresAt = num("expiresAt"), refreshedAt = num("refreshedAt");
+  const clientBinding = str("clientBinding"), ownerBinding = str("ownerBinding");
   return {
     flow,
     tokenUrl,
@@ -265,5 +308,7 @@ export function parseEntry(value: unknown): TokenEntry | undefined {
     ...(grantedScope !== undefined ? { grantedScope } : {}),
     ...(expiresAt !== undefined ? { expiresAt } : {}),
     ...(refreshedAt !== undefined ? { refreshedAt } : {}),
+    ...(clientBinding !== undefined ? { clientBinding } : {}),
+    ...(ownerBinding !== undefined ? { ownerBinding } : {}),
   };
 }

@@ -2,6 +2,7 @@
  * Token state without the tokens: for `dial auth status` and the desktop UI's auth panel.
  * @module
  */
+import { entryMatches } from "./binding.ts";
 import type { OAuth2Flow, OAuth2Options } from "./parse_value.ts";
 import { defaultCacheDir } from "../../cache.ts";
 import {
@@ -63,7 +64,8 @@ export function tokenState(entry: TokenEntry): TokenState {
 export async function oauth2TokenState(options: OAuth2Options): Promise<TokenState | undefined> {
   const store = options.noCache ? memoryTokenStore() : fileTokenStore(options.cacheDir);
   const entry = await store.read(tokenKey(options));
-  return entry && tokenState(entry);
+  // An entry of another client secret (or password) is not this client's token.
+  return entry && await entryMatches(entry, options) ? tokenState(entry) : undefined;
 }
 
 /**

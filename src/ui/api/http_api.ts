@@ -3,8 +3,8 @@
  * and describe the response as JSON; build the equivalent curl command.
  * @module
  */
-import { authorizationHeader } from "../../auth/authorize.ts";
-import { buildRequest, displayUrl } from "../../http/build_request.ts";
+import { displayUrl } from "../../http/build_request.ts";
+import { authorize } from "../../http/credentials.ts";
 import { send } from "../../http/send.ts";
 import { toCurl } from "../../output/curl.ts";
 import { boolean, object, readJson } from "./decode.ts";
@@ -88,13 +88,12 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
 export async function handleHttpCurl(request: Request, context: ApiContext): Promise<Response> {
   const json = object(await readJson(request), "request");
   const spec = parseUiRequest(json, context.oauth);
-  const authorization = spec.auth.authorization;
-  const header = authorization && await authorizationHeader(authorization, {
+  const { request: prepared } = await authorize(spec, {
     signal: context.signal,
     ...(context.fetch ? { fetch: context.fetch } : {}),
   });
   const follow = json.follow === undefined ? true : boolean(json.follow, "follow");
-  return Response.json({ curl: toCurl(buildRequest(spec, header), { follow }) });
+  return Response.json({ curl: toCurl(prepared, { follow }) });
 }
 
 /**

@@ -1,0 +1,139 @@
+/**
+ * Where the CLI's credentials come from besides literal flag values: `-H @PATH` header files,
+ * references in `-u`/`-K`, and netrc.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import type { Authorization, QueryKey } from "../auth/spec.ts";
+import { netrcLookup, parseNetrc } from "../auth/netrc.ts";
+import type { HeaderField } from "../http/spec.ts";
+import { warn } from "../output/report.ts";
+import { stderr } from "../output/terminal.ts";
+import { Secret } from "../secret.ts";
+import { claimStdin, isReference, readReferenceFile, resolveReference } from "./secret_ref.ts";
+import { parseHeader, parseQueryKey } from "./values.ts";
+
+/**
+ * Parses `-H` values: `Name: value`, or `@PATH` / `@-` for a file of header lines (blank
+ * lines and `#` comments skipped), as curl reads them.
+ *
+ * @param values the `-H` values
+ * @returns the headers; credential-named values wrapped as secrets
+ */
+export async function parseHeaderFlags(values: string[]): Promise<HeaderField[]> {
+  const headers: HeaderField[] = [];
+  for (const value of values) {
+    if (!isReference(value) || value.startsWith("@env:")) {
+      headers.push(parseHeader(value.startsWith("@@") ? value.slice(1) : value));
+      continue;
+    }
+    const where = `-H ${value}`;
+    let text: string;
+    if (value === "@-") {
+      claimStdin(where);
+      text = await new Response(Deno.stdin.readable).text();
+    } else {
+      text = await readReferenceFile(value.slice(1), where);
+    }
+    const lines = text.split(/\r?\n/);
+    for (const [index, line] of lines.entries()) {
+      const trimmed = line.trim();
+      if (trimmed === "" || trimmed.startsWith("#")) continue;
+      try {
+        headers.push(parseHeader(trimmed));
+      } catch {
+        // The line may hold a secret: name the place, not the text.
+        throw new UsageError(`Cannot parse line ${index + 1} of ${where}`, {
+          hint: 'each line must be "Name: value"',
+        });
+      }
+    }
+  }
+  return headers;
+}
+
+/**
+ * @param text a `-K name=value` value; the value may be a reference
+ * @returns the query key
+ */
+export async function parseQueryKeyFlag(text: string): Promise<QueryKey> {
+  const key = parseQueryKey(text);
+  const value = await resolveReference(key.value.reveal(), `-K ${key.name}=`);
+  return { name: key.name, value: new Secret(value) };
+}
+
+/**
+ * Splits a `-u` value after resolving references: the whole value (`-u @env:CREDS`) or the
+ * part after the first colon (`-u ann:@env:PW`).
+ *
+ * @param text the `-u` value as written
+ * @returns the user, the password when given, and how to name the value in messages
+ */
+export async function splitUserFlag(
+  text: string,
+): Promise<{ username: string; password?: Secret; label: string }> {
+  const whole = isReference(text);
+  const value = await resolveReference(text, "-u");
+  const label = whole ? `-u ${text}` : `-u "${value.split(":")[0]}"`;
+  const colon = value.indexOf(":");
+  if (colon === 0) throw new UsageError(`Cannot parse ${label}: missing user name`);
+  if (colon < 0) return { username: value, label };
+  const password = whole
+    ? value.slice(colon + 1)
+    : await resolveReference(value.slice(colon + 1), "-u USER:");
+  return { username: value.slice(0, colon), password: new Secret(password), label };
+}
+
+/** The netrc flags. */
+export interface NetrcFlags {
+  /** False with `--no-netrc`. */
+  netrc?: boolean;
+  /** `--netrc-file PATH`. */
+  netrcFile?: string;
+}
+
+/**
+ * Basic credentials from netrc for a request that sets no Authorization itself: `--netrc-file`,
+ * else `$NETRC`, else `~/.netrc` (`%USERPROFILE%\_netrc` on Windows). A file readable by group
+ * or others is used with a warning.
+ *
+ * @param flags `--no-netrc` and `--netrc-file`
+ * @param url the request URL
+ * @returns Basic credentials for the URL's host, if the file has them
+ * @throws {UsageError} when `--netrc-file` names a file that cannot be read
+ */
+export async function netrcAuthorization(
+  flags: NetrcFlags,
+  url: URL,
+): Promise<Authorization | undefined> {
+  if (flags.netrc === false) return undefined;
+  const explicit = flags.netrcFile;
+  const path = explicit ?? Deno.env.get("NETRC") ?? defaultNetrcPath();
+  if (path === undefined) return undefined;
+  let text: string;
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isFile) throw new Deno.errors.NotFound();
+    text = await Deno.readTextFile(path);
+    if (info.mode !== null && (info.mode & 0o077) !== 0 && Deno.build.os !== "windows") {
+      const err = stderr();
+      await warn(err, `netrc file ${path} is readable by others; run chmod 600 ${path}`);
+    }
+  } catch (error) {
+    if (explicit === undefined) return undefined;
+    const reason = error instanceof Deno.errors.NotFound ? "no such file" : "cannot read it";
+    throw new UsageError(`Cannot read --netrc-file ${explicit}: ${reason}`);
+  }
+  const entry = netrcLookup(parseNetrc(text), url.hostname.replace(/^\[|\]$/g, ""));
+  if (!entry) return undefined;
+  return { kind: "basic", username: entry.login, password: entry.password };
+}
+
+function defaultNetrcPath(): string | undefined {
+  if (Deno.build.os === "windows") {
+    const home = Deno.env.get("USERPROFILE");
+    return home === undefined ? undefined : `${home}\\_netrc`;
+  }
+  const home = Deno.env.get("HOME");
+  return home === undefined ? undefined : `${home}/.netrc`;
+}

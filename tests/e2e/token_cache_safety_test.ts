@@ -1,0 +1,116 @@
+/**
+ * The token cache under trouble: special files in place of an entry, oversized entries, a
+ * cache that cannot be written during a refresh, and a lock held by another process.
+ */
+import { assertEquals, assertStringIncludes } from "../assert.ts";
+import { dial, serve } from "../_helpers.ts";
+import { startMockServer } from "./_oauth_servers.ts";
+
+function api() {
+  return serve(() => Response.json({ ok: true }));
+}
+
+/** Primes a fresh HOME with one password-flow token; returns the entry path and the args. */
+async function primed(tokenUrl: string, origin: string) {
+  const home = await Deno.makeTempDir({ prefix: "dial-cache-home-" });
+  const args = [
+    `${origin}/me`,
+    "--oauth2",
+    `password:${tokenUrl}:app`,
+    "--oauth2-username",
+    "ann",
+    "--oauth2-password",
+    "pw",
+  ];
+  const first = await dial(args, { env: { HOME: home } });
+  assertEquals(first.code, 0, first.stderr);
+  const dir = `${home}/.cache/dial/oauth2`;
+  const name = (await Array.fromAsync(Deno.readDir(dir))).find((i) => i.name.endsWith(".json"))!
+    .name;
+  return {
+    home,
+    args,
+    dir,
+    entry: `${dir}/${name}`,
+    lock: `${dir}/${name.replace(/json$/, "lock")}`,
+  };
+}
+
+Deno.test("token cache: an entry replaced by a FIFO, a link or a huge file is refused at once", async () => {
+  await using mock = await startMockServer();
+  await using target = api();
+  const cases: Array<[string, (entry: string) => Promise<void>, string]> = [
+    ["fifo", async (entry) => {
+      await new Deno.Command("mkfifo", { args: [entry] }).output();
+    }, "it is a FIFO, socket or device, not a regular file"],
+    ["link", (entry) => Deno.symlink("/dev/zero", entry), "it is a symbolic link"],
+    ["huge", (entry) => Deno.writeTextFile(entry, " ".repeat((1 << 20) + 1)), "larger than 1 MiB"],
+  ];
+  for (const [label, replace, message] of cases) {
+    const { home, args, entry } = await primed(mock.tokenUrl, target.origin);
+    await Deno.remove(entry);
+    await replace(entry);
+    const started = performance.now();
+    const result = await dial(args, { env: { HOME: home } });
+    assertEquals(result.code, 1, `${label}: ${result.stderr}`);
+    assertStringIncludes(result.stderr, `Refusing the token cache file ${entry}: ${message}`);
+    assertEquals(performance.now() - started < 10_000, true, label);
+  }
+  assertEquals(target.requests.length, 3);
+});
+
+/** Makes a directory unwritable, even for root (chattr +i), and returns the undo. */
+async function freeze(dir: string): Promise<() => Promise<void>> {
+  if (Deno.uid() === 0) {
+    const done = await new Deno.Command("chattr", { args: ["+i", dir] }).output();
+    if (!done.success) throw new Error("chattr +i failed");
+    return async () => void await new Deno.Command("chattr", { args: ["-i", dir] }).output();
+  }
+  await Deno.chmod(dir, 0o500);
+  return () => Deno.chmod(dir, 0o700);
+}
+
+Deno.test("token cache: a refreshed token that cannot be saved is reported with the path; exit 1 after the request", async () => {
+  await using mock = await startMockServer(1);
+  await using target = api();
+  const { home, args, dir, entry } = await primed(mock.tokenUrl, target.origin);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const thaw = await freeze(dir);
+  try {
+    const result = await dial(args, { env: { HOME: home } });
+    assertEquals(result.code, 1, result.stderr);
+    assertStringIncludes(result.stderr, `Cannot write the token cache file ${entry}:`);
+    assertStringIncludes(result.stderr, "not permitted");
+    assertStringIncludes(result.stderr, "spent refresh token");
+    assertEquals(result.stdout.trim(), '{"ok":true}');
+  } finally {
+    await thaw();
+  }
+  assertEquals(mock.tokenRequests.map((r) => r.body.get("grant_type")), [
+    "password",
+    "refresh_token",
+  ]);
+  assertEquals(target.requests.length, 2);
+});
+
+Deno.test("token cache: --timeout bounds the wait for another process's lock, which is announced once", async () => {
+  await using mock = await startMockServer(1);
+  await using target = api();
+  const { home, args, lock } = await primed(mock.tokenUrl, target.origin);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  using held = await Deno.open(lock, { write: true });
+  await held.lock(true);
+  const started = performance.now();
+  const result = await dial([...args, "--timeout", "1"], { env: { HOME: home } });
+  const elapsed = performance.now() - started;
+  await held.unlock();
+  assertEquals(result.code, 8, result.stderr);
+  const waits = result.stderr.split("Waiting for another dial process").length - 1;
+  assertEquals(waits, 1, result.stderr);
+  assertStringIncludes(
+    result.stderr,
+    "error: Timed out waiting for another dial process to finish getting an OAuth 2.0 token",
+  );
+  assertEquals(elapsed < 8_000, true, `took ${elapsed} ms`);
+  assertEquals(target.requests.length, 1);
+});
