@@ -191,3 +191,25 @@ export function serve(
     [Symbol.asyncDispose]: close,
   };
 }
+
+/**
+ * Makes every cached OAuth 2.0 token under a directory look expired, as the clock would after
+ * its lifetime: tests need no sleep, and a slow machine cannot expire a token early.
+ *
+ * @param dir a test's HOME or cache directory
+ * @returns how many entries were changed
+ */
+export async function expireCachedTokens(dir: string): Promise<number> {
+  let count = 0;
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) count += await expireCachedTokens(path);
+    if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+    const data = JSON.parse(await Deno.readTextFile(path));
+    if (typeof data?.expiresAt !== "number") continue;
+    data.expiresAt = Date.now() - 1000;
+    await Deno.writeTextFile(path, JSON.stringify(data));
+    count++;
+  }
+  return count;
+}

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { expireCachedTokens } from "../_helpers.ts";
 import { startMockServer } from "../e2e/_oauth_servers.ts";
 import { launchBrowser, openApp } from "./_browser.ts";
 import { loadSchema, setAuth, setEditorText } from "./_gql_app.ts";
@@ -20,25 +21,6 @@ function tokenGate(mock: Awaited<ReturnType<typeof startMockServer>>, ttlMs: num
     return (issued.get(token) ?? 0) > Date.now();
   };
   return { gate, seen };
-}
-
-/**
- * Makes every cached token in a cache directory look expired, as the clock would after its
- * lifetime: the test then needs no sleep, and a slow machine cannot expire a token early.
- */
-async function expireCachedTokens(dir: string): Promise<number> {
-  let count = 0;
-  for await (const entry of Deno.readDir(dir)) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory) count += await expireCachedTokens(path);
-    if (!entry.isFile || !entry.name.endsWith(".json")) continue;
-    const data = JSON.parse(await Deno.readTextFile(path));
-    if (typeof data?.expiresAt !== "number") continue;
-    data.expiresAt = Date.now() - 1000;
-    await Deno.writeTextFile(path, JSON.stringify(data));
-    count++;
-  }
-  return count;
 }
 
 Deno.test("browser: OAuth 2.0 tokens are refreshed before expiry for introspection and queries, and the panel shows the state", async () => {

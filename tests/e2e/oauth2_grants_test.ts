@@ -3,7 +3,7 @@
  * oauth2-mock-server and oidc-provider started in-process.
  */
 import assert from "node:assert/strict";
-import { dial, serve } from "../_helpers.ts";
+import { dial, expireCachedTokens, serve } from "../_helpers.ts";
 import { OIDC_CLIENTS, startMockServer, startOidcProvider } from "./_oauth_servers.ts";
 
 async function freshHome(): Promise<string> {
@@ -151,7 +151,7 @@ Deno.test("oauth2: secrets and tokens never appear in -v output", async () => {
 });
 
 Deno.test("oauth2: an expired token is refreshed with the refresh token", async () => {
-  await using mock = await startMockServer(2);
+  await using mock = await startMockServer();
   await using target = api();
   const home = await freshHome();
   const args = [
@@ -166,7 +166,7 @@ Deno.test("oauth2: an expired token is refreshed with the refresh token", async 
   assert.equal((await dial(args, { env: { HOME: home } })).code, 0);
   const firstRefresh = mock.tokenRequests.length === 1 ? "" : "unexpected";
   assert.equal(firstRefresh, "");
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  assert.equal(await expireCachedTokens(home), 1);
   const second = await dial(args, { env: { HOME: home } });
   assert.equal(second.code, 0, second.stderr);
   assert.deepEqual(mock.tokenRequests.map((r) => r.body.get("grant_type")), [
@@ -179,7 +179,7 @@ Deno.test("oauth2: an expired token is refreshed with the refresh token", async 
 });
 
 Deno.test("oauth2: invalid_grant on refresh falls back to a new grant", async () => {
-  await using mock = await startMockServer(2);
+  await using mock = await startMockServer();
   mock.server.service.on("beforeResponse", (response, req) => {
     if (req.body?.grant_type === "refresh_token") {
       response.statusCode = 400;
@@ -198,7 +198,7 @@ Deno.test("oauth2: invalid_grant on refresh falls back to a new grant", async ()
     "pw",
   ];
   assert.equal((await dial(args, { env: { HOME: home } })).code, 0);
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  assert.equal(await expireCachedTokens(home), 1);
   const second = await dial(args, { env: { HOME: home } });
   assert.equal(second.code, 0, second.stderr);
   assert.deepEqual(mock.tokenRequests.map((r) => r.body.get("grant_type")), [
@@ -398,7 +398,7 @@ Deno.test("oauth2: two dial processes at once with a cold cache make one token r
 });
 
 Deno.test("oauth2: a refresh response without a refresh token keeps the old one", async () => {
-  await using mock = await startMockServer(2);
+  await using mock = await startMockServer();
   mock.server.service.on("beforeResponse", (response, req) => {
     if (req.body?.grant_type === "refresh_token" && typeof response.body === "object") {
       delete response.body.refresh_token;
@@ -417,7 +417,7 @@ Deno.test("oauth2: a refresh response without a refresh token keeps the old one"
   ];
   assert.equal((await dial(args, { env: { HOME: home } })).code, 0);
   const original = JSON.parse((await cacheFiles(home))[0]!.text).refreshToken;
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  assert.equal(await expireCachedTokens(home), 1);
   assert.equal((await dial(args, { env: { HOME: home } })).code, 0);
   assert.equal(mock.tokenRequests[1]?.body.get("refresh_token"), original);
   const entry = JSON.parse((await cacheFiles(home))[0]!.text);

@@ -3,7 +3,7 @@
  * server and runs $BROWSER, a test script that logs in like a person would.
  */
 import assert from "node:assert/strict";
-import { dial, dialEnv, serve } from "../_helpers.ts";
+import { dial, dialEnv, expireCachedTokens, serve } from "../_helpers.ts";
 import { freePort, OIDC_CLIENTS, startMockServer, startOidcProvider } from "./_oauth_servers.ts";
 
 const BROWSER = `${Deno.execPath()} run -A --quiet ${
@@ -139,14 +139,13 @@ Deno.test("oauth2 login: an expired authorization_code token is refreshed at oid
   const port = freePort();
   await using op = await startOidcProvider({
     redirectUris: [`http://localhost:${port}/`],
-    accessTokenTtl: 2,
   });
   await using target = api();
   const client = `${OIDC_CLIENTS.web.id}:${OIDC_CLIENTS.web.secret}`;
   const args = codeArgs(target.origin, op, client, port, ["--oauth2-scope", "openid"]);
   const first = await login(args);
   assert.equal(first.code, 0, first.stderr);
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  assert.equal(await expireCachedTokens(first.home), 1);
   const second = await login(args, { home: first.home, mode: "none" });
   assert.equal(second.code, 0, second.stderr);
   assert.equal(op.grants.authorization_code, 1);

@@ -3,7 +3,7 @@
  * the cache, and cached tokens bound to the secret that obtained them.
  */
 import { assertEquals, assertNotIncludes, assertStringIncludes } from "../assert.ts";
-import { dial, serve } from "../_helpers.ts";
+import { dial, expireCachedTokens, serve } from "../_helpers.ts";
 import { OIDC_CLIENTS, startMockServer, startOidcProvider } from "./_oauth_servers.ts";
 
 async function freshHome(): Promise<string> {
@@ -177,7 +177,7 @@ Deno.test("oauth2 refs: a client id or secret given both ways is exit 2", async 
 });
 
 Deno.test("oauth2 password flow: a later run needs no password while the cache or a refresh serves", async () => {
-  await using mock = await startMockServer(1);
+  await using mock = await startMockServer();
   await using target = api();
   const home = await freshHome();
   const base = [
@@ -194,8 +194,8 @@ Deno.test("oauth2 password flow: a later run needs no password while the cache o
   assertEquals(cached.code, 0, cached.stderr);
   assertEquals(mock.tokenRequests.length, 1);
   assertEquals(target.seen[1], target.seen[0]);
-  // The token lives one second; after it, a refresh serves, still without a password.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // Once the token has expired, a refresh serves, still without a password.
+  assertEquals(await expireCachedTokens(home), 1);
   const refreshed = await dial(base, { env: { HOME: home } });
   assertEquals(refreshed.code, 0, refreshed.stderr);
   assertEquals(mock.tokenRequests.map((r) => r.body.get("grant_type")), [

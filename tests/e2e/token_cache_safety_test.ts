@@ -3,7 +3,7 @@
  * cache that cannot be written during a refresh, and a lock held by another process.
  */
 import { assertEquals, assertStringIncludes } from "../assert.ts";
-import { dial, serve } from "../_helpers.ts";
+import { dial, expireCachedTokens, serve } from "../_helpers.ts";
 import { startMockServer } from "./_oauth_servers.ts";
 
 function api() {
@@ -71,10 +71,10 @@ async function freeze(dir: string): Promise<() => Promise<void>> {
 }
 
 Deno.test("token cache: a refreshed token that cannot be saved is reported with the path; exit 1 after the request", async () => {
-  await using mock = await startMockServer(1);
+  await using mock = await startMockServer();
   await using target = api();
   const { home, args, dir, entry } = await primed(mock.tokenUrl, target.origin);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  assertEquals(await expireCachedTokens(home), 1);
   const thaw = await freeze(dir);
   try {
     const result = await dial(args, { env: { HOME: home } });
@@ -94,10 +94,10 @@ Deno.test("token cache: a refreshed token that cannot be saved is reported with 
 });
 
 Deno.test("token cache: --timeout bounds the wait for another process's lock, which is announced once", async () => {
-  await using mock = await startMockServer(1);
+  await using mock = await startMockServer();
   await using target = api();
   const { home, args, lock } = await primed(mock.tokenUrl, target.origin);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  assertEquals(await expireCachedTokens(home), 1);
   using held = await Deno.open(lock, { write: true });
   await held.lock(true);
   const started = performance.now();
