@@ -3,7 +3,7 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
-import { isCredentialHeader } from "../http/build_request.ts";
+import { isCredentialName } from "../credential_name.ts";
 import type { HeaderField } from "../http/spec.ts";
 import type { QueryKey } from "../auth/spec.ts";
 import { Secret } from "../secret.ts";
@@ -31,7 +31,7 @@ export function parseHeader(text: string): HeaderField {
   } catch {
     throw new UsageError(`Cannot parse header "${text}": invalid header value`);
   }
-  return { name, value: isCredentialHeader(name) ? new Secret(value) : value };
+  return { name, value: isCredentialName(name) ? new Secret(value) : value };
 }
 
 /**

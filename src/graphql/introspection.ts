@@ -7,7 +7,7 @@ import { isErrorStatus, statusExitCode } from "../http/status.ts";
 import { defaultCacheDir, joinPath, writePrivateFile } from "../cache.ts";
 import { getIntrospectionQuery } from "graphql";
 import { DialError, ExitCode } from "../errors.ts";
-import { isCredentialHeader } from "../http/build_request.ts";
+import { isCredentialName } from "../credential_name.ts";
 import { send, type SendOptions } from "../http/send.ts";
 import { reveal } from "../secret.ts";
 import { describeError } from "./envelope.ts";
@@ -150,7 +150,7 @@ export async function cacheKey(endpoint: GraphQLEndpoint): Promise<string> {
     endpoint.url.href,
     identity,
     endpoint.auth.queryKeys.map((k) => [k.name, k.value.reveal()]),
-    endpoint.headers.filter((h) => isCredentialHeader(h.name)).map((h) => [
+    endpoint.headers.filter((h) => isCredentialName(h.name)).map((h) => [
       h.name.toLowerCase(),
       reveal(h.value),
     ]),

@@ -3,6 +3,7 @@
  * @module
  */
 import type { QueryKey } from "../auth/spec.ts";
+import { isCredentialName } from "../credential_name.ts";
 import { reveal, type Secret } from "../secret.ts";
 import { bodyContentType } from "./body.ts";
 import denoJson from "../../deno.json" with { type: "json" };
@@ -98,19 +99,6 @@ export function requestHeaders(request: PreparedRequest): Headers {
   return headers;
 }
 
-/** Header names that carry credentials: never sent to another origin. */
-const CREDENTIAL_NAME = /auth|token|key|secret|session|cookie/i;
-
-/**
- * Tells whether a header name carries a credential.
- *
- * @param name a header name
- * @returns whether the name looks like it carries a credential
- */
-export function isCredentialHeader(name: string): boolean {
-  return CREDENTIAL_NAME.test(name);
-}
-
 /** Redirect statuses dial follows. */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -145,7 +133,7 @@ export function redirectRequest(
     body = undefined;
     headers = headers.filter((h) => !/^content-(type|length)$/i.test(h.name));
   }
-  if (!sameOrigin) headers = headers.filter((h) => !isCredentialHeader(h.name));
+  if (!sameOrigin) headers = headers.filter((h) => !isCredentialName(h.name));
   return {
     method,
     url,

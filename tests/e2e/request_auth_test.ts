@@ -141,6 +141,10 @@ Deno.test("request: -v prints heads to stderr with every secret redacted", async
     "key=SECRET-KEY",
     "-H",
     "X-Api-Key: SECRET-HEADER",
+    "-H",
+    "X-Password: SECRET-PASSWORD",
+    "-H",
+    "X-Amz-Signature: SECRET-SIGNATURE",
     "-v",
   ]);
   assertEquals(result.code, 0, result.stderr);
@@ -148,7 +152,16 @@ Deno.test("request: -v prints heads to stderr with every secret redacted", async
   assertStringIncludes(result.stderr, "Authorization: (redacted)");
   assertStringIncludes(result.stderr, "X-Api-Key: (redacted)");
   assertStringIncludes(result.stderr, "\n200 OK\n");
-  for (const secret of ["SECRET-BEARER", "SECRET-KEY", "SECRET-HEADER"]) {
+  assertStringIncludes(result.stderr, "X-Password: (redacted)");
+  for (
+    const secret of [
+      "SECRET-BEARER",
+      "SECRET-KEY",
+      "SECRET-HEADER",
+      "SECRET-PASSWORD",
+      "SECRET-SIGNATURE",
+    ]
+  ) {
     assertNotIncludes(result.stderr, secret);
   }
 });

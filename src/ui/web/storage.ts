@@ -4,7 +4,7 @@
  * @module
  */
 import { effect, type Signal, signal } from "@preact/signals";
-import { isCredentialHeader } from "../../http/build_request.ts";
+import { isCredentialName } from "../../credential_name.ts";
 
 /**
  * A signal loaded from and saved to localStorage.
@@ -74,5 +74,5 @@ export function isString(value: unknown): value is string {
  * @returns the rows with credential-looking values blanked, for storage
  */
 export function withoutSecrets(rows: Row[]): Row[] {
-  return rows.map((row) => isCredentialHeader(row.name) ? { ...row, value: "" } : row);
+  return rows.map((row) => isCredentialName(row.name) ? { ...row, value: "" } : row);
 }
