@@ -7,6 +7,8 @@
  * @module
  */
 
+import { redactUrlsInText } from "./redact_url.ts";
+
 /** The exit codes of every dial command (also documented in the README). */
 export const ExitCode = {
   /** Success. */
@@ -165,7 +167,8 @@ export function networkError(error: unknown, url: URL, signal?: AbortSignal): Di
 function describeNetworkCause(error: unknown): string {
   const texts: string[] = [];
   for (let e: unknown = error; e instanceof Error && texts.length < 5; e = e.cause) {
-    texts.push(e.message);
+    // Deno's text embeds the URL, -K keys and userinfo included.
+    texts.push(redactUrlsInText(e.message));
   }
   const all = texts.join(" ");
   const known: Array<[RegExp, string]> = [
@@ -176,11 +179,12 @@ function describeNetworkCause(error: unknown): string {
     [/blocked/i, "port blocked by the runtime"],
     [/incomplete|unexpected eof|closed before|end of file/i, "connection closed early"],
     [/timed out/i, "connection timed out"],
+    [/invalid http|parse error|malformed|invalid status/i, "malformed response"],
   ];
   for (const [pattern, label] of known) {
     if (pattern.test(all)) return `${label} (${lastLine(texts)})`;
   }
-  return lastLine(texts) || String(error);
+  return lastLine(texts) || redactUrlsInText(String(error));
 }
 
 function lastLine(texts: string[]): string {

@@ -4,6 +4,7 @@
  * @module
  */
 import { isErrorStatus, statusExitCode } from "../http/status.ts";
+import { redactUrl } from "../redact_url.ts";
 import { printSchema } from "graphql";
 import { DialError, ExitCode, UsageError } from "../errors.ts";
 import type { GraphQLResult } from "../graphql/envelope.ts";
@@ -89,7 +90,7 @@ export async function runGraphQL(
   }
   if (flags.query === undefined) {
     throw new UsageError("Missing --query", {
-      hint: `dial graphql ${url.href} -q '{ __typename }'  (or --schema to print the schema)`,
+      hint: `dial graphql ${redactUrl(url)} -q '{ __typename }'  (or --schema to print the schema)`,
     });
   }
   const query = await readQuery(flags.query);

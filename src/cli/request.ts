@@ -11,6 +11,7 @@ import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
 import { isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
+import { redactUrlsInText } from "../redact_url.ts";
 import { AUTH_FLAGS, parseAuthFlags } from "./auth_flags.ts";
 import { BODY_FLAGS, parseBodyFlags } from "./body_flags.ts";
 import type { CliContext } from "./context.ts";
@@ -241,7 +242,9 @@ function bodyError(error: unknown, url: URL, signal: AbortSignal): DialError {
       cause: error,
     });
   }
-  const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  const message = redactUrlsInText(
+    error instanceof Error ? error.message.split("\n")[0]! : String(error),
+  );
   return new TransportError(`Response body from ${host} was cut off: ${message}`, {
     cause: error,
   });

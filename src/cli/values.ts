@@ -6,6 +6,7 @@ import { UsageError } from "../errors.ts";
 import { isCredentialName } from "../credential_name.ts";
 import type { HeaderField } from "../http/spec.ts";
 import type { QueryKey } from "../auth/spec.ts";
+import { redactUrlText } from "../redact_url.ts";
 import { Secret } from "../secret.ts";
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -15,21 +16,27 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * @returns the header; values of credential-looking names are wrapped as secrets
  */
 export function parseHeader(text: string): HeaderField {
+  // A header may hold a credential: messages name the header, never its value.
   const colon = text.indexOf(":");
   if (colon < 0) {
-    throw new UsageError(`Cannot parse header "${text}": missing ":"`, {
+    throw new UsageError(`Cannot parse -H header: missing ":" between name and value`, {
       hint: `write -H "Name: value"`,
     });
   }
   const name = text.slice(0, colon).trim();
   const value = text.slice(colon + 1).trim();
   if (!TOKEN.test(name)) {
-    throw new UsageError(`Cannot parse header "${text}": invalid header name "${name}"`);
+    const shown = /^[\x21-\x7e]{1,64}$/.test(name) ? ` "${name}"` : "";
+    throw new UsageError(`Cannot parse -H header: invalid header name${shown}`, {
+      hint: `write -H "Name: value"; a name has no spaces or separators`,
+    });
   }
   try {
     new Headers([[name, value]]);
   } catch {
-    throw new UsageError(`Cannot parse header "${text}": invalid header value`);
+    throw new UsageError(
+      `Cannot parse -H header "${name}": the value holds a line break or control character`,
+    );
   }
   return { name, value: isCredentialName(name) ? new Secret(value) : value };
 }
@@ -41,7 +48,7 @@ export function parseHeader(text: string): HeaderField {
 export function parseQueryKey(text: string): QueryKey {
   const eq = text.indexOf("=");
   if (eq <= 0) {
-    throw new UsageError(`Cannot parse API key "${text}": expected <name>=<value>`, {
+    throw new UsageError(`Cannot parse -K API key: expected <name>=<value>`, {
       hint: `write -K api_key=VALUE`,
     });
   }
@@ -54,18 +61,20 @@ export function parseQueryKey(text: string): QueryKey {
  * @returns the URL
  */
 export function parseUrl(text: string, protocols: string[] = ["http:", "https:"]): URL {
+  // The URL may carry user:password@ or keys: messages show it redacted.
+  const shown = redactUrlText(text);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`Invalid URL "${text}": not an absolute URL`, {
-      hint: `write the scheme too, e.g. ${protocols[0]}//${text.replace(/^\/+/, "")}`,
+    throw new UsageError(`Invalid URL "${shown}": not an absolute URL`, {
+      hint: `write the scheme too, e.g. ${protocols[0]}//${shown.replace(/^\/+/, "")}`,
     });
   }
   if (!protocols.includes(url.protocol)) {
-    throw new UsageError(`Invalid URL "${text}": scheme must be ${protocols.join(" or ")}`);
+    throw new UsageError(`Invalid URL "${shown}": scheme must be ${protocols.join(" or ")}`);
   }
-  if (url.hostname === "") throw new UsageError(`Invalid URL "${text}": missing host`);
+  if (url.hostname === "") throw new UsageError(`Invalid URL "${shown}": missing host`);
   return url;
 }
 

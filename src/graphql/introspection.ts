@@ -8,6 +8,7 @@ import { defaultCacheDir, joinPath, writePrivateFile } from "../cache.ts";
 import { getIntrospectionQuery } from "graphql";
 import { DialError, ExitCode } from "../errors.ts";
 import { isCredentialName } from "../credential_name.ts";
+import { redactUrl } from "../redact_url.ts";
 import { send, type SendOptions } from "../http/send.ts";
 import { reveal } from "../secret.ts";
 import { describeError } from "./envelope.ts";
@@ -61,14 +62,15 @@ export async function introspect(
   const credentialsHint = response.status === 401 || response.status === 403
     ? { hint: "check the credentials (-u, -B, -K, -H, --oauth2)" }
     : undefined;
+  // A refusal always names its status.
+  const refused = response.ok ? "" : `HTTP ${response.status} ${response.statusText}`.trimEnd();
+  const where = `Introspection failed at ${endpoint.url.host}${refused ? `: ${refused}` : ""}`;
   let data: unknown;
   try {
     for await (const result of readResults(response)) {
       if (result.errors.length > 0 && !isSchema(result.value.data)) {
         throw new DialError(
-          `Introspection failed at ${endpoint.url.host}: ${
-            result.errors.map(describeError).join("; ")
-          }`,
+          `${where}: ${result.errors.map(describeError).join("; ")}`,
           "introspection",
           statusExit(response.status),
           credentialsHint ?? { hint: "the server may have introspection turned off" },
@@ -81,7 +83,7 @@ export async function introspect(
     await response.body?.cancel().catch(() => {});
     if (error instanceof NotGraphQLError) {
       throw new DialError(
-        `Introspection failed at ${endpoint.url.host}: ${error.message}`,
+        `${where}: ${error.message}`,
         "introspection",
         statusExit(response.status),
         credentialsHint ?? {},
@@ -91,7 +93,7 @@ export async function introspect(
   }
   if (!isSchema(data)) {
     throw new DialError(
-      `Introspection failed at ${endpoint.url.host}: the response holds no data.__schema`,
+      `${where}: the response holds no data.__schema`,
       "introspection",
       ExitCode.Failure,
     );
@@ -187,7 +189,7 @@ async function readCache(file: string): Promise<Introspection | undefined> {
 
 async function writeCache(file: string, endpoint: GraphQLEndpoint, result: Introspection) {
   const body = JSON.stringify({
-    endpoint: endpoint.url.href,
+    endpoint: redactUrl(endpoint.url, endpoint.auth.queryKeys),
     fetchedAt: result.fetchedAt,
     data: result.data,
   });

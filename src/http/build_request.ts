@@ -4,6 +4,8 @@
  */
 import type { QueryKey } from "../auth/spec.ts";
 import { isCredentialName } from "../credential_name.ts";
+import { UsageError } from "../errors.ts";
+import { redactUrl } from "../redact_url.ts";
 import { reveal, type Secret } from "../secret.ts";
 import { bodyContentType } from "./body.ts";
 import denoJson from "../../deno.json" with { type: "json" };
@@ -79,23 +81,30 @@ export function requestUrl(request: PreparedRequest): URL {
 
 /**
  * @param request a prepared request
- * @returns the URL for display, API key values shown as `(redacted)`
+ * @returns the URL for display: no userinfo, API key and credential-named values `(redacted)`
  */
 export function displayUrl(request: PreparedRequest): string {
-  let text = request.url.href;
-  for (const key of request.queryKeys) {
-    text += `${text.includes("?") ? "&" : "?"}${encodeQueryComponent(key.name)}=(redacted)`;
-  }
-  return text;
+  return redactUrl(request.url, request.queryKeys);
 }
 
 /**
  * @param request a prepared request
  * @returns fetch's Headers, secrets revealed
+ * @throws {UsageError} when a value cannot be sent as a header (nothing was sent)
  */
 export function requestHeaders(request: PreparedRequest): Headers {
   const headers = new Headers();
-  for (const { name, value } of request.headers) headers.append(name, reveal(value));
+  for (const { name, value } of request.headers) {
+    try {
+      headers.append(name, reveal(value));
+    } catch {
+      // The runtime's message quotes the value, which may be a credential.
+      throw new UsageError(
+        `Invalid value for header "${name}": it holds a line break or control character`,
+        { hint: "check the token or value for a stray newline" },
+      );
+    }
+  }
   return headers;
 }
 

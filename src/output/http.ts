@@ -13,6 +13,7 @@ import { paint, Style } from "./terminal.ts";
  * @returns the request line and headers, credentials redacted, ending in a blank line
  */
 export function formatRequestHead(request: PreparedRequest, color: boolean): string {
+  // The shown URL has no userinfo, so it starts with the origin.
   const target = displayUrl(request).slice(request.url.origin.length) || "/";
   const lines = [
     `${paint(request.method, Style.bold, color)} ${target} HTTP/1.1`,

@@ -3,7 +3,7 @@
  * @module
  */
 import { DialError, ExitCode, TransportError } from "../errors.ts";
-import type { PreparedRequest } from "../http/spec.ts";
+import { redactUrlsInText } from "../redact_url.ts";
 import { StatusError, statusHint } from "./status_error.ts";
 
 /**
@@ -15,18 +15,6 @@ export function toWebSocketUrl(url: URL): URL {
   if (result.protocol === "http:") result.protocol = "ws:";
   if (result.protocol === "https:") result.protocol = "wss:";
   return result;
-}
-
-/**
- * @param prepared the handshake request
- * @returns its URL with API key values shown as `(redacted)`
- */
-export function displayWsUrl(prepared: PreparedRequest): string {
-  let text = prepared.url.href;
-  for (const key of prepared.queryKeys) {
-    text += `${text.includes("?") ? "&" : "?"}${encodeURIComponent(key.name)}=(redacted)`;
-  }
-  return text;
 }
 
 /** Deno's message for a refused handshake, e.g. "Invalid status code: 401". */
@@ -53,7 +41,7 @@ export function handshakeError(event: Event, target: string): DialError {
       hint ? { hint } : {},
     );
   }
-  const detail = message.replace(/^NetworkError:\s*/, "").replace(
+  const detail = redactUrlsInText(message).replace(/^NetworkError:\s*/, "").replace(
     /^failed to connect to WebSocket:\s*/i,
     "",
   );

@@ -4,13 +4,12 @@
  * @module
  */
 import { DialError, ExitCode, TimeoutError } from "../errors.ts";
-import { requestHeaders, requestUrl } from "../http/build_request.ts";
+import { displayUrl, requestHeaders, requestUrl } from "../http/build_request.ts";
 import { withCredentials } from "../http/credentials.ts";
 import type { PreparedRequest, RequestSpec } from "../http/spec.ts";
 import { EventChannel, sleep } from "./event_channel.ts";
 import { StatusError } from "./status_error.ts";
 import {
-  displayWsUrl,
   handshakeError,
   subprotocolMismatch,
   toWebSocketUrl,
@@ -272,7 +271,7 @@ export class WebSocketSession {
     this.#state = "connecting";
     const url = requestUrl(prepared);
     const protocols = this.#options.protocols ?? [];
-    this.#emit({ type: "connecting", attempt: this.#attempt, url: displayWsUrl(prepared) });
+    this.#emit({ type: "connecting", attempt: this.#attempt, url: displayUrl(prepared) });
     this.#options.onRequest?.(prepared);
     const create = this.#options.createWebSocket ?? denoWebSocket;
     const socket = create(url, { protocols, headers: requestHeaders(prepared) });

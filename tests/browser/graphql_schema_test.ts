@@ -55,7 +55,7 @@ Deno.test("browser: a 401 from the endpoint is shown plainly when loading the sc
   const alert = await app.page.getByRole("alert").filter({ hasText: "schema" }).textContent();
   assert.match(
     alert ?? "",
-    /^Cannot load the schema: Introspection failed at 127\.0\.0\.1:\d+: Unauthorized/,
+    /^Cannot load the schema: Introspection failed at 127\.0\.0\.1:\d+: HTTP 401 Unauthorized/,
   );
 });
 

@@ -355,7 +355,10 @@ Deno.test("graphql: --schema refused with 401 and a GraphQL error hints at the c
   );
   const result = await dial(["graphql", `${server.origin}/graphql`, "--schema", "-B", "wrong"]);
   equal(result.code, 4, result.stderr);
-  match(result.stderr, /error: Introspection failed at 127\.0\.0\.1:\d+: unauthorized/);
+  match(
+    result.stderr,
+    /error: Introspection failed at 127\.0\.0\.1:\d+: HTTP 401 Unauthorized: unauthorized/,
+  );
   match(result.stderr, /hint: check the credentials/);
   ok(!result.stderr.includes("introspection turned off"));
 });

@@ -98,8 +98,11 @@ Deno.test("request: two flags setting Authorization are a usage error naming bot
 Deno.test("request: malformed values are usage errors with nothing sent", async () => {
   await using server = echo();
   const cases: Array<[string[], string]> = [
-    [["GET", `${server.origin}/`, "-K", "novalue"], 'Cannot parse API key "novalue"'],
-    [["GET", `${server.origin}/`, "-H", "NoColon"], 'Cannot parse header "NoColon": missing ":"'],
+    [
+      ["GET", `${server.origin}/`, "-K", "novalue"],
+      "Cannot parse -K API key: expected <name>=<value>",
+    ],
+    [["GET", `${server.origin}/`, "-H", "NoColon"], 'Cannot parse -H header: missing ":"'],
     [["GET", "not a url"], 'Invalid URL "not a url"'],
     [["GET", "ftp://127.0.0.1/x"], "scheme must be http: or https:"],
     [["POST", `${server.origin}/`, "--json", "{bad"], "Invalid JSON in --json"],

@@ -22,11 +22,17 @@ Deno.test("values: -H with a credential-looking name wraps the value as a secret
 });
 
 Deno.test("values: -H without a colon is a usage error", () => {
-  assertThrows(() => parseHeader("X-Foo"), UsageError, 'Cannot parse header "X-Foo": missing ":"');
+  assertThrows(() => parseHeader("X-Foo"), UsageError, 'Cannot parse -H header: missing ":"');
 });
 
 Deno.test("values: -H with an invalid name is a usage error", () => {
-  assertThrows(() => parseHeader("Bad Name: x"), UsageError, 'invalid header name "Bad Name"');
+  assertThrows(() => parseHeader("Bad(Name): x"), UsageError, 'invalid header name "Bad(Name)"');
+  // A name with spaces is likely a value typed without its colon: not echoed.
+  assertThrows(
+    () => parseHeader("Authorization Bearer S3CRET: x"),
+    UsageError,
+    "Cannot parse -H header: invalid header name",
+  );
 });
 
 Deno.test("values: -K splits at the first =", () => {

@@ -3,6 +3,7 @@
  * through oauth4webapi, and the mapping of their failures to one clear {@link AuthError}.
  * @module
  */
+import { redactUrl } from "../../redact_url.ts";
 import * as oauth from "oauth4webapi";
 import { AuthError, DialError, networkError } from "../../errors.ts";
 import type { OAuth2Options } from "./parse_value.ts";
@@ -333,7 +334,7 @@ export async function tokenError(
 ): Promise<DialError> {
   if (error instanceof DialError) return error;
   if (signal?.aborted) return networkError(error, tokenUrl, signal);
-  const where = `OAuth 2.0 token request to ${tokenUrl.href} failed`;
+  const where = `OAuth 2.0 token request to ${redactUrl(tokenUrl)} failed`;
   if (error instanceof oauth.ResponseBodyError) {
     return providerError(where, error.error, error.error_description, error.status, error);
   }
