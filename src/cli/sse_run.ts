@@ -4,6 +4,7 @@
  */
 import { type DialError, UsageError } from "../errors.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
+import { BoundedWriter } from "../output/bounded_writer.ts";
 import { warn } from "../output/report.ts";
 import { type EventFormat, formatEvent } from "../output/stream.ts";
 import { isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
@@ -81,6 +82,7 @@ export async function runSse(
     retryMs,
     follow: flags.follow,
     ...(flags.lastEventId !== undefined ? { lastEventId: flags.lastEventId } : {}),
+    ready: () => writer.ready(),
     ...(verbose
       ? {
         onRequest: (request) => err.write(formatRequestHead(request, err.color)),
@@ -90,9 +92,11 @@ export async function runSse(
   });
   let printed = 0;
   let failure: DialError | undefined;
+  // Events go through a byte-bounded queue: while it is full, the session stops reading.
+  const writer = new BoundedWriter(out, { whenFull: "wait" });
   let printing = Promise.resolve();
   const print = (write: () => Promise<void>) =>
-    printing = printing.then(write).catch((error) => {
+    printing = printing.then(() => writer.flush()).then(write).catch((error) => {
       // `dial sse URL | head -3`: the reader has what it wanted; end like --max-events.
       if (!isBrokenPipe(error)) throw error;
       session.close("the reader of stdout went away");
@@ -102,7 +106,7 @@ export async function runSse(
       if (wanted.size > 0 && !wanted.has(event.event)) return;
       if (maxEvents !== undefined && printed >= maxEvents) return;
       printed++;
-      print(() => out.write(formatEvent(event, format, out.color)));
+      writer.push(formatEvent(event, format, out.color));
       if (maxEvents !== undefined && printed >= maxEvents) {
         session.close(`received ${maxEvents} events`);
       }
@@ -121,6 +125,7 @@ export async function runSse(
     await session.run();
   } finally {
     await printing;
+    await writer.flush();
   }
   return 0;
 }

@@ -6,7 +6,8 @@ import { DialError, ExitCode, TransportError, UsageError } from "../errors.ts";
 import { formatRequestHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { type BinaryEncoding, formatMessage } from "../output/stream.ts";
-import { isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
+import { BoundedWriter } from "../output/bounded_writer.ts";
+import { isBrokenPipe, type Sink, stderr, stdout } from "../output/terminal.ts";
 import {
   type WebSocketCloseInfo,
   WebSocketSession,
@@ -62,16 +63,24 @@ export async function runWs(
     },
   );
 
-  // Printing is chained so lines keep their order.
+  // Printing is chained so lines keep their order; received messages go through a bounded
+  // queue that drops the oldest when the output cannot keep up (a WebSocket cannot pause).
   let printing = Promise.resolve();
   const done = Promise.withResolvers<"max" | "idle" | "server" | "interrupted">();
   const print = (write: () => Promise<void>) =>
-    printing = printing.then(write).catch((error) => {
+    printing = printing.then(() => writer.flush()).then(write).catch((error) => {
       // `dial ws URL | head -3`: the reader has what it wanted; end like --max-messages.
       if (!isBrokenPipe(error)) throw error;
       done.resolve("max");
     });
   const prompt = interactive && err.isTerminal;
+  const writer = new BoundedWriter(out, {
+    whenFull: "drop",
+    ...(prompt
+      ? { around: { before: () => err.write("\r\x1b[K"), after: () => err.write("> ") } }
+      : {}),
+  });
+  const reportDropped = droppedReporter(writer, err);
   let received = 0;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   let stdinEnded = false;
@@ -83,11 +92,8 @@ export async function runWs(
     if (event.type === "message") {
       if (event.direction === "out" && !interactive) return;
       if (maxMessages !== undefined && received >= maxMessages) return;
-      print(async () => {
-        if (prompt) await err.write("\r\x1b[K");
-        await out.write(formatMessage(event, { interactive, color: out.color, binary }));
-        if (prompt) await err.write("> ");
-      });
+      writer.push(formatMessage(event, { interactive, color: out.color, binary }));
+      reportDropped.check();
       if (event.direction === "in") {
         received++;
         if (maxMessages !== undefined && received >= maxMessages) done.resolve("max");
@@ -124,6 +130,8 @@ export async function runWs(
   } catch (error) {
     await session.close(1000);
     await printing;
+    await writer.flush();
+    await reportDropped.final();
     throw error;
   } finally {
     clearTimeout(idleTimer);
@@ -134,12 +142,39 @@ export async function runWs(
     ? await session.finished
     : await session.close(1000);
   await printing;
+  await writer.flush();
+  await reportDropped.final();
   if (context.signal.aborted) return ExitCode.Interrupted;
   if (flags.verbose || interactive) {
     if (prompt) await err.write("\r\x1b[K");
     await err.write(`Closed: ${describeClose(info)}\n`);
   }
   return closeOutcome(info, url.host);
+}
+
+/** Reports dropped messages on stderr at most once a second, and what is left at the end. */
+function droppedReporter(writer: BoundedWriter, err: Sink) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let total = 0;
+  const report = async () => {
+    timer = undefined;
+    const count = writer.takeDropped();
+    if (count === 0) return;
+    total += count;
+    await warn(
+      err,
+      `Dropped ${count} incoming messages: the output did not keep up (${total} dropped in total)`,
+    );
+  };
+  return {
+    check(): void {
+      if (timer === undefined && writer.droppedCount > 0) timer = setTimeout(report, 1000);
+    },
+    async final(): Promise<void> {
+      clearTimeout(timer);
+      await report();
+    },
+  };
 }
 
 function describeClose(info: WebSocketCloseInfo): string {

@@ -123,3 +123,22 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
+
+/**
+ * Waits for a promise, unless the signal aborts first.
+ *
+ * @param promise what to wait for
+ * @param signal ends the wait early
+ * @returns when either happened
+ */
+export function untilAborted(promise: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  let onAbort = () => {};
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = () => resolve();
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() =>
+    signal.removeEventListener("abort", onAbort)
+  );
+}

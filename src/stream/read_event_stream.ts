@@ -25,6 +25,11 @@ export interface EventStreamHandlers {
   onRetry?(ms: number): void;
   /** A comment line (`: …`), without the colon. */
   onComment?(text: string): void;
+  /**
+   * Asked after each chunk: while the promise it returns is pending, the body is not read,
+   * so TCP slows the server down instead of memory filling up.
+   */
+  ready?(): Promise<void> | undefined;
 }
 
 /** The most characters one pending event may buffer before the stream is rejected. */
@@ -78,6 +83,8 @@ export async function readEventStream(
           { cause: overflow },
         );
       }
+      const pause = handlers.ready?.();
+      if (pause) await pause;
     }
     parser.feed(decoder.decode());
   } catch (error) {

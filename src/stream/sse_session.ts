@@ -7,7 +7,7 @@
 import { DialError, ExitCode, networkError } from "../errors.ts";
 import { send, type SendOptions } from "../http/send.ts";
 import type { HeaderField, RequestSpec } from "../http/spec.ts";
-import { EventChannel, sleep } from "./event_channel.ts";
+import { EventChannel, sleep, untilAborted } from "./event_channel.ts";
 import { readEventStream, type ServerSentEvent } from "./read_event_stream.ts";
 import { StatusError } from "./status_error.ts";
 
@@ -29,6 +29,11 @@ export interface SseSessionOptions
   maxRetries?: number;
   /** Ends the session (Ctrl-C, Disconnect). */
   signal?: AbortSignal;
+  /**
+   * Backpressure: asked after each chunk of the stream; reading pauses while the returned
+   * promise is pending (e.g. while the output queue is full).
+   */
+  ready?: () => Promise<void> | undefined;
 }
 
 /** The state of an {@link SseSession}. */
@@ -271,6 +276,10 @@ export class SseSession {
         },
         onComment: (text) => this.#emit({ type: "comment", text }),
         onEvent: (event) => this.#emit({ type: "event", ...event, lastEventId: this.#lastEventId }),
+        ready: () => {
+          const pause = this.#options.ready?.();
+          return pause && untilAborted(pause, this.#signal);
+        },
       });
     } catch (error) {
       if (this.#signal.aborted) throw error;

@@ -1,0 +1,173 @@
+/**
+ * A byte-bounded queue between a stream session and a slow output. Lines are encoded at once
+ * into 64 KiB blocks, so a queue of a million small messages costs their bytes, not a million
+ * JavaScript strings.
+ * @module
+ */
+import type { Sink } from "./terminal.ts";
+
+/** How much output may wait for a slow reader: 8 MiB. */
+export const DEFAULT_QUEUE_BYTES = 8 * 1024 * 1024;
+
+const BLOCK_BYTES = 64 * 1024;
+const encoder = new TextEncoder();
+
+interface Block {
+  bytes: Uint8Array;
+  used: number;
+  /** How many messages the block holds, for the dropped count. */
+  messages: number;
+}
+
+/** Options for {@link BoundedWriter}. */
+export interface BoundedWriterOptions {
+  /** The most bytes queued. Default {@link DEFAULT_QUEUE_BYTES}. */
+  limitBytes?: number;
+  /**
+   * What happens when the queue is full: `wait` (the producer awaits {@link
+   * BoundedWriter.ready}; nothing is lost) or `drop` (the oldest queued messages are dropped
+   * and counted, for sources that cannot pause, like a WebSocket).
+   */
+  whenFull: "wait" | "drop";
+  /** Called around each write, e.g. to clear and redraw a prompt on stderr. */
+  around?: { before(): Promise<void>; after(): Promise<void> };
+}
+
+/**
+ * Writes messages to a sink through a bounded queue.
+ *
+ * @example
+ * ```ts
+ * const writer = new BoundedWriter(stdout(), { whenFull: "wait" });
+ * writer.push("line\n");
+ * await writer.ready(); // pauses the producer while 8 MiB wait
+ * await writer.flush();
+ * ```
+ */
+export class BoundedWriter {
+  readonly #sink: Sink;
+  readonly #limit: number;
+  readonly #options: BoundedWriterOptions;
+  readonly #blocks: Block[] = [];
+  #queued = 0;
+  #dropped = 0;
+  #writing?: Promise<void>;
+  /** The block being written: never appended to, never dropped. */
+  #current?: Block;
+  #failure?: unknown;
+  #waiters: Array<() => void> = [];
+
+  /**
+   * @param sink where the bytes go
+   * @param options the bound and what to do when it is reached
+   */
+  constructor(sink: Sink, options: BoundedWriterOptions) {
+    this.#sink = sink;
+    this.#limit = options.limitBytes ?? DEFAULT_QUEUE_BYTES;
+    this.#options = options;
+  }
+
+  /** @returns the bytes waiting to be written */
+  get queuedBytes(): number {
+    return this.#queued;
+  }
+
+  /** @returns whether the queue holds its limit or more */
+  get full(): boolean {
+    return this.#queued >= this.#limit;
+  }
+
+  /**
+   * Queues one message (a complete line or block of text).
+   *
+   * @param text the text, already formatted
+   */
+  push(text: string): void {
+    if (this.#failure !== undefined) return;
+    let tail = this.#blocks.at(-1);
+    // Worst case three UTF-8 bytes per UTF-16 unit; the block being written is never grown.
+    const worst = text.length * 3;
+    if (!tail || tail === this.#current || tail.bytes.length - tail.used < worst) {
+      tail = { bytes: new Uint8Array(Math.max(BLOCK_BYTES, worst)), used: 0, messages: 0 };
+      this.#blocks.push(tail);
+    }
+    const { written } = encoder.encodeInto(text, tail.bytes.subarray(tail.used));
+    tail.used += written;
+    tail.messages++;
+    this.#queued += written;
+    if (this.#options.whenFull === "drop") this.#dropOldest();
+    this.#writing ??= this.#drain();
+  }
+
+  /** @returns the messages dropped and not yet taken with {@link takeDropped} */
+  get droppedCount(): number {
+    return this.#dropped;
+  }
+
+  /**
+   * @returns the messages dropped since the last call (`drop` mode), and resets the count
+   */
+  takeDropped(): number {
+    const count = this.#dropped;
+    this.#dropped = 0;
+    return count;
+  }
+
+  /**
+   * @returns nothing to wait for while the queue has room (so a hot loop stays synchronous),
+   * else a promise that resolves once it has room again
+   */
+  ready(): Promise<void> | undefined {
+    if (!this.full || this.#failure !== undefined) return undefined;
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /**
+   * @returns when everything queued is written
+   * @throws what writing threw (e.g. a closed pipe)
+   */
+  async flush(): Promise<void> {
+    while (this.#writing) await this.#writing;
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#blocks.length > 0) {
+        const block = this.#current = this.#blocks[0]!;
+        await this.#options.around?.before();
+        await this.#sink.write(block.bytes.subarray(0, block.used));
+        await this.#options.around?.after();
+        this.#blocks.shift();
+        this.#current = undefined;
+        this.#queued -= block.used;
+        this.#wake();
+      }
+    } catch (error) {
+      this.#failure = error;
+      this.#blocks.length = 0;
+      this.#queued = 0;
+      this.#wake();
+    } finally {
+      this.#current = undefined;
+      this.#writing = undefined;
+    }
+  }
+
+  #dropOldest(): void {
+    // The block being written stays; the newest block (just written into) stays.
+    while (this.#queued > this.#limit && this.#blocks.length > 2) {
+      const index = this.#blocks[0] === this.#current ? 1 : 0;
+      const [block] = this.#blocks.splice(index, 1);
+      this.#queued -= block!.used;
+      this.#dropped += block!.messages;
+    }
+  }
+
+  #wake(): void {
+    if (this.full && this.#failure === undefined) return;
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const wake of waiters) wake();
+  }
+}

@@ -1,0 +1,56 @@
+import { assertEquals } from "../assert.ts";
+import { BoundedWriter } from "../../src/output/bounded_writer.ts";
+import type { Sink } from "../../src/output/terminal.ts";
+
+/** A sink that holds every write until released. */
+function stalledSink() {
+  const written: string[] = [];
+  let release = Promise.withResolvers<void>();
+  const sink: Sink = {
+    isTerminal: false,
+    color: false,
+    write: async (data) => {
+      await release.promise;
+      written.push(typeof data === "string" ? data : new TextDecoder().decode(data));
+    },
+  };
+  return {
+    sink,
+    written,
+    release: () => {
+      release.resolve();
+      release = Promise.withResolvers();
+      release.resolve();
+    },
+  };
+}
+
+const line = (i: number) => `${String(i).padStart(9, "0")}\n`; // 10 bytes
+
+Deno.test("bounded writer: wait mode asks the producer to pause while full, loses nothing", async () => {
+  const { sink, written, release } = stalledSink();
+  const writer = new BoundedWriter(sink, { whenFull: "wait", limitBytes: 100_000 });
+  let i = 0;
+  while (!writer.ready()) writer.push(line(i++));
+  assertEquals(writer.full, true);
+  const pushed = i;
+  release();
+  await writer.ready();
+  await writer.flush();
+  assertEquals(written.join("").length, pushed * 10);
+});
+
+Deno.test("bounded writer: drop mode keeps the newest messages and counts the dropped", async () => {
+  const { sink, written, release } = stalledSink();
+  const writer = new BoundedWriter(sink, { whenFull: "drop", limitBytes: 200_000 });
+  const total = 100_000; // 1 MB of lines into a 200 kB queue
+  for (let i = 0; i < total; i++) writer.push(line(i));
+  assertEquals(writer.queuedBytes <= 200_000 + 65_536, true);
+  const dropped = writer.takeDropped();
+  release();
+  await writer.flush();
+  const lines = written.join("").split("\n").filter(Boolean);
+  assertEquals(lines.length + dropped, total);
+  assertEquals(lines.at(-1), line(total - 1).trim());
+  assertEquals(writer.takeDropped(), 0);
+});
