@@ -46,14 +46,29 @@ export function handleStreamSocket(request: Request, context: StreamContext): Pr
   return Promise.resolve(response);
 }
 
-/** Runs one session for one browser socket; events go out in batches, one frame per tick. */
+/** How much may wait for the page, in the outbox and the socket's buffer together: 8 MiB. */
+export const BRIDGE_QUEUE_BYTES = 8 * 1024 * 1024;
+/** One frame carries at most about this much, so a backlog drains in steps. */
+const FRAME_BYTES = 1024 * 1024;
+/** How often a full socket is checked again (WebSocket has no drain event). */
+const DRAIN_POLL_MS = 50;
+
+/**
+ * Runs one session for one browser socket; events go out in batches, one frame per tick.
+ * Memory is bounded when the page stops reading: an SSE session stops reading its stream
+ * while the bridge is full; a WebSocket session (which cannot pause) loses its oldest
+ * received messages, and the page gets a `dropped` event with the count.
+ */
 class StreamBridge {
   readonly #socket: WebSocket;
   readonly #context: StreamContext;
   #ws?: WebSocketSession;
   #sse?: SseSession;
   #outbox: BridgeEvent[] = [];
-  #flushing = false;
+  #outboxBytes = 0;
+  #dropped = 0;
+  #flushTimer?: ReturnType<typeof setTimeout>;
+  #roomWaiters: Array<() => void> = [];
   #ended = false;
 
   constructor(socket: WebSocket, context: StreamContext) {
@@ -114,6 +129,7 @@ class StreamBridge {
       signal: this.#context.signal,
       ...(start.lastEventId !== undefined ? { lastEventId: start.lastEventId } : {}),
       ...(this.#context.fetch ? { fetch: this.#context.fetch } : {}),
+      ready: () => this.#ready(),
     });
     let reported: DialError | undefined;
     session.events.subscribe((event) => {
@@ -131,31 +147,117 @@ class StreamBridge {
     this.#ended = true;
     void this.#ws?.close();
     this.#sse?.close("the app closed the stream");
+    this.#wakeRoomWaiters();
+  }
+
+  #pending(): number {
+    return this.#outboxBytes + this.#socket.bufferedAmount;
   }
 
   #push(event: BridgeEvent): void {
     if (this.#ended) return;
     this.#outbox.push(event);
-    if (this.#flushing) return;
-    this.#flushing = true;
-    // Events of one burst travel in one frame: 10,000 messages are not 10,000 frames.
-    setTimeout(() => this.#flush(), 0);
+    this.#outboxBytes += eventBytes(event);
+    if (this.#ws && this.#pending() > BRIDGE_QUEUE_BYTES) this.#dropOldest();
+    this.#scheduleFlush(0);
+  }
+
+  /** Drops the oldest received messages down to three quarters of the bound. */
+  #dropOldest(): void {
+    const target = BRIDGE_QUEUE_BYTES * 0.75;
+    let excess = this.#pending() - target;
+    this.#outbox = this.#outbox.filter((event) => {
+      if (excess <= 0 || event.type !== "message" || event.direction !== "in") return true;
+      const size = eventBytes(event);
+      excess -= size;
+      this.#outboxBytes -= size;
+      this.#dropped++;
+      return false;
+    });
+  }
+
+  /** @returns undefined while there is room, else a promise resolved once there is */
+  #ready(): Promise<void> | undefined {
+    if (this.#ended || this.#pending() <= BRIDGE_QUEUE_BYTES) return undefined;
+    return new Promise((resolve) => this.#roomWaiters.push(resolve));
+  }
+
+  #scheduleFlush(ms: number): void {
+    if (this.#flushTimer !== undefined) return;
+    this.#flushTimer = setTimeout(() => {
+      this.#flushTimer = undefined;
+      this.#flush();
+    }, ms);
   }
 
   #flush(): void {
-    this.#flushing = false;
-    if (this.#outbox.length === 0 || this.#socket.readyState !== WebSocket.OPEN) return;
-    const batch = this.#outbox;
-    this.#outbox = [];
-    this.#socket.send(JSON.stringify(batch));
+    if (this.#socket.readyState !== WebSocket.OPEN) return this.#wakeRoomWaiters();
+    // Events of one burst travel in one frame: 10,000 messages are not 10,000 frames.
+    while (this.#outbox.length > 0 || this.#dropped > 0) {
+      if (this.#socket.bufferedAmount >= FRAME_BYTES) {
+        this.#scheduleFlush(DRAIN_POLL_MS);
+        break;
+      }
+      const batch: BridgeEvent[] = [];
+      if (this.#dropped > 0) {
+        batch.push({ type: "dropped", time: Date.now(), count: this.#dropped });
+        this.#dropped = 0;
+      }
+      let bytes = 0;
+      while (this.#outbox.length > 0 && (bytes < FRAME_BYTES || batch.length === 0)) {
+        const event = this.#outbox.shift()!;
+        bytes += eventBytes(event);
+        batch.push(event);
+      }
+      this.#outboxBytes -= bytes;
+      this.#socket.send(JSON.stringify(batch));
+    }
+    this.#wakeRoomWaiters();
+  }
+
+  #wakeRoomWaiters(): void {
+    if (
+      !this.#ended && this.#socket.readyState === WebSocket.OPEN &&
+      this.#pending() > BRIDGE_QUEUE_BYTES
+    ) {
+      return;
+    }
+    const waiters = this.#roomWaiters;
+    this.#roomWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   /** Sends what is left and an `end` event, then closes the browser socket. */
   #end(): void {
     if (this.#ended) return;
-    this.#outbox.push({ type: "end", time: Date.now() });
-    this.#flush();
+    this.#push({ type: "end", time: Date.now() });
     this.#ended = true;
-    if (this.#socket.readyState === WebSocket.OPEN) this.#socket.close(1000, "session ended");
+    clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    this.#drainThenClose();
   }
+
+  /** What is queued still goes out before the close (the page may be slow, not gone). */
+  #drainThenClose(): void {
+    this.#flush();
+    if (this.#socket.readyState !== WebSocket.OPEN) return this.#wakeRoomWaiters();
+    if (this.#outbox.length > 0) {
+      setTimeout(() => this.#drainThenClose(), DRAIN_POLL_MS);
+      return;
+    }
+    this.#socket.close(1000, "session ended");
+    this.#wakeRoomWaiters();
+  }
+}
+
+/** An estimate of an event's size in the outbox: its text plus the object's overhead. */
+function eventBytes(event: BridgeEvent): number {
+  const text = typeof event.text === "string"
+    ? event.text.length
+    : typeof event.base64 === "string"
+    ? event.base64.length
+    : typeof event.data === "string"
+    ? event.data.length
+    : 0;
+  return text + 128;
 }

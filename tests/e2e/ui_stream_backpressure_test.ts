@@ -1,0 +1,130 @@
+/**
+ * The UI stream bridge when the page stops reading: a WebSocket session drops its oldest
+ * messages and tells the page how many; nothing piles up without bound.
+ */
+import assert from "node:assert/strict";
+import { serve } from "../_helpers.ts";
+import { startUiServer, type UiServer } from "../../src/ui/server.ts";
+
+const MB = 1024 * 1024;
+
+/** A WebSocket server that sends 8 KiB messages as fast as the client takes them. */
+const MESSAGE = "x".repeat(8192);
+function floodServer(enough: number) {
+  const sent = Promise.withResolvers<void>();
+  const server = serve((request) => {
+    const { socket, response } = Deno.upgradeWebSocket(request);
+    let bytes = 0;
+    const pump = () => {
+      while (socket.readyState === WebSocket.OPEN && socket.bufferedAmount < MB) {
+        socket.send(MESSAGE);
+        bytes += MESSAGE.length;
+      }
+      if (bytes >= enough) sent.resolve();
+      if (socket.readyState === WebSocket.OPEN) setTimeout(pump, 1);
+    };
+    socket.onopen = pump;
+    return response;
+  });
+  return { server, sent: sent.promise };
+}
+
+/** A page that opens the bridge by hand and then does not read: a raw TCP WebSocket client. */
+async function stalledPage(ui: UiServer, start: unknown) {
+  const login = await fetch(ui.url, { redirect: "manual" });
+  await login.body?.cancel();
+  const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: ui.port });
+  const origin = `http://127.0.0.1:${ui.port}`;
+  await conn.write(new TextEncoder().encode(
+    `GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1:${ui.port}\r\nOrigin: ${origin}\r\n` +
+      `Cookie: ${cookie}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+  ));
+  const reader = conn.readable.getReader();
+  let buffer = new Uint8Array(0);
+  const more = async () => {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the bridge closed");
+    const next = new Uint8Array(buffer.length + value.length);
+    next.set(buffer);
+    next.set(value, buffer.length);
+    buffer = next;
+  };
+  while (!new TextDecoder().decode(buffer).includes("\r\n\r\n")) await more();
+  const head = new TextDecoder().decode(buffer);
+  assert.match(head, /^HTTP\/1\.1 101/);
+  buffer = buffer.slice(head.indexOf("\r\n\r\n") + 4);
+  await conn.write(maskedTextFrame(JSON.stringify(start)));
+  /** Reads the next text frame's JSON. */
+  const nextBatch = async (): Promise<Array<Record<string, unknown>>> => {
+    for (;;) {
+      const frame = parseFrame(buffer);
+      if (frame) {
+        buffer = buffer.slice(frame.end);
+        if (frame.opcode === 1) return JSON.parse(new TextDecoder().decode(frame.payload));
+        continue;
+      }
+      await more();
+    }
+  };
+  return { nextBatch, close: () => conn.close() };
+}
+
+function maskedTextFrame(text: string): Uint8Array {
+  const payload = new TextEncoder().encode(text);
+  assert.ok(payload.length < 126);
+  const mask = crypto.getRandomValues(new Uint8Array(4));
+  const frame = new Uint8Array(6 + payload.length);
+  frame.set([0x81, 0x80 | payload.length, ...mask]);
+  payload.forEach((byte, i) => frame[6 + i] = byte ^ mask[i % 4]!);
+  return frame;
+}
+
+function parseFrame(bytes: Uint8Array) {
+  if (bytes.length < 2) return undefined;
+  let length = bytes[1]! & 0x7f;
+  let offset = 2;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (length === 126) {
+    if (bytes.length < 4) return undefined;
+    length = view.getUint16(2);
+    offset = 4;
+  } else if (length === 127) {
+    if (bytes.length < 10) return undefined;
+    length = Number(view.getBigUint64(2));
+    offset = 10;
+  }
+  if (bytes.length < offset + length) return undefined;
+  return {
+    opcode: bytes[0]! & 0x0f,
+    payload: bytes.subarray(offset, offset + length),
+    end: offset + length,
+  };
+}
+
+Deno.test("ui stream bridge: a page that stops reading gets a dropped count, not a growing queue", async () => {
+  // Far more than the bridge's 8 MiB bound and the sockets' buffers together.
+  const { server, sent } = floodServer(48 * MB);
+  await using _server = server;
+  await using ui = await startUiServer({ assets: NO_ASSETS });
+  const page = await stalledPage(ui, {
+    type: "start",
+    kind: "ws",
+    request: { url: `ws://127.0.0.1:${server.port}/` },
+  });
+  await sent;
+  let dropped: Record<string, unknown> | undefined;
+  let delivered = 0;
+  while (!dropped) {
+    const batch = await page.nextBatch();
+    delivered += batch.filter((e) => e.type === "message").length;
+    // Everything the server sent reaching the page means it was all held somewhere.
+    assert.ok(delivered * MESSAGE.length < 48 * MB, `${delivered} messages, none dropped`);
+    dropped = batch.find((e) => e.type === "dropped");
+  }
+  assert.ok(Number(dropped.count) > 0, JSON.stringify(dropped));
+  page.close();
+});
+
+const NO_ASSETS = { js: "", css: "" };
