@@ -20,11 +20,12 @@ Examples:
 Prints each event's data on its own line (--events: event, id and data; --json or --jsonl:
 one JSON object per event; --json with a value is the JSON request body). When the stream
 ends or breaks, dial reconnects after the server's retry: interval (default 3 s) with
-Last-Event-ID and the credentials again. Network errors, 408, 429, 5xx and non-event-stream
-responses are retried with backoff (at least Retry-After), at most --max-retries times; any
-other status (401, 403, 404, 405, 410 …) ends at once.
-Exit codes: 0 ok, 2 usage, 3/4/5 gave up on a 3xx/4xx/5xx status, 7 network, 9 auth,
-130 interrupted.`;
+Last-Event-ID and the credentials again. Network errors, 408, 429, 5xx, non-event-stream
+responses and streams that end before any event are retried with backoff (at least
+Retry-After, never sooner than 0.25 s), at most --max-retries times; any other status (401,
+403, 404, 405, 410 …) ends at once.
+Exit codes: 0 ok, 2 usage, 3/4/5 gave up on a 3xx/4xx/5xx status, 7 network, 8 --timeout
+or --idle-timeout, 9 auth, 130 interrupted.`;
 
 /** The flags of `dial sse`. */
 export const SSE_FLAGS = flags([
@@ -65,6 +66,18 @@ export const SSE_FLAGS = flags([
     kind: "count",
     default: "3",
     help: "failed attempts in a row before giving up",
+  },
+  {
+    long: "timeout",
+    value: "seconds",
+    kind: "seconds",
+    help: "end the whole session after N seconds (exit 8)",
+  },
+  {
+    long: "idle-timeout",
+    value: "seconds",
+    kind: "seconds",
+    help: "exit 8 when no event or comment arrives for N seconds",
   },
   FOLLOW_FLAG,
   {

@@ -2,7 +2,7 @@
  * The `dial sse` implementation: flags to a spec, an {@link SseSession}, events printed.
  * @module
  */
-import { type DialError, UsageError } from "../errors.ts";
+import { type DialError, TimeoutError, UsageError } from "../errors.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { BoundedWriter } from "../output/bounded_writer.ts";
 import { warn } from "../output/report.ts";
@@ -15,6 +15,56 @@ import { parseBodyFlags } from "./body_flags.ts";
 import type { CliContext } from "./context.ts";
 import { methodAndUrl } from "./request.ts";
 import type { SseFlagValues } from "./sse.ts";
+
+/** The time limits of `dial sse`, in milliseconds. */
+export interface SseLimits {
+  /** The whole session (`--timeout`). */
+  timeoutMs?: number;
+  /** No event or comment for this long (`--idle-timeout`). */
+  idleTimeoutMs?: number;
+}
+
+/**
+ * @param flags `--timeout` and `--idle-timeout`
+ * @returns the limits
+ */
+export function sseLimits(flags: Pick<SseFlagValues, "timeout" | "idleTimeout">): SseLimits {
+  return {
+    ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
+    ...(flags.idleTimeout !== undefined ? { idleTimeoutMs: flags.idleTimeout } : {}),
+  };
+}
+
+/** Aborts with a TimeoutError when the session runs too long or goes quiet. */
+function limitTimers(limits: SseLimits, host: string) {
+  const controller = new AbortController();
+  const stop = (message: string) => {
+    if (!controller.signal.aborted) controller.abort(new TimeoutError(message));
+  };
+  const seconds = (ms: number) => `${ms / 1000} s`;
+  const deadline = limits.timeoutMs === undefined ? undefined : setTimeout(
+    () => stop(`Timed out after ${seconds(limits.timeoutMs!)} (--timeout)`),
+    limits.timeoutMs,
+  );
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  const touch = () => {
+    if (limits.idleTimeoutMs === undefined) return;
+    clearTimeout(idle);
+    idle = setTimeout(
+      () => stop(`No event from ${host} for ${seconds(limits.idleTimeoutMs!)} (--idle-timeout)`),
+      limits.idleTimeoutMs,
+    );
+  };
+  touch();
+  return {
+    signal: controller.signal,
+    touch,
+    clear: () => {
+      clearTimeout(deadline);
+      clearTimeout(idle);
+    },
+  };
+}
 
 /**
  * Runs `dial sse`.
@@ -50,6 +100,7 @@ export async function runSse(
     });
   }
   const { maxEvents, maxRetries, reconnectDelay: retryMs } = flags;
+  const limits = sseLimits(flags);
   if (flags.lastEventId !== undefined && /[\0\r\n]/.test(flags.lastEventId)) {
     throw new UsageError(`Invalid --last-event-id: it cannot hold NUL, CR or LF`);
   }
@@ -75,8 +126,9 @@ export async function runSse(
   const format: EventFormat = jsonOutput ? "json" : flags.events ? "events" : "data";
   const wanted = new Set(flags.event);
   const verbose = flags.verbose;
+  const timers = limitTimers(limits, url.host);
   const session = new SseSession(spec, {
-    signal: context.signal,
+    signal: AbortSignal.any([context.signal, timers.signal]),
     reconnect: flags.reconnect,
     maxRetries,
     retryMs,
@@ -102,6 +154,9 @@ export async function runSse(
       session.close("the reader of stdout went away");
     });
   session.events.subscribe((event: SseSessionEvent) => {
+    if (event.type === "event" || event.type === "comment" || event.type === "open") {
+      timers.touch();
+    }
     if (event.type === "event") {
       if (wanted.size > 0 && !wanted.has(event.event)) return;
       if (maxEvents !== undefined && printed >= maxEvents) return;
@@ -123,10 +178,14 @@ export async function runSse(
   });
   try {
     await session.run();
+  } catch (error) {
+    if (!timers.signal.aborted) throw error;
   } finally {
+    timers.clear();
     await printing;
     await writer.flush();
   }
+  if (timers.signal.aborted && !context.signal.aborted) throw timers.signal.reason;
   return 0;
 }
 

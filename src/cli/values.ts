@@ -99,8 +99,15 @@ export function parseSeconds(text: string, flag: string): number {
   if (text.trim() === "" || !Number.isFinite(seconds) || seconds <= 0) {
     throw new UsageError(`Invalid ${flag} "${text}": expected a positive number of seconds`);
   }
+  // Timers fire at once beyond 2^31 - 1 ms (about 24.8 days).
+  if (seconds * 1000 > MAX_TIMER_MS) {
+    throw new UsageError(`Invalid ${flag} "${text}": too large (at most 24 days)`);
+  }
   return seconds * 1000;
 }
+
+/** The longest delay a timer can wait: 2^31 - 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * @param text a count

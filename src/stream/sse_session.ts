@@ -15,6 +15,8 @@ import { StatusError } from "./status_error.ts";
 export const DEFAULT_RETRY_MS = 3000;
 /** The longest wait between failed attempts. */
 export const MAX_BACKOFF_MS = 60_000;
+/** The shortest wait before any reconnection, whatever `retry:` says: at most 4 per second. */
+export const MIN_RETRY_MS = 250;
 
 /** Options for {@link SseSession}. */
 export interface SseSessionOptions
@@ -25,7 +27,10 @@ export interface SseSessionOptions
   reconnect?: boolean;
   /** The reconnection time until the server sends `retry:`. Default 3000 ms. */
   retryMs?: number;
-  /** Failed attempts in a row (refused, non-2xx, wrong type) tolerated before giving up. Default 3. */
+  /**
+   * Failed attempts in a row (refused, non-2xx, wrong type, or a stream that ended without an
+   * event) tolerated before giving up. Default 3.
+   */
   maxRetries?: number;
   /** Ends the session (Ctrl-C, Disconnect). */
   signal?: AbortSignal;
@@ -85,6 +90,8 @@ export class SseSession {
   #lastEventId: string;
   #retryMs: number;
   #attempt = 0;
+  /** Events received on the current connection. */
+  #eventsThisConnection = 0;
   #running?: Promise<void>;
 
   /**
@@ -184,16 +191,21 @@ export class SseSession {
         const willRetry = reconnect && failures <= maxRetries && retryable(outcome.error);
         this.#emit({ type: "error", error: outcome.error, willRetry });
         if (!willRetry) throw outcome.error;
-        delayMs = Math.min(this.#retryMs * 2 ** (failures - 1), MAX_BACKOFF_MS);
+        delayMs = backoff(this.#retryMs, failures);
         if (outcome.error instanceof StatusError && outcome.error.retryAfterMs !== undefined) {
           delayMs = Math.max(delayMs, outcome.error.retryAfterMs);
         }
       } else {
-        failures = 0;
         this.#emit({ type: "disconnected", reason: outcome.reason });
         if (outcome.error && !reconnect) throw outcome.error;
         if (!reconnect) return this.#closed("the stream ended");
+        // A stream that ends before any event counts like a failure, so a server that
+        // ends at once (with retry: 0, say) cannot draw reconnections forever.
+        if (this.#eventsThisConnection > 0) failures = 0;
+        else if (++failures > maxRetries) throw emptyStreams(this.#spec.url, failures);
+        else delayMs = backoff(this.#retryMs, failures);
       }
+      delayMs = Math.max(delayMs, MIN_RETRY_MS);
       this.#state = "waiting";
       this.#emit({
         type: "reconnecting",
@@ -214,6 +226,7 @@ export class SseSession {
 
   async #connectOnce(): Promise<Outcome> {
     this.#state = "connecting";
+    this.#eventsThisConnection = 0;
     this.#emit({
       type: "connecting",
       attempt: this.#attempt,
@@ -275,7 +288,10 @@ export class SseSession {
           this.#emit({ type: "retry", retryMs: ms });
         },
         onComment: (text) => this.#emit({ type: "comment", text }),
-        onEvent: (event) => this.#emit({ type: "event", ...event, lastEventId: this.#lastEventId }),
+        onEvent: (event) => {
+          this.#eventsThisConnection++;
+          this.#emit({ type: "event", ...event, lastEventId: this.#lastEventId });
+        },
         ready: () => {
           const pause = this.#options.ready?.();
           return pause && untilAborted(pause, this.#signal);
@@ -317,6 +333,19 @@ class SessionClosed extends Error {}
 function retryable(error: DialError): boolean {
   if (error instanceof StatusError) return error.retryable;
   return !FATAL.has(error.code);
+}
+
+function backoff(retryMs: number, failures: number): number {
+  return Math.min(retryMs * 2 ** (failures - 1), MAX_BACKOFF_MS);
+}
+
+function emptyStreams(url: URL, times: number): DialError {
+  return new DialError(
+    `Server-sent events from ${url.host} ended ${times} times in a row without an event`,
+    "empty_stream",
+    ExitCode.Failure,
+    { hint: "raise --max-retries, or check that the endpoint sends events" },
+  );
 }
 
 function asDialError(error: unknown, url: URL, signal: AbortSignal): DialError {

@@ -15,6 +15,9 @@ import {
   toWebSocketUrl,
 } from "./ws_handshake.ts";
 
+/** How long a close waits for the server's close frame before the connection is dropped. */
+export const CLOSE_WAIT_MS = 2000;
+
 /** Creates a WebSocket; tests and other runtimes may pass their own. */
 export type WebSocketFactory = (
   url: URL,
@@ -237,6 +240,21 @@ export class WebSocketSession {
       } catch {
         socket.close();
       }
+      // RFC 6455 7.1.1 lets the client give up on a server that never answers the close.
+      const giveUp = setTimeout(() => {
+        if (this.#state !== "closing") return;
+        socket.onclose = socket.onmessage = null;
+        const info: WebSocketCloseInfo = {
+          code: 1006,
+          reason: `the server did not answer the close frame within ${CLOSE_WAIT_MS / 1000} s`,
+          clean: false,
+          by: "client",
+        };
+        this.#state = "closed";
+        this.#emit({ type: "close", ...info });
+        this.#finish(info);
+      }, CLOSE_WAIT_MS);
+      finished.finally(() => clearTimeout(giveUp));
     }
     return finished;
   }

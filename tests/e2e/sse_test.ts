@@ -216,7 +216,7 @@ Deno.test("sse: -v shows heads with secrets redacted and the reconnection", asyn
   assert.match(result.stderr, /^Authorization: \(redacted\)$/m);
   assert.match(result.stderr, /^Last-Event-ID: 5$/m);
   assert.match(result.stderr, /^\* server set the reconnection time to 20 ms$/m);
-  assert.match(result.stderr, /^\* reconnecting in 20 ms \(attempt 2, Last-Event-ID: 5\)$/m);
+  assert.match(result.stderr, /^\* reconnecting in 250 ms \(attempt 2, Last-Event-ID: 5\)$/m);
   assert.doesNotMatch(result.stderr, /s3cret/);
 });
 
@@ -238,7 +238,7 @@ Deno.test("sse: a retried failure is a warning on stderr", async () => {
   assert.equal(result.stdout, "up\n");
   assert.match(
     result.stderr,
-    /^warning: Server-sent events refused by 127\.0\.0\.1:\d+: HTTP 502 Bad Gateway: retrying in 20 ms \(1 of 3\)$/m,
+    /^warning: Server-sent events refused by 127\.0\.0\.1:\d+: HTTP 502 Bad Gateway: retrying in 250 ms \(1 of 3\)$/m,
   );
 });
 

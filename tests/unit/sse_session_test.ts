@@ -61,7 +61,8 @@ Deno.test("sse session: reconnects after the server's retry with Last-Event-ID",
   assert.equal(requests[1]!.headers.get("authorization"), "Bearer t0k");
   assert.equal(requests[0]!.headers.get("accept"), "text/event-stream");
   const reconnecting = events.find((e) => e.type === "reconnecting");
-  assert.deepEqual(reconnecting && [reconnecting.delayMs, reconnecting.attempt], [5, 2]);
+  // retry: 5 is below the 250 ms floor.
+  assert.deepEqual(reconnecting && [reconnecting.delayMs, reconnecting.attempt], [250, 2]);
   assert.equal(session.retryMs, 5);
   assert.equal(session.attempt, 2);
   assert.equal(session.state, "closed");
@@ -72,7 +73,7 @@ Deno.test("sse session: reconnects after the server's retry with Last-Event-ID",
 Deno.test("sse session: failures back off exponentially and give up after maxRetries", async () => {
   const down = () => new Response("busy", { status: 503, statusText: "Service Unavailable" });
   const { fetch, requests } = scriptedFetch([down, down, down]);
-  const session = new SseSession(SPEC, { fetch, retryMs: 4, maxRetries: 2 });
+  const session = new SseSession(SPEC, { fetch, retryMs: 200, maxRetries: 2 });
   const events = record(session);
   await assert.rejects(session.run(), (error: DialError) => {
     assert.equal(error.exitCode, 5);
@@ -85,7 +86,7 @@ Deno.test("sse session: failures back off exponentially and give up after maxRet
   assert.equal(requests.length, 3);
   assert.deepEqual(
     events.filter((e) => e.type === "reconnecting").map((e) => [e.delayMs, e.failures]),
-    [[4, 1], [8, 2]],
+    [[250, 1], [400, 2]],
   );
   assert.deepEqual(
     events.filter((e) => e.type === "error").map((e) => e.willRetry),
