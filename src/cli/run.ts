@@ -45,7 +45,7 @@ export async function run(args: string[]): Promise<number> {
   } catch (error) {
     const err = stderr();
     if (controller.signal.aborted) return ExitCode.Interrupted;
-    await err.write(formatError(error, err.color));
+    await err.write(formatError(error, err));
     if (error instanceof DialError) return error.exitCode;
     if (Deno.env.get("DIAL_DEBUG") && error instanceof Error) await err.write(`${error.stack}\n`);
     return ExitCode.Failure;

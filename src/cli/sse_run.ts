@@ -7,7 +7,7 @@ import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { BoundedWriter } from "../output/bounded_writer.ts";
 import { warn } from "../output/report.ts";
 import { type EventFormat, formatEvent } from "../output/stream.ts";
-import { isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
+import { escapeControls, isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
 import type { RequestSpec } from "../http/spec.ts";
 import { SseSession, type SseSessionEvent } from "../stream/sse_session.ts";
 import { parseAuthFlags } from "./auth_flags.ts";
@@ -161,7 +161,7 @@ export async function runSse(
       if (wanted.size > 0 && !wanted.has(event.event)) return;
       if (maxEvents !== undefined && printed >= maxEvents) return;
       printed++;
-      writer.push(formatEvent(event, format, out.color));
+      writer.push(formatEvent(out.isTerminal ? shownOnTerminal(event) : event, format, out.color));
       if (maxEvents !== undefined && printed >= maxEvents) {
         session.close(`received ${maxEvents} events`);
       }
@@ -173,7 +173,8 @@ export async function runSse(
       print(() => warn(err, text));
     } else if (verbose) {
       const note = describe(event);
-      if (note) print(() => err.write(`* ${note}\n`));
+      const shown = note && err.isTerminal ? escapeControls(note) : note;
+      if (shown) print(() => err.write(`* ${shown}\n`));
     }
   });
   try {
@@ -187,6 +188,16 @@ export async function runSse(
   }
   if (timers.signal.aborted && !context.signal.aborted) throw timers.signal.reason;
   return 0;
+}
+
+/** An event with control characters escaped, for a terminal. */
+function shownOnTerminal<E extends { event: string; id?: string; data: string }>(event: E): E {
+  return {
+    ...event,
+    event: escapeControls(event.event),
+    data: escapeControls(event.data),
+    ...(event.id !== undefined ? { id: escapeControls(event.id) } : {}),
+  };
 }
 
 function describe(event: SseSessionEvent): string | undefined {

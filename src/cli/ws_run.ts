@@ -7,7 +7,7 @@ import { formatRequestHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { type BinaryEncoding, formatMessage } from "../output/stream.ts";
 import { BoundedWriter } from "../output/bounded_writer.ts";
-import { isBrokenPipe, type Sink, stderr, stdout } from "../output/terminal.ts";
+import { escapeControls, isBrokenPipe, type Sink, stderr, stdout } from "../output/terminal.ts";
 import {
   type WebSocketCloseInfo,
   WebSocketSession,
@@ -92,7 +92,11 @@ export async function runWs(
     if (event.type === "message") {
       if (event.direction === "out" && !interactive) return;
       if (maxMessages !== undefined && received >= maxMessages) return;
-      writer.push(formatMessage(event, { interactive, color: out.color, binary }));
+      // On a terminal, control characters from the server are shown escaped.
+      const shown = out.isTerminal && typeof event.data === "string"
+        ? { ...event, data: escapeControls(event.data) }
+        : event;
+      writer.push(formatMessage(shown, { interactive, color: out.color, binary }));
       reportDropped.check();
       if (event.direction === "in") {
         received++;
@@ -147,7 +151,8 @@ export async function runWs(
   if (context.signal.aborted) return ExitCode.Interrupted;
   if (flags.verbose || interactive) {
     if (prompt) await err.write("\r\x1b[K");
-    await err.write(`Closed: ${describeClose(info)}\n`);
+    const closed = describeClose(info);
+    await err.write(`Closed: ${err.isTerminal ? escapeControls(closed) : closed}\n`);
   }
   return closeOutcome(info, url.host);
 }

@@ -3,18 +3,20 @@
  * @module
  */
 import { DialError } from "../errors.ts";
-import { paint, type Sink, Style } from "./terminal.ts";
+import { escapeControls, paint, type Sink, Style } from "./terminal.ts";
 
 /**
  * @param error anything thrown
- * @param color whether to colour
+ * @param sink where it goes: colour, and control characters escaped on a terminal (messages
+ * may quote a server, e.g. an OAuth `error_description` or a close reason)
  * @returns `error: …` plus a `hint: …` line when there is one
  */
-export function formatError(error: unknown, color: boolean): string {
-  const message = error instanceof Error ? error.message : String(error);
-  let text = `${paint("error:", Style.red + ";1", color)} ${message}\n`;
+export function formatError(error: unknown, sink: Pick<Sink, "color" | "isTerminal">): string {
+  const shown = (text: string) => sink.isTerminal ? escapeControls(text) : text;
+  const message = shown(error instanceof Error ? error.message : String(error));
+  let text = `${paint("error:", Style.red + ";1", sink.color)} ${message}\n`;
   if (error instanceof DialError && error.hint) {
-    text += `${paint("hint:", Style.cyan, color)} ${error.hint}\n`;
+    text += `${paint("hint:", Style.cyan, sink.color)} ${shown(error.hint)}\n`;
   }
   return text;
 }
@@ -26,5 +28,6 @@ export function formatError(error: unknown, color: boolean): string {
  * @param message sentence case
  */
 export async function warn(sink: Sink, message: string): Promise<void> {
-  await sink.write(`${paint("warning:", Style.yellow + ";1", sink.color)} ${message}\n`);
+  const text = sink.isTerminal ? escapeControls(message) : message;
+  await sink.write(`${paint("warning:", Style.yellow + ";1", sink.color)} ${text}\n`);
 }

@@ -6,7 +6,7 @@ import { undecodedEncoding } from "../http/content_encoding.ts";
 import { formatResponseHead } from "./http.ts";
 import type { JsonSyntaxError } from "./json_stream.ts";
 import { warn } from "./report.ts";
-import { pipeToStdout, type Sink, stderr, stdout } from "./terminal.ts";
+import { escapeControls, pipeToStdout, type Sink, stderr, stdout } from "./terminal.ts";
 
 /** Options for {@link printResponse}. */
 export interface PrintResponseOptions {
@@ -141,13 +141,14 @@ async function printForPeople(
       return;
     }
     first = false;
-    const text = decoder.decode(value, { stream: true });
+    // Only for a terminal: control sequences from the server are shown, not obeyed.
+    const text = escapeControls(decoder.decode(value, { stream: true }));
     if (text) {
       await out.write(text);
       endsWithNewline = text.endsWith("\n");
     }
   }
-  const rest = decoder.decode();
+  const rest = escapeControls(decoder.decode());
   if (rest) await out.write(rest);
   if (size > 0 && !endsWithNewline && !rest.endsWith("\n")) await out.write("\n");
 }
@@ -176,10 +177,17 @@ async function printJson(
   let heldSize = 0;
   let size = 0;
   let last = 0x0a;
-  const write = async (bytes: Uint8Array) => {
+  // Only for a terminal: control characters are shown escaped. Valid JSON cannot hold a raw
+  // C0 control, so the coloured output keeps its own ESC; raw (invalid) input keeps none.
+  const prettyText = new TextDecoder();
+  const rawText = new TextDecoder();
+  const write = async (bytes: Uint8Array, raw = false) => {
     if (bytes.length === 0) return;
     last = bytes[bytes.length - 1]!;
-    await out.write(bytes);
+    const text = raw
+      ? escapeControls(rawText.decode(bytes, { stream: true }))
+      : escapeControls(prettyText.decode(bytes, { stream: true }), out.color);
+    await out.write(text);
   };
   const flush = async () => {
     for (const bytes of held) await write(bytes);
@@ -215,7 +223,7 @@ async function printJson(
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) {
       // Reading failed: show what arrived, then report the failure.
-      for (const bytes of raw ?? []) await write(bytes);
+      for (const bytes of raw ?? []) await write(bytes, true);
       if (size > 0 && last !== 0x0a) await write(NEWLINE);
       throw error;
     }
@@ -223,15 +231,15 @@ async function printJson(
   }
   if (syntax) {
     if (raw) {
-      for (const bytes of raw) await write(bytes);
+      for (const bytes of raw) await write(bytes, true);
     } else {
       await write(syntax.partial);
-      await write(syntax.rest);
+      await write(syntax.rest, true);
     }
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      await write(value);
+      await write(value, true);
     }
     if (last !== 0x0a) await write(NEWLINE);
     if (!options.silent) await warn(err, `Response body is not valid JSON: ${syntax.message}`);

@@ -109,6 +109,27 @@ export function isBrokenPipe(error: unknown): boolean {
   return false;
 }
 
+/** C0 controls but tab and newline, DEL and C1: what can steer a terminal. */
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+/** The same without ESC, for text dial coloured itself (where a raw ESC cannot come from data). */
+const CONTROLS_BUT_ESC = /[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f]/g;
+
+/**
+ * Shows control characters from the network as `\x1b`-style escapes, so that a server
+ * cannot write to the clipboard (OSC 52), retitle or clear the terminal. Used only when the
+ * output is a terminal; piped output stays byte-exact.
+ *
+ * @param text text that came from a server
+ * @param keepEsc leave ESC alone (for output dial coloured, where data cannot hold a raw ESC)
+ * @returns the text with C0 (but tab and newline), DEL and C1 escaped
+ */
+export function escapeControls(text: string, keepEsc = false): string {
+  return text.replace(
+    keepEsc ? CONTROLS_BUT_ESC : CONTROLS,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+}
+
 /** ANSI styles used by the formatters. */
 export const Style = {
   bold: "1",

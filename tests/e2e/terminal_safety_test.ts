@@ -1,0 +1,96 @@
+/**
+ * Control sequences from servers (here OSC 52, a clipboard write) are shown escaped on a
+ * terminal and passed through byte for byte when piped.
+ */
+import assert from "node:assert/strict";
+import { dial, dialOnTerminal, hasScript, serve } from "../_helpers.ts";
+
+const OSC52 = "\x1b]52;c;aGVsbG8=\x07";
+const SHOWN = "\\x1b]52;c;aGVsbG8=\\x07";
+
+function hostile() {
+  return serve((request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/events") {
+      return new Response(`data: before ${OSC52} after\n\n`, {
+        headers: { "content-type": "text/event-stream" },
+      });
+    }
+    if (path === "/socket") {
+      const { socket, response } = Deno.upgradeWebSocket(request);
+      socket.onopen = () => socket.send(`hello ${OSC52}\x9b2J`);
+      return response;
+    }
+    if (path === "/token") {
+      return Response.json({ error: "invalid_client", error_description: `bad ${OSC52}` }, {
+        status: 400,
+      });
+    }
+    return new Response(`body ${OSC52}\x1b[2J end\n`, {
+      headers: { "content-type": "text/plain" },
+    });
+  });
+}
+
+const onTerminal = { ignore: !hasScript };
+
+Deno.test("terminal: a text body's control sequences are shown escaped", onTerminal, async () => {
+  await using server = hostile();
+  const { code, screen } = await dialOnTerminal(["GET", `${server.origin}/text`]);
+  assert.equal(code, 0, screen);
+  assert.ok(screen.includes(`body ${SHOWN}\\x1b[2J end`), screen);
+  assert.ok(!screen.includes("\x1b]52"), screen);
+});
+
+Deno.test("terminal: SSE data with OSC 52 is shown escaped", onTerminal, async () => {
+  await using server = hostile();
+  const { code, screen } = await dialOnTerminal([
+    "sse",
+    `${server.origin}/events`,
+    "--max-events",
+    "1",
+  ]);
+  assert.equal(code, 0, screen);
+  assert.ok(screen.includes(`before ${SHOWN} after`), screen);
+  assert.ok(!screen.includes("\x1b]52"), screen);
+});
+
+Deno.test(
+  "terminal: a WebSocket message's controls (C1 too) are shown escaped",
+  onTerminal,
+  async () => {
+    await using server = hostile();
+    const { code, screen } = await dialOnTerminal([
+      "ws",
+      `ws://127.0.0.1:${server.port}/socket`,
+      "--max-messages",
+      "1",
+    ]);
+    assert.equal(code, 0, screen);
+    assert.ok(screen.includes(`hello ${SHOWN}\\x9b2J`), screen);
+    assert.ok(!screen.includes("\x1b]52"), screen);
+  },
+);
+
+Deno.test("terminal: a provider's error_description is shown escaped", onTerminal, async () => {
+  await using server = hostile();
+  const { code, screen } = await dialOnTerminal([
+    "GET",
+    `${server.origin}/text`,
+    "--oauth2",
+    `client_credentials:${server.origin}/token:app:secret`,
+  ]);
+  assert.equal(code, 9, screen);
+  assert.ok(screen.includes(`bad ${SHOWN}`), screen);
+  assert.ok(!screen.includes("\x1b]52"), screen);
+});
+
+Deno.test("terminal: piped output stays byte-exact", async () => {
+  await using server = hostile();
+  const body = await dial(["GET", `${server.origin}/text`]);
+  assert.equal(body.stdout, `body ${OSC52}\x1b[2J end\n`);
+  const sse = await dial(["sse", `${server.origin}/events`, "--max-events", "1"]);
+  assert.equal(sse.stdout, `before ${OSC52} after\n`);
+  const ws = await dial(["ws", `ws://127.0.0.1:${server.port}/socket`, "--max-messages", "1"]);
+  assert.equal(ws.stdout, `hello ${OSC52}\x9b2J\n`);
+});
