@@ -144,6 +144,37 @@ export class AuthError extends DialError {
   }
 }
 
+/** OS error codes that mean the local output failed, not the network. */
+const LOCAL_OUTPUT_CODES = new Set([
+  "ENOSPC",
+  "EDQUOT",
+  "EFBIG",
+  "EISDIR",
+  "ENOTDIR",
+  "ENOENT",
+  "EACCES",
+  "EPERM",
+  "EROFS",
+  "EPIPE",
+  "EBADF",
+]);
+
+/**
+ * Recognises a failure to write output (full disk, a directory, no permission, a closed pipe),
+ * so that it is reported as a local failure (exit 1), never as the network's.
+ *
+ * @param error what writing threw
+ * @returns a DialError naming the local cause, or undefined when it is something else
+ */
+export function outputError(error: unknown): DialError | undefined {
+  if (error instanceof DialError) return error.code === "output" ? error : undefined;
+  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  if (typeof code !== "string" || !LOCAL_OUTPUT_CODES.has(code)) return undefined;
+  return new DialError(`Cannot write output: ${(error as Error).message}`, "output", ExitCode.Failure, {
+    cause: error,
+  });
+}
+
 /**
  * Turns an error thrown by `fetch` (or by reading a body) into a {@link DialError}.
  *

@@ -3,7 +3,14 @@
  * @module
  */
 import { statusExitCode } from "../http/status.ts";
-import { DialError, ExitCode, TimeoutError, TransportError, UsageError } from "../errors.ts";
+import {
+  DialError,
+  ExitCode,
+  outputError,
+  TimeoutError,
+  TransportError,
+  UsageError,
+} from "../errors.ts";
 import { authorize } from "../http/credentials.ts";
 import { send } from "../http/send.ts";
 import type { BodySource, RequestSpec } from "../http/spec.ts";
@@ -237,11 +244,8 @@ function bodyError(error: unknown, url: URL, signal: AbortSignal): DialError {
   ) {
     return new TimeoutError(`Timed out reading the response body from ${host}`, { cause: error });
   }
-  if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotFound) {
-    return new DialError(`Cannot write output: ${error.message}`, "output", ExitCode.Failure, {
-      cause: error,
-    });
-  }
+  const local = outputError(error);
+  if (local) return local;
   const message = redactUrlsInText(
     error instanceof Error ? error.message.split("\n")[0]! : String(error),
   );

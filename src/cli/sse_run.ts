@@ -162,6 +162,7 @@ export async function runSse(
       if (maxEvents !== undefined && printed >= maxEvents) return;
       printed++;
       writer.push(formatEvent(out.isTerminal ? shownOnTerminal(event) : event, format, out.color));
+      if (writer.failure !== undefined) session.close("the output failed");
       if (maxEvents !== undefined && printed >= maxEvents) {
         session.close(`received ${maxEvents} events`);
       }

@@ -97,6 +97,7 @@ export async function runWs(
         ? { ...event, data: escapeControls(event.data) }
         : event;
       writer.push(formatMessage(shown, { interactive, color: out.color, binary }));
+      if (writer.failure !== undefined) done.reject(writer.failure);
       reportDropped.check();
       if (event.direction === "in") {
         received++;

@@ -96,7 +96,9 @@ export function requestHeaders(request: PreparedRequest): Headers {
   const headers = new Headers();
   for (const { name, value } of request.headers) {
     try {
-      headers.append(name, reveal(value));
+      const text = reveal(value);
+      if (/[\x00-\x08\x0a-\x1f\x7f]/.test(text)) throw new TypeError("control character");
+      headers.append(name, text);
     } catch {
       // The runtime's message quotes the value, which may be a credential.
       throw new UsageError(

@@ -3,12 +3,15 @@
  * redirects by hand.
  * @module
  */
-import { DialError, ExitCode, networkError } from "../errors.ts";
+import { DialError, ExitCode, networkError, UsageError } from "../errors.ts";
 import { isReplayable, openBody } from "./body.ts";
 import { redirectRequest, requestHeaders, requestUrl } from "./build_request.ts";
 import { withCredentials } from "./credentials.ts";
 import { decodeContent } from "./content_encoding.ts";
 import type { PreparedRequest, RequestSpec } from "./spec.ts";
+
+/** Methods the Fetch standard forbids; Deno's fetch refuses them before sending. */
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
 /** Options for {@link send}. */
 export interface SendOptions {
@@ -74,6 +77,12 @@ export async function sendPrepared(
 ): Promise<Exchange> {
   const fetchFn = options.fetch ?? fetch;
   const maxRedirects = options.maxRedirects ?? 10;
+  if (FORBIDDEN_METHODS.has(prepared.method.toUpperCase())) {
+    throw new UsageError(
+      `Method "${prepared.method}" cannot be sent: fetch forbids CONNECT, TRACE and TRACK`,
+      { hint: "use curl for these methods" },
+    );
+  }
   let request = prepared;
   for (let hops = 0;; hops++) {
     await options.onRequest?.(request);

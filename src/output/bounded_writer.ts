@@ -4,6 +4,7 @@
  * JavaScript strings.
  * @module
  */
+import { outputError } from "../errors.ts";
 import type { Sink } from "./terminal.ts";
 
 /** How much output may wait for a slow reader: 8 MiB. */
@@ -70,6 +71,11 @@ export class BoundedWriter {
   /** @returns the bytes waiting to be written */
   get queuedBytes(): number {
     return this.#queued;
+  }
+
+  /** @returns what writing threw, once it failed (nothing more is written then) */
+  get failure(): unknown {
+    return this.#failure;
   }
 
   /** @returns whether the queue holds its limit or more */
@@ -144,7 +150,7 @@ export class BoundedWriter {
         this.#wake();
       }
     } catch (error) {
-      this.#failure = error;
+      this.#failure = outputError(error) ?? error;
       this.#blocks.length = 0;
       this.#queued = 0;
       this.#wake();

@@ -1,0 +1,75 @@
+/**
+ * Local failures are exit 1 or 2 with the local cause, never the network's exit 7.
+ */
+import assert from "node:assert/strict";
+import { dial, dialEnv, serve } from "../_helpers.ts";
+import { mainPath } from "./_spawn.ts";
+
+function bodyServer() {
+  return serve((request) =>
+    new URL(request.url).pathname === "/events"
+      ? new Response("data: one\n\ndata: two\n\n", {
+        headers: { "content-type": "text/event-stream" },
+      })
+      : new Response("x".repeat(100_000))
+  );
+}
+
+/** Runs dial with stdout sent to a path by the shell (e.g. /dev/full). */
+async function dialTo(path: string, args: string[]) {
+  const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+  const command = [Deno.execPath(), "run", "-A", "--quiet", mainPath(), ...args].map(quote);
+  const output = await new Deno.Command("/bin/sh", {
+    args: ["-c", `${command.join(" ")} > ${quote(path)}`],
+    stdout: "null",
+    stderr: "piped",
+    clearEnv: true,
+    env: dialEnv(),
+  }).output();
+  return { code: output.code, stderr: new TextDecoder().decode(output.stderr) };
+}
+
+Deno.test("local: CONNECT and TRACE are usage errors, not network failures", async () => {
+  await using server = bodyServer();
+  for (const method of ["CONNECT", "TRACE"]) {
+    const result = await dial([method, `${server.origin}/`]);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, new RegExp(`^error: Method "${method}" cannot be sent`, "m"));
+  }
+  assert.equal(server.requests.length, 0);
+});
+
+Deno.test("local: -o to a directory names the cause, exit 1", async () => {
+  await using server = bodyServer();
+  const dir = await Deno.makeTempDir();
+  const result = await dial(["GET", `${server.origin}/`, "-o", dir]);
+  await Deno.remove(dir);
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /^error: Cannot write output: Is a directory/m);
+});
+
+Deno.test("local: a full disk names the cause, exit 1", async () => {
+  await using server = bodyServer();
+  for (
+    const args of [
+      ["GET", `${server.origin}/`, "-o", "/dev/full"],
+      ["GET", `${server.origin}/`],
+      ["sse", `${server.origin}/events`, "--no-reconnect"],
+    ]
+  ) {
+    const result = args.includes("-o") ? await dial(args) : await dialTo("/dev/full", args);
+    assert.equal(result.code, 1, `${args.join(" ")}: ${result.stderr}`);
+    assert.match(result.stderr, /^error: Cannot write output: No space left on device/m);
+  }
+});
+
+Deno.test("local: bad header bytes are a usage error naming the header", async () => {
+  await using server = bodyServer();
+  const result = await dial(["GET", `${server.origin}/`, "-H", "X-A: a\x01b"]);
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(
+    result.stderr,
+    /^error: Cannot parse -H header "X-A": the value holds a line break/m,
+  );
+  assert.equal(server.requests.length, 0);
+});
