@@ -25,11 +25,12 @@ export type {
 } from "./src/http/spec.ts";
 export {
   buildRequest,
-  isCredentialHeader,
   redirectRequest,
   requestUrl,
   withQueryKeys,
 } from "./src/http/build_request.ts";
+export { isCredentialName } from "./src/credential_name.ts";
+export { type NamedKey, redactUrl } from "./src/redact_url.ts";
 export type { Authorization, AuthSpec, QueryKey } from "./src/auth/spec.ts";
 export {
   authorizationHeader,

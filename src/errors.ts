@@ -170,9 +170,14 @@ export function outputError(error: unknown): DialError | undefined {
   if (error instanceof DialError) return error.code === "output" ? error : undefined;
   const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
   if (typeof code !== "string" || !LOCAL_OUTPUT_CODES.has(code)) return undefined;
-  return new DialError(`Cannot write output: ${(error as Error).message}`, "output", ExitCode.Failure, {
-    cause: error,
-  });
+  return new DialError(
+    `Cannot write output: ${(error as Error).message}`,
+    "output",
+    ExitCode.Failure,
+    {
+      cause: error,
+    },
+  );
 }
 
 /**

@@ -6,12 +6,11 @@ import { UsageError } from "../errors.ts";
 import { isCredentialName } from "../credential_name.ts";
 import type { HeaderField } from "../http/spec.ts";
 import type { QueryKey } from "../auth/spec.ts";
+import { hasHeaderControls } from "../http/build_request.ts";
 import { redactUrlText } from "../redact_url.ts";
 import { Secret } from "../secret.ts";
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Bytes no HTTP header value may carry (RFC 9110 5.5; tab is allowed). */
-const HEADER_VALUE_CONTROLS = /[\x00-\x08\x0a-\x1f\x7f]/;
 
 /**
  * @param text a `-H` value, `Name: value`
@@ -34,7 +33,7 @@ export function parseHeader(text: string): HeaderField {
     });
   }
   try {
-    if (HEADER_VALUE_CONTROLS.test(value)) throw new TypeError("control character");
+    if (hasHeaderControls(value)) throw new TypeError("control character");
     new Headers([[name, value]]);
   } catch {
     throw new UsageError(

@@ -97,7 +97,7 @@ export function requestHeaders(request: PreparedRequest): Headers {
   for (const { name, value } of request.headers) {
     try {
       const text = reveal(value);
-      if (/[\x00-\x08\x0a-\x1f\x7f]/.test(text)) throw new TypeError("control character");
+      if (hasHeaderControls(text)) throw new TypeError("control character");
       headers.append(name, text);
     } catch {
       // The runtime's message quotes the value, which may be a credential.
@@ -108,6 +108,21 @@ export function requestHeaders(request: PreparedRequest): Headers {
     }
   }
   return headers;
+}
+
+/** Bytes no HTTP header value may carry (RFC 9110 5.5; tab is allowed). */
+// deno-lint-ignore no-control-regex -- matching control characters is the point
+const HEADER_VALUE_CONTROLS = /[\x00-\x08\x0a-\x1f\x7f]/;
+
+/**
+ * Tells whether a header value holds a byte that cannot be sent (a line break or other
+ * control character); fetch would refuse it with a message quoting the value.
+ *
+ * @param value a header value
+ * @returns true when it cannot be sent
+ */
+export function hasHeaderControls(value: string): boolean {
+  return HEADER_VALUE_CONTROLS.test(value);
 }
 
 /** Redirect statuses dial follows. */

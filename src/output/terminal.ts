@@ -110,8 +110,10 @@ export function isBrokenPipe(error: unknown): boolean {
 }
 
 /** C0 controls but tab and newline, DEL and C1: what can steer a terminal. */
+// deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 /** The same without ESC, for text dial coloured itself (where a raw ESC cannot come from data). */
+// deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROLS_BUT_ESC = /[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f]/g;
 
 /**

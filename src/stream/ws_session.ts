@@ -9,11 +9,7 @@ import { withCredentials } from "../http/credentials.ts";
 import type { PreparedRequest, RequestSpec } from "../http/spec.ts";
 import { EventChannel, sleep } from "./event_channel.ts";
 import { StatusError } from "./status_error.ts";
-import {
-  handshakeError,
-  subprotocolMismatch,
-  toWebSocketUrl,
-} from "./ws_handshake.ts";
+import { handshakeError, subprotocolMismatch, toWebSocketUrl } from "./ws_handshake.ts";
 
 /** How long a close waits for the server's close frame before the connection is dropped. */
 export const CLOSE_WAIT_MS = 2000;
