@@ -103,7 +103,9 @@ async function jsonText(value: string): Promise<string> {
   try {
     JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`Invalid JSON in ${source}: ${(error as Error).message}`);
+    // V8 quotes the input ('Unexpected token …, "{…}" is not valid JSON'): it may be a secret.
+    const why = (error as Error).message.replace(/, ".*" is not valid JSON$/s, "");
+    throw new UsageError(`Invalid JSON in ${source}: ${why}`);
   }
   return text;
 }

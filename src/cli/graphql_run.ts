@@ -20,7 +20,7 @@ import { send } from "../http/send.ts";
 import { formatGraphQLErrors, formatResult } from "../output/graphql.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
-import { type Sink, stderr, stdout } from "../output/terminal.ts";
+import { escapeControls, type Sink, stderr, stdout } from "../output/terminal.ts";
 import { parseAuthFlags } from "./auth_flags.ts";
 import type { CliContext } from "./context.ts";
 import { checkOperation, readQuery, readVariables } from "./graphql_input.ts";
@@ -122,6 +122,7 @@ export async function runGraphQL(
 
   let results: AsyncGenerator<GraphQLResult>;
   let status = 200;
+  let statusText = "";
   if (ws) {
     const { subscribeWs } = await import("../graphql/ws_client.ts");
     results = subscribeWs(endpoint, request, { signal, ...(initPayload ? { initPayload } : {}) });
@@ -132,6 +133,7 @@ export async function runGraphQL(
       ...observe,
     });
     status = exchange.response.status;
+    statusText = exchange.response.statusText;
     if (flags.include) await out.write(formatResponseHead(exchange.response, out.color));
     results = readResults(exchange.response);
   }
@@ -140,18 +142,29 @@ export async function runGraphQL(
   try {
     for await (const result of results) {
       count++;
-      await out.write(formatResult(result, out.isTerminal, out.color));
+      const shown = formatResult(result, out.isTerminal, out.color);
+      // On a terminal, control characters the server put in strings are shown escaped.
+      await out.write(out.isTerminal ? escapeControls(shown, out.color) : shown);
       if (result.errors.length > 0) {
+        // A refusal names its status, even when its body is a GraphQL envelope (400 is how
+        // GraphQL over HTTP reports a bad document: its errors say it all).
+        if (!withErrors && isErrorStatus(status) && status !== 400) {
+          await warn(err, `${url.host} answered HTTP ${status} ${statusText}`.trimEnd());
+        }
         withErrors = true;
-        await err.write(formatGraphQLErrors(result.errors, err.color));
+        const lines = formatGraphQLErrors(result.errors, err.color);
+        await err.write(err.isTerminal ? escapeControls(lines, err.color) : lines);
       }
       if (maxResults !== undefined && count >= maxResults) break;
     }
   } catch (error) {
     if (signal.aborted && context.signal.aborted) return ExitCode.Interrupted;
     if (error instanceof NotGraphQLError) {
+      const refused = isErrorStatus(status) && !error.message.startsWith("HTTP ")
+        ? `HTTP ${status} ${statusText}`.trimEnd() + ": "
+        : "";
       throw new DialError(
-        `Not a GraphQL response from ${url.host}: ${error.message}`,
+        `Not a GraphQL response from ${url.host}: ${refused}${error.message}`,
         "not_graphql",
         isErrorStatus(status) ? statusExitCode(status) : ExitCode.Failure,
         status === 401 || status === 403

@@ -83,7 +83,10 @@ export async function introspect(
     await response.body?.cancel().catch(() => {});
     if (error instanceof NotGraphQLError) {
       throw new DialError(
-        `${where}: ${error.message}`,
+        // The message may name the status already ("HTTP 401 with text/html: …").
+        error.message.startsWith("HTTP ")
+          ? `Introspection failed at ${endpoint.url.host}: ${error.message}`
+          : `${where}: ${error.message}`,
         "introspection",
         statusExit(response.status),
         credentialsHint ?? {},

@@ -362,3 +362,25 @@ Deno.test("graphql: --schema refused with 401 and a GraphQL error hints at the c
   match(result.stderr, /hint: check the credentials/);
   ok(!result.stderr.includes("introspection turned off"));
 });
+
+Deno.test("graphql: a 401 answered with a GraphQL envelope names the status", async () => {
+  await using server = serve(() =>
+    Response.json({ errors: [{ message: "unauthorized" }] }, {
+      status: 401,
+      headers: { "content-type": "application/graphql-response+json" },
+    })
+  );
+  const result = await dial(["graphql", `${server.origin}/graphql`, "-q", "{ a }"]);
+  match(result.stderr, /^warning: 127\.0\.0\.1:\d+ answered HTTP 401 Unauthorized$/m);
+  match(result.stderr, /^graphql error: unauthorized$/m);
+});
+
+Deno.test("graphql: a 403 that is not GraphQL names the status", async () => {
+  await using server = serve(() => Response.json({ message: "bad token" }, { status: 403 }));
+  const result = await dial(["graphql", `${server.origin}/graphql`, "-q", "{ a }"]);
+  equal(result.code, 4, result.stderr);
+  match(
+    result.stderr,
+    /^error: Not a GraphQL response from 127\.0\.0\.1:\d+: HTTP 403 Forbidden: /m,
+  );
+});

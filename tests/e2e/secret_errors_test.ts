@@ -103,3 +103,10 @@ Deno.test("secrets: -v and --offline never show a user:password@ password", asyn
   assert.match(result.stdout, /^GET \/x\?sig=\(redacted\) HTTP\/1\.1$/m);
   assert.ok(!result.stdout.includes(SECRET), result.stdout);
 });
+
+Deno.test("secrets: invalid --json does not quote the body", async () => {
+  const result = await dial(["POST", "http://127.0.0.1:9/", "--json", `{"password": ${SECRET}}`]);
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /^error: Invalid JSON in --json: /m);
+  assert.ok(!result.stderr.includes(SECRET), result.stderr);
+});
