@@ -59,6 +59,7 @@ function limitTimers(limits: SseLimits, host: string) {
   return {
     signal: controller.signal,
     touch,
+    hold: () => clearTimeout(idle),
     clear: () => {
       clearTimeout(deadline);
       clearTimeout(idle);
@@ -134,7 +135,13 @@ export async function runSse(
     retryMs,
     follow: flags.follow,
     ...(flags.lastEventId !== undefined ? { lastEventId: flags.lastEventId } : {}),
-    ready: () => writer.ready(),
+    ready: () => {
+      const pause = writer.ready();
+      if (!pause) return undefined;
+      // Waiting for our own output is not the server's silence.
+      timers.hold();
+      return pause.finally(timers.touch);
+    },
     ...(verbose
       ? {
         onRequest: (request) => err.write(formatRequestHead(request, err.color)),

@@ -93,13 +93,21 @@ export class BoundedWriter {
     let tail = this.#blocks.at(-1);
     // Worst case three UTF-8 bytes per UTF-16 unit; the block being written is never grown.
     const worst = text.length * 3;
-    if (!tail || tail === this.#current || tail.bytes.length - tail.used < worst) {
-      tail = { bytes: new Uint8Array(Math.max(BLOCK_BYTES, worst)), used: 0, messages: 0 };
-      this.#blocks.push(tail);
+    let written: number;
+    if (worst > BLOCK_BYTES) {
+      // A large message gets a block of its own, of its exact size.
+      const bytes = encoder.encode(text);
+      this.#blocks.push({ bytes, used: bytes.length, messages: 1 });
+      written = bytes.length;
+    } else {
+      if (!tail || tail === this.#current || tail.bytes.length - tail.used < worst) {
+        tail = { bytes: new Uint8Array(BLOCK_BYTES), used: 0, messages: 0 };
+        this.#blocks.push(tail);
+      }
+      written = encoder.encodeInto(text, tail.bytes.subarray(tail.used)).written;
+      tail.used += written;
+      tail.messages++;
     }
-    const { written } = encoder.encodeInto(text, tail.bytes.subarray(tail.used));
-    tail.used += written;
-    tail.messages++;
     this.#queued += written;
     if (this.#options.whenFull === "drop") this.#dropOldest();
     this.#writing ??= this.#drain();

@@ -54,3 +54,16 @@ Deno.test("bounded writer: drop mode keeps the newest messages and counts the dr
   assertEquals(lines.at(-1), line(total - 1).trim());
   assertEquals(writer.takeDropped(), 0);
 });
+
+Deno.test("bounded writer: large and multi-byte messages are written whole, in order", async () => {
+  const { sink, written, release } = stalledSink();
+  const writer = new BoundedWriter(sink, { whenFull: "wait" });
+  const big = "é".repeat(100_000) + "\n";
+  writer.push("a\n");
+  writer.push(big);
+  writer.push("b\n");
+  assertEquals(writer.queuedBytes, 2 + 200_001 + 2);
+  release();
+  await writer.flush();
+  assertEquals(written.join(""), `a\n${big}b\n`);
+});
