@@ -4,6 +4,7 @@
  * {@link checkRequest} first (secret cookie, Host, Origin).
  * @module
  */
+import { redactUrlsInText } from "../redact_url.ts";
 import { DialError, ExitCode, UsageError } from "../errors.ts";
 import { loadAssets, type UiAssets } from "./assets.ts";
 import { appUrl, checkRequest, type GuardConfig, newSecret, SECURITY_HEADERS } from "./guard.ts";
@@ -144,7 +145,10 @@ function withSecurity(response: Response): Response {
  * token endpoint failed
  */
 export function errorResponse(error: unknown): Response {
-  const message = error instanceof Error ? error.message : String(error);
+  // DialErrors never hold secrets; anything else may quote a URL with keys or userinfo.
+  const message = error instanceof DialError
+    ? error.message
+    : redactUrlsInText(error instanceof Error ? error.message : String(error));
   const status = error instanceof UsageError ? 400 : error instanceof DialError ? 502 : 500;
   const body = {
     error: {

@@ -4,6 +4,7 @@
  * session events of `src/stream` travel back as JSON.
  * @module
  */
+import { redactUrlsInText } from "../../redact_url.ts";
 import { parseUrl } from "../../cli/values.ts";
 import { DialError, UsageError } from "../../errors.ts";
 import type { RequestSpec } from "../../http/spec.ts";
@@ -219,7 +220,9 @@ export function errorJson(error: unknown): ErrorJson {
       ...(error instanceof StatusError ? { status: error.status } : {}),
     };
   }
-  return { message: error instanceof Error ? error.message : String(error), code: "internal" };
+  // Not a DialError: it may quote a URL with keys or userinfo.
+  const message = error instanceof Error ? error.message : String(error);
+  return { message: redactUrlsInText(message), code: "internal" };
 }
 
 /** A session event as JSON: errors as {@link ErrorJson}, binary messages as base64. */
