@@ -154,12 +154,16 @@ export async function runSse(
   // Events go through a byte-bounded queue: while it is full, the session stops reading.
   const writer = new BoundedWriter(out, { whenFull: "wait" });
   let printing = Promise.resolve();
-  const print = (write: () => Promise<void>) =>
+  const print = (write: () => Promise<void>) => {
     printing = printing.then(() => writer.flush()).then(write).catch((error) => {
       // `dial sse URL | head -3`: the reader has what it wanted; end like --max-events.
       if (!isBrokenPipe(error)) throw error;
       session.close("the reader of stdout went away");
     });
+    // Awaited at the end; until then a failed write must not count as unhandled.
+    printing.catch(() => {});
+    return printing;
+  };
   session.events.subscribe((event: SseSessionEvent) => {
     if (event.type === "event" || event.type === "comment" || event.type === "open") {
       timers.touch();

@@ -67,12 +67,16 @@ export async function runWs(
   // queue that drops the oldest when the output cannot keep up (a WebSocket cannot pause).
   let printing = Promise.resolve();
   const done = Promise.withResolvers<"max" | "idle" | "server" | "interrupted">();
-  const print = (write: () => Promise<void>) =>
+  const print = (write: () => Promise<void>) => {
     printing = printing.then(() => writer.flush()).then(write).catch((error) => {
       // `dial ws URL | head -3`: the reader has what it wanted; end like --max-messages.
       if (!isBrokenPipe(error)) throw error;
       done.resolve("max");
     });
+    // Awaited at the end; until then a failed write must not count as unhandled.
+    printing.catch(() => {});
+    return printing;
+  };
   const prompt = interactive && err.isTerminal;
   const writer = new BoundedWriter(out, {
     whenFull: "drop",

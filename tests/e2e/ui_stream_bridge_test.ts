@@ -202,9 +202,10 @@ Deno.test("ui stream bridge: an SSE session reconnects with Last-Event-ID and th
   const first = await bridge.next((e) => e.type === "event");
   assert.deepEqual([first.event, first.id, first.data], ["tick", "7", `{"n":1}`]);
   const reconnecting = await bridge.next((e) => e.type === "reconnecting");
+  // The server's retry: is below the 250 ms floor.
   assert.deepEqual([reconnecting.attempt, reconnecting.delayMs, reconnecting.lastEventId], [
     2,
-    20,
+    250,
     "7",
   ]);
   const second = await bridge.next((e) => e.type === "event" && e.data !== `{"n":1}`);
