@@ -177,11 +177,13 @@ function finish(path: Command[], scanned: Scanned): Invocation {
   const { positionals, raw, given } = scanned;
   if (positionals.length > command.args.length) {
     const expected = command.args.length;
+    // The extra words are not echoed: an unquoted `-H Authorization Bearer …` spills a
+    // token into them.
     throw new UsageError(
-      `Too many arguments: expected ${expected === 0 ? "none" : `at most ${expected}`}, got ${
-        positionals.map((p) => `"${p}"`).join(" ")
-      }`,
-      { hint: `${usageName(path)} --help shows the usage` },
+      `Too many arguments: expected ${
+        expected === 0 ? "none" : `at most ${expected}`
+      }, got ${positionals.length}`,
+      { hint: `quote values with spaces; ${usageName(path)} --help shows the usage` },
     );
   }
   const args: Record<string, string | undefined> = {};

@@ -110,3 +110,17 @@ Deno.test("secrets: invalid --json does not quote the body", async () => {
   assert.match(result.stderr, /^error: Invalid JSON in --json: /m);
   assert.ok(!result.stderr.includes(SECRET), result.stderr);
 });
+
+Deno.test("secrets: an unquoted -H value spilling into arguments is not echoed", async () => {
+  const result = await dial([
+    "GET",
+    "-H",
+    "Authorization:",
+    "Bearer",
+    SECRET,
+    "http://127.0.0.1:9/",
+  ]);
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /^error: Too many arguments: expected at most 2, got 4$/m);
+  assert.ok(!result.stderr.includes(SECRET), result.stderr);
+});
