@@ -155,12 +155,12 @@ const LOCAL_OUTPUT_CODES = new Set([
   "EACCES",
   "EPERM",
   "EROFS",
-  "EPIPE",
   "EBADF",
 ]);
 
 /**
- * Recognises a failure to write output (full disk, a directory, no permission, a closed pipe),
+ * Recognises a failure to write output (full disk, a directory, no permission; a reader that
+ * went away is not one: callers end quietly on a broken pipe),
  * so that it is reported as a local failure (exit 1), never as the network's.
  *
  * @param error what writing threw

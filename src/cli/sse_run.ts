@@ -173,7 +173,10 @@ export async function runSse(
       if (maxEvents !== undefined && printed >= maxEvents) return;
       printed++;
       writer.push(formatEvent(out.isTerminal ? shownOnTerminal(event) : event, format, out.color));
-      if (writer.failure !== undefined) session.close("the output failed");
+      if (writer.failure !== undefined) {
+        const gone = isBrokenPipe(writer.failure);
+        session.close(gone ? "the reader of stdout went away" : "the output failed");
+      }
       if (maxEvents !== undefined && printed >= maxEvents) {
         session.close(`received ${maxEvents} events`);
       }
@@ -196,7 +199,9 @@ export async function runSse(
   } finally {
     timers.clear();
     await printing;
-    await writer.flush();
+    await writer.flush().catch((error) => {
+      if (!isBrokenPipe(error)) throw error;
+    });
   }
   if (timers.signal.aborted && !context.signal.aborted) throw timers.signal.reason;
   return 0;

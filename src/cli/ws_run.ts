@@ -101,7 +101,11 @@ export async function runWs(
         ? { ...event, data: escapeControls(event.data) }
         : event;
       writer.push(formatMessage(shown, { interactive, color: out.color, binary }));
-      if (writer.failure !== undefined) done.reject(writer.failure);
+      if (writer.failure !== undefined) {
+        // `dial ws URL | head -3` ends quietly, like --max-messages.
+        if (isBrokenPipe(writer.failure)) done.resolve("max");
+        else done.reject(writer.failure);
+      }
       reportDropped.check();
       if (event.direction === "in") {
         received++;
@@ -139,7 +143,7 @@ export async function runWs(
   } catch (error) {
     await session.close(1000);
     await printing;
-    await writer.flush();
+    await flushOutput(writer);
     await reportDropped.final();
     throw error;
   } finally {
@@ -151,7 +155,7 @@ export async function runWs(
     ? await session.finished
     : await session.close(1000);
   await printing;
-  await writer.flush();
+  await flushOutput(writer);
   await reportDropped.final();
   if (context.signal.aborted) return ExitCode.Interrupted;
   if (flags.verbose || interactive) {
@@ -160,6 +164,13 @@ export async function runWs(
     await err.write(`Closed: ${err.isTerminal ? escapeControls(closed) : closed}\n`);
   }
   return closeOutcome(info, url.host);
+}
+
+/** Writes what is queued; a reader that went away (`| head`) is not an error. */
+async function flushOutput(writer: BoundedWriter): Promise<void> {
+  await writer.flush().catch((error) => {
+    if (!isBrokenPipe(error)) throw error;
+  });
 }
 
 /** Reports dropped messages on stderr at most once a second, and what is left at the end. */
