@@ -16,6 +16,26 @@
  * @module
  */
 export { type Exchange, send, type SendOptions, sendPrepared } from "./src/http/send.ts";
+export {
+  closeTransports,
+  type Route,
+  routeFor,
+  transportFetch,
+  type TransportOptions,
+  transportWebSocket,
+  type TransportWebSocketFactory,
+  type WebSocketRoute,
+  webSocketRoute,
+} from "./src/http/client.ts";
+export { type TlsCheck, TlsError } from "./src/http/transport_error.ts";
+export {
+  bypasses,
+  chooseProxy,
+  type EnvLookup,
+  type ProxyChoice,
+  type ProxySettings,
+  type ProxySource,
+} from "./src/http/proxy.ts";
 export type {
   BodySource,
   FormField,

@@ -7,6 +7,7 @@
 import { createClient } from "graphql-ws";
 import { DialError, ExitCode } from "../errors.ts";
 import { requestHeaders, requestUrl } from "../http/build_request.ts";
+import { transportFetch, type TransportOptions, webSocketRoute } from "../http/client.ts";
 import { authorize } from "../http/credentials.ts";
 import type { PreparedRequest } from "../http/spec.ts";
 import { StatusError } from "../stream/status_error.ts";
@@ -22,6 +23,8 @@ export interface WsOptions {
   signal?: AbortSignal;
   /** The fetch used for OAuth 2.0 token requests. */
   fetch?: typeof fetch;
+  /** CA certificates, client certificate, `-k`, proxy, connect timeout. */
+  transport?: TransportOptions;
 }
 
 /**
@@ -45,7 +48,7 @@ export async function* subscribeWs(
   const authorized = await authorize(
     { method: "GET", url: endpoint.url, headers: endpoint.headers, auth: endpoint.auth },
     {
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      fetch: options.fetch ?? transportFetch(options.transport),
       ...(options.signal ? { signal: options.signal } : {}),
     },
   );
@@ -78,12 +81,18 @@ async function* attempt(
   const target = `${url.hostname}:${url.port || (url.protocol === "wss:" ? "443" : "80")}`;
   let failure: DialError | undefined;
   let socket: WebSocket | undefined;
+  const routed = await webSocketRoute(url, options.transport);
   class HandshakeWebSocket extends WebSocket {
-    constructor(address: string | URL, protocols?: string | string[]) {
-      super(address, { protocols: protocols === undefined ? [] : [protocols].flat(), headers });
+    constructor(_address: string | URL, protocols?: string | string[]) {
+      super(routed.url, {
+        protocols: protocols === undefined ? [] : [protocols].flat(),
+        headers,
+        client: routed.client,
+      });
       socket = this;
+      routed.watch(this);
       this.addEventListener("error", (event) => {
-        failure ??= handshakeError(event, target);
+        failure ??= routed.explain(event) ?? handshakeError(event, target);
       });
     }
   }

@@ -6,6 +6,7 @@
 import { DialError, ExitCode, networkError, UsageError } from "../errors.ts";
 import { isReplayable, openBody } from "./body.ts";
 import { redirectRequest, requestHeaders, requestUrl } from "./build_request.ts";
+import { transportFetch, type TransportOptions } from "./client.ts";
 import { withCredentials } from "./credentials.ts";
 import { decodeContent } from "./content_encoding.ts";
 import type { PreparedRequest, RequestSpec } from "./spec.ts";
@@ -21,8 +22,10 @@ export interface SendOptions {
   maxRedirects?: number;
   /** Aborts the whole exchange, body included (timeout, Ctrl-C). */
   signal?: AbortSignal;
-  /** The fetch to use; tests may pass an in-memory handler. */
+  /** The fetch to use; tests may pass an in-memory handler. Default: one made from `transport`. */
   fetch?: typeof fetch;
+  /** CA certificates, client certificate, `-k`, proxy, connect timeout (when `fetch` is not given). */
+  transport?: TransportOptions;
   /** Called before each request goes out (each redirect hop too). */
   onRequest?: (request: PreparedRequest) => void | Promise<void>;
   /** Told what dial did on its own while getting credentials (a client-auth retry). */
@@ -52,8 +55,9 @@ export interface Exchange {
  * @throws {DialError} transport, timeout, auth and too-many-redirects errors
  */
 export async function send(spec: RequestSpec, options: SendOptions = {}): Promise<Exchange> {
+  options = { ...options, fetch: options.fetch ?? transportFetch(options.transport) };
   const credentials = {
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: options.fetch,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onNote ? { onNote: options.onNote } : {}),
   };
@@ -75,7 +79,7 @@ export async function sendPrepared(
   prepared: PreparedRequest,
   options: SendOptions = {},
 ): Promise<Exchange> {
-  const fetchFn = options.fetch ?? fetch;
+  const fetchFn = options.fetch ?? transportFetch(options.transport);
   const maxRedirects = options.maxRedirects ?? 10;
   if (FORBIDDEN_METHODS.has(prepared.method.toUpperCase())) {
     throw new UsageError(

@@ -16,12 +16,13 @@ export function shellQuote(text: string): string {
 
 /**
  * @param request the prepared request
- * @param options whether curl should follow redirects and the timeout in seconds
+ * @param options whether curl should follow redirects, the timeout in seconds, and more curl
+ * arguments (TLS and proxy flags)
  * @returns a one-line curl command
  */
 export function toCurl(
   request: PreparedRequest,
-  options: { follow?: boolean; maxRedirects?: number; timeout?: number } = {},
+  options: { follow?: boolean; maxRedirects?: number; timeout?: number; extra?: string[] } = {},
 ): string {
   const args = ["curl"];
   const body = request.body;
@@ -45,5 +46,6 @@ export function toCurl(
   }
   if (options.follow) args.push("-L", "--max-redirs", String(options.maxRedirects ?? 10));
   if (options.timeout !== undefined) args.push("--max-time", String(options.timeout));
+  if (options.extra) args.push(...options.extra);
   return args.map(shellQuote).join(" ");
 }

@@ -4,6 +4,7 @@
  */
 import { DialError, ExitCode, TransportError } from "../errors.ts";
 import { redactUrlsInText } from "../redact_url.ts";
+import { tlsError } from "../http/transport_error.ts";
 import { StatusError, statusHint } from "./status_error.ts";
 
 /**
@@ -41,6 +42,8 @@ export function handshakeError(event: Event, target: string): DialError {
       hint ? { hint } : {},
     );
   }
+  const tls = tlsError(event, target);
+  if (tls) return tls;
   const detail = redactUrlsInText(message).replace(/^NetworkError:\s*/, "").replace(
     /^failed to connect to WebSocket:\s*/i,
     "",

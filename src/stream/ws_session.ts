@@ -7,6 +7,7 @@ import { DialError, ExitCode, TimeoutError } from "../errors.ts";
 import { displayUrl, requestHeaders, requestUrl } from "../http/build_request.ts";
 import { withCredentials } from "../http/credentials.ts";
 import type { PreparedRequest, RequestSpec } from "../http/spec.ts";
+import { transportFetch, type TransportOptions, transportWebSocket } from "../http/client.ts";
 import { EventChannel, sleep } from "./event_channel.ts";
 import { StatusError } from "./status_error.ts";
 import { handshakeError, subprotocolMismatch, toWebSocketUrl } from "./ws_handshake.ts";
@@ -14,11 +15,18 @@ import { handshakeError, subprotocolMismatch, toWebSocketUrl } from "./ws_handsh
 /** How long a close waits for the server's close frame before the connection is dropped. */
 export const CLOSE_WAIT_MS = 2000;
 
-/** Creates a WebSocket; tests and other runtimes may pass their own. */
-export type WebSocketFactory = (
-  url: URL,
-  init: { protocols: string[]; headers: Headers },
-) => WebSocket;
+/**
+ * Creates a WebSocket; tests and other runtimes may pass their own. A factory may have an
+ * `explain(socket, event)` method that words a failed handshake (see `transportWebSocket`).
+ */
+export type WebSocketFactory =
+  & ((
+    url: URL,
+    init: { protocols: string[]; headers: Headers },
+  ) => WebSocket | Promise<WebSocket>)
+  & {
+    explain?: (socket: WebSocket, event: Event) => DialError | undefined;
+  };
 
 /**
  * The runtime's own `WebSocket` (Deno's accepts handshake headers), the default factory.
@@ -42,6 +50,8 @@ export interface WebSocketSessionOptions {
   createWebSocket?: WebSocketFactory;
   /** The fetch used for OAuth 2.0 token requests. */
   fetch?: typeof fetch;
+  /** CA certificates, client certificate, `-k`, proxy, connect timeout. */
+  transport?: TransportOptions;
   /** Limit for each handshake, in milliseconds. */
   timeoutMs?: number;
   /**
@@ -271,7 +281,7 @@ export class WebSocketSession {
 
   async #open(): Promise<void> {
     const credentials = {
-      ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
+      fetch: this.#options.fetch ?? transportFetch(this.#options.transport),
       ...(this.#options.signal ? { signal: this.#options.signal } : {}),
     };
     await withCredentials(this.#spec, credentials, (prepared) => this.#handshake(prepared), {
@@ -280,15 +290,17 @@ export class WebSocketSession {
     });
   }
 
-  #handshake(prepared: PreparedRequest): Promise<void> {
+  async #handshake(prepared: PreparedRequest): Promise<void> {
     this.#attempt++;
     this.#state = "connecting";
     const url = requestUrl(prepared);
     const protocols = this.#options.protocols ?? [];
     this.#emit({ type: "connecting", attempt: this.#attempt, url: displayUrl(prepared) });
     this.#options.onRequest?.(prepared);
-    const create = this.#options.createWebSocket ?? denoWebSocket;
-    const socket = create(url, { protocols, headers: requestHeaders(prepared) });
+    const create = this.#options.createWebSocket ?? transportWebSocket(this.#options.transport);
+    const created = create(url, { protocols, headers: requestHeaders(prepared) });
+    // A synchronous factory's socket gets its handlers before anything else can run.
+    const socket = created instanceof Promise ? await created : created;
     socket.binaryType = "arraybuffer";
     this.#socket = socket;
     const target = `${url.hostname}:${url.port || (url.protocol === "wss:" ? "443" : "80")}`;
@@ -324,8 +336,10 @@ export class WebSocketSession {
       };
       if (this.#options.signal?.aborted) return onAbort();
       this.#options.signal?.addEventListener("abort", onAbort, { once: true });
-      socket.onerror = (event) => fail(handshakeError(event, target));
-      socket.onclose = (event) => fail(handshakeError(event, target));
+      const failed = (event: Event) =>
+        fail(create.explain?.(socket, event) ?? handshakeError(event, target));
+      socket.onerror = failed;
+      socket.onclose = failed;
       socket.onopen = () => {
         if (settled) return;
         const mismatch = subprotocolMismatch(protocols, socket.protocol, target);

@@ -6,6 +6,7 @@ import { stderr, stdout } from "../output/terminal.ts";
 import { warn } from "../output/report.ts";
 import { openBrowser } from "./open_browser.ts";
 import { startUiServer } from "./server.ts";
+import type { TransportOptions } from "../http/client.ts";
 
 /** Options for {@link runUi}. */
 export interface RunUiOptions {
@@ -17,6 +18,8 @@ export interface RunUiOptions {
   open: boolean;
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;
+  /** `--cacert`, `--cert`, `-k`, `--proxy`… for the requests the app sends. */
+  transport?: TransportOptions;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
@@ -40,6 +43,7 @@ export async function runUi(options: RunUiOptions): Promise<void> {
     port: options.port,
     ...(hostname !== undefined ? { hostname } : {}),
     signal: options.signal,
+    ...(options.transport ? { transport: options.transport } : {}),
     onBuild: () => building = true,
   });
   if (building) await err.write("Built the UI bundle from source\n");

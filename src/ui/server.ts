@@ -6,6 +6,7 @@
  */
 import { redactUrlsInText } from "../redact_url.ts";
 import { DialError, ExitCode, UsageError } from "../errors.ts";
+import { transportFetch, type TransportOptions } from "../http/client.ts";
 import { loadAssets, type UiAssets } from "./assets.ts";
 import { appUrl, checkRequest, type GuardConfig, newSecret, SECURITY_HEADERS } from "./guard.ts";
 import type { ApiContext } from "./api/http_api.ts";
@@ -22,6 +23,8 @@ export interface UiServerOptions {
   signal?: AbortSignal;
   /** The fetch for outbound requests; tests may pass an in-memory handler. */
   fetch?: typeof fetch;
+  /** CA certificates, client certificate, `-k`, proxy, connect timeout for outbound requests. */
+  transport?: TransportOptions;
   /** The frontend; default: the built bundle. */
   assets?: UiAssets;
   /** Called before the bundle is built from source. */
@@ -65,7 +68,8 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     : controller.signal;
   const context: ApiContext = {
     signal,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: options.fetch ?? transportFetch(options.transport),
+    ...(options.transport ? { transport: options.transport } : {}),
     oauth: options.oauthCacheDir !== undefined ? { cacheDir: options.oauthCacheDir } : {},
     ...(options.graphqlCacheDir !== undefined ? { graphqlCacheDir: options.graphqlCacheDir } : {}),
   };

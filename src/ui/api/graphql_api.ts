@@ -122,6 +122,7 @@ export async function handleGraphqlRun(request: Request, context: ApiContext): P
     results = subscribeWs(endpoint, operationRequest, {
       signal,
       ...(context.fetch ? { fetch: context.fetch } : {}),
+      ...(context.transport ? { transport: context.transport } : {}),
     });
   } else {
     const kind = transport === "sse"

@@ -13,12 +13,16 @@ import { parseUiRequest, type UiOAuthSettings } from "./spec_json.ts";
 /** Bodies larger than this are cut in the viewer (the size is still reported in full). */
 export const MAX_SHOWN_BODY = 5 * 1024 * 1024;
 
+import type { TransportOptions } from "../../http/client.ts";
+
 /** What the server needs to send on the browser's behalf. */
 export interface ApiContext {
   /** Aborts everything when the server stops. */
   signal: AbortSignal;
   /** The fetch to use for outbound requests. */
   fetch?: typeof fetch;
+  /** CA certificates, client certificate, `-k`, proxy for WebSocket handshakes (`dial ui` flags). */
+  transport?: TransportOptions;
   /** OAuth 2.0 settings the server adds to every OAuth auth panel. */
   oauth?: UiOAuthSettings;
   /** The introspection cache directory (default: the CLI's). */

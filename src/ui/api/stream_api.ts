@@ -19,12 +19,16 @@ import {
   webSocketEventJson,
 } from "./stream_messages.ts";
 
+import type { TransportOptions } from "../../http/client.ts";
+
 /** What the bridge needs from the UI server. */
 export interface StreamContext {
   /** Aborted when the UI server stops: every session ends. */
   signal: AbortSignal;
   /** The fetch for SSE requests and OAuth 2.0 token requests. */
   fetch?: typeof fetch;
+  /** CA certificates, client certificate, `-k`, proxy for WebSocket handshakes. */
+  transport?: TransportOptions;
 }
 
 /**
@@ -114,6 +118,7 @@ class StreamBridge {
       protocols: start.protocols,
       signal: this.#context.signal,
       ...(this.#context.fetch ? { fetch: this.#context.fetch } : {}),
+      ...(this.#context.transport ? { transport: this.#context.transport } : {}),
       ...(start.keepAlive ? { keepAlive: start.keepAlive } : {}),
       ...(start.reconnect ? { reconnect: start.reconnect } : {}),
     });

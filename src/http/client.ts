@@ -1,0 +1,381 @@
+/**
+ * How dial connects: trusted CAs, client certificates, `-k`, proxies and the connect timeout,
+ * turned into Deno HTTP clients (one per option set and route, reused, closed at exit) and
+ * into a `fetch` and a WebSocket factory that use them and word their failures.
+ * @module
+ */
+import { DialError, TransportError, UsageError } from "../errors.ts";
+import { redactUrlsInText } from "../redact_url.ts";
+import type { Secret } from "../secret.ts";
+import type { Bridge } from "./bridge.ts";
+import { chooseProxy, denoEnv, type EnvLookup, type ProxyChoice } from "./proxy.ts";
+import { connectTimeoutError, proxyError, tlsError } from "./transport_error.ts";
+import { namesHost, selfSignedServerCertificates } from "./certificates.ts";
+
+/** TLS, proxy and connection settings shared by every request of a run or a script. */
+export interface TransportOptions {
+  /** Extra trusted certificates, PEM text (`--cacert`); the default roots stay trusted. */
+  caCerts?: string[];
+  /** Client certificate chain, PEM text (`--cert`), for mutual TLS. */
+  cert?: string;
+  /** Its private key, PEM text (`--key`). */
+  key?: Secret;
+  /** Skip certificate verification (`-k`). */
+  insecure?: boolean;
+  /** Proxy URL for every request (`-x`); "" for none. Default: HTTP_PROXY/HTTPS_PROXY. */
+  proxy?: string;
+  /** Hosts that bypass the proxy (`--noproxy`); replaces NO_PROXY. */
+  noProxy?: string;
+  /** Limit for opening the TCP connection (to the proxy when one is used), milliseconds. */
+  connectTimeoutMs?: number;
+  /** Environment lookup for the proxy variables; default `Deno.env.get`. */
+  env?: EnvLookup;
+  /** Told how each request is routed (for `-v`). */
+  onRoute?: (route: Route) => void;
+}
+
+/** How one request reaches its server. */
+export interface Route {
+  /** `host:port` of the server. */
+  target: string;
+  /** The proxy, if one is used. */
+  proxy?: ProxyChoice;
+  /**
+   * Why the request goes through dial's own TLS bridge (HTTP/1.1 only): `-k`, a self-signed
+   * certificate given with `--cacert`, or a `ws://` tunnel through a proxy.
+   */
+  bridge?: "insecure" | "self-signed" | "tunnel";
+}
+
+interface Entry {
+  client: Deno.HttpClient;
+  bridge?: Bridge;
+}
+
+const entries = new Map<string, Entry>();
+const pending = new Map<string, Promise<Entry>>();
+let unloadHooked = false;
+
+/** Closes every HTTP client and bridge made so far (also done when the process exits). */
+export function closeTransports(): void {
+  for (const entry of entries.values()) {
+    entry.client.close();
+    entry.bridge?.close();
+  }
+  entries.clear();
+}
+
+function hookUnload(): void {
+  if (unloadHooked) return;
+  unloadHooked = true;
+  globalThis.addEventListener("unload", closeTransports);
+}
+
+/**
+ * Decides how a request reaches its server.
+ *
+ * @param url an http, https, ws or wss URL
+ * @param options the transport options
+ * @param kind whether a fetch or a WebSocket handshake is being routed
+ * @returns the route
+ */
+export function routeFor(
+  url: URL,
+  options: TransportOptions = {},
+  kind: "fetch" | "websocket" = "fetch",
+): Route {
+  const secure = url.protocol === "https:" || url.protocol === "wss:";
+  const target = `${url.hostname}:${url.port || (secure ? "443" : "80")}`;
+  const proxy = chooseProxy(url, options);
+  const bridge = secure
+    ? options.insecure
+      ? "insecure"
+      : selfSignedServerCertificates(options.caCerts ?? []).some((c) => namesHost(c, url.hostname))
+      ? "self-signed"
+      : undefined
+    : proxy && kind === "websocket"
+    ? "tunnel"
+    : undefined;
+  return { target, ...(proxy ? { proxy } : {}), ...(bridge ? { bridge } : {}) };
+}
+
+function hasEnvProxy(env: EnvLookup): boolean {
+  return ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"].some((name) => env(name));
+}
+
+function entryFor(route: Route, options: TransportOptions): Promise<Entry> {
+  const direct = !route.proxy && hasEnvProxy(options.env ?? denoEnv);
+  const key = JSON.stringify([
+    route.bridge ? route.target : direct ? "direct" : "",
+    route.bridge ?? "",
+    route.proxy?.url.href ?? "",
+    options.caCerts ?? [],
+    options.cert ?? "",
+    options.key?.reveal() ?? "",
+  ]);
+  const existing = entries.get(key);
+  if (existing) return Promise.resolve(existing);
+  let promise = pending.get(key);
+  if (!promise) {
+    promise = makeEntry(route, options, direct).then((entry) => {
+      entries.set(key, entry);
+      return entry;
+    }).finally(() => pending.delete(key));
+    pending.set(key, promise);
+  }
+  return promise;
+}
+
+async function makeEntry(route: Route, options: TransportOptions, direct: boolean): Promise<Entry> {
+  const [hostname, portText] = splitTarget(route.target);
+  hookUnload();
+  const tlsFiles = {
+    ...(options.caCerts?.length ? { caCerts: options.caCerts } : {}),
+    ...(options.cert && options.key ? { cert: options.cert, key: options.key.reveal() } : {}),
+  };
+  if (route.bridge) {
+    // node:tls and node:net cost ~25 ms to load; only bridged routes need them.
+    const { openBridge } = await import("./bridge.ts");
+    const bridge = openBridge({
+      hostname,
+      port: Number(portText),
+      ...(route.bridge === "tunnel" ? {} : {
+        tls: {
+          verify: route.bridge !== "insecure",
+          ...(tlsFiles.caCerts ? { ca: tlsFiles.caCerts } : {}),
+          ...(tlsFiles.cert ? { cert: tlsFiles.cert, key: tlsFiles.key } : {}),
+        },
+      }),
+      ...(route.proxy ? { proxy: route.proxy } : {}),
+    });
+    return {
+      client: newClient({ proxy: { transport: "unix", path: bridge.path }, allowHost: true }),
+      bridge,
+    };
+  }
+  return {
+    client: newClient(
+      { ...tlsFiles, ...(route.proxy ? { proxy: { url: route.proxy.url.href } } : {}) },
+      direct,
+    ),
+  };
+}
+
+function newClient(options: Deno.CreateHttpClientOptions, direct = false): Deno.HttpClient {
+  // Deno applies HTTP(S)_PROXY to every client it creates, reading the environment at that
+  // moment; a direct route (--noproxy, --proxy "") hides them for the instant of creation.
+  const saved = direct
+    ? ["NO_PROXY", "no_proxy"].map((name) => [name, denoEnv(name)] as const)
+    : [];
+  try {
+    for (const [name] of saved) Deno.env.set(name, "*");
+    return Deno.createHttpClient(options);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`Cannot use the TLS files: ${message}`, {
+      hint: "--cacert, --cert and --key take PEM files (--key unencrypted)",
+      cause: error,
+    });
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
+  }
+}
+
+function splitTarget(target: string): [string, string] {
+  const at = target.lastIndexOf(":");
+  return [target.slice(0, at).replace(/^\[|\]$/g, ""), target.slice(at + 1)];
+}
+
+/** The URL a bridged request is sent to: plain HTTP on the bridge's socket. */
+function bridgedUrl(url: URL): URL {
+  const result = new URL(url);
+  const port = url.port || (url.protocol === "https:" || url.protocol === "wss:" ? "443" : "80");
+  result.protocol = url.protocol === "https:" || url.protocol === "http:" ? "http:" : "ws:";
+  result.port = port;
+  return result;
+}
+
+/**
+ * Explains a failed connection: the certificate check in words, the proxy when it was the
+ * proxy that could not be reached, or the bridge's own failure.
+ *
+ * @param error what fetch or WebSocket reported
+ * @param route the route used
+ * @param bridge the bridge used, if any
+ * @returns a DialError, or undefined when nothing better than the runtime's message is known
+ */
+export function explainFailure(
+  error: unknown,
+  route: Route,
+  bridge?: Bridge,
+): DialError | undefined {
+  if (error instanceof DialError) return error;
+  const cause = bridge?.lastError ?? error;
+  if (bridge?.lastError) bridge.lastError = undefined;
+  const known = (route.proxy ? proxyError(cause, route.proxy, route.target) : undefined) ??
+    tlsError(cause, route.target);
+  if (known || !bridge || cause === error) return known;
+  const message = redactUrlsInText(cause instanceof Error ? cause.message : String(cause));
+  const why = /ECONNREFUSED/.test(message) ? "connection refused" : message;
+  return new TransportError(`Cannot reach ${route.target}: ${why}`, { cause });
+}
+
+/**
+ * Bounds the TCP connection phase: opens a connection of its own to the first hop (the proxy
+ * or the server) and aborts when it does not open in time. Deno's HTTP client has no
+ * connect timeout, so this probe stands in for it.
+ */
+function watchConnect(
+  route: Route,
+  ms: number,
+  onTimeout: (error: DialError) => void,
+): () => void {
+  const [hostname, port] = route.proxy
+    ? [
+      route.proxy.url.hostname,
+      route.proxy.url.port || (route.proxy.url.protocol === "https:" ? "443" : "80"),
+    ]
+    : splitTarget(route.target);
+  const controller = new AbortController();
+  const timer = setTimeout(() => {
+    controller.abort();
+    onTimeout(connectTimeoutError(route.target, ms / 1000, route.proxy));
+  }, ms);
+  Deno.connect({ hostname, port: Number(port), signal: controller.signal })
+    .then((conn) => conn.close(), () => {})
+    .finally(() => clearTimeout(timer));
+  return () => {
+    clearTimeout(timer);
+    controller.abort();
+  };
+}
+
+/**
+ * A `fetch` that routes each request by the options: CA certificates, client certificate,
+ * `-k`, proxy, connect timeout; failures come back as {@link DialError}s in words.
+ *
+ * @param options the transport options
+ * @returns a fetch for `send()` and everything built on it
+ * @example
+ * ```ts
+ * const fetch = transportFetch({ caCerts: [await Deno.readTextFile("ca.pem")] });
+ * await send(spec, { fetch });
+ * ```
+ */
+export function transportFetch(options: TransportOptions = {}): typeof fetch {
+  return async (input, init = {}) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    const route = routeFor(url, options);
+    options.onRoute?.(route);
+    const entry = await entryFor(route, options);
+    const controller = new AbortController();
+    const signals = init.signal ? [init.signal, controller.signal] : [controller.signal];
+    const stop = options.connectTimeoutMs === undefined
+      ? undefined
+      : watchConnect(route, options.connectTimeoutMs, (error) => controller.abort(error));
+    const headers = new Headers(init.headers);
+    if (route.bridge) headers.set("host", url.host);
+    try {
+      return await fetch(route.bridge ? bridgedUrl(url) : url, {
+        ...init,
+        headers,
+        signal: AbortSignal.any(signals),
+        client: entry.client,
+      });
+    } catch (error) {
+      if (controller.signal.aborted) throw controller.signal.reason;
+      if (init.signal?.aborted) throw error;
+      throw explainFailure(error, route, entry.bridge) ?? error;
+    } finally {
+      stop?.();
+    }
+  };
+}
+
+/** A WebSocket handshake routed by {@link webSocketRoute}. */
+export interface WebSocketRoute {
+  /** The URL to hand to `new WebSocket` (plain `ws:` when bridged). */
+  url: URL;
+  /** The HTTP client for the WebSocket's `client` option. */
+  client: Deno.HttpClient;
+  /** The route, for `-v`. */
+  route: Route;
+  /**
+   * Explains why the handshake failed, once it has.
+   *
+   * @param event the error or close event
+   * @returns a DialError, or undefined to fall back to the status or runtime message
+   */
+  explain(event: Event): DialError | undefined;
+  /** Starts the connect timeout for a socket; call right after creating it. */
+  watch(socket: WebSocket): void;
+}
+
+/**
+ * Routes one WebSocket handshake like {@link transportFetch} routes requests. A `ws://` URL
+ * through a proxy is tunnelled with CONNECT (as curl does), since proxies rarely forward an
+ * Upgrade request.
+ *
+ * @param url a ws: or wss: URL
+ * @param options the transport options
+ * @returns the URL, client and error explanation to use
+ * @throws {UsageError} when the TLS files cannot be used
+ */
+export async function webSocketRoute(
+  url: URL,
+  options: TransportOptions = {},
+): Promise<WebSocketRoute> {
+  const route = routeFor(url, options, "websocket");
+  options.onRoute?.(route);
+  const entry = await entryFor(route, options);
+  let timedOut: DialError | undefined;
+  return {
+    url: route.bridge ? bridgedUrl(url) : url,
+    client: entry.client,
+    route,
+    explain: (event) => {
+      if (timedOut) return timedOut;
+      const message = event instanceof ErrorEvent ? event.message : "";
+      if (/invalid status code/i.test(message) && !entry.bridge?.lastError) return undefined;
+      return explainFailure(event, route, entry.bridge);
+    },
+    watch: (socket) => {
+      if (options.connectTimeoutMs === undefined) return;
+      const stop = watchConnect(route, options.connectTimeoutMs, (error) => {
+        timedOut = error;
+        socket.close();
+      });
+      socket.addEventListener("open", stop, { once: true });
+      socket.addEventListener("close", stop, { once: true });
+    },
+  };
+}
+
+/**
+ * A WebSocket factory for {@link WebSocketSession} that routes by the options.
+ *
+ * @param options the transport options
+ * @returns the factory, with `explain` for handshake failures
+ */
+export function transportWebSocket(options: TransportOptions = {}): TransportWebSocketFactory {
+  const routes = new WeakMap<WebSocket, WebSocketRoute>();
+  const factory = (async (url: URL, init: { protocols: string[]; headers: Headers }) => {
+    const routed = await webSocketRoute(url, options);
+    const socket = new WebSocket(routed.url, { ...init, client: routed.client });
+    routed.watch(socket);
+    routes.set(socket, routed);
+    return socket;
+  }) as TransportWebSocketFactory;
+  factory.explain = (socket, event) => routes.get(socket)?.explain(event);
+  return factory;
+}
+
+/** A WebSocket factory that can explain its handshake failures. */
+export interface TransportWebSocketFactory {
+  (url: URL, init: { protocols: string[]; headers: Headers }): Promise<WebSocket>;
+  /** Explains a failed handshake of a socket it made. */
+  explain(socket: WebSocket, event: Event): DialError | undefined;
+}

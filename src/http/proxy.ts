@@ -1,0 +1,140 @@
+/**
+ * Which proxy a request goes through: `--proxy`, else the environment (`HTTPS_PROXY` for
+ * https/wss, `HTTP_PROXY` for http/ws, lower case first, as curl reads them), minus the hosts
+ * of `--noproxy` (else `NO_PROXY`).
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+
+/** Reads an environment variable; tests pass their own. */
+export type EnvLookup = (name: string) => string | undefined;
+
+/** The default {@link EnvLookup}: `Deno.env.get`, undefined when env access is denied. */
+export const denoEnv: EnvLookup = (name) => {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Where a proxy setting came from, for `-v` and error hints. */
+export type ProxySource = "--proxy" | "HTTP_PROXY" | "HTTPS_PROXY";
+
+/** A chosen proxy. */
+export interface ProxyChoice {
+  /** The proxy URL, credentials included (never printed: see {@link displayProxy}). */
+  url: URL;
+  /** Which setting named it. */
+  source: ProxySource;
+}
+
+/**
+ * Parses a proxy URL: `http://` or `https://` (a bare `host:port` means `http://`), with
+ * optional `user:pass@`.
+ *
+ * @param text the value
+ * @param name where it came from, for the message
+ * @returns the URL
+ * @throws {UsageError} for anything else
+ */
+export function parseProxyUrl(text: string, name: string): URL {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new UsageError(`Invalid ${name} "${redactUserinfo(text)}": not a URL`, {
+      hint: "give http://host:port, optionally http://user:pass@host:port",
+    });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UsageError(
+      `Invalid ${name} "${displayProxy(url)}": only http:// and https:// proxies`,
+    );
+  }
+  return url;
+}
+
+/**
+ * @param url a proxy URL
+ * @returns it without credentials, e.g. `http://proxy.example:3128`
+ */
+export function displayProxy(url: URL): string {
+  return `${url.protocol}//${url.host}`;
+}
+
+/**
+ * @param url a proxy URL
+ * @returns `host:port` of the proxy, default port filled in
+ */
+export function proxyTarget(url: URL): string {
+  return `${url.hostname}:${url.port || (url.protocol === "https:" ? "443" : "80")}`;
+}
+
+function redactUserinfo(text: string): string {
+  return text.replace(/\/\/[^/@]*@/, "//(redacted)@");
+}
+
+/** Proxy settings for {@link chooseProxy}. */
+export interface ProxySettings {
+  /** An explicit proxy URL (`--proxy`); "" means none, even if the environment names one. */
+  proxy?: string;
+  /** Hosts that bypass the proxy, comma separated (`--noproxy`); replaces `NO_PROXY`. */
+  noProxy?: string;
+  /** Environment lookup; default `Deno.env.get`. */
+  env?: EnvLookup;
+}
+
+/**
+ * Chooses the proxy for one request.
+ *
+ * @param url the request URL (http, https, ws or wss)
+ * @param settings `--proxy`, `--noproxy` and the environment
+ * @returns the proxy, or undefined to connect directly
+ * @throws {UsageError} when a proxy setting is not a valid URL
+ */
+export function chooseProxy(url: URL, settings: ProxySettings = {}): ProxyChoice | undefined {
+  const env = settings.env ?? denoEnv;
+  const secure = url.protocol === "https:" || url.protocol === "wss:";
+  let choice: ProxyChoice | undefined;
+  if (settings.proxy !== undefined) {
+    if (settings.proxy === "") return undefined;
+    choice = { url: parseProxyUrl(settings.proxy, "--proxy"), source: "--proxy" };
+  } else {
+    const source: ProxySource = secure ? "HTTPS_PROXY" : "HTTP_PROXY";
+    const text = env(source.toLowerCase()) || env(source);
+    if (!text) return undefined;
+    choice = { url: parseProxyUrl(text, source), source };
+  }
+  const list = settings.noProxy ?? (env("no_proxy") || env("NO_PROXY") || "");
+  return bypasses(url, list) ? undefined : choice;
+}
+
+/**
+ * Whether a NO_PROXY-style list names the URL's host: `*` (all), a host name (itself and
+ * its subdomains; a leading dot is optional), an IP address, optionally with `:port`.
+ *
+ * @param url the request URL
+ * @param list comma or space separated entries
+ * @returns true when the request should connect directly
+ */
+export function bypasses(url: URL, list: string): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const port = url.port || (url.protocol === "https:" || url.protocol === "wss:" ? "443" : "80");
+  for (const raw of list.split(/[\s,]+/)) {
+    let entry = raw.trim().toLowerCase();
+    if (entry === "") continue;
+    if (entry === "*") return true;
+    let entryPort: string | undefined;
+    const portMatch = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(entry);
+    if (portMatch) {
+      entry = portMatch[1]!;
+      entryPort = portMatch[2];
+    }
+    entry = entry.replace(/^\[|\]$/g, "").replace(/^\*?\./, "");
+    if (entryPort !== undefined && entryPort !== port) continue;
+    if (host === entry || host.endsWith(`.${entry}`)) return true;
+  }
+  return false;
+}
