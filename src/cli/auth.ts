@@ -3,6 +3,7 @@
  * @module
  */
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
+import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 import { load } from "./lazy.ts";
 import { command, flags, type FlagValues } from "./declare.ts";
 
@@ -25,10 +26,16 @@ export type AuthStatusFlagValues = FlagValues<typeof AUTH_STATUS_FLAGS>;
 /** The flag values of `dial auth logout`. */
 export type AuthLogoutFlagValues = FlagValues<typeof AUTH_LOGOUT_FLAGS>;
 
+/** The flags of `dial auth token`: auth, and how to reach the token endpoint. */
+export const AUTH_TOKEN_FLAGS = flags([...AUTH_FLAGS, ...TRANSPORT_FLAGS]);
+
+/** The flag values of `dial auth token`. */
+export type AuthTokenFlagValues = FlagValues<typeof AUTH_TOKEN_FLAGS>;
+
 const token = command({
   name: "token",
   summary: "Print a valid OAuth 2.0 access token (from the cache, refreshed or new)",
-  flags: AUTH_FLAGS,
+  flags: AUTH_TOKEN_FLAGS,
   conflicts: AUTH_CONFLICTS,
   epilog: `
 Takes the same --oauth2 flags as a request and prints only the access token, for scripts.

@@ -15,7 +15,9 @@ import { ExitCode, UsageError } from "../errors.ts";
 import { stderr, stdout } from "../output/terminal.ts";
 import type { AuthFlagValues } from "./auth_flags.ts";
 import { parseOAuth2Flags } from "./oauth2_flags.ts";
-import type { AuthLogoutFlagValues, AuthStatusFlagValues } from "./auth.ts";
+import type { AuthLogoutFlagValues, AuthStatusFlagValues, AuthTokenFlagValues } from "./auth.ts";
+import { parseTransportFlags } from "./transport_flags.ts";
+import { transportFetch } from "../http/client.ts";
 import type { CliContext } from "./context.ts";
 
 /**
@@ -25,7 +27,10 @@ import type { CliContext } from "./context.ts";
  * @param context the Ctrl-C signal
  * @returns the exit code
  */
-export async function authToken(flags: AuthFlagValues, context: CliContext): Promise<number> {
+export async function authToken(
+  flags: AuthTokenFlagValues,
+  context: CliContext,
+): Promise<number> {
   rejectOtherAuth(flags, "token");
   const options = await parseOAuth2Flags(flags);
   if (!options) {
@@ -33,7 +38,8 @@ export async function authToken(flags: AuthFlagValues, context: CliContext): Pro
       hint: "dial auth token --oauth2 <flow>:<token_url>:<client_id>[:<client_secret>]",
     });
   }
-  const token = await oauth2Token(options, { signal: context.signal });
+  const fetch = transportFetch(await parseTransportFlags(flags));
+  const token = await oauth2Token(options, { signal: context.signal, fetch });
   await stdout().write(token.accessToken.reveal() + "\n");
   return ExitCode.OK;
 }

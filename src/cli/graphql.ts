@@ -4,6 +4,7 @@
  * @module
  */
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
+import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 import { load } from "./lazy.ts";
 import { command, flags, type FlagValues } from "./declare.ts";
 
@@ -27,6 +28,7 @@ Exit codes: 0 ok, 2 usage (nothing sent), 4/5 HTTP 4xx/5xx with --check-status, 
 /** The flags of `dial graphql`. */
 export const GRAPHQL_FLAGS = flags([
   ...AUTH_FLAGS,
+  ...TRANSPORT_FLAGS,
   { long: "query", short: "q", value: "text|@file|@-", help: "the GraphQL document" },
   { long: "variables", value: "json|@file", help: "variables, a JSON object" },
   {

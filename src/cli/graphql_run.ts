@@ -26,6 +26,8 @@ import type { CliContext } from "./context.ts";
 import { checkOperation, readQuery, readVariables } from "./graphql_input.ts";
 import type { GraphQLFlagValues } from "./graphql.ts";
 import { parseUrl } from "./values.ts";
+import { parseTransportFlags } from "./transport_flags.ts";
+import { transportFetch } from "../http/client.ts";
 
 /**
  * Runs `dial graphql`.
@@ -44,6 +46,8 @@ export async function runGraphQL(
   const url = parseUrl(urlText, ws ? ["http:", "https:", "ws:", "wss:"] : ["http:", "https:"]);
   const auth = await parseAuthFlags(flags, url);
   const endpoint: GraphQLEndpoint = { url, auth: auth.auth, headers: auth.headers };
+  const transport = await parseTransportFlags(flags, flags.verbose);
+  const fetch = transportFetch(transport);
   const { timeout, maxResults } = flags;
   const signal = timeout === undefined
     ? context.signal
@@ -67,6 +71,7 @@ export async function runGraphQL(
     if (ws) throw new UsageError("--schema introspects over HTTP: drop --transport ws");
     const result = await introspect(endpoint, {
       signal,
+      fetch,
       ...(flags.refreshSchema ? { refresh: true } : {}),
       ...observe,
     });
@@ -125,11 +130,16 @@ export async function runGraphQL(
   let statusText = "";
   if (ws) {
     const { subscribeWs } = await import("../graphql/ws_client.ts");
-    results = subscribeWs(endpoint, request, { signal, ...(initPayload ? { initPayload } : {}) });
+    results = subscribeWs(endpoint, request, {
+      signal,
+      transport,
+      ...(initPayload ? { initPayload } : {}),
+    });
   } else {
     const kind = flags.transport === "sse" ? "sse" : operation.streamed ? "stream" : "single";
     const exchange = await send(graphqlRequestSpec(endpoint, request, kind), {
       signal,
+      fetch,
       ...observe,
     });
     status = exchange.response.status;

@@ -12,6 +12,7 @@ import {
   UsageError,
 } from "../errors.ts";
 import { authorize } from "../http/credentials.ts";
+import { transportFetch } from "../http/client.ts";
 import { send } from "../http/send.ts";
 import type { BodySource, RequestSpec } from "../http/spec.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
@@ -24,6 +25,7 @@ import { BODY_FLAGS, parseBodyFlags } from "./body_flags.ts";
 import type { CliContext } from "./context.ts";
 import { flags, type FlagValues } from "./declare.ts";
 import { distance } from "./parse.ts";
+import { curlTransportArgs, parseTransportFlags, TRANSPORT_FLAGS } from "./transport_flags.ts";
 import { parseMethod, parseUrl } from "./values.ts";
 
 /** `-L`: shared with `dial sse`. */
@@ -75,7 +77,12 @@ export const REQUEST_ONLY_FLAGS = flags([
 ]);
 
 /** Every flag of the request command. */
-export const REQUEST_FLAGS = flags([...AUTH_FLAGS, ...BODY_FLAGS, ...REQUEST_ONLY_FLAGS]);
+export const REQUEST_FLAGS = flags([
+  ...AUTH_FLAGS,
+  ...BODY_FLAGS,
+  ...REQUEST_ONLY_FLAGS,
+  ...TRANSPORT_FLAGS,
+]);
 
 /** The flag values of the request command. */
 export type RequestFlagValues = FlagValues<typeof REQUEST_FLAGS>;
@@ -153,6 +160,7 @@ export async function requestCommand(
   const saving = flags.continue || (flags.download && flags.output === undefined);
   const save = saving ? await import("./request_save.ts") : undefined;
   const resume = await save?.resumeTarget(flags, url, headers);
+  const transport = await parseTransportFlags(flags, flags.verbose);
   const spec: RequestSpec = {
     method,
     url,
@@ -169,12 +177,16 @@ export async function requestCommand(
     return ExitCode.OK;
   }
   if (flags.curl) {
-    const { request } = await authorize(spec, { signal: context.signal });
+    const { request } = await authorize(spec, {
+      signal: context.signal,
+      fetch: transportFetch(transport),
+    });
     const { toCurl } = await import("../output/curl.ts");
     const curl = toCurl(request, {
       follow: flags.follow,
       maxRedirects,
       ...(timeout !== undefined ? { timeout: timeout / 1000 } : {}),
+      extra: curlTransportArgs(flags),
     });
     await out.write(curl + "\n");
     return ExitCode.OK;
@@ -183,6 +195,7 @@ export async function requestCommand(
     ? context.signal
     : AbortSignal.any([context.signal, AbortSignal.timeout(timeout)]);
   const exchange = await send(spec, {
+    transport,
     follow: flags.follow,
     maxRedirects,
     signal,

@@ -4,6 +4,7 @@
  * @module
  */
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
+import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 import { DATA_FLAG, FORM_FLAG } from "./body_flags.ts";
 import { load } from "./lazy.ts";
 import { command, flags, type FlagValues } from "./declare.ts";
@@ -30,6 +31,7 @@ or --idle-timeout, 9 auth, 130 interrupted.`;
 /** The flags of `dial sse`. */
 export const SSE_FLAGS = flags([
   ...AUTH_FLAGS,
+  ...TRANSPORT_FLAGS,
   DATA_FLAG,
   {
     long: "json",

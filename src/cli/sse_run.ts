@@ -15,6 +15,8 @@ import { parseBodyFlags } from "./body_flags.ts";
 import type { CliContext } from "./context.ts";
 import { methodAndUrl } from "./request.ts";
 import type { SseFlagValues } from "./sse.ts";
+import { parseTransportFlags } from "./transport_flags.ts";
+import { transportFetch } from "../http/client.ts";
 
 /** The time limits of `dial sse`, in milliseconds. */
 export interface SseLimits {
@@ -127,9 +129,11 @@ export async function runSse(
   const format: EventFormat = jsonOutput ? "json" : flags.events ? "events" : "data";
   const wanted = new Set(flags.event);
   const verbose = flags.verbose;
+  const transport = await parseTransportFlags(flags, flags.verbose);
   const timers = limitTimers(limits, url.host);
   const session = new SseSession(spec, {
     signal: AbortSignal.any([context.signal, timers.signal]),
+    fetch: transportFetch(transport),
     reconnect: flags.reconnect,
     maxRetries,
     retryMs,

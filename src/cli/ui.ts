@@ -4,7 +4,8 @@
  */
 import { ExitCode } from "../errors.ts";
 import { load } from "./lazy.ts";
-import { command } from "./declare.ts";
+import { command, flags } from "./declare.ts";
+import { parseTransportFlags, TRANSPORT_FLAGS } from "./transport_flags.ts";
 
 const EPILOG = `
 Examples:
@@ -15,28 +16,33 @@ Examples:
 The URL carries a secret for this launch; the server answers only requests that hold it and
 listens on 127.0.0.1. Stop it with Ctrl-C.`;
 
+/** The flags of `dial ui`: where it listens, and how the app's requests connect. */
+const UI_FLAGS = flags([
+  {
+    long: "port",
+    value: "port",
+    kind: "port",
+    help: "port to listen on (default: a free one)",
+  },
+  {
+    long: "host",
+    value: "address",
+    help: "listen on this address instead of 127.0.0.1 (not recommended)",
+  },
+  { long: "no-open", help: "do not open a browser, only print the URL" },
+  ...TRANSPORT_FLAGS,
+]);
+
 /** `dial ui`. */
 export const uiCommand = command({
   name: "ui",
   summary: "Open the desktop app (HTTP, GraphQL, WebSocket and SSE tabs)",
-  flags: [
-    {
-      long: "port",
-      value: "port",
-      kind: "port",
-      help: "port to listen on (default: a free one)",
-    },
-    {
-      long: "host",
-      value: "address",
-      help: "listen on this address instead of 127.0.0.1 (not recommended)",
-    },
-    { long: "no-open", help: "do not open a browser, only print the URL" },
-  ],
+  flags: UI_FLAGS,
   epilog: EPILOG,
   run: async ({ flags }, context) => {
     const { runUi } = await load<typeof import("../ui/run.ts")>("src/ui/run.ts");
     await runUi({
+      transport: await parseTransportFlags(flags),
       port: flags.port ?? 0,
       open: flags.open,
       ...(flags.host !== undefined ? { hostname: flags.host } : {}),

@@ -3,6 +3,7 @@
  * @module
  */
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
+import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 import { load } from "./lazy.ts";
 import { command, flags, type FlagValues } from "./declare.ts";
 
@@ -23,6 +24,7 @@ or abnormal close, 8 timeout, 9 auth, 130 interrupted.`;
 /** The flags of `dial ws`. */
 export const WS_FLAGS = flags([
   ...AUTH_FLAGS,
+  ...TRANSPORT_FLAGS,
   {
     long: "subprotocol",
     value: "name",

@@ -18,6 +18,7 @@ import { stdinClaimedBy } from "./secret_ref.ts";
 import type { CliContext } from "./context.ts";
 import { parseUrl } from "./values.ts";
 import type { WsFlagValues } from "./ws.ts";
+import { parseTransportFlags } from "./transport_flags.ts";
 
 const SUBPROTOCOL = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -53,6 +54,7 @@ export async function runWs(
     {
       protocols: flags.subprotocol,
       signal: context.signal,
+      transport: await parseTransportFlags(flags, flags.verbose),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(pingMs !== undefined
         ? { keepAlive: { intervalMs: pingMs, data: flags.pingMessage } }

@@ -9,11 +9,12 @@ const SECTIONS: Array<{ heading: string; command: string[]; complete: boolean }>
   { heading: "## OAuth 2.0", command: [], complete: false },
   { heading: "### `dial ws`", command: ["ws"], complete: true },
   { heading: "### `dial sse`", command: ["sse"], complete: true },
+  { heading: "## TLS, client certificates and proxies", command: [], complete: false },
 ];
 
-/** Flags documented once for every command (in the HTTP requests and OAuth 2.0 tables). */
+/** Flags documented once for every command (in the HTTP requests, OAuth 2.0 and TLS tables). */
 const SHARED =
-  /^(-H|-u|-B|-K|--header|--auth|--bearer|--api-key-query|--no-netrc|--netrc-file|--oauth2.*)$/;
+  /^(-H|-u|-B|-K|--header|--auth|--bearer|--api-key-query|--no-netrc|--netrc-file|--oauth2.*|--cacert|--cert|--key|--insecure|--proxy|--noproxy|--connect-timeout)$/;
 
 interface HelpFlag {
   short?: string;
@@ -69,7 +70,7 @@ for (const { heading, command, complete } of SECTIONS) {
     assert.deepEqual(unknown, [], `in the README but not in --help: ${unknown.join(", ")}`);
     if (!complete) return;
     const others = command.length === 0
-      ? readmeFlags("## OAuth 2.0")
+      ? [...readmeFlags("## OAuth 2.0"), ...readmeFlags("## TLS, client certificates and proxies")]
       : [...readmeFlags("## HTTP requests"), ...readmeFlags("## OAuth 2.0")];
     const missing = help.filter((f) =>
       ![f.long, f.short].some((n) => n && documented.includes(n)) &&

@@ -1,0 +1,145 @@
+/**
+ * The connection flags every connecting command shares: `--cacert`, `--cert`/`--key`, `-k`,
+ * `-x/--proxy`, `--noproxy`, `--connect-timeout`; one declaration, one translation to the
+ * core's {@link TransportOptions}.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import type { Route, TransportOptions } from "../http/client.ts";
+import { displayProxy, parseProxyUrl } from "../http/proxy.ts";
+import { warn } from "../output/report.ts";
+import { stderr } from "../output/terminal.ts";
+import { Secret } from "../secret.ts";
+import { flags, type FlagValues } from "./declare.ts";
+
+/** What `-k` does and where it cannot help, for `--help` and the README. */
+export const INSECURE_HELP =
+  "skip TLS certificate checks for this run's hosts (warns; HTTP/1.1 only, so not for HTTP/2-only servers)";
+
+/** The connection flags of every command that connects. */
+export const TRANSPORT_FLAGS = flags([
+  {
+    long: "cacert",
+    value: "file",
+    file: true,
+    repeatable: true,
+    help: "also trust these PEM certificates (repeatable; a bundle or a self-signed certificate)",
+  },
+  { long: "cert", value: "file", file: true, help: "client certificate (PEM) for mutual TLS" },
+  { long: "key", value: "file", file: true, help: "private key (PEM, unencrypted) of --cert" },
+  { long: "insecure", short: "k", help: INSECURE_HELP },
+  {
+    long: "proxy",
+    short: "x",
+    value: "url",
+    help: 'proxy for every request, http(s)://[user:pass@]host:port ("" for none)',
+  },
+  {
+    long: "noproxy",
+    value: "hosts",
+    help: "comma-separated hosts that bypass the proxy (replaces NO_PROXY)",
+  },
+  {
+    long: "connect-timeout",
+    value: "seconds",
+    kind: "seconds",
+    help: "limit opening the connection (to the proxy if one is used)",
+  },
+]);
+
+/** The values of the connection flags. */
+export type TransportFlagValues = FlagValues<typeof TRANSPORT_FLAGS>;
+
+/**
+ * The curl arguments for the connection flags, for `--curl`. (curl's `--cacert` replaces the
+ * default roots, where dial's adds to them.)
+ *
+ * @param flags the flag values
+ * @returns curl arguments
+ */
+export function curlTransportArgs(flags: TransportFlagValues): string[] {
+  return [
+    ...flags.cacert.flatMap((path) => ["--cacert", path]),
+    ...(flags.cert !== undefined ? ["--cert", flags.cert] : []),
+    ...(flags.key !== undefined ? ["--key", flags.key] : []),
+    ...(flags.insecure ? ["-k"] : []),
+    ...(flags.proxy !== undefined ? ["--proxy", flags.proxy] : []),
+    ...(flags.noproxy !== undefined ? ["--noproxy", flags.noproxy] : []),
+    ...(flags.connectTimeout !== undefined
+      ? ["--connect-timeout", String(flags.connectTimeout / 1000)]
+      : []),
+  ];
+}
+
+async function readPem(path: string, flag: string): Promise<string> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    const why = error instanceof Deno.errors.NotFound ? "no such file" : (error as Error).message;
+    throw new UsageError(`Cannot read ${flag} "${path}": ${why}`);
+  }
+  if (!text.includes("-----BEGIN ")) {
+    throw new UsageError(`Invalid ${flag} "${path}": not a PEM file`, {
+      hint: "convert DER with: openssl x509 -inform der -in cert.der -out cert.pem",
+    });
+  }
+  return text;
+}
+
+/**
+ * Turns the connection flags into transport options: reads the PEM files, checks the
+ * values, and (with `verbose`) reports proxies and bridges on stderr. `-k` warns on stderr.
+ *
+ * @param flags the flag values
+ * @param verbose print each route's proxy and bridge once
+ * @returns the options for `send()`, sessions and the UI server
+ * @throws {UsageError} for unreadable files or bad values
+ */
+export async function parseTransportFlags(
+  flags: TransportFlagValues,
+  verbose = false,
+): Promise<TransportOptions> {
+  if ((flags.cert === undefined) !== (flags.key === undefined)) {
+    throw new UsageError(flags.cert ? "Missing --key for --cert" : "Missing --cert for --key", {
+      hint: "give both: --cert client.pem --key client.key",
+    });
+  }
+  if (flags.proxy) parseProxyUrl(flags.proxy, "--proxy");
+  const caCerts = await Promise.all(flags.cacert.map((path) => readPem(path, "--cacert")));
+  const cert = flags.cert === undefined ? undefined : await readPem(flags.cert, "--cert");
+  const key = flags.key === undefined ? undefined : await readPem(flags.key, "--key");
+  const err = stderr();
+  const told = new Set<string>();
+  const onRoute = (route: Route) => {
+    const lines: string[] = [];
+    if (verbose && route.proxy) {
+      lines.push(
+        `* Proxy ${displayProxy(route.proxy.url)} (${route.proxy.source}) for ${route.target}`,
+      );
+    }
+    if (verbose && route.bridge === "tunnel") {
+      lines.push(`* Tunnel to ${route.target} with CONNECT`);
+    }
+    if (verbose && route.bridge === "self-signed") {
+      lines.push(`* TLS to ${route.target} through dial's bridge (self-signed --cacert; HTTP/1.1)`);
+    }
+    const text = lines.map((line) => line + "\n").join("");
+    const insecure = route.bridge === "insecure";
+    if ((!text && !insecure) || told.has(route.target + text)) return;
+    told.add(route.target + text);
+    if (text) void err.write(text);
+    if (insecure) {
+      void warn(err, `-k: the TLS certificate of ${route.target} is not verified (insecure)`);
+    }
+  };
+  return {
+    ...(caCerts.length ? { caCerts } : {}),
+    ...(cert !== undefined && key !== undefined ? { cert, key: new Secret(key) } : {}),
+    ...(flags.insecure ? { insecure: true } : {}),
+    ...(flags.proxy !== undefined ? { proxy: flags.proxy } : {}),
+    ...(flags.noproxy !== undefined ? { noProxy: flags.noproxy } : {}),
+    ...(flags.connectTimeout !== undefined ? { connectTimeoutMs: flags.connectTimeout } : {}),
+    onRoute,
+  };
+}
