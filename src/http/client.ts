@@ -9,8 +9,12 @@ import { redactUrlsInText } from "../redact_url.ts";
 import type { Secret } from "../secret.ts";
 import type { Bridge } from "./bridge.ts";
 import { chooseProxy, denoEnv, type EnvLookup, type ProxyChoice } from "./proxy.ts";
-import { connectTimeoutError, proxyError, tlsError } from "./transport_error.ts";
-import { namesHost, selfSignedServerCertificates } from "./certificates.ts";
+import type { SelfSignedCertificate } from "./certificates.ts";
+
+// Failures and --cacert files are the uncommon case: their modules load when needed.
+type Errors = typeof import("./transport_error.ts");
+const loadErrors = (): Promise<Errors> => import("./transport_error.ts");
+const parsed = new WeakMap<string[], SelfSignedCertificate[]>();
 
 /** TLS, proxy and connection settings shared by every request of a run or a script. */
 export interface TransportOptions {
@@ -79,24 +83,33 @@ function hookUnload(): void {
  * @param kind whether a fetch or a WebSocket handshake is being routed
  * @returns the route
  */
-export function routeFor(
+export async function routeFor(
   url: URL,
   options: TransportOptions = {},
   kind: "fetch" | "websocket" = "fetch",
-): Route {
+): Promise<Route> {
   const secure = url.protocol === "https:" || url.protocol === "wss:";
   const target = `${url.hostname}:${url.port || (secure ? "443" : "80")}`;
   const proxy = chooseProxy(url, options);
   const bridge = secure
     ? options.insecure
       ? "insecure"
-      : selfSignedServerCertificates(options.caCerts ?? []).some((c) => namesHost(c, url.hostname))
+      : await namedBySelfSigned(url, options.caCerts)
       ? "self-signed"
       : undefined
     : proxy && kind === "websocket"
     ? "tunnel"
     : undefined;
   return { target, ...(proxy ? { proxy } : {}), ...(bridge ? { bridge } : {}) };
+}
+
+/** Whether a self-signed server certificate among the `--cacert` ones names the host. */
+async function namedBySelfSigned(url: URL, caCerts: string[] | undefined): Promise<boolean> {
+  if (!caCerts?.length) return false;
+  const { namesHost, selfSignedServerCertificates } = await import("./certificates.ts");
+  let found = parsed.get(caCerts);
+  if (!found) parsed.set(caCerts, found = selfSignedServerCertificates(caCerts));
+  return found.some((certificate) => namesHost(certificate, url.hostname));
 }
 
 function hasEnvProxy(env: EnvLookup): boolean {
@@ -200,14 +213,11 @@ function bridgedUrl(url: URL): URL {
 
 /**
  * Explains a failed connection: the certificate check in words, the proxy when it was the
- * proxy that could not be reached, or the bridge's own failure.
- *
- * @param error what fetch or WebSocket reported
- * @param route the route used
- * @param bridge the bridge used, if any
- * @returns a DialError, or undefined when nothing better than the runtime's message is known
+ * proxy that could not be reached, or the bridge's own failure; undefined when nothing better
+ * than the runtime's message is known.
  */
-export function explainFailure(
+function explainFailure(
+  errors: Errors,
   error: unknown,
   route: Route,
   bridge?: Bridge,
@@ -215,8 +225,8 @@ export function explainFailure(
   if (error instanceof DialError) return error;
   const cause = bridge?.lastError ?? error;
   if (bridge?.lastError) bridge.lastError = undefined;
-  const known = (route.proxy ? proxyError(cause, route.proxy, route.target) : undefined) ??
-    tlsError(cause, route.target);
+  const known = (route.proxy ? errors.proxyError(cause, route.proxy, route.target) : undefined) ??
+    errors.tlsError(cause, route.target);
   if (known || !bridge || cause === error) return known;
   const message = redactUrlsInText(cause instanceof Error ? cause.message : String(cause));
   const why = /ECONNREFUSED/.test(message) ? "connection refused" : message;
@@ -229,6 +239,7 @@ export function explainFailure(
  * connect timeout, so this probe stands in for it.
  */
 function watchConnect(
+  errors: Errors,
   route: Route,
   ms: number,
   onTimeout: (error: DialError) => void,
@@ -242,7 +253,7 @@ function watchConnect(
   const controller = new AbortController();
   const timer = setTimeout(() => {
     controller.abort();
-    onTimeout(connectTimeoutError(route.target, ms / 1000, route.proxy));
+    onTimeout(errors.connectTimeoutError(route.target, ms / 1000, route.proxy));
   }, ms);
   Deno.connect({ hostname, port: Number(port), signal: controller.signal })
     .then((conn) => conn.close(), () => {})
@@ -268,14 +279,15 @@ function watchConnect(
 export function transportFetch(options: TransportOptions = {}): typeof fetch {
   return async (input, init = {}) => {
     const url = new URL(input instanceof Request ? input.url : input);
-    const route = routeFor(url, options);
+    const route = await routeFor(url, options);
     options.onRoute?.(route);
     const entry = await entryFor(route, options);
     const controller = new AbortController();
     const signals = init.signal ? [init.signal, controller.signal] : [controller.signal];
-    const stop = options.connectTimeoutMs === undefined
+    const limit = options.connectTimeoutMs;
+    const stop = limit === undefined
       ? undefined
-      : watchConnect(route, options.connectTimeoutMs, (error) => controller.abort(error));
+      : watchConnect(await loadErrors(), route, limit, (error) => controller.abort(error));
     const headers = new Headers(init.headers);
     if (route.bridge) headers.set("host", url.host);
     try {
@@ -288,7 +300,7 @@ export function transportFetch(options: TransportOptions = {}): typeof fetch {
     } catch (error) {
       if (controller.signal.aborted) throw controller.signal.reason;
       if (init.signal?.aborted) throw error;
-      throw explainFailure(error, route, entry.bridge) ?? error;
+      throw explainFailure(await loadErrors(), error, route, entry.bridge) ?? error;
     } finally {
       stop?.();
     }
@@ -328,9 +340,11 @@ export async function webSocketRoute(
   url: URL,
   options: TransportOptions = {},
 ): Promise<WebSocketRoute> {
-  const route = routeFor(url, options, "websocket");
+  const route = await routeFor(url, options, "websocket");
   options.onRoute?.(route);
   const entry = await entryFor(route, options);
+  // explain() runs in an event handler, so the error words are loaded now.
+  const errors = await loadErrors();
   let timedOut: DialError | undefined;
   return {
     url: route.bridge ? bridgedUrl(url) : url,
@@ -340,11 +354,11 @@ export async function webSocketRoute(
       if (timedOut) return timedOut;
       const message = event instanceof ErrorEvent ? event.message : "";
       if (/invalid status code/i.test(message) && !entry.bridge?.lastError) return undefined;
-      return explainFailure(event, route, entry.bridge);
+      return explainFailure(errors, event, route, entry.bridge);
     },
     watch: (socket) => {
       if (options.connectTimeoutMs === undefined) return;
-      const stop = watchConnect(route, options.connectTimeoutMs, (error) => {
+      const stop = watchConnect(errors, route, options.connectTimeoutMs, (error) => {
         timedOut = error;
         socket.close();
       });

@@ -54,27 +54,27 @@ Deno.test("certificates: only a self-signed CA:TRUE certificate with a subjectAl
   ]);
   // Only the hosts the self-signed certificate names go through the bridge.
   const options = { caCerts: [read(certs.self)], env: env({}) };
-  assert.equal(routeFor(new URL("https://localhost:8443/"), options).bridge, "self-signed");
-  assert.equal(routeFor(new URL("wss://127.0.0.1/"), options).bridge, "self-signed");
-  assert.equal(routeFor(new URL("https://example.com/"), options).bridge, undefined);
+  assert.equal((await routeFor(new URL("https://localhost:8443/"), options)).bridge, "self-signed");
+  assert.equal((await routeFor(new URL("wss://127.0.0.1/"), options)).bridge, "self-signed");
+  assert.equal((await routeFor(new URL("https://example.com/"), options)).bridge, undefined);
   await Deno.remove(certs.dir, { recursive: true });
 });
 
-Deno.test("route: -k and a self-signed --cacert bridge https only; ws:// through a proxy is tunnelled", () => {
+Deno.test("route: -k and a self-signed --cacert bridge https only; ws:// through a proxy is tunnelled", async () => {
   const none = env({});
   assert.equal(
-    routeFor(new URL("https://a.test/"), { insecure: true, env: none }).bridge,
+    (await routeFor(new URL("https://a.test/"), { insecure: true, env: none })).bridge,
     "insecure",
   );
   assert.equal(
-    routeFor(new URL("http://a.test/"), { insecure: true, env: none }).bridge,
+    (await routeFor(new URL("http://a.test/"), { insecure: true, env: none })).bridge,
     undefined,
   );
   const proxied = { proxy: "http://p:1", env: none };
-  assert.equal(routeFor(new URL("ws://a.test/"), proxied, "websocket").bridge, "tunnel");
-  assert.equal(routeFor(new URL("ws://a.test/"), proxied, "fetch").bridge, undefined);
-  assert.equal(routeFor(new URL("wss://a.test/"), proxied, "websocket").bridge, undefined);
-  assert.equal(routeFor(new URL("https://a.test/"), { env: none }).target, "a.test:443");
+  assert.equal((await routeFor(new URL("ws://a.test/"), proxied, "websocket")).bridge, "tunnel");
+  assert.equal((await routeFor(new URL("ws://a.test/"), proxied, "fetch")).bridge, undefined);
+  assert.equal((await routeFor(new URL("wss://a.test/"), proxied, "websocket")).bridge, undefined);
+  assert.equal((await routeFor(new URL("https://a.test/"), { env: none })).target, "a.test:443");
 });
 
 Deno.test("tls errors: each failed check in words, with the flag that helps", () => {
