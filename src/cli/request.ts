@@ -12,7 +12,6 @@ import {
   UsageError,
 } from "../errors.ts";
 import { authorize } from "../http/credentials.ts";
-import { transportFetch } from "../http/client.ts";
 import { send } from "../http/send.ts";
 import type { BodySource, RequestSpec } from "../http/spec.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
@@ -179,7 +178,7 @@ export async function requestCommand(
   if (flags.curl) {
     const { request } = await authorize(spec, {
       signal: context.signal,
-      fetch: transportFetch(transport),
+      fetch: (await import("../http/client.ts")).transportFetch(transport),
     });
     const { toCurl } = await import("../output/curl.ts");
     const curl = toCurl(request, {

@@ -6,7 +6,6 @@
  */
 import { UsageError } from "../errors.ts";
 import type { Route, TransportOptions } from "../http/client.ts";
-import { displayProxy, parseProxyUrl } from "../http/proxy.ts";
 import { warn } from "../output/report.ts";
 import { stderr } from "../output/terminal.ts";
 import { Secret } from "../secret.ts";
@@ -105,7 +104,10 @@ export async function parseTransportFlags(
       hint: "give both: --cert client.pem --key client.key",
     });
   }
-  if (flags.proxy) parseProxyUrl(flags.proxy, "--proxy");
+  if (flags.proxy) {
+    const { parseProxyUrl } = await import("../http/proxy.ts");
+    parseProxyUrl(flags.proxy, "--proxy");
+  }
   const caCerts = await Promise.all(flags.cacert.map((path) => readPem(path, "--cacert")));
   const cert = flags.cert === undefined ? undefined : await readPem(flags.cert, "--cert");
   const key = flags.key === undefined ? undefined : await readPem(flags.key, "--key");
@@ -115,7 +117,7 @@ export async function parseTransportFlags(
     const lines: string[] = [];
     if (verbose && route.proxy) {
       lines.push(
-        `* Proxy ${displayProxy(route.proxy.url)} (${route.proxy.source}) for ${route.target}`,
+        `* Proxy ${route.proxy.url.protocol}//${route.proxy.url.host} (${route.proxy.source}) for ${route.target}`,
       );
     }
     if (verbose && route.bridge === "tunnel") {

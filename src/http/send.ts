@@ -6,7 +6,7 @@
 import { DialError, ExitCode, networkError, UsageError } from "../errors.ts";
 import { isReplayable, openBody } from "./body.ts";
 import { redirectRequest, requestHeaders, requestUrl } from "./build_request.ts";
-import { transportFetch, type TransportOptions } from "./client.ts";
+import type { TransportOptions } from "./client.ts";
 import { withCredentials } from "./credentials.ts";
 import { decodeContent } from "./content_encoding.ts";
 import type { PreparedRequest, RequestSpec } from "./spec.ts";
@@ -55,7 +55,7 @@ export interface Exchange {
  * @throws {DialError} transport, timeout, auth and too-many-redirects errors
  */
 export async function send(spec: RequestSpec, options: SendOptions = {}): Promise<Exchange> {
-  options = { ...options, fetch: options.fetch ?? transportFetch(options.transport) };
+  options = { ...options, fetch: options.fetch ?? await defaultFetch(options.transport) };
   const credentials = {
     fetch: options.fetch,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -79,7 +79,7 @@ export async function sendPrepared(
   prepared: PreparedRequest,
   options: SendOptions = {},
 ): Promise<Exchange> {
-  const fetchFn = options.fetch ?? transportFetch(options.transport);
+  const fetchFn = options.fetch ?? await defaultFetch(options.transport);
   const maxRedirects = options.maxRedirects ?? 10;
   if (FORBIDDEN_METHODS.has(prepared.method.toUpperCase())) {
     throw new UsageError(
@@ -128,4 +128,10 @@ export async function sendPrepared(
     }
     request = next;
   }
+}
+
+/** The transport layer loads with the first request, not when dial starts (`--help`, usage errors). */
+async function defaultFetch(transport?: TransportOptions): Promise<typeof fetch> {
+  const { transportFetch } = await import("./client.ts");
+  return transportFetch(transport);
 }
