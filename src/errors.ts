@@ -208,12 +208,16 @@ function describeNetworkCause(error: unknown): string {
   }
   const all = texts.join(" ");
   const known: Array<[RegExp, string]> = [
-    [/connection refused/i, "connection refused"],
-    [/dns error|failed to lookup|name or service not known|no such host/i, "host not found"],
-    [/connection reset/i, "connection reset"],
+    // fetch's messages, and node:http's codes (file and form uploads, see http/sized_send.ts).
+    [/connection refused|ECONNREFUSED/i, "connection refused"],
+    [
+      /dns error|failed to lookup|name or service not known|no such host|ENOTFOUND|EAI_AGAIN/i,
+      "host not found",
+    ],
+    [/connection reset|ECONNRESET|socket hang up/i, "connection reset"],
     [/certificate|tls|ssl/i, "TLS failure"],
     [/blocked/i, "port blocked by the runtime"],
-    [/incomplete|unexpected eof|closed before|end of file/i, "connection closed early"],
+    [/incomplete|unexpected eof|closed before|end of file|EPIPE/i, "connection closed early"],
     [/timed out/i, "connection timed out"],
     [/invalid http|parse error|malformed|invalid status/i, "malformed response"],
   ];

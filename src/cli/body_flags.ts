@@ -20,7 +20,7 @@ export const DATA_FLAG = {
 export const FORM_FLAG = {
   long: "form",
   short: "F",
-  value: "name=value|name=@file",
+  value: "name=value|name=@file[;filename=…][;type=…]",
   repeatable: true,
   help: "multipart form field (repeatable)",
 } as const;
@@ -120,11 +120,57 @@ async function parseFormField(item: string): Promise<FormField> {
   const name = item.slice(0, eq);
   const value = item.slice(eq + 1);
   if (!value.startsWith("@")) return { name, value };
-  const [pathText = "", ...params] = value.slice(1).split(";");
-  const path = await checkFile(pathText, "-F");
-  const type = params.find((p) => p.startsWith("type="))?.slice(5);
-  const filename = path.split(/[\\/]/).pop() ?? path;
-  return { name, path, filename, contentType: type ?? guessContentType(filename) };
+  const [pathText, ...params] = splitFileField(value.slice(1), item);
+  const path = await checkFile(pathText ?? "", "-F");
+  let filename = path.split(/[\\/]/).pop() ?? path;
+  let contentType: string | undefined;
+  for (const param of params) {
+    const [key, text] = param;
+    if (key === "filename") filename = text;
+    else if (key === "type") contentType = text;
+    else {
+      throw new UsageError(`Cannot parse form field "${item}": unknown parameter "${key}"`, {
+        hint: "a file field takes ;filename=NAME and ;type=MEDIA/TYPE",
+      });
+    }
+  }
+  return { name, path, filename, contentType: contentType ?? guessContentType(filename) };
+}
+
+/**
+ * Splits a file field as curl does: `path;filename=name;type=media/type`, where the path and
+ * the values may be in double quotes (with backslash escapes) to hold `;`.
+ */
+function splitFileField(text: string, item: string): [string, ...Array<[string, string]>] {
+  let at = 0;
+  const word = (): string => {
+    if (text[at] !== '"') {
+      const end = text.indexOf(";", at);
+      const out = text.slice(at, end < 0 ? text.length : end);
+      at = end < 0 ? text.length : end;
+      return out;
+    }
+    let out = "";
+    for (at++; at < text.length && text[at] !== '"'; at++) {
+      if (text[at] === "\\" && at + 1 < text.length) at++;
+      out += text[at];
+    }
+    if (text[at] !== '"') throw new UsageError(`Cannot parse form field "${item}": unclosed quote`);
+    at++;
+    return out;
+  };
+  const path = word();
+  const params: Array<[string, string]> = [];
+  while (at < text.length) {
+    if (text[at] !== ";") throw new UsageError(`Cannot parse form field "${item}": expected ";"`);
+    at++;
+    const eq = text.indexOf("=", at);
+    if (eq < 0) throw new UsageError(`Cannot parse form field "${item}": expected key=value`);
+    const key = text.slice(at, eq).trim();
+    at = eq + 1;
+    params.push([key, word()]);
+  }
+  return [path, ...params];
 }
 
 async function checkFile(path: string, flag: string): Promise<string> {

@@ -19,6 +19,7 @@ import { schemaFromIntrospection } from "../graphql/schema_model.ts";
 import { send } from "../http/send.ts";
 import { formatGraphQLErrors, formatResult } from "../output/graphql.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
+import type { Framing } from "../http/wire.ts";
 import { warn } from "../output/report.ts";
 import { escapeControls, type Sink, stderr, stdout } from "../output/terminal.ts";
 import { parseAuthFlags } from "./auth_flags.ts";
@@ -43,7 +44,11 @@ export async function runGraphQL(
   context: CliContext,
 ): Promise<number> {
   const ws = flags.transport === "ws";
-  const url = parseUrl(urlText, ws ? ["http:", "https:", "ws:", "wss:"] : ["http:", "https:"]);
+  const url = parseUrl(
+    urlText,
+    ws ? ["http:", "https:", "ws:", "wss:"] : ["http:", "https:"],
+    true,
+  );
   const auth = await parseAuthFlags(flags, url);
   const endpoint: GraphQLEndpoint = { url, auth: auth.auth, headers: auth.headers };
   const transport = await parseTransportFlags(flags, flags.verbose);
@@ -57,8 +62,8 @@ export async function runGraphQL(
   const err = stderr();
   const observe = flags.verbose
     ? {
-      onRequest: (r: Parameters<typeof formatRequestHead>[0]) =>
-        err.write(formatRequestHead(r, err.color)),
+      onRequest: (r: Parameters<typeof formatRequestHead>[0], framing: Framing) =>
+        err.write(formatRequestHead(r, framing, err.color)),
       onResponse: (_r: unknown, response: Response) =>
         err.write(formatResponseHead(response, err.color)),
     }

@@ -43,8 +43,12 @@ export const ROOT = command({
   summary: "Call HTTP APIs with Basic, Bearer, API-key or OAuth 2.0 auth",
   usage: "[METHOD] <url> [flags]\ndial <command> [flags]",
   args: [
-    { name: "method", help: "HTTP method, sent as written (default GET, or POST with a body)" },
-    { name: "url", help: "absolute http(s) URL" },
+    {
+      name: "method",
+      help:
+        "HTTP method; GET POST … in any case are sent upper-case, others as written (default GET, or POST with a body)",
+    },
+    { name: "url", help: "http(s) URL; no scheme means http://, :PORT/path means localhost" },
   ],
   flags: REQUEST_FLAGS,
   conflicts: [{ flags: ["curl", "offline"] }, ...AUTH_CONFLICTS],

@@ -12,7 +12,7 @@ import {
   UsageError,
 } from "../errors.ts";
 import { authorize } from "../http/credentials.ts";
-import { send } from "../http/send.ts";
+import { framingOf, send, withCookies } from "../http/send.ts";
 import type { BodySource, RequestSpec } from "../http/spec.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
@@ -25,7 +25,8 @@ import type { CliContext } from "./context.ts";
 import { flags, type FlagValues } from "./declare.ts";
 import { distance } from "./parse.ts";
 import { curlTransportArgs, parseTransportFlags, TRANSPORT_FLAGS } from "./transport_flags.ts";
-import { parseMethod, parseUrl } from "./values.ts";
+import { COOKIE_FLAGS, parseCookieFlags, saveCookieJar } from "./cookie_flags.ts";
+import { looksLikeUrl, parseMethod, parseUrl } from "./values.ts";
 
 /** `-L`: shared with `dial sse`. */
 export const FOLLOW_FLAG = {
@@ -71,6 +72,7 @@ export const REQUEST_ONLY_FLAGS = flags([
     help: "resume a partial -o/--download file with a Range request",
   },
   { long: "silent", short: "s", help: "print only the body" },
+  ...COOKIE_FLAGS,
   { long: "curl", help: "print the equivalent curl command instead of sending" },
   { long: "offline", help: "print the request that would be sent, without sending" },
 ]);
@@ -105,13 +107,13 @@ export function methodAndUrl(
 ): { method: string; url: URL } {
   if (first === undefined) throw new UsageError("Missing URL", { hint: "dial GET https://…" });
   if (second === undefined) {
-    if (!first.includes("://")) {
+    if (!looksLikeUrl(first)) {
       const suggestion = suggestCommand(first);
       throw new UsageError(`Missing URL after "${first}"`, {
         hint: suggestion ? `did you mean "dial ${suggestion}"?` : "dial <METHOD> <url>",
       });
     }
-    return { method: hasBody ? "POST" : "GET", url: parseUrl(first) };
+    return { method: hasBody ? "POST" : "GET", url: parseUrl(first, undefined, true) };
   }
   const suggestion = suggestCommand(first);
   if (suggestion) {
@@ -119,7 +121,7 @@ export function methodAndUrl(
       hint: `did you mean "dial ${suggestion}"? Methods are sent as written, e.g. GET`,
     });
   }
-  return { method: parseMethod(first), url: parseUrl(second) };
+  return { method: parseMethod(first), url: parseUrl(second, undefined, true) };
 }
 
 function suggestCommand(word: string): string | undefined {
@@ -147,6 +149,12 @@ export async function requestCommand(
   const body = await parseBodyFlags(flags);
   const { method, url } = methodAndUrl(first, second, body.body !== undefined);
   const auth = await parseAuthFlags(flags, url);
+  const cookies = await parseCookieFlags(flags);
+  if (cookies.headers.length && auth.headers.some((h) => h.name.toLowerCase() === "cookie")) {
+    throw new UsageError('Conflicting flags -b and -H "Cookie: …": both set the Cookie header', {
+      hint: "use only one of them",
+    });
+  }
   if (body.body && (method === "GET" || method === "HEAD")) {
     throw new UsageError(`A request body cannot be sent with ${method}`, {
       hint: "give another method, e.g. POST",
@@ -154,7 +162,7 @@ export async function requestCommand(
   }
   const timeout = flags.timeout;
   const maxRedirects = flags.maxRedirects;
-  const headers = [...auth.headers, ...body.headers];
+  const headers = [...auth.headers, ...cookies.headers, ...body.headers];
   // -C and --download load their module only when given.
   const saving = flags.continue || (flags.download && flags.output === undefined);
   const save = saving ? await import("./request_save.ts") : undefined;
@@ -171,7 +179,8 @@ export async function requestCommand(
   const err = stderr();
   if (flags.offline) {
     const { request } = await authorize(spec, { offline: true });
-    await out.write(formatRequestHead(request, out.color));
+    const prepared = withCookies(request, cookies.jar);
+    await out.write(formatRequestHead(prepared, await framingOf(prepared), out.color));
     if (spec.body) await out.write(describeBody(spec.body) + "\n");
     return ExitCode.OK;
   }
@@ -184,6 +193,7 @@ export async function requestCommand(
     const curl = toCurl(request, {
       follow: flags.follow,
       maxRedirects,
+      cookieFiles: cookies.files,
       ...(timeout !== undefined ? { timeout: timeout / 1000 } : {}),
       extra: curlTransportArgs(flags),
     });
@@ -198,15 +208,26 @@ export async function requestCommand(
     follow: flags.follow,
     maxRedirects,
     signal,
+    cookies: cookies.jar,
     ...(flags.verbose
       ? {
         onNote: (text) => void warn(err, text),
-        onRequest: (request) => err.write(formatRequestHead(request, err.color)),
+        onRequest: (request, framing) => err.write(formatRequestHead(request, framing, err.color)),
         onResponse: (_request, response) => err.write(formatResponseHead(response, err.color)),
       }
       : {}),
   });
   const { response } = exchange;
+  if (cookies.saveTo !== undefined) {
+    await saveCookieJar(cookies.jar, cookies.saveTo).catch((error) => {
+      throw new DialError(
+        `Cannot write cookie jar "${cookies.saveTo}": ${(error as Error).message}`,
+        "cookie_jar",
+        ExitCode.Failure,
+        { cause: error },
+      );
+    });
+  }
   try {
     if (save) {
       return await save.saveResponse(response, exchange.request.url, flags, { out, err }, resume);
@@ -237,10 +258,14 @@ function describeBody(body: BodySource): string {
       return `(body streamed from file "${body.path}")`;
     case "stdin":
       return "(body streamed from stdin)";
+    case "bytes":
+      return `(${body.bytes.byteLength} bytes)`;
     case "form":
       return body.fields
         .map((f) =>
-          "path" in f ? `${f.name}: (file "${f.path}", ${f.contentType})` : `${f.name}: ${f.value}`
+          "path" in f
+            ? `${f.name}: (file "${f.path}" as "${f.filename}", ${f.contentType})`
+            : `${f.name}: ${f.value}`
         )
         .join("\n");
   }

@@ -98,7 +98,7 @@ export const sseCommand = command({
   summary: "Follow a server-sent event stream, reconnecting with Last-Event-ID",
   args: [
     { name: "method", help: "HTTP method (default GET, or POST with a body)" },
-    { name: "url", help: "absolute http(s) URL" },
+    { name: "url", help: "http(s) URL; no scheme means http://, :PORT/path means localhost" },
   ],
   flags: SSE_FLAGS,
   conflicts: [{ flags: ["events", "jsonl"] }, ...AUTH_CONFLICTS],

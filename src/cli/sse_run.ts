@@ -148,7 +148,7 @@ export async function runSse(
     },
     ...(verbose
       ? {
-        onRequest: (request) => err.write(formatRequestHead(request, err.color)),
+        onRequest: (request, framing) => err.write(formatRequestHead(request, framing, err.color)),
         onResponse: (_request, response) => err.write(formatResponseHead(response, err.color)),
       }
       : {}),

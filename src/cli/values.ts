@@ -4,6 +4,8 @@
  */
 import { UsageError } from "../errors.ts";
 import { isCredentialName } from "../credential_name.ts";
+import { utf8ByteString } from "../http/build_request.ts";
+import { checkSendable } from "../http/wire.ts";
 import type { HeaderField } from "../http/spec.ts";
 import type { QueryKey } from "../auth/spec.ts";
 import { hasHeaderControls } from "../http/build_request.ts";
@@ -32,9 +34,10 @@ export function parseHeader(text: string): HeaderField {
       hint: `write -H "Name: value"; a name has no spaces or separators`,
     });
   }
+  checkSendable(name);
   try {
     if (hasHeaderControls(value)) throw new TypeError("control character");
-    new Headers([[name, value]]);
+    new Headers([[name, utf8ByteString(value)]]);
   } catch {
     throw new UsageError(
       `Cannot parse -H header "${name}": the value holds a line break or control character`,
@@ -58,16 +61,26 @@ export function parseQueryKey(text: string): QueryKey {
 }
 
 /**
+ * A URL given on the command line. A target URL (`assumeScheme`) without a scheme takes the
+ * first allowed one, as curl and HTTPie do: `localhost:8080/x` is `http://localhost:8080/x`;
+ * `:8080/x` and `:/x` name localhost (`http://localhost:8080/x`, `http://localhost/x`), as in
+ * HTTPie. Other URLs (token and authorization endpoints) need their scheme.
+ *
  * @param text a URL given on the command line
  * @param protocols the schemes allowed
+ * @param assumeScheme whether a missing scheme means the first allowed one
  * @returns the URL
  */
-export function parseUrl(text: string, protocols: string[] = ["http:", "https:"]): URL {
+export function parseUrl(
+  text: string,
+  protocols: string[] = ["http:", "https:"],
+  assumeScheme = false,
+): URL {
   // The URL may carry user:password@ or keys: messages show it redacted.
   const shown = redactUrlText(text);
   let url: URL;
   try {
-    url = new URL(text);
+    url = new URL(assumeScheme ? withDefaultScheme(text, protocols[0]!) : text);
   } catch {
     throw new UsageError(`Invalid URL "${shown}": not an absolute URL`, {
       hint: `write the scheme too, e.g. ${protocols[0]}//${shown.replace(/^\/+/, "")}`,
@@ -80,15 +93,44 @@ export function parseUrl(text: string, protocols: string[] = ["http:", "https:"]
   return url;
 }
 
+/** Matches a URL that starts with a scheme, e.g. `https://` or `ws://`. */
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * @param text a URL as typed
+ * @param protocol the scheme to assume, e.g. `http:`
+ * @returns the URL with a scheme
+ */
+function withDefaultScheme(text: string, protocol: string): string {
+  if (SCHEME.test(text)) return text;
+  if (/^:(\d|\/|$)/.test(text)) return `${protocol}//localhost${text.replace(/^:(?!\d)/, "")}`;
+  return `${protocol}//${text}`;
+}
+
+/**
+ * Whether a lone argument is a URL (not a method given without one): it has a scheme, a dot,
+ * a colon or a slash, or it is `localhost`.
+ *
+ * @param text a positional argument
+ * @returns whether it reads as a URL
+ */
+export function looksLikeUrl(text: string): boolean {
+  return SCHEME.test(text) || /[.:/]/.test(text) || /^localhost$/i.test(text);
+}
+
+/** The methods sent upper-case whatever case they are typed in (RFC 9110, RFC 5789). */
+const STANDARD_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"];
+
 /**
  * @param text an HTTP method
- * @returns it, unchanged, when it is an HTTP token
+ * @returns it upper-cased when it is a standard method in any case, otherwise as written
  */
 export function parseMethod(text: string): string {
   if (!TOKEN.test(text)) {
     throw new UsageError(`Invalid method "${text}": not an HTTP token`);
   }
-  return text;
+  const upper = text.toUpperCase();
+  return STANDARD_METHODS.includes(upper) ? upper : text;
 }
 
 /**

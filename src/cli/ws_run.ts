@@ -35,7 +35,7 @@ export async function runWs(
   flags: WsFlagValues,
   context: CliContext,
 ): Promise<number> {
-  const url = parseUrl(urlText, ["ws:", "wss:", "http:", "https:"]);
+  const url = parseUrl(urlText, ["ws:", "wss:", "http:", "https:"], true);
   for (const name of flags.subprotocol) {
     if (!SUBPROTOCOL.test(name)) {
       throw new UsageError(`Invalid --subprotocol "${name}": not an HTTP token`);
@@ -60,7 +60,7 @@ export async function runWs(
         ? { keepAlive: { intervalMs: pingMs, data: flags.pingMessage } }
         : {}),
       ...(flags.verbose
-        ? { onRequest: (request) => void err.write(formatRequestHead(request, err.color)) }
+        ? { onRequest: (request) => void err.write(formatRequestHead(request, "none", err.color)) }
         : {}),
     },
   );

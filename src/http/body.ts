@@ -2,7 +2,7 @@
  * Opening request bodies as streams.
  * @module
  */
-import type { BodySource, FormField } from "./spec.ts";
+import type { BodySource } from "./spec.ts";
 
 /**
  * @param source the body
@@ -22,21 +22,60 @@ export function isReplayable(source: BodySource | undefined): boolean {
 }
 
 /**
- * Opens a body for one send. Files are opened here and streamed.
+ * Opens a body for one send through fetch. Files are opened when the stream is first read.
  *
  * @param source the body
  * @returns a value fetch accepts
  */
-export async function openBody(source: BodySource): Promise<BodyInit> {
+export function openBody(source: BodySource): BodyInit {
   switch (source.kind) {
     case "text":
       return source.text;
-    case "file":
-      return (await Deno.open(source.path)).readable;
+    case "bytes":
+      return source.bytes;
     case "stdin":
       return Deno.stdin.readable;
-    case "form":
-      return multipartStream(source.fields, source.boundary);
+    default:
+      return ReadableStream.from(bodyChunks(source));
+  }
+}
+
+/**
+ * @param source a file or multipart body
+ * @returns its length in bytes from the file sizes, or undefined when a file is not a regular
+ *   file (a pipe such as `-d @<(cmd)`, a device) and its size cannot be known in advance
+ */
+export async function bodyLength(source: BodySource): Promise<number | undefined> {
+  let length = 0;
+  for (const segment of segments(source)) {
+    if (typeof segment !== "string") {
+      length += segment.byteLength;
+      continue;
+    }
+    const info = await Deno.stat(segment);
+    if (!info.isFile) return undefined;
+    length += info.size;
+  }
+  return length;
+}
+
+/**
+ * Reads a body chunk by chunk; files are opened only when their turn comes.
+ *
+ * @param source any body but stdin
+ * @yields its bytes
+ */
+export async function* bodyChunks(source: BodySource): AsyncGenerator<Uint8Array> {
+  for (const segment of segments(source)) {
+    if (typeof segment !== "string") {
+      yield segment;
+      continue;
+    }
+    using file = await Deno.open(segment);
+    const buffer = new Uint8Array(64 * 1024);
+    for (let n = await file.read(buffer); n !== null; n = await file.read(buffer)) {
+      yield buffer.slice(0, n);
+    }
   }
 }
 
@@ -50,27 +89,33 @@ function quote(text: string): string {
   return text.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll(/[\r\n]/g, " ");
 }
 
-/** Streams a multipart/form-data body, reading files chunk by chunk (RFC 7578). */
-function multipartStream(fields: FormField[], boundary: string): ReadableStream<Uint8Array> {
+/** The body as bytes and file paths (a string is a file to stream), RFC 7578 for forms. */
+function segments(source: BodySource): Array<Uint8Array | string> {
   const encoder = new TextEncoder();
-  async function* parts(): AsyncGenerator<Uint8Array> {
-    for (const field of fields) {
-      let head = `--${boundary}\r\nContent-Disposition: form-data; name="${quote(field.name)}"`;
-      if ("path" in field) {
-        head += `; filename="${quote(field.filename)}"\r\nContent-Type: ${field.contentType}`;
-      }
-      yield encoder.encode(`${head}\r\n\r\n`);
-      if ("path" in field) {
-        const file = await Deno.open(field.path);
-        for await (const chunk of file.readable) yield chunk;
-      } else {
-        yield encoder.encode(field.value);
-      }
-      yield encoder.encode("\r\n");
-    }
-    yield encoder.encode(`--${boundary}--\r\n`);
+  switch (source.kind) {
+    case "text":
+      return [encoder.encode(source.text)];
+    case "bytes":
+      return [source.bytes];
+    case "file":
+      return [source.path];
+    case "stdin":
+      throw new Error("stdin has no segments");
   }
-  return ReadableStream.from(parts());
+  const out: Array<Uint8Array | string> = [];
+  for (const field of source.fields) {
+    let head = `--${source.boundary}\r\nContent-Disposition: form-data; name="${
+      quote(field.name)
+    }"`;
+    if ("path" in field) {
+      head += `; filename="${quote(field.filename)}"\r\nContent-Type: ${field.contentType}`;
+    }
+    out.push(encoder.encode(`${head}\r\n\r\n`));
+    out.push("path" in field ? field.path : encoder.encode(field.value));
+    out.push(encoder.encode("\r\n"));
+  }
+  out.push(encoder.encode(`--${source.boundary}--\r\n`));
+  return out;
 }
 
 const TYPES: Record<string, string> = {

@@ -89,7 +89,8 @@ export function displayUrl(request: PreparedRequest): string {
 
 /**
  * @param request a prepared request
- * @returns fetch's Headers, secrets revealed
+ * @returns fetch's Headers, secrets revealed, values as UTF-8 bytes (as curl and HTTPie send
+ *   them; fetch would send a code point below 256 as one Latin-1 byte)
  * @throws {UsageError} when a value cannot be sent as a header (nothing was sent)
  */
 export function requestHeaders(request: PreparedRequest): Headers {
@@ -98,7 +99,7 @@ export function requestHeaders(request: PreparedRequest): Headers {
     try {
       const text = reveal(value);
       if (hasHeaderControls(text)) throw new TypeError("control character");
-      headers.append(name, text);
+      headers.append(name, utf8ByteString(text));
     } catch {
       // The runtime's message quotes the value, which may be a credential.
       throw new UsageError(
@@ -113,6 +114,16 @@ export function requestHeaders(request: PreparedRequest): Headers {
 /** Bytes no HTTP header value may carry (RFC 9110 5.5; tab is allowed). */
 // deno-lint-ignore no-control-regex -- matching control characters is the point
 const HEADER_VALUE_CONTROLS = /[\x00-\x08\x0a-\x1f\x7f]/;
+
+/**
+ * @param text a header value as typed
+ * @returns its UTF-8 bytes as a byte string, the form fetch and node:http put on the wire
+ */
+export function utf8ByteString(text: string): string {
+  let out = "";
+  for (const byte of new TextEncoder().encode(text)) out += String.fromCharCode(byte);
+  return out;
+}
 
 /**
  * Tells whether a header value holds a byte that cannot be sent (a line break or other

@@ -4,12 +4,16 @@
  * @module
  */
 import { DialError, ExitCode, networkError, UsageError } from "../errors.ts";
-import { isReplayable, openBody } from "./body.ts";
+import { reveal, Secret } from "../secret.ts";
+import { bodyChunks, bodyLength, isReplayable, openBody } from "./body.ts";
 import { redirectRequest, requestHeaders, requestUrl } from "./build_request.ts";
 import type { TransportOptions } from "./client.ts";
 import { withCredentials } from "./credentials.ts";
 import { decodeContent } from "./content_encoding.ts";
+import { CookieJar } from "./cookies.ts";
+import { ReplayCopy } from "./replay.ts";
 import type { PreparedRequest, RequestSpec } from "./spec.ts";
+import { type Framing, isSized, sendableHeaders, wireHead } from "./wire.ts";
 
 /** Methods the Fetch standard forbids; Deno's fetch refuses them before sending. */
 const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
@@ -26,8 +30,10 @@ export interface SendOptions {
   fetch?: typeof fetch;
   /** CA certificates, client certificate, `-k`, proxy, connect timeout (when `fetch` is not given). */
   transport?: TransportOptions;
-  /** Called before each request goes out (each redirect hop too). */
-  onRequest?: (request: PreparedRequest) => void | Promise<void>;
+  /** Cookies for this run (`-b`, `-c`); a fresh jar carries cookies across redirects. */
+  cookies?: CookieJar;
+  /** Called before each request goes out (each redirect hop too), with its body framing. */
+  onRequest?: (request: PreparedRequest, framing: Framing) => void | Promise<void>;
   /** Told what dial did on its own while getting credentials (a client-auth retry). */
   onNote?: (text: string) => void;
   /** Called with each response (each redirect hop too), before its body is read. */
@@ -87,24 +93,47 @@ export async function sendPrepared(
       { hint: "use curl for these methods" },
     );
   }
+  const jar = options.cookies ?? new CookieJar();
   let request = prepared;
+  const stdin = request.body?.kind === "stdin" ? new ReplayCopy(Deno.stdin.readable) : undefined;
   for (let hops = 0;; hops++) {
-    await options.onRequest?.(request);
+    const base = request;
+    request = withCookies(base, jar);
+    const framing = await framingOf(request, sizedAllowed(options));
+    await options.onRequest?.(request, framing);
     let response: Response;
     try {
-      response = await fetchFn(requestUrl(request), {
-        method: request.method,
-        headers: requestHeaders(request),
-        redirect: "manual",
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(request.body ? { body: await openBody(request.body) } : {}),
-      });
+      if (isSized(request, framing) && typeof framing === "object") {
+        requestHeaders(request); // refuses control characters in values, as for fetch
+        // Loaded when used: node:http and its kin cost start-up time on every other request.
+        const { sizedFetch } = await import("./sized_send.ts");
+        response = await sizedFetch({
+          method: request.method,
+          url: requestUrl(request),
+          headers: sendableHeaders(wireHead(request, framing)),
+          body: bodyChunks(request.body!),
+          length: framing.length,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+      } else {
+        const body = request.body?.kind === "stdin" && stdin
+          ? stdin.stream()
+          : request.body && openBody(request.body);
+        response = await fetchFn(requestUrl(request), {
+          method: request.method,
+          headers: requestHeaders(request),
+          redirect: "manual",
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(body !== undefined ? { body } : {}),
+        });
+      }
     } catch (error) {
       throw networkError(error, request.url, options.signal);
     }
+    jar.store(requestUrl(request), response.headers.getSetCookie());
     await options.onResponse?.(request, response);
     const next = options.follow
-      ? redirectRequest(request, response.status, response.headers.get("location"))
+      ? redirectRequest(base, response.status, response.headers.get("location"))
       : undefined;
     if (!next) {
       return { request, response: decodeContent(response, request.url.host), redirects: hops };
@@ -118,9 +147,19 @@ export async function sendPrepared(
         { hint: "raise --max-redirects, or drop -L to see the redirect" },
       );
     }
+    if (next.body?.kind === "stdin" && stdin) {
+      const bytes = await stdin.rest();
+      if (bytes) {
+        next.body = {
+          kind: "bytes",
+          bytes,
+          ...(next.body.contentType ? { contentType: next.body.contentType } : {}),
+        };
+      }
+    }
     if (next.body && !isReplayable(next.body)) {
       throw new DialError(
-        `Cannot follow the ${response.status} redirect to ${next.url.origin}: the request body from stdin cannot be sent twice`,
+        `Cannot follow the ${response.status} redirect to ${next.url.origin}: the request body from stdin is larger than 8 MiB and cannot be sent twice`,
         "redirect_body",
         ExitCode.Failure,
         { hint: "send the body from a file with @file" },
@@ -130,8 +169,71 @@ export async function sendPrepared(
   }
 }
 
+/** Fetches made by {@link defaultFetch}: a caller's own fetch (tests, the UI) is never bypassed. */
+const DEFAULT_FETCHES = new WeakSet<typeof fetch>();
+
+/**
+ * Whether file and form uploads may go through the `Content-Length` transport (sized_send.ts):
+ * not with a caller's own fetch, nor with TLS or proxy options, which only the fetch transport
+ * applies; those uploads are sent chunked.
+ */
+function sizedAllowed(options: SendOptions): boolean {
+  if (options.fetch && !DEFAULT_FETCHES.has(options.fetch)) return false;
+  const t = options.transport ?? {};
+  return !t.caCerts?.length && !t.cert && !t.key && !t.insecure && !t.proxy &&
+    t.connectTimeoutMs === undefined;
+}
+
 /** The transport layer loads with the first request, not when dial starts (`--help`, usage errors). */
 async function defaultFetch(transport?: TransportOptions): Promise<typeof fetch> {
   const { transportFetch } = await import("./client.ts");
-  return transportFetch(transport);
+  const made = transportFetch(transport);
+  DEFAULT_FETCHES.add(made);
+  return made;
+}
+
+/**
+ * @param request a prepared request
+ * @param sized whether the `Content-Length` transport may be used (see sizedAllowed)
+ * @returns how its body is framed on the wire
+ */
+export async function framingOf(request: PreparedRequest, sized = true): Promise<Framing> {
+  const body = request.body;
+  if (!body) return "none";
+  if (body.kind === "stdin") return "chunked";
+  if ((body.kind === "file" || body.kind === "form") && (!sized || !isSized(request))) {
+    return "chunked";
+  }
+  try {
+    const length = await bodyLength(body);
+    return length === undefined ? "chunked" : { length };
+  } catch (error) {
+    throw new DialError(
+      `Cannot read the request body: ${(error as Error).message}`,
+      "body",
+      ExitCode.Failure,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * @param request a request
+ * @param jar the run's cookies
+ * @returns the request with the jar's matching cookies after any `Cookie` it has
+ */
+export function withCookies(request: PreparedRequest, jar: CookieJar): PreparedRequest {
+  const fromJar = jar.header(requestUrl(request));
+  if (fromJar === undefined) return request;
+  const index = request.headers.findIndex((h) => h.name.toLowerCase() === "cookie");
+  const headers = [...request.headers];
+  if (index < 0) headers.push({ name: "Cookie", value: new Secret(fromJar) });
+  else {
+    const own = headers[index]!;
+    headers[index] = {
+      name: own.name,
+      value: new Secret(`${reveal(own.value)}; ${fromJar}`),
+    };
+  }
+  return { ...request, headers };
 }

@@ -19,11 +19,15 @@ export type FormField =
   | { name: string; value: string }
   | { name: string; path: string; filename: string; contentType: string };
 
-/** Where a request body comes from. Files and stdin are streamed, never read whole. */
+/**
+ * Where a request body comes from. Files and stdin are streamed, never read whole; `bytes` is
+ * a stdin body kept (up to 8 MiB) to be sent again after a 307 or 308.
+ */
 export type BodySource =
   | { kind: "text"; text: string; contentType?: string }
   | { kind: "file"; path: string; contentType?: string }
   | { kind: "stdin"; contentType?: string }
+  | { kind: "bytes"; bytes: Uint8Array<ArrayBuffer>; contentType?: string }
   | { kind: "form"; fields: FormField[]; boundary: string };
 
 /** A request before credentials are resolved. */

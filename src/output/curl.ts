@@ -14,37 +14,67 @@ export function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
+/** Quotes a file name inside a curl `-F` value (curl's own `"…"` with `\\` escapes). */
+function curlQuote(text: string): string {
+  return `"${text.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+}
+
 /**
+ * The same request as a curl command line, for `--curl` and the UI's "Copy as curl": pasted
+ * into a POSIX shell it sends the same method, URL, headers and body.
+ *
  * @param request the prepared request
- * @param options whether curl should follow redirects, the timeout in seconds, and more curl
- * arguments (TLS and proxy flags)
+ * @param options whether curl should follow redirects (with its cookie engine on, as dial
+ *   carries cookies across hops), the timeout in seconds, the cookie files (`-b`, `-c`), and
+ *   more curl arguments (TLS and proxy flags)
  * @returns a one-line curl command
  */
 export function toCurl(
   request: PreparedRequest,
-  options: { follow?: boolean; maxRedirects?: number; timeout?: number; extra?: string[] } = {},
+  options: {
+    follow?: boolean;
+    maxRedirects?: number;
+    timeout?: number;
+    cookieFiles?: { read?: string; write?: string };
+    extra?: string[];
+  } = {},
 ): string {
   const args = ["curl"];
   const body = request.body;
   const impliedMethod = body ? "POST" : "GET";
-  if (request.method !== impliedMethod) args.push("-X", request.method);
-  args.push(requestUrl(request).href);
+  if (request.method === "HEAD") args.push("-I");
+  else if (request.method !== impliedMethod) args.push("-X", request.method);
+  const url = requestUrl(request).href;
+  // curl reads [] and {} in a URL as globs unless told not to.
+  if (/[[\]{}]/.test(url)) args.push("-g");
+  args.push(url);
   for (const { name, value } of request.headers) {
     if (body?.kind === "form" && /^content-type$/i.test(name)) continue;
-    args.push("-H", `${name}: ${reveal(value)}`);
+    const text = reveal(value);
+    // `-H "Name:"` would remove the header in curl; `-H "Name;"` sends it empty.
+    args.push("-H", text === "" ? `${name};` : `${name}: ${text}`);
   }
   if (body?.kind === "text") args.push("--data-raw", body.text);
   if (body?.kind === "file") args.push("--data-binary", `@${body.path}`);
-  if (body?.kind === "stdin") args.push("--data-binary", "@-");
+  if (body?.kind === "stdin" || body?.kind === "bytes") args.push("--data-binary", "@-");
   if (body?.kind === "form") {
     for (const f of body.fields) {
-      args.push(
-        "-F",
-        "path" in f ? `${f.name}=@${f.path};type=${f.contentType}` : `${f.name}=${f.value}`,
-      );
+      // --form-string takes the value literally; -F would read `@file`, `<file` and `;type=`.
+      if (!("path" in f)) args.push("--form-string", `${f.name}=${f.value}`);
+      else {
+        args.push(
+          "-F",
+          `${f.name}=@${curlQuote(f.path)};filename=${curlQuote(f.filename)};type=${f.contentType}`,
+        );
+      }
     }
   }
   if (options.follow) args.push("-L", "--max-redirs", String(options.maxRedirects ?? 10));
+  const files = options.cookieFiles ?? {};
+  const read = files.read ?? files.write;
+  // `-b ''` turns curl's cookie engine on without a file, so cookies follow redirect hops.
+  if (read !== undefined || options.follow) args.push("-b", read ?? "");
+  if (files.write !== undefined) args.push("-c", files.write);
   if (options.timeout !== undefined) args.push("--max-time", String(options.timeout));
   if (options.extra) args.push(...options.extra);
   return args.map(shellQuote).join(" ");

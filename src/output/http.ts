@@ -5,20 +5,34 @@
 import { type StatusClass, statusClass } from "../http/status.ts";
 import { displayUrl } from "../http/build_request.ts";
 import type { PreparedRequest } from "../http/spec.ts";
+import { type Framing, isSized, wireHead } from "../http/wire.ts";
 import { paint, Style } from "./terminal.ts";
 
 /**
+ * The request as it goes on the wire: every header the transport adds, names in wire case,
+ * values as typed (sent as UTF-8), the body framing, and no userinfo or fragment in the
+ * request line. The protocol is named when it is known: `http:` URLs and file or form
+ * uploads go over HTTP/1.1; an `https:` request may be upgraded to HTTP/2 by ALPN.
+ *
  * @param request a prepared request
+ * @param framing how the body is framed
  * @param color whether to colour
  * @returns the request line and headers, credentials redacted, ending in a blank line
  */
-export function formatRequestHead(request: PreparedRequest, color: boolean): string {
-  // The shown URL has no userinfo, so it starts with the origin.
-  const target = displayUrl(request).slice(request.url.origin.length) || "/";
+export function formatRequestHead(
+  request: PreparedRequest,
+  framing: Framing,
+  color: boolean,
+): string {
+  const head = wireHead(request, framing);
+  const url = new URL(request.url);
+  url.username = url.password = url.hash = "";
+  const target = displayUrl({ ...request, url }).slice(url.origin.length) || "/";
+  const line = `${paint(request.method, Style.bold, color)} ${target}`;
+  const known = /^(http|ws|wss):$/.test(request.url.protocol) || isSized(request, framing);
   const lines = [
-    `${paint(request.method, Style.bold, color)} ${target} HTTP/1.1`,
-    header("Host", request.url.host, color),
-    ...request.headers.map((h) => header(h.name, String(h.value), color)),
+    known ? `${line} HTTP/1.1` : line,
+    ...head.headers.map(([name, value]) => header(name, String(value), color)),
   ];
   return lines.join("\n") + "\n\n";
 }

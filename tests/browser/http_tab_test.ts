@@ -46,7 +46,7 @@ Deno.test("browser: the HTTP tab puts an API key in the query and copies the req
   const curl = await page.getByLabel("curl command (copied)").inputValue();
   assert.equal(
     curl,
-    `curl '${target.origin}/data?api_key=k%201' -H 'User-Agent: dial/0.1.0' -L --max-redirs 10`,
+    `curl '${target.origin}/data?api_key=k%201' -H 'User-Agent: dial/0.1.0' -L --max-redirs 10 -b ''`,
   );
 });
 

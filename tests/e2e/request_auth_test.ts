@@ -152,8 +152,8 @@ Deno.test("request: -v prints heads to stderr with every secret redacted", async
   ]);
   assertEquals(result.code, 0, result.stderr);
   assertStringIncludes(result.stderr, "GET /x?key=(redacted) HTTP/1.1");
-  assertStringIncludes(result.stderr, "Authorization: (redacted)");
-  assertStringIncludes(result.stderr, "X-Api-Key: (redacted)");
+  assertStringIncludes(result.stderr, "authorization: (redacted)");
+  assertStringIncludes(result.stderr, "x-api-key: (redacted)");
   assertStringIncludes(result.stderr, "\n200 OK\n");
   assertStringIncludes(result.stderr, "X-Password: (redacted)");
   for (
@@ -182,7 +182,7 @@ Deno.test("request: --offline prints the redacted request and sends nothing", as
   ]);
   assertEquals(result.code, 0, result.stderr);
   assertStringIncludes(result.stdout, "PATCH /x HTTP/1.1");
-  assertStringIncludes(result.stdout, "Authorization: (redacted)");
+  assertStringIncludes(result.stdout, "authorization: (redacted)");
   assertStringIncludes(result.stdout, '{"a":1}');
   assertNotIncludes(result.stdout, btoa("ann:SECRET"));
   assertEquals(server.requests.length, 0);

@@ -57,6 +57,29 @@ Deno.test("curl: includes secrets, method, headers and body", () => {
   );
 });
 
+Deno.test("curl: text form values that curl would read as a file are --form-string", () => {
+  const command = toCurl({
+    method: "POST",
+    url: new URL("https://api.test/x"),
+    queryKeys: [],
+    headers: [],
+    body: {
+      kind: "form",
+      boundary: "b",
+      fields: [
+        { name: "a", value: "@/etc/passwd" },
+        { name: "b", value: "<secret;type=x" },
+        { name: "f", path: 'dir/we"ird;.txt', filename: "r.csv", contentType: "text/csv" },
+      ],
+    },
+  });
+  assertEquals(
+    command,
+    `curl https://api.test/x --form-string a=@/etc/passwd --form-string 'b=<secret;type=x' ` +
+      `-F 'f=@"dir/we\\"ird;.txt";filename="r.csv";type=text/csv'`,
+  );
+});
+
 class Buffer implements Sink {
   text = "";
   constructor(readonly isTerminal: boolean, readonly color = false) {}
@@ -116,4 +139,17 @@ Deno.test("output: piped output is the body only, byte for byte", async () => {
   const out = new Buffer(false);
   await printResponse(Response.json({ a: 1 }), { out, err: new Buffer(false) });
   assertEquals(out.text, '{"a":1}');
+});
+
+Deno.test("curl: cookie files and redirects turn curl's cookie engine on", () => {
+  const request = { method: "GET", url: new URL("https://api.test/"), queryKeys: [], headers: [] };
+  assertEquals(
+    toCurl(request, { cookieFiles: { write: "jar.txt" } }),
+    "curl https://api.test/ -b jar.txt -c jar.txt",
+  );
+  assertEquals(
+    toCurl(request, { cookieFiles: { read: "in.txt" } }),
+    "curl https://api.test/ -b in.txt",
+  );
+  assertEquals(toCurl(request), "curl https://api.test/");
 });

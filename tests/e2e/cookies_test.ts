@@ -1,0 +1,104 @@
+/**
+ * Cookies across redirect hops, `-b` and `-c` (issue 14 item 7), read back from raw requests.
+ */
+import { assertEquals, assertStringIncludes } from "../assert.ts";
+import { dial } from "../_helpers.ts";
+import { headerValues, type RawAnswer, type RawRequest, rawServer } from "./_raw_recorder.ts";
+
+function path(request: RawRequest): string {
+  return request.line.split(" ")[1]!;
+}
+
+function cookieOf(request: RawRequest): string | undefined {
+  return headerValues(request, "cookie")[0];
+}
+
+Deno.test("cookies: Set-Cookie on a redirect hop is sent on the next hops that match", async () => {
+  let port = 0;
+  await using server = rawServer((r): RawAnswer => {
+    switch (path(r)) {
+      case "/login":
+        return {
+          status: "302 Found",
+          headers: [
+            ["location", "/api/home"],
+            ["set-cookie", "sid=abc; Path=/; HttpOnly"],
+            ["set-cookie", "scoped=1; Path=/api"],
+            ["set-cookie", "elsewhere=1; Domain=evil.test"],
+            ["set-cookie", "tls=1; Secure"],
+          ],
+        };
+      case "/api/home":
+        return { status: "302 Found", headers: [["location", "/other"]] };
+      case "/other":
+        return { status: "302 Found", headers: [["location", `http://localhost:${port}/x`]] };
+      default:
+        return {};
+    }
+  });
+  port = server.port;
+  const result = await dial(["GET", `${server.origin}/login`, "-L", "-v"]);
+  assertEquals(result.code, 0, result.stderr);
+  assertEquals(server.requests.map(path), ["/login", "/api/home", "/other", "/x"]);
+  assertEquals(server.requests.map(cookieOf), [
+    undefined,
+    "scoped=1; sid=abc",
+    "sid=abc",
+    undefined,
+  ]);
+  assertStringIncludes(result.stderr, "cookie: (redacted)");
+});
+
+Deno.test("cookies: -b sends cookies, and never to another host", async () => {
+  let port = 0;
+  await using server = rawServer((r) =>
+    path(r) === "/a"
+      ? { status: "302 Found", headers: [["location", `http://localhost:${port}/b`]] }
+      : {}
+  );
+  port = server.port;
+  const result = await dial(["GET", `${server.origin}/a`, "-L", "-b", "a=1; b=two"]);
+  assertEquals(result.code, 0, result.stderr);
+  assertEquals(server.requests.map(cookieOf), ["a=1; b=two", undefined]);
+  const bad = await dial(["GET", `${server.origin}/a`, "-b", "a=1; junk"]);
+  assertEquals(bad.code, 2);
+  assertStringIncludes(bad.stderr, 'Cannot parse cookie "junk"');
+});
+
+Deno.test("cookies: -c saves a Netscape jar (0600) that curl reads, and reads curl's", async () => {
+  await using server = rawServer((r) =>
+    path(r) === "/set"
+      ? { headers: [["set-cookie", "sid=s1; Path=/; Max-Age=3600"], ["set-cookie", "tmp=t"]] }
+      : {}
+  );
+  const dir = await Deno.makeTempDir();
+  const jar = `${dir}/jar.txt`;
+  const set = await dial(["GET", `${server.origin}/set`, "-c", jar]);
+  assertEquals(set.code, 0, set.stderr);
+  assertEquals((await Deno.stat(jar)).mode! & 0o777, 0o600);
+  const text = await Deno.readTextFile(jar);
+  assertStringIncludes(text, "# Netscape HTTP Cookie File");
+  assertStringIncludes(text, "127.0.0.1\tFALSE\t/\tFALSE\t");
+  // dial reads its own jar back ...
+  assertEquals((await dial(["GET", `${server.origin}/again`, "-c", jar])).code, 0);
+  // ... and curl reads it too.
+  const curl = await new Deno.Command("curl", {
+    args: ["-s", "-o", "/dev/null", "-b", jar, `${server.origin}/curl`],
+  }).output();
+  assertEquals(curl.code, 0);
+  // curl writes a jar that dial reads (-b FILE).
+  const curlJar = `${dir}/curl-jar.txt`;
+  const curlSet = await new Deno.Command("curl", {
+    args: ["-s", "-o", "/dev/null", "-c", curlJar, `${server.origin}/set`],
+  }).output();
+  assertEquals(curlSet.code, 0);
+  assertEquals((await dial(["GET", `${server.origin}/from-curl`, "-b", curlJar])).code, 0);
+  const byPath = Object.fromEntries(server.requests.map((r) => [path(r), cookieOf(r)]));
+  assertEquals(byPath["/again"], "sid=s1; tmp=t");
+  assertEquals(byPath["/curl"]?.split("; ").sort(), ["sid=s1", "tmp=t"]);
+  assertEquals(byPath["/from-curl"]?.split("; ").sort(), ["sid=s1", "tmp=t"]);
+  const missing = await dial(["GET", `${server.origin}/x`, "-b", `${dir}/nope`]);
+  assertEquals(missing.code, 2);
+  assertStringIncludes(missing.stderr, `Cannot read cookie file "${dir}/nope" for -b`);
+  await Deno.remove(dir, { recursive: true });
+});

@@ -1,0 +1,375 @@
+/**
+ * What dial puts on the wire, read back from servers that record the raw bytes (issue 14).
+ */
+import { assertEquals, assertStringIncludes } from "../assert.ts";
+import { dial, dialEnv } from "../_helpers.ts";
+import { mainPath, spawnDial } from "./_spawn.ts";
+import { headerValues, type RawRequest, rawServer } from "./_raw_recorder.ts";
+
+const WSGI = `
+import json
+from wsgiref.simple_server import make_server, WSGIRequestHandler
+class Quiet(WSGIRequestHandler):
+    def log_message(self, *a): pass
+def app(environ, start):
+    n = int(environ.get("CONTENT_LENGTH") or 0)
+    body = environ["wsgi.input"].read(n) if n else b""
+    out = json.dumps({"length": environ.get("CONTENT_LENGTH") or None, "body": body.decode("latin1")}).encode()
+    start("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(out)))])
+    return [out]
+s = make_server("127.0.0.1", 0, app, handler_class=Quiet)
+print(s.server_port, flush=True)
+s.serve_forever()
+`;
+
+/** Python's wsgiref reads Content-Length bodies only: a chunked body arrives empty. */
+async function wsgiref(): Promise<{ origin: string } & AsyncDisposable> {
+  const child = new Deno.Command("python3", { args: ["-c", WSGI], stdout: "piped" }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) text += (await reader.read()).value ?? "";
+  return {
+    origin: `http://127.0.0.1:${text.trim()}`,
+    async [Symbol.asyncDispose]() {
+      reader.releaseLock();
+      child.kill();
+      await child.status;
+      await child.stdout.cancel().catch(() => {});
+    },
+  };
+}
+
+async function tempFile(content: string | Uint8Array, suffix = ".txt"): Promise<string> {
+  const path = await Deno.makeTempFile({ suffix });
+  await (typeof content === "string"
+    ? Deno.writeTextFile(path, content)
+    : Deno.writeFile(path, content));
+  return path;
+}
+
+Deno.test("wire: -d @file and -F file bodies reach wsgiref whole, with Content-Length", async () => {
+  await using server = await wsgiref();
+  const file = await tempFile("from-file\n");
+  const data = await dial(["PUT", `${server.origin}/`, "-d", `@${file}`, "-s"]);
+  assertEquals(data.code, 0, data.stderr);
+  assertEquals(JSON.parse(data.stdout), { length: "10", body: "from-file\n" });
+  const form = await dial(["POST", `${server.origin}/`, "-F", "a=1", "-F", `f=@${file}`, "-s"]);
+  assertEquals(form.code, 0, form.stderr);
+  const answer = JSON.parse(form.stdout);
+  assertEquals(Number(answer.length), answer.body.length);
+  assertStringIncludes(answer.body, "from-file\n");
+  await Deno.remove(file);
+});
+
+Deno.test("wire: a file body is framed by length, a stdin body is chunked", async () => {
+  await using server = rawServer();
+  const bytes = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 251);
+  const file = await tempFile(bytes, ".bin");
+  assertEquals((await dial(["PUT", `${server.origin}/f`, "-d", `@${file}`])).code, 0);
+  assertEquals((await dial(["PUT", `${server.origin}/s`, "-d", "@-"], { stdin: "abc" })).code, 0);
+  const httpie = await new Deno.Command("http", {
+    args: ["--ignore-stdin", "-q", "PUT", `${server.origin}/h`, `@${file}`],
+  }).output();
+  assertEquals(httpie.code, 0);
+  const [fromFile, fromStdin, fromHttpie] = server.requests as [RawRequest, RawRequest, RawRequest];
+  assertEquals(fromHttpie.framing, fromFile.framing);
+  assertEquals(headerValues(fromHttpie, "content-length"), ["300000"]);
+  assertEquals(fromFile.framing, "length");
+  assertEquals(headerValues(fromFile, "content-length"), ["300000"]);
+  assertEquals(fromFile.body, bytes);
+  assertEquals(fromStdin.framing, "chunked");
+  assertEquals(new TextDecoder().decode(fromStdin.body), "abc");
+  await Deno.remove(file);
+});
+
+Deno.test("wire: standard methods go out upper-case in any case, others as written", async () => {
+  await using server = rawServer();
+  for (const method of ["patch", "Delete", "options", "purge", "PROPFIND"]) {
+    assertEquals((await dial([method, `${server.origin}/`])).code, 0);
+  }
+  assertEquals(server.requests.map((r) => r.line.split(" ")[0]), [
+    "PATCH",
+    "DELETE",
+    "OPTIONS",
+    "purge",
+    "PROPFIND",
+  ]);
+});
+
+Deno.test("wire: header values go out as UTF-8, like curl; -v shows them as typed", async () => {
+  await using server = rawServer();
+  const value = "café ☕ 🎉";
+  const result = await dial(["GET", `${server.origin}/`, "-H", `X-Note: ${value}`, "-v"]);
+  assertEquals(result.code, 0, result.stderr);
+  assertStringIncludes(result.stderr, `x-note: ${value}\n`);
+  const curl = await new Deno.Command("curl", {
+    args: ["-s", "-o", "/dev/null", "-H", `X-Note: ${value}`, `${server.origin}/`],
+  }).output();
+  assertEquals(curl.code, 0);
+  const httpie = await new Deno.Command("http", {
+    args: ["--ignore-stdin", "-q", "GET", `${server.origin}/`, `X-Note:${value}`],
+  }).output();
+  assertEquals(httpie.code, 0);
+  const file = await tempFile("upload");
+  const upload = await dial([
+    "PUT",
+    `${server.origin}/`,
+    "-d",
+    `@${file}`,
+    "-H",
+    `X-Note: ${value}`,
+  ]);
+  assertEquals(upload.code, 0, upload.stderr);
+  const sent = server.requests.map((r) => headerValues(r, "x-note")[0]);
+  const utf8 = Array.from(new TextEncoder().encode(value), (b) => String.fromCharCode(b)).join("");
+  assertEquals(sent, [utf8, utf8, utf8, utf8]);
+  await Deno.remove(file);
+});
+
+Deno.test("wire: a URL without a scheme is http://, :PORT/path is localhost", async () => {
+  await using server = rawServer();
+  const bare = await dial([`127.0.0.1:${server.port}/bare`]);
+  assertEquals(bare.code, 0, bare.stderr);
+  const withMethod = await dial(["get", `127.0.0.1:${server.port}/method`]);
+  assertEquals(withMethod.code, 0, withMethod.stderr);
+  assertEquals(server.requests.map((r) => r.line), [
+    "GET /bare HTTP/1.1",
+    "GET /method HTTP/1.1",
+  ]);
+  const local = await dial([":8080/x?y=1", "--offline"]);
+  assertEquals(local.code, 0, local.stderr);
+  assertStringIncludes(local.stdout, "GET /x?y=1 HTTP/1.1\n");
+  assertStringIncludes(local.stdout, "host: localhost:8080\n");
+  const lone = await dial(["GET"]);
+  assertEquals(lone.code, 2);
+  assertStringIncludes(lone.stderr, `Missing URL after "GET"`);
+});
+
+/** The `name: value` lines of a `-v` request head (the first block on stderr). */
+function shownHeaders(stderr: string): string[] {
+  return stderr.split("\n\n")[0]!.split("\n").slice(1);
+}
+
+function receivedHeaders(request: RawRequest): string[] {
+  return request.headers.map(([k, v]) => `${k}: ${v}`);
+}
+
+Deno.test("wire: -v shows every header as the server receives it, in order", async () => {
+  await using server = rawServer();
+  const file = await tempFile("0123456789");
+  const cases: Array<[string[], string | undefined]> = [
+    [
+      ["GET", `${server.origin}/a?x=1#frag`, "-H", "X-Dup: 1", "-H", "B: 2", "-H", "x-dup: 3"],
+      undefined,
+    ],
+    [["POST", `${server.origin}/b`, "-d", "text"], undefined],
+    [["POST", `${server.origin}/c`], undefined],
+    [
+      ["PUT", `${server.origin}/d`, "-d", `@${file}`, "-H", "X-Dup: 1", "-H", "X-Dup: 2"],
+      undefined,
+    ],
+    [["PUT", `${server.origin}/e`, "-F", `f=@${file}`, "-F", "t=v"], undefined],
+    [["PUT", `${server.origin}/f`, "-d", "@-"], "piped"],
+    [["GET", `http://ann:pw@127.0.0.1:${server.port}/g`, "-H", "Accept: text/plain"], undefined],
+  ];
+  for (const [i, [args, stdin]] of cases.entries()) {
+    const result = await dial(
+      [...args, "-v", "-H", "User-Agent: t"],
+      stdin ? { stdin } : {},
+    );
+    assertEquals(result.code, 0, result.stderr);
+    const request = server.requests[i]!;
+    const line = result.stderr.split("\n")[0]!;
+    assertEquals(line, request.line, args.join(" "));
+    const shown = shownHeaders(result.stderr).map((h) =>
+      h === "authorization: (redacted)" ? `authorization: Basic ${btoa("ann:pw")}` : h
+    );
+    assertEquals(shown, receivedHeaders(request), args.join(" "));
+  }
+  await Deno.remove(file);
+});
+
+Deno.test("wire: --offline shows the body framing and no fragment or userinfo", async () => {
+  const file = await tempFile("0123456789");
+  const offline = await dial([
+    "PUT",
+    "http://ann:pw@api.test/x?y=1#frag",
+    "-d",
+    `@${file}`,
+    "-K",
+    "key=secret",
+    "--offline",
+  ]);
+  assertEquals(offline.code, 0, offline.stderr);
+  assertStringIncludes(offline.stdout, "PUT /x?y=1&key=(redacted) HTTP/1.1\n");
+  assertStringIncludes(offline.stdout, "content-length: 10\n");
+  assertStringIncludes(offline.stdout, "authorization: (redacted)\n");
+  assertStringIncludes(offline.stdout, "host: api.test\n");
+  await Deno.remove(file);
+});
+
+Deno.test("wire: a header fetch would not send is a usage error, not dropped", async () => {
+  for (const header of ["Host: example.test", "Content-Length: 3", "Transfer-Encoding: chunked"]) {
+    const result = await dial(["GET", "http://127.0.0.1:9/", "-H", header]);
+    assertEquals(result.code, 2, header);
+    assertStringIncludes(result.stderr, `Cannot send header "${header.split(":")[0]}"`);
+  }
+  const connection = await dial(["GET", "http://127.0.0.1:9/", "-H", "Connection: close"]);
+  assertStringIncludes(connection.stderr, "dial manages the connection");
+});
+
+Deno.test("wire: a stdin body follows a 307 and a 308 (a copy is kept)", async () => {
+  await using server = rawServer((r) =>
+    r.line.startsWith("POST /start")
+      ? { status: "307 Temporary Redirect", headers: [["location", "/next"]] }
+      : r.line.startsWith("POST /next")
+      ? { status: "308 Permanent Redirect", headers: [["location", "/last"]] }
+      : {}
+  );
+  const result = await dial(["POST", `${server.origin}/start`, "-d", "@-", "-L"], {
+    stdin: "from-stdin",
+  });
+  assertEquals(result.code, 0, result.stderr);
+  assertEquals(server.requests.map((r) => r.line.split(" ").slice(0, 2).join(" ")), [
+    "POST /start",
+    "POST /next",
+    "POST /last",
+  ]);
+  const bodies = server.requests.map((r) => new TextDecoder().decode(r.body));
+  assertEquals(bodies, ["from-stdin", "from-stdin", "from-stdin"]);
+});
+
+Deno.test("wire: a stdin body over 8 MiB cannot follow a 307", async () => {
+  await using server = rawServer((r) =>
+    r.line.startsWith("POST /start")
+      ? { status: "307 Temporary Redirect", headers: [["location", "/next"]] }
+      : {}
+  );
+  const child = spawnDial(["POST", `${server.origin}/start`, "-d", "@-", "-L"]);
+  const writer = child.stdin.getWriter();
+  const chunk = new Uint8Array(1024 * 1024);
+  for (let i = 0; i < 9; i++) await writer.write(chunk).catch(() => {});
+  await writer.close().catch(() => {});
+  const output = await child.output();
+  assertEquals(output.code, 1);
+  assertStringIncludes(
+    new TextDecoder().decode(output.stderr),
+    "the request body from stdin is larger than 8 MiB and cannot be sent twice",
+  );
+  assertEquals(server.requests.length, 1);
+});
+
+Deno.test("wire: behind HTTP_PROXY a file body goes through fetch's proxy, chunked", async () => {
+  await using proxy = rawServer();
+  const file = await tempFile("0123456789");
+  const result = await dial(["PUT", "http://upload.test/x", "-d", `@${file}`, "-v"], {
+    env: { HTTP_PROXY: proxy.origin },
+  });
+  assertEquals(result.code, 0, result.stderr);
+  const [request] = proxy.requests as [RawRequest];
+  assertEquals(request.line, "PUT http://upload.test/x HTTP/1.1");
+  assertEquals(request.framing, "chunked");
+  assertStringIncludes(result.stderr, "transfer-encoding: chunked\n");
+  assertEquals(new TextDecoder().decode(request.body), "0123456789");
+  await Deno.remove(file);
+});
+
+async function run(cmd: string, args: string[], cwd: string) {
+  const out = await new Deno.Command(cmd, { args, cwd, stdout: "null", stderr: "piped" }).output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+}
+
+/** A CA and a localhost certificate it signed, made with openssl. */
+async function certificates(dir: string) {
+  await run("openssl", [
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    "ca.key",
+    "-out",
+    "ca.pem",
+    "-days",
+    "2",
+    "-subj",
+    "/CN=dial test CA",
+  ], dir);
+  await run("openssl", [
+    "req",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    "key.pem",
+    "-out",
+    "leaf.csr",
+    "-subj",
+    "/CN=localhost",
+  ], dir);
+  await Deno.writeTextFile(`${dir}/ext.cnf`, "subjectAltName=DNS:localhost\n");
+  await run("openssl", [
+    "x509",
+    "-req",
+    "-in",
+    "leaf.csr",
+    "-CA",
+    "ca.pem",
+    "-CAkey",
+    "ca.key",
+    "-CAcreateserial",
+    "-out",
+    "cert.pem",
+    "-days",
+    "2",
+    "-extfile",
+    "ext.cnf",
+  ], dir);
+}
+
+Deno.test("wire: an https file upload has Content-Length and trusts DENO_CERT like fetch", async () => {
+  const dir = await Deno.makeTempDir();
+  await certificates(dir);
+  await using server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    cert: await Deno.readTextFile(`${dir}/cert.pem`),
+    key: await Deno.readTextFile(`${dir}/key.pem`),
+    onListen() {},
+  }, async (request) =>
+    Response.json({
+      length: request.headers.get("content-length"),
+      chunked: request.headers.has("transfer-encoding"),
+      body: await request.text(),
+    }));
+  await Deno.writeTextFile(`${dir}/body.txt`, "over-tls\n");
+  const url = `https://localhost:${server.addr.port}/up`;
+  const result = await dial(["PUT", url, "-d", `@${dir}/body.txt`, "-s"], {
+    env: { DENO_CERT: `${dir}/ca.pem` },
+  });
+  assertEquals(result.code, 0, result.stderr);
+  assertEquals(JSON.parse(result.stdout), { length: "9", chunked: false, body: "over-tls\n" });
+  const untrusted = await dial(["PUT", url, "-d", `@${dir}/body.txt`]);
+  assertEquals(untrusted.code, 7);
+  assertStringIncludes(untrusted.stderr, "TLS failure");
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("wire: a pipe given as a file (-d @<(cmd)) is streamed chunked, whole", async () => {
+  await using server = rawServer();
+  const output = await new Deno.Command("bash", {
+    args: [
+      "-c",
+      `"$DENO" run -A --quiet "$MAIN" PUT "$URL" -d @<(printf 'from a pipe') -v`,
+    ],
+    clearEnv: true,
+    env: dialEnv({ DENO: Deno.execPath(), MAIN: mainPath(), URL: `${server.origin}/p` }),
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assertEquals(output.code, 0, stderr);
+  assertStringIncludes(stderr, "transfer-encoding: chunked\n");
+  const [request] = server.requests as [RawRequest];
+  assertEquals(request.framing, "chunked");
+  assertEquals(new TextDecoder().decode(request.body), "from a pipe");
+});
