@@ -98,7 +98,7 @@ Deno.test("refs: -H @PATH and -H @- read header lines, skipping blanks and comme
   assertEquals(server.requests[1]!.headers.get("x-other"), "one");
   assertEquals(server.requests[1]!.headers.get("x-token"), "two");
   // A credential-named header from a file is redacted like one given on the command line.
-  assertStringIncludes(fromFile.stderr, "X-Api-Key: (redacted)");
+  assertStringIncludes(fromFile.stderr, "x-api-key: (redacted)");
   assertNotIncludes(fromFile.stderr, SECRET);
 });
 
