@@ -8,27 +8,9 @@ import { UsageError } from "../errors.ts";
 import { CookieJar } from "../http/cookies.ts";
 import type { HeaderField } from "../http/spec.ts";
 import { Secret } from "../secret.ts";
-import { flags, type FlagValues } from "./declare.ts";
 
-/** `-b` and `-c`, as curl spells them. */
-export const COOKIE_FLAGS = flags([
-  {
-    long: "cookie",
-    short: "b",
-    value: "name=value;…|file",
-    help: "send cookies, or read a Netscape cookie file",
-  },
-  {
-    long: "cookie-jar",
-    short: "c",
-    value: "file",
-    file: true,
-    help: "read and save cookies in a Netscape cookie file (0600)",
-  },
-]);
-
-/** The parsed values of the cookie flags. */
-export type CookieFlagValues = FlagValues<typeof COOKIE_FLAGS>;
+/** The values of `-b` and `-c` (declared with the request flags). */
+export type CookieFlagValues = { cookie?: string | undefined; cookieJar?: string | undefined };
 
 /** Cookies parsed from flags. */
 export interface ParsedCookies {

@@ -25,7 +25,6 @@ import type { CliContext } from "./context.ts";
 import { flags, type FlagValues } from "./declare.ts";
 import { distance } from "./parse.ts";
 import { curlTransportArgs, parseTransportFlags, TRANSPORT_FLAGS } from "./transport_flags.ts";
-import { COOKIE_FLAGS, parseCookieFlags, saveCookieJar } from "./cookie_flags.ts";
 import { looksLikeUrl, parseMethod, parseUrl } from "./values.ts";
 
 /** `-L`: shared with `dial sse`. */
@@ -72,7 +71,19 @@ export const REQUEST_ONLY_FLAGS = flags([
     help: "resume a partial -o/--download file with a Range request",
   },
   { long: "silent", short: "s", help: "print only the body" },
-  ...COOKIE_FLAGS,
+  {
+    long: "cookie",
+    short: "b",
+    value: "name=value;…|file",
+    help: "send cookies, or read a Netscape cookie file",
+  },
+  {
+    long: "cookie-jar",
+    short: "c",
+    value: "file",
+    file: true,
+    help: "read and save cookies in a Netscape cookie file (0600)",
+  },
   { long: "curl", help: "print the equivalent curl command instead of sending" },
   { long: "offline", help: "print the request that would be sent, without sending" },
 ]);
@@ -149,7 +160,12 @@ export async function requestCommand(
   const body = await parseBodyFlags(flags);
   const { method, url } = methodAndUrl(first, second, body.body !== undefined);
   const auth = await parseAuthFlags(flags, url);
-  const cookies = await parseCookieFlags(flags);
+  // -b and -c load their module only when given.
+  const cookieFlags = flags.cookie !== undefined || flags.cookieJar !== undefined
+    ? await import("./cookie_flags.ts")
+    : undefined;
+  const cookies = await cookieFlags?.parseCookieFlags(flags) ??
+    { headers: [], jar: undefined, files: {}, saveTo: undefined };
   if (cookies.headers.length && auth.headers.some((h) => h.name.toLowerCase() === "cookie")) {
     throw new UsageError('Conflicting flags -b and -H "Cookie: …": both set the Cookie header', {
       hint: "use only one of them",
@@ -179,7 +195,7 @@ export async function requestCommand(
   const err = stderr();
   if (flags.offline) {
     const { request } = await authorize(spec, { offline: true });
-    const prepared = withCookies(request, cookies.jar);
+    const prepared = cookies.jar ? withCookies(request, cookies.jar) : request;
     await out.write(formatRequestHead(prepared, await framingOf(prepared), out.color));
     if (spec.body) await out.write(describeBody(spec.body) + "\n");
     return ExitCode.OK;
@@ -208,7 +224,7 @@ export async function requestCommand(
     follow: flags.follow,
     maxRedirects,
     signal,
-    cookies: cookies.jar,
+    ...(cookies.jar ? { cookies: cookies.jar } : {}),
     ...(flags.verbose
       ? {
         onNote: (text) => void warn(err, text),
@@ -218,8 +234,8 @@ export async function requestCommand(
       : {}),
   });
   const { response } = exchange;
-  if (cookies.saveTo !== undefined) {
-    await saveCookieJar(cookies.jar, cookies.saveTo).catch((error) => {
+  if (cookieFlags && cookies.jar && cookies.saveTo !== undefined) {
+    await cookieFlags.saveCookieJar(cookies.jar, cookies.saveTo).catch((error) => {
       throw new DialError(
         `Cannot write cookie jar "${cookies.saveTo}": ${(error as Error).message}`,
         "cookie_jar",

@@ -10,8 +10,7 @@ import { redirectRequest, requestHeaders, requestUrl } from "./build_request.ts"
 import type { TransportOptions } from "./client.ts";
 import { withCredentials } from "./credentials.ts";
 import { decodeContent } from "./content_encoding.ts";
-import { CookieJar } from "./cookies.ts";
-import { ReplayCopy } from "./replay.ts";
+import type { CookieJar } from "./cookies.ts";
 import type { PreparedRequest, RequestSpec } from "./spec.ts";
 import { type Framing, isSized, sendableHeaders, wireHead } from "./wire.ts";
 
@@ -93,12 +92,15 @@ export async function sendPrepared(
       { hint: "use curl for these methods" },
     );
   }
-  const jar = options.cookies ?? new CookieJar();
+  // Loaded when needed: a jar once a response sets a cookie, the replay copy for stdin.
+  let jar = options.cookies;
   let request = prepared;
-  const stdin = request.body?.kind === "stdin" ? new ReplayCopy(Deno.stdin.readable) : undefined;
+  const stdin = request.body?.kind === "stdin"
+    ? new (await import("./replay.ts")).ReplayCopy(Deno.stdin.readable)
+    : undefined;
   for (let hops = 0;; hops++) {
     const base = request;
-    request = withCookies(base, jar);
+    request = jar ? withCookies(base, jar) : base;
     const framing = await framingOf(request, sizedAllowed(options));
     await options.onRequest?.(request, framing);
     let response: Response;
@@ -130,7 +132,11 @@ export async function sendPrepared(
     } catch (error) {
       throw networkError(error, request.url, options.signal);
     }
-    jar.store(requestUrl(request), response.headers.getSetCookie());
+    const setCookies = response.headers.getSetCookie();
+    if (setCookies.length > 0) {
+      jar ??= new (await import("./cookies.ts")).CookieJar();
+      jar.store(requestUrl(request), setCookies);
+    }
     await options.onResponse?.(request, response);
     const next = options.follow
       ? redirectRequest(base, response.status, response.headers.get("location"))

@@ -155,7 +155,7 @@ Deno.test("request: -v prints heads to stderr with every secret redacted", async
   assertStringIncludes(result.stderr, "authorization: (redacted)");
   assertStringIncludes(result.stderr, "x-api-key: (redacted)");
   assertStringIncludes(result.stderr, "\n200 OK\n");
-  assertStringIncludes(result.stderr, "X-Password: (redacted)");
+  assertStringIncludes(result.stderr, "x-password: (redacted)");
   for (
     const secret of [
       "SECRET-BEARER",
