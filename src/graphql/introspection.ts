@@ -155,7 +155,7 @@ export async function cacheKey(endpoint: GraphQLEndpoint): Promise<string> {
     endpoint.url.href,
     identity,
     endpoint.auth.queryKeys.map((k) => [k.name, k.value.reveal()]),
-    endpoint.headers.filter((h) => isCredentialName(h.name)).map((h) => [
+    endpoint.headers.filter((h) => h.credential || isCredentialName(h.name)).map((h) => [
       h.name.toLowerCase(),
       reveal(h.value),
     ]),

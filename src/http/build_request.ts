@@ -141,8 +141,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
  * Computes the next hop of a redirect. A hop to another origin (scheme, host or port) drops
- * every credential: Authorization, Proxy-Authorization, Cookie, credential-looking headers
- * and `-K` keys. 303 (and 301/302 after POST) becomes GET without a body; 307 and 308 keep
+ * every credential: Authorization, Proxy-Authorization, Cookie, credential-looking headers,
+ * headers an auth option added and `-K` keys. 303 (and 301/302 after POST) becomes GET without a body; 307 and 308 keep
  * method and body.
  *
  * @param request the request that was answered
@@ -170,7 +170,7 @@ export function redirectRequest(
     body = undefined;
     headers = headers.filter((h) => !/^content-(type|length)$/i.test(h.name));
   }
-  if (!sameOrigin) headers = headers.filter((h) => !isCredentialName(h.name));
+  if (!sameOrigin) headers = headers.filter((h) => !h.credential && !isCredentialName(h.name));
   return {
     method,
     url,

@@ -12,6 +12,11 @@ export interface HeaderField {
   name: string;
   /** Header value. */
   value: MaybeSecret;
+  /**
+   * Set for a header that an auth option added (an API key): always a credential, so never
+   * sent to another origin, whatever its name.
+   */
+  credential?: boolean;
 }
 
 /** One part of a multipart/form-data body. */

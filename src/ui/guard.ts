@@ -1,22 +1,69 @@
 /**
- * The local UI server's gate: a per-launch secret (first in the URL, then in an HttpOnly
- * SameSite=Strict cookie), a Host check against DNS rebinding and an Origin check against
- * cross-site requests. The server can reach any URL, so it must not become anyone's proxy.
+ * The local UI server's gate. No cookie: cookies ignore ports, so any other server on
+ * 127.0.0.1 would receive one. Instead a one-time launch token travels in the URL fragment
+ * (never sent by browsers), the page trades it for the session secret (`POST /api/session`),
+ * keeps that in memory (and in the tab's sessionStorage, which is per origin, port included)
+ * and sends it in the `X-Dial-Session` header on every API call and in the first message of
+ * the stream bridge. A Host check stops DNS rebinding, an Origin check cross-site requests.
+ * The server can reach any URL, so it must not become anyone's proxy.
  * @module
  */
+import { LAUNCH_PARAM, SESSION_HEADER } from "./protocol.ts";
+
+/** The one-time launch tokens and the session secrets of one server. */
+export class SessionKeys {
+  readonly #launches = new Map<string, () => void>();
+  readonly #sessions: string[] = [];
+
+  /**
+   * @param onRedeem called once when the token is traded (e.g. to remove a handover file)
+   * @returns a new one-time launch token
+   */
+  issueLaunch(onRedeem: () => void = () => {}): string {
+    const token = newSecret();
+    this.#launches.set(token, onRedeem);
+    return token;
+  }
+
+  /**
+   * Trades a launch token for a session secret, once.
+   *
+   * @param token the launch token from the URL fragment
+   * @returns a fresh session secret, or undefined for an unknown or used token
+   */
+  redeem(token: string): string | undefined {
+    for (const [known, onRedeem] of this.#launches) {
+      if (!sameSecret(known, token)) continue;
+      this.#launches.delete(known);
+      const session = newSecret();
+      this.#sessions.push(session);
+      onRedeem();
+      return session;
+    }
+    return undefined;
+  }
+
+  /**
+   * @param session what a request offered
+   * @returns whether it is a session secret of this server
+   */
+  isSession(session: string | null | undefined): boolean {
+    if (!session) return false;
+    let found = false;
+    for (const known of this.#sessions) found = sameSecret(known, session) || found;
+    return found;
+  }
+}
 
 /** What {@link checkRequest} needs to know about this launch. */
 export interface GuardConfig {
-  /** The per-launch secret. */
-  secret: string;
+  /** Launch tokens and sessions. */
+  keys: SessionKeys;
   /** The port the server listens on. */
   port: number;
   /** The interface it listens on: `127.0.0.1` unless `--host` was given. */
   hostname: string;
 }
-
-/** The query parameter that carries the secret in the printed URL. */
-export const SECRET_PARAM = "secret";
 
 /** @returns 32 random bytes, base64url */
 export function newSecret(): string {
@@ -27,25 +74,18 @@ export function newSecret(): string {
 }
 
 /**
- * @param port the server's port
- * @returns the cookie name; per port, because cookies ignore ports and two dial windows may run
- */
-export function cookieName(port: number): string {
-  return `dial_ui_${port}`;
-}
-
-/**
  * @param config the launch
- * @returns the URL to print and open, secret included
+ * @param token a launch token
+ * @returns the URL to print or hand over, the one-time token in its fragment
  */
-export function appUrl(config: GuardConfig): URL {
+export function appUrl(config: Omit<GuardConfig, "keys">, token: string): URL {
   const host = config.hostname === "0.0.0.0" || config.hostname === "::"
     ? "127.0.0.1"
     : config.hostname.includes(":")
     ? `[${config.hostname}]`
     : config.hostname;
   const url = new URL(`http://${host}:${config.port}/`);
-  url.searchParams.set(SECRET_PARAM, config.secret);
+  url.hash = `${LAUNCH_PARAM}=${token}`;
   return url;
 }
 
@@ -81,19 +121,6 @@ function sameSecret(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/**
- * @param header a Cookie header
- * @param name a cookie name
- * @returns the cookie's value
- */
-export function readCookie(header: string | null, name: string): string | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
 /** Headers on every response of the UI server. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "Cache-Control": "no-store",
@@ -101,19 +128,36 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   "X-Frame-Options": "DENY",
   "Referrer-Policy": "no-referrer",
   "Cross-Origin-Resource-Policy": "same-origin",
+  "Cross-Origin-Opener-Policy": "same-origin",
   "Content-Security-Policy":
     "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
     "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
 });
 
-function deny(status: number, message: string): Response {
-  return Response.json({ error: { message } }, { status, headers: SECURITY_HEADERS });
+/**
+ * A refusal in the protocol's error shape. `Connection: close`: a client that is refused
+ * does not keep a connection open.
+ *
+ * @param status 401 or 403
+ * @param code the error code
+ * @param message what is wrong
+ * @param hint what to do
+ * @returns the response
+ */
+export function deny(status: number, code: string, message: string, hint?: string): Response {
+  return Response.json({ error: { code, message, ...(hint ? { hint } : {}) } }, {
+    status,
+    headers: { ...SECURITY_HEADERS, "Connection": "close" },
+  });
 }
+
+/** What anyone on an allowed Host and Origin may load: the app shell and the session trade. */
+const PUBLIC = new Set(["GET /", "GET /app.js", "GET /app.css", "POST /api/session"]);
 
 /**
  * Decides whether a request may reach the app. Order: Host (403), Origin and fetch metadata
- * (403), then the secret: `GET /?secret=…` sets the cookie and redirects to `/` so the secret
- * leaves the address bar; anything else without the cookie gets 401.
+ * (403), then the session header (401) for everything but the app shell, the session trade
+ * and the stream bridge's upgrade (whose first message carries the session).
  *
  * @param request the incoming request (WebSocket upgrades included)
  * @param config the launch
@@ -121,35 +165,32 @@ function deny(status: number, message: string): Response {
  */
 export function checkRequest(request: Request, config: GuardConfig): Response | undefined {
   if (!isAllowedHost(request.headers.get("host"), config)) {
-    return deny(403, "Forbidden: unexpected Host header");
+    return deny(403, "forbidden", "Forbidden: unexpected Host header");
   }
   const origin = request.headers.get("origin");
   if (origin !== null && !isAllowedOrigin(origin, config)) {
-    return deny(403, "Forbidden: cross-origin request");
+    return deny(403, "forbidden", "Forbidden: cross-origin request");
   }
   if (request.headers.get("sec-fetch-site") === "cross-site") {
-    return deny(403, "Forbidden: cross-site request");
+    return deny(403, "forbidden", "Forbidden: cross-site request");
   }
   const url = new URL(request.url);
-  const name = cookieName(config.port);
-  const offered = url.searchParams.get(SECRET_PARAM);
-  if (request.method === "GET" && url.pathname === "/" && offered !== null) {
-    if (!sameSecret(offered, config.secret)) return deny(401, "Unauthorized: wrong secret");
-    return new Response(null, {
-      status: 303,
-      headers: {
-        ...SECURITY_HEADERS,
-        "Location": "/",
-        "Set-Cookie": `${name}=${config.secret}; HttpOnly; SameSite=Strict; Path=/`,
-      },
-    });
-  }
-  const cookie = readCookie(request.headers.get("cookie"), name);
-  if (cookie === undefined || !sameSecret(cookie, config.secret)) {
-    return deny(401, "Unauthorized: open the URL that dial ui printed");
+  const key = `${request.method} ${url.pathname}`;
+  if (PUBLIC.has(key) || key === "GET /api/stream") return undefined;
+  if (!config.keys.isSession(request.headers.get(SESSION_HEADER))) {
+    return deny(
+      401,
+      "unauthorized",
+      "Unauthorized: this page has no session of this dial ui",
+      UNAUTHORIZED_HINT,
+    );
   }
   return undefined;
 }
+
+/** What to do without a session. */
+export const UNAUTHORIZED_HINT =
+  "open the link dial ui printed (each works once), or stop dial ui and start it again";
 
 function isAllowedOrigin(origin: string, config: GuardConfig): boolean {
   let url: URL;

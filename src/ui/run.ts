@@ -1,5 +1,6 @@
 /**
- * `dial ui`'s action: start the server, print the URL, open it, wait for Ctrl-C.
+ * `dial ui`'s action: start the server, print a launch URL, open another through a handover
+ * file (no secret in the browser's command line), wait for Ctrl-C.
  * @module
  */
 import { stderr, stdout } from "../output/terminal.ts";
@@ -7,6 +8,7 @@ import { warn } from "../output/report.ts";
 import { openBrowser } from "./open_browser.ts";
 import { startUiServer } from "./server.ts";
 import type { TransportOptions } from "../http/client.ts";
+import { type Handover, writeHandover } from "./handover.ts";
 
 /** Options for {@link runUi}. */
 export interface RunUiOptions {
@@ -47,11 +49,24 @@ export async function runUi(options: RunUiOptions): Promise<void> {
     onBuild: () => building = true,
   });
   if (building) await err.write("Built the UI bundle from source\n");
+  // Printed for the user (stdout is theirs, not the process table); each link works once.
   await stdout().write(`${server.url.href}\n`);
+  let handover: Handover | undefined;
   if (options.open) {
-    const how = await openBrowser(server.url.href);
+    let redeemed = false;
+    const launch = server.launchUrl(() => {
+      redeemed = true;
+      void handover?.remove();
+    });
+    handover = await writeHandover(launch);
+    if (redeemed) await handover.remove();
+    const how = await openBrowser(handover.fileUrl.href);
     if (!how) await warn(err, "Could not open a browser: open the URL above yourself");
   }
   await err.write("dial ui is running; press Ctrl-C to stop\n");
-  await server.finished;
+  try {
+    await server.finished;
+  } finally {
+    await handover?.remove();
+  }
 }

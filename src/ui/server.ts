@@ -1,17 +1,20 @@
 /**
  * The local server behind `dial ui`: serves the bundled app and a JSON API that turns the
  * browser's JSON into the CLI's specs and calls the CLI's functions. Every request passes
- * {@link checkRequest} first (secret cookie, Host, Origin).
+ * {@link checkRequest} first (Host, Origin, session header); the wire format is
+ * `src/ui/protocol.ts`.
  * @module
  */
-import { redactUrlsInText } from "../redact_url.ts";
 import { DialError, ExitCode, UsageError } from "../errors.ts";
 import { transportFetch, type TransportOptions } from "../http/client.ts";
 import { loadAssets, type UiAssets } from "./assets.ts";
-import { appUrl, checkRequest, type GuardConfig, newSecret, SECURITY_HEADERS } from "./guard.ts";
+import { appUrl, checkRequest, deny, type GuardConfig, SECURITY_HEADERS, SessionKeys } from "./guard.ts";
 import type { ApiContext } from "./api/http_api.ts";
 import { API_ROUTES } from "./api/routes.ts";
+import { errorJson, errorStatus } from "./api/error_json.ts";
+import { object, readJson, string } from "./api/decode.ts";
 import { indexHtml } from "./page.ts";
+import type { ErrorBody, SessionAnswer } from "./protocol.ts";
 
 /** Options for {@link startUiServer}. */
 export interface UiServerOptions {
@@ -29,8 +32,6 @@ export interface UiServerOptions {
   assets?: UiAssets;
   /** Called before the bundle is built from source. */
   onBuild?: () => void;
-  /** The secret; default: a fresh random one. */
-  secret?: string;
   /** The OAuth 2.0 token cache directory; default the CLI's, so both share tokens. */
   oauthCacheDir?: string;
   /** The GraphQL introspection cache directory; default the CLI's. */
@@ -39,10 +40,15 @@ export interface UiServerOptions {
 
 /** A running UI server. */
 export interface UiServer {
-  /** The URL to open, secret included. */
+  /** A first launch URL: its one-time token (in the fragment) opens one session. */
   url: URL;
   /** The port it listens on. */
   port: number;
+  /**
+   * @param onRedeem called once when the page trades the token for a session
+   * @returns another one-time launch URL
+   */
+  launchUrl(onRedeem?: () => void): URL;
   /** Resolves when the server has stopped. */
   finished: Promise<void>;
   /** Stops the server and waits for it. */
@@ -61,7 +67,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
   const assets = options.assets ??
     await loadAssets(options.onBuild ? { onBuild: options.onBuild } : {});
   const hostname = options.hostname ?? "127.0.0.1";
-  const secret = options.secret ?? newSecret();
+  const keys = new SessionKeys();
   const controller = new AbortController();
   const signal = options.signal
     ? AbortSignal.any([options.signal, controller.signal])
@@ -72,6 +78,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     ...(options.transport ? { transport: options.transport } : {}),
     oauth: options.oauthCacheDir !== undefined ? { cacheDir: options.oauthCacheDir } : {},
     ...(options.graphqlCacheDir !== undefined ? { graphqlCacheDir: options.graphqlCacheDir } : {}),
+    isSession: (session) => keys.isSession(session),
   };
   const launch: { config?: GuardConfig } = {};
   let server: Deno.HttpServer<Deno.NetAddr>;
@@ -80,7 +87,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
       { hostname, port: options.port ?? 0, signal, onListen() {} },
       (request) => {
         if (!launch.config) return new Response(null, { status: 503 });
-        return checkRequest(request, launch.config) ?? route(request, assets, context);
+        return checkRequest(request, launch.config) ?? route(request, assets, context, keys);
       },
     );
   } catch (error) {
@@ -91,24 +98,33 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     }
     throw new DialError(`Cannot listen on ${hostname}: ${error}`, "ui_listen", ExitCode.Failure);
   }
-  const config = launch.config = { secret, port: server.addr.port, hostname };
+  const config = launch.config = { keys, port: server.addr.port, hostname };
   const shutdown = async () => {
     controller.abort();
     await server.finished;
   };
+  const launchUrl = (onRedeem?: () => void) => appUrl(config, keys.issueLaunch(onRedeem));
   return {
-    url: appUrl(config),
+    url: launchUrl(),
     port: server.addr.port,
+    launchUrl,
     finished: server.finished,
     shutdown,
     [Symbol.asyncDispose]: shutdown,
   };
 }
 
-async function route(request: Request, assets: UiAssets, context: ApiContext): Promise<Response> {
+async function route(
+  request: Request,
+  assets: UiAssets,
+  context: ApiContext,
+  keys: SessionKeys,
+): Promise<Response> {
   const url = new URL(request.url);
   const key = `${request.method} ${url.pathname}`;
-  const handler = API_ROUTES.get(key);
+  const handler = key === "POST /api/session"
+    ? (request: Request) => tradeLaunch(request, keys)
+    : API_ROUTES.get(key);
   if (handler) {
     try {
       return withSecurity(await handler(request, context));
@@ -126,10 +142,28 @@ async function route(request: Request, assets: UiAssets, context: ApiContext): P
   }
   const known = [...API_ROUTES.keys(), "GET /", "GET /app.js", "GET /app.css"]
     .some((k) => k.endsWith(` ${url.pathname}`));
-  return Response.json(
-    { error: { message: known ? "Method not allowed" : "Not found" } },
-    { status: known ? 405 : 404, headers: SECURITY_HEADERS },
-  );
+  const body: ErrorBody = {
+    error: known
+      ? { code: "method_not_allowed", message: "Method not allowed" }
+      : { code: "not_found", message: "Not found" },
+  };
+  return Response.json(body, { status: known ? 405 : 404, headers: SECURITY_HEADERS });
+}
+
+/** `POST /api/session`: `{launch}` → `{session}`, once per launch token. */
+async function tradeLaunch(request: Request, keys: SessionKeys): Promise<Response> {
+  const json = object(await readJson(request), "request");
+  const session = keys.redeem(string(json.launch ?? "", "launch"));
+  if (session === undefined) {
+    return deny(
+      401,
+      "launch_used",
+      "This launch link was used already (each works once)",
+      "use the dial window that is already open, or stop dial ui and start it again",
+    );
+  }
+  const answer: SessionAnswer = { session };
+  return Response.json(answer);
 }
 
 function asset(text: string, type: string): Response {
@@ -137,6 +171,8 @@ function asset(text: string, type: string): Response {
 }
 
 function withSecurity(response: Response): Response {
+  // A 101 upgrade's headers are not ours to add to.
+  if (response.status === 101) return response;
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
     if (!response.headers.has(name)) response.headers.set(name, value);
   }
@@ -145,21 +181,10 @@ function withSecurity(response: Response): Response {
 
 /**
  * @param error what a handler threw
- * @returns `{error: {message, hint?, code}}`: 400 for bad input, 502 when the target or the
- * token endpoint failed
+ * @returns `{error: {code, message, hint?}}`: 400 for bad input, 413 for a body over the
+ * limit, 502 when the target or the token endpoint failed
  */
 export function errorResponse(error: unknown): Response {
-  // DialErrors never hold secrets; anything else may quote a URL with keys or userinfo.
-  const message = error instanceof DialError
-    ? error.message
-    : redactUrlsInText(error instanceof Error ? error.message : String(error));
-  const status = error instanceof UsageError ? 400 : error instanceof DialError ? 502 : 500;
-  const body = {
-    error: {
-      message,
-      code: error instanceof DialError ? error.code : "internal",
-      ...(error instanceof DialError && error.hint ? { hint: error.hint } : {}),
-    },
-  };
-  return Response.json(body, { status, headers: SECURITY_HEADERS });
+  const body: ErrorBody = { error: errorJson(error) };
+  return Response.json(body, { status: errorStatus(error), headers: SECURITY_HEADERS });
 }

@@ -19,7 +19,7 @@ Deno.test("browser: a subscription runs over one POST, WebSocket or SSE behind B
     "WebSocket",
     "SSE",
   ]);
-  assert.equal(await picker.inputValue(), "post");
+  assert.equal(await picker.inputValue(), "http");
   const panel = page.getByRole("region", { name: "GraphQL response" });
   const viewer = panel.getByLabel("GraphQL response");
   const cases = [

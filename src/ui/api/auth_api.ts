@@ -3,20 +3,14 @@
  * with the authorization-code login opened by the page in a new tab.
  * @module
  */
-import { DialError, UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors.ts";
 import type { OAuth2Options } from "../../auth/oauth2/parse_value.ts";
 import type { TokenState } from "../../auth/oauth2/token_state.ts";
 import { object, readJson } from "./decode.ts";
 import type { ApiContext } from "./http_api.ts";
 import { parseUiAuth } from "./spec_json.ts";
-
-/** Token state as JSON: times in epoch milliseconds. */
-export interface TokenStateJson {
-  obtainedAt: number;
-  expiresAt?: number;
-  refreshedAt?: number;
-  hasRefreshToken: boolean;
-}
+import { ndjsonResponse } from "./ndjson.ts";
+import type { AuthTokenEvent, TokenStateJson } from "../protocol.ts";
 
 function stateJson(state: TokenState | undefined): TokenStateJson | null {
   if (!state) return null;
@@ -52,7 +46,7 @@ export async function handleAuthState(request: Request, context: ApiContext): Pr
  * `POST /api/auth/token`: gets a token now (cached, refreshed or new). The answer is NDJSON:
  * for the authorization-code flow first `{type: "login", url}`, which the page opens in a new
  * tab (the callback is the same loopback server as the CLI's), then `{type: "state"}` or
- * `{type: "error"}`.
+ * `{type: "error", error}`: {@link AuthTokenEvent}s.
  *
  * @param request `{auth}`
  * @param context signal, fetch, OAuth settings
@@ -60,37 +54,21 @@ export async function handleAuthState(request: Request, context: ApiContext): Pr
  */
 export async function handleAuthToken(request: Request, context: ApiContext): Promise<Response> {
   const json = object(await readJson(request), "request");
-  const encoder = new TextEncoder();
-  const stream = new TransformStream<Record<string, unknown>, Uint8Array>({
-    transform: (value, out) => out.enqueue(encoder.encode(`${JSON.stringify(value)}\n`)),
-  });
-  const writer = stream.writable.getWriter();
-  const send = (value: Record<string, unknown>) => writer.write(value).catch(() => {});
+  let emitLogin: (url: URL) => void = () => {};
   const { auth } = parseUiAuth(json.auth, {
     ...context.oauth,
-    openBrowser: (url) => void send({ type: "login", url: url.href }),
+    openBrowser: (url) => emitLogin(url),
   });
   if (auth.authorization?.kind !== "oauth2") throw new UsageError("Auth is not OAuth 2.0");
   const options = auth.authorization.oauth2;
   const { oauth2Token } = await import("../../auth/oauth2/authorize.ts");
-  (async () => {
-    try {
-      const token = await oauth2Token(options, {
-        signal: context.signal,
-        ...(context.fetch ? { fetch: context.fetch } : {}),
-      });
-      await send({ type: "state", state: stateJson(token.state) });
-    } catch (error) {
-      await send({
-        type: "error",
-        message: error instanceof Error ? error.message : String(error),
-        ...(error instanceof DialError && error.hint ? { hint: error.hint } : {}),
-      });
-    } finally {
-      await writer.close().catch(() => {});
-    }
-  })();
-  return new Response(stream.readable, {
-    headers: { "Content-Type": "application/x-ndjson; charset=utf-8" },
-  });
+  // No timeout of its own: the login has the callback server's.
+  return ndjsonResponse<AuthTokenEvent>(async ({ emit, signal }) => {
+    emitLogin = (url) => emit({ type: "login", url: url.href });
+    const token = await oauth2Token(options, {
+      signal,
+      ...(context.fetch ? { fetch: context.fetch } : {}),
+    });
+    emit({ type: "state", state: stateJson(token.state) });
+  }, { signal: context.signal, timeoutMs: 0 });
 }

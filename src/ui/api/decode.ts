@@ -4,6 +4,8 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
+import { MAX_API_BODY, type Row as ProtocolRow } from "../protocol.ts";
+import { TooLargeError } from "./error_json.ts";
 
 /** A JSON object whose members are still unchecked. */
 export type JsonObject = { readonly [key: string]: unknown };
@@ -82,13 +84,8 @@ export function oneOf<T extends string>(value: unknown, field: string, choices: 
   return found;
 }
 
-/** A name/value row from a table in the UI; `enabled: false` rows are skipped. */
-export interface Row {
-  /** The name. */
-  name: string;
-  /** The value. */
-  value: string;
-}
+/** An enabled name/value row from a table in the UI. */
+export type Row = Omit<ProtocolRow, "enabled">;
 
 /**
  * @param value a list of `{name, value, enabled?}`
@@ -108,16 +105,38 @@ export function rows(value: unknown, field: string): Row[] {
 }
 
 /**
+ * Reads a JSON body of at most {@link MAX_API_BODY} bytes: a larger declared length is refused
+ * before reading, a larger chunked body as soon as it passes the limit.
+ *
  * @param request the incoming request
  * @returns its body parsed as JSON
+ * @throws {TooLargeError} beyond the limit (answered 413)
  */
 export async function readJson(request: Request): Promise<unknown> {
   if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
     throw new UsageError("Expected a JSON request body");
   }
-  const text = await request.text();
+  const tooLarge = () =>
+    new TooLargeError(`Request body larger than ${MAX_API_BODY / 1024 / 1024} MiB`);
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_API_BODY) {
+    await request.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body ?? []) {
+    size += chunk.length;
+    if (size > MAX_API_BODY) throw tooLarge();
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
   try {
-    return JSON.parse(text);
+    return JSON.parse(new TextDecoder().decode(bytes));
   } catch (error) {
     throw new UsageError(`Invalid JSON request body: ${(error as Error).message}`);
   }

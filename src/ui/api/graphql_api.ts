@@ -18,6 +18,13 @@ import type { GraphQLResult } from "../../graphql/envelope.ts";
 import { subscribeWs } from "../../graphql/ws_client.ts";
 import { parseUrl } from "../../cli/values.ts";
 import { type JsonObject, object, optionalString, readJson, string } from "./decode.ts";
+import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
+import {
+  GRAPHQL_TRANSPORTS,
+  type GraphqlRunEvent,
+  type GraphqlSchemaEvent,
+  type GraphQLTransport,
+} from "../protocol.ts";
 import type { ApiContext } from "./http_api.ts";
 import { parseUiAuth, parseUiHeaders } from "./spec_json.ts";
 
@@ -33,38 +40,38 @@ function endpointOf(json: JsonObject, context: ApiContext): GraphQLEndpoint {
  *
  * @param request `{url, headers, auth}`
  * @param context signal, fetch, OAuth settings, introspection cache
- * @returns `{introspection}`, the `data` of the introspection result
+ * @returns NDJSON: `{type: "schema", introspection}` (the `data` of the introspection
+ * result) or `{type: "error", error}`
  */
 export async function handleGraphqlSchema(
   request: Request,
   context: ApiContext,
 ): Promise<Response> {
-  const endpoint = endpointOf(object(await readJson(request), "request"), context);
+  const json = object(await readJson(request), "request");
+  const endpoint = endpointOf(json, context);
   // The CLI's `--schema` introspection: a click on Load schema asks the endpoint again and
   // refreshes the per-credential cache.
   const { introspect } = await import("../../graphql/introspection.ts");
-  const result = await introspect(endpoint, {
-    refresh: true,
-    follow: true,
-    signal: context.signal,
-    ...(context.fetch ? { fetch: context.fetch } : {}),
-    ...(context.graphqlCacheDir !== undefined ? { cacheDir: context.graphqlCacheDir } : {}),
-  });
-  return Response.json({ introspection: result.data });
+  return ndjsonResponse<GraphqlSchemaEvent>(async ({ emit, signal }) => {
+    const result = await introspect(endpoint, {
+      refresh: true,
+      follow: true,
+      signal,
+      ...(context.fetch ? { fetch: context.fetch } : {}),
+      ...(context.graphqlCacheDir !== undefined ? { cacheDir: context.graphqlCacheDir } : {}),
+    });
+    emit({ type: "schema", introspection: result.data });
+  }, { signal: context.signal, timeoutMs: timeoutOf(json.timeoutMs) });
 }
 
-/** How the GraphQL tab runs an operation. */
-export type UiTransport = "post" | "ws" | "sse";
-const TRANSPORTS: readonly UiTransport[] = ["post", "ws", "sse"];
-
-function transportOf(value: unknown): UiTransport {
-  if (value === undefined) return "post";
-  const found = TRANSPORTS.find((t) => t === value);
+function transportOf(value: unknown): GraphQLTransport {
+  if (value === undefined) return "http";
+  const found = GRAPHQL_TRANSPORTS.find((t) => t === value);
   if (found) return found;
   throw new UsageError(
     `Unknown transport ${
       JSON.stringify(value)
-    }: use "post" (one POST), "ws" (WebSocket) or "sse" (GraphQL over SSE)`,
+    }: use "http" (one POST), "ws" (WebSocket) or "sse" (GraphQL over SSE)`,
   );
 }
 
@@ -74,7 +81,7 @@ function transportOf(value: unknown): UiTransport {
  * multipart body yields many), then `end` (time, size) or `error`.
  *
  * With `transport` "ws" the operation runs over graphql-transport-ws instead, with "sse" as
- * GraphQL over SSE (a POST accepting only an event stream); "post" (the default) sends one
+ * GraphQL over SSE (a POST accepting only an event stream); "http" (the default) sends one
  * POST accepting JSON, an event stream or multipart.
  *
  * @param request `{url, headers, auth, query, variables, operationName, transport}`
@@ -110,93 +117,69 @@ export async function handleGraphqlRun(request: Request, context: ApiContext): P
     variables,
     ...(operationName !== undefined ? { operationName } : {}),
   };
-  const abort = new AbortController();
-  const signal = AbortSignal.any([context.signal, abort.signal]);
-  const started = performance.now();
-  let size = 0;
-  let head: Record<string, unknown>;
-  let results: AsyncGenerator<GraphQLResult>;
-  if (transport === "ws") {
+  // Subscriptions run until the page stops them; only the wait for an answer is limited.
+  const timeoutMs = operation.operation === "subscription" && json.timeoutMs === undefined
+    ? 0
+    : timeoutOf(json.timeoutMs);
+  return ndjsonResponse<GraphqlRunEvent>(async ({ emit, signal }) => {
+    const started = performance.now();
+    const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
+    const encoder = new TextEncoder();
+    let size = 0;
+    let results: AsyncGenerator<GraphQLResult>;
+    let head: GraphqlRunEvent | undefined;
+    if (transport === "ws") {
+      results = subscribeWs(endpoint, operationRequest, {
+        signal,
+        ...(context.fetch ? { fetch: context.fetch } : {}),
+        ...(context.transport ? { transport: context.transport } : {}),
+      });
+    } else {
+      const kind = transport === "sse"
+        ? "sse"
+        : operation.operation === "subscription"
+        ? "stream"
+        : "single";
+      const { response } = await send(graphqlRequestSpec(endpoint, operationRequest, kind), {
+        follow: true,
+        signal,
+        ...(context.fetch ? { fetch: context.fetch } : {}),
+      });
+      // Counted on the way through, for the viewer's size.
+      const counted = new Response(
+        response.body?.pipeThrough(
+          new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, out) {
+              size += chunk.length;
+              out.enqueue(chunk);
+            },
+          }),
+        ) ?? null,
+        { status: response.status, headers: response.headers },
+      );
+      emit({
+        type: "head",
+        status: response.status,
+        statusText: response.statusText,
+        headers: [...response.headers],
+      });
+      results = readResults(counted);
+    }
     // WebSocket does not expose the handshake's status: 101 is shown once the socket works.
-    head = { type: "head", status: 101, statusText: "Switching Protocols", headers: [] };
-    results = subscribeWs(endpoint, operationRequest, {
-      signal,
-      ...(context.fetch ? { fetch: context.fetch } : {}),
-      ...(context.transport ? { transport: context.transport } : {}),
-    });
-  } else {
-    const kind = transport === "sse"
-      ? "sse"
-      : operation.operation === "subscription"
-      ? "stream"
-      : "single";
-    const { response } = await send(graphqlRequestSpec(endpoint, operationRequest, kind), {
-      follow: true,
-      signal,
-      ...(context.fetch ? { fetch: context.fetch } : {}),
-    });
-    // Counted on the way through, for the viewer's size.
-    const counted = new Response(
-      response.body?.pipeThrough(
-        new TransformStream<Uint8Array, Uint8Array>({
-          transform(chunk, out) {
-            size += chunk.length;
-            out.enqueue(chunk);
-          },
-        }),
-      ) ?? null,
-      { status: response.status, headers: response.headers },
-    );
-    head = {
-      type: "head",
-      status: response.status,
-      statusText: response.statusText,
-      headers: [...response.headers],
-    };
-    results = readResults(counted);
-  }
-  const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const emit = (value: Record<string, unknown>) => {
-        try {
-          controller.enqueue(encoder.encode(`${JSON.stringify(value)}\n`));
-        } catch {
-          // the browser went away
-        }
-      };
-      const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
-      let headSent = transport !== "ws";
-      if (headSent) emit(head);
-      try {
-        for await (const result of results) {
-          if (transport === "ws") size += encoder.encode(result.text).length;
-          if (!headSent) {
-            emit(head);
-            headSent = true;
-          }
-          emit({ type: "result", text: result.text, timeMs: elapsed(), size });
-        }
-        if (!headSent) emit(head);
-        emit({ type: "end", timeMs: elapsed(), size });
-      } catch (error) {
-        if (!signal.aborted) {
-          emit({ type: "error", message: error instanceof Error ? error.message : String(error) });
-        }
-      } finally {
-        await results.return(undefined).catch(() => {});
-        try {
-          controller.close();
-        } catch {
-          // the browser went away
-        }
+    if (transport === "ws") {
+      head = { type: "head", status: 101, statusText: "Switching Protocols", headers: [] };
+    }
+    try {
+      for await (const result of results) {
+        if (transport === "ws") size += encoder.encode(result.text).length;
+        if (head) emit(head);
+        head = undefined;
+        emit({ type: "result", text: result.text, timeMs: elapsed(), size });
       }
-    },
-    cancel() {
-      abort.abort();
-    },
-  });
-  return new Response(stream, {
-    headers: { "Content-Type": "application/x-ndjson; charset=utf-8" },
-  });
+      if (head) emit(head);
+      emit({ type: "end", timeMs: elapsed(), size });
+    } finally {
+      await results.return(undefined).catch(() => {});
+    }
+  }, { signal: context.signal, timeoutMs });
 }

@@ -9,6 +9,8 @@ import { send } from "../../http/send.ts";
 import { toCurl } from "../../output/curl.ts";
 import { boolean, object, readJson } from "./decode.ts";
 import { parseUiRequest, type UiOAuthSettings } from "./spec_json.ts";
+import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
+import type { HttpEvent } from "../protocol.ts";
 
 /** Bodies larger than this are cut in the viewer (the size is still reported in full). */
 export const MAX_SHOWN_BODY = 5 * 1024 * 1024;
@@ -27,24 +29,8 @@ export interface ApiContext {
   oauth?: UiOAuthSettings;
   /** The introspection cache directory (default: the CLI's). */
   graphqlCacheDir?: string;
-}
-
-/** A response as the browser sees it. */
-export interface ResponseJson {
-  status: number;
-  statusText: string;
-  /** The final URL, API keys redacted. */
-  url: string;
-  headers: Array<[string, string]>;
-  /** The body as text, or undefined when it is binary. */
-  body?: string;
-  /** Whether the body was cut at {@link MAX_SHOWN_BODY}. */
-  truncated: boolean;
-  /** Body size in bytes. */
-  size: number;
-  /** Milliseconds from sending to the last body byte. */
-  timeMs: number;
-  redirects: number;
+  /** Whether a session secret is one of this server's (the stream bridge's first message). */
+  isSession?: (session: string) => boolean;
 }
 
 /**
@@ -52,33 +38,37 @@ export interface ResponseJson {
  *
  * @param request the browser's request, JSON body
  * @param context signal and fetch
- * @returns the response as {@link ResponseJson}
+ * @returns NDJSON: one {@link HttpEvent}, the response or the error
  */
 export async function handleHttpSend(request: Request, context: ApiContext): Promise<Response> {
   const json = object(await readJson(request), "request");
   const spec = parseUiRequest(json, context.oauth);
-  const signal = context.signal;
-  const started = performance.now();
-  const exchange = await send(spec, {
-    follow: json.follow === undefined ? true : boolean(json.follow, "follow"),
-    signal,
-    ...(context.fetch ? { fetch: context.fetch } : {}),
-  });
-  const { bytes, size } = await readLimited(exchange.response.body, MAX_SHOWN_BODY);
-  const timeMs = performance.now() - started;
-  const binary = bytes.includes(0);
-  const result: ResponseJson = {
-    status: exchange.response.status,
-    statusText: exchange.response.statusText,
-    url: displayUrl(exchange.request),
-    headers: [...exchange.response.headers],
-    ...(binary ? {} : { body: new TextDecoder().decode(bytes) }),
-    truncated: size > bytes.length,
-    size,
-    timeMs: Math.round(timeMs * 10) / 10,
-    redirects: exchange.redirects,
-  };
-  return Response.json(result);
+  const follow = json.follow === undefined ? true : boolean(json.follow, "follow");
+  return ndjsonResponse<HttpEvent>(async ({ emit, signal }) => {
+    const started = performance.now();
+    const exchange = await send(spec, {
+      follow,
+      signal,
+      ...(context.fetch ? { fetch: context.fetch } : {}),
+    });
+    const { bytes, size } = await readLimited(exchange.response.body, MAX_SHOWN_BODY);
+    const timeMs = performance.now() - started;
+    const binary = bytes.includes(0);
+    emit({
+      type: "response",
+      response: {
+        status: exchange.response.status,
+        statusText: exchange.response.statusText,
+        url: displayUrl(exchange.request),
+        headers: [...exchange.response.headers],
+        ...(binary ? {} : { body: new TextDecoder().decode(bytes) }),
+        truncated: size > bytes.length,
+        size,
+        timeMs: Math.round(timeMs * 10) / 10,
+        redirects: exchange.redirects,
+      },
+    });
+  }, { signal: context.signal, timeoutMs: timeoutOf(json.timeoutMs) });
 }
 
 /**

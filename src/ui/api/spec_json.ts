@@ -15,9 +15,8 @@ import { newBoundary } from "../../http/body.ts";
 import type { BodySource, HeaderField, RequestSpec } from "../../http/spec.ts";
 import { Secret } from "../../secret.ts";
 import { object, oneOf, optionalString, rows, string } from "./decode.ts";
+import { AUTH_KINDS } from "../protocol.ts";
 
-/** The auth panel's kinds. */
-export const AUTH_KINDS = ["none", "basic", "bearer", "apikey", "oauth2"] as const;
 
 /** OAuth 2.0 settings that come from the server, not from the panel. */
 export interface UiOAuthSettings {
@@ -80,7 +79,8 @@ export function parseUiAuth(value: unknown, settings: UiOAuthSettings = {}): Par
         queryKeys.push({ name, value: new Secret(key) });
       } else {
         const header = parseHeader(`${name}: ${key}`);
-        headers.push({ name: header.name, value: new Secret(key.trim()) });
+        // A credential wherever it goes, whatever its name (e.g. X-Partner-Id).
+        headers.push({ name: header.name, value: new Secret(key.trim()), credential: true });
       }
       break;
     }

@@ -1,9 +1,9 @@
 /**
  * The WebSocket and SSE tabs' endpoint, `GET /api/stream`: the browser opens a WebSocket to
- * the UI server (behind the same secret cookie, Host and Origin checks as every route), asks
- * for a session, and the server runs it with `src/stream`, so the handshake carries the auth
- * panel's credentials (a browser cannot set WebSocket headers; Deno can). One browser socket
- * is one session: closing it ends the session.
+ * the UI server (behind the same Host and Origin checks as every route), proves the session
+ * in its first message (a browser cannot set headers on a WebSocket), asks for a session, and
+ * the server runs it with `src/stream`, so the handshake carries the auth panel's
+ * credentials. One browser socket is one session: closing it ends the session.
  * @module
  */
 import { type DialError, UsageError } from "../../errors.ts";
@@ -18,11 +18,17 @@ import {
   type StartWebSocket,
   webSocketEventJson,
 } from "./stream_messages.ts";
+import { BRIDGE_UNAUTHORIZED } from "../protocol.ts";
+
+/** How long a new bridge socket has to send its `hello`. */
+const HELLO_TIMEOUT_MS = 5_000;
 
 import type { TransportOptions } from "../../http/client.ts";
 
 /** What the bridge needs from the UI server. */
 export interface StreamContext {
+  /** Whether the first message's session is one of this server's. */
+  isSession?: (session: string) => boolean;
   /** Aborted when the UI server stops: every session ends. */
   signal: AbortSignal;
   /** The fetch for SSE requests and OAuth 2.0 token requests. */
@@ -74,6 +80,8 @@ class StreamBridge {
   #flushTimer?: ReturnType<typeof setTimeout>;
   #roomWaiters: Array<() => void> = [];
   #ended = false;
+  #greeted = false;
+  readonly #helloTimer: ReturnType<typeof setTimeout>;
 
   constructor(socket: WebSocket, context: StreamContext) {
     this.#socket = socket;
@@ -81,14 +89,39 @@ class StreamBridge {
     socket.onmessage = (event) => this.#onCommand(event.data);
     socket.onclose = () => this.#stopSession();
     socket.onerror = () => {};
+    // A socket that does not prove the session at once is dropped.
+    this.#helloTimer = setTimeout(() => this.#refuse(), HELLO_TIMEOUT_MS);
+  }
+
+  #refuse(): void {
+    clearTimeout(this.#helloTimer);
+    this.#ended = true;
+    if (this.#socket.readyState <= WebSocket.OPEN) {
+      this.#socket.close(BRIDGE_UNAUTHORIZED, "Unauthorized: no session");
+    }
   }
 
   #onCommand(data: unknown): void {
     if (this.#ended) return;
+    if (!this.#greeted) {
+      let session: string | undefined;
+      try {
+        const hello = typeof data === "string" ? parseBridgeCommand(data) : undefined;
+        if (hello?.type === "hello") session = hello.session;
+      } catch {
+        // refused below
+      }
+      if (session === undefined || !this.#context.isSession?.(session)) return this.#refuse();
+      clearTimeout(this.#helloTimer);
+      this.#greeted = true;
+      return;
+    }
     try {
       if (typeof data !== "string") throw new UsageError("Invalid bridge message: not text");
       const command = parseBridgeCommand(data);
       switch (command.type) {
+        case "hello":
+          throw new UsageError("The session was proven already");
         case "start":
           if (this.#ws || this.#sse) {
             throw new UsageError("A session is already running on this connection");
@@ -149,6 +182,7 @@ class StreamBridge {
   }
 
   #stopSession(): void {
+    clearTimeout(this.#helloTimer);
     this.#ended = true;
     void this.#ws?.close();
     this.#sse?.close("the app closed the stream");

@@ -4,15 +4,18 @@
  * session events of `src/stream` travel back as JSON.
  * @module
  */
-import { redactUrlsInText } from "../../redact_url.ts";
 import { parseUrl } from "../../cli/values.ts";
-import { DialError, UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors.ts";
 import type { RequestSpec } from "../../http/spec.ts";
 import type { SseSessionEvent } from "../../stream/sse_session.ts";
-import { StatusError } from "../../stream/status_error.ts";
 import type { WebSocketSessionEvent } from "../../stream/ws_session.ts";
 import { array, boolean, type JsonObject, object, oneOf, string } from "./decode.ts";
 import { parseUiRequest } from "./spec_json.ts";
+import { errorJson } from "./error_json.ts";
+import type { BridgeEvent, BridgeHello } from "../protocol.ts";
+
+export { errorJson };
+export type { BridgeEvent };
 
 /** Starts a WebSocket session: the handshake carries the auth panel's credentials. */
 export interface StartWebSocket {
@@ -40,6 +43,7 @@ export interface StartSse {
 
 /** What the browser may send over the bridge. */
 export type BridgeCommand =
+  | BridgeHello
   | { type: "start"; start: StartWebSocket | StartSse }
   | { type: "send"; data: string | Uint8Array }
   | { type: "close"; code?: number; reason?: string };
@@ -62,8 +66,10 @@ export function parseBridgeCommand(text: string): BridgeCommand {
     throw new UsageError(`Invalid bridge message: ${(error as Error).message}`);
   }
   const json = object(value, "bridge message");
-  const type = oneOf(json.type, "type", ["start", "send", "close"] as const);
+  const type = oneOf(json.type, "type", ["hello", "start", "send", "close"] as const);
   switch (type) {
+    case "hello":
+      return { type, session: string(json.session, "session") };
     case "start":
       return { type, start: parseStart(json) };
     case "send":
@@ -197,36 +203,6 @@ function closeCode(value: unknown): number {
   }
   return value;
 }
-
-/** An error as the browser sees it. */
-export interface ErrorJson {
-  message: string;
-  code: string;
-  hint?: string;
-  /** The HTTP status that refused a handshake or stream. */
-  status?: number;
-}
-
-/**
- * @param error anything thrown
- * @returns its message, code, hint and status
- */
-export function errorJson(error: unknown): ErrorJson {
-  if (error instanceof DialError) {
-    return {
-      message: error.message,
-      code: error.code,
-      ...(error.hint ? { hint: error.hint } : {}),
-      ...(error instanceof StatusError ? { status: error.status } : {}),
-    };
-  }
-  // Not a DialError: it may quote a URL with keys or userinfo.
-  const message = error instanceof Error ? error.message : String(error);
-  return { message: redactUrlsInText(message), code: "internal" };
-}
-
-/** A session event as JSON: errors as {@link ErrorJson}, binary messages as base64. */
-export type BridgeEvent = Record<string, unknown> & { type: string; time: number };
 
 /**
  * @param event a WebSocket session event

@@ -1,12 +1,28 @@
 /**
- * The browser's only link: JSON calls to the local server (same origin, secret cookie).
+ * The browser's only link: JSON calls to the local server (same origin), each carrying the
+ * session secret in the `X-Dial-Session` header. The secret comes from a one-time launch token
+ * in the URL fragment, traded once; it lives in memory and in this tab's sessionStorage (per
+ * origin, port included), never in a cookie, so no other server on the machine receives it.
  * @module
  */
+import {
+  type ErrorJson,
+  isRecord,
+  LAUNCH_PARAM,
+  readErrorJson,
+  SESSION_HEADER,
+  SESSION_STORAGE_KEY,
+  type SessionAnswer,
+} from "../protocol.ts";
+
+export { isRecord };
 
 /** An error the server reported, in words. */
 export class ApiError extends Error {
-  /** The HTTP status of the API call. */
+  /** The HTTP status of the API call (0 when the server could not be reached). */
   readonly status: number;
+  /** The error code. */
+  readonly code: string;
   /** A hint, when the server gave one. */
   readonly hint: string | undefined;
 
@@ -14,21 +30,76 @@ export class ApiError extends Error {
    * @param message the server's message
    * @param status the API call's status
    * @param hint a hint
+   * @param code the error code
    */
-  constructor(message: string, status: number, hint?: string) {
+  constructor(message: string, status: number, hint?: string, code = "internal") {
     super(message);
     this.name = "ApiError";
     this.status = status;
+    this.code = code;
     this.hint = hint;
+  }
+
+  /**
+   * @param error an error in the protocol's shape
+   * @param status the API call's status
+   * @returns it as an ApiError
+   */
+  static from(error: ErrorJson, status: number): ApiError {
+    return new ApiError(error.message, status, error.hint, error.code);
   }
 }
 
 /**
- * @param value anything
- * @returns whether it is a plain object
+ * @param error anything caught
+ * @returns it as an ApiError
  */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+export function toApiError(error: unknown): ApiError {
+  return error instanceof ApiError ? error : new ApiError(String(error), 0);
+}
+
+let session = "";
+
+/**
+ * Finds this page's session: trades a launch token from the URL fragment (then removes it
+ * from the address bar and history), or reuses the one this tab already holds.
+ *
+ * @returns undefined once there is a session, else why there is none
+ */
+export async function startSession(): Promise<ApiError | undefined> {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const launch = fragment.get(LAUNCH_PARAM);
+  if (launch !== null) {
+    history.replaceState(null, "", location.pathname);
+    try {
+      const response = await fetch("/api/session", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ launch }),
+      });
+      if (!response.ok) throw await apiError(response);
+      const answer: SessionAnswer = await response.json();
+      session = answer.session;
+      sessionStorage.setItem(SESSION_STORAGE_KEY, session);
+      return undefined;
+    } catch (error) {
+      // A used link must not fall back on an older session of this tab.
+      return toApiError(error);
+    }
+  }
+  session = sessionStorage.getItem(SESSION_STORAGE_KEY) ?? "";
+  if (session !== "") return undefined;
+  return new ApiError(
+    "This page has no session of dial ui",
+    401,
+    "open the link dial ui printed (each works once), or stop dial ui and start it again",
+    "unauthorized",
+  );
+}
+
+/** @returns the session secret, for the stream bridge's first message */
+export function sessionSecret(): string {
+  return session;
 }
 
 /**
@@ -42,21 +113,17 @@ export async function apiError(response: Response): Promise<ApiError> {
   } catch {
     body = undefined;
   }
-  const error = isRecord(body) && isRecord(body.error) ? body.error : {};
-  const message = typeof error.message === "string"
-    ? error.message
-    : `The dial server answered ${response.status}`;
-  return new ApiError(
-    message,
-    response.status,
-    typeof error.hint === "string" ? error.hint : undefined,
+  const error = readErrorJson(
+    isRecord(body) ? body.error : undefined,
+    `The dial server answered ${response.status}`,
   );
+  return ApiError.from(error, response.status);
 }
 
 /**
  * POSTs JSON to the local server.
  *
- * @param path e.g. `/api/http`
+ * @param path e.g. `/api/auth/state`
  * @param body any JSON value
  * @param signal aborts the call
  * @returns the parsed JSON answer (unknown: validate before use)
@@ -76,7 +143,7 @@ export async function postJson(
  *
  * @param path the API path
  * @param body any JSON value
- * @param signal aborts the call
+ * @param signal aborts the call (the server then aborts its upstream request)
  * @returns the successful response
  * @throws {ApiError} when the server answers with an error
  */
@@ -85,16 +152,30 @@ export async function post(path: string, body: unknown, signal?: AbortSignal): P
   try {
     response = await fetch(path, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", [SESSION_HEADER]: session },
       body: JSON.stringify(body),
       ...(signal ? { signal } : {}),
     });
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new ApiError("Cannot reach the dial server: is `dial ui` still running?", 0);
+    throw new ApiError(
+      "Cannot reach the dial server: is `dial ui` still running?",
+      0,
+      undefined,
+      "unreachable",
+    );
   }
   if (!response.ok) throw await apiError(response);
   return response;
+}
+
+/**
+ * @param event an NDJSON event
+ * @returns the ApiError of an `{type: "error", error}` event, or undefined
+ */
+export function ndjsonError(event: unknown): ApiError | undefined {
+  if (!isRecord(event) || event.type !== "error") return undefined;
+  return ApiError.from(readErrorJson(event.error), 0);
 }
 
 /**

@@ -4,9 +4,9 @@
  * @module
  */
 import { computed, signal } from "@preact/signals";
+import type { AuthJson, AuthKind, OAuth2Flow } from "../protocol.ts";
 
-/** The auth kinds, as the server's `parseUiAuth` names them. */
-export type AuthKind = "none" | "basic" | "bearer" | "apikey" | "oauth2";
+export type { AuthKind, OAuth2Flow };
 
 /** Labels for the kind picker. */
 export const AUTH_LABELS: ReadonlyArray<[AuthKind, string]> = [
@@ -16,9 +16,6 @@ export const AUTH_LABELS: ReadonlyArray<[AuthKind, string]> = [
   ["apikey", "API key"],
   ["oauth2", "OAuth 2.0"],
 ];
-
-/** The OAuth 2.0 flows. */
-export type OAuth2Flow = "client_credentials" | "authorization_code" | "password";
 
 /** Every field of the panel. */
 export const auth = {
@@ -41,7 +38,7 @@ export const auth = {
 };
 
 /** The panel as the JSON the server parses. */
-export const authJson = computed((): Record<string, unknown> => {
+export const authJson = computed((): AuthJson => {
   switch (auth.kind.value) {
     case "none":
       return { kind: "none" };

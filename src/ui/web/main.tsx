@@ -1,8 +1,25 @@
 /**
- * The browser entry point of `dial ui`.
+ * The browser entry point of `dial ui`: find the session, then show the app (or why not).
  * @module
  */
 import { render } from "preact";
-import { App } from "./app.tsx";
+import { startSession } from "./api.ts";
 
-render(<App />, document.getElementById("app")!);
+const root = document.getElementById("app")!;
+const problem = await startSession();
+if (problem) {
+  render(
+    <main class="no-session">
+      <h1>dial</h1>
+      <p role="alert" class="error">
+        {problem.message}
+        {problem.hint && <span class="hint">: {problem.hint}</span>}
+      </p>
+    </main>,
+    root,
+  );
+} else {
+  // Loaded after the session: the tabs read drafts and may call the server at once.
+  const { App } = await import("./app.tsx");
+  render(<App />, root);
+}

@@ -7,16 +7,12 @@
 import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
-import { ApiError, isRecord, ndjson, post, postJson } from "./api.ts";
+import { ApiError, isRecord, ndjson, ndjsonError, post, postJson } from "./api.ts";
+import type { TokenStateJson } from "../protocol.ts";
 import { auth, authJson } from "./auth_state.ts";
 
 /** What the server knows about the token, times in epoch ms. */
-interface TokenInfo {
-  obtainedAt: number;
-  expiresAt?: number;
-  refreshedAt?: number;
-  hasRefreshToken: boolean;
-}
+type TokenInfo = TokenStateJson;
 
 const info = signal<TokenInfo | null | undefined>(undefined);
 const message = signal<string | undefined>(undefined);
@@ -48,7 +44,9 @@ async function getToken(): Promise<void> {
   busy.value = true;
   message.value = undefined;
   // Opened now, while the click still counts as a user gesture; pointed at the login later.
+  // Cut from this page at once (noopener by hand): the provider's page gets no opener.
   const loginTab = auth.flow.value === "authorization_code" ? globalThis.open("", "_blank") : null;
+  if (loginTab) loginTab.opener = null;
   let loginShown = false;
   try {
     const response = await post("/api/auth/token", { auth: authJson.value });
@@ -56,14 +54,15 @@ async function getToken(): Promise<void> {
       if (!isRecord(event)) continue;
       if (event.type === "login" && typeof event.url === "string") {
         if (loginTab) loginTab.location.href = event.url;
-        else globalThis.open(event.url, "_blank");
+        else globalThis.open(event.url, "_blank", "noopener,noreferrer");
         loginShown = true;
         message.value = "Log in in the new tab, then come back here";
       } else if (event.type === "state") {
         info.value = parseInfo(event.state);
         message.value = undefined;
-      } else if (event.type === "error" && typeof event.message === "string") {
-        message.value = event.message + (typeof event.hint === "string" ? ` (${event.hint})` : "");
+      } else if (event.type === "error") {
+        const error = ndjsonError(event)!;
+        message.value = error.message + (error.hint ? ` (${error.hint})` : "");
       }
     }
   } catch (error) {

@@ -4,6 +4,7 @@
  * response viewer.
  * @module
  */
+import { GRAPHQL_TRANSPORTS } from "../../protocol.ts";
 import type { JSX } from "preact";
 import { json } from "@codemirror/lang-json";
 import { CodeEditor } from "../code_editor.tsx";
@@ -108,10 +109,11 @@ function OperationBar(): JSX.Element {
           value={transport.value}
           onChange={(e) => {
             const value = e.currentTarget.value;
-            if (value === "post" || value === "ws" || value === "sse") transport.value = value;
+            const found = GRAPHQL_TRANSPORTS.find((t) => t === value);
+            if (found) transport.value = found;
           }}
         >
-          <option value="post">One POST</option>
+          <option value="http">One POST</option>
           <option value="ws">WebSocket</option>
           <option value="sse">SSE</option>
         </select>

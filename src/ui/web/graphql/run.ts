@@ -4,7 +4,7 @@
  * @module
  */
 import { batch, signal } from "@preact/signals";
-import { ApiError, isRecord, ndjson, post, postJson } from "../api.ts";
+import { ApiError, isRecord, ndjson, ndjsonError, post } from "../api.ts";
 import { authJson } from "../auth_state.ts";
 import { refreshTokenState } from "../token_state.tsx";
 import { parseVariablesJson } from "../../../graphql/variables.ts";
@@ -52,11 +52,18 @@ function target() {
 export async function loadSchema(): Promise<void> {
   schemaState.value = { status: "loading" };
   try {
-    const answer = await postJson("/api/graphql/schema", target());
-    if (!isRecord(answer)) throw new ApiError("Unexpected answer from the dial server", 0);
+    let introspection: unknown;
+    for await (const event of ndjson(await post("/api/graphql/schema", target()))) {
+      const failed = ndjsonError(event);
+      if (failed) throw failed;
+      if (isRecord(event) && event.type === "schema") introspection = event.introspection;
+    }
+    if (introspection === undefined) {
+      throw new ApiError("Unexpected answer from the dial server", 0);
+    }
     // Marks for scripts/bench_ui.ts: schema received → tree painted.
     performance.mark("dial:schema-received");
-    setSchema(answer.introspection, endpoint.value);
+    setSchema(introspection, endpoint.value);
     requestAnimationFrame(() => setTimeout(() => performance.mark("dial:tree-painted")));
   } catch (error) {
     schemaState.value = { status: "error", message: describe(error) };
@@ -103,8 +110,8 @@ export async function runOperation(): Promise<void> {
         run.value = { ...state, results: results.length, ...progress(event) };
       } else if (event.type === "end") {
         run.value = { ...state, streaming: false, ...progress(event) };
-      } else if (event.type === "error" && typeof event.message === "string") {
-        runError.value = event.message;
+      } else if (event.type === "error") {
+        runError.value = describe(ndjsonError(event));
       }
     }
   } catch (error) {

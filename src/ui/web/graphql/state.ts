@@ -3,6 +3,7 @@
  * loaded schema with its tree, search index and builder state, and the expansion of the tree.
  * @module
  */
+import { GRAPHQL_TRANSPORTS, type GraphQLTransport } from "../../protocol.ts";
 import { batch, computed, signal } from "@preact/signals";
 import type { GraphQLSchema } from "graphql";
 import { SchemaModel } from "../../../graphql/schema_model.ts";
@@ -20,13 +21,13 @@ export const headers = persisted("graphql.headers", [], isRows, withoutSecrets);
 export const queryText = persisted("graphql.query", "", isString);
 /** The variables JSON, remembered. */
 export const variablesText = persisted("graphql.variables", "{}", isString);
-/** How a subscription runs: one POST, graphql-transport-ws, or SSE. */
-export type Transport = "post" | "ws" | "sse";
+/** How a subscription runs: one POST (`http`), graphql-transport-ws, or SSE. */
+export type Transport = GraphQLTransport;
 /** The subscription transport, remembered. */
 export const transport = persisted<Transport>(
   "graphql.transport",
-  "post",
-  (v): v is Transport => v === "post" || v === "ws" || v === "sse",
+  "http",
+  (v): v is Transport => GRAPHQL_TRANSPORTS.some((t) => t === v),
 );
 /** The operation to run when the document holds several. */
 export const operationName = signal<string | undefined>(undefined);

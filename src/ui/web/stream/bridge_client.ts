@@ -4,10 +4,16 @@
  * credentials and sends its events back in batches.
  * @module
  */
-import { isRecord } from "../api.ts";
+import { sessionSecret } from "../api.ts";
+import {
+  BRIDGE_UNAUTHORIZED,
+  type BridgeEvent,
+  type BridgeHello,
+  isRecord,
+  readErrorJson,
+} from "../../protocol.ts";
 
-/** One session event as the server sent it (checked to have a type and a time). */
-export type BridgeEvent = Record<string, unknown> & { type: string; time: number };
+export type { BridgeEvent };
 
 /** What a {@link StreamBridge} reports. */
 export interface BridgeHandlers {
@@ -31,7 +37,12 @@ export class StreamBridge {
   constructor(start: Record<string, unknown>, handlers: BridgeHandlers) {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const socket = this.#socket = new WebSocket(`${scheme}//${location.host}/api/stream`);
-    socket.onopen = () => socket.send(JSON.stringify({ type: "start", ...start }));
+    socket.onopen = () => {
+      // A browser cannot set headers on a WebSocket: the first message proves the session.
+      const hello: BridgeHello = { type: "hello", session: sessionSecret() };
+      socket.send(JSON.stringify(hello));
+      socket.send(JSON.stringify({ type: "start", ...start }));
+    };
     socket.onmessage = (message) => {
       let batch: unknown;
       try {
@@ -46,9 +57,13 @@ export class StreamBridge {
       if (events.some((e) => e.type === "end")) this.#ended = true;
       handlers.onEvents(events);
     };
-    socket.onclose = () =>
+    socket.onclose = (event) =>
       handlers.onClosed(
-        this.#ended ? "" : "Lost the connection to the dial server: is `dial ui` still running?",
+        this.#ended
+          ? ""
+          : event.code === BRIDGE_UNAUTHORIZED
+          ? "The dial server refused this page's session: open the link dial ui printed, or relaunch it"
+          : "Lost the connection to the dial server: is `dial ui` still running?",
       );
   }
 
@@ -87,9 +102,6 @@ export class StreamBridge {
  * @returns the error's message and hint, when it is one
  */
 export function eventError(value: unknown): { message: string; hint?: string } {
-  if (!isRecord(value) || typeof value.message !== "string") return { message: "Unknown error" };
-  return {
-    message: value.message,
-    ...(typeof value.hint === "string" ? { hint: value.hint } : {}),
-  };
+  const { message, hint } = readErrorJson(value);
+  return { message, ...(hint ? { hint } : {}) };
 }

@@ -1,0 +1,101 @@
+/**
+ * Answers as newline-delimited JSON. Every long call of the UI API answers this way: the
+ * server learns at once when the page cancels, navigates away or closes (the browser drops
+ * the connection and the stream is cancelled), and aborts the upstream request with it.
+ * @module
+ */
+import { TimeoutError } from "../../errors.ts";
+import { DEFAULT_TIMEOUT_MS, type ErrorJson, MAX_TIMEOUT_MS } from "../protocol.ts";
+import { UsageError } from "../../errors.ts";
+import { errorJson } from "./error_json.ts";
+
+/** What a streamed call gets: where to write and when to stop. */
+export interface NdjsonCall<T> {
+  /** Writes one line; after the page went away it does nothing. */
+  emit(event: T): void;
+  /** Aborted when the page cancels or goes away, the timeout passes or the server stops. */
+  signal: AbortSignal;
+}
+
+/**
+ * @param value the `timeoutMs` member of a request
+ * @returns milliseconds, {@link DEFAULT_TIMEOUT_MS} when absent, 0 for none
+ * @throws {UsageError} when it is not whole milliseconds within a day
+ */
+export function timeoutOf(value: unknown): number {
+  if (value === undefined || value === null) return DEFAULT_TIMEOUT_MS;
+  if (
+    typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > MAX_TIMEOUT_MS
+  ) {
+    throw new UsageError(
+      `Invalid timeoutMs: expected whole milliseconds from 0 to ${MAX_TIMEOUT_MS}`,
+      {
+        hint: "set Timeout in seconds, e.g. 30; 0 waits without limit",
+      },
+    );
+  }
+  return value;
+}
+
+/**
+ * Streams a call's events. A thrown error becomes `{type: "error", error}`, unless the page
+ * cancelled (nobody is listening).
+ *
+ * @param run the call; resolves when it has emitted everything
+ * @param options the server's signal, and the timeout in ms (0: none)
+ * @returns the NDJSON response
+ */
+export function ndjsonResponse<T>(
+  run: (call: NdjsonCall<T>) => Promise<void>,
+  options: { signal: AbortSignal; timeoutMs?: number },
+): Response {
+  const controller = new AbortController();
+  const signal = AbortSignal.any([options.signal, controller.signal]);
+  const encoder = new TextEncoder();
+  let cancelled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stream = new ReadableStream<Uint8Array>({
+    start(out) {
+      const emit = (event: T | { type: "error"; error: ErrorJson }) => {
+        if (cancelled) return;
+        try {
+          out.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+        } catch {
+          // the page went away
+        }
+      };
+      if (options.timeoutMs) {
+        const seconds = options.timeoutMs / 1000;
+        timer = setTimeout(() =>
+          controller.abort(
+            new TimeoutError(`Timed out after ${seconds} s`, {
+              hint: "raise Timeout in the tab (0 waits without limit)",
+            }),
+          ), options.timeoutMs);
+      }
+      (async () => {
+        try {
+          await run({ emit, signal });
+        } catch (error) {
+          const reason = controller.signal.aborted ? controller.signal.reason : undefined;
+          if (!cancelled) emit({ type: "error", error: errorJson(reason ?? error) });
+        } finally {
+          clearTimeout(timer);
+          try {
+            if (!cancelled) out.close();
+          } catch {
+            // already closed
+          }
+        }
+      })();
+    },
+    cancel() {
+      cancelled = true;
+      clearTimeout(timer);
+      controller.abort(new DOMException("The page cancelled the request", "AbortError"));
+    },
+  });
+  return new Response(stream, {
+    headers: { "Content-Type": "application/x-ndjson; charset=utf-8" },
+  });
+}

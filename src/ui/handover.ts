@@ -1,0 +1,56 @@
+/**
+ * Opening the app without a secret on any command line: the launch URL goes into a 0600 HTML
+ * file in a private 0700 directory, which redirects to it, and the browser is started on the
+ * file (as Jupyter does). The file is removed once the page has traded the token, and when
+ * dial ui stops.
+ * @module
+ */
+
+/** A handover file. */
+export interface Handover {
+  /** The `file://` URL to open: it carries no secret. */
+  fileUrl: URL;
+  /** Removes the file and its directory (again is harmless). */
+  remove(): Promise<void>;
+}
+
+/**
+ * @param path an absolute path
+ * @returns its `file://` URL
+ */
+function fileUrl(path: string): URL {
+  const slashed = path.replaceAll("\\", "/");
+  return new URL(`file://${slashed.startsWith("/") ? "" : "/"}${encodeURI(slashed)}`);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Writes the handover page.
+ *
+ * @param launch the one-time launch URL
+ * @returns the file's URL and a remover
+ */
+export async function writeHandover(launch: URL): Promise<Handover> {
+  const dir = await Deno.makeTempDir({ prefix: "dial-ui-" });
+  if (Deno.build.os !== "windows") await Deno.chmod(dir, 0o700);
+  const path = `${dir}/open.html`;
+  const href = escapeHtml(launch.href);
+  await Deno.writeTextFile(
+    path,
+    `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="referrer" content="no-referrer">
+<meta http-equiv="refresh" content="0;url=${href}">
+<title>dial</title></head>
+<body><p>Opening dial… <a href="${href}" rel="noopener noreferrer">continue</a></p></body></html>
+`,
+    { mode: 0o600, createNew: true },
+  );
+  return {
+    fileUrl: fileUrl(path),
+    remove: () => Deno.remove(dir, { recursive: true }).catch(() => {}),
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * The UI's wire protocol: every name and shape the browser and the `dial ui` server exchange,
+ * in one module both import (the server under Deno, the page through the bundle). Pure data:
+ * no Deno APIs, no DOM. `PROTOCOL.md` beside it describes the exchange in prose.
+ * @module
+ */
+import { OAUTH2_FLOWS, type OAuth2Flow } from "../auth/oauth2/parse_value.ts";
+import { GRAPHQL_TRANSPORTS, type GraphQLTransport } from "../graphql/transports.ts";
+
+export { GRAPHQL_TRANSPORTS, OAUTH2_FLOWS };
+export type { GraphQLTransport, OAuth2Flow };
+
+/** The request header that carries the session secret on every API call. */
+export const SESSION_HEADER = "X-Dial-Session";
+
+/** The URL fragment key of a one-time launch token: `http://127.0.0.1:PORT/#launch=…`. */
+export const LAUNCH_PARAM = "launch";
+
+/** Where the page keeps its session secret: per origin and per tab, gone with the tab. */
+export const SESSION_STORAGE_KEY = "dial.session";
+
+/** The largest API request body the server reads; beyond it answers 413. */
+export const MAX_API_BODY = 16 * 1024 * 1024;
+
+/** The default timeout of a request sent from a tab, editable there. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** The longest timeout a tab may ask for: one day. */
+export const MAX_TIMEOUT_MS = 86_400_000;
+
+/** An error as the browser sees it, in every answer and every event. */
+export interface ErrorJson {
+  /** A stable code: `usage`, `transport`, `timeout`, `auth`, `unauthorized`, … */
+  code: string;
+  /** What went wrong, in words. */
+  message: string;
+  /** What to do about it, naming the UI's controls. */
+  hint?: string;
+  /** The HTTP status that refused a handshake or stream. */
+  status?: number;
+}
+
+/** The body of every non-2xx API answer. */
+export interface ErrorBody {
+  error: ErrorJson;
+}
+
+/** `POST /api/session` asks: trade a one-time launch token for the session secret. */
+export interface SessionRequest {
+  launch: string;
+}
+
+/** `POST /api/session` answers. */
+export interface SessionAnswer {
+  session: string;
+}
+
+/** The auth panel's kinds, as both sides name them. */
+export const AUTH_KINDS = ["none", "basic", "bearer", "apikey", "oauth2"] as const;
+/** One of {@link AUTH_KINDS}. */
+export type AuthKind = typeof AUTH_KINDS[number];
+
+/** The auth panel as JSON. */
+export type AuthJson =
+  | { kind: "none" }
+  | { kind: "basic"; username: string; password: string }
+  | { kind: "bearer"; token: string }
+  | { kind: "apikey"; in: "header" | "query"; name: string; value: string }
+  | {
+    kind: "oauth2";
+    flow: OAuth2Flow;
+    tokenUrl: string;
+    clientId: string;
+    clientSecret?: string;
+    scope?: string;
+    authUrl?: string;
+    port?: string;
+    username?: string;
+    password?: string;
+  };
+
+/** A name/value row of a table (headers, query parameters, form fields). */
+export interface Row {
+  name: string;
+  value: string;
+  /** A row switched off is kept in the table but not sent; default on. */
+  enabled?: boolean;
+}
+
+/** The HTTP tab's body. */
+export type BodyJson =
+  | { kind: "none" }
+  | { kind: "json" | "text"; text: string; contentType?: string }
+  | { kind: "form"; fields: Row[] };
+
+/** `POST /api/http` and `POST /api/http/curl` ask. */
+export interface HttpRequestJson {
+  method: string;
+  url: string;
+  params?: Row[];
+  headers?: Row[];
+  body?: BodyJson;
+  auth?: AuthJson;
+  follow?: boolean;
+  /** Abort after this many milliseconds; default {@link DEFAULT_TIMEOUT_MS}. */
+  timeoutMs?: number;
+}
+
+/** A response as the browser sees it. */
+export interface ResponseJson {
+  status: number;
+  statusText: string;
+  /** The final URL, API keys redacted. */
+  url: string;
+  headers: Array<[string, string]>;
+  /** The body as text, or absent when it is binary. */
+  body?: string;
+  /** Whether the body was cut for the viewer. */
+  truncated: boolean;
+  /** Body size in bytes. */
+  size: number;
+  /** Milliseconds from sending to the last body byte. */
+  timeMs: number;
+  redirects: number;
+}
+
+/**
+ * `POST /api/http` answers NDJSON (so the server notices at once when the page cancels):
+ * exactly one of these lines.
+ */
+export type HttpEvent = { type: "response"; response: ResponseJson } | {
+  type: "error";
+  error: ErrorJson;
+};
+
+/** OAuth 2.0 token state (never the token): times in epoch milliseconds. */
+export interface TokenStateJson {
+  obtainedAt: number;
+  expiresAt?: number;
+  refreshedAt?: number;
+  hasRefreshToken: boolean;
+}
+
+/** `POST /api/auth/token` answers NDJSON lines of these. */
+export type AuthTokenEvent =
+  | { type: "login"; url: string }
+  | { type: "state"; state: TokenStateJson | null }
+  | { type: "error"; error: ErrorJson };
+
+/** `POST /api/graphql/schema` answers NDJSON: one of these lines. */
+export type GraphqlSchemaEvent = { type: "schema"; introspection: unknown } | {
+  type: "error";
+  error: ErrorJson;
+};
+
+/** `POST /api/graphql/run` answers NDJSON lines of these. */
+export type GraphqlRunEvent =
+  | { type: "head"; status: number; statusText: string; headers: Array<[string, string]> }
+  | { type: "result"; text: string; timeMs: number; size: number }
+  | { type: "end"; timeMs: number; size: number }
+  | { type: "error"; error: ErrorJson };
+
+/**
+ * The stream bridge (`GET /api/stream`, a WebSocket): the page's first message proves the
+ * session (a browser cannot set headers on a WebSocket), then one `start`, then `send` and
+ * `close`.
+ */
+export type BridgeHello = { type: "hello"; session: string };
+
+/** A session event from the bridge: errors as {@link ErrorJson}, binary messages as base64. */
+export type BridgeEvent = Record<string, unknown> & { type: string; time: number };
+
+/** The close code the bridge uses when the first message does not prove the session. */
+export const BRIDGE_UNAUTHORIZED = 4401;
+
+/**
+ * @param value anything
+ * @returns whether it is a plain object
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads an {@link ErrorJson} from anything the other side sent.
+ *
+ * @param value an `error` member
+ * @param fallback the message when there is none
+ * @returns the error, with code `internal` when none came
+ */
+export function readErrorJson(value: unknown, fallback = "Unknown error"): ErrorJson {
+  if (!isRecord(value)) return { code: "internal", message: fallback };
+  return {
+    code: typeof value.code === "string" ? value.code : "internal",
+    message: typeof value.message === "string" ? value.message : fallback,
+    ...(typeof value.hint === "string" ? { hint: value.hint } : {}),
+    ...(typeof value.status === "number" ? { status: value.status } : {}),
+  };
+}
