@@ -5,17 +5,9 @@
 import assert from "node:assert/strict";
 import { serve, type TestServer } from "../_helpers.ts";
 import { startUiServer, type UiServer } from "../../src/ui/server.ts";
+import { sessionOf } from "../ui/_session.ts";
 
 const NO_ASSETS = { js: "", css: "" };
-
-/** Logs in like the browser does: the printed URL sets the secret cookie. */
-async function cookieOf(server: UiServer): Promise<string> {
-  const response = await fetch(server.url, { redirect: "manual" });
-  await response.body?.cancel();
-  const cookie = response.headers.get("set-cookie");
-  assert.ok(cookie, "the printed URL sets a cookie");
-  return cookie.split(";")[0]!;
-}
 
 interface Bridge {
   socket: WebSocket;
@@ -25,10 +17,11 @@ interface Bridge {
   closed: Promise<CloseEvent>;
 }
 
-async function openBridge(server: UiServer, cookie?: string): Promise<Bridge> {
+/** Opens the bridge; with a session, proves it in the first message as the page does. */
+async function openBridge(server: UiServer, session?: string): Promise<Bridge> {
   const origin = `http://127.0.0.1:${server.port}`;
   const socket = new WebSocket(`ws://127.0.0.1:${server.port}/api/stream`, {
-    headers: { Origin: origin, ...(cookie ? { Cookie: cookie } : {}) },
+    headers: { Origin: origin },
   });
   const events: Array<Record<string, unknown>> = [];
   const waiters = new Set<() => void>();
@@ -40,7 +33,10 @@ async function openBridge(server: UiServer, cookie?: string): Promise<Bridge> {
   };
   const closed = new Promise<CloseEvent>((resolve) => socket.addEventListener("close", resolve));
   await new Promise<void>((resolve, reject) => {
-    socket.onopen = () => resolve();
+    socket.onopen = () => {
+      if (session !== undefined) socket.send(JSON.stringify({ type: "hello", session }));
+      resolve();
+    };
     socket.onerror = (event) => reject(new Error(event instanceof ErrorEvent ? event.message : ""));
   });
   return {
@@ -86,7 +82,7 @@ function echoServer(authorization: string): TestServer {
 Deno.test("ui stream bridge: a WebSocket session carries Basic auth, echoes text and binary, and reports the server's close", async () => {
   await using target = echoServer(`Basic ${btoa("ann:pw")}`);
   await using ui = await startUiServer({ assets: NO_ASSETS });
-  const bridge = await openBridge(ui, await cookieOf(ui));
+  const bridge = await openBridge(ui, await sessionOf(ui));
   bridge.socket.send(JSON.stringify({
     type: "start",
     kind: "ws",
@@ -119,7 +115,7 @@ Deno.test("ui stream bridge: a WebSocket session carries Basic auth, echoes text
 Deno.test("ui stream bridge: a refused handshake is reported with its status and hint", async () => {
   await using target = echoServer("Bearer right");
   await using ui = await startUiServer({ assets: NO_ASSETS });
-  const bridge = await openBridge(ui, await cookieOf(ui));
+  const bridge = await openBridge(ui, await sessionOf(ui));
   bridge.socket.send(JSON.stringify({
     type: "start",
     kind: "ws",
@@ -129,7 +125,7 @@ Deno.test("ui stream bridge: a refused handshake is reported with its status and
   assert.deepEqual(error.error, {
     message: `WebSocket handshake refused by 127.0.0.1:${target.port}: HTTP 401`,
     code: "http_status",
-    hint: "check the credentials (-u, -B, -K, -H, --oauth2)",
+    hint: "check the auth panel and the Headers table",
     status: 401,
   });
   await bridge.next((e) => e.type === "end");
@@ -139,7 +135,7 @@ Deno.test("ui stream bridge: a refused handshake is reported with its status and
 Deno.test("ui stream bridge: the client's Disconnect closes with the given code", async () => {
   await using target = echoServer("Bearer t");
   await using ui = await startUiServer({ assets: NO_ASSETS });
-  const bridge = await openBridge(ui, await cookieOf(ui));
+  const bridge = await openBridge(ui, await sessionOf(ui));
   bridge.socket.send(JSON.stringify({
     type: "start",
     kind: "ws",
@@ -157,7 +153,7 @@ Deno.test("ui stream bridge: the client's Disconnect closes with the given code"
 Deno.test("ui stream bridge: a bad start message is an error in words and nothing is sent", async () => {
   await using target = echoServer("Bearer t");
   await using ui = await startUiServer({ assets: NO_ASSETS });
-  const bridge = await openBridge(ui, await cookieOf(ui));
+  const bridge = await openBridge(ui, await sessionOf(ui));
   bridge.socket.send(JSON.stringify({
     type: "start",
     kind: "ws",
@@ -173,9 +169,22 @@ Deno.test("ui stream bridge: a bad start message is an error in words and nothin
   assert.equal(target.requests.length, 0);
 });
 
-Deno.test("ui stream bridge: the upgrade needs the secret cookie", async () => {
+Deno.test("ui stream bridge: a first message without the session closes the bridge with 4401 and runs nothing", async () => {
+  await using target = serve(() => new Response("data: x\n\n"));
   await using ui = await startUiServer({ assets: NO_ASSETS });
-  await assert.rejects(openBridge(ui), /401/);
+  for (const hello of [{ type: "hello", session: "guess" }, { type: "start", kind: "sse" }]) {
+    const bridge = await openBridge(ui);
+    bridge.socket.send(JSON.stringify(hello));
+    bridge.socket.send(JSON.stringify({
+      type: "start",
+      kind: "sse",
+      request: { method: "GET", url: `${target.origin}/events` },
+    }));
+    const closed = await bridge.closed;
+    assert.equal(closed.code, 4401);
+    assert.equal(closed.reason, "Unauthorized: no session");
+  }
+  assert.equal(target.requests.length, 0);
 });
 
 Deno.test("ui stream bridge: an SSE session reconnects with Last-Event-ID and the credentials again", async () => {
@@ -189,7 +198,7 @@ Deno.test("ui stream bridge: an SSE session reconnects with Last-Event-ID and th
     return new Response(body, { headers: { "Content-Type": "text/event-stream" } });
   });
   await using ui = await startUiServer({ assets: NO_ASSETS });
-  const bridge = await openBridge(ui, await cookieOf(ui));
+  const bridge = await openBridge(ui, await sessionOf(ui));
   bridge.socket.send(JSON.stringify({
     type: "start",
     kind: "sse",
@@ -240,7 +249,7 @@ Deno.test("ui stream bridge: an SSE reconnection gets a fresh OAuth 2.0 token on
       });
     });
     await using ui = await startUiServer({ assets: NO_ASSETS });
-    const bridge = await openBridge(ui, await cookieOf(ui));
+    const bridge = await openBridge(ui, await sessionOf(ui));
     bridge.socket.send(JSON.stringify({
       type: "start",
       kind: "sse",
@@ -268,14 +277,12 @@ Deno.test("ui stream bridge: an SSE reconnection gets a fresh OAuth 2.0 token on
 
 Deno.test("ui stream bridge: a plain GET is refused with a 400 in words", async () => {
   await using ui = await startUiServer({ assets: NO_ASSETS });
-  const response = await fetch(`http://127.0.0.1:${ui.port}/api/stream`, {
-    headers: { Cookie: await cookieOf(ui) },
-  });
+  const response = await fetch(`http://127.0.0.1:${ui.port}/api/stream`);
   assert.equal(response.status, 400);
   assert.deepEqual(await response.json(), {
     error: {
-      message: "Expected a WebSocket upgrade",
       code: "usage",
+      message: "Expected a WebSocket upgrade",
       hint: "the stream tabs open this endpoint with new WebSocket()",
     },
   });

@@ -1,89 +1,102 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
 import { startUiServer, type UiServer } from "../../src/ui/server.ts";
-import { cookieName } from "../../src/ui/guard.ts";
+import { apiHeaders, sessionOf, tradeLaunch } from "./_session.ts";
 
 const ASSETS = { js: "/* app */", css: "/* css */" };
 
-async function login(server: UiServer): Promise<string> {
-  const response = await fetch(server.url, { redirect: "manual" });
-  await response.body?.cancel();
-  assert.equal(response.status, 303);
-  assert.equal(response.headers.get("location"), "/");
-  const cookie = response.headers.get("set-cookie") ?? "";
-  assert.match(cookie, /HttpOnly/);
-  assert.match(cookie, /SameSite=Strict/);
-  return cookie.split(";")[0]!;
-}
-
-function apiCall(server: UiServer, cookie: string | undefined, headers: HeadersInit = {}) {
+function apiCall(server: UiServer, session: string | undefined, headers: HeadersInit = {}) {
   return fetch(new URL("/api/http", server.url), {
     method: "POST",
     headers: {
-      "Content-Type": "application/json",
-      ...(cookie ? { Cookie: cookie } : {}),
+      ...(session ? apiHeaders(session) : { "Content-Type": "application/json" }),
       ...headers,
     },
     body: JSON.stringify({ method: "GET", url: "http://127.0.0.1:1/" }),
   });
 }
 
-Deno.test("ui server: the printed URL holds the secret and trades it for an HttpOnly SameSite=Strict cookie", async () => {
+Deno.test("ui server: the launch URL carries a one-time token in its fragment, traded once for a session", async () => {
   await using server = await startUiServer({ assets: ASSETS });
   assert.equal(server.url.hostname, "127.0.0.1");
-  assert.ok(server.url.searchParams.get("secret")!.length >= 40);
-  const cookie = await login(server);
-  assert.ok(cookie.startsWith(`${cookieName(server.port)}=`));
-  const page = await fetch(new URL("/", server.url), { headers: { Cookie: cookie } });
+  assert.equal(server.url.search, "");
+  assert.match(server.url.hash, /^#launch=[\w-]{43}$/);
+  const session = await sessionOf(server);
+  assert.ok(session.length >= 40);
+  assert.ok(!server.url.href.includes(session));
+  const again = await tradeLaunch(server.url);
+  assert.equal(again.status, 401);
+  assert.deepEqual((await again.json()).error, {
+    code: "launch_used",
+    message: "This launch link was used already (each works once)",
+    hint: "use the dial window that is already open, or stop dial ui and start it again",
+  });
+  // Another launch URL of the same server opens another session.
+  const second = await sessionOf(server, server.launchUrl());
+  assert.notEqual(second, session);
+  const call = await apiCall(server, second);
+  await call.body?.cancel();
+  assert.equal(call.status, 200);
+});
+
+Deno.test("ui server: the app shell is public, carries no secret and sets no cookie", async () => {
+  await using server = await startUiServer({ assets: ASSETS });
+  const page = await fetch(new URL("/", server.url));
   assert.equal(page.status, 200);
+  assert.equal(page.headers.get("set-cookie"), null);
+  assert.equal(page.headers.get("cross-origin-opener-policy"), "same-origin");
   assert.match(await page.text(), /<script type="module" src="\/app.js">/);
-  const js = await fetch(new URL("/app.js", server.url), { headers: { Cookie: cookie } });
+  const js = await fetch(new URL("/app.js", server.url));
   assert.equal(await js.text(), ASSETS.js);
 });
 
-Deno.test("ui server: every API call without the secret cookie gets 401", async () => {
+Deno.test("ui server: every API call without the session header gets 401 and the connection closed", async () => {
   await using target = serve(() => new Response("should not be reached"));
   await using server = await startUiServer({ assets: ASSETS });
-  const response = await fetch(new URL("/api/http", server.url), {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ method: "GET", url: target.origin }),
-  });
-  assert.equal(response.status, 401);
-  assert.match((await response.json()).error.message, /open the URL that dial ui printed/);
+  await sessionOf(server);
+  for (const path of ["/api/http", "/api/http/curl", "/api/auth/state", "/api/graphql/run"]) {
+    const response = await fetch(new URL(path, server.url), {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ method: "GET", url: target.origin }),
+    });
+    assert.equal(response.status, 401, path);
+    assert.equal(response.headers.get("connection"), "close");
+    assert.deepEqual((await response.json()).error, {
+      code: "unauthorized",
+      message: "Unauthorized: this page has no session of this dial ui",
+      hint: "open the link dial ui printed (each works once), or stop dial ui and start it again",
+    });
+  }
   assert.equal(target.requests.length, 0);
 });
 
-Deno.test("ui server: a wrong secret or cookie gets 401 and no cookie", async () => {
+Deno.test("ui server: a wrong session, a launch token or a cookie does not unlock the API", async () => {
   await using server = await startUiServer({ assets: ASSETS });
-  const wrong = new URL(server.url);
-  wrong.searchParams.set("secret", "guess");
-  const response = await fetch(wrong, { redirect: "manual" });
-  await response.body?.cancel();
-  assert.equal(response.status, 401);
-  assert.equal(response.headers.get("set-cookie"), null);
-  const call = await apiCall(server, `${cookieName(server.port)}=guess`);
-  await call.body?.cancel();
-  assert.equal(call.status, 401);
-  const page = await fetch(new URL("/app.js", server.url));
-  await page.body?.cancel();
-  assert.equal(page.status, 401);
+  const launch = new URLSearchParams(server.url.hash.slice(1)).get("launch")!;
+  const session = await sessionOf(server, server.launchUrl());
+  for (const [name, value] of [["X-Dial-Session", "guess"], ["X-Dial-Session", launch]]) {
+    const call = await apiCall(server, undefined, { [name!]: value! });
+    await call.body?.cancel();
+    assert.equal(call.status, 401, value);
+  }
+  const cookie = await apiCall(server, undefined, { Cookie: `dial_ui_${server.port}=${session}` });
+  await cookie.body?.cancel();
+  assert.equal(cookie.status, 401);
 });
 
 /** fetch sets Host itself, so the Host tests speak HTTP/1.1 over a plain socket. */
-async function rawGet(port: number, host: string, cookie: string): Promise<string> {
+async function rawGet(port: number, host: string): Promise<string> {
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  const request =
-    `GET / HTTP/1.1\r\nHost: ${host}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`;
+  const request = `GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`;
   await conn.write(new TextEncoder().encode(request));
   let text = "";
   for await (const chunk of conn.readable) text += new TextDecoder().decode(chunk);
   return text;
 }
 
-Deno.test("ui server: a foreign Host header gets 403 even with the cookie (DNS rebinding)", async () => {
+Deno.test("ui server: a foreign Host header gets 403 (DNS rebinding)", async () => {
   await using server = await startUiServer({ assets: ASSETS });
-  const cookie = await login(server);
   for (
     const host of [
       `evil.example:${server.port}`,
@@ -92,40 +105,44 @@ Deno.test("ui server: a foreign Host header gets 403 even with the cookie (DNS r
       "127.0.0.1",
     ]
   ) {
-    const response = await rawGet(server.port, host, cookie);
+    const response = await rawGet(server.port, host);
     assert.match(response, /^HTTP\/1.1 403 /, host);
     assert.match(response, /unexpected Host/);
   }
   for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`]) {
-    assert.match(await rawGet(server.port, host, cookie), /^HTTP\/1.1 200 /, host);
+    assert.match(await rawGet(server.port, host), /^HTTP\/1.1 200 /, host);
   }
 });
 
-Deno.test("ui server: a foreign Origin gets 403 even with the cookie", async () => {
+Deno.test("ui server: a foreign Origin gets 403 even with the session", async () => {
   await using server = await startUiServer({ assets: ASSETS });
-  const cookie = await login(server);
+  const session = await sessionOf(server);
   for (const origin of ["https://evil.example", `http://127.0.0.1:${server.port + 1}`, "null"]) {
-    const response = await apiCall(server, cookie, { Origin: origin });
+    const response = await apiCall(server, session, { Origin: origin });
     assert.equal(response.status, 403, origin);
     assert.match((await response.json()).error.message, /cross-origin/);
   }
-  const cross = await apiCall(server, cookie, { "Sec-Fetch-Site": "cross-site" });
+  const cross = await apiCall(server, session, { "Sec-Fetch-Site": "cross-site" });
   await cross.body?.cancel();
   assert.equal(cross.status, 403);
-  const same = await apiCall(server, cookie, { Origin: `http://127.0.0.1:${server.port}` });
+  const trade = await fetch(new URL("/api/session", server.url), {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: "http://localhost:9" },
+    body: JSON.stringify({ launch: new URLSearchParams(server.url.hash.slice(1)).get("launch") }),
+  });
+  await trade.body?.cancel();
+  assert.equal(trade.status, 403);
+  const same = await apiCall(server, session, { Origin: `http://127.0.0.1:${server.port}` });
   await same.body?.cancel();
-  assert.equal(same.status, 502);
+  assert.equal(same.status, 200);
 });
 
 Deno.test("ui server: no CORS headers, even for a preflight", async () => {
   await using server = await startUiServer({ assets: ASSETS });
-  const cookie = await login(server);
+  const session = await sessionOf(server);
   const response = await fetch(new URL("/api/http", server.url), {
     method: "OPTIONS",
-    headers: {
-      Cookie: cookie,
-      "Access-Control-Request-Method": "POST",
-    },
+    headers: { "X-Dial-Session": session, "Access-Control-Request-Method": "POST" },
   });
   await response.body?.cancel();
   assert.equal(response.status, 405);
@@ -134,14 +151,40 @@ Deno.test("ui server: no CORS headers, even for a preflight", async () => {
 
 Deno.test("ui server: API calls must be JSON, so an HTML form cannot post to it", async () => {
   await using server = await startUiServer({ assets: ASSETS });
-  const cookie = await login(server);
+  const session = await sessionOf(server);
   const response = await fetch(new URL("/api/http", server.url), {
     method: "POST",
-    headers: { Cookie: cookie, "Content-Type": "text/plain" },
+    headers: { ...apiHeaders(session), "Content-Type": "text/plain" },
     body: JSON.stringify({ method: "GET", url: "http://127.0.0.1:1/" }),
   });
   assert.equal(response.status, 400);
   assert.match((await response.json()).error.message, /Expected a JSON request body/);
+});
+
+Deno.test("ui server: a request body over 16 MiB gets 413, declared or streamed", async () => {
+  await using server = await startUiServer({ assets: ASSETS });
+  const session = await sessionOf(server);
+  const big = new Uint8Array(16 * 1024 * 1024 + 1).fill(0x20);
+  const declared = await fetch(new URL("/api/http", server.url), {
+    method: "POST",
+    headers: apiHeaders(session),
+    body: big,
+  });
+  assert.equal(declared.status, 413);
+  assert.deepEqual((await declared.json()).error, {
+    code: "too_large",
+    message: "Request body larger than 16 MiB",
+  });
+  const chunks = ReadableStream.from((function* () {
+    for (let i = 0; i < 17; i++) yield new Uint8Array(1024 * 1024).fill(0x20);
+  })());
+  const streamed = await fetch(new URL("/api/http", server.url), {
+    method: "POST",
+    headers: apiHeaders(session),
+    body: chunks,
+  });
+  assert.equal(streamed.status, 413);
+  await streamed.body?.cancel();
 });
 
 Deno.test("ui server: listens on loopback only by default", async () => {
@@ -162,20 +205,20 @@ Deno.test("ui server: listens on loopback only by default", async () => {
 Deno.test("ui server: GraphQL run rejects an unknown transport with 400 and sends nothing", async () => {
   await using target = serve(() => Response.json({ data: { ok: true } }));
   await using server = await startUiServer({ assets: ASSETS });
-  const cookie = await login(server);
+  const session = await sessionOf(server);
   const response = await fetch(new URL("/api/graphql/run", server.url), {
     method: "POST",
-    headers: { "Content-Type": "application/json", Cookie: cookie },
+    headers: apiHeaders(session),
     body: JSON.stringify({
       url: `${target.origin}/graphql`,
       query: "subscription { ticks }",
-      transport: "carrier-pigeon",
+      transport: "post",
     }),
   });
   assert.equal(response.status, 400);
   assert.equal(
     (await response.json()).error.message,
-    'Unknown transport "carrier-pigeon": use "post" (one POST), "ws" (WebSocket) or "sse" (GraphQL over SSE)',
+    'Unknown transport "post": use "http" (one POST), "ws" (WebSocket) or "sse" (GraphQL over SSE)',
   );
   assert.equal(target.requests.length, 0);
 });

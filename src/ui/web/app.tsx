@@ -7,7 +7,8 @@ import { AuthPanel } from "./auth_panel.tsx";
 import { GraphqlTab } from "./graphql/graphql_tab.tsx";
 import { HttpTab } from "./http_tab.tsx";
 import { SseTab } from "./sse_tab.tsx";
-import { isString, persisted } from "./storage.ts";
+import { signal } from "@preact/signals";
+import { clearDrafts, isString, persisted } from "./storage.ts";
 import { type TabDef, TabList, TabPanels } from "./tabs.tsx";
 import { WebSocketTab } from "./ws_tab.tsx";
 
@@ -24,6 +25,8 @@ const selected = persisted(
   (v): v is string => isString(v) && TABS.some((t) => t.id === v),
 );
 
+const draftsCleared = signal(false);
+
 /** @returns the whole app */
 export function App(): JSX.Element {
   return (
@@ -31,6 +34,22 @@ export function App(): JSX.Element {
       <header>
         <h1>dial</h1>
         <TabList tabs={TABS} selected={selected} />
+        <button
+          type="button"
+          class="clear-drafts"
+          title="Forget the URLs, tables and bodies this app remembers in the browser"
+          onClick={() => {
+            clearDrafts();
+            draftsCleared.value = true;
+          }}
+        >
+          Clear saved drafts
+        </button>
+        {draftsCleared.value && (
+          <span role="status" class="drafts-cleared">
+            Saved drafts cleared; nothing more is saved until you reload
+          </span>
+        )}
       </header>
       <AuthPanel />
       <main>

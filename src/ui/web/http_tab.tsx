@@ -6,13 +6,26 @@
 import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { json } from "@codemirror/lang-json";
-import { ApiError, isRecord, postJson } from "./api.ts";
+import { ApiError, isRecord, ndjson, ndjsonError, post, postJson, toApiError } from "./api.ts";
+import {
+  DEFAULT_TIMEOUT_MS,
+  type HttpRequestJson,
+  MAX_TIMEOUT_MS,
+  type ResponseJson,
+} from "../protocol.ts";
 import { authJson } from "./auth_state.ts";
 import { CodeEditor } from "./code_editor.tsx";
 import { refreshTokenState } from "./token_state.tsx";
 import { RowTable, SelectField, TextField } from "./fields.tsx";
 import { prettyIfJson, ResponseMeta } from "./response_meta.tsx";
-import { isRows, isString, persisted, withoutSecrets } from "./storage.ts";
+import {
+  isRows,
+  isString,
+  jsonWithoutSecrets,
+  persisted,
+  urlWithoutSecrets,
+  withoutSecrets,
+} from "./storage.ts";
 
 type BodyKind = "none" | "json" | "text" | "form";
 const BODY_KINDS: ReadonlyArray<[BodyKind, string]> = [
@@ -24,35 +37,51 @@ const BODY_KINDS: ReadonlyArray<[BodyKind, string]> = [
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
 const method = persisted("http.method", "GET", isString);
-const url = persisted("http.url", "", isString);
-const params = persisted("http.params", [], isRows);
+const url = persisted("http.url", "", isString, urlWithoutSecrets);
+const params = persisted("http.params", [], isRows, withoutSecrets);
 const headers = persisted("http.headers", [], isRows, withoutSecrets);
 const bodyKind = persisted<BodyKind>(
   "http.bodyKind",
   "none",
   (v): v is BodyKind => BODY_KINDS.some(([k]) => k === v),
 );
-const bodyText = persisted("http.body", "", isString);
-const formFields = persisted("http.form", [], isRows);
+const bodyText = persisted("http.body", "", isString, jsonWithoutSecrets);
+const formFields = persisted("http.form", [], isRows, withoutSecrets);
 const follow = persisted("http.follow", true, (v): v is boolean => typeof v === "boolean");
+const timeoutSeconds = persisted(
+  "http.timeoutSeconds",
+  String(DEFAULT_TIMEOUT_MS / 1000),
+  isString,
+);
 
-interface HttpResult {
-  status: number;
-  statusText: string;
-  headers: Array<[string, string]>;
-  body?: string;
-  truncated: boolean;
-  size: number;
-  timeMs: number;
-}
+type HttpResult = Pick<
+  ResponseJson,
+  "status" | "statusText" | "headers" | "body" | "truncated" | "size" | "timeMs"
+>;
 
 const result = signal<HttpResult | undefined>(undefined);
 const error = signal<ApiError | undefined>(undefined);
 const busy = signal(false);
+let inFlight: AbortController | undefined;
 const curl = signal("");
 const shownBody = signal("");
 
-function requestJson() {
+/** @returns the timeout in ms, or an error naming the field */
+function timeoutMs(): number {
+  const text = timeoutSeconds.value.trim();
+  const seconds = text === "" ? DEFAULT_TIMEOUT_MS / 1000 : Number(text);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds * 1000 > MAX_TIMEOUT_MS) {
+    throw new ApiError(
+      `Invalid timeout "${text}"`,
+      0,
+      "set Timeout in seconds, e.g. 30; 0 waits without limit",
+      "usage",
+    );
+  }
+  return Math.round(seconds * 1000);
+}
+
+function requestJson(): HttpRequestJson {
   return {
     method: method.value,
     url: url.value,
@@ -60,9 +89,12 @@ function requestJson() {
     headers: headers.value,
     body: bodyKind.value === "form"
       ? { kind: "form", fields: formFields.value }
+      : bodyKind.value === "none"
+      ? { kind: "none" }
       : { kind: bodyKind.value, text: bodyText.value },
     auth: authJson.value,
     follow: follow.value,
+    timeoutMs: timeoutMs(),
   };
 }
 
@@ -86,22 +118,41 @@ function parseResult(value: unknown): HttpResult {
 }
 
 async function sendRequest() {
+  inFlight?.abort();
+  const mine = inFlight = new AbortController();
   busy.value = true;
   error.value = undefined;
   curl.value = "";
   try {
-    const answer = parseResult(await postJson("/api/http", requestJson()));
+    const response = await post("/api/http", requestJson(), mine.signal);
+    let answer: HttpResult | undefined;
+    for await (const event of ndjson(response)) {
+      const failed = ndjsonError(event);
+      if (failed) throw failed;
+      if (isRecord(event) && event.type === "response") answer = parseResult(event.response);
+    }
+    if (!answer) throw new ApiError("The dial server ended the answer early", 0);
     result.value = answer;
     shownBody.value = answer.body === undefined
       ? `(binary body of ${answer.size} bytes)`
       : prettyIfJson(answer.body) + (answer.truncated ? "\n… (cut: too large to show)" : "");
   } catch (e) {
     result.value = undefined;
-    error.value = e instanceof ApiError ? e : new ApiError(String(e), 0);
+    error.value = mine.signal.aborted
+      ? new ApiError("Cancelled: the request was stopped", 0, undefined, "cancelled")
+      : toApiError(e);
   } finally {
-    busy.value = false;
+    if (inFlight === mine) {
+      inFlight = undefined;
+      busy.value = false;
+    }
     void refreshTokenState();
   }
+}
+
+/** Stops the request in flight: the server aborts its upstream request. */
+function cancelRequest() {
+  inFlight?.abort();
 }
 
 async function copyAsCurl() {
@@ -115,7 +166,7 @@ async function copyAsCurl() {
     curl.value = text;
     await navigator.clipboard?.writeText(text).catch(() => {});
   } catch (e) {
-    error.value = e instanceof ApiError ? e : new ApiError(String(e), 0);
+    error.value = toApiError(e);
   }
 }
 
@@ -153,6 +204,7 @@ export function HttpTab(): JSX.Element {
         <button type="submit" class="primary" disabled={busy.value}>
           {busy.value ? "Sending…" : "Send"}
         </button>
+        {busy.value && <button type="button" onClick={cancelRequest}>Cancel</button>}
         <button type="button" onClick={copyAsCurl}>Copy as curl</button>
       </form>
       <details open={params.value.length > 0}>
@@ -184,6 +236,7 @@ export function HttpTab(): JSX.Element {
         />{" "}
         Follow redirects
       </label>
+      <TextField label="Timeout (seconds)" value={timeoutSeconds} class="timeout" />
       {error.value && (
         <p role="alert" class="error">
           {error.value.message}

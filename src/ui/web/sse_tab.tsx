@@ -12,7 +12,14 @@ import { json } from "@codemirror/lang-json";
 import { authJson } from "./auth_state.ts";
 import { CodeEditor } from "./code_editor.tsx";
 import { RowTable, SelectField, TextField } from "./fields.tsx";
-import { isRows, isString, persisted, withoutSecrets } from "./storage.ts";
+import {
+  isRows,
+  isString,
+  jsonWithoutSecrets,
+  persisted,
+  urlWithoutSecrets,
+  withoutSecrets,
+} from "./storage.ts";
 import { type BridgeEvent, eventError, StreamBridge } from "./stream/bridge_client.ts";
 import { type LogEntry, LogStore } from "./stream/log_store.ts";
 import { StreamLog } from "./stream/stream_log.tsx";
@@ -26,14 +33,14 @@ const method = persisted<Method>(
   "GET",
   (v): v is Method => v === "GET" || v === "POST",
 );
-const url = persisted("sse.url", "", isString);
+const url = persisted("sse.url", "", isString, urlWithoutSecrets);
 const headers = persisted("sse.headers", [], isRows, withoutSecrets);
 const bodyKind = persisted<BodyKind>(
   "sse.bodyKind",
   "json",
   (v): v is BodyKind => v === "json" || v === "text",
 );
-const body = persisted("sse.body", "", isString);
+const body = persisted("sse.body", "", isString, jsonWithoutSecrets);
 const reconnect = persisted("sse.reconnect", true, (v): v is boolean => typeof v === "boolean");
 const startId = signal("");
 

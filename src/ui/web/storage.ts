@@ -1,10 +1,19 @@
 /**
- * Signals remembered across reloads in localStorage. Only non-secret values go here: the
- * auth panel keeps its values in memory, and credential-looking header values are dropped.
+ * Drafts remembered across reloads in localStorage (keys `dial.*`). Nothing secret goes
+ * there: the auth panel keeps its values in memory only, and before a draft is written the
+ * values of headers, query parameters (in the table and in URLs), form fields and JSON members
+ * whose names look like credentials ({@link isSecretName}) are blanked, as is a password in a
+ * URL. {@link clearDrafts} forgets everything.
  * @module
  */
 import { effect, type Signal, signal } from "@preact/signals";
 import { isCredentialName } from "../../credential_name.ts";
+
+/** The prefix of every key this app writes to localStorage. */
+const PREFIX = "dial.";
+
+/** Set by {@link clearDrafts}: nothing is written until the page reloads. */
+let cleared = false;
 
 /**
  * A signal loaded from and saved to localStorage.
@@ -23,7 +32,7 @@ export function persisted<T>(
 ): Signal<T> {
   let start = initial;
   try {
-    const text = localStorage.getItem(`dial.${key}`);
+    const text = localStorage.getItem(`${PREFIX}${key}`);
     if (text !== null) {
       const value: unknown = JSON.parse(text);
       if (check(value)) start = value;
@@ -34,7 +43,8 @@ export function persisted<T>(
   const state = signal(start);
   effect(() => {
     try {
-      localStorage.setItem(`dial.${key}`, JSON.stringify(save(state.value)));
+      if (cleared) return;
+      localStorage.setItem(`${PREFIX}${key}`, JSON.stringify(save(state.value)));
     } catch {
       // quota or privacy mode: nothing to do
     }
@@ -70,9 +80,91 @@ export function isString(value: unknown): value is string {
 }
 
 /**
- * @param rows header rows
+ * The credential rule for drafts: the one rule the HTTP client uses for redaction and
+ * redirects ({@link isCredentialName}).
+ *
+ * @param name a header, query parameter, form field or JSON member name
+ * @returns whether its value must not be stored
+ */
+export function isSecretName(name: string): boolean {
+  return isCredentialName(name);
+}
+
+/**
+ * @param rows header, query or form rows
  * @returns the rows with credential-looking values blanked, for storage
  */
 export function withoutSecrets(rows: Row[]): Row[] {
-  return rows.map((row) => isCredentialName(row.name) ? { ...row, value: "" } : row);
+  return rows.map((row) => isSecretName(row.name) ? { ...row, value: "" } : row);
+}
+
+/**
+ * Blanks credential-looking query values and a password in a URL, keeping the rest of the
+ * text as typed (it may not be a valid URL yet).
+ *
+ * @param text a URL as typed
+ * @returns the text to store
+ */
+export function urlWithoutSecrets(text: string): string {
+  const withoutPassword = text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#@]*@/i, "$1@");
+  const query = withoutPassword.indexOf("?");
+  if (query < 0) return withoutPassword;
+  const hash = withoutPassword.indexOf("#", query);
+  const end = hash < 0 ? withoutPassword.length : hash;
+  const pairs = withoutPassword.slice(query + 1, end).split("&").map((pair) => {
+    const eq = pair.indexOf("=");
+    if (eq < 0) return pair;
+    let name = pair.slice(0, eq);
+    try {
+      name = decodeURIComponent(name.replaceAll("+", " "));
+    } catch {
+      // keep it encoded
+    }
+    return isSecretName(name) ? `${pair.slice(0, eq)}=` : pair;
+  });
+  return `${withoutPassword.slice(0, query + 1)}${pairs.join("&")}${withoutPassword.slice(end)}`;
+}
+
+/**
+ * Blanks the values of credential-looking members of a JSON text, at any depth. Text that is
+ * not JSON, or holds no such member, is kept as typed.
+ *
+ * @param text a JSON body or variables
+ * @returns the text to store
+ */
+export function jsonWithoutSecrets(text: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  let found = false;
+  const scrub = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(scrub);
+    if (typeof node !== "object" || node === null) return node;
+    return Object.fromEntries(
+      Object.entries(node).map(([key, member]) => {
+        if (isSecretName(key) && (typeof member !== "object" || member === null)) {
+          found = true;
+          return [key, ""];
+        }
+        return [key, scrub(member)];
+      }),
+    );
+  };
+  const scrubbed = scrub(value);
+  return found ? JSON.stringify(scrubbed, null, 2) : text;
+}
+
+/**
+ * "Clear saved drafts": removes every `dial.*` key from localStorage and stops writing until
+ * the page reloads, so what is on screen now is not saved again.
+ */
+export function clearDrafts(): void {
+  cleared = true;
+  for (let i = localStorage.length - 1; i >= 0; i--) {
+    const key = localStorage.key(i);
+    if (key?.startsWith(PREFIX)) localStorage.removeItem(key);
+  }
 }

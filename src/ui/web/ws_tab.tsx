@@ -9,7 +9,7 @@ import { computed, signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { authJson } from "./auth_state.ts";
 import { RowTable, TextField } from "./fields.tsx";
-import { isRows, isString, persisted, withoutSecrets } from "./storage.ts";
+import { isRows, isString, persisted, urlWithoutSecrets, withoutSecrets } from "./storage.ts";
 import { type BridgeEvent, eventError, StreamBridge } from "./stream/bridge_client.ts";
 import { type LogEntry, LogStore } from "./stream/log_store.ts";
 import { StreamLog } from "./stream/stream_log.tsx";
@@ -18,7 +18,7 @@ import { type Outgoing, WsComposer } from "./stream/ws_composer.tsx";
 
 const isBool = (v: unknown): v is boolean => typeof v === "boolean";
 
-const url = persisted("ws.url", "", isString);
+const url = persisted("ws.url", "", isString, urlWithoutSecrets);
 const protocols = persisted("ws.protocols", "", isString);
 const headers = persisted("ws.headers", [], isRows, withoutSecrets);
 const keepAlive = persisted("ws.keepAlive", false, isBool);

@@ -10,17 +10,24 @@ import { SchemaModel } from "../../../graphql/schema_model.ts";
 import { SearchIndex, type SearchResult } from "../../../graphql/search_index.ts";
 import { type BuilderState, emptyState } from "../../../graphql/query_builder.ts";
 import { ancestorPaths } from "../../../graphql/paths.ts";
-import { isRows, isString, persisted, withoutSecrets } from "../storage.ts";
+import {
+  isRows,
+  isString,
+  jsonWithoutSecrets,
+  persisted,
+  urlWithoutSecrets,
+  withoutSecrets,
+} from "../storage.ts";
 import { ChildrenCache, visibleRows } from "./tree_rows.ts";
 
 /** The endpoint URL, remembered. */
-export const endpoint = persisted("graphql.endpoint", "", isString);
+export const endpoint = persisted("graphql.endpoint", "", isString, urlWithoutSecrets);
 /** Extra headers, remembered without credential-looking values. */
 export const headers = persisted("graphql.headers", [], isRows, withoutSecrets);
 /** The query document, remembered. */
 export const queryText = persisted("graphql.query", "", isString);
 /** The variables JSON, remembered. */
-export const variablesText = persisted("graphql.variables", "{}", isString);
+export const variablesText = persisted("graphql.variables", "{}", isString, jsonWithoutSecrets);
 /** How a subscription runs: one POST (`http`), graphql-transport-ws, or SSE. */
 export type Transport = GraphQLTransport;
 /** The subscription transport, remembered. */
