@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { dial, dialEnv } from "../_helpers.ts";
+import { apiHeaders, tradeLaunch } from "./_session.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -32,53 +33,86 @@ async function startDialUi(args: string[], env: Record<string, string> = {}) {
   };
 }
 
-Deno.test("ui: dial ui --no-open prints a loopback URL with a secret and serves the app until Ctrl-C", async () => {
+Deno.test("ui: dial ui --no-open prints a loopback launch URL that works once and serves the app until Ctrl-C", async () => {
   const app = await startDialUi(["--no-open"]);
   assert.equal(app.url.hostname, "127.0.0.1");
-  assert.ok(app.url.searchParams.get("secret"));
-  const login = await fetch(app.url, { redirect: "manual" });
-  await login.body?.cancel();
-  const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
-  const page = await fetch(new URL("/app.js", app.url), { headers: { Cookie: cookie } });
+  assert.match(app.url.hash, /^#launch=[\w-]{43}$/);
+  const trade = await tradeLaunch(app.url);
+  assert.equal(trade.status, 200);
+  const { session } = await trade.json();
+  const again = await tradeLaunch(app.url);
+  await again.body?.cancel();
+  assert.equal(again.status, 401);
+  const page = await fetch(new URL("/app.js", app.url));
   assert.equal(page.status, 200);
   assert.ok((await page.text()).length > 10_000);
+  const call = await fetch(new URL("/api/auth/state", app.url), {
+    method: "POST",
+    headers: apiHeaders(session),
+    body: JSON.stringify({ auth: { kind: "none" } }),
+  });
+  assert.equal(call.status, 400);
+  assert.equal((await call.json()).error.message, "Auth is not OAuth 2.0");
   const { code, stderr } = await app.stop();
   assert.equal(code, 130);
   assert.match(stderr, /press Ctrl-C to stop/);
 });
 
-Deno.test("ui: dial ui opens the URL as an app window when Chromium is on PATH", async () => {
+/**
+ * Runs `dial ui` with a recording browser and checks the handover: the browser's argv holds
+ * a file URL and no secret, the file is private, its launch URL works once, and the file is
+ * gone after use.
+ */
+async function checkHandover(env: (bin: string) => Record<string, string>, name: string) {
   const bin = await Deno.makeTempDir();
   const record = `${bin}/args.txt`;
-  await Deno.writeTextFile(`${bin}/chromium`, `#!/bin/sh\necho "$@" > "${record}"\n`, {
+  await Deno.writeTextFile(`${bin}/${name}`, `#!/bin/sh\necho "$@" > "${record}"\n`, {
     mode: 0o755,
   });
-  const app = await startDialUi([], { PATH: bin });
+  const app = await startDialUi([], env(bin));
   let args = "";
   for (let i = 0; i < 100 && args === ""; i++) {
     args = await Deno.readTextFile(record).catch(() => "");
     if (args === "") await new Promise((r) => setTimeout(r, 50));
   }
-  await app.stop();
-  assert.equal(args.trim(), `--app=${app.url.href}`);
-  await Deno.remove(bin, { recursive: true });
+  try {
+    args = args.trim();
+    const printed = new URLSearchParams(app.url.hash.slice(1)).get("launch")!;
+    assert.ok(!args.includes(printed), args);
+    const file = new URL(args.replace(/^--app=/, ""));
+    assert.equal(file.protocol, "file:");
+    const path = decodeURI(file.pathname);
+    assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
+    assert.equal((await Deno.stat(path.replace(/\/[^/]+$/, ""))).mode! & 0o777, 0o700);
+    const html = await Deno.readTextFile(path);
+    const launch = new URL(/content="0;url=([^"]+)"/.exec(html)![1]!.replaceAll("&#38;", "&"));
+    assert.equal(launch.origin, app.url.origin);
+    assert.ok(!args.includes(launch.hash.slice("#launch=".length)));
+    const first = await tradeLaunch(launch);
+    await first.body?.cancel();
+    assert.equal(first.status, 200);
+    const second = await tradeLaunch(launch);
+    await second.body?.cancel();
+    assert.equal(second.status, 401);
+    await assert.rejects(Deno.stat(path), Deno.errors.NotFound);
+    return args;
+  } finally {
+    await app.stop();
+    await Deno.remove(bin, { recursive: true });
+  }
+}
+
+Deno.test("ui: dial ui opens an app window on a private handover file, never on the secret URL", async () => {
+  const args = await checkHandover((bin) => ({ PATH: bin }), "chromium");
+  assert.match(args, /^--app=file:\/\/\/.*\/dial-ui-[^/]+\/open\.html$/);
 });
 
-Deno.test("ui: dial ui falls back to $BROWSER when no app-window browser is installed", async () => {
-  const bin = await Deno.makeTempDir();
-  const record = `${bin}/args.txt`;
-  await Deno.writeTextFile(`${bin}/mybrowser`, `#!/bin/sh\necho "$@" > "${record}"\n`, {
-    mode: 0o755,
-  });
-  const app = await startDialUi([], { PATH: bin, BROWSER: `${bin}/mybrowser` });
-  let args = "";
-  for (let i = 0; i < 100 && args === ""; i++) {
-    args = await Deno.readTextFile(record).catch(() => "");
-    if (args === "") await new Promise((r) => setTimeout(r, 50));
-  }
-  await app.stop();
-  assert.equal(args.trim(), app.url.href);
-  await Deno.remove(bin, { recursive: true });
+Deno.test("ui: dial ui falls back to $BROWSER on the handover file when no app-window browser is installed", async () => {
+  const args = await checkHandover(
+    (bin) => ({ PATH: bin, BROWSER: `${bin}/mybrowser` }),
+    "mybrowser",
+  );
+  assert.match(args, /^file:\/\/\/.*\/open\.html$/);
 });
 
 Deno.test("ui: --host beyond loopback needs saying and prints a warning", async () => {

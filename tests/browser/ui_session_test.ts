@@ -1,0 +1,249 @@
+/**
+ * The UI's session seen from the browser: nothing of it reaches other local servers, a cookie
+ * from another port cannot log the UI out, a launch link works once, requests can be
+ * cancelled and time out, and localStorage holds no secret.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { serve, type TestServer } from "../_helpers.ts";
+import { trickleServer } from "../ui/_trickle.ts";
+import { launchBrowser, openApp } from "./_browser.ts";
+
+/** Every header value that reached a server. */
+function headerValues(...servers: TestServer[]): string[] {
+  return servers.flatMap((s) =>
+    s.requests.flatMap((r) => [...r.headers].map(([n, v]) => `${n}: ${v}`))
+  );
+}
+
+async function sendAndWait(page: Page, status: string): Promise<void> {
+  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByTestId("status").filter({ hasText: status }).waitFor();
+}
+
+Deno.test("browser: other servers on 127.0.0.1 and localhost never receive the UI's session, and their cookies do not log it out", async () => {
+  await using target = serve(() => Response.json({ ok: true }));
+  await using byName = serve(() =>
+    new Response("<p>localhost page</p>", {
+      headers: { "Content-Type": "text/html" },
+    })
+  );
+  const named = `http://localhost:${byName.port}`;
+  let uiPort = 0;
+  await using byIp = serve((request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/redirect") return Response.redirect(`${named}/landing`, 302);
+    // Cookie tossing: the names the UI used to use, and whatever looks like a session.
+    const headers = new Headers({ "Content-Type": "text/html" });
+    for (const name of [`dial_ui_${uiPort}`, "dial_session", "X-Dial-Session"]) {
+      headers.append("Set-Cookie", `${name}=tossed; Path=/`);
+    }
+    return new Response("<p>127.0.0.1 page</p>", { headers });
+  });
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  uiPort = app.server.port;
+  const { page } = app;
+  const session = await page.evaluate(() => sessionStorage.getItem("dial.session"));
+  assert.ok(session && session.length >= 40);
+  const launch = app.server.url.hash.slice("#launch=".length);
+  const ui = new URL("/", app.server.url).href;
+
+  await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/first`);
+  await sendAndWait(page, "200");
+  // Typed into the address bar, followed from a link, and through a redirect.
+  await page.goto(`${byIp.origin}/typed`);
+  await page.goto(ui);
+  await page.getByRole("tablist").waitFor();
+  await page.evaluate((href) => {
+    const link = document.createElement("a");
+    link.href = href;
+    link.textContent = "elsewhere";
+    document.body.append(link);
+  }, `${named}/link`);
+  await page.getByRole("link", { name: "elsewhere" }).click();
+  await page.waitForURL(`${named}/link`);
+  await page.goto(ui);
+  await page.getByRole("tablist").waitFor();
+  await page.evaluate((href) => {
+    const link = document.createElement("a");
+    link.href = href;
+    link.textContent = "redirected";
+    document.body.append(link);
+  }, `${byIp.origin}/redirect`);
+  await page.getByRole("link", { name: "redirected" }).click();
+  await page.waitForURL(`${named}/landing`);
+  // Another tab of the same browser, on both names.
+  const other = await page.context().newPage();
+  await other.goto(`${byIp.origin}/tab`);
+  await other.goto(`${named}/tab`);
+  await other.close();
+
+  const seen = headerValues(byIp, byName);
+  assert.ok(byIp.requests.length >= 3 && byName.requests.length >= 3, seen.join("\n"));
+  for (const line of seen) {
+    assert.ok(!line.includes(session), line);
+    assert.ok(!line.includes(launch), line);
+    assert.ok(!/^x-dial-session:/i.test(line), line);
+  }
+  // The cookies 127.0.0.1:<other> set do not log the UI out: back in the UI, requests work.
+  const cookies = await page.context().cookies(`http://127.0.0.1:${uiPort}/`);
+  assert.ok(cookies.some((c) => c.name === `dial_ui_${uiPort}`), "the tossed cookie is there");
+  await page.goto(ui);
+  await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/again`);
+  await sendAndWait(page, "200");
+  assert.deepEqual(target.requests.map((r) => new URL(r.url).pathname), ["/first", "/again"]);
+});
+
+Deno.test("browser: a launch link opened a second time says to use the open window or relaunch", async () => {
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const second = await app.page.context().newPage();
+  await second.goto(app.server.url.href);
+  const alert = second.getByRole("alert");
+  await alert.waitFor();
+  assert.equal(
+    await alert.textContent(),
+    "This launch link was used already (each works once): use the dial window that is already open, or stop dial ui and start it again",
+  );
+  assert.equal(new URL(second.url()).hash, "", "the token left the address bar");
+  await second.close();
+});
+
+Deno.test("browser: Cancel and closing the page close the upstream connection within a second; the tab's timeout ends a request", async () => {
+  await using upstream = trickleServer();
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await page.getByLabel("URL", { exact: true }).fill(`${upstream.origin}/slow`);
+  await page.getByLabel("Timeout (seconds)").fill("0");
+  await page.getByRole("button", { name: "Send" }).click();
+  const first = await upstream.connection(1);
+  const cancelledAt = performance.now();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  assert.ok((await first.closed) - cancelledAt < 1000);
+  await page.getByRole("alert").filter({ hasText: "Cancelled" }).waitFor();
+
+  await page.getByLabel("Timeout (seconds)").fill("0.5");
+  await page.getByRole("button", { name: "Send" }).click();
+  const timedOut = page.getByRole("alert").filter({ hasText: "Timed out" });
+  await timedOut.waitFor();
+  assert.equal(
+    await timedOut.textContent(),
+    "Timed out after 0.5 s: raise Timeout in the tab (0 waits without limit)",
+  );
+  const second = await upstream.connection(2);
+  await second.closed;
+
+  await page.getByLabel("Timeout (seconds)").fill("0");
+  await page.getByRole("button", { name: "Send" }).click();
+  const third = await upstream.connection(3);
+  const closedPageAt = performance.now();
+  await page.close();
+  assert.ok((await third.closed) - closedPageAt < 1000);
+});
+
+Deno.test("browser: after every tab is used with secrets, localStorage holds none of them; Clear saved drafts empties it", async () => {
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  const secrets = {
+    basic: "basic-pw-1",
+    bearer: "bearer-tok-2",
+    apikey: "apikey-val-3",
+    oauthSecret: "oauth-secret-4",
+    oauthPassword: "oauth-pw-5",
+    urlQuery: "url-token-6",
+    urlPassword: "url-pw-7",
+    header: "hdr-secret-8",
+    param: "param-key-9",
+    form: "form-pw-10",
+    json: "json-pw-11",
+    gqlHeader: "gql-hdr-12",
+    gqlVar: "gql-var-13",
+    wsHeader: "ws-hdr-14",
+    wsQuery: "ws-tok-15",
+    sseHeader: "sse-hdr-16",
+    sseBody: "sse-body-17",
+  };
+  const auth = page.getByLabel("Auth", { exact: true });
+  await auth.selectOption("basic");
+  await page.getByLabel("Username").fill("ann");
+  await page.getByLabel("Password").fill(secrets.basic);
+  await auth.selectOption("bearer");
+  await page.getByLabel("Token", { exact: true }).fill(secrets.bearer);
+  await auth.selectOption("apikey");
+  await page.getByLabel("Key value").fill(secrets.apikey);
+  await auth.selectOption("oauth2");
+  await page.getByLabel("Flow").selectOption("password");
+  await page.getByLabel("Client secret").fill(secrets.oauthSecret);
+  await page.getByLabel("OAuth password").fill(secrets.oauthPassword);
+
+  await page.getByLabel("URL", { exact: true }).fill(
+    `http://ann:${secrets.urlPassword}@127.0.0.1:1/x?page=2&access_token=${secrets.urlQuery}`,
+  );
+  await page.getByText("Query parameters").click();
+  await page.getByLabel("Query parameters name 1").fill("api_key");
+  await page.getByLabel("Query parameters value 1").fill(secrets.param);
+  await page.getByLabel("Headers name 1", { exact: true }).fill("X-Session-Id");
+  await page.getByLabel("Headers value 1", { exact: true }).fill(secrets.header);
+  await page.locator("summary", { hasText: /^Body$/ }).click();
+  await page.getByLabel("Body type").selectOption("form");
+  await page.getByLabel("Form fields name 1").fill("password");
+  await page.getByLabel("Form fields value 1").fill(secrets.form);
+  await page.getByLabel("Body type").selectOption("json");
+  await page.getByLabel("Request body").click();
+  await page.keyboard.type(`{"user": "ann", "password": "${secrets.json}"`);
+
+  await page.getByRole("tab", { name: "GraphQL" }).click();
+  await page.locator("summary:visible", { hasText: /^Headers$/ }).click();
+  await page.getByLabel("GraphQL headers name 1").fill("Authorization");
+  await page.getByLabel("GraphQL headers value 1").fill(`Bearer ${secrets.gqlHeader}`);
+  await page.getByLabel("Variables JSON").click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type(`{"apiKey": "${secrets.gqlVar}"`);
+
+  await page.getByRole("tab", { name: "WebSocket" }).click();
+  await page.getByLabel("WebSocket endpoint").fill(
+    `ws://127.0.0.1:1/feed?token=${secrets.wsQuery}`,
+  );
+  await page.locator("summary:visible", { hasText: "Handshake headers" }).click();
+  await page.getByLabel("Handshake header name 1").fill("X-Auth");
+  await page.getByLabel("Handshake header value 1").fill(secrets.wsHeader);
+
+  await page.getByRole("tab", { name: "SSE" }).click();
+  await page.locator("summary:visible", { hasText: "Request headers" }).click();
+  await page.getByLabel("Request header name 1").fill("Cookie");
+  await page.getByLabel("Request header value 1").fill(`sid=${secrets.sseHeader}`);
+  await page.getByLabel("Send as").selectOption("POST");
+  await page.getByLabel("SSE body", { exact: true }).click();
+  await page.keyboard.type(`{"secret": "${secrets.sseBody}"`);
+
+  const stored = await page.evaluate(() =>
+    Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)]))
+  );
+  const text = JSON.stringify(stored);
+  for (const [what, value] of Object.entries(secrets)) {
+    assert.ok(!text.includes(value), `${what} is stored: ${text}`);
+  }
+  // What is not secret is remembered.
+  const draft = (key: string) => JSON.parse(stored[key] ?? "null");
+  assert.equal(draft("dial.http.url"), "http://ann@127.0.0.1:1/x?page=2&access_token=");
+  assert.deepEqual(JSON.parse(draft("dial.http.body")), { user: "ann", password: "" });
+  assert.equal(draft("dial.ws.url"), "ws://127.0.0.1:1/feed?token=");
+  assert.deepEqual(JSON.parse(draft("dial.graphql.variables")), { apiKey: "" });
+  assert.deepEqual(JSON.parse(draft("dial.sse.body")), { secret: "" });
+  assert.deepEqual(draft("dial.http.headers")[0], {
+    name: "X-Session-Id",
+    value: "",
+    enabled: true,
+  });
+
+  await page.getByRole("button", { name: "Clear saved drafts" }).click();
+  await page.getByRole("status").filter({ hasText: "Saved drafts cleared" }).waitFor();
+  await page.getByLabel("SSE endpoint").fill("http://127.0.0.1:1/after");
+  const left = await page.evaluate(() =>
+    Object.keys(localStorage).filter((k) => k.startsWith("dial."))
+  );
+  assert.deepEqual(left, []);
+});
