@@ -10,8 +10,11 @@
 export interface Handover {
   /** The `file://` URL to open: it carries no secret. */
   fileUrl: URL;
-  /** Removes the file and its directory (again is harmless). */
-  remove(): Promise<void>;
+  /**
+   * Removes the file and its directory at once (again is harmless): synchronous, so the file
+   * is gone before the page gets its session.
+   */
+  remove(): void;
 }
 
 /**
@@ -51,6 +54,12 @@ export async function writeHandover(launch: URL): Promise<Handover> {
   );
   return {
     fileUrl: fileUrl(path),
-    remove: () => Deno.remove(dir, { recursive: true }).catch(() => {}),
+    remove: () => {
+      try {
+        Deno.removeSync(dir, { recursive: true });
+      } catch {
+        // removed already
+      }
+    },
   };
 }

@@ -56,10 +56,10 @@ export async function runUi(options: RunUiOptions): Promise<void> {
     let redeemed = false;
     const launch = server.launchUrl(() => {
       redeemed = true;
-      void handover?.remove();
+      handover?.remove();
     });
     handover = await writeHandover(launch);
-    if (redeemed) await handover.remove();
+    if (redeemed) handover.remove();
     const how = await openBrowser(handover.fileUrl.href);
     if (!how) await warn(err, "Could not open a browser: open the URL above yourself");
   }
@@ -67,6 +67,6 @@ export async function runUi(options: RunUiOptions): Promise<void> {
   try {
     await server.finished;
   } finally {
-    await handover?.remove();
+    handover?.remove();
   }
 }

@@ -14,6 +14,7 @@ import { API_ROUTES } from "./api/routes.ts";
 import { errorJson, errorStatus } from "./api/error_json.ts";
 import { object, readJson, string } from "./api/decode.ts";
 import { indexHtml } from "./page.ts";
+import { type FrontDoor, openFrontDoor } from "./front_door.ts";
 import type { ErrorBody, SessionAnswer } from "./protocol.ts";
 
 /** Options for {@link startUiServer}. */
@@ -81,15 +82,16 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     isSession: (session) => keys.isSession(session),
   };
   const launch: { config?: GuardConfig } = {};
-  let server: Deno.HttpServer<Deno.NetAddr>;
+  const handler = (request: Request) => {
+    if (!launch.config) return new Response(null, { status: 503 });
+    return checkRequest(request, launch.config) ?? route(request, assets, context, keys);
+  };
+  const listen = { hostname, port: options.port ?? 0 };
+  let served: Served;
   try {
-    server = Deno.serve(
-      { hostname, port: options.port ?? 0, signal, onListen() {} },
-      (request) => {
-        if (!launch.config) return new Response(null, { status: 503 });
-        return checkRequest(request, launch.config) ?? route(request, assets, context, keys);
-      },
-    );
+    served = Deno.build.os === "windows"
+      ? serveTcp(listen, signal, handler)
+      : await serveBehindFrontDoor(listen, signal, handler);
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse) {
       throw new UsageError(`Port ${options.port} is already in use`, {
@@ -98,20 +100,67 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     }
     throw new DialError(`Cannot listen on ${hostname}: ${error}`, "ui_listen", ExitCode.Failure);
   }
-  const config = launch.config = { keys, port: server.addr.port, hostname };
+  const config = launch.config = { keys, port: served.port, hostname };
   const shutdown = async () => {
     controller.abort();
-    await server.finished;
+    await served.finished;
   };
   const launchUrl = (onRedeem?: () => void) => appUrl(config, keys.issueLaunch(onRedeem));
   return {
     url: launchUrl(),
-    port: server.addr.port,
+    port: served.port,
     launchUrl,
-    finished: server.finished,
+    finished: served.finished,
     shutdown,
     [Symbol.asyncDispose]: shutdown,
   };
+}
+
+/** The HTTP server as the rest of this module sees it. */
+interface Served {
+  port: number;
+  finished: Promise<void>;
+}
+
+type Handler = (request: Request) => Response | Promise<Response>;
+
+/** Without Unix sockets: the HTTP server on the TCP port itself, without connection limits. */
+function serveTcp(
+  listen: { hostname: string; port: number },
+  signal: AbortSignal,
+  handler: Handler,
+): Served {
+  const server = Deno.serve({ ...listen, signal, onListen() {} }, handler);
+  return { port: server.addr.port, finished: server.finished };
+}
+
+/**
+ * The HTTP server on a Unix socket in a private directory, behind the relay that limits
+ * connections ({@link openFrontDoor}).
+ */
+async function serveBehindFrontDoor(
+  listen: { hostname: string; port: number },
+  signal: AbortSignal,
+  handler: Handler,
+): Promise<Served> {
+  const dir = await Deno.makeTempDir({ prefix: "dial-ui-" });
+  await Deno.chmod(dir, 0o700);
+  const path = `${dir}/server.sock`;
+  let door: FrontDoor;
+  try {
+    door = openFrontDoor(listen, path);
+  } catch (error) {
+    await Deno.remove(dir, { recursive: true });
+    throw error;
+  }
+  const server = Deno.serve({ path, signal, onListen() {} }, handler);
+  const finished = (async () => {
+    await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+    await door.close();
+    await server.finished;
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  })();
+  return { port: door.port, finished };
 }
 
 async function route(

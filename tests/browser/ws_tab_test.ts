@@ -105,7 +105,7 @@ Deno.test("browser: the WebSocket tab shows a refused handshake in words", async
   await alert.waitFor();
   assert.equal(
     await alert.textContent(),
-    `WebSocket handshake refused by 127.0.0.1:${target.port}: HTTP 401: check the credentials (-u, -B, -K, -H, --oauth2)`,
+    `WebSocket handshake refused by 127.0.0.1:${target.port}: HTTP 401: check the auth panel and the headers you added`,
   );
   await page.getByRole("button", { name: "Connect" }).waitFor();
 });

@@ -125,7 +125,7 @@ Deno.test("ui stream bridge: a refused handshake is reported with its status and
   assert.deepEqual(error.error, {
     message: `WebSocket handshake refused by 127.0.0.1:${target.port}: HTTP 401`,
     code: "http_status",
-    hint: "check the auth panel and the Headers table",
+    hint: "check the auth panel and the headers you added",
     status: 401,
   });
   await bridge.next((e) => e.type === "end");

@@ -20,7 +20,7 @@ export class TooLargeError extends DialError {
 
 /** Hints about CLI flags, and what to say in the UI instead. */
 const UI_HINTS: ReadonlyArray<[RegExp, string]> = [
-  [/credentials \(-u, -B/, "check the auth panel and the Headers table"],
+  [/credentials \(-u, -B/, "check the auth panel and the headers you added"],
   [/--init-payload/, "check the credentials in the auth panel"],
   [/token URL in --oauth2/, "check the Token URL in the auth panel"],
   [/--oauth2-port/, "pick another Callback port in the auth panel"],
