@@ -130,3 +130,19 @@ function spec(parts: Partial<RequestSpec> & { queryKeys?: RequestSpec["auth"]["q
     ...(parts.body ? { body: parts.body } : {}),
   } satisfies RequestSpec;
 }
+
+Deno.test("redirect: a header an auth option added is a credential whatever its name", () => {
+  const request: PreparedRequest = {
+    method: "GET",
+    url: new URL("https://api.test/x"),
+    queryKeys: [],
+    headers: [
+      { name: "X-Partner-Id", value: new Secret("p-1"), credential: true },
+      { name: "X-Trace", value: "t-1" },
+    ],
+  };
+  const away = redirectRequest(request, 302, "https://elsewhere.test/y")!;
+  assertEquals(away.headers.map((h) => h.name), ["X-Trace"]);
+  const here = redirectRequest(request, 302, "/y")!;
+  assertEquals(here.headers.map((h) => h.name), ["X-Partner-Id", "X-Trace"]);
+});
