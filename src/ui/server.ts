@@ -8,7 +8,14 @@
 import { DialError, ExitCode, UsageError } from "../errors.ts";
 import { transportFetch, type TransportOptions } from "../http/client.ts";
 import { loadAssets, type UiAssets } from "./assets.ts";
-import { appUrl, checkRequest, deny, type GuardConfig, SECURITY_HEADERS, SessionKeys } from "./guard.ts";
+import {
+  appUrl,
+  checkRequest,
+  deny,
+  type GuardConfig,
+  SECURITY_HEADERS,
+  SessionKeys,
+} from "./guard.ts";
 import type { ApiContext } from "./api/http_api.ts";
 import { API_ROUTES } from "./api/routes.ts";
 import { errorJson, errorStatus } from "./api/error_json.ts";

@@ -119,7 +119,10 @@ Deno.test("browser: the authorization-code login opens in a new tab and complete
   await tab.waitForURL(new RegExp(`^http://localhost:${port}/\\?code=`));
   assert.match(await tab.content(), /Login succeeded/);
   // The provider's and the callback's pages cannot reach the app (noopener, COOP).
-  assert.equal(await tab.evaluate(() => window.opener), null);
+  assert.equal(
+    await tab.evaluate(() => (globalThis as unknown as { opener: unknown }).opener),
+    null,
+  );
   assert.deepEqual(mock.tokenRequests.map((r) => r.body.get("grant_type")), [
     "authorization_code",
   ]);

@@ -16,6 +16,16 @@ function headerValues(...servers: TestServer[]): string[] {
   );
 }
 
+/** Adds a link to the UI's page (its CSP allows no inline script, so through the driver). */
+async function addLink(page: Page, href: string, text: string): Promise<void> {
+  await page.evaluate(`(() => {
+    const link = document.createElement("a");
+    link.href = ${JSON.stringify(href)};
+    link.textContent = ${JSON.stringify(text)};
+    document.body.append(link);
+  })()`);
+}
+
 async function sendAndWait(page: Page, status: string): Promise<void> {
   await page.getByRole("button", { name: "Send" }).click();
   await page.getByTestId("status").filter({ hasText: status }).waitFor();
@@ -55,22 +65,12 @@ Deno.test("browser: other servers on 127.0.0.1 and localhost never receive the U
   await page.goto(`${byIp.origin}/typed`);
   await page.goto(ui);
   await page.getByRole("tablist").waitFor();
-  await page.evaluate((href) => {
-    const link = document.createElement("a");
-    link.href = href;
-    link.textContent = "elsewhere";
-    document.body.append(link);
-  }, `${named}/link`);
+  await addLink(page, `${named}/link`, "elsewhere");
   await page.getByRole("link", { name: "elsewhere" }).click();
   await page.waitForURL(`${named}/link`);
   await page.goto(ui);
   await page.getByRole("tablist").waitFor();
-  await page.evaluate((href) => {
-    const link = document.createElement("a");
-    link.href = href;
-    link.textContent = "redirected";
-    document.body.append(link);
-  }, `${byIp.origin}/redirect`);
+  await addLink(page, `${byIp.origin}/redirect`, "redirected");
   await page.getByRole("link", { name: "redirected" }).click();
   await page.waitForURL(`${named}/landing`);
   // Another tab of the same browser, on both names.

@@ -17,7 +17,6 @@ import { Secret } from "../../secret.ts";
 import { object, oneOf, optionalString, rows, string } from "./decode.ts";
 import { AUTH_KINDS } from "../protocol.ts";
 
-
 /** OAuth 2.0 settings that come from the server, not from the panel. */
 export interface UiOAuthSettings {
   /** The token cache directory (default: the CLI's). */
