@@ -26,7 +26,7 @@ Deno.test("stream bridge message: not JSON is refused", () => {
 Deno.test("stream bridge message: an unknown type is refused", () => {
   assert.throws(
     () => parseBridgeCommand(`{"type":"jump"}`),
-    /Invalid type: expected one of start, send, close/,
+    /Invalid type: expected one of hello, start, send, close/,
   );
 });
 
