@@ -247,3 +247,27 @@ Deno.test("browser: after every tab is used with secrets, localStorage holds non
   );
   assert.deepEqual(left, []);
 });
+
+Deno.test("browser: Cancel while the schema loads and Stop while a query waits close the upstream connection within a second", async () => {
+  await using upstream = trickleServer();
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await page.getByRole("tab", { name: "GraphQL" }).click();
+  await page.getByLabel("Endpoint URL").fill(`${upstream.origin}/graphql`);
+  await page.getByRole("button", { name: "Load schema" }).click();
+  const schema = await upstream.connection(1);
+  const cancelledAt = performance.now();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  assert.ok((await schema.closed) - cancelledAt < 1000);
+  await page.getByRole("alert").filter({ hasText: "Cancelled: the schema was not loaded" })
+    .waitFor();
+
+  await page.getByLabel("Query", { exact: true }).click();
+  await page.keyboard.type("{ slow }");
+  await page.getByRole("button", { name: "Run" }).click();
+  const query = await upstream.connection(2);
+  const stoppedAt = performance.now();
+  await page.getByRole("button", { name: "Stop" }).click();
+  assert.ok((await query.closed) - stoppedAt < 1000);
+});

@@ -11,7 +11,15 @@ import { CodeEditor } from "../code_editor.tsx";
 import { RowTable, TextField } from "../fields.tsx";
 import { ResponseMeta } from "../response_meta.tsx";
 import { QueryEditor } from "./query_editor.tsx";
-import { loadSchema, responseText, run, runError, runOperation, stopOperation } from "./run.ts";
+import {
+  cancelSchema,
+  loadSchema,
+  responseText,
+  run,
+  runError,
+  runOperation,
+  stopOperation,
+} from "./run.ts";
 import { SchemaTree } from "./schema_tree.tsx";
 import { SearchBox } from "./search_box.tsx";
 import { endpoint, headers, operationName, schemaState, transport } from "./state.ts";
@@ -42,6 +50,9 @@ export function GraphqlTab(): JSX.Element {
         <button type="submit" disabled={schemaState.value.status === "loading"}>
           {schemaState.value.status === "loading" ? "Loading schema…" : "Load schema"}
         </button>
+        {schemaState.value.status === "loading" && (
+          <button type="button" onClick={cancelSchema}>Cancel</button>
+        )}
       </form>
       <details>
         <summary>Headers</summary>

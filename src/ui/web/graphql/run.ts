@@ -50,10 +50,13 @@ function target() {
 
 /** Introspects the endpoint (through the server, with the configured auth). */
 export async function loadSchema(): Promise<void> {
+  schemaLoad?.abort();
+  const mine = schemaLoad = new AbortController();
   schemaState.value = { status: "loading" };
   try {
     let introspection: unknown;
-    for await (const event of ndjson(await post("/api/graphql/schema", target()))) {
+    const response = await post("/api/graphql/schema", target(), mine.signal);
+    for await (const event of ndjson(response)) {
       const failed = ndjsonError(event);
       if (failed) throw failed;
       if (isRecord(event) && event.type === "schema") introspection = event.introspection;
@@ -66,10 +69,21 @@ export async function loadSchema(): Promise<void> {
     setSchema(introspection, endpoint.value);
     requestAnimationFrame(() => setTimeout(() => performance.mark("dial:tree-painted")));
   } catch (error) {
-    schemaState.value = { status: "error", message: describe(error) };
+    schemaState.value = {
+      status: "error",
+      message: mine.signal.aborted ? "Cancelled: the schema was not loaded" : describe(error),
+    };
   } finally {
+    if (schemaLoad === mine) schemaLoad = undefined;
     void refreshTokenState();
   }
+}
+
+let schemaLoad: AbortController | undefined;
+
+/** Stops loading the schema: the server aborts the introspection request. */
+export function cancelSchema(): void {
+  schemaLoad?.abort();
 }
 
 /** Runs the chosen operation; a subscription's results stream into the viewer. */
