@@ -171,11 +171,14 @@ export function checkRequest(request: Request, config: GuardConfig): Response | 
   if (origin !== null && !isAllowedOrigin(origin, config)) {
     return deny(403, "forbidden", "Forbidden: cross-origin request");
   }
-  if (request.headers.get("sec-fetch-site") === "cross-site") {
-    return deny(403, "forbidden", "Forbidden: cross-site request");
-  }
   const url = new URL(request.url);
   const key = `${request.method} ${url.pathname}`;
+  // Opening the app shell from elsewhere (the handover file, a bookmark) is a cross-site
+  // navigation and harmless: the shell holds no secret. Anything else cross-site is refused.
+  const opensShell = key === "GET /" && request.headers.get("sec-fetch-mode") === "navigate";
+  if (request.headers.get("sec-fetch-site") === "cross-site" && !opensShell) {
+    return deny(403, "forbidden", "Forbidden: cross-site request");
+  }
   if (PUBLIC.has(key) || key === "GET /api/stream") return undefined;
   if (!config.keys.isSession(request.headers.get(SESSION_HEADER))) {
     return deny(

@@ -8,6 +8,7 @@ import type { Page } from "playwright-core";
 import { serve, type TestServer } from "../_helpers.ts";
 import { trickleServer } from "../ui/_trickle.ts";
 import { launchBrowser, openApp } from "./_browser.ts";
+import { type Handover, writeHandover } from "../../src/ui/handover.ts";
 
 /** Every header value that reached a server. */
 function headerValues(...servers: TestServer[]): string[] {
@@ -270,4 +271,18 @@ Deno.test("browser: Cancel while the schema loads and Stop while a query waits c
   const stoppedAt = performance.now();
   await page.getByRole("button", { name: "Stop" }).click();
   assert.ok((await query.closed) - stoppedAt < 1000);
+});
+
+Deno.test("browser: the handover file opens the app in Chromium and is gone once the page has its session", async () => {
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  let handover: Handover | undefined;
+  handover = await writeHandover(app.server.launchUrl(() => handover?.remove()));
+  const path = decodeURI(handover.fileUrl.pathname);
+  const page = await app.page.context().newPage();
+  await page.goto(handover.fileUrl.href);
+  await page.getByRole("tablist").waitFor();
+  assert.equal(page.url(), new URL("/", app.server.url).href);
+  await assert.rejects(Deno.stat(path), Deno.errors.NotFound);
+  await page.close();
 });

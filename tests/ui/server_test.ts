@@ -125,6 +125,17 @@ Deno.test("ui server: a foreign Origin gets 403 even with the session", async ()
   const cross = await apiCall(server, session, { "Sec-Fetch-Site": "cross-site" });
   await cross.body?.cancel();
   assert.equal(cross.status, 403);
+  // Opening the shell from elsewhere (the handover file) is a cross-site navigation: allowed.
+  const shell = (mode: string) =>
+    fetch(new URL("/", server.url), {
+      headers: { "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": mode },
+    });
+  const navigation = await shell("navigate");
+  await navigation.body?.cancel();
+  assert.equal(navigation.status, 200);
+  const fetched = await shell("cors");
+  await fetched.body?.cancel();
+  assert.equal(fetched.status, 403);
   const trade = await fetch(new URL("/api/session", server.url), {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: "http://localhost:9" },
