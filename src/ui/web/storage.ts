@@ -8,6 +8,7 @@
  */
 import { effect, type Signal, signal } from "@preact/signals";
 import { isCredentialName } from "../../credential_name.ts";
+import type { Row as ProtocolRow } from "../protocol.ts";
 
 /** The prefix of every key this app writes to localStorage. */
 const PREFIX = "dial.";
@@ -53,11 +54,7 @@ export function persisted<T>(
 }
 
 /** A name/value row of a table (headers, query parameters, form fields). */
-export interface Row {
-  name: string;
-  value: string;
-  enabled: boolean;
-}
+export type Row = Required<ProtocolRow>;
 
 /**
  * @param value anything
@@ -126,8 +123,8 @@ export function urlWithoutSecrets(text: string): string {
 }
 
 /**
- * Blanks the values of credential-looking members of a JSON text, at any depth. Text that is
- * not JSON, or holds no such member, is kept as typed.
+ * Blanks the values of credential-looking members of a JSON text, at any depth; in text that
+ * is not (yet) JSON, the string after each such key. Text without one is kept as typed.
  *
  * @param text a JSON body or variables
  * @returns the text to store
@@ -137,7 +134,11 @@ export function jsonWithoutSecrets(text: string): string {
   try {
     value = JSON.parse(text);
   } catch {
-    return text;
+    // Half-typed JSON: blank the string after each credential-named key, closed or not.
+    return text.replace(
+      /("((?:[^"\\]|\\.)*)"\s*:\s*)"(?:[^"\\]|\\.)*"?/g,
+      (pair, prefix: string, name: string) => isSecretName(name) ? `${prefix}""` : pair,
+    );
   }
   let found = false;
   const scrub = (node: unknown): unknown => {
