@@ -151,8 +151,15 @@ export function deny(status: number, code: string, message: string, hint?: strin
   });
 }
 
-/** What anyone on an allowed Host and Origin may load: the app shell and the session trade. */
-const PUBLIC = new Set(["GET /", "GET /app.js", "GET /app.css", "POST /api/session"]);
+/** What anyone on an allowed Host and Origin may load: the app shell (the browser asks for a
+ * favicon too: it gets 404) and the session trade. */
+const PUBLIC = new Set([
+  "GET /",
+  "GET /app.js",
+  "GET /app.css",
+  "GET /favicon.ico",
+  "POST /api/session",
+]);
 
 /**
  * Decides whether a request may reach the app. Order: Host (403), Origin and fetch metadata
