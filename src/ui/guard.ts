@@ -151,8 +151,10 @@ export function deny(status: number, code: string, message: string, hint?: strin
   });
 }
 
-/** What anyone on an allowed Host and Origin may load: the app shell (the browser asks for a
- * favicon too: it gets 404) and the session trade. */
+/**
+ * What anyone on an allowed Host and Origin may load: the app shell (the browser asks for a
+ * favicon too: it gets 404) and the session trade.
+ */
 const PUBLIC = new Set([
   "GET /",
   "GET /app.js",
