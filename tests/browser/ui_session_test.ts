@@ -276,8 +276,10 @@ Deno.test("browser: Cancel while the schema loads and Stop while a query waits c
 Deno.test("browser: the handover file opens the app in Chromium and is gone once the page has its session", async () => {
   await using browser = await launchBrowser();
   await using app = await openApp(browser);
-  let handover: Handover | undefined;
-  handover = await writeHandover(app.server.launchUrl(() => handover?.remove()));
+  const box: { handover?: Handover } = {};
+  const handover = box.handover = await writeHandover(
+    app.server.launchUrl(() => box.handover?.remove()),
+  );
   const path = decodeURI(handover.fileUrl.pathname);
   const page = await app.page.context().newPage();
   await page.goto(handover.fileUrl.href);
