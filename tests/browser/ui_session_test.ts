@@ -117,7 +117,7 @@ Deno.test("browser: Cancel and closing the page close the upstream connection wi
   await using app = await openApp(browser);
   const { page } = app;
   await page.getByLabel("URL", { exact: true }).fill(`${upstream.origin}/slow`);
-  await page.getByLabel("Timeout (seconds)").fill("0");
+  await page.getByLabel("Timeout (seconds)").filter({ visible: true }).fill("0");
   await page.getByRole("button", { name: "Send" }).click();
   const first = await upstream.connection(1);
   const cancelledAt = performance.now();
@@ -125,7 +125,7 @@ Deno.test("browser: Cancel and closing the page close the upstream connection wi
   assert.ok((await first.closed) - cancelledAt < 1000);
   await page.getByRole("alert").filter({ hasText: "Cancelled" }).waitFor();
 
-  await page.getByLabel("Timeout (seconds)").fill("0.5");
+  await page.getByLabel("Timeout (seconds)").filter({ visible: true }).fill("0.5");
   await page.getByRole("button", { name: "Send" }).click();
   const timedOut = page.getByRole("alert").filter({ hasText: "Timed out" });
   await timedOut.waitFor();
@@ -136,7 +136,7 @@ Deno.test("browser: Cancel and closing the page close the upstream connection wi
   const second = await upstream.connection(2);
   await second.closed;
 
-  await page.getByLabel("Timeout (seconds)").fill("0");
+  await page.getByLabel("Timeout (seconds)").filter({ visible: true }).fill("0");
   await page.getByRole("button", { name: "Send" }).click();
   const third = await upstream.connection(3);
   const closedPageAt = performance.now();
@@ -287,4 +287,24 @@ Deno.test("browser: the handover file opens the app in Chromium and is gone once
   assert.equal(page.url(), new URL("/", app.server.url).href);
   await assert.rejects(Deno.stat(path), Deno.errors.NotFound);
   await page.close();
+});
+
+Deno.test("browser: the GraphQL tab's timeout ends a query in words", async () => {
+  await using upstream = trickleServer();
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await page.getByRole("tab", { name: "GraphQL" }).click();
+  await page.getByLabel("Endpoint URL").fill(`${upstream.origin}/graphql`);
+  await page.getByLabel("Timeout (seconds)").filter({ visible: true }).fill("0.5");
+  await page.getByLabel("Query", { exact: true }).click();
+  await page.keyboard.type("{ slow }");
+  await page.getByRole("button", { name: "Run" }).click();
+  const alert = page.getByRole("alert").filter({ hasText: "Timed out" });
+  await alert.waitFor();
+  assert.match(
+    await alert.textContent() ?? "",
+    /Timed out after 0.5 s \(raise Timeout in the tab \(0 waits without limit\)\)/,
+  );
+  await (await upstream.connection(1)).closed;
 });

@@ -6,9 +6,11 @@
  * @module
  */
 import {
+  DEFAULT_TIMEOUT_MS,
   type ErrorJson,
   isRecord,
   LAUNCH_PARAM,
+  MAX_TIMEOUT_MS,
   readErrorJson,
   SESSION_HEADER,
   SESSION_STORAGE_KEY,
@@ -167,6 +169,25 @@ export async function post(path: string, body: unknown, signal?: AbortSignal): P
   }
   if (!response.ok) throw await apiError(response);
   return response;
+}
+
+/**
+ * @param text a tab's Timeout (seconds) field
+ * @returns the timeout in ms (empty: the default; 0: none)
+ * @throws {ApiError} naming the field when it is not a number of seconds up to a day
+ */
+export function timeoutMs(text: string): number {
+  const trimmed = text.trim();
+  const seconds = trimmed === "" ? DEFAULT_TIMEOUT_MS / 1000 : Number(trimmed);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds * 1000 > MAX_TIMEOUT_MS) {
+    throw new ApiError(
+      `Invalid timeout "${trimmed}"`,
+      0,
+      "set Timeout in seconds, e.g. 30; 0 waits without limit",
+      "usage",
+    );
+  }
+  return Math.round(seconds * 1000);
 }
 
 /**

@@ -6,13 +6,17 @@
 import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { json } from "@codemirror/lang-json";
-import { ApiError, isRecord, ndjson, ndjsonError, post, postJson, toApiError } from "./api.ts";
 import {
-  DEFAULT_TIMEOUT_MS,
-  type HttpRequestJson,
-  MAX_TIMEOUT_MS,
-  type ResponseJson,
-} from "../protocol.ts";
+  ApiError,
+  isRecord,
+  ndjson,
+  ndjsonError,
+  post,
+  postJson,
+  timeoutMs,
+  toApiError,
+} from "./api.ts";
+import { DEFAULT_TIMEOUT_MS, type HttpRequestJson, type ResponseJson } from "../protocol.ts";
 import { authJson } from "./auth_state.ts";
 import { CodeEditor } from "./code_editor.tsx";
 import { refreshTokenState } from "./token_state.tsx";
@@ -66,21 +70,6 @@ let inFlight: AbortController | undefined;
 const curl = signal("");
 const shownBody = signal("");
 
-/** @returns the timeout in ms, or an error naming the field */
-function timeoutMs(): number {
-  const text = timeoutSeconds.value.trim();
-  const seconds = text === "" ? DEFAULT_TIMEOUT_MS / 1000 : Number(text);
-  if (!Number.isFinite(seconds) || seconds < 0 || seconds * 1000 > MAX_TIMEOUT_MS) {
-    throw new ApiError(
-      `Invalid timeout "${text}"`,
-      0,
-      "set Timeout in seconds, e.g. 30; 0 waits without limit",
-      "usage",
-    );
-  }
-  return Math.round(seconds * 1000);
-}
-
 function requestJson(): HttpRequestJson {
   return {
     method: method.value,
@@ -94,7 +83,7 @@ function requestJson(): HttpRequestJson {
       : { kind: bodyKind.value, text: bodyText.value },
     auth: authJson.value,
     follow: follow.value,
-    timeoutMs: timeoutMs(),
+    timeoutMs: timeoutMs(timeoutSeconds.value),
   };
 }
 

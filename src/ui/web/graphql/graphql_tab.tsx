@@ -22,7 +22,14 @@ import {
 } from "./run.ts";
 import { SchemaTree } from "./schema_tree.tsx";
 import { SearchBox } from "./search_box.tsx";
-import { endpoint, headers, operationName, schemaState, transport } from "./state.ts";
+import {
+  endpoint,
+  headers,
+  operationName,
+  schemaState,
+  timeoutSeconds,
+  transport,
+} from "./state.ts";
 import { operationNames, runsSubscription, startQuerySync } from "./sync.ts";
 import { VariablesEditor } from "./variables_editor.tsx";
 
@@ -53,6 +60,7 @@ export function GraphqlTab(): JSX.Element {
         {schemaState.value.status === "loading" && (
           <button type="button" onClick={cancelSchema}>Cancel</button>
         )}
+        <TextField label="Timeout (seconds)" value={timeoutSeconds} class="timeout" />
       </form>
       <details>
         <summary>Headers</summary>

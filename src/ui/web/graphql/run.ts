@@ -4,7 +4,7 @@
  * @module
  */
 import { batch, signal } from "@preact/signals";
-import { ApiError, isRecord, ndjson, ndjsonError, post } from "../api.ts";
+import { ApiError, isRecord, ndjson, ndjsonError, post, timeoutMs } from "../api.ts";
 import { authJson } from "../auth_state.ts";
 import { refreshTokenState } from "../token_state.tsx";
 import { parseVariablesJson } from "../../../graphql/variables.ts";
@@ -16,6 +16,7 @@ import {
   queryText,
   schemaState,
   setSchema,
+  timeoutSeconds,
   transport,
   variablesText,
 } from "./state.ts";
@@ -44,8 +45,14 @@ export const responseText = signal("");
 export const runError = signal<string | undefined>(undefined);
 let controller: AbortController | undefined;
 
-function target() {
-  return { url: endpoint.value, headers: headers.value, auth: authJson.value };
+/** @param limited whether the tab's timeout applies (not to a subscription, which runs until Stop) */
+function target(limited = true) {
+  return {
+    url: endpoint.value,
+    headers: headers.value,
+    auth: authJson.value,
+    ...(limited ? { timeoutMs: timeoutMs(timeoutSeconds.value) } : {}),
+  };
 }
 
 /** Introspects the endpoint (through the server, with the configured auth). */
@@ -103,7 +110,7 @@ export async function runOperation(): Promise<void> {
   const results: string[] = [];
   try {
     const response = await post("/api/graphql/run", {
-      ...target(),
+      ...target(!runsSubscription()),
       query: queryText.value,
       variables: variables.value,
       ...(operationName.value !== undefined ? { operationName: operationName.value } : {}),

@@ -30,6 +30,8 @@ export const queryText = persisted("graphql.query", "", isString);
 export const variablesText = persisted("graphql.variables", "{}", isString, jsonWithoutSecrets);
 /** How a subscription runs: one POST (`http`), graphql-transport-ws, or SSE. */
 export type Transport = GraphQLTransport;
+/** Timeout (seconds) for Load schema and for queries and mutations; subscriptions run until Stop. */
+export const timeoutSeconds = persisted("graphql.timeoutSeconds", "30", isString);
 /** The subscription transport, remembered. */
 export const transport = persisted<Transport>(
   "graphql.transport",
