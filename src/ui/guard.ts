@@ -8,7 +8,7 @@
  * The server can reach any URL, so it must not become anyone's proxy.
  * @module
  */
-import { LAUNCH_PARAM, SESSION_HEADER } from "./protocol.ts";
+import { LAUNCH_PARAM, NO_SESSION_HINT, SESSION_HEADER } from "./protocol.ts";
 
 /** The one-time launch tokens and the session secrets of one server. */
 export class SessionKeys {
@@ -194,15 +194,12 @@ export function checkRequest(request: Request, config: GuardConfig): Response | 
       401,
       "unauthorized",
       "Unauthorized: this page has no session of this dial ui",
-      UNAUTHORIZED_HINT,
+      NO_SESSION_HINT,
     );
   }
   return undefined;
 }
 
-/** What to do without a session. */
-export const UNAUTHORIZED_HINT =
-  "open the link dial ui printed (each works once), or stop dial ui and start it again";
 
 function isAllowedOrigin(origin: string, config: GuardConfig): boolean {
   let url: URL;

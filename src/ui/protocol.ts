@@ -19,6 +19,10 @@ export const LAUNCH_PARAM = "launch";
 /** Where the page keeps its session secret: per origin and per tab, gone with the tab. */
 export const SESSION_STORAGE_KEY = "dial.session";
 
+/** What to do without a session (a used launch link, a tab of an earlier dial ui). */
+export const NO_SESSION_HINT =
+  "open the link dial ui printed (each works once), or stop dial ui and start it again";
+
 /** The largest API request body the server reads; beyond it answers 413. */
 export const MAX_API_BODY = 16 * 1024 * 1024;
 

@@ -11,6 +11,7 @@ import {
   isRecord,
   LAUNCH_PARAM,
   MAX_TIMEOUT_MS,
+  NO_SESSION_HINT,
   readErrorJson,
   SESSION_HEADER,
   SESSION_STORAGE_KEY,
@@ -94,7 +95,7 @@ export async function startSession(): Promise<ApiError | undefined> {
   return new ApiError(
     "This page has no session of dial ui",
     401,
-    "open the link dial ui printed (each works once), or stop dial ui and start it again",
+    NO_SESSION_HINT,
     "unauthorized",
   );
 }

@@ -10,6 +10,7 @@ import {
   type BridgeEvent,
   type BridgeHello,
   isRecord,
+  NO_SESSION_HINT,
   readErrorJson,
 } from "../../protocol.ts";
 
@@ -62,7 +63,7 @@ export class StreamBridge {
         this.#ended
           ? ""
           : event.code === BRIDGE_UNAUTHORIZED
-          ? "The dial server refused this page's session: open the link dial ui printed, or relaunch it"
+          ? `The dial server refused this page's session: ${NO_SESSION_HINT}`
           : "Lost the connection to the dial server: is `dial ui` still running?",
       );
   }
