@@ -200,7 +200,6 @@ export function checkRequest(request: Request, config: GuardConfig): Response | 
   return undefined;
 }
 
-
 function isAllowedOrigin(origin: string, config: GuardConfig): boolean {
   let url: URL;
   try {
