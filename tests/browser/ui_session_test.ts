@@ -111,7 +111,7 @@ Deno.test("browser: a launch link opened a second time says to use the open wind
   await second.close();
 });
 
-Deno.test("browser: Cancel and closing the page close the upstream connection within a second; the tab's timeout ends a request", async () => {
+Deno.test("browser: Cancel, leaving and closing the page close the upstream connection within a second; the tab's timeout ends a request", async () => {
   await using upstream = trickleServer();
   await using browser = await launchBrowser();
   await using app = await openApp(browser);
@@ -139,9 +139,18 @@ Deno.test("browser: Cancel and closing the page close the upstream connection wi
   await page.getByLabel("Timeout (seconds)").filter({ visible: true }).fill("0");
   await page.getByRole("button", { name: "Send" }).click();
   const third = await upstream.connection(3);
+  const leftAt = performance.now();
+  await page.goto("about:blank");
+  assert.ok((await third.closed) - leftAt < 1000);
+
+  await page.goBack();
+  await page.getByLabel("URL", { exact: true }).fill(`${upstream.origin}/slow`);
+  await page.getByLabel("Timeout (seconds)").filter({ visible: true }).fill("0");
+  await page.getByRole("button", { name: "Send" }).click();
+  const fourth = await upstream.connection(4);
   const closedPageAt = performance.now();
   await page.close();
-  assert.ok((await third.closed) - closedPageAt < 1000);
+  assert.ok((await fourth.closed) - closedPageAt < 1000);
 });
 
 Deno.test("browser: after every tab is used with secrets, localStorage holds none of them; Clear saved drafts empties it", async () => {
