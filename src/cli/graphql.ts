@@ -6,7 +6,6 @@
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 import { load } from "./lazy.ts";
-import { GRAPHQL_TRANSPORTS } from "../graphql/transports.ts";
 import { command, flags, type FlagValues } from "./declare.ts";
 
 const EPILOG = `
@@ -44,7 +43,7 @@ export const GRAPHQL_FLAGS = flags([
   {
     long: "transport",
     value: "transport",
-    choices: GRAPHQL_TRANSPORTS,
+    choices: ["http", "ws", "sse"],
     default: "http",
     help: "how to send: POST, WebSocket or SSE",
   },
