@@ -25,12 +25,12 @@ Deno.test("ui api: a wrong client secret in the OAuth panel never gets the cache
         },
       }),
     });
-    try {
-      const response = await handleHttpSend(request, context);
-      return { ok: true, json: await response.json() };
-    } catch (error) {
-      return { ok: false, error: String(error) };
-    }
+    // The answer is one NDJSON line: the response, or the error in the protocol's shape.
+    const response = await handleHttpSend(request, context);
+    const event = JSON.parse(await response.text());
+    return event.type === "response"
+      ? { ok: true, json: event.response }
+      : { ok: false, error: `${event.error.code}: ${event.error.message}` };
   };
   const right = await call(OIDC_CLIENTS.web.secret);
   assertEquals(right.ok && right.json.status, 200);
