@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
 import { startUiServer, type UiServer } from "../../src/ui/server.ts";
+import { sessionOf } from "../ui/_session.ts";
 
 const MB = 1024 * 1024;
 
@@ -31,14 +32,12 @@ function floodServer(enough: number) {
 
 /** A page that opens the bridge by hand and then does not read: a raw TCP WebSocket client. */
 async function stalledPage(ui: UiServer, start: unknown) {
-  const login = await fetch(ui.url, { redirect: "manual" });
-  await login.body?.cancel();
-  const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+  const session = await sessionOf(ui);
   const conn = await Deno.connect({ hostname: "127.0.0.1", port: ui.port });
   const origin = `http://127.0.0.1:${ui.port}`;
   await conn.write(new TextEncoder().encode(
     `GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1:${ui.port}\r\nOrigin: ${origin}\r\n` +
-      `Cookie: ${cookie}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      `Upgrade: websocket\r\nConnection: Upgrade\r\n` +
       `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
   ));
   const reader = conn.readable.getReader();
@@ -55,6 +54,8 @@ async function stalledPage(ui: UiServer, start: unknown) {
   const head = new TextDecoder().decode(buffer);
   assert.match(head, /^HTTP\/1\.1 101/);
   buffer = buffer.slice(head.indexOf("\r\n\r\n") + 4);
+  // The first message proves the session, as the app's bridge client does.
+  await conn.write(maskedTextFrame(JSON.stringify({ type: "hello", session })));
   await conn.write(maskedTextFrame(JSON.stringify(start)));
   /** Reads the next text frame's JSON. */
   const nextBatch = async (): Promise<Array<Record<string, unknown>>> => {
