@@ -28,10 +28,15 @@ const UI_HINTS: ReadonlyArray<[RegExp, string]> = [
   [/--max-redirects/, "untick Follow redirects to see the redirect"],
   [/--subprotocol/, "check Subprotocols against what the server supports"],
   [/--timeout/, "raise Timeout in the tab"],
+  // TLS trust is chosen when dial ui starts: those flags are dial ui's own.
+  [
+    /--cacert/,
+    "start dial ui with --cacert file.pem to trust its CA, or with -k to skip verification (insecure)",
+  ],
   [/^write -H/, "write the header as Name in one column and the value in the other"],
 ];
 
-/** A flag such as `-u` or `--oauth2-port`. */
+/** A flag such as `-u` or `--oauth2-port` (in a hint not rewritten above). */
 const FLAG = /(^|[\s(,`"'])--?[A-Za-z][\w-]*/;
 
 /**
