@@ -28,13 +28,16 @@ await page.getByLabel("Token").fill("demo");
 await page.getByLabel("URL", { exact: true }).fill(`${api.origin}/users/octocat`);
 await page.getByLabel("Headers name 1", { exact: true }).fill("Accept");
 await page.getByLabel("Headers value 1", { exact: true }).fill("application/json");
-await page.getByRole("button", { name: "Send" }).click();
+await page.getByRole("button", { name: "Send", exact: true }).click();
 await page.getByTestId("status").first().waitFor();
 await page.getByText("Response headers").click();
 await page.screenshot({ path: new URL("ui-http.png", DOCS).pathname });
 
 await page.getByRole("tab", { name: "GraphQL" }).click();
 await page.getByLabel("Endpoint URL").fill(graphql.endpoint);
+await page.getByRole("button", { name: "Load schema" }).click();
+// Auth is scoped to the origin it was first used with (the HTTP tab's): add this one too.
+await page.getByRole("button", { name: `Add ${new URL(graphql.endpoint).origin} to auth` }).click();
 await page.getByRole("button", { name: "Load schema" }).click();
 await page.getByRole("tree").waitFor();
 const search = page.getByRole("searchbox", { name: "Search schema" });

@@ -36,8 +36,8 @@ export interface ParseQueryOptions {
 }
 
 /**
- * Reads document text into selection state. Fragment spreads are inlined; aliases and
- * directives are dropped with a warning. Text that does not parse leaves the previous
+ * Reads document text into selection state. Fields in fragment spreads are shown in place;
+ * aliases and directives are reported as warnings. Text that does not parse leaves the previous
  * state and reports the error.
  *
  * @param model the schema model
@@ -101,7 +101,9 @@ export function parseQuery(
       if (selection.kind === Kind.FIELD) {
         const name = selection.name.value;
         if (selection.alias) {
-          warnings.push(`Alias "${selection.alias.value}" of "${name}" is not kept by the builder`);
+          warnings.push(
+            `Alias "${selection.alias.value}" of "${name}" is shown under the field name`,
+          );
         }
         if (name === "__typename") {
           add(`${path}.__typename`);

@@ -1,6 +1,7 @@
 /**
- * Schema search over type, field and argument names: case-insensitive substring matching,
- * exact and prefix matches first, each match with the tree path that reveals it.
+ * Schema search over type, field and argument names, then their descriptions:
+ * case-insensitive substring matching, exact and prefix matches first, description matches
+ * last, each match with the tree path that reveals it.
  * @module
  */
 import {
@@ -31,8 +32,10 @@ export interface SearchHit {
    * operation type. For a type: the first place it appears.
    */
   path?: string;
-  /** Where the query matched in `name`: `[start, end)`. */
+  /** Where the query matched in `name`: `[start, end)` (`[0, 0]` for a description match). */
   match: [number, number];
+  /** Set when the query matched the description, not the name (ranked after name matches). */
+  inDescription?: true;
 }
 
 /** The result of {@link SearchIndex.search}. */
@@ -61,6 +64,7 @@ export class SearchIndex {
   readonly #labels: string[];
   readonly #kinds: Uint8Array;
   readonly #paths: Array<string | undefined>;
+  readonly #descriptions: Array<string | undefined>;
 
   private constructor(
     lower: string[],
@@ -68,7 +72,9 @@ export class SearchIndex {
     labels: string[],
     kinds: Uint8Array,
     paths: Array<string | undefined>,
+    descriptions: Array<string | undefined>,
   ) {
+    this.#descriptions = descriptions;
     this.#lower = lower;
     this.#names = names;
     this.#labels = labels;
@@ -94,25 +100,44 @@ export class SearchIndex {
    */
   static build(model: SchemaModel): SearchIndex {
     const typePaths = shortestTypePaths(model);
-    type Entry = { name: string; label: string; kind: number; path: string | undefined };
+    type Entry = {
+      name: string;
+      label: string;
+      kind: number;
+      path: string | undefined;
+      description?: string | null | undefined;
+    };
     const entries: Entry[] = [];
     for (const type of Object.values(model.schema.getTypeMap())) {
       if (type.name.startsWith("__")) continue;
       const base = typePaths.get(type.name);
-      entries.push({ name: type.name, label: type.name, kind: 0, path: base?.at });
+      entries.push({
+        name: type.name,
+        label: type.name,
+        kind: 0,
+        path: base?.at,
+        description: type.description,
+      });
       if (isObjectType(type) || isInterfaceType(type)) {
         for (const field of Object.values(type.getFields())) {
           const fieldPath = base?.children === undefined
             ? undefined
             : `${base.children}.${field.name}`;
           const label = `${type.name}.${field.name}`;
-          entries.push({ name: field.name, label, kind: 1, path: fieldPath });
+          entries.push({
+            name: field.name,
+            label,
+            kind: 1,
+            path: fieldPath,
+            description: field.description,
+          });
           for (const arg of field.args) {
             entries.push({
               name: arg.name,
               label: `${label}(${arg.name})`,
               kind: 2,
               path: fieldPath === undefined ? undefined : argumentPath(fieldPath, arg.name),
+              description: arg.description,
             });
           }
         }
@@ -123,6 +148,7 @@ export class SearchIndex {
             label: `${type.name}.${field.name}`,
             kind: 3,
             path: base?.children === undefined ? undefined : `${base.children}.${field.name}`,
+            description: field.description,
           });
         }
       }
@@ -139,6 +165,7 @@ export class SearchIndex {
       order.map((o) => o.e.label),
       Uint8Array.from(order, (o) => o.e.kind),
       order.map((o) => o.e.path),
+      order.map((o) => o.e.description?.toLowerCase() || undefined),
     );
   }
 
@@ -165,10 +192,29 @@ export class SearchIndex {
       else if (lower[i]!.length === q.length) exact.push(i);
       else prefix.push(i);
     }
-    const total = exact.length + prefix.length + inner.length;
-    const chosen = [...exact, ...prefix, ...inner].slice(0, limit);
+    // Descriptions are searched too (from three characters), ranked after every name match.
+    const described: number[] = [];
+    if (q.length >= 3) {
+      const descriptions = this.#descriptions;
+      for (let i = 0; i < descriptions.length; i++) {
+        if (descriptions[i]?.includes(q) && !lower[i]!.includes(q)) described.push(i);
+      }
+    }
+    const total = exact.length + prefix.length + inner.length + described.length;
+    const chosen = [...exact, ...prefix, ...inner, ...described].slice(0, limit);
     const hits = chosen.map((i): SearchHit => {
       const at = lower[i]!.indexOf(q);
+      if (at < 0) {
+        const path = this.#paths[i];
+        return {
+          kind: KIND[this.#kinds[i]!]!,
+          name: this.#names[i]!,
+          label: this.#labels[i]!,
+          ...(path === undefined ? {} : { path }),
+          match: [0, 0],
+          inDescription: true,
+        };
+      }
       const path = this.#paths[i];
       return {
         kind: KIND[this.#kinds[i]!]!,

@@ -19,6 +19,7 @@ import {
   typeFromAST,
 } from "graphql";
 
+import { jsonErrorOffset, lineColumn } from "./json_position.ts";
 import type { VariableSpec } from "./query_builder.ts";
 
 /** One problem with the variables JSON. */
@@ -27,6 +28,8 @@ export interface VariableProblem {
   variable?: string;
   /** What is wrong, naming the variable, e.g. `Variable "$owner" of required type "String!" was not provided.` */
   message: string;
+  /** A warning (servers ignore it), not an error. */
+  severity?: "warning";
   /** For JSON syntax errors: 1-based line and column. */
   line?: number;
   /** 1-based column. */
@@ -47,10 +50,13 @@ export function parseVariablesJson(
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    // The engine's own position words differ between browsers: drop them, compute ours.
+    const message = (error instanceof Error ? error.message : String(error))
+      .replace(/ (in JSON )?at position \d+.*$/s, "")
+      .replace(/ \(line \d+ column \d+\)$/, "");
     return {
       ok: false,
-      problem: { message: `Invalid JSON: ${message}`, ...jsonPosition(text, message) },
+      problem: { message: `Invalid JSON: ${message}`, ...jsonPosition(text) },
     };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -88,7 +94,8 @@ export function validateVariables(
     if (!declared.has(name)) {
       problems.push({
         variable: name,
-        message: `Variable "$${name}" is not defined by the operation`,
+        severity: "warning",
+        message: `Variable "$${name}" is not used by the operation (servers ignore it)`,
       });
     }
   }
@@ -155,11 +162,7 @@ function placeholder(type: GraphQLInputType, seen: Set<string>): unknown {
 }
 
 /** Finds the line and column of a JSON.parse error message's position. */
-function jsonPosition(text: string, message: string): { line?: number; column?: number } {
-  const lineCol = /line (\d+) column (\d+)/.exec(message);
-  if (lineCol) return { line: Number(lineCol[1]), column: Number(lineCol[2]) };
-  const position = /position (\d+)/.exec(message);
-  if (!position) return {};
-  const before = text.slice(0, Number(position[1])).split("\n");
-  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+function jsonPosition(text: string): { line?: number; column?: number } {
+  const offset = jsonErrorOffset(text);
+  return offset === undefined ? {} : lineColumn(text, offset);
 }

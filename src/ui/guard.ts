@@ -130,7 +130,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   "Cross-Origin-Resource-Policy": "same-origin",
   "Cross-Origin-Opener-Policy": "same-origin",
   "Content-Security-Policy":
-    "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+    "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
     "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
 });
 

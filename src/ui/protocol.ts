@@ -81,6 +81,10 @@ export type AuthJson =
     port?: string;
     username?: string;
     password?: string;
+    /** How the client authenticates at the token URL (`--oauth2-client-auth`). */
+    clientAuth?: "basic" | "post";
+    /** How long the browser login may take, in seconds as typed (`--oauth2-timeout`). */
+    timeout?: string;
   };
 
 /** A name/value row of a table (headers, query parameters, form fields). */
@@ -121,6 +125,8 @@ export interface ResponseJson {
   body?: string;
   /** Whether the body was cut for the viewer. */
   truncated: boolean;
+  /** The whole body's id for `POST /api/http/body` (Save), when the server keeps it. */
+  bodyId?: string;
   /** Body size in bytes. */
   size: number;
   /** Milliseconds from sending to the last body byte. */

@@ -5,7 +5,7 @@
  * `src/ui/protocol.ts`.
  * @module
  */
-import { DialError, ExitCode, UsageError } from "../errors.ts";
+import { AuthError, DialError, ExitCode, UsageError } from "../errors.ts";
 import { transportFetch, type TransportOptions } from "../http/client.ts";
 import { loadAssets, type UiAssets } from "./assets.ts";
 import {
@@ -20,6 +20,7 @@ import type { ApiContext } from "./api/http_api.ts";
 import { API_ROUTES } from "./api/routes.ts";
 import { errorJson, errorStatus } from "./api/error_json.ts";
 import { object, readJson, string } from "./api/decode.ts";
+import { BodyStore } from "./api/body_store.ts";
 import { indexHtml } from "./page.ts";
 import { type FrontDoor, openFrontDoor } from "./front_door.ts";
 import type { ErrorBody, SessionAnswer } from "./protocol.ts";
@@ -80,11 +81,16 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
   const signal = options.signal
     ? AbortSignal.any([options.signal, controller.signal])
     : controller.signal;
+  const bodies = new BodyStore();
   const context: ApiContext = {
     signal,
+    bodies,
     fetch: options.fetch ?? transportFetch(options.transport),
     ...(options.transport ? { transport: options.transport } : {}),
-    oauth: options.oauthCacheDir !== undefined ? { cacheDir: options.oauthCacheDir } : {},
+    oauth: {
+      ...(options.oauthCacheDir !== undefined ? { cacheDir: options.oauthCacheDir } : {}),
+      openBrowser: loginFirst,
+    },
     ...(options.graphqlCacheDir !== undefined ? { graphqlCacheDir: options.graphqlCacheDir } : {}),
     isSession: (session) => keys.isSession(session),
   };
@@ -111,6 +117,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
   const shutdown = async () => {
     controller.abort();
     await served.finished;
+    await bodies.close();
   };
   const launchUrl = (onRedeem?: () => void) => appUrl(config, keys.issueLaunch(onRedeem));
   return {
@@ -233,6 +240,16 @@ function withSecurity(response: Response): Response {
     if (!response.headers.has(name)) response.headers.set(name, value);
   }
   return response;
+}
+
+/**
+ * A request, a query or introspection that needs an authorization-code login fails at once
+ * (only the auth panel's Log in, `/api/auth/token`, shows the login page).
+ */
+function loginFirst(): never {
+  throw new AuthError("Log in first: this OAuth 2.0 flow needs a browser login", {
+    hint: "press Log in in the auth panel",
+  });
 }
 
 /**

@@ -97,6 +97,9 @@ Deno.test("browser: ticking fields builds the query, required arguments become v
   await page.locator('[data-path="Query.node"]').locator(".twisty").click();
   // Editing the text updates the checkboxes.
   await setEditorText(page, "Query", "query { viewer { bio } }");
+  // Clearing the search scrolled the tree back to the top; Query.viewer is the last field.
+  await page.getByRole("tree", { name: "Schema" }).evaluate((el) => el.scrollTop = el.scrollHeight);
+  await page.locator('[data-path="Query.viewer"]').waitFor();
   await page.locator('[data-path="Query.viewer"]').getByRole("checkbox", {
     name: "viewer",
     exact: true,

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { errorJson, uiHint } from "../../src/ui/api/error_json.ts";
+import { errorJson } from "../../src/ui/api/error_json.ts";
+import { uiHint } from "../../src/ui/api/ui_words.ts";
 import { TimeoutError, TransportError, UsageError } from "../../src/errors.ts";
 
 Deno.test("ui errors: hints naming CLI flags name the UI's controls instead", () => {

@@ -7,7 +7,9 @@ import { displayUrl } from "../../http/build_request.ts";
 import { authorize } from "../../http/credentials.ts";
 import { send } from "../../http/send.ts";
 import { toCurl } from "../../output/curl.ts";
-import { boolean, object, readJson } from "./decode.ts";
+import { UsageError } from "../../errors.ts";
+import type { BodyStore } from "./body_store.ts";
+import { boolean, object, readJson, string } from "./decode.ts";
 import { parseUiRequest, type UiOAuthSettings } from "./spec_json.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
 import type { HttpEvent } from "../protocol.ts";
@@ -31,6 +33,8 @@ export interface ApiContext {
   graphqlCacheDir?: string;
   /** Whether a session secret is one of this server's (the stream bridge's first message). */
   isSession?: (session: string) => boolean;
+  /** Full response bodies, for Save. */
+  bodies?: BodyStore;
 }
 
 /**
@@ -51,7 +55,9 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
       signal,
       ...(context.fetch ? { fetch: context.fetch } : {}),
     });
-    const { bytes, size } = await readLimited(exchange.response.body, MAX_SHOWN_BODY);
+    const { bytes, size, id } = context.bodies
+      ? await context.bodies.spool(exchange.response.body, MAX_SHOWN_BODY)
+      : { ...await readLimited(exchange.response.body, MAX_SHOWN_BODY), id: undefined };
     const timeMs = performance.now() - started;
     const binary = bytes.includes(0);
     emit({
@@ -63,6 +69,7 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
         headers: [...exchange.response.headers],
         ...(binary ? {} : { body: new TextDecoder().decode(bytes) }),
         truncated: size > bytes.length,
+        ...(id !== undefined ? { bodyId: id } : {}),
         size,
         timeMs: Math.round(timeMs * 10) / 10,
         redirects: exchange.redirects,
@@ -88,6 +95,25 @@ export async function handleHttpCurl(request: Request, context: ApiContext): Pro
   });
   const follow = json.follow === undefined ? true : boolean(json.follow, "follow");
   return Response.json({ curl: toCurl(prepared, { follow }) });
+}
+
+/**
+ * `POST /api/http/body`: the whole body of an earlier response, streamed (for Save).
+ *
+ * @param request `{id}`
+ * @param context the body store
+ * @returns the body, as an attachment
+ */
+export async function handleHttpBody(request: Request, context: ApiContext): Promise<Response> {
+  const json = object(await readJson(request), "request");
+  const id = string(json.id, "id");
+  if (!context.bodies) throw new UsageError("Response bodies are not kept by this server");
+  return new Response(await context.bodies.open(id), {
+    headers: {
+      "Content-Type": "application/octet-stream",
+      "Content-Disposition": "attachment",
+    },
+  });
 }
 
 /**

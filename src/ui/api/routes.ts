@@ -5,7 +5,7 @@
  */
 import { handleAuthState, handleAuthToken } from "./auth_api.ts";
 import { handleGraphqlRun, handleGraphqlSchema } from "./graphql_api.ts";
-import { type ApiContext, handleHttpCurl, handleHttpSend } from "./http_api.ts";
+import { type ApiContext, handleHttpBody, handleHttpCurl, handleHttpSend } from "./http_api.ts";
 import { handleStreamSocket } from "./stream_api.ts";
 
 /** Handles one API call; throwing a DialError becomes a JSON error response. */
@@ -15,6 +15,7 @@ export type ApiHandler = (request: Request, context: ApiContext) => Promise<Resp
 export const API_ROUTES: ReadonlyMap<string, ApiHandler> = new Map<string, ApiHandler>([
   ["POST /api/http", handleHttpSend],
   ["POST /api/http/curl", handleHttpCurl],
+  ["POST /api/http/body", handleHttpBody],
   ["POST /api/auth/state", handleAuthState],
   ["POST /api/auth/token", handleAuthToken],
   ["POST /api/graphql/schema", handleGraphqlSchema],

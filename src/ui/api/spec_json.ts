@@ -37,7 +37,7 @@ export interface ParsedUiAuth {
  * Parses the auth panel: `{kind: "none"}`, `{kind: "basic", username, password}`,
  * `{kind: "bearer", token}`, `{kind: "apikey", in: "header" | "query", name, value}` or
  * `{kind: "oauth2", flow, tokenUrl, clientId, clientSecret?, scope?, authUrl?, username?,
- * password?, port?}`: the same semantics as `-u`, `-B`, `-H`/`-K` and `--oauth2*`.
+ * password?, port?, clientAuth?, timeout?}` (timeout in seconds): the same semantics as `-u`, `-B`, `-H`/`-K` and `--oauth2*`.
  *
  * @param value the panel's JSON
  * @param settings the server's OAuth 2.0 settings (cache directory, browser opener)
@@ -114,6 +114,10 @@ function parseUiOAuth2(json: Readonly<Record<string, unknown>>): OAuth2Options {
   if (flow === "authorization_code" && authText === undefined) {
     throw new UsageError("Missing authorization URL for the authorization_code flow");
   }
+  const clientAuth = json.clientAuth === undefined || json.clientAuth === ""
+    ? undefined
+    : oneOf(json.clientAuth, "auth.clientAuth", ["basic", "post"] as const);
+  const timeout = parseLoginTimeout(json.timeout);
   if (flow === "password" && username === undefined) {
     throw new UsageError("Missing user name for the password flow");
   }
@@ -127,7 +131,19 @@ function parseUiOAuth2(json: Readonly<Record<string, unknown>>): OAuth2Options {
     ...(username !== undefined ? { username } : {}),
     ...(password !== undefined ? { password: new Secret(password) } : {}),
     port: portText === undefined ? DEFAULT_CALLBACK_PORT : parsePort(portText, "callback port"),
+    ...(clientAuth !== undefined ? { clientAuth } : {}),
+    ...(timeout !== undefined ? { timeout } : {}),
   };
+}
+
+/** The login timeout field, in seconds, as milliseconds. */
+function parseLoginTimeout(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(`Invalid login timeout "${String(value)}": expected seconds above 0`);
+  }
+  return Math.round(seconds * 1000);
 }
 
 /**

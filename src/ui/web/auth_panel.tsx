@@ -3,8 +3,10 @@
  * fields and semantics as the CLI flags. Values stay in memory; tokens stay on the server.
  * @module
  */
+import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { auth, AUTH_LABELS, type OAuth2Flow } from "./auth_state.ts";
+import { AuthOrigins } from "./auth_scope.tsx";
 import { SelectField, TextField } from "./fields.tsx";
 import { TokenState } from "./token_state.tsx";
 
@@ -14,11 +16,34 @@ const FLOWS: ReadonlyArray<[OAuth2Flow, string]> = [
   ["password", "Password"],
 ];
 
+/** Whether the panel shows only the auth kind (more room for the editors). */
+const collapsed = signal(false);
+
 /** @returns the auth panel */
 export function AuthPanel(): JSX.Element {
   const kind = auth.kind.value;
+  const toggle = (
+    <button
+      type="button"
+      class="auth-toggle"
+      aria-expanded={!collapsed.value}
+      aria-controls="auth-fields"
+      onClick={() => collapsed.value = !collapsed.value}
+    >
+      {collapsed.value ? "Show auth settings" : "Hide auth settings"}
+    </button>
+  );
+  if (collapsed.value && kind !== "none") {
+    return (
+      <section class="auth collapsed" aria-label="Authentication">
+        <SelectField label="Auth" value={auth.kind} options={AUTH_LABELS} />
+        <AuthOrigins />
+        {toggle}
+      </section>
+    );
+  }
   return (
-    <section class="auth" aria-label="Authentication">
+    <section class="auth" aria-label="Authentication" id="auth-fields">
       <SelectField label="Auth" value={auth.kind} options={AUTH_LABELS} />
       {kind === "basic" && (
         <>
@@ -39,6 +64,8 @@ export function AuthPanel(): JSX.Element {
         </>
       )}
       {kind === "oauth2" && <OAuth2Fields />}
+      {kind !== "none" && <AuthOrigins />}
+      {kind !== "none" && toggle}
     </section>
   );
 }
@@ -48,14 +75,23 @@ function OAuth2Fields(): JSX.Element {
   return (
     <>
       <SelectField label="Flow" value={auth.flow} options={FLOWS} />
-      <TextField label="Token URL" type="url" value={auth.tokenUrl} />
+      <TextField label="Token URL" type="url" value={auth.tokenUrl} class="url" />
       <TextField label="Client ID" value={auth.clientId} />
       <TextField label="Client secret" type="password" value={auth.clientSecret} />
       <TextField label="Scope" value={auth.scope} placeholder="space-separated" />
+      <SelectField
+        label="Client authentication"
+        value={auth.clientAuth}
+        options={[["basic", "Basic (client_secret_basic)"], [
+          "post",
+          "In the body (client_secret_post)",
+        ]]}
+      />
       {flow === "authorization_code" && (
         <>
-          <TextField label="Authorization URL" type="url" value={auth.authUrl} />
+          <TextField label="Authorization URL" type="url" value={auth.authUrl} class="url" />
           <TextField label="Callback port" value={auth.port} class="narrow" />
+          <TextField label="Login timeout (s)" value={auth.timeout} class="narrow" />
         </>
       )}
       {flow === "password" && (

@@ -35,6 +35,8 @@ export const auth = {
   oauthUsername: signal(""),
   oauthPassword: signal(""),
   port: signal("8484"),
+  clientAuth: signal<"basic" | "post">("basic"),
+  timeout: signal("300"),
 };
 
 /** The panel as the JSON the server parses. */
@@ -61,8 +63,9 @@ export const authJson = computed((): AuthJson => {
         clientId: auth.clientId.value,
         clientSecret: auth.clientSecret.value,
         scope: auth.scope.value,
+        clientAuth: auth.clientAuth.value,
         ...(auth.flow.value === "authorization_code"
-          ? { authUrl: auth.authUrl.value, port: auth.port.value }
+          ? { authUrl: auth.authUrl.value, port: auth.port.value, timeout: auth.timeout.value }
           : {}),
         ...(auth.flow.value === "password"
           ? { username: auth.oauthUsername.value, password: auth.oauthPassword.value }

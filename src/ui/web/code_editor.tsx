@@ -8,7 +8,7 @@ import { useEffect, useRef } from "preact/hooks";
 import type { JSX } from "preact";
 import { basicSetup, EditorView } from "codemirror";
 import { Compartment, EditorState, type Extension } from "@codemirror/state";
-import { keymap } from "@codemirror/view";
+import { keymap, placeholder } from "@codemirror/view";
 
 /** Props of {@link CodeEditor}. */
 export interface CodeEditorProps {
@@ -24,6 +24,8 @@ export interface CodeEditorProps {
   keys?: Array<{ key: string; run: () => boolean }>;
   /** CSS class of the wrapper. */
   class?: string;
+  /** Shown while the editor is empty. */
+  placeholder?: string;
   /** Receives the view once created (tests, benches, reconfiguration). */
   onView?: (view: EditorView) => void;
 }
@@ -46,9 +48,10 @@ export function CodeEditor(props: CodeEditorProps): JSX.Element {
           basicSetup,
           EditorView.lineWrapping,
           EditorView.contentAttributes.of({ "aria-label": props.label }),
+          // Read-only viewers stay focusable (Tab reaches them, Ctrl/Cmd+F searches them).
           EditorState.readOnly.of(props.readOnly ?? false),
-          EditorView.editable.of(!props.readOnly),
           dynamic.current.of(props.extensions ?? []),
+          props.placeholder ? placeholder(props.placeholder) : [],
           EditorView.updateListener.of((update) => {
             if (update.docChanged && !props.readOnly) {
               props.value.value = update.state.doc.toString();

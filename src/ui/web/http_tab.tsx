@@ -3,7 +3,7 @@
  * auth; the response's status, headers, pretty body, time and size; "Copy as curl".
  * @module
  */
-import { signal } from "@preact/signals";
+import { computed, signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { json } from "@codemirror/lang-json";
 import {
@@ -17,11 +17,13 @@ import {
   toApiError,
 } from "./api.ts";
 import { DEFAULT_TIMEOUT_MS, type HttpRequestJson, type ResponseJson } from "../protocol.ts";
-import { authJson } from "./auth_state.ts";
+import { authFor, AuthSkipped } from "./auth_scope.tsx";
 import { CodeEditor } from "./code_editor.tsx";
-import { refreshTokenState } from "./token_state.tsx";
+import { loginIfNeeded, refreshTokenState } from "./token_state.tsx";
 import { RowTable, SelectField, TextField } from "./fields.tsx";
-import { prettyIfJson, ResponseMeta } from "./response_meta.tsx";
+import { ResponseMeta } from "./response_meta.tsx";
+import { type HistoryEntry, HistoryList, remember, restoreRows, tabHistory } from "./history.tsx";
+import { ResponseViewer, type ViewedBody } from "./response_viewer.tsx";
 import {
   isRows,
   isString,
@@ -60,15 +62,35 @@ const timeoutSeconds = persisted(
 
 type HttpResult = Pick<
   ResponseJson,
-  "status" | "statusText" | "headers" | "body" | "truncated" | "size" | "timeMs"
+  "status" | "statusText" | "headers" | "body" | "bodyId" | "truncated" | "size" | "timeMs"
 >;
 
 const result = signal<HttpResult | undefined>(undefined);
+const history = tabHistory("http");
 const error = signal<ApiError | undefined>(undefined);
 const busy = signal(false);
 let inFlight: AbortController | undefined;
 const curl = signal("");
-const shownBody = signal("");
+const viewed = computed((): ViewedBody | undefined => {
+  const r = result.value;
+  if (!r) return undefined;
+  const contentType = r.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1] ?? "";
+  let name = "response";
+  try {
+    name = decodeURIComponent(new URL(url.peek()).pathname.split("/").pop() ?? "") || name;
+  } catch {
+    // keep the default name
+  }
+  return {
+    ...(r.body !== undefined ? { text: r.body } : {}),
+    contentType,
+    size: r.size,
+    truncated: r.truncated,
+    ...(r.bodyId ? { bodyId: r.bodyId } : {}),
+    fileName: name,
+  };
+});
+const authSkipped = signal<string | undefined>(undefined);
 
 function requestJson(): HttpRequestJson {
   return {
@@ -81,7 +103,7 @@ function requestJson(): HttpRequestJson {
       : bodyKind.value === "none"
       ? { kind: "none" }
       : { kind: bodyKind.value, text: bodyText.value },
-    auth: authJson.value,
+    auth: authFor(url.value, authSkipped),
     follow: follow.value,
     timeoutMs: timeoutMs(timeoutSeconds.value),
   };
@@ -101,6 +123,7 @@ function parseResult(value: unknown): HttpResult {
     ),
     ...(typeof v.body === "string" ? { body: v.body } : {}),
     truncated: v.truncated === true,
+    ...(typeof v.bodyId === "string" ? { bodyId: v.bodyId } : {}),
     size: typeof v.size === "number" ? v.size : 0,
     timeMs: typeof v.timeMs === "number" ? v.timeMs : 0,
   };
@@ -109,10 +132,14 @@ function parseResult(value: unknown): HttpResult {
 async function sendRequest() {
   inFlight?.abort();
   const mine = inFlight = new AbortController();
+  const login = loginIfNeeded();
   busy.value = true;
   error.value = undefined;
   curl.value = "";
   try {
+    if (!(await login)) throw new ApiError("Log in first: the login did not complete", 0);
+    mine.signal.throwIfAborted();
+    const time = Date.now();
     const response = await post("/api/http", requestJson(), mine.signal);
     let answer: HttpResult | undefined;
     for await (const event of ndjson(response)) {
@@ -122,9 +149,23 @@ async function sendRequest() {
     }
     if (!answer) throw new ApiError("The dial server ended the answer early", 0);
     result.value = answer;
-    shownBody.value = answer.body === undefined
-      ? `(binary body of ${answer.size} bytes)`
-      : prettyIfJson(answer.body) + (answer.truncated ? "\n… (cut: too large to show)" : "");
+    // Stored under the drafts' rules: credential-named values blanked.
+    remember(history, {
+      time,
+      title: `${method.peek()} ${urlWithoutSecrets(url.peek())}`,
+      status: answer.status,
+      size: answer.size,
+      timeMs: answer.timeMs,
+      snapshot: {
+        method: method.peek(),
+        url: urlWithoutSecrets(url.peek()),
+        params: withoutSecrets(params.peek()),
+        headers: withoutSecrets(headers.peek()),
+        bodyKind: bodyKind.peek(),
+        body: jsonWithoutSecrets(bodyText.peek()),
+        form: withoutSecrets(formFields.peek()),
+      },
+    });
   } catch (e) {
     result.value = undefined;
     error.value = mine.signal.aborted
@@ -139,9 +180,21 @@ async function sendRequest() {
   }
 }
 
-/** Stops the request in flight: the server aborts its upstream request. */
+/** Stops the request in flight (or the login before it): the server aborts its upstream request. */
 function cancelRequest() {
   inFlight?.abort();
+}
+
+function restore(entry: HistoryEntry): void {
+  const s = entry.snapshot;
+  if (typeof s.method === "string") method.value = s.method;
+  if (typeof s.url === "string") url.value = s.url;
+  if (isRows(s.params)) params.value = restoreRows(s.params, params.peek());
+  if (isRows(s.headers)) headers.value = restoreRows(s.headers, headers.peek());
+  const kind = BODY_KINDS.find(([k]) => k === s.bodyKind)?.[0];
+  if (kind) bodyKind.value = kind;
+  if (typeof s.body === "string") bodyText.value = s.body;
+  if (isRows(s.form)) formFields.value = restoreRows(s.form, formFields.peek());
 }
 
 async function copyAsCurl() {
@@ -211,6 +264,7 @@ export function HttpTab(): JSX.Element {
           <CodeEditor
             label="Request body"
             value={bodyText}
+            placeholder={bodyKind.value === "json" ? '{"name": "value"}' : "Request body"}
             extensions={bodyKind.value === "json" ? json() : []}
             class="body-editor"
           />
@@ -226,6 +280,8 @@ export function HttpTab(): JSX.Element {
         Follow redirects
       </label>
       <TextField label="Timeout (seconds)" value={timeoutSeconds} class="timeout" />
+      <HistoryList history={history} onRestore={restore} />
+      <AuthSkipped skipped={authSkipped} />
       {error.value && (
         <p role="alert" class="error">
           {error.value.message}
@@ -261,13 +317,7 @@ function HttpResponse(props: { result: HttpResult }): JSX.Element {
           </tbody>
         </table>
       </details>
-      <CodeEditor
-        label="Response body"
-        value={shownBody}
-        readOnly
-        extensions={json()}
-        class="viewer"
-      />
+      <ResponseViewer body={viewed} label="Response body" placeholder="(empty body)" />
     </section>
   );
 }

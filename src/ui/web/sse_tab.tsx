@@ -9,7 +9,7 @@
 import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { json } from "@codemirror/lang-json";
-import { authJson } from "./auth_state.ts";
+import { authFor, AuthSkipped } from "./auth_scope.tsx";
 import { CodeEditor } from "./code_editor.tsx";
 import { RowTable, SelectField, TextField } from "./fields.tsx";
 import {
@@ -24,6 +24,8 @@ import { type BridgeEvent, eventError, StreamBridge } from "./stream/bridge_clie
 import { type LogEntry, LogStore } from "./stream/log_store.ts";
 import { StreamLog } from "./stream/stream_log.tsx";
 import { ensureStreamStyles } from "./stream/stream_styles.ts";
+
+const authSkipped = signal<string | undefined>(undefined);
 
 type Method = "GET" | "POST";
 type BodyKind = "json" | "text";
@@ -73,7 +75,7 @@ function connect(): void {
       method: method.value,
       url: url.value.trim(),
       headers: headers.value,
-      auth: authJson.value,
+      auth: authFor(url.value, authSkipped),
       ...(method.value === "POST" ? { body: { kind: bodyKind.value, text: body.value } } : {}),
     },
     reconnect: reconnect.value,
@@ -222,6 +224,7 @@ export function SseTab(): JSX.Element {
           Reconnect when the stream ends
         </label>
       </dl>
+      <AuthSkipped skipped={authSkipped} />
       {failure.value && (
         <p role="alert" class="error">
           {failure.value.message}

@@ -40,6 +40,36 @@ export async function refreshTokenState(): Promise<void> {
   }
 }
 
+/**
+ * @returns whether the panel's authorization-code flow holds no usable token, so a request
+ * would need the browser login first (unknown state counts as usable: the server then says
+ * "Log in first" at once)
+ */
+export function needsLogin(): boolean {
+  if (auth.kind.peek() !== "oauth2" || auth.flow.peek() !== "authorization_code") return false;
+  const state = info.peek();
+  if (state === undefined) return false;
+  if (state === null) return true;
+  return state.expiresAt !== undefined && state.expiresAt <= Date.now() && !state.hasRefreshToken;
+}
+
+/**
+ * Runs the same login as "Log in" when {@link needsLogin}. Call it straight from a click or
+ * key handler (before any await), so the browser lets it open the login tab.
+ *
+ * @returns whether to go on: no login was needed, or it succeeded
+ */
+export async function loginIfNeeded(): Promise<boolean> {
+  if (!needsLogin()) return true;
+  await getToken();
+  return !needsLogin();
+}
+
+/** The last login or token message, e.g. why the login failed. */
+export function tokenMessage(): string | undefined {
+  return message.peek();
+}
+
 async function getToken(): Promise<void> {
   busy.value = true;
   message.value = undefined;
@@ -90,7 +120,7 @@ export function TokenState(): JSX.Element {
   }, [authJson.value]);
   const state = info.value;
   const time = now.value;
-  let text = "Token: not obtained yet";
+  let text = state === undefined ? "Token: checking…" : "Token: not obtained yet";
   if (state) {
     const parts = [`obtained ${new Date(state.obtainedAt).toLocaleTimeString()}`];
     if (state.expiresAt !== undefined) {

@@ -7,7 +7,7 @@
  */
 import { computed, signal } from "@preact/signals";
 import type { JSX } from "preact";
-import { authJson } from "./auth_state.ts";
+import { authFor, AuthSkipped } from "./auth_scope.tsx";
 import { RowTable, TextField } from "./fields.tsx";
 import { isRows, isString, persisted, urlWithoutSecrets, withoutSecrets } from "./storage.ts";
 import { type BridgeEvent, eventError, StreamBridge } from "./stream/bridge_client.ts";
@@ -15,6 +15,8 @@ import { type LogEntry, LogStore } from "./stream/log_store.ts";
 import { StreamLog } from "./stream/stream_log.tsx";
 import { ensureStreamStyles } from "./stream/stream_styles.ts";
 import { type Outgoing, WsComposer } from "./stream/ws_composer.tsx";
+
+const authSkipped = signal<string | undefined>(undefined);
 
 const isBool = (v: unknown): v is boolean => typeof v === "boolean";
 
@@ -59,7 +61,11 @@ function startCommand(): Record<string, unknown> {
   }
   return {
     kind: "ws",
-    request: { url: url.value.trim(), headers: headers.value, auth: authJson.value },
+    request: {
+      url: url.value.trim(),
+      headers: headers.value,
+      auth: authFor(url.value, authSkipped),
+    },
     protocols: protocols.value.split(",").map((p) => p.trim()).filter((p) => p !== ""),
     ...(keepAlive.value
       ? {
@@ -232,6 +238,7 @@ export function WebSocketTab(): JSX.Element {
           {closeText(closed.value)}
         </p>
       )}
+      <AuthSkipped skipped={authSkipped} />
       {failure.value && (
         <p role="alert" class="error">
           {failure.value.message}

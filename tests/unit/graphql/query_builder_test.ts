@@ -171,7 +171,7 @@ Deno.test("query builder: aliases, directives, fragments and unknown fields are 
      fragment Who on User { name }`,
   );
   deepStrictEqual(warnings, [
-    'Alias "me" of "viewer" is not kept by the builder',
+    'Alias "me" of "viewer" is shown under the field name',
     "Directives are not shown in the builder: @include(if: true)",
     'Unknown field "nope" on type "User"',
     'Fragment "Who" is shown inline in the builder',

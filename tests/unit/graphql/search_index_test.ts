@@ -63,17 +63,24 @@ Deno.test("search index: on GitHub's schema every path resolves and the limit ho
   ok(index.size > 10000);
   const result = index.search("issue", { limit: 20 });
   equal(result.hits.length, 20);
+  // Names first, then descriptions of entries whose name does not match.
   let expected = 0;
+  const count = (name: string, description: string | null | undefined) => {
+    if (name.toLowerCase().includes("issue")) expected++;
+    else if (description?.toLowerCase().includes("issue")) expected++;
+  };
   for (const type of Object.values(model.schema.getTypeMap())) {
     if (type.name.startsWith("__")) continue;
-    const names = [type.name];
+    count(type.name, type.description);
     if (isObjectType(type) || isInterfaceType(type)) {
       for (const field of Object.values(type.getFields())) {
-        names.push(field.name, ...field.args.map((a) => a.name));
+        count(field.name, field.description);
+        for (const a of field.args) count(a.name, a.description);
       }
     }
-    if (isInputObjectType(type)) names.push(...Object.keys(type.getFields()));
-    expected += names.filter((n) => n.toLowerCase().includes("issue")).length;
+    if (isInputObjectType(type)) {
+      for (const f of Object.values(type.getFields())) count(f.name, f.description);
+    }
   }
   equal(result.total, expected);
   deepStrictEqual(result.hits[0], {
@@ -90,4 +97,13 @@ Deno.test("search index: on GitHub's schema every path resolves and the limit ho
     index.search("stargazerCount").hits.find((h) => h.label === "Repository.stargazerCount")?.path,
     "Query.repository.stargazerCount",
   );
+});
+
+Deno.test("search index: descriptions match too, ranked after every name match", () => {
+  const index = SearchIndex.build(githubModel());
+  const result = index.search("gist", { limit: 1000 });
+  const first = result.hits.findIndex((h) => h.inDescription);
+  ok(first > 0, "some hits come from descriptions");
+  ok(result.hits.slice(first).every((h) => h.inDescription), "descriptions after names");
+  ok(result.hits.slice(0, first).every((h) => h.name.toLowerCase().includes("gist")));
 });

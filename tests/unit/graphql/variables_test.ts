@@ -69,7 +69,11 @@ Deno.test("variables: an unknown enum value and a missing input field are named"
 
 Deno.test("variables: a value the operation does not define is named", () => {
   deepStrictEqual(validateVariables(schema, ISSUES, { owner: "a", name: "b", nmae: "c" }), [
-    { variable: "nmae", message: 'Variable "$nmae" is not defined by the operation' },
+    {
+      variable: "nmae",
+      severity: "warning",
+      message: 'Variable "$nmae" is not used by the operation (servers ignore it)',
+    },
   ]);
 });
 
@@ -107,4 +111,21 @@ Deno.test("variables: the template keeps given values and adds placeholders by t
       unknown: null,
     },
   );
+});
+
+Deno.test("invalid variables JSON: the line and column are computed, not read from the engine", () => {
+  const cases: Array<[string, number, number]> = [
+    ['{"owner": ', 1, 11],
+    ['{"owner": "a",\n}', 2, 1],
+    ['{\n  "a": 1,\n  "b": tru\n}', 3, 11],
+    ['{"a": "x\ny"}', 1, 9],
+    ["[1, 2] x", 1, 8],
+    ['{"a": 01}', 1, 8],
+  ];
+  for (const [text, line, column] of cases) {
+    const parsed = parseVariablesJson(text);
+    if (parsed.ok) throw new Error(`accepted: ${text}`);
+    deepStrictEqual([parsed.problem.line, parsed.problem.column], [line, column], text);
+    equal(/position|line \d+ column/.test(parsed.problem.message), false, parsed.problem.message);
+  }
 });

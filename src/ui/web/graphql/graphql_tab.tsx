@@ -6,13 +6,22 @@
  */
 import { GRAPHQL_TRANSPORTS } from "../../protocol.ts";
 import type { JSX } from "preact";
-import { json } from "@codemirror/lang-json";
-import { CodeEditor } from "../code_editor.tsx";
+import { computed, signal } from "@preact/signals";
+import { print } from "graphql";
+import { parseDocument } from "../../../graphql/document.ts";
+import { parseVariablesJson } from "../../../graphql/variables.ts";
+import { isRecord, postJson } from "../api.ts";
+import { authFor } from "../auth_scope.tsx";
+import { type HistoryEntry, HistoryList, restoreRows } from "../history.tsx";
+import { isRows } from "../storage.ts";
+import { ResponseViewer, type ViewedBody } from "../response_viewer.tsx";
 import { RowTable, TextField } from "../fields.tsx";
 import { ResponseMeta } from "../response_meta.tsx";
 import { QueryEditor } from "./query_editor.tsx";
 import {
+  authSkipped,
   cancelSchema,
+  history,
   loadSchema,
   responseText,
   run,
@@ -20,21 +29,34 @@ import {
   runOperation,
   stopOperation,
 } from "./run.ts";
+import { AuthSkipped } from "../auth_scope.tsx";
 import { SchemaTree } from "./schema_tree.tsx";
 import { SearchBox } from "./search_box.tsx";
+import { SearchResults } from "./search_results.tsx";
+import { DocsPane } from "./docs_pane.tsx";
 import {
   endpoint,
   headers,
   operationName,
+  queryText,
   schemaState,
   timeoutSeconds,
   transport,
+  variablesText,
 } from "./state.ts";
-import { operationNames, runsSubscription, startQuerySync } from "./sync.ts";
+import { builderNote, operationNames, runsSubscription, startQuerySync } from "./sync.ts";
 import { VariablesEditor } from "./variables_editor.tsx";
 
 startQuerySync();
-const RESPONSE_EXTENSIONS = json();
+const viewed = computed((): ViewedBody | undefined =>
+  responseText.value === "" ? undefined : {
+    text: responseText.value,
+    contentType: "application/json",
+    size: run.value?.size ?? 0,
+    truncated: false,
+    fileName: "response.json",
+  }
+);
 
 /** @returns the GraphQL tab */
 export function GraphqlTab(): JSX.Element {
@@ -70,7 +92,13 @@ export function GraphqlTab(): JSX.Element {
         <SchemaPane />
         <section class="editor-pane" aria-label="Query and variables">
           <OperationBar />
-          <QueryEditor onRun={() => void runOperation()} />
+          {curlText.value && (
+            <div class="field">
+              <label for="gql-curl">curl command (copied)</label>
+              <textarea id="gql-curl" readOnly rows={3} value={curlText.value} />
+            </div>
+          )}
+          <QueryEditor onRun={() => void (canRun() && runOperation())} />
           <VariablesEditor />
         </section>
         <ResponsePane />
@@ -84,6 +112,7 @@ function SchemaPane(): JSX.Element {
   return (
     <aside class="schema-pane" aria-label="Schema explorer">
       <SearchBox />
+      <SearchResults />
       {state.status === "idle" && <p class="muted">Enter the endpoint and press Load schema.</p>}
       {state.status === "loading" && <p class="muted" role="status">Loading schema…</p>}
       {state.status === "error" && (
@@ -94,9 +123,69 @@ function SchemaPane(): JSX.Element {
           {Object.keys(state.loaded.schema.getTypeMap()).length} types from {state.loaded.endpoint}
         </p>
       )}
+      {state.status === "loaded" && builderNote.value && (
+        <p role="note" class="note">{builderNote.value}</p>
+      )}
       {state.status === "loaded" && <SchemaTree />}
+      {state.status === "loaded" && <DocsPane />}
     </aside>
   );
+}
+
+const curlText = signal("");
+
+/** Formats the query (graphql-js `print`: comments are not kept). */
+function prettify(): void {
+  const parsed = parseDocument(queryText.peek());
+  if (parsed.ok) queryText.value = print(parsed.document);
+}
+
+/** The curl command for the Run request (secrets included, as with `dial --curl`). */
+async function copyGraphqlCurl(): Promise<void> {
+  const variables = parseVariablesJson(variablesText.peek());
+  const answer = await postJson("/api/http/curl", {
+    method: "POST",
+    url: endpoint.peek(),
+    params: [],
+    headers: [
+      ...headers.peek(),
+      {
+        name: "Accept",
+        value: "application/graphql-response+json, application/json;q=0.9",
+        enabled: true,
+      },
+    ],
+    body: {
+      kind: "json",
+      text: JSON.stringify({
+        query: queryText.peek(),
+        variables: variables.ok ? variables.value : {},
+        ...(operationName.peek() !== undefined ? { operationName: operationName.peek() } : {}),
+      }),
+    },
+    auth: authFor(endpoint.peek(), authSkipped),
+    follow: false,
+  }).catch((e) => {
+    runError.value = e instanceof Error ? e.message : String(e);
+    return undefined;
+  });
+  const text = isRecord(answer) && typeof answer.curl === "string" ? answer.curl : "";
+  curlText.value = text;
+  if (text) await navigator.clipboard?.writeText(text).catch(() => {});
+}
+
+function restoreRun(entry: HistoryEntry): void {
+  const s = entry.snapshot;
+  if (typeof s.endpoint === "string") endpoint.value = s.endpoint;
+  if (isRows(s.headers)) headers.value = restoreRows(s.headers, headers.peek());
+  if (typeof s.query === "string") queryText.value = s.query;
+  if (typeof s.variables === "string") variablesText.value = s.variables;
+  operationName.value = typeof s.operationName === "string" ? s.operationName : undefined;
+}
+
+/** @returns whether Run has what it needs: an endpoint and a document */
+function canRun(): boolean {
+  return endpoint.value.trim() !== "" && queryText.value.trim() !== "";
 }
 
 function OperationBar(): JSX.Element {
@@ -141,11 +230,18 @@ function OperationBar(): JSX.Element {
         type="button"
         class="primary"
         onClick={() => void runOperation()}
-        title="Run (Ctrl/Cmd+Enter)"
+        disabled={!canRun()}
+        title={canRun() ? "Run (Ctrl/Cmd+Enter)" : "Enter the endpoint URL and a query first"}
       >
         Run
       </button>
       {streaming && <button type="button" onClick={stopOperation}>Stop</button>}
+      <button type="button" onClick={prettify} disabled={!parseDocument(queryText.value).ok}>
+        Prettify
+      </button>
+      <button type="button" onClick={() => void copyGraphqlCurl()} disabled={!canRun()}>
+        Copy as curl
+      </button>
     </div>
   );
 }
@@ -168,13 +264,13 @@ function ResponsePane(): JSX.Element {
             : {})}
         />
       )}
+      <AuthSkipped skipped={authSkipped} />
       {runError.value && <p role="alert" class="error">{runError.value}</p>}
-      <CodeEditor
+      <HistoryList history={history} onRestore={restoreRun} />
+      <ResponseViewer
+        body={viewed}
         label="GraphQL response"
-        value={responseText}
-        readOnly
-        extensions={RESPONSE_EXTENSIONS}
-        class="viewer"
+        placeholder="Run a query to see the response here"
       />
     </section>
   );

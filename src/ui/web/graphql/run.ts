@@ -5,8 +5,10 @@
  */
 import { batch, signal } from "@preact/signals";
 import { ApiError, isRecord, ndjson, ndjsonError, post, timeoutMs } from "../api.ts";
-import { authJson } from "../auth_state.ts";
-import { refreshTokenState } from "../token_state.tsx";
+import { authFor } from "../auth_scope.tsx";
+import { remember, tabHistory } from "../history.tsx";
+import { jsonWithoutSecrets, urlWithoutSecrets, withoutSecrets } from "../storage.ts";
+import { loginIfNeeded, refreshTokenState, tokenMessage } from "../token_state.tsx";
 import { parseVariablesJson } from "../../../graphql/variables.ts";
 import { prettyJson } from "../../../output/json.ts";
 import {
@@ -41,6 +43,11 @@ export interface RunState {
 export const run = signal<RunState | undefined>(undefined);
 /** The response text the viewer shows. */
 export const responseText = signal("");
+/** The origin the last load or run went to without the panel's auth. */
+export const authSkipped = signal<string | undefined>(undefined);
+/** The GraphQL tab's history. */
+export const history = tabHistory("graphql");
+
 /** The last error, in words. */
 export const runError = signal<string | undefined>(undefined);
 let controller: AbortController | undefined;
@@ -50,17 +57,23 @@ function target(limited = true) {
   return {
     url: endpoint.value,
     headers: headers.value,
-    auth: authJson.value,
+    auth: authFor(endpoint.value, authSkipped),
     ...(limited ? { timeoutMs: timeoutMs(timeoutSeconds.value) } : {}),
   };
 }
 
-/** Introspects the endpoint (through the server, with the configured auth). */
+/**
+ * Introspects the endpoint (through the server, with the configured auth). With an
+ * authorization-code flow and no usable token, the login runs first.
+ */
 export async function loadSchema(): Promise<void> {
   schemaLoad?.abort();
   const mine = schemaLoad = new AbortController();
+  const login = loginIfNeeded();
   schemaState.value = { status: "loading" };
   try {
+    if (!(await login)) throw new ApiError(loginFailed(), 0);
+    if (mine.signal.aborted) return;
     let introspection: unknown;
     const response = await post("/api/graphql/schema", target(), mine.signal);
     for await (const event of ndjson(response)) {
@@ -76,10 +89,8 @@ export async function loadSchema(): Promise<void> {
     setSchema(introspection, endpoint.value);
     requestAnimationFrame(() => setTimeout(() => performance.mark("dial:tree-painted")));
   } catch (error) {
-    schemaState.value = {
-      status: "error",
-      message: mine.signal.aborted ? "Cancelled: the schema was not loaded" : describe(error),
-    };
+    // Aborted: Cancel has said so already, or a newer load owns the state.
+    if (!mine.signal.aborted) schemaState.value = { status: "error", message: describe(error) };
   } finally {
     if (schemaLoad === mine) schemaLoad = undefined;
     void refreshTokenState();
@@ -87,10 +98,21 @@ export async function loadSchema(): Promise<void> {
 }
 
 let schemaLoad: AbortController | undefined;
+const CANCELLED = "Cancelled: the schema was not loaded";
 
-/** Stops loading the schema: the server aborts the introspection request. */
+/**
+ * Stops loading the schema (also while the login before it runs): the server aborts the
+ * introspection request.
+ */
 export function cancelSchema(): void {
-  schemaLoad?.abort();
+  if (!schemaLoad) return;
+  schemaLoad.abort();
+  schemaState.value = { status: "error", message: CANCELLED };
+}
+
+function loginFailed(): string {
+  const why = tokenMessage();
+  return `Log in first: the login did not complete${why ? ` (${why})` : ""}`;
 }
 
 /** Runs the chosen operation; a subscription's results stream into the viewer. */
@@ -102,13 +124,27 @@ export async function runOperation(): Promise<void> {
     runError.value = `Cannot run: the variables are not valid: ${variables.problem.message}`;
     return;
   }
+  const login = loginIfNeeded();
   batch(() => {
     runError.value = undefined;
     responseText.value = "";
     run.value = { status: 0, statusText: "", timeMs: 0, size: 0, results: 0, streaming: true };
   });
   const results: string[] = [];
+  // Stored under the drafts' rules: credential-named values blanked.
+  const sent = {
+    time: Date.now(),
+    snapshot: {
+      endpoint: urlWithoutSecrets(endpoint.value),
+      headers: withoutSecrets(headers.value),
+      query: queryText.value,
+      variables: jsonWithoutSecrets(variablesText.value),
+      ...(operationName.value !== undefined ? { operationName: operationName.value } : {}),
+    },
+  };
   try {
+    if (!(await login)) throw new ApiError(loginFailed(), 0);
+    if (mine.signal.aborted) return;
     const response = await post("/api/graphql/run", {
       ...target(!runsSubscription()),
       query: queryText.value,
@@ -139,6 +175,13 @@ export async function runOperation(): Promise<void> {
     if (!mine.signal.aborted) runError.value = describe(error);
   } finally {
     if (run.value?.streaming) run.value = { ...run.value, streaming: false };
+    if (run.value && run.value.status > 0 && !mine.signal.aborted) {
+      const { status, size, timeMs } = run.value;
+      const title = `${
+        operationName.peek() ?? firstWords(sent.snapshot.query)
+      } · ${sent.snapshot.endpoint}`;
+      remember(history, { ...sent, title, status, size, timeMs });
+    }
     void refreshTokenState();
   }
 }
@@ -146,6 +189,11 @@ export async function runOperation(): Promise<void> {
 /** Stops a streaming subscription. */
 export function stopOperation(): void {
   controller?.abort();
+}
+
+function firstWords(query: string): string {
+  const line = query.trim().split("\n")[0] ?? "";
+  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
 }
 
 function progress(event: Record<string, unknown>): Partial<RunState> {

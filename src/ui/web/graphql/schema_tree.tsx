@@ -9,7 +9,16 @@ import type { JSX } from "preact";
 import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { parentPath } from "../../../graphql/paths.ts";
 import type { SchemaNode } from "../../../graphql/schema_model.ts";
-import { builder, currentHitPath, expanded, rows, search, toggleExpanded } from "./state.ts";
+import {
+  builder,
+  currentHitPath,
+  expanded,
+  focusedPath as focused,
+  rows,
+  search,
+  toggleExpanded,
+  treeScroll as scrollTop,
+} from "./state.ts";
 import { toggleArgument, toggleField } from "./sync.ts";
 import type { TreeRow } from "./tree_rows.ts";
 
@@ -18,9 +27,7 @@ export const ROW_HEIGHT = 24;
 const OVERSCAN = 12;
 const ON_PREFIX = "... on ";
 
-const scrollTop = signal(0);
 const viewHeight = signal(600);
-const focused = signal<string | undefined>(undefined);
 
 /**
  * Scrolls the tree so a path's row is in view and marks it focused.
@@ -194,7 +201,13 @@ function Row(props: {
           onChange={() => toggleNode(node)}
         />
       )}
-      <span class="name">
+      <span
+        class="name"
+        onClick={() => {
+          focused.value = node.path;
+          if (node.expandable) toggleExpanded(node.path);
+        }}
+      >
         {node.kind === "on" && <span class="kw">{ON_PREFIX}</span>}
         {node.kind === "argument" && <span class="kw">(</span>}
         <Highlighted text={node.name} query={props.query} />

@@ -58,7 +58,7 @@ export function SearchBox(): JSX.Element {
         {active
           ? `${total} ${total === 1 ? "match" : "matches"}${
             hits.length > 0 ? `, ${(currentHit.value % hits.length) + 1} of ${hits.length}` : ""
-          }${total > searchResult.value.hits.length ? " shown" : ""}`
+          }${total > searchResult.value.hits.length ? ` (the best ${hits.length} listed)` : ""}`
           : ""}
       </span>
     </div>

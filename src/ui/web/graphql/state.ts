@@ -125,6 +125,12 @@ export function toggleExpanded(path: string, open?: boolean): void {
   expanded.value = next;
 }
 
+/** The tree's scroll position in pixels. */
+export const treeScroll = signal(0);
+/** The tree row that has (or last had) the focus; the docs pane describes it. */
+export const focusedPath = signal<string | undefined>(undefined);
+let savedScroll = 0;
+
 /** The search box text. */
 export const search = signal("");
 /** Which hit Enter stepped to. */
@@ -162,11 +168,17 @@ export function setSearch(text: string): void {
     search.value = text;
     currentHit.value = 0;
     if (text.trim() === "") {
-      if (savedExpansion) expanded.value = savedExpansion;
+      if (savedExpansion) {
+        expanded.value = savedExpansion;
+        treeScroll.value = savedScroll;
+      }
       savedExpansion = undefined;
       return;
     }
-    if (!wasActive || !savedExpansion) savedExpansion = expanded.value;
+    if (!wasActive || !savedExpansion) {
+      savedExpansion = expanded.value;
+      savedScroll = treeScroll.value;
+    }
     const next = new Set(savedExpansion);
     for (const hit of searchResult.value.hits) {
       if (hit.path === undefined) continue;

@@ -1,19 +1,19 @@
 /**
- * Keeps the checkboxes, the query text and the variables in step, through the GraphQL
- * module's builder (`selectField`, `printState`, `parseQuery`, `variablesTemplate`).
+ * Keeps the checkboxes, the query text and the variables in step: a tick edits the document in
+ * place (`document_edit.ts`), the text is read back into checkboxes (`parseQuery`), and the
+ * variables JSON gains placeholders and loses values of variables no longer defined (with undo).
  * @module
  */
-import { effect } from "@preact/signals";
+import { batch, effect, signal } from "@preact/signals";
 import { operationsOf, parseDocument } from "../../../graphql/document.ts";
 import {
-  type BuilderState,
-  emptyState,
-  enableArgument,
-  printState,
-  selectField,
-  setArgument,
-  unselectField,
-} from "../../../graphql/query_builder.ts";
+  type DocumentEdit,
+  tickArgument,
+  tickField,
+  untickArgument,
+  untickField,
+} from "../../../graphql/document_edit.ts";
+import { emptyState } from "../../../graphql/query_builder.ts";
 import { parseQuery } from "../../../graphql/query_parse.ts";
 import { parseVariablesJson, variablesTemplate } from "../../../graphql/variables.ts";
 import { prettyJson } from "../../../output/json.ts";
@@ -23,11 +23,17 @@ import {
   loadedSchema,
   operationName,
   queryText,
+  toggleExpanded,
   variablesText,
 } from "./state.ts";
 
-/** Text the builder itself wrote: parsing it back would change nothing. */
-let written: string | undefined;
+/** Why the tree shows an older state of the query, or why a tick did nothing. */
+export const builderNote = signal<string | undefined>(undefined);
+
+/** The variables JSON before the builder last removed unused variables from it. */
+export const variablesUndo = signal<
+  { text: string; names: string[]; after: string } | undefined
+>(undefined);
 
 /** Re-reads the checkboxes from the query text whenever the text or the schema changes. */
 export function startQuerySync(): () => void {
@@ -35,29 +41,43 @@ export function startQuerySync(): () => void {
     const text = queryText.value;
     const loaded = loadedSchema();
     const name = operationName.value;
-    if (!loaded || text === written) return;
+    if (!loaded) return;
+    if (text.trim() === "") {
+      builder.value = emptyState(builder.peek().operation);
+      builderNote.value = undefined;
+      return;
+    }
     const parsed = parseQuery(loaded.model, text, {
       previous: builder.peek(),
       ...(name !== undefined ? { operationName: name } : {}),
     });
-    if (text.trim() === "") builder.value = emptyState(builder.peek().operation);
-    else if (!parsed.error) builder.value = parsed.state;
+    if (parsed.error) {
+      const { line, column } = parsed.error;
+      builderNote.value = `The query does not parse (line ${line}, column ${column}): ` +
+        "the checkboxes show its last good state.";
+    } else {
+      builder.value = parsed.state;
+      builderNote.value = undefined;
+    }
   });
 }
 
 /**
- * Ticks or unticks a field (or `... on Type`) checkbox.
+ * Ticks or unticks a field (or `... on Type`) checkbox: the query text is edited in place.
+ * A ticked object field is expanded.
  *
  * @param path the field's path
  */
 export function toggleField(path: string): void {
   const loaded = loadedSchema();
   if (!loaded) return;
-  const state = builder.peek();
-  const next = state.fields.includes(path)
-    ? unselectField(state, path)
-    : selectField(loaded.model, state, path);
-  apply(loaded, next);
+  const ticked = builder.peek().fields.includes(path);
+  const edit = ticked
+    ? untickField(loaded.model, queryText.peek(), path, operationName.peek())
+    : tickField(loaded.model, queryText.peek(), path, operationName.peek());
+  if (apply(loaded, edit) && !ticked && loaded.model.node(path)?.expandable) {
+    toggleExpanded(path, true);
+  }
 }
 
 /**
@@ -68,46 +88,42 @@ export function toggleField(path: string): void {
 export function toggleArgument(path: string): void {
   const loaded = loadedSchema();
   if (!loaded) return;
-  const state = builder.peek();
-  const next = path in state.args
-    ? setArgument(loaded.model, state, path, undefined)
-    : enableArgument(loaded.model, state, path);
-  apply(loaded, next);
+  const edit = path in builder.peek().args
+    ? untickArgument(loaded.model, queryText.peek(), path, operationName.peek())
+    : tickArgument(loaded.model, queryText.peek(), path, operationName.peek());
+  apply(loaded, edit);
 }
 
-/** Writes a new builder state into the query text (only its operation) and the variables. */
-function apply(loaded: LoadedSchema, next: BuilderState): void {
-  const printed = printState(loaded.model, next);
-  const text = replaceOperation(queryText.peek(), printed, operationName.peek());
-  written = text;
-  builder.value = next;
-  queryText.value = text;
-  const current = parseVariablesJson(variablesText.peek());
-  if (current.ok) {
-    const values = variablesTemplate(loaded.schema, next.variables, current.value);
-    variablesText.value = prettyJson(JSON.stringify(values), false);
+/** Puts back the variables the builder last removed. */
+export function undoVariablesPrune(): void {
+  const undo = variablesUndo.peek();
+  if (!undo) return;
+  variablesText.value = undo.text;
+  variablesUndo.value = undefined;
+}
+
+/** Writes an edit into the query text and the variables; false when it was refused. */
+function apply(loaded: LoadedSchema, edit: DocumentEdit): boolean {
+  if (edit.error) {
+    builderNote.value = edit.error;
+    return false;
   }
-}
-
-/**
- * Replaces the chosen operation of a document with new text, keeping the other operations
- * and fragments; the whole text when it does not parse or holds one operation.
- *
- * @param document the current text
- * @param operation the new operation's text
- * @param name the chosen operation's name
- * @returns the new document
- */
-export function replaceOperation(document: string, operation: string, name?: string): string {
-  const parsed = parseDocument(document);
-  if (!parsed.ok) return operation;
-  const operations = operationsOf(parsed.document);
-  if (parsed.document.definitions.length <= 1) return operation;
-  const target = name === undefined
-    ? operations[0]
-    : operations.find((o) => o.name?.value === name) ?? operations[0];
-  if (!target?.loc) return operation;
-  return document.slice(0, target.loc.start) + operation + document.slice(target.loc.end);
+  batch(() => {
+    queryText.value = edit.text;
+    const before = variablesText.peek();
+    const current = parseVariablesJson(before);
+    if (!current.ok) return;
+    const values: Record<string, unknown> = { ...current.value };
+    const removed = edit.removedVariables.filter((n) => Object.hasOwn(values, n));
+    for (const name of removed) delete values[name];
+    const added = variablesTemplate(loaded.schema, edit.addedVariables, values);
+    const next = { ...values, ...added };
+    if (removed.length === 0 && edit.addedVariables.length === 0) return;
+    const after = prettyJson(JSON.stringify(next), false);
+    variablesText.value = after;
+    if (removed.length > 0) variablesUndo.value = { text: before, names: removed, after };
+  });
+  return true;
 }
 
 /**

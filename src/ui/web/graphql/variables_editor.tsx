@@ -16,6 +16,7 @@ import {
 import { prettyJson } from "../../../output/json.ts";
 import { CodeEditor } from "../code_editor.tsx";
 import { loadedSchema, operationName, queryText, variablesText } from "./state.ts";
+import { undoVariablesPrune, variablesUndo } from "./sync.ts";
 
 const EXTENSIONS = [json(), linter(jsonParseLinter())];
 
@@ -43,7 +44,8 @@ export function formatVariables(): void {
 
 /** @returns the variables editor */
 export function VariablesEditor(): JSX.Element {
-  const problems = variableProblems.value;
+  const problems = variableProblems.value.filter((p) => p.severity !== "warning");
+  const warnings = variableProblems.value.filter((p) => p.severity === "warning");
   const first = problems[0];
   return (
     <section class="variables" aria-label="Variables">
@@ -63,6 +65,17 @@ export function VariablesEditor(): JSX.Element {
         extensions={EXTENSIONS}
         class="vars-editor"
       />
+      {variablesUndo.value?.after === variablesText.value && (
+        <p role="status" class="note">
+          Removed unused {variablesUndo.value.names.map((n) => `$${n}`).join(", ")}.{" "}
+          <button type="button" onClick={undoVariablesPrune}>Undo</button>
+        </p>
+      )}
+      {warnings.length > 0 && (
+        <p role="status" class="note warning">
+          {warnings.map((w) => w.message).join("; ")}
+        </p>
+      )}
       {first && (
         <p role="alert" class="error">
           {first.message}

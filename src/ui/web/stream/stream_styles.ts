@@ -28,7 +28,7 @@ const CSS = `
 }
 .log-spacer { position: relative; }
 .log-row {
-  position: absolute; left: 0; right: 0; height: 24px; display: flex; gap: 10px;
+  position: absolute; left: 0; right: 0; height: 24px; margin: 0; display: flex; gap: 10px;
   padding: 0 8px; white-space: nowrap; overflow: hidden; cursor: pointer;
   border-bottom: 1px solid color-mix(in srgb, var(--line) 50%, transparent);
 }

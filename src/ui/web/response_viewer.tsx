@@ -1,0 +1,163 @@
+/**
+ * The response body viewer of the HTTP and GraphQL tabs: a focusable read-only CodeMirror
+ * (Tab reaches it, Ctrl/Cmd+F searches), Copy, Save (the whole body, streamed from the
+ * server when it keeps it), a Pretty/Raw toggle, a "preview" label when only the first 5 MiB
+ * are shown, and a mode by content type (JSON, text, images shown, binary as hex).
+ * @module
+ */
+import { type Signal, useComputed, useSignal } from "@preact/signals";
+import type { JSX } from "preact";
+import { useEffect } from "preact/hooks";
+import { json } from "@codemirror/lang-json";
+import { formatSize, post } from "./api.ts";
+import { CodeEditor } from "./code_editor.tsx";
+import { prettyIfJson } from "./response_meta.tsx";
+
+/** What the viewer shows. */
+export interface ViewedBody {
+  /** The body text (undefined for binary bodies). */
+  text?: string;
+  /** The response's Content-Type. */
+  contentType: string;
+  /** The full size in bytes. */
+  size: number;
+  /** Whether `text` holds only the start of the body. */
+  truncated: boolean;
+  /** The server's id of the full body (`POST /api/http/body`). */
+  bodyId?: string;
+  /** File name for Save. */
+  fileName: string;
+}
+
+type Mode = "json" | "text" | "image" | "binary";
+
+function modeOf(body: ViewedBody): Mode {
+  const type = body.contentType.toLowerCase();
+  if (type.startsWith("image/")) return "image";
+  if (body.text === undefined) return "binary";
+  if (/[/+]json\b/.test(type) || /^\s*[[{]/.test(body.text)) return "json";
+  return "text";
+}
+
+const JSON_EXTENSIONS = json();
+
+/**
+ * @param props the body (a signal: undefined while there is none), the editor's label
+ * @returns the viewer with its toolbar
+ */
+export function ResponseViewer(
+  props: { body: Signal<ViewedBody | undefined>; label: string; placeholder: string },
+): JSX.Element {
+  const state = useViewerState(props.body);
+  const body = props.body.value;
+  const mode = body ? modeOf(body) : "text";
+  return (
+    <div class="response-viewer">
+      <div class="bar viewer-bar" role="toolbar" aria-label="Viewer tools">
+        {body?.truncated && (
+          <span class="preview-label" role="note">
+            Preview: the first {formatSize(body.text?.length ?? 0)} of {formatSize(body.size)}
+          </span>
+        )}
+        {(mode === "json" || mode === "text") && (
+          <button
+            type="button"
+            aria-pressed={state.raw.value}
+            onClick={() => state.raw.value = !state.raw.value}
+            disabled={!body}
+          >
+            Raw
+          </button>
+        )}
+        <button type="button" onClick={() => void copy(state.shown.peek())} disabled={!body}>
+          Copy
+        </button>
+        <button type="button" onClick={() => body && void save(body)} disabled={!body}>
+          Save
+        </button>
+        {state.note.value && <span class="note" role="status">{state.note.value}</span>}
+      </div>
+      {mode === "image" && body?.bodyId && <BodyImage id={body.bodyId} />}
+      {mode !== "image" && (
+        <CodeEditor
+          label={props.label}
+          value={state.shown}
+          readOnly
+          extensions={mode === "json" && !state.raw.value ? JSON_EXTENSIONS : []}
+          class="viewer"
+          placeholder={props.placeholder}
+        />
+      )}
+    </div>
+  );
+
+  async function copy(text: string) {
+    await navigator.clipboard?.writeText(text).catch(() => {});
+    state.note.value = "Copied";
+  }
+
+  async function save(b: ViewedBody) {
+    const blob = b.bodyId
+      ? await (await post("/api/http/body", { id: b.bodyId })).blob()
+      : new Blob([b.text ?? ""], { type: b.contentType || "text/plain" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = b.fileName;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+    state.note.value = `Saved ${formatSize(blob.size)}`;
+  }
+}
+
+function useViewerState(body: Signal<ViewedBody | undefined>) {
+  const raw = useSignal(false);
+  const note = useSignal<string | undefined>(undefined);
+  const shown = useSignal("");
+  const hex = useSignal<string | undefined>(undefined);
+  const text = useComputed(() => {
+    const b = body.value;
+    if (!b) return "";
+    if (b.text === undefined) return hex.value ?? `(binary body of ${formatSize(b.size)})`;
+    return raw.value || modeOf(b) !== "json" ? b.text : prettyIfJson(b.text);
+  });
+  useEffect(() =>
+    text.subscribe((t) => {
+      shown.value = t;
+      note.value = undefined;
+    }), []);
+  useEffect(() =>
+    body.subscribe((b) => {
+      hex.value = undefined;
+      if (b?.text === undefined && b?.bodyId && modeOf(b) === "binary") {
+        void hexPreview(b.bodyId).then((h) => hex.value = h);
+      }
+    }), []);
+  return { raw, note, shown };
+}
+
+async function hexPreview(id: string): Promise<string> {
+  const bytes = new Uint8Array(await (await post("/api/http/body", { id })).arrayBuffer());
+  const lines: string[] = [];
+  const shown = bytes.subarray(0, 64 * 1024);
+  for (let i = 0; i < shown.length; i += 16) {
+    const row = shown.subarray(i, i + 16);
+    const hexPart = [...row].map((b) => b.toString(16).padStart(2, "0")).join(" ");
+    const ascii = [...row].map((b) => b >= 32 && b < 127 ? String.fromCharCode(b) : ".").join("");
+    lines.push(`${i.toString(16).padStart(8, "0")}  ${hexPart.padEnd(47)}  ${ascii}`);
+  }
+  if (bytes.length > shown.length) lines.push(`… ${formatSize(bytes.length)} in all`);
+  return lines.join("\n");
+}
+
+function BodyImage(props: { id: string }): JSX.Element {
+  const src = useSignal<string | undefined>(undefined);
+  useEffect(() => {
+    let url: string | undefined;
+    void post("/api/http/body", { id: props.id }).then((r) => r.blob()).then((blob) => {
+      url = URL.createObjectURL(blob);
+      src.value = url;
+    });
+    return () => url && URL.revokeObjectURL(url);
+  }, [props.id]);
+  return src.value ? <img class="body-image" src={src.value} alt="Response image" /> : <p>…</p>;
+}

@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { launchBrowser, openApp } from "./_browser.ts";
+import { loadSchema, queryText, setEditorText, variablesText } from "./_gql_app.ts";
+import { startGraphqlServer } from "./_graphql_server.ts";
+
+/** Searches, then presses Enter until the match at `path` is the current one. */
+async function searchAndStep(page: Page, text: string, path: string): Promise<void> {
+  const search = page.getByRole("searchbox", { name: "Search schema" });
+  await search.fill(text);
+  const current = page.locator('[role="treeitem"][aria-current="true"]');
+  for (let i = 0; i < 30; i++) {
+    if (await current.getAttribute("data-path") === path) return;
+    await search.press("Enter");
+  }
+  throw new Error(`no match at ${path}`);
+}
+
+const HAND_WRITTEN = `# the repo I watch
+query Repo($owner: String!, $name: String!) {
+  deno: repository(owner: $owner, name: $name) {
+    ...RepoBits
+  }
+}
+
+fragment RepoBits on Repository {
+  name # the short name
+}
+`;
+
+Deno.test("browser: a tick edits the hand-written query in place (alias, fragment, comments kept) and graphql-yoga accepts it", async () => {
+  await using graphql = await startGraphqlServer();
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await loadSchema(page, graphql.endpoint);
+  await setEditorText(page, "Query", HAND_WRITTEN);
+  await setEditorText(page, "Variables JSON", '{"owner": "denoland", "name": "deno"}');
+  await searchAndStep(page, "stargazerCount", "Query.repository.stargazerCount");
+  const box = page.locator('[data-path="Query.repository.stargazerCount"]').getByRole("checkbox", {
+    name: "stargazerCount",
+    exact: true,
+  });
+  await box.check();
+  assert.equal(
+    await queryText(page),
+    HAND_WRITTEN.replace("# the short name\n", "# the short name\n  stargazerCount\n"),
+  );
+  await page.getByRole("button", { name: "Run" }).click();
+  const panel = page.getByRole("region", { name: "GraphQL response" });
+  await panel.getByTestId("status").filter({ hasText: "200" }).waitFor();
+  const body = JSON.parse(await panel.getByLabel("GraphQL response").textContent() ?? "");
+  assert.equal(body.errors, undefined);
+  assert.equal(typeof body.data.deno.stargazerCount, "number");
+  // Unticking puts the document back as it was.
+  await box.uncheck();
+  assert.equal(await queryText(page), HAND_WRITTEN);
+});
+
+Deno.test("browser: unticking prunes unused fragments and variables (with Undo); unparseable text keeps the last good checkboxes", async () => {
+  await using graphql = await startGraphqlServer();
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await loadSchema(page, graphql.endpoint);
+  await setEditorText(
+    page,
+    "Query",
+    "query R($owner: String!, $name: String!) {\n  repository(owner: $owner, name: $name) {\n    ...Stars\n  }\n  viewer { login }\n}\n\nfragment Stars on Repository {\n  stargazerCount\n}\n",
+  );
+  await setEditorText(page, "Variables JSON", '{"owner": "denoland", "name": "deno"}');
+  await searchAndStep(page, "stargazerCount", "Query.repository.stargazerCount");
+  await page.locator('[data-path="Query.repository.stargazerCount"]').getByRole("checkbox", {
+    name: "stargazerCount",
+    exact: true,
+  }).uncheck();
+  assert.equal(
+    await queryText(page),
+    "query R($owner: String!, $name: String!) {\n  repository(owner: $owner, name: $name) {\n    __typename\n  }\n  viewer { login }\n}\n",
+  );
+  await searchAndStep(page, "repository", "Query.repository");
+  await page.locator('[data-path="Query.repository"]').getByRole("checkbox", {
+    name: "repository",
+    exact: true,
+  }).uncheck();
+  assert.equal(await queryText(page), "query R {\n  viewer { login }\n}\n");
+  assert.deepEqual(JSON.parse(await variablesText(page)), {});
+  const note = page.getByRole("status").filter({ hasText: "Removed unused $owner, $name" });
+  await note.getByRole("button", { name: "Undo" }).click();
+  assert.deepEqual(JSON.parse(await variablesText(page)), { owner: "denoland", name: "deno" });
+  await note.waitFor({ state: "detached" });
+  // Text that does not parse: the tree keeps its last good state and says so.
+  await setEditorText(page, "Query", "query R {\n  viewer {\n    login\n");
+  await page.getByRole("note").filter({ hasText: "does not parse (line 4, column 1)" }).waitFor();
+  await page.getByRole("searchbox", { name: "Search schema" }).fill("");
+  assert.ok(
+    await page.locator('[data-path="Query.viewer"]').getByRole("checkbox", {
+      name: "viewer",
+      exact: true,
+    }).isChecked(),
+  );
+});

@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { serve } from "../_helpers.ts";
+import { launchBrowser, openApp } from "./_browser.ts";
+
+/** A JSON array of about 6 MiB, one object per line. */
+function bigJson(): string {
+  const items: string[] = [];
+  for (let i = 0; i < 190_000; i++) items.push(`  {"id": ${i}, "name": "item-${i}"}`);
+  items[4242] = '  {"id": 4242, "name": "needle-4242"}';
+  return `[\n${items.join(",\n")}\n]\n`;
+}
+
+Deno.test("browser: a large response: a labelled preview, Ctrl+F finds a value, Save writes the whole body", async () => {
+  const body = bigJson();
+  await using target = serve(() =>
+    new Response(body, { headers: { "Content-Type": "application/json" } })
+  );
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/big.json`);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
+  const label = page.getByRole("note").filter({ hasText: "Preview" });
+  assert.match(await label.textContent() ?? "", /^Preview: the first 5\.0 MB of \d\.\d MB$/);
+  // The viewer takes focus like any control, and Ctrl+F searches it.
+  const viewer = page.getByLabel("Response body");
+  await viewer.focus();
+  await page.keyboard.press("Control+f");
+  const find = page.getByRole("textbox", { name: "Find" });
+  await find.pressSequentially("needle-4242");
+  await find.press("Enter");
+  await page.locator(".cm-searchMatch-selected").filter({ hasText: "needle-4242" }).waitFor();
+  // Save streams the whole body from the server, not the preview.
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Save" }).click();
+  const file = await (await download).path();
+  assert.equal(await Deno.readTextFile(file), body);
+  assert.equal((await download).suggestedFilename(), "big.json");
+});
+
+Deno.test("browser: Raw shows the body as sent, Copy copies it, an image is shown", async () => {
+  const png = Uint8Array.from(
+    atob(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
+    ),
+    (c) => c.charCodeAt(0),
+  );
+  await using target = serve((request) =>
+    new URL(request.url).pathname === "/dot.png"
+      ? new Response(png, { headers: { "Content-Type": "image/png" } })
+      : new Response('{"a":1}', { headers: { "Content-Type": "application/json" } })
+  );
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/a`);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  const viewer = page.getByLabel("Response body");
+  await viewer.getByText('"a": 1').waitFor();
+  await page.getByRole("button", { name: "Raw" }).click();
+  await viewer.getByText('{"a":1}').waitFor();
+  await page.getByRole("button", { name: "Copy", exact: true }).click();
+  assert.equal(await page.evaluate("navigator.clipboard.readText()"), '{"a":1}');
+  await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/dot.png`);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  const image = page.getByRole("img", { name: "Response image" });
+  await image.waitFor();
+  await page.waitForFunction('document.querySelector("img.body-image")?.naturalWidth === 1');
+});
