@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { serve } from "../_helpers.ts";
 import { launchBrowser, openApp } from "./_browser.ts";
 import { loadSchema, queryText, setEditorText } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
@@ -33,4 +34,42 @@ Deno.test("browser: GraphQL history restores an earlier run and keeps no secrets
   assert.ok(curl.startsWith(`curl ${graphql.endpoint} -H 'X-Api-Key: s3cret-key'`), curl);
   assert.match(curl, /-H 'Content-Type: application\/json'/);
   assert.match(curl, /\{\\n {2}viewer \{\\n {4}login\\n {2}\}\\n\}/);
+});
+
+Deno.test("browser: HTTP history blanks what drafts blank (URL query and password, params, headers, JSON body)", async () => {
+  await using target = serve(() => Response.json({ ok: true }));
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  const base = target.origin.replace("http://", "http://ann:url-pw-1@");
+  await page.getByLabel("URL", { exact: true }).fill(`${base}/x?page=2&access_token=url-tok-2`);
+  await page.getByText("Query parameters").click();
+  await page.getByLabel("Query parameters name 1").fill("api_key");
+  await page.getByLabel("Query parameters value 1").fill("param-key-3");
+  await page.getByLabel("Headers name 1", { exact: true }).fill("X-Session-Id");
+  await page.getByLabel("Headers value 1", { exact: true }).fill("hdr-secret-4");
+  await page.locator("summary", { hasText: /^Body$/ }).click();
+  await page.getByLabel("Body type").selectOption("json");
+  await page.getByLabel("Request body").click();
+  await page.keyboard.type(`{"user": "ann", "password": "json-pw-5"}`);
+  await page.getByLabel("Method").fill("POST");
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
+  const stored = await page.evaluate(() => localStorage.getItem("dial.history.http")) ?? "";
+  for (const secret of ["url-pw-1", "url-tok-2", "param-key-3", "hdr-secret-4", "json-pw-5"]) {
+    assert.ok(!stored.includes(secret), `${secret} is stored: ${stored}`);
+  }
+  const [entry] = JSON.parse(stored);
+  assert.equal(
+    entry.snapshot.url,
+    `${target.origin.replace("http://", "http://ann@")}/x?page=2&access_token=`,
+  );
+  assert.deepEqual(JSON.parse(entry.snapshot.body), { user: "ann", password: "" });
+  // Restoring keeps the values the tab holds now for blanked rows.
+  await page.getByText("History (1)").click();
+  await page.getByRole("list", { name: "History" }).getByRole("button").first().click();
+  assert.equal(
+    await page.getByLabel("Headers value 1", { exact: true }).inputValue(),
+    "hdr-secret-4",
+  );
 });
