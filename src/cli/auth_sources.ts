@@ -11,7 +11,7 @@ import { warn } from "../output/report.ts";
 import { stderr } from "../output/terminal.ts";
 import { Secret } from "../secret.ts";
 import { claimStdin, isReference, readReferenceFile, resolveReference } from "./secret_ref.ts";
-import { parseHeader, parseQueryKey } from "./values.ts";
+import { parseHeaderFlag, parseQueryKey } from "./values.ts";
 
 /**
  * Parses `-H` values: `Name: value`, or `@PATH` / `@-` for a file of header lines (blank
@@ -24,7 +24,7 @@ export async function parseHeaderFlags(values: string[]): Promise<HeaderField[]>
   const headers: HeaderField[] = [];
   for (const value of values) {
     if (!isReference(value) || value.startsWith("@env:")) {
-      headers.push(parseHeader(value.startsWith("@@") ? value.slice(1) : value));
+      headers.push(parseHeaderFlag(value.startsWith("@@") ? value.slice(1) : value));
       continue;
     }
     const where = `-H ${value}`;
@@ -40,7 +40,7 @@ export async function parseHeaderFlags(values: string[]): Promise<HeaderField[]>
       const trimmed = line.trim();
       if (trimmed === "" || trimmed.startsWith("#")) continue;
       try {
-        headers.push(parseHeader(trimmed));
+        headers.push(parseHeaderFlag(trimmed));
       } catch {
         // The line may hold a secret: name the place, not the text.
         throw new UsageError(`Cannot parse line ${index + 1} of ${where}`, {

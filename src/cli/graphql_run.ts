@@ -26,7 +26,7 @@ import { parseAuthFlags } from "./auth_flags.ts";
 import type { CliContext } from "./context.ts";
 import { checkOperation, readQuery, readVariables } from "./graphql_input.ts";
 import type { GraphQLFlagValues } from "./graphql.ts";
-import { parseUrl } from "./values.ts";
+import { parseUrl } from "../http/values.ts";
 import { parseTransportFlags } from "./transport_flags.ts";
 import { transportFetch } from "../http/client.ts";
 

@@ -14,7 +14,7 @@ import type { FlagDecl } from "./declare.ts";
 import { isGiven } from "./declare.ts";
 import { showAuthorizationUrl } from "./open_browser.ts";
 import { promptSecret } from "./prompt.ts";
-import { parseUrl } from "./values.ts";
+import { parseUrl } from "../http/values.ts";
 import { reportOAuth2Notice } from "./oauth2_notice.ts";
 import { oauth2Value } from "./oauth2_sources.ts";
 import { resolveReference } from "./secret_ref.ts";

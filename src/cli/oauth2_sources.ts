@@ -8,7 +8,7 @@ import { UsageError } from "../errors.ts";
 import { type OAuth2Value, splitOAuth2Value } from "../auth/oauth2/parse_value.ts";
 import { Secret } from "../secret.ts";
 import { resolveReference } from "./secret_ref.ts";
-import { parseUrl } from "./values.ts";
+import { parseUrl } from "../http/values.ts";
 
 /** The separate client flags. */
 export interface OAuth2ClientFlags {

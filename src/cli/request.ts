@@ -25,7 +25,8 @@ import type { CliContext } from "./context.ts";
 import { flags, type FlagValues } from "./declare.ts";
 import { distance } from "./parse.ts";
 import { curlTransportArgs, parseTransportFlags, TRANSPORT_FLAGS } from "./transport_flags.ts";
-import { looksLikeUrl, parseMethod, parseUrl } from "./values.ts";
+import { looksLikeUrl } from "./values.ts";
+import { parseMethod, parseUrl } from "../http/values.ts";
 
 /** `-L`: shared with `dial sse`. */
 export const FOLLOW_FLAG = {

@@ -16,7 +16,7 @@ import {
 import { parseAuthFlags } from "./auth_flags.ts";
 import { stdinClaimedBy } from "./secret_ref.ts";
 import type { CliContext } from "./context.ts";
-import { parseUrl } from "./values.ts";
+import { parseUrl } from "../http/values.ts";
 import type { WsFlagValues } from "./ws.ts";
 import { parseTransportFlags } from "./transport_flags.ts";
 

@@ -1,11 +1,10 @@
 import { assertEquals, assertThrows } from "../assert.ts";
 import {
-  parseHeader,
-  parseMethod,
+  parseHeaderFlag as parseHeader,
   parseQueryKey,
   parseSeconds,
-  parseUrl,
 } from "../../src/cli/values.ts";
+import { parseHeader as parseCoreHeader, parseMethod, parseUrl } from "../../src/http/values.ts";
 import { UsageError } from "../../src/errors.ts";
 import { Secret } from "../../src/secret.ts";
 
@@ -66,4 +65,12 @@ Deno.test("values: --timeout takes decimal seconds", () => {
   assertEquals(parseSeconds("0.25", "--timeout"), 250);
   assertThrows(() => parseSeconds("-1", "--timeout"), UsageError, "positive number of seconds");
   assertThrows(() => parseSeconds("abc", "--timeout"), UsageError);
+});
+
+Deno.test("values: the core header parser names no flag; the CLI's names -H", () => {
+  assertThrows(() => parseCoreHeader("X-Foo"), UsageError, 'Cannot parse header: missing ":"');
+  const core = assertThrows(() => parseCoreHeader("Bad(Name): x"), UsageError) as UsageError;
+  assertEquals(core.hint, 'write "Name: value"; a name has no spaces or separators');
+  const cli = assertThrows(() => parseHeader("Bad(Name): x"), UsageError) as UsageError;
+  assertEquals(cli.hint, 'write -H "Name: value"; a name has no spaces or separators');
 });

@@ -16,7 +16,7 @@ import {
 import { send } from "../../http/send.ts";
 import type { GraphQLResult } from "../../graphql/envelope.ts";
 import { subscribeWs } from "../../graphql/ws_client.ts";
-import { parseUrl } from "../../cli/values.ts";
+import { parseUrl } from "../../http/values.ts";
 import { type JsonObject, object, optionalString, readJson, string } from "./decode.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
 import {

@@ -9,7 +9,7 @@ import {
   OAUTH2_FLOWS,
   type OAuth2Options,
 } from "../../auth/oauth2/parse_value.ts";
-import { parseHeader, parseMethod, parsePort, parseUrl } from "../../cli/values.ts";
+import { parseHeader, parseMethod, parsePort, parseUrl } from "../../http/values.ts";
 import { UsageError } from "../../errors.ts";
 import { newBoundary } from "../../http/body.ts";
 import type { BodySource, HeaderField, RequestSpec } from "../../http/spec.ts";

@@ -4,7 +4,7 @@
  * session events of `src/stream` travel back as JSON.
  * @module
  */
-import { parseUrl } from "../../cli/values.ts";
+import { parseUrl } from "../../http/values.ts";
 import { UsageError } from "../../errors.ts";
 import type { RequestSpec } from "../../http/spec.ts";
 import type { SseSessionEvent } from "../../stream/sse_session.ts";

@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { importEdges } from "./_import_graph.ts";
+import { LAZY_MODULES } from "../../src/cli/lazy.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+
+/** Every source file under src/ (the browser bundle's output excluded). */
+async function sourceFiles(dir = "src"): Promise<string[]> {
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(new URL(dir, ROOT))) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory && path !== "src/ui/web/dist") files.push(...await sourceFiles(path));
+    if (entry.isFile && /\.tsx?$/.test(entry.name)) files.push(path);
+  }
+  return files;
+}
+
+/**
+ * The faces of dial and the core they share. The core (src/http, src/auth, src/graphql,
+ * src/stream, src/output, src/*.ts) is the library and the printer both faces use: it never
+ * imports a face. The UI (src/ui) never imports the CLI (src/cli). The CLI reaches the UI only
+ * through one lazy entry: `dial ui` (src/cli/ui.ts) loads src/ui/run.ts with `load()` from
+ * src/cli/lazy.ts, a computed specifier, and names its type with `typeof import`.
+ */
+function layer(path: string): "cli" | "ui" | "core" | "outside" {
+  if (path.startsWith("src/cli/")) return "cli";
+  if (path.startsWith("src/ui/")) return "ui";
+  if (path.startsWith("src/")) return "core";
+  return "outside";
+}
+
+Deno.test("faces: core never imports a face, the UI never imports the CLI", async () => {
+  const files = await sourceFiles();
+  assert.ok(files.length > 100, `only ${files.length} files found`);
+  const edges = await importEdges(files.map((f) => new URL(f, ROOT)));
+  assert.ok(edges.some((e) => e.from === "src/ui/api/spec_json.ts"), "the UI's imports were read");
+  const wrong = edges.filter(({ from, to }) => {
+    if (!from.startsWith("src/")) return false;
+    const [a, b] = [layer(from), layer(to)];
+    if (a === "core") return b === "cli" || b === "ui";
+    if (a === "ui") return b === "cli";
+    return false;
+  });
+  assert.deepEqual(wrong.map((e) => `${e.from} -> ${e.to} (${e.kind})`), []);
+});
+
+Deno.test("faces: the CLI reaches the UI only through the lazy entry of dial ui", async () => {
+  const files = (await sourceFiles()).filter((f) => layer(f) === "cli");
+  const edges = await importEdges(files.map((f) => new URL(f, ROOT)));
+  const toUi = edges.filter((e) => layer(e.from) === "cli" && layer(e.to) === "ui");
+  // The one allowed edge: the type of the module `load()` returns.
+  assert.deepEqual(toUi, [{ from: "src/cli/ui.ts", to: "src/ui/run.ts", kind: "type" }]);
+  assert.deepEqual(LAZY_MODULES.filter((m) => m.startsWith("src/ui/")), ["src/ui/run.ts"]);
+  const naming: string[] = [];
+  for (const file of files) {
+    const text = await Deno.readTextFile(new URL(file, ROOT));
+    if (/["'`](\.\.\/)*(src\/)?ui\//.test(text)) naming.push(file);
+  }
+  assert.deepEqual(naming.sort(), ["src/cli/lazy.ts", "src/cli/ui.ts"]);
+});
