@@ -1,7 +1,9 @@
 /**
  * Bundles the desktop UI (`deno task bundle`): `src/ui/web/main.tsx` → `src/ui/web/dist/app.js`
  * with `deno bundle --platform browser`, and the style sheet → `dist/app.css`. The UI server
- * reads these files; `deno compile --include src/ui/web/dist` embeds them.
+ * reads these files; `deno compile --include src/ui/web/dist` embeds them. With `--if-stale`
+ * (as `deno task test` runs it) the bundle is built only when it is missing or older than a
+ * source it includes.
  * @module
  */
 
@@ -42,4 +44,37 @@ export async function bundleUi(options: { minify?: boolean } = {}): Promise<void
   await Deno.rename(new URL(`app.js.${suffix}`, DIST), new URL("app.js", DIST));
 }
 
-if (import.meta.main) await bundleUi();
+/**
+ * Whether the bundle is missing or any source it includes (`src/`, the web workspace's
+ * `deno.json`, the project's `deno.json`) is newer than it.
+ *
+ * @param dist the bundle's directory
+ * @returns whether to build
+ */
+export async function bundleIsStale(dist: URL = DIST): Promise<boolean> {
+  let built: number;
+  try {
+    built = (await Deno.stat(new URL("app.js", dist))).mtime?.getTime() ?? 0;
+    await Deno.stat(new URL("app.css", dist));
+  } catch {
+    return true;
+  }
+  const root = new URL("../", import.meta.url);
+  return await newerThan(new URL("src/", root), built) ||
+    await newerThan(new URL("deno.json", root), built);
+}
+
+async function newerThan(url: URL, time: number): Promise<boolean> {
+  const info = await Deno.stat(url);
+  if (info.isFile) return (info.mtime?.getTime() ?? 0) > time;
+  for await (const entry of Deno.readDir(url)) {
+    if (entry.name === "dist") continue;
+    const child = new URL(entry.isDirectory ? `${entry.name}/` : entry.name, url);
+    if (await newerThan(child, time)) return true;
+  }
+  return false;
+}
+
+if (import.meta.main) {
+  if (!Deno.args.includes("--if-stale") || await bundleIsStale()) await bundleUi();
+}

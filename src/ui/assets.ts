@@ -1,7 +1,8 @@
 /**
- * The bundled frontend. `scripts/bundle_ui.ts` writes `src/ui/web/dist/` (git-ignored);
+ * The bundled frontend, built ahead: `deno task bundle` (`scripts/bundle_ui.ts`) writes
+ * `src/ui/web/dist/` (git-ignored), and `deno task test` and `deno task compile` run it first;
  * `deno compile --include src/ui/web/dist` embeds it so a binary needs no files beside it.
- * Run from a checkout, a missing or stale bundle is rebuilt first.
+ * `dial ui` only reads the bundle: it never builds it.
  * @module
  */
 import { DialError, ExitCode } from "../errors.ts";
@@ -14,27 +15,32 @@ export interface UiAssets {
   css: string;
 }
 
+/** Where the bundle is read from. */
+export interface AssetOptions {
+  /** The bundle's directory (default: `src/ui/web/dist/`). */
+  dist?: URL;
+  /**
+   * Never called: the bundle is built ahead, not by `dial ui`.
+   * @deprecated left until `server.ts` stops passing it
+   */
+  onBuild?: () => void;
+}
+
 const DIST = new URL("./web/dist/", import.meta.url);
-const BUNDLER = new URL("../../scripts/bundle_ui.ts", import.meta.url);
 
 /**
- * Loads the bundle, building it first when running from a checkout and it is missing or older
- * than the sources.
+ * Loads the bundle built by `deno task bundle`.
  *
- * @param options `onBuild` is called before a build, to tell the user why they wait
+ * @param options where to read it
  * @returns the assets
+ * @throws {DialError} `ui_bundle` when the bundle is missing, with a hint to build it
  */
-export async function loadAssets(options: { onBuild?: () => void } = {}): Promise<UiAssets> {
-  // A compiled binary serves what `deno compile --include` embedded; only a checkout builds.
-  if (!Deno.build.standalone && await isFile(BUNDLER) && await needsBuild()) {
-    options.onBuild?.();
-    const { bundleUi } = await import("../../scripts/bundle_ui.ts");
-    await bundleUi();
-  }
+export async function loadAssets(options: AssetOptions = {}): Promise<UiAssets> {
+  const dist = options.dist ?? DIST;
   try {
     return {
-      js: await Deno.readTextFile(new URL("app.js", DIST)),
-      css: await Deno.readTextFile(new URL("app.css", DIST)),
+      js: await Deno.readTextFile(new URL("app.js", dist)),
+      css: await Deno.readTextFile(new URL("app.css", dist)),
     };
   } catch (error) {
     throw new DialError(
@@ -44,35 +50,4 @@ export async function loadAssets(options: { onBuild?: () => void } = {}): Promis
       { hint: "run `deno task bundle`", cause: error },
     );
   }
-}
-
-async function isFile(url: URL): Promise<boolean> {
-  try {
-    return (await Deno.stat(url)).isFile;
-  } catch {
-    return false;
-  }
-}
-
-/** Whether any source the bundle includes is newer than the bundle. */
-async function needsBuild(): Promise<boolean> {
-  let built: number;
-  try {
-    built = (await Deno.stat(new URL("app.js", DIST))).mtime?.getTime() ?? 0;
-  } catch {
-    return true;
-  }
-  const src = new URL("../", import.meta.url);
-  return await newerThan(src, built) || await newerThan(new URL("../deno.json", src), built);
-}
-
-async function newerThan(url: URL, time: number): Promise<boolean> {
-  const info = await Deno.stat(url);
-  if (info.isFile) return (info.mtime?.getTime() ?? 0) > time;
-  for await (const entry of Deno.readDir(url)) {
-    if (entry.name === "dist") continue;
-    const child = new URL(entry.isDirectory ? `${entry.name}/` : entry.name, url);
-    if (await newerThan(child, time)) return true;
-  }
-  return false;
 }

@@ -40,15 +40,12 @@ export async function runUi(options: RunUiOptions): Promise<void> {
       `Listening on ${hostname}, not only on loopback: anyone who can reach it and learns the URL can send requests through dial`,
     );
   }
-  let building = false;
   const server = await startUiServer({
     port: options.port,
     ...(hostname !== undefined ? { hostname } : {}),
     signal: options.signal,
     ...(options.transport ? { transport: options.transport } : {}),
-    onBuild: () => building = true,
   });
-  if (building) await err.write("Built the UI bundle from source\n");
   // Printed for the user (stdout is theirs, not the process table); each link works once.
   await stdout().write(`${server.url.href}\n`);
   let handover: Handover | undefined;
