@@ -40,6 +40,77 @@ export const ExitCode = {
 /** A value of {@link ExitCode}. */
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * The `code` of every {@link DialError}: stable strings a program or a test can match
+ * (`error.code === ErrorCode.Timeout`), also sent to the browser in the UI's error answers.
+ * Each belongs to one kind of failure; the exit code says how the process ends.
+ */
+export const ErrorCode = {
+  /** A bad flag, URL or value: nothing was sent (exit 2). */
+  Usage: "usage",
+  /** DNS, connection refused or reset, TLS (exit 7). */
+  Transport: "transport",
+  /** The timeout elapsed (exit 8). */
+  Timeout: "timeout",
+  /** Ctrl-C (exit 130). */
+  Interrupted: "interrupted",
+  /** Authentication could not be obtained: OAuth 2.0 token endpoint or login (exit 9). */
+  Auth: "auth",
+  /** Local output could not be written: full disk, a directory, no permission (exit 1). */
+  Output: "output",
+  /** More redirects than allowed (exit 6). */
+  TooManyRedirects: "too_many_redirects",
+  /** A redirect that must resend a body that can be read only once. */
+  RedirectBody: "redirect_body",
+  /** The request body could not be read. */
+  Body: "body",
+  /** A response body in a Content-Encoding that could not be decoded. */
+  ContentEncoding: "content_encoding",
+  /** An HTTP status that refused a stream (WebSocket handshake, SSE); the error carries it. */
+  HttpStatus: "http_status",
+  /** The cookie jar file could not be read or written. */
+  CookieJar: "cookie_jar",
+  /** A download could not be resumed. */
+  Resume: "resume",
+  /** The OAuth 2.0 token cache could not be read or written. */
+  TokenCache: "token_cache",
+  /** The response is not a GraphQL response. */
+  NotGraphQL: "not_graphql",
+  /** GraphQL introspection failed. */
+  Introspection: "introspection",
+  /** The GraphQL WebSocket was closed by the server. */
+  GraphQLWsClosed: "ws_closed",
+  /** The GraphQL WebSocket failed otherwise. */
+  GraphQLWs: "ws",
+  /** The server refused or ignored the WebSocket subprotocol asked for. */
+  Subprotocol: "subprotocol",
+  /** A WebSocket session failed. */
+  WebSocket: "websocket",
+  /** The server closed the WebSocket with an error code. */
+  WebSocketClose: "websocket_close",
+  /** A message to send as JSON is not JSON. */
+  InvalidJson: "invalid_json",
+  /** A stream session used out of order (connected twice). */
+  State: "state",
+  /** A stream session was aborted by its caller. */
+  Aborted: "aborted",
+  /** The response is not an event stream (SSE). */
+  NotEventStream: "not_event_stream",
+  /** The event stream ended before any event. */
+  EmptyStream: "empty_stream",
+  /** One server-sent event over the size limit. */
+  EventTooLarge: "event_too_large",
+  /** `dial ui`: a request body over the limit (answered 413). */
+  TooLarge: "too_large",
+  /** `dial ui`: the frontend bundle is missing (run `deno task bundle`). */
+  UiBundle: "ui_bundle",
+  /** `dial ui`: the server could not listen (the port is taken). */
+  UiListen: "ui_listen",
+} as const;
+
+/** A value of {@link ErrorCode}. */
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
 /** Options shared by every {@link DialError}. */
 export interface DialErrorOptions {
   /** A second line telling the user what to do. */
@@ -50,8 +121,8 @@ export interface DialErrorOptions {
 
 /** The base of every error dial reports to a user. */
 export class DialError extends Error {
-  /** A stable machine-readable code, e.g. `"usage"` or `"transport"`. */
-  readonly code: string;
+  /** A stable machine-readable code from {@link ErrorCode}. */
+  readonly code: ErrorCodeValue;
   /** The process exit code for this error. */
   readonly exitCode: ExitCodeValue;
   /** A hint printed under the message. */
@@ -61,13 +132,13 @@ export class DialError extends Error {
    * Creates an error with its code and exit code.
    *
    * @param message sentence case, no trailing period, details after a colon
-   * @param code a stable code
+   * @param code a stable code from {@link ErrorCode}
    * @param exitCode the process exit code
    * @param options hint and cause
    */
   constructor(
     message: string,
-    code: string,
+    code: ErrorCodeValue,
     exitCode: ExitCodeValue,
     options: DialErrorOptions = {},
   ) {
@@ -88,7 +159,7 @@ export class UsageError extends DialError {
    * @param options hint and cause
    */
   constructor(message: string, options: DialErrorOptions = {}) {
-    super(message, "usage", ExitCode.Usage, options);
+    super(message, ErrorCode.Usage, ExitCode.Usage, options);
     this.name = "UsageError";
   }
 }
@@ -102,7 +173,7 @@ export class TransportError extends DialError {
    * @param options hint and cause
    */
   constructor(message: string, options: DialErrorOptions = {}) {
-    super(message, "transport", ExitCode.Transport, options);
+    super(message, ErrorCode.Transport, ExitCode.Transport, options);
     this.name = "TransportError";
   }
 }
@@ -116,7 +187,7 @@ export class TimeoutError extends DialError {
    * @param options hint and cause
    */
   constructor(message: string, options: DialErrorOptions = {}) {
-    super(message, "timeout", ExitCode.Timeout, options);
+    super(message, ErrorCode.Timeout, ExitCode.Timeout, options);
     this.name = "TimeoutError";
   }
 }
@@ -125,7 +196,7 @@ export class TimeoutError extends DialError {
 export class InterruptedError extends DialError {
   /** Creates the error. */
   constructor() {
-    super("Interrupted", "interrupted", ExitCode.Interrupted);
+    super("Interrupted", ErrorCode.Interrupted, ExitCode.Interrupted);
     this.name = "InterruptedError";
   }
 }
@@ -139,7 +210,7 @@ export class AuthError extends DialError {
    * @param options hint and cause
    */
   constructor(message: string, options: DialErrorOptions = {}) {
-    super(message, "auth", ExitCode.Auth, options);
+    super(message, ErrorCode.Auth, ExitCode.Auth, options);
     this.name = "AuthError";
   }
 }
@@ -167,12 +238,12 @@ const LOCAL_OUTPUT_CODES = new Set([
  * @returns a DialError naming the local cause, or undefined when it is something else
  */
 export function outputError(error: unknown): DialError | undefined {
-  if (error instanceof DialError) return error.code === "output" ? error : undefined;
+  if (error instanceof DialError) return error.code === ErrorCode.Output ? error : undefined;
   const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
   if (typeof code !== "string" || !LOCAL_OUTPUT_CODES.has(code)) return undefined;
   return new DialError(
     `Cannot write output: ${(error as Error).message}`,
-    "output",
+    ErrorCode.Output,
     ExitCode.Failure,
     {
       cause: error,

@@ -6,7 +6,7 @@
 import { isErrorStatus, statusExitCode } from "../http/status.ts";
 import { redactUrl } from "../redact_url.ts";
 import { printSchema } from "graphql";
-import { DialError, ExitCode, UsageError } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode, UsageError } from "../errors.ts";
 import type { GraphQLResult } from "../graphql/envelope.ts";
 import {
   type GraphQLEndpoint,
@@ -180,7 +180,7 @@ export async function runGraphQL(
         : "";
       throw new DialError(
         `Not a GraphQL response from ${url.host}: ${refused}${error.message}`,
-        "not_graphql",
+        ErrorCode.NotGraphQL,
         isErrorStatus(status) ? statusExitCode(status) : ExitCode.Failure,
         status === 401 || status === 403
           ? { hint: "check the credentials (-u, -B, -K, -H, --oauth2)" }
@@ -188,7 +188,7 @@ export async function runGraphQL(
       );
     }
     if (signal.aborted && !context.signal.aborted) {
-      throw new DialError(`Timed out waiting for ${url.host}`, "timeout", ExitCode.Timeout);
+      throw new DialError(`Timed out waiting for ${url.host}`, ErrorCode.Timeout, ExitCode.Timeout);
     }
     throw error;
   } finally {
@@ -210,7 +210,7 @@ async function openOutput(path: string): Promise<{ sink: Sink; [Symbol.dispose](
   } catch (error) {
     throw new DialError(
       `Cannot write output file "${path}": ${error instanceof Error ? error.message : error}`,
-      "output",
+      ErrorCode.Output,
       ExitCode.Failure,
     );
   }

@@ -5,6 +5,7 @@
 import { statusExitCode } from "../http/status.ts";
 import {
   DialError,
+  ErrorCode,
   ExitCode,
   outputError,
   TimeoutError,
@@ -239,7 +240,7 @@ export async function requestCommand(
     await cookieFlags.saveCookieJar(cookies.jar, cookies.saveTo).catch((error) => {
       throw new DialError(
         `Cannot write cookie jar "${cookies.saveTo}": ${(error as Error).message}`,
-        "cookie_jar",
+        ErrorCode.CookieJar,
         ExitCode.Failure,
         { cause: error },
       );

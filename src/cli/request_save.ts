@@ -4,7 +4,7 @@
  * published under the final name).
  * @module
  */
-import { DialError, ExitCode, UsageError } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode, UsageError } from "../errors.ts";
 import type { HeaderField } from "../http/spec.ts";
 import { statusExitCode } from "../http/status.ts";
 import { downloadName, saveDownload } from "../output/download.ts";
@@ -131,7 +131,7 @@ export async function saveResponse(
         `Cannot resume "${resume.path}": the server sent ${
           start === undefined ? `HTTP ${response.status}` : `bytes from ${start}`
         }, not from ${resume.offset}`,
-        "resume",
+        ErrorCode.Resume,
         ExitCode.Failure,
         { hint: "remove the file and download it again" },
       );

@@ -2,7 +2,7 @@
  * The `dial ws` implementation: stdin lines out, messages in, a clean close.
  * @module
  */
-import { DialError, ExitCode, TransportError, UsageError } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode, TransportError, UsageError } from "../errors.ts";
 import { formatRequestHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { type BinaryEncoding, formatMessage } from "../output/stream.ts";
@@ -216,7 +216,7 @@ function closeOutcome(info: WebSocketCloseInfo, host: string): number {
   }
   throw new DialError(
     `WebSocket closed by ${host} with code ${info.code}${reason}`,
-    "websocket_close",
+    ErrorCode.WebSocketClose,
     ExitCode.Failure,
   );
 }
@@ -254,7 +254,7 @@ async function pumpStdin(session: WebSocketSession, options: PumpOptions): Promi
       } catch (error) {
         const message = `Invalid JSON on stdin line ${lineNumber}: ${(error as Error).message}`;
         if (!options.interactive) {
-          throw new DialError(message, "invalid_json", ExitCode.Usage, {
+          throw new DialError(message, ErrorCode.InvalidJson, ExitCode.Usage, {
             hint: "the lines before it were sent; --json checks each line separately",
           });
         }

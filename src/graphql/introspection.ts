@@ -6,7 +6,7 @@
 import { isErrorStatus, statusExitCode } from "../http/status.ts";
 import { defaultCacheDir, joinPath, writePrivateFile } from "../cache.ts";
 import { getIntrospectionQuery } from "graphql";
-import { DialError, ExitCode } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode } from "../errors.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { redactUrl } from "../redact_url.ts";
 import { send, type SendOptions } from "../http/send.ts";
@@ -71,7 +71,7 @@ export async function introspect(
       if (result.errors.length > 0 && !isSchema(result.value.data)) {
         throw new DialError(
           `${where}: ${result.errors.map(describeError).join("; ")}`,
-          "introspection",
+          ErrorCode.Introspection,
           statusExit(response.status),
           credentialsHint ?? { hint: "the server may have introspection turned off" },
         );
@@ -87,7 +87,7 @@ export async function introspect(
         error.message.startsWith("HTTP ")
           ? `Introspection failed at ${endpoint.url.host}: ${error.message}`
           : `${where}: ${error.message}`,
-        "introspection",
+        ErrorCode.Introspection,
         statusExit(response.status),
         credentialsHint ?? {},
       );
@@ -97,7 +97,7 @@ export async function introspect(
   if (!isSchema(data)) {
     throw new DialError(
       `${where}: the response holds no data.__schema`,
-      "introspection",
+      ErrorCode.Introspection,
       ExitCode.Failure,
     );
   }

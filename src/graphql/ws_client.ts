@@ -5,7 +5,7 @@
  * @module
  */
 import { createClient } from "graphql-ws";
-import { DialError, ExitCode } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode } from "../errors.ts";
 import { requestHeaders, requestUrl } from "../http/build_request.ts";
 import { transportFetch, type TransportOptions, webSocketRoute } from "../http/client.ts";
 import { authorize } from "../http/credentials.ts";
@@ -154,7 +154,7 @@ function closeError(error: unknown, target: string): DialError {
     const reason = error.reason ? ` ${error.reason}` : "";
     return new DialError(
       `GraphQL WebSocket closed by ${target}: code ${error.code}${reason}`,
-      "ws_closed",
+      ErrorCode.GraphQLWsClosed,
       ExitCode.Transport,
       error.code === 4403 || error.code === 4401
         ? { hint: "check the credentials or --init-payload" }
@@ -165,7 +165,7 @@ function closeError(error: unknown, target: string): DialError {
   const message = error instanceof Error ? error.message : String(error);
   return new DialError(
     `GraphQL WebSocket with ${target} failed: ${message}`,
-    "ws",
+    ErrorCode.GraphQLWs,
     ExitCode.Transport,
     {
       cause: error,

@@ -3,7 +3,7 @@
  * servers send (zlib-wrapped, as RFC 9110 says, and raw, as some servers do).
  * @module
  */
-import { DialError, ExitCode } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode } from "../errors.ts";
 
 /** Codings whose bodies reach dial decoded: by fetch (gzip, br) or by {@link decodeContent}. */
 const DECODED = new Set(["", "identity", "gzip", "x-gzip", "br", "deflate"]);
@@ -66,7 +66,7 @@ function inflate(body: ReadableStream<Uint8Array>, host: string): ReadableStream
   const fail = (cause: unknown) =>
     new DialError(
       `Response body from ${host} is not valid deflate data`,
-      "content_encoding",
+      ErrorCode.ContentEncoding,
       ExitCode.Failure,
       { cause, hint: "save it undecoded with a pipe from curl, or ask without Accept-Encoding" },
     );

@@ -3,7 +3,7 @@
  * redirects by hand.
  * @module
  */
-import { DialError, ExitCode, networkError, UsageError } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode, networkError, UsageError } from "../errors.ts";
 import { reveal, Secret } from "../secret.ts";
 import { bodyChunks, bodyLength, isReplayable, openBody } from "./body.ts";
 import { redirectRequest, requestHeaders, requestUrl } from "./build_request.ts";
@@ -148,7 +148,7 @@ export async function sendPrepared(
     if (hops >= maxRedirects) {
       throw new DialError(
         `Too many redirects: more than ${maxRedirects}`,
-        "too_many_redirects",
+        ErrorCode.TooManyRedirects,
         ExitCode.TooManyRedirects,
         { hint: "raise --max-redirects, or drop -L to see the redirect" },
       );
@@ -166,7 +166,7 @@ export async function sendPrepared(
     if (next.body && !isReplayable(next.body)) {
       throw new DialError(
         `Cannot follow the ${response.status} redirect to ${next.url.origin}: the request body from stdin is larger than 8 MiB and cannot be sent twice`,
-        "redirect_body",
+        ErrorCode.RedirectBody,
         ExitCode.Failure,
         { hint: "send the body from a file with @file" },
       );
@@ -216,7 +216,7 @@ export async function framingOf(request: PreparedRequest, sized = true): Promise
   } catch (error) {
     throw new DialError(
       `Cannot read the request body: ${(error as Error).message}`,
-      "body",
+      ErrorCode.Body,
       ExitCode.Failure,
       { cause: error },
     );

@@ -3,7 +3,7 @@
  * name in the target directory and get the real name only when the body arrived whole.
  * @module
  */
-import { DialError, ExitCode } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode } from "../errors.ts";
 import { ProgressBar } from "./progress.ts";
 import { pipeIntoFile, type Sink } from "./terminal.ts";
 
@@ -134,7 +134,11 @@ async function publishNew(temp: string, wanted: string): Promise<string> {
       return path;
     }
   }
-  throw new DialError(`Cannot find a free file name for "${wanted}"`, "output", ExitCode.Failure);
+  throw new DialError(
+    `Cannot find a free file name for "${wanted}"`,
+    ErrorCode.Output,
+    ExitCode.Failure,
+  );
 }
 
 async function openOutput(
@@ -147,7 +151,7 @@ async function openOutput(
   } catch (error) {
     throw new DialError(
       `Cannot write "${shown}": ${(error as Error).message}`,
-      "output",
+      ErrorCode.Output,
       ExitCode.Failure,
       { cause: error },
     );

@@ -3,7 +3,7 @@
  * @module
  */
 import { createParser, type ParseError } from "eventsource-parser";
-import { DialError, ExitCode } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode } from "../errors.ts";
 
 /** One dispatched server-sent event. */
 export interface ServerSentEvent {
@@ -78,7 +78,7 @@ export async function readEventStream(
       if (overflow) {
         throw new DialError(
           `Server-sent event larger than ${MAX_EVENT_SIZE} characters`,
-          "event_too_large",
+          ErrorCode.EventTooLarge,
           ExitCode.Failure,
           { cause: overflow },
         );

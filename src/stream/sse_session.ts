@@ -4,7 +4,7 @@
  * observe it through typed events.
  * @module
  */
-import { DialError, ExitCode, networkError } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode, networkError } from "../errors.ts";
 import { send, type SendOptions } from "../http/send.ts";
 import type { HeaderField, RequestSpec } from "../http/spec.ts";
 import { EventChannel, sleep, untilAborted } from "./event_channel.ts";
@@ -271,7 +271,7 @@ export class SseSession {
         kind: "failed",
         error: new DialError(
           `Expected Content-Type "text/event-stream" from ${host}, got "${contentType || "none"}"`,
-          "not_event_stream",
+          ErrorCode.NotEventStream,
           ExitCode.Failure,
           { hint: "is this URL a server-sent events endpoint?" },
         ),
@@ -300,13 +300,13 @@ export class SseSession {
     } catch (error) {
       if (this.#signal.aborted) throw error;
       const failure = asDialError(error, request.url, this.#signal);
-      if (failure.code === "event_too_large") throw failure;
+      if (failure.code === ErrorCode.EventTooLarge) throw failure;
       return {
         kind: "ended",
         reason: `the stream broke: ${failure.message}`,
         error: new DialError(
           `Event stream from ${host} was cut off: ${failure.message}`,
-          "transport",
+          ErrorCode.Transport,
           ExitCode.Transport,
           { cause: error },
         ),
@@ -342,7 +342,7 @@ function backoff(retryMs: number, failures: number): number {
 function emptyStreams(url: URL, times: number): DialError {
   return new DialError(
     `Server-sent events from ${url.host} ended ${times} times in a row without an event`,
-    "empty_stream",
+    ErrorCode.EmptyStream,
     ExitCode.Failure,
     { hint: "raise --max-retries, or check that the endpoint sends events" },
   );

@@ -2,7 +2,13 @@
  * Errors for a stream endpoint that answered with the wrong HTTP status or content.
  * @module
  */
-import { DialError, type DialErrorOptions, ExitCode, type ExitCodeValue } from "../errors.ts";
+import {
+  DialError,
+  type DialErrorOptions,
+  ErrorCode,
+  ExitCode,
+  type ExitCodeValue,
+} from "../errors.ts";
 import { isRedirectStatus, statusExitCode } from "../http/status.ts";
 
 /** A streaming endpoint refused: the status it answered with decides the exit code. */
@@ -25,7 +31,7 @@ export class StatusError extends DialError {
     options: DialErrorOptions & { headers?: Headers } = {},
   ) {
     const { headers, ...rest } = options;
-    super(message, "http_status", exitCodeForStatus(status), rest);
+    super(message, ErrorCode.HttpStatus, exitCodeForStatus(status), rest);
     this.name = "StatusError";
     this.status = status;
     this.retryAfterMs = headers ? retryAfterMs(headers.get("retry-after")) : undefined;

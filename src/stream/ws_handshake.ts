@@ -2,7 +2,7 @@
  * The pure parts of a WebSocket handshake: URL scheme, display, and what a refusal means.
  * @module
  */
-import { DialError, ExitCode, TransportError } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode, TransportError } from "../errors.ts";
 import { redactUrlsInText } from "../redact_url.ts";
 import { tlsError } from "../http/transport_error.ts";
 import { StatusError, statusHint } from "./status_error.ts";
@@ -73,7 +73,7 @@ export function subprotocolMismatch(
     if (chosen === "") return undefined;
     return new DialError(
       `WebSocket handshake with ${target} failed: the server chose subprotocol "${chosen}", which was not offered`,
-      "subprotocol",
+      ErrorCode.Subprotocol,
       ExitCode.Failure,
     );
   }
@@ -83,7 +83,7 @@ export function subprotocolMismatch(
     chosen === ""
       ? `WebSocket handshake with ${target} failed: the server accepted none of the offered subprotocols ${list}`
       : `WebSocket handshake with ${target} failed: the server chose subprotocol "${chosen}", not one of ${list}`,
-    "subprotocol",
+    ErrorCode.Subprotocol,
     ExitCode.Failure,
     { hint: "check --subprotocol against what the server supports" },
   );

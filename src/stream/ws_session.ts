@@ -3,7 +3,7 @@
  * auto-reconnect. No printing; the CLI and the UI server observe it through typed events.
  * @module
  */
-import { DialError, ExitCode, TimeoutError } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode, TimeoutError } from "../errors.ts";
 import { displayUrl, requestHeaders, requestUrl } from "../http/build_request.ts";
 import { withCredentials } from "../http/credentials.ts";
 import type { PreparedRequest, RequestSpec } from "../http/spec.ts";
@@ -188,7 +188,7 @@ export class WebSocketSession {
       return Promise.reject(
         new DialError(
           "A WebSocket session connects once: create a new session to connect again",
-          "state",
+          ErrorCode.State,
           ExitCode.Failure,
         ),
       );
@@ -204,7 +204,7 @@ export class WebSocketSession {
     } catch (error) {
       const failure = error instanceof DialError
         ? error
-        : new DialError(String(error), "websocket", ExitCode.Failure, { cause: error });
+        : new DialError(String(error), ErrorCode.WebSocket, ExitCode.Failure, { cause: error });
       this.#state = "closed";
       this.#emit({ type: "error", error: failure });
       if (!reconnecting) {
@@ -270,7 +270,7 @@ export class WebSocketSession {
     if (this.#state !== "open" || !socket) {
       throw new DialError(
         `Cannot send: the connection is ${this.#state}`,
-        "state",
+        ErrorCode.State,
         ExitCode.Failure,
       );
     }
@@ -331,7 +331,7 @@ export class WebSocketSession {
         fail(
           reason instanceof DialError
             ? reason
-            : new DialError("Aborted", "aborted", ExitCode.Failure),
+            : new DialError("Aborted", ErrorCode.Aborted, ExitCode.Failure),
         );
       };
       if (this.#options.signal?.aborted) return onAbort();

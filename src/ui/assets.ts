@@ -5,7 +5,7 @@
  * `dial ui` only reads the bundle: it never builds it.
  * @module
  */
-import { DialError, ExitCode } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode } from "../errors.ts";
 
 /** The frontend files the server serves. */
 export interface UiAssets {
@@ -45,7 +45,7 @@ export async function loadAssets(options: AssetOptions = {}): Promise<UiAssets> 
   } catch (error) {
     throw new DialError(
       "The UI bundle is missing",
-      "ui_bundle",
+      ErrorCode.UiBundle,
       ExitCode.Failure,
       { hint: "run `deno task bundle`", cause: error },
     );

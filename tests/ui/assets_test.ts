@@ -1,6 +1,6 @@
 import { assertEquals, assertRejects } from "../assert.ts";
 import { loadAssets } from "../../src/ui/assets.ts";
-import { DialError } from "../../src/errors.ts";
+import { DialError, ErrorCode } from "../../src/errors.ts";
 import { bundleIsStale } from "../../scripts/bundle_ui.ts";
 
 Deno.test("assets: without a bundle, dial ui says to run deno task bundle", async () => {
@@ -11,7 +11,7 @@ Deno.test("assets: without a bundle, dial ui says to run deno task bundle", asyn
       DialError,
       "The UI bundle is missing",
     ) as DialError;
-    assertEquals(error.code, "ui_bundle");
+    assertEquals(error.code, ErrorCode.UiBundle);
     assertEquals(error.hint, "run `deno task bundle`");
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { deflateRawSync, deflateSync } from "node:zlib";
+import { type DialError, ErrorCode } from "../../src/errors.ts";
 import { decodeContent, isZlibHeader, undecodedEncoding } from "../../src/http/content_encoding.ts";
 
 /** A deflate response whose body arrives one byte at a time, then optionally fails. */
@@ -26,7 +27,11 @@ Deno.test("content encoding: zlib and raw deflate are decoded from split chunks"
 
 Deno.test("content encoding: bad data is named; a connection error passes through", async () => {
   const bad = decodeContent(deflated(new TextEncoder().encode("plain text")), "h.test");
-  await assert.rejects(bad.text(), /Response body from h\.test is not valid deflate data/);
+  await assert.rejects(bad.text(), (error: DialError) => {
+    assert.equal(error.code, ErrorCode.ContentEncoding);
+    assert.match(error.message, /Response body from h\.test is not valid deflate data/);
+    return true;
+  });
   const cut = new TypeError("connection reset");
   const half = new Uint8Array(deflateSync("x".repeat(1000))).subarray(0, 6);
   const broken = decodeContent(deflated(half, cut), "h.test");

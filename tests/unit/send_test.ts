@@ -1,4 +1,5 @@
-import { assertEquals } from "../assert.ts";
+import { assertEquals, assertRejects } from "../assert.ts";
+import { DialError, ErrorCode, ExitCode } from "../../src/errors.ts";
 import { send } from "../../src/http/send.ts";
 import type { Authorization } from "../../src/auth/spec.ts";
 import type { BodySource, RequestSpec } from "../../src/http/spec.ts";
@@ -161,4 +162,26 @@ Deno.test("send: a cross-origin redirect drops Authorization, credential headers
     "accept,user-agent",
   ]);
   assertEquals(net.seen[1]?.headers.authorization, `Basic ${btoa("ann:pw")}`);
+});
+
+Deno.test("send: more redirects than allowed fails with the too_many_redirects code", async () => {
+  const net = new FakeNet();
+  net.routes.set(
+    "/loop",
+    () => new Response(null, { status: 302, headers: { location: "/loop" } }),
+  );
+  const error = await assertRejects(
+    () =>
+      send(spec(undefined, undefined, "http://api.test/loop"), {
+        fetch: net.fetch,
+        follow: true,
+        maxRedirects: 2,
+      }),
+    DialError,
+  ) as DialError;
+  assertEquals([error.code, error.exitCode], [
+    ErrorCode.TooManyRedirects,
+    ExitCode.TooManyRedirects,
+  ]);
+  assertEquals(net.seen.length, 3);
 });

@@ -2,7 +2,7 @@
  * SseSession with an in-memory fetch: reconnection policy, Last-Event-ID, backoff, stop.
  */
 import assert from "node:assert/strict";
-import type { DialError } from "../../src/errors.ts";
+import { type DialError, ErrorCode } from "../../src/errors.ts";
 import type { RequestSpec } from "../../src/http/spec.ts";
 import { Secret } from "../../src/secret.ts";
 import { SseSession, type SseSessionEvent } from "../../src/stream/sse_session.ts";
@@ -76,6 +76,7 @@ Deno.test("sse session: failures back off exponentially and give up after maxRet
   const session = new SseSession(SPEC, { fetch, retryMs: 200, maxRetries: 2 });
   const events = record(session);
   await assert.rejects(session.run(), (error: DialError) => {
+    assert.equal(error.code, ErrorCode.HttpStatus);
     assert.equal(error.exitCode, 5);
     assert.equal(
       error.message,
@@ -143,6 +144,7 @@ Deno.test("sse session: a transport failure is retried, then reported as exit 7"
   const { fetch, requests } = scriptedFetch([]);
   const session = new SseSession(SPEC, { fetch, retryMs: 1, maxRetries: 1 });
   await assert.rejects(session.run(), (error: DialError) => {
+    assert.equal(error.code, ErrorCode.Transport);
     assert.equal(error.exitCode, 7);
     assert.match(error.message, /^Cannot reach sse\.example\.test:80: /);
     return true;

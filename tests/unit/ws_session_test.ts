@@ -2,7 +2,7 @@
  * WebSocketSession with an in-memory socket: events, keep-alive, reconnection, failures.
  */
 import assert from "node:assert/strict";
-import type { DialError } from "../../src/errors.ts";
+import { type DialError, ErrorCode } from "../../src/errors.ts";
 import type { RequestSpec } from "../../src/http/spec.ts";
 import { Secret } from "../../src/secret.ts";
 import {
@@ -133,7 +133,7 @@ Deno.test("ws session: a refused handshake is a StatusError with the status", as
     "NetworkError: failed to connect to WebSocket: Invalid status code: 403",
   );
   await assert.rejects(connected, (error: DialError) => {
-    assert.equal(error.name, "StatusError");
+    assert.equal(error.code, ErrorCode.HttpStatus);
     assert.equal(error.exitCode, 4);
     assert.equal(error.message, "WebSocket handshake refused by api.example.test:443: HTTP 403");
     return true;
@@ -146,13 +146,18 @@ Deno.test("ws session: a subprotocol the client did not offer fails the handshak
   const session = new WebSocketSession(SPEC, { createWebSocket: fake.create, protocols: ["a"] });
   const connected = session.connect();
   (await fake.next(0)).accept("b");
-  await assert.rejects(connected, /the server chose subprotocol "b", not one of "a"/);
+  await assert.rejects(connected, (error: DialError) => {
+    assert.equal(error.code, ErrorCode.Subprotocol);
+    assert.match(error.message, /the server chose subprotocol "b", not one of "a"/);
+    return true;
+  });
 });
 
 Deno.test("ws session: the handshake times out", async () => {
   const fake = fakeFactory();
   const session = new WebSocketSession(SPEC, { createWebSocket: fake.create, timeoutMs: 20 });
   await assert.rejects(session.connect(), (error: DialError) => {
+    assert.equal(error.code, ErrorCode.Timeout);
     assert.equal(error.exitCode, 8);
     assert.match(error.message, /Timed out waiting for the WebSocket handshake/);
     return true;

@@ -3,7 +3,7 @@
  * bounded by a signal.
  * @module
  */
-import { DialError, ExitCode, TimeoutError } from "../../errors.ts";
+import { DialError, ErrorCode, ExitCode, TimeoutError } from "../../errors.ts";
 
 /** How a wait for another process's lock is bounded and announced. */
 export interface LockOptions {
@@ -32,14 +32,14 @@ export async function readRegularFile(path: string, limit: number): Promise<stri
     if (!info.isFile || info.ino !== before.ino || info.dev !== before.dev) {
       throw new DialError(
         `Refusing the token cache file ${path}: it changed while being opened`,
-        "token_cache",
+        ErrorCode.TokenCache,
         ExitCode.Failure,
       );
     }
     const tooLarge = () =>
       new DialError(
         `Refusing the token cache file ${path}: larger than ${limit >> 20} MiB`,
-        "token_cache",
+        ErrorCode.TokenCache,
         ExitCode.Failure,
         { hint: `remove it (rm ${path}) and run again` },
       );
@@ -107,7 +107,7 @@ export function cacheFileError(what: string, path: string, error: unknown): Dial
   const text = error instanceof Error ? error.message.split("\n")[0]! : String(error);
   // Deno appends the call and the (temporary) path; the message names the path already.
   const reason = text.replace(/: \w+ '[^']*'$/, "");
-  return new DialError(`${what} ${path}: ${reason}`, "token_cache", ExitCode.Failure, {
+  return new DialError(`${what} ${path}: ${reason}`, ErrorCode.TokenCache, ExitCode.Failure, {
     cause: error,
   });
 }
@@ -134,7 +134,7 @@ export async function refuseSpecial(path: string): Promise<Deno.FileInfo | undef
       : "a FIFO, socket or device";
     throw new DialError(
       `Refusing the token cache file ${path}: it is ${kind}, not a regular file`,
-      "token_cache",
+      ErrorCode.TokenCache,
       ExitCode.Failure,
       { hint: `remove it (rm ${path}) and run again` },
     );
