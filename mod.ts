@@ -42,7 +42,7 @@ export type {
   HeaderField,
   PreparedRequest,
   RequestSpec,
-} from "./src/http/spec.ts";
+} from "./src/http/request_spec.ts";
 export {
   buildRequest,
   redirectRequest,
@@ -53,11 +53,11 @@ export { isCredentialName } from "./src/credential_name.ts";
 export { type NamedKey, redactUrl } from "./src/redact_url.ts";
 export { type Cookie, CookieJar, parseSetCookie } from "./src/http/cookies.ts";
 export { type Framing, type WireHead, wireHead } from "./src/http/wire.ts";
-export type { Authorization, AuthSpec, QueryKey } from "./src/auth/spec.ts";
+export type { Authorization, AuthSpec, QueryKey } from "./src/auth/auth_spec.ts";
 export {
   authorizationHeader,
   type AuthorizeOptions,
   basicAuthorization,
-} from "./src/auth/authorize.ts";
+} from "./src/auth/auth_header.ts";
 export { type MaybeSecret, Secret } from "./src/secret.ts";
 export * from "./src/errors.ts";

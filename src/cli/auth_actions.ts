@@ -2,7 +2,7 @@
  * What `dial auth token|status|logout` do.
  * @module
  */
-import { oauth2Token } from "../auth/oauth2/authorize.ts";
+import { oauth2Token } from "../auth/oauth2/access_token.ts";
 import { parseOAuth2Value } from "../auth/oauth2/parse_value.ts";
 import { normalizeScope } from "../auth/oauth2/token_cache.ts";
 import {

@@ -4,9 +4,9 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
-import type { Authorization, AuthSpec, QueryKey } from "../auth/spec.ts";
+import type { Authorization, AuthSpec, QueryKey } from "../auth/auth_spec.ts";
 import { DEFAULT_CALLBACK_PORT, DEFAULT_CALLBACK_TIMEOUT } from "../auth/oauth2/defaults.ts";
-import type { HeaderField } from "../http/spec.ts";
+import type { HeaderField } from "../http/request_spec.ts";
 import { Secret } from "../secret.ts";
 import { type FlagDecl, flags, type FlagValues, isGiven } from "./declare.ts";
 import {

@@ -4,14 +4,14 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
-import type { Authorization, QueryKey } from "../auth/spec.ts";
+import type { Authorization, QueryKey } from "../auth/auth_spec.ts";
 import { netrcLookup, parseNetrc } from "../auth/netrc.ts";
-import type { HeaderField } from "../http/spec.ts";
+import type { HeaderField } from "../http/request_spec.ts";
 import { warn } from "../output/report.ts";
 import { stderr } from "../output/terminal.ts";
 import { Secret } from "../secret.ts";
 import { claimStdin, isReference, readReferenceFile, resolveReference } from "./secret_ref.ts";
-import { parseHeaderFlag, parseQueryKey } from "./values.ts";
+import { parseHeaderFlag, parseQueryKey } from "./flag_values.ts";
 
 /**
  * Parses `-H` values: `Name: value`, or `@PATH` / `@-` for a file of header lines (blank

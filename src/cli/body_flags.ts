@@ -5,7 +5,7 @@
 import { claimStdin } from "./secret_ref.ts";
 import { UsageError } from "../errors.ts";
 import { guessContentType, newBoundary } from "../http/body.ts";
-import type { BodySource, FormField, HeaderField } from "../http/spec.ts";
+import type { BodySource, FormField, HeaderField } from "../http/request_spec.ts";
 import { flags, type FlagValues } from "./declare.ts";
 
 /** The `-d` flag. */

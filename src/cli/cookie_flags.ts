@@ -6,7 +6,7 @@
  */
 import { UsageError } from "../errors.ts";
 import { CookieJar } from "../http/cookies.ts";
-import type { HeaderField } from "../http/spec.ts";
+import type { HeaderField } from "../http/request_spec.ts";
 import { Secret } from "../secret.ts";
 
 /** The values of `-b` and `-c` (declared with the request flags). */

@@ -17,7 +17,7 @@ import {
 import { cachedIntrospection, introspect } from "../graphql/introspection.ts";
 import { schemaFromIntrospection } from "../graphql/schema_model.ts";
 import { send } from "../http/send.ts";
-import { formatGraphQLErrors, formatResult } from "../output/graphql.ts";
+import { formatGraphQLErrors, formatResult } from "../output/graphql_result.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import type { Framing } from "../http/wire.ts";
 import { warn } from "../output/report.ts";

@@ -18,7 +18,7 @@ export const LAZY_MODULES = [
   "src/cli/auth_actions.ts",
   "src/cli/completion/script.ts",
   "src/ui/run.ts",
-  "src/auth/oauth2/authorize.ts",
+  "src/auth/oauth2/access_token.ts",
 ] as const;
 
 /**

@@ -12,7 +12,7 @@ import { Secret } from "../secret.ts";
 import { OAUTH2_EXTRA_FLAGS, type OAuth2FlagValues } from "./auth_flags.ts";
 import type { FlagDecl } from "./declare.ts";
 import { isGiven } from "./declare.ts";
-import { showAuthorizationUrl } from "./open_browser.ts";
+import { showAuthorizationUrl } from "./oauth2_browser.ts";
 import { promptSecret } from "./prompt.ts";
 import { parseUrl } from "../http/values.ts";
 import { reportOAuth2Notice } from "./oauth2_notice.ts";

@@ -1,6 +1,6 @@
 /**
  * What the CLI does with the token cache's notices: one stderr line each, and a failed cache
- * write makes the run exit non-zero. Kept apart from the OAuth 2.0 code so `run.ts` loads none.
+ * write makes the run exit non-zero. Kept apart from the OAuth 2.0 code so `run_cli.ts` loads none.
  * @module
  */
 import type { OAuth2Notice } from "../auth/oauth2/parse_value.ts";

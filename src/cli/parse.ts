@@ -9,7 +9,7 @@ import { UsageError } from "../errors.ts";
 import type { Command, FlagDecl, FlagValue, ParsedValues } from "./declare.ts";
 import { flagKey } from "./declare.ts";
 import type { CliContext } from "./context.ts";
-import { parseCount, parseSeconds } from "./values.ts";
+import { parseCount, parseSeconds } from "./flag_values.ts";
 import { parsePort } from "../http/values.ts";
 
 /** What the command line asks for. */

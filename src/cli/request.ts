@@ -14,7 +14,7 @@ import {
 } from "../errors.ts";
 import { authorize } from "../http/credentials.ts";
 import { framingOf, send, withCookies } from "../http/send.ts";
-import type { BodySource, RequestSpec } from "../http/spec.ts";
+import type { BodySource, RequestSpec } from "../http/request_spec.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
@@ -26,7 +26,7 @@ import type { CliContext } from "./context.ts";
 import { flags, type FlagValues } from "./declare.ts";
 import { distance } from "./parse.ts";
 import { curlTransportArgs, parseTransportFlags, TRANSPORT_FLAGS } from "./transport_flags.ts";
-import { looksLikeUrl } from "./values.ts";
+import { looksLikeUrl } from "./flag_values.ts";
 import { parseMethod, parseUrl } from "../http/values.ts";
 
 /** `-L`: shared with `dial sse`. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { DialError, ErrorCode, ExitCode, UsageError } from "../errors.ts";
-import type { HeaderField } from "../http/spec.ts";
+import type { HeaderField } from "../http/request_spec.ts";
 import { statusExitCode } from "../http/status.ts";
 import { downloadName, saveDownload } from "../output/download.ts";
 import { formatResponseHead } from "../output/http.ts";

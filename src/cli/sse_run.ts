@@ -8,7 +8,7 @@ import { BoundedWriter } from "../output/bounded_writer.ts";
 import { warn } from "../output/report.ts";
 import { type EventFormat, formatEvent } from "../output/stream.ts";
 import { escapeControls, isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
-import type { RequestSpec } from "../http/spec.ts";
+import type { RequestSpec } from "../http/request_spec.ts";
 import { SseSession, type SseSessionEvent } from "../stream/sse_session.ts";
 import { parseAuthFlags } from "./auth_flags.ts";
 import { parseBodyFlags } from "./body_flags.ts";

@@ -6,8 +6,8 @@
  */
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import { meros } from "meros/browser";
-import type { AuthSpec } from "../auth/spec.ts";
-import type { HeaderField, RequestSpec } from "../http/spec.ts";
+import type { AuthSpec } from "../auth/auth_spec.ts";
+import type { HeaderField, RequestSpec } from "../http/request_spec.ts";
 import { type GraphQLResult, parseEnvelope } from "./envelope.ts";
 
 /** What is sent: the GraphQL-over-HTTP request body. */

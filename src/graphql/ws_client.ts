@@ -9,7 +9,7 @@ import { DialError, ErrorCode, ExitCode } from "../errors.ts";
 import { requestHeaders, requestUrl } from "../http/build_request.ts";
 import { transportFetch, type TransportOptions, webSocketRoute } from "../http/client.ts";
 import { authorize } from "../http/credentials.ts";
-import type { PreparedRequest } from "../http/spec.ts";
+import type { PreparedRequest } from "../http/request_spec.ts";
 import { StatusError } from "../stream/status_error.ts";
 import { handshakeError, toWebSocketUrl } from "../stream/ws_handshake.ts";
 import { type GraphQLResult, parseEnvelope } from "./envelope.ts";

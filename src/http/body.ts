@@ -2,7 +2,7 @@
  * Opening request bodies as streams.
  * @module
  */
-import type { BodySource } from "./spec.ts";
+import type { BodySource } from "./request_spec.ts";
 
 /**
  * @param source the body

@@ -2,7 +2,7 @@
  * Pure steps from a {@link RequestSpec} to what fetch receives, and the redirect rules.
  * @module
  */
-import type { QueryKey } from "../auth/spec.ts";
+import type { QueryKey } from "../auth/auth_spec.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { UsageError } from "../errors.ts";
 import { redactUrl } from "../redact_url.ts";
@@ -12,7 +12,7 @@ import denoJson from "../../deno.json" with { type: "json" };
 
 /** The User-Agent dial sends unless `-H "User-Agent: …"` is given. */
 export const USER_AGENT = `dial/${denoJson.version}`;
-import type { HeaderField, PreparedRequest, RequestSpec } from "./spec.ts";
+import type { HeaderField, PreparedRequest, RequestSpec } from "./request_spec.ts";
 
 /**
  * Resolves a spec into a prepared request: the Authorization header (when given) goes first,

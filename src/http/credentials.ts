@@ -6,10 +6,10 @@
  * token from the cache was refused with 401.
  * @module
  */
-import { authorizationHeader } from "../auth/authorize.ts";
+import { authorizationHeader } from "../auth/auth_header.ts";
 import { Secret } from "../secret.ts";
 import { buildRequest } from "./build_request.ts";
-import type { PreparedRequest, RequestSpec } from "./spec.ts";
+import type { PreparedRequest, RequestSpec } from "./request_spec.ts";
 
 /** Options for {@link authorize} and {@link withCredentials}. */
 export interface CredentialOptions {

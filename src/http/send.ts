@@ -11,7 +11,7 @@ import type { TransportOptions } from "./client.ts";
 import { withCredentials } from "./credentials.ts";
 import { decodeContent } from "./content_encoding.ts";
 import type { CookieJar } from "./cookies.ts";
-import type { PreparedRequest, RequestSpec } from "./spec.ts";
+import type { PreparedRequest, RequestSpec } from "./request_spec.ts";
 import { type Framing, isSized, sendableHeaders, wireHead } from "./wire.ts";
 
 /** Methods the Fetch standard forbids; Deno's fetch refuses them before sending. */

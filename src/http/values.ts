@@ -9,7 +9,7 @@ import { UsageError } from "../errors.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { hasHeaderControls, utf8ByteString } from "./build_request.ts";
 import { checkSendable } from "./wire.ts";
-import type { HeaderField } from "./spec.ts";
+import type { HeaderField } from "./request_spec.ts";
 import { redactUrlText } from "../redact_url.ts";
 import { Secret } from "../secret.ts";
 

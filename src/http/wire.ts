@@ -8,7 +8,7 @@ import { UsageError } from "../errors.ts";
 import type { MaybeSecret } from "../secret.ts";
 import { reveal, Secret } from "../secret.ts";
 import { requestUrl, utf8ByteString } from "./build_request.ts";
-import type { PreparedRequest } from "./spec.ts";
+import type { PreparedRequest } from "./request_spec.ts";
 
 /** How the body is framed: a known length, chunked (stdin), or no body. */
 export type Framing = { length: number } | "chunked" | "none";

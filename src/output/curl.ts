@@ -3,7 +3,7 @@
  * @module
  */
 import { requestUrl } from "../http/build_request.ts";
-import type { PreparedRequest } from "../http/spec.ts";
+import type { PreparedRequest } from "../http/request_spec.ts";
 import { reveal } from "../secret.ts";
 
 /**

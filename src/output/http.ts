@@ -4,7 +4,7 @@
  */
 import { type StatusClass, statusClass } from "../http/status.ts";
 import { displayUrl } from "../http/build_request.ts";
-import type { PreparedRequest } from "../http/spec.ts";
+import type { PreparedRequest } from "../http/request_spec.ts";
 import { type Framing, isSized, wireHead } from "../http/wire.ts";
 import { paint, Style } from "./terminal.ts";
 

@@ -6,7 +6,7 @@
  */
 import { DialError, ErrorCode, ExitCode, networkError } from "../errors.ts";
 import { send, type SendOptions } from "../http/send.ts";
-import type { HeaderField, RequestSpec } from "../http/spec.ts";
+import type { HeaderField, RequestSpec } from "../http/request_spec.ts";
 import { EventChannel, sleep, untilAborted } from "./event_channel.ts";
 import { readEventStream, type ServerSentEvent } from "./read_event_stream.ts";
 import { StatusError } from "./status_error.ts";

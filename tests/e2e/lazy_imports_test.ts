@@ -56,7 +56,7 @@ Deno.test("startup: dial GET and dial --version run with npm resolution switched
 
 Deno.test("startup: a cached OAuth 2.0 token is used without loading the OAuth library", async () => {
   const modules = await startupModules(
-    new URL("../../src/auth/oauth2/authorize.ts", import.meta.url),
+    new URL("../../src/auth/oauth2/access_token.ts", import.meta.url),
   );
   const npm = modules.filter((m) => m.startsWith("npm:"));
   assert.deepEqual(npm, [], `loaded with the token cache: ${npm.join(", ")}`);

@@ -7,7 +7,7 @@ import {
   requestUrl,
   withQueryKeys,
 } from "../../src/http/build_request.ts";
-import type { PreparedRequest, RequestSpec } from "../../src/http/spec.ts";
+import type { PreparedRequest, RequestSpec } from "../../src/http/request_spec.ts";
 import { Secret } from "../../src/secret.ts";
 
 const key = (name: string, value: string) => ({ name, value: new Secret(value) });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isFresh } from "../../src/auth/oauth2/authorize.ts";
+import { isFresh } from "../../src/auth/oauth2/access_token.ts";
 import { browserCommand } from "../../src/auth/oauth2/browser.ts";
 import { callbackHosts, escapeHtml } from "../../src/auth/oauth2/callback_server.ts";
 import {

@@ -1,5 +1,5 @@
 import { assertEquals, assertRejects, assertStringIncludes } from "../assert.ts";
-import { authorizationHeader, basicAuthorization } from "../../src/auth/authorize.ts";
+import { authorizationHeader, basicAuthorization } from "../../src/auth/auth_header.ts";
 import { toCurl } from "../../src/output/curl.ts";
 import { prettyJson } from "../../src/output/json.ts";
 import { printResponse } from "../../src/output/response.ts";

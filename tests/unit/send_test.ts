@@ -1,8 +1,8 @@
 import { assertEquals, assertRejects } from "../assert.ts";
 import { DialError, ErrorCode, ExitCode } from "../../src/errors.ts";
 import { send } from "../../src/http/send.ts";
-import type { Authorization } from "../../src/auth/spec.ts";
-import type { BodySource, RequestSpec } from "../../src/http/spec.ts";
+import type { Authorization } from "../../src/auth/auth_spec.ts";
+import type { BodySource, RequestSpec } from "../../src/http/request_spec.ts";
 import { Secret } from "../../src/secret.ts";
 
 /** An in-memory network: a token endpoint at id.test, APIs at api.test and other.test. */

@@ -3,7 +3,7 @@ import {
   parseHeaderFlag as parseHeader,
   parseQueryKey,
   parseSeconds,
-} from "../../src/cli/values.ts";
+} from "../../src/cli/flag_values.ts";
 import { parseHeader as parseCoreHeader, parseMethod, parseUrl } from "../../src/http/values.ts";
 import { UsageError } from "../../src/errors.ts";
 import { Secret } from "../../src/secret.ts";

@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { type DialError, ErrorCode } from "../../src/errors.ts";
-import type { RequestSpec } from "../../src/http/spec.ts";
+import type { RequestSpec } from "../../src/http/request_spec.ts";
 import { Secret } from "../../src/secret.ts";
 import {
   type WebSocketFactory,

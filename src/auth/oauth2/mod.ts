@@ -23,7 +23,7 @@ export type {
   OAuth2Options,
   OAuth2Value,
 } from "./parse_value.ts";
-export { isFresh, oauth2Authorization, type OAuth2Token, oauth2Token } from "./authorize.ts";
+export { isFresh, oauth2Authorization, type OAuth2Token, oauth2Token } from "./access_token.ts";
 export {
   listOAuth2Tokens,
   oauth2TokenState,
@@ -33,5 +33,5 @@ export {
 } from "./token_state.ts";
 export { defaultCacheDir } from "../../cache.ts";
 export { browserCommand, openSystemBrowser } from "./browser.ts";
-export type { AuthorizeOptions } from "../authorize.ts";
+export type { AuthorizeOptions } from "../auth_header.ts";
 export type { TokenEntry, TokenKey } from "./token_cache.ts";

@@ -61,7 +61,7 @@ export async function handleAuthToken(request: Request, context: ApiContext): Pr
   });
   if (auth.authorization?.kind !== "oauth2") throw new UsageError("Auth is not OAuth 2.0");
   const options = auth.authorization.oauth2;
-  const { oauth2Token } = await import("../../auth/oauth2/authorize.ts");
+  const { oauth2Token } = await import("../../auth/oauth2/access_token.ts");
   // No timeout of its own: the login has the callback server's.
   return ndjsonResponse<AuthTokenEvent>(async ({ emit, signal }) => {
     emitLogin = (url) => emit({ type: "login", url: url.href });

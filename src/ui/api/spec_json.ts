@@ -3,7 +3,7 @@
  * builds from flags, with the CLI's own value parsers, so both faces share one set of rules.
  * @module
  */
-import type { Authorization, AuthSpec, QueryKey } from "../../auth/spec.ts";
+import type { Authorization, AuthSpec, QueryKey } from "../../auth/auth_spec.ts";
 import {
   DEFAULT_CALLBACK_PORT,
   OAUTH2_FLOWS,
@@ -12,7 +12,7 @@ import {
 import { parseHeader, parseMethod, parsePort, parseUrl } from "../../http/values.ts";
 import { UsageError } from "../../errors.ts";
 import { newBoundary } from "../../http/body.ts";
-import type { BodySource, HeaderField, RequestSpec } from "../../http/spec.ts";
+import type { BodySource, HeaderField, RequestSpec } from "../../http/request_spec.ts";
 import { Secret } from "../../secret.ts";
 import { object, oneOf, optionalString, rows, string } from "./decode.ts";
 import { AUTH_KINDS } from "../protocol.ts";

@@ -6,7 +6,7 @@
  */
 import { parseUrl } from "../../http/values.ts";
 import { UsageError } from "../../errors.ts";
-import type { RequestSpec } from "../../http/spec.ts";
+import type { RequestSpec } from "../../http/request_spec.ts";
 import type { SseSessionEvent } from "../../stream/sse_session.ts";
 import type { WebSocketSessionEvent } from "../../stream/ws_session.ts";
 import { array, boolean, type JsonObject, object, oneOf, string } from "./decode.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 import { Secret } from "../../secret.ts";
-import type { AuthorizeOptions } from "../authorize.ts";
+import type { AuthorizeOptions } from "../auth_header.ts";
 import type { OAuth2Options } from "./parse_value.ts";
 import {
   fileTokenStore,

@@ -5,8 +5,8 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
-import type { HeaderField } from "../http/spec.ts";
-import type { QueryKey } from "../auth/spec.ts";
+import type { HeaderField } from "../http/request_spec.ts";
+import type { QueryKey } from "../auth/auth_spec.ts";
 import { hasScheme, parseHeader } from "../http/values.ts";
 import { Secret } from "../secret.ts";
 

@@ -3,7 +3,7 @@
  * @module
  */
 import { Secret } from "../secret.ts";
-import type { Authorization } from "./spec.ts";
+import type { Authorization } from "./auth_spec.ts";
 
 /** Options for {@link authorizationHeader}. */
 export interface AuthorizeOptions {
@@ -39,8 +39,8 @@ export async function authorizationHeader(
     case "oauth2": {
       // Loaded lazily so a plain request never pays for the OAuth library; the computed
       // specifier keeps Deno's start-up graph out of it (see src/cli/lazy.ts).
-      const { oauth2Authorization }: typeof import("./oauth2/authorize.ts") = await import(
-        new URL("./oauth2/authorize.ts", import.meta.url).href
+      const { oauth2Authorization }: typeof import("./oauth2/access_token.ts") = await import(
+        new URL("./oauth2/access_token.ts", import.meta.url).href
       );
       return await oauth2Authorization(authorization.oauth2, options);
     }

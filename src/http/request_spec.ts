@@ -3,7 +3,7 @@
  * credential is resolved or any byte is sent.
  * @module
  */
-import type { AuthSpec, QueryKey } from "../auth/spec.ts";
+import type { AuthSpec, QueryKey } from "../auth/auth_spec.ts";
 import type { MaybeSecret } from "../secret.ts";
 
 /** One request header; secret values print as `(redacted)`. */
