@@ -19,11 +19,6 @@ export interface UiAssets {
 export interface AssetOptions {
   /** The bundle's directory (default: `src/ui/web/dist/`). */
   dist?: URL;
-  /**
-   * Never called: the bundle is built ahead, not by `dial ui`.
-   * @deprecated left until `server.ts` stops passing it
-   */
-  onBuild?: () => void;
 }
 
 const DIST = new URL("./web/dist/", import.meta.url);

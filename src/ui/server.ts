@@ -5,7 +5,7 @@
  * `src/ui/protocol.ts`.
  * @module
  */
-import { AuthError, DialError, ExitCode, UsageError } from "../errors.ts";
+import { AuthError, DialError, ErrorCode, ExitCode, UsageError } from "../errors.ts";
 import { transportFetch, type TransportOptions } from "../http/client.ts";
 import { loadAssets, type UiAssets } from "./assets.ts";
 import {
@@ -39,8 +39,6 @@ export interface UiServerOptions {
   transport?: TransportOptions;
   /** The frontend; default: the built bundle. */
   assets?: UiAssets;
-  /** Called before the bundle is built from source. */
-  onBuild?: () => void;
   /** The OAuth 2.0 token cache directory; default the CLI's, so both share tokens. */
   oauthCacheDir?: string;
   /** The GraphQL introspection cache directory; default the CLI's. */
@@ -74,7 +72,7 @@ export interface UiServer {
  */
 export async function startUiServer(options: UiServerOptions = {}): Promise<UiServer> {
   const assets = options.assets ??
-    await loadAssets(options.onBuild ? { onBuild: options.onBuild } : {});
+    await loadAssets();
   const hostname = options.hostname ?? "127.0.0.1";
   const keys = new SessionKeys();
   const controller = new AbortController();
@@ -111,7 +109,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
         hint: "choose another with --port, or leave it out for a free one",
       });
     }
-    throw new DialError(`Cannot listen on ${hostname}: ${error}`, "ui_listen", ExitCode.Failure);
+    throw new DialError(`Cannot listen on ${hostname}: ${error}`, ErrorCode.UiListen, ExitCode.Failure);
   }
   const config = launch.config = { keys, port: served.port, hostname };
   const shutdown = async () => {

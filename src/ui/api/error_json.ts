@@ -3,7 +3,7 @@
  * and messages and hints worded for the UI ({@link uiHint}, {@link uiMessage} in `ui_words.ts`).
  * @module
  */
-import { DialError, ExitCode, UsageError } from "../../errors.ts";
+import { DialError, ErrorCode, ExitCode, UsageError } from "../../errors.ts";
 import { StatusError } from "../../stream/status_error.ts";
 import { redactUrlsInText } from "../../redact_url.ts";
 import type { ErrorJson } from "../protocol.ts";
@@ -13,7 +13,7 @@ import { uiHint, uiMessage } from "./ui_words.ts";
 export class TooLargeError extends DialError {
   /** @param message what was too large */
   constructor(message: string) {
-    super(message, "too_large", ExitCode.Usage);
+    super(message, ErrorCode.TooLarge, ExitCode.Usage);
     this.name = "TooLargeError";
   }
 }

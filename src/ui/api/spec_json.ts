@@ -1,6 +1,7 @@
 /**
  * Turns the browser's JSON into the same {@link RequestSpec} and {@link AuthSpec} the CLI
- * builds from flags, with the CLI's own value parsers, so both faces share one set of rules.
+ * builds from flags, with the core's value parsers (`src/http/values.ts`) that the CLI uses
+ * too, so both faces share one set of rules.
  * @module
  */
 import type { Authorization, AuthSpec, QueryKey } from "../../auth/auth_spec.ts";
