@@ -109,7 +109,11 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
         hint: "choose another with --port, or leave it out for a free one",
       });
     }
-    throw new DialError(`Cannot listen on ${hostname}: ${error}`, ErrorCode.UiListen, ExitCode.Failure);
+    throw new DialError(
+      `Cannot listen on ${hostname}: ${error}`,
+      ErrorCode.UiListen,
+      ExitCode.Failure,
+    );
   }
   const config = launch.config = { keys, port: served.port, hostname };
   const shutdown = async () => {
