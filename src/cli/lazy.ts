@@ -19,6 +19,10 @@ export const LAZY_MODULES = [
   "src/cli/completion/script.ts",
   "src/ui/run.ts",
   "src/auth/oauth2/access_token.ts",
+  // Imported by access_token.ts with computed specifiers (not through load), so that a cached
+  // token never makes Deno resolve oauth4webapi; listed here for compile's --include.
+  "src/auth/oauth2/token_request.ts",
+  "src/auth/oauth2/login.ts",
 ] as const;
 
 /**

@@ -64,7 +64,7 @@ export async function oauth2Token(
     });
   return await store.locked(key, async () => {
     // Loaded only when a token must be fetched: a cached token never pays for the OAuth library.
-    const { ProviderError, refreshGrant } = await import("./token_request.ts");
+    const { ProviderError, refreshGrant } = await loadTokenRequest();
     // Another process may have refreshed while this one waited for the lock.
     const entry = await lookup();
     const changed = entry?.accessToken !== cached?.accessToken;
@@ -133,10 +133,12 @@ async function newGrant(options: OAuth2Options, authorize: AuthorizeOptions): Pr
     ...(authorize.onNote ? { onNote: authorize.onNote } : {}),
   };
   if (options.flow !== "authorization_code") {
-    const { silentGrant } = await import("./token_request.ts");
+    const { silentGrant } = await loadTokenRequest();
     return await silentGrant(options, request);
   }
-  const { authorizationCodeGrant } = await import("./login.ts");
+  const { authorizationCodeGrant }: typeof import("./login.ts") = await import(
+    new URL("./login.ts", import.meta.url).href
+  );
   return await authorizationCodeGrant(options, request);
 }
 
@@ -185,4 +187,13 @@ function report(options: OAuth2Options, error: unknown, suffix = ""): void {
 
 function result(entry: TokenEntry, source: "cache" | "new"): OAuth2Token {
   return { accessToken: new Secret(entry.accessToken), source, state: tokenState(entry) };
+}
+
+/**
+ * The token-request module and with it oauth4webapi. The specifier is computed: a literal
+ * one would make Deno resolve the npm package whenever this module loads, which costs a
+ * cached-token run about 10 ms (see src/cli/lazy.ts).
+ */
+function loadTokenRequest(): Promise<typeof import("./token_request.ts")> {
+  return import(new URL("./token_request.ts", import.meta.url).href);
 }
