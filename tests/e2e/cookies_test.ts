@@ -1,7 +1,8 @@
 /**
  * Cookies across redirect hops, `-b` and `-c` (issue 14 item 7), read back from raw requests.
  */
-import { assertEquals, assertStringIncludes } from "../assert.ts";
+import assert from "node:assert/strict";
+import { includes } from "../assert.ts";
 import { dial } from "../_helpers.ts";
 import { headerValues, type RawAnswer, type RawRequest, rawServer } from "./_raw_recorder.ts";
 
@@ -38,15 +39,15 @@ Deno.test("cookies: Set-Cookie on a redirect hop is sent on the next hops that m
   });
   port = server.port;
   const result = await dial(["GET", `${server.origin}/login`, "-L", "-v"]);
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(server.requests.map(path), ["/login", "/api/home", "/other", "/x"]);
-  assertEquals(server.requests.map(cookieOf), [
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(server.requests.map(path), ["/login", "/api/home", "/other", "/x"]);
+  assert.deepEqual(server.requests.map(cookieOf), [
     undefined,
     "scoped=1; sid=abc",
     "sid=abc",
     undefined,
   ]);
-  assertStringIncludes(result.stderr, "cookie: (redacted)");
+  includes(result.stderr, "cookie: (redacted)");
 });
 
 Deno.test("cookies: -b sends cookies, and never to another host", async () => {
@@ -58,11 +59,11 @@ Deno.test("cookies: -b sends cookies, and never to another host", async () => {
   );
   port = server.port;
   const result = await dial(["GET", `${server.origin}/a`, "-L", "-b", "a=1; b=two"]);
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(server.requests.map(cookieOf), ["a=1; b=two", undefined]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(server.requests.map(cookieOf), ["a=1; b=two", undefined]);
   const bad = await dial(["GET", `${server.origin}/a`, "-b", "a=1; junk"]);
-  assertEquals(bad.code, 2);
-  assertStringIncludes(bad.stderr, 'Cannot parse cookie "junk"');
+  assert.equal(bad.code, 2);
+  includes(bad.stderr, 'Cannot parse cookie "junk"');
 });
 
 Deno.test("cookies: -c saves a Netscape jar (0600) that curl reads, and reads curl's", async () => {
@@ -74,31 +75,31 @@ Deno.test("cookies: -c saves a Netscape jar (0600) that curl reads, and reads cu
   const dir = await Deno.makeTempDir();
   const jar = `${dir}/jar.txt`;
   const set = await dial(["GET", `${server.origin}/set`, "-c", jar]);
-  assertEquals(set.code, 0, set.stderr);
-  assertEquals((await Deno.stat(jar)).mode! & 0o777, 0o600);
+  assert.equal(set.code, 0, set.stderr);
+  assert.deepEqual((await Deno.stat(jar)).mode! & 0o777, 0o600);
   const text = await Deno.readTextFile(jar);
-  assertStringIncludes(text, "# Netscape HTTP Cookie File");
-  assertStringIncludes(text, "127.0.0.1\tFALSE\t/\tFALSE\t");
+  includes(text, "# Netscape HTTP Cookie File");
+  includes(text, "127.0.0.1\tFALSE\t/\tFALSE\t");
   // dial reads its own jar back ...
-  assertEquals((await dial(["GET", `${server.origin}/again`, "-c", jar])).code, 0);
+  assert.equal((await dial(["GET", `${server.origin}/again`, "-c", jar])).code, 0);
   // ... and curl reads it too.
   const curl = await new Deno.Command("curl", {
     args: ["-s", "-o", "/dev/null", "-b", jar, `${server.origin}/curl`],
   }).output();
-  assertEquals(curl.code, 0);
+  assert.equal(curl.code, 0);
   // curl writes a jar that dial reads (-b FILE).
   const curlJar = `${dir}/curl-jar.txt`;
   const curlSet = await new Deno.Command("curl", {
     args: ["-s", "-o", "/dev/null", "-c", curlJar, `${server.origin}/set`],
   }).output();
-  assertEquals(curlSet.code, 0);
-  assertEquals((await dial(["GET", `${server.origin}/from-curl`, "-b", curlJar])).code, 0);
+  assert.equal(curlSet.code, 0);
+  assert.equal((await dial(["GET", `${server.origin}/from-curl`, "-b", curlJar])).code, 0);
   const byPath = Object.fromEntries(server.requests.map((r) => [path(r), cookieOf(r)]));
-  assertEquals(byPath["/again"], "sid=s1; tmp=t");
-  assertEquals(byPath["/curl"]?.split("; ").sort(), ["sid=s1", "tmp=t"]);
-  assertEquals(byPath["/from-curl"]?.split("; ").sort(), ["sid=s1", "tmp=t"]);
+  assert.equal(byPath["/again"], "sid=s1; tmp=t");
+  assert.deepEqual(byPath["/curl"]?.split("; ").sort(), ["sid=s1", "tmp=t"]);
+  assert.deepEqual(byPath["/from-curl"]?.split("; ").sort(), ["sid=s1", "tmp=t"]);
   const missing = await dial(["GET", `${server.origin}/x`, "-b", `${dir}/nope`]);
-  assertEquals(missing.code, 2);
-  assertStringIncludes(missing.stderr, `Cannot read cookie file "${dir}/nope" for -b`);
+  assert.equal(missing.code, 2);
+  includes(missing.stderr, `Cannot read cookie file "${dir}/nope" for -b`);
   await Deno.remove(dir, { recursive: true });
 });

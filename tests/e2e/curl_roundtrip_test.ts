@@ -1,7 +1,8 @@
 /**
  * `--curl` round trip: the printed command, run by real curl, sends what dial sends (issue 14).
  */
-import { assertEquals, assertStringIncludes } from "../assert.ts";
+import assert from "node:assert/strict";
+import { includes } from "../assert.ts";
 import { dial } from "../_helpers.ts";
 import { type RawRequest, rawServer } from "./_raw_recorder.ts";
 
@@ -40,29 +41,29 @@ async function roundTrip(args: string[], cwd?: string) {
   const url = (path: string) => path.replace("ORIGIN", server.origin);
   const real = args.map(url);
   const sent = await dial(real, cwd ? { cwd } : {});
-  assertEquals(sent.code, 0, sent.stderr);
+  assert.equal(sent.code, 0, sent.stderr);
   const printed = await dial([...real, "--curl"], cwd ? { cwd } : {});
-  assertEquals(printed.code, 0, printed.stderr);
+  assert.equal(printed.code, 0, printed.stderr);
   const command = printed.stdout.trim();
   const curl = await new Deno.Command("sh", {
     args: ["-c", `${command} -s -o /dev/null --max-time 10`],
     ...(cwd ? { cwd } : {}),
   }).output();
-  assertEquals(curl.code, 0, `${command}\n${new TextDecoder().decode(curl.stderr)}`);
-  assertEquals(server.requests.length, 2, command);
+  assert.equal(curl.code, 0, `${command}\n${new TextDecoder().decode(curl.stderr)}`);
+  assert.equal(server.requests.length, 2, command);
   return { command, dial: server.requests[0]!, curl: server.requests[1]! };
 }
 
 Deno.test("curl round trip: HEAD is -I, not -X HEAD", async () => {
   const trip = await roundTrip(["HEAD", "ORIGIN/h", "-H", "X-A: 1"]);
-  assertStringIncludes(trip.command, "curl -I ");
-  assertEquals(essence(trip.curl), essence(trip.dial));
+  includes(trip.command, "curl -I ");
+  assert.deepEqual(essence(trip.curl), essence(trip.dial));
 });
 
 Deno.test("curl round trip: a URL with [] and {} gets -g", async () => {
   const trip = await roundTrip(["GET", "ORIGIN/a?f[0]=x&q={y}"]);
-  assertStringIncludes(trip.command, " -g ");
-  assertEquals(essence(trip.curl), essence(trip.dial));
+  includes(trip.command, " -g ");
+  assert.deepEqual(essence(trip.curl), essence(trip.dial));
 });
 
 Deno.test("curl round trip: -F text values are literal, file fields keep filename and type", async () => {
@@ -79,16 +80,16 @@ Deno.test("curl round trip: -F text values are literal, file fields keep filenam
     "-F",
     `up=@"a;b.txt";filename=report.csv;type=text/csv`,
   ], dir);
-  assertStringIncludes(trip.command, "--form-string");
-  assertEquals(essence(trip.curl), essence(trip.dial));
+  includes(trip.command, "--form-string");
+  assert.deepEqual(essence(trip.curl), essence(trip.dial));
   const body = new TextDecoder().decode(trip.dial.body);
-  assertStringIncludes(body, 'name="lt"\r\n\r\n<secret.txt\r\n');
-  assertStringIncludes(body, 'name="semi"\r\n\r\nx;type=text/evil\r\n');
-  assertStringIncludes(
+  includes(body, 'name="lt"\r\n\r\n<secret.txt\r\n');
+  includes(body, 'name="semi"\r\n\r\nx;type=text/evil\r\n');
+  includes(
     body,
     'name="up"; filename="report.csv"\r\nContent-Type: text/csv\r\n\r\nfile-content\n',
   );
-  assertEquals(body.includes("must not be read"), false);
+  assert.equal(body.includes("must not be read"), false);
   await Deno.remove(dir, { recursive: true });
 });
 
@@ -105,15 +106,15 @@ Deno.test("curl round trip: -u, -K and --json", async () => {
     "-H",
     "X-Empty:",
   ]);
-  assertEquals(essence(trip.curl), essence(trip.dial));
-  assertEquals(trip.dial.line, "PUT /j?key=a%20b%26c HTTP/1.1");
+  assert.deepEqual(essence(trip.curl), essence(trip.dial));
+  assert.equal(trip.dial.line, "PUT /j?key=a%20b%26c HTTP/1.1");
 });
 
 Deno.test("-F: an unknown parameter on a file field is a usage error", async () => {
   const file = await Deno.makeTempFile();
   const result = await dial(["POST", "http://127.0.0.1:9/", "-F", `f=@${file};size=3`]);
-  assertEquals(result.code, 2);
-  assertStringIncludes(result.stderr, 'unknown parameter "size"');
+  assert.equal(result.code, 2);
+  includes(result.stderr, 'unknown parameter "size"');
   await Deno.remove(file);
 });
 
@@ -124,15 +125,15 @@ Deno.test("curl round trip: cookies set on a redirect hop follow it in curl too"
       : {}
   );
   const args = ["GET", `${server.origin}/a`, "-L"];
-  assertEquals((await dial(args)).code, 0);
+  assert.equal((await dial(args)).code, 0);
   const printed = await dial([...args, "--curl"]);
-  assertStringIncludes(printed.stdout, " -b ''");
+  includes(printed.stdout, " -b ''");
   const curl = await new Deno.Command("sh", {
     args: ["-c", `${printed.stdout.trim()} -s -o /dev/null`],
   }).output();
-  assertEquals(curl.code, 0);
+  assert.equal(curl.code, 0);
   const cookies = server.requests.map((r) =>
     r.headers.find(([k]) => k.toLowerCase() === "cookie")?.[1]
   );
-  assertEquals(cookies, [undefined, "sid=1", undefined, "sid=1"]);
+  assert.deepEqual(cookies, [undefined, "sid=1", undefined, "sid=1"]);
 });

@@ -1,5 +1,6 @@
 /** netrc: ~/.netrc, $NETRC, --netrc-file, --no-netrc, and cross-origin stripping. */
-import { assertEquals, assertNotIncludes, assertStringIncludes } from "../assert.ts";
+import assert from "node:assert/strict";
+import { excludes, includes } from "../assert.ts";
 import { dial, serve } from "../_helpers.ts";
 
 const basic = (user: string, password: string) =>
@@ -23,13 +24,13 @@ Deno.test("netrc: ~/.netrc supplies Basic for the matching machine, like curl --
     `machine other.example login x password y\n\nmachine 127.0.0.1\n  login ann\n  password "s3 cret"\n`,
   );
   const result = await dial(["GET", `${server.origin}/me`], { env: { HOME: home } });
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(result.stderr, "");
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stderr, "");
   const curl = await new Deno.Command("curl", {
     args: ["-s", "-o", "/dev/null", "--netrc-file", `${home}/.netrc`, `${server.origin}/me`],
   }).output();
-  assertEquals(curl.code, 0);
-  assertEquals(server.requests.map((r) => r.headers.get("authorization")), [
+  assert.equal(curl.code, 0);
+  assert.deepEqual(server.requests.map((r) => r.headers.get("authorization")), [
     basic("ann", "s3 cret"),
     basic("ann", "s3 cret"),
   ]);
@@ -55,9 +56,9 @@ Deno.test("netrc: the default entry, $NETRC and --netrc-file", async () => {
       }),
     ]
   ) {
-    assertEquals(run.code, 0, run.stderr);
+    assert.equal(run.code, 0, run.stderr);
   }
-  assertEquals(server.requests.map((r) => r.headers.get("authorization")), [
+  assert.deepEqual(server.requests.map((r) => r.headers.get("authorization")), [
     basic("dee", "fault"),
     basic("env", "file"),
     basic("flag", "file"),
@@ -76,9 +77,9 @@ Deno.test("netrc: --no-netrc turns it off and an explicit auth flag wins", async
       await dial(["GET", server.origin, "-H", "Authorization: Custom x"], { env }),
     ]
   ) {
-    assertEquals(run.code, 0, run.stderr);
+    assert.equal(run.code, 0, run.stderr);
   }
-  assertEquals(server.requests.map((r) => r.headers.get("authorization")), [
+  assert.deepEqual(server.requests.map((r) => r.headers.get("authorization")), [
     null,
     basic("bob", "other"),
     "Bearer tok",
@@ -96,21 +97,21 @@ Deno.test("netrc: credentials are not sent on a cross-origin redirect", async ()
   );
   const home = await homeWithNetrc("default login ann password pw\n");
   const result = await dial(["GET", `${server.origin}/start`, "-L"], { env: { HOME: home } });
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(server.requests[0]!.headers.get("authorization"), basic("ann", "pw"));
-  assertEquals(other.requests[0]!.headers.get("authorization"), null);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(server.requests[0]!.headers.get("authorization"), basic("ann", "pw"));
+  assert.equal(other.requests[0]!.headers.get("authorization"), null);
 });
 
 Deno.test("netrc: a file readable by others is used with a warning; a missing --netrc-file is exit 2", async () => {
   await using server = echo();
   const home = await homeWithNetrc("machine 127.0.0.1 login ann password S3CRET\n", 0o644);
   const open = await dial(["GET", server.origin], { env: { HOME: home } });
-  assertEquals(open.code, 0, open.stderr);
-  assertStringIncludes(open.stderr, `netrc file ${home}/.netrc is readable by others`);
-  assertNotIncludes(open.stderr, "S3CRET");
-  assertEquals(server.requests[0]!.headers.get("authorization"), basic("ann", "S3CRET"));
+  assert.equal(open.code, 0, open.stderr);
+  includes(open.stderr, `netrc file ${home}/.netrc is readable by others`);
+  excludes(open.stderr, "S3CRET");
+  assert.deepEqual(server.requests[0]!.headers.get("authorization"), basic("ann", "S3CRET"));
   const missing = await dial(["GET", server.origin, "--netrc-file", "/nonexistent/netrc"]);
-  assertEquals(missing.code, 2);
-  assertStringIncludes(missing.stderr, "Cannot read --netrc-file /nonexistent/netrc: no such file");
-  assertEquals(server.requests.length, 1);
+  assert.equal(missing.code, 2);
+  includes(missing.stderr, "Cannot read --netrc-file /nonexistent/netrc: no such file");
+  assert.equal(server.requests.length, 1);
 });

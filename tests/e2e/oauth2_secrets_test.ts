@@ -2,7 +2,8 @@
  * OAuth 2.0 secrets by reference, the separate client flags, the password flow served from
  * the cache, and cached tokens bound to the secret that obtained them.
  */
-import { assertEquals, assertNotIncludes, assertStringIncludes } from "../assert.ts";
+import assert from "node:assert/strict";
+import { excludes, includes } from "../assert.ts";
 import { dial, expireCachedTokens, serve } from "../_helpers.ts";
 import { OIDC_CLIENTS, startMockServer, startOidcProvider } from "./_oauth_servers.ts";
 
@@ -60,13 +61,13 @@ Deno.test("oauth2 refs: the client secret by reference, packed or as --oauth2-cl
       `@${secretFile}`,
     ], { env: { HOME: await freshHome() } }),
   ];
-  for (const run of runs) assertEquals(run.code, 0, run.stderr);
-  assertEquals(mock.tokenRequests.map((r) => basicClient(r.authorization)), [
+  for (const run of runs) assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(mock.tokenRequests.map((r) => basicClient(r.authorization)), [
     "app env-secret",
     "my:app stdin-secret",
     "app file-secret",
   ]);
-  assertEquals(target.seen.length, 3);
+  assert.equal(target.seen.length, 3);
 });
 
 /** Each reference form, as [flag value, stdin, env] giving the value "v@lue:1". */
@@ -112,7 +113,7 @@ Deno.test("oauth2 refs: every form for --oauth2-password, --oauth2-client-secret
         env: { HOME: home, ...env },
         ...(stdin !== undefined ? { stdin } : {}),
       });
-      assertEquals(result.code, 0, `${flags.join(" ")}: ${result.stderr}`);
+      assert.equal(result.code, 0, `${flags.join(" ")}: ${result.stderr}`);
     }
     want.push(
       `password=${expected(value)}`,
@@ -125,7 +126,7 @@ Deno.test("oauth2 refs: every form for --oauth2-password, --oauth2-client-secret
       ? `password=${r.body.get("password")}`
       : `secret=${basicClient(r.authorization).split(" ")[1]}`
   );
-  assertEquals(got, want);
+  assert.deepEqual(got, want);
 });
 
 Deno.test("oauth2 refs: dial auth token takes references too", async () => {
@@ -136,9 +137,9 @@ Deno.test("oauth2 refs: dial auth token takes references too", async () => {
     "--oauth2",
     `client_credentials:${mock.tokenUrl}:app:@env:CS`,
   ], { env: { HOME: await freshHome(), CS: "env-secret" } });
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(result.stdout.trim().length > 10, true);
-  assertEquals(basicClient(mock.tokenRequests[0]!.authorization), "app env-secret");
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout.trim().length > 10, true);
+  assert.equal(basicClient(mock.tokenRequests[0]!.authorization), "app env-secret");
 });
 
 Deno.test("oauth2 refs: a client id or secret given both ways is exit 2", async () => {
@@ -170,9 +171,9 @@ Deno.test("oauth2 refs: a client id or secret given both ways is exit 2", async 
   ];
   for (const [flags, message] of cases) {
     const result = await dial(["http://127.0.0.1:1/", ...flags], { env: { X: "S3CRET" } });
-    assertEquals(result.code, 2, result.stderr);
-    assertStringIncludes(result.stderr, message);
-    assertNotIncludes(result.stderr, "S3CRET");
+    assert.equal(result.code, 2, result.stderr);
+    includes(result.stderr, message);
+    excludes(result.stderr, "S3CRET");
   }
 });
 
@@ -188,17 +189,17 @@ Deno.test("oauth2 password flow: a later run needs no password while the cache o
     "ann",
   ];
   const first = await dial([...base, "--oauth2-password", "pw"], { env: { HOME: home } });
-  assertEquals(first.code, 0, first.stderr);
+  assert.equal(first.code, 0, first.stderr);
   // No password, no terminal (stdin is /dev/null): served from the cache.
   const cached = await dial(base, { env: { HOME: home } });
-  assertEquals(cached.code, 0, cached.stderr);
-  assertEquals(mock.tokenRequests.length, 1);
-  assertEquals(target.seen[1], target.seen[0]);
+  assert.equal(cached.code, 0, cached.stderr);
+  assert.equal(mock.tokenRequests.length, 1);
+  assert.deepEqual(target.seen[1], target.seen[0]);
   // Once the token has expired, a refresh serves, still without a password.
-  assertEquals(await expireCachedTokens(home), 1);
+  assert.equal(await expireCachedTokens(home), 1);
   const refreshed = await dial(base, { env: { HOME: home } });
-  assertEquals(refreshed.code, 0, refreshed.stderr);
-  assertEquals(mock.tokenRequests.map((r) => r.body.get("grant_type")), [
+  assert.equal(refreshed.code, 0, refreshed.stderr);
+  assert.deepEqual(mock.tokenRequests.map((r) => r.body.get("grant_type")), [
     "password",
     "refresh_token",
   ]);
@@ -218,11 +219,11 @@ Deno.test("oauth2 password flow: a different password does not get the cached to
       "--oauth2-password",
       password,
     ], { env: { HOME: home } });
-  assertEquals((await run("right")).code, 0);
-  assertEquals((await run("wrong")).code, 0);
-  assertEquals(mock.tokenRequests.map((r) => r.body.get("password")), ["right", "wrong"]);
-  assertEquals(target.seen.length, 2);
-  assertEquals(target.seen[0] === target.seen[1], false);
+  assert.equal((await run("right")).code, 0);
+  assert.equal((await run("wrong")).code, 0);
+  assert.deepEqual(mock.tokenRequests.map((r) => r.body.get("password")), ["right", "wrong"]);
+  assert.equal(target.seen.length, 2);
+  assert.equal(target.seen[0] === target.seen[1], false);
 });
 
 Deno.test("oauth2 binding: a wrong client secret never gets the cached token; invalid_client, exit 9", async () => {
@@ -233,24 +234,24 @@ Deno.test("oauth2 binding: a wrong client secret never gets the cached token; in
   const right = await dial([`${target.origin}/me`, "--oauth2", `${client}:@env:CS`], {
     env: { HOME: home, CS: OIDC_CLIENTS.web.secret },
   });
-  assertEquals(right.code, 0, right.stderr);
-  assertEquals(target.seen.length, 1);
+  assert.equal(right.code, 0, right.stderr);
+  assert.equal(target.seen.length, 1);
   const cacheText = await Array.fromAsync(Deno.readDir(`${home}/.cache/dial/oauth2`))
     .then((items) => items.find((i) => i.name.endsWith(".json"))!.name)
     .then((name) => Deno.readTextFile(`${home}/.cache/dial/oauth2/${name}`));
-  assertNotIncludes(cacheText, OIDC_CLIENTS.web.secret);
-  assertStringIncludes(cacheText, '"clientBinding": "pbkdf2-sha256$');
+  excludes(cacheText, OIDC_CLIENTS.web.secret);
+  includes(cacheText, '"clientBinding": "pbkdf2-sha256$');
   const wrong = await dial([`${target.origin}/me`, "--oauth2", `${client}:not-the-secret`], {
     env: { HOME: home },
   });
-  assertEquals(wrong.code, 9, wrong.stderr);
-  assertStringIncludes(wrong.stderr, "invalid_client");
-  assertEquals(target.seen.length, 1);
+  assert.equal(wrong.code, 9, wrong.stderr);
+  includes(wrong.stderr, "invalid_client");
+  assert.equal(target.seen.length, 1);
   // The right secret still gets its cached token: the wrong one did not replace it.
   const again = await dial([`${target.origin}/me`, "--oauth2", `${client}:@env:CS`], {
     env: { HOME: home, CS: OIDC_CLIENTS.web.secret },
   });
-  assertEquals(again.code, 0, again.stderr);
-  assertEquals(op.grants.client_credentials, 1);
-  assertEquals(target.seen[1], target.seen[0]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(op.grants.client_credentials, 1);
+  assert.deepEqual(target.seen[1], target.seen[0]);
 });

@@ -1,4 +1,5 @@
-import { assertEquals, assertNotIncludes, assertStringIncludes } from "../assert.ts";
+import assert from "node:assert/strict";
+import { excludes, includes } from "../assert.ts";
 import { dial, dialOnTerminal, hasScript, serve } from "../_helpers.ts";
 
 /** A server that echoes what it received as JSON. */
@@ -16,33 +17,33 @@ function echo() {
 Deno.test("request: -u sends Basic with the UTF-8 bytes, split at the first colon", async () => {
   await using server = echo();
   const result = await dial(["GET", `${server.origin}/me`, "-u", "jürgen:pä:ss"]);
-  assertEquals(result.code, 0, result.stderr);
+  assert.equal(result.code, 0, result.stderr);
   const expected = `Basic ${new TextEncoder().encode("jürgen:pä:ss").toBase64()}`;
-  assertEquals(server.requests[0]!.headers.get("authorization"), expected);
+  assert.deepEqual(server.requests[0]!.headers.get("authorization"), expected);
 });
 
 Deno.test("request: --auth is the long form of -u", async () => {
   await using server = echo();
   const result = await dial(["GET", `${server.origin}/me`, "--auth", "ann:pw"]);
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(server.requests[0]!.headers.get("authorization"), `Basic ${btoa("ann:pw")}`);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(server.requests[0]!.headers.get("authorization"), `Basic ${btoa("ann:pw")}`);
 });
 
 Deno.test("request: -u without a password and no terminal is a usage error, nothing sent", async () => {
   await using server = echo();
   const result = await dial(["GET", `${server.origin}/me`, "-u", "ann"], { stdin: "" });
-  assertEquals(result.code, 2);
-  assertStringIncludes(result.stderr, 'error: Missing password in -u "ann"');
-  assertEquals(server.requests.length, 0);
+  assert.equal(result.code, 2);
+  includes(result.stderr, 'error: Missing password in -u "ann"');
+  assert.equal(server.requests.length, 0);
 });
 
 Deno.test("request: -B and --bearer send a Bearer token", async () => {
   await using server = echo();
   for (const flag of ["-B", "--bearer"]) {
     const result = await dial(["GET", `${server.origin}/me`, flag, "t0k.en"]);
-    assertEquals(result.code, 0, result.stderr);
+    assert.equal(result.code, 0, result.stderr);
   }
-  assertEquals(server.requests.map((r) => r.headers.get("authorization")), [
+  assert.deepEqual(server.requests.map((r) => r.headers.get("authorization")), [
     "Bearer t0k.en",
     "Bearer t0k.en",
   ]);
@@ -58,10 +59,10 @@ Deno.test("request: -K appends encoded query keys and keeps the query", async ()
     "--api-key-query",
     "sig=x=y",
   ]);
-  assertEquals(result.code, 0, result.stderr);
+  assert.equal(result.code, 0, result.stderr);
   const url = new URL(server.requests[0]!.url);
-  assertEquals(url.search, "?page=2&api_key=a%20b%26c%3D%C3%A9&sig=x%3Dy");
-  assertEquals(url.searchParams.get("api_key"), "a b&c=é");
+  assert.equal(url.search, "?page=2&api_key=a%20b%26c%3D%C3%A9&sig=x%3Dy");
+  assert.equal(url.searchParams.get("api_key"), "a b&c=é");
 });
 
 Deno.test("request: an API key in any -H header is sent as given", async () => {
@@ -74,10 +75,10 @@ Deno.test("request: an API key in any -H header is sent as given", async () => {
     "-H",
     "X-Custom-Token:  v:with:colons ",
   ]);
-  assertEquals(result.code, 0, result.stderr);
+  assert.equal(result.code, 0, result.stderr);
   const headers = server.requests[0]!.headers;
-  assertEquals(headers.get("x-api-key"), "k1");
-  assertEquals(headers.get("x-custom-token"), "v:with:colons");
+  assert.equal(headers.get("x-api-key"), "k1");
+  assert.equal(headers.get("x-custom-token"), "v:with:colons");
 });
 
 Deno.test("request: two flags setting Authorization are a usage error naming both", async () => {
@@ -89,10 +90,10 @@ Deno.test("request: two flags setting Authorization are a usage error naming bot
   ];
   for (const [flags, names] of cases) {
     const result = await dial(["GET", `${server.origin}/`, ...flags]);
-    assertEquals(result.code, 2, flags.join(" "));
-    assertStringIncludes(result.stderr, `error: Conflicting flags ${names}`);
+    assert.equal(result.code, 2, flags.join(" "));
+    includes(result.stderr, `error: Conflicting flags ${names}`);
   }
-  assertEquals(server.requests.length, 0);
+  assert.equal(server.requests.length, 0);
 });
 
 Deno.test("request: malformed values are usage errors with nothing sent", async () => {
@@ -126,11 +127,11 @@ Deno.test("request: malformed values are usage errors with nothing sent", async 
   ];
   for (const [args, message] of cases) {
     const result = await dial(args);
-    assertEquals(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
-    assertStringIncludes(result.stderr, message);
-    assertNotIncludes(result.stderr, "    at ", "no stack trace");
+    assert.equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
+    includes(result.stderr, message);
+    excludes(result.stderr, "    at ", "no stack trace");
   }
-  assertEquals(server.requests.length, 0);
+  assert.equal(server.requests.length, 0);
 });
 
 Deno.test("request: -v prints heads to stderr with every secret redacted", async () => {
@@ -150,12 +151,12 @@ Deno.test("request: -v prints heads to stderr with every secret redacted", async
     "X-Amz-Signature: SECRET-SIGNATURE",
     "-v",
   ]);
-  assertEquals(result.code, 0, result.stderr);
-  assertStringIncludes(result.stderr, "GET /x?key=(redacted) HTTP/1.1");
-  assertStringIncludes(result.stderr, "authorization: (redacted)");
-  assertStringIncludes(result.stderr, "x-api-key: (redacted)");
-  assertStringIncludes(result.stderr, "\n200 OK\n");
-  assertStringIncludes(result.stderr, "x-password: (redacted)");
+  assert.equal(result.code, 0, result.stderr);
+  includes(result.stderr, "GET /x?key=(redacted) HTTP/1.1");
+  includes(result.stderr, "authorization: (redacted)");
+  includes(result.stderr, "x-api-key: (redacted)");
+  includes(result.stderr, "\n200 OK\n");
+  includes(result.stderr, "x-password: (redacted)");
   for (
     const secret of [
       "SECRET-BEARER",
@@ -165,7 +166,7 @@ Deno.test("request: -v prints heads to stderr with every secret redacted", async
       "SECRET-SIGNATURE",
     ]
   ) {
-    assertNotIncludes(result.stderr, secret);
+    excludes(result.stderr, secret);
   }
 });
 
@@ -180,12 +181,12 @@ Deno.test("request: --offline prints the redacted request and sends nothing", as
     '{"a":1}',
     "--offline",
   ]);
-  assertEquals(result.code, 0, result.stderr);
-  assertStringIncludes(result.stdout, "PATCH /x HTTP/1.1");
-  assertStringIncludes(result.stdout, "authorization: (redacted)");
-  assertStringIncludes(result.stdout, '{"a":1}');
-  assertNotIncludes(result.stdout, btoa("ann:SECRET"));
-  assertEquals(server.requests.length, 0);
+  assert.equal(result.code, 0, result.stderr);
+  includes(result.stdout, "PATCH /x HTTP/1.1");
+  includes(result.stdout, "authorization: (redacted)");
+  includes(result.stdout, '{"a":1}');
+  excludes(result.stdout, btoa("ann:SECRET"));
+  assert.equal(server.requests.length, 0);
 });
 
 Deno.test("request: --curl prints a runnable curl command with the secrets", async () => {
@@ -201,22 +202,22 @@ Deno.test("request: --curl prints a runnable curl command with the secrets", asy
     "a=1",
     "--curl",
   ]);
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(
     result.stdout.trim(),
     `curl '${server.origin}/x?k=v' -H 'Authorization: Bearer tok' -H 'User-Agent: dial/0.1.0' -H 'Content-Type: application/x-www-form-urlencoded' --data-raw a=1`,
   );
-  assertEquals(server.requests.length, 0);
+  assert.equal(server.requests.length, 0);
   // The printed command really does the same request.
   const curl = await new Deno.Command("bash", {
     args: ["-c", result.stdout.trim() + " -s -o /dev/null"],
   }).output();
-  assertEquals(curl.code, 0);
+  assert.equal(curl.code, 0);
   const sent = server.requests[0]!;
-  assertEquals(sent.method, "POST");
-  assertEquals(new URL(sent.url).search, "?k=v");
-  assertEquals(sent.headers.get("authorization"), "Bearer tok");
-  assertEquals(await sent.text(), "a=1");
+  assert.equal(sent.method, "POST");
+  assert.equal(new URL(sent.url).search, "?k=v");
+  assert.equal(sent.headers.get("authorization"), "Bearer tok");
+  assert.equal(await sent.text(), "a=1");
 });
 
 Deno.test({
@@ -231,9 +232,9 @@ Deno.test({
         type: "pä:ss\r",
       },
     );
-    assertEquals(code, 0, screen);
-    assertNotIncludes(screen, "pä:ss");
-    assertEquals(
+    assert.equal(code, 0, screen);
+    excludes(screen, "pä:ss");
+    assert.equal(
       server.requests[0]!.headers.get("authorization"),
       `Basic ${new TextEncoder().encode("ann:pä:ss").toBase64()}`,
     );

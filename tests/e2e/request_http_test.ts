@@ -1,9 +1,5 @@
-import {
-  assertBytesEqual,
-  assertEquals,
-  assertNotIncludes,
-  assertStringIncludes,
-} from "../assert.ts";
+import assert from "node:assert/strict";
+import { assertBytesEqual, excludes, includes } from "../assert.ts";
 import { dial, serve } from "../_helpers.ts";
 
 function echo() {
@@ -24,16 +20,16 @@ Deno.test("request: the method is sent exactly as written; a URL alone means GET
     ]]
   ) {
     const result = await dial(args);
-    assertEquals(result.code, 0, result.stderr);
+    assert.equal(result.code, 0, result.stderr);
   }
-  assertEquals(server.requests.map((r) => r.method), ["PROPFIND", "PURGE", "GET"]);
+  assert.deepEqual(server.requests.map((r) => r.method), ["PROPFIND", "PURGE", "GET"]);
 });
 
 Deno.test("request: a URL alone with a body means POST", async () => {
   await using server = echo();
   const result = await dial([`${server.origin}/`, "--json", '{"a":1}']);
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(server.requests[0]!.method, "POST");
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(server.requests[0]!.method, "POST");
 });
 
 Deno.test("request: -d sends text, a file or stdin as the raw body", async () => {
@@ -44,8 +40,8 @@ Deno.test("request: -d sends text, a file or stdin as the raw body", async () =>
   await dial(["POST", `${server.origin}/`, "-d", `@${file}`]);
   await dial(["PUT", `${server.origin}/`, "--data", "@-"], { stdin: "from-stdin" });
   const bodies = await Promise.all(server.requests.map((r) => r.text()));
-  assertEquals(bodies, ["a=1&b=2", "from-file\n", "from-stdin"]);
-  assertEquals(
+  assert.deepEqual(bodies, ["a=1&b=2", "from-file\n", "from-stdin"]);
+  assert.equal(
     server.requests[0]!.headers.get("content-type"),
     "application/x-www-form-urlencoded",
   );
@@ -57,14 +53,14 @@ Deno.test("request: --json validates, sets Content-Type and Accept, and reads @f
   const file = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(file, '{"from":"file"}');
   const inline = await dial(["POST", `${server.origin}/`, "--json", '{"x":[1,2]}']);
-  assertEquals(inline.code, 0, inline.stderr);
+  assert.equal(inline.code, 0, inline.stderr);
   const fromFile = await dial(["POST", `${server.origin}/`, "--json", `@${file}`]);
-  assertEquals(fromFile.code, 0, fromFile.stderr);
+  assert.equal(fromFile.code, 0, fromFile.stderr);
   const [first, second] = server.requests;
-  assertEquals(first!.headers.get("content-type"), "application/json");
-  assertStringIncludes(first!.headers.get("accept") ?? "", "application/json");
-  assertEquals(await first!.text(), '{"x":[1,2]}');
-  assertEquals(await second!.text(), '{"from":"file"}');
+  assert.equal(first!.headers.get("content-type"), "application/json");
+  includes(first!.headers.get("accept") ?? "", "application/json");
+  assert.equal(await first!.text(), '{"x":[1,2]}');
+  assert.equal(await second!.text(), '{"from":"file"}');
   await Deno.remove(file);
 });
 
@@ -83,9 +79,9 @@ Deno.test("request: -F sends multipart with fields and streamed files", async ()
   const file = await Deno.makeTempFile({ suffix: ".txt" });
   await Deno.writeTextFile(file, "file content");
   const result = await dial(["POST", `${server.origin}/`, "-F", "name=Ann", "-F", `doc=@${file}`]);
-  assertEquals(result.code, 0, result.stderr);
+  assert.equal(result.code, 0, result.stderr);
   const filename = file.split("/").pop();
-  assertEquals(received, [["name", "Ann"], ["doc", `${filename}|text/plain|file content`]]);
+  assert.deepEqual(received, [["name", "Ann"], ["doc", `${filename}|text/plain|file content`]]);
   await Deno.remove(file);
 });
 
@@ -98,27 +94,27 @@ Deno.test("request: piped output is the body byte for byte, streamed", async () 
     new Response(bytes, { headers: { "content-type": "application/json" } })
   );
   const result = await dial(["GET", `${server.origin}/blob`]);
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(result.stdoutBytes.length, bytes.length);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(result.stdoutBytes.length, bytes.length);
   assertBytesEqual(result.stdoutBytes, bytes);
 });
 
 Deno.test("request: -i adds the status line and headers when piped", async () => {
   await using server = serve(() => new Response("hi", { headers: { "x-one": "1" } }));
   const result = await dial(["GET", `${server.origin}/`, "-i"]);
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(result.stdout.startsWith("200 OK\n"), true, result.stdout);
-  assertStringIncludes(result.stdout, "X-One: 1\n");
-  assertEquals(result.stdout.endsWith("\n\nhi"), true);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout.startsWith("200 OK\n"), true, result.stdout);
+  includes(result.stdout, "X-One: 1\n");
+  assert.equal(result.stdout.endsWith("\n\nhi"), true);
 });
 
 Deno.test("request: -o writes the body to a file and nothing to stdout", async () => {
   await using server = serve(() => new Response("saved body"));
   const file = await Deno.makeTempFile();
   const result = await dial(["GET", `${server.origin}/`, "-o", file]);
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(result.stdout, "");
-  assertEquals(await Deno.readTextFile(file), "saved body");
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "");
+  assert.equal(await Deno.readTextFile(file), "saved body");
   await Deno.remove(file);
 });
 
@@ -127,9 +123,9 @@ Deno.test("request: redirects are not followed by default", async () => {
     new Response(null, { status: 302, headers: { location: "/next" } })
   );
   const result = await dial(["GET", `${server.origin}/`, "-i"]);
-  assertEquals(result.code, 0);
-  assertEquals(result.stdout.startsWith("302 Found\n"), true, result.stdout);
-  assertEquals(server.requests.length, 1);
+  assert.equal(result.code, 0);
+  assert.equal(result.stdout.startsWith("302 Found\n"), true, result.stdout);
+  assert.equal(server.requests.length, 1);
 });
 
 Deno.test("request: a cross-origin redirect drops Authorization, API-key headers, cookies and -K", async () => {
@@ -154,15 +150,15 @@ Deno.test("request: a cross-origin redirect drops Authorization, API-key headers
     "-d",
     "payload",
   ]);
-  assertEquals(result.code, 0, result.stderr);
+  assert.equal(result.code, 0, result.stderr);
   const landed = other.requests[0]!;
-  assertEquals(new URL(landed.url).search, "?x=1");
-  assertEquals(landed.headers.get("authorization"), null);
-  assertEquals(landed.headers.get("x-api-key"), null);
-  assertEquals(landed.headers.get("cookie"), null);
-  assertEquals(landed.headers.get("x-request-id"), "keep-me");
-  assertEquals(landed.method, "POST");
-  assertEquals(await landed.text(), "payload");
+  assert.equal(new URL(landed.url).search, "?x=1");
+  assert.equal(landed.headers.get("authorization"), null);
+  assert.equal(landed.headers.get("x-api-key"), null);
+  assert.equal(landed.headers.get("cookie"), null);
+  assert.equal(landed.headers.get("x-request-id"), "keep-me");
+  assert.equal(landed.method, "POST");
+  assert.equal(await landed.text(), "payload");
 });
 
 Deno.test("request: a same-origin redirect keeps credentials and -K keys", async () => {
@@ -182,11 +178,11 @@ Deno.test("request: a same-origin redirect keeps credentials and -K keys", async
     "-K",
     "key=v",
   ]);
-  assertEquals(result.code, 0, result.stderr);
+  assert.equal(result.code, 0, result.stderr);
   const end = server.requests[1]!;
-  assertEquals(new URL(end.url).pathname + new URL(end.url).search, "/end?key=v");
-  assertEquals(end.headers.get("authorization"), `Basic ${btoa("a:b")}`);
-  assertEquals(end.headers.get("x-api-key"), "k1");
+  assert.equal(new URL(end.url).pathname + new URL(end.url).search, "/end?key=v");
+  assert.equal(end.headers.get("authorization"), `Basic ${btoa("a:b")}`);
+  assert.equal(end.headers.get("x-api-key"), "k1");
 });
 
 Deno.test("request: more redirects than --max-redirects exits 6", async () => {
@@ -194,9 +190,9 @@ Deno.test("request: more redirects than --max-redirects exits 6", async () => {
     new Response(null, { status: 302, headers: { location: "/loop" } })
   );
   const result = await dial(["GET", `${server.origin}/`, "-L", "--max-redirects", "3"]);
-  assertEquals(result.code, 6);
-  assertStringIncludes(result.stderr, "error: Too many redirects: more than 3");
-  assertEquals(server.requests.length, 4);
+  assert.equal(result.code, 6);
+  includes(result.stderr, "error: Too many redirects: more than 3");
+  assert.equal(server.requests.length, 4);
 });
 
 Deno.test("request: --check-status maps 3xx, 4xx and 5xx to exit 3, 4 and 5", async () => {
@@ -212,13 +208,13 @@ Deno.test("request: --check-status maps 3xx, 4xx and 5xx to exit 3, 4 and 5", as
     const result = await dial(["GET", `${server.origin}/${status}`, "--check-status"]);
     codes.push(result.code);
     if (status === 404) {
-      assertEquals(result.stdout, "status 404");
-      assertStringIncludes(result.stderr, "warning: HTTP 404 Not Found");
+      assert.equal(result.stdout, "status 404");
+      includes(result.stderr, "warning: HTTP 404 Not Found");
     }
   }
-  assertEquals(codes, [0, 3, 4, 5]);
+  assert.deepEqual(codes, [0, 3, 4, 5]);
   const plain = await dial(["GET", `${server.origin}/500`]);
-  assertEquals(plain.code, 0);
+  assert.equal(plain.code, 0);
 });
 
 Deno.test("request: a refused connection exits 7 and names host and port", async () => {
@@ -226,8 +222,8 @@ Deno.test("request: a refused connection exits 7 and names host and port", async
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
   const result = await dial(["GET", `http://127.0.0.1:${port}/`]);
-  assertEquals(result.code, 7);
-  assertStringIncludes(result.stderr, `error: Cannot reach 127.0.0.1:${port}: connection refused`);
+  assert.equal(result.code, 7);
+  includes(result.stderr, `error: Cannot reach 127.0.0.1:${port}: connection refused`);
 });
 
 Deno.test("request: --timeout bounds the exchange and exits 8", async () => {
@@ -238,8 +234,8 @@ Deno.test("request: --timeout bounds the exchange and exits 8", async () => {
   });
   const result = await dial(["GET", `${server.origin}/slow`, "--timeout", "0.3"]);
   resolve();
-  assertEquals(result.code, 8);
-  assertStringIncludes(result.stderr, `error: Timed out waiting for 127.0.0.1:${server.port}`);
+  assert.equal(result.code, 8);
+  includes(result.stderr, `error: Timed out waiting for 127.0.0.1:${server.port}`);
 });
 
 Deno.test("request: --timeout also bounds a body that stalls", async () => {
@@ -255,9 +251,9 @@ Deno.test("request: --timeout also bounds a body that stalls", async () => {
   });
   const result = await dial(["GET", `${server.origin}/`, "--timeout", "0.5"]);
   clearTimeout(timer);
-  assertEquals(result.code, 8, result.stderr);
-  assertEquals(result.stdout, "first part ");
-  assertStringIncludes(result.stderr, "Timed out reading the response body");
+  assert.equal(result.code, 8, result.stderr);
+  assert.equal(result.stdout, "first part ");
+  includes(result.stderr, "Timed out reading the response body");
 });
 
 Deno.test("request: a body cut short prints what arrived and exits 7", async () => {
@@ -277,9 +273,9 @@ Deno.test("request: a body cut short prints what arrived and exits 7", async () 
   const result = await dial(["GET", `http://127.0.0.1:${port}/`]);
   await served;
   listener.close();
-  assertEquals(result.code, 7);
-  assertEquals(result.stdout, "only-this");
-  assertStringIncludes(result.stderr, `error: Response body from 127.0.0.1:${port} was cut off`);
+  assert.equal(result.code, 7);
+  assert.equal(result.stdout, "only-this");
+  includes(result.stderr, `error: Response body from 127.0.0.1:${port} was cut off`);
 });
 
 Deno.test("request: Ctrl-C exits 130", async () => {
@@ -300,6 +296,6 @@ Deno.test("request: Ctrl-C exits 130", async () => {
   child.kill("SIGINT");
   const output = await child.output();
   resolve();
-  assertEquals(output.code, 130);
-  assertNotIncludes(new TextDecoder().decode(output.stderr), "    at ");
+  assert.equal(output.code, 130);
+  excludes(new TextDecoder().decode(output.stderr), "    at ");
 });

@@ -1,10 +1,6 @@
 import { deflateRawSync, deflateSync } from "node:zlib";
-import {
-  assertBytesEqual,
-  assertEquals,
-  assertNotIncludes,
-  assertStringIncludes,
-} from "../assert.ts";
+import assert from "node:assert/strict";
+import { assertBytesEqual, excludes, includes } from "../assert.ts";
 import { dial, dialOnTerminal, hasScript } from "../_helpers.ts";
 import { dialIntoHead } from "./_spawn.ts";
 import { rawResponse, rawServer } from "./_raw_server.ts";
@@ -12,18 +8,18 @@ import { rawResponse, rawServer } from "./_raw_server.ts";
 Deno.test("response: the status line never names a protocol version fetch cannot know", async () => {
   await using server = rawServer(() => rawResponse("200 OK", { "X-One": "1" }, "old", "HTTP/1.0"));
   const result = await dial(["GET", `${server.origin}/`, "-i"]);
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(result.stdout, "200 OK\nConnection: close\nContent-Length: 3\nX-One: 1\n\nold");
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "200 OK\nConnection: close\nContent-Length: 3\nX-One: 1\n\nold");
   const verbose = await dial(["GET", `${server.origin}/`, "-v"]);
-  assertStringIncludes(verbose.stderr, "\n200 OK\n");
-  assertNotIncludes(verbose.stderr, "HTTP/1.1 200");
+  includes(verbose.stderr, "\n200 OK\n");
+  excludes(verbose.stderr, "HTTP/1.1 200");
 });
 
 Deno.test("response: a code without a standard phrase shows the code alone", async () => {
   await using server = rawServer(() => rawResponse("299 Custom Thing", {}, "x"));
   const result = await dial(["GET", `${server.origin}/`, "-i"]);
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(result.stdout.split("\n")[0], "299");
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout.split("\n")[0], "299");
 });
 
 Deno.test("response: a reader that stops early (| head -1) ends dial quietly with exit 0", async () => {
@@ -34,13 +30,13 @@ Deno.test("response: a reader that stops early (| head -1) ends dial quietly wit
     }, body)
   );
   const result = await dialIntoHead("head -1", [`${server.origin}/`]);
-  assertEquals(result.stdout, "line\n");
-  assertEquals(result.stderr, "");
-  assertEquals(result.code, 0);
+  assert.equal(result.stdout, "line\n");
+  assert.equal(result.stderr, "");
+  assert.equal(result.code, 0);
   // --check-status still reports the status; the closed pipe adds nothing.
   const missing = await dialIntoHead("head -1", ["--check-status", `${server.origin}/missing`]);
-  assertEquals(missing.code, 4, missing.stderr);
-  assertEquals(missing.stderr, "warning: HTTP 404 Not Found\n");
+  assert.equal(missing.code, 4, missing.stderr);
+  assert.equal(missing.stderr, "warning: HTTP 404 Not Found\n");
 });
 
 function encodingServer() {
@@ -74,32 +70,32 @@ Deno.test("response: a terminal shows charset= text decoded (iso-8859-1, windows
   await using server = encodingServer();
   for (const path of ["/latin1", "/cp1252"]) {
     const { code, screen } = await dialOnTerminal(["-s", `${server.origin}${path}`]);
-    assertEquals(code, 0, screen);
-    assertStringIncludes(screen, "café €");
-    assertNotIncludes(screen, "\uFFFD");
+    assert.equal(code, 0, screen);
+    includes(screen, "café €");
+    excludes(screen, "\uFFFD");
   }
   const utf16 = await dialOnTerminal(["-s", `${server.origin}/utf16`]);
-  assertStringIncludes(utf16.screen, "hé");
-  assertNotIncludes(utf16.screen, "binary");
+  includes(utf16.screen, "hé");
+  excludes(utf16.screen, "binary");
 });
 
 Deno.test("response: piped output keeps the charset's bytes exactly", async () => {
   await using server = encodingServer();
   const result = await dial([`${server.origin}/latin1`]);
-  assertEquals(result.code, 0, result.stderr);
+  assert.equal(result.code, 0, result.stderr);
   assertBytesEqual(result.stdoutBytes, new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0x80, 0x0a]));
 });
 
 Deno.test("response: Content-Encoding deflate is decoded, zlib and raw, piped and to -o (as HTTPie)", async () => {
   await using server = encodingServer();
   const zlib = await dial([`${server.origin}/zlib`]);
-  assertEquals([zlib.code, zlib.stdout], [0, "hello from zlib\n"], zlib.stderr);
+  assert.deepEqual([zlib.code, zlib.stdout], [0, "hello from zlib\n"], zlib.stderr);
   const raw = await dial([`${server.origin}/raw`]);
-  assertEquals([raw.code, raw.stdout], [0, "hello from raw deflate\n"], raw.stderr);
+  assert.deepEqual([raw.code, raw.stdout], [0, "hello from raw deflate\n"], raw.stderr);
   const file = await Deno.makeTempFile();
   const saved = await dial([`${server.origin}/raw`, "-o", file]);
-  assertEquals(saved.code, 0, saved.stderr);
-  assertEquals(await Deno.readTextFile(file), "hello from raw deflate\n");
+  assert.equal(saved.code, 0, saved.stderr);
+  assert.equal(await Deno.readTextFile(file), "hello from raw deflate\n");
   await Deno.remove(file);
   for (const path of ["/zlib", "/raw"]) {
     const httpie = await new Deno.Command("http", {
@@ -107,7 +103,7 @@ Deno.test("response: Content-Encoding deflate is decoded, zlib and raw, piped an
       stdout: "piped",
       stderr: "null",
     }).output();
-    assertEquals(
+    assert.deepEqual(
       new TextDecoder().decode(httpie.stdout),
       path === "/zlib" ? zlib.stdout : raw.stdout,
     );
@@ -117,8 +113,8 @@ Deno.test("response: Content-Encoding deflate is decoded, zlib and raw, piped an
 Deno.test("response: a body that is not deflate data says so", async () => {
   await using server = encodingServer();
   const result = await dial([`${server.origin}/bad`]);
-  assertEquals(result.code, 1);
-  assertStringIncludes(
+  assert.equal(result.code, 1);
+  includes(
     result.stderr,
     `Response body from ${server.origin.slice(7)} is not valid deflate data`,
   );
@@ -129,8 +125,8 @@ Deno.test("response: an encoding dial cannot decode is binary on a terminal, byt
 }, async () => {
   await using server = encodingServer();
   const { screen } = await dialOnTerminal([`${server.origin}/xfoo`]);
-  assertStringIncludes(screen, 'Content-Encoding "x-foo", which dial does not decode');
-  assertNotIncludes(screen, "ENCODED?");
+  includes(screen, 'Content-Encoding "x-foo", which dial does not decode');
+  excludes(screen, "ENCODED?");
   const piped = await dial([`${server.origin}/xfoo`]);
-  assertEquals(piped.stdout, "ENCODED?\n");
+  assert.equal(piped.stdout, "ENCODED?\n");
 });

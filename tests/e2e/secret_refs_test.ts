@@ -1,4 +1,5 @@
-import { assertEquals, assertNotIncludes, assertStringIncludes } from "../assert.ts";
+import assert from "node:assert/strict";
+import { excludes, includes } from "../assert.ts";
 import { dial, serve } from "../_helpers.ts";
 
 const SECRET = "S3CRET-value";
@@ -29,8 +30,8 @@ Deno.test("refs: -B reads @PATH (one trailing newline dropped), @-, @env:NAME an
     await dial(["GET", url, "-B", "@env:API_TOKEN"], { env: { API_TOKEN: SECRET } }),
     await dial(["GET", url, "--bearer", "@@literal"]),
   ];
-  for (const run of runs) assertEquals(run.code, 0, run.stderr);
-  assertEquals(server.requests.map((r) => r.headers.get("authorization")), [
+  for (const run of runs) assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(server.requests.map((r) => r.headers.get("authorization")), [
     `Bearer ${SECRET}`,
     `Bearer ${SECRET}`,
     `Bearer ${SECRET}`,
@@ -51,8 +52,8 @@ Deno.test("refs: -u takes a reference for the whole value or after the first col
     await dial(["GET", url, "-u", `ann:@${await secretFile(SECRET)}`]),
     await dial(["GET", url, "-u", "ann:@@pw"]),
   ];
-  for (const run of runs) assertEquals(run.code, 0, run.stderr);
-  assertEquals(server.requests.map((r) => r.headers.get("authorization")), [
+  for (const run of runs) assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(server.requests.map((r) => r.headers.get("authorization")), [
     basic("ann", SECRET),
     basic("ann", SECRET),
     basic("ann", SECRET),
@@ -77,8 +78,8 @@ Deno.test("refs: each -K value may be a reference", async () => {
     "-K",
     "d=@@x",
   ], { env: { KEY_B: "bee" }, stdin: "sea\n" });
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(
     new URL(server.requests[0]!.url).search,
     `?a=${SECRET}&b=bee&c=sea&d=%40x`,
   );
@@ -88,28 +89,28 @@ Deno.test("refs: -H @PATH and -H @- read header lines, skipping blanks and comme
   await using server = echo();
   const file = await secretFile(`# API headers\nX-Api-Key: ${SECRET}\n\nX-Team: blue\r\n`);
   const fromFile = await dial(["GET", `${server.origin}/a`, "-H", `@${file}`, "-v"]);
-  assertEquals(fromFile.code, 0, fromFile.stderr);
+  assert.equal(fromFile.code, 0, fromFile.stderr);
   const fromStdin = await dial(["GET", `${server.origin}/b`, "-H", "@-"], {
     stdin: "X-Other: one\nX-Token: two\n",
   });
-  assertEquals(fromStdin.code, 0, fromStdin.stderr);
-  assertEquals(server.requests[0]!.headers.get("x-api-key"), SECRET);
-  assertEquals(server.requests[0]!.headers.get("x-team"), "blue");
-  assertEquals(server.requests[1]!.headers.get("x-other"), "one");
-  assertEquals(server.requests[1]!.headers.get("x-token"), "two");
+  assert.equal(fromStdin.code, 0, fromStdin.stderr);
+  assert.deepEqual(server.requests[0]!.headers.get("x-api-key"), SECRET);
+  assert.equal(server.requests[0]!.headers.get("x-team"), "blue");
+  assert.equal(server.requests[1]!.headers.get("x-other"), "one");
+  assert.equal(server.requests[1]!.headers.get("x-token"), "two");
   // A credential-named header from a file is redacted like one given on the command line.
-  assertStringIncludes(fromFile.stderr, "x-api-key: (redacted)");
-  assertNotIncludes(fromFile.stderr, SECRET);
+  includes(fromFile.stderr, "x-api-key: (redacted)");
+  excludes(fromFile.stderr, SECRET);
 });
 
 Deno.test("refs: a bad line in a header file names the line, not its text", async () => {
   await using server = echo();
   const file = await secretFile(`X-Ok: 1\nAuthorization Bearer ${SECRET}\n`);
   const result = await dial(["GET", server.origin, "-H", `@${file}`]);
-  assertEquals(result.code, 2);
-  assertStringIncludes(result.stderr, `Cannot parse line 2 of -H @${file}`);
-  assertNotIncludes(result.stderr, SECRET);
-  assertEquals(server.requests.length, 0);
+  assert.equal(result.code, 2);
+  includes(result.stderr, `Cannot parse line 2 of -H @${file}`);
+  excludes(result.stderr, SECRET);
+  assert.equal(server.requests.length, 0);
 });
 
 Deno.test("refs: a missing file, an unset variable and two stdin readers are exit 2, no secret shown", async () => {
@@ -135,11 +136,11 @@ Deno.test("refs: a missing file, an unset variable and two stdin readers are exi
       stdin: `${SECRET}\n`,
       env: { OTHER: SECRET, ...env },
     });
-    assertEquals(result.code, 2, `${flags.join(" ")}: ${result.stderr}`);
-    assertStringIncludes(result.stderr, message);
-    assertNotIncludes(result.stderr + result.stdout, SECRET);
+    assert.equal(result.code, 2, `${flags.join(" ")}: ${result.stderr}`);
+    includes(result.stderr, message);
+    excludes(result.stderr + result.stdout, SECRET);
   }
-  assertEquals(server.requests.length, 0);
+  assert.equal(server.requests.length, 0);
 });
 
 Deno.test("refs: the same references work in dial graphql, dial sse and dial ws", async () => {
@@ -163,18 +164,18 @@ Deno.test("refs: the same references work in dial graphql, dial sse and dial ws"
     "-B",
     "@env:TOKEN",
   ], { env });
-  assertEquals(gql.code, 0, gql.stderr);
+  assert.equal(gql.code, 0, gql.stderr);
   const sse = await dial(["sse", `${server.origin}/events`, "-B", "@-", "--max-events", "1"], {
     stdin: `${SECRET}\n`,
   });
-  assertEquals(sse.code, 0, sse.stderr);
+  assert.equal(sse.code, 0, sse.stderr);
   const ws = await dial(["ws", `ws://127.0.0.1:${server.port}/ws`, "-u", "ann:@env:TOKEN"], {
     env,
     stdin: "",
   });
-  assertEquals(ws.code, 0, ws.stderr);
+  assert.equal(ws.code, 0, ws.stderr);
   const auth = server.requests.map((r) => r.headers.get("authorization"));
-  assertEquals(auth, [`Bearer ${SECRET}`, `Bearer ${SECRET}`, basic("ann", SECRET)]);
+  assert.deepEqual(auth, [`Bearer ${SECRET}`, `Bearer ${SECRET}`, basic("ann", SECRET)]);
 });
 
 Deno.test("refs: a child given every credential by reference shows none in /proc/<pid>/cmdline", {
@@ -218,11 +219,11 @@ Deno.test("refs: a child given every credential by reference shows none in /proc
   const cmdline = await Deno.readTextFile(`/proc/${child.pid}/cmdline`);
   release();
   const output = await child.output();
-  assertEquals(output.code, 0, new TextDecoder().decode(output.stderr));
-  assertStringIncludes(cmdline, "@env:DIAL_TEST_KEY");
-  assertNotIncludes(cmdline, SECRET);
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  includes(cmdline, "@env:DIAL_TEST_KEY");
+  excludes(cmdline, SECRET);
   const received = server.requests[0]!;
-  assertEquals(received.headers.get("authorization"), `Bearer ${SECRET}-file`);
-  assertEquals(received.headers.get("x-api-key"), `${SECRET}-stdin`);
-  assertEquals(new URL(received.url).searchParams.get("k"), `${SECRET}-env`);
+  assert.equal(received.headers.get("authorization"), `Bearer ${SECRET}-file`);
+  assert.equal(received.headers.get("x-api-key"), `${SECRET}-stdin`);
+  assert.equal(new URL(received.url).searchParams.get("k"), `${SECRET}-env`);
 });

@@ -2,7 +2,8 @@
  * The token cache under trouble: special files in place of an entry, oversized entries, a
  * cache that cannot be written during a refresh, and a lock held by another process.
  */
-import { assertEquals, assertStringIncludes } from "../assert.ts";
+import assert from "node:assert/strict";
+import { includes } from "../assert.ts";
 import { dial, expireCachedTokens, serve } from "../_helpers.ts";
 import { startMockServer } from "./_oauth_servers.ts";
 
@@ -23,7 +24,7 @@ async function primed(tokenUrl: string, origin: string) {
     "pw",
   ];
   const first = await dial(args, { env: { HOME: home } });
-  assertEquals(first.code, 0, first.stderr);
+  assert.equal(first.code, 0, first.stderr);
   const dir = `${home}/.cache/dial/oauth2`;
   const name = (await Array.fromAsync(Deno.readDir(dir))).find((i) => i.name.endsWith(".json"))!
     .name;
@@ -52,11 +53,11 @@ Deno.test("token cache: an entry replaced by a FIFO, a link or a huge file is re
     await replace(entry);
     const started = performance.now();
     const result = await dial(args, { env: { HOME: home } });
-    assertEquals(result.code, 1, `${label}: ${result.stderr}`);
-    assertStringIncludes(result.stderr, `Refusing the token cache file ${entry}: ${message}`);
-    assertEquals(performance.now() - started < 10_000, true, label);
+    assert.equal(result.code, 1, `${label}: ${result.stderr}`);
+    includes(result.stderr, `Refusing the token cache file ${entry}: ${message}`);
+    assert.equal(performance.now() - started < 10_000, true, label);
   }
-  assertEquals(target.requests.length, 3);
+  assert.equal(target.requests.length, 3);
 });
 
 /** Makes a directory unwritable, even for root (chattr +i), and returns the undo. */
@@ -74,43 +75,43 @@ Deno.test("token cache: a refreshed token that cannot be saved is reported with 
   await using mock = await startMockServer();
   await using target = api();
   const { home, args, dir, entry } = await primed(mock.tokenUrl, target.origin);
-  assertEquals(await expireCachedTokens(home), 1);
+  assert.equal(await expireCachedTokens(home), 1);
   const thaw = await freeze(dir);
   try {
     const result = await dial(args, { env: { HOME: home } });
-    assertEquals(result.code, 1, result.stderr);
-    assertStringIncludes(result.stderr, `Cannot write the token cache file ${entry}:`);
-    assertStringIncludes(result.stderr, "not permitted");
-    assertStringIncludes(result.stderr, "spent refresh token");
-    assertEquals(result.stdout.trim(), '{"ok":true}');
+    assert.equal(result.code, 1, result.stderr);
+    includes(result.stderr, `Cannot write the token cache file ${entry}:`);
+    includes(result.stderr, "not permitted");
+    includes(result.stderr, "spent refresh token");
+    assert.equal(result.stdout.trim(), '{"ok":true}');
   } finally {
     await thaw();
   }
-  assertEquals(mock.tokenRequests.map((r) => r.body.get("grant_type")), [
+  assert.deepEqual(mock.tokenRequests.map((r) => r.body.get("grant_type")), [
     "password",
     "refresh_token",
   ]);
-  assertEquals(target.requests.length, 2);
+  assert.equal(target.requests.length, 2);
 });
 
 Deno.test("token cache: --timeout bounds the wait for another process's lock, which is announced once", async () => {
   await using mock = await startMockServer();
   await using target = api();
   const { home, args, lock } = await primed(mock.tokenUrl, target.origin);
-  assertEquals(await expireCachedTokens(home), 1);
+  assert.equal(await expireCachedTokens(home), 1);
   using held = await Deno.open(lock, { write: true });
   await held.lock(true);
   const started = performance.now();
   const result = await dial([...args, "--timeout", "1"], { env: { HOME: home } });
   const elapsed = performance.now() - started;
   await held.unlock();
-  assertEquals(result.code, 8, result.stderr);
+  assert.equal(result.code, 8, result.stderr);
   const waits = result.stderr.split("Waiting for another dial process").length - 1;
-  assertEquals(waits, 1, result.stderr);
-  assertStringIncludes(
+  assert.equal(waits, 1, result.stderr);
+  includes(
     result.stderr,
     "error: Timed out waiting for another dial process to finish getting an OAuth 2.0 token",
   );
-  assertEquals(elapsed < 8_000, true, `took ${elapsed} ms`);
-  assertEquals(target.requests.length, 1);
+  assert.equal(elapsed < 8_000, true, `took ${elapsed} ms`);
+  assert.equal(target.requests.length, 1);
 });

@@ -1,7 +1,8 @@
 /**
  * What dial puts on the wire, read back from servers that record the raw bytes (issue 14).
  */
-import { assertEquals, assertStringIncludes } from "../assert.ts";
+import assert from "node:assert/strict";
+import { includes } from "../assert.ts";
 import { dial, dialEnv } from "../_helpers.ts";
 import { mainPath, spawnDial } from "./_spawn.ts";
 import { headerValues, type RawRequest, rawServer } from "./_raw_recorder.ts";
@@ -51,13 +52,13 @@ Deno.test("wire: -d @file and -F file bodies reach wsgiref whole, with Content-L
   await using server = await wsgiref();
   const file = await tempFile("from-file\n");
   const data = await dial(["PUT", `${server.origin}/`, "-d", `@${file}`, "-s"]);
-  assertEquals(data.code, 0, data.stderr);
-  assertEquals(JSON.parse(data.stdout), { length: "10", body: "from-file\n" });
+  assert.equal(data.code, 0, data.stderr);
+  assert.deepEqual(JSON.parse(data.stdout), { length: "10", body: "from-file\n" });
   const form = await dial(["POST", `${server.origin}/`, "-F", "a=1", "-F", `f=@${file}`, "-s"]);
-  assertEquals(form.code, 0, form.stderr);
+  assert.equal(form.code, 0, form.stderr);
   const answer = JSON.parse(form.stdout);
-  assertEquals(Number(answer.length), answer.body.length);
-  assertStringIncludes(answer.body, "from-file\n");
+  assert.deepEqual(Number(answer.length), answer.body.length);
+  includes(answer.body, "from-file\n");
   await Deno.remove(file);
 });
 
@@ -65,29 +66,29 @@ Deno.test("wire: a file body is framed by length, a stdin body is chunked", asyn
   await using server = rawServer();
   const bytes = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 251);
   const file = await tempFile(bytes, ".bin");
-  assertEquals((await dial(["PUT", `${server.origin}/f`, "-d", `@${file}`])).code, 0);
-  assertEquals((await dial(["PUT", `${server.origin}/s`, "-d", "@-"], { stdin: "abc" })).code, 0);
+  assert.equal((await dial(["PUT", `${server.origin}/f`, "-d", `@${file}`])).code, 0);
+  assert.equal((await dial(["PUT", `${server.origin}/s`, "-d", "@-"], { stdin: "abc" })).code, 0);
   const httpie = await new Deno.Command("http", {
     args: ["--ignore-stdin", "-q", "PUT", `${server.origin}/h`, `@${file}`],
   }).output();
-  assertEquals(httpie.code, 0);
+  assert.equal(httpie.code, 0);
   const [fromFile, fromStdin, fromHttpie] = server.requests as [RawRequest, RawRequest, RawRequest];
-  assertEquals(fromHttpie.framing, fromFile.framing);
-  assertEquals(headerValues(fromHttpie, "content-length"), ["300000"]);
-  assertEquals(fromFile.framing, "length");
-  assertEquals(headerValues(fromFile, "content-length"), ["300000"]);
-  assertEquals(fromFile.body, bytes);
-  assertEquals(fromStdin.framing, "chunked");
-  assertEquals(new TextDecoder().decode(fromStdin.body), "abc");
+  assert.deepEqual(fromHttpie.framing, fromFile.framing);
+  assert.deepEqual(headerValues(fromHttpie, "content-length"), ["300000"]);
+  assert.equal(fromFile.framing, "length");
+  assert.deepEqual(headerValues(fromFile, "content-length"), ["300000"]);
+  assert.deepEqual(fromFile.body, bytes);
+  assert.equal(fromStdin.framing, "chunked");
+  assert.equal(new TextDecoder().decode(fromStdin.body), "abc");
   await Deno.remove(file);
 });
 
 Deno.test("wire: standard methods go out upper-case in any case, others as written", async () => {
   await using server = rawServer();
   for (const method of ["patch", "Delete", "options", "purge", "PROPFIND"]) {
-    assertEquals((await dial([method, `${server.origin}/`])).code, 0);
+    assert.equal((await dial([method, `${server.origin}/`])).code, 0);
   }
-  assertEquals(server.requests.map((r) => r.line.split(" ")[0]), [
+  assert.deepEqual(server.requests.map((r) => r.line.split(" ")[0]), [
     "PATCH",
     "DELETE",
     "OPTIONS",
@@ -100,16 +101,16 @@ Deno.test("wire: header values go out as UTF-8, like curl; -v shows them as type
   await using server = rawServer();
   const value = "café ☕ 🎉";
   const result = await dial(["GET", `${server.origin}/`, "-H", `X-Note: ${value}`, "-v"]);
-  assertEquals(result.code, 0, result.stderr);
-  assertStringIncludes(result.stderr, `x-note: ${value}\n`);
+  assert.equal(result.code, 0, result.stderr);
+  includes(result.stderr, `x-note: ${value}\n`);
   const curl = await new Deno.Command("curl", {
     args: ["-s", "-o", "/dev/null", "-H", `X-Note: ${value}`, `${server.origin}/`],
   }).output();
-  assertEquals(curl.code, 0);
+  assert.equal(curl.code, 0);
   const httpie = await new Deno.Command("http", {
     args: ["--ignore-stdin", "-q", "GET", `${server.origin}/`, `X-Note:${value}`],
   }).output();
-  assertEquals(httpie.code, 0);
+  assert.equal(httpie.code, 0);
   const file = await tempFile("upload");
   const upload = await dial([
     "PUT",
@@ -119,30 +120,30 @@ Deno.test("wire: header values go out as UTF-8, like curl; -v shows them as type
     "-H",
     `X-Note: ${value}`,
   ]);
-  assertEquals(upload.code, 0, upload.stderr);
+  assert.equal(upload.code, 0, upload.stderr);
   const sent = server.requests.map((r) => headerValues(r, "x-note")[0]);
   const utf8 = Array.from(new TextEncoder().encode(value), (b) => String.fromCharCode(b)).join("");
-  assertEquals(sent, [utf8, utf8, utf8, utf8]);
+  assert.deepEqual(sent, [utf8, utf8, utf8, utf8]);
   await Deno.remove(file);
 });
 
 Deno.test("wire: a URL without a scheme is http://, :PORT/path is localhost", async () => {
   await using server = rawServer();
   const bare = await dial([`127.0.0.1:${server.port}/bare`]);
-  assertEquals(bare.code, 0, bare.stderr);
+  assert.equal(bare.code, 0, bare.stderr);
   const withMethod = await dial(["get", `127.0.0.1:${server.port}/method`]);
-  assertEquals(withMethod.code, 0, withMethod.stderr);
-  assertEquals(server.requests.map((r) => r.line), [
+  assert.equal(withMethod.code, 0, withMethod.stderr);
+  assert.deepEqual(server.requests.map((r) => r.line), [
     "GET /bare HTTP/1.1",
     "GET /method HTTP/1.1",
   ]);
   const local = await dial([":8080/x?y=1", "--offline"]);
-  assertEquals(local.code, 0, local.stderr);
-  assertStringIncludes(local.stdout, "GET /x?y=1 HTTP/1.1\n");
-  assertStringIncludes(local.stdout, "host: localhost:8080\n");
+  assert.equal(local.code, 0, local.stderr);
+  includes(local.stdout, "GET /x?y=1 HTTP/1.1\n");
+  includes(local.stdout, "host: localhost:8080\n");
   const lone = await dial(["GET"]);
-  assertEquals(lone.code, 2);
-  assertStringIncludes(lone.stderr, `Missing URL after "GET"`);
+  assert.equal(lone.code, 2);
+  includes(lone.stderr, `Missing URL after "GET"`);
 });
 
 /** The `name: value` lines of a `-v` request head (the first block on stderr). */
@@ -177,14 +178,14 @@ Deno.test("wire: -v shows every header as the server receives it, in order", asy
       [...args, "-v", "-H", "User-Agent: t"],
       stdin ? { stdin } : {},
     );
-    assertEquals(result.code, 0, result.stderr);
+    assert.equal(result.code, 0, result.stderr);
     const request = server.requests[i]!;
     const line = result.stderr.split("\n")[0]!;
-    assertEquals(line, request.line, args.join(" "));
+    assert.deepEqual(line, request.line, args.join(" "));
     const shown = shownHeaders(result.stderr).map((h) =>
       h === "authorization: (redacted)" ? `authorization: Basic ${btoa("ann:pw")}` : h
     );
-    assertEquals(shown, receivedHeaders(request), args.join(" "));
+    assert.deepEqual(shown, receivedHeaders(request), args.join(" "));
   }
   await Deno.remove(file);
 });
@@ -200,22 +201,22 @@ Deno.test("wire: --offline shows the body framing and no fragment or userinfo", 
     "key=secret",
     "--offline",
   ]);
-  assertEquals(offline.code, 0, offline.stderr);
-  assertStringIncludes(offline.stdout, "PUT /x?y=1&key=(redacted) HTTP/1.1\n");
-  assertStringIncludes(offline.stdout, "content-length: 10\n");
-  assertStringIncludes(offline.stdout, "authorization: (redacted)\n");
-  assertStringIncludes(offline.stdout, "host: api.test\n");
+  assert.equal(offline.code, 0, offline.stderr);
+  includes(offline.stdout, "PUT /x?y=1&key=(redacted) HTTP/1.1\n");
+  includes(offline.stdout, "content-length: 10\n");
+  includes(offline.stdout, "authorization: (redacted)\n");
+  includes(offline.stdout, "host: api.test\n");
   await Deno.remove(file);
 });
 
 Deno.test("wire: a header fetch would not send is a usage error, not dropped", async () => {
   for (const header of ["Host: example.test", "Content-Length: 3", "Transfer-Encoding: chunked"]) {
     const result = await dial(["GET", "http://127.0.0.1:9/", "-H", header]);
-    assertEquals(result.code, 2, header);
-    assertStringIncludes(result.stderr, `Cannot send header "${header.split(":")[0]}"`);
+    assert.equal(result.code, 2, header);
+    includes(result.stderr, `Cannot send header "${header.split(":")[0]}"`);
   }
   const connection = await dial(["GET", "http://127.0.0.1:9/", "-H", "Connection: close"]);
-  assertStringIncludes(connection.stderr, "dial manages the connection");
+  includes(connection.stderr, "dial manages the connection");
 });
 
 Deno.test("wire: a stdin body follows a 307 and a 308 (a copy is kept)", async () => {
@@ -229,14 +230,14 @@ Deno.test("wire: a stdin body follows a 307 and a 308 (a copy is kept)", async (
   const result = await dial(["POST", `${server.origin}/start`, "-d", "@-", "-L"], {
     stdin: "from-stdin",
   });
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(server.requests.map((r) => r.line.split(" ").slice(0, 2).join(" ")), [
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(server.requests.map((r) => r.line.split(" ").slice(0, 2).join(" ")), [
     "POST /start",
     "POST /next",
     "POST /last",
   ]);
   const bodies = server.requests.map((r) => new TextDecoder().decode(r.body));
-  assertEquals(bodies, ["from-stdin", "from-stdin", "from-stdin"]);
+  assert.deepEqual(bodies, ["from-stdin", "from-stdin", "from-stdin"]);
 });
 
 Deno.test("wire: a stdin body over 8 MiB cannot follow a 307", async () => {
@@ -251,12 +252,12 @@ Deno.test("wire: a stdin body over 8 MiB cannot follow a 307", async () => {
   for (let i = 0; i < 9; i++) await writer.write(chunk).catch(() => {});
   await writer.close().catch(() => {});
   const output = await child.output();
-  assertEquals(output.code, 1);
-  assertStringIncludes(
+  assert.equal(output.code, 1);
+  includes(
     new TextDecoder().decode(output.stderr),
     "the request body from stdin is larger than 8 MiB and cannot be sent twice",
   );
-  assertEquals(server.requests.length, 1);
+  assert.equal(server.requests.length, 1);
 });
 
 Deno.test("wire: behind HTTP_PROXY a file body goes through fetch's proxy, chunked", async () => {
@@ -265,12 +266,12 @@ Deno.test("wire: behind HTTP_PROXY a file body goes through fetch's proxy, chunk
   const result = await dial(["PUT", "http://upload.test/x", "-d", `@${file}`, "-v"], {
     env: { HTTP_PROXY: proxy.origin },
   });
-  assertEquals(result.code, 0, result.stderr);
+  assert.equal(result.code, 0, result.stderr);
   const [request] = proxy.requests as [RawRequest];
-  assertEquals(request.line, "PUT http://upload.test/x HTTP/1.1");
-  assertEquals(request.framing, "chunked");
-  assertStringIncludes(result.stderr, "transfer-encoding: chunked\n");
-  assertEquals(new TextDecoder().decode(request.body), "0123456789");
+  assert.equal(request.line, "PUT http://upload.test/x HTTP/1.1");
+  assert.equal(request.framing, "chunked");
+  includes(result.stderr, "transfer-encoding: chunked\n");
+  assert.equal(new TextDecoder().decode(request.body), "0123456789");
   await Deno.remove(file);
 });
 
@@ -348,11 +349,11 @@ Deno.test("wire: an https file upload has Content-Length and trusts DENO_CERT li
   const result = await dial(["PUT", url, "-d", `@${dir}/body.txt`, "-s"], {
     env: { DENO_CERT: `${dir}/ca.pem` },
   });
-  assertEquals(result.code, 0, result.stderr);
-  assertEquals(JSON.parse(result.stdout), { length: "9", chunked: false, body: "over-tls\n" });
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(JSON.parse(result.stdout), { length: "9", chunked: false, body: "over-tls\n" });
   const untrusted = await dial(["PUT", url, "-d", `@${dir}/body.txt`]);
-  assertEquals(untrusted.code, 7);
-  assertStringIncludes(untrusted.stderr, "TLS failure");
+  assert.equal(untrusted.code, 7);
+  includes(untrusted.stderr, "TLS failure");
   await Deno.remove(dir, { recursive: true });
 });
 
@@ -367,9 +368,9 @@ Deno.test("wire: a pipe given as a file (-d @<(cmd)) is streamed chunked, whole"
     env: dialEnv({ DENO: Deno.execPath(), MAIN: mainPath(), URL: `${server.origin}/p` }),
   }).output();
   const stderr = new TextDecoder().decode(output.stderr);
-  assertEquals(output.code, 0, stderr);
-  assertStringIncludes(stderr, "transfer-encoding: chunked\n");
+  assert.equal(output.code, 0, stderr);
+  includes(stderr, "transfer-encoding: chunked\n");
   const [request] = server.requests as [RawRequest];
-  assertEquals(request.framing, "chunked");
-  assertEquals(new TextDecoder().decode(request.body), "from a pipe");
+  assert.equal(request.framing, "chunked");
+  assert.equal(new TextDecoder().decode(request.body), "from a pipe");
 });

@@ -1,4 +1,5 @@
-import { assertEquals, assertRejects } from "../assert.ts";
+import assert from "node:assert/strict";
+import { includes } from "../assert.ts";
 import { loadAssets } from "../../src/ui/assets.ts";
 import { DialError, ErrorCode } from "../../src/errors.ts";
 import { bundleIsStale } from "../../scripts/bundle_ui.ts";
@@ -6,13 +7,16 @@ import { bundleIsStale } from "../../scripts/bundle_ui.ts";
 Deno.test("assets: without a bundle, dial ui says to run deno task bundle", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const error = await assertRejects(
+    await assert.rejects(
       () => loadAssets({ dist: new URL(`file://${dir}/`) }),
-      DialError,
-      "The UI bundle is missing",
-    ) as DialError;
-    assertEquals(error.code, ErrorCode.UiBundle);
-    assertEquals(error.hint, "run `deno task bundle`");
+      (error: unknown) => {
+        assert.ok(error instanceof DialError, `expected a DialError, got ${error}`);
+        includes(error.message, "The UI bundle is missing");
+        assert.equal(error.code, ErrorCode.UiBundle);
+        assert.equal(error.hint, "run `deno task bundle`");
+        return true;
+      },
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -22,16 +26,16 @@ Deno.test("assets: a bundle is read as built, and one newer than the sources is 
   const dir = await Deno.makeTempDir();
   try {
     const dist = new URL(`file://${dir}/`);
-    assertEquals(await bundleIsStale(dist), true);
+    assert.equal(await bundleIsStale(dist), true);
     await Deno.writeTextFile(`${dir}/app.js`, "js");
     await Deno.writeTextFile(`${dir}/app.css`, "css");
-    assertEquals(await loadAssets({ dist }), { js: "js", css: "css" });
+    assert.deepEqual(await loadAssets({ dist }), { js: "js", css: "css" });
     // Dated after every source: not stale. Dated at the epoch: older than the sources.
     const future = new Date(Date.now() + 86_400_000);
     await Deno.utime(`${dir}/app.js`, future, future);
-    assertEquals(await bundleIsStale(dist), false);
+    assert.equal(await bundleIsStale(dist), false);
     await Deno.utime(`${dir}/app.js`, new Date(0), new Date(0));
-    assertEquals(await bundleIsStale(dist), true);
+    assert.equal(await bundleIsStale(dist), true);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

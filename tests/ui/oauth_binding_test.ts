@@ -1,5 +1,5 @@
 /** The UI's OAuth panel follows the CLI's rule: a cached token is bound to its client secret. */
-import { assertEquals } from "../assert.ts";
+import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
 import { handleHttpSend } from "../../src/ui/api/http_api.ts";
 import { OIDC_CLIENTS, startOidcProvider } from "../e2e/_oauth_servers.ts";
@@ -33,16 +33,19 @@ Deno.test("ui api: a wrong client secret in the OAuth panel never gets the cache
       : { ok: false, error: `${event.error.code}: ${event.error.message}` };
   };
   const right = await call(OIDC_CLIENTS.web.secret);
-  assertEquals(right.ok && right.json.status, 200);
+  assert.equal(right.ok && right.json.status, 200);
   const wrong = await call("made-up");
-  assertEquals(wrong.ok, false);
-  assertEquals(/invalid_client/.test(String(wrong.error)), true, String(wrong.error));
-  assertEquals(target.requests.length, 1);
+  assert.equal(wrong.ok, false);
+  assert.equal(/invalid_client/.test(String(wrong.error)), true, String(wrong.error));
+  assert.equal(target.requests.length, 1);
   const again = await call(OIDC_CLIENTS.web.secret);
-  assertEquals(again.ok && again.json.status, 200);
-  assertEquals(op.grants.client_credentials, 1);
-  assertEquals(target.requests.map((r) => r.headers.get("authorization") !== null), [true, true]);
-  assertEquals(
+  assert.equal(again.ok && again.json.status, 200);
+  assert.equal(op.grants.client_credentials, 1);
+  assert.deepEqual(target.requests.map((r) => r.headers.get("authorization") !== null), [
+    true,
+    true,
+  ]);
+  assert.deepEqual(
     target.requests[0]!.headers.get("authorization"),
     target.requests[1]!.headers.get("authorization"),
   );

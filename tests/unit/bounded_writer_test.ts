@@ -1,4 +1,4 @@
-import { assertEquals } from "../assert.ts";
+import assert from "node:assert/strict";
 import { BoundedWriter } from "../../src/output/bounded_writer.ts";
 import type { Sink } from "../../src/output/terminal.ts";
 
@@ -32,12 +32,12 @@ Deno.test("bounded writer: wait mode asks the producer to pause while full, lose
   const writer = new BoundedWriter(sink, { whenFull: "wait", limitBytes: 100_000 });
   let i = 0;
   while (!writer.ready()) writer.push(line(i++));
-  assertEquals(writer.full, true);
+  assert.equal(writer.full, true);
   const pushed = i;
   release();
   await writer.ready();
   await writer.flush();
-  assertEquals(written.join("").length, pushed * 10);
+  assert.deepEqual(written.join("").length, pushed * 10);
 });
 
 Deno.test("bounded writer: drop mode keeps the newest messages and counts the dropped", async () => {
@@ -45,14 +45,14 @@ Deno.test("bounded writer: drop mode keeps the newest messages and counts the dr
   const writer = new BoundedWriter(sink, { whenFull: "drop", limitBytes: 200_000 });
   const total = 100_000; // 1 MB of lines into a 200 kB queue
   for (let i = 0; i < total; i++) writer.push(line(i));
-  assertEquals(writer.queuedBytes <= 200_000 + 65_536, true);
+  assert.equal(writer.queuedBytes <= 200_000 + 65_536, true);
   const dropped = writer.takeDropped();
   release();
   await writer.flush();
   const lines = written.join("").split("\n").filter(Boolean);
-  assertEquals(lines.length + dropped, total);
-  assertEquals(lines.at(-1), line(total - 1).trim());
-  assertEquals(writer.takeDropped(), 0);
+  assert.deepEqual(lines.length + dropped, total);
+  assert.deepEqual(lines.at(-1), line(total - 1).trim());
+  assert.equal(writer.takeDropped(), 0);
 });
 
 Deno.test("bounded writer: large and multi-byte messages are written whole, in order", async () => {
@@ -62,8 +62,8 @@ Deno.test("bounded writer: large and multi-byte messages are written whole, in o
   writer.push("a\n");
   writer.push(big);
   writer.push("b\n");
-  assertEquals(writer.queuedBytes, 2 + 200_001 + 2);
+  assert.deepEqual(writer.queuedBytes, 2 + 200_001 + 2);
   release();
   await writer.flush();
-  assertEquals(written.join(""), `a\n${big}b\n`);
+  assert.equal(written.join(""), `a\n${big}b\n`);
 });

@@ -1,4 +1,4 @@
-import { assertEquals } from "../assert.ts";
+import assert from "node:assert/strict";
 import {
   buildRequest,
   displayUrl,
@@ -16,18 +16,18 @@ Deno.test("build: -K keys are percent-encoded and appended to an existing query"
   const url = withQueryKeys(new URL("https://api.test/x?a=1&b=two%20words"), [
     key("api key", "a b&c=d/é"),
   ]);
-  assertEquals(url.href, "https://api.test/x?a=1&b=two%20words&api%20key=a%20b%26c%3Dd%2F%C3%A9");
+  assert.equal(url.href, "https://api.test/x?a=1&b=two%20words&api%20key=a%20b%26c%3Dd%2F%C3%A9");
 });
 
 Deno.test("build: -K keys are not added twice when the URL already has them", () => {
   const url = withQueryKeys(new URL("https://api.test/x?k=v"), [key("k", "v")]);
-  assertEquals(url.href, "https://api.test/x?k=v");
+  assert.equal(url.href, "https://api.test/x?k=v");
 });
 
 Deno.test("build: displayUrl redacts key values", () => {
   const prepared = buildRequest(spec({ queryKeys: [key("token", "s3cret")] }));
-  assertEquals(displayUrl(prepared), "https://api.test/items?page=2&token=(redacted)");
-  assertEquals(requestUrl(prepared).href, "https://api.test/items?page=2&token=s3cret");
+  assert.equal(displayUrl(prepared), "https://api.test/items?page=2&token=(redacted)");
+  assert.equal(requestUrl(prepared).href, "https://api.test/items?page=2&token=s3cret");
 });
 
 Deno.test("build: Authorization goes first, then -H, then body type and User-Agent", () => {
@@ -39,10 +39,10 @@ Deno.test("build: Authorization goes first, then -H, then body type and User-Age
     new Secret("Bearer t"),
   );
   const headers = requestHeaders(prepared);
-  assertEquals(headers.get("authorization"), "Bearer t");
-  assertEquals(headers.get("x-one"), "1");
-  assertEquals(headers.get("content-type"), "application/json");
-  assertEquals(headers.get("user-agent")?.startsWith("dial/"), true);
+  assert.equal(headers.get("authorization"), "Bearer t");
+  assert.equal(headers.get("x-one"), "1");
+  assert.equal(headers.get("content-type"), "application/json");
+  assert.equal(headers.get("user-agent")?.startsWith("dial/"), true);
 });
 
 Deno.test("build: a -H Content-Type wins over the body's type", () => {
@@ -50,7 +50,7 @@ Deno.test("build: a -H Content-Type wins over the body's type", () => {
     headers: [{ name: "content-type", value: "text/csv" }],
     body: { kind: "text", text: "a,b", contentType: "application/x-www-form-urlencoded" },
   }));
-  assertEquals(requestHeaders(prepared).get("content-type"), "text/csv");
+  assert.equal(requestHeaders(prepared).get("content-type"), "text/csv");
 });
 
 function credentialed(): PreparedRequest {
@@ -79,46 +79,46 @@ function credentialed(): PreparedRequest {
 
 Deno.test("redirect: a cross-origin hop drops every credential and the -K keys", () => {
   const next = redirectRequest(credentialed(), 307, "https://elsewhere.test/next")!;
-  assertEquals(next.headers.map((h) => h.name), ["Accept", "Content-Type"]);
-  assertEquals(next.queryKeys, []);
-  assertEquals(requestUrl(next).href, "https://elsewhere.test/next");
-  assertEquals(next.method, "POST");
+  assert.deepEqual(next.headers.map((h) => h.name), ["Accept", "Content-Type"]);
+  assert.deepEqual(next.queryKeys, []);
+  assert.equal(requestUrl(next).href, "https://elsewhere.test/next");
+  assert.equal(next.method, "POST");
 });
 
 Deno.test("redirect: another port or scheme is another origin", () => {
   for (const target of ["https://api.test:8443/x", "http://api.test/x"]) {
     const next = redirectRequest(credentialed(), 308, target)!;
-    assertEquals(next.queryKeys, [], target);
-    assertEquals(next.headers.some((h) => h.name === "Authorization"), false, target);
+    assert.deepEqual(next.queryKeys, [], target);
+    assert.equal(next.headers.some((h) => h.name === "Authorization"), false, target);
   }
 });
 
 Deno.test("redirect: a same-origin hop keeps credentials and re-appends -K keys", () => {
   const next = redirectRequest(credentialed(), 307, "/next?x=1")!;
-  assertEquals(next.headers.length, credentialed().headers.length);
-  assertEquals(requestUrl(next).href, "https://api.test/next?x=1&api_key=k");
+  assert.deepEqual(next.headers.length, credentialed().headers.length);
+  assert.equal(requestUrl(next).href, "https://api.test/next?x=1&api_key=k");
 });
 
 Deno.test("redirect: 303 and 302-after-POST become GET without a body", () => {
   for (const status of [302, 303]) {
     const next = redirectRequest(credentialed(), status, "/done")!;
-    assertEquals(next.method, "GET");
-    assertEquals(next.body, undefined);
-    assertEquals(next.headers.some((h) => h.name === "Content-Type"), false);
+    assert.equal(next.method, "GET");
+    assert.equal(next.body, undefined);
+    assert.equal(next.headers.some((h) => h.name === "Content-Type"), false);
   }
 });
 
 Deno.test("redirect: 307 and 308 keep method and body", () => {
   for (const status of [307, 308]) {
     const next = redirectRequest(credentialed(), status, "/again")!;
-    assertEquals(next.method, "POST");
-    assertEquals(next.body, { kind: "text", text: "{}" });
+    assert.equal(next.method, "POST");
+    assert.deepEqual(next.body, { kind: "text", text: "{}" });
   }
 });
 
 Deno.test("redirect: other statuses and a missing Location are not followed", () => {
-  assertEquals(redirectRequest(credentialed(), 304, "/x"), undefined);
-  assertEquals(redirectRequest(credentialed(), 302, null), undefined);
+  assert.equal(redirectRequest(credentialed(), 304, "/x"), undefined);
+  assert.equal(redirectRequest(credentialed(), 302, null), undefined);
 });
 
 function spec(parts: Partial<RequestSpec> & { queryKeys?: RequestSpec["auth"]["queryKeys"] }) {
@@ -142,7 +142,7 @@ Deno.test("redirect: a header an auth option added is a credential whatever its 
     ],
   };
   const away = redirectRequest(request, 302, "https://elsewhere.test/y")!;
-  assertEquals(away.headers.map((h) => h.name), ["X-Trace"]);
+  assert.deepEqual(away.headers.map((h) => h.name), ["X-Trace"]);
   const here = redirectRequest(request, 302, "/y")!;
-  assertEquals(here.headers.map((h) => h.name), ["X-Partner-Id", "X-Trace"]);
+  assert.deepEqual(here.headers.map((h) => h.name), ["X-Partner-Id", "X-Trace"]);
 });

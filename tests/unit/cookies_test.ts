@@ -1,35 +1,39 @@
-import { assertEquals } from "../assert.ts";
+import assert from "node:assert/strict";
 import { CookieJar, parseSetCookie } from "../../src/http/cookies.ts";
 
 const at = (url: string) => new URL(url);
 
 Deno.test("cookies: Domain must be the host or a parent of it, never another site", () => {
   const url = at("https://a.example.com/x/y");
-  assertEquals(parseSetCookie("s=1; Domain=evil.test", url), undefined);
-  assertEquals(parseSetCookie("s=1; Domain=com", url), undefined);
-  assertEquals(parseSetCookie("s=1; Domain=b.example.com", url), undefined);
-  assertEquals(parseSetCookie("s=1; Domain=.example.com", url)?.domain, "example.com");
-  assertEquals(parseSetCookie("s=1; Domain=10.0.0.1", at("http://10.0.0.2/")), undefined);
+  assert.equal(parseSetCookie("s=1; Domain=evil.test", url), undefined);
+  assert.equal(parseSetCookie("s=1; Domain=com", url), undefined);
+  assert.equal(parseSetCookie("s=1; Domain=b.example.com", url), undefined);
+  assert.equal(parseSetCookie("s=1; Domain=.example.com", url)?.domain, "example.com");
+  assert.equal(parseSetCookie("s=1; Domain=10.0.0.1", at("http://10.0.0.2/")), undefined);
   const hostOnly = parseSetCookie("s=1", url)!;
-  assertEquals([hostOnly.domain, hostOnly.hostOnly, hostOnly.path], ["a.example.com", true, "/x"]);
+  assert.deepEqual([hostOnly.domain, hostOnly.hostOnly, hostOnly.path], [
+    "a.example.com",
+    true,
+    "/x",
+  ]);
 });
 
 Deno.test("cookies: Secure is set and sent over https only", () => {
-  assertEquals(parseSetCookie("s=1; Secure", at("http://a.test/")), undefined);
+  assert.equal(parseSetCookie("s=1; Secure", at("http://a.test/")), undefined);
   const jar = new CookieJar();
   jar.store(at("https://a.test/"), ["s=1; Secure", "p=2"]);
-  assertEquals(jar.header(at("https://a.test/")), "s=1; p=2");
-  assertEquals(jar.header(at("http://a.test/")), "p=2");
+  assert.equal(jar.header(at("https://a.test/")), "s=1; p=2");
+  assert.equal(jar.header(at("http://a.test/")), "p=2");
 });
 
 Deno.test("cookies: path and domain matching, subdomains, expiry deletes", () => {
   const jar = new CookieJar();
   jar.store(at("http://example.com/"), ["d=1; Domain=example.com", "h=2", "p=3; Path=/api"]);
-  assertEquals(jar.header(at("http://www.example.com/api/x")), "d=1");
-  assertEquals(jar.header(at("http://example.com/api/x")), "p=3; d=1; h=2");
-  assertEquals(jar.header(at("http://example.com/apix")), "d=1; h=2");
+  assert.equal(jar.header(at("http://www.example.com/api/x")), "d=1");
+  assert.equal(jar.header(at("http://example.com/api/x")), "p=3; d=1; h=2");
+  assert.equal(jar.header(at("http://example.com/apix")), "d=1; h=2");
   jar.store(at("http://example.com/"), ["h=; Max-Age=0"]);
-  assertEquals(jar.header(at("http://example.com/")), "d=1");
+  assert.equal(jar.header(at("http://example.com/")), "d=1");
 });
 
 Deno.test("cookies: the Netscape file round-trips, HttpOnly kept", () => {
@@ -37,7 +41,7 @@ Deno.test("cookies: the Netscape file round-trips, HttpOnly kept", () => {
   jar.store(at("http://example.com/"), ["a=1; HttpOnly; Max-Age=600", "b=2; Domain=example.com"]);
   const again = new CookieJar();
   again.load(jar.serialize());
-  assertEquals(again.cookies, jar.cookies);
-  assertEquals(jar.serialize().includes("#HttpOnly_example.com\tFALSE\t/\tFALSE\t"), true);
-  assertEquals(jar.serialize().includes(".example.com\tTRUE\t/\tFALSE\t0\tb\t2"), true);
+  assert.deepEqual(again.cookies, jar.cookies);
+  assert.equal(jar.serialize().includes("#HttpOnly_example.com\tFALSE\t/\tFALSE\t"), true);
+  assert.equal(jar.serialize().includes(".example.com\tTRUE\t/\tFALSE\t0\tb\t2"), true);
 });

@@ -1,4 +1,4 @@
-import { assertEquals } from "../assert.ts";
+import assert from "node:assert/strict";
 import { isCredentialName } from "../../src/credential_name.ts";
 
 const CREDENTIALS = [
@@ -52,10 +52,10 @@ const PLAIN = [
 
 Deno.test("credential name: the rule matches credential word parts in any case", () => {
   const missed = CREDENTIALS.filter((name) => !isCredentialName(name));
-  assertEquals(missed, []);
+  assert.deepEqual(missed, []);
 });
 
 Deno.test("credential name: ordinary header and parameter names are not credentials", () => {
   const flagged = PLAIN.filter((name) => isCredentialName(name));
-  assertEquals(flagged, []);
+  assert.deepEqual(flagged, []);
 });

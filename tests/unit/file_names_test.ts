@@ -1,4 +1,4 @@
-import { assertEquals } from "../assert.ts";
+import assert from "node:assert/strict";
 
 /** Source files under a directory, as paths from the repository root. */
 async function sources(dir: string): Promise<string[]> {
@@ -19,5 +19,5 @@ Deno.test("file names: each source file name outside src/ui/ is unique (mod.ts e
     if (name !== "mod.ts") byName.set(name, [...(byName.get(name) ?? []), file]);
   }
   const twice = [...byName.values()].filter((paths) => paths.length > 1);
-  assertEquals(twice, []);
+  assert.deepEqual(twice, []);
 });

@@ -1,4 +1,4 @@
-import { assertEquals } from "../assert.ts";
+import assert from "node:assert/strict";
 import { netrcLookup, parseNetrc } from "../../src/auth/netrc.ts";
 
 const view = (text: string, host: string) => {
@@ -9,15 +9,15 @@ const view = (text: string, host: string) => {
 Deno.test("netrc: machine entries, one per line or spread over lines", () => {
   const text =
     "machine a.test login ann password one\nmachine b.test\n  login bob\n  password two\n";
-  assertEquals(view(text, "a.test"), ["ann", "one"]);
-  assertEquals(view(text, "B.TEST"), ["bob", "two"]);
-  assertEquals(view(text, "c.test"), undefined);
+  assert.deepEqual(view(text, "a.test"), ["ann", "one"]);
+  assert.deepEqual(view(text, "B.TEST"), ["bob", "two"]);
+  assert.equal(view(text, "c.test"), undefined);
 });
 
 Deno.test("netrc: default applies to any other host, wherever it is written", () => {
   const text = "default login dee password d\nmachine a.test login ann password one\n";
-  assertEquals(view(text, "a.test"), ["ann", "one"]);
-  assertEquals(view(text, "z.test"), ["dee", "d"]);
+  assert.deepEqual(view(text, "a.test"), ["ann", "one"]);
+  assert.deepEqual(view(text, "z.test"), ["dee", "d"]);
 });
 
 Deno.test("netrc: quoted tokens, comments, account and macdef bodies are handled", () => {
@@ -28,7 +28,7 @@ Deno.test("netrc: quoted tokens, comments, account and macdef bodies are handled
     "",
     'machine a.test account acct login "ann lee" password "p\\"w d"',
   ].join("\n");
-  assertEquals(view(text, "a.test"), ["ann lee", 'p"w d']);
-  assertEquals(view(text, "evil.test"), undefined);
-  assertEquals(view(text, "x.test"), undefined);
+  assert.deepEqual(view(text, "a.test"), ["ann lee", 'p"w d']);
+  assert.equal(view(text, "evil.test"), undefined);
+  assert.equal(view(text, "x.test"), undefined);
 });

@@ -1,4 +1,5 @@
-import { assertEquals, assertNotIncludes } from "../assert.ts";
+import assert from "node:assert/strict";
+import { excludes } from "../assert.ts";
 import { bindEntry, entryMatches } from "../../src/auth/oauth2/binding.ts";
 import type { OAuth2Options } from "../../src/auth/oauth2/parse_value.ts";
 import { type TokenEntry, tokenKey } from "../../src/auth/oauth2/token_cache.ts";
@@ -21,31 +22,31 @@ function entry(o: OAuth2Options): TokenEntry {
 Deno.test("binding: an entry matches only the client secret that obtained it", async () => {
   const right = options({ clientSecret: new Secret("right-secret") });
   const bound = await bindEntry(entry(right), right);
-  assertNotIncludes(JSON.stringify(bound), "right-secret");
-  assertEquals(await entryMatches(bound, right), true);
-  assertEquals(await entryMatches(bound, options({ clientSecret: new Secret("wrong") })), false);
-  assertEquals(await entryMatches(bound, options()), false);
+  excludes(JSON.stringify(bound), "right-secret");
+  assert.equal(await entryMatches(bound, right), true);
+  assert.equal(await entryMatches(bound, options({ clientSecret: new Secret("wrong") })), false);
+  assert.equal(await entryMatches(bound, options()), false);
 });
 
 Deno.test("binding: public clients match without a secret; an unbound entry never matches a secret", async () => {
   const open = options();
-  assertEquals(await entryMatches(await bindEntry(entry(open), open), open), true);
-  assertEquals(await entryMatches(entry(open), options({ clientSecret: new Secret("s") })), false);
+  assert.equal(await entryMatches(await bindEntry(entry(open), open), open), true);
+  assert.equal(await entryMatches(entry(open), options({ clientSecret: new Secret("s") })), false);
 });
 
 Deno.test("binding: password flow checks user and password when a password is given", async () => {
   const given = options({ flow: "password", username: "ann", password: new Secret("pw") });
   const bound = await bindEntry(entry(given), given);
-  assertNotIncludes(JSON.stringify(bound), '"pw"');
-  assertEquals(await entryMatches(bound, given), true);
-  assertEquals(
+  excludes(JSON.stringify(bound), '"pw"');
+  assert.equal(await entryMatches(bound, given), true);
+  assert.equal(
     await entryMatches(bound, { ...given, password: new Secret("other") }),
     false,
   );
   // No password given: the cache is tried before anything asks for one.
   const { password: _, ...asking } = given;
-  assertEquals(await entryMatches(bound, asking), true);
+  assert.equal(await entryMatches(bound, asking), true);
   // A refresh without a password keeps the owner binding.
   const refreshed = await bindEntry(bound, asking);
-  assertEquals(refreshed.ownerBinding, bound.ownerBinding);
+  assert.deepEqual(refreshed.ownerBinding, bound.ownerBinding);
 });

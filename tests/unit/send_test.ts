@@ -1,4 +1,4 @@
-import { assertEquals, assertRejects } from "../assert.ts";
+import assert from "node:assert/strict";
 import { DialError, ErrorCode, ExitCode } from "../../src/errors.ts";
 import { send } from "../../src/http/send.ts";
 import type { Authorization } from "../../src/auth/auth_spec.ts";
@@ -67,12 +67,12 @@ async function oauth2(): Promise<Authorization> {
 Deno.test("send: a cached OAuth token refused with 401 is replaced once and the request retried", async () => {
   const net = new FakeNet();
   const auth = await oauth2();
-  assertEquals((await send(spec(auth), { fetch: net.fetch })).response.status, 200);
+  assert.equal((await send(spec(auth), { fetch: net.fetch })).response.status, 200);
   net.valid.clear(); // the provider revoked tok1
   const exchange = await send(spec(auth), { fetch: net.fetch });
-  assertEquals(exchange.response.status, 200);
-  assertEquals(net.tokens, 2);
-  assertEquals(net.seen.map((s) => s.headers.authorization), [
+  assert.equal(exchange.response.status, 200);
+  assert.equal(net.tokens, 2);
+  assert.deepEqual(net.seen.map((s) => s.headers.authorization), [
     "Bearer tok1",
     "Bearer tok1",
     "Bearer tok2",
@@ -83,9 +83,9 @@ Deno.test("send: a token just obtained and refused with 401 is not retried", asy
   const net = new FakeNet();
   net.routes.set("/x", () => new Response("no", { status: 401 }));
   const exchange = await send(spec(await oauth2()), { fetch: net.fetch });
-  assertEquals(exchange.response.status, 401);
-  assertEquals(await exchange.response.text(), "no");
-  assertEquals([net.tokens, net.seen.length], [1, 1]);
+  assert.equal(exchange.response.status, 401);
+  assert.equal(await exchange.response.text(), "no");
+  assert.deepEqual([net.tokens, net.seen.length], [1, 1]);
 });
 
 Deno.test("send: a cached token refused twice is retried only once", async () => {
@@ -94,8 +94,8 @@ Deno.test("send: a cached token refused twice is retried only once", async () =>
   await send(spec(auth), { fetch: net.fetch });
   net.routes.set("/x", () => new Response("no", { status: 401 }));
   const exchange = await send(spec(auth), { fetch: net.fetch });
-  assertEquals(exchange.response.status, 401);
-  assertEquals([net.tokens, net.seen.length], [2, 3]);
+  assert.equal(exchange.response.status, 401);
+  assert.deepEqual([net.tokens, net.seen.length], [2, 3]);
 });
 
 Deno.test("send: a 401 with a body from stdin is not retried (the body cannot be sent twice)", async () => {
@@ -106,8 +106,8 @@ Deno.test("send: a 401 with a body from stdin is not retried (the body cannot be
   const exchange = await send(spec(auth, { kind: "stdin" }), {
     fetch: (input, init) => net.fetch(input, { ...init, body: null }),
   });
-  assertEquals(exchange.response.status, 401);
-  assertEquals(net.tokens, 1);
+  assert.equal(exchange.response.status, 401);
+  assert.equal(net.tokens, 1);
 });
 
 Deno.test("send: Bearer and Basic 401s are returned as they are", async () => {
@@ -119,8 +119,8 @@ Deno.test("send: Bearer and Basic 401s are returned as they are", async () => {
   ) {
     const net = new FakeNet();
     const exchange = await send(spec(auth), { fetch: net.fetch });
-    assertEquals(exchange.response.status, 401);
-    assertEquals([net.tokens, net.seen.length], [0, 1]);
+    assert.equal(exchange.response.status, 401);
+    assert.deepEqual([net.tokens, net.seen.length], [0, 1]);
   }
 });
 
@@ -149,19 +149,19 @@ Deno.test("send: a cross-origin redirect drops Authorization, credential headers
     },
   };
   const exchange = await send(request, { fetch: net.fetch, follow: true });
-  assertEquals(exchange.redirects, 2);
-  assertEquals(net.seen.map((s) => s.url), [
+  assert.equal(exchange.redirects, 2);
+  assert.deepEqual(net.seen.map((s) => s.url), [
     "http://api.test/start?k=qk",
     "http://api.test/same?k=qk",
     "http://other.test/end",
   ]);
   const names = net.seen.map((s) => Object.keys(s.headers).sort().join(","));
-  assertEquals(names, [
+  assert.deepEqual(names, [
     "accept,authorization,cookie,user-agent,x-api-key",
     "accept,authorization,cookie,user-agent,x-api-key",
     "accept,user-agent",
   ]);
-  assertEquals(net.seen[1]?.headers.authorization, `Basic ${btoa("ann:pw")}`);
+  assert.equal(net.seen[1]?.headers.authorization, `Basic ${btoa("ann:pw")}`);
 });
 
 Deno.test("send: more redirects than allowed fails with the too_many_redirects code", async () => {
@@ -170,18 +170,21 @@ Deno.test("send: more redirects than allowed fails with the too_many_redirects c
     "/loop",
     () => new Response(null, { status: 302, headers: { location: "/loop" } }),
   );
-  const error = await assertRejects(
+  await assert.rejects(
     () =>
       send(spec(undefined, undefined, "http://api.test/loop"), {
         fetch: net.fetch,
         follow: true,
         maxRedirects: 2,
       }),
-    DialError,
-  ) as DialError;
-  assertEquals([error.code, error.exitCode], [
-    ErrorCode.TooManyRedirects,
-    ExitCode.TooManyRedirects,
-  ]);
-  assertEquals(net.seen.length, 3);
+    (error: unknown) => {
+      assert.ok(error instanceof DialError, `expected a DialError, got ${error}`);
+      assert.deepEqual([error.code, error.exitCode], [
+        ErrorCode.TooManyRedirects,
+        ExitCode.TooManyRedirects,
+      ]);
+      return true;
+    },
+  );
+  assert.equal(net.seen.length, 3);
 });
