@@ -98,7 +98,7 @@ Deno.test("netrc: credentials are not sent on a cross-origin redirect", async ()
   const home = await homeWithNetrc("default login ann password pw\n");
   const result = await dial(["GET", `${server.origin}/start`, "-L"], { env: { HOME: home } });
   assert.equal(result.code, 0, result.stderr);
-  assert.deepEqual(server.requests[0]!.headers.get("authorization"), basic("ann", "pw"));
+  assert.equal(server.requests[0]!.headers.get("authorization"), basic("ann", "pw"));
   assert.equal(other.requests[0]!.headers.get("authorization"), null);
 });
 
@@ -109,7 +109,7 @@ Deno.test("netrc: a file readable by others is used with a warning; a missing --
   assert.equal(open.code, 0, open.stderr);
   includes(open.stderr, `netrc file ${home}/.netrc is readable by others`);
   excludes(open.stderr, "S3CRET");
-  assert.deepEqual(server.requests[0]!.headers.get("authorization"), basic("ann", "S3CRET"));
+  assert.equal(server.requests[0]!.headers.get("authorization"), basic("ann", "S3CRET"));
   const missing = await dial(["GET", server.origin, "--netrc-file", "/nonexistent/netrc"]);
   assert.equal(missing.code, 2);
   includes(missing.stderr, "Cannot read --netrc-file /nonexistent/netrc: no such file");

@@ -19,7 +19,7 @@ Deno.test("request: -u sends Basic with the UTF-8 bytes, split at the first colo
   const result = await dial(["GET", `${server.origin}/me`, "-u", "jürgen:pä:ss"]);
   assert.equal(result.code, 0, result.stderr);
   const expected = `Basic ${new TextEncoder().encode("jürgen:pä:ss").toBase64()}`;
-  assert.deepEqual(server.requests[0]!.headers.get("authorization"), expected);
+  assert.equal(server.requests[0]!.headers.get("authorization"), expected);
 });
 
 Deno.test("request: --auth is the long form of -u", async () => {

@@ -95,7 +95,7 @@ Deno.test("request: piped output is the body byte for byte, streamed", async () 
   );
   const result = await dial(["GET", `${server.origin}/blob`]);
   assert.equal(result.code, 0, result.stderr);
-  assert.deepEqual(result.stdoutBytes.length, bytes.length);
+  assert.equal(result.stdoutBytes.length, bytes.length);
   assertBytesEqual(result.stdoutBytes, bytes);
 });
 

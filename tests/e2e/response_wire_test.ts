@@ -103,7 +103,7 @@ Deno.test("response: Content-Encoding deflate is decoded, zlib and raw, piped an
       stdout: "piped",
       stderr: "null",
     }).output();
-    assert.deepEqual(
+    assert.equal(
       new TextDecoder().decode(httpie.stdout),
       path === "/zlib" ? zlib.stdout : raw.stdout,
     );

@@ -94,7 +94,7 @@ Deno.test("refs: -H @PATH and -H @- read header lines, skipping blanks and comme
     stdin: "X-Other: one\nX-Token: two\n",
   });
   assert.equal(fromStdin.code, 0, fromStdin.stderr);
-  assert.deepEqual(server.requests[0]!.headers.get("x-api-key"), SECRET);
+  assert.equal(server.requests[0]!.headers.get("x-api-key"), SECRET);
   assert.equal(server.requests[0]!.headers.get("x-team"), "blue");
   assert.equal(server.requests[1]!.headers.get("x-other"), "one");
   assert.equal(server.requests[1]!.headers.get("x-token"), "two");

@@ -45,7 +45,7 @@ Deno.test("ui api: a wrong client secret in the OAuth panel never gets the cache
     true,
     true,
   ]);
-  assert.deepEqual(
+  assert.equal(
     target.requests[0]!.headers.get("authorization"),
     target.requests[1]!.headers.get("authorization"),
   );

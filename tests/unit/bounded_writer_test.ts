@@ -37,7 +37,7 @@ Deno.test("bounded writer: wait mode asks the producer to pause while full, lose
   release();
   await writer.ready();
   await writer.flush();
-  assert.deepEqual(written.join("").length, pushed * 10);
+  assert.equal(written.join("").length, pushed * 10);
 });
 
 Deno.test("bounded writer: drop mode keeps the newest messages and counts the dropped", async () => {
@@ -50,8 +50,8 @@ Deno.test("bounded writer: drop mode keeps the newest messages and counts the dr
   release();
   await writer.flush();
   const lines = written.join("").split("\n").filter(Boolean);
-  assert.deepEqual(lines.length + dropped, total);
-  assert.deepEqual(lines.at(-1), line(total - 1).trim());
+  assert.equal(lines.length + dropped, total);
+  assert.equal(lines.at(-1), line(total - 1).trim());
   assert.equal(writer.takeDropped(), 0);
 });
 
@@ -62,7 +62,7 @@ Deno.test("bounded writer: large and multi-byte messages are written whole, in o
   writer.push("a\n");
   writer.push(big);
   writer.push("b\n");
-  assert.deepEqual(writer.queuedBytes, 2 + 200_001 + 2);
+  assert.equal(writer.queuedBytes, 2 + 200_001 + 2);
   release();
   await writer.flush();
   assert.equal(written.join(""), `a\n${big}b\n`);

@@ -74,7 +74,7 @@ Deno.test("curl: text form values that curl would read as a file are --form-stri
       ],
     },
   });
-  assert.deepEqual(
+  assert.equal(
     command,
     `curl https://api.test/x --form-string a=@/etc/passwd --form-string 'b=<secret;type=x' ` +
       `-F 'f=@"dir/we\\"ird;.txt";filename="r.csv";type=text/csv'`,
