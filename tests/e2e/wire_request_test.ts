@@ -6,6 +6,7 @@ import { includes } from "../assert.ts";
 import { dial, dialEnv } from "../_helpers.ts";
 import { mainPath, spawnDial } from "./_spawn.ts";
 import { headerValues, type RawRequest, rawServer } from "./_raw_recorder.ts";
+import { makeCertificates } from "./_tls.ts";
 
 const WSGI = `
 import json
@@ -275,68 +276,14 @@ Deno.test("wire: behind HTTP_PROXY a file body goes through fetch's proxy, chunk
   await Deno.remove(file);
 });
 
-async function run(cmd: string, args: string[], cwd: string) {
-  const out = await new Deno.Command(cmd, { args, cwd, stdout: "null", stderr: "piped" }).output();
-  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-}
-
-/** A CA and a localhost certificate it signed, made with openssl. */
-async function certificates(dir: string) {
-  await run("openssl", [
-    "req",
-    "-x509",
-    "-newkey",
-    "rsa:2048",
-    "-nodes",
-    "-keyout",
-    "ca.key",
-    "-out",
-    "ca.pem",
-    "-days",
-    "2",
-    "-subj",
-    "/CN=dial test CA",
-  ], dir);
-  await run("openssl", [
-    "req",
-    "-newkey",
-    "rsa:2048",
-    "-nodes",
-    "-keyout",
-    "key.pem",
-    "-out",
-    "leaf.csr",
-    "-subj",
-    "/CN=localhost",
-  ], dir);
-  await Deno.writeTextFile(`${dir}/ext.cnf`, "subjectAltName=DNS:localhost\n");
-  await run("openssl", [
-    "x509",
-    "-req",
-    "-in",
-    "leaf.csr",
-    "-CA",
-    "ca.pem",
-    "-CAkey",
-    "ca.key",
-    "-CAcreateserial",
-    "-out",
-    "cert.pem",
-    "-days",
-    "2",
-    "-extfile",
-    "ext.cnf",
-  ], dir);
-}
-
 Deno.test("wire: an https file upload has Content-Length and trusts DENO_CERT like fetch", async () => {
-  const dir = await Deno.makeTempDir();
-  await certificates(dir);
+  const certs = await makeCertificates();
+  const dir = certs.dir;
   await using server = Deno.serve({
     hostname: "127.0.0.1",
     port: 0,
-    cert: await Deno.readTextFile(`${dir}/cert.pem`),
-    key: await Deno.readTextFile(`${dir}/key.pem`),
+    cert: await Deno.readTextFile(certs.leaf),
+    key: await Deno.readTextFile(certs.leafKey),
     onListen() {},
   }, async (request) =>
     Response.json({
@@ -347,7 +294,7 @@ Deno.test("wire: an https file upload has Content-Length and trusts DENO_CERT li
   await Deno.writeTextFile(`${dir}/body.txt`, "over-tls\n");
   const url = `https://localhost:${server.addr.port}/up`;
   const result = await dial(["PUT", url, "-d", `@${dir}/body.txt`, "-s"], {
-    env: { DENO_CERT: `${dir}/ca.pem` },
+    env: { DENO_CERT: certs.ca },
   });
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(JSON.parse(result.stdout), { length: "9", chunked: false, body: "over-tls\n" });
