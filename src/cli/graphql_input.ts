@@ -3,27 +3,27 @@
  * checked before anything is sent. Every failure is a UsageError.
  * @module
  */
-import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from "graphql";
-import { validate } from "graphql";
+import type { DocumentNode } from "graphql";
 import { UsageError } from "../errors.ts";
 import { claimStdin } from "./secret_ref.ts";
-import { operationsOf, parseDocument } from "../graphql/document.ts";
-import { parseVariablesJson, validateVariables } from "../graphql/variables.ts";
+import { parseDocument } from "../graphql/document.ts";
+import {
+  ANONYMOUS,
+  type OperationProblem,
+  OperationProblemCode,
+  operationProblemMessage,
+  type SelectedOperation,
+  selectOperation,
+  type SelectOperationOptions,
+} from "../graphql/operation.ts";
+import { parseVariablesJson } from "../graphql/variables.ts";
 
 /** A checked operation, ready to send. */
 export interface CheckedOperation {
-  /** The document text, as given. */
-  query: string;
   /** The parsed document. */
   document: DocumentNode;
-  /** The operation that runs. */
-  operation: OperationDefinitionNode;
-  /** The operation name to send, when the document names several. */
-  operationName?: string;
-  /** Variable values. */
-  variables?: Record<string, unknown>;
-  /** Whether the result is a stream: a subscription, or `@defer` / `@stream`. */
-  streamed: boolean;
+  /** The operation that runs: its kind, whether it streams, warnings about the variables. */
+  operation: SelectedOperation;
 }
 
 /**
@@ -61,7 +61,8 @@ export async function readVariables(value: string): Promise<Record<string, unkno
 
 /**
  * Parses the document and picks the operation; validates against the schema when one is at
- * hand.
+ * hand. The choice and the checks are the core's (`selectOperation`); this words them for the
+ * command line.
  *
  * @param query the document text
  * @param options operation name, variables and an optional schema
@@ -69,14 +70,7 @@ export async function readVariables(value: string): Promise<Record<string, unkno
  * @throws {UsageError} on a syntax error (line, column and caret), a missing or unknown
  * operation name, or (with a schema) a validation error or bad variables
  */
-export function checkOperation(
-  query: string,
-  options: {
-    operationName?: string;
-    variables?: Record<string, unknown>;
-    schema?: GraphQLSchema;
-  },
-): CheckedOperation {
+export function checkOperation(query: string, options: SelectOperationOptions): CheckedOperation {
   const parsed = parseDocument(query);
   if (!parsed.ok) {
     const { message, line, column, excerpt } = parsed.error;
@@ -86,55 +80,32 @@ export function checkOperation(
       }\n${excerpt}`,
     );
   }
-  const operations = operationsOf(parsed.document);
-  const names = operations.map((o) => o.name?.value ?? "(anonymous)");
-  let operation: OperationDefinitionNode | undefined;
-  if (operations.length === 0) {
-    throw new UsageError("The query holds no operation, only fragments");
+  const selected = selectOperation(parsed.document, options);
+  if (!selected.ok) {
+    throw new UsageError(operationProblemMessage(selected.problem), hintFor(selected.problem));
   }
-  if (options.operationName !== undefined) {
-    operation = operations.find((o) => o.name?.value === options.operationName);
-    if (!operation) {
-      throw new UsageError(
-        `No operation named "${options.operationName}" in the query: it holds ${
-          names.map((n) => `"${n}"`).join(", ")
+  return { document: parsed.document, operation: selected.operation };
+}
+
+/** The command line's hint for a problem: the flags that fix it. */
+function hintFor(problem: OperationProblem): { hint?: string } {
+  switch (problem.code) {
+    case OperationProblemCode.OperationNameNeeded:
+      return {
+        hint: `choose one with --operation-name ${
+          problem.names.find((n) => n !== ANONYMOUS) ?? ""
         }`,
-      );
-    }
-  } else if (operations.length > 1) {
-    throw new UsageError(
-      `The query holds ${operations.length} operations: ${names.map((n) => `"${n}"`).join(", ")}`,
-      { hint: `choose one with --operation-name ${names.find((n) => n !== "(anonymous)") ?? ""}` },
-    );
-  } else {
-    operation = operations[0]!;
-  }
-  if (options.schema) {
-    const errors = validate(options.schema, parsed.document);
-    if (errors.length > 0) {
-      const lines = errors.slice(0, 5).map((e) => {
-        const at = e.locations?.[0];
-        return at ? `${e.message} (line ${at.line}, column ${at.column})` : e.message;
-      });
-      throw new UsageError(`The query does not match the schema: ${lines.join("; ")}`, {
+      };
+    case OperationProblemCode.SchemaMismatch:
+      return {
         hint:
           "refresh the cached schema with --schema --refresh-schema, or skip with --no-validate",
-      });
-    }
-    const problems = validateVariables(options.schema, operation, options.variables ?? {});
-    if (problems.length > 0) {
-      throw new UsageError(`Invalid --variables: ${problems.map((p) => p.message).join("; ")}`);
-    }
+      };
+    case OperationProblemCode.InvalidVariables:
+      return { hint: "fix the values given with --variables" };
+    default:
+      return {};
   }
-  const streamed = operation.operation === "subscription" || /@(defer|stream)\b/.test(query);
-  return {
-    query,
-    document: parsed.document,
-    operation,
-    ...(options.operationName !== undefined ? { operationName: options.operationName } : {}),
-    ...(options.variables ? { variables: options.variables } : {}),
-    streamed,
-  };
 }
 
 async function readFile(path: string, flag: string): Promise<string> {

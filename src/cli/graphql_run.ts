@@ -119,15 +119,16 @@ export async function runGraphQL(
     const cached = await cachedIntrospection(endpoint);
     schema = cached ? schemaFromIntrospection(cached.data) : undefined;
   }
-  const operation = checkOperation(query, {
+  const { operation } = checkOperation(query, {
     ...(flags.operationName !== undefined ? { operationName: flags.operationName } : {}),
     ...(variables ? { variables } : {}),
     ...(schema ? { schema } : {}),
   });
+  for (const warning of operation.warnings) await warn(err, warning.message);
   const request = {
     query,
     ...(variables ? { variables } : {}),
-    ...(operation.operationName ? { operationName: operation.operationName } : {}),
+    ...(flags.operationName !== undefined ? { operationName: flags.operationName } : {}),
   };
 
   let results: AsyncGenerator<GraphQLResult>;
@@ -141,7 +142,7 @@ export async function runGraphQL(
       ...(initPayload ? { initPayload } : {}),
     });
   } else {
-    const kind = flags.transport === "sse" ? "sse" : operation.streamed ? "stream" : "single";
+    const kind = flags.transport === "sse" ? "sse" : operation.streams ? "stream" : "single";
     const exchange = await send(graphqlRequestSpec(endpoint, request, kind), {
       signal,
       fetch,

@@ -19,7 +19,8 @@ import {
   type SelectionSetNode,
   visit,
 } from "graphql";
-import { operationsOf, parseDocument } from "./document.ts";
+import { parseDocument } from "./document.ts";
+import { findOperation } from "./operation.ts";
 import { type Container, locate, spreadNames, usedVariables } from "./document_locate.ts";
 import {
   applySplices,
@@ -262,18 +263,12 @@ export function untickArgument(
   return cleanUp(parsed.document, operation, applySplices(text, splices), operationName);
 }
 
-/**
- * @param document a document
- * @param name an operation name
- * @returns the named operation, else the first
- */
-export function chooseOperation(
+/** @returns the operation the tree shows: the named one, else the first */
+function chooseOperation(
   document: DocumentNode,
   name?: string,
 ): OperationDefinitionNode | undefined {
-  const operations = operationsOf(document);
-  return (name === undefined ? undefined : operations.find((o) => o.name?.value === name)) ??
-    operations[0];
+  return findOperation(document, name) ?? findOperation(document);
 }
 
 /** @returns the fragment whose body the set is */

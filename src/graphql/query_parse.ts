@@ -13,6 +13,7 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import { type DocumentSyntaxError, operationsOf, parseDocument } from "./document.ts";
+import { findOperation } from "./operation.ts";
 import { argumentPath } from "./paths.ts";
 import type { BuilderState, VariableSpec } from "./query_builder.ts";
 import type { SchemaModel } from "./schema_model.ts";
@@ -55,9 +56,7 @@ export function parseQuery(
   if (!parsed.ok) return { state: previous, error: parsed.error, warnings: [] };
   const warnings: string[] = [];
   const operations = operationsOf(parsed.document);
-  const operation = options.operationName === undefined
-    ? operations[0]
-    : operations.find((o) => o.name?.value === options.operationName);
+  const operation = findOperation(parsed.document, options.operationName);
   if (!operation) {
     const message = options.operationName === undefined
       ? "The document holds no operation"

@@ -7,7 +7,13 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
-import { operationsOf, parseDocument } from "../../graphql/document.ts";
+import { parseDocument } from "../../graphql/document.ts";
+import {
+  OperationProblemCode,
+  operationProblemMessage,
+  type SelectedOperation,
+  selectOperation,
+} from "../../graphql/operation.ts";
 import {
   type GraphQLEndpoint,
   graphqlRequestSpec,
@@ -76,13 +82,47 @@ function transportOf(value: unknown): GraphQLTransport {
 }
 
 /**
+ * Picks and checks the operation with the core (`selectOperation`), as `dial graphql` does;
+ * problems are worded for the tab.
+ *
+ * @param query the document text
+ * @param operationName the Operation picker's choice
+ * @returns the operation that runs
+ * @throws {UsageError} when the document does not parse or names no operation to run
+ */
+function checkedOperation(query: string, operationName: string | undefined): SelectedOperation {
+  const parsed = parseDocument(query);
+  if (!parsed.ok) {
+    throw new UsageError(
+      `Invalid query: ${parsed.error.message} (line ${parsed.error.line}, column ${parsed.error.column})`,
+    );
+  }
+  const selected = selectOperation(
+    parsed.document,
+    operationName === undefined ? {} : {
+      operationName,
+    },
+  );
+  if (selected.ok) return selected.operation;
+  const { problem } = selected;
+  throw new UsageError(
+    operationProblemMessage(problem),
+    problem.code === OperationProblemCode.OperationNameNeeded ||
+      problem.code === OperationProblemCode.UnknownOperation
+      ? { hint: "choose one with the Operation picker" }
+      : {},
+  );
+}
+
+/**
  * `POST /api/graphql/run`: sends one operation as one POST. The answer is NDJSON: `head`
- * (status), one `result` per GraphQL result (a subscription answered as an event stream or
- * multipart body yields many), then `end` (time, size) or `error`.
+ * (status), one `result` per GraphQL result (a subscription, or a query with `@defer` or
+ * `@stream`, answered as an event stream or multipart body yields many), then `end` (time,
+ * size) or `error`.
  *
  * With `transport` "ws" the operation runs over graphql-transport-ws instead, with "sse" as
  * GraphQL over SSE (a POST accepting only an event stream); "http" (the default) sends one
- * POST accepting JSON, an event stream or multipart.
+ * POST accepting JSON, and also an event stream or multipart when the operation streams.
  *
  * @param request `{url, headers, auth, query, variables, operationName, transport}`
  * @param context signal, fetch, OAuth settings
@@ -94,23 +134,7 @@ export async function handleGraphqlRun(request: Request, context: ApiContext): P
   const query = string(json.query ?? "", "query");
   const operationName = optionalString(json.operationName, "operationName");
   const variables = json.variables === undefined ? {} : object(json.variables, "variables");
-  const parsed = parseDocument(query);
-  if (!parsed.ok) {
-    throw new UsageError(
-      `Invalid query: ${parsed.error.message} (line ${parsed.error.line}, column ${parsed.error.column})`,
-    );
-  }
-  const operations = operationsOf(parsed.document);
-  const operation = operationName === undefined
-    ? operations[0]
-    : operations.find((o) => o.name?.value === operationName);
-  if (!operation) {
-    throw new UsageError(
-      operationName === undefined
-        ? "The query holds no operation"
-        : `No operation named "${operationName}" in the query`,
-    );
-  }
+  const operation = checkedOperation(query, operationName);
   const endpoint = endpointOf(json, context);
   const operationRequest = {
     query,
@@ -118,7 +142,7 @@ export async function handleGraphqlRun(request: Request, context: ApiContext): P
     ...(operationName !== undefined ? { operationName } : {}),
   };
   // Subscriptions run until the page stops them; only the wait for an answer is limited.
-  const timeoutMs = operation.operation === "subscription" && json.timeoutMs === undefined
+  const timeoutMs = operation.kind === "subscription" && json.timeoutMs === undefined
     ? 0
     : timeoutOf(json.timeoutMs);
   return ndjsonResponse<GraphqlRunEvent>(async ({ emit, signal }) => {
@@ -135,11 +159,7 @@ export async function handleGraphqlRun(request: Request, context: ApiContext): P
         ...(context.transport ? { transport: context.transport } : {}),
       });
     } else {
-      const kind = transport === "sse"
-        ? "sse"
-        : operation.operation === "subscription"
-        ? "stream"
-        : "single";
+      const kind = transport === "sse" ? "sse" : operation.streams ? "stream" : "single";
       const { response } = await send(graphqlRequestSpec(endpoint, operationRequest, kind), {
         follow: true,
         signal,

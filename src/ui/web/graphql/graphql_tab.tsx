@@ -8,7 +8,6 @@ import { GRAPHQL_TRANSPORTS } from "../../protocol.ts";
 import type { JSX } from "preact";
 import { computed, signal } from "@preact/signals";
 import { print } from "graphql";
-import { parseDocument } from "../../../graphql/document.ts";
 import { parseVariablesJson } from "../../../graphql/variables.ts";
 import { isRecord, postJson } from "../api.ts";
 import { authFor } from "../auth_scope.tsx";
@@ -28,7 +27,7 @@ import {
   runError,
   runOperation,
   stopOperation,
-} from "./run.ts";
+} from "./graphql_calls.ts";
 import { AuthSkipped } from "../auth_scope.tsx";
 import { SchemaTree } from "./schema_tree.tsx";
 import { SearchBox } from "./search_box.tsx";
@@ -44,7 +43,14 @@ import {
   transport,
   variablesText,
 } from "./state.ts";
-import { builderNote, operationNames, runsSubscription, startQuerySync } from "./sync.ts";
+import {
+  builderNote,
+  operationNames,
+  parsedQuery,
+  runOperationName,
+  runTarget,
+  startQuerySync,
+} from "./sync.ts";
 import { VariablesEditor } from "./variables_editor.tsx";
 
 startQuerySync();
@@ -136,7 +142,7 @@ const curlText = signal("");
 
 /** Formats the query (graphql-js `print`: comments are not kept). */
 function prettify(): void {
-  const parsed = parseDocument(queryText.peek());
+  const parsed = parsedQuery.peek();
   if (parsed.ok) queryText.value = print(parsed.document);
 }
 
@@ -160,7 +166,9 @@ async function copyGraphqlCurl(): Promise<void> {
       text: JSON.stringify({
         query: queryText.peek(),
         variables: variables.ok ? variables.value : {},
-        ...(operationName.peek() !== undefined ? { operationName: operationName.peek() } : {}),
+        ...(runOperationName.peek() !== undefined
+          ? { operationName: runOperationName.peek() }
+          : {}),
       }),
     },
     auth: authFor(endpoint.peek(), authSkipped),
@@ -189,8 +197,9 @@ function canRun(): boolean {
 }
 
 function OperationBar(): JSX.Element {
-  const names = operationNames();
+  const names = operationNames.value;
   const chosen = operationName.value;
+  const subscription = runTarget.value?.kind === "subscription";
   if (chosen !== undefined && !names.includes(chosen)) {
     queueMicrotask(() => operationName.value = undefined);
   }
@@ -208,10 +217,8 @@ function OperationBar(): JSX.Element {
           {names.map((n) => <option key={n} value={n}>{n}</option>)}
         </select>
       )}
-      {runsSubscription() && (
-        <label class="inline" for="gql-transport">Subscription transport</label>
-      )}
-      {runsSubscription() && (
+      {subscription && <label class="inline" for="gql-transport">Subscription transport</label>}
+      {subscription && (
         <select
           id="gql-transport"
           value={transport.value}
@@ -236,7 +243,7 @@ function OperationBar(): JSX.Element {
         Run
       </button>
       {streaming && <button type="button" onClick={stopOperation}>Stop</button>}
-      <button type="button" onClick={prettify} disabled={!parseDocument(queryText.value).ok}>
+      <button type="button" onClick={prettify} disabled={!parsedQuery.value.ok}>
         Prettify
       </button>
       <button type="button" onClick={() => void copyGraphqlCurl()} disabled={!canRun()}>

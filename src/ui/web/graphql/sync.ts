@@ -4,7 +4,7 @@
  * variables JSON gains placeholders and loses values of variables no longer defined (with undo).
  * @module
  */
-import { batch, effect, signal } from "@preact/signals";
+import { batch, computed, effect, signal } from "@preact/signals";
 import { operationsOf, parseDocument } from "../../../graphql/document.ts";
 import {
   type DocumentEdit,
@@ -13,6 +13,7 @@ import {
   untickArgument,
   untickField,
 } from "../../../graphql/document_edit.ts";
+import { type SelectedOperation, selectOperation } from "../../../graphql/operation.ts";
 import { emptyState } from "../../../graphql/query_builder.ts";
 import { parseQuery } from "../../../graphql/query_parse.ts";
 import { parseVariablesJson, variablesTemplate } from "../../../graphql/variables.ts";
@@ -126,26 +127,38 @@ function apply(loaded: LoadedSchema, edit: DocumentEdit): boolean {
   return true;
 }
 
-/**
- * @returns the operation names of the current document (for the picker)
- */
-export function operationNames(): string[] {
-  const parsed = parseDocument(queryText.value);
+/** The query text, parsed (once per edit, for everything that reads the document). */
+export const parsedQuery = computed(() => parseDocument(queryText.value));
+
+/** The picker's label of each operation in the document, in order. */
+export const operationNames = computed((): string[] => {
+  const parsed = parsedQuery.value;
   if (!parsed.ok) return [];
   return operationsOf(parsed.document).map((o, i) => o.name?.value ?? `(anonymous ${i + 1})`);
-}
+});
 
 /**
- * @returns whether the operation Run sends (the picked one, else the first) is a
- * subscription, for which a transport can be chosen
+ * The operation name Run sends: the picked one, else the first shown in the picker when the
+ * document holds several (none for a document with one operation).
  */
-export function runsSubscription(): boolean {
-  const parsed = parseDocument(queryText.value);
-  if (!parsed.ok) return false;
-  const operations = operationsOf(parsed.document);
-  const name = operationName.value;
-  const chosen = name === undefined
-    ? operations[0]
-    : operations.find((o, i) => (o.name?.value ?? `(anonymous ${i + 1})`) === name);
-  return chosen?.operation === "subscription";
-}
+export const runOperationName = computed((): string | undefined => {
+  const names = operationNames.value;
+  return operationName.value ?? (names.length > 1 ? names[0] : undefined);
+});
+
+/**
+ * The operation Run sends, picked and checked by the core as `dial graphql` and the server
+ * do; undefined while the text does not parse or names no operation.
+ */
+export const runTarget = computed((): SelectedOperation | undefined => {
+  const parsed = parsedQuery.value;
+  if (!parsed.ok) return undefined;
+  const name = runOperationName.value;
+  const selected = selectOperation(
+    parsed.document,
+    name === undefined ? {} : {
+      operationName: name,
+    },
+  );
+  return selected.ok ? selected.operation : undefined;
+});

@@ -7,7 +7,7 @@ import { computed } from "@preact/signals";
 import type { JSX } from "preact";
 import { json, jsonParseLinter } from "@codemirror/lang-json";
 import { linter } from "@codemirror/lint";
-import { operationsOf, parseDocument } from "../../../graphql/document.ts";
+import { findOperation } from "../../../graphql/operation.ts";
 import {
   parseVariablesJson,
   validateVariables,
@@ -15,8 +15,8 @@ import {
 } from "../../../graphql/variables.ts";
 import { prettyJson } from "../../../output/json.ts";
 import { CodeEditor } from "../code_editor.tsx";
-import { loadedSchema, operationName, queryText, variablesText } from "./state.ts";
-import { undoVariablesPrune, variablesUndo } from "./sync.ts";
+import { loadedSchema, operationName, variablesText } from "./state.ts";
+import { parsedQuery, undoVariablesPrune, variablesUndo } from "./sync.ts";
 
 const EXTENSIONS = [json(), linter(jsonParseLinter())];
 
@@ -26,13 +26,9 @@ export const variableProblems = computed((): VariableProblem[] => {
   if (!parsed.ok) return [parsed.problem];
   const loaded = loadedSchema();
   if (!loaded) return [];
-  const document = parseDocument(queryText.value);
+  const document = parsedQuery.value;
   if (!document.ok) return [];
-  const operations = operationsOf(document.document);
-  const name = operationName.value;
-  const operation = name === undefined
-    ? operations[0]
-    : operations.find((o) => o.name?.value === name);
+  const operation = findOperation(document.document, operationName.value);
   return operation ? validateVariables(loaded.schema, operation, parsed.value) : [];
 });
 

@@ -22,7 +22,7 @@ import {
   transport,
   variablesText,
 } from "./state.ts";
-import { runsSubscription } from "./sync.ts";
+import { runOperationName, runTarget } from "./sync.ts";
 
 /** The response viewer's state. */
 export interface RunState {
@@ -145,12 +145,14 @@ export async function runOperation(): Promise<void> {
   try {
     if (!(await login)) throw new ApiError(loginFailed(), 0);
     if (mine.signal.aborted) return;
+    const subscription = runTarget.peek()?.kind === "subscription";
+    const name = runOperationName.peek();
     const response = await post("/api/graphql/run", {
-      ...target(!runsSubscription()),
+      ...target(!subscription),
       query: queryText.value,
       variables: variables.value,
-      ...(operationName.value !== undefined ? { operationName: operationName.value } : {}),
-      ...(runsSubscription() ? { transport: transport.value } : {}),
+      ...(name !== undefined ? { operationName: name } : {}),
+      ...(subscription ? { transport: transport.value } : {}),
     }, mine.signal);
     for await (const event of ndjson(response)) {
       if (!isRecord(event)) continue;
