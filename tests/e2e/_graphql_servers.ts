@@ -1,7 +1,8 @@
 /**
  * GraphQL servers for end-to-end tests, on 127.0.0.1 port 0, behind auth: graphql-yoga
  * serving GitHub's schema with mocks, and a small schema with a Subscription type served
- * over POST (event stream, multipart) and graphql-ws (`makeServer` + Deno.upgradeWebSocket).
+ * over POST (event stream, multipart) and graphql-ws (`makeServer` + Deno.upgradeWebSocket),
+ * and yoga with `@defer` / `@stream` (`@graphql-yoga/plugin-defer-stream`).
  * @module
  */
 import { addMocksToSchema } from "@graphql-tools/mock";
@@ -15,6 +16,7 @@ import { githubIntrospection } from "../unit/graphql/_github.ts";
 // and streams for every module checked with them; it is imported untyped instead.
 const YOGA = "graphql-yoga";
 const yogaModule: unknown = await import(YOGA);
+const DEFER_STREAM = "@graphql-yoga/plugin-defer-stream";
 
 function yogaFunction(name: string): (options: unknown) => unknown {
   if (typeof yogaModule !== "object" || yogaModule === null || !(name in yogaModule)) {
@@ -154,4 +156,43 @@ export function subscriptionServer(auth: ServerAuth): SubscriptionServer {
     return response;
   });
   return Object.assign(server, { initPayloads, closes });
+}
+
+/**
+ * @param auth the credential demanded
+ * @returns yoga with `@defer` and `@stream` at /graphql: `fast` answers at once, `slow` after
+ * 20 ms, `numbers` is a list of 3
+ */
+export async function deferServer(auth: ServerAuth): Promise<TestServer> {
+  const plugin: unknown = await import(DEFER_STREAM);
+  const useDeferStream = typeof plugin === "object" && plugin !== null
+    ? Reflect.get(plugin, "useDeferStream")
+    : undefined;
+  if (typeof useDeferStream !== "function") {
+    throw new Error(`${DEFER_STREAM} has no useDeferStream`);
+  }
+  const schema = makeExecutableSchema({
+    typeDefs: "type Query { fast: String!, slow: String!, numbers: [Int!]! }",
+    resolvers: {
+      Query: {
+        fast: () => "now",
+        slow: async () => {
+          await new Promise((r) => setTimeout(r, 20));
+          return "later";
+        },
+        numbers: () => [1, 2, 3],
+      },
+    },
+  });
+  const yoga = createYoga({
+    schema,
+    plugins: [useDeferStream()],
+    logging: false,
+    graphiql: false,
+  });
+  return serve((request) =>
+    authorized(request, auth)
+      ? yoga.fetch(request)
+      : new Response("missing or wrong credentials", { status: 401 })
+  );
 }
