@@ -2,13 +2,8 @@
  * Parsing GraphQL documents with errors people can act on: line, column and a caret.
  * @module
  */
-import {
-  type DocumentNode,
-  GraphQLError,
-  type OperationDefinitionNode,
-  parse,
-  Source,
-} from "graphql";
+import { GraphQLError, parse, Source } from "graphql";
+import type { DocumentNode, OperationDefinitionNode } from "./graphql_types.ts";
 
 /** A syntax error located in the document text. */
 export interface DocumentSyntaxError {

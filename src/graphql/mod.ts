@@ -1,11 +1,31 @@
 /**
- * GraphQL for Deno scripts: the HTTP client, introspection with its cache, the schema model,
- * checkbox query builder, search index, variables check and subscriptions over graphql-ws.
- * Imported as `@dial/dial/graphql`.
+ * GraphQL for Deno scripts: the HTTP client, introspection with its cache, picking and
+ * checking the operation to run, the schema model, checkbox query builder, search index,
+ * variables check and subscriptions over graphql-ws. Imported as `@dial/dial/graphql`.
  *
  * @example
  * ```ts
- * import { introspect } from "./mod.ts";
+ * import {
+ *   graphqlRequestSpec,
+ *   parseDocument,
+ *   readResults,
+ *   selectOperation,
+ * } from "./mod.ts";
+ * import { send } from "../../mod.ts";
+ *
+ * const query = "query { viewer { login } }";
+ * const parsed = parseDocument(query);
+ * if (!parsed.ok) throw new Error(parsed.error.message);
+ * const picked = selectOperation(parsed.document);
+ * if (!picked.ok) throw new Error(picked.problem.code);
+ * const endpoint = {
+ *   url: new URL("https://api.example.com/graphql"),
+ *   auth: { queryKeys: [] },
+ *   headers: [],
+ * };
+ * const kind = picked.operation.streams ? "stream" : "single";
+ * const { response } = await send(graphqlRequestSpec(endpoint, { query }, kind));
+ * for await (const result of readResults(response)) console.log(result.value);
  * ```
  * @module
  */
@@ -38,6 +58,27 @@ export {
   variablesTemplate,
 } from "./variables.ts";
 export { type DocumentSyntaxError, parseDocument } from "./document.ts";
+export {
+  ANONYMOUS,
+  findOperation,
+  type LocatedMessage,
+  type OperationProblem,
+  OperationProblemCode,
+  operationProblemMessage,
+  type OperationSelection,
+  type SelectedOperation,
+  selectOperation,
+  type SelectOperationOptions,
+} from "./operation.ts";
+export type {
+  DocumentNode,
+  GraphQLArgument,
+  GraphQLField,
+  GraphQLInputField,
+  GraphQLNamedType,
+  GraphQLSchema,
+  OperationDefinitionNode,
+} from "./graphql_types.ts";
 export {
   ACCEPT,
   type GraphQLEndpoint,

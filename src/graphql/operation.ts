@@ -8,16 +8,14 @@
  */
 import {
   BREAK,
-  type DocumentNode,
   type FragmentDefinitionNode,
-  type GraphQLSchema,
   Kind,
-  type OperationDefinitionNode,
   type SelectionSetNode,
   validate,
   visit,
 } from "graphql";
 import { operationsOf } from "./document.ts";
+import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from "./graphql_types.ts";
 import type { OperationKind } from "./query_builder.ts";
 import { validateVariables, type VariableProblem } from "./variables.ts";
 

@@ -9,13 +9,8 @@ import {
   astFromValue,
   buildClientSchema,
   getNamedType,
-  type GraphQLArgument,
-  type GraphQLField,
-  type GraphQLInputField,
   type GraphQLInputType,
-  type GraphQLNamedType,
   type GraphQLOutputType,
-  type GraphQLSchema,
   type IntrospectionQuery,
   isAbstractType,
   isCompositeType,
@@ -26,6 +21,13 @@ import {
   isRequiredInputField,
   print,
 } from "graphql";
+import type {
+  GraphQLArgument,
+  GraphQLField,
+  GraphQLInputField,
+  GraphQLNamedType,
+  GraphQLSchema,
+} from "./graphql_types.ts";
 import { argumentPath, parsePath } from "./paths.ts";
 
 /** What a tree node stands for. */
@@ -58,9 +60,9 @@ export interface SchemaNode {
 /** What a path resolves to. */
 export type ResolvedPath =
   | { kind: "root"; type: GraphQLNamedType }
-  | { kind: "field"; field: GraphQLField<unknown, unknown>; parent: GraphQLNamedType }
+  | { kind: "field"; field: GraphQLField; parent: GraphQLNamedType }
   | { kind: "on"; type: GraphQLNamedType; parent: GraphQLNamedType }
-  | { kind: "argument"; argument: GraphQLArgument; field: GraphQLField<unknown, unknown> }
+  | { kind: "argument"; argument: GraphQLArgument; field: GraphQLField }
   | { kind: "inputField"; inputField: GraphQLInputField; parent: GraphQLNamedType };
 
 /**
@@ -336,7 +338,7 @@ function describe(
   };
 }
 
-function fieldNode(path: string, field: GraphQLField<unknown, unknown>): SchemaNode {
+function fieldNode(path: string, field: GraphQLField): SchemaNode {
   const named = getNamedType(field.type);
   return {
     path,

@@ -7,18 +7,17 @@ import {
   getNamedType,
   getVariableValues,
   type GraphQLInputType,
-  type GraphQLSchema,
   isEnumType,
   isInputObjectType,
   isInputType,
   isListType,
   isNonNullType,
   isRequiredInputField,
-  type OperationDefinitionNode,
   parseType,
   typeFromAST,
 } from "graphql";
 
+import type { GraphQLSchema, OperationDefinitionNode } from "./graphql_types.ts";
 import { jsonErrorOffset, lineColumn } from "./json_position.ts";
 import type { VariableSpec } from "./query_builder.ts";
 
