@@ -3,7 +3,6 @@
  * checked before anything is sent. Every failure is a UsageError.
  * @module
  */
-import type { DocumentNode } from "graphql";
 import { UsageError } from "../errors.ts";
 import { claimStdin } from "./secret_ref.ts";
 import { parseDocument } from "../graphql/document.ts";
@@ -17,14 +16,6 @@ import {
   type SelectOperationOptions,
 } from "../graphql/operation.ts";
 import { parseVariablesJson } from "../graphql/variables.ts";
-
-/** A checked operation, ready to send. */
-export interface CheckedOperation {
-  /** The parsed document. */
-  document: DocumentNode;
-  /** The operation that runs: its kind, whether it streams, warnings about the variables. */
-  operation: SelectedOperation;
-}
 
 /**
  * @param value `-q` value: text, `@file` or `@-`
@@ -66,11 +57,11 @@ export async function readVariables(value: string): Promise<Record<string, unkno
  *
  * @param query the document text
  * @param options operation name, variables and an optional schema
- * @returns the checked operation
+ * @returns the operation that runs: its kind, whether it streams, warnings about the variables
  * @throws {UsageError} on a syntax error (line, column and caret), a missing or unknown
  * operation name, or (with a schema) a validation error or bad variables
  */
-export function checkOperation(query: string, options: SelectOperationOptions): CheckedOperation {
+export function checkOperation(query: string, options: SelectOperationOptions): SelectedOperation {
   const parsed = parseDocument(query);
   if (!parsed.ok) {
     const { message, line, column, excerpt } = parsed.error;
@@ -84,7 +75,7 @@ export function checkOperation(query: string, options: SelectOperationOptions): 
   if (!selected.ok) {
     throw new UsageError(operationProblemMessage(selected.problem), hintFor(selected.problem));
   }
-  return { document: parsed.document, operation: selected.operation };
+  return selected.operation;
 }
 
 /** The command line's hint for a problem: the flags that fix it. */

@@ -119,7 +119,7 @@ export async function runGraphQL(
     const cached = await cachedIntrospection(endpoint);
     schema = cached ? schemaFromIntrospection(cached.data) : undefined;
   }
-  const { operation } = checkOperation(query, {
+  const operation = checkOperation(query, {
     ...(flags.operationName !== undefined ? { operationName: flags.operationName } : {}),
     ...(variables ? { variables } : {}),
     ...(schema ? { schema } : {}),

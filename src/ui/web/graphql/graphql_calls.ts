@@ -33,7 +33,7 @@ export interface RunState {
   timeMs: number;
   /** Bytes received (so far). */
   size: number;
-  /** How many results arrived (more than one for a subscription). */
+  /** How many results arrived (more than one for a subscription, `@defer` or `@stream`). */
   results: number;
   /** Whether results are still streaming in. */
   streaming: boolean;
