@@ -7,7 +7,8 @@
 import { UsageError } from "../errors.ts";
 import type { HeaderField } from "../http/request_spec.ts";
 import type { QueryKey } from "../auth/auth_spec.ts";
-import { hasScheme, parseHeader } from "../http/values.ts";
+import { hasScheme, parseHeader, parseMethod, parseUrl } from "../http/values.ts";
+import { distance } from "./parse.ts";
 import { Secret } from "../secret.ts";
 
 /**
@@ -75,4 +76,47 @@ export function parseCount(text: string, flag: string, min = 0): number {
     throw new UsageError(`Invalid ${flag} "${text}": expected a whole number of at least ${min}`);
   }
   return n;
+}
+
+/** Commands that a lowercase first word may have been meant as. */
+export const SUBCOMMANDS = ["graphql", "ws", "sse", "ui", "auth", "completions"];
+
+/**
+ * Works out method and URL from the positional arguments: `dial <url>` means GET, or POST
+ * when a body is given.
+ *
+ * @param first the first positional argument
+ * @param second the second positional argument
+ * @param hasBody whether a body flag was given
+ * @returns the method and the URL
+ */
+export function methodAndUrl(
+  first: string | undefined,
+  second: string | undefined,
+  hasBody: boolean,
+): { method: string; url: URL } {
+  if (first === undefined) throw new UsageError("Missing URL", { hint: "dial GET https://…" });
+  if (second === undefined) {
+    if (!looksLikeUrl(first)) {
+      const suggestion = suggestCommand(first);
+      throw new UsageError(`Missing URL after "${first}"`, {
+        hint: suggestion ? `did you mean "dial ${suggestion}"?` : "dial <METHOD> <url>",
+      });
+    }
+    return { method: hasBody ? "POST" : "GET", url: parseUrl(first, undefined, true) };
+  }
+  const suggestion = suggestCommand(first);
+  if (suggestion) {
+    throw new UsageError(`Unknown command "${first}"`, {
+      hint: `did you mean "dial ${suggestion}"? Methods are sent as written, e.g. GET`,
+    });
+  }
+  return { method: parseMethod(first), url: parseUrl(second, undefined, true) };
+}
+
+function suggestCommand(word: string): string | undefined {
+  if (word !== word.toLowerCase() || SUBCOMMANDS.includes(word)) return undefined;
+  return SUBCOMMANDS.find((name) =>
+    distance(word, name) <= Math.max(1, Math.floor(name.length / 3))
+  );
 }

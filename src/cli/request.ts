@@ -1,33 +1,12 @@
 /**
- * The request command, `dial <METHOD> <url> [flags]`: flags to a spec, send, print.
+ * The request command, `dial [METHOD] <url> [flags]`: its declaration (flags, arguments, help).
+ * The implementation (`request_run.ts`) is loaded when it runs.
  * @module
  */
-import { statusExitCode } from "../http/status.ts";
-import {
-  DialError,
-  ErrorCode,
-  ExitCode,
-  outputError,
-  TimeoutError,
-  TransportError,
-  UsageError,
-} from "../errors.ts";
-import { authorize } from "../http/credentials.ts";
-import { framingOf, send, withCookies } from "../http/send.ts";
-import type { BodySource, RequestSpec } from "../http/request_spec.ts";
-import { formatRequestHead, formatResponseHead } from "../output/http.ts";
-import { warn } from "../output/report.ts";
-import { printResponse } from "../output/response.ts";
-import { isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
-import { redactUrlsInText } from "../redact_url.ts";
-import { AUTH_FLAGS, parseAuthFlags } from "./auth_flags.ts";
-import { BODY_FLAGS, parseBodyFlags } from "./body_flags.ts";
-import type { CliContext } from "./context.ts";
-import { flags, type FlagValues } from "./declare.ts";
-import { distance } from "./parse.ts";
-import { curlTransportArgs, parseTransportFlags, TRANSPORT_FLAGS } from "./transport_flags.ts";
-import { looksLikeUrl } from "./flag_values.ts";
-import { parseMethod, parseUrl } from "../http/values.ts";
+import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
+import { BODY_FLAGS } from "./body_flags.ts";
+import { type Command, command, flags, type FlagValues } from "./declare.ts";
+import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 
 /** `-L`: shared with `dial sse`. */
 export const FOLLOW_FLAG = {
@@ -101,210 +80,41 @@ export const REQUEST_FLAGS = flags([
 /** The flag values of the request command. */
 export type RequestFlagValues = FlagValues<typeof REQUEST_FLAGS>;
 
-/** Commands that a lowercase first word may have been meant as. */
-export const SUBCOMMANDS = ["graphql", "ws", "sse", "ui", "auth", "completions"];
+const EPILOG = `
+Examples:
+  dial https://api.example.com/users                      GET, pretty on a terminal
+  dial POST https://api.example.com/users --json '{"name":"Ann"}'
+  dial PATCH https://api.example.com/users/1 -d @body.json -H "Content-Type: application/json"
+  dial GET https://api.example.com/me -u ann:s3cret        HTTP Basic
+  dial GET https://api.example.com/me -B "$TOKEN"          Bearer token
+  dial GET https://api.example.com/data -K api_key=abc123  API key in the query
+  dial GET https://api.example.com/data -H "X-Api-Key: abc123"
+  dial GET https://api.example.com/me \\
+    --oauth2 client_credentials:https://id.example.com/oauth/token:my-app:my-secret
+  dial GET https://example.com/big.iso -o big.iso          download to a file
+  dial GET https://example.com/files/report --download     save under the server's name
 
-/**
- * Works out method and URL from the positional arguments: `dial <url>` means GET, or POST
- * when a body is given.
- *
- * @param first the first positional argument
- * @param second the second positional argument
- * @param hasBody whether a body flag was given
- * @returns the method and the URL
- */
-export function methodAndUrl(
-  first: string | undefined,
-  second: string | undefined,
-  hasBody: boolean,
-): { method: string; url: URL } {
-  if (first === undefined) throw new UsageError("Missing URL", { hint: "dial GET https://…" });
-  if (second === undefined) {
-    if (!looksLikeUrl(first)) {
-      const suggestion = suggestCommand(first);
-      throw new UsageError(`Missing URL after "${first}"`, {
-        hint: suggestion ? `did you mean "dial ${suggestion}"?` : "dial <METHOD> <url>",
-      });
-    }
-    return { method: hasBody ? "POST" : "GET", url: parseUrl(first, undefined, true) };
-  }
-  const suggestion = suggestCommand(first);
-  if (suggestion) {
-    throw new UsageError(`Unknown command "${first}"`, {
-      hint: `did you mean "dial ${suggestion}"? Methods are sent as written, e.g. GET`,
-    });
-  }
-  return { method: parseMethod(first), url: parseUrl(second, undefined, true) };
-}
+Exit codes: 0 ok, 2 usage, 3/4/5 HTTP 3xx/4xx/5xx with --check-status, 6 too many
+redirects, 7 network, 8 timeout, 9 auth, 10 GraphQL errors, 130 interrupted.`;
 
-function suggestCommand(word: string): string | undefined {
-  if (word !== word.toLowerCase() || SUBCOMMANDS.includes(word)) return undefined;
-  return SUBCOMMANDS.find((name) =>
-    distance(word, name) <= Math.max(1, Math.floor(name.length / 3))
-  );
-}
-
-/**
- * Runs the request command.
- *
- * @param first METHOD, or the URL
- * @param second the URL
- * @param flags the flag values
- * @param context exit code and Ctrl-C signal
- * @returns the exit code
- */
-export async function requestCommand(
-  first: string | undefined,
-  second: string | undefined,
-  flags: RequestFlagValues,
-  context: CliContext,
-): Promise<number> {
-  const body = await parseBodyFlags(flags);
-  const { method, url } = methodAndUrl(first, second, body.body !== undefined);
-  const auth = await parseAuthFlags(flags, url);
-  // -b and -c load their module only when given.
-  const cookieFlags = flags.cookie !== undefined || flags.cookieJar !== undefined
-    ? await import("./cookie_flags.ts")
-    : undefined;
-  const cookies = await cookieFlags?.parseCookieFlags(flags) ??
-    { headers: [], jar: undefined, files: {}, saveTo: undefined };
-  if (cookies.headers.length && auth.headers.some((h) => h.name.toLowerCase() === "cookie")) {
-    throw new UsageError('Conflicting flags -b and -H "Cookie: …": both set the Cookie header', {
-      hint: "use only one of them",
-    });
-  }
-  if (body.body && (method === "GET" || method === "HEAD")) {
-    throw new UsageError(`A request body cannot be sent with ${method}`, {
-      hint: "give another method, e.g. POST",
-    });
-  }
-  const timeout = flags.timeout;
-  const maxRedirects = flags.maxRedirects;
-  const headers = [...auth.headers, ...cookies.headers, ...body.headers];
-  // -C and --download load their module only when given.
-  const saving = flags.continue || (flags.download && flags.output === undefined);
-  const save = saving ? await import("./request_save.ts") : undefined;
-  const resume = await save?.resumeTarget(flags, url, headers);
-  const transport = await parseTransportFlags(flags, flags.verbose);
-  const spec: RequestSpec = {
-    method,
-    url,
-    headers: [...headers, ...(save?.resumeHeaders(resume, headers) ?? [])],
-    auth: auth.auth,
-    ...(body.body ? { body: body.body } : {}),
-  };
-  const out = stdout();
-  const err = stderr();
-  if (flags.offline) {
-    const { request } = await authorize(spec, { offline: true });
-    const prepared = cookies.jar ? withCookies(request, cookies.jar) : request;
-    await out.write(formatRequestHead(prepared, await framingOf(prepared), out.color));
-    if (spec.body) await out.write(describeBody(spec.body) + "\n");
-    return ExitCode.OK;
-  }
-  if (flags.curl) {
-    const { request } = await authorize(spec, {
-      signal: context.signal,
-      fetch: (await import("../http/client.ts")).transportFetch(transport),
-    });
-    const { toCurl } = await import("../output/curl.ts");
-    const curl = toCurl(request, {
-      follow: flags.follow,
-      maxRedirects,
-      cookieFiles: cookies.files,
-      ...(timeout !== undefined ? { timeout: timeout / 1000 } : {}),
-      extra: curlTransportArgs(flags),
-    });
-    await out.write(curl + "\n");
-    return ExitCode.OK;
-  }
-  const signal = timeout === undefined
-    ? context.signal
-    : AbortSignal.any([context.signal, AbortSignal.timeout(timeout)]);
-  const exchange = await send(spec, {
-    transport,
-    follow: flags.follow,
-    maxRedirects,
-    signal,
-    ...(cookies.jar ? { cookies: cookies.jar } : {}),
-    ...(flags.verbose
-      ? {
-        onNote: (text) => void warn(err, text),
-        onRequest: (request, framing) => err.write(formatRequestHead(request, framing, err.color)),
-        onResponse: (_request, response) => err.write(formatResponseHead(response, err.color)),
-      }
-      : {}),
-  });
-  const { response } = exchange;
-  if (cookieFlags && cookies.jar && cookies.saveTo !== undefined) {
-    await cookieFlags.saveCookieJar(cookies.jar, cookies.saveTo).catch((error) => {
-      throw new DialError(
-        `Cannot write cookie jar "${cookies.saveTo}": ${(error as Error).message}`,
-        ErrorCode.CookieJar,
-        ExitCode.Failure,
-        { cause: error },
-      );
-    });
-  }
-  try {
-    if (save) {
-      return await save.saveResponse(response, exchange.request.url, flags, { out, err }, resume);
-    }
-    await printResponse(response, {
-      ...(flags.include ? { include: true } : {}),
-      ...(flags.silent ? { silent: true } : {}),
-      ...(flags.output !== undefined ? { outputFile: flags.output } : {}),
-    });
-  } catch (error) {
-    // A reader that has seen enough (`dial URL | head -1`) is not a failure of the exchange.
-    if (!isBrokenPipe(error)) throw bodyError(error, exchange.request.url, signal);
-    await response.body?.cancel().catch(() => {});
-    if (save && !response.ok) return statusExitCode(response.status);
-  }
-  if (!flags.checkStatus || response.status < 300) return ExitCode.OK;
-  if (!flags.silent && (!out.isTerminal || flags.output !== undefined)) {
-    await warn(err, `HTTP ${response.status} ${response.statusText}`.trimEnd());
-  }
-  return statusExitCode(response.status);
-}
-
-function describeBody(body: BodySource): string {
-  switch (body.kind) {
-    case "text":
-      return body.text;
-    case "file":
-      return `(body streamed from file "${body.path}")`;
-    case "stdin":
-      return "(body streamed from stdin)";
-    case "bytes":
-      return `(${body.bytes.byteLength} bytes)`;
-    case "form":
-      return body.fields
-        .map((f) =>
-          "path" in f
-            ? `${f.name}: (file "${f.path}" as "${f.filename}", ${f.contentType})`
-            : `${f.name}: ${f.value}`
-        )
-        .join("\n");
-  }
-}
-
-function bodyError(error: unknown, url: URL, signal: AbortSignal): DialError {
-  if (error instanceof DialError) return error;
-  if (signal.aborted && signal.reason instanceof DialError) return signal.reason;
-  const host = url.host;
-  if (
-    (error instanceof DOMException && error.name === "TimeoutError") ||
-    (signal.aborted && signal.reason instanceof DOMException)
-  ) {
-    return new TimeoutError(`Timed out reading the response body from ${host}`, { cause: error });
-  }
-  const local = outputError(error);
-  if (local) return local;
-  const message = redactUrlsInText(
-    error instanceof Error ? error.message.split("\n")[0]! : String(error),
-  );
-  return new TransportError(`Response body from ${host} was cut off: ${message}`, {
-    cause: error,
-  });
-}
+/** The request command, `dial [METHOD] <url> [flags]`: the root of the tree in `program.ts`. */
+export const REQUEST_COMMAND: Command = command({
+  name: "dial",
+  summary: "Call HTTP APIs with Basic, Bearer, API-key or OAuth 2.0 auth",
+  usage: "[METHOD] <url> [flags]\ndial <command> [flags]",
+  args: [
+    {
+      name: "method",
+      help:
+        "HTTP method; GET POST … in any case are sent upper-case, others as written (default GET, or POST with a body)",
+    },
+    { name: "url", help: "http(s) URL; no scheme means http://, :PORT/path means localhost" },
+  ],
+  flags: REQUEST_FLAGS,
+  conflicts: [{ flags: ["curl", "offline"] }, ...AUTH_CONFLICTS],
+  epilog: EPILOG,
+  run: async ({ args, flags }, context) => {
+    const { runRequest } = await import("./request_run.ts");
+    return await runRequest(args.method, args.url, flags, context);
+  },
+});

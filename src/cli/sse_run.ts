@@ -13,7 +13,7 @@ import { SseSession, type SseSessionEvent } from "../stream/sse_session.ts";
 import { parseAuthFlags } from "./auth_flags.ts";
 import { parseBodyFlags } from "./body_flags.ts";
 import type { CliContext } from "./context.ts";
-import { methodAndUrl } from "./request.ts";
+import { methodAndUrl } from "./flag_values.ts";
 import type { SseFlagValues } from "./sse.ts";
 import { parseTransportFlags } from "./transport_flags.ts";
 import { transportFetch } from "../http/client.ts";

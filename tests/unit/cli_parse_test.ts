@@ -3,7 +3,7 @@ import { command, type FlagValues } from "../../src/cli/declare.ts";
 import { helpText } from "../../src/cli/help.ts";
 import { type Invocation, parseArgv } from "../../src/cli/parse.ts";
 import { ROOT } from "../../src/cli/program.ts";
-import { SUBCOMMANDS } from "../../src/cli/request.ts";
+import { SUBCOMMANDS } from "../../src/cli/flag_values.ts";
 import { UsageError } from "../../src/errors.ts";
 
 const FLAGS = [
