@@ -63,9 +63,8 @@ export async function runGraphQL(
   const observe = flags.verbose
     ? {
       onRequest: (r: Parameters<typeof formatRequestHead>[0], framing: Framing) =>
-        err.write(formatRequestHead(r, framing, err.color)),
-      onResponse: (_r: unknown, response: Response) =>
-        err.write(formatResponseHead(response, err.color)),
+        err.write(formatRequestHead(r, framing, err)),
+      onResponse: (_r: unknown, response: Response) => err.write(formatResponseHead(response, err)),
     }
     : {};
 
@@ -150,7 +149,7 @@ export async function runGraphQL(
     });
     status = exchange.response.status;
     statusText = exchange.response.statusText;
-    if (flags.include) await out.write(formatResponseHead(exchange.response, out.color));
+    if (flags.include) await out.write(formatResponseHead(exchange.response, out));
     results = readResults(exchange.response);
   }
   let count = 0;

@@ -90,7 +90,7 @@ export async function runRequest(
   if (flags.offline) {
     const { request } = await authorize(spec, { offline: true });
     const prepared = cookies.jar ? withCookies(request, cookies.jar) : request;
-    await out.write(formatRequestHead(prepared, await framingOf(prepared), out.color));
+    await out.write(formatRequestHead(prepared, await framingOf(prepared), out));
     if (spec.body) await out.write(describeBody(spec.body) + "\n");
     return ExitCode.OK;
   }
@@ -122,8 +122,8 @@ export async function runRequest(
     ...(flags.verbose
       ? {
         onNote: (text) => void warn(err, text),
-        onRequest: (request, framing) => err.write(formatRequestHead(request, framing, err.color)),
-        onResponse: (_request, response) => err.write(formatResponseHead(response, err.color)),
+        onRequest: (request, framing) => err.write(formatRequestHead(request, framing, err)),
+        onResponse: (_request, response) => err.write(formatResponseHead(response, err)),
       }
       : {}),
   });

@@ -113,7 +113,7 @@ export async function saveResponse(
     await printResponse(response, { ...(flags.include ? { include: true } : {}), silent: true });
     return statusExitCode(response.status);
   }
-  if (flags.include) await out.write(formatResponseHead(response, out.color));
+  if (flags.include) await out.write(formatResponseHead(response, out));
   if (!resume) {
     await saveDownload(response, url, options);
     return ExitCode.OK;

@@ -148,8 +148,8 @@ export async function runSse(
     },
     ...(verbose
       ? {
-        onRequest: (request, framing) => err.write(formatRequestHead(request, framing, err.color)),
-        onResponse: (_request, response) => err.write(formatResponseHead(response, err.color)),
+        onRequest: (request, framing) => err.write(formatRequestHead(request, framing, err)),
+        onResponse: (_request, response) => err.write(formatResponseHead(response, err)),
       }
       : {}),
   });

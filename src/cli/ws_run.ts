@@ -60,7 +60,7 @@ export async function runWs(
         ? { keepAlive: { intervalMs: pingMs, data: flags.pingMessage } }
         : {}),
       ...(flags.verbose
-        ? { onRequest: (request) => void err.write(formatRequestHead(request, "none", err.color)) }
+        ? { onRequest: (request) => void err.write(formatRequestHead(request, "none", err)) }
         : {}),
     },
   );

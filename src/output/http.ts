@@ -6,7 +6,10 @@ import { type StatusClass, statusClass } from "../http/status.ts";
 import { displayUrl } from "../http/build_request.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
 import { type Framing, isSized, wireHead } from "../http/wire.ts";
-import { paint, Style } from "./terminal.ts";
+import { escapeControls, paint, type Sink, Style } from "./terminal.ts";
+
+/** Where a head is printed: colour, and escaping of control characters on a terminal. */
+export type HeadSink = Pick<Sink, "color" | "isTerminal">;
 
 /**
  * The request as it goes on the wire: every header the transport adds, names in wire case,
@@ -16,14 +19,15 @@ import { paint, Style } from "./terminal.ts";
  *
  * @param request a prepared request
  * @param framing how the body is framed
- * @param color whether to colour
+ * @param sink where it is printed (colour; on a terminal, control characters are escaped)
  * @returns the request line and headers, credentials redacted, ending in a blank line
  */
 export function formatRequestHead(
   request: PreparedRequest,
   framing: Framing,
-  color: boolean,
+  sink: HeadSink,
 ): string {
+  const color = sink.color;
   const head = wireHead(request, framing);
   const url = new URL(request.url);
   url.username = url.password = url.hash = "";
@@ -32,19 +36,20 @@ export function formatRequestHead(
   const known = /^(http|ws|wss):$/.test(request.url.protocol) || isSized(request, framing);
   const lines = [
     known ? `${line} HTTP/1.1` : line,
-    ...head.headers.map(([name, value]) => header(name, String(value), color)),
+    ...head.headers.map(([name, value]) => header(name, String(value), sink)),
   ];
   return lines.join("\n") + "\n\n";
 }
 
 /**
  * @param response a response
- * @param color whether to colour
+ * @param sink where it is printed (colour; on a terminal, control characters in the server's
+ *   header values are escaped, so that a header cannot steer the terminal)
  * @returns the status line and headers, ending in a blank line
  */
-export function formatResponseHead(response: Response, color: boolean): string {
-  const lines = [formatStatus(response, color)];
-  for (const [name, value] of response.headers) lines.push(header(canonical(name), value, color));
+export function formatResponseHead(response: Response, sink: HeadSink): string {
+  const lines = [formatStatus(response, sink.color)];
+  for (const [name, value] of response.headers) lines.push(header(canonical(name), value, sink));
   return lines.join("\n") + "\n\n";
 }
 
@@ -71,8 +76,10 @@ export function formatStatus(response: Response, color: boolean): string {
   return paint(text, style + ";1", color);
 }
 
-function header(name: string, value: string, color: boolean): string {
-  return `${paint(name, Style.cyan, color)}: ${value}`;
+function header(name: string, value: string, sink: HeadSink): string {
+  return `${paint(name, Style.cyan, sink.color)}: ${
+    sink.isTerminal ? escapeControls(value) : value
+  }`;
 }
 
 /** fetch lowercases header names; show them the way servers usually write them. */

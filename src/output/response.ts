@@ -42,7 +42,7 @@ export async function printResponse(
   const err = options.err ?? stderr();
   const toTerminal = out.isTerminal && !options.outputFile;
   if (options.include || (toTerminal && !options.silent)) {
-    await out.write(formatResponseHead(response, out.color));
+    await out.write(formatResponseHead(response, out));
   }
   const body = response.body;
   if (!body) return;

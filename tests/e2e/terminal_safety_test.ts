@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { dial, dialOnTerminal, hasScript, serve } from "../_helpers.ts";
+import { rawServer } from "./_raw_server.ts";
 
 const OSC52 = "\x1b]52;c;aGVsbG8=\x07";
 const SHOWN = "\\x1b]52;c;aGVsbG8=\\x07";
@@ -85,10 +86,37 @@ Deno.test("terminal: a provider's error_description is shown escaped", onTermina
   assert.ok(!screen.includes("\x1b]52"), screen);
 });
 
+/**
+ * A header with C1 CSI (the byte 0x9b, "clear screen" on terminals that take 8-bit controls),
+ * from a raw server: Deno.serve refuses such a value, and Deno's client refuses ESC in one.
+ */
+function hostileHead() {
+  const head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Note: head \x9b2J end\r\n" +
+    "Content-Length: 3\r\nConnection: close\r\n\r\nok\n";
+  return rawServer(() => Uint8Array.from(head, (c) => c.charCodeAt(0)));
+}
+
+Deno.test(
+  "terminal: a response header's control sequences are shown escaped (-v, -i)",
+  onTerminal,
+  async () => {
+    await using server = hostileHead();
+    for (const flag of ["-v", "-i"]) {
+      const { code, screen } = await dialOnTerminal(["GET", server.origin, flag]);
+      assert.equal(code, 0, screen);
+      assert.ok(screen.includes("X-Note: head \\x9b2J end"), `${flag}: ${screen}`);
+      assert.ok(!screen.includes("\x9b"), `${flag}: ${screen}`);
+    }
+  },
+);
+
 Deno.test("terminal: piped output stays byte-exact", async () => {
   await using server = hostile();
   const body = await dial(["GET", `${server.origin}/text`]);
   assert.equal(body.stdout, `body ${OSC52}\x1b[2J end\n`);
+  await using raw = hostileHead();
+  const head = await dial(["GET", raw.origin, "-i"]);
+  assert.ok(head.stdout.includes("X-Note: head \x9b2J end\n"), head.stdout);
   const sse = await dial(["sse", `${server.origin}/events`, "--max-events", "1"]);
   assert.equal(sse.stdout, `before ${OSC52} after\n`);
   const ws = await dial(["ws", `ws://127.0.0.1:${server.port}/socket`, "--max-messages", "1"]);
