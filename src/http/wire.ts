@@ -162,3 +162,32 @@ function proxied(url: URL): boolean {
   );
   return !excluded.some((p) => p === "*" || p === host || (p !== "" && host.endsWith(`.${p}`)));
 }
+
+/**
+ * A response header value as text. fetch hands values over as byte strings (one character per
+ * byte); servers send UTF-8 (`café`, `€`), which would print as `cafÃ©`. Valid UTF-8 is
+ * decoded, so the head prints the bytes the server sent; anything else stays one character
+ * per byte (Latin-1, as HTTP/1.1 once defined it).
+ *
+ * @param value a header value from fetch
+ * @returns its text
+ */
+export function headerText(value: string): string {
+  // deno-lint-ignore no-control-regex -- ASCII is the common case: nothing to decode
+  if (/^[\x00-\x7f]*$/.test(value)) return value;
+  try {
+    return UTF8.decode(Uint8Array.from(value, (c) => c.charCodeAt(0)));
+  } catch {
+    return value;
+  }
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * @param response a response
+ * @returns its headers as `[name, text]` pairs, values through {@link headerText}
+ */
+export function responseHeaders(response: Response): Array<[string, string]> {
+  return [...response.headers].map(([name, value]) => [name, headerText(value)]);
+}

@@ -5,7 +5,7 @@
 import { type StatusClass, statusClass } from "../http/status.ts";
 import { displayUrl } from "../http/build_request.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
-import { type Framing, isSized, wireHead } from "../http/wire.ts";
+import { type Framing, headerText, isSized, wireHead } from "../http/wire.ts";
 import { escapeControls, paint, type Sink, Style } from "./terminal.ts";
 
 /** Where a head is printed: colour, and escaping of control characters on a terminal. */
@@ -49,7 +49,9 @@ export function formatRequestHead(
  */
 export function formatResponseHead(response: Response, sink: HeadSink): string {
   const lines = [formatStatus(response, sink.color)];
-  for (const [name, value] of response.headers) lines.push(header(canonical(name), value, sink));
+  for (const [name, value] of response.headers) {
+    lines.push(header(canonical(name), headerText(value), sink));
+  }
   return lines.join("\n") + "\n\n";
 }
 

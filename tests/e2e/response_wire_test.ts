@@ -15,6 +15,27 @@ Deno.test("response: the status line never names a protocol version fetch cannot
   excludes(verbose.stderr, "HTTP/1.1 200");
 });
 
+Deno.test("response: a UTF-8 header value prints as the server sent it (as curl; HTTPie shows cafÃ©)", async () => {
+  const value = new TextEncoder().encode("café €");
+  await using server = rawServer(() => {
+    const head = new TextEncoder().encode("HTTP/1.1 200 OK\r\nX-Name: ");
+    const rest = new TextEncoder().encode("\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
+    return new Uint8Array([...head, ...value, ...rest]);
+  });
+  const result = await dial(["GET", `${server.origin}/`, "-i"]);
+  assert.equal(result.code, 0, result.stderr);
+  includes(result.stdout, "\nX-Name: café €\n");
+  const latin1 = rawServer(() =>
+    Uint8Array.from(
+      "HTTP/1.1 200 OK\r\nX-Name: caf\xe9\r\nContent-Length: 0\r\n\r\n",
+      (c) => c.charCodeAt(0),
+    )
+  );
+  await using _latin1 = latin1;
+  const old = await dial(["GET", `${latin1.origin}/`, "-i"]);
+  includes(old.stdout, "\nX-Name: café\n");
+});
+
 Deno.test("response: a code without a standard phrase shows the code alone", async () => {
   await using server = rawServer(() => rawResponse("299 Custom Thing", {}, "x"));
   const result = await dial(["GET", `${server.origin}/`, "-i"]);

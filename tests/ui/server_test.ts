@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
 import { startUiServer, type UiServer } from "../../src/ui/server.ts";
 import { apiHeaders, sessionOf, tradeLaunch } from "./_session.ts";
+import { rawServer } from "../e2e/_raw_server.ts";
 
 const ASSETS = { js: "/* app */", css: "/* css */" };
 
@@ -255,4 +256,26 @@ Deno.test("ui server: a network error's JSON holds no API key or password", asyn
   assert.equal(JSON.parse(text).type, "error");
   assert.match(text, /connection refused/);
   assert.ok(!text.includes("S3CRET"), text);
+});
+
+Deno.test("ui server: a UTF-8 response header value reaches the page as text (not cafÃ©)", async () => {
+  await using upstream = rawServer(() => {
+    const head =
+      "HTTP/1.1 200 OK\r\nX-Name: café €\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok";
+    return new TextEncoder().encode(head);
+  });
+  await using server = await startUiServer({ assets: { js: "", css: "" } });
+  const session = await sessionOf(server);
+  const response = await fetch(new URL("/api/http", server.url), {
+    method: "POST",
+    headers: apiHeaders(session),
+    body: JSON.stringify({ method: "GET", url: `${upstream.origin}/`, timeoutMs: 5000 }),
+  });
+  const events = (await response.text()).trim().split("\n").map((line) => JSON.parse(line));
+  const shown = events.find((e) => e.type === "response")?.response;
+  assert.ok(shown, JSON.stringify(events));
+  assert.deepEqual(shown.headers.find(([name]: [string]) => name === "x-name"), [
+    "x-name",
+    "café €",
+  ]);
 });

@@ -20,6 +20,7 @@ import {
   readResults,
 } from "../../graphql/http_client.ts";
 import { send } from "../../http/send.ts";
+import { responseHeaders } from "../../http/wire.ts";
 import type { GraphQLResult } from "../../graphql/envelope.ts";
 import { subscribeWs } from "../../graphql/ws_client.ts";
 import { parseUrl } from "../../http/values.ts";
@@ -181,7 +182,7 @@ export async function handleGraphqlRun(request: Request, context: ApiContext): P
         type: "head",
         status: response.status,
         statusText: response.statusText,
-        headers: [...response.headers],
+        headers: responseHeaders(response),
       });
       results = readResults(counted);
     }

@@ -6,6 +6,7 @@
 import { displayUrl } from "../../http/build_request.ts";
 import { authorize } from "../../http/credentials.ts";
 import { send } from "../../http/send.ts";
+import { responseHeaders } from "../../http/wire.ts";
 import { toCurl } from "../../output/curl.ts";
 import { UsageError } from "../../errors.ts";
 import type { BodyStore } from "./body_store.ts";
@@ -66,7 +67,7 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
         status: exchange.response.status,
         statusText: exchange.response.statusText,
         url: displayUrl(exchange.request),
-        headers: [...exchange.response.headers],
+        headers: responseHeaders(exchange.response),
         ...(binary ? {} : { body: new TextDecoder().decode(bytes) }),
         truncated: size > bytes.length,
         ...(id !== undefined ? { bodyId: id } : {}),
