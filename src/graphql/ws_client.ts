@@ -87,7 +87,7 @@ async function* attempt(
       super(routed.url, {
         protocols: protocols === undefined ? [] : [protocols].flat(),
         headers,
-        client: routed.client,
+        ...(routed.client ? { client: routed.client } : {}),
       });
       socket = this;
       routed.watch(this);

@@ -75,19 +75,20 @@ export function parseUrl(
   assumeScheme = false,
 ): URL {
   // The URL may carry user:password@ or keys: messages show it redacted.
-  const shown = redactUrlText(text);
+  const redacted = () => redactUrlText(text);
   let url: URL;
   try {
     url = new URL(assumeScheme ? withDefaultScheme(text, protocols[0]!) : text);
   } catch {
+    const shown = redacted();
     throw new UsageError(`Invalid URL "${shown}": not an absolute URL`, {
       hint: `write the scheme too, e.g. ${protocols[0]}//${shown.replace(/^\/+/, "")}`,
     });
   }
   if (!protocols.includes(url.protocol)) {
-    throw new UsageError(`Invalid URL "${shown}": scheme must be ${protocols.join(" or ")}`);
+    throw new UsageError(`Invalid URL "${redacted()}": scheme must be ${protocols.join(" or ")}`);
   }
-  if (url.hostname === "") throw new UsageError(`Invalid URL "${shown}": missing host`);
+  if (url.hostname === "") throw new UsageError(`Invalid URL "${redacted()}": missing host`);
   return url;
 }
 
