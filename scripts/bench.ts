@@ -11,6 +11,7 @@
  * @module
  */
 import { writeSync } from "../src/output/terminal.ts";
+import { buildCli } from "./build_cli.ts";
 
 const quick = Deno.args.includes("--quick");
 const onlyAt = Deno.args.indexOf("--only");
@@ -18,7 +19,12 @@ const only = onlyAt >= 0 ? Deno.args[onlyAt + 1]?.split(",") : undefined;
 const wanted = (name: string) => only === undefined || only.includes(name);
 const ROOT = new URL("../", import.meta.url).pathname;
 const DENO = Deno.execPath();
-const DIAL = [DENO, "run", "-A", "--quiet", `${ROOT}main.ts`];
+/** dial as `deno task install` installs it: the built CLI (scripts/build_cli.ts), no config. */
+const BUILT = await Deno.makeTempDir({ prefix: "dial-bench-cli-" });
+await buildCli(`${BUILT}/`);
+const DIAL = [DENO, "run", "-A", "--quiet", "--no-config", `${BUILT}/dial.js`];
+/** dial run from the checkout, as `deno task dial` does. */
+const DIAL_SOURCE = [DENO, "run", "-A", "--quiet", `${ROOT}main.ts`];
 const STARTS = quick ? 5 : 21;
 const OAUTH_RUNS = quick ? 5 : 25;
 const STREAM_RUNS = quick ? 1 : 3;
@@ -206,6 +212,7 @@ async function coldStart(): Promise<void> {
     ["dial GET", [...DIAL, "GET", url]],
     ["dial --help", [...DIAL, "--help"]],
     ["dial --version", [...DIAL, "--version"]],
+    ["dial GET, from source", [...DIAL_SOURCE, "GET", url]],
   ];
   if (which("curl")) tools.push(["curl", ["curl", "-s", url]]);
   else note("curl not found: skipped");
@@ -388,7 +395,9 @@ async function graphql(): Promise<void> {
 try {
   out(
     `## dial benchmarks\n\n${new Date().toISOString().slice(0, 10)}, Deno ${Deno.version.deno}, ` +
-      `${navigator.hardwareConcurrency} CPUs, loopback${quick ? ", --quick" : ""}.\n`,
+      `${navigator.hardwareConcurrency} CPUs, loopback${quick ? ", --quick" : ""}. ` +
+      "dial is the built CLI as `deno task install` installs it (`deno run -A --no-config " +
+      "dist/cli/dial.js`), unless a row says from source.\n",
   );
   if (wanted("start")) await coldStart();
   if (wanted("stream")) await streaming();
@@ -398,4 +407,5 @@ try {
 } finally {
   await server.shutdown();
   await Deno.remove(home, { recursive: true });
+  await Deno.remove(BUILT, { recursive: true });
 }

@@ -22,6 +22,8 @@ export interface DialOptions {
   env?: Record<string, string>;
   /** Working directory. */
   cwd?: string;
+  /** Run this built CLI (`scripts/build_cli.ts`) with `--no-config`, as installed, not main.ts. */
+  built?: string;
 }
 
 let home: string | undefined;
@@ -40,7 +42,13 @@ export function testHome(): string {
  */
 export async function dial(args: string[], options: DialOptions = {}): Promise<DialResult> {
   const command = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      ...(options.built ? ["--no-config", options.built] : [MAIN]),
+      ...args,
+    ],
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
@@ -103,6 +111,8 @@ export interface TerminalOptions {
   env?: Record<string, string>;
   /** Working directory. */
   cwd?: string;
+  /** Run this built CLI (`scripts/build_cli.ts`) with `--no-config`, as installed, not main.ts. */
+  built?: string;
 }
 
 /**
