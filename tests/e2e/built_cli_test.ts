@@ -125,3 +125,17 @@ Deno.test("built CLI: completions load from their chunk", async () => {
   assert.equal(result.code, 0, result.stderr);
   includes(result.stdout, "complete -o default -F _dial dial");
 });
+
+Deno.test("built CLI: a file upload goes out sized, through its node:http chunk", async () => {
+  const file = await builtCli();
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/note.txt`, "hello");
+  await using server = serve(async (request) =>
+    new Response(`${request.headers.get("content-length")} ${await request.text()}`)
+  );
+  const result = await dial(["PUT", `${server.origin}/up`, "-d", `@${dir}/note.txt`], {
+    built: file,
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "5 hello");
+});
