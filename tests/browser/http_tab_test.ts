@@ -54,12 +54,12 @@ Deno.test("browser: the HTTP tab shows a bad URL in words and sends nothing", as
   await using browser = await launchBrowser();
   await using app = await openApp(browser);
   const { page } = app;
-  await page.getByLabel("URL", { exact: true }).fill("example.com/x");
+  await page.getByLabel("URL", { exact: true }).fill("ftp://example.com/x");
   await page.getByRole("button", { name: "Send" }).click();
   const alert = page.getByRole("alert");
   await alert.waitFor();
   assert.match(
     await alert.textContent() ?? "",
-    /Invalid URL "example.com\/x": not an absolute URL/,
+    /Invalid URL "ftp:\/\/example.com\/x": scheme must be http: or https:/,
   );
 });

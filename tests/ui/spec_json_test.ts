@@ -91,3 +91,12 @@ Deno.test("ui api: auth and an Authorization header conflict, as -u and -H do", 
     /Conflicting auth and Authorization header/,
   );
 });
+
+Deno.test("ui api: a URL without a scheme is read as on the command line", () => {
+  const url = (text: string) => parseUiRequest({ url: text }).url.href;
+  assert.equal(url("localhost:8080/x"), "http://localhost:8080/x");
+  assert.equal(url(":3000/api"), "http://localhost:3000/api");
+  assert.equal(url("example.com"), "http://example.com/");
+  assert.equal(url("https://example.com/a"), "https://example.com/a");
+  assert.throws(() => parseUiRequest({ url: "ftp://example.com/" }), /scheme must be/);
+});

@@ -37,7 +37,7 @@ import { parseUiAuth, parseUiHeaders } from "./spec_json.ts";
 
 /** The endpoint, auth and headers of a GraphQL-tab call, as the CLI builds them from flags. */
 function endpointOf(json: JsonObject, context: ApiContext): GraphQLEndpoint {
-  const url = parseUrl(string(json.url ?? "", "url").trim());
+  const url = parseUrl(string(json.url ?? "", "url").trim(), undefined, true);
   const { auth, headers: authHeaders } = parseUiAuth(json.auth, context.oauth);
   return { url, auth, headers: [...authHeaders, ...parseUiHeaders(json.headers)] };
 }

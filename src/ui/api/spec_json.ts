@@ -169,7 +169,8 @@ export function parseUiHeaders(value: unknown): HeaderField[] {
 export function parseUiRequest(value: unknown, settings: UiOAuthSettings = {}): RequestSpec {
   const json = object(value, "request");
   const method = parseMethod(string(json.method ?? "GET", "method").trim().toUpperCase());
-  const url = parseUrl(string(json.url ?? "", "url").trim());
+  // As on the command line: no scheme means http://, :PORT/path means localhost.
+  const url = parseUrl(string(json.url ?? "", "url").trim(), undefined, true);
   for (const param of rows(json.params, "params")) url.searchParams.append(param.name, param.value);
   const { auth, headers: authHeaders } = parseUiAuth(json.auth, settings);
   const headers = [...authHeaders, ...parseUiHeaders(json.headers)];

@@ -99,7 +99,7 @@ function parseStart(json: JsonObject): StartWebSocket | StartSse {
       "wss:",
       "http:",
       "https:",
-    ]);
+    ], true);
     url.protocol = url.protocol === "wss:"
       ? "https:"
       : url.protocol === "ws:"
