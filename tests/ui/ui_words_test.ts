@@ -20,10 +20,6 @@ Deno.test("ui words: CLI messages and hints name the UI's controls, never flags"
     "untick Follow redirects to see the redirect",
   );
   equal(
-    uiHint("several operations: choose one with --operation-name"),
-    "choose one with the Operation picker",
-  );
-  equal(
     uiMessage(
       "Cannot reach 127.0.0.1:9: connection refused (error sending request for url (http://127.0.0.1:9/): client error (Connect): tcp connect error: Connection refused (os error 111))",
     ),

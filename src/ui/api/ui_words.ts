@@ -14,7 +14,6 @@ const HINTS: ReadonlyArray<[RegExp, string]> = [
   [/--oauth2-timeout/, "press Log in again, or raise Login timeout in the auth panel"],
   [/--max-redirects/, "untick Follow redirects to see the redirect"],
   [/--subprotocol/, "check Subprotocols against what the server supports"],
-  [/--operation-name/, "choose one with the Operation picker"],
   [/--timeout/, "raise Timeout in the tab"],
   // TLS trust is chosen when dial ui starts: those flags are dial ui's own.
   [
@@ -43,8 +42,6 @@ const WORDS: ReadonlyArray<[RegExp, string]> = [
   [/--oauth2\b/g, "the auth panel"],
   [/--subprotocol\b/g, "Subprotocols"],
   [/--init-payload\b/g, "the connection_init payload"],
-  [/--variables\b/g, "the Variables editor"],
-  [/--operation-name\b/g, "the Operation picker"],
 ];
 
 /** A flag such as `-u` or `--oauth2-port` (in a hint not rewritten above). */
