@@ -4,7 +4,8 @@
  * highlighted and parents expanded, tree rows in the DOM, and introspections per session.
  * Figures go to the README ("Desktop UI"); nothing here is asserted by a test.
  *
- * Run: `deno run -A scripts/bench_ui.ts` (needs Debian's Chromium at /usr/bin/chromium).
+ * Run: `deno run -A --config tests/deno.json scripts/bench_ui.ts` (needs Debian's Chromium at
+ * /usr/bin/chromium; the tests' configuration resolves Playwright and the test servers).
  * @module
  */
 import { launchBrowser, openApp } from "../tests/browser/_browser.ts";

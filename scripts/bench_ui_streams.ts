@@ -1,5 +1,5 @@
 /**
- * Measures the stream tabs' message log in Chromium (`deno run -A scripts/bench_ui_streams.ts`):
+ * Measures the stream tabs' message log in Chromium (`deno task bench:ui-streams`):
  * main-thread work (CDP `TaskDuration`) for 10,000 WebSocket messages arriving at once, from
  * the bridge frame to the rendered rows, and the same once the log holds 100,000 messages;
  * then the time to render a scroll to the middle of the full log. Prints a Markdown table.

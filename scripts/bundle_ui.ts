@@ -1,6 +1,7 @@
 /**
  * Bundles the desktop UI (`deno task bundle`): `src/ui/web/main.tsx` → `src/ui/web/dist/app.js`
- * with `deno bundle --platform browser`, and the style sheet → `dist/app.css`. The UI server
+ * with `deno bundle --platform browser` and the frontend's own `src/ui/web/deno.json` (Preact and
+ * CodeMirror, which dial itself never loads), and the style sheet → `dist/app.css`. The UI server
  * reads these files; `deno compile --include src/ui/web/dist` embeds them. With `--if-stale`
  * (as `deno task test` runs it) the bundle is built only when it is missing or older than a
  * source it includes.
@@ -25,6 +26,8 @@ export async function bundleUi(options: { minify?: boolean } = {}): Promise<void
     "--quiet",
     "--platform",
     "browser",
+    "--config",
+    new URL("deno.json", WEB).pathname,
     ...(options.minify === false ? [] : ["--minify"]),
     "--output",
     new URL(`app.js.${suffix}`, DIST).pathname,
@@ -45,8 +48,8 @@ export async function bundleUi(options: { minify?: boolean } = {}): Promise<void
 }
 
 /**
- * Whether the bundle is missing or any source it includes (`src/`, the web workspace's
- * `deno.json`, the project's `deno.json`) is newer than it.
+ * Whether the bundle is missing or any source it includes (`src/`, with the frontend's
+ * `deno.json` and `deno.lock`) is newer than it.
  *
  * @param dist the bundle's directory
  * @returns whether to build
@@ -59,9 +62,7 @@ export async function bundleIsStale(dist: URL = DIST): Promise<boolean> {
   } catch {
     return true;
   }
-  const root = new URL("../", import.meta.url);
-  return await newerThan(new URL("src/", root), built) ||
-    await newerThan(new URL("deno.json", root), built);
+  return await newerThan(new URL("../src/", import.meta.url), built);
 }
 
 async function newerThan(url: URL, time: number): Promise<boolean> {

@@ -2,7 +2,8 @@
  * Renders each tab of `dial ui` into `docs/ui-<tab>.png` (shown in the README), against
  * local servers: graphql-yoga serving GitHub's schema, and a small JSON API.
  *
- * Run: `deno run -A scripts/screenshots.ts` (needs Debian's Chromium at /usr/bin/chromium).
+ * Run: `deno run -A --config tests/deno.json scripts/screenshots.ts` (needs Debian's Chromium at
+ * /usr/bin/chromium; the tests' configuration resolves Playwright and the test servers).
  * @module
  */
 import { launchBrowser, openApp } from "../tests/browser/_browser.ts";
