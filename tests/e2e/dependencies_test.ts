@@ -160,7 +160,7 @@ Deno.test("dependencies: with only the packages dial imports in the Deno cache, 
   assert.ok([...keys].some((k) => k.startsWith("graphql@")));
   const denoDir = await cacheWith(keys);
   const cwd = await Deno.makeTempDir();
-  await using server = serve(async (request) => {
+  await using server = serve((request) => {
     const path = new URL(request.url).pathname;
     if (path === "/token") {
       return Response.json({ access_token: "t0k", token_type: "Bearer", expires_in: 60 });
