@@ -17,7 +17,10 @@ interface Config {
 }
 interface Lock {
   specifiers: Record<string, string>;
-  npm: Record<string, { dependencies?: string[]; optionalDependencies?: string[] }>;
+  npm: Record<
+    string,
+    { dependencies?: string[]; optionalDependencies?: string[] }
+  >;
   workspace: { dependencies: string[] };
 }
 
@@ -41,8 +44,14 @@ function packageName(specifier: string): string {
 function lockClosure(lock: Lock, names?: Set<string>): Set<string> {
   const byName = (dep: string) => {
     if (dep in lock.npm) return dep;
-    const keys = Object.keys(lock.npm).filter((k) => k.slice(0, k.indexOf("@", 1)) === dep);
-    assert.equal(keys.length, 1, `${dep} names ${keys.length} lockfile entries`);
+    const keys = Object.keys(lock.npm).filter((k) =>
+      k.slice(0, k.indexOf("@", 1)) === dep
+    );
+    assert.equal(
+      keys.length,
+      1,
+      `${dep} names ${keys.length} lockfile entries`,
+    );
     return keys[0]!;
   };
   const reached = new Set<string>();
@@ -55,7 +64,12 @@ function lockClosure(lock: Lock, names?: Set<string>): Set<string> {
     assert.ok(key in lock.npm, `${key} is missing from the lockfile`);
     reached.add(key);
     const entry = lock.npm[key]!;
-    for (const dep of [...entry.dependencies ?? [], ...entry.optionalDependencies ?? []]) {
+    for (
+      const dep of [
+        ...entry.dependencies ?? [],
+        ...entry.optionalDependencies ?? [],
+      ]
+    ) {
       stack.push(byName(dep));
     }
   }
@@ -64,11 +78,19 @@ function lockClosure(lock: Lock, names?: Set<string>): Set<string> {
 
 /** The npm packages imported by dial's own modules (every file the root config checks). */
 async function runtimePackages(): Promise<Set<string>> {
-  const files = (await sourceFiles()).filter((f) => configFor(f) === "deno.json");
-  assert.ok(files.includes("main.ts") && files.includes("src/graphql/ws_client.ts"));
-  assert.ok(!files.some((f) => f.startsWith("tests/") || f.startsWith("src/ui/web/")));
+  const files = (await sourceFiles()).filter((f) =>
+    configFor(f) === "deno.json"
+  );
+  assert.ok(
+    files.includes("main.ts") && files.includes("src/graphql/ws_client.ts"),
+  );
+  assert.ok(
+    !files.some((f) => f.startsWith("tests/") || f.startsWith("src/ui/web/")),
+  );
   const edges = await importEdges(files.map((f) => new URL(f, ROOT)));
-  return new Set(edges.filter((e) => e.to.startsWith("npm:")).map((e) => packageName(e.to)));
+  return new Set(
+    edges.filter((e) => e.to.startsWith("npm:")).map((e) => packageName(e.to)),
+  );
 }
 
 Deno.test("dependencies: the root deno.json imports exactly the npm packages dial's own modules load", async () => {
@@ -103,7 +125,9 @@ Deno.test("dependencies: tests and the frontend pin the runtime packages at the 
   const web = (await readJson<Config>("src/ui/web/deno.json")).imports;
   for (const [name, target] of Object.entries(root)) {
     assert.equal(tests[name], target, `tests/deno.json: ${name}`);
-    if (name in web) assert.equal(web[name], target, `src/ui/web/deno.json: ${name}`);
+    if (name in web) {
+      assert.equal(web[name], target, `src/ui/web/deno.json: ${name}`);
+    }
   }
 });
 
@@ -119,9 +143,12 @@ async function cacheWith(keys: Iterable<string>): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "dial-deno-dir-" });
   for (const key of keys) {
     const at = key.indexOf("@", 1);
-    const [name, version] = [key.slice(0, at), key.slice(at + 1).split("_")[0]!];
-    await Deno.mkdir(`${dir}/npm/registry.npmjs.org/${name}`, { recursive: true });
+    const [name, version] = [
+      key.slice(0, at),
+      key.slice(at + 1).split("_")[0]!,
+    ];
     const to = `${dir}/npm/registry.npmjs.org/${name}`;
+    await Deno.mkdir(to, { recursive: true });
     await Deno.copyFile(`${from}/${name}/registry.json`, `${to}/registry.json`);
     await copyTree(`${from}/${name}/${version}`, `${to}/${version}`);
   }
@@ -131,13 +158,20 @@ async function cacheWith(keys: Iterable<string>): Promise<string> {
 async function copyTree(from: string, to: string): Promise<void> {
   await Deno.mkdir(to, { recursive: true });
   for await (const entry of Deno.readDir(from)) {
-    if (entry.isDirectory) await copyTree(`${from}/${entry.name}`, `${to}/${entry.name}`);
-    else if (entry.isFile) await Deno.copyFile(`${from}/${entry.name}`, `${to}/${entry.name}`);
+    if (entry.isDirectory) {
+      await copyTree(`${from}/${entry.name}`, `${to}/${entry.name}`);
+    } else if (entry.isFile) {
+      await Deno.copyFile(`${from}/${entry.name}`, `${to}/${entry.name}`);
+    }
   }
 }
 
 /** `deno run --cached-only main.ts …` on a given Deno cache, from a directory outside the repo. */
-function spawnCachedOnly(args: string[], denoDir: string, cwd: string): Deno.ChildProcess {
+function spawnCachedOnly(
+  args: string[],
+  denoDir: string,
+  cwd: string,
+): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", "--cached-only", MAIN, ...args],
     cwd,
@@ -152,21 +186,36 @@ function spawnCachedOnly(args: string[], denoDir: string, cwd: string): Deno.Chi
 async function runCachedOnly(args: string[], denoDir: string, cwd: string) {
   const output = await spawnCachedOnly(args, denoDir, cwd).output();
   const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: text(output.stdout), stderr: text(output.stderr) };
+  return {
+    code: output.code,
+    stdout: text(output.stdout),
+    stderr: text(output.stderr),
+  };
 }
 
 Deno.test("dependencies: with only the packages dial imports in the Deno cache, dial graphql, an OAuth grant and dial ui run from another directory", async () => {
-  const keys = lockClosure(await readJson<Lock>("deno.lock"), await runtimePackages());
+  const keys = lockClosure(
+    await readJson<Lock>("deno.lock"),
+    await runtimePackages(),
+  );
   assert.ok([...keys].some((k) => k.startsWith("graphql@")));
   const denoDir = await cacheWith(keys);
   const cwd = await Deno.makeTempDir();
   await using server = serve((request) => {
     const path = new URL(request.url).pathname;
     if (path === "/token") {
-      return Response.json({ access_token: "t0k", token_type: "Bearer", expires_in: 60 });
+      return Response.json({
+        access_token: "t0k",
+        token_type: "Bearer",
+        expires_in: 60,
+      });
     }
-    if (path === "/graphql") return Response.json({ data: { __typename: "Query" } });
-    return Response.json({ authorization: request.headers.get("authorization") });
+    if (path === "/graphql") {
+      return Response.json({ data: { __typename: "Query" } });
+    }
+    return Response.json({
+      authorization: request.headers.get("authorization"),
+    });
   });
   try {
     const graphql = await runCachedOnly(
