@@ -15,6 +15,11 @@ const MAIN = new URL("main.ts", ROOT).pathname;
 interface Config {
   imports: Record<string, string>;
 }
+interface FullConfig extends Config {
+  fmt: { lineWidth: number };
+  lint: { rules: unknown };
+  compilerOptions: Record<string, unknown>;
+}
 interface Lock {
   specifiers: Record<string, string>;
   npm: Record<
@@ -44,9 +49,7 @@ function packageName(specifier: string): string {
 function lockClosure(lock: Lock, names?: Set<string>): Set<string> {
   const byName = (dep: string) => {
     if (dep in lock.npm) return dep;
-    const keys = Object.keys(lock.npm).filter((k) =>
-      k.slice(0, k.indexOf("@", 1)) === dep
-    );
+    const keys = Object.keys(lock.npm).filter((k) => k.slice(0, k.indexOf("@", 1)) === dep);
     assert.equal(
       keys.length,
       1,
@@ -78,9 +81,7 @@ function lockClosure(lock: Lock, names?: Set<string>): Set<string> {
 
 /** The npm packages imported by dial's own modules (every file the root config checks). */
 async function runtimePackages(): Promise<Set<string>> {
-  const files = (await sourceFiles()).filter((f) =>
-    configFor(f) === "deno.json"
-  );
+  const files = (await sourceFiles()).filter((f) => configFor(f) === "deno.json");
   assert.ok(
     files.includes("main.ts") && files.includes("src/graphql/ws_client.ts"),
   );
@@ -119,14 +120,22 @@ Deno.test("dependencies: the root deno.lock holds the root imports and their dep
   assert.deepEqual(crept, []);
 });
 
-Deno.test("dependencies: tests and the frontend pin the runtime packages at the root's versions", async () => {
-  const root = (await readJson<Config>("deno.json")).imports;
-  const tests = (await readJson<Config>("tests/deno.json")).imports;
-  const web = (await readJson<Config>("src/ui/web/deno.json")).imports;
-  for (const [name, target] of Object.entries(root)) {
-    assert.equal(tests[name], target, `tests/deno.json: ${name}`);
-    if (name in web) {
-      assert.equal(web[name], target, `src/ui/web/deno.json: ${name}`);
+Deno.test("dependencies: tests and the frontend pin the runtime packages at the root's versions, and check, format and lint alike", async () => {
+  const root = await readJson<FullConfig>("deno.json");
+  const tests = await readJson<FullConfig>("tests/deno.json");
+  const web = await readJson<FullConfig>("src/ui/web/deno.json");
+  for (const [name, target] of Object.entries(root.imports)) {
+    assert.equal(tests.imports[name], target, `tests/deno.json: ${name}`);
+    if (name in web.imports) {
+      assert.equal(web.imports[name], target, `src/ui/web/deno.json: ${name}`);
+    }
+  }
+  // `deno fmt` and `deno lint` given a file use the configuration nearest to it.
+  for (const nested of [tests, web]) {
+    assert.equal(nested.fmt.lineWidth, root.fmt.lineWidth);
+    assert.deepEqual(nested.lint.rules, root.lint.rules);
+    for (const [option, value] of Object.entries(root.compilerOptions)) {
+      assert.deepEqual(nested.compilerOptions[option], value, option);
     }
   }
 });
