@@ -2,7 +2,8 @@
  * The root `deno.json` and `deno.lock` hold only the npm packages dial runs: Deno installs every
  * package of a lockfile once a run resolves one, so a test-only or build-only package there would
  * be downloaded by the first `dial graphql` on a fresh Deno cache. Tests, benches and the
- * Chromium scripts use `tests/deno.json`; the frontend build uses `src/ui/web/deno.json`.
+ * Chromium scripts use `tests/deno.json`; the frontend build uses `src/ui/web/deno.json`, the CLI
+ * build (`deno task build`, `deno task install`) `scripts/build/deno.json`.
  */
 import assert from "node:assert/strict";
 import { dialEnv, serve } from "../_helpers.ts";
@@ -112,6 +113,7 @@ Deno.test("dependencies: the root deno.lock holds the root imports and their dep
   const others = [
     ...Object.keys((await readJson<Config>("tests/deno.json")).imports),
     ...Object.keys((await readJson<Config>("src/ui/web/deno.json")).imports),
+    ...Object.keys((await readJson<Config>("scripts/build/deno.json")).imports),
   ].filter((name) => !(name in imports));
   assert.ok(others.includes("playwright-core") && others.includes("preact"));
   const crept = Object.keys(lock.npm).filter((key) =>
@@ -120,7 +122,7 @@ Deno.test("dependencies: the root deno.lock holds the root imports and their dep
   assert.deepEqual(crept, []);
 });
 
-Deno.test("dependencies: tests and the frontend pin the runtime packages at the root's versions, and check, format and lint alike", async () => {
+Deno.test("dependencies: tests, the frontend and the CLI build pin shared packages alike, and check, format and lint alike", async () => {
   const root = await readJson<FullConfig>("deno.json");
   const tests = await readJson<FullConfig>("tests/deno.json");
   const web = await readJson<FullConfig>("src/ui/web/deno.json");
@@ -129,6 +131,11 @@ Deno.test("dependencies: tests and the frontend pin the runtime packages at the 
     if (name in web.imports) {
       assert.equal(web.imports[name], target, `src/ui/web/deno.json: ${name}`);
     }
+  }
+  // The CLI build's packages, at the versions the tests build with.
+  const build = await readJson<Config>("scripts/build/deno.json");
+  for (const [name, target] of Object.entries(build.imports)) {
+    assert.equal(tests.imports[name], target, `scripts/build/deno.json: ${name}`);
   }
   // `deno fmt` and `deno lint` given a file use the configuration nearest to it.
   for (const nested of [tests, web]) {
