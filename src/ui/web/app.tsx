@@ -5,12 +5,12 @@
 import type { JSX } from "preact";
 import { AuthPanel } from "./auth_panel.tsx";
 import { GraphqlTab } from "./graphql/graphql_tab.tsx";
-import { HttpTab } from "./http_tab.tsx";
-import { SseTab } from "./sse_tab.tsx";
+import { HttpTab } from "./http/http_tab.tsx";
+import { SseTab } from "./sse/sse_tab.tsx";
 import { signal } from "@preact/signals";
 import { clearDrafts, isString, persisted } from "./storage.ts";
 import { type TabDef, TabList, TabPanels } from "./tabs.tsx";
-import { WebSocketTab } from "./ws_tab.tsx";
+import { WebSocketTab } from "./ws/ws_tab.tsx";
 
 const TABS: TabDef[] = [
   { id: "http", label: "HTTP", render: () => <HttpTab /> },

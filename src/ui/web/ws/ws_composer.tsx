@@ -10,7 +10,7 @@ import { prettyJson } from "../../../output/json.ts";
 import { CodeEditor } from "../code_editor.tsx";
 import { SelectField } from "../fields.tsx";
 import { isString, persisted } from "../storage.ts";
-import { parseBase64, parseHex } from "./binary.ts";
+import { parseBase64, parseHex } from "../stream/binary.ts";
 
 /** How the composer's text is read. */
 export type ComposeMode = "text" | "json" | "hex" | "base64";

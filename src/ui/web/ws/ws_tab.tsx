@@ -7,14 +7,14 @@
  */
 import { computed, signal } from "@preact/signals";
 import type { JSX } from "preact";
-import { authFor, AuthSkipped } from "./auth_scope.tsx";
-import { RowTable, TextField } from "./fields.tsx";
-import { isRows, isString, persisted, urlWithoutSecrets, withoutSecrets } from "./storage.ts";
-import { type BridgeEvent, eventError, StreamBridge } from "./stream/bridge_client.ts";
-import { type LogEntry, LogStore } from "./stream/log_store.ts";
-import { StreamLog } from "./stream/stream_log.tsx";
-import { ensureStreamStyles } from "./stream/stream_styles.ts";
-import { type Outgoing, WsComposer } from "./stream/ws_composer.tsx";
+import { authFor, AuthSkipped } from "../auth_scope.tsx";
+import { RowTable, TextField } from "../fields.tsx";
+import { isRows, isString, persisted, urlWithoutSecrets, withoutSecrets } from "../storage.ts";
+import { type BridgeEvent, eventError, StreamBridge } from "../stream/bridge_client.ts";
+import { type LogEntry, LogStore } from "../stream/log_store.ts";
+import { StreamLog } from "../stream/stream_log.tsx";
+import { ensureStreamStyles } from "../stream/stream_styles.ts";
+import { type Outgoing, WsComposer } from "./ws_composer.tsx";
 
 const authSkipped = signal<string | undefined>(undefined);
 

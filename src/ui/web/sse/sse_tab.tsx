@@ -9,9 +9,9 @@
 import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { json } from "@codemirror/lang-json";
-import { authFor, AuthSkipped } from "./auth_scope.tsx";
-import { CodeEditor } from "./code_editor.tsx";
-import { RowTable, SelectField, TextField } from "./fields.tsx";
+import { authFor, AuthSkipped } from "../auth_scope.tsx";
+import { CodeEditor } from "../code_editor.tsx";
+import { RowTable, SelectField, TextField } from "../fields.tsx";
 import {
   isRows,
   isString,
@@ -19,11 +19,11 @@ import {
   persisted,
   urlWithoutSecrets,
   withoutSecrets,
-} from "./storage.ts";
-import { type BridgeEvent, eventError, StreamBridge } from "./stream/bridge_client.ts";
-import { type LogEntry, LogStore } from "./stream/log_store.ts";
-import { StreamLog } from "./stream/stream_log.tsx";
-import { ensureStreamStyles } from "./stream/stream_styles.ts";
+} from "../storage.ts";
+import { type BridgeEvent, eventError, StreamBridge } from "../stream/bridge_client.ts";
+import { type LogEntry, LogStore } from "../stream/log_store.ts";
+import { StreamLog } from "../stream/stream_log.tsx";
+import { ensureStreamStyles } from "../stream/stream_styles.ts";
 
 const authSkipped = signal<string | undefined>(undefined);
 

@@ -15,15 +15,15 @@ import {
   postJson,
   timeoutMs,
   toApiError,
-} from "./api.ts";
-import { DEFAULT_TIMEOUT_MS, type HttpRequestJson, type ResponseJson } from "../protocol.ts";
-import { authFor, AuthSkipped } from "./auth_scope.tsx";
-import { CodeEditor } from "./code_editor.tsx";
-import { loginIfNeeded, refreshTokenState } from "./token_state.tsx";
-import { RowTable, SelectField, TextField } from "./fields.tsx";
-import { ResponseMeta } from "./response_meta.tsx";
-import { type HistoryEntry, HistoryList, remember, restoreRows, tabHistory } from "./history.tsx";
-import { ResponseViewer, type ViewedBody } from "./response_viewer.tsx";
+} from "../api.ts";
+import { DEFAULT_TIMEOUT_MS, type HttpRequestJson, type ResponseJson } from "../../protocol.ts";
+import { authFor, AuthSkipped } from "../auth_scope.tsx";
+import { CodeEditor } from "../code_editor.tsx";
+import { loginIfNeeded, refreshTokenState } from "../token_state.tsx";
+import { RowTable, SelectField, TextField } from "../fields.tsx";
+import { ResponseMeta } from "../response_meta.tsx";
+import { type HistoryEntry, HistoryList, remember, restoreRows, tabHistory } from "../history.tsx";
+import { ResponseViewer, type ViewedBody } from "../response_viewer.tsx";
 import {
   isRows,
   isString,
@@ -31,7 +31,7 @@ import {
   persisted,
   urlWithoutSecrets,
   withoutSecrets,
-} from "./storage.ts";
+} from "../storage.ts";
 
 type BodyKind = "none" | "json" | "text" | "form";
 const BODY_KINDS: ReadonlyArray<[BodyKind, string]> = [
