@@ -91,7 +91,7 @@ export const OAUTH2_FLAGS = flags([
   ...OAUTH2_EXTRA_FLAGS,
 ]);
 
-/** The auth and header flags every command that sends shares (SPEC 5.1). */
+/** The auth and header flags every command that sends shares. */
 export const AUTH_FLAGS = flags([
   {
     long: "header",

@@ -1,5 +1,5 @@
 /**
- * Cookies across redirect hops, `-b` and `-c` (issue 14 item 7), read back from raw requests.
+ * Cookies across redirect hops, `-b` and `-c`, read back from raw requests.
  */
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";

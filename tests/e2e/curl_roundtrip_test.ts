@@ -1,5 +1,5 @@
 /**
- * `--curl` round trip: the printed command, run by real curl, sends what dial sends (issue 14).
+ * `--curl` round trip: the printed command, run by real curl, sends what dial sends.
  */
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";

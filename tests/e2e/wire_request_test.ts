@@ -1,5 +1,5 @@
 /**
- * What dial puts on the wire, read back from servers that record the raw bytes (issue 14).
+ * What dial puts on the wire, read back from servers that record the raw bytes.
  */
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";

@@ -16,6 +16,7 @@ import {
   SESSION_HEADER,
   SESSION_STORAGE_KEY,
   type SessionAnswer,
+  type SessionRequest,
 } from "../protocol.ts";
 
 export { isRecord };
@@ -78,7 +79,7 @@ export async function startSession(): Promise<ApiError | undefined> {
       const response = await fetch("/api/session", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ launch }),
+        body: JSON.stringify({ launch } satisfies SessionRequest),
       });
       if (!response.ok) throw await apiError(response);
       const answer: SessionAnswer = await response.json();
