@@ -185,8 +185,20 @@ export function serve(
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     (request, info) => {
-      requests.push(request.clone());
-      return handler(request, info);
+      // Not request.clone(): it reads request.signal, and Deno then prints its "legacy abort"
+      // notice after every successful response. The handler keeps the original request (its
+      // signal, Deno.upgradeWebSocket) unless a body has to be shared with the record.
+      const { url, method, headers } = request;
+      if (request.body === null) {
+        requests.push(new Request(url, { method, headers }));
+        return handler(request, info);
+      }
+      const [recorded, handled] = request.body.tee();
+      requests.push(new Request(url, { method, headers, body: recorded }));
+      const shared = new Request(url, { method, headers, body: handled });
+      // The original's signal (aborted when the client goes away), read only if the handler does.
+      Object.defineProperty(shared, "signal", { get: () => request.signal });
+      return handler(shared, info);
     },
   );
   const close = async () => {
