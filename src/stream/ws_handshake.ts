@@ -5,6 +5,8 @@
 import { DialError, ErrorCode, ExitCode, TransportError } from "../errors.ts";
 import { redactUrlsInText } from "../redact_url.ts";
 import { tlsError } from "../http/transport_error.ts";
+import { USER_AGENT } from "../http/build_request.ts";
+import type { PreparedRequest } from "../http/request_spec.ts";
 import { StatusError, statusHint } from "./status_error.ts";
 
 /**
@@ -16,6 +18,20 @@ export function toWebSocketUrl(url: URL): URL {
   if (result.protocol === "http:") result.protocol = "ws:";
   if (result.protocol === "https:") result.protocol = "wss:";
   return result;
+}
+
+/**
+ * The request a WebSocket handshake sends. Deno's WebSocket always sends its own User-Agent and
+ * appends the request's headers after it, so dial's default one is left out: the server sees
+ * one User-Agent, as from `dial GET` (one given with `-H` is still sent, after Deno's).
+ *
+ * @param request the request as built, with dial's default User-Agent unless one was given
+ * @returns the request without dial's default User-Agent
+ */
+export function handshakeRequest(request: PreparedRequest): PreparedRequest {
+  const isDefault = (h: { name: string; value: unknown }) =>
+    h.name === "User-Agent" && h.value === USER_AGENT;
+  return { ...request, headers: request.headers.filter((h) => !isDefault(h)) };
 }
 
 /** Deno's message for a refused handshake, e.g. "Invalid status code: 401". */

@@ -10,7 +10,12 @@ import type { PreparedRequest, RequestSpec } from "../http/request_spec.ts";
 import { transportFetch, type TransportOptions, transportWebSocket } from "../http/client.ts";
 import { EventChannel, sleep } from "./event_channel.ts";
 import { StatusError } from "./status_error.ts";
-import { handshakeError, subprotocolMismatch, toWebSocketUrl } from "./ws_handshake.ts";
+import {
+  handshakeError,
+  handshakeRequest,
+  subprotocolMismatch,
+  toWebSocketUrl,
+} from "./ws_handshake.ts";
 
 /** How long a close waits for the server's close frame before the connection is dropped. */
 export const CLOSE_WAIT_MS = 2000;
@@ -290,7 +295,8 @@ export class WebSocketSession {
     });
   }
 
-  async #handshake(prepared: PreparedRequest): Promise<void> {
+  async #handshake(built: PreparedRequest): Promise<void> {
+    const prepared = handshakeRequest(built);
     this.#attempt++;
     this.#state = "connecting";
     const url = requestUrl(prepared);

@@ -191,6 +191,21 @@ Deno.test("wire: -v shows every header as the server receives it, in order", asy
   await Deno.remove(file);
 });
 
+Deno.test("wire: dial ws sends one User-Agent, like dial GET and dial sse; -v shows it as sent", async () => {
+  await using server = rawServer(() => ({ status: "400 Bad Request" }));
+  for (const command of ["GET", "sse", "ws"]) {
+    await dial([command, server.origin]);
+    const request = server.requests.at(-1)!;
+    assert.equal(headerValues(request, "user-agent").length, 1, `${command}: ${request.headers}`);
+  }
+  const verbose = await dial(["ws", server.origin, "-v"]);
+  const shown = shownHeaders(verbose.stderr).filter((h) => h !== "sec-websocket-key: (random)");
+  const received = receivedHeaders(server.requests.at(-1)!).filter((h) =>
+    !h.startsWith("sec-websocket-key:")
+  );
+  assert.deepEqual(shown, received);
+});
+
 Deno.test("wire: --offline shows the body framing and no fragment or userinfo", async () => {
   const file = await tempFile("0123456789");
   const offline = await dial([
