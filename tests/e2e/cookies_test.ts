@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
 import { dial } from "../_helpers.ts";
-import { headerValues, type RawAnswer, type RawRequest, rawServer } from "./_raw_recorder.ts";
+import { headerValues, type RawAnswer, type RawRequest, rawServer } from "./_raw_server.ts";
 
 function path(request: RawRequest): string {
   return request.line.split(" ")[1]!;

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
 import { dial } from "../_helpers.ts";
-import { type RawRequest, rawServer } from "./_raw_recorder.ts";
+import { type RawRequest, rawServer } from "./_raw_server.ts";
 
 /** Headers every client sets its own way; the rest must match. */
 const CLIENT_OWN = new Set([

@@ -243,39 +243,6 @@ Deno.test("oauth2 login: no callback within --oauth2-timeout fails, exit 9, URL 
   assert.equal(target.seen.length, 0);
 });
 
-Deno.test("oauth2 login: the callback port defaults to 8484 (http://localhost:8484/)", async () => {
-  let free = true;
-  try {
-    Deno.listen({ hostname: "127.0.0.1", port: 8484 }).close();
-  } catch {
-    free = false;
-  }
-  await using op = await startOidcProvider({ redirectUris: ["http://localhost:8484/"] });
-  await using target = api();
-  const args = [
-    `${target.origin}/me`,
-    "--oauth2",
-    `authorization_code:${op.tokenUrl}:${OIDC_CLIENTS.public.id}`,
-    "--oauth2-auth-url",
-    op.authUrl,
-    "--oauth2-scope",
-    "openid",
-    "--oauth2-timeout",
-    "30",
-  ];
-  const result = await login(args, free ? {} : { mode: "none" });
-  if (free) {
-    assert.equal(result.code, 0, result.stderr);
-    const url = new URL(/visit:\n {2}(\S+)/.exec(result.stderr)?.[1] ?? "http://x");
-    assert.equal(url.searchParams.get("redirect_uri"), "http://localhost:8484/");
-    assert.equal(op.grants.authorization_code, 1);
-  } else {
-    // Something else holds 8484 here: dial must say so, naming the port.
-    assert.equal(result.code, 9);
-    assert.match(result.stderr, /Cannot listen on 127\.0\.0\.1:8484/);
-  }
-});
-
 Deno.test("oauth2 login: a callback naming another issuer (iss) is refused, exit 9", async () => {
   await using mock = await startMockServer();
   mock.server.service.on("beforeAuthorizeRedirect", (redirect) => {

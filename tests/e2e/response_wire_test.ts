@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { assertBytesEqual, excludes, includes } from "../assert.ts";
 import { dial, dialOnTerminal, hasScript } from "../_helpers.ts";
 import { dialIntoHead } from "./_spawn.ts";
-import { rawResponse, rawServer } from "./_raw_server.ts";
+import { rawResponse, rawServer, requestPath } from "./_raw_server.ts";
 
 Deno.test("response: the status line never names a protocol version fetch cannot know", async () => {
   await using server = rawServer(() => rawResponse("200 OK", { "X-One": "1" }, "old", "HTTP/1.0"));
@@ -45,8 +45,8 @@ Deno.test("response: a code without a standard phrase shows the code alone", asy
 
 Deno.test("response: a reader that stops early (| head -1) ends dial quietly with exit 0", async () => {
   const body = "line\n".repeat(400_000);
-  await using server = rawServer((head) =>
-    rawResponse(head.includes(" /missing ") ? "404 Not Found" : "200 OK", {
+  await using server = rawServer((request) =>
+    rawResponse(requestPath(request) === "/missing" ? "404 Not Found" : "200 OK", {
       "Content-Type": "text/plain",
     }, body)
   );
@@ -78,9 +78,8 @@ function encodingServer() {
     "/bad": [{ "Content-Type": "text/plain", "Content-Encoding": "deflate" }, "not deflate at all"],
     "/xfoo": [{ "Content-Type": "text/plain", "Content-Encoding": "x-foo" }, "ENCODED?\n"],
   };
-  return rawServer((head) => {
-    const path = head.split(" ")[1]!;
-    const [headers, body] = bodies[path]!;
+  return rawServer((request) => {
+    const [headers, body] = bodies[requestPath(request)]!;
     return rawResponse("200 OK", headers, body);
   });
 }

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
 import { dial, dialEnv } from "../_helpers.ts";
 import { mainPath, spawnDial } from "./_spawn.ts";
-import { headerValues, type RawRequest, rawServer } from "./_raw_recorder.ts";
+import { headerValues, type RawRequest, rawServer } from "./_raw_server.ts";
 import { makeCertificates } from "./_tls.ts";
 
 const WSGI = `

@@ -5,6 +5,7 @@
  */
 import { computed, signal } from "@preact/signals";
 import type { AuthJson, AuthKind, OAuth2Flow } from "../protocol.ts";
+import { DEFAULT_CALLBACK_PORT, DEFAULT_CALLBACK_TIMEOUT } from "../../auth/oauth2/defaults.ts";
 
 export type { AuthKind, OAuth2Flow };
 
@@ -34,9 +35,9 @@ export const auth = {
   authUrl: signal(""),
   oauthUsername: signal(""),
   oauthPassword: signal(""),
-  port: signal("8484"),
+  port: signal(String(DEFAULT_CALLBACK_PORT)),
   clientAuth: signal<"basic" | "post">("basic"),
-  timeout: signal("300"),
+  timeout: signal(String(DEFAULT_CALLBACK_TIMEOUT / 1000)),
 };
 
 /** The panel as the JSON the server parses. */
