@@ -6,7 +6,7 @@
  */
 import { extendSchema, type GraphQLSchema, parse } from "graphql";
 import { addMocksToSchema } from "@graphql-tools/mock";
-import { serve, type TestServer } from "../_helpers.ts";
+import { serve, type TestServer, withoutServeSignal } from "../_helpers.ts";
 import { schemaFromIntrospection } from "../../src/graphql/schema_model.ts";
 
 // Imported through variables so `deno check` skips their declarations: the schema package's
@@ -30,7 +30,7 @@ async function yogaHandler(
   if (!isRecord(yoga) || typeof yoga.fetch !== "function") throw new Error("yoga has no fetch");
   const handle = yoga.fetch;
   return async (request) => {
-    const response: unknown = await handle.call(yoga, request);
+    const response: unknown = await handle.call(yoga, withoutServeSignal(request));
     if (!(response instanceof Response)) throw new Error("yoga did not answer with a Response");
     return response;
   };

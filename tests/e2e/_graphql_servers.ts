@@ -9,7 +9,7 @@ import { addMocksToSchema } from "@graphql-tools/mock";
 import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery } from "graphql";
 import { makeServer } from "graphql-ws";
 import { makeExecutableSchema } from "@graphql-tools/schema";
-import { serve, type TestServer } from "../_helpers.ts";
+import { serve, type TestServer, withoutServeSignal } from "../_helpers.ts";
 import { githubIntrospection } from "../unit/graphql/_github.ts";
 
 // graphql-yoga's declarations pull in the DOM library, which changes the types of WebSocket
@@ -39,7 +39,7 @@ function createYoga(
   if (typeof fetchFn !== "function") throw new Error("createYoga returned no fetch handler");
   return {
     fetch: async (request) => {
-      const response: unknown = await fetchFn.call(yoga, request);
+      const response: unknown = await fetchFn.call(yoga, withoutServeSignal(request));
       if (!(response instanceof Response)) throw new Error("yoga answered no Response");
       return response;
     },

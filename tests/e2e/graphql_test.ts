@@ -330,8 +330,9 @@ Deno.test("graphql: a mutation with an input object variable, written to -o", as
 });
 
 Deno.test("graphql: --timeout bounds a server that never answers", async () => {
-  await using server = serve(async (request) => {
-    await new Promise((resolve) => request.signal.addEventListener("abort", resolve));
+  const gaveUp = Promise.withResolvers<void>();
+  await using server = serve(async () => {
+    await gaveUp.promise;
     return new Response(null, { status: 204 });
   });
   const result = await dial([
@@ -342,6 +343,7 @@ Deno.test("graphql: --timeout bounds a server that never answers", async () => {
     "--timeout",
     "0.3",
   ]);
+  gaveUp.resolve();
   equal(result.code, 8, result.stderr);
   match(result.stderr, /^error: Timed out/);
 });
