@@ -12,16 +12,11 @@ async function sources(dir: string): Promise<string[]> {
   return files;
 }
 
-// Renamed on the GraphQL tab's branch; this exception goes when both branches have landed.
-const PENDING_RENAME = "src/ui/web/graphql/run.ts";
-
 Deno.test("file names: each source file name under src/ is unique (mod.ts entries aside)", async () => {
   const byName = new Map<string, string[]>();
   for (const file of await sources("src")) {
     const name = file.slice(file.lastIndexOf("/") + 1);
-    if (name !== "mod.ts" && file !== PENDING_RENAME) {
-      byName.set(name, [...(byName.get(name) ?? []), file]);
-    }
+    if (name !== "mod.ts") byName.set(name, [...(byName.get(name) ?? []), file]);
   }
   const twice = [...byName.values()].filter((paths) => paths.length > 1);
   assert.deepEqual(twice, []);
