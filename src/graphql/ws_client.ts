@@ -11,7 +11,7 @@ import { transportFetch, type TransportOptions, webSocketRoute } from "../http/c
 import { authorize } from "../http/credentials.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
 import { StatusError } from "../stream/status_error.ts";
-import { handshakeError, toWebSocketUrl } from "../stream/ws_handshake.ts";
+import { handshakeError, handshakeRequest, toWebSocketUrl } from "../stream/ws_handshake.ts";
 import { type GraphQLResult, parseEnvelope } from "./envelope.ts";
 import type { GraphQLEndpoint, GraphQLRequest } from "./http_client.ts";
 
@@ -77,7 +77,8 @@ async function* attempt(
   options: WsOptions,
 ): AsyncGenerator<GraphQLResult> {
   const url = toWebSocketUrl(requestUrl(prepared));
-  const headers = requestHeaders(prepared);
+  // Deno's WebSocket sends its own User-Agent: dial's default would make a second one.
+  const headers = requestHeaders(handshakeRequest(prepared));
   const target = `${url.hostname}:${url.port || (url.protocol === "wss:" ? "443" : "80")}`;
   let failure: DialError | undefined;
   let socket: WebSocket | undefined;

@@ -191,12 +191,15 @@ Deno.test("wire: -v shows every header as the server receives it, in order", asy
   await Deno.remove(file);
 });
 
-Deno.test("wire: dial ws sends one User-Agent, like dial GET and dial sse; -v shows it as sent", async () => {
+Deno.test("wire: dial ws and graphql over ws send one User-Agent, like dial GET and dial sse; -v shows it as sent", async () => {
   await using server = rawServer(() => ({ status: "400 Bad Request" }));
-  for (const command of ["GET", "sse", "ws"]) {
-    await dial([command, server.origin]);
+  const graphqlWs = ["graphql", server.origin, "--transport", "ws", "-q", "subscription { a }"];
+  for (
+    const args of [["GET", server.origin], ["sse", server.origin], ["ws", server.origin], graphqlWs]
+  ) {
+    await dial(args);
     const request = server.requests.at(-1)!;
-    assert.equal(headerValues(request, "user-agent").length, 1, `${command}: ${request.headers}`);
+    assert.equal(headerValues(request, "user-agent").length, 1, `${args[0]}: ${request.headers}`);
   }
   const verbose = await dial(["ws", server.origin, "-v"]);
   const shown = shownHeaders(verbose.stderr).filter((h) => h !== "sec-websocket-key: (random)");
