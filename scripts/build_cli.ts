@@ -34,6 +34,12 @@ const ROOT = new URL("../", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
 /** Literal dynamic imports on the `dial GET` path: bundled into the start-up chunk. */
 const START_UP_DYNAMIC = ["src/cli/request_run.ts", "src/http/client.ts"];
+/**
+ * What `--oauth2` with a cached token loads (its flags, the cache lookup), one chunk: a chunk
+ * per module would cost a file each. Modules that import npm packages (the token request,
+ * the login) stay out, loaded only when a token must be fetched.
+ */
+const OAUTH2_CACHED = ["src/cli/oauth2_flags.ts", "src/auth/oauth2/access_token.ts"];
 const IMPORTS: Record<string, string> = denoJson.imports;
 
 /**
@@ -102,22 +108,26 @@ const dial: Plugin = {
   },
 };
 
+/** Rollup's view of a module, as `manualChunks` gets it. */
+type ModuleInfo = {
+  importedIds: readonly string[];
+  dynamicallyImportedIds: readonly string[];
+  isExternal: boolean;
+} | null;
+
 /**
  * @param info rollup's module lookup
- * @returns the modules `dial GET …` runs: `main.ts`'s static imports and the request path's
- *   own lazy imports
+ * @param roots where to start
+ * @param follow the literal dynamic imports to follow, from the project root
+ * @returns the local modules the roots import statically, and through `follow`
  */
-function startUpModules(
-  info: (
-    id: string,
-  ) => {
-    importedIds: readonly string[];
-    dynamicallyImportedIds: readonly string[];
-    isExternal: boolean;
-  } | null,
+function reachable(
+  info: (id: string) => ModuleInfo,
+  roots: string[],
+  follow: string[] = [],
 ): Set<string> {
   const seen = new Set<string>();
-  const stack = [MAIN];
+  const stack = [...roots];
   while (stack.length > 0) {
     const id = stack.pop()!;
     const module = seen.has(id) ? null : info(id);
@@ -125,13 +135,15 @@ function startUpModules(
     seen.add(id);
     stack.push(...module.importedIds);
     stack.push(
-      ...module.dynamicallyImportedIds.filter((d) =>
-        START_UP_DYNAMIC.includes(d.slice(ROOT.length))
-      ),
+      ...module.dynamicallyImportedIds.filter((d) => follow.includes(d.slice(ROOT.length))),
     );
   }
-  seen.delete(MAIN);
   return seen;
+}
+
+/** @returns whether a module imports an npm package itself */
+function importsNpm(info: (id: string) => ModuleInfo, id: string): boolean {
+  return info(id)?.importedIds.some((i) => i.startsWith("npm:")) ?? false;
 }
 
 /**
@@ -142,15 +154,22 @@ function startUpModules(
  */
 export async function buildCli(outDir = `${ROOT}dist/cli/`): Promise<OutputChunk[]> {
   const bundle = await rollup({ input: { dial: MAIN }, plugins: [dial], onwarn() {} });
-  let startUp: Set<string> | undefined;
+  let groups: { core: Set<string>; oauth2: Set<string> } | undefined;
   await Deno.remove(outDir, { recursive: true }).catch(() => {});
   const { output } = await bundle.write({
     dir: outDir,
     format: "es",
     chunkFileNames: "[name]-[hash].js",
     manualChunks(id, { getModuleInfo }) {
-      startUp ??= startUpModules(getModuleInfo);
-      return startUp.has(id) ? "core" : undefined;
+      if (!groups) {
+        const core = reachable(getModuleInfo, [MAIN], START_UP_DYNAMIC);
+        core.delete(MAIN);
+        const oauth2 = reachable(getModuleInfo, OAUTH2_CACHED.map((p) => ROOT + p));
+        for (const m of oauth2) if (core.has(m) || importsNpm(getModuleInfo, m)) oauth2.delete(m);
+        groups = { core, oauth2 };
+      }
+      if (groups.core.has(id)) return "core";
+      return groups.oauth2.has(id) ? "oauth2" : undefined;
     },
   });
   await bundle.close();
