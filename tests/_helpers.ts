@@ -249,3 +249,22 @@ export async function expireCachedTokens(dir: string): Promise<number> {
   }
   return count;
 }
+
+/**
+ * Reads a child's stdout up to its first newline (`dial ui` prints its URL there).
+ *
+ * @param stdout the child's stdout
+ * @returns the line, and `cancel` to stop reading the rest
+ */
+export async function firstLine(
+  stdout: ReadableStream<Uint8Array>,
+): Promise<{ line: string; cancel(): Promise<void> }> {
+  const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  while (!out.includes("\n")) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    out += value;
+  }
+  return { line: out.split("\n")[0]!, cancel: () => reader.cancel() };
+}

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
-import { dial, dialEnv, serve } from "../_helpers.ts";
+import { dial, dialEnv, firstLine, serve } from "../_helpers.ts";
 import { buildCli } from "../../scripts/build_cli.ts";
 import { deferServer } from "./_graphql_servers.ts";
 import { startMockServer } from "./_oauth_servers.ts";
@@ -100,22 +100,16 @@ Deno.test("built CLI: dial ui serves the app from the sources' web/dist", async 
     clearEnv: true,
     env: dialEnv(),
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  while (!out.includes("\n")) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    out += value;
-  }
+  const { line, cancel } = await firstLine(child.stdout);
   try {
-    const launch = new URL(out.trim());
+    const launch = new URL(line.trim());
     const page = await fetch(launch);
     assert.equal(page.status, 200, await page.clone().text());
     includes(await page.text(), "<script");
   } finally {
     child.kill("SIGINT");
     await child.status;
-    await reader.cancel();
+    await cancel();
     await child.stderr.cancel();
   }
 });

@@ -6,7 +6,7 @@
  * build (`deno task build`, `deno task install`) `scripts/build/deno.json`.
  */
 import assert from "node:assert/strict";
-import { dialEnv, serve } from "../_helpers.ts";
+import { dialEnv, firstLine, serve } from "../_helpers.ts";
 import { importEdges } from "./_import_graph.ts";
 import { configFor, sourceFiles } from "../../scripts/check_types.ts";
 
@@ -255,17 +255,11 @@ Deno.test("dependencies: with only the packages dial imports in the Deno cache, 
     assert.match(oauth.stdout, /"authorization": ?"Bearer t0k"/);
     const ui = spawnCachedOnly(["ui", "--no-open"], denoDir, cwd);
     const stderr = new Response(ui.stderr).text();
-    const reader = ui.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let out = "";
-    while (!out.includes("\n")) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      out += value;
-    }
+    const { line, cancel } = await firstLine(ui.stdout);
     ui.kill("SIGINT");
     const status = await ui.status;
-    await reader.cancel();
-    assert.match(out, /^http:\/\/127\.0\.0\.1:\d+\/#launch=/, await stderr);
+    await cancel();
+    assert.match(line, /^http:\/\/127\.0\.0\.1:\d+\/#launch=/, await stderr);
     assert.equal(status.code, 130, await stderr);
   } finally {
     await Deno.remove(denoDir, { recursive: true });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { dial, dialEnv } from "../_helpers.ts";
+import { dial, dialEnv, firstLine } from "../_helpers.ts";
 import { apiHeaders, tradeLaunch } from "./_session.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -14,20 +14,14 @@ async function startDialUi(args: string[], env: Record<string, string> = {}) {
     clearEnv: true,
     env: dialEnv(env),
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  while (!out.includes("\n")) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    out += value;
-  }
+  const { line, cancel } = await firstLine(child.stdout);
   const stderrText = new Response(child.stderr).text();
   return {
-    url: new URL(out.trim()),
+    url: new URL(line.trim()),
     async stop() {
       child.kill("SIGINT");
       const status = await child.status;
-      await reader.cancel();
+      await cancel();
       return { code: status.code, stderr: await stderrText };
     },
   };
