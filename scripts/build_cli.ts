@@ -89,6 +89,10 @@ const dial: Plugin = {
       /import\(\s*new URL\(("\.[^"]+"), import\.meta\.url\)\.href,?\s*\)/g,
       "import($1)",
     );
+    if (/import\(\s*new URL\(/.test(code)) {
+      // A chunk would import a source path that is not beside it: refuse rather than ship it.
+      throw new Error(`${id}: a computed import the build cannot turn into a chunk`);
+    }
     return ts.transpileModule(code, {
       fileName: id,
       compilerOptions: {
