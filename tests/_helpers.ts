@@ -82,6 +82,7 @@ export async function dial(args: string[], options: DialOptions = {}): Promise<D
 export function dialEnv(extra: Record<string, string> = {}): Record<string, string> {
   const h = extra.HOME ?? testHome();
   return {
+    ...registryEnv(),
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: h,
     XDG_CACHE_HOME: `${h}/.cache`,
@@ -90,6 +91,36 @@ export function dialEnv(extra: Record<string, string> = {}): Record<string, stri
     NO_COLOR: "1",
     ...extra,
   };
+}
+
+/**
+ * The variables Deno needs to reach and trust the npm registry (a TLS-inspecting proxy's CA,
+ * a proxy, a mirror): a child started with a cleared environment keeps them, so a run on an
+ * empty `DENO_DIR` can still download what it imports.
+ */
+const REGISTRY_VARIABLES = [
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "NPM_CONFIG_REGISTRY",
+  "npm_config_registry",
+];
+
+/** @returns the registry variables of this process that are set */
+export function registryEnv(): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of REGISTRY_VARIABLES) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) kept[name] = value;
+  }
+  return kept;
 }
 
 /** Whether util-linux `script` can give dial a pseudo-terminal here. */
