@@ -100,6 +100,7 @@ export function dialEnv(extra: Record<string, string> = {}): Record<string, stri
  */
 const REGISTRY_VARIABLES = [
   "DENO_CERT",
+  "NODE_EXTRA_CA_CERTS",
   "DENO_TLS_CA_STORE",
   "SSL_CERT_FILE",
   "SSL_CERT_DIR",
