@@ -33,6 +33,8 @@ export const ExitCode = {
   Auth: 9,
   /** `--check-status` with GraphQL: the response envelope holds errors. */
   GraphQL: 10,
+  /** `dial test`: a test or assertion of a request file failed. */
+  TestFailed: 11,
   /** Interrupted by Ctrl-C (SIGINT). */
   Interrupted: 130,
 } as const;
@@ -106,6 +108,10 @@ export const ErrorCode = {
   UiBundle: "ui_bundle",
   /** `dial ui`: the server could not listen (the port is taken). */
   UiListen: "ui_listen",
+  /** A request file's script threw, timed out or ran out of memory (exit 1). */
+  Script: "script",
+  /** `dial test`: a `client.test` or `client.assert` failed (exit 11). */
+  TestFailed: "test_failed",
 } as const;
 
 /** A value of {@link ErrorCode}. */

@@ -58,6 +58,8 @@ export interface ArgDecl {
   readonly name: string;
   /** Whether it must be given. */
   readonly required?: boolean;
+  /** The last argument only: it takes every remaining word (`string[]`, maybe empty). */
+  readonly variadic?: boolean;
   /** The only values allowed (completions offer them). */
   readonly choices?: readonly string[];
   /** One line for `--help` and completions. */
@@ -128,8 +130,8 @@ export interface Command {
 
 /** Parsed values before they are seen through a command's types. */
 export interface ParsedValues {
-  /** Positional arguments by name. */
-  args: Record<string, string | undefined>;
+  /** Positional arguments by name (a variadic one as a list). */
+  args: Record<string, string | string[] | undefined>;
   /** Flags by camel-cased long name. */
   flags: Record<string, FlagValue>;
 }
@@ -210,7 +212,8 @@ export type FlagValues<Fs extends readonly FlagDecl[]> = {
 
 /** The parsed positional arguments of a command, from its declarations. */
 export type ArgValues<As extends readonly ArgDecl[]> = {
-  [A in As[number] as A["name"]]: A extends { readonly required: true } ? Scalar<A>
+  [A in As[number] as A["name"]]: A extends { readonly variadic: true } ? string[]
+    : A extends { readonly required: true } ? Scalar<A>
     : Scalar<A> | undefined;
 };
 

@@ -79,7 +79,16 @@ export function parseCount(text: string, flag: string, min = 0): number {
 }
 
 /** Commands that a lowercase first word may have been meant as. */
-export const SUBCOMMANDS = ["graphql", "ws", "sse", "ui", "auth", "completions"];
+export const SUBCOMMANDS = [
+  "graphql",
+  "ws",
+  "sse",
+  "run",
+  "test",
+  "ui",
+  "auth",
+  "completions",
+];
 
 /**
  * Works out method and URL from the positional arguments: `dial <url>` means GET, or POST

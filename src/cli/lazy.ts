@@ -15,6 +15,8 @@ export const LAZY_MODULES = [
   "src/cli/graphql_run.ts",
   "src/cli/ws_run.ts",
   "src/cli/sse_run.ts",
+  "src/cli/run_files.ts",
+  "src/cli/test_files.ts",
   "src/cli/auth_actions.ts",
   "src/cli/completion/script.ts",
   "src/ui/run.ts",

@@ -176,7 +176,8 @@ function finish(path: Command[], scanned: Scanned): Invocation {
   const run = command.run;
   if (!run) return { kind: "help", path, error: true };
   const { positionals, raw, given } = scanned;
-  if (positionals.length > command.args.length) {
+  const variadic = command.args.at(-1)?.variadic === true;
+  if (!variadic && positionals.length > command.args.length) {
     const expected = command.args.length;
     // The extra words are not echoed: an unquoted `-H Authorization Bearer …` spills a
     // token into them.
@@ -187,8 +188,12 @@ function finish(path: Command[], scanned: Scanned): Invocation {
       { hint: `quote values with spaces; ${usageName(path)} --help shows the usage` },
     );
   }
-  const args: Record<string, string | undefined> = {};
+  const args: Record<string, string | string[] | undefined> = {};
   command.args.forEach((decl, index) => {
+    if (decl.variadic) {
+      args[decl.name] = positionals.slice(index);
+      return;
+    }
     const value = positionals[index];
     if (value === undefined && decl.required) {
       throw new UsageError(`Missing required argument <${decl.name}>`, {

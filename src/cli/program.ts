@@ -11,6 +11,8 @@ import { authCommand } from "./auth.ts";
 import { completionsCommand } from "./completions.ts";
 import { graphqlCommand } from "./graphql.ts";
 import { sseCommand } from "./sse.ts";
+import { runCommand } from "./run.ts";
+import { testCommand } from "./test.ts";
 import { uiCommand } from "./ui.ts";
 import { wsCommand } from "./ws.ts";
 
@@ -24,6 +26,8 @@ export const ROOT: Command = {
     graphqlCommand,
     wsCommand,
     sseCommand,
+    runCommand,
+    testCommand,
     uiCommand,
     authCommand,
     completionsCommand,

@@ -1,0 +1,126 @@
+/**
+ * What `dial run` and `dial test` prepare before running files: the transport from the
+ * connection flags, `--var` values (references resolved), each directory's environment, and
+ * the warning when a private environment file is tracked by git.
+ * @module
+ */
+import { type Environment, loadEnvironment, parseVarFlags } from "../files/environment.ts";
+import type { HttpFile } from "../files/http_file_types.ts";
+import { parseHttpFile } from "../files/parse_http_file.ts";
+import type { VariableValue } from "../files/variables.ts";
+import type { TransportOptions } from "../http/client.ts";
+import { UsageError } from "../errors.ts";
+import { warn } from "../output/report.ts";
+import { stderr } from "../output/terminal.ts";
+import { Secret } from "../secret.ts";
+import type { FlagValues } from "./declare.ts";
+import type { FILE_FLAGS } from "./file_flags.ts";
+import { isReference, resolveReference } from "./secret_ref.ts";
+import { parseTransportFlags } from "./transport_flags.ts";
+
+/** The values of the shared flags. */
+export type FileFlagValues = FlagValues<typeof FILE_FLAGS>;
+
+/** What every file of one run shares. */
+export interface FileRunSetup {
+  /** From the connection flags. */
+  transport: TransportOptions;
+  /** `--var`, references resolved (as secrets). */
+  overrides: Map<string, VariableValue>;
+  /** The environment for a request file's directory (read once per directory). */
+  environmentFor: (dir: string) => Promise<Environment | undefined>;
+}
+
+/**
+ * @param flags the shared flags
+ * @param verbose whether `-v` was given (routes are reported)
+ * @returns the setup
+ */
+export async function prepareFileRun(
+  flags: FileFlagValues,
+  verbose: boolean,
+): Promise<FileRunSetup> {
+  const transport = await parseTransportFlags(flags, verbose);
+  const overrides = new Map<string, VariableValue>();
+  for (const [name, value] of parseVarFlags(flags.var)) {
+    overrides.set(
+      name,
+      isReference(value) ? new Secret(await resolveReference(value, `--var ${name}=`)) : value,
+    );
+  }
+  const cache = new Map<string, Promise<Environment | undefined>>();
+  const environmentFor = (dir: string) => {
+    let loaded = cache.get(dir);
+    if (!loaded) {
+      loaded = loadEnvironment(dir, {
+        ...(flags.env !== undefined ? { name: flags.env } : {}),
+        envFiles: flags.envFile,
+        resolve: (value, where) => resolveReference(value, where),
+      }).then(async (environment) => {
+        if (environment.privateFile) await warnIfTracked(environment.privateFile);
+        return environment;
+      });
+      cache.set(dir, loaded);
+    }
+    return loaded;
+  };
+  return { transport, overrides, environmentFor };
+}
+
+/**
+ * Reads and parses a request file, printing its warnings.
+ *
+ * @param path the file
+ * @returns the parsed file
+ * @throws {UsageError} for an unreadable file or a syntax error
+ */
+export async function readHttpFile(path: string): Promise<HttpFile> {
+  let source: string;
+  try {
+    source = await Deno.readTextFile(path);
+  } catch (error) {
+    const reason = error instanceof Deno.errors.NotFound
+      ? "no such file"
+      : error instanceof Deno.errors.IsADirectory
+      ? "it is a directory"
+      : "cannot read it";
+    throw new UsageError(`Cannot read request file ${path}: ${reason}`);
+  }
+  const file = parseHttpFile(source, path);
+  const err = stderr();
+  for (const w of file.warnings) await warn(err, `${path}:${w.line}:${w.column}: ${w.message}`);
+  return file;
+}
+
+/**
+ * @param path a file path
+ * @returns its directory ("." for a bare name)
+ */
+export function dirOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash < 0 ? "." : path.slice(0, slash) || "/";
+}
+
+const warned = new Set<string>();
+
+/** The private file holds secrets: say so when git tracks it. */
+async function warnIfTracked(path: string): Promise<void> {
+  if (warned.has(path)) return;
+  warned.add(path);
+  const dir = dirOf(path);
+  try {
+    const { code } = await new Deno.Command("git", {
+      args: ["-C", dir, "ls-files", "--error-unmatch", path.slice(dir.length + 1)],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    if (code !== 0) return;
+  } catch {
+    return; // no git: nothing to check
+  }
+  await warn(
+    stderr(),
+    `${path} is tracked by git, and it is the place for secrets: run git rm --cached ${path} and add it to .gitignore`,
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * The `dial run` implementation: parse the file, run its requests through dial's one `send`,
+ * print each response as the request command prints one.
+ * @module
+ */
+import { runHttpFile } from "../files/run_http_file.ts";
+import { ExitCode } from "../errors.ts";
+import { statusExitCode } from "../http/status.ts";
+import { formatRequestHead, formatResponseHead } from "../output/http.ts";
+import { warn } from "../output/report.ts";
+import { printResponse } from "../output/response.ts";
+import { escapeControls, isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
+import type { CliContext } from "./context.ts";
+import { dirOf, prepareFileRun, readHttpFile } from "./file_setup.ts";
+import type { RunFlagValues } from "./run.ts";
+
+class StopRun extends Error {
+  constructor(readonly code: number) {
+    super("stop");
+  }
+}
+
+/**
+ * Runs `dial run`.
+ *
+ * @param path the request file
+ * @param names the requests to run (all when empty)
+ * @param flags the flag values
+ * @param context the Ctrl-C signal
+ * @returns the exit code
+ */
+export async function runFiles(
+  path: string,
+  names: string[],
+  flags: RunFlagValues,
+  context: CliContext,
+): Promise<number> {
+  const file = await readHttpFile(path);
+  const setup = await prepareFileRun(flags, flags.verbose);
+  const environment = await setup.environmentFor(dirOf(path));
+  const out = stdout();
+  const err = stderr();
+  let printed = 0;
+  try {
+    await runHttpFile(file, {
+      names,
+      ...(environment ? { environment } : {}),
+      overrides: setup.overrides,
+      send: {
+        transport: setup.transport,
+        signal: context.signal,
+        ...(flags.verbose
+          ? {
+            onNote: (text: string) => void warn(err, text),
+            onRequest: (request, framing) => err.write(formatRequestHead(request, framing, err)),
+            onResponse: (_request, response) => err.write(formatResponseHead(response, err)),
+          }
+          : {}),
+      },
+      ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
+      onLog: (text) => err.write(`${err.isTerminal ? escapeControls(text) : text}\n`),
+      onExchange: async ({ fileRequest, exchange, dependency }) => {
+        // A request that ran only because a named one refers to it is not printed.
+        if (dependency && names.length > 0) return await exchange.response.body?.cancel();
+        if (printed++ > 0 && out.isTerminal && !flags.output) await out.write("\n");
+        const { response } = exchange;
+        try {
+          if (fileRequest.noLog) {
+            await response.body?.cancel();
+            if (flags.include || out.isTerminal) await out.write(formatResponseHead(response, out));
+          } else {
+            await printResponse(response, {
+              ...(flags.include ? { include: true } : {}),
+              ...(flags.silent ? { silent: true } : {}),
+              ...(flags.output !== undefined ? { outputFile: flags.output } : {}),
+            });
+          }
+        } catch (error) {
+          if (!isBrokenPipe(error)) throw error;
+        }
+        if (flags.checkStatus && response.status >= 300) {
+          if (!flags.silent && (!out.isTerminal || flags.output !== undefined)) {
+            await warn(err, `${fileRequest.request.name ?? fileRequest.request.url}: HTTP ${response.status} ${response.statusText}`.trimEnd());
+          }
+          throw new StopRun(statusExitCode(response.status));
+        }
+      },
+      onResult: async (result) => {
+        for (const test of result.tests) {
+          const mark = test.passed ? "✓" : "✗";
+          const why = test.passed ? "" : `: ${test.message ?? "failed"}`;
+          await err.write(`${mark} ${result.label}: ${test.name}${why}\n`);
+        }
+      },
+    });
+  } catch (error) {
+    if (error instanceof StopRun) return error.code;
+    throw error;
+  }
+  return ExitCode.OK;
+}

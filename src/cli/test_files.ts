@@ -1,0 +1,153 @@
+/**
+ * The `dial test` implementation: run every request of the files, collect the tests of
+ * their handlers, print a line per test and a summary, write the report.
+ * @module
+ */
+import { DialError, ErrorCode, ExitCode, UsageError } from "../errors.ts";
+import {
+  casesOf,
+  jsonReport,
+  junitReport,
+  prettyLine,
+  prettySummary,
+  tapReport,
+  type TestCase,
+  type TestReport,
+} from "../files/reporters.ts";
+import { runHttpFile } from "../files/run_http_file.ts";
+import { CookieJar } from "../http/cookies.ts";
+import { escapeControls, paint, stderr, stdout, Style } from "../output/terminal.ts";
+import type { CliContext } from "./context.ts";
+import { dirOf, prepareFileRun, readHttpFile } from "./file_setup.ts";
+import type { TestFlagValues } from "./test.ts";
+
+/**
+ * Runs `dial test`.
+ *
+ * @param paths files and directories
+ * @param flags the flag values
+ * @param context the Ctrl-C signal
+ * @returns 0 when every test passed, 11 when one failed, an error's code when a request failed
+ */
+export async function testFiles(
+  paths: string[],
+  flags: TestFlagValues,
+  context: CliContext,
+): Promise<number> {
+  if (!paths.length) {
+    throw new UsageError("Missing request files", { hint: "dial test api.http or dial test tests/" });
+  }
+  let filter: RegExp | undefined;
+  if (flags.filter !== undefined) {
+    try {
+      filter = new RegExp(flags.filter);
+    } catch (error) {
+      throw new UsageError(`Invalid --filter "${flags.filter}": ${(error as Error).message}`);
+    }
+  }
+  const files = await collectFiles(paths);
+  const setup = await prepareFileRun(flags, false);
+  const out = stdout();
+  const err = stderr();
+  const live = flags.reporter === "pretty" || flags.reportFile !== undefined;
+  const report: TestReport = { cases: [], durationMs: 0 };
+  const globals = new Map<string, string>();
+  const cookies = new CookieJar();
+  const started = performance.now();
+  let firstError: DialError | undefined;
+  let stop = false;
+  for (const path of files) {
+    if (stop) break;
+    const file = await readHttpFile(path);
+    const environment = await setup.environmentFor(dirOf(path));
+    await runHttpFile(file, {
+      ...(environment ? { environment } : {}),
+      overrides: setup.overrides,
+      globals,
+      cookies,
+      keepGoing: true,
+      ...(flags.failFast ? { failFast: true } : {}),
+      ...(filter ? { filter } : {}),
+      ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
+      send: { transport: setup.transport, signal: context.signal },
+      onLog: (text) => err.write(`${err.isTerminal ? escapeControls(text) : text}\n`),
+      onResult: async (result) => {
+        const cases = casesOf(path, [result]);
+        report.cases.push(...cases);
+        if (result.error) {
+          if (result.error.code === ErrorCode.Interrupted) throw result.error;
+          firstError ??= result.error;
+        }
+        if (flags.failFast && cases.some((c) => c.outcome !== "passed")) stop = true;
+        if (live) for (const c of cases) await out.write(line(c, out));
+      },
+    });
+    if (context.signal.aborted) return ExitCode.Interrupted;
+  }
+  report.durationMs = performance.now() - started;
+  const rendered = flags.reporter === "tap"
+    ? tapReport(report)
+    : flags.reporter === "junit"
+    ? junitReport(report)
+    : flags.reporter === "json"
+    ? jsonReport(report)
+    : undefined;
+  if (flags.reportFile !== undefined) {
+    await Deno.writeTextFile(flags.reportFile, rendered ?? stripPretty(report)).catch((error) => {
+      throw new DialError(
+        `Cannot write the report to ${flags.reportFile}: ${(error as Error).message}`,
+        ErrorCode.Output,
+        ExitCode.Failure,
+        { cause: error },
+      );
+    });
+  }
+  if (live) await out.write(paint(prettySummary(report), Style.bold, out.color) + "\n");
+  else if (rendered) await out.write(rendered);
+  if (firstError) return firstError.exitCode;
+  return report.cases.some((c) => c.outcome !== "passed") ? ExitCode.TestFailed : ExitCode.OK;
+}
+
+function line(c: TestCase, sink: { color: boolean; isTerminal: boolean }): string {
+  const text = prettyLine(c);
+  const shown = sink.isTerminal ? escapeControls(text) : text;
+  const style = c.outcome === "passed" ? Style.green : Style.red;
+  return paint(shown.slice(0, 1), style, sink.color) + shown.slice(1) + "\n";
+}
+
+function stripPretty(report: TestReport): string {
+  return report.cases.map((c) => prettyLine(c) + "\n").join("") + prettySummary(report) + "\n";
+}
+
+/** Files, and the .http/.rest files below directories in name order. */
+async function collectFiles(paths: string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.stat(path);
+    } catch {
+      throw new UsageError(`Cannot read ${path}: no such file or directory`);
+    }
+    if (!info.isDirectory) {
+      files.push(path);
+      continue;
+    }
+    const found: string[] = [];
+    const walk = async (dir: string) => {
+      const entries: Deno.DirEntry[] = [];
+      for await (const entry of Deno.readDir(dir)) entries.push(entry);
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const entry of entries) {
+        const child = `${dir.replace(/\/$/, "")}/${entry.name}`;
+        if (entry.isDirectory && !entry.name.startsWith(".") && entry.name !== "node_modules") {
+          await walk(child);
+        } else if (entry.isFile && /\.(http|rest)$/.test(entry.name)) found.push(child);
+      }
+    };
+    await walk(path);
+    if (!found.length) throw new UsageError(`No .http or .rest files in ${path}`);
+    files.push(...found);
+  }
+  return files;
+}

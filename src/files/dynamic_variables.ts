@@ -1,0 +1,153 @@
+/**
+ * Dynamic variables: values made fresh at each use. JetBrains HTTP Client's `$uuid`,
+ * `$random.uuid`, `$timestamp`, `$isoTimestamp`, `$randomInt`, `$random.integer(a, b)`,
+ * `$random.float(a, b)`, `$random.alphabetic(n)`, `$random.alphanumeric(n)`,
+ * `$random.hexadecimal(n)`, `$random.email`, `$env.NAME`; and REST Client's `$guid`,
+ * `$randomInt min max`, `$timestamp [offset unit]`, `$datetime rfc1123|iso8601 [offset unit]`,
+ * `$localDatetime …` and `$processEnv NAME`.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+
+/** Where the variable is used, for messages. */
+interface Place {
+  what: string;
+  path: string;
+  line: number;
+  column: number;
+}
+
+const ALPHA = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const DIGITS = "0123456789";
+const HEX = "0123456789abcdef";
+
+/**
+ * Evaluates a dynamic variable.
+ *
+ * @param expr the text inside `{{ }}`, starting with `$`
+ * @param env reads the process environment
+ * @param place where it is used
+ * @returns its value, or undefined for `$env.NAME` / `$processEnv NAME` of an unset variable
+ * @throws {UsageError} for an unknown dynamic variable or bad arguments
+ */
+export function dynamicVariable(
+  expr: string,
+  env: (name: string) => string | undefined,
+  place: Place,
+): string | undefined {
+  const bad = (why: string): never => {
+    throw new UsageError(`${place.path}:${place.line}:${place.column}: ${why} in ${place.what}`);
+  };
+  const call = /^\$random\.(\w+)(?:\(([^)]*)\))?$/.exec(expr);
+  if (call) {
+    const args = (call[2] ?? "").split(",").map((a) => a.trim()).filter((a) => a !== "");
+    const numbers = args.map(Number);
+    if (numbers.some((n) => !Number.isFinite(n))) bad(`Invalid arguments of "${expr}"`);
+    const length = numbers[0] ?? 10;
+    switch (call[1]) {
+      case "uuid":
+        return crypto.randomUUID();
+      case "integer": {
+        const [from = 0, to = 1000] = numbers;
+        return String(Math.floor(from + random() * (to - from)));
+      }
+      case "float": {
+        const [from = 0, to = 1000] = numbers;
+        return String(from + random() * (to - from));
+      }
+      case "alphabetic":
+        return text(ALPHA, length);
+      case "alphanumeric":
+        return text(ALPHA + DIGITS + "_", length);
+      case "hexadecimal":
+        return text(HEX, length);
+      case "numeric":
+        return text(DIGITS, length);
+      case "email":
+        return `${text(ALPHA.slice(0, 26), 8)}@${text(ALPHA.slice(0, 26), 6)}.com`;
+      default:
+        return bad(`Unknown dynamic variable "${expr}"`);
+    }
+  }
+  const envName = /^\$env\.(\S+)$/.exec(expr);
+  if (envName) return env(envName[1]!);
+  const [head, ...rest] = expr.split(/\s+/);
+  switch (head) {
+    case "$uuid":
+    case "$guid":
+      return crypto.randomUUID();
+    case "$timestamp":
+      return String(Math.floor(offsetDate(rest, bad).getTime() / 1000));
+    case "$isoTimestamp":
+      return new Date().toISOString();
+    case "$randomInt": {
+      if (rest.length === 0) return String(Math.floor(random() * 1001));
+      const [min, max] = rest.map(Number);
+      if (min === undefined || max === undefined || !Number.isFinite(min) || !Number.isFinite(max)) {
+        return bad(`Invalid arguments of "${expr}": expected $randomInt MIN MAX`);
+      }
+      return String(Math.floor(min + random() * (max - min)));
+    }
+    case "$datetime":
+    case "$localDatetime": {
+      const format = rest.shift();
+      const date = offsetDate(rest, bad);
+      if (format === "iso8601") {
+        return head === "$datetime" ? date.toISOString() : localIso(date);
+      }
+      if (format === "rfc1123") return date.toUTCString();
+      return bad(`Unsupported format in "${expr}": use rfc1123 or iso8601`);
+    }
+    case "$processEnv": {
+      const name = rest[0];
+      if (name === undefined || name.startsWith("%")) {
+        return bad(`Unsupported "${expr}": write $processEnv NAME`);
+      }
+      return env(name);
+    }
+    default:
+      return bad(`Unknown dynamic variable "${expr}"`);
+  }
+}
+
+function random(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0]! / 2 ** 32;
+}
+
+function text(alphabet: string, length: number): string {
+  let out = "";
+  for (let i = 0; i < Math.min(length, 10_000); i++) {
+    out += alphabet[Math.floor(random() * alphabet.length)];
+  }
+  return out;
+}
+
+const UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/** REST Client's `OFFSET UNIT` suffix, e.g. `-3 d`; months and years as 30 and 365 days. */
+function offsetDate(rest: string[], bad: (why: string) => never): Date {
+  const now = Date.now();
+  if (rest.length === 0) return new Date(now);
+  const [amount, unit] = rest;
+  const n = Number(amount);
+  const ms = unit === "M" ? 30 * UNITS.d! : unit === "y" ? 365 * UNITS.d! : UNITS[unit ?? ""];
+  if (!Number.isFinite(n) || ms === undefined) bad(`Invalid offset "${rest.join(" ")}"`);
+  return new Date(now + n * ms!);
+}
+
+function localIso(date: Date): string {
+  const offset = -date.getTimezoneOffset();
+  const local = new Date(date.getTime() + offset * 60_000).toISOString().slice(0, -1);
+  const sign = offset >= 0 ? "+" : "-";
+  const abs = Math.abs(offset);
+  const hh = String(Math.floor(abs / 60)).padStart(2, "0");
+  const mm = String(abs % 60).padStart(2, "0");
+  return `${local}${sign}${hh}:${mm}`;
+}

@@ -1,0 +1,290 @@
+/**
+ * One parsed request, variables substituted, as dial's {@link RequestSpec}: the same spec the
+ * request command builds from flags, so sending, credentials, redirects and output are the
+ * request command's. `Authorization: Basic user password` (JetBrains' unencoded form) and
+ * `Basic user:password` become Basic credentials, `Bearer …` a Bearer token.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import type { Authorization } from "../auth/auth_spec.ts";
+import type { BodySource, HeaderField, RequestSpec } from "../http/request_spec.ts";
+import { parseUrl } from "../http/values.ts";
+import { isCredentialName } from "../credential_name.ts";
+import { Secret } from "../secret.ts";
+import type { HttpRequest } from "./http_file_types.ts";
+import { substitute, substituteValue, type VariableScope } from "./variables.ts";
+
+/** How a request is sent. */
+export type RequestKind = "http" | "graphql" | "websocket";
+
+/** A file request ready for `send`, with its per-request settings. */
+export interface FileRequest {
+  /** The parsed request. */
+  request: HttpRequest;
+  /** http, GRAPHQL or WEBSOCKET. */
+  kind: RequestKind;
+  /** The request as data (for GRAPHQL: the POST of the query). */
+  spec: RequestSpec;
+  /** The body as text, for scripts' `request.body` and request variables. */
+  bodyText: string;
+  /** Follow redirects (JetBrains does unless `# @no-redirect`). */
+  follow: boolean;
+  /** `# @timeout`, in milliseconds. */
+  timeoutMs?: number;
+  /** `# @connection-timeout`, in milliseconds. */
+  connectTimeoutMs?: number;
+  /** `# @no-cookie-jar`. */
+  noCookieJar: boolean;
+  /** `# @no-log`: print no body. */
+  noLog: boolean;
+  /** GRAPHQL: the query and variables. */
+  graphql?: { query: string; variables?: Record<string, unknown> };
+  /** WEBSOCKET: the messages, `=== wait-for-server` as `null`. */
+  messages?: (string | null)[];
+}
+
+/** Options for {@link buildFileRequest}. */
+export interface BuildOptions {
+  /** Where names are looked up. */
+  scope: VariableScope;
+  /** The request file's path, for messages and relative includes. */
+  path: string;
+  /** The directory relative includes are read from. */
+  dir: string;
+}
+
+/**
+ * Substitutes variables and builds the request spec.
+ *
+ * @param request the parsed request
+ * @param options scope, file and directory
+ * @returns the request to send
+ * @throws {UsageError} for an undefined variable, a bad URL, an unreadable include
+ */
+export async function buildFileRequest(
+  request: HttpRequest,
+  options: BuildOptions,
+): Promise<FileRequest> {
+  const { scope, path } = options;
+  const at = (what: string, line: number, column: number) => ({ what, path, line, column });
+  const urlText = substitute(request.url, scope, at("the URL", request.requestLine.line, 1)).text;
+  const headers: HeaderField[] = [];
+  let authorization: Authorization | undefined;
+  for (const header of request.headers) {
+    const column = header.name.length + 3;
+    const value = substituteValue(header.value, scope, at(`header "${header.name}"`, header.span.line, column));
+    const text = typeof value === "string" ? value : value.reveal();
+    if (header.name.toLowerCase() === "authorization") {
+      const parsed = fileAuthorization(text);
+      if (parsed) {
+        authorization = parsed;
+        continue;
+      }
+    }
+    headers.push({
+      name: header.name,
+      value: typeof value !== "string" || isCredentialName(header.name) ? new Secret(text) : value,
+    });
+  }
+  const kind: RequestKind = request.method === "GRAPHQL"
+    ? "graphql"
+    : request.method === "WEBSOCKET"
+    ? "websocket"
+    : "http";
+  const host = headers.find((h) => h.name.toLowerCase() === "host");
+  const url = requestUrl(urlText, host, kind);
+  const { text: bodyText, source } = await bodyOf(request, options, headers);
+  const directive = (name: string) => request.directives.findLast((d) => d.name === name);
+  const timeoutMs = duration(directive("timeout"), path);
+  const connectTimeoutMs = duration(directive("connection-timeout"), path);
+  const built: FileRequest = {
+    request,
+    kind,
+    spec: {
+      method: kind === "http" ? request.method : kind === "graphql" ? "POST" : "GET",
+      url,
+      headers,
+      auth: { ...(authorization ? { authorization } : {}), queryKeys: [] },
+    },
+    bodyText,
+    follow: !directive("no-redirect"),
+    noCookieJar: Boolean(directive("no-cookie-jar")),
+    noLog: Boolean(directive("no-log")),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
+  };
+  if (kind === "graphql") {
+    built.graphql = graphqlBody(bodyText, path, request);
+    built.spec.body = {
+      kind: "text",
+      text: JSON.stringify({ query: built.graphql.query, ...(built.graphql.variables ? { variables: built.graphql.variables } : {}) }),
+      contentType: "application/json",
+    };
+    if (!headers.some((h) => h.name.toLowerCase() === "accept")) {
+      headers.push({ name: "Accept", value: "application/graphql-response+json, application/json" });
+    }
+  } else if (kind === "websocket") {
+    built.messages = websocketMessages(bodyText);
+  } else if (source) {
+    built.spec.body = source;
+  }
+  return built;
+}
+
+/** JetBrains' `Basic user password`, `Basic user:password`, `Bearer token`; else undefined. */
+function fileAuthorization(value: string): Authorization | undefined {
+  const match = /^(Basic|Bearer)\s+(.+)$/i.exec(value.trim());
+  if (!match) return undefined;
+  const rest = match[2]!.trim();
+  if (match[1]!.toLowerCase() === "bearer") return { kind: "bearer", token: new Secret(rest) };
+  const space = /^(\S+)\s+(.*)$/.exec(rest);
+  if (space) return { kind: "basic", username: space[1]!, password: new Secret(space[2]!) };
+  const colon = rest.indexOf(":");
+  if (colon > 0) {
+    return { kind: "basic", username: rest.slice(0, colon), password: new Secret(rest.slice(colon + 1)) };
+  }
+  // Already encoded: sent as written.
+  return undefined;
+}
+
+function requestUrl(text: string, host: HeaderField | undefined, kind: RequestKind): URL {
+  const schemes = kind === "websocket" ? ["ws:", "wss:"] : ["http:", "https:"];
+  if (text.startsWith("/") && host) {
+    const name = typeof host.value === "string" ? host.value : host.value.reveal();
+    const base = /^[a-z]+:\/\//i.test(name) ? name : `${schemes[0]}//${name}`;
+    return parseUrl(new URL(text, base).href, schemes);
+  }
+  if (kind === "websocket" && /^https?:\/\//i.test(text)) {
+    return parseUrl(text.replace(/^http/i, "ws"), schemes);
+  }
+  return parseUrl(text, schemes, true);
+}
+
+async function bodyOf(
+  request: HttpRequest,
+  options: BuildOptions,
+  headers: HeaderField[],
+): Promise<{ text: string; source?: BodySource }> {
+  const parts = request.body;
+  if (!parts.length) return { text: "" };
+  const contentType = headers.find((h) => h.name.toLowerCase() === "content-type")?.value;
+  const type = typeof contentType === "string" ? contentType : contentType?.reveal() ?? "";
+  const first = parts[0]!;
+  if (parts.length === 1 && first.kind === "file" && !first.substitute) {
+    const path = resolvePath(options.dir, first.path);
+    await readable(path, options.path, first.span.line);
+    return { text: `< ${first.path}`, source: { kind: "file", path } };
+  }
+  // Multipart bodies need CRLF line breaks (RFC 2046 5.1.1); other bodies are sent as written.
+  const multipart = /^multipart\//i.test(type);
+  const lineBreak = multipart ? "\r\n" : "\n";
+  const chunks: Uint8Array[] = [];
+  const encoder = new TextEncoder();
+  let text = "";
+  for (const [index, part] of parts.entries()) {
+    if (index > 0) {
+      chunks.push(encoder.encode(lineBreak));
+      text += "\n";
+    }
+    if (part.kind === "text") {
+      const value = substitute(part.text, options.scope, {
+        what: "the body",
+        path: options.path,
+        line: part.span.line,
+        column: 1,
+      }).text;
+      chunks.push(encoder.encode(multipart ? value.replace(/\r?\n/g, "\r\n") : value));
+      text += value;
+    } else {
+      const path = resolvePath(options.dir, part.path);
+      const bytes = await readable(path, options.path, part.span.line);
+      if (part.substitute) {
+        const value = substitute(new TextDecoder().decode(bytes), options.scope, {
+          what: `file "${part.path}"`,
+          path,
+          line: 1,
+          column: 1,
+        }).text;
+        chunks.push(encoder.encode(value));
+        text += value;
+      } else {
+        chunks.push(bytes);
+        text += `< ${part.path}`;
+      }
+    }
+  }
+  const size = chunks.reduce((n, c) => n + c.byteLength, 0);
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  if (parts.every((p) => p.kind === "text")) return { text, source: { kind: "text", text: new TextDecoder().decode(bytes) } };
+  return { text, source: { kind: "bytes", bytes } };
+}
+
+function resolvePath(dir: string, path: string): string {
+  if (path.startsWith("/")) return path;
+  return `${dir === "" ? "." : dir}/${path.replace(/^\.\//, "")}`;
+}
+
+async function readable(path: string, file: string, line: number): Promise<Uint8Array<ArrayBuffer>> {
+  try {
+    return await Deno.readFile(path);
+  } catch (error) {
+    const reason = error instanceof Deno.errors.NotFound ? "no such file" : "cannot read it";
+    throw new UsageError(`${file}:${line}:1: Cannot read the body file "${path}": ${reason}`);
+  }
+}
+
+function duration(directive: { value: string; span: { line: number } } | undefined, path: string) {
+  if (!directive) return undefined;
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(directive.value);
+  if (!match) {
+    throw new UsageError(
+      `${path}:${directive.span.line}:1: Invalid duration "${directive.value}": expected seconds, e.g. 5 or 500 ms`,
+    );
+  }
+  const n = Number(match[1]);
+  return match[2] === "ms" ? n : match[2] === "m" ? n * 60_000 : n * 1000;
+}
+
+function graphqlBody(text: string, path: string, request: HttpRequest) {
+  // The variables are a JSON object after a blank line, as JetBrains writes them.
+  const split = /\n[ \t]*\n(\s*\{[\s\S]*\})\s*$/.exec(text);
+  if (split) {
+    try {
+      const variables = JSON.parse(split[1]!) as unknown;
+      if (variables && typeof variables === "object" && !Array.isArray(variables)) {
+        return { query: text.slice(0, split.index).trim(), variables: variables as Record<string, unknown> };
+      }
+    } catch {
+      // Not JSON: part of the query (a selection set after a blank line).
+    }
+  }
+  if (text.trim() === "") {
+    throw new UsageError(`${path}:${request.requestLine.line}:1: GRAPHQL request without a query`);
+  }
+  return { query: text.trim() };
+}
+
+/** JetBrains WebSocket bodies: messages separated by `===`, `=== wait-for-server` waits. */
+function websocketMessages(text: string): (string | null)[] {
+  const messages: (string | null)[] = [];
+  let current: string[] = [];
+  const flush = () => {
+    const message = current.join("\n").trim();
+    if (message !== "") messages.push(message);
+    current = [];
+  };
+  for (const line of text.split("\n")) {
+    const mark = /^===\s*(wait-for-server)?\s*$/.exec(line);
+    if (mark) {
+      flush();
+      if (mark[1]) messages.push(null);
+    } else current.push(line);
+  }
+  flush();
+  return messages;
+}

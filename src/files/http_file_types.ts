@@ -1,0 +1,155 @@
+/**
+ * The syntax tree of a request file (`.http`, `.rest`): what {@link parseHttpFile} returns,
+ * what the runner executes, what the UI edits in place and what import writes. Every node
+ * keeps its source span, so a tool can replace one request's text and leave the rest of the
+ * file (other requests, comments, blank lines) byte for byte as it was.
+ * @module
+ */
+
+/** Where a node is in the source: UTF-16 offsets (end exclusive) and 1-based lines. */
+export interface Span {
+  /** Offset of the first character. */
+  start: number;
+  /** Offset after the last character (a request's span includes its last line break). */
+  end: number;
+  /** Line of the first character, from 1. */
+  line: number;
+  /** Line of the last character, from 1. */
+  endLine: number;
+}
+
+/** A file variable, `@name = value` (JetBrains in-place variables, REST Client file variables). */
+export interface FileVariable {
+  /** The name, without `@`. */
+  name: string;
+  /** The value as written (it may hold `{{…}}`), trimmed. */
+  value: string;
+  /** The whole line. */
+  span: Span;
+}
+
+/** A per-request directive, `# @name value` or `// @name value`. */
+export interface Directive {
+  /** The directive's name without `@`, e.g. `no-redirect`. */
+  name: string;
+  /** The text after the name, trimmed; empty when there is none. */
+  value: string;
+  /** The whole comment line. */
+  span: Span;
+}
+
+/** A JavaScript handler: inline between `{%` and `%}`, or a file. */
+export type Script =
+  | {
+    kind: "inline";
+    /** The code between `{%` and `%}`. */
+    code: string;
+    /** The line and column (1-based) of the code's first character, to map errors back. */
+    codeLine: number;
+    /** See `codeLine`. */
+    codeColumn: number;
+    /** From `<` or `>` to `%}`. */
+    span: Span;
+  }
+  | {
+    kind: "file";
+    /** The path as written, relative to the request file. */
+    path: string;
+    /** The whole line. */
+    span: Span;
+  };
+
+/** One header line (continuation lines folded in). */
+export interface HeaderLine {
+  /** The field name as written. */
+  name: string;
+  /** The value as written, trimmed; it may hold `{{…}}`. */
+  value: string;
+  /** The line(s). */
+  span: Span;
+}
+
+/** A part of a body: text written in place, or a file included with `< path`. */
+export type BodyPart =
+  | {
+    kind: "text";
+    /** The text, lines joined with `\n` (the last part keeps no trailing line break). */
+    text: string;
+    /** Where it is. */
+    span: Span;
+  }
+  | {
+    kind: "file";
+    /** The path as written, relative to the request file. */
+    path: string;
+    /** `<@ path`: substitute `{{…}}` in the file's text (REST Client). */
+    substitute: boolean;
+    /** The `< path` line. */
+    span: Span;
+  };
+
+/** One request of a file. */
+export interface HttpRequest {
+  /** Its name: `# @name NAME`, else the text after its `###` separator, if any. */
+  name?: string;
+  /** 1-based position among the file's requests. */
+  index: number;
+  /**
+   * Its whole text: from its `###` separator (when one precedes it) or its first comment,
+   * directive or script line, to the end of its last non-blank line, line break included.
+   * File variables and blank lines before it are outside.
+   */
+  span: Span;
+  /** The `###` line that starts it, if any. */
+  separator?: Span;
+  /** The method as written, upper-case; `GET` when the line has none. */
+  method: string;
+  /** Whether the request line wrote the method. */
+  methodWritten: boolean;
+  /** The request target, continuation lines joined (`{{…}}` not yet substituted). */
+  url: string;
+  /** `HTTP/1.1`, `HTTP/2` …, when written. */
+  httpVersion?: string;
+  /** The request line and its continuation lines. */
+  requestLine: Span;
+  /** Comment lines (not directives) above and inside the head, text after `#`/`//` trimmed. */
+  comments: string[];
+  /** `# @…` directives, in order. */
+  directives: Directive[];
+  /** `< {% … %}` and `< path.js` before the request line. */
+  preScripts: Script[];
+  /** Header lines, in order. */
+  headers: HeaderLine[];
+  /** The body parts, in order; empty when there is no body. */
+  body: BodyPart[];
+  /** The body's span (all its parts), when it has one. */
+  bodySpan?: Span;
+  /** `> {% … %}` and `> path.js` after the body. */
+  handlers: Script[];
+  /** `<> path` response references (kept, never executed). */
+  responseRefs: { path: string; span: Span }[];
+}
+
+/** Something the parser accepted but wants the user to see (an unknown directive). */
+export interface ParseWarning {
+  /** Sentence case, no trailing period. */
+  message: string;
+  /** 1-based line. */
+  line: number;
+  /** 1-based column. */
+  column: number;
+}
+
+/** A parsed request file. */
+export interface HttpFile {
+  /** The path given to the parser, for messages. */
+  path: string;
+  /** The text that was parsed. */
+  source: string;
+  /** File variables anywhere in the file, in order (later ones win). */
+  variables: FileVariable[];
+  /** The requests, in file order. */
+  requests: HttpRequest[];
+  /** Unknown directives and other things that were accepted with a doubt. */
+  warnings: ParseWarning[];
+}

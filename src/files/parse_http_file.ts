@@ -1,0 +1,472 @@
+/**
+ * The one parser of request files: the JetBrains "HTTP Request in Editor" format with the
+ * additions of VS Code REST Client (and what httpyac reads of both).
+ *
+ * Grammar (the JetBrains spec's productions, lines as the unit; `▷` marks a REST Client or
+ * dial addition, `⚠` a deliberate difference):
+ *
+ * ```
+ * requests-file   = *( separator / file-variable / blank / comment ) *request-block
+ * separator       = "###" line-tail                  ; the text after ### names the request ▷
+ * request-block   = head request-line *url-cont headers [ blank body ] *handler *response-ref
+ * head            = *( comment / directive / file-variable / pre-script / blank )
+ * file-variable   = "@" identifier *WS "=" *WS line-tail                              ▷
+ * directive       = ( "#" / "//" ) *WS "@" identifier [ WS line-tail ]                ▷
+ *                   ; name, no-redirect, no-cookie-jar, timeout N, connection-timeout N,
+ *                   ; no-log; unknown ones are warnings
+ * comment         = ( "#" / "//" ) line-tail
+ * pre-script      = "<" WS ( "{%" script "%}" / file-path )       ; JetBrains pre-request
+ * request-line    = [ method WS ] request-target [ WS http-version ]
+ * method          = 1*( "A"-"Z" / "-" )     ; GET … TRACE, GRAPHQL, WEBSOCKET, or any token ⚠
+ * url-cont        = WS line-tail            ; indented: joined, trimmed (spec 4.2.1)
+ *                 / ( "?" / "&" ) line-tail ; REST Client query lines ▷
+ * headers         = *( header / comment )   ; header continuation: an indented line
+ * header          = field-name ":" *WS field-value
+ * body            = 1*( body-line / file-include / comment )   ; trimmed around (4.2.2)
+ * file-include    = "<" WS file-path / "<@" [encoding] WS file-path   ; <@ substitutes ▷
+ * handler         = ">" WS ( "{%" script "%}" / file-path )
+ * response-ref    = "<>" WS file-path                ; kept, never executed
+ * identifier      = 1*( ALPHA / DIGIT / "_" / "-" / "." )
+ * ```
+ *
+ * Lines starting with `#` or `//` inside a body are comments (spec 2.4), not sent: a body
+ * line that must start with them goes in a file included with `< path`. A request's span
+ * ends at its last line that is not blank and not a comment.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import type {
+  BodyPart,
+  Directive,
+  FileVariable,
+  HeaderLine,
+  HttpFile,
+  HttpRequest,
+  ParseWarning,
+  Script,
+  Span,
+} from "./http_file_types.ts";
+
+/** A request file that cannot be parsed; the message starts with `file:line:column`. */
+export class HttpFileSyntaxError extends UsageError {
+  /** The file as given to the parser. */
+  readonly path: string;
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column. */
+  readonly column: number;
+
+  /**
+   * @param path the file
+   * @param line 1-based line
+   * @param column 1-based column
+   * @param message what is wrong
+   */
+  constructor(path: string, line: number, column: number, message: string) {
+    super(`${path}:${line}:${column}: ${message}`, {
+      hint: "see the request file format in docs/request-files.md",
+    });
+    this.name = "HttpFileSyntaxError";
+    this.path = path;
+    this.line = line;
+    this.column = column;
+  }
+}
+
+/** Directives dial acts on. */
+export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
+  "name",
+  "no-redirect",
+  "no-cookie-jar",
+  "timeout",
+  "connection-timeout",
+  "no-log",
+]);
+
+/** Directives of other runners that dial reads and ignores, saying so. */
+const IGNORED_DIRECTIVES = new Set(["no-auto-encoding", "note", "prompt", "use-os-credentials"]);
+
+interface Line {
+  /** Text without its line break. */
+  text: string;
+  start: number;
+  /** Offset after the line break. */
+  end: number;
+  /** Offset of the line break (= end of text). */
+  textEnd: number;
+  number: number;
+}
+
+const SEPARATOR = /^###/;
+const VARIABLE = /^@([A-Za-z0-9_.-]+)\s*=\s?(.*)$/;
+const DIRECTIVE = /^\s*(?:#|\/\/)\s*@([A-Za-z][\w-]*)(?:\s+(.*?))?\s*$/;
+const NONBLANK = /\S/;
+const COMMENT = /^\s*(?:#|\/\/)/;
+const HTTP_VERSION = /^HTTP\/\d+(?:\.\d+)?$/;
+const METHOD = /^[A-Z][A-Z-]*$/;
+
+/**
+ * Parses a request file.
+ *
+ * @param source the file's text
+ * @param path the file's name, for messages and relative includes
+ * @returns the syntax tree, with warnings
+ * @throws {HttpFileSyntaxError} naming file, line and column
+ * @example
+ * ```ts
+ * const file = parseHttpFile("GET https://example.com/\nAccept: text/html\n", "a.http");
+ * file.requests[0]?.url; // "https://example.com/"
+ * ```
+ */
+export function parseHttpFile(source: string, path = "request.http"): HttpFile {
+  const lines = splitLines(source);
+  const variables: FileVariable[] = [];
+  const requests: HttpRequest[] = [];
+  const warnings: ParseWarning[] = [];
+  const fail = (line: Line, column: number, message: string): never => {
+    throw new HttpFileSyntaxError(path, line.number, column, message);
+  };
+  let i = 0;
+  while (i < lines.length) {
+    // One block: from a separator (or the start) to the next separator.
+    let separator: Line | undefined;
+    if (SEPARATOR.test(lines[i]!.text)) separator = lines[i++];
+    let end = i;
+    while (end < lines.length && !SEPARATOR.test(lines[end]!.text)) end++;
+    const request = parseBlock(lines, i, end, separator, {
+      variables,
+      warnings,
+      fail,
+      index: requests.length + 1,
+    });
+    if (request) requests.push(request);
+    i = end;
+  }
+  return { path, source, variables, requests, warnings };
+}
+
+interface BlockContext {
+  variables: FileVariable[];
+  warnings: ParseWarning[];
+  fail: (line: Line, column: number, message: string) => never;
+  index: number;
+}
+
+function parseBlock(
+  lines: Line[],
+  from: number,
+  to: number,
+  separator: Line | undefined,
+  context: BlockContext,
+): HttpRequest | undefined {
+  const { fail } = context;
+  const comments: string[] = [];
+  const directives: Directive[] = [];
+  const preScripts: Script[] = [];
+  let first: Line | undefined = separator;
+  let i = from;
+  // Head: comments, directives, file variables, pre-request scripts.
+  for (; i < to; i++) {
+    const line = lines[i]!;
+    const text = line.text;
+    // Comments above a blank line or a file variable are the file's, not the request's.
+    const detached = !separator && !directives.length && !preScripts.length;
+    if (!NONBLANK.test(text)) {
+      if (detached) first = undefined;
+      continue;
+    }
+    const variable = VARIABLE.exec(text);
+    if (variable) {
+      context.variables.push({ name: variable[1]!, value: variable[2]!.trim(), span: spanOf(line) });
+      if (detached) first = undefined;
+      continue;
+    }
+    first ??= line;
+    const directive = COMMENT.test(text) ? DIRECTIVE.exec(text) : null;
+    if (directive) {
+      const name = directive[1]!;
+      directives.push({ name, value: (directive[2] ?? "").trim(), span: spanOf(line) });
+      warnDirective(name, line, context.warnings);
+      continue;
+    }
+    if (COMMENT.test(text)) {
+      comments.push(text.trim().replace(/^(#|\/\/)\s*/, ""));
+      continue;
+    }
+    if (/^<\s/.test(text)) {
+      const [script, next] = readScript(lines, i, to, 1, fail);
+      preScripts.push(script);
+      i = next - 1;
+      continue;
+    }
+    break;
+  }
+  if (i >= to) {
+    if (directives.length || preScripts.length) {
+      const at = lines[i - 1] ?? lines[from]!;
+      fail(at, 1, "Missing request line after directives or a pre-request script");
+    }
+    return undefined;
+  }
+  // Request line and its continuation lines.
+  const lineStart = lines[i]!;
+  first ??= lineStart;
+  const { method, methodWritten, target, version } = parseRequestLine(lineStart, fail);
+  let url = target;
+  let last = lineStart;
+  i++;
+  while (i < to) {
+    const text = lines[i]!.text;
+    if (/^\s+\S/.test(text) || /^[?&]/.test(text)) {
+      url += text.trim();
+      last = lines[i++]!;
+    } else break;
+  }
+  const requestLine = spanBetween(lineStart, last);
+  // Headers, until a blank line.
+  const headers: HeaderLine[] = [];
+  const handlers: Script[] = [];
+  const responseRefs: { path: string; span: Span }[] = [];
+  let lastContent = last;
+  for (; i < to; i++) {
+    const line = lines[i]!;
+    const text = line.text;
+    if (!NONBLANK.test(text)) break;
+    if (/^>\s/.test(text) || /^<>\s/.test(text)) break;
+    if (COMMENT.test(text)) {
+      comments.push(text.trim().replace(/^(#|\/\/)\s*/, ""));
+      lastContent = line;
+      continue;
+    }
+    if (/^\s/.test(text) && headers.length) {
+      const header = headers[headers.length - 1]!;
+      header.value = `${header.value} ${text.trim()}`;
+      header.span = { ...header.span, end: line.end, endLine: line.number };
+      lastContent = line;
+      continue;
+    }
+    const colon = text.indexOf(":");
+    if (colon <= 0) {
+      fail(line, 1, `Cannot parse header "${clip(text)}": missing ":"`);
+    }
+    const name = text.slice(0, colon).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      fail(line, 1, `Cannot parse header "${clip(text)}": invalid name "${clip(name)}"`);
+    }
+    headers.push({ name, value: text.slice(colon + 1).trim(), span: spanOf(line) });
+    lastContent = line;
+  }
+  // Body, handlers, response references.
+  const body: BodyPart[] = [];
+  let textLines: Line[] = [];
+  const flushText = () => {
+    if (textLines.length) {
+      body.push({
+        kind: "text",
+        text: textLines.map((l) => l.text).join("\n"),
+        span: spanBetween(textLines[0]!, textLines.at(-1)!),
+      });
+    }
+    textLines = [];
+  };
+  for (; i < to; i++) {
+    const line = lines[i]!;
+    const text = line.text;
+    if (/^>\s/.test(text) || /^>\{%/.test(text)) {
+      flushText();
+      const [script, next] = readScript(lines, i, to, 1, fail);
+      handlers.push(script);
+      lastContent = lines[next - 1]!;
+      i = next - 1;
+      continue;
+    }
+    if (/^<>\s/.test(text)) {
+      flushText();
+      responseRefs.push({ path: text.slice(2).trim(), span: spanOf(line) });
+      lastContent = line;
+      continue;
+    }
+    if (handlers.length || responseRefs.length) {
+      if (!NONBLANK.test(text) || COMMENT.test(text)) continue;
+      fail(line, 1, "Unexpected text after a response handler: start a new request with ###");
+    }
+    if (COMMENT.test(text)) {
+      // A comment inside a body (spec 2.4) is not sent; it ends the current text part.
+      flushText();
+      comments.push(text.trim().replace(/^(#|\/\/)\s*/, ""));
+      continue;
+    }
+    const include = /^<(@[\w-]*)?\s+(\S.*)$/.exec(text);
+    if (include) {
+      flushText();
+      body.push({
+        kind: "file",
+        path: include[2]!.trim(),
+        substitute: include[1] !== undefined,
+        span: spanOf(line),
+      });
+      lastContent = line;
+      continue;
+    }
+    textLines.push(line);
+    if (NONBLANK.test(text)) lastContent = line;
+  }
+  flushText();
+  trimBody(body, lines);
+  const bodySpan = body.length
+    ? { ...body[0]!.span, end: body.at(-1)!.span.end, endLine: body.at(-1)!.span.endLine }
+    : undefined;
+  const named = directives.findLast((d) => d.name === "name")?.value;
+  const separatorName = separator?.text.slice(3).trim();
+  const name = named || separatorName || undefined;
+  return {
+    ...(name ? { name } : {}),
+    index: context.index,
+    span: spanBetween(first, lastContent),
+    ...(separator ? { separator: spanOf(separator) } : {}),
+    method,
+    methodWritten,
+    url,
+    ...(version ? { httpVersion: version } : {}),
+    requestLine,
+    comments,
+    directives,
+    preScripts,
+    headers,
+    body,
+    ...(bodySpan ? { bodySpan } : {}),
+    handlers,
+    responseRefs,
+  };
+}
+
+/** Blank lines around the whole body are not sent (spec 4.2.2); blank lines inside are. */
+function trimBody(body: BodyPart[], lines: Line[]): void {
+  const first = body[0];
+  if (first?.kind === "text") {
+    const kept = first.text.replace(/^(?:[ \t\f]*\n)+/, "");
+    const dropped = first.text.length - kept.length;
+    const skipped = first.text.slice(0, dropped).split("\n").length - 1;
+    const line = lines[first.span.line - 1 + skipped];
+    if (kept.trim() === "") body.shift();
+    else if (line) body[0] = { ...first, text: kept, span: { ...first.span, start: line.start, line: line.number } };
+  }
+  const last = body.at(-1);
+  if (last?.kind === "text") {
+    const kept = last.text.replace(/(?:\n[ \t\f]*)+$/, "");
+    const removed = last.text.slice(kept.length).split("\n").length - 1;
+    const line = lines[last.span.endLine - 1 - removed];
+    if (kept.trim() === "") body.pop();
+    else if (line) body[body.length - 1] = { ...last, text: kept, span: { ...last.span, end: line.end, endLine: line.number } };
+  }
+}
+
+function parseRequestLine(line: Line, fail: BlockContext["fail"]) {
+  const words = line.text.trim().split(/\s+/);
+  let method = "GET";
+  let methodWritten = false;
+  if (words.length > 1 && METHOD.test(words[0]!)) {
+    method = words.shift()!;
+    methodWritten = true;
+  } else if (words.length === 1 && METHOD.test(words[0]!) && !/[.:/]/.test(words[0]!)) {
+    fail(line, line.text.length + 1, `Missing URL after method "${words[0]}"`);
+  }
+  let version: string | undefined;
+  if (words.length > 1 && HTTP_VERSION.test(words.at(-1)!)) version = words.pop();
+  if (words.length > 1) {
+    const column = line.text.indexOf(words[1]!, line.text.indexOf(words[0]!) + words[0]!.length);
+    fail(line, column + 1, `Cannot parse request line: unexpected "${clip(words[1]!)}"`);
+  }
+  return { method, methodWritten, target: words[0]!, version };
+}
+
+/** Reads `< {% … %}`, `> {% … %}` or `< path` / `> path` starting at line `i`. */
+function readScript(
+  lines: Line[],
+  i: number,
+  to: number,
+  markLength: number,
+  fail: BlockContext["fail"],
+): [Script, number] {
+  const line = lines[i]!;
+  const after = line.text.slice(markLength);
+  const open = after.indexOf("{%");
+  if (open < 0 || after.slice(0, open).trim() !== "") {
+    return [{ kind: "file", path: after.trim(), span: spanOf(line) }, i + 1];
+  }
+  const codeColumn = markLength + open + 3;
+  const firstText = after.slice(open + 2);
+  for (let j = i; j < to; j++) {
+    const text = j === i ? firstText : lines[j]!.text;
+    const close = text.indexOf("%}");
+    if (close < 0) continue;
+    const parts = [j === i ? firstText.slice(0, close) : firstText];
+    if (j > i) {
+      for (let k = i + 1; k < j; k++) parts.push(lines[k]!.text);
+      parts.push(text.slice(0, close));
+    }
+    if (text.slice(close + 2).trim() !== "") {
+      fail(lines[j]!, close + 3, 'Unexpected text after "%}"');
+    }
+    return [{
+      kind: "inline",
+      code: parts.join("\n"),
+      codeLine: line.number,
+      codeColumn,
+      span: spanBetween(line, lines[j]!),
+    }, j + 1];
+  }
+  return fail(line, markLength + open + 1, 'Unterminated script: "{%" without "%}"');
+}
+
+function warnDirective(name: string, line: Line, warnings: ParseWarning[]): void {
+  if (KNOWN_DIRECTIVES.has(name)) return;
+  const column = line.text.indexOf("@") + 1;
+  const message = IGNORED_DIRECTIVES.has(name)
+    ? `Directive "@${name}" is not supported by dial and is ignored`
+    : `Unknown directive "@${name}" is ignored`;
+  warnings.push({ message, line: line.number, column });
+}
+
+function splitLines(source: string): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  let number = 1;
+  const length = source.length;
+  // The next CR, found once per CR (a file without one is scanned once).
+  let cr = source.indexOf("\r");
+  while (start < length) {
+    let at = source.indexOf("\n", start);
+    if (cr >= 0 && cr < start) cr = source.indexOf("\r", start);
+    let breakLength = 1;
+    if (cr >= 0 && (at < 0 || cr < at)) {
+      breakLength = source.charCodeAt(cr + 1) === 10 ? 2 : 1;
+      at = cr;
+    }
+    if (at < 0) {
+      lines.push({ text: source.slice(start), start, textEnd: length, end: length, number });
+      break;
+    }
+    lines.push({
+      text: source.slice(start, at),
+      start,
+      textEnd: at,
+      end: at + breakLength,
+      number: number++,
+    });
+    start = at + breakLength;
+  }
+  return lines;
+}
+
+function spanOf(line: Line): Span {
+  return { start: line.start, end: line.end, line: line.number, endLine: line.number };
+}
+
+function spanBetween(first: Line, last: Line): Span {
+  return { start: first.start, end: last.end, line: first.number, endLine: last.number };
+}
+
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}

@@ -1,0 +1,77 @@
+/**
+ * REST Client request variables: `{{NAME.response.body.$.path}}` (JSONPath, RFC 9535),
+ * `{{NAME.response.body.*}}` (the whole body), `{{NAME.response.headers.X-Token}}`, and the
+ * same under `request`.
+ * @module
+ */
+import { query } from "jsonpath-rfc9535";
+import { UsageError } from "../errors.ts";
+
+/** What a named request left for later requests: its request and response, as text. */
+export interface RequestVariableSource {
+  /** The request as sent. */
+  request: { headers: [string, string][]; body: string };
+  /** Its response. */
+  response: { headers: [string, string][]; body: string };
+}
+
+interface Place {
+  what: string;
+  path: string;
+  line: number;
+  column: number;
+}
+
+/**
+ * Reads one request variable.
+ *
+ * @param source the named request's exchange
+ * @param side `request` or `response`
+ * @param part `body` or `headers`
+ * @param selector `*`, a JSONPath starting with `$`, or a header name
+ * @param place where it is used, for messages
+ * @returns the value (a JSON text for objects and arrays)
+ * @throws {UsageError} for a path that selects nothing, a body that is not JSON, an XPath
+ * @see https://www.rfc-editor.org/rfc/rfc9535
+ */
+export function requestVariable(
+  source: RequestVariableSource,
+  side: "request" | "response",
+  part: "body" | "headers",
+  selector: string,
+  place: Place,
+): string {
+  const at = `${place.path}:${place.line}:${place.column}`;
+  const exchange = source[side];
+  if (part === "headers") {
+    const wanted = selector.toLowerCase();
+    const values = exchange.headers.filter(([name]) => name.toLowerCase() === wanted);
+    if (!values.length) {
+      throw new UsageError(`${at}: The ${side} has no header "${selector}" (in ${place.what})`);
+    }
+    return values.map(([, value]) => value).join(", ");
+  }
+  if (selector === "*") return exchange.body;
+  if (!selector.startsWith("$")) {
+    throw new UsageError(
+      `${at}: Unsupported selector "${selector}" in ${place.what}: dial reads JSONPath ($…) and *`,
+    );
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(exchange.body);
+  } catch {
+    throw new UsageError(`${at}: The ${side} body is not JSON, so "${selector}" cannot select from it`);
+  }
+  let found: unknown[];
+  try {
+    found = query(document as Parameters<typeof query>[0], selector);
+  } catch (error) {
+    throw new UsageError(`${at}: Invalid JSONPath "${selector}": ${(error as Error).message}`);
+  }
+  if (!found.length) {
+    throw new UsageError(`${at}: JSONPath "${selector}" selects nothing in the ${side} body`);
+  }
+  const value = found[0];
+  return typeof value === "string" ? value : JSON.stringify(value);
+}

@@ -1,0 +1,156 @@
+/**
+ * The sandbox that runs request-file scripts (pre-request scripts and response handlers).
+ *
+ * Deno limitation: a Worker with `deno: { permissions: "none" }` is the runtime's own sandbox,
+ * but that option still needs `--unstable-worker-options` (Deno 2.9), and a Worker without it
+ * inherits all of dial's permissions. So scripts run in QuickJS compiled to WebAssembly
+ * (quickjs-emscripten): the script's world holds only the JavaScript language and the
+ * `client`/`request`/`response` objects of `script_api.ts`; there is no `Deno`, no `fetch`,
+ * no `import`, no file, network, environment or subprocess to reach. A time limit (an
+ * interrupt handler) and a memory limit bound each script. The canary test
+ * `tests/unit/files/worker_permissions_canary_test.ts` fails when Deno no longer needs the
+ * flag; then this module can become a Worker.
+ * @module
+ */
+import {
+  newQuickJSWASMModuleFromVariant,
+  type QuickJSSyncVariant,
+  type QuickJSWASMModule,
+} from "quickjs-emscripten-core";
+import * as variantModule from "@jitl/quickjs-wasmfile-release-sync";
+import { DialError, ErrorCode, ExitCode } from "../errors.ts";
+import { SCRIPT_PRELUDE, type ScriptInput, type ScriptOutput } from "./script_api.ts";
+
+/** A script that threw, timed out or ran out of memory; the message names its file and line. */
+export class ScriptError extends DialError {
+  /**
+   * @param message `file:line: what happened`
+   * @param options the cause
+   */
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, ErrorCode.Script, ExitCode.Failure, {
+      ...options,
+      hint: "scripts run sandboxed: only client, request and response are available",
+    });
+    this.name = "ScriptError";
+  }
+}
+
+/** Where a script's code is, so that errors name the line in the user's file. */
+export interface ScriptSource {
+  /** The code. */
+  code: string;
+  /** The file it is in (the `.http` file, or a handler file). */
+  file: string;
+  /** The 1-based line of the code's first character in that file. */
+  line: number;
+  /** The 1-based column of the code's first character. */
+  column: number;
+}
+
+/** Limits of one script run. */
+export interface SandboxLimits {
+  /** Milliseconds a script may run (default 5000). */
+  timeoutMs?: number;
+  /** Bytes of memory (default 64 MiB). */
+  memoryBytes?: number;
+}
+
+let module: Promise<QuickJSWASMModule> | undefined;
+
+/**
+ * Runs one script in a fresh sandbox context.
+ *
+ * @param source the code and where it is
+ * @param input what the script sees
+ * @param limits time and memory
+ * @returns what it did: globals, request variables, tests, log lines
+ * @throws {ScriptError} when it throws outside `client.test`, times out or runs out of memory
+ */
+export async function runScript(
+  source: ScriptSource,
+  input: ScriptInput,
+  limits: SandboxLimits = {},
+): Promise<ScriptOutput> {
+  const quickjs = await (module ??= newQuickJSWASMModuleFromVariant(syncVariant()));
+  const runtime = quickjs.newRuntime();
+  const timeoutMs = limits.timeoutMs ?? 5000;
+  runtime.setMemoryLimit(limits.memoryBytes ?? 64 * 1024 * 1024);
+  runtime.setMaxStackSize(1024 * 1024);
+  let deadline = Infinity;
+  runtime.setInterruptHandler(() => Date.now() > deadline);
+  const context = runtime.newContext();
+  try {
+    const json = context.newString(JSON.stringify(input));
+    context.setProp(context.global, "__dialInput", json);
+    json.dispose();
+    const prelude = context.evalCode(SCRIPT_PRELUDE, "dial-prelude.js");
+    if (prelude.error) {
+      const detail = context.dump(prelude.error);
+      prelude.error.dispose();
+      throw new Error(`The script prelude failed: ${JSON.stringify(detail)}`);
+    }
+    prelude.value.dispose();
+    // Pad the code so that the sandbox's line and column numbers are the file's.
+    const padded = "\n".repeat(source.line - 1) + " ".repeat(source.column - 1) + source.code;
+    deadline = Date.now() + timeoutMs;
+    const result = context.evalCode(padded, source.file, { type: "global", strict: false });
+    deadline = Infinity;
+    if (result.error) {
+      const error = context.dump(result.error) as unknown;
+      result.error.dispose();
+      if (!isExit(error)) throw scriptError(error, source, timeoutMs);
+    } else {
+      result.value.dispose();
+    }
+    const output = context.evalCode("JSON.stringify(__dialOutput)");
+    if (output.error) {
+      output.error.dispose();
+      throw new ScriptError(`${source.file}:${source.line}: The script replaced dial's output object`);
+    }
+    const text = context.getString(output.value);
+    output.value.dispose();
+    return JSON.parse(text) as ScriptOutput;
+  } finally {
+    context.dispose();
+    runtime.dispose();
+  }
+}
+
+/** The package's default export, found whichever way the module system wrapped it. */
+function syncVariant(): QuickJSSyncVariant {
+  const candidates: unknown[] = [variantModule, (variantModule as { default?: unknown }).default];
+  const inner = (candidates[1] as { default?: unknown } | undefined)?.default;
+  candidates.push(inner);
+  const found = candidates.find(isSyncVariant);
+  if (!found) throw new Error("The QuickJS variant package has an unexpected shape");
+  return found;
+}
+
+function isSyncVariant(value: unknown): value is QuickJSSyncVariant {
+  return typeof value === "object" && value !== null && "type" in value &&
+    (value as { type: unknown }).type === "sync" && "importFFI" in value;
+}
+
+function isExit(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "__dialExit" in error;
+}
+
+function scriptError(error: unknown, source: ScriptSource, timeoutMs: number): ScriptError {
+  const fields = typeof error === "object" && error !== null
+    ? error as { name?: unknown; message?: unknown; stack?: unknown }
+    : { message: String(error) };
+  const stack = typeof fields.stack === "string" ? fields.stack : "";
+  const escaped = source.file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const at = new RegExp(`\\(${escaped}:(\\d+)(?::(\\d+))?\\)`).exec(stack);
+  const line = at ? Number(at[1]) : source.line;
+  const name = typeof fields.name === "string" ? fields.name : "Error";
+  const message = typeof fields.message === "string" ? fields.message : String(error);
+  if (name === "InternalError" && message === "interrupted") {
+    return new ScriptError(`${source.file}:${line}: Script timed out after ${timeoutMs / 1000} s`);
+  }
+  if (name === "InternalError" && /out of memory/i.test(message)) {
+    return new ScriptError(`${source.file}:${line}: Script ran out of memory`);
+  }
+  return new ScriptError(`${source.file}:${line}: ${name}: ${message}`);
+}

@@ -1,0 +1,234 @@
+/**
+ * `{{…}}` substitution in request files: named variables in their scopes, JetBrains dynamic
+ * variables (`$uuid`, `$timestamp`, `$random.*`, `$env.NAME` …), REST Client system
+ * variables (`$guid`, `$processEnv`, `$datetime` …) and request variables
+ * (`{{login.response.body.$.token}}`). An undefined variable is an error naming it and where
+ * it is used; nothing is ever sent as `{{name}}`.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import { Secret } from "../secret.ts";
+import { dynamicVariable } from "./dynamic_variables.ts";
+import type { FileVariable } from "./http_file_types.ts";
+import { requestVariable, type RequestVariableSource } from "./request_variables.ts";
+
+/** A variable's value; a secret (from the private env file or a reference) stays redacted. */
+export type VariableValue = string | Secret;
+
+/** Where `{{name}}` looks, highest precedence first: overrides, environment, globals, file, request. */
+export interface VariableScope {
+  /** `--var NAME=VALUE`: above everything. */
+  overrides?: ReadonlyMap<string, VariableValue>;
+  /** The chosen environment (private values over public ones). */
+  environment?: ReadonlyMap<string, VariableValue>;
+  /** `client.global.set` from scripts of this run. */
+  globals?: ReadonlyMap<string, string>;
+  /** File variables (`@name = value`), values substituted when used. */
+  file?: readonly FileVariable[];
+  /** `request.variables.set` from the current request's pre-request script. */
+  request?: ReadonlyMap<string, string>;
+  /** The process environment, for `$env.NAME` and `$processEnv NAME`. */
+  env?: (name: string) => string | undefined;
+  /** Named requests that ran in this run, for `{{name.response.body.$.x}}`. */
+  responses?: (name: string) => RequestVariableSource | undefined;
+  /** `{{$auth.token("id")}}` and `{{$auth.idToken("id")}}`, resolved before substitution. */
+  auth?: ReadonlyMap<string, string | Secret>;
+}
+
+/** Where a template is, for messages: `header "Authorization" (api.http:4:16)`. */
+export interface TemplatePlace {
+  /** e.g. `the URL`, `header "Accept"`, `the body`. */
+  what: string;
+  /** The file. */
+  path: string;
+  /** 1-based line of the template's first character. */
+  line: number;
+  /** 1-based column of the template's first character. */
+  column: number;
+}
+
+/** A `{{name}}` that no scope defines. */
+export class UndefinedVariableError extends UsageError {
+  /** The variable's name. */
+  readonly variable: string;
+  /**
+   * @param variable the name
+   * @param place where it is used
+   */
+  constructor(variable: string, place: TemplatePlace) {
+    super(
+      `${place.path}:${place.line}:${place.column}: Undefined variable "${variable}" in ${place.what}`,
+      {
+        hint:
+          `define it in http-client.env.json (with --env NAME), as @${variable} = … in the file, or with --var ${variable}=VALUE`,
+      },
+    );
+    this.name = "UndefinedVariableError";
+    this.variable = variable;
+  }
+}
+
+/** The result of {@link substitute}. */
+export interface Substituted {
+  /** The text with every `{{…}}` replaced. */
+  text: string;
+  /** Whether a secret went into it (then print it only as `(redacted)`). */
+  secret: boolean;
+}
+
+const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/**
+ * Replaces every `{{…}}` in a template.
+ *
+ * @param template the text as written in the file
+ * @param scope where names are looked up
+ * @param place where the template is, for messages
+ * @returns the text and whether it holds a secret
+ * @throws {UndefinedVariableError} for a name no scope defines
+ * @throws {UsageError} for a malformed dynamic variable or request variable
+ */
+export function substitute(
+  template: string,
+  scope: VariableScope,
+  place: TemplatePlace,
+): Substituted {
+  const resolver = new Resolver(scope);
+  const text = resolver.run(template, place, []);
+  return { text, secret: resolver.secret };
+}
+
+/**
+ * Looks one variable up (without `{{ }}`), as scripts' `request.environment.get` do.
+ *
+ * @param name the name
+ * @param scope the scopes
+ * @returns its value, substituted, or undefined
+ */
+export function lookupVariable(name: string, scope: VariableScope): string | undefined {
+  try {
+    const place = { what: `variable "${name}"`, path: "", line: 1, column: 1 };
+    return new Resolver(scope).name(name, place, []);
+  } catch (error) {
+    if (error instanceof UndefinedVariableError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * @param template text that may hold `{{…}}`
+ * @returns the request names it refers to through request variables (`{{name.response…}}`)
+ */
+export function referencedRequests(template: string): string[] {
+  const names: string[] = [];
+  for (const match of template.matchAll(TEMPLATE)) {
+    const ref = /^([^.\s$]+)\.(?:response|request)\./.exec(match[1]!);
+    if (ref) names.push(ref[1]!);
+  }
+  return names;
+}
+
+class Resolver {
+  secret = false;
+  constructor(readonly scope: VariableScope) {}
+
+  run(template: string, place: TemplatePlace, stack: string[]): string {
+    let out = "";
+    let last = 0;
+    for (const match of template.matchAll(TEMPLATE)) {
+      out += template.slice(last, match.index);
+      last = match.index + match[0].length;
+      const at = positionIn(template, match.index, place);
+      out += this.expression(match[1]!, at, stack);
+    }
+    return out + template.slice(last);
+  }
+
+  expression(expr: string, place: TemplatePlace, stack: string[]): string {
+    if (expr.startsWith("$")) {
+      const auth = /^\$auth\.(token|idToken)\(\s*"([^"]*)"\s*\)$/.exec(expr);
+      if (auth) {
+        const value = this.scope.auth?.get(`${auth[1]}:${auth[2]}`);
+        if (value === undefined) throw new UndefinedVariableError(expr, place);
+        return this.take(value);
+      }
+      const value = dynamicVariable(expr, this.scope.env ?? (() => undefined), place);
+      if (value === undefined) throw new UndefinedVariableError(expr, place);
+      return value;
+    }
+    const ref = /^([^.\s]+)\.(response|request)\.(body|headers)\.(.+)$/.exec(expr);
+    if (ref && !this.defined(expr)) {
+      const source = this.scope.responses?.(ref[1]!);
+      if (!source) {
+        throw new UsageError(
+          `${place.path}:${place.line}:${place.column}: Request "${ref[1]}" in ${place.what} has not run`,
+          { hint: `name a request with # @name ${ref[1]} above it in the same file` },
+        );
+      }
+      return requestVariable(source, ref[2] as "response" | "request", ref[3] as "body" | "headers", ref[4]!, place);
+    }
+    return this.name(expr, place, stack);
+  }
+
+  defined(name: string): boolean {
+    const s = this.scope;
+    return Boolean(
+      s.overrides?.has(name) || s.environment?.has(name) || s.globals?.has(name) ||
+        s.file?.some((v) => v.name === name) || s.request?.has(name),
+    );
+  }
+
+  name(name: string, place: TemplatePlace, stack: string[]): string {
+    const s = this.scope;
+    const direct = s.overrides?.get(name) ?? s.environment?.get(name) ?? s.globals?.get(name);
+    if (direct !== undefined) return this.take(direct);
+    const file = s.file?.findLast((v) => v.name === name);
+    if (file) {
+      if (stack.includes(name)) {
+        throw new UsageError(
+          `${place.path}:${place.line}:${place.column}: Variable "${name}" refers to itself: ${
+            [...stack, name].join(" → ")
+          }`,
+        );
+      }
+      const filePlace = { what: `variable "${name}"`, path: place.path, line: file.span.line, column: 1 };
+      return this.run(file.value, filePlace, [...stack, name]);
+    }
+    const request = s.request?.get(name);
+    if (request !== undefined) return request;
+    throw new UndefinedVariableError(name, place);
+  }
+
+  take(value: VariableValue): string {
+    if (typeof value === "string") return value;
+    this.secret = true;
+    return value.reveal();
+  }
+}
+
+/** The place of `offset` inside a template that starts at `place`. */
+function positionIn(template: string, offset: number, place: TemplatePlace): TemplatePlace {
+  const before = template.slice(0, offset);
+  const breaks = before.split("\n").length - 1;
+  if (breaks === 0) return { ...place, column: place.column + offset };
+  return { ...place, line: place.line + breaks, column: offset - before.lastIndexOf("\n") };
+}
+
+/**
+ * Like {@link substitute}, for callers that need the secret flag and the text together as a
+ * header value.
+ *
+ * @param template the text
+ * @param scope the scopes
+ * @param place where it is
+ * @returns a string, or a Secret when a secret went into it
+ */
+export function substituteValue(
+  template: string,
+  scope: VariableScope,
+  place: TemplatePlace,
+): VariableValue {
+  const resolver = new Resolver(scope);
+  const text = resolver.run(template, place, []);
+  return resolver.secret ? new Secret(text) : text;
+}

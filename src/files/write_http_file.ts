@@ -1,0 +1,124 @@
+/**
+ * Writing request files: a request model to `.http` text that {@link parseHttpFile} reads
+ * back to the same request, and in-place edits of one request in a file's text (the rest of
+ * the file, comments and blank lines included, is kept byte for byte).
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import type { HttpRequest } from "./http_file_types.ts";
+import { parseHttpFile } from "./parse_http_file.ts";
+
+/** A request to write; every value may hold `{{variables}}`. */
+export interface RequestModel {
+  /** Written as `### NAME` and `# @name NAME` (JetBrains and REST Client both read it). */
+  name?: string;
+  /** Comment lines above the request line. */
+  comments?: string[];
+  /** Directives, e.g. `{ name: "no-redirect" }` or `{ name: "timeout", value: "5" }`. */
+  directives?: { name: string; value?: string }[];
+  /** The method, e.g. `POST`. */
+  method: string;
+  /** The URL (it may hold variables). */
+  url: string;
+  /** Headers in order. */
+  headers?: { name: string; value: string }[];
+  /** The body: text written in place, or a file included with `< path`. */
+  body?: string | { file: string };
+  /** A response handler's code (`> {% … %}`). */
+  handler?: string;
+}
+
+/**
+ * Writes one request as `.http` text, ending with a line break.
+ *
+ * @param model the request
+ * @returns the text, without a leading `###` unless the request is named
+ * @throws {UsageError} when a value cannot be written so that it reads back the same (a
+ *   line break in the URL or a header, a body line that reads as a separator or a handler)
+ * @example
+ * ```ts
+ * writeHttpRequest({ name: "me", method: "GET", url: "{{base}}/me" });
+ * // "### me\n# @name me\nGET {{base}}/me\n"
+ * ```
+ */
+export function writeHttpRequest(model: RequestModel): string {
+  const lines: string[] = [];
+  const single = (text: string, what: string) => {
+    if (/[\r\n]/.test(text)) throw new UsageError(`Cannot write ${what} with a line break`);
+    return text;
+  };
+  if (model.name !== undefined) {
+    const name = single(model.name, "a request name").trim();
+    lines.push(`### ${name}`, `# @name ${name}`);
+  }
+  for (const comment of model.comments ?? []) {
+    for (const line of comment.split(/\r?\n/)) lines.push(`# ${line}`.trimEnd());
+  }
+  for (const d of model.directives ?? []) {
+    lines.push(`# @${single(d.name, "a directive")}${d.value ? ` ${single(d.value, "a directive")}` : ""}`);
+  }
+  const url = single(model.url, "a URL");
+  if (/\s/.test(url)) throw new UsageError(`Cannot write the URL "${url}": it holds a space`);
+  lines.push(`${single(model.method, "a method").toUpperCase()} ${url}`);
+  for (const h of model.headers ?? []) {
+    lines.push(`${single(h.name, "a header name")}: ${single(h.value, `header "${h.name}"`)}`);
+  }
+  if (model.body !== undefined) {
+    lines.push("");
+    if (typeof model.body === "string") {
+      for (const line of model.body.replace(/\r\n/g, "\n").split("\n")) {
+        if (/^(###|>\s|>\{%|<>\s|<@?[\w-]*\s|\s*#|\s*\/\/)/.test(line)) {
+          throw new UsageError(
+            `Cannot write the body in place: its line "${line.slice(0, 40)}" would read as request syntax`,
+            { hint: "save the body to a file and include it with < ./file" },
+          );
+        }
+        lines.push(line);
+      }
+    } else {
+      lines.push(`< ${single(model.body.file, "a file path")}`);
+    }
+  }
+  if (model.handler !== undefined) {
+    if (model.handler.includes("%}")) throw new UsageError('Cannot write a handler holding "%}"');
+    lines.push("", `> {%${model.handler.includes("\n") ? "\n" : " "}${model.handler}${model.handler.includes("\n") ? "\n" : " "}%}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * Replaces one request's text in a file's source, keeping everything else byte for byte.
+ *
+ * @param source the file's text
+ * @param request the request, as parsed from `source`
+ * @param text its new text (a trailing line break is added when the old text had one)
+ * @returns the new source
+ * @throws {UsageError} when `request` was not parsed from this source
+ */
+export function replaceRequest(source: string, request: HttpRequest, text: string): string {
+  const { start, end } = request.span;
+  if (end > source.length || start > end) {
+    throw new UsageError(`Cannot edit request ${request.index}: the file changed since it was read`);
+  }
+  const old = source.slice(start, end);
+  const lineBreak = /\r\n$/.test(old) ? "\r\n" : /[\r\n]$/.test(old) ? old.at(-1)! : "";
+  const body = lineBreak && !/[\r\n]$/.test(text) ? text + lineBreak : text;
+  return source.slice(0, start) + body + source.slice(end);
+}
+
+/**
+ * Appends a request to a file's text, with a `###` separator when the file already holds a
+ * request and the new text does not start with one.
+ *
+ * @param source the file's text (may be empty)
+ * @param text the request's text, e.g. from {@link writeHttpRequest}
+ * @returns the new source
+ */
+export function appendRequest(source: string, text: string): string {
+  let prefix = source;
+  if (prefix !== "" && !prefix.endsWith("\n")) prefix += "\n";
+  const hasRequest = prefix.trim() !== "" && parseHttpFile(prefix).requests.length > 0;
+  const separator = hasRequest && !text.startsWith("###") ? "###\n" : "";
+  const gap = prefix.trim() !== "" ? "\n" : "";
+  return prefix + gap + separator + text;
+}

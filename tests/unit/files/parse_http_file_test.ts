@@ -1,0 +1,172 @@
+import assert from "node:assert/strict";
+import { HttpFileSyntaxError, parseHttpFile } from "../../../src/files/parse_http_file.ts";
+import {
+  appendRequest,
+  replaceRequest,
+  writeHttpRequest,
+} from "../../../src/files/write_http_file.ts";
+
+Deno.test("parse: the JetBrains spec's example with handler and response reference", () => {
+  // From the JetBrains HTTP Request in Editor spec, section 3.2.
+  const source = `POST http://example.com/auth
+Content-Type: application/json
+
+< input.json
+> {% client.global.set("auth", response.body.token); %}
+<> previous-response.200.json
+`;
+  const [request] = parseHttpFile(source, "spec.http").requests;
+  assert.ok(request);
+  assert.equal(request.method, "POST");
+  assert.equal(request.url, "http://example.com/auth");
+  assert.deepEqual(request.headers.map((h) => [h.name, h.value]), [
+    ["Content-Type", "application/json"],
+  ]);
+  assert.deepEqual(request.body.map((p) => p.kind === "file" ? p.path : p.text), ["input.json"]);
+  assert.equal(request.handlers.length, 1);
+  const handler = request.handlers[0]!;
+  assert.equal(handler.kind, "inline");
+  assert.equal(handler.kind === "inline" && handler.code.trim(), 'client.global.set("auth", response.body.token);');
+  assert.deepEqual(request.responseRefs.map((r) => r.path), ["previous-response.200.json"]);
+  assert.deepEqual(request.span, { start: 0, end: source.length, line: 1, endLine: 6 });
+});
+
+Deno.test("parse: separators, names, file variables, directives and multi-line URLs", () => {
+  const source = `@host = example.com
+@port=8080
+
+### first one
+GET http://{{host}}:{{port}}/
+    api
+    /get?id=1
+    &x=2
+
+###
+# @name second
+# @no-redirect
+// @timeout 5
+POST /items HTTP/1.1
+Host: {{host}}
+X-Long: a
+  b
+
+{"a": 1}
+
+
+###
+`;
+  const file = parseHttpFile(source, "a.http");
+  assert.deepEqual(file.variables.map((v) => [v.name, v.value]), [["host", "example.com"], ["port", "8080"]]);
+  assert.equal(file.requests.length, 2);
+  const [first, second] = file.requests;
+  assert.equal(first!.name, "first one");
+  assert.equal(first!.url, "http://{{host}}:{{port}}/api/get?id=1&x=2");
+  assert.equal(first!.methodWritten, true);
+  assert.equal(second!.name, "second");
+  assert.deepEqual(second!.directives.map((d) => [d.name, d.value]), [["name", "second"], ["no-redirect", ""], ["timeout", "5"]]);
+  assert.equal(second!.httpVersion, "HTTP/1.1");
+  assert.deepEqual(second!.headers.map((h) => [h.name, h.value]), [["Host", "{{host}}"], ["X-Long", "a b"]]);
+  assert.deepEqual(second!.body.map((p) => p.kind === "text" && p.text), ['{"a": 1}']);
+  // The span of a request: from its ### line to its last non-blank line, line break included.
+  assert.equal(source.slice(second!.span.start, second!.span.end), source.slice(source.indexOf("###\n# @name"), source.indexOf('{"a": 1}') + 9));
+  assert.deepEqual(file.warnings, []);
+});
+
+Deno.test("parse: a method-less request line means GET; unknown directives are warnings", () => {
+  const file = parseHttpFile("# @frobnicate yes\nhttp://example.com\n", "w.http");
+  assert.equal(file.requests[0]!.method, "GET");
+  assert.equal(file.requests[0]!.methodWritten, false);
+  assert.deepEqual(file.warnings, [{ message: 'Unknown directive "@frobnicate" is ignored', line: 1, column: 3 }]);
+});
+
+Deno.test("parse: errors name the file, line and column", () => {
+  const cases: [string, string][] = [
+    ["GET http://x\nNot a header\n", 'bad.http:2:1: Cannot parse header "Not a header": missing ":"'],
+    ["GET http://x\n\n> {% client.log(1)\n", 'bad.http:3:3: Unterminated script: "{%" without "%}"'],
+    ["POST\n", 'bad.http:1:5: Missing URL after method "POST"'],
+    ["GET http://x extra HTTP/1.1\n", 'bad.http:1:14: Cannot parse request line: unexpected "extra"'],
+  ];
+  for (const [source, message] of cases) {
+    assert.throws(() => parseHttpFile(source, "bad.http"), (error: unknown) => {
+      assert.ok(error instanceof HttpFileSyntaxError);
+      assert.equal(error.message, message);
+      assert.equal(error.exitCode, 2);
+      return true;
+    });
+  }
+});
+
+Deno.test("parse: multipart body with file parts (JetBrains spec 3.2.3.1)", () => {
+  const source = `POST http://example.com/api/upload
+Content-Type: multipart/form-data; boundary=abcd
+
+--abcd
+Content-Disposition: form-data; name="text"
+
+Text
+--abcd
+Content-Disposition: form-data; name="file_to_send"; filename="input.txt"
+
+< ./input.txt
+--abcd--
+`;
+  const body = parseHttpFile(source).requests[0]!.body;
+  assert.deepEqual(body.map((p) => p.kind), ["text", "file", "text"]);
+  assert.equal(body[1]!.kind === "file" && body[1]!.path, "./input.txt");
+  assert.equal(body[2]!.kind === "text" && body[2]!.text, "--abcd--");
+});
+
+Deno.test("parse: multi-line pre-request script and handler keep the code's line", () => {
+  const source = `< {%
+  request.variables.set("x", "1");
+%}
+GET http://example.com/{{x}}
+
+> {%
+  client.test("ok", function () {
+    client.assert(response.status === 200);
+  });
+%}
+`;
+  const request = parseHttpFile(source).requests[0]!;
+  assert.equal(request.preScripts[0]!.kind, "inline");
+  const handler = request.handlers[0]!;
+  assert.ok(handler.kind === "inline");
+  assert.equal(handler.codeLine, 6);
+  assert.ok(handler.code.includes("client.assert"));
+});
+
+Deno.test("write: a written request reads back the same, and edits keep the rest byte for byte", () => {
+  const text = writeHttpRequest({
+    name: "create",
+    directives: [{ name: "no-redirect" }],
+    method: "post",
+    url: "{{base}}/items",
+    headers: [{ name: "Content-Type", value: "application/json" }],
+    body: '{\n  "a": 1\n}',
+    handler: 'client.global.set("id", response.body.id);',
+  });
+  const parsed = parseHttpFile(text).requests[0]!;
+  assert.equal(parsed.name, "create");
+  assert.equal(parsed.method, "POST");
+  assert.equal(parsed.url, "{{base}}/items");
+  assert.deepEqual(parsed.body.map((p) => p.kind === "text" && p.text), ['{\n  "a": 1\n}']);
+  assert.equal(parsed.handlers.length, 1);
+
+  const source = "# top comment\n@base = http://x\n\nGET {{base}}/a\n\n\n### two\nGET {{base}}/b\r\nAccept: */*\r\n\r\n// tail comment\n";
+  const file = parseHttpFile(source);
+  const edited = replaceRequest(source, file.requests[0]!, "GET {{base}}/changed");
+  assert.equal(edited, source.replace("GET {{base}}/a\n", "GET {{base}}/changed\n"));
+  const second = parseHttpFile(edited).requests[1]!;
+  const again = replaceRequest(edited, second, "### two\nDELETE {{base}}/b");
+  assert.equal(again, edited.replace("### two\nGET {{base}}/b\r\nAccept: */*\r\n", "### two\nDELETE {{base}}/b\r\n"));
+  const appended = appendRequest(source, writeHttpRequest({ method: "GET", url: "http://y" }));
+  assert.deepEqual(parseHttpFile(appended).requests.map((r) => r.url), ["{{base}}/a", "{{base}}/b", "http://y"]);
+  assert.throws(() => writeHttpRequest({ method: "POST", url: "http://x", body: "###\n" }), /would read as request syntax/);
+});
+
+Deno.test("parse: 10,000 requests parse quickly enough to measure in the bench", () => {
+  const one = "### r\nPOST http://127.0.0.1/items?i={{i}}\nContent-Type: application/json\n\n{\"a\": 1}\n\n> {% client.global.set(\"i\", response.body.i); %}\n\n";
+  const file = parseHttpFile(one.repeat(10_000));
+  assert.equal(file.requests.length, 10_000);
+});
