@@ -7,7 +7,7 @@
 import { type Environment, loadEnvironment, parseVarFlags } from "../files/environment.ts";
 import type { HttpFile } from "../files/http_file_types.ts";
 import { parseHttpFile } from "../files/parse_http_file.ts";
-import type { VariableValue } from "../files/variables.ts";
+import type { VariableValue } from "../files/substitute.ts";
 import type { TransportOptions } from "../http/client.ts";
 import { UsageError } from "../errors.ts";
 import { warn } from "../output/report.ts";

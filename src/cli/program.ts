@@ -11,8 +11,8 @@ import { authCommand } from "./auth.ts";
 import { completionsCommand } from "./completions.ts";
 import { graphqlCommand } from "./graphql.ts";
 import { sseCommand } from "./sse.ts";
-import { runCommand } from "./run.ts";
-import { testCommand } from "./test.ts";
+import { runCommand } from "./file_run.ts";
+import { testCommand } from "./file_test.ts";
 import { uiCommand } from "./ui.ts";
 import { wsCommand } from "./ws.ts";
 

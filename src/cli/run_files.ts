@@ -12,7 +12,7 @@ import { printResponse } from "../output/response.ts";
 import { escapeControls, isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
 import { dirOf, prepareFileRun, readHttpFile } from "./file_setup.ts";
-import type { RunFlagValues } from "./run.ts";
+import type { RunFlagValues } from "./file_run.ts";
 
 class StopRun extends Error {
   constructor(readonly code: number) {
@@ -80,7 +80,12 @@ export async function runFiles(
         }
         if (flags.checkStatus && response.status >= 300) {
           if (!flags.silent && (!out.isTerminal || flags.output !== undefined)) {
-            await warn(err, `${fileRequest.request.name ?? fileRequest.request.url}: HTTP ${response.status} ${response.statusText}`.trimEnd());
+            await warn(
+              err,
+              `${
+                fileRequest.request.name ?? fileRequest.request.url
+              }: HTTP ${response.status} ${response.statusText}`.trimEnd(),
+            );
           }
           throw new StopRun(statusExitCode(response.status));
         }

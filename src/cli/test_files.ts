@@ -19,7 +19,7 @@ import { CookieJar } from "../http/cookies.ts";
 import { escapeControls, paint, stderr, stdout, Style } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
 import { dirOf, prepareFileRun, readHttpFile } from "./file_setup.ts";
-import type { TestFlagValues } from "./test.ts";
+import type { TestFlagValues } from "./file_test.ts";
 
 /**
  * Runs `dial test`.
@@ -35,7 +35,9 @@ export async function testFiles(
   context: CliContext,
 ): Promise<number> {
   if (!paths.length) {
-    throw new UsageError("Missing request files", { hint: "dial test api.http or dial test tests/" });
+    throw new UsageError("Missing request files", {
+      hint: "dial test api.http or dial test tests/",
+    });
   }
   let filter: RegExp | undefined;
   if (flags.filter !== undefined) {
@@ -79,7 +81,7 @@ export async function testFiles(
           firstError ??= result.error;
         }
         if (flags.failFast && cases.some((c) => c.outcome !== "passed")) stop = true;
-        if (live) for (const c of cases) await out.write(line(c, out));
+        if (live) { for (const c of cases) await out.write(line(c, out)); }
       },
     });
     if (context.signal.aborted) return ExitCode.Interrupted;

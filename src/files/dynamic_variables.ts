@@ -83,7 +83,9 @@ export function dynamicVariable(
     case "$randomInt": {
       if (rest.length === 0) return String(Math.floor(random() * 1001));
       const [min, max] = rest.map(Number);
-      if (min === undefined || max === undefined || !Number.isFinite(min) || !Number.isFinite(max)) {
+      if (
+        min === undefined || max === undefined || !Number.isFinite(min) || !Number.isFinite(max)
+      ) {
         return bad(`Invalid arguments of "${expr}": expected $randomInt MIN MAX`);
       }
       return String(Math.floor(min + random() * (max - min)));

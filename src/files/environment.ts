@@ -8,7 +8,7 @@
  */
 import { UsageError } from "../errors.ts";
 import { Secret } from "../secret.ts";
-import type { VariableValue } from "./variables.ts";
+import type { VariableValue } from "./substitute.ts";
 
 /** The public environment file's name (JetBrains HTTP Client). */
 export const PUBLIC_ENV_FILE = "http-client.env.json";
@@ -154,7 +154,9 @@ async function readEnvFile(
     );
   }
   if (!isObject(data)) {
-    throw new UsageError(`Cannot read environment file ${path}: expected an object of environments`);
+    throw new UsageError(
+      `Cannot read environment file ${path}: expected an object of environments`,
+    );
   }
   return data;
 }

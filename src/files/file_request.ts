@@ -12,7 +12,7 @@ import { parseUrl } from "../http/values.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { Secret } from "../secret.ts";
 import type { HttpRequest } from "./http_file_types.ts";
-import { substitute, substituteValue, type VariableScope } from "./variables.ts";
+import { substitute, substituteValue, type VariableScope } from "./substitute.ts";
 
 /** How a request is sent. */
 export type RequestKind = "http" | "graphql" | "websocket";
@@ -72,7 +72,11 @@ export async function buildFileRequest(
   let authorization: Authorization | undefined;
   for (const header of request.headers) {
     const column = header.name.length + 3;
-    const value = substituteValue(header.value, scope, at(`header "${header.name}"`, header.span.line, column));
+    const value = substituteValue(
+      header.value,
+      scope,
+      at(`header "${header.name}"`, header.span.line, column),
+    );
     const text = typeof value === "string" ? value : value.reveal();
     if (header.name.toLowerCase() === "authorization") {
       const parsed = fileAuthorization(text);
@@ -117,11 +121,17 @@ export async function buildFileRequest(
     built.graphql = graphqlBody(bodyText, path, request);
     built.spec.body = {
       kind: "text",
-      text: JSON.stringify({ query: built.graphql.query, ...(built.graphql.variables ? { variables: built.graphql.variables } : {}) }),
+      text: JSON.stringify({
+        query: built.graphql.query,
+        ...(built.graphql.variables ? { variables: built.graphql.variables } : {}),
+      }),
       contentType: "application/json",
     };
     if (!headers.some((h) => h.name.toLowerCase() === "accept")) {
-      headers.push({ name: "Accept", value: "application/graphql-response+json, application/json" });
+      headers.push({
+        name: "Accept",
+        value: "application/graphql-response+json, application/json",
+      });
     }
   } else if (kind === "websocket") {
     built.messages = websocketMessages(bodyText);
@@ -141,7 +151,11 @@ function fileAuthorization(value: string): Authorization | undefined {
   if (space) return { kind: "basic", username: space[1]!, password: new Secret(space[2]!) };
   const colon = rest.indexOf(":");
   if (colon > 0) {
-    return { kind: "basic", username: rest.slice(0, colon), password: new Secret(rest.slice(colon + 1)) };
+    return {
+      kind: "basic",
+      username: rest.slice(0, colon),
+      password: new Secret(rest.slice(colon + 1)),
+    };
   }
   // Already encoded: sent as written.
   return undefined;
@@ -220,7 +234,9 @@ async function bodyOf(
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  if (parts.every((p) => p.kind === "text")) return { text, source: { kind: "text", text: new TextDecoder().decode(bytes) } };
+  if (parts.every((p) => p.kind === "text")) {
+    return { text, source: { kind: "text", text: new TextDecoder().decode(bytes) } };
+  }
   return { text, source: { kind: "bytes", bytes } };
 }
 
@@ -229,7 +245,11 @@ function resolvePath(dir: string, path: string): string {
   return `${dir === "" ? "." : dir}/${path.replace(/^\.\//, "")}`;
 }
 
-async function readable(path: string, file: string, line: number): Promise<Uint8Array<ArrayBuffer>> {
+async function readable(
+  path: string,
+  file: string,
+  line: number,
+): Promise<Uint8Array<ArrayBuffer>> {
   try {
     return await Deno.readFile(path);
   } catch (error) {
@@ -257,7 +277,10 @@ function graphqlBody(text: string, path: string, request: HttpRequest) {
     try {
       const variables = JSON.parse(split[1]!) as unknown;
       if (variables && typeof variables === "object" && !Array.isArray(variables)) {
-        return { query: text.slice(0, split.index).trim(), variables: variables as Record<string, unknown> };
+        return {
+          query: text.slice(0, split.index).trim(),
+          variables: variables as Record<string, unknown>,
+        };
       }
     } catch {
       // Not JSON: part of the query (a selection set after a blank line).

@@ -177,7 +177,11 @@ function parseBlock(
     }
     const variable = VARIABLE.exec(text);
     if (variable) {
-      context.variables.push({ name: variable[1]!, value: variable[2]!.trim(), span: spanOf(line) });
+      context.variables.push({
+        name: variable[1]!,
+        value: variable[2]!.trim(),
+        span: spanOf(line),
+      });
       if (detached) first = undefined;
       continue;
     }
@@ -349,7 +353,13 @@ function trimBody(body: BodyPart[], lines: Line[]): void {
     const skipped = first.text.slice(0, dropped).split("\n").length - 1;
     const line = lines[first.span.line - 1 + skipped];
     if (kept.trim() === "") body.shift();
-    else if (line) body[0] = { ...first, text: kept, span: { ...first.span, start: line.start, line: line.number } };
+    else if (line) {
+      body[0] = {
+        ...first,
+        text: kept,
+        span: { ...first.span, start: line.start, line: line.number },
+      };
+    }
   }
   const last = body.at(-1);
   if (last?.kind === "text") {
@@ -357,7 +367,13 @@ function trimBody(body: BodyPart[], lines: Line[]): void {
     const removed = last.text.slice(kept.length).split("\n").length - 1;
     const line = lines[last.span.endLine - 1 - removed];
     if (kept.trim() === "") body.pop();
-    else if (line) body[body.length - 1] = { ...last, text: kept, span: { ...last.span, end: line.end, endLine: line.number } };
+    else if (line) {
+      body[body.length - 1] = {
+        ...last,
+        text: kept,
+        span: { ...last.span, end: line.end, endLine: line.number },
+      };
+    }
   }
 }
 

@@ -160,28 +160,34 @@ export function junitReport(report: TestReport): string {
   const files = [...new Set(report.cases.map((c) => c.file))];
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="dial test" tests="${s.total}" failures="${s.failed}" errors="${s.errors}" time="${seconds(report.durationMs)}">`,
+    `<testsuites name="dial test" tests="${s.total}" failures="${s.failed}" errors="${s.errors}" time="${
+      seconds(report.durationMs)
+    }">`,
   ];
   for (const file of files) {
     const cases = report.cases.filter((c) => c.file === file);
     const count = (o: TestCase["outcome"]) => cases.filter((c) => c.outcome === o).length;
     const time = cases.reduce((sum, c) => sum + c.durationMs, 0);
     out.push(
-      `  <testsuite name="${xml(file)}" tests="${cases.length}" failures="${count("failed")}" errors="${
-        count("error")
-      }" skipped="0" time="${seconds(time)}">`,
+      `  <testsuite name="${xml(file)}" tests="${cases.length}" failures="${
+        count("failed")
+      }" errors="${count("error")}" skipped="0" time="${seconds(time)}">`,
     );
     for (const c of cases) {
-      const open = `    <testcase classname="${xml(file)}" name="${xml(`${c.request} › ${c.name}`)}" time="${
-        seconds(c.durationMs)
-      }"`;
+      const open = `    <testcase classname="${xml(file)}" name="${
+        xml(`${c.request} › ${c.name}`)
+      }" time="${seconds(c.durationMs)}"`;
       if (c.outcome === "passed") {
         out.push(`${open}/>`);
         continue;
       }
       const tag = c.outcome === "failed" ? "failure" : "error";
       const message = c.message ?? "failed";
-      out.push(`${open}>`, `      <${tag} message="${xml(message)}">${xml(message)}</${tag}>`, "    </testcase>");
+      out.push(
+        `${open}>`,
+        `      <${tag} message="${xml(message)}">${xml(message)}</${tag}>`,
+        "    </testcase>",
+      );
     }
     out.push("  </testsuite>");
   }
@@ -194,7 +200,11 @@ export function junitReport(report: TestReport): string {
  * @returns the report as JSON: summary and cases
  */
 export function jsonReport(report: TestReport): string {
-  return JSON.stringify({ summary: summarize(report), durationMs: report.durationMs, cases: report.cases }, null, 2) + "\n";
+  return JSON.stringify(
+    { summary: summarize(report), durationMs: report.durationMs, cases: report.cases },
+    null,
+    2,
+  ) + "\n";
 }
 
 function ms(value: number): string {

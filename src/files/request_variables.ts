@@ -61,7 +61,9 @@ export function requestVariable(
   try {
     document = JSON.parse(exchange.body);
   } catch {
-    throw new UsageError(`${at}: The ${side} body is not JSON, so "${selector}" cannot select from it`);
+    throw new UsageError(
+      `${at}: The ${side} body is not JSON, so "${selector}" cannot select from it`,
+    );
   }
   let found: unknown[];
   try {

@@ -15,7 +15,7 @@ import type { HttpFile, HttpRequest, Script } from "./http_file_types.ts";
 import type { RequestVariableSource } from "./request_variables.ts";
 import type { ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
 import type { SandboxLimits } from "./script_sandbox.ts";
-import { referencedRequests, type VariableScope, type VariableValue } from "./variables.ts";
+import { referencedRequests, type VariableScope, type VariableValue } from "./substitute.ts";
 
 /** One request's outcome. */
 export interface RequestResult {
@@ -134,7 +134,9 @@ class FileRunner {
           const known = this.file.requests.map((r) => r.name).filter((n) => n !== undefined);
           throw new UsageError(`No request named "${name}" in ${this.file.path}`, {
             hint: known.length
-              ? `its requests are: ${known.map((n) => `"${n}"`).join(", ")} (or give a number from 1)`
+              ? `its requests are: ${
+                known.map((n) => `"${n}"`).join(", ")
+              } (or give a number from 1)`
               : `name requests with # @name NAME, or give a number from 1`,
           });
         }
@@ -195,7 +197,11 @@ class FileRunner {
       result.tests.push(...output.tests);
     }
     await this.resolveAuth(request);
-    const fileRequest = await buildFileRequest(request, { scope, path: this.file.path, dir: this.dir });
+    const fileRequest = await buildFileRequest(request, {
+      scope,
+      path: this.file.path,
+      dir: this.dir,
+    });
     const base = this.options.send ?? {};
     const timeoutMs = fileRequest.timeoutMs ?? this.options.timeoutMs;
     const signals = [base.signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined]
@@ -217,10 +223,17 @@ class FileRunner {
       statusText: response.statusText,
       headers: response.headers,
     });
-    await this.options.onExchange?.({ fileRequest, exchange: { ...exchange, response: shown }, body, dependency });
+    await this.options.onExchange?.({
+      fileRequest,
+      exchange: { ...exchange, response: shown },
+      body,
+      dependency,
+    });
     const text = new TextDecoder().decode(body);
     const responseHeaders = [...response.headers];
-    const requestHeaders: [string, string][] = exchange.request.headers.map((h) => [h.name, reveal(h.value)]);
+    const requestHeaders: [string, string][] = exchange.request.headers.map((
+      h,
+    ) => [h.name, reveal(h.value)]);
     if (request.name !== undefined) {
       this.responses.set(request.name, {
         request: { headers: requestHeaders, body: fileRequest.bodyText },
@@ -276,21 +289,38 @@ class FileRunner {
   }
 
   async script(script: Script, request: HttpRequest, input: ScriptInput): Promise<ScriptOutput> {
-    const { runScript } = await import("./script_sandbox.ts");
+    const { runScript, ScriptError } = await import("./script_sandbox.ts");
     let source;
     if (script.kind === "inline") {
-      source = { code: script.code, file: this.file.path, line: script.codeLine, column: script.codeColumn };
+      source = {
+        code: script.code,
+        file: this.file.path,
+        line: script.codeLine,
+        column: script.codeColumn,
+      };
     } else {
-      const path = script.path.startsWith("/") ? script.path : `${this.dir}/${script.path.replace(/^\.\//, "")}`;
+      const path = script.path.startsWith("/")
+        ? script.path
+        : `${this.dir}/${script.path.replace(/^\.\//, "")}`;
       let code: string;
       try {
         code = await Deno.readTextFile(path);
       } catch {
-        throw new UsageError(`${this.file.path}:${script.span.line}:1: Cannot read the script file "${path}"`);
+        throw new UsageError(
+          `${this.file.path}:${script.span.line}:1: Cannot read the script file "${path}"`,
+        );
       }
       source = { code, file: path, line: 1, column: 1 };
     }
-    const output = await runScript(source, input, this.options.scriptLimits);
+    let output: ScriptOutput;
+    try {
+      output = await runScript(source, input, this.options.scriptLimits);
+    } catch (error) {
+      if (error instanceof ScriptError) {
+        for (const line of error.logs) await this.options.onLog?.(line, request);
+      }
+      throw error;
+    }
     for (const [name, value] of Object.entries(output.globals)) {
       if (value === null) this.globals.delete(name);
       else this.globals.set(name, value);
@@ -320,15 +350,28 @@ class FileRunner {
   }
 
   async resolveAuth(request: HttpRequest): Promise<void> {
-    const texts = [request.url, ...request.headers.map((h) => h.value), ...this.file.variables.map((v) => v.value)];
+    const texts = [
+      request.url,
+      ...request.headers.map((h) => h.value),
+      ...this.file.variables.map((v) => v.value),
+    ];
     for (const text of texts) {
-      for (const match of text.matchAll(/\{\{\s*\$auth\.(token|idToken)\(\s*"([^"]*)"\s*\)\s*\}\}/g)) {
+      for (
+        const match of text.matchAll(/\{\{\s*\$auth\.(token|idToken)\(\s*"([^"]*)"\s*\)\s*\}\}/g)
+      ) {
         const key = `${match[1]}:${match[2]}`;
         if (this.authValues.has(key)) continue;
         if (!this.options.authToken) {
-          throw new UsageError(`${this.file.path}: {{$auth.${match[1]}("${match[2]}")}} needs an OAuth 2.0 configuration`);
+          throw new UsageError(
+            `${this.file.path}: {{$auth.${match[1]}("${
+              match[2]
+            }")}} needs an OAuth 2.0 configuration`,
+          );
         }
-        this.authValues.set(key, await this.options.authToken(match[2]!, match[1] as "token" | "idToken"));
+        this.authValues.set(
+          key,
+          await this.options.authToken(match[2]!, match[1] as "token" | "idToken"),
+        );
       }
     }
   }

@@ -14,6 +14,7 @@
  */
 import {
   newQuickJSWASMModuleFromVariant,
+  type QuickJSContext,
   type QuickJSSyncVariant,
   type QuickJSWASMModule,
 } from "quickjs-emscripten-core";
@@ -23,6 +24,8 @@ import { SCRIPT_PRELUDE, type ScriptInput, type ScriptOutput } from "./script_ap
 
 /** A script that threw, timed out or ran out of memory; the message names its file and line. */
 export class ScriptError extends DialError {
+  /** What the script logged with `client.log` before it failed. */
+  logs: string[] = [];
   /**
    * @param message `file:line: what happened`
    * @param options the cause
@@ -99,22 +102,58 @@ export async function runScript(
     if (result.error) {
       const error = context.dump(result.error) as unknown;
       result.error.dispose();
-      if (!isExit(error)) throw scriptError(error, source, timeoutMs);
+      if (!isExit(error)) {
+        const failure = scriptError(error, source, timeoutMs);
+        failure.logs = readOutput(context)?.logs ?? [];
+        throw failure;
+      }
     } else {
       result.value.dispose();
     }
-    const output = context.evalCode("JSON.stringify(__dialOutput)");
-    if (output.error) {
-      output.error.dispose();
-      throw new ScriptError(`${source.file}:${source.line}: The script replaced dial's output object`);
+    const output = readOutput(context);
+    if (!output) {
+      throw new ScriptError(
+        `${source.file}:${source.line}: The script replaced dial's output object`,
+      );
     }
-    const text = context.getString(output.value);
-    output.value.dispose();
-    return JSON.parse(text) as ScriptOutput;
+    return output;
   } finally {
     context.dispose();
     runtime.dispose();
   }
+}
+
+/** What the prelude collected, or undefined when the script broke it. */
+function readOutput(context: QuickJSContext): ScriptOutput | undefined {
+  // The deadline is over: a getter the script planted cannot run for long either.
+  const output = context.evalCode("JSON.stringify(__dialOutput)");
+  if (output.error) {
+    output.error.dispose();
+    return undefined;
+  }
+  const text = context.getString(output.value);
+  output.value.dispose();
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isOutput(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isOutput(value: unknown): value is ScriptOutput {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.globals === "object" && v.globals !== null &&
+    typeof v.requestVariables === "object" && v.requestVariables !== null &&
+    Array.isArray(v.tests) && Array.isArray(v.logs) &&
+    v.logs.every((l) => typeof l === "string") &&
+    v.tests.every((t) =>
+      typeof t === "object" && t !== null && typeof t.name === "string" &&
+      typeof t.passed === "boolean"
+    ) &&
+    Object.values(v.globals).every((g) => g === null || typeof g === "string") &&
+    Object.values(v.requestVariables).every((g) => typeof g === "string");
 }
 
 /** The package's default export, found whichever way the module system wrapped it. */

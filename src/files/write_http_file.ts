@@ -55,7 +55,9 @@ export function writeHttpRequest(model: RequestModel): string {
     for (const line of comment.split(/\r?\n/)) lines.push(`# ${line}`.trimEnd());
   }
   for (const d of model.directives ?? []) {
-    lines.push(`# @${single(d.name, "a directive")}${d.value ? ` ${single(d.value, "a directive")}` : ""}`);
+    lines.push(
+      `# @${single(d.name, "a directive")}${d.value ? ` ${single(d.value, "a directive")}` : ""}`,
+    );
   }
   const url = single(model.url, "a URL");
   if (/\s/.test(url)) throw new UsageError(`Cannot write the URL "${url}": it holds a space`);
@@ -69,7 +71,9 @@ export function writeHttpRequest(model: RequestModel): string {
       for (const line of model.body.replace(/\r\n/g, "\n").split("\n")) {
         if (/^(###|>\s|>\{%|<>\s|<@?[\w-]*\s|\s*#|\s*\/\/)/.test(line)) {
           throw new UsageError(
-            `Cannot write the body in place: its line "${line.slice(0, 40)}" would read as request syntax`,
+            `Cannot write the body in place: its line "${
+              line.slice(0, 40)
+            }" would read as request syntax`,
             { hint: "save the body to a file and include it with < ./file" },
           );
         }
@@ -81,7 +85,12 @@ export function writeHttpRequest(model: RequestModel): string {
   }
   if (model.handler !== undefined) {
     if (model.handler.includes("%}")) throw new UsageError('Cannot write a handler holding "%}"');
-    lines.push("", `> {%${model.handler.includes("\n") ? "\n" : " "}${model.handler}${model.handler.includes("\n") ? "\n" : " "}%}`);
+    lines.push(
+      "",
+      `> {%${model.handler.includes("\n") ? "\n" : " "}${model.handler}${
+        model.handler.includes("\n") ? "\n" : " "
+      }%}`,
+    );
   }
   return lines.join("\n") + "\n";
 }
@@ -98,7 +107,9 @@ export function writeHttpRequest(model: RequestModel): string {
 export function replaceRequest(source: string, request: HttpRequest, text: string): string {
   const { start, end } = request.span;
   if (end > source.length || start > end) {
-    throw new UsageError(`Cannot edit request ${request.index}: the file changed since it was read`);
+    throw new UsageError(
+      `Cannot edit request ${request.index}: the file changed since it was read`,
+    );
   }
   const old = source.slice(start, end);
   const lineBreak = /\r\n$/.test(old) ? "\r\n" : /[\r\n]$/.test(old) ? old.at(-1)! : "";

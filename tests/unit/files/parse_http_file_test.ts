@@ -26,7 +26,10 @@ Content-Type: application/json
   assert.equal(request.handlers.length, 1);
   const handler = request.handlers[0]!;
   assert.equal(handler.kind, "inline");
-  assert.equal(handler.kind === "inline" && handler.code.trim(), 'client.global.set("auth", response.body.token);');
+  assert.equal(
+    handler.kind === "inline" && handler.code.trim(),
+    'client.global.set("auth", response.body.token);',
+  );
   assert.deepEqual(request.responseRefs.map((r) => r.path), ["previous-response.200.json"]);
   assert.deepEqual(request.span, { start: 0, end: source.length, line: 1, endLine: 6 });
 });
@@ -56,19 +59,31 @@ X-Long: a
 ###
 `;
   const file = parseHttpFile(source, "a.http");
-  assert.deepEqual(file.variables.map((v) => [v.name, v.value]), [["host", "example.com"], ["port", "8080"]]);
+  assert.deepEqual(file.variables.map((v) => [v.name, v.value]), [["host", "example.com"], [
+    "port",
+    "8080",
+  ]]);
   assert.equal(file.requests.length, 2);
   const [first, second] = file.requests;
   assert.equal(first!.name, "first one");
   assert.equal(first!.url, "http://{{host}}:{{port}}/api/get?id=1&x=2");
   assert.equal(first!.methodWritten, true);
   assert.equal(second!.name, "second");
-  assert.deepEqual(second!.directives.map((d) => [d.name, d.value]), [["name", "second"], ["no-redirect", ""], ["timeout", "5"]]);
+  assert.deepEqual(second!.directives.map((d) => [d.name, d.value]), [["name", "second"], [
+    "no-redirect",
+    "",
+  ], ["timeout", "5"]]);
   assert.equal(second!.httpVersion, "HTTP/1.1");
-  assert.deepEqual(second!.headers.map((h) => [h.name, h.value]), [["Host", "{{host}}"], ["X-Long", "a b"]]);
+  assert.deepEqual(second!.headers.map((h) => [h.name, h.value]), [["Host", "{{host}}"], [
+    "X-Long",
+    "a b",
+  ]]);
   assert.deepEqual(second!.body.map((p) => p.kind === "text" && p.text), ['{"a": 1}']);
   // The span of a request: from its ### line to its last non-blank line, line break included.
-  assert.equal(source.slice(second!.span.start, second!.span.end), source.slice(source.indexOf("###\n# @name"), source.indexOf('{"a": 1}') + 9));
+  assert.equal(
+    source.slice(second!.span.start, second!.span.end),
+    source.slice(source.indexOf("###\n# @name"), source.indexOf('{"a": 1}') + 9),
+  );
   assert.deepEqual(file.warnings, []);
 });
 
@@ -76,15 +91,28 @@ Deno.test("parse: a method-less request line means GET; unknown directives are w
   const file = parseHttpFile("# @frobnicate yes\nhttp://example.com\n", "w.http");
   assert.equal(file.requests[0]!.method, "GET");
   assert.equal(file.requests[0]!.methodWritten, false);
-  assert.deepEqual(file.warnings, [{ message: 'Unknown directive "@frobnicate" is ignored', line: 1, column: 3 }]);
+  assert.deepEqual(file.warnings, [{
+    message: 'Unknown directive "@frobnicate" is ignored',
+    line: 1,
+    column: 3,
+  }]);
 });
 
 Deno.test("parse: errors name the file, line and column", () => {
   const cases: [string, string][] = [
-    ["GET http://x\nNot a header\n", 'bad.http:2:1: Cannot parse header "Not a header": missing ":"'],
-    ["GET http://x\n\n> {% client.log(1)\n", 'bad.http:3:3: Unterminated script: "{%" without "%}"'],
+    [
+      "GET http://x\nNot a header\n",
+      'bad.http:2:1: Cannot parse header "Not a header": missing ":"',
+    ],
+    [
+      "GET http://x\n\n> {% client.log(1)\n",
+      'bad.http:3:3: Unterminated script: "{%" without "%}"',
+    ],
     ["POST\n", 'bad.http:1:5: Missing URL after method "POST"'],
-    ["GET http://x extra HTTP/1.1\n", 'bad.http:1:14: Cannot parse request line: unexpected "extra"'],
+    [
+      "GET http://x extra HTTP/1.1\n",
+      'bad.http:1:14: Cannot parse request line: unexpected "extra"',
+    ],
   ];
   for (const [source, message] of cases) {
     assert.throws(() => parseHttpFile(source, "bad.http"), (error: unknown) => {
@@ -153,20 +181,32 @@ Deno.test("write: a written request reads back the same, and edits keep the rest
   assert.deepEqual(parsed.body.map((p) => p.kind === "text" && p.text), ['{\n  "a": 1\n}']);
   assert.equal(parsed.handlers.length, 1);
 
-  const source = "# top comment\n@base = http://x\n\nGET {{base}}/a\n\n\n### two\nGET {{base}}/b\r\nAccept: */*\r\n\r\n// tail comment\n";
+  const source =
+    "# top comment\n@base = http://x\n\nGET {{base}}/a\n\n\n### two\nGET {{base}}/b\r\nAccept: */*\r\n\r\n// tail comment\n";
   const file = parseHttpFile(source);
   const edited = replaceRequest(source, file.requests[0]!, "GET {{base}}/changed");
   assert.equal(edited, source.replace("GET {{base}}/a\n", "GET {{base}}/changed\n"));
   const second = parseHttpFile(edited).requests[1]!;
   const again = replaceRequest(edited, second, "### two\nDELETE {{base}}/b");
-  assert.equal(again, edited.replace("### two\nGET {{base}}/b\r\nAccept: */*\r\n", "### two\nDELETE {{base}}/b\r\n"));
+  assert.equal(
+    again,
+    edited.replace("### two\nGET {{base}}/b\r\nAccept: */*\r\n", "### two\nDELETE {{base}}/b\r\n"),
+  );
   const appended = appendRequest(source, writeHttpRequest({ method: "GET", url: "http://y" }));
-  assert.deepEqual(parseHttpFile(appended).requests.map((r) => r.url), ["{{base}}/a", "{{base}}/b", "http://y"]);
-  assert.throws(() => writeHttpRequest({ method: "POST", url: "http://x", body: "###\n" }), /would read as request syntax/);
+  assert.deepEqual(parseHttpFile(appended).requests.map((r) => r.url), [
+    "{{base}}/a",
+    "{{base}}/b",
+    "http://y",
+  ]);
+  assert.throws(
+    () => writeHttpRequest({ method: "POST", url: "http://x", body: "###\n" }),
+    /would read as request syntax/,
+  );
 });
 
 Deno.test("parse: 10,000 requests parse quickly enough to measure in the bench", () => {
-  const one = "### r\nPOST http://127.0.0.1/items?i={{i}}\nContent-Type: application/json\n\n{\"a\": 1}\n\n> {% client.global.set(\"i\", response.body.i); %}\n\n";
+  const one =
+    '### r\nPOST http://127.0.0.1/items?i={{i}}\nContent-Type: application/json\n\n{"a": 1}\n\n> {% client.global.set("i", response.body.i); %}\n\n';
   const file = parseHttpFile(one.repeat(10_000));
   assert.equal(file.requests.length, 10_000);
 });

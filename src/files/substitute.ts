@@ -161,11 +161,19 @@ class Resolver {
       const source = this.scope.responses?.(ref[1]!);
       if (!source) {
         throw new UsageError(
-          `${place.path}:${place.line}:${place.column}: Request "${ref[1]}" in ${place.what} has not run`,
+          `${place.path}:${place.line}:${place.column}: Request "${
+            ref[1]
+          }" in ${place.what} has not run`,
           { hint: `name a request with # @name ${ref[1]} above it in the same file` },
         );
       }
-      return requestVariable(source, ref[2] as "response" | "request", ref[3] as "body" | "headers", ref[4]!, place);
+      return requestVariable(
+        source,
+        ref[2] as "response" | "request",
+        ref[3] as "body" | "headers",
+        ref[4]!,
+        place,
+      );
     }
     return this.name(expr, place, stack);
   }
@@ -191,7 +199,12 @@ class Resolver {
           }`,
         );
       }
-      const filePlace = { what: `variable "${name}"`, path: place.path, line: file.span.line, column: 1 };
+      const filePlace = {
+        what: `variable "${name}"`,
+        path: place.path,
+        line: file.span.line,
+        column: 1,
+      };
       return this.run(file.value, filePlace, [...stack, name]);
     }
     const request = s.request?.get(name);

@@ -1,0 +1,223 @@
+import assert from "node:assert/strict";
+import { dial, serve } from "../_helpers.ts";
+import { excludes, includes } from "../assert.ts";
+
+async function project(files: Record<string, string>): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "dial-files-" });
+  for (const [name, text] of Object.entries(files)) {
+    await Deno.mkdir(`${dir}/${name}`.replace(/\/[^/]*$/, ""), { recursive: true });
+    await Deno.writeTextFile(`${dir}/${name}`, text);
+  }
+  return dir;
+}
+
+function loginServer() {
+  return serve(async (request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/login") {
+      const { user } = await request.json();
+      return Response.json({ token: `tok-${user}` }, { headers: { "X-Session": "s-1" } });
+    }
+    if (url.pathname === "/redirect") return Response.redirect(new URL("/me", url), 302);
+    return Response.json({
+      path: url.pathname,
+      query: url.search,
+      authorization: request.headers.get("authorization"),
+      session: request.headers.get("x-session"),
+    });
+  });
+}
+
+const CHAIN = `@base = {{origin}}
+
+### login
+# @name login
+POST {{base}}/login
+Content-Type: application/json
+
+{"user": "{{user}}"}
+
+> {%
+  client.global.set("token", response.body.token);
+%}
+
+### me
+# @name me
+GET {{base}}/me?from={{login.response.body.$.token}}
+Authorization: Bearer {{token}}
+X-Session: {{login.response.headers.X-Session}}
+`;
+
+Deno.test("run: requests chain through a handler's global and a REST Client request variable", async () => {
+  await using server = loginServer();
+  const dir = await project({
+    "api.http": CHAIN,
+    "http-client.env.json": JSON.stringify({ dev: { origin: server.origin, user: "ann" } }),
+  });
+  const result = await dial(["run", `${dir}/api.http`, "--env", "dev"]);
+  assert.equal(result.code, 0, result.stderr);
+  // Piped: the bodies only, in file order.
+  assert.equal(
+    result.stdout,
+    '{"token":"tok-ann"}{"path":"/me","query":"?from=tok-ann","authorization":"Bearer tok-ann","session":"s-1"}',
+  );
+  assert.equal(server.requests.length, 2);
+});
+
+Deno.test("run: a named request that another refers to runs first, and is not printed", async () => {
+  await using server = loginServer();
+  const dir = await project({ "api.http": CHAIN });
+  const result = await dial([
+    "run",
+    `${dir}/api.http`,
+    "me",
+    "--var",
+    `origin=${server.origin}`,
+    "--var",
+    "user=bob",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(server.requests.map((r) => new URL(r.url).pathname), ["/login", "/me"]);
+  assert.equal(JSON.parse(result.stdout).authorization, "Bearer tok-bob");
+});
+
+Deno.test("run: an undefined variable is an error naming it and its place; nothing is sent", async () => {
+  await using server = loginServer();
+  const dir = await project({ "api.http": `GET ${"{{origin}}"}/x\nAccept: {{kind}}\n` });
+  const result = await dial(["run", `${dir}/api.http`, "--var", `origin=${server.origin}`]);
+  assert.equal(result.code, 2);
+  includes(
+    result.stderr,
+    `error: ${dir}/api.http:2:9: Undefined variable "kind" in header "Accept"`,
+  );
+  assert.equal(server.requests.length, 0);
+});
+
+Deno.test("run: a syntax error names file, line and column; unknown directives warn", async () => {
+  await using server = loginServer();
+  const dir = await project({
+    "bad.http": "GET http://127.0.0.1:9/\nNot a header\n",
+    "warn.http": `# @bogus\nGET ${server.origin}/x\n`,
+  });
+  const result = await dial(["run", `${dir}/bad.http`]);
+  assert.equal(result.code, 2);
+  includes(
+    result.stderr,
+    `error: ${dir}/bad.http:2:1: Cannot parse header "Not a header": missing ":"`,
+  );
+  const warned = await dial(["run", `${dir}/warn.http`]);
+  assert.equal(warned.code, 0, warned.stderr);
+  includes(warned.stderr, `warning: ${dir}/warn.http:1:3: Unknown directive "@bogus" is ignored`);
+});
+
+Deno.test("run: JetBrains Basic forms are encoded; redirects are followed unless # @no-redirect", async () => {
+  await using server = loginServer();
+  const dir = await project({
+    "auth.http": `GET ${"{{o}}"}/a
+Authorization: Basic ann s3cret pass
+
+###
+GET {{o}}/b
+Authorization: Basic bob:pw
+
+###
+GET {{o}}/redirect
+
+###
+# @no-redirect
+GET {{o}}/redirect
+`,
+  });
+  const result = await dial(["run", `${dir}/auth.http`, "--var", `o=${server.origin}`, "-i"]);
+  assert.equal(result.code, 0, result.stderr);
+  const auth = server.requests.map((r) => r.headers.get("authorization"));
+  assert.equal(auth[0], `Basic ${btoa("ann:s3cret pass")}`);
+  assert.equal(auth[1], `Basic ${btoa("bob:pw")}`);
+  assert.deepEqual(server.requests.map((r) => new URL(r.url).pathname), [
+    "/a",
+    "/b",
+    "/redirect",
+    "/me",
+    "/redirect",
+  ]);
+  includes(result.stdout, "302 Found");
+});
+
+Deno.test("run: secrets of the private environment file are redacted by -v", async () => {
+  await using server = loginServer();
+  const dir = await project({
+    "api.http": "GET {{origin}}/me\nAuthorization: Bearer {{token}}\nX-Api-Key: {{key}}\n",
+    "http-client.env.json": JSON.stringify({ dev: { origin: server.origin } }),
+    "http-client.private.env.json": JSON.stringify({
+      dev: { token: "tok-SECRET", key: "key-SECRET" },
+    }),
+  });
+  const result = await dial(["run", `${dir}/api.http`, "--env", "dev", "-v"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(server.requests[0]!.headers.get("x-api-key"), "key-SECRET");
+  excludes(result.stderr, "SECRET");
+  includes(result.stderr, "(redacted)");
+});
+
+Deno.test("run: a failing script names its line; --check-status stops at a 4xx", async () => {
+  await using server = serve(() => new Response("nope", { status: 404 }));
+  const dir = await project({
+    "s.http":
+      `GET ${server.origin}/x\n\n> {%\n  client.log("before");\n  response.body.missing.field;\n%}\n`,
+    "c.http": `GET ${server.origin}/a\n\n###\nGET ${server.origin}/b\n`,
+  });
+  const script = await dial(["run", `${dir}/s.http`]);
+  assert.equal(script.code, 1);
+  includes(
+    script.stderr,
+    `error: ${dir}/s.http:5: TypeError: cannot read property 'field' of undefined`,
+  );
+  includes(script.stderr, "before");
+  const checked = await dial(["run", `${dir}/c.http`, "--check-status"]);
+  assert.equal(checked.code, 4);
+  assert.equal(server.requests.length, 2);
+});
+
+Deno.test("run: multipart bodies with < file parts and a body file include", async () => {
+  const seen: Record<string, string>[] = [];
+  await using server = serve(async (request) => {
+    if (request.headers.get("content-type")?.startsWith("multipart/")) {
+      const form = await request.formData();
+      const file = form.get("file_to_send") as File;
+      seen.push({ text: String(form.get("text")), file: await file.text(), name: file.name });
+    } else {
+      seen.push({ raw: await request.text() });
+    }
+    return new Response("ok");
+  });
+  // The JetBrains spec's multipart example (section 3.2.3.1), pointed at a local server.
+  const dir = await project({
+    "input.txt": "file contents\n",
+    "body.json": '{"from": "file"}',
+    "up.http": `POST ${server.origin}/api/upload
+Content-Type: multipart/form-data; boundary=abcd
+
+--abcd
+Content-Disposition: form-data; name="text"
+
+Text
+--abcd
+Content-Disposition: form-data; name="file_to_send"; filename="input.txt"
+
+< ./input.txt
+--abcd--
+
+###
+POST ${server.origin}/api/add
+Content-Type: application/json
+
+< ./body.json
+`,
+  });
+  const result = await dial(["run", `${dir}/up.http`]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(seen, [
+    { text: "Text", file: "file contents\n", name: "input.txt" },
+    { raw: '{"from": "file"}' },
+  ]);
+});

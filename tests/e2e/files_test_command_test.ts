@@ -1,0 +1,172 @@
+import assert from "node:assert/strict";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { dial, serve } from "../_helpers.ts";
+import { includes } from "../assert.ts";
+
+async function project(files: Record<string, string>): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "dial-test-" });
+  for (const [name, text] of Object.entries(files)) {
+    await Deno.mkdir(`${dir}/${name}`.replace(/\/[^/]*$/, ""), { recursive: true });
+    await Deno.writeTextFile(`${dir}/${name}`, text);
+  }
+  return dir;
+}
+
+function itemServer() {
+  return serve((request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/items") return Response.json({ id: 7, name: "pen" }, { status: 201 });
+    if (url.pathname === "/items/7") return Response.json({ id: 7, name: "pen" });
+    return new Response("missing", { status: 404 });
+  });
+}
+
+const ITEMS = `### create
+POST {{origin}}/items
+
+> {%
+  client.global.set("id", response.body.id);
+  client.test("created", function () {
+    client.assert(response.status === 201, "expected 201, got " + response.status);
+  });
+%}
+
+### read
+GET {{origin}}/items/{{id}}
+
+> {%
+  client.test("same name", function () {
+    client.assert(response.body.name === "pen");
+  });
+  client.test("wrong on purpose", function () {
+    client.assert(response.body.name === "pencil", "name is " + response.body.name);
+  });
+%}
+`;
+
+Deno.test("test: one line per test, a summary, and exit 11 when an assertion fails", async () => {
+  await using server = itemServer();
+  const dir = await project({ "items.http": ITEMS });
+  const result = await dial(["test", `${dir}/items.http`, "--var", `origin=${server.origin}`]);
+  assert.equal(result.code, 11, result.stderr);
+  const lines = result.stdout.trimEnd().split("\n");
+  assert.equal(lines.length, 4);
+  assert.match(lines[0]!, new RegExp(`^✓ ${dir}/items\\.http › create › created \\(\\d+ ms\\)$`));
+  assert.match(lines[1]!, /^✓ .* › read › same name \(\d+ ms\)$/);
+  assert.match(lines[2]!, /^✗ .* › read › wrong on purpose: name is pen \(\d+ ms\)$/);
+  assert.match(lines[3]!, /^2 passed, 1 failed, 0 errors \(\d+ ms\)$/);
+  assert.deepEqual(server.requests.map((r) => new URL(r.url).pathname), ["/items", "/items/7"]);
+});
+
+Deno.test("test: a JUnit report that a JUnit XML parser reads", async () => {
+  await using server = itemServer();
+  const dir = await project({ "items.http": ITEMS });
+  const report = `${dir}/report.xml`;
+  const result = await dial([
+    "test",
+    `${dir}/items.http`,
+    "--var",
+    `origin=${server.origin}`,
+    "--reporter",
+    "junit",
+    "--report-file",
+    report,
+  ]);
+  assert.equal(result.code, 11, result.stderr);
+  includes(result.stdout, "2 passed, 1 failed, 0 errors");
+  const xml = await Deno.readTextFile(report);
+  assert.equal(XMLValidator.validate(xml), true);
+  const parsed = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "",
+    isArray: (name) => ["testsuite", "testcase", "failure"].includes(name),
+  }).parse(xml);
+  const root = parsed.testsuites;
+  assert.equal(root.tests, "3");
+  assert.equal(root.failures, "1");
+  const suite = root.testsuite[0];
+  assert.equal(suite.name, `${dir}/items.http`);
+  const cases = suite.testcase.map((c: { name: string; failure?: { message: string }[] }) => [
+    c.name,
+    c.failure?.[0]?.message,
+  ]);
+  assert.deepEqual(cases, [
+    ["create › created", undefined],
+    ["read › same name", undefined],
+    ["read › wrong on purpose", "name is pen"],
+  ]);
+});
+
+Deno.test("test: TAP and JSON reporters on stdout", async () => {
+  await using server = itemServer();
+  const dir = await project({ "items.http": ITEMS });
+  const tap = await dial([
+    "test",
+    `${dir}/items.http`,
+    "--var",
+    `origin=${server.origin}`,
+    "--reporter",
+    "tap",
+  ]);
+  assert.equal(tap.code, 11);
+  const lines = tap.stdout.split("\n");
+  assert.deepEqual(lines.slice(0, 2), ["TAP version 14", "1..3"]);
+  assert.match(lines[2]!, /^ok 1 - .*items\.http › create › created$/);
+  assert.match(
+    tap.stdout,
+    /\nnot ok 3 - .* › read › wrong on purpose\n {2}---\n {2}message: "name is pen"\n/,
+  );
+  const json = await dial([
+    "test",
+    `${dir}/items.http`,
+    "--var",
+    `origin=${server.origin}`,
+    "--reporter",
+    "json",
+  ]);
+  const data = JSON.parse(json.stdout);
+  assert.deepEqual(data.summary, { total: 3, passed: 2, failed: 1, errors: 0 });
+});
+
+Deno.test("test: directories run recursively in name order; --filter and --fail-fast", async () => {
+  await using server = itemServer();
+  const dir = await project({
+    "b/second.http": `### beta\nGET {{origin}}/items/7\n`,
+    "a.http": `### alpha\nGET {{origin}}/items/7\n`,
+    "b/a/first.rest":
+      `### gamma\nGET {{origin}}/nothing\n\n> {%\nclient.test("found", function () { client.assert(response.status === 200, "status " + response.status); });\n%}\n`,
+    "notes.txt": "not a request file",
+  });
+  const all = await dial(["test", dir, "--var", `origin=${server.origin}`]);
+  assert.equal(all.code, 11, all.stderr);
+  const order = all.stdout.trimEnd().split("\n").slice(0, -1).map((l) => l.split(" › ")[1]);
+  assert.deepEqual(order, ["alpha", "gamma", "beta"]);
+  const filtered = await dial([
+    "test",
+    dir,
+    "--var",
+    `origin=${server.origin}`,
+    "--filter",
+    "^(alpha|beta)$",
+  ]);
+  assert.equal(filtered.code, 0, filtered.stderr);
+  includes(filtered.stdout, "2 passed, 0 failed, 0 errors");
+  const fast = await dial(["test", dir, "--var", `origin=${server.origin}`, "--fail-fast"]);
+  assert.equal(fast.code, 11);
+  includes(fast.stdout, "1 passed, 1 failed, 0 errors");
+});
+
+Deno.test("test: a request that cannot be sent is an error case and ends with its exit code", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const closed = `http://127.0.0.1:${listener.addr.port}`;
+  listener.close();
+  const dir = await project({
+    "down.http": `### down\nGET ${closed}/\n\n### undefined\nGET ${closed}/{{nope}}\n`,
+  });
+  const result = await dial(["test", `${dir}/down.http`, "--reporter", "json"]);
+  assert.equal(result.code, 7, result.stderr);
+  const data = JSON.parse(result.stdout);
+  assert.deepEqual(data.summary, { total: 2, passed: 0, failed: 0, errors: 2 });
+  assert.match(data.cases[0].message, /Cannot reach 127\.0\.0\.1:\d+: connection refused/);
+  assert.match(data.cases[1].message, /Undefined variable "nope" in the URL/);
+});

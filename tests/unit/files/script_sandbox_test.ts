@@ -1,0 +1,115 @@
+import assert from "node:assert/strict";
+import { runScript, ScriptError } from "../../../src/files/script_sandbox.ts";
+import type { ScriptInput } from "../../../src/files/script_api.ts";
+
+const input: ScriptInput = {
+  globals: { existing: "1" },
+  requestVariables: {},
+  environment: { host: "example.com" },
+  file: {},
+  response: {
+    status: 201,
+    headers: [["Content-Type", "application/json"], ["Set-Cookie", "a=1"], ["set-cookie", "b=2"]],
+    body: '{"id": 7, "tags": ["x"]}',
+    mimeType: "application/json",
+    charset: "utf-8",
+  },
+};
+
+function at(code: string, line = 1) {
+  return { code, file: "api.http", line, column: 1 };
+}
+
+Deno.test("sandbox: the JetBrains client and response API", async () => {
+  const output = await runScript(
+    at(`
+    client.global.set("id", response.body.id);
+    client.global.clear("existing");
+    client.test("created", function () {
+      client.assert(response.status === 201, "status");
+      client.assert(response.headers.valueOf("content-type") === "application/json");
+      client.assert(response.headers.valuesOf("Set-Cookie").join() === "a=1,b=2");
+      client.assert(response.contentType.mimeType === "application/json");
+    });
+    client.test("fails", function () { client.assert(response.body.tags.length === 2, "two tags"); });
+    client.test("throws", function () { null.x; });
+    client.log("env", typeof request === "undefined" ? "no request" : "?", client.variables.environment.get("host"));
+  `),
+    input,
+  );
+  assert.deepEqual(output.globals, { id: "7", existing: null });
+  assert.deepEqual(output.tests.map((t) => [t.name, t.passed, t.message ?? "", t.error ?? false]), [
+    ["created", true, "", false],
+    ["fails", false, "two tags", false],
+    ["throws", false, "cannot read property 'x' of null", true],
+  ]);
+  assert.deepEqual(output.logs, ["env no request example.com"]);
+});
+
+Deno.test("sandbox: a handler cannot reach the environment, files, the network or subprocesses", async () => {
+  const attempts = {
+    "Deno.env": 'Deno.env.get("HOME")',
+    "a file": 'Deno.readTextFileSync("/etc/passwd")',
+    "fetch": 'fetch("http://127.0.0.1:1/")',
+    "a subprocess": 'new Deno.Command("true").outputSync()',
+    "require": 'require("fs").readFileSync("/etc/passwd")',
+    "process.env": "process.env.HOME",
+    "globalThis.Deno": "globalThis.Deno.env",
+    "std": 'std.loadFile("/etc/passwd")',
+    "os": 'os.exec(["true"])',
+  };
+  for (const [what, code] of Object.entries(attempts)) {
+    await assert.rejects(runScript(at(code), input), (error: unknown) => {
+      assert.ok(error instanceof ScriptError, `${what}: ${error}`);
+      assert.match(error.message, /^api\.http:1: (ReferenceError|TypeError): /, what);
+      return true;
+    });
+  }
+  // A dynamic import is refused too (no module loader): nothing loads code from outside.
+  const output = await runScript(
+    at(
+      'import("data:text/javascript,export default 1").then(function(){ client.global.set("imported","yes"); }, function(e){ client.global.set("imported", String(e)); });',
+    ),
+    input,
+  );
+  assert.notEqual(output.globals.imported, "yes");
+});
+
+Deno.test("sandbox: errors name the script's line in the file", async () => {
+  await assert.rejects(
+    runScript({
+      code: "\n  client.log(1);\n  response.body.nope.x;\n",
+      file: "api.http",
+      line: 12,
+      column: 5,
+    }, input),
+    (error: unknown) => {
+      assert.ok(error instanceof ScriptError);
+      assert.equal(error.message, "api.http:14: TypeError: cannot read property 'x' of undefined");
+      return true;
+    },
+  );
+});
+
+Deno.test("sandbox: a script that never ends is stopped by the time limit", async () => {
+  await assert.rejects(
+    runScript(at("while (true) {}"), input, { timeoutMs: 50 }),
+    /api\.http:1: Script timed out after 0\.05 s/,
+  );
+  await assert.rejects(
+    runScript(at('var s = "x"; while (true) s += s;'), input, { memoryBytes: 8 * 1024 * 1024 }),
+    /api\.http:1: (Script ran out of memory|RangeError|InternalError)/,
+  );
+});
+
+Deno.test("sandbox: pre-request scripts set request variables", async () => {
+  const output = await runScript(
+    at('request.variables.set("n", 41 + 1); request.variables.set("s", "x");'),
+    {
+      ...input,
+      response: undefined,
+      request: { method: "GET", url: "http://x/{{n}}", headers: [], body: "" },
+    },
+  );
+  assert.deepEqual(output.requestVariables, { n: "42", s: "x" });
+});

@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { parseHttpFile } from "../../../src/files/parse_http_file.ts";
+import {
+  substitute,
+  substituteValue,
+  UndefinedVariableError,
+  type VariableScope,
+} from "../../../src/files/substitute.ts";
+import { Secret } from "../../../src/secret.ts";
+
+const place = { what: "the URL", path: "a.http", line: 3, column: 5 };
+
+Deno.test("variables: precedence is --var, environment, globals, file, request", () => {
+  const file = parseHttpFile("@v = file\n@w = {{v}}-x\nGET http://x\n").variables;
+  const scope: VariableScope = {
+    overrides: new Map([["a", "override"]]),
+    environment: new Map([["a", "env"], ["b", "env"]]),
+    globals: new Map([["a", "global"], ["b", "global"], ["c", "global"]]),
+    file,
+    request: new Map([["v", "request"], ["d", "request"]]),
+  };
+  assert.equal(
+    substitute("{{a}} {{b}} {{ c }} {{v}} {{w}} {{d}}", scope, place).text,
+    "override env global file file-x request",
+  );
+});
+
+Deno.test("variables: an undefined variable names itself and where it is used", () => {
+  assert.throws(() => substitute("http://h/{{id}}", {}, place), (error: unknown) => {
+    assert.ok(error instanceof UndefinedVariableError);
+    assert.equal(error.message, 'a.http:3:14: Undefined variable "id" in the URL');
+    assert.equal(error.exitCode, 2);
+    return true;
+  });
+  // On a later line of a multi-line template, the line and column follow.
+  assert.throws(
+    () => substitute('{\n  "a": {{missing}}\n}', {}, { ...place, what: "the body", column: 1 }),
+    /a\.http:4:8: Undefined variable "missing" in the body/,
+  );
+});
+
+Deno.test("variables: a file variable that refers to itself is an error, not a hang", () => {
+  const file = parseHttpFile("@a = {{b}}\n@b = {{a}}\nGET http://x\n").variables;
+  assert.throws(
+    () => substitute("{{a}}", { file }, place),
+    /Variable "a" refers to itself: a → b → a/,
+  );
+});
+
+Deno.test("variables: secrets stay secrets through substitution", () => {
+  const value = substituteValue("Bearer {{token}}", {
+    environment: new Map([["token", new Secret("s3cret")]]),
+  }, place);
+  assert.ok(value instanceof Secret);
+  assert.equal(value.reveal(), "Bearer s3cret");
+  assert.equal(String(value), "(redacted)");
+  assert.equal(substituteValue("{{a}}", { globals: new Map([["a", "plain"]]) }, place), "plain");
+});
+
+Deno.test("variables: JetBrains and REST Client dynamic variables", () => {
+  const env = (name: string) => (name === "HOME_DIR" ? "/home/ann" : undefined);
+  const get = (expr: string) => substitute(`{{${expr}}}`, { env }, place).text;
+  assert.match(
+    get("$uuid"),
+    /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+  );
+  assert.match(get("$random.uuid"), /^[0-9a-f-]{36}$/);
+  assert.match(get("$guid"), /^[0-9a-f-]{36}$/);
+  assert.ok(Math.abs(Number(get("$timestamp")) - Date.now() / 1000) < 60);
+  assert.ok(!Number.isNaN(Date.parse(get("$isoTimestamp"))));
+  const n = Number(get("$randomInt"));
+  assert.ok(Number.isInteger(n) && n >= 0 && n <= 1000);
+  for (let i = 0; i < 50; i++) {
+    const v = Number(get("$random.integer(5, 7)"));
+    assert.ok(v === 5 || v === 6, String(v));
+    const r = Number(get("$randomInt 10 12"));
+    assert.ok(r === 10 || r === 11, String(r));
+  }
+  assert.match(get("$random.alphabetic(12)"), /^[A-Za-z]{12}$/);
+  assert.match(get("$random.alphanumeric(8)"), /^\w{8}$/);
+  assert.match(get("$random.hexadecimal(6)"), /^[0-9a-f]{6}$/);
+  assert.match(get("$random.email"), /^[a-z]+@[a-z]+\.com$/);
+  assert.equal(get("$env.HOME_DIR"), "/home/ann");
+  assert.equal(get("$processEnv HOME_DIR"), "/home/ann");
+  assert.match(get("$datetime iso8601"), /^\d{4}-\d\d-\d\dT/);
+  assert.match(get("$datetime rfc1123"), /GMT$/);
+  assert.ok(Number(get("$timestamp -1 d")) < Date.now() / 1000 - 86_000);
+  assert.throws(() => get("$env.UNSET_THING"), /Undefined variable "\$env\.UNSET_THING"/);
+  assert.throws(() => get("$nope"), /Unknown dynamic variable "\$nope"/);
+});
+
+Deno.test("variables: REST Client request variables read JSONPath (RFC 9535) and headers", () => {
+  const source = {
+    request: {
+      headers: [["Content-Type", "application/json"]] as [string, string][],
+      body: '{"user":"ann"}',
+    },
+    response: {
+      headers: [["X-Token", "abc"]] as [string, string][],
+      body: '{"token":"t1","items":[{"id":1},{"id":2}],"n":null}',
+    },
+  };
+  const scope: VariableScope = { responses: (name) => (name === "login" ? source : undefined) };
+  const get = (expr: string) => substitute(`{{${expr}}}`, scope, place).text;
+  assert.equal(get("login.response.body.$.token"), "t1");
+  assert.equal(get("login.response.body.$.items[?@.id==2].id"), "2");
+  assert.equal(get("login.response.body.$.items"), '[{"id":1},{"id":2}]');
+  assert.equal(get("login.response.body.*"), source.response.body);
+  assert.equal(get("login.response.headers.x-token"), "abc");
+  assert.equal(get("login.request.body.$.user"), "ann");
+  assert.throws(() => get("login.response.body.$.absent"), /JSONPath "\$\.absent" selects nothing/);
+  assert.throws(() => get("other.response.body.$.x"), /Request "other" in the URL has not run/);
+  assert.throws(() => get("login.response.body.//token"), /Unsupported selector/);
+});
