@@ -57,6 +57,8 @@ export class HttpFileSyntaxError extends UsageError {
   readonly column: number;
 
   /**
+   * Creates the error.
+   *
    * @param path the file
    * @param line 1-based line
    * @param column 1-based column

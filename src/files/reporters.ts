@@ -90,6 +90,8 @@ export interface Summary {
 }
 
 /**
+ * Counts a report's outcomes.
+ *
  * @param report a report
  * @returns its counts
  */
@@ -104,6 +106,8 @@ export function summarize(report: TestReport): Summary {
 }
 
 /**
+ * Renders one case for people.
+ *
  * @param c a case
  * @returns its line in the pretty report, without colour: `✓ file › request › test (12 ms)`
  */
@@ -114,6 +118,8 @@ export function prettyLine(c: TestCase): string {
 }
 
 /**
+ * Renders the summary line.
+ *
  * @param report a report
  * @returns the pretty summary line: `3 passed, 1 failed, 0 errors (120 ms)`
  */
@@ -123,6 +129,8 @@ export function prettySummary(report: TestReport): string {
 }
 
 /**
+ * Renders a report for people.
+ *
  * @param report a report
  * @returns the pretty report: one line per case and the summary
  */
@@ -131,6 +139,8 @@ export function prettyReport(report: TestReport): string {
 }
 
 /**
+ * Renders a report as TAP.
+ *
  * @param report a report
  * @returns TAP version 14
  * @see https://testanything.org/tap-version-14-specification.html
@@ -152,6 +162,8 @@ export function tapReport(report: TestReport): string {
 }
 
 /**
+ * Renders a report as JUnit XML.
+ *
  * @param report a report
  * @returns JUnit XML: one `<testsuite>` per file, one `<testcase>` per case
  */
@@ -196,6 +208,8 @@ export function junitReport(report: TestReport): string {
 }
 
 /**
+ * Renders a report as JSON.
+ *
  * @param report a report
  * @returns the report as JSON: summary and cases
  */

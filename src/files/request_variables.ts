@@ -15,10 +15,15 @@ export interface RequestVariableSource {
   response: { headers: [string, string][]; body: string };
 }
 
-interface Place {
+/** Where a request variable is used, for messages. */
+export interface RequestVariablePlace {
+  /** e.g. `the URL`. */
   what: string;
+  /** The request file. */
   path: string;
+  /** 1-based line. */
   line: number;
+  /** 1-based column. */
   column: number;
 }
 
@@ -39,7 +44,7 @@ export function requestVariable(
   side: "request" | "response",
   part: "body" | "headers",
   selector: string,
-  place: Place,
+  place: RequestVariablePlace,
 ): string {
   const at = `${place.path}:${place.line}:${place.column}`;
   const exchange = source[side];

@@ -378,6 +378,8 @@ class FileRunner {
 }
 
 /**
+ * Names a request for reports.
+ *
  * @param request a parsed request
  * @returns its name, else `METHOD url` as written
  */

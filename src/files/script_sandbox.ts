@@ -27,6 +27,8 @@ export class ScriptError extends DialError {
   /** What the script logged with `client.log` before it failed. */
   logs: string[] = [];
   /**
+   * Creates the error.
+   *
    * @param message `file:line: what happened`
    * @param options the cause
    */

@@ -52,6 +52,8 @@ export class UndefinedVariableError extends UsageError {
   /** The variable's name. */
   readonly variable: string;
   /**
+   * Creates the error.
+   *
    * @param variable the name
    * @param place where it is used
    */
@@ -116,6 +118,8 @@ export function lookupVariable(name: string, scope: VariableScope): string | und
 }
 
 /**
+ * Finds the REST Client request variables of a template.
+ *
  * @param template text that may hold `{{…}}`
  * @returns the request names it refers to through request variables (`{{name.response…}}`)
  */

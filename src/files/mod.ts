@@ -1,0 +1,86 @@
+/**
+ * Request files for Deno scripts: parse `.http` files (JetBrains HTTP Client format with VS Code
+ * REST Client's additions), edit one request in place, write requests, load environments,
+ * substitute variables, and run a file with its scripts sandboxed, through dial's one `send`.
+ *
+ * @example
+ * ```ts
+ * import { loadEnvironment, parseHttpFile, runHttpFile } from "./mod.ts";
+ * const file = parseHttpFile(await Deno.readTextFile("api.http"), "api.http");
+ * const environment = await loadEnvironment(".", { name: "dev" });
+ * const results = await runHttpFile(file, { environment });
+ * for (const r of results) console.log(r.label, r.status, r.tests);
+ * ```
+ * @module
+ */
+export type {
+  BodyPart,
+  Directive,
+  FileVariable,
+  HeaderLine,
+  HttpFile,
+  HttpRequest,
+  ParseWarning,
+  Script,
+  Span,
+} from "./http_file_types.ts";
+export { HttpFileSyntaxError, KNOWN_DIRECTIVES, parseHttpFile } from "./parse_http_file.ts";
+export {
+  appendRequest,
+  replaceRequest,
+  type RequestModel,
+  writeHttpRequest,
+} from "./write_http_file.ts";
+export {
+  type AuthConfig,
+  type Environment,
+  loadEnvironment,
+  type LoadEnvironmentOptions,
+  parseVarFlags,
+  PRIVATE_ENV_FILE,
+  PUBLIC_ENV_FILE,
+} from "./environment.ts";
+export {
+  lookupVariable,
+  referencedRequests,
+  substitute,
+  type Substituted,
+  substituteValue,
+  type TemplatePlace,
+  UndefinedVariableError,
+  type VariableScope,
+  type VariableValue,
+} from "./substitute.ts";
+export {
+  requestVariable,
+  type RequestVariablePlace,
+  type RequestVariableSource,
+} from "./request_variables.ts";
+export {
+  buildFileRequest,
+  type BuildOptions,
+  type FileRequest,
+  type RequestKind,
+} from "./file_request.ts";
+export {
+  type ExchangeEvent,
+  labelOf,
+  type RequestResult,
+  runHttpFile,
+  type RunHttpFileOptions,
+} from "./run_http_file.ts";
+export { runScript, type SandboxLimits, ScriptError, type ScriptSource } from "./script_sandbox.ts";
+export type { ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
+export {
+  casesOf,
+  jsonReport,
+  junitReport,
+  prettyLine,
+  prettyReport,
+  prettySummary,
+  summarize,
+  type Summary,
+  tapReport,
+  type TestCase,
+  type TestReport,
+} from "./reporters.ts";
