@@ -22,8 +22,10 @@ export type AuthConfig = Record<string, unknown>;
 export interface Environment {
   /** Its name, when one was chosen. */
   name?: string;
-  /** Its variables (private ones as secrets). */
+  /** Its variables (private ones as secrets), `$shared` ones included. */
   variables: Map<string, VariableValue>;
+  /** The `$shared` environment's variables (for `{{$shared NAME}}`). */
+  shared: Map<string, VariableValue>;
   /** `Security.Auth` configurations by id. */
   auth: Map<string, AuthConfig>;
   /** The environment files that were read, in order. */
@@ -64,7 +66,12 @@ export async function loadEnvironment(
       required: true,
     })),
   ];
-  const environment: Environment = { variables: new Map(), auth: new Map(), files: [] };
+  const environment: Environment = {
+    variables: new Map(),
+    shared: new Map(),
+    auth: new Map(),
+    files: [],
+  };
   if (options.name !== undefined) environment.name = options.name;
   const known = new Set<string>();
   for (const source of sources) {
@@ -79,7 +86,7 @@ export async function loadEnvironment(
       if (!isObject(block)) {
         throw new UsageError(`Cannot read ${source.path}: environment "${label}" is not an object`);
       }
-      await addVariables(environment, block, source, options.resolve);
+      await addVariables(environment, block, source, options.resolve, label === "$shared");
     }
   }
   if (options.name !== undefined && !known.has(options.name)) {
@@ -103,6 +110,7 @@ async function addVariables(
   block: Record<string, unknown>,
   source: { path: string; secret: boolean },
   resolve: LoadEnvironmentOptions["resolve"],
+  shared: boolean,
 ): Promise<void> {
   for (const [name, value] of Object.entries(block)) {
     if (name === "Security") {
@@ -129,7 +137,9 @@ async function addVariables(
     } else if (text.startsWith("@@")) {
       text = text.slice(1);
     }
-    environment.variables.set(name, secret ? new Secret(text) : text);
+    const stored = secret ? new Secret(text) : text;
+    environment.variables.set(name, stored);
+    if (shared) environment.shared.set(name, stored);
   }
 }
 

@@ -90,7 +90,12 @@ export async function buildFileRequest(
       value: typeof value !== "string" || isCredentialName(header.name) ? new Secret(text) : value,
     });
   }
-  const kind: RequestKind = request.method === "GRAPHQL"
+  // REST Client marks a GraphQL request with a header instead of a method.
+  const typeHeader = headers.findIndex((h) => h.name.toLowerCase() === "x-request-type");
+  const restGraphql = typeHeader >= 0 &&
+    /^graphql$/i.test(String(headers[typeHeader]!.value).trim());
+  if (restGraphql) headers.splice(typeHeader, 1);
+  const kind: RequestKind = request.method === "GRAPHQL" || restGraphql
     ? "graphql"
     : request.method === "WEBSOCKET"
     ? "websocket"
@@ -105,7 +110,7 @@ export async function buildFileRequest(
     request,
     kind,
     spec: {
-      method: kind === "http" ? request.method : kind === "graphql" ? "POST" : "GET",
+      method: kind === "http" || restGraphql ? request.method : kind === "graphql" ? "POST" : "GET",
       url,
       headers,
       auth: { ...(authorization ? { authorization } : {}), queryKeys: [] },
@@ -143,6 +148,12 @@ export async function buildFileRequest(
 
 /** JetBrains' `Basic user password`, `Basic user:password`, `Bearer token`; else undefined. */
 function fileAuthorization(value: string): Authorization | undefined {
+  if (/^Digest\s+\S+\s+\S/i.test(value.trim())) {
+    // Sent as written, it would be a malformed Digest header carrying the password.
+    throw new UsageError(
+      'Unsupported "Authorization: Digest user password" in a request file: dial has no Digest auth',
+    );
+  }
   const match = /^(Basic|Bearer)\s+(.+)$/i.exec(value.trim());
   if (!match) return undefined;
   const rest = match[2]!.trim();
@@ -201,7 +212,11 @@ async function bodyOf(
       text += "\n";
     }
     if (part.kind === "text") {
-      const value = substitute(part.text, options.scope, {
+      // REST Client: a form body may put each `&key=value` on its own line.
+      const written = /^application\/x-www-form-urlencoded/i.test(type)
+        ? part.text.replace(/\r?\n\s*&/g, "&")
+        : part.text;
+      const value = substitute(written, options.scope, {
         what: "the body",
         path: options.path,
         line: part.span.line,
@@ -213,7 +228,15 @@ async function bodyOf(
       const path = resolvePath(options.dir, part.path);
       const bytes = await readable(path, options.path, part.span.line);
       if (part.substitute) {
-        const value = substitute(new TextDecoder().decode(bytes), options.scope, {
+        let decoder: TextDecoder;
+        try {
+          decoder = new TextDecoder(part.encoding ?? "utf-8");
+        } catch {
+          throw new UsageError(
+            `${options.path}:${part.span.line}:1: Unknown encoding "${part.encoding}" of "${part.path}"`,
+          );
+        }
+        const value = substitute(decoder.decode(bytes), options.scope, {
           what: `file "${part.path}"`,
           path,
           line: 1,
@@ -234,9 +257,8 @@ async function bodyOf(
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  if (parts.every((p) => p.kind === "text")) {
-    return { text, source: { kind: "text", text: new TextDecoder().decode(bytes) } };
-  }
+  // Bytes, not text: fetch would add "Content-Type: text/plain" to a text body that the file
+  // left untyped (JetBrains and httpyac send none).
   return { text, source: { kind: "bytes", bytes } };
 }
 

@@ -84,6 +84,8 @@ export type BodyPart =
     path: string;
     /** `<@ path`: substitute `{{…}}` in the file's text (REST Client). */
     substitute: boolean;
+    /** `<@latin1 path`: the file's text encoding (REST Client); UTF-8 when absent. */
+    encoding?: string;
     /** The `< path` line. */
     span: Span;
   };

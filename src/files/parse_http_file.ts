@@ -104,8 +104,6 @@ const VARIABLE = /^@([A-Za-z0-9_.-]+)\s*=\s?(.*)$/;
 const DIRECTIVE = /^\s*(?:#|\/\/)\s*@([A-Za-z][\w-]*)(?:\s+(.*?))?\s*$/;
 const NONBLANK = /\S/;
 const COMMENT = /^\s*(?:#|\/\/)/;
-const HTTP_VERSION = /^HTTP\/\d+(?:\.\d+)?$/;
-const METHOD = /^[A-Z][A-Z-]*$/;
 
 /**
  * Parses a request file.
@@ -305,10 +303,12 @@ function parseBlock(
     const include = /^<(@[\w-]*)?\s+(\S.*)$/.exec(text);
     if (include) {
       flushText();
+      const encoding = include[1]?.slice(1);
       body.push({
         kind: "file",
         path: include[2]!.trim(),
         substitute: include[1] !== undefined,
+        ...(encoding ? { encoding } : {}),
         span: spanOf(line),
       });
       lastContent = line;
@@ -380,22 +380,32 @@ function trimBody(body: BodyPart[], lines: Line[]): void {
 }
 
 function parseRequestLine(line: Line, fail: BlockContext["fail"]) {
-  const words = line.text.trim().split(/\s+/);
+  let rest = line.text.trim();
+  const indent = line.text.length - line.text.trimStart().length;
   let method = "GET";
   let methodWritten = false;
-  if (words.length > 1 && METHOD.test(words[0]!)) {
-    method = words.shift()!;
+  const head = /^([A-Z][A-Z-]*)(?:\s+|$)/.exec(rest);
+  if (head && (head[0] !== rest || !/[.:/]/.test(head[1]!))) {
+    if (head[0] === rest) fail(line, line.text.length + 1, `Missing URL after method "${head[1]}"`);
+    method = head[1]!;
     methodWritten = true;
-  } else if (words.length === 1 && METHOD.test(words[0]!) && !/[.:/]/.test(words[0]!)) {
-    fail(line, line.text.length + 1, `Missing URL after method "${words[0]}"`);
+    rest = rest.slice(head[0].length);
   }
   let version: string | undefined;
-  if (words.length > 1 && HTTP_VERSION.test(words.at(-1)!)) version = words.pop();
-  if (words.length > 1) {
-    const column = line.text.indexOf(words[1]!, line.text.indexOf(words[0]!) + words[0]!.length);
-    fail(line, column + 1, `Cannot parse request line: unexpected "${clip(words[1]!)}"`);
+  const tail = /\s+(HTTP\/\d+(?:\.\d+)?)$/.exec(rest);
+  if (tail) {
+    version = tail[1];
+    rest = rest.slice(0, tail.index);
   }
-  return { method, methodWritten, target: words[0]!, version };
+  // Spaces are allowed only inside {{ … }}.
+  const outside = rest.replace(/\{\{[^{}]*\}\}/g, (m) => "x".repeat(m.length));
+  const space = /\s/.exec(outside);
+  if (space) {
+    const column = indent + line.text.trim().indexOf(rest) + space.index + 1;
+    const word = rest.slice(space.index).trim().split(/\s+/)[0]!;
+    fail(line, column + 1, `Cannot parse request line: unexpected "${clip(word)}"`);
+  }
+  return { method, methodWritten, target: rest, version };
 }
 
 /** Reads `< {% … %}`, `> {% … %}` or `< path` / `> path` starting at line `i`. */

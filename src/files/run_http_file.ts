@@ -114,7 +114,10 @@ class FileRunner {
     this.dir = slash < 0 ? "." : file.path.slice(0, slash) || "/";
   }
 
+  dotenv?: Map<string, string>;
+
   async run(): Promise<RequestResult[]> {
+    if (this.file.source.includes("$dotenv")) this.dotenv = await readDotenv(`${this.dir}/.env`);
     for (const request of this.selection()) {
       if (this.stopped) break;
       if (this.ran.has(request)) continue;
@@ -269,6 +272,8 @@ class FileRunner {
       globals: this.globals,
       file: this.file.variables,
       request: requestVariables,
+      ...(this.options.environment ? { shared: this.options.environment.shared } : {}),
+      ...(this.dotenv ? { dotenv: this.dotenv } : {}),
       env: this.options.env ?? ((name) => Deno.env.get(name)),
       responses: (name) => this.responses.get(name),
       auth: this.authValues,
@@ -385,6 +390,23 @@ class FileRunner {
  */
 export function labelOf(request: HttpRequest): string {
   return request.name ?? `${request.method} ${request.url}`;
+}
+
+/** A `.env` file's `NAME=value` lines (quotes removed); empty when there is none. */
+async function readDotenv(path: string): Promise<Map<string, string>> {
+  const values = new Map<string, string>();
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    return values;
+  }
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!match || line.trimStart().startsWith("#")) continue;
+    values.set(match[1]!, match[2]!.replace(/^(["'])(.*)\1$/, "$2"));
+  }
+  return values;
 }
 
 function nullBodyStatus(status: number): boolean {

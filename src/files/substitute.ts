@@ -31,6 +31,10 @@ export interface VariableScope {
   env?: (name: string) => string | undefined;
   /** Named requests that ran in this run, for `{{name.response.body.$.x}}`. */
   responses?: (name: string) => RequestVariableSource | undefined;
+  /** The `$shared` environment, for REST Client's `{{$shared NAME}}`. */
+  shared?: ReadonlyMap<string, VariableValue>;
+  /** The `.env` file beside the request file, for REST Client's `{{$dotenv NAME}}`. */
+  dotenv?: ReadonlyMap<string, string>;
   /** `{{$auth.token("id")}}` and `{{$auth.idToken("id")}}`, resolved before substitution. */
   auth?: ReadonlyMap<string, string | Secret>;
 }
@@ -61,8 +65,9 @@ export class UndefinedVariableError extends UsageError {
     super(
       `${place.path}:${place.line}:${place.column}: Undefined variable "${variable}" in ${place.what}`,
       {
-        hint:
-          `define it in http-client.env.json (with --env NAME), as @${variable} = … in the file, or with --var ${variable}=VALUE`,
+        hint: variable.startsWith("$")
+          ? "set the environment variable it reads, or check its spelling"
+          : `define it in http-client.env.json (with --env NAME), as @${variable} = … in the file, or with --var ${variable}=VALUE`,
       },
     );
     this.name = "UndefinedVariableError";
@@ -156,6 +161,27 @@ class Resolver {
         if (value === undefined) throw new UndefinedVariableError(expr, place);
         return this.take(value);
       }
+      const words = expr.split(/\s+/);
+      if (words[0] === "$shared" && words[1] !== undefined) {
+        const value = this.scope.shared?.get(words[1]);
+        if (value === undefined) throw new UndefinedVariableError(expr, place);
+        return this.expand(value, words[1], place, stack);
+      }
+      if (words[0] === "$dotenv" && words[1] !== undefined) {
+        const name = words[1].startsWith("%")
+          ? this.name(words[1].slice(1), place, stack)
+          : words[1];
+        const value = this.scope.dotenv?.get(name);
+        if (value === undefined) throw new UndefinedVariableError(expr, place);
+        return value;
+      }
+      if (words[0] === "$processEnv" && words[1]?.startsWith("%")) {
+        // REST Client: the environment variable's name is itself a variable.
+        const name = this.name(words[1].slice(1), place, stack);
+        const value = this.scope.env?.(name);
+        if (value === undefined) throw new UndefinedVariableError(`$processEnv ${name}`, place);
+        return value;
+      }
       const value = dynamicVariable(expr, this.scope.env ?? (() => undefined), place);
       if (value === undefined) throw new UndefinedVariableError(expr, place);
       return value;
@@ -192,8 +218,13 @@ class Resolver {
 
   name(name: string, place: TemplatePlace, stack: string[]): string {
     const s = this.scope;
-    const direct = s.overrides?.get(name) ?? s.environment?.get(name) ?? s.globals?.get(name);
-    if (direct !== undefined) return this.take(direct);
+    const override = s.overrides?.get(name);
+    if (override !== undefined) return this.take(override);
+    // Environment values may refer to other variables (`{{$shared token}}`, `{{host}}`).
+    const environment = s.environment?.get(name);
+    if (environment !== undefined) return this.expand(environment, name, place, stack);
+    const global = s.globals?.get(name);
+    if (global !== undefined) return global;
     const file = s.file?.findLast((v) => v.name === name);
     if (file) {
       if (stack.includes(name)) {
@@ -214,6 +245,19 @@ class Resolver {
     const request = s.request?.get(name);
     if (request !== undefined) return request;
     throw new UndefinedVariableError(name, place);
+  }
+
+  expand(value: VariableValue, name: string, place: TemplatePlace, stack: string[]): string {
+    const text = this.take(value);
+    if (!text.includes("{{")) return text;
+    if (stack.includes(name)) {
+      throw new UsageError(
+        `${place.path}:${place.line}:${place.column}: Variable "${name}" refers to itself: ${
+          [...stack, name].join(" → ")
+        }`,
+      );
+    }
+    return this.run(text, { ...place, what: `variable "${name}"` }, [...stack, name]);
   }
 
   take(value: VariableValue): string {

@@ -1,0 +1,239 @@
+/**
+ * Request files nobody here wrote: the examples of the JetBrains spec and of REST Client's
+ * README (fixtures/http/, each naming its source), run by dial against local servers, and
+ * side by side with httpyac (npm) on the same files and the same servers.
+ */
+import assert from "node:assert/strict";
+import { dial, dialEnv } from "../_helpers.ts";
+import { makeCertificates, serveTls } from "./_tls.ts";
+
+const FIXTURES = new URL("./fixtures/http/", import.meta.url).pathname;
+
+interface Seen {
+  method: string;
+  path: string;
+  authorization: string | null;
+  contentType: string | null;
+  from: string | null;
+  body: string;
+}
+
+async function recorder() {
+  const seen: Seen[] = [];
+  const handler = async (request: Request) => {
+    const url = new URL(request.url);
+    seen.push({
+      method: request.method,
+      path: url.pathname + url.search,
+      authorization: request.headers.get("authorization"),
+      contentType: request.headers.get("content-type"),
+      from: request.headers.get("from"),
+      body: await request.text(),
+    });
+    if (url.pathname.endsWith("/login") || url.pathname === "/auth") {
+      return Response.json({ token: "t-123" }, { headers: { "X-AuthToken": "tok-h" } });
+    }
+    if (url.pathname === "/api/comments" && request.method === "POST") {
+      return Response.json({ id: "c1" });
+    }
+    return Response.json({ ok: true });
+  };
+  const certificates = await makeCertificates();
+  const plain = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
+  const tls = serveTls(certificates.leaf, certificates.leafKey, handler);
+  return {
+    seen,
+    ca: certificates.ca,
+    http: `127.0.0.1:${plain.addr.port}`,
+    https: `127.0.0.1:${tls.addr.port}`,
+    async [Symbol.asyncDispose]() {
+      await Promise.all([plain.shutdown(), tls.shutdown()]);
+    },
+  };
+}
+
+/** Runs httpyac (npm) on a fixture, with the environment dial's test runs get. */
+async function httpyac(file: string, vars: string[], env: Record<string, string> = {}) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      "--no-config",
+      "--no-lock",
+      "npm:httpyac@6.16.7",
+      "send",
+      file,
+      "--all",
+      "--insecure",
+      "-o",
+      "none",
+      ...vars.flatMap((v) => ["--var", v]),
+    ],
+    cwd: FIXTURES,
+    clearEnv: true,
+    env: dialEnv(env),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return {
+    code: output.code,
+    text: new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr),
+  };
+}
+
+const JSON_ADD = "{\n  “name”: “entity”,\n  “value”: “content”\n}";
+const MULTIPART = [
+  "--abcd",
+  'Content-Disposition: form-data; name="text"',
+  "",
+  "Text",
+  "--abcd",
+  'Content-Disposition: form-data; name="file_to_send"; filename="input.txt"',
+  "",
+  "file contents\n",
+  "--abcd--",
+].join("\r\n");
+
+Deno.test("compat: the JetBrains spec's examples, by dial and by httpyac", async () => {
+  await using server = await recorder();
+  const vars = [`host=${server.http}`, "element-id=42"];
+  const result = await dial([
+    "run",
+    `${FIXTURES}jetbrains_spec.http`,
+    ...vars.flatMap((v) => ["--var", v]),
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  const get = (path: string, from: string | null = null) => ({
+    method: "GET",
+    path,
+    authorization: null,
+    contentType: null,
+    from,
+    body: "",
+  });
+  const post = (path: string, body: string, contentType: string | null) => ({
+    method: "POST",
+    path,
+    authorization: null,
+    contentType,
+    from: null,
+    body,
+  });
+  const expected: Seen[] = [
+    post("/api/add", JSON_ADD, "application/json"),
+    get("/"),
+    get("/"),
+    post("/auth", '{"user": "ann"}\n', "application/json"),
+    get("/"),
+    get("/"),
+    get("/api/get"),
+    get("/api/get?id=15", "user@example.com"),
+    post("/api/add", "{ “key”: “value” }", "application/json"),
+    post("/api/add", '{"user": "ann"}\n', "application/json"),
+    post("/api/upload", MULTIPART, "multipart/form-data; boundary=abcd"),
+    get("/auth"),
+    get("/"),
+    get("/api/get?id=42"),
+    // Spec 4.2.1: indented lines continue the path; spaces around them are dropped.
+    get("/api/get"),
+    get("/%20api%20+/get+"),
+    // Spec 4.2.2: blank lines around an in-place body are not sent.
+    post("/add", "message-body", null),
+  ];
+  assert.deepEqual(server.seen, expected);
+
+  const dialSeen = server.seen.splice(0);
+  const peer = await httpyac("jetbrains_spec.http", vars);
+  assert.equal(peer.code, 0, peer.text);
+  assert.equal(server.seen.length, dialSeen.length);
+  // httpyac 6.16.7 does not read the spec's multi-line paths (4.2.1): it sends "/". The rest is
+  // the same request for request.
+  const differ = new Set([14, 15]);
+  server.seen.forEach((seen, i) => {
+    if (differ.has(i)) assert.equal(seen.path, "/");
+    else assert.deepEqual(seen, dialSeen[i], `request ${i + 1}`);
+  });
+});
+
+Deno.test("compat: REST Client's README examples over TLS (--cacert), by dial and by httpyac", async () => {
+  await using server = await recorder();
+  const vars = [`host=${server.https}`];
+  const env = { USERNAME: "ann" };
+  const result = await dial(
+    ["run", `${FIXTURES}rest_client_readme.http`, "--cacert", server.ca, "--var", vars[0]!],
+    { env },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  const seen = server.seen.splice(0);
+  assert.deepEqual(seen.map((s) => `${s.method} ${s.path}`), [
+    "GET /comments/1",
+    "POST /comments",
+    "GET /topics/1",
+    "GET /comments?page=2&pageSize=10",
+    "GET /comments?page=2&pageSize=10",
+    "POST /comments",
+    "POST /comments",
+    "POST /comments",
+    "POST /user/upload",
+    "POST /login",
+    "POST /graphql",
+    "GET /basic-auth/user/passwd",
+    "GET /basic-auth/user/passwd",
+    "GET /basic-auth/user/passwd",
+    "GET /authors/hello",
+    "PATCH /authors/hello",
+  ]);
+  // < file is sent as it is; <@ file with its variables substituted (file variables are
+  // file-wide in REST Client, so @name = hello further down counts).
+  assert.equal(seen[6]!.body, "<request><name>{{name}}</name></request>\n");
+  assert.equal(seen[7]!.body, "<request><name>hello</name></request>\n");
+  assert.equal(seen[9]!.body, "name=foo&password=bar");
+  assert.deepEqual(JSON.parse(seen[10]!.body).variables, {
+    name: "vscode-restclient",
+    owner: "Huachao",
+  });
+  assert.deepEqual(
+    seen.slice(11, 14).map((s) => s.authorization),
+    Array(3).fill(`Basic ${btoa("user:passwd")}`),
+  );
+  const patch = JSON.parse(seen[15]!.body);
+  assert.equal(patch.modified_by, "ann");
+  assert.ok(!Number.isNaN(Date.parse(patch.created_at)));
+
+  const peer = await httpyac("rest_client_readme.http", vars, env);
+  assert.equal(peer.code, 0, peer.text);
+  assert.equal(server.seen.length, seen.length);
+  server.seen.forEach((theirs, i) => {
+    const ours = seen[i]!;
+    if (i === 7) {
+      // httpyac scopes @name = hello to its own request: it substitutes nothing.
+      assert.equal(theirs.body, "<request><name></name></request>\n");
+    } else if (i === 15) {
+      assert.equal(JSON.parse(theirs.body).modified_by, "ann");
+    } else {
+      assert.deepEqual(theirs, ours, `request ${i + 1}`);
+    }
+  });
+});
+
+Deno.test("compat: REST Client's request variables chain (httpyac 6.16.7 cannot run this example)", async () => {
+  await using server = await recorder();
+  const result = await dial([
+    "run",
+    `${FIXTURES}rest_client_chaining.http`,
+    "--cacert",
+    server.ca,
+    "--var",
+    `host=${server.https}`,
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(server.seen.map((s) => [s.method, s.path, s.authorization]), [
+    ["POST", "/api/api/login", null],
+    ["POST", "/api/comments", "tok-h"],
+    ["GET", "/api/comments/c1", "tok-h"],
+  ]);
+  const peer = await httpyac("rest_client_chaining.http", [`host=${server.https}`]);
+  assert.notEqual(peer.code, 0);
+  assert.match(peer.text, /createComment\.response\.body\.\$\.id/);
+});
