@@ -59,6 +59,13 @@ export async function runFiles(
       },
       ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
       onLog: (text) => err.write(`${err.isTerminal ? escapeControls(text) : text}\n`),
+      onMessage: async (text) => {
+        try {
+          await out.write(`${out.isTerminal ? escapeControls(text) : text}\n`);
+        } catch (error) {
+          if (!isBrokenPipe(error)) throw error;
+        }
+      },
       onExchange: async ({ fileRequest, exchange, dependency }) => {
         // A request that ran only because a named one refers to it is not printed.
         if (dependency && names.length > 0) return await exchange.response.body?.cancel();

@@ -46,6 +46,15 @@ import type {
   Script,
   Span,
 } from "./http_file_types.ts";
+import {
+  clip,
+  type Line,
+  readScript,
+  spanBetween,
+  spanOf,
+  splitLines,
+  trimBody,
+} from "./_http_lines.ts";
 
 /** A request file that cannot be parsed; the message starts with `file:line:column`. */
 export class HttpFileSyntaxError extends UsageError {
@@ -87,17 +96,6 @@ export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
 
 /** Directives of other runners that dial reads and ignores, saying so. */
 const IGNORED_DIRECTIVES = new Set(["no-auto-encoding", "note", "prompt", "use-os-credentials"]);
-
-interface Line {
-  /** Text without its line break. */
-  text: string;
-  start: number;
-  /** Offset after the line break. */
-  end: number;
-  /** Offset of the line break (= end of text). */
-  textEnd: number;
-  number: number;
-}
 
 const SEPARATOR = /^###/;
 const VARIABLE = /^@([A-Za-z0-9_.-]+)\s*=\s?(.*)$/;
@@ -346,39 +344,6 @@ function parseBlock(
   };
 }
 
-/** Blank lines around the whole body are not sent (spec 4.2.2); blank lines inside are. */
-function trimBody(body: BodyPart[], lines: Line[]): void {
-  const first = body[0];
-  if (first?.kind === "text") {
-    const kept = first.text.replace(/^(?:[ \t\f]*\n)+/, "");
-    const dropped = first.text.length - kept.length;
-    const skipped = first.text.slice(0, dropped).split("\n").length - 1;
-    const line = lines[first.span.line - 1 + skipped];
-    if (kept.trim() === "") body.shift();
-    else if (line) {
-      body[0] = {
-        ...first,
-        text: kept,
-        span: { ...first.span, start: line.start, line: line.number },
-      };
-    }
-  }
-  const last = body.at(-1);
-  if (last?.kind === "text") {
-    const kept = last.text.replace(/(?:\n[ \t\f]*)+$/, "");
-    const removed = last.text.slice(kept.length).split("\n").length - 1;
-    const line = lines[last.span.endLine - 1 - removed];
-    if (kept.trim() === "") body.pop();
-    else if (line) {
-      body[body.length - 1] = {
-        ...last,
-        text: kept,
-        span: { ...last.span, end: line.end, endLine: line.number },
-      };
-    }
-  }
-}
-
 function parseRequestLine(line: Line, fail: BlockContext["fail"]) {
   let rest = line.text.trim();
   const indent = line.text.length - line.text.trimStart().length;
@@ -408,45 +373,6 @@ function parseRequestLine(line: Line, fail: BlockContext["fail"]) {
   return { method, methodWritten, target: rest, version };
 }
 
-/** Reads `< {% … %}`, `> {% … %}` or `< path` / `> path` starting at line `i`. */
-function readScript(
-  lines: Line[],
-  i: number,
-  to: number,
-  markLength: number,
-  fail: BlockContext["fail"],
-): [Script, number] {
-  const line = lines[i]!;
-  const after = line.text.slice(markLength);
-  const open = after.indexOf("{%");
-  if (open < 0 || after.slice(0, open).trim() !== "") {
-    return [{ kind: "file", path: after.trim(), span: spanOf(line) }, i + 1];
-  }
-  const codeColumn = markLength + open + 3;
-  const firstText = after.slice(open + 2);
-  for (let j = i; j < to; j++) {
-    const text = j === i ? firstText : lines[j]!.text;
-    const close = text.indexOf("%}");
-    if (close < 0) continue;
-    const parts = [j === i ? firstText.slice(0, close) : firstText];
-    if (j > i) {
-      for (let k = i + 1; k < j; k++) parts.push(lines[k]!.text);
-      parts.push(text.slice(0, close));
-    }
-    if (text.slice(close + 2).trim() !== "") {
-      fail(lines[j]!, close + 3, 'Unexpected text after "%}"');
-    }
-    return [{
-      kind: "inline",
-      code: parts.join("\n"),
-      codeLine: line.number,
-      codeColumn,
-      span: spanBetween(line, lines[j]!),
-    }, j + 1];
-  }
-  return fail(line, markLength + open + 1, 'Unterminated script: "{%" without "%}"');
-}
-
 function warnDirective(name: string, line: Line, warnings: ParseWarning[]): void {
   if (KNOWN_DIRECTIVES.has(name)) return;
   const column = line.text.indexOf("@") + 1;
@@ -454,47 +380,4 @@ function warnDirective(name: string, line: Line, warnings: ParseWarning[]): void
     ? `Directive "@${name}" is not supported by dial and is ignored`
     : `Unknown directive "@${name}" is ignored`;
   warnings.push({ message, line: line.number, column });
-}
-
-function splitLines(source: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  let number = 1;
-  const length = source.length;
-  // The next CR, found once per CR (a file without one is scanned once).
-  let cr = source.indexOf("\r");
-  while (start < length) {
-    let at = source.indexOf("\n", start);
-    if (cr >= 0 && cr < start) cr = source.indexOf("\r", start);
-    let breakLength = 1;
-    if (cr >= 0 && (at < 0 || cr < at)) {
-      breakLength = source.charCodeAt(cr + 1) === 10 ? 2 : 1;
-      at = cr;
-    }
-    if (at < 0) {
-      lines.push({ text: source.slice(start), start, textEnd: length, end: length, number });
-      break;
-    }
-    lines.push({
-      text: source.slice(start, at),
-      start,
-      textEnd: at,
-      end: at + breakLength,
-      number: number++,
-    });
-    start = at + breakLength;
-  }
-  return lines;
-}
-
-function spanOf(line: Line): Span {
-  return { start: line.start, end: line.end, line: line.number, endLine: line.number };
-}
-
-function spanBetween(first: Line, last: Line): Span {
-  return { start: first.start, end: last.end, line: first.number, endLine: last.number };
-}
-
-function clip(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }

@@ -15,7 +15,23 @@ import type { HttpFile, HttpRequest, Script } from "./http_file_types.ts";
 import type { RequestVariableSource } from "./request_variables.ts";
 import type { ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
 import type { SandboxLimits } from "./script_sandbox.ts";
-import { referencedRequests, type VariableScope, type VariableValue } from "./substitute.ts";
+import {
+  isSubscription,
+  readEventStreamData,
+  runGraphQLSubscription,
+  runWebSocketRequest,
+  type StreamOptions,
+} from "./run_streams.ts";
+import type { VariableScope, VariableValue } from "./substitute.ts";
+import {
+  labelOf,
+  nullBodyStatus,
+  type Outcome,
+  readDotenv,
+  requestDependencies,
+  selectRequests,
+  streamOutcome,
+} from "./_run_parts.ts";
 
 /** One request's outcome. */
 export interface RequestResult {
@@ -43,6 +59,8 @@ export interface ExchangeEvent {
   body: Uint8Array<ArrayBuffer>;
   /** Whether it ran only because a selected request refers to it. */
   dependency: boolean;
+  /** An event stream: the response has no body here; its events go to `onMessage`. */
+  streamed: boolean;
 }
 
 /** Options for {@link runHttpFile}. */
@@ -75,6 +93,8 @@ export interface RunHttpFileOptions {
   authToken?: (id: string, kind: "token" | "idToken") => Promise<VariableValue>;
   /** Told of each exchange, with the body read. */
   onExchange?: (event: ExchangeEvent) => void | Promise<void>;
+  /** Told of each message of a WebSocket, subscription or event stream, as it arrives. */
+  onMessage?: (text: string, request: HttpRequest) => void | Promise<void>;
   /** Told of each `client.log` line. */
   onLog?: (text: string, request: HttpRequest) => void | Promise<void>;
   /** Told of each finished request. */
@@ -127,26 +147,7 @@ class FileRunner {
   }
 
   selection(): HttpRequest[] {
-    const { names, filter } = this.options;
-    let requests = this.file.requests;
-    if (names?.length) {
-      requests = names.map((name) => {
-        const found = this.file.requests.find((r) => r.name === name) ??
-          (/^\d+$/.test(name) ? this.file.requests[Number(name) - 1] : undefined);
-        if (!found) {
-          const known = this.file.requests.map((r) => r.name).filter((n) => n !== undefined);
-          throw new UsageError(`No request named "${name}" in ${this.file.path}`, {
-            hint: known.length
-              ? `its requests are: ${
-                known.map((n) => `"${n}"`).join(", ")
-              } (or give a number from 1)`
-              : `name requests with # @name NAME, or give a number from 1`,
-          });
-        }
-        return found;
-      });
-    }
-    return filter ? requests.filter((r) => filter.test(labelOf(r))) : requests;
+    return selectRequests(this.file, this.options.names, this.options.filter);
   }
 
   async runOne(request: HttpRequest, chain: HttpRequest[]): Promise<void> {
@@ -158,7 +159,7 @@ class FileRunner {
       );
     }
     // Named requests this one refers to run first, once.
-    for (const name of this.dependencies(request)) {
+    for (const name of requestDependencies(this.file, request)) {
       const dependency = this.file.requests.find((r) => r.name === name);
       if (dependency && dependency !== request && !this.ran.has(dependency)) {
         await this.runOne(dependency, [...chain, request]);
@@ -209,60 +210,110 @@ class FileRunner {
     const timeoutMs = fileRequest.timeoutMs ?? this.options.timeoutMs;
     const signals = [base.signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined]
       .filter((s) => s !== undefined);
-    const exchange = await send(fileRequest.spec, {
-      ...base,
-      follow: fileRequest.follow,
-      ...(signals.length ? { signal: AbortSignal.any(signals) } : {}),
-      ...(fileRequest.noCookieJar ? {} : { cookies: this.cookies }),
-      ...(fileRequest.connectTimeoutMs !== undefined && !base.fetch
-        ? { transport: { ...base.transport, connectTimeoutMs: fileRequest.connectTimeoutMs } }
-        : {}),
-    });
-    const body = new Uint8Array(await exchange.response.arrayBuffer());
-    result.status = exchange.response.status;
-    const { response } = exchange;
-    const shown = new Response(nullBodyStatus(response.status) ? null : body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-    await this.options.onExchange?.({
-      fileRequest,
-      exchange: { ...exchange, response: shown },
-      body,
-      dependency,
-    });
-    const text = new TextDecoder().decode(body);
-    const responseHeaders = [...response.headers];
-    const requestHeaders: [string, string][] = exchange.request.headers.map((
-      h,
-    ) => [h.name, reveal(h.value)]);
+    const signal = signals.length ? AbortSignal.any(signals) : undefined;
+    const streams = {
+      ...(base.transport ? { transport: base.transport } : {}),
+      ...(signal ? { signal } : {}),
+      onMessage: (text: string) => this.options.onMessage?.(text, request),
+    };
+    let outcome: Outcome;
+    if (fileRequest.kind === "websocket") {
+      const messages = await runWebSocketRequest(fileRequest, streams);
+      outcome = streamOutcome(fileRequest, 101, messages);
+    } else if (fileRequest.kind === "graphql" && isSubscription(fileRequest.graphql!.query)) {
+      const results = await runGraphQLSubscription(fileRequest, streams);
+      outcome = streamOutcome(fileRequest, 101, results);
+    } else {
+      outcome = await this.exchange(fileRequest, signal, streams, dependency);
+    }
+    result.status = outcome.status;
     if (request.name !== undefined) {
       this.responses.set(request.name, {
-        request: { headers: requestHeaders, body: fileRequest.bodyText },
-        response: { headers: responseHeaders, body: text },
+        request: { headers: outcome.requestHeaders, body: fileRequest.bodyText },
+        response: { headers: outcome.headers, body: outcome.body },
       });
     }
-    const contentType = response.headers.get("content-type") ?? "";
+    const contentType = outcome.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1] ??
+      "";
     for (const handler of request.handlers) {
       const output = await this.script(handler, request, {
         ...this.scriptInput(scope, requestVariables),
         request: {
           method: fileRequest.spec.method,
-          url: exchange.request.url.href,
-          headers: requestHeaders,
+          url: outcome.url,
+          headers: outcome.requestHeaders,
           body: fileRequest.bodyText,
         },
         response: {
-          status: response.status,
-          headers: responseHeaders,
-          body: text,
+          status: outcome.status,
+          headers: outcome.headers,
+          body: outcome.body,
           mimeType: contentType.split(";")[0]!.trim(),
           charset: /charset=([^;]+)/i.exec(contentType)?.[1]?.trim() ?? "utf-8",
         },
       });
       result.tests.push(...output.tests);
     }
+  }
+
+  /** An HTTP exchange through dial's `send`; an event stream is read event by event. */
+  async exchange(
+    fileRequest: FileRequest,
+    signal: AbortSignal | undefined,
+    streams: StreamOptions,
+    dependency: boolean,
+  ): Promise<Outcome> {
+    const base = this.options.send ?? {};
+    const exchange = await send(fileRequest.spec, {
+      ...base,
+      follow: fileRequest.follow,
+      ...(signal ? { signal } : {}),
+      ...(fileRequest.noCookieJar ? {} : { cookies: this.cookies }),
+      ...(fileRequest.connectTimeoutMs !== undefined && !base.fetch
+        ? { transport: { ...base.transport, connectTimeoutMs: fileRequest.connectTimeoutMs } }
+        : {}),
+    });
+    const { response } = exchange;
+    const requestHeaders: [string, string][] = exchange.request.headers.map((
+      h,
+    ) => [h.name, reveal(h.value)]);
+    const head = {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    };
+    let body: Uint8Array<ArrayBuffer>;
+    let text: string;
+    if (/^text\/event-stream/i.test(response.headers.get("content-type") ?? "") && response.body) {
+      // Shown as it streams: the head first, then each event's data.
+      await this.options.onExchange?.({
+        fileRequest,
+        exchange: { ...exchange, response: new Response(null, head) },
+        body: new Uint8Array(),
+        dependency,
+        streamed: true,
+      });
+      text = (await readEventStreamData(response.body, streams)).join("\n");
+      body = new TextEncoder().encode(text);
+    } else {
+      body = new Uint8Array(await response.arrayBuffer());
+      text = new TextDecoder().decode(body);
+      const shown = new Response(nullBodyStatus(response.status) ? null : body, head);
+      await this.options.onExchange?.({
+        fileRequest,
+        exchange: { ...exchange, response: shown },
+        body,
+        dependency,
+        streamed: false,
+      });
+    }
+    return {
+      status: response.status,
+      headers: [...response.headers],
+      body: text,
+      requestHeaders,
+      url: exchange.request.url.href,
+    };
   }
 
   scope(requestVariables: Map<string, string>): VariableScope {
@@ -334,26 +385,6 @@ class FileRunner {
     return output;
   }
 
-  /** Names of requests referred to by the request's templates, through file variables too. */
-  dependencies(request: HttpRequest): string[] {
-    const texts = [request.url, ...request.headers.map((h) => h.value)];
-    for (const part of request.body) if (part.kind === "text") texts.push(part.text);
-    const names = new Set<string>();
-    const seen = new Set<string>();
-    while (texts.length) {
-      const text = texts.pop()!;
-      for (const name of referencedRequests(text)) names.add(name);
-      for (const match of text.matchAll(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g)) {
-        const variable = match[1]!;
-        if (seen.has(variable)) continue;
-        seen.add(variable);
-        const defined = this.file.variables.findLast((v) => v.name === variable);
-        if (defined) texts.push(defined.value);
-      }
-    }
-    return [...names];
-  }
-
   async resolveAuth(request: HttpRequest): Promise<void> {
     const texts = [
       request.url,
@@ -382,33 +413,4 @@ class FileRunner {
   }
 }
 
-/**
- * Names a request for reports.
- *
- * @param request a parsed request
- * @returns its name, else `METHOD url` as written
- */
-export function labelOf(request: HttpRequest): string {
-  return request.name ?? `${request.method} ${request.url}`;
-}
-
-/** A `.env` file's `NAME=value` lines (quotes removed); empty when there is none. */
-async function readDotenv(path: string): Promise<Map<string, string>> {
-  const values = new Map<string, string>();
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch {
-    return values;
-  }
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/.exec(line);
-    if (!match || line.trimStart().startsWith("#")) continue;
-    values.set(match[1]!, match[2]!.replace(/^(["'])(.*)\1$/, "$2"));
-  }
-  return values;
-}
-
-function nullBodyStatus(status: number): boolean {
-  return status === 101 || status === 103 || status === 204 || status === 205 || status === 304;
-}
+export { labelOf };

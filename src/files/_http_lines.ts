@@ -1,0 +1,136 @@
+/**
+ * Lines of a request file and the pieces of the parser that work on them: spans, scripts
+ * between `{%` and `%}`, the trimming of bodies.
+ * @module
+ */
+import type { BodyPart, Script, Span } from "./http_file_types.ts";
+
+/** One line of the source. */
+export interface Line {
+  /** Text without its line break. */
+  text: string;
+  start: number;
+  /** Offset after the line break. */
+  end: number;
+  /** Offset of the line break (= end of text). */
+  textEnd: number;
+  number: number;
+}
+
+/** Reports a syntax error at a line and column (1-based); never returns. */
+export type Fail = (line: Line, column: number, message: string) => never;
+
+/** Blank lines around the whole body are not sent (spec 4.2.2); blank lines inside are. */
+export function trimBody(body: BodyPart[], lines: Line[]): void {
+  const first = body[0];
+  if (first?.kind === "text") {
+    const kept = first.text.replace(/^(?:[ \t\f]*\n)+/, "");
+    const dropped = first.text.length - kept.length;
+    const skipped = first.text.slice(0, dropped).split("\n").length - 1;
+    const line = lines[first.span.line - 1 + skipped];
+    if (kept.trim() === "") body.shift();
+    else if (line) {
+      body[0] = {
+        ...first,
+        text: kept,
+        span: { ...first.span, start: line.start, line: line.number },
+      };
+    }
+  }
+  const last = body.at(-1);
+  if (last?.kind === "text") {
+    const kept = last.text.replace(/(?:\n[ \t\f]*)+$/, "");
+    const removed = last.text.slice(kept.length).split("\n").length - 1;
+    const line = lines[last.span.endLine - 1 - removed];
+    if (kept.trim() === "") body.pop();
+    else if (line) {
+      body[body.length - 1] = {
+        ...last,
+        text: kept,
+        span: { ...last.span, end: line.end, endLine: line.number },
+      };
+    }
+  }
+}
+
+/** Reads `< {% … %}`, `> {% … %}` or `< path` / `> path` starting at line `i`. */
+export function readScript(
+  lines: Line[],
+  i: number,
+  to: number,
+  markLength: number,
+  fail: Fail,
+): [Script, number] {
+  const line = lines[i]!;
+  const after = line.text.slice(markLength);
+  const open = after.indexOf("{%");
+  if (open < 0 || after.slice(0, open).trim() !== "") {
+    return [{ kind: "file", path: after.trim(), span: spanOf(line) }, i + 1];
+  }
+  const codeColumn = markLength + open + 3;
+  const firstText = after.slice(open + 2);
+  for (let j = i; j < to; j++) {
+    const text = j === i ? firstText : lines[j]!.text;
+    const close = text.indexOf("%}");
+    if (close < 0) continue;
+    const parts = [j === i ? firstText.slice(0, close) : firstText];
+    if (j > i) {
+      for (let k = i + 1; k < j; k++) parts.push(lines[k]!.text);
+      parts.push(text.slice(0, close));
+    }
+    if (text.slice(close + 2).trim() !== "") {
+      fail(lines[j]!, close + 3, 'Unexpected text after "%}"');
+    }
+    return [{
+      kind: "inline",
+      code: parts.join("\n"),
+      codeLine: line.number,
+      codeColumn,
+      span: spanBetween(line, lines[j]!),
+    }, j + 1];
+  }
+  return fail(line, markLength + open + 1, 'Unterminated script: "{%" without "%}"');
+}
+
+export function splitLines(source: string): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  let number = 1;
+  const length = source.length;
+  // The next CR, found once per CR (a file without one is scanned once).
+  let cr = source.indexOf("\r");
+  while (start < length) {
+    let at = source.indexOf("\n", start);
+    if (cr >= 0 && cr < start) cr = source.indexOf("\r", start);
+    let breakLength = 1;
+    if (cr >= 0 && (at < 0 || cr < at)) {
+      breakLength = source.charCodeAt(cr + 1) === 10 ? 2 : 1;
+      at = cr;
+    }
+    if (at < 0) {
+      lines.push({ text: source.slice(start), start, textEnd: length, end: length, number });
+      break;
+    }
+    lines.push({
+      text: source.slice(start, at),
+      start,
+      textEnd: at,
+      end: at + breakLength,
+      number: number++,
+    });
+    start = at + breakLength;
+  }
+  return lines;
+}
+
+export function spanOf(line: Line): Span {
+  return { start: line.start, end: line.end, line: line.number, endLine: line.number };
+}
+
+export function spanBetween(first: Line, last: Line): Span {
+  return { start: first.start, end: last.end, line: first.number, endLine: last.number };
+}
+
+export function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}

@@ -1,0 +1,132 @@
+/**
+ * Pieces of the file runner: what scripts see of an exchange, the `.env` file, and which named
+ * requests a request refers to.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import { reveal } from "../secret.ts";
+import type { FileRequest } from "./file_request.ts";
+import type { HttpFile, HttpRequest } from "./http_file_types.ts";
+import { referencedRequests } from "./substitute.ts";
+
+/** What handlers and request variables see of a response. */
+export interface Outcome {
+  status: number;
+  headers: [string, string][];
+  body: string;
+  requestHeaders: [string, string][];
+  url: string;
+}
+
+/** A WebSocket or subscription: its messages as a JSON array (parsed when they are JSON). */
+export function streamOutcome(
+  fileRequest: FileRequest,
+  status: number,
+  messages: string[],
+): Outcome {
+  const values = messages.map((m) => {
+    try {
+      return JSON.parse(m) as unknown;
+    } catch {
+      return m;
+    }
+  });
+  return {
+    status,
+    headers: [["Content-Type", "application/json"]],
+    body: JSON.stringify(values),
+    requestHeaders: fileRequest.spec.headers.map((h) => [h.name, reveal(h.value)]),
+    url: fileRequest.spec.url.href,
+  };
+}
+
+/** A `.env` file's `NAME=value` lines (quotes removed); empty when there is none. */
+export async function readDotenv(path: string): Promise<Map<string, string>> {
+  const values = new Map<string, string>();
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    return values;
+  }
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!match || line.trimStart().startsWith("#")) continue;
+    values.set(match[1]!, match[2]!.replace(/^(["'])(.*)\1$/, "$2"));
+  }
+  return values;
+}
+
+export function nullBodyStatus(status: number): boolean {
+  return status === 101 || status === 103 || status === 204 || status === 205 || status === 304;
+}
+
+/**
+ * Names of requests referred to by a request's templates, through file variables too.
+ *
+ * @param file the file
+ * @param request one of its requests
+ * @returns the names
+ */
+export function requestDependencies(file: HttpFile, request: HttpRequest): string[] {
+  const texts = [request.url, ...request.headers.map((h) => h.value)];
+  for (const part of request.body) if (part.kind === "text") texts.push(part.text);
+  const names = new Set<string>();
+  const seen = new Set<string>();
+  while (texts.length) {
+    const text = texts.pop()!;
+    for (const name of referencedRequests(text)) names.add(name);
+    for (const match of text.matchAll(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g)) {
+      const variable = match[1]!;
+      if (seen.has(variable)) continue;
+      seen.add(variable);
+      const defined = file.variables.findLast((v) => v.name === variable);
+      if (defined) texts.push(defined.value);
+    }
+  }
+  return [...names];
+}
+
+/**
+ * The requests a run selects: by name or 1-based number, in that order, or all; then those
+ * whose label matches the filter.
+ *
+ * @param file the file
+ * @param names names or numbers (all when empty)
+ * @param filter a pattern on labels
+ * @returns the requests
+ * @throws {UsageError} for a name the file does not have
+ */
+export function selectRequests(
+  file: HttpFile,
+  names: readonly string[] | undefined,
+  filter: RegExp | undefined,
+): HttpRequest[] {
+  let requests = file.requests;
+  if (names?.length) {
+    requests = names.map((name) => {
+      const found = file.requests.find((r) => r.name === name) ??
+        (/^\d+$/.test(name) ? file.requests[Number(name) - 1] : undefined);
+      if (!found) {
+        const known = file.requests.map((r) => r.name).filter((n) => n !== undefined);
+        throw new UsageError(`No request named "${name}" in ${file.path}`, {
+          hint: known.length
+            ? `its requests are: ${known.map((n) => `"${n}"`).join(", ")} (or give a number from 1)`
+            : `name requests with # @name NAME, or give a number from 1`,
+        });
+      }
+      return found;
+    });
+  }
+  return filter ? requests.filter((r) => filter.test(labelOf(r))) : requests;
+}
+
+/**
+ * Names a request for reports.
+ *
+ * @param request a parsed request
+ * @returns its name, else `METHOD url` as written
+ */
+export function labelOf(request: HttpRequest): string {
+  return request.name ?? `${request.method} ${request.url}`;
+}
