@@ -91,7 +91,9 @@ Deno.test("run: an event-stream response is printed event by event, as dial sse 
     });
     return new Response(body, { headers: { "Content-Type": "text/event-stream" } });
   });
-  const file = await fileWith(`GET ${server.origin}/events\n\n> {%\nclient.global.set("n", response.body.split("\\n").length);\nclient.log("events:", response.body);\n%}\n`);
+  const file = await fileWith(
+    `GET ${server.origin}/events\n\n> {%\nclient.global.set("n", response.body.split("\\n").length);\nclient.log("events:", response.body);\n%}\n`,
+  );
   const result = await dial(["run", file]);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "one\ntwo\nlines\n");
