@@ -17,6 +17,7 @@ export const LAZY_MODULES = [
   "src/cli/sse_run.ts",
   "src/cli/run_files.ts",
   "src/cli/test_files.ts",
+  "src/cli/save_http.ts",
   "src/cli/auth_actions.ts",
   "src/cli/completion/script.ts",
   "src/ui/run.ts",

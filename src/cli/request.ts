@@ -66,6 +66,13 @@ export const REQUEST_ONLY_FLAGS = flags([
     help: "read and save cookies in a Netscape cookie file (0600)",
   },
   { long: "curl", help: "print the equivalent curl command instead of sending" },
+  {
+    long: "save",
+    value: "file.http",
+    file: true,
+    help: "also append this request to a .http file (secrets go to its private env file)",
+  },
+  { long: "name", value: "name", help: "with --save: the request's name (# @name)" },
   { long: "offline", help: "print the request that would be sent, without sending" },
 ]);
 

@@ -24,6 +24,7 @@ import { redactUrlsInText } from "../redact_url.ts";
 import { parseAuthFlags } from "./auth_flags.ts";
 import { parseBodyFlags } from "./body_flags.ts";
 import type { CliContext } from "./context.ts";
+import { load } from "./lazy.ts";
 import { methodAndUrl } from "./flag_values.ts";
 import type { RequestFlagValues } from "./request.ts";
 import { curlTransportArgs, parseTransportFlags } from "./transport_flags.ts";
@@ -85,6 +86,17 @@ export async function runRequest(
     auth: auth.auth,
     ...(body.body ? { body: body.body } : {}),
   };
+  if (flags.name !== undefined && flags.save === undefined) {
+    throw new UsageError("--name needs --save FILE.http", {
+      hint: "dial … --save api.http --name me",
+    });
+  }
+  if (flags.save !== undefined) {
+    const { reportSaved, saveHttpRequest } = await load<typeof import("./save_http.ts")>(
+      "src/cli/save_http.ts",
+    );
+    await reportSaved(await saveHttpRequest(spec, flags, flags.save));
+  }
   const out = stdout();
   const err = stderr();
   if (flags.offline) {

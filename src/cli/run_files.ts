@@ -11,6 +11,8 @@ import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
 import { escapeControls, isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
+import { showAuthorizationUrl } from "./oauth2_browser.ts";
+import { reportOAuth2Notice } from "./oauth2_notice.ts";
 import { dirOf, prepareFileRun, readHttpFile } from "./file_setup.ts";
 import type { RunFlagValues } from "./file_run.ts";
 
@@ -46,6 +48,7 @@ export async function runFiles(
       names,
       ...(environment ? { environment } : {}),
       overrides: setup.overrides,
+      oauth2: { openBrowser: showAuthorizationUrl, notify: reportOAuth2Notice },
       send: {
         transport: setup.transport,
         signal: context.signal,

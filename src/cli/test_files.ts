@@ -18,6 +18,8 @@ import { runHttpFile } from "../files/run_http_file.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { escapeControls, paint, stderr, stdout, Style } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
+import { showAuthorizationUrl } from "./oauth2_browser.ts";
+import { reportOAuth2Notice } from "./oauth2_notice.ts";
 import { dirOf, prepareFileRun, readHttpFile } from "./file_setup.ts";
 import type { TestFlagValues } from "./file_test.ts";
 
@@ -65,6 +67,7 @@ export async function testFiles(
     await runHttpFile(file, {
       ...(environment ? { environment } : {}),
       overrides: setup.overrides,
+      oauth2: { openBrowser: showAuthorizationUrl, notify: reportOAuth2Notice },
       globals,
       cookies,
       keepGoing: true,

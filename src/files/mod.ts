@@ -72,6 +72,19 @@ export {
 export { runScript, type SandboxLimits, ScriptError, type ScriptSource } from "./script_sandbox.ts";
 export type { ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
 export {
+  oauth2FromConfig,
+  type OAuth2Hooks,
+  type SecurityAuthContext,
+  securityAuthToken,
+} from "./security_auth.ts";
+export {
+  isSubscription,
+  readEventStreamData,
+  runGraphQLSubscription,
+  runWebSocketRequest,
+  type StreamOptions,
+} from "./run_streams.ts";
+export {
   casesOf,
   jsonReport,
   junitReport,

@@ -23,6 +23,7 @@ import {
   type StreamOptions,
 } from "./run_streams.ts";
 import type { VariableScope, VariableValue } from "./substitute.ts";
+import type { OAuth2Hooks } from "./security_auth.ts";
 import {
   labelOf,
   nullBodyStatus,
@@ -89,7 +90,12 @@ export interface RunHttpFileOptions {
   failFast?: boolean;
   /** Only requests whose label matches (`dial test --filter`). */
   filter?: RegExp;
-  /** Tokens for `{{$auth.token("id")}}` / `{{$auth.idToken("id")}}`. */
+  /** The face's OAuth 2.0 hooks (browser, notices) for `Security.Auth` logins. */
+  oauth2?: OAuth2Hooks;
+  /**
+   * Tokens for `{{$auth.token("id")}}` / `{{$auth.idToken("id")}}`. Default: the environment's
+   * `Security.Auth` configuration through dial's OAuth 2.0 flows and token cache.
+   */
   authToken?: (id: string, kind: "token" | "idToken") => Promise<VariableValue>;
   /** Told of each exchange, with the body read. */
   onExchange?: (event: ExchangeEvent) => void | Promise<void>;
@@ -397,19 +403,24 @@ class FileRunner {
       ) {
         const key = `${match[1]}:${match[2]}`;
         if (this.authValues.has(key)) continue;
-        if (!this.options.authToken) {
-          throw new UsageError(
-            `${this.file.path}: {{$auth.${match[1]}("${
-              match[2]
-            }")}} needs an OAuth 2.0 configuration`,
-          );
-        }
-        this.authValues.set(
-          key,
-          await this.options.authToken(match[2]!, match[1] as "token" | "idToken"),
-        );
+        const kind = match[1] as "token" | "idToken";
+        const token = this.options.authToken
+          ? await this.options.authToken(match[2]!, kind)
+          : await this.securityAuthToken(match[2]!, kind);
+        this.authValues.set(key, token);
       }
     }
+  }
+
+  /** A token of the environment's `Security.Auth` configuration, by dial's OAuth 2.0 step. */
+  async securityAuthToken(id: string, kind: "token" | "idToken"): Promise<VariableValue> {
+    const { securityAuthToken } = await import("./security_auth.ts");
+    return await securityAuthToken(this.options.environment, id, kind, {
+      scope: this.scope(new Map()),
+      path: this.file.path,
+      hooks: this.options.oauth2 ?? {},
+      ...(this.options.send ? { send: this.options.send } : {}),
+    });
   }
 }
 

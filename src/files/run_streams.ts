@@ -82,6 +82,8 @@ export async function runWebSocketRequest(
 }
 
 /**
+ * Tells a subscription from a query or mutation.
+ *
  * @param query a GraphQL document
  * @returns whether its (first) operation is a subscription
  */

@@ -221,3 +221,61 @@ Content-Type: application/json
     { raw: '{"from": "file"}' },
   ]);
 });
+
+Deno.test("run: JetBrains Security.Auth OAuth 2.0 on dial's flows and token cache (oidc-provider), chained", async () => {
+  const { startOidcProvider, OIDC_CLIENTS } = await import("./_oauth_servers.ts");
+  await using provider = await startOidcProvider({ redirectUris: ["http://127.0.0.1:1/cb"] });
+  const tokens: (string | null)[] = [];
+  await using api = serve((request) => {
+    tokens.push(request.headers.get("authorization"));
+    const url = new URL(request.url);
+    if (url.pathname === "/orders") return Response.json({ id: "o-7" }, { status: 201 });
+    return Response.json({ path: url.pathname });
+  });
+  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const dir = await project({
+    "api.http": `### create
+POST ${api.origin}/orders
+Authorization: Bearer {{$auth.token("idp")}}
+
+> {% client.global.set("order", response.body.id); %}
+
+### read
+GET ${api.origin}/orders/{{order}}
+Authorization: Bearer {{$auth.token("idp")}}
+`,
+    "http-client.env.json": JSON.stringify({
+      dev: {
+        Security: {
+          Auth: {
+            idp: {
+              "Type": "OAuth2",
+              "Grant Type": "Client Credentials",
+              "Token URL": provider.tokenUrl,
+              "Client ID": OIDC_CLIENTS.web.id,
+              "Client Secret": "{{client_secret}}",
+              "Scope": "api:read",
+            },
+          },
+        },
+      },
+    }),
+    "http-client.private.env.json": JSON.stringify({
+      dev: { client_secret: OIDC_CLIENTS.web.secret },
+    }),
+  });
+  const env = { XDG_CACHE_HOME: home };
+  const first = await dial(["run", `${dir}/api.http`, "--env", "dev"], { env });
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(JSON.parse(first.stdout.slice(first.stdout.indexOf('{"path"'))).path, "/orders/o-7");
+  assert.equal(provider.grants.client_credentials, 1);
+  assert.equal(tokens.length, 2);
+  assert.match(tokens[0]!, /^Bearer \S{20,}$/);
+  assert.equal(tokens[1], tokens[0]);
+  // A second run reuses the cached token: no new grant.
+  const second = await dial(["run", `${dir}/api.http`, "--env", "dev"], { env });
+  assert.equal(second.code, 0, second.stderr);
+  assert.equal(provider.grants.client_credentials, 1);
+  assert.equal(tokens[3], tokens[0]);
+  excludes(first.stderr + second.stderr, OIDC_CLIENTS.web.secret);
+});

@@ -1,0 +1,264 @@
+/**
+ * `dial … --save FILE.http [--name NAME]`: appends the request the flags describe to a request
+ * file. No secret is written there: the values of `-u`, `-B`, `-K`, credential-named `-H`
+ * headers and OAuth 2.0 client secrets and passwords become `{{variables}}`, and their values (a
+ * reference such as `@env:TOKEN` as written, or the literal value) go to the `$shared`
+ * environment of `http-client.private.env.json` beside the file (0600).
+ * @module
+ */
+import { PRIVATE_ENV_FILE } from "../files/environment.ts";
+import { appendRequest, type RequestModel, writeHttpRequest } from "../files/write_http_file.ts";
+import { isCredentialName } from "../credential_name.ts";
+import { DialError, ErrorCode, ExitCode, UsageError } from "../errors.ts";
+import type { BodySource, RequestSpec } from "../http/request_spec.ts";
+import { escapeControls, stderr } from "../output/terminal.ts";
+import { reveal } from "../secret.ts";
+import type { RequestFlagValues } from "./request.ts";
+
+/** What was written. */
+export interface SavedRequest {
+  /** The request file. */
+  file: string;
+  /** The private environment file, when a secret went there. */
+  privateFile?: string;
+  /** The variables that hold secrets. */
+  secrets: string[];
+}
+
+/**
+ * Appends the request to the file, secrets as variables.
+ *
+ * @param spec the request as built from the flags
+ * @param flags the flags as typed (references kept as written)
+ * @param path the `.http` file
+ * @returns where things went
+ * @throws {UsageError} for a body that cannot be saved (stdin)
+ */
+export async function saveHttpRequest(
+  spec: RequestSpec,
+  flags: RequestFlagValues,
+  path: string,
+): Promise<SavedRequest> {
+  const name = flags.name;
+  if (name !== undefined && !/^[\w.-]+$/.test(name)) {
+    throw new UsageError(`Invalid --name "${name}": use letters, digits, "_", "-" and "."`);
+  }
+  const prefix = name ? `${name.replace(/[.-]/g, "_")}_` : "";
+  const secrets: Record<string, string> = {};
+  const variable = (key: string, value: string) => {
+    const variableName = `${prefix}${key}`.replace(/[^\w]/g, "_").toLowerCase();
+    secrets[variableName] = value;
+    return `{{${variableName}}}`;
+  };
+  const headers: { name: string; value: string }[] = [];
+  const authorization = spec.auth.authorization;
+  if (authorization?.kind === "basic") {
+    const raw = flags.auth ?? "";
+    if (/^@(?!@)/.test(raw)) {
+      headers.push({ name: "Authorization", value: `Basic ${variable("credentials", raw)}` });
+    } else {
+      const rawPassword = raw.slice(raw.indexOf(":") + 1);
+      const password = /^@(?!@)/.test(rawPassword) ? rawPassword : authorization.password.reveal();
+      headers.push({
+        name: "Authorization",
+        value: `Basic ${authorization.username} ${variable("password", literal(password))}`,
+      });
+    }
+  } else if (authorization?.kind === "bearer") {
+    const raw = flags.bearer ?? "";
+    const value = /^@(?!@)/.test(raw) ? raw : literal(authorization.token.reveal());
+    headers.push({ name: "Authorization", value: `Bearer ${variable("token", value)}` });
+  } else if (authorization?.kind === "oauth2") {
+    const { oauth2 } = authorization;
+    const id = name ?? "dial";
+    const config: Record<string, string> = {
+      "Type": "OAuth2",
+      "Grant Type": oauth2.flow === "client_credentials"
+        ? "Client Credentials"
+        : oauth2.flow === "password"
+        ? "Password"
+        : "Authorization Code",
+      "Token URL": oauth2.tokenUrl.href,
+      "Client ID": oauth2.clientId,
+      ...(oauth2.clientSecret ? { "Client Secret": literal(oauth2.clientSecret.reveal()) } : {}),
+      ...(oauth2.scope ? { "Scope": oauth2.scope } : {}),
+      ...(oauth2.authUrl ? { "Auth URL": oauth2.authUrl.href } : {}),
+      ...(oauth2.redirectUri ? { "Redirect URL": oauth2.redirectUri.href } : {}),
+      ...(oauth2.username ? { "Username": oauth2.username } : {}),
+      ...(oauth2.password ? { "Password": literal(oauth2.password.reveal()) } : {}),
+    };
+    headers.push({ name: "Authorization", value: `Bearer {{$auth.token("${id}")}}` });
+    await updatePrivateEnv(dirOf(path), {}, { [id]: config });
+  }
+  for (const header of spec.headers) {
+    const value = reveal(header.value);
+    const secret = header.credential || isCredentialName(header.name) ||
+      typeof header.value !== "string";
+    headers.push({
+      name: header.name,
+      value: secret ? variable(header.name, literal(value)) : value,
+    });
+  }
+  let url = spec.url.href;
+  for (const key of spec.auth.queryKeys) {
+    const raw = flags.apiKeyQuery.find((k) => k.startsWith(`${key.name}=`))?.slice(
+      key.name.length + 1,
+    );
+    const value = raw !== undefined && /^@(?!@)/.test(raw) ? raw : literal(key.value.reveal());
+    const pair = `${encodeURIComponent(key.name)}=${variable(key.name, value)}`;
+    url += (url.includes("?") ? "&" : "?") + pair;
+  }
+  const body = spec.body ? bodyModel(spec.body, path, headers) : undefined;
+  const model: RequestModel = {
+    ...(name !== undefined ? { name } : {}),
+    method: spec.method,
+    url,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  };
+  const text = writeHttpRequest(model);
+  let source = "";
+  try {
+    source = await Deno.readTextFile(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw writeFailure(path, error);
+  }
+  try {
+    await Deno.writeTextFile(path, appendRequest(source, text));
+  } catch (error) {
+    throw writeFailure(path, error);
+  }
+  const saved: SavedRequest = { file: path, secrets: Object.keys(secrets) };
+  if (Object.keys(secrets).length) {
+    saved.privateFile = await updatePrivateEnv(dirOf(path), secrets, {});
+  }
+  return saved;
+}
+
+function dirOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash < 0 ? "." : path.slice(0, slash) || "/";
+}
+
+/** A literal value that starts with `@` is written `@@…`, so that it is not read as a reference. */
+function literal(value: string): string {
+  return value.startsWith("@") ? `@${value}` : value;
+}
+
+function bodyModel(
+  body: BodySource,
+  path: string,
+  headers: { name: string; value: string }[],
+): RequestModel["body"] {
+  const type = (contentType?: string) => {
+    if (contentType && !headers.some((h) => h.name.toLowerCase() === "content-type")) {
+      headers.push({ name: "Content-Type", value: contentType });
+    }
+  };
+  switch (body.kind) {
+    case "text":
+      type(body.contentType);
+      return body.text;
+    case "file":
+      type(body.contentType);
+      return { file: relativeTo(dirOf(path), body.path) };
+    case "form": {
+      type(`multipart/form-data; boundary=${body.boundary}`);
+      const lines: string[] = [];
+      for (const field of body.fields) {
+        lines.push(`--${body.boundary}`);
+        if ("path" in field) {
+          lines.push(
+            `Content-Disposition: form-data; name="${field.name}"; filename="${field.filename}"`,
+            `Content-Type: ${field.contentType}`,
+            "",
+            `< ${relativeTo(dirOf(path), field.path)}`,
+          );
+        } else {
+          lines.push(`Content-Disposition: form-data; name="${field.name}"`, "", field.value);
+        }
+      }
+      lines.push(`--${body.boundary}--`);
+      return lines.join("\n");
+    }
+    default:
+      throw new UsageError("Cannot --save a request whose body is read from stdin", {
+        hint: "give the body with -d @file or --json @file",
+      });
+  }
+}
+
+/** A path the request file can include: relative to its directory when below it. */
+function relativeTo(dir: string, path: string): string {
+  const absolute = path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
+  const base = (dir.startsWith("/") ? dir : `${Deno.cwd()}/${dir}`).replace(/\/\.?$/, "");
+  return absolute.startsWith(`${base}/`) ? `./${absolute.slice(base.length + 1)}` : absolute;
+}
+
+/** Adds variables to `$shared` and auth configurations to `$shared.Security.Auth`, 0600. */
+async function updatePrivateEnv(
+  dir: string,
+  variables: Record<string, string>,
+  auth: Record<string, Record<string, string>>,
+): Promise<string> {
+  const path = `${dir.replace(/\/$/, "")}/${PRIVATE_ENV_FILE}`;
+  let data: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(await Deno.readTextFile(path));
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
+      data = parsed as Record<string, unknown>;
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) {
+      throw new UsageError(`Cannot update ${path}: it is not a JSON object`);
+    }
+  }
+  const shared = isRecord(data.$shared) ? data.$shared : {};
+  Object.assign(shared, variables);
+  if (Object.keys(auth).length) {
+    const security = isRecord(shared.Security) ? shared.Security : {};
+    const configs = isRecord(security.Auth) ? security.Auth : {};
+    Object.assign(configs, auth);
+    security.Auth = configs;
+    shared.Security = security;
+  }
+  data.$shared = shared;
+  const temp = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    await Deno.writeTextFile(temp, JSON.stringify(data, null, 2) + "\n", { mode: 0o600 });
+    await Deno.chmod(temp, 0o600).catch(() => {});
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw writeFailure(path, error);
+  }
+  return path;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function writeFailure(path: string, error: unknown): DialError {
+  return new DialError(
+    `Cannot write ${path}: ${(error as Error).message}`,
+    ErrorCode.Output,
+    ExitCode.Failure,
+    { cause: error },
+  );
+}
+
+/**
+ * Tells the user where the request and its secrets went.
+ *
+ * @param saved what was written
+ */
+export async function reportSaved(saved: SavedRequest): Promise<void> {
+  const err = stderr();
+  let text = `Saved the request to ${saved.file}`;
+  if (saved.privateFile && saved.secrets.length) {
+    text += `; ${saved.secrets.map((s) => `{{${s}}}`).join(", ")} in ${saved.privateFile}` +
+      " (keep it out of version control)";
+  }
+  await err.write(`${err.isTerminal ? escapeControls(text) : text}\n`);
+}
