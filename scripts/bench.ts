@@ -434,6 +434,10 @@ try {
   if (wanted("json")) await prettyJson();
   if (wanted("oauth")) await oauthOverhead();
   if (wanted("graphql")) await graphql();
+  if (wanted("files")) {
+    const { benchFiles } = await import("./bench_files.ts");
+    await benchFiles({ dial: DIAL, timeShell, shell, out, env, quick });
+  }
 } finally {
   await server.shutdown();
   await Deno.remove(home, { recursive: true });

@@ -27,7 +27,7 @@ export function trimBody(body: BodyPart[], lines: Line[]): void {
     const kept = first.text.replace(/^(?:[ \t\f]*\n)+/, "");
     const dropped = first.text.length - kept.length;
     const skipped = first.text.slice(0, dropped).split("\n").length - 1;
-    const line = lines[first.span.line - 1 + skipped];
+    const line = lines[first.span.line - lines[0]!.number + skipped];
     if (kept.trim() === "") body.shift();
     else if (line) {
       body[0] = {
@@ -41,7 +41,7 @@ export function trimBody(body: BodyPart[], lines: Line[]): void {
   if (last?.kind === "text") {
     const kept = last.text.replace(/(?:\n[ \t\f]*)+$/, "");
     const removed = last.text.slice(kept.length).split("\n").length - 1;
-    const line = lines[last.span.endLine - 1 - removed];
+    const line = lines[last.span.endLine - lines[0]!.number - removed];
     if (kept.trim() === "") body.pop();
     else if (line) {
       body[body.length - 1] = {
@@ -92,35 +92,46 @@ export function readScript(
   return fail(line, markLength + open + 1, 'Unterminated script: "{%" without "%}"');
 }
 
-export function splitLines(source: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  let number = 1;
-  const length = source.length;
-  // The next CR, found once per CR (a file without one is scanned once).
-  let cr = source.indexOf("\r");
-  while (start < length) {
+/** Reads a source line by line (LF, CR or CRLF), so that lines die young. */
+export class LineReader {
+  #source: string;
+  #start = 0;
+  #number = 1;
+  /** The next CR, found once per CR (a file without one is scanned once). */
+  #cr: number;
+
+  /** @param source the text */
+  constructor(source: string) {
+    this.#source = source;
+    this.#cr = source.indexOf("\r");
+  }
+
+  /** @returns the next line, or undefined at the end */
+  next(): Line | undefined {
+    const source = this.#source;
+    const start = this.#start;
+    if (start >= source.length) return undefined;
     let at = source.indexOf("\n", start);
-    if (cr >= 0 && cr < start) cr = source.indexOf("\r", start);
+    if (this.#cr >= 0 && this.#cr < start) this.#cr = source.indexOf("\r", start);
     let breakLength = 1;
-    if (cr >= 0 && (at < 0 || cr < at)) {
-      breakLength = source.charCodeAt(cr + 1) === 10 ? 2 : 1;
-      at = cr;
+    if (this.#cr >= 0 && (at < 0 || this.#cr < at)) {
+      breakLength = source.charCodeAt(this.#cr + 1) === 10 ? 2 : 1;
+      at = this.#cr;
     }
     if (at < 0) {
-      lines.push({ text: source.slice(start), start, textEnd: length, end: length, number });
-      break;
+      this.#start = source.length;
+      const end = source.length;
+      return { text: source.slice(start), start, textEnd: end, end, number: this.#number };
     }
-    lines.push({
+    this.#start = at + breakLength;
+    return {
       text: source.slice(start, at),
       start,
       textEnd: at,
       end: at + breakLength,
-      number: number++,
-    });
-    start = at + breakLength;
+      number: this.#number++,
+    };
   }
-  return lines;
 }
 
 export function spanOf(line: Line): Span {
