@@ -279,3 +279,65 @@ Authorization: Bearer {{$auth.token("idp")}}
   assert.equal(tokens[3], tokens[0]);
   excludes(first.stderr + second.stderr, OIDC_CLIENTS.web.secret);
 });
+
+Deno.test("run: handler and pre-request script files, cookies kept across requests unless # @no-cookie-jar", async () => {
+  await using server = serve((request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/login") {
+      return Response.json({ ok: true }, { headers: { "Set-Cookie": "sid=abc; Path=/" } });
+    }
+    return Response.json({
+      path: url.pathname + url.search,
+      cookie: request.headers.get("cookie"),
+    });
+  });
+  const dir = await project({
+    "scripts/pre.js": 'request.variables.set("q", "from-pre");\n',
+    "scripts/after.js":
+      'client.global.set("seen", response.body.cookie);\nclient.log("cookie", response.body.cookie);\n',
+    "api.http": `GET ${server.origin}/login
+
+###
+< ./scripts/pre.js
+GET ${server.origin}/a?q={{q}}
+
+> ./scripts/after.js
+
+###
+# @no-cookie-jar
+GET ${server.origin}/b?seen={{seen}}
+`,
+  });
+  const result = await dial(["run", `${dir}/api.http`]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(
+    server.requests.map((
+      r,
+    ) => [new URL(r.url).pathname + new URL(r.url).search, r.headers.get("cookie")]),
+    [
+      ["/login", null],
+      ["/a?q=from-pre", "sid=abc"],
+      ["/b?seen=sid=abc", null],
+    ],
+  );
+  includes(result.stderr, "cookie sid=abc");
+});
+
+Deno.test("run: a private environment file tracked by git is reported", async () => {
+  await using server = loginServer();
+  const dir = await project({
+    "api.http": "GET {{origin}}/me\n",
+    "http-client.private.env.json": JSON.stringify({ dev: { origin: server.origin } }),
+  });
+  const git = (...args: string[]) =>
+    new Deno.Command("git", { args: ["-C", dir, ...args], stdout: "null", stderr: "null" })
+      .output();
+  await git("init", "-q");
+  const clean = await dial(["run", `${dir}/api.http`, "--env", "dev"]);
+  assert.equal(clean.code, 0, clean.stderr);
+  excludes(clean.stderr, "tracked by git");
+  await git("add", "http-client.private.env.json");
+  const tracked = await dial(["run", `${dir}/api.http`, "--env", "dev"]);
+  assert.equal(tracked.code, 0, tracked.stderr);
+  includes(tracked.stderr, `warning: ${dir}/http-client.private.env.json is tracked by git`);
+});
