@@ -154,6 +154,10 @@ class Resolver {
   }
 
   expression(expr: string, place: TemplatePlace, stack: string[]): string {
+    // REST Client: {{%name}} is the value percent-encoded.
+    if (expr.startsWith("%") && expr.length > 1) {
+      return encodeURIComponent(this.expression(expr.slice(1).trim(), place, stack));
+    }
     if (expr.startsWith("$")) {
       const auth = /^\$auth\.(token|idToken)\(\s*"([^"]*)"\s*\)$/.exec(expr);
       if (auth) {
