@@ -115,5 +115,8 @@ Deno.test("variables: REST Client request variables read JSONPath (RFC 9535) and
 
 Deno.test("variables: REST Client's {{%name}} percent-encodes the value", () => {
   const scope: VariableScope = { globals: new Map([["q", "a b&c=d/é"]]) };
-  assert.equal(substitute("/search?q={{%q}}", scope, place).text, "/search?q=a%20b%26c%3Dd%2F%C3%A9");
+  assert.equal(
+    substitute("/search?q={{%q}}", scope, place).text,
+    "/search?q=a%20b%26c%3Dd%2F%C3%A9",
+  );
 });
