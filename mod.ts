@@ -18,16 +18,20 @@
 export { type Exchange, send, type SendOptions, sendPrepared } from "./src/http/send.ts";
 export {
   closeTransports,
-  type Route,
-  routeFor,
+  type ResponseMeta,
+  responseMeta,
   transportFetch,
   type TransportOptions,
+  type TransportPlan,
   transportWebSocket,
   type TransportWebSocketFactory,
   type WebSocketRoute,
   webSocketRoute,
 } from "./src/http/client.ts";
 export { type TlsCheck, TlsError } from "./src/http/transport_error.ts";
+export { describePlan, type Endpoint, planFor, type TlsPlan } from "./src/http/plan.ts";
+export type { NodeTlsReason } from "./src/http/plan.ts";
+export type { TrustSource, TrustStore } from "./src/http/trust.ts";
 export {
   bypasses,
   chooseProxy,

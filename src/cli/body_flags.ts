@@ -4,7 +4,7 @@
  */
 import { claimStdin } from "./secret_ref.ts";
 import { UsageError } from "../errors.ts";
-import { guessContentType, newBoundary } from "../http/body.ts";
+import { guessContentType, newBoundary, STDIN_PATH } from "../http/body.ts";
 import type { BodySource, FormField, HeaderField } from "../http/request_spec.ts";
 import { flags, type FlagValues } from "./declare.ts";
 
@@ -13,14 +13,15 @@ export const DATA_FLAG = {
   long: "data",
   short: "d",
   value: "text|@file|@-",
-  help: "raw request body (form-urlencoded type by default)",
+  repeatable: true,
+  help: "raw request body (form-urlencoded type by default); repeated values are joined with &",
 } as const;
 
 /** The `-F` flag. */
 export const FORM_FLAG = {
   long: "form",
   short: "F",
-  value: "name=value|name=@file[;filename=…][;type=…]",
+  value: "name=value|name=@file|name=@-[;filename=…][;type=…]",
   repeatable: true,
   help: "multipart form field (repeatable)",
 } as const;
@@ -54,24 +55,26 @@ export interface ParsedBody {
  */
 export async function parseBodyFlags(values: BodyFlagValues): Promise<ParsedBody> {
   const given = [
-    values.data !== undefined && "-d",
+    values.data.length > 0 && "-d",
     values.json !== undefined && "--json",
     values.form.length > 0 && "-F",
   ].filter(Boolean);
   if (given.length > 1) {
     throw new UsageError(`Conflicting flags ${given.join(" and ")}: give one request body`);
   }
-  if (values.data !== undefined) {
+  if (values.data.length > 1) return { body: await joinedData(values.data), headers: [] };
+  if (values.data.length === 1) {
+    const data = values.data[0]!;
     const contentType = "application/x-www-form-urlencoded";
-    if (values.data === "@-") {
+    if (data === "@-") {
       claimStdin("-d @-");
       return { body: { kind: "stdin", contentType }, headers: [] };
     }
-    if (values.data.startsWith("@")) {
-      const path = await checkFile(values.data.slice(1), "-d");
+    if (data.startsWith("@")) {
+      const path = await checkFile(data.slice(1), "-d");
       return { body: { kind: "file", path, contentType }, headers: [] };
     }
-    return { body: { kind: "text", text: values.data, contentType }, headers: [] };
+    return { body: { kind: "text", text: data, contentType }, headers: [] };
   }
   if (values.json !== undefined) {
     const text = await jsonText(values.json);
@@ -86,6 +89,31 @@ export async function parseBodyFlags(values: BodyFlagValues): Promise<ParsedBody
     return { body: { kind: "form", fields, boundary: newBoundary() }, headers: [] };
   }
   return { headers: [] };
+}
+
+/**
+ * Repeated `-d` values joined with `&`, as curl joins them; `@file` and `@-` values are read
+ * (as they are, byte for byte) into the one body.
+ */
+async function joinedData(values: string[]): Promise<BodySource> {
+  const parts: Uint8Array[] = [];
+  const encoder = new TextEncoder();
+  for (const [i, value] of values.entries()) {
+    if (i > 0) parts.push(encoder.encode("&"));
+    if (value === "@-") {
+      claimStdin("-d @-");
+      parts.push(await new Response(Deno.stdin.readable).bytes());
+    } else if (value.startsWith("@")) {
+      parts.push(await Deno.readFile(await checkFile(value.slice(1), "-d")));
+    } else parts.push(encoder.encode(value));
+  }
+  const bytes = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return { kind: "bytes", bytes, contentType: "application/x-www-form-urlencoded" };
 }
 
 async function jsonText(value: string): Promise<string> {
@@ -121,7 +149,10 @@ async function parseFormField(item: string): Promise<FormField> {
   const value = item.slice(eq + 1);
   if (!value.startsWith("@")) return { name, value };
   const [pathText, ...params] = splitFileField(value.slice(1), item);
-  const path = await checkFile(pathText ?? "", "-F");
+  const stdin = pathText === STDIN_PATH;
+  if (stdin) claimStdin(`-F ${name}=@-`);
+  const path = stdin ? STDIN_PATH : await checkFile(pathText ?? "", "-F");
+  // curl names a part read from stdin "-" too.
   let filename = path.split(/[\\/]/).pop() ?? path;
   let contentType: string | undefined;
   for (const param of params) {

@@ -131,6 +131,7 @@ export async function runRequest(
     maxRedirects,
     signal,
     ...(cookies.jar ? { cookies: cookies.jar } : {}),
+    onNotice: (text) => void warn(err, text),
     ...(flags.verbose
       ? {
         onNote: (text) => void warn(err, text),
@@ -180,6 +181,8 @@ function describeBody(body: BodySource): string {
       return `(body streamed from file "${body.path}")`;
     case "stdin":
       return "(body streamed from stdin)";
+    case "stream":
+      return "(body streamed from a pipe, chunked)";
     case "bytes":
       return `(${body.bytes.byteLength} bytes)`;
     case "form":

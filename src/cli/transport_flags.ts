@@ -1,19 +1,18 @@
 /**
  * The connection flags every connecting command shares: `--cacert`, `--cert`/`--key`, `-k`,
- * `-x/--proxy`, `--noproxy`, `--connect-timeout`; one declaration, one translation to the
- * core's {@link TransportOptions}.
+ * `-x/--proxy`, `--noproxy`, `--connect-timeout`, `--resolve`, `--connect-to`,
+ * `--unix-socket`; one declaration, one translation to the core's {@link TransportOptions}.
  * @module
  */
 import { UsageError } from "../errors.ts";
-import type { Route, TransportOptions } from "../http/client.ts";
+import type { TransportOptions, TransportPlan } from "../http/plan.ts";
 import { warn } from "../output/report.ts";
 import { stderr } from "../output/terminal.ts";
 import { Secret } from "../secret.ts";
 import { flags, type FlagValues } from "./declare.ts";
 
 /** What `-k` does and where it cannot help, for `--help` and the README. */
-export const INSECURE_HELP =
-  "skip TLS certificate checks for this run's hosts (warns; HTTP/1.1 only, so not for HTTP/2-only servers)";
+export const INSECURE_HELP = "skip TLS certificate checks for this run's hosts (warns)";
 
 /** The connection flags of every command that connects. */
 export const TRANSPORT_FLAGS = flags([
@@ -42,7 +41,25 @@ export const TRANSPORT_FLAGS = flags([
     long: "connect-timeout",
     value: "seconds",
     kind: "seconds",
-    help: "limit opening the connection (to the proxy if one is used)",
+    help: "limit opening the connection: TCP, proxy tunnel and TLS handshake",
+  },
+  {
+    long: "resolve",
+    value: "host:port:addr",
+    repeatable: true,
+    help: "connect to addr for host:port; Host, SNI and certificate keep the host (as curl)",
+  },
+  {
+    long: "connect-to",
+    value: "host:port:host2:port2",
+    repeatable: true,
+    help: "connect to host2:port2 for host:port (empty parts match any; as curl)",
+  },
+  {
+    long: "unix-socket",
+    value: "path",
+    file: true,
+    help: "connect through this Unix socket (e.g. /var/run/docker.sock)",
   },
 ]);
 
@@ -67,6 +84,9 @@ export function curlTransportArgs(flags: TransportFlagValues): string[] {
     ...(flags.connectTimeout !== undefined
       ? ["--connect-timeout", String(flags.connectTimeout / 1000)]
       : []),
+    ...flags.resolve.flatMap((entry) => ["--resolve", entry]),
+    ...flags.connectTo.flatMap((entry) => ["--connect-to", entry]),
+    ...(flags.unixSocket !== undefined ? ["--unix-socket", flags.unixSocket] : []),
   ];
 }
 
@@ -111,28 +131,19 @@ export async function parseTransportFlags(
   const caCerts = await Promise.all(flags.cacert.map((path) => readPem(path, "--cacert")));
   const cert = flags.cert === undefined ? undefined : await readPem(flags.cert, "--cert");
   const key = flags.key === undefined ? undefined : await readPem(flags.key, "--key");
+  const { describePlan, parseAddressOverrides } = await import("../http/plan.ts");
+  parseAddressOverrides(flags.resolve, "--resolve");
+  parseAddressOverrides(flags.connectTo, "--connect-to");
   const err = stderr();
   const told = new Set<string>();
-  const onRoute = (route: Route) => {
-    const lines: string[] = [];
-    if (verbose && route.proxy) {
-      lines.push(
-        `* Proxy ${route.proxy.url.protocol}//${route.proxy.url.host} (${route.proxy.source}) for ${route.target}`,
-      );
-    }
-    if (verbose && route.bridge === "tunnel") {
-      lines.push(`* Tunnel to ${route.target} with CONNECT`);
-    }
-    if (verbose && route.bridge === "self-signed") {
-      lines.push(`* TLS to ${route.target} through dial's bridge (self-signed --cacert; HTTP/1.1)`);
-    }
-    const text = lines.map((line) => line + "\n").join("");
-    const insecure = route.bridge === "insecure";
-    if ((!text && !insecure) || told.has(route.target + text)) return;
-    told.add(route.target + text);
+  const onRoute = (plan: TransportPlan) => {
+    const text = verbose ? describePlan(plan).map((line) => line + "\n").join("") : "";
+    const insecure = plan.tls?.why === "insecure";
+    if ((!text && !insecure) || told.has(plan.target + text)) return;
+    told.add(plan.target + text);
     if (text) void err.write(text);
     if (insecure) {
-      void warn(err, `-k: the TLS certificate of ${route.target} is not verified (insecure)`);
+      void warn(err, `-k: the TLS certificate of ${plan.target} is not verified (insecure)`);
     }
   };
   return {
@@ -142,6 +153,9 @@ export async function parseTransportFlags(
     ...(flags.proxy !== undefined ? { proxy: flags.proxy } : {}),
     ...(flags.noproxy !== undefined ? { noProxy: flags.noproxy } : {}),
     ...(flags.connectTimeout !== undefined ? { connectTimeoutMs: flags.connectTimeout } : {}),
+    ...(flags.resolve.length ? { resolve: flags.resolve } : {}),
+    ...(flags.connectTo.length ? { connectTo: flags.connectTo } : {}),
+    ...(flags.unixSocket !== undefined ? { unixSocket: flags.unixSocket } : {}),
     onRoute,
   };
 }

@@ -1,8 +1,20 @@
 /**
- * Opening request bodies as streams.
+ * Request bodies: their framing (settleBody) and their bytes as streams.
+ *
+ * Files and forms of regular files go out with `Content-Length` from the file sizes and are
+ * streamed. Pipes (stdin, `-d @<(cmd)`, `/dev/stdin`, `-F f=@-`) are read into memory up to
+ * {@link BUFFER_LIMIT} and sent with `Content-Length`, as curl and HTTPie do; a pipe longer than
+ * that is streamed chunked, and the user is told.
  * @module
  */
-import type { BodySource } from "./request_spec.ts";
+import type { BodySource, PreparedRequest } from "./request_spec.ts";
+import type { Framing } from "./wire.ts";
+
+/** The most bytes of a pipe body held in memory to send it with a length (and again after a 307). */
+export const BUFFER_LIMIT = 8 * 1024 * 1024;
+
+/** The path of a form field that reads stdin (`-F f=@-`). */
+export const STDIN_PATH = "-";
 
 /**
  * @param source the body
@@ -18,7 +30,92 @@ export function bodyContentType(source: BodySource): string | undefined {
  * @returns whether the body can be sent a second time (redirect, 401 retry)
  */
 export function isReplayable(source: BodySource | undefined): boolean {
-  return source?.kind !== "stdin";
+  return source?.kind !== "stdin" && source?.kind !== "stream";
+}
+
+/**
+ * Decides a request's body framing: a length from the text, the bytes or the file sizes; a
+ * pipe is read into memory up to {@link BUFFER_LIMIT} (the request then carries its bytes),
+ * and beyond that streamed chunked with a notice.
+ *
+ * @param request a prepared request
+ * @param onNotice told when a body goes out chunked
+ * @returns the request, its pipes read, and the framing
+ * @throws {DialError} when a file cannot be read
+ */
+export async function settleBody(
+  request: PreparedRequest,
+  onNotice?: (text: string) => void,
+): Promise<{ request: PreparedRequest; framing: Framing }> {
+  const body = request.body;
+  if (!body) return { request, framing: "none" };
+  if (body.kind === "stream") return { request, framing: "chunked" };
+  let length: number | undefined;
+  try {
+    length = body.kind === "stdin" ? undefined : await bodyLength(body);
+  } catch (error) {
+    const { DialError, ErrorCode, ExitCode } = await import("../errors.ts");
+    throw new DialError(
+      `Cannot read the request body: ${(error as Error).message}`,
+      ErrorCode.Body,
+      ExitCode.Failure,
+      { cause: error },
+    );
+  }
+  if (length !== undefined) return { request, framing: { length } };
+  // A pipe: read what fits, then decide.
+  const source = body.kind === "stdin"
+    ? Deno.stdin.readable
+    : ReadableStream.from(bodyChunks(body));
+  const reader = source.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) {
+      const bytes = new Uint8Array(size);
+      let at = 0;
+      for (const chunk of chunks) {
+        bytes.set(chunk, at);
+        at += chunk.length;
+      }
+      const contentType = "contentType" in body ? body.contentType : undefined;
+      return {
+        request: {
+          ...request,
+          body: { kind: "bytes", bytes, ...(contentType ? { contentType } : {}) },
+        },
+        framing: { length: size },
+      };
+    }
+    chunks.push(value);
+    size += value.length;
+    if (size > BUFFER_LIMIT) break;
+  }
+  onNotice?.(
+    `the request body from a pipe is larger than ${BUFFER_LIMIT / 1024 / 1024} MiB: ` +
+      "it is streamed with Transfer-Encoding: chunked (some servers read such a body as empty; " +
+      "save it to a file and give @file to send it with Content-Length)",
+  );
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+    },
+    async pull(controller) {
+      const { value, done } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  const contentType = "contentType" in body ? body.contentType : undefined;
+  return {
+    request: {
+      ...request,
+      body: { kind: "stream", stream, ...(contentType ? { contentType } : {}) },
+    },
+    framing: "chunked",
+  };
 }
 
 /**
@@ -35,6 +132,8 @@ export function openBody(source: BodySource): BodyInit {
       return source.bytes;
     case "stdin":
       return Deno.stdin.readable;
+    case "stream":
+      return source.stream;
     default:
       return ReadableStream.from(bodyChunks(source));
   }
@@ -52,6 +151,7 @@ export async function bodyLength(source: BodySource): Promise<number | undefined
       length += segment.byteLength;
       continue;
     }
+    if (segment === STDIN_PATH) return undefined;
     const info = await Deno.stat(segment);
     if (!info.isFile) return undefined;
     length += info.size;
@@ -62,13 +162,17 @@ export async function bodyLength(source: BodySource): Promise<number | undefined
 /**
  * Reads a body chunk by chunk; files are opened only when their turn comes.
  *
- * @param source any body but stdin
+ * @param source any body but stdin or a stream
  * @yields its bytes
  */
 export async function* bodyChunks(source: BodySource): AsyncGenerator<Uint8Array> {
   for (const segment of segments(source)) {
     if (typeof segment !== "string") {
       yield segment;
+      continue;
+    }
+    if (segment === STDIN_PATH) {
+      yield* Deno.stdin.readable;
       continue;
     }
     using file = await Deno.open(segment);
@@ -100,7 +204,8 @@ function segments(source: BodySource): Array<Uint8Array | string> {
     case "file":
       return [source.path];
     case "stdin":
-      throw new Error("stdin has no segments");
+    case "stream":
+      throw new Error("a pipe has no segments");
   }
   const out: Array<Uint8Array | string> = [];
   for (const field of source.fields) {

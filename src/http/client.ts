@@ -1,274 +1,29 @@
 /**
- * How dial connects: trusted CAs, client certificates, `-k`, proxies and the connect timeout,
- * turned into Deno HTTP clients (one per option set and route, reused, closed at exit) and
- * into a `fetch` and a WebSocket factory that use them and word their failures.
+ * dial's one HTTP client, behind a `fetch`-shaped function: each request is planned
+ * (plan.ts), connected (connect.ts) and spoken in HTTP/1.1 (h1.ts) or, when the server's TLS
+ * chooses it, HTTP/2 (h2.ts). Every command and the UI send through {@link transportFetch}.
  * @module
  */
-import { DialError, TransportError, UsageError } from "../errors.ts";
-import { redactUrlsInText } from "../redact_url.ts";
-import type { Secret } from "../secret.ts";
-import type { Bridge } from "./bridge.ts";
-import { chooseProxy, denoEnv, type EnvLookup, type ProxyChoice } from "./proxy.ts";
-import type { SelfSignedCertificate } from "./certificates.ts";
+import { TransportError } from "../errors.ts";
+import { type Connection, openConnection } from "./connect.ts";
+import { exchangeH1, type WireBody, type WireRequest, type WireResponse } from "./h1.ts";
+import { planFor, type TransportOptions, type TransportPlan } from "./plan.ts";
+import { completeHead } from "./wire.ts";
+import { setResponseMeta } from "./response_meta.ts";
+import { utf8ByteString } from "./build_request.ts";
 
-// Failures and --cacert files are the uncommon case: their modules load when needed.
-type Errors = typeof import("./transport_error.ts");
-const loadErrors = (): Promise<Errors> => import("./transport_error.ts");
-const parsed = new WeakMap<string[], SelfSignedCertificate[]>();
+export type { TransportOptions, TransportPlan } from "./plan.ts";
+export { copyMeta, type ResponseMeta, responseMeta } from "./response_meta.ts";
+export { closeTransports, transportWebSocket, webSocketRoute } from "./websocket_route.ts";
+export type { TransportWebSocketFactory, WebSocketRoute } from "./websocket_route.ts";
 
-/** TLS, proxy and connection settings shared by every request of a run or a script. */
-export interface TransportOptions {
-  /** Extra trusted certificates, PEM text (`--cacert`); the default roots stay trusted. */
-  caCerts?: string[];
-  /** Client certificate chain, PEM text (`--cert`), for mutual TLS. */
-  cert?: string;
-  /** Its private key, PEM text (`--key`). */
-  key?: Secret;
-  /** Skip certificate verification (`-k`). */
-  insecure?: boolean;
-  /** Proxy URL for every request (`-x`); "" for none. Default: HTTP_PROXY/HTTPS_PROXY. */
-  proxy?: string;
-  /** Hosts that bypass the proxy (`--noproxy`); replaces NO_PROXY. */
-  noProxy?: string;
-  /** Limit for opening the TCP connection (to the proxy when one is used), milliseconds. */
-  connectTimeoutMs?: number;
-  /** Environment lookup for the proxy variables; default `Deno.env.get`. */
-  env?: EnvLookup;
-  /** Told how each request is routed (for `-v`). */
-  onRoute?: (route: Route) => void;
-}
-
-/** How one request reaches its server. */
-export interface Route {
-  /** `host:port` of the server. */
-  target: string;
-  /** The proxy, if one is used. */
-  proxy?: ProxyChoice;
-  /**
-   * Why the request goes through dial's own TLS bridge (HTTP/1.1 only): `-k`, a self-signed
-   * certificate given with `--cacert`, or a `ws://` tunnel through a proxy.
-   */
-  bridge?: "insecure" | "self-signed" | "tunnel";
-}
-
-interface Entry {
-  /** None when nothing needs configuring: fetch's own client is the same, and ready sooner. */
-  client?: Deno.HttpClient;
-  bridge?: Bridge;
-}
-
-const entries = new Map<string, Entry>();
-const pending = new Map<string, Promise<Entry>>();
-let unloadHooked = false;
-
-/** Closes every HTTP client and bridge made so far (also done when the process exits). */
-export function closeTransports(): void {
-  for (const entry of entries.values()) {
-    entry.client?.close();
-    entry.bridge?.close();
-  }
-  entries.clear();
-}
-
-function hookUnload(): void {
-  if (unloadHooked) return;
-  unloadHooked = true;
-  globalThis.addEventListener("unload", closeTransports);
-}
+const NULL_BODY = new Set([101, 204, 205, 304]);
 
 /**
- * Decides how a request reaches its server.
- *
- * @param url an http, https, ws or wss URL
- * @param options the transport options
- * @param kind whether a fetch or a WebSocket handshake is being routed
- * @returns the route
- */
-export async function routeFor(
-  url: URL,
-  options: TransportOptions = {},
-  kind: "fetch" | "websocket" = "fetch",
-): Promise<Route> {
-  const secure = url.protocol === "https:" || url.protocol === "wss:";
-  const target = `${url.hostname}:${url.port || (secure ? "443" : "80")}`;
-  const proxy = chooseProxy(url, options);
-  const bridge = secure
-    ? options.insecure
-      ? "insecure"
-      : await namedBySelfSigned(url, options.caCerts)
-      ? "self-signed"
-      : undefined
-    : proxy && kind === "websocket"
-    ? "tunnel"
-    : undefined;
-  return { target, ...(proxy ? { proxy } : {}), ...(bridge ? { bridge } : {}) };
-}
-
-/** Whether a self-signed server certificate among the `--cacert` ones names the host. */
-async function namedBySelfSigned(url: URL, caCerts: string[] | undefined): Promise<boolean> {
-  if (!caCerts?.length) return false;
-  const { namesHost, selfSignedServerCertificates } = await import("./certificates.ts");
-  let found = parsed.get(caCerts);
-  if (!found) parsed.set(caCerts, found = selfSignedServerCertificates(caCerts));
-  return found.some((certificate) => namesHost(certificate, url.hostname));
-}
-
-function hasEnvProxy(env: EnvLookup): boolean {
-  return ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"].some((name) => env(name));
-}
-
-function entryFor(route: Route, options: TransportOptions): Promise<Entry> {
-  const direct = !route.proxy && hasEnvProxy(options.env ?? denoEnv);
-  const key = JSON.stringify([
-    route.bridge ? route.target : direct ? "direct" : "",
-    route.bridge ?? "",
-    route.proxy?.url.href ?? "",
-    options.caCerts ?? [],
-    options.cert ?? "",
-    options.key?.reveal() ?? "",
-  ]);
-  const existing = entries.get(key);
-  if (existing) return Promise.resolve(existing);
-  let promise = pending.get(key);
-  if (!promise) {
-    promise = makeEntry(route, options, direct).then((entry) => {
-      entries.set(key, entry);
-      return entry;
-    }).finally(() => pending.delete(key));
-    pending.set(key, promise);
-  }
-  return promise;
-}
-
-async function makeEntry(route: Route, options: TransportOptions, direct: boolean): Promise<Entry> {
-  const [hostname, portText] = splitTarget(route.target);
-  hookUnload();
-  const tlsFiles = {
-    ...(options.caCerts?.length ? { caCerts: options.caCerts } : {}),
-    ...(options.cert && options.key ? { cert: options.cert, key: options.key.reveal() } : {}),
-  };
-  if (route.bridge) {
-    // node:tls and node:net cost ~25 ms to load; only bridged routes need them.
-    const { openBridge } = await import("./bridge.ts");
-    const bridge = openBridge({
-      hostname,
-      port: Number(portText),
-      ...(route.bridge === "tunnel" ? {} : {
-        tls: {
-          verify: route.bridge !== "insecure",
-          ...(tlsFiles.caCerts ? { ca: tlsFiles.caCerts } : {}),
-          ...(tlsFiles.cert ? { cert: tlsFiles.cert, key: tlsFiles.key } : {}),
-        },
-      }),
-      ...(route.proxy ? { proxy: route.proxy } : {}),
-    });
-    return {
-      client: newClient({ proxy: { transport: "unix", path: bridge.path }, allowHost: true }),
-      bridge,
-    };
-  }
-  if (!route.proxy && !direct && !tlsFiles.caCerts && !tlsFiles.cert) return {};
-  return {
-    client: newClient(
-      { ...tlsFiles, ...(route.proxy ? { proxy: { url: route.proxy.url.href } } : {}) },
-      direct,
-    ),
-  };
-}
-
-function newClient(options: Deno.CreateHttpClientOptions, direct = false): Deno.HttpClient {
-  // Deno applies HTTP(S)_PROXY to every client it creates, reading the environment at that
-  // moment; a direct route (--noproxy, --proxy "") hides them for the instant of creation.
-  const saved = direct
-    ? ["NO_PROXY", "no_proxy"].map((name) => [name, denoEnv(name)] as const)
-    : [];
-  try {
-    for (const [name] of saved) Deno.env.set(name, "*");
-    return Deno.createHttpClient(options);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`Cannot use the TLS files: ${message}`, {
-      hint: "--cacert, --cert and --key take PEM files (--key unencrypted)",
-      cause: error,
-    });
-  } finally {
-    for (const [name, value] of saved) {
-      if (value === undefined) Deno.env.delete(name);
-      else Deno.env.set(name, value);
-    }
-  }
-}
-
-function splitTarget(target: string): [string, string] {
-  const at = target.lastIndexOf(":");
-  return [target.slice(0, at).replace(/^\[|\]$/g, ""), target.slice(at + 1)];
-}
-
-/** The URL a bridged request is sent to: plain HTTP on the bridge's socket. */
-function bridgedUrl(url: URL): URL {
-  const result = new URL(url);
-  const port = url.port || (url.protocol === "https:" || url.protocol === "wss:" ? "443" : "80");
-  result.protocol = url.protocol === "https:" || url.protocol === "http:" ? "http:" : "ws:";
-  result.port = port;
-  return result;
-}
-
-/**
- * Explains a failed connection: the certificate check in words, the proxy when it was the
- * proxy that could not be reached, or the bridge's own failure; undefined when nothing better
- * than the runtime's message is known.
- */
-function explainFailure(
-  errors: Errors,
-  error: unknown,
-  route: Route,
-  bridge?: Bridge,
-): DialError | undefined {
-  if (error instanceof DialError) return error;
-  const cause = bridge?.lastError ?? error;
-  if (bridge?.lastError) bridge.lastError = undefined;
-  const known = (route.proxy ? errors.proxyError(cause, route.proxy, route.target) : undefined) ??
-    errors.tlsError(cause, route.target);
-  if (known || !bridge || cause === error) return known;
-  const message = redactUrlsInText(cause instanceof Error ? cause.message : String(cause));
-  const why = /ECONNREFUSED/.test(message) ? "connection refused" : message;
-  return new TransportError(`Cannot reach ${route.target}: ${why}`, { cause });
-}
-
-/**
- * Bounds the TCP connection phase: opens a connection of its own to the first hop (the proxy
- * or the server) and aborts when it does not open in time. Deno's HTTP client has no
- * connect timeout, so this probe stands in for it.
- */
-function watchConnect(
-  errors: Errors,
-  route: Route,
-  ms: number,
-  onTimeout: (error: DialError) => void,
-): () => void {
-  const [hostname, port] = route.proxy
-    ? [
-      route.proxy.url.hostname,
-      route.proxy.url.port || (route.proxy.url.protocol === "https:" ? "443" : "80"),
-    ]
-    : splitTarget(route.target);
-  const controller = new AbortController();
-  const timer = setTimeout(() => {
-    controller.abort();
-    onTimeout(errors.connectTimeoutError(route.target, ms / 1000, route.proxy));
-  }, ms);
-  Deno.connect({ hostname, port: Number(port), signal: controller.signal })
-    .then((conn) => conn.close(), () => {})
-    .finally(() => clearTimeout(timer));
-  return () => {
-    clearTimeout(timer);
-    controller.abort();
-  };
-}
-
-/**
- * A `fetch` that routes each request by the options: CA certificates, client certificate,
- * `-k`, proxy, connect timeout; failures come back as {@link DialError}s in words.
+ * A `fetch` that sends through dial's own client with the given options. Header order and
+ * case are kept as given (an array keeps its order); a `ReadableStream` body goes out with
+ * the `Content-Length` given with it, chunked without one. Redirects are followed only when
+ * `redirect` is not `"manual"` (send() follows them itself).
  *
  * @param options the transport options
  * @returns a fetch for `send()` and everything built on it
@@ -279,122 +34,170 @@ function watchConnect(
  * ```
  */
 export function transportFetch(options: TransportOptions = {}): typeof fetch {
+  const one = (url: URL, init: RequestInit) => fetchOnce(url, init, options);
   return async (input, init = {}) => {
-    const url = new URL(input instanceof Request ? input.url : input);
-    const route = await routeFor(url, options);
-    options.onRoute?.(route);
-    const entry = await entryFor(route, options);
-    const controller = new AbortController();
-    const signals = init.signal ? [init.signal, controller.signal] : [controller.signal];
-    const limit = options.connectTimeoutMs;
-    const stop = limit === undefined
-      ? undefined
-      : watchConnect(await loadErrors(), route, limit, (error) => controller.abort(error));
-    const headers = new Headers(init.headers);
-    if (route.bridge) headers.set("host", url.host);
-    try {
-      return await fetch(route.bridge ? bridgedUrl(url) : url, {
+    if (input instanceof Request) {
+      init = {
+        method: input.method,
+        headers: input.headers,
+        ...(input.body ? { body: input.body } : {}),
+        signal: input.signal,
         ...init,
+      };
+    }
+    let url = new URL(input instanceof Request ? input.url : input);
+    if (init.redirect === "manual") return await one(url, init);
+    // fetch's default: follow up to 20 redirects (a body that is a stream is not sent again).
+    for (let hops = 0;; hops++) {
+      const response = await one(url, init);
+      const location = response.headers.get("location");
+      if (![301, 302, 303, 307, 308].includes(response.status) || !location || hops >= 20) {
+        return response;
+      }
+      await response.body?.cancel();
+      const next = new URL(location, url);
+      const method: string = (init.method ?? "GET").toUpperCase();
+      const drop: boolean = response.status === 303 && method !== "HEAD" ||
+        (response.status <= 302 && method === "POST");
+      const headers: Headers = new Headers(init.headers);
+      if (next.origin !== url.origin) headers.delete("authorization");
+      if (drop) {
+        for (const name of ["content-type", "content-length"]) headers.delete(name);
+      }
+      init = {
+        ...init,
+        method: drop ? "GET" : method,
         headers,
-        signal: AbortSignal.any(signals),
-        ...(entry.client ? { client: entry.client } : {}),
-      });
-    } catch (error) {
-      if (controller.signal.aborted) throw controller.signal.reason;
-      if (init.signal?.aborted) throw error;
-      throw explainFailure(await loadErrors(), error, route, entry.bridge) ?? error;
-    } finally {
-      stop?.();
+        ...(drop ? { body: null } : {}),
+      };
+      url = next;
     }
   };
 }
 
-/** A WebSocket handshake routed by {@link webSocketRoute}. */
-export interface WebSocketRoute {
-  /** The URL to hand to `new WebSocket` (plain `ws:` when bridged). */
-  url: URL;
-  /** The HTTP client for the WebSocket's `client` option; none: the default one. */
-  client?: Deno.HttpClient;
-  /** The route, for `-v`. */
-  route: Route;
-  /**
-   * Explains why the handshake failed, once it has.
-   *
-   * @param event the error or close event
-   * @returns a DialError, or undefined to fall back to the status or runtime message
-   */
-  explain(event: Event): DialError | undefined;
-  /** Starts the connect timeout for a socket; call right after creating it. */
-  watch(socket: WebSocket): void;
+async function fetchOnce(url: URL, init: RequestInit, options: TransportOptions) {
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new TypeError(`Cannot send to ${url.protocol} URLs`);
+  }
+  init.signal?.throwIfAborted();
+  const plan = planFor(url, options);
+  options.onRoute?.(plan);
+  const request = await wireRequest(url, init, plan);
+  const conn = await openConnection(plan, init.signal ?? undefined);
+  let wire: WireResponse;
+  try {
+    wire = await exchange(conn, request);
+  } catch (error) {
+    conn.close();
+    if (init.signal?.aborted || !plan.tls) throw error;
+    // A TLS 1.3 server refuses a client certificate after the handshake, in the first read.
+    const { tlsError } = await import("./transport_error.ts");
+    throw tlsError(error, plan.target) ?? error;
+  }
+  return toResponse(wire, url);
 }
 
-/**
- * Routes one WebSocket handshake like {@link transportFetch} routes requests. A `ws://` URL
- * through a proxy is tunnelled with CONNECT (as curl does), since proxies rarely forward an
- * Upgrade request.
- *
- * @param url a ws: or wss: URL
- * @param options the transport options
- * @returns the URL, client and error explanation to use
- * @throws {UsageError} when the TLS files cannot be used
- */
-export async function webSocketRoute(
-  url: URL,
-  options: TransportOptions = {},
-): Promise<WebSocketRoute> {
-  const route = await routeFor(url, options, "websocket");
-  options.onRoute?.(route);
-  const entry = await entryFor(route, options);
-  // explain() runs in an event handler, so the error words are loaded now.
-  const errors = await loadErrors();
-  let timedOut: DialError | undefined;
+async function exchange(conn: Connection, request: WireRequest): Promise<WireResponse> {
+  if (conn.protocol === "h2") {
+    const { exchangeH2 } = await import("./h2.ts");
+    return await exchangeH2(conn, request);
+  }
+  return await exchangeH1(conn, request);
+}
+
+/** Builds the bytes of the request: target form, head completed, body framed. */
+async function wireRequest(url: URL, init: RequestInit, plan: TransportPlan): Promise<WireRequest> {
+  const method = init.method ?? "GET";
+  const given: Array<[string, string]> = Array.isArray(init.headers)
+    ? init.headers.map(([name, value]) => [name!, value!])
+    : init.headers instanceof Headers
+    ? [...init.headers]
+    : Object.entries(init.headers ?? {});
+  let body: WireBody | undefined;
+  let defaultType: string | undefined;
+  const raw = init.body;
+  if (raw instanceof ReadableStream) {
+    const declared = given.find(([name]) => name.toLowerCase() === "content-length")?.[1];
+    body = { stream: raw, ...(declared !== undefined ? { length: Number(declared) } : {}) };
+  } else if (raw !== undefined && raw !== null) {
+    const extracted = new Response(raw);
+    body = { bytes: new Uint8Array(await extracted.arrayBuffer()) };
+    defaultType = extracted.headers.get("content-type") ?? undefined;
+  }
+  const framing = !body
+    ? "none"
+    : "bytes" in body
+    ? { length: body.bytes.length }
+    : body.length === undefined
+    ? "chunked"
+    : { length: body.length };
+  const head = completeHead(given, url, method, framing, defaultType);
+  const target = plan.proxy?.mode === "forward"
+    ? `${url.protocol}//${url.host}${url.pathname}${url.search}`
+    : `${url.pathname || "/"}${url.search}`;
   return {
-    url: route.bridge ? bridgedUrl(url) : url,
-    ...(entry.client ? { client: entry.client } : {}),
-    route,
-    explain: (event) => {
-      if (timedOut) return timedOut;
-      const message = event instanceof ErrorEvent ? event.message : "";
-      if (/invalid status code/i.test(message) && !entry.bridge?.lastError) return undefined;
-      return explainFailure(errors, event, route, entry.bridge);
-    },
-    watch: (socket) => {
-      if (options.connectTimeoutMs === undefined) return;
-      const stop = watchConnect(errors, route, options.connectTimeoutMs, (error) => {
-        timedOut = error;
-        socket.close();
-      });
-      socket.addEventListener("open", stop, { once: true });
-      socket.addEventListener("close", stop, { once: true });
-    },
+    method,
+    target,
+    authority: url.host,
+    scheme: url.protocol.slice(0, -1),
+    headers: [
+      // Values are byte strings, as fetch takes them; text beyond Latin-1 goes as UTF-8.
+      ...head.map(([name, value]): [string, string] => {
+        const text = String(value);
+        return [name, /[\u0100-\uffff]/.test(text) ? utf8ByteString(text) : text];
+      }),
+      ...(plan.proxy?.mode === "forward" ? proxyAuthorization(plan) : []),
+    ],
+    ...(body ? { body } : {}),
+    ...(init.signal ? { signal: init.signal } : {}),
   };
 }
 
-/**
- * A WebSocket factory for {@link WebSocketSession} that routes by the options.
- *
- * @param options the transport options
- * @returns the factory, with `explain` for handshake failures
- */
-export function transportWebSocket(options: TransportOptions = {}): TransportWebSocketFactory {
-  const routes = new WeakMap<WebSocket, WebSocketRoute>();
-  const factory = (async (url: URL, init: { protocols: string[]; headers: Headers }) => {
-    const routed = await webSocketRoute(url, options);
-    const socket = new WebSocket(routed.url, {
-      ...init,
-      ...(routed.client ? { client: routed.client } : {}),
-    });
-    routed.watch(socket);
-    routes.set(socket, routed);
-    return socket;
-  }) as TransportWebSocketFactory;
-  factory.explain = (socket, event) => routes.get(socket)?.explain(event);
-  return factory;
+function proxyAuthorization(plan: TransportPlan): Array<[string, string]> {
+  const url = plan.proxy!.url;
+  if (!url.username && !url.password) return [];
+  const pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return [["proxy-authorization", `Basic ${btoa(utf8ByteString(pair))}`]];
 }
 
-/** A WebSocket factory that can explain its handshake failures. */
-export interface TransportWebSocketFactory {
-  (url: URL, init: { protocols: string[]; headers: Headers }): Promise<WebSocket>;
-  /** Explains a failed handshake of a socket it made. */
-  explain(socket: WebSocket, event: Event): DialError | undefined;
+/** The wire response as a web Response: codings undone (gzip, br), version and reason kept. */
+function toResponse(wire: WireResponse, url: URL): Response {
+  if (wire.status < 200 || wire.status > 599) {
+    wire.body?.cancel();
+    throw new TransportError(
+      `Cannot use the response of ${url.host}: status ${wire.status} is not a final HTTP status`,
+    );
+  }
+  const headers = new Headers();
+  for (const [name, value] of wire.headers) {
+    try {
+      headers.append(name, value);
+    } catch {
+      wire.body?.cancel();
+      throw new TransportError(
+        `Cannot use the response of ${url.host}: malformed header ${JSON.stringify(name)}`,
+      );
+    }
+  }
+  let body = NULL_BODY.has(wire.status) ? null : wire.body;
+  if (body === null) wire.body?.cancel();
+  const coding = (headers.get("content-encoding") ?? "").trim().toLowerCase();
+  const format = coding === "gzip" || coding === "x-gzip"
+    ? "gzip"
+    : coding === "br"
+    ? "brotli"
+    : undefined;
+  if (body && format) {
+    body = body.pipeThrough(
+      new DecompressionStream(format as CompressionFormat) as unknown as TransformStream<
+        Uint8Array,
+        Uint8Array
+      >,
+    );
+  }
+  const reason = /^[\t\x20-\x7e\x80-\xff]*$/.test(wire.reason) ? wire.reason : "";
+  const response = new Response(body, { status: wire.status, statusText: reason, headers });
+  Object.defineProperty(response, "url", { value: url.href });
+  setResponseMeta(response, { version: wire.version, reason });
+  return response;
 }

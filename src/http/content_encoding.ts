@@ -1,9 +1,10 @@
 /**
- * Content codings: fetch decodes gzip and br; deflate is decoded here, in both of the forms
+ * Content codings: dial's client decodes gzip and br (as fetch does); deflate is decoded here, in both of the forms
  * servers send (zlib-wrapped, as RFC 9110 says, and raw, as some servers do).
  * @module
  */
 import { DialError, ErrorCode, ExitCode } from "../errors.ts";
+import { copyMeta } from "./response_meta.ts";
 
 /** Codings whose bodies reach dial decoded: by fetch (gzip, br) or by {@link decodeContent}. */
 const DECODED = new Set(["", "identity", "gzip", "x-gzip", "br", "deflate"]);
@@ -32,11 +33,14 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 export function decodeContent(response: Response, host: string): Response {
   const coding = (response.headers.get("content-encoding") ?? "").trim().toLowerCase();
   if (coding !== "deflate" || !response.body || NULL_BODY.has(response.status)) return response;
-  return new Response(inflate(response.body, host), {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
+  return copyMeta(
+    response,
+    new Response(inflate(response.body, host), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    }),
+  );
 }
 
 /**

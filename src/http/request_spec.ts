@@ -23,16 +23,19 @@ export interface HeaderField {
 export type FormField =
   | { name: string; value: string }
   | { name: string; path: string; filename: string; contentType: string };
+// A file field's path "-" reads stdin (`-F f=@-`).
 
 /**
- * Where a request body comes from. Files and stdin are streamed, never read whole; `bytes` is
- * a stdin body kept (up to 8 MiB) to be sent again after a 307 or 308.
+ * Where a request body comes from. Files are streamed, never read whole; a pipe (stdin, a
+ * file that is not a regular file) becomes `bytes` when it fits the buffer limit, else a
+ * `stream` sent chunked once (see body.ts).
  */
 export type BodySource =
   | { kind: "text"; text: string; contentType?: string }
   | { kind: "file"; path: string; contentType?: string }
   | { kind: "stdin"; contentType?: string }
   | { kind: "bytes"; bytes: Uint8Array<ArrayBuffer>; contentType?: string }
+  | { kind: "stream"; stream: ReadableStream<Uint8Array>; contentType?: string }
   | { kind: "form"; fields: FormField[]; boundary: string };
 
 /** A request before credentials are resolved. */

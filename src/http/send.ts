@@ -5,14 +5,14 @@
  */
 import { DialError, ErrorCode, ExitCode, networkError, UsageError } from "../errors.ts";
 import { reveal, Secret } from "../secret.ts";
-import { bodyChunks, bodyLength, isReplayable, openBody } from "./body.ts";
+import { BUFFER_LIMIT, isReplayable, openBody, settleBody } from "./body.ts";
 import { redirectRequest, requestHeaders, requestUrl } from "./build_request.ts";
-import type { TransportOptions } from "./client.ts";
+import type { TransportOptions } from "./plan.ts";
 import { withCredentials } from "./credentials.ts";
 import { decodeContent } from "./content_encoding.ts";
 import type { CookieJar } from "./cookies.ts";
 import type { PreparedRequest, RequestSpec } from "./request_spec.ts";
-import { type Framing, isSized, sendableHeaders, wireHead } from "./wire.ts";
+import { type Framing, sendableHeaders, wireHead } from "./wire.ts";
 
 /** Methods the Fetch standard forbids; Deno's fetch refuses them before sending. */
 const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
@@ -35,6 +35,8 @@ export interface SendOptions {
   onRequest?: (request: PreparedRequest, framing: Framing) => void | Promise<void>;
   /** Told what dial did on its own while getting credentials (a client-auth retry). */
   onNote?: (text: string) => void;
+  /** Told what the user must know even without `-v` (a pipe body sent chunked). */
+  onNotice?: (text: string) => void;
   /** Called with each response (each redirect hop too), before its body is read. */
   onResponse?: (request: PreparedRequest, response: Response) => void | Promise<void>;
 }
@@ -92,43 +94,26 @@ export async function sendPrepared(
       { hint: "use curl for these methods" },
     );
   }
-  // Loaded when needed: a jar once a response sets a cookie, the replay copy for stdin.
+  // Loaded when needed: a jar once a response sets a cookie.
   let jar = options.cookies;
   let request = prepared;
-  const stdin = request.body?.kind === "stdin"
-    ? new (await import("./replay.ts")).ReplayCopy(Deno.stdin.readable)
-    : undefined;
   for (let hops = 0;; hops++) {
-    const base = request;
+    const settled = await settleBody(request, options.onNotice);
+    const base = settled.request;
+    const framing = settled.framing;
     request = jar ? withCookies(base, jar) : base;
-    const framing = await framingOf(request, sizedAllowed(options));
     await options.onRequest?.(request, framing);
     let response: Response;
     try {
-      if (isSized(request, framing) && typeof framing === "object") {
-        requestHeaders(request); // refuses control characters in values, as for fetch
-        // Loaded when used: node:http and its kin cost start-up time on every other request.
-        const { sizedFetch } = await import("./sized_send.ts");
-        response = await sizedFetch({
-          method: request.method,
-          url: requestUrl(request),
-          headers: sendableHeaders(wireHead(request, framing)),
-          body: bodyChunks(request.body!),
-          length: framing.length,
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
-      } else {
-        const body = request.body?.kind === "stdin" && stdin
-          ? stdin.stream()
-          : request.body && openBody(request.body);
-        response = await fetchFn(requestUrl(request), {
-          method: request.method,
-          headers: requestHeaders(request),
-          redirect: "manual",
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(body !== undefined ? { body } : {}),
-        });
-      }
+      requestHeaders(request); // refuses control characters in values
+      const body = request.body && openBody(request.body);
+      response = await fetchFn(requestUrl(request), {
+        method: request.method,
+        headers: sendableHeaders(wireHead(request, framing)),
+        redirect: "manual",
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(body !== undefined ? { body } : {}),
+      });
     } catch (error) {
       throw networkError(error, request.url, options.signal);
     }
@@ -153,19 +138,11 @@ export async function sendPrepared(
         { hint: "raise --max-redirects, or drop -L to see the redirect" },
       );
     }
-    if (next.body?.kind === "stdin" && stdin) {
-      const bytes = await stdin.rest();
-      if (bytes) {
-        next.body = {
-          kind: "bytes",
-          bytes,
-          ...(next.body.contentType ? { contentType: next.body.contentType } : {}),
-        };
-      }
-    }
     if (next.body && !isReplayable(next.body)) {
       throw new DialError(
-        `Cannot follow the ${response.status} redirect to ${next.url.origin}: the request body from stdin is larger than 8 MiB and cannot be sent twice`,
+        `Cannot follow the ${response.status} redirect to ${next.url.origin}: the request body from a pipe is larger than ${
+          BUFFER_LIMIT / 1024 / 1024
+        } MiB and cannot be sent twice`,
         ErrorCode.RedirectBody,
         ExitCode.Failure,
         { hint: "send the body from a file with @file" },
@@ -175,52 +152,21 @@ export async function sendPrepared(
   }
 }
 
-/** Fetches made by {@link defaultFetch}: a caller's own fetch (tests, the UI) is never bypassed. */
-const DEFAULT_FETCHES = new WeakSet<typeof fetch>();
-
-/**
- * Whether file and form uploads may go through the `Content-Length` transport (sized_send.ts):
- * not with a caller's own fetch, nor with TLS or proxy options, which only the fetch transport
- * applies; those uploads are sent chunked.
- */
-function sizedAllowed(options: SendOptions): boolean {
-  if (options.fetch && !DEFAULT_FETCHES.has(options.fetch)) return false;
-  const t = options.transport ?? {};
-  return !t.caCerts?.length && !t.cert && !t.key && !t.insecure && !t.proxy &&
-    t.connectTimeoutMs === undefined;
-}
-
 /** The transport layer loads with the first request, not when dial starts (`--help`, usage errors). */
 async function defaultFetch(transport?: TransportOptions): Promise<typeof fetch> {
   const { transportFetch } = await import("./client.ts");
-  const made = transportFetch(transport);
-  DEFAULT_FETCHES.add(made);
-  return made;
+  return transportFetch(transport);
 }
 
 /**
+ * How a request's body goes on the wire, pipes read as the send would read them: `--offline`
+ * shows the framing the send uses.
+ *
  * @param request a prepared request
- * @param sized whether the `Content-Length` transport may be used (see sizedAllowed)
- * @returns how its body is framed on the wire
+ * @returns its body framing
  */
-export async function framingOf(request: PreparedRequest, sized = true): Promise<Framing> {
-  const body = request.body;
-  if (!body) return "none";
-  if (body.kind === "stdin") return "chunked";
-  if ((body.kind === "file" || body.kind === "form") && (!sized || !isSized(request))) {
-    return "chunked";
-  }
-  try {
-    const length = await bodyLength(body);
-    return length === undefined ? "chunked" : { length };
-  } catch (error) {
-    throw new DialError(
-      `Cannot read the request body: ${(error as Error).message}`,
-      ErrorCode.Body,
-      ExitCode.Failure,
-      { cause: error },
-    );
-  }
+export async function framingOf(request: PreparedRequest): Promise<Framing> {
+  return (await settleBody(request)).framing;
 }
 
 /**

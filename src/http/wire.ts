@@ -1,7 +1,7 @@
 /**
- * The request as it goes on the wire: request line, every header the transport adds, in wire
- * case and order, and the body framing. `-v`, `--offline` and the `Content-Length` transport
- * all read it from here, so what is shown is what is sent.
+ * The request as it goes on the wire: request line, every header dial adds, in wire case and
+ * order, and the body framing. `-v`, `--offline` and the client (client.ts) all read it from
+ * here, so what is shown is what is sent.
  * @module
  */
 import { UsageError } from "../errors.ts";
@@ -10,7 +10,7 @@ import { reveal, Secret } from "../secret.ts";
 import { requestUrl, utf8ByteString } from "./build_request.ts";
 import type { PreparedRequest } from "./request_spec.ts";
 
-/** How the body is framed: a known length, chunked (stdin), or no body. */
+/** How the body is framed: a known length, chunked (a pipe past the buffer limit), or none. */
 export type Framing = { length: number } | "chunked" | "none";
 
 /** The head of a request as sent (the request line is the method and the URL's path). */
@@ -20,12 +20,11 @@ export interface WireHead {
 }
 
 /**
- * Headers fetch or the connection controls. They cannot be set with `-H`: fetch drops some
- * silently (`Host`, `Content-Length`, `Transfer-Encoding`), the others manage the connection
- * dial keeps and are not allowed in HTTP/2.
+ * Headers the framing or the connection controls. They cannot be set with `-H`: dial frames
+ * the body itself, and the others manage the connection and are not allowed in HTTP/2.
+ * (`Host` can: it is sent as given, for virtual hosts behind an address.)
  */
 const UNSENDABLE: Record<string, string> = {
-  "host": "the host and port of the URL are sent",
   "content-length": "dial sets it from the body",
   "transfer-encoding": "dial sets it from the body",
   "connection": "dial manages the connection",
@@ -42,29 +41,53 @@ export function checkSendable(name: string): void {
   const why = UNSENDABLE[name.toLowerCase()];
   if (why) {
     throw new UsageError(`Cannot send header "${name}": ${why}`, {
-      hint: name.toLowerCase() === "host"
-        ? "put the host in the URL"
-        : "leave it out; dial sends it when it applies",
+      hint: "leave it out; dial sends it when it applies",
     });
   }
 }
 
 /**
- * The headers a request goes out with: its own, the ones fetch (or node:http) adds, and the
- * body framing, in wire case and order.
+ * The headers a request goes out with: its own, the defaults dial adds, and the body
+ * framing, in wire case and order.
  *
  * @param request a prepared request
  * @param framing how the body is framed
- * @returns the headers as the transport sends them
+ * @returns the headers as they are sent
  */
 export function wireHead(request: PreparedRequest, framing: Framing): WireHead {
   const url = requestUrl(request);
   if (url.protocol === "ws:" || url.protocol === "wss:") return webSocketHead(request, url);
-  const headers: Array<[string, MaybeSecret]> = [];
-  const has = (name: string) => request.headers.some((h) => h.name.toLowerCase() === name);
-  if (typeof framing === "object") headers.push(["content-length", String(framing.length)]);
-  else if (framing === "none" && /^(POST|PUT)$/.test(request.method)) {
-    headers.push(["content-length", "0"]);
+  const type = request.body?.kind === "text" ? "text/plain;charset=UTF-8" : undefined;
+  return { headers: completeHead(combined(request), url, request.method, framing, type) };
+}
+
+/**
+ * Completes a head with what is missing, in this order: `Content-Length` (or `0` for a POST
+ * or PUT without a body), `Authorization` from the URL's userinfo, the given headers, a
+ * default `Content-Type`, `Accept`, `Accept-Language`, `User-Agent`, `Accept-Encoding`,
+ * `Host`, and `Transfer-Encoding: chunked` for a body of unknown length.
+ *
+ * @param own the headers given, in order
+ * @param url the request URL
+ * @param method the method
+ * @param framing the body's framing
+ * @param defaultType the Content-Type the body implies when none is given
+ * @returns the head as sent
+ */
+export function completeHead<V extends MaybeSecret>(
+  own: Array<[string, V]>,
+  url: URL,
+  method: string,
+  framing: Framing,
+  defaultType?: string,
+): Array<[string, V | MaybeSecret]> {
+  const headers: Array<[string, V | MaybeSecret]> = [];
+  const has = (name: string) => own.some(([n]) => n.toLowerCase() === name);
+  if (!has("content-length") && !has("transfer-encoding")) {
+    if (typeof framing === "object") headers.push(["content-length", String(framing.length)]);
+    else if (framing === "none" && /^(POST|PUT)$/.test(method)) {
+      headers.push(["content-length", "0"]);
+    }
   }
   if ((url.username || url.password) && !has("authorization")) {
     const basic = btoa(
@@ -72,19 +95,17 @@ export function wireHead(request: PreparedRequest, framing: Framing): WireHead {
     );
     headers.push(["authorization", new Secret(`Basic ${basic}`)]);
   }
-  headers.push(...combined(request));
-  if (request.body?.kind === "text" && !has("content-type")) {
-    headers.push(["content-type", "text/plain;charset=UTF-8"]);
-  }
+  headers.push(...own);
+  if (defaultType && !has("content-type")) headers.push(["content-type", defaultType]);
   if (!has("accept")) headers.push(["accept", "*/*"]);
   if (!has("accept-language")) headers.push(["accept-language", "*"]);
   if (!has("user-agent")) headers.push(["user-agent", `Deno/${Deno.version.deno}`]);
   if (!has("accept-encoding")) headers.push(["accept-encoding", "gzip,br"]);
-  headers.push(["host", url.host]);
-  // node:http (the Content-Length transport) would add `Connection: keep-alive` itself.
-  if (isSized(request, framing)) headers.push(["connection", "keep-alive"]);
-  if (framing === "chunked") headers.push(["transfer-encoding", "chunked"]);
-  return { headers };
+  if (!has("host")) headers.push(["host", url.host]);
+  if (framing === "chunked" && !has("transfer-encoding")) {
+    headers.push(["transfer-encoding", "chunked"]);
+  }
+  return headers;
 }
 
 /**
@@ -129,47 +150,18 @@ function webSocketHead(request: PreparedRequest, url: URL): WireHead {
 
 /**
  * @param head a wire head
- * @returns the header lines fetch or node:http is given, secrets revealed, values as UTF-8
- *   byte strings
+ * @returns the header lines as sent, secrets revealed, values as UTF-8 byte strings
  */
 export function sendableHeaders(head: WireHead): Array<[string, string]> {
   return head.headers.map(([name, value]) => [name, utf8ByteString(reveal(value))]);
 }
 
 /**
- * Whether a request goes through the `Content-Length` transport (see sized_send.ts): file and
- * multipart bodies do, unless a proxy from `HTTP_PROXY`/`HTTPS_PROXY` applies, which only
- * fetch honours; then they are streamed chunked through fetch.
- *
- * @param request a prepared request
- * @param framing the body's framing: a file whose size is unknown (a pipe, `-d @<(cmd)`) is
- *   streamed chunked through fetch
- * @returns whether the body goes out with a known length over node:http
- */
-export function isSized(request: PreparedRequest, framing?: Framing): boolean {
-  const kind = request.body?.kind;
-  return (kind === "file" || kind === "form") && !proxied(request.url) &&
-    (framing === undefined || typeof framing === "object");
-}
-
-function proxied(url: URL): boolean {
-  const env = (name: string) => Deno.env.get(name) ?? Deno.env.get(name.toLowerCase());
-  const proxy = env(url.protocol === "https:" ? "HTTPS_PROXY" : "HTTP_PROXY");
-  if (!proxy) return false;
-  const host = url.hostname.toLowerCase();
-  const excluded = (env("NO_PROXY") ?? "").split(",").map((p) =>
-    p.trim().toLowerCase().replace(/^\*?\./, "")
-  );
-  return !excluded.some((p) => p === "*" || p === host || (p !== "" && host.endsWith(`.${p}`)));
-}
-
-/**
- * A response header value as text. fetch hands values over as byte strings (one character per
- * byte); servers send UTF-8 (`café`, `€`), which would print as `cafÃ©`. Valid UTF-8 is
+ * A response header value as text. Values arrive as byte strings (one character per byte); servers send UTF-8 (`café`, `€`), which would print as `cafÃ©`. Valid UTF-8 is
  * decoded, so the head prints the bytes the server sent; anything else stays one character
  * per byte (Latin-1, as HTTP/1.1 once defined it).
  *
- * @param value a header value from fetch
+ * @param value a header value as received
  * @returns its text
  */
 export function headerText(value: string): string {

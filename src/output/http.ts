@@ -5,7 +5,8 @@
 import { type StatusClass, statusClass } from "../http/status.ts";
 import { displayUrl } from "../http/build_request.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
-import { type Framing, headerText, isSized, wireHead } from "../http/wire.ts";
+import { type Framing, headerText, wireHead } from "../http/wire.ts";
+import { responseMeta } from "../http/response_meta.ts";
 import { escapeControls, paint, type Sink, Style } from "./terminal.ts";
 
 /** Where a head is printed: colour, and escaping of control characters on a terminal. */
@@ -14,8 +15,8 @@ export type HeadSink = Pick<Sink, "color" | "isTerminal">;
 /**
  * The request as it goes on the wire: every header the transport adds, names in wire case,
  * values as typed (sent as UTF-8), the body framing, and no userinfo or fragment in the
- * request line. The protocol is named when it is known: `http:` URLs and file or form
- * uploads go over HTTP/1.1; an `https:` request may be upgraded to HTTP/2 by ALPN.
+ * request line. The protocol is named when it is known before connecting: `http:` URLs go
+ * over HTTP/1.1; for `https:` ALPN decides, and the response's status line names it.
  *
  * @param request a prepared request
  * @param framing how the body is framed
@@ -33,7 +34,7 @@ export function formatRequestHead(
   url.username = url.password = url.hash = "";
   const target = displayUrl({ ...request, url }).slice(url.origin.length) || "/";
   const line = `${paint(request.method, Style.bold, color)} ${target}`;
-  const known = /^(http|ws|wss):$/.test(request.url.protocol) || isSized(request, framing);
+  const known = /^(http|ws|wss):$/.test(request.url.protocol);
   const lines = [
     known ? `${line} HTTP/1.1` : line,
     ...head.headers.map(([name, value]) => header(name, String(value), sink)),
@@ -64,17 +65,19 @@ const STATUS_STYLE: Record<StatusClass, string> = {
 };
 
 /**
- * The status line as far as it is known. fetch exposes neither the protocol version nor the
- * server's own reason phrase: `statusText` is the standard phrase for the code (empty for
- * codes without one, e.g. 299), so the version is left out rather than guessed.
+ * The status line as curl and HTTPie show it: the protocol version and the server's own
+ * reason phrase (HTTP/2 has none). A response that did not come from dial's client (a test's
+ * own fetch) shows its code and `statusText` only.
  *
  * @param response a response
  * @param color whether to colour
- * @returns e.g. `404 Not Found`, or `299` for a code without a standard phrase
+ * @returns e.g. `HTTP/1.1 404 Not Found`, `HTTP/1.0 299 Custom Thing`, `HTTP/2 200`
  */
 export function formatStatus(response: Response, color: boolean): string {
   const style = STATUS_STYLE[statusClass(response.status)];
-  const text = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
+  const meta = responseMeta(response);
+  const reason = meta ? meta.reason : response.statusText;
+  const text = `${meta ? `${meta.version} ` : ""}${response.status}${reason ? ` ${reason}` : ""}`;
   return paint(text, style + ";1", color);
 }
 

@@ -5,14 +5,18 @@ import { dial, dialOnTerminal, hasScript } from "../_helpers.ts";
 import { dialIntoHead } from "./_spawn.ts";
 import { rawResponse, rawServer, requestPath } from "./_raw_server.ts";
 
-Deno.test("response: the status line never names a protocol version fetch cannot know", async () => {
+Deno.test("response: the status line names the version the server answered with, as curl does", async () => {
   await using server = rawServer(() => rawResponse("200 OK", { "X-One": "1" }, "old", "HTTP/1.0"));
   const result = await dial(["GET", `${server.origin}/`, "-i"]);
   assert.equal(result.code, 0, result.stderr);
-  assert.equal(result.stdout, "200 OK\nConnection: close\nContent-Length: 3\nX-One: 1\n\nold");
+  assert.equal(
+    result.stdout,
+    "HTTP/1.0 200 OK\nConnection: close\nContent-Length: 3\nX-One: 1\n\nold",
+  );
   const verbose = await dial(["GET", `${server.origin}/`, "-v"]);
-  includes(verbose.stderr, "\n200 OK\n");
-  excludes(verbose.stderr, "HTTP/1.1 200");
+  includes(verbose.stderr, "\nHTTP/1.0 200 OK\n");
+  const curl = await new Deno.Command("curl", { args: ["-si", `${server.origin}/`] }).output();
+  assert.equal(new TextDecoder().decode(curl.stdout).split("\r\n")[0], "HTTP/1.0 200 OK");
 });
 
 Deno.test("response: a UTF-8 header value prints as the server sent it (as curl; HTTPie shows cafÃ©)", async () => {
@@ -36,11 +40,18 @@ Deno.test("response: a UTF-8 header value prints as the server sent it (as curl;
   includes(old.stdout, "\nX-Name: café\n");
 });
 
-Deno.test("response: a code without a standard phrase shows the code alone", async () => {
+Deno.test("response: the server's own reason phrase is shown, as curl shows it", async () => {
   await using server = rawServer(() => rawResponse("299 Custom Thing", {}, "x"));
   const result = await dial(["GET", `${server.origin}/`, "-i"]);
   assert.equal(result.code, 0, result.stderr);
-  assert.equal(result.stdout.split("\n")[0], "299");
+  const curl = await new Deno.Command("curl", { args: ["-si", `${server.origin}/`] }).output();
+  const curlLine = new TextDecoder().decode(curl.stdout).split("\r\n")[0];
+  assert.equal(result.stdout.split("\n")[0], curlLine);
+  assert.equal(curlLine, "HTTP/1.1 299 Custom Thing");
+  const odd = rawServer(() => rawResponse("404 Nowhere To Be Found", {}, "x"));
+  await using _odd = odd;
+  const notFound = await dial(["GET", `${odd.origin}/`, "-i"]);
+  assert.equal(notFound.stdout.split("\n")[0], "HTTP/1.1 404 Nowhere To Be Found");
 });
 
 Deno.test("response: a reader that stops early (| head -1) ends dial quietly with exit 0", async () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { selfSignedServerCertificates } from "../../src/http/certificates.ts";
-import { routeFor } from "../../src/http/client.ts";
+import { routeFor } from "../../src/http/websocket_route.ts";
 import { bypasses, chooseProxy } from "../../src/http/proxy.ts";
 import { proxyError, tlsError } from "../../src/http/transport_error.ts";
 import { makeCertificates } from "../e2e/_tls.ts";
@@ -60,7 +60,7 @@ Deno.test("certificates: only a self-signed CA:TRUE certificate with a subjectAl
   await Deno.remove(certs.dir, { recursive: true });
 });
 
-Deno.test("route: -k and a self-signed --cacert bridge https only; ws:// through a proxy is tunnelled", async () => {
+Deno.test("websocket route: -k and a self-signed --cacert bridge wss only; ws:// through a proxy is tunnelled", async () => {
   const none = env({});
   assert.equal(
     (await routeFor(new URL("https://a.test/"), { insecure: true, env: none })).bridge,

@@ -1,0 +1,184 @@
+/**
+ * Opening the connection a {@link TransportPlan} describes: the socket (TCP or Unix), the
+ * proxy's CONNECT tunnel, and TLS with the plan's trust and ALPN. The connect timeout bounds
+ * all of it, as curl's `--connect-timeout` does.
+ * @module
+ */
+import { TransportError } from "../errors.ts";
+import type { TransportPlan } from "./plan.ts";
+import { proxyTarget } from "./proxy.ts";
+import { utf8ByteString } from "./build_request.ts";
+
+/** An open connection to the server, as web streams. */
+export interface Connection {
+  /** Bytes from the server. */
+  readable: ReadableStream<Uint8Array>;
+  /** Bytes to the server. */
+  writable: WritableStream<Uint8Array>;
+  /** The protocol to speak: `h2` when ALPN chose it, else HTTP/1.1. */
+  protocol: "http/1.1" | "h2";
+  /** Closes the connection (idempotent). */
+  close(): void;
+}
+
+type Errors = typeof import("./transport_error.ts");
+
+/**
+ * Opens the connection for a plan.
+ *
+ * @param plan the plan
+ * @param signal aborts connecting (Ctrl-C, `--timeout`)
+ * @returns the connection, TLS done
+ * @throws {DialError} for a connect timeout, a refused tunnel or a failed certificate check
+ */
+export async function openConnection(
+  plan: TransportPlan,
+  signal?: AbortSignal,
+): Promise<Connection> {
+  const controller = new AbortController();
+  const errors: Errors | undefined = plan.connectTimeoutMs !== undefined || plan.proxy || plan.tls
+    ? await import("./transport_error.ts")
+    : undefined;
+  const timer = plan.connectTimeoutMs === undefined ? undefined : setTimeout(() => {
+    controller.abort(
+      errors!.connectTimeoutError(plan.target, plan.connectTimeoutMs! / 1000, plan.proxy),
+    );
+  }, plan.connectTimeoutMs);
+  const abort = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
+  let conn: Deno.Conn | undefined;
+  const bounded = <T>(promise: Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      if (abort.aborted) return reject(abort.reason);
+      const onAbort = () => reject(abort.reason);
+      abort.addEventListener("abort", onAbort, { once: true });
+      promise.then(resolve, reject).finally(() => abort.removeEventListener("abort", onAbort));
+    });
+  try {
+    const endpoint = plan.endpoint;
+    try {
+      conn = endpoint.kind === "unix"
+        ? await bounded(Deno.connect({ transport: "unix", path: endpoint.path }))
+        : await Deno.connect({ hostname: endpoint.hostname, port: endpoint.port, signal: abort });
+    } catch (error) {
+      if (abort.aborted) throw abort.reason;
+      if (plan.proxy) throw errors!.proxyError(error, plan.proxy, plan.target) ?? error;
+      throw error;
+    }
+    if (plan.proxy?.url.protocol === "https:") {
+      conn = await bounded(
+        Deno.startTls(conn as Deno.TcpConn, {
+          hostname: plan.proxy.url.hostname.replace(/^\[|\]$/g, ""),
+          caCerts: plan.tls?.trust.pems ?? [],
+        }),
+      );
+    }
+    if (plan.proxy?.mode === "tunnel") await bounded(tunnel(conn, plan, errors!));
+    const tls = plan.tls;
+    if (!tls) return fromConn(conn, "http/1.1");
+    try {
+      if (tls.connector === "deno" && !(plan.proxy?.url.protocol === "https:")) {
+        const secure = await bounded(Deno.startTls(conn as Deno.TcpConn, {
+          hostname: tls.servername,
+          caCerts: tls.trust.pems,
+          alpnProtocols: tls.alpn,
+        }));
+        conn = secure;
+        const { alpnProtocol } = await bounded(secure.handshake());
+        return fromConn(secure, alpnProtocol === "h2" ? "h2" : "http/1.1");
+      }
+      // Deno's TLS cannot do this one (see node_tls.ts).
+      const { startNodeTls } = await import("./node_tls.ts");
+      const open = conn;
+      const secure = await bounded(startNodeTls(open, tls));
+      return {
+        readable: secure.readable,
+        writable: secure.writable,
+        protocol: secure.alpn === "h2" ? "h2" : "http/1.1",
+        close: once(() => {
+          secure.close();
+          closeQuietly(open);
+        }),
+      };
+    } catch (error) {
+      if (abort.aborted) throw abort.reason;
+      throw errors!.tlsError(error, plan.target) ?? error;
+    }
+  } catch (error) {
+    if (conn) closeQuietly(conn);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+}
+
+function closeQuietly(conn: Deno.Conn): void {
+  try {
+    conn.close();
+  } catch { /* already closed */ }
+}
+
+function fromConn(conn: Deno.Conn, protocol: "http/1.1" | "h2"): Connection {
+  return {
+    readable: conn.readable,
+    writable: conn.writable,
+    protocol,
+    close: once(() => closeQuietly(conn)),
+  };
+}
+
+/** Asks the proxy for a tunnel to the server; the reply is read byte-exact, leaving none. */
+async function tunnel(conn: Deno.Conn, plan: TransportPlan, errors: Errors): Promise<void> {
+  const proxy = plan.proxy!;
+  const authority = proxy.authority;
+  const credentials = proxy.url.username || proxy.url.password
+    ? `Proxy-Authorization: Basic ${
+      btoa(
+        utf8ByteString(
+          `${decodeURIComponent(proxy.url.username)}:${decodeURIComponent(proxy.url.password)}`,
+        ),
+      )
+    }\r\n`
+    : "";
+  const request = `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${credentials}\r\n`;
+  await writeAll(conn, Uint8Array.from(request, (c) => c.charCodeAt(0)));
+  // Byte by byte up to the blank line: TLS starts right after, on the same socket.
+  let head = "";
+  const byte = new Uint8Array(1);
+  while (!head.endsWith("\r\n\r\n")) {
+    const n = await conn.read(byte);
+    if (n === null) {
+      throw errors.proxyError(
+        new Error("unsuccessful tunnel: the proxy closed the connection during CONNECT"),
+        proxy,
+        plan.target,
+      )!;
+    }
+    head += String.fromCharCode(byte[0]!);
+    if (head.length > 64 * 1024) break;
+  }
+  const status = /^HTTP\/1\.[01] (\d{3})([^\r\n]*)/.exec(head);
+  if (!status || status[1] !== "200") {
+    throw errors.proxyError(
+      new Error(
+        `unsuccessful tunnel: the proxy answered CONNECT with ${
+          status ? `HTTP ${status[1]}${status[2]}` : "no HTTP status"
+        }`,
+      ),
+      proxy,
+      plan.target,
+    ) ?? new TransportError(`Proxy ${proxyTarget(proxy.url)} refused the tunnel`);
+  }
+}
+
+async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+  for (let at = 0; at < bytes.length;) at += await conn.write(bytes.subarray(at));
+}

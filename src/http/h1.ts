@@ -1,0 +1,362 @@
+/**
+ * HTTP/1.1 on an open connection, written and read by dial itself: the request goes out
+ * byte for byte as `-v` shows it (origin-form target, headers in order, `Content-Length` or
+ * chunked framing as planned), and the response keeps what fetch would hide: the version,
+ * the server's own reason phrase, any number of headers up to {@link HEAD_LIMIT}, any port.
+ * @module
+ */
+import { TransportError } from "../errors.ts";
+import type { Connection } from "./connect.ts";
+
+/** The largest response head read (status line and headers), in bytes. curl allows 300 KB. */
+export const HEAD_LIMIT = 1024 * 1024;
+
+/** A request as bytes go on the wire. */
+export interface WireRequest {
+  /** The method, as sent. */
+  method: string;
+  /** The request target: `/path?query`, or the absolute URL for a forwarding proxy. */
+  target: string;
+  /** The `:authority` (HTTP/2) and the URL's scheme (`http` or `https`). */
+  authority: string;
+  /** The URL's scheme, without the colon. */
+  scheme: string;
+  /** Header lines in order, values as byte strings. */
+  headers: Array<[string, string]>;
+  /** The body: bytes, or a stream of known length or chunked. */
+  body?: WireBody;
+  /** Aborts the exchange, body included. */
+  signal?: AbortSignal;
+}
+
+/** A request body for the wire. */
+export type WireBody =
+  | { bytes: Uint8Array }
+  | { stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>; length?: number };
+
+/** A response head and its body as it arrives (content codings not yet undone). */
+export interface WireResponse {
+  /** `HTTP/1.1`, `HTTP/1.0` or `HTTP/2`. */
+  version: string;
+  /** The status code. */
+  status: number;
+  /** The server's reason phrase (empty in HTTP/2). */
+  reason: string;
+  /** Header lines as received, values as byte strings. */
+  headers: Array<[string, string]>;
+  /** The body, null when the response cannot have one. */
+  body: ReadableStream<Uint8Array> | null;
+}
+
+/** Bytes as a byte string, one character per byte (TextDecoder's "latin1" is windows-1252). */
+function byteString(bytes: Uint8Array): string {
+  let text = "";
+  for (let at = 0; at < bytes.length; at += 8192) {
+    text += String.fromCharCode(...bytes.subarray(at, at + 8192));
+  }
+  return text;
+}
+
+function bytesOf(text: string): Uint8Array {
+  return Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff);
+}
+
+/** A buffered reader over the connection's bytes. */
+class Bytes {
+  #reader: ReadableStreamDefaultReader<Uint8Array>;
+  #buffer = new Uint8Array(0);
+  constructor(readable: ReadableStream<Uint8Array>) {
+    this.#reader = readable.getReader();
+  }
+  /** @returns false at the end of the stream */
+  async #more(): Promise<boolean> {
+    const { value, done } = await this.#reader.read();
+    if (done) return false;
+    const joined = new Uint8Array(this.#buffer.length + value.length);
+    joined.set(this.#buffer);
+    joined.set(value, this.#buffer.length);
+    this.#buffer = joined;
+    return true;
+  }
+  /** Reads through the next CRLF CRLF (a response head); undefined at a clean end. */
+  async head(limit: number): Promise<string | undefined> {
+    let from = 0;
+    for (;;) {
+      const end = indexOf(this.#buffer, from);
+      if (end >= 0) {
+        const text = byteString(this.#buffer.subarray(0, end));
+        this.#buffer = this.#buffer.subarray(end + 4);
+        return text;
+      }
+      from = Math.max(0, this.#buffer.length - 3);
+      if (this.#buffer.length > limit) {
+        throw new TransportError(
+          `The response head is larger than ${limit / 1024} KiB: dial stops reading it`,
+        );
+      }
+      if (!await this.#more()) {
+        if (this.#buffer.length === 0) return undefined;
+        throw new Error("connection closed early, in the middle of the response head");
+      }
+    }
+  }
+  /** Reads one CRLF-terminated line (chunk sizes, trailers). */
+  async line(): Promise<string> {
+    for (;;) {
+      const at = this.#buffer.indexOf(10);
+      if (at >= 0) {
+        const text = byteString(this.#buffer.subarray(0, at)).replace(/\r$/, "");
+        this.#buffer = this.#buffer.subarray(at + 1);
+        return text;
+      }
+      if (this.#buffer.length > 64 * 1024) throw new Error("malformed chunked body: line too long");
+      if (!await this.#more()) throw new Error("connection closed early, in a chunked body");
+    }
+  }
+  /** Up to `max` bytes; an empty array at the end of the stream. */
+  async some(max: number): Promise<Uint8Array> {
+    if (this.#buffer.length === 0 && !await this.#more()) return new Uint8Array(0);
+    const out = this.#buffer.subarray(0, Math.min(max, this.#buffer.length));
+    this.#buffer = this.#buffer.subarray(out.length);
+    return out.slice();
+  }
+  cancel(): void {
+    this.#reader.cancel().catch(() => {});
+  }
+}
+
+function indexOf(buffer: Uint8Array, from: number): number {
+  for (let i = from; i + 3 < buffer.length; i++) {
+    if (buffer[i] === 13 && buffer[i + 1] === 10 && buffer[i + 2] === 13 && buffer[i + 3] === 10) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Writes the request and reads the response head; the body streams from the connection,
+ * which is closed when the body ends or is cancelled.
+ *
+ * @param conn an open connection
+ * @param request the request
+ * @returns the response
+ */
+export async function exchangeH1(conn: Connection, request: WireRequest): Promise<WireResponse> {
+  const writer = conn.writable.getWriter();
+  const reader = new Bytes(conn.readable);
+  const onAbort = () => conn.close();
+  request.signal?.addEventListener("abort", onAbort, { once: true });
+  let headDone = false;
+  let writeError: Error | undefined;
+  writeRequest(writer, request).catch((error: Error) => {
+    if (headDone) return; // the server answered without reading all: its answer counts
+    if (error instanceof SocketWriteError) {
+      // The server may have answered and closed (413): the answer is read first.
+      writeError = error.cause as Error;
+      return;
+    }
+    writeError = error; // reading the body failed: the server would wait for the rest
+    conn.close();
+  });
+  let head: ParsedHead;
+  try {
+    for (;;) {
+      const text = await reader.head(HEAD_LIMIT);
+      if (text === undefined) {
+        throw new Error("connection closed early: the server sent no response");
+      }
+      head = parseHead(text);
+      // 1xx responses (100 Continue, 103 Early Hints) come before the real one.
+      if (head.status >= 200 || head.status === 101) break;
+    }
+  } catch (error) {
+    request.signal?.removeEventListener("abort", onAbort);
+    conn.close();
+    if (request.signal?.aborted) throw request.signal.reason;
+    throw writeError ?? error;
+  }
+  headDone = true;
+  const noBody = request.method === "HEAD" || head.status === 204 || head.status === 304 ||
+    head.status < 200;
+  const finish = () => {
+    request.signal?.removeEventListener("abort", onAbort);
+    conn.close();
+  };
+  if (noBody) {
+    finish();
+    return { ...head, body: null };
+  }
+  const framing = bodyFraming(head.headers);
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = await framing.next(reader);
+        if (chunk === undefined) {
+          finish();
+          controller.close();
+        } else controller.enqueue(chunk);
+      } catch (error) {
+        finish();
+        controller.error(request.signal?.aborted ? request.signal.reason : error);
+      }
+    },
+    cancel() {
+      reader.cancel();
+      finish();
+    },
+  }, { highWaterMark: 0 });
+  return { ...head, body };
+}
+
+interface ParsedHead {
+  version: string;
+  status: number;
+  reason: string;
+  headers: Array<[string, string]>;
+}
+
+/**
+ * @param text a response head, CRLF CRLF excluded
+ * @returns its version, status, reason and header lines (folded lines joined)
+ */
+export function parseHead(text: string): ParsedHead {
+  const lines = text.split(/\r?\n/);
+  const status = /^(HTTP\/\d(?:\.\d)?) (\d{3})(?: (.*))?$/.exec(lines[0] ?? "");
+  if (!status) {
+    throw new Error(
+      `malformed response: the status line is not HTTP/1.x (${
+        JSON.stringify((lines[0] ?? "").slice(0, 40))
+      })`,
+    );
+  }
+  const headers: Array<[string, string]> = [];
+  for (const line of lines.slice(1)) {
+    if (/^[ \t]/.test(line) && headers.length > 0) {
+      headers.at(-1)![1] += " " + line.trim();
+      continue;
+    }
+    const colon = line.indexOf(":");
+    if (colon <= 0) throw new Error(`malformed response: header line without a name`);
+    headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
+  }
+  return {
+    version: status[1]!,
+    status: Number(status[2]),
+    reason: status[3] ?? "",
+    headers,
+  };
+}
+
+interface BodyFraming {
+  /** @returns the next chunk, or undefined at the end of the body */
+  next(reader: Bytes): Promise<Uint8Array | undefined>;
+}
+
+const CHUNK = 64 * 1024;
+
+function bodyFraming(headers: Array<[string, string]>): BodyFraming {
+  const get = (name: string) => headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v);
+  const coding = get("transfer-encoding").join(",").toLowerCase();
+  if (/(^|,)\s*chunked\s*$/.test(coding)) {
+    let left = 0;
+    let ended = false;
+    return {
+      async next(reader) {
+        if (ended) return undefined;
+        if (left === 0) {
+          const size = parseInt((await reader.line()).split(";")[0]!.trim(), 16);
+          if (Number.isNaN(size)) throw new Error("malformed chunked body: bad chunk size");
+          if (size === 0) {
+            while ((await reader.line()) !== "") { /* trailers are not kept */ }
+            ended = true;
+            return undefined;
+          }
+          left = size;
+        }
+        const bytes = await reader.some(Math.min(left, CHUNK));
+        if (bytes.length === 0) throw new Error("connection closed early, in a chunked body");
+        left -= bytes.length;
+        if (left === 0) await reader.line();
+        return bytes;
+      },
+    };
+  }
+  const lengths = get("content-length");
+  if (lengths.length > 0 && !coding) {
+    const values = new Set(lengths.flatMap((v) => v.split(",")).map((v) => v.trim()));
+    const length = Number([...values][0]);
+    if (values.size !== 1 || !/^\d+$/.test([...values][0]!)) {
+      throw new Error("malformed response: conflicting or invalid Content-Length");
+    }
+    let left = length;
+    return {
+      async next(reader) {
+        if (left === 0) return undefined;
+        const bytes = await reader.some(Math.min(left, CHUNK));
+        if (bytes.length === 0) {
+          throw new Error(
+            `connection closed early: ${length - left} of ${length} bytes of the body arrived`,
+          );
+        }
+        left -= bytes.length;
+        return bytes;
+      },
+    };
+  }
+  return {
+    async next(reader) {
+      const bytes = await reader.some(CHUNK);
+      return bytes.length === 0 ? undefined : bytes;
+    },
+  };
+}
+
+/** A failure to write to the connection (as opposed to reading the body's source). */
+class SocketWriteError extends Error {}
+
+async function writeRequest(
+  socket: WritableStreamDefaultWriter<Uint8Array>,
+  request: WireRequest,
+): Promise<void> {
+  const writer = {
+    write: (bytes: Uint8Array) =>
+      socket.write(bytes).catch((cause) => {
+        throw new SocketWriteError("write failed", { cause });
+      }),
+    releaseLock: () => socket.releaseLock(),
+  };
+  let head = `${request.method} ${request.target} HTTP/1.1\r\n`;
+  for (const [name, value] of request.headers) head += `${name}: ${value}\r\n`;
+  head += "\r\n";
+  const body = request.body;
+  if (!body || "bytes" in body) {
+    const headBytes = bytesOf(head);
+    const all = new Uint8Array(headBytes.length + (body?.bytes.length ?? 0));
+    all.set(headBytes);
+    if (body) all.set(body.bytes, headBytes.length);
+    await writer.write(all);
+    writer.releaseLock();
+    return;
+  }
+  await writer.write(bytesOf(head));
+  const chunked = body.length === undefined;
+  let sent = 0;
+  for await (const chunk of body.stream) {
+    if (chunk.length === 0) continue;
+    sent += chunk.length;
+    if (body.length !== undefined && sent > body.length) break;
+    if (chunked) await writer.write(bytesOf(`${chunk.length.toString(16)}\r\n`));
+    await writer.write(chunk);
+    if (chunked) await writer.write(bytesOf("\r\n"));
+  }
+  if (chunked) await writer.write(bytesOf("0\r\n\r\n"));
+  else if (sent !== body.length) {
+    throw new Error(
+      `the body changed while it was sent: ${body.length} bytes announced, ${
+        sent > body.length! ? "more" : sent
+      } read`,
+    );
+  }
+  writer.releaseLock();
+}

@@ -1,0 +1,140 @@
+/**
+ * HTTP/2 on a connection whose TLS handshake chose `h2`, through `node:http2` (Deno has no
+ * HTTP/2 client API of its own besides fetch, which cannot run on a connection dial opened).
+ * Loaded only when a server chooses HTTP/2.
+ * @module
+ */
+import { Buffer } from "node:buffer";
+import http2 from "node:http2";
+import { Duplex } from "node:stream";
+import type { Connection } from "./connect.ts";
+import type { WireRequest, WireResponse } from "./h1.ts";
+
+/** Headers HTTP/2 forbids (RFC 9113 §8.2.2); `Host` becomes `:authority`. */
+const CONNECTION_HEADERS = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "upgrade",
+  "host",
+]);
+
+/**
+ * Sends one request over HTTP/2 and reads the response head; the session closes when the
+ * body ends or is cancelled.
+ *
+ * @param conn a TLS connection that negotiated `h2`
+ * @param request the request
+ * @returns the response
+ */
+export async function exchangeH2(conn: Connection, request: WireRequest): Promise<WireResponse> {
+  const socket = Duplex.fromWeb({ readable: conn.readable, writable: conn.writable });
+  const host = request.headers.find(([name]) => name.toLowerCase() === "host")?.[1];
+  const session = http2.connect(`${request.scheme}://${request.authority}`, {
+    createConnection: () => socket,
+  });
+  const close = () => {
+    session.destroy();
+    conn.close();
+  };
+  const failed = new Promise<never>((_, reject) => session.once("error", reject));
+  failed.catch(() => {});
+  const headers: Record<string, string | string[]> = {
+    ":method": request.method,
+    ":path": request.target,
+    ":scheme": request.scheme,
+    ":authority": host ?? request.authority,
+  };
+  for (const [name, value] of request.headers) {
+    const key = name.toLowerCase();
+    if (CONNECTION_HEADERS.has(key)) continue;
+    const had = headers[key];
+    headers[key] = had === undefined ? value : [...[had].flat(), value];
+  }
+  const stream = session.request(headers, { endStream: !request.body });
+  const onAbort = () => close();
+  request.signal?.addEventListener("abort", onAbort, { once: true });
+  const writing = writeBody(stream, request).catch((error) => stream.destroy(error));
+  const head = await Promise.race([
+    new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {
+      stream.once("response", resolve);
+      stream.once("error", reject);
+      stream.once("close", () => reject(new Error("the server closed the HTTP/2 stream")));
+    }),
+    failed,
+  ]).catch((error) => {
+    close();
+    throw request.signal?.aborted ? request.signal.reason : error;
+  });
+  void writing;
+  const status = Number(head[":status"]);
+  const out: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(head)) {
+    if (name.startsWith(":") || value === undefined) continue;
+    for (const one of [value].flat()) out.push([name, String(one)]);
+  }
+  const noBody = request.method === "HEAD" || status === 204 || status === 304;
+  if (noBody) {
+    stream.resume();
+    stream.once("close", close);
+    return { version: "HTTP/2", status, reason: "", headers: out, body: null };
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      stream.on("data", (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 1) <= 0) stream.pause();
+      });
+      stream.once("end", () => {
+        controller.close();
+        close();
+      });
+      stream.once("error", (error) => {
+        controller.error(request.signal?.aborted ? request.signal.reason : error);
+        close();
+      });
+    },
+    pull() {
+      stream.resume();
+    },
+    cancel() {
+      close();
+    },
+  });
+  return { version: "HTTP/2", status, reason: "", headers: out, body };
+}
+
+async function writeBody(stream: http2.ClientHttp2Stream, request: WireRequest): Promise<void> {
+  const body = request.body;
+  if (!body) return;
+  const write = (bytes: Uint8Array) =>
+    new Promise<void>((resolve, reject) => {
+      if (stream.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))) {
+        return resolve();
+      }
+      const onDrain = () => {
+        stream.off("close", onClose);
+        resolve();
+      };
+      const onClose = () => {
+        stream.off("drain", onDrain);
+        reject(new Error("the HTTP/2 stream closed while sending"));
+      };
+      stream.once("drain", onDrain).once("close", onClose);
+    });
+  if ("bytes" in body) await write(body.bytes);
+  else {
+    let sent = 0;
+    for await (const chunk of body.stream) {
+      sent += chunk.length;
+      await write(chunk);
+    }
+    if (body.length !== undefined && sent !== body.length) {
+      throw new Error(
+        `the body changed while it was sent: ${body.length} bytes announced, ${sent} read`,
+      );
+    }
+  }
+  stream.end();
+}

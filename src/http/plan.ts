@@ -1,0 +1,292 @@
+/**
+ * The transport plan: how one request reaches its server, decided once from the flags and the
+ * environment and then only read: where the socket goes (the URL's host, an address override,
+ * a Unix socket or a proxy), how the proxy is used (forwarding or a CONNECT tunnel), which TLS
+ * connector and trust, which protocols ALPN offers, and the connect timeout. `send`, `-v`,
+ * `--offline`, `--curl` and the UI read plans made here; nothing else decides.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import type { Secret } from "../secret.ts";
+import { chooseProxy, denoEnv, type EnvLookup, type ProxyChoice } from "./proxy.ts";
+import { trustFor, type TrustStore } from "./trust.ts";
+
+/** TLS, proxy and connection settings shared by every request of a run or a script. */
+export interface TransportOptions {
+  /** Extra trusted certificates, PEM text (`--cacert`); the default roots stay trusted. */
+  caCerts?: string[];
+  /** Client certificate chain, PEM text (`--cert`), for mutual TLS. */
+  cert?: string;
+  /** Its private key, PEM text (`--key`). */
+  key?: Secret;
+  /** Skip certificate verification (`-k`). */
+  insecure?: boolean;
+  /** Proxy URL for every request (`-x`); "" for none. Default: HTTP_PROXY/HTTPS_PROXY. */
+  proxy?: string;
+  /** Hosts that bypass the proxy (`--noproxy`); replaces NO_PROXY. */
+  noProxy?: string;
+  /** Limit for opening the connection (TCP, proxy tunnel, TLS handshake), milliseconds. */
+  connectTimeoutMs?: number;
+  /** `--resolve host:port:address` entries, as curl writes them. */
+  resolve?: string[];
+  /** `--connect-to host:port:host2:port2` entries, as curl writes them. */
+  connectTo?: string[];
+  /** `--unix-socket PATH`: every connection goes to this socket. */
+  unixSocket?: string;
+  /** Environment lookup for the proxy and CA variables; default `Deno.env.get`. */
+  env?: EnvLookup;
+  /** Told each request's plan before it connects (for `-v`). */
+  onRoute?: (plan: TransportPlan) => void;
+}
+
+/** Where a socket is opened. */
+export type Endpoint =
+  | { kind: "tcp"; hostname: string; port: number }
+  | { kind: "unix"; path: string };
+
+/** Why TLS goes through `node:tls` rather than Deno's own (see node_tls.ts). */
+export type NodeTlsReason = "insecure" | "self-signed" | "client-certificate" | "unix-socket";
+
+/** The TLS part of a plan. */
+export interface TlsPlan {
+  /** The name sent as SNI and checked against the certificate (the URL's host). */
+  servername: string;
+  /** Whether the certificate is verified (false for `-k`). */
+  verify: boolean;
+  /** The connector: Deno's TLS, or node:tls where Deno's cannot do what is asked. */
+  connector: "deno" | "node";
+  /** Why node:tls, when it is used. */
+  why?: NodeTlsReason;
+  /** The trust beyond the runtime's roots: OS store, CA variables, `--cacert`. */
+  trust: TrustStore;
+  /** Client certificate and key (PEM). */
+  cert?: string;
+  /** The key of {@link TlsPlan.cert}. */
+  key?: Secret;
+  /** Protocols offered by ALPN, most preferred first. */
+  alpn: string[];
+}
+
+/** How one request reaches its server; made by {@link planFor}. */
+export interface TransportPlan {
+  /** The request URL. */
+  url: URL;
+  /** `host:port` of the URL (the origin), as messages name it. */
+  target: string;
+  /** The first hop: the proxy, an override of the address, a Unix socket, or the URL's host. */
+  endpoint: Endpoint;
+  /** What changed the address, for `-v`: `--resolve`, `--connect-to`, `--unix-socket`. */
+  override?: string;
+  /** The proxy and how it is used: `forward` (absolute-form request) or `tunnel` (CONNECT). */
+  proxy?: ProxyChoice & { mode: "forward" | "tunnel"; authority: string };
+  /** TLS with the server (inside the tunnel when there is one). */
+  tls?: TlsPlan;
+  /** Limit for opening the connection, milliseconds. */
+  connectTimeoutMs?: number;
+}
+
+function defaultPort(url: URL): number {
+  if (url.port) return Number(url.port);
+  return url.protocol === "https:" || url.protocol === "wss:" ? 443 : 80;
+}
+
+function bare(hostname: string): string {
+  return hostname.replace(/^\[|\]$/g, "");
+}
+
+/**
+ * Reads curl's `--resolve` and `--connect-to` entries.
+ *
+ * @param entries the values
+ * @param flag the flag, for messages
+ * @returns `[host, port, host2, port2]` per entry (host2 empty: keep the host; port2 empty:
+ *   keep the port)
+ * @throws {UsageError} for an entry of the wrong shape
+ */
+export function parseAddressOverrides(
+  entries: string[],
+  flag: "--resolve" | "--connect-to",
+): Array<[string, string, string, string]> {
+  return entries.map((entry) => {
+    const parts = splitColons(entry);
+    const ok = flag === "--resolve"
+      ? parts.length === 3 && parts[1] !== "" && parts[2] !== ""
+      : parts.length === 4;
+    if (!ok || (parts[1] !== "" && !/^\d+$/.test(parts[1]!))) {
+      throw new UsageError(`Invalid ${flag} "${entry}"`, {
+        hint: flag === "--resolve"
+          ? "give host:port:address, e.g. --resolve example.com:443:127.0.0.1"
+          : "give host:port:host2:port2, e.g. --connect-to example.com:443:127.0.0.1:8443",
+      });
+    }
+    const [host, port, host2, port2] = parts as [string, string, string, string?];
+    return [host.toLowerCase(), port, bare(host2), port2 ?? ""];
+  });
+}
+
+/** Splits on colons outside brackets (`[::1]:80`). */
+function splitColons(text: string): string[] {
+  const parts: string[] = [];
+  let current = "";
+  let depth = 0;
+  for (const char of text) {
+    if (char === "[") depth++;
+    if (char === "]") depth--;
+    if (char === ":" && depth === 0) {
+      parts.push(current);
+      current = "";
+    } else current += char;
+  }
+  parts.push(current);
+  return parts;
+}
+
+function overrideFor(
+  url: URL,
+  options: TransportOptions,
+): { endpoint: Endpoint; override?: string } {
+  const host = bare(url.hostname).toLowerCase();
+  const port = defaultPort(url);
+  if (options.unixSocket !== undefined) {
+    return { endpoint: { kind: "unix", path: options.unixSocket }, override: "--unix-socket" };
+  }
+  const matches = (h: string, p: string) =>
+    (h === "" || h === "*" || h === host) &&
+    (p === "" || Number(p) === port);
+  for (const [h, p, h2, p2] of parseAddressOverrides(options.connectTo ?? [], "--connect-to")) {
+    if (!matches(h, p)) continue;
+    return {
+      endpoint: { kind: "tcp", hostname: h2 || host, port: p2 ? Number(p2) : port },
+      override: "--connect-to",
+    };
+  }
+  for (const [h, p, address] of parseAddressOverrides(options.resolve ?? [], "--resolve")) {
+    if (!matches(h, p)) continue;
+    const first = address.split(",")[0]!;
+    return { endpoint: { kind: "tcp", hostname: bare(first), port }, override: "--resolve" };
+  }
+  return { endpoint: { kind: "tcp", hostname: host, port } };
+}
+
+/**
+ * Plans one request: the rules of how dial connects, in one place.
+ *
+ * - The proxy comes from `--proxy`, else `https_proxy`/`HTTPS_PROXY` (https, wss) or
+ *   `http_proxy`/`HTTP_PROXY` (http, ws), lower case first; `--noproxy`, else
+ *   `no_proxy`/`NO_PROXY`, names hosts that bypass it. An `http:` request is forwarded to the
+ *   proxy in absolute form; `https:`, `ws:` and `wss:` go through a CONNECT tunnel.
+ * - `--unix-socket`, else the first matching `--connect-to`, else `--resolve`, changes where
+ *   the socket goes; the Host header, SNI and the certificate check keep the URL's host.
+ * - TLS goes through Deno's own TLS unless Deno's cannot do what is asked: `-k`, a self-signed
+ *   certificate trusted as itself, a client certificate, or TLS over a Unix socket.
+ * - ALPN offers `h2` then `http/1.1`, as curl does (a WebSocket handshake only `http/1.1`).
+ *
+ * @param url an http, https, ws or wss URL
+ * @param options the transport options
+ * @param kind a fetch, or a WebSocket handshake (HTTP/1.1 only)
+ * @returns the plan
+ * @throws {UsageError} for invalid proxy or override values
+ */
+export function planFor(
+  url: URL,
+  options: TransportOptions = {},
+  kind: "fetch" | "websocket" = "fetch",
+): TransportPlan {
+  const secure = url.protocol === "https:" || url.protocol === "wss:";
+  const port = defaultPort(url);
+  const host = bare(url.hostname);
+  const target = `${url.hostname}:${port}`;
+  const { endpoint: direct, override } = overrideFor(url, options);
+  const chosen = options.unixSocket === undefined
+    ? chooseProxy(url, { ...options, env: options.env ?? denoEnv })
+    : undefined;
+  let endpoint = direct;
+  let proxy: TransportPlan["proxy"];
+  if (chosen) {
+    const proxyUrl = chosen.url;
+    endpoint = {
+      kind: "tcp",
+      hostname: bare(proxyUrl.hostname),
+      port: Number(proxyUrl.port || (proxyUrl.protocol === "https:" ? 443 : 80)),
+    };
+    const via = direct.kind === "tcp" ? direct : { hostname: host, port };
+    const authority = `${
+      via.hostname.includes(":") ? `[${via.hostname}]` : via.hostname
+    }:${via.port}`;
+    proxy = { ...chosen, mode: url.protocol === "http:" ? "forward" : "tunnel", authority };
+  }
+  let tls: TlsPlan | undefined;
+  if (secure) {
+    const trust = trustFor(options);
+    const selfSigned = trust.selfSignedFor(host);
+    const why: NodeTlsReason | undefined = options.insecure
+      ? "insecure"
+      : selfSigned
+      ? "self-signed"
+      : options.cert !== undefined
+      ? "client-certificate"
+      : endpoint.kind === "unix"
+      ? "unix-socket"
+      : undefined;
+    tls = {
+      servername: host,
+      verify: !options.insecure,
+      connector: why ? "node" : "deno",
+      ...(why ? { why } : {}),
+      trust,
+      ...(options.cert !== undefined && options.key !== undefined
+        ? { cert: options.cert, key: options.key }
+        : {}),
+      alpn: kind === "websocket" ? ["http/1.1"] : ["h2", "http/1.1"],
+    };
+  }
+  return {
+    url,
+    target,
+    endpoint,
+    ...(override && !proxy ? { override } : {}),
+    ...(proxy ? { proxy } : {}),
+    ...(tls ? { tls } : {}),
+    ...(options.connectTimeoutMs !== undefined
+      ? { connectTimeoutMs: options.connectTimeoutMs }
+      : {}),
+  };
+}
+
+/**
+ * @param plan a plan
+ * @returns `-v` lines that say how the request is routed (none for a plain direct request)
+ */
+export function describePlan(plan: TransportPlan): string[] {
+  const lines: string[] = [];
+  const at = plan.endpoint.kind === "unix"
+    ? plan.endpoint.path
+    : `${
+      plan.endpoint.hostname.includes(":") ? `[${plan.endpoint.hostname}]` : plan.endpoint.hostname
+    }:${plan.endpoint.port}`;
+  if (plan.proxy) {
+    const how = plan.proxy.mode === "tunnel" ? `tunnel (CONNECT ${plan.proxy.authority})` : "";
+    lines.push(
+      `* Proxy ${plan.proxy.url.protocol}//${plan.proxy.url.host} (${plan.proxy.source}) for ${plan.target}${
+        how ? `: ${how}` : ""
+      }`,
+    );
+  } else if (plan.override) {
+    lines.push(`* Connect to ${at} for ${plan.target} (${plan.override})`);
+  }
+  if (plan.tls?.connector === "node") {
+    const words: Record<NodeTlsReason, string> = {
+      "insecure": "-k, certificate not verified",
+      "self-signed": "self-signed --cacert",
+      "client-certificate": "client certificate",
+      "unix-socket": "over a Unix socket",
+    };
+    lines.push(`* TLS to ${plan.target} with node:tls (${words[plan.tls.why!]})`);
+  }
+  return lines;
+}
+
+/** Reads an environment variable through the options' lookup. */
+export function envOf(options: TransportOptions): EnvLookup {
+  return options.env ?? denoEnv;
+}

@@ -1,0 +1,46 @@
+/**
+ * What fetch's `Response` cannot carry and dial shows: the protocol version and the server's
+ * own reason phrase, kept beside each response dial's client makes.
+ * @module
+ */
+
+/** The protocol version and reason phrase of a response. */
+export interface ResponseMeta {
+  /** `HTTP/1.1`, `HTTP/1.0` or `HTTP/2`. */
+  version: string;
+  /** The reason phrase as the server sent it (none in HTTP/2). */
+  reason: string;
+}
+
+const META = new WeakMap<Response, ResponseMeta>();
+
+/**
+ * @param response a response from dial's client (or a copy made with {@link copyMeta})
+ * @returns its protocol version and reason phrase, undefined for other responses
+ */
+export function responseMeta(response: Response): ResponseMeta | undefined {
+  return META.get(response);
+}
+
+/**
+ * Records a response's version and reason.
+ *
+ * @param response the response
+ * @param meta its version and reason
+ */
+export function setResponseMeta(response: Response, meta: ResponseMeta): void {
+  META.set(response, meta);
+}
+
+/**
+ * Carries the version and reason of one response over to another made from it (decoding).
+ *
+ * @param from the original
+ * @param to the copy
+ * @returns the copy
+ */
+export function copyMeta(from: Response, to: Response): Response {
+  const meta = META.get(from);
+  if (meta) META.set(to, meta);
+  return to;
+}
