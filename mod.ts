@@ -20,6 +20,7 @@ export {
   closeTransports,
   type ResponseMeta,
   responseMeta,
+  type Route,
   transportFetch,
   type TransportOptions,
   type TransportPlan,

@@ -254,6 +254,8 @@ export function planFor(
 }
 
 /**
+ * Says how a request is routed, for `-v`.
+ *
  * @param plan a plan
  * @returns `-v` lines that say how the request is routed (none for a plain direct request)
  */

@@ -15,6 +15,8 @@ export interface ResponseMeta {
 const META = new WeakMap<Response, ResponseMeta>();
 
 /**
+ * The version and reason phrase of a response from dial's client.
+ *
  * @param response a response from dial's client (or a copy made with {@link copyMeta})
  * @returns its protocol version and reason phrase, undefined for other responses
  */

@@ -45,6 +45,8 @@ export interface TrustStore {
   /** The PEM texts to add to the roots. */
   pems: string[];
   /**
+   * Whether TLS with a host must accept a self-signed certificate given as its own CA.
+   *
    * @param hostname a host name or address
    * @returns whether a self-signed server certificate given by the user names it
    */

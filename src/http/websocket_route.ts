@@ -18,7 +18,7 @@ type Errors = typeof import("./transport_error.ts");
 const loadErrors = (): Promise<Errors> => import("./transport_error.ts");
 const parsed = new WeakMap<string[], SelfSignedCertificate[]>();
 
-/** How one request reaches its server. */
+/** How one WebSocket handshake reaches its server. */
 export interface Route {
   /** `host:port` of the server. */
   target: string;
@@ -279,6 +279,12 @@ export async function webSocketRoute(
   url: URL,
   options: TransportOptions = {},
 ): Promise<WebSocketRoute> {
+  if (options.resolve?.length || options.connectTo?.length || options.unixSocket !== undefined) {
+    throw new UsageError(
+      "--resolve, --connect-to and --unix-socket do not apply to WebSocket connections yet",
+      { hint: "give the address in the URL" },
+    );
+  }
   const route = await routeFor(url, options, "websocket");
   options.onRoute?.(planFor(url, options, "websocket"));
   const entry = await entryFor(route, options);

@@ -61,9 +61,9 @@ export async function pipeToStdout(body: ReadableStream<Uint8Array>): Promise<vo
 }
 
 /**
- * Writes a byte stream into an open file and closes it (on failure too). Without `onChunk`
- * the runtime copies the stream itself; a file's `writable` only flushes when it closes, so
- * the file is handed over for good.
+ * Writes a byte stream into an open file and closes it (on failure too). Every chunk that
+ * arrived is written before a failure of the stream is thrown: `-C` keeps what arrived (a
+ * `pipeTo` into the file's `writable` drops the chunk in flight when the source fails).
  *
  * @param body the bytes
  * @param file the open file; closed when this returns or throws
@@ -74,24 +74,10 @@ export async function pipeIntoFile(
   file: Deno.FsFile,
   onChunk?: (size: number) => void,
 ): Promise<void> {
-  if (!onChunk) {
-    // pipeTo closes (or aborts) the file's writable, and with it the file.
-    try {
-      await body.pipeTo(file.writable);
-    } catch (error) {
-      try {
-        file.close();
-      } catch {
-        // Already closed by the abort.
-      }
-      throw error;
-    }
-    return;
-  }
   try {
     for await (const chunk of body) {
       await writeAll(file, chunk);
-      onChunk(chunk.length);
+      onChunk?.(chunk.length);
     }
   } finally {
     file.close();

@@ -37,17 +37,33 @@ export interface RawServer extends AsyncDisposable {
   requests: RawRequest[];
 }
 
+/** Options of {@link rawServer}. */
+export interface RawServerOptions {
+  /** Listen with TLS (HTTP/1.1 offered by ALPN): PEM certificate and key text. */
+  tls?: { cert: string; key: string };
+}
+
 /**
  * Starts a server that answers each request, then closes the connection.
  *
  * @param answer the answer to each request: parts (default `200 OK`, body `ok`), or the exact
  *   response bytes (see {@link rawResponse})
- * @returns the server
+ * @param options TLS
+ * @returns the server; its origin is `https://localhost:<port>` with TLS
  */
 export function rawServer(
   answer: (request: RawRequest) => RawAnswer | Uint8Array = () => ({}),
+  options: RawServerOptions = {},
 ): RawServer {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const listener: Deno.Listener = options.tls
+    ? Deno.listenTls({
+      hostname: "127.0.0.1",
+      port: 0,
+      cert: options.tls.cert,
+      key: options.tls.key,
+      alpnProtocols: ["http/1.1"],
+    })
+    : Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const requests: RawRequest[] = [];
   const conns = new Map<Deno.Conn, Promise<void>>();
   const loop = (async () => {
@@ -72,7 +88,7 @@ export function rawServer(
   }
   const port = (listener.addr as Deno.NetAddr).port;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: options.tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`,
     port,
     requests,
     async [Symbol.asyncDispose]() {

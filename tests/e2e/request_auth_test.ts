@@ -155,7 +155,7 @@ Deno.test("request: -v prints heads to stderr with every secret redacted", async
   includes(result.stderr, "GET /x?key=(redacted) HTTP/1.1");
   includes(result.stderr, "authorization: (redacted)");
   includes(result.stderr, "x-api-key: (redacted)");
-  includes(result.stderr, "\n200 OK\n");
+  includes(result.stderr, "\nHTTP/1.1 200 OK\n");
   includes(result.stderr, "x-password: (redacted)");
   for (
     const secret of [

@@ -103,7 +103,7 @@ Deno.test("request: -i adds the status line and headers when piped", async () =>
   await using server = serve(() => new Response("hi", { headers: { "x-one": "1" } }));
   const result = await dial(["GET", `${server.origin}/`, "-i"]);
   assert.equal(result.code, 0, result.stderr);
-  assert.equal(result.stdout.startsWith("200 OK\n"), true, result.stdout);
+  assert.equal(result.stdout.startsWith("HTTP/1.1 200 OK\n"), true, result.stdout);
   includes(result.stdout, "X-One: 1\n");
   assert.equal(result.stdout.endsWith("\n\nhi"), true);
 });
@@ -124,7 +124,7 @@ Deno.test("request: redirects are not followed by default", async () => {
   );
   const result = await dial(["GET", `${server.origin}/`, "-i"]);
   assert.equal(result.code, 0);
-  assert.equal(result.stdout.startsWith("302 Found\n"), true, result.stdout);
+  assert.equal(result.stdout.startsWith("HTTP/1.1 302 Found\n"), true, result.stdout);
   assert.equal(server.requests.length, 1);
 });
 
