@@ -4,7 +4,7 @@
  * chooses it, HTTP/2 (h2.ts). Every command and the UI send through {@link transportFetch}.
  * @module
  */
-import { TransportError } from "../errors.ts";
+import { DialError, TransportError } from "../errors.ts";
 import { type Connection, openConnection } from "./connect.ts";
 import { exchangeH1, type WireBody, type WireRequest, type WireResponse } from "./h1.ts";
 import { planFor, type TransportOptions, type TransportPlan } from "./plan.ts";
@@ -84,18 +84,20 @@ async function fetchOnce(url: URL, init: RequestInit, options: TransportOptions)
   const plan = planFor(url, options);
   options.onRoute?.(plan);
   const request = await wireRequest(url, init, plan);
-  const conn = await openConnection(plan, init.signal ?? undefined);
-  let wire: WireResponse;
+  let conn: Connection | undefined;
   try {
-    wire = await exchange(conn, request);
+    conn = await openConnection(plan, init.signal ?? undefined);
+    return toResponse(await exchange(conn, request), url);
   } catch (error) {
-    conn.close();
-    if (init.signal?.aborted || !plan.tls) throw error;
+    conn?.close();
+    if (init.signal?.aborted || error instanceof DialError) throw error;
     // A TLS 1.3 server refuses a client certificate after the handshake, in the first read.
     const { tlsError } = await import("./transport_error.ts");
-    throw tlsError(error, plan.target) ?? error;
+    const tls = plan.tls ? tlsError(error, plan.target) : undefined;
+    if (tls) throw tls;
+    // fetch's contract: a network failure is a TypeError (its cause the runtime's error).
+    throw new TypeError(error instanceof Error ? error.message : String(error), { cause: error });
   }
-  return toResponse(wire, url);
 }
 
 async function exchange(conn: Connection, request: WireRequest): Promise<WireResponse> {
