@@ -76,21 +76,50 @@ export function parseUrl(
 ): URL {
   // The URL may carry user:password@ or keys: messages show it redacted.
   const redacted = () => redactUrlText(text);
+  const schemes = protocols.map((p) => `${p}//`).join(" or ");
+  const written = /^([^/?#]*):\/\//.exec(text)?.[1];
+  if (written !== undefined && !/^[a-z][a-z0-9+.-]*$/i.test(written)) {
+    throw new UsageError(`Invalid URL "${redacted()}": "${written}" is not a scheme`, {
+      hint: `start the URL with ${schemes}`,
+    });
+  }
+  if (
+    /^(?:https?|wss?):(?!\/\/)/i.test(text) || /^(?:https?|wss?)\/\//i.test(text) ||
+    /^[a-z][a-z0-9+.-]*:\/\/(?:https?|wss?):?\/\//i.test(text)
+  ) {
+    throw new UsageError(`Invalid URL "${redacted()}": the scheme is not written as scheme://`, {
+      hint: `write it once, as ${schemes}`,
+    });
+  }
   let url: URL;
   try {
     url = new URL(assumeScheme ? withDefaultScheme(text, protocols[0]!) : text);
   } catch {
     const shown = redacted();
-    throw new UsageError(`Invalid URL "${shown}": not an absolute URL`, {
-      hint: `write the scheme too, e.g. ${protocols[0]}//${shown.replace(/^\/+/, "")}`,
-    });
+    throw new UsageError(
+      `Invalid URL "${shown}": not ${hasScheme(text) ? "a valid" : "an absolute"} URL`,
+      {
+        hint: hasScheme(text)
+          ? "percent-encode spaces and other characters a URL cannot hold (a space is %20)"
+          : `write the scheme too, e.g. ${protocols[0]}//${shown.replace(/^\/+/, "")}`,
+      },
+    );
   }
   if (!protocols.includes(url.protocol)) {
     throw new UsageError(`Invalid URL "${redacted()}": scheme must be ${protocols.join(" or ")}`);
   }
   if (url.hostname === "") throw new UsageError(`Invalid URL "${redacted()}": missing host`);
+  if (!/^\[.*\]$/.test(url.hostname) && !HOST_NAME.test(url.hostname)) {
+    throw new UsageError(
+      `Invalid URL "${redacted()}": "${url.hostname}" cannot be a host name`,
+      { hint: "a host name holds letters, digits, '-', '_' and dots" },
+    );
+  }
   return url;
 }
+
+/** A host name or IPv4 address as the URL parser leaves it (lower case, IDNs in punycode). */
+const HOST_NAME = /^[a-z0-9_]([a-z0-9_-]*)(\.[a-z0-9_][a-z0-9_-]*)*\.?$/;
 
 /** Matches a URL that starts with a scheme, e.g. `https://` or `ws://`. */
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;

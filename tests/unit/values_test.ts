@@ -77,6 +77,32 @@ Deno.test("values: URLs must be absolute http(s)", () => {
   );
 });
 
+Deno.test("values: a scheme or host that cannot be one is a usage error before any lookup", () => {
+  const cases: Array<[string, RegExp]> = [
+    ["ht!tp://x", /"ht!tp" is not a scheme/],
+    ["http://http://x", /the scheme is not written as scheme:\/\//],
+    ["http//x.test", /the scheme is not written as scheme:\/\//],
+    ["http:x.test", /the scheme is not written as scheme:\/\//],
+    ["https:/x.test", /the scheme is not written as scheme:\/\//],
+    ["http://a_b!.test/", /"a_b!.test" cannot be a host name/],
+    ["http://exa mple.com/", /not a valid URL/],
+  ];
+  for (const [text, pattern] of cases) {
+    assert.throws(
+      () => parseUrl(text, undefined, true),
+      (error: unknown) =>
+        error instanceof UsageError && pattern.test(error.message) &&
+        !`${error.hint}`.includes("http://http"),
+      text,
+    );
+  }
+  for (
+    const text of ["localhost:8080/x", "http://xn--caf-dma.test/", "http://[::1]:9/", "a_b.test"]
+  ) {
+    assert.ok(parseUrl(text, undefined, true), text);
+  }
+});
+
 Deno.test("values: methods are HTTP tokens kept as written", () => {
   assert.equal(parseMethod("PROPFIND"), "PROPFIND");
   assert.equal(parseMethod("purge"), "purge");
