@@ -10,6 +10,9 @@ import { oauth2CacheFailed } from "./oauth2_notice.ts";
 import { parseArgv } from "./parse.ts";
 import { ROOT, VERSION } from "./program.ts";
 
+/** The exit code after SIGTERM: 128 + 15, as a shell reports a process that SIGTERM ended. */
+const TERMINATED = 143;
+
 /**
  * @param args the command-line arguments, without the program name
  * @returns the exit code
@@ -17,13 +20,8 @@ import { ROOT, VERSION } from "./program.ts";
 export async function run(args: string[]): Promise<number> {
   const controller = new AbortController();
   const context: CliContext = { signal: controller.signal };
-  const onInterrupt = () => {
-    if (controller.signal.aborted) Deno.exit(ExitCode.Interrupted);
-    controller.abort(new InterruptedError());
-    // Give streams a moment to close cleanly, then leave regardless.
-    Deno.unrefTimer(setTimeout(() => Deno.exit(ExitCode.Interrupted), 2000));
-  };
-  Deno.addSignalListener("SIGINT", onInterrupt);
+  const signals = listenForSignals(controller);
+  const interrupted = signals.code;
   try {
     const invocation = parseArgv(ROOT, args);
     switch (invocation.kind) {
@@ -37,19 +35,46 @@ export async function run(args: string[]): Promise<number> {
       }
       case "run": {
         const code = await invocation.run(invocation.values, context);
-        if (controller.signal.aborted) return ExitCode.Interrupted;
+        if (controller.signal.aborted) return interrupted();
         // A token that could not be saved was reported on stderr; scripts must notice it too.
         return code === ExitCode.OK && oauth2CacheFailed() ? ExitCode.Failure : code;
       }
     }
   } catch (error) {
     const err = stderr();
-    if (controller.signal.aborted) return ExitCode.Interrupted;
+    if (controller.signal.aborted) return interrupted();
     await err.write(formatError(error, err));
     if (error instanceof DialError) return error.exitCode;
     if (Deno.env.get("DIAL_DEBUG") && error instanceof Error) await err.write(`${error.stack}\n`);
     return ExitCode.Failure;
   } finally {
-    Deno.removeSignalListener("SIGINT", onInterrupt);
+    signals.stop();
   }
+}
+
+/**
+ * Ctrl-C exits 130; SIGTERM (docker stop, timeout, a cancelled CI job) exits 143, as a shell
+ * reports it. Both abort the run the same way, so a download removes its temporary file.
+ */
+function listenForSignals(controller: AbortController): { code(): number; stop(): void } {
+  let code: number = ExitCode.Interrupted;
+  const on = (exitCode: number) => () => {
+    if (controller.signal.aborted) Deno.exit(code);
+    code = exitCode;
+    controller.abort(new InterruptedError());
+    // Give streams a moment to close cleanly, then leave regardless.
+    Deno.unrefTimer(setTimeout(() => Deno.exit(code), 2000));
+  };
+  const onInterrupt = on(ExitCode.Interrupted);
+  const onTerminate = on(TERMINATED);
+  const terminable = Deno.build.os !== "windows";
+  Deno.addSignalListener("SIGINT", onInterrupt);
+  if (terminable) Deno.addSignalListener("SIGTERM", onTerminate);
+  return {
+    code: () => code,
+    stop() {
+      Deno.removeSignalListener("SIGINT", onInterrupt);
+      if (terminable) Deno.removeSignalListener("SIGTERM", onTerminate);
+    },
+  };
 }
