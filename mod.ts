@@ -17,18 +17,20 @@
  */
 export { type Exchange, send, type SendOptions, sendPrepared } from "./src/http/send.ts";
 export {
-  closeTransports,
   type ResponseMeta,
   responseMeta,
-  type Route,
   transportFetch,
   type TransportOptions,
   type TransportPlan,
+} from "./src/http/client.ts";
+export {
+  closeTransports,
+  type Route,
   transportWebSocket,
   type TransportWebSocketFactory,
   type WebSocketRoute,
   webSocketRoute,
-} from "./src/http/client.ts";
+} from "./src/http/websocket_route.ts";
 export { type TlsCheck, TlsError } from "./src/http/transport_error.ts";
 export { describePlan, type Endpoint, planFor, type TlsPlan } from "./src/http/plan.ts";
 export type { NodeTlsReason } from "./src/http/plan.ts";

@@ -7,7 +7,8 @@
 import { createClient } from "graphql-ws";
 import { DialError, ErrorCode, ExitCode } from "../errors.ts";
 import { requestHeaders, requestUrl } from "../http/build_request.ts";
-import { transportFetch, type TransportOptions, webSocketRoute } from "../http/client.ts";
+import { transportFetch, type TransportOptions } from "../http/client.ts";
+import { webSocketRoute } from "../http/websocket_route.ts";
 import { authorize } from "../http/credentials.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
 import { StatusError } from "../stream/status_error.ts";

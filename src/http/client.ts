@@ -14,9 +14,6 @@ import { utf8ByteString } from "./build_request.ts";
 
 export type { TransportOptions, TransportPlan } from "./plan.ts";
 export { copyMeta, type ResponseMeta, responseMeta } from "./response_meta.ts";
-export { closeTransports, transportWebSocket, webSocketRoute } from "./websocket_route.ts";
-export type { Route } from "./websocket_route.ts";
-export type { TransportWebSocketFactory, WebSocketRoute } from "./websocket_route.ts";
 
 const NULL_BODY = new Set([101, 204, 205, 304]);
 

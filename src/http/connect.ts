@@ -9,12 +9,14 @@ import type { TransportPlan } from "./plan.ts";
 import { proxyTarget } from "./proxy.ts";
 import { utf8ByteString } from "./build_request.ts";
 
-/** An open connection to the server, as web streams. */
+/** An open connection to the server. */
 export interface Connection {
-  /** Bytes from the server. */
-  readable: ReadableStream<Uint8Array>;
-  /** Bytes to the server. */
-  writable: WritableStream<Uint8Array>;
+  /** @returns the next bytes from the server, null at the end */
+  read(): Promise<Uint8Array | null>;
+  /** Writes all of the bytes. */
+  write(bytes: Uint8Array): Promise<void>;
+  /** The connection as web streams (for node:http2); not mixed with read and write. */
+  streams(): { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
   /** The protocol to speak: `h2` when ALPN chose it, else HTTP/1.1. */
   protocol: "http/1.1" | "h2";
   /** Closes the connection (idempotent). */
@@ -91,8 +93,7 @@ export async function openConnection(
       const open = conn;
       const secure = await bounded(startNodeTls(open, tls));
       return {
-        readable: secure.readable,
-        writable: secure.writable,
+        ...fromStreams(secure.readable, secure.writable),
         protocol: secure.alpn === "h2" ? "h2" : "http/1.1",
         close: once(() => {
           secure.close();
@@ -107,7 +108,8 @@ export async function openConnection(
     if (conn) closeQuietly(conn);
     throw error;
   } finally {
-    clearTimeout(timer);
+    // Deno's timers load Node's timer code on first use (~5 ms): only touched when set.
+    if (timer !== undefined) clearTimeout(timer);
   }
 }
 
@@ -126,12 +128,34 @@ function closeQuietly(conn: Deno.Conn): void {
   } catch { /* already closed */ }
 }
 
+/** Reads and writes go straight to the runtime (web streams cost start-up time). */
 function fromConn(conn: Deno.Conn, protocol: "http/1.1" | "h2"): Connection {
+  const buffer = new Uint8Array(64 * 1024);
   return {
-    readable: conn.readable,
-    writable: conn.writable,
+    async read() {
+      const n = await conn.read(buffer);
+      return n === null ? null : buffer.slice(0, n);
+    },
+    write: (bytes) => writeAll(conn, bytes),
+    streams: () => ({ readable: conn.readable, writable: conn.writable }),
     protocol,
     close: once(() => closeQuietly(conn)),
+  };
+}
+
+function fromStreams(
+  readable: ReadableStream<Uint8Array>,
+  writable: WritableStream<Uint8Array>,
+): Pick<Connection, "read" | "write" | "streams"> {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
+  return {
+    async read() {
+      const { value, done } = await (reader ??= readable.getReader()).read();
+      return done ? null : value;
+    },
+    write: (bytes) => (writer ??= writable.getWriter()).write(bytes),
+    streams: () => ({ readable, writable }),
   };
 }
 

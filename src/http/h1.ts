@@ -63,15 +63,15 @@ function bytesOf(text: string): Uint8Array {
 
 /** A buffered reader over the connection's bytes. */
 class Bytes {
-  #reader: ReadableStreamDefaultReader<Uint8Array>;
+  #conn: Connection;
   #buffer = new Uint8Array(0);
-  constructor(readable: ReadableStream<Uint8Array>) {
-    this.#reader = readable.getReader();
+  constructor(conn: Connection) {
+    this.#conn = conn;
   }
   /** @returns false at the end of the stream */
   async #more(): Promise<boolean> {
-    const { value, done } = await this.#reader.read();
-    if (done) return false;
+    const value = await this.#conn.read();
+    if (value === null) return false;
     const joined = new Uint8Array(this.#buffer.length + value.length);
     joined.set(this.#buffer);
     joined.set(value, this.#buffer.length);
@@ -121,7 +121,7 @@ class Bytes {
     return out.slice();
   }
   cancel(): void {
-    this.#reader.cancel().catch(() => {});
+    this.#conn.close();
   }
 }
 
@@ -143,13 +143,12 @@ function indexOf(buffer: Uint8Array, from: number): number {
  * @returns the response
  */
 export async function exchangeH1(conn: Connection, request: WireRequest): Promise<WireResponse> {
-  const writer = conn.writable.getWriter();
-  const reader = new Bytes(conn.readable);
+  const reader = new Bytes(conn);
   const onAbort = () => conn.close();
   request.signal?.addEventListener("abort", onAbort, { once: true });
   let headDone = false;
   let writeError: Error | undefined;
-  writeRequest(writer, request).catch((error: Error) => {
+  writeRequest(conn, request).catch((error: Error) => {
     if (headDone) return; // the server answered without reading all: its answer counts
     if (error instanceof SocketWriteError) {
       // The server may have answered and closed (413): the answer is read first.
@@ -315,16 +314,12 @@ function bodyFraming(headers: Array<[string, string]>): BodyFraming {
 /** A failure to write to the connection (as opposed to reading the body's source). */
 class SocketWriteError extends Error {}
 
-async function writeRequest(
-  socket: WritableStreamDefaultWriter<Uint8Array>,
-  request: WireRequest,
-): Promise<void> {
+async function writeRequest(conn: Connection, request: WireRequest): Promise<void> {
   const writer = {
     write: (bytes: Uint8Array) =>
-      socket.write(bytes).catch((cause) => {
+      conn.write(bytes).catch((cause) => {
         throw new SocketWriteError("write failed", { cause });
       }),
-    releaseLock: () => socket.releaseLock(),
   };
   let head = `${request.method} ${request.target} HTTP/1.1\r\n`;
   for (const [name, value] of request.headers) head += `${name}: ${value}\r\n`;
@@ -336,7 +331,6 @@ async function writeRequest(
     all.set(headBytes);
     if (body) all.set(body.bytes, headBytes.length);
     await writer.write(all);
-    writer.releaseLock();
     return;
   }
   await writer.write(bytesOf(head));
@@ -358,5 +352,4 @@ async function writeRequest(
       } read`,
     );
   }
-  writer.releaseLock();
 }

@@ -29,7 +29,7 @@ const CONNECTION_HEADERS = new Set([
  * @returns the response
  */
 export async function exchangeH2(conn: Connection, request: WireRequest): Promise<WireResponse> {
-  const socket = Duplex.fromWeb({ readable: conn.readable, writable: conn.writable });
+  const socket = Duplex.fromWeb(conn.streams());
   const host = request.headers.find(([name]) => name.toLowerCase() === "host")?.[1];
   const session = http2.connect(`${request.scheme}://${request.authority}`, {
     createConnection: () => socket,

@@ -7,7 +7,8 @@ import { DialError, ErrorCode, ExitCode, TimeoutError } from "../errors.ts";
 import { displayUrl, requestHeaders, requestUrl } from "../http/build_request.ts";
 import { withCredentials } from "../http/credentials.ts";
 import type { PreparedRequest, RequestSpec } from "../http/request_spec.ts";
-import { transportFetch, type TransportOptions, transportWebSocket } from "../http/client.ts";
+import { transportFetch, type TransportOptions } from "../http/client.ts";
+import { transportWebSocket } from "../http/websocket_route.ts";
 import { EventChannel, sleep } from "./event_channel.ts";
 import { StatusError } from "./status_error.ts";
 import {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { startUiServer, type UiServer } from "../../src/ui/server.ts";
-import { closeTransports } from "../../src/http/client.ts";
+import { closeTransports } from "../../src/http/websocket_route.ts";
 import { makeCertificates, serveTls } from "../e2e/_tls.ts";
 import { apiHeaders, sessionOf } from "./_session.ts";
 
