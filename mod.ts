@@ -24,13 +24,11 @@ export {
   type TransportPlan,
 } from "./src/http/client.ts";
 export {
-  closeTransports,
-  type Route,
+  DialWebSocket,
+  type DialWebSocketInit,
   transportWebSocket,
   type TransportWebSocketFactory,
-  type WebSocketRoute,
-  webSocketRoute,
-} from "./src/http/websocket_route.ts";
+} from "./src/http/websocket.ts";
 export { type TlsCheck, TlsError } from "./src/http/transport_error.ts";
 export { describePlan, type Endpoint, planFor, type TlsPlan } from "./src/http/plan.ts";
 export type { NodeTlsReason } from "./src/http/plan.ts";

@@ -7,7 +7,7 @@ import { formatRequestHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { type BinaryEncoding, formatMessage } from "../output/stream.ts";
 import { BoundedWriter } from "../output/bounded_writer.ts";
-import { escapeControls, isBrokenPipe, type Sink, stderr, stdout } from "../output/terminal.ts";
+import { escapeControls, isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
 import {
   type WebSocketCloseInfo,
   WebSocketSession,
@@ -66,7 +66,8 @@ export async function runWs(
   );
 
   // Printing is chained so lines keep their order; received messages go through a bounded
-  // queue that drops the oldest when the output cannot keep up (a WebSocket cannot pause).
+  // queue, and while it is full the session stops reading the socket: TCP then slows the
+  // server down, and no message is dropped.
   let printing = Promise.resolve();
   const done = Promise.withResolvers<"max" | "idle" | "server" | "interrupted">();
   const print = (write: () => Promise<void>) => {
@@ -81,12 +82,11 @@ export async function runWs(
   };
   const prompt = interactive && err.isTerminal;
   const writer = new BoundedWriter(out, {
-    whenFull: "drop",
+    whenFull: "wait",
     ...(prompt
       ? { around: { before: () => err.write("\r\x1b[K"), after: () => err.write("> ") } }
       : {}),
   });
-  const reportDropped = droppedReporter(writer, err);
   let received = 0;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   let stdinEnded = false;
@@ -108,7 +108,10 @@ export async function runWs(
         if (isBrokenPipe(writer.failure)) done.resolve("max");
         else done.reject(writer.failure);
       }
-      reportDropped.check();
+      if (writer.full) {
+        session.pause();
+        void writer.ready()?.then(() => session.resume());
+      }
       if (event.direction === "in") {
         received++;
         if (maxMessages !== undefined && received >= maxMessages) done.resolve("max");
@@ -146,7 +149,6 @@ export async function runWs(
     await session.close(1000);
     await printing;
     await flushOutput(writer);
-    await reportDropped.final();
     throw error;
   } finally {
     clearTimeout(idleTimer);
@@ -158,7 +160,6 @@ export async function runWs(
     : await session.close(1000);
   await printing;
   await flushOutput(writer);
-  await reportDropped.final();
   if (context.signal.aborted) return ExitCode.Interrupted;
   if (flags.verbose || interactive) {
     if (prompt) await err.write("\r\x1b[K");
@@ -173,31 +174,6 @@ async function flushOutput(writer: BoundedWriter): Promise<void> {
   await writer.flush().catch((error) => {
     if (!isBrokenPipe(error)) throw error;
   });
-}
-
-/** Reports dropped messages on stderr at most once a second, and what is left at the end. */
-function droppedReporter(writer: BoundedWriter, err: Sink) {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let total = 0;
-  const report = async () => {
-    timer = undefined;
-    const count = writer.takeDropped();
-    if (count === 0) return;
-    total += count;
-    await warn(
-      err,
-      `Dropped ${count} incoming messages: the output did not keep up (${total} dropped in total)`,
-    );
-  };
-  return {
-    check(): void {
-      if (timer === undefined && writer.droppedCount > 0) timer = setTimeout(report, 1000);
-    },
-    async final(): Promise<void> {
-      clearTimeout(timer);
-      await report();
-    },
-  };
 }
 
 function describeClose(info: WebSocketCloseInfo): string {

@@ -8,7 +8,7 @@ import { createClient } from "graphql-ws";
 import { DialError, ErrorCode, ExitCode } from "../errors.ts";
 import { requestHeaders, requestUrl } from "../http/build_request.ts";
 import { transportFetch, type TransportOptions } from "../http/client.ts";
-import { webSocketRoute } from "../http/websocket_route.ts";
+import { DialWebSocket } from "../http/websocket.ts";
 import { authorize } from "../http/credentials.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
 import { StatusError } from "../stream/status_error.ts";
@@ -82,19 +82,17 @@ async function* attempt(
   const headers = requestHeaders(handshakeRequest(prepared));
   const target = `${url.hostname}:${url.port || (url.protocol === "wss:" ? "443" : "80")}`;
   let failure: DialError | undefined;
-  let socket: WebSocket | undefined;
-  const routed = await webSocketRoute(url, options.transport);
-  class HandshakeWebSocket extends WebSocket {
+  let socket: DialWebSocket | undefined;
+  const transport = options.transport ?? {};
+  class HandshakeWebSocket extends DialWebSocket {
     constructor(_address: string | URL, protocols?: string | string[]) {
-      super(routed.url, {
+      super(url, {
         protocols: protocols === undefined ? [] : [protocols].flat(),
         headers,
-        ...(routed.client ? { client: routed.client } : {}),
-      });
+      }, transport);
       socket = this;
-      routed.watch(this);
       this.addEventListener("error", (event) => {
-        failure ??= routed.explain(event) ?? handshakeError(event, target);
+        failure ??= this.failure ?? handshakeError(event, target);
       });
     }
   }
@@ -138,7 +136,7 @@ async function* attempt(
 }
 
 /** Waits (at most a second) for the closing handshake, so the server sees a clean close. */
-async function closed(socket: WebSocket | undefined): Promise<void> {
+async function closed(socket: DialWebSocket | undefined): Promise<void> {
   if (!socket || socket.readyState === WebSocket.CLOSED) return;
   if (socket.readyState !== WebSocket.CLOSING) socket.close(1000, "Normal Closure");
   await new Promise<void>((resolve) => {

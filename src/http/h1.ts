@@ -61,10 +61,11 @@ function bytesOf(text: string): Uint8Array {
   return Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff);
 }
 
-/** A buffered reader over the connection's bytes. */
-class Bytes {
+/** A buffered reader over a connection's bytes (HTTP/1.1 heads and bodies, WebSocket frames). */
+export class ByteReader {
   #conn: Connection;
   #buffer = new Uint8Array(0);
+  /** @param conn the connection to read */
   constructor(conn: Connection) {
     this.#conn = conn;
   }
@@ -78,7 +79,12 @@ class Bytes {
     this.#buffer = joined;
     return true;
   }
-  /** Reads through the next CRLF CRLF (a response head); undefined at a clean end. */
+  /**
+   * Reads through the next CRLF CRLF (a response head).
+   *
+   * @param limit the most bytes to read
+   * @returns the head as a byte string, undefined at a clean end
+   */
   async head(limit: number): Promise<string | undefined> {
     let from = 0;
     for (;;) {
@@ -100,7 +106,7 @@ class Bytes {
       }
     }
   }
-  /** Reads one CRLF-terminated line (chunk sizes, trailers). */
+  /** @returns one CRLF-terminated line (chunk sizes, trailers) */
   async line(): Promise<string> {
     for (;;) {
       const at = this.#buffer.indexOf(10);
@@ -113,13 +119,29 @@ class Bytes {
       if (!await this.#more()) throw new Error("connection closed early, in a chunked body");
     }
   }
-  /** Up to `max` bytes; an empty array at the end of the stream. */
+  /**
+   * @param length how many bytes
+   * @returns exactly that many bytes, or undefined when the stream ends first
+   */
+  async exactly(length: number): Promise<Uint8Array | undefined> {
+    while (this.#buffer.length < length) {
+      if (!await this.#more()) return undefined;
+    }
+    const out = this.#buffer.slice(0, length);
+    this.#buffer = this.#buffer.subarray(length);
+    return out;
+  }
+  /**
+   * @param max the most bytes
+   * @returns up to `max` bytes; an empty array at the end of the stream
+   */
   async some(max: number): Promise<Uint8Array> {
     if (this.#buffer.length === 0 && !await this.#more()) return new Uint8Array(0);
     const out = this.#buffer.subarray(0, Math.min(max, this.#buffer.length));
     this.#buffer = this.#buffer.subarray(out.length);
     return out.slice();
   }
+  /** Closes the connection. */
   cancel(): void {
     this.#conn.close();
   }
@@ -143,7 +165,7 @@ function indexOf(buffer: Uint8Array, from: number): number {
  * @returns the response
  */
 export async function exchangeH1(conn: Connection, request: WireRequest): Promise<WireResponse> {
-  const reader = new Bytes(conn);
+  const reader = new ByteReader(conn);
   const onAbort = () => conn.close();
   request.signal?.addEventListener("abort", onAbort, { once: true });
   let headDone = false;
@@ -249,7 +271,7 @@ export function parseHead(text: string): ParsedHead {
 
 interface BodyFraming {
   /** @returns the next chunk, or undefined at the end of the body */
-  next(reader: Bytes): Promise<Uint8Array | undefined>;
+  next(reader: ByteReader): Promise<Uint8Array | undefined>;
 }
 
 const CHUNK = 64 * 1024;

@@ -8,7 +8,7 @@ import { displayUrl, requestHeaders, requestUrl } from "../http/build_request.ts
 import { withCredentials } from "../http/credentials.ts";
 import type { PreparedRequest, RequestSpec } from "../http/request_spec.ts";
 import { transportFetch, type TransportOptions } from "../http/client.ts";
-import { transportWebSocket } from "../http/websocket_route.ts";
+import { transportWebSocket } from "../http/websocket.ts";
 import { EventChannel, sleep } from "./event_channel.ts";
 import { StatusError } from "./status_error.ts";
 import {
@@ -229,6 +229,20 @@ export class WebSocketSession {
    */
   send(data: string | Uint8Array): void {
     this.#send(data, false);
+  }
+
+  /**
+   * Stops reading incoming messages until {@link resume}: the server is slowed down by TCP's
+   * flow control, and nothing is dropped. (A socket from a factory without `pause`, such as
+   * the runtime's own WebSocket, cannot pause; the call does nothing then.)
+   */
+  pause(): void {
+    (this.#socket as { pause?: () => void } | undefined)?.pause?.();
+  }
+
+  /** Reads incoming messages again after {@link pause}. */
+  resume(): void {
+    (this.#socket as { resume?: () => void } | undefined)?.resume?.();
   }
 
   /**

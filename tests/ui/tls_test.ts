@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { startUiServer, type UiServer } from "../../src/ui/server.ts";
-import { closeTransports } from "../../src/http/websocket_route.ts";
 import { makeCertificates, serveTls } from "../e2e/_tls.ts";
 import { apiHeaders, sessionOf } from "./_session.ts";
 
@@ -48,7 +47,6 @@ Deno.test("ui server: a certificate failure reaches the app in words; dial ui --
       assert.equal((trusted.json as { body: string }).body, "secure");
     }
   } finally {
-    closeTransports();
     await target.shutdown();
     await Deno.remove(certs.dir, { recursive: true });
   }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { selfSignedServerCertificates } from "../../src/http/certificates.ts";
-import { routeFor } from "../../src/http/websocket_route.ts";
+import { planFor } from "../../src/http/plan.ts";
 import { bypasses, chooseProxy } from "../../src/http/proxy.ts";
 import { proxyError, tlsError } from "../../src/http/transport_error.ts";
 import { makeCertificates } from "../e2e/_tls.ts";
@@ -52,29 +52,13 @@ Deno.test("certificates: only a self-signed CA:TRUE certificate with a subjectAl
     "localhost",
     "127.0.0.1",
   ]);
-  // Only the hosts the self-signed certificate names go through the bridge.
+  // Only the hosts the self-signed certificate names take node:tls.
   const options = { caCerts: [read(certs.self)], env: env({}) };
-  assert.equal((await routeFor(new URL("https://localhost:8443/"), options)).bridge, "self-signed");
-  assert.equal((await routeFor(new URL("wss://127.0.0.1/"), options)).bridge, "self-signed");
-  assert.equal((await routeFor(new URL("https://example.com/"), options)).bridge, undefined);
+  const why = (url: string) => planFor(new URL(url), options).tls?.why;
+  assert.equal(why("https://localhost:8443/"), "self-signed");
+  assert.equal(why("wss://127.0.0.1/"), "self-signed");
+  assert.equal(why("https://example.com/"), undefined);
   await Deno.remove(certs.dir, { recursive: true });
-});
-
-Deno.test("websocket route: -k and a self-signed --cacert bridge wss only; ws:// through a proxy is tunnelled", async () => {
-  const none = env({});
-  assert.equal(
-    (await routeFor(new URL("https://a.test/"), { insecure: true, env: none })).bridge,
-    "insecure",
-  );
-  assert.equal(
-    (await routeFor(new URL("http://a.test/"), { insecure: true, env: none })).bridge,
-    undefined,
-  );
-  const proxied = { proxy: "http://p:1", env: none };
-  assert.equal((await routeFor(new URL("ws://a.test/"), proxied, "websocket")).bridge, "tunnel");
-  assert.equal((await routeFor(new URL("ws://a.test/"), proxied, "fetch")).bridge, undefined);
-  assert.equal((await routeFor(new URL("wss://a.test/"), proxied, "websocket")).bridge, undefined);
-  assert.equal((await routeFor(new URL("https://a.test/"), { env: none })).target, "a.test:443");
 });
 
 Deno.test("tls errors: each failed check in words, with the flag that helps", () => {
