@@ -234,17 +234,16 @@ export class DialWebSocket extends EventTarget {
     options.onRoute?.(plan);
     const conn = this.#conn = await openConnection(plan, init.signal);
     const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
-    const headers: Array<[string, string]> = [];
+    // In the order `-v` shows (wire.ts): a User-Agent unless given, the version, the
+    // request's headers, Host, the upgrade and the key.
     const given = init.headers ?? new Headers();
+    const headers: Array<[string, string]> = [];
+    if (!given.has("user-agent")) headers.push(["user-agent", `Deno/${Deno.version.deno}`]);
+    headers.push(["sec-websocket-version", "13"]);
     for (const [name, value] of given) headers.push([name, value]);
-    if (!given.has("host")) headers.push(["host", url.host]);
-    headers.push(
-      ["upgrade", "websocket"],
-      ["connection", "Upgrade"],
-      ["sec-websocket-key", key],
-      ["sec-websocket-version", "13"],
-    );
     if (init.protocols?.length) headers.push(["sec-websocket-protocol", init.protocols.join(", ")]);
+    if (!given.has("host")) headers.push(["host", url.host]);
+    headers.push(["upgrade", "websocket"], ["connection", "Upgrade"], ["sec-websocket-key", key]);
     let head = `GET ${url.pathname || "/"}${url.search} HTTP/1.1\r\n`;
     for (const [name, value] of headers) head += `${name}: ${value}\r\n`;
     await conn.write(Uint8Array.from(`${head}\r\n`, (c) => c.charCodeAt(0) & 0xff));
