@@ -285,7 +285,7 @@ function describeNetworkCause(error: unknown): string {
   }
   const all = texts.join(" ");
   const known: Array<[RegExp, string]> = [
-    // fetch's messages, and node:http's codes (file and form uploads, see http/sized_send.ts).
+    // The runtime's messages (fetch, Deno.connect) and node's codes (node:tls, node:http2).
     [/connection refused|ECONNREFUSED/i, "connection refused"],
     [
       /dns error|failed to lookup|name or service not known|no such host|ENOTFOUND|EAI_AGAIN/i,

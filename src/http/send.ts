@@ -14,9 +14,6 @@ import type { CookieJar } from "./cookies.ts";
 import type { PreparedRequest, RequestSpec } from "./request_spec.ts";
 import { type Framing, sendableHeaders, wireHead } from "./wire.ts";
 
-/** Methods the Fetch standard forbids; Deno's fetch refuses them before sending. */
-const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
-
 /** Options for {@link send}. */
 export interface SendOptions {
   /** Follow redirects (`-L`). Default false. */
@@ -88,10 +85,10 @@ export async function sendPrepared(
 ): Promise<Exchange> {
   const fetchFn = options.fetch ?? await defaultFetch(options.transport);
   const maxRedirects = options.maxRedirects ?? 10;
-  if (FORBIDDEN_METHODS.has(prepared.method.toUpperCase())) {
+  if (prepared.method.toUpperCase() === "CONNECT") {
     throw new UsageError(
-      `Method "${prepared.method}" cannot be sent: fetch forbids CONNECT, TRACE and TRACK`,
-      { hint: "use curl for these methods" },
+      `Method "${prepared.method}" cannot be sent: CONNECT asks a proxy for a tunnel, with host:port as its target`,
+      { hint: "give the proxy with --proxy: dial opens the tunnel itself" },
     );
   }
   // Loaded when needed: a jar once a response sets a cookie.

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { dial, dialEnv, serve } from "../_helpers.ts";
 import { mainPath } from "./_spawn.ts";
+import { rawServer } from "./_raw_server.ts";
 
 function bodyServer() {
   return serve((request) =>
@@ -29,14 +30,16 @@ async function dialTo(path: string, args: string[]) {
   return { code: output.code, stderr: new TextDecoder().decode(output.stderr) };
 }
 
-Deno.test("local: CONNECT and TRACE are usage errors, not network failures", async () => {
+Deno.test("local: CONNECT is a usage error, not a network failure; TRACE is sent, as curl sends it", async () => {
   await using server = bodyServer();
-  for (const method of ["CONNECT", "TRACE"]) {
-    const result = await dial([method, `${server.origin}/`]);
-    assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, new RegExp(`^error: Method "${method}" cannot be sent`, "m"));
-  }
+  const result = await dial(["CONNECT", `${server.origin}/`]);
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /^error: Method "CONNECT" cannot be sent/m);
   assert.equal(server.requests.length, 0);
+  await using raw = rawServer();
+  const trace = await dial(["TRACE", `${raw.origin}/t`]);
+  assert.equal(trace.code, 0, trace.stderr);
+  assert.deepEqual(raw.requests.map((r) => r.line), ["TRACE /t HTTP/1.1"]);
 });
 
 Deno.test("local: -o to a directory names the cause, exit 1", async () => {
