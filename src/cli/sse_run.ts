@@ -156,7 +156,7 @@ export async function runSse(
   let printed = 0;
   let failure: DialError | undefined;
   // Events go through a byte-bounded queue: while it is full, the session stops reading.
-  const writer = new BoundedWriter(out, { whenFull: "wait" });
+  const writer = new BoundedWriter(out);
   let printing = Promise.resolve();
   const print = (write: () => Promise<void>) => {
     printing = printing.then(() => writer.flush()).then(write).catch((error) => {

@@ -82,7 +82,6 @@ export async function runWs(
   };
   const prompt = interactive && err.isTerminal;
   const writer = new BoundedWriter(out, {
-    whenFull: "wait",
     ...(prompt
       ? { around: { before: () => err.write("\r\x1b[K"), after: () => err.write("> ") } }
       : {}),

@@ -16,20 +16,12 @@ const encoder = new TextEncoder();
 interface Block {
   bytes: Uint8Array;
   used: number;
-  /** How many messages the block holds, for the dropped count. */
-  messages: number;
 }
 
 /** Options for {@link BoundedWriter}. */
 export interface BoundedWriterOptions {
   /** The most bytes queued. Default {@link DEFAULT_QUEUE_BYTES}. */
   limitBytes?: number;
-  /**
-   * What happens when the queue is full: `wait` (the producer awaits {@link
-   * BoundedWriter.ready}; nothing is lost) or `drop` (the oldest queued messages are dropped
-   * and counted, for sources that cannot pause, like a WebSocket).
-   */
-  whenFull: "wait" | "drop";
   /** Called around each write, e.g. to clear and redraw a prompt on stderr. */
   around?: { before(): Promise<void>; after(): Promise<void> };
 }
@@ -39,7 +31,7 @@ export interface BoundedWriterOptions {
  *
  * @example
  * ```ts
- * const writer = new BoundedWriter(stdout(), { whenFull: "wait" });
+ * const writer = new BoundedWriter(stdout());
  * writer.push("line\n");
  * await writer.ready(); // pauses the producer while 8 MiB wait
  * await writer.flush();
@@ -49,11 +41,11 @@ export class BoundedWriter {
   readonly #sink: Sink;
   readonly #limit: number;
   readonly #options: BoundedWriterOptions;
+  // When the queue is full the producer awaits ready(); nothing is ever dropped.
   readonly #blocks: Block[] = [];
   #queued = 0;
-  #dropped = 0;
   #writing?: Promise<void>;
-  /** The block being written: never appended to, never dropped. */
+  /** The block being written: never appended to. */
   #current?: Block;
   #failure?: unknown;
   #waiters: Array<() => void> = [];
@@ -62,7 +54,7 @@ export class BoundedWriter {
    * @param sink where the bytes go
    * @param options the bound and what to do when it is reached
    */
-  constructor(sink: Sink, options: BoundedWriterOptions) {
+  constructor(sink: Sink, options: BoundedWriterOptions = {}) {
     this.#sink = sink;
     this.#limit = options.limitBytes ?? DEFAULT_QUEUE_BYTES;
     this.#options = options;
@@ -97,34 +89,18 @@ export class BoundedWriter {
     if (worst > BLOCK_BYTES) {
       // A large message gets a block of its own, of its exact size.
       const bytes = encoder.encode(text);
-      this.#blocks.push({ bytes, used: bytes.length, messages: 1 });
+      this.#blocks.push({ bytes, used: bytes.length });
       written = bytes.length;
     } else {
       if (!tail || tail === this.#current || tail.bytes.length - tail.used < worst) {
-        tail = { bytes: new Uint8Array(BLOCK_BYTES), used: 0, messages: 0 };
+        tail = { bytes: new Uint8Array(BLOCK_BYTES), used: 0 };
         this.#blocks.push(tail);
       }
       written = encoder.encodeInto(text, tail.bytes.subarray(tail.used)).written;
       tail.used += written;
-      tail.messages++;
     }
     this.#queued += written;
-    if (this.#options.whenFull === "drop") this.#dropOldest();
     this.#writing ??= this.#drain();
-  }
-
-  /** @returns the messages dropped and not yet taken with {@link takeDropped} */
-  get droppedCount(): number {
-    return this.#dropped;
-  }
-
-  /**
-   * @returns the messages dropped since the last call (`drop` mode), and resets the count
-   */
-  takeDropped(): number {
-    const count = this.#dropped;
-    this.#dropped = 0;
-    return count;
   }
 
   /**
@@ -165,16 +141,6 @@ export class BoundedWriter {
     } finally {
       this.#current = undefined;
       this.#writing = undefined;
-    }
-  }
-
-  #dropOldest(): void {
-    // The block being written stays; the newest block (just written into) stays.
-    while (this.#queued > this.#limit && this.#blocks.length > 2) {
-      const index = this.#blocks[0] === this.#current ? 1 : 0;
-      const [block] = this.#blocks.splice(index, 1);
-      this.#queued -= block!.used;
-      this.#dropped += block!.messages;
     }
   }
 

@@ -29,7 +29,7 @@ const line = (i: number) => `${String(i).padStart(9, "0")}\n`; // 10 bytes
 
 Deno.test("bounded writer: wait mode asks the producer to pause while full, loses nothing", async () => {
   const { sink, written, release } = stalledSink();
-  const writer = new BoundedWriter(sink, { whenFull: "wait", limitBytes: 100_000 });
+  const writer = new BoundedWriter(sink, { limitBytes: 100_000 });
   let i = 0;
   while (!writer.ready()) writer.push(line(i++));
   assert.equal(writer.full, true);
@@ -40,24 +40,9 @@ Deno.test("bounded writer: wait mode asks the producer to pause while full, lose
   assert.equal(written.join("").length, pushed * 10);
 });
 
-Deno.test("bounded writer: drop mode keeps the newest messages and counts the dropped", async () => {
-  const { sink, written, release } = stalledSink();
-  const writer = new BoundedWriter(sink, { whenFull: "drop", limitBytes: 200_000 });
-  const total = 100_000; // 1 MB of lines into a 200 kB queue
-  for (let i = 0; i < total; i++) writer.push(line(i));
-  assert.equal(writer.queuedBytes <= 200_000 + 65_536, true);
-  const dropped = writer.takeDropped();
-  release();
-  await writer.flush();
-  const lines = written.join("").split("\n").filter(Boolean);
-  assert.equal(lines.length + dropped, total);
-  assert.equal(lines.at(-1), line(total - 1).trim());
-  assert.equal(writer.takeDropped(), 0);
-});
-
 Deno.test("bounded writer: large and multi-byte messages are written whole, in order", async () => {
   const { sink, written, release } = stalledSink();
-  const writer = new BoundedWriter(sink, { whenFull: "wait" });
+  const writer = new BoundedWriter(sink);
   const big = "é".repeat(100_000) + "\n";
   writer.push("a\n");
   writer.push(big);
