@@ -65,9 +65,9 @@ const DRAIN_POLL_MS = 50;
 
 /**
  * Runs one session for one browser socket; events go out in batches, one frame per tick.
- * Memory is bounded when the page stops reading: an SSE session stops reading its stream
- * while the bridge is full; a WebSocket session (which cannot pause) loses its oldest
- * received messages, and the page gets a `dropped` event with the count.
+ * Memory is bounded when the page stops reading: while the bridge is full, an SSE session
+ * stops reading its stream and a WebSocket session pauses its socket, so TCP slows the
+ * server down and no message is lost.
  */
 class StreamBridge {
   readonly #socket: WebSocket;
@@ -76,7 +76,7 @@ class StreamBridge {
   #sse?: SseSession;
   #outbox: BridgeEvent[] = [];
   #outboxBytes = 0;
-  #dropped = 0;
+  #paused = false;
   #flushTimer?: ReturnType<typeof setTimeout>;
   #roomWaiters: Array<() => void> = [];
   #ended = false;
@@ -197,22 +197,11 @@ class StreamBridge {
     if (this.#ended) return;
     this.#outbox.push(event);
     this.#outboxBytes += eventBytes(event);
-    if (this.#ws && this.#pending() > BRIDGE_QUEUE_BYTES) this.#dropOldest();
+    if (this.#ws && !this.#paused && this.#pending() > BRIDGE_QUEUE_BYTES) {
+      this.#paused = true;
+      this.#ws.pause();
+    }
     this.#scheduleFlush(0);
-  }
-
-  /** Drops the oldest received messages down to three quarters of the bound. */
-  #dropOldest(): void {
-    const target = BRIDGE_QUEUE_BYTES * 0.75;
-    let excess = this.#pending() - target;
-    this.#outbox = this.#outbox.filter((event) => {
-      if (excess <= 0 || event.type !== "message" || event.direction !== "in") return true;
-      const size = eventBytes(event);
-      excess -= size;
-      this.#outboxBytes -= size;
-      this.#dropped++;
-      return false;
-    });
   }
 
   /** @returns undefined while there is room, else a promise resolved once there is */
@@ -232,16 +221,12 @@ class StreamBridge {
   #flush(): void {
     if (this.#socket.readyState !== WebSocket.OPEN) return this.#wakeRoomWaiters();
     // Events of one burst travel in one frame: 10,000 messages are not 10,000 frames.
-    while (this.#outbox.length > 0 || this.#dropped > 0) {
+    while (this.#outbox.length > 0) {
       if (this.#socket.bufferedAmount >= FRAME_BYTES) {
         this.#scheduleFlush(DRAIN_POLL_MS);
         break;
       }
       const batch: BridgeEvent[] = [];
-      if (this.#dropped > 0) {
-        batch.push({ type: "dropped", time: Date.now(), count: this.#dropped });
-        this.#dropped = 0;
-      }
       let bytes = 0;
       while (this.#outbox.length > 0 && (bytes < FRAME_BYTES || batch.length === 0)) {
         const event = this.#outbox.shift()!;
@@ -252,6 +237,10 @@ class StreamBridge {
       this.#socket.send(JSON.stringify(batch));
     }
     this.#wakeRoomWaiters();
+    if (this.#paused && this.#pending() <= BRIDGE_QUEUE_BYTES / 2) {
+      this.#paused = false;
+      this.#ws?.resume();
+    }
   }
 
   #wakeRoomWaiters(): void {
