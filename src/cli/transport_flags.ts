@@ -157,5 +157,13 @@ export async function parseTransportFlags(
     ...(flags.connectTo.length ? { connectTo: flags.connectTo } : {}),
     ...(flags.unixSocket !== undefined ? { unixSocket: flags.unixSocket } : {}),
     onRoute,
+    ...(verbose
+      ? {
+        onConnected: (plan: TransportPlan, protocol: "http/1.1" | "h2") =>
+          void err.write(
+            `* ALPN: ${plan.target} chose ${protocol === "h2" ? "HTTP/2" : "HTTP/1.1"}\n`,
+          ),
+      }
+      : {}),
   };
 }

@@ -84,6 +84,7 @@ async function fetchOnce(url: URL, init: RequestInit, options: TransportOptions)
   let conn: Connection | undefined;
   try {
     conn = await openConnection(plan, init.signal ?? undefined);
+    if (plan.tls) options.onConnected?.(plan, conn.protocol);
     return toResponse(await exchange(conn, request), url);
   } catch (error) {
     conn?.close();

@@ -37,6 +37,8 @@ export interface TransportOptions {
   env?: EnvLookup;
   /** Told each request's plan before it connects (for `-v`). */
   onRoute?: (plan: TransportPlan) => void;
+  /** Told the protocol a TLS connection's ALPN chose (for `-v`), once connected. */
+  onConnected?: (plan: TransportPlan, protocol: "http/1.1" | "h2") => void;
 }
 
 /** Where a socket is opened. */

@@ -265,9 +265,10 @@ Deno.test({
       ] as const
     ) {
       await withHttp2Only(cert, key, async (origin) => {
-        const get = await dial(["GET", `${origin}/g`, ...trust, "-i"]);
+        const get = await dial(["GET", `${origin}/g`, ...trust, "-i", "-v"]);
         assert.equal(get.code, 0, get.stderr);
         assert.equal(get.stdout.split("\n")[0], "HTTP/2 200");
+        includes(get.stderr, "chose HTTP/2\n");
         for (const body of bodies) {
           const result = await dial(["POST", `${origin}/h?q=1`, ...trust, ...body.args, "-s"], {
             ...(body.stdin ? { stdin: body.stdin } : {}),
