@@ -24,6 +24,12 @@ const PASSWORD = ["password"] as const;
 export const OAUTH2_EXTRA_FLAGS = flags([
   { long: "oauth2-scope", value: "scopes", help: "OAuth 2.0 scopes, space-separated" },
   {
+    long: "oauth2-param",
+    value: "name=value",
+    repeatable: true,
+    help: "extra token and authorization request parameter, e.g. audience=… (repeatable)",
+  },
+  {
     long: "oauth2-auth-url",
     value: "url",
     flows: CODE,

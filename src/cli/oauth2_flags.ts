@@ -7,6 +7,7 @@ import {
   DEFAULT_CALLBACK_PORT,
   DEFAULT_CALLBACK_TIMEOUT,
   type OAuth2Options,
+  parseOAuth2Param,
 } from "../auth/oauth2/parse_value.ts";
 import { Secret } from "../secret.ts";
 import { OAUTH2_EXTRA_FLAGS, type OAuth2FlagValues } from "./auth_flags.ts";
@@ -61,6 +62,7 @@ export async function parseOAuth2Flags(
       hint: "add --oauth2-username USER (and --oauth2-password, or type it when asked)",
     });
   }
+  const params = values.oauth2Param.map(parseOAuth2Param);
   const clientAuth = values.oauth2ClientAuth;
   const port = values.oauth2Port ?? DEFAULT_CALLBACK_PORT;
   const authUrl = values.oauth2AuthUrl === undefined ? undefined : parseUrl(values.oauth2AuthUrl);
@@ -92,6 +94,7 @@ export async function parseOAuth2Flags(
     ...(redirectUri ? { redirectUri } : {}),
     ...(values.oauth2NoCache ? { noCache: true } : {}),
     ...(values.oauth2Scope !== undefined ? { scope: values.oauth2Scope } : {}),
+    ...(params.length ? { params } : {}),
     ...(authUrl ? { authUrl } : {}),
     ...(values.oauth2Username !== undefined ? { username: values.oauth2Username } : {}),
     ...(password ? { password } : {}),

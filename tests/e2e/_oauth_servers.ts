@@ -93,6 +93,11 @@ export interface OidcOptions {
   redirectUris: string[];
   /** Access token lifetime in seconds (default 3600). */
   accessTokenTtl?: number;
+  /**
+   * Accept RFC 8707 `resource` parameters: a resource's tokens are JWTs with the resource as
+   * `aud` and the scope `api:read`.
+   */
+  resourceIndicators?: boolean;
 }
 
 /** The clients registered with {@link startOidcProvider}. */
@@ -141,7 +146,23 @@ export async function startOidcProvider(options: OidcOptions): Promise<OidcServe
         token_endpoint_auth_method: "none",
       },
     ],
-    features: { clientCredentials: { enabled: true }, devInteractions: { enabled: true } },
+    features: {
+      clientCredentials: { enabled: true },
+      devInteractions: { enabled: true },
+      ...(options.resourceIndicators
+        ? {
+          resourceIndicators: {
+            enabled: true,
+            getResourceServerInfo: (_ctx: unknown, resource: string) => ({
+              scope: "api:read",
+              audience: resource,
+              accessTokenFormat: "jwt",
+              accessTokenTTL: ttl,
+            }),
+          },
+        }
+        : {}),
+    },
     scopes: ["openid", "offline_access", "api:read"],
     issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
       client.grantTypeAllowed("refresh_token"),

@@ -48,6 +48,7 @@ export function authorizationUrl(options: OAuth2Options, state: string, challeng
   params.set("redirect_uri", redirectUriOf(options).href);
   const scope = normalizeScope(options.scope);
   if (scope) params.set("scope", scope);
+  for (const [name, value] of options.params ?? []) params.append(name, value);
   params.set("state", state);
   params.set("code_challenge", challenge);
   params.set("code_challenge_method", "S256");
@@ -100,7 +101,7 @@ export async function authorizationCodeGrant(
         callback,
         redirectUri.href,
         verifier,
-        httpOptions(request),
+        httpOptions(request, options),
       );
       return await oauth.processAuthorizationCodeResponse(
         await withIssuer(as, options, response),

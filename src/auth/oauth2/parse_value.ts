@@ -27,6 +27,12 @@ export interface OAuth2Value {
 export interface OAuth2Options extends OAuth2Value {
   /** Space-separated scopes (`--oauth2-scope`). */
   scope?: string;
+  /**
+   * Extra parameters for the token and authorization requests (`--oauth2-param NAME=VALUE`),
+   * in order; a name may repeat (RFC 8707 `resource`). Auth0 needs `audience`, Azure v1
+   * `resource`.
+   */
+  params?: Array<[string, string]>;
   /** Authorization endpoint, for `authorization_code` (`--oauth2-auth-url`). */
   authUrl?: URL;
   /** Resource owner, for `password` (`--oauth2-username`). */
@@ -63,8 +69,11 @@ export interface OAuth2Options extends OAuth2Value {
 
 /** Something the person running dial should be told about the token cache. */
 export interface OAuth2Notice {
-  /** `lock_wait`: another process is getting a token; `cache_write`: a token was not saved. */
-  kind: "lock_wait" | "cache_write";
+  /**
+   * `lock_wait`: another process is getting a token; `cache_write`: a token was not saved;
+   * `token_response`: the token endpoint's answer needed repair (no `token_type`).
+   */
+  kind: "lock_wait" | "cache_write" | "token_response";
   /** One line, naming the path and the reason; never a secret. */
   message: string;
 }
@@ -181,4 +190,48 @@ function tokenUrlEnd(text: string, authorityStart: number): number {
   if (port) i += port[0].length;
   const next = text.indexOf(":", i);
   return next < 0 ? text.length : next;
+}
+
+/** Parameters dial sets itself: `--oauth2-param` may not give them. */
+export const RESERVED_PARAMS: ReadonlySet<string> = new Set([
+  "grant_type",
+  "client_id",
+  "client_secret",
+  "client_assertion",
+  "client_assertion_type",
+  "scope",
+  "username",
+  "password",
+  "refresh_token",
+  "code",
+  "code_verifier",
+  "code_challenge",
+  "code_challenge_method",
+  "redirect_uri",
+  "response_type",
+  "state",
+  "device_code",
+]);
+
+/**
+ * Parses one `--oauth2-param NAME=VALUE`.
+ *
+ * @param text e.g. `audience=https://api.example.com`
+ * @returns the name and value (the value may be empty)
+ * @throws {UsageError} without `=`, with an empty name, or for a parameter dial sets itself
+ */
+export function parseOAuth2Param(text: string): [string, string] {
+  const eq = text.indexOf("=");
+  const name = eq < 0 ? text : text.slice(0, eq);
+  if (eq <= 0) {
+    throw new UsageError(`Invalid --oauth2-param "${text}": expected NAME=VALUE`, {
+      hint: "e.g. --oauth2-param audience=https://api.example.com",
+    });
+  }
+  if (RESERVED_PARAMS.has(name)) {
+    throw new UsageError(`--oauth2-param cannot set "${name}": dial sets it`, {
+      hint: name === "scope" ? "use --oauth2-scope" : "use the flag for it, see dial --help",
+    });
+  }
+  return [name, text.slice(eq + 1)];
 }

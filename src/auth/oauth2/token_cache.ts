@@ -34,6 +34,8 @@ export interface TokenKey {
   scope: string;
   /** The resource owner (password flow); "" otherwise. */
   username: string;
+  /** `--oauth2-param` pairs as a query string in the order given; absent when none. */
+  params?: string;
 }
 
 /** A cached token. Times are milliseconds since the epoch. */
@@ -74,6 +76,7 @@ export function tokenKey(options: OAuth2Options): TokenKey {
     clientId: options.clientId,
     scope: normalizeScope(options.scope),
     username: options.flow === "password" ? options.username ?? "" : "",
+    ...(options.params?.length ? { params: new URLSearchParams(options.params).toString() } : {}),
   };
 }
 
@@ -240,6 +243,8 @@ function keyOf(key: TokenKey): TokenKey {
     clientId: key.clientId,
     scope: key.scope,
     username: key.username,
+    // Absent for keys without parameters, so their file names stay what they were.
+    ...(key.params ? { params: key.params } : {}),
   };
 }
 
@@ -295,12 +300,14 @@ export function parseEntry(value: unknown): TokenEntry | undefined {
   const refreshToken = str("refreshToken"), grantedScope = str("grantedScope");
   const expiresAt = num("expiresAt"), refreshedAt = num("refreshedAt");
   const clientBinding = str("clientBinding"), ownerBinding = str("ownerBinding");
+  const params = str("params");
   return {
     flow,
     tokenUrl,
     clientId,
     scope,
     username,
+    ...(params ? { params } : {}),
     accessToken,
     tokenType,
     obtainedAt,

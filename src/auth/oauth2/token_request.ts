@@ -6,7 +6,11 @@
 import { redactUrl } from "../../redact_url.ts";
 import * as oauth from "oauth4webapi";
 import { AuthError, DialError, networkError } from "../../errors.ts";
+
+export { ProviderError };
 import type { OAuth2Options } from "./parse_value.ts";
+import { ProviderError, providerError, withHint } from "./provider_error.ts";
+import { readTokenResponse } from "./token_response.ts";
 import { normalizeScope, type TokenEntry, tokenKey } from "./token_cache.ts";
 
 /** fetch and signal for token requests. */
@@ -93,11 +97,17 @@ export async function withClientAuth<T>(
   try {
     return await call(clientAuthentication(options));
   } catch (error) {
-    if (secret === undefined || options.clientAuth !== undefined) throw error;
-    const refused = await tokenError(error, options.tokenUrl, request.signal);
-    if (!(refused instanceof ProviderError) || refused.oauthError !== "invalid_client") {
-      throw refused;
+    if (secret === undefined || options.clientAuth === "post") throw error;
+    if (options.clientAuth === "basic") {
+      const refused = await tokenError(error, options.tokenUrl, request.signal);
+      throw refused instanceof ProviderError && refused.oauthError === "invalid_request"
+        ? withHint(refused, BASIC_HINT)
+        : refused;
     }
+    const refused = await tokenError(error, options.tokenUrl, request.signal);
+    if (!(refused instanceof ProviderError)) throw refused;
+    if (refused.oauthError === "invalid_request") throw withHint(refused, BASIC_HINT);
+    if (refused.oauthError !== "invalid_client") throw refused;
     request.onNote?.(
       `The token endpoint ${options.tokenUrl.href} answered invalid_client to client_secret_basic: retrying once with client_secret_post`,
     );
@@ -105,19 +115,29 @@ export async function withClientAuth<T>(
   }
 }
 
+/** What a provider refusing client_secret_basic with `invalid_request` is told to try. */
+const BASIC_HINT =
+  "the client secret was sent with HTTP Basic (client_secret_basic); if the provider expects it in the form, add --oauth2-client-auth post";
+
 /**
  * @param request fetch and signal
- * @returns oauth4webapi request options: injected fetch, plain http allowed (the user named
- * the URL), the signal
+ * @param options the OAuth 2.0 options: the token URL and where warnings go
+ * @returns oauth4webapi request options: injected fetch whose token responses are read as
+ * providers write them ({@link readTokenResponse}), plain http allowed (the user named the
+ * URL), the signal
  */
-export function httpOptions(request: TokenRequestOptions): oauth.TokenEndpointRequestOptions {
-  const fetchFn = request.fetch;
+export function httpOptions(
+  request: TokenRequestOptions,
+  options: OAuth2Options,
+): oauth.TokenEndpointRequestOptions {
+  const fetchFn = request.fetch ?? fetch;
+  const warn = (message: string) => options.notify?.({ kind: "token_response", message });
   return {
     [oauth.allowInsecureRequests]: true,
+    ...(options.params?.length ? { additionalParameters: options.params } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
-    ...(fetchFn
-      ? { [oauth.customFetch]: (url: string, init: RequestInit) => fetchFn(url, init) }
-      : {}),
+    [oauth.customFetch]: async (url: string, init: RequestInit) =>
+      await readTokenResponse(await fetchFn(url, init), { tokenUrl: options.tokenUrl, warn }),
   };
 }
 
@@ -144,13 +164,14 @@ export async function silentGrant(
         password: options.password?.reveal() ?? "",
       });
       if (scope) parameters.set("scope", scope);
+      for (const [name, value] of options.params ?? []) parameters.append(name, value);
       const response = await oauth.genericTokenEndpointRequest(
         as,
         client,
         auth,
         "password",
         parameters,
-        httpOptions(request),
+        httpOptions(request, options),
       );
       return await oauth.processGenericTokenEndpointResponse(
         await withIssuer(as, options, response),
@@ -159,12 +180,13 @@ export async function silentGrant(
       );
     }
     const parameters = new URLSearchParams(scope ? { scope } : {});
+    for (const [name, value] of options.params ?? []) parameters.append(name, value);
     const response = await oauth.clientCredentialsGrantRequest(
       as,
       client,
       auth,
       parameters,
-      httpOptions(request),
+      httpOptions(request, options),
     );
     return await oauth.processClientCredentialsResponse(
       await withIssuer(as, options, response),
@@ -197,7 +219,7 @@ export async function refreshGrant(
       client,
       auth,
       entry.refreshToken ?? "",
-      httpOptions(request),
+      httpOptions(request, options),
     );
     return await oauth.processRefreshTokenResponse(
       await withIssuer(as, options, response),
@@ -379,41 +401,4 @@ export async function tokenError(
   }
   const message = error instanceof Error ? error.message : String(error);
   return new AuthError(`${where}: ${message}`, { cause: error });
-}
-
-/** An {@link AuthError} carrying the provider's OAuth 2.0 error code. */
-export class ProviderError extends AuthError {
-  /** The provider's `error` value, e.g. `invalid_grant`. */
-  readonly oauthError: string;
-
-  /**
-   * @param message the full line
-   * @param oauthError the provider's error code
-   * @param options hint and cause
-   */
-  constructor(message: string, oauthError: string, options: { hint?: string; cause?: unknown }) {
-    super(message, options);
-    this.name = "ProviderError";
-    this.oauthError = oauthError;
-  }
-}
-
-function providerError(
-  where: string,
-  code: string,
-  description: string | undefined,
-  status: number,
-  cause: unknown,
-): ProviderError {
-  const detail = description ? ` (${description})` : "";
-  const hints: Record<string, string> = {
-    invalid_client: "check the client id and secret in --oauth2, and --oauth2-client-auth",
-    invalid_grant: "the credentials, code or refresh token were refused",
-    unauthorized_client: "the client is not allowed to use this flow",
-    invalid_scope: "check --oauth2-scope",
-  };
-  return new ProviderError(`${where}: ${code}${detail} (HTTP ${status})`, code, {
-    cause,
-    ...(hints[code] ? { hint: hints[code] } : {}),
-  });
 }
