@@ -75,6 +75,11 @@ export const OAUTH2_EXTRA_FLAGS = flags([
   },
   { long: "oauth2-no-cache", help: "neither read nor write the token cache" },
   {
+    long: "oauth2-issuer",
+    value: "url",
+    help: "discover the endpoints from this issuer's metadata (OpenID Connect, RFC 8414)",
+  },
+  {
     long: "oauth2-token-url",
     value: "url",
     help: "token endpoint (instead of the one in --oauth2)",

@@ -51,10 +51,13 @@ export async function parseOAuth2Flags(
       hint: "write --oauth2 client_credentials:<token_url>:<client_id>:<client_secret>",
     });
   }
-  if (value.flow === "authorization_code" && values.oauth2AuthUrl === undefined) {
+  const issuer = values.oauth2Issuer === undefined ? undefined : parseUrl(values.oauth2Issuer);
+  if (
+    value.flow === "authorization_code" && values.oauth2AuthUrl === undefined && !issuer
+  ) {
     throw new UsageError("The authorization_code flow needs --oauth2-auth-url", {
       hint:
-        "give the provider's authorization endpoint, e.g. --oauth2-auth-url https://id.example.com/authorize",
+        "give the provider's authorization endpoint, e.g. --oauth2-auth-url https://id.example.com/authorize, or --oauth2-issuer",
     });
   }
   if (value.flow === "password" && values.oauth2Username === undefined) {
@@ -96,6 +99,7 @@ export async function parseOAuth2Flags(
     ...(values.oauth2Scope !== undefined ? { scope: values.oauth2Scope } : {}),
     ...(params.length ? { params } : {}),
     ...(authUrl ? { authUrl } : {}),
+    ...(issuer ? { issuer } : {}),
     ...(values.oauth2Username !== undefined ? { username: values.oauth2Username } : {}),
     ...(password ? { password } : {}),
   };

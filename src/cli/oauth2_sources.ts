@@ -18,10 +18,15 @@ export interface OAuth2ClientFlags {
   oauth2ClientId?: string;
   /** `--oauth2-client-secret`. */
   oauth2ClientSecret?: string;
+  /** `--oauth2-issuer`: the token URL may then be left out. */
+  oauth2Issuer?: string;
 }
 
+/** The client from flags; the token URL is absent when an issuer will supply it. */
+export type OAuth2ClientValue = Omit<OAuth2Value, "tokenUrl"> & { tokenUrl?: URL };
+
 const SHAPE = "write --oauth2 <flow>:<token_url>:<client_id>[:<client_secret>], " +
-  "or --oauth2 <flow> with --oauth2-token-url, --oauth2-client-id and --oauth2-client-secret";
+  "or --oauth2 <flow> with --oauth2-token-url (or --oauth2-issuer), --oauth2-client-id and --oauth2-client-secret";
 
 /**
  * @param flags the separate client flags
@@ -29,7 +34,10 @@ const SHAPE = "write --oauth2 <flow>:<token_url>:<client_id>[:<client_secret>], 
  * @returns flow, token URL, client id and secret (references resolved)
  * @throws {UsageError} on a part given both ways or missing
  */
-export async function oauth2Value(flags: OAuth2ClientFlags, text: string): Promise<OAuth2Value> {
+export async function oauth2Value(
+  flags: OAuth2ClientFlags,
+  text: string,
+): Promise<OAuth2ClientValue> {
   const parts = splitOAuth2Value(text);
   const both = (name: string) =>
     new UsageError(
@@ -45,7 +53,9 @@ export async function oauth2Value(flags: OAuth2ClientFlags, text: string): Promi
   }
   const tokenUrl = parts.tokenUrl ??
     (flags.oauth2TokenUrl === undefined ? undefined : parseUrl(flags.oauth2TokenUrl));
-  if (!tokenUrl) throw new UsageError("Missing token URL for --oauth2", { hint: SHAPE });
+  if (!tokenUrl && flags.oauth2Issuer === undefined) {
+    throw new UsageError("Missing token URL for --oauth2", { hint: SHAPE });
+  }
   const clientId = parts.clientId ?? flags.oauth2ClientId;
   if (clientId === undefined || clientId === "") {
     throw new UsageError("Missing client id in --oauth2", { hint: SHAPE });
@@ -55,7 +65,7 @@ export async function oauth2Value(flags: OAuth2ClientFlags, text: string): Promi
   const secret = secretText === undefined ? undefined : await resolveReference(secretText, flag);
   return {
     flow: parts.flow,
-    tokenUrl,
+    ...(tokenUrl ? { tokenUrl } : {}),
     clientId,
     ...(secret ? { clientSecret: new Secret(secret) } : {}),
   };

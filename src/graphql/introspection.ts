@@ -146,10 +146,12 @@ export async function cacheKey(endpoint: GraphQLEndpoint): Promise<string> {
     : [
       "oauth2",
       a.oauth2.flow,
-      a.oauth2.tokenUrl.href,
+      a.oauth2.tokenUrl?.href ?? "",
+      a.oauth2.issuer?.href ?? "",
       a.oauth2.clientId,
       a.oauth2.scope ?? "",
       a.oauth2.username ?? "",
+      a.oauth2.params ?? [],
     ];
   const text = JSON.stringify([
     endpoint.url.href,

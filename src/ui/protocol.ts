@@ -73,7 +73,12 @@ export type AuthJson =
   | {
     kind: "oauth2";
     flow: OAuth2Flow;
+    /** The token URL; may be empty when `issuer` is given. */
     tokenUrl: string;
+    /** The issuer whose metadata supplies the endpoints left empty (`--oauth2-issuer`). */
+    issuer?: string;
+    /** Extra token and authorization request parameters (`--oauth2-param`), in order. */
+    params?: Row[];
     clientId: string;
     clientSecret?: string;
     scope?: string;

@@ -80,6 +80,8 @@ export interface OidcServer {
   authUrl: string;
   /** Counts of token requests by grant type. */
   grants: Record<string, number>;
+  /** The path of every request, in order. */
+  paths: string[];
   /** The provider. */
   provider: Provider;
   /** Stops the server. */
@@ -182,6 +184,8 @@ export async function startOidcProvider(options: OidcOptions): Promise<OidcServe
     const type = String(ctx.oidc.params?.grant_type ?? "unknown");
     grants[type] = (grants[type] ?? 0) + 1;
   });
+  const paths: string[] = [];
+  http.on("request", (req) => paths.push(new URL(req.url ?? "/", origin).pathname));
   http.on("request", provider.callback());
   const close = () =>
     new Promise<void>((resolve, reject) => {
@@ -193,6 +197,7 @@ export async function startOidcProvider(options: OidcOptions): Promise<OidcServe
     tokenUrl: `${origin}/token`,
     authUrl: `${origin}/auth`,
     grants,
+    paths,
     provider,
     close,
     [Symbol.asyncDispose]: close,

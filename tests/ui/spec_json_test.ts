@@ -29,10 +29,45 @@ Deno.test("ui api: OAuth 2.0 fields become the same options as the --oauth2 flag
   });
   assert.ok(auth.authorization?.kind === "oauth2");
   const options = auth.authorization.oauth2;
-  assert.equal(options.tokenUrl.href, "http://127.0.0.1:9/token");
+  assert.equal(options.tokenUrl?.href, "http://127.0.0.1:9/token");
   assert.equal(options.port, 9999);
   assert.equal(options.scope, "read write");
   assert.equal(options.clientSecret, undefined);
+});
+
+Deno.test("ui api: the issuer and extra parameters become --oauth2-issuer and --oauth2-param", () => {
+  const { auth } = parseUiAuth({
+    kind: "oauth2",
+    flow: "authorization_code",
+    tokenUrl: "",
+    issuer: "http://127.0.0.1:9/tenant",
+    clientId: "app",
+    params: [
+      { name: "audience", value: "https://api/" },
+      { name: "prompt", value: "login", enabled: false },
+      { name: "", value: "ignored" },
+    ],
+  });
+  assert.ok(auth.authorization?.kind === "oauth2");
+  const options = auth.authorization.oauth2;
+  assert.equal(options.tokenUrl, undefined);
+  assert.equal(options.issuer?.href, "http://127.0.0.1:9/tenant");
+  assert.deepEqual(options.params, [["audience", "https://api/"]]);
+  assert.throws(
+    () =>
+      parseUiAuth({
+        kind: "oauth2",
+        flow: "client_credentials",
+        tokenUrl: "http://a/t",
+        clientId: "a",
+        params: [{ name: "grant_type", value: "x" }],
+      }),
+    /cannot set "grant_type"/,
+  );
+  assert.throws(
+    () => parseUiAuth({ kind: "oauth2", flow: "client_credentials", clientId: "a" }),
+    /Missing token URL for OAuth 2.0/,
+  );
 });
 
 Deno.test("ui api: each bad auth field is a usage error naming it", () => {

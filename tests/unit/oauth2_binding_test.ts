@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { excludes } from "../assert.ts";
 import { bindEntry, entryMatches } from "../../src/auth/oauth2/binding.ts";
-import type { OAuth2Options } from "../../src/auth/oauth2/parse_value.ts";
+import type { ResolvedOAuth2Options as OAuth2Options } from "../../src/auth/oauth2/parse_value.ts";
 import { type TokenEntry, tokenKey } from "../../src/auth/oauth2/token_cache.ts";
 import { Secret } from "../../src/secret.ts";
 

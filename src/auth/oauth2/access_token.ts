@@ -5,7 +5,8 @@
  */
 import { Secret } from "../../secret.ts";
 import type { AuthorizeOptions } from "../auth_header.ts";
-import type { OAuth2Options } from "./parse_value.ts";
+import type { OAuth2Options, ResolvedOAuth2Options } from "./parse_value.ts";
+import { resolveEndpoints } from "./endpoints.ts";
 import {
   fileTokenStore,
   memoryTokenStore,
@@ -37,16 +38,17 @@ export interface OAuth2Token {
  * @throws {AuthError} when the provider refuses or cannot be reached
  */
 export async function oauth2Token(
-  options: OAuth2Options,
+  given: OAuth2Options,
   authorize: AuthorizeOptions = {},
 ): Promise<OAuth2Token> {
-  const store = tokenStore(options);
-  const key = tokenKey(options);
   const request = {
     ...(authorize.fetch ? { fetch: authorize.fetch } : {}),
     ...(authorize.signal ? { signal: authorize.signal } : {}),
     ...(authorize.onNote ? { onNote: authorize.onNote } : {}),
   };
+  const options = await resolveEndpoints(given, request);
+  const store = tokenStore(options);
+  const key = tokenKey(options);
   // An entry obtained with another client secret (or password) is treated as absent.
   const lookup = async () => {
     const entry = await store.read(key);
@@ -81,8 +83,11 @@ export async function oauth2Token(
         await store.remove(key).catch((failure) => report(options, failure));
       }
     }
-    const fresh = await bindEntry(await newGrant(await withPassword(options), authorize), options);
-    await save(store, fresh, await withPassword(options));
+    const fresh = await bindEntry(
+      await newGrant(await withPassword(options, given), authorize),
+      options,
+    );
+    await save(store, fresh, options);
     return result(fresh, "new");
   }, { ...(authorize.signal ? { signal: authorize.signal } : {}), onWait });
 }
@@ -126,7 +131,10 @@ export function tokenStore(options: OAuth2Options): TokenStore {
   return options.noCache ? memoryTokenStore() : fileTokenStore(options.cacheDir);
 }
 
-async function newGrant(options: OAuth2Options, authorize: AuthorizeOptions): Promise<TokenEntry> {
+async function newGrant(
+  options: ResolvedOAuth2Options,
+  authorize: AuthorizeOptions,
+): Promise<TokenEntry> {
   const request = {
     ...(authorize.fetch ? { fetch: authorize.fetch } : {}),
     ...(authorize.signal ? { signal: authorize.signal } : {}),
@@ -142,11 +150,17 @@ async function newGrant(options: OAuth2Options, authorize: AuthorizeOptions): Pr
   return await authorizationCodeGrant(options, request);
 }
 
-/** The options with the password asked for, when the password flow needs it now. */
-async function withPassword(options: OAuth2Options): Promise<OAuth2Options> {
+/**
+ * The options with the password asked for, when the password flow needs it now. It is asked
+ * once per run: it is kept in the caller's options too, so a retry reuses it.
+ */
+async function withPassword(
+  options: ResolvedOAuth2Options,
+  given: OAuth2Options,
+): Promise<ResolvedOAuth2Options> {
   if (options.flow !== "password" || options.password || !options.askPassword) return options;
   const password = await options.askPassword();
-  // Asked once per run: later calls reuse it.
+  given.password = password;
   options.password = password;
   return options;
 }

@@ -6,7 +6,11 @@ import * as oauth from "oauth4webapi";
 import { AuthError, UsageError } from "../../errors.ts";
 import { openSystemBrowser } from "./browser.ts";
 import { startCallbackServer } from "./callback_server.ts";
-import { DEFAULT_CALLBACK_TIMEOUT, type OAuth2Options } from "./parse_value.ts";
+import {
+  DEFAULT_CALLBACK_TIMEOUT,
+  type OAuth2Options,
+  type ResolvedOAuth2Options,
+} from "./parse_value.ts";
 import { normalizeScope, type TokenEntry } from "./token_cache.ts";
 import {
   authorizationServer,
@@ -37,7 +41,11 @@ export function redirectUriOf(options: OAuth2Options): URL {
  * @returns the URL to open in the browser
  * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.3
  */
-export function authorizationUrl(options: OAuth2Options, state: string, challenge: string): URL {
+export function authorizationUrl(
+  options: ResolvedOAuth2Options,
+  state: string,
+  challenge: string,
+): URL {
   if (!options.authUrl) {
     throw new UsageError("The authorization_code flow needs --oauth2-auth-url");
   }
@@ -66,7 +74,7 @@ export function authorizationUrl(options: OAuth2Options, state: string, challeng
  * @throws {AuthError} on a denied login, a timeout, or a token endpoint error
  */
 export async function authorizationCodeGrant(
-  options: OAuth2Options,
+  options: ResolvedOAuth2Options,
   request: TokenRequestOptions,
 ): Promise<TokenEntry> {
   const verifier = oauth.generateRandomCodeVerifier();
@@ -119,9 +127,13 @@ export async function authorizationCodeGrant(
  * The issuer the callback names (RFC 9207 `iss`), accepted when it has the origin of the
  * authorization or token URL: dial was given endpoints, not an issuer.
  */
-function callbackIssuer(options: OAuth2Options, params: URLSearchParams): string | undefined {
+function callbackIssuer(
+  options: ResolvedOAuth2Options,
+  params: URLSearchParams,
+): string | undefined {
   const iss = params.get("iss");
-  if (iss === null) return undefined;
+  // With a discovered issuer oauth4webapi checks that the callback names exactly it.
+  if (iss === null || options.discoveredIssuer !== undefined) return undefined;
   if (sameOrigin(iss, options.tokenUrl) || (options.authUrl && sameOrigin(iss, options.authUrl))) {
     return iss;
   }
@@ -131,7 +143,7 @@ function callbackIssuer(options: OAuth2Options, params: URLSearchParams): string
   );
 }
 
-function loginError(error: unknown, options: OAuth2Options): AuthError {
+function loginError(error: unknown, options: ResolvedOAuth2Options): AuthError {
   const where = `OAuth 2.0 login at ${options.authUrl?.origin}${options.authUrl?.pathname} failed`;
   if (error instanceof oauth.AuthorizationResponseError) {
     const detail = error.error_description ? ` (${error.error_description})` : "";

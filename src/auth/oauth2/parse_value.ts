@@ -23,8 +23,18 @@ export interface OAuth2Value {
   clientSecret?: Secret;
 }
 
-/** Everything needed to obtain an OAuth 2.0 access token. */
-export interface OAuth2Options extends OAuth2Value {
+/**
+ * Everything needed to obtain an OAuth 2.0 access token. The token URL may be left out when
+ * an `issuer` is given: it is then discovered (see {@link ResolvedOAuth2Options}).
+ */
+export interface OAuth2Options extends Omit<OAuth2Value, "tokenUrl"> {
+  /** The token endpoint; discovered from `issuer` when absent. */
+  tokenUrl?: URL;
+  /**
+   * The issuer (`--oauth2-issuer`): its OpenID Connect or RFC 8414 metadata supplies the
+   * endpoints not given, and ID tokens and login callbacks must name it.
+   */
+  issuer?: URL;
   /** Space-separated scopes (`--oauth2-scope`). */
   scope?: string;
   /**
@@ -35,6 +45,11 @@ export interface OAuth2Options extends OAuth2Value {
   params?: Array<[string, string]>;
   /** Authorization endpoint, for `authorization_code` (`--oauth2-auth-url`). */
   authUrl?: URL;
+  /**
+   * Device authorization endpoint, for `device_code` (`--oauth2-device-url`); discovered from
+   * the issuer when absent.
+   */
+  deviceUrl?: URL;
   /** Resource owner, for `password` (`--oauth2-username`). */
   username?: string;
   /** Resource owner's password, for `password` (`--oauth2-password`). */
@@ -66,6 +81,14 @@ export interface OAuth2Options extends OAuth2Value {
   /** Told what the person should know: a wait for another process, a cache write that failed. */
   notify?: (notice: OAuth2Notice) => void;
 }
+
+/** Options whose endpoints are known: given, or discovered from the issuer. */
+export type ResolvedOAuth2Options = OAuth2Options & {
+  /** The token endpoint. */
+  tokenUrl: URL;
+  /** The issuer as its metadata names it, when it was discovered. */
+  discoveredIssuer?: string;
+};
 
 /** Something the person running dial should be told about the token cache. */
 export interface OAuth2Notice {

@@ -20,7 +20,7 @@ import {
   refuseSpecial,
   waitForLock,
 } from "./cache_io.ts";
-import { OAUTH2_FLOWS, type OAuth2Flow, type OAuth2Options } from "./parse_value.ts";
+import { OAUTH2_FLOWS, type OAuth2Flow, type ResolvedOAuth2Options } from "./parse_value.ts";
 
 /** What identifies a cached token; none of it is secret. */
 export interface TokenKey {
@@ -69,7 +69,7 @@ export type { LockOptions };
  * @param options the OAuth 2.0 options
  * @returns the cache key of their token
  */
-export function tokenKey(options: OAuth2Options): TokenKey {
+export function tokenKey(options: ResolvedOAuth2Options): TokenKey {
   return {
     flow: options.flow,
     tokenUrl: options.tokenUrl.href,

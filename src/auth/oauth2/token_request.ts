@@ -8,7 +8,7 @@ import * as oauth from "oauth4webapi";
 import { AuthError, DialError, networkError } from "../../errors.ts";
 
 export { ProviderError };
-import type { OAuth2Options } from "./parse_value.ts";
+import type { ResolvedOAuth2Options } from "./parse_value.ts";
 import { ProviderError, providerError, withHint } from "./provider_error.ts";
 import { readTokenResponse } from "./token_response.ts";
 import { normalizeScope, type TokenEntry, tokenKey } from "./token_cache.ts";
@@ -24,20 +24,20 @@ export interface TokenRequestOptions {
 }
 
 /**
- * The authorization server as oauth4webapi sees it. dial is given endpoints, not an issuer,
- * so the issuer starts as the token URL's origin and is taken from the provider's `iss`
- * (callback parameter or ID token) only when that names the same origin.
+ * The authorization server as oauth4webapi sees it: the discovered issuer (`--oauth2-issuer`),
+ * or, when dial is given endpoints only, the token URL's origin, replaced by the provider's
+ * `iss` (callback parameter or ID token) only when that names the same origin.
  *
  * @param options the OAuth 2.0 options
  * @param issuer an issuer the provider stated, already checked by the caller
  * @returns authorization server metadata
  */
 export function authorizationServer(
-  options: OAuth2Options,
+  options: ResolvedOAuth2Options,
   issuer?: string,
 ): oauth.AuthorizationServer {
   return {
-    issuer: issuer ?? options.tokenUrl.origin,
+    issuer: options.discoveredIssuer ?? issuer ?? options.tokenUrl.origin,
     token_endpoint: options.tokenUrl.href,
     ...(options.authUrl ? { authorization_endpoint: options.authUrl.href } : {}),
   };
@@ -47,7 +47,7 @@ export function authorizationServer(
  * @param options the OAuth 2.0 options
  * @returns client_secret_basic (default) or client_secret_post, or none for public clients
  */
-export function clientAuthentication(options: OAuth2Options): oauth.ClientAuth {
+export function clientAuthentication(options: ResolvedOAuth2Options): oauth.ClientAuth {
   const secret = options.clientSecret?.reveal();
   if (secret === undefined) return oauth.None();
   return options.clientAuth === "post" ? oauth.ClientSecretPost(secret) : clientSecretBasic(secret);
@@ -89,7 +89,7 @@ export function formEncode(text: string): string {
  * @returns what `call` returns
  */
 export async function withClientAuth<T>(
-  options: OAuth2Options,
+  options: ResolvedOAuth2Options,
   request: TokenRequestOptions,
   call: (auth: oauth.ClientAuth) => Promise<T>,
 ): Promise<T> {
@@ -128,7 +128,7 @@ const BASIC_HINT =
  */
 export function httpOptions(
   request: TokenRequestOptions,
-  options: OAuth2Options,
+  options: ResolvedOAuth2Options,
 ): oauth.TokenEndpointRequestOptions {
   const fetchFn = request.fetch ?? fetch;
   const warn = (message: string) => options.notify?.({ kind: "token_response", message });
@@ -152,7 +152,7 @@ type TokenResponse = oauth.TokenEndpointResponse;
  * @throws {AuthError} naming the token URL and the provider's error
  */
 export async function silentGrant(
-  options: OAuth2Options,
+  options: ResolvedOAuth2Options,
   request: TokenRequestOptions,
 ): Promise<TokenEntry> {
   const client: oauth.Client = { client_id: options.clientId };
@@ -208,7 +208,7 @@ export async function silentGrant(
  * @throws {AuthError} with code `invalid_grant` when the refresh token is no longer good
  */
 export async function refreshGrant(
-  options: OAuth2Options,
+  options: ResolvedOAuth2Options,
   entry: TokenEntry,
   request: TokenRequestOptions,
 ): Promise<TokenEntry> {
@@ -244,7 +244,7 @@ export async function refreshGrant(
  * @param result a validated token response
  * @returns a new cache entry
  */
-export function newEntry(options: OAuth2Options, result: TokenResponse): TokenEntry {
+export function newEntry(options: ResolvedOAuth2Options, result: TokenResponse): TokenEntry {
   const now = Date.now();
   return {
     ...tokenKey(options),
@@ -272,10 +272,11 @@ function expiry(result: TokenResponse, now: number): { expiresAt?: number } {
  */
 export async function withIssuer(
   as: oauth.AuthorizationServer,
-  options: OAuth2Options,
+  options: ResolvedOAuth2Options,
   response: Response,
 ): Promise<oauth.AuthorizationServer> {
-  if (!response.ok) return as;
+  // A discovered issuer is the one ID tokens must name.
+  if (!response.ok || options.discoveredIssuer !== undefined) return as;
   let body: unknown;
   try {
     body = await response.clone().json();
@@ -328,7 +329,7 @@ export function sameOrigin(text: string, url: URL): boolean {
  * @returns the validated token response
  */
 export async function tokenCall(
-  options: OAuth2Options,
+  options: ResolvedOAuth2Options,
   request: TokenRequestOptions,
   exchange: (as: oauth.AuthorizationServer, auth: oauth.ClientAuth) => Promise<TokenResponse>,
 ): Promise<TokenResponse> {

@@ -3,6 +3,7 @@
  * @module
  */
 import { entryMatches } from "./binding.ts";
+import { resolveEndpoints, type ResolveOptions } from "./endpoints.ts";
 import type { OAuth2Flow, OAuth2Options } from "./parse_value.ts";
 import { defaultCacheDir } from "../../cache.ts";
 import {
@@ -58,10 +59,15 @@ export function tokenState(entry: TokenEntry): TokenState {
 /**
  * Reads the cached token state for these options, without starting any grant.
  *
- * @param options the OAuth 2.0 options
+ * @param given the OAuth 2.0 options
+ * @param request fetch and signal, when the issuer's metadata must be fetched
  * @returns the state, or undefined when nothing is cached
  */
-export async function oauth2TokenState(options: OAuth2Options): Promise<TokenState | undefined> {
+export async function oauth2TokenState(
+  given: OAuth2Options,
+  request: ResolveOptions = {},
+): Promise<TokenState | undefined> {
+  const options = await resolveEndpoints(given, request);
   const store = options.noCache ? memoryTokenStore() : fileTokenStore(options.cacheDir);
   const entry = await store.read(tokenKey(options));
   // An entry of another client secret (or password) is not this client's token.

@@ -9,6 +9,7 @@ import {
   DEFAULT_CALLBACK_PORT,
   OAUTH2_FLOWS,
   type OAuth2Options,
+  parseOAuth2Param,
 } from "../../auth/oauth2/parse_value.ts";
 import { parseHeader, parseMethod, parsePort, parseUrl } from "../../http/values.ts";
 import { UsageError } from "../../errors.ts";
@@ -37,8 +38,8 @@ export interface ParsedUiAuth {
 /**
  * Parses the auth panel: `{kind: "none"}`, `{kind: "basic", username, password}`,
  * `{kind: "bearer", token}`, `{kind: "apikey", in: "header" | "query", name, value}` or
- * `{kind: "oauth2", flow, tokenUrl, clientId, clientSecret?, scope?, authUrl?, username?,
- * password?, port?, clientAuth?, timeout?}` (timeout in seconds): the same semantics as `-u`, `-B`, `-H`/`-K` and `--oauth2*`.
+ * `{kind: "oauth2", flow, tokenUrl, issuer?, params?, clientId, clientSecret?, scope?, authUrl?,
+ * username?, password?, port?, clientAuth?, timeout?}` (timeout in seconds): the same semantics as `-u`, `-B`, `-H`/`-K` and `--oauth2*`.
  *
  * @param value the panel's JSON
  * @param settings the server's OAuth 2.0 settings (cache directory, browser opener)
@@ -101,7 +102,13 @@ export function parseUiAuth(value: unknown, settings: UiOAuthSettings = {}): Par
 function parseUiOAuth2(json: Readonly<Record<string, unknown>>): OAuth2Options {
   const flow = oneOf(json.flow, "auth.flow", OAUTH2_FLOWS);
   const tokenText = optionalString(json.tokenUrl, "auth.tokenUrl");
-  if (tokenText === undefined) throw new UsageError("Missing token URL for OAuth 2.0");
+  const issuerText = optionalString(json.issuer, "auth.issuer");
+  if (tokenText === undefined && issuerText === undefined) {
+    throw new UsageError("Missing token URL for OAuth 2.0", {
+      hint: "give the token URL, or the issuer to discover it",
+    });
+  }
+  const params = parseUiParams(json.params);
   const clientId = optionalString(json.clientId, "auth.clientId");
   if (clientId === undefined) throw new UsageError("Missing client id for OAuth 2.0");
   const clientSecret = optionalString(json.clientSecret, "auth.clientSecret");
@@ -112,7 +119,7 @@ function parseUiOAuth2(json: Readonly<Record<string, unknown>>): OAuth2Options {
   const portText = json.port === undefined || json.port === null || json.port === ""
     ? undefined
     : String(json.port);
-  if (flow === "authorization_code" && authText === undefined) {
+  if (flow === "authorization_code" && authText === undefined && issuerText === undefined) {
     throw new UsageError("Missing authorization URL for the authorization_code flow");
   }
   const clientAuth = json.clientAuth === undefined || json.clientAuth === ""
@@ -124,7 +131,9 @@ function parseUiOAuth2(json: Readonly<Record<string, unknown>>): OAuth2Options {
   }
   return {
     flow,
-    tokenUrl: parseUrl(tokenText),
+    ...(tokenText !== undefined ? { tokenUrl: parseUrl(tokenText) } : {}),
+    ...(issuerText !== undefined ? { issuer: parseUrl(issuerText) } : {}),
+    ...(params.length ? { params } : {}),
     clientId,
     ...(clientSecret !== undefined ? { clientSecret: new Secret(clientSecret) } : {}),
     ...(scope !== undefined ? { scope } : {}),
@@ -135,6 +144,12 @@ function parseUiOAuth2(json: Readonly<Record<string, unknown>>): OAuth2Options {
     ...(clientAuth !== undefined ? { clientAuth } : {}),
     ...(timeout !== undefined ? { timeout } : {}),
   };
+}
+
+/** The extra parameters table: enabled rows with a name, checked as `--oauth2-param` is. */
+function parseUiParams(value: unknown): Array<[string, string]> {
+  if (value === undefined || value === null) return [];
+  return rows(value, "auth.params").map((row) => parseOAuth2Param(`${row.name}=${row.value}`));
 }
 
 /** The login timeout field, in seconds, as milliseconds. */

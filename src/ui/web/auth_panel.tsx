@@ -7,7 +7,7 @@ import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { auth, AUTH_LABELS, type OAuth2Flow } from "./auth_state.ts";
 import { AuthOrigins } from "./auth_scope.tsx";
-import { SelectField, TextField } from "./fields.tsx";
+import { RowTable, SelectField, TextField } from "./fields.tsx";
 import { TokenState } from "./token_state.tsx";
 
 const FLOWS: ReadonlyArray<[OAuth2Flow, string]> = [
@@ -75,10 +75,18 @@ function OAuth2Fields(): JSX.Element {
   return (
     <>
       <SelectField label="Flow" value={auth.flow} options={FLOWS} />
+      <TextField
+        label="Issuer"
+        type="url"
+        value={auth.issuer}
+        class="url"
+        placeholder="discovers the endpoints left empty"
+      />
       <TextField label="Token URL" type="url" value={auth.tokenUrl} class="url" />
       <TextField label="Client ID" value={auth.clientId} />
       <TextField label="Client secret" type="password" value={auth.clientSecret} />
       <TextField label="Scope" value={auth.scope} placeholder="space-separated" />
+      <RowTable label="Extra parameters (audience, resource …)" rows={auth.params} />
       <SelectField
         label="Client authentication"
         value={auth.clientAuth}

@@ -4,7 +4,7 @@
  * @module
  */
 import { computed, signal } from "@preact/signals";
-import type { AuthJson, AuthKind, OAuth2Flow } from "../protocol.ts";
+import type { AuthJson, AuthKind, OAuth2Flow, Row } from "../protocol.ts";
 import { DEFAULT_CALLBACK_PORT, DEFAULT_CALLBACK_TIMEOUT } from "../../auth/oauth2/defaults.ts";
 
 export type { AuthKind, OAuth2Flow };
@@ -29,6 +29,8 @@ export const auth = {
   keyValue: signal(""),
   flow: signal<OAuth2Flow>("client_credentials"),
   tokenUrl: signal(""),
+  issuer: signal(""),
+  params: signal<Required<Row>[]>([]),
   clientId: signal(""),
   clientSecret: signal(""),
   scope: signal(""),
@@ -61,6 +63,8 @@ export const authJson = computed((): AuthJson => {
         kind: "oauth2",
         flow: auth.flow.value,
         tokenUrl: auth.tokenUrl.value,
+        ...(auth.issuer.value.trim() ? { issuer: auth.issuer.value.trim() } : {}),
+        ...(auth.params.value.length ? { params: auth.params.value } : {}),
         clientId: auth.clientId.value,
         clientSecret: auth.clientSecret.value,
         scope: auth.scope.value,
