@@ -22,7 +22,9 @@ export type {
   OAuth2Notice,
   OAuth2Options,
   OAuth2Value,
+  ResolvedOAuth2Options,
 } from "./parse_value.ts";
+export { resolveEndpoints, type ResolveOptions } from "./endpoints.ts";
 export { isFresh, oauth2Authorization, type OAuth2Token, oauth2Token } from "./access_token.ts";
 export {
   listOAuth2Tokens,
