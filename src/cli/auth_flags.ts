@@ -19,6 +19,8 @@ import { claimStdin, resolveReference } from "./secret_ref.ts";
 
 const CODE = ["authorization_code"] as const;
 const PASSWORD = ["password"] as const;
+const DEVICE = ["device_code"] as const;
+const LOGIN = ["authorization_code", "device_code"] as const;
 
 /** The `--oauth2-*` flags that refine `--oauth2` (each needs it; some belong to one flow). */
 export const OAUTH2_EXTRA_FLAGS = flags([
@@ -70,8 +72,19 @@ export const OAUTH2_EXTRA_FLAGS = flags([
     long: "oauth2-timeout",
     value: "seconds",
     kind: "seconds",
-    flows: CODE,
-    help: `how long to wait for the browser login (default ${DEFAULT_CALLBACK_TIMEOUT / 1000})`,
+    flows: LOGIN,
+    help: `how long to wait for the login (default ${DEFAULT_CALLBACK_TIMEOUT / 1000})`,
+  },
+  {
+    long: "oauth2-device-url",
+    value: "url",
+    flows: DEVICE,
+    help: "device authorization endpoint (device_code)",
+  },
+  {
+    long: "oauth2-browser",
+    flows: DEVICE,
+    help: "also open the verification page in the browser (device_code)",
   },
   { long: "oauth2-no-cache", help: "neither read nor write the token cache" },
   {
@@ -97,7 +110,7 @@ export const OAUTH2_FLAGS = flags([
   {
     long: "oauth2",
     value: "flow:token_url:client_id[:secret]",
-    help: "OAuth 2.0: client_credentials, authorization_code or password",
+    help: "OAuth 2.0: client_credentials, authorization_code, password or device_code",
   },
   ...OAUTH2_EXTRA_FLAGS,
 ]);

@@ -14,6 +14,7 @@ import { OAUTH2_EXTRA_FLAGS, type OAuth2FlagValues } from "./auth_flags.ts";
 import type { FlagDecl } from "./declare.ts";
 import { isGiven } from "./declare.ts";
 import { showAuthorizationUrl } from "./oauth2_browser.ts";
+import { deviceCodePrinter } from "./oauth2_device.ts";
 import { promptSecret } from "./prompt.ts";
 import { parseUrl } from "../http/values.ts";
 import { reportOAuth2Notice } from "./oauth2_notice.ts";
@@ -60,6 +61,12 @@ export async function parseOAuth2Flags(
         "give the provider's authorization endpoint, e.g. --oauth2-auth-url https://id.example.com/authorize, or --oauth2-issuer",
     });
   }
+  if (value.flow === "device_code" && values.oauth2DeviceUrl === undefined && !issuer) {
+    throw new UsageError("The device_code flow needs --oauth2-device-url or --oauth2-issuer", {
+      hint:
+        "give the provider's device authorization endpoint, e.g. --oauth2-device-url https://id.example.com/device/code",
+    });
+  }
   if (value.flow === "password" && values.oauth2Username === undefined) {
     throw new UsageError("The password flow needs --oauth2-username", {
       hint: "add --oauth2-username USER (and --oauth2-password, or type it when asked)",
@@ -69,6 +76,9 @@ export async function parseOAuth2Flags(
   const clientAuth = values.oauth2ClientAuth;
   const port = values.oauth2Port ?? DEFAULT_CALLBACK_PORT;
   const authUrl = values.oauth2AuthUrl === undefined ? undefined : parseUrl(values.oauth2AuthUrl);
+  const deviceUrl = values.oauth2DeviceUrl === undefined
+    ? undefined
+    : parseUrl(values.oauth2DeviceUrl);
   const redirectUri = values.oauth2RedirectUri === undefined
     ? undefined
     : parseRedirectUri(values.oauth2RedirectUri);
@@ -93,6 +103,10 @@ export async function parseOAuth2Flags(
     openBrowser: showAuthorizationUrl,
     notify: reportOAuth2Notice,
     ...(value.flow === "password" ? { askPassword } : {}),
+    ...(value.flow === "device_code"
+      ? { showDeviceCode: deviceCodePrinter(values.oauth2Browser) }
+      : {}),
+    ...(deviceUrl ? { deviceUrl } : {}),
     ...(clientAuth !== undefined ? { clientAuth } : {}),
     ...(redirectUri ? { redirectUri } : {}),
     ...(values.oauth2NoCache ? { noCache: true } : {}),

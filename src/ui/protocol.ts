@@ -79,6 +79,8 @@ export type AuthJson =
     issuer?: string;
     /** Extra token and authorization request parameters (`--oauth2-param`), in order. */
     params?: Row[];
+    /** The device authorization endpoint (`--oauth2-device-url`), for device_code. */
+    deviceUrl?: string;
     clientId: string;
     clientSecret?: string;
     scope?: string;
@@ -159,6 +161,14 @@ export interface TokenStateJson {
 /** `POST /api/auth/token` answers NDJSON lines of these. */
 export type AuthTokenEvent =
   | { type: "login"; url: string }
+  | {
+    /** The device flow's code: the page shows it with the link until the login is done. */
+    type: "device";
+    verificationUri: string;
+    verificationUriComplete?: string;
+    userCode: string;
+    expiresIn: number;
+  }
   | { type: "state"; state: TokenStateJson | null }
   | { type: "error"; error: ErrorJson };
 

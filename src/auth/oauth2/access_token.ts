@@ -140,6 +140,12 @@ async function newGrant(
     ...(authorize.signal ? { signal: authorize.signal } : {}),
     ...(authorize.onNote ? { onNote: authorize.onNote } : {}),
   };
+  if (options.flow === "device_code") {
+    const { deviceCodeGrant }: typeof import("./device.ts") = await import(
+      new URL("./device.ts", import.meta.url).href
+    );
+    return await deviceCodeGrant(options, request);
+  }
   if (options.flow !== "authorization_code") {
     const { silentGrant } = await loadTokenRequest();
     return await silentGrant(options, request);

@@ -4,9 +4,17 @@
  */
 import { UsageError } from "../../errors.ts";
 import { Secret } from "../../secret.ts";
+import type { DeviceCodePrompt } from "./device_prompt.ts";
+
+export type { DeviceCodePrompt };
 
 /** The OAuth 2.0 grants dial performs. */
-export const OAUTH2_FLOWS = ["client_credentials", "authorization_code", "password"] as const;
+export const OAUTH2_FLOWS = [
+  "client_credentials",
+  "authorization_code",
+  "password",
+  "device_code",
+] as const;
 
 /** One of {@link OAUTH2_FLOWS}. */
 export type OAuth2Flow = (typeof OAUTH2_FLOWS)[number];
@@ -72,6 +80,12 @@ export interface OAuth2Options extends Omit<OAuth2Value, "tokenUrl"> {
    * system browser ($BROWSER, xdg-open, open, cmd /c start) without printing anything.
    */
   openBrowser?: (url: URL) => void | Promise<void>;
+  /**
+   * Shows the device flow's user code and verification URI to the person logging in
+   * (device_code). The CLI prints them to stderr (and opens the browser when asked); the
+   * desktop UI shows them in a dialog. Without it the code is shown nowhere.
+   */
+  showDeviceCode?: (prompt: DeviceCodePrompt) => void | Promise<void>;
   /**
    * Asks for the resource owner's password when the password flow needs a new grant and no
    * `password` was given (the CLI prompts on a terminal). Not called while a cached or

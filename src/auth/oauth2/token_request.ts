@@ -348,16 +348,18 @@ export async function tokenCall(
  * @param error what oauth4webapi or fetch threw
  * @param tokenUrl the token endpoint
  * @param signal the request's signal, to tell an interrupt or timeout from a failure
+ * @param label what the request was, for the message (default `token request`)
  * @returns the error to report
  */
 export async function tokenError(
   error: unknown,
   tokenUrl: URL,
   signal?: AbortSignal,
+  label = "token request",
 ): Promise<DialError> {
   if (error instanceof DialError) return error;
   if (signal?.aborted) return networkError(error, tokenUrl, signal);
-  const where = `OAuth 2.0 token request to ${redactUrl(tokenUrl)} failed`;
+  const where = `OAuth 2.0 ${label} to ${redactUrl(tokenUrl)} failed`;
   if (error instanceof oauth.ResponseBodyError) {
     return providerError(where, error.error, error.error_description, error.status, error);
   }

@@ -4,7 +4,7 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
-import type { OAuth2Options } from "../../auth/oauth2/parse_value.ts";
+import type { DeviceCodePrompt, OAuth2Options } from "../../auth/oauth2/parse_value.ts";
 import type { TokenState } from "../../auth/oauth2/token_state.ts";
 import { object, readJson } from "./decode.ts";
 import type { ApiContext } from "./http_api.ts";
@@ -45,7 +45,8 @@ export async function handleAuthState(request: Request, context: ApiContext): Pr
 /**
  * `POST /api/auth/token`: gets a token now (cached, refreshed or new). The answer is NDJSON:
  * for the authorization-code flow first `{type: "login", url}`, which the page opens in a new
- * tab (the callback is the same loopback server as the CLI's), then `{type: "state"}` or
+ * tab (the callback is the same loopback server as the CLI's), for the device flow
+ * `{type: "device", verificationUri, userCode, …}`, which the page shows, then `{type: "state"}` or
  * `{type: "error", error}`: {@link AuthTokenEvent}s.
  *
  * @param request `{auth}`
@@ -55,9 +56,11 @@ export async function handleAuthState(request: Request, context: ApiContext): Pr
 export async function handleAuthToken(request: Request, context: ApiContext): Promise<Response> {
   const json = object(await readJson(request), "request");
   let emitLogin: (url: URL) => void = () => {};
+  let emitDevice: (prompt: DeviceCodePrompt) => void = () => {};
   const { auth } = parseUiAuth(json.auth, {
     ...context.oauth,
     openBrowser: (url) => emitLogin(url),
+    showDeviceCode: (prompt) => emitDevice(prompt),
   });
   if (auth.authorization?.kind !== "oauth2") throw new UsageError("Auth is not OAuth 2.0");
   const options = auth.authorization.oauth2;
@@ -65,6 +68,7 @@ export async function handleAuthToken(request: Request, context: ApiContext): Pr
   // No timeout of its own: the login has the callback server's.
   return ndjsonResponse<AuthTokenEvent>(async ({ emit, signal }) => {
     emitLogin = (url) => emit({ type: "login", url: url.href });
+    emitDevice = (prompt) => emit({ type: "device", ...prompt });
     const token = await oauth2Token(options, {
       signal,
       ...(context.fetch ? { fetch: context.fetch } : {}),

@@ -25,6 +25,8 @@ export interface UiOAuthSettings {
   cacheDir?: string;
   /** Shows the authorization URL (authorization_code); default: the system browser. */
   openBrowser?: (url: URL) => void | Promise<void>;
+  /** Shows the device flow's code and page (device_code); default: nowhere. */
+  showDeviceCode?: OAuth2Options["showDeviceCode"];
 }
 
 /** Auth and the headers it adds, as parsed from the auth panel. */
@@ -92,6 +94,7 @@ export function parseUiAuth(value: unknown, settings: UiOAuthSettings = {}): Par
           ...parseUiOAuth2(json),
           ...(settings.cacheDir !== undefined ? { cacheDir: settings.cacheDir } : {}),
           ...(settings.openBrowser ? { openBrowser: settings.openBrowser } : {}),
+          ...(settings.showDeviceCode ? { showDeviceCode: settings.showDeviceCode } : {}),
         },
       };
       break;
@@ -119,6 +122,12 @@ function parseUiOAuth2(json: Readonly<Record<string, unknown>>): OAuth2Options {
   const portText = json.port === undefined || json.port === null || json.port === ""
     ? undefined
     : String(json.port);
+  const deviceText = optionalString(json.deviceUrl, "auth.deviceUrl");
+  if (flow === "device_code" && deviceText === undefined && issuerText === undefined) {
+    throw new UsageError("Missing device authorization URL for the device_code flow", {
+      hint: "give it, or the issuer to discover it",
+    });
+  }
   if (flow === "authorization_code" && authText === undefined && issuerText === undefined) {
     throw new UsageError("Missing authorization URL for the authorization_code flow");
   }
@@ -133,6 +142,7 @@ function parseUiOAuth2(json: Readonly<Record<string, unknown>>): OAuth2Options {
     flow,
     ...(tokenText !== undefined ? { tokenUrl: parseUrl(tokenText) } : {}),
     ...(issuerText !== undefined ? { issuer: parseUrl(issuerText) } : {}),
+    ...(deviceText !== undefined ? { deviceUrl: parseUrl(deviceText) } : {}),
     ...(params.length ? { params } : {}),
     clientId,
     ...(clientSecret !== undefined ? { clientSecret: new Secret(clientSecret) } : {}),

@@ -14,6 +14,7 @@ const FLOWS: ReadonlyArray<[OAuth2Flow, string]> = [
   ["client_credentials", "Client credentials"],
   ["authorization_code", "Authorization code (PKCE)"],
   ["password", "Password"],
+  ["device_code", "Device code (login elsewhere)"],
 ];
 
 /** Whether the panel shows only the auth kind (more room for the editors). */
@@ -99,6 +100,17 @@ function OAuth2Fields(): JSX.Element {
         <>
           <TextField label="Authorization URL" type="url" value={auth.authUrl} class="url" />
           <TextField label="Callback port" value={auth.port} class="narrow" />
+          <TextField label="Login timeout (s)" value={auth.timeout} class="narrow" />
+        </>
+      )}
+      {flow === "device_code" && (
+        <>
+          <TextField
+            label="Device authorization URL"
+            type="url"
+            value={auth.deviceUrl}
+            class="url"
+          />
           <TextField label="Login timeout (s)" value={auth.timeout} class="narrow" />
         </>
       )}

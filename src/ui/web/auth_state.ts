@@ -35,6 +35,7 @@ export const auth = {
   clientSecret: signal(""),
   scope: signal(""),
   authUrl: signal(""),
+  deviceUrl: signal(""),
   oauthUsername: signal(""),
   oauthPassword: signal(""),
   port: signal(String(DEFAULT_CALLBACK_PORT)),
@@ -71,6 +72,9 @@ export const authJson = computed((): AuthJson => {
         clientAuth: auth.clientAuth.value,
         ...(auth.flow.value === "authorization_code"
           ? { authUrl: auth.authUrl.value, port: auth.port.value, timeout: auth.timeout.value }
+          : {}),
+        ...(auth.flow.value === "device_code"
+          ? { deviceUrl: auth.deviceUrl.value, timeout: auth.timeout.value }
           : {}),
         ...(auth.flow.value === "password"
           ? { username: auth.oauthUsername.value, password: auth.oauthPassword.value }

@@ -17,6 +17,21 @@ type TokenInfo = TokenStateJson;
 const info = signal<TokenInfo | null | undefined>(undefined);
 const message = signal<string | undefined>(undefined);
 const busy = signal(false);
+/** The device flow's code while the login is pending: the link (http(s) only) and the code. */
+const device = signal<{ uri: string | undefined; shownUri: string; code: string } | undefined>(
+  undefined,
+);
+
+/** A provider's page is linked only when it is http(s). */
+function safeLink(text: unknown): string | undefined {
+  if (typeof text !== "string") return undefined;
+  try {
+    const url = new URL(text);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
 const now = signal(Date.now());
 
 function parseInfo(value: unknown): TokenInfo | null {
@@ -87,6 +102,15 @@ async function getToken(): Promise<void> {
         else globalThis.open(event.url, "_blank", "noopener,noreferrer");
         loginShown = true;
         message.value = "Log in in the new tab, then come back here";
+      } else if (
+        event.type === "device" && typeof event.verificationUri === "string" &&
+        typeof event.userCode === "string"
+      ) {
+        device.value = {
+          uri: safeLink(event.verificationUriComplete) ?? safeLink(event.verificationUri),
+          shownUri: String(event.verificationUri),
+          code: event.userCode,
+        };
       } else if (event.type === "state") {
         info.value = parseInfo(event.state);
         message.value = undefined;
@@ -98,6 +122,7 @@ async function getToken(): Promise<void> {
   } catch (error) {
     message.value = error instanceof ApiError ? error.message : String(error);
   } finally {
+    device.value = undefined;
     // A cached or refreshed token needed no login: close the tab opened for it.
     if (loginTab && !loginShown) loginTab.close();
     busy.value = false;
@@ -138,6 +163,20 @@ export function TokenState(): JSX.Element {
       <button type="button" onClick={getToken} disabled={busy.value}>
         {auth.flow.value === "authorization_code" ? "Log in" : "Get token"}
       </button>
+      {device.value && (
+        <div class="device-code" role="dialog" aria-label="Device login">
+          <p>
+            To log in, open {device.value.uri
+              ? (
+                <a href={device.value.uri} target="_blank" rel="noopener noreferrer">
+                  {device.value.shownUri}
+                </a>
+              )
+              : device.value.shownUri} and enter the code
+          </p>
+          <p class="user-code" data-testid="user-code">{device.value.code}</p>
+        </div>
+      )}
       {message.value && <p class="token-message" role="alert">{message.value}</p>}
     </div>
   );

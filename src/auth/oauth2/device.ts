@@ -1,0 +1,155 @@
+/**
+ * The device authorization grant (RFC 8628): ask the device authorization endpoint for a user
+ * code, show it with the verification URI, and poll the token endpoint at the interval the
+ * provider asks for (slower after `slow_down`) until the person has logged in elsewhere, the
+ * code expires, or the wait is aborted.
+ * @module
+ */
+import * as oauth from "oauth4webapi";
+import { AuthError, networkError, TimeoutError, UsageError } from "../../errors.ts";
+import { redactUrl } from "../../redact_url.ts";
+import { DEFAULT_CALLBACK_TIMEOUT, type ResolvedOAuth2Options } from "./parse_value.ts";
+import { ProviderError } from "./provider_error.ts";
+import { normalizeScope, type TokenEntry } from "./token_cache.ts";
+import {
+  authorizationServer,
+  httpOptions,
+  newEntry,
+  tokenError,
+  type TokenRequestOptions,
+  withClientAuth,
+} from "./token_request.ts";
+
+/** RFC 8628 3.2: the default polling interval. */
+const DEFAULT_INTERVAL = 5;
+/** RFC 8628 3.5: `slow_down` adds 5 seconds to the interval. */
+const SLOW_DOWN_STEP = 5;
+
+/**
+ * Runs the device authorization grant.
+ *
+ * @param options the OAuth 2.0 options, with `deviceUrl` (given or discovered)
+ * @param request fetch, signal and notes
+ * @returns a new cache entry
+ * @throws {AuthError} when the login is denied, the code expires, or an endpoint fails
+ * @throws {TimeoutError} after `timeout` without a login
+ * @see https://www.rfc-editor.org/rfc/rfc8628
+ */
+export async function deviceCodeGrant(
+  options: ResolvedOAuth2Options,
+  request: TokenRequestOptions,
+): Promise<TokenEntry> {
+  const deviceUrl = options.deviceUrl;
+  if (!deviceUrl) {
+    throw new UsageError("The device_code flow needs --oauth2-device-url", {
+      hint: "give the provider's device authorization endpoint, or --oauth2-issuer to discover it",
+    });
+  }
+  const as: oauth.AuthorizationServer = {
+    ...authorizationServer(options),
+    device_authorization_endpoint: deviceUrl.href,
+  };
+  const client: oauth.Client = { client_id: options.clientId };
+  const scope = normalizeScope(options.scope);
+  const parameters = new URLSearchParams(scope ? { scope } : {});
+  for (const [name, value] of options.params ?? []) parameters.append(name, value);
+  let device: oauth.DeviceAuthorizationResponse;
+  try {
+    device = await withClientAuth(options, request, async (auth) => {
+      const response = await oauth.deviceAuthorizationRequest(
+        as,
+        client,
+        auth,
+        parameters,
+        deviceHttpOptions(request),
+      );
+      return await oauth.processDeviceAuthorizationResponse(as, client, response);
+    });
+  } catch (error) {
+    throw await tokenError(error, deviceUrl, request.signal, "device authorization request");
+  }
+  await options.showDeviceCode?.({
+    verificationUri: device.verification_uri,
+    ...(device.verification_uri_complete
+      ? { verificationUriComplete: device.verification_uri_complete }
+      : {}),
+    userCode: device.user_code,
+    expiresIn: device.expires_in,
+  });
+  let interval = device.interval ?? DEFAULT_INTERVAL;
+  const timeout = options.timeout ?? DEFAULT_CALLBACK_TIMEOUT;
+  const deadline = Date.now() + Math.min(device.expires_in * 1000, timeout);
+  const expired = () =>
+    device.expires_in * 1000 <= timeout
+      ? new AuthError(
+        `OAuth 2.0 device login at ${
+          redactUrl(deviceUrl)
+        } failed: the code expired before the login was completed`,
+        { hint: "run again and enter the new code within its lifetime" },
+      )
+      : new TimeoutError(
+        `OAuth 2.0 device login at ${redactUrl(deviceUrl)} timed out after ${
+          Math.round(timeout / 1000)
+        } s`,
+        { hint: "raise --oauth2-timeout" },
+      );
+  for (;;) {
+    try {
+      const result = await withClientAuth(options, request, async (auth) => {
+        const response = await oauth.deviceCodeGrantRequest(
+          as,
+          client,
+          auth,
+          device.device_code,
+          httpOptions(request, options),
+        );
+        return await oauth.processDeviceCodeResponse(as, client, response);
+      });
+      return newEntry(options, result);
+    } catch (error) {
+      const refused = await tokenError(error, options.tokenUrl, request.signal);
+      const code = refused instanceof ProviderError ? refused.oauthError : undefined;
+      if (code === "slow_down") interval += SLOW_DOWN_STEP;
+      else if (code === "expired_token") throw expired();
+      else if (code === "access_denied") {
+        throw new AuthError(
+          `OAuth 2.0 device login at ${redactUrl(deviceUrl)} failed: access_denied`,
+          { hint: "the login was denied or cancelled", cause: refused },
+        );
+      } else if (code !== "authorization_pending") throw refused;
+    }
+    if (Date.now() + interval * 1000 > deadline) throw expired();
+    await wait(interval * 1000, request.signal).catch((reason) => {
+      throw networkError(reason, deviceUrl, request.signal);
+    });
+  }
+}
+
+function deviceHttpOptions(
+  request: TokenRequestOptions,
+): oauth.HttpRequestOptions<"POST", URLSearchParams> {
+  const fetchFn = request.fetch;
+  return {
+    [oauth.allowInsecureRequests]: true,
+    ...(request.signal ? { signal: request.signal } : {}),
+    ...(fetchFn
+      ? { [oauth.customFetch]: (url: string, init: RequestInit) => fetchFn(url, init) }
+      : {}),
+  };
+}
+
+/** Waits between polls; rejects with the signal's reason when it is aborted. */
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
