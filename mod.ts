@@ -46,6 +46,7 @@ export type {
   FormField,
   HeaderField,
   PreparedRequest,
+  RequestSigner,
   RequestSpec,
 } from "./src/http/request_spec.ts";
 export {

@@ -4,6 +4,7 @@
  */
 import { Secret } from "../secret.ts";
 import type { Authorization } from "./auth_spec.ts";
+import type { RequestSigner } from "../http/request_spec.ts";
 
 /** Options for {@link authorizationHeader}. */
 export interface AuthorizeOptions {
@@ -24,14 +25,18 @@ export interface AuthorizeOptions {
  *
  * @param authorization Basic, Bearer or OAuth 2.0
  * @param options fetch, signal and refresh control for OAuth 2.0
- * @returns the header value, wrapped as a secret
+ * @returns the header value, wrapped as a secret; none for schemes whose credentials are
+ * computed per request ({@link requestSigner})
  * @see https://www.rfc-editor.org/rfc/rfc7617 (Basic) and RFC 6750 (Bearer)
  */
 export async function authorizationHeader(
   authorization: Authorization,
   options: AuthorizeOptions = {},
-): Promise<Secret> {
+): Promise<Secret | undefined> {
   switch (authorization.kind) {
+    case "digest":
+      // Computed per request by its signer (see requestSigner).
+      return undefined;
     case "basic":
       return basicAuthorization(authorization.username, authorization.password);
     case "bearer":
@@ -57,4 +62,23 @@ export async function authorizationHeader(
 export function basicAuthorization(username: string, password: Secret): Secret {
   const bytes = new TextEncoder().encode(`${username}:${password.reveal()}`);
   return new Secret(`Basic ${bytes.toBase64()}`);
+}
+
+/**
+ * The per-request signer of a scheme whose credentials depend on each request (Digest), or
+ * none. Its module is loaded only for that scheme.
+ *
+ * @param authorization the request's authorization
+ * @returns the signer, or undefined for Basic, Bearer and OAuth 2.0
+ */
+export async function requestSigner(
+  authorization: Authorization,
+): Promise<RequestSigner | undefined> {
+  if (authorization.kind === "digest") {
+    const { digestSigner }: typeof import("./digest.ts") = await import(
+      new URL("./digest.ts", import.meta.url).href
+    );
+    return digestSigner(authorization.username, authorization.password);
+  }
+  return undefined;
 }

@@ -8,6 +8,7 @@ import type { OAuth2Options } from "./oauth2/parse_value.ts";
 /** What sets the `Authorization` header; at most one per request. */
 export type Authorization =
   | { kind: "basic"; username: string; password: Secret }
+  | { kind: "digest"; username: string; password: Secret }
   | { kind: "bearer"; token: Secret }
   | { kind: "oauth2"; oauth2: OAuth2Options };
 

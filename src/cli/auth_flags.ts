@@ -143,6 +143,10 @@ export const AUTH_FLAGS = flags([
     repeatable: true,
     help: "API key in the query (repeatable)",
   },
+  {
+    long: "digest",
+    help: "send -u as HTTP Digest (RFC 7616: MD5, SHA-256), answering the server's challenge",
+  },
   { long: "no-netrc", help: "do not read credentials from ~/.netrc or $NETRC" },
   {
     long: "netrc-file",
@@ -221,6 +225,19 @@ export async function parseAuthFlags(values: AuthFlagValues, url?: URL): Promise
   } else if (url && setters.length === 0) {
     authorization = await netrcAuthorization(values, url);
   }
+  if (values.digest) {
+    if (setters.some((s) => s !== "-u")) {
+      throw new UsageError(`Conflicting flags --digest and ${setters.find((s) => s !== "-u")}`, {
+        hint: "--digest sends the -u credentials as Digest",
+      });
+    }
+    if (authorization?.kind !== "basic") {
+      throw new UsageError("--digest needs -u USER:PASSWORD", {
+        hint: "or a netrc entry for the host",
+      });
+    }
+    authorization = { ...authorization, kind: "digest" };
+  }
   return { auth: { ...(authorization ? { authorization } : {}), queryKeys }, headers };
 }
 
@@ -259,4 +276,20 @@ async function basicFromFlag(text: string): Promise<Authorization> {
     username,
     password: await (await import("./prompt.ts")).promptSecret(`Password for "${username}": `),
   };
+}
+
+/**
+ * Refuses Digest where no 401 can be answered: a WebSocket handshake has one request.
+ *
+ * @param auth the parsed auth
+ * @param where the command, e.g. `dial ws`
+ * @throws {UsageError} for `--digest`
+ */
+export function refuseDigest(auth: AuthSpec, where: string): void {
+  if (auth.authorization?.kind === "digest") {
+    throw new UsageError(`--digest cannot be used with ${where}`, {
+      hint:
+        "a WebSocket handshake is one request: Digest needs a second one to answer the challenge",
+    });
+  }
 }

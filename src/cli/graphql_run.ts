@@ -22,7 +22,7 @@ import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import type { Framing } from "../http/wire.ts";
 import { warn } from "../output/report.ts";
 import { escapeControls, type Sink, stderr, stdout } from "../output/terminal.ts";
-import { parseAuthFlags } from "./auth_flags.ts";
+import { parseAuthFlags, refuseDigest } from "./auth_flags.ts";
 import type { CliContext } from "./context.ts";
 import { checkOperation, readQuery, readVariables } from "./graphql_input.ts";
 import type { GraphQLFlagValues } from "./graphql.ts";
@@ -50,6 +50,7 @@ export async function runGraphQL(
     true,
   );
   const auth = await parseAuthFlags(flags, url);
+  if (flags.transport === "ws") refuseDigest(auth.auth, "--transport ws");
   const endpoint: GraphQLEndpoint = { url, auth: auth.auth, headers: auth.headers };
   const transport = await parseTransportFlags(flags, flags.verbose);
   const fetch = transportFetch(transport);

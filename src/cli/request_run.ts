@@ -101,7 +101,9 @@ export async function runRequest(
   const err = stderr();
   if (flags.offline) {
     const { request } = await authorize(spec, { offline: true });
-    const prepared = cookies.jar ? withCookies(request, cookies.jar) : request;
+    let prepared = cookies.jar ? withCookies(request, cookies.jar) : request;
+    // What a signer knows before any answer (SigV4 signs; Digest waits for a challenge).
+    if (prepared.signer) prepared = await prepared.signer.sign(prepared);
     await out.write(formatRequestHead(prepared, await framingOf(prepared), out));
     if (spec.body) await out.write(describeBody(spec.body) + "\n");
     return ExitCode.OK;
@@ -141,6 +143,15 @@ export async function runRequest(
       : {}),
   });
   const { response } = exchange;
+  if (response.status === 401 && spec.auth.authorization?.kind === "basic" && !flags.silent) {
+    const challenge = response.headers.get("www-authenticate") ?? "";
+    if (/^\s*digest\b|,\s*digest\s/i.test(challenge)) {
+      await warn(
+        err,
+        "The server asks for Digest authentication: add --digest to send -u as Digest",
+      );
+    }
+  }
   if (cookieFlags && cookies.jar && cookies.saveTo !== undefined) {
     await cookieFlags.saveCookieJar(cookies.jar, cookies.saveTo).catch((error) => {
       throw new DialError(

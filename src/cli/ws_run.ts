@@ -13,7 +13,7 @@ import {
   WebSocketSession,
   type WebSocketSessionEvent,
 } from "../stream/ws_session.ts";
-import { parseAuthFlags } from "./auth_flags.ts";
+import { parseAuthFlags, refuseDigest } from "./auth_flags.ts";
 import { stdinClaimedBy } from "./secret_ref.ts";
 import type { CliContext } from "./context.ts";
 import { parseUrl } from "../http/values.ts";
@@ -43,6 +43,7 @@ export async function runWs(
   }
   const { wait: waitMs, ping: pingMs, maxMessages, timeout: timeoutMs } = flags;
   const auth = await parseAuthFlags(flags, url);
+  refuseDigest(auth.auth, "dial ws");
 
   const out = stdout();
   const err = stderr();

@@ -139,8 +139,8 @@ export async function cacheKey(endpoint: GraphQLEndpoint): Promise<string> {
   const a = endpoint.auth.authorization;
   const identity = a === undefined
     ? null
-    : a.kind === "basic"
-    ? ["basic", a.username, a.password.reveal()]
+    : a.kind === "basic" || a.kind === "digest"
+    ? [a.kind, a.username, a.password.reveal()]
     : a.kind === "bearer"
     ? ["bearer", a.token.reveal()]
     : [

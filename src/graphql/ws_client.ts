@@ -73,10 +73,11 @@ export async function* subscribeWs(
 }
 
 async function* attempt(
-  prepared: PreparedRequest,
+  built: PreparedRequest,
   request: GraphQLRequest,
   options: WsOptions,
 ): AsyncGenerator<GraphQLResult> {
+  const prepared = built.signer ? await built.signer.sign(built) : built;
   const url = toWebSocketUrl(requestUrl(prepared));
   // Deno's WebSocket sends its own User-Agent: dial's default would make a second one.
   const headers = requestHeaders(handshakeRequest(prepared));

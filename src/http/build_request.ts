@@ -142,7 +142,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /**
  * Computes the next hop of a redirect. A hop to another origin (scheme, host or port) drops
  * every credential: Authorization, Proxy-Authorization, Cookie, credential-looking headers,
- * headers an auth option added and `-K` keys. 303 (and 301/302 after POST) becomes GET without a body; 307 and 308 keep
+ * headers an auth option added, `-K` keys and per-request credentials (Digest, SigV4). 303 (and 301/302 after POST) becomes GET without a body; 307 and 308 keep
  * method and body.
  *
  * @param request the request that was answered
@@ -177,5 +177,6 @@ export function redirectRequest(
     queryKeys: sameOrigin ? request.queryKeys : [],
     headers,
     ...(body ? { body } : {}),
+    ...(sameOrigin && request.signer ? { signer: request.signer } : {}),
   };
 }

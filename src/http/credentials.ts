@@ -6,7 +6,7 @@
  * token from the cache was refused with 401.
  * @module
  */
-import { authorizationHeader } from "../auth/auth_header.ts";
+import { authorizationHeader, requestSigner } from "../auth/auth_header.ts";
 import { Secret } from "../secret.ts";
 import { buildRequest } from "./build_request.ts";
 import type { PreparedRequest, RequestSpec } from "./request_spec.ts";
@@ -72,8 +72,10 @@ export async function authorize(
     });
   }
   let renewable = authorization?.kind === "oauth2" && cached;
+  const signer = authorization && await requestSigner(authorization);
+  const request = buildRequest(spec, header);
   return {
-    request: buildRequest(spec, header),
+    request: signer ? { ...request, signer } : request,
     get renewable() {
       return renewable;
     },

@@ -52,6 +52,27 @@ export interface RequestSpec {
   body?: BodySource;
 }
 
+/**
+ * Credentials computed per request on the wire (Digest, AWS Signature Version 4): they depend
+ * on the method, the URL and, for SigV4, the body, so `send` applies them to each request it
+ * makes. A redirect to another origin drops the signer (credentials go only to the origin the
+ * user named).
+ */
+export interface RequestSigner {
+  /** The scheme, for messages and `-v`: `digest` or `aws-sigv4`. */
+  readonly scheme: string;
+  /** Adds the credentials known so far to a request about to go out. */
+  sign(request: PreparedRequest): Promise<PreparedRequest>;
+  /**
+   * Learns from a 401 (a Digest challenge).
+   *
+   * @returns true when the request should be sent again, now answerable
+   */
+  challenge?(response: Response): boolean;
+  /** curl arguments that make curl compute the same credentials (`--curl`). */
+  curlArgs(): string[];
+}
+
 /** A request ready to send: credentials resolved into headers, keys kept apart from the URL. */
 export interface PreparedRequest {
   /** The HTTP method. */
@@ -64,4 +85,6 @@ export interface PreparedRequest {
   headers: HeaderField[];
   /** The body, if any. */
   body?: BodySource;
+  /** Credentials to compute per request on the wire, for this origin only. */
+  signer?: RequestSigner;
 }

@@ -94,11 +94,14 @@ export async function sendPrepared(
   // Loaded when needed: a jar once a response sets a cookie.
   let jar = options.cookies;
   let request = prepared;
-  for (let hops = 0;; hops++) {
+  // A Digest challenge is answered once per hop: a second 401 is the answer to show.
+  let challenged = false;
+  for (let hops = 0;;) {
     const settled = await settleBody(request, options.onNotice);
     const base = settled.request;
     const framing = settled.framing;
     request = jar ? withCookies(base, jar) : base;
+    if (request.signer) request = await request.signer.sign(request);
     await options.onRequest?.(request, framing);
     let response: Response;
     try {
@@ -120,6 +123,12 @@ export async function sendPrepared(
       jar.store(requestUrl(request), setCookies);
     }
     await options.onResponse?.(request, response);
+    if (response.status === 401 && !challenged && request.signer?.challenge?.(response)) {
+      challenged = true;
+      await response.body?.cancel();
+      request = replayable(base, response.status);
+      continue;
+    }
     const next = options.follow
       ? redirectRequest(base, response.status, response.headers.get("location"))
       : undefined;
@@ -127,7 +136,7 @@ export async function sendPrepared(
       return { request, response: decodeContent(response, request.url.host), redirects: hops };
     }
     await response.body?.cancel();
-    if (hops >= maxRedirects) {
+    if (hops++ >= maxRedirects) {
       throw new DialError(
         `Too many redirects: more than ${maxRedirects}`,
         ErrorCode.TooManyRedirects,
@@ -135,18 +144,31 @@ export async function sendPrepared(
         { hint: "raise --max-redirects, or drop -L to see the redirect" },
       );
     }
-    if (next.body && !isReplayable(next.body)) {
-      throw new DialError(
-        `Cannot follow the ${response.status} redirect to ${next.url.origin}: the request body from a pipe is larger than ${
-          BUFFER_LIMIT / 1024 / 1024
-        } MiB and cannot be sent twice`,
-        ErrorCode.RedirectBody,
-        ExitCode.Failure,
-        { hint: "send the body from a file with @file" },
-      );
-    }
-    request = next;
+    challenged = false;
+    request = replayable(next, response.status);
   }
+}
+
+/**
+ * The request to send again (after a redirect or a Digest challenge).
+ *
+ * @throws {DialError} when its body came from a pipe too large to keep
+ */
+function replayable(next: PreparedRequest, status: number): PreparedRequest {
+  if (next.body && !isReplayable(next.body)) {
+    const what = status === 401
+      ? `answer the Digest challenge of ${next.url.origin}`
+      : `follow the ${status} redirect to ${next.url.origin}`;
+    throw new DialError(
+      `Cannot ${what}: the request body from a pipe is larger than ${
+        BUFFER_LIMIT / 1024 / 1024
+      } MiB and cannot be sent twice`,
+      ErrorCode.RedirectBody,
+      ExitCode.Failure,
+      { hint: "send the body from a file with @file" },
+    );
+  }
+  return next;
 }
 
 /** The transport layer loads with the first request, not when dial starts (`--help`, usage errors). */

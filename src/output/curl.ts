@@ -76,6 +76,8 @@ export function toCurl(
   if (read !== undefined || options.follow) args.push("-b", read ?? "");
   if (files.write !== undefined) args.push("-c", files.write);
   if (options.timeout !== undefined) args.push("--max-time", String(options.timeout));
+  // Per-request credentials (Digest, SigV4): curl computes them itself from the same inputs.
+  if (request.signer) args.push(...request.signer.curlArgs());
   if (options.extra) args.push(...options.extra);
   return args.map(shellQuote).join(" ");
 }

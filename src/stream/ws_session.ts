@@ -311,7 +311,7 @@ export class WebSocketSession {
   }
 
   async #handshake(built: PreparedRequest): Promise<void> {
-    const prepared = handshakeRequest(built);
+    const prepared = handshakeRequest(built.signer ? await built.signer.sign(built) : built);
     this.#attempt++;
     this.#state = "connecting";
     const url = requestUrl(prepared);

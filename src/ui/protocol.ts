@@ -60,7 +60,7 @@ export interface SessionAnswer {
 }
 
 /** The auth panel's kinds, as both sides name them. */
-export const AUTH_KINDS = ["none", "basic", "bearer", "apikey", "oauth2"] as const;
+export const AUTH_KINDS = ["none", "basic", "digest", "bearer", "apikey", "oauth2"] as const;
 /** One of {@link AUTH_KINDS}. */
 export type AuthKind = typeof AUTH_KINDS[number];
 
@@ -68,6 +68,7 @@ export type AuthKind = typeof AUTH_KINDS[number];
 export type AuthJson =
   | { kind: "none" }
   | { kind: "basic"; username: string; password: string }
+  | { kind: "digest"; username: string; password: string }
   | { kind: "bearer"; token: string }
   | { kind: "apikey"; in: "header" | "query"; name: string; value: string }
   | {

@@ -72,7 +72,10 @@ Deno.test("ui api: the issuer and extra parameters become --oauth2-issuer and --
 
 Deno.test("ui api: each bad auth field is a usage error naming it", () => {
   const cases: Array<[unknown, RegExp]> = [
-    [{ kind: "magic" }, /Invalid auth.kind: expected one of none, basic, bearer, apikey, oauth2/],
+    [
+      { kind: "magic" },
+      /Invalid auth.kind: expected one of none, basic, digest, bearer, apikey, oauth2/,
+    ],
     [{ kind: "basic", username: "" }, /Missing user name for Basic auth/],
     [{ kind: "bearer", token: "" }, /Missing token for Bearer auth/],
     [{ kind: "apikey", in: "header", name: "" }, /Missing name for the API key/],

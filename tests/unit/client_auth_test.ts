@@ -5,3 +5,32 @@ Deno.test("oauth2: client credentials use the URLSearchParams serializer (RFC 67
   assert.equal(formEncode("cli-secret.v1_x*"), "cli-secret.v1_x*");
   assert.equal(formEncode("a b:c&d~!'()é"), "a+b%3Ac%26d%7E%21%27%28%29%C3%A9");
 });
+
+Deno.test("digest: the RFC 7616 3.9.1 example answers, SHA-256 and MD5", async () => {
+  const { digestAuthorization, digestChallenge } = await import("../../src/auth/digest.ts");
+  const { Secret } = await import("../../src/secret.ts");
+  const header = (algorithm: string) =>
+    `Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=${algorithm}, nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"`;
+  // Both challenges in one header: SHA-256 is preferred.
+  const challenge = digestChallenge(
+    new Headers({ "www-authenticate": `${header("MD5")}, ${header("SHA-256")}` }),
+  )!;
+  assert.equal(challenge.algorithm, "SHA-256");
+  const input = {
+    username: "Mufasa",
+    password: new Secret("Circle of Life"),
+    method: "GET",
+    uri: "/dir/index.html",
+    nc: 1,
+    cnonce: "f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ",
+  };
+  assert.match(
+    digestAuthorization(challenge, input).reveal(),
+    /response="753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1"/,
+  );
+  assert.match(
+    digestAuthorization({ ...challenge, algorithm: "MD5" }, input).reveal(),
+    /response="8ca523f5e9506fed4657c9700eebdbec"/,
+  );
+  assert.equal(String(digestAuthorization(challenge, input)), "(redacted)");
+});

@@ -14,7 +14,7 @@ Deno.test("auth: Basic encodes the UTF-8 bytes of user:password", () => {
 
 Deno.test("auth: Bearer header and secrets print redacted", async () => {
   const header = await authorizationHeader({ kind: "bearer", token: new Secret("tok") });
-  assert.equal(header.reveal(), "Bearer tok");
+  assert.equal(header?.reveal(), "Bearer tok");
   assert.equal(`${header}`, "(redacted)");
   assert.equal(JSON.stringify({ header }), '{"header":"(redacted)"}');
   assert.equal(Deno.inspect(header).includes("tok"), false);

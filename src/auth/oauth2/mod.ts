@@ -17,6 +17,7 @@ export {
   parseOAuth2Value,
 } from "./parse_value.ts";
 export type {
+  DeviceCodePrompt,
   OAuth2ClientAuth,
   OAuth2Flow,
   OAuth2Notice,

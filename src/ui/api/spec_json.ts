@@ -57,14 +57,16 @@ export function parseUiAuth(value: unknown, settings: UiOAuthSettings = {}): Par
   switch (kind) {
     case "none":
       break;
-    case "basic": {
+    case "basic":
+    case "digest": {
+      const label = kind === "basic" ? "Basic" : "Digest";
       const username = string(json.username ?? "", "auth.username");
-      if (username === "") throw new UsageError("Missing user name for Basic auth");
+      if (username === "") throw new UsageError(`Missing user name for ${label} auth`);
       if (username.includes(":")) {
-        throw new UsageError(`Invalid user name "${username}" for Basic auth: contains ":"`);
+        throw new UsageError(`Invalid user name "${username}" for ${label} auth: contains ":"`);
       }
       const password = new Secret(string(json.password ?? "", "auth.password"));
-      authorization = { kind: "basic", username, password };
+      authorization = { kind, username, password };
       break;
     }
     case "bearer": {

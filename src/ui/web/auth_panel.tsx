@@ -46,7 +46,7 @@ export function AuthPanel(): JSX.Element {
   return (
     <section class="auth" aria-label="Authentication" id="auth-fields">
       <SelectField label="Auth" value={auth.kind} options={AUTH_LABELS} />
-      {kind === "basic" && (
+      {(kind === "basic" || kind === "digest") && (
         <>
           <TextField label="Username" value={auth.username} />
           <TextField label="Password" type="password" value={auth.password} />

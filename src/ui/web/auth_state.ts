@@ -13,6 +13,7 @@ export type { AuthKind, OAuth2Flow };
 export const AUTH_LABELS: ReadonlyArray<[AuthKind, string]> = [
   ["none", "None"],
   ["basic", "Basic"],
+  ["digest", "Digest"],
   ["bearer", "Bearer"],
   ["apikey", "API key"],
   ["oauth2", "OAuth 2.0"],
@@ -49,7 +50,12 @@ export const authJson = computed((): AuthJson => {
     case "none":
       return { kind: "none" };
     case "basic":
-      return { kind: "basic", username: auth.username.value, password: auth.password.value };
+    case "digest":
+      return {
+        kind: auth.kind.value,
+        username: auth.username.value,
+        password: auth.password.value,
+      };
     case "bearer":
       return { kind: "bearer", token: auth.token.value };
     case "apikey":
