@@ -60,6 +60,7 @@ export { type NamedKey, redactUrl } from "./src/redact_url.ts";
 export { type Cookie, CookieJar, parseSetCookie } from "./src/http/cookies.ts";
 export { type Framing, type WireHead, wireHead } from "./src/http/wire.ts";
 export type { Authorization, AuthSpec, QueryKey } from "./src/auth/auth_spec.ts";
+export type { SigV4Options } from "./src/auth/sigv4_value.ts";
 export {
   authorizationHeader,
   type AuthorizeOptions,

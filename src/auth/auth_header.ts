@@ -35,6 +35,7 @@ export async function authorizationHeader(
 ): Promise<Secret | undefined> {
   switch (authorization.kind) {
     case "digest":
+    case "aws-sigv4":
       // Computed per request by its signer (see requestSigner).
       return undefined;
     case "basic":
@@ -65,7 +66,8 @@ export function basicAuthorization(username: string, password: Secret): Secret {
 }
 
 /**
- * The per-request signer of a scheme whose credentials depend on each request (Digest), or
+ * The per-request signer of a scheme whose credentials depend on each request (Digest, AWS
+ * SigV4), or
  * none. Its module is loaded only for that scheme.
  *
  * @param authorization the request's authorization
@@ -79,6 +81,12 @@ export async function requestSigner(
       new URL("./digest.ts", import.meta.url).href
     );
     return digestSigner(authorization.username, authorization.password);
+  }
+  if (authorization.kind === "aws-sigv4") {
+    const { sigv4Signer }: typeof import("./sigv4.ts") = await import(
+      new URL("./sigv4.ts", import.meta.url).href
+    );
+    return sigv4Signer(authorization.sigv4);
   }
   return undefined;
 }

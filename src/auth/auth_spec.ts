@@ -4,13 +4,15 @@
  */
 import type { Secret } from "../secret.ts";
 import type { OAuth2Options } from "./oauth2/parse_value.ts";
+import type { SigV4Options } from "./sigv4_value.ts";
 
 /** What sets the `Authorization` header; at most one per request. */
 export type Authorization =
   | { kind: "basic"; username: string; password: Secret }
   | { kind: "digest"; username: string; password: Secret }
   | { kind: "bearer"; token: Secret }
-  | { kind: "oauth2"; oauth2: OAuth2Options };
+  | { kind: "oauth2"; oauth2: OAuth2Options }
+  | { kind: "aws-sigv4"; sigv4: SigV4Options };
 
 /** An API key sent as a query parameter (`-K name=value`). */
 export interface QueryKey {

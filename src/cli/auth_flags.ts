@@ -147,6 +147,16 @@ export const AUTH_FLAGS = flags([
     long: "digest",
     help: "send -u as HTTP Digest (RFC 7616: MD5, SHA-256), answering the server's challenge",
   },
+  {
+    long: "aws-sigv4",
+    value: "provider1[:provider2[:region[:service]]]",
+    help: "sign with AWS Signature Version 4 (-u KEY:SECRET or AWS_ACCESS_KEY_ID), as curl",
+  },
+  {
+    long: "aws-session-token",
+    value: "token",
+    help: "session token of temporary AWS credentials (@file, @-, @env:NAME read it)",
+  },
   { long: "no-netrc", help: "do not read credentials from ~/.netrc or $NETRC" },
   {
     long: "netrc-file",
@@ -222,8 +232,13 @@ export async function parseAuthFlags(values: AuthFlagValues, url?: URL): Promise
     authorization = { kind: "bearer", token: new Secret(token) };
   } else if (oauth2) {
     authorization = { kind: "oauth2", oauth2 };
-  } else if (url && setters.length === 0) {
+  } else if (url && setters.length === 0 && values.awsSigv4 === undefined) {
     authorization = await netrcAuthorization(values, url);
+  }
+  if (values.awsSigv4 !== undefined || values.awsSessionToken !== undefined) {
+    if (values.digest) throw new UsageError("Conflicting flags --digest and --aws-sigv4");
+    const { sigv4Authorization } = await import("./sigv4_flags.ts");
+    authorization = await sigv4Authorization(values, setters, authorization);
   }
   if (values.digest) {
     if (setters.some((s) => s !== "-u")) {
@@ -249,6 +264,7 @@ function claimStdinReaders(values: AuthFlagValues): void {
     values.auth === "@-" ? "-u @-" : undefined,
     values.auth !== undefined && /^[^@][^:]*:@-$/.test(values.auth) ? "-u USER:@-" : undefined,
     values.bearer === "@-" ? "-B @-" : undefined,
+    values.awsSessionToken === "@-" ? "--aws-session-token @-" : undefined,
     values.oauth2Password === "@-" ? "--oauth2-password @-" : undefined,
     values.oauth2ClientSecret === "@-" ? "--oauth2-client-secret @-" : undefined,
     values.oauth2?.endsWith(":@-") ? "--oauth2 client secret @-" : undefined,
@@ -279,17 +295,23 @@ async function basicFromFlag(text: string): Promise<Authorization> {
 }
 
 /**
- * Refuses Digest where no 401 can be answered: a WebSocket handshake has one request.
+ * Refuses Digest where no 401 can be answered (a WebSocket handshake has one request), and
+ * SigV4, which AWS applies to WebSockets through presigned URLs.
  *
  * @param auth the parsed auth
  * @param where the command, e.g. `dial ws`
- * @throws {UsageError} for `--digest`
+ * @throws {UsageError} for `--digest` and `--aws-sigv4`
  */
 export function refuseDigest(auth: AuthSpec, where: string): void {
   if (auth.authorization?.kind === "digest") {
     throw new UsageError(`--digest cannot be used with ${where}`, {
       hint:
         "a WebSocket handshake is one request: Digest needs a second one to answer the challenge",
+    });
+  }
+  if (auth.authorization?.kind === "aws-sigv4") {
+    throw new UsageError(`--aws-sigv4 cannot be used with ${where}`, {
+      hint: "AWS signs WebSocket connections with presigned URLs, which dial does not make",
     });
   }
 }

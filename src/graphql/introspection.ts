@@ -143,6 +143,8 @@ export async function cacheKey(endpoint: GraphQLEndpoint): Promise<string> {
     ? [a.kind, a.username, a.password.reveal()]
     : a.kind === "bearer"
     ? ["bearer", a.token.reveal()]
+    : a.kind === "aws-sigv4"
+    ? ["aws-sigv4", a.sigv4.accessKeyId, a.sigv4.secretAccessKey.reveal()]
     : [
       "oauth2",
       a.oauth2.flow,

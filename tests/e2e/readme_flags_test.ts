@@ -14,7 +14,7 @@ const SECTIONS: Array<{ heading: string; command: string[]; complete: boolean }>
 
 /** Flags documented once for every command (in the HTTP requests, OAuth 2.0 and TLS tables). */
 const SHARED =
-  /^(-H|-u|-B|-K|--header|--auth|--bearer|--api-key-query|--digest|--no-netrc|--netrc-file|--oauth2.*|--cacert|--cert|--key|--insecure|--proxy|--noproxy|--connect-timeout|--resolve|--connect-to|--unix-socket)$/;
+  /^(-H|-u|-B|-K|--header|--auth|--bearer|--api-key-query|--digest|--aws-sigv4|--aws-session-token|--no-netrc|--netrc-file|--oauth2.*|--cacert|--cert|--key|--insecure|--proxy|--noproxy|--connect-timeout|--resolve|--connect-to|--unix-socket)$/;
 
 interface HelpFlag {
   short?: string;
