@@ -59,8 +59,20 @@ export const OAUTH2_EXTRA_FLAGS = flags([
   {
     long: "oauth2-client-auth",
     value: "method",
-    choices: ["basic", "post"],
+    choices: ["basic", "post", "private_key_jwt", "client_secret_jwt"],
     help: "client authentication (default basic)",
+  },
+  {
+    long: "oauth2-client-key",
+    value: "path",
+    file: true,
+    help: "PEM private key for private_key_jwt (a path, @env:NAME or @-)",
+  },
+  {
+    long: "oauth2-client-key-alg",
+    value: "alg",
+    choices: ["RS256", "PS256", "ES256"],
+    help: "algorithm of --oauth2-client-key (default from the key: RS256 or ES256)",
   },
   {
     long: "oauth2-redirect-uri",
@@ -267,6 +279,7 @@ function claimStdinReaders(values: AuthFlagValues): void {
     values.awsSessionToken === "@-" ? "--aws-session-token @-" : undefined,
     values.oauth2Password === "@-" ? "--oauth2-password @-" : undefined,
     values.oauth2ClientSecret === "@-" ? "--oauth2-client-secret @-" : undefined,
+    values.oauth2ClientKey === "@-" ? "--oauth2-client-key @-" : undefined,
     values.oauth2?.endsWith(":@-") ? "--oauth2 client secret @-" : undefined,
   ];
   const given = readers.filter((r) => r !== undefined);

@@ -47,9 +47,38 @@ export async function parseOAuth2Flags(
       hint: `this is --oauth2 ${value.flow}:…`,
     });
   }
-  if (value.flow === "client_credentials" && !value.clientSecret) {
+  const keyText = values.oauth2ClientKey;
+  const clientAuth = values.oauth2ClientAuth ??
+    (keyText !== undefined ? "private_key_jwt" as const : undefined);
+  if (keyText !== undefined && clientAuth !== "private_key_jwt") {
+    throw new UsageError(`--oauth2-client-key is used by --oauth2-client-auth private_key_jwt`, {
+      hint: `this is --oauth2-client-auth ${clientAuth}`,
+    });
+  }
+  if (clientAuth === "private_key_jwt" && keyText === undefined) {
+    throw new UsageError("--oauth2-client-auth private_key_jwt needs --oauth2-client-key", {
+      hint: "give the client's PEM private key: --oauth2-client-key key.pem (or @env:NAME)",
+    });
+  }
+  if (values.oauth2ClientKeyAlg !== undefined && keyText === undefined) {
+    throw new UsageError("--oauth2-client-key-alg needs --oauth2-client-key");
+  }
+  if (clientAuth === "private_key_jwt" && value.clientSecret) {
+    throw new UsageError("private_key_jwt signs with --oauth2-client-key: drop the client secret");
+  }
+  if (clientAuth === "client_secret_jwt" && !value.clientSecret) {
+    throw new UsageError("--oauth2-client-auth client_secret_jwt needs a client secret");
+  }
+  const clientKey = keyText === undefined ? undefined : new Secret(
+    await resolveReference(
+      keyText.startsWith("@") ? keyText : `@${keyText}`,
+      "--oauth2-client-key",
+    ),
+  );
+  if (value.flow === "client_credentials" && !value.clientSecret && !clientKey) {
     throw new UsageError("The client_credentials flow needs a client secret in --oauth2", {
-      hint: "write --oauth2 client_credentials:<token_url>:<client_id>:<client_secret>",
+      hint:
+        "write --oauth2 client_credentials:<token_url>:<client_id>:<client_secret>, or sign with --oauth2-client-key",
     });
   }
   const issuer = values.oauth2Issuer === undefined ? undefined : parseUrl(values.oauth2Issuer);
@@ -73,7 +102,6 @@ export async function parseOAuth2Flags(
     });
   }
   const params = values.oauth2Param.map(parseOAuth2Param);
-  const clientAuth = values.oauth2ClientAuth;
   const port = values.oauth2Port ?? DEFAULT_CALLBACK_PORT;
   const authUrl = values.oauth2AuthUrl === undefined ? undefined : parseUrl(values.oauth2AuthUrl);
   const deviceUrl = values.oauth2DeviceUrl === undefined
@@ -108,6 +136,8 @@ export async function parseOAuth2Flags(
       : {}),
     ...(deviceUrl ? { deviceUrl } : {}),
     ...(clientAuth !== undefined ? { clientAuth } : {}),
+    ...(clientKey ? { clientKey } : {}),
+    ...(values.oauth2ClientKeyAlg ? { clientKeyAlg: values.oauth2ClientKeyAlg } : {}),
     ...(redirectUri ? { redirectUri } : {}),
     ...(values.oauth2NoCache ? { noCache: true } : {}),
     ...(values.oauth2Scope !== undefined ? { scope: values.oauth2Scope } : {}),

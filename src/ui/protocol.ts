@@ -90,7 +90,9 @@ export type AuthJson =
     username?: string;
     password?: string;
     /** How the client authenticates at the token URL (`--oauth2-client-auth`). */
-    clientAuth?: "basic" | "post";
+    clientAuth?: "basic" | "post" | "private_key_jwt" | "client_secret_jwt";
+    /** The PEM private key for private_key_jwt (`--oauth2-client-key`). */
+    clientKey?: string;
     /** How long the browser login may take, in seconds as typed (`--oauth2-timeout`). */
     timeout?: string;
   };

@@ -102,6 +102,11 @@ export interface OidcOptions {
   resourceIndicators?: boolean;
   /** Enable the device authorization grant (RFC 8628) for the `device` client. */
   deviceFlow?: boolean;
+  /**
+   * Public keys of the `jwt` client (private_key_jwt); with them the `hs` client
+   * (client_secret_jwt) is registered too. Both may use client_credentials.
+   */
+  clientKeys?: JsonWebKey[];
 }
 
 /** The clients registered with {@link startOidcProvider}. */
@@ -114,6 +119,10 @@ export const OIDC_CLIENTS = {
   public: { id: "cli-app" },
   /** Public client for the device flow (with `deviceFlow`), device_code + refresh. */
   device: { id: "device-app" },
+  /** private_key_jwt client (with `clientKeys`), client_credentials. */
+  jwt: { id: "jwt-app" },
+  /** client_secret_jwt client (with `clientKeys`), client_credentials; HS256 needs 32 bytes. */
+  hs: { id: "hs-app", secret: "hs-secret-of-at-least-32-bytes-long!" },
 } as const;
 
 /**
@@ -151,6 +160,23 @@ export async function startOidcProvider(options: OidcOptions): Promise<OidcServe
         redirect_uris: options.redirectUris,
         token_endpoint_auth_method: "none",
       },
+      ...(options.clientKeys
+        ? [{
+          client_id: OIDC_CLIENTS.jwt.id,
+          grant_types: ["client_credentials"],
+          response_types: [],
+          redirect_uris: [],
+          token_endpoint_auth_method: "private_key_jwt",
+          jwks: { keys: options.clientKeys },
+        }, {
+          client_id: OIDC_CLIENTS.hs.id,
+          client_secret: OIDC_CLIENTS.hs.secret,
+          grant_types: ["client_credentials"],
+          response_types: [],
+          redirect_uris: [],
+          token_endpoint_auth_method: "client_secret_jwt",
+        }]
+        : []),
       ...(options.deviceFlow
         ? [{
           client_id: OIDC_CLIENTS.device.id,

@@ -34,3 +34,14 @@ Deno.test("digest: the RFC 7616 3.9.1 example answers, SHA-256 and MD5", async (
   );
   assert.equal(String(digestAuthorization(challenge, input)), "(redacted)");
 });
+
+Deno.test("oauth2: a PEM key that lost its line breaks (a one-line field) is read again", async () => {
+  const { normalizePem, importClientKey } = await import("../../src/auth/oauth2/client_key.ts");
+  const { Secret } = await import("../../src/secret.ts");
+  const { generateKeyPairSync } = await import("node:crypto");
+  const pem = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey
+    .export({ format: "pem", type: "pkcs8" }).toString();
+  const flat = pem.replaceAll("\n", " ");
+  assert.equal(normalizePem(flat), pem);
+  assert.equal((await importClientKey(new Secret(flat))).alg, "ES256");
+});

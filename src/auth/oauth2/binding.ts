@@ -84,10 +84,10 @@ export async function matchesSecret(
 
 /**
  * @param options the OAuth 2.0 options
- * @returns the client secret text, if any
+ * @returns the client secret text (or the private_key_jwt key), if any
  */
 function clientSecretOf(options: OAuth2Options): string | undefined {
-  return options.clientSecret?.reveal();
+  return options.clientSecret?.reveal() ?? options.clientKey?.reveal();
 }
 
 /**

@@ -66,6 +66,10 @@ export interface OAuth2Options extends Omit<OAuth2Value, "tokenUrl"> {
   port: number;
   /** How the client authenticates at the token endpoint (`--oauth2-client-auth`, default basic). */
   clientAuth?: OAuth2ClientAuth;
+  /** The PEM private key that signs `private_key_jwt` assertions (`--oauth2-client-key`). */
+  clientKey?: Secret;
+  /** Its algorithm (`--oauth2-client-key-alg`); default by key type: RS256, PS256 or ES256. */
+  clientKeyAlg?: "RS256" | "PS256" | "ES256";
   /** Redirect URI for `authorization_code` (`--oauth2-redirect-uri`); default `http://localhost:<port>/`. */
   redirectUri?: URL;
   /** How long to wait for the login callback, in milliseconds (`--oauth2-timeout`, default 300 s). */
@@ -115,8 +119,19 @@ export interface OAuth2Notice {
   message: string;
 }
 
-/** Client authentication at the token endpoint: `client_secret_basic` or `client_secret_post`. */
-export type OAuth2ClientAuth = "basic" | "post";
+/**
+ * Client authentication at the token endpoint: `client_secret_basic`, `client_secret_post`,
+ * or a signed client assertion (RFC 7523): `private_key_jwt` or `client_secret_jwt`.
+ */
+export type OAuth2ClientAuth = "basic" | "post" | "private_key_jwt" | "client_secret_jwt";
+
+/** The client auth methods, as `--oauth2-client-auth` takes them. */
+export const OAUTH2_CLIENT_AUTHS: readonly OAuth2ClientAuth[] = [
+  "basic",
+  "post",
+  "private_key_jwt",
+  "client_secret_jwt",
+];
 
 export { DEFAULT_CALLBACK_PORT, DEFAULT_CALLBACK_TIMEOUT } from "./defaults.ts";
 

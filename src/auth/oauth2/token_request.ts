@@ -5,7 +5,7 @@
  */
 import { redactUrl } from "../../redact_url.ts";
 import * as oauth from "oauth4webapi";
-import { AuthError, DialError, networkError } from "../../errors.ts";
+import { AuthError, DialError, networkError, UsageError } from "../../errors.ts";
 
 export { ProviderError };
 import type { ResolvedOAuth2Options } from "./parse_value.ts";
@@ -45,11 +45,37 @@ export function authorizationServer(
 
 /**
  * @param options the OAuth 2.0 options
- * @returns client_secret_basic (default) or client_secret_post, or none for public clients
+ * @returns client_secret_basic (default), client_secret_post, private_key_jwt or
+ * client_secret_jwt, or none for public clients
  */
 export function clientAuthentication(options: ResolvedOAuth2Options): oauth.ClientAuth {
   const secret = options.clientSecret?.reveal();
+  // The assertion's audience is the token endpoint (RFC 7523 3), which the providers accept.
+  const audience = {
+    [oauth.modifyAssertion]: (
+      _header: Record<string, unknown>,
+      payload: Record<string, unknown>,
+    ) => {
+      payload.aud = options.tokenUrl.href;
+    },
+  };
+  if (options.clientAuth === "private_key_jwt") {
+    const pem = options.clientKey;
+    if (!pem) throw new UsageError("private_key_jwt needs --oauth2-client-key");
+    let signed: oauth.ClientAuth | undefined;
+    return async (as, client, body, headers) => {
+      if (!signed) {
+        const { importClientKey }: typeof import("./client_key.ts") = await import(
+          new URL("./client_key.ts", import.meta.url).href
+        );
+        const { key } = await importClientKey(pem, options.clientKeyAlg);
+        signed = oauth.PrivateKeyJwt(key, audience);
+      }
+      await signed(as, client, body, headers);
+    };
+  }
   if (secret === undefined) return oauth.None();
+  if (options.clientAuth === "client_secret_jwt") return oauth.ClientSecretJwt(secret, audience);
   return options.clientAuth === "post" ? oauth.ClientSecretPost(secret) : clientSecretBasic(secret);
 }
 
@@ -97,7 +123,8 @@ export async function withClientAuth<T>(
   try {
     return await call(clientAuthentication(options));
   } catch (error) {
-    if (secret === undefined || options.clientAuth === "post") throw error;
+    const explicit = options.clientAuth;
+    if (secret === undefined || (explicit !== undefined && explicit !== "basic")) throw error;
     if (options.clientAuth === "basic") {
       const refused = await tokenError(error, options.tokenUrl, request.signal);
       throw refused instanceof ProviderError && refused.oauthError === "invalid_request"

@@ -7,6 +7,7 @@
 import type { Authorization, AuthSpec, QueryKey } from "../../auth/auth_spec.ts";
 import {
   DEFAULT_CALLBACK_PORT,
+  OAUTH2_CLIENT_AUTHS,
   OAUTH2_FLOWS,
   type OAuth2Options,
   parseOAuth2Param,
@@ -41,7 +42,7 @@ export interface ParsedUiAuth {
  * Parses the auth panel: `{kind: "none"}`, `{kind: "basic", username, password}`,
  * `{kind: "bearer", token}`, `{kind: "apikey", in: "header" | "query", name, value}` or
  * `{kind: "oauth2", flow, tokenUrl, issuer?, params?, clientId, clientSecret?, scope?, authUrl?,
- * username?, password?, port?, clientAuth?, timeout?}` (timeout in seconds): the same semantics as `-u`, `-B`, `-H`/`-K` and `--oauth2*`.
+ * username?, password?, port?, clientAuth?, clientKey?, timeout?}` (timeout in seconds): the same semantics as `-u`, `-B`, `-H`/`-K` and `--oauth2*`.
  *
  * @param value the panel's JSON
  * @param settings the server's OAuth 2.0 settings (cache directory, browser opener)
@@ -135,7 +136,14 @@ function parseUiOAuth2(json: Readonly<Record<string, unknown>>): OAuth2Options {
   }
   const clientAuth = json.clientAuth === undefined || json.clientAuth === ""
     ? undefined
-    : oneOf(json.clientAuth, "auth.clientAuth", ["basic", "post"] as const);
+    : oneOf(json.clientAuth, "auth.clientAuth", OAUTH2_CLIENT_AUTHS);
+  const clientKey = optionalString(json.clientKey, "auth.clientKey");
+  if (clientAuth === "private_key_jwt" && clientKey === undefined) {
+    throw new UsageError("Missing client private key for private_key_jwt");
+  }
+  if (clientAuth === "client_secret_jwt" && clientSecret === undefined) {
+    throw new UsageError("Missing client secret for client_secret_jwt");
+  }
   const timeout = parseLoginTimeout(json.timeout);
   if (flow === "password" && username === undefined) {
     throw new UsageError("Missing user name for the password flow");
@@ -154,6 +162,9 @@ function parseUiOAuth2(json: Readonly<Record<string, unknown>>): OAuth2Options {
     ...(password !== undefined ? { password: new Secret(password) } : {}),
     port: portText === undefined ? DEFAULT_CALLBACK_PORT : parsePort(portText, "callback port"),
     ...(clientAuth !== undefined ? { clientAuth } : {}),
+    ...(clientAuth === "private_key_jwt" && clientKey !== undefined
+      ? { clientKey: new Secret(clientKey) }
+      : {}),
     ...(timeout !== undefined ? { timeout } : {}),
   };
 }

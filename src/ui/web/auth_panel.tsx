@@ -91,11 +91,21 @@ function OAuth2Fields(): JSX.Element {
       <SelectField
         label="Client authentication"
         value={auth.clientAuth}
-        options={[["basic", "Basic (client_secret_basic)"], [
-          "post",
-          "In the body (client_secret_post)",
-        ]]}
+        options={[
+          ["basic", "Basic (client_secret_basic)"],
+          ["post", "In the body (client_secret_post)"],
+          ["client_secret_jwt", "Signed with the secret (client_secret_jwt)"],
+          ["private_key_jwt", "Signed with a private key (private_key_jwt)"],
+        ]}
       />
+      {auth.clientAuth.value === "private_key_jwt" && (
+        <TextField
+          label="Client private key (PEM)"
+          type="password"
+          value={auth.clientKey}
+          placeholder="-----BEGIN PRIVATE KEY-----…"
+        />
+      )}
       {flow === "authorization_code" && (
         <>
           <TextField label="Authorization URL" type="url" value={auth.authUrl} class="url" />

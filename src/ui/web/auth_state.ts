@@ -40,7 +40,8 @@ export const auth = {
   oauthUsername: signal(""),
   oauthPassword: signal(""),
   port: signal(String(DEFAULT_CALLBACK_PORT)),
-  clientAuth: signal<"basic" | "post">("basic"),
+  clientAuth: signal<"basic" | "post" | "private_key_jwt" | "client_secret_jwt">("basic"),
+  clientKey: signal(""),
   timeout: signal(String(DEFAULT_CALLBACK_TIMEOUT / 1000)),
 };
 
@@ -76,6 +77,7 @@ export const authJson = computed((): AuthJson => {
         clientSecret: auth.clientSecret.value,
         scope: auth.scope.value,
         clientAuth: auth.clientAuth.value,
+        ...(auth.clientAuth.value === "private_key_jwt" ? { clientKey: auth.clientKey.value } : {}),
         ...(auth.flow.value === "authorization_code"
           ? { authUrl: auth.authUrl.value, port: auth.port.value, timeout: auth.timeout.value }
           : {}),
