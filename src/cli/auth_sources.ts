@@ -32,6 +32,8 @@ export async function parseHeaderFlags(values: string[]): Promise<HeaderField[]>
     if (value === "@-") {
       claimStdin(where);
       text = await new Response(Deno.stdin.readable).text();
+    } else if (value.startsWith("@exec:")) {
+      text = await resolveReference(value, "-H");
     } else {
       text = await readReferenceFile(value.slice(1), where);
     }

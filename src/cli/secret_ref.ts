@@ -1,7 +1,8 @@
 /**
  * Credential references, so that no secret needs to be written on the command line:
- * `@PATH` (a file), `@-` (standard input), `@env:NAME` (an environment variable) and `@@…`
- * (a literal value starting with `@`). Also the one-reader rule for standard input.
+ * `@PATH` (a file), `@-` (standard input), `@env:NAME` (an environment variable),
+ * `@exec:COMMAND` (a credential helper's output, see credential_helper.ts) and `@@…` (a literal
+ * value starting with `@`). Also the one-reader rule for standard input.
  * @module
  */
 import { UsageError } from "../errors.ts";
@@ -30,7 +31,8 @@ export function stdinClaimedBy(): string | undefined {
 
 /**
  * @param value a flag value
- * @returns whether it is a reference (`@PATH`, `@-`, `@env:NAME`) rather than a literal
+ * @returns whether it is a reference (`@PATH`, `@-`, `@env:NAME`, `@exec:COMMAND`) rather than
+ * a literal
  */
 export function isReference(value: string): boolean {
   return value.startsWith("@") && !value.startsWith("@@") && value.length > 1;
@@ -38,8 +40,8 @@ export function isReference(value: string): boolean {
 
 /**
  * Resolves a value that may be a reference. A file's contents and standard input lose one
- * trailing `\n` or `\r\n`; an environment variable is taken as it is. Messages name the
- * reference, never the value.
+ * trailing `\n` or `\r\n`, and so does a helper's output; an environment variable is taken as
+ * it is. Messages name the reference, never the value.
  *
  * @param value the flag value as written
  * @param flag the flag, for messages, e.g. `-B`
@@ -54,6 +56,10 @@ export async function resolveReference(value: string, flag: string): Promise<str
   if (value === "@-") {
     claimStdin(where);
     return chomp(await new Response(Deno.stdin.readable).text());
+  }
+  if (value.startsWith("@exec:")) {
+    const { runCredentialHelper } = await import("./credential_helper.ts");
+    return await runCredentialHelper(value.slice(6), where);
   }
   if (value.startsWith("@env:")) {
     const name = value.slice(5);

@@ -1,0 +1,126 @@
+/**
+ * `@exec:COMMAND` credential helpers: run without a shell, their output is the secret (never
+ * shown), their stderr is shown when they fail, with a time limit; and the `pass` recipe with
+ * Debian's pass and a throwaway GnuPG key.
+ */
+import assert from "node:assert/strict";
+import { dial, serve } from "../_helpers.ts";
+
+function api() {
+  const seen: string[] = [];
+  const server = serve((request) => {
+    seen.push(request.headers.get("authorization") ?? "");
+    return Response.json({ ok: true });
+  });
+  return Object.assign(server, { seen });
+}
+
+Deno.test("helper: -B @exec:… sends what the program printed, words split without a shell", async () => {
+  await using target = api();
+  const plain = await dial(["GET", target.origin, "-B", "@exec:printf tok-123"]);
+  assert.equal(plain.code, 0, plain.stderr);
+  // Quotes group words; $HOME and ; are not expanded or run: there is no shell.
+  const quoted = await dial(["GET", target.origin, "-B", `@exec:printf '%s\\n' "a b;\$HOME"`]);
+  assert.equal(quoted.code, 0, quoted.stderr);
+  assert.deepEqual(target.seen, ["Bearer tok-123", "Bearer a b;$HOME"]);
+});
+
+Deno.test("helper: the password part of -u and the OAuth client secret take @exec: too", async () => {
+  await using target = api();
+  const result = await dial(["GET", target.origin, "-u", "ann:@exec:printf pw:with:colons"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(target.seen[0], `Basic ${btoa("ann:pw:with:colons")}`);
+});
+
+Deno.test("helper: a failing helper's stderr is shown with its exit code, never its output", async () => {
+  const helper = await Deno.makeTempFile({ prefix: "dial-helper-" });
+  await Deno.writeTextFile(
+    helper,
+    "#!/bin/sh\necho partial-secret\necho 'vault is locked' >&2\nexit 3\n",
+  );
+  await Deno.chmod(helper, 0o700);
+  const result = await dial(["GET", "http://127.0.0.1:9/", "-B", `@exec:${helper}`]);
+  await Deno.remove(helper);
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(
+    result.stderr,
+    /The credential helper ".*dial-helper-.*" of -B @exec:.* failed \(exit 3\):\n {2}vault is locked/,
+  );
+  assert.doesNotMatch(result.stderr, /partial-secret/);
+});
+
+Deno.test("helper: not found, printed nothing, too slow", async () => {
+  const missing = await dial(["GET", "http://127.0.0.1:9/", "-B", "@exec:no-such-helper-dial"]);
+  assert.equal(missing.code, 2);
+  assert.match(
+    missing.stderr,
+    /Cannot run the credential helper "no-such-helper-dial" of -B @exec:no-such-helper-dial: no such program/,
+  );
+  const empty = await dial(["GET", "http://127.0.0.1:9/", "-B", "@exec:true"]);
+  assert.equal(empty.code, 2);
+  assert.match(empty.stderr, /The credential helper "true" of -B @exec:true printed nothing/);
+  const slow = await dial(["GET", "http://127.0.0.1:9/", "-B", "@exec:sleep 30"], {
+    env: { DIAL_HELPER_TIMEOUT: "0.5" },
+  });
+  assert.equal(slow.code, 2);
+  assert.match(slow.stderr, /did not finish within 0\.5 s/);
+});
+
+Deno.test("helper: -H @exec:… reads header lines from a helper", async () => {
+  await using target = api();
+  const result = await dial([
+    "GET",
+    target.origin,
+    "-H",
+    `@exec:printf 'Authorization: Bearer from-helper\\n'`,
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(target.seen, ["Bearer from-helper"]);
+});
+
+Deno.test("helper: the pass recipe (Debian's pass, a throwaway GnuPG key) gives -B its token", async () => {
+  const gnupg = await Deno.makeTempDir({ prefix: "dial-gnupg-" });
+  const store = await Deno.makeTempDir({ prefix: "dial-pass-" });
+  const env = { GNUPGHOME: gnupg, PASSWORD_STORE_DIR: store };
+  const run = async (program: string, args: string[], stdin?: string) => {
+    const child = new Deno.Command(program, {
+      args,
+      env,
+      stdin: stdin === undefined ? "null" : "piped",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    if (stdin !== undefined) {
+      const writer = child.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(stdin));
+      await writer.close();
+    }
+    const output = await child.output();
+    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  };
+  try {
+    await run("gpg", [
+      "--batch",
+      "--passphrase",
+      "",
+      "--quick-gen-key",
+      "dial@example.invalid",
+      "default",
+      "default",
+      "never",
+    ]);
+    await run("pass", ["init", "dial@example.invalid"]);
+    await run("pass", ["insert", "-m", "api/token"], "s3cr3t-from-pass\n");
+    await using target = api();
+    const result = await dial(["GET", target.origin, "-B", "@exec:pass show api/token", "-v"], {
+      env,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(target.seen, ["Bearer s3cr3t-from-pass"]);
+    assert.doesNotMatch(result.stderr, /s3cr3t-from-pass/);
+  } finally {
+    await new Deno.Command("gpgconf", { args: ["--kill", "gpg-agent"], env }).output();
+    await Deno.remove(gnupg, { recursive: true }).catch(() => {});
+    await Deno.remove(store, { recursive: true });
+  }
+});
