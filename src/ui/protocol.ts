@@ -60,7 +60,15 @@ export interface SessionAnswer {
 }
 
 /** The auth panel's kinds, as both sides name them. */
-export const AUTH_KINDS = ["none", "basic", "digest", "bearer", "apikey", "oauth2"] as const;
+export const AUTH_KINDS = [
+  "none",
+  "basic",
+  "digest",
+  "bearer",
+  "apikey",
+  "oauth2",
+  "aws-sigv4",
+] as const;
 /** One of {@link AUTH_KINDS}. */
 export type AuthKind = typeof AUTH_KINDS[number];
 
@@ -71,6 +79,14 @@ export type AuthJson =
   | { kind: "digest"; username: string; password: string }
   | { kind: "bearer"; token: string }
   | { kind: "apikey"; in: "header" | "query"; name: string; value: string }
+  | {
+    kind: "aws-sigv4";
+    /** `provider1[:provider2[:region[:service]]]`, as `--aws-sigv4` takes it. */
+    sigv4: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    sessionToken?: string;
+  }
   | {
     kind: "oauth2";
     flow: OAuth2Flow;

@@ -225,3 +225,15 @@ async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return new Uint8Array(digest).toHex();
 }
+
+Deno.test("sigv4: dial graphql and dial sse sign their requests too", async () => {
+  await using s3 = startSigV4Server({ [KEY]: SECRET });
+  const auth = ["--aws-sigv4", SIGV4, "-u", `${KEY}:${SECRET}`];
+  // The store answers 404 (it speaks neither protocol); what counts is that it verified them.
+  await dial(["graphql", `${s3.origin}/graphql`, "-q", "{ a }", ...auth]);
+  await dial(["sse", `${s3.origin}/events`, ...auth]);
+  assert.deepEqual(s3.verdicts.map((v) => [v.method, v.path, v.ok]), [
+    ["POST", "/graphql", true],
+    ["GET", "/events", true],
+  ]);
+});

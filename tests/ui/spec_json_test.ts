@@ -70,11 +70,38 @@ Deno.test("ui api: the issuer and extra parameters become --oauth2-issuer and --
   );
 });
 
+Deno.test("ui api: Digest and AWS SigV4 panels become the --digest and --aws-sigv4 specs", () => {
+  const digest = parseUiAuth({ kind: "digest", username: "ann", password: "pw" });
+  assert.equal(digest.auth.authorization?.kind, "digest");
+  const { auth } = parseUiAuth({
+    kind: "aws-sigv4",
+    sigv4: "aws:amz:eu-west-1:es",
+    accessKeyId: "AKID",
+    secretAccessKey: "s3cr3t",
+    sessionToken: "tok",
+  });
+  assert.ok(auth.authorization?.kind === "aws-sigv4");
+  const sigv4 = auth.authorization.sigv4;
+  assert.deepEqual([sigv4.provider1, sigv4.provider2, sigv4.region, sigv4.service], [
+    "aws",
+    "amz",
+    "eu-west-1",
+    "es",
+  ]);
+  assert.equal(sigv4.secretAccessKey.reveal(), "s3cr3t");
+  assert.equal(sigv4.sessionToken?.reveal(), "tok");
+  assert.equal(JSON.stringify(auth).includes("s3cr3t"), false);
+  assert.throws(
+    () => parseUiAuth({ kind: "aws-sigv4", sigv4: "aws", accessKeyId: "", secretAccessKey: "" }),
+    /Missing access key id or secret/,
+  );
+});
+
 Deno.test("ui api: each bad auth field is a usage error naming it", () => {
   const cases: Array<[unknown, RegExp]> = [
     [
       { kind: "magic" },
-      /Invalid auth.kind: expected one of none, basic, digest, bearer, apikey, oauth2/,
+      /Invalid auth.kind: expected one of none, basic, digest, bearer, apikey, oauth2, aws-sigv4/,
     ],
     [{ kind: "basic", username: "" }, /Missing user name for Basic auth/],
     [{ kind: "bearer", token: "" }, /Missing token for Bearer auth/],

@@ -14,6 +14,7 @@ import {
 } from "../../auth/oauth2/parse_value.ts";
 import { parseHeader, parseMethod, parsePort, parseUrl } from "../../http/values.ts";
 import { UsageError } from "../../errors.ts";
+import { parseSigV4Value } from "../../auth/sigv4_value.ts";
 import { newBoundary } from "../../http/body.ts";
 import type { BodySource, HeaderField, RequestSpec } from "../../http/request_spec.ts";
 import { Secret } from "../../secret.ts";
@@ -88,6 +89,25 @@ export function parseUiAuth(value: unknown, settings: UiOAuthSettings = {}): Par
         // A credential wherever it goes, whatever its name (e.g. X-Partner-Id).
         headers.push({ name: header.name, value: new Secret(key.trim()), credential: true });
       }
+      break;
+    }
+    case "aws-sigv4": {
+      const value = parseSigV4Value(string(json.sigv4 ?? "aws:amz", "auth.sigv4").trim());
+      const accessKeyId = string(json.accessKeyId ?? "", "auth.accessKeyId").trim();
+      const secret = string(json.secretAccessKey ?? "", "auth.secretAccessKey");
+      if (accessKeyId === "" || secret === "") {
+        throw new UsageError("Missing access key id or secret for AWS Signature Version 4");
+      }
+      const token = optionalString(json.sessionToken, "auth.sessionToken");
+      authorization = {
+        kind: "aws-sigv4",
+        sigv4: {
+          ...value,
+          accessKeyId,
+          secretAccessKey: new Secret(secret),
+          ...(token !== undefined ? { sessionToken: new Secret(token) } : {}),
+        },
+      };
       break;
     }
     case "oauth2":

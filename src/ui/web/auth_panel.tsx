@@ -65,6 +65,18 @@ export function AuthPanel(): JSX.Element {
         </>
       )}
       {kind === "oauth2" && <OAuth2Fields />}
+      {kind === "aws-sigv4" && (
+        <>
+          <TextField
+            label="Provider:region:service"
+            value={auth.sigv4}
+            placeholder="aws:amz:us-east-1:s3 (region and service from the host when left out)"
+          />
+          <TextField label="Access key ID" value={auth.awsKeyId} />
+          <TextField label="Secret access key" type="password" value={auth.awsSecret} />
+          <TextField label="Session token" type="password" value={auth.awsSessionToken} />
+        </>
+      )}
       {kind !== "none" && <AuthOrigins />}
       {kind !== "none" && toggle}
     </section>

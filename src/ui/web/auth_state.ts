@@ -17,6 +17,7 @@ export const AUTH_LABELS: ReadonlyArray<[AuthKind, string]> = [
   ["bearer", "Bearer"],
   ["apikey", "API key"],
   ["oauth2", "OAuth 2.0"],
+  ["aws-sigv4", "AWS Signature v4"],
 ];
 
 /** Every field of the panel. */
@@ -28,6 +29,10 @@ export const auth = {
   keyIn: signal<"header" | "query">("header"),
   keyName: signal("X-Api-Key"),
   keyValue: signal(""),
+  sigv4: signal("aws:amz"),
+  awsKeyId: signal(""),
+  awsSecret: signal(""),
+  awsSessionToken: signal(""),
   flow: signal<OAuth2Flow>("client_credentials"),
   tokenUrl: signal(""),
   issuer: signal(""),
@@ -65,6 +70,14 @@ export const authJson = computed((): AuthJson => {
         in: auth.keyIn.value,
         name: auth.keyName.value,
         value: auth.keyValue.value,
+      };
+    case "aws-sigv4":
+      return {
+        kind: "aws-sigv4",
+        sigv4: auth.sigv4.value,
+        accessKeyId: auth.awsKeyId.value,
+        secretAccessKey: auth.awsSecret.value,
+        ...(auth.awsSessionToken.value ? { sessionToken: auth.awsSessionToken.value } : {}),
       };
     case "oauth2":
       return {
