@@ -1,0 +1,43 @@
+/**
+ * The auth panel's Digest and AWS Signature v4 kinds in Chromium: Digest against Debian's
+ * python3-httpbin, SigV4 against the verifying store; the AWS secret never reaches localStorage.
+ */
+import assert from "node:assert/strict";
+import { launchBrowser, openApp } from "./_browser.ts";
+import { startHttpbin } from "../e2e/_httpbin.ts";
+import { startSigV4Server } from "../e2e/_sigv4_server.ts";
+
+Deno.test("browser: the Digest kind answers httpbin's challenge; AWS SigV4 passes the verifier", async () => {
+  await using httpbin = await startHttpbin();
+  await using s3 = startSigV4Server({ AKIDUI: "ui-secret-value" });
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  const send = async (url: string, status: string) => {
+    await page.getByLabel("URL", { exact: true }).fill(url);
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    await page.getByTestId("status").filter({ hasText: status }).waitFor();
+  };
+  await page.getByLabel("Auth", { exact: true }).selectOption("digest");
+  await page.getByLabel("Username", { exact: true }).fill("user");
+  await page.getByLabel("Password", { exact: true }).fill("passwd");
+  await send(`${httpbin.origin}/digest-auth/auth/user/passwd/SHA-256`, "200");
+  await page.getByLabel("Response body").getByText('"authenticated"').waitFor();
+
+  await page.getByLabel("Auth", { exact: true }).selectOption("aws-sigv4");
+  await page.getByLabel("Provider:region:service").fill("aws:amz:us-east-1:s3");
+  await page.getByLabel("Access key ID").fill("AKIDUI");
+  await page.getByLabel("Secret access key").fill("ui-secret-value");
+  // The panel's auth goes to the origin it was first used with (httpbin's): the store's first
+  // request goes without, is refused, and the notice adds its origin.
+  await send(`${s3.origin}/bucket/none`, "403");
+  const notice = page.getByRole("status").filter({ hasText: "Sent without auth" });
+  await notice.getByRole("button", { name: `Add ${s3.origin} to auth` }).click();
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await page.getByTestId("status").filter({ hasText: "404" }).waitFor();
+  assert.equal(s3.verdicts[0]?.reason, "no SigV4 Authorization header");
+  assert.equal(s3.verdicts.at(-1)?.ok, true, JSON.stringify(s3.verdicts));
+  const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+  assert.equal(stored.includes("ui-secret-value"), false);
+  // (httpbin's Digest password is part of its URL, so it is in the drafts by design.)
+});
