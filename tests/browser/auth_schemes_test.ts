@@ -41,3 +41,32 @@ Deno.test("browser: the Digest kind answers httpbin's challenge; AWS SigV4 passe
   assert.equal(stored.includes("ui-secret-value"), false);
   // (httpbin's Digest password is part of its URL, so it is in the drafts by design.)
 });
+
+Deno.test("browser: the device code flow shows the code and its link in the panel, then the token state", async () => {
+  const { startOidcProvider, OIDC_CLIENTS } = await import("../e2e/_oauth_servers.ts");
+  await using op = await startOidcProvider({ redirectUris: [], deviceFlow: true });
+  await using browser = await launchBrowser();
+  const cacheDir = await Deno.makeTempDir();
+  await using app = await openApp(browser, { oauthCacheDir: cacheDir });
+  const { page } = app;
+  await page.getByLabel("Auth", { exact: true }).selectOption("oauth2");
+  await page.getByLabel("Flow").selectOption("device_code");
+  await page.getByLabel("Issuer").fill(op.origin);
+  await page.getByLabel("Client ID").fill(OIDC_CLIENTS.device.id);
+  await page.getByRole("button", { name: "Get token" }).click();
+  const dialog = page.getByRole("dialog", { name: "Device login" });
+  const code = await dialog.getByTestId("user-code").textContent();
+  assert.match(code ?? "", /^[A-Z]{4}-[A-Z]{4}$/);
+  const link = await dialog.getByRole("link").getAttribute("href");
+  assert.equal(link, `${op.origin}/device?user_code=${code}`);
+  // The person logs in elsewhere (the test browser of the CLI's tests).
+  const login = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", new URL("../e2e/_browser.ts", import.meta.url).pathname, link!],
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  assert.equal(login.code, 0);
+  await page.getByTestId("token-state").filter({ hasText: "obtained" }).waitFor();
+  await dialog.waitFor({ state: "detached" });
+  await Deno.remove(cacheDir, { recursive: true });
+});

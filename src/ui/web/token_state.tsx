@@ -112,6 +112,7 @@ async function getToken(): Promise<void> {
           code: event.userCode,
         };
       } else if (event.type === "state") {
+        device.value = undefined;
         info.value = parseInfo(event.state);
         message.value = undefined;
       } else if (event.type === "error") {
