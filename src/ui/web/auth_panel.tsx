@@ -88,18 +88,10 @@ function OAuth2Fields(): JSX.Element {
   return (
     <>
       <SelectField label="Flow" value={auth.flow} options={FLOWS} />
-      <TextField
-        label="Issuer"
-        type="url"
-        value={auth.issuer}
-        class="url"
-        placeholder="discovers the endpoints left empty"
-      />
       <TextField label="Token URL" type="url" value={auth.tokenUrl} class="url" />
       <TextField label="Client ID" value={auth.clientId} />
       <TextField label="Client secret" type="password" value={auth.clientSecret} />
       <TextField label="Scope" value={auth.scope} placeholder="space-separated" />
-      <RowTable label="Extra parameters (audience, resource …)" rows={auth.params} />
       <SelectField
         label="Client authentication"
         value={auth.clientAuth}
@@ -142,6 +134,18 @@ function OAuth2Fields(): JSX.Element {
           <TextField label="OAuth password" type="password" value={auth.oauthPassword} />
         </>
       )}
+      {/* Folded by default: most providers need neither, and the editors keep the room. */}
+      <details class="auth-more" open={auth.issuer.value !== "" || auth.params.value.length > 0}>
+        <summary>Issuer and extra parameters</summary>
+        <TextField
+          label="Issuer"
+          type="url"
+          value={auth.issuer}
+          class="url"
+          placeholder="discovers the endpoints left empty"
+        />
+        <RowTable label="Extra parameters (audience, resource …)" rows={auth.params} />
+      </details>
       <TokenState />
     </>
   );
