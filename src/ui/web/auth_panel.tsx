@@ -98,8 +98,8 @@ function OAuth2Fields(): JSX.Element {
         options={[
           ["basic", "Basic (client_secret_basic)"],
           ["post", "In the body (client_secret_post)"],
-          ["client_secret_jwt", "Signed with the secret (client_secret_jwt)"],
-          ["private_key_jwt", "Signed with a private key (private_key_jwt)"],
+          ["client_secret_jwt", "Signed, secret (client_secret_jwt)"],
+          ["private_key_jwt", "Signed, key (private_key_jwt)"],
         ]}
       />
       {auth.clientAuth.value === "private_key_jwt" && (
