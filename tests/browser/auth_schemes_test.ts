@@ -51,6 +51,7 @@ Deno.test("browser: the device code flow shows the code and its link in the pane
   const { page } = app;
   await page.getByLabel("Auth", { exact: true }).selectOption("oauth2");
   await page.getByLabel("Flow").selectOption("device_code");
+  await page.getByText("Issuer and extra parameters").click();
   await page.getByLabel("Issuer").fill(op.origin);
   await page.getByLabel("Client ID").fill(OIDC_CLIENTS.device.id);
   await page.getByRole("button", { name: "Get token" }).click();
