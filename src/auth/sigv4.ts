@@ -193,7 +193,8 @@ export function amzDate(date: Date): string {
 
 /**
  * The payload hash of a request body: hashed as it will be sent (files and forms are read
- * once more for it); a stdin body cannot be read twice, so it is {@link UNSIGNED_PAYLOAD}.
+ * once more for it; a pipe of up to 8 MiB is in memory by now); a longer pipe cannot be read
+ * twice, so it is {@link UNSIGNED_PAYLOAD}.
  *
  * @param request the prepared request
  * @returns hex SHA-256, or UNSIGNED-PAYLOAD for stdin
@@ -201,7 +202,9 @@ export function amzDate(date: Date): string {
 export async function payloadHash(request: PreparedRequest): Promise<string> {
   const body = request.body;
   if (!body) return EMPTY_SHA256;
-  if (body.kind === "stdin") return UNSIGNED_PAYLOAD;
+  // A pipe larger than dial keeps in memory (or not read yet, under --offline) cannot be hashed
+  // before it is sent.
+  if (body.kind === "stdin" || body.kind === "stream") return UNSIGNED_PAYLOAD;
   if (body.kind === "text") return sha256Hex(new TextEncoder().encode(body.text));
   if (body.kind === "bytes") return sha256Hex(body.bytes);
   const hash = createHash("sha256");
@@ -230,7 +233,7 @@ export function sigv4Signer(
       const hash = await payloadHash(request);
       if (hash === UNSIGNED_PAYLOAD && service !== "s3") {
         throw new UsageError(
-          `Cannot sign a body from stdin for the service "${service}": SigV4 needs its SHA-256 before it is sent`,
+          `Cannot sign a streamed body for the service "${service}": SigV4 needs its SHA-256 before it is sent`,
           { hint: "give the body from a file (@file); only S3 accepts UNSIGNED-PAYLOAD" },
         );
       }

@@ -77,8 +77,10 @@ export async function saveHttpRequest(
         ? "Client Credentials"
         : oauth2.flow === "password"
         ? "Password"
+        : oauth2.flow === "device_code"
+        ? "Device Authorization"
         : "Authorization Code",
-      "Token URL": oauth2.tokenUrl.href,
+      ...(oauth2.tokenUrl ? { "Token URL": oauth2.tokenUrl.href } : {}),
       "Client ID": oauth2.clientId,
       ...(oauth2.clientSecret ? { "Client Secret": literal(oauth2.clientSecret.reveal()) } : {}),
       ...(oauth2.scope ? { "Scope": oauth2.scope } : {}),

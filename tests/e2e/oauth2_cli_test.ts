@@ -29,9 +29,9 @@ const usage: Array<[string, string[], RegExp]> = [
     /error: The client_credentials flow needs a client secret in --oauth2/,
   ],
   [
-    "--oauth2-client-auth must be basic or post",
+    "--oauth2-client-auth must be one of the four methods",
     ["--oauth2", `client_credentials:${TOKEN_URL}:app:s`, "--oauth2-client-auth", "jwt"],
-    /error: Invalid --oauth2-client-auth "jwt": expected basic or post/,
+    /error: Invalid --oauth2-client-auth "jwt": expected basic, post, private_key_jwt or client_secret_jwt/,
   ],
   [
     "--oauth2-redirect-uri must be loopback",

@@ -137,3 +137,23 @@ Deno.test("sigv4: the value splits as curl's; region and service come from the h
 Deno.test("sigv4: canonical query encodes and sorts by name, then value", () => {
   assert.equal(canonicalQuery(new URL("http://h/?b=2&a=x%20y&a=1&c")), "a=1&a=x%20y&b=2&c=");
 });
+
+Deno.test("sigv4: a streamed body (a pipe over 8 MiB) is UNSIGNED-PAYLOAD for S3, refused for others", async () => {
+  const { sigv4Signer } = await import("../../src/auth/sigv4.ts");
+  const request = (url: string) => ({
+    method: "PUT",
+    url: new URL(url),
+    queryKeys: [],
+    headers: [],
+    body: { kind: "stream" as const, stream: new ReadableStream<Uint8Array>() },
+  });
+  const signed = await sigv4Signer(S3).sign(request("http://127.0.0.1:9/b/k"));
+  assert.equal(
+    signed.headers.find((h) => h.name === "x-amz-content-sha256")?.value,
+    "UNSIGNED-PAYLOAD",
+  );
+  await assert.rejects(
+    sigv4Signer({ ...S3, service: "execute-api" }).sign(request("http://127.0.0.1:9/x")),
+    /Cannot sign a streamed body for the service "execute-api"/,
+  );
+});

@@ -14,7 +14,7 @@ Deno.test("Security.Auth: JetBrains OAuth 2.0 keys map to dial's OAuth 2.0 optio
     "Client Credentials": "in body",
   });
   assert.equal(options.flow, "authorization_code");
-  assert.equal(options.tokenUrl.href, "https://id.example.com/token");
+  assert.equal(options.tokenUrl?.href, "https://id.example.com/token");
   assert.equal(options.authUrl?.href, "https://id.example.com/authorize");
   assert.equal(options.redirectUri?.href, "http://localhost:9123/callback");
   assert.equal(options.port, 9123);
