@@ -6,7 +6,7 @@
  * ```sh
  * deno task bench              # full run (a few minutes)
  * deno task bench --quick      # fewer runs and smaller bodies, for a smoke test
- * deno task bench --only start,oauth   # some sections: start, stream, json, oauth, graphql
+ * deno task bench --only start,oauth   # build, start, stream, json, oauth, graphql
  * ```
  * @module
  */
@@ -21,7 +21,7 @@ const ROOT = new URL("../", import.meta.url).pathname;
 const DENO = Deno.execPath();
 /** dial as `deno task install` installs it: the built CLI (scripts/build_cli.ts), no config. */
 const BUILT = await Deno.makeTempDir({ prefix: "dial-bench-cli-" });
-await buildCli(`${BUILT}/`);
+const BUILD = await buildCli(`${BUILT}/`);
 const DIAL = [DENO, "run", "-A", "--quiet", "--no-config", `${BUILT}/dial.js`];
 /** dial run from the checkout, as `deno task dial` does. */
 const DIAL_SOURCE = [DENO, "run", "-A", "--quiet", `${ROOT}main.ts`];
@@ -186,6 +186,24 @@ async function timeShell(
 
 const fmtMs = (ms: number) => ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+
+// --- 0. the build ---------------------------------------------------------------------------
+
+/** The size of what `deno task install` installs: the start-up files, the chunks, the UI. */
+async function buildSize(): Promise<void> {
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+  const size = (names: string[]) =>
+    names.reduce((sum, n) => sum + Deno.statSync(`${BUILT}/${n}`).size, 0);
+  const chunks = BUILD.chunks.map((c) => c.fileName);
+  const startUp = chunks.filter((n) => n === "dial.js" || n.startsWith("core-"));
+  const npm = chunks.filter((n) => n.startsWith("npm-"));
+  out("\n### 0. The build (`deno task build`, what `deno task install` installs)\n\n");
+  out("| part | files | size |\n| --- | --- | --- |\n");
+  out(`| start-up (\`dial.js\`, \`core-*.js\`) | ${startUp.length} | ${kib(size(startUp))} |\n`);
+  out(`| npm packages (\`npm-*.js\`) | ${npm.length} | ${kib(size(npm))} |\n`);
+  out(`| all chunks | ${chunks.length} | ${kib(size(chunks))} |\n`);
+  out(`| UI bundle (\`web/dist/\`) | ${BUILD.files.length} | ${kib(size(BUILD.files))} |\n`);
+}
 
 // --- 1. cold start --------------------------------------------------------------------------
 
@@ -429,6 +447,7 @@ try {
       "dial is the built CLI as `deno task install` installs it (`deno run -A --no-config " +
       "dist/cli/dial.js`), unless a row says from source.\n",
   );
+  if (wanted("build")) await buildSize();
   if (wanted("start")) await coldStart();
   if (wanted("stream")) await streaming();
   if (wanted("json")) await prettyJson();

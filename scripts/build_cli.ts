@@ -1,6 +1,8 @@
 /**
- * Builds the installed form of the CLI (`deno task build`, also run by `deno task install` and
- * `deno task bench`): `main.ts` and everything it can load → `dist/cli/`, in which
+ * Builds the installed form of the CLI (`deno task build`, also run by `deno task install`,
+ * `deno task compile` and `deno task bench`): `main.ts` and everything it can load →
+ * `dist/cli/`, a folder that runs on its own: no `npm:` or remote import, no path into the
+ * checkout, so it runs on an empty `DENO_DIR` without network, from wherever it is copied.
  *
  * - `dial.js` and one `core-*.js` chunk hold everything `dial GET …` runs (parsing, the
  *   request command, the credential step, the transport, the output), so starting dial loads
@@ -9,14 +11,18 @@
  * - every lazily loaded part (GraphQL, WebSocket, SSE, OAuth 2.0, the UI, completions, `-k`,
  *   uploads…) is its own chunk that imports the shared code from `core-*.js`, so there is one
  *   instance of each module (`instanceof DialError` holds across chunks);
- * - npm packages stay imports, written as full `npm:name@version` specifiers (from deno.json),
- *   so the build runs without the project's configuration (`--no-config`); chunks are loaded
- *   with computed specifiers so that Deno's start-up graph stops at the two files and never
- *   resolves an npm package for `dial GET`.
+ * - the npm packages dial uses are bundled, each into one `npm-<name>-*.js` chunk, from the
+ *   files Deno resolved for them (`scripts/build_npm.ts`);
+ * - chunks import each other through computed specifiers
+ *   (`import(new URL("./x.js", import.meta.url).href)`), so Deno's start-up graph stops at the
+ *   two files; the sources' own lazy imports are written in that form too (src/cli/lazy.ts)
+ *   and a `resolveDynamicImport` hook turns each into a chunk;
+ * - the UI's bundle (`src/ui/web/dist/`, built first when missing or stale) is copied to
+ *   `web/dist/`: src/ui/assets.ts looks for it beside its own module, which in the build is a
+ *   chunk at the top of the folder.
  *
  * The sources are the truth: `deno task dial` and the tests run `main.ts`; this is a packaging
- * step like `deno compile`. `import.meta.url` in a bundled module still names its source file
- * (the UI finds `web/dist/` beside it), so a build runs beside the checkout it was built from.
+ * step like `deno compile`.
  *
  * ```sh
  * deno task build                       # → dist/cli/dial.js
@@ -28,7 +34,8 @@
 import { type OutputChunk, type Plugin, rollup } from "@rollup/wasm-node";
 import ts from "typescript";
 import denoJson from "../deno.json" with { type: "json" };
-import { LAZY_MODULES } from "../src/cli/lazy.ts";
+import { NpmPackages } from "./build_npm.ts";
+import { bundleIsStale, bundleUi } from "./bundle_ui.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
@@ -40,77 +47,72 @@ const START_UP_DYNAMIC = ["src/cli/request_run.ts", "src/http/client.ts"];
  * the login) stay out, loaded only when a token must be fetched.
  */
 const OAUTH2_CACHED = ["src/cli/oauth2_flags.ts", "src/auth/oauth2/access_token.ts"];
-const IMPORTS: Record<string, string> = denoJson.imports;
+/** The one module that finds files beside its own (`import.meta.url`), and what it finds. */
+const UI_ASSETS = { module: "src/ui/assets.ts", from: "src/ui/web/dist/", to: "web/dist/" };
+/** The UI bundle's files. */
+const UI_FILES = ["app.js", "app.css"];
+
+/** Rollup's view of an ESTree node, as `resolveDynamicImport` gets a computed specifier. */
+type Node = { type: string; [key: string]: unknown };
 
 /**
- * @param source a bare specifier from the sources, e.g. `meros/browser`
- * @returns its `npm:` specifier from deno.json's imports, with any subpath kept
+ * @param node a dynamic import's argument
+ * @returns the literal of `new URL("<literal>", import.meta.url).href`, the one computed
+ *   import the build resolves
  */
-function npmSpecifier(source: string): string | undefined {
-  for (const [name, target] of Object.entries(IMPORTS)) {
-    if (name.endsWith("/") && source.startsWith(name)) return target + source.slice(name.length);
-    if (source === name) return target;
-    if (source.startsWith(`${name}/`) && target.startsWith("npm:")) {
-      return `${target}${source.slice(name.length)}`;
-    }
-  }
-  return undefined;
+function urlLiteral(node: Node): string | undefined {
+  const member = node.type === "MemberExpression" ? node : undefined;
+  const property = member?.property as Node | undefined;
+  const url = member?.object as Node | undefined;
+  if (property?.name !== "href" || url?.type !== "NewExpression") return undefined;
+  if ((url.callee as Node).name !== "URL") return undefined;
+  const [literal, base] = url.arguments as Node[];
+  const meta = base?.object as Node | undefined;
+  if (literal?.type !== "Literal" || typeof literal.value !== "string") return undefined;
+  if (base?.type !== "MemberExpression" || meta?.type !== "MetaProperty") return undefined;
+  return (base.property as Node).name === "url" ? literal.value : undefined;
 }
 
-/** The lazy loader with one literal import per module, so that each becomes a chunk. */
-function literalLoader(code: string): string {
-  const cases = LAZY_MODULES.map((path) => `    case "${path}": return import("../../${path}");`);
-  const replaced = code.replace(
-    "return import(new URL(`../../${path}`, import.meta.url).href);",
-    `switch (path) {\n${
-      cases.join("\n")
-    }\n  }\n  throw new Error(\`not a lazy module: \${path}\`);`,
-  );
-  if (replaced === code) throw new Error("src/cli/lazy.ts: the import line to replace is gone");
-  return replaced;
+function dialPlugin(npm: NpmPackages): Plugin {
+  return {
+    name: "dial",
+    resolveId(source, importer) {
+      if (source.startsWith("node:")) return { id: source, external: true };
+      return npm.resolve(source, importer) ?? null;
+    },
+    resolveDynamicImport(specifier, importer) {
+      if (typeof specifier === "string") return null;
+      const literal = urlLiteral(specifier as unknown as Node);
+      if (literal === undefined || !literal.startsWith(".")) {
+        // A chunk would import a path that is not beside it: refuse rather than ship it.
+        throw new Error(`${importer}: a computed import the build cannot turn into a chunk`);
+      }
+      return { id: new URL(literal, `file://${importer}`).pathname };
+    },
+    async load(id) {
+      if (npm.packageOf(id) !== undefined) return null;
+      const text = await Deno.readTextFile(id);
+      if (id.endsWith(".json")) return `export default ${text};`;
+      return ts.transpileModule(text, {
+        fileName: id,
+        compilerOptions: {
+          target: ts.ScriptTarget.ES2022,
+          module: ts.ModuleKind.ESNext,
+          jsx: ts.JsxEmit.Preserve,
+          removeComments: true,
+        },
+      }).outputText;
+    },
+    renderDynamicImport() {
+      return { left: "import(new URL(", right: ", import.meta.url).href)" };
+    },
+    resolveImportMeta(property, { moduleId }) {
+      if (property === "url" && moduleId === ROOT + UI_ASSETS.module) return null;
+      // A module's URL is its chunk's: a path from it that the build did not copy is broken.
+      throw new Error(`${moduleId}: import.meta.${property} has no meaning in the build`);
+    },
+  };
 }
-
-const dial: Plugin = {
-  name: "dial",
-  resolveId(source) {
-    if (source.startsWith("node:") || source.startsWith("npm:")) {
-      return { id: source, external: true };
-    }
-    const npm = npmSpecifier(source);
-    return npm ? { id: npm, external: true } : null;
-  },
-  async load(id) {
-    const text = await Deno.readTextFile(id);
-    if (id.endsWith(".json")) return `export default ${text};`;
-    let code = id === `${ROOT}src/cli/lazy.ts` ? literalLoader(text) : text;
-    // `import(new URL("./x.ts", import.meta.url).href)` keeps a module out of Deno's start-up
-    // graph when running from source; for the bundler it is an ordinary lazy import.
-    code = code.replace(
-      /import\(\s*new URL\(("\.[^"]+"), import\.meta\.url\)\.href,?\s*\)/g,
-      "import($1)",
-    );
-    if (/import\(\s*new URL\(/.test(code)) {
-      // A chunk would import a source path that is not beside it: refuse rather than ship it.
-      throw new Error(`${id}: a computed import the build cannot turn into a chunk`);
-    }
-    return ts.transpileModule(code, {
-      fileName: id,
-      compilerOptions: {
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.ESNext,
-        jsx: ts.JsxEmit.Preserve,
-        removeComments: true,
-      },
-    }).outputText;
-  },
-  renderDynamicImport() {
-    return { left: "import(new URL(", right: ", import.meta.url).href)" };
-  },
-  resolveImportMeta(property, { moduleId }) {
-    // A module's own URL stays its source file's: the UI finds web/dist/ beside it.
-    return property === "url" ? JSON.stringify(new URL(`file://${moduleId}`).href) : null;
-  },
-};
 
 /** Rollup's view of a module, as `manualChunks` gets it. */
 type ModuleInfo = {
@@ -145,19 +147,18 @@ function reachable(
   return seen;
 }
 
-/** @returns whether a module imports an npm package itself */
-function importsNpm(info: (id: string) => ModuleInfo, id: string): boolean {
-  return info(id)?.importedIds.some((i) => i.startsWith("npm:")) ?? false;
-}
-
 /**
  * Builds the CLI.
  *
  * @param outDir the directory to write (emptied first); default `dist/cli/` in the checkout
- * @returns the chunks written
+ * @returns the chunks written and the other files copied, relative to `outDir`
  */
-export async function buildCli(outDir = `${ROOT}dist/cli/`): Promise<OutputChunk[]> {
-  const bundle = await rollup({ input: { dial: MAIN }, plugins: [dial], onwarn() {} });
+export async function buildCli(
+  outDir = `${ROOT}dist/cli/`,
+): Promise<{ chunks: OutputChunk[]; files: string[] }> {
+  if (await bundleIsStale()) await bundleUi();
+  const npm = await NpmPackages.resolve(denoJson.imports);
+  const bundle = await rollup({ input: { dial: MAIN }, plugins: [dialPlugin(npm)], onwarn() {} });
   let groups: { core: Set<string>; oauth2: Set<string> } | undefined;
   await Deno.remove(outDir, { recursive: true }).catch(() => {});
   const { output } = await bundle.write({
@@ -165,11 +166,15 @@ export async function buildCli(outDir = `${ROOT}dist/cli/`): Promise<OutputChunk
     format: "es",
     chunkFileNames: "[name]-[hash].js",
     manualChunks(id, { getModuleInfo }) {
+      const pkg = npm.packageOf(id);
+      if (pkg !== undefined) return `npm-${pkg.replace("@", "").replace("/", "-")}`;
       if (!groups) {
         const core = reachable(getModuleInfo, [MAIN], START_UP_DYNAMIC);
         core.delete(MAIN);
         const oauth2 = reachable(getModuleInfo, OAUTH2_CACHED.map((p) => ROOT + p));
-        for (const m of oauth2) if (core.has(m) || importsNpm(getModuleInfo, m)) oauth2.delete(m);
+        const importsNpm = (m: string) =>
+          getModuleInfo(m)?.importedIds.some((i) => npm.packageOf(i));
+        for (const m of oauth2) if (core.has(m) || importsNpm(m)) oauth2.delete(m);
         groups = { core, oauth2 };
       }
       if (groups.core.has(id)) return "core";
@@ -177,20 +182,27 @@ export async function buildCli(outDir = `${ROOT}dist/cli/`): Promise<OutputChunk
     },
   });
   await bundle.close();
-  return output.filter((o): o is OutputChunk => o.type === "chunk");
+  const files: string[] = [];
+  await Deno.mkdir(`${outDir}${UI_ASSETS.to}`, { recursive: true });
+  for (const name of UI_FILES) {
+    await Deno.copyFile(`${ROOT}${UI_ASSETS.from}${name}`, `${outDir}${UI_ASSETS.to}${name}`);
+    files.push(`${UI_ASSETS.to}${name}`);
+  }
+  return { chunks: output.filter((o): o is OutputChunk => o.type === "chunk"), files };
 }
 
 if (import.meta.main) {
   const at = Deno.args.indexOf("--out-dir");
   const outDir = at >= 0 ? Deno.args[at + 1] : undefined;
-  const chunks = await buildCli(
+  const { chunks, files } = await buildCli(
     outDir?.endsWith("/") || outDir === undefined ? outDir : `${outDir}/`,
   );
   const size = chunks.reduce((sum, c) => sum + c.code.length, 0);
   const where = outDir ?? "dist/cli";
   Deno.stderr.writeSync(
     new TextEncoder().encode(
-      `${where}/dial.js: ${chunks.length} files, ${(size / 1024).toFixed(0)} KiB\n`,
+      `${where}/dial.js: ${chunks.length} chunks, ${(size / 1024).toFixed(0)} KiB; ` +
+        `${files.join(", ")}\n`,
     ),
   );
 }

@@ -1,6 +1,8 @@
 /**
- * `deno task compile`: standalone `dial` binaries for every supported platform, built with
- * `deno compile` (the UI bundle included).
+ * `deno task compile`: standalone `dial` binaries for every supported platform: `deno compile`
+ * of the self-contained build (`scripts/build_cli.ts`, into `<out-dir>/cli/`), with every chunk
+ * and the UI bundle embedded (`--include` of the build's folder: the chunks are loaded through
+ * computed specifiers, which `deno compile` cannot follow by itself).
  *
  * `deno compile` needs the small Deno runtime (`denort`) of each target, which it downloads
  * from Deno's servers on first use and caches in `$DENO_DIR/dl`. Without network access, set
@@ -9,12 +11,12 @@
  * ```sh
  * deno task compile                                   # all five targets, into dist/
  * deno task compile --target linux-x64 --target macos-arm64 --out-dir build
+ * deno task compile --build dist/cli                  # compile an existing build
  * DENORT_BIN=$HOME/denort deno task compile --target linux-x64
  * ```
  * @module
  */
 import { writeSync } from "../src/output/terminal.ts";
-import { LAZY_MODULES } from "../src/cli/lazy.ts";
 
 /** The targets dial ships, by friendly name: the Rust target triple `deno compile` wants. */
 export const TARGETS = {
@@ -34,8 +36,8 @@ export interface CompilePlan {
   targets: TargetName[];
   /** Where the binaries go. */
   outDir: string;
-  /** Run the UI bundle step first (when the project has one). */
-  bundle: boolean;
+  /** An existing build to compile; default: build into `<outDir>/cli/` first. */
+  build?: string;
 }
 
 /** A failure with a message for people; the script prints it and exits 1 (2 for usage). */
@@ -58,8 +60,8 @@ export class CompileError extends Error {
 }
 
 const ROOT = new URL("../", import.meta.url);
-const UI_DIST = "src/ui/web/dist";
-const BUNDLE_SCRIPT = "scripts/bundle_ui.ts";
+const BUILD_SCRIPT = "scripts/build_cli.ts";
+const BUILD_CONFIG = "scripts/build/deno.json";
 
 /**
  * @param args the script's arguments
@@ -69,7 +71,7 @@ const BUNDLE_SCRIPT = "scripts/bundle_ui.ts";
 export function parseCompileArgs(args: string[]): CompilePlan {
   const targets: TargetName[] = [];
   let outDir = "dist";
-  let bundle = true;
+  let build: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = () => {
@@ -79,16 +81,20 @@ export function parseCompileArgs(args: string[]): CompilePlan {
     };
     if (arg === "--target") targets.push(targetName(value()));
     else if (arg === "--out-dir") outDir = value();
-    else if (arg === "--no-bundle") bundle = false;
+    else if (arg === "--build") build = value().replace(/\/+$/, "");
     else {
       throw new CompileError(`Unknown argument "${arg}"`, {
-        hint: "deno task compile [--target NAME]… [--out-dir DIR] [--no-bundle]",
+        hint: "deno task compile [--target NAME]… [--out-dir DIR] [--build DIR]",
         exitCode: 2,
       });
     }
   }
   const all = Object.keys(TARGETS) as TargetName[];
-  return { targets: targets.length > 0 ? targets : all, outDir, bundle };
+  return {
+    targets: targets.length > 0 ? targets : all,
+    outDir,
+    ...(build !== undefined ? { build } : {}),
+  };
 }
 
 function targetName(text: string): TargetName {
@@ -113,25 +119,28 @@ export function outputPath(target: TargetName, outDir: string): string {
 /**
  * The `deno compile` arguments for one target. The binary gets the same permissions as
  * `deno task dial` (all), since dial reads and writes files the user names, talks to any host,
- * reads its environment and opens a browser.
+ * reads its environment and opens a browser. It compiles the build, without the project's
+ * configuration (the build needs none), embedding the build's whole folder.
  *
  * @param target the target
- * @param options the output directory and files to embed
+ * @param options the output directory and the build's folder
  * @returns the arguments after `deno`
  */
 export function compileArgs(
   target: TargetName,
-  options: { outDir: string; include: string[] },
+  options: { outDir: string; build: string },
 ): string[] {
   return [
     "compile",
     "--allow-all",
+    "--no-config",
     "--target",
     TARGETS[target],
     "--output",
     outputPath(target, options.outDir),
-    ...options.include.flatMap((path) => ["--include", path]),
-    "main.ts",
+    "--include",
+    options.build,
+    `${options.build}/dial.js`,
   ];
 }
 
@@ -199,16 +208,17 @@ export async function checkDenortBin(plan: CompilePlan, denortBin: string): Prom
   if (!info.isFile) throw new CompileError(`DENORT_BIN "${denortBin}" is not a file`);
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(new URL(path, ROOT));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function deno(args: string[], inherit: boolean): Promise<{ ok: boolean; stderr: string }> {
+/**
+ * Runs deno in the project's folder.
+ *
+ * @param args its arguments
+ * @param inherit whether its stdout goes to ours
+ * @returns whether it succeeded, and what it printed on stderr
+ */
+export async function deno(
+  args: string[],
+  inherit: boolean,
+): Promise<{ ok: boolean; stderr: string }> {
   // An empty DENORT_BIN means unset to us; deno compile would take it as a path.
   const env = Deno.env.toObject();
   if (!env.DENORT_BIN) delete env.DENORT_BIN;
@@ -240,19 +250,22 @@ export async function main(args: string[]): Promise<number> {
     const plan = parseCompileArgs(args);
     const denortBin = Deno.env.get("DENORT_BIN") || undefined;
     if (denortBin !== undefined) await checkDenortBin(plan, denortBin);
-    if (plan.bundle && await exists(BUNDLE_SCRIPT)) {
-      say(`Bundling the UI (${BUNDLE_SCRIPT})\n`);
-      const bundled = await deno(["run", "-A", BUNDLE_SCRIPT], true);
-      if (!bundled.ok) {
-        throw new CompileError(`The UI bundle step failed:\n${bundled.stderr.trim()}`);
-      }
+    let build = plan.build;
+    if (build === undefined) {
+      build = `${plan.outDir}/cli`;
+      say(`Building ${build}/ (${BUILD_SCRIPT})\n`);
+      const built = await deno(
+        ["run", "-A", "--config", BUILD_CONFIG, BUILD_SCRIPT, "--out-dir", build],
+        true,
+      );
+      if (!built.ok) throw new CompileError(`The build failed:\n${built.stderr.trim()}`);
     }
-    // Modules imported with a computed specifier (src/cli/lazy.ts) must be named.
-    const include = [...LAZY_MODULES, ...(await exists(UI_DIST) ? [UI_DIST] : [])];
     for (const target of plan.targets) {
       say(`Compiling ${outputPath(target, plan.outDir)} (${TARGETS[target]})\n`);
-      const result = await deno(compileArgs(target, { outDir: plan.outDir, include }), false);
+      const result = await deno(compileArgs(target, { outDir: plan.outDir, build }), false);
       if (!result.ok) throw compileFailure(target, result.stderr, denortBin);
+      // deno compile's own report: the files it embedded (every chunk, web/* for the UI).
+      say(result.stderr.replace(/^Compile .*\n/, ""));
     }
     say(
       `Done: ${plan.targets.length} binar${

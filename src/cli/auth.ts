@@ -4,10 +4,8 @@
  */
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
-import { load } from "./lazy.ts";
+import { lazy } from "./lazy.ts";
 import { command, flags, type FlagValues } from "./declare.ts";
-
-type Actions = typeof import("./auth_actions.ts");
 
 const ORIGIN = "client_credentials:https://id.example.com/oauth/token:my-app:my-secret";
 
@@ -43,7 +41,7 @@ Takes the same --oauth2 flags as a request and prints only the access token, for
 Example:
   curl -H "Authorization: Bearer $(dial auth token --oauth2 ${ORIGIN})" https://api.example.com/me`,
   run: async ({ flags }, context) => {
-    const { authToken } = await load<Actions>("src/cli/auth_actions.ts");
+    const { authToken } = await lazy.authActions();
     return authToken(flags, context);
   },
 });
@@ -56,7 +54,7 @@ const status = command({
   epilog: `
 Without --oauth2 lists every cached token; with it, only the matching one.`,
   run: async ({ flags }) => {
-    const { authStatus } = await load<Actions>("src/cli/auth_actions.ts");
+    const { authStatus } = await lazy.authActions();
     return authStatus(flags);
   },
 });
@@ -70,7 +68,7 @@ const logout = command({
 With --oauth2 removes that token (every username when --oauth2-username is not given);
 with --all removes every cached token.`,
   run: async ({ flags }) => {
-    const { authLogout } = await load<Actions>("src/cli/auth_actions.ts");
+    const { authLogout } = await lazy.authActions();
     return authLogout(flags);
   },
 });

@@ -2,7 +2,7 @@
  * `dial completions bash|zsh|fish`: a completion script generated from the declarations.
  * @module
  */
-import { load } from "./lazy.ts";
+import { lazy } from "./lazy.ts";
 import { command } from "./declare.ts";
 
 const EPILOG = `
@@ -23,9 +23,7 @@ export const completionsCommand = command({
   epilog: EPILOG,
   run: async ({ args }) => {
     const { ROOT } = await import("./program.ts");
-    const { completionScript } = await load<typeof import("./completion/script.ts")>(
-      "src/cli/completion/script.ts",
-    );
+    const { completionScript } = await lazy.completionScript();
     const { stdout } = await import("../output/terminal.ts");
     await stdout().write(completionScript(args.shell, ROOT));
     return 0;

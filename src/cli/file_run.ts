@@ -5,7 +5,7 @@
  */
 import { command, flags, type FlagValues } from "./declare.ts";
 import { FILE_FLAGS } from "./file_flags.ts";
-import { load } from "./lazy.ts";
+import { lazy } from "./lazy.ts";
 
 const EPILOG = `
 Runs the requests of a .http file (JetBrains HTTP Client and VS Code REST Client format) in
@@ -56,7 +56,7 @@ export const runCommand = command({
   flags: RUN_FLAGS,
   epilog: EPILOG,
   run: async ({ args, flags }, context) => {
-    const { runFiles } = await load<typeof import("./run_files.ts")>("src/cli/run_files.ts");
+    const { runFiles } = await lazy.runFiles();
     return await runFiles(args.file, args.names, flags, context);
   },
 });

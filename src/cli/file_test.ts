@@ -5,7 +5,7 @@
  */
 import { command, flags, type FlagValues } from "./declare.ts";
 import { FILE_FLAGS } from "./file_flags.ts";
-import { load } from "./lazy.ts";
+import { lazy } from "./lazy.ts";
 
 const EPILOG = `
 Runs every request of the files (directories: every .http and .rest file below them, in
@@ -56,7 +56,7 @@ export const testCommand = command({
   flags: TEST_FLAGS,
   epilog: EPILOG,
   run: async ({ args, flags }, context) => {
-    const { testFiles } = await load<typeof import("./test_files.ts")>("src/cli/test_files.ts");
+    const { testFiles } = await lazy.testFiles();
     return await testFiles(args.paths, flags, context);
   },
 });

@@ -5,7 +5,7 @@
  */
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
-import { load } from "./lazy.ts";
+import { lazy } from "./lazy.ts";
 import { command, flags, type FlagValues } from "./declare.ts";
 
 const EPILOG = `
@@ -97,9 +97,7 @@ export const graphqlCommand = command({
   conflicts: AUTH_CONFLICTS,
   epilog: EPILOG,
   run: async ({ args, flags }, context) => {
-    const { runGraphQL } = await load<typeof import("./graphql_run.ts")>(
-      "src/cli/graphql_run.ts",
-    );
+    const { runGraphQL } = await lazy.graphqlRun();
     return runGraphQL(args.url, flags, context);
   },
 });

@@ -1,39 +1,46 @@
 /**
- * Loading a command's implementation when it runs, out of sight of Deno's start-up graph.
+ * The commands' implementations, loaded when a command runs, out of sight of Deno's start-up
+ * graph: one typed entry per module, so a call site names its module once
+ * (`const { runWs } = await lazy.wsRun();`).
  *
  * Deno builds the module graph of `main.ts` before running it and walks every dynamic
  * `import("./literal.ts")` too: it reads those files and resolves their npm packages
  * (graphql, graphql-ws, meros, eventsource-parser, oauth4webapi), which costs several ms on
  * every run, `dial GET` included. A computed specifier is loaded only when the line runs.
- * `deno compile` cannot see these modules either: scripts/compile.ts embeds
- * {@link LAZY_MODULES} with `--include`.
+ * Every entry is written `import(new URL("./x.ts", import.meta.url).href)`, the one form
+ * scripts/build_cli.ts resolves (a Rollup `resolveDynamicImport` hook), so each entry becomes
+ * a chunk of the build; the core's own lazy imports (the OAuth 2.0 token request and login)
+ * use the same form. The build refuses any other computed import.
  * @module
  */
 
-/** The modules loaded through {@link load}, relative to the project root. */
-export const LAZY_MODULES = [
-  "src/cli/graphql_run.ts",
-  "src/cli/ws_run.ts",
-  "src/cli/sse_run.ts",
-  "src/cli/run_files.ts",
-  "src/cli/test_files.ts",
-  "src/cli/save_http.ts",
-  "src/cli/auth_actions.ts",
-  "src/cli/completion/script.ts",
-  "src/ui/run.ts",
-  "src/auth/oauth2/access_token.ts",
-  // Imported by access_token.ts with computed specifiers (not through load), so that a cached
-  // token never makes Deno resolve oauth4webapi; listed here for compile's --include.
-  "src/auth/oauth2/token_request.ts",
-  "src/auth/oauth2/login.ts",
-] as const;
-
-/**
- * Imports one of {@link LAZY_MODULES}.
- *
- * @param path its path from the project root
- * @returns the module; give its type as `load<typeof import("…")>(…)`
- */
-export function load<M>(path: typeof LAZY_MODULES[number]): Promise<M> {
-  return import(new URL(`../../${path}`, import.meta.url).href);
-}
+/** The lazily loaded implementations of the commands. */
+export const lazy = {
+  /** `dial graphql`. */
+  graphqlRun: (): Promise<typeof import("./graphql_run.ts")> =>
+    import(new URL("./graphql_run.ts", import.meta.url).href),
+  /** `dial ws`. */
+  wsRun: (): Promise<typeof import("./ws_run.ts")> =>
+    import(new URL("./ws_run.ts", import.meta.url).href),
+  /** `dial sse`. */
+  sseRun: (): Promise<typeof import("./sse_run.ts")> =>
+    import(new URL("./sse_run.ts", import.meta.url).href),
+  /** `dial run`. */
+  runFiles: (): Promise<typeof import("./run_files.ts")> =>
+    import(new URL("./run_files.ts", import.meta.url).href),
+  /** `dial test`. */
+  testFiles: (): Promise<typeof import("./test_files.ts")> =>
+    import(new URL("./test_files.ts", import.meta.url).href),
+  /** `--save FILE.http`. */
+  saveHttp: (): Promise<typeof import("./save_http.ts")> =>
+    import(new URL("./save_http.ts", import.meta.url).href),
+  /** `dial auth token|status|logout`. */
+  authActions: (): Promise<typeof import("./auth_actions.ts")> =>
+    import(new URL("./auth_actions.ts", import.meta.url).href),
+  /** `dial completions`. */
+  completionScript: (): Promise<typeof import("./completion/script.ts")> =>
+    import(new URL("./completion/script.ts", import.meta.url).href),
+  /** `dial ui`: the only way the CLI reaches the UI. */
+  ui: (): Promise<typeof import("../ui/run.ts")> =>
+    import(new URL("../ui/run.ts", import.meta.url).href),
+};

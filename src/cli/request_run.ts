@@ -24,7 +24,7 @@ import { redactUrlsInText } from "../redact_url.ts";
 import { parseAuthFlags } from "./auth_flags.ts";
 import { parseBodyFlags } from "./body_flags.ts";
 import type { CliContext } from "./context.ts";
-import { load } from "./lazy.ts";
+import { lazy } from "./lazy.ts";
 import { methodAndUrl } from "./flag_values.ts";
 import type { RequestFlagValues } from "./request.ts";
 import { curlTransportArgs, parseTransportFlags } from "./transport_flags.ts";
@@ -92,9 +92,7 @@ export async function runRequest(
     });
   }
   if (flags.save !== undefined) {
-    const { reportSaved, saveHttpRequest } = await load<typeof import("./save_http.ts")>(
-      "src/cli/save_http.ts",
-    );
+    const { reportSaved, saveHttpRequest } = await lazy.saveHttp();
     await reportSaved(await saveHttpRequest(spec, flags, flags.save));
   }
   const out = stdout();

@@ -6,7 +6,7 @@
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 import { DATA_FLAG, FORM_FLAG } from "./body_flags.ts";
-import { load } from "./lazy.ts";
+import { lazy } from "./lazy.ts";
 import { command, flags, type FlagValues } from "./declare.ts";
 import { FOLLOW_FLAG } from "./request.ts";
 
@@ -104,7 +104,7 @@ export const sseCommand = command({
   conflicts: [{ flags: ["events", "jsonl"] }, ...AUTH_CONFLICTS],
   epilog: EPILOG,
   run: async ({ args, flags }, context) => {
-    const { runSse } = await load<typeof import("./sse_run.ts")>("src/cli/sse_run.ts");
+    const { runSse } = await lazy.sseRun();
     return runSse(args.method, args.url, flags, context);
   },
 });

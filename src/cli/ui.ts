@@ -3,7 +3,7 @@
  * @module
  */
 import { ExitCode } from "../errors.ts";
-import { load } from "./lazy.ts";
+import { lazy } from "./lazy.ts";
 import { command, flags } from "./declare.ts";
 import { parseTransportFlags, TRANSPORT_FLAGS } from "./transport_flags.ts";
 
@@ -40,7 +40,7 @@ export const uiCommand = command({
   flags: UI_FLAGS,
   epilog: EPILOG,
   run: async ({ flags }, context) => {
-    const { runUi } = await load<typeof import("../ui/run.ts")>("src/ui/run.ts");
+    const { runUi } = await lazy.ui();
     await runUi({
       transport: await parseTransportFlags(flags),
       port: flags.port ?? 0,

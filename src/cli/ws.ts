@@ -4,7 +4,7 @@
  */
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
-import { load } from "./lazy.ts";
+import { lazy } from "./lazy.ts";
 import { command, flags, type FlagValues } from "./declare.ts";
 
 const EPILOG = `
@@ -80,7 +80,7 @@ export const wsCommand = command({
   conflicts: [{ flags: ["binary", "json"] }, ...AUTH_CONFLICTS],
   epilog: EPILOG,
   run: async ({ args, flags }, context) => {
-    const { runWs } = await load<typeof import("./ws_run.ts")>("src/cli/ws_run.ts");
+    const { runWs } = await lazy.wsRun();
     return runWs(args.url, flags, context);
   },
 });

@@ -1,8 +1,10 @@
 /**
- * The bundled frontend, built ahead: `deno task bundle` (`scripts/bundle_ui.ts`) writes
- * `src/ui/web/dist/` (git-ignored), and `deno task test` and `deno task compile` run it first;
- * `deno compile --include src/ui/web/dist` embeds it so a binary needs no files beside it.
- * `dial ui` only reads the bundle: it never builds it.
+ * The bundled frontend, read from `web/dist/` beside this module. In a checkout that is
+ * `src/ui/web/dist/` (git-ignored), which `scripts/bundle_ui.ts` writes: `dial ui` run from
+ * the sources builds it when it is missing or stale ({@link bundleFromSource}), as
+ * `deno task test` does. In the build (`deno task build`, what `deno task install` installs
+ * and `deno task compile` embeds) this module is a chunk at the top of `dist/cli/` and the
+ * build copies the bundle to `dist/cli/web/dist/`: it never needs the checkout.
  * @module
  */
 import { DialError, ErrorCode, ExitCode } from "../errors.ts";
@@ -22,6 +24,35 @@ export interface AssetOptions {
 }
 
 const DIST = new URL("./web/dist/", import.meta.url);
+/** The script that builds the bundle, when this module runs from the sources (not a chunk). */
+const BUNDLE_SCRIPT = import.meta.url.endsWith(".ts")
+  ? new URL("../../scripts/bundle_ui.ts", import.meta.url)
+  : undefined;
+
+/**
+ * From the sources, builds the bundle when it is missing or older than a source file; in the
+ * build, does nothing (the bundle travels with it).
+ *
+ * @returns when the bundle is up to date
+ * @throws {DialError} `ui_bundle` when the bundle step fails
+ */
+export async function bundleFromSource(): Promise<void> {
+  if (BUNDLE_SCRIPT === undefined) return;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", BUNDLE_SCRIPT.pathname, "--if-stale"],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!output.success) {
+    throw new DialError(
+      `Cannot build the UI bundle: ${new TextDecoder().decode(output.stderr).trim()}`,
+      ErrorCode.UiBundle,
+      ExitCode.Failure,
+      { hint: "run `deno task bundle` in dial's checkout to see the whole error" },
+    );
+  }
+}
 
 /**
  * Loads the bundle built by `deno task bundle`.
@@ -42,7 +73,12 @@ export async function loadAssets(options: AssetOptions = {}): Promise<UiAssets> 
       "The UI bundle is missing",
       ErrorCode.UiBundle,
       ExitCode.Failure,
-      { hint: "run `deno task bundle`", cause: error },
+      {
+        hint: BUNDLE_SCRIPT
+          ? "run `deno task bundle` in dial's checkout"
+          : "this build of dial is incomplete: run `deno task install` in dial's checkout again",
+        cause: error,
+      },
     );
   }
 }

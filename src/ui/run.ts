@@ -7,6 +7,7 @@ import { stderr, stdout } from "../output/terminal.ts";
 import { warn } from "../output/report.ts";
 import { openBrowser } from "./open_browser.ts";
 import { startUiServer } from "./server.ts";
+import { bundleFromSource } from "./assets.ts";
 import type { TransportOptions } from "../http/client.ts";
 import { type Handover, writeHandover } from "./handover.ts";
 
@@ -40,6 +41,7 @@ export async function runUi(options: RunUiOptions): Promise<void> {
       `Listening on ${hostname}, not only on loopback: anyone who can reach it and learns the URL can send requests through dial`,
     );
   }
+  await bundleFromSource();
   const server = await startUiServer({
     port: options.port,
     ...(hostname !== undefined ? { hostname } : {}),

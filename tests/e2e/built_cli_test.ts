@@ -1,135 +1,316 @@
 /**
- * The built CLI (`deno task build`, what `deno task install` installs): two files at start-up,
- * every lazily loaded part working from its chunk, one instance of each shared module.
+ * The built CLI (`deno task build`) as `deno task install` installs it, proven self-contained:
+ * every chunk imports only files of the build (and Node's built-ins), no chunk names the
+ * checkout, `dial GET` starts from two files, and the installed `dial` runs every command on
+ * an empty `DENO_DIR` with every download refused, printing no `Download` line and leaving no
+ * package in the cache: against real servers on loopback with HTTPS_PROXY and the npm
+ * registry pointing at a closed port (Deno downloads only over HTTPS, or from that registry),
+ * and in a network namespace of its own (`unshare -rn`, loopback only, nothing listening).
  */
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
-import { dial, dialEnv, firstLine, serve } from "../_helpers.ts";
-import { buildCli } from "../../scripts/build_cli.ts";
+import { firstLine, serve } from "../_helpers.ts";
+import { builtCli, installedDial } from "./_built.ts";
 import { deferServer } from "./_graphql_servers.ts";
 import { startMockServer } from "./_oauth_servers.ts";
 
-let built: Promise<string> | undefined;
+const CHECKOUT = new URL("../../", import.meta.url).pathname;
+const decoder = new TextDecoder();
 
-/** Builds once per test process, into a temporary directory. */
-function builtCli(): Promise<string> {
-  return built ??= (async () => {
-    const dir = await Deno.makeTempDir({ prefix: "dial-built-" });
-    await buildCli(`${dir}/`);
-    return `${dir}/dial.js`;
-  })();
-}
-
-async function startUpGraph(file: string): Promise<string[]> {
+/** @returns the modules of a file's graph, as `deno info --json --no-config` lists them */
+async function graph(file: string): Promise<string[]> {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", "--no-config", file],
     stdout: "piped",
     stderr: "piped",
   }).output();
-  assert.ok(output.success, new TextDecoder().decode(output.stderr));
-  const info = JSON.parse(new TextDecoder().decode(output.stdout));
+  assert.ok(output.success, decoder.decode(output.stderr));
+  const info = JSON.parse(decoder.decode(output.stdout));
   return info.modules.map((m: { specifier: string }) => m.specifier);
 }
 
-Deno.test("built CLI: dial GET starts from two files and Deno's graph resolves no npm package", async () => {
-  const file = await builtCli();
-  const modules = await startUpGraph(file);
-  assert.equal(modules.length, 2, modules.join("\n"));
-  assert.ok(modules.every((m) => m.startsWith("file://")), modules.join("\n"));
+Deno.test("built CLI: every chunk imports only files of the build and Node built-ins", async () => {
+  const { dir, files } = await builtCli();
+  const chunks = files.filter((f) => f.endsWith(".js") && !f.startsWith("web/"));
+  assert.ok(chunks.some((c) => c.startsWith("npm-graphql-")), chunks.join(" "));
+  const foreign: string[] = [];
+  for (const chunk of chunks) {
+    for (const module of await graph(`${dir}/${chunk}`)) {
+      if (!module.startsWith(`file://${dir}/`) && !module.startsWith("node:")) {
+        foreign.push(`${chunk} -> ${module}`);
+      }
+    }
+    const text = await Deno.readTextFile(`${dir}/${chunk}`);
+    if (text.includes(CHECKOUT)) foreign.push(`${chunk} names the checkout ${CHECKOUT}`);
+    if (/\bfrom\s*["']npm:|import\(\s*["']npm:/.test(text)) foreign.push(`${chunk}: npm: import`);
+  }
+  assert.deepEqual(foreign, []);
+  assert.deepEqual(files.filter((f) => f.startsWith("web/")).sort(), [
+    "web/dist/app.css",
+    "web/dist/app.js",
+  ]);
 });
 
-Deno.test("built CLI: requests, -v and usage errors behave as from source", async () => {
-  const file = await builtCli();
+Deno.test("built CLI: dial GET starts from two files", async () => {
+  const { dir } = await builtCli();
+  const modules = await graph(`${dir}/dial.js`);
+  assert.equal(modules.length, 2, modules.join("\n"));
+});
+
+/** iproute2's `ip`, to bring up loopback in a network namespace. */
+const IP = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"].find((path) => {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+});
+
+/** Whether util-linux `unshare` can give a child a network namespace of its own here. */
+const canUnshare = IP !== undefined && await new Deno.Command("unshare", {
+  args: ["-rn", IP, "link", "set", "lo", "up"],
+  stdout: "null",
+  stderr: "null",
+}).output().then((o) => o.success, () => false);
+
+/** A port nothing listens on. */
+function closedPort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr;
+  listener.close();
+  return port;
+}
+
+/** The files Deno downloaded into a cache: npm packages and remote modules. */
+async function downloads(denoDir: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const sub of ["npm", "remote"]) {
+    try {
+      for await (const entry of Deno.readDir(`${denoDir}/${sub}`)) {
+        found.push(`${sub}/${entry.name}`);
+      }
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  return found;
+}
+
+/** An installed dial started offline: the child, and the check to run once it has ended. */
+async function startOffline(
+  args: string[],
+  options: { home?: string; stdin?: boolean; netns?: boolean } = {},
+): Promise<{ child: Deno.ChildProcess; denoDir: string }> {
+  const denoDir = await Deno.makeTempDir({ prefix: "dial-empty-deno-dir-" });
+  const home = options.home ?? await Deno.makeTempDir({ prefix: "dial-home-" });
+  const refused = `http://127.0.0.1:${closedPort()}`;
+  const denoBin = Deno.execPath().replace(/\/[^/]+$/, "");
+  const dial = await installedDial();
+  // A network namespace of its own: loopback (brought up, with nothing listening) and no route.
+  const command = options.netns ? "unshare" : dial;
+  const inNamespace = ["-rn", "sh", "-c", `${IP} link set lo up && exec "$@"`, "sh", dial];
+  const child = new Deno.Command(command, {
+    args: options.netns ? [...inNamespace, ...args] : args,
+    cwd: home,
+    clearEnv: true,
+    env: {
+      PATH: `${denoBin}:/usr/bin:/bin`,
+      HOME: home,
+      XDG_CACHE_HOME: `${home}/.cache`,
+      XDG_CONFIG_HOME: `${home}/.config`,
+      DENO_DIR: denoDir,
+      NO_COLOR: "1",
+      HTTPS_PROXY: refused,
+      NPM_CONFIG_REGISTRY: `${refused}/`,
+    },
+    stdin: options.stdin ? "piped" : "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  return { child, denoDir };
+}
+
+/** Asserts that a run downloaded nothing. */
+async function assertNothingDownloaded(denoDir: string, stderr: string): Promise<void> {
+  assert.doesNotMatch(stderr, /Download|npm|Failed loading/);
+  assert.deepEqual(await downloads(denoDir), []);
+  await Deno.remove(denoDir, { recursive: true });
+}
+
+/** Runs the installed dial offline to the end. */
+async function offline(
+  args: string[],
+  options: { home?: string; stdin?: string; netns?: boolean } = {},
+) {
+  const { child, denoDir } = await startOffline(args, {
+    ...options,
+    stdin: options.stdin !== undefined,
+  });
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  const result = {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+  await assertNothingDownloaded(denoDir, result.stderr);
+  return result;
+}
+
+Deno.test("installed offline: requests, -v with a redacted credential, usage errors, --version", async () => {
   await using server = serve((request) =>
     Response.json({ method: request.method, auth: request.headers.get("authorization") })
   );
-  const get = await dial(["GET", `${server.origin}/x`, "-v", "-B", "tok"], { built: file });
+  const get = await offline(["GET", `${server.origin}/x`, "-v", "-B", "tok"]);
   assert.equal(get.code, 0, get.stderr);
   assert.deepEqual(JSON.parse(get.stdout), { method: "GET", auth: "Bearer tok" });
   includes(get.stderr, "\nauthorization: (redacted)\n");
-  const post = await dial(["POST", `${server.origin}/x`, "--json", '{"a":1}'], { built: file });
+  const post = await offline(["POST", `${server.origin}/x`, "--json", '{"a":1}']);
   assert.equal(JSON.parse(post.stdout).method, "POST");
-  const usage = await dial(["GET", `${server.origin}/x`, "--bogus"], { built: file });
+  const usage = await offline(["GET", `${server.origin}/x`, "--bogus"]);
   assert.equal(usage.code, 2);
   includes(usage.stderr, "--bogus");
-  assert.equal((await dial(["--version"], { built: file })).code, 0);
+  assert.match((await offline(["--version"])).stdout, /^\d+\.\d+\.\d+\n$/);
 });
 
-Deno.test("built CLI: GraphQL (npm chunk) and its errors keep their exit codes", async () => {
-  const file = await builtCli();
+Deno.test("installed offline: dial graphql (graphql-js bundled) and its errors' exit codes", async () => {
   await using server = await deferServer({ kind: "none" });
-  const ok = await dial(["graphql", `${server.origin}/graphql`, "-q", "{ __typename }"], {
-    built: file,
-  });
+  const ok = await offline(["graphql", `${server.origin}/graphql`, "-q", "{ fast numbers }"]);
   assert.equal(ok.code, 0, ok.stderr);
-  includes(ok.stdout, "__typename");
+  assert.deepEqual(JSON.parse(ok.stdout), { data: { fast: "now", numbers: [1, 2, 3] } });
+  const invalid = await offline(["graphql", `${server.origin}/graphql`, "-q", "{ fast(", "-v"]);
+  assert.equal(invalid.code, 2, invalid.stderr);
   await using plain = serve(() => Response.json({ nothing: true }));
-  const notGraphQL = await dial(["graphql", `${plain.origin}/`, "-q", "{ a }"], { built: file });
+  const notGraphQL = await offline(["graphql", `${plain.origin}/`, "-q", "{ a }"]);
   assert.equal(notGraphQL.code, 1, notGraphQL.stderr);
   includes(notGraphQL.stderr, "error: Not a GraphQL response");
 });
 
-Deno.test("built CLI: an OAuth 2.0 grant (oauth4webapi chunk) and an auth failure's exit 9", async () => {
-  const file = await builtCli();
+Deno.test("installed offline: dial ws sends each line and prints each reply", async () => {
+  await using server = serve((request) => {
+    const { socket, response } = Deno.upgradeWebSocket(request);
+    socket.onmessage = (event) => socket.send(`echo: ${event.data}`);
+    return response;
+  });
+  const ws = await offline(["ws", `ws://127.0.0.1:${server.port}/`], { stdin: "hello\nworld\n" });
+  assert.equal(ws.code, 0, ws.stderr);
+  assert.equal(ws.stdout, "echo: hello\necho: world\n");
+});
+
+Deno.test("installed offline: dial sse prints the events (eventsource-parser bundled)", async () => {
+  await using server = serve(() =>
+    new Response("event: tick\ndata: 1\n\ndata: two\n\n", {
+      headers: { "content-type": "text/event-stream" },
+    })
+  );
+  const sse = await offline(["sse", server.origin, "--no-reconnect"]);
+  assert.equal(sse.code, 0, sse.stderr);
+  includes(sse.stdout, "1");
+  includes(sse.stdout, "two");
+});
+
+Deno.test("installed offline: --oauth2 (oauth4webapi bundled), dial auth token and status, exit 9", async () => {
   await using oauth = await startMockServer();
   await using api = serve((request) => new Response(request.headers.get("authorization") ?? ""));
-  const home = await Deno.makeTempDir();
-  const grant = `client_credentials:${oauth.tokenUrl}:app:secret`;
-  const ok = await dial(["GET", api.origin, "--oauth2", grant], {
-    built: file,
-    env: { HOME: home },
-  });
-  assert.equal(ok.code, 0, ok.stderr);
-  assert.match(ok.stdout, /^Bearer ey/);
+  const home = await Deno.makeTempDir({ prefix: "dial-home-" });
+  const grant = ["--oauth2", `client_credentials:${oauth.tokenUrl}:app:secret`];
+  const get = await offline(["GET", api.origin, ...grant], { home });
+  assert.equal(get.code, 0, get.stderr);
+  assert.match(get.stdout, /^Bearer ey/);
+  const token = await offline(["auth", "token", ...grant], { home });
+  assert.equal(`Bearer ${token.stdout.trim()}`, get.stdout);
+  assert.equal(oauth.tokenRequests.length, 1);
+  const status = await offline(["auth", "status"], { home });
+  assert.equal(status.code, 0, status.stderr);
+  includes(status.stdout + status.stderr, oauth.tokenUrl);
   await using refusing = serve(() => Response.json({ error: "invalid_client" }, { status: 401 }));
   const bad = `client_credentials:${refusing.origin}/token:app:secret`;
-  const failed = await dial(["GET", api.origin, "--oauth2", bad, "--oauth2-no-cache"], {
-    built: file,
-  });
+  const failed = await offline(["GET", api.origin, "--oauth2", bad, "--oauth2-no-cache"]);
   assert.equal(failed.code, 9, failed.stderr);
   includes(failed.stderr, "invalid_client");
 });
 
-Deno.test("built CLI: dial ui serves the app from the sources' web/dist", async () => {
-  const file = await builtCli();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", "--no-config", file, "ui", "--no-open"],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    clearEnv: true,
-    env: dialEnv(),
-  }).spawn();
+Deno.test("installed offline: dial ui serves the app and its bundle from the build", async () => {
+  const { child, denoDir } = await startOffline(["ui", "--no-open"]);
   const { line, cancel } = await firstLine(child.stdout);
+  let stderr = "";
   try {
     const launch = new URL(line.trim());
     const page = await fetch(launch);
-    assert.equal(page.status, 200, await page.clone().text());
-    includes(await page.text(), "<script");
+    const html = await page.text();
+    assert.equal(page.status, 200, html);
+    includes(html, '<script type="module" src="/app.js">');
+    const { dir } = await builtCli();
+    for (const name of ["app.js", "app.css"]) {
+      const asset = await fetch(new URL(`/${name}`, launch));
+      assert.equal(asset.status, 200);
+      assert.equal(await asset.text(), await Deno.readTextFile(`${dir}/web/dist/${name}`));
+    }
   } finally {
     child.kill("SIGINT");
     await child.status;
     await cancel();
-    await child.stderr.cancel();
+    stderr = decoder.decode(await new Response(child.stderr).arrayBuffer());
   }
+  await assertNothingDownloaded(denoDir, stderr);
 });
 
-Deno.test("built CLI: completions load from their chunk", async () => {
-  const result = await dial(["completions", "bash"], { built: await builtCli() });
-  assert.equal(result.code, 0, result.stderr);
-  includes(result.stdout, "complete -o default -F _dial dial");
-});
-
-Deno.test("built CLI: a file upload goes out sized, through its node:http chunk", async () => {
-  const file = await builtCli();
-  const dir = await Deno.makeTempDir();
-  await Deno.writeTextFile(`${dir}/note.txt`, "hello");
+Deno.test("installed offline: completions, and an upload through its node:http chunk", async () => {
+  const completions = await offline(["completions", "bash"]);
+  assert.equal(completions.code, 0, completions.stderr);
+  includes(completions.stdout, "complete -o default -F _dial dial");
+  const home = await Deno.makeTempDir({ prefix: "dial-home-" });
+  await Deno.writeTextFile(`${home}/note.txt`, "hello");
   await using server = serve(async (request) =>
     new Response(`${request.headers.get("content-length")} ${await request.text()}`)
   );
-  const result = await dial(["PUT", `${server.origin}/up`, "-d", `@${dir}/note.txt`], {
-    built: file,
-  });
-  assert.equal(result.code, 0, result.stderr);
-  assert.equal(result.stdout, "5 hello");
+  const upload = await offline(["PUT", `${server.origin}/up`, "-d", "@note.txt"], { home });
+  assert.equal(upload.code, 0, upload.stderr);
+  assert.equal(upload.stdout, "5 hello");
+});
+
+Deno.test({
+  name: "installed offline: with no network at all (unshare -rn), every command loads its code",
+  ignore: !canUnshare,
+  fn: async () => {
+    const port = closedPort();
+    const refused = `127.0.0.1:${port}: connection refused`;
+    const runs: Array<[string[], number, string]> = [
+      [["GET", `http://127.0.0.1:${port}/`], 7, `Cannot reach ${refused}`],
+      [["graphql", `http://127.0.0.1:${port}/graphql`, "-q", "{ a }"], 7, refused],
+      [["ws", `ws://127.0.0.1:${port}/`], 7, `Cannot open a WebSocket to ${refused}`],
+      [["sse", `http://127.0.0.1:${port}/`, "--no-reconnect"], 7, refused],
+      [
+        [
+          "GET",
+          `http://127.0.0.1:${port}/`,
+          "--oauth2",
+          `client_credentials:http://127.0.0.1:${port}/token:a:b`,
+        ],
+        9,
+        refused,
+      ],
+      [["auth", "status"], 0, "No cached OAuth 2.0 tokens"],
+      [["completions", "zsh"], 0, ""],
+    ];
+    for (const [args, code, message] of runs) {
+      const result = await offline(args, { netns: true });
+      assert.equal(result.code, code, `dial ${args.join(" ")}: ${result.stderr}`);
+      includes(result.stderr, message);
+    }
+    const { child, denoDir } = await startOffline(["ui", "--no-open"], { netns: true });
+    const { line, cancel } = await firstLine(child.stdout);
+    assert.match(line, /^http:\/\/127\.0\.0\.1:\d+\//);
+    child.kill("SIGINT");
+    await child.status;
+    await cancel();
+    await assertNothingDownloaded(
+      denoDir,
+      decoder.decode(await new Response(child.stderr).bytes()),
+    );
+  },
 });

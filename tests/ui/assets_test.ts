@@ -13,7 +13,7 @@ Deno.test("assets: without a bundle, dial ui says to run deno task bundle", asyn
         assert.ok(error instanceof DialError, `expected a DialError, got ${error}`);
         includes(error.message, "The UI bundle is missing");
         assert.equal(error.code, ErrorCode.UiBundle);
-        assert.equal(error.hint, "run `deno task bundle`");
+        assert.equal(error.hint, "run `deno task bundle` in dial's checkout");
         return true;
       },
     );

@@ -8,15 +8,14 @@ import {
   parseCompileArgs,
 } from "../../scripts/compile.ts";
 
-Deno.test("compile: all five targets by default, into dist/, UI bundle first", () => {
+Deno.test("compile: all five targets by default, into dist/, from a new build", () => {
   assert.deepEqual(parseCompileArgs([]), {
     targets: ["linux-x64", "linux-arm64", "macos-x64", "macos-arm64", "windows-x64"],
     outDir: "dist",
-    bundle: true,
   });
 });
 
-Deno.test("compile: --target takes friendly names or triples; --out-dir and --no-bundle", () => {
+Deno.test("compile: --target takes friendly names or triples; --out-dir and --build", () => {
   assert.deepEqual(
     parseCompileArgs([
       "--target",
@@ -25,9 +24,10 @@ Deno.test("compile: --target takes friendly names or triples; --out-dir and --no
       "x86_64-pc-windows-msvc",
       "--out-dir",
       "build",
-      "--no-bundle",
+      "--build",
+      "dist/cli/",
     ]),
-    { targets: ["macos-arm64", "windows-x64"], outDir: "build", bundle: false },
+    { targets: ["macos-arm64", "windows-x64"], outDir: "build", build: "dist/cli" },
   );
 });
 
@@ -43,26 +43,18 @@ Deno.test("compile: an unknown target is a usage error naming the choices", () =
   assert.throws(() => parseCompileArgs(["--fast"]), /Unknown argument "--fast"/);
 });
 
-Deno.test("compile: deno compile arguments per target, with the UI bundle embedded", () => {
-  assert.deepEqual(compileArgs("windows-x64", { outDir: "dist", include: ["src/ui/web/dist"] }), [
+Deno.test("compile: deno compile arguments per target: the build, its whole folder embedded", () => {
+  assert.deepEqual(compileArgs("windows-x64", { outDir: "dist", build: "dist/cli" }), [
     "compile",
     "--allow-all",
+    "--no-config",
     "--target",
     "x86_64-pc-windows-msvc",
     "--output",
     "dist/dial-windows-x64.exe",
     "--include",
-    "src/ui/web/dist",
-    "main.ts",
-  ]);
-  assert.deepEqual(compileArgs("linux-arm64", { outDir: "out", include: [] }), [
-    "compile",
-    "--allow-all",
-    "--target",
-    "aarch64-unknown-linux-gnu",
-    "--output",
-    "out/dial-linux-arm64",
-    "main.ts",
+    "dist/cli",
+    "dist/cli/dial.js",
   ]);
   assert.equal(outputPath("macos-x64", "dist"), "dist/dial-macos-x64");
 });
