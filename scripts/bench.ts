@@ -190,7 +190,7 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 // --- 0. the build ---------------------------------------------------------------------------
 
 /** The size of what `deno task install` installs: the start-up files, the chunks, the UI. */
-async function buildSize(): Promise<void> {
+function buildSize(): void {
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
   const size = (names: string[]) =>
     names.reduce((sum, n) => sum + Deno.statSync(`${BUILT}/${n}`).size, 0);
@@ -447,7 +447,7 @@ try {
       "dial is the built CLI as `deno task install` installs it (`deno run -A --no-config " +
       "dist/cli/dial.js`), unless a row says from source.\n",
   );
-  if (wanted("build")) await buildSize();
+  if (wanted("build")) buildSize();
   if (wanted("start")) await coldStart();
   if (wanted("stream")) await streaming();
   if (wanted("json")) await prettyJson();
