@@ -25,7 +25,7 @@ export interface AssetOptions {
 
 const DIST = new URL("./web/dist/", import.meta.url);
 /** The script that builds the bundle, when this module runs from the sources (not a chunk). */
-const BUNDLE_SCRIPT = import.meta.url.endsWith(".ts")
+const BUNDLE_SCRIPT = /^file:.*\.ts$/.test(import.meta.url)
   ? new URL("../../scripts/bundle_ui.ts", import.meta.url)
   : undefined;
 
