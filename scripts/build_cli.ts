@@ -47,10 +47,17 @@ const START_UP_DYNAMIC = ["src/cli/request_run.ts", "src/http/client.ts"];
  * the login) stay out, loaded only when a token must be fetched.
  */
 const OAUTH2_CACHED = ["src/cli/oauth2_flags.ts", "src/auth/oauth2/access_token.ts"];
-/** The one module that finds files beside its own (`import.meta.url`), and what it finds. */
-const UI_ASSETS = { module: "src/ui/assets.ts", from: "src/ui/web/dist/", to: "web/dist/" };
-/** The UI bundle's files. */
-const UI_FILES = ["app.js", "app.css"];
+/**
+ * The modules that read files beside their own URL (`new URL("x", import.meta.url)`), and the
+ * files they read, relative to the module. In the build a module's URL is its chunk's, at the
+ * top of the output folder, so the build copies the files there at the same relative paths.
+ * Any other use of `import.meta` fails the build. A module is a path from the project root,
+ * or `npm:<package>/<path in the package>`.
+ */
+export const FILES_BESIDE: ReadonlyArray<{ module: string; files: readonly string[] }> = [
+  // The UI's bundle, built when missing or stale.
+  { module: "src/ui/assets.ts", files: ["web/dist/app.js", "web/dist/app.css"] },
+];
 
 /** Rollup's view of an ESTree node, as `resolveDynamicImport` gets a computed specifier. */
 type Node = { type: string; [key: string]: unknown };
@@ -73,7 +80,12 @@ function urlLiteral(node: Node): string | undefined {
   return (base.property as Node).name === "url" ? literal.value : undefined;
 }
 
-function dialPlugin(npm: NpmPackages): Plugin {
+/**
+ * @param npm the npm packages
+ * @param beside the modules of {@link FILES_BESIDE}, by their file
+ * @returns the build's Rollup plugin
+ */
+function dialPlugin(npm: NpmPackages, beside: Map<string, readonly string[]>): Plugin {
   return {
     name: "dial",
     resolveId(source, importer) {
@@ -107,7 +119,7 @@ function dialPlugin(npm: NpmPackages): Plugin {
       return { left: "import(new URL(", right: ", import.meta.url).href)" };
     },
     resolveImportMeta(property, { moduleId }) {
-      if (property === "url" && moduleId === ROOT + UI_ASSETS.module) return null;
+      if (property === "url" && beside.has(moduleId)) return null;
       // A module's URL is its chunk's: a path from it that the build did not copy is broken.
       throw new Error(`${moduleId}: import.meta.${property} has no meaning in the build`);
     },
@@ -158,7 +170,13 @@ export async function buildCli(
 ): Promise<{ chunks: OutputChunk[]; files: string[] }> {
   if (await bundleIsStale()) await bundleUi();
   const npm = await NpmPackages.resolve(denoJson.imports);
-  const bundle = await rollup({ input: { dial: MAIN }, plugins: [dialPlugin(npm)], onwarn() {} });
+  const beside = new Map(FILES_BESIDE.map(({ module, files }) => [npm.file(module, ROOT), files]));
+  const bundle = await rollup({
+    input: { dial: MAIN },
+    plugins: [dialPlugin(npm, beside)],
+    onwarn() {},
+  });
+  const built = new Set(bundle.cache?.modules.map((m) => m.id));
   let groups: { core: Set<string>; oauth2: Set<string> } | undefined;
   await Deno.remove(outDir, { recursive: true }).catch(() => {});
   const { output } = await bundle.write({
@@ -183,10 +201,14 @@ export async function buildCli(
   });
   await bundle.close();
   const files: string[] = [];
-  await Deno.mkdir(`${outDir}${UI_ASSETS.to}`, { recursive: true });
-  for (const name of UI_FILES) {
-    await Deno.copyFile(`${ROOT}${UI_ASSETS.from}${name}`, `${outDir}${UI_ASSETS.to}${name}`);
-    files.push(`${UI_ASSETS.to}${name}`);
+  for (const [module, names] of beside) {
+    if (!built.has(module)) throw new Error(`FILES_BESIDE: ${module} is not part of the build`);
+    for (const name of names) {
+      const to = `${outDir}${name}`;
+      await Deno.mkdir(to.slice(0, to.lastIndexOf("/")), { recursive: true });
+      await Deno.copyFile(new URL(name, `file://${module}`), to);
+      files.push(name);
+    }
   }
   return { chunks: output.filter((o): o is OutputChunk => o.type === "chunk"), files };
 }

@@ -78,6 +78,19 @@ export class NpmPackages {
     }
   }
 
+  /**
+   * @param module a path from the project root, or `npm:<package>/<path in the package>`
+   * @param root the project root
+   * @returns its file
+   */
+  file(module: string, root: string): string {
+    if (!module.startsWith("npm:")) return `${root}${module}`;
+    const { name, subpath } = splitBare(module.slice(4));
+    const pkg = [...this.#byId.values()].find((p) => p.name === name);
+    if (pkg === undefined) throw new Error(`${module}: not among dial's npm packages`);
+    return `${pkg.localPath}/${subpath.slice(2)}`;
+  }
+
   /** @returns the name of the npm package a file belongs to, if it does */
   packageOf(path: string): string | undefined {
     return this.#owner(path)?.name;
@@ -97,6 +110,9 @@ export class NpmPackages {
     let id: string | undefined;
     if (owner === undefined) {
       id = this.#roots.get(name) ?? this.#roots.get(source);
+    } else if (name === owner.name) {
+      // A package importing itself by name (`pkg/sub` from inside pkg).
+      return entry(owner, subpath);
     } else {
       id = owner.dependencies.find((d) => this.#byId.get(d)?.name === name);
     }
