@@ -121,7 +121,10 @@ function dialPlugin(npm: NpmPackages, beside: Map<string, readonly string[]>): P
     resolveImportMeta(property, { moduleId }) {
       if (property === "url" && beside.has(moduleId)) return null;
       // A module's URL is its chunk's: a path from it that the build did not copy is broken.
-      throw new Error(`${moduleId}: import.meta.${property} has no meaning in the build`);
+      throw new Error(
+        `${moduleId} uses import.meta.${property}: in the build that is its chunk's; if it ` +
+          "reads files beside itself, list it and them in FILES_BESIDE (scripts/build_cli.ts)",
+      );
     },
   };
 }
