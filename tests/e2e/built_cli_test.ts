@@ -314,3 +314,19 @@ Deno.test({
     );
   },
 });
+
+Deno.test("installed offline: dial run and dial test run a request file's scripts (QuickJS's wasm beside the build)", async () => {
+  await using server = serve(() => Response.json({ id: 7 }));
+  const home = await Deno.makeTempDir({ prefix: "dial-home-" });
+  await Deno.writeTextFile(
+    `${home}/api.http`,
+    `### item\nGET ${server.origin}/item\n\n> {%\n  client.test("id is 7", () => {\n` +
+      `    client.assert(response.body.id === 7, "id");\n  });\n%}\n`,
+  );
+  const test = await offline(["test", "api.http"], { home });
+  assert.equal(test.code, 0, test.stderr);
+  assert.match(test.stdout + test.stderr, /1 passed, 0 failed/);
+  const run = await offline(["run", "api.http"], { home });
+  assert.equal(run.code, 0, run.stderr);
+  includes(run.stdout, '"id"');
+});
