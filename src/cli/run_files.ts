@@ -3,13 +3,13 @@
  * print each response as the request command prints one.
  * @module
  */
-import { runHttpFile } from "../files/run_http_file.ts";
+import { labelOf, runHttpFile } from "../files/run_http_file.ts";
 import { ExitCode } from "../errors.ts";
 import { statusExitCode } from "../http/status.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
-import { escapeControls, isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
+import { escapeControls, isBrokenPipe, paint, stderr, stdout, Style } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
 import { showAuthorizationUrl } from "./oauth2_browser.ts";
 import { reportOAuth2Notice } from "./oauth2_notice.ts";
@@ -73,6 +73,11 @@ export async function runFiles(
         // A request that ran only because a named one refers to it is not printed.
         if (dependency && names.length > 0) return await exchange.response.body?.cancel();
         if (printed++ > 0 && out.isTerminal && !flags.output) await out.write("\n");
+        // On a terminal, several responses are told apart by their request's name.
+        if (out.isTerminal && !flags.silent && file.requests.length > 1) {
+          const label = escapeControls(labelOf(fileRequest.request));
+          await out.write(paint(`### ${label}`, Style.dim, out.color) + "\n");
+        }
         const { response } = exchange;
         try {
           if (fileRequest.noLog) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { dial, serve } from "../_helpers.ts";
+import { dial, dialOnTerminal, hasScript, serve } from "../_helpers.ts";
 import { excludes, includes } from "../assert.ts";
 
 async function project(files: Record<string, string>): Promise<string> {
@@ -341,3 +341,26 @@ Deno.test("run: a private environment file tracked by git is reported", async ()
   assert.equal(tracked.code, 0, tracked.stderr);
   includes(tracked.stderr, `warning: ${dir}/http-client.private.env.json is tracked by git`);
 });
+
+Deno.test(
+  "run: on a terminal each response shows its status line and headers under its request's name",
+  {
+    ignore: !hasScript,
+  },
+  async () => {
+    await using server = loginServer();
+    const dir = await project({ "api.http": CHAIN });
+    const result = await dialOnTerminal([
+      "run",
+      `${dir}/api.http`,
+      "--var",
+      `origin=${server.origin}`,
+      "--var",
+      "user=ann",
+    ]);
+    assert.equal(result.code, 0, result.screen);
+    const screen = result.screen.replace(/\r/g, "");
+    assert.match(screen, /### login\n200 OK\n(?:.*\n)*?\{\n {2}"token": "tok-ann"\n\}/);
+    assert.match(screen, /### me\n200 OK\n/);
+  },
+);
