@@ -133,3 +133,36 @@ export function appendRequest(source: string, text: string): string {
   const gap = prefix.trim() !== "" ? "\n" : "";
   return prefix + gap + separator + text;
 }
+
+/**
+ * Removes one request from a file's text, with the blank lines after it, keeping the rest byte
+ * for byte.
+ *
+ * @param source the file's text
+ * @param request the request, as parsed from `source`
+ * @returns the new source
+ */
+export function removeRequest(source: string, request: HttpRequest): string {
+  const { start, end } = request.span;
+  const rest = source.slice(end).replace(/^(?:[ \t]*\r?\n)+/, "");
+  return source.slice(0, start) + rest;
+}
+
+/**
+ * Finds the request at a place in the file (an editor's cursor).
+ *
+ * @param requests the file's requests, as parsed
+ * @param offset a UTF-16 offset into the source
+ * @returns the request whose span holds the offset, else the last one that starts before it
+ */
+export function requestAt(
+  requests: readonly HttpRequest[],
+  offset: number,
+): HttpRequest | undefined {
+  let found: HttpRequest | undefined;
+  for (const request of requests) {
+    if (request.span.start > offset) break;
+    found = request;
+  }
+  return found;
+}

@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { HttpFileSyntaxError, parseHttpFile } from "../../../src/files/parse_http_file.ts";
 import {
   appendRequest,
+  removeRequest,
   replaceRequest,
+  requestAt,
   writeHttpRequest,
 } from "../../../src/files/write_http_file.ts";
 
@@ -209,4 +211,16 @@ Deno.test("parse: 10,000 requests parse quickly enough to measure in the bench",
     '### r\nPOST http://127.0.0.1/items?i={{i}}\nContent-Type: application/json\n\n{"a": 1}\n\n> {% client.global.set("i", response.body.i); %}\n\n';
   const file = parseHttpFile(one.repeat(10_000));
   assert.equal(file.requests.length, 10_000);
+});
+
+Deno.test("edit: remove one request, find the request at a cursor", () => {
+  const source = "# top\nGET http://a/\n\n\n### b\nGET http://b/\n\n### c\nGET http://c/\n";
+  const file = parseHttpFile(source);
+  assert.equal(
+    removeRequest(source, file.requests[1]!),
+    "# top\nGET http://a/\n\n\n### c\nGET http://c/\n",
+  );
+  assert.equal(requestAt(file.requests, source.indexOf("http://b"))?.name, "b");
+  assert.equal(requestAt(file.requests, source.indexOf("### c") - 1)?.name, "b");
+  assert.equal(requestAt(file.requests, 0)?.url, "http://a/");
 });
