@@ -1,17 +1,17 @@
 /**
  * The JavaScript that request-file scripts see: the JetBrains HTTP Client's `client`,
- * `request` and `response` objects, written in plain JavaScript and evaluated inside the
- * sandbox before each script. It reads its input from `__dialInput` (a JSON text) and leaves
- * what the script did in `__dialOutput`; nothing else crosses the sandbox's wall.
+ * `request` and `response` objects, written in plain JavaScript. The prelude is evaluated once
+ * per sandbox context and defines `__dialSetup(inputJson)`, which each script's run calls to
+ * build fresh objects from its input (a JSON text); what the script did is left in
+ * `__dialOutput`. Nothing else crosses the sandbox's wall.
  * @module
  */
 
-/** The prelude, evaluated in a fresh sandbox context before each script. */
+/** The prelude, evaluated once in each sandbox context. */
 export const SCRIPT_PRELUDE = String.raw`
 "use strict";
-(function () {
-  var input = JSON.parse(globalThis.__dialInput);
-  delete globalThis.__dialInput;
+Object.defineProperty(globalThis, "__dialSetup", { writable: false, configurable: false, value: function (inputJson) {
+  var input = JSON.parse(inputJson);
   var out = { globals: {}, requestVariables: {}, tests: [], logs: [], cleared: false };
   globalThis.__dialOutput = out;
   var globals = input.globals;
@@ -97,6 +97,8 @@ export const SCRIPT_PRELUDE = String.raw`
       },
     };
   }
+  delete globalThis.request;
+  delete globalThis.response;
   if (req) {
     globalThis.request = {
       method: req.method,
@@ -128,7 +130,7 @@ export const SCRIPT_PRELUDE = String.raw`
     };
   }
   globalThis.client = client;
-})();
+} });
 `;
 
 /** What a script receives (made JSON and parsed by the prelude inside the sandbox). */

@@ -15,6 +15,7 @@
 import {
   newQuickJSWASMModuleFromVariant,
   type QuickJSContext,
+  type QuickJSRuntime,
   type QuickJSSyncVariant,
   type QuickJSWASMModule,
 } from "quickjs-emscripten-core";
@@ -26,6 +27,8 @@ import { SCRIPT_PRELUDE, type ScriptInput, type ScriptOutput } from "./script_ap
 export class ScriptError extends DialError {
   /** What the script logged with `client.log` before it failed. */
   logs: string[] = [];
+  /** The script was interrupted or ran out of memory: its sandbox is not used again. */
+  broken = false;
   /**
    * Creates the error.
    *
@@ -77,36 +80,34 @@ export async function runScript(
   input: ScriptInput,
   limits: SandboxLimits = {},
 ): Promise<ScriptOutput> {
-  const quickjs = await (module ??= newQuickJSWASMModuleFromVariant(syncVariant()));
-  const runtime = quickjs.newRuntime();
   const timeoutMs = limits.timeoutMs ?? 5000;
-  runtime.setMemoryLimit(limits.memoryBytes ?? 64 * 1024 * 1024);
-  runtime.setMaxStackSize(1024 * 1024);
-  let deadline = Infinity;
-  runtime.setInterruptHandler(() => Date.now() > deadline);
-  const context = runtime.newContext();
+  const sandbox = await prepared(limits.memoryBytes ?? 64 * 1024 * 1024, JSON.stringify(input));
+  const { context } = sandbox;
+  let healthy = true;
   try {
-    const json = context.newString(JSON.stringify(input));
-    context.setProp(context.global, "__dialInput", json);
-    json.dispose();
-    const prelude = context.evalCode(SCRIPT_PRELUDE, "dial-prelude.js");
-    if (prelude.error) {
-      const detail = context.dump(prelude.error);
-      prelude.error.dispose();
-      throw new Error(`The script prelude failed: ${JSON.stringify(detail)}`);
+    // A fresh function scope on the code's own lines: `var`s do not outlive the script, and the
+    // sandbox's line numbers are the file's.
+    const padded = "(function () {" + "\n".repeat(source.line - 1) + " ".repeat(source.column - 1) +
+      source.code + "\n})()";
+    sandbox.deadline = Date.now() + timeoutMs;
+    let result;
+    try {
+      result = context.evalCode(padded, source.file, { type: "global", strict: false });
+    } catch (error) {
+      // The engine itself failed (its WebAssembly stack or memory): a new sandbox next time.
+      healthy = false;
+      throw new ScriptError(`${source.file}:${source.line}: The script broke the sandbox`, {
+        cause: error,
+      });
     }
-    prelude.value.dispose();
-    // Pad the code so that the sandbox's line and column numbers are the file's.
-    const padded = "\n".repeat(source.line - 1) + " ".repeat(source.column - 1) + source.code;
-    deadline = Date.now() + timeoutMs;
-    const result = context.evalCode(padded, source.file, { type: "global", strict: false });
-    deadline = Infinity;
+    sandbox.deadline = Infinity;
     if (result.error) {
       const error = context.dump(result.error) as unknown;
       result.error.dispose();
       if (!isExit(error)) {
         const failure = scriptError(error, source, timeoutMs);
-        failure.logs = readOutput(context)?.logs ?? [];
+        healthy = !failure.broken;
+        failure.logs = (healthy ? readOutput(context)?.logs : undefined) ?? [];
         throw failure;
       }
     } else {
@@ -114,14 +115,80 @@ export async function runScript(
     }
     const output = readOutput(context);
     if (!output) {
+      healthy = false;
       throw new ScriptError(
         `${source.file}:${source.line}: The script replaced dial's output object`,
       );
     }
     return output;
   } finally {
-    context.dispose();
-    runtime.dispose();
+    sandbox.deadline = Infinity;
+    // A context a script interrupted or exhausted is not used again.
+    if (!healthy) drop(sandbox);
+  }
+}
+
+/** One QuickJS runtime and context, the prelude evaluated, shared by the scripts of a run. */
+interface Sandbox {
+  runtime: QuickJSRuntime;
+  context: QuickJSContext;
+  memoryBytes: number;
+  /** When the running script must stop (the interrupt handler reads it). */
+  deadline: number;
+}
+
+let current: Sandbox | undefined;
+
+/** The shared sandbox, with `__dialSetup(input)` called; a new one when the old one broke. */
+async function prepared(memoryBytes: number, input: string): Promise<Sandbox> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const sandbox = current?.memoryBytes === memoryBytes ? current : await create(memoryBytes);
+    const { context } = sandbox;
+    const setup = context.getProp(context.global, "__dialSetup");
+    const argument = context.newString(input);
+    const result = context.callFunction(setup, context.undefined, argument);
+    argument.dispose();
+    setup.dispose();
+    if (!result.error) {
+      result.value.dispose();
+      return sandbox;
+    }
+    // An earlier script of the run broke the globals the setup needs: start afresh.
+    result.error.dispose();
+    drop(sandbox);
+  }
+  throw new Error("The script sandbox could not be prepared");
+}
+
+async function create(memoryBytes: number): Promise<Sandbox> {
+  if (current) drop(current);
+  const quickjs = await (module ??= newQuickJSWASMModuleFromVariant(syncVariant()));
+  const runtime = quickjs.newRuntime();
+  runtime.setMemoryLimit(memoryBytes);
+  // Below the WebAssembly stack: QuickJS reports a stack overflow before the host's stack runs
+  // out (at 512 KiB a deep recursion overflowed the host instead).
+  runtime.setMaxStackSize(256 * 1024);
+  const context = runtime.newContext();
+  const sandbox: Sandbox = { runtime, context, memoryBytes, deadline: Infinity };
+  runtime.setInterruptHandler(() => Date.now() > sandbox.deadline);
+  const prelude = context.evalCode(SCRIPT_PRELUDE, "dial-prelude.js");
+  if (prelude.error) {
+    const detail = context.dump(prelude.error);
+    prelude.error.dispose();
+    throw new Error(`The script prelude failed: ${JSON.stringify(detail)}`);
+  }
+  prelude.value.dispose();
+  current = sandbox;
+  return sandbox;
+}
+
+function drop(sandbox: Sandbox): void {
+  if (current === sandbox) current = undefined;
+  try {
+    sandbox.context.dispose();
+    sandbox.runtime.dispose();
+  } catch {
+    // A runtime left broken by an interrupted or exhausted script may refuse to be freed.
   }
 }
 
@@ -188,10 +255,16 @@ function scriptError(error: unknown, source: ScriptSource, timeoutMs: number): S
   const name = typeof fields.name === "string" ? fields.name : "Error";
   const message = typeof fields.message === "string" ? fields.message : String(error);
   if (name === "InternalError" && message === "interrupted") {
-    return new ScriptError(`${source.file}:${line}: Script timed out after ${timeoutMs / 1000} s`);
+    const failure = new ScriptError(
+      `${source.file}:${line}: Script timed out after ${timeoutMs / 1000} s`,
+    );
+    failure.broken = true;
+    return failure;
   }
-  if (name === "InternalError" && /out of memory/i.test(message)) {
-    return new ScriptError(`${source.file}:${line}: Script ran out of memory`);
-  }
-  return new ScriptError(`${source.file}:${line}: ${name}: ${message}`);
+  const failure = name === "InternalError" && /out of memory/i.test(message)
+    ? new ScriptError(`${source.file}:${line}: Script ran out of memory`)
+    : new ScriptError(`${source.file}:${line}: ${name}: ${message}`);
+  // Out of memory, stack overflow: the engine's own failures leave the context unusable.
+  failure.broken = name === "InternalError";
+  return failure;
 }

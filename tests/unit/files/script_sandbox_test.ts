@@ -113,3 +113,22 @@ Deno.test("sandbox: pre-request scripts set request variables", async () => {
   );
   assert.deepEqual(output.requestVariables, { n: "42", s: "x" });
 });
+
+Deno.test("sandbox: scripts of a run share nothing but client.global; a broken sandbox is replaced", async () => {
+  await runScript(
+    at('var leaked = 1; this.alsoLeaked = 2; client.global.set("g", "kept");'),
+    input,
+  );
+  const next = await runScript(
+    at('client.log(typeof leaked, typeof response, typeof request, client.global.get("g"));'),
+    { ...input, globals: { g: "kept" }, response: undefined },
+  );
+  assert.deepEqual(next.logs, ["undefined undefined undefined kept"]);
+  await assert.rejects(runScript(at("while (true) {}"), input, { timeoutMs: 20 }), /timed out/);
+  await assert.rejects(
+    runScript(at("(function f() { f(); })()"), input),
+    /api\.http:1: InternalError/,
+  );
+  const after = await runScript(at('client.log("alive", response.status);'), input);
+  assert.deepEqual(after.logs, ["alive 201"]);
+});
