@@ -23,7 +23,8 @@ export type Fail = (line: Line, column: number, message: string) => never;
 /** Blank lines around the whole body are not sent (spec 4.2.2); blank lines inside are. */
 export function trimBody(body: BodyPart[], lines: Line[]): void {
   const first = body[0];
-  if (first?.kind === "text") {
+  // Only a part that starts or ends with a blank line changes (most bodies do not).
+  if (first?.kind === "text" && /^[ \t\f]*(?:\n|$)/.test(first.text)) {
     const kept = first.text.replace(/^(?:[ \t\f]*\n)+/, "");
     const dropped = first.text.length - kept.length;
     const skipped = first.text.slice(0, dropped).split("\n").length - 1;
@@ -38,7 +39,7 @@ export function trimBody(body: BodyPart[], lines: Line[]): void {
     }
   }
   const last = body.at(-1);
-  if (last?.kind === "text") {
+  if (last?.kind === "text" && /(?:^|\n)[ \t\f]*$/.test(last.text.slice(-64))) {
     const kept = last.text.replace(/(?:\n[ \t\f]*)+$/, "");
     const removed = last.text.slice(kept.length).split("\n").length - 1;
     const line = lines[last.span.endLine - lines[0]!.number - removed];

@@ -375,8 +375,10 @@ function parseRequestLine(line: Line, fail: BlockContext["fail"]) {
     rest = rest.slice(0, tail.index);
   }
   // Spaces are allowed only inside {{ … }}.
-  const outside = rest.replace(/\{\{[^{}]*\}\}/g, (m) => "x".repeat(m.length));
-  const space = /\s/.exec(outside);
+  const outside = /\s/.test(rest)
+    ? rest.replace(/\{\{[^{}]*\}\}/g, (m) => "x".repeat(m.length))
+    : rest;
+  const space = outside === rest && !/\s/.test(rest) ? null : /\s/.exec(outside);
   if (space) {
     const column = indent + line.text.trim().indexOf(rest) + space.index + 1;
     const word = rest.slice(space.index).trim().split(/\s+/)[0]!;
