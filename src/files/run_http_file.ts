@@ -131,6 +131,8 @@ class FileRunner {
   readonly cookies: CookieJar;
   readonly dir: string;
   readonly authValues = new Map<string, VariableValue>();
+  /** Names of requests that could not run: the ones that refer to them are not sent. */
+  readonly failed = new Map<string, DialError>();
   stopped = false;
 
   constructor(readonly file: HttpFile, readonly options: RunHttpFileOptions) {
@@ -165,7 +167,8 @@ class FileRunner {
       );
     }
     // Named requests this one refers to run first, once.
-    for (const name of requestDependencies(this.file, request)) {
+    const names = requestDependencies(this.file, request);
+    for (const name of names) {
       const dependency = this.file.requests.find((r) => r.name === name);
       if (dependency && dependency !== request && !this.ran.has(dependency)) {
         await this.runOne(dependency, [...chain, request]);
@@ -176,12 +179,23 @@ class FileRunner {
     const started = performance.now();
     const result: RequestResult = { request, label: labelOf(request), durationMs: 0, tests: [] };
     try {
+      const failed = names.find((name) => this.failed.has(name));
+      if (failed !== undefined) {
+        const cause = this.failed.get(failed)!;
+        throw new DialError(
+          `${this.file.path}: Request "${failed}", which ${labelOf(request)} refers to, failed`,
+          cause.code,
+          cause.exitCode,
+          { cause },
+        );
+      }
       await this.execute(request, result, chain.length > 0);
     } catch (error) {
       if (!(error instanceof DialError) || !this.options.keepGoing) throw error;
       result.error = error;
     }
     result.durationMs = performance.now() - started;
+    if (result.error && request.name !== undefined) this.failed.set(request.name, result.error);
     this.results.push(result);
     await this.options.onResult?.(result);
     const failed = result.error !== undefined || result.tests.some((t) => !t.passed);

@@ -170,3 +170,26 @@ Deno.test("test: a request that cannot be sent is an error case and ends with it
   assert.match(data.cases[0].message, /Cannot reach 127\.0\.0\.1:\d+: connection refused/);
   assert.match(data.cases[1].message, /Undefined variable "nope" in the URL/);
 });
+
+Deno.test("test: a request whose named dependency failed is not sent and says why", async () => {
+  await using server = itemServer();
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const closed = `http://127.0.0.1:${listener.addr.port}`;
+  listener.close();
+  const dir = await project({
+    "dep.http":
+      `### login\n# @name login\nPOST ${closed}/login\n\n### me\nGET ${server.origin}/items/{{login.response.body.$.id}}\n`,
+  });
+  const result = await dial(["test", `${dir}/dep.http`, "--reporter", "json"]);
+  assert.equal(result.code, 7, result.stderr);
+  const data = JSON.parse(result.stdout);
+  assert.deepEqual(
+    data.cases.map((c: { request: string; outcome: string }) => [c.request, c.outcome]),
+    [
+      ["login", "error"],
+      ["me", "error"],
+    ],
+  );
+  assert.match(data.cases[1].message, /Request "login", which me refers to, failed/);
+  assert.equal(server.requests.length, 0);
+});
