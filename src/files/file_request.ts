@@ -182,6 +182,10 @@ function requestUrl(text: string, host: HeaderField | undefined, kind: RequestKi
   if (kind === "websocket" && /^https?:\/\//i.test(text)) {
     return parseUrl(text.replace(/^http/i, "ws"), schemes);
   }
+  // A GRAPHQL request may name its WebSocket endpoint; queries go to the same URL over HTTP.
+  if (kind === "graphql" && /^wss?:\/\//i.test(text)) {
+    return parseUrl(text.replace(/^ws/i, "http"), schemes);
+  }
   return parseUrl(text, schemes, true);
 }
 
