@@ -3,7 +3,7 @@
  * between `{%` and `%}`, the trimming of bodies.
  * @module
  */
-import type { BodyPart, Script, Span } from "./http_file_types.ts";
+import type { BodyPart, ParseWarning, Script, Span } from "./http_file_types.ts";
 
 /** One line of the source. */
 export interface Line {
@@ -145,4 +145,27 @@ export function spanBetween(first: Line, last: Line): Span {
 
 export function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+/** Directives dial acts on. */
+export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
+  "name",
+  "no-redirect",
+  "no-cookie-jar",
+  "timeout",
+  "connection-timeout",
+  "no-log",
+]);
+
+/** Directives of other runners that dial reads and ignores, saying so. */
+const IGNORED_DIRECTIVES = new Set(["no-auto-encoding", "note", "prompt", "use-os-credentials"]);
+
+/** Records a warning for a directive dial does not act on. */
+export function warnDirective(name: string, line: Line, warnings: ParseWarning[]): void {
+  if (KNOWN_DIRECTIVES.has(name)) return;
+  const column = line.text.indexOf("@") + 1;
+  const message = IGNORED_DIRECTIVES.has(name)
+    ? `Directive "@${name}" is not supported by dial and is ignored`
+    : `Unknown directive "@${name}" is ignored`;
+  warnings.push({ message, line: line.number, column });
 }

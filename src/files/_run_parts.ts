@@ -3,14 +3,16 @@
  * requests a request refers to.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode, UsageError } from "../errors.ts";
 import { reveal } from "../secret.ts";
 import type { FileRequest } from "./file_request.ts";
 import type { HttpFile, HttpRequest } from "./http_file_types.ts";
-import { referencedRequests } from "./substitute.ts";
+import { referencedRequests, substitute, type VariableScope } from "./substitute.ts";
 
 /** What handlers and request variables see of a response. */
 export interface Outcome {
+  /** The body's bytes, for `>> file`. */
+  bytes: Uint8Array;
   status: number;
   headers: [string, string][];
   body: string;
@@ -31,10 +33,12 @@ export function streamOutcome(
       return m;
     }
   });
+  const body = JSON.stringify(values);
   return {
+    bytes: new TextEncoder().encode(body),
     status,
     headers: [["Content-Type", "application/json"]],
-    body: JSON.stringify(values),
+    body,
     requestHeaders: fileRequest.spec.headers.map((h) => [h.name, reveal(h.value)]),
     url: fileRequest.spec.url.href,
   };
@@ -129,4 +133,69 @@ export function selectRequests(
  */
 export function labelOf(request: HttpRequest): string {
   return request.name ?? `${request.method} ${request.url}`;
+}
+
+/**
+ * Saves a response body for `>> path` (a new file: `name_1.ext`, `name_2.ext` … when it exists)
+ * or `>>! path` (replaced).
+ *
+ * @param path the file, relative paths already resolved
+ * @param overwrite `>>!`
+ * @param bytes the body
+ * @returns the file written
+ * @throws {DialError} when it cannot be written
+ */
+export async function saveOutput(
+  path: string,
+  overwrite: boolean,
+  bytes: Uint8Array,
+): Promise<string> {
+  let target = path;
+  for (let n = 1; !overwrite; n++) {
+    try {
+      await Deno.lstat(target);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) break;
+      throw outputFailure(target, error);
+    }
+    const dot = path.lastIndexOf(".");
+    const slash = path.lastIndexOf("/");
+    target = dot > slash + 1 ? `${path.slice(0, dot)}_${n}${path.slice(dot)}` : `${path}_${n}`;
+  }
+  try {
+    await Deno.writeFile(target, bytes);
+  } catch (error) {
+    throw outputFailure(target, error);
+  }
+  return target;
+}
+
+function outputFailure(path: string, error: unknown): DialError {
+  return new DialError(
+    `Cannot save the response to ${path}: ${(error as Error).message}`,
+    ErrorCode.Output,
+    ExitCode.Failure,
+    { cause: error },
+  );
+}
+
+/**
+ * Saves the body for each `>> path` of a request (paths may hold variables; relative ones are
+ * beside the request file).
+ *
+ * @param request the request
+ * @param bytes its response body
+ * @param where the scope, the request file and its directory
+ */
+export async function saveOutputs(
+  request: HttpRequest,
+  bytes: Uint8Array,
+  where: { scope: VariableScope; path: string; dir: string },
+): Promise<void> {
+  for (const output of request.outputs) {
+    const place = { what: "the output file", path: where.path, line: output.span.line, column: 1 };
+    const written = substitute(output.path, where.scope, place).text;
+    const path = written.startsWith("/") ? written : `${where.dir}/${written.replace(/^\.\//, "")}`;
+    await saveOutput(path, output.overwrite, bytes);
+  }
 }

@@ -130,6 +130,8 @@ export interface HttpRequest {
   handlers: Script[];
   /** `<> path` response references (kept, never executed). */
   responseRefs: { path: string; span: Span }[];
+  /** `>> path` / `>>! path`: where to save the response body (`!` overwrites). */
+  outputs: { path: string; overwrite: boolean; span: Span }[];
 }
 
 /** Something the parser accepted but wants the user to see (an unknown directive). */

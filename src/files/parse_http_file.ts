@@ -8,7 +8,8 @@
  * ```
  * requests-file   = *( separator / file-variable / blank / comment ) *request-block
  * separator       = "###" line-tail                  ; the text after ### names the request ▷
- * request-block   = head request-line *url-cont headers [ blank body ] *handler *response-ref
+ * request-block   = head request-line *url-cont headers [ blank body ]
+ *                   *( handler / output / response-ref )
  * head            = *( comment / directive / file-variable / pre-script / blank )
  * file-variable   = "@" identifier *WS "=" *WS line-tail                              ▷
  * directive       = ( "#" / "//" ) *WS "@" identifier [ WS line-tail ]                ▷
@@ -26,6 +27,7 @@
  * file-include    = "<" WS file-path / "<@" [encoding] WS file-path   ; <@ substitutes ▷
  * handler         = ">" WS ( "{%" script "%}" / file-path )
  * response-ref    = "<>" WS file-path                ; kept, never executed
+ * output          = ">>" [ "!" ] WS file-path        ; save the body (JetBrains; ! overwrites)
  * identifier      = 1*( ALPHA / DIGIT / "_" / "-" / "." )
  * ```
  *
@@ -48,13 +50,17 @@ import type {
 } from "./http_file_types.ts";
 import {
   clip,
+  KNOWN_DIRECTIVES,
   type Line,
   LineReader,
   readScript,
   spanBetween,
   spanOf,
   trimBody,
+  warnDirective,
 } from "./_http_lines.ts";
+
+export { KNOWN_DIRECTIVES };
 
 /** A request file that cannot be parsed; the message starts with `file:line:column`. */
 export class HttpFileSyntaxError extends UsageError {
@@ -83,19 +89,6 @@ export class HttpFileSyntaxError extends UsageError {
     this.column = column;
   }
 }
-
-/** Directives dial acts on. */
-export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
-  "name",
-  "no-redirect",
-  "no-cookie-jar",
-  "timeout",
-  "connection-timeout",
-  "no-log",
-]);
-
-/** Directives of other runners that dial reads and ignores, saying so. */
-const IGNORED_DIRECTIVES = new Set(["no-auto-encoding", "note", "prompt", "use-os-credentials"]);
 
 /** `###` at the start of a line (spec 2.5). */
 function isSeparator(text: string): boolean {
@@ -234,12 +227,13 @@ function parseBlock(
   const headers: HeaderLine[] = [];
   const handlers: Script[] = [];
   const responseRefs: { path: string; span: Span }[] = [];
+  const outputs: HttpRequest["outputs"] = [];
   let lastContent = last;
   for (; i < to; i++) {
     const line = lines[i]!;
     const text = line.text;
     if (!NONBLANK.test(text)) break;
-    if (/^>\s/.test(text) || /^<>\s/.test(text)) break;
+    if (/^>\s/.test(text) || /^<>\s/.test(text) || /^>>!?\s/.test(text)) break;
     if (COMMENT.test(text)) {
       comments.push(text.trim().replace(/^(#|\/\/)\s*/, ""));
       lastContent = line;
@@ -293,7 +287,18 @@ function parseBlock(
       lastContent = line;
       continue;
     }
-    if (handlers.length || responseRefs.length) {
+    const redirect = /^>>(!?)\s+(\S.*)$/.exec(text);
+    if (redirect) {
+      flushText();
+      outputs.push({
+        path: redirect[2]!.trim(),
+        overwrite: redirect[1] === "!",
+        span: spanOf(line),
+      });
+      lastContent = line;
+      continue;
+    }
+    if (handlers.length || responseRefs.length || outputs.length) {
       if (!NONBLANK.test(text) || COMMENT.test(text)) continue;
       fail(line, 1, "Unexpected text after a response handler: start a new request with ###");
     }
@@ -339,6 +344,7 @@ function parseBlock(
     body,
     handlers,
     responseRefs,
+    outputs,
   };
   // Assigned, not spread: a 10,000-request file builds no throw-away objects.
   if (name) request.name = name;
@@ -385,13 +391,4 @@ function parseRequestLine(line: Line, fail: BlockContext["fail"]) {
     fail(line, column + 1, `Cannot parse request line: unexpected "${clip(word)}"`);
   }
   return { method, methodWritten, target: rest, version };
-}
-
-function warnDirective(name: string, line: Line, warnings: ParseWarning[]): void {
-  if (KNOWN_DIRECTIVES.has(name)) return;
-  const column = line.text.indexOf("@") + 1;
-  const message = IGNORED_DIRECTIVES.has(name)
-    ? `Directive "@${name}" is not supported by dial and is ignored`
-    : `Unknown directive "@${name}" is ignored`;
-  warnings.push({ message, line: line.number, column });
 }

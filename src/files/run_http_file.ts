@@ -8,28 +8,23 @@
 import { DialError, UsageError } from "../errors.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { reveal } from "../secret.ts";
-import { type Exchange, send, type SendOptions } from "../http/send.ts";
+import type { Exchange, SendOptions } from "../http/send.ts";
 import type { Environment } from "./environment.ts";
 import { buildFileRequest, type FileRequest } from "./file_request.ts";
 import type { HttpFile, HttpRequest, Script } from "./http_file_types.ts";
 import type { RequestVariableSource } from "./request_variables.ts";
 import type { ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
 import type { SandboxLimits } from "./script_sandbox.ts";
-import {
-  isSubscription,
-  readEventStreamData,
-  runGraphQLSubscription,
-  runWebSocketRequest,
-  type StreamOptions,
-} from "./run_streams.ts";
+import { isSubscription, runGraphQLSubscription, runWebSocketRequest } from "./run_streams.ts";
 import type { VariableScope, VariableValue } from "./substitute.ts";
+import { sendFileRequest } from "./file_exchange.ts";
 import type { OAuth2Hooks } from "./security_auth.ts";
 import {
   labelOf,
-  nullBodyStatus,
   type Outcome,
   readDotenv,
   requestDependencies,
+  saveOutputs,
   selectRequests,
   streamOutcome,
 } from "./_run_parts.ts";
@@ -244,9 +239,17 @@ class FileRunner {
       const results = await runGraphQLSubscription(fileRequest, streams);
       outcome = streamOutcome(fileRequest, 101, results);
     } else {
-      outcome = await this.exchange(fileRequest, signal, streams, dependency);
+      outcome = await sendFileRequest(fileRequest, {
+        send: this.options.send ?? {},
+        ...(signal ? { signal } : {}),
+        ...(fileRequest.noCookieJar ? {} : { cookies: this.cookies }),
+        streams,
+        dependency,
+        ...(this.options.onExchange ? { onExchange: this.options.onExchange } : {}),
+      });
     }
     result.status = outcome.status;
+    await saveOutputs(request, outcome.bytes, { scope, path: this.file.path, dir: this.dir });
     if (request.name !== undefined) {
       this.responses.set(request.name, {
         request: { headers: outcome.requestHeaders, body: fileRequest.bodyText },
@@ -274,66 +277,6 @@ class FileRunner {
       });
       result.tests.push(...output.tests);
     }
-  }
-
-  /** An HTTP exchange through dial's `send`; an event stream is read event by event. */
-  async exchange(
-    fileRequest: FileRequest,
-    signal: AbortSignal | undefined,
-    streams: StreamOptions,
-    dependency: boolean,
-  ): Promise<Outcome> {
-    const base = this.options.send ?? {};
-    const exchange = await send(fileRequest.spec, {
-      ...base,
-      follow: fileRequest.follow,
-      ...(signal ? { signal } : {}),
-      ...(fileRequest.noCookieJar ? {} : { cookies: this.cookies }),
-      ...(fileRequest.connectTimeoutMs !== undefined && !base.fetch
-        ? { transport: { ...base.transport, connectTimeoutMs: fileRequest.connectTimeoutMs } }
-        : {}),
-    });
-    const { response } = exchange;
-    const requestHeaders: [string, string][] = exchange.request.headers.map((
-      h,
-    ) => [h.name, reveal(h.value)]);
-    const head = {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    };
-    let body: Uint8Array<ArrayBuffer>;
-    let text: string;
-    if (/^text\/event-stream/i.test(response.headers.get("content-type") ?? "") && response.body) {
-      // Shown as it streams: the head first, then each event's data.
-      await this.options.onExchange?.({
-        fileRequest,
-        exchange: { ...exchange, response: new Response(null, head) },
-        body: new Uint8Array(),
-        dependency,
-        streamed: true,
-      });
-      text = (await readEventStreamData(response.body, streams)).join("\n");
-      body = new TextEncoder().encode(text);
-    } else {
-      body = new Uint8Array(await response.arrayBuffer());
-      text = new TextDecoder().decode(body);
-      const shown = new Response(nullBodyStatus(response.status) ? null : body, head);
-      await this.options.onExchange?.({
-        fileRequest,
-        exchange: { ...exchange, response: shown },
-        body,
-        dependency,
-        streamed: false,
-      });
-    }
-    return {
-      status: response.status,
-      headers: [...response.headers],
-      body: text,
-      requestHeaders,
-      url: exchange.request.url.href,
-    };
   }
 
   scope(requestVariables: Map<string, string>): VariableScope {

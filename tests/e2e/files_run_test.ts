@@ -364,3 +364,19 @@ Deno.test(
     assert.match(screen, /### me\n200 OK\n/);
   },
 );
+
+Deno.test("run: >> saves a response body beside the file (a new name when it exists), >>! replaces", async () => {
+  await using server = serve(() => Response.json({ n: 1 }));
+  const dir = await project({
+    "out.http":
+      `GET ${server.origin}/a\n\n>> ./saved/body.json\n\n###\nGET ${server.origin}/b\n\n>> ./saved/body.json\n>>! ./saved/last.json\n`,
+  });
+  await Deno.mkdir(`${dir}/saved`);
+  await Deno.writeTextFile(`${dir}/saved/last.json`, "old");
+  const result = await dial(["run", `${dir}/out.http`]);
+  assert.equal(result.code, 0, result.stderr);
+  const names = [...Deno.readDirSync(`${dir}/saved`)].map((e) => e.name).sort();
+  assert.deepEqual(names, ["body.json", "body_1.json", "last.json"]);
+  assert.equal(await Deno.readTextFile(`${dir}/saved/last.json`), '{"n":1}');
+  assert.equal(await Deno.readTextFile(`${dir}/saved/body_1.json`), '{"n":1}');
+});
