@@ -11,7 +11,7 @@
  * request-block   = head request-line *url-cont headers [ blank body ]
  *                   *( handler / output / response-ref )
  * head            = *( comment / directive / file-variable / pre-script / blank )
- * file-variable   = "@" identifier *WS "=" *WS line-tail                              ▷
+ * file-variable   = "@" identifier *WS [ ":" ] "=" *WS line-tail  ; := is httpyac's   ▷
  * directive       = ( "#" / "//" ) *WS "@" identifier [ WS line-tail ]                ▷
  *                   ; name, no-redirect, no-cookie-jar, timeout N, connection-timeout N,
  *                   ; no-log; unknown ones are warnings
@@ -94,7 +94,7 @@ export class HttpFileSyntaxError extends UsageError {
 function isSeparator(text: string): boolean {
   return text.charCodeAt(0) === 35 && text.startsWith("###");
 }
-const VARIABLE = /^@([A-Za-z0-9_.-]+)\s*=\s?(.*)$/;
+const VARIABLE = /^@([A-Za-z0-9_.-]+)\s*:?=\s?(.*)$/;
 const DIRECTIVE = /^\s*(?:#|\/\/)\s*@([A-Za-z][\w-]*)(?:\s+(.*?))?\s*$/;
 const NONBLANK = /\S/;
 const COMMENT = /^\s*(?:#|\/\/)/;

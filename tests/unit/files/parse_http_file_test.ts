@@ -60,6 +60,8 @@ X-Long: a
 
 ###
 `;
+  const lazy = parseHttpFile("@a := x{{b}}\nGET http://x/{{a}}\n").variables;
+  assert.deepEqual(lazy.map((v) => [v.name, v.value]), [["a", "x{{b}}"]]);
   const file = parseHttpFile(source, "a.http");
   assert.deepEqual(file.variables.map((v) => [v.name, v.value]), [["host", "example.com"], [
     "port",
