@@ -143,7 +143,10 @@ export interface HttpRequestJson {
 /** A response as the browser sees it. */
 export interface ResponseJson {
   status: number;
+  /** The server's reason phrase (none in HTTP/2). */
   statusText: string;
+  /** The protocol the server answered with: `HTTP/1.1`, `HTTP/1.0`, `HTTP/2`. */
+  version?: string;
   /** The final URL, API keys redacted. */
   url: string;
   headers: Array<[string, string]>;

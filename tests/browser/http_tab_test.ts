@@ -26,6 +26,7 @@ Deno.test("browser: the HTTP tab sends with Basic auth, a query parameter and a 
   assert.match(body ?? "", /"path": "\?page=2"/);
   assert.match(body ?? "", /"trace": "abc"/);
   assert.match(await page.getByTestId("size").textContent() ?? "", /\d+ B/);
+  assert.equal(await page.getByTestId("protocol").textContent(), "HTTP/1.1");
   assert.equal(target.requests.length, 1);
 });
 

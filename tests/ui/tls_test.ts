@@ -45,6 +45,8 @@ Deno.test("ui server: a certificate failure reaches the app in words; dial ui --
       const trusted = await send(server, url);
       assert.equal(trusted.status, 200);
       assert.equal((trusted.json as { body: string }).body, "secure");
+      // The protocol the server's TLS chose (Deno.serve offers HTTP/2) reaches the app.
+      assert.equal((trusted.json as { version: string }).version, "HTTP/2");
     }
   } finally {
     await target.shutdown();

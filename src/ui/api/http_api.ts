@@ -3,6 +3,7 @@
  * and describe the response as JSON; build the equivalent curl command.
  * @module
  */
+import { responseMeta } from "../../http/response_meta.ts";
 import { displayUrl } from "../../http/build_request.ts";
 import { authorize } from "../../http/credentials.ts";
 import { send } from "../../http/send.ts";
@@ -61,11 +62,13 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
       : { ...await readLimited(exchange.response.body, MAX_SHOWN_BODY), id: undefined };
     const timeMs = performance.now() - started;
     const binary = bytes.includes(0);
+    const version = responseMeta(exchange.response)?.version;
     emit({
       type: "response",
       response: {
         status: exchange.response.status,
         statusText: exchange.response.statusText,
+        ...(version ? { version } : {}),
         url: displayUrl(exchange.request),
         headers: responseHeaders(exchange.response),
         ...(binary ? {} : { body: new TextDecoder().decode(bytes) }),

@@ -22,6 +22,8 @@ const TONE: Record<StatusClass, string> = {
 export function ResponseMeta(props: {
   status: number;
   statusText?: string;
+  /** The protocol the server answered with, e.g. `HTTP/2`. */
+  version?: string;
   timeMs: number;
   size: number;
   extra?: string;
@@ -29,6 +31,7 @@ export function ResponseMeta(props: {
   const tone = TONE[statusClass(props.status)];
   return (
     <p class="meta" aria-label="Response summary">
+      {props.version && <span data-testid="protocol">{props.version}</span>}
       <span class={`status ${tone}`} data-testid="status">
         {props.status} {props.statusText ?? ""}
       </span>

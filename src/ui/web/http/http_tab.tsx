@@ -62,7 +62,15 @@ const timeoutSeconds = persisted(
 
 type HttpResult = Pick<
   ResponseJson,
-  "status" | "statusText" | "headers" | "body" | "bodyId" | "truncated" | "size" | "timeMs"
+  | "status"
+  | "statusText"
+  | "version"
+  | "headers"
+  | "body"
+  | "bodyId"
+  | "truncated"
+  | "size"
+  | "timeMs"
 >;
 
 const result = signal<HttpResult | undefined>(undefined);
@@ -118,6 +126,7 @@ function parseResult(value: unknown): HttpResult {
   return {
     status: v.status,
     statusText: typeof v.statusText === "string" ? v.statusText : "",
+    ...(typeof v.version === "string" ? { version: v.version } : {}),
     headers: v.headers.filter((h): h is [string, string] =>
       Array.isArray(h) && typeof h[0] === "string" && typeof h[1] === "string"
     ),
@@ -303,7 +312,13 @@ function HttpResponse(props: { result: HttpResult }): JSX.Element {
   const r = props.result;
   return (
     <section class="response" aria-label="Response">
-      <ResponseMeta status={r.status} statusText={r.statusText} timeMs={r.timeMs} size={r.size} />
+      <ResponseMeta
+        status={r.status}
+        statusText={r.statusText}
+        {...(r.version ? { version: r.version } : {})}
+        timeMs={r.timeMs}
+        size={r.size}
+      />
       <details>
         <summary>Response headers ({r.headers.length})</summary>
         <table class="headers" aria-label="Response headers">
