@@ -174,13 +174,6 @@ function toEntries(event: BridgeEvent): LogEntry[] {
       failure.value = error;
       return [{ time, kind: "error", label: "error", text: error.message }];
     }
-    case "dropped":
-      return [{
-        time,
-        kind: "error",
-        label: "dropped",
-        text: `${Number(event.count)} received messages dropped: the page did not keep up`,
-      }];
     default:
       return [];
   }
