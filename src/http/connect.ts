@@ -70,7 +70,7 @@ export async function openConnection(
       conn = await bounded(
         Deno.startTls(conn as Deno.TcpConn, {
           hostname: plan.proxy.url.hostname.replace(/^\[|\]$/g, ""),
-          caCerts: plan.tls?.trust.pems ?? [],
+          caCerts: plan.proxy.trust?.pems ?? [],
         }),
       );
     }

@@ -79,8 +79,11 @@ export interface TransportPlan {
   endpoint: Endpoint;
   /** What changed the address, for `-v`: `--resolve`, `--connect-to`, `--unix-socket`. */
   override?: string;
-  /** The proxy and how it is used: `forward` (absolute-form request) or `tunnel` (CONNECT). */
-  proxy?: ProxyChoice & { mode: "forward" | "tunnel"; authority: string };
+  /**
+   * The proxy and how it is used: `forward` (absolute-form request) or `tunnel` (CONNECT to
+   * `authority`); an `https://` proxy is verified against `trust`.
+   */
+  proxy?: ProxyChoice & { mode: "forward" | "tunnel"; authority: string; trust?: TrustStore };
   /** TLS with the server (inside the tunnel when there is one). */
   tls?: TlsPlan;
   /** Limit for opening the connection, milliseconds. */
@@ -215,7 +218,12 @@ export function planFor(
     const authority = `${
       via.hostname.includes(":") ? `[${via.hostname}]` : via.hostname
     }:${via.port}`;
-    proxy = { ...chosen, mode: url.protocol === "http:" ? "forward" : "tunnel", authority };
+    proxy = {
+      ...chosen,
+      mode: url.protocol === "http:" ? "forward" : "tunnel",
+      authority,
+      ...(proxyUrl.protocol === "https:" ? { trust: trustFor(options) } : {}),
+    };
   }
   let tls: TlsPlan | undefined;
   if (secure) {

@@ -143,9 +143,14 @@ export interface TestProxy {
   close(): Promise<void>;
 }
 
-/** @returns a forward proxy on 127.0.0.1: CONNECT tunnels and absolute-form requests */
-export function startProxy(): TestProxy {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+/**
+ * @param tls PEM certificate and key: the proxy itself speaks TLS (an `https://` proxy)
+ * @returns a forward proxy on 127.0.0.1: CONNECT tunnels and absolute-form requests
+ */
+export function startProxy(tls?: { cert: string; key: string }): TestProxy {
+  const listener: Deno.Listener = tls
+    ? Deno.listenTls({ hostname: "127.0.0.1", port: 0, ...tls })
+    : Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const log: string[] = [];
   const credentials: string[] = [];
   const open = new Set<Deno.Conn>();

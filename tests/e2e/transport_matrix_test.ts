@@ -313,3 +313,30 @@ Deno.test("matrix: Deno.serve over TLS sees https:// on every TLS path (the targ
     assert.equal(result.stdout, `https://localhost:${server.addr.port}/s?q=1`);
   }
 });
+
+Deno.test("matrix: an https:// proxy, trusted through the same store, forwards http and tunnels https uploads whole", async () => {
+  await using plain = rawServer();
+  await using signed = rawServer(undefined, {
+    tls: { cert: read(certs.leaf), key: read(certs.leafKey) },
+  });
+  const proxy = startProxy({ cert: read(certs.leaf), key: read(certs.leafKey) });
+  const proxyUrl = `https://localhost:${proxy.port}`;
+  try {
+    for (const server of [plain, signed]) {
+      const result = await dial(
+        ["POST", `${server.origin}/p`, "--proxy", proxyUrl, "--cacert", certs.ca, "-d", `@${file}`],
+      );
+      assert.equal(result.code, 0, result.stderr);
+      const request = server.requests.at(-1) as RawRequest;
+      assert.equal(request.line, "POST /p HTTP/1.1");
+      assert.deepEqual(request.body, payload);
+    }
+    assert.ok(proxy.log.some((line) => line === `POST ${plain.origin}/p HTTP/1.1`));
+    assert.ok(proxy.log.some((line) => line === `CONNECT localhost:${signed.port} HTTP/1.1`));
+    // Not trusted without the CA: the proxy's certificate check fails, in words.
+    const untrusted = await dial(["GET", `${plain.origin}/p`, "--proxy", proxyUrl]);
+    assert.equal(untrusted.code, 7);
+  } finally {
+    await proxy.close();
+  }
+});
