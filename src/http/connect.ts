@@ -67,12 +67,19 @@ export async function openConnection(
       throw error;
     }
     if (plan.proxy?.url.protocol === "https:") {
-      conn = await bounded(
-        Deno.startTls(conn as Deno.TcpConn, {
-          hostname: plan.proxy.url.hostname.replace(/^\[|\]$/g, ""),
-          caCerts: plan.proxy.trust?.pems ?? [],
-        }),
-      );
+      const proxy = plan.proxy;
+      try {
+        conn = await bounded(
+          Deno.startTls(conn as Deno.TcpConn, {
+            hostname: proxy.url.hostname.replace(/^\[|\]$/g, ""),
+            caCerts: proxy.trust?.pems ?? [],
+          }),
+        );
+        await bounded((conn as Deno.TlsConn).handshake());
+      } catch (error) {
+        if (abort.aborted) throw abort.reason;
+        throw errors!.tlsError(error, `proxy ${proxyTarget(proxy.url)} (${proxy.source})`) ?? error;
+      }
     }
     if (plan.proxy?.mode === "tunnel") await bounded(tunnel(conn, plan, errors!));
     const tls = plan.tls;

@@ -336,6 +336,10 @@ Deno.test("matrix: an https:// proxy, trusted through the same store, forwards h
     // Not trusted without the CA: the proxy's certificate check fails, in words.
     const untrusted = await dial(["GET", `${plain.origin}/p`, "--proxy", proxyUrl]);
     assert.equal(untrusted.code, 7);
+    includes(
+      untrusted.stderr,
+      `Cannot verify the TLS certificate of proxy localhost:${proxy.port} (--proxy): unknown issuer`,
+    );
   } finally {
     await proxy.close();
   }
