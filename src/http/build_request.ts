@@ -170,7 +170,12 @@ export function redirectRequest(
     body = undefined;
     headers = headers.filter((h) => !/^content-(type|length)$/i.test(h.name));
   }
-  if (!sameOrigin) headers = headers.filter((h) => !h.credential && !isCredentialName(h.name));
+  if (!sameOrigin) {
+    // A Host given with -H names the first server, not another one (curl drops it too).
+    headers = headers.filter((h) =>
+      !h.credential && !isCredentialName(h.name) && h.name.toLowerCase() !== "host"
+    );
+  }
   return {
     method,
     url,

@@ -64,6 +64,25 @@ Deno.test("address: -H Host is sent as given (a virtual host), as curl sends it;
   await curl(["-H", "Host: site.example.test", `${server.origin}/h`]);
   const request = sameAsCurl(server.requests);
   assert.deepEqual(headerValues(request, "host"), ["site.example.test"]);
+  // A redirect to another host does not carry the given Host along, as curl does not (dial
+  // drops it on any change of origin; curl only when the host name changes).
+  await using other = rawServer();
+  await using redirecting = rawServer(() => ({
+    status: "302 Found",
+    headers: [["location", `http://localhost:${other.port}/next`]],
+  }));
+  const followed = await dial([
+    "GET",
+    `${redirecting.origin}/`,
+    "-H",
+    "Host: site.example.test",
+    "-L",
+  ]);
+  assert.equal(followed.code, 0, followed.stderr);
+  await curl(["-H", "Host: site.example.test", "-L", `${redirecting.origin}/`]);
+  const [ours, theirs] = other.requests as [RawRequest, RawRequest];
+  assert.deepEqual(headerValues(ours, "host"), headerValues(theirs, "host"));
+  assert.deepEqual(headerValues(ours, "host"), [`localhost:${other.port}`]);
 });
 
 Deno.test("address: --unix-socket talks HTTP over a Unix socket, as curl does", async () => {
