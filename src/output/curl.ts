@@ -56,7 +56,13 @@ export function toCurl(
   }
   if (body?.kind === "text") args.push("--data-raw", body.text);
   if (body?.kind === "file") args.push("--data-binary", `@${body.path}`);
-  if (body?.kind === "stdin" || body?.kind === "bytes") args.push("--data-binary", "@-");
+  if (body?.kind === "bytes") {
+    // Repeated -d values joined in memory: text goes literally, other bytes come from stdin.
+    const text = utf8Text(body.bytes);
+    if (text !== undefined) args.push("--data-raw", text);
+    else args.push("--data-binary", "@-");
+  }
+  if (body?.kind === "stdin" || body?.kind === "stream") args.push("--data-binary", "@-");
   if (body?.kind === "form") {
     for (const f of body.fields) {
       // --form-string takes the value literally; -F would read `@file`, `<file` and `;type=`.
@@ -80,4 +86,14 @@ export function toCurl(
   if (request.signer) args.push(...request.signer.curlArgs());
   if (options.extra) args.push(...options.extra);
   return args.map(shellQuote).join(" ");
+}
+
+/** @returns the bytes as text when they are UTF-8 without NUL, else undefined */
+function utf8Text(bytes: Uint8Array): string | undefined {
+  if (bytes.includes(0)) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }

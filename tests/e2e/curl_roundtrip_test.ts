@@ -137,3 +137,16 @@ Deno.test("curl round trip: cookies set on a redirect hop follow it in curl too"
   );
   assert.deepEqual(cookies, [undefined, "sid=1", undefined, "sid=1"]);
 });
+
+Deno.test("curl round trip: repeated -d values (joined with &, as curl joins them) go literally", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/part.txt`, "c=3");
+  const trip = await roundTrip(
+    ["POST", "ORIGIN/d", "-d", "a=1", "-d", "b=it's 2", "-d", "@part.txt"],
+    dir,
+  );
+  includes(trip.command, "--data-raw");
+  assert.deepEqual(essence(trip.curl), essence(trip.dial));
+  assert.equal(new TextDecoder().decode(trip.dial.body), "a=1&b=it's 2&c=3");
+  await Deno.remove(dir, { recursive: true });
+});
