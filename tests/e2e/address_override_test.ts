@@ -143,3 +143,20 @@ Deno.test("address: a response with 500 headers is read whole; a head over 1 MiB
   assert.equal(big.code, 7, big.stderr);
   includes(big.stderr, "larger than 1024 KiB");
 });
+
+Deno.test("address: dial ws goes through --unix-socket too (the same plan as HTTP)", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/ws.sock`;
+  await using _server = Deno.serve({ path, onListen() {} }, (request) => {
+    const { socket, response } = Deno.upgradeWebSocket(request);
+    socket.onmessage = (event) => socket.send(`echo ${event.data}`);
+    return response;
+  });
+  const result = await dial(
+    ["ws", "ws://localhost/chat", "--unix-socket", path, "--max-messages", "1"],
+    { stdin: "hello\n" },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "echo hello\n");
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+});
