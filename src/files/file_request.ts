@@ -146,13 +146,15 @@ export async function buildFileRequest(
   return built;
 }
 
-/** JetBrains' `Basic user password`, `Basic user:password`, `Bearer token`; else undefined. */
+/**
+ * JetBrains' `Basic user password`, `Basic user:password`, `Digest user password` (answered as
+ * `--digest` does), `Bearer token`; else undefined.
+ */
 function fileAuthorization(value: string): Authorization | undefined {
-  if (/^Digest\s+\S+\s+\S/i.test(value.trim())) {
-    // Sent as written, it would be a malformed Digest header carrying the password.
-    throw new UsageError(
-      'Unsupported "Authorization: Digest user password" in a request file: dial has no Digest auth',
-    );
+  const digest = /^Digest\s+(\S+)\s+(.+)$/i.exec(value.trim());
+  // A Digest header already written out (username="…", …) is sent as it is.
+  if (digest && !/=\s*"/.test(value)) {
+    return { kind: "digest", username: digest[1]!, password: new Secret(digest[2]!.trim()) };
   }
   const match = /^(Basic|Bearer)\s+(.+)$/i.exec(value.trim());
   if (!match) return undefined;

@@ -173,3 +173,16 @@ Deno.test("digest: --curl gives curl --digest with the same user", async () => {
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /--digest -u ann:s3cret/);
 });
+
+Deno.test("digest: a request file's Authorization: Digest user password is answered as --digest", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await Deno.makeTempDir({ prefix: "dial-files-" });
+  await Deno.writeTextFile(
+    `${dir}/digest.http`,
+    `GET ${httpbin.origin}/digest-auth/auth/user/passwd/SHA-256\nAuthorization: Digest user passwd\n`,
+  );
+  const result = await dial(["run", `${dir}/digest.http`]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /"authenticated": ?true/);
+  await Deno.remove(dir, { recursive: true });
+});
