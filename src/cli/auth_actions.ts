@@ -3,7 +3,8 @@
  * @module
  */
 import { oauth2Token } from "../auth/oauth2/access_token.ts";
-import { parseOAuth2Value } from "../auth/oauth2/parse_value.ts";
+import { splitOAuth2Value } from "../auth/oauth2/parse_value.ts";
+import { parseUrl } from "../http/values.ts";
 import { normalizeScope } from "../auth/oauth2/token_cache.ts";
 import {
   listOAuth2Tokens,
@@ -52,7 +53,7 @@ export async function authToken(
  */
 export async function authStatus(flags: AuthStatusFlagValues): Promise<number> {
   rejectOtherAuth(flags, "status");
-  const filter = tokenFilter(flags);
+  const filter = await tokenFilter(flags);
   const states = (await listOAuth2Tokens()).filter((state) => matches(state, filter));
   const out = stdout();
   if (flags.json) {
@@ -80,7 +81,7 @@ export async function authLogout(flags: AuthLogoutFlagValues): Promise<number> {
       hint: "dial auth logout --oauth2 <flow>:<token_url>:<client_id>, or --all",
     });
   }
-  const removed = await removeOAuth2Tokens(tokenFilter(flags));
+  const removed = await removeOAuth2Tokens(await tokenFilter(flags));
   const err = stderr();
   if (removed.length === 0) {
     await err.write("No matching cached OAuth 2.0 token\n");
@@ -104,19 +105,36 @@ function rejectOtherAuth(flags: AuthFlagValues, command: string): void {
   }
 }
 
-/** The cache key parts the flags name; a flag not given matches anything. */
-function tokenFilter(flags: AuthFlagValues): TokenFilter {
+/**
+ * The cache key parts the flags name; a flag not given matches anything. The token URL comes
+ * from `--oauth2`, `--oauth2-token-url`, or the issuer's metadata (`--oauth2-issuer`, usually
+ * cached).
+ */
+async function tokenFilter(flags: AuthFlagValues): Promise<TokenFilter> {
   if (flags.oauth2 === undefined) {
     if (flags.oauth2Scope !== undefined || flags.oauth2Username !== undefined) {
       throw new UsageError("--oauth2-scope and --oauth2-username need --oauth2");
     }
     return {};
   }
-  const value = parseOAuth2Value(flags.oauth2);
+  const parts = splitOAuth2Value(flags.oauth2);
+  let tokenUrl = parts.tokenUrl ??
+    (flags.oauth2TokenUrl === undefined ? undefined : parseUrl(flags.oauth2TokenUrl));
+  if (!tokenUrl && flags.oauth2Issuer !== undefined) {
+    const { resolveEndpoints } = await import("../auth/oauth2/endpoints.ts");
+    const resolved = await resolveEndpoints({
+      flow: parts.flow,
+      clientId: "",
+      port: 0,
+      issuer: parseUrl(flags.oauth2Issuer),
+    });
+    tokenUrl = resolved.tokenUrl;
+  }
+  const clientId = parts.clientId ?? flags.oauth2ClientId;
   return {
-    flow: value.flow,
-    tokenUrl: value.tokenUrl.href,
-    clientId: value.clientId,
+    flow: parts.flow,
+    ...(tokenUrl ? { tokenUrl: tokenUrl.href } : {}),
+    ...(clientId !== undefined ? { clientId } : {}),
     ...(flags.oauth2Scope !== undefined ? { scope: normalizeScope(flags.oauth2Scope) } : {}),
     ...(flags.oauth2Username !== undefined ? { username: flags.oauth2Username } : {}),
   };

@@ -198,3 +198,28 @@ Deno.test("oauth2 issuer: authorization_code logs in at the discovered authoriza
   assert.equal(op.grants.authorization_code, 1);
   assert.match(target.seen[0] ?? "", /^Bearer \S+/);
 });
+
+Deno.test("oauth2 issuer: dial auth token, status and logout name the client by issuer", async () => {
+  await using op = await startOidcProvider({ redirectUris: ["http://localhost:1/"] });
+  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const client = [
+    "--oauth2",
+    "client_credentials",
+    "--oauth2-issuer",
+    op.origin,
+    "--oauth2-client-id",
+    OIDC_CLIENTS.web.id,
+  ];
+  const token = await dial(["auth", "token", ...client, "--oauth2-client-secret", "@env:S"], {
+    env: { HOME: home, S: OIDC_CLIENTS.web.secret },
+  });
+  assert.equal(token.code, 0, token.stderr);
+  const status = await dial(["auth", "status", ...client, "--json"], { env: { HOME: home } });
+  assert.equal(status.code, 0, status.stderr);
+  assert.equal(JSON.parse(status.stdout)[0]?.tokenUrl, op.tokenUrl);
+  const logout = await dial(["auth", "logout", ...client], { env: { HOME: home } });
+  assert.equal(logout.code, 0, logout.stderr);
+  assert.match(logout.stderr, /Removed 1 cached OAuth 2\.0 token/);
+  // The metadata was read once, by the first run: the others used the cached copy.
+  assert.equal(op.paths.filter((p) => p.endsWith("openid-configuration")).length, 1);
+});
