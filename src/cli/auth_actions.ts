@@ -13,7 +13,7 @@ import {
   type TokenState,
 } from "../auth/oauth2/token_state.ts";
 import { ExitCode, UsageError } from "../errors.ts";
-import { stderr, stdout } from "../output/terminal.ts";
+import { shown, stderr, stdout } from "../output/terminal.ts";
 import type { AuthFlagValues } from "./auth_flags.ts";
 import { parseOAuth2Flags } from "./oauth2_flags.ts";
 import type { AuthLogoutFlagValues, AuthStatusFlagValues, AuthTokenFlagValues } from "./auth.ts";
@@ -41,7 +41,8 @@ export async function authToken(
   }
   const fetch = transportFetch(await parseTransportFlags(flags));
   const token = await oauth2Token(options, { signal: context.signal, fetch });
-  await stdout().write(token.accessToken.reveal() + "\n");
+  const out = stdout();
+  await out.write(shown(out, token.accessToken.reveal()) + "\n");
   return ExitCode.OK;
 }
 
@@ -64,7 +65,7 @@ export async function authStatus(flags: AuthStatusFlagValues): Promise<number> {
     await stderr().write("No cached OAuth 2.0 tokens\n");
     return ExitCode.OK;
   }
-  await out.write(states.map((state) => describe(state, Date.now())).join("\n") + "\n");
+  await out.write(shown(out, states.map((state) => describe(state, Date.now())).join("\n")) + "\n");
   return ExitCode.OK;
 }
 

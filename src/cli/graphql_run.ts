@@ -21,7 +21,7 @@ import { formatGraphQLErrors, formatResult } from "../output/graphql_result.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import type { Framing } from "../http/wire.ts";
 import { warn } from "../output/report.ts";
-import { escapeControls, type Sink, stderr, stdout } from "../output/terminal.ts";
+import { shown as shownOn, type Sink, stderr, stdout } from "../output/terminal.ts";
 import { parseAuthFlags, refuseDigest } from "./auth_flags.ts";
 import type { CliContext } from "./context.ts";
 import { checkOperation, readQuery, readVariables } from "./graphql_input.ts";
@@ -160,7 +160,7 @@ export async function runGraphQL(
       count++;
       const shown = formatResult(result, out.isTerminal, out.color);
       // On a terminal, control characters the server put in strings are shown escaped.
-      await out.write(out.isTerminal ? escapeControls(shown, out.color) : shown);
+      await out.write(shownOn(out, shown, out.color));
       if (result.errors.length > 0) {
         // A refusal names its status, even when its body is a GraphQL envelope (400 is how
         // GraphQL over HTTP reports a bad document: its errors say it all).
@@ -169,7 +169,7 @@ export async function runGraphQL(
         }
         withErrors = true;
         const lines = formatGraphQLErrors(result.errors, err.color);
-        await err.write(err.isTerminal ? escapeControls(lines, err.color) : lines);
+        await err.write(shownOn(err, lines, err.color));
       }
       if (maxResults !== undefined && count >= maxResults) break;
     }

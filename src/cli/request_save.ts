@@ -13,7 +13,7 @@ import { formatBytes } from "../output/progress.ts";
 import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
 import { appendBody, saveReplacing } from "../output/save_file.ts";
-import type { Sink } from "../output/terminal.ts";
+import { shown, type Sink } from "../output/terminal.ts";
 
 /** The flags that decide where a body is saved. */
 export interface SaveFlagValues {
@@ -102,7 +102,8 @@ export async function saveResponse(
   const { out, err } = sinks;
   const options = { err, silent: flags.silent ?? false };
   const note = (text: string) => flags.silent ? Promise.resolve() : warn(err, text);
-  const tell = (text: string) => flags.silent ? Promise.resolve() : err.write(`${text}\n`);
+  const tell = (text: string) =>
+    flags.silent ? Promise.resolve() : err.write(`${shown(err, text)}\n`);
   if (resume && response.status === 416 && completeLength(response) === resume.offset) {
     await response.body?.cancel();
     await tell(`"${resume.path}" is already complete (${formatBytes(resume.offset)})`);

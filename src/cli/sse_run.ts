@@ -7,7 +7,7 @@ import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { BoundedWriter } from "../output/bounded_writer.ts";
 import { warn } from "../output/report.ts";
 import { type EventFormat, formatEvent } from "../output/stream.ts";
-import { escapeControls, isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
+import { escapeControls, isBrokenPipe, shown, stderr, stdout } from "../output/terminal.ts";
 import type { RequestSpec } from "../http/request_spec.ts";
 import { SseSession, type SseSessionEvent } from "../stream/sse_session.ts";
 import { parseAuthFlags } from "./auth_flags.ts";
@@ -192,8 +192,7 @@ export async function runSse(
       print(() => warn(err, text));
     } else if (verbose) {
       const note = describe(event);
-      const shown = note && err.isTerminal ? escapeControls(note) : note;
-      if (shown) print(() => err.write(`* ${shown}\n`));
+      if (note) print(() => err.write(`* ${shown(err, note)}\n`));
     }
   });
   try {

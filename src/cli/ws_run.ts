@@ -7,7 +7,7 @@ import { formatRequestHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { type BinaryEncoding, formatMessage } from "../output/stream.ts";
 import { BoundedWriter } from "../output/bounded_writer.ts";
-import { escapeControls, isBrokenPipe, stderr, stdout } from "../output/terminal.ts";
+import { escapeControls, isBrokenPipe, shown, stderr, stdout } from "../output/terminal.ts";
 import {
   type WebSocketCloseInfo,
   WebSocketSession,
@@ -125,7 +125,7 @@ export async function runWs(
   await session.connect();
   if (flags.verbose || interactive) {
     const chosen = session.protocol ? `, subprotocol "${session.protocol}"` : "";
-    await print(() => err.write(`Connected to ${url.host}${chosen}\n`));
+    await print(() => err.write(`Connected to ${url.host}${shown(err, chosen)}\n`));
   }
   const onAbort = () => done.resolve("interrupted");
   context.signal.addEventListener("abort", onAbort, { once: true });
@@ -164,7 +164,7 @@ export async function runWs(
   if (flags.verbose || interactive) {
     if (prompt) await err.write("\r\x1b[K");
     const closed = describeClose(info);
-    await err.write(`Closed: ${err.isTerminal ? escapeControls(closed) : closed}\n`);
+    await err.write(`Closed: ${shown(err, closed)}\n`);
   }
   return closeOutcome(info, url.host);
 }

@@ -5,8 +5,8 @@
  */
 import { formatBytes } from "./progress.ts";
 import { warn } from "./report.ts";
-import { saveAsNew } from "./save_file.ts";
-import type { Sink } from "./terminal.ts";
+import { fitName, saveAsNew } from "./save_file.ts";
+import { shown, type Sink } from "./terminal.ts";
 
 const EXTENSIONS: Record<string, string> = {
   "application/json": ".json",
@@ -72,10 +72,16 @@ function dispositionName(value: string): string | undefined {
   return token?.[1];
 }
 
+/**
+ * What a name loses: C0, DEL and C1 controls, and the bidirectional marks, embeddings,
+ * overrides and isolates that make `evil\u202etxt.exe` read as `evilexe.txt`.
+ */
+// deno-lint-ignore no-control-regex -- removing control characters is the point
+const STRIPPED = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 function sanitize(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  // deno-lint-ignore no-control-regex
-  return base.replace(/[\x00-\x1f\x7f]/g, "").trim().replace(/^\.+/, "").slice(0, 200);
+  return fitName(base.replace(STRIPPED, "").trim().replace(/^\.+/, ""));
 }
 
 /** Options for {@link saveDownload}. */
@@ -106,7 +112,7 @@ export async function saveDownload(
   const { path, bytes } = await saveAsNew(response, wanted, options);
   if (!options.silent) {
     if (path !== wanted) await warn(err, `"${wanted}" already exists: saved to "${path}" instead`);
-    await err.write(`Saved ${formatBytes(bytes)} to "${path}"\n`);
+    await err.write(`Saved ${formatBytes(bytes)} to "${shown(err, path)}"\n`);
   }
   return path;
 }

@@ -7,7 +7,7 @@ import { displayUrl } from "../http/build_request.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
 import { type Framing, headerText, wireHead } from "../http/wire.ts";
 import { responseMeta } from "../http/response_meta.ts";
-import { escapeControls, paint, type Sink, Style } from "./terminal.ts";
+import { paint, shown, type Sink, Style } from "./terminal.ts";
 
 /** Where a head is printed: colour, and escaping of control characters on a terminal. */
 export type HeadSink = Pick<Sink, "color" | "isTerminal">;
@@ -82,9 +82,7 @@ export function formatStatus(response: Response, color: boolean): string {
 }
 
 function header(name: string, value: string, sink: HeadSink): string {
-  return `${paint(name, Style.cyan, sink.color)}: ${
-    sink.isTerminal ? escapeControls(value) : value
-  }`;
+  return `${paint(name, Style.cyan, sink.color)}: ${shown(sink, value)}`;
 }
 
 /** fetch lowercases header names; show them the way servers usually write them. */

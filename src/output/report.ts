@@ -3,7 +3,7 @@
  * @module
  */
 import { DialError } from "../errors.ts";
-import { escapeControls, paint, type Sink, Style } from "./terminal.ts";
+import { paint, shown, type Sink, Style } from "./terminal.ts";
 
 /**
  * @param error anything thrown
@@ -12,11 +12,10 @@ import { escapeControls, paint, type Sink, Style } from "./terminal.ts";
  * @returns `error: …` plus a `hint: …` line when there is one
  */
 export function formatError(error: unknown, sink: Pick<Sink, "color" | "isTerminal">): string {
-  const shown = (text: string) => sink.isTerminal ? escapeControls(text) : text;
-  const message = shown(error instanceof Error ? error.message : String(error));
+  const message = shown(sink, error instanceof Error ? error.message : String(error));
   let text = `${paint("error:", Style.red + ";1", sink.color)} ${message}\n`;
   if (error instanceof DialError && error.hint) {
-    text += `${paint("hint:", Style.cyan, sink.color)} ${shown(error.hint)}\n`;
+    text += `${paint("hint:", Style.cyan, sink.color)} ${shown(sink, error.hint)}\n`;
   }
   return text;
 }
@@ -28,6 +27,7 @@ export function formatError(error: unknown, sink: Pick<Sink, "color" | "isTermin
  * @param message sentence case
  */
 export async function warn(sink: Sink, message: string): Promise<void> {
-  const text = sink.isTerminal ? escapeControls(message) : message;
-  await sink.write(`${paint("warning:", Style.yellow + ";1", sink.color)} ${text}\n`);
+  await sink.write(
+    `${paint("warning:", Style.yellow + ";1", sink.color)} ${shown(sink, message)}\n`,
+  );
 }

@@ -3,6 +3,7 @@
  * @module
  */
 import { undecodedEncoding } from "../http/content_encoding.ts";
+import { headerText } from "../http/wire.ts";
 import { formatResponseHead } from "./http.ts";
 import type { JsonSyntaxError } from "./json_stream.ts";
 import { warn } from "./report.ts";
@@ -57,8 +58,9 @@ export async function printResponse(
     const encoding = undecodedEncoding(response.headers);
     if (encoding !== undefined) {
       const size = await drain(body);
+      const named = escapeControls(headerText(response.headers.get("content-encoding")!.trim()));
       await out.write(
-        `(body of ${size} bytes in Content-Encoding "${encoding}", which dial does not decode, not shown on a terminal: use -o <file> or a pipe)\n`,
+        `(body of ${size} bytes in Content-Encoding "${named}", which dial does not decode, not shown on a terminal: use -o <file> or a pipe)\n`,
       );
       return;
     }

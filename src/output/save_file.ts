@@ -35,11 +35,13 @@ export async function saveReplacing(
     await writeBody(response, file, options);
     return 0;
   }
+  // The temporary file is created with the replaced file's permissions, so a private file
+  // stays private while it downloads too; a new file gets the umask's.
+  const mode = typeof info?.mode === "number" ? info.mode & 0o777 : undefined;
   return await saveAtomically(response, path, options, async (temp) => {
-    // The replaced file keeps its permissions (a private file stays private).
-    if (typeof info?.mode === "number") await Deno.chmod(temp, info.mode & 0o7777);
+    if (mode !== undefined) await Deno.chmod(temp, info!.mode! & 0o7777);
     await Deno.rename(temp, path);
-  });
+  }, mode);
 }
 
 /**
@@ -83,14 +85,42 @@ export async function appendBody(
   return (await Deno.stat(path)).size - before;
 }
 
+const encoder = new TextEncoder();
+
+/** Most file systems' limit on one name (ext4, XFS, APFS, NTFS in UTF-16 units). */
+const NAME_MAX = 255;
+
+/**
+ * Shortens a file name to at most `maxBytes` of UTF-8, keeping its extension (up to 16
+ * characters after the last dot) and never splitting a character.
+ *
+ * @param name a bare file name
+ * @param maxBytes the limit, 255 by default
+ * @returns the name, shortened when it was longer
+ */
+export function fitName(name: string, maxBytes = NAME_MAX): string {
+  if (encoder.encode(name).length <= maxBytes) return name;
+  const dot = name.lastIndexOf(".");
+  const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : "";
+  const room = maxBytes - encoder.encode(ext).length;
+  let stem = "";
+  let used = 0;
+  for (const char of name.slice(0, name.length - ext.length)) {
+    used += encoder.encode(char).length;
+    if (used > room) break;
+    stem += char;
+  }
+  return stem + ext;
+}
+
 /**
  * @param path a target file
- * @returns a temporary name beside it, hidden, unique to this run
+ * @returns a temporary name beside it, hidden, unique to this run (within the name limit)
  */
 export function temporaryName(path: string): string {
   const slash = path.lastIndexOf("/");
   const dir = slash >= 0 ? path.slice(0, slash + 1) : "";
-  const base = path.slice(slash + 1);
+  const base = fitName(path.slice(slash + 1), NAME_MAX - ".dial-part".length - 10);
   const random = crypto.getRandomValues(new Uint8Array(4)).toHex();
   return `${dir}.${base}.${random}.dial-part`;
 }
@@ -100,9 +130,14 @@ async function saveAtomically(
   path: string,
   options: SaveOptions,
   publish: (temp: string) => Promise<void>,
+  mode?: number,
 ): Promise<number> {
   const temp = temporaryName(path);
-  const file = await openOutput(temp, { write: true, createNew: true }, path);
+  const file = await openOutput(temp, {
+    write: true,
+    createNew: true,
+    ...(mode !== undefined ? { mode } : {}),
+  }, path);
   try {
     await writeBody(response, file, options);
     const bytes = (await Deno.stat(temp)).size;
@@ -116,12 +151,8 @@ async function saveAtomically(
 
 /** Gives the temporary file a free name without ever replacing one (link fails if taken). */
 async function publishNew(temp: string, wanted: string): Promise<string> {
-  const slash = wanted.lastIndexOf("/");
-  const dot = wanted.lastIndexOf(".");
-  const stem = dot > slash + 1 ? wanted.slice(0, dot) : wanted;
-  const ext = dot > slash + 1 ? wanted.slice(dot) : "";
   for (let n = 0; n < 1000; n++) {
-    const path = n === 0 ? wanted : `${stem}-${n}${ext}`;
+    const path = n === 0 ? wanted : numbered(wanted, n);
     try {
       await Deno.link(temp, path);
       await Deno.remove(temp);
@@ -139,6 +170,15 @@ async function publishNew(temp: string, wanted: string): Promise<string> {
     ErrorCode.Output,
     ExitCode.Failure,
   );
+}
+
+/** @returns `dir/name-n.ext` for `dir/name.ext`, within the name limit */
+function numbered(path: string, n: number): string {
+  const slash = path.lastIndexOf("/");
+  const base = fitName(path.slice(slash + 1), NAME_MAX - `-${n}`.length);
+  const dot = base.lastIndexOf(".");
+  const named = dot > 0 ? `${base.slice(0, dot)}-${n}${base.slice(dot)}` : `${base}-${n}`;
+  return path.slice(0, slash + 1) + named;
 }
 
 async function openOutput(

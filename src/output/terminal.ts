@@ -95,27 +95,55 @@ export function isBrokenPipe(error: unknown): boolean {
   return false;
 }
 
-/** C0 controls but tab and newline, DEL and C1: what can steer a terminal. */
+/**
+ * The one terminal-safety rule for text from the network: C0 controls but tab and newline,
+ * DEL, C1 (U+0080–U+009F) and the bidirectional embeddings, overrides and isolates
+ * (U+202A–U+202E, U+2066–U+2069), which can make a name read backwards.
+ */
 // deno-lint-ignore no-control-regex -- matching control characters is the point
-const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 /** The same without ESC, for text dial coloured itself (where a raw ESC cannot come from data). */
 // deno-lint-ignore no-control-regex -- matching control characters is the point
-const CONTROLS_BUT_ESC = /[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f]/g;
+const UNSAFE_BUT_ESC = /[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+function escaped(c: string): string {
+  const code = c.charCodeAt(0);
+  return code <= 0xff
+    ? `\\x${code.toString(16).padStart(2, "0")}`
+    : `\\u${code.toString(16).padStart(4, "0")}`;
+}
 
 /**
- * Shows control characters from the network as `\x1b`-style escapes, so that a server
- * cannot write to the clipboard (OSC 52), retitle or clear the terminal. Used only when the
- * output is a terminal; piped output stays byte-exact.
+ * Shows control characters from the network as `\x1b`-style escapes (`\u202e` for the
+ * bidirectional controls), so that a server cannot write to the clipboard (OSC 52), retitle
+ * or clear the terminal, or make a name read backwards. Callers use it only when the output
+ * is a terminal (see {@link shown}); piped output stays byte-exact.
  *
  * @param text text that came from a server
  * @param keepEsc leave ESC alone (for output dial coloured, where data cannot hold a raw ESC)
- * @returns the text with C0 (but tab and newline), DEL and C1 escaped
+ * @returns the text with C0 (but tab and newline), DEL, C1 and bidi controls escaped
  */
 export function escapeControls(text: string, keepEsc = false): string {
-  return text.replace(
-    keepEsc ? CONTROLS_BUT_ESC : CONTROLS,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
-  );
+  return text.replace(keepEsc ? UNSAFE_BUT_ESC : UNSAFE, escaped);
+}
+
+/**
+ * The terminal-safety rule at the point of printing: text from the network, escaped when the
+ * sink is a terminal and byte-exact otherwise. Every note, header, name or token dial prints
+ * that a server could have chosen goes through here (or {@link escapeControls} where the
+ * caller already knows it writes to a terminal).
+ *
+ * @param sink where the text goes
+ * @param text text that may hold a server's bytes
+ * @param keepEsc leave ESC alone (the text is dial's own colouring of escaped data)
+ * @returns the text to write
+ * @example
+ * ```ts
+ * await err.write(`Saved to "${shown(err, path)}"\n`);
+ * ```
+ */
+export function shown(sink: Pick<Sink, "isTerminal">, text: string, keepEsc = false): string {
+  return sink.isTerminal ? escapeControls(text, keepEsc) : text;
 }
 
 /** ANSI styles used by the formatters. */

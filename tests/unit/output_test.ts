@@ -4,7 +4,7 @@ import { authorizationHeader, basicAuthorization } from "../../src/auth/auth_hea
 import { toCurl } from "../../src/output/curl.ts";
 import { prettyJson } from "../../src/output/json.ts";
 import { printResponse } from "../../src/output/response.ts";
-import type { Sink } from "../../src/output/terminal.ts";
+import { escapeControls, shown, type Sink } from "../../src/output/terminal.ts";
 import { Secret } from "../../src/secret.ts";
 
 Deno.test("auth: Basic encodes the UTF-8 bytes of user:password", () => {
@@ -152,4 +152,14 @@ Deno.test("curl: cookie files and redirects turn curl's cookie engine on", () =>
     "curl https://api.test/ -b in.txt",
   );
   assert.equal(toCurl(request), "curl https://api.test/");
+});
+
+Deno.test("terminal: one rule escapes C0, DEL, C1 and bidi controls, and keeps tab and newline", () => {
+  const text = "a\x1b[2J\x07\x7f\x9b\u202a\u202e\u2066\u2069\t\nz\u00e9\u200d";
+  assert.equal(
+    escapeControls(text),
+    "a\\x1b[2J\\x07\\x7f\\x9b\\u202a\\u202e\\u2066\\u2069\t\nz\u00e9\u200d",
+  );
+  assert.equal(shown({ isTerminal: true }, "\x1b]52;c;x\x07"), "\\x1b]52;c;x\\x07");
+  assert.equal(shown({ isTerminal: false }, "\x1b]52;c;x\x07"), "\x1b]52;c;x\x07");
 });

@@ -145,3 +145,27 @@ Deno.test("download: the expected size is Content-Length unless the body is re-e
   );
   assert.deepEqual(expectedSize(new Response("", { headers: { "content-length": "x" } })), {});
 });
+
+Deno.test("download: names lose bidi controls and C1, and keep at most 255 bytes", () => {
+  const url = new URL("https://x.test/files/fallback.bin");
+  const name = (cd: string) => downloadName(new Headers({ "content-disposition": cd }), url);
+  const rlo = encodeURIComponent("invoice\u202efdp.exe");
+  assert.equal(name(`attachment; filename*=UTF-8''${rlo}`), "invoicefdp.exe");
+  assert.equal(name(`attachment; filename*=UTF-8''a%C2%9B2Jb%E2%81%A6.txt`), "a2Jb.txt");
+  const long = name(`attachment; filename*=UTF-8''${encodeURIComponent("é".repeat(300))}.tar.gz`);
+  assert.ok(new TextEncoder().encode(long).length <= 255, long);
+  assert.ok(long.endsWith("é.gz"), long);
+  const url300 = new URL(`https://x.test/${"x".repeat(300)}.json`);
+  assert.equal(downloadName(new Headers(), url300), `${"x".repeat(250)}.json`);
+});
+
+Deno.test("download: a taken 255-byte name gets a numbered name within 255 bytes", async () => {
+  const dir = await Deno.makeTempDir();
+  const wanted = `${dir}/${"n".repeat(251)}.txt`;
+  await Deno.writeTextFile(wanted, "keep me");
+  const err = { write: () => Promise.resolve(), isTerminal: false, color: false };
+  const { path } = await saveAsNew(new Response("new"), wanted, { err, silent: true });
+  assert.equal(path, `${dir}/${"n".repeat(249)}-1.txt`);
+  assert.equal(await Deno.readTextFile(path), "new");
+  await Deno.remove(dir, { recursive: true });
+});

@@ -1,0 +1,130 @@
+/**
+ * One hostile set (CSI, OSC 0, OSC 52, C1 CSI, a right-to-left override) fed to every path
+ * that prints a server's words, on a pseudo-terminal: nothing reaches the terminal raw. Values
+ * that travel in a response header carry the set's 8-bit forms (Deno's HTTP client refuses
+ * C0 in a header value, and says so without printing it).
+ */
+import assert from "node:assert/strict";
+import { dial, dialOnTerminal, hasScript, serve } from "../_helpers.ts";
+import { rawServer } from "./_raw_server.ts";
+
+/** The hostile set: clear screen, retitle, clipboard write, 8-bit CSI, right-to-left override. */
+const HOSTILE = "a\x1b[2J\x1b]0;pwned\x07\x1b]52;c;aGVsbG8=\x07\x9b2J\u202ez";
+/** How a terminal shows it. */
+const ESCAPED = "a\\x1b[2J\\x1b]0;pwned\\x07\\x1b]52;c;aGVsbG8=\\x07\\x9b2J\\u202ez";
+/** A download name made from it: the controls removed. */
+const STRIPPED = "a[2J]0;pwned]52;c;aGVsbG8=2Jz.txt";
+/** The same in bytes a header can carry: 8-bit CSI, 8-bit OSC 52 ended by ST, RLO in UTF-8. */
+const HEADER = "a\x9b2J\x9d52;c;aGVsbG8=\x9c\xe2\x80\xaez";
+const HEADER_ESCAPED = "a\\x9b2J\\x9d52;c;aGVsbG8=\\x9c\xe2\\x80\xaez";
+
+/** @returns whether the screen holds any raw form of the set */
+function rawOn(screen: string): string | undefined {
+  return ["\x1b[2J", "\x1b]", "\x07", "\x9b", "\x9d", "\x9c", "\u202e", "\x80"].find((raw) =>
+    screen.includes(raw)
+  );
+}
+
+function jsonServer() {
+  return serve(async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/token") {
+      return Response.json({ access_token: HOSTILE, token_type: "Bearer", expires_in: 60 });
+    }
+    if (path === "/denied") {
+      return Response.json({ error: "invalid_client", error_description: HOSTILE }, {
+        status: 400,
+      });
+    }
+    if (path === "/graphql") {
+      await request.text();
+      return Response.json({ data: null, errors: [{ message: HOSTILE }] });
+    }
+    const name = encodeURIComponent(`${HOSTILE}.txt`);
+    return new Response("saved\n", {
+      headers: { "content-disposition": `attachment; filename*=UTF-8''${name}` },
+    });
+  });
+}
+
+function headerServer() {
+  return rawServer((request) => ({
+    headers: request.line.startsWith("GET /encoded")
+      ? [["Content-Encoding", HEADER], ["Content-Type", "text/plain"]]
+      : [["X-Note", HEADER], ["Content-Type", "text/plain"]],
+  }));
+}
+
+const onTerminal = { ignore: !hasScript };
+
+Deno.test("hostile: every printing path shows the same set escaped", onTerminal, async () => {
+  await using json = jsonServer();
+  await using head = headerServer();
+  const cwd = await Deno.makeTempDir();
+  const cases: Array<{ path: string; args: string[]; code: number; expect: string }> = [
+    {
+      path: "dial auth token",
+      args: ["auth", "token", "--oauth2", `client_credentials:${json.origin}/token:app:secret`],
+      code: 0,
+      expect: ESCAPED,
+    },
+    {
+      path: "an OAuth error_description",
+      args: ["GET", json.origin, "--oauth2", `client_credentials:${json.origin}/denied:app:s`],
+      code: 9,
+      expect: ESCAPED,
+    },
+    {
+      path: "a GraphQL error",
+      args: ["graphql", `${json.origin}/graphql`, "-q", "{ a }"],
+      code: 0,
+      expect: ESCAPED,
+    },
+    {
+      path: "a header under -v",
+      args: ["GET", head.origin, "-v"],
+      code: 0,
+      expect: `X-Note: ${HEADER_ESCAPED}`,
+    },
+    {
+      path: "the note on an unknown Content-Encoding",
+      args: ["GET", `${head.origin}/encoded`],
+      code: 0,
+      expect: `Content-Encoding "${HEADER_ESCAPED}"`,
+    },
+    {
+      path: "a --download name (controls and bidi removed, not escaped)",
+      args: ["GET", `${json.origin}/file`, "--download"],
+      code: 0,
+      expect: `Saved 6 B to "${STRIPPED}"`,
+    },
+    {
+      path: "the note that a --download name is taken",
+      args: ["GET", `${json.origin}/file`, "--download"],
+      code: 0,
+      expect: `"${STRIPPED}" already exists`,
+    },
+  ];
+  for (const c of cases) {
+    const { code, screen } = await dialOnTerminal(c.args, { cwd });
+    assert.equal(code, c.code, `${c.path}: ${screen}`);
+    assert.equal(rawOn(screen), undefined, `${c.path}: ${JSON.stringify(screen)}`);
+    assert.ok(screen.includes(c.expect), `${c.path}: ${JSON.stringify(screen)}`);
+  }
+  const names = (await Array.fromAsync(Deno.readDir(cwd))).map((entry) => entry.name).sort();
+  assert.deepEqual(names, [STRIPPED.replace(".txt", "-1.txt"), STRIPPED]);
+  await Deno.remove(cwd, { recursive: true });
+});
+
+Deno.test("hostile: piped, the token and a GraphQL error stay byte-exact", async () => {
+  await using json = jsonServer();
+  const token = await dial([
+    "auth",
+    "token",
+    "--oauth2",
+    `client_credentials:${json.origin}/token:app:secret`,
+  ]);
+  assert.equal(token.stdout, `${HOSTILE}\n`);
+  const graphql = await dial(["graphql", `${json.origin}/graphql`, "-q", "{ a }"]);
+  assert.ok(graphql.stderr.includes(HOSTILE), graphql.stderr);
+});
