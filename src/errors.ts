@@ -23,7 +23,7 @@ export const ExitCode = {
   ClientError: 4,
   /** `--check-status`: a 5xx response. */
   ServerError: 5,
-  /** More redirects than `--max-redirects`. */
+  /** More redirects than `--max-redirects`, or a redirect to a scheme other than http(s). */
   TooManyRedirects: 6,
   /** Transport failure: DNS, connection refused or reset, TLS. */
   Transport: 7,
@@ -62,6 +62,8 @@ export const ErrorCode = {
   Output: "output",
   /** More redirects than allowed (exit 6). */
   TooManyRedirects: "too_many_redirects",
+  /** A redirect to a scheme other than http: or https: (`file:`, `data:` …), not followed (exit 6). */
+  RedirectScheme: "redirect_scheme",
   /** A redirect that must resend a body that can be read only once. */
   RedirectBody: "redirect_body",
   /** The request body could not be read. */

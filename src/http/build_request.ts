@@ -8,6 +8,7 @@ import { UsageError } from "../errors.ts";
 import { redactUrl } from "../redact_url.ts";
 import { reveal, type Secret } from "../secret.ts";
 import { bodyContentType } from "./body.ts";
+import { checkRedirectScheme } from "./redirect_scheme.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
 /** The User-Agent dial sends unless `-H "User-Agent: …"` is given. */
@@ -149,6 +150,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * @param status the response status
  * @param location the Location header
  * @returns the next request, or undefined when the response is not a followable redirect
+ * @throws {DialError} `redirect_scheme` for a hop to anything but http: or https:
  * @see https://fetch.spec.whatwg.org/#http-redirect-fetch
  */
 export function redirectRequest(
@@ -159,6 +161,7 @@ export function redirectRequest(
   if (!REDIRECTS.has(status) || location === null) return undefined;
   const from = requestUrl(request);
   const url = new URL(location, from);
+  checkRedirectScheme(url, from);
   url.hash = "";
   const sameOrigin = url.origin === from.origin;
   let { method, body } = request;

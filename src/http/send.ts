@@ -129,9 +129,7 @@ export async function sendPrepared(
       request = replayable(base, response.status);
       continue;
     }
-    const next = options.follow
-      ? redirectRequest(base, response.status, response.headers.get("location"))
-      : undefined;
+    const next = options.follow ? nextHop(base, response) : undefined;
     if (!next) {
       return { request, response: decodeContent(response, request.url.host), redirects: hops };
     }
@@ -207,4 +205,14 @@ export function withCookies(request: PreparedRequest, jar: CookieJar): PreparedR
     };
   }
   return { ...request, headers };
+}
+
+/** The next request of a redirect; a refused hop (`file:` …) cancels the response first. */
+function nextHop(request: PreparedRequest, response: Response): PreparedRequest | undefined {
+  try {
+    return redirectRequest(request, response.status, response.headers.get("location"));
+  } catch (error) {
+    response.body?.cancel().catch(() => {});
+    throw error;
+  }
 }

@@ -12,7 +12,7 @@ const HINTS: ReadonlyArray<[RegExp, string]> = [
   [/token URL in --oauth2/, "check the Token URL in the auth panel"],
   [/--oauth2-port/, "pick another Callback port in the auth panel"],
   [/--oauth2-timeout/, "press Log in again, or raise Login timeout in the auth panel"],
-  [/--max-redirects/, "untick Follow redirects to see the redirect"],
+  [/--max-redirects|^drop -L/, "untick Follow redirects to see the redirect"],
   [/--subprotocol/, "check Subprotocols against what the server supports"],
   [/--timeout/, "raise Timeout in the tab"],
   // TLS trust is chosen when dial ui starts: those flags are dial ui's own.
