@@ -22,8 +22,19 @@ export function undecodedEncoding(headers: Headers): string | undefined {
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 /**
+ * A compressed body may decode to at most this many times its size (gzip's own ceiling is
+ * about 1,032; brotli's is far higher, which is what a decompression bomb uses)…
+ */
+export const MAX_EXPANSION = 2000;
+/** …but a body may always decode to this much, whatever its compressed size. */
+export const EXPANSION_FLOOR = 16 * 1024 * 1024;
+
+/**
  * Decodes a `Content-Encoding: deflate` body; other responses are returned as they are. The
- * headers are kept, as fetch keeps them for the codings it decodes.
+ * headers are kept, as fetch keeps them for the codings it decodes. A decoded body whose
+ * compressed size is known (`Content-Length`) may not grow past {@link MAX_EXPANSION} times
+ * it (nor past {@link EXPANSION_FLOOR} when that is more): beyond, the body fails with a
+ * `content_encoding` error and the download is cancelled.
  *
  * @param response a response from fetch, body unread
  * @param host named in the error when the body is not deflate data
@@ -32,13 +43,45 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  */
 export function decodeContent(response: Response, host: string): Response {
   const coding = (response.headers.get("content-encoding") ?? "").trim().toLowerCase();
-  if (coding !== "deflate" || !response.body || NULL_BODY.has(response.status)) return response;
+  if (coding === "" || coding === "identity" || undecodedEncoding(response.headers)) {
+    return response;
+  }
+  if (!response.body || NULL_BODY.has(response.status)) return response;
+  const decoded = coding === "deflate" ? inflate(response.body, host) : response.body;
+  const length = Number(response.headers.get("content-length") ?? NaN);
+  const body = Number.isSafeInteger(length) ? boundExpansion(decoded, length, host) : decoded;
+  if (body === response.body) return response;
   return copyMeta(
     response,
-    new Response(inflate(response.body, host), {
+    new Response(body, {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
+    }),
+  );
+}
+
+function boundExpansion(
+  body: ReadableStream<Uint8Array>,
+  compressed: number,
+  host: string,
+): ReadableStream<Uint8Array> {
+  const limit = Math.max(compressed * MAX_EXPANSION, EXPANSION_FLOOR);
+  let size = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        size += chunk.length;
+        if (size <= limit) return controller.enqueue(chunk);
+        controller.error(
+          new DialError(
+            `Response body from ${host} expands more than ${MAX_EXPANSION} times: ${compressed} compressed bytes decode to over ${limit} bytes, refused as a decompression bomb`,
+            ErrorCode.ContentEncoding,
+            ExitCode.Failure,
+            { hint: "to save it undecoded, add -H 'Accept-Encoding: identity' and -o <file>" },
+          ),
+        );
+      },
     }),
   );
 }

@@ -26,6 +26,21 @@ export const NO_SESSION_HINT =
 /** The largest API request body the server reads; beyond it answers 413. */
 export const MAX_API_BODY = 16 * 1024 * 1024;
 
+/**
+ * The largest JSON the server reads before a session is proven (`POST /api/session`, the stream
+ * bridge's first message): a launch token or a session secret fits many times over.
+ */
+export const MAX_SESSION_JSON = 4096;
+
+/**
+ * The largest response body `dial ui` keeps on disk for Save; a larger one keeps only the
+ * preview (the page says so), so that no server can fill the disk through the UI.
+ */
+export const MAX_KEPT_BODY = 64 * 1024 * 1024;
+
+/** All kept bodies together stay under this; the oldest go first. */
+export const MAX_KEPT_BODIES = 256 * 1024 * 1024;
+
 /** The default timeout of a request sent from a tab, editable there. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 

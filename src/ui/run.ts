@@ -31,9 +31,29 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
  * Runs the desktop app until the signal aborts.
  *
  * @param options port, interface, open, signal
+ * @returns whether SIGTERM or SIGHUP stopped it
  */
-export async function runUi(options: RunUiOptions): Promise<void> {
+export async function runUi(options: RunUiOptions): Promise<boolean> {
   const err = stderr();
+  // SIGTERM and SIGHUP (a closed terminal, a service manager) stop the server as Ctrl-C does,
+  // so the kept response bodies are removed; without a listener the runtime would just exit.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? [] : ["SIGTERM", "SIGHUP"];
+  for (const name of signals) Deno.addSignalListener(name, onSignal);
+  try {
+    await serveUntilStopped(options, AbortSignal.any([options.signal, stop.signal]), err);
+  } finally {
+    for (const name of signals) Deno.removeSignalListener(name, onSignal);
+  }
+  return stop.signal.aborted;
+}
+
+async function serveUntilStopped(
+  options: RunUiOptions,
+  signal: AbortSignal,
+  err: ReturnType<typeof stderr>,
+): Promise<void> {
   const hostname = options.hostname === "localhost" ? "127.0.0.1" : options.hostname;
   if (hostname !== undefined && !LOOPBACK.has(hostname)) {
     await warn(
@@ -45,7 +65,7 @@ export async function runUi(options: RunUiOptions): Promise<void> {
   const server = await startUiServer({
     port: options.port,
     ...(hostname !== undefined ? { hostname } : {}),
-    signal: options.signal,
+    signal,
     ...(options.transport ? { transport: options.transport } : {}),
   });
   // Printed for the user (stdout is theirs, not the process table); each link works once.

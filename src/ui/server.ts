@@ -20,10 +20,10 @@ import type { ApiContext } from "./api/http_api.ts";
 import { API_ROUTES } from "./api/routes.ts";
 import { errorJson, errorStatus } from "./api/error_json.ts";
 import { object, readJson, string } from "./api/decode.ts";
-import { BodyStore } from "./api/body_store.ts";
+import { BodyStore, type BodyStoreLimits } from "./api/body_store.ts";
 import { indexHtml } from "./page.ts";
 import { type FrontDoor, openFrontDoor } from "./front_door.ts";
-import type { ErrorBody, SessionAnswer } from "./protocol.ts";
+import { type ErrorBody, MAX_SESSION_JSON, type SessionAnswer } from "./protocol.ts";
 
 /** Options for {@link startUiServer}. */
 export interface UiServerOptions {
@@ -43,6 +43,8 @@ export interface UiServerOptions {
   oauthCacheDir?: string;
   /** The GraphQL introspection cache directory; default the CLI's. */
   graphqlCacheDir?: string;
+  /** How much of the responses' bodies is kept on disk for Save (tests lower it). */
+  bodyLimits?: BodyStoreLimits;
 }
 
 /** A running UI server. */
@@ -79,7 +81,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
   const signal = options.signal
     ? AbortSignal.any([options.signal, controller.signal])
     : controller.signal;
-  const bodies = new BodyStore();
+  const bodies = new BodyStore(options.bodyLimits);
   const context: ApiContext = {
     signal,
     bodies,
@@ -126,7 +128,8 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     url: launchUrl(),
     port: served.port,
     launchUrl,
-    finished: served.finished,
+    // However the server stops (shutdown, the signal), the kept bodies go with it.
+    finished: served.finished.finally(() => bodies.close()),
     shutdown,
     [Symbol.asyncDispose]: shutdown,
   };
@@ -217,7 +220,7 @@ async function route(
 
 /** `POST /api/session`: `{launch}` → `{session}`, once per launch token. */
 async function tradeLaunch(request: Request, keys: SessionKeys): Promise<Response> {
-  const json = object(await readJson(request), "request");
+  const json = object(await readJson(request, MAX_SESSION_JSON), "request");
   const session = keys.redeem(string(json.launch ?? "", "launch"));
   if (session === undefined) {
     return deny(

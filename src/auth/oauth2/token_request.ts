@@ -11,6 +11,7 @@ export { ProviderError };
 import type { ResolvedOAuth2Options } from "./parse_value.ts";
 import { ProviderError, providerError, withHint } from "./provider_error.ts";
 import { readTokenResponse } from "./token_response.ts";
+import { boundedTokenFetch } from "./token_fetch.ts";
 import { normalizeScope, type TokenEntry, tokenKey } from "./token_cache.ts";
 
 /** fetch and signal for token requests. */
@@ -149,15 +150,15 @@ const BASIC_HINT =
 /**
  * @param request fetch and signal
  * @param options the OAuth 2.0 options: the token URL and where warnings go
- * @returns oauth4webapi request options: injected fetch whose token responses are read as
- * providers write them ({@link readTokenResponse}), plain http allowed (the user named the
- * URL), the signal
+ * @returns oauth4webapi request options: injected fetch within a time and a size limit
+ * ({@link boundedTokenFetch}) whose token responses are read as providers write them
+ * ({@link readTokenResponse}), plain http allowed (the user named the URL), the signal
  */
 export function httpOptions(
   request: TokenRequestOptions,
   options: ResolvedOAuth2Options,
 ): oauth.TokenEndpointRequestOptions {
-  const fetchFn = request.fetch ?? fetch;
+  const fetchFn = boundedTokenFetch(request.fetch);
   const warn = (message: string) => options.notify?.({ kind: "token_response", message });
   return {
     [oauth.allowInsecureRequests]: true,

@@ -105,20 +105,25 @@ export function rows(value: unknown, field: string): Row[] {
 }
 
 /**
- * Reads a JSON body of at most {@link MAX_API_BODY} bytes: a larger declared length is refused
- * before reading, a larger chunked body as soon as it passes the limit.
+ * Reads a JSON body of at most `limit` bytes: a larger declared length is refused before
+ * reading, a larger chunked body as soon as it passes the limit.
  *
  * @param request the incoming request
+ * @param limit the most bytes read: {@link MAX_API_BODY}, or less before a session is proven
  * @returns its body parsed as JSON
  * @throws {TooLargeError} beyond the limit (answered 413)
  */
-export async function readJson(request: Request): Promise<unknown> {
+export async function readJson(request: Request, limit = MAX_API_BODY): Promise<unknown> {
   if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
     throw new UsageError("Expected a JSON request body");
   }
   const tooLarge = () =>
-    new TooLargeError(`Request body larger than ${MAX_API_BODY / 1024 / 1024} MiB`);
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_API_BODY) {
+    new TooLargeError(
+      `Request body larger than ${
+        limit >= 1024 * 1024 ? `${limit / 1024 / 1024} MiB` : `${limit} bytes`
+      }`,
+    );
+  if (Number(request.headers.get("content-length") ?? 0) > limit) {
     await request.body?.cancel().catch(() => {});
     throw tooLarge();
   }
@@ -126,7 +131,7 @@ export async function readJson(request: Request): Promise<unknown> {
   let size = 0;
   for await (const chunk of request.body ?? []) {
     size += chunk.length;
-    if (size > MAX_API_BODY) throw tooLarge();
+    if (size > limit) throw tooLarge();
     chunks.push(chunk);
   }
   const bytes = new Uint8Array(size);

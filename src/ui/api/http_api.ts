@@ -59,7 +59,7 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
     });
     const { bytes, size, id } = context.bodies
       ? await context.bodies.spool(exchange.response.body, MAX_SHOWN_BODY)
-      : { ...await readLimited(exchange.response.body, MAX_SHOWN_BODY), id: undefined };
+      : await readLimited(exchange.response.body, MAX_SHOWN_BODY);
     const timeMs = performance.now() - started;
     const binary = bytes.includes(0);
     const version = responseMeta(exchange.response)?.version;
@@ -130,7 +130,7 @@ export async function handleHttpBody(request: Request, context: ApiContext): Pro
 export async function readLimited(
   body: ReadableStream<Uint8Array> | null,
   limit: number,
-): Promise<{ bytes: Uint8Array; size: number }> {
+): Promise<{ bytes: Uint8Array; size: number; id?: string }> {
   if (!body) return { bytes: new Uint8Array(), size: 0 };
   const chunks: Uint8Array[] = [];
   let kept = 0;

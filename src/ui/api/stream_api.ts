@@ -18,7 +18,7 @@ import {
   type StartWebSocket,
   webSocketEventJson,
 } from "./stream_messages.ts";
-import { BRIDGE_UNAUTHORIZED } from "../protocol.ts";
+import { BRIDGE_UNAUTHORIZED, MAX_SESSION_JSON } from "../protocol.ts";
 
 /** How long a new bridge socket has to send its `hello`. */
 const HELLO_TIMEOUT_MS = 5_000;
@@ -106,7 +106,10 @@ class StreamBridge {
     if (!this.#greeted) {
       let session: string | undefined;
       try {
-        const hello = typeof data === "string" ? parseBridgeCommand(data) : undefined;
+        // Before the session is proven, nothing larger than a hello is parsed.
+        const hello = typeof data === "string" && data.length <= MAX_SESSION_JSON
+          ? parseBridgeCommand(data)
+          : undefined;
         if (hello?.type === "hello") session = hello.session;
       } catch {
         // refused below

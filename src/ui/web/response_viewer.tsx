@@ -9,6 +9,7 @@ import { type Signal, useComputed, useSignal } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
 import { json } from "@codemirror/lang-json";
+import { MAX_KEPT_BODY } from "../protocol.ts";
 import { formatSize, post } from "./api.ts";
 import { CodeEditor } from "./code_editor.tsx";
 import { prettyIfJson } from "./response_meta.tsx";
@@ -105,7 +106,12 @@ export function ResponseViewer(
     link.download = b.fileName;
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
-    state.note.value = `Saved ${formatSize(blob.size)}`;
+    // A body over the server's cap is not kept: only its preview can be saved, and the page says so.
+    state.note.value = b.truncated && !b.bodyId
+      ? `Saved the ${formatSize(blob.size)} preview only: dial ui keeps bodies up to ${
+        formatSize(MAX_KEPT_BODY)
+      } (use dial -o for the whole body)`
+      : `Saved ${formatSize(blob.size)}`;
   }
 }
 
