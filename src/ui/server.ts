@@ -22,8 +22,18 @@ import { errorJson, errorStatus } from "./api/error_json.ts";
 import { object, readJson, string } from "./api/decode.ts";
 import { BodyStore, type BodyStoreLimits } from "./api/body_store.ts";
 import { indexHtml } from "./page.ts";
-import { type FrontDoor, openFrontDoor } from "./front_door.ts";
-import { type ErrorBody, MAX_SESSION_JSON, type SessionAnswer } from "./protocol.ts";
+import {
+  type FrontDoor,
+  type FrontDoorOptions,
+  openFrontDoor,
+  type Standing,
+} from "./front_door.ts";
+import {
+  type ErrorBody,
+  MAX_SESSION_JSON,
+  SESSION_HEADER,
+  type SessionAnswer,
+} from "./protocol.ts";
 
 /** Options for {@link startUiServer}. */
 export interface UiServerOptions {
@@ -104,7 +114,10 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
   try {
     served = Deno.build.os === "windows"
       ? serveTcp(listen, signal, handler)
-      : await serveBehindFrontDoor(listen, signal, handler);
+      : await serveBehindFrontDoor(listen, signal, handler, {
+        standing: (head) => standingOf(head, keys),
+        proves: (bytes) => carriesSession(bytes, keys),
+      });
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse) {
       throw new UsageError(`Port ${options.port} is already in use`, {
@@ -161,13 +174,14 @@ async function serveBehindFrontDoor(
   listen: { hostname: string; port: number },
   signal: AbortSignal,
   handler: Handler,
+  doorOptions: FrontDoorOptions,
 ): Promise<Served> {
   const dir = await Deno.makeTempDir({ prefix: "dial-ui-" });
   await Deno.chmod(dir, 0o700);
   const path = `${dir}/server.sock`;
   let door: FrontDoor;
   try {
-    door = openFrontDoor(listen, path);
+    door = openFrontDoor(listen, path, doorOptions);
   } catch (error) {
     await Deno.remove(dir, { recursive: true });
     throw error;
@@ -180,6 +194,32 @@ async function serveBehindFrontDoor(
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   })();
   return { port: door.port, finished };
+}
+
+const latin1 = new TextDecoder("latin1");
+const SESSION_LINE = new RegExp(`(?:^|\r\n)${SESSION_HEADER}:[ \t]*([^\r\n]*?)[ \t]*\r\n`, "gi");
+
+/**
+ * @param bytes request bytes from a connection (a head, or a later chunk)
+ * @param keys the server's sessions
+ * @returns whether they carry one of this server's sessions in the session header
+ */
+function carriesSession(bytes: Uint8Array, keys: SessionKeys): boolean {
+  for (const match of latin1.decode(bytes).matchAll(SESSION_LINE)) {
+    if (keys.isSession(match[1])) return true;
+  }
+  return false;
+}
+
+/**
+ * @param head a connection's first request head, as received
+ * @param keys the server's sessions
+ * @returns `session` when it carries one of this server's sessions, `upgrade` for the stream
+ *   bridge (which proves its session in its first message), else `public`
+ */
+function standingOf(head: Uint8Array, keys: SessionKeys): Standing {
+  if (/^GET \/api\/stream[ ?]/.test(latin1.decode(head.subarray(0, 32)))) return "upgrade";
+  return carriesSession(head, keys) ? "session" : "public";
 }
 
 async function route(

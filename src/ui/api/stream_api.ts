@@ -19,9 +19,10 @@ import {
   webSocketEventJson,
 } from "./stream_messages.ts";
 import { BRIDGE_UNAUTHORIZED, MAX_SESSION_JSON } from "../protocol.ts";
+import { HELLO_DEADLINE_MS } from "../front_door.ts";
 
 /** How long a new bridge socket has to send its `hello`. */
-const HELLO_TIMEOUT_MS = 5_000;
+const HELLO_TIMEOUT_MS = HELLO_DEADLINE_MS;
 
 import type { TransportOptions } from "../../http/client.ts";
 
