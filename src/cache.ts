@@ -4,6 +4,8 @@
  * @module
  */
 
+import { DialError, ErrorCode, ExitCode } from "./errors.ts";
+
 const SEP = Deno.build.os === "windows" ? "\\" : "/";
 
 /**
@@ -27,9 +29,11 @@ function isAbsolute(path: string): boolean {
 
 /**
  * The directory dial caches in: `$XDG_CACHE_HOME/dial`, else `~/Library/Caches/dial` on
- * macOS, `%LOCALAPPDATA%\dial` on Windows and `~/.cache/dial` elsewhere.
+ * macOS, `%LOCALAPPDATA%\dial` on Windows and `~/.cache/dial` elsewhere. Without `HOME`, the
+ * user's `$XDG_RUNTIME_DIR/dial`; never a directory relative to the working directory.
  *
  * @returns an absolute path
+ * @throws {DialError} `token_cache` when neither HOME nor an XDG directory is set
  */
 export function defaultCacheDir(): string {
   const xdg = Deno.env.get("XDG_CACHE_HOME");
@@ -39,7 +43,18 @@ export function defaultCacheDir(): string {
       joinPath(Deno.env.get("USERPROFILE") ?? ".", "AppData", "Local");
     return joinPath(local, "dial");
   }
-  const home = Deno.env.get("HOME") ?? ".";
+  const home = Deno.env.get("HOME");
+  if (!home || !isAbsolute(home)) {
+    // Never the working directory (another user may own it, or have planted files there).
+    const runtime = Deno.env.get("XDG_RUNTIME_DIR");
+    if (runtime && isAbsolute(runtime)) return joinPath(runtime, "dial");
+    throw new DialError(
+      "Cannot find dial's cache directory: HOME is not set",
+      ErrorCode.TokenCache,
+      ExitCode.Failure,
+      { hint: "set HOME (or XDG_CACHE_HOME) to a directory of your own" },
+    );
+  }
   if (Deno.build.os === "darwin") return joinPath(home, "Library", "Caches", "dial");
   return joinPath(home, ".cache", "dial");
 }

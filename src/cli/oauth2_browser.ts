@@ -9,10 +9,11 @@ import { stderr } from "../output/terminal.ts";
  * Prints the authorization URL to stderr (for headless machines) and starts the browser.
  *
  * @param url the authorization URL
+ * @param done settles when the login ends (the browser's handover file is removed then)
  */
-export async function showAuthorizationUrl(url: URL): Promise<void> {
+export async function showAuthorizationUrl(url: URL, done?: Promise<unknown>): Promise<void> {
   const err = stderr();
-  const opened = await openSystemBrowser(url);
+  const opened = await openSystemBrowser(url, done);
   await err.write(
     `${
       opened

@@ -9,7 +9,7 @@ import { openBrowser } from "./open_browser.ts";
 import { startUiServer } from "./server.ts";
 import { bundleFromSource } from "./assets.ts";
 import type { TransportOptions } from "../http/client.ts";
-import { type Handover, writeHandover } from "./handover.ts";
+import { type Handover, writeHandover } from "../handover.ts";
 
 /** Options for {@link runUi}. */
 export interface RunUiOptions {

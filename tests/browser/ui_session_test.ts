@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import { serve, type TestServer } from "../_helpers.ts";
 import { trickleServer } from "../ui/_trickle.ts";
 import { launchBrowser, openApp } from "./_browser.ts";
-import { type Handover, writeHandover } from "../../src/ui/handover.ts";
+import { type Handover, writeHandover } from "../../src/handover.ts";
 
 /** Every header value that reached a server. */
 function headerValues(...servers: TestServer[]): string[] {

@@ -1,5 +1,7 @@
 /**
- * A test "browser" for the authorization-code flow: dial runs `$BROWSER <url>`. It follows
+ * A test "browser" for the authorization-code flow: dial runs `$BROWSER <url>` (a handover
+ * file's URL, which it opens as a browser would, then the URL the file redirects to; its
+ * arguments are logged as the first entry). It follows
  * redirects with a cookie jar, submits the provider's login and consent forms, and loads the
  * callback, like a person would. It writes what happened to $FAKE_BROWSER_LOG as JSON lines.
  *
@@ -8,9 +10,18 @@
  * @module
  */
 
-const url = new URL(Deno.args.at(-1) ?? "");
+/** A browser given a file opens it: dial's handover page redirects to the real URL. */
+async function opened(given: URL): Promise<URL> {
+  if (given.protocol !== "file:") return given;
+  const page = await Deno.readTextFile(given);
+  const target = /http-equiv="refresh" content="0;url=([^"]*)"/.exec(page)?.[1] ?? "";
+  return new URL(target.replace(/&#(\d+);/g, (_m, code) => String.fromCharCode(Number(code))));
+}
+
 const mode = Deno.env.get("FAKE_BROWSER_MODE") ?? "login";
 const logPath = Deno.env.get("FAKE_BROWSER_LOG");
+await log({ step: "argv", status: 0, body: JSON.stringify(Deno.args) });
+const url = await opened(new URL(Deno.args.at(-1) ?? ""));
 const callbackPort = Deno.env.get("FAKE_BROWSER_CALLBACK_PORT");
 
 async function log(entry: Record<string, unknown>): Promise<void> {

@@ -88,6 +88,13 @@ Deno.test("oauth2 login: authorization_code with oidc-provider, confidential cli
   assert.doesNotMatch(callback?.body ?? "", /access_token|Bearer/);
   assert.match(target.seen[0] ?? "", /^Bearer \S+/);
   assert.equal(op.grants.authorization_code, 1);
+  // The browser's argv holds only a private handover file, never the state or the challenge
+  // (any local user can read argv); the file is gone once the login is over.
+  const argv: string[] = JSON.parse(first.steps.find((s) => s.step === "argv")?.body ?? "[]");
+  assert.equal(argv.length, 1);
+  assert.match(argv[0]!, /^file:\/\/\/.*\/dial-open-[^/]+\/open\.html$/);
+  assert.doesNotMatch(argv.join(" "), /state|code_challenge/);
+  await assert.rejects(Deno.stat(new URL(argv[0]!)), Deno.errors.NotFound);
   // The second run reuses the cached token: no browser, no token request.
   const second = await login(args, { home: first.home, mode: "none" });
   assert.equal(second.code, 0, second.stderr);

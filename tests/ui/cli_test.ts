@@ -98,7 +98,7 @@ async function checkHandover(env: (bin: string) => Record<string, string>, name:
 
 Deno.test("ui: dial ui opens an app window on a private handover file, never on the secret URL", async () => {
   const args = await checkHandover((bin) => ({ PATH: bin }), "chromium");
-  assert.match(args, /^--app=file:\/\/\/.*\/dial-ui-[^/]+\/open\.html$/);
+  assert.match(args, /^--app=file:\/\/\/.*\/dial-open-[^/]+\/open\.html$/);
 });
 
 Deno.test("ui: dial ui falls back to $BROWSER on the handover file when no app-window browser is installed", async () => {

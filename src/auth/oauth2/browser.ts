@@ -2,6 +2,7 @@
  * Starting the system browser for the authorization-code login.
  * @module
  */
+import { writeHandover } from "../../handover.ts";
 
 /**
  * The command that opens a URL: `$BROWSER` when set (the first entry of a colon-separated
@@ -33,14 +34,24 @@ export function browserCommand(
 }
 
 /**
- * Starts the system browser on a URL without waiting for it to exit.
+ * Starts the system browser on a URL without waiting for it to exit. The URL itself never
+ * appears in the browser's command line (where any local user can read it: an authorization
+ * URL carries the login's `state`): the browser opens a private handover file that redirects
+ * to it ({@link writeHandover}).
  *
  * @param url the URL to open
+ * @param done when it settles (the login's callback arrived or the login ended), the handover
+ *   file is removed; without it, the file is removed when the process exits
  * @returns whether the browser command could be started
  */
-export function openSystemBrowser(url: URL): Promise<boolean> {
-  const [program, ...args] = browserCommand(url);
-  return Promise.resolve(program !== undefined && startDetached(program, args));
+export async function openSystemBrowser(url: URL, done?: Promise<unknown>): Promise<boolean> {
+  const handover = await writeHandover(url);
+  if (done) done.then(handover.remove, handover.remove);
+  else globalThis.addEventListener("unload", handover.remove);
+  const [program, ...args] = browserCommand(handover.fileUrl);
+  const started = program !== undefined && startDetached(program, args);
+  if (!started) handover.remove();
+  return started;
 }
 
 /**

@@ -36,6 +36,9 @@ export async function readRegularFile(path: string, limit: number): Promise<stri
         ExitCode.Failure,
       );
     }
+    refuseForeign(info, path, "token cache file");
+    const parent = path.slice(0, Math.max(path.lastIndexOf("/"), 0));
+    if (parent) refuseForeign(await Deno.stat(parent), parent, "token cache directory");
     const tooLarge = () =>
       new DialError(
         `Refusing the token cache file ${path}: larger than ${limit >> 20} MiB`,
@@ -58,6 +61,41 @@ export async function readRegularFile(path: string, limit: number): Promise<stri
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw cacheFileError("Cannot read the token cache file", path, error);
   }
+}
+
+/** @returns this process's user id, or undefined where there is none (Windows) or no permission */
+function currentUid(): number | undefined {
+  try {
+    return Deno.uid() ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses a cache file or directory that another local user could have planted or can change:
+ * one owned by someone else, or writable by the group or by others.
+ *
+ * @param info its stat information
+ * @param path it, for the message
+ * @param what "token cache file" or "token cache directory"
+ * @throws {DialError} `token_cache` naming the path and the reason
+ */
+export function refuseForeign(info: Deno.FileInfo, path: string, what: string): void {
+  if (Deno.build.os === "windows") return;
+  const uid = currentUid();
+  const reason = uid !== undefined && info.uid !== null && info.uid !== uid
+    ? `owned by another user (uid ${info.uid})`
+    : info.mode !== null && (info.mode & 0o022) !== 0
+    ? `writable by ${(info.mode & 0o002) !== 0 ? "every user" : "its group"}`
+    : undefined;
+  if (reason === undefined) return;
+  throw new DialError(
+    `Refusing the ${what} ${path}: ${reason}, so another user could have written it`,
+    ErrorCode.TokenCache,
+    ExitCode.Failure,
+    { hint: `remove it (rm -r ${path}) and run again` },
+  );
 }
 
 /**

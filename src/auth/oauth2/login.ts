@@ -87,7 +87,7 @@ export async function authorizationCodeGrant(
   });
   let params: URLSearchParams;
   try {
-    await (options.openBrowser ?? openSystemBrowser)(url);
+    await (options.openBrowser ?? openSystemBrowser)(url, server.callback);
     params = await server.callback;
   } finally {
     await server.close();

@@ -81,9 +81,10 @@ export interface OAuth2Options extends Omit<OAuth2Value, "tokenUrl"> {
   /**
    * Shows the authorization URL to the person logging in (authorization_code). The CLI prints
    * it and starts the system browser; the desktop UI opens it itself. Default: start the
-   * system browser ($BROWSER, xdg-open, open, cmd /c start) without printing anything.
+   * system browser ($BROWSER, xdg-open, open, cmd /c start) on a private handover file,
+   * without printing anything. `done` settles when the login ends.
    */
-  openBrowser?: (url: URL) => void | Promise<void>;
+  openBrowser?: (url: URL, done?: Promise<unknown>) => unknown;
   /**
    * Shows the device flow's user code and verification URI to the person logging in
    * (device_code). The CLI prints them to stderr (and opens the browser when asked); the

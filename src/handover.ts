@@ -1,8 +1,9 @@
 /**
- * Opening the app without a secret on any command line: the launch URL goes into a 0600 HTML
- * file in a private 0700 directory, which redirects to it, and the browser is started on the
- * file (as Jupyter does). The file is removed once the page has traded the token, and when
- * dial ui stops.
+ * Opening a browser without a secret on any command line: the URL (dial ui's launch URL, or an
+ * OAuth 2.0 authorization URL with its `state`) goes into a 0600 HTML file in a private 0700
+ * directory, which redirects to it, and the browser is started on the file (as Jupyter does).
+ * dial ui removes the file once the page has traded its token; a login removes it when the
+ * callback arrives or the login ends.
  * @module
  */
 
@@ -33,11 +34,11 @@ function escapeHtml(text: string): string {
 /**
  * Writes the handover page.
  *
- * @param launch the one-time launch URL
+ * @param launch the URL the page sends the browser to (it may hold a secret)
  * @returns the file's URL and a remover
  */
 export async function writeHandover(launch: URL): Promise<Handover> {
-  const dir = await Deno.makeTempDir({ prefix: "dial-ui-" });
+  const dir = await Deno.makeTempDir({ prefix: "dial-open-" });
   if (Deno.build.os !== "windows") await Deno.chmod(dir, 0o700);
   const path = `${dir}/open.html`;
   const href = escapeHtml(launch.href);
