@@ -57,7 +57,12 @@ export {
 } from "./src/http/build_request.ts";
 export { isCredentialName } from "./src/credential_name.ts";
 export { type NamedKey, redactUrl } from "./src/redact_url.ts";
-export { type Cookie, CookieJar, parseSetCookie } from "./src/http/cookies.ts";
+export {
+  type Cookie,
+  CookieJar,
+  loadPublicSuffixList,
+  parseSetCookie,
+} from "./src/http/cookies.ts";
 export { type Framing, type WireHead, wireHead } from "./src/http/wire.ts";
 export type { Authorization, AuthSpec, QueryKey } from "./src/auth/auth_spec.ts";
 export type { SigV4Options } from "./src/auth/sigv4_value.ts";

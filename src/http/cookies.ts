@@ -1,9 +1,28 @@
 /**
  * Cookies within one run (RFC 6265): `Set-Cookie` from each response is kept and sent on the
  * following requests (redirect hops) that match its domain, path and `Secure` rules, never to
- * another site. The jar reads and writes curl's Netscape cookie file format.
+ * another site, nor for a public suffix (`tldts`, the Public Suffix List). The jar reads and
+ * writes curl's Netscape cookie file format.
  * @module
  */
+
+type SuffixCheck = (domain: string) => boolean;
+let publicSuffix: SuffixCheck | undefined;
+
+/**
+ * Loads the Public Suffix List, which {@link parseSetCookie} needs for a `Domain` attribute
+ * ({@link CookieJar.store} loads it itself). Kept out of the start-up graph: it costs tens of
+ * milliseconds, and most runs set no cookie.
+ *
+ * @returns when it is loaded
+ */
+export async function loadPublicSuffixList(): Promise<void> {
+  if (publicSuffix) return;
+  const module: typeof import("./public_suffix.ts") = await import(
+    new URL("./public_suffix.ts", import.meta.url).href
+  );
+  publicSuffix = module.isPublicSuffix;
+}
 
 /** One stored cookie. */
 export interface Cookie {
@@ -43,12 +62,15 @@ export class CookieJar {
   }
 
   /**
-   * Stores the `Set-Cookie` lines of a response, each checked against the URL it came from.
+   * Stores the `Set-Cookie` lines of a response, each checked against the URL it came from
+   * and the Public Suffix List.
    *
    * @param url the URL that was requested
    * @param lines the `Set-Cookie` header values
+   * @returns when they are stored
    */
-  store(url: URL, lines: string[]): void {
+  async store(url: URL, lines: string[]): Promise<void> {
+    await loadPublicSuffixList();
     for (const line of lines) {
       const cookie = parseSetCookie(line, url);
       if (cookie) this.add(cookie);
@@ -147,7 +169,9 @@ export class CookieJar {
  *
  * @param line the header value
  * @param url the request URL
- * @returns the cookie, or undefined when it must be ignored (e.g. a domain of another site)
+ * @returns the cookie, or undefined when it must be ignored (e.g. a domain of another site, or
+ *   a public suffix)
+ * @throws {Error} for a `Domain` attribute before {@link loadPublicSuffixList} has run
  */
 export function parseSetCookie(line: string, url: URL): Cookie | undefined {
   const [pair = "", ...attributes] = line.split(";");
@@ -179,8 +203,15 @@ export function parseSetCookie(line: string, url: URL): Cookie | undefined {
   }
   if (maxAge !== undefined) expires = maxAge <= 0 ? 1 : Math.floor(Date.now() / 1000) + maxAge;
   if (secure && url.protocol !== "https:") return undefined;
+  // A public suffix (co.uk, github.io: the Public Suffix List, private section included) is
+  // no cookie domain: set by that very host it is host-only, else it is refused (RFC 6265
+  // section 5.3 step 5), as curl with libpsl and browsers do.
+  if (domain !== "" && isPublicSuffix(domain)) {
+    if (domain !== host) return undefined;
+    domain = "";
+  }
   const hostOnly = domain === "" || (domain === host && IP.test(host));
-  // Another site, another IP address, or a bare top-level name (no public suffix list here).
+  // Another site, another IP address, or a bare top-level name.
   if (!hostOnly && (!domainMatch(host, domain) || !domain.includes("."))) return undefined;
   return {
     name,
@@ -192,6 +223,21 @@ export function parseSetCookie(line: string, url: URL): Cookie | undefined {
     httpOnly,
     expires,
   };
+}
+
+/**
+ * @param domain a cookie's Domain attribute, lower-case, no leading dot
+ * @returns whether it is a public suffix (ICANN or private section of the list)
+ * @throws {Error} when {@link loadPublicSuffixList} has not run: never a silent supercookie
+ */
+function isPublicSuffix(domain: string): boolean {
+  if (IP.test(domain)) return false;
+  if (!publicSuffix) {
+    throw new Error(
+      "Cookie Domain checks need the public suffix list: await loadPublicSuffixList()",
+    );
+  }
+  return publicSuffix(domain);
 }
 
 function domainMatch(host: string, domain: string): boolean {

@@ -120,7 +120,7 @@ export async function sendPrepared(
     const setCookies = response.headers.getSetCookie();
     if (setCookies.length > 0) {
       jar ??= new (await import("./cookies.ts")).CookieJar();
-      jar.store(requestUrl(request), setCookies);
+      await jar.store(requestUrl(request), setCookies);
     }
     await options.onResponse?.(request, response);
     if (response.status === 401 && !challenged && request.signer?.challenge?.(response)) {

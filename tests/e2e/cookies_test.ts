@@ -103,3 +103,35 @@ Deno.test("cookies: -c saves a Netscape jar (0600) that curl reads, and reads cu
   includes(missing.stderr, `Cannot read cookie file "${dir}/nope" for -b`);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("cookies: supercookies for a public suffix are refused as curl with libpsl refuses them", async () => {
+  // The server is the proxy for made-up hosts under real public suffixes.
+  await using proxy = rawServer(() => ({
+    headers: [
+      ["set-cookie", "super=1; Domain=co.uk; Path=/"],
+      ["set-cookie", "pages=1; Domain=github.io; Path=/"],
+      ["set-cookie", "site=1; Domain=example.co.uk; Path=/"],
+      ["set-cookie", "own=1; Path=/"],
+    ],
+  }));
+  const dir = await Deno.makeTempDir();
+  const names = async (jar: string) =>
+    (await Deno.readTextFile(jar)).split("\n").filter((l) => l && !l.startsWith("# "))
+      .map((l) => `${l.split("\t")[0]} ${l.split("\t")[5]}`).sort();
+  for (const host of ["www.example.co.uk", "alice.github.io"]) {
+    const url = `http://${host}/`;
+    const curl = await new Deno.Command("curl", {
+      args: ["-s", "-o", "/dev/null", "-x", proxy.origin, "-c", `${dir}/curl-${host}`, url],
+    }).output();
+    assert.equal(curl.code, 0);
+    const mine = await dial(["GET", url, "-x", proxy.origin, "-c", `${dir}/dial-${host}`]);
+    assert.equal(mine.code, 0, mine.stderr);
+    assert.deepEqual(await names(`${dir}/dial-${host}`), await names(`${dir}/curl-${host}`));
+  }
+  assert.deepEqual(await names(`${dir}/dial-www.example.co.uk`), [
+    ".example.co.uk site",
+    "www.example.co.uk own",
+  ]);
+  assert.deepEqual(await names(`${dir}/dial-alice.github.io`), ["alice.github.io own"]);
+  await Deno.remove(dir, { recursive: true });
+});
