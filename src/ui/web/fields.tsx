@@ -32,7 +32,8 @@ export function TextField(props: {
         value={props.value.value}
         placeholder={props.placeholder}
         spellcheck={false}
-        autocomplete={props.type === "password" ? "off" : undefined}
+        // Never in the browser's form history: URLs carry userinfo and keys, fields tokens.
+        autocomplete="off"
         onInput={(e) => props.value.value = e.currentTarget.value}
       />
     </div>
@@ -115,6 +116,7 @@ export function RowTable(props: { label: string; rows: Signal<Row[]> }): JSX.Ele
                 aria-label={`${props.label} name ${i + 1}`}
                 value={row.name}
                 spellcheck={false}
+                autocomplete="off"
                 onInput={(e) => update(i, { name: e.currentTarget.value })}
               />
             </td>
@@ -123,6 +125,7 @@ export function RowTable(props: { label: string; rows: Signal<Row[]> }): JSX.Ele
                 aria-label={`${props.label} value ${i + 1}`}
                 value={row.value}
                 spellcheck={false}
+                autocomplete="off"
                 onInput={(e) => update(i, { value: e.currentTarget.value })}
               />
             </td>

@@ -69,6 +69,7 @@ export function GraphqlTab(): JSX.Element {
   return (
     <div class="gql">
       <form
+        autocomplete="off"
         class="request-line"
         onSubmit={(e) => {
           e.preventDefault();

@@ -226,6 +226,7 @@ export function HttpTab(): JSX.Element {
   return (
     <div class="http">
       <form
+        autocomplete="off"
         class="request-line"
         onSubmit={(e) => {
           e.preventDefault();

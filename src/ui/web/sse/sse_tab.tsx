@@ -163,6 +163,7 @@ export function SseTab(): JSX.Element {
   return (
     <div class="stream sse">
       <form
+        autocomplete="off"
         class="request-line"
         onSubmit={(e) => {
           e.preventDefault();

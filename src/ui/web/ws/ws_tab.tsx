@@ -204,6 +204,7 @@ export function WebSocketTab(): JSX.Element {
   return (
     <div class="stream ws">
       <form
+        autocomplete="off"
         class="request-line"
         onSubmit={(e) => {
           e.preventDefault();
