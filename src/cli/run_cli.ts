@@ -12,6 +12,8 @@ import { ROOT, VERSION } from "./program.ts";
 
 /** The exit code after SIGTERM: 128 + 15, as a shell reports a process that SIGTERM ended. */
 const TERMINATED = 143;
+/** The exit code after SIGHUP (the terminal went away): 128 + 1, as a shell reports it. */
+const HUNG_UP = 129;
 
 /**
  * @param args the command-line arguments, without the program name
@@ -67,14 +69,17 @@ function listenForSignals(controller: AbortController): { code(): number; stop()
   };
   const onInterrupt = on(ExitCode.Interrupted);
   const onTerminate = on(TERMINATED);
+  const onHangUp = on(HUNG_UP);
   const terminable = Deno.build.os !== "windows";
   Deno.addSignalListener("SIGINT", onInterrupt);
   if (terminable) Deno.addSignalListener("SIGTERM", onTerminate);
+  if (terminable) Deno.addSignalListener("SIGHUP", onHangUp);
   return {
     code: () => code,
     stop() {
       Deno.removeSignalListener("SIGINT", onInterrupt);
       if (terminable) Deno.removeSignalListener("SIGTERM", onTerminate);
+      if (terminable) Deno.removeSignalListener("SIGHUP", onHangUp);
     },
   };
 }

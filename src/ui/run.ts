@@ -30,30 +30,11 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 /**
  * Runs the desktop app until the signal aborts.
  *
- * @param options port, interface, open, signal
- * @returns whether SIGTERM or SIGHUP stopped it
+ * @param options port, interface, open, signal (aborted on Ctrl-C, SIGTERM and SIGHUP, which
+ *   so remove the kept response bodies too)
  */
-export async function runUi(options: RunUiOptions): Promise<boolean> {
+export async function runUi(options: RunUiOptions): Promise<void> {
   const err = stderr();
-  // SIGTERM and SIGHUP (a closed terminal, a service manager) stop the server as Ctrl-C does,
-  // so the kept response bodies are removed; without a listener the runtime would just exit.
-  const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? [] : ["SIGTERM", "SIGHUP"];
-  for (const name of signals) Deno.addSignalListener(name, onSignal);
-  try {
-    await serveUntilStopped(options, AbortSignal.any([options.signal, stop.signal]), err);
-  } finally {
-    for (const name of signals) Deno.removeSignalListener(name, onSignal);
-  }
-  return stop.signal.aborted;
-}
-
-async function serveUntilStopped(
-  options: RunUiOptions,
-  signal: AbortSignal,
-  err: ReturnType<typeof stderr>,
-): Promise<void> {
   const hostname = options.hostname === "localhost" ? "127.0.0.1" : options.hostname;
   if (hostname !== undefined && !LOOPBACK.has(hostname)) {
     await warn(
@@ -65,7 +46,7 @@ async function serveUntilStopped(
   const server = await startUiServer({
     port: options.port,
     ...(hostname !== undefined ? { hostname } : {}),
-    signal,
+    signal: options.signal,
     ...(options.transport ? { transport: options.transport } : {}),
   });
   // Printed for the user (stdout is theirs, not the process table); each link works once.

@@ -47,7 +47,7 @@ Deno.test("redirect scheme: dial -L refuses a redirect to file: and data:, exit 
   // Without -L the redirect is shown, as before.
   const shown = await dial(["GET", `${s.server.origin}/file`, "-i"]);
   assert.equal(shown.code, 0, shown.stderr);
-  assert.match(shown.stdout, /^302 Found/);
+  assert.match(shown.stdout, /^HTTP\/1.1 302 Found\n/);
 });
 
 Deno.test("redirect scheme: the library's send() refuses a redirect to file:", async () => {
