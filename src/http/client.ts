@@ -10,6 +10,7 @@ import { exchangeH1, type WireBody, type WireRequest, type WireResponse } from "
 import { planFor, type TransportOptions, type TransportPlan } from "./plan.ts";
 import { completeHead } from "./wire.ts";
 import { setResponseMeta } from "./response_meta.ts";
+import { decodeBounded } from "./content_encoding.ts";
 import { utf8ByteString } from "./build_request.ts";
 
 export type { TransportOptions, TransportPlan } from "./plan.ts";
@@ -189,12 +190,10 @@ function toResponse(wire: WireResponse, url: URL): Response {
     ? "brotli"
     : undefined;
   if (body && format) {
-    body = body.pipeThrough(
-      new DecompressionStream(format as CompressionFormat) as unknown as TransformStream<
-        Uint8Array,
-        Uint8Array
-      >,
-    );
+    const decompressor = new DecompressionStream(
+      format as CompressionFormat,
+    ) as unknown as TransformStream<Uint8Array, Uint8Array>;
+    body = decodeBounded(body, (input) => input.pipeThrough(decompressor), url.host);
   }
   const reason = /^[\t\x20-\x7e\x80-\xff]*$/.test(wire.reason) ? wire.reason : "";
   const response = new Response(body, { status: wire.status, statusText: reason, headers });

@@ -22,56 +22,45 @@ export function undecodedEncoding(headers: Headers): string | undefined {
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 /**
- * A compressed body may decode to at most this many times its size (gzip's own ceiling is
- * about 1,032; brotli's is far higher, which is what a decompression bomb uses)…
+ * A compressed body may decode to at most this many times its size so far (gzip's own ceiling
+ * is about 1,032; brotli's is far higher, which is what a decompression bomb uses)…
  */
 export const MAX_EXPANSION = 2000;
 /** …but a body may always decode to this much, whatever its compressed size. */
 export const EXPANSION_FLOOR = 16 * 1024 * 1024;
 
 /**
- * Decodes a `Content-Encoding: deflate` body; other responses are returned as they are. The
- * headers are kept, as fetch keeps them for the codings it decodes. A decoded body whose
- * compressed size is known (`Content-Length`) may not grow past {@link MAX_EXPANSION} times
- * it (nor past {@link EXPANSION_FLOOR} when that is more): beyond, the body fails with a
- * `content_encoding` error and the download is cancelled.
+ * Decodes a body through a decompressor, bounding the expansion: the decoded bytes may not
+ * pass {@link MAX_EXPANSION} times the compressed bytes read so far (nor
+ * {@link EXPANSION_FLOOR} when that is more). Beyond, the body fails with a `content_encoding`
+ * error and the download is cancelled. Every decoding dial does goes through here (gzip and br
+ * in the client, deflate in {@link decodeContent}), on every path: CLI, library and UI.
  *
- * @param response a response from fetch, body unread
- * @param host named in the error when the body is not deflate data
- * @returns a response whose body is the decoded bytes
- * @see https://www.rfc-editor.org/rfc/rfc9110#section-8.4.1.2
+ * @param encoded the body as received
+ * @param decode the decompressor
+ * @param host named in the error
+ * @returns the decoded body
  */
-export function decodeContent(response: Response, host: string): Response {
-  const coding = (response.headers.get("content-encoding") ?? "").trim().toLowerCase();
-  if (coding === "" || coding === "identity" || undecodedEncoding(response.headers)) {
-    return response;
-  }
-  if (!response.body || NULL_BODY.has(response.status)) return response;
-  const decoded = coding === "deflate" ? inflate(response.body, host) : response.body;
-  const length = Number(response.headers.get("content-length") ?? NaN);
-  const body = Number.isSafeInteger(length) ? boundExpansion(decoded, length, host) : decoded;
-  if (body === response.body) return response;
-  return copyMeta(
-    response,
-    new Response(body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    }),
-  );
-}
-
-function boundExpansion(
-  body: ReadableStream<Uint8Array>,
-  compressed: number,
+export function decodeBounded(
+  encoded: ReadableStream<Uint8Array>,
+  decode: (input: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array>,
   host: string,
 ): ReadableStream<Uint8Array> {
-  const limit = Math.max(compressed * MAX_EXPANSION, EXPANSION_FLOOR);
+  let compressed = 0;
   let size = 0;
-  return body.pipeThrough(
+  const counted = encoded.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        compressed += chunk.length;
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  return decode(counted).pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         size += chunk.length;
+        const limit = Math.max(compressed * MAX_EXPANSION, EXPANSION_FLOOR);
         if (size <= limit) return controller.enqueue(chunk);
         controller.error(
           new DialError(
@@ -82,6 +71,29 @@ function boundExpansion(
           ),
         );
       },
+    }),
+  );
+}
+
+/**
+ * Decodes a `Content-Encoding: deflate` body; other responses are returned as they are. The
+ * headers are kept, as fetch keeps them for the codings it decodes. The expansion is bounded
+ * ({@link decodeBounded}).
+ *
+ * @param response a response from fetch, body unread
+ * @param host named in the error when the body is not deflate data
+ * @returns a response whose body is the decoded bytes
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-8.4.1.2
+ */
+export function decodeContent(response: Response, host: string): Response {
+  const coding = (response.headers.get("content-encoding") ?? "").trim().toLowerCase();
+  if (coding !== "deflate" || !response.body || NULL_BODY.has(response.status)) return response;
+  return copyMeta(
+    response,
+    new Response(decodeBounded(response.body, (body) => inflate(body, host), host), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
     }),
   );
 }

@@ -4,8 +4,8 @@
  * SIGHUP, and oversized JSON is refused before any session check.
  */
 import assert from "node:assert/strict";
-import { brotliCompressSync } from "node:zlib";
-import { dialEnv, firstLine, serve } from "../_helpers.ts";
+import { brotliCompressSync, gzipSync } from "node:zlib";
+import { dial, dialEnv, firstLine, serve } from "../_helpers.ts";
 import { startUiServer } from "../../src/ui/server.ts";
 import { MAX_SESSION_JSON } from "../../src/ui/protocol.ts";
 import { apiHeaders, sessionOf, tradeLaunch } from "../ui/_session.ts";
@@ -15,10 +15,29 @@ const ASSETS = { js: "", css: "" };
 
 /** 64 MiB of zeros as brotli: a few dozen bytes that would fill 64 MiB of disk. */
 const BOMB = new Uint8Array(brotliCompressSync(new Uint8Array(64 * 1024 * 1024)));
+/** The same as gzip: about 64 KiB (gzip cannot expand more than about 1,032 times). */
+const GZIP_BOMB = new Uint8Array(gzipSync(new Uint8Array(64 * 1024 * 1024)));
+
+/** A body streamed in small chunks, without Content-Length (chunked framing). */
+function chunked(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at + 4096));
+      at += 4096;
+    },
+  });
+}
 
 function hostile() {
   return serve((request) => {
     const path = new URL(request.url).pathname;
+    if (path === "/chunked-br" || path === "/chunked-gzip") {
+      return new Response(chunked(path.endsWith("br") ? BOMB : GZIP_BOMB), {
+        headers: { "content-encoding": path.endsWith("br") ? "br" : "gzip" },
+      });
+    }
     if (path === "/bomb") {
       return new Response(BOMB, {
         headers: { "content-encoding": "br", "content-type": "application/octet-stream" },
@@ -157,4 +176,18 @@ Deno.test("hostile ui: JSON over the small cap is refused before any session che
   socket.onopen = () =>
     socket.send(JSON.stringify({ type: "hello", session: "y".repeat(MAX_SESSION_JSON) }));
   assert.equal(await closed, 4401);
+});
+
+Deno.test("hostile: a chunked brotli bomb is stopped in the CLI and -o leaves nothing; gzip passes", async () => {
+  await using server = hostile();
+  const dir = await Deno.makeTempDir();
+  const bomb = await dial(["GET", `${server.origin}/chunked-br`, "-o", `${dir}/out`]);
+  assert.equal(bomb.code, 1, bomb.stderr);
+  assert.match(bomb.stderr, /expands more than 2000 times: \d+ compressed bytes/);
+  assert.deepEqual(await Array.fromAsync(Deno.readDir(dir)), []);
+  // gzip's own ceiling (about 1,032 times) stays within the bound: 64 MiB arrive whole.
+  const gzip = await dial(["GET", `${server.origin}/chunked-gzip`, "-o", `${dir}/zeros`]);
+  assert.equal(gzip.code, 0, gzip.stderr);
+  assert.equal((await Deno.stat(`${dir}/zeros`)).size, 64 * 1024 * 1024);
+  await Deno.remove(dir, { recursive: true });
 });
