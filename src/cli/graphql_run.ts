@@ -65,7 +65,8 @@ export async function runGraphQL(
     ? {
       onRequest: (r: Parameters<typeof formatRequestHead>[0], framing: Framing) =>
         err.write(formatRequestHead(r, framing, err)),
-      onResponse: (_r: unknown, response: Response) => err.write(formatResponseHead(response, err)),
+      onResponse: (_r: unknown, response: Response) =>
+        err.write(formatResponseHead(response, err, { trace: true })),
     }
     : {};
 

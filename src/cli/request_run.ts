@@ -136,7 +136,8 @@ export async function runRequest(
       ? {
         onNote: (text) => void warn(err, text),
         onRequest: (request, framing) => err.write(formatRequestHead(request, framing, err)),
-        onResponse: (_request, response) => err.write(formatResponseHead(response, err)),
+        onResponse: (_request, response) =>
+          err.write(formatResponseHead(response, err, { trace: true })),
       }
       : {}),
   });

@@ -56,7 +56,8 @@ export async function runFiles(
           ? {
             onNote: (text: string) => void warn(err, text),
             onRequest: (request, framing) => err.write(formatRequestHead(request, framing, err)),
-            onResponse: (_request, response) => err.write(formatResponseHead(response, err)),
+            onResponse: (_request, response) =>
+              err.write(formatResponseHead(response, err, { trace: true })),
           }
           : {}),
       },

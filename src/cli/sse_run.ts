@@ -149,7 +149,8 @@ export async function runSse(
     ...(verbose
       ? {
         onRequest: (request, framing) => err.write(formatRequestHead(request, framing, err)),
-        onResponse: (_request, response) => err.write(formatResponseHead(response, err)),
+        onResponse: (_request, response) =>
+          err.write(formatResponseHead(response, err, { trace: true })),
       }
       : {}),
   });

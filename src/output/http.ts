@@ -4,6 +4,7 @@
  */
 import { type StatusClass, statusClass } from "../http/status.ts";
 import { displayUrl } from "../http/build_request.ts";
+import { redactUrl } from "../redact_url.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
 import { type Framing, headerText, wireHead } from "../http/wire.ts";
 import { responseMeta } from "../http/response_meta.ts";
@@ -42,18 +43,54 @@ export function formatRequestHead(
   return lines.join("\n") + "\n\n";
 }
 
+/** Options for {@link formatResponseHead}. */
+export interface ResponseHeadOptions {
+  /**
+   * A trace (`-v`), not output: URLs in `Location` and `Content-Location` lose userinfo and
+   * credential-named query values, as the next hop's request line does.
+   */
+  trace?: boolean;
+}
+
 /**
  * @param response a response
  * @param sink where it is printed (colour; on a terminal, control characters in the server's
  *   header values are escaped, so that a header cannot steer the terminal)
+ * @param options whether it is a `-v` trace
  * @returns the status line and headers, ending in a blank line
  */
-export function formatResponseHead(response: Response, sink: HeadSink): string {
+export function formatResponseHead(
+  response: Response,
+  sink: HeadSink,
+  options: ResponseHeadOptions = {},
+): string {
   const lines = [formatStatus(response, sink.color)];
   for (const [name, value] of response.headers) {
-    lines.push(header(canonical(name), headerText(value), sink));
+    const text = headerText(value);
+    const shownValue = options.trace && /^(content-)?location$/.test(name)
+      ? redactedLocation(text)
+      : text;
+    lines.push(header(canonical(name), shownValue, sink));
   }
   return lines.join("\n") + "\n\n";
+}
+
+/** @returns a Location value with userinfo and credential values redacted (relative ones too) */
+function redactedLocation(value: string): string {
+  const absolute = /^[a-z][a-z0-9+.-]*:/i.test(value);
+  if (!absolute && !value.startsWith("/")) return value;
+  try {
+    const url = new URL(value, "http://relative.invalid");
+    if (!/^(https?|wss?):$/.test(url.protocol)) return value;
+    const redacted = redactUrl(url);
+    if (redacted === url.href) return value;
+    if (absolute) return redacted;
+    return value.startsWith("//")
+      ? redacted.slice(url.protocol.length)
+      : redacted.slice(url.origin.length);
+  } catch {
+    return value;
+  }
 }
 
 const STATUS_STYLE: Record<StatusClass, string> = {

@@ -128,3 +128,22 @@ Deno.test("hostile: piped, the token and a GraphQL error stay byte-exact", async
   const graphql = await dial(["graphql", `${json.origin}/graphql`, "-q", "{ a }"]);
   assert.ok(graphql.stderr.includes(HOSTILE), graphql.stderr);
 });
+
+Deno.test("hostile: -v shows a Location's credentials redacted, as the next request line does", async () => {
+  await using server = serve((request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/next") return new Response("ok\n");
+    return new Response(null, {
+      status: 302,
+      headers: { location: `/next?token=t0ps3cret&page=2` },
+    });
+  });
+  const traced = await dial(["GET", `${server.origin}/start`, "-v", "-L"]);
+  assert.equal(traced.code, 0, traced.stderr);
+  assert.ok(!traced.stderr.includes("t0ps3cret"), traced.stderr);
+  assert.match(traced.stderr, /Location: \/next\?token=\(redacted\)&page=2\n/);
+  assert.match(traced.stderr, /GET \/next\?token=\(redacted\)&page=2/);
+  // -i prints the response as output: the header as the server sent it.
+  const included = await dial(["GET", `${server.origin}/start`, "-i"]);
+  assert.match(included.stdout, /Location: \/next\?token=t0ps3cret&page=2\n/);
+});
