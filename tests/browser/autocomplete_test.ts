@@ -10,17 +10,14 @@ Deno.test("browser: every text field that can hold a secret is autocomplete=off"
   await using browser = await launchBrowser();
   await using app = await openApp(browser);
   const { page } = app;
-  const remembered = () =>
-    page.evaluate(() =>
-      [...document.querySelectorAll("input")]
-        .filter((input) => !["checkbox", "radio", "file"].includes(input.type))
-        .filter((input) => input.offsetParent !== null)
-        .filter((input) =>
-          input.getAttribute("autocomplete") !== "off" &&
-          input.form?.getAttribute("autocomplete") !== "off"
-        )
-        .map((input) => input.id || input.getAttribute("aria-label") || input.outerHTML)
-    );
+  // Runs in the page (a string: the DOM types are not part of this test's compile).
+  const remembered = (): Promise<string[]> =>
+    page.evaluate(`[...document.querySelectorAll("input")]
+      .filter((input) => !["checkbox", "radio", "file"].includes(input.type))
+      .filter((input) => input.offsetParent !== null)
+      .filter((input) => input.getAttribute("autocomplete") !== "off" &&
+        input.form?.getAttribute("autocomplete") !== "off")
+      .map((input) => input.id || input.getAttribute("aria-label") || input.outerHTML)`);
   const seen = new Set<string>();
   for (const tab of ["HTTP", "GraphQL", "WebSocket", "SSE"]) {
     await page.getByRole("tab", { name: tab }).click();
