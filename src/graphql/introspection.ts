@@ -39,6 +39,40 @@ export interface Introspection {
 }
 
 /**
+ * The largest introspection response read: GitHub's schema, among the largest public ones, is
+ * a few MiB; a server that sends more is not describing a schema.
+ */
+export const MAX_INTROSPECTION_BYTES = 64 * 1024 * 1024;
+
+/** @returns the response, its body failing once it passes {@link MAX_INTROSPECTION_BYTES} */
+function capped(response: Response, host: string): Response {
+  if (!response.body) return response;
+  let size = 0;
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        size += chunk.length;
+        if (size <= MAX_INTROSPECTION_BYTES) return controller.enqueue(chunk);
+        controller.error(
+          new DialError(
+            `Introspection failed at ${host}: the response is larger than ${
+              MAX_INTROSPECTION_BYTES / 1024 / 1024
+            } MiB`,
+            ErrorCode.Introspection,
+            ExitCode.Failure,
+          ),
+        );
+      },
+    }),
+  );
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/**
  * Returns the introspection result of an endpoint: from the cache when one exists for the
  * endpoint and credential identity, else by sending the introspection query (through
  * `send()`, so OAuth 2.0 tokens are fetched and refreshed as for any operation).
@@ -58,7 +92,7 @@ export async function introspect(
     if (cached) return cached;
   }
   const spec = graphqlRequestSpec(endpoint, { query: getIntrospectionQuery() });
-  const { response } = await send(spec, options);
+  const response = capped((await send(spec, options)).response, endpoint.url.host);
   const credentialsHint = response.status === 401 || response.status === 403
     ? { hint: "check the credentials (-u, -B, -K, -H, --oauth2)" }
     : undefined;

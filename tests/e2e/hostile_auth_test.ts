@@ -56,3 +56,23 @@ Deno.test("hostile auth: the token fetch gives up on a silent endpoint with a ti
   assert.equal(error?.code, ErrorCode.Timeout, String(error));
   assert.match(error.message, /^Timed out waiting for 127\.0\.0\.1:\d+/);
 });
+
+Deno.test("hostile: an introspection answer without end is cut at 64 MiB (dial graphql --schema)", async () => {
+  await using server = serve(async (request) => {
+    await request.text();
+    const chunk = new TextEncoder().encode(" ".repeat(1024 * 1024));
+    return new Response(
+      new ReadableStream({
+        start: (c) => c.enqueue(new TextEncoder().encode('{"data":{"__schema":')),
+        pull: (c) => c.enqueue(chunk),
+      }, { highWaterMark: 0 }),
+      { headers: { "content-type": "application/json" } },
+    );
+  });
+  const result = await dial(["graphql", `${server.origin}/graphql`, "--schema"]);
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(
+    result.stderr,
+    /Introspection failed at 127\.0\.0\.1:\d+: the response is larger than 64 MiB/,
+  );
+});
