@@ -77,17 +77,24 @@ export function formatResponseHead(
 
 /** @returns a Location value with userinfo and credential values redacted (relative ones too) */
 function redactedLocation(value: string): string {
-  const absolute = /^[a-z][a-z0-9+.-]*:/i.test(value);
-  if (!absolute && !value.startsWith("/")) return value;
   try {
-    const url = new URL(value, "http://relative.invalid");
-    if (!/^(https?|wss?):$/.test(url.protocol)) return value;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(value) || value.startsWith("//")) {
+      const url = new URL(value, "http://relative.invalid");
+      if (!/^(https?|wss?):$/.test(url.protocol)) return value;
+      const redacted = redactUrl(url);
+      if (redacted === url.href) return value;
+      return value.startsWith("//") ? redacted.slice(url.protocol.length) : redacted;
+    }
+    // A relative reference: its query is redacted, the rest kept as written.
+    const mark = value.indexOf("?");
+    if (mark < 0) return value;
+    const end = value.indexOf("#", mark);
+    const query = end < 0 ? value.slice(mark) : value.slice(mark, end);
+    const url = new URL(`http://relative.invalid/${query}`);
     const redacted = redactUrl(url);
     if (redacted === url.href) return value;
-    if (absolute) return redacted;
-    return value.startsWith("//")
-      ? redacted.slice(url.protocol.length)
-      : redacted.slice(url.origin.length);
+    return value.slice(0, mark) + redacted.slice(url.origin.length + 1) +
+      (end < 0 ? "" : value.slice(end));
   } catch {
     return value;
   }

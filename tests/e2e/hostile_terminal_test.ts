@@ -135,7 +135,11 @@ Deno.test("hostile: -v shows a Location's credentials redacted, as the next requ
     if (url.pathname === "/next") return new Response("ok\n");
     return new Response(null, {
       status: 302,
-      headers: { location: `/next?token=t0ps3cret&page=2` },
+      headers: {
+        location: url.pathname === "/rel"
+          ? "next?token=t0ps3cret&page=2"
+          : "/next?token=t0ps3cret&page=2",
+      },
     });
   });
   const traced = await dial(["GET", `${server.origin}/start`, "-v", "-L"]);
@@ -143,6 +147,9 @@ Deno.test("hostile: -v shows a Location's credentials redacted, as the next requ
   assert.ok(!traced.stderr.includes("t0ps3cret"), traced.stderr);
   assert.match(traced.stderr, /Location: \/next\?token=\(redacted\)&page=2\n/);
   assert.match(traced.stderr, /GET \/next\?token=\(redacted\)&page=2/);
+  const relative = await dial(["GET", `${server.origin}/rel`, "-v"]);
+  assert.ok(!relative.stderr.includes("t0ps3cret"), relative.stderr);
+  assert.match(relative.stderr, /Location: next\?token=\(redacted\)&page=2\n/);
   // -i prints the response as output: the header as the server sent it.
   const included = await dial(["GET", `${server.origin}/start`, "-i"]);
   assert.match(included.stdout, /Location: \/next\?token=t0ps3cret&page=2\n/);
