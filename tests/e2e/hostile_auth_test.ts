@@ -38,7 +38,7 @@ Deno.test("hostile auth: a token response without end is cut at 1 MiB (dial auth
   ]);
   assert.equal(result.code, 9, result.stderr);
   assert.equal(result.stdout, "");
-  assert.match(result.stderr, /token response from 127\.0\.0\.1:\d+ is larger than 1 MiB/);
+  assert.match(result.stderr, /OAuth 2\.0 response from 127\.0\.0\.1:\d+ is larger than 1 MiB/);
   // What the server managed to send before dial stopped reading: the cap plus what the pipes
   // between them held, far from the gigabytes it would send.
   assert.ok(streamed < 16 * MAX_TOKEN_RESPONSE, `streamed ${streamed}`);

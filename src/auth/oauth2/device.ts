@@ -6,6 +6,7 @@
  * @module
  */
 import * as oauth from "oauth4webapi";
+import { boundedTokenFetch } from "./token_fetch.ts";
 import { AuthError, networkError, TimeoutError, UsageError } from "../../errors.ts";
 import { redactUrl } from "../../redact_url.ts";
 import { DEFAULT_CALLBACK_TIMEOUT, type ResolvedOAuth2Options } from "./parse_value.ts";
@@ -128,13 +129,11 @@ export async function deviceCodeGrant(
 function deviceHttpOptions(
   request: TokenRequestOptions,
 ): oauth.HttpRequestOptions<"POST", URLSearchParams> {
-  const fetchFn = request.fetch;
+  const fetchFn = boundedTokenFetch(request.fetch);
   return {
     [oauth.allowInsecureRequests]: true,
     ...(request.signal ? { signal: request.signal } : {}),
-    ...(fetchFn
-      ? { [oauth.customFetch]: (url: string, init: RequestInit) => fetchFn(url, init) }
-      : {}),
+    [oauth.customFetch]: (url: string, init: RequestInit) => fetchFn(url, init),
   };
 }
 

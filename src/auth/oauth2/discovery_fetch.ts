@@ -4,6 +4,7 @@
  * @module
  */
 import * as oauth from "oauth4webapi";
+import { boundedTokenFetch } from "./token_fetch.ts";
 import { AuthError } from "../../errors.ts";
 import { redactUrl } from "../../redact_url.ts";
 import type { DiscoveryOptions, ServerMetadata } from "./discovery.ts";
@@ -23,14 +24,13 @@ export async function fetchMetadata(
   algorithm: "oidc" | "oauth2",
   options: DiscoveryOptions,
 ): Promise<ServerMetadata> {
-  const fetchFn = options.fetch;
+  // Within the same time and size limits as a token request.
+  const fetchFn = boundedTokenFetch(options.fetch);
   const response = await oauth.discoveryRequest(issuer, {
     algorithm,
     [oauth.allowInsecureRequests]: true,
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(fetchFn
-      ? { [oauth.customFetch]: (url: string, init: RequestInit) => fetchFn(url, init) }
-      : {}),
+    [oauth.customFetch]: (url: string, init: RequestInit) => fetchFn(url, init),
   });
   let as: oauth.AuthorizationServer;
   try {

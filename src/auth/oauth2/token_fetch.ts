@@ -1,8 +1,9 @@
 /**
- * The fetch every token endpoint request goes through: a time limit and a size limit, so a
- * provider that never answers, or answers with gigabytes, cannot hang dial or fill its memory
- * (`dial auth token` included). A token response is a small JSON object; it is read whole here,
- * within both limits, before oauth4webapi parses it.
+ * The fetch every request to an OAuth 2.0 provider goes through (token endpoint, device
+ * authorization, discovery): a time limit and a size limit, so a provider that never answers,
+ * or answers with gigabytes, cannot hang dial or fill its memory (`dial auth token` included).
+ * Such an answer is a small JSON object; it is read whole here, within both limits, before
+ * oauth4webapi parses it.
  * @module
  */
 import { AuthError, networkError } from "../../errors.ts";
@@ -47,11 +48,14 @@ export function boundedTokenFetch(
         if (size > MAX_TOKEN_RESPONSE) throw tooLarge(url);
         chunks.push(chunk as Uint8Array<ArrayBuffer>);
       }
-      return new Response(NULL_BODY.has(response.status) ? null : new Blob(chunks), {
+      const read = new Response(NULL_BODY.has(response.status) ? null : new Blob(chunks), {
         status: response.status,
         statusText: response.statusText,
         headers: response.headers,
       });
+      // Messages name the URL that answered (after redirects), as fetch's Response does.
+      Object.defineProperty(read, "url", { value: response.url });
+      return read;
     } catch (error) {
       // Only the time limit is worded here; other failures are the token request's to word.
       if (init?.signal?.aborted || !timeout.aborted) throw error;
@@ -62,7 +66,7 @@ export function boundedTokenFetch(
 
 function tooLarge(url: URL): AuthError {
   return new AuthError(
-    `OAuth 2.0 token response from ${url.host} is larger than ${
+    `OAuth 2.0 response from ${url.host} is larger than ${
       MAX_TOKEN_RESPONSE / 1024 / 1024
     } MiB: refused`,
   );
