@@ -78,7 +78,13 @@ export async function openConnection(
         await bounded((conn as Deno.TlsConn).handshake());
       } catch (error) {
         if (abort.aborted) throw abort.reason;
-        throw errors!.tlsError(error, `proxy ${proxyTarget(proxy.url)} (${proxy.source})`) ?? error;
+        const failed = errors!.tlsError(error, `proxy ${proxyTarget(proxy.url)} (${proxy.source})`);
+        if (!failed) throw error;
+        // -k is for the server's certificate, not the proxy's: only trusting its CA helps.
+        throw new errors!.TlsError(failed.message, failed.check, {
+          hint: "trust the proxy's CA with --cacert file.pem (or one of the CA variables)",
+          cause: error,
+        });
       }
     }
     if (plan.proxy?.mode === "tunnel") await bounded(tunnel(conn, plan, errors!));

@@ -340,6 +340,7 @@ Deno.test("matrix: an https:// proxy, trusted through the same store, forwards h
       untrusted.stderr,
       `Cannot verify the TLS certificate of proxy localhost:${proxy.port} (--proxy): unknown issuer`,
     );
+    includes(untrusted.stderr, "hint: trust the proxy's CA with --cacert");
   } finally {
     await proxy.close();
   }
