@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
 import { firstLine, serve } from "../_helpers.ts";
 import { builtCli, installedDial } from "./_built.ts";
-import { deferServer } from "./_graphql_servers.ts";
+import { deferServer, subscriptionServer } from "./_graphql_servers.ts";
 import { startMockServer } from "./_oauth_servers.ts";
 
 const CHECKOUT = new URL("../../", import.meta.url).pathname;
@@ -177,7 +177,7 @@ Deno.test("installed offline: requests, -v with a redacted credential, usage err
   assert.match((await offline(["--version"])).stdout, /^\d+\.\d+\.\d+\n$/);
 });
 
-Deno.test("installed offline: dial graphql (graphql-js bundled) and its errors' exit codes", async () => {
+Deno.test("installed offline: dial graphql (graphql-js, graphql-ws bundled) and its errors' exit codes", async () => {
   await using server = await deferServer({ kind: "none" });
   const ok = await offline(["graphql", `${server.origin}/graphql`, "-q", "{ fast numbers }"]);
   assert.equal(ok.code, 0, ok.stderr);
@@ -188,6 +188,18 @@ Deno.test("installed offline: dial graphql (graphql-js bundled) and its errors' 
   const notGraphQL = await offline(["graphql", `${plain.origin}/`, "-q", "{ a }"]);
   assert.equal(notGraphQL.code, 1, notGraphQL.stderr);
   includes(notGraphQL.stderr, "error: Not a GraphQL response");
+  await using subscriptions = subscriptionServer({ kind: "none" });
+  const query = "subscription { countdown(from: 1) }";
+  const ws = await offline([
+    "graphql",
+    `${subscriptions.origin}/graphql`,
+    "--transport",
+    "ws",
+    "-q",
+    query,
+  ]);
+  assert.equal(ws.code, 0, ws.stderr);
+  assert.equal(ws.stdout, '{"data":{"countdown":1}}\n{"data":{"countdown":0}}\n');
 });
 
 Deno.test("installed offline: dial ws sends each line and prints each reply", async () => {
