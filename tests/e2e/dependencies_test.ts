@@ -165,7 +165,11 @@ async function cacheWith(keys: Iterable<string>): Promise<string> {
     ];
     const to = `${dir}/npm/registry.npmjs.org/${name}`;
     await Deno.mkdir(to, { recursive: true });
-    await Deno.copyFile(`${from}/${name}/registry.json`, `${to}/registry.json`);
+    // Deno writes a package's registry.json only when it fetched the package's metadata: a
+    // package installed from the lockfile alone (on an empty DENO_DIR) has none, and needs none.
+    await Deno.copyFile(`${from}/${name}/registry.json`, `${to}/registry.json`).catch((e) => {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    });
     await copyTree(`${from}/${name}/${version}`, `${to}/${version}`);
   }
   return dir;
