@@ -3,6 +3,7 @@
  * between `{%` and `%}`, the trimming of bodies.
  * @module
  */
+import { UsageError } from "../errors.ts";
 import type { BodyPart, ParseWarning, Script, Span } from "./http_file_types.ts";
 
 /** One line of the source. */
@@ -168,4 +169,32 @@ export function warnDirective(name: string, line: Line, warnings: ParseWarning[]
     ? `Directive "@${name}" is not supported by dial and is ignored`
     : `Unknown directive "@${name}" is ignored`;
   warnings.push({ message, line: line.number, column });
+}
+
+/** A request file that cannot be parsed; the message starts with `file:line:column`. */
+export class HttpFileSyntaxError extends UsageError {
+  /** The file as given to the parser. */
+  readonly path: string;
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column. */
+  readonly column: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param path the file
+   * @param line 1-based line
+   * @param column 1-based column
+   * @param message what is wrong
+   */
+  constructor(path: string, line: number, column: number, message: string) {
+    super(`${path}:${line}:${column}: ${message}`, {
+      hint: "see the request file format in docs/request-files.md",
+    });
+    this.name = "HttpFileSyntaxError";
+    this.path = path;
+    this.line = line;
+    this.column = column;
+  }
 }

@@ -156,4 +156,6 @@ export interface HttpFile {
   requests: HttpRequest[];
   /** Unknown directives and other things that were accepted with a doubt. */
   warnings: ParseWarning[];
+  /** With `recover`: the syntax errors of the requests that were left out. */
+  errors?: ParseWarning[];
 }

@@ -36,7 +36,6 @@
  * ends at its last line that is not blank and not a comment.
  * @module
  */
-import { UsageError } from "../errors.ts";
 import type {
   BodyPart,
   Directive,
@@ -50,6 +49,7 @@ import type {
 } from "./http_file_types.ts";
 import {
   clip,
+  HttpFileSyntaxError,
   KNOWN_DIRECTIVES,
   type Line,
   LineReader,
@@ -60,35 +60,7 @@ import {
   warnDirective,
 } from "./_http_lines.ts";
 
-export { KNOWN_DIRECTIVES };
-
-/** A request file that cannot be parsed; the message starts with `file:line:column`. */
-export class HttpFileSyntaxError extends UsageError {
-  /** The file as given to the parser. */
-  readonly path: string;
-  /** 1-based line. */
-  readonly line: number;
-  /** 1-based column. */
-  readonly column: number;
-
-  /**
-   * Creates the error.
-   *
-   * @param path the file
-   * @param line 1-based line
-   * @param column 1-based column
-   * @param message what is wrong
-   */
-  constructor(path: string, line: number, column: number, message: string) {
-    super(`${path}:${line}:${column}: ${message}`, {
-      hint: "see the request file format in docs/request-files.md",
-    });
-    this.name = "HttpFileSyntaxError";
-    this.path = path;
-    this.line = line;
-    this.column = column;
-  }
-}
+export { HttpFileSyntaxError, KNOWN_DIRECTIVES };
 
 /** `###` at the start of a line (spec 2.5). */
 function isSeparator(text: string): boolean {
@@ -104,19 +76,26 @@ const COMMENT = /^\s*(?:#|\/\/)/;
  *
  * @param source the file's text
  * @param path the file's name, for messages and relative includes
- * @returns the syntax tree, with warnings
- * @throws {HttpFileSyntaxError} naming file, line and column
+ * @param options `recover`: an editor's mode: a request with a syntax error is left out and
+ *   the error recorded in `errors`, instead of thrown
+ * @returns the syntax tree, with warnings (and, when recovering, errors)
+ * @throws {HttpFileSyntaxError} naming file, line and column (unless `recover`)
  * @example
  * ```ts
  * const file = parseHttpFile("GET https://example.com/\nAccept: text/html\n", "a.http");
  * file.requests[0]?.url; // "https://example.com/"
  * ```
  */
-export function parseHttpFile(source: string, path = "request.http"): HttpFile {
+export function parseHttpFile(
+  source: string,
+  path = "request.http",
+  options: { recover?: boolean } = {},
+): HttpFile {
   const reader = new LineReader(source);
   const variables: FileVariable[] = [];
   const requests: HttpRequest[] = [];
   const warnings: ParseWarning[] = [];
+  const errors: ParseWarning[] = [];
   const fail = (line: Line, column: number, message: string): never => {
     throw new HttpFileSyntaxError(path, line.number, column, message);
   };
@@ -135,10 +114,26 @@ export function parseHttpFile(source: string, path = "request.http"): HttpFile {
       line = reader.next();
     }
     context.index = requests.length + 1;
-    const request = parseBlock(block, 0, block.length, separator, context);
-    if (request) requests.push(request);
+    try {
+      const request = parseBlock(block, 0, block.length, separator, context);
+      if (request) requests.push(request);
+    } catch (error) {
+      if (!options.recover || !(error instanceof HttpFileSyntaxError)) throw error;
+      errors.push({
+        message: error.message.slice(`${path}:${error.line}:${error.column}: `.length),
+        line: error.line,
+        column: error.column,
+      });
+    }
   }
-  return { path, source, variables, requests, warnings };
+  return {
+    path,
+    source,
+    variables,
+    requests,
+    warnings,
+    ...(options.recover ? { errors } : {}),
+  };
 }
 
 interface BlockContext {

@@ -226,3 +226,15 @@ Deno.test("edit: remove one request, find the request at a cursor", () => {
   assert.equal(requestAt(file.requests, source.indexOf("### c") - 1)?.name, "b");
   assert.equal(requestAt(file.requests, 0)?.url, "http://a/");
 });
+
+Deno.test("parse: an editor's recover mode leaves out a broken request and records its error", () => {
+  const source = "GET http://a/\n\n###\nGET http://b/\nbroken header\n\n###\nGET http://c/\n";
+  assert.throws(() => parseHttpFile(source, "e.http"), HttpFileSyntaxError);
+  const file = parseHttpFile(source, "e.http", { recover: true });
+  assert.deepEqual(file.requests.map((r) => r.url), ["http://a/", "http://c/"]);
+  assert.deepEqual(file.errors, [{
+    message: 'Cannot parse header "broken header": missing ":"',
+    line: 5,
+    column: 1,
+  }]);
+});
