@@ -105,6 +105,8 @@ export class LineReader {
   /** @param source the text */
   constructor(source: string) {
     this.#source = source;
+    // A byte order mark (editors on Windows write one) is not part of the first line.
+    if (source.charCodeAt(0) === 0xfeff) this.#start = 1;
     this.#cr = source.indexOf("\r");
   }
 

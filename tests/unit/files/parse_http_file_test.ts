@@ -238,3 +238,11 @@ Deno.test("parse: an editor's recover mode leaves out a broken request and recor
     column: 1,
   }]);
 });
+
+Deno.test("parse: a byte order mark before the first request is not part of it", () => {
+  const file = parseHttpFile("\uFEFFPOST http://a/\r\nX-A: 1\r\n\r\nbody\r\n");
+  const request = file.requests[0]!;
+  assert.equal(request.method, "POST");
+  assert.equal(request.span.start, 1);
+  assert.deepEqual(request.body.map((p) => p.kind === "text" && p.text), ["body"]);
+});
