@@ -158,10 +158,19 @@ export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
   "timeout",
   "connection-timeout",
   "no-log",
+  // httpyac: run the named request first when it has not run in this run.
+  "ref",
 ]);
 
 /** Directives of other runners that dial reads and ignores, saying so. */
-const IGNORED_DIRECTIVES = new Set(["no-auto-encoding", "note", "prompt", "use-os-credentials"]);
+const IGNORED_DIRECTIVES = new Set([
+  "no-auto-encoding",
+  "note",
+  "prompt",
+  "use-os-credentials",
+  "title",
+  "description",
+]);
 
 /** Records a warning for a directive dial does not act on. */
 export function warnDirective(name: string, line: Line, warnings: ParseWarning[]): void {

@@ -88,6 +88,10 @@ export function requestDependencies(file: HttpFile, request: HttpRequest): strin
       if (defined) texts.push(defined.value);
     }
   }
+  // httpyac's `# @ref NAME` asks for it outright.
+  for (const directive of request.directives) {
+    if (directive.name === "ref" && directive.value) names.add(directive.value);
+  }
   return [...names];
 }
 

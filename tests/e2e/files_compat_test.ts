@@ -237,3 +237,37 @@ Deno.test("compat: REST Client's request variables chain (httpyac 6.16.7 cannot 
   assert.notEqual(peer.code, 0);
   assert.match(peer.text, /createComment\.response\.body\.\$\.id/);
 });
+
+Deno.test("compat: httpyac's guide examples, by dial and by httpyac", async () => {
+  await using server = await recorder();
+  const vars = [`host=${server.https}`];
+  const result = await dial([
+    "run",
+    `${FIXTURES}httpyac_guide.http`,
+    "--cacert",
+    server.ca,
+    "--var",
+    vars[0]!,
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    result.stderr,
+    /httpyac_guide\.http:40:3: Directive "@title" is not supported by dial and is ignored/,
+  );
+  const seen = server.seen.splice(0);
+  assert.deepEqual(seen.map((s) => `${s.method} ${s.path} ${s.authorization ?? "-"}`), [
+    "GET / -",
+    "GET / -",
+    "GET /get -",
+    "GET /anything?q=httpyac -",
+    "GET /anything?q=httpyac&ie=UTF-8 -",
+    "GET /anything Bearer token",
+    "GET /anything?q=bar -",
+    "GET /anything?q=bar_Extendend -",
+    "GET /json -",
+    "GET /json -",
+  ]);
+  const peer = await httpyac("httpyac_guide.http", vars);
+  assert.equal(peer.code, 0, peer.text);
+  assert.deepEqual(server.seen, seen);
+});

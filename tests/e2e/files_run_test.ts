@@ -380,3 +380,14 @@ Deno.test("run: >> saves a response body beside the file (a new name when it exi
   assert.equal(await Deno.readTextFile(`${dir}/saved/last.json`), '{"n":1}');
   assert.equal(await Deno.readTextFile(`${dir}/saved/body_1.json`), '{"n":1}');
 });
+
+Deno.test("run: httpyac's # @ref runs the named request first", async () => {
+  await using server = loginServer();
+  const dir = await project({
+    "ref.http":
+      `### login\n# @name login\nPOST ${server.origin}/login\nContent-Type: application/json\n\n{"user": "ann"}\n\n### me\n# @ref login\nGET ${server.origin}/me\n`,
+  });
+  const result = await dial(["run", `${dir}/ref.http`, "me"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(server.requests.map((r) => new URL(r.url).pathname), ["/login", "/me"]);
+});
