@@ -73,6 +73,19 @@ export async function sendFileRequest(
     });
     text = (await readEventStreamData(response.body, options.streams)).join("\n");
     body = new TextEncoder().encode(text);
+  } else if (!needsBody(fileRequest)) {
+    // Nothing reads it later (no handler, name or >> file): the body streams to the caller, as
+    // dial GET streams it, however large.
+    await options.onExchange?.({
+      fileRequest,
+      exchange,
+      body: new Uint8Array(),
+      dependency,
+      streamed: false,
+    });
+    await response.body?.cancel().catch(() => {});
+    body = new Uint8Array();
+    text = "";
   } else {
     body = new Uint8Array(await response.arrayBuffer());
     text = new TextDecoder().decode(body);
@@ -93,4 +106,10 @@ export async function sendFileRequest(
     requestHeaders,
     url: exchange.request.url.href,
   };
+}
+
+/** Whether anything after the exchange reads the response body. */
+function needsBody(fileRequest: FileRequest): boolean {
+  const { request } = fileRequest;
+  return request.handlers.length > 0 || request.name !== undefined || request.outputs.length > 0;
 }

@@ -45,13 +45,17 @@ export interface RequestResult {
   error?: DialError;
 }
 
-/** What the caller is shown of one exchange, after its body was read. */
+/**
+ * What the caller is shown of one exchange. Its response's body is the bytes read when a
+ * handler, a request variable or a `>>` file needs them; otherwise the live stream, which the
+ * caller reads (or cancels) before the run goes on.
+ */
 export interface ExchangeEvent {
   /** The request as built. */
   fileRequest: FileRequest;
-  /** The exchange; its response's body is the bytes below, ready to print. */
+  /** The exchange, its response ready to print. */
   exchange: Exchange;
-  /** The whole response body. */
+  /** The whole response body when it was read (empty when it streams). */
   body: Uint8Array<ArrayBuffer>;
   /** Whether it ran only because a selected request refers to it. */
   dependency: boolean;

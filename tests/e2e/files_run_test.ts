@@ -391,3 +391,16 @@ Deno.test("run: httpyac's # @ref runs the named request first", async () => {
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(server.requests.map((r) => new URL(r.url).pathname), ["/login", "/me"]);
 });
+
+Deno.test("run: a body nothing reads later streams through, as dial GET streams it", async () => {
+  const size = 5 * 1024 * 1024;
+  await using server = serve(() =>
+    new Response(new Uint8Array(size).fill(0x61), {
+      headers: { "Content-Type": "application/octet-stream" },
+    })
+  );
+  const dir = await project({ "big.http": `GET ${server.origin}/big\n` });
+  const result = await dial(["run", `${dir}/big.http`]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdoutBytes.byteLength, size);
+});
