@@ -4,7 +4,13 @@
  * the warning when a private environment file is tracked by git.
  * @module
  */
-import { type Environment, loadEnvironment, parseVarFlags } from "../files/environment.ts";
+import {
+  type Environment,
+  loadEnvironment,
+  parseVarFlags,
+  PRIVATE_ENV_FILE,
+  PUBLIC_ENV_FILE,
+} from "../files/environment.ts";
 import type { HttpFile } from "../files/http_file_types.ts";
 import { parseHttpFile } from "../files/parse_http_file.ts";
 import type { VariableValue } from "../files/substitute.ts";
@@ -49,7 +55,8 @@ export async function prepareFileRun(
     );
   }
   const cache = new Map<string, Promise<Environment | undefined>>();
-  const environmentFor = (dir: string) => {
+  const environmentFor = async (fileDir: string) => {
+    const dir = await environmentDir(fileDir);
     let loaded = cache.get(dir);
     if (!loaded) {
       loaded = loadEnvironment(dir, {
@@ -65,6 +72,38 @@ export async function prepareFileRun(
     return loaded;
   };
   return { transport, overrides, environmentFor };
+}
+
+/**
+ * The directory whose environment files serve a request file: its own, else the nearest parent
+ * that has one (as httpyac looks), up to the working directory or the file system's root.
+ *
+ * @param dir the request file's directory
+ * @returns the directory to read `http-client*.env.json` from
+ */
+export async function environmentDir(dir: string): Promise<string> {
+  const has = async (candidate: string) => {
+    for (const name of [PUBLIC_ENV_FILE, PRIVATE_ENV_FILE]) {
+      try {
+        await Deno.stat(`${candidate}/${name}`);
+        return true;
+      } catch {
+        // not in this directory
+      }
+    }
+    return false;
+  };
+  if (await has(dir)) return dir;
+  const cwd = Deno.cwd();
+  const start = dir.startsWith("/") ? dir : `${cwd}/${dir}`;
+  // Above the working directory only when the file is outside it.
+  const stop = start === cwd || start.startsWith(`${cwd}/`) ? cwd : "/";
+  let candidate = start.replace(/\/+$/, "") || "/";
+  while (candidate !== stop && candidate !== "/") {
+    candidate = candidate.slice(0, candidate.lastIndexOf("/")) || "/";
+    if (await has(candidate)) return candidate;
+  }
+  return dir;
 }
 
 /**

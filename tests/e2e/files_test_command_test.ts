@@ -193,3 +193,26 @@ Deno.test("test: a request whose named dependency failed is not sent and says wh
   assert.match(data.cases[1].message, /Request "login", which me refers to, failed/);
   assert.equal(server.requests.length, 0);
 });
+
+Deno.test("test: files in subdirectories use the nearest environment files above them", async () => {
+  await using server = itemServer();
+  const dir = await project({
+    "http-client.env.json": JSON.stringify({ dev: { origin: server.origin } }),
+    "api/items/read.http": "### read\nGET {{origin}}/items/7\n",
+    "api/other/http-client.env.json": JSON.stringify({ dev: { origin: "http://127.0.0.1:1" } }),
+    "api/other/x.http": "### other\nGET {{origin}}/items/7\n",
+  });
+  const result = await dial(["test", `${dir}/api/items`, "--env", "dev"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(server.requests.length, 1);
+  const nearest = await dial([
+    "test",
+    `${dir}/api/other/x.http`,
+    "--env",
+    "dev",
+    "--reporter",
+    "json",
+  ]);
+  assert.equal(nearest.code, 7);
+  assert.equal(server.requests.length, 1);
+});
