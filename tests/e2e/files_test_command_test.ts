@@ -2,15 +2,7 @@ import assert from "node:assert/strict";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { dial, serve } from "../_helpers.ts";
 import { includes } from "../assert.ts";
-
-async function project(files: Record<string, string>): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "dial-test-" });
-  for (const [name, text] of Object.entries(files)) {
-    await Deno.mkdir(`${dir}/${name}`.replace(/\/[^/]*$/, ""), { recursive: true });
-    await Deno.writeTextFile(`${dir}/${name}`, text);
-  }
-  return dir;
-}
+import { project } from "./_files.ts";
 
 function itemServer() {
   return serve((request) => {

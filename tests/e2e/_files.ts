@@ -1,0 +1,59 @@
+/**
+ * Helpers of the request-file tests: a temporary project directory and a login API.
+ * @module
+ */
+import { serve } from "../_helpers.ts";
+
+/**
+ * Writes files into a new temporary directory.
+ *
+ * @param files paths (may hold directories) and their text
+ * @returns the directory
+ */
+export async function project(files: Record<string, string>): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "dial-files-" });
+  for (const [name, text] of Object.entries(files)) {
+    await Deno.mkdir(`${dir}/${name}`.replace(/\/[^/]*$/, ""), { recursive: true });
+    await Deno.writeTextFile(`${dir}/${name}`, text);
+  }
+  return dir;
+}
+
+/** @returns a server: POST /login answers a token, /redirect redirects to /me, others echo */
+export function loginServer() {
+  return serve(async (request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/login") {
+      const { user } = await request.json();
+      return Response.json({ token: `tok-${user}` }, { headers: { "X-Session": "s-1" } });
+    }
+    if (url.pathname === "/redirect") return Response.redirect(new URL("/me", url), 302);
+    return Response.json({
+      path: url.pathname,
+      query: url.search,
+      authorization: request.headers.get("authorization"),
+      session: request.headers.get("x-session"),
+    });
+  });
+}
+
+/** Two requests chained by a handler's global and a REST Client request variable. */
+export const CHAIN = `@base = {{origin}}
+
+### login
+# @name login
+POST {{base}}/login
+Content-Type: application/json
+
+{"user": "{{user}}"}
+
+> {%
+  client.global.set("token", response.body.token);
+%}
+
+### me
+# @name me
+GET {{base}}/me?from={{login.response.body.$.token}}
+Authorization: Bearer {{token}}
+X-Session: {{login.response.headers.X-Session}}
+`;
