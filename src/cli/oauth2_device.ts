@@ -5,7 +5,7 @@
  */
 import { openSystemBrowser } from "../auth/oauth2/browser.ts";
 import type { DeviceCodePrompt } from "../auth/oauth2/device_prompt.ts";
-import { escapeControls, stderr } from "../output/terminal.ts";
+import { shown, stderr } from "../output/terminal.ts";
 
 /**
  * @param openBrowser whether to open the verification page (`--oauth2-browser`)
@@ -17,7 +17,7 @@ export function deviceCodePrinter(
   return async (prompt) => {
     const err = stderr();
     // Strings from the provider: escaped on a terminal like any other server text.
-    const safe = (text: string) => err.isTerminal ? escapeControls(text) : text;
+    const safe = (text: string) => shown(err, text);
     const complete = prompt.verificationUriComplete;
     const minutes = Math.max(1, Math.round(prompt.expiresIn / 60));
     const lines = [

@@ -9,7 +9,15 @@ import { statusExitCode } from "../http/status.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
-import { escapeControls, isBrokenPipe, paint, stderr, stdout, Style } from "../output/terminal.ts";
+import {
+  escapeControls,
+  isBrokenPipe,
+  paint,
+  shown,
+  stderr,
+  stdout,
+  Style,
+} from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
 import { showAuthorizationUrl } from "./oauth2_browser.ts";
 import { reportOAuth2Notice } from "./oauth2_notice.ts";
@@ -62,10 +70,10 @@ export async function runFiles(
           : {}),
       },
       ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
-      onLog: (text) => err.write(`${err.isTerminal ? escapeControls(text) : text}\n`),
+      onLog: (text) => err.write(`${shown(err, text)}\n`),
       onMessage: async (text) => {
         try {
-          await out.write(`${out.isTerminal ? escapeControls(text) : text}\n`);
+          await out.write(`${shown(out, text)}\n`);
         } catch (error) {
           if (!isBrokenPipe(error)) throw error;
         }
@@ -110,7 +118,8 @@ export async function runFiles(
         for (const test of result.tests) {
           const mark = test.passed ? "✓" : "✗";
           const why = test.passed ? "" : `: ${test.message ?? "failed"}`;
-          await err.write(`${mark} ${result.label}: ${test.name}${why}\n`);
+          // A test's message may quote the response: the terminal-safety rule applies.
+          await err.write(`${mark} ${shown(err, `${result.label}: ${test.name}${why}`)}\n`);
         }
       },
     });

@@ -11,7 +11,7 @@ import { appendRequest, type RequestModel, writeHttpRequest } from "../files/wri
 import { isCredentialName } from "../credential_name.ts";
 import { DialError, ErrorCode, ExitCode, UsageError } from "../errors.ts";
 import type { BodySource, RequestSpec } from "../http/request_spec.ts";
-import { escapeControls, stderr } from "../output/terminal.ts";
+import { shown, stderr } from "../output/terminal.ts";
 import { reveal } from "../secret.ts";
 import type { RequestFlagValues } from "./request.ts";
 
@@ -262,5 +262,5 @@ export async function reportSaved(saved: SavedRequest): Promise<void> {
     text += `; ${saved.secrets.map((s) => `{{${s}}}`).join(", ")} in ${saved.privateFile}` +
       " (keep it out of version control)";
   }
-  await err.write(`${err.isTerminal ? escapeControls(text) : text}\n`);
+  await err.write(`${shown(err, text)}\n`);
 }

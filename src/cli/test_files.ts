@@ -16,7 +16,7 @@ import {
 } from "../files/reporters.ts";
 import { runHttpFile } from "../files/run_http_file.ts";
 import { CookieJar } from "../http/cookies.ts";
-import { escapeControls, paint, stderr, stdout, Style } from "../output/terminal.ts";
+import { paint, shown, stderr, stdout, Style } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
 import { showAuthorizationUrl } from "./oauth2_browser.ts";
 import { reportOAuth2Notice } from "./oauth2_notice.ts";
@@ -75,7 +75,7 @@ export async function testFiles(
       ...(filter ? { filter } : {}),
       ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
       send: { transport: setup.transport, signal: context.signal },
-      onLog: (text) => err.write(`${err.isTerminal ? escapeControls(text) : text}\n`),
+      onLog: (text) => err.write(`${shown(err, text)}\n`),
       onResult: async (result) => {
         const cases = casesOf(path, [result]);
         report.cases.push(...cases);
@@ -114,10 +114,9 @@ export async function testFiles(
 }
 
 function line(c: TestCase, sink: { color: boolean; isTerminal: boolean }): string {
-  const text = prettyLine(c);
-  const shown = sink.isTerminal ? escapeControls(text) : text;
+  const text = shown(sink, prettyLine(c));
   const style = c.outcome === "passed" ? Style.green : Style.red;
-  return paint(shown.slice(0, 1), style, sink.color) + shown.slice(1) + "\n";
+  return paint(text.slice(0, 1), style, sink.color) + text.slice(1) + "\n";
 }
 
 function stripPretty(report: TestReport): string {

@@ -31,6 +31,20 @@ function jsonServer() {
     if (path === "/token") {
       return Response.json({ access_token: HOSTILE, token_type: "Bearer", expires_in: 60 });
     }
+    if (path === "/device") {
+      await request.text();
+      return Response.json({
+        device_code: "dev-1",
+        user_code: HOSTILE,
+        verification_uri: `${new URL(request.url).origin}/activate`,
+        expires_in: 600,
+        interval: 1,
+      });
+    }
+    if (path === "/device-token") {
+      await request.text();
+      return Response.json({ access_token: "tv-token", token_type: "Bearer", expires_in: 60 });
+    }
     if (path === "/denied") {
       return Response.json({ error: "invalid_client", error_description: HOSTILE }, {
         status: 400,
@@ -73,6 +87,19 @@ Deno.test("hostile: every printing path shows the same set escaped", onTerminal,
       args: ["GET", json.origin, "--oauth2", `client_credentials:${json.origin}/denied:app:s`],
       code: 9,
       expect: ESCAPED,
+    },
+    {
+      path: "a device login's user code",
+      args: [
+        "auth",
+        "token",
+        "--oauth2",
+        `device_code:${json.origin}/device-token:tv`,
+        "--oauth2-device-url",
+        `${json.origin}/device`,
+      ],
+      code: 0,
+      expect: `enter the code ${ESCAPED}`,
     },
     {
       path: "a GraphQL error",
