@@ -60,6 +60,21 @@ export function defaultCacheDir(): string {
 }
 
 /**
+ * The directory dial reads its configuration from and keeps sessions in:
+ * `$XDG_CONFIG_HOME/dial`, else `%APPDATA%\dial` on Windows and `~/.config/dial` elsewhere.
+ *
+ * @returns an absolute path (relative only without HOME)
+ */
+export function defaultConfigDir(): string {
+  const xdg = Deno.env.get("XDG_CONFIG_HOME");
+  if (xdg && isAbsolute(xdg)) return joinPath(xdg, "dial");
+  if (Deno.build.os === "windows") {
+    return joinPath(Deno.env.get("APPDATA") ?? Deno.env.get("USERPROFILE") ?? ".", "dial");
+  }
+  return joinPath(Deno.env.get("HOME") ?? ".", ".config", "dial");
+}
+
+/**
  * Creates a cache subdirectory and its parent (dial's cache directory) with mode 0700,
  * tightening them when they exist with wider modes.
  *

@@ -206,21 +206,31 @@ export interface ParsedAuth {
  *
  * @param values the flag values
  * @param url the request URL, for netrc (none: netrc is not read)
+ * @param itemHeaders headers from request items (`Name:value`), after the `-H` ones
  * @returns auth spec and headers
  * @throws {UsageError} on a malformed value, an unreadable reference, two flags that both set
  * Authorization, or two that both read stdin
  */
-export async function parseAuthFlags(values: AuthFlagValues, url?: URL): Promise<ParsedAuth> {
+export async function parseAuthFlags(
+  values: AuthFlagValues,
+  url?: URL,
+  itemHeaders: readonly HeaderField[] = [],
+): Promise<ParsedAuth> {
   claimStdinReaders(values);
-  const headers = await parseHeaderFlags(values.header);
+  const headers = [...await parseHeaderFlags(values.header), ...itemHeaders];
   const queryKeys: QueryKey[] = [];
   for (const text of values.apiKeyQuery) queryKeys.push(await parseQueryKeyFlag(text));
   const setters: string[] = [];
   if (values.auth !== undefined) setters.push("-u");
   if (values.bearer !== undefined) setters.push("-B");
   if (values.oauth2 !== undefined) setters.push("--oauth2");
-  if (headers.some((h) => h.name.toLowerCase() === "authorization")) {
-    setters.push('-H "Authorization: …"');
+  const isAuthorization = (h: HeaderField) => h.name.toLowerCase() === "authorization";
+  if (headers.some(isAuthorization)) {
+    setters.push(
+      itemHeaders.some(isAuthorization)
+        ? 'request item "Authorization:…"'
+        : '-H "Authorization: …"',
+    );
   }
   if (setters.length > 1) {
     throw new UsageError(

@@ -23,7 +23,9 @@ export const FORM_FLAG = {
   short: "F",
   value: "name=value|name=@file|name=@-[;filename=…][;type=…]",
   repeatable: true,
-  help: "multipart form field (repeatable)",
+  optionalValue: true,
+  valueShape: /=/,
+  help: "multipart form field (repeatable); bare --form: name=value items are a urlencoded form",
 } as const;
 
 /** The body flags of a request. */
@@ -77,11 +79,15 @@ export async function parseBodyFlags(values: BodyFlagValues): Promise<ParsedBody
     return { body: { kind: "text", text: data, contentType }, headers: [] };
   }
   if (values.json !== undefined) {
+    const headers = [{ name: "Accept", value: "application/json, */*;q=0.5" }];
+    if (values.json.startsWith("@") && values.json !== "@-") {
+      // Checked as it streams from disk and sent from the file: memory stays flat.
+      const path = await checkFile(values.json.slice(1), "--json");
+      await checkJsonFile(path);
+      return { body: { kind: "file", path, contentType: "application/json" }, headers };
+    }
     const text = await jsonText(values.json);
-    return {
-      body: { kind: "text", text, contentType: "application/json" },
-      headers: [{ name: "Accept", value: "application/json, */*;q=0.5" }],
-    };
+    return { body: { kind: "text", text, contentType: "application/json" }, headers };
   }
   if (values.form.length > 0) {
     const fields: FormField[] = [];
@@ -116,6 +122,32 @@ async function joinedData(values: string[]): Promise<BodySource> {
   return { kind: "bytes", bytes, contentType: "application/x-www-form-urlencoded" };
 }
 
+/** Validates a JSON file chunk by chunk (RFC 8259, as JSON.parse would judge it). */
+async function checkJsonFile(path: string): Promise<void> {
+  const { JsonPrettyPrinter, JsonSyntaxError } = await import("../output/json_stream.ts");
+  const validator = new JsonPrettyPrinter({ validateOnly: true });
+  const where = `--json file "${path}"`;
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path);
+  } catch (error) {
+    throw new UsageError(`Cannot read file "${path}" for --json: ${(error as Error).message}`);
+  }
+  try {
+    let first = true;
+    for await (const chunk of file.readable) {
+      // A UTF-8 byte order mark before the text is allowed, as reading the file as text skips it.
+      const bom = first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf;
+      validator.push(bom ? chunk.subarray(3) : chunk);
+      first = false;
+    }
+    validator.end();
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    throw new UsageError(`Invalid JSON in ${where}: ${error.message}`);
+  }
+}
+
 async function jsonText(value: string): Promise<string> {
   let text = value;
   let source = "--json";
@@ -123,17 +155,20 @@ async function jsonText(value: string): Promise<string> {
     claimStdin("--json @-");
     text = await new Response(Deno.stdin.readable).text();
     source = "--json from stdin";
-  } else if (value.startsWith("@")) {
-    const path = await checkFile(value.slice(1), "--json");
-    text = await Deno.readTextFile(path);
-    source = `--json file "${path}"`;
   }
   try {
     JSON.parse(text);
   } catch (error) {
     // V8 quotes the input ('Unexpected token …, "{…}" is not valid JSON'): it may be a secret.
     const why = (error as Error).message.replace(/, ".*" is not valid JSON$/s, "");
-    throw new UsageError(`Invalid JSON in ${source}: ${why}`);
+    // HTTPie's --json is a switch: `--json name=joe` meant a request item.
+    const item = source === "--json" && /^[\w.[\]-]+(?::=|==|=)/.test(value);
+    throw new UsageError(
+      `Invalid JSON in ${source}: ${why}`,
+      item
+        ? { hint: "request items need no flag: write name=value after the URL (JSON by default)" }
+        : {},
+    );
   }
   return text;
 }

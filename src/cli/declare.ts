@@ -30,6 +30,8 @@ export interface FlagDecl {
   readonly long: string;
   /** The one-letter short name without the dash, e.g. `L`. */
   readonly short?: string;
+  /** Other long names that mean the same flag (curl's spellings), e.g. `location`. */
+  readonly aliases?: readonly string[];
   /** The value's placeholder in help, e.g. `seconds`; a flag with one takes a value. */
   readonly value?: string;
   /** How the value is validated and typed (default `text`). */
@@ -42,8 +44,10 @@ export interface FlagDecl {
   readonly default?: string;
   /** The flag may be given many times; the values keep their order (`string[]`). */
   readonly repeatable?: boolean;
-  /** The value may be left out: bare, the flag reads as `true`. */
+  /** The value may be left out: bare, the flag reads as `true` (`""` when repeatable). */
   readonly optionalValue?: boolean;
+  /** With `optionalValue`: the next word is its value only when it matches this. */
+  readonly valueShape?: RegExp;
   /** The value names a file (completions offer files). */
   readonly file?: boolean;
   /** One line for `--help` and completions. */
@@ -98,6 +102,8 @@ export interface CommandDecl<As extends readonly ArgDecl[], Fs extends readonly 
   readonly flags?: Fs;
   /** Groups of flags that exclude each other. */
   readonly conflicts?: readonly ConflictDecl[];
+  /** Flags of other tools (curl) it does not have, each with a hint naming its own way. */
+  readonly flagHints?: Readonly<Record<string, string>>;
   /** Text after the flags in `--help`: examples, exit codes. */
   readonly epilog?: string;
   /** Subcommands. A command with subcommands and no `run` is a group. */
@@ -120,6 +126,8 @@ export interface Command {
   readonly flags: readonly FlagDecl[];
   /** See {@link CommandDecl.conflicts}. */
   readonly conflicts: readonly ConflictDecl[];
+  /** See {@link CommandDecl.flagHints}. */
+  readonly flagHints?: Readonly<Record<string, string>>;
   /** See {@link CommandDecl.epilog}. */
   readonly epilog?: string;
   /** See {@link CommandDecl.commands}. */
@@ -158,6 +166,7 @@ export function command<
     args: decl.args ?? [],
     flags: decl.flags ?? [],
     conflicts: decl.conflicts ?? [],
+    ...(decl.flagHints !== undefined ? { flagHints: decl.flagHints } : {}),
     ...(decl.epilog !== undefined ? { epilog: decl.epilog } : {}),
     commands: decl.commands ?? [],
     ...(run

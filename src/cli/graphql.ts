@@ -67,6 +67,7 @@ export const GRAPHQL_FLAGS = flags([
   },
   { long: "check-status", help: "exit 4/5 on HTTP 4xx/5xx, 10 when the response holds errors" },
   { long: "include", short: "i", help: "print the status line and headers" },
+  { long: "silent", short: "s", help: "print only the results (and their errors), no notes" },
   {
     long: "verbose",
     short: "v",

@@ -125,7 +125,9 @@ export async function runGraphQL(
     ...(variables ? { variables } : {}),
     ...(schema ? { schema } : {}),
   });
-  for (const warning of operation.warnings) await warn(err, warning.message);
+  // -s: the results and their errors only, no notes.
+  const note = flags.silent ? async () => {} : async (text: string) => await warn(err, text);
+  for (const warning of operation.warnings) await note(warning.message);
   const request = {
     query,
     ...(variables ? { variables } : {}),
@@ -166,7 +168,7 @@ export async function runGraphQL(
         // A refusal names its status, even when its body is a GraphQL envelope (400 is how
         // GraphQL over HTTP reports a bad document: its errors say it all).
         if (!withErrors && isErrorStatus(status) && status !== 400) {
-          await warn(err, `${url.host} answered HTTP ${status} ${statusText}`.trimEnd());
+          await note(`${url.host} answered HTTP ${status} ${statusText}`.trimEnd());
         }
         withErrors = true;
         const lines = formatGraphQLErrors(result.errors, err.color);
@@ -199,7 +201,7 @@ export async function runGraphQL(
   if (context.signal.aborted) return ExitCode.Interrupted;
   if (!flags.checkStatus) return ExitCode.OK;
   if (withErrors) {
-    if (!out.isTerminal) await warn(err, "The response holds GraphQL errors");
+    if (!out.isTerminal) await note("The response holds GraphQL errors");
     return ExitCode.GraphQL;
   }
   return isErrorStatus(status) ? statusExitCode(status) : ExitCode.OK;

@@ -57,13 +57,16 @@ export function helpText(path: readonly Command[]): string {
 
 function defaultUsage(command: Command): string {
   if (command.commands.length > 0 && !command.run) return "<command> [flags]";
-  const args = command.args.map((a) => a.required ? `<${a.name}>` : `[${a.name}]`);
-  return [...args, "[flags]"].join(" ");
+  return [...command.args.map(argLeft), "[flags]"].join(" ");
 }
 
 function commandLeft(command: Command): string {
-  const args = command.args.map((a) => a.required ? `<${a.name}>` : `[${a.name}]`);
-  return [command.name, ...args].join(" ");
+  return [command.name, ...command.args.map(argLeft)].join(" ");
+}
+
+function argLeft(arg: ArgDecl): string {
+  const name = arg.variadic ? `${arg.name}…` : arg.name;
+  return arg.required ? `<${name}>` : `[${name}]`;
 }
 
 /**
@@ -80,6 +83,7 @@ export function flagLeft(flag: FlagDecl): string {
 function flagHelp(flag: FlagDecl): string {
   const notes: string[] = [];
   if (flag.default !== undefined) notes.push(`default ${flag.default}`);
+  if (flag.aliases?.length) notes.push(`also ${flag.aliases.map((a) => `--${a}`).join(", ")}`);
   return notes.length > 0 ? `${flag.help} (${notes.join(", ")})` : flag.help;
 }
 

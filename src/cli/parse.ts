@@ -64,7 +64,9 @@ function scan(command: Command, argv: string[], name: string): Step {
   const positionals: string[] = [];
   const raw = new Map<FlagDecl, Array<string | true>>();
   const given: string[] = [];
-  const longs = new Map(command.flags.map((f) => [f.long, f]));
+  const longs = new Map(
+    command.flags.flatMap((f) => [f.long, ...(f.aliases ?? [])].map((long) => [long, f])),
+  );
   const shorts = new Map(command.flags.filter((f) => f.short).map((f) => [f.short!, f]));
   const add = (flag: FlagDecl, value: string | true) => {
     raw.set(flag, [...(raw.get(flag) ?? []), value]);
@@ -91,10 +93,14 @@ function scan(command: Command, argv: string[], name: string): Step {
           }
           return { kind: "sub", sub, rest: argv.slice(i + 1) };
         }
-        if (!command.run) {
-          if (arg === "help") return helpFor(command, argv[i + 1]);
-          throw unknownCommand(command, arg);
+        const next = argv[i + 1];
+        if (
+          arg === "help" &&
+          (!command.run || next === undefined || command.commands.some((c) => c.name === next))
+        ) {
+          return helpFor(command, next);
         }
+        if (!command.run) throw unknownCommand(command, arg);
       }
       positionals.push(arg);
       continue;
@@ -120,7 +126,9 @@ function scan(command: Command, argv: string[], name: string): Step {
         add(flag, inline);
       } else if (flag.optionalValue) {
         const next = argv[i + 1];
-        if (next !== undefined && !next.startsWith("-")) {
+        if (
+          next !== undefined && !next.startsWith("-") && (flag.valueShape?.test(next) ?? true)
+        ) {
           add(flag, next);
           i++;
         } else {
@@ -293,8 +301,17 @@ function missingValue(flag: FlagDecl): UsageError {
 
 function unknownFlag(command: Command, name: string, path: string, cluster?: string) {
   const isRoot = !path.includes(" ");
+  const inCluster = cluster && cluster !== name ? ` (in "${cluster}")` : "";
+  const elsewhere = command.flagHints?.[name];
+  if (elsewhere) {
+    return new UsageError(`unknown option '${name}'${inCluster}`, { hint: elsewhere });
+  }
   const known = [
-    ...command.flags.flatMap((f) => [`--${f.long}`, ...(f.short ? [`-${f.short}`] : [])]),
+    ...command.flags.flatMap((f) => [
+      `--${f.long}`,
+      ...(f.aliases ?? []).map((a) => `--${a}`),
+      ...(f.short ? [`-${f.short}`] : []),
+    ]),
     "--help",
     ...(isRoot ? ["--version"] : []),
   ];
@@ -303,7 +320,6 @@ function unknownFlag(command: Command, name: string, path: string, cluster?: str
     known.filter((k) => k.startsWith("--") === name.startsWith("--")),
   );
   const where = `${path} --help`;
-  const inCluster = cluster && cluster !== name ? ` (in "${cluster}")` : "";
   return new UsageError(`unknown option '${name}'${inCluster}`, {
     hint: suggestion
       ? `did you mean ${suggestion}? (${where} lists the flags)`
@@ -330,8 +346,10 @@ export function closest(word: string, candidates: readonly string[]): string | u
   const bare = word.replace(/^-+/, "");
   for (const candidate of candidates) {
     const name = candidate.replace(/^-+/, "");
+    // One letter is never "close" to another: -X is not a typo of -H.
+    if (bare.length < 2 || name.length < 2) continue;
     const d = distance(bare, name);
-    const limit = Math.max(1, Math.floor(name.length / 3));
+    const limit = Math.max(1, Math.floor(name.length / 4));
     if (d <= limit && d < bestDistance) {
       best = candidate;
       bestDistance = d;

@@ -5,6 +5,7 @@
  */
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
 import { BODY_FLAGS } from "./body_flags.ts";
+import { CURL_FLAGS, CURL_HINTS } from "./curl_flags.ts";
 import { type Command, command, flags, type FlagValues } from "./declare.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 
@@ -12,6 +13,7 @@ import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 export const FOLLOW_FLAG = {
   long: "follow",
   short: "L",
+  aliases: ["location"],
   help: "follow redirects (credentials never cross origins)",
 } as const;
 
@@ -20,6 +22,7 @@ export const REQUEST_ONLY_FLAGS = flags([
   FOLLOW_FLAG,
   {
     long: "max-redirects",
+    aliases: ["max-redirs"],
     value: "n",
     kind: "count",
     default: "10",
@@ -27,11 +30,18 @@ export const REQUEST_ONLY_FLAGS = flags([
   },
   {
     long: "timeout",
+    short: "m",
+    aliases: ["max-time"],
     value: "seconds",
     kind: "seconds",
     help: "limit the whole exchange (decimal seconds)",
   },
-  { long: "check-status", help: "exit 3, 4 or 5 on a 3xx, 4xx or 5xx response" },
+  {
+    long: "check-status",
+    short: "f",
+    aliases: ["fail"],
+    help: "exit 3, 4 or 5 on a 3xx, 4xx or 5xx response",
+  },
   { long: "include", short: "i", help: "print the status line and headers even when piped" },
   {
     long: "verbose",
@@ -43,7 +53,7 @@ export const REQUEST_ONLY_FLAGS = flags([
     short: "o",
     value: "file",
     file: true,
-    help: "write the body to a file (progress bar on a terminal)",
+    help: "write the body to a file (progress bar on a terminal; - for stdout)",
   },
   { long: "download", help: "save the body to a new file named by the server or the URL" },
   {
@@ -52,6 +62,12 @@ export const REQUEST_ONLY_FLAGS = flags([
     help: "resume a partial -o/--download file with a Range request",
   },
   { long: "silent", short: "s", help: "print only the body" },
+  {
+    long: "pretty",
+    value: "style",
+    choices: ["all", "colors", "format", "none"],
+    help: "format and/or colour the body, also piped (default all on a terminal, none piped)",
+  },
   {
     long: "cookie",
     short: "b",
@@ -64,6 +80,16 @@ export const REQUEST_ONLY_FLAGS = flags([
     value: "file",
     file: true,
     help: "read and save cookies in a Netscape cookie file (0600)",
+  },
+  {
+    long: "session",
+    value: "name|path",
+    help: "keep headers, cookies and auth (as references) for this host between runs (0600)",
+  },
+  {
+    long: "session-read-only",
+    value: "name|path",
+    help: "use a session without changing it",
   },
   { long: "curl", help: "print the equivalent curl command instead of sending" },
   {
@@ -81,6 +107,7 @@ export const REQUEST_FLAGS = flags([
   ...AUTH_FLAGS,
   ...BODY_FLAGS,
   ...REQUEST_ONLY_FLAGS,
+  ...CURL_FLAGS,
   ...TRANSPORT_FLAGS,
 ]);
 
@@ -108,7 +135,7 @@ redirects, 7 network, 8 timeout, 9 auth, 10 GraphQL errors, 130 interrupted.`;
 export const REQUEST_COMMAND: Command = command({
   name: "dial",
   summary: "Call HTTP APIs with Basic, Bearer, API-key or OAuth 2.0 auth",
-  usage: "[METHOD] <url> [flags]\ndial <command> [flags]",
+  usage: "[METHOD] <url> [items…] [flags]\ndial <command> [flags]",
   args: [
     {
       name: "method",
@@ -116,12 +143,28 @@ export const REQUEST_COMMAND: Command = command({
         "HTTP method; GET POST … in any case are sent upper-case, others as written (default GET, or POST with a body)",
     },
     { name: "url", help: "http(s) URL; no scheme means http://, :PORT/path means localhost" },
+    {
+      name: "items",
+      variadic: true,
+      help:
+        "HTTPie request items: Header:value Header; name=value name:=json name==query name@file",
+    },
   ],
   flags: REQUEST_FLAGS,
-  conflicts: [{ flags: ["curl", "offline"] }, ...AUTH_CONFLICTS],
+  conflicts: [
+    { flags: ["curl", "offline"] },
+    { flags: ["session", "session-read-only"] },
+    ...["data", "json", "form"].map((other) => ({
+      flags: ["upload-file", other],
+      reason: "give one request body",
+    })),
+    { flags: ["head", "request"], reason: "-I sends HEAD" },
+    ...AUTH_CONFLICTS,
+  ],
+  flagHints: CURL_HINTS,
   epilog: EPILOG,
   run: async ({ args, flags }, context) => {
     const { runRequest } = await import("./request_run.ts");
-    return await runRequest(args.method, args.url, flags, context);
+    return await runRequest([args.method, args.url, ...args.items], flags, context);
   },
 });

@@ -14,37 +14,36 @@ import {
   UsageError,
 } from "../errors.ts";
 import { authorize } from "../http/credentials.ts";
-import { framingOf, send, withCookies } from "../http/send.ts";
+import { type Exchange, framingOf, send, withCookies } from "../http/send.ts";
 import type { BodySource, RequestSpec } from "../http/request_spec.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
 import { isBrokenPipe, stderr, stdout, writeSync } from "../output/terminal.ts";
 import { redactUrlsInText } from "../redact_url.ts";
-import { parseAuthFlags } from "./auth_flags.ts";
-import { parseBodyFlags } from "./body_flags.ts";
+import { curlHabitArgs } from "./curl_flags.ts";
+import { buildSpec } from "./request_build.ts";
+import { splitWords } from "./request_target.ts";
 import type { CliContext } from "./context.ts";
 import { lazy } from "./lazy.ts";
-import { methodAndUrl } from "./flag_values.ts";
 import type { RequestFlagValues } from "./request.ts";
 import { curlTransportArgs, parseTransportFlags } from "./transport_flags.ts";
 
 /**
  * Runs the request command.
  *
- * @param first METHOD, or the URL
- * @param second the URL
+ * @param words the positional words: [METHOD] <url> [items…]
  * @param flags the flag values
  * @param context exit code and Ctrl-C signal
  * @returns the exit code
  */
 export async function runRequest(
-  first: string | undefined,
-  second: string | undefined,
+  words: ReadonlyArray<string | undefined>,
   flags: RequestFlagValues,
   context: CliContext,
 ): Promise<number> {
-  if (first === undefined) {
+  const given = words.filter((word) => word !== undefined);
+  if (given.length === 0) {
     const [{ helpText }, { ROOT }] = await Promise.all([
       import("./help.ts"),
       import("./program.ts"),
@@ -52,28 +51,24 @@ export async function runRequest(
     writeSync("stderr", helpText([ROOT]));
     return ExitCode.Usage;
   }
-  const body = await parseBodyFlags(flags);
-  const { method, url } = methodAndUrl(first, second, body.body !== undefined);
-  const auth = await parseAuthFlags(flags, url);
-  // -b and -c load their module only when given.
-  const cookieFlags = flags.cookie !== undefined || flags.cookieJar !== undefined
-    ? await import("./cookie_flags.ts")
-    : undefined;
-  const cookies = await cookieFlags?.parseCookieFlags(flags) ??
-    { headers: [], jar: undefined, files: {}, saveTo: undefined };
-  if (cookies.headers.length && auth.headers.some((h) => h.name.toLowerCase() === "cookie")) {
-    throw new UsageError('Conflicting flags -b and -H "Cookie: …": both set the Cookie header', {
-      hint: "use only one of them",
-    });
-  }
-  if (body.body && (method === "GET" || method === "HEAD")) {
-    throw new UsageError(`A request body cannot be sent with ${method}`, {
-      hint: "give another method, e.g. POST",
-    });
-  }
+  // curl's -o - is stdout.
+  if (flags.output === "-") flags = { ...flags, output: undefined };
+  const split = splitWords(given);
+  // --session loads its module only when given.
+  const sessionName = flags.session ?? flags.sessionReadOnly;
+  const session = sessionName === undefined
+    ? undefined
+    : await (await import("./session_run.ts")).useSession(sessionName, split, flags);
+  if (session) flags = session.flags;
+  const built = await buildSpec(split, flags);
+  const writeOut = flags.writeOut === undefined
+    ? undefined
+    : await (await import("../output/write_out.ts")).parseWriteOut(flags.writeOut);
+  const { method, url, auth, cookieFlags } = built;
+  const cookies = session ? { ...built.cookies, jar: session.jar(built) } : built.cookies;
   const timeout = flags.timeout;
   const maxRedirects = flags.maxRedirects;
-  const headers = [...auth.headers, ...cookies.headers, ...body.headers];
+  const headers = built.headers;
   // -C and --download load their module only when given.
   const saving = flags.continue || (flags.download && flags.output === undefined);
   const save = saving ? await import("./request_save.ts") : undefined;
@@ -84,7 +79,7 @@ export async function runRequest(
     url,
     headers: [...headers, ...(save?.resumeHeaders(resume, headers) ?? [])],
     auth: auth.auth,
-    ...(body.body ? { body: body.body } : {}),
+    ...(built.body ? { body: built.body } : {}),
   };
   if (flags.name !== undefined && flags.save === undefined) {
     throw new UsageError("--name needs --save FILE.http", {
@@ -117,31 +112,62 @@ export async function runRequest(
       maxRedirects,
       cookieFiles: cookies.files,
       ...(timeout !== undefined ? { timeout: timeout / 1000 } : {}),
-      extra: curlTransportArgs(flags),
+      extra: [...curlTransportArgs(flags), ...curlHabitArgs(flags)],
     });
     await out.write(curl + "\n");
     return ExitCode.OK;
   }
-  const signal = timeout === undefined
-    ? context.signal
-    : AbortSignal.any([context.signal, AbortSignal.timeout(timeout)]);
-  const exchange = await send(spec, {
-    transport,
-    follow: flags.follow,
-    maxRedirects,
-    signal,
-    ...(cookies.jar ? { cookies: cookies.jar } : {}),
-    onNotice: (text) => void warn(err, text),
-    ...(flags.verbose
-      ? {
-        onNote: (text) => void warn(err, text),
-        onRequest: (request, framing) => err.write(formatRequestHead(request, framing, err)),
-        onResponse: (_request, response) =>
-          err.write(formatResponseHead(response, err, { trace: true })),
-      }
-      : {}),
-  });
-  const { response } = exchange;
+  // --timeout bounds each attempt, as curl's --max-time does with --retry.
+  const attemptSignal = () =>
+    timeout === undefined
+      ? context.signal
+      : AbortSignal.any([context.signal, AbortSignal.timeout(timeout)]);
+  let signal = attemptSignal();
+  const dumpHead = flags.dumpHeader === undefined
+    ? undefined
+    : await (await import("./dump_header.ts")).openDumpHeader(flags.dumpHeader, out);
+  const started = performance.now();
+  let headAt = started;
+  let exchange: Exchange;
+  const sendOnce = async (body: BodySource | undefined) => {
+    signal = attemptSignal();
+    return await send({ ...spec, ...(body ? { body } : {}) }, {
+      transport,
+      follow: flags.follow,
+      maxRedirects,
+      signal,
+      ...(cookies.jar ? { cookies: cookies.jar } : {}),
+      onNotice: (text: string) => void warn(err, text),
+      ...(flags.verbose ? { onNote: (text: string) => void warn(err, text) } : {}),
+      ...(flags.verbose
+        ? { onRequest: (request, framing) => err.write(formatRequestHead(request, framing, err)) }
+        : {}),
+      onResponse: async (_request, response) => {
+        headAt = performance.now();
+        if (flags.verbose) await err.write(formatResponseHead(response, err, { trace: true }));
+        await dumpHead?.write(response);
+      },
+    });
+  };
+  try {
+    exchange = flags.retry
+      ? await (await import("./retry_run.ts")).sendWithRetries(sendOnce, spec, flags, {
+        signal: context.signal,
+        err,
+      })
+      : await sendOnce(spec.body);
+  } catch (error) {
+    await dumpHead?.close();
+    if (writeOut && error instanceof DialError) {
+      const { writeOutAfter } = await import("./write_out_run.ts");
+      await writeOutAfter(writeOut, { started, headAt, error, method, url }, { out, err });
+    }
+    throw error;
+  }
+  await dumpHead?.close();
+  const counted = writeOut ? countBody(exchange.response) : undefined;
+  const response = counted?.response ?? exchange.response;
+  if (session && cookies.jar) await session.save(built, cookies.jar, err);
   if (response.status === 401 && spec.auth.authorization?.kind === "basic" && !flags.silent) {
     const challenge = response.headers.get("www-authenticate") ?? "";
     if (/^\s*digest\b|,\s*digest\s/i.test(challenge)) {
@@ -166,8 +192,10 @@ export async function runRequest(
       return await save.saveResponse(response, exchange.request.url, flags, { out, err }, resume);
     }
     await printResponse(response, {
-      ...(flags.include ? { include: true } : {}),
+      // HEAD has only a head to show (curl -I prints it piped too).
+      ...(flags.include || method === "HEAD" ? { include: true } : {}),
       ...(flags.silent ? { silent: true } : {}),
+      ...(flags.pretty !== undefined ? { pretty: flags.pretty } : {}),
       ...(flags.output !== undefined ? { outputFile: flags.output } : {}),
     });
   } catch (error) {
@@ -176,11 +204,44 @@ export async function runRequest(
     await response.body?.cancel().catch(() => {});
     if (save && !response.ok) return statusExitCode(response.status);
   }
-  if (!flags.checkStatus || response.status < 300) return ExitCode.OK;
+  const code = !flags.checkStatus || response.status < 300
+    ? ExitCode.OK
+    : statusExitCode(response.status);
+  if (writeOut) {
+    const { writeOutAfter } = await import("./write_out_run.ts");
+    await writeOutAfter(writeOut, {
+      started,
+      headAt,
+      exchange,
+      size: counted?.size() ?? 0,
+      exitCode: code,
+      method,
+      url,
+    }, { out, err });
+  }
+  if (code === ExitCode.OK) return code;
   if (!flags.silent && (!out.isTerminal || flags.output !== undefined)) {
     await warn(err, `HTTP ${response.status} ${response.statusText}`.trimEnd());
   }
-  return statusExitCode(response.status);
+  return code;
+}
+
+/** The response with its body counted as it is read, for -w's %{size_download}. */
+function countBody(response: Response): { response: Response; size: () => number } {
+  let size = 0;
+  if (!response.body) return { response, size: () => 0 };
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      size += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+  });
+  const counted = new Response(response.body.pipeThrough(counter), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  return { response: counted, size: () => size };
 }
 
 function describeBody(body: BodySource): string {

@@ -9,6 +9,17 @@ import type { CliContext } from "./context.ts";
 import { oauth2CacheFailed } from "./oauth2_notice.ts";
 import { parseArgv } from "./parse.ts";
 import { ROOT, VERSION } from "./program.ts";
+import { defaultConfigDir, joinPath } from "../cache.ts";
+
+/** @returns the config file's path when it exists */
+function existingConfig(): string | undefined {
+  const path = joinPath(defaultConfigDir(), "config.json");
+  try {
+    return Deno.statSync(path).isFile ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The exit code after SIGTERM: 128 + 15, as a shell reports a process that SIGTERM ended. */
 const TERMINATED = 143;
@@ -25,7 +36,16 @@ export async function run(args: string[]): Promise<number> {
   const signals = listenForSignals(controller);
   const interrupted = signals.code;
   try {
-    const invocation = parseArgv(ROOT, args);
+    let invocation = parseArgv(ROOT, args);
+    // The config file is read only when it exists (one stat otherwise).
+    const configFile = invocation.kind === "run" && invocation.path.length === 1
+      ? existingConfig()
+      : undefined;
+    if (configFile && invocation.kind === "run") {
+      const { configure, loadConfig } = await import("./config.ts");
+      const config = await loadConfig(configFile);
+      if (config) invocation = await configure(ROOT, args, invocation, config);
+    }
     switch (invocation.kind) {
       case "version":
         writeSync("stdout", `${VERSION}\n`);

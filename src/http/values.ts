@@ -32,10 +32,13 @@ export function parseHeader(text: string, wording: HeaderWording = {}): HeaderFi
   const label = wording.label ?? "header";
   const example = wording.example ?? `"Name: value"`;
   // A header may hold a credential: messages name the header, never its value.
+  // `Name;` is a header with an empty value, as curl and HTTPie read it.
+  const empty = /^\s*([^:;\s]+);\s*$/.exec(text);
+  if (empty) text = `${empty[1]}:`;
   const colon = text.indexOf(":");
   if (colon < 0) {
     throw new UsageError(`Cannot parse ${label}: missing ":" between name and value`, {
-      hint: `write ${example}`,
+      hint: `write ${example}, or Name; for an empty value`,
     });
   }
   const name = text.slice(0, colon).trim();

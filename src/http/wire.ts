@@ -34,6 +34,26 @@ const UNSENDABLE: Record<string, string> = {
 };
 
 /**
+ * Headers Deno's fetch always sends, adding its own value when the request has none; so they
+ * cannot be left out, only sent empty (`Name;`).
+ */
+const ALWAYS_SENT = ["accept", "accept-language", "accept-encoding", "user-agent"];
+
+/**
+ * @param name a header the user asked to remove (HTTPie's `Name:` item)
+ * @param hasBody whether the request has a body (fetch then adds a `Content-Type`)
+ * @throws {UsageError} when the transport would send it anyway
+ */
+export function checkRemovable(name: string, hasBody: boolean): void {
+  const lower = name.toLowerCase();
+  if (ALWAYS_SENT.includes(lower) || (hasBody && lower === "content-type")) {
+    throw new UsageError(`Cannot remove header "${name}": Deno's fetch always sends one`, {
+      hint: `send it empty with "${name};"`,
+    });
+  }
+}
+
+/**
  * @param name a header name from `-H`
  * @throws {UsageError} when the header cannot be sent as given
  */

@@ -74,6 +74,16 @@ export interface JsonPrettyPrinterOptions {
   color?: boolean;
   /** Spaces per level. Default 2. */
   indent?: number;
+  /** Re-indent (default); false keeps the text's own layout and only colours it. */
+  reformat?: boolean;
+  /**
+   * Show `\uXXXX` escapes of printable characters (surrogate pairs too) as the characters, as
+   * HTTPie and jq do; escapes of control characters, `"` and `\` stay escapes. For a person's
+   * terminal only: piped output keeps the server's bytes.
+   */
+  decodeEscapes?: boolean;
+  /** Only validate: produce no output (a request body checked while it stays on disk). */
+  validateOnly?: boolean;
 }
 
 /**
@@ -88,6 +98,13 @@ export interface JsonPrettyPrinterOptions {
 export class JsonPrettyPrinter {
   #color: boolean;
   #indent: number;
+  #reformat: boolean;
+  #decode: boolean;
+  #emit: boolean;
+  /** The hex digits of the current `\u` escape, as written. */
+  #hex: number[] = [];
+  /** A decoded high surrogate waiting for its low half, and how it was written. */
+  #high: { unit: number; text: number[] } | undefined;
   #buf = new Uint8Array(1 << 16);
   #len = 0;
   #spaces = new Uint8Array(0);
@@ -107,6 +124,9 @@ export class JsonPrettyPrinter {
   constructor(options: JsonPrettyPrinterOptions = {}) {
     this.#color = options.color ?? false;
     this.#indent = options.indent ?? 2;
+    this.#reformat = options.reformat ?? true;
+    this.#decode = options.decodeEscapes ?? false;
+    this.#emit = !(options.validateOnly ?? false);
   }
 
   /**
@@ -129,14 +149,17 @@ export class JsonPrettyPrinter {
           if (c === 0x22 || c === 0x5c || c < 0x20) break;
           j++;
         }
+        if (j > i) this.#flushHigh();
         this.#bytes(chunk, i, j);
         if (j === n) break;
         if (c === 0x22) {
+          this.#flushHigh();
           this.#byte(c);
           if (this.#color) this.#bytes(RESET, 0, RESET.length);
           this.#state = this.#key ? COLON : this.#afterValue();
         } else if (c === 0x5c) {
-          this.#byte(c);
+          // Decoding: the backslash is written once the escape is known.
+          if (!this.#decode) this.#byte(c);
           this.#state = STRING_ESCAPE;
         } else {
           this.#fail(chunk, j, "control character in a string");
@@ -160,6 +183,7 @@ export class JsonPrettyPrinter {
         if (c === 0x75) {
           this.#state = STRING_HEX;
           this.#hexLeft = 4;
+          this.#hex = [];
         } else if (
           c === 0x22 || c === 0x5c || c === 0x2f || c === 0x62 || c === 0x66 || c === 0x6e ||
           c === 0x72 || c === 0x74
@@ -168,13 +192,22 @@ export class JsonPrettyPrinter {
         } else {
           this.#fail(chunk, i, "invalid escape in a string");
         }
-        this.#byte(c);
+        if (!this.#decode) this.#byte(c);
+        else if (c !== 0x75) {
+          this.#flushHigh();
+          if (c !== 0x2f) this.#byte(0x5c);
+          this.#byte(c);
+        }
         i++;
       } else if (state === STRING_HEX) {
         const c = chunk[i]!;
         if (!isHex(c)) this.#fail(chunk, i, "invalid \\u escape in a string");
-        this.#byte(c);
-        if (--this.#hexLeft === 0) this.#state = STRING_BODY;
+        if (this.#decode) this.#hex.push(c);
+        else this.#byte(c);
+        if (--this.#hexLeft === 0) {
+          this.#state = STRING_BODY;
+          if (this.#decode) this.#unicode(this.#hex);
+        }
         i++;
       } else if (state === LITERAL) {
         const c = chunk[i]!;
@@ -188,8 +221,10 @@ export class JsonPrettyPrinter {
       } else {
         const c = chunk[i]!;
         if (c === 0x20 || c === 0x09 || c === 0x0d) {
+          if (!this.#reformat) this.#byte(c);
           i++;
         } else if (c === 0x0a) {
+          if (!this.#reformat) this.#byte(c);
           this.#line++;
           this.#lineStart = this.#offset + i + 1;
           i++;
@@ -245,7 +280,7 @@ export class JsonPrettyPrinter {
       case COLON:
         if (c !== 0x3a) return this.#fail(chunk, i, 'expected ":"');
         this.#byte(0x3a);
-        this.#byte(0x20);
+        if (this.#reformat) this.#byte(0x20);
         this.#state = VALUE;
         return;
       case AFTER: {
@@ -371,7 +406,45 @@ export class JsonPrettyPrinter {
     return `line ${this.#line}, column ${offset - this.#lineStart + 1}`;
   }
 
+  /** A complete `\uXXXX` escape while decoding: the character, or the escape as written. */
+  #unicode(hex: number[]): void {
+    const unit = parseInt(String.fromCharCode(...hex), 16);
+    if (unit >= 0xdc00 && unit <= 0xdfff && this.#high) {
+      const point = 0x10000 + ((this.#high.unit - 0xd800) << 10) + (unit - 0xdc00);
+      this.#high = undefined;
+      const bytes = encoder.encode(String.fromCodePoint(point));
+      return this.#bytes(bytes, 0, bytes.length);
+    }
+    this.#flushHigh();
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      this.#high = { unit, text: hex };
+      return;
+    }
+    const printable = unit >= 0x20 && unit !== 0x22 && unit !== 0x5c && unit !== 0x7f &&
+      !(unit >= 0x80 && unit <= 0x9f) && !(unit >= 0xdc00 && unit <= 0xdfff);
+    if (printable) {
+      const bytes = encoder.encode(String.fromCharCode(unit));
+      return this.#bytes(bytes, 0, bytes.length);
+    }
+    this.#escape(hex);
+  }
+
+  /** Writes a high surrogate that found no low half as the escape it was. */
+  #flushHigh(): void {
+    if (!this.#high) return;
+    const { text } = this.#high;
+    this.#high = undefined;
+    this.#escape(text);
+  }
+
+  #escape(hex: number[]): void {
+    this.#byte(0x5c);
+    this.#byte(0x75);
+    for (const h of hex) this.#byte(h);
+  }
+
   #newline(depth: number): void {
+    if (!this.#reformat) return;
     const width = depth * this.#indent;
     if (this.#spaces.length < width) this.#spaces = new Uint8Array(width * 2).fill(0x20);
     this.#byte(0x0a);
@@ -379,13 +452,14 @@ export class JsonPrettyPrinter {
   }
 
   #byte(c: number): void {
+    if (!this.#emit) return;
     if (this.#len === this.#buf.length) this.#grow(1);
     this.#buf[this.#len++] = c;
   }
 
   #bytes(source: Uint8Array, start: number, end: number): void {
     const size = end - start;
-    if (size <= 0) return;
+    if (size <= 0 || !this.#emit) return;
     if (this.#len + size > this.#buf.length) this.#grow(size);
     this.#buf.set(source.subarray(start, end), this.#len);
     this.#len += size;

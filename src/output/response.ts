@@ -17,13 +17,26 @@ export interface PrintResponseOptions {
   silent?: boolean;
   /** `-o`: write the body to this file (with a progress bar when `err` is a terminal). */
   outputFile?: string;
+  /**
+   * `--pretty`, as HTTPie: `all` formats and colours, `format` re-indents JSON, `colors`
+   * colours it as sent, `none` prints the body as sent. Default: `all` on a terminal (colours
+   * as the terminal allows), `none` piped (byte for byte). Anything but `none` shows control
+   * characters escaped, as on a terminal, so `--pretty all | less -R` is safe.
+   */
+  pretty?: Pretty;
   /** Where stdout goes; tests may pass a buffer. */
   out?: Sink;
   /** Where notes go. */
   err?: Sink;
 }
 
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b|^application\/graphql-response\+json\b/i;
+/** `--pretty` values. */
+export type Pretty = "all" | "colors" | "format" | "none";
+
+/** JSON by its type: `application/json`, `text/json`, any `…+json`. */
+const JSON_TYPE = /^[\w.+-]+\/(?:[\w.+-]+\+)?json\b/i;
+/** Types whose bodies are shown as JSON when they turn out to be JSON (as HTTPie does). */
+const SNIFFED_TYPE = /^(?:text\/|application\/(?:x-)?javascript\b)/i;
 const TEXT_TYPE =
   /^(?:text\/|application\/(?:[\w.+-]+\+)?(?:xml|javascript|x-www-form-urlencoded|yaml|x-ndjson|graphql)\b)/i;
 
@@ -42,8 +55,15 @@ export async function printResponse(
   const out = options.out ?? stdout();
   const err = options.err ?? stderr();
   const toTerminal = out.isTerminal && !options.outputFile;
+  const pretty = options.pretty ?? (toTerminal ? "all" : "none");
+  // Shown to a person: on a terminal, or styled on purpose for a pager.
+  const display = !options.outputFile && (toTerminal || pretty !== "none");
+  const color = pretty === "all" || pretty === "colors"
+    ? (options.pretty !== undefined || out.color)
+    : false;
+  const view: Sink = { write: (data) => out.write(data), isTerminal: out.isTerminal, color };
   if (options.include || (toTerminal && !options.silent)) {
-    await out.write(formatResponseHead(response, out));
+    await out.write(formatResponseHead(response, display ? view : out));
   }
   const body = response.body;
   if (!body) return;
@@ -51,7 +71,7 @@ export async function printResponse(
     // Loaded only for -o, with its progress bar.
     const { saveReplacing } = await import("./save_file.ts");
     await saveReplacing(response, options.outputFile, { err, silent: options.silent ?? false });
-  } else if (!toTerminal) {
+  } else if (!display) {
     if (options.out) { for await (const chunk of body) await out.write(chunk); }
     else await pipeToStdout(body);
   } else {
@@ -67,7 +87,10 @@ export async function printResponse(
     const contentType = response.headers.get("content-type") ?? "";
     const decoder = await textDecoder(contentType, err, options);
     const text = decoder.encoding === "utf-8" ? body : transcode(body, decoder);
-    await printForPeople(text, contentType, decoder.encoding !== "utf-8", out, err, options);
+    await printForPeople(text, contentType, decoder.encoding !== "utf-8", view, err, {
+      ...options,
+      pretty,
+    });
   }
 }
 
@@ -121,14 +144,21 @@ async function printForPeople(
   err: Sink,
   options: PrintResponseOptions,
 ): Promise<void> {
-  if (JSON_TYPE.test(contentType)) return await printJson(body, out, err, options);
-  const decoder = new TextDecoder();
+  const pretty = options.pretty ?? "all";
   const reader = body.getReader();
+  let pending = await reader.read();
+  if (pretty !== "none") {
+    if (JSON_TYPE.test(contentType)) return await printJson(reader, pending, out, err, options);
+    if (SNIFFED_TYPE.test(contentType) && !pending.done && /^\s*[[{]/.test(head(pending.value))) {
+      return await printJson(reader, pending, out, err, { ...options, sniffed: true });
+    }
+  }
+  const decoder = new TextDecoder();
   let first = true;
   let size = 0;
   let endsWithNewline = true;
-  for (;;) {
-    const { done, value } = await reader.read();
+  for (;; pending = await reader.read()) {
+    const { done, value } = pending;
     if (done) break;
     size += value.length;
     if (first && !declaredText && !TEXT_TYPE.test(contentType) && value.includes(0)) {
@@ -155,6 +185,11 @@ async function printForPeople(
   if (size > 0 && !endsWithNewline && !rest.endsWith("\n")) await out.write("\n");
 }
 
+/** The start of a chunk as text, for sniffing JSON. */
+function head(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes.subarray(0, 64));
+}
+
 /** Formatted output is held back up to this size, so that a small invalid body prints as sent. */
 const HOLD_BYTES = 64 * 1024;
 
@@ -164,15 +199,20 @@ const HOLD_BYTES = 64 * 1024;
  * otherwise, and then reported.
  */
 async function printJson(
-  body: ReadableStream<Uint8Array>,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  first: ReadableStreamReadResult<Uint8Array>,
   out: Sink,
   err: Sink,
-  options: PrintResponseOptions,
+  options: PrintResponseOptions & { sniffed?: boolean },
 ): Promise<void> {
-  // Loaded only for a person's terminal: piped output is never re-indented.
+  // Loaded only for a person's terminal or --pretty: piped output is never re-indented.
   const { JsonPrettyPrinter, JsonSyntaxError } = await import("./json_stream.ts");
-  const printer = new JsonPrettyPrinter({ color: out.color });
-  const reader = body.getReader();
+  const printer = new JsonPrettyPrinter({
+    color: out.color,
+    reformat: options.pretty !== "colors",
+    decodeEscapes: out.isTerminal,
+  });
+  let pending: ReadableStreamReadResult<Uint8Array> | undefined = first;
   // Until the first write: the raw input and the formatted output, either of which may be shown.
   let raw: Uint8Array[] | undefined = [];
   let held: Uint8Array[] = [];
@@ -199,7 +239,8 @@ async function printJson(
   let syntax: JsonSyntaxError | undefined;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = pending ?? await reader.read();
+      pending = undefined;
       if (done) break;
       size += value.length;
       raw?.push(value);
@@ -220,7 +261,7 @@ async function printJson(
     } else {
       await write(tail);
     }
-    await write(NEWLINE);
+    if (last !== 0x0a) await write(NEWLINE);
     return;
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) {
@@ -244,7 +285,9 @@ async function printJson(
       await write(value, true);
     }
     if (last !== 0x0a) await write(NEWLINE);
-    if (!options.silent) await warn(err, `Response body is not valid JSON: ${syntax.message}`);
+    if (!options.silent && !options.sniffed) {
+      await warn(err, `Response body is not valid JSON: ${syntax.message}`);
+    }
   }
 }
 

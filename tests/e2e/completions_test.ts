@@ -126,7 +126,7 @@ words=(dial -H 'X: 1' ''); CURRENT=4; _dial | grep -e '^PATCH:' -e '^graphql:'`,
     assert.equal(
       out,
       `compdef _dial dial
---output:write the body to a file (progress bar on a terminal)
+--output:write the body to a file (progress bar on a terminal; - for stdout)
 ---
 bash:the shell
 zsh:the shell

@@ -121,6 +121,6 @@ Deno.test("secrets: an unquoted -H value spilling into arguments is not echoed",
     "http://127.0.0.1:9/",
   ]);
   assert.equal(result.code, 2, result.stderr);
-  assert.match(result.stderr, /^error: Too many arguments: expected at most 2, got 4$/m);
+  assert.match(result.stderr, /^error: Argument 3 is not a request item$/m);
   assert.ok(!result.stderr.includes(SECRET), result.stderr);
 });

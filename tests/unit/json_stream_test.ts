@@ -160,3 +160,36 @@ Deno.test("output: an empty JSON body prints nothing", async () => {
   assert.equal(out.text, "");
   assert.equal(err.text, "");
 });
+
+/** Formats with decoding (or colours only) at every split point; all splits must agree. */
+function everySplit(text: string, options: { decodeEscapes?: boolean; reformat?: boolean }) {
+  const bytes = encoder.encode(text);
+  const results = new Set<string>();
+  for (let cut = 0; cut <= bytes.length; cut++) {
+    const printer = new JsonPrettyPrinter(options);
+    const parts = [
+      printer.push(bytes.subarray(0, cut)),
+      printer.push(bytes.subarray(cut)),
+      printer.end(),
+    ];
+    results.add(parts.map((p) => decoder.decode(p, { stream: true })).join("") + decoder.decode());
+  }
+  assert.equal(results.size, 1, [...results].join("\n---\n"));
+  return [...results][0]!;
+}
+
+Deno.test("json stream: decodeEscapes shows printable \\u escapes and pairs as characters", () => {
+  const text = String
+    .raw`{"a":"caf\u00e9 \ud83d\ude00 \u0041\/","k\u00fc":"\u001b\u0022\u005c\n\u0085","lone":"\ud83d x \ude00 \ud83d\u0041"}`;
+  assert.equal(
+    everySplit(text, { decodeEscapes: true }),
+    `{\n  "a": "café 😀 A/",\n  "kü": "\\u001b\\u0022\\u005c\\n\\u0085",\n  "lone": "\\ud83d x \\ude00 \\ud83dA"\n}`,
+  );
+  // Without the option the escapes stay as the server sent them.
+  assert.match(everySplit(text, {}), /caf\\u00e9 \\ud83d\\ude00/);
+});
+
+Deno.test("json stream: reformat false keeps the layout and only colours", () => {
+  const text = '{ "a" :\n [1, true] }\n';
+  assert.equal(everySplit(text, { reformat: false }), text);
+});

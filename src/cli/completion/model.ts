@@ -56,7 +56,11 @@ export function completionModel(root: Command): CommandModel[] {
     const flags = [...command.flags, ...(path.length === 1 ? [VERSION_FLAG] : []), HELP_FLAG];
     models.push({
       path,
-      flags: flags.map(flagModel),
+      // curl's spellings (`--fail`, `--max-time`) are offered as well.
+      flags: flags.flatMap((flag) => {
+        const { short: _short, ...long } = flag;
+        return [flag, ...(flag.aliases ?? []).map((alias) => ({ ...long, long: alias }))];
+      }).map(flagModel),
       subcommands: command.commands.map((sub) => ({ name: sub.name, description: sub.summary })),
       words,
     });

@@ -1,0 +1,121 @@
+/**
+ * curl's data habits: `--data-urlencode` (encoded as curl does), `-G` (the data goes in the
+ * query of a GET) and `-T` (a file or stdin as the body of a PUT).
+ * @see https://curl.se/docs/manpage.html#--data-urlencode
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import type { BodySource } from "../http/request_spec.ts";
+import { claimStdin } from "./secret_ref.ts";
+
+/** The flags read here. */
+export interface CurlDataFlags {
+  /** `-d`, in order. */
+  data: string[];
+  /** `--data-urlencode`, in order. */
+  dataUrlencode: string[];
+  /** `-G`. */
+  get: boolean;
+  /** `-T`. */
+  uploadFile?: string | undefined;
+}
+
+/** What the curl data flags give. */
+export interface CurlData {
+  /** Text for the query (with `-G`). */
+  query?: string;
+  /** A body that replaces `-d`'s (urlencoded pairs, or `-T`'s file). */
+  body?: BodySource;
+  /** Whether `-d` was used up here (so it is not a body of its own). */
+  tookData: boolean;
+}
+
+/**
+ * @param flags -d, --data-urlencode, -G, -T
+ * @returns the query text and body they give
+ * @throws {UsageError} for unreadable files, or a stdin -d that must be joined
+ */
+export async function curlData(flags: CurlDataFlags): Promise<CurlData> {
+  const upload = flags.uploadFile;
+  if (upload !== undefined) {
+    if (upload === "-") {
+      claimStdin("-T -");
+      return { body: { kind: "stdin" }, tookData: false };
+    }
+    await checkFile(upload, "-T");
+    return { body: { kind: "file", path: upload }, tookData: false };
+  }
+  if (!flags.get && flags.dataUrlencode.length === 0) return { tookData: false };
+  const parts: string[] = [];
+  for (const value of flags.data) parts.push(await dataText(value));
+  for (const item of flags.dataUrlencode) parts.push(await urlencodeItem(item));
+  const text = parts.join("&");
+  if (flags.get) return { query: text, tookData: true };
+  return {
+    body: { kind: "text", text, contentType: "application/x-www-form-urlencoded" },
+    tookData: true,
+  };
+}
+
+/** `-d` joined with other data: its text, a file's text without line breaks (as curl). */
+async function dataText(value: string): Promise<string> {
+  if (value === "@-") {
+    throw new UsageError("Cannot join -d @- with -G or --data-urlencode", {
+      hint: "give the data from a file (-d @file) or as text",
+    });
+  }
+  if (!value.startsWith("@")) return value;
+  return (await readFile(value.slice(1), "-d")).replace(/[\r\n]/g, "");
+}
+
+/**
+ * One `--data-urlencode` value, as curl reads it: `content`, `=content`, `name=content`,
+ * `@file`, `name@file`; the content is percent-encoded (all but letters, digits and `-._~`).
+ */
+async function urlencodeItem(item: string): Promise<string> {
+  const at = item.search(/[=@]/);
+  if (at < 0) return curlEscape(item);
+  const name = item.slice(0, at);
+  const content = item[at] === "@"
+    ? await readFile(item.slice(at + 1), "--data-urlencode")
+    : item.slice(at + 1);
+  return name === "" ? curlEscape(content) : `${name}=${curlEscape(content)}`;
+}
+
+/**
+ * @param text text
+ * @returns it encoded as curl's --data-urlencode does: letters, digits and `-._~` kept, space
+ *   as `+`, every other UTF-8 byte as `%xx` in lower case
+ */
+export function curlEscape(text: string): string {
+  let out = "";
+  for (const byte of new TextEncoder().encode(text)) {
+    const char = String.fromCharCode(byte);
+    if (/[A-Za-z0-9._~-]/.test(char)) out += char;
+    else if (byte === 0x20) out += "+";
+    else out += `%${byte.toString(16).padStart(2, "0")}`;
+  }
+  return out;
+}
+
+async function readFile(path: string, flag: string): Promise<string> {
+  if (path === "-") {
+    claimStdin(`${flag} @-`);
+    return await new Response(Deno.stdin.readable).text();
+  }
+  await checkFile(path, flag);
+  return await Deno.readTextFile(path);
+}
+
+async function checkFile(path: string, flag: string): Promise<void> {
+  if (path === "") throw new UsageError(`Missing file name after ${flag}`);
+  try {
+    if ((await Deno.stat(path)).isDirectory) {
+      throw new UsageError(`Cannot read file "${path}" for ${flag}: a directory`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const why = error instanceof Deno.errors.NotFound ? "no such file" : (error as Error).message;
+    throw new UsageError(`Cannot read file "${path}" for ${flag}: ${why}`);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * The request command's words and flags to the parts of a request spec: method and URL,
+ * request items, the body flags and curl's data flags, auth, cookies and headers. Everything
+ * here is checked before anything is sent.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import type { BodySource, HeaderField } from "../http/request_spec.ts";
+import { checkRemovable } from "../http/wire.ts";
+import { parseAuthFlags, type ParsedAuth } from "./auth_flags.ts";
+import { parseBodyFlags } from "./body_flags.ts";
+import type { RequestFlagValues } from "./request.ts";
+import type { CurlData } from "./curl_body.ts";
+import type { ParsedItems } from "./request_items.ts";
+import { requestTarget, type Words } from "./request_target.ts";
+
+/** The cookie flags' module and what it read. */
+type CookieFlags = typeof import("./cookie_flags.ts");
+type ParsedCookies =
+  | import("./cookie_flags.ts").ParsedCookies
+  | { headers: HeaderField[]; jar: undefined; files: Record<never, never>; saveTo: undefined };
+
+/** A request's parts, from the command line. */
+export interface BuiltRequest {
+  /** The method. */
+  method: string;
+  /** The URL, query items and `-G` data added. */
+  url: URL;
+  /** Auth and the `-H` headers. */
+  auth: ParsedAuth;
+  /** Every header, in order: `-H`, items, `-A`, `-e`, cookies, the body's. */
+  headers: HeaderField[];
+  /** The headers the user gave: `-H`, items, `-A`, `-e` (what a session keeps). */
+  ownHeaders: HeaderField[];
+  /** The body. */
+  body?: BodySource;
+  /** What `-b`/`-c` read. */
+  cookies: ParsedCookies;
+  /** The cookie flags' module, when `-b` or `-c` was given. */
+  cookieFlags?: CookieFlags;
+}
+
+/**
+ * @param words the split positional words
+ * @param flags the flag values
+ * @returns the request's parts
+ * @throws {UsageError} on anything that cannot be sent as asked
+ */
+export async function buildSpec(words: Words, flags: RequestFlagValues): Promise<BuiltRequest> {
+  // Items and curl's data flags load their modules only when given.
+  const itemModule = words.items.length > 0 ? await import("./request_items.ts") : undefined;
+  const items: ParsedItems = await itemModule?.parseItems(words.items, words.itemPosition) ??
+    { headers: [], unset: [], query: [], data: [], files: [] };
+  const data: CurlData =
+    flags.uploadFile !== undefined || flags.get || flags.dataUrlencode.length > 0
+      ? await (await import("./curl_body.ts")).curlData(flags)
+      : { tookData: false };
+  const formMode = flags.form.includes("");
+  const flagsBody = await parseBodyFlags({
+    ...flags,
+    data: data.tookData ? [] : flags.data,
+    form: flags.form.filter((field) => field !== ""),
+  });
+  const base = data.body ? { body: data.body, headers: [] } : flagsBody;
+  const body = items.firstBodyItem === undefined
+    ? base
+    : (await import("./items_body.ts")).itemsBody(items, {
+      data: flags.data.length > 0 || flags.dataUrlencode.length > 0,
+      json: flags.json !== undefined,
+      upload: flags.uploadFile !== undefined,
+      formMode,
+    }, base);
+  const target = requestTarget(words, flags, body.body !== undefined);
+  const url = withQuery(target.url, [
+    ...items.query.map(([name, value]) =>
+      `${itemModule!.formEncode(name)}=${itemModule!.formEncode(value)}`
+    ),
+    ...(data.query ? [data.query] : []),
+  ]);
+  const auth = await parseAuthFlags(flags, url, items.headers);
+  const named = [
+    ...(flags.userAgent !== undefined ? [{ name: "User-Agent", value: flags.userAgent }] : []),
+    ...(flags.referer !== undefined ? [{ name: "Referer", value: flags.referer }] : []),
+  ];
+  for (const header of named) {
+    if (auth.headers.some((h) => h.name.toLowerCase() === header.name.toLowerCase())) {
+      const flag = header.name === "Referer" ? "-e" : "-A";
+      throw new UsageError(
+        `Conflicting flags ${flag} and a "${header.name}" header: both set ${header.name}`,
+        { hint: "use only one of them" },
+      );
+    }
+  }
+  // -b and -c load their module only when given.
+  const cookieFlags = flags.cookie !== undefined || flags.cookieJar !== undefined
+    ? await import("./cookie_flags.ts")
+    : undefined;
+  const cookies: ParsedCookies = await cookieFlags?.parseCookieFlags(flags) ??
+    { headers: [], jar: undefined, files: {}, saveTo: undefined };
+  if (cookies.headers.length && auth.headers.some((h) => h.name.toLowerCase() === "cookie")) {
+    throw new UsageError('Conflicting flags -b and -H "Cookie: …": both set the Cookie header', {
+      hint: "use only one of them",
+    });
+  }
+  if (body.body && (target.method === "GET" || target.method === "HEAD")) {
+    throw new UsageError(`A request body cannot be sent with ${target.method}`, {
+      hint: "give another method, e.g. POST",
+    });
+  }
+  const own = [...auth.headers, ...named];
+  // A body's Accept (--json, JSON items) gives way to the user's.
+  const implied = body.headers.filter((h) =>
+    !own.some((o) => o.name.toLowerCase() === h.name.toLowerCase())
+  );
+  let headers = [...own, ...cookies.headers, ...implied];
+  for (const name of items.unset) {
+    checkRemovable(name, body.body !== undefined);
+    headers = headers.filter((h) => h.name.toLowerCase() !== name.toLowerCase());
+  }
+  return {
+    method: target.method,
+    url,
+    auth,
+    headers,
+    ownHeaders: own,
+    ...(body.body ? { body: body.body } : {}),
+    cookies,
+    ...(cookieFlags ? { cookieFlags } : {}),
+  };
+}
+
+/** Appends encoded `name=value` pairs to a URL's query, keeping what it has. */
+function withQuery(url: URL, pairs: string[]): URL {
+  if (pairs.length === 0) return url;
+  const result = new URL(url);
+  const added = pairs.filter((p) => p !== "").join("&");
+  if (added === "") return result;
+  result.search = result.search.length > 1 ? `${result.search}&${added}` : `?${added}`;
+  return result;
+}

@@ -1,0 +1,78 @@
+/**
+ * `-w` after an exchange (or after a failure, as curl does: `%{http_code}` is `000`): gathers
+ * the measurements and prints the format.
+ * @module
+ */
+import type { DialError } from "../errors.ts";
+import type { Exchange } from "../http/send.ts";
+import { redactUrl } from "../redact_url.ts";
+import { escapeControls, type Sink } from "../output/terminal.ts";
+import { renderWriteOut, type WriteOutFormat } from "../output/write_out.ts";
+
+/** What the run knows when -w is printed. */
+export interface WriteOutRun {
+  /** `performance.now()` before sending. */
+  started: number;
+  /** `performance.now()` when the last response head arrived. */
+  headAt: number;
+  /** The exchange, when a response arrived. */
+  exchange?: Exchange;
+  /** The failure, when none did. */
+  error?: DialError;
+  /** Body bytes read. */
+  size?: number;
+  /** dial's exit code (the error's when it failed). */
+  exitCode?: number;
+  /** The method asked for. */
+  method: string;
+  /** The URL asked for. */
+  url: URL;
+}
+
+/**
+ * @param format the checked -w format
+ * @param run what the run measured
+ * @param sinks stdout and stderr
+ */
+export async function writeOutAfter(
+  format: WriteOutFormat,
+  run: WriteOutRun,
+  sinks: { out: Sink; err: Sink },
+): Promise<void> {
+  const ended = performance.now();
+  const request = run.exchange?.request;
+  const url = request?.url ?? run.url;
+  const response = run.exchange?.response;
+  const text = renderWriteOut(format, {
+    status: response?.status ?? 0,
+    timeTotal: (ended - run.started) / 1000,
+    timeStartTransfer: response ? (run.headAt - run.started) / 1000 : 0,
+    sizeDownload: run.size ?? 0,
+    urlEffective: redactUrl(url, request?.queryKeys ?? []),
+    contentType: response?.headers.get("content-type") ?? "",
+    remoteIp: format.needsRemoteIp ? await remoteIp(url) : "",
+    numRedirects: run.exchange?.redirects ?? 0,
+    method: request?.method ?? run.method,
+    ...(response ? { headers: response.headers } : {}),
+    exitCode: run.exitCode ?? run.error?.exitCode ?? 0,
+  });
+  for (const [sink, part] of [[sinks.out, text.stdout], [sinks.err, text.stderr]] as const) {
+    // Header values come from the server: escaped on a terminal.
+    if (part) await sink.write(sink.isTerminal ? escapeControls(part) : part);
+  }
+}
+
+/**
+ * The address the URL's host resolves to first (fetch does not report the peer's address;
+ * getaddrinfo's first answer is the one it tries first).
+ */
+async function remoteIp(url: URL): Promise<string> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  if (/^[\d.]+$/.test(host) || host.includes(":")) return host;
+  try {
+    const { lookup } = await import("node:dns/promises");
+    return (await lookup(host, { verbatim: true })).address;
+  } catch {
+    return "";
+  }
+}

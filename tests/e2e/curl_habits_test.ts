@@ -1,0 +1,233 @@
+import assert from "node:assert/strict";
+import { dial, serve } from "../_helpers.ts";
+import { headerValues, type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
+
+/** Runs curl (the oracle for its own flags) with no config file. */
+async function curl(args: string[], cwd?: string) {
+  const output = await new Deno.Command("curl", {
+    args: ["-q", "-s", ...args],
+    ...(cwd ? { cwd } : {}),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: output.code, stdout: new TextDecoder().decode(output.stdout) };
+}
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+const header = (request: RawRequest, name: string) => headerValues(request, name).join(", ");
+
+Deno.test("curl habits: -X, -A, -e, -G with -d and --data-urlencode send what curl sends", async () => {
+  await using server = rawServer();
+  const args = [
+    "-X",
+    "DELETE",
+    "-A",
+    "agent/1",
+    "-e",
+    "http://ref.test/",
+    "-G",
+    "-d",
+    "a=1",
+    "--data-urlencode",
+    "q=a b&c/é~*",
+    "--data-urlencode",
+    "=only",
+    `${server.origin}/p`,
+  ];
+  assert.equal((await curl(args)).code, 0);
+  const result = await dial(args);
+  assert.equal(result.code, 0, result.stderr);
+  const [fromCurl, fromDial] = server.requests;
+  assert.equal(fromDial!.line, fromCurl!.line);
+  for (const name of ["user-agent", "referer"]) {
+    assert.equal(header(fromDial!, name), header(fromCurl!, name));
+  }
+  assert.equal(requestPath(fromDial!), "/p?a=1&q=a+b%26c%2f%c3%a9~%2a&only");
+});
+
+Deno.test("curl habits: --data-urlencode without -G is a urlencoded POST body, as curl", async () => {
+  await using server = rawServer();
+  const args = ["-d", "x=1", "--data-urlencode", "msg=hi there", `${server.origin}/`];
+  await curl(args);
+  const result = await dial(args);
+  assert.equal(result.code, 0, result.stderr);
+  const [fromCurl, fromDial] = server.requests;
+  assert.equal(fromDial!.line, fromCurl!.line);
+  assert.equal(text(fromDial!.body), text(fromCurl!.body));
+  assert.equal(header(fromDial!, "content-type"), header(fromCurl!, "content-type"));
+});
+
+Deno.test("curl habits: -T PUTs the file, named after it when the URL ends in /", async () => {
+  await using server = rawServer();
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/up load.txt`, "payload\n");
+  await curl(["-T", "up load.txt", `${server.origin}/files/`], dir);
+  const result = await dial(["-T", "up load.txt", `${server.origin}/files/`], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  const [fromCurl, fromDial] = server.requests;
+  assert.equal(fromDial!.line, "PUT /files/up%20load.txt HTTP/1.1");
+  assert.equal(fromDial!.line, fromCurl!.line);
+  assert.equal(text(fromDial!.body), text(fromCurl!.body));
+  assert.equal(header(fromDial!, "content-length"), header(fromCurl!, "content-length"));
+  assert.equal(header(fromDial!, "content-type"), "");
+  const stdin = await dial(["-T", "-", `${server.origin}/in`], { stdin: "from stdin" });
+  assert.equal(stdin.code, 0, stdin.stderr);
+  assert.equal(server.requests[2]!.line, "PUT /in HTTP/1.1");
+  assert.equal(text(server.requests[2]!.body), "from stdin");
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("curl habits: -I sends HEAD and prints the head, also piped; -D writes heads", async () => {
+  await using server = rawServer(() => ({ headers: [["X-Test", "yes"]], body: "" }));
+  const result = await dial(["-I", `${server.origin}/`]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(server.requests[0]!.line, "HEAD / HTTP/1.1");
+  assert.match(result.stdout, /^HTTP\/1\.1 200 OK\n(.+\n)*X-Test: yes\n\n$/);
+  const head = await dial(["HEAD", `${server.origin}/`]);
+  assert.match(head.stdout, /^X-Test: yes$/m);
+  const dir = await Deno.makeTempDir();
+  const dumped = await dial(["-D", `${dir}/head.txt`, `${server.origin}/`, "-o", "-"]);
+  assert.equal(dumped.code, 0, dumped.stderr);
+  assert.match(
+    await Deno.readTextFile(`${dir}/head.txt`),
+    /^HTTP\/1\.1 200 OK\n(.+\n)*X-Test: yes\n\n$/,
+  );
+  const toStdout = await dial(["-D", "-", `${server.origin}/`]);
+  assert.match(toStdout.stdout, /^HTTP\/1\.1 200 OK\n(.+\n)*X-Test: yes\n\n$/);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("curl habits: -o - writes the body to stdout, no file named -", async () => {
+  await using server = rawServer(() => ({ body: "the body" }));
+  const dir = await Deno.makeTempDir();
+  const result = await dial(["-o", "-", `${server.origin}/`], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "the body");
+  assert.deepEqual([...Deno.readDirSync(dir)], []);
+  await Deno.remove(dir);
+});
+
+Deno.test("curl habits: -f/--fail is --check-status and -m/--max-time is --timeout", async () => {
+  await using server = rawServer(() => ({ status: "404 Not Found", body: "gone" }));
+  for (const flag of ["-f", "--fail"]) {
+    const result = await dial([flag, `${server.origin}/`]);
+    assert.equal(result.code, 4, result.stderr);
+  }
+  const silent = rawServerNeverAnswering();
+  const timed = await dial(["-m", "0.3", silent.origin]);
+  assert.equal(timed.code, 8, timed.stderr);
+  const long = await dial(["--max-time", "0.3", silent.origin]);
+  assert.equal(long.code, 8, long.stderr);
+  silent.close();
+});
+
+/** A listener that accepts and never answers (the timeout's counterpart). */
+function rawServerNeverAnswering() {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const conns: Deno.Conn[] = [];
+  (async () => {
+    for await (const conn of listener) conns.push(conn);
+  })().catch(() => {});
+  return {
+    origin: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
+    close() {
+      listener.close();
+      for (const conn of conns) conn.close();
+    },
+  };
+}
+
+Deno.test("curl habits: two ways of naming the method that disagree are a usage error", async () => {
+  const cases: Array<[string[], RegExp]> = [
+    [["POST", "http://127.0.0.1:9/", "-X", "PUT"], /Conflicting methods "POST" and -X PUT/],
+    [["GET", "http://127.0.0.1:9/", "-I"], /Conflicting methods "GET" and -I/],
+    [["-T", "/dev/null", "-d", "x", "http://127.0.0.1:9/"], /Conflicting flags -T and -d/],
+    [["-A", "a", "-H", "User-Agent: b", "http://127.0.0.1:9/"], /Conflicting flags -A and/],
+  ];
+  for (const [args, pattern] of cases) {
+    const result = await dial(args);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, pattern);
+  }
+  const same = await dial(["POST", "http://127.0.0.1:9/", "-X", "post", "--offline"]);
+  assert.equal(same.code, 0, same.stderr);
+});
+
+Deno.test("curl habits: flags dial spells otherwise get a hint naming dial's way", async () => {
+  const cases: Array<[string, RegExp]> = [
+    ["--compressed", /hint: dial always asks for gzip and br/],
+    ["-O", /hint: dial --download/],
+    ["--data-binary", /hint: write -d @FILE/],
+    ["-r", /hint: write -H "Range: bytes=0-99"/],
+  ];
+  for (const [flag, hint] of cases) {
+    const result = await dial(["GET", "http://127.0.0.1:9/", flag, "x"]);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, new RegExp(`^error: unknown option '${flag}'`, "m"));
+    assert.match(result.stderr, hint);
+  }
+});
+
+Deno.test("curl habits: an unknown flag suggests only a close one", async () => {
+  // Two edits from --version is not close for a 7-letter name (it was suggested for --session).
+  const far = await dial(["GET", "http://127.0.0.1:9/", "--virsian", "x"]);
+  assert.match(far.stderr, /^hint: dial --help lists the flags$/m);
+  const typo = await dial(["GET", "http://127.0.0.1:9/", "--sesion", "x"]);
+  assert.match(typo.stderr, /^hint: did you mean --session\?/m);
+  const letter = await dial(["GET", "http://127.0.0.1:9/", "-Q"]);
+  assert.match(letter.stderr, /^hint: dial --help lists the flags$/m);
+  const close = await dial(["GET", "http://127.0.0.1:9/", "--verbos"]);
+  assert.match(close.stderr, /^hint: did you mean --verbose\?/m);
+});
+
+Deno.test("curl habits: dial help [COMMAND] shows help, sending nothing", async () => {
+  const ws = await dial(["help", "ws"]);
+  assert.equal(ws.code, 0, ws.stderr);
+  assert.match(ws.stdout, /^Usage: dial ws <url>/);
+  const root = await dial(["help"]);
+  assert.equal(root.code, 0, root.stderr);
+  assert.match(root.stdout, /^Usage: dial \[METHOD\] <url> \[items…\] \[flags\]/);
+});
+
+Deno.test("curl habits: dial graphql -s prints the results and their errors, no notes", async () => {
+  await using server = serve(() =>
+    Response.json({ data: null, errors: [{ message: "boom" }] }, { status: 500 })
+  );
+  const args = ["graphql", server.origin, "-q", "{ a }", "--check-status"];
+  const loud = await dial(args);
+  assert.match(loud.stderr, /answered HTTP 500/);
+  const quiet = await dial([...args, "-s"]);
+  assert.equal(quiet.code, loud.code);
+  assert.doesNotMatch(quiet.stderr, /answered HTTP 500|holds GraphQL errors/);
+  assert.match(quiet.stderr, /boom/);
+  assert.equal(quiet.stdout, loud.stdout);
+});
+
+Deno.test("curl habits: -C - and HTTPie's --json switch get hints, nothing is sent", async () => {
+  const resume = await dial(["-C", "-", "-o", "/tmp/never", "http://127.0.0.1:9/"]);
+  assert.equal(resume.code, 2);
+  assert.match(
+    resume.stderr,
+    /^error: A lone "-" is not a method\nhint: curl's -C - is dial's -C/m,
+  );
+  const json = await dial(["POST", "http://127.0.0.1:9/", "--json", "name=joe"]);
+  assert.equal(json.code, 2);
+  assert.match(json.stderr, /hint: request items need no flag: write name=value after the URL/);
+});
+
+Deno.test("curl habits: --curl carries --retry, -w and -D along", async () => {
+  const result = await dial([
+    "http://127.0.0.1:9/x",
+    "--retry",
+    "2",
+    "--retry-delay",
+    "1.5",
+    "-w",
+    "%{http_code}",
+    "-D",
+    "-",
+    "--curl",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, / --retry 2 --retry-delay 1\.5 -D - -w '%\{http_code\}'$/m);
+});
