@@ -3,7 +3,7 @@
  * started in-process on 127.0.0.1 port 0.
  * @module
  */
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import { startUiServer, type UiServer, type UiServerOptions } from "../../src/ui/server.ts";
 
 /** The Chromium Debian installs (`apt-get install chromium`); never a downloaded one. */
@@ -45,16 +45,21 @@ export interface AppSession {
  *
  * @param browser the browser
  * @param options server options
+ * @param contextOptions the browser context's (viewport, colour scheme)
  * @returns the server and the page, disposed together
  */
 export async function openApp(
   browser: Browser,
   options: UiServerOptions = {},
+  contextOptions: BrowserContextOptions = {},
 ): Promise<AppSession> {
   // Introspection results are cached per endpoint: keep them out of the real cache.
   const graphqlCacheDir = await Deno.makeTempDir({ prefix: "dial-ui-graphql-" });
   const server = await startUiServer({ graphqlCacheDir, ...options });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 860 },
+    ...contextOptions,
+  });
   context.setDefaultTimeout(30_000);
   const page = await context.newPage();
   const errors: string[] = [];

@@ -9,6 +9,7 @@ import type { JSX } from "preact";
 import { basicSetup, EditorView } from "codemirror";
 import { Compartment, EditorState, type Extension } from "@codemirror/state";
 import { keymap, placeholder } from "@codemirror/view";
+import { editorTheme } from "./editor_theme.ts";
 
 /** Props of {@link CodeEditor}. */
 export interface CodeEditorProps {
@@ -46,6 +47,7 @@ export function CodeEditor(props: CodeEditorProps): JSX.Element {
         extensions: [
           keymap.of((props.keys ?? []).map(({ key, run }) => ({ key, run, preventDefault: true }))),
           basicSetup,
+          editorTheme,
           EditorView.lineWrapping,
           EditorView.contentAttributes.of({ "aria-label": props.label }),
           // Read-only viewers stay focusable (Tab reaches them, Ctrl/Cmd+F searches them).

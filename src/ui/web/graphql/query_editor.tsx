@@ -1,13 +1,11 @@
 /**
- * The query editor: GraphQL highlighting, schema-aware completion and validation
+ * The query editor: GraphQL highlighting (colours in `../editor_theme.ts`), schema-aware completion and validation
  * (cm6-graphql), Ctrl/Cmd+Enter to run.
  * @module
  */
 import type { JSX } from "preact";
 import { useMemo } from "preact/hooks";
-import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { linter } from "@codemirror/lint";
-import { tags } from "@lezer/highlight";
 import { graphql } from "cm6-graphql";
 import { CodeEditor } from "../code_editor.tsx";
 import { loadedSchema, queryText } from "./state.ts";
@@ -18,16 +16,6 @@ const QUIET_WHEN_EMPTY = linter(null, {
   tooltipFilter: (diagnostics, state) => state.doc.toString().trim() === "" ? [] : [...diagnostics],
 });
 
-/** Colours for what cm6-graphql tags but the default style leaves plain, as GraphiQL does. */
-const NAMES = syntaxHighlighting(
-  HighlightStyle.define([
-    { tag: tags.variableName, color: "var(--hl-variable)" },
-    { tag: tags.propertyName, color: "var(--hl-field)" },
-    { tag: tags.attributeName, color: "var(--hl-argument)" },
-    { tag: tags.modifier, color: "var(--hl-directive)" },
-  ]),
-);
-
 /**
  * @param props what Ctrl/Cmd+Enter does
  * @returns the query editor
@@ -35,7 +23,7 @@ const NAMES = syntaxHighlighting(
 export function QueryEditor(props: { onRun: () => void }): JSX.Element {
   const schema = loadedSchema()?.schema;
   // A new schema reconfigures the editor's language, completion and lint in place.
-  const extensions = useMemo(() => [graphql(schema), QUIET_WHEN_EMPTY, NAMES], [schema]);
+  const extensions = useMemo(() => [graphql(schema), QUIET_WHEN_EMPTY], [schema]);
   return (
     <CodeEditor
       label="Query"
