@@ -136,11 +136,23 @@ export interface Row {
   enabled?: boolean;
 }
 
+/** A file the page attached to a multipart form row: its name, media type and bytes. */
+export interface FileJson {
+  name: string;
+  type: string;
+  base64: string;
+}
+
+/** A multipart form row: a text value, or a file (then `value` shows the file's name). */
+export interface FormRow extends Row {
+  file?: FileJson;
+}
+
 /** The HTTP tab's body. */
 export type BodyJson =
   | { kind: "none" }
   | { kind: "json" | "text"; text: string; contentType?: string }
-  | { kind: "form"; fields: Row[] };
+  | { kind: "form"; fields: FormRow[] };
 
 /** `POST /api/http` and `POST /api/http/curl` ask. */
 export interface HttpRequestJson {

@@ -108,6 +108,19 @@ export class BodyStore {
   }
 
   /**
+   * Writes a file the page attached to a form into the private directory, for one send.
+   *
+   * @param bytes the file's bytes
+   * @returns its path, and removal (also done when the server stops)
+   */
+  async upload(bytes: Uint8Array): Promise<{ path: string } & AsyncDisposable> {
+    const dir = await (this.#dir ??= Deno.makeTempDir({ prefix: "dial-ui-bodies-" }));
+    const path = `${dir}/upload-${crypto.randomUUID()}`;
+    await Deno.writeFile(path, bytes, { createNew: true, mode: 0o600 });
+    return { path, [Symbol.asyncDispose]: () => Deno.remove(path).catch(() => {}) };
+  }
+
+  /**
    * @param id a body's id
    * @returns the whole body as a stream
    * @throws {UsageError} when the body is no longer kept

@@ -11,10 +11,11 @@ import { responseHeaders } from "../../http/wire.ts";
 import { toCurl } from "../../output/curl.ts";
 import { UsageError } from "../../errors.ts";
 import type { BodyStore } from "./body_store.ts";
-import { boolean, object, readJson, string } from "./decode.ts";
-import { parseUiRequest, type UiOAuthSettings } from "./spec_json.ts";
+import { boolean, isObject, object, readJson, string } from "./decode.ts";
+import { parseUiRequest, type UiOAuthSettings, uploadOf } from "./spec_json.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
 import type { HttpEvent } from "../protocol.ts";
+import { isBinaryBody } from "./body_kind.ts";
 
 /** Bodies larger than this are cut in the viewer (the size is still reported in full). */
 export const MAX_SHOWN_BODY = 5 * 1024 * 1024;
@@ -48,9 +49,12 @@ export interface ApiContext {
  */
 export async function handleHttpSend(request: Request, context: ApiContext): Promise<Response> {
   const json = object(await readJson(request), "request");
-  const spec = parseUiRequest(json, context.oauth);
+  // Parsed once without the files first: a bad field is refused before anything is written.
+  parseUiRequest(json, context.oauth);
   const follow = json.follow === undefined ? true : boolean(json.follow, "follow");
   return ndjsonResponse<HttpEvent>(async ({ emit, signal }) => {
+    await using uploads = await spoolUploads(json.body, context.bodies);
+    const spec = parseUiRequest(json, context.oauth, uploads.paths);
     const started = performance.now();
     const exchange = await send(spec, {
       follow,
@@ -61,7 +65,11 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
       ? await context.bodies.spool(exchange.response.body, MAX_SHOWN_BODY)
       : await readLimited(exchange.response.body, MAX_SHOWN_BODY);
     const timeMs = performance.now() - started;
-    const binary = bytes.includes(0);
+    const binary = isBinaryBody(
+      exchange.response.headers.get("content-type") ?? "",
+      bytes,
+      size > bytes.length,
+    );
     const version = responseMeta(exchange.response)?.version;
     emit({
       type: "response",
@@ -118,6 +126,51 @@ export async function handleHttpBody(request: Request, context: ApiContext): Pro
       "Content-Disposition": "attachment",
     },
   });
+}
+
+/**
+ * Writes the files attached to a multipart form to the server's private directory.
+ *
+ * @param body the request's `body` JSON
+ * @param bodies the store whose private directory holds them
+ * @returns row index → path, removed when disposed
+ */
+async function spoolUploads(
+  body: unknown,
+  bodies: BodyStore | undefined,
+): Promise<{ paths: Map<number, string> } & AsyncDisposable> {
+  const paths = new Map<number, string>();
+  const files: AsyncDisposable[] = [];
+  const fields = isObject(body) && body.kind === "form" && Array.isArray(body.fields)
+    ? body.fields
+    : [];
+  try {
+    for (const [i, row] of fields.entries()) {
+      if (!isObject(row) || !isObject(row.file) || row.enabled === false) continue;
+      if (!bodies) throw new UsageError("This server cannot attach files to forms");
+      const { base64 } = uploadOf(row.file, `body.fields[${i}].file`);
+      const upload = await bodies.upload(decodeBase64(base64, `body.fields[${i}].file.base64`));
+      files.push(upload);
+      paths.set(i, upload.path);
+    }
+  } catch (error) {
+    for (const file of files) await file[Symbol.asyncDispose]();
+    throw error;
+  }
+  return {
+    paths,
+    async [Symbol.asyncDispose]() {
+      for (const file of files) await file[Symbol.asyncDispose]();
+    },
+  };
+}
+
+function decodeBase64(text: string, field: string): Uint8Array {
+  try {
+    return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  } catch {
+    throw new UsageError(`Invalid ${field}: expected base64`);
+  }
 }
 
 /**

@@ -16,9 +16,9 @@ import { parseHeader, parseMethod, parsePort, parseUrl } from "../../http/values
 import { UsageError } from "../../errors.ts";
 import { parseSigV4Value } from "../../auth/sigv4_value.ts";
 import { newBoundary } from "../../http/body.ts";
-import type { BodySource, HeaderField, RequestSpec } from "../../http/request_spec.ts";
+import type { BodySource, FormField, HeaderField, RequestSpec } from "../../http/request_spec.ts";
 import { Secret } from "../../secret.ts";
-import { object, oneOf, optionalString, rows, string } from "./decode.ts";
+import { array, object, oneOf, optionalString, rows, string } from "./decode.ts";
 import { AUTH_KINDS } from "../protocol.ts";
 
 /** OAuth 2.0 settings that come from the server, not from the panel. */
@@ -219,12 +219,20 @@ export function parseUiHeaders(value: unknown): HeaderField[] {
  * Parses an HTTP-tab request: `{method, url, params, headers, body, auth}`. Query parameters
  * are appended to the URL; the body is `{kind: "none" | "json" | "text" | "form", …}`.
  *
+ * A form row holding a file becomes a file part: from the path in `uploads` (where the server
+ * spooled the page's bytes), else from the file's own name (what Copy as curl shows).
+ *
  * @param value the request's JSON
  * @param settings the server's OAuth 2.0 settings
+ * @param uploads form row index → the spooled file's path
  * @returns the spec the CLI would build for the same request
  * @throws {UsageError} naming the bad field
  */
-export function parseUiRequest(value: unknown, settings: UiOAuthSettings = {}): RequestSpec {
+export function parseUiRequest(
+  value: unknown,
+  settings: UiOAuthSettings = {},
+  uploads: ReadonlyMap<number, string> = new Map(),
+): RequestSpec {
   const json = object(value, "request");
   const method = parseMethod(string(json.method ?? "GET", "method").trim().toUpperCase());
   // As on the command line: no scheme means http://, :PORT/path means localhost.
@@ -238,11 +246,14 @@ export function parseUiRequest(value: unknown, settings: UiOAuthSettings = {}): 
       { hint: "remove the header or set auth to None" },
     );
   }
-  const body = parseUiBody(json.body);
+  const body = parseUiBody(json.body, uploads);
   return { method, url, headers, auth, ...(body ? { body } : {}) };
 }
 
-function parseUiBody(value: unknown): BodySource | undefined {
+function parseUiBody(
+  value: unknown,
+  uploads: ReadonlyMap<number, string>,
+): BodySource | undefined {
   if (value === undefined || value === null) return undefined;
   const json = object(value, "body");
   const kind = oneOf(json.kind, "body.kind", ["none", "json", "text", "form"] as const);
@@ -267,10 +278,50 @@ function parseUiBody(value: unknown): BodySource | undefined {
       };
     }
     case "form":
-      return {
-        kind: "form",
-        fields: rows(json.fields, "body.fields"),
-        boundary: newBoundary(),
-      };
+      return { kind: "form", fields: formFields(json.fields, uploads), boundary: newBoundary() };
   }
+}
+
+/**
+ * @param value `[{name, value, enabled?, file?: {name, type, base64}}]`
+ * @param uploads row index → spooled path
+ * @returns the enabled parts with a name, in order
+ */
+function formFields(value: unknown, uploads: ReadonlyMap<number, string>): FormField[] {
+  const fields: FormField[] = [];
+  for (const [i, item] of array(value, "body.fields").entries()) {
+    const row = object(item, `body.fields[${i}]`);
+    if (row.enabled === false) continue;
+    const name = string(row.name ?? "", `body.fields[${i}].name`).trim();
+    if (name === "") continue;
+    if (row.file === undefined || row.file === null) {
+      fields.push({ name, value: string(row.value ?? "", `body.fields[${i}].value`) });
+      continue;
+    }
+    const file = uploadOf(row.file, `body.fields[${i}].file`);
+    fields.push({
+      name,
+      path: uploads.get(i) ?? file.name,
+      filename: file.name,
+      contentType: file.type || "application/octet-stream",
+    });
+  }
+  return fields;
+}
+
+/**
+ * @param value a form row's `file`
+ * @param field where it is, for messages
+ * @returns its name, media type and base64 bytes
+ */
+export function uploadOf(
+  value: unknown,
+  field: string,
+): { name: string; type: string; base64: string } {
+  const file = object(value, field);
+  return {
+    name: string(file.name ?? "", `${field}.name`).replaceAll(/[\/]/g, "_") || "file",
+    type: string(file.type ?? "", `${field}.type`),
+    base64: string(file.base64 ?? "", `${field}.base64`),
+  };
 }

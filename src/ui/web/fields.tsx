@@ -6,6 +6,10 @@ import type { Signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { useId } from "preact/hooks";
 import type { Row } from "./storage.ts";
+import type { FileJson } from "../protocol.ts";
+
+/** A row that may hold an attached file (multipart form fields). */
+export type FileRow = Row & { file?: FileJson };
 
 /**
  * A labelled text input bound to a signal.
@@ -19,6 +23,8 @@ export function TextField(props: {
   type?: "text" | "password" | "url";
   placeholder?: string;
   class?: string;
+  /** Called after each edit, with the new text. */
+  onInput?: (text: string) => void;
 }): JSX.Element {
   const id = useId();
   return (
@@ -34,7 +40,10 @@ export function TextField(props: {
         spellcheck={false}
         // Never in the browser's form history: URLs carry userinfo and keys, fields tokens.
         autocomplete="off"
-        onInput={(e) => props.value.value = e.currentTarget.value}
+        onInput={(e) => {
+          props.value.value = e.currentTarget.value;
+          props.onInput?.(e.currentTarget.value);
+        }}
       />
     </div>
   );
@@ -72,19 +81,43 @@ export function SelectField<T extends string>(props: {
 /**
  * An editable name/value table with enable checkboxes and a trailing empty row.
  *
- * @param props the table's label and rows
+ * @param props the table's label and rows; `files` adds a file picker per row (multipart
+ * forms); `onChange` is called after each edit
  * @returns the table
  */
-export function RowTable(props: { label: string; rows: Signal<Row[]> }): JSX.Element {
-  const rows = props.rows.value;
-  const shown = [...rows, { name: "", value: "", enabled: true }];
-  const update = (index: number, change: Partial<Row>) => {
-    props.rows.value = index === rows.length
-      ? [...rows, { name: "", value: "", enabled: true, ...change }]
-      : rows.map((row, i) => i === index ? { ...row, ...change } : row);
+export function RowTable<R extends FileRow>(props: {
+  label: string;
+  rows: Signal<R[]>;
+  files?: boolean;
+  onChange?: (rows: R[]) => void;
+}): JSX.Element {
+  const rows: FileRow[] = props.rows.value;
+  const shown: FileRow[] = [...rows, { name: "", value: "", enabled: true }];
+  const set = (next: FileRow[]) => {
+    props.rows.value = next as R[];
+    props.onChange?.(next as R[]);
   };
-  const remove = (index: number) => {
-    props.rows.value = rows.filter((_, i) => i !== index);
+  const update = (index: number, change: Partial<FileRow>) => {
+    set(
+      index === rows.length
+        ? [...rows, { name: "", value: "", enabled: true, ...change }]
+        : rows.map((row, i) => i === index ? { ...row, ...change } : row),
+    );
+  };
+  const remove = (index: number) => set(rows.filter((_, i) => i !== index));
+  const attach = async (index: number, picked: File | undefined) => {
+    if (!picked) return;
+    const file: FileJson = {
+      name: picked.name,
+      type: picked.type,
+      base64: await base64Of(picked),
+    };
+    const row = shown[index]!;
+    update(index, {
+      file,
+      value: picked.name,
+      ...(row.name === "" ? { name: "file" } : {}),
+    });
   };
   return (
     <table class="rows" aria-label={props.label}>
@@ -95,6 +128,11 @@ export function RowTable(props: { label: string; rows: Signal<Row[]> }): JSX.Ele
           </th>
           <th scope="col">Name</th>
           <th scope="col">Value</th>
+          {props.files && (
+            <th scope="col">
+              <span class="sr-only">File</span>
+            </th>
+          )}
           <th scope="col">
             <span class="sr-only">Remove</span>
           </th>
@@ -126,9 +164,41 @@ export function RowTable(props: { label: string; rows: Signal<Row[]> }): JSX.Ele
                 value={row.value}
                 spellcheck={false}
                 autocomplete="off"
+                readOnly={row.file !== undefined}
+                title={row.file
+                  ? `File ${row.file.name} (${row.file.type || "no type"})`
+                  : undefined}
                 onInput={(e) => update(i, { value: e.currentTarget.value })}
               />
             </td>
+            {props.files && (
+              <td>
+                {row.file
+                  ? (
+                    <button
+                      type="button"
+                      class="icon"
+                      aria-label={`Detach file ${i + 1}`}
+                      onClick={() => {
+                        const { file: _file, ...rest } = row;
+                        set(rows.map((r, j) => j === i ? { ...rest, value: "" } : r));
+                      }}
+                    >
+                      Detach
+                    </button>
+                  )
+                  : (
+                    <label class="attach">
+                      <span class="sr-only">{`Attach file ${i + 1}`}</span>
+                      <input
+                        type="file"
+                        aria-label={`Attach file ${i + 1}`}
+                        onChange={(e) => void attach(i, e.currentTarget.files?.[0])}
+                      />
+                    </label>
+                  )}
+              </td>
+            )}
             <td>
               {i < rows.length
                 ? (
@@ -148,4 +218,14 @@ export function RowTable(props: { label: string; rows: Signal<Row[]> }): JSX.Ele
       </tbody>
     </table>
   );
+}
+
+/** Reads a picked file as base64 (the API is JSON). */
+function base64Of(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ""));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
 }

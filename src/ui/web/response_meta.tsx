@@ -5,6 +5,7 @@
 import { type StatusClass, statusClass } from "../../http/status.ts";
 import type { JSX } from "preact";
 import { prettyJson } from "../../output/json.ts";
+import { JsonPrettyPrinter } from "../../output/json_stream.ts";
 import { formatSize } from "./api.ts";
 
 const TONE: Record<StatusClass, string> = {
@@ -43,13 +44,16 @@ export function ResponseMeta(props: {
 }
 
 /**
- * @param text a response body
+ * @param text a response body, or its first part (a preview)
+ * @param cut whether the text is only the start: then it is indented as far as it goes, with
+ * the CLI's streaming printer, which needs no end
  * @returns it pretty-printed when it is JSON, unchanged otherwise
  */
-export function prettyIfJson(text: string): string {
+export function prettyIfJson(text: string, cut = false): string {
   try {
-    JSON.parse(text);
-    return prettyJson(text, false);
+    if (!cut) return prettyJson(text, false);
+    const printer = new JsonPrettyPrinter({ color: false });
+    return new TextDecoder().decode(printer.push(new TextEncoder().encode(text)));
   } catch {
     return text;
   }

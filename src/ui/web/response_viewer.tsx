@@ -124,7 +124,7 @@ function useViewerState(body: Signal<ViewedBody | undefined>) {
     const b = body.value;
     if (!b) return "";
     if (b.text === undefined) return hex.value ?? `(binary body of ${formatSize(b.size)})`;
-    return raw.value || modeOf(b) !== "json" ? b.text : prettyIfJson(b.text);
+    return raw.value || modeOf(b) !== "json" ? b.text : prettyIfJson(b.text, b.truncated);
   });
   useEffect(() =>
     text.subscribe((t) => {

@@ -5,7 +5,8 @@
  */
 import { computed, signal } from "@preact/signals";
 import type { JSX } from "preact";
-import { json } from "@codemirror/lang-json";
+import { json, jsonParseLinter } from "@codemirror/lang-json";
+import { linter, lintGutter } from "@codemirror/lint";
 import {
   ApiError,
   isRecord,
@@ -20,7 +21,8 @@ import { DEFAULT_TIMEOUT_MS, type HttpRequestJson, type ResponseJson } from "../
 import { authFor, AuthSkipped } from "../auth_scope.tsx";
 import { CodeEditor } from "../code_editor.tsx";
 import { loginIfNeeded, refreshTokenState } from "../token_state.tsx";
-import { RowTable, SelectField, TextField } from "../fields.tsx";
+import { type FileRow, RowTable, SelectField, TextField } from "../fields.tsx";
+import { paramsFromUrl, urlWithParams } from "./query_sync.ts";
 import { ResponseMeta } from "../response_meta.tsx";
 import { type HistoryEntry, HistoryList, remember, restoreRows, tabHistory } from "../history.tsx";
 import { ResponseViewer, type ViewedBody } from "../response_viewer.tsx";
@@ -52,13 +54,37 @@ const bodyKind = persisted<BodyKind>(
   (v): v is BodyKind => BODY_KINDS.some(([k]) => k === v),
 );
 const bodyText = persisted("http.body", "", isString, jsonWithoutSecrets);
-const formFields = persisted("http.form", [], isRows, withoutSecrets);
+// Attached files are not stored: a reload keeps the row, without the file.
+const formFields = persisted<FileRow[]>("http.form", [], isRows, formForStorage);
+
+/** Form rows as stored: credential values blanked, attached files left out. */
+function formForStorage(rows: FileRow[]): FileRow[] {
+  return withoutSecrets(rows.map(({ file, ...row }) => file ? { ...row, value: "" } : row));
+}
 const follow = persisted("http.follow", true, (v): v is boolean => typeof v === "boolean");
 const timeoutSeconds = persisted(
   "http.timeoutSeconds",
   String(DEFAULT_TIMEOUT_MS / 1000),
   isString,
 );
+
+// The URL holds the enabled parameters; drafts from before the two were synced did not.
+if (!url.peek().includes("?") && params.peek().some((p) => p.enabled && p.name !== "")) {
+  url.value = urlWithParams(url.peek(), params.peek());
+}
+
+/** A JSON body is linted as it is typed (nothing to say about an empty one). */
+const JSON_BODY = [
+  json(),
+  linter(jsonParseLinter(), { delay: 200 }),
+  lintGutter(),
+  linter(null, {
+    markerFilter: (diagnostics, state) =>
+      state.doc.toString().trim() === "" ? [] : [...diagnostics],
+  }),
+];
+const NO_EXTENSIONS: never[] = [];
+const SEND_KEYS = [{ key: "Mod-Enter", run: () => (void sendRequest(), true) }];
 
 type HttpResult = Pick<
   ResponseJson,
@@ -103,8 +129,8 @@ const authSkipped = signal<string | undefined>(undefined);
 function requestJson(): HttpRequestJson {
   return {
     method: method.value,
+    // The enabled parameters are in the URL already (the table and the URL are synced).
     url: url.value,
-    params: params.value,
     headers: headers.value,
     body: bodyKind.value === "form"
       ? { kind: "form", fields: formFields.value }
@@ -172,7 +198,7 @@ async function sendRequest() {
         headers: withoutSecrets(headers.peek()),
         bodyKind: bodyKind.peek(),
         body: jsonWithoutSecrets(bodyText.peek()),
-        form: withoutSecrets(formFields.peek()),
+        form: formForStorage(formFields.peek()),
       },
     });
   } catch (e) {
@@ -252,6 +278,7 @@ export function HttpTab(): JSX.Element {
           value={url}
           placeholder="https://api.example.com/users"
           class="grow"
+          onInput={(text) => params.value = paramsFromUrl(text, params.peek())}
         />
         <button type="submit" class="primary" disabled={busy.value}>
           {busy.value ? "Sending…" : "Send"}
@@ -261,7 +288,11 @@ export function HttpTab(): JSX.Element {
       </form>
       <details open={params.value.length > 0}>
         <summary>Query parameters</summary>
-        <RowTable label="Query parameters" rows={params} />
+        <RowTable
+          label="Query parameters"
+          rows={params}
+          onChange={(rows) => url.value = urlWithParams(url.peek(), rows)}
+        />
       </details>
       <details open>
         <summary>Headers</summary>
@@ -275,11 +306,12 @@ export function HttpTab(): JSX.Element {
             label="Request body"
             value={bodyText}
             placeholder={bodyKind.value === "json" ? '{"name": "value"}' : "Request body"}
-            extensions={bodyKind.value === "json" ? json() : []}
+            extensions={bodyKind.value === "json" ? JSON_BODY : NO_EXTENSIONS}
+            keys={SEND_KEYS}
             class="body-editor"
           />
         )}
-        {bodyKind.value === "form" && <RowTable label="Form fields" rows={formFields} />}
+        {bodyKind.value === "form" && <RowTable label="Form fields" rows={formFields} files />}
       </details>
       <label class="check">
         <input

@@ -1,0 +1,39 @@
+/**
+ * Whether a response body is shown as text or as a hex dump: by its media type where the type
+ * says, and by sniffing the bytes where it does not (a missing or generic type). A body shown
+ * as text must also be valid UTF-8; anything else is binary, whatever its type claims, so no
+ * garbled text reaches the viewer.
+ * @module
+ */
+
+const TEXT_TYPES =
+  /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql|yaml|x-yaml|toml|x-ndjson|ndjson|jsonl|sql|csv|problem\+json)\b|[\w.+-]+\/[\w.+-]*\+(json|xml)\b|image\/svg\+xml)/i;
+
+const BINARY_TYPES =
+  /^(application\/(octet-stream|pdf|zip|gzip|x-gzip|x-tar|x-7z-compressed|x-bzip2|zstd|wasm|x-protobuf|protobuf|vnd\.google\.protobuf|msgpack|x-msgpack|cbor|vnd\.ms-excel|vnd\.openxmlformats[\w.-]*|java-archive|x-sqlite3)|image\/|audio\/|video\/|font\/)/i;
+
+/**
+ * @param contentType the response's Content-Type (may be empty)
+ * @param bytes the first bytes of the body (a preview may end inside a character)
+ * @param truncated whether `bytes` is only the start of the body
+ * @returns whether to show it as binary
+ */
+export function isBinaryBody(contentType: string, bytes: Uint8Array, truncated = false): boolean {
+  const type = contentType.trim();
+  if (type !== "" && !TEXT_TYPES.test(type) && BINARY_TYPES.test(type)) {
+    // SVG is an image and text; every other image, audio, font or octet stream is binary.
+    return true;
+  }
+  if (bytes.includes(0)) return true;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: truncated });
+  } catch {
+    return true;
+  }
+  if (TEXT_TYPES.test(type)) return false;
+  // No useful type: valid UTF-8 with few control characters reads as text.
+  let control = 0;
+  const sample = bytes.subarray(0, 4096);
+  for (const b of sample) if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) control++;
+  return control > sample.length / 100;
+}
