@@ -35,6 +35,7 @@ import {
 } from "./document_text.ts";
 import { splitArgumentPath } from "./paths.ts";
 import {
+  argumentDefault,
   emptyState,
   enableArgument,
   printState,
@@ -206,7 +207,11 @@ export function tickArgument(
   if (field.arguments?.some((a) => a.name.value === split.argument)) return ticked;
   const taken = new Set((operation.variableDefinitions ?? []).map((v) => v.variable.name.value));
   const name = freeName(split.argument, taken);
-  const variable: VariableSpec = { name, type: String(resolved.argument.type) };
+  const variable: VariableSpec = {
+    name,
+    type: String(resolved.argument.type),
+    ...argumentDefault(resolved.argument),
+  };
   const args = field.arguments ?? [];
   const last = args[args.length - 1];
   const splice: Splice = last

@@ -7,6 +7,7 @@
  */
 import {
   type ArgumentNode,
+  astFromValue,
   type DocumentNode,
   type FieldNode,
   type GraphQLArgument,
@@ -38,6 +39,11 @@ export interface VariableSpec {
   type: string;
   /** The default value as GraphQL text, if any. */
   defaultValue?: string;
+  /**
+   * The schema's default of the argument the variable was made for, as GraphQL text: the
+   * variables JSON starts from it (it is not written into the document).
+   */
+  argumentDefault?: string;
 }
 
 /** The selection state of one operation. */
@@ -308,8 +314,18 @@ export function variablesIn(value: string): string[] {
 function addVariable(variables: VariableSpec[], arg: GraphQLArgument): string {
   let name = arg.name;
   for (let i = 2; variables.some((v) => v.name === name); i++) name = `${arg.name}${i}`;
-  variables.push({ name, type: String(arg.type) });
+  variables.push({ name, type: String(arg.type), ...argumentDefault(arg) });
   return name;
+}
+
+/**
+ * @param arg a schema argument
+ * @returns its default as GraphQL text, for {@link VariableSpec.argumentDefault}
+ */
+export function argumentDefault(arg: GraphQLArgument): { argumentDefault?: string } {
+  if (arg.defaultValue === undefined) return {};
+  const ast = astFromValue(arg.defaultValue, arg.type);
+  return ast ? { argumentDefault: print(ast) } : {};
 }
 
 /** Drops the variables that `before` used and `after` no longer uses. */

@@ -13,8 +13,10 @@ import {
   isListType,
   isNonNullType,
   isRequiredInputField,
+  parseConstValue,
   parseType,
   typeFromAST,
+  valueFromASTUntyped,
 } from "graphql";
 
 import type { GraphQLSchema, OperationDefinitionNode } from "./graphql_types.ts";
@@ -103,9 +105,12 @@ export function validateVariables(
 
 /**
  * Builds the variables object for a set of variable definitions: values already given are
- * kept, new variables get a placeholder of their type (`""`, `0`, `false`, the first enum
- * value, `[]`, or an object with the required fields of an input object), and values of
- * variables no longer defined are dropped.
+ * kept; a new variable starts from the schema's default of its argument when there is one
+ * (`followRenames: true`), a page size of 10 for an `Int` named like one (`first`, `last`,
+ * `limit`…: 0 would return nothing), `null` when it may be left out (the server's own default
+ * applies), else a placeholder of its type (`""`, `0`, `false`, the first enum value, `[]`,
+ * or an object with the required fields of an input object); values of variables no longer
+ * defined are dropped.
  *
  * @param schema the schema
  * @param variables the variable definitions
@@ -130,9 +135,34 @@ export function variablesTemplate(
     } catch {
       type = undefined;
     }
-    result[v.name] = type ? placeholder(type, new Set()) : null;
+    result[v.name] = startValue(v, type);
   }
   return result;
+}
+
+const PAGE_SIZE =
+  /^(first|last|limit|take|top|size|count|perPage|per_page|pageSize|page_size)\d*$/i;
+
+function startValue(v: VariableSpec, type: GraphQLInputType | undefined): unknown {
+  if (v.argumentDefault !== undefined) {
+    try {
+      // Through JSON: graphql-js builds objects without a prototype.
+      return JSON.parse(JSON.stringify(valueFromASTUntyped(parseConstValue(v.argumentDefault))));
+    } catch {
+      // fall through to a placeholder
+    }
+  }
+  if (!type) return null;
+  if (
+    getNamedType(type).name === "Int" && !isListType(unwrapNonNull(type)) && PAGE_SIZE.test(v.name)
+  ) {
+    return 10;
+  }
+  return isNonNullType(type) ? placeholder(type, new Set()) : null;
+}
+
+function unwrapNonNull(type: GraphQLInputType): GraphQLInputType {
+  return isNonNullType(type) ? type.ofType : type;
 }
 
 function placeholder(type: GraphQLInputType, seen: Set<string>): unknown {

@@ -72,6 +72,10 @@ Deno.test("arguments are added and removed in place, their variables pruned", ()
   const on = tickArgument(model, doc, "Query.repository(followRenames)");
   match(on.text, /\$name: String!, \$followRenames: Boolean\)/);
   match(on.text, /r: repository\(owner: \$owner, name: \$name, followRenames: \$followRenames\)/);
+  // The schema's default travels with the variable (for the variables JSON), not into the text.
+  deepStrictEqual(on.addedVariables, [
+    { name: "followRenames", type: "Boolean", argumentDefault: "true" },
+  ]);
   const off = untickArgument(model, on.text, "Query.repository(followRenames)");
   equal(off.text, doc);
   deepStrictEqual(off.removedVariables, ["followRenames"]);

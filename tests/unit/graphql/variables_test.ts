@@ -107,8 +107,37 @@ Deno.test("variables: the template keeps given values and adds placeholders by t
     {
       kept: "yes",
       input: { name: "", count: 0, on: false, color: "RED", tags: [] },
-      ratio: 0,
+      ratio: null,
       unknown: null,
+    },
+  );
+});
+
+Deno.test("variables template: schema defaults first, then a page size, then null for optional", () => {
+  const schema = buildSchema(`
+    type Query { a(x: Int, y: ID, o: Order): Int }
+    enum Order { ASC DESC }
+  `);
+  deepStrictEqual(
+    variablesTemplate(schema, [
+      { name: "followRenames", type: "Boolean", argumentDefault: "true" },
+      { name: "order", type: "Order", argumentDefault: "DESC" },
+      { name: "filter", type: "String", argumentDefault: '{a: [1, "b"]}' },
+      { name: "first", type: "Int" },
+      { name: "last2", type: "Int!" },
+      { name: "after", type: "String" },
+      { name: "id", type: "ID!" },
+      { name: "n", type: "Int!" },
+    ]),
+    {
+      followRenames: true,
+      order: "DESC",
+      filter: { a: [1, "b"] },
+      first: 10,
+      last2: 10,
+      after: null,
+      id: "",
+      n: 0,
     },
   );
 });
