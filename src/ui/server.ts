@@ -131,18 +131,18 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     );
   }
   const config = launch.config = { keys, port: served.port, hostname };
+  // However it stops (shutdown(), or the caller's signal on Ctrl-C), the kept bodies go too.
+  const finished = served.finished.finally(() => bodies.close());
   const shutdown = async () => {
     controller.abort();
-    await served.finished;
-    await bodies.close();
+    await finished;
   };
   const launchUrl = (onRedeem?: () => void) => appUrl(config, keys.issueLaunch(onRedeem));
   return {
     url: launchUrl(),
     port: served.port,
     launchUrl,
-    // However the server stops (shutdown, the signal), the kept bodies go with it.
-    finished: served.finished.finally(() => bodies.close()),
+    finished,
     shutdown,
     [Symbol.asyncDispose]: shutdown,
   };

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { dial, dialEnv, firstLine } from "../_helpers.ts";
+import { dial, dialEnv, firstLine, serve } from "../_helpers.ts";
 import { apiHeaders, tradeLaunch } from "./_session.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -50,6 +50,30 @@ Deno.test("ui: dial ui --no-open prints a loopback launch URL that works once an
   const { code, stderr } = await app.stop();
   assert.equal(code, 130);
   assert.match(stderr, /press Ctrl-C to stop/);
+});
+
+Deno.test("ui: Ctrl-C removes the response bodies dial ui kept for Save", async () => {
+  await using target = serve(() => new Response("kept for Save"));
+  const tmp = await Deno.makeTempDir();
+  try {
+    const app = await startDialUi(["--no-open"], { TMPDIR: tmp });
+    const { session } = await (await tradeLaunch(app.url)).json();
+    const sent = await fetch(new URL("/api/http", app.url), {
+      method: "POST",
+      headers: apiHeaders(session),
+      body: JSON.stringify({ method: "GET", url: `${target.origin}/` }),
+    });
+    assert.match(await sent.text(), /"bodyId"/);
+    const kept = async () =>
+      (await Array.fromAsync(Deno.readDir(tmp))).filter((e) =>
+        e.name.startsWith("dial-ui-bodies-")
+      );
+    assert.equal((await kept()).length, 1);
+    assert.equal((await app.stop()).code, 130);
+    assert.deepEqual(await kept(), []);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
 });
 
 /**
