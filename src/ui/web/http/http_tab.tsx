@@ -251,92 +251,96 @@ async function copyAsCurl() {
 export function HttpTab(): JSX.Element {
   return (
     <div class="http">
-      <form
-        autocomplete="off"
-        class="request-line"
-        onSubmit={(e) => {
-          e.preventDefault();
-          sendRequest();
-        }}
-      >
-        <div class="field method">
-          <label for="http-method">Method</label>
+      <div class="http-request">
+        <form
+          autocomplete="off"
+          class="request-line"
+          onSubmit={(e) => {
+            e.preventDefault();
+            sendRequest();
+          }}
+        >
+          <div class="field method">
+            <label for="http-method">Method</label>
+            <input
+              id="http-method"
+              list="http-methods"
+              value={method.value}
+              spellcheck={false}
+              onInput={(e) => method.value = e.currentTarget.value.toUpperCase()}
+            />
+            <datalist id="http-methods">
+              {METHODS.map((m) => <option key={m} value={m} />)}
+            </datalist>
+          </div>
+          <TextField
+            label="URL"
+            type="url"
+            value={url}
+            placeholder="https://api.example.com/users"
+            class="grow"
+            onInput={(text) => params.value = paramsFromUrl(text, params.peek())}
+          />
+          <button type="submit" class="primary" disabled={busy.value}>
+            {busy.value ? "Sending…" : "Send"}
+          </button>
+          {busy.value && <button type="button" onClick={cancelRequest}>Cancel</button>}
+          <button type="button" onClick={copyAsCurl}>Copy as curl</button>
+        </form>
+        <details open={params.value.length > 0}>
+          <summary>Query parameters</summary>
+          <RowTable
+            label="Query parameters"
+            rows={params}
+            onChange={(rows) => url.value = urlWithParams(url.peek(), rows)}
+          />
+        </details>
+        <details open>
+          <summary>Headers</summary>
+          <RowTable label="Headers" rows={headers} />
+        </details>
+        <details open={bodyKind.value !== "none"}>
+          <summary>Body</summary>
+          <SelectField label="Body type" value={bodyKind} options={BODY_KINDS} />
+          {(bodyKind.value === "json" || bodyKind.value === "text") && (
+            <CodeEditor
+              label="Request body"
+              value={bodyText}
+              placeholder={bodyKind.value === "json" ? '{"name": "value"}' : "Request body"}
+              extensions={bodyKind.value === "json" ? JSON_BODY : NO_EXTENSIONS}
+              keys={SEND_KEYS}
+              class="body-editor"
+            />
+          )}
+          {bodyKind.value === "form" && <RowTable label="Form fields" rows={formFields} files />}
+        </details>
+        <label class="check">
           <input
-            id="http-method"
-            list="http-methods"
-            value={method.value}
-            spellcheck={false}
-            onInput={(e) => method.value = e.currentTarget.value.toUpperCase()}
-          />
-          <datalist id="http-methods">
-            {METHODS.map((m) => <option key={m} value={m} />)}
-          </datalist>
-        </div>
-        <TextField
-          label="URL"
-          type="url"
-          value={url}
-          placeholder="https://api.example.com/users"
-          class="grow"
-          onInput={(text) => params.value = paramsFromUrl(text, params.peek())}
-        />
-        <button type="submit" class="primary" disabled={busy.value}>
-          {busy.value ? "Sending…" : "Send"}
-        </button>
-        {busy.value && <button type="button" onClick={cancelRequest}>Cancel</button>}
-        <button type="button" onClick={copyAsCurl}>Copy as curl</button>
-      </form>
-      <details open={params.value.length > 0}>
-        <summary>Query parameters</summary>
-        <RowTable
-          label="Query parameters"
-          rows={params}
-          onChange={(rows) => url.value = urlWithParams(url.peek(), rows)}
-        />
-      </details>
-      <details open>
-        <summary>Headers</summary>
-        <RowTable label="Headers" rows={headers} />
-      </details>
-      <details open={bodyKind.value !== "none"}>
-        <summary>Body</summary>
-        <SelectField label="Body type" value={bodyKind} options={BODY_KINDS} />
-        {(bodyKind.value === "json" || bodyKind.value === "text") && (
-          <CodeEditor
-            label="Request body"
-            value={bodyText}
-            placeholder={bodyKind.value === "json" ? '{"name": "value"}' : "Request body"}
-            extensions={bodyKind.value === "json" ? JSON_BODY : NO_EXTENSIONS}
-            keys={SEND_KEYS}
-            class="body-editor"
-          />
+            type="checkbox"
+            checked={follow.value}
+            onChange={(e) => follow.value = e.currentTarget.checked}
+          />{" "}
+          Follow redirects
+        </label>
+        <TextField label="Timeout (seconds)" value={timeoutSeconds} class="timeout" />
+        <HistoryList history={history} onRestore={restore} />
+      </div>
+      <div class="http-response">
+        <AuthSkipped skipped={authSkipped} />
+        {error.value && (
+          <p role="alert" class="error">
+            {error.value.message}
+            {error.value.hint && <span class="hint">: {error.value.hint}</span>}
+          </p>
         )}
-        {bodyKind.value === "form" && <RowTable label="Form fields" rows={formFields} files />}
-      </details>
-      <label class="check">
-        <input
-          type="checkbox"
-          checked={follow.value}
-          onChange={(e) => follow.value = e.currentTarget.checked}
-        />{" "}
-        Follow redirects
-      </label>
-      <TextField label="Timeout (seconds)" value={timeoutSeconds} class="timeout" />
-      <HistoryList history={history} onRestore={restore} />
-      <AuthSkipped skipped={authSkipped} />
-      {error.value && (
-        <p role="alert" class="error">
-          {error.value.message}
-          {error.value.hint && <span class="hint">: {error.value.hint}</span>}
-        </p>
-      )}
-      {curl.value && (
-        <div class="field">
-          <label for="http-curl">curl command (copied)</label>
-          <textarea id="http-curl" readOnly rows={3} value={curl.value} />
-        </div>
-      )}
-      {result.value && <HttpResponse result={result.value} />}
+        {curl.value && (
+          <div class="field">
+            <label for="http-curl">curl command (copied)</label>
+            <textarea id="http-curl" readOnly rows={3} value={curl.value} />
+          </div>
+        )}
+        {result.value && <HttpResponse result={result.value} />}
+      </div>
     </div>
   );
 }
