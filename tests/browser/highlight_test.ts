@@ -24,19 +24,19 @@ async function tokenColours(page: Page): Promise<(text: string) => string | unde
 
 /** The WCAG contrast ratio of an element's text against its background. */
 function contrastOf(page: Page, selector: string): Promise<number> {
-  return page.evaluate((selector) => {
-    const element = document.querySelector(selector)!;
-    const style = getComputedStyle(element);
-    const luminance = (css: string) => {
-      const [r, g, b] = css.match(/[\d.]+/g)!.slice(0, 3).map((v) => {
+  return page.evaluate(`(() => {
+    const style = getComputedStyle(document.querySelector(${JSON.stringify(selector)}));
+    const luminance = (css) => {
+      const [r, g, b] = css.match(/[\\d.]+/g).slice(0, 3).map((v) => {
         const c = Number(v) / 255;
         return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
       });
-      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
     };
-    const [a, b] = [luminance(style.color), luminance(style.backgroundColor)].sort((x, y) => y - x);
-    return (a! + 0.05) / (b! + 0.05);
-  }, selector);
+    const [a, b] = [luminance(style.color), luminance(style.backgroundColor)]
+      .sort((x, y) => y - x);
+    return (a + 0.05) / (b + 0.05);
+  })()`);
 }
 
 Deno.test("browser: editor colours and themes", async (t) => {

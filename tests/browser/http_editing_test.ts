@@ -89,9 +89,8 @@ Deno.test("browser: HTTP tab editing", async (t) => {
       buffer: Buffer.from("line one\nline two\n"),
     });
     // The file is read in the page before it is attached.
-    await page.waitForFunction(() =>
-      document.querySelector<HTMLInputElement>('[aria-label="Form fields value 2"]')?.value ===
-        "notes.txt"
+    await page.waitForFunction(
+      `document.querySelector('[aria-label="Form fields value 2"]')?.value === "notes.txt"`,
     );
     await page.getByRole("button", { name: "Send", exact: true }).click();
     await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
