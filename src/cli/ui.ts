@@ -10,11 +10,13 @@ import { parseTransportFlags, TRANSPORT_FLAGS } from "./transport_flags.ts";
 const EPILOG = `
 Examples:
   dial ui                      open the app in a Chrome/Chromium/Edge app window or the browser
+  dial ui ./api                use ./api as the workspace (default: the current directory)
   dial ui --no-open            only print the URL (open it yourself)
   dial ui --port 8080          listen on a fixed port
 
 The URL carries a secret for this launch; the server answers only requests that hold it and
-listens on 127.0.0.1. Stop it with Ctrl-C.`;
+listens on 127.0.0.1. Stop it with Ctrl-C. The app's drafts, history and selected tab are kept
+in the workspace's .dial/ folder (git-ignored, no secrets), so a restart on any port restores them.`;
 
 /** The flags of `dial ui`: where it listens, and how the app's requests connect. */
 const UI_FLAGS = flags([
@@ -37,14 +39,16 @@ const UI_FLAGS = flags([
 export const uiCommand = command({
   name: "ui",
   summary: "Open the desktop app (HTTP, GraphQL, WebSocket and SSE tabs)",
+  args: [{ name: "dir", help: "the workspace folder (default: the current directory)" }],
   flags: UI_FLAGS,
   epilog: EPILOG,
-  run: async ({ flags }, context) => {
+  run: async ({ args, flags }, context) => {
     const { runUi } = await lazy.ui();
     await runUi({
       transport: await parseTransportFlags(flags),
       port: flags.port ?? 0,
       open: flags.open,
+      workspace: args.dir ?? ".",
       ...(flags.host !== undefined ? { hostname: flags.host } : {}),
       signal: context.signal,
     });

@@ -4,6 +4,7 @@
  * @module
  */
 import { stderr, stdout } from "../output/terminal.ts";
+import { UsageError } from "../errors.ts";
 import { warn } from "../output/report.ts";
 import { openBrowser } from "./open_browser.ts";
 import { startUiServer } from "./server.ts";
@@ -23,6 +24,21 @@ export interface RunUiOptions {
   signal: AbortSignal;
   /** `--cacert`, `--cert`, `-k`, `--proxy`… for the requests the app sends. */
   transport?: TransportOptions;
+  /** The workspace folder, where the app's state is kept (`.dial/`). */
+  workspace?: string;
+}
+
+/** The workspace's real path, or a usage error naming it. */
+async function workspaceDir(dir: string): Promise<string> {
+  try {
+    const path = await Deno.realPath(dir);
+    if ((await Deno.stat(path)).isDirectory) return path;
+  } catch {
+    // worded below
+  }
+  throw new UsageError(`Cannot use "${dir}" as the workspace: not a folder`, {
+    hint: "give an existing folder, or none for the current one",
+  });
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
@@ -43,8 +59,12 @@ export async function runUi(options: RunUiOptions): Promise<void> {
     );
   }
   await bundleFromSource();
+  const workspace = options.workspace === undefined
+    ? undefined
+    : await workspaceDir(options.workspace);
   const server = await startUiServer({
     port: options.port,
+    ...(workspace !== undefined ? { workspace } : {}),
     ...(hostname !== undefined ? { hostname } : {}),
     signal: options.signal,
     ...(options.transport ? { transport: options.transport } : {}),

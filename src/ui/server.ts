@@ -21,6 +21,7 @@ import { API_ROUTES } from "./api/routes.ts";
 import { errorJson, errorStatus } from "./api/error_json.ts";
 import { object, readJson, string } from "./api/decode.ts";
 import { BodyStore, type BodyStoreLimits } from "./api/body_store.ts";
+import { UiStateStore } from "./api/ui_state.ts";
 import { indexHtml } from "./page.ts";
 import {
   type FrontDoor,
@@ -55,6 +56,11 @@ export interface UiServerOptions {
   graphqlCacheDir?: string;
   /** How much of the responses' bodies is kept on disk for Save (tests lower it). */
   bodyLimits?: BodyStoreLimits;
+  /**
+   * The workspace folder (`dial ui [DIR]`): the UI's state is kept in its `.dial/`. Default:
+   * none, the state lives in memory for this run.
+   */
+  workspace?: string;
 }
 
 /** A running UI server. */
@@ -92,9 +98,11 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     ? AbortSignal.any([options.signal, controller.signal])
     : controller.signal;
   const bodies = new BodyStore(options.bodyLimits);
+  const state = new UiStateStore(options.workspace);
   const context: ApiContext = {
     signal,
     bodies,
+    state,
     fetch: options.fetch ?? transportFetch(options.transport),
     ...(options.transport ? { transport: options.transport } : {}),
     oauth: {
@@ -138,6 +146,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     await finished;
   };
   const launchUrl = (onRedeem?: () => void) => appUrl(config, keys.issueLaunch(onRedeem));
+  context.launchUrl = () => launchUrl().href;
   return {
     url: launchUrl(),
     port: served.port,

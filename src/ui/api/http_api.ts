@@ -11,6 +11,7 @@ import { responseHeaders } from "../../http/wire.ts";
 import { toCurl } from "../../output/curl.ts";
 import { UsageError } from "../../errors.ts";
 import type { BodyStore } from "./body_store.ts";
+import type { UiStateStore } from "./ui_state.ts";
 import { boolean, isObject, object, readJson, string } from "./decode.ts";
 import { parseUiRequest, type UiOAuthSettings, uploadOf } from "./spec_json.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
@@ -38,6 +39,10 @@ export interface ApiContext {
   isSession?: (session: string) => boolean;
   /** Full response bodies, for Save. */
   bodies?: BodyStore;
+  /** The UI's remembered state (drafts, history), in the workspace. */
+  state?: UiStateStore;
+  /** A new one-time launch link (another tab of the same app). */
+  launchUrl?: () => string;
 }
 
 /**

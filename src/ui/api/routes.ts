@@ -7,6 +7,8 @@ import { handleAuthState, handleAuthToken } from "./auth_api.ts";
 import { handleGraphqlRun, handleGraphqlSchema } from "./graphql_api.ts";
 import { type ApiContext, handleHttpBody, handleHttpCurl, handleHttpSend } from "./http_api.ts";
 import { handleStreamSocket } from "./stream_api.ts";
+import { handleStateLoad, handleStateSave } from "./ui_state.ts";
+import { handleNewWindow } from "./window_api.ts";
 
 /** Handles one API call; throwing a DialError becomes a JSON error response. */
 export type ApiHandler = (request: Request, context: ApiContext) => Promise<Response>;
@@ -21,4 +23,7 @@ export const API_ROUTES: ReadonlyMap<string, ApiHandler> = new Map<string, ApiHa
   ["POST /api/graphql/schema", handleGraphqlSchema],
   ["POST /api/graphql/run", handleGraphqlRun],
   ["GET /api/stream", handleStreamSocket],
+  ["POST /api/state/load", handleStateLoad],
+  ["POST /api/state/save", handleStateSave],
+  ["POST /api/window", handleNewWindow],
 ]);

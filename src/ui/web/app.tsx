@@ -8,6 +8,8 @@ import { GraphqlTab } from "./graphql/graphql_tab.tsx";
 import { HttpTab } from "./http/http_tab.tsx";
 import { SseTab } from "./sse/sse_tab.tsx";
 import { signal } from "@preact/signals";
+import { isRecord, postJson } from "./api.ts";
+import { clearWorkspaceState } from "./workspace_state.ts";
 import { clearDrafts, isString, persisted } from "./storage.ts";
 import { type TabDef, TabList, TabPanels } from "./tabs.tsx";
 import { WebSocketTab } from "./ws/ws_tab.tsx";
@@ -27,6 +29,14 @@ const selected = persisted(
 
 const draftsCleared = signal(false);
 
+/** Opens another tab on a fresh one-time launch link (the page's own link is spent). */
+async function openAnotherWindow(): Promise<void> {
+  const answer = await postJson("/api/window", {}).catch(() => undefined);
+  if (isRecord(answer) && typeof answer.url === "string") {
+    globalThis.open(answer.url, "_blank", "noopener,noreferrer");
+  }
+}
+
 /** @returns the whole app */
 export function App(): JSX.Element {
   return (
@@ -36,10 +46,19 @@ export function App(): JSX.Element {
         <TabList tabs={TABS} selected={selected} />
         <button
           type="button"
+          class="new-window"
+          title="Open the app in another browser tab (it shares the workspace's drafts and history)"
+          onClick={() => void openAnotherWindow()}
+        >
+          New window
+        </button>
+        <button
+          type="button"
           class="clear-drafts"
           title="Forget the URLs, tables and bodies this app remembers in the browser"
           onClick={() => {
             clearDrafts();
+            clearWorkspaceState();
             draftsCleared.value = true;
           }}
         >

@@ -4,6 +4,7 @@
  */
 import { render } from "preact";
 import { startSession } from "./api.ts";
+import { loadWorkspaceState } from "./workspace_state.ts";
 
 const root = document.getElementById("app")!;
 const problem = await startSession();
@@ -19,6 +20,8 @@ if (problem) {
     root,
   );
 } else {
+  // The workspace's drafts first: the tabs read them as they load.
+  await loadWorkspaceState();
   // Loaded after the session: the tabs read drafts and may call the server at once.
   const { App } = await import("./app.tsx");
   render(<App />, root);

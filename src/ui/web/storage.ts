@@ -1,6 +1,10 @@
 /**
- * Drafts remembered across reloads in localStorage (keys `dial.*`). Nothing secret goes
- * there: the auth panel keeps its values in memory only, and before a draft is written the
+ * Drafts remembered across reloads and restarts: in localStorage (keys `dial.*`, per origin)
+ * and, through the server, in the workspace's `.dial/ui-state.json`, which a restart on any
+ * port (a new origin, with empty storage) and every other tab of the same `dial ui` read.
+ * `workspace_state.ts` seeds localStorage from the workspace before the tabs load and is the
+ * {@link setDraftSink}. Nothing
+ * secret goes to either: the auth panel keeps its values in memory only, and before a draft is written the
  * values of headers, query parameters (in the table and in URLs), form fields and JSON members
  * whose names look like credentials ({@link isSecretName}) are blanked, as is a password in a
  * URL. {@link clearDrafts} forgets everything.
@@ -15,6 +19,16 @@ const PREFIX = "dial.";
 
 /** Set by {@link clearDrafts}: nothing is written until the page reloads. */
 let cleared = false;
+
+/** Where changed drafts also go (the workspace, through the server); set by the app. */
+let sink: ((key: string, text: string) => void) | undefined;
+
+/**
+ * @param send called with each changed draft's key (without prefix) and JSON text
+ */
+export function setDraftSink(send: (key: string, text: string) => void): void {
+  sink = send;
+}
 
 /**
  * A signal loaded from and saved to localStorage.
@@ -42,10 +56,15 @@ export function persisted<T>(
     // storage unavailable or corrupt: start fresh
   }
   const state = signal(start);
+  let first = true;
   effect(() => {
+    const text = JSON.stringify(save(state.value));
+    if (cleared) return;
+    // The first run only writes back what was loaded (or the default): nothing changed.
+    if (!first) sink?.(key, text);
+    first = false;
     try {
-      if (cleared) return;
-      localStorage.setItem(`${PREFIX}${key}`, JSON.stringify(save(state.value)));
+      localStorage.setItem(`${PREFIX}${key}`, text);
     } catch {
       // quota or privacy mode: nothing to do
     }
