@@ -22,6 +22,7 @@ import { errorJson, errorStatus } from "./api/error_json.ts";
 import { object, readJson, string } from "./api/decode.ts";
 import { BodyStore, type BodyStoreLimits } from "./api/body_store.ts";
 import { UiStateStore } from "./api/ui_state.ts";
+import { openWorkspace } from "./workspace_path.ts";
 import { indexHtml } from "./page.ts";
 import {
   type FrontDoor,
@@ -98,11 +99,15 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     ? AbortSignal.any([options.signal, controller.signal])
     : controller.signal;
   const bodies = new BodyStore(options.bodyLimits);
-  const state = new UiStateStore(options.workspace);
+  const workspace = options.workspace === undefined
+    ? undefined
+    : await openWorkspace(options.workspace);
+  const state = new UiStateStore(workspace?.root);
   const context: ApiContext = {
     signal,
     bodies,
     state,
+    ...(workspace ? { workspace } : {}),
     fetch: options.fetch ?? transportFetch(options.transport),
     ...(options.transport ? { transport: options.transport } : {}),
     oauth: {

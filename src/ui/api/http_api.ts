@@ -12,6 +12,7 @@ import { toCurl } from "../../output/curl.ts";
 import { UsageError } from "../../errors.ts";
 import type { BodyStore } from "./body_store.ts";
 import type { UiStateStore } from "./ui_state.ts";
+import type { Workspace } from "../workspace_path.ts";
 import { boolean, isObject, object, readJson, string } from "./decode.ts";
 import { parseUiRequest, type UiOAuthSettings, uploadOf } from "./spec_json.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
@@ -43,6 +44,8 @@ export interface ApiContext {
   state?: UiStateStore;
   /** A new one-time launch link (another tab of the same app). */
   launchUrl?: () => string;
+  /** The workspace folder whose request files the sidebar shows. */
+  workspace?: Workspace;
 }
 
 /**

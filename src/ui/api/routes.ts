@@ -9,6 +9,14 @@ import { type ApiContext, handleHttpBody, handleHttpCurl, handleHttpSend } from 
 import { handleStreamSocket } from "./stream_api.ts";
 import { handleStateLoad, handleStateSave } from "./ui_state.ts";
 import { handleNewWindow } from "./window_api.ts";
+import {
+  handleWorkspaceChanges,
+  handleWorkspaceDelete,
+  handleWorkspaceFiles,
+  handleWorkspaceRead,
+  handleWorkspaceRename,
+  handleWorkspaceWrite,
+} from "./workspace_api.ts";
 
 /** Handles one API call; throwing a DialError becomes a JSON error response. */
 export type ApiHandler = (request: Request, context: ApiContext) => Promise<Response>;
@@ -26,4 +34,10 @@ export const API_ROUTES: ReadonlyMap<string, ApiHandler> = new Map<string, ApiHa
   ["POST /api/state/load", handleStateLoad],
   ["POST /api/state/save", handleStateSave],
   ["POST /api/window", handleNewWindow],
+  ["POST /api/workspace/files", handleWorkspaceFiles],
+  ["POST /api/workspace/read", handleWorkspaceRead],
+  ["POST /api/workspace/write", handleWorkspaceWrite],
+  ["POST /api/workspace/rename", handleWorkspaceRename],
+  ["POST /api/workspace/delete", handleWorkspaceDelete],
+  ["POST /api/workspace/changes", handleWorkspaceChanges],
 ]);

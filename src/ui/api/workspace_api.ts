@@ -1,0 +1,217 @@
+/**
+ * The workspace's files for the sidebar: list the request files (`.http`, `.rest`) under the
+ * workspace folder, read one, write one back (refused with 409 when it changed on disk since it
+ * was read), rename and delete, and a stream of changes on disk (git, an editor) so the page
+ * reloads what changed. Every path goes through {@link Workspace.resolve}: nothing outside the
+ * folder is read or written, symlinks included.
+ * @module
+ */
+import { UsageError } from "../../errors.ts";
+import type { ErrorBody } from "../protocol.ts";
+import type { Workspace } from "../workspace_path.ts";
+import type { ApiContext } from "./http_api.ts";
+import { object, readJson, string } from "./decode.ts";
+import { ndjsonResponse } from "./ndjson.ts";
+
+/** Request files the sidebar lists. */
+const REQUEST_FILE = /\.(http|rest)$/i;
+/** Folders never listed or watched. */
+const SKIPPED = new Set([".git", "node_modules", ".dial", "dist", ".cache"]);
+/** The most files listed (a home folder given by mistake stays quick). */
+const MAX_FILES = 2000;
+/** The largest request file opened, in bytes. */
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+/** One listed file. */
+export interface WorkspaceFile {
+  /** Relative to the workspace, `/`-separated. */
+  path: string;
+  /** Modification time (ms). */
+  mtime: number;
+}
+
+/**
+ * Lists the request files under the workspace, sorted by path.
+ *
+ * @param workspace the workspace
+ * @returns the files
+ */
+export async function listRequestFiles(workspace: Workspace): Promise<WorkspaceFile[]> {
+  const found: WorkspaceFile[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await Array.fromAsync(Deno.readDir(dir)).catch(() => []);
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (found.length >= MAX_FILES || SKIPPED.has(entry.name)) continue;
+      let path = `${dir}/${entry.name}`;
+      let isDirectory = entry.isDirectory;
+      if (entry.isSymlink) {
+        // A link is listed only when it resolves inside the workspace.
+        const real = await Deno.realPath(path).catch(() => undefined);
+        if (!real || !workspace.contains(real)) continue;
+        isDirectory = (await Deno.stat(real)).isDirectory;
+        if (isDirectory) continue; // no cycles through linked folders
+        path = `${dir}/${entry.name}`;
+      }
+      if (isDirectory) await walk(path);
+      else if (REQUEST_FILE.test(entry.name)) {
+        const info = await Deno.stat(path).catch(() => undefined);
+        if (info) found.push({ path: workspace.relative(path), mtime: info.mtime?.getTime() ?? 0 });
+      }
+    }
+  };
+  await walk(workspace.root);
+  return found;
+}
+
+function workspaceOf(context: ApiContext): Workspace {
+  if (!context.workspace) throw new UsageError("This dial ui has no workspace folder");
+  return context.workspace;
+}
+
+/**
+ * `POST /api/workspace/files`: `{}` → `{root, files: [{path, mtime}]}`.
+ *
+ * @param request the call
+ * @param context the workspace
+ * @returns the listing
+ */
+export async function handleWorkspaceFiles(
+  request: Request,
+  context: ApiContext,
+): Promise<Response> {
+  await readJson(request);
+  const workspace = workspaceOf(context);
+  return Response.json({ root: workspace.root, files: await listRequestFiles(workspace) });
+}
+
+/**
+ * `POST /api/workspace/read`: `{path}` → `{path, text, mtime}`.
+ *
+ * @param request the call
+ * @param context the workspace
+ * @returns the file's text
+ */
+export async function handleWorkspaceRead(
+  request: Request,
+  context: ApiContext,
+): Promise<Response> {
+  const json = object(await readJson(request), "request");
+  const path = string(json.path, "path");
+  const real = await workspaceOf(context).resolve(path);
+  const info = await Deno.stat(real);
+  if (!info.isFile) throw new UsageError(`"${path}" is not a file`);
+  if (info.size > MAX_FILE_BYTES) throw new UsageError(`"${path}" is larger than 8 MiB`);
+  const text = await Deno.readTextFile(real);
+  return Response.json({ path, text, mtime: info.mtime?.getTime() ?? 0 });
+}
+
+/**
+ * `POST /api/workspace/write`: `{path, text, mtime?}`; with `mtime` (when the page read it)
+ * the write is refused (409) if the file changed since; without, the file must be new.
+ *
+ * @param request the call
+ * @param context the workspace
+ * @returns `{path, mtime}`
+ */
+export async function handleWorkspaceWrite(
+  request: Request,
+  context: ApiContext,
+): Promise<Response> {
+  const json = object(await readJson(request), "request");
+  const path = string(json.path, "path");
+  const text = string(json.text, "text");
+  const workspace = workspaceOf(context);
+  if (!REQUEST_FILE.test(path)) throw new UsageError(`"${path}" is not a .http or .rest file`);
+  const real = await workspace.resolve(path, { create: true });
+  const current = await Deno.stat(real).catch(() => undefined);
+  if (typeof json.mtime === "number") {
+    if (!current || (current.mtime?.getTime() ?? 0) !== json.mtime) {
+      return conflict(
+        `"${path}" changed on disk since it was opened`,
+        "reload it (your edits stay in the tab), then save again",
+      );
+    }
+  } else if (current) {
+    return conflict(`"${path}" exists already`, "choose another name");
+  }
+  const mtime = await workspace.write(path, text);
+  return Response.json({ path, mtime });
+}
+
+/**
+ * `POST /api/workspace/rename`: `{path, to}`.
+ *
+ * @param request the call
+ * @param context the workspace
+ * @returns `{ok: true}`
+ */
+export async function handleWorkspaceRename(
+  request: Request,
+  context: ApiContext,
+): Promise<Response> {
+  const json = object(await readJson(request), "request");
+  const workspace = workspaceOf(context);
+  const from = await workspace.resolve(string(json.path, "path"));
+  const to = string(json.to, "to");
+  if (!REQUEST_FILE.test(to)) throw new UsageError(`"${to}" is not a .http or .rest file`);
+  const target = await workspace.resolve(to, { create: true });
+  if (await Deno.lstat(target).then(() => true, () => false)) {
+    return conflict(`"${to}" exists already`, "choose another name");
+  }
+  await Deno.rename(from, target);
+  return Response.json({ ok: true });
+}
+
+/**
+ * `POST /api/workspace/delete`: `{path}` (a request file).
+ *
+ * @param request the call
+ * @param context the workspace
+ * @returns `{ok: true}`
+ */
+export async function handleWorkspaceDelete(
+  request: Request,
+  context: ApiContext,
+): Promise<Response> {
+  const json = object(await readJson(request), "request");
+  const path = string(json.path, "path");
+  const real = await workspaceOf(context).resolve(path);
+  if (!REQUEST_FILE.test(real) || !(await Deno.stat(real)).isFile) {
+    throw new UsageError(`"${path}" is not a .http or .rest file`);
+  }
+  await Deno.remove(real);
+  return Response.json({ ok: true });
+}
+
+/**
+ * `POST /api/workspace/changes`: NDJSON, one `{type: "changed", paths}` line per batch of
+ * changes on disk under the workspace, until the page goes away.
+ *
+ * @param request the call
+ * @param context the workspace and the server's signal
+ * @returns the stream
+ */
+export async function handleWorkspaceChanges(
+  request: Request,
+  context: ApiContext,
+): Promise<Response> {
+  await readJson(request);
+  const workspace = workspaceOf(context);
+  return ndjsonResponse<{ type: "changed"; paths: string[] }>(async ({ emit, signal }) => {
+    const watcher = Deno.watchFs(workspace.root, { recursive: true });
+    signal.addEventListener("abort", () => watcher.close(), { once: true });
+    for await (const event of watcher) {
+      const paths = event.paths.filter((p) =>
+        workspace.contains(p) && REQUEST_FILE.test(p) &&
+        !workspace.relative(p).split("/").some((part) => SKIPPED.has(part))
+      ).map((p) => workspace.relative(p));
+      if (paths.length > 0) emit({ type: "changed", paths: [...new Set(paths)] });
+    }
+  }, { signal: context.signal, timeoutMs: 0 });
+}
+
+/** A write refused: the file changed on disk, or a new file's name is taken. */
+function conflict(message: string, hint: string): Response {
+  const body: ErrorBody = { error: { code: "conflict", message, hint } };
+  return Response.json(body, { status: 409 });
+}

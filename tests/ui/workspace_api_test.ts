@@ -1,0 +1,122 @@
+import assert from "node:assert/strict";
+import { startUiServer, type UiServer } from "../../src/ui/server.ts";
+import { apiHeaders, sessionOf } from "./_session.ts";
+
+const ASSETS = { js: "/* app */", css: "/* css */" };
+
+/** A workspace with files, links inside and out, and a secret file beside it. */
+async function workspaceWithLinks() {
+  const base = await Deno.makeTempDir({ prefix: "dial-ui-ws-" });
+  const root = `${base}/ws`;
+  const outside = `${base}/outside`;
+  await Deno.mkdir(`${root}/sub`, { recursive: true });
+  await Deno.mkdir(outside);
+  await Deno.writeTextFile(`${root}/api.http`, "GET http://127.0.0.1/a\n");
+  await Deno.writeTextFile(`${root}/sub/more.rest`, "GET http://127.0.0.1/b\n");
+  await Deno.writeTextFile(`${root}/notes.txt`, "not a request file\n");
+  await Deno.writeTextFile(`${outside}/secret.http`, "GET http://secret/\n");
+  await Deno.symlink(`${outside}/secret.http`, `${root}/out.http`);
+  await Deno.symlink(outside, `${root}/linked`);
+  await Deno.symlink(`${root}/api.http`, `${root}/alias.http`);
+  return {
+    root,
+    outside,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(base, { recursive: true });
+    },
+  };
+}
+
+async function call(server: UiServer, session: string, path: string, body: unknown) {
+  const response = await fetch(new URL(`/api/workspace/${path}`, server.url), {
+    method: "POST",
+    headers: apiHeaders(session),
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+Deno.test("ui workspace: only request files inside the folder are listed, links resolved", async () => {
+  await using ws = await workspaceWithLinks();
+  await using server = await startUiServer({ assets: ASSETS, workspace: ws.root });
+  const session = await sessionOf(server);
+  const { status, json } = await call(server, session, "files", {});
+  assert.equal(status, 200);
+  assert.deepEqual(json.files.map((f: { path: string }) => f.path), [
+    "alias.http",
+    "api.http",
+    "sub/more.rest",
+  ]);
+});
+
+Deno.test("ui workspace: a path outside the folder is refused for reading and writing, links included", async () => {
+  await using ws = await workspaceWithLinks();
+  await using server = await startUiServer({ assets: ASSETS, workspace: ws.root });
+  const session = await sessionOf(server);
+  const outsidePaths = [
+    "../outside/secret.http",
+    "sub/../../outside/secret.http",
+    `${ws.outside}/secret.http`,
+    "/etc/passwd",
+    "out.http",
+    "linked/secret.http",
+    "..\\outside\\secret.http",
+    "C:\\Windows\\win.ini",
+    "",
+  ];
+  for (const path of outsidePaths) {
+    const read = await call(server, session, "read", { path });
+    assert.equal(read.status, 400, `read ${path}`);
+    assert.match(read.json.error.message, /outside the workspace/, `read ${path}`);
+    for (const target of [path, "linked/new.http"]) {
+      const write = await call(server, session, "write", { path: target, text: "pwned\n" });
+      assert.equal(write.status, 400, `write ${target}`);
+    }
+    const remove = await call(server, session, "delete", { path });
+    assert.equal(remove.status, 400, `delete ${path}`);
+    const rename = await call(server, session, "rename", { path: "api.http", to: path });
+    assert.equal(rename.status, 400, `rename to ${path}`);
+  }
+  assert.equal(await Deno.readTextFile(`${ws.outside}/secret.http`), "GET http://secret/\n");
+  assert.deepEqual((await Array.fromAsync(Deno.readDir(ws.outside))).map((e) => e.name), [
+    "secret.http",
+  ]);
+  // A link that stays inside is followed.
+  const alias = await call(server, session, "read", { path: "alias.http" });
+  assert.equal(alias.json.text, "GET http://127.0.0.1/a\n");
+});
+
+Deno.test("ui workspace: write in place, refused when the file changed on disk; new, rename, delete", async () => {
+  await using ws = await workspaceWithLinks();
+  await using server = await startUiServer({ assets: ASSETS, workspace: ws.root });
+  const session = await sessionOf(server);
+  const read = await call(server, session, "read", { path: "api.http" });
+  const saved = await call(server, session, "write", {
+    path: "api.http",
+    text: "GET http://127.0.0.1/edited\n",
+    mtime: read.json.mtime,
+  });
+  assert.equal(saved.status, 200);
+  assert.equal(await Deno.readTextFile(`${ws.root}/api.http`), "GET http://127.0.0.1/edited\n");
+  // The stale modification time of the first read no longer matches.
+  await Deno.utime(`${ws.root}/api.http`, new Date(), new Date(Date.now() + 5000));
+  const stale = await call(server, session, "write", {
+    path: "api.http",
+    text: "lost\n",
+    mtime: saved.json.mtime,
+  });
+  assert.equal(stale.status, 409);
+  assert.match(stale.json.error.message, /changed on disk/);
+  const taken = await call(server, session, "write", { path: "api.http", text: "x\n" });
+  assert.equal(taken.status, 409);
+  const created = await call(server, session, "write", { path: "sub/new.http", text: "GET /\n" });
+  assert.equal(created.status, 200);
+  assert.equal((await call(server, session, "write", { path: "x.txt", text: "" })).status, 400);
+  assert.equal(
+    (await call(server, session, "rename", { path: "sub/new.http", to: "sub/moved.http" })).status,
+    200,
+  );
+  assert.equal(await Deno.readTextFile(`${ws.root}/sub/moved.http`), "GET /\n");
+  assert.equal((await call(server, session, "delete", { path: "sub/moved.http" })).status, 200);
+  await assert.rejects(Deno.stat(`${ws.root}/sub/moved.http`), Deno.errors.NotFound);
+});
