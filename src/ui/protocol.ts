@@ -165,6 +165,10 @@ export interface HttpRequestJson {
   follow?: boolean;
   /** Abort after this many milliseconds; default {@link DEFAULT_TIMEOUT_MS}. */
   timeoutMs?: number;
+  /** The environment whose variables fill `{{…}}` (`http-client.env.json`). */
+  environment?: string;
+  /** The workspace's request file the request comes from (its `@variables`, its env files). */
+  file?: string;
 }
 
 /** A response as the browser sees it. */

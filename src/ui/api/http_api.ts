@@ -18,6 +18,7 @@ import { parseUiRequest, type UiOAuthSettings, uploadOf } from "./spec_json.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
 import type { HttpEvent } from "../protocol.ts";
 import { isBinaryBody } from "./body_kind.ts";
+import { substituteRequest } from "./environment_api.ts";
 
 /** Bodies larger than this are cut in the viewer (the size is still reported in full). */
 export const MAX_SHOWN_BODY = 5 * 1024 * 1024;
@@ -56,7 +57,10 @@ export interface ApiContext {
  * @returns NDJSON: one {@link HttpEvent}, the response or the error
  */
 export async function handleHttpSend(request: Request, context: ApiContext): Promise<Response> {
-  const json = object(await readJson(request), "request");
+  const json = await substituteRequest(
+    object(await readJson(request), "request"),
+    context.workspace,
+  );
   // Parsed once without the files first: a bad field is refused before anything is written.
   parseUiRequest(json, context.oauth);
   const follow = json.follow === undefined ? true : boolean(json.follow, "follow");
@@ -107,7 +111,10 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
  * @returns `{curl}`
  */
 export async function handleHttpCurl(request: Request, context: ApiContext): Promise<Response> {
-  const json = object(await readJson(request), "request");
+  const json = await substituteRequest(
+    object(await readJson(request), "request"),
+    context.workspace,
+  );
   const spec = parseUiRequest(json, context.oauth);
   const { request: prepared } = await authorize(spec, {
     signal: context.signal,

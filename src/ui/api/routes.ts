@@ -9,6 +9,8 @@ import { type ApiContext, handleHttpBody, handleHttpCurl, handleHttpSend } from 
 import { handleStreamSocket } from "./stream_api.ts";
 import { handleStateLoad, handleStateSave } from "./ui_state.ts";
 import { handleNewWindow } from "./window_api.ts";
+import { handleEnvironments } from "./environment_api.ts";
+import { handleWorkspaceRun } from "./run_api.ts";
 import {
   handleWorkspaceChanges,
   handleWorkspaceDelete,
@@ -40,4 +42,6 @@ export const API_ROUTES: ReadonlyMap<string, ApiHandler> = new Map<string, ApiHa
   ["POST /api/workspace/rename", handleWorkspaceRename],
   ["POST /api/workspace/delete", handleWorkspaceDelete],
   ["POST /api/workspace/changes", handleWorkspaceChanges],
+  ["POST /api/workspace/environments", handleEnvironments],
+  ["POST /api/workspace/run", handleWorkspaceRun],
 ]);

@@ -184,8 +184,9 @@ export async function handleWorkspaceDelete(
 }
 
 /**
- * `POST /api/workspace/changes`: NDJSON, one `{type: "changed", paths}` line per batch of
- * changes on disk under the workspace, until the page goes away.
+ * `POST /api/workspace/changes`: NDJSON, `{type: "ready"}` once changes are followed, then
+ * one `{type: "changed", paths}` line per batch of changes on disk under the workspace, until
+ * the page goes away.
  *
  * @param request the call
  * @param context the workspace and the server's signal
@@ -197,17 +198,22 @@ export async function handleWorkspaceChanges(
 ): Promise<Response> {
   await readJson(request);
   const workspace = workspaceOf(context);
-  return ndjsonResponse<{ type: "changed"; paths: string[] }>(async ({ emit, signal }) => {
-    const watcher = Deno.watchFs(workspace.root, { recursive: true });
-    signal.addEventListener("abort", () => watcher.close(), { once: true });
-    for await (const event of watcher) {
-      const paths = event.paths.filter((p) =>
-        workspace.contains(p) && REQUEST_FILE.test(p) &&
-        !workspace.relative(p).split("/").some((part) => SKIPPED.has(part))
-      ).map((p) => workspace.relative(p));
-      if (paths.length > 0) emit({ type: "changed", paths: [...new Set(paths)] });
-    }
-  }, { signal: context.signal, timeoutMs: 0 });
+  return ndjsonResponse<{ type: "ready" } | { type: "changed"; paths: string[] }>(
+    async ({ emit, signal }) => {
+      const watcher = Deno.watchFs(workspace.root, { recursive: true });
+      signal.addEventListener("abort", () => watcher.close(), { once: true });
+      // From here on no change is missed.
+      emit({ type: "ready" });
+      for await (const event of watcher) {
+        const paths = event.paths.filter((p) =>
+          workspace.contains(p) && REQUEST_FILE.test(p) &&
+          !workspace.relative(p).split("/").some((part) => SKIPPED.has(part))
+        ).map((p) => workspace.relative(p));
+        if (paths.length > 0) emit({ type: "changed", paths: [...new Set(paths)] });
+      }
+    },
+    { signal: context.signal, timeoutMs: 0 },
+  );
 }
 
 /** A write refused: the file changed on disk, or a new file's name is taken. */

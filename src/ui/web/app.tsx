@@ -13,9 +13,33 @@ import { clearWorkspaceState } from "./workspace_state.ts";
 import { clearDrafts, isString, persisted } from "./storage.ts";
 import { type TabDef, TabList, TabPanels } from "./tabs.tsx";
 import { WebSocketTab } from "./ws/ws_tab.tsx";
+import { Sidebar } from "./workspace/sidebar.tsx";
+import { workspaceRoot } from "./workspace/files.ts";
+import {
+  activeTab,
+  closeTab,
+  cycleTab,
+  newTab,
+  RequestTabs,
+  saveActiveTab,
+} from "./workspace/request_tabs.tsx";
+import { Shortcuts, shortcuts, showShortcuts } from "./shortcuts.tsx";
+import { VariablesLine } from "./workspace/environments.tsx";
+import { RunnerView } from "./workspace/runner.tsx";
 
 const TABS: TabDef[] = [
-  { id: "http", label: "HTTP", render: () => <HttpTab /> },
+  {
+    id: "http",
+    label: "HTTP",
+    render: () => (
+      <>
+        <RunnerView />
+        <RequestTabs />
+        <VariablesLine />
+        <HttpTab />
+      </>
+    ),
+  },
   { id: "graphql", label: "GraphQL", render: () => <GraphqlTab /> },
   { id: "ws", label: "WebSocket", render: () => <WebSocketTab /> },
   { id: "sse", label: "SSE", render: () => <SseTab /> },
@@ -37,6 +61,21 @@ async function openAnotherWindow(): Promise<void> {
   }
 }
 
+const SHORTCUTS = shortcuts({
+  save: () => void saveActiveTab(),
+  newTab: () => {
+    selected.value = "http";
+    newTab();
+  },
+  closeTab: () => closeTab(activeTab.peek()),
+  nextTab: () => cycleTab(1),
+  previousTab: () => cycleTab(-1),
+  focusUrl: () => {
+    selected.value = "http";
+    document.getElementById("http-url")?.focus();
+  },
+});
+
 /** @returns the whole app */
 export function App(): JSX.Element {
   return (
@@ -44,6 +83,9 @@ export function App(): JSX.Element {
       <header>
         <h1>dial</h1>
         <TabList tabs={TABS} selected={selected} />
+        <button type="button" onClick={showShortcuts} title="Keyboard shortcuts (F1)">
+          Shortcuts
+        </button>
         <button
           type="button"
           class="new-window"
@@ -71,9 +113,13 @@ export function App(): JSX.Element {
         )}
       </header>
       <AuthPanel />
-      <main>
-        <TabPanels tabs={TABS} selected={selected} />
-      </main>
+      <div class={workspaceRoot.value ? "body with-sidebar" : "body"}>
+        <Sidebar />
+        <main>
+          <TabPanels tabs={TABS} selected={selected} />
+        </main>
+      </div>
+      <Shortcuts list={SHORTCUTS} />
     </div>
   );
 }

@@ -25,8 +25,11 @@ export function TextField(props: {
   class?: string;
   /** Called after each edit, with the new text. */
   onInput?: (text: string) => void;
+  /** The input's id (default: a generated one). */
+  id?: string;
 }): JSX.Element {
-  const id = useId();
+  const generated = useId();
+  const id = props.id ?? generated;
   return (
     <div class={`field ${props.class ?? ""}`}>
       <label for={id}>{props.label}</label>

@@ -3,7 +3,8 @@
  * auth; the response's status, headers, pretty body, time and size; "Copy as curl".
  * @module
  */
-import { computed, signal } from "@preact/signals";
+import { batch, computed, signal } from "@preact/signals";
+import type { HttpDraft } from "../workspace/request_edit.ts";
 import type { JSX } from "preact";
 import { json, jsonParseLinter } from "@codemirror/lang-json";
 import { linter, lintGutter } from "@codemirror/lint";
@@ -86,7 +87,8 @@ const JSON_BODY = [
 const NO_EXTENSIONS: never[] = [];
 const SEND_KEYS = [{ key: "Mod-Enter", run: () => (void sendRequest(), true) }];
 
-type HttpResult = Pick<
+/** A response as the tab shows it. */
+export type HttpResult = Pick<
   ResponseJson,
   | "status"
   | "statusText"
@@ -126,8 +128,61 @@ const viewed = computed((): ViewedBody | undefined => {
 });
 const authSkipped = signal<string | undefined>(undefined);
 
+/** What the tab shows: its fields and its last response, kept per request tab. */
+export interface HttpView {
+  draft: HttpDraft;
+  result?: HttpResult;
+}
+
+/** The tab's fields, as they change. */
+export const currentDraft = computed((): HttpDraft => ({
+  method: method.value,
+  url: url.value,
+  headers: headers.value,
+  bodyKind: bodyKind.value,
+  body: bodyText.value,
+  form: formFields.value,
+}));
+
+/** @returns the tab's fields and response now */
+export function currentView(): HttpView {
+  const r = result.peek();
+  return { draft: currentDraft.peek(), ...(r ? { result: r } : {}) };
+}
+
+/**
+ * Shows another request tab's fields and response.
+ *
+ * @param view the fields and response
+ */
+export function showView(view: HttpView): void {
+  batch(() => {
+    const d = view.draft;
+    method.value = d.method;
+    url.value = d.url;
+    params.value = paramsFromUrl(d.url, []);
+    headers.value = d.headers;
+    bodyKind.value = d.bodyKind;
+    bodyText.value = d.body;
+    formFields.value = d.form;
+    result.value = view.result;
+    error.value = undefined;
+    curl.value = "";
+  });
+}
+
+let extras: () => Pick<HttpRequestJson, "environment" | "file"> = () => ({});
+
+/**
+ * @param fill what the workspace adds to each request: the environment and the source file
+ */
+export function setRequestExtras(fill: () => Pick<HttpRequestJson, "environment" | "file">): void {
+  extras = fill;
+}
+
 function requestJson(): HttpRequestJson {
   return {
+    ...extras(),
     method: method.value,
     // The enabled parameters are in the URL already (the table and the URL are synced).
     url: url.value,
@@ -275,6 +330,7 @@ export function HttpTab(): JSX.Element {
           </div>
           <TextField
             label="URL"
+            id="http-url"
             type="url"
             value={url}
             placeholder="https://api.example.com/users"

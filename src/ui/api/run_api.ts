@@ -1,0 +1,106 @@
+/**
+ * The runner view's endpoint: runs a workspace request file's requests in order with their
+ * `client.test` results, through the request files' own runner (as `dial test` does), and
+ * streams one result per request. Files the request file includes (`< body.json`, script files)
+ * must be inside the workspace too; the process environment is not offered to it
+ * (`{{$env.NAME}}` is undefined here), so nothing of the server's environment reaches the page.
+ * @module
+ */
+import { loadEnvironment } from "../../files/environment.ts";
+import type { HttpFile } from "../../files/http_file_types.ts";
+import { parseHttpFile } from "../../files/parse_http_file.ts";
+import { runHttpFile } from "../../files/run_http_file.ts";
+import { CookieJar } from "../../http/cookies.ts";
+import { UsageError } from "../../errors.ts";
+import type { Workspace } from "../workspace_path.ts";
+import type { ApiContext } from "./http_api.ts";
+import { object, optionalString, readJson, string } from "./decode.ts";
+import { errorJson } from "./error_json.ts";
+import { ndjsonResponse } from "./ndjson.ts";
+
+/** One line of the runner's answer. */
+export type RunEvent =
+  | {
+    type: "result";
+    index: number;
+    label: string;
+    status?: number;
+    durationMs: number;
+    tests: Array<{ name: string; passed: boolean; message?: string }>;
+    error?: { code: string; message: string; hint?: string };
+  }
+  | { type: "end"; passed: number; failed: number }
+  | { type: "error"; error: { code: string; message: string; hint?: string } };
+
+/** Refuses a file whose includes or script files point outside the workspace. */
+async function checkIncludes(workspace: Workspace, path: string, file: HttpFile): Promise<void> {
+  const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "";
+  const paths = file.requests.flatMap((r) => [
+    ...r.body.flatMap((part) => part.kind === "file" ? [part.path] : []),
+    ...[...r.preScripts, ...r.handlers].flatMap((s) => s.kind === "file" ? [s.path] : []),
+  ]);
+  for (const included of paths) {
+    const relative = included.replace(/^\.\//, "");
+    await workspace.resolve(`${dir}${relative}`);
+  }
+}
+
+/**
+ * `POST /api/workspace/run`: `{path, environment?}` → NDJSON {@link RunEvent}s.
+ *
+ * @param request the call
+ * @param context the workspace, fetch and signal
+ * @returns the stream of results
+ */
+export async function handleWorkspaceRun(
+  request: Request,
+  context: ApiContext,
+): Promise<Response> {
+  const json = object(await readJson(request), "request");
+  const workspace = context.workspace;
+  if (!workspace) throw new UsageError("This dial ui has no workspace folder");
+  const path = string(json.path, "path");
+  const name = optionalString(json.environment, "environment");
+  const real = await workspace.resolve(path);
+  const file = parseHttpFile(await Deno.readTextFile(real), real);
+  await checkIncludes(workspace, path, file);
+  const environment = await loadEnvironment(
+    real.slice(0, real.lastIndexOf("/")),
+    name !== undefined ? { name } : {},
+  );
+  return ndjsonResponse<RunEvent>(async ({ emit, signal }) => {
+    let passed = 0;
+    let failed = 0;
+    await runHttpFile(file, {
+      environment,
+      keepGoing: true,
+      cookies: new CookieJar(),
+      env: () => undefined,
+      authToken: () => {
+        throw new UsageError("Security.Auth tokens are not available in the runner view yet", {
+          hint: "run the file with dial test in a terminal",
+        });
+      },
+      send: { signal, ...(context.fetch ? { fetch: context.fetch } : {}) },
+      onResult: (result) => {
+        const ok = !result.error && result.tests.every((t) => t.passed);
+        if (ok) passed++;
+        else failed++;
+        emit({
+          type: "result",
+          index: result.request.index,
+          label: result.label,
+          ...(result.status !== undefined ? { status: result.status } : {}),
+          durationMs: Math.round(result.durationMs),
+          tests: result.tests.map((t) => ({
+            name: t.name,
+            passed: t.passed,
+            ...(t.message !== undefined ? { message: t.message } : {}),
+          })),
+          ...(result.error ? { error: errorJson(result.error) } : {}),
+        });
+      },
+    });
+    emit({ type: "end", passed, failed });
+  }, { signal: context.signal, timeoutMs: 0 });
+}

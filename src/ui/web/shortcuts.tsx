@@ -1,0 +1,143 @@
+/**
+ * Keyboard shortcuts of the whole app and the overlay that lists them (F1, or ? outside a text
+ * field). Browsers keep Ctrl+T, Ctrl+W, Ctrl+Tab and Ctrl+L for themselves, so tab and focus
+ * shortcuts use Alt.
+ * @module
+ */
+import { signal } from "@preact/signals";
+import type { JSX } from "preact";
+import { useEffect } from "preact/hooks";
+
+/** One shortcut: the keys as shown, what it does, and the handler (none: handled elsewhere). */
+export interface Shortcut {
+  keys: string;
+  action: string;
+  /** Whether a keydown is this shortcut. */
+  matches?: (event: KeyboardEvent) => boolean;
+  run?: () => void;
+}
+
+const helpOpen = signal(false);
+
+const mod = (event: KeyboardEvent) => event.ctrlKey || event.metaKey;
+
+function typing(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement &&
+    (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+}
+
+/**
+ * @param actions what the app's shortcuts do
+ * @returns the list, in the order the overlay shows it
+ */
+export function shortcuts(actions: {
+  save: () => void;
+  newTab: () => void;
+  closeTab: () => void;
+  nextTab: () => void;
+  previousTab: () => void;
+  focusUrl: () => void;
+}): Shortcut[] {
+  return [
+    { keys: "Ctrl/Cmd+Enter", action: "Send the request, run the query or send the message" },
+    {
+      keys: "Ctrl/Cmd+S",
+      action: "Save the request into its .http file",
+      matches: (e) => mod(e) && !e.altKey && e.key.toLowerCase() === "s",
+      run: actions.save,
+    },
+    {
+      keys: "Alt+N",
+      action: "New request tab",
+      matches: (e) => e.altKey && e.code === "KeyN",
+      run: actions.newTab,
+    },
+    {
+      keys: "Alt+W",
+      action: "Close the request tab",
+      matches: (e) => e.altKey && e.code === "KeyW",
+      run: actions.closeTab,
+    },
+    {
+      keys: "Alt+]",
+      action: "Next request tab",
+      matches: (e) => e.altKey && e.code === "BracketRight",
+      run: actions.nextTab,
+    },
+    {
+      keys: "Alt+[",
+      action: "Previous request tab",
+      matches: (e) => e.altKey && e.code === "BracketLeft",
+      run: actions.previousTab,
+    },
+    {
+      keys: "Alt+L",
+      action: "Focus the URL",
+      matches: (e) => e.altKey && e.code === "KeyL",
+      run: actions.focusUrl,
+    },
+    { keys: "Ctrl/Cmd+F", action: "Search in an editor or a response" },
+    { keys: "F1 or ?", action: "Show these shortcuts" },
+  ];
+}
+
+/**
+ * Listens for the shortcuts and renders the overlay when asked.
+ *
+ * @param props the shortcuts
+ * @returns the overlay (or nothing)
+ */
+export function Shortcuts(props: { list: Shortcut[] }): JSX.Element | null {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && helpOpen.peek()) {
+        helpOpen.value = false;
+        return;
+      }
+      if (event.key === "F1" || (event.key === "?" && !typing(event.target))) {
+        event.preventDefault();
+        helpOpen.value = !helpOpen.peek();
+        return;
+      }
+      const found = props.list.find((s) => s.matches?.(event));
+      if (found?.run) {
+        event.preventDefault();
+        found.run();
+      }
+    };
+    globalThis.addEventListener("keydown", onKey);
+    return () => globalThis.removeEventListener("keydown", onKey);
+  }, []);
+  if (!helpOpen.value) return null;
+  return (
+    <div class="overlay" onClick={() => helpOpen.value = false}>
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-label="Keyboard shortcuts"
+        class="dialog"
+        onClick={(e) => e.stopPropagation()}
+      >
+        <h2>Keyboard shortcuts</h2>
+        <table>
+          <tbody>
+            {props.list.map((s) => (
+              <tr key={s.keys}>
+                <th scope="row">
+                  <kbd>{s.keys}</kbd>
+                </th>
+                <td>{s.action}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <button type="button" onClick={() => helpOpen.value = false}>Close</button>
+      </div>
+    </div>
+  );
+}
+
+/** Opens the overlay (the help button). */
+export function showShortcuts(): void {
+  helpOpen.value = true;
+}

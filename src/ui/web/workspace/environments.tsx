@@ -1,0 +1,117 @@
+/**
+ * The environment picker (`http-client.env.json` / `http-client.private.env.json`) and the
+ * line that shows each `{{variable}}` of the active request: its value and where it comes from
+ * (the environment's public file, the private one, whose values never reach the page, or the
+ * file's `@variables`), and the undefined ones, marked before sending. The server substitutes
+ * when it sends, with the request files' own rules.
+ * @module
+ */
+import { computed, signal } from "@preact/signals";
+import type { JSX } from "preact";
+import { useEffect } from "preact/hooks";
+import { isRecord, postJson } from "../api.ts";
+import { currentDraft, setRequestExtras } from "../http/http_tab.tsx";
+import { isString, persisted } from "../storage.ts";
+import { openedFiles } from "./files.ts";
+import { activeSource } from "./request_tabs.tsx";
+
+type Info = { value?: string; from: "public" | "private" };
+
+/** The environments beside the active request's file. */
+const names = signal<string[]>([]);
+const variables = signal<Record<string, Record<string, Info>>>({});
+/** The chosen environment ("" for none). */
+export const chosenEnvironment = persisted("environment", "", isString);
+
+setRequestExtras(() => {
+  const source = activeSource.peek();
+  return {
+    ...(chosenEnvironment.peek() ? { environment: chosenEnvironment.peek() } : {}),
+    ...(source ? { file: source.path } : {}),
+  };
+});
+
+async function load(file: string | undefined): Promise<void> {
+  try {
+    const answer = await postJson("/api/workspace/environments", file ? { file } : {});
+    if (!isRecord(answer) || !Array.isArray(answer.names) || !isRecord(answer.variables)) return;
+    names.value = answer.names.filter(isString);
+    variables.value = answer.variables as Record<string, Record<string, Info>>;
+  } catch {
+    names.value = [];
+  }
+}
+
+/** @returns the picker */
+export function EnvironmentPicker(): JSX.Element {
+  const file = activeSource.value?.path;
+  useEffect(() => void load(file), [file]);
+  return (
+    <label class="environment">
+      Environment
+      <select
+        value={chosenEnvironment.value}
+        onChange={(e) => chosenEnvironment.value = e.currentTarget.value}
+      >
+        <option value="">No environment</option>
+        {names.value.map((n) => <option key={n} value={n}>{n}</option>)}
+      </select>
+    </label>
+  );
+}
+
+const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/** Each `{{name}}` of the active request, with its value and source, or undefined. */
+const used = computed(() => {
+  const draft = currentDraft.value;
+  const text = [draft.url, ...draft.headers.flatMap((h) => [h.name, h.value]), draft.body]
+    .join("\n");
+  const found = new Map<string, { value?: string; from: string } | undefined>();
+  const env = variables.value[chosenEnvironment.value] ?? {};
+  const file = activeSource.value ? openedFiles.value.get(activeSource.value.path) : undefined;
+  const fileVariables = file && !("error" in file.parsed) ? file.parsed.variables : [];
+  for (const match of text.matchAll(TEMPLATE)) {
+    const name = match[1]!;
+    if (found.has(name) || name.startsWith("$") || name.includes(".")) continue;
+    const fromEnv = env[name];
+    const fromFile = fileVariables.findLast((v) => v.name === name);
+    found.set(
+      name,
+      fromEnv
+        ? {
+          ...(fromEnv.value !== undefined ? { value: fromEnv.value } : {}),
+          from: fromEnv.from === "private"
+            ? `${chosenEnvironment.value}, private`
+            : chosenEnvironment.value,
+        }
+        : fromFile
+        ? { value: fromFile.value, from: "file" }
+        : undefined,
+    );
+  }
+  return [...found];
+});
+
+/** @returns the variables line (nothing when the request has none) */
+export function VariablesLine(): JSX.Element | null {
+  if (used.value.length === 0) return null;
+  return (
+    <p class="variables-line" aria-label="Variables">
+      {used.value.map(([name, info]) =>
+        info
+          ? (
+            <span key={name} class="variable" title={`from ${info.from}`}>
+              {`{{${name}}}`} = {info.value ?? "(private)"} <small>({info.from})</small>
+            </span>
+          )
+          : (
+            <span key={name} class="variable undefined" role="alert">
+              {`{{${name}}}`} is undefined
+              {chosenEnvironment.value ? ` in ${chosenEnvironment.value}` : ": pick an environment"}
+            </span>
+          )
+      )}
+    </p>
+  );
+}

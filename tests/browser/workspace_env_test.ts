@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import { serve } from "../_helpers.ts";
+import { launchBrowser, openApp } from "./_browser.ts";
+
+Deno.test("browser: environments and the runner", async (t) => {
+  await using target = serve((request) => Response.json({ path: new URL(request.url).pathname }));
+  await using browser = await launchBrowser();
+  await t.step(
+    "an environment switch changes the sent URL; private values stay on the server",
+    async () => {
+      const workspace = await Deno.makeTempDir({ prefix: "dial-ui-env-" });
+      await Deno.writeTextFile(
+        `${workspace}/http-client.env.json`,
+        JSON.stringify({
+          dev: { base: `${target.origin}/dev` },
+          prod: { base: `${target.origin}/prod` },
+        }),
+      );
+      await Deno.writeTextFile(
+        `${workspace}/http-client.private.env.json`,
+        JSON.stringify({ dev: { token: "s3cr3t-dev" }, prod: { token: "s3cr3t-prod" } }),
+      );
+      await Deno.writeTextFile(
+        `${workspace}/api.http`,
+        "@version = v2\n\n### users\n# @name users\nGET {{base}}/{{version}}/users\nAuthorization: Bearer {{token}}\n",
+      );
+      try {
+        await using app = await openApp(browser, { workspace });
+        const { page } = app;
+        const sidebar = page.getByRole("navigation", { name: "Workspace" });
+        await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
+        await sidebar.getByRole("button", { name: "GET users" }).click();
+        const line = page.getByLabel("Variables", { exact: true });
+        await line.getByText("{{base}} is undefined: pick an environment").waitFor();
+        await line.getByText("{{version}} = v2").waitFor();
+        await sidebar.getByLabel("Environment").selectOption("dev");
+        await line.getByText(`{{base}} = ${target.origin}/dev`).waitFor();
+        await line.getByText("{{token}} = (private)").waitFor();
+        await page.getByRole("button", { name: "Send", exact: true }).click();
+        await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
+        let sent = target.requests.at(-1)!;
+        assert.equal(new URL(sent.url).pathname, "/dev/v2/users");
+        assert.equal(sent.headers.get("authorization"), "Bearer s3cr3t-dev");
+        await sidebar.getByLabel("Environment").selectOption("prod");
+        await page.getByRole("button", { name: "Send", exact: true }).click();
+        await page.getByLabel("Response body").getByText('"/prod/v2/users"').waitFor();
+        sent = target.requests.at(-1)!;
+        assert.equal(new URL(sent.url).pathname, "/prod/v2/users");
+        assert.equal(sent.headers.get("authorization"), "Bearer s3cr3t-prod");
+        // The private values never reached the page or its storage.
+        const html = await page.content();
+        const stored = await page.evaluate("JSON.stringify(localStorage)") as string;
+        for (const text of [html, stored]) assert.ok(!text.includes("s3cr3t"), "a private value");
+      } finally {
+        await Deno.remove(workspace, { recursive: true });
+      }
+    },
+  );
+
+  await t.step(
+    "the runner runs a file's requests in order with their tests; no include from outside",
+    async () => {
+      const base = await Deno.makeTempDir({ prefix: "dial-ui-run-" });
+      const workspace = `${base}/ws`;
+      await Deno.mkdir(workspace);
+      await Deno.writeTextFile(`${base}/secret.txt`, "outside");
+      await Deno.writeTextFile(
+        `${workspace}/checks.http`,
+        `### one\nGET ${target.origin}/one\n\n> {% client.test("is 200", () => client.assert(response.status === 200, "not 200")); %}\n\n` +
+          `### two\nGET ${target.origin}/two\n\n> {% client.test("says three", () => client.assert(response.body.path === "/three", "path is " + response.body.path)); %}\n`,
+      );
+      await Deno.writeTextFile(
+        `${workspace}/leak.http`,
+        `POST ${target.origin}/leak\nContent-Type: text/plain\n\n< ../secret.txt\n`,
+      );
+      try {
+        await using app = await openApp(browser, { workspace });
+        const { page } = app;
+        const sidebar = page.getByRole("navigation", { name: "Workspace" });
+        await sidebar.getByRole("button", { name: "Run checks.http" }).click();
+        const runner = page.getByRole("region", { name: "Runner" });
+        await runner.getByText("1 passed, 1 failed").waitFor();
+        const text = await runner.textContent() ?? "";
+        assert.match(text, /200 one.*✓ is 200.*200 two.*✗ says three: path is \/two/s);
+        const before = target.requests.length;
+        await sidebar.getByRole("button", { name: "Run leak.http" }).click();
+        await runner.getByRole("alert").filter({ hasText: "outside the workspace" }).waitFor();
+        assert.equal(target.requests.length, before, "nothing sent");
+      } finally {
+        await Deno.remove(base, { recursive: true });
+      }
+    },
+  );
+});

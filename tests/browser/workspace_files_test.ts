@@ -1,0 +1,116 @@
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { serve } from "../_helpers.ts";
+import { launchBrowser, openApp } from "./_browser.ts";
+
+const FILE = (origin: string) =>
+  `# Users API
+@token = not-a-secret
+
+### list users
+# @name list
+GET ${origin}/users
+Accept: application/json
+
+> {% client.test("ok", () => client.assert(response.status === 200)); %}
+
+### create
+# @name create
+POST ${origin}/users
+Content-Type: application/json
+
+{"name": "ann"}
+`;
+
+/** Waits for the page's save of a draft key to the workspace, while `action` runs. */
+async function saved(page: Page, key: string, action: () => Promise<void>): Promise<void> {
+  const answer = page.waitForResponse((r) =>
+    r.url().endsWith("/api/state/save") && (r.request().postData() ?? "").includes(`"${key}"`)
+  );
+  await action();
+  assert.equal((await answer).status(), 200);
+}
+
+Deno.test("browser: the workspace sidebar opens .http requests in tabs and saves them in place", async (t) => {
+  await using target = serve((request) => Response.json({ path: new URL(request.url).pathname }));
+  await using browser = await launchBrowser();
+  const workspace = await Deno.makeTempDir({ prefix: "dial-ui-files-" });
+  const file = `${workspace}/api.http`;
+  await Deno.writeTextFile(file, FILE(target.origin));
+
+  await t.step("open a request, edit it, Ctrl+S writes only its lines", async () => {
+    await using app = await openApp(browser, { workspace });
+    const { page } = app;
+    const sidebar = page.getByRole("navigation", { name: "Workspace" });
+    await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
+    await sidebar.getByRole("button", { name: "GET list" }).click();
+    const url = page.getByLabel("URL", { exact: true });
+    assert.equal(await url.inputValue(), `${target.origin}/users`);
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
+    await url.fill(`${target.origin}/users?page=2`);
+    await page.getByRole("button", { name: "list •" }).waitFor();
+    await url.press("Control+s");
+    await page.getByRole("status").filter({ hasText: "Saved to api.http" }).waitFor();
+    assert.equal(
+      await Deno.readTextFile(file),
+      FILE(target.origin).replace("/users\nAccept", "/users?page=2\nAccept"),
+    );
+    // A second request in its own tab; the first keeps its response.
+    await sidebar.getByRole("button", { name: "POST create" }).click();
+    assert.equal(await page.getByLabel("Request body").textContent(), '{"name": "ann"}');
+    await saved(
+      page,
+      "tabs.active",
+      () => page.getByRole("button", { name: "list", exact: true }).click(),
+    );
+    await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
+  });
+
+  await t.step(
+    "a file changed on disk reloads its tab; tabs come back after a restart",
+    async () => {
+      await using app = await openApp(browser, { workspace });
+      const { page } = app;
+      // The open tabs of the last run are back, the active one showing.
+      await page.getByRole("button", { name: "create", exact: true }).waitFor();
+      const url = page.getByLabel("URL", { exact: true });
+      assert.equal(await url.inputValue(), `${target.origin}/users?page=2`);
+      await page.getByRole("navigation", { name: "Workspace" }).getByRole("button", {
+        name: "api.http",
+        exact: true,
+      })
+        .click();
+      await page.getByRole("button", { name: "GET list" }).waitFor();
+      await page.locator('nav[data-watching="true"]').waitFor({ state: "attached" });
+      const text = await Deno.readTextFile(file);
+      await Deno.writeTextFile(file, text.replace("/users?page=2", "/people"));
+      await page.getByRole("status").filter({ hasText: "Reloaded" }).waitFor();
+      assert.equal(await url.inputValue(), `${target.origin}/people`);
+    },
+  );
+
+  await t.step("Save as writes a new file; F1 lists the shortcuts", async () => {
+    await using app = await openApp(browser, { workspace });
+    const { page } = app;
+    await page.getByRole("button", { name: "New request tab" }).click();
+    await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/health`);
+    await page.getByRole("button", { name: "Save as…" }).click();
+    await page.getByLabel("File", { exact: true }).fill("checks/health.http");
+    await page.getByLabel("Request name").fill("health");
+    await Deno.mkdir(`${workspace}/checks`);
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("status").filter({ hasText: "Saved to checks/health.http" }).waitFor();
+    assert.equal(
+      await Deno.readTextFile(`${workspace}/checks/health.http`),
+      `### health\n# @name health\nGET ${target.origin}/health\n`,
+    );
+    await page.keyboard.press("F1");
+    const dialog = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await dialog.getByText("Save the request into its .http file").waitFor();
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+  });
+
+  await Deno.remove(workspace, { recursive: true });
+});
