@@ -18,15 +18,16 @@ import {
   timeoutMs,
   toApiError,
 } from "../api.ts";
-import { DEFAULT_TIMEOUT_MS, type HttpRequestJson, type ResponseJson } from "../../protocol.ts";
+import { DEFAULT_TIMEOUT_MS, type HttpRequestJson } from "../../protocol.ts";
 import { authFor, AuthSkipped } from "../auth_scope.tsx";
 import { CodeEditor } from "../code_editor.tsx";
 import { loginIfNeeded, refreshTokenState } from "../token_state.tsx";
 import { type FileRow, RowTable, SelectField, TextField } from "../fields.tsx";
 import { paramsFromUrl, urlWithParams } from "./query_sync.ts";
-import { ResponseMeta } from "../response_meta.tsx";
 import { type HistoryEntry, HistoryList, remember, restoreRows, tabHistory } from "../history.tsx";
-import { ResponseViewer, type ViewedBody } from "../response_viewer.tsx";
+import { HttpResponse, type HttpResult, parseResult, viewedOf } from "./http_response.tsx";
+
+export type { HttpResult };
 import {
   isRows,
   isString,
@@ -87,45 +88,13 @@ const JSON_BODY = [
 const NO_EXTENSIONS: never[] = [];
 const SEND_KEYS = [{ key: "Mod-Enter", run: () => (void sendRequest(), true) }];
 
-/** A response as the tab shows it. */
-export type HttpResult = Pick<
-  ResponseJson,
-  | "status"
-  | "statusText"
-  | "version"
-  | "headers"
-  | "body"
-  | "bodyId"
-  | "truncated"
-  | "size"
-  | "timeMs"
->;
-
 const result = signal<HttpResult | undefined>(undefined);
 const history = tabHistory("http");
 const error = signal<ApiError | undefined>(undefined);
 const busy = signal(false);
 let inFlight: AbortController | undefined;
 const curl = signal("");
-const viewed = computed((): ViewedBody | undefined => {
-  const r = result.value;
-  if (!r) return undefined;
-  const contentType = r.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1] ?? "";
-  let name = "response";
-  try {
-    name = decodeURIComponent(new URL(url.peek()).pathname.split("/").pop() ?? "") || name;
-  } catch {
-    // keep the default name
-  }
-  return {
-    ...(r.body !== undefined ? { text: r.body } : {}),
-    contentType,
-    size: r.size,
-    truncated: r.truncated,
-    ...(r.bodyId ? { bodyId: r.bodyId } : {}),
-    fileName: name,
-  };
-});
+const viewed = computed(() => viewedOf(result.value, url.peek()));
 const authSkipped = signal<string | undefined>(undefined);
 
 /** What the tab shows: its fields and its last response, kept per request tab. */
@@ -195,27 +164,6 @@ function requestJson(): HttpRequestJson {
     auth: authFor(url.value, authSkipped),
     follow: follow.value,
     timeoutMs: timeoutMs(timeoutSeconds.value),
-  };
-}
-
-function parseResult(value: unknown): HttpResult {
-  if (!isRecord(value)) throw new ApiError("Unexpected answer from the dial server", 0);
-  const v = value;
-  if (typeof v.status !== "number" || !Array.isArray(v.headers)) {
-    throw new ApiError("Bad answer", 0);
-  }
-  return {
-    status: v.status,
-    statusText: typeof v.statusText === "string" ? v.statusText : "",
-    ...(typeof v.version === "string" ? { version: v.version } : {}),
-    headers: v.headers.filter((h): h is [string, string] =>
-      Array.isArray(h) && typeof h[0] === "string" && typeof h[1] === "string"
-    ),
-    ...(typeof v.body === "string" ? { body: v.body } : {}),
-    truncated: v.truncated === true,
-    ...(typeof v.bodyId === "string" ? { bodyId: v.bodyId } : {}),
-    size: typeof v.size === "number" ? v.size : 0,
-    timeMs: typeof v.timeMs === "number" ? v.timeMs : 0,
   };
 }
 
@@ -395,37 +343,8 @@ export function HttpTab(): JSX.Element {
             <textarea id="http-curl" readOnly rows={3} value={curl.value} />
           </div>
         )}
-        {result.value && <HttpResponse result={result.value} />}
+        {result.value && <HttpResponse result={result.value} viewed={viewed} />}
       </div>
     </div>
-  );
-}
-
-function HttpResponse(props: { result: HttpResult }): JSX.Element {
-  const r = props.result;
-  return (
-    <section class="response" aria-label="Response">
-      <ResponseMeta
-        status={r.status}
-        statusText={r.statusText}
-        {...(r.version ? { version: r.version } : {})}
-        timeMs={r.timeMs}
-        size={r.size}
-      />
-      <details>
-        <summary>Response headers ({r.headers.length})</summary>
-        <table class="headers" aria-label="Response headers">
-          <tbody>
-            {r.headers.map(([name, value], i) => (
-              <tr key={i}>
-                <th scope="row">{name}</th>
-                <td>{value}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
-      <ResponseViewer body={viewed} label="Response body" placeholder="(empty body)" />
-    </section>
   );
 }
