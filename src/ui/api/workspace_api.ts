@@ -17,8 +17,9 @@ import { ndjsonResponse } from "./ndjson.ts";
 const REQUEST_FILE = /\.(http|rest)$/i;
 /** Folders never listed or watched. */
 const SKIPPED = new Set([".git", "node_modules", ".dial", "dist", ".cache"]);
-/** The most files listed (a home folder given by mistake stays quick). */
+/** The most files listed, and entries looked at (a home folder given by mistake stays quick). */
 const MAX_FILES = 2000;
+const MAX_ENTRIES = 50_000;
 /** The largest request file opened, in bytes. */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
 
@@ -38,10 +39,14 @@ export interface WorkspaceFile {
  */
 export async function listRequestFiles(workspace: Workspace): Promise<WorkspaceFile[]> {
   const found: WorkspaceFile[] = [];
+  let seen = 0;
   const walk = async (dir: string): Promise<void> => {
     const entries = await Array.fromAsync(Deno.readDir(dir)).catch(() => []);
+    seen += entries.length;
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (found.length >= MAX_FILES || SKIPPED.has(entry.name)) continue;
+      if (found.length >= MAX_FILES || seen > MAX_ENTRIES || SKIPPED.has(entry.name)) continue;
+      // Hidden folders (.git, .idea, .venv …) hold no request files of the workspace.
+      if (entry.isDirectory && entry.name.startsWith(".")) continue;
       let path = `${dir}/${entry.name}`;
       let isDirectory = entry.isDirectory;
       if (entry.isSymlink) {
