@@ -23,6 +23,7 @@ import { object, readJson, string } from "./api/decode.ts";
 import { BodyStore, type BodyStoreLimits } from "./api/body_store.ts";
 import { UiStateStore } from "./api/ui_state.ts";
 import { openWorkspace } from "./workspace_path.ts";
+import { CookieJar } from "../http/cookies.ts";
 import { indexHtml } from "./page.ts";
 import {
   type FrontDoor,
@@ -107,6 +108,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     signal,
     bodies,
     state,
+    cookies: new CookieJar(),
     ...(workspace ? { workspace } : {}),
     fetch: options.fetch ?? transportFetch(options.transport),
     ...(options.transport ? { transport: options.transport } : {}),

@@ -2,8 +2,14 @@ import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
 import { launchBrowser, openApp } from "./_browser.ts";
 
-Deno.test("browser: environments and the runner", async (t) => {
-  await using target = serve((request) => Response.json({ path: new URL(request.url).pathname }));
+Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
+  await using target = serve((request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/login") {
+      return Response.json({ path }, { headers: { "Set-Cookie": "sid=abc123; Path=/" } });
+    }
+    return Response.json({ path, cookie: request.headers.get("cookie") });
+  });
   await using browser = await launchBrowser();
   await t.step(
     "an environment switch changes the sent URL; private values stay on the server",
@@ -91,4 +97,30 @@ Deno.test("browser: environments and the runner", async (t) => {
       }
     },
   );
+
+  await t.step("the workspace's cookie jar sends what a response set, and is cleared", async () => {
+    const workspace = await Deno.makeTempDir({ prefix: "dial-ui-jar-" });
+    try {
+      await using app = await openApp(browser, { workspace });
+      const { page } = app;
+      const url = page.getByLabel("URL", { exact: true });
+      const send = page.getByRole("button", { name: "Send", exact: true });
+      const body = page.getByLabel("Response body");
+      await url.fill(`${target.origin}/login`);
+      await send.click();
+      await body.getByText('"/login"').waitFor();
+      await url.fill(`${target.origin}/me`);
+      await send.click();
+      await body.getByText('"cookie": "sid=abc123"').waitFor();
+      await page.getByRole("button", { name: "Cookies" }).click();
+      const jar = page.getByRole("region", { name: "Cookie jar" });
+      await jar.getByText("abc123").waitFor();
+      await jar.getByRole("button", { name: "Clear cookies" }).click();
+      await jar.getByText("No cookies yet.").waitFor();
+      await send.click();
+      await body.getByText('"cookie": null').waitFor();
+    } finally {
+      await Deno.remove(workspace, { recursive: true });
+    }
+  });
 });

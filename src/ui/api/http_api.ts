@@ -13,6 +13,7 @@ import { UsageError } from "../../errors.ts";
 import type { BodyStore } from "./body_store.ts";
 import type { UiStateStore } from "./ui_state.ts";
 import type { Workspace } from "../workspace_path.ts";
+import type { CookieJar } from "../../http/cookies.ts";
 import { boolean, isObject, object, readJson, string } from "./decode.ts";
 import { parseUiRequest, type UiOAuthSettings, uploadOf } from "./spec_json.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
@@ -47,6 +48,8 @@ export interface ApiContext {
   launchUrl?: () => string;
   /** The workspace folder whose request files the sidebar shows. */
   workspace?: Workspace;
+  /** The workspace's cookie jar: what the HTTP tab's responses set, sent back by the CLI's rules. */
+  cookies?: CookieJar;
 }
 
 /**
@@ -72,6 +75,7 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
       follow,
       signal,
       ...(context.fetch ? { fetch: context.fetch } : {}),
+      ...(context.cookies ? { cookies: context.cookies } : {}),
     });
     const { bytes, size, id } = context.bodies
       ? await context.bodies.spool(exchange.response.body, MAX_SHOWN_BODY)

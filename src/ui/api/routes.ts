@@ -11,6 +11,7 @@ import { handleStateLoad, handleStateSave } from "./ui_state.ts";
 import { handleNewWindow } from "./window_api.ts";
 import { handleEnvironments } from "./environment_api.ts";
 import { handleWorkspaceRun } from "./run_api.ts";
+import { handleCookies, handleCookiesClear } from "./cookies_api.ts";
 import {
   handleWorkspaceChanges,
   handleWorkspaceDelete,
@@ -44,4 +45,6 @@ export const API_ROUTES: ReadonlyMap<string, ApiHandler> = new Map<string, ApiHa
   ["POST /api/workspace/changes", handleWorkspaceChanges],
   ["POST /api/workspace/environments", handleEnvironments],
   ["POST /api/workspace/run", handleWorkspaceRun],
+  ["POST /api/cookies", handleCookies],
+  ["POST /api/cookies/clear", handleCookiesClear],
 ]);

@@ -25,6 +25,7 @@ import {
 import { writeDraft } from "./request_edit.ts";
 import { EnvironmentPicker } from "./environments.tsx";
 import { runFile } from "./runner.tsx";
+import { CookieJarView } from "./cookies.tsx";
 import { openRequest, tabNote } from "./request_tabs.tsx";
 
 const unfolded = signal<ReadonlySet<string>>(new Set());
@@ -130,6 +131,7 @@ export function Sidebar(): JSX.Element {
       <button type="button" onClick={() => saveAsOpen.value = !saveAsOpen.value}>
         Save as…
       </button>
+      <CookieJarView />
       {saveAsOpen.value && (
         <form
           class="save-as"
