@@ -120,4 +120,28 @@ Deno.test("browser: HTTP tab editing", async (t) => {
       assert.deepEqual(lines, ["[", "  {", '    "id": 0,', '    "name": "item-0"']);
     },
   );
+
+  await t.step("history keeps failures too, and its search finds them", async () => {
+    await using app = await openApp(browser);
+    const { page } = app;
+    const refused = (() => {
+      using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      return listener.addr.port;
+    })();
+    await page.getByLabel("URL", { exact: true }).fill(`http://127.0.0.1:${refused}/down`);
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    await page.getByRole("alert").waitFor();
+    await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/up`);
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
+    await page.getByText("History (2)").click();
+    const list = page.getByRole("list", { name: "History" });
+    await page.getByLabel("Search history").fill("failed down");
+    await list.getByRole("button").filter({ hasText: "/down" }).waitFor();
+    assert.equal(await list.getByRole("button").count(), 1);
+    assert.match(await list.textContent() ?? "", /failed: .*127\.0\.0\.1/);
+    await page.getByLabel("Search history").fill("200");
+    await list.getByRole("button").filter({ hasText: "/up" }).waitFor();
+    assert.equal(await list.getByRole("button").count(), 1);
+  });
 });

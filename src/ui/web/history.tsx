@@ -2,10 +2,11 @@
  * Per-tab request history: the last 100 requests (what was sent, status, time, size), kept
  * in localStorage under the same rules as drafts: the tabs blank credential-named values with
  * the drafts' helpers (`storage.ts`) before {@link remember}, and the auth panel is never
- * stored. A click restores a request into the tab.
+ * stored. Failures are kept too (with why); a search box filters by URL, status and error. A
+ * click restores a request into the tab.
  * @module
  */
-import type { Signal } from "@preact/signals";
+import { type Signal, useSignal } from "@preact/signals";
 import type { JSX } from "preact";
 import { formatSize } from "./api.ts";
 import { isSecretName, persisted, type Row } from "./storage.ts";
@@ -22,6 +23,8 @@ export interface HistoryEntry {
   status: number;
   size: number;
   timeMs: number;
+  /** Why it failed, when no response came. */
+  error?: string;
   /** What the tab needs to restore the request (never credentials). */
   snapshot: Record<string, unknown>;
 }
@@ -74,17 +77,35 @@ export function restoreRows(saved: Row[], current: readonly Row[]): Row[] {
 export function HistoryList(
   props: { history: Signal<HistoryEntry[]>; onRestore: (entry: HistoryEntry) => void },
 ): JSX.Element {
-  const entries = props.history.value;
+  const query = useSignal("");
+  const all = props.history.value;
+  const words = query.value.toLowerCase().split(/\s+/).filter((w) => w !== "");
+  const entries = words.length === 0 ? all : all.filter((e) => {
+    const text = `${e.title} ${e.error ? `failed ${e.error}` : e.status}`.toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
   return (
     <details class="history">
-      <summary>History ({entries.length})</summary>
+      <summary>History ({all.length})</summary>
+      {all.length > 0 && (
+        <input
+          type="search"
+          class="history-search"
+          aria-label="Search history"
+          placeholder="Search: URL, status, error"
+          value={query.value}
+          onInput={(e) => query.value = e.currentTarget.value}
+        />
+      )}
       <ul aria-label="History">
         {entries.map((e) => (
           <li key={e.time}>
             <button type="button" onClick={() => props.onRestore(e)}>
               <time>{new Date(e.time).toLocaleTimeString()}</time> {e.title}{" "}
               <span class="muted">
-                {e.status || "—"} · {formatSize(e.size)} · {Math.round(e.timeMs)} ms
+                {e.error
+                  ? <span class="error-text">failed: {e.error}</span>
+                  : `${e.status || "—"} · ${formatSize(e.size)} · ${Math.round(e.timeMs)} ms`}
               </span>
             </button>
           </li>

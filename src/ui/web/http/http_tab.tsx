@@ -174,10 +174,24 @@ async function sendRequest() {
   busy.value = true;
   error.value = undefined;
   curl.value = "";
+  const time = Date.now();
+  // Stored under the drafts' rules: credential-named values blanked.
+  const entry = {
+    time,
+    title: `${method.peek()} ${urlWithoutSecrets(url.peek())}`,
+    snapshot: {
+      method: method.peek(),
+      url: urlWithoutSecrets(url.peek()),
+      params: withoutSecrets(params.peek()),
+      headers: withoutSecrets(headers.peek()),
+      bodyKind: bodyKind.peek(),
+      body: jsonWithoutSecrets(bodyText.peek()),
+      form: formForStorage(formFields.peek()),
+    },
+  };
   try {
     if (!(await login)) throw new ApiError("Log in first: the login did not complete", 0);
     mine.signal.throwIfAborted();
-    const time = Date.now();
     const response = await post("/api/http", requestJson(), mine.signal);
     let answer: HttpResult | undefined;
     for await (const event of ndjson(response)) {
@@ -187,28 +201,27 @@ async function sendRequest() {
     }
     if (!answer) throw new ApiError("The dial server ended the answer early", 0);
     result.value = answer;
-    // Stored under the drafts' rules: credential-named values blanked.
     remember(history, {
-      time,
-      title: `${method.peek()} ${urlWithoutSecrets(url.peek())}`,
+      ...entry,
       status: answer.status,
       size: answer.size,
       timeMs: answer.timeMs,
-      snapshot: {
-        method: method.peek(),
-        url: urlWithoutSecrets(url.peek()),
-        params: withoutSecrets(params.peek()),
-        headers: withoutSecrets(headers.peek()),
-        bodyKind: bodyKind.peek(),
-        body: jsonWithoutSecrets(bodyText.peek()),
-        form: formForStorage(formFields.peek()),
-      },
     });
   } catch (e) {
     result.value = undefined;
     error.value = mine.signal.aborted
       ? new ApiError("Cancelled: the request was stopped", 0, undefined, "cancelled")
       : toApiError(e);
+    // A failure is history too (what was tried, and why it failed), a cancel is not.
+    if (!mine.signal.aborted) {
+      remember(history, {
+        ...entry,
+        status: 0,
+        size: 0,
+        timeMs: Date.now() - time,
+        error: error.value.message,
+      });
+    }
   } finally {
     if (inFlight === mine) {
       inFlight = undefined;
