@@ -11,10 +11,18 @@ import { setDraftSink } from "./storage.ts";
 /** Changes not yet sent: key (without prefix) → JSON text. */
 let unsent: Record<string, string> = {};
 let sendTimer: ReturnType<typeof setTimeout> | undefined;
+let sending = 0;
+
+/** `<html data-drafts="pending|saved">`: whether every change has reached the workspace. */
+function mark(): void {
+  const idle = sendTimer === undefined && sending === 0;
+  document.documentElement.dataset.drafts = idle ? "saved" : "pending";
+}
 
 function sendSoon(key: string, text: string): void {
   unsent[key] = text;
   sendTimer ??= setTimeout(sendNow, 300);
+  mark();
 }
 
 function sendNow(): void {
@@ -22,7 +30,9 @@ function sendNow(): void {
   sendTimer = undefined;
   const values = unsent;
   unsent = {};
-  if (Object.keys(values).length === 0) return;
+  if (Object.keys(values).length === 0) return mark();
+  sending++;
+  mark();
   // Best effort (the page keeps working on localStorage when the server is gone); keepalive
   // lets the last save outlive a closing tab.
   void fetch("/api/state/save", {
@@ -30,7 +40,10 @@ function sendNow(): void {
     keepalive: true,
     headers: { "Content-Type": "application/json", [SESSION_HEADER]: sessionSecret() },
     body: JSON.stringify({ values }),
-  }).then((r) => r.body?.cancel()).catch(() => {});
+  }).then((r) => r.body?.cancel()).catch(() => {}).finally(() => {
+    sending--;
+    mark();
+  });
 }
 
 /**
