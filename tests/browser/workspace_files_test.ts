@@ -98,6 +98,18 @@ Deno.test("browser: the workspace sidebar opens .http requests in tabs and saves
       await Deno.readTextFile(`${workspace}/checks/health.http`),
       `### health\n# @name health\nGET ${target.origin}/health\n`,
     );
+    // Rename and delete, from the sidebar.
+    const sidebar = page.getByRole("navigation", { name: "Workspace" });
+    page.once("dialog", (dialog) => void dialog.accept("checks/up.http"));
+    await sidebar.getByRole("button", { name: "Rename checks/health.http" }).click();
+    await sidebar.getByRole("button", { name: "checks/up.http", exact: true }).waitFor();
+    assert.ok(await Deno.stat(`${workspace}/checks/up.http`));
+    page.once("dialog", (dialog) => void dialog.accept());
+    await sidebar.getByRole("button", { name: "Delete checks/up.http" }).click();
+    await sidebar.getByRole("button", { name: "checks/up.http", exact: true }).waitFor({
+      state: "detached",
+    });
+    await assert.rejects(Deno.stat(`${workspace}/checks/up.http`), Deno.errors.NotFound);
     await page.keyboard.press("F1");
     const dialog = page.getByRole("dialog", { name: "Keyboard shortcuts" });
     await dialog.getByText("Save the request into its .http file").waitFor();

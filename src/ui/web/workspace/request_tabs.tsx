@@ -108,6 +108,18 @@ export function switchTab(id: string): void {
   tabNote.value = undefined;
 }
 
+/**
+ * Points the tabs of a renamed file at its new name.
+ *
+ * @param from the old path
+ * @param to the new path
+ */
+export function renameSource(from: string, to: string): void {
+  requestTabs.value = requestTabs.peek().map((t) =>
+    t.source?.path === from ? { ...t, source: { ...t.source, path: to } } : t
+  );
+}
+
 /** Opens an empty tab. */
 export function newTab(): void {
   const id = `t${++counter}`;

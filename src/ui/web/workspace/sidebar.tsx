@@ -9,7 +9,7 @@ import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
 import { appendRequest } from "../../../files/write_http_file.ts";
-import { toApiError } from "../api.ts";
+import { postJson, toApiError } from "../api.ts";
 import { currentDraft } from "../http/http_tab.tsx";
 import {
   listFiles,
@@ -26,7 +26,7 @@ import { writeDraft } from "./request_edit.ts";
 import { EnvironmentPicker } from "./environments.tsx";
 import { runFile } from "./runner.tsx";
 import { CookieJarView } from "./cookies.tsx";
-import { openRequest, tabNote } from "./request_tabs.tsx";
+import { openRequest, renameSource, tabNote } from "./request_tabs.tsx";
 
 const unfolded = signal<ReadonlySet<string>>(new Set());
 const saveAsOpen = signal(false);
@@ -68,6 +68,32 @@ async function saveAs(): Promise<void> {
   }
 }
 
+/** Renames a file (its open tabs follow). */
+async function rename(path: string): Promise<void> {
+  const to = globalThis.prompt(`Rename ${path} to`, path)?.trim();
+  if (!to || to === path) return;
+  try {
+    await postJson("/api/workspace/rename", { path, to });
+    renameSource(path, to);
+    await listFiles();
+    tabNote.value = `Renamed ${path} to ${to}`;
+  } catch (error) {
+    tabNote.value = `Not renamed: ${toApiError(error).message}`;
+  }
+}
+
+/** Deletes a file, after asking. */
+async function remove(path: string): Promise<void> {
+  if (!globalThis.confirm(`Delete ${path}?`)) return;
+  try {
+    await postJson("/api/workspace/delete", { path });
+    await listFiles();
+    tabNote.value = `Deleted ${path}`;
+  } catch (error) {
+    tabNote.value = `Not deleted: ${toApiError(error).message}`;
+  }
+}
+
 /** @returns the sidebar */
 export function Sidebar(): JSX.Element {
   useEffect(() => {
@@ -106,6 +132,24 @@ export function Sidebar(): JSX.Element {
                   onClick={() => void runFile(path)}
                 >
                   ▶
+                </button>
+                <button
+                  type="button"
+                  class="icon"
+                  aria-label={`Rename ${path}`}
+                  title="Rename the file"
+                  onClick={() => void rename(path)}
+                >
+                  ✎
+                </button>
+                <button
+                  type="button"
+                  class="icon"
+                  aria-label={`Delete ${path}`}
+                  title="Delete the file"
+                  onClick={() => void remove(path)}
+                >
+                  ✕
                 </button>
               </span>
               {open && file && "error" in file.parsed && <p class="error">{file.parsed.error}</p>}
