@@ -110,6 +110,22 @@ Deno.test("browser: the workspace sidebar opens .http requests in tabs and saves
       state: "detached",
     });
     await assert.rejects(Deno.stat(`${workspace}/checks/up.http`), Deno.errors.NotFound);
+    // GRAPHQL and WEBSOCKET requests open in their own tabs (the file appears as it is written).
+    await page.locator('nav[data-watching="true"]').waitFor({ state: "attached" });
+    await Deno.writeTextFile(
+      `${workspace}/streams.http`,
+      `### q\nGRAPHQL ${target.origin}/graphql\n\nquery Q($n: Int) { viewer { login } }\n\n{"n": 3}\n\n` +
+        `### feed\nWEBSOCKET ws://127.0.0.1:1/feed\n`,
+    );
+    await sidebar.getByRole("button", { name: "streams.http", exact: true }).click();
+    await sidebar.getByRole("button", { name: "GRAPHQL q" }).click();
+    await page.getByRole("tab", { name: "GraphQL", selected: true }).waitFor();
+    assert.equal(await page.getByLabel("Endpoint URL").inputValue(), `${target.origin}/graphql`);
+    await page.getByLabel("Query", { exact: true }).getByText("viewer").waitFor();
+    await page.getByLabel("Variables JSON").getByText('"n": 3').waitFor();
+    await sidebar.getByRole("button", { name: "WEBSOCKET feed" }).click();
+    await page.getByRole("tab", { name: "WebSocket", selected: true }).waitFor();
+    assert.equal(await page.getByLabel("WebSocket endpoint").inputValue(), "ws://127.0.0.1:1/feed");
     await page.keyboard.press("F1");
     const dialog = page.getByRole("dialog", { name: "Keyboard shortcuts" });
     await dialog.getByText("Save the request into its .http file").waitFor();

@@ -10,7 +10,8 @@ import { SseTab } from "./sse/sse_tab.tsx";
 import { signal } from "@preact/signals";
 import { isRecord, postJson } from "./api.ts";
 import { clearWorkspaceState } from "./workspace_state.ts";
-import { clearDrafts, isString, persisted } from "./storage.ts";
+import { clearDrafts } from "./storage.ts";
+import { selectedTab } from "./main_tab.ts";
 import { type TabDef, TabList, TabPanels } from "./tabs.tsx";
 import { WebSocketTab } from "./ws/ws_tab.tsx";
 import { Sidebar } from "./workspace/sidebar.tsx";
@@ -45,11 +46,7 @@ const TABS: TabDef[] = [
   { id: "sse", label: "SSE", render: () => <SseTab /> },
 ];
 
-const selected = persisted(
-  "tab",
-  "http",
-  (v): v is string => isString(v) && TABS.some((t) => t.id === v),
-);
+const selected = selectedTab;
 
 const draftsCleared = signal(false);
 

@@ -34,6 +34,20 @@ const closeReason = signal("");
 
 type WsState = "disconnected" | "connecting" | "open" | "reconnecting" | "closing";
 
+/**
+ * Shows a request file's WEBSOCKET request in the tab.
+ *
+ * @param target its URL
+ * @param requestHeaders its handshake headers
+ */
+export function openWebSocket(
+  target: string,
+  requestHeaders: Array<{ name: string; value: string }>,
+): void {
+  url.value = target;
+  headers.value = requestHeaders.map((h) => ({ ...h, enabled: true }));
+}
+
 /** The log of the WebSocket tab (exported for the benchmark). */
 export const wsLog: LogStore = new LogStore();
 const state = signal<WsState>("disconnected");
