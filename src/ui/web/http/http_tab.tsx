@@ -8,6 +8,7 @@ import type { HttpDraft } from "../workspace/request_edit.ts";
 import type { JSX } from "preact";
 import { json, jsonParseLinter } from "@codemirror/lang-json";
 import { linter, lintGutter } from "@codemirror/lint";
+import { variableMarks } from "../variable_marks.ts";
 import {
   ApiError,
   isRecord,
@@ -77,6 +78,7 @@ if (!url.peek().includes("?") && params.peek().some((p) => p.enabled && p.name !
 
 /** A JSON body is linted as it is typed (nothing to say about an empty one). */
 const JSON_BODY = [
+  variableMarks,
   json(),
   linter(jsonParseLinter(), { delay: 200 }),
   lintGutter(),
@@ -85,7 +87,7 @@ const JSON_BODY = [
       state.doc.toString().trim() === "" ? [] : [...diagnostics],
   }),
 ];
-const NO_EXTENSIONS: never[] = [];
+const NO_EXTENSIONS = [variableMarks];
 const SEND_KEYS = [{ key: "Mod-Enter", run: () => (void sendRequest(), true) }];
 
 const result = signal<HttpResult | undefined>(undefined);

@@ -14,6 +14,7 @@ import { currentDraft, setRequestExtras } from "../http/http_tab.tsx";
 import { isString, persisted } from "../storage.ts";
 import { openedFiles } from "./files.ts";
 import { activeSource } from "./request_tabs.tsx";
+import { setVariableLookup } from "../variable_marks.ts";
 
 type Info = { value?: string; from: "public" | "private" };
 
@@ -62,33 +63,36 @@ export function EnvironmentPicker(): JSX.Element {
 
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
+/** A variable's value and source: the chosen environment, else the file's `@variables`. */
+const lookup = computed(() => {
+  const env = variables.value[chosenEnvironment.value] ?? {};
+  const chosen = chosenEnvironment.value;
+  const file = activeSource.value ? openedFiles.value.get(activeSource.value.path) : undefined;
+  const fileVariables = file && !("error" in file.parsed) ? file.parsed.variables : [];
+  return (name: string): { value?: string; from: string } | undefined => {
+    const fromEnv = env[name];
+    if (fromEnv) {
+      return {
+        ...(fromEnv.value !== undefined ? { value: fromEnv.value } : {}),
+        from: fromEnv.from === "private" ? `${chosen}, private` : chosen,
+      };
+    }
+    const fromFile = fileVariables.findLast((v) => v.name === name);
+    return fromFile ? { value: fromFile.value, from: "file" } : undefined;
+  };
+});
+setVariableLookup((name) => lookup.peek()(name));
+
 /** Each `{{name}}` of the active request, with its value and source, or undefined. */
 const used = computed(() => {
   const draft = currentDraft.value;
   const text = [draft.url, ...draft.headers.flatMap((h) => [h.name, h.value]), draft.body]
     .join("\n");
   const found = new Map<string, { value?: string; from: string } | undefined>();
-  const env = variables.value[chosenEnvironment.value] ?? {};
-  const file = activeSource.value ? openedFiles.value.get(activeSource.value.path) : undefined;
-  const fileVariables = file && !("error" in file.parsed) ? file.parsed.variables : [];
   for (const match of text.matchAll(TEMPLATE)) {
     const name = match[1]!;
     if (found.has(name) || name.startsWith("$") || name.includes(".")) continue;
-    const fromEnv = env[name];
-    const fromFile = fileVariables.findLast((v) => v.name === name);
-    found.set(
-      name,
-      fromEnv
-        ? {
-          ...(fromEnv.value !== undefined ? { value: fromEnv.value } : {}),
-          from: fromEnv.from === "private"
-            ? `${chosenEnvironment.value}, private`
-            : chosenEnvironment.value,
-        }
-        : fromFile
-        ? { value: fromFile.value, from: "file" }
-        : undefined,
-    );
+    found.set(name, lookup.value(name));
   }
   return [...found];
 });
