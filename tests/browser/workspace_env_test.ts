@@ -42,21 +42,27 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
         await sidebar.getByLabel("Environment").selectOption("dev");
         await line.getByText(`{{base}} = ${target.origin}/dev`).waitFor();
         await line.getByText("{{token}} = (private)").waitFor();
-    // In the body editor too: marked, with the value on hover; an undefined one stands out.
-    await page.locator("summary", { hasText: "Body" }).click();
-    await page.getByRole("combobox", { name: "Body type" }).selectOption("text");
-    await page.getByLabel("Request body").fill("to {{base}} from {{nobody}}");
-    const marked = page.locator(".body-editor .cm-variable");
-    await marked.first().waitFor();
-    assert.equal(
-      await marked.filter({ hasText: "{{base}}" }).getAttribute("title"),
-      `base = ${target.origin}/dev (dev)`,
-    );
-    assert.equal(
-      await page.locator(".body-editor .cm-variable-undefined").getAttribute("title"),
-      "nobody is undefined",
-    );
-    await page.getByRole("combobox", { name: "Body type" }).selectOption("none");
+        // In the body editor too: marked, with the value on hover; an undefined one stands out.
+        await page.locator("summary", { hasText: "Body" }).click();
+        await page.getByRole("combobox", { name: "Body type" }).selectOption("text");
+        await page.getByLabel("Request body").fill("to {{base}} from {{nobody}}");
+        const marked = page.locator(".body-editor .cm-variable");
+        await marked.first().waitFor();
+        assert.equal(
+          await marked.filter({ hasText: "{{base}}" }).getAttribute("title"),
+          `base = ${target.origin}/dev (dev)`,
+        );
+        assert.equal(
+          await page.locator(".body-editor .cm-variable-undefined").getAttribute("title"),
+          "nobody is undefined",
+        );
+        // Another environment marks again without an edit.
+        await sidebar.getByLabel("Environment").selectOption("prod");
+        await page.locator(`.body-editor .cm-variable[title="base = ${target.origin}/prod (prod)"]`)
+          .waitFor();
+        await sidebar.getByLabel("Environment").selectOption("dev");
+        await line.getByText(`{{base}} = ${target.origin}/dev`).waitFor();
+        await page.getByRole("combobox", { name: "Body type" }).selectOption("none");
         await page.getByRole("button", { name: "Send", exact: true }).click();
         await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
         let sent = target.requests.at(-1)!;

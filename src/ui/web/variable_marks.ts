@@ -17,10 +17,20 @@ import type { DecorationSet } from "@codemirror/view";
 export type VariableLookup = (name: string) => { value?: string; from: string } | undefined;
 
 let lookup: VariableLookup = () => undefined;
+/** Bumped when the lookup's answers change (another environment): editors mark again. */
+let version = 0;
+const CHANGED = "dial-variables-changed";
 
 /** @param fill how a variable's value and source are found */
 export function setVariableLookup(fill: VariableLookup): void {
   lookup = fill;
+  variablesChanged();
+}
+
+/** Tells every editor that values changed (an environment was picked or loaded). */
+export function variablesChanged(): void {
+  version++;
+  globalThis.dispatchEvent(new Event(CHANGED));
 }
 
 const matcher = new MatchDecorator({
@@ -47,11 +57,23 @@ const matcher = new MatchDecorator({
 export const variableMarks = ViewPlugin.fromClass(
   class {
     decorations: DecorationSet;
+    seen = version;
+    readonly #refresh: () => void;
     constructor(view: EditorView) {
       this.decorations = matcher.createDeco(view);
+      this.#refresh = () => view.dispatch({});
+      globalThis.addEventListener(CHANGED, this.#refresh);
     }
     update(update: ViewUpdate) {
-      this.decorations = matcher.updateDeco(update, this.decorations);
+      if (this.seen !== version) {
+        this.seen = version;
+        this.decorations = matcher.createDeco(update.view);
+      } else {
+        this.decorations = matcher.updateDeco(update, this.decorations);
+      }
+    }
+    destroy() {
+      globalThis.removeEventListener(CHANGED, this.#refresh);
     }
   },
   { decorations: (plugin) => plugin.decorations },

@@ -14,7 +14,7 @@ import { currentDraft, setRequestExtras } from "../http/http_tab.tsx";
 import { isString, persisted } from "../storage.ts";
 import { openedFiles } from "./files.ts";
 import { activeSource } from "./request_tabs.tsx";
-import { setVariableLookup } from "../variable_marks.ts";
+import { setVariableLookup, variablesChanged } from "../variable_marks.ts";
 
 type Info = { value?: string; from: "public" | "private" };
 
@@ -82,6 +82,8 @@ const lookup = computed(() => {
   };
 });
 setVariableLookup((name) => lookup.peek()(name));
+// A new lookup (another environment, new values): the editors mark again.
+lookup.subscribe(() => variablesChanged());
 
 /** Each `{{name}}` of the active request, with its value and source, or undefined. */
 const used = computed(() => {
