@@ -52,6 +52,29 @@ Deno.test("ui: dial ui --no-open prints a loopback launch URL that works once an
   assert.match(stderr, /press Ctrl-C to stop/);
 });
 
+Deno.test("ui: dial ui DIR serves that folder as the workspace; a missing folder is a usage error", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "dial-ui-dir-" });
+  try {
+    await Deno.writeTextFile(`${dir}/api.http`, "GET http://127.0.0.1/\n");
+    const app = await startDialUi(["--no-open", dir]);
+    const { session } = await (await tradeLaunch(app.url)).json();
+    const files = await fetch(new URL("/api/workspace/files", app.url), {
+      method: "POST",
+      headers: apiHeaders(session),
+      body: "{}",
+    });
+    const listed = await files.json();
+    assert.equal(listed.root, await Deno.realPath(dir));
+    assert.deepEqual(listed.files.map((f: { path: string }) => f.path), ["api.http"]);
+    await app.stop();
+    const missing = await dial(["ui", "--no-open", `${dir}/nope`]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /Cannot use ".*\/nope" as the workspace: not a folder/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("ui: Ctrl-C removes the response bodies dial ui kept for Save", async () => {
   await using target = serve(() => new Response("kept for Save"));
   const tmp = await Deno.makeTempDir();
