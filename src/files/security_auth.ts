@@ -20,8 +20,11 @@ const GRANTS: Record<string, OAuth2Flow> = {
   "authorization code": "authorization_code",
 };
 
-/** Hooks of the face: how a login URL is shown, how notices are told. */
-export type OAuth2Hooks = Pick<OAuth2Options, "openBrowser" | "notify" | "askPassword">;
+/** Hooks of the face: how a login URL is shown, how notices are told, where tokens are cached. */
+export type OAuth2Hooks = Pick<
+  OAuth2Options,
+  "openBrowser" | "notify" | "askPassword" | "cacheDir"
+>;
 
 /**
  * Turns one `Security.Auth` configuration into dial's OAuth 2.0 options.

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
 import { launchBrowser, openApp } from "./_browser.ts";
+import { startMockServer } from "../e2e/_oauth_servers.ts";
 
 Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
   await using target = serve((request) => {
@@ -144,4 +145,62 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
       await Deno.remove(workspace, { recursive: true });
     }
   });
+
+  await t.step(
+    "an environment's Security.Auth gives {{$auth.token}} its token, for Send and the runner",
+    async () => {
+      await using mock = await startMockServer(3600);
+      const workspace = await Deno.makeTempDir({ prefix: "dial-ui-sec-" });
+      const cacheDir = await Deno.makeTempDir({ prefix: "dial-ui-sec-cache-" });
+      await Deno.writeTextFile(
+        `${workspace}/http-client.env.json`,
+        JSON.stringify({
+          dev: {
+            Security: {
+              Auth: {
+                api: {
+                  "Type": "OAuth2",
+                  "Grant Type": "Client Credentials",
+                  "Token URL": mock.tokenUrl,
+                  "Client ID": "app",
+                  "Client Secret": "{{secret}}",
+                },
+              },
+            },
+          },
+        }),
+      );
+      await Deno.writeTextFile(
+        `${workspace}/http-client.private.env.json`,
+        JSON.stringify({ dev: { secret: "cs-9" } }),
+      );
+      await Deno.writeTextFile(
+        `${workspace}/me.http`,
+        `### me\nGET ${target.origin}/me\nAuthorization: Bearer {{$auth.token("api")}}\n`,
+      );
+      try {
+        await using app = await openApp(browser, { workspace, oauthCacheDir: cacheDir });
+        const { page } = app;
+        const sidebar = page.getByRole("navigation", { name: "Workspace" });
+        await sidebar.getByLabel("Environment").selectOption("dev");
+        await sidebar.getByRole("button", { name: "me.http", exact: true }).click();
+        await sidebar.getByRole("button", { name: "GET me" }).click();
+        await page.getByRole("button", { name: "Send", exact: true }).click();
+        await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
+        const sent = target.requests.at(-1)!.headers.get("authorization") ?? "";
+        assert.match(sent, /^Bearer ey[\w-]+\.[\w-]+\.[\w-]+$/);
+        assert.equal(mock.tokenRequests.length, 1);
+        assert.equal(mock.tokenRequests[0]!.body.get("grant_type"), "client_credentials");
+        // The runner uses the same cached token.
+        await sidebar.getByRole("button", { name: "Run me.http" }).click();
+        await page.getByRole("region", { name: "Runner" }).getByText("1 passed, 0 failed")
+          .waitFor();
+        assert.equal(target.requests.at(-1)!.headers.get("authorization"), sent);
+        assert.equal(mock.tokenRequests.length, 1);
+      } finally {
+        await Deno.remove(workspace, { recursive: true });
+        await Deno.remove(cacheDir, { recursive: true });
+      }
+    },
+  );
 });

@@ -15,6 +15,52 @@ import type { Workspace } from "../workspace_path.ts";
 import type { ApiContext } from "./http_api.ts";
 import { isObject, type JsonObject, object, optionalString, readJson } from "./decode.ts";
 
+/** What a `{{$auth.token("id")}}` needs from the server: the OAuth 2.0 cache and login hooks. */
+export interface AuthTokenOptions {
+  /** The token cache directory (default: the CLI's, shared with it). */
+  cacheDir?: string;
+  /** What a flow that needs a browser login does (the UI: "Log in first"). */
+  openBrowser?: (url: URL) => void | Promise<void>;
+  /** The fetch for token requests. */
+  fetch?: typeof fetch;
+}
+
+const AUTH_TOKEN = /\{\{\s*\$auth\.(token|idToken)\(\s*"([^"]*)"\s*\)\s*\}\}/g;
+
+/**
+ * The tokens of the environment's `Security.Auth` configurations a request uses, through
+ * dial's OAuth 2.0 step (cache, refresh, grant), as the runner gets them.
+ */
+async function authTokens(
+  text: string,
+  environment: Awaited<ReturnType<typeof loadEnvironment>>,
+  scope: VariableScope,
+  path: string,
+  options: AuthTokenOptions,
+): Promise<Map<string, string | Secret>> {
+  const tokens = new Map<string, string | Secret>();
+  // The request's JSON escapes quotes: look at the text as the user wrote it.
+  for (const match of text.replaceAll('\\"', '"').matchAll(AUTH_TOKEN)) {
+    const kind = match[1] as "token" | "idToken";
+    const key = `${kind}:${match[2]}`;
+    if (tokens.has(key)) continue;
+    const { securityAuthToken } = await import("../../files/security_auth.ts");
+    tokens.set(
+      key,
+      await securityAuthToken(environment, match[2]!, kind, {
+        scope,
+        path,
+        hooks: {
+          ...(options.openBrowser ? { openBrowser: options.openBrowser } : {}),
+          ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+        },
+        ...(options.fetch ? { send: { fetch: options.fetch } } : {}),
+      }),
+    );
+  }
+  return tokens;
+}
+
 /** One variable as the page may see it. */
 export interface VariableInfo {
   /** The value, for public variables only. */
@@ -91,12 +137,14 @@ export async function handleEnvironments(
  *
  * @param json the tab's request (`environment` and `file` name where to look)
  * @param workspace the workspace, if any
+ * @param options how `{{$auth.token("id")}}` gets its token (Security.Auth)
  * @returns the request with the variables replaced (unchanged when it has none)
  * @throws {import("../../files/substitute.ts").UndefinedVariableError} for an undefined one
  */
 export async function substituteRequest(
   json: JsonObject,
   workspace: Workspace | undefined,
+  options: AuthTokenOptions = {},
 ): Promise<JsonObject> {
   if (!JSON.stringify(json).includes("{{")) return json;
   const file = optionalString(json.file, "file");
@@ -114,6 +162,10 @@ export async function substituteRequest(
       fileVariables = parseHttpFile(text, file).variables;
     }
     scope = { environment: environment.variables, shared: environment.shared, file: fileVariables };
+    scope = {
+      ...scope,
+      auth: await authTokens(JSON.stringify(json), environment, scope, path, options),
+    };
   }
   const place = (what: string) => ({ what, path, line: 1, column: 1 });
   const sub = (text: unknown, what: string) =>

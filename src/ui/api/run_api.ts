@@ -76,10 +76,10 @@ export async function handleWorkspaceRun(
       keepGoing: true,
       cookies: new CookieJar(),
       env: () => undefined,
-      authToken: () => {
-        throw new UsageError("Security.Auth tokens are not available in the runner view yet", {
-          hint: "run the file with dial test in a terminal",
-        });
+      // Security.Auth tokens through the auth panel's cache; a browser login says "Log in first".
+      oauth2: {
+        ...(context.oauth?.openBrowser ? { openBrowser: context.oauth.openBrowser } : {}),
+        ...(context.oauth?.cacheDir !== undefined ? { cacheDir: context.oauth.cacheDir } : {}),
       },
       send: { signal, ...(context.fetch ? { fetch: context.fetch } : {}) },
       onResult: (result) => {
