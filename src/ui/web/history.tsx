@@ -92,6 +92,7 @@ export function HistoryList(
           type="search"
           class="history-search"
           aria-label="Search history"
+          autocomplete="off"
           placeholder="Search: URL, status, error"
           value={query.value}
           onInput={(e) => query.value = e.currentTarget.value}

@@ -179,6 +179,7 @@ export function Sidebar(): JSX.Element {
       {saveAsOpen.value && (
         <form
           class="save-as"
+          autocomplete="off"
           onSubmit={(e) => {
             e.preventDefault();
             void saveAs();
