@@ -76,3 +76,29 @@ Deno.test("startup: a cached OAuth 2.0 token is used without loading the OAuth l
   const resolved = [...reached].filter((m) => m.startsWith("npm:"));
   assert.deepEqual(resolved, [], `resolved when the token cache loads: ${resolved.join(", ")}`);
 });
+
+Deno.test("canary: Deno still resolves the npm package of a literal dynamic import that never runs (why src/cli/lazy.ts computes its specifiers)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "dial-canary-" });
+  await Deno.writeTextFile(
+    `${dir}/main.js`,
+    'if (Deno.args[0] === "load") await import("./lazy.js");\n',
+  );
+  await Deno.writeTextFile(`${dir}/lazy.js`, 'import "npm:dial-canary-unpublished@1.0.0";\n');
+  await using registry = serve(() => new Response("not found", { status: 404 }));
+  try {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-config", `${dir}/main.js`],
+      stdout: "null",
+      stderr: "piped",
+      clearEnv: true,
+      env: { DENO_DIR: `${dir}/deno`, NPM_CONFIG_REGISTRY: `${registry.origin}/`, NO_COLOR: "1" },
+    }).output();
+    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+    const asked = registry.requests.some((r) => r.url.includes("dial-canary-unpublished"));
+    // When this fails, Deno resolves dynamic imports only when they run: the entries of
+    // src/cli/lazy.ts (and the build's resolveDynamicImport hook) can become literal imports.
+    assert.ok(asked, "Deno no longer resolves a literal dynamic import that does not run");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
