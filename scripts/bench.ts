@@ -202,7 +202,11 @@ function buildSize(): void {
   out(`| start-up (\`dial.js\`, \`core-*.js\`) | ${startUp.length} | ${kib(size(startUp))} |\n`);
   out(`| npm packages (\`npm-*.js\`) | ${npm.length} | ${kib(size(npm))} |\n`);
   out(`| all chunks | ${chunks.length} | ${kib(size(chunks))} |\n`);
-  out(`| UI bundle (\`web/dist/\`) | ${BUILD.files.length} | ${kib(size(BUILD.files))} |\n`);
+  out(
+    `| files beside them (UI bundle, QuickJS wasm) | ${BUILD.files.length} | ${
+      kib(size(BUILD.files))
+    } |\n`,
+  );
 }
 
 // --- 1. cold start --------------------------------------------------------------------------
