@@ -29,7 +29,6 @@ export {
   transportWebSocket,
   type TransportWebSocketFactory,
 } from "./src/http/websocket.ts";
-export { type TlsCheck, TlsError } from "./src/http/transport_error.ts";
 export { describePlan, type Endpoint, planFor, type TlsPlan } from "./src/http/plan.ts";
 export type { NodeTlsReason } from "./src/http/plan.ts";
 export type { TrustSource, TrustStore } from "./src/http/trust.ts";

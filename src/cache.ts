@@ -4,7 +4,7 @@
  * @module
  */
 
-import { DialError, ErrorCode, ExitCode } from "./errors.ts";
+import { DialError, ErrorCode } from "./errors.ts";
 
 const SEP = Deno.build.os === "windows" ? "\\" : "/";
 
@@ -51,8 +51,7 @@ export function defaultCacheDir(): string {
     throw new DialError(
       "Cannot find dial's cache directory: HOME is not set",
       ErrorCode.TokenCache,
-      ExitCode.Failure,
-      { hint: "set HOME (or XDG_CACHE_HOME) to a directory of your own" },
+      { remedy: { give: "home" } },
     );
   }
   if (Deno.build.os === "darwin") return joinPath(home, "Library", "Caches", "dial");

@@ -56,7 +56,7 @@ export function scopeOf(
   region = options.region ?? region;
   if (!service || !region) {
     throw new UsageError(`Cannot tell the region and service of "${host}" for --aws-sigv4`, {
-      hint: "write them: --aws-sigv4 aws:amz:REGION:SERVICE",
+      remedy: { write: "sigv4_region" },
     });
   }
   return { region, service };
@@ -234,7 +234,7 @@ export function sigv4Signer(
       if (hash === UNSIGNED_PAYLOAD && service !== "s3") {
         throw new UsageError(
           `Cannot sign a streamed body for the service "${service}": SigV4 needs its SHA-256 before it is sent`,
-          { hint: "give the body from a file (@file); only S3 accepts UNSIGNED-PAYLOAD" },
+          { remedy: { use: "sigv4_body_file" } },
         );
       }
       const date = amzDate(now());

@@ -36,7 +36,7 @@ export function parseSigV4Value(
   const parts = value.split(":");
   if (parts.length > 4 || parts.some((p) => p === "")) {
     throw new UsageError(`Invalid --aws-sigv4 "${value}"`, {
-      hint: "expected provider1[:provider2[:region[:service]]], e.g. aws:amz:us-east-1:s3",
+      remedy: { write: "sigv4" },
     });
   }
   const [provider1, provider2, region, service] = parts as [string, ...string[]];

@@ -3,6 +3,7 @@
  * values may be references (`@PATH`, `@-`, `@env:NAME`, see `secret_ref.ts`).
  * @module
  */
+import { checkOneAuthorization, hasAuthorizationHeader } from "../auth/one_authorization.ts";
 import { UsageError } from "../errors.ts";
 import type { Authorization, AuthSpec, QueryKey } from "../auth/auth_spec.ts";
 import { DEFAULT_CALLBACK_PORT, DEFAULT_CALLBACK_TIMEOUT } from "../auth/oauth2/defaults.ts";
@@ -225,19 +226,14 @@ export async function parseAuthFlags(
   if (values.bearer !== undefined) setters.push("-B");
   if (values.oauth2 !== undefined) setters.push("--oauth2");
   const isAuthorization = (h: HeaderField) => h.name.toLowerCase() === "authorization";
-  if (headers.some(isAuthorization)) {
+  if (hasAuthorizationHeader(headers)) {
     setters.push(
       itemHeaders.some(isAuthorization)
         ? 'request item "Authorization:…"'
         : '-H "Authorization: …"',
     );
   }
-  if (setters.length > 1) {
-    throw new UsageError(
-      `Conflicting flags ${setters.join(" and ")}: both set the Authorization header`,
-      { hint: "use only one of them" },
-    );
-  }
+  checkOneAuthorization(setters, "flags");
   const extras: readonly FlagDecl[] = OAUTH2_EXTRA_FLAGS;
   // The --oauth2 parser (and its OAuth 2.0 value parsing) is loaded only when it is needed.
   const oauth2 = values.oauth2 === undefined && !extras.some((flag) => isGiven(values, flag))

@@ -3,6 +3,7 @@
  * references in `-u`/`-K`, and netrc.
  * @module
  */
+import { bareHost } from "../http/authority.ts";
 import { UsageError } from "../errors.ts";
 import type { Authorization, QueryKey } from "../auth/auth_spec.ts";
 import { netrcLookup, parseNetrc } from "../auth/netrc.ts";
@@ -126,7 +127,7 @@ export async function netrcAuthorization(
     const reason = error instanceof Deno.errors.NotFound ? "no such file" : "cannot read it";
     throw new UsageError(`Cannot read --netrc-file ${explicit}: ${reason}`);
   }
-  const entry = netrcLookup(parseNetrc(text), url.hostname.replace(/^\[|\]$/g, ""));
+  const entry = netrcLookup(parseNetrc(text), bareHost(url.hostname));
   if (!entry) return undefined;
   return { kind: "basic", username: entry.login, password: entry.password };
 }

@@ -5,6 +5,7 @@
 import { claimStdin } from "./secret_ref.ts";
 import { UsageError } from "../errors.ts";
 import { guessContentType, newBoundary, STDIN_PATH } from "../http/body.ts";
+import { parseJsonText } from "../http/values.ts";
 import type { BodySource, FormField, HeaderField } from "../http/request_spec.ts";
 import { flags, type FlagValues } from "./declare.ts";
 
@@ -157,18 +158,14 @@ async function jsonText(value: string): Promise<string> {
     source = "--json from stdin";
   }
   try {
-    JSON.parse(text);
+    parseJsonText(text, `JSON in ${source}`);
   } catch (error) {
-    // V8 quotes the input ('Unexpected token …, "{…}" is not valid JSON'): it may be a secret.
-    const why = (error as Error).message.replace(/, ".*" is not valid JSON$/s, "");
     // HTTPie's --json is a switch: `--json name=joe` meant a request item.
     const item = source === "--json" && /^[\w.[\]-]+(?::=|==|=)/.test(value);
-    throw new UsageError(
-      `Invalid JSON in ${source}: ${why}`,
-      item
-        ? { hint: "request items need no flag: write name=value after the URL (JSON by default)" }
-        : {},
-    );
+    if (!item || !(error instanceof UsageError)) throw error;
+    throw new UsageError(error.message, {
+      hint: "request items need no flag: write name=value after the URL (JSON by default)",
+    });
   }
   return text;
 }

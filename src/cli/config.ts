@@ -21,6 +21,7 @@
  * (a header's reference is read when the API is used).
  * @module
  */
+import { jsonErrorReason } from "../runtime_messages.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { UsageError } from "../errors.ts";
 import { hasScheme } from "../http/values.ts";
@@ -63,7 +64,7 @@ export function parseConfig(path: string, text: string): DialConfig {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw bad(`not JSON (${(error as Error).message.replace(/, ".*" is not valid JSON$/s, "")})`);
+    throw bad(`not JSON (${jsonErrorReason(error)})`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw bad("not an object");

@@ -8,7 +8,7 @@ import { UsageError } from "../errors.ts";
 import type { HeaderField } from "../http/request_spec.ts";
 import type { QueryKey } from "../auth/auth_spec.ts";
 import { hasScheme, parseHeader, parseMethod, parseUrl } from "../http/values.ts";
-import { distance } from "./parse.ts";
+import { closest } from "./parse.ts";
 import { Secret } from "../secret.ts";
 
 /**
@@ -16,7 +16,7 @@ import { Secret } from "../secret.ts";
  * @returns the header; values of credential-looking names are wrapped as secrets
  */
 export function parseHeaderFlag(text: string): HeaderField {
-  return parseHeader(text, { label: "-H header", example: `-H "Name: value"` });
+  return parseHeader(text, { label: "-H header" });
 }
 
 /**
@@ -125,7 +125,5 @@ export function methodAndUrl(
 
 function suggestCommand(word: string): string | undefined {
   if (word !== word.toLowerCase() || SUBCOMMANDS.includes(word)) return undefined;
-  return SUBCOMMANDS.find((name) =>
-    distance(word, name) <= Math.max(1, Math.floor(name.length / 3))
-  );
+  return closest(word, SUBCOMMANDS);
 }

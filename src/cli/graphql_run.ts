@@ -3,17 +3,19 @@
  * SSE → print results. Loaded only when the command runs.
  * @module
  */
-import { isErrorStatus, statusExitCode } from "../http/status.ts";
+import { isErrorStatus } from "../http/status.ts";
 import { redactUrl } from "../redact_url.ts";
 import { printSchema } from "graphql";
-import { DialError, ErrorCode, ExitCode, UsageError } from "../errors.ts";
-import type { GraphQLResult } from "../graphql/envelope.ts";
 import {
-  type GraphQLEndpoint,
-  graphqlRequestSpec,
+  DialError,
+  ErrorCode,
+  ExitCode,
   NotGraphQLError,
-  readResults,
-} from "../graphql/http_client.ts";
+  statusExitCode,
+  UsageError,
+} from "../errors.ts";
+import type { GraphQLResult } from "../graphql/envelope.ts";
+import { type GraphQLEndpoint, graphqlRequestSpec, readResults } from "../graphql/http_client.ts";
 import { cachedIntrospection, introspect } from "../graphql/introspection.ts";
 import { schemaFromIntrospection } from "../graphql/schema_model.ts";
 import { send } from "../http/send.ts";
@@ -185,14 +187,14 @@ export async function runGraphQL(
       throw new DialError(
         `Not a GraphQL response from ${url.host}: ${refused}${error.message}`,
         ErrorCode.NotGraphQL,
-        isErrorStatus(status) ? statusExitCode(status) : ExitCode.Failure,
-        status === 401 || status === 403
-          ? { hint: "check the credentials (-u, -B, -K, -H, --oauth2)" }
-          : {},
+        {
+          details: { status },
+          ...(status === 401 || status === 403 ? { remedy: { check: "credentials" } } : {}),
+        },
       );
     }
     if (signal.aborted && !context.signal.aborted) {
-      throw new DialError(`Timed out waiting for ${url.host}`, ErrorCode.Timeout, ExitCode.Timeout);
+      throw new DialError(`Timed out waiting for ${url.host}`, ErrorCode.Timeout);
     }
     throw error;
   } finally {
@@ -215,7 +217,6 @@ async function openOutput(path: string): Promise<{ sink: Sink; [Symbol.dispose](
     throw new DialError(
       `Cannot write output file "${path}": ${error instanceof Error ? error.message : error}`,
       ErrorCode.Output,
-      ExitCode.Failure,
     );
   }
   const encoder = new TextEncoder();

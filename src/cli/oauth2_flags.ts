@@ -2,6 +2,7 @@
  * The `--oauth2*` flags to OAuth 2.0 options: loaded only when one of them is given.
  * @module
  */
+import { missingOAuth2Setting, type OAuth2Requirement } from "../auth/oauth2/required.ts";
 import { UsageError } from "../errors.ts";
 import {
   DEFAULT_CALLBACK_PORT,
@@ -75,32 +76,17 @@ export async function parseOAuth2Flags(
       "--oauth2-client-key",
     ),
   );
-  if (value.flow === "client_credentials" && !value.clientSecret && !clientKey) {
-    throw new UsageError("The client_credentials flow needs a client secret in --oauth2", {
-      hint:
-        "write --oauth2 client_credentials:<token_url>:<client_id>:<client_secret>, or sign with --oauth2-client-key",
-    });
-  }
   const issuer = values.oauth2Issuer === undefined ? undefined : parseUrl(values.oauth2Issuer);
-  if (
-    value.flow === "authorization_code" && values.oauth2AuthUrl === undefined && !issuer
-  ) {
-    throw new UsageError("The authorization_code flow needs --oauth2-auth-url", {
-      hint:
-        "give the provider's authorization endpoint, e.g. --oauth2-auth-url https://id.example.com/authorize, or --oauth2-issuer",
-    });
-  }
-  if (value.flow === "device_code" && values.oauth2DeviceUrl === undefined && !issuer) {
-    throw new UsageError("The device_code flow needs --oauth2-device-url or --oauth2-issuer", {
-      hint:
-        "give the provider's device authorization endpoint, e.g. --oauth2-device-url https://id.example.com/device/code",
-    });
-  }
-  if (value.flow === "password" && values.oauth2Username === undefined) {
-    throw new UsageError("The password flow needs --oauth2-username", {
-      hint: "add --oauth2-username USER (and --oauth2-password, or type it when asked)",
-    });
-  }
+  const missing = missingOAuth2Setting({
+    flow: value.flow,
+    clientSecret: value.clientSecret,
+    clientKey,
+    authUrl: values.oauth2AuthUrl,
+    deviceUrl: values.oauth2DeviceUrl,
+    issuer,
+    username: values.oauth2Username,
+  });
+  if (missing) throw new UsageError(MISSING[missing], { remedy: { give: missing } });
   const params = values.oauth2Param.map(parseOAuth2Param);
   const port = values.oauth2Port ?? DEFAULT_CALLBACK_PORT;
   const authUrl = values.oauth2AuthUrl === undefined ? undefined : parseUrl(values.oauth2AuthUrl);
@@ -148,6 +134,14 @@ export async function parseOAuth2Flags(
     ...(password ? { password } : {}),
   };
 }
+
+/** A setting the flow needs, as the command line names it. */
+const MISSING: { readonly [R in OAuth2Requirement]: string } = {
+  client_secret: "The client_credentials flow needs a client secret in --oauth2",
+  auth_url: "The authorization_code flow needs --oauth2-auth-url",
+  device_url: "The device_code flow needs --oauth2-device-url or --oauth2-issuer",
+  username: "The password flow needs --oauth2-username",
+};
 
 function parseRedirectUri(text: string): URL {
   const url = parseUrl(text, ["http:"]);

@@ -17,6 +17,7 @@
  * @see https://httpie.io/docs/cli/request-items
  * @module
  */
+import { jsonErrorReason } from "../runtime_messages.ts";
 import { UsageError } from "../errors.ts";
 import { guessContentType } from "../http/body.ts";
 import type { HeaderField } from "../http/request_spec.ts";
@@ -233,7 +234,7 @@ function parseJson(text: string, key: string, separator: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const why = (error as Error).message.replace(/, ".*" is not valid JSON$/s, "");
+    const why = jsonErrorReason(error);
     throw new UsageError(`Invalid JSON in request item "${key}${separator}…": ${why}`, {
       hint: `a string field is ${key}=text; ${key}:=json takes JSON (quote it for the shell)`,
     });

@@ -3,12 +3,12 @@
  * print. Loaded when the command runs; its declaration is in `request.ts`.
  * @module
  */
-import { statusExitCode } from "../http/status.ts";
 import {
   DialError,
   ErrorCode,
   ExitCode,
   outputError,
+  statusExitCode,
   TimeoutError,
   TransportError,
   UsageError,
@@ -182,7 +182,6 @@ export async function runRequest(
       throw new DialError(
         `Cannot write cookie jar "${cookies.saveTo}": ${(error as Error).message}`,
         ErrorCode.CookieJar,
-        ExitCode.Failure,
         { cause: error },
       );
     });

@@ -4,9 +4,8 @@
  * published under the final name).
  * @module
  */
-import { DialError, ErrorCode, ExitCode, UsageError } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode, statusExitCode, UsageError } from "../errors.ts";
 import type { HeaderField } from "../http/request_spec.ts";
-import { statusExitCode } from "../http/status.ts";
 import { downloadName, saveDownload } from "../output/download.ts";
 import { formatResponseHead } from "../output/http.ts";
 import { formatBytes } from "../output/progress.ts";
@@ -133,7 +132,6 @@ export async function saveResponse(
           start === undefined ? `HTTP ${response.status}` : `bytes from ${start}`
         }, not from ${resume.offset}`,
         ErrorCode.Resume,
-        ExitCode.Failure,
         { hint: "remove the file and download it again" },
       );
     }

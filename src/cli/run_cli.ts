@@ -6,6 +6,7 @@ import { DialError, ExitCode, InterruptedError } from "../errors.ts";
 import { formatError } from "../output/report.ts";
 import { stderr, writeSync } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
+import { cliHint } from "./cli_remedies.ts";
 import { oauth2CacheFailed } from "./oauth2_notice.ts";
 import { parseArgv } from "./parse.ts";
 import { ROOT, VERSION } from "./program.ts";
@@ -65,7 +66,9 @@ export async function run(args: string[]): Promise<number> {
   } catch (error) {
     const err = stderr();
     if (controller.signal.aborted) return interrupted();
-    await err.write(formatError(error, err));
+    await err.write(
+      formatError(error, err, error instanceof DialError ? cliHint(error) : undefined),
+    );
     if (error instanceof DialError) return error.exitCode;
     if (Deno.env.get("DIAL_DEBUG") && error instanceof Error) await err.write(`${error.stack}\n`);
     return ExitCode.Failure;

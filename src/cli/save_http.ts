@@ -9,7 +9,7 @@
 import { PRIVATE_ENV_FILE } from "../files/environment.ts";
 import { appendRequest, type RequestModel, writeHttpRequest } from "../files/write_http_file.ts";
 import { isCredentialName } from "../credential_name.ts";
-import { DialError, ErrorCode, ExitCode, UsageError } from "../errors.ts";
+import { DialError, ErrorCode, UsageError } from "../errors.ts";
 import type { BodySource, RequestSpec } from "../http/request_spec.ts";
 import { shown, stderr } from "../output/terminal.ts";
 import { reveal } from "../secret.ts";
@@ -245,7 +245,6 @@ function writeFailure(path: string, error: unknown): DialError {
   return new DialError(
     `Cannot write ${path}: ${(error as Error).message}`,
     ErrorCode.Output,
-    ExitCode.Failure,
     { cause: error },
   );
 }

@@ -102,7 +102,6 @@ export async function testFiles(
       throw new DialError(
         `Cannot write the report to ${flags.reportFile}: ${(error as Error).message}`,
         ErrorCode.Output,
-        ExitCode.Failure,
         { cause: error },
       );
     });

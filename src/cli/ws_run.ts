@@ -16,7 +16,7 @@ import {
 import { parseAuthFlags, refuseDigest } from "./auth_flags.ts";
 import { stdinClaimedBy } from "./secret_ref.ts";
 import type { CliContext } from "./context.ts";
-import { parseUrl } from "../http/values.ts";
+import { parseJsonText, parseUrl } from "../http/values.ts";
 import type { WsFlagValues } from "./ws.ts";
 import { parseTransportFlags } from "./transport_flags.ts";
 
@@ -193,7 +193,6 @@ function closeOutcome(info: WebSocketCloseInfo, host: string): number {
   throw new DialError(
     `WebSocket closed by ${host} with code ${info.code}${reason}`,
     ErrorCode.WebSocketClose,
-    ExitCode.Failure,
   );
 }
 
@@ -226,11 +225,11 @@ async function pumpStdin(session: WebSocketSession, options: PumpOptions): Promi
     }
     if (options.json) {
       try {
-        JSON.parse(line);
+        parseJsonText(line, `JSON on stdin line ${lineNumber}`);
       } catch (error) {
-        const message = `Invalid JSON on stdin line ${lineNumber}: ${(error as Error).message}`;
+        const message = (error as Error).message;
         if (!options.interactive) {
-          throw new DialError(message, ErrorCode.InvalidJson, ExitCode.Usage, {
+          throw new DialError(message, ErrorCode.InvalidJson, {
             hint: "the lines before it were sent; --json checks each line separately",
           });
         }

@@ -201,7 +201,7 @@ export class HttpFileSyntaxError extends UsageError {
    */
   constructor(path: string, line: number, column: number, message: string) {
     super(`${path}:${line}:${column}: ${message}`, {
-      hint: "see the request file format in docs/request-files.md",
+      remedy: { check: "file_format" },
     });
     this.name = "HttpFileSyntaxError";
     this.path = path;

@@ -3,7 +3,7 @@
  * requests a request refers to.
  * @module
  */
-import { DialError, ErrorCode, ExitCode, UsageError } from "../errors.ts";
+import { DialError, ErrorCode, UsageError } from "../errors.ts";
 import { reveal } from "../secret.ts";
 import type { FileRequest } from "./file_request.ts";
 import type { HttpFile, HttpRequest } from "./http_file_types.ts";
@@ -118,9 +118,8 @@ export function selectRequests(
       if (!found) {
         const known = file.requests.map((r) => r.name).filter((n) => n !== undefined);
         throw new UsageError(`No request named "${name}" in ${file.path}`, {
-          hint: known.length
-            ? `its requests are: ${known.map((n) => `"${n}"`).join(", ")} (or give a number from 1)`
-            : `name requests with # @name NAME, or give a number from 1`,
+          details: { choices: known },
+          remedy: { choose: "request" },
         });
       }
       return found;
@@ -178,7 +177,6 @@ function outputFailure(path: string, error: unknown): DialError {
   return new DialError(
     `Cannot save the response to ${path}: ${(error as Error).message}`,
     ErrorCode.Output,
-    ExitCode.Failure,
     { cause: error },
   );
 }

@@ -99,7 +99,7 @@ export async function loadEnvironment(
         : `Unknown environment "${options.name}": no ${PUBLIC_ENV_FILE} or ${PRIVATE_ENV_FILE} in ${
           dir || "."
         }`,
-      { hint: "give --env with one of them, or --env-file PATH" },
+      { remedy: { choose: "environment" } },
     );
   }
   return environment;
@@ -188,7 +188,7 @@ export function parseVarFlags(values: readonly string[]): Map<string, string> {
     const eq = text.indexOf("=");
     if (eq <= 0) {
       throw new UsageError(`Cannot parse --var "${text}": expected NAME=VALUE`, {
-        hint: "write --var host=localhost:8080",
+        remedy: { write: "variable" },
       });
     }
     vars.set(text.slice(0, eq), text.slice(eq + 1));

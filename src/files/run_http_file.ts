@@ -184,8 +184,7 @@ class FileRunner {
         throw new DialError(
           `${this.file.path}: Request "${failed}", which ${labelOf(request)} refers to, failed`,
           cause.code,
-          cause.exitCode,
-          { cause },
+          { details: cause.details, cause },
         );
       }
       await this.execute(request, result, chain.length > 0);

@@ -6,7 +6,7 @@
  * the caller as they arrive.
  * @module
  */
-import { DialError, ErrorCode, ExitCode } from "../errors.ts";
+import { DialError, ErrorCode } from "../errors.ts";
 import type { TransportOptions } from "../http/client.ts";
 import { readEventStream } from "../stream/read_event_stream.ts";
 import { WebSocketSession } from "../stream/ws_session.ts";
@@ -158,7 +158,6 @@ export async function readEventStreamData(
       throw error instanceof DialError ? error : new DialError(
         `The event stream broke: ${(error as Error).message}`,
         ErrorCode.Transport,
-        ExitCode.Transport,
         { cause: error },
       );
     }

@@ -20,7 +20,7 @@ import {
   type QuickJSWASMModule,
 } from "quickjs-emscripten-core";
 import * as variantModule from "@jitl/quickjs-wasmfile-release-sync";
-import { DialError, ErrorCode, ExitCode } from "../errors.ts";
+import { DialError, ErrorCode } from "../errors.ts";
 import { SCRIPT_PRELUDE, type ScriptInput, type ScriptOutput } from "./script_api.ts";
 
 /** A script that threw, timed out or ran out of memory; the message names its file and line. */
@@ -36,10 +36,7 @@ export class ScriptError extends DialError {
    * @param options the cause
    */
   constructor(message: string, options: { cause?: unknown } = {}) {
-    super(message, ErrorCode.Script, ExitCode.Failure, {
-      ...options,
-      hint: "scripts run sandboxed: only client, request and response are available",
-    });
+    super(message, ErrorCode.Script, { ...options, remedy: { check: "script_sandbox" } });
     this.name = "ScriptError";
   }
 }

@@ -4,6 +4,7 @@
  * refresh, cache file and browser login as `--oauth2`.
  * @module
  */
+import { missingOAuth2Setting, type OAuth2Requirement } from "../auth/oauth2/required.ts";
 import { UsageError } from "../errors.ts";
 import type { OAuth2Flow, OAuth2Options } from "../auth/oauth2/parse_value.ts";
 import { DEFAULT_CALLBACK_PORT } from "../auth/oauth2/defaults.ts";
@@ -82,14 +83,11 @@ export function oauth2FromConfig(
   const username = text("Username");
   const password = text("Password");
   const clientCredentials = text("Client Credentials")?.toLowerCase();
-  if (flow === "client_credentials" && !secret) {
-    throw new UsageError(`Missing "Client Secret" in ${where}: Client Credentials needs one`);
-  }
-  if (flow === "authorization_code" && !authUrl) {
-    throw new UsageError(`Missing "Auth URL" in ${where}: Authorization Code needs one`);
-  }
-  if (flow === "password" && !username) {
-    throw new UsageError(`Missing "Username" in ${where}: Password needs one`);
+  const missing = missingOAuth2Setting({ flow, clientSecret: secret, authUrl, username });
+  if (missing) {
+    throw new UsageError(
+      `Missing "${SETTING_KEYS[missing]}" in ${where}: ${GRANT_NAMES[flow]} needs one`,
+    );
   }
   const port = redirectUri?.port ? Number(redirectUri.port) : DEFAULT_CALLBACK_PORT;
   return {
@@ -142,7 +140,8 @@ export async function securityAuthToken(
   const config = environment?.auth.get(id);
   if (!config) {
     throw new UsageError(`${where} names no Security.Auth configuration of the environment`, {
-      hint: `define "Security": {"Auth": {"${id}": {…}}} in http-client.env.json and give --env`,
+      details: { name: id },
+      remedy: { write: "security_auth" },
     });
   }
   if (kind === "idToken") {
@@ -171,3 +170,19 @@ export async function securityAuthToken(
   });
   return token.accessToken;
 }
+
+/** A setting a flow needs, as a Security.Auth configuration names it. */
+const SETTING_KEYS: { readonly [R in OAuth2Requirement]: string } = {
+  client_secret: "Client Secret",
+  auth_url: "Auth URL",
+  device_url: "Device Auth URL",
+  username: "Username",
+};
+
+/** The flows, as a Security.Auth configuration names their grants. */
+const GRANT_NAMES: { readonly [F in OAuth2Flow]: string } = {
+  client_credentials: "Client Credentials",
+  authorization_code: "Authorization Code",
+  device_code: "Device Code",
+  password: "Password",
+};

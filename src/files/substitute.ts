@@ -65,9 +65,8 @@ export class UndefinedVariableError extends UsageError {
     super(
       `${place.path}:${place.line}:${place.column}: Undefined variable "${variable}" in ${place.what}`,
       {
-        hint: variable.startsWith("$")
-          ? "set the environment variable it reads, or check its spelling"
-          : `define it in http-client.env.json (with --env NAME), as @${variable} = … in the file, or with --var ${variable}=VALUE`,
+        details: { name: variable },
+        remedy: { give: "variable" },
       },
     );
     this.name = "UndefinedVariableError";
@@ -198,7 +197,7 @@ class Resolver {
           `${place.path}:${place.line}:${place.column}: Request "${
             ref[1]
           }" in ${place.what} has not run`,
-          { hint: `name a request with # @name ${ref[1]} above it in the same file` },
+          { details: { name: ref[1]! }, remedy: { write: "request_name" } },
         );
       }
       return requestVariable(

@@ -74,7 +74,7 @@ export function writeHttpRequest(model: RequestModel): string {
             `Cannot write the body in place: its line "${
               line.slice(0, 40)
             }" would read as request syntax`,
-            { hint: "save the body to a file and include it with < ./file" },
+            { remedy: { use: "body_include" } },
           );
         }
         lines.push(line);

@@ -9,6 +9,7 @@ import { meros } from "meros/browser";
 import type { AuthSpec } from "../auth/auth_spec.ts";
 import type { HeaderField, RequestSpec } from "../http/request_spec.ts";
 import { type GraphQLResult, parseEnvelope } from "./envelope.ts";
+import { NotGraphQLError } from "../errors.ts";
 
 /** What is sent: the GraphQL-over-HTTP request body. */
 export interface GraphQLRequest {
@@ -74,19 +75,6 @@ export function graphqlRequestSpec(
   };
 }
 
-/** A response that is not a GraphQL result. */
-export class NotGraphQLError extends Error {
-  /**
-   * Creates the error.
-   *
-   * @param message what was received instead
-   */
-  constructor(message: string) {
-    super(message);
-    this.name = "NotGraphQLError";
-  }
-}
-
 const JSON_TYPE = /^application\/(?:graphql-response\+)?json\b/i;
 
 /**
@@ -101,7 +89,8 @@ const JSON_TYPE = /^application\/(?:graphql-response\+)?json\b/i;
 export async function* readResults(response: Response): AsyncGenerator<GraphQLResult> {
   const type = response.headers.get("content-type") ?? "";
   const body = response.body;
-  if (!body) throw new NotGraphQLError(`empty body (HTTP ${response.status})`);
+  const details = { details: { status: response.status } };
+  if (!body) throw new NotGraphQLError(`empty body (HTTP ${response.status})`, details);
   if (/^text\/event-stream\b/i.test(type)) {
     const events = body.pipeThrough(new TextDecoderStream()).pipeThrough(
       new EventSourceParserStream(),
@@ -110,17 +99,19 @@ export async function* readResults(response: Response): AsyncGenerator<GraphQLRe
       const name = event.event ?? "message";
       if (name === "complete") return;
       if ((name !== "next" && name !== "message") || event.data.trim() === "") continue;
-      yield envelope(event.data, `event "${name}"`);
+      yield envelope(event.data, `event "${name}"`, response.status);
     }
     return;
   }
   if (/^multipart\/mixed\b/i.test(type)) {
     const parts = await meros<unknown>(response);
-    if (parts instanceof Response) throw new NotGraphQLError("multipart body without a boundary");
+    if (parts instanceof Response) {
+      throw new NotGraphQLError("multipart body without a boundary", details);
+    }
     for await (const part of parts) {
       const text = part.json ? JSON.stringify(part.body) : String(part.body);
       if (text.trim() === "" || text.trim() === "{}") continue;
-      yield envelope(text, "multipart part");
+      yield envelope(text, "multipart part", response.status);
     }
     return;
   }
@@ -132,18 +123,20 @@ export async function* readResults(response: Response): AsyncGenerator<GraphQLRe
     } catch {
       throw new NotGraphQLError(
         `HTTP ${response.status} with ${type || "no content type"}: ${snippet(text)}`,
+        details,
       );
     }
   }
-  yield envelope(text, "response body");
+  yield envelope(text, "response body", response.status);
 }
 
-function envelope(text: string, what: string): GraphQLResult {
+function envelope(text: string, what: string, status: number): GraphQLResult {
   try {
     return parseEnvelope(text);
   } catch (error) {
     throw new NotGraphQLError(
       `${what} is ${error instanceof Error ? error.message : String(error)}: ${snippet(text)}`,
+      { details: { status } },
     );
   }
 }

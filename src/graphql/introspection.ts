@@ -3,21 +3,15 @@
  * identity (a hash of the credentials, never the credentials themselves).
  * @module
  */
-import { isErrorStatus, statusExitCode } from "../http/status.ts";
 import { defaultCacheDir, joinPath, writePrivateFile } from "../cache.ts";
 import { getIntrospectionQuery } from "graphql";
-import { DialError, ErrorCode, ExitCode } from "../errors.ts";
+import { DialError, ErrorCode, NotGraphQLError, type Remedy } from "../errors.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { redactUrl } from "../redact_url.ts";
 import { send, type SendOptions } from "../http/send.ts";
 import { reveal } from "../secret.ts";
 import { describeError } from "./envelope.ts";
-import {
-  type GraphQLEndpoint,
-  graphqlRequestSpec,
-  NotGraphQLError,
-  readResults,
-} from "./http_client.ts";
+import { type GraphQLEndpoint, graphqlRequestSpec, readResults } from "./http_client.ts";
 
 /** Options for {@link introspect}. */
 export interface IntrospectOptions
@@ -59,7 +53,6 @@ function capped(response: Response, host: string): Response {
               MAX_INTROSPECTION_BYTES / 1024 / 1024
             } MiB`,
             ErrorCode.Introspection,
-            ExitCode.Failure,
           ),
         );
       },
@@ -93,8 +86,8 @@ export async function introspect(
   }
   const spec = graphqlRequestSpec(endpoint, { query: getIntrospectionQuery() });
   const response = capped((await send(spec, options)).response, endpoint.url.host);
-  const credentialsHint = response.status === 401 || response.status === 403
-    ? { hint: "check the credentials (-u, -B, -K, -H, --oauth2)" }
+  const credentialsRemedy: Remedy | undefined = response.status === 401 || response.status === 403
+    ? { check: "credentials" }
     : undefined;
   // A refusal always names its status.
   const refused = response.ok ? "" : `HTTP ${response.status} ${response.statusText}`.trimEnd();
@@ -106,8 +99,10 @@ export async function introspect(
         throw new DialError(
           `${where}: ${result.errors.map(describeError).join("; ")}`,
           ErrorCode.Introspection,
-          statusExit(response.status),
-          credentialsHint ?? { hint: "the server may have introspection turned off" },
+          {
+            details: { status: response.status },
+            remedy: credentialsRemedy ?? { check: "introspection" },
+          },
         );
       }
       data = result.value.data;
@@ -122,8 +117,10 @@ export async function introspect(
           ? `Introspection failed at ${endpoint.url.host}: ${error.message}`
           : `${where}: ${error.message}`,
         ErrorCode.Introspection,
-        statusExit(response.status),
-        credentialsHint ?? {},
+        {
+          details: { status: response.status },
+          ...(credentialsRemedy ? { remedy: credentialsRemedy } : {}),
+        },
       );
     }
     throw error;
@@ -132,7 +129,6 @@ export async function introspect(
     throw new DialError(
       `${where}: the response holds no data.__schema`,
       ErrorCode.Introspection,
-      ExitCode.Failure,
     );
   }
   const result = { data, cached: false, fetchedAt: new Date().toISOString() };
@@ -235,8 +231,4 @@ async function writeCache(file: string, endpoint: GraphQLEndpoint, result: Intro
     data: result.data,
   });
   await writePrivateFile(file, body);
-}
-
-function statusExit(status: number) {
-  return isErrorStatus(status) ? statusExitCode(status) : ExitCode.Failure;
 }

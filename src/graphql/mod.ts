@@ -84,9 +84,9 @@ export {
   type GraphQLEndpoint,
   type GraphQLRequest,
   graphqlRequestSpec,
-  NotGraphQLError,
   readResults,
 } from "./http_client.ts";
+export { NotGraphQLError } from "../errors.ts";
 export { type GraphQLErrorEntry, type GraphQLResult, parseEnvelope } from "./envelope.ts";
 export {
   cachedIntrospection,

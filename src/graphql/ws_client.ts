@@ -4,14 +4,14 @@
  * `buildRequest`, handed to Deno's WebSocket, which accepts handshake headers.
  * @module
  */
+import { hostPort } from "../http/authority.ts";
 import { createClient } from "graphql-ws";
-import { DialError, ErrorCode, ExitCode } from "../errors.ts";
+import { DialError, ErrorCode, StatusError } from "../errors.ts";
 import { requestHeaders, requestUrl } from "../http/build_request.ts";
 import { transportFetch, type TransportOptions } from "../http/client.ts";
 import { DialWebSocket } from "../http/websocket.ts";
 import { authorize } from "../http/credentials.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
-import { StatusError } from "../stream/status_error.ts";
 import { handshakeError, handshakeRequest, toWebSocketUrl } from "../stream/ws_handshake.ts";
 import { type GraphQLResult, parseEnvelope } from "./envelope.ts";
 import type { GraphQLEndpoint, GraphQLRequest } from "./http_client.ts";
@@ -81,7 +81,7 @@ async function* attempt(
   const url = toWebSocketUrl(requestUrl(prepared));
   // Deno's WebSocket sends its own User-Agent: dial's default would make a second one.
   const headers = requestHeaders(handshakeRequest(prepared));
-  const target = `${url.hostname}:${url.port || (url.protocol === "wss:" ? "443" : "80")}`;
+  const target = hostPort(url);
   let failure: DialError | undefined;
   let socket: DialWebSocket | undefined;
   const transport = options.transport ?? {};
@@ -156,9 +156,8 @@ function closeError(error: unknown, target: string): DialError {
     return new DialError(
       `GraphQL WebSocket closed by ${target}: code ${error.code}${reason}`,
       ErrorCode.GraphQLWsClosed,
-      ExitCode.Transport,
       error.code === 4403 || error.code === 4401
-        ? { hint: "check the credentials or --init-payload" }
+        ? { remedy: { check: "init_payload" } as const }
         : {},
     );
   }
@@ -167,7 +166,6 @@ function closeError(error: unknown, target: string): DialError {
   return new DialError(
     `GraphQL WebSocket with ${target} failed: ${message}`,
     ErrorCode.GraphQLWs,
-    ExitCode.Transport,
     {
       cause: error,
     },

@@ -105,7 +105,7 @@ export function requestHeaders(request: PreparedRequest): Headers {
       // The runtime's message quotes the value, which may be a credential.
       throw new UsageError(
         `Invalid value for header "${name}": it holds a line break or control character`,
-        { hint: "check the token or value for a stray newline" },
+        { remedy: { check: "stray_newline" } },
       );
     }
   }

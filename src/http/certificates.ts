@@ -4,6 +4,7 @@
  * (`CaUsedAsEndEntity`) even when it is given as a CA.
  * @module
  */
+import { bareHost } from "./authority.ts";
 
 /** A self-signed server certificate and the names it is for. */
 export interface SelfSignedCertificate {
@@ -34,7 +35,7 @@ export function selfSignedServerCertificates(pems: string[]): SelfSignedCertific
  * @returns whether the certificate names the host (one-label `*.` wildcards included)
  */
 export function namesHost(certificate: SelfSignedCertificate, hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const host = bareHost(hostname).toLowerCase();
   return certificate.names.some((name) =>
     name === host ||
     (name.startsWith("*.") && host.endsWith(name.slice(1)) &&
@@ -137,5 +138,5 @@ function ipv6(bytes: Uint8Array): string {
   const groups: string[] = [];
   for (let i = 0; i < 16; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
   // The URL parser's canonical form: the longest run of zero groups becomes "::".
-  return new URL(`http://[${groups.join(":")}]/`).hostname.replace(/^\[|\]$/g, "");
+  return bareHost(new URL(`http://[${groups.join(":")}]/`).hostname);
 }

@@ -4,6 +4,8 @@
  * all of it, as curl's `--connect-timeout` does.
  * @module
  */
+import { TlsError } from "../errors.ts";
+import { bareHost } from "./authority.ts";
 import { TransportError } from "../errors.ts";
 import type { TransportPlan } from "./plan.ts";
 import { proxyTarget } from "./proxy.ts";
@@ -71,7 +73,7 @@ export async function openConnection(
       try {
         conn = await bounded(
           Deno.startTls(conn as Deno.TcpConn, {
-            hostname: proxy.url.hostname.replace(/^\[|\]$/g, ""),
+            hostname: bareHost(proxy.url.hostname),
             caCerts: proxy.trust?.pems ?? [],
           }),
         );
@@ -81,8 +83,9 @@ export async function openConnection(
         const failed = errors!.tlsError(error, `proxy ${proxyTarget(proxy.url)} (${proxy.source})`);
         if (!failed) throw error;
         // -k is for the server's certificate, not the proxy's: only trusting its CA helps.
-        throw new errors!.TlsError(failed.message, failed.check, {
-          hint: "trust the proxy's CA with --cacert file.pem (or one of the CA variables)",
+        throw new TlsError(failed.message, failed.check, {
+          details: failed.details,
+          remedy: { trust: "proxy_certificate" },
           cause: error,
         });
       }

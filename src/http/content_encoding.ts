@@ -3,7 +3,7 @@
  * servers send (zlib-wrapped, as RFC 9110 says, and raw, as some servers do).
  * @module
  */
-import { DialError, ErrorCode, ExitCode } from "../errors.ts";
+import { DialError, ErrorCode } from "../errors.ts";
 import { copyMeta } from "./response_meta.ts";
 
 /** Codings whose bodies reach dial decoded: by fetch (gzip, br) or by {@link decodeContent}. */
@@ -66,8 +66,7 @@ export function decodeBounded(
           new DialError(
             `Response body from ${host} expands more than ${MAX_EXPANSION} times: ${compressed} compressed bytes decode to over ${limit} bytes, refused as a decompression bomb`,
             ErrorCode.ContentEncoding,
-            ExitCode.Failure,
-            { hint: "to save it undecoded, add -H 'Accept-Encoding: identity' and -o <file>" },
+            { remedy: { use: "identity_encoding" } },
           ),
         );
       },
@@ -126,8 +125,7 @@ function inflate(body: ReadableStream<Uint8Array>, host: string): ReadableStream
     new DialError(
       `Response body from ${host} is not valid deflate data`,
       ErrorCode.ContentEncoding,
-      ExitCode.Failure,
-      { cause, hint: "save it undecoded with a pipe from curl, or ask without Accept-Encoding" },
+      { cause, remedy: { use: "undecoded" } },
     );
   const open = async (): Promise<ReadableStreamDefaultReader<Uint8Array> | undefined> => {
     // The first two bytes decide between zlib and raw deflate.

@@ -6,6 +6,7 @@
  * `--offline`, `--curl` and the UI read plans made here; nothing else decides.
  * @module
  */
+import { bareHost, joinHostPort, portOf } from "./authority.ts";
 import { UsageError } from "../errors.ts";
 import type { Secret } from "../secret.ts";
 import { chooseProxy, denoEnv, type EnvLookup, type ProxyChoice } from "./proxy.ts";
@@ -90,15 +91,6 @@ export interface TransportPlan {
   connectTimeoutMs?: number;
 }
 
-function defaultPort(url: URL): number {
-  if (url.port) return Number(url.port);
-  return url.protocol === "https:" || url.protocol === "wss:" ? 443 : 80;
-}
-
-function bare(hostname: string): string {
-  return hostname.replace(/^\[|\]$/g, "");
-}
-
 /**
  * Reads curl's `--resolve` and `--connect-to` entries.
  *
@@ -119,13 +111,11 @@ export function parseAddressOverrides(
       : parts.length === 4;
     if (!ok || (parts[1] !== "" && !/^\d+$/.test(parts[1]!))) {
       throw new UsageError(`Invalid ${flag} "${entry}"`, {
-        hint: flag === "--resolve"
-          ? "give host:port:address, e.g. --resolve example.com:443:127.0.0.1"
-          : "give host:port:host2:port2, e.g. --connect-to example.com:443:127.0.0.1:8443",
+        remedy: { write: flag === "--resolve" ? "resolve" : "connect_to" },
       });
     }
     const [host, port, host2, port2] = parts as [string, string, string, string?];
-    return [host.toLowerCase(), port, bare(host2), port2 ?? ""];
+    return [host.toLowerCase(), port, bareHost(host2), port2 ?? ""];
   });
 }
 
@@ -150,8 +140,8 @@ function overrideFor(
   url: URL,
   options: TransportOptions,
 ): { endpoint: Endpoint; override?: string } {
-  const host = bare(url.hostname).toLowerCase();
-  const port = defaultPort(url);
+  const host = bareHost(url.hostname).toLowerCase();
+  const port = portOf(url);
   if (options.unixSocket !== undefined) {
     return { endpoint: { kind: "unix", path: options.unixSocket }, override: "--unix-socket" };
   }
@@ -168,7 +158,7 @@ function overrideFor(
   for (const [h, p, address] of parseAddressOverrides(options.resolve ?? [], "--resolve")) {
     if (!matches(h, p)) continue;
     const first = address.split(",")[0]!;
-    return { endpoint: { kind: "tcp", hostname: bare(first), port }, override: "--resolve" };
+    return { endpoint: { kind: "tcp", hostname: bareHost(first), port }, override: "--resolve" };
   }
   return { endpoint: { kind: "tcp", hostname: host, port } };
 }
@@ -198,8 +188,8 @@ export function planFor(
   kind: "fetch" | "websocket" = "fetch",
 ): TransportPlan {
   const secure = url.protocol === "https:" || url.protocol === "wss:";
-  const port = defaultPort(url);
-  const host = bare(url.hostname);
+  const port = portOf(url);
+  const host = bareHost(url.hostname);
   const target = `${url.hostname}:${port}`;
   const { endpoint: direct, override } = overrideFor(url, options);
   const chosen = options.unixSocket === undefined
@@ -211,13 +201,11 @@ export function planFor(
     const proxyUrl = chosen.url;
     endpoint = {
       kind: "tcp",
-      hostname: bare(proxyUrl.hostname),
-      port: Number(proxyUrl.port || (proxyUrl.protocol === "https:" ? 443 : 80)),
+      hostname: bareHost(proxyUrl.hostname),
+      port: portOf(proxyUrl),
     };
     const via = direct.kind === "tcp" ? direct : { hostname: host, port };
-    const authority = `${
-      via.hostname.includes(":") ? `[${via.hostname}]` : via.hostname
-    }:${via.port}`;
+    const authority = joinHostPort(via.hostname, via.port);
     proxy = {
       ...chosen,
       mode: url.protocol === "http:" ? "forward" : "tunnel",
@@ -273,9 +261,7 @@ export function describePlan(plan: TransportPlan): string[] {
   const lines: string[] = [];
   const at = plan.endpoint.kind === "unix"
     ? plan.endpoint.path
-    : `${
-      plan.endpoint.hostname.includes(":") ? `[${plan.endpoint.hostname}]` : plan.endpoint.hostname
-    }:${plan.endpoint.port}`;
+    : joinHostPort(plan.endpoint.hostname, plan.endpoint.port);
   if (plan.proxy) {
     const how = plan.proxy.mode === "tunnel" ? `tunnel (CONNECT ${plan.proxy.authority})` : "";
     lines.push(

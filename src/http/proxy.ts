@@ -4,6 +4,7 @@
  * of `--noproxy` (else `NO_PROXY`).
  * @module
  */
+import { bareHost, hostPort, portOf } from "./authority.ts";
 import { UsageError } from "../errors.ts";
 
 /** Reads an environment variable; tests pass their own. */
@@ -45,7 +46,7 @@ export function parseProxyUrl(text: string, name: string): URL {
     url = new URL(withScheme);
   } catch {
     throw new UsageError(`Invalid ${name} "${redactUserinfo(text)}": not a URL`, {
-      hint: "give http://host:port, optionally http://user:pass@host:port",
+      remedy: { write: "proxy_url" },
     });
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
@@ -69,7 +70,7 @@ export function displayProxy(url: URL): string {
  * @returns `host:port` of the proxy, default port filled in
  */
 export function proxyTarget(url: URL): string {
-  return `${url.hostname}:${url.port || (url.protocol === "https:" ? "443" : "80")}`;
+  return hostPort(url);
 }
 
 function redactUserinfo(text: string): string {
@@ -120,8 +121,8 @@ export function chooseProxy(url: URL, settings: ProxySettings = {}): ProxyChoice
  * @returns true when the request should connect directly
  */
 export function bypasses(url: URL, list: string): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  const port = url.port || (url.protocol === "https:" || url.protocol === "wss:" ? "443" : "80");
+  const host = bareHost(url.hostname).toLowerCase();
+  const port = String(portOf(url));
   for (const raw of list.split(/[\s,]+/)) {
     let entry = raw.trim().toLowerCase();
     if (entry === "") continue;
@@ -132,7 +133,7 @@ export function bypasses(url: URL, list: string): boolean {
       entry = portMatch[1]!;
       entryPort = portMatch[2];
     }
-    entry = entry.replace(/^\[|\]$/g, "").replace(/^\*?\./, "");
+    entry = bareHost(entry).replace(/^\*?\./, "");
     if (entryPort !== undefined && entryPort !== port) continue;
     if (host === entry || host.endsWith(`.${entry}`)) return true;
   }

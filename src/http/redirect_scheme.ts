@@ -5,7 +5,7 @@
  * response; curl (CVE-2009-0037), HTTPie and wget refuse such a hop as well.
  * @module
  */
-import { DialError, ErrorCode, ExitCode } from "../errors.ts";
+import { DialError, ErrorCode } from "../errors.ts";
 
 const HTTP = new Set(["http:", "https:"]);
 const UPGRADE = new Set(["http:", "https:", "ws:", "wss:"]);
@@ -26,7 +26,6 @@ export function checkRedirectScheme(target: URL, from: URL, upgrade = false): vo
       upgrade ? "http:, https:, ws: and wss:" : "http: and https:"
     } redirects are followed`,
     ErrorCode.RedirectScheme,
-    ExitCode.TooManyRedirects,
-    { hint: "drop -L to see the redirect" },
+    { remedy: { use: "no_follow" } },
   );
 }

@@ -3,7 +3,7 @@
  * redirects by hand.
  * @module
  */
-import { DialError, ErrorCode, ExitCode, networkError, UsageError } from "../errors.ts";
+import { DialError, ErrorCode, networkError, UsageError } from "../errors.ts";
 import { reveal, Secret } from "../secret.ts";
 import { BUFFER_LIMIT, isReplayable, openBody, settleBody } from "./body.ts";
 import { redirectRequest, requestHeaders, requestUrl } from "./build_request.ts";
@@ -88,7 +88,7 @@ export async function sendPrepared(
   if (prepared.method.toUpperCase() === "CONNECT") {
     throw new UsageError(
       `Method "${prepared.method}" cannot be sent: CONNECT asks a proxy for a tunnel, with host:port as its target`,
-      { hint: "give the proxy with --proxy: dial opens the tunnel itself" },
+      { remedy: { use: "proxy_tunnel" } },
     );
   }
   // Loaded when needed: a jar once a response sets a cookie.
@@ -138,8 +138,7 @@ export async function sendPrepared(
       throw new DialError(
         `Too many redirects: more than ${maxRedirects}`,
         ErrorCode.TooManyRedirects,
-        ExitCode.TooManyRedirects,
-        { hint: "raise --max-redirects, or drop -L to see the redirect" },
+        { remedy: { raise: "max_redirects" } },
       );
     }
     challenged = false;
@@ -162,8 +161,7 @@ function replayable(next: PreparedRequest, status: number): PreparedRequest {
         BUFFER_LIMIT / 1024 / 1024
       } MiB and cannot be sent twice`,
       ErrorCode.RedirectBody,
-      ExitCode.Failure,
-      { hint: "send the body from a file with @file" },
+      { remedy: { use: "body_file" } },
     );
   }
   return next;

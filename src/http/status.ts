@@ -1,9 +1,7 @@
 /**
- * HTTP status classes, and the exit code each class maps to. The one place that knows that
- * 3xx is 3, 4xx is 4 and 5xx is 5.
+ * HTTP status classes (the exit code of each is in `errors.ts`).
  * @module
  */
-import { ExitCode, type ExitCodeValue } from "../errors.ts";
 
 /**
  * @param status an HTTP status
@@ -63,21 +61,4 @@ export function statusClass(status: number): StatusClass {
   if (isRedirectStatus(status)) return "redirect";
   if (isClientErrorStatus(status)) return "client_error";
   return "server_error";
-}
-
-/**
- * The exit code of a response's status class, as `--check-status` reports it.
- *
- * @param status an HTTP status
- * @returns 3, 4 or 5 for 3xx, 4xx, 5xx; 0 for anything else
- * @example
- * ```ts
- * statusExitCode(404); // 4
- * ```
- */
-export function statusExitCode(status: number): ExitCodeValue {
-  if (isServerErrorStatus(status)) return ExitCode.ServerError;
-  if (isClientErrorStatus(status)) return ExitCode.ClientError;
-  if (isRedirectStatus(status)) return ExitCode.Redirection;
-  return ExitCode.OK;
 }

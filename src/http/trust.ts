@@ -69,7 +69,8 @@ function readPem(path: string, origin: string): string {
   } catch (error) {
     const why = error instanceof Deno.errors.NotFound ? "no such file" : (error as Error).message;
     throw new UsageError(`Cannot read ${origin} "${path}": ${why}`, {
-      hint: `point ${origin} at a PEM bundle, or unset it`,
+      details: { variable: origin },
+      remedy: { check: "ca_variable" },
     });
   }
 }

@@ -12,6 +12,7 @@ import { checkSendable } from "./wire.ts";
 import type { HeaderField } from "./request_spec.ts";
 import { redactUrlText } from "../redact_url.ts";
 import { Secret } from "../secret.ts";
+import { jsonErrorReason } from "../runtime_messages.ts";
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -19,7 +20,7 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 export interface HeaderWording {
   /** The value's name in messages (default `header`; the CLI says `-H header`). */
   label?: string;
-  /** How to write it, for hints (default `"Name: value"`; the CLI says `-H "Name: value"`). */
+  /** How to write it, a fact for the face's remedy (the CLI's default is `-H "Name: value"`). */
   example?: string;
 }
 
@@ -30,7 +31,6 @@ export interface HeaderWording {
  */
 export function parseHeader(text: string, wording: HeaderWording = {}): HeaderField {
   const label = wording.label ?? "header";
-  const example = wording.example ?? `"Name: value"`;
   // A header may hold a credential: messages name the header, never its value.
   // `Name;` is a header with an empty value, as curl and HTTPie read it.
   const empty = /^\s*([^:;\s]+);\s*$/.exec(text);
@@ -38,7 +38,8 @@ export function parseHeader(text: string, wording: HeaderWording = {}): HeaderFi
   const colon = text.indexOf(":");
   if (colon < 0) {
     throw new UsageError(`Cannot parse ${label}: missing ":" between name and value`, {
-      hint: `write ${example}, or Name; for an empty value`,
+      ...(wording.example ? { details: { example: wording.example } } : {}),
+      remedy: { write: "header" },
     });
   }
   const name = text.slice(0, colon).trim();
@@ -46,7 +47,8 @@ export function parseHeader(text: string, wording: HeaderWording = {}): HeaderFi
   if (!TOKEN.test(name)) {
     const shown = /^[\x21-\x7e]{1,64}$/.test(name) ? ` "${name}"` : "";
     throw new UsageError(`Cannot parse ${label}: invalid header name${shown}`, {
-      hint: `write ${example}; a name has no spaces or separators`,
+      ...(wording.example ? { details: { example: wording.example } } : {}),
+      remedy: { write: "header_name" },
     });
   }
   checkSendable(name);
@@ -79,11 +81,11 @@ export function parseUrl(
 ): URL {
   // The URL may carry user:password@ or keys: messages show it redacted.
   const redacted = () => redactUrlText(text);
-  const schemes = protocols.map((p) => `${p}//`).join(" or ");
   const written = /^([^/?#]*):\/\//.exec(text)?.[1];
   if (written !== undefined && !/^[a-z][a-z0-9+.-]*$/i.test(written)) {
     throw new UsageError(`Invalid URL "${redacted()}": "${written}" is not a scheme`, {
-      hint: `start the URL with ${schemes}`,
+      details: { choices: protocols },
+      remedy: { write: "url_start" },
     });
   }
   if (
@@ -91,7 +93,8 @@ export function parseUrl(
     /^[a-z][a-z0-9+.-]*:\/\/(?:https?|wss?):?\/\//i.test(text)
   ) {
     throw new UsageError(`Invalid URL "${redacted()}": the scheme is not written as scheme://`, {
-      hint: `write it once, as ${schemes}`,
+      details: { choices: protocols },
+      remedy: { write: "url_scheme_once" },
     });
   }
   let url: URL;
@@ -101,10 +104,9 @@ export function parseUrl(
     const shown = redacted();
     throw new UsageError(
       `Invalid URL "${shown}": not ${hasScheme(text) ? "a valid" : "an absolute"} URL`,
-      {
-        hint: hasScheme(text)
-          ? "percent-encode spaces and other characters a URL cannot hold (a space is %20)"
-          : `write the scheme too, e.g. ${protocols[0]}//${shown.replace(/^\/+/, "")}`,
+      hasScheme(text) ? { remedy: { write: "url_encoding" } } : {
+        details: { url: shown, scheme: protocols[0]! },
+        remedy: { write: "url_scheme" },
       },
     );
   }
@@ -115,7 +117,7 @@ export function parseUrl(
   if (!/^\[.*\]$/.test(url.hostname) && !HOST_NAME.test(url.hostname)) {
     throw new UsageError(
       `Invalid URL "${redacted()}": "${url.hostname}" cannot be a host name`,
-      { hint: "a host name holds letters, digits, '-', '_' and dots" },
+      { remedy: { write: "host_name" } },
     );
   }
   return url;
@@ -172,4 +174,21 @@ export function parsePort(text: string, label: string): number {
     throw new UsageError(`Invalid ${label} "${text}": expected a port from 1 to 65535`);
   }
   return n;
+}
+
+/**
+ * Checks that a text to send is JSON. The message names the problem, never the text: V8's
+ * wording quotes the input, which may hold a credential.
+ *
+ * @param text the JSON text
+ * @param what how the face names it, e.g. `JSON in --json` or `JSON body`
+ * @returns the parsed value
+ * @throws {UsageError} `Invalid <what>: <reason>`
+ */
+export function parseJsonText(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`Invalid ${what}: ${jsonErrorReason(error)}`);
+  }
 }

@@ -8,6 +8,7 @@
  */
 import type { DialError } from "../errors.ts";
 import { type Connection, openConnection } from "./connect.ts";
+import { RUNTIME_MESSAGES } from "../runtime_messages.ts";
 import { ByteReader, parseHead } from "./h1.ts";
 import { planFor, type TransportOptions } from "./plan.ts";
 
@@ -211,7 +212,7 @@ export class DialWebSocket extends EventTarget {
           }`,
           { cause: error },
         );
-      const status = /invalid status code (\d{3})/.exec(String((error as Error).message))?.[1];
+      const status = RUNTIME_MESSAGES.handshakeStatus.exec(String((error as Error).message))?.[1];
       this.#fail(
         status ? undefined : failure,
         1006,

@@ -48,7 +48,8 @@ export function checkRemovable(name: string, hasBody: boolean): void {
   const lower = name.toLowerCase();
   if (ALWAYS_SENT.includes(lower) || (hasBody && lower === "content-type")) {
     throw new UsageError(`Cannot remove header "${name}": Deno's fetch always sends one`, {
-      hint: `send it empty with "${name};"`,
+      details: { name },
+      remedy: { use: "empty_header" },
     });
   }
 }
@@ -61,7 +62,7 @@ export function checkSendable(name: string): void {
   const why = UNSENDABLE[name.toLowerCase()];
   if (why) {
     throw new UsageError(`Cannot send header "${name}": ${why}`, {
-      hint: "leave it out; dial sends it when it applies",
+      remedy: { use: "default_header" },
     });
   }
 }

@@ -3,7 +3,7 @@
  * name in the target directory and get the real name only when the body arrived whole.
  * @module
  */
-import { DialError, ErrorCode, ExitCode } from "../errors.ts";
+import { DialError, ErrorCode } from "../errors.ts";
 import { ProgressBar } from "./progress.ts";
 import { pipeIntoFile, type Sink } from "./terminal.ts";
 
@@ -168,7 +168,6 @@ async function publishNew(temp: string, wanted: string): Promise<string> {
   throw new DialError(
     `Cannot find a free file name for "${wanted}"`,
     ErrorCode.Output,
-    ExitCode.Failure,
   );
 }
 
@@ -192,7 +191,6 @@ async function openOutput(
     throw new DialError(
       `Cannot write "${shown}": ${(error as Error).message}`,
       ErrorCode.Output,
-      ExitCode.Failure,
       { cause: error },
     );
   }

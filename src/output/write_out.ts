@@ -110,9 +110,8 @@ export async function parseWriteOut(format: string): Promise<WriteOutFormat> {
       else if (name in VARIABLES) pieces.push({ kind: "var", name });
       else {
         throw new UsageError(`Unknown -w variable "%{${name}}"`, {
-          hint: `dial knows ${
-            [...Object.keys(VARIABLES), "json", "stderr", "stdout"].map((v) => `%{${v}}`).join(" ")
-          } and %header{name}`,
+          details: { choices: [...Object.keys(VARIABLES), "json", "stderr", "stdout"] },
+          remedy: { choose: "write_out_variable" },
         });
       }
     }

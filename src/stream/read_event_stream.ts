@@ -3,7 +3,7 @@
  * @module
  */
 import { createParser, type ParseError } from "eventsource-parser";
-import { DialError, ErrorCode, ExitCode } from "../errors.ts";
+import { DialError, ErrorCode } from "../errors.ts";
 
 /** One dispatched server-sent event. */
 export interface ServerSentEvent {
@@ -79,7 +79,6 @@ export async function readEventStream(
         throw new DialError(
           `Server-sent event larger than ${MAX_EVENT_SIZE} characters`,
           ErrorCode.EventTooLarge,
-          ExitCode.Failure,
           { cause: overflow },
         );
       }

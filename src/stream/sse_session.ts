@@ -4,12 +4,12 @@
  * observe it through typed events.
  * @module
  */
-import { DialError, ErrorCode, ExitCode, networkError } from "../errors.ts";
+import { DialError, ErrorCode, networkError, StatusError } from "../errors.ts";
 import { send, type SendOptions } from "../http/send.ts";
 import type { HeaderField, RequestSpec } from "../http/request_spec.ts";
 import { EventChannel, sleep, untilAborted } from "./event_channel.ts";
+import { retryAfterMs } from "./status_error.ts";
 import { readEventStream, type ServerSentEvent } from "./read_event_stream.ts";
-import { StatusError } from "./status_error.ts";
 
 /** The reconnection time before the server sets one with `retry:` (HTML standard: UA-defined). */
 export const DEFAULT_RETRY_MS = 3000;
@@ -261,7 +261,7 @@ export class SseSession {
         error: new StatusError(
           `Server-sent events refused by ${host}: HTTP ${text}`,
           response.status,
-          { headers: response.headers },
+          { details: retryAfter(response.headers) },
         ),
       };
     }
@@ -272,8 +272,7 @@ export class SseSession {
         error: new DialError(
           `Expected Content-Type "text/event-stream" from ${host}, got "${contentType || "none"}"`,
           ErrorCode.NotEventStream,
-          ExitCode.Failure,
-          { hint: "is this URL a server-sent events endpoint?" },
+          { remedy: { check: "event_stream" } },
         ),
       };
     }
@@ -307,7 +306,6 @@ export class SseSession {
         error: new DialError(
           `Event stream from ${host} was cut off: ${failure.message}`,
           ErrorCode.Transport,
-          ExitCode.Transport,
           { cause: error },
         ),
       };
@@ -327,7 +325,12 @@ type Outcome =
   | { kind: "failed"; error: DialError }
   | { kind: "stop"; reason: string };
 
-class SessionClosed extends Error {}
+/** The reason a session's own signal carries when the caller closes it. */
+class SessionClosed extends DialError {
+  constructor(reason: string) {
+    super(reason, ErrorCode.Aborted);
+  }
+}
 
 /** Network errors, 408, 429 and 5xx are tried again; auth failures and other statuses are not. */
 function retryable(error: DialError): boolean {
@@ -343,11 +346,15 @@ function emptyStreams(url: URL, times: number): DialError {
   return new DialError(
     `Server-sent events from ${url.host} ended ${times} times in a row without an event`,
     ErrorCode.EmptyStream,
-    ExitCode.Failure,
-    { hint: "raise --max-retries, or check that the endpoint sends events" },
+    { remedy: { raise: "max_retries" } },
   );
 }
 
 function asDialError(error: unknown, url: URL, signal: AbortSignal): DialError {
   return error instanceof DialError ? error : networkError(error, url, signal);
+}
+
+function retryAfter(headers: Headers): { retryAfterMs?: number } {
+  const ms = retryAfterMs(headers.get("retry-after"));
+  return ms === undefined ? {} : { retryAfterMs: ms };
 }

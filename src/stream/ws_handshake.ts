@@ -2,12 +2,13 @@
  * The pure parts of a WebSocket handshake: URL scheme, display, and what a refusal means.
  * @module
  */
-import { DialError, ErrorCode, ExitCode, TransportError } from "../errors.ts";
+import { DialError, ErrorCode, StatusError, TransportError } from "../errors.ts";
 import { redactUrlsInText } from "../redact_url.ts";
+import { RUNTIME_MESSAGES } from "../runtime_messages.ts";
 import { tlsError } from "../http/transport_error.ts";
 import { USER_AGENT } from "../http/build_request.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
-import { StatusError, statusHint } from "./status_error.ts";
+import { statusRemedy } from "./status_error.ts";
 
 /**
  * @param url a ws:, wss:, http: or https: URL
@@ -35,7 +36,6 @@ export function handshakeRequest(request: PreparedRequest): PreparedRequest {
 }
 
 /** Deno's message for a refused handshake, e.g. "Invalid status code: 401". */
-const STATUS_IN_MESSAGE = /invalid status code:?\s*(\d{3})/i;
 
 /**
  * Deno reports a refused handshake only through the error event's message.
@@ -46,25 +46,23 @@ const STATUS_IN_MESSAGE = /invalid status code:?\s*(\d{3})/i;
  */
 export function handshakeError(event: Event, target: string): DialError {
   const message = event instanceof ErrorEvent ? event.message : "";
-  const status = STATUS_IN_MESSAGE.exec(message)?.[1];
+  const status = RUNTIME_MESSAGES.handshakeStatus.exec(message)?.[1];
   if (status !== undefined) {
     const code = Number(status);
-    const hint = code === 200
-      ? "the server answered like a plain HTTP endpoint; is this a WebSocket URL?"
-      : statusHint(code);
+    const remedy = code === 200 ? { check: "websocket_url" } as const : statusRemedy(code);
     return new StatusError(
       `WebSocket handshake refused by ${target}: HTTP ${code}`,
       code,
-      hint ? { hint } : {},
+      remedy ? { remedy } : {},
     );
   }
   const tls = tlsError(event, target);
   if (tls) return tls;
-  const detail = redactUrlsInText(message).replace(/^NetworkError:\s*/, "").replace(
-    /^failed to connect to WebSocket:\s*/i,
+  const detail = redactUrlsInText(message).replace(RUNTIME_MESSAGES.webSocketPrefix, "").replace(
+    RUNTIME_MESSAGES.webSocketConnect,
     "",
   );
-  const why = /tcp connect/i.test(detail)
+  const why = RUNTIME_MESSAGES.tcpConnect.test(detail)
     ? "connection refused"
     : detail || (event instanceof CloseEvent ? `closed with code ${event.code}` : "unknown error");
   return new TransportError(`Cannot open a WebSocket to ${target}: ${why}`, { cause: event });
@@ -90,7 +88,6 @@ export function subprotocolMismatch(
     return new DialError(
       `WebSocket handshake with ${target} failed: the server chose subprotocol "${chosen}", which was not offered`,
       ErrorCode.Subprotocol,
-      ExitCode.Failure,
     );
   }
   if (offered.includes(chosen)) return undefined;
@@ -100,7 +97,6 @@ export function subprotocolMismatch(
       ? `WebSocket handshake with ${target} failed: the server accepted none of the offered subprotocols ${list}`
       : `WebSocket handshake with ${target} failed: the server chose subprotocol "${chosen}", not one of ${list}`,
     ErrorCode.Subprotocol,
-    ExitCode.Failure,
-    { hint: "check --subprotocol against what the server supports" },
+    { remedy: { check: "subprotocols" } },
   );
 }

@@ -3,14 +3,14 @@
  * auto-reconnect. No printing; the CLI and the UI server observe it through typed events.
  * @module
  */
-import { DialError, ErrorCode, ExitCode, TimeoutError } from "../errors.ts";
+import { hostPort } from "../http/authority.ts";
+import { DialError, ErrorCode, StatusError, TimeoutError } from "../errors.ts";
 import { displayUrl, requestHeaders, requestUrl } from "../http/build_request.ts";
 import { withCredentials } from "../http/credentials.ts";
 import type { PreparedRequest, RequestSpec } from "../http/request_spec.ts";
 import { transportFetch, type TransportOptions } from "../http/client.ts";
 import { transportWebSocket } from "../http/websocket.ts";
 import { EventChannel, sleep } from "./event_channel.ts";
-import { StatusError } from "./status_error.ts";
 import {
   handshakeError,
   handshakeRequest,
@@ -195,7 +195,6 @@ export class WebSocketSession {
         new DialError(
           "A WebSocket session connects once: create a new session to connect again",
           ErrorCode.State,
-          ExitCode.Failure,
         ),
       );
     }
@@ -210,7 +209,7 @@ export class WebSocketSession {
     } catch (error) {
       const failure = error instanceof DialError
         ? error
-        : new DialError(String(error), ErrorCode.WebSocket, ExitCode.Failure, { cause: error });
+        : new DialError(String(error), ErrorCode.WebSocket, { cause: error });
       this.#state = "closed";
       this.#emit({ type: "error", error: failure });
       if (!reconnecting) {
@@ -291,7 +290,6 @@ export class WebSocketSession {
       throw new DialError(
         `Cannot send: the connection is ${this.#state}`,
         ErrorCode.State,
-        ExitCode.Failure,
       );
     }
     socket.send(data);
@@ -324,7 +322,7 @@ export class WebSocketSession {
     const socket = created instanceof Promise ? await created : created;
     socket.binaryType = "arraybuffer";
     this.#socket = socket;
-    const target = `${url.hostname}:${url.port || (url.protocol === "wss:" ? "443" : "80")}`;
+    const target = hostPort(url);
     return new Promise<void>((resolve, reject) => {
       let settled = false;
       const fail = (error: DialError) => {
@@ -350,9 +348,7 @@ export class WebSocketSession {
       const onAbort = () => {
         const reason = this.#options.signal?.reason;
         fail(
-          reason instanceof DialError
-            ? reason
-            : new DialError("Aborted", ErrorCode.Aborted, ExitCode.Failure),
+          reason instanceof DialError ? reason : new DialError("Aborted", ErrorCode.Aborted),
         );
       };
       if (this.#options.signal?.aborted) return onAbort();

@@ -7,7 +7,7 @@
  * build copies the bundle to `dist/cli/web/dist/`: it never needs the checkout.
  * @module
  */
-import { DialError, ErrorCode, ExitCode } from "../errors.ts";
+import { DialError, ErrorCode } from "../errors.ts";
 
 /** The frontend files the server serves. */
 export interface UiAssets {
@@ -48,7 +48,6 @@ export async function bundleFromSource(): Promise<void> {
     throw new DialError(
       `Cannot build the UI bundle: ${new TextDecoder().decode(output.stderr).trim()}`,
       ErrorCode.UiBundle,
-      ExitCode.Failure,
       { hint: "run `deno task bundle` in dial's checkout to see the whole error" },
     );
   }
@@ -72,7 +71,6 @@ export async function loadAssets(options: AssetOptions = {}): Promise<UiAssets> 
     throw new DialError(
       "The UI bundle is missing",
       ErrorCode.UiBundle,
-      ExitCode.Failure,
       {
         hint: BUNDLE_SCRIPT
           ? "run `deno task bundle` in dial's checkout"

@@ -8,6 +8,7 @@
  * The server can reach any URL, so it must not become anyone's proxy.
  * @module
  */
+import { bracketHost } from "../http/authority.ts";
 import { LAUNCH_PARAM, NO_SESSION_HINT, SESSION_HEADER } from "./protocol.ts";
 
 /** The one-time launch tokens and the session secrets of one server. */
@@ -81,9 +82,7 @@ export function newSecret(): string {
 export function appUrl(config: Omit<GuardConfig, "keys">, token: string): URL {
   const host = config.hostname === "0.0.0.0" || config.hostname === "::"
     ? "127.0.0.1"
-    : config.hostname.includes(":")
-    ? `[${config.hostname}]`
-    : config.hostname;
+    : bracketHost(config.hostname);
   const url = new URL(`http://${host}:${config.port}/`);
   url.hash = `${LAUNCH_PARAM}=${token}`;
   return url;
@@ -106,7 +105,7 @@ export function isAllowedHost(host: string | null, config: GuardConfig): boolean
   if (!host.endsWith(suffix)) return false;
   const name = host.slice(0, -suffix.length).toLowerCase();
   if (name === "127.0.0.1" || name === "localhost" || name === "[::1]") return true;
-  const bound = config.hostname.includes(":") ? `[${config.hostname}]` : config.hostname;
+  const bound = bracketHost(config.hostname);
   if (name === bound.toLowerCase()) return true;
   return (config.hostname === "0.0.0.0" || config.hostname === "::") && IP_LITERAL.test(name);
 }

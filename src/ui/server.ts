@@ -5,7 +5,7 @@
  * `src/ui/protocol.ts`.
  * @module
  */
-import { AuthError, DialError, ErrorCode, ExitCode, UsageError } from "../errors.ts";
+import { AuthError, DialError, ErrorCode, UsageError } from "../errors.ts";
 import { transportFetch, type TransportOptions } from "../http/client.ts";
 import { loadAssets, type UiAssets } from "./assets.ts";
 import {
@@ -142,7 +142,6 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     throw new DialError(
       `Cannot listen on ${hostname}: ${error}`,
       ErrorCode.UiListen,
-      ExitCode.Failure,
     );
   }
   const config = launch.config = { keys, port: served.port, hostname };

@@ -48,3 +48,21 @@ Deno.test("ui server: several operations and no name are refused before sending,
   });
   assert.equal(target.requests.length, 0);
 });
+
+Deno.test("ui server: the GraphQL tab refuses auth and an Authorization header together, as the CLI does", async () => {
+  await using target = await deferServer({ kind: "none" });
+  await using server = await startUiServer({ assets: ASSETS });
+  const response = await runGraphql(server, {
+    url: `${target.origin}/graphql`,
+    auth: { kind: "bearer", token: "t" },
+    headers: [{ name: "Authorization", value: "Bearer other", enabled: true }],
+    query: "{ fast }",
+  });
+  assert.equal(response.status, 400);
+  assert.deepEqual((await response.json()).error, {
+    code: "usage",
+    message: "Conflicting auth and Authorization header: both set the Authorization header",
+    hint: "remove the header or set auth to None",
+  });
+  assert.equal(target.requests.length, 0);
+});

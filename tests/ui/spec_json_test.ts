@@ -165,3 +165,31 @@ Deno.test("ui api: a URL without a scheme is read as on the command line", () =>
   assert.equal(url("https://example.com/a"), "https://example.com/a");
   assert.throws(() => parseUiRequest({ url: "ftp://example.com/" }), /scheme must be/);
 });
+
+Deno.test("ui api: a JSON body's error names the problem, never the text (it may hold a secret)", () => {
+  assert.throws(
+    () => parseUiRequest({ url: "http://a/", body: { kind: "json", text: "s3cret-token" } }),
+    (error: unknown) => {
+      assert.ok(error instanceof UsageError);
+      assert.match(error.message, /^Invalid JSON body: /);
+      assert.doesNotMatch(error.message, /s3cret/);
+      return true;
+    },
+  );
+});
+
+Deno.test("ui api: client_credentials needs a client secret, as --oauth2 does", () => {
+  const oauth2 = {
+    kind: "oauth2",
+    flow: "client_credentials",
+    tokenUrl: "http://a/t",
+    clientId: "c",
+  };
+  assert.throws(() => parseUiAuth(oauth2), (error: unknown) => {
+    assert.ok(error instanceof UsageError);
+    assert.equal(error.message, "Missing client secret for the client_credentials flow");
+    assert.deepEqual(error.remedy, { give: "client_secret" });
+    return true;
+  });
+  assert.equal(parseUiAuth({ ...oauth2, clientSecret: "s" }).auth.authorization?.kind, "oauth2");
+});

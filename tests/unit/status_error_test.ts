@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { retryAfterMs, StatusError } from "../../src/stream/status_error.ts";
+import { retryAfterMs } from "../../src/stream/status_error.ts";
+import { StatusError } from "../../src/errors.ts";
 
 Deno.test("stream: Retry-After is read as seconds or an HTTP-date", () => {
   const now = Date.parse("2026-01-01T00:00:00Z");

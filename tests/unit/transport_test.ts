@@ -4,6 +4,7 @@ import { planFor } from "../../src/http/plan.ts";
 import { bypasses, chooseProxy } from "../../src/http/proxy.ts";
 import { proxyError, tlsError } from "../../src/http/transport_error.ts";
 import { makeCertificates } from "../e2e/_tls.ts";
+import { cliHint } from "../../src/cli/cli_remedies.ts";
 
 const env = (vars: Record<string, string>) => (name: string) => vars[name];
 
@@ -81,7 +82,7 @@ Deno.test("tls errors: each failed check in words, with the flag that helps", ()
     assert.ok(error, message);
     assert.equal(error.exitCode, 7);
     assert.match(error.message, words);
-    assert.match(error.hint ?? "", hint);
+    assert.match(cliHint(error) ?? "", hint);
   }
   assert.equal(
     tlsError(new Error("tcp connect error: Connection refused"), "a.test:443"),

@@ -5,7 +5,9 @@ import {
   parseSeconds,
 } from "../../src/cli/flag_values.ts";
 import { parseHeader as parseCoreHeader, parseMethod, parseUrl } from "../../src/http/values.ts";
-import { UsageError } from "../../src/errors.ts";
+import { UsageError, wordRemedy } from "../../src/errors.ts";
+import { cliHint } from "../../src/cli/cli_remedies.ts";
+import { UI_REMEDIES } from "../../src/ui/api/ui_remedies.ts";
 import { Secret } from "../../src/secret.ts";
 
 Deno.test("values: -H keeps colons in the value and trims whitespace", () => {
@@ -130,12 +132,16 @@ Deno.test("values: the core header parser names no flag; the CLI's names -H", ()
   );
   assert.throws(() => parseCoreHeader("Bad(Name): x"), (error: unknown) => {
     assert.ok(error instanceof UsageError, `expected a UsageError, got ${error}`);
-    assert.equal(error.hint, 'write "Name: value"; a name has no spaces or separators');
+    assert.deepEqual(error.remedy, { write: "header_name" });
+    assert.equal(
+      wordRemedy(error.remedy, error.details, UI_REMEDIES),
+      "a header name has no spaces or separators",
+    );
     return true;
   });
   assert.throws(() => parseHeader("Bad(Name): x"), (error: unknown) => {
     assert.ok(error instanceof UsageError, `expected a UsageError, got ${error}`);
-    assert.equal(error.hint, 'write -H "Name: value"; a name has no spaces or separators');
+    assert.equal(cliHint(error), 'write -H "Name: value"; a name has no spaces or separators');
     return true;
   });
 });

@@ -3,6 +3,8 @@
  * else a new grant (silently, or with the browser for authorization_code).
  * @module
  */
+import { ProviderError } from "../../errors.ts";
+import { checkOAuth2Settings } from "./required.ts";
 import { Secret } from "../../secret.ts";
 import type { AuthorizeOptions } from "../auth_header.ts";
 import type { OAuth2Options, ResolvedOAuth2Options } from "./parse_value.ts";
@@ -66,7 +68,7 @@ export async function oauth2Token(
     });
   return await store.locked(key, async () => {
     // Loaded only when a token must be fetched: a cached token never pays for the OAuth library.
-    const { ProviderError, refreshGrant } = await loadTokenRequest();
+    const { refreshGrant } = await loadTokenRequest();
     // Another process may have refreshed while this one waited for the lock.
     const entry = await lookup();
     const changed = entry?.accessToken !== cached?.accessToken;
@@ -135,6 +137,7 @@ async function newGrant(
   options: ResolvedOAuth2Options,
   authorize: AuthorizeOptions,
 ): Promise<TokenEntry> {
+  checkOAuth2Settings(options);
   const request = {
     ...(authorize.fetch ? { fetch: authorize.fetch } : {}),
     ...(authorize.signal ? { signal: authorize.signal } : {}),

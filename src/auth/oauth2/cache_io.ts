@@ -3,7 +3,7 @@
  * bounded by a signal.
  * @module
  */
-import { DialError, ErrorCode, ExitCode, TimeoutError } from "../../errors.ts";
+import { DialError, ErrorCode, TimeoutError } from "../../errors.ts";
 
 /** How a wait for another process's lock is bounded and announced. */
 export interface LockOptions {
@@ -33,7 +33,6 @@ export async function readRegularFile(path: string, limit: number): Promise<stri
       throw new DialError(
         `Refusing the token cache file ${path}: it changed while being opened`,
         ErrorCode.TokenCache,
-        ExitCode.Failure,
       );
     }
     refuseForeign(info, path, "token cache file");
@@ -43,8 +42,7 @@ export async function readRegularFile(path: string, limit: number): Promise<stri
       new DialError(
         `Refusing the token cache file ${path}: larger than ${limit >> 20} MiB`,
         ErrorCode.TokenCache,
-        ExitCode.Failure,
-        { hint: `remove it (rm ${path}) and run again` },
+        { details: { path }, remedy: { remove: "cache_file" } },
       );
     if (info.size > limit) throw tooLarge();
     const bytes = new Uint8Array(limit + 1);
@@ -93,8 +91,7 @@ export function refuseForeign(info: Deno.FileInfo, path: string, what: string): 
   throw new DialError(
     `Refusing the ${what} ${path}: ${reason}, so another user could have written it`,
     ErrorCode.TokenCache,
-    ExitCode.Failure,
-    { hint: `remove it (rm -r ${path}) and run again` },
+    { details: { path }, remedy: { remove: "cache_dir" } },
   );
 }
 
@@ -129,7 +126,7 @@ function lockAbortError(reason: unknown): unknown {
   if (reason instanceof DOMException && reason.name === "TimeoutError") {
     return new TimeoutError(
       "Timed out waiting for another dial process to finish getting an OAuth 2.0 token",
-      { hint: "raise --timeout, or finish the login in the other process" },
+      { remedy: { wait: "other_login" } },
     );
   }
   return reason;
@@ -145,7 +142,7 @@ export function cacheFileError(what: string, path: string, error: unknown): Dial
   const text = error instanceof Error ? error.message.split("\n")[0]! : String(error);
   // Deno appends the call and the (temporary) path; the message names the path already.
   const reason = text.replace(/: \w+ '[^']*'$/, "");
-  return new DialError(`${what} ${path}: ${reason}`, ErrorCode.TokenCache, ExitCode.Failure, {
+  return new DialError(`${what} ${path}: ${reason}`, ErrorCode.TokenCache, {
     cause: error,
   });
 }
@@ -173,8 +170,7 @@ export async function refuseSpecial(path: string): Promise<Deno.FileInfo | undef
     throw new DialError(
       `Refusing the token cache file ${path}: it is ${kind}, not a regular file`,
       ErrorCode.TokenCache,
-      ExitCode.Failure,
-      { hint: `remove it (rm ${path}) and run again` },
+      { details: { path }, remedy: { remove: "cache_file" } },
     );
   }
   return info;

@@ -2,6 +2,7 @@
  * The loopback server that receives the authorization-code callback.
  * @module
  */
+import { joinHostPort } from "../../http/authority.ts";
 import { AuthError, DialError } from "../../errors.ts";
 
 /** Options for {@link startCallbackServer}. */
@@ -104,12 +105,10 @@ export function startCallbackServer(
       }
       for (const server of servers) void server.shutdown();
       throw new AuthError(
-        `Cannot listen on ${
-          hostname.includes(":") ? `[${hostname}]` : hostname
-        }:${port} for the OAuth 2.0 callback: ${
+        `Cannot listen on ${joinHostPort(hostname, port)} for the OAuth 2.0 callback: ${
           error instanceof Error ? error.message.split("\n")[0] : String(error)
         }`,
-        { hint: "pick another port with --oauth2-port or --oauth2-redirect-uri", cause: error },
+        { remedy: { choose: "callback_port" }, cause: error },
       );
     }
   }
@@ -124,7 +123,7 @@ export function startCallbackServer(
         `Timed out after ${
           options.timeout / 1000
         } s waiting for the OAuth 2.0 login callback on ${redirectUri.href}`,
-        { hint: "open the printed URL in a browser, or raise --oauth2-timeout" },
+        { remedy: { raise: "login_timeout" } },
       ),
     );
   };

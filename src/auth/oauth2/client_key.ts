@@ -43,7 +43,7 @@ export async function importClientKey(
   } catch {
     // The message of the runtime may quote the key: name the flag only.
     throw new UsageError("Cannot read --oauth2-client-key: not a PEM private key", {
-      hint: "give a PKCS#8, PKCS#1 (RSA) or SEC1 (EC) private key in PEM",
+      remedy: { write: "private_key" },
     });
   }
   const chosen = alg ??
@@ -56,7 +56,7 @@ export async function importClientKey(
       `Cannot use the --oauth2-client-key (${type ?? "unknown"}${curve ? ` ${curve}` : ""}) for ${
         chosen ?? "RS256, PS256 or ES256"
       }`,
-      { hint: "RS256 and PS256 need an RSA key, ES256 an EC key on P-256" },
+      { remedy: { check: "key_algorithm" } },
     );
   }
   const key = await crypto.subtle.importKey(

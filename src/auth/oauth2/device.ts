@@ -10,7 +10,7 @@ import { boundedTokenFetch } from "./token_fetch.ts";
 import { AuthError, networkError, TimeoutError, UsageError } from "../../errors.ts";
 import { redactUrl } from "../../redact_url.ts";
 import { DEFAULT_CALLBACK_TIMEOUT, type ResolvedOAuth2Options } from "./parse_value.ts";
-import { ProviderError } from "./provider_error.ts";
+import { ProviderError } from "../../errors.ts";
 import { normalizeScope, type TokenEntry } from "./token_cache.ts";
 import {
   authorizationServer,
@@ -43,7 +43,7 @@ export async function deviceCodeGrant(
   const deviceUrl = options.deviceUrl;
   if (!deviceUrl) {
     throw new UsageError("The device_code flow needs --oauth2-device-url", {
-      hint: "give the provider's device authorization endpoint, or --oauth2-issuer to discover it",
+      remedy: { give: "device_url" },
     });
   }
   const as: oauth.AuthorizationServer = {
@@ -86,13 +86,13 @@ export async function deviceCodeGrant(
         `OAuth 2.0 device login at ${
           redactUrl(deviceUrl)
         } failed: the code expired before the login was completed`,
-        { hint: "run again and enter the new code within its lifetime" },
+        { remedy: { use: "new_device_code" } },
       )
       : new TimeoutError(
         `OAuth 2.0 device login at ${redactUrl(deviceUrl)} timed out after ${
           Math.round(timeout / 1000)
         } s`,
-        { hint: "raise --oauth2-timeout" },
+        { remedy: { raise: "device_timeout" } },
       );
   for (;;) {
     try {
@@ -115,7 +115,7 @@ export async function deviceCodeGrant(
       else if (code === "access_denied") {
         throw new AuthError(
           `OAuth 2.0 device login at ${redactUrl(deviceUrl)} failed: access_denied`,
-          { hint: "the login was denied or cancelled", cause: refused },
+          { remedy: { check: "login" }, cause: refused },
         );
       } else if (code !== "authorization_pending") throw refused;
     }

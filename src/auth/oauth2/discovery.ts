@@ -82,7 +82,7 @@ export async function discover(
   }
   throw new AuthError(
     `OAuth 2.0 discovery for issuer ${redactUrl(issuer)} failed: ${failures.join("; ")}`,
-    { hint: "check --oauth2-issuer, or give the endpoints with --oauth2-token-url" },
+    { remedy: { check: "issuer" } },
   );
 }
 

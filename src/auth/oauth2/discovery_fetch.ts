@@ -45,10 +45,7 @@ export async function fetchMetadata(
         `OAuth 2.0 discovery for issuer ${redactUrl(issuer)} failed: the metadata at ${
           redactUrl(new URL(response.url || issuer.href))
         } names the issuer "${String(body?.issuer)}"`,
-        {
-          hint:
-            "give the issuer exactly as the provider names it (scheme, host, path, trailing slash)",
-        },
+        { remedy: { write: "issuer" } },
       );
     }
     await response.body?.cancel().catch(() => {});

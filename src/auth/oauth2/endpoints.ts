@@ -34,7 +34,7 @@ export async function resolveEndpoints(
   if (!options.issuer) {
     if (!tokenUrl) {
       throw new UsageError("Missing token URL for OAuth 2.0", {
-        hint: "give the token URL, or --oauth2-issuer to discover it",
+        remedy: { give: "token_url" },
       });
     }
     return { ...options, tokenUrl };

@@ -2,8 +2,9 @@
  * The authorization-code grant with PKCE: browser login, loopback callback, code exchange.
  * @module
  */
+import { missingSettingError } from "./required.ts";
 import * as oauth from "oauth4webapi";
-import { AuthError, UsageError } from "../../errors.ts";
+import { AuthError } from "../../errors.ts";
 import { openSystemBrowser } from "./browser.ts";
 import { startCallbackServer } from "./callback_server.ts";
 import {
@@ -46,9 +47,7 @@ export function authorizationUrl(
   state: string,
   challenge: string,
 ): URL {
-  if (!options.authUrl) {
-    throw new UsageError("The authorization_code flow needs --oauth2-auth-url");
-  }
+  if (!options.authUrl) throw missingSettingError(options.flow, "auth_url");
   const url = new URL(options.authUrl);
   const params = url.searchParams;
   params.set("response_type", "code");
@@ -139,7 +138,7 @@ function callbackIssuer(
   }
   throw new AuthError(
     `OAuth 2.0 login failed: the callback came from issuer "${iss}", not from ${options.tokenUrl.origin}`,
-    { hint: "the authorization and token URLs must belong to the same provider" },
+    { remedy: { check: "provider_urls" } },
   );
 }
 
@@ -149,7 +148,7 @@ function loginError(error: unknown, options: ResolvedOAuth2Options): AuthError {
     const detail = error.error_description ? ` (${error.error_description})` : "";
     return new AuthError(`${where}: ${error.error}${detail}`, {
       cause: error,
-      ...(error.error === "access_denied" ? { hint: "the login was denied or cancelled" } : {}),
+      ...(error.error === "access_denied" ? { remedy: { check: "login" } as const } : {}),
     });
   }
   const message = error instanceof Error ? error.message : String(error);

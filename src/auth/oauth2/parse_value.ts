@@ -156,12 +156,10 @@ const SCHEME = /^(https?):\/\//i;
 export function parseOAuth2Value(value: string): OAuth2Value {
   const parts = splitOAuth2Value(value);
   if (!parts.tokenUrl) {
-    throw new UsageError(`Invalid token URL in --oauth2: must be an absolute http(s) URL`, {
-      hint: SHAPE,
-    });
+    throw new UsageError(`Invalid token URL in --oauth2: must be an absolute http(s) URL`, SHAPE);
   }
   if (parts.clientId === undefined) {
-    throw new UsageError(`Missing client id in --oauth2`, { hint: SHAPE });
+    throw new UsageError(`Missing client id in --oauth2`, SHAPE);
   }
   return { ...parts, tokenUrl: parts.tokenUrl, clientId: parts.clientId };
 }
@@ -178,12 +176,12 @@ export type OAuth2ValueParts = Partial<OAuth2Value> & { flow: OAuth2Flow };
  * @throws {UsageError} on an unknown flow or a token URL that is not absolute http(s)
  */
 export function splitOAuth2Value(value: string): OAuth2ValueParts {
-  const shape = SHAPE;
   const firstColon = value.indexOf(":");
   const flowText = firstColon < 0 ? value : value.slice(0, firstColon);
   if (!(OAUTH2_FLOWS as readonly string[]).includes(flowText)) {
     throw new UsageError(`Unknown OAuth 2.0 flow "${flowText}" in --oauth2`, {
-      hint: `use one of ${OAUTH2_FLOWS.join(", ")}; ${shape}`,
+      details: { choices: OAUTH2_FLOWS },
+      remedy: { choose: "oauth2_flow" },
     });
   }
   const flow = flowText as OAuth2Flow;
@@ -191,28 +189,22 @@ export function splitOAuth2Value(value: string): OAuth2ValueParts {
   if (firstColon < 0) return { flow };
   const scheme = SCHEME.exec(rest);
   if (!scheme) {
-    throw new UsageError(`Invalid token URL in --oauth2: must be an absolute http(s) URL`, {
-      hint: shape,
-    });
+    throw new UsageError(`Invalid token URL in --oauth2: must be an absolute http(s) URL`, SHAPE);
   }
   const end = tokenUrlEnd(rest, scheme[0].length);
   const urlText = rest.slice(0, end);
   // WHATWG URL parsing would read "http:///token" as host "token"; an empty authority is an error.
   if (/^[/:?#]|^$/.test(rest.slice(scheme[0].length))) {
-    throw new UsageError(`Invalid token URL "${urlText}" in --oauth2: missing host`, {
-      hint: shape,
-    });
+    throw new UsageError(`Invalid token URL "${urlText}" in --oauth2: missing host`, SHAPE);
   }
   let tokenUrl: URL;
   try {
     tokenUrl = new URL(urlText);
   } catch {
-    throw new UsageError(`Invalid token URL "${urlText}" in --oauth2`, { hint: shape });
+    throw new UsageError(`Invalid token URL "${urlText}" in --oauth2`, SHAPE);
   }
   if (tokenUrl.hostname === "") {
-    throw new UsageError(`Invalid token URL "${urlText}" in --oauth2: missing host`, {
-      hint: shape,
-    });
+    throw new UsageError(`Invalid token URL "${urlText}" in --oauth2: missing host`, SHAPE);
   }
   if (end >= rest.length) return { flow, tokenUrl };
   const afterUrl = rest.slice(end + 1);
@@ -227,7 +219,7 @@ export function splitOAuth2Value(value: string): OAuth2ValueParts {
   };
 }
 
-const SHAPE = "expected <flow>:<token_url>:<client_id>[:<client_secret>]";
+const SHAPE = { remedy: { write: "oauth2" } } as const;
 
 /** Index of the colon that ends the token URL (or the length when there is none). */
 function tokenUrlEnd(text: string, authorityStart: number): number {
@@ -278,12 +270,12 @@ export function parseOAuth2Param(text: string): [string, string] {
   const name = eq < 0 ? text : text.slice(0, eq);
   if (eq <= 0) {
     throw new UsageError(`Invalid --oauth2-param "${text}": expected NAME=VALUE`, {
-      hint: "e.g. --oauth2-param audience=https://api.example.com",
+      remedy: { write: "oauth2_param" },
     });
   }
   if (RESERVED_PARAMS.has(name)) {
     throw new UsageError(`--oauth2-param cannot set "${name}": dial sets it`, {
-      hint: name === "scope" ? "use --oauth2-scope" : "use the flag for it, see dial --help",
+      remedy: { use: name === "scope" ? "scope_setting" : "own_setting" },
     });
   }
   return [name, text.slice(eq + 1)];

@@ -1,32 +1,17 @@
 /**
- * The provider's OAuth 2.0 error (`error`, `error_description`) as one {@link AuthError}.
+ * The provider's OAuth 2.0 error (`error`, `error_description`) as one {@link ProviderError},
+ * with the remedy for the codes dial knows.
  * @module
  */
-import { AuthError } from "../../errors.ts";
+import { ProviderError, type Remedy } from "../../errors.ts";
 
-/** An {@link AuthError} carrying the provider's OAuth 2.0 error code. */
-export class ProviderError extends AuthError {
-  /** The provider's `error` value, e.g. `invalid_grant`. */
-  readonly oauthError: string;
-
-  /**
-   * @param message the full line
-   * @param oauthError the provider's error code
-   * @param options hint and cause
-   */
-  constructor(message: string, oauthError: string, options: { hint?: string; cause?: unknown }) {
-    super(message, options);
-    this.name = "ProviderError";
-    this.oauthError = oauthError;
-  }
-}
-
-const HINTS: Record<string, string> = {
-  invalid_client: "check the client id and secret in --oauth2, and --oauth2-client-auth",
-  incorrect_client_credentials: "check the client id and secret in --oauth2",
-  invalid_grant: "the credentials, code or refresh token were refused",
-  unauthorized_client: "the client is not allowed to use this flow",
-  invalid_scope: "check --oauth2-scope",
+/** What to do about the provider's error codes that have a remedy. */
+const REMEDIES: Readonly<Record<string, Remedy>> = {
+  invalid_client: { check: "client" },
+  incorrect_client_credentials: { check: "client_id" },
+  invalid_grant: { check: "grant" },
+  unauthorized_client: { check: "flow" },
+  invalid_scope: { check: "scope" },
 };
 
 /**
@@ -35,7 +20,7 @@ const HINTS: Record<string, string> = {
  * @param description the provider's `error_description`
  * @param status the HTTP status it came with
  * @param cause the underlying error
- * @returns the error, with a hint for the codes dial knows
+ * @returns the error, with a remedy for the codes dial knows
  */
 export function providerError(
   where: string,
@@ -45,19 +30,25 @@ export function providerError(
   cause: unknown,
 ): ProviderError {
   const detail = description ? ` (${description})` : "";
+  const remedy = REMEDIES[code];
   return new ProviderError(`${where}: ${code}${detail} (HTTP ${status})`, code, {
+    details: { status },
     cause,
-    ...(HINTS[code] ? { hint: HINTS[code] } : {}),
+    ...(remedy ? { remedy } : {}),
   });
 }
 
 /**
- * The same error with another hint.
+ * The same error with another remedy.
  *
  * @param error a provider error
- * @param hint the new hint
- * @returns a copy of the error with the hint
+ * @param remedy the new remedy
+ * @returns a copy of the error with the remedy
  */
-export function withHint(error: ProviderError, hint: string): ProviderError {
-  return new ProviderError(error.message, error.oauthError, { hint, cause: error.cause });
+export function withRemedy(error: ProviderError, remedy: Remedy): ProviderError {
+  return new ProviderError(error.message, error.oauthError, {
+    details: error.details,
+    remedy,
+    cause: error.cause,
+  });
 }

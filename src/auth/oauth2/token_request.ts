@@ -5,11 +5,11 @@
  */
 import { redactUrl } from "../../redact_url.ts";
 import * as oauth from "oauth4webapi";
-import { AuthError, DialError, networkError, UsageError } from "../../errors.ts";
+import { AuthError, DialError, networkError, ProviderError, UsageError } from "../../errors.ts";
 
 export { ProviderError };
 import type { ResolvedOAuth2Options } from "./parse_value.ts";
-import { ProviderError, providerError, withHint } from "./provider_error.ts";
+import { providerError, withRemedy } from "./provider_error.ts";
 import { readTokenResponse } from "./token_response.ts";
 import { boundedTokenFetch } from "./token_fetch.ts";
 import { normalizeScope, type TokenEntry, tokenKey } from "./token_cache.ts";
@@ -129,12 +129,12 @@ export async function withClientAuth<T>(
     if (options.clientAuth === "basic") {
       const refused = await tokenError(error, options.tokenUrl, request.signal);
       throw refused instanceof ProviderError && refused.oauthError === "invalid_request"
-        ? withHint(refused, BASIC_HINT)
+        ? withRemedy(refused, BASIC_REMEDY)
         : refused;
     }
     const refused = await tokenError(error, options.tokenUrl, request.signal);
     if (!(refused instanceof ProviderError)) throw refused;
-    if (refused.oauthError === "invalid_request") throw withHint(refused, BASIC_HINT);
+    if (refused.oauthError === "invalid_request") throw withRemedy(refused, BASIC_REMEDY);
     if (refused.oauthError !== "invalid_client") throw refused;
     request.onNote?.(
       `The token endpoint ${options.tokenUrl.href} answered invalid_client to client_secret_basic: retrying once with client_secret_post`,
@@ -144,8 +144,7 @@ export async function withClientAuth<T>(
 }
 
 /** What a provider refusing client_secret_basic with `invalid_request` is told to try. */
-const BASIC_HINT =
-  "the client secret was sent with HTTP Basic (client_secret_basic); if the provider expects it in the form, add --oauth2-client-auth post";
+const BASIC_REMEDY = { use: "client_secret_post" } as const;
 
 /**
  * @param request fetch and signal
@@ -411,13 +410,13 @@ export async function tokenError(
     await error.cause.body?.cancel().catch(() => {});
     return new AuthError(`${where}: HTTP ${status} without an OAuth 2.0 error response`, {
       cause: error,
-      hint: "the token URL must point at an OAuth 2.0 token endpoint",
+      remedy: { check: "token_endpoint" },
     });
   }
   if (error instanceof oauth.OperationProcessingError) {
     return new AuthError(`${where}: invalid token response: ${error.message}`, {
       cause: error,
-      hint: "the token URL must point at an OAuth 2.0 token endpoint",
+      remedy: { check: "token_endpoint" },
     });
   }
   if (error instanceof oauth.UnsupportedOperationError) {
@@ -426,8 +425,9 @@ export async function tokenError(
   if (error instanceof TypeError) {
     const network = networkError(error, tokenUrl, signal);
     return new AuthError(`${where}: ${network.message}`, {
+      details: network.details,
       cause: error,
-      hint: "check the token URL in --oauth2",
+      remedy: { check: "token_url" },
     });
   }
   const message = error instanceof Error ? error.message : String(error);

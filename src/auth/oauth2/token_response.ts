@@ -69,10 +69,7 @@ export async function readTokenResponse(
   if (type.toLowerCase() === "dpop") {
     throw new AuthError(
       `${where}: the provider issued a DPoP-bound token (token_type "DPoP"), which must be sent with a DPoP proof; dial sends Bearer tokens only`,
-      {
-        hint:
-          "register the client without DPoP-bound access tokens, or ask the provider for Bearer tokens",
-      },
+      { remedy: { check: "dpop" } },
     );
   }
   if (type.toLowerCase() !== "bearer") {

@@ -5,7 +5,7 @@
  */
 import { UsageError } from "../../errors.ts";
 import { MAX_API_BODY, type Row as ProtocolRow } from "../protocol.ts";
-import { TooLargeError } from "./error_json.ts";
+import { TooLargeError } from "../../errors.ts";
 
 /** A JSON object whose members are still unchecked. */
 export type JsonObject = { readonly [key: string]: unknown };

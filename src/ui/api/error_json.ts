@@ -1,22 +1,13 @@
 /**
  * Errors as the browser sees them: one shape ({@link ErrorJson}) for every answer and event,
- * and messages and hints worded for the UI ({@link uiHint}, {@link uiMessage} in `ui_words.ts`).
+ * remedies worded for the UI (`ui_remedies.ts`), and without the runtime's own words after a
+ * reason dial named (they say nothing more to a person; the CLI keeps them for bug reports).
  * @module
  */
-import { DialError, ErrorCode, ExitCode, UsageError } from "../../errors.ts";
-import { StatusError } from "../../stream/status_error.ts";
+import { DialError, StatusError, TooLargeError, UsageError, wordRemedy } from "../../errors.ts";
 import { redactUrlsInText } from "../../redact_url.ts";
 import type { ErrorJson } from "../protocol.ts";
-import { uiHint, uiMessage } from "./ui_words.ts";
-
-/** A request body over the limit: answered with 413. */
-export class TooLargeError extends DialError {
-  /** @param message what was too large */
-  constructor(message: string) {
-    super(message, ErrorCode.TooLarge, ExitCode.Usage);
-    this.name = "TooLargeError";
-  }
-}
+import { UI_REMEDIES } from "./ui_remedies.ts";
 
 /**
  * @param error anything thrown
@@ -24,17 +15,24 @@ export class TooLargeError extends DialError {
  */
 export function errorJson(error: unknown): ErrorJson {
   if (error instanceof DialError) {
-    const hint = uiHint(error.hint);
+    const hint = error.hint ?? wordRemedy(error.remedy, error.details, UI_REMEDIES);
     return {
       code: error.code,
-      message: uiMessage(error.message),
+      message: withoutRuntimeWords(error),
       ...(hint ? { hint } : {}),
       ...(error instanceof StatusError ? { status: error.status } : {}),
     };
   }
   // Not a DialError: it may quote a URL with keys or userinfo.
   const message = error instanceof Error ? error.message : String(error);
-  return { code: "internal", message: uiMessage(redactUrlsInText(message)) };
+  return { code: "internal", message: redactUrlsInText(message) };
+}
+
+function withoutRuntimeWords(error: DialError): string {
+  const suffix = error.details.runtime === undefined ? undefined : ` (${error.details.runtime})`;
+  return suffix && error.message.endsWith(suffix)
+    ? error.message.slice(0, -suffix.length)
+    : error.message;
 }
 
 /**

@@ -33,13 +33,12 @@ import {
   type GraphQLTransport,
 } from "../protocol.ts";
 import type { ApiContext } from "./http_api.ts";
-import { parseUiAuth, parseUiHeaders } from "./spec_json.ts";
+import { parseUiAuthAndHeaders } from "./spec_json.ts";
 
 /** The endpoint, auth and headers of a GraphQL-tab call, as the CLI builds them from flags. */
 function endpointOf(json: JsonObject, context: ApiContext): GraphQLEndpoint {
   const url = parseUrl(string(json.url ?? "", "url").trim(), undefined, true);
-  const { auth, headers: authHeaders } = parseUiAuth(json.auth, context.oauth);
-  return { url, auth, headers: [...authHeaders, ...parseUiHeaders(json.headers)] };
+  return { url, ...parseUiAuthAndHeaders(json, context.oauth) };
 }
 
 /**

@@ -12,9 +12,11 @@ import {
   type OAuth2Options,
   parseOAuth2Param,
 } from "../../auth/oauth2/parse_value.ts";
-import { parseHeader, parseMethod, parsePort, parseUrl } from "../../http/values.ts";
+import { parseHeader, parseJsonText, parseMethod, parsePort, parseUrl } from "../../http/values.ts";
 import { UsageError } from "../../errors.ts";
 import { parseSigV4Value } from "../../auth/sigv4_value.ts";
+import { checkOneAuthorization, hasAuthorizationHeader } from "../../auth/one_authorization.ts";
+import { missingOAuth2Setting, type OAuth2Requirement } from "../../auth/oauth2/required.ts";
 import { newBoundary } from "../../http/body.ts";
 import type { BodySource, FormField, HeaderField, RequestSpec } from "../../http/request_spec.ts";
 import { Secret } from "../../secret.ts";
@@ -125,6 +127,14 @@ export function parseUiAuth(value: unknown, settings: UiOAuthSettings = {}): Par
   return { auth: { ...(authorization ? { authorization } : {}), queryKeys }, headers };
 }
 
+/** A setting the flow needs, as the auth panel names it. */
+const MISSING: { readonly [R in OAuth2Requirement]: string } = {
+  client_secret: "Missing client secret for the client_credentials flow",
+  auth_url: "Missing authorization URL for the authorization_code flow",
+  device_url: "Missing device authorization URL for the device_code flow",
+  username: "Missing user name for the password flow",
+};
+
 function parseUiOAuth2(json: Readonly<Record<string, unknown>>): OAuth2Options {
   const flow = oneOf(json.flow, "auth.flow", OAUTH2_FLOWS);
   const tokenText = optionalString(json.tokenUrl, "auth.tokenUrl");
@@ -146,14 +156,16 @@ function parseUiOAuth2(json: Readonly<Record<string, unknown>>): OAuth2Options {
     ? undefined
     : String(json.port);
   const deviceText = optionalString(json.deviceUrl, "auth.deviceUrl");
-  if (flow === "device_code" && deviceText === undefined && issuerText === undefined) {
-    throw new UsageError("Missing device authorization URL for the device_code flow", {
-      hint: "give it, or the issuer to discover it",
-    });
-  }
-  if (flow === "authorization_code" && authText === undefined && issuerText === undefined) {
-    throw new UsageError("Missing authorization URL for the authorization_code flow");
-  }
+  const missing = missingOAuth2Setting({
+    flow,
+    clientSecret,
+    clientKey: json.clientKey,
+    authUrl: authText,
+    deviceUrl: deviceText,
+    issuer: issuerText,
+    username,
+  });
+  if (missing) throw new UsageError(MISSING[missing], { remedy: { give: missing } });
   const clientAuth = json.clientAuth === undefined || json.clientAuth === ""
     ? undefined
     : oneOf(json.clientAuth, "auth.clientAuth", OAUTH2_CLIENT_AUTHS);
@@ -165,9 +177,6 @@ function parseUiOAuth2(json: Readonly<Record<string, unknown>>): OAuth2Options {
     throw new UsageError("Missing client secret for client_secret_jwt");
   }
   const timeout = parseLoginTimeout(json.timeout);
-  if (flow === "password" && username === undefined) {
-    throw new UsageError("Missing user name for the password flow");
-  }
   return {
     flow,
     ...(tokenText !== undefined ? { tokenUrl: parseUrl(tokenText) } : {}),
@@ -206,6 +215,26 @@ function parseLoginTimeout(value: unknown): number | undefined {
 }
 
 /**
+ * Parses the auth panel and the header table of a tab, with the single-Authorization rule.
+ *
+ * @param json the tab's request, with `auth` and `headers`
+ * @param settings the server's OAuth 2.0 settings
+ * @returns the auth spec, and the headers (the auth's own first)
+ * @throws {UsageError} naming the bad field, or auth and an Authorization header together
+ */
+export function parseUiAuthAndHeaders(
+  json: Readonly<Record<string, unknown>>,
+  settings: UiOAuthSettings = {},
+): { auth: AuthSpec; headers: HeaderField[] } {
+  const { auth, headers: authHeaders } = parseUiAuth(json.auth, settings);
+  const headers = [...authHeaders, ...parseUiHeaders(json.headers)];
+  const sources = auth.authorization ? ["auth"] : [];
+  if (hasAuthorizationHeader(headers)) sources.push("Authorization header");
+  checkOneAuthorization(sources);
+  return { auth, headers };
+}
+
+/**
  * Parses the header table: each enabled row through the CLI's `-H` parser.
  *
  * @param value `[{name, value, enabled?}]`
@@ -238,14 +267,7 @@ export function parseUiRequest(
   // As on the command line: no scheme means http://, :PORT/path means localhost.
   const url = parseUrl(string(json.url ?? "", "url").trim(), undefined, true);
   for (const param of rows(json.params, "params")) url.searchParams.append(param.name, param.value);
-  const { auth, headers: authHeaders } = parseUiAuth(json.auth, settings);
-  const headers = [...authHeaders, ...parseUiHeaders(json.headers)];
-  if (auth.authorization && headers.some((h) => h.name.toLowerCase() === "authorization")) {
-    throw new UsageError(
-      "Conflicting auth and Authorization header: both set the Authorization header",
-      { hint: "remove the header or set auth to None" },
-    );
-  }
+  const { auth, headers } = parseUiAuthAndHeaders(json, settings);
   const body = parseUiBody(json.body, uploads);
   return { method, url, headers, auth, ...(body ? { body } : {}) };
 }
@@ -262,11 +284,7 @@ function parseUiBody(
       return undefined;
     case "json": {
       const text = string(json.text ?? "", "body.text");
-      try {
-        JSON.parse(text);
-      } catch (error) {
-        throw new UsageError(`Invalid JSON body: ${(error as Error).message}`);
-      }
+      parseJsonText(text, "JSON body");
       return { kind: "text", text, contentType: "application/json" };
     }
     case "text": {

@@ -4,7 +4,7 @@
  * session events of `src/stream` travel back as JSON.
  * @module
  */
-import { parseUrl } from "../../http/values.ts";
+import { parseJsonText, parseUrl } from "../../http/values.ts";
 import { UsageError } from "../../errors.ts";
 import type { RequestSpec } from "../../http/request_spec.ts";
 import type { SseSessionEvent } from "../../stream/sse_session.ts";
@@ -59,13 +59,7 @@ const MAX_MS = 86_400_000;
  * @throws {UsageError} naming what is wrong
  */
 export function parseBridgeCommand(text: string): BridgeCommand {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`Invalid bridge message: ${(error as Error).message}`);
-  }
-  const json = object(value, "bridge message");
+  const json = object(parseJsonText(text, "bridge message"), "bridge message");
   const type = oneOf(json.type, "type", ["hello", "start", "send", "close"] as const);
   switch (type) {
     case "hello":

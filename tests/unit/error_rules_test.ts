@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import * as errors from "../../src/errors.ts";
+import { CLI_REMEDIES } from "../../src/cli/cli_remedies.ts";
+import { UI_REMEDIES } from "../../src/ui/api/ui_remedies.ts";
+
+const { DialError, ERRORS, ErrorCode, ExitCode, exitCodeFor } = errors;
+const ROOT = new URL("../../", import.meta.url);
+
+/** Source files under a folder of src/ (the browser frontend excluded: it reports no DialError). */
+async function sources(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(new URL(dir, ROOT))) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory && path !== "src/ui/web") files.push(...await sources(path));
+    if (entry.isFile && /\.tsx?$/.test(entry.name)) files.push(path);
+  }
+  return files;
+}
+
+/** The text of a file without its comments, so that prose about hints does not count. */
+async function code(path: string): Promise<string> {
+  const text = await Deno.readTextFile(new URL(path, ROOT));
+  return text.replace(/^\s*\/\*[\s\S]*?\*\//gm, "").replace(/^\s*\/\/.*$/gm, "");
+}
+
+/** The core: everything under src/ but the two faces (src/cli, src/ui). */
+const isCore = (path: string) => !path.startsWith("src/cli/") && !path.startsWith("src/ui/");
+
+Deno.test("error rules: every code has one exit code in the one table", () => {
+  assert.deepEqual(Object.keys(ERRORS).sort(), Object.values(ErrorCode).sort());
+  const exits = new Set<number>(Object.values(ExitCode));
+  for (const [code, kind] of Object.entries(ERRORS)) assert.ok(exits.has(kind.exit), code);
+  // A status decides only where the table says so.
+  assert.equal(exitCodeFor("http_status", { status: 404 }), ExitCode.ClientError);
+  assert.equal(exitCodeFor("introspection", { status: 200 }), ExitCode.Failure);
+  assert.equal(exitCodeFor("auth", { status: 401 }), ExitCode.Auth);
+});
+
+Deno.test("error rules: every error class is a DialError whose exit follows from its code", () => {
+  const samples: InstanceType<typeof DialError>[] = [
+    new errors.UsageError("x"),
+    new errors.TransportError("x"),
+    new errors.TlsError("x", "expired"),
+    new errors.TimeoutError("x"),
+    new errors.InterruptedError(),
+    new errors.AuthError("x"),
+    new errors.ProviderError("x", "invalid_grant", { details: { status: 400 } }),
+    new errors.StatusError("x", 503),
+    new errors.NotGraphQLError("x", { details: { status: 401 } }),
+    new errors.TooLargeError("x"),
+  ];
+  for (const error of samples) {
+    assert.ok(error instanceof DialError);
+    assert.equal(error.exitCode, exitCodeFor(error.code, error.details), error.name);
+  }
+  assert.equal(samples[7]!.exitCode, ExitCode.ServerError);
+  assert.equal(samples[8]!.exitCode, ExitCode.ClientError);
+});
+
+Deno.test("error rules: no class outside errors.ts extends Error, and none sets an exit code", async () => {
+  const wrong: string[] = [];
+  for (const path of await sources("src")) {
+    if (path === "src/errors.ts") continue;
+    const text = await code(path);
+    // Internal sentinels (a stop signal, a socket's write failure) never reach a person.
+    if (/export class \w+ extends (Error|TypeError|RangeError)\b/.test(text)) {
+      wrong.push(`${path}: class`);
+    }
+    if (/\.exitCode\s*=(?!=)|exitCode:\s*ExitCode\./.test(text)) wrong.push(`${path}: exitCode`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+Deno.test("error rules: the core words no hint; it names a remedy that each face words", async () => {
+  const worded: string[] = [];
+  for (const path of (await sources("src")).filter(isCore)) {
+    if (/(?<!["'`])\bhint\s*:/.test(await code(path)) && path !== "src/errors.ts") {
+      worded.push(path);
+    }
+  }
+  assert.deepEqual(worded, []);
+  // Each face words the same closed set of remedies (the types enforce it; this reads them).
+  assert.deepEqual(
+    Object.entries(CLI_REMEDIES).map(([verb, words]) => [verb, Object.keys(words).sort()]),
+    Object.entries(UI_REMEDIES).map(([verb, words]) => [verb, Object.keys(words).sort()]),
+  );
+});

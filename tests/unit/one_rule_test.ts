@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { bareHost, bracketHost, hostPort, joinHostPort } from "../../src/http/authority.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+
+/** Every source file of src/ (the browser bundle's output excluded), without comments. */
+async function sources(dir = "src"): Promise<Array<[string, string]>> {
+  const files: Array<[string, string]> = [];
+  for await (const entry of Deno.readDir(new URL(dir, ROOT))) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory && path !== "src/ui/web/dist") files.push(...await sources(path));
+    if (entry.isFile && /\.tsx?$/.test(entry.name)) {
+      const text = await Deno.readTextFile(new URL(path, ROOT));
+      files.push([path, text.replace(/^\s*\/\*[\s\S]*?\*\//gm, "").replace(/^\s*\/\/.*$/gm, "")]);
+    }
+  }
+  return files;
+}
+
+/** The files whose code matches a pattern. */
+async function where(pattern: RegExp): Promise<string[]> {
+  return (await sources()).filter(([, code]) => pattern.test(code)).map(([path]) => path);
+}
+
+Deno.test("one rule: host:port, default ports and IPv6 brackets are written in one module", async () => {
+  assert.equal(hostPort(new URL("https://[::1]/")), "[::1]:443");
+  assert.equal(hostPort(new URL("ws://a.test/")), "a.test:80");
+  assert.equal(joinHostPort("::1", 8484), "[::1]:8484");
+  assert.equal(bracketHost("[::1]"), "[::1]");
+  assert.equal(bareHost("[::1]"), "::1");
+  assert.deepEqual((await where(/\b443\b/)).filter((p) => p !== "src/cli/cli_remedies.ts"), [
+    "src/http/authority.ts",
+  ]);
+  assert.deepEqual(await where(/includes\(":"\) \?|\^\\\[\|\\\]\$/), ["src/http/authority.ts"]);
+});
+
+Deno.test("one rule: the single-Authorization rule and the OAuth 2.0 flow rule have one home", async () => {
+  assert.deepEqual(await where(/both set the Authorization header/), [
+    "src/auth/one_authorization.ts",
+  ]);
+  // The browser shows each flow's fields; the rule that refuses a missing one is checked once.
+  const checks = await where(
+    /flow === "(client_credentials|authorization_code|device_code|password)" &&/,
+  );
+  assert.deepEqual(checks.filter((path) => !path.startsWith("src/ui/web/")), []);
+  assert.deepEqual((await where(/missingOAuth2Setting\(/)).sort(), [
+    "src/auth/oauth2/required.ts",
+    "src/cli/oauth2_flags.ts",
+    "src/files/security_auth.ts",
+    "src/ui/api/spec_json.ts",
+  ]);
+});
+
+Deno.test("one rule: JSON a user typed is checked by one parser that never quotes it", async () => {
+  const faces = [
+    "src/cli/body_flags.ts",
+    "src/cli/ws_run.ts",
+    "src/ui/api/spec_json.ts",
+    "src/ui/api/stream_messages.ts",
+  ];
+  const files = new Map(await sources());
+  for (const path of faces) {
+    assert.doesNotMatch(files.get(path) ?? "", /JSON\.parse/, path);
+    assert.match(files.get(path) ?? "", /parseJsonText\(/, path);
+  }
+});
+
+Deno.test('one rule: one suggestion distance for every "did you mean"', async () => {
+  assert.deepEqual(await where(/function (distance|closest)\b/), ["src/cli/parse.ts"]);
+});
