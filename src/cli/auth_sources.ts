@@ -90,9 +90,9 @@ export async function splitUserFlag(
 /** The netrc flags. */
 export interface NetrcFlags {
   /** False with `--no-netrc`. */
-  netrc?: boolean;
+  netrc?: boolean | undefined;
   /** `--netrc-file PATH`. */
-  netrcFile?: string;
+  netrcFile?: string | undefined;
 }
 
 /**

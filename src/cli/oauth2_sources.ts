@@ -13,13 +13,13 @@ import { parseUrl } from "../http/values.ts";
 /** The separate client flags. */
 export interface OAuth2ClientFlags {
   /** `--oauth2-token-url`. */
-  oauth2TokenUrl?: string;
+  oauth2TokenUrl?: string | undefined;
   /** `--oauth2-client-id`. */
-  oauth2ClientId?: string;
+  oauth2ClientId?: string | undefined;
   /** `--oauth2-client-secret`. */
-  oauth2ClientSecret?: string;
+  oauth2ClientSecret?: string | undefined;
   /** `--oauth2-issuer`: the token URL may then be left out. */
-  oauth2Issuer?: string;
+  oauth2Issuer?: string | undefined;
 }
 
 /** The client from flags; the token URL is absent when an issuer will supply it. */

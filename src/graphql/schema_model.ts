@@ -330,7 +330,7 @@ function currentType(node: ResolvedPath): GraphQLNamedType {
 }
 
 function describe(
-  thing: { description?: string | null | undefined; deprecationReason?: string | null },
+  thing: { description?: string | null | undefined; deprecationReason?: string | null | undefined },
 ): { description?: string; deprecationReason?: string } {
   return {
     ...(thing.description ? { description: thing.description } : {}),

@@ -59,9 +59,10 @@ export interface Exchange {
  * @throws {DialError} transport, timeout, auth and too-many-redirects errors
  */
 export async function send(spec: RequestSpec, options: SendOptions = {}): Promise<Exchange> {
-  options = { ...options, fetch: options.fetch ?? await defaultFetch(options.transport) };
+  const fetch = options.fetch ?? await defaultFetch(options.transport);
+  options = { ...options, fetch };
   const credentials = {
-    fetch: options.fetch,
+    fetch,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onNote ? { onNote: options.onNote } : {}),
   };

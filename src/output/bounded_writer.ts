@@ -44,9 +44,9 @@ export class BoundedWriter {
   // When the queue is full the producer awaits ready(); nothing is ever dropped.
   readonly #blocks: Block[] = [];
   #queued = 0;
-  #writing?: Promise<void>;
+  #writing: Promise<void> | undefined;
   /** The block being written: never appended to. */
-  #current?: Block;
+  #current: Block | undefined;
   #failure?: unknown;
   #waiters: Array<() => void> = [];
 

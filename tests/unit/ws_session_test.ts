@@ -29,7 +29,9 @@ class FakeSocket {
   close(code?: number, reason?: string) {
     this.closedWith = { ...(code !== undefined ? { code } : {}), ...(reason ? { reason } : {}) };
     queueMicrotask(() =>
-      this.onclose?.(new CloseEvent("close", { code: code ?? 1005, reason, wasClean: true }))
+      this.onclose?.(
+        new CloseEvent("close", { code: code ?? 1005, reason: reason ?? "", wasClean: true }),
+      )
     );
   }
   accept(protocol = "") {

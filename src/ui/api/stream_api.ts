@@ -78,7 +78,7 @@ class StreamBridge {
   #outbox: BridgeEvent[] = [];
   #outboxBytes = 0;
   #paused = false;
-  #flushTimer?: ReturnType<typeof setTimeout>;
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #roomWaiters: Array<() => void> = [];
   #ended = false;
   #greeted = false;

@@ -106,8 +106,7 @@ Deno.test("sandbox: pre-request scripts set request variables", async () => {
   const output = await runScript(
     at('request.variables.set("n", 41 + 1); request.variables.set("s", "x");'),
     {
-      ...input,
-      response: undefined,
+      ...withoutResponse(input),
       request: { method: "GET", url: "http://x/{{n}}", headers: [], body: "" },
     },
   );
@@ -121,7 +120,7 @@ Deno.test("sandbox: scripts of a run share nothing but client.global; a broken s
   );
   const next = await runScript(
     at('client.log(typeof leaked, typeof response, typeof request, client.global.get("g"));'),
-    { ...input, globals: { g: "kept" }, response: undefined },
+    { ...withoutResponse(input), globals: { g: "kept" } },
   );
   assert.deepEqual(next.logs, ["undefined undefined undefined kept"]);
   await assert.rejects(runScript(at("while (true) {}"), input, { timeoutMs: 20 }), /timed out/);
@@ -132,3 +131,9 @@ Deno.test("sandbox: scripts of a run share nothing but client.global; a broken s
   const after = await runScript(at('client.log("alive", response.status);'), input);
   assert.deepEqual(after.logs, ["alive 201"]);
 });
+
+/** The input of a pre-request script: no response yet. */
+function withoutResponse<T extends { response?: unknown }>(value: T): Omit<T, "response"> {
+  const { response: _response, ...rest } = value;
+  return rest;
+}
