@@ -13,9 +13,9 @@ import { resolveReference } from "./secret_ref.ts";
 /** The flags this reads. */
 export interface SigV4Flags {
   /** `--aws-sigv4`. */
-  awsSigv4?: string;
+  awsSigv4?: string | undefined;
   /** `--aws-session-token`. */
-  awsSessionToken?: string;
+  awsSessionToken?: string | undefined;
 }
 
 /**

@@ -75,7 +75,7 @@ export class DialWebSocket extends EventTarget {
   #conn?: Connection;
   #writing: Promise<void> = Promise.resolve();
   #paused = false;
-  #wake?: () => void;
+  #wake: (() => void) | undefined;
   #closeSent = false;
   #closed = false;
 

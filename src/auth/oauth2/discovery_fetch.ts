@@ -30,7 +30,13 @@ export async function fetchMetadata(
     algorithm,
     [oauth.allowInsecureRequests]: true,
     ...(options.signal ? { signal: options.signal } : {}),
-    [oauth.customFetch]: (url: string, init: RequestInit) => fetchFn(url, init),
+    [oauth.customFetch]: (url: string, init: oauth.CustomFetchOptions<"GET", undefined>) =>
+      fetchFn(url, {
+        method: init.method,
+        headers: init.headers,
+        redirect: init.redirect,
+        ...(init.signal ? { signal: init.signal } : {}),
+      }),
   });
   let as: oauth.AuthorizationServer;
   try {
