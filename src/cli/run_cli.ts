@@ -6,7 +6,6 @@ import { DialError, ExitCode, InterruptedError } from "../errors.ts";
 import { formatError } from "../output/report.ts";
 import { stderr, writeSync } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
-import { cliHint } from "./cli_remedies.ts";
 import { oauth2CacheFailed } from "./oauth2_notice.ts";
 import { parseArgv } from "./parse.ts";
 import { ROOT, VERSION } from "./program.ts";
@@ -66,9 +65,11 @@ export async function run(args: string[]): Promise<number> {
   } catch (error) {
     const err = stderr();
     if (controller.signal.aborted) return interrupted();
-    await err.write(
-      formatError(error, err, error instanceof DialError ? cliHint(error) : undefined),
-    );
+    // The remedies' words load only when there is an error to word.
+    const hint = error instanceof DialError
+      ? (await import("./cli_remedies.ts")).cliHint(error)
+      : undefined;
+    await err.write(formatError(error, err, hint));
     if (error instanceof DialError) return error.exitCode;
     if (Deno.env.get("DIAL_DEBUG") && error instanceof Error) await err.write(`${error.stack}\n`);
     return ExitCode.Failure;
