@@ -10,7 +10,6 @@
  * ```
  * @module
  */
-import { writeSync } from "../src/output/terminal.ts";
 import { buildCli } from "./build_cli.ts";
 
 const quick = Deno.args.includes("--quick");
@@ -465,4 +464,11 @@ try {
   await server.shutdown();
   await Deno.remove(home, { recursive: true });
   await Deno.remove(BUILT, { recursive: true });
+}
+
+/** Writes text to the process's stdout or stderr at once (before an exit). */
+function writeSync(stream: "stdout" | "stderr", text: string): void {
+  const file = stream === "stdout" ? Deno.stdout : Deno.stderr;
+  let bytes = new TextEncoder().encode(text);
+  while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
 }

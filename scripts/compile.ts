@@ -16,7 +16,6 @@
  * ```
  * @module
  */
-import { writeSync } from "../src/output/terminal.ts";
 
 /** The targets dial ships, by friendly name: the Rust target triple `deno compile` wants. */
 export const TARGETS = {
@@ -282,3 +281,10 @@ export async function main(args: string[]): Promise<number> {
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));
+
+/** Writes text to the process's stdout or stderr at once (before an exit). */
+function writeSync(stream: "stdout" | "stderr", text: string): void {
+  const file = stream === "stdout" ? Deno.stdout : Deno.stderr;
+  let bytes = new TextEncoder().encode(text);
+  while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
+}

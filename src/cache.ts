@@ -3,6 +3,7 @@
  * cache and the GraphQL introspection cache.
  * @module
  */
+import { type EnvLookup, processEnv } from "./env.ts";
 
 import { DialError, ErrorCode } from "./errors.ts";
 
@@ -32,21 +33,21 @@ function isAbsolute(path: string): boolean {
  * macOS, `%LOCALAPPDATA%\dial` on Windows and `~/.cache/dial` elsewhere. Without `HOME`, the
  * user's `$XDG_RUNTIME_DIR/dial`; never a directory relative to the working directory.
  *
+ * @param env where to read `XDG_CACHE_HOME`, `HOME` … (default: the process's environment)
  * @returns an absolute path
  * @throws {DialError} `token_cache` when neither HOME nor an XDG directory is set
  */
-export function defaultCacheDir(): string {
-  const xdg = Deno.env.get("XDG_CACHE_HOME");
+export function defaultCacheDir(env: EnvLookup = processEnv): string {
+  const xdg = env("XDG_CACHE_HOME");
   if (xdg && isAbsolute(xdg)) return joinPath(xdg, "dial");
   if (Deno.build.os === "windows") {
-    const local = Deno.env.get("LOCALAPPDATA") ??
-      joinPath(Deno.env.get("USERPROFILE") ?? ".", "AppData", "Local");
+    const local = env("LOCALAPPDATA") ?? joinPath(env("USERPROFILE") ?? ".", "AppData", "Local");
     return joinPath(local, "dial");
   }
-  const home = Deno.env.get("HOME");
+  const home = env("HOME");
   if (!home || !isAbsolute(home)) {
     // Never the working directory (another user may own it, or have planted files there).
-    const runtime = Deno.env.get("XDG_RUNTIME_DIR");
+    const runtime = env("XDG_RUNTIME_DIR");
     if (runtime && isAbsolute(runtime)) return joinPath(runtime, "dial");
     throw new DialError(
       "Cannot find dial's cache directory: HOME is not set",
@@ -63,14 +64,15 @@ export function defaultCacheDir(): string {
  * `$XDG_CONFIG_HOME/dial`, else `%APPDATA%\dial` on Windows and `~/.config/dial` elsewhere.
  *
  * @returns an absolute path (relative only without HOME)
+ * @param env where to read `XDG_CONFIG_HOME`, `HOME` … (default: the process\'s environment)
  */
-export function defaultConfigDir(): string {
-  const xdg = Deno.env.get("XDG_CONFIG_HOME");
+export function defaultConfigDir(env: EnvLookup = processEnv): string {
+  const xdg = env("XDG_CONFIG_HOME");
   if (xdg && isAbsolute(xdg)) return joinPath(xdg, "dial");
   if (Deno.build.os === "windows") {
-    return joinPath(Deno.env.get("APPDATA") ?? Deno.env.get("USERPROFILE") ?? ".", "dial");
+    return joinPath(env("APPDATA") ?? env("USERPROFILE") ?? ".", "dial");
   }
-  return joinPath(Deno.env.get("HOME") ?? ".", ".config", "dial");
+  return joinPath(env("HOME") ?? ".", ".config", "dial");
 }
 
 /**

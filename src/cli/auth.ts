@@ -53,9 +53,9 @@ const status = command({
   conflicts: AUTH_CONFLICTS,
   epilog: `
 Without --oauth2 lists every cached token; with it, only the matching one.`,
-  run: async ({ flags }) => {
+  run: async ({ flags }, context) => {
     const { authStatus } = await lazy.authActions();
-    return authStatus(flags);
+    return authStatus(flags, context);
   },
 });
 
@@ -67,9 +67,9 @@ const logout = command({
   epilog: `
 With --oauth2 removes that token (every username when --oauth2-username is not given);
 with --all removes every cached token.`,
-  run: async ({ flags }) => {
+  run: async ({ flags }, context) => {
     const { authLogout } = await lazy.authActions();
-    return authLogout(flags);
+    return authLogout(flags, context);
   },
 });
 

@@ -13,7 +13,8 @@ import {
   type TokenState,
 } from "../auth/oauth2/token_state.ts";
 import { ExitCode, UsageError } from "../errors.ts";
-import { shown, stderr, stdout } from "../output/terminal.ts";
+import { shown } from "../output/terminal.ts";
+import { defaultCacheDir } from "../cache.ts";
 import type { AuthFlagValues } from "./auth_flags.ts";
 import { parseOAuth2Flags } from "./oauth2_flags.ts";
 import type { AuthLogoutFlagValues, AuthStatusFlagValues, AuthTokenFlagValues } from "./auth.ts";
@@ -33,15 +34,15 @@ export async function authToken(
   context: CliContext,
 ): Promise<number> {
   rejectOtherAuth(flags, "token");
-  const options = await parseOAuth2Flags(flags);
+  const options = await parseOAuth2Flags(flags, context);
   if (!options) {
     throw new UsageError('"dial auth token" needs --oauth2', {
       hint: "dial auth token --oauth2 <flow>:<token_url>:<client_id>[:<client_secret>]",
     });
   }
-  const fetch = transportFetch(await parseTransportFlags(flags));
+  const fetch = transportFetch(await parseTransportFlags(flags, context));
   const token = await oauth2Token(options, { signal: context.signal, fetch });
-  const out = stdout();
+  const out = context.stdout;
   await out.write(shown(out, token.accessToken.reveal()) + "\n");
   return ExitCode.OK;
 }
@@ -50,19 +51,24 @@ export async function authToken(
  * `dial auth status`: lists cached tokens without the tokens.
  *
  * @param flags the auth flag values and `--json`
+ * @param context the run: its output and environment (the cache directory)
  * @returns the exit code
  */
-export async function authStatus(flags: AuthStatusFlagValues): Promise<number> {
+export async function authStatus(
+  flags: AuthStatusFlagValues,
+  context: CliContext,
+): Promise<number> {
   rejectOtherAuth(flags, "status");
   const filter = await tokenFilter(flags);
-  const states = (await listOAuth2Tokens()).filter((state) => matches(state, filter));
-  const out = stdout();
+  const states = (await listOAuth2Tokens(defaultCacheDir(context.env)))
+    .filter((state) => matches(state, filter));
+  const out = context.stdout;
   if (flags.json) {
     await out.write(JSON.stringify(states, null, 2) + "\n");
     return ExitCode.OK;
   }
   if (states.length === 0) {
-    await stderr().write("No cached OAuth 2.0 tokens\n");
+    await context.stderr.write("No cached OAuth 2.0 tokens\n");
     return ExitCode.OK;
   }
   await out.write(shown(out, states.map((state) => describe(state, Date.now())).join("\n")) + "\n");
@@ -73,17 +79,21 @@ export async function authStatus(flags: AuthStatusFlagValues): Promise<number> {
  * `dial auth logout`: removes cached tokens.
  *
  * @param flags the auth flag values and `--all`
+ * @param context the run: its output and environment (the cache directory)
  * @returns the exit code
  */
-export async function authLogout(flags: AuthLogoutFlagValues): Promise<number> {
+export async function authLogout(
+  flags: AuthLogoutFlagValues,
+  context: CliContext,
+): Promise<number> {
   rejectOtherAuth(flags, "logout");
   if (flags.oauth2 === undefined && !flags.all) {
     throw new UsageError('"dial auth logout" needs --oauth2 … or --all', {
       hint: "dial auth logout --oauth2 <flow>:<token_url>:<client_id>, or --all",
     });
   }
-  const removed = await removeOAuth2Tokens(await tokenFilter(flags));
-  const err = stderr();
+  const removed = await removeOAuth2Tokens(await tokenFilter(flags), defaultCacheDir(context.env));
+  const err = context.stderr;
   if (removed.length === 0) {
     await err.write("No matching cached OAuth 2.0 token\n");
   } else {

@@ -3,6 +3,7 @@
  * values may be references (`@PATH`, `@-`, `@env:NAME`, see `secret_ref.ts`).
  * @module
  */
+import type { CliContext } from "./context.ts";
 import { checkOneAuthorization, hasAuthorizationHeader } from "../auth/one_authorization.ts";
 import { UsageError } from "../errors.ts";
 import type { Authorization, AuthSpec, QueryKey } from "../auth/auth_spec.ts";
@@ -207,6 +208,7 @@ export interface ParsedAuth {
  *
  * @param values the flag values
  * @param url the request URL, for netrc (none: netrc is not read)
+ * @param context the run: stdin, environment, stderr
  * @param itemHeaders headers from request items (`Name:value`), after the `-H` ones
  * @returns auth spec and headers
  * @throws {UsageError} on a malformed value, an unreadable reference, two flags that both set
@@ -214,13 +216,14 @@ export interface ParsedAuth {
  */
 export async function parseAuthFlags(
   values: AuthFlagValues,
-  url?: URL,
+  url: URL | undefined,
+  context: CliContext,
   itemHeaders: readonly HeaderField[] = [],
 ): Promise<ParsedAuth> {
-  claimStdinReaders(values);
-  const headers = [...await parseHeaderFlags(values.header), ...itemHeaders];
+  claimStdinReaders(values, context);
+  const headers = [...await parseHeaderFlags(values.header, context), ...itemHeaders];
   const queryKeys: QueryKey[] = [];
-  for (const text of values.apiKeyQuery) queryKeys.push(await parseQueryKeyFlag(text));
+  for (const text of values.apiKeyQuery) queryKeys.push(await parseQueryKeyFlag(text, context));
   const setters: string[] = [];
   if (values.auth !== undefined) setters.push("-u");
   if (values.bearer !== undefined) setters.push("-B");
@@ -238,12 +241,12 @@ export async function parseAuthFlags(
   // The --oauth2 parser (and its OAuth 2.0 value parsing) is loaded only when it is needed.
   const oauth2 = values.oauth2 === undefined && !extras.some((flag) => isGiven(values, flag))
     ? undefined
-    : await (await import("./oauth2_flags.ts")).parseOAuth2Flags(values);
+    : await (await import("./oauth2_flags.ts")).parseOAuth2Flags(values, context);
   let authorization: Authorization | undefined;
   if (values.auth !== undefined) {
-    authorization = await basicFromFlag(values.auth);
+    authorization = await basicFromFlag(values.auth, context);
   } else if (values.bearer !== undefined) {
-    const token = await resolveReference(values.bearer, "-B");
+    const token = await resolveReference(values.bearer, "-B", context);
     if (token === "") {
       throw new UsageError(`Empty token in -B${values.bearer ? ` ${values.bearer}` : ""}`);
     }
@@ -251,12 +254,12 @@ export async function parseAuthFlags(
   } else if (oauth2) {
     authorization = { kind: "oauth2", oauth2 };
   } else if (url && setters.length === 0 && values.awsSigv4 === undefined) {
-    authorization = await netrcAuthorization(values, url);
+    authorization = await netrcAuthorization(values, url, context);
   }
   if (values.awsSigv4 !== undefined || values.awsSessionToken !== undefined) {
     if (values.digest) throw new UsageError("Conflicting flags --digest and --aws-sigv4");
     const { sigv4Authorization } = await import("./sigv4_flags.ts");
-    authorization = await sigv4Authorization(values, setters, authorization);
+    authorization = await sigv4Authorization(values, setters, authorization, context);
   }
   if (values.digest) {
     if (setters.some((s) => s !== "-u")) {
@@ -275,7 +278,7 @@ export async function parseAuthFlags(
 }
 
 /** Checks the one-stdin-reader rule before any flag reads stdin. */
-function claimStdinReaders(values: AuthFlagValues): void {
+function claimStdinReaders(values: AuthFlagValues, context: CliContext): void {
   const readers = [
     ...values.header.filter((v) => v === "@-").map(() => "-H @-"),
     ...values.apiKeyQuery.filter((v) => v.endsWith("=@-")).map((v) => `-K ${v}`),
@@ -294,13 +297,13 @@ function claimStdinReaders(values: AuthFlagValues): void {
       hint: "only one flag or body per run may read stdin; give the other from a file or @env:NAME",
     });
   }
-  if (given[0]) claimStdin(given[0]);
+  if (given[0]) claimStdin(context, given[0]);
 }
 
-async function basicFromFlag(text: string): Promise<Authorization> {
-  const { username, password, label } = await splitUserFlag(text);
+async function basicFromFlag(text: string, context: CliContext): Promise<Authorization> {
+  const { username, password, label } = await splitUserFlag(text, context);
   if (password) return { kind: "basic", username, password };
-  if (!Deno.stdin.isTerminal()) {
+  if (!context.stdin.isTerminal) {
     throw new UsageError(`Missing password in ${label}`, {
       hint:
         `write -u "USER:PASSWORD" (the password may be @file, @- or @env:NAME), or run in a terminal to be prompted`,
@@ -309,7 +312,10 @@ async function basicFromFlag(text: string): Promise<Authorization> {
   return {
     kind: "basic",
     username,
-    password: await (await import("./prompt.ts")).promptSecret(`Password for "${username}": `),
+    password: await (await import("./prompt.ts")).promptSecret(
+      `Password for "${username}": `,
+      context,
+    ),
   };
 }
 

@@ -9,7 +9,7 @@ import type { Authorization, QueryKey } from "../auth/auth_spec.ts";
 import { netrcLookup, parseNetrc } from "../auth/netrc.ts";
 import type { HeaderField } from "../http/request_spec.ts";
 import { warn } from "../output/report.ts";
-import { stderr } from "../output/terminal.ts";
+import type { CliContext } from "./context.ts";
 import { Secret } from "../secret.ts";
 import { claimStdin, isReference, readReferenceFile, resolveReference } from "./secret_ref.ts";
 import { parseHeaderFlag, parseQueryKey } from "./flag_values.ts";
@@ -19,9 +19,13 @@ import { parseHeaderFlag, parseQueryKey } from "./flag_values.ts";
  * lines and `#` comments skipped), as curl reads them.
  *
  * @param values the `-H` values
+ * @param context the run: its stdin
  * @returns the headers; credential-named values wrapped as secrets
  */
-export async function parseHeaderFlags(values: string[]): Promise<HeaderField[]> {
+export async function parseHeaderFlags(
+  values: string[],
+  context: CliContext,
+): Promise<HeaderField[]> {
   const headers: HeaderField[] = [];
   for (const value of values) {
     if (!isReference(value) || value.startsWith("@env:")) {
@@ -31,10 +35,10 @@ export async function parseHeaderFlags(values: string[]): Promise<HeaderField[]>
     const where = `-H ${value}`;
     let text: string;
     if (value === "@-") {
-      claimStdin(where);
-      text = await new Response(Deno.stdin.readable).text();
+      claimStdin(context, where);
+      text = await new Response(context.stdin.readable).text();
     } else if (value.startsWith("@exec:")) {
-      text = await resolveReference(value, "-H");
+      text = await resolveReference(value, "-H", context);
     } else {
       text = await readReferenceFile(value.slice(1), where);
     }
@@ -57,11 +61,12 @@ export async function parseHeaderFlags(values: string[]): Promise<HeaderField[]>
 
 /**
  * @param text a `-K name=value` value; the value may be a reference
+ * @param context the run: its stdin and environment
  * @returns the query key
  */
-export async function parseQueryKeyFlag(text: string): Promise<QueryKey> {
+export async function parseQueryKeyFlag(text: string, context: CliContext): Promise<QueryKey> {
   const key = parseQueryKey(text);
-  const value = await resolveReference(key.value.reveal(), `-K ${key.name}=`);
+  const value = await resolveReference(key.value.reveal(), `-K ${key.name}=`, context);
   return { name: key.name, value: new Secret(value) };
 }
 
@@ -70,20 +75,22 @@ export async function parseQueryKeyFlag(text: string): Promise<QueryKey> {
  * part after the first colon (`-u ann:@env:PW`).
  *
  * @param text the `-u` value as written
+ * @param context the run: its stdin and environment
  * @returns the user, the password when given, and how to name the value in messages
  */
 export async function splitUserFlag(
   text: string,
+  context: CliContext,
 ): Promise<{ username: string; password?: Secret; label: string }> {
   const whole = isReference(text);
-  const value = await resolveReference(text, "-u");
+  const value = await resolveReference(text, "-u", context);
   const label = whole ? `-u ${text}` : `-u "${value.split(":")[0]}"`;
   const colon = value.indexOf(":");
   if (colon === 0) throw new UsageError(`Cannot parse ${label}: missing user name`);
   if (colon < 0) return { username: value, label };
   const password = whole
     ? value.slice(colon + 1)
-    : await resolveReference(value.slice(colon + 1), "-u USER:");
+    : await resolveReference(value.slice(colon + 1), "-u USER:", context);
   return { username: value.slice(0, colon), password: new Secret(password), label };
 }
 
@@ -102,16 +109,18 @@ export interface NetrcFlags {
  *
  * @param flags `--no-netrc` and `--netrc-file`
  * @param url the request URL
+ * @param context the run: its environment and stderr
  * @returns Basic credentials for the URL's host, if the file has them
  * @throws {UsageError} when `--netrc-file` names a file that cannot be read
  */
 export async function netrcAuthorization(
   flags: NetrcFlags,
   url: URL,
+  context: CliContext,
 ): Promise<Authorization | undefined> {
   if (flags.netrc === false) return undefined;
   const explicit = flags.netrcFile;
-  const path = explicit ?? Deno.env.get("NETRC") ?? defaultNetrcPath();
+  const path = explicit ?? context.env("NETRC") ?? defaultNetrcPath(context.env);
   if (path === undefined) return undefined;
   let text: string;
   try {
@@ -119,8 +128,7 @@ export async function netrcAuthorization(
     if (!info.isFile) throw new Deno.errors.NotFound();
     text = await Deno.readTextFile(path);
     if (info.mode !== null && (info.mode & 0o077) !== 0 && Deno.build.os !== "windows") {
-      const err = stderr();
-      await warn(err, `netrc file ${path} is readable by others; run chmod 600 ${path}`);
+      await warn(context.stderr, `netrc file ${path} is readable by others; run chmod 600 ${path}`);
     }
   } catch (error) {
     if (explicit === undefined) return undefined;
@@ -132,11 +140,11 @@ export async function netrcAuthorization(
   return { kind: "basic", username: entry.login, password: entry.password };
 }
 
-function defaultNetrcPath(): string | undefined {
+function defaultNetrcPath(env: CliContext["env"]): string | undefined {
   if (Deno.build.os === "windows") {
-    const home = Deno.env.get("USERPROFILE");
+    const home = env("USERPROFILE");
     return home === undefined ? undefined : `${home}\\_netrc`;
   }
-  const home = Deno.env.get("HOME");
+  const home = env("HOME");
   return home === undefined ? undefined : `${home}/.netrc`;
 }

@@ -2,6 +2,7 @@
  * The body flags: `-d`, `--json`, `-F`. Files are checked before anything is sent.
  * @module
  */
+import type { CliContext } from "./context.ts";
 import { claimStdin } from "./secret_ref.ts";
 import { UsageError } from "../errors.ts";
 import { guessContentType, newBoundary, STDIN_PATH } from "../http/body.ts";
@@ -53,10 +54,14 @@ export interface ParsedBody {
 
 /**
  * @param values the flag values
+ * @param context the run: its stdin
  * @returns the body source
  * @throws {UsageError} on two body flags, invalid JSON, or an unreadable file
  */
-export async function parseBodyFlags(values: BodyFlagValues): Promise<ParsedBody> {
+export async function parseBodyFlags(
+  values: BodyFlagValues,
+  context: CliContext,
+): Promise<ParsedBody> {
   const given = [
     values.data.length > 0 && "-d",
     values.json !== undefined && "--json",
@@ -65,13 +70,13 @@ export async function parseBodyFlags(values: BodyFlagValues): Promise<ParsedBody
   if (given.length > 1) {
     throw new UsageError(`Conflicting flags ${given.join(" and ")}: give one request body`);
   }
-  if (values.data.length > 1) return { body: await joinedData(values.data), headers: [] };
+  if (values.data.length > 1) return { body: await joinedData(values.data, context), headers: [] };
   if (values.data.length === 1) {
     const data = values.data[0]!;
     const contentType = "application/x-www-form-urlencoded";
     if (data === "@-") {
-      claimStdin("-d @-");
-      return { body: { kind: "stdin", contentType }, headers: [] };
+      claimStdin(context, "-d @-");
+      return { body: { kind: "stdin", stream: context.stdin.readable, contentType }, headers: [] };
     }
     if (data.startsWith("@")) {
       const path = await checkFile(data.slice(1), "-d");
@@ -87,13 +92,22 @@ export async function parseBodyFlags(values: BodyFlagValues): Promise<ParsedBody
       await checkJsonFile(path);
       return { body: { kind: "file", path, contentType: "application/json" }, headers };
     }
-    const text = await jsonText(values.json);
+    const text = await jsonText(values.json, context);
     return { body: { kind: "text", text, contentType: "application/json" }, headers };
   }
   if (values.form.length > 0) {
     const fields: FormField[] = [];
-    for (const item of values.form) fields.push(await parseFormField(item));
-    return { body: { kind: "form", fields, boundary: newBoundary() }, headers: [] };
+    for (const item of values.form) fields.push(await parseFormField(item, context));
+    const stdin = fields.some((field) => "path" in field && field.path === STDIN_PATH);
+    return {
+      body: {
+        kind: "form",
+        fields,
+        boundary: newBoundary(),
+        ...(stdin ? { stdin: context.stdin.readable } : {}),
+      },
+      headers: [],
+    };
   }
   return { headers: [] };
 }
@@ -102,14 +116,14 @@ export async function parseBodyFlags(values: BodyFlagValues): Promise<ParsedBody
  * Repeated `-d` values joined with `&`, as curl joins them; `@file` and `@-` values are read
  * (as they are, byte for byte) into the one body.
  */
-async function joinedData(values: string[]): Promise<BodySource> {
+async function joinedData(values: string[], context: CliContext): Promise<BodySource> {
   const parts: Uint8Array[] = [];
   const encoder = new TextEncoder();
   for (const [i, value] of values.entries()) {
     if (i > 0) parts.push(encoder.encode("&"));
     if (value === "@-") {
-      claimStdin("-d @-");
-      parts.push(await new Response(Deno.stdin.readable).bytes());
+      claimStdin(context, "-d @-");
+      parts.push(await new Response(context.stdin.readable).bytes());
     } else if (value.startsWith("@")) {
       parts.push(await Deno.readFile(await checkFile(value.slice(1), "-d")));
     } else parts.push(encoder.encode(value));
@@ -149,12 +163,12 @@ async function checkJsonFile(path: string): Promise<void> {
   }
 }
 
-async function jsonText(value: string): Promise<string> {
+async function jsonText(value: string, context: CliContext): Promise<string> {
   let text = value;
   let source = "--json";
   if (value === "@-") {
-    claimStdin("--json @-");
-    text = await new Response(Deno.stdin.readable).text();
+    claimStdin(context, "--json @-");
+    text = await new Response(context.stdin.readable).text();
     source = "--json from stdin";
   }
   try {
@@ -170,7 +184,7 @@ async function jsonText(value: string): Promise<string> {
   return text;
 }
 
-async function parseFormField(item: string): Promise<FormField> {
+async function parseFormField(item: string, context: CliContext): Promise<FormField> {
   const eq = item.indexOf("=");
   if (eq <= 0) {
     throw new UsageError(
@@ -182,7 +196,7 @@ async function parseFormField(item: string): Promise<FormField> {
   if (!value.startsWith("@")) return { name, value };
   const [pathText, ...params] = splitFileField(value.slice(1), item);
   const stdin = pathText === STDIN_PATH;
-  if (stdin) claimStdin(`-F ${name}=@-`);
+  if (stdin) claimStdin(context, `-F ${name}=@-`);
   const path = stdin ? STDIN_PATH : await checkFile(pathText ?? "", "-F");
   // curl names a part read from stdin "-" too.
   let filename = path.split(/[\\/]/).pop() ?? path;

@@ -21,11 +21,10 @@ export const completionsCommand = command({
   summary: "Print a shell completion script (bash, zsh or fish)",
   args: [{ name: "shell", required: true, choices: ["bash", "zsh", "fish"], help: "the shell" }],
   epilog: EPILOG,
-  run: async ({ args }) => {
+  run: async ({ args }, context) => {
     const { ROOT } = await import("./program.ts");
     const { completionScript } = await lazy.completionScript();
-    const { stdout } = await import("../output/terminal.ts");
-    await stdout().write(completionScript(args.shell, ROOT));
+    await context.stdout.write(completionScript(args.shell, ROOT));
     return 0;
   },
 });

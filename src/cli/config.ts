@@ -21,6 +21,7 @@
  * (a header's reference is read when the API is used).
  * @module
  */
+import type { CliContext } from "./context.ts";
 import { jsonErrorReason } from "../runtime_messages.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { UsageError } from "../errors.ts";
@@ -156,6 +157,7 @@ export async function loadConfig(path: string): Promise<DialConfig | undefined> 
  * @param args the command line
  * @param first the command line parsed alone (a request command)
  * @param config the config
+ * @param context the run: stdin and environment for references
  * @returns the invocation to run
  */
 export async function configure(
@@ -163,6 +165,7 @@ export async function configure(
   args: string[],
   first: Extract<Invocation, { kind: "run" }>,
   config: DialConfig,
+  context: CliContext,
 ): Promise<Invocation> {
   const { method, url, items } = first.values.args as {
     method?: string;
@@ -173,7 +176,7 @@ export async function configure(
   const split = words.length ? splitWords(words) : undefined;
   const match = split && !hasScheme(split.urlWord) ? /^([\w-]+)(\/.*)?$/.exec(split.urlWord) : null;
   const api = match ? config.apis[match[1]!] : undefined;
-  const apiFlags = api ? await resolveHeaders(api.flags) : [];
+  const apiFlags = api ? await resolveHeaders(api.flags, context) : [];
   const invocation = parseArgv(root, [...config.defaults, ...apiFlags, ...args]);
   if (invocation.kind !== "run" || !api || !match || !split) return invocation;
   const base = api.base.href.replace(/\/$/, "");
@@ -185,7 +188,7 @@ export async function configure(
 }
 
 /** Reads the references in `-H` values (`X-Api-Key: @env:KEY`) when the API is used. */
-async function resolveHeaders(flags: string[]): Promise<string[]> {
+async function resolveHeaders(flags: string[], context: CliContext): Promise<string[]> {
   const out = [...flags];
   for (let i = 0; i < out.length - 1; i++) {
     if (out[i] !== "-H" && out[i] !== "--header") continue;
@@ -194,7 +197,7 @@ async function resolveHeaders(flags: string[]): Promise<string[]> {
     const value = line.slice(colon + 1).trim();
     if (colon > 0 && isReference(value)) {
       const name = line.slice(0, colon).trim();
-      out[i + 1] = `${name}: ${await resolveReference(value, `config header ${name}:`)}`;
+      out[i + 1] = `${name}: ${await resolveReference(value, `config header ${name}:`, context)}`;
     }
   }
   return out;

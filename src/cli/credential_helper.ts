@@ -4,6 +4,7 @@
  * limit, and its standard error is shown when it fails; the secret never is.
  * @module
  */
+import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors.ts";
 
 /** The default time limit of a helper, in seconds (a password manager may ask to unlock). */
@@ -59,13 +60,18 @@ export function splitCommand(command: string): string[] {
  *
  * @param command the text after `@exec:`
  * @param where the flag and reference, for messages
+ * @param context the run: whether stdin is a terminal (the helper may prompt), the environment
  * @returns the secret
  * @throws {UsageError} when the helper is not found, fails, prints nothing or runs too long
  */
-export async function runCredentialHelper(command: string, where: string): Promise<string> {
+export async function runCredentialHelper(
+  command: string,
+  where: string,
+  context: CliContext,
+): Promise<string> {
   const [program, ...args] = splitCommand(command);
   if (!program) throw new UsageError(`Empty command in ${where}`);
-  const seconds = helperTimeout();
+  const seconds = helperTimeout(context.env("DIAL_HELPER_TIMEOUT"));
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), seconds * 1000);
   let child: Deno.ChildProcess;
@@ -74,7 +80,7 @@ export async function runCredentialHelper(command: string, where: string): Promi
       args,
       // A helper may ask to unlock on the terminal; otherwise it gets no input (stdin may
       // carry a request body).
-      stdin: Deno.stdin.isTerminal() ? "inherit" : "null",
+      stdin: context.stdin.isTerminal ? "inherit" : "null",
       stdout: "piped",
       stderr: "piped",
       signal: controller.signal,
@@ -116,8 +122,7 @@ export async function runCredentialHelper(command: string, where: string): Promi
   return text;
 }
 
-function helperTimeout(): number {
-  const text = Deno.env.get("DIAL_HELPER_TIMEOUT");
+function helperTimeout(text: string | undefined): number {
   const value = text === undefined ? NaN : Number(text);
   return Number.isFinite(value) && value > 0 ? value : DEFAULT_HELPER_TIMEOUT;
 }

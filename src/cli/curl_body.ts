@@ -4,6 +4,7 @@
  * @see https://curl.se/docs/manpage.html#--data-urlencode
  * @module
  */
+import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors.ts";
 import type { BodySource } from "../http/request_spec.ts";
 import { claimStdin } from "./secret_ref.ts";
@@ -32,23 +33,24 @@ export interface CurlData {
 
 /**
  * @param flags -d, --data-urlencode, -G, -T
+ * @param context the run: its stdin
  * @returns the query text and body they give
  * @throws {UsageError} for unreadable files, or a stdin -d that must be joined
  */
-export async function curlData(flags: CurlDataFlags): Promise<CurlData> {
+export async function curlData(flags: CurlDataFlags, context: CliContext): Promise<CurlData> {
   const upload = flags.uploadFile;
   if (upload !== undefined) {
     if (upload === "-") {
-      claimStdin("-T -");
-      return { body: { kind: "stdin" }, tookData: false };
+      claimStdin(context, "-T -");
+      return { body: { kind: "stdin", stream: context.stdin.readable }, tookData: false };
     }
     await checkFile(upload, "-T");
     return { body: { kind: "file", path: upload }, tookData: false };
   }
   if (!flags.get && flags.dataUrlencode.length === 0) return { tookData: false };
   const parts: string[] = [];
-  for (const value of flags.data) parts.push(await dataText(value));
-  for (const item of flags.dataUrlencode) parts.push(await urlencodeItem(item));
+  for (const value of flags.data) parts.push(await dataText(value, context));
+  for (const item of flags.dataUrlencode) parts.push(await urlencodeItem(item, context));
   const text = parts.join("&");
   if (flags.get) return { query: text, tookData: true };
   return {
@@ -58,26 +60,26 @@ export async function curlData(flags: CurlDataFlags): Promise<CurlData> {
 }
 
 /** `-d` joined with other data: its text, a file's text without line breaks (as curl). */
-async function dataText(value: string): Promise<string> {
+async function dataText(value: string, context: CliContext): Promise<string> {
   if (value === "@-") {
     throw new UsageError("Cannot join -d @- with -G or --data-urlencode", {
       hint: "give the data from a file (-d @file) or as text",
     });
   }
   if (!value.startsWith("@")) return value;
-  return (await readFile(value.slice(1), "-d")).replace(/[\r\n]/g, "");
+  return (await readFile(value.slice(1), "-d", context)).replace(/[\r\n]/g, "");
 }
 
 /**
  * One `--data-urlencode` value, as curl reads it: `content`, `=content`, `name=content`,
  * `@file`, `name@file`; the content is percent-encoded (all but letters, digits and `-._~`).
  */
-async function urlencodeItem(item: string): Promise<string> {
+async function urlencodeItem(item: string, context: CliContext): Promise<string> {
   const at = item.search(/[=@]/);
   if (at < 0) return curlEscape(item);
   const name = item.slice(0, at);
   const content = item[at] === "@"
-    ? await readFile(item.slice(at + 1), "--data-urlencode")
+    ? await readFile(item.slice(at + 1), "--data-urlencode", context)
     : item.slice(at + 1);
   return name === "" ? curlEscape(content) : `${name}=${curlEscape(content)}`;
 }
@@ -98,10 +100,10 @@ export function curlEscape(text: string): string {
   return out;
 }
 
-async function readFile(path: string, flag: string): Promise<string> {
+async function readFile(path: string, flag: string, context: CliContext): Promise<string> {
   if (path === "-") {
-    claimStdin(`${flag} @-`);
-    return await new Response(Deno.stdin.readable).text();
+    claimStdin(context, `${flag} @-`);
+    return await new Response(context.stdin.readable).text();
   }
   await checkFile(path, flag);
   return await Deno.readTextFile(path);

@@ -17,8 +17,8 @@ import type { VariableValue } from "../files/substitute.ts";
 import type { TransportOptions } from "../http/client.ts";
 import { UsageError } from "../errors.ts";
 import { warn } from "../output/report.ts";
-import { stderr } from "../output/terminal.ts";
 import { Secret } from "../secret.ts";
+import type { CliContext } from "./context.ts";
 import type { FlagValues } from "./declare.ts";
 import type { FILE_FLAGS } from "./file_flags.ts";
 import { isReference, resolveReference } from "./secret_ref.ts";
@@ -39,22 +39,27 @@ export interface FileRunSetup {
 
 /**
  * @param flags the shared flags
+ * @param context the run: stdin and environment for references, stderr for warnings
  * @param verbose whether `-v` was given (routes are reported)
  * @returns the setup
  */
 export async function prepareFileRun(
   flags: FileFlagValues,
+  context: CliContext,
   verbose: boolean,
 ): Promise<FileRunSetup> {
-  const transport = await parseTransportFlags(flags, verbose);
+  const transport = await parseTransportFlags(flags, context, verbose);
   const overrides = new Map<string, VariableValue>();
   for (const [name, value] of parseVarFlags(flags.var)) {
     overrides.set(
       name,
-      isReference(value) ? new Secret(await resolveReference(value, `--var ${name}=`)) : value,
+      isReference(value)
+        ? new Secret(await resolveReference(value, `--var ${name}=`, context))
+        : value,
     );
   }
   const cache = new Map<string, Promise<Environment | undefined>>();
+  const warned = new Set<string>();
   const environmentFor = async (fileDir: string) => {
     const dir = await environmentDir(fileDir);
     let loaded = cache.get(dir);
@@ -62,9 +67,13 @@ export async function prepareFileRun(
       loaded = loadEnvironment(dir, {
         ...(flags.env !== undefined ? { name: flags.env } : {}),
         envFiles: flags.envFile,
-        resolve: (value, where) => resolveReference(value, where),
+        resolve: (value, where) => resolveReference(value, where, context),
       }).then(async (environment) => {
-        if (environment.privateFile) await warnIfTracked(environment.privateFile);
+        const privateFile = environment.privateFile;
+        if (privateFile && !warned.has(privateFile)) {
+          warned.add(privateFile);
+          await warnIfTracked(privateFile, context);
+        }
         return environment;
       });
       cache.set(dir, loaded);
@@ -110,10 +119,11 @@ export async function environmentDir(dir: string): Promise<string> {
  * Reads and parses a request file, printing its warnings.
  *
  * @param path the file
+ * @param context the run: its stderr
  * @returns the parsed file
  * @throws {UsageError} for an unreadable file or a syntax error
  */
-export async function readHttpFile(path: string): Promise<HttpFile> {
+export async function readHttpFile(path: string, context: CliContext): Promise<HttpFile> {
   let source: string;
   try {
     source = await Deno.readTextFile(path);
@@ -126,7 +136,7 @@ export async function readHttpFile(path: string): Promise<HttpFile> {
     throw new UsageError(`Cannot read request file ${path}: ${reason}`);
   }
   const file = parseHttpFile(source, path);
-  const err = stderr();
+  const err = context.stderr;
   for (const w of file.warnings) await warn(err, `${path}:${w.line}:${w.column}: ${w.message}`);
   return file;
 }
@@ -140,12 +150,8 @@ export function dirOf(path: string): string {
   return slash < 0 ? "." : path.slice(0, slash) || "/";
 }
 
-const warned = new Set<string>();
-
 /** The private file holds secrets: say so when git tracks it. */
-async function warnIfTracked(path: string): Promise<void> {
-  if (warned.has(path)) return;
-  warned.add(path);
+async function warnIfTracked(path: string, context: CliContext): Promise<void> {
   const dir = dirOf(path);
   try {
     const { code } = await new Deno.Command("git", {
@@ -159,7 +165,7 @@ async function warnIfTracked(path: string): Promise<void> {
     return; // no git: nothing to check
   }
   await warn(
-    stderr(),
+    context.stderr,
     `${path} is tracked by git, and it is the place for secrets: run git rm --cached ${path} and add it to .gitignore`,
   );
 }

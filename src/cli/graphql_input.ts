@@ -3,6 +3,7 @@
  * checked before anything is sent. Every failure is a UsageError.
  * @module
  */
+import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors.ts";
 import { claimStdin } from "./secret_ref.ts";
 import { parseDocument } from "../graphql/document.ts";
@@ -19,12 +20,13 @@ import { parseVariablesJson } from "../graphql/variables.ts";
 
 /**
  * @param value `-q` value: text, `@file` or `@-`
+ * @param context the run: its stdin
  * @returns the document text
  */
-export async function readQuery(value: string): Promise<string> {
+export async function readQuery(value: string, context: CliContext): Promise<string> {
   if (value === "@-") {
-    claimStdin("-q @-");
-    return await new Response(Deno.stdin.readable).text();
+    claimStdin(context, "-q @-");
+    return await new Response(context.stdin.readable).text();
   }
   if (value.startsWith("@")) return await readFile(value.slice(1), "--query");
   return value;

@@ -16,14 +16,18 @@ import {
 } from "../errors.ts";
 import type { GraphQLResult } from "../graphql/envelope.ts";
 import { type GraphQLEndpoint, graphqlRequestSpec, readResults } from "../graphql/http_client.ts";
-import { cachedIntrospection, introspect } from "../graphql/introspection.ts";
+import {
+  cachedIntrospection,
+  introspect,
+  introspectionCacheDir,
+} from "../graphql/introspection.ts";
 import { schemaFromIntrospection } from "../graphql/schema_model.ts";
 import { send } from "../http/send.ts";
 import { formatGraphQLErrors, formatResult } from "../output/graphql_result.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import type { Framing } from "../http/wire.ts";
 import { warn } from "../output/report.ts";
-import { shown as shownOn, type Sink, stderr, stdout } from "../output/terminal.ts";
+import { shown as shownOn, type Sink } from "../output/terminal.ts";
 import { parseAuthFlags, refuseDigest } from "./auth_flags.ts";
 import type { CliContext } from "./context.ts";
 import { checkOperation, readQuery, readVariables } from "./graphql_input.ts";
@@ -51,18 +55,19 @@ export async function runGraphQL(
     ws ? ["http:", "https:", "ws:", "wss:"] : ["http:", "https:"],
     true,
   );
-  const auth = await parseAuthFlags(flags, url);
+  const auth = await parseAuthFlags(flags, url, context);
   if (flags.transport === "ws") refuseDigest(auth.auth, "--transport ws");
   const endpoint: GraphQLEndpoint = { url, auth: auth.auth, headers: auth.headers };
-  const transport = await parseTransportFlags(flags, flags.verbose);
+  const transport = await parseTransportFlags(flags, context, flags.verbose);
   const fetch = transportFetch(transport);
   const { timeout, maxResults } = flags;
   const signal = timeout === undefined
     ? context.signal
     : AbortSignal.any([context.signal, AbortSignal.timeout(timeout)]);
   using output = flags.output === undefined ? undefined : await openOutput(flags.output);
-  const out = output?.sink ?? stdout();
-  const err = stderr();
+  const out = output?.sink ?? context.stdout;
+  const err = context.stderr;
+  const cacheDir = introspectionCacheDir(context.env);
   const observe = flags.verbose
     ? {
       onRequest: (r: Parameters<typeof formatRequestHead>[0], framing: Framing) =>
@@ -78,6 +83,7 @@ export async function runGraphQL(
     }
     if (ws) throw new UsageError("--schema introspects over HTTP: drop --transport ws");
     const result = await introspect(endpoint, {
+      cacheDir,
       signal,
       fetch,
       ...(flags.refreshSchema ? { refresh: true } : {}),
@@ -106,7 +112,7 @@ export async function runGraphQL(
       hint: `dial graphql ${redactUrl(url)} -q '{ __typename }'  (or --schema to print the schema)`,
     });
   }
-  const query = await readQuery(flags.query);
+  const query = await readQuery(flags.query, context);
   const variables = flags.variables === undefined
     ? undefined
     : await readVariables(flags.variables);
@@ -119,7 +125,7 @@ export async function runGraphQL(
   let schema;
   if (flags.validate && !ws) {
     // Validate only against a schema already at hand (cached); never introspect just for that.
-    const cached = await cachedIntrospection(endpoint);
+    const cached = await cachedIntrospection(endpoint, { cacheDir });
     schema = cached ? schemaFromIntrospection(cached.data) : undefined;
   }
   const operation = checkOperation(query, {

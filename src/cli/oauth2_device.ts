@@ -5,17 +5,20 @@
  */
 import { openSystemBrowser } from "../auth/oauth2/browser.ts";
 import type { DeviceCodePrompt } from "../auth/oauth2/device_prompt.ts";
-import { shown, stderr } from "../output/terminal.ts";
+import { shown } from "../output/terminal.ts";
+import type { CliContext } from "./context.ts";
 
 /**
  * @param openBrowser whether to open the verification page (`--oauth2-browser`)
+ * @param context the run: its stderr and `$BROWSER`
  * @returns the `showDeviceCode` callback of the OAuth 2.0 options
  */
 export function deviceCodePrinter(
   openBrowser: boolean,
+  context: CliContext,
 ): (prompt: DeviceCodePrompt) => Promise<void> {
   return async (prompt) => {
-    const err = stderr();
+    const err = context.stderr;
     // Strings from the provider: escaped on a terminal like any other server text.
     const safe = (text: string) => shown(err, text);
     const complete = prompt.verificationUriComplete;
@@ -28,7 +31,7 @@ export function deviceCodePrinter(
     ];
     const page = browsable(complete ?? prompt.verificationUri);
     if (openBrowser && page) {
-      const opened = await openSystemBrowser(page);
+      const opened = await openSystemBrowser(page, undefined, context.env("BROWSER"));
       if (opened) lines.push("Opened the page in the browser.");
     }
     lines.push(`Waiting for the login (the code expires in ${minutes} min)…`);

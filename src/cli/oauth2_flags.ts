@@ -14,11 +14,13 @@ import { Secret } from "../secret.ts";
 import { OAUTH2_EXTRA_FLAGS, type OAuth2FlagValues } from "./auth_flags.ts";
 import type { FlagDecl } from "./declare.ts";
 import { isGiven } from "./declare.ts";
-import { showAuthorizationUrl } from "./oauth2_browser.ts";
+import { authorizationUrlShower } from "./oauth2_browser.ts";
 import { deviceCodePrinter } from "./oauth2_device.ts";
+import { defaultCacheDir } from "../cache.ts";
+import type { CliContext } from "./context.ts";
 import { promptSecret } from "./prompt.ts";
 import { parseUrl } from "../http/values.ts";
-import { reportOAuth2Notice } from "./oauth2_notice.ts";
+import { oauth2NoticeReporter } from "./oauth2_notice.ts";
 import { oauth2Value } from "./oauth2_sources.ts";
 import { resolveReference } from "./secret_ref.ts";
 
@@ -28,11 +30,13 @@ import { resolveReference } from "./secret_ref.ts";
  * when a new grant is needed: a cached or refreshable token serves first.
  *
  * @param values the flag values
+ * @param context the run: stdin, environment (the cache directory), stderr, notices
  * @returns the OAuth 2.0 options, or undefined without `--oauth2`
  * @throws {UsageError} on a bad value, a missing flag the flow needs, or a flag it ignores
  */
 export async function parseOAuth2Flags(
   values: OAuth2FlagValues,
+  context: CliContext,
 ): Promise<OAuth2Options | undefined> {
   const extras: readonly FlagDecl[] = OAUTH2_EXTRA_FLAGS;
   const given = extras.filter((flag) => isGiven(values, flag));
@@ -41,7 +45,7 @@ export async function parseOAuth2Flags(
     if (stray) throw new UsageError(`--${stray.long} needs --oauth2`);
     return undefined;
   }
-  const value = await oauth2Value(values, values.oauth2);
+  const value = await oauth2Value(values, values.oauth2, context);
   const stray = given.find((flag) => flag.flows && !flag.flows.includes(value.flow));
   if (stray?.flows) {
     throw new UsageError(`--${stray.long} is only used by the ${stray.flows[0]} flow`, {
@@ -74,6 +78,7 @@ export async function parseOAuth2Flags(
     await resolveReference(
       keyText.startsWith("@") ? keyText : `@${keyText}`,
       "--oauth2-client-key",
+      context,
     ),
   );
   const issuer = values.oauth2Issuer === undefined ? undefined : parseUrl(values.oauth2Issuer);
@@ -99,26 +104,27 @@ export async function parseOAuth2Flags(
   const timeout = values.oauth2Timeout ?? DEFAULT_CALLBACK_TIMEOUT;
   const password = values.oauth2Password === undefined
     ? undefined
-    : new Secret(await resolveReference(values.oauth2Password, "--oauth2-password"));
+    : new Secret(await resolveReference(values.oauth2Password, "--oauth2-password", context));
   const user = values.oauth2Username ?? "";
   const askPassword = async () => {
-    if (!Deno.stdin.isTerminal()) {
+    if (!context.stdin.isTerminal) {
       throw new UsageError(`Missing --oauth2-password for "${user}"`, {
         hint:
           "give --oauth2-password, or run in a terminal to be prompted (@file, @- or @env:NAME read it)",
       });
     }
-    return await promptSecret(`OAuth 2.0 password for "${user}": `);
+    return await promptSecret(`OAuth 2.0 password for "${user}": `, context);
   };
   return {
     ...value,
     port,
     timeout,
-    openBrowser: showAuthorizationUrl,
-    notify: reportOAuth2Notice,
+    cacheDir: defaultCacheDir(context.env),
+    openBrowser: authorizationUrlShower(context),
+    notify: oauth2NoticeReporter(context),
     ...(value.flow === "password" ? { askPassword } : {}),
     ...(value.flow === "device_code"
-      ? { showDeviceCode: deviceCodePrinter(values.oauth2Browser) }
+      ? { showDeviceCode: deviceCodePrinter(values.oauth2Browser, context) }
       : {}),
     ...(deviceUrl ? { deviceUrl } : {}),
     ...(clientAuth !== undefined ? { clientAuth } : {}),

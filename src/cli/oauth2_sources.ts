@@ -4,6 +4,7 @@
  * reference).
  * @module
  */
+import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors.ts";
 import { type OAuth2Value, splitOAuth2Value } from "../auth/oauth2/parse_value.ts";
 import { Secret } from "../secret.ts";
@@ -31,12 +32,14 @@ const SHAPE = "write --oauth2 <flow>:<token_url>:<client_id>[:<client_secret>], 
 /**
  * @param flags the separate client flags
  * @param text the `--oauth2` value
+ * @param context the run: its stdin and environment, for references
  * @returns flow, token URL, client id and secret (references resolved)
  * @throws {UsageError} on a part given both ways or missing
  */
 export async function oauth2Value(
   flags: OAuth2ClientFlags,
   text: string,
+  context: CliContext,
 ): Promise<OAuth2ClientValue> {
   const parts = splitOAuth2Value(text);
   const both = (name: string) =>
@@ -62,7 +65,9 @@ export async function oauth2Value(
   }
   const secretText = parts.clientSecret?.reveal() ?? flags.oauth2ClientSecret;
   const flag = parts.clientSecret ? "--oauth2 client secret" : "--oauth2-client-secret";
-  const secret = secretText === undefined ? undefined : await resolveReference(secretText, flag);
+  const secret = secretText === undefined
+    ? undefined
+    : await resolveReference(secretText, flag, context);
   return {
     flow: parts.flow,
     ...(tokenUrl ? { tokenUrl } : {}),

@@ -4,24 +4,27 @@
  */
 import { InterruptedError } from "../errors.ts";
 import { Secret } from "../secret.ts";
-import { stderr } from "../output/terminal.ts";
+import type { CliContext } from "./context.ts";
 
 /**
  * Asks for a secret on the terminal without echoing it.
  *
  * @param question printed to stderr, e.g. `Password for "ann": `
+ * @param context the run: a terminal's stdin, and stderr
  * @returns the typed text
  * @throws {InterruptedError} on Ctrl-C
  */
-export async function promptSecret(question: string): Promise<Secret> {
+export async function promptSecret(question: string, context: CliContext): Promise<Secret> {
+  const { readRaw, setRaw } = context.stdin;
+  if (!readRaw || !setRaw) throw new Error("promptSecret needs a terminal");
   // Raw (no echo) before the question shows: a user may type as soon as it appears.
-  Deno.stdin.setRaw(true);
-  await stderr().write(question);
+  setRaw(true);
+  await context.stderr.write(question);
   const bytes: number[] = [];
   const buffer = new Uint8Array(64);
   try {
     read: for (;;) {
-      const n = await Deno.stdin.read(buffer);
+      const n = await readRaw(buffer);
       if (n === null) break;
       for (const byte of buffer.subarray(0, n)) {
         if (byte === 3) throw new InterruptedError();
@@ -31,8 +34,8 @@ export async function promptSecret(question: string): Promise<Secret> {
       }
     }
   } finally {
-    Deno.stdin.setRaw(false);
-    await stderr().write("\n");
+    setRaw(false);
+    await context.stderr.write("\n");
   }
   return new Secret(new TextDecoder().decode(new Uint8Array(bytes)));
 }

@@ -4,6 +4,7 @@
  * here is checked before anything is sent.
  * @module
  */
+import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors.ts";
 import type { BodySource, HeaderField } from "../http/request_spec.ts";
 import { checkRemovable } from "../http/wire.ts";
@@ -46,21 +47,25 @@ export interface BuiltRequest {
  * @returns the request's parts
  * @throws {UsageError} on anything that cannot be sent as asked
  */
-export async function buildSpec(words: Words, flags: RequestFlagValues): Promise<BuiltRequest> {
+export async function buildSpec(
+  words: Words,
+  flags: RequestFlagValues,
+  context: CliContext,
+): Promise<BuiltRequest> {
   // Items and curl's data flags load their modules only when given.
   const itemModule = words.items.length > 0 ? await import("./request_items.ts") : undefined;
   const items: ParsedItems = await itemModule?.parseItems(words.items, words.itemPosition) ??
     { headers: [], unset: [], query: [], data: [], files: [] };
   const data: CurlData =
     flags.uploadFile !== undefined || flags.get || flags.dataUrlencode.length > 0
-      ? await (await import("./curl_body.ts")).curlData(flags)
+      ? await (await import("./curl_body.ts")).curlData(flags, context)
       : { tookData: false };
   const formMode = flags.form.includes("");
   const flagsBody = await parseBodyFlags({
     ...flags,
     data: data.tookData ? [] : flags.data,
     form: flags.form.filter((field) => field !== ""),
-  });
+  }, context);
   const base = data.body ? { body: data.body, headers: [] } : flagsBody;
   const body = items.firstBodyItem === undefined
     ? base
@@ -77,7 +82,7 @@ export async function buildSpec(words: Words, flags: RequestFlagValues): Promise
     ),
     ...(data.query ? [data.query] : []),
   ]);
-  const auth = await parseAuthFlags(flags, url, items.headers);
+  const auth = await parseAuthFlags(flags, url, context, items.headers);
   const named = [
     ...(flags.userAgent !== undefined ? [{ name: "User-Agent", value: flags.userAgent }] : []),
     ...(flags.referer !== undefined ? [{ name: "Referer", value: flags.referer }] : []),

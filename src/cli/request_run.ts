@@ -19,7 +19,7 @@ import type { BodySource, RequestSpec } from "../http/request_spec.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
-import { isBrokenPipe, stderr, stdout, writeSync } from "../output/terminal.ts";
+import { isBrokenPipe } from "../output/terminal.ts";
 import { redactUrlsInText } from "../redact_url.ts";
 import { curlHabitArgs } from "./curl_flags.ts";
 import { buildSpec } from "./request_build.ts";
@@ -48,7 +48,7 @@ export async function runRequest(
       import("./help.ts"),
       import("./program.ts"),
     ]);
-    writeSync("stderr", helpText([ROOT]));
+    await context.stderr.write(helpText([ROOT]));
     return ExitCode.Usage;
   }
   // curl's -o - is stdout.
@@ -58,9 +58,9 @@ export async function runRequest(
   const sessionName = flags.session ?? flags.sessionReadOnly;
   const session = sessionName === undefined
     ? undefined
-    : await (await import("./session_run.ts")).useSession(sessionName, split, flags);
+    : await (await import("./session_run.ts")).useSession(sessionName, split, flags, context);
   if (session) flags = session.flags;
-  const built = await buildSpec(split, flags);
+  const built = await buildSpec(split, flags, context);
   const writeOut = flags.writeOut === undefined
     ? undefined
     : await (await import("../output/write_out.ts")).parseWriteOut(flags.writeOut);
@@ -73,7 +73,7 @@ export async function runRequest(
   const saving = flags.continue || (flags.download && flags.output === undefined);
   const save = saving ? await import("./request_save.ts") : undefined;
   const resume = await save?.resumeTarget(flags, url, headers);
-  const transport = await parseTransportFlags(flags, flags.verbose);
+  const transport = await parseTransportFlags(flags, context, flags.verbose);
   const spec: RequestSpec = {
     method,
     url,
@@ -88,10 +88,10 @@ export async function runRequest(
   }
   if (flags.save !== undefined) {
     const { reportSaved, saveHttpRequest } = await lazy.saveHttp();
-    await reportSaved(await saveHttpRequest(spec, flags, flags.save));
+    await reportSaved(await saveHttpRequest(spec, flags, flags.save), context.stderr);
   }
-  const out = stdout();
-  const err = stderr();
+  const out = context.stdout;
+  const err = context.stderr;
   if (flags.offline) {
     const { request } = await authorize(spec, { offline: true });
     let prepared = cookies.jar ? withCookies(request, cookies.jar) : request;
@@ -191,6 +191,8 @@ export async function runRequest(
       return await save.saveResponse(response, exchange.request.url, flags, { out, err }, resume);
     }
     await printResponse(response, {
+      out,
+      err,
       // HEAD has only a head to show (curl -I prints it piped too).
       ...(flags.include || method === "HEAD" ? { include: true } : {}),
       ...(flags.silent ? { silent: true } : {}),

@@ -110,7 +110,12 @@ export async function saveResponse(
   }
   if (!response.ok) {
     await note(`Not saved: HTTP ${response.status} ${response.statusText}`.trimEnd());
-    await printResponse(response, { ...(flags.include ? { include: true } : {}), silent: true });
+    await printResponse(response, {
+      out,
+      err,
+      ...(flags.include ? { include: true } : {}),
+      silent: true,
+    });
     return statusExitCode(response.status);
   }
   if (flags.include) await out.write(formatResponseHead(response, out));

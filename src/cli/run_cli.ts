@@ -4,16 +4,15 @@
  */
 import { DialError, ExitCode, InterruptedError } from "../errors.ts";
 import { formatError } from "../output/report.ts";
-import { stderr, writeSync } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
-import { oauth2CacheFailed } from "./oauth2_notice.ts";
+import { processContext } from "./io.ts";
 import { parseArgv } from "./parse.ts";
 import { ROOT, VERSION } from "./program.ts";
 import { defaultConfigDir, joinPath } from "../cache.ts";
 
 /** @returns the config file's path when it exists */
-function existingConfig(): string | undefined {
-  const path = joinPath(defaultConfigDir(), "config.json");
+function existingConfig(env: CliContext["env"]): string | undefined {
+  const path = joinPath(defaultConfigDir(env), "config.json");
   try {
     return Deno.statSync(path).isFile ? path : undefined;
   } catch {
@@ -26,55 +25,77 @@ const TERMINATED = 143;
 /** The exit code after SIGHUP (the terminal went away): 128 + 1, as a shell reports it. */
 const HUNG_UP = 129;
 
+/** A run's I/O given by its caller (a test), instead of the process's. */
+export type CliIo = Omit<CliContext, "signal"> & {
+  /** Aborting it stands for Ctrl-C. */
+  signal?: AbortSignal;
+};
+
 /**
  * @param args the command-line arguments, without the program name
+ * @param io the run's streams and environment; default the process's, with Ctrl-C and SIGTERM
+ * handled
  * @returns the exit code
  */
-export async function run(args: string[]): Promise<number> {
+export async function run(args: string[], io?: CliIo): Promise<number> {
+  if (io) {
+    const context = { ...io, signal: io.signal ?? new AbortController().signal };
+    return await runIn(args, context, () => ExitCode.Interrupted);
+  }
   const controller = new AbortController();
-  const context: CliContext = { signal: controller.signal };
   const signals = listenForSignals(controller);
-  const interrupted = signals.code;
+  try {
+    return await runIn(args, processContext(controller.signal), signals.code);
+  } finally {
+    signals.stop();
+  }
+}
+
+async function runIn(
+  args: string[],
+  context: CliContext,
+  interrupted: () => number,
+): Promise<number> {
   try {
     let invocation = parseArgv(ROOT, args);
     // The config file is read only when it exists (one stat otherwise).
     const configFile = invocation.kind === "run" && invocation.path.length === 1
-      ? existingConfig()
+      ? existingConfig(context.env)
       : undefined;
     if (configFile && invocation.kind === "run") {
       const { configure, loadConfig } = await import("./config.ts");
       const config = await loadConfig(configFile);
-      if (config) invocation = await configure(ROOT, args, invocation, config);
+      if (config) invocation = await configure(ROOT, args, invocation, config, context);
     }
     switch (invocation.kind) {
       case "version":
-        writeSync("stdout", `${VERSION}\n`);
+        await context.stdout.write(`${VERSION}\n`);
         return ExitCode.OK;
       case "help": {
         const { helpText } = await import("./help.ts");
-        writeSync(invocation.error ? "stderr" : "stdout", helpText(invocation.path));
+        const sink = invocation.error ? context.stderr : context.stdout;
+        await sink.write(helpText(invocation.path));
         return invocation.error ? ExitCode.Usage : ExitCode.OK;
       }
       case "run": {
         const code = await invocation.run(invocation.values, context);
-        if (controller.signal.aborted) return interrupted();
+        if (context.signal.aborted) return interrupted();
         // A token that could not be saved was reported on stderr; scripts must notice it too.
-        return code === ExitCode.OK && oauth2CacheFailed() ? ExitCode.Failure : code;
+        const cacheFailed = context.notices.some((notice) => notice.kind === "cache_write");
+        return code === ExitCode.OK && cacheFailed ? ExitCode.Failure : code;
       }
     }
   } catch (error) {
-    const err = stderr();
-    if (controller.signal.aborted) return interrupted();
+    const err = context.stderr;
+    if (context.signal.aborted) return interrupted();
     // The remedies' words load only when there is an error to word.
     const hint = error instanceof DialError
       ? (await import("./cli_remedies.ts")).cliHint(error)
       : undefined;
     await err.write(formatError(error, err, hint));
     if (error instanceof DialError) return error.exitCode;
-    if (Deno.env.get("DIAL_DEBUG") && error instanceof Error) await err.write(`${error.stack}\n`);
+    if (context.env("DIAL_DEBUG") && error instanceof Error) await err.write(`${error.stack}\n`);
     return ExitCode.Failure;
-  } finally {
-    signals.stop();
   }
 }
 

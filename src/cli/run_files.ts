@@ -8,18 +8,11 @@ import { ExitCode, statusExitCode } from "../errors.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
-import {
-  escapeControls,
-  isBrokenPipe,
-  paint,
-  shown,
-  stderr,
-  stdout,
-  Style,
-} from "../output/terminal.ts";
+import { escapeControls, isBrokenPipe, paint, shown, Style } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
-import { showAuthorizationUrl } from "./oauth2_browser.ts";
-import { reportOAuth2Notice } from "./oauth2_notice.ts";
+import { authorizationUrlShower } from "./oauth2_browser.ts";
+import { oauth2NoticeReporter } from "./oauth2_notice.ts";
+import { defaultCacheDir } from "../cache.ts";
 import { dirOf, prepareFileRun, readHttpFile } from "./file_setup.ts";
 import type { RunFlagValues } from "./file_run.ts";
 
@@ -44,18 +37,23 @@ export async function runFiles(
   flags: RunFlagValues,
   context: CliContext,
 ): Promise<number> {
-  const file = await readHttpFile(path);
-  const setup = await prepareFileRun(flags, flags.verbose);
+  const file = await readHttpFile(path, context);
+  const setup = await prepareFileRun(flags, context, flags.verbose);
   const environment = await setup.environmentFor(dirOf(path));
-  const out = stdout();
-  const err = stderr();
+  const out = context.stdout;
+  const err = context.stderr;
   let printed = 0;
   try {
     await runHttpFile(file, {
       names,
       ...(environment ? { environment } : {}),
       overrides: setup.overrides,
-      oauth2: { openBrowser: showAuthorizationUrl, notify: reportOAuth2Notice },
+      oauth2: {
+        cacheDir: defaultCacheDir(context.env),
+        openBrowser: authorizationUrlShower(context),
+        notify: oauth2NoticeReporter(context),
+      },
+      env: context.env,
       send: {
         transport: setup.transport,
         signal: context.signal,
@@ -93,6 +91,8 @@ export async function runFiles(
             if (flags.include || out.isTerminal) await out.write(formatResponseHead(response, out));
           } else {
             await printResponse(response, {
+              out,
+              err,
               ...(flags.include ? { include: true } : {}),
               ...(flags.silent ? { silent: true } : {}),
               ...(flags.output !== undefined ? { outputFile: flags.output } : {}),

@@ -11,7 +11,7 @@ import { appendRequest, type RequestModel, writeHttpRequest } from "../files/wri
 import { isCredentialName } from "../credential_name.ts";
 import { DialError, ErrorCode, UsageError } from "../errors.ts";
 import type { BodySource, RequestSpec } from "../http/request_spec.ts";
-import { shown, stderr } from "../output/terminal.ts";
+import { shown, type Sink } from "../output/terminal.ts";
 import { reveal } from "../secret.ts";
 import type { RequestFlagValues } from "./request.ts";
 
@@ -253,9 +253,9 @@ function writeFailure(path: string, error: unknown): DialError {
  * Tells the user where the request and its secrets went.
  *
  * @param saved what was written
+ * @param err the run's stderr
  */
-export async function reportSaved(saved: SavedRequest): Promise<void> {
-  const err = stderr();
+export async function reportSaved(saved: SavedRequest, err: Sink): Promise<void> {
   let text = `Saved the request to ${saved.file}`;
   if (saved.privateFile && saved.secrets.length) {
     text += `; ${saved.secrets.map((s) => `{{${s}}}`).join(", ")} in ${saved.privateFile}` +

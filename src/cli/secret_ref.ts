@@ -6,27 +6,23 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
-
-let stdinReader: string | undefined;
+import type { CliContext } from "./context.ts";
 
 /**
  * Claims standard input for one flag or body; a second claim in the same run is exit 2.
  *
+ * @param context the run, which remembers the claim
  * @param who the flag, e.g. `-B @-` or `-d @-`
  * @throws {UsageError} when another flag already reads standard input
  */
-export function claimStdin(who: string): void {
-  if (stdinReader !== undefined && stdinReader !== who) {
-    throw new UsageError(`Both ${stdinReader} and ${who} read standard input`, {
+export function claimStdin(context: CliContext, who: string): void {
+  const reader = context.stdinClaimedBy;
+  if (reader !== undefined && reader !== who) {
+    throw new UsageError(`Both ${reader} and ${who} read standard input`, {
       hint: "only one flag or body per run may read stdin; give the other from a file or @env:NAME",
     });
   }
-  stdinReader = who;
-}
-
-/** @returns the flag that claimed standard input, if one did */
-export function stdinClaimedBy(): string | undefined {
-  return stdinReader;
+  context.stdinClaimedBy = who;
 }
 
 /**
@@ -45,25 +41,30 @@ export function isReference(value: string): boolean {
  *
  * @param value the flag value as written
  * @param flag the flag, for messages, e.g. `-B`
+ * @param context the run: its stdin and environment
  * @returns the secret text
  * @throws {UsageError} for a missing or unreadable file, an unset variable, or a second reader
  * of standard input
  */
-export async function resolveReference(value: string, flag: string): Promise<string> {
+export async function resolveReference(
+  value: string,
+  flag: string,
+  context: CliContext,
+): Promise<string> {
   if (value.startsWith("@@")) return value.slice(1);
   if (!isReference(value)) return value;
   const where = /[=:]$/.test(flag) ? `${flag}${value}` : `${flag} ${value}`;
   if (value === "@-") {
-    claimStdin(where);
-    return chomp(await new Response(Deno.stdin.readable).text());
+    claimStdin(context, where);
+    return chomp(await new Response(context.stdin.readable).text());
   }
   if (value.startsWith("@exec:")) {
     const { runCredentialHelper } = await import("./credential_helper.ts");
-    return await runCredentialHelper(value.slice(6), where);
+    return await runCredentialHelper(value.slice(6), where, context);
   }
   if (value.startsWith("@env:")) {
     const name = value.slice(5);
-    const text = name === "" ? undefined : Deno.env.get(name);
+    const text = name === "" ? undefined : context.env(name);
     if (text === undefined) {
       throw new UsageError(`Cannot read ${where}: the environment variable ${name} is not set`, {
         hint: `export ${name || "NAME"} before running dial`,

@@ -10,7 +10,7 @@
  * @see https://httpie.io/docs/cli/sessions
  * @module
  */
-import { defaultConfigDir, joinPath, writePrivateFile } from "../cache.ts";
+import { joinPath, writePrivateFile } from "../cache.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { UsageError } from "../errors.ts";
 import { CookieJar } from "../http/cookies.ts";
@@ -39,6 +39,8 @@ export interface Session {
   sameOrigin: boolean;
   /** Whether it is written back. */
   readOnly: boolean;
+  /** dial's configuration directory, which holds named sessions. */
+  configDir: string;
 }
 
 /** Headers HTTPie does not keep in a session: they describe one request. */
@@ -48,10 +50,16 @@ const ONE_REQUEST = /^(content-|if-)/i;
  * @param value the --session or --session-read-only value
  * @param url the request URL
  * @param readOnly whether to keep the file as it is
+ * @param configDir dial's configuration directory (named sessions live there)
  * @returns the session (empty when its file does not exist yet)
  * @throws {UsageError} for a bad name or an unreadable file
  */
-export async function openSession(value: string, url: URL, readOnly: boolean): Promise<Session> {
+export async function openSession(
+  value: string,
+  url: URL,
+  readOnly: boolean,
+  configDir: string,
+): Promise<Session> {
   const isPath = value.includes("/") || value.includes("\\") || value.endsWith(".json");
   if (!isPath && !/^[\w.-]+$/.test(value)) {
     throw new UsageError(`Invalid session name "${value}": use letters, digits, ".", "_" or "-"`, {
@@ -59,7 +67,7 @@ export async function openSession(value: string, url: URL, readOnly: boolean): P
     });
   }
   const host = url.host.replace(/[^\w.-]/g, "_");
-  const path = isPath ? value : joinPath(defaultConfigDir(), "sessions", host, `${value}.json`);
+  const path = isPath ? value : joinPath(configDir, "sessions", host, `${value}.json`);
   let text: string | undefined;
   try {
     text = await Deno.readTextFile(path);
@@ -71,7 +79,7 @@ export async function openSession(value: string, url: URL, readOnly: boolean): P
   const data = text === undefined
     ? { origin: url.origin, headers: [], cookies: "" }
     : parseSession(text, path);
-  return { path, data, sameOrigin: data.origin === url.origin, readOnly };
+  return { path, data, sameOrigin: data.origin === url.origin, readOnly, configDir };
 }
 
 function parseSession(text: string, path: string): SessionData {
@@ -184,7 +192,7 @@ export async function saveSession(session: Session, update: SessionUpdate): Prom
     ...(auth ? { auth } : {}),
     cookies: update.jar ? update.jar.serialize() : base.cookies,
   };
-  await writeSession(session.path, JSON.stringify(data, null, 2) + "\n");
+  await writeSession(session.path, JSON.stringify(data, null, 2) + "\n", session.configDir);
   return notes;
 }
 
@@ -200,8 +208,8 @@ export function sessionJar(session: Session): CookieJar | undefined {
   return jar;
 }
 
-async function writeSession(path: string, text: string): Promise<void> {
-  if (path.startsWith(defaultConfigDir())) return await writePrivateFile(path, text);
+async function writeSession(path: string, text: string, configDir: string): Promise<void> {
+  if (path.startsWith(configDir)) return await writePrivateFile(path, text);
   // A path the user named: atomic and 0600, its directory left as it is.
   const temp = `${path}.${crypto.randomUUID()}.tmp`;
   try {

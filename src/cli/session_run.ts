@@ -3,6 +3,8 @@
  * (the command line's win), its cookies the run's jar; after the exchange it is written back.
  * @module
  */
+import type { CliContext } from "./context.ts";
+import { defaultConfigDir } from "../cache.ts";
 import { reveal } from "../secret.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { parseUrl } from "../http/values.ts";
@@ -33,9 +35,15 @@ export async function useSession(
   name: string,
   words: Words,
   flags: RequestFlagValues,
+  context: CliContext,
 ): Promise<SessionRun> {
   const url = parseUrl(words.urlWord, undefined, true);
-  const session: Session = await openSession(name, url, flags.sessionReadOnly !== undefined);
+  const session: Session = await openSession(
+    name,
+    url,
+    flags.sessionReadOnly !== undefined,
+    defaultConfigDir(context.env),
+  );
   const itemNames = words.items.length > 0
     ? (await import("./request_items.ts")).headerNames(words.items)
     : [];

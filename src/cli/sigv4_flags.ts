@@ -9,6 +9,7 @@ import { parseSigV4Value } from "../auth/sigv4_value.ts";
 import { UsageError } from "../errors.ts";
 import { Secret } from "../secret.ts";
 import { resolveReference } from "./secret_ref.ts";
+import type { CliContext } from "./context.ts";
 
 /** The flags this reads. */
 export interface SigV4Flags {
@@ -22,6 +23,7 @@ export interface SigV4Flags {
  * @param flags `--aws-sigv4` and `--aws-session-token`
  * @param setters the other flags that set Authorization (`-u` is the key pair here)
  * @param basic what `-u` gave, if it was given
+ * @param context the run: its environment and stdin
  * @returns the SigV4 authorization
  * @throws {UsageError} without credentials, with a flag that sets Authorization otherwise, or
  * for a bad value
@@ -30,6 +32,7 @@ export async function sigv4Authorization(
   flags: SigV4Flags,
   setters: string[],
   basic: Authorization | undefined,
+  context: CliContext,
 ): Promise<Authorization> {
   if (flags.awsSigv4 === undefined) throw new UsageError("--aws-session-token needs --aws-sigv4");
   const other = setters.find((s) => s !== "-u");
@@ -46,8 +49,8 @@ export async function sigv4Authorization(
     accessKeyId = basic.username;
     secretAccessKey = basic.password;
   } else {
-    const id = Deno.env.get("AWS_ACCESS_KEY_ID");
-    const secret = Deno.env.get("AWS_SECRET_ACCESS_KEY");
+    const id = context.env("AWS_ACCESS_KEY_ID");
+    const secret = context.env("AWS_SECRET_ACCESS_KEY");
     if (!id || !secret) {
       throw new UsageError("--aws-sigv4 needs credentials", {
         hint:
@@ -56,11 +59,13 @@ export async function sigv4Authorization(
     }
     accessKeyId = id;
     secretAccessKey = new Secret(secret);
-    const token = Deno.env.get("AWS_SESSION_TOKEN");
+    const token = context.env("AWS_SESSION_TOKEN");
     if (token) sessionToken = new Secret(token);
   }
   if (flags.awsSessionToken !== undefined) {
-    sessionToken = new Secret(await resolveReference(flags.awsSessionToken, "--aws-session-token"));
+    sessionToken = new Secret(
+      await resolveReference(flags.awsSessionToken, "--aws-session-token", context),
+    );
   }
   return {
     kind: "aws-sigv4",

@@ -7,7 +7,7 @@ import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { BoundedWriter } from "../output/bounded_writer.ts";
 import { warn } from "../output/report.ts";
 import { type EventFormat, formatEvent } from "../output/stream.ts";
-import { escapeControls, isBrokenPipe, shown, stderr, stdout } from "../output/terminal.ts";
+import { escapeControls, isBrokenPipe, shown } from "../output/terminal.ts";
 import type { RequestSpec } from "../http/request_spec.ts";
 import { SseSession, type SseSessionEvent } from "../stream/sse_session.ts";
 import { parseAuthFlags } from "./auth_flags.ts";
@@ -95,7 +95,7 @@ export async function runSse(
   const parsedBody = await parseBodyFlags({
     ...flags,
     json: typeof flags.json === "string" ? flags.json : undefined,
-  });
+  }, context);
   const { method, url } = methodAndUrl(first, second, parsedBody.body !== undefined);
   if (parsedBody.body && (method === "GET" || method === "HEAD")) {
     throw new UsageError(`A request body cannot be sent with ${method}`, {
@@ -107,11 +107,11 @@ export async function runSse(
   if (flags.lastEventId !== undefined && /[\0\r\n]/.test(flags.lastEventId)) {
     throw new UsageError(`Invalid --last-event-id: it cannot hold NUL, CR or LF`);
   }
-  const auth = await parseAuthFlags(flags, url);
+  const auth = await parseAuthFlags(flags, url, context);
   // A stdin body is read once so that every reconnection can send it again.
   let body = parsedBody.body;
   if (body?.kind === "stdin") {
-    const text = await new Response(Deno.stdin.readable).text();
+    const text = await new Response(body.stream).text();
     body = { kind: "text", text, ...(body.contentType ? { contentType: body.contentType } : {}) };
   }
   // --json implies Accept: application/json; this endpoint answers with an event stream.
@@ -124,12 +124,12 @@ export async function runSse(
     ...(body ? { body } : {}),
   };
 
-  const out = stdout();
-  const err = stderr();
+  const out = context.stdout;
+  const err = context.stderr;
   const format: EventFormat = jsonOutput ? "json" : flags.events ? "events" : "data";
   const wanted = new Set(flags.event);
   const verbose = flags.verbose;
-  const transport = await parseTransportFlags(flags, flags.verbose);
+  const transport = await parseTransportFlags(flags, context, flags.verbose);
   const timers = limitTimers(limits, url.host);
   const session = new SseSession(spec, {
     signal: AbortSignal.any([context.signal, timers.signal]),

@@ -16,10 +16,11 @@ import {
 } from "../files/reporters.ts";
 import { runHttpFile } from "../files/run_http_file.ts";
 import { CookieJar } from "../http/cookies.ts";
-import { paint, shown, stderr, stdout, Style } from "../output/terminal.ts";
+import { paint, shown, Style } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
-import { showAuthorizationUrl } from "./oauth2_browser.ts";
-import { reportOAuth2Notice } from "./oauth2_notice.ts";
+import { authorizationUrlShower } from "./oauth2_browser.ts";
+import { oauth2NoticeReporter } from "./oauth2_notice.ts";
+import { defaultCacheDir } from "../cache.ts";
 import { dirOf, prepareFileRun, readHttpFile } from "./file_setup.ts";
 import type { TestFlagValues } from "./file_test.ts";
 
@@ -50,9 +51,9 @@ export async function testFiles(
     }
   }
   const files = await collectFiles(paths);
-  const setup = await prepareFileRun(flags, false);
-  const out = stdout();
-  const err = stderr();
+  const setup = await prepareFileRun(flags, context, false);
+  const out = context.stdout;
+  const err = context.stderr;
   const live = flags.reporter === "pretty" || flags.reportFile !== undefined;
   const report: TestReport = { cases: [], durationMs: 0 };
   const globals = new Map<string, string>();
@@ -62,12 +63,17 @@ export async function testFiles(
   let stop = false;
   for (const path of files) {
     if (stop) break;
-    const file = await readHttpFile(path);
+    const file = await readHttpFile(path, context);
     const environment = await setup.environmentFor(dirOf(path));
     await runHttpFile(file, {
       ...(environment ? { environment } : {}),
       overrides: setup.overrides,
-      oauth2: { openBrowser: showAuthorizationUrl, notify: reportOAuth2Notice },
+      oauth2: {
+        cacheDir: defaultCacheDir(context.env),
+        openBrowser: authorizationUrlShower(context),
+        notify: oauth2NoticeReporter(context),
+      },
+      env: context.env,
       globals,
       cookies,
       keepGoing: true,

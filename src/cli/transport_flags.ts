@@ -4,10 +4,10 @@
  * `--unix-socket`; one declaration, one translation to the core's {@link TransportOptions}.
  * @module
  */
+import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors.ts";
 import type { TransportOptions, TransportPlan } from "../http/plan.ts";
 import { warn } from "../output/report.ts";
-import { stderr } from "../output/terminal.ts";
 import { Secret } from "../secret.ts";
 import { flags, type FlagValues } from "./declare.ts";
 
@@ -111,12 +111,14 @@ async function readPem(path: string, flag: string): Promise<string> {
  * values, and (with `verbose`) reports proxies and bridges on stderr. `-k` warns on stderr.
  *
  * @param flags the flag values
+ * @param context the run: its stderr and environment (proxy variables)
  * @param verbose print each route's proxy and bridge once
  * @returns the options for `send()`, sessions and the UI server
  * @throws {UsageError} for unreadable files or bad values
  */
 export async function parseTransportFlags(
   flags: TransportFlagValues,
+  context: CliContext,
   verbose = false,
 ): Promise<TransportOptions> {
   if ((flags.cert === undefined) !== (flags.key === undefined)) {
@@ -134,7 +136,7 @@ export async function parseTransportFlags(
   const { describePlan, parseAddressOverrides } = await import("../http/plan.ts");
   parseAddressOverrides(flags.resolve, "--resolve");
   parseAddressOverrides(flags.connectTo, "--connect-to");
-  const err = stderr();
+  const err = context.stderr;
   const told = new Set<string>();
   const onRoute = (plan: TransportPlan) => {
     const text = verbose ? describePlan(plan).map((line) => line + "\n").join("") : "";
@@ -156,6 +158,7 @@ export async function parseTransportFlags(
     ...(flags.resolve.length ? { resolve: flags.resolve } : {}),
     ...(flags.connectTo.length ? { connectTo: flags.connectTo } : {}),
     ...(flags.unixSocket !== undefined ? { unixSocket: flags.unixSocket } : {}),
+    env: context.env,
     onRoute,
     ...(verbose
       ? {

@@ -45,7 +45,9 @@ export const uiCommand = command({
   run: async ({ args, flags }, context) => {
     const { runUi } = await lazy.ui();
     await runUi({
-      transport: await parseTransportFlags(flags),
+      transport: await parseTransportFlags(flags, context),
+      out: context.stdout,
+      err: context.stderr,
       port: flags.port ?? 0,
       open: flags.open,
       workspace: args.dir ?? ".",

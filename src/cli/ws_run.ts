@@ -7,14 +7,13 @@ import { formatRequestHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { type BinaryEncoding, formatMessage } from "../output/stream.ts";
 import { BoundedWriter } from "../output/bounded_writer.ts";
-import { escapeControls, isBrokenPipe, shown, stderr, stdout } from "../output/terminal.ts";
+import { escapeControls, isBrokenPipe, shown } from "../output/terminal.ts";
 import {
   type WebSocketCloseInfo,
   WebSocketSession,
   type WebSocketSessionEvent,
 } from "../stream/ws_session.ts";
 import { parseAuthFlags, refuseDigest } from "./auth_flags.ts";
-import { stdinClaimedBy } from "./secret_ref.ts";
 import type { CliContext } from "./context.ts";
 import { parseJsonText, parseUrl } from "../http/values.ts";
 import type { WsFlagValues } from "./ws.ts";
@@ -42,20 +41,20 @@ export async function runWs(
     }
   }
   const { wait: waitMs, ping: pingMs, maxMessages, timeout: timeoutMs } = flags;
-  const auth = await parseAuthFlags(flags, url);
+  const auth = await parseAuthFlags(flags, url, context);
   refuseDigest(auth.auth, "dial ws");
 
-  const out = stdout();
-  const err = stderr();
+  const out = context.stdout;
+  const err = context.stderr;
   // Timestamps and arrows only when a person both types and reads.
-  const interactive = Deno.stdin.isTerminal() && out.isTerminal;
+  const interactive = context.stdin.isTerminal && out.isTerminal;
   const binary: BinaryEncoding = flags.hex ? "hex" : "base64";
   const session = new WebSocketSession(
     { method: "GET", url, headers: auth.headers, auth: auth.auth },
     {
       protocols: flags.subprotocol,
       signal: context.signal,
-      transport: await parseTransportFlags(flags, flags.verbose),
+      transport: await parseTransportFlags(flags, context, flags.verbose),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(pingMs !== undefined
         ? { keepAlive: { intervalMs: pingMs, data: flags.pingMessage } }
@@ -129,7 +128,7 @@ export async function runWs(
   }
   const onAbort = () => done.resolve("interrupted");
   context.signal.addEventListener("abort", onAbort, { once: true });
-  const pump = pumpStdin(session, {
+  const pump = pumpStdin(session, context, {
     binary: flags.binary,
     json: flags.json,
     interactive,
@@ -205,18 +204,22 @@ interface PumpOptions {
 }
 
 /** Sends stdin: all of it as one binary message, or each line as a text message. */
-async function pumpStdin(session: WebSocketSession, options: PumpOptions): Promise<void> {
+async function pumpStdin(
+  session: WebSocketSession,
+  context: CliContext,
+  options: PumpOptions,
+): Promise<void> {
   // A credential read stdin (e.g. -B @-): there are no messages to send.
-  if (stdinClaimedBy()) return;
+  if (context.stdinClaimedBy) return;
   if (options.binary) {
-    const bytes = new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer());
+    const bytes = new Uint8Array(await new Response(context.stdin.readable).arrayBuffer());
     if (session.state === "open") session.send(bytes);
     return;
   }
-  const err = stderr();
+  const err = context.stderr;
   if (options.prompt) await options.print(() => err.write("> "));
   let lineNumber = 0;
-  for await (const line of readLines(Deno.stdin.readable)) {
+  for await (const line of readLines(context.stdin.readable)) {
     lineNumber++;
     if (session.state !== "open") return;
     if (options.interactive && line.trim() === "") {

@@ -5,6 +5,7 @@
  * not run yet. Nothing here prints: the caller is told of each exchange, log line and test.
  * @module
  */
+import { processEnv } from "../env.ts";
 import { DialError, UsageError } from "../errors.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { reveal } from "../secret.ts";
@@ -291,7 +292,7 @@ class FileRunner {
       request: requestVariables,
       ...(this.options.environment ? { shared: this.options.environment.shared } : {}),
       ...(this.dotenv ? { dotenv: this.dotenv } : {}),
-      env: this.options.env ?? ((name) => Deno.env.get(name)),
+      env: this.options.env ?? processEnv,
       responses: (name) => this.responses.get(name),
       auth: this.authValues,
     };

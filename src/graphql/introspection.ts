@@ -3,6 +3,7 @@
  * identity (a hash of the credentials, never the credentials themselves).
  * @module
  */
+import type { EnvLookup } from "../env.ts";
 import { defaultCacheDir, joinPath, writePrivateFile } from "../cache.ts";
 import { getIntrospectionQuery } from "graphql";
 import { DialError, ErrorCode, NotGraphQLError, type Remedy } from "../errors.ts";
@@ -152,9 +153,12 @@ export async function cachedIntrospection(
   );
 }
 
-/** @returns the cache directory of introspection results */
-export function introspectionCacheDir(): string {
-  return joinPath(defaultCacheDir(), "graphql");
+/**
+ * @param env where to read the cache directory's variables (default: the process's)
+ * @returns the cache directory of introspection results
+ */
+export function introspectionCacheDir(env?: EnvLookup): string {
+  return joinPath(defaultCacheDir(env), "graphql");
 }
 
 /**

@@ -63,9 +63,7 @@ export async function settleBody(
   }
   if (length !== undefined) return { request, framing: { length } };
   // A pipe: read what fits, then decide.
-  const source = body.kind === "stdin"
-    ? Deno.stdin.readable
-    : ReadableStream.from(bodyChunks(body));
+  const source = body.kind === "stdin" ? body.stream : ReadableStream.from(bodyChunks(body));
   const reader = source.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -130,7 +128,7 @@ export function openBody(source: BodySource): BodyInit {
     case "bytes":
       return source.bytes;
     case "stdin":
-      return Deno.stdin.readable;
+      return source.stream;
     case "stream":
       return source.stream;
     default:
@@ -171,7 +169,10 @@ export async function* bodyChunks(source: BodySource): AsyncGenerator<Uint8Array
       continue;
     }
     if (segment === STDIN_PATH) {
-      yield* Deno.stdin.readable;
+      if (source.kind !== "form" || !source.stdin) {
+        throw new Error("a form field reads stdin: give form.stdin");
+      }
+      yield* source.stdin;
       continue;
     }
     using file = await Deno.open(segment);

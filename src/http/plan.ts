@@ -9,7 +9,8 @@
 import { bareHost, joinHostPort, portOf } from "./authority.ts";
 import { UsageError } from "../errors.ts";
 import type { Secret } from "../secret.ts";
-import { chooseProxy, denoEnv, type EnvLookup, type ProxyChoice } from "./proxy.ts";
+import { chooseProxy, type ProxyChoice } from "./proxy.ts";
+import { type EnvLookup, processEnv } from "../env.ts";
 import { trustFor, type TrustStore } from "./trust.ts";
 
 /** TLS, proxy and connection settings shared by every request of a run or a script. */
@@ -193,7 +194,7 @@ export function planFor(
   const target = `${url.hostname}:${port}`;
   const { endpoint: direct, override } = overrideFor(url, options);
   const chosen = options.unixSocket === undefined
-    ? chooseProxy(url, { ...options, env: options.env ?? denoEnv })
+    ? chooseProxy(url, { ...options, env: options.env ?? processEnv })
     : undefined;
   let endpoint = direct;
   let proxy: TransportPlan["proxy"];
@@ -286,5 +287,5 @@ export function describePlan(plan: TransportPlan): string[] {
 
 /** Reads an environment variable through the options' lookup. */
 export function envOf(options: TransportOptions): EnvLookup {
-  return options.env ?? denoEnv;
+  return options.env ?? processEnv;
 }

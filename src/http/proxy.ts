@@ -6,18 +6,9 @@
  */
 import { bareHost, hostPort, portOf } from "./authority.ts";
 import { UsageError } from "../errors.ts";
+import { type EnvLookup, processEnv } from "../env.ts";
 
-/** Reads an environment variable; tests pass their own. */
-export type EnvLookup = (name: string) => string | undefined;
-
-/** The default {@link EnvLookup}: `Deno.env.get`, undefined when env access is denied. */
-export const denoEnv: EnvLookup = (name) => {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-};
+export type { EnvLookup };
 
 /** Where a proxy setting came from, for `-v` and error hints. */
 export type ProxySource = "--proxy" | "HTTP_PROXY" | "HTTPS_PROXY";
@@ -96,7 +87,7 @@ export interface ProxySettings {
  * @throws {UsageError} when a proxy setting is not a valid URL
  */
 export function chooseProxy(url: URL, settings: ProxySettings = {}): ProxyChoice | undefined {
-  const env = settings.env ?? denoEnv;
+  const env = settings.env ?? processEnv;
   const secure = url.protocol === "https:" || url.protocol === "wss:";
   let choice: ProxyChoice | undefined;
   if (settings.proxy !== undefined) {

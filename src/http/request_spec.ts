@@ -33,10 +33,16 @@ export type FormField =
 export type BodySource =
   | { kind: "text"; text: string; contentType?: string }
   | { kind: "file"; path: string; contentType?: string }
-  | { kind: "stdin"; contentType?: string }
+  | { kind: "stdin"; stream: ReadableStream<Uint8Array>; contentType?: string }
   | { kind: "bytes"; bytes: Uint8Array<ArrayBuffer>; contentType?: string }
   | { kind: "stream"; stream: ReadableStream<Uint8Array>; contentType?: string }
-  | { kind: "form"; fields: FormField[]; boundary: string };
+  | {
+    kind: "form";
+    fields: FormField[];
+    boundary: string;
+    /** What a field with the path "-" reads (the CLI's stdin, for `-F f=@-`). */
+    stdin?: ReadableStream<Uint8Array>;
+  };
 
 /** A request before credentials are resolved. */
 export interface RequestSpec {

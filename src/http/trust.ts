@@ -5,7 +5,7 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
-import { denoEnv, type EnvLookup } from "./proxy.ts";
+import { type EnvLookup, processEnv } from "../env.ts";
 import {
   namesHost,
   type SelfSignedCertificate,
@@ -116,7 +116,7 @@ function dirPems(dirs: string): TrustSource[] {
 export function trustFor(options: TrustOptions): TrustStore {
   const cached = cache.get(options);
   if (cached) return cached;
-  const env = options.env ?? denoEnv;
+  const env = options.env ?? processEnv;
   const sources: TrustSource[] = [];
   const certFile = env("SSL_CERT_FILE");
   if (certFile) {

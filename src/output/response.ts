@@ -7,7 +7,7 @@ import { headerText } from "../http/wire.ts";
 import { formatResponseHead } from "./http.ts";
 import type { JsonSyntaxError } from "./json_stream.ts";
 import { warn } from "./report.ts";
-import { escapeControls, pipeToStdout, type Sink, stderr, stdout } from "./terminal.ts";
+import { escapeControls, pipeToSink, type Sink } from "./terminal.ts";
 
 /** Options for {@link printResponse}. */
 export interface PrintResponseOptions {
@@ -24,10 +24,10 @@ export interface PrintResponseOptions {
    * characters escaped, as on a terminal, so `--pretty all | less -R` is safe.
    */
   pretty?: Pretty;
-  /** Where stdout goes; tests may pass a buffer. */
-  out?: Sink;
+  /** Standard output, or a test buffer. */
+  out: Sink;
   /** Where notes go. */
-  err?: Sink;
+  err: Sink;
 }
 
 /** `--pretty` values. */
@@ -50,10 +50,9 @@ const TEXT_TYPE =
  */
 export async function printResponse(
   response: Response,
-  options: PrintResponseOptions = {},
+  options: PrintResponseOptions,
 ): Promise<void> {
-  const out = options.out ?? stdout();
-  const err = options.err ?? stderr();
+  const { out, err } = options;
   const toTerminal = out.isTerminal && !options.outputFile;
   const pretty = options.pretty ?? (toTerminal ? "all" : "none");
   // Shown to a person: on a terminal, or styled on purpose for a pager.
@@ -72,8 +71,7 @@ export async function printResponse(
     const { saveReplacing } = await import("./save_file.ts");
     await saveReplacing(response, options.outputFile, { err, silent: options.silent ?? false });
   } else if (!display) {
-    if (options.out) { for await (const chunk of body) await out.write(chunk); }
-    else await pipeToStdout(body);
+    await pipeToSink(body, out);
   } else {
     const encoding = undecodedEncoding(response.headers);
     if (encoding !== undefined) {

@@ -1,5 +1,6 @@
 /**
- * The one place dial writes to stdout and stderr, and the colour policy.
+ * Outputs as dial writes to them ({@link Sink}: stdout, stderr, a test buffer), the colour
+ * policy, and terminal safety. The process's own streams are opened in `src/cli/io.ts`.
  * @module
  */
 
@@ -13,51 +14,55 @@ export interface Sink {
   readonly isTerminal: boolean;
   /** Whether to use ANSI colours. */
   readonly color: boolean;
+  /** The underlying stream of a file, for copies that stay out of JavaScript. */
+  readonly writable?: WritableStream<Uint8Array>;
 }
 
-async function writeAll(file: Deno.FsFile | typeof Deno.stdout, data: string | Uint8Array) {
+/**
+ * Writes all of the text or bytes to a file.
+ *
+ * @param file an open file, or a standard stream
+ * @param data the text or bytes
+ */
+export async function writeAll(
+  file: { write(p: Uint8Array): Promise<number> },
+  data: string | Uint8Array,
+): Promise<void> {
   let bytes = typeof data === "string" ? encoder.encode(data) : data;
   while (bytes.length > 0) bytes = bytes.subarray(await file.write(bytes));
 }
 
-function colorWanted(isTerminal: boolean): boolean {
-  if (Deno.env.get("NO_COLOR")) return false;
-  if (Deno.env.get("FORCE_COLOR")) return true;
+/**
+ * Whether to colour an output, as `NO_COLOR` and `FORCE_COLOR` say.
+ *
+ * @param isTerminal whether a person is looking at it
+ * @param env the run's environment
+ * @returns whether to use ANSI colours
+ */
+export function colorWanted(
+  isTerminal: boolean,
+  env: (name: string) => string | undefined,
+): boolean {
+  if (env("NO_COLOR")) return false;
+  if (env("FORCE_COLOR")) return true;
   return isTerminal;
 }
 
-function fileSink(file: typeof Deno.stdout | typeof Deno.stderr): Sink {
-  const isTerminal = file.isTerminal();
-  return {
-    write: (data) => writeAll(file, data),
-    isTerminal,
-    color: colorWanted(isTerminal),
-  };
-}
-
-let stdoutSink: Sink | undefined;
-let stderrSink: Sink | undefined;
-
-/** @returns the process's standard output */
-export function stdout(): Sink {
-  return stdoutSink ??= fileSink(Deno.stdout);
-}
-
-/** @returns the process's standard error */
-export function stderr(): Sink {
-  return stderrSink ??= fileSink(Deno.stderr);
-}
-
 /**
- * Writes a byte stream to the process's standard output without closing it.
+ * Writes a byte stream to an output without closing it.
  *
  * @param body the bytes
+ * @param sink stdout or a test buffer
  * @returns when all bytes are written
  */
-export async function pipeToStdout(body: ReadableStream<Uint8Array>): Promise<void> {
-  // pipeTo between two runtime streams stays out of per-chunk JavaScript promises: about
-  // twice the throughput of a for-await loop and a flat heap (see `deno task bench`).
-  await body.pipeTo(Deno.stdout.writable, { preventClose: true });
+export async function pipeToSink(body: ReadableStream<Uint8Array>, sink: Sink): Promise<void> {
+  if (sink.writable) {
+    // pipeTo between two runtime streams stays out of per-chunk JavaScript promises: about
+    // twice the throughput of a for-await loop and a flat heap (see `deno task bench`).
+    await body.pipeTo(sink.writable, { preventClose: true });
+    return;
+  }
+  for await (const chunk of body) await sink.write(chunk);
 }
 
 /**
@@ -168,16 +173,4 @@ export const Style = {
  */
 export function paint(text: string, style: string, on: boolean): string {
   return on ? `\x1b[${style}m${text}\x1b[0m` : text;
-}
-
-/**
- * Writes text synchronously (help, version and other output printed before exiting).
- *
- * @param stream which standard stream
- * @param text the text
- */
-export function writeSync(stream: "stdout" | "stderr", text: string): void {
-  const file = stream === "stdout" ? Deno.stdout : Deno.stderr;
-  let bytes = encoder.encode(text);
-  while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
 }

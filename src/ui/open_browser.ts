@@ -3,6 +3,7 @@
  * installed, else the default browser (`$BROWSER`, xdg-open, open, start).
  * @module
  */
+import { processEnv } from "../env.ts";
 import { browserCommand, startDetached } from "../auth/oauth2/browser.ts";
 
 /** A way to start a program; tests pass a recorder. */
@@ -40,7 +41,7 @@ export function findExecutable(name: string): string | undefined {
   const isWindows = Deno.build.os === "windows";
   const candidates = name.includes("/") || name.includes("\\")
     ? [name]
-    : (Deno.env.get("PATH") ?? "").split(isWindows ? ";" : ":").filter(Boolean)
+    : (processEnv("PATH") ?? "").split(isWindows ? ";" : ":").filter(Boolean)
       .map((dir) => `${dir}/${name}`);
   for (const path of candidates) {
     try {

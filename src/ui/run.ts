@@ -3,7 +3,7 @@
  * file (no secret in the browser's command line), wait for Ctrl-C.
  * @module
  */
-import { stderr, stdout } from "../output/terminal.ts";
+import type { Sink } from "../output/terminal.ts";
 import { UsageError } from "../errors.ts";
 import { warn } from "../output/report.ts";
 import { openBrowser } from "./open_browser.ts";
@@ -26,6 +26,10 @@ export interface RunUiOptions {
   transport?: TransportOptions;
   /** The workspace folder, where the app's state is kept (`.dial/`). */
   workspace?: string;
+  /** Where the app's URL is printed. */
+  out: Sink;
+  /** Where warnings go. */
+  err: Sink;
 }
 
 /** The workspace's real path, or a usage error naming it. */
@@ -50,7 +54,7 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
  *   so remove the kept response bodies too)
  */
 export async function runUi(options: RunUiOptions): Promise<void> {
-  const err = stderr();
+  const { err } = options;
   const hostname = options.hostname === "localhost" ? "127.0.0.1" : options.hostname;
   if (hostname !== undefined && !LOOPBACK.has(hostname)) {
     await warn(
@@ -70,7 +74,7 @@ export async function runUi(options: RunUiOptions): Promise<void> {
     ...(options.transport ? { transport: options.transport } : {}),
   });
   // Printed for the user (stdout is theirs, not the process table); each link works once.
-  await stdout().write(`${server.url.href}\n`);
+  await options.out.write(`${server.url.href}\n`);
   let handover: Handover | undefined;
   if (options.open) {
     let redeemed = false;

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { testContext } from "../_run_cli.ts";
 import { command, type FlagValues } from "../../src/cli/declare.ts";
 import { helpText } from "../../src/cli/help.ts";
 import { type Invocation, parseArgv } from "../../src/cli/parse.ts";
@@ -37,7 +38,7 @@ async function parse(argv: string[]) {
   const invocation: Invocation = parseArgv(TEST, argv);
   assert.equal(invocation.kind, "run");
   if (invocation.kind === "run") {
-    await invocation.run(invocation.values, { signal: new AbortController().signal });
+    await invocation.run(invocation.values, testContext());
   }
   return last;
 }

@@ -4,6 +4,7 @@
  * the port it resolves and sends it as `redirect_uri` is shown end to end with `--oauth2-port`
  * in tests/e2e/oauth2_login_test.ts.
  */
+import { testContext } from "../_run_cli.ts";
 import assert from "node:assert/strict";
 import { parseArgv } from "../../src/cli/parse.ts";
 import { ROOT } from "../../src/cli/program.ts";
@@ -21,7 +22,10 @@ async function oauth2Options(extra: string[]) {
     ...extra,
   ]);
   assert.equal(invocation.kind, "run");
-  const options = await parseOAuth2Flags(invocation.values.flags as unknown as OAuth2FlagValues);
+  const options = await parseOAuth2Flags(
+    invocation.values.flags as unknown as OAuth2FlagValues,
+    testContext(),
+  );
   assert.ok(options);
   return options;
 }

@@ -103,9 +103,12 @@ Deno.test("send: a 401 with a body from stdin is not retried (the body cannot be
   const auth = await oauth2();
   await send(spec(auth), { fetch: net.fetch });
   net.valid.clear();
-  const exchange = await send(spec(auth, { kind: "stdin" }), {
-    fetch: (input, init) => net.fetch(input, { ...init, body: null }),
-  });
+  const exchange = await send(
+    spec(auth, { kind: "stdin", stream: ReadableStream.from([new Uint8Array([1])]) }),
+    {
+      fetch: (input, init) => net.fetch(input, { ...init, body: null }),
+    },
+  );
   assert.equal(exchange.response.status, 401);
   assert.equal(net.tokens, 1);
 });

@@ -3,6 +3,7 @@
  * @module
  */
 import { writeHandover } from "../../handover.ts";
+import { processEnv } from "../../env.ts";
 
 /**
  * The command that opens a URL: `$BROWSER` when set (the first entry of a colon-separated
@@ -16,7 +17,7 @@ import { writeHandover } from "../../handover.ts";
  */
 export function browserCommand(
   url: URL,
-  browser: string | undefined = Deno.env.get("BROWSER"),
+  browser: string | undefined = processEnv("BROWSER"),
   os: typeof Deno.build.os = Deno.build.os,
 ): string[] {
   const configured = browser?.split(os === "windows" ? ";" : ":").find((s) => s.trim() !== "");
@@ -42,13 +43,18 @@ export function browserCommand(
  * @param url the URL to open
  * @param done when it settles (the login's callback arrived or the login ended), the handover
  *   file is removed; without it, the file is removed when the process exits
+ * @param browser the value of `$BROWSER`, if any (default: the process's)
  * @returns whether the browser command could be started
  */
-export async function openSystemBrowser(url: URL, done?: Promise<unknown>): Promise<boolean> {
+export async function openSystemBrowser(
+  url: URL,
+  done?: Promise<unknown>,
+  browser: string | undefined = processEnv("BROWSER"),
+): Promise<boolean> {
   const handover = await writeHandover(url);
   if (done) done.then(handover.remove, handover.remove);
   else globalThis.addEventListener("unload", handover.remove);
-  const [program, ...args] = browserCommand(handover.fileUrl);
+  const [program, ...args] = browserCommand(handover.fileUrl, browser);
   const started = program !== undefined && startDetached(program, args);
   if (!started) handover.remove();
   return started;
