@@ -3,6 +3,7 @@
  * @module
  */
 
+import { runCli } from "./_run_cli.ts";
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const decoder = new TextDecoder();
 
@@ -24,6 +25,12 @@ export interface DialOptions {
   cwd?: string;
   /** Run this built CLI (`scripts/build_cli.ts`) with `--no-config`, as installed, not main.ts. */
   built?: string;
+  /**
+   * Spawn main.ts as its own process. Without it (and without `cwd` or `built`) dial runs in
+   * this process with its own output, stdin and environment (`runCli`): a process is for what
+   * needs one, such as variables the runtime itself reads at start (`DENO_CERT`).
+   */
+  process?: boolean;
 }
 
 let home: string | undefined;
@@ -34,13 +41,20 @@ export function testHome(): string {
 }
 
 /**
- * Runs `deno run -A main.ts …args` with a clean HOME/XDG_* and NO_COLOR=1.
+ * Runs `dial …args` with a clean HOME/XDG_* and NO_COLOR=1: in this process (`runCli`), or as
+ * `deno run -A main.ts …args` when a process is asked for or needed (`cwd`, `built`).
  *
  * @param args the arguments after `dial`
- * @param options stdin, env, cwd
+ * @param options stdin, env, cwd, process
  * @returns exit code and output
  */
 export async function dial(args: string[], options: DialOptions = {}): Promise<DialResult> {
+  if (!options.process && !options.built && !options.cwd) {
+    return await runCli(args, {
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
+    });
+  }
   const command = new Deno.Command(Deno.execPath(), {
     args: [
       "run",

@@ -27,6 +27,8 @@ async function login(args: string[], options: { mode?: string; home?: string } =
       FAKE_BROWSER_MODE: options.mode ?? "login",
       FAKE_BROWSER_LOG: log,
     },
+    // The browser is dial's child: it inherits the process's environment (the fake's mode).
+    process: true,
   });
   // The browser may still be writing its last line after dial exits.
   let steps: BrowserStep[] = [];

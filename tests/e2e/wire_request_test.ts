@@ -288,6 +288,8 @@ Deno.test("wire: behind HTTP_PROXY a file body goes to the proxy in absolute for
   const file = await tempFile("0123456789");
   const result = await dial(["PUT", "http://upload.test/x", "-d", `@${file}`, "-v"], {
     env: { HTTP_PROXY: proxy.origin },
+    // Deno's fetch reads HTTP_PROXY from the process's environment itself.
+    process: true,
   });
   assert.equal(result.code, 0, result.stderr);
   const [request] = proxy.requests as [RawRequest];
@@ -317,6 +319,7 @@ Deno.test("wire: an https file upload has Content-Length and trusts DENO_CERT", 
   const url = `https://localhost:${server.addr.port}/up`;
   const result = await dial(["PUT", url, "-d", `@${dir}/body.txt`, "-s"], {
     env: { DENO_CERT: certs.ca },
+    process: true,
   });
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(JSON.parse(result.stdout), { length: "9", chunked: false, body: "over-tls\n" });

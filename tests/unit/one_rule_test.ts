@@ -68,3 +68,21 @@ Deno.test("one rule: JSON a user typed is checked by one parser that never quote
 Deno.test('one rule: one suggestion distance for every "did you mean"', async () => {
   assert.deepEqual(await where(/function (distance|closest)\b/), ["src/cli/parse.ts"]);
 });
+
+Deno.test("one rule: the process's stdin, stdout, stderr and environment are read at the I/O edge only", async () => {
+  const edge = new Map([
+    ["src/cli/io.ts", "the CLI's process context"],
+    ["src/env.ts", "the library's default environment"],
+    // Deno's HTTP client reads the proxy variables of the process itself when it is created.
+    ["src/http/client.ts", "hides NO_PROXY from Deno for the instant a direct client is made"],
+  ]);
+  const found = (await where(/Deno\.(env|stdin|stdout|stderr)\b/)).filter((path) =>
+    !edge.has(path)
+  );
+  assert.deepEqual(found, []);
+  // No module keeps a global sink or a run's state: each run's come from its context.
+  assert.deepEqual(await where(/export function (stdout|stderr|writeSync|stdinClaimedBy)\(/), []);
+  const runState = (await where(/^let \w+(: [^=]+)? = (false|undefined);?$/m))
+    .filter((path) => path.startsWith("src/cli/") || path.startsWith("src/output/"));
+  assert.deepEqual(runState, []);
+});
