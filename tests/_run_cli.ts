@@ -7,7 +7,6 @@
  */
 import { run } from "../src/cli/run_cli.ts";
 import type { CliContext } from "../src/cli/context.ts";
-import { closeTransports } from "../src/http/client.ts";
 import { colorWanted, type Sink } from "../src/output/terminal.ts";
 import { dialEnv, type DialResult } from "./_helpers.ts";
 
@@ -99,17 +98,12 @@ export function testContext(
  */
 export async function runCli(args: string[], options: RunCliOptions = {}): Promise<DialResult> {
   const context = testContext(options);
-  try {
-    const code = await run(args, context);
-    const stdoutBytes = context.stdout.bytes();
-    return {
-      code,
-      stdout: new TextDecoder().decode(stdoutBytes),
-      stderr: context.stderr.text(),
-      stdoutBytes,
-    };
-  } finally {
-    // The transport keeps an HTTP client per configuration for the process's lifetime.
-    closeTransports();
-  }
+  const code = await run(args, context);
+  const stdoutBytes = context.stdout.bytes();
+  return {
+    code,
+    stdout: new TextDecoder().decode(stdoutBytes),
+    stderr: context.stderr.text(),
+    stdoutBytes,
+  };
 }

@@ -73,8 +73,6 @@ Deno.test("one rule: the process's stdin, stdout, stderr and environment are rea
   const edge = new Map([
     ["src/cli/io.ts", "the CLI's process context"],
     ["src/env.ts", "the library's default environment"],
-    // Deno's HTTP client reads the proxy variables of the process itself when it is created.
-    ["src/http/websocket_route.ts", "hides NO_PROXY from Deno for the instant a client is made"],
   ]);
   const found = (await where(/Deno\.(env|stdin|stdout|stderr)\b/)).filter((path) =>
     !edge.has(path)
