@@ -114,6 +114,8 @@ Deno.test("helper: the pass recipe (Debian's pass, a throwaway GnuPG key) gives 
     await using target = api();
     const result = await dial(["GET", target.origin, "-B", "@exec:pass show api/token", "-v"], {
       env,
+      // pass is dial's child: it inherits the process's environment (GNUPGHOME, the store).
+      process: true,
     });
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(target.seen, ["Bearer s3cr3t-from-pass"]);
