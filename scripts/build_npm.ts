@@ -158,7 +158,7 @@ function entry(pkg: NpmPackage, subpath: string): string {
         !Object.keys(manifest.exports).some((k) => k.startsWith("."))
       ? { ".": manifest.exports }
       : manifest.exports;
-    target = conditional(exports[subpath]);
+    target = conditional(exports[subpath] ?? patternExport(exports, subpath));
   } else if (subpath === ".") {
     target = manifest.module ?? manifest.main ?? "index.js";
   } else {
@@ -168,6 +168,32 @@ function entry(pkg: NpmPackage, subpath: string): string {
     throw new Error(`${pkg.name}@${pkg.version} has no ESM export "${subpath}"`);
   }
   return `${pkg.localPath}/${target.replace(/^\.\//, "")}`;
+}
+
+/**
+ * A subpath pattern export (`"./array/*": "./dist/array/*.js"`): the matching key with the
+ * longest prefix, its target with `*` replaced by what the star matched (Node's rules).
+ */
+function patternExport(exports: Record<string, unknown>, subpath: string): unknown {
+  let best: { key: string; star: string } | undefined;
+  for (const key of Object.keys(exports)) {
+    const star = key.indexOf("*");
+    if (star < 0) continue;
+    const prefix = key.slice(0, star);
+    const suffix = key.slice(star + 1);
+    if (!subpath.startsWith(prefix) || !subpath.endsWith(suffix)) continue;
+    if (subpath.length < prefix.length + suffix.length) continue;
+    if (best && best.key.indexOf("*") >= star) continue;
+    best = { key, star: subpath.slice(prefix.length, subpath.length - suffix.length) };
+  }
+  if (!best) return undefined;
+  const replace = (value: unknown): unknown =>
+    typeof value === "string"
+      ? value.replaceAll("*", best!.star)
+      : value && typeof value === "object" && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replace(v)]))
+      : value;
+  return replace(exports[best.key]);
 }
 
 /** Picks the first branch of a conditional export whose condition the build uses. */

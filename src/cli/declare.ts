@@ -108,6 +108,8 @@ export interface CommandDecl<As extends readonly ArgDecl[], Fs extends readonly 
   readonly epilog?: string;
   /** Subcommands. A command with subcommands and no `run` is a group. */
   readonly commands?: readonly Command[];
+  /** Every word after the command is an operand (for its variadic argument), none a flag. */
+  readonly passthrough?: boolean;
   /** Runs it: import the implementation here (lazily), return the exit code. */
   readonly run?: (parsed: Parsed<As, Fs>, context: CliContext) => Promise<number>;
 }
@@ -132,6 +134,8 @@ export interface Command {
   readonly epilog?: string;
   /** See {@link CommandDecl.commands}. */
   readonly commands: readonly Command[];
+  /** See {@link CommandDecl.passthrough}. */
+  readonly passthrough?: boolean;
   /** Runs it with values the parser checked against this command's declarations. */
   readonly run?: (values: ParsedValues, context: CliContext) => Promise<number>;
 }
@@ -169,6 +173,7 @@ export function command<
     ...(decl.flagHints !== undefined ? { flagHints: decl.flagHints } : {}),
     ...(decl.epilog !== undefined ? { epilog: decl.epilog } : {}),
     commands: decl.commands ?? [],
+    ...(decl.passthrough ? { passthrough: true } : {}),
     ...(run
       ? {
         // The one place runtime values meet their declared types: the parser built `values`

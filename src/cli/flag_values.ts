@@ -88,6 +88,9 @@ export const SUBCOMMANDS = [
   "ui",
   "auth",
   "completions",
+  "curl",
+  "import",
+  "export",
 ];
 
 /**

@@ -34,6 +34,12 @@ export const lazy = {
   /** `--save FILE.http`. */
   saveHttp: (): Promise<typeof import("./save_http.ts")> =>
     import(new URL("./save_http.ts", import.meta.url).href),
+  /** `dial import`. */
+  importRun: (): Promise<typeof import("./import_run.ts")> =>
+    import(new URL("./import_run.ts", import.meta.url).href),
+  /** `dial export`. */
+  exportRun: (): Promise<typeof import("./export_run.ts")> =>
+    import(new URL("./export_run.ts", import.meta.url).href),
   /** `dial auth token|status|logout`. */
   authActions: (): Promise<typeof import("./auth_actions.ts")> =>
     import(new URL("./auth_actions.ts", import.meta.url).href),

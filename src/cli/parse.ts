@@ -76,6 +76,10 @@ function scan(command: Command, argv: string[], name: string): Step {
     kind: "done",
     result: (path) => ({ kind: "help", path, error: false }),
   });
+  if (command.passthrough) {
+    if (argv[0] === "--help" || argv[0] === "-h") return help();
+    return { kind: "run", positionals: [...argv], raw, given };
+  }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") {

@@ -9,6 +9,9 @@ import type { Command } from "./declare.ts";
 import { REQUEST_COMMAND } from "./request.ts";
 import { authCommand } from "./auth.ts";
 import { completionsCommand } from "./completions.ts";
+import { curlCommand } from "./curl_command.ts";
+import { exportCommand } from "./export.ts";
+import { importCommand } from "./import.ts";
 import { graphqlCommand } from "./graphql.ts";
 import { sseCommand } from "./sse.ts";
 import { runCommand } from "./file_run.ts";
@@ -31,5 +34,8 @@ export const ROOT: Command = {
     uiCommand,
     authCommand,
     completionsCommand,
+    curlCommand,
+    importCommand,
+    exportCommand,
   ],
 };

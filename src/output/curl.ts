@@ -25,8 +25,9 @@ function curlQuote(text: string): string {
  *
  * @param request the prepared request
  * @param options whether curl should follow redirects (with its cookie engine on, as dial
- *   carries cookies across hops), the timeout in seconds, the cookie files (`-b`, `-c`), and
- *   more curl arguments (TLS and proxy flags)
+ *   carries cookies across hops), the timeout in seconds, the cookie files (`-b`, `-c`), more
+ *   curl arguments (TLS and proxy flags), and how each word is quoted (`dial export` writes
+ *   secrets as `"$NAME"` lookups)
  * @returns a one-line curl command
  */
 export function toCurl(
@@ -37,6 +38,7 @@ export function toCurl(
     timeout?: number;
     cookieFiles?: { read?: string; write?: string };
     extra?: string[];
+    quote?: (word: string) => string;
   } = {},
 ): string {
   const args = ["curl"];
@@ -85,7 +87,7 @@ export function toCurl(
   // Per-request credentials (Digest, SigV4): curl computes them itself from the same inputs.
   if (request.signer) args.push(...request.signer.curlArgs());
   if (options.extra) args.push(...options.extra);
-  return args.map(shellQuote).join(" ");
+  return args.map(options.quote ?? shellQuote).join(" ");
 }
 
 /** @returns the bytes as text when they are UTF-8 without NUL, else undefined */

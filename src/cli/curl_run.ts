@@ -1,0 +1,112 @@
+/**
+ * `dial curl`'s implementation: curl's words to the request command's, then the request
+ * command runs them, so the request is checked, sent and printed exactly as `dial` does.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import { type CurlDataPart, type CurlRequest, parseCurlArgs } from "../import/curl_args.ts";
+import type { CliContext } from "./context.ts";
+import { parseArgv } from "./parse.ts";
+
+/**
+ * Runs a curl command line with dial.
+ *
+ * @param words the words after `dial curl`
+ * @param context the run's context
+ * @returns the exit code
+ */
+export async function runCurl(words: readonly string[], context: CliContext): Promise<number> {
+  const args = await curlToDialArgs(parseCurlArgs(words));
+  const { ROOT } = await import("./program.ts");
+  const invocation = parseArgv(ROOT, args);
+  if (invocation.kind !== "run") throw new UsageError("The curl command is not a request");
+  return await invocation.run(invocation.values, context);
+}
+
+/**
+ * The request command's arguments for a curl request. Files that curl reads whole (`-d @file`
+ * with its newlines removed, `--data-urlencode name@file`, `-F name=<file`) are read here;
+ * `--data-binary @file`, `--json @file`, `-T` and `-F name=@file` stay files dial streams.
+ *
+ * @param request the parsed curl command
+ * @returns `[METHOD, URL, …flags]`
+ */
+export async function curlToDialArgs(request: CurlRequest): Promise<string[]> {
+  let url = request.url;
+  const flags: string[] = [];
+  for (const { name, value } of request.headers) {
+    flags.push("-H", value === "" ? `${name};` : `${name}: ${value}`);
+  }
+  if (request.upload !== undefined) flags.push("-d", `@${request.upload}`);
+  else if (request.data.length > 0) {
+    const single = request.data.length === 1 ? request.data[0]! : undefined;
+    if (single?.kind === "file" && !request.get) flags.push("-d", `@${single.path}`);
+    else {
+      const text = (await Promise.all(request.data.map(dataText))).join(request.json ? "" : "&");
+      if (request.get) url += (url.includes("?") ? "&" : "?") + text;
+      else if (text.startsWith("@")) {
+        throw new UsageError(`dial curl cannot send a body starting with "@" as text`, {
+          hint: "put the body in a file and give --data-binary @file",
+        });
+      } else flags.push("-d", text);
+    }
+  }
+  for (const field of request.form) {
+    if ("path" in field) {
+      const params = [
+        field.filename !== undefined ? `;filename=${field.filename}` : "",
+        field.type !== undefined ? `;type=${field.type}` : "",
+      ].join("");
+      flags.push("-F", `${field.name}=@${quoteFormPath(field.path)}${params}`);
+    } else {
+      const value = "valueFrom" in field ? await Deno.readTextFile(field.valueFrom) : field.value;
+      if (value.startsWith("@")) {
+        throw new UsageError(`dial curl cannot send form field "${field.name}" starting with "@"`);
+      }
+      flags.push("-F", `${field.name}=${value}`);
+    }
+  }
+  if (request.user !== undefined) flags.push("-u", request.user);
+  if (request.bearer !== undefined) flags.push("-B", request.bearer);
+  if (request.cookieFile !== undefined) flags.push("-b", request.cookieFile);
+  if (request.cookieJar !== undefined) flags.push("-c", request.cookieJar);
+  if (request.insecure) flags.push("-k");
+  if (request.follow) flags.push("-L");
+  if (request.maxRedirects !== undefined) {
+    flags.push("--max-redirects", String(request.maxRedirects));
+  }
+  if (request.maxTime !== undefined) flags.push("--timeout", String(request.maxTime));
+  if (request.connectTimeout !== undefined) {
+    flags.push("--connect-timeout", String(request.connectTimeout));
+  }
+  if (request.proxy !== undefined) flags.push("--proxy", request.proxy);
+  if (request.noproxy !== undefined) flags.push("--noproxy", request.noproxy);
+  if (request.cacert !== undefined) flags.push("--cacert", request.cacert);
+  if (request.cert !== undefined) flags.push("--cert", request.cert);
+  if (request.key !== undefined) flags.push("--key", request.key);
+  if (request.output !== undefined) flags.push("-o", request.output);
+  if (request.include) flags.push("-i");
+  if (request.verbose) flags.push("-v");
+  if (request.fail) flags.push("--check-status");
+  return [request.method, url, ...flags];
+}
+
+async function dataText(part: CurlDataPart): Promise<string> {
+  switch (part.kind) {
+    case "text":
+      return part.text;
+    case "file":
+      return await Deno.readTextFile(part.path);
+    case "file-stripped":
+      return (await Deno.readTextFile(part.path)).replace(/[\r\n]/g, "");
+    case "urlencode": {
+      const content = part.path !== undefined ? await Deno.readTextFile(part.path) : part.text!;
+      const encoded = encodeURIComponent(content).replace(/%20/g, "+");
+      return part.name ? `${part.name}=${encoded}` : encoded;
+    }
+  }
+}
+
+function quoteFormPath(path: string): string {
+  return path.includes(";") ? `"${path.replaceAll('"', '\\"')}"` : path;
+}

@@ -1,0 +1,235 @@
+/**
+ * `dial export`'s implementation.
+ * @module
+ */
+import { ExitCode, UsageError } from "../errors.ts";
+import {
+  curlCode,
+  type ExportTarget,
+  fetchCode,
+  harRequest,
+  httpieCode,
+  pythonCode,
+} from "../export/code_writers.ts";
+import { exportRequest } from "../export/export_request.ts";
+import { postmanCollection, postmanEnvironment } from "../export/postman_export.ts";
+import { loadEnvironment, PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../files/environment.ts";
+import type { HttpFile, HttpRequest } from "../files/http_file_types.ts";
+import type { VariableValue } from "../files/substitute.ts";
+import { writeHttpRequest } from "../files/write_http_file.ts";
+import { warn } from "../output/report.ts";
+import { stderr, writeSync } from "../output/terminal.ts";
+import type { ExportFlagValues } from "./export.ts";
+import { dirOf, readHttpFile } from "./file_setup.ts";
+import { parseVarFlags } from "../files/environment.ts";
+import { isReference, resolveReference } from "./secret_ref.ts";
+import { Secret } from "../secret.ts";
+
+/**
+ * Runs `dial export`.
+ *
+ * @param path the request file
+ * @param names the requests to export (all when empty)
+ * @param flags the flag values
+ * @returns the exit code
+ */
+export async function runExport(
+  path: string,
+  names: readonly string[],
+  flags: ExportFlagValues,
+): Promise<number> {
+  const target = flags.to as ExportTarget | undefined;
+  if (target === undefined) {
+    throw new UsageError("dial export needs --to", {
+      hint: "give --to curl, http, postman, har, fetch, python or httpie",
+    });
+  }
+  const file = await readHttpFile(path);
+  const requests = pick(file.requests, names, path);
+  const dir = dirOf(path);
+  const secrets = flags.withSecrets;
+  const text = target === "http"
+    ? requests.map((r) => writeHttpRequest(modelOf(r))).join("\n")
+    : target === "postman"
+    ? await postman(file, path, requests, flags)
+    : await code(target, requests, { path, dir, flags, secrets, variables: file.variables });
+  if (flags.out !== undefined) await Deno.writeTextFile(flags.out, text);
+  else writeSync("stdout", text.endsWith("\n") ? text : `${text}\n`);
+  return ExitCode.OK;
+}
+
+function pick(
+  requests: readonly HttpRequest[],
+  names: readonly string[],
+  path: string,
+): HttpRequest[] {
+  if (names.length === 0) return [...requests];
+  return names.map((name) => {
+    const found = requests.find((r) => r.name === name);
+    if (!found) {
+      const known = requests.flatMap((r) => r.name ? [r.name] : []).join(", ");
+      throw new UsageError(`No request named "${name}" in ${path}`, {
+        ...(known ? { hint: `its named requests: ${known}` } : {}),
+      });
+    }
+    return found;
+  });
+}
+
+async function code(
+  target: Exclude<ExportTarget, "http" | "postman">,
+  requests: readonly HttpRequest[],
+  options: {
+    path: string;
+    dir: string;
+    flags: ExportFlagValues;
+    secrets: boolean;
+    variables: HttpFile["variables"];
+  },
+): Promise<string> {
+  const { flags } = options;
+  // Without --with-secrets references are not even resolved: they stay secrets by name.
+  const environment = await loadEnvironment(options.dir, {
+    ...(flags.env !== undefined ? { name: flags.env } : {}),
+    envFiles: flags.envFile,
+    resolve: options.secrets
+      ? (value, where) => resolveReference(value, where)
+      : (value) => Promise.resolve(value),
+  });
+  const overrides = new Map<string, VariableValue>();
+  for (const [name, value] of parseVarFlags(flags.var)) {
+    overrides.set(
+      name,
+      isReference(value)
+        ? new Secret(options.secrets ? await resolveReference(value, `--var ${name}=`) : value)
+        : value,
+    );
+  }
+  const scope = {
+    environment: environment.variables,
+    overrides,
+    file: options.variables,
+    env: (name: string) => Deno.env.get(name),
+  };
+  const out: string[] = [];
+  const entries: unknown[] = [];
+  const envVars = new Set<string>();
+  for (const request of requests) {
+    const exported = await exportRequest(request, {
+      scope,
+      path: options.path,
+      dir: options.dir,
+      withSecrets: options.secrets,
+    });
+    exported.envVars.forEach((v) => envVars.add(v));
+    if (target === "har") {
+      entries.push({
+        startedDateTime: new Date(0).toISOString(),
+        time: -1,
+        request: harRequest(exported),
+        response: emptyResponse(),
+        cache: {},
+        timings: { send: -1, wait: -1, receive: -1 },
+      });
+      continue;
+    }
+    const label = request.name ? `${request.name}: ` : "";
+    const writer =
+      { curl: curlCode, httpie: httpieCode, python: pythonCode, fetch: fetchCode }[target];
+    const comment = target === "python" ? "#" : target === "fetch" ? "//" : "#";
+    out.push(`${comment} ${label}${request.method} ${request.url}`.trimEnd(), writer(exported));
+  }
+  if (envVars.size) {
+    await warn(
+      stderr(),
+      `The exported code reads ${[...envVars].map((v) => `$${v}`).join(", ")} from the environment`,
+    );
+  }
+  if (target === "har") {
+    return `${
+      JSON.stringify(
+        { log: { version: "1.2", creator: { name: "dial", version: "export" }, entries } },
+        null,
+        2,
+      )
+    }\n`;
+  }
+  return `${out.join("\n")}\n`;
+}
+
+function emptyResponse() {
+  return {
+    status: 0,
+    statusText: "",
+    httpVersion: "",
+    cookies: [],
+    headers: [],
+    content: { size: 0, mimeType: "" },
+    redirectURL: "",
+    headersSize: -1,
+    bodySize: -1,
+  };
+}
+
+function modelOf(r: HttpRequest) {
+  return {
+    ...(r.name !== undefined ? { name: r.name } : {}),
+    ...(r.comments.length ? { comments: r.comments } : {}),
+    directives: r.directives.map((d) => ({ name: d.name, ...(d.value ? { value: d.value } : {}) })),
+    method: r.method,
+    url: r.url,
+    headers: r.headers.map((h) => ({ name: h.name, value: h.value })),
+    ...(r.body.length
+      ? {
+        body: r.body.length === 1 && r.body[0]!.kind === "file"
+          ? { file: r.body[0]!.path }
+          : r.body.map((p) => p.kind === "text" ? p.text : `< ${p.path}`).join("\n"),
+      }
+      : {}),
+    ...(r.handlers[0]?.kind === "inline" ? { handler: r.handlers[0].code } : {}),
+  };
+}
+
+async function postman(
+  file: Awaited<ReturnType<typeof readHttpFile>>,
+  path: string,
+  requests: readonly HttpRequest[],
+  flags: ExportFlagValues,
+): Promise<string> {
+  const name = (path.split("/").at(-1) ?? path).replace(/\.(http|rest)$/, "");
+  const { collection, losses } = postmanCollection(file, name, requests);
+  const err = stderr();
+  for (const l of losses) await warn(err, `Not carried: ${l.where}: ${l.what}`);
+  if (flags.out !== undefined) {
+    const dir = dirOf(path);
+    const read = async (p: string) => {
+      try {
+        return JSON.parse(await Deno.readTextFile(`${dir}/${p}`)) as Record<
+          string,
+          Record<string, string>
+        >;
+      } catch {
+        return {};
+      }
+    };
+    const pub = await read(PUBLIC_ENV_FILE);
+    const priv = await read(PRIVATE_ENV_FILE);
+    const outDir = dirOf(flags.out);
+    for (const env of new Set([...Object.keys(pub), ...Object.keys(priv)])) {
+      if (env.startsWith("$")) continue;
+      const target = `${outDir}/${env}.postman_environment.json`;
+      await Deno.writeTextFile(
+        target,
+        `${
+          JSON.stringify(
+            postmanEnvironment(env, pub[env] ?? {}, priv[env] ?? {}, flags.withSecrets),
+            null,
+            2,
+          )
+        }\n`,
+        { mode: 0o600 },
+      );
+    }
+  }
+  return `${JSON.stringify(collection, null, 2)}\n`;
+}

@@ -1,0 +1,141 @@
+/**
+ * curl commands into an import: the same reader as `dial curl` (`curl_args.ts`), each command
+ * a request. What a `.http` file cannot say (`-k`, a cookie file, curl's newline stripping of
+ * `-d @file`) is reported.
+ * @module
+ */
+import { type CurlRequest, parseCurlArgs } from "./curl_args.ts";
+import { splitCurlCommands } from "./curl_text.ts";
+import {
+  emptyImport,
+  type ImportedRequest,
+  type ImportResult,
+  secretVariable,
+} from "./import_model.ts";
+
+/**
+ * @param text the source text
+ * @returns whether it holds a curl command
+ */
+export function isCurlText(text: string): boolean {
+  return /^\s*(?:#[^\n]*\n\s*)*(?:\$\s*)?(['"]?)curl\1\s/.test(text);
+}
+
+/**
+ * Reads one or more curl commands.
+ *
+ * @param text the commands (continuations, `$'…'` quoting and `#` comments allowed)
+ * @returns the import
+ */
+export function readCurlCommands(text: string): ImportResult {
+  const result = emptyImport("curl", "curl");
+  for (const words of splitCurlCommands(text.replace(/^\s*\$\s*/gm, ""))) {
+    result.requests.push(curlRequest(result, parseCurlArgs(words)));
+  }
+  return result;
+}
+
+function curlRequest(result: ImportResult, curl: CurlRequest): ImportedRequest {
+  let url = /^[a-z][a-z0-9+.-]*:\/\//i.test(curl.url) ? curl.url : `http://${curl.url}`;
+  let path = url;
+  try {
+    path = new URL(url).pathname;
+  } catch { /* keep the text */ }
+  const name = `${curl.method} ${path}`;
+  const lost = (what: string) => result.losses.push({ where: name, what });
+  const headers = curl.headers.map((h) =>
+    /^(authorization|cookie)$/i.test(h.name)
+      ? { name: h.name, value: secretHeader(result, h.name, h.value) }
+      : h
+  );
+  const comments: string[] = [];
+  if (curl.user !== undefined) {
+    const colon = curl.user.indexOf(":");
+    const user = colon < 0 ? curl.user : curl.user.slice(0, colon);
+    const password = colon < 0 ? "" : curl.user.slice(colon + 1);
+    headers.push({
+      name: "Authorization",
+      value: `Basic ${user} ${secretVariable(result, "password", password)}`,
+    });
+  }
+  if (curl.bearer !== undefined) {
+    headers.push({
+      name: "Authorization",
+      value: `Bearer ${secretVariable(result, "token", curl.bearer)}`,
+    });
+  }
+  let body: string | { file: string } | undefined;
+  const setType = (type: string) => {
+    if (!headers.some((h) => h.name.toLowerCase() === "content-type")) {
+      headers.push({ name: "Content-Type", value: type });
+    }
+  };
+  if (curl.upload !== undefined) body = { file: curl.upload };
+  else if (curl.data.length > 0) {
+    const single = curl.data.length === 1 ? curl.data[0]! : undefined;
+    if (single && single.kind !== "text" && single.kind !== "urlencode" && !curl.get) {
+      body = { file: single.path };
+      if (single.kind === "file-stripped") lost("curl's removal of line breaks from -d @file");
+    } else {
+      const pieces = curl.data.map((part) => {
+        if (part.kind === "text") return part.text;
+        if (part.kind === "urlencode" && part.text !== undefined) {
+          const encoded = encodeURIComponent(part.text).replace(/%20/g, "+");
+          return part.name ? `${part.name}=${encoded}` : encoded;
+        }
+        lost(`data read from a file (${"path" in part ? part.path : ""}) joined with other data`);
+        return "";
+      });
+      const joined = pieces.join(curl.json ? "" : "&");
+      if (curl.get) url += (url.includes("?") ? "&" : "?") + joined;
+      else body = joined;
+    }
+    if (body !== undefined && !curl.json) setType("application/x-www-form-urlencoded");
+  } else if (curl.form.length > 0) {
+    const boundary = "----dialImportBoundary";
+    headers.push({ name: "Content-Type", value: `multipart/form-data; boundary=${boundary}` });
+    body = curl.form.map((f) => {
+      if ("path" in f) {
+        const filename = f.filename ?? f.path.split("/").at(-1);
+        const type = f.type ? `\nContent-Type: ${f.type}` : "";
+        return `--${boundary}\nContent-Disposition: form-data; name="${f.name}"; filename="${filename}"${type}\n\n< ${f.path}`;
+      }
+      const value = "valueFrom" in f ? `< ${f.valueFrom}` : f.value;
+      return `--${boundary}\nContent-Disposition: form-data; name="${f.name}"\n\n${value}`;
+    }).join("\n") + `\n--${boundary}--`;
+  }
+  if (curl.insecure) lost("-k (run with dial run -k)");
+  if (curl.cookieFile !== undefined) lost(`cookie file ${curl.cookieFile}`);
+  if (curl.cookieJar !== undefined) lost(`cookie jar ${curl.cookieJar}`);
+  if (curl.proxy !== undefined) lost("--proxy (run with dial run --proxy)");
+  if (curl.cacert !== undefined || curl.cert !== undefined) {
+    lost("TLS files (give them to dial run)");
+  }
+  if (curl.output !== undefined) lost(`-o ${curl.output}`);
+  const directives = [
+    ...(curl.follow ? [] : [{ name: "no-redirect" }]),
+    ...(curl.maxTime !== undefined ? [{ name: "timeout", value: String(curl.maxTime) }] : []),
+    ...(curl.connectTimeout !== undefined
+      ? [{ name: "connection-timeout", value: String(curl.connectTimeout) }]
+      : []),
+  ];
+  return {
+    name,
+    folder: [],
+    method: curl.method,
+    url,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    ...(comments.length ? { comments } : {}),
+    ...(directives.length ? { directives } : {}),
+  };
+}
+
+function secretHeader(result: ImportResult, name: string, value: string): string {
+  if (/^cookie$/i.test(name)) return secretVariable(result, "cookie", value);
+  const space = value.indexOf(" ");
+  if (space < 0) return secretVariable(result, "authorization", value);
+  const scheme = value.slice(0, space);
+  const variable = scheme.toLowerCase() === "bearer" ? "token" : "authorization";
+  return `${scheme} ${secretVariable(result, variable, value.slice(space + 1))}`;
+}

@@ -1,0 +1,106 @@
+/**
+ * HAR 1.2 (as browsers save it): each entry a request. Headers a browser adds by itself
+ * (HTTP/2 pseudo-headers, `sec-*`, `accept-encoding`, `connection` …) are dropped; cookies are
+ * kept as a `Cookie` header only when asked, and credentials go to the private environment.
+ *
+ * @see http://www.softwareishard.com/blog/har-12-spec/
+ * @module
+ */
+import { emptyImport, type ImportResult, secretVariable } from "./import_model.ts";
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const text = (v: unknown): string => typeof v === "string" ? v : v === undefined ? "" : String(v);
+const list = (v: unknown): unknown[] => Array.isArray(v) ? v : [];
+
+/** Headers a browser sends on its own, not part of what the page asked for. */
+const NOISE =
+  /^(:.*|sec-.*|accept-encoding|accept-language|connection|content-length|host|priority|upgrade-insecure-requests|user-agent|dnt|pragma|cache-control|te|origin|referer|if-none-match|if-modified-since)$/i;
+
+/**
+ * @param value parsed JSON
+ * @returns whether it is a HAR log
+ */
+export function isHar(value: unknown): boolean {
+  return isObject(value) && isObject(value.log) && Array.isArray(value.log.entries);
+}
+
+/** Options of {@link readHar}. */
+export interface HarOptions {
+  /** Keep each entry's cookies as a `Cookie` header (default: dropped, and reported). */
+  cookies?: boolean;
+}
+
+/**
+ * Reads a HAR log.
+ *
+ * @param har the parsed HAR
+ * @param options whether to keep cookies
+ * @returns the import
+ */
+export function readHar(har: Json, options: HarOptions = {}): ImportResult {
+  const result = emptyImport("har", "har");
+  const log = isObject(har.log) ? har.log : {};
+  const creator = isObject(log.creator) ? text(log.creator.name) : "";
+  result.name = creator ? `${creator.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-har` : "har";
+  let dropped = 0;
+  list(log.entries).forEach((entry, index) => {
+    if (!isObject(entry) || !isObject(entry.request)) return;
+    const r = entry.request;
+    const url = text(r.url);
+    let path = url;
+    try {
+      path = new URL(url).pathname;
+    } catch { /* keep the text */ }
+    const name = `${index + 1} ${text(r.method)} ${path}`.slice(0, 80);
+    const headers: Array<{ name: string; value: string }> = [];
+    for (const h of list(r.headers)) {
+      if (!isObject(h)) continue;
+      const hn = text(h.name);
+      if (NOISE.test(hn)) continue;
+      if (/^cookie$/i.test(hn)) {
+        if (!options.cookies) {
+          dropped++;
+          continue;
+        }
+      }
+      let value = text(h.value);
+      if (/^(authorization|proxy-authorization)$/i.test(hn)) {
+        const [scheme, ...rest] = value.split(" ");
+        if (rest.length) {
+          value = `${scheme} ${secretVariable(result, "authorization", rest.join(" "))}`;
+        }
+      } else if (/^cookie$/i.test(hn)) value = secretVariable(result, "cookie", value);
+      headers.push({ name: hn, value });
+    }
+    const post = isObject(r.postData) ? r.postData : undefined;
+    let body: string | undefined;
+    if (post) {
+      if (typeof post.text === "string") body = post.text;
+      else if (Array.isArray(post.params)) {
+        body = post.params.map((p) => isObject(p) ? `${text(p.name)}=${text(p.value)}` : "").join(
+          "&",
+        );
+      }
+      if (post.mimeType && !headers.some((h) => /^content-type$/i.test(h.name))) {
+        headers.push({ name: "Content-Type", value: text(post.mimeType) });
+      }
+    }
+    result.requests.push({
+      name,
+      folder: [],
+      method: text(r.method).toUpperCase() || "GET",
+      url,
+      headers,
+      ...(body !== undefined && body !== "" ? { body } : {}),
+    });
+  });
+  if (dropped > 0) {
+    result.losses.push({
+      where: "every entry",
+      what: `cookies of ${dropped} request(s) (import with --har-cookies to keep them)`,
+    });
+  }
+  return result;
+}

@@ -1,0 +1,107 @@
+/**
+ * What every importer produces: requests for `.http` files, variables, environments (public and
+ * private) and a report of everything that could not be carried. The writer
+ * (`write_import.ts`) turns it into files.
+ * @module
+ */
+
+/** One imported request. Every value may hold `{{variables}}`. */
+export interface ImportedRequest {
+  /** The request's name (Postman item name, OpenAPI operationId, …). */
+  name: string;
+  /** Folder names from the top; the first one names the `.http` file. */
+  folder: string[];
+  /** The method, upper-case. */
+  method: string;
+  /** The URL. */
+  url: string;
+  /** Headers in order. */
+  headers: Array<{ name: string; value: string }>;
+  /** The body text, or a file included with `< path`. */
+  body?: string | { file: string };
+  /** Comment lines written above the request (descriptions, notes on what was not carried). */
+  comments?: string[];
+  /** Request directives, e.g. `{ name: "no-redirect" }` or `{ name: "timeout", value: "5" }`. */
+  directives?: Array<{ name: string; value?: string }>;
+}
+
+/** Something the source had that the `.http` files do not carry. */
+export interface ImportLoss {
+  /** Where: the request or folder name, or the environment. */
+  where: string;
+  /** What, e.g. `pre-request script (3 lines)` or `auth type "hawk"`. */
+  what: string;
+}
+
+/** The whole import. */
+export interface ImportResult {
+  /** The format read: `curl`, `postman`, `insomnia`, `openapi`, `har`. */
+  format: string;
+  /** The collection's name: names the `.http` file of requests outside any folder. */
+  name: string;
+  /** The requests in source order. */
+  requests: ImportedRequest[];
+  /** Variables every request may use (written as `@name = value` in each file). */
+  variables: Record<string, string>;
+  /** Environments for `http-client.env.json`. */
+  environments: Record<string, Record<string, string>>;
+  /** Secret values for `http-client.private.env.json`, by environment. */
+  privateEnvironments: Record<string, Record<string, string>>;
+  /** What could not be carried. */
+  losses: ImportLoss[];
+}
+
+/** @returns an empty result of a format */
+export function emptyImport(format: string, name: string): ImportResult {
+  return {
+    format,
+    name,
+    requests: [],
+    variables: {},
+    environments: {},
+    privateEnvironments: {},
+    losses: [],
+  };
+}
+
+/**
+ * Keeps a secret out of the public files: the value goes to the private environment (of every
+ * environment, or of `imported` when there is none yet) and the request refers to `{{name}}`.
+ * A value that is already a `{{reference}}` stays as it is.
+ *
+ * @param result the import being built
+ * @param name the variable name wanted (made unique)
+ * @param value the secret
+ * @returns the text to put where the secret was
+ */
+export function secretVariable(result: ImportResult, name: string, value: string): string {
+  if (/^\{\{[^{}]+\}\}$/.test(value.trim())) return value;
+  const base = name.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^_+|_+$/g, "") || "secret";
+  const envs = Object.keys(result.environments);
+  const targets = envs.length > 0 ? envs : ["imported"];
+  let unique = base;
+  for (let n = 2; targets.some((e) => isTaken(result, e, unique, value)); n++) {
+    unique = `${base}_${n}`;
+  }
+  for (const env of targets) (result.privateEnvironments[env] ??= {})[unique] = value;
+  if (envs.length === 0) result.environments["imported"] ??= {};
+  return `{{${unique}}}`;
+}
+
+function isTaken(result: ImportResult, env: string, name: string, value: string): boolean {
+  const existing = result.privateEnvironments[env]?.[name] ?? result.environments[env]?.[name] ??
+    result.variables[name];
+  return existing !== undefined && existing !== value;
+}
+
+/**
+ * Form-encodes text as Postman and browsers send `x-www-form-urlencoded` values, leaving
+ * `{{variables}}` as they are (they are substituted, then sent as written).
+ *
+ * @param text a name or value
+ * @returns the encoded text
+ */
+export function formEncode(text: string): string {
+  return text.split(/(\{\{[^{}]*\}\})/).map((part, i) => i % 2 ? part : encodeURIComponent(part))
+    .join("");
+}

@@ -1,0 +1,287 @@
+/**
+ * Postman collections (v2.0 and v2.1) and Postman environment files, read into an import.
+ * Auth is resolved through inheritance (a request without `auth` takes its folder's, then the
+ * collection's); secrets go to the private environment; scripts and unsupported auth types
+ * are reported, never dropped silently.
+ *
+ * @see https://schema.postman.com/collection/json/v2.1.0/draft-07/docs/index.html
+ * @module
+ */
+import { emptyImport, formEncode, type ImportResult, secretVariable } from "./import_model.ts";
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const text = (v: unknown): string => typeof v === "string" ? v : v === undefined ? "" : String(v);
+const list = (v: unknown): unknown[] => Array.isArray(v) ? v : [];
+
+/**
+ * @param value parsed JSON
+ * @returns whether it is a Postman collection (v2.0 or v2.1)
+ */
+export function isPostmanCollection(value: unknown): boolean {
+  return isObject(value) && isObject(value.info) &&
+    /schema\.(getpostman|postman)\.com\/json\/collection\/v2/.test(text(value.info.schema));
+}
+
+/**
+ * @param value parsed JSON
+ * @returns whether it is a Postman environment export
+ */
+export function isPostmanEnvironment(value: unknown): boolean {
+  return isObject(value) && Array.isArray(value.values) && typeof value.name === "string" &&
+    !("info" in value) && (value._postman_variable_scope === "environment" ||
+      list(value.values).every((v) => isObject(v) && "key" in v));
+}
+
+/**
+ * Reads a Postman collection.
+ *
+ * @param collection the parsed collection
+ * @param result an import to add to (an environment read first makes its secrets land there)
+ * @returns the import
+ */
+export function readPostmanCollection(
+  collection: Json,
+  result: ImportResult = emptyImport("postman", "collection"),
+): ImportResult {
+  const info = isObject(collection.info) ? collection.info : {};
+  result.format = "postman";
+  result.name = text(info.name) || "collection";
+  for (const v of list(collection.variable)) {
+    if (isObject(v) && v.disabled !== true) result.variables[text(v.key)] = text(v.value);
+  }
+  scripts(result, result.name, collection.event);
+  const auth = isObject(collection.auth) ? collection.auth : undefined;
+  for (const item of list(collection.item)) walk(result, item, [], auth);
+  return result;
+}
+
+/**
+ * Reads a Postman environment: `secret`-typed values go to the private environment file.
+ *
+ * @param environment the parsed environment
+ * @param result the import to add it to
+ * @returns the import
+ */
+export function readPostmanEnvironment(
+  environment: Json,
+  result: ImportResult = emptyImport("postman", "collection"),
+): ImportResult {
+  const name = text(environment.name) || "imported";
+  const pub = result.environments[name] ??= {};
+  for (const v of list(environment.values)) {
+    if (!isObject(v) || v.enabled === false) continue;
+    if (v.type === "secret") (result.privateEnvironments[name] ??= {})[text(v.key)] = text(v.value);
+    else pub[text(v.key)] = text(v.value);
+  }
+  return result;
+}
+
+function walk(result: ImportResult, item: unknown, folder: string[], inherited?: Json): void {
+  if (!isObject(item)) return;
+  const name = text(item.name) || "request";
+  const auth = isObject(item.auth) ? item.auth : inherited;
+  if (Array.isArray(item.item)) {
+    scripts(result, [...folder, name].join(" / "), item.event);
+    for (const child of item.item) walk(result, child, [...folder, name], auth);
+    return;
+  }
+  const where = [...folder, name].join(" / ");
+  scripts(result, where, item.event);
+  const request = isObject(item.request)
+    ? item.request
+    : { url: text(item.request), method: "GET" };
+  const headers: Array<{ name: string; value: string }> = [];
+  for (const h of list(request.header)) {
+    if (isObject(h) && h.disabled !== true) {
+      headers.push({ name: text(h.key), value: text(h.value) });
+    }
+  }
+  let url = requestUrl(request.url);
+  const requestAuth = isObject(request.auth) ? request.auth : auth;
+  if (requestAuth) url = applyAuth(result, where, requestAuth, headers, url);
+  const comments = description(request.description ?? item.description);
+  const body = requestBody(result, where, request.body, headers);
+  result.requests.push({
+    name,
+    folder,
+    method: text(request.method || "GET").toUpperCase(),
+    url,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    ...(comments.length ? { comments } : {}),
+  });
+}
+
+function requestUrl(url: unknown): string {
+  if (!isObject(url)) return text(url);
+  if (typeof url.raw === "string") {
+    // Postman keeps :name path variables apart; .http files have only {{name}}.
+    let raw = url.raw;
+    for (const v of list(url.variable)) {
+      if (isObject(v) && v.key) {
+        raw = raw.replace(`:${text(v.key)}`, text(v.value) || `{{${text(v.key)}}}`);
+      }
+    }
+    const disabled = list(url.query).filter((q) => isObject(q) && q.disabled === true);
+    for (const q of disabled) {
+      if (!isObject(q)) continue;
+      raw = raw.replace(
+        new RegExp(`[?&]${escape(text(q.key))}=${escape(text(q.value))}(?=&|$)`),
+        "",
+      );
+    }
+    return raw.replace(/^([^?]*)&/, "$1?");
+  }
+  const host = Array.isArray(url.host) ? url.host.join(".") : text(url.host);
+  const path = Array.isArray(url.path) ? url.path.join("/") : text(url.path);
+  const protocol = url.protocol ? `${text(url.protocol)}://` : "";
+  const query = list(url.query).filter((q) => isObject(q) && q.disabled !== true)
+    .map((q) => isObject(q) ? `${text(q.key)}=${text(q.value)}` : "").join("&");
+  return `${protocol}${host}${url.port ? `:${text(url.port)}` : ""}/${path}${
+    query ? `?${query}` : ""
+  }`;
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** v2.1 keeps auth parameters as `[{ key, value }]`, v2.0 as an object. */
+function authParams(auth: Json, type: string): Record<string, string> {
+  const raw = auth[type];
+  if (isObject(raw)) return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, text(v)]));
+  const params: Record<string, string> = {};
+  for (const p of list(raw)) if (isObject(p)) params[text(p.key)] = text(p.value);
+  return params;
+}
+
+function applyAuth(
+  result: ImportResult,
+  where: string,
+  auth: Json,
+  headers: Array<{ name: string; value: string }>,
+  url: string,
+): string {
+  const type = text(auth.type);
+  const p = authParams(auth, type);
+  const slug = where.split(" / ").at(-1) ?? "request";
+  if (type === "noauth" || type === "") return url;
+  if (type === "basic") {
+    const user = p.username ?? "";
+    const password = secretVariable(result, `${slug}_password`, p.password ?? "");
+    headers.push({ name: "Authorization", value: `Basic ${user} ${password}` });
+  } else if (type === "bearer") {
+    const token = secretVariable(result, `${slug}_token`, p.token ?? "");
+    headers.push({ name: "Authorization", value: `Bearer ${token}` });
+  } else if (type === "apikey") {
+    const value = secretVariable(result, p.key || `${slug}_key`, p.value ?? "");
+    if (p.in === "query") {
+      return `${url}${url.includes("?") ? "&" : "?"}${p.key ?? "api_key"}=${value}`;
+    }
+    headers.push({ name: p.key || "X-API-Key", value });
+  } else {
+    result.losses.push({ where, what: `auth type "${type}" (add it by hand)` });
+  }
+  return url;
+}
+
+function requestBody(
+  result: ImportResult,
+  where: string,
+  body: unknown,
+  headers: Array<{ name: string; value: string }>,
+): string | { file: string } | undefined {
+  if (!isObject(body) || body.disabled === true) return undefined;
+  const setType = (type: string) => {
+    if (!headers.some((h) => h.name.toLowerCase() === "content-type")) {
+      headers.push({ name: "Content-Type", value: type });
+    }
+  };
+  switch (body.mode) {
+    case "raw": {
+      const options = isObject(body.options) && isObject(body.options.raw) ? body.options.raw : {};
+      if (options.language === "json") setType("application/json");
+      else if (options.language === "xml") setType("application/xml");
+      return text(body.raw);
+    }
+    case "urlencoded": {
+      setType("application/x-www-form-urlencoded");
+      return list(body.urlencoded).filter((f) => isObject(f) && f.disabled !== true)
+        .map((f) => isObject(f) ? `${formEncode(text(f.key))}=${formEncode(text(f.value))}` : "")
+        .join("&");
+    }
+    case "formdata":
+      return multipart(result, where, list(body.formdata), headers);
+    case "file": {
+      const src = isObject(body.file) ? text(body.file.src) : "";
+      if (!src) return undefined;
+      return { file: src };
+    }
+    case "graphql": {
+      const g = isObject(body.graphql) ? body.graphql : {};
+      setType("application/json");
+      let variables: unknown = undefined;
+      try {
+        variables = g.variables ? JSON.parse(text(g.variables)) : undefined;
+      } catch {
+        result.losses.push({ where, what: "GraphQL variables that are not JSON" });
+      }
+      return JSON.stringify({ query: text(g.query), ...(variables ? { variables } : {}) }, null, 2);
+    }
+    default:
+      result.losses.push({ where, what: `body mode "${text(body.mode)}"` });
+      return undefined;
+  }
+}
+
+const BOUNDARY = "----dialImportBoundary";
+
+function multipart(
+  result: ImportResult,
+  where: string,
+  fields: unknown[],
+  headers: Array<{ name: string; value: string }>,
+): string {
+  headers.push({ name: "Content-Type", value: `multipart/form-data; boundary=${BOUNDARY}` });
+  const parts: string[] = [];
+  for (const f of fields) {
+    if (!isObject(f) || f.disabled === true) continue;
+    const name = text(f.key);
+    if (f.type === "file") {
+      const src = Array.isArray(f.src) ? text(f.src[0]) : text(f.src);
+      if (!src) {
+        result.losses.push({ where, what: `form file "${name}" without a path` });
+        continue;
+      }
+      const filename = src.split(/[\\/]/).at(-1);
+      parts.push(
+        `--${BOUNDARY}\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\n\n< ${src}`,
+      );
+    } else {
+      parts.push(
+        `--${BOUNDARY}\nContent-Disposition: form-data; name="${name}"\n\n${text(f.value)}`,
+      );
+    }
+  }
+  return `${parts.join("\n")}\n--${BOUNDARY}--`;
+}
+
+function scripts(result: ImportResult, where: string, events: unknown): void {
+  for (const e of list(events)) {
+    if (!isObject(e) || !isObject(e.script)) continue;
+    const exec = e.script.exec;
+    const lines = (Array.isArray(exec) ? exec.map(text) : text(exec).split("\n"))
+      .filter((l) => l.trim() !== "");
+    if (lines.length === 0) continue;
+    const kind = e.listen === "test" ? "test script" : "pre-request script";
+    result.losses.push({ where, what: `${kind} (${lines.length} lines, Postman's pm API)` });
+  }
+}
+
+function description(value: unknown): string[] {
+  const t = isObject(value) ? text(value.content) : text(value);
+  return t.trim() ? t.trim().split(/\r?\n/) : [];
+}

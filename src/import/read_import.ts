@@ -1,0 +1,103 @@
+/**
+ * `dial import`'s reader: sniffs each source's format (curl text, Postman collection or
+ * environment, Insomnia v4/v5, OpenAPI/Swagger, HAR; JSON or YAML) and reads them into one
+ * import. Environments given beside a collection join it.
+ * @module
+ */
+import { parse as parseYaml } from "yaml";
+import { UsageError } from "../errors.ts";
+import { isCurlText, readCurlCommands } from "./curl_import.ts";
+import { isHar, readHar } from "./har.ts";
+import { isInsomnia, readInsomnia } from "./insomnia.ts";
+import { emptyImport, type ImportResult } from "./import_model.ts";
+import { isOpenApi, readOpenApi } from "./openapi.ts";
+import {
+  isPostmanCollection,
+  isPostmanEnvironment,
+  readPostmanCollection,
+  readPostmanEnvironment,
+} from "./postman.ts";
+
+/** One source to import. */
+export interface ImportSource {
+  /** Its name, for messages (a path, `-` or a URL). */
+  name: string;
+  /** Its text. */
+  text: string;
+}
+
+/** Options of {@link readImport}. */
+export interface ReadImportOptions {
+  /** HAR: keep cookies as `Cookie` headers. */
+  harCookies?: boolean;
+}
+
+/**
+ * Reads the sources into one import.
+ *
+ * @param sources a collection, description, HAR or curl text, and any Postman environments
+ * @param options format options
+ * @returns the import
+ * @throws {UsageError} when a source's format is not recognised, or two sources both hold
+ *   requests
+ */
+export async function readImport(
+  sources: readonly ImportSource[],
+  options: ReadImportOptions = {},
+): Promise<ImportResult> {
+  const environments: Array<Record<string, unknown>> = [];
+  const collections: Array<{ source: ImportSource; value: unknown }> = [];
+  for (const source of sources) {
+    const value = isCurlText(source.text) ? source.text : parseDocument(source);
+    if (isPostmanEnvironment(value)) environments.push(value as Record<string, unknown>);
+    else collections.push({ source, value });
+  }
+  if (collections.length > 1) {
+    throw new UsageError(
+      `Give one collection at a time: "${collections[1]!.source.name}" holds requests too`,
+    );
+  }
+  // Environments first, so that the secrets a collection moves out land in each of them.
+  const result = emptyImport("postman", "collection");
+  for (const env of environments) readPostmanEnvironment(env, result);
+  const only = collections[0];
+  if (!only) {
+    if (environments.length === 0) throw new UsageError("Nothing to import");
+    return result;
+  }
+  const { source, value } = only;
+  if (typeof value === "string") return withEnvironments(readCurlCommands(value), result);
+  const document = value as Record<string, unknown>;
+  if (isPostmanCollection(value)) return readPostmanCollection(document, result);
+  if (isInsomnia(value)) return withEnvironments(readInsomnia(document), result);
+  if (isOpenApi(value)) return withEnvironments(await readOpenApi(document), result);
+  if (isHar(value)) {
+    return withEnvironments(readHar(document, { cookies: options.harCookies }), result);
+  }
+  throw new UsageError(`Cannot tell the format of "${source.name}"`, {
+    hint:
+      "dial import reads curl commands, Postman collections and environments, Insomnia, OpenAPI/Swagger and HAR",
+  });
+}
+
+/** Adds environments read from other sources to an import. */
+function withEnvironments(result: ImportResult, from: ImportResult): ImportResult {
+  Object.assign(result.environments, from.environments);
+  Object.assign(result.privateEnvironments, from.privateEnvironments);
+  return result;
+}
+
+function parseDocument(source: ImportSource): unknown {
+  const text = source.text.replace(/^\uFEFF/, "");
+  try {
+    return JSON.parse(text);
+  } catch {
+    try {
+      return parseYaml(text);
+    } catch (error) {
+      throw new UsageError(
+        `Cannot read "${source.name}" as JSON or YAML: ${(error as Error).message.split("\n")[0]}`,
+      );
+    }
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * An import written as request files: one `.http` file per top-level folder (requests outside
+ * any folder in one named after the collection), `http-client.env.json` and
+ * `http-client.private.env.json` (0600), each file opening with the loss report. Nothing is
+ * overwritten unless asked.
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import { PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../files/environment.ts";
+import { writeHttpRequest } from "../files/write_http_file.ts";
+import type { ImportLoss, ImportResult } from "./import_model.ts";
+
+/** One file to write. */
+export interface ImportFile {
+  /** The file name, relative to the output directory. */
+  name: string;
+  /** The content. */
+  text: string;
+  /** Its mode (0600 for the private environment). */
+  mode: number;
+}
+
+/**
+ * Lays an import out as files, without writing them.
+ *
+ * @param result the import
+ * @returns the files
+ */
+export function importFiles(result: ImportResult): ImportFile[] {
+  const groups = new Map<string, ImportResult["requests"]>();
+  for (const request of result.requests) {
+    const file = `${slug(request.folder[0] ?? result.name) || "requests"}.http`;
+    groups.set(file, [...(groups.get(file) ?? []), request]);
+  }
+  const files: ImportFile[] = [];
+  const names = new Set<string>();
+  for (const [file, requests] of groups) {
+    const losses = result.losses.filter((l) => belongs(l, requests, result.requests));
+    const lines = [`# Imported from ${result.format} by dial import.`];
+    if (losses.length) {
+      lines.push("# Not carried (add by hand if you need it):");
+      for (const l of losses) lines.push(`#   ${l.where}: ${l.what}`.replaceAll(/[\r\n]+/g, " "));
+    }
+    lines.push("");
+    for (const [k, v] of Object.entries(result.variables)) lines.push(`@${k} = ${v}`);
+    if (Object.keys(result.variables).length) lines.push("");
+    const entries = requests.map((r) => {
+      const sub = r.folder.slice(1);
+      let name = sub.length ? `${sub.join(" / ")} / ${r.name}` : r.name;
+      for (let n = 2; names.has(`${file}\n${name}`); n++) name = `${r.name} ${n}`;
+      names.add(`${file}\n${name}`);
+      return writeHttpRequest({
+        name,
+        method: r.method,
+        url: r.url,
+        headers: r.headers,
+        ...(r.comments ? { comments: r.comments } : {}),
+        ...(r.directives ? { directives: r.directives } : {}),
+        ...(r.body !== undefined ? { body: r.body } : {}),
+      });
+    });
+    files.push({ name: file, text: `${lines.join("\n")}\n${entries.join("\n")}`, mode: 0o644 });
+  }
+  if (Object.keys(result.environments).length) {
+    files.push({ name: PUBLIC_ENV_FILE, text: json(result.environments), mode: 0o644 });
+  }
+  if (Object.keys(result.privateEnvironments).length) {
+    files.push({ name: PRIVATE_ENV_FILE, text: json(result.privateEnvironments), mode: 0o600 });
+  }
+  return files;
+}
+
+/**
+ * Writes the files into a directory.
+ *
+ * @param dir the output directory (made if missing)
+ * @param files the files
+ * @param force overwrite existing files
+ * @throws {UsageError} when a file exists and `force` is not set; nothing is written then
+ */
+export async function writeImportFiles(
+  dir: string,
+  files: readonly ImportFile[],
+  force: boolean,
+): Promise<void> {
+  if (!force) {
+    const existing: string[] = [];
+    for (const f of files) {
+      try {
+        await Deno.lstat(`${dir}/${f.name}`);
+        existing.push(f.name);
+      } catch { /* free */ }
+    }
+    if (existing.length) {
+      throw new UsageError(
+        `Not overwriting ${existing.map((n) => `"${n}"`).join(", ")} in ${dir}`,
+        {
+          hint: "give --force to replace them, or --out another directory",
+        },
+      );
+    }
+  }
+  await Deno.mkdir(dir, { recursive: true });
+  for (const f of files) {
+    const path = `${dir}/${f.name}`;
+    await Deno.writeTextFile(path, f.text, { mode: f.mode });
+    await Deno.chmod(path, f.mode);
+  }
+}
+
+/** A loss about a request or folder goes into that file; any other loss into every file. */
+function belongs(
+  loss: ImportLoss,
+  requests: ImportResult["requests"],
+  all: ImportResult["requests"],
+) {
+  const paths = (rs: ImportResult["requests"]) =>
+    rs.flatMap((
+      r,
+    ) => [
+      [...r.folder, r.name].join(" / "),
+      ...r.folder.map((_, i) => r.folder.slice(0, i + 1).join(" / ")),
+    ]);
+  if (paths(requests).includes(loss.where)) return true;
+  return !paths(all).includes(loss.where);
+}
+
+function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function slug(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+}

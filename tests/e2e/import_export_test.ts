@@ -1,0 +1,315 @@
+/**
+ * Import and export round trips against a recording server, with the peers as the oracle:
+ * Newman runs a Postman collection, dial imports it and runs the `.http` files, dial exports
+ * them back to Postman and Newman runs that; a curl command is imported, exported with
+ * `--to curl` and run by real curl.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { dial } from "../_helpers.ts";
+import { headerValues, type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
+// Puts the fixture package in the module graph, so that its files resolve to paths.
+import "@readme/oas-examples/3.0/json/petstore.json" with { type: "json" };
+
+const decoder = new TextDecoder();
+
+async function newman(collection: string, environment?: string): Promise<void> {
+  // --no-config and --no-lock: newman is a peer the test runs, not a dependency of dial's.
+  const args = [
+    "run",
+    "-A",
+    "--no-config",
+    "--no-lock",
+    "--unsafe-proto",
+    "--quiet",
+    "npm:newman@6.2.2",
+    "run",
+    collection,
+    "--reporters",
+    "cli",
+    "--bail",
+  ];
+  if (environment) args.push("-e", environment);
+  const out = await new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "piped" })
+    .output();
+  assert.equal(out.code, 0, decoder.decode(out.stdout) + decoder.decode(out.stderr));
+}
+
+/** What both runs must agree on. */
+function seen(r: RawRequest) {
+  return {
+    line: `${r.line.split(" ")[0]} ${requestPath(r)}`,
+    authorization: headerValues(r, "authorization").join(),
+    type: headerValues(r, "content-type").join(),
+    trace: headerValues(r, "x-trace").join(),
+    body: decoder.decode(r.body),
+  };
+}
+
+function collection(origin: string) {
+  return {
+    info: {
+      name: "Round trip",
+      schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
+    },
+    auth: { type: "bearer", bearer: [{ key: "token", value: "{{apiToken}}", type: "string" }] },
+    variable: [{ key: "base", value: origin }],
+    item: [{
+      name: "Users",
+      item: [
+        { name: "List", request: { method: "GET", url: "{{base}}/users?page=2" } },
+        {
+          name: "Create",
+          request: {
+            method: "POST",
+            header: [{ key: "X-Trace", value: "abc" }],
+            body: { mode: "raw", raw: '{"name":"ann"}', options: { raw: { language: "json" } } },
+            url: "{{base}}/users",
+          },
+        },
+        {
+          name: "Login",
+          request: {
+            method: "POST",
+            auth: {
+              type: "basic",
+              basic: [{ key: "username", value: "ann" }, { key: "password", value: "pw" }],
+            },
+            body: {
+              mode: "urlencoded",
+              urlencoded: [{ key: "a", value: "1" }, { key: "b", value: "x y" }],
+            },
+            url: "{{base}}/login",
+          },
+        },
+      ],
+    }],
+  };
+}
+
+const ENV = {
+  name: "dev",
+  _postman_variable_scope: "environment",
+  values: [{ key: "apiToken", value: "t0ken", type: "secret", enabled: true }],
+};
+
+Deno.test("import/export: a Postman collection runs the same under Newman, dial run, and Newman again after export", async () => {
+  await using server = rawServer(() => ({
+    headers: [["Content-Type", "application/json"]],
+    body: "{}",
+  }));
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(collection(server.origin)));
+  await Deno.writeTextFile(`${dir}/e.json`, JSON.stringify(ENV));
+  await newman(`${dir}/c.json`, `${dir}/e.json`);
+  const byNewman = server.requests.splice(0).map(seen);
+  assert.equal(byNewman.length, 3);
+
+  const imported = await dial(["import", "c.json", "e.json", "--out", "api"], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  const http = await Deno.readTextFile(`${dir}/api/users.http`);
+  assert.ok(!http.includes("t0ken") && !http.includes(":pw"), "no secret in the .http file");
+  const priv = await Deno.stat(`${dir}/api/http-client.private.env.json`);
+  assert.equal(priv.mode! & 0o777, 0o600);
+  const ran = await dial(["run", "api/users.http", "--env", "dev"], { cwd: dir });
+  assert.equal(ran.code, 0, ran.stderr);
+  const byDial = server.requests.splice(0).map(seen);
+  // Newman adds a User-Agent and such; what the collection says must arrive alike.
+  assert.deepEqual(byDial, byNewman);
+
+  const exported = await dial(
+    [
+      "export",
+      "api/users.http",
+      "--to",
+      "postman",
+      "--out",
+      "back.json",
+      "--env",
+      "dev",
+      "--with-secrets",
+    ],
+    { cwd: dir },
+  );
+  assert.equal(exported.code, 0, exported.stderr);
+  await newman(`${dir}/back.json`, `${dir}/dev.postman_environment.json`);
+  assert.deepEqual(server.requests.splice(0).map(seen), byNewman);
+});
+
+Deno.test("import/export: a curl command imported then exported --to curl reaches the server as the original", async () => {
+  await using server = rawServer();
+  const dir = await Deno.makeTempDir();
+  const original = [
+    "curl",
+    "-X",
+    "PUT",
+    `${server.origin}/items/7?x=1`,
+    "-H",
+    "Authorization: Bearer s3cret",
+    "-H",
+    "X-Trace: abc",
+    "--json",
+    '{"n":1}',
+  ];
+  const quoted = original.map((w) => `'${w.replaceAll("'", `'\\''`)}'`).join(" ");
+  const run = async (script: string, env: Record<string, string> = {}) => {
+    const out = await new Deno.Command("bash", { args: ["-c", script], cwd: dir, env }).output();
+    assert.equal(out.code, 0, decoder.decode(out.stderr));
+  };
+  await run(`${quoted} -sS -o /dev/null`);
+  await Deno.writeTextFile(`${dir}/cmd.sh`, quoted);
+  const imported = await dial(["import", "cmd.sh", "--out", "."], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  const files = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".http"));
+  assert.equal(files.length, 1);
+  const exported = await dial(["export", files[0]!, "--to", "curl", "--env", "imported"], {
+    cwd: dir,
+  });
+  assert.equal(exported.code, 0, exported.stderr);
+  // The token is a secret: the command reads it from $TOKEN, never holds it.
+  assert.ok(!exported.stdout.includes("s3cret"), exported.stdout);
+  assert.match(exported.stdout, /\$\{TOKEN\}/);
+  const command = exported.stdout.split("\n").find((l) => l.startsWith("curl "))!;
+  await run(`${command} -sS -o /dev/null`, { TOKEN: "s3cret", PATH: Deno.env.get("PATH")! });
+  const [fromCurl, roundTrip] = server.requests.map((r) => ({
+    line: r.line,
+    body: decoder.decode(r.body),
+    authorization: headerValues(r, "authorization"),
+    trace: headerValues(r, "x-trace"),
+    type: headerValues(r, "content-type"),
+    accept: headerValues(r, "accept"),
+  }));
+  assert.deepEqual(roundTrip, fromCurl);
+});
+
+Deno.test("export: curl, HTTPie, Python requests and fetch code send what dial run sends, secrets read from the environment", async () => {
+  await using server = rawServer();
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/api.http`,
+    [
+      "@base = " + server.origin,
+      "",
+      "### create",
+      "POST {{base}}/things?kind=pen",
+      "Authorization: Bearer {{token}}",
+      "Content-Type: application/json",
+      "X-Trace: t-1",
+      "",
+      '{"name": "pen", "n": 2}',
+      "",
+    ].join("\n"),
+  );
+  await Deno.writeTextFile(`${dir}/http-client.env.json`, JSON.stringify({ dev: {} }));
+  await Deno.writeTextFile(
+    `${dir}/http-client.private.env.json`,
+    JSON.stringify({ dev: { token: "tok-123" } }),
+  );
+  const ran = await dial(["run", "api.http", "--env", "dev"], { cwd: dir });
+  assert.equal(ran.code, 0, ran.stderr);
+  const view = (r: RawRequest) => ({
+    line: r.line,
+    authorization: headerValues(r, "authorization"),
+    type: headerValues(r, "content-type"),
+    trace: headerValues(r, "x-trace"),
+    body: decoder.decode(r.body),
+  });
+  const expected = view(server.requests.splice(0)[0]!);
+  const env = { TOKEN: "tok-123", PATH: Deno.env.get("PATH")!, HOME: dir };
+  const runners: Record<string, (file: string) => string[]> = {
+    curl: (f) => ["bash", f],
+    httpie: (f) => ["bash", f],
+    python: (f) => ["python3", f],
+    fetch: (f) => [Deno.execPath(), "run", "--allow-net", "--allow-env", f],
+  };
+  for (const [target, runner] of Object.entries(runners)) {
+    const exported = await dial(["export", "api.http", "--to", target, "--env", "dev"], {
+      cwd: dir,
+    });
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.ok(!exported.stdout.includes("tok-123"), `${target}: ${exported.stdout}`);
+    const file = `${dir}/code-${target}.${
+      target === "python" ? "py" : target === "fetch" ? "mjs" : "sh"
+    }`;
+    await Deno.writeTextFile(file, exported.stdout);
+    const [cmd, ...args] = runner(file);
+    const out = await new Deno.Command(cmd!, {
+      args,
+      cwd: dir,
+      env,
+      clearEnv: true,
+      stdout: "null",
+    })
+      .output();
+    assert.equal(out.code, 0, `${target}: ${decoder.decode(out.stderr)}`);
+    assert.deepEqual(view(server.requests.splice(0)[0]!), expected, target);
+  }
+});
+
+Deno.test("import: never replaces a file without --force; the loss report is on stderr and atop the file", async () => {
+  const dir = await Deno.makeTempDir();
+  const source = JSON.stringify({
+    info: {
+      name: "Lossy",
+      schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
+    },
+    item: [{
+      name: "Hawk",
+      event: [{ listen: "prerequest", script: { exec: ["pm.variables.set('a', 1);"] } }],
+      request: { method: "GET", auth: { type: "hawk" }, url: "http://127.0.0.1:9/h" },
+    }],
+  });
+  await Deno.writeTextFile(`${dir}/c.json`, source);
+  const first = await dial(["import", "c.json"], { cwd: dir });
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(
+    first.stderr,
+    /Not carried \(2\):\n {2}Hawk: pre-request script \(1 lines, Postman's pm API\)\n {2}Hawk: auth type "hawk"/,
+  );
+  const written = await Deno.readTextFile(`${dir}/lossy.http`);
+  assert.match(
+    written,
+    /^# Imported from postman by dial import\.\n# Not carried \(add by hand if you need it\):\n# {3}Hawk: pre-request script/,
+  );
+  await Deno.writeTextFile(`${dir}/lossy.http`, "# mine\n");
+  const again = await dial(["import", "c.json"], { cwd: dir });
+  assert.equal(again.code, 2);
+  assert.match(again.stderr, /Not overwriting "lossy.http" in \./);
+  assert.equal(await Deno.readTextFile(`${dir}/lossy.http`), "# mine\n");
+  const forced = await dial(["import", "c.json", "--force"], { cwd: dir });
+  assert.equal(forced.code, 0, forced.stderr);
+  assert.notEqual(await Deno.readTextFile(`${dir}/lossy.http`), "# mine\n");
+});
+
+Deno.test("import: an OpenAPI operation imported from the Petstore runs against a local server", async () => {
+  await using server = rawServer(() => ({
+    headers: [["Content-Type", "application/json"]],
+    body: "{}",
+  }));
+  const dir = await Deno.makeTempDir();
+  const spec = import.meta.resolve("@readme/oas-examples/3.0/json/petstore.json");
+  await Deno.copyFile(new URL(spec), `${dir}/petstore.json`);
+  const imported = await dial(["import", "petstore.json", "--out", "api"], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  const env = Object.keys(
+    JSON.parse(await Deno.readTextFile(`${dir}/api/http-client.env.json`)),
+  )[0]!;
+  const ran = await dial(
+    [
+      "run",
+      "api/pet.http",
+      "getPetById",
+      "--env",
+      env,
+      "--var",
+      `baseUrl=${server.origin}`,
+      "--var",
+      "petId=7",
+    ],
+    { cwd: dir },
+  );
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.equal(server.requests.length, 1);
+  assert.equal(requestPath(server.requests[0]!), "/pet/7");
+  assert.deepEqual(headerValues(server.requests[0]!, "api_key"), [""]);
+});

@@ -1,0 +1,219 @@
+/**
+ * The import readers on documents nobody here wrote (the OpenAPI Petstore in 2.0, 3.0 and 3.1
+ * from @readme/oas-examples, Scalar's Galaxy description) and on small collections shaped as
+ * Postman, Insomnia and Chromium write them.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { parse as parseYaml } from "yaml";
+import { readImport } from "../../src/import/read_import.ts";
+import type { ImportResult } from "../../src/import/import_model.ts";
+// Static imports put the fixture packages in the module graph, so their files resolve to paths.
+import "@readme/oas-examples/package.json" with { type: "json" };
+import "@scalar/galaxy/3.1.json" with { type: "json" };
+
+async function fixture(specifier: string): Promise<string> {
+  return await Deno.readTextFile(new URL(import.meta.resolve(specifier)));
+}
+
+const byName = (result: ImportResult, name: string) => {
+  const found = result.requests.find((r) => r.name === name);
+  assert.ok(found, `no request ${name} in ${result.requests.map((r) => r.name).join(", ")}`);
+  return found;
+};
+
+for (const version of ["2.0", "3.0", "3.1"]) {
+  Deno.test(`import: the OpenAPI ${version} Petstore (YAML) gives one request per operation`, async () => {
+    const text = await fixture(`@readme/oas-examples/${version}/yaml/petstore.yaml`);
+    const spec = parseYaml(text) as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.values(spec.paths).flatMap((item) =>
+      Object.keys(item).filter((k) => ["get", "put", "post", "delete", "patch"].includes(k))
+    );
+    const result = await readImport([{ name: "petstore.yaml", text }]);
+    assert.equal(result.format, "openapi");
+    assert.equal(result.requests.length, operations.length);
+    const get = byName(result, "getPetById");
+    assert.equal(get.method, "GET");
+    assert.equal(get.url.split("?")[0], "{{baseUrl}}/pet/{{petId}}");
+    assert.deepEqual(get.folder, ["pet"]);
+    // The API key scheme becomes a header whose value lives in the private environment.
+    const key = get.headers.find((h) => h.name === "api_key");
+    assert.ok(key, JSON.stringify(get.headers));
+    assert.match(key.value, /^\{\{\w+\}\}$/);
+    const add = byName(result, "addPet");
+    assert.equal(add.method, "POST");
+    const body = JSON.parse(add.body as string);
+    assert.equal(body.name, "doggie");
+    assert.ok(result.environments[Object.keys(result.environments)[0]!]!.baseUrl);
+    assert.ok(
+      result.losses.some((l) => /petstore_auth/.test(l.what)),
+      "the OAuth scheme is reported",
+    );
+  });
+}
+
+Deno.test("import: Scalar's Galaxy (OpenAPI 3.1, a large real description) reads whole", async () => {
+  const text = await fixture("@scalar/galaxy/3.1.yaml");
+  const result = await readImport([{ name: "galaxy.json", text }]);
+  assert.ok(result.requests.length >= 10, String(result.requests.length));
+  for (const r of result.requests) assert.match(r.url, /^\{\{baseUrl\}\}\//);
+});
+
+const POSTMAN = {
+  info: {
+    name: "Shop API",
+    schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
+  },
+  auth: { type: "bearer", bearer: [{ key: "token", value: "s3cr3t-token", type: "string" }] },
+  variable: [{ key: "base", value: "http://127.0.0.1:8080" }],
+  item: [
+    {
+      name: "Users",
+      item: [
+        {
+          name: "List users",
+          event: [{ listen: "test", script: { exec: ["pm.test('ok', () => {});"] } }],
+          request: { method: "GET", url: { raw: "{{base}}/users?page=1", query: [] } },
+        },
+        {
+          name: "Create user",
+          request: {
+            method: "POST",
+            auth: {
+              type: "basic",
+              basic: [{ key: "username", value: "ann" }, { key: "password", value: "pw" }],
+            },
+            header: [{ key: "X-Trace", value: "1" }, { key: "X-Off", value: "0", disabled: true }],
+            body: { mode: "raw", raw: '{"name":"ann"}', options: { raw: { language: "json" } } },
+            url: "{{base}}/users",
+          },
+        },
+      ],
+    },
+    {
+      name: "Login",
+      request: {
+        method: "POST",
+        auth: { type: "noauth" },
+        body: {
+          mode: "urlencoded",
+          urlencoded: [{ key: "u", value: "ann" }, { key: "p", value: "x", disabled: true }],
+        },
+        url: "{{base}}/login",
+      },
+    },
+    {
+      name: "Signed",
+      request: { method: "GET", auth: { type: "hawk", hawk: [] }, url: "{{base}}/hawk" },
+    },
+  ],
+};
+
+const ENVIRONMENT = {
+  name: "staging",
+  _postman_variable_scope: "environment",
+  values: [
+    { key: "base", value: "https://staging.test", enabled: true },
+    { key: "apiSecret", value: "hunter2", type: "secret", enabled: true },
+  ],
+};
+
+Deno.test("import: Postman v2.1 with folders, inherited auth, an environment and a loss report", async () => {
+  const result = await readImport([
+    { name: "c.json", text: JSON.stringify(POSTMAN) },
+    { name: "e.json", text: JSON.stringify(ENVIRONMENT) },
+  ]);
+  const list = byName(result, "List users");
+  assert.deepEqual(list.folder, ["Users"]);
+  assert.equal(list.url, "{{base}}/users?page=1");
+  // The collection's bearer token is inherited, and moved to the private environment.
+  const auth = list.headers.find((h) => h.name === "Authorization")!;
+  assert.match(auth.value, /^Bearer \{\{(\w+)\}\}$/);
+  const variable = /\{\{(\w+)\}\}/.exec(auth.value)![1]!;
+  assert.equal(result.privateEnvironments.staging![variable], "s3cr3t-token");
+  assert.ok(!JSON.stringify(result.environments).includes("s3cr3t-token"));
+  const create = byName(result, "Create user");
+  assert.deepEqual(create.headers.map((h) => h.name), ["X-Trace", "Authorization", "Content-Type"]);
+  assert.match(create.headers[1]!.value, /^Basic ann \{\{\w+\}\}$/);
+  assert.equal(create.body, '{"name":"ann"}');
+  const login = byName(result, "Login");
+  assert.equal(login.body, "u=ann");
+  assert.ok(!login.headers.some((h) => h.name === "Authorization"));
+  assert.equal(result.variables.base, "http://127.0.0.1:8080");
+  assert.equal(result.environments.staging!.base, "https://staging.test");
+  assert.equal(result.privateEnvironments.staging!.apiSecret, "hunter2");
+  assert.deepEqual(result.losses.map((l) => `${l.where}: ${l.what}`), [
+    "Users / List users: test script (1 lines, Postman's pm API)",
+    'Signed: auth type "hawk" (add it by hand)',
+  ]);
+});
+
+Deno.test("import: Insomnia v4 with a base and a sub environment, {{ _.var }} converted", async () => {
+  const v4 = {
+    _type: "export",
+    __export_format: 4,
+    resources: [
+      { _id: "wrk_1", _type: "workspace", name: "My API" },
+      {
+        _id: "env_1",
+        _type: "environment",
+        parentId: "wrk_1",
+        name: "Base",
+        data: { base: "http://x.test" },
+      },
+      {
+        _id: "env_2",
+        _type: "environment",
+        parentId: "env_1",
+        name: "Prod",
+        data: { base: "https://prod.test" },
+      },
+      { _id: "fld_1", _type: "request_group", parentId: "wrk_1", name: "Things" },
+      {
+        _id: "req_1",
+        _type: "request",
+        parentId: "fld_1",
+        name: "Get thing",
+        method: "GET",
+        url: "{{ _.base }}/things/1",
+        headers: [{ name: "Accept", value: "application/json" }],
+        authentication: { type: "bearer", token: "{{ _.token }}" },
+        body: {},
+      },
+    ],
+  };
+  const result = await readImport([{ name: "i.json", text: JSON.stringify(v4) }]);
+  const get = byName(result, "Get thing");
+  assert.equal(get.url, "{{base}}/things/1");
+  assert.deepEqual(get.folder, ["Things"]);
+  assert.deepEqual(get.headers[1], { name: "Authorization", value: "Bearer {{token}}" });
+  assert.equal(result.variables.base, "http://x.test");
+  assert.equal(result.environments.Prod!.base, "https://prod.test");
+});
+
+Deno.test("import: curl commands, secrets moved out, -k and cookie files reported", async () => {
+  const text = [
+    "curl -k -u ann:pw https://api.test/me",
+    "curl -X POST https://api.test/items -H 'Authorization: Bearer abc' --json '{\"a\":1}' -b jar.txt",
+  ].join("\n");
+  const result = await readImport([{ name: "-", text }]);
+  assert.equal(result.requests.length, 2);
+  assert.match(result.requests[0]!.headers[0]!.value, /^Basic ann \{\{password\}\}$/);
+  assert.equal(result.privateEnvironments.imported!.password, "pw");
+  assert.deepEqual(result.requests[1]!.headers[0], {
+    name: "Authorization",
+    value: "Bearer {{token}}",
+  });
+  assert.equal(result.requests[1]!.body, '{"a":1}');
+  assert.deepEqual(result.losses.map((l) => l.what), [
+    "-k (run with dial run -k)",
+    "cookie file jar.txt",
+  ]);
+});
+
+Deno.test("import: an unknown format is a usage error naming the file", async () => {
+  await assert.rejects(
+    () => readImport([{ name: "x.json", text: '{"hello":1}' }]),
+    /Cannot tell the format of "x.json"/,
+  );
+});
