@@ -47,8 +47,8 @@ Examples:
   dial export api.http login --to curl --env dev
   dial export api.http --to postman --out api.postman_collection.json
   dial export api.http --to python > client.py`,
-  run: async ({ args, flags }) => {
+  run: async ({ args, flags }, context) => {
     const { runExport } = await lazy.exportRun();
-    return await runExport(args.file, args.names, flags);
+    return await runExport(args.file, args.names, flags, context);
   },
 });

@@ -18,7 +18,7 @@ import type { HttpFile, HttpRequest } from "../files/http_file_types.ts";
 import type { VariableValue } from "../files/substitute.ts";
 import { writeHttpRequest } from "../files/write_http_file.ts";
 import { warn } from "../output/report.ts";
-import { stderr, writeSync } from "../output/terminal.ts";
+import type { CliContext } from "./context.ts";
 import type { ExportFlagValues } from "./export.ts";
 import { dirOf, readHttpFile } from "./file_setup.ts";
 import { parseVarFlags } from "../files/environment.ts";
@@ -31,12 +31,14 @@ import { Secret } from "../secret.ts";
  * @param path the request file
  * @param names the requests to export (all when empty)
  * @param flags the flag values
+ * @param context the run's output and environment
  * @returns the exit code
  */
 export async function runExport(
   path: string,
   names: readonly string[],
   flags: ExportFlagValues,
+  context: CliContext,
 ): Promise<number> {
   const target = flags.to as ExportTarget | undefined;
   if (target === undefined) {
@@ -44,17 +46,24 @@ export async function runExport(
       hint: "give --to curl, http, postman, har, fetch, python or httpie",
     });
   }
-  const file = await readHttpFile(path);
+  const file = await readHttpFile(path, context);
   const requests = pick(file.requests, names, path);
   const dir = dirOf(path);
   const secrets = flags.withSecrets;
   const text = target === "http"
     ? requests.map((r) => writeHttpRequest(modelOf(r))).join("\n")
     : target === "postman"
-    ? await postman(file, path, requests, flags)
-    : await code(target, requests, { path, dir, flags, secrets, variables: file.variables });
+    ? await postman(file, path, requests, flags, context)
+    : await code(target, requests, {
+      path,
+      dir,
+      flags,
+      secrets,
+      variables: file.variables,
+      context,
+    });
   if (flags.out !== undefined) await Deno.writeTextFile(flags.out, text);
-  else writeSync("stdout", text.endsWith("\n") ? text : `${text}\n`);
+  else await context.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
   return ExitCode.OK;
 }
 
@@ -85,15 +94,16 @@ async function code(
     flags: ExportFlagValues;
     secrets: boolean;
     variables: HttpFile["variables"];
+    context: CliContext;
   },
 ): Promise<string> {
-  const { flags } = options;
+  const { flags, context } = options;
   // Without --with-secrets references are not even resolved: they stay secrets by name.
   const environment = await loadEnvironment(options.dir, {
     ...(flags.env !== undefined ? { name: flags.env } : {}),
     envFiles: flags.envFile,
     resolve: options.secrets
-      ? (value, where) => resolveReference(value, where)
+      ? (value, where) => resolveReference(value, where, context)
       : (value) => Promise.resolve(value),
   });
   const overrides = new Map<string, VariableValue>();
@@ -101,7 +111,9 @@ async function code(
     overrides.set(
       name,
       isReference(value)
-        ? new Secret(options.secrets ? await resolveReference(value, `--var ${name}=`) : value)
+        ? new Secret(
+          options.secrets ? await resolveReference(value, `--var ${name}=`, context) : value,
+        )
         : value,
     );
   }
@@ -109,7 +121,7 @@ async function code(
     environment: environment.variables,
     overrides,
     file: options.variables,
-    env: (name: string) => Deno.env.get(name),
+    env: (name: string) => context.env(name),
   };
   const out: string[] = [];
   const entries: unknown[] = [];
@@ -141,7 +153,7 @@ async function code(
   }
   if (envVars.size) {
     await warn(
-      stderr(),
+      context.stderr,
       `The exported code reads ${[...envVars].map((v) => `$${v}`).join(", ")} from the environment`,
     );
   }
@@ -195,11 +207,11 @@ async function postman(
   path: string,
   requests: readonly HttpRequest[],
   flags: ExportFlagValues,
+  context: CliContext,
 ): Promise<string> {
   const name = (path.split("/").at(-1) ?? path).replace(/\.(http|rest)$/, "");
   const { collection, losses } = postmanCollection(file, name, requests);
-  const err = stderr();
-  for (const l of losses) await warn(err, `Not carried: ${l.where}: ${l.what}`);
+  for (const l of losses) await warn(context.stderr, `Not carried: ${l.where}: ${l.what}`);
   if (flags.out !== undefined) {
     const dir = dirOf(path);
     const read = async (p: string) => {

@@ -48,8 +48,8 @@ Examples:
   dial import collection.postman.json staging.postman_environment.json --out api/
   pbpaste | dial import - --out requests/
   dial import openapi.yaml --out petstore/`,
-  run: async ({ args, flags }) => {
+  run: async ({ args, flags }, context) => {
     const { runImport } = await lazy.importRun();
-    return await runImport(args.sources, flags);
+    return await runImport(args.sources, flags, context);
   },
 });

@@ -5,8 +5,9 @@
  */
 import { ExitCode, UsageError } from "../errors.ts";
 import { readImport } from "../import/read_import.ts";
-import { importFiles, writeImportFiles } from "../import/write_import.ts";
-import { escapeControls, stderr, writeSync } from "../output/terminal.ts";
+import { type ImportFile, importFiles } from "../import/write_import.ts";
+import { shown } from "../output/terminal.ts";
+import type { CliContext } from "./context.ts";
 import type { ImportFlagValues } from "./import.ts";
 
 /**
@@ -14,22 +15,21 @@ import type { ImportFlagValues } from "./import.ts";
  *
  * @param sources the source paths (`-` for stdin)
  * @param flags the flag values
+ * @param context the run's output, input and environment
  * @returns the exit code
  */
 export async function runImport(
   sources: readonly string[],
   flags: ImportFlagValues,
+  context: CliContext,
 ): Promise<number> {
-  const texts = await Promise.all(
-    sources.map(async (name) => ({ name, text: await readSource(name) })),
-  );
+  const texts = [];
+  for (const name of sources) texts.push({ name, text: await readSource(name, context) });
   const result = await readImport(texts, { harCookies: flags.harCookies });
   const files = importFiles(result);
   const dir = flags.out ?? ".";
-  const err = stderr();
-  const clean = (text: string) => err.isTerminal ? escapeControls(text) : text;
   if (flags.dryRun) {
-    for (const f of files) writeSync("stdout", `==> ${f.name} <==\n${f.text}\n`);
+    for (const f of files) await context.stdout.write(`==> ${f.name} <==\n${f.text}\n`);
   } else await writeImportFiles(dir, files, flags.force);
   const count = result.requests.length;
   const lines = [
@@ -46,13 +46,45 @@ export async function runImport(
     lines.push(`Not carried (${result.losses.length}):`);
     for (const loss of result.losses) lines.push(`  ${loss.where}: ${loss.what}`);
   }
-  await err.write(clean(`${lines.join("\n")}\n`));
+  await context.stderr.write(shown(context.stderr, `${lines.join("\n")}\n`));
   return ExitCode.OK;
 }
 
-async function readSource(name: string): Promise<string> {
+/**
+ * Writes the files into a directory, all or none: an existing file stops it before anything
+ * is written, unless `force`.
+ */
+async function writeImportFiles(
+  dir: string,
+  files: readonly ImportFile[],
+  force: boolean,
+): Promise<void> {
+  if (!force) {
+    const existing: string[] = [];
+    for (const f of files) {
+      try {
+        await Deno.lstat(`${dir}/${f.name}`);
+        existing.push(f.name);
+      } catch { /* free */ }
+    }
+    if (existing.length) {
+      throw new UsageError(
+        `Not overwriting ${existing.map((n) => `"${n}"`).join(", ")} in ${dir}`,
+        { hint: "give --force to replace them, or --out another directory" },
+      );
+    }
+  }
+  await Deno.mkdir(dir, { recursive: true });
+  for (const f of files) {
+    const path = `${dir}/${f.name}`;
+    await Deno.writeTextFile(path, f.text, { mode: f.mode });
+    await Deno.chmod(path, f.mode);
+  }
+}
+
+async function readSource(name: string, context: CliContext): Promise<string> {
   try {
-    if (name === "-") return await new Response(Deno.stdin.readable).text();
+    if (name === "-") return await new Response(context.stdin.readable).text();
     return await Deno.readTextFile(name);
   } catch (error) {
     throw new UsageError(`Cannot read "${name}": ${(error as Error).message}`);

@@ -72,12 +72,11 @@ export async function readImport(
   if (isInsomnia(value)) return withEnvironments(readInsomnia(document), result);
   if (isOpenApi(value)) return withEnvironments(await readOpenApi(document), result);
   if (isHar(value)) {
-    return withEnvironments(readHar(document, { cookies: options.harCookies }), result);
+    return withEnvironments(readHar(document, { cookies: options.harCookies === true }), result);
   }
-  throw new UsageError(`Cannot tell the format of "${source.name}"`, {
-    hint:
-      "dial import reads curl commands, Postman collections and environments, Insomnia, OpenAPI/Swagger and HAR",
-  });
+  throw new UsageError(
+    `Cannot tell the format of "${source.name}": not curl commands, a Postman collection or environment, an Insomnia export, an OpenAPI/Swagger description or a HAR`,
+  );
 }
 
 /** Adds environments read from other sources to an import. */

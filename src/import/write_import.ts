@@ -1,11 +1,10 @@
 /**
  * An import written as request files: one `.http` file per top-level folder (requests outside
  * any folder in one named after the collection), `http-client.env.json` and
- * `http-client.private.env.json` (0600), each file opening with the loss report. Nothing is
- * overwritten unless asked.
+ * `http-client.private.env.json` (0600), each file opening with the loss report. The CLI writes
+ * them (never over an existing file unless asked).
  * @module
  */
-import { UsageError } from "../errors.ts";
 import { PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../files/environment.ts";
 import { writeHttpRequest } from "../files/write_http_file.ts";
 import type { ImportLoss, ImportResult } from "./import_model.ts";
@@ -68,44 +67,6 @@ export function importFiles(result: ImportResult): ImportFile[] {
     files.push({ name: PRIVATE_ENV_FILE, text: json(result.privateEnvironments), mode: 0o600 });
   }
   return files;
-}
-
-/**
- * Writes the files into a directory.
- *
- * @param dir the output directory (made if missing)
- * @param files the files
- * @param force overwrite existing files
- * @throws {UsageError} when a file exists and `force` is not set; nothing is written then
- */
-export async function writeImportFiles(
-  dir: string,
-  files: readonly ImportFile[],
-  force: boolean,
-): Promise<void> {
-  if (!force) {
-    const existing: string[] = [];
-    for (const f of files) {
-      try {
-        await Deno.lstat(`${dir}/${f.name}`);
-        existing.push(f.name);
-      } catch { /* free */ }
-    }
-    if (existing.length) {
-      throw new UsageError(
-        `Not overwriting ${existing.map((n) => `"${n}"`).join(", ")} in ${dir}`,
-        {
-          hint: "give --force to replace them, or --out another directory",
-        },
-      );
-    }
-  }
-  await Deno.mkdir(dir, { recursive: true });
-  for (const f of files) {
-    const path = `${dir}/${f.name}`;
-    await Deno.writeTextFile(path, f.text, { mode: f.mode });
-    await Deno.chmod(path, f.mode);
-  }
 }
 
 /** A loss about a request or folder goes into that file; any other loss into every file. */
