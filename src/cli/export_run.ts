@@ -19,7 +19,7 @@ import type { VariableValue } from "../files/substitute.ts";
 import { writeHttpRequest } from "../files/write_http_file.ts";
 import { warn } from "../output/report.ts";
 import type { CliContext } from "./context.ts";
-import type { ExportFlagValues } from "./export.ts";
+import type { ExportFlagValues } from "./interchange.ts";
 import { dirOf, readHttpFile } from "./file_setup.ts";
 import { parseVarFlags } from "../files/environment.ts";
 import { isReference, resolveReference } from "./secret_ref.ts";

@@ -8,7 +8,7 @@ import { readImport } from "../import/read_import.ts";
 import { type ImportFile, importFiles } from "../import/write_import.ts";
 import { shown } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
-import type { ImportFlagValues } from "./import.ts";
+import type { ImportFlagValues } from "./interchange.ts";
 
 /**
  * Runs `dial import`.

@@ -1,0 +1,129 @@
+/**
+ * The commands that carry requests between dial and other tools: `dial curl …` (a pasted curl
+ * command), `dial import` (curl, Postman, Insomnia, OpenAPI, HAR into request files) and
+ * `dial export` (request files as curl, .http, Postman, HAR or code). Declarations only, in one
+ * module (each costs a module on every run's start-up); the implementations load when they run.
+ * @module
+ */
+import { command, flags, type FlagValues } from "./declare.ts";
+import { ENVIRONMENT_FLAGS } from "./file_flags.ts";
+import { lazy } from "./lazy.ts";
+
+/** `dial curl [curl arguments…]`. */
+export const curlCommand = command({
+  name: "curl",
+  summary: "Send a request written as a curl command (paste it after dial)",
+  usage: "<url> [curl flags]",
+  passthrough: true,
+  args: [{ name: "words", variadic: true, help: "the curl command's arguments" }],
+  epilog: `
+Every word after "dial curl" is read as curl reads it, and the request is sent by dial
+(printed as dial prints it). An unsupported curl flag is a usage error naming it.
+
+Understood: -X -H -d --data --data-ascii --data-raw --data-binary --data-urlencode --json
+-F --form-string -G -u --oauth2-bearer -b -c -A -e -k -L --max-redirs --compressed -m
+--connect-timeout -x --noproxy --cacert --cert --key -T -I -i -v -f -o --url (-s -S -g
+and progress flags are accepted and have no effect).
+
+Examples:
+  dial curl https://api.example.com/users -H 'Accept: application/json'
+  dial curl -X POST https://api.example.com/users -d name=ann -u ann:s3cret`,
+  run: async ({ args }, context) => {
+    const { runCurl } = await import("./curl_run.ts");
+    return await runCurl(args.words, context);
+  },
+});
+
+/** The flags of `dial import`. */
+export const IMPORT_FLAGS = flags([
+  {
+    long: "out",
+    value: "dir",
+    file: true,
+    help: "write the .http and environment files here (default: the current directory)",
+  },
+  { long: "force", help: "replace files that exist" },
+  { long: "har-cookies", help: "HAR: keep each entry's cookies as a Cookie header" },
+  { long: "dry-run", help: "print the files that would be written, write nothing" },
+]);
+
+/** The flag values of `dial import`. */
+export type ImportFlagValues = FlagValues<typeof IMPORT_FLAGS>;
+
+/** `dial import`. */
+export const importCommand = command({
+  name: "import",
+  summary: "Turn curl commands, Postman, Insomnia, OpenAPI or HAR into .http request files",
+  usage: "import <source> [environment…] [flags]",
+  args: [
+    {
+      name: "sources",
+      required: true,
+      variadic: true,
+      help: "a file, - for stdin; Postman environment files may follow a collection",
+    },
+  ],
+  flags: IMPORT_FLAGS,
+  epilog: `
+The format is recognised from the content: curl command lines (with \\ continuations and
+$'…' quoting), Postman collections v2.0/v2.1 and environments, Insomnia v4 (JSON) and v5
+(YAML) exports, OpenAPI 3.0/3.1 and Swagger 2.0 (JSON or YAML), HAR 1.2. One .http file is
+written per top-level folder or tag, with http-client.env.json and, for secrets,
+http-client.private.env.json (0600; keep it out of git). Whatever could not be carried
+(scripts, unsupported auth) is listed on stderr and at the top of each file.
+
+Examples:
+  dial import collection.postman.json staging.postman_environment.json --out api/
+  pbpaste | dial import - --out requests/
+  dial import openapi.yaml --out petstore/`,
+  run: async ({ args, flags }, context) => {
+    const { runImport } = await lazy.importRun();
+    return await runImport(args.sources, flags, context);
+  },
+});
+
+/** The flags of `dial export`. */
+export const EXPORT_FLAGS = flags([
+  {
+    long: "to",
+    value: "curl|http|postman|har|fetch|python|httpie",
+    choices: ["curl", "http", "postman", "har", "fetch", "python", "httpie"],
+    help: "what to write",
+  },
+  ...ENVIRONMENT_FLAGS,
+  {
+    long: "with-secrets",
+    help: "write secret values as they are (default: environment lookups such as $API_TOKEN)",
+  },
+  { long: "out", value: "file", file: true, help: "write to this file (default: stdout)" },
+]);
+
+/** The flag values of `dial export`. */
+export type ExportFlagValues = FlagValues<typeof EXPORT_FLAGS>;
+
+/** `dial export`. */
+export const exportCommand = command({
+  name: "export",
+  summary: "Write requests of a .http file as curl, .http, Postman, HAR, fetch, Python or HTTPie",
+  usage: "export <file.http> [name…] --to <format> [flags]",
+  args: [
+    { name: "file", required: true, help: "the request file" },
+    { name: "names", variadic: true, help: "the requests to export (default: all)" },
+  ],
+  flags: EXPORT_FLAGS,
+  epilog: `
+Variables are substituted as dial run would (--env, --env-file, --var). Values from the
+private environment file or references are secrets: they are written as environment
+lookups ($API_TOKEN in shell, os.environ["API_TOKEN"] in Python, process.env.API_TOKEN in
+JavaScript, {{API_TOKEN}} in HAR), never as values, unless --with-secrets is given.
+postman writes a collection and, with --out, its environments beside it.
+
+Examples:
+  dial export api.http login --to curl --env dev
+  dial export api.http --to postman --out api.postman_collection.json
+  dial export api.http --to python > client.py`,
+  run: async ({ args, flags }, context) => {
+    const { runExport } = await lazy.exportRun();
+    return await runExport(args.file, args.names, flags, context);
+  },
+});
