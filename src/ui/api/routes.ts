@@ -12,6 +12,7 @@ import { handleNewWindow } from "./window_api.ts";
 import { handleEnvironments } from "./environment_api.ts";
 import { handleWorkspaceRun } from "./run_api.ts";
 import { handleCookies, handleCookiesClear } from "./cookies_api.ts";
+import { handleImportCurl } from "./import_api.ts";
 import {
   handleWorkspaceChanges,
   handleWorkspaceDelete,
@@ -47,4 +48,5 @@ export const API_ROUTES: ReadonlyMap<string, ApiHandler> = new Map<string, ApiHa
   ["POST /api/workspace/run", handleWorkspaceRun],
   ["POST /api/cookies", handleCookies],
   ["POST /api/cookies/clear", handleCookiesClear],
+  ["POST /api/import/curl", handleImportCurl],
 ]);

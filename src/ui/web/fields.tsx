@@ -27,6 +27,8 @@ export function TextField(props: {
   onInput?: (text: string) => void;
   /** The input's id (default: a generated one). */
   id?: string;
+  /** Called with pasted text; return true to take the paste over. */
+  onPaste?: (text: string) => boolean;
 }): JSX.Element {
   const generated = useId();
   const id = props.id ?? generated;
@@ -46,6 +48,9 @@ export function TextField(props: {
         onInput={(e) => {
           props.value.value = e.currentTarget.value;
           props.onInput?.(e.currentTarget.value);
+        }}
+        onPaste={(e) => {
+          if (props.onPaste?.(e.clipboardData?.getData("text") ?? "")) e.preventDefault();
         }}
       />
     </div>

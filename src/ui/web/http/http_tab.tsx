@@ -96,6 +96,7 @@ const error = signal<ApiError | undefined>(undefined);
 const busy = signal(false);
 let inFlight: AbortController | undefined;
 const curl = signal("");
+const pasteNote = signal<string | undefined>(undefined);
 const viewed = computed(() => viewedOf(result.value, url.peek()));
 const authSkipped = signal<string | undefined>(undefined);
 
@@ -233,6 +234,42 @@ async function sendRequest() {
   }
 }
 
+/** A curl command pasted into the URL becomes the tab's request (the CLI's curl reader). */
+async function pasteCurl(text: string): Promise<void> {
+  error.value = undefined;
+  try {
+    const answer = await postJson("/api/import/curl", { text });
+    if (!isRecord(answer) || typeof answer.url !== "string") throw new ApiError("Bad answer", 0);
+    const rows = (v: unknown) =>
+      Array.isArray(v)
+        ? v.filter(isRecord).map((r) => ({
+          name: String(r.name),
+          value: String(r.value),
+          enabled: r.enabled !== false,
+        }))
+        : [];
+    const kind = BODY_KINDS.find(([k]) => k === answer.bodyKind)?.[0] ?? "none";
+    showView({
+      draft: {
+        method: String(answer.method),
+        url: answer.url,
+        headers: rows(answer.headers),
+        bodyKind: kind,
+        body: String(answer.body ?? ""),
+        form: rows(answer.form),
+      },
+    });
+    follow.value = answer.follow === true;
+    if (typeof answer.timeoutSeconds === "string") timeoutSeconds.value = answer.timeoutSeconds;
+    const notes = Array.isArray(answer.notes) ? answer.notes.map(String) : [];
+    pasteNote.value = notes.length > 0
+      ? `Pasted a curl command; not carried: ${notes.join(", ")}`
+      : "Pasted a curl command";
+  } catch (e) {
+    error.value = toApiError(e);
+  }
+}
+
 /** Stops the request in flight (or the login before it): the server aborts its upstream request. */
 function cancelRequest() {
   inFlight?.abort();
@@ -299,6 +336,11 @@ export function HttpTab(): JSX.Element {
             placeholder="https://api.example.com/users"
             class="grow"
             onInput={(text) => params.value = paramsFromUrl(text, params.peek())}
+            onPaste={(text) => {
+              if (!/^\s*(\$\s*)?curl\s/.test(text)) return false;
+              void pasteCurl(text);
+              return true;
+            }}
           />
           <button type="submit" class="primary" disabled={busy.value}>
             {busy.value ? "Sending…" : "Send"}
@@ -306,6 +348,7 @@ export function HttpTab(): JSX.Element {
           {busy.value && <button type="button" onClick={cancelRequest}>Cancel</button>}
           <button type="button" onClick={copyAsCurl}>Copy as curl</button>
         </form>
+        {pasteNote.value && <p class="note" role="status">{pasteNote.value}</p>}
         <details open={params.value.length > 0}>
           <summary>Query parameters</summary>
           <RowTable

@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { serve } from "../_helpers.ts";
+import { launchBrowser, openApp } from "./_browser.ts";
+
+/** What a request carried, as the server saw it. */
+async function seen(request: Request) {
+  const url = new URL(request.url);
+  return {
+    method: request.method,
+    target: `${url.pathname}${url.search}`,
+    authorization: request.headers.get("authorization"),
+    contentType: request.headers.get("content-type"),
+    custom: request.headers.get("x-custom"),
+    body: await request.text(),
+  };
+}
+
+Deno.test("browser: a pasted curl command sends what curl itself sends", async () => {
+  await using target = serve(() => Response.json({ ok: true }));
+  const commands = [
+    `curl -X PUT '${target.origin}/items/7?x=1' \\\n  -H 'X-Custom: a b' -u ann:s3cret --json '{"name": "ann"}'`,
+    `curl ${target.origin}/search -G --data-urlencode 'q=two words' -d page=2 --oauth2-bearer tok-1`,
+    `$ curl -d 'a=1&b=2' ${target.origin}/form -H "X-Custom: form"`,
+  ];
+  await using browser = await launchBrowser();
+  await using app = await openApp(browser);
+  const { page } = app;
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  for (const command of commands) {
+    // curl first, on the same server.
+    const args = command.replace(/^\$ /, "").replace(/\\\n/g, " ");
+    const run = await new Deno.Command("sh", {
+      args: ["-c", `${args} -s -o /dev/null`],
+      env: { PATH: Deno.env.get("PATH") ?? "/usr/bin" },
+      clearEnv: true,
+    }).output();
+    assert.ok(run.success, new TextDecoder().decode(run.stderr));
+    const byCurl = await seen(target.requests.at(-1)!);
+    // Then the paste into the URL field, and Send.
+    await page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(command)})`);
+    const url = page.getByLabel("URL", { exact: true });
+    await url.fill("");
+    await url.focus();
+    await page.keyboard.press("Control+V");
+    await page.getByRole("status").filter({ hasText: "Pasted a curl command" }).waitFor();
+    const before = target.requests.length;
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
+    assert.equal(target.requests.length, before + 1);
+    const byDial = await seen(target.requests.at(-1)!);
+    assert.deepEqual(byDial, byCurl, command);
+  }
+});
