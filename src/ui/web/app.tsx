@@ -27,6 +27,7 @@ import {
 import { Shortcuts, shortcuts, showShortcuts } from "./shortcuts.tsx";
 import { VariablesLine } from "./workspace/environments.tsx";
 import { RunnerView } from "./workspace/runner.tsx";
+import { SidebarSplitter, sidebarWidth } from "./splitter.tsx";
 
 const TABS: TabDef[] = [
   {
@@ -110,8 +111,12 @@ export function App(): JSX.Element {
         )}
       </header>
       <AuthPanel />
-      <div class={workspaceRoot.value ? "body with-sidebar" : "body"}>
+      <div
+        class={workspaceRoot.value ? "body with-sidebar" : "body"}
+        style={{ "--sidebar-width": `${sidebarWidth.value}px` }}
+      >
         <Sidebar />
+        {workspaceRoot.value && <SidebarSplitter />}
         <main>
           <TabPanels tabs={TABS} selected={selected} />
         </main>

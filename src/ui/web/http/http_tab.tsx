@@ -27,6 +27,7 @@ import { type FileRow, RowTable, SelectField, TextField } from "../fields.tsx";
 import { paramsFromUrl, urlWithParams } from "./query_sync.ts";
 import { type HistoryEntry, HistoryList, remember, restoreRows, tabHistory } from "../history.tsx";
 import { HttpResponse, type HttpResult, parseResult, viewedOf } from "./http_response.tsx";
+import { requestShare, RequestSplitter } from "../splitter.tsx";
 
 export type { HttpResult };
 import {
@@ -305,7 +306,7 @@ async function copyAsCurl() {
 /** @returns the HTTP tab */
 export function HttpTab(): JSX.Element {
   return (
-    <div class="http">
+    <div class="http" style={{ "--request-share": `${requestShare.value}%` }}>
       <div class="http-request">
         <form
           autocomplete="off"
@@ -387,6 +388,7 @@ export function HttpTab(): JSX.Element {
         <TextField label="Timeout (seconds)" value={timeoutSeconds} class="timeout" />
         <HistoryList history={history} onRestore={restore} />
       </div>
+      <RequestSplitter />
       <div class="http-response">
         <AuthSkipped skipped={authSkipped} />
         {error.value && (
