@@ -13,6 +13,7 @@ import { isCredentialName } from "../credential_name.ts";
 import { Secret } from "../secret.ts";
 import type { HttpRequest } from "./http_file_types.ts";
 import { substitute, substituteValue, type VariableScope } from "./substitute.ts";
+import { splitGraphqlBody, websocketMessages } from "./stream_bodies.ts";
 
 /** How a request is sent. */
 export type RequestKind = "http" | "graphql" | "websocket";
@@ -299,43 +300,9 @@ function duration(directive: { value: string; span: { line: number } } | undefin
 }
 
 function graphqlBody(text: string, path: string, request: HttpRequest) {
-  // The variables are a JSON object after a blank line, as JetBrains writes them.
-  const split = /\n[ \t]*\n(\s*\{[\s\S]*\})\s*$/.exec(text);
-  if (split) {
-    try {
-      const variables = JSON.parse(split[1]!) as unknown;
-      if (variables && typeof variables === "object" && !Array.isArray(variables)) {
-        return {
-          query: text.slice(0, split.index).trim(),
-          variables: variables as Record<string, unknown>,
-        };
-      }
-    } catch {
-      // Not JSON: part of the query (a selection set after a blank line).
-    }
-  }
-  if (text.trim() === "") {
+  const { query, variables } = splitGraphqlBody(text);
+  if (query === "" && !variables) {
     throw new UsageError(`${path}:${request.requestLine.line}:1: GRAPHQL request without a query`);
   }
-  return { query: text.trim() };
-}
-
-/** JetBrains WebSocket bodies: messages separated by `===`, `=== wait-for-server` waits. */
-function websocketMessages(text: string): (string | null)[] {
-  const messages: (string | null)[] = [];
-  let current: string[] = [];
-  const flush = () => {
-    const message = current.join("\n").trim();
-    if (message !== "") messages.push(message);
-    current = [];
-  };
-  for (const line of text.split("\n")) {
-    const mark = /^===\s*(wait-for-server)?\s*$/.exec(line);
-    if (mark) {
-      flush();
-      if (mark[1]) messages.push(null);
-    } else current.push(line);
-  }
-  flush();
-  return messages;
+  return { query, ...(variables ? { variables } : {}) };
 }

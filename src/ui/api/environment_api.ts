@@ -11,6 +11,7 @@ import { parseHttpFile } from "../../files/parse_http_file.ts";
 import { substitute, type VariableScope } from "../../files/substitute.ts";
 import type { FileVariable } from "../../files/http_file_types.ts";
 import { Secret } from "../../secret.ts";
+import type { UiOAuthSettings } from "./spec_json.ts";
 import type { Workspace } from "../workspace_path.ts";
 import type { ApiContext } from "./http_api.ts";
 import { isObject, type JsonObject, object, optionalString, readJson } from "./decode.ts";
@@ -23,6 +24,22 @@ export interface AuthTokenOptions {
   openBrowser?: (url: URL) => void | Promise<void>;
   /** The fetch for token requests. */
   fetch?: typeof fetch;
+}
+
+/**
+ * Security.Auth tokens share the auth panel's cache and its "Log in first".
+ *
+ * @param context the server's OAuth 2.0 settings and fetch
+ * @returns the options of {@link substitutionFor}
+ */
+export function authTokenOptions(
+  context: { oauth?: UiOAuthSettings; fetch?: typeof fetch },
+): AuthTokenOptions {
+  return {
+    ...(context.oauth?.cacheDir !== undefined ? { cacheDir: context.oauth.cacheDir } : {}),
+    ...(context.oauth?.openBrowser ? { openBrowser: context.oauth.openBrowser } : {}),
+    ...(context.fetch ? { fetch: context.fetch } : {}),
+  };
 }
 
 const AUTH_TOKEN = /\{\{\s*\$auth\.(token|idToken)\(\s*"([^"]*)"\s*\)\s*\}\}/g;
@@ -131,6 +148,71 @@ export async function handleEnvironments(
   return Response.json({ names, variables });
 }
 
+/** Replaces the `{{variables}}` of one text; `what` names it in an error. */
+export type Substituter = (text: string, what: string) => string;
+
+/**
+ * The request files' substitution for one of a tab's requests: the chosen environment (public
+ * and private file), `$shared`, the file's `@variables`, dynamic variables and the
+ * `{{$auth.token("id")}}` of the environment's `Security.Auth`. Every tab (HTTP, GraphQL,
+ * WebSocket with its messages, SSE) substitutes through it, as `dial run` does.
+ *
+ * @param json the tab's request: `environment` and `file` name where to look
+ * @param workspace the workspace, if any (without one only dynamic variables are defined)
+ * @param options how `{{$auth.token("id")}}` gets its token (Security.Auth)
+ * @param uses the texts to look for `$auth` tokens in (default: the whole request)
+ * @returns the substitution
+ */
+export async function substitutionFor(
+  json: JsonObject,
+  workspace: Workspace | undefined,
+  options: AuthTokenOptions = {},
+  uses: string = JSON.stringify(json),
+): Promise<Substituter> {
+  const file = optionalString(json.file, "file");
+  const name = optionalString(json.environment, "environment");
+  let scope: VariableScope = {};
+  let path = "request";
+  if (workspace) {
+    const dir = await folderOf(workspace, file);
+    await checkEnvFiles(workspace, dir);
+    const environment = await loadEnvironment(dir, name !== undefined ? { name } : {});
+    let fileVariables: FileVariable[] = [];
+    if (file !== undefined) {
+      path = file;
+      const text = await Deno.readTextFile(await workspace.resolve(file));
+      fileVariables = parseHttpFile(text, file).variables;
+    }
+    scope = { environment: environment.variables, shared: environment.shared, file: fileVariables };
+    scope = { ...scope, auth: await authTokens(uses, environment, scope, path, options) };
+  }
+  return (text, what) =>
+    text.includes("{{") ? substitute(text, scope, { what, path, line: 1, column: 1 }).text : text;
+}
+
+/**
+ * Substitutes the rows of a table (headers, form fields): names and values.
+ *
+ * @param value the rows as the page sent them
+ * @param what what a row is, for errors ("header")
+ * @param sub the substitution
+ * @returns the rows with variables replaced
+ */
+export function substituteRows(value: unknown, what: string, sub: Substituter): unknown {
+  if (!Array.isArray(value)) return value;
+  return value.map((row) =>
+    isObject(row)
+      ? {
+        ...row,
+        ...(typeof row.name === "string" ? { name: sub(row.name, `${what} name`) } : {}),
+        ...(typeof row.value === "string"
+          ? { value: sub(row.value, `${what} "${row.name}"`) }
+          : {}),
+      }
+      : row
+  );
+}
+
 /**
  * Substitutes the `{{variables}}` of a tab's request: its URL, header names and values, body
  * text and form values, from the chosen environment and the file's `@variables`.
@@ -147,52 +229,22 @@ export async function substituteRequest(
   options: AuthTokenOptions = {},
 ): Promise<JsonObject> {
   if (!JSON.stringify(json).includes("{{")) return json;
-  const file = optionalString(json.file, "file");
-  const name = optionalString(json.environment, "environment");
-  let scope: VariableScope = {};
-  let path = "request";
-  if (workspace) {
-    const dir = await folderOf(workspace, file);
-    await checkEnvFiles(workspace, dir);
-    const environment = await loadEnvironment(dir, name !== undefined ? { name } : {});
-    let fileVariables: FileVariable[] = [];
-    if (file !== undefined) {
-      path = file;
-      const text = await Deno.readTextFile(await workspace.resolve(file));
-      fileVariables = parseHttpFile(text, file).variables;
-    }
-    scope = { environment: environment.variables, shared: environment.shared, file: fileVariables };
-    scope = {
-      ...scope,
-      auth: await authTokens(JSON.stringify(json), environment, scope, path, options),
-    };
-  }
-  const place = (what: string) => ({ what, path, line: 1, column: 1 });
-  const sub = (text: unknown, what: string) =>
-    typeof text === "string" ? substitute(text, scope, place(what)).text : text;
-  const rows = (value: unknown, what: string) =>
-    Array.isArray(value)
-      ? value.map((row) =>
-        isObject(row)
-          ? {
-            ...row,
-            name: sub(row.name, `${what} name`),
-            value: sub(row.value, `${what} "${row.name}"`),
-          }
-          : row
-      )
-      : value;
+  const sub = await substitutionFor(json, workspace, options);
+  const text = (value: unknown, what: string) =>
+    typeof value === "string" ? sub(value, what) : value;
   const body = isObject(json.body)
     ? {
       ...json.body,
-      ...(json.body.text !== undefined ? { text: sub(json.body.text, "the body") } : {}),
-      ...(json.body.fields !== undefined ? { fields: rows(json.body.fields, "form field") } : {}),
+      ...(json.body.text !== undefined ? { text: text(json.body.text, "the body") } : {}),
+      ...(json.body.fields !== undefined
+        ? { fields: substituteRows(json.body.fields, "form field", sub) }
+        : {}),
     }
     : json.body;
   return {
     ...json,
-    url: sub(json.url, "the URL"),
-    headers: rows(json.headers, "header"),
+    url: text(json.url, "the URL"),
+    headers: substituteRows(json.headers, "header", sub),
     ...(body !== undefined ? { body } : {}),
   };
 }

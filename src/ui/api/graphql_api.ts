@@ -34,6 +34,42 @@ import {
 } from "../protocol.ts";
 import type { ApiContext } from "./http_api.ts";
 import { parseUiAuthAndHeaders } from "./spec_json.ts";
+import { authTokenOptions, substituteRows, substitutionFor } from "./environment_api.ts";
+import { parseJsonText } from "../../http/values.ts";
+import { isObject } from "./decode.ts";
+
+/**
+ * The `{{variables}}` of a GraphQL-tab call replaced, as `dial run` replaces them in a
+ * `GRAPHQL` request: the URL, headers, query and variables. Variables the page could not parse
+ * as JSON (`{"first": {{pageSize}}}`) come as `variablesText` and are parsed after.
+ */
+async function substituted(json: JsonObject, context: ApiContext): Promise<JsonObject> {
+  if (!JSON.stringify(json).includes("{{")) return json;
+  const sub = await substitutionFor(json, context.workspace, authTokenOptions(context));
+  const deep = (value: unknown): unknown =>
+    typeof value === "string"
+      ? sub(value, "the variables")
+      : Array.isArray(value)
+      ? value.map(deep)
+      : isObject(value)
+      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deep(v)]))
+      : value;
+  const variablesText = optionalString(json.variablesText, "variablesText");
+  return {
+    ...json,
+    url: typeof json.url === "string" ? sub(json.url, "the URL") : json.url,
+    headers: substituteRows(json.headers, "header", sub),
+    ...(typeof json.query === "string" ? { query: sub(json.query, "the query") } : {}),
+    ...(variablesText !== undefined
+      ? {
+        variables: parseJsonText(sub(variablesText, "the variables"), "variables"),
+        variablesText: undefined,
+      }
+      : json.variables !== undefined
+      ? { variables: deep(json.variables) }
+      : {}),
+  } as JsonObject;
+}
 
 /** The endpoint, auth and headers of a GraphQL-tab call, as the CLI builds them from flags. */
 function endpointOf(json: JsonObject, context: ApiContext): GraphQLEndpoint {
@@ -53,7 +89,7 @@ export async function handleGraphqlSchema(
   request: Request,
   context: ApiContext,
 ): Promise<Response> {
-  const json = object(await readJson(request), "request");
+  const json = await substituted(object(await readJson(request), "request"), context);
   const endpoint = endpointOf(json, context);
   // The CLI's `--schema` introspection: a click on Load schema asks the endpoint again and
   // refreshes the per-credential cache.
@@ -129,7 +165,7 @@ function checkedOperation(query: string, operationName: string | undefined): Sel
  * @returns the NDJSON stream
  */
 export async function handleGraphqlRun(request: Request, context: ApiContext): Promise<Response> {
-  const json = object(await readJson(request), "request");
+  const json = await substituted(object(await readJson(request), "request"), context);
   const transport = transportOf(json.transport);
   const query = string(json.query ?? "", "query");
   const operationName = optionalString(json.operationName, "operationName");

@@ -19,7 +19,7 @@ import { parseUiRequest, type UiOAuthSettings, uploadOf } from "./spec_json.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
 import type { HttpEvent } from "../protocol.ts";
 import { isBinaryBody } from "./body_kind.ts";
-import { type AuthTokenOptions, substituteRequest } from "./environment_api.ts";
+import { authTokenOptions, substituteRequest } from "./environment_api.ts";
 
 /** Bodies larger than this are cut in the viewer (the size is still reported in full). */
 export const MAX_SHOWN_BODY = 5 * 1024 * 1024;
@@ -147,15 +147,6 @@ export async function handleHttpBody(request: Request, context: ApiContext): Pro
       "Content-Disposition": "attachment",
     },
   });
-}
-
-/** Security.Auth tokens share the auth panel's cache and its "Log in first". */
-function authTokenOptions(context: ApiContext): AuthTokenOptions {
-  return {
-    ...(context.oauth?.cacheDir !== undefined ? { cacheDir: context.oauth.cacheDir } : {}),
-    ...(context.oauth?.openBrowser ? { openBrowser: context.oauth.openBrowser } : {}),
-    ...(context.fetch ? { fetch: context.fetch } : {}),
-  };
 }
 
 /**

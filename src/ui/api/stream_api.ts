@@ -20,6 +20,11 @@ import {
 } from "./stream_messages.ts";
 import { BRIDGE_UNAUTHORIZED, MAX_SESSION_JSON } from "../protocol.ts";
 import { HELLO_DEADLINE_MS } from "../front_door.ts";
+import type { Workspace } from "../workspace_path.ts";
+import type { UiOAuthSettings } from "./spec_json.ts";
+import { authTokenOptions, type Substituter, substitutionFor } from "./environment_api.ts";
+import { parseJsonText } from "../../http/values.ts";
+import { isObject, object } from "./decode.ts";
 
 /** How long a new bridge socket has to send its `hello`. */
 const HELLO_TIMEOUT_MS = HELLO_DEADLINE_MS;
@@ -36,6 +41,10 @@ export interface StreamContext {
   fetch?: typeof fetch;
   /** CA certificates, client certificate, `-k`, proxy for WebSocket handshakes. */
   transport?: TransportOptions;
+  /** The workspace whose environments fill the `{{variables}}` of a start and its messages. */
+  workspace?: Workspace;
+  /** OAuth 2.0 settings, for an environment's `{{$auth.token("id")}}`. */
+  oauth?: UiOAuthSettings;
 }
 
 /**
@@ -82,6 +91,10 @@ class StreamBridge {
   #roomWaiters: Array<() => void> = [];
   #ended = false;
   #greeted = false;
+  /** Commands run one after another (a start substitutes first, asynchronously). */
+  #commands: Promise<void> = Promise.resolve();
+  /** The start's substitution, for its text messages. */
+  #substitute?: Substituter;
   readonly #helloTimer: ReturnType<typeof setTimeout>;
 
   constructor(socket: WebSocket, context: StreamContext) {
@@ -120,9 +133,23 @@ class StreamBridge {
       this.#greeted = true;
       return;
     }
+    this.#commands = this.#commands.then(() => this.#run(data));
+  }
+
+  async #run(data: unknown): Promise<void> {
+    if (this.#ended) return;
     try {
       if (typeof data !== "string") throw new UsageError("Invalid bridge message: not text");
-      const command = parseBridgeCommand(data);
+      const json = object(parseJsonText(data, "bridge message"), "bridge message");
+      if (json.type === "start" && isObject(json.request) && !this.#ws && !this.#sse) {
+        this.#substitute = await substitutionFor(
+          json.request,
+          this.#context.workspace,
+          authTokenOptions(this.#context),
+        );
+        if (this.#ended) return;
+      }
+      const command = parseBridgeCommand(json, this.#substitute);
       switch (command.type) {
         case "hello":
           throw new UsageError("The session was proven already");

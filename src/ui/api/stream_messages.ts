@@ -9,7 +9,8 @@ import { UsageError } from "../../errors.ts";
 import type { RequestSpec } from "../../http/request_spec.ts";
 import type { SseSessionEvent } from "../../stream/sse_session.ts";
 import type { WebSocketSessionEvent } from "../../stream/ws_session.ts";
-import { array, boolean, type JsonObject, object, oneOf, string } from "./decode.ts";
+import { array, boolean, isObject, type JsonObject, object, oneOf, string } from "./decode.ts";
+import { type Substituter, substituteRows } from "./environment_api.ts";
 import { parseUiRequest } from "./spec_json.ts";
 import { errorJson } from "./error_json.ts";
 import type { BridgeEvent, BridgeHello } from "../protocol.ts";
@@ -54,12 +55,20 @@ const MAX_MS = 86_400_000;
 /**
  * Parses one message from the browser.
  *
- * @param text a text frame
+ * @param text a text frame, or its JSON
+ * @param substitute replaces the `{{variables}}` of a start's URL, headers and body and of a
+ *   text message (the workspace's environment, as `dial run` does)
  * @returns the command
  * @throws {UsageError} naming what is wrong
  */
-export function parseBridgeCommand(text: string): BridgeCommand {
-  const json = object(parseJsonText(text, "bridge message"), "bridge message");
+export function parseBridgeCommand(
+  text: string | JsonObject,
+  substitute?: Substituter,
+): BridgeCommand {
+  let json = typeof text === "string"
+    ? object(parseJsonText(text, "bridge message"), "bridge message")
+    : text;
+  if (substitute) json = substituted(json, substitute);
   const type = oneOf(json.type, "type", ["hello", "start", "send", "close"] as const);
   switch (type) {
     case "hello":
@@ -81,6 +90,27 @@ export function parseBridgeCommand(text: string): BridgeCommand {
       };
     }
   }
+}
+
+/** A start's request and a text message with their `{{variables}}` replaced. */
+function substituted(json: JsonObject, sub: Substituter): JsonObject {
+  if (json.type === "send" && typeof json.text === "string") {
+    return { ...json, text: sub(json.text, "the message") };
+  }
+  if (json.type !== "start" || !isObject(json.request)) return json;
+  const request = json.request;
+  const body = isObject(request.body) && typeof request.body.text === "string"
+    ? { body: { ...request.body, text: sub(request.body.text, "the body") } }
+    : {};
+  return {
+    ...json,
+    request: {
+      ...request,
+      ...(typeof request.url === "string" ? { url: sub(request.url, "the URL") } : {}),
+      headers: substituteRows(request.headers, "header", sub),
+      ...body,
+    },
+  };
 }
 
 function parseStart(json: JsonObject): StartWebSocket | StartSse {

@@ -28,6 +28,7 @@ import { Shortcuts, shortcuts, showShortcuts } from "./shortcuts.tsx";
 import { VariablesLine } from "./workspace/environments.tsx";
 import { RunnerView } from "./workspace/runner.tsx";
 import { SidebarSplitter, sidebarWidth } from "./splitter.tsx";
+import { saveKindNow, SourceBar } from "./workspace/source_bar.tsx";
 
 const TABS: TabDef[] = [
   {
@@ -42,9 +43,36 @@ const TABS: TabDef[] = [
       </>
     ),
   },
-  { id: "graphql", label: "GraphQL", render: () => <GraphqlTab /> },
-  { id: "ws", label: "WebSocket", render: () => <WebSocketTab /> },
-  { id: "sse", label: "SSE", render: () => <SseTab /> },
+  {
+    id: "graphql",
+    label: "GraphQL",
+    render: () => (
+      <>
+        <SourceBar kind="graphql" />
+        <GraphqlTab />
+      </>
+    ),
+  },
+  {
+    id: "ws",
+    label: "WebSocket",
+    render: () => (
+      <>
+        <SourceBar kind="ws" />
+        <WebSocketTab />
+      </>
+    ),
+  },
+  {
+    id: "sse",
+    label: "SSE",
+    render: () => (
+      <>
+        <SourceBar kind="sse" />
+        <SseTab />
+      </>
+    ),
+  },
 ];
 
 const selected = selectedTab;
@@ -60,7 +88,11 @@ async function openAnotherWindow(): Promise<void> {
 }
 
 const SHORTCUTS = shortcuts({
-  save: () => void saveActiveTab(),
+  save: () => {
+    const tab = selected.peek();
+    if (tab === "graphql" || tab === "ws" || tab === "sse") void saveKindNow(tab);
+    else void saveActiveTab();
+  },
   newTab: () => {
     selected.value = "http";
     newTab();

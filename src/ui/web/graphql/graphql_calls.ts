@@ -10,6 +10,7 @@ import { remember, tabHistory } from "../history.tsx";
 import { jsonWithoutSecrets, urlWithoutSecrets, withoutSecrets } from "../storage.ts";
 import { loginIfNeeded, refreshTokenState, tokenMessage } from "../token_state.tsx";
 import { parseVariablesJson } from "../../../graphql/variables.ts";
+import { requestExtras } from "../request_extras.ts";
 import { prettyJson } from "../../../output/json.ts";
 import {
   endpoint,
@@ -55,6 +56,7 @@ let controller: AbortController | undefined;
 /** @param limited whether the tab's timeout applies (not to a subscription, which runs until Stop) */
 function target(limited = true) {
   return {
+    ...requestExtras("graphql"),
     url: endpoint.value,
     headers: headers.value,
     auth: authFor(endpoint.value, authSkipped),
@@ -120,7 +122,9 @@ export async function runOperation(): Promise<void> {
   controller?.abort();
   const mine = controller = new AbortController();
   const variables = parseVariablesJson(variablesText.value);
-  if (!variables.ok) {
+  // `{"first": {{pageSize}}}` is JSON once the server fills the variables in, as `dial run` does.
+  const templated = !variables.ok && variablesText.value.includes("{{");
+  if (!variables.ok && !templated) {
     runError.value = `Cannot run: the variables are not valid: ${variables.problem.message}`;
     return;
   }
@@ -150,7 +154,7 @@ export async function runOperation(): Promise<void> {
     const response = await post("/api/graphql/run", {
       ...target(!subscription),
       query: queryText.value,
-      variables: variables.value,
+      ...(variables.ok ? { variables: variables.value } : { variablesText: variablesText.value }),
       ...(name !== undefined ? { operationName: name } : {}),
       ...(subscription ? { transport: transport.value } : {}),
     }, mine.signal);

@@ -27,6 +27,7 @@ import { type FileRow, RowTable, SelectField, TextField } from "../fields.tsx";
 import { paramsFromUrl, urlWithParams } from "./query_sync.ts";
 import { type HistoryEntry, HistoryList, remember, restoreRows, tabHistory } from "../history.tsx";
 import { HttpResponse, type HttpResult, parseResult, viewedOf } from "./http_response.tsx";
+import { requestExtras } from "../request_extras.ts";
 import { requestShare, RequestSplitter } from "../splitter.tsx";
 
 export type { HttpResult };
@@ -144,18 +145,9 @@ export function showView(view: HttpView): void {
   });
 }
 
-let extras: () => Pick<HttpRequestJson, "environment" | "file"> = () => ({});
-
-/**
- * @param fill what the workspace adds to each request: the environment and the source file
- */
-export function setRequestExtras(fill: () => Pick<HttpRequestJson, "environment" | "file">): void {
-  extras = fill;
-}
-
 function requestJson(): HttpRequestJson {
   return {
-    ...extras(),
+    ...requestExtras("http"),
     method: method.value,
     // The enabled parameters are in the URL already (the table and the URL are synced).
     url: url.value,

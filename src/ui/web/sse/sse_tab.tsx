@@ -24,6 +24,7 @@ import { type BridgeEvent, eventError, StreamBridge } from "../stream/bridge_cli
 import { type LogEntry, LogStore } from "../stream/log_store.ts";
 import { StreamLog } from "../stream/stream_log.tsx";
 import { ensureStreamStyles } from "../stream/stream_styles.ts";
+import { requestExtras } from "../request_extras.ts";
 
 const authSkipped = signal<string | undefined>(undefined);
 
@@ -45,6 +46,9 @@ const bodyKind = persisted<BodyKind>(
 const body = persisted("sse.body", "", isString, jsonWithoutSecrets);
 const reconnect = persisted("sse.reconnect", true, (v): v is boolean => typeof v === "boolean");
 const startId = signal("");
+
+/** The fields a request file's event-stream request fills and is saved from. */
+export const sseFields = { method, url, headers, bodyKind, body };
 
 type SseState = "disconnected" | "connecting" | "open" | "waiting";
 
@@ -72,6 +76,7 @@ function connect(): void {
   bridge = new StreamBridge({
     kind: "sse",
     request: {
+      ...requestExtras("sse"),
       method: method.value,
       url: url.value.trim(),
       headers: headers.value,

@@ -10,7 +10,9 @@ import { computed, signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
 import { isRecord, postJson } from "../api.ts";
-import { currentDraft, setRequestExtras } from "../http/http_tab.tsx";
+import { currentDraft } from "../http/http_tab.tsx";
+import { setRequestExtras } from "../request_extras.ts";
+import { kindSources } from "./kind_requests.ts";
 import { isString, persisted } from "../storage.ts";
 import { openedFiles } from "./files.ts";
 import { activeSource } from "./request_tabs.tsx";
@@ -24,8 +26,8 @@ const variables = signal<Record<string, Record<string, Info>>>({});
 /** The chosen environment ("" for none). */
 export const chosenEnvironment = persisted("environment", "", isString);
 
-setRequestExtras(() => {
-  const source = activeSource.peek();
+setRequestExtras((kind) => {
+  const source = kind === "http" ? activeSource.peek() : kindSources.peek()[kind];
   return {
     ...(chosenEnvironment.peek() ? { environment: chosenEnvironment.peek() } : {}),
     ...(source ? { file: source.path } : {}),

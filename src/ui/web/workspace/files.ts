@@ -7,7 +7,7 @@
 import { signal } from "@preact/signals";
 import { ApiError, isRecord, ndjson, post, postJson, toApiError } from "../api.ts";
 import { parseHttpFile } from "../../../files/parse_http_file.ts";
-import type { HttpFile } from "../../../files/http_file_types.ts";
+import type { HttpFile, HttpRequest } from "../../../files/http_file_types.ts";
 
 /** A file of the workspace, read and parsed. */
 export interface OpenedFile {
@@ -16,6 +16,28 @@ export interface OpenedFile {
   mtime: number;
   /** The parse, or why the file does not parse. */
   parsed: HttpFile | { error: string };
+}
+
+/** Where a tab's request lives in a file. */
+export interface RequestPlace {
+  path: string;
+  /** 1-based position in the file when it was opened. */
+  index: number;
+  name?: string;
+}
+
+/**
+ * The request a place points at in a file's parse: by name, else by position.
+ *
+ * @param file the file, parsed
+ * @param place where the request was
+ * @returns the request, if it is still there
+ */
+export function findRequest(file: OpenedFile, place: RequestPlace): HttpRequest | undefined {
+  if ("error" in file.parsed) return undefined;
+  const requests = file.parsed.requests;
+  return (place.name ? requests.find((r) => r.name === place.name) : undefined) ??
+    requests.find((r) => r.index === place.index);
 }
 
 /** The workspace folder's real path, once listed; empty without a workspace. */

@@ -55,12 +55,31 @@ export function draftOfRequest(request: HttpRequest): HttpDraft {
  * read back the same (a multipart form, a body line that reads as request syntax)
  */
 export function saveInPlace(source: string, request: HttpRequest, draft: HttpDraft): string {
+  const before = draftOfRequest(request);
+  const sameBody = before.bodyKind === draft.bodyKind && before.body === draft.body;
+  return replaceInPlace(source, request, draft, sameBody);
+}
+
+/**
+ * Writes fields into the file's text in place of the request's request line, headers and
+ * body; an unchanged body keeps its own text (a `< file` include, its blank lines, its
+ * formatting).
+ *
+ * @param source the file's text, as `request` was parsed from
+ * @param request the request
+ * @param draft the fields to write
+ * @param sameBody whether the body means what the file's does (then it is kept as written)
+ * @returns the new text of the file
+ */
+export function replaceInPlace(
+  source: string,
+  request: HttpRequest,
+  draft: HttpDraft,
+  sameBody: boolean,
+): string {
   const start = request.requestLine.start;
   const headEnd = request.headers.at(-1)?.span.end ?? request.requestLine.end;
   const end = request.bodySpan?.end ?? headEnd;
-  const before = draftOfRequest(request);
-  const sameBody = before.bodyKind === draft.bodyKind && before.body === draft.body;
-  // An unchanged body keeps its own text (a `< file` include, its blank lines).
   const text = sameBody
     ? writeDraft({ ...draft, bodyKind: "none" }) + source.slice(headEnd, end)
     : writeDraft(draft);

@@ -17,20 +17,21 @@ import {
   urlWithoutSecrets,
   withoutSecrets,
 } from "../storage.ts";
-import { onFileRead, type OpenedFile, readFile, writeFile } from "./files.ts";
+import {
+  findRequest,
+  onFileRead,
+  type OpenedFile,
+  readFile,
+  type RequestPlace,
+  writeFile,
+} from "./files.ts";
+import { kindSources, openKindRequest } from "./kind_requests.ts";
 import { draftOfRequest, type HttpDraft, saveInPlace } from "./request_edit.ts";
 import { isRecord, toApiError } from "../api.ts";
 import { selectedTab } from "../main_tab.ts";
-import { openWebSocket } from "../ws/ws_tab.tsx";
-import { endpoint, headers as graphqlHeaders, queryText, variablesText } from "../graphql/state.ts";
 
 /** Where a tab's request lives. */
-export interface RequestSource {
-  path: string;
-  /** 1-based position in the file when it was opened. */
-  index: number;
-  name?: string;
-}
+export type RequestSource = RequestPlace;
 
 /** One request tab. */
 export interface RequestTab {
@@ -121,6 +122,12 @@ export function renameSource(from: string, to: string): void {
   requestTabs.value = requestTabs.peek().map((t) =>
     t.source?.path === from ? { ...t, source: { ...t.source, path: to } } : t
   );
+  kindSources.value = Object.fromEntries(
+    Object.entries(kindSources.peek()).map(([kind, place]) => [
+      kind,
+      place.path === from ? { ...place, path: to } : place,
+    ]),
+  );
 }
 
 /** Opens an empty tab. */
@@ -168,7 +175,7 @@ function titleOf(request: HttpRequest): string {
  * @param request one of its requests
  */
 export function openRequest(file: OpenedFile, request: HttpRequest): void {
-  if (openInItsTab(request)) return;
+  if (openKindRequest(file, request)) return;
   selectedTab.value = "http";
   const found = requestTabs.peek().find((t) =>
     t.source?.path === file.path && t.source.index === request.index
@@ -189,43 +196,6 @@ export function openRequest(file: OpenedFile, request: HttpRequest): void {
   };
   requestTabs.value = [...requestTabs.peek(), tab];
   switchTab(id);
-}
-
-/**
- * A GRAPHQL or WEBSOCKET request (or REST Client's `X-Request-Type: GraphQL`) opens in its own
- * tab, `{{variables}}` as written (those tabs do not substitute them yet, nor save back).
- *
- * @returns whether it was one
- */
-function openInItsTab(request: HttpRequest): boolean {
-  const headers = request.headers.map((h) => ({ name: h.name, value: h.value }));
-  const restGraphql = headers.some((h) =>
-    h.name.toLowerCase() === "x-request-type" && /^graphql$/i.test(h.value.trim())
-  );
-  const body = request.body.map((p) => p.kind === "text" ? p.text : "").join("\n");
-  if (request.method === "WEBSOCKET") {
-    openWebSocket(request.url, headers);
-    selectedTab.value = "ws";
-    return true;
-  }
-  if (request.method !== "GRAPHQL" && !restGraphql) return false;
-  // The variables are a JSON object after a blank line, as JetBrains writes them.
-  const split = /\n\s*\n(?=\s*\{)/.exec(body);
-  endpoint.value = request.url;
-  graphqlHeaders.value = headers.filter((h) => h.name.toLowerCase() !== "x-request-type")
-    .map((h) => ({ ...h, enabled: true }));
-  queryText.value = split ? body.slice(0, split.index).trim() : body.trim();
-  variablesText.value = split ? body.slice(split.index).trim() : "{}";
-  selectedTab.value = "graphql";
-  return true;
-}
-
-/** The request a source points at in a file's parse: by name, else by position. */
-function findRequest(file: OpenedFile, source: RequestSource): HttpRequest | undefined {
-  if ("error" in file.parsed) return undefined;
-  const requests = file.parsed.requests;
-  return (source.name ? requests.find((r) => r.name === source.name) : undefined) ??
-    requests.find((r) => r.index === source.index);
 }
 
 function sameDraft(a: HttpDraft | undefined, b: HttpDraft): boolean {

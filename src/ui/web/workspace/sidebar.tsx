@@ -27,6 +27,9 @@ import { EnvironmentPicker } from "./environments.tsx";
 import { runFile } from "./runner.tsx";
 import { CookieJarView } from "./cookies.tsx";
 import { openRequest, renameSource, tabNote } from "./request_tabs.tsx";
+import { adoptSource, draftOfKind } from "./kind_requests.ts";
+import { noteKind } from "./source_bar.tsx";
+import { selectedTab } from "../main_tab.ts";
 
 const unfolded = signal<ReadonlySet<string>>(new Set());
 const saveAsOpen = signal(false);
@@ -43,12 +46,15 @@ async function toggle(path: string): Promise<void> {
   unfolded.value = next;
 }
 
-/** "Save as": appends the active tab's request to a file (created when new). */
+/** "Save as": appends the shown tab's request to a file (created when new). */
 async function saveAs(): Promise<void> {
   const path = saveAsFile.peek().trim();
   const name = saveAsName.peek().trim();
+  const shown = selectedTab.peek();
+  const kind = shown === "graphql" || shown === "ws" || shown === "sse" ? shown : undefined;
+  const say = (text: string) => kind ? noteKind(kind, text) : tabNote.value = text;
   try {
-    const text = writeDraft(currentDraft.peek(), name || undefined);
+    const text = writeDraft(kind ? draftOfKind(kind) : currentDraft.peek(), name || undefined);
     const exists = workspaceFiles.peek().includes(path);
     const file = exists ? await readFile(path) : undefined;
     const written = await writeFile(
@@ -60,11 +66,12 @@ async function saveAs(): Promise<void> {
     unfolded.value = new Set(unfolded.peek()).add(path);
     if (!("error" in written.parsed)) {
       const added = written.parsed.requests.at(-1);
-      if (added) openRequest(written, added);
+      if (added && kind) adoptSource(kind, written, added);
+      else if (added) openRequest(written, added);
     }
-    tabNote.value = `Saved to ${path}`;
+    say(`Saved to ${path}`);
   } catch (error) {
-    tabNote.value = `Not saved: ${toApiError(error).message}`;
+    say(`Not saved: ${toApiError(error).message}`);
   }
 }
 

@@ -37,7 +37,9 @@ const mode = persisted<ComposeMode>("ws.mode", "text", isMode);
 // The draft stays in memory: a connection_init payload often carries a token. Saved messages
 // are kept because the user asked for it.
 const draft = signal("");
-const saved = persisted<SavedMessage[]>("ws.saved", [], isSaved);
+/** The saved messages; a request file's WEBSOCKET messages fill them and are saved from them. */
+export const savedMessages = persisted<SavedMessage[]>("ws.saved", [], isSaved);
+const saved = savedMessages;
 
 /** What to put on the wire: `{text}` or `{base64}`. */
 export type Outgoing = { text: string } | { base64: string };

@@ -15,6 +15,7 @@ import { type LogEntry, LogStore } from "../stream/log_store.ts";
 import { StreamLog } from "../stream/stream_log.tsx";
 import { ensureStreamStyles } from "../stream/stream_styles.ts";
 import { type Outgoing, WsComposer } from "./ws_composer.tsx";
+import { requestExtras } from "../request_extras.ts";
 
 const authSkipped = signal<string | undefined>(undefined);
 
@@ -34,19 +35,8 @@ const closeReason = signal("");
 
 type WsState = "disconnected" | "connecting" | "open" | "reconnecting" | "closing";
 
-/**
- * Shows a request file's WEBSOCKET request in the tab.
- *
- * @param target its URL
- * @param requestHeaders its handshake headers
- */
-export function openWebSocket(
-  target: string,
-  requestHeaders: Array<{ name: string; value: string }>,
-): void {
-  url.value = target;
-  headers.value = requestHeaders.map((h) => ({ ...h, enabled: true }));
-}
+/** The fields a request file's WEBSOCKET request fills and is saved from. */
+export const wsFields = { url, headers };
 
 /** The log of the WebSocket tab (exported for the benchmark). */
 export const wsLog: LogStore = new LogStore();
@@ -76,6 +66,7 @@ function startCommand(): Record<string, unknown> {
   return {
     kind: "ws",
     request: {
+      ...requestExtras("ws"),
       url: url.value.trim(),
       headers: headers.value,
       auth: authFor(url.value, authSkipped),

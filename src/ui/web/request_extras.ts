@@ -1,0 +1,30 @@
+/**
+ * What the workspace adds to every request a tab sends: the chosen environment and the request
+ * file the tab's request comes from, so the server fills its `{{variables}}` as `dial run`
+ * would. One hook for all four tabs; the workspace module sets it.
+ * @module
+ */
+import type { HttpRequestJson } from "../protocol.ts";
+
+/** The tab a request is sent from. */
+export type RequestKind = "http" | "graphql" | "ws" | "sse";
+
+/** The environment and the source file of a request. */
+export type RequestExtras = Pick<HttpRequestJson, "environment" | "file">;
+
+let fill: (kind: RequestKind) => RequestExtras = () => ({});
+
+/**
+ * @param extras what the workspace adds to a tab's requests
+ */
+export function setRequestExtras(extras: (kind: RequestKind) => RequestExtras): void {
+  fill = extras;
+}
+
+/**
+ * @param kind the tab that sends
+ * @returns its environment and source file (empty without a workspace)
+ */
+export function requestExtras(kind: RequestKind): RequestExtras {
+  return fill(kind);
+}

@@ -1,0 +1,245 @@
+/**
+ * The requests of a `.http` file that open in the GraphQL, WebSocket and SSE tabs, and back:
+ * `GRAPHQL` (or REST Client's `X-Request-Type: GraphQL`), `WEBSOCKET` with its messages, and
+ * a request that accepts `text/event-stream` (how `dial run` reads an SSE request). Each of
+ * those tabs holds one request of a file at a time (its source is remembered with the drafts):
+ * Ctrl/Cmd+S writes it back in place with the request files' writer, keeping an unchanged body
+ * as written and every other line of the file byte for byte; "Save as" appends it to a file.
+ * @module
+ */
+import { computed, signal } from "@preact/signals";
+import type { HttpRequest } from "../../../files/http_file_types.ts";
+import {
+  graphqlBodyText,
+  splitGraphqlBody,
+  websocketBodyText,
+  websocketMessages,
+} from "../../../files/stream_bodies.ts";
+import { isRecord, toApiError } from "../api.ts";
+import { selectedTab } from "../main_tab.ts";
+import { persisted } from "../storage.ts";
+import type { RequestKind } from "../request_extras.ts";
+import { endpoint, headers as graphqlHeaders, queryText, variablesText } from "../graphql/state.ts";
+import { wsFields } from "../ws/ws_tab.tsx";
+import { savedMessages } from "../ws/ws_composer.tsx";
+import { sseFields } from "../sse/sse_tab.tsx";
+import { draftOfRequest, type HttpDraft, replaceInPlace } from "./request_edit.ts";
+import { findRequest, type OpenedFile, readFile, type RequestPlace, writeFile } from "./files.ts";
+
+/** The tabs other than HTTP. */
+export type StreamKind = Exclude<RequestKind, "http">;
+
+const KINDS: readonly StreamKind[] = ["graphql", "ws", "sse"];
+
+function isSources(value: unknown): value is Partial<Record<StreamKind, RequestPlace>> {
+  return isRecord(value) &&
+    Object.entries(value).every(([kind, place]) =>
+      KINDS.includes(kind as StreamKind) && isRecord(place) && typeof place.path === "string" &&
+      typeof place.index === "number" &&
+      (place.name === undefined || typeof place.name === "string")
+    );
+}
+
+/** The file and request each of the GraphQL, WebSocket and SSE tabs holds, if any. */
+export const kindSources = persisted<Partial<Record<StreamKind, RequestPlace>>>(
+  "tabs.kinds",
+  {},
+  isSources,
+);
+
+/** Each tab's fields as last opened from or saved to its file (in memory: "unsaved"). */
+const savedDrafts = signal<Partial<Record<StreamKind, string>>>({});
+
+function fingerprint(kind: StreamKind): string | undefined {
+  try {
+    return JSON.stringify(draftOfKind(kind));
+  } catch {
+    return undefined;
+  }
+}
+
+function remember(kind: StreamKind): void {
+  const text = fingerprint(kind);
+  const next = { ...savedDrafts.peek() };
+  if (text === undefined) delete next[kind];
+  else next[kind] = text;
+  savedDrafts.value = next;
+}
+
+/** The tabs whose fields differ from what they last opened or saved. */
+export const unsavedKinds = computed(() => {
+  // Read as values, so an edit of any field is seen.
+  void [endpoint.value, graphqlHeaders.value, queryText.value, variablesText.value];
+  void [wsFields.url.value, wsFields.headers.value, savedMessages.value];
+  void Object.values(sseFields).map((field) => field.value);
+  const saved = savedDrafts.value;
+  return new Set(
+    KINDS.filter((kind) => saved[kind] !== undefined && saved[kind] !== fingerprint(kind)),
+  );
+});
+
+const rows = (request: HttpRequest) =>
+  request.headers.map((h) => ({ name: h.name, value: h.value, enabled: true }));
+
+/**
+ * @param request a parsed request
+ * @returns the tab it opens in
+ */
+export function kindOf(request: HttpRequest): RequestKind {
+  const header = (name: string) =>
+    request.headers.find((h) => h.name.toLowerCase() === name)?.value.trim() ?? "";
+  if (request.method === "WEBSOCKET") return "ws";
+  if (request.method === "GRAPHQL" || /^graphql$/i.test(header("x-request-type"))) {
+    return "graphql";
+  }
+  if (
+    (request.method === "GET" || request.method === "POST") &&
+    /text\/event-stream/i.test(header("accept"))
+  ) {
+    return "sse";
+  }
+  return "http";
+}
+
+/**
+ * Opens a GRAPHQL, WEBSOCKET or event-stream request in its tab, `{{variables}}` as written
+ * (the server fills them in when it sends).
+ *
+ * @param file the file
+ * @param request one of its requests
+ * @returns whether it was one of those (false: it belongs in the HTTP tab)
+ */
+export function openKindRequest(file: OpenedFile, request: HttpRequest): boolean {
+  const kind = kindOf(request);
+  if (kind === "http") return false;
+  const body = draftOfRequest(request).body;
+  if (kind === "graphql") {
+    const { query, variablesText: variables } = splitGraphqlBody(body);
+    endpoint.value = request.url;
+    graphqlHeaders.value = rows(request).filter((h) => h.name.toLowerCase() !== "x-request-type");
+    queryText.value = query;
+    variablesText.value = variables ?? "{}";
+  } else if (kind === "ws") {
+    wsFields.url.value = request.url;
+    wsFields.headers.value = rows(request);
+    savedMessages.value = websocketMessages(body).flatMap((m) =>
+      m === null ? [] : [{ mode: "text" as const, text: m }]
+    );
+  } else {
+    sseFields.method.value = request.method === "POST" ? "POST" : "GET";
+    sseFields.url.value = request.url;
+    sseFields.headers.value = rows(request);
+    sseFields.body.value = body;
+    sseFields.bodyKind.value = /^\s*[[{]/.test(body) ? "json" : "text";
+  }
+  kindSources.value = {
+    ...kindSources.peek(),
+    [kind]: {
+      path: file.path,
+      index: request.index,
+      ...(request.name ? { name: request.name } : {}),
+    },
+  };
+  remember(kind);
+  selectedTab.value = kind;
+  return true;
+}
+
+/**
+ * @param kind a tab
+ * @returns its fields as a request of a file (its method, URL, headers and body)
+ * @throws {Error} when a part cannot be written in a request file (a binary message)
+ */
+export function draftOfKind(kind: StreamKind): HttpDraft {
+  let method: string, url: string, body: string;
+  let headers: HttpDraft["headers"];
+  if (kind === "graphql") {
+    method = "GRAPHQL";
+    url = endpoint.peek();
+    headers = graphqlHeaders.peek();
+    body = graphqlBodyText(queryText.peek(), variablesText.peek());
+  } else if (kind === "ws") {
+    method = "WEBSOCKET";
+    url = wsFields.url.peek();
+    headers = wsFields.headers.peek();
+    const messages = savedMessages.peek().map((m) => {
+      if (m.mode === "hex" || m.mode === "base64") {
+        throw new Error("A binary message cannot be saved in a request file: remove it first");
+      }
+      return m.text;
+    });
+    body = websocketBodyText(messages);
+  } else {
+    method = sseFields.method.peek();
+    url = sseFields.url.peek();
+    headers = sseFields.headers.peek();
+    // `dial run` reads a request accepting an event stream as an SSE request.
+    if (!headers.some((h) => h.enabled && h.name.trim().toLowerCase() === "accept")) {
+      headers = [...headers, { name: "Accept", value: "text/event-stream", enabled: true }];
+    }
+    body = method === "POST" ? sseFields.body.peek() : "";
+  }
+  return { method, url, headers, bodyKind: body === "" ? "none" : "text", body, form: [] };
+}
+
+/** Whether the tab's body means what the file's does (then the file's text is kept). */
+function sameBody(kind: StreamKind, request: HttpRequest, draft: HttpDraft): boolean {
+  const before = draftOfRequest(request).body;
+  if (kind === "graphql") {
+    const a = splitGraphqlBody(before);
+    const b = splitGraphqlBody(draft.body);
+    const vars = (text: string | undefined) => (text ?? "{}").replace(/\s+/g, "");
+    return a.query === b.query && vars(a.variablesText) === vars(b.variablesText);
+  }
+  if (kind === "ws") {
+    const texts = (text: string) => websocketMessages(text).filter((m) => m !== null);
+    return JSON.stringify(texts(before)) === JSON.stringify(texts(draft.body));
+  }
+  return before.trim() === draft.body.trim();
+}
+
+/**
+ * Ctrl/Cmd+S in the GraphQL, WebSocket or SSE tab: writes its request back into its file.
+ *
+ * @param kind the tab
+ * @returns what happened, in words
+ */
+export async function saveKind(kind: StreamKind): Promise<string> {
+  const source = kindSources.peek()[kind];
+  if (!source) return "This tab's request is not from a file: use Save as";
+  try {
+    const file = await readFile(source.path);
+    const request = findRequest(file, source);
+    if (!request) throw new Error(`The request is no longer in ${source.path}`);
+    const draft = draftOfKind(kind);
+    const text = replaceInPlace(file.text, request, draft, sameBody(kind, request, draft));
+    const written = await writeFile(file.path, text, file.mtime);
+    remember(kind);
+    const again = findRequest(written, source);
+    if (again) {
+      kindSources.value = { ...kindSources.peek(), [kind]: { ...source, index: again.index } };
+    }
+    return `Saved to ${file.path}`;
+  } catch (error) {
+    return `Not saved: ${toApiError(error).message}`;
+  }
+}
+
+/**
+ * After "Save as": the tab now holds the request appended to `file`.
+ *
+ * @param kind the tab
+ * @param file the file as written
+ * @param request the appended request
+ */
+export function adoptSource(kind: StreamKind, file: OpenedFile, request: HttpRequest): void {
+  remember(kind);
+  kindSources.value = {
+    ...kindSources.peek(),
+    [kind]: {
+      path: file.path,
+      index: request.index,
+      ...(request.name ? { name: request.name } : {}),
+    },
+  };
+}

@@ -1,0 +1,226 @@
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { dial, serve, withoutServeSignal } from "../_helpers.ts";
+import { parseHttpFile } from "../../src/files/parse_http_file.ts";
+import { splitGraphqlBody, websocketMessages } from "../../src/files/stream_bodies.ts";
+import { launchBrowser, openApp } from "./_browser.ts";
+
+// Imported through a variable so `deno check` skips its declarations (they pull in the DOM).
+const YOGA = "graphql-yoga";
+
+/** graphql-yoga with `echo(n)`; it records each request's Authorization header. */
+async function graphqlServer() {
+  const yoga = await import(YOGA);
+  const server = yoga.createYoga({
+    schema: yoga.createSchema({
+      typeDefs: "type Query { echo(n: Int): Int, who: String }",
+      resolvers: { Query: { echo: (_: unknown, { n }: { n: number }) => n, who: () => "yoga" } },
+    }),
+    logging: false,
+    graphiql: false,
+  });
+  const authorizations: string[] = [];
+  const http = serve(async (request) => {
+    authorizations.push(request.headers.get("authorization") ?? "");
+    return await server.fetch(withoutServeSignal(request));
+  });
+  return Object.assign(http, { authorizations });
+}
+
+/** A WebSocket server that records its handshakes' X-User and the messages it receives. */
+function webSocketServer() {
+  const users: string[] = [];
+  const received: string[] = [];
+  const server = serve((request) => {
+    users.push(request.headers.get("x-user") ?? "");
+    const { socket, response } = Deno.upgradeWebSocket(request);
+    socket.onmessage = (event) => {
+      received.push(String(event.data));
+      socket.send(`echo: ${event.data}`);
+    };
+    return response;
+  });
+  return Object.assign(server, { users, received });
+}
+
+/** An event stream: one event naming the query's user, then the end. */
+function sseServer() {
+  return serve((request) => {
+    const user = new URL(request.url).searchParams.get("user");
+    return new Response(`data: hello ${user}\n\n`, {
+      headers: { "Content-Type": "text/event-stream" },
+    });
+  });
+}
+
+const FILE = (gql: string, ws: string) =>
+  `# Streams of the dev API
+@who = from-file
+
+### gql
+# @name gql
+GRAPHQL ${gql}/graphql
+Authorization: Bearer {{token}}
+
+query Q($n: Int) { echo(n: $n) }
+
+{"n": {{n}}}
+
+### feed
+# @name feed
+WEBSOCKET ${ws.replace("http", "ws")}/feed
+X-User: {{user}}
+
+{"hello": "{{who}}"}
+===
+second
+
+### events
+# @name events
+GET {{sse}}/events?user={{user}}
+Accept: text/event-stream
+`;
+
+async function openFromSidebar(page: Page, name: string): Promise<void> {
+  const sidebar = page.getByRole("navigation", { name: "Workspace" });
+  const request = sidebar.getByRole("button", { name });
+  if (!(await request.isVisible())) {
+    await sidebar.getByRole("button", { name: "streams.http", exact: true }).click();
+  }
+  await request.click();
+}
+
+Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the environment and save back in place", async (t) => {
+  await using gql = await graphqlServer();
+  await using ws = webSocketServer();
+  await using sse = sseServer();
+  await using browser = await launchBrowser();
+  const workspace = await Deno.makeTempDir({ prefix: "dial-ui-kinds-" });
+  const file = `${workspace}/streams.http`;
+  const original = FILE(gql.origin, ws.origin);
+  await Deno.writeTextFile(file, original);
+  await Deno.writeTextFile(
+    `${workspace}/http-client.env.json`,
+    JSON.stringify({
+      dev: { n: 3, user: "ann", sse: sse.origin },
+      prod: { n: 7, user: "bob", sse: sse.origin },
+    }),
+  );
+  await Deno.writeTextFile(
+    `${workspace}/http-client.private.env.json`,
+    JSON.stringify({ dev: { token: "s3cr3t-dev" }, prod: { token: "s3cr3t-prod" } }),
+  );
+
+  await t.step(
+    "GRAPHQL: the environment fills URL headers and variables; Ctrl+S writes only the query",
+    async () => {
+      await using app = await openApp(browser, { workspace });
+      const { page } = app;
+      await page.getByLabel("Environment").selectOption("dev");
+      await openFromSidebar(page, "GRAPHQL gql");
+      await page.getByRole("tab", { name: "GraphQL", selected: true }).waitFor();
+      await page.getByText("streams.http #1 (gql)").waitFor();
+      await page.getByRole("button", { name: "Run", exact: true }).click();
+      await page.getByLabel("GraphQL response").getByText('"echo": 3').waitFor();
+      assert.equal(gql.authorizations.at(-1), "Bearer s3cr3t-dev");
+      // Another environment: another token and variable, with no edit.
+      await page.getByLabel("Environment").selectOption("prod");
+      await page.getByRole("button", { name: "Run", exact: true }).click();
+      await page.getByLabel("GraphQL response").getByText('"echo": 7').waitFor();
+      assert.equal(gql.authorizations.at(-1), "Bearer s3cr3t-prod");
+      // Nothing changed: the file stays byte for byte.
+      await page.getByRole("button", { name: "Save to streams.http" }).click();
+      await page.getByRole("status").filter({ hasText: "Saved to streams.http" }).waitFor();
+      assert.equal(await Deno.readTextFile(file), original);
+      await page.getByLabel("Query", { exact: true }).click();
+      await page.keyboard.press("Control+a");
+      await page.keyboard.insertText("query Q($n: Int) { echo(n: $n) who }");
+      await page.getByText("streams.http #1 (gql) •").waitFor();
+      await page.keyboard.press("Control+s");
+      await page.getByText("streams.http #1 (gql)", { exact: true }).waitFor();
+      await page.getByRole("status").filter({ hasText: "Saved to streams.http" }).waitFor();
+      const text = await Deno.readTextFile(file);
+      assert.equal(
+        text,
+        original.replace("{ echo(n: $n) }", "{ echo(n: $n) who }"),
+        "only the query changed",
+      );
+      // The runner's reader reads the same request back.
+      const request = parseHttpFile(text).requests.find((r) => r.name === "gql")!;
+      const body = splitGraphqlBody(
+        request.body.map((p) => p.kind === "text" ? p.text : "").join(""),
+      );
+      assert.equal(body.query, "query Q($n: Int) { echo(n: $n) who }");
+      assert.equal(body.variablesText, '{"n": {{n}}}');
+    },
+  );
+
+  await t.step(
+    "WEBSOCKET: handshake header and messages substituted; the header edit saves",
+    async () => {
+      await using app = await openApp(browser, { workspace });
+      const { page } = app;
+      await page.getByLabel("Environment").selectOption("dev");
+      await openFromSidebar(page, "WEBSOCKET feed");
+      await page.getByRole("tab", { name: "WebSocket", selected: true }).waitFor();
+      await page.getByRole("button", { name: "Connect" }).click();
+      await page.getByTestId("ws-state").filter({ hasText: "Connected" }).waitFor();
+      assert.equal(ws.users.at(-1), "ann");
+      await page.getByRole("button", { name: "Send saved message 1" }).click();
+      await page.getByText('echo: {"hello": "from-file"}').waitFor();
+      assert.equal(ws.received.at(-1), '{"hello": "from-file"}');
+      await page.getByRole("button", { name: "Disconnect" }).click();
+      await page.getByRole("button", { name: "Connect" }).waitFor();
+      const value = page.getByLabel("Handshake header value 1");
+      await value.fill("{{user}}-2");
+      await page.getByText("streams.http #2 (feed) •").waitFor();
+      await page.keyboard.press("Control+s");
+      await page.getByText("streams.http #2 (feed)", { exact: true }).waitFor();
+      await page.getByRole("status").filter({ hasText: "Saved to streams.http" }).waitFor();
+      const text = await Deno.readTextFile(file);
+      const before = original.replace("{ echo(n: $n) }", "{ echo(n: $n) who }");
+      assert.equal(text, before.replace("X-User: {{user}}\n", "X-User: {{user}}-2\n"));
+      const request = parseHttpFile(text).requests.find((r) => r.name === "feed")!;
+      const body = request.body.map((p) => p.kind === "text" ? p.text : "").join("\n");
+      assert.deepEqual(websocketMessages(body), ['{"hello": "{{who}}"}', "second"]);
+    },
+  );
+
+  await t.step(
+    "SSE: an event-stream request opens in the SSE tab, substituted; Save as keeps it one",
+    async () => {
+      await using app = await openApp(browser, { workspace });
+      const { page } = app;
+      await page.getByLabel("Environment").selectOption("prod");
+      await openFromSidebar(page, "GET events");
+      await page.getByRole("tab", { name: "SSE", selected: true }).waitFor();
+      assert.equal(
+        await page.getByLabel("SSE endpoint").inputValue(),
+        "{{sse}}/events?user={{user}}",
+      );
+      await page.getByRole("button", { name: "Connect" }).click();
+      await page.getByText("hello bob").waitFor();
+      await page.getByRole("button", { name: "Save as…" }).click();
+      await page.getByLabel("File", { exact: true }).fill("events.http");
+      await page.getByLabel("Request name").fill("copy");
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.getByRole("status").filter({ hasText: "Saved to events.http" }).waitFor();
+      assert.equal(
+        await Deno.readTextFile(`${workspace}/events.http`),
+        "### copy\n# @name copy\nGET {{sse}}/events?user={{user}}\nAccept: text/event-stream\n",
+      );
+      await page.getByText("events.http #1 (copy)").waitFor();
+    },
+  );
+
+  await t.step("dial run reads and runs what the UI wrote", async () => {
+    const result = await dial(["run", file, "--env", "dev"]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /"echo":3,"who":"yoga"/);
+    assert.equal(gql.authorizations.at(-1), "Bearer s3cr3t-dev");
+    assert.equal(ws.users.at(-1), "ann-2");
+    assert.equal(ws.received.at(-1), "second");
+    assert.match(result.stdout, /hello ann/);
+  });
+  await Deno.remove(workspace, { recursive: true });
+});
