@@ -79,12 +79,14 @@ export class Workspace {
    *
    * @param path relative to the workspace
    * @param text the new text
+   * @param fixedMode the file's mode (default: the old file's, or 0644 for a new one)
    * @returns the file's new modification time (ms)
    */
-  async write(path: string, text: string): Promise<number> {
+  async write(path: string, text: string, fixedMode?: number): Promise<number> {
     const real = await this.resolve(path, { create: true });
     const temporary = `${real}.${crypto.randomUUID()}.tmp`;
-    const mode = await Deno.stat(real).then((s) => s.mode ?? 0o644, () => 0o644);
+    const mode = fixedMode ??
+      await Deno.stat(real).then((s) => s.mode ?? 0o644, () => 0o644);
     await Deno.writeTextFile(temporary, text, { createNew: true, mode: mode & 0o777 });
     try {
       await Deno.rename(temporary, real);

@@ -10,6 +10,7 @@ import { handleStreamSocket } from "./stream_api.ts";
 import { handleStateLoad, handleStateSave } from "./ui_state.ts";
 import { handleNewWindow } from "./window_api.ts";
 import { handleEnvironments } from "./environment_api.ts";
+import { handleWorkspaceImport } from "./workspace_import.ts";
 import { handleWorkspaceRun } from "./run_api.ts";
 import { handleCookies, handleCookiesClear } from "./cookies_api.ts";
 import { handleImportCurl } from "./import_api.ts";
@@ -46,6 +47,7 @@ export const API_ROUTES: ReadonlyMap<string, ApiHandler> = new Map<string, ApiHa
   ["POST /api/workspace/changes", handleWorkspaceChanges],
   ["POST /api/workspace/environments", handleEnvironments],
   ["POST /api/workspace/run", handleWorkspaceRun],
+  ["POST /api/workspace/import", handleWorkspaceImport],
   ["POST /api/cookies", handleCookies],
   ["POST /api/cookies/clear", handleCookiesClear],
   ["POST /api/import/curl", handleImportCurl],

@@ -29,6 +29,7 @@ import { CookieJarView } from "./cookies.tsx";
 import { openRequest, renameSource, tabNote } from "./request_tabs.tsx";
 import { adoptSource, draftOfKind } from "./kind_requests.ts";
 import { noteKind } from "./source_bar.tsx";
+import { dropTarget, ImportControls, isDropping } from "./import_drop.tsx";
 import { selectedTab } from "../main_tab.ts";
 
 const unfolded = signal<ReadonlySet<string>>(new Set());
@@ -109,10 +110,11 @@ export function Sidebar(): JSX.Element {
   }, []);
   return (
     <nav
-      class="sidebar"
+      class={isDropping.value ? "sidebar dropping" : "sidebar"}
       aria-label="Workspace"
       hidden={!workspaceRoot.value}
       data-watching={watching.value}
+      {...dropTarget}
     >
       <h2 title={workspaceRoot.value}>Workspace</h2>
       <EnvironmentPicker />
@@ -182,6 +184,7 @@ export function Sidebar(): JSX.Element {
       <button type="button" onClick={() => saveAsOpen.value = !saveAsOpen.value}>
         Save as…
       </button>
+      <ImportControls />
       <CookieJarView />
       {saveAsOpen.value && (
         <form
