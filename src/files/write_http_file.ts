@@ -22,8 +22,11 @@ export interface RequestModel {
   url: string;
   /** Headers in order. */
   headers?: { name: string; value: string }[];
-  /** The body: text written in place, or a file included with `< path`. */
-  body?: string | { file: string };
+  /**
+   * The body: text written in place, a file included with `< path`, or parts in order, text
+   * lines and `< path` includes (a multipart body's files).
+   */
+  body?: string | { file: string } | { parts: ReadonlyArray<string | { file: string }> };
   /** A response handler's code (`> {% … %}`). */
   handler?: string;
 }
@@ -67,8 +70,17 @@ export function writeHttpRequest(model: RequestModel): string {
   }
   if (model.body !== undefined) {
     lines.push("");
-    if (typeof model.body === "string") {
-      for (const line of model.body.replace(/\r\n/g, "\n").split("\n")) {
+    const parts = typeof model.body === "string"
+      ? [model.body]
+      : "file" in model.body
+      ? [model.body]
+      : model.body.parts;
+    for (const part of parts) {
+      if (typeof part !== "string") {
+        lines.push(`< ${single(part.file, "a file path")}`);
+        continue;
+      }
+      for (const line of part.replace(/\r\n/g, "\n").split("\n")) {
         if (/^(###|>\s|>\{%|<>\s|<@?[\w-]*\s|\s*#|\s*\/\/)/.test(line)) {
           throw new UsageError(
             `Cannot write the body in place: its line "${
@@ -79,8 +91,6 @@ export function writeHttpRequest(model: RequestModel): string {
         }
         lines.push(line);
       }
-    } else {
-      lines.push(`< ${single(model.body.file, "a file path")}`);
     }
   }
   if (model.handler !== undefined) {

@@ -14,7 +14,7 @@ import type { BodyStore } from "./body_store.ts";
 import type { UiStateStore } from "./ui_state.ts";
 import type { Workspace } from "../workspace_path.ts";
 import type { CookieJar } from "../../http/cookies.ts";
-import { boolean, isObject, object, readJson, string } from "./decode.ts";
+import { boolean, isObject, type JsonObject, object, readJson, string } from "./decode.ts";
 import { parseUiRequest, type UiOAuthSettings, uploadOf } from "./spec_json.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
 import type { HttpEvent } from "../protocol.ts";
@@ -70,7 +70,8 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
   const follow = json.follow === undefined ? true : boolean(json.follow, "follow");
   return ndjsonResponse<HttpEvent>(async ({ emit, signal }) => {
     await using uploads = await spoolUploads(json.body, context.bodies);
-    const spec = parseUiRequest(json, context.oauth, uploads.paths);
+    const included = await workspaceIncludes(json, context.workspace);
+    const spec = parseUiRequest(json, context.oauth, new Map([...uploads.paths, ...included]));
     const started = performance.now();
     const exchange = await send(spec, {
       follow,
@@ -121,7 +122,11 @@ export async function handleHttpCurl(request: Request, context: ApiContext): Pro
     context.workspace,
     authTokenOptions(context),
   );
-  const spec = parseUiRequest(json, context.oauth);
+  const spec = parseUiRequest(
+    json,
+    context.oauth,
+    await workspaceIncludes(json, context.workspace),
+  );
   const { request: prepared } = await authorize(spec, {
     signal: context.signal,
     ...(context.fetch ? { fetch: context.fetch } : {}),
@@ -147,6 +152,35 @@ export async function handleHttpBody(request: Request, context: ApiContext): Pro
       "Content-Disposition": "attachment",
     },
   });
+}
+
+/**
+ * Form rows whose value is a request file's include, `< ./file`, in a request opened from a
+ * workspace file: that file, relative to the request file and confined to the workspace (as
+ * `dial run` reads it relative to the file).
+ *
+ * @param json the request, with its `file`
+ * @param workspace the workspace, if any
+ * @returns row index → the file's real path
+ * @throws {import("../workspace_path.ts").OutsideWorkspaceError} for a path that leaves it
+ */
+async function workspaceIncludes(
+  json: JsonObject,
+  workspace: Workspace | undefined,
+): Promise<Map<number, string>> {
+  const paths = new Map<number, string>();
+  const file = typeof json.file === "string" ? json.file : undefined;
+  const body = json.body;
+  if (!workspace || file === undefined || !isObject(body) || body.kind !== "form") return paths;
+  const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/") + 1) : "";
+  for (const [i, row] of (Array.isArray(body.fields) ? body.fields : []).entries()) {
+    if (!isObject(row) || row.enabled === false || isObject(row.file)) continue;
+    const include = typeof row.value === "string" ? /^<\s+(\S.*)$/.exec(row.value.trim()) : null;
+    if (!include) continue;
+    const path = include[1]!.trim();
+    paths.set(i, await workspace.resolve(path.startsWith("/") ? path : `${dir}${path}`));
+  }
+  return paths;
 }
 
 /**

@@ -302,7 +302,8 @@ function parseUiBody(
 
 /**
  * @param value `[{name, value, enabled?, file?: {name, type, base64}}]`
- * @param uploads row index → spooled path
+ * @param uploads row index → spooled path of an attached file, or the workspace file a
+ *   `< ./file` row names
  * @returns the enabled parts with a name, in order
  */
 function formFields(value: unknown, uploads: ReadonlyMap<number, string>): FormField[] {
@@ -313,6 +314,17 @@ function formFields(value: unknown, uploads: ReadonlyMap<number, string>): FormF
     const name = string(row.name ?? "", `body.fields[${i}].name`).trim();
     if (name === "") continue;
     if (row.file === undefined || row.file === null) {
+      const included = uploads.get(i);
+      // A request file's `< ./file` row, resolved in the workspace by the caller.
+      if (included !== undefined) {
+        fields.push({
+          name,
+          path: included,
+          filename: included.slice(included.lastIndexOf("/") + 1),
+          contentType: "application/octet-stream",
+        });
+        continue;
+      }
       fields.push({ name, value: string(row.value ?? "", `body.fields[${i}].value`) });
       continue;
     }

@@ -59,7 +59,8 @@ export class ApiError extends Error {
  * @returns it as an ApiError
  */
 export function toApiError(error: unknown): ApiError {
-  return error instanceof ApiError ? error : new ApiError(String(error), 0);
+  if (error instanceof ApiError) return error;
+  return new ApiError(error instanceof Error ? error.message : String(error), 0);
 }
 
 let session = "";

@@ -8,6 +8,12 @@
  */
 import type { HttpRequest } from "../../../files/http_file_types.ts";
 import { writeHttpRequest } from "../../../files/write_http_file.ts";
+import {
+  DEFAULT_BOUNDARY,
+  multipartBodyParts,
+  multipartBoundary,
+  readMultipartBody,
+} from "../../../files/multipart_body.ts";
 import type { FileJson } from "../../protocol.ts";
 
 /** The HTTP tab's fields. */
@@ -34,14 +40,34 @@ export function draftOfRequest(request: HttpRequest): HttpDraft {
     : /json/i.test(type) || (type === "" && /^\s*[[{]/.test(body))
     ? "json"
     : "text";
-  return {
-    method: request.method,
-    url: request.url,
-    headers: request.headers.map((h) => ({ name: h.name, value: h.value, enabled: true })),
-    bodyKind,
-    body,
-    form: [],
-  };
+  const headers = request.headers.map((h) => ({ name: h.name, value: h.value, enabled: true }));
+  // A multipart/form-data body is the form table; its Content-Type comes back when written.
+  const boundary = multipartBoundary(type);
+  const fields = boundary === undefined ? undefined : readMultipartBody(body, boundary);
+  if (fields) {
+    return {
+      method: request.method,
+      url: request.url,
+      headers: headers.filter((h) => h.name.toLowerCase() !== "content-type"),
+      bodyKind: "form",
+      body: "",
+      form: fields.map((f) => ({
+        name: f.name,
+        value: f.file !== undefined ? `< ${f.file}` : f.value ?? "",
+        enabled: true,
+      })),
+    };
+  }
+  return { method: request.method, url: request.url, headers, bodyKind, body, form: [] };
+}
+
+/** A form's rows as they are written and compared (attached files by name only). */
+function formRows(draft: HttpDraft): string {
+  return JSON.stringify(
+    draft.bodyKind !== "form"
+      ? []
+      : draft.form.map((r) => [r.name, r.value, r.enabled, r.file?.name ?? null]),
+  );
 }
 
 /**
@@ -52,11 +78,12 @@ export function draftOfRequest(request: HttpRequest): HttpDraft {
  * @param draft the tab's fields
  * @returns the new text of the file
  * @throws {import("../../../errors.ts").UsageError} when the fields cannot be written so they
- * read back the same (a multipart form, a body line that reads as request syntax)
+ * read back the same (a file attached in the browser, a body line that reads as request syntax)
  */
 export function saveInPlace(source: string, request: HttpRequest, draft: HttpDraft): string {
   const before = draftOfRequest(request);
-  const sameBody = before.bodyKind === draft.bodyKind && before.body === draft.body;
+  const sameBody = before.bodyKind === draft.bodyKind && before.body === draft.body &&
+    formRows(before) === formRows(draft);
   return replaceInPlace(source, request, draft, sameBody);
 }
 
@@ -81,27 +108,55 @@ export function replaceInPlace(
   const headEnd = request.headers.at(-1)?.span.end ?? request.requestLine.end;
   const end = request.bodySpan?.end ?? headEnd;
   const text = sameBody
-    ? writeDraft({ ...draft, bodyKind: "none" }) + source.slice(headEnd, end)
+    ? writeDraft({ ...draft, headers: headersOf(draft), bodyKind: "none" }) +
+      source.slice(headEnd, end)
     : writeDraft(draft);
   return source.slice(0, start) + text + source.slice(end);
+}
+
+/** The headers to write: a form's multipart Content-Type in place of any other. */
+function headersOf(draft: HttpDraft): HttpDraft["headers"] {
+  if (draft.bodyKind !== "form" || !draft.form.some((row) => row.enabled)) return draft.headers;
+  return [
+    ...draft.headers.filter((h) => h.name.trim().toLowerCase() !== "content-type"),
+    {
+      name: "Content-Type",
+      value: `multipart/form-data; boundary=${DEFAULT_BOUNDARY}`,
+      enabled: true,
+    },
+  ];
 }
 
 /**
  * @param draft the tab's fields
  * @param name the request's name, for a new request (`### name` and `# @name name`)
  * @returns the request as `.http` text
+ * @throws {Error} when a form row holds a file attached in the browser (a request file names
+ *   its files by path: `< ./file`)
  */
 export function writeDraft(draft: HttpDraft, name?: string): string {
-  if (draft.bodyKind === "form" && draft.form.some((row) => row.enabled)) {
-    throw new Error("A multipart form cannot be saved in a request file yet");
+  const rows = draft.bodyKind === "form"
+    ? draft.form.filter((row) => row.enabled && row.name.trim() !== "")
+    : [];
+  if (rows.some((row) => row.file)) {
+    throw new Error(
+      "A file attached in the browser cannot be saved in a request file: give its path as the row's value instead, < ./file (beside the request file)",
+    );
   }
-  const body = draft.bodyKind === "json" || draft.bodyKind === "text" ? draft.body : "";
+  const form = rows.length === 0 ? undefined : multipartBodyParts(rows.map((row) => {
+    const include = /^<\s+(\S.*)$/.exec(row.value.trim());
+    return include
+      ? { name: row.name.trim(), file: include[1]! }
+      : { name: row.name.trim(), value: row.value };
+  }));
+  const text = draft.bodyKind === "json" || draft.bodyKind === "text" ? draft.body : "";
+  const body = form ? { parts: form } : text !== "" ? text : undefined;
   return writeHttpRequest({
     ...(name ? { name } : {}),
     method: draft.method.trim().toUpperCase() || "GET",
     url: draft.url.trim(),
-    headers: draft.headers.filter((h) => h.enabled && h.name.trim() !== "")
+    headers: headersOf(draft).filter((h) => h.enabled && h.name.trim() !== "")
       .map((h) => ({ name: h.name.trim(), value: h.value })),
-    ...(body !== "" ? { body } : {}),
+    ...(body !== undefined ? { body } : {}),
   });
 }

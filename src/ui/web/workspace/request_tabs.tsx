@@ -70,7 +70,10 @@ function forStorage(tabs: RequestTab[]): RequestTab[] {
             url: urlWithoutSecrets(view.draft.url),
             headers: withoutSecrets(view.draft.headers),
             body: jsonWithoutSecrets(view.draft.body),
-            form: [],
+            // Rows without attached files (their bytes stay in memory).
+            form: withoutSecrets(
+              view.draft.form.map(({ name, value, enabled }) => ({ name, value, enabled })),
+            ),
           },
         },
       }
@@ -198,9 +201,16 @@ export function openRequest(file: OpenedFile, request: HttpRequest): void {
   switchTab(id);
 }
 
+/** A draft as compared: an attached file by its name, not its bytes. */
+function comparable(draft: HttpDraft): string {
+  return JSON.stringify({
+    ...draft,
+    form: draft.form.map((r) => [r.name, r.value, r.enabled, r.file?.name ?? null]),
+  });
+}
+
 function sameDraft(a: HttpDraft | undefined, b: HttpDraft): boolean {
-  return a !== undefined &&
-    JSON.stringify({ ...a, form: [] }) === JSON.stringify({ ...b, form: [] });
+  return a !== undefined && comparable(a) === comparable(b);
 }
 
 /** Whether the active tab has edits its file does not have. */
