@@ -152,6 +152,14 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
       );
       assert.equal(body.query, "query Q($n: Int) { echo(n: $n) who }");
       assert.equal(body.variablesText, '{"n": {{n}}}');
+      // Changed on disk (git, an editor): the tab shows the new text.
+      await page.locator('nav[data-watching="true"]').waitFor({ state: "attached" });
+      await Deno.writeTextFile(file, text.replace("echo(n: $n) who }", "echo(n: $n) }"));
+      await page.getByRole("status").filter({ hasText: "Reloaded: streams.http changed on disk" })
+        .waitFor();
+      await page.getByLabel("Query", { exact: true }).getByText("{ echo(n: $n) }").waitFor();
+      await Deno.writeTextFile(file, text);
+      await page.getByLabel("Query", { exact: true }).getByText("{ echo(n: $n) who }").waitFor();
     },
   );
 

@@ -24,7 +24,14 @@ import { wsFields } from "../ws/ws_tab.tsx";
 import { savedMessages } from "../ws/ws_composer.tsx";
 import { sseFields } from "../sse/sse_tab.tsx";
 import { draftOfRequest, type HttpDraft, replaceInPlace } from "./request_edit.ts";
-import { findRequest, type OpenedFile, readFile, type RequestPlace, writeFile } from "./files.ts";
+import {
+  findRequest,
+  onFileRead,
+  type OpenedFile,
+  readFile,
+  type RequestPlace,
+  writeFile,
+} from "./files.ts";
 
 /** The tabs other than HTTP. */
 export type StreamKind = Exclude<RequestKind, "http">;
@@ -112,6 +119,22 @@ export function kindOf(request: HttpRequest): RequestKind {
 export function openKindRequest(file: OpenedFile, request: HttpRequest): boolean {
   const kind = kindOf(request);
   if (kind === "http") return false;
+  fill(kind, request);
+  kindSources.value = {
+    ...kindSources.peek(),
+    [kind]: {
+      path: file.path,
+      index: request.index,
+      ...(request.name ? { name: request.name } : {}),
+    },
+  };
+  remember(kind);
+  selectedTab.value = kind;
+  return true;
+}
+
+/** Shows a request's fields in its tab. */
+function fill(kind: StreamKind, request: HttpRequest): void {
   const body = draftOfRequest(request).body;
   if (kind === "graphql") {
     const { query, variablesText: variables } = splitGraphqlBody(body);
@@ -132,18 +155,39 @@ export function openKindRequest(file: OpenedFile, request: HttpRequest): boolean
     sseFields.body.value = body;
     sseFields.bodyKind.value = /^\s*[[{]/.test(body) ? "json" : "text";
   }
-  kindSources.value = {
-    ...kindSources.peek(),
-    [kind]: {
-      path: file.path,
-      index: request.index,
-      ...(request.name ? { name: request.name } : {}),
-    },
-  };
-  remember(kind);
-  selectedTab.value = kind;
-  return true;
 }
+
+/** What the last save or reload of each tab said. */
+export const kindNotes = signal<Partial<Record<StreamKind, string>>>({});
+
+/**
+ * @param kind the tab
+ * @param text what to say in its line
+ */
+export function noteKind(kind: StreamKind, text: string): void {
+  kindNotes.value = { ...kindNotes.peek(), [kind]: text };
+}
+
+// A file read again (changed on disk): a tab holding one of its requests, without unsaved
+// edits, shows the new text; with edits it keeps them and says so.
+onFileRead((file) => {
+  for (const kind of KINDS) {
+    const place = kindSources.peek()[kind];
+    if (place?.path !== file.path) continue;
+    const request = findRequest(file, place);
+    if (!request || kindOf(request) !== kind) continue;
+    if (unsavedKinds.peek().has(kind)) {
+      noteKind(kind, `${file.path} changed on disk; your edits are kept`);
+      continue;
+    }
+    const before = savedDrafts.peek()[kind];
+    fill(kind, request);
+    remember(kind);
+    if (savedDrafts.peek()[kind] !== before) {
+      noteKind(kind, `Reloaded: ${file.path} changed on disk`);
+    }
+  }
+});
 
 /**
  * @param kind a tab

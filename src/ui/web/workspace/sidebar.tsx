@@ -27,8 +27,7 @@ import { EnvironmentPicker } from "./environments.tsx";
 import { runFile } from "./runner.tsx";
 import { CookieJarView } from "./cookies.tsx";
 import { openRequest, renameSource, tabNote } from "./request_tabs.tsx";
-import { adoptSource, draftOfKind } from "./kind_requests.ts";
-import { noteKind } from "./source_bar.tsx";
+import { adoptSource, draftOfKind, noteKind } from "./kind_requests.ts";
 import { dropTarget, ImportControls, isDropping } from "./import_drop.tsx";
 import { selectedTab } from "../main_tab.ts";
 

@@ -3,20 +3,15 @@
  * holds, with a Save button (Ctrl/Cmd+S does the same) and what the last save said.
  * @module
  */
-import { signal } from "@preact/signals";
 import type { JSX } from "preact";
-import { kindSources, saveKind, type StreamKind, unsavedKinds } from "./kind_requests.ts";
-
-/** What the last save of each tab said. */
-const notes = signal<Partial<Record<StreamKind, string>>>({});
-
-/**
- * @param kind the tab
- * @param text what to say in its line
- */
-export function noteKind(kind: StreamKind, text: string): void {
-  notes.value = { ...notes.peek(), [kind]: text };
-}
+import {
+  kindNotes,
+  kindSources,
+  noteKind,
+  saveKind,
+  type StreamKind,
+  unsavedKinds,
+} from "./kind_requests.ts";
 
 /**
  * Saves the tab's request into its file and says how it went.
@@ -34,7 +29,7 @@ export async function saveKindNow(kind: StreamKind): Promise<void> {
  */
 export function SourceBar(props: { kind: StreamKind }): JSX.Element | null {
   const place = kindSources.value[props.kind];
-  const note = notes.value[props.kind];
+  const note = kindNotes.value[props.kind];
   if (!place && !note) return null;
   return (
     <p class="source-bar">
