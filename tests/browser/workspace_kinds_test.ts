@@ -120,6 +120,12 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
       await openFromSidebar(page, "GRAPHQL gql");
       await page.getByRole("tab", { name: "GraphQL", selected: true }).waitFor();
       await page.getByText("streams.http #1 (gql)").waitFor();
+      // Its variables, with values and sources, before anything is sent.
+      const line = page.getByRole("tabpanel", { name: "GraphQL" }).getByLabel("Variables", {
+        exact: true,
+      });
+      await line.getByText("{{token}} = (private)").waitFor();
+      await line.getByText("{{n}} = 3").waitFor();
       await page.getByRole("button", { name: "Run", exact: true }).click();
       await page.getByLabel("GraphQL response").getByText('"echo": 3').waitFor();
       assert.equal(gql.authorizations.at(-1), "Bearer s3cr3t-dev");

@@ -49,6 +49,7 @@ const TABS: TabDef[] = [
     render: () => (
       <>
         <SourceBar kind="graphql" />
+        <VariablesLine kind="graphql" />
         <GraphqlTab />
       </>
     ),
@@ -59,6 +60,7 @@ const TABS: TabDef[] = [
     render: () => (
       <>
         <SourceBar kind="ws" />
+        <VariablesLine kind="ws" />
         <WebSocketTab />
       </>
     ),
@@ -69,6 +71,7 @@ const TABS: TabDef[] = [
     render: () => (
       <>
         <SourceBar kind="sse" />
+        <VariablesLine kind="sse" />
         <SseTab />
       </>
     ),

@@ -12,7 +12,8 @@ import { useEffect } from "preact/hooks";
 import { isRecord, postJson } from "../api.ts";
 import { currentDraft } from "../http/http_tab.tsx";
 import { setRequestExtras } from "../request_extras.ts";
-import { kindSources } from "./kind_requests.ts";
+import { kindDrafts, kindSources, type StreamKind } from "./kind_requests.ts";
+import type { HttpDraft } from "./request_edit.ts";
 import { isString, persisted } from "../storage.ts";
 import { openedFiles } from "./files.ts";
 import { activeSource } from "./request_tabs.tsx";
@@ -65,11 +66,16 @@ export function EnvironmentPicker(): JSX.Element {
 
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
+type Lookup = (name: string) => { value?: string; from: string } | undefined;
+
 /** A variable's value and source: the chosen environment, else the file's `@variables`. */
-const lookup = computed(() => {
+const lookup = computed(() => lookupIn(activeSource.value?.path));
+
+/** The lookup for a request of a file (or of none), reading the signals it depends on. */
+function lookupIn(path: string | undefined): Lookup {
   const env = variables.value[chosenEnvironment.value] ?? {};
   const chosen = chosenEnvironment.value;
-  const file = activeSource.value ? openedFiles.value.get(activeSource.value.path) : undefined;
+  const file = path !== undefined ? openedFiles.value.get(path) : undefined;
   const fileVariables = file && !("error" in file.parsed) ? file.parsed.variables : [];
   return (name: string): { value?: string; from: string } | undefined => {
     const fromEnv = env[name];
@@ -82,31 +88,49 @@ const lookup = computed(() => {
     const fromFile = fileVariables.findLast((v) => v.name === name);
     return fromFile ? { value: fromFile.value, from: "file" } : undefined;
   };
-});
+}
 setVariableLookup((name) => lookup.peek()(name));
 // A new lookup (another environment, new values): the editors mark again.
 lookup.subscribe(() => variablesChanged());
 
-/** Each `{{name}}` of the active request, with its value and source, or undefined. */
-const used = computed(() => {
-  const draft = currentDraft.value;
-  const text = [draft.url, ...draft.headers.flatMap((h) => [h.name, h.value]), draft.body]
-    .join("\n");
-  const found = new Map<string, { value?: string; from: string } | undefined>();
+/** Each `{{name}}` of a request, with its value and source, or undefined. */
+function usedIn(draft: HttpDraft | undefined, look: Lookup) {
+  if (!draft) return [];
+  const text = [
+    draft.url,
+    ...draft.headers.flatMap((h) => [h.name, h.value]),
+    draft.body,
+    ...draft.form.flatMap((r) => [r.name, r.value]),
+  ].join("\n");
+  const found = new Map<string, ReturnType<Lookup>>();
   for (const match of text.matchAll(TEMPLATE)) {
     const name = match[1]!;
     if (found.has(name) || name.startsWith("$") || name.includes(".")) continue;
-    found.set(name, lookup.value(name));
+    found.set(name, look(name));
   }
   return [...found];
+}
+
+/** The variables of the HTTP tab's active request. */
+const used = computed(() => usedIn(currentDraft.value, lookup.value));
+/** The variables of the GraphQL, WebSocket and SSE tabs' requests (with their own file's). */
+const kindUsed = computed(() => {
+  const drafts = kindDrafts.value;
+  const sources = kindSources.value;
+  const of = (kind: StreamKind) => usedIn(drafts[kind], lookupIn(sources[kind]?.path));
+  return { graphql: of("graphql"), ws: of("ws"), sse: of("sse") };
 });
 
-/** @returns the variables line (nothing when the request has none) */
-export function VariablesLine(): JSX.Element | null {
-  if (used.value.length === 0) return null;
+/**
+ * @param props the tab, for the GraphQL, WebSocket and SSE tabs (default: the HTTP tab)
+ * @returns the variables line (nothing when the request has none)
+ */
+export function VariablesLine(props: { kind?: StreamKind }): JSX.Element | null {
+  const list = props.kind ? kindUsed.value[props.kind] : used.value;
+  if (list.length === 0) return null;
   return (
     <p class="variables-line" aria-label="Variables">
-      {used.value.map(([name, info]) =>
+      {list.map(([name, info]) =>
         info
           ? (
             <span key={name} class="variable" title={`from ${info.from}`}>

@@ -73,15 +73,31 @@ function remember(kind: StreamKind): void {
   savedDrafts.value = next;
 }
 
-/** The tabs whose fields differ from what they last opened or saved. */
-export const unsavedKinds = computed(() => {
+/** Each tab's fields as a request of a file, as they change (undefined: not writable). */
+export const kindDrafts = computed(() => {
   // Read as values, so an edit of any field is seen.
   void [endpoint.value, graphqlHeaders.value, queryText.value, variablesText.value];
   void [wsFields.url.value, wsFields.headers.value, savedMessages.value];
   void Object.values(sseFields).map((field) => field.value);
+  const drafts: Partial<Record<StreamKind, HttpDraft>> = {};
+  for (const kind of KINDS) {
+    try {
+      drafts[kind] = draftOfKind(kind);
+    } catch {
+      // a binary message: not writable, and not compared
+    }
+  }
+  return drafts;
+});
+
+/** The tabs whose fields differ from what they last opened or saved. */
+export const unsavedKinds = computed(() => {
+  const drafts = kindDrafts.value;
   const saved = savedDrafts.value;
   return new Set(
-    KINDS.filter((kind) => saved[kind] !== undefined && saved[kind] !== fingerprint(kind)),
+    KINDS.filter((kind) =>
+      saved[kind] !== undefined && saved[kind] !== JSON.stringify(drafts[kind])
+    ),
   );
 });
 
