@@ -31,16 +31,25 @@ async function graphqlServer() {
 function webSocketServer() {
   const users: string[] = [];
   const received: string[] = [];
+  const waiting: Array<{ count: number; resolve: () => void }> = [];
+  /** Resolves once `count` messages have arrived. */
+  const receivedCount = (count: number) =>
+    new Promise<void>((resolve) => {
+      if (received.length >= count) resolve();
+      else waiting.push({ count, resolve });
+    });
   const server = serve((request) => {
     users.push(request.headers.get("x-user") ?? "");
     const { socket, response } = Deno.upgradeWebSocket(request);
     socket.onmessage = (event) => {
       received.push(String(event.data));
-      socket.send(`echo: ${event.data}`);
+      for (const w of waiting.filter((w) => received.length >= w.count)) w.resolve();
+      // A credential is not echoed back (the page must not see it at all).
+      if (!String(event.data).startsWith('{"auth"')) socket.send(`echo: ${event.data}`);
     };
     return response;
   });
-  return Object.assign(server, { users, received });
+  return Object.assign(server, { users, received, receivedCount });
 }
 
 /** An event stream: one event naming the query's user, then the end. */
@@ -183,6 +192,14 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
       await page.getByRole("button", { name: "Send saved message 1" }).click();
       await page.getByText('echo: {"hello": "from-file"}').waitFor();
       assert.equal(ws.received.at(-1), '{"hello": "from-file"}');
+      // A typed message is substituted too; one holding a private value is not shown as sent.
+      await page.getByLabel("Message", { exact: true }).click();
+      await page.keyboard.insertText('{"auth": "{{token}}"}');
+      await page.getByRole("button", { name: "Send message" }).click();
+      await page.getByText("(redacted: the message holds a private value)").waitFor();
+      await ws.receivedCount(2);
+      assert.equal(ws.received.at(-1), '{"auth": "s3cr3t-dev"}');
+      assert.ok(!(await page.content()).includes("s3cr3t"), "a private value reached the page");
       await page.getByRole("button", { name: "Disconnect" }).click();
       await page.getByRole("button", { name: "Connect" }).waitFor();
       const value = page.getByLabel("Handshake header value 1");
@@ -233,7 +250,9 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
     assert.match(result.stdout, /"echo":3,"who":"yoga"/);
     assert.equal(gql.authorizations.at(-1), "Bearer s3cr3t-dev");
     assert.equal(ws.users.at(-1), "ann-2");
-    assert.equal(ws.received.at(-1), "second");
+    // Its two messages, after the UI's two; both echoed back, so both arrived.
+    await ws.receivedCount(4);
+    assert.deepEqual(ws.received.slice(2), ['{"hello": "from-file"}', "second"]);
     assert.match(result.stdout, /hello ann/);
   });
   await Deno.remove(workspace, { recursive: true });

@@ -149,7 +149,11 @@ export async function handleEnvironments(
 }
 
 /** Replaces the `{{variables}}` of one text; `what` names it in an error. */
-export type Substituter = (text: string, what: string) => string;
+export interface Substituter {
+  (text: string, what: string): string;
+  /** Whether the text's substitution holds a private value (then the page sees it redacted). */
+  usesSecret(text: string, what: string): boolean;
+}
 
 /**
  * The request files' substitution for one of a tab's requests: the chosen environment (public
@@ -186,8 +190,12 @@ export async function substitutionFor(
     scope = { environment: environment.variables, shared: environment.shared, file: fileVariables };
     scope = { ...scope, auth: await authTokens(uses, environment, scope, path, options) };
   }
-  return (text, what) =>
-    text.includes("{{") ? substitute(text, scope, { what, path, line: 1, column: 1 }).text : text;
+  const run = (text: string, what: string) =>
+    substitute(text, scope, { what, path, line: 1, column: 1 });
+  return Object.assign(
+    (text: string, what: string) => text.includes("{{") ? run(text, what).text : text,
+    { usesSecret: (text: string, what: string) => text.includes("{{") && run(text, what).secret },
+  );
 }
 
 /**

@@ -66,6 +66,9 @@ export function handleStreamSocket(request: Request, context: StreamContext): Pr
   return Promise.resolve(response);
 }
 
+/** What the page sees of a sent message that holds a private environment value. */
+const REDACTED_MESSAGE = "(redacted: the message holds a private value)";
+
 /** How much may wait for the page, in the outbox and the socket's buffer together: 8 MiB. */
 export const BRIDGE_QUEUE_BYTES = 8 * 1024 * 1024;
 /** One frame carries at most about this much, so a backlog drains in steps. */
@@ -95,6 +98,8 @@ class StreamBridge {
   #commands: Promise<void> = Promise.resolve();
   /** The start's substitution, for its text messages. */
   #substitute?: Substituter;
+  /** The next outgoing message holds a private value: the page sees it redacted. */
+  #redactOut = false;
   readonly #helloTimer: ReturnType<typeof setTimeout>;
 
   constructor(socket: WebSocket, context: StreamContext) {
@@ -162,7 +167,13 @@ class StreamBridge {
           break;
         case "send":
           if (!this.#ws) throw new UsageError("Cannot send: no WebSocket session is running");
-          this.#ws.send(command.data);
+          this.#redactOut = typeof json.text === "string" &&
+            this.#substitute?.usesSecret(json.text, "the message") === true;
+          try {
+            this.#ws.send(command.data);
+          } finally {
+            this.#redactOut = false;
+          }
           break;
         case "close":
           if (!this.#ws && !this.#sse) return this.#end();
@@ -186,7 +197,14 @@ class StreamBridge {
       ...(start.keepAlive ? { keepAlive: start.keepAlive } : {}),
       ...(start.reconnect ? { reconnect: start.reconnect } : {}),
     });
-    session.events.subscribe((event) => this.#push(webSocketEventJson(event)));
+    session.events.subscribe((event) => {
+      // The session tells of a sent message at once: one with a private value is not shown.
+      if (this.#redactOut && event.type === "message" && event.direction === "out") {
+        this.#push(webSocketEventJson({ ...event, data: REDACTED_MESSAGE }));
+        return;
+      }
+      this.#push(webSocketEventJson(event));
+    });
     // A refused handshake was reported as an error event already.
     session.connect().catch(() => {});
     session.finished.then(() => this.#end());
