@@ -2,7 +2,7 @@
  * Measures the GraphQL tab on GitHub's public schema (`@octokit/graphql-schema`, 1,600+
  * types) in headless Chromium: schema received → tree painted, search keystroke → matches
  * highlighted and parents expanded, tree rows in the DOM, and introspections per session.
- * Figures go to the README ("Desktop UI"); nothing here is asserted by a test.
+ * Figures go to docs/benchmarks.md ("Desktop UI"); nothing here is asserted by a test.
  *
  * Run: `deno run -A --config tests/deno.json scripts/bench_ui.ts` (needs Debian's Chromium at
  * /usr/bin/chromium; the tests' configuration resolves Playwright and the test servers).

@@ -1,5 +1,5 @@
 /**
- * Renders each tab of `dial ui` into `docs/ui-<tab>.png` (shown in the README), against
+ * Renders each tab of `dial ui` into `docs/ui-<tab>.png` (shown in docs/ui.md), against
  * local servers: graphql-yoga serving GitHub's schema, and a small JSON API.
  *
  * Run: `deno run -A --config tests/deno.json scripts/screenshots.ts` (needs Debian's Chromium at

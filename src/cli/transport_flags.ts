@@ -11,7 +11,7 @@ import { warn } from "../output/report.ts";
 import { Secret } from "../secret.ts";
 import { flags, type FlagValues } from "./declare.ts";
 
-/** What `-k` does and where it cannot help, for `--help` and the README. */
+/** What `-k` does and where it cannot help, for `--help` and docs/tls-proxies.md. */
 export const INSECURE_HELP = "skip TLS certificate checks for this run's hosts (warns)";
 
 /** The connection flags of every command that connects. */

@@ -1,7 +1,7 @@
 /**
  * The one trust store of every TLS connection: the runtime's roots, plus the operating
  * system's CA bundle, plus the files named by the variables users already set for curl,
- * OpenSSL, Python and Node, plus `--cacert`. The README's TLS table lists the same sources.
+ * OpenSSL, Python and Node, plus `--cacert`. The TLS table of docs/tls-proxies.md lists the same sources.
  * @module
  */
 import { UsageError } from "../errors.ts";

@@ -1,18 +1,33 @@
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
 
-const README = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+/** The docs/ pages whose flag tables document a command. */
+const PAGES = {
+  cli: await page("cli.md"),
+  oauth2: await page("oauth2.md"),
+  streams: await page("streams.md"),
+  tls: await page("tls-proxies.md"),
+};
 
-/** The README sections whose flag tables document a command, and the command. */
-const SECTIONS: Array<{ heading: string; command: string[]; complete: boolean }> = [
-  { heading: "## HTTP requests", command: [], complete: true },
-  { heading: "## OAuth 2.0", command: [], complete: false },
-  { heading: "### `dial ws`", command: ["ws"], complete: true },
-  { heading: "### `dial sse`", command: ["sse"], complete: true },
-  { heading: "## TLS, client certificates and proxies", command: [], complete: false },
+function page(name: string): Promise<string> {
+  return Deno.readTextFile(new URL(`../../docs/${name}`, import.meta.url));
+}
+
+type Section = { page: keyof typeof PAGES; heading: string };
+const REQUESTS: Section = { page: "cli", heading: "## HTTP requests" };
+const OAUTH2: Section = { page: "oauth2", heading: "# OAuth 2.0" };
+const TLS: Section = { page: "tls", heading: "# TLS, client certificates and proxies" };
+
+/** The sections whose flag tables document a command, and the command. */
+const SECTIONS: Array<Section & { command: string[]; complete: boolean }> = [
+  { ...REQUESTS, command: [], complete: true },
+  { ...OAUTH2, command: [], complete: false },
+  { page: "streams", heading: "## `dial ws`", command: ["ws"], complete: true },
+  { page: "streams", heading: "## `dial sse`", command: ["sse"], complete: true },
+  { ...TLS, command: [], complete: false },
 ];
 
-/** Flags documented once for every command (in the HTTP requests, OAuth 2.0 and TLS tables). */
+/** Flags documented once for every command (in the requests, OAuth 2.0 and TLS tables). */
 const SHARED =
   /^(-H|-u|-B|-K|--header|--auth|--bearer|--api-key-query|--digest|--aws-sigv4|--aws-session-token|--no-netrc|--netrc-file|--oauth2.*|--cacert|--cert|--key|--insecure|--proxy|--noproxy|--connect-timeout|--resolve|--connect-to|--unix-socket)$/;
 
@@ -36,11 +51,12 @@ async function helpFlags(command: string[]): Promise<HelpFlag[]> {
 }
 
 /** Flag spellings in the first column of the flag tables under a heading. */
-function readmeFlags(heading: string): string[] {
-  const start = README.indexOf(`\n${heading}\n`);
-  assert.ok(start >= 0, `README has no "${heading}"`);
+function documentedFlags({ page, heading }: Section): string[] {
+  const text = `\n${PAGES[page]}`;
+  const start = text.indexOf(`\n${heading}\n`);
+  assert.ok(start >= 0, `docs/${page} has no "${heading}"`);
   const level = heading.split(" ")[0]!;
-  const rest = README.slice(start + heading.length + 2);
+  const rest = text.slice(start + heading.length + 2);
   const end = rest.search(new RegExp(`\\n#{1,${level.length}} `));
   const section = end < 0 ? rest : rest.slice(0, end);
   const names: string[] = [];
@@ -61,21 +77,21 @@ function readmeFlags(heading: string): string[] {
   return names;
 }
 
-for (const { heading, command, complete } of SECTIONS) {
-  Deno.test(`readme: the flag table under "${heading}" matches ${["dial", ...command].join(" ")} --help`, async () => {
+for (const { command, complete, ...section } of SECTIONS) {
+  Deno.test(`docs: the flag table under "${section.heading}" matches ${["dial", ...command].join(" ")} --help`, async () => {
     const help = await helpFlags(command);
     const spelled = new Set(help.flatMap((f) => [f.long, ...(f.short ? [f.short] : [])]));
-    const documented = readmeFlags(heading);
+    const documented = documentedFlags(section);
     const unknown = documented.filter((name) => !spelled.has(name));
-    assert.deepEqual(unknown, [], `in the README but not in --help: ${unknown.join(", ")}`);
+    assert.deepEqual(unknown, [], `in the docs but not in --help: ${unknown.join(", ")}`);
     if (!complete) return;
     const others = command.length === 0
-      ? [...readmeFlags("## OAuth 2.0"), ...readmeFlags("## TLS, client certificates and proxies")]
-      : [...readmeFlags("## HTTP requests"), ...readmeFlags("## OAuth 2.0")];
+      ? [...documentedFlags(OAUTH2), ...documentedFlags(TLS)]
+      : [...documentedFlags(REQUESTS), ...documentedFlags(OAUTH2)];
     const missing = help.filter((f) =>
       ![f.long, f.short].some((n) => n && documented.includes(n)) &&
       !(command.length === 0 ? others.includes(f.long) : SHARED.test(f.long))
     ).map((f) => f.long);
-    assert.deepEqual(missing, [], `in --help but not in the README: ${missing.join(", ")}`);
+    assert.deepEqual(missing, [], `in --help but not in the docs: ${missing.join(", ")}`);
   });
 }
