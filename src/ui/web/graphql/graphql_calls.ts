@@ -15,7 +15,6 @@ import { prettyJson } from "../../../output/json.ts";
 import {
   endpoint,
   headers,
-  operationName,
   queryText,
   schemaState,
   setSchema,
@@ -143,7 +142,7 @@ export async function runOperation(): Promise<void> {
       headers: withoutSecrets(headers.value),
       query: queryText.value,
       variables: jsonWithoutSecrets(variablesText.value),
-      ...(operationName.value !== undefined ? { operationName: operationName.value } : {}),
+      ...(runOperationName.peek() !== undefined ? { operationName: runOperationName.peek() } : {}),
     },
   };
   try {
@@ -184,7 +183,7 @@ export async function runOperation(): Promise<void> {
     if (run.value && run.value.status > 0 && !mine.signal.aborted) {
       const { status, size, timeMs } = run.value;
       const title = `${
-        operationName.peek() ?? firstWords(sent.snapshot.query)
+        runOperationName.peek() ?? firstWords(sent.snapshot.query)
       } · ${sent.snapshot.endpoint}`;
       remember(history, { ...sent, title, status, size, timeMs });
     }

@@ -199,11 +199,8 @@ function canRun(): boolean {
 
 function OperationBar(): JSX.Element {
   const names = operationNames.value;
-  const chosen = operationName.value;
+  const chosen = runOperationName.value;
   const subscription = runTarget.value?.kind === "subscription";
-  if (chosen !== undefined && !names.includes(chosen)) {
-    queueMicrotask(() => operationName.value = undefined);
-  }
   const streaming = run.value?.streaming ?? false;
   return (
     <div class="bar">

@@ -41,7 +41,7 @@ export function startQuerySync(): () => void {
   return effect(() => {
     const text = queryText.value;
     const loaded = loadedSchema();
-    const name = operationName.value;
+    const name = runOperationName.value;
     if (!loaded) return;
     if (text.trim() === "") {
       builder.value = emptyState(builder.peek().operation);
@@ -74,8 +74,8 @@ export function toggleField(path: string): void {
   if (!loaded) return;
   const ticked = builder.peek().fields.includes(path);
   const edit = ticked
-    ? untickField(loaded.model, queryText.peek(), path, operationName.peek())
-    : tickField(loaded.model, queryText.peek(), path, operationName.peek());
+    ? untickField(loaded.model, queryText.peek(), path, runOperationName.peek())
+    : tickField(loaded.model, queryText.peek(), path, runOperationName.peek());
   if (apply(loaded, edit) && !ticked && loaded.model.node(path)?.expandable) {
     toggleExpanded(path, true);
   }
@@ -90,8 +90,8 @@ export function toggleArgument(path: string): void {
   const loaded = loadedSchema();
   if (!loaded) return;
   const edit = path in builder.peek().args
-    ? untickArgument(loaded.model, queryText.peek(), path, operationName.peek())
-    : tickArgument(loaded.model, queryText.peek(), path, operationName.peek());
+    ? untickArgument(loaded.model, queryText.peek(), path, runOperationName.peek())
+    : tickArgument(loaded.model, queryText.peek(), path, runOperationName.peek());
   apply(loaded, edit);
 }
 
@@ -138,12 +138,16 @@ export const operationNames = computed((): string[] => {
 });
 
 /**
- * The operation name Run sends: the picked one, else the first shown in the picker when the
- * document holds several (none for a document with one operation).
+ * The operation name Run sends: the picked one while the document holds it, else the first
+ * shown in the picker when the document holds several (none for a document with one
+ * operation). The pick itself is kept while the text is being edited, so an edit that breaks
+ * the document for a moment, or renames another operation, does not lose it.
  */
 export const runOperationName = computed((): string | undefined => {
   const names = operationNames.value;
-  return operationName.value ?? (names.length > 1 ? names[0] : undefined);
+  const picked = operationName.value;
+  if (picked !== undefined && names.includes(picked)) return picked;
+  return names.length > 1 ? names[0] : undefined;
 });
 
 /**

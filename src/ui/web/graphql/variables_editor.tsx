@@ -15,8 +15,8 @@ import {
 } from "../../../graphql/variables.ts";
 import { prettyJson } from "../../../output/json.ts";
 import { CodeEditor } from "../code_editor.tsx";
-import { loadedSchema, operationName, variablesText } from "./state.ts";
-import { parsedQuery, undoVariablesPrune, variablesUndo } from "./sync.ts";
+import { loadedSchema, variablesText } from "./state.ts";
+import { parsedQuery, runOperationName, undoVariablesPrune, variablesUndo } from "./sync.ts";
 
 const EXTENSIONS = [json(), linter(jsonParseLinter())];
 
@@ -28,7 +28,7 @@ export const variableProblems = computed((): VariableProblem[] => {
   if (!loaded) return [];
   const document = parsedQuery.value;
   if (!document.ok) return [];
-  const operation = findOperation(document.document, operationName.value);
+  const operation = findOperation(document.document, runOperationName.value);
   return operation ? validateVariables(loaded.schema, operation, parsed.value) : [];
 });
 
