@@ -15,13 +15,16 @@ import { hostPort } from "./http/authority.ts";
 import { redactUrlsInText } from "./redact_url.ts";
 import { LOCAL_OUTPUT_CODES, NETWORK_REASONS } from "./runtime_messages.ts";
 
-/** The exit codes of every dial command. */
+/**
+ * The exit codes of every dial command. The JSDoc of each is its line in the exit-code table of
+ * `docs/cli.md` (`deno task docs` writes it).
+ */
 export const ExitCode = {
   /** Success. */
   OK: 0,
-  /** Any other runtime failure, such as unreadable server output or a file that cannot be written. */
+  /** Any other failure, such as unreadable server output or an output file that cannot be written. */
   Failure: 1,
-  /** Usage error: a bad flag, URL or value. Nothing was sent. */
+  /** Usage error: a bad flag, URL or value; nothing was sent. */
   Usage: 2,
   /** `--check-status`: a 3xx response that was not followed. */
   Redirection: 3,
@@ -29,20 +32,24 @@ export const ExitCode = {
   ClientError: 4,
   /** `--check-status`: a 5xx response. */
   ServerError: 5,
-  /** More redirects than `--max-redirects`, or a redirect to a scheme other than http(s). */
+  /** Too many redirects (`--max-redirects`), or a redirect to a scheme other than `http:`/`https:` (`file:` …). */
   TooManyRedirects: 6,
-  /** Transport failure: DNS, connection refused or reset, TLS. */
+  /** Network failure (DNS, refused, reset, TLS, body cut off); the message names host and port. */
   Transport: 7,
-  /** `--timeout` elapsed. */
+  /** Timeout (`--timeout`, `dial sse --idle-timeout`). */
   Timeout: 8,
-  /** Authentication could not be obtained (OAuth 2.0 token endpoint or login failed). */
+  /** Authentication could not be obtained (OAuth 2.0 token endpoint, login). */
   Auth: 9,
   /** `--check-status` with GraphQL: the response envelope holds errors. */
   GraphQL: 10,
-  /** `dial test`: a test or assertion of a request file failed. */
+  /** `dial test`: a `client.test` or `client.assert` of a request file failed. */
   TestFailed: 11,
-  /** Interrupted by Ctrl-C (SIGINT). */
+  /** Hung up (SIGHUP: the terminal closed); cleans up as Ctrl-C does. */
+  HungUp: 129,
+  /** Interrupted (Ctrl-C, SIGINT). */
   Interrupted: 130,
+  /** Terminated (SIGTERM: `docker stop`, `timeout`, a cancelled CI job); cleans up as Ctrl-C does. */
+  Terminated: 143,
 } as const;
 
 /** A value of {@link ExitCode}. */

@@ -21,9 +21,9 @@ function existingConfig(env: CliContext["env"]): string | undefined {
 }
 
 /** The exit code after SIGTERM: 128 + 15, as a shell reports a process that SIGTERM ended. */
-const TERMINATED = 143;
+const TERMINATED = ExitCode.Terminated;
 /** The exit code after SIGHUP (the terminal went away): 128 + 1, as a shell reports it. */
-const HUNG_UP = 129;
+const HUNG_UP = ExitCode.HungUp;
 
 /** A run's I/O given by its caller (a test), instead of the process's. */
 export type CliIo = Omit<CliContext, "signal"> & {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
+import { CLI_DOC, fill, regions } from "../../scripts/gen_docs.ts";
 
 /** The docs/ pages whose flag tables document a command. */
 const PAGES = {
@@ -95,3 +96,16 @@ for (const { command, complete, ...section } of SECTIONS) {
     assert.deepEqual(missing, [], `in --help but not in the docs: ${missing.join(", ")}`);
   });
 }
+
+Deno.test("docs: the generated tables of docs/cli.md (flags, exit codes, error codes) are up to date", async () => {
+  const page = await Deno.readTextFile(CLI_DOC);
+  const generated = await regions();
+  assert.deepEqual(fill(page, generated).stale, [], "docs/cli.md is stale: run `deno task docs`");
+  // Every declared flag of every command has its row, and a changed row is found stale.
+  const help = await helpFlags([]);
+  const reference = page.slice(page.indexOf("<!-- BEGIN GENERATED flags"));
+  for (const flag of help) assert.ok(reference.includes(`\`${flag.long}\``), flag.long);
+  const edited = page.replace("| `--digest` |", "| `--digest-auth` |");
+  assert.notEqual(edited, page);
+  assert.deepEqual(fill(edited, generated).stale, ["flags"]);
+});
