@@ -226,19 +226,23 @@ export function fill(page: string, generated: Region[]): { page: string; stale: 
   return { page, stale };
 }
 
+function say(text: string): void {
+  Deno.stderr.writeSync(new TextEncoder().encode(`${text}\n`));
+}
+
 if (import.meta.main) {
   const check = Deno.args.includes("--check");
   const page = await Deno.readTextFile(CLI_DOC);
   const result = fill(page, await regions());
   if (check) {
     if (result.stale.length > 0) {
-      console.error(
+      say(
         `docs/cli.md is stale (${result.stale.join(", ")}): run \`deno task docs\``,
       );
       Deno.exit(1);
     }
   } else if (result.page !== page) {
     await Deno.writeTextFile(CLI_DOC, result.page);
-    console.error(`docs/cli.md: regenerated ${result.stale.join(", ")}`);
+    say(`docs/cli.md: regenerated ${result.stale.join(", ")}`);
   }
 }
