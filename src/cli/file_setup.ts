@@ -23,6 +23,11 @@ import type { FlagValues } from "./declare.ts";
 import type { FILE_FLAGS } from "./file_flags.ts";
 import { isReference, resolveReference } from "./secret_ref.ts";
 import { parseTransportFlags } from "./transport_flags.ts";
+import type { OAuth2Hooks } from "../files/security_auth.ts";
+import { defaultCacheDir } from "../cache.ts";
+import { authorizationUrlShower } from "./oauth2_browser.ts";
+import { deviceCodePrinter } from "./oauth2_device.ts";
+import { oauth2NoticeReporter } from "./oauth2_notice.ts";
 
 /** The values of the shared flags. */
 export type FileFlagValues = FlagValues<typeof FILE_FLAGS>;
@@ -81,6 +86,23 @@ export async function prepareFileRun(
     return loaded;
   };
   return { transport, overrides, environmentFor };
+}
+
+/**
+ * How `Security.Auth` logins of request files reach the person: the login URL and the device
+ * code on stderr (the browser for a login page; a device page is only shown), notices on
+ * stderr, the CLI's token cache.
+ *
+ * @param context the run
+ * @returns the OAuth 2.0 hooks of `runHttpFile`
+ */
+export function fileOAuth2Hooks(context: CliContext): OAuth2Hooks {
+  return {
+    cacheDir: defaultCacheDir(context.env),
+    openBrowser: authorizationUrlShower(context),
+    showDeviceCode: deviceCodePrinter(false, context),
+    notify: oauth2NoticeReporter(context),
+  };
 }
 
 /**

@@ -9,7 +9,8 @@ import { shown } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
 
 /**
- * @param openBrowser whether to open the verification page (`--oauth2-browser`)
+ * @param openBrowser whether to open the verification page (`--oauth2-browser`); a prompt may
+ * ask for it too (a request file's `"Open Complete URI"`)
  * @param context the run: its stderr and `$BROWSER`
  * @returns the `showDeviceCode` callback of the OAuth 2.0 options
  */
@@ -30,7 +31,7 @@ export function deviceCodePrinter(
       ...(complete ? [`  (or open ${safe(complete)})`] : []),
     ];
     const page = browsable(complete ?? prompt.verificationUri);
-    if (openBrowser && page) {
+    if ((openBrowser || prompt.openPage) && page) {
       const opened = await openSystemBrowser(page, undefined, context.env("BROWSER"));
       if (opened) lines.push("Opened the page in the browser.");
     }

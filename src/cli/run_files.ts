@@ -10,10 +10,7 @@ import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
 import { escapeControls, isBrokenPipe, paint, shown, Style } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
-import { authorizationUrlShower } from "./oauth2_browser.ts";
-import { oauth2NoticeReporter } from "./oauth2_notice.ts";
-import { defaultCacheDir } from "../cache.ts";
-import { dirOf, prepareFileRun, readHttpFile } from "./file_setup.ts";
+import { dirOf, fileOAuth2Hooks, prepareFileRun, readHttpFile } from "./file_setup.ts";
 import type { RunFlagValues } from "./file_run.ts";
 
 class StopRun extends Error {
@@ -48,11 +45,7 @@ export async function runFiles(
       names,
       ...(environment ? { environment } : {}),
       overrides: setup.overrides,
-      oauth2: {
-        cacheDir: defaultCacheDir(context.env),
-        openBrowser: authorizationUrlShower(context),
-        notify: oauth2NoticeReporter(context),
-      },
+      oauth2: fileOAuth2Hooks(context),
       env: context.env,
       send: {
         transport: setup.transport,

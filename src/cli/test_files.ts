@@ -18,10 +18,7 @@ import { runHttpFile } from "../files/run_http_file.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { paint, shown, Style } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
-import { authorizationUrlShower } from "./oauth2_browser.ts";
-import { oauth2NoticeReporter } from "./oauth2_notice.ts";
-import { defaultCacheDir } from "../cache.ts";
-import { dirOf, prepareFileRun, readHttpFile } from "./file_setup.ts";
+import { dirOf, fileOAuth2Hooks, prepareFileRun, readHttpFile } from "./file_setup.ts";
 import type { TestFlagValues } from "./file_test.ts";
 
 /**
@@ -68,11 +65,7 @@ export async function testFiles(
     await runHttpFile(file, {
       ...(environment ? { environment } : {}),
       overrides: setup.overrides,
-      oauth2: {
-        cacheDir: defaultCacheDir(context.env),
-        openBrowser: authorizationUrlShower(context),
-        notify: oauth2NoticeReporter(context),
-      },
+      oauth2: fileOAuth2Hooks(context),
       env: context.env,
       globals,
       cookies,

@@ -32,6 +32,11 @@ export interface Environment {
   files: string[];
   /** The private file, when one was read (the CLI checks it is not tracked by git). */
   privateFile?: string;
+  /**
+   * Resolves a credential reference of a `Security.Auth` secret (`"Client Key": "@env:KEY"`)
+   * when the configuration is used: the loader's resolver.
+   */
+  resolve?: (value: string, where: string) => Promise<string>;
 }
 
 /** Options for {@link loadEnvironment}. */
@@ -73,6 +78,7 @@ export async function loadEnvironment(
     files: [],
   };
   if (options.name !== undefined) environment.name = options.name;
+  if (options.resolve) environment.resolve = options.resolve;
   const known = new Set<string>();
   for (const source of sources) {
     const data = await readEnvFile(source.path, source.required);
@@ -118,6 +124,16 @@ async function addVariables(
       if (!isObject(auth)) continue;
       for (const [id, config] of Object.entries(auth)) {
         if (!isObject(config)) continue;
+        const key = config["Client Key"];
+        if (!source.secret && typeof key === "string" && key.includes("-----BEGIN")) {
+          throw new UsageError(
+            `Cannot read ${source.path}: Security.Auth "${id}" writes its "Client Key" in a shared file`,
+            {
+              hint:
+                `give the key by reference ("@env:NAME", "@path/key.pem") or move it to ${PRIVATE_ENV_FILE}`,
+            },
+          );
+        }
         // Private values (a client secret) override public ones key by key.
         const merged = { ...(environment.auth.get(id) ?? {}), ...config };
         environment.auth.set(id, merged);

@@ -6,7 +6,12 @@
  */
 import { missingOAuth2Setting, type OAuth2Requirement } from "../auth/oauth2/required.ts";
 import { UsageError } from "../errors.ts";
-import type { OAuth2Flow, OAuth2Options } from "../auth/oauth2/parse_value.ts";
+import {
+  type OAuth2ClientAuth,
+  type OAuth2Flow,
+  type OAuth2Options,
+  RESERVED_PARAMS,
+} from "../auth/oauth2/parse_value.ts";
 import { DEFAULT_CALLBACK_PORT } from "../auth/oauth2/defaults.ts";
 import { Secret } from "../secret.ts";
 import type { AuthConfig, Environment } from "./environment.ts";
@@ -19,20 +24,55 @@ const GRANTS: Record<string, OAuth2Flow> = {
   "client credentials": "client_credentials",
   "password": "password",
   "authorization code": "authorization_code",
+  "device authorization": "device_code",
 };
 
-/** Hooks of the face: how a login URL is shown, how notices are told, where tokens are cached. */
+/**
+ * `"Client Credentials"`: JetBrains' `basic`, `in body` and `none`, and dial's signed client
+ * assertions (RFC 7523).
+ */
+const CLIENT_AUTHS: Record<string, OAuth2ClientAuth | "none"> = {
+  "basic": "basic",
+  "in body": "post",
+  "none": "none",
+  "private_key_jwt": "private_key_jwt",
+  "client_secret_jwt": "client_secret_jwt",
+};
+
+/** `"Use"` of a custom request parameter. */
+const PARAM_USES: Record<string, "params" | "authParams" | "tokenParams"> = {
+  "everywhere": "params",
+  "in auth request": "authParams",
+  "in token request": "tokenParams",
+};
+
+const KEY_ALGS = ["RS256", "PS256", "ES256"] as const;
+
+/** Keys whose values are secrets: references resolved, never shown. */
+export const SECRET_AUTH_KEYS: readonly string[] = ["Client Secret", "Password", "Client Key"];
+
+/** Hooks of the face: how a login URL or a device code is shown, notices, the token cache. */
 export type OAuth2Hooks = Pick<
   OAuth2Options,
-  "openBrowser" | "notify" | "askPassword" | "cacheDir"
+  "openBrowser" | "showDeviceCode" | "notify" | "askPassword" | "cacheDir"
 >;
 
 /**
  * Turns one `Security.Auth` configuration into dial's OAuth 2.0 options.
  *
+ * JetBrains' keys: `Type`, `Grant Type` (`Client Credentials`, `Password`, `Authorization Code`,
+ * `Device Authorization`), `Token URL`, `Auth URL`, `Device Auth URL`, `Open Complete URI`
+ * (open the device login page in the browser), `Redirect URL`,
+ * `Client ID`, `Client Secret`, `Client Credentials` (`basic`, `in body`, `none`), `Scope`,
+ * `Username`, `Password`, `Custom Request Parameters` (a value, a list of values, or
+ * `{"Value": …, "Use": "Everywhere" | "In Auth Request" | "In Token Request"}`). dial's own:
+ * `Issuer` (discovery; the token URL may then be left out), `Client Credentials`
+ * `private_key_jwt` or `client_secret_jwt`, `Client Key` (the PEM key, by reference) and
+ * `Client Key Algorithm`.
+ *
  * @param id the configuration's id
- * @param config its keys (`Type`, `Grant Type`, `Token URL`, `Client ID` …), values substituted
- * @param hooks the face's browser, notice and password hooks
+ * @param config its keys, values substituted and references resolved
+ * @param hooks the face's browser, device code, notice and password hooks
  * @returns the options for dial's OAuth 2.0 token step
  * @throws {UsageError} for a grant dial does not run, or a missing or bad value
  * @see https://www.jetbrains.com/help/idea/oauth-2-0-authorization.html
@@ -46,6 +86,7 @@ export function oauth2FromConfig(
   const text = (key: string): string | undefined => {
     const value = config[key];
     if (value === undefined || value === null) return undefined;
+    if (value instanceof Secret) return value.reveal();
     if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
       throw new UsageError(`Invalid "${key}" in ${where}: expected a string`);
     }
@@ -53,57 +94,147 @@ export function oauth2FromConfig(
   };
   const url = (key: string): URL | undefined => {
     const value = text(key);
-    if (value === undefined) return undefined;
+    if (value === undefined || value === "") return undefined;
     try {
       return new URL(value);
     } catch {
       throw new UsageError(`Invalid "${key}" in ${where}: not an absolute URL`);
     }
   };
+  const choice = <T>(key: string, table: Record<string, T>, fallback: string): T => {
+    const value = text(key) ?? fallback;
+    const chosen = table[value.toLowerCase()];
+    if (chosen === undefined) {
+      const names = Object.keys(table).map((name) => `"${name}"`).join(", ");
+      throw new UsageError(`Unsupported "${key}": "${value}" in ${where}: dial reads ${names}`);
+    }
+    return chosen;
+  };
   const type = text("Type") ?? "OAuth2";
   if (type.toLowerCase() !== "oauth2") {
     throw new UsageError(`Unsupported Type "${type}" in ${where}: dial runs OAuth2`);
   }
-  const grant = text("Grant Type") ?? "Authorization Code";
-  const flow = GRANTS[grant.toLowerCase()];
-  if (!flow) {
+  const flow = choice("Grant Type", GRANTS, "Authorization Code");
+  const tokenUrl = url("Token URL");
+  const issuer = url("Issuer");
+  const clientId = text("Client ID");
+  if ((!tokenUrl && !issuer) || !clientId) {
+    throw new UsageError(`Missing "${clientId ? "Token URL" : "Client ID"}" in ${where}`, {
+      ...(clientId ? { hint: `or give its "Issuer" to discover the token URL` } : {}),
+    });
+  }
+  const method = choice("Client Credentials", CLIENT_AUTHS, "basic");
+  // "none": the client does not authenticate, whatever secret the file holds.
+  const secret = method === "none" ? undefined : text("Client Secret") || undefined;
+  const keyText = method === "private_key_jwt" ? text("Client Key") || undefined : undefined;
+  if (method === "private_key_jwt" && !keyText) {
+    throw new UsageError(`Missing "Client Key" in ${where}: private_key_jwt signs with it`, {
+      hint: `give the PEM key by reference: "Client Key": "@env:NAME" or "@path/key.pem"`,
+    });
+  }
+  if (method === "client_secret_jwt" && !secret) {
+    throw new UsageError(`Missing "Client Secret" in ${where}: client_secret_jwt signs with it`);
+  }
+  const alg = text("Client Key Algorithm");
+  if (alg !== undefined && !(KEY_ALGS as readonly string[]).includes(alg)) {
     throw new UsageError(
-      `Unsupported "Grant Type": "${grant}" in ${where}: dial runs Client Credentials, Password and Authorization Code`,
+      `Unsupported "Client Key Algorithm": "${alg}" in ${where}: dial signs with ${
+        KEY_ALGS.join(", ")
+      }`,
     );
   }
-  const tokenUrl = url("Token URL");
-  const clientId = text("Client ID");
-  if (!tokenUrl || !clientId) {
-    throw new UsageError(`Missing "${tokenUrl ? "Client ID" : "Token URL"}" in ${where}`);
-  }
-  const secret = text("Client Secret");
   const redirectUri = url("Redirect URL");
   const authUrl = url("Auth URL");
+  const deviceUrl = url("Device Auth URL");
   const scope = text("Scope");
   const username = text("Username");
   const password = text("Password");
-  const clientCredentials = text("Client Credentials")?.toLowerCase();
-  const missing = missingOAuth2Setting({ flow, clientSecret: secret, authUrl, username });
+  const missing = missingOAuth2Setting({
+    flow,
+    clientSecret: secret,
+    clientKey: keyText,
+    authUrl,
+    deviceUrl,
+    issuer,
+    username,
+  });
   if (missing) {
     throw new UsageError(
       `Missing "${SETTING_KEYS[missing]}" in ${where}: ${GRANT_NAMES[flow]} needs one`,
     );
   }
+  const params = customParameters(config["Custom Request Parameters"], where);
+  const openPage = config["Open Complete URI"] === true || text("Open Complete URI") === "true";
   const port = redirectUri?.port ? Number(redirectUri.port) : DEFAULT_CALLBACK_PORT;
   return {
     flow,
-    tokenUrl,
+    ...(tokenUrl ? { tokenUrl } : {}),
+    ...(issuer ? { issuer } : {}),
     clientId,
-    ...(secret ? { clientSecret: new Secret(secret) } : {}),
+    ...(secret && method !== "private_key_jwt" ? { clientSecret: new Secret(secret) } : {}),
     ...(scope ? { scope } : {}),
     ...(authUrl ? { authUrl } : {}),
+    ...(deviceUrl ? { deviceUrl } : {}),
     ...(username ? { username } : {}),
     ...(password ? { password: new Secret(password) } : {}),
     ...(redirectUri ? { redirectUri } : {}),
-    ...(clientCredentials === "in body" ? { clientAuth: "post" as const } : {}),
+    ...(method !== "none" && method !== "basic" ? { clientAuth: method } : {}),
+    ...(keyText ? { clientKey: new Secret(keyText) } : {}),
+    ...(alg ? { clientKeyAlg: alg as (typeof KEY_ALGS)[number] } : {}),
+    ...params,
+    ...(openPage && flow === "device_code" ? { openDevicePage: true } : {}),
     port,
     ...hooks,
   };
+}
+
+/**
+ * Reads `"Custom Request Parameters"`: `{"audience": "https://api", "resource": ["a", "b"],
+ * "prompt": {"Value": "consent", "Use": "In Auth Request"}}`.
+ */
+function customParameters(
+  value: unknown,
+  where: string,
+): Pick<OAuth2Options, "params" | "authParams" | "tokenParams"> {
+  if (value === undefined || value === null) return {};
+  const key = `"Custom Request Parameters" in ${where}`;
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new UsageError(`Invalid ${key}: expected an object of parameters`);
+  }
+  const out: Record<"params" | "authParams" | "tokenParams", Array<[string, string]>> = {
+    params: [],
+    authParams: [],
+    tokenParams: [],
+  };
+  const values = (name: string, v: unknown): string[] => {
+    const list = Array.isArray(v) ? v : [v];
+    return list.map((item) => {
+      if (item instanceof Secret) return item.reveal();
+      if (typeof item === "string" || typeof item === "number" || typeof item === "boolean") {
+        return String(item);
+      }
+      throw new UsageError(`Invalid "${name}" of ${key}: expected a string or a list of strings`);
+    });
+  };
+  for (const [name, entry] of Object.entries(value)) {
+    if (RESERVED_PARAMS.has(name)) {
+      throw new UsageError(`Invalid "${name}" of ${key}: dial sets it`, {
+        remedy: { use: name === "scope" ? "scope_setting" : "own_setting" },
+      });
+    }
+    const scoped = entry !== null && typeof entry === "object" && !Array.isArray(entry) &&
+      !(entry instanceof Secret);
+    const use = scoped ? (entry as Record<string, unknown>).Use ?? "Everywhere" : "Everywhere";
+    const list = PARAM_USES[String(use).toLowerCase()];
+    if (list === undefined) {
+      throw new UsageError(
+        `Invalid "Use": "${use}" of "${name}" in ${key}: expected "Everywhere", "In Auth Request" or "In Token Request"`,
+      );
+    }
+    const raw = scoped ? (entry as Record<string, unknown>).Value : entry;
+    for (const v of values(name, raw)) out[list].push([name, v]);
+  }
+  return Object.fromEntries(Object.entries(out).filter(([, list]) => list.length));
 }
 
 /** What {@link securityAuthToken} needs besides the configuration. */
@@ -147,19 +278,7 @@ export async function securityAuthToken(
   if (kind === "idToken") {
     throw new UsageError(`${where}: dial's OAuth 2.0 step keeps access tokens, not ID tokens`);
   }
-  // Configuration values may hold variables ("Client Secret": "{{secret}}").
-  const substituted: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(config)) {
-    const place = {
-      what: `"${key}" of Security.Auth "${id}"`,
-      path: context.path,
-      line: 1,
-      column: 1,
-    };
-    substituted[key] = typeof value === "string"
-      ? substitute(value, context.scope, place).text
-      : value;
-  }
+  const substituted = await resolvedConfig(id, config, environment, context);
   const options = oauth2FromConfig(id, substituted, context.hooks);
   const { oauth2Token } = await import("../auth/oauth2/access_token.ts");
   const send = context.send ?? {};
@@ -169,6 +288,49 @@ export async function securityAuthToken(
     ...(send.signal ? { signal: send.signal } : {}),
   });
   return token.accessToken;
+}
+
+/**
+ * A configuration with its `{{variables}}` substituted (nested values too: custom parameters)
+ * and its secrets' references (`@env:NAME`, `@PATH`, `@exec:COMMAND`) resolved as secrets.
+ */
+async function resolvedConfig(
+  id: string,
+  config: AuthConfig,
+  environment: Environment | undefined,
+  context: SecurityAuthContext,
+): Promise<AuthConfig> {
+  const place = (key: string) => ({
+    what: `"${key}" of Security.Auth "${id}"`,
+    path: context.path,
+    line: 1,
+    column: 1,
+  });
+  const deep = (key: string, value: unknown): unknown => {
+    if (typeof value === "string") return substitute(value, context.scope, place(key)).text;
+    if (Array.isArray(value)) return value.map((item) => deep(key, item));
+    if (value !== null && typeof value === "object" && !(value instanceof Secret)) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deep(key, v)]));
+    }
+    return value;
+  };
+  const out: AuthConfig = {};
+  for (const [key, value] of Object.entries(config)) {
+    const text = deep(key, value);
+    if (SECRET_AUTH_KEYS.includes(key) && typeof text === "string") {
+      const resolve = environment?.resolve;
+      out[key] = new Secret(
+        resolve && /^@(?!@)./.test(text)
+          ? await resolve(text, `"${key}" of Security.Auth "${id}"`)
+          : text.startsWith("@@")
+          ? text.slice(1)
+          : text,
+      );
+    } else {
+      out[key] = text;
+    }
+  }
+  return out;
 }
 
 /** A setting a flow needs, as a Security.Auth configuration names it. */
@@ -183,6 +345,6 @@ const SETTING_KEYS: { readonly [R in OAuth2Requirement]: string } = {
 const GRANT_NAMES: { readonly [F in OAuth2Flow]: string } = {
   client_credentials: "Client Credentials",
   authorization_code: "Authorization Code",
-  device_code: "Device Code",
+  device_code: "Device Authorization",
   password: "Password",
 };

@@ -201,6 +201,18 @@ export interface ResponseJson {
 export type HttpEvent = { type: "response"; response: ResponseJson } | {
   type: "error";
   error: ErrorJson;
+} | NoticeEvent;
+
+/**
+ * What the person should know about the OAuth 2.0 step, as the CLI says it on stderr: e.g. a
+ * token response without `token_type`, used as Bearer. Before the response or the state.
+ */
+export type NoticeEvent = {
+  type: "notice";
+  /** `token_response`, `lock_wait` or `cache_write` (the OAuth 2.0 step's notice kinds). */
+  kind: string;
+  /** One line, never a secret. */
+  message: string;
 };
 
 /** OAuth 2.0 token state (never the token): times in epoch milliseconds. */
@@ -223,6 +235,7 @@ export type AuthTokenEvent =
     expiresIn: number;
   }
   | { type: "state"; state: TokenStateJson | null }
+  | NoticeEvent
   | { type: "error"; error: ErrorJson };
 
 /** `POST /api/graphql/schema` answers NDJSON: one of these lines. */

@@ -9,7 +9,11 @@ import * as oauth from "oauth4webapi";
 import { boundedTokenFetch } from "./token_fetch.ts";
 import { AuthError, networkError, TimeoutError, UsageError } from "../../errors.ts";
 import { redactUrl } from "../../redact_url.ts";
-import { DEFAULT_CALLBACK_TIMEOUT, type ResolvedOAuth2Options } from "./parse_value.ts";
+import {
+  DEFAULT_CALLBACK_TIMEOUT,
+  oauth2ParamsFor,
+  type ResolvedOAuth2Options,
+} from "./parse_value.ts";
 import { ProviderError } from "../../errors.ts";
 import { normalizeScope, type TokenEntry } from "./token_cache.ts";
 import {
@@ -53,7 +57,7 @@ export async function deviceCodeGrant(
   const client: oauth.Client = { client_id: options.clientId };
   const scope = normalizeScope(options.scope);
   const parameters = new URLSearchParams(scope ? { scope } : {});
-  for (const [name, value] of options.params ?? []) parameters.append(name, value);
+  for (const [name, value] of oauth2ParamsFor(options, "auth")) parameters.append(name, value);
   let device: oauth.DeviceAuthorizationResponse;
   try {
     device = await withClientAuth(options, request, async (auth) => {
@@ -76,6 +80,7 @@ export async function deviceCodeGrant(
       : {}),
     userCode: device.user_code,
     expiresIn: device.expires_in,
+    ...(options.openDevicePage ? { openPage: true } : {}),
   });
   let interval = device.interval ?? DEFAULT_INTERVAL;
   const timeout = options.timeout ?? DEFAULT_CALLBACK_TIMEOUT;

@@ -13,4 +13,6 @@ export interface DeviceCodePrompt {
   userCode: string;
   /** How long the code is valid, in seconds. */
   expiresIn: number;
+  /** The configuration asks for the page to be opened in the browser (`"Open Complete URI"`). */
+  openPage?: boolean;
 }

@@ -10,6 +10,7 @@ import { startCallbackServer } from "./callback_server.ts";
 import {
   DEFAULT_CALLBACK_TIMEOUT,
   type OAuth2Options,
+  oauth2ParamsFor,
   type ResolvedOAuth2Options,
 } from "./parse_value.ts";
 import { normalizeScope, type TokenEntry } from "./token_cache.ts";
@@ -55,7 +56,7 @@ export function authorizationUrl(
   params.set("redirect_uri", redirectUriOf(options).href);
   const scope = normalizeScope(options.scope);
   if (scope) params.set("scope", scope);
-  for (const [name, value] of options.params ?? []) params.append(name, value);
+  for (const [name, value] of oauth2ParamsFor(options, "auth")) params.append(name, value);
   params.set("state", state);
   params.set("code_challenge", challenge);
   params.set("code_challenge_method", "S256");

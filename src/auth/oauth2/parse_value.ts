@@ -51,6 +51,16 @@ export interface OAuth2Options extends Omit<OAuth2Value, "tokenUrl"> {
    * `resource`.
    */
   params?: Array<[string, string]>;
+  /**
+   * Extra parameters for the authorization requests only: the authorization URL and the device
+   * authorization request (a request file's `"Use": "In Auth Request"`).
+   */
+  authParams?: Array<[string, string]>;
+  /**
+   * Extra parameters for the token requests only: grants, code exchange, device polls and
+   * refreshes (a request file's `"Use": "In Token Request"`).
+   */
+  tokenParams?: Array<[string, string]>;
   /** Authorization endpoint, for `authorization_code` (`--oauth2-auth-url`). */
   authUrl?: URL;
   /**
@@ -91,6 +101,11 @@ export interface OAuth2Options extends Omit<OAuth2Value, "tokenUrl"> {
    * desktop UI shows them in a dialog. Without it the code is shown nowhere.
    */
   showDeviceCode?: (prompt: DeviceCodePrompt) => void | Promise<void>;
+  /**
+   * Ask `showDeviceCode` to open the verification page in the browser (a request file's
+   * `"Open Complete URI": true`; the CLI's `--oauth2-browser` opens it too).
+   */
+  openDevicePage?: boolean;
   /**
    * Asks for the resource owner's password when the password flow needs a new grant and no
    * `password` was given (the CLI prompts on a terminal). Not called while a cached or
@@ -279,4 +294,23 @@ export function parseOAuth2Param(text: string): [string, string] {
     });
   }
   return [name, text.slice(eq + 1)];
+}
+
+/**
+ * The extra parameters of one kind of request, in order: those for every request, then those
+ * for this kind only.
+ *
+ * @param options the OAuth 2.0 options
+ * @param request `auth` for the authorization URL and the device authorization request, `token`
+ * for the token endpoint
+ * @returns the name-value pairs to append
+ */
+export function oauth2ParamsFor(
+  options: Pick<OAuth2Options, "params" | "authParams" | "tokenParams">,
+  request: "auth" | "token",
+): Array<[string, string]> {
+  return [
+    ...(options.params ?? []),
+    ...((request === "auth" ? options.authParams : options.tokenParams) ?? []),
+  ];
 }

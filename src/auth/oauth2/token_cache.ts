@@ -70,14 +70,26 @@ export type { LockOptions };
  * @returns the cache key of their token
  */
 export function tokenKey(options: ResolvedOAuth2Options): TokenKey {
+  const params = paramsKey(options);
   return {
     flow: options.flow,
     tokenUrl: options.tokenUrl.href,
     clientId: options.clientId,
     scope: normalizeScope(options.scope),
     username: options.flow === "password" ? options.username ?? "" : "",
-    ...(options.params?.length ? { params: new URLSearchParams(options.params).toString() } : {}),
+    ...(params ? { params } : {}),
   };
+}
+
+/**
+ * The extra parameters as one cache key field: those for every request as before (so existing
+ * cache files keep their names), then those for one kind of request, marked.
+ */
+function paramsKey(options: ResolvedOAuth2Options): string {
+  const all = new URLSearchParams(options.params ?? []).toString();
+  const only = (mark: string, params: Array<[string, string]> | undefined) =>
+    params?.length ? `${mark}${new URLSearchParams(params)}` : "";
+  return `${all}${only(" auth:", options.authParams)}${only(" token:", options.tokenParams)}`;
 }
 
 /**

@@ -8,7 +8,7 @@ import * as oauth from "oauth4webapi";
 import { AuthError, DialError, networkError, ProviderError, UsageError } from "../../errors.ts";
 
 export { ProviderError };
-import type { ResolvedOAuth2Options } from "./parse_value.ts";
+import { oauth2ParamsFor, type ResolvedOAuth2Options } from "./parse_value.ts";
 import { providerError, withRemedy } from "./provider_error.ts";
 import { readTokenResponse } from "./token_response.ts";
 import { boundedTokenFetch } from "./token_fetch.ts";
@@ -159,9 +159,10 @@ export function httpOptions(
 ): oauth.TokenEndpointRequestOptions {
   const fetchFn = boundedTokenFetch(request.fetch);
   const warn = (message: string) => options.notify?.({ kind: "token_response", message });
+  const tokenParams = oauth2ParamsFor(options, "token");
   return {
     [oauth.allowInsecureRequests]: true,
-    ...(options.params?.length ? { additionalParameters: options.params } : {}),
+    ...(tokenParams.length ? { additionalParameters: tokenParams } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
     [oauth.customFetch]: async (url: string, init: RequestInit) =>
       await readTokenResponse(await fetchFn(url, init), { tokenUrl: options.tokenUrl, warn }),
@@ -191,7 +192,7 @@ export async function silentGrant(
         password: options.password?.reveal() ?? "",
       });
       if (scope) parameters.set("scope", scope);
-      for (const [name, value] of options.params ?? []) parameters.append(name, value);
+      for (const [name, value] of oauth2ParamsFor(options, "token")) parameters.append(name, value);
       const response = await oauth.genericTokenEndpointRequest(
         as,
         client,
@@ -207,7 +208,7 @@ export async function silentGrant(
       );
     }
     const parameters = new URLSearchParams(scope ? { scope } : {});
-    for (const [name, value] of options.params ?? []) parameters.append(name, value);
+    for (const [name, value] of oauth2ParamsFor(options, "token")) parameters.append(name, value);
     const response = await oauth.clientCredentialsGrantRequest(
       as,
       client,

@@ -4,7 +4,11 @@
  * @module
  */
 import { UsageError } from "../../errors.ts";
-import type { DeviceCodePrompt, OAuth2Options } from "../../auth/oauth2/parse_value.ts";
+import type {
+  DeviceCodePrompt,
+  OAuth2Notice,
+  OAuth2Options,
+} from "../../auth/oauth2/parse_value.ts";
 import type { TokenState } from "../../auth/oauth2/token_state.ts";
 import { object, readJson } from "./decode.ts";
 import type { ApiContext } from "./http_api.ts";
@@ -57,10 +61,12 @@ export async function handleAuthToken(request: Request, context: ApiContext): Pr
   const json = object(await readJson(request), "request");
   let emitLogin: (url: URL) => void = () => {};
   let emitDevice: (prompt: DeviceCodePrompt) => void = () => {};
+  let emitNotice: (notice: OAuth2Notice) => void = () => {};
   const { auth } = parseUiAuth(json.auth, {
     ...context.oauth,
     openBrowser: (url) => emitLogin(url),
     showDeviceCode: (prompt) => emitDevice(prompt),
+    notify: (notice) => emitNotice(notice),
   });
   if (auth.authorization?.kind !== "oauth2") throw new UsageError("Auth is not OAuth 2.0");
   const options = auth.authorization.oauth2;
@@ -69,6 +75,7 @@ export async function handleAuthToken(request: Request, context: ApiContext): Pr
   return ndjsonResponse<AuthTokenEvent>(async ({ emit, signal }) => {
     emitLogin = (url) => emit({ type: "login", url: url.href });
     emitDevice = (prompt) => emit({ type: "device", ...prompt });
+    emitNotice = (notice) => emit({ type: "notice", ...notice });
     const token = await oauth2Token(options, {
       signal,
       ...(context.fetch ? { fetch: context.fetch } : {}),

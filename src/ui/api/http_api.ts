@@ -71,7 +71,10 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
   return ndjsonResponse<HttpEvent>(async ({ emit, signal }) => {
     await using uploads = await spoolUploads(json.body, context.bodies);
     const included = await workspaceIncludes(json, context.workspace);
-    const spec = parseUiRequest(json, context.oauth, new Map([...uploads.paths, ...included]));
+    const spec = parseUiRequest(json, {
+      ...context.oauth,
+      notify: (notice) => emit({ type: "notice", ...notice }),
+    }, new Map([...uploads.paths, ...included]));
     const started = performance.now();
     const exchange = await send(spec, {
       follow,

@@ -31,6 +31,8 @@ export interface UiOAuthSettings {
   openBrowser?: (url: URL) => void | Promise<void>;
   /** Shows the device flow's code and page (device_code); default: nowhere. */
   showDeviceCode?: OAuth2Options["showDeviceCode"];
+  /** Told what the person should know (a token response that needed repair); default: nobody. */
+  notify?: OAuth2Options["notify"];
 }
 
 /** Auth and the headers it adds, as parsed from the auth panel. */
@@ -120,6 +122,7 @@ export function parseUiAuth(value: unknown, settings: UiOAuthSettings = {}): Par
           ...(settings.cacheDir !== undefined ? { cacheDir: settings.cacheDir } : {}),
           ...(settings.openBrowser ? { openBrowser: settings.openBrowser } : {}),
           ...(settings.showDeviceCode ? { showDeviceCode: settings.showDeviceCode } : {}),
+          ...(settings.notify ? { notify: settings.notify } : {}),
         },
       };
       break;

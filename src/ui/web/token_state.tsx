@@ -16,6 +16,18 @@ type TokenInfo = TokenStateJson;
 
 const info = signal<TokenInfo | null | undefined>(undefined);
 const message = signal<string | undefined>(undefined);
+/** What the OAuth 2.0 step said the person should know (the CLI's stderr warning). */
+const notice = signal<string | undefined>(undefined);
+
+/**
+ * Shows (or, with undefined, clears) a notice of the OAuth 2.0 step under the token state:
+ * the Send of a tab reports those of its token request here.
+ *
+ * @param text the notice's one line
+ */
+export function showOAuthNotice(text: string | undefined): void {
+  notice.value = text;
+}
 const busy = signal(false);
 /** The device flow's code while the login is pending: the link (http(s) only) and the code. */
 const device = signal<{ uri: string | undefined; shownUri: string; code: string } | undefined>(
@@ -88,6 +100,7 @@ export function tokenMessage(): string | undefined {
 async function getToken(): Promise<void> {
   busy.value = true;
   message.value = undefined;
+  notice.value = undefined;
   // Opened now, while the click still counts as a user gesture; pointed at the login later.
   // Cut from this page at once (noopener by hand): the provider's page gets no opener.
   const loginTab = auth.flow.value === "authorization_code" ? globalThis.open("", "_blank") : null;
@@ -111,6 +124,8 @@ async function getToken(): Promise<void> {
           shownUri: String(event.verificationUri),
           code: event.userCode,
         };
+      } else if (event.type === "notice" && typeof event.message === "string") {
+        notice.value = event.message;
       } else if (event.type === "state") {
         device.value = undefined;
         info.value = parseInfo(event.state);
@@ -179,6 +194,11 @@ export function TokenState(): JSX.Element {
         </div>
       )}
       {message.value && <p class="token-message" role="alert">{message.value}</p>}
+      {notice.value && (
+        <p class="token-notice" role="status" data-testid="token-notice">
+          Warning: {notice.value}
+        </p>
+      )}
     </div>
   );
 }

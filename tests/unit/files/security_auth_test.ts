@@ -37,8 +37,16 @@ Deno.test("Security.Auth: JetBrains OAuth 2.0 keys map to dial's OAuth 2.0 optio
 Deno.test("Security.Auth: grants dial does not run and missing keys are refused by name", () => {
   const base = { "Token URL": "https://id.example.com/token", "Client ID": "app" };
   assert.throws(
+    () => oauth2FromConfig("x", { ...base, "Grant Type": "Implicit" }),
+    /Unsupported "Grant Type": "Implicit" in Security\.Auth "x"/,
+  );
+  assert.throws(
     () => oauth2FromConfig("x", { ...base, "Grant Type": "Device Authorization" }),
-    /Unsupported "Grant Type": "Device Authorization" in Security\.Auth "x"/,
+    /Missing "Device Auth URL" in Security\.Auth "x": Device Authorization needs one/,
+  );
+  assert.throws(
+    () => oauth2FromConfig("x", { "Grant Type": "Client Credentials", "Client ID": "a" }),
+    /Missing "Token URL" in Security\.Auth "x"/,
   );
   assert.throws(
     () => oauth2FromConfig("x", { ...base, "Grant Type": "Client Credentials" }),
@@ -51,5 +59,68 @@ Deno.test("Security.Auth: grants dial does not run and missing keys are refused 
   assert.throws(
     () => oauth2FromConfig("x", { ...base, "Token URL": "not a url" }),
     /not an absolute URL/,
+  );
+});
+
+Deno.test("Security.Auth: device flow, issuer, custom parameters and client assertions", () => {
+  const device = oauth2FromConfig("d", {
+    "Grant Type": "Device Authorization",
+    "Issuer": "https://id.example.com",
+    "Client ID": "tv",
+    "Client Secret": "ignored",
+    "Client Credentials": "none",
+    "Open Complete URI": true,
+    "Custom Request Parameters": {
+      "audience": "https://api",
+      "resource": ["https://a", "https://b"],
+      "prompt": { "Value": "consent", "Use": "In Auth Request" },
+      "tenant": { "Value": ["t1", "t2"], "Use": "In Token Request" },
+      "n": 1,
+    },
+  });
+  assert.equal(device.flow, "device_code");
+  assert.equal(device.tokenUrl, undefined);
+  assert.equal(device.issuer?.href, "https://id.example.com/");
+  assert.equal(device.clientSecret, undefined, "none: the client does not authenticate");
+  assert.equal(device.clientAuth, undefined);
+  assert.equal(device.openDevicePage, true);
+  assert.deepEqual(device.params, [
+    ["audience", "https://api"],
+    ["resource", "https://a"],
+    ["resource", "https://b"],
+    ["n", "1"],
+  ]);
+  assert.deepEqual(device.authParams, [["prompt", "consent"]]);
+  assert.deepEqual(device.tokenParams, [["tenant", "t1"], ["tenant", "t2"]]);
+  const jwt = oauth2FromConfig("j", {
+    "Grant Type": "Client Credentials",
+    "Token URL": "https://id.example.com/token",
+    "Client ID": "svc",
+    "Client Credentials": "private_key_jwt",
+    "Client Key": "-----BEGIN PRIVATE KEY-----",
+    "Client Key Algorithm": "ES256",
+  });
+  assert.equal(jwt.clientAuth, "private_key_jwt");
+  assert.equal(String(jwt.clientKey), "(redacted)");
+  assert.equal(jwt.clientKeyAlg, "ES256");
+  assert.throws(
+    () =>
+      oauth2FromConfig("j", {
+        "Grant Type": "Client Credentials",
+        "Token URL": "https://id.example.com/token",
+        "Client ID": "svc",
+        "Client Credentials": "client_secret_jwt",
+      }),
+    /Missing "Client Secret" in Security\.Auth "j": client_secret_jwt signs with it/,
+  );
+  assert.throws(
+    () =>
+      oauth2FromConfig("j", {
+        "Grant Type": "Client Credentials",
+        "Token URL": "https://id.example.com/token",
+        "Client ID": "svc",
+        "Client Credentials": "mtls",
+      }),
+    /Unsupported "Client Credentials": "mtls"/,
   );
 });

@@ -22,7 +22,7 @@ import {
 import { DEFAULT_TIMEOUT_MS, type HttpRequestJson } from "../../protocol.ts";
 import { authFor, AuthSkipped } from "../auth_scope.tsx";
 import { CodeEditor } from "../code_editor.tsx";
-import { loginIfNeeded, refreshTokenState } from "../token_state.tsx";
+import { loginIfNeeded, refreshTokenState, showOAuthNotice } from "../token_state.tsx";
 import { type FileRow, RowTable, SelectField, TextField } from "../fields.tsx";
 import { paramsFromUrl, urlWithParams } from "./query_sync.ts";
 import { type HistoryEntry, HistoryList, remember, restoreRows, tabHistory } from "../history.tsx";
@@ -190,9 +190,13 @@ async function sendRequest() {
     mine.signal.throwIfAborted();
     const response = await post("/api/http", requestJson(), mine.signal);
     let answer: HttpResult | undefined;
+    showOAuthNotice(undefined);
     for await (const event of ndjson(response)) {
       const failed = ndjsonError(event);
       if (failed) throw failed;
+      if (isRecord(event) && event.type === "notice" && typeof event.message === "string") {
+        showOAuthNotice(event.message);
+      }
       if (isRecord(event) && event.type === "response") answer = parseResult(event.response);
     }
     if (!answer) throw new ApiError("The dial server ended the answer early", 0);

@@ -1,0 +1,333 @@
+/**
+ * Request files' `Security.Auth` with the OAuth 2.0 breadth of the CLI flags, against
+ * oidc-provider and oauth2-mock-server: JetBrains' "Device Authorization" grant and "Custom
+ * Request Parameters" (with "Use"), and dial's "Issuer", "Client Credentials":
+ * "private_key_jwt" with a "Client Key" by reference; and `--save` writing them for `dial run`.
+ */
+import assert from "node:assert/strict";
+import { generateKeyPairSync } from "node:crypto";
+import { dial, serve } from "../_helpers.ts";
+import { freePort, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
+
+const BROWSER = `${Deno.execPath()} run -A --quiet ${
+  new URL("./_browser.ts", import.meta.url).pathname
+}`;
+
+function api() {
+  const seen: string[] = [];
+  const server = serve((request) => {
+    seen.push(request.headers.get("authorization") ?? "");
+    return Response.json({ ok: true });
+  });
+  return Object.assign(server, { seen });
+}
+
+/** A request file using `{{$auth.token("id")}}` and its public (and private) environment. */
+async function project(
+  target: string,
+  config: Record<string, unknown>,
+  privateConfig?: Record<string, unknown>,
+): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "dial-files-oauth-" });
+  await Deno.writeTextFile(
+    `${dir}/api.http`,
+    `GET ${target}/me\nAuthorization: Bearer {{$auth.token("id")}}\n`,
+  );
+  const env = (auth: Record<string, unknown>) =>
+    JSON.stringify({ dev: { Security: { Auth: { id: auth } } } });
+  await Deno.writeTextFile(`${dir}/http-client.env.json`, env(config));
+  if (privateConfig) {
+    await Deno.writeTextFile(`${dir}/http-client.private.env.json`, env(privateConfig));
+  }
+  return dir;
+}
+
+Deno.test("run: Security.Auth Device Authorization with only an Issuer, the page opened as Open Complete URI asks, then the cache", async () => {
+  await using op = await startOidcProvider({ redirectUris: [], deviceFlow: true });
+  await using target = api();
+  const dir = await project(target.origin, {
+    "Type": "OAuth2",
+    "Grant Type": "Device Authorization",
+    "Issuer": op.origin,
+    "Client ID": OIDC_CLIENTS.device.id,
+    "Client Credentials": "none",
+    "Scope": "openid offline_access",
+    "Open Complete URI": true,
+  });
+  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const first = await dial(["run", `${dir}/api.http`, "--env", "dev"], {
+    env: { HOME: home, BROWSER },
+  });
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(
+    first.stderr,
+    /To log in, visit http:\/\/127\.0\.0\.1:\d+\/device and enter the code [A-Z]{4}-[A-Z]{4}\n.*\nOpened the page in the browser\./,
+  );
+  assert.equal(op.grants["urn:ietf:params:oauth:grant-type:device_code"], 1);
+  assert.match(target.seen[0] ?? "", /^Bearer \S+/);
+  // The device endpoint came from discovery: no URL of it is in the file.
+  assert.ok(op.paths.includes("/device/auth"), op.paths.join());
+  const second = await dial(["run", `${dir}/api.http`, "--env", "dev"], { env: { HOME: home } });
+  assert.equal(second.code, 0, second.stderr);
+  assert.doesNotMatch(second.stderr, /To log in/);
+  assert.equal(target.seen[1], target.seen[0]);
+});
+
+Deno.test("run: Security.Auth Custom Request Parameters go where their Use says, lists repeat, and key the cache", async () => {
+  // A token endpoint that keeps each form body as sent (repeated names included).
+  const forms: Array<{ body: URLSearchParams; authorization: string | null }> = [];
+  await using server = serve(async (request) => {
+    forms.push({
+      body: new URLSearchParams(await request.text()),
+      authorization: request.headers.get("authorization"),
+    });
+    return Response.json({ access_token: `t${forms.length}`, token_type: "Bearer" });
+  });
+  await using target = api();
+  const config = {
+    "Type": "OAuth2",
+    "Grant Type": "Client Credentials",
+    "Token URL": `${server.origin}/token`,
+    "Client ID": "app",
+    "Client Secret": "s",
+    "Client Credentials": "in body",
+    "Custom Request Parameters": {
+      "audience": "{{audience}}",
+      "prompt": { "Value": "consent", "Use": "In Auth Request" },
+      "tenant": { "Value": ["a", "b"], "Use": "In Token Request" },
+    },
+  };
+  const dir = await project(target.origin, config);
+  const envFile = `${dir}/http-client.env.json`;
+  const env = JSON.parse(await Deno.readTextFile(envFile));
+  env.dev.audience = "https://api.example.com/";
+  await Deno.writeTextFile(envFile, JSON.stringify(env));
+  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const run = () => dial(["run", `${dir}/api.http`, "--env", "dev"], { env: { HOME: home } });
+  const first = await run();
+  assert.equal(first.code, 0, first.stderr);
+  const request = forms[0]!;
+  assert.equal(request.body.get("audience"), "https://api.example.com/");
+  assert.equal(request.body.get("prompt"), null, "an In Auth Request parameter stays out");
+  assert.deepEqual(request.body.getAll("tenant"), ["a", "b"]);
+  assert.equal(request.body.get("client_secret"), "s", "in body: client_secret_post");
+  assert.equal(request.authorization, null);
+  assert.deepEqual(target.seen, ["Bearer t1"]);
+  assert.equal((await run()).code, 0);
+  assert.equal(forms.length, 1, "the same parameters reuse the cached token");
+  env.dev.audience = "https://other.example.com/";
+  await Deno.writeTextFile(envFile, JSON.stringify(env));
+  assert.equal((await run()).code, 0);
+  assert.equal(forms.length, 2, "another audience gets its own token");
+  assert.equal(forms[1]!.body.get("audience"), "https://other.example.com/");
+});
+
+Deno.test("run: Security.Auth resource parameters get an audience-bound JWT from oidc-provider", async () => {
+  await using op = await startOidcProvider({
+    redirectUris: ["http://localhost:1/"],
+    resourceIndicators: true,
+  });
+  await using target = api();
+  const dir = await project(target.origin, {
+    "Type": "OAuth2",
+    "Grant Type": "Client Credentials",
+    "Token URL": op.tokenUrl,
+    "Client ID": OIDC_CLIENTS.web.id,
+    "Client Secret": OIDC_CLIENTS.web.secret,
+    "Scope": "api:read",
+    "Custom Request Parameters": { "resource": "https://api.example.com/" },
+  });
+  const result = await dial(["run", `${dir}/api.http`, "--env", "dev"], {
+    env: { HOME: await Deno.makeTempDir() },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const token = target.seen[0]!.slice("Bearer ".length);
+  const claims = JSON.parse(
+    new TextDecoder().decode(
+      Uint8Array.fromBase64(token.split(".")[1]!, { alphabet: "base64url" }),
+    ),
+  );
+  assert.equal(claims.aud, "https://api.example.com/");
+});
+
+const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
+const PEM = rsa.privateKey.export({ format: "pem", type: "pkcs8" }).toString();
+
+Deno.test("run: Security.Auth private_key_jwt signs with a Client Key given by reference; a key written in the shared file is refused", async () => {
+  await using op = await startOidcProvider({
+    redirectUris: [],
+    clientKeys: [{ ...rsa.publicKey.export({ format: "jwk" }), kid: "k" } as JsonWebKey],
+  });
+  await using target = api();
+  const config = {
+    "Type": "OAuth2",
+    "Grant Type": "Client Credentials",
+    "Issuer": op.origin,
+    "Client ID": OIDC_CLIENTS.jwt.id,
+    "Client Credentials": "private_key_jwt",
+    "Client Key": "@env:CLIENT_KEY",
+    "Client Key Algorithm": "PS256",
+  };
+  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const byEnv = await project(target.origin, config);
+  const result = await dial(["run", `${byEnv}/api.http`, "--env", "dev"], {
+    env: { HOME: home, CLIENT_KEY: PEM },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(op.grants.client_credentials, 1);
+  assert.match(target.seen[0] ?? "", /^Bearer \S+/);
+  // A file reference, from the private file.
+  const keyFile = `${home}/client.pem`;
+  await Deno.writeTextFile(keyFile, PEM);
+  const byFile = await project(
+    target.origin,
+    { ...config, "Client Key": undefined, "Client Key Algorithm": undefined },
+    { "Client Key": `@${keyFile}` },
+  );
+  const fromFile = await dial(["run", `${byFile}/api.http`, "--env", "dev"], {
+    env: { HOME: await Deno.makeTempDir() },
+  });
+  assert.equal(fromFile.code, 0, fromFile.stderr);
+  assert.equal(op.grants.client_credentials, 2);
+  // The key's text in the shared (committed) file: refused before anything is sent.
+  const literal = await project(target.origin, { ...config, "Client Key": PEM });
+  const refused = await dial(["run", `${literal}/api.http`, "--env", "dev"], {
+    env: { HOME: await Deno.makeTempDir() },
+  });
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(
+    refused.stderr,
+    /Security\.Auth "id" writes its "Client Key" in a shared file/,
+  );
+  assert.doesNotMatch(refused.stderr, /BEGIN|PRIVATE/);
+  assert.equal(op.grants.client_credentials, 2);
+  assert.equal(target.seen.length, 2);
+  // Missing key: named.
+  const missing = await project(target.origin, { ...config, "Client Key": undefined });
+  const none = await dial(["run", `${missing}/api.http`, "--env", "dev"], {
+    env: { HOME: await Deno.makeTempDir() },
+  });
+  assert.equal(none.code, 2, none.stderr);
+  assert.match(
+    none.stderr,
+    /Missing "Client Key" in Security\.Auth "id": private_key_jwt signs with it/,
+  );
+});
+
+Deno.test("run: a request saved with --oauth2-issuer, --oauth2-param and a client key runs from its file", async () => {
+  await using op = await startOidcProvider({
+    redirectUris: [],
+    resourceIndicators: true,
+    clientKeys: [{ ...rsa.publicKey.export({ format: "jwk" }), kid: "k" } as JsonWebKey],
+  });
+  await using target = api();
+  const dir = await Deno.makeTempDir({ prefix: "dial-save-oauth-" });
+  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const env = { HOME: home, CLIENT_KEY: PEM };
+  const saved = await dial([
+    "GET",
+    `${target.origin}/me`,
+    "--oauth2",
+    "client_credentials",
+    "--oauth2-issuer",
+    op.origin,
+    "--oauth2-client-id",
+    OIDC_CLIENTS.jwt.id,
+    "--oauth2-client-key",
+    "@env:CLIENT_KEY",
+    "--oauth2-scope",
+    "api:read",
+    "--oauth2-param",
+    "resource=https://api.example.com/",
+    "--save",
+    `${dir}/api.http`,
+    "--name",
+    "me",
+  ], { env });
+  assert.equal(saved.code, 0, saved.stderr);
+  const privateEnv = JSON.parse(await Deno.readTextFile(`${dir}/http-client.private.env.json`));
+  assert.deepEqual(privateEnv.$shared.Security.Auth.me, {
+    "Type": "OAuth2",
+    "Grant Type": "Client Credentials",
+    "Client ID": OIDC_CLIENTS.jwt.id,
+    "Scope": "api:read",
+    "Issuer": `${op.origin}/`,
+    "Client Credentials": "private_key_jwt",
+    "Client Key": "@env:CLIENT_KEY",
+    "Custom Request Parameters": { "resource": "https://api.example.com/" },
+  });
+  assert.doesNotMatch(JSON.stringify(privateEnv), /BEGIN/);
+  await dial(["auth", "logout", "--all"], { env });
+  const run = await dial(["run", `${dir}/api.http`], { env });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(op.grants.client_credentials, 2);
+  const claims = JSON.parse(
+    new TextDecoder().decode(
+      Uint8Array.fromBase64(target.seen[1]!.split(".")[1]!, { alphabet: "base64url" }),
+    ),
+  );
+  assert.equal(claims.aud, "https://api.example.com/");
+});
+
+Deno.test("run: Security.Auth refuses an unknown Use, a parameter dial sets, and an Implicit grant", async () => {
+  const cases: Array<[Record<string, unknown>, RegExp]> = [
+    [
+      { "Custom Request Parameters": { "x": { "Value": "1", "Use": "Sometimes" } } },
+      /Invalid "Use": "Sometimes" of "x" in "Custom Request Parameters"/,
+    ],
+    [
+      { "Custom Request Parameters": { "grant_type": "password" } },
+      /Invalid "grant_type" of "Custom Request Parameters" .*: dial sets it/,
+    ],
+    [{ "Grant Type": "Implicit" }, /Unsupported "Grant Type": "Implicit"/],
+  ];
+  for (const [extra, message] of cases) {
+    const dir = await project("http://127.0.0.1:9", {
+      "Type": "OAuth2",
+      "Grant Type": "Client Credentials",
+      "Token URL": "http://127.0.0.1:9/token",
+      "Client ID": "app",
+      "Client Secret": "s",
+      ...extra,
+    });
+    const result = await dial(["run", `${dir}/api.http`, "--env", "dev"], {
+      env: { HOME: await Deno.makeTempDir() },
+    });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, message);
+  }
+});
+
+Deno.test("run: Security.Auth Authorization Code sends In Auth Request parameters in the login URL only", async () => {
+  const port = freePort();
+  await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
+  await using target = api();
+  const dir = await project(target.origin, {
+    "Type": "OAuth2",
+    "Grant Type": "Authorization Code",
+    "Issuer": op.origin,
+    "Redirect URL": `http://localhost:${port}/`,
+    "Client ID": OIDC_CLIENTS.public.id,
+    "Scope": "openid",
+    "Custom Request Parameters": {
+      "prompt": { "Value": "consent", "Use": "In Auth Request" },
+      "ui_locales": { "Value": "de", "Use": "In Token Request" },
+    },
+  });
+  const log = await Deno.makeTempFile({ prefix: "dial-browser-", suffix: ".jsonl" });
+  const result = await dial(["run", `${dir}/api.http`, "--env", "dev"], {
+    env: {
+      HOME: await Deno.makeTempDir(),
+      BROWSER,
+      FAKE_BROWSER_MODE: "login",
+      FAKE_BROWSER_LOG: log,
+    },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(op.grants.authorization_code, 1);
+  const login = /visit:\n {2}(\S+)/.exec(result.stderr)?.[1] ?? "";
+  const url = new URL(login);
+  assert.equal(url.pathname, "/auth");
+  assert.equal(url.searchParams.get("prompt"), "consent");
+  assert.equal(url.searchParams.get("ui_locales"), null);
+});
