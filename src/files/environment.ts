@@ -127,14 +127,9 @@ async function addVariables(
         const key = config["Client Key"];
         if (!source.secret && typeof key === "string" && key.includes("-----BEGIN")) {
           throw new UsageError(
-            `Cannot read ${source.path}: Security.Auth "${id}" writes its "Client Key" in a shared file`,
-            {
-              hint:
-                `give the key by reference ("@env:NAME", "@path/key.pem") or move it to ${PRIVATE_ENV_FILE}`,
-            },
+            `Cannot read ${source.path}: Security.Auth "${id}" writes its "Client Key" in a shared file: give it by reference ("@env:NAME", "@path/key.pem") or in ${PRIVATE_ENV_FILE}`,
           );
         }
-        // Private values (a client secret) override public ones key by key.
         const merged = { ...(environment.auth.get(id) ?? {}), ...config };
         environment.auth.set(id, merged);
       }

@@ -119,18 +119,18 @@ export function oauth2FromConfig(
   const issuer = url("Issuer");
   const clientId = text("Client ID");
   if ((!tokenUrl && !issuer) || !clientId) {
-    throw new UsageError(`Missing "${clientId ? "Token URL" : "Client ID"}" in ${where}`, {
-      ...(clientId ? { hint: `or give its "Issuer" to discover the token URL` } : {}),
-    });
+    throw new UsageError(
+      `Missing ${clientId ? `"Token URL" or "Issuer"` : `"Client ID"`} in ${where}`,
+    );
   }
   const method = choice("Client Credentials", CLIENT_AUTHS, "basic");
   // "none": the client does not authenticate, whatever secret the file holds.
   const secret = method === "none" ? undefined : text("Client Secret") || undefined;
   const keyText = method === "private_key_jwt" ? text("Client Key") || undefined : undefined;
   if (method === "private_key_jwt" && !keyText) {
-    throw new UsageError(`Missing "Client Key" in ${where}: private_key_jwt signs with it`, {
-      hint: `give the PEM key by reference: "Client Key": "@env:NAME" or "@path/key.pem"`,
-    });
+    throw new UsageError(
+      `Missing "Client Key" in ${where}: private_key_jwt signs with it (a PEM key by reference: "@env:NAME", "@path/key.pem")`,
+    );
   }
   if (method === "client_secret_jwt" && !secret) {
     throw new UsageError(`Missing "Client Secret" in ${where}: client_secret_jwt signs with it`);

@@ -46,7 +46,7 @@ Deno.test("Security.Auth: grants dial does not run and missing keys are refused 
   );
   assert.throws(
     () => oauth2FromConfig("x", { "Grant Type": "Client Credentials", "Client ID": "a" }),
-    /Missing "Token URL" in Security\.Auth "x"/,
+    /Missing "Token URL" or "Issuer" in Security\.Auth "x"/,
   );
   assert.throws(
     () => oauth2FromConfig("x", { ...base, "Grant Type": "Client Credentials" }),
