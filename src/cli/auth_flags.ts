@@ -318,25 +318,3 @@ async function basicFromFlag(text: string, context: CliContext): Promise<Authori
     ),
   };
 }
-
-/**
- * Refuses Digest where no 401 can be answered (a WebSocket handshake has one request), and
- * SigV4, which AWS applies to WebSockets through presigned URLs.
- *
- * @param auth the parsed auth
- * @param where the command, e.g. `dial ws`
- * @throws {UsageError} for `--digest` and `--aws-sigv4`
- */
-export function refuseDigest(auth: AuthSpec, where: string): void {
-  if (auth.authorization?.kind === "digest") {
-    throw new UsageError(`--digest cannot be used with ${where}`, {
-      hint:
-        "a WebSocket handshake is one request: Digest needs a second one to answer the challenge",
-    });
-  }
-  if (auth.authorization?.kind === "aws-sigv4") {
-    throw new UsageError(`--aws-sigv4 cannot be used with ${where}`, {
-      hint: "AWS signs WebSocket connections with presigned URLs, which dial does not make",
-    });
-  }
-}

@@ -28,7 +28,7 @@ import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import type { Framing } from "../http/wire.ts";
 import { warn } from "../output/report.ts";
 import { shown as shownOn, type Sink } from "../output/terminal.ts";
-import { parseAuthFlags, refuseDigest } from "./auth_flags.ts";
+import { parseAuthFlags } from "./auth_flags.ts";
 import type { CliContext } from "./context.ts";
 import { checkOperation, readQuery, readVariables } from "./graphql_input.ts";
 import type { GraphQLFlagValues } from "./graphql.ts";
@@ -56,7 +56,6 @@ export async function runGraphQL(
     true,
   );
   const auth = await parseAuthFlags(flags, url, context);
-  if (flags.transport === "ws") refuseDigest(auth.auth, "--transport ws");
   const endpoint: GraphQLEndpoint = { url, auth: auth.auth, headers: auth.headers };
   const transport = await parseTransportFlags(flags, context, flags.verbose);
   const fetch = transportFetch(transport);

@@ -13,7 +13,7 @@ import {
   WebSocketSession,
   type WebSocketSessionEvent,
 } from "../stream/ws_session.ts";
-import { parseAuthFlags, refuseDigest } from "./auth_flags.ts";
+import { parseAuthFlags } from "./auth_flags.ts";
 import type { CliContext } from "./context.ts";
 import { parseJsonText, parseUrl } from "../http/values.ts";
 import type { WsFlagValues } from "./ws.ts";
@@ -42,7 +42,6 @@ export async function runWs(
   }
   const { wait: waitMs, ping: pingMs, maxMessages, timeout: timeoutMs } = flags;
   const auth = await parseAuthFlags(flags, url, context);
-  refuseDigest(auth.auth, "dial ws");
 
   const out = context.stdout;
   const err = context.stderr;

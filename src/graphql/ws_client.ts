@@ -12,7 +12,12 @@ import { transportFetch, type TransportOptions } from "../http/client.ts";
 import { DialWebSocket } from "../http/websocket.ts";
 import { authorize } from "../http/credentials.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
-import { handshakeError, handshakeRequest, toWebSocketUrl } from "../stream/ws_handshake.ts";
+import {
+  answersChallenge,
+  handshakeError,
+  handshakeRequest,
+  toWebSocketUrl,
+} from "../stream/ws_handshake.ts";
 import { type GraphQLResult, parseEnvelope } from "./envelope.ts";
 import type { GraphQLEndpoint, GraphQLRequest } from "./http_client.ts";
 
@@ -32,7 +37,8 @@ export interface WsOptions {
  * Runs one operation over graphql-transport-ws and yields its results until the server
  * completes it, the signal aborts, or the caller stops iterating (which completes the
  * operation and closes the socket). A handshake refused with 401 while using a cached OAuth
- * 2.0 token is retried once with a fresh token.
+ * 2.0 token is retried once with a fresh token; one refused with a Digest challenge is sent
+ * once more with the answer.
  *
  * @param endpoint URL (http(s) or ws(s)), auth and headers
  * @param request the operation
@@ -54,15 +60,22 @@ export async function* subscribeWs(
     },
   );
   let prepared = authorized.request;
+  let answered = false;
   for (;;) {
     let received = false;
+    const refused: { refusal?: Response } = {};
     try {
-      for await (const result of attempt(prepared, request, options)) {
+      for await (const result of attempt(prepared, request, options, refused)) {
         received = true;
         yield result;
       }
       return;
     } catch (error) {
+      // A Digest challenge in the refused upgrade is answered once, as curl does.
+      if (!received && !answered && answersChallenge(prepared, error, refused.refusal)) {
+        answered = true;
+        continue;
+      }
       // The one 401 rule (credentials.ts), before any result was handed out.
       const retry = !received && authorized.renewable && error instanceof StatusError &&
         error.status === 401;
@@ -76,6 +89,7 @@ async function* attempt(
   built: PreparedRequest,
   request: GraphQLRequest,
   options: WsOptions,
+  refused: { refusal?: Response },
 ): AsyncGenerator<GraphQLResult> {
   const prepared = built.signer ? await built.signer.sign(built) : built;
   const url = toWebSocketUrl(requestUrl(prepared));
@@ -93,6 +107,7 @@ async function* attempt(
       }, transport);
       socket = this;
       this.addEventListener("error", (event) => {
+        if (this.refusal) refused.refusal = this.refusal;
         failure ??= this.failure ?? handshakeError(event, target);
       });
     }

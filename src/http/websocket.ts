@@ -64,6 +64,11 @@ export class DialWebSocket extends EventTarget {
   readonly url: string;
   /** Why the connection failed, in words, when it did. */
   failure?: DialError;
+  /**
+   * The server's answer when it refused the handshake (not 101): status and headers, no body.
+   * A Digest challenge is read from it, as curl answers a refused upgrade.
+   */
+  refusal?: Response;
   /** Called when the connection opens. */
   onopen: ((event: Event) => void) | null = null;
   /** Called with each message. */
@@ -256,6 +261,11 @@ export class DialWebSocket extends EventTarget {
     const response = parseHead(text);
     if (response.status !== 101) {
       conn.close();
+      try {
+        this.refusal = new Response(null, { status: response.status, headers: response.headers });
+      } catch {
+        // A status or header a Response cannot hold: there is no challenge to read.
+      }
       throw new Error(`invalid status code ${response.status}`);
     }
     const get = (name: string) =>

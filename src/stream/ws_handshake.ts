@@ -35,7 +35,26 @@ export function handshakeRequest(request: PreparedRequest): PreparedRequest {
   return { ...request, headers: request.headers.filter((h) => !isDefault(h)) };
 }
 
-/** Deno's message for a refused handshake, e.g. "Invalid status code: 401". */
+/**
+ * Whether a handshake refused with 401 carries a challenge the request's signer answers
+ * (Digest): the handshake is then sent once more with the answer, as curl answers a refused
+ * upgrade and `send()` a 401. A second refusal is the one shown.
+ *
+ * @param prepared the request the refused handshake was built from
+ * @param error why the handshake failed
+ * @param refusal the server's refusal (status and headers), when the socket kept it
+ * @returns true when the handshake should be sent again, now answerable
+ */
+export function answersChallenge(
+  prepared: PreparedRequest,
+  error: unknown,
+  refusal: Response | undefined,
+): boolean {
+  if (!(error instanceof StatusError) || error.status !== 401 || refusal?.status !== 401) {
+    return false;
+  }
+  return prepared.signer?.challenge?.(refusal) === true;
+}
 
 /**
  * Deno reports a refused handshake only through the error event's message.

@@ -9,9 +9,10 @@ import { displayUrl, requestHeaders, requestUrl } from "../http/build_request.ts
 import { withCredentials } from "../http/credentials.ts";
 import type { PreparedRequest, RequestSpec } from "../http/request_spec.ts";
 import { transportFetch, type TransportOptions } from "../http/client.ts";
-import { transportWebSocket } from "../http/websocket.ts";
+import { DialWebSocket, transportWebSocket } from "../http/websocket.ts";
 import { EventChannel, sleep } from "./event_channel.ts";
 import {
+  answersChallenge,
   handshakeError,
   handshakeRequest,
   subprotocolMismatch,
@@ -126,6 +127,8 @@ export class WebSocketSession {
   readonly #spec: RequestSpec;
   readonly #options: WebSocketSessionOptions;
   #socket?: WebSocket;
+  /** The last refused handshake's answer (a Digest challenge is read from it). */
+  #refusal: Response | undefined;
   #state: WebSocketState = "idle";
   #attempt = 0;
   #closingByClient = false;
@@ -302,13 +305,22 @@ export class WebSocketSession {
       fetch: this.#options.fetch ?? transportFetch(this.#options.transport),
       ...(this.#options.signal ? { signal: this.#options.signal } : {}),
     };
-    await withCredentials(this.#spec, credentials, (prepared) => this.#handshake(prepared), {
+    const handshake = async (prepared: PreparedRequest) => {
+      try {
+        await this.#handshake(prepared);
+      } catch (error) {
+        if (!answersChallenge(prepared, error, this.#refusal)) throw error;
+        await this.#handshake(prepared);
+      }
+    };
+    await withCredentials(this.#spec, credentials, handshake, {
       unauthorized: (outcome) =>
         !outcome.ok && outcome.error instanceof StatusError && outcome.error.status === 401,
     });
   }
 
   async #handshake(built: PreparedRequest): Promise<void> {
+    this.#refusal = undefined;
     const prepared = handshakeRequest(built.signer ? await built.signer.sign(built) : built);
     this.#attempt++;
     this.#state = "connecting";
@@ -353,8 +365,10 @@ export class WebSocketSession {
       };
       if (this.#options.signal?.aborted) return onAbort();
       this.#options.signal?.addEventListener("abort", onAbort, { once: true });
-      const failed = (event: Event) =>
+      const failed = (event: Event) => {
+        this.#refusal = socket instanceof DialWebSocket ? socket.refusal : undefined;
         fail(create.explain?.(socket, event) ?? handshakeError(event, target));
+      };
       socket.onerror = failed;
       socket.onclose = failed;
       socket.onopen = () => {

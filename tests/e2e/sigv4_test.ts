@@ -193,9 +193,6 @@ Deno.test("sigv4: --curl gives curl --aws-sigv4; credentials are required; -B co
   assert.match(none.stderr, /--aws-sigv4 needs credentials/);
   const both = await dial(["GET", "http://127.0.0.1:9/b", "--aws-sigv4", SIGV4, "-B", "t"]);
   assert.match(both.stderr, /Conflicting flags --aws-sigv4 and -B/);
-  const ws = await dial(["ws", "ws://127.0.0.1:9/", "--aws-sigv4", SIGV4, "-u", "k:s"]);
-  assert.equal(ws.code, 2);
-  assert.match(ws.stderr, /--aws-sigv4 cannot be used with dial ws/);
 });
 
 async function sha256Hex(text: string): Promise<string> {
