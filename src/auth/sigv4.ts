@@ -19,8 +19,27 @@ export const UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD";
 
 const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
-/** Headers never signed: set or changed on the way (RFC 9110 hop by hop, agents, proxies). */
-const UNSIGNED_HEADERS = new Set(["authorization", "user-agent", "expect", "connection"]);
+/**
+ * Headers never signed: set or changed on the way (RFC 9110 hop by hop, agents, proxies and
+ * caches); the AWS SDK's signer (`@smithy/signature-v4`) leaves out the same ones.
+ */
+const UNSIGNED_HEADERS = new Set([
+  "authorization",
+  "cache-control",
+  "connection",
+  "expect",
+  "from",
+  "keep-alive",
+  "max-forwards",
+  "pragma",
+  "referer",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "user-agent",
+  "x-amzn-trace-id",
+]);
 
 const REGION = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d+$/;
 

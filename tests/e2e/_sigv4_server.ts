@@ -1,10 +1,14 @@
 /**
  * A small S3-style object store on 127.0.0.1 port 0 that verifies AWS Signature Version 4 on
  * every request, written from AWS's documentation independently of dial's signer (Web Crypto
- * here, node:crypto there). No S3 server from npm or Debian verifies SigV4 (s3rver accepts any
- * V4 signature), so this one is cross-checked with curl --aws-sigv4's signatures in the tests.
+ * here, node:crypto there), and accepts a signature only when `aws4` and the AWS SDK's
+ * `@smithy/signature-v4` compute the same one (`_sigv4_independent.ts`). No S3 server from npm
+ * or Debian verifies SigV4 (s3rver accepts any V4 signature); curl --aws-sigv4's signatures
+ * are checked by the same three in the tests. A WebSocket upgrade that passes is echoed.
  * @module
  */
+
+import { independentSignatures } from "./_sigv4_independent.ts";
 
 /** A verdict the server recorded. */
 export interface Verdict {
@@ -129,6 +133,24 @@ export function startSigV4Server(
     for (const part of [scopeRegion!, service!, "aws4_request"]) key = await hmac(key, part);
     const expected = (await hmac(key, stringToSign)).toHex();
     if (expected !== signature) return refuse("signature does not match");
+    // The same, as aws4 and the AWS SDK's signer compute it.
+    const independent = await independentSignatures({
+      method: request.method,
+      url,
+      headers: Object.fromEntries(names.map((n) => [n, (request.headers.get(n) ?? "").trim()])),
+      body,
+      region: scopeRegion!,
+      service: service!,
+      accessKeyId: keyId!,
+      secretAccessKey: secret,
+      ...(expectedToken !== undefined ? { sessionToken: expectedToken } : {}),
+    });
+    if (independent.aws4 !== signature) {
+      return refuse(`aws4 computes another signature (signed ${signedHeaders})`);
+    }
+    if (independent.smithy !== signature) {
+      return refuse(`@smithy/signature-v4 computes another signature (signed ${signedHeaders})`);
+    }
     verdicts.push({
       method: request.method,
       path: url.pathname,
@@ -136,6 +158,11 @@ export function startSigV4Server(
       signedHeaders: signedHeaders!,
       payloadHash,
     });
+    if (request.headers.get("upgrade")?.toLowerCase() === "websocket") {
+      const { socket, response } = Deno.upgradeWebSocket(request);
+      socket.onmessage = (event) => socket.send(`signed ${event.data}`);
+      return response;
+    }
     if (url.pathname.startsWith("/redirect")) {
       return new Response(null, {
         status: 307,

@@ -211,3 +211,24 @@ Deno.test("sigv4: dial graphql and dial sse sign their requests too", async () =
     ["GET", "/events", true],
   ]);
 });
+
+Deno.test("sigv4: dial ws signs the upgrade GET; the store (and aws4, the AWS SDK's signer) accept it", async () => {
+  await using s3 = startSigV4Server({ [KEY]: SECRET });
+  const url = `${s3.origin.replace("http:", "ws:")}/stream?channel=a%20b`;
+  const result = await dial(
+    ["ws", url, "--aws-sigv4", SIGV4, "-u", `${KEY}:${SECRET}`, "--max-messages", "1"],
+    { stdin: "hello\n" },
+  );
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "signed hello\n");
+  assert.deepEqual(s3.verdicts.map((v) => [v.method, v.path, v.ok, v.signedHeaders]), [
+    ["GET", "/stream", true, "host;x-amz-content-sha256;x-amz-date"],
+  ]);
+  const wrong = await dial(
+    ["ws", url, "--aws-sigv4", SIGV4, "-u", `${KEY}:not-the-secret`],
+    { stdin: "hello\n" },
+  );
+  assert.equal(wrong.code, 4, wrong.stderr);
+  assert.match(wrong.stderr, /WebSocket handshake refused by 127\.0\.0\.1:\d+: HTTP 403/);
+  assert.equal(s3.verdicts[1]?.reason, "signature does not match");
+});
