@@ -71,18 +71,7 @@ export async function saveHttpRequest(
   } else if (authorization?.kind === "oauth2") {
     const { oauth2 } = authorization;
     const id = name ?? "dial";
-    const keyFlag = flags.oauth2ClientKey;
-    if (keyFlag === "@-") {
-      throw new UsageError("--save cannot keep --oauth2-client-key @-: stdin is read once", {
-        hint: "give the key as a file or @env:NAME to save the request",
-      });
-    }
-    const params: Record<string, string | string[]> = {};
-    for (const [param, value] of oauth2.params ?? []) {
-      const had = params[param];
-      params[param] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
-    }
-    const config: Record<string, unknown> = {
+    const config: Record<string, string> = {
       "Type": "OAuth2",
       "Grant Type": oauth2.flow === "client_credentials"
         ? "Client Credentials"
@@ -99,17 +88,6 @@ export async function saveHttpRequest(
       ...(oauth2.redirectUri ? { "Redirect URL": oauth2.redirectUri.href } : {}),
       ...(oauth2.username ? { "Username": oauth2.username } : {}),
       ...(oauth2.password ? { "Password": literal(oauth2.password.reveal()) } : {}),
-      ...(oauth2.deviceUrl ? { "Device Auth URL": oauth2.deviceUrl.href } : {}),
-      ...(oauth2.issuer ? { "Issuer": oauth2.issuer.href } : {}),
-      ...(oauth2.clientAuth && oauth2.clientAuth !== "basic"
-        ? { "Client Credentials": oauth2.clientAuth === "post" ? "in body" : oauth2.clientAuth }
-        : {}),
-      // The key as referenced on the command line (a path or @env:NAME), never its text.
-      ...(keyFlag !== undefined
-        ? { "Client Key": keyFlag.startsWith("@") ? keyFlag : `@${keyFlag}` }
-        : {}),
-      ...(oauth2.clientKeyAlg ? { "Client Key Algorithm": oauth2.clientKeyAlg } : {}),
-      ...(Object.keys(params).length ? { "Custom Request Parameters": params } : {}),
     };
     headers.push({ name: "Authorization", value: `Bearer {{$auth.token("${id}")}}` });
     await updatePrivateEnv(dirOf(path), {}, { [id]: config });
@@ -223,7 +201,7 @@ function relativeTo(dir: string, path: string): string {
 async function updatePrivateEnv(
   dir: string,
   variables: Record<string, string>,
-  auth: Record<string, Record<string, unknown>>,
+  auth: Record<string, Record<string, string>>,
 ): Promise<string> {
   const path = `${dir.replace(/\/$/, "")}/${PRIVATE_ENV_FILE}`;
   let data: Record<string, unknown> = {};

@@ -2,7 +2,7 @@
  * Request files' `Security.Auth` with the OAuth 2.0 breadth of the CLI flags, against
  * oidc-provider and oauth2-mock-server: JetBrains' "Device Authorization" grant and "Custom
  * Request Parameters" (with "Use"), and dial's "Issuer", "Client Credentials":
- * "private_key_jwt" with a "Client Key" by reference; and `--save` writing them for `dial run`.
+ * "private_key_jwt" with a "Client Key" by reference.
  */
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
@@ -212,61 +212,6 @@ Deno.test("run: Security.Auth private_key_jwt signs with a Client Key given by r
     none.stderr,
     /Missing "Client Key" in Security\.Auth "id": private_key_jwt signs with it/,
   );
-});
-
-Deno.test("run: a request saved with --oauth2-issuer, --oauth2-param and a client key runs from its file", async () => {
-  await using op = await startOidcProvider({
-    redirectUris: [],
-    resourceIndicators: true,
-    clientKeys: [{ ...rsa.publicKey.export({ format: "jwk" }), kid: "k" } as JsonWebKey],
-  });
-  await using target = api();
-  const dir = await Deno.makeTempDir({ prefix: "dial-save-oauth-" });
-  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
-  const env = { HOME: home, CLIENT_KEY: PEM };
-  const saved = await dial([
-    "GET",
-    `${target.origin}/me`,
-    "--oauth2",
-    "client_credentials",
-    "--oauth2-issuer",
-    op.origin,
-    "--oauth2-client-id",
-    OIDC_CLIENTS.jwt.id,
-    "--oauth2-client-key",
-    "@env:CLIENT_KEY",
-    "--oauth2-scope",
-    "api:read",
-    "--oauth2-param",
-    "resource=https://api.example.com/",
-    "--save",
-    `${dir}/api.http`,
-    "--name",
-    "me",
-  ], { env });
-  assert.equal(saved.code, 0, saved.stderr);
-  const privateEnv = JSON.parse(await Deno.readTextFile(`${dir}/http-client.private.env.json`));
-  assert.deepEqual(privateEnv.$shared.Security.Auth.me, {
-    "Type": "OAuth2",
-    "Grant Type": "Client Credentials",
-    "Client ID": OIDC_CLIENTS.jwt.id,
-    "Scope": "api:read",
-    "Issuer": `${op.origin}/`,
-    "Client Credentials": "private_key_jwt",
-    "Client Key": "@env:CLIENT_KEY",
-    "Custom Request Parameters": { "resource": "https://api.example.com/" },
-  });
-  assert.doesNotMatch(JSON.stringify(privateEnv), /BEGIN/);
-  await dial(["auth", "logout", "--all"], { env });
-  const run = await dial(["run", `${dir}/api.http`], { env });
-  assert.equal(run.code, 0, run.stderr);
-  assert.equal(op.grants.client_credentials, 2);
-  const claims = JSON.parse(
-    new TextDecoder().decode(
-      Uint8Array.fromBase64(target.seen[1]!.split(".")[1]!, { alphabet: "base64url" }),
-    ),
-  );
-  assert.equal(claims.aud, "https://api.example.com/");
 });
 
 Deno.test("run: Security.Auth refuses an unknown Use, a parameter dial sets, and an Implicit grant", async () => {
