@@ -1,8 +1,8 @@
 /**
  * Request files' `Security.Auth` with the OAuth 2.0 breadth of the CLI flags, against
- * oidc-provider and oauth2-mock-server: JetBrains' "Device Authorization" grant and "Custom
- * Request Parameters" (with "Use"), and dial's "Issuer", "Client Credentials":
- * "private_key_jwt" with a "Client Key" by reference.
+ * oidc-provider (and a token endpoint that keeps each form as sent): JetBrains' "Device
+ * Authorization" grant and "Custom Request Parameters" (with "Use"), and dial's "Issuer",
+ * "Client Credentials": "private_key_jwt" with a "Client Key" by reference.
  */
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
