@@ -115,6 +115,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     oauth: {
       ...(options.oauthCacheDir !== undefined ? { cacheDir: options.oauthCacheDir } : {}),
       openBrowser: loginFirst,
+      showDeviceCode: deviceLoginFirst,
     },
     ...(options.graphqlCacheDir !== undefined ? { graphqlCacheDir: options.graphqlCacheDir } : {}),
     isSession: (session) => keys.isSession(session),
@@ -309,6 +310,13 @@ function withSecurity(response: Response): Response {
 function loginFirst(): never {
   throw new AuthError("Log in first: this OAuth 2.0 flow needs a browser login", {
     hint: "press Log in in the auth panel",
+  });
+}
+
+/** The same for the device flow: its code is shown by the auth panel's Get token only. */
+function deviceLoginFirst(): never {
+  throw new AuthError("Log in first: this OAuth 2.0 flow shows a device code to enter", {
+    hint: "press Get token in the auth panel",
   });
 }
 

@@ -148,3 +148,24 @@ Deno.test("oauth2 device: without a device URL or issuer the flow is a usage err
   assert.equal(result.code, 2, result.stderr);
   assert.match(result.stderr, /The device_code flow needs --oauth2-device-url or --oauth2-issuer/);
 });
+
+Deno.test("oauth2 device: the library refuses a new device login that nothing would show", async () => {
+  const { oauth2Token } = await import("../../src/auth/oauth2/mod.ts");
+  let requests = 0;
+  await using stub = serve(() => {
+    requests++;
+    return Response.json({});
+  });
+  await assert.rejects(
+    oauth2Token({
+      flow: "device_code",
+      tokenUrl: new URL(`${stub.origin}/token`),
+      deviceUrl: new URL(`${stub.origin}/device`),
+      clientId: "tv",
+      port: 8484,
+      noCache: true,
+    }),
+    /The device_code flow cannot run here: nothing shows its user code/,
+  );
+  assert.equal(requests, 0);
+});

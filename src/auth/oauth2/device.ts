@@ -45,6 +45,12 @@ export async function deviceCodeGrant(
   request: TokenRequestOptions,
 ): Promise<TokenEntry> {
   const deviceUrl = options.deviceUrl;
+  if (!options.showDeviceCode) {
+    // Polling for a code nobody can see would only wait out the timeout.
+    throw new AuthError(
+      "The device_code flow cannot run here: nothing shows its user code (showDeviceCode)",
+    );
+  }
   if (!deviceUrl) {
     throw new UsageError("The device_code flow needs --oauth2-device-url", {
       remedy: { give: "device_url" },

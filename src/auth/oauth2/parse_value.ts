@@ -98,7 +98,8 @@ export interface OAuth2Options extends Omit<OAuth2Value, "tokenUrl"> {
   /**
    * Shows the device flow's user code and verification URI to the person logging in
    * (device_code). The CLI prints them to stderr (and opens the browser when asked); the
-   * desktop UI shows them in a dialog. Without it the code is shown nowhere.
+   * desktop UI shows them in a dialog. Without it a new device login is refused (the cache and
+   * refreshes still serve).
    */
   showDeviceCode?: (prompt: DeviceCodePrompt) => void | Promise<void>;
   /**
