@@ -149,9 +149,31 @@ export async function buildFileRequest(
 
 /**
  * JetBrains' `Basic user password`, `Basic user:password`, `Digest user password` (answered as
- * `--digest` does), `Bearer token`; else undefined.
+ * `--digest` does), `Bearer token`, and REST Client's and httpyac's
+ * `AWS key secret [token:…] [region:…] [service:…]` (signed as `--aws-sigv4` signs); else
+ * undefined.
  */
 function fileAuthorization(value: string): Authorization | undefined {
+  const aws = /^AWS\s+([^\s:]+)\s+(\S+)((?:\s+(?:token|region|service):\s*\S+)*)\s*$/i.exec(
+    value.trim(),
+  );
+  if (aws) {
+    const option = (name: string) =>
+      new RegExp(`\\b${name}:\\s*(\\S+)`, "i").exec(aws[3] ?? "")?.[1];
+    const [token, region, service] = [option("token"), option("region"), option("service")];
+    return {
+      kind: "aws-sigv4",
+      sigv4: {
+        provider1: "aws",
+        provider2: "amz",
+        accessKeyId: aws[1]!,
+        secretAccessKey: new Secret(aws[2]!),
+        ...(token ? { sessionToken: new Secret(token) } : {}),
+        ...(region ? { region } : {}),
+        ...(service ? { service } : {}),
+      },
+    };
+  }
   const digest = /^Digest\s+(\S+)\s+(.+)$/i.exec(value.trim());
   // A Digest header already written out (username="…", …) is sent as it is.
   if (digest && !/=\s*"/.test(value)) {
