@@ -176,6 +176,13 @@ Deno.test("run: Security.Auth private_key_jwt signs with a Client Key given by r
   assert.equal(result.code, 0, result.stderr);
   assert.equal(op.grants.client_credentials, 1);
   assert.match(target.seen[0] ?? "", /^Bearer \S+/);
+  // dial test runs the same step (the token now from the cache).
+  const tested = await dial(["test", `${byEnv}/api.http`, "--env", "dev"], {
+    env: { HOME: home, CLIENT_KEY: PEM },
+  });
+  assert.equal(tested.code, 0, tested.stderr);
+  assert.equal(op.grants.client_credentials, 1);
+  assert.equal(target.seen[1], target.seen[0]);
   // A file reference, from the private file.
   const keyFile = `${home}/client.pem`;
   await Deno.writeTextFile(keyFile, PEM);
@@ -189,6 +196,7 @@ Deno.test("run: Security.Auth private_key_jwt signs with a Client Key given by r
   });
   assert.equal(fromFile.code, 0, fromFile.stderr);
   assert.equal(op.grants.client_credentials, 2);
+  assert.equal(target.seen.length, 3);
   // The key's text in the shared (committed) file: refused before anything is sent.
   const literal = await project(target.origin, { ...config, "Client Key": PEM });
   const refused = await dial(["run", `${literal}/api.http`, "--env", "dev"], {
@@ -201,7 +209,7 @@ Deno.test("run: Security.Auth private_key_jwt signs with a Client Key given by r
   );
   assert.doesNotMatch(refused.stderr, /BEGIN|PRIVATE/);
   assert.equal(op.grants.client_credentials, 2);
-  assert.equal(target.seen.length, 2);
+  assert.equal(target.seen.length, 3);
   // Missing key: named.
   const missing = await project(target.origin, { ...config, "Client Key": undefined });
   const none = await dial(["run", `${missing}/api.http`, "--env", "dev"], {
