@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { serve, type TestServer } from "../_helpers.ts";
 import { startUiServer, type UiServer } from "../../src/ui/server.ts";
 import { sessionOf } from "../ui/_session.ts";
+import { hasLighttpd, startDigestGate } from "./_lighttpd.ts";
 
 const NO_ASSETS = { js: "", css: "" };
 
@@ -286,4 +287,40 @@ Deno.test("ui stream bridge: a plain GET is refused with a 400 in words", async 
       hint: "the stream tabs open this endpoint with new WebSocket()",
     },
   });
+});
+
+Deno.test({
+  name:
+    "ui stream bridge: the auth panel's Digest answers lighttpd's challenge on the WebSocket handshake",
+  ignore: !hasLighttpd,
+  async fn() {
+    await using backend = serve((request) => {
+      const { socket, response } = Deno.upgradeWebSocket(request);
+      socket.onmessage = (event) => socket.send(`echo: ${event.data}`);
+      return response;
+    });
+    await using gate = await startDigestGate(backend.port, { ann: "pw" }, "SHA-256");
+    await using ui = await startUiServer({ assets: NO_ASSETS });
+    const bridge = await openBridge(ui, await sessionOf(ui));
+    bridge.socket.send(JSON.stringify({
+      type: "start",
+      kind: "ws",
+      request: {
+        url: `${gate.origin.replace("http:", "ws:")}/chat`,
+        auth: { kind: "digest", username: "ann", password: "pw" },
+      },
+    }));
+    await bridge.next((e) => e.type === "open");
+    bridge.socket.send(JSON.stringify({ type: "send", text: "hi" }));
+    const echo = await bridge.next((e) => e.type === "message" && e.direction === "in");
+    assert.equal(echo.text, "echo: hi");
+    assert.equal(
+      bridge.events.filter((e) => e.type === "connecting").length,
+      2,
+      "the challenge, then the answer",
+    );
+    bridge.socket.send(JSON.stringify({ type: "close" }));
+    await bridge.next((e) => e.type === "end");
+    await bridge.closed;
+  },
 });
