@@ -55,7 +55,7 @@ export async function independentSignatures(
   request: SignedRequest,
 ): Promise<{ aws4: string; smithy: string }> {
   const { url } = request;
-  const signed = aws4.sign({
+  const signer = new aws4.RequestSigner({
     method: request.method,
     host: request.headers.host,
     path: `${url.pathname}${url.search}`,
@@ -69,6 +69,9 @@ export async function independentSignatures(
     secretAccessKey: request.secretAccessKey,
     ...(request.sessionToken ? { sessionToken: request.sessionToken } : {}),
   });
+  // With doNotModifyHeaders aws4 would take the time from the clock, not from x-amz-date.
+  signer.datetime = request.headers["x-amz-date"] ?? "";
+  const signed = signer.sign();
   const query: Record<string, string | string[]> = {};
   for (const [name, value] of url.searchParams) {
     const had = query[name];
