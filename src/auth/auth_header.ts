@@ -67,11 +67,10 @@ export function basicAuthorization(username: string, password: Secret): Secret {
 
 /**
  * The per-request signer of a scheme whose credentials depend on each request (Digest, AWS
- * SigV4), or
- * none. Its module is loaded only for that scheme.
+ * SigV4, an OAuth 2.0 token bound by DPoP), or none. Its module is loaded only for that scheme.
  *
  * @param authorization the request's authorization
- * @returns the signer, or undefined for Basic, Bearer and OAuth 2.0
+ * @returns the signer, or undefined for Basic, Bearer and OAuth 2.0 Bearer tokens
  */
 export async function requestSigner(
   authorization: Authorization,
@@ -87,6 +86,12 @@ export async function requestSigner(
       new URL("./sigv4.ts", import.meta.url).href
     );
     return sigv4Signer(authorization.sigv4);
+  }
+  if (authorization.kind === "oauth2" && authorization.oauth2.dpop) {
+    const { dpopSigner }: typeof import("./oauth2/dpop.ts") = await import(
+      new URL("./oauth2/dpop.ts", import.meta.url).href
+    );
+    return dpopSigner(authorization.oauth2);
   }
   return undefined;
 }

@@ -102,6 +102,10 @@ export const OAUTH2_EXTRA_FLAGS = flags([
   },
   { long: "oauth2-no-cache", help: "neither read nor write the token cache" },
   {
+    long: "oauth2-dpop",
+    help: "bind the token to a key of this run (DPoP, RFC 9449): a proof on every request",
+  },
+  {
     long: "oauth2-issuer",
     value: "url",
     help: "discover the endpoints from this issuer's metadata (OpenID Connect, RFC 8414)",

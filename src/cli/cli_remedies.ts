@@ -48,7 +48,7 @@ export const CLI_REMEDIES: RemedyWords = {
     script_sandbox: "scripts run sandboxed: only client, request and response are available",
     file_format: "see the request file format in docs/request-files.md",
     dpop:
-      "register the client without DPoP-bound access tokens, or ask the provider for Bearer tokens",
+      "add --oauth2-dpop to bind the token to a key of this run, or ask the provider for Bearer tokens",
     key_algorithm: "RS256 and PS256 need an RSA key, ES256 an EC key on P-256",
     issuer: "check --oauth2-issuer, or give the endpoints with --oauth2-token-url",
   },

@@ -132,6 +132,7 @@ export async function parseOAuth2Flags(
     ...(values.oauth2ClientKeyAlg ? { clientKeyAlg: values.oauth2ClientKeyAlg } : {}),
     ...(redirectUri ? { redirectUri } : {}),
     ...(values.oauth2NoCache ? { noCache: true } : {}),
+    ...(values.oauth2Dpop ? { dpop: true } : {}),
     ...(values.oauth2Scope !== undefined ? { scope: values.oauth2Scope } : {}),
     ...(params.length ? { params } : {}),
     ...(authUrl ? { authUrl } : {}),

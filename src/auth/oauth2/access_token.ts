@@ -27,6 +27,8 @@ export interface OAuth2Token {
   source: "cache" | "new";
   /** Timestamps of the token, without the token itself. */
   state: TokenState;
+  /** The token's type as the provider named it (`Bearer`, or `DPoP` with `--oauth2-dpop`). */
+  tokenType: string;
 }
 
 /**
@@ -95,7 +97,8 @@ export async function oauth2Token(
 }
 
 /**
- * Computes `Bearer <access token>` for a request (what `authorizationHeader` calls).
+ * Computes `Bearer <access token>` for a request (what `authorizationHeader` calls), or
+ * `DPoP <access token>` for a DPoP-bound one.
  *
  * @param options the parsed `--oauth2` value and flags
  * @param authorize fetch, signal, forceRefresh, and a callback told the token's source
@@ -107,7 +110,9 @@ export async function oauth2Authorization(
 ): Promise<Secret> {
   const token = await oauth2Token(options, authorize);
   authorize.onOAuth2Token?.(token.source);
-  return new Secret(`Bearer ${token.accessToken.reveal()}`);
+  // A DPoP-bound token goes with its scheme; dpop.ts adds each request's proof.
+  const scheme = options.dpop && /^dpop$/i.test(token.tokenType) ? "DPoP" : "Bearer";
+  return new Secret(`${scheme} ${token.accessToken.reveal()}`);
 }
 
 /**
@@ -127,10 +132,11 @@ export function isFresh(entry: TokenEntry, now: number): boolean {
 
 /**
  * @param options the OAuth 2.0 options
- * @returns the file store, or the in-memory store with `noCache`
+ * @returns the file store, or the in-memory store with `noCache` or `dpop`
  */
 export function tokenStore(options: OAuth2Options): TokenStore {
-  return options.noCache ? memoryTokenStore() : fileTokenStore(options.cacheDir);
+  // A DPoP-bound token is no use without the process's key: it is never written.
+  return options.noCache || options.dpop ? memoryTokenStore() : fileTokenStore(options.cacheDir);
 }
 
 async function newGrant(
@@ -209,7 +215,12 @@ function report(options: OAuth2Options, error: unknown, suffix = ""): void {
 }
 
 function result(entry: TokenEntry, source: "cache" | "new"): OAuth2Token {
-  return { accessToken: new Secret(entry.accessToken), source, state: tokenState(entry) };
+  return {
+    accessToken: new Secret(entry.accessToken),
+    source,
+    state: tokenState(entry),
+    tokenType: entry.tokenType,
+  };
 }
 
 /**

@@ -113,7 +113,7 @@ export async function deviceCodeGrant(
           client,
           auth,
           device.device_code,
-          httpOptions(request, options),
+          await httpOptions(request, options),
         );
         return await oauth.processDeviceCodeResponse(as, client, response);
       });

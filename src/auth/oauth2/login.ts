@@ -109,7 +109,7 @@ export async function authorizationCodeGrant(
         callback,
         redirectUri.href,
         verifier,
-        httpOptions(request, options),
+        await httpOptions(request, options),
       );
       return await oauth.processAuthorizationCodeResponse(
         await withIssuer(as, options, response),

@@ -86,6 +86,12 @@ export interface OAuth2Options extends Omit<OAuth2Value, "tokenUrl"> {
   timeout?: number;
   /** Keep tokens in memory only, never in the cache directory (`--oauth2-no-cache`). */
   noCache?: boolean;
+  /**
+   * Bind the token to a key of this process (DPoP, RFC 9449, `--oauth2-dpop`): token requests
+   * carry a proof, and each request sends `Authorization: DPoP <token>` with a proof of its
+   * own. Such tokens are kept in memory only.
+   */
+  dpop?: boolean;
   /** The token cache directory; default `$XDG_CACHE_HOME/dial` or the platform's cache directory. */
   cacheDir?: string;
   /**

@@ -9,6 +9,7 @@ import { AuthError, DialError, networkError, ProviderError, UsageError } from ".
 
 export { ProviderError };
 import { oauth2ParamsFor, type ResolvedOAuth2Options } from "./parse_value.ts";
+import { dpopKeyPair } from "./dpop.ts";
 import { providerError, withRemedy } from "./provider_error.ts";
 import { readTokenResponse } from "./token_response.ts";
 import { boundedTokenFetch } from "./token_fetch.ts";
@@ -148,24 +149,30 @@ const BASIC_REMEDY = { use: "client_secret_post" } as const;
 
 /**
  * @param request fetch and signal
- * @param options the OAuth 2.0 options: the token URL and where warnings go
- * @returns oauth4webapi request options: injected fetch within a time and a size limit
+ * @param options the OAuth 2.0 options: the token URL, where warnings go, DPoP
+ * @returns oauth4webapi request options (with a DPoP handle under `--oauth2-dpop`): injected fetch within a time and a size limit
  * ({@link boundedTokenFetch}) whose token responses are read as providers write them
  * ({@link readTokenResponse}), plain http allowed (the user named the URL), the signal
  */
-export function httpOptions(
+export async function httpOptions(
   request: TokenRequestOptions,
   options: ResolvedOAuth2Options,
-): oauth.TokenEndpointRequestOptions {
+): Promise<oauth.TokenEndpointRequestOptions> {
   const fetchFn = boundedTokenFetch(request.fetch);
   const warn = (message: string) => options.notify?.({ kind: "token_response", message });
   const tokenParams = oauth2ParamsFor(options, "token");
+  const dpop = options.dpop ? oauth.DPoP({}, await dpopKeyPair(options)) : undefined;
   return {
     [oauth.allowInsecureRequests]: true,
     ...(tokenParams.length ? { additionalParameters: tokenParams } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
+    ...(dpop ? { DPoP: dpop } : {}),
     [oauth.customFetch]: async (url: string, init: RequestInit) =>
-      await readTokenResponse(await fetchFn(url, init), { tokenUrl: options.tokenUrl, warn }),
+      await readTokenResponse(await fetchFn(url, init), {
+        tokenUrl: options.tokenUrl,
+        warn,
+        ...(options.dpop ? { dpop: true } : {}),
+      }),
   };
 }
 
@@ -199,7 +206,7 @@ export async function silentGrant(
         auth,
         "password",
         parameters,
-        httpOptions(request, options),
+        await httpOptions(request, options),
       );
       return await oauth.processGenericTokenEndpointResponse(
         await withIssuer(as, options, response),
@@ -214,7 +221,7 @@ export async function silentGrant(
       client,
       auth,
       parameters,
-      httpOptions(request, options),
+      await httpOptions(request, options),
     );
     return await oauth.processClientCredentialsResponse(
       await withIssuer(as, options, response),
@@ -247,7 +254,7 @@ export async function refreshGrant(
       client,
       auth,
       entry.refreshToken ?? "",
-      httpOptions(request, options),
+      await httpOptions(request, options),
     );
     return await oauth.processRefreshTokenResponse(
       await withIssuer(as, options, response),

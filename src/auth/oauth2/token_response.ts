@@ -1,8 +1,8 @@
 /**
  * Token endpoint responses read as providers write them, before oauth4webapi validates them:
  * an `error` member in a 200 (GitHub) is the provider's error, a response without `token_type`
- * is a Bearer token (with a warning), and a DPoP-bound token is refused, since dial sends
- * `Authorization: Bearer`.
+ * is a Bearer token (with a warning), and a DPoP-bound token is refused unless the request
+ * carried a DPoP proof (`--oauth2-dpop`).
  * @module
  */
 import { AuthError } from "../../errors.ts";
@@ -15,6 +15,8 @@ export interface TokenResponseOptions {
   tokenUrl: URL;
   /** Told about a token response dial had to repair (a missing `token_type`). */
   warn?: (text: string) => void;
+  /** The request carried a DPoP proof (`--oauth2-dpop`): a DPoP-bound token is expected. */
+  dpop?: boolean;
 }
 
 /**
@@ -66,9 +68,10 @@ export async function readTokenResponse(
     return rebuilt(JSON.stringify({ ...body, token_type: "Bearer" }));
   }
   const type = typeof body.token_type === "string" ? body.token_type : String(body.token_type);
+  if (type.toLowerCase() === "dpop" && options.dpop) return rebuilt(text);
   if (type.toLowerCase() === "dpop") {
     throw new AuthError(
-      `${where}: the provider issued a DPoP-bound token (token_type "DPoP"), which must be sent with a DPoP proof; dial sends Bearer tokens only`,
+      `${where}: the provider issued a DPoP-bound token (token_type "DPoP"), which must be sent with a DPoP proof`,
       { remedy: { check: "dpop" } },
     );
   }
