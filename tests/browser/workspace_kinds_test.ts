@@ -241,6 +241,15 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
         "### copy\n# @name copy\nGET {{sse}}/events?user={{user}}\nAccept: text/event-stream\n",
       );
       await page.getByText("events.http #1 (copy)").waitFor();
+      // Detached, the tab keeps its fields and Ctrl+S no longer writes a file.
+      await page.getByRole("button", { name: "Detach from events.http" }).click();
+      await page.getByText("events.http #1 (copy)").waitFor({ state: "detached" });
+      assert.equal(
+        await page.getByLabel("SSE endpoint").inputValue(),
+        "{{sse}}/events?user={{user}}",
+      );
+      await page.keyboard.press("Control+s");
+      await page.getByRole("status").filter({ hasText: "not from a file: use Save as" }).waitFor();
     },
   );
 

@@ -286,6 +286,23 @@ export async function saveKind(kind: StreamKind): Promise<string> {
 }
 
 /**
+ * Detaches a tab from its file: it keeps its fields, and Ctrl/Cmd+S no longer writes them.
+ *
+ * @param kind the tab
+ */
+export function detachKind(kind: StreamKind): void {
+  const next = { ...kindSources.peek() };
+  delete next[kind];
+  kindSources.value = next;
+  const saved = { ...savedDrafts.peek() };
+  delete saved[kind];
+  savedDrafts.value = saved;
+  const notes = { ...kindNotes.peek() };
+  delete notes[kind];
+  kindNotes.value = notes;
+}
+
+/**
  * After "Save as": the tab now holds the request appended to `file`.
  *
  * @param kind the tab

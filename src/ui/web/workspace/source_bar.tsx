@@ -5,6 +5,7 @@
  */
 import type { JSX } from "preact";
 import {
+  detachKind,
   kindNotes,
   kindSources,
   noteKind,
@@ -47,6 +48,15 @@ export function SourceBar(props: { kind: StreamKind }): JSX.Element | null {
             onClick={() => void saveKindNow(props.kind)}
           >
             Save
+          </button>
+          <button
+            type="button"
+            class="icon"
+            aria-label={`Detach from ${place.path}`}
+            title="Keep the fields here, and stop saving them into the file"
+            onClick={() => detachKind(props.kind)}
+          >
+            ×
           </button>
         </>
       )}
