@@ -88,11 +88,17 @@ second
 # @name events
 GET {{sse}}/events?user={{user}}
 Accept: text/event-stream
+
+### gql2
+# @name gql2
+GRAPHQL ${gql}/graphql
+
+query { who }
 `;
 
 async function openFromSidebar(page: Page, name: string): Promise<void> {
   const sidebar = page.getByRole("navigation", { name: "Workspace" });
-  const request = sidebar.getByRole("button", { name });
+  const request = sidebar.getByRole("button", { name, exact: true });
   if (!(await request.isVisible())) {
     await sidebar.getByRole("button", { name: "streams.http", exact: true }).click();
   }
@@ -151,6 +157,17 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
       await page.keyboard.press("Control+a");
       await page.keyboard.insertText("query Q($n: Int) { echo(n: $n) who }");
       await page.getByText("streams.http #1 (gql) •").waitFor();
+      // Another GRAPHQL request would replace the tab's: it asks first, and No keeps the edits.
+      const asked = new Promise<string>((resolve) =>
+        page.once("dialog", (dialog) => {
+          resolve(dialog.message());
+          void dialog.dismiss();
+        })
+      );
+      await openFromSidebar(page, "GRAPHQL gql2");
+      assert.match(await asked, /Discard the unsaved edits of streams\.http #1/);
+      await page.getByText("streams.http #1 (gql) •").waitFor();
+      await page.getByLabel("Query", { exact: true }).click();
       await page.keyboard.press("Control+s");
       await page.getByText("streams.http #1 (gql)", { exact: true }).waitFor();
       await page.getByRole("status").filter({ hasText: "Saved to streams.http" }).waitFor();
@@ -254,10 +271,12 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
   );
 
   await t.step("dial run reads and runs what the UI wrote", async () => {
+    gql.authorizations.length = 0;
     const result = await dial(["run", file, "--env", "dev"]);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /"echo":3,"who":"yoga"/);
-    assert.equal(gql.authorizations.at(-1), "Bearer s3cr3t-dev");
+    // gql with the private token, then gql2 without one.
+    assert.deepEqual(gql.authorizations, ["Bearer s3cr3t-dev", ""]);
     assert.equal(ws.users.at(-1), "ann-2");
     // Its two messages, after the UI's two; both echoed back, so both arrived.
     await ws.receivedCount(4);

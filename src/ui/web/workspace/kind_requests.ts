@@ -135,6 +135,19 @@ export function kindOf(request: HttpRequest): RequestKind {
 export function openKindRequest(file: OpenedFile, request: HttpRequest): boolean {
   const kind = kindOf(request);
   if (kind === "http") return false;
+  const held = kindSources.peek()[kind];
+  const same = held?.path === file.path && held.index === request.index;
+  // The tab holds one request: another one replaces it, not its unsaved edits unasked.
+  if (same && unsavedKinds.peek().has(kind)) {
+    selectedTab.value = kind;
+    return true;
+  }
+  if (
+    held && unsavedKinds.peek().has(kind) &&
+    !globalThis.confirm(`Discard the unsaved edits of ${held.path} #${held.index}?`)
+  ) {
+    return true;
+  }
   fill(kind, request);
   kindSources.value = {
     ...kindSources.peek(),
