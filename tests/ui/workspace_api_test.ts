@@ -120,3 +120,34 @@ Deno.test("ui workspace: write in place, refused when the file changed on disk; 
   assert.equal((await call(server, session, "delete", { path: "sub/moved.http" })).status, 200);
   await assert.rejects(Deno.stat(`${ws.root}/sub/moved.http`), Deno.errors.NotFound);
 });
+
+Deno.test("ui workspace: an import never writes through a link out of the folder, nor over a file unasked", async () => {
+  await using ws = await workspaceWithLinks();
+  await using server = await startUiServer({ assets: ASSETS, workspace: ws.root });
+  const session = await sessionOf(server);
+  // out.http links to a file outside: a dropped out.http must not replace that file.
+  const dropped = { name: "out.http", text: "GET http://127.0.0.1/dropped\n" };
+  for (const overwrite of [false, true]) {
+    const { status, json } = await call(server, session, "import", {
+      sources: [dropped],
+      overwrite,
+    });
+    assert.equal(status, 400);
+    assert.match(json.error.message, /outside the workspace/);
+  }
+  assert.equal(await Deno.readTextFile(`${ws.outside}/secret.http`), "GET http://secret/\n");
+  // A folder in the name is dropped: the file lands at the top of the workspace.
+  const named = { name: "../../linked/x.http", text: "GET http://127.0.0.1/x\n" };
+  assert.equal((await call(server, session, "import", { sources: [named] })).status, 200);
+  assert.equal(await Deno.readTextFile(`${ws.root}/x.http`), named.text);
+  await assert.rejects(Deno.stat(`${ws.outside}/x.http`), Deno.errors.NotFound);
+  // An existing file that would change: 409 until the page says overwrite.
+  const api = { name: "api.http", text: "GET http://127.0.0.1/new\n" };
+  const refused = await call(server, session, "import", { sources: [api] });
+  assert.equal(refused.status, 409);
+  assert.match(refused.json.error.message, /would change "api\.http"/);
+  assert.equal(await Deno.readTextFile(`${ws.root}/api.http`), "GET http://127.0.0.1/a\n");
+  const replaced = await call(server, session, "import", { sources: [api], overwrite: true });
+  assert.equal(replaced.status, 200);
+  assert.equal(await Deno.readTextFile(`${ws.root}/api.http`), api.text);
+});
