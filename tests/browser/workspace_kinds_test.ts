@@ -157,16 +157,18 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
       await page.keyboard.press("Control+a");
       await page.keyboard.insertText("query Q($n: Int) { echo(n: $n) who }");
       await page.getByText("streams.http #1 (gql) •").waitFor();
-      // Another GRAPHQL request would replace the tab's: it asks first, and No keeps the edits.
-      const asked = new Promise<string>((resolve) =>
-        page.once("dialog", (dialog) => {
-          resolve(dialog.message());
-          void dialog.dismiss();
-        })
-      );
+      // Another GRAPHQL request opens in a request tab of its own, with its own response; the
+      // first keeps its edits and its response.
       await openFromSidebar(page, "GRAPHQL gql2");
-      assert.match(await asked, /Discard the unsaved edits of streams\.http #1/);
+      const strip = page.getByRole("toolbar", { name: "Open GraphQL requests" });
+      await strip.getByRole("button", { name: "gql2", exact: true, pressed: true }).waitFor();
+      await page.getByText("streams.http #4 (gql2)", { exact: true }).waitFor();
+      await page.getByRole("button", { name: "Run", exact: true }).click();
+      await page.getByLabel("GraphQL response").getByText('"who": "yoga"').waitFor();
+      await strip.getByRole("button", { name: "gql", exact: true }).click();
       await page.getByText("streams.http #1 (gql) •").waitFor();
+      await page.getByLabel("GraphQL response").getByText('"echo": 7').waitFor();
+      await page.getByLabel("Query", { exact: true }).getByText("who }").waitFor();
       await page.getByLabel("Query", { exact: true }).click();
       await page.keyboard.press("Control+s");
       await page.getByText("streams.http #1 (gql)", { exact: true }).waitFor();
@@ -201,6 +203,13 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
       await using app = await openApp(browser, { workspace });
       const { page } = app;
       await page.getByLabel("Environment").selectOption("dev");
+      // After a restart the GraphQL request tabs are back, each with its own request.
+      await page.getByRole("tab", { name: "GraphQL" }).click();
+      const strip = page.getByRole("toolbar", { name: "Open GraphQL requests" });
+      await strip.getByRole("button", { name: "gql", exact: true, pressed: true }).waitFor();
+      await strip.getByRole("button", { name: "gql2", exact: true }).click();
+      await page.getByLabel("Query", { exact: true }).getByText("query { who }").waitFor();
+      await page.getByText("streams.http #4 (gql2)", { exact: true }).waitFor();
       await openFromSidebar(page, "WEBSOCKET feed");
       await page.getByRole("tab", { name: "WebSocket", selected: true }).waitFor();
       await page.getByRole("button", { name: "Connect" }).click();

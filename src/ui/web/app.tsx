@@ -29,6 +29,7 @@ import { VariablesLine } from "./workspace/environments.tsx";
 import { RunnerView } from "./workspace/runner.tsx";
 import { SidebarSplitter, sidebarWidth } from "./splitter.tsx";
 import { saveKindNow, SourceBar } from "./workspace/source_bar.tsx";
+import { KindTabs } from "./workspace/kind_tabs.tsx";
 
 const TABS: TabDef[] = [
   {
@@ -48,6 +49,7 @@ const TABS: TabDef[] = [
     label: "GraphQL",
     render: () => (
       <>
+        <KindTabs kind="graphql" />
         <SourceBar kind="graphql" />
         <VariablesLine kind="graphql" />
         <GraphqlTab />
@@ -59,6 +61,7 @@ const TABS: TabDef[] = [
     label: "WebSocket",
     render: () => (
       <>
+        <KindTabs kind="ws" />
         <SourceBar kind="ws" />
         <VariablesLine kind="ws" />
         <WebSocketTab />
@@ -70,6 +73,7 @@ const TABS: TabDef[] = [
     label: "SSE",
     render: () => (
       <>
+        <KindTabs kind="sse" />
         <SourceBar kind="sse" />
         <VariablesLine kind="sse" />
         <SseTab />

@@ -135,31 +135,65 @@ export function kindOf(request: HttpRequest): RequestKind {
 export function openKindRequest(file: OpenedFile, request: HttpRequest): boolean {
   const kind = kindOf(request);
   if (kind === "http") return false;
-  const held = kindSources.peek()[kind];
-  const same = held?.path === file.path && held.index === request.index;
-  // The tab holds one request: another one replaces it, not its unsaved edits unasked.
-  if (same && unsavedKinds.peek().has(kind)) {
-    selectedTab.value = kind;
-    return true;
-  }
-  if (
-    held && unsavedKinds.peek().has(kind) &&
-    !globalThis.confirm(`Discard the unsaved edits of ${held.path} #${held.index}?`)
-  ) {
-    return true;
-  }
-  fill(kind, request);
-  kindSources.value = {
-    ...kindSources.peek(),
-    [kind]: {
-      path: file.path,
-      index: request.index,
-      ...(request.name ? { name: request.name } : {}),
-    },
+  const place: RequestPlace = {
+    path: file.path,
+    index: request.index,
+    ...(request.name ? { name: request.name } : {}),
   };
-  remember(kind);
   selectedTab.value = kind;
+  // The request tabs show the tab that holds it already, or open a new one for it.
+  if (beforeOpen(kind, place) === "shown") return true;
+  fill(kind, request);
+  kindSources.value = { ...kindSources.peek(), [kind]: place };
+  remember(kind);
   return true;
+}
+
+let beforeOpen: (kind: StreamKind, place: RequestPlace) => "shown" | "new" = () => "new";
+
+/**
+ * @param hook called before a file's request opens in a tab: "shown" when a request tab holds
+ *   it already (and is now shown), "new" when the fields are to be filled (a new tab is shown)
+ */
+export function setBeforeOpen(
+  hook: (kind: StreamKind, place: RequestPlace) => "shown" | "new",
+): void {
+  beforeOpen = hook;
+}
+
+/**
+ * What a request tab keeps of the tab's file state while another is shown.
+ *
+ * @param kind the tab
+ * @returns its source and its fields as last opened or saved
+ */
+export function fileStateOf(kind: StreamKind): { source?: RequestPlace; saved?: string } {
+  const source = kindSources.peek()[kind];
+  const saved = savedDrafts.peek()[kind];
+  return { ...(source ? { source } : {}), ...(saved !== undefined ? { saved } : {}) };
+}
+
+/**
+ * Shows a request tab's file state.
+ *
+ * @param kind the tab
+ * @param state its source and its fields as last opened or saved
+ */
+export function setFileState(
+  kind: StreamKind,
+  state: { source?: RequestPlace; saved?: string },
+): void {
+  const sources = { ...kindSources.peek() };
+  const saved = { ...savedDrafts.peek() };
+  if (state.source) sources[kind] = state.source;
+  else delete sources[kind];
+  if (state.saved !== undefined) saved[kind] = state.saved;
+  else delete saved[kind];
+  kindSources.value = sources;
+  savedDrafts.value = saved;
+  const notes = { ...kindNotes.peek() };
+  delete notes[kind];
+  kindNotes.value = notes;
 }
 
 /** Shows a request's fields in its tab. */
@@ -304,15 +338,7 @@ export async function saveKind(kind: StreamKind): Promise<string> {
  * @param kind the tab
  */
 export function detachKind(kind: StreamKind): void {
-  const next = { ...kindSources.peek() };
-  delete next[kind];
-  kindSources.value = next;
-  const saved = { ...savedDrafts.peek() };
-  delete saved[kind];
-  savedDrafts.value = saved;
-  const notes = { ...kindNotes.peek() };
-  delete notes[kind];
-  kindNotes.value = notes;
+  setFileState(kind, {});
 }
 
 /**
