@@ -83,7 +83,8 @@ export const CLI_REMEDIES: RemedyWords = {
     url_encoding: "percent-encode spaces and other characters a URL cannot hold (a space is %20)",
     proxy_url: "give http://host:port, optionally http://user:pass@host:port",
     oauth2: OAUTH2_SHAPE,
-    pem: "--cacert, --cert and --key take PEM files (--key unencrypted)",
+    pem:
+      "--cacert, --cert and --key take PEM files, --key unencrypted (openssl x509 -inform der converts DER, openssl pkey decrypts a key)",
     resolve: "give host:port:address, e.g. --resolve example.com:443:127.0.0.1",
     connect_to: "give host:port:host2:port2, e.g. --connect-to example.com:443:127.0.0.1:8443",
     variable: "write --var host=localhost:8080",

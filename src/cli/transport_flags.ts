@@ -8,7 +8,6 @@ import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors.ts";
 import type { TransportOptions, TransportPlan } from "../http/plan.ts";
 import { warn } from "../output/report.ts";
-import { Secret } from "../secret.ts";
 import { flags, type FlagValues } from "./declare.ts";
 
 /** What `-k` does and where it cannot help, for `--help` and docs/tls-proxies.md. */
@@ -90,22 +89,6 @@ export function curlTransportArgs(flags: TransportFlagValues): string[] {
   ];
 }
 
-async function readPem(path: string, flag: string): Promise<string> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    const why = error instanceof Deno.errors.NotFound ? "no such file" : (error as Error).message;
-    throw new UsageError(`Cannot read ${flag} "${path}": ${why}`);
-  }
-  if (!text.includes("-----BEGIN ")) {
-    throw new UsageError(`Invalid ${flag} "${path}": not a PEM file`, {
-      hint: "convert DER with: openssl x509 -inform der -in cert.der -out cert.pem",
-    });
-  }
-  return text;
-}
-
 /**
  * Turns the connection flags into transport options: reads the PEM files, checks the
  * values, and (with `verbose`) reports proxies and bridges on stderr. `-k` warns on stderr.
@@ -126,13 +109,15 @@ export async function parseTransportFlags(
       hint: "give both: --cert client.pem --key client.key",
     });
   }
-  if (flags.proxy) {
-    const { parseProxyUrl } = await import("../http/proxy.ts");
-    parseProxyUrl(flags.proxy, "--proxy");
-  }
-  const caCerts = await Promise.all(flags.cacert.map((path) => readPem(path, "--cacert")));
-  const cert = flags.cert === undefined ? undefined : await readPem(flags.cert, "--cert");
-  const key = flags.key === undefined ? undefined : await readPem(flags.key, "--key");
+  const { readTransportSettings } = await import("../http/transport_settings.ts");
+  const read = await readTransportSettings({
+    cacert: flags.cacert,
+    ...(flags.cert !== undefined ? { cert: flags.cert } : {}),
+    ...(flags.key !== undefined ? { key: flags.key } : {}),
+    ...(flags.insecure ? { insecure: true } : {}),
+    ...(flags.proxy !== undefined ? { proxy: flags.proxy } : {}),
+    ...(flags.noproxy !== undefined ? { noproxy: flags.noproxy } : {}),
+  }, { cacert: "--cacert", cert: "--cert", key: "--key", proxy: "--proxy" });
   const { describePlan, parseAddressOverrides } = await import("../http/plan.ts");
   parseAddressOverrides(flags.resolve, "--resolve");
   parseAddressOverrides(flags.connectTo, "--connect-to");
@@ -149,11 +134,7 @@ export async function parseTransportFlags(
     }
   };
   return {
-    ...(caCerts.length ? { caCerts } : {}),
-    ...(cert !== undefined && key !== undefined ? { cert, key: new Secret(key) } : {}),
-    ...(flags.insecure ? { insecure: true } : {}),
-    ...(flags.proxy !== undefined ? { proxy: flags.proxy } : {}),
-    ...(flags.noproxy !== undefined ? { noProxy: flags.noproxy } : {}),
+    ...read,
     ...(flags.connectTimeout !== undefined ? { connectTimeoutMs: flags.connectTimeout } : {}),
     ...(flags.resolve.length ? { resolve: flags.resolve } : {}),
     ...(flags.connectTo.length ? { connectTo: flags.connectTo } : {}),

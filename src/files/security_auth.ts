@@ -250,6 +250,35 @@ export interface SecurityAuthContext {
 }
 
 /**
+ * The OAuth 2.0 options of a `Security.Auth` configuration, its `{{variables}}` substituted:
+ * what {@link securityAuthToken} runs, and what a face asks the token cache about.
+ *
+ * @param environment the chosen environment
+ * @param id the configuration's id
+ * @param context scope, file, hooks
+ * @returns the options for dial's OAuth 2.0 token step
+ * @throws {UsageError} when the environment has no such configuration, or it is incomplete
+ */
+export async function securityAuthOptions(
+  environment: Environment | undefined,
+  id: string,
+  context: Pick<SecurityAuthContext, "scope" | "path" | "hooks">,
+): Promise<OAuth2Options> {
+  const config = environment?.auth.get(id);
+  if (!config) {
+    throw new UsageError(
+      `${context.path}: {{$auth.token("${id}")}} names no Security.Auth configuration of the environment`,
+      { details: { name: id }, remedy: { write: "security_auth" } },
+    );
+  }
+  return oauth2FromConfig(
+    id,
+    await resolvedConfig(id, config, environment, context),
+    context.hooks,
+  );
+}
+
+/**
  * Gets the access token of a `Security.Auth` configuration (`{{$auth.token("id")}}`) through
  * dial's OAuth 2.0 step: cached tokens, refresh, the grant, the browser login.
  *
@@ -268,8 +297,7 @@ export async function securityAuthToken(
   context: SecurityAuthContext,
 ): Promise<Secret> {
   const where = `${context.path}: {{$auth.${kind}("${id}")}}`;
-  const config = environment?.auth.get(id);
-  if (!config) {
+  if (!environment?.auth.get(id)) {
     throw new UsageError(`${where} names no Security.Auth configuration of the environment`, {
       details: { name: id },
       remedy: { write: "security_auth" },
@@ -278,8 +306,7 @@ export async function securityAuthToken(
   if (kind === "idToken") {
     throw new UsageError(`${where}: dial's OAuth 2.0 step keeps access tokens, not ID tokens`);
   }
-  const substituted = await resolvedConfig(id, config, environment, context);
-  const options = oauth2FromConfig(id, substituted, context.hooks);
+  const options = await securityAuthOptions(environment, id, context);
   const { oauth2Token } = await import("../auth/oauth2/access_token.ts");
   const send = context.send ?? {};
   const fetch = send.fetch ?? transportFetch(send.transport);
@@ -298,7 +325,7 @@ async function resolvedConfig(
   id: string,
   config: AuthConfig,
   environment: Environment | undefined,
-  context: SecurityAuthContext,
+  context: Pick<SecurityAuthContext, "scope" | "path">,
 ): Promise<AuthConfig> {
   const place = (key: string) => ({
     what: `"${key}" of Security.Auth "${id}"`,

@@ -171,6 +171,36 @@ export interface HttpRequestJson {
   file?: string;
 }
 
+/**
+ * The workspace's TLS and proxy settings as `dial`'s flags name them: paths (relative to the
+ * workspace) and switches, never a file's contents or a password.
+ */
+export interface ConnectionSettingsJson {
+  /** CA files to trust besides the default roots (`--cacert`). */
+  cacert?: string[];
+  /** Client certificate (`--cert`). */
+  cert?: string;
+  /** Its unencrypted key (`--key`). */
+  key?: string;
+  /** Skip certificate verification (`-k`). */
+  insecure?: boolean;
+  /** Proxy URL without credentials (`--proxy`). */
+  proxy?: string;
+  /** Hosts that bypass the proxy (`--noproxy`). */
+  noproxy?: string;
+}
+
+/** `POST /api/workspace/connection` and `…/connection/save` answer. */
+export interface ConnectionAnswer {
+  settings: ConnectionSettingsJson;
+  /** The `dial` flags that give the same settings. */
+  flags: string[];
+  /** Whether certificates go unverified (these settings, or `dial ui -k`). */
+  insecure: boolean;
+  /** Why the saved settings could not be used at start. */
+  error?: string;
+}
+
 /** A response as the browser sees it. */
 export interface ResponseJson {
   status: number;

@@ -18,6 +18,8 @@ import {
 } from "./guard.ts";
 import type { ApiContext } from "./api/http_api.ts";
 import { API_ROUTES } from "./api/routes.ts";
+import { loadConnection } from "./api/connection_api.ts";
+import { processEnv } from "../env.ts";
 import { errorJson, errorStatus } from "./api/error_json.ts";
 import { object, readJson, string } from "./api/decode.ts";
 import { BodyStore, type BodyStoreLimits } from "./api/body_store.ts";
@@ -112,6 +114,8 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     ...(workspace ? { workspace } : {}),
     fetch: options.fetch ?? transportFetch(options.transport),
     ...(options.transport ? { transport: options.transport } : {}),
+    connection: { base: options.transport ?? {}, settings: {}, ownFetch: !options.fetch },
+    env: options.transport?.env ?? processEnv,
     oauth: {
       ...(options.oauthCacheDir !== undefined ? { cacheDir: options.oauthCacheDir } : {}),
       openBrowser: loginFirst,
@@ -120,6 +124,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     ...(options.graphqlCacheDir !== undefined ? { graphqlCacheDir: options.graphqlCacheDir } : {}),
     isSession: (session) => keys.isSession(session),
   };
+  await loadConnection(context);
   const launch: { config?: GuardConfig } = {};
   const handler = (request: Request) => {
     if (!launch.config) return new Response(null, { status: 503 });

@@ -51,7 +51,7 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
         await marked.first().waitFor();
         assert.equal(
           await marked.filter({ hasText: "{{base}}" }).getAttribute("title"),
-          `base = ${target.origin}/dev (dev)`,
+          `base = ${target.origin}/dev (dev in http-client.env.json)`,
         );
         assert.equal(
           await page.locator(".body-editor .cm-variable-undefined").getAttribute("title"),
@@ -59,7 +59,9 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
         );
         // Another environment marks again without an edit.
         await sidebar.getByLabel("Environment").selectOption("prod");
-        await page.locator(`.body-editor .cm-variable[title="base = ${target.origin}/prod (prod)"]`)
+        await page.locator(
+          `.body-editor .cm-variable[title="base = ${target.origin}/prod (prod in http-client.env.json)"]`,
+        )
           .waitFor();
         await sidebar.getByLabel("Environment").selectOption("dev");
         await line.getByText(`{{base}} = ${target.origin}/dev`).waitFor();

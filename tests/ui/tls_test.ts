@@ -33,7 +33,7 @@ Deno.test("ui server: a certificate failure reaches the app in words; dial ui --
           message:
             `Cannot verify the TLS certificate of localhost:${target.addr.port}: unknown issuer (not signed by a trusted certificate authority)`,
           hint:
-            "start dial ui with --cacert file.pem to trust its CA, or with -k to skip verification (insecure)",
+            "add its CA as a CA file in TLS and proxy settings, or tick Skip certificate checks there (insecure)",
         },
       });
     }

@@ -10,9 +10,10 @@ import type {
   OAuth2Options,
 } from "../../auth/oauth2/parse_value.ts";
 import type { TokenState } from "../../auth/oauth2/token_state.ts";
-import { object, readJson } from "./decode.ts";
+import { type JsonObject, object, readJson } from "./decode.ts";
+import { securityAuthOf } from "./environment_api.ts";
 import type { ApiContext } from "./http_api.ts";
-import { parseUiAuth } from "./spec_json.ts";
+import { parseUiAuth, type UiOAuthSettings } from "./spec_json.ts";
 import { ndjsonResponse } from "./ndjson.ts";
 import type { AuthTokenEvent, TokenStateJson } from "../protocol.ts";
 
@@ -26,9 +27,30 @@ function stateJson(state: TokenState | undefined): TokenStateJson | null {
   };
 }
 
-async function oauthOptions(request: Request, context: ApiContext): Promise<OAuth2Options> {
-  const json = object(await readJson(request), "request");
-  const { auth } = parseUiAuth(json.auth, context.oauth);
+/**
+ * The OAuth 2.0 options of a call: the auth panel's (`{auth}`), or an environment's
+ * `Security.Auth` configuration (`{securityAuth: {id, environment?, file?}}`), which a request
+ * from a file uses as `{{$auth.token("id")}}`. Both go through the same token step and cache.
+ */
+async function oauthOptions(
+  json: JsonObject,
+  context: ApiContext,
+  hooks: Pick<UiOAuthSettings, "openBrowser" | "showDeviceCode" | "notify"> = {},
+): Promise<OAuth2Options> {
+  if (json.securityAuth !== undefined) {
+    return await securityAuthOf(
+      object(json.securityAuth, "securityAuth"),
+      context.workspace,
+      {
+        ...(context.oauth?.cacheDir !== undefined ? { cacheDir: context.oauth.cacheDir } : {}),
+        ...(context.oauth?.openBrowser ? { openBrowser: context.oauth.openBrowser } : {}),
+        ...(hooks.openBrowser ? { openBrowser: hooks.openBrowser } : {}),
+        ...(hooks.showDeviceCode ? { showDeviceCode: hooks.showDeviceCode } : {}),
+        ...(hooks.notify ? { notify: hooks.notify } : {}),
+      },
+    );
+  }
+  const { auth } = parseUiAuth(json.auth, { ...context.oauth, ...hooks });
   if (auth.authorization?.kind !== "oauth2") throw new UsageError("Auth is not OAuth 2.0");
   return auth.authorization.oauth2;
 }
@@ -36,12 +58,12 @@ async function oauthOptions(request: Request, context: ApiContext): Promise<OAut
 /**
  * `POST /api/auth/state`: what the cache holds for the panel's OAuth 2.0 settings.
  *
- * @param request `{auth}`
+ * @param request `{auth}` or `{securityAuth}`
  * @param context OAuth settings
  * @returns `{state}`: obtained, expires and refreshed times, or null
  */
 export async function handleAuthState(request: Request, context: ApiContext): Promise<Response> {
-  const options = await oauthOptions(request, context);
+  const options = await oauthOptions(object(await readJson(request), "request"), context);
   const { oauth2TokenState } = await import("../../auth/oauth2/token_state.ts");
   return Response.json({ state: stateJson(await oauth2TokenState(options)) });
 }
@@ -53,7 +75,7 @@ export async function handleAuthState(request: Request, context: ApiContext): Pr
  * `{type: "device", verificationUri, userCode, …}`, which the page shows, then `{type: "state"}` or
  * `{type: "error", error}`: {@link AuthTokenEvent}s.
  *
- * @param request `{auth}`
+ * @param request `{auth}` or `{securityAuth}`
  * @param context signal, fetch, OAuth settings
  * @returns the NDJSON stream
  */
@@ -62,14 +84,11 @@ export async function handleAuthToken(request: Request, context: ApiContext): Pr
   let emitLogin: (url: URL) => void = () => {};
   let emitDevice: (prompt: DeviceCodePrompt) => void = () => {};
   let emitNotice: (notice: OAuth2Notice) => void = () => {};
-  const { auth } = parseUiAuth(json.auth, {
-    ...context.oauth,
+  const options = await oauthOptions(json, context, {
     openBrowser: (url) => emitLogin(url),
     showDeviceCode: (prompt) => emitDevice(prompt),
     notify: (notice) => emitNotice(notice),
   });
-  if (auth.authorization?.kind !== "oauth2") throw new UsageError("Auth is not OAuth 2.0");
-  const options = auth.authorization.oauth2;
   const { oauth2Token } = await import("../../auth/oauth2/access_token.ts");
   // No timeout of its own: the login has the callback server's.
   return ndjsonResponse<AuthTokenEvent>(async ({ emit, signal }) => {

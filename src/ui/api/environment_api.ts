@@ -14,7 +14,12 @@ import { Secret } from "../../secret.ts";
 import type { UiOAuthSettings } from "./spec_json.ts";
 import type { Workspace } from "../workspace_path.ts";
 import type { ApiContext } from "./http_api.ts";
-import { isObject, type JsonObject, object, optionalString, readJson } from "./decode.ts";
+import { isObject, type JsonObject, object, optionalString, readJson, string } from "./decode.ts";
+import type { Environment } from "../../files/environment.ts";
+import type { OAuth2Hooks } from "../../files/security_auth.ts";
+import type { OAuth2Options } from "../../auth/oauth2/parse_value.ts";
+import { UsageError } from "../../errors.ts";
+import { type EnvLookup, processEnv } from "../../env.ts";
 
 /** What a `{{$auth.token("id")}}` needs from the server: the OAuth 2.0 cache and login hooks. */
 export interface AuthTokenOptions {
@@ -24,21 +29,24 @@ export interface AuthTokenOptions {
   openBrowser?: (url: URL) => void | Promise<void>;
   /** The fetch for token requests. */
   fetch?: typeof fetch;
+  /** The process environment, for `@env:NAME` references (default: the process's). */
+  env?: EnvLookup;
 }
 
 /**
  * Security.Auth tokens share the auth panel's cache and its "Log in first".
  *
- * @param context the server's OAuth 2.0 settings and fetch
+ * @param context the server's OAuth 2.0 settings, fetch and environment
  * @returns the options of {@link substitutionFor}
  */
 export function authTokenOptions(
-  context: { oauth?: UiOAuthSettings; fetch?: typeof fetch },
+  context: { oauth?: UiOAuthSettings; fetch?: typeof fetch; env?: EnvLookup },
 ): AuthTokenOptions {
   return {
     ...(context.oauth?.cacheDir !== undefined ? { cacheDir: context.oauth.cacheDir } : {}),
     ...(context.oauth?.openBrowser ? { openBrowser: context.oauth.openBrowser } : {}),
     ...(context.fetch ? { fetch: context.fetch } : {}),
+    ...(context.env ? { env: context.env } : {}),
   };
 }
 
@@ -78,23 +86,82 @@ async function authTokens(
   return tokens;
 }
 
+/**
+ * How the UI resolves a credential reference in an environment file, as the CLI does for
+ * `@env:NAME` and `@PATH`, but a file only inside the workspace (symlinks resolved) and never
+ * `@exec:` or `@-`: the page can write the workspace's files, and must not run commands
+ * through them. Values come out as secrets: the page never sees them.
+ *
+ * @param workspace the workspace
+ * @param env the process environment
+ * @returns the resolver for {@link loadEnvironment}
+ */
+export function referenceResolver(
+  workspace: Workspace,
+  env: EnvLookup,
+): (value: string, where: string) => Promise<string> {
+  return async (value, where) => {
+    if (value.startsWith("@env:")) {
+      const name = value.slice(5);
+      const text = name === "" ? undefined : env(name);
+      if (text === undefined) {
+        throw new UsageError(
+          `Cannot read ${where} (${value}): the environment variable ${name} is not set`,
+          { hint: `set ${name || "NAME"} where dial ui starts, or give the value itself` },
+        );
+      }
+      return text;
+    }
+    if (value.startsWith("@exec:") || value === "@-") {
+      throw new UsageError(
+        `Cannot read ${where} (${value}): the UI resolves @env: and @file only`,
+        {
+          hint: "run it with dial run, or give the value in http-client.private.env.json",
+        },
+      );
+    }
+    const text = await Deno.readTextFile(await workspace.resolve(value.slice(1)));
+    return text.replace(/\r?\n$/, "");
+  };
+}
+
 /** One variable as the page may see it. */
 export interface VariableInfo {
   /** The value, for public variables only. */
   value?: string;
   /** Where it comes from: the public or the private file. */
   from: "public" | "private";
+  /** That file, relative to the workspace. */
+  file: string;
 }
 
-/** The folder of a request file (its environment files are beside it), confined. */
-async function folderOf(workspace: Workspace, file: string | undefined): Promise<string> {
+/** A `Security.Auth` configuration as the page may see it: its id and grant, no values. */
+export interface SecurityAuthInfo {
+  id: string;
+  /** The `Grant Type` as written (JetBrains' default: Authorization Code). */
+  grant: string;
+}
+
+/**
+ * The folder of a request file (its environment files are beside it), confined.
+ *
+ * @param workspace the workspace
+ * @param file the request file, relative to it; none for the workspace's top
+ * @returns the folder's real path
+ */
+export async function folderOf(workspace: Workspace, file: string | undefined): Promise<string> {
   if (file === undefined) return workspace.root;
   const real = await workspace.resolve(file);
   return real.slice(0, real.lastIndexOf("/"));
 }
 
-/** Refuses environment files that are links out of the workspace, before anything reads them. */
-async function checkEnvFiles(workspace: Workspace, dir: string): Promise<void> {
+/**
+ * Refuses environment files that are links out of the workspace, before anything reads them.
+ *
+ * @param workspace the workspace
+ * @param dir a folder inside it
+ */
+export async function checkEnvFiles(workspace: Workspace, dir: string): Promise<void> {
   const relative = dir === workspace.root ? "" : `${workspace.relative(dir)}/`;
   for (const name of [PUBLIC_ENV_FILE, PRIVATE_ENV_FILE]) {
     await workspace.resolve(`${relative}${name}`, { create: true });
@@ -119,7 +186,8 @@ async function environmentNames(dir: string): Promise<string[]> {
 }
 
 /**
- * `POST /api/workspace/environments`: `{file?}` → `{names, variables: {env: {name: info}}}`.
+ * `POST /api/workspace/environments`: `{file?}` → `{names, variables: {env: {name: info}},
+ * auth: {env: [{id, grant}]}}` (the `Security.Auth` configurations by id, nothing of their values).
  *
  * @param request the call
  * @param context the workspace
@@ -131,21 +199,103 @@ export async function handleEnvironments(
 ): Promise<Response> {
   const json = object(await readJson(request), "request");
   const workspace = context.workspace;
-  if (!workspace) return Response.json({ names: [], variables: {} });
+  if (!workspace) return Response.json({ names: [], variables: {}, auth: {} });
   const dir = await folderOf(workspace, optionalString(json.file, "file"));
   await checkEnvFiles(workspace, dir);
   const names = await environmentNames(dir);
   const variables: Record<string, Record<string, VariableInfo>> = {};
+  const auth: Record<string, SecurityAuthInfo[]> = {};
   for (const name of names) {
     const environment = await loadEnvironment(dir, { name });
+    auth[name] = [...environment.auth].map(([id, config]) => ({
+      id,
+      grant: typeof config["Grant Type"] === "string" ? config["Grant Type"] : "Authorization Code",
+    }));
+    // The files read, as the page names them: relative to the workspace.
+    const fileOf = (end: string) => {
+      const found = environment.files.find((f) => f.endsWith(`/${end}`));
+      return found !== undefined && workspace.contains(found) ? workspace.relative(found) : end;
+    };
+    const files = { public: fileOf(PUBLIC_ENV_FILE), private: fileOf(PRIVATE_ENV_FILE) };
     variables[name] = Object.fromEntries(
       [...environment.variables].map(([key, value]) => [
         key,
-        value instanceof Secret ? { from: "private" } : { value, from: "public" },
+        value instanceof Secret
+          ? { from: "private", file: files.private }
+          : { value, from: "public", file: files.public },
       ]),
     );
   }
-  return Response.json({ names, variables });
+  return Response.json({ names, variables, auth });
+}
+
+/** The environment and variables a request of a file (or of no file) is substituted from. */
+interface RequestScope {
+  environment: Environment;
+  scope: VariableScope;
+  /** The file, for messages ("request" without one). */
+  path: string;
+}
+
+/**
+ * @param workspace the workspace
+ * @param file the request's file (its environment files are beside it), if any
+ * @param name the chosen environment, if any
+ * @param env the process environment, for `@env:NAME` references
+ * @returns the environment and the scope of `{{variables}}`
+ */
+async function requestScope(
+  workspace: Workspace,
+  file: string | undefined,
+  name: string | undefined,
+  env: EnvLookup,
+): Promise<RequestScope> {
+  const dir = await folderOf(workspace, file);
+  await checkEnvFiles(workspace, dir);
+  const environment = await loadEnvironment(dir, {
+    ...(name !== undefined ? { name } : {}),
+    resolve: referenceResolver(workspace, env),
+  });
+  let fileVariables: FileVariable[] = [];
+  if (file !== undefined) {
+    const text = await Deno.readTextFile(await workspace.resolve(file));
+    fileVariables = parseHttpFile(text, file).variables;
+  }
+  return {
+    environment,
+    scope: { environment: environment.variables, shared: environment.shared, file: fileVariables },
+    path: file ?? "request",
+  };
+}
+
+/**
+ * The OAuth 2.0 options of an environment's `Security.Auth` configuration, for the token
+ * state and "Get token" / "Log in" of a request's auth line.
+ *
+ * @param json `{id, environment?, file?}`
+ * @param workspace the workspace
+ * @param hooks the login and notice hooks
+ * @param env the process environment, for `@env:NAME` references
+ * @returns the options for dial's OAuth 2.0 step (the same cache as Send and the runner)
+ */
+export async function securityAuthOf(
+  json: JsonObject,
+  workspace: Workspace | undefined,
+  hooks: OAuth2Hooks,
+  env: EnvLookup = processEnv,
+): Promise<OAuth2Options> {
+  if (!workspace) {
+    throw new UsageError("Security.Auth needs a workspace: start dial ui in a folder");
+  }
+  const id = string(json.id, "securityAuth.id");
+  const found = await requestScope(
+    workspace,
+    optionalString(json.file, "securityAuth.file"),
+    optionalString(json.environment, "securityAuth.environment"),
+    env,
+  );
+  const { securityAuthOptions } = await import("../../files/security_auth.ts");
+  return securityAuthOptions(found.environment, id, { ...found, hooks });
 }
 
 /** Replaces the `{{variables}}` of one text; `what` names it in an error. */
@@ -178,17 +328,12 @@ export async function substitutionFor(
   let scope: VariableScope = {};
   let path = "request";
   if (workspace) {
-    const dir = await folderOf(workspace, file);
-    await checkEnvFiles(workspace, dir);
-    const environment = await loadEnvironment(dir, name !== undefined ? { name } : {});
-    let fileVariables: FileVariable[] = [];
-    if (file !== undefined) {
-      path = file;
-      const text = await Deno.readTextFile(await workspace.resolve(file));
-      fileVariables = parseHttpFile(text, file).variables;
-    }
-    scope = { environment: environment.variables, shared: environment.shared, file: fileVariables };
-    scope = { ...scope, auth: await authTokens(uses, environment, scope, path, options) };
+    const found = await requestScope(workspace, file, name, options.env ?? processEnv);
+    path = found.path;
+    scope = {
+      ...found.scope,
+      auth: await authTokens(uses, found.environment, found.scope, path, options),
+    };
   }
   const run = (text: string, what: string) =>
     substitute(text, scope, { what, path, line: 1, column: 1 });

@@ -25,6 +25,9 @@ import { authTokenOptions, substituteRequest } from "./environment_api.ts";
 export const MAX_SHOWN_BODY = 5 * 1024 * 1024;
 
 import type { TransportOptions } from "../../http/client.ts";
+import type { ConnectionState } from "./connection_api.ts";
+import { transportSettingFlags } from "../../http/transport_settings.ts";
+import type { EnvLookup } from "../../env.ts";
 
 /** What the server needs to send on the browser's behalf. */
 export interface ApiContext {
@@ -48,6 +51,10 @@ export interface ApiContext {
   launchUrl?: () => string;
   /** The workspace folder whose request files the sidebar shows. */
   workspace?: Workspace;
+  /** The process environment, for `@env:NAME` references in environment files. */
+  env?: EnvLookup;
+  /** The workspace's TLS and proxy settings over `dial ui`'s flags (`connection_api.ts`). */
+  connection?: ConnectionState;
   /** The workspace's cookie jar: what the HTTP tab's responses set, sent back by the CLI's rules. */
   cookies?: CookieJar;
 }
@@ -135,7 +142,9 @@ export async function handleHttpCurl(request: Request, context: ApiContext): Pro
     ...(context.fetch ? { fetch: context.fetch } : {}),
   });
   const follow = json.follow === undefined ? true : boolean(json.follow, "follow");
-  return Response.json({ curl: toCurl(prepared, { follow }) });
+  // The workspace's TLS and proxy settings are curl's flags too (paths relative to the workspace).
+  const extra = transportSettingFlags(context.connection?.settings ?? {});
+  return Response.json({ curl: toCurl(prepared, { follow, ...(extra.length ? { extra } : {}) }) });
 }
 
 /**

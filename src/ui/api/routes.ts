@@ -14,6 +14,8 @@ import { handleWorkspaceImport } from "./workspace_import.ts";
 import { handleWorkspaceRun } from "./run_api.ts";
 import { handleCookies, handleCookiesClear } from "./cookies_api.ts";
 import { handleImportCurl } from "./import_api.ts";
+import { handleConnection, handleConnectionSave } from "./connection_api.ts";
+import { handleEnvironmentSecret } from "./env_secret_api.ts";
 import {
   handleWorkspaceChanges,
   handleWorkspaceDelete,
@@ -51,4 +53,7 @@ export const API_ROUTES: ReadonlyMap<string, ApiHandler> = new Map<string, ApiHa
   ["POST /api/cookies", handleCookies],
   ["POST /api/cookies/clear", handleCookiesClear],
   ["POST /api/import/curl", handleImportCurl],
+  ["POST /api/workspace/connection", handleConnection],
+  ["POST /api/workspace/environments/secret", handleEnvironmentSecret],
+  ["POST /api/workspace/connection/save", handleConnectionSave],
 ]);

@@ -2,11 +2,14 @@
  * The runner view's endpoint: runs a workspace request file's requests in order with their
  * `client.test` results, through the request files' own runner (as `dial test` does), and
  * streams one result per request. Files the request file includes (`< body.json`, script files)
- * must be inside the workspace too; the process environment is not offered to it
- * (`{{$env.NAME}}` is undefined here), so nothing of the server's environment reaches the page.
+ * must be inside the workspace too; the process environment is not offered to its scripts
+ * (`{{$env.NAME}}` is undefined here); only the private file's `@env:NAME` references read it,
+ * as Send does, into values the page never sees.
  * @module
  */
 import { loadEnvironment } from "../../files/environment.ts";
+import { referenceResolver } from "./environment_api.ts";
+import { processEnv } from "../../env.ts";
 import type { HttpFile } from "../../files/http_file_types.ts";
 import { parseHttpFile } from "../../files/parse_http_file.ts";
 import { runHttpFile } from "../../files/run_http_file.ts";
@@ -64,10 +67,10 @@ export async function handleWorkspaceRun(
   const real = await workspace.resolve(path);
   const file = parseHttpFile(await Deno.readTextFile(real), real);
   await checkIncludes(workspace, path, file);
-  const environment = await loadEnvironment(
-    real.slice(0, real.lastIndexOf("/")),
-    name !== undefined ? { name } : {},
-  );
+  const environment = await loadEnvironment(real.slice(0, real.lastIndexOf("/")), {
+    ...(name !== undefined ? { name } : {}),
+    resolve: referenceResolver(workspace, context.env ?? processEnv),
+  });
   return ndjsonResponse<RunEvent>(async ({ emit, signal }) => {
     let passed = 0;
     let failed = 0;

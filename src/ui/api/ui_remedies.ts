@@ -1,8 +1,7 @@
 /**
  * The UI's words for the core's remedies: each names a control of the desktop UI ("raise
  * Timeout in the tab"), never a flag. A remedy that only makes sense on the command line has
- * no words here. TLS trust and proxies are chosen when `dial ui` starts, so those name
- * `dial ui`'s own flags.
+ * no words here. TLS trust and proxies name the workspace's TLS and proxy settings.
  * @module
  */
 import type { RemedyWords } from "../../errors.ts";
@@ -56,9 +55,9 @@ export const UI_REMEDIES: RemedyWords = {
   },
   trust: {
     server_certificate:
-      "start dial ui with --cacert file.pem to trust its CA, or with -k to skip verification (insecure)",
-    client_certificate: "start dial ui with --cert client.pem --key client.key",
-    proxy_certificate: "start dial ui with --cacert file.pem to trust the proxy's CA",
+      "add its CA as a CA file in TLS and proxy settings, or tick Skip certificate checks there (insecure)",
+    client_certificate: "set Client certificate and Client key in TLS and proxy settings",
+    proxy_certificate: "add the proxy's CA as a CA file in TLS and proxy settings",
   },
   write: {
     header: "write the header as Name in one column and the value in the other",
@@ -73,7 +72,8 @@ export const UI_REMEDIES: RemedyWords = {
     url_encoding: "percent-encode spaces and other characters a URL cannot hold (a space is %20)",
     proxy_url: undefined,
     oauth2: undefined,
-    pem: undefined,
+    pem:
+      "CA files, Client certificate and Client key take PEM files, the key unencrypted (openssl converts and decrypts them)",
     resolve: undefined,
     connect_to: undefined,
     variable: undefined,
@@ -87,7 +87,7 @@ export const UI_REMEDIES: RemedyWords = {
     oauth2_param: "write NAME=VALUE, e.g. audience=https://api.example.com",
   },
   use: {
-    proxy_tunnel: "start dial ui with --proxy: dial opens the tunnel itself",
+    proxy_tunnel: "set Proxy in TLS and proxy settings: dial opens the tunnel itself",
     body_file: undefined,
     undecoded: "save it undecoded with a pipe from curl, or ask without Accept-Encoding",
     default_header: "leave it out; dial sends it when it applies",

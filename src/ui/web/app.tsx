@@ -26,10 +26,12 @@ import {
 } from "./workspace/request_tabs.tsx";
 import { Shortcuts, shortcuts, showShortcuts } from "./shortcuts.tsx";
 import { VariablesLine } from "./workspace/environments.tsx";
+import { RequestAuthLine } from "./workspace/request_auth.tsx";
 import { RunnerView } from "./workspace/runner.tsx";
 import { SidebarSplitter, sidebarWidth } from "./splitter.tsx";
 import { saveKindNow, SourceBar } from "./workspace/source_bar.tsx";
 import { KindTabs } from "./workspace/kind_tabs.tsx";
+import { InsecureWarning } from "./workspace/connection.tsx";
 
 const TABS: TabDef[] = [
   {
@@ -40,6 +42,7 @@ const TABS: TabDef[] = [
         <RunnerView />
         <RequestTabs />
         <VariablesLine />
+        <RequestAuthLine />
         <HttpTab />
       </>
     ),
@@ -149,6 +152,7 @@ export function App(): JSX.Element {
           </span>
         )}
       </header>
+      <InsecureWarning />
       <AuthPanel />
       <div
         class={workspaceRoot.value ? "body with-sidebar" : "body"}

@@ -53,6 +53,27 @@ export function authFor(url: string, skipped: Signal<string | undefined>): AuthJ
   return authJson.peek();
 }
 
+/** What {@link AuthSkipped} shows for a request from a file that went without any auth. */
+export const FROM_FILE = "file";
+
+/**
+ * The auth JSON for a request from a file: none of the panel's (the request's own
+ * Authorization header is its auth). When the panel has credentials and the request has no
+ * Authorization header, `skipped` notes that it went without auth.
+ *
+ * @param headers the request's headers
+ * @param skipped where to note that the panel's credentials were not sent
+ * @returns no auth
+ */
+export function fileAuth(
+  headers: readonly { name: string; enabled: boolean }[],
+  skipped: Signal<string | undefined>,
+): AuthJson {
+  const own = headers.some((h) => h.enabled && h.name.trim().toLowerCase() === "authorization");
+  skipped.value = auth.kind.peek() !== "none" && !own ? FROM_FILE : undefined;
+  return { kind: "none" };
+}
+
 /**
  * @param origin an origin to send the credentials to as well
  */
@@ -87,6 +108,14 @@ export function AuthOrigins(): JSX.Element {
 export function AuthSkipped(props: { skipped: Signal<string | undefined> }): JSX.Element | null {
   const origin = props.skipped.value;
   if (origin === undefined) return null;
+  if (origin === FROM_FILE) {
+    return (
+      <p role="status" class="note auth-skipped">
+        Sent without auth: a request from a file sends its own Authorization header (or its
+        environment's Security.Auth), not the auth panel's credentials.
+      </p>
+    );
+  }
   const added = authOrigins.value.includes(origin);
   return (
     <p role="status" class="note auth-skipped">

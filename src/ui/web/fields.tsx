@@ -7,6 +7,7 @@ import type { JSX } from "preact";
 import { useId } from "preact/hooks";
 import type { Row } from "./storage.ts";
 import type { FileJson } from "../protocol.ts";
+import { VariableInput } from "./variable_input.tsx";
 
 /** A row that may hold an attached file (multipart form fields). */
 export type FileRow = Row & { file?: FileJson };
@@ -29,13 +30,16 @@ export function TextField(props: {
   id?: string;
   /** Called with pasted text; return true to take the paste over. */
   onPaste?: (text: string) => boolean;
+  /** Mark `{{variables}}` inline, with their values on hover. */
+  variables?: boolean;
 }): JSX.Element {
   const generated = useId();
   const id = props.id ?? generated;
+  const Input = props.variables ? VariableInput : "input";
   return (
     <div class={`field ${props.class ?? ""}`}>
       <label for={id}>{props.label}</label>
-      <input
+      <Input
         id={id}
         // URLs are checked by the server, which explains what is wrong in words.
         type={props.type === "password" ? "password" : "text"}
@@ -98,8 +102,11 @@ export function RowTable<R extends FileRow>(props: {
   rows: Signal<R[]>;
   files?: boolean;
   onChange?: (rows: R[]) => void;
+  /** Mark `{{variables}}` in names and values inline, with their values on hover. */
+  variables?: boolean;
 }): JSX.Element {
   const rows: FileRow[] = props.rows.value;
+  const Input = props.variables ? VariableInput : "input";
   const shown: FileRow[] = [...rows, { name: "", value: "", enabled: true }];
   const set = (next: FileRow[]) => {
     props.rows.value = next as R[];
@@ -158,7 +165,7 @@ export function RowTable<R extends FileRow>(props: {
               />
             </td>
             <td>
-              <input
+              <Input
                 aria-label={`${props.label} name ${i + 1}`}
                 value={row.name}
                 spellcheck={false}
@@ -167,7 +174,7 @@ export function RowTable<R extends FileRow>(props: {
               />
             </td>
             <td>
-              <input
+              <Input
                 aria-label={`${props.label} value ${i + 1}`}
                 value={row.value}
                 spellcheck={false}

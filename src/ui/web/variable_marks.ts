@@ -12,9 +12,13 @@ import {
   type ViewUpdate,
 } from "@codemirror/view";
 import type { DecorationSet } from "@codemirror/view";
+import { signal } from "@preact/signals";
 
 /** What the hover says: a value and its source, or undefined. */
 export type VariableLookup = (name: string) => { value?: string; from: string } | undefined;
+
+/** Bumped with the lookup: inputs that mark variables render again. */
+export const variablesVersion = signal(0);
 
 let lookup: VariableLookup = () => undefined;
 /** Bumped when the lookup's answers change (another environment): editors mark again. */
@@ -30,25 +34,40 @@ export function setVariableLookup(fill: VariableLookup): void {
 /** Tells every editor that values changed (an environment was picked or loaded). */
 export function variablesChanged(): void {
   version++;
+  variablesVersion.value = version;
   globalThis.dispatchEvent(new Event(CHANGED));
+}
+
+/** What a mark of `{{name}}` says. */
+export interface VariableMark {
+  /** The hover text: value and source, or "is undefined". */
+  title: string;
+  /** Whether no environment or file defines it (dynamic and request variables count as defined). */
+  undefined: boolean;
+}
+
+/**
+ * @param name a variable's name, as written between the braces
+ * @returns the hover text and whether it is undefined
+ */
+export function variableMark(name: string): VariableMark {
+  // Dynamic and request variables ({{$uuid}}, {{login.response…}}) are resolved when sent.
+  if (name.startsWith("$") || name.includes(".")) {
+    return { title: `${name} is resolved when the request is sent`, undefined: false };
+  }
+  const found = lookup(name);
+  return found
+    ? { title: `${name} = ${found.value ?? "(private)"} (${found.from})`, undefined: false }
+    : { title: `${name} is undefined`, undefined: true };
 }
 
 const matcher = new MatchDecorator({
   regexp: /\{\{\s*([^{}]*?)\s*\}\}/g,
   decoration: (match) => {
-    const name = match[1] ?? "";
-    // Dynamic and request variables ({{$uuid}}, {{login.response…}}) are resolved when sent.
-    if (name.startsWith("$") || name.includes(".")) {
-      return Decoration.mark({ class: "cm-variable" });
-    }
-    const found = lookup(name);
+    const mark = variableMark(match[1] ?? "");
     return Decoration.mark({
-      class: found ? "cm-variable" : "cm-variable cm-variable-undefined",
-      attributes: {
-        title: found
-          ? `${name} = ${found.value ?? "(private)"} (${found.from})`
-          : `${name} is undefined`,
-      },
+      class: mark.undefined ? "cm-variable cm-variable-undefined" : "cm-variable",
+      attributes: { title: mark.title },
     });
   },
 });

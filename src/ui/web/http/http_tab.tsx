@@ -20,7 +20,7 @@ import {
   toApiError,
 } from "../api.ts";
 import { DEFAULT_TIMEOUT_MS, type HttpRequestJson } from "../../protocol.ts";
-import { authFor, AuthSkipped } from "../auth_scope.tsx";
+import { authFor, AuthSkipped, fileAuth } from "../auth_scope.tsx";
 import { CodeEditor } from "../code_editor.tsx";
 import { loginIfNeeded, refreshTokenState, showOAuthNotice } from "../token_state.tsx";
 import { type FileRow, RowTable, SelectField, TextField } from "../fields.tsx";
@@ -101,6 +101,8 @@ const curl = signal("");
 const pasteNote = signal<string | undefined>(undefined);
 const viewed = computed(() => viewedOf(result.value, url.peek()));
 const authSkipped = signal<string | undefined>(undefined);
+/** Counts the requests sent (and failed): token states are asked again after each. */
+export const sendCount = signal(0);
 
 /** What the tab shows: its fields and its last response, kept per request tab. */
 export interface HttpView {
@@ -145,9 +147,19 @@ export function showView(view: HttpView): void {
   });
 }
 
+/**
+ * Replaces the request's headers (the request auth line adds a Security.Auth header).
+ *
+ * @param rows the new headers
+ */
+export function setHeaders(rows: HttpDraft["headers"]): void {
+  headers.value = rows;
+}
+
 function requestJson(): HttpRequestJson {
+  const extra = requestExtras("http");
   return {
-    ...requestExtras("http"),
+    ...extra,
     method: method.value,
     // The enabled parameters are in the URL already (the table and the URL are synced).
     url: url.value,
@@ -157,7 +169,10 @@ function requestJson(): HttpRequestJson {
       : bodyKind.value === "none"
       ? { kind: "none" }
       : { kind: bodyKind.value, text: bodyText.value },
-    auth: authFor(url.value, authSkipped),
+    // A request from a file carries its own auth (its Authorization header), not the panel's.
+    auth: extra.file !== undefined
+      ? fileAuth(headers.value, authSkipped)
+      : authFor(url.value, authSkipped),
     follow: follow.value,
     timeoutMs: timeoutMs(timeoutSeconds.value),
   };
@@ -166,7 +181,7 @@ function requestJson(): HttpRequestJson {
 async function sendRequest() {
   inFlight?.abort();
   const mine = inFlight = new AbortController();
-  const login = loginIfNeeded();
+  const login = requestExtras("http").file === undefined ? loginIfNeeded() : Promise.resolve(true);
   busy.value = true;
   error.value = undefined;
   curl.value = "";
@@ -228,6 +243,7 @@ async function sendRequest() {
       busy.value = false;
     }
     void refreshTokenState();
+    sendCount.value++;
   }
 }
 
@@ -330,6 +346,7 @@ export function HttpTab(): JSX.Element {
             id="http-url"
             type="url"
             value={url}
+            variables
             placeholder="https://api.example.com/users"
             class="grow"
             onInput={(text) => params.value = paramsFromUrl(text, params.peek())}
@@ -351,12 +368,13 @@ export function HttpTab(): JSX.Element {
           <RowTable
             label="Query parameters"
             rows={params}
+            variables
             onChange={(rows) => url.value = urlWithParams(url.peek(), rows)}
           />
         </details>
         <details open>
           <summary>Headers</summary>
-          <RowTable label="Headers" rows={headers} />
+          <RowTable label="Headers" rows={headers} variables />
         </details>
         <details open={bodyKind.value !== "none"}>
           <summary>Body</summary>

@@ -18,12 +18,15 @@ import { isString, persisted } from "../storage.ts";
 import { openedFiles } from "./files.ts";
 import { activeSource } from "./request_tabs.tsx";
 import { setVariableLookup, variablesChanged } from "../variable_marks.ts";
+import { SecretForm, setSecret } from "./secret_form.tsx";
 
-type Info = { value?: string; from: "public" | "private" };
+type Info = { value?: string; from: "public" | "private"; file?: string };
 
 /** The environments beside the active request's file. */
 const names = signal<string[]>([]);
 const variables = signal<Record<string, Record<string, Info>>>({});
+/** The `Security.Auth` configurations of each environment: ids and grants, no values. */
+const authConfigs = signal<Record<string, { id: string; grant: string }[]>>({});
 /** The chosen environment ("" for none). */
 export const chosenEnvironment = persisted("environment", "", isString);
 
@@ -35,12 +38,18 @@ setRequestExtras((kind) => {
   };
 });
 
+/** The chosen environment's `Security.Auth` configurations (id and grant). */
+export const securityAuths = computed(() => authConfigs.value[chosenEnvironment.value] ?? []);
+
 async function load(file: string | undefined): Promise<void> {
   try {
     const answer = await postJson("/api/workspace/environments", file ? { file } : {});
     if (!isRecord(answer) || !Array.isArray(answer.names) || !isRecord(answer.variables)) return;
     names.value = answer.names.filter(isString);
     variables.value = answer.variables as Record<string, Record<string, Info>>;
+    authConfigs.value = isRecord(answer.auth)
+      ? answer.auth as Record<string, { id: string; grant: string }[]>
+      : {};
   } catch {
     names.value = [];
   }
@@ -50,6 +59,15 @@ async function load(file: string | undefined): Promise<void> {
 export function EnvironmentPicker(): JSX.Element {
   const file = activeSource.value?.path;
   useEffect(() => void load(file), [file]);
+  return (
+    <>
+      <EnvironmentSelect />
+      <SecretForm environment={chosenEnvironment.value} reload={() => load(file)} />
+    </>
+  );
+}
+
+function EnvironmentSelect(): JSX.Element {
   return (
     <label class="environment">
       Environment
@@ -82,11 +100,15 @@ function lookupIn(path: string | undefined): Lookup {
     if (fromEnv) {
       return {
         ...(fromEnv.value !== undefined ? { value: fromEnv.value } : {}),
-        from: fromEnv.from === "private" ? `${chosen}, private` : chosen,
+        // Which environment, and which of its files.
+        from: `${chosen} in ${
+          fromEnv.file ??
+            (fromEnv.from === "private" ? "http-client.private.env.json" : "http-client.env.json")
+        }`,
       };
     }
     const fromFile = fileVariables.findLast((v) => v.name === name);
-    return fromFile ? { value: fromFile.value, from: "file" } : undefined;
+    return fromFile ? { value: fromFile.value, from: `@${name} of ${path}` } : undefined;
   };
 }
 setVariableLookup((name) => lookup.peek()(name));
@@ -141,6 +163,15 @@ export function VariablesLine(props: { kind?: StreamKind }): JSX.Element | null 
             <span key={name} class="variable undefined" role="alert">
               {`{{${name}}}`} is undefined
               {chosenEnvironment.value ? ` in ${chosenEnvironment.value}` : ": pick an environment"}
+              {chosenEnvironment.value && (
+                <button
+                  type="button"
+                  class="link"
+                  onClick={() => setSecret(name)}
+                >
+                  Set {name}
+                </button>
+              )}
             </span>
           )
       )}

@@ -26,6 +26,7 @@ import { writeDraft } from "./request_edit.ts";
 import { EnvironmentPicker } from "./environments.tsx";
 import { runFile } from "./runner.tsx";
 import { CookieJarView } from "./cookies.tsx";
+import { ConnectionView } from "./connection.tsx";
 import { openRequest, renameSource, tabNote } from "./request_tabs.tsx";
 import { adoptSource, draftOfKind, noteKind } from "./kind_requests.ts";
 import { dropTarget, ImportControls, isDropping } from "./import_drop.tsx";
@@ -185,6 +186,7 @@ export function Sidebar(): JSX.Element {
       </button>
       <ImportControls />
       <CookieJarView />
+      <ConnectionView />
       {saveAsOpen.value && (
         <form
           class="save-as"

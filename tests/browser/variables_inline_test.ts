@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { serve } from "../_helpers.ts";
+import { launchBrowser, openApp } from "./_browser.ts";
+
+Deno.test("browser: {{variables}} are marked inline in the URL and headers, with value and source on hover", async () => {
+  await using target = serve((r) => Response.json({ url: r.url }));
+  await using browser = await launchBrowser();
+  const workspace = await Deno.makeTempDir({ prefix: "dial-ui-inline-" });
+  try {
+    await Deno.writeTextFile(
+      `${workspace}/http-client.env.json`,
+      JSON.stringify({ dev: { base: target.origin } }),
+    );
+    await Deno.writeTextFile(
+      `${workspace}/http-client.private.env.json`,
+      JSON.stringify({ dev: { token: "s3cr3t" } }),
+    );
+    await Deno.writeTextFile(
+      `${workspace}/api.http`,
+      "@who = me\n\n### one\nGET {{base}}/users/{{who}}?q={{nope}}\nX-Key: {{token}}\n",
+    );
+    await using app = await openApp(browser, { workspace });
+    const { page } = app;
+    const sidebar = page.getByRole("navigation", { name: "Workspace" });
+    await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
+    await sidebar.getByRole("button", { name: "GET one" }).click();
+    const url = page.getByLabel("URL", { exact: true });
+    const header = page.getByLabel("Headers value 1", { exact: true });
+    // Before an environment: {{base}} and {{token}} are undefined, {{who}} comes from the file.
+    assert.equal(await url.getAttribute("aria-invalid"), "true");
+    assert.equal(
+      await url.getAttribute("title"),
+      "base is undefined; who = me (@who of api.http); nope is undefined",
+    );
+    assert.equal(await header.getAttribute("title"), "token is undefined");
+    await sidebar.getByLabel("Environment").selectOption("dev");
+    await page.locator(`input[title^="base = ${target.origin} (dev in http-client.env.json)"]`)
+      .waitFor();
+    assert.equal(
+      await url.getAttribute("title"),
+      `base = ${target.origin} (dev in http-client.env.json); who = me (@who of api.http); nope is undefined`,
+    );
+    assert.equal(await url.getAttribute("aria-invalid"), "true");
+    assert.equal(
+      await header.getAttribute("title"),
+      "token = (private) (dev in http-client.private.env.json)",
+    );
+    assert.equal(await header.getAttribute("aria-invalid"), null);
+    // Each mark sits over its text, and the pointer on one titles the input with it alone.
+    const marks = page.locator(".field .var-layer mark");
+    assert.equal(await marks.count(), 3);
+    assert.equal(await page.locator(".field .var-layer mark.undefined").count(), 1);
+    const box = await marks.nth(1).boundingBox();
+    const inputBox = await url.boundingBox();
+    assert.ok(
+      box && inputBox && box.x > inputBox.x && box.x + box.width < inputBox.x + inputBox.width,
+    );
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    assert.equal(await url.getAttribute("title"), "who = me (@who of api.http)");
+    // Typing keeps the marks in step; a fixed variable stops the warning.
+    await url.fill(`{{base}}/users/{{who}}`);
+    await page.locator(".field .var-layer mark").nth(1).filter({ hasText: "{{who}}" }).waitFor();
+    assert.equal(await url.getAttribute("aria-invalid"), null);
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    await page.getByLabel("Response body").getByText("/users/me").waitFor();
+    // No private value reached the page.
+    assert.ok(!(await page.content()).includes("s3cr3t"));
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});
