@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
-import { serve } from "../_helpers.ts";
+import { serve, withoutServeSignal } from "../_helpers.ts";
 import { launchBrowser, openApp } from "./_browser.ts";
 import { setAuth } from "./_gql_app.ts";
 import { freePort, startMockServer } from "../e2e/_oauth_servers.ts";
+
+// Imported through a variable so `deno check` skips its declarations (they pull in the DOM).
+const YOGA = "graphql-yoga";
 
 /** A workspace whose `dev` environment has Security.Auth configurations; removed when disposed. */
 async function workspaceWith(
@@ -166,6 +169,40 @@ Deno.test("browser: a request from a file uses its own auth, not the auth panel'
       } finally {
         await Deno.remove(cacheDir, { recursive: true });
       }
+    },
+  );
+  await t.step(
+    "a GRAPHQL request from a file sends its own Authorization header, the panel's Bearer never",
+    async () => {
+      const yoga = await import(YOGA);
+      const server = yoga.createYoga({
+        schema: yoga.createSchema({
+          typeDefs: "type Query { who: String }",
+          resolvers: { Query: { who: () => "yoga" } },
+        }),
+        logging: false,
+        graphiql: false,
+      });
+      const seen: string[] = [];
+      await using gql = serve(async (request) => {
+        seen.push(request.headers.get("authorization") ?? "");
+        return await server.fetch(withoutServeSignal(request));
+      });
+      await using ws = await workspaceWith({
+        "q.http": `### who\n# @name who\nGRAPHQL ${gql.origin}/graphql\n` +
+          "Authorization: Bearer from-file\n\nquery { who }\n",
+      });
+      await using app = await openApp(browser, { workspace: ws.dir });
+      const { page } = app;
+      await setAuth(page, { kind: "bearer", token: "panel-token" });
+      const sidebar = page.getByRole("navigation", { name: "Workspace" });
+      await sidebar.getByRole("button", { name: "q.http", exact: true }).click();
+      await sidebar.getByRole("button", { name: "GRAPHQL who" }).click();
+      await page.getByRole("tab", { name: "GraphQL", selected: true }).waitFor();
+      await page.getByRole("button", { name: "Run", exact: true }).click();
+      await page.getByLabel("GraphQL response").getByText('"who": "yoga"').waitFor();
+      assert.equal(seen.at(-1), "Bearer from-file");
+      assert.ok(!seen.includes("Bearer panel-token"));
     },
   );
 });

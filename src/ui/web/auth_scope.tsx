@@ -75,6 +75,25 @@ export function fileAuth(
 }
 
 /**
+ * The auth JSON of any tab's request: a request from a file carries its own
+ * ({@link fileAuth}), any other the panel's, scoped to its origins ({@link authFor}).
+ *
+ * @param file the workspace file the request comes from, if any
+ * @param url the request's URL
+ * @param headers the request's headers
+ * @param skipped where to note credentials that were not sent
+ * @returns the auth JSON to send to the server
+ */
+export function requestAuth(
+  file: string | undefined,
+  url: string,
+  headers: readonly { name: string; enabled: boolean }[],
+  skipped: Signal<string | undefined>,
+): AuthJson {
+  return file !== undefined ? fileAuth(headers, skipped) : authFor(url, skipped);
+}
+
+/**
  * @param origin an origin to send the credentials to as well
  */
 export function addAuthOrigin(origin: string): void {

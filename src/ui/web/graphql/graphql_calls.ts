@@ -5,7 +5,7 @@
  */
 import { batch, signal } from "@preact/signals";
 import { ApiError, isRecord, ndjson, ndjsonError, post, timeoutMs } from "../api.ts";
-import { authFor } from "../auth_scope.tsx";
+import { requestAuth } from "../auth_scope.tsx";
 import { remember, tabHistory } from "../history.tsx";
 import { jsonWithoutSecrets, urlWithoutSecrets, withoutSecrets } from "../storage.ts";
 import { loginIfNeeded, refreshTokenState, tokenMessage } from "../token_state.tsx";
@@ -54,11 +54,13 @@ let controller: AbortController | undefined;
 
 /** @param limited whether the tab's timeout applies (not to a subscription, which runs until Stop) */
 function target(limited = true) {
+  const extras = requestExtras("graphql");
   return {
-    ...requestExtras("graphql"),
+    ...extras,
     url: endpoint.value,
     headers: headers.value,
-    auth: authFor(endpoint.value, authSkipped),
+    // A request from a file carries its own Authorization header, not the panel's.
+    auth: requestAuth(extras.file, endpoint.value, headers.value, authSkipped),
     ...(limited ? { timeoutMs: timeoutMs(timeoutSeconds.value) } : {}),
   };
 }

@@ -20,7 +20,7 @@ import {
   toApiError,
 } from "../api.ts";
 import { DEFAULT_TIMEOUT_MS, type HttpRequestJson } from "../../protocol.ts";
-import { authFor, AuthSkipped, fileAuth } from "../auth_scope.tsx";
+import { AuthSkipped, requestAuth } from "../auth_scope.tsx";
 import { CodeEditor } from "../code_editor.tsx";
 import { loginIfNeeded, refreshTokenState, showOAuthNotice } from "../token_state.tsx";
 import { type FileRow, RowTable, SelectField, TextField } from "../fields.tsx";
@@ -170,9 +170,7 @@ function requestJson(): HttpRequestJson {
       ? { kind: "none" }
       : { kind: bodyKind.value, text: bodyText.value },
     // A request from a file carries its own auth (its Authorization header), not the panel's.
-    auth: extra.file !== undefined
-      ? fileAuth(headers.value, authSkipped)
-      : authFor(url.value, authSkipped),
+    auth: requestAuth(extra.file, url.value, headers.value, authSkipped),
     follow: follow.value,
     timeoutMs: timeoutMs(timeoutSeconds.value),
   };

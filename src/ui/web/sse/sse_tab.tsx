@@ -9,7 +9,7 @@
 import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { json } from "@codemirror/lang-json";
-import { authFor, AuthSkipped } from "../auth_scope.tsx";
+import { AuthSkipped, requestAuth } from "../auth_scope.tsx";
 import { CodeEditor } from "../code_editor.tsx";
 import { RowTable, SelectField, TextField } from "../fields.tsx";
 import {
@@ -73,14 +73,15 @@ function connect(): void {
   policy.attempt.value = 0;
   policy.sentId.value = "";
   state.value = "connecting";
+  const extras = requestExtras("sse");
   bridge = new StreamBridge({
     kind: "sse",
     request: {
-      ...requestExtras("sse"),
+      ...extras,
       method: method.value,
       url: url.value.trim(),
       headers: headers.value,
-      auth: authFor(url.value, authSkipped),
+      auth: requestAuth(extras.file, url.value, headers.value, authSkipped),
       ...(method.value === "POST" ? { body: { kind: bodyKind.value, text: body.value } } : {}),
     },
     reconnect: reconnect.value,

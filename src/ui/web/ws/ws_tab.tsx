@@ -7,7 +7,7 @@
  */
 import { computed, signal } from "@preact/signals";
 import type { JSX } from "preact";
-import { authFor, AuthSkipped } from "../auth_scope.tsx";
+import { AuthSkipped, requestAuth } from "../auth_scope.tsx";
 import { RowTable, TextField } from "../fields.tsx";
 import { isRows, isString, persisted, urlWithoutSecrets, withoutSecrets } from "../storage.ts";
 import { type BridgeEvent, eventError, StreamBridge } from "../stream/bridge_client.ts";
@@ -63,13 +63,14 @@ function startCommand(): Record<string, unknown> {
   if (reconnect.value && (!Number.isInteger(attempts) || attempts < 1)) {
     throw new Error("Invalid reconnect attempts: expected a whole number from 1");
   }
+  const extras = requestExtras("ws");
   return {
     kind: "ws",
     request: {
-      ...requestExtras("ws"),
+      ...extras,
       url: url.value.trim(),
       headers: headers.value,
-      auth: authFor(url.value, authSkipped),
+      auth: requestAuth(extras.file, url.value, headers.value, authSkipped),
     },
     protocols: protocols.value.split(",").map((p) => p.trim()).filter((p) => p !== ""),
     ...(keepAlive.value
