@@ -4,8 +4,7 @@
  * format), never the auth panel's. The line above the request says which auth it sends; for a
  * Security.Auth configuration it shows the token's state with Get token or Log in (the same
  * token step and cache as the panel, Send and the runner); a request without one is offered the
- * environment's configurations. The panel stays for new requests and the GraphQL, WebSocket and
- * SSE tabs.
+ * environment's configurations. The panel stays for requests that are not from a file.
  * @module
  */
 import { computed } from "@preact/signals";
@@ -90,7 +89,7 @@ export function RequestAuthLine(): JSX.Element | null {
         <strong>Auth:</strong> {says}
         {panelSet && (
           <span class="muted">
-            {" "}(the auth panel applies to new requests and the GraphQL, WebSocket and SSE tabs)
+            {" "}(the auth panel applies to requests that are not from a file)
           </span>
         )}
       </p>
