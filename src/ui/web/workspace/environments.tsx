@@ -149,6 +149,7 @@ const kindUsed = computed(() => {
  */
 export function VariablesLine(props: { kind?: StreamKind }): JSX.Element | null {
   const list = props.kind ? kindUsed.value[props.kind] : used.value;
+  const file = props.kind ? kindSources.value[props.kind]?.path : activeSource.value?.path;
   if (list.length === 0) return null;
   return (
     <p class="variables-line" aria-label="Variables">
@@ -167,7 +168,7 @@ export function VariablesLine(props: { kind?: StreamKind }): JSX.Element | null 
                 <button
                   type="button"
                   class="link"
-                  onClick={() => setSecret(name)}
+                  onClick={() => setSecret(name, file)}
                 >
                   Set {name}
                 </button>

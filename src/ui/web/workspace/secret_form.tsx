@@ -24,13 +24,17 @@ const name = signal("");
 const kind = signal<Kind>("value");
 const value = signal("");
 const message = signal<{ text: string; error: boolean } | undefined>(undefined);
+/** The request file whose private env file is written (Set beside a tab's variable). */
+const forFile = signal<string | undefined>(undefined);
 
 /**
  * Opens the form for a variable.
  *
  * @param variable its name
+ * @param file the request file it is used by (default: the HTTP tab's active one)
  */
-export function setSecret(variable: string): void {
+export function setSecret(variable: string, file?: string): void {
+  forFile.value = file;
   name.value = variable;
   value.value = "";
   message.value = undefined;
@@ -38,7 +42,7 @@ export function setSecret(variable: string): void {
 }
 
 async function save(environment: string, reload: () => Promise<void>): Promise<void> {
-  const file = activeSource.peek()?.path;
+  const file = forFile.peek() ?? activeSource.peek()?.path;
   // The last answer goes at once: what shows next is this save's.
   message.value = undefined;
   const text = value.peek();
@@ -69,7 +73,14 @@ export function SecretForm(
 ): JSX.Element {
   return (
     <div class="secret-form">
-      <button type="button" aria-expanded={open.value} onClick={() => open.value = !open.value}>
+      <button
+        type="button"
+        aria-expanded={open.value}
+        onClick={() => {
+          forFile.value = undefined;
+          open.value = !open.value;
+        }}
+      >
         Set a secret
       </button>
       {open.value && (
