@@ -118,6 +118,20 @@ Deno.test("ui connection: a client certificate and key from the workspace answer
       });
       assert.equal(again.json.response.status, 200);
     }
+    // A settings file that is not private (as a cloned repository would bring it) is not used.
+    await Deno.chmod(`${dir}/.dial/connection.json`, 0o644);
+    {
+      await using server = await startUiServer({ assets: ASSETS, workspace: dir });
+      const session = await sessionOf(server);
+      const state = await call(server, session, "/api/workspace/connection", {});
+      assert.match(state.json.error, /is not a private file of yours/);
+      const refused = await call(server, session, "/api/http", {
+        method: "GET",
+        url: `${tls.origin}/`,
+      });
+      assert.equal(refused.json.type, "error");
+    }
+    await Deno.chmod(`${dir}/.dial/connection.json`, 0o600);
     await Deno.remove(`${dir}/client.key`);
     {
       await using server = await startUiServer({ assets: ASSETS, workspace: dir });

@@ -125,7 +125,20 @@ export async function loadConnection(context: ApiContext): Promise<void> {
   if (!workspace || !connection) return;
   let text: string;
   try {
-    text = await Deno.readTextFile(`${workspace.root}/${FILE}`);
+    const path = `${workspace.root}/${FILE}`;
+    // Only a file dial wrote for this user: one that came with a cloned repository (a proxy, or
+    // insecure) must not silently reroute or unverify this user's requests.
+    const info = await Deno.lstat(path);
+    const uid = Deno.uid();
+    if (
+      !info.isFile || (info.mode !== null && (info.mode & 0o077) !== 0) ||
+      (uid !== null && info.uid !== null && info.uid !== uid)
+    ) {
+      connection.error =
+        `${FILE} is not a private file of yours (dial writes it 0600), so it is not used: save the settings again`;
+      return;
+    }
+    text = await Deno.readTextFile(path);
   } catch {
     return;
   }
