@@ -4,6 +4,7 @@
  */
 import type { JSX } from "preact";
 import { AuthPanel } from "./auth_panel.tsx";
+import { InsecureWarning } from "./workspace/connection.tsx";
 import { GraphqlTab } from "./graphql/graphql_tab.tsx";
 import { HttpTab } from "./http/http_tab.tsx";
 import { SseTab } from "./sse/sse_tab.tsx";
@@ -31,7 +32,6 @@ import { RunnerView } from "./workspace/runner.tsx";
 import { SidebarSplitter, sidebarWidth } from "./splitter.tsx";
 import { saveKindNow, SourceBar } from "./workspace/source_bar.tsx";
 import { KindTabs } from "./workspace/kind_tabs.tsx";
-import { InsecureWarning } from "./workspace/connection.tsx";
 
 const TABS: TabDef[] = [
   {
