@@ -48,6 +48,7 @@ async function oauthOptions(
         ...(hooks.showDeviceCode ? { showDeviceCode: hooks.showDeviceCode } : {}),
         ...(hooks.notify ? { notify: hooks.notify } : {}),
       },
+      context.env,
     );
   }
   const { auth } = parseUiAuth(json.auth, { ...context.oauth, ...hooks });
