@@ -195,7 +195,7 @@ function modelOf(r: HttpRequest) {
       ? {
         body: r.body.length === 1 && r.body[0]!.kind === "file"
           ? { file: r.body[0]!.path }
-          : r.body.map((p) => p.kind === "text" ? p.text : `< ${p.path}`).join("\n"),
+          : { parts: r.body.map((p) => p.kind === "text" ? p.text : { file: p.path }) },
       }
       : {}),
     ...(r.handlers[0]?.kind === "inline" ? { handler: r.handlers[0].code } : {}),

@@ -7,6 +7,7 @@
  * @module
  */
 import { PRIVATE_ENV_FILE } from "../files/environment.ts";
+import { multipartBodyParts } from "../files/multipart_body.ts";
 import { appendRequest, type RequestModel, writeHttpRequest } from "../files/write_http_file.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { DialError, ErrorCode, UsageError } from "../errors.ts";
@@ -166,22 +167,17 @@ function bodyModel(
       return { file: relativeTo(dirOf(path), body.path) };
     case "form": {
       type(`multipart/form-data; boundary=${body.boundary}`);
-      const lines: string[] = [];
-      for (const field of body.fields) {
-        lines.push(`--${body.boundary}`);
-        if ("path" in field) {
-          lines.push(
-            `Content-Disposition: form-data; name="${field.name}"; filename="${field.filename}"`,
-            `Content-Type: ${field.contentType}`,
-            "",
-            `< ${relativeTo(dirOf(path), field.path)}`,
-          );
-        } else {
-          lines.push(`Content-Disposition: form-data; name="${field.name}"`, "", field.value);
-        }
-      }
-      lines.push(`--${body.boundary}--`);
-      return lines.join("\n");
+      const fields = body.fields.map((field) =>
+        "path" in field
+          ? {
+            name: field.name,
+            file: relativeTo(dirOf(path), field.path),
+            filename: field.filename,
+            contentType: field.contentType,
+          }
+          : { name: field.name, value: field.value }
+      );
+      return { parts: multipartBodyParts(fields, body.boundary) };
     }
     default:
       throw new UsageError("Cannot --save a request whose body is read from stdin", {

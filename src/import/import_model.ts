@@ -4,6 +4,7 @@
  * (`write_import.ts`) turns it into files.
  * @module
  */
+import { multipartBodyParts, type MultipartField } from "../files/multipart_body.ts";
 
 /** One imported request. Every value may hold `{{variables}}`. */
 export interface ImportedRequest {
@@ -17,8 +18,11 @@ export interface ImportedRequest {
   url: string;
   /** Headers in order. */
   headers: Array<{ name: string; value: string }>;
-  /** The body text, or a file included with `< path`. */
-  body?: string | { file: string };
+  /**
+   * The body text, a file included with `< path`, or text and `< path` includes in order (a
+   * multipart body with file parts): each text holds whole lines.
+   */
+  body?: string | { file: string } | { parts: Array<string | { file: string }> };
   /** Comment lines written above the request (descriptions, notes on what was not carried). */
   comments?: string[];
   /** Request directives, e.g. `{ name: "no-redirect" }` or `{ name: "timeout", value: "5" }`. */
@@ -47,6 +51,12 @@ export interface ImportResult {
   environments: Record<string, Record<string, string>>;
   /** Secret values for `http-client.private.env.json`, by environment. */
   privateEnvironments: Record<string, Record<string, string>>;
+  /**
+   * OAuth 2.0 configurations for `Security.Auth` of the `$shared` environment (JetBrains keys:
+   * `Type`, `Grant Type`, `Token URL` …), used as `{{$auth.token("id")}}`; secret values in
+   * them are `{{variables}}` of the private environment.
+   */
+  auth?: Record<string, Record<string, string>>;
   /** What could not be carried. */
   losses: ImportLoss[];
 }
@@ -104,4 +114,39 @@ function isTaken(result: ImportResult, env: string, name: string, value: string)
 export function formEncode(text: string): string {
   return text.split(/(\{\{[^{}]*\}\})/).map((part, i) => i % 2 ? part : encodeURIComponent(part))
     .join("");
+}
+
+/** One part of a multipart form: a value, or a file included with `< path`. */
+export type FormPart =
+  | { name: string; value: string; contentType?: string }
+  | { name: string; file: string; contentType?: string };
+
+const BOUNDARY = "----dialImportBoundary";
+
+/**
+ * A `multipart/form-data` body in the request-file format, written by the request files' one
+ * multipart writer (`multipartBodyParts`: each file part a `< path` include, read when the
+ * request runs), with the `Content-Type` header set to match the boundary (replacing one the
+ * source had without it).
+ *
+ * @param parts the form's parts in order
+ * @param headers the request's headers, changed in place
+ * @returns the body's parts
+ */
+export function multipartBody(
+  parts: readonly FormPart[],
+  headers: Array<{ name: string; value: string }>,
+): { parts: Array<string | { file: string }> } {
+  for (let i = headers.length - 1; i >= 0; i--) {
+    if (headers[i]!.name.toLowerCase() === "content-type") headers.splice(i, 1);
+  }
+  headers.push({ name: "Content-Type", value: `multipart/form-data; boundary=${BOUNDARY}` });
+  const fields: MultipartField[] = parts.map((p) => ({
+    name: p.name,
+    ...("file" in p
+      ? { file: p.file, filename: p.file.split(/[\\/]/).at(-1) ?? "" }
+      : { value: p.value }),
+    ...(p.contentType ? { contentType: p.contentType } : {}),
+  }));
+  return { parts: multipartBodyParts(fields, BOUNDARY) };
 }

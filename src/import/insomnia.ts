@@ -4,7 +4,15 @@
  * (`{% … %}`) and scripts are reported, as are auth types dial's files do not carry.
  * @module
  */
-import { emptyImport, type ImportResult, secretVariable } from "./import_model.ts";
+import {
+  emptyImport,
+  formEncode,
+  type FormPart,
+  type ImportedRequest,
+  type ImportResult,
+  multipartBody,
+  secretVariable,
+} from "./import_model.ts";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json =>
@@ -163,17 +171,27 @@ function walk(result: ImportResult, node: Node, folder: string[]): void {
     }
   }
   const body = isObject(node.body) ? node.body : {};
-  let bodyText: string | undefined;
+  let bodyText: ImportedRequest["body"];
   if (typeof body.text === "string" && body.text !== "") bodyText = convert(body.text);
   else if (Array.isArray(body.params) && body.params.length) {
+    const params = body.params.filter((p) => isObject(p) && p.disabled !== true) as Json[];
     if (/multipart/.test(text(body.mimeType))) {
-      result.losses.push({
-        where,
-        what: "a multipart body (rewrite it as a .http multipart body)",
-      });
+      const parts: FormPart[] = params.map((p) =>
+        p.type === "file"
+          ? { name: convert(text(p.name)), file: text(p.fileName) }
+          : { name: convert(text(p.name)), value: convert(text(p.value)) }
+      );
+      for (const p of parts) {
+        if ("file" in p && !p.file) {
+          result.losses.push({ where, what: `form file "${p.name}" without a path` });
+        }
+      }
+      bodyText = multipartBody(parts.filter((p) => !("file" in p) || p.file), headers);
     } else {
-      bodyText = body.params.filter((p) => isObject(p) && p.disabled !== true)
-        .map((p) => isObject(p) ? `${text(p.name)}=${convert(text(p.value))}` : "").join("&");
+      bodyText = params.map((p) =>
+        `${formEncode(convert(text(p.name)))}=${formEncode(convert(text(p.value)))}`
+      )
+        .join("&");
     }
   }
   if (
@@ -183,7 +201,7 @@ function walk(result: ImportResult, node: Node, folder: string[]): void {
     headers.push({ name: "Content-Type", value: text(body.mimeType) });
   }
   const url = convert(text(node.url));
-  if (/\{%/.test(url + (bodyText ?? ""))) {
+  if (/\{%/.test(url + JSON.stringify(bodyText ?? ""))) {
     result.losses.push({ where, what: "template tags ({% … %}) left as written" });
   }
   result.requests.push({

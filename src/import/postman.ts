@@ -7,7 +7,16 @@
  * @see https://schema.postman.com/collection/json/v2.1.0/draft-07/docs/index.html
  * @module
  */
-import { emptyImport, formEncode, type ImportResult, secretVariable } from "./import_model.ts";
+import {
+  emptyImport,
+  formEncode,
+  type FormPart,
+  type ImportedRequest,
+  type ImportResult,
+  multipartBody,
+  secretVariable,
+} from "./import_model.ts";
+import { postmanOAuth2 } from "./postman_oauth2.ts";
 
 type Json = Record<string, unknown>;
 
@@ -182,6 +191,10 @@ function applyAuth(
       return `${url}${url.includes("?") ? "&" : "?"}${p.key ?? "api_key"}=${value}`;
     }
     headers.push({ name: p.key || "X-API-Key", value });
+  } else if (type === "oauth2") {
+    const use = postmanOAuth2(result, where, p);
+    if (use?.header) headers.push(use.header);
+    if (use?.query) return `${url}${url.includes("?") ? "&" : "?"}${use.query}`;
   } else {
     result.losses.push({ where, what: `auth type "${type}" (add it by hand)` });
   }
@@ -193,7 +206,7 @@ function requestBody(
   where: string,
   body: unknown,
   headers: Array<{ name: string; value: string }>,
-): string | { file: string } | undefined {
+): ImportedRequest["body"] {
   if (!isObject(body) || body.disabled === true) return undefined;
   const setType = (type: string) => {
     if (!headers.some((h) => h.name.toLowerCase() === "content-type")) {
@@ -237,36 +250,28 @@ function requestBody(
   }
 }
 
-const BOUNDARY = "----dialImportBoundary";
-
 function multipart(
   result: ImportResult,
   where: string,
   fields: unknown[],
   headers: Array<{ name: string; value: string }>,
-): string {
-  headers.push({ name: "Content-Type", value: `multipart/form-data; boundary=${BOUNDARY}` });
-  const parts: string[] = [];
+): { parts: Array<string | { file: string }> } {
+  const parts: FormPart[] = [];
   for (const f of fields) {
     if (!isObject(f) || f.disabled === true) continue;
     const name = text(f.key);
+    const contentType = text(f.contentType);
+    const type = contentType ? { contentType } : {};
     if (f.type === "file") {
       const src = Array.isArray(f.src) ? text(f.src[0]) : text(f.src);
       if (!src) {
         result.losses.push({ where, what: `form file "${name}" without a path` });
         continue;
       }
-      const filename = src.split(/[\\/]/).at(-1);
-      parts.push(
-        `--${BOUNDARY}\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\n\n< ${src}`,
-      );
-    } else {
-      parts.push(
-        `--${BOUNDARY}\nContent-Disposition: form-data; name="${name}"\n\n${text(f.value)}`,
-      );
-    }
+      parts.push({ name, file: src, ...type });
+    } else parts.push({ name, value: text(f.value), ...type });
   }
-  return `${parts.join("\n")}\n--${BOUNDARY}--`;
+  return multipartBody(parts, headers);
 }
 
 function scripts(result: ImportResult, where: string, events: unknown): void {

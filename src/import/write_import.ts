@@ -60,8 +60,14 @@ export function importFiles(result: ImportResult): ImportFile[] {
     });
     files.push({ name: file, text: `${lines.join("\n")}\n${entries.join("\n")}`, mode: 0o644 });
   }
-  if (Object.keys(result.environments).length) {
-    files.push({ name: PUBLIC_ENV_FILE, text: json(result.environments), mode: 0o644 });
+  const auth = result.auth ?? {};
+  if (Object.keys(result.environments).length || Object.keys(auth).length) {
+    const environments: Record<string, unknown> = { ...result.environments };
+    if (Object.keys(auth).length) {
+      const shared = result.environments.$shared ?? {};
+      environments.$shared = { ...shared, Security: { Auth: auth } };
+    }
+    files.push({ name: PUBLIC_ENV_FILE, text: json(environments), mode: 0o644 });
   }
   if (Object.keys(result.privateEnvironments).length) {
     files.push({ name: PRIVATE_ENV_FILE, text: json(result.privateEnvironments), mode: 0o600 });

@@ -217,3 +217,172 @@ Deno.test("import: an unknown format is a usage error naming the file", async ()
     /Cannot tell the format of "x.json"/,
   );
 });
+
+Deno.test("import: Postman OAuth 2.0 becomes Security.Auth, secrets private, the rest reported", async () => {
+  const oauth2 = (params: Record<string, string>) => ({
+    type: "oauth2",
+    oauth2: Object.entries(params).map(([key, value]) => ({ key, value, type: "string" })),
+  });
+  const collection = {
+    info: {
+      name: "OAuth",
+      schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
+    },
+    auth: oauth2({
+      grant_type: "client_credentials",
+      accessTokenUrl: "https://id.test/token",
+      clientId: "app",
+      clientSecret: "cs-123",
+      scope: "read write",
+      client_authentication: "body",
+      addTokenTo: "header",
+      audience: "https://api.test",
+    }),
+    item: [
+      { name: "A", request: { method: "GET", url: "https://api.test/a" } },
+      { name: "B", request: { method: "GET", url: "https://api.test/b" } },
+      {
+        name: "Login",
+        request: {
+          method: "GET",
+          url: "https://api.test/me",
+          auth: oauth2({
+            grant_type: "authorization_code_with_pkce",
+            authUrl: "https://id.test/authorize",
+            accessTokenUrl: "https://id.test/token",
+            clientId: "web",
+            redirect_uri: "https://oauth.pstmn.io/v1/callback",
+            challengeAlgorithm: "S256",
+            tokenName: "web login",
+            headerPrefix: "Token",
+          }),
+        },
+      },
+      {
+        name: "Legacy",
+        request: {
+          method: "GET",
+          url: "https://api.test/legacy",
+          auth: oauth2({
+            grant_type: "password_credentials",
+            accessTokenUrl: "https://id.test/token",
+            clientId: "old",
+            username: "ann",
+            password: "pw-456",
+            addTokenTo: "queryParams",
+          }),
+        },
+      },
+      {
+        name: "Implicit",
+        request: {
+          method: "GET",
+          url: "https://api.test/i",
+          auth: oauth2({ grant_type: "implicit", authUrl: "https://id.test/authorize" }),
+        },
+      },
+    ],
+  };
+  const result = await readImport([{ name: "c.json", text: JSON.stringify(collection) }]);
+  assert.deepEqual(result.auth, {
+    app: {
+      "Type": "OAuth2",
+      "Grant Type": "Client Credentials",
+      "Token URL": "https://id.test/token",
+      "Client ID": "app",
+      "Client Secret": "{{app_client_secret}}",
+      "Scope": "read write",
+      "Client Credentials": "in body",
+    },
+    web_login: {
+      "Type": "OAuth2",
+      "Grant Type": "Authorization Code",
+      "Token URL": "https://id.test/token",
+      "Client ID": "web",
+      "Auth URL": "https://id.test/authorize",
+    },
+    old: {
+      "Type": "OAuth2",
+      "Grant Type": "Password",
+      "Token URL": "https://id.test/token",
+      "Client ID": "old",
+      "Username": "ann",
+      "Password": "{{old_password}}",
+    },
+  });
+  assert.equal(result.privateEnvironments.imported!.app_client_secret, "cs-123");
+  assert.equal(result.privateEnvironments.imported!.old_password, "pw-456");
+  // Both requests that inherit the collection's auth share one configuration (one token).
+  for (const name of ["A", "B"]) {
+    assert.deepEqual(byName(result, name).headers, [
+      { name: "Authorization", value: 'Bearer {{$auth.token("app")}}' },
+    ]);
+  }
+  assert.deepEqual(byName(result, "Login").headers, [
+    { name: "Authorization", value: 'Token {{$auth.token("web_login")}}' },
+  ]);
+  assert.equal(
+    byName(result, "Legacy").url,
+    'https://api.test/legacy?access_token={{$auth.token("old")}}',
+  );
+  assert.deepEqual(byName(result, "Implicit").headers, []);
+  assert.deepEqual(result.losses.map((l) => `${l.where}: ${l.what}`), [
+    "A: OAuth 2.0 settings dial does not send: audience",
+    "B: OAuth 2.0 settings dial does not send: audience",
+    'Login: the callback URL https://oauth.pstmn.io/v1/callback (dial listens on http://localhost:8484/; register that one, or set "Redirect URL" to a loopback URL)',
+    'Implicit: OAuth 2.0 grant "implicit" (dial runs client credentials, authorization code and password)',
+  ]);
+  const { importFiles } = await import("../../src/import/write_import.ts");
+  const env = importFiles(result).find((f) => f.name === "http-client.env.json")!;
+  assert.deepEqual(JSON.parse(env.text).$shared.Security.Auth, result.auth);
+  const priv = importFiles(result).find((f) => f.name === "http-client.private.env.json")!;
+  assert.ok(!env.text.includes("cs-123") && priv.text.includes("cs-123"));
+});
+
+Deno.test("import: an Insomnia multipart body becomes a .http multipart body with < file parts", async () => {
+  const v4 = {
+    _type: "export",
+    __export_format: 4,
+    resources: [
+      { _id: "wrk_1", _type: "workspace", name: "Uploads" },
+      {
+        _id: "req_1",
+        _type: "request",
+        parentId: "wrk_1",
+        name: "Upload",
+        method: "POST",
+        url: "{{ _.base }}/upload",
+        headers: [{ name: "Content-Type", value: "multipart/form-data" }],
+        body: {
+          mimeType: "multipart/form-data",
+          params: [
+            { name: "title", value: "{{ _.title }}" },
+            { name: "skip", value: "x", disabled: true },
+            { name: "file", type: "file", fileName: "/tmp/photo.png" },
+          ],
+        },
+      },
+    ],
+  };
+  const result = await readImport([{ name: "i.json", text: JSON.stringify(v4) }]);
+  const upload = byName(result, "Upload");
+  assert.deepEqual(upload.headers, [
+    { name: "Content-Type", value: "multipart/form-data; boundary=----dialImportBoundary" },
+  ]);
+  assert.deepEqual(upload.body, {
+    parts: [
+      [
+        "------dialImportBoundary",
+        'Content-Disposition: form-data; name="title"',
+        "",
+        "{{title}}",
+        "------dialImportBoundary",
+        'Content-Disposition: form-data; name="file"; filename="photo.png"',
+        "",
+      ].join("\n"),
+      { file: "/tmp/photo.png" },
+      "------dialImportBoundary--",
+    ],
+  });
+  assert.deepEqual(result.losses, []);
+});
