@@ -15,7 +15,7 @@ import { exportRequest } from "../export/export_request.ts";
 import { postmanCollection, postmanEnvironment } from "../export/postman_export.ts";
 import { loadEnvironment, PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../files/environment.ts";
 import type { HttpFile, HttpRequest } from "../files/http_file_types.ts";
-import type { VariableValue } from "../files/substitute.ts";
+import type { VariableScope, VariableValue } from "../files/substitute.ts";
 import { writeHttpRequest } from "../files/write_http_file.ts";
 import { warn } from "../output/report.ts";
 import type { CliContext } from "./context.ts";
@@ -50,21 +50,101 @@ export async function runExport(
   const requests = pick(file.requests, names, path);
   const dir = dirOf(path);
   const secrets = flags.withSecrets;
-  const text = target === "http"
-    ? requests.map((r) => writeHttpRequest(modelOf(r))).join("\n")
-    : target === "postman"
-    ? await postman(file, path, requests, flags, context)
-    : await code(target, requests, {
-      path,
-      dir,
-      flags,
-      secrets,
-      variables: file.variables,
-      context,
-    });
+  // Without --with-secrets references are not even resolved: they stay secrets by name.
+  const needsScope = target !== "http" && target !== "postman";
+  const environment = needsScope
+    ? await loadEnvironment(dir, {
+      ...(flags.env !== undefined ? { name: flags.env } : {}),
+      envFiles: flags.envFile,
+      resolve: secrets
+        ? (value, where) => resolveReference(value, where, context)
+        : (value) => Promise.resolve(value),
+    })
+    : undefined;
+  const overrides = new Map<string, VariableValue>();
+  for (const [name, value] of needsScope ? parseVarFlags(flags.var) : []) {
+    overrides.set(
+      name,
+      isReference(value)
+        ? new Secret(secrets ? await resolveReference(value, `--var ${name}=`, context) : value)
+        : value,
+    );
+  }
+  const text = await exportText(target, file, requests, {
+    path,
+    withSecrets: secrets,
+    scope: {
+      ...(environment ? { environment: environment.variables } : {}),
+      overrides,
+      env: (name: string) => context.env(name),
+    },
+    context,
+  });
+  if (target === "postman" && flags.out !== undefined) {
+    await postmanEnvironments(path, flags.out, flags.withSecrets);
+  }
   if (flags.out !== undefined) await Deno.writeTextFile(flags.out, text);
   else await context.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
   return ExitCode.OK;
+}
+
+/** Options of {@link exportText}. */
+export interface ExportTextOptions {
+  /** The request file's path (relative includes are read from its directory). */
+  path: string;
+  /** Write secret values as they are. */
+  withSecrets: boolean;
+  /** The variables `dial run` would use, besides the file's own (added here). */
+  scope: VariableScope;
+  /** Variables for the Postman collection and the `.http` text besides the file's own. */
+  variables?: Record<string, string>;
+  /** The run's output and environment. */
+  context: CliContext;
+}
+
+/**
+ * The requests of a file in one of the export formats: the one writer of each format, used by
+ * `dial export` and by `dial … --export`.
+ *
+ * @param target the format
+ * @param file the parsed request file
+ * @param requests the requests to write
+ * @param options the scope, secrets and output
+ * @returns the text
+ */
+export async function exportText(
+  target: ExportTarget,
+  file: HttpFile,
+  requests: readonly HttpRequest[],
+  options: ExportTextOptions,
+): Promise<string> {
+  const extra = Object.entries(options.variables ?? {});
+  if (target === "http") {
+    const variables = [
+      ...file.variables.map((v) => `@${v.name} = ${v.value}\n`),
+      ...extra.map(([name, value]) => `@${name} = ${value}\n`),
+    ];
+    return [variables.join(""), ...requests.map((r) => writeHttpRequest(modelOf(r)))]
+      .filter((t) => t !== "").join("\n");
+  }
+  if (target === "postman") {
+    const name = (options.path.split("/").at(-1) ?? options.path).replace(/\.(http|rest)$/, "");
+    const { collection, losses } = postmanCollection(file, name, requests);
+    for (const [key, value] of extra) {
+      (collection.variable as Array<{ key: string; value: string }>).push({ key, value });
+    }
+    for (const l of losses) {
+      await warn(options.context.stderr, `Not carried: ${l.where}: ${l.what}`);
+    }
+    return `${JSON.stringify(collection, null, 2)}\n`;
+  }
+  return await code(target, requests, {
+    path: options.path,
+    dir: dirOf(options.path),
+    secrets: options.withSecrets,
+    scope: { ...options.scope, file: file.variables },
+    context: options.context,
+  });
 }
 
 function pick(
@@ -91,38 +171,12 @@ async function code(
   options: {
     path: string;
     dir: string;
-    flags: ExportFlagValues;
     secrets: boolean;
-    variables: HttpFile["variables"];
+    scope: VariableScope;
     context: CliContext;
   },
 ): Promise<string> {
-  const { flags, context } = options;
-  // Without --with-secrets references are not even resolved: they stay secrets by name.
-  const environment = await loadEnvironment(options.dir, {
-    ...(flags.env !== undefined ? { name: flags.env } : {}),
-    envFiles: flags.envFile,
-    resolve: options.secrets
-      ? (value, where) => resolveReference(value, where, context)
-      : (value) => Promise.resolve(value),
-  });
-  const overrides = new Map<string, VariableValue>();
-  for (const [name, value] of parseVarFlags(flags.var)) {
-    overrides.set(
-      name,
-      isReference(value)
-        ? new Secret(
-          options.secrets ? await resolveReference(value, `--var ${name}=`, context) : value,
-        )
-        : value,
-    );
-  }
-  const scope = {
-    environment: environment.variables,
-    overrides,
-    file: options.variables,
-    env: (name: string) => context.env(name),
-  };
+  const { context, scope } = options;
   const out: string[] = [];
   const entries: unknown[] = [];
   const envVars = new Set<string>();
@@ -202,46 +256,39 @@ function modelOf(r: HttpRequest) {
   };
 }
 
-async function postman(
-  file: Awaited<ReturnType<typeof readHttpFile>>,
+/** Writes each environment of the request file's folder beside the exported collection. */
+async function postmanEnvironments(
   path: string,
-  requests: readonly HttpRequest[],
-  flags: ExportFlagValues,
-  context: CliContext,
-): Promise<string> {
-  const name = (path.split("/").at(-1) ?? path).replace(/\.(http|rest)$/, "");
-  const { collection, losses } = postmanCollection(file, name, requests);
-  for (const l of losses) await warn(context.stderr, `Not carried: ${l.where}: ${l.what}`);
-  if (flags.out !== undefined) {
-    const dir = dirOf(path);
-    const read = async (p: string) => {
-      try {
-        return JSON.parse(await Deno.readTextFile(`${dir}/${p}`)) as Record<
-          string,
-          Record<string, string>
-        >;
-      } catch {
-        return {};
-      }
-    };
-    const pub = await read(PUBLIC_ENV_FILE);
-    const priv = await read(PRIVATE_ENV_FILE);
-    const outDir = dirOf(flags.out);
-    for (const env of new Set([...Object.keys(pub), ...Object.keys(priv)])) {
-      if (env.startsWith("$")) continue;
-      const target = `${outDir}/${env}.postman_environment.json`;
-      await Deno.writeTextFile(
-        target,
-        `${
-          JSON.stringify(
-            postmanEnvironment(env, pub[env] ?? {}, priv[env] ?? {}, flags.withSecrets),
-            null,
-            2,
-          )
-        }\n`,
-        { mode: 0o600 },
-      );
+  out: string,
+  withSecrets: boolean,
+): Promise<void> {
+  const dir = dirOf(path);
+  const read = async (p: string) => {
+    try {
+      return JSON.parse(await Deno.readTextFile(`${dir}/${p}`)) as Record<
+        string,
+        Record<string, string>
+      >;
+    } catch {
+      return {};
     }
+  };
+  const pub = await read(PUBLIC_ENV_FILE);
+  const priv = await read(PRIVATE_ENV_FILE);
+  const outDir = dirOf(out);
+  for (const env of new Set([...Object.keys(pub), ...Object.keys(priv)])) {
+    if (env.startsWith("$")) continue;
+    const target = `${outDir}/${env}.postman_environment.json`;
+    await Deno.writeTextFile(
+      target,
+      `${
+        JSON.stringify(
+          postmanEnvironment(env, pub[env] ?? {}, priv[env] ?? {}, withSecrets),
+          null,
+          2,
+        )
+      }\n`,
+      { mode: 0o600 },
+    );
   }
-  return `${JSON.stringify(collection, null, 2)}\n`;
 }

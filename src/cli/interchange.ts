@@ -82,19 +82,33 @@ Examples:
   },
 });
 
+/** The formats `dial export --to` and `dial … --export` write. */
+export const EXPORT_FORMATS = [
+  "curl",
+  "http",
+  "postman",
+  "har",
+  "fetch",
+  "python",
+  "httpie",
+] as const;
+
+/** `--with-secrets`, of `dial export` and of `dial … --export`. */
+export const WITH_SECRETS_FLAG = {
+  long: "with-secrets",
+  help: "write secret values as they are (default: environment lookups such as $API_TOKEN)",
+} as const;
+
 /** The flags of `dial export`. */
 export const EXPORT_FLAGS = flags([
   {
     long: "to",
-    value: "curl|http|postman|har|fetch|python|httpie",
-    choices: ["curl", "http", "postman", "har", "fetch", "python", "httpie"],
+    value: EXPORT_FORMATS.join("|"),
+    choices: EXPORT_FORMATS,
     help: "what to write",
   },
   ...ENVIRONMENT_FLAGS,
-  {
-    long: "with-secrets",
-    help: "write secret values as they are (default: environment lookups such as $API_TOKEN)",
-  },
+  WITH_SECRETS_FLAG,
   { long: "out", value: "file", file: true, help: "write to this file (default: stdout)" },
 ]);
 

@@ -34,6 +34,9 @@ export const lazy = {
   /** `--save FILE.http`. */
   saveHttp: (): Promise<typeof import("./save_http.ts")> =>
     import(new URL("./save_http.ts", import.meta.url).href),
+  /** `dial … --export FORMAT`. */
+  requestExport: (): Promise<typeof import("./request_export.ts")> =>
+    import(new URL("./request_export.ts", import.meta.url).href),
   /** `dial import`. */
   importRun: (): Promise<typeof import("./import_run.ts")> =>
     import(new URL("./import_run.ts", import.meta.url).href),

@@ -7,6 +7,7 @@ import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
 import { BODY_FLAGS } from "./body_flags.ts";
 import { CURL_FLAGS, CURL_HINTS } from "./curl_flags.ts";
 import { type Command, command, flags, type FlagValues } from "./declare.ts";
+import { EXPORT_FORMATS, WITH_SECRETS_FLAG } from "./interchange.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 
 /** `-L`: shared with `dial sse`. */
@@ -100,6 +101,13 @@ export const REQUEST_ONLY_FLAGS = flags([
   },
   { long: "name", value: "name", help: "with --save: the request's name (# @name)" },
   { long: "offline", help: "print the request that would be sent, without sending" },
+  {
+    long: "export",
+    value: EXPORT_FORMATS.join("|"),
+    choices: EXPORT_FORMATS,
+    help: "print the request as curl, .http, Postman, HAR or code instead of sending it",
+  },
+  { ...WITH_SECRETS_FLAG, help: "with --export: write secret values as they are" },
 ]);
 
 /** Every flag of the request command. */

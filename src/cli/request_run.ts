@@ -81,6 +81,22 @@ export async function runRequest(
     auth: auth.auth,
     ...(built.body ? { body: built.body } : {}),
   };
+  const printing = [
+    flags.export !== undefined && "--export",
+    flags.curl && "--curl",
+    flags.offline && "--offline",
+  ]
+    .filter((f) => f !== false);
+  if (printing.length > 1) {
+    throw new UsageError(
+      `Give one of ${printing.join(", ")}: each prints the request instead of sending it`,
+    );
+  }
+  if (flags.withSecrets && flags.export === undefined) {
+    throw new UsageError("--with-secrets needs --export FORMAT", {
+      hint: "dial … --export curl --with-secrets",
+    });
+  }
   if (flags.name !== undefined && flags.save === undefined) {
     throw new UsageError("--name needs --save FILE.http", {
       hint: "dial … --save api.http --name me",
@@ -92,6 +108,12 @@ export async function runRequest(
   }
   const out = context.stdout;
   const err = context.stderr;
+  if (flags.export !== undefined) {
+    const { exportFromFlags } = await lazy.requestExport();
+    const text = await exportFromFlags(spec, flags, context);
+    await out.write(text.endsWith("\n") ? text : `${text}\n`);
+    return ExitCode.OK;
+  }
   if (flags.offline) {
     const { request } = await authorize(spec, { offline: true });
     let prepared = cookies.jar ? withCookies(request, cookies.jar) : request;

@@ -26,29 +26,47 @@ export interface SavedRequest {
   secrets: string[];
 }
 
+/** A request built from flags as a request-file model, its secrets apart. */
+export interface FlagRequestModel {
+  /** The request, secrets as `{{variables}}`. */
+  model: RequestModel;
+  /** The secret variables' values: references as typed (`@env:TOKEN`), else the value. */
+  secrets: Record<string, string>;
+  /** The secret variables' values, references resolved. */
+  values: Record<string, string>;
+  /** The OAuth 2.0 configuration for `Security.Auth`, by id, when `--oauth2` was given. */
+  auth: Record<string, Record<string, string>>;
+}
+
 /**
- * Appends the request to the file, secrets as variables.
+ * The request the flags describe as a request-file model, the one `--save` appends and
+ * `--export` writes: the values of `-u`, `-B`, `-K`, credential-named `-H` headers become
+ * `{{variables}}`, OAuth 2.0 a `Security.Auth` configuration used as `{{$auth.token("id")}}`.
+ * Without `--follow` the request says `# @no-redirect`; `--timeout` is `# @timeout`.
  *
  * @param spec the request as built from the flags
  * @param flags the flags as typed (references kept as written)
- * @param path the `.http` file
- * @returns where things went
- * @throws {UsageError} for a body that cannot be saved (stdin)
+ * @param path the `.http` file the model is for (body files are relative to its directory)
+ * @returns the model, its secrets and its auth configuration
+ * @throws {UsageError} for a body that cannot be written (stdin)
  */
-export async function saveHttpRequest(
+export function requestModel(
   spec: RequestSpec,
   flags: RequestFlagValues,
   path: string,
-): Promise<SavedRequest> {
+): FlagRequestModel {
   const name = flags.name;
   if (name !== undefined && !/^[\w.-]+$/.test(name)) {
     throw new UsageError(`Invalid --name "${name}": use letters, digits, "_", "-" and "."`);
   }
   const prefix = name ? `${name.replace(/[.-]/g, "_")}_` : "";
   const secrets: Record<string, string> = {};
-  const variable = (key: string, value: string) => {
+  const auth: Record<string, Record<string, string>> = {};
+  const values: Record<string, string> = {};
+  const variable = (key: string, value: string, resolved: string) => {
     const variableName = `${prefix}${key}`.replace(/[^\w]/g, "_").toLowerCase();
     secrets[variableName] = value;
+    values[variableName] = resolved;
     return `{{${variableName}}}`;
   };
   const headers: { name: string; value: string }[] = [];
@@ -56,19 +74,33 @@ export async function saveHttpRequest(
   if (authorization?.kind === "basic") {
     const raw = flags.auth ?? "";
     if (/^@(?!@)/.test(raw)) {
-      headers.push({ name: "Authorization", value: `Basic ${variable("credentials", raw)}` });
+      headers.push({
+        name: "Authorization",
+        value: `Basic ${
+          variable(
+            "credentials",
+            raw,
+            `${authorization.username}:${authorization.password.reveal()}`,
+          )
+        }`,
+      });
     } else {
       const rawPassword = raw.slice(raw.indexOf(":") + 1);
       const password = /^@(?!@)/.test(rawPassword) ? rawPassword : authorization.password.reveal();
       headers.push({
         name: "Authorization",
-        value: `Basic ${authorization.username} ${variable("password", literal(password))}`,
+        value: `Basic ${authorization.username} ${
+          variable("password", literal(password), authorization.password.reveal())
+        }`,
       });
     }
   } else if (authorization?.kind === "bearer") {
     const raw = flags.bearer ?? "";
     const value = /^@(?!@)/.test(raw) ? raw : literal(authorization.token.reveal());
-    headers.push({ name: "Authorization", value: `Bearer ${variable("token", value)}` });
+    headers.push({
+      name: "Authorization",
+      value: `Bearer ${variable("token", value, authorization.token.reveal())}`,
+    });
   } else if (authorization?.kind === "oauth2") {
     const { oauth2 } = authorization;
     const id = name ?? "dial";
@@ -91,7 +123,7 @@ export async function saveHttpRequest(
       ...(oauth2.password ? { "Password": literal(oauth2.password.reveal()) } : {}),
     };
     headers.push({ name: "Authorization", value: `Bearer {{$auth.token("${id}")}}` });
-    await updatePrivateEnv(dirOf(path), {}, { [id]: config });
+    auth[id] = config;
   }
   for (const header of spec.headers) {
     const value = reveal(header.value);
@@ -99,7 +131,7 @@ export async function saveHttpRequest(
       typeof header.value !== "string";
     headers.push({
       name: header.name,
-      value: secret ? variable(header.name, literal(value)) : value,
+      value: secret ? variable(header.name, literal(value), value) : value,
     });
   }
   let url = spec.url.href;
@@ -108,17 +140,41 @@ export async function saveHttpRequest(
       key.name.length + 1,
     );
     const value = raw !== undefined && /^@(?!@)/.test(raw) ? raw : literal(key.value.reveal());
-    const pair = `${encodeURIComponent(key.name)}=${variable(key.name, value)}`;
+    const pair = `${encodeURIComponent(key.name)}=${variable(key.name, value, key.value.reveal())}`;
     url += (url.includes("?") ? "&" : "?") + pair;
   }
   const body = spec.body ? bodyModel(spec.body, path, headers) : undefined;
+  const directives = [
+    ...(flags.follow ? [] : [{ name: "no-redirect" }]),
+    ...(flags.timeout !== undefined ? [{ name: "timeout", value: `${flags.timeout} ms` }] : []),
+  ];
   const model: RequestModel = {
     ...(name !== undefined ? { name } : {}),
+    ...(directives.length ? { directives } : {}),
     method: spec.method,
     url,
     headers,
     ...(body !== undefined ? { body } : {}),
   };
+  return { model, secrets, values, auth };
+}
+
+/**
+ * Appends the request to the file, secrets as variables in the private environment file.
+ *
+ * @param spec the request as built from the flags
+ * @param flags the flags as typed (references kept as written)
+ * @param path the `.http` file
+ * @returns where things went
+ * @throws {UsageError} for a body that cannot be saved (stdin)
+ */
+export async function saveHttpRequest(
+  spec: RequestSpec,
+  flags: RequestFlagValues,
+  path: string,
+): Promise<SavedRequest> {
+  const { model, secrets, auth } = requestModel(spec, flags, path);
+  if (Object.keys(auth).length) await updatePrivateEnv(dirOf(path), {}, auth);
   const text = writeHttpRequest(model);
   let source = "";
   try {
@@ -179,8 +235,21 @@ function bodyModel(
       );
       return { parts: multipartBodyParts(fields, body.boundary) };
     }
+    case "bytes": {
+      // -d pieces joined (and files read whole): text unless it is not UTF-8.
+      let text: string;
+      try {
+        text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(body.bytes);
+      } catch {
+        throw new UsageError("Cannot write a body that is not UTF-8 text in place", {
+          hint: "give the body with --data-binary @file",
+        });
+      }
+      type(body.contentType);
+      return text;
+    }
     default:
-      throw new UsageError("Cannot --save a request whose body is read from stdin", {
+      throw new UsageError("Cannot save or export a request whose body is read from stdin", {
         hint: "give the body with -d @file or --json @file",
       });
   }

@@ -60,6 +60,8 @@ export function httpieCode(exported: ExportedRequest): string {
     const value = reveal(h.value);
     words.push(shellWord(value === "" ? `${h.name};` : `${h.name}:${value}`));
   }
+  // HTTPie's default Accept is JSON's; curl, requests and fetch send */* (dial too).
+  if (!prepared.headers.some((h) => h.name.toLowerCase() === "accept")) words.push("Accept:'*/*'");
   if (body?.kind === "file") words.push(`@${shellQuote(body.path)}`);
   return words.join(" ");
 }

@@ -14,6 +14,7 @@ import type { PreparedRequest } from "../http/request_spec.ts";
 import { buildFileRequest, type FileRequest } from "../files/file_request.ts";
 import type { HttpRequest } from "../files/http_file_types.ts";
 import type { VariableScope, VariableValue } from "../files/substitute.ts";
+import { UsageError } from "../errors.ts";
 import { reveal, Secret } from "../secret.ts";
 
 const OPEN = "\uE000";
@@ -52,6 +53,15 @@ export function segments(value: string): Segment[] {
   }
   if (last < text.length || out.length === 0) out.push({ text: text.slice(last) });
   return out;
+}
+
+/** `{{$auth.token("id")}}` as the environment variable `ID_TOKEN`, whatever the id. */
+class TokenLookups extends Map<string, string> {
+  override get(key: string): string {
+    const colon = key.indexOf(":");
+    const kind = key.slice(0, colon) === "idToken" ? "id_token" : "token";
+    return `${OPEN}${envName(`${key.slice(colon + 1)}_${kind}`)}${CLOSE}`;
+  }
 }
 
 /** The secret variables an export read from the environment instead of writing them. */
@@ -106,6 +116,9 @@ export async function exportRequest(
   const overrides = mark(options.scope.overrides);
   if (environment) scope.environment = environment;
   if (overrides) scope.overrides = overrides;
+  // An OAuth 2.0 token ({{$auth.token("id")}}) is never fetched for an export: the code reads
+  // it from the environment (`dial auth token` prints one).
+  scope.auth ??= new TokenLookups();
   const file = await buildFileRequest(request, { scope, path: options.path, dir: options.dir });
   const authorization = file.spec.auth.authorization;
   let prepared = buildRequest(file.spec);
@@ -124,9 +137,17 @@ export async function exportRequest(
     ),
   };
   if (prepared.body?.kind === "bytes") {
-    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(
-      prepared.body.bytes,
-    );
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(
+        prepared.body.bytes,
+      );
+    } catch {
+      throw new UsageError(
+        `Cannot export ${request.name ?? request.url}: its body is not UTF-8 text`,
+        { hint: "send a binary file as the whole body (< ./file), not inside a text body" },
+      );
+    }
     prepared = { ...prepared, body: { kind: "text", text } };
   }
   const scan = (text: string) => {
