@@ -8,7 +8,9 @@ import { readImport } from "../import/read_import.ts";
 import { type ImportFile, importFiles } from "../import/write_import.ts";
 import { shown } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
+import { importReader, realPathOf } from "./import_fetch.ts";
 import type { ImportFlagValues } from "./interchange.ts";
+import { parseTransportFlags } from "./transport_flags.ts";
 
 /**
  * Runs `dial import`.
@@ -23,9 +25,17 @@ export async function runImport(
   flags: ImportFlagValues,
   context: CliContext,
 ): Promise<number> {
+  const reader = importReader(context, {
+    transport: await parseTransportFlags(flags, context),
+    timeoutMs: flags.timeout,
+  });
   const texts = [];
-  for (const name of sources) texts.push({ name, text: await readSource(name, context) });
-  const result = await readImport(texts, { harCookies: flags.harCookies });
+  for (const name of sources) texts.push({ name, ...await reader.source(name) });
+  const result = await readImport(texts, {
+    harCookies: flags.harCookies,
+    load: reader.load,
+    allowFile: insideFolder,
+  });
   const files = importFiles(result);
   const dir = flags.out ?? ".";
   if (flags.dryRun) {
@@ -82,11 +92,12 @@ async function writeImportFiles(
   }
 }
 
-async function readSource(name: string, context: CliContext): Promise<string> {
-  try {
-    if (name === "-") return await new Response(context.stdin.readable).text();
-    return await Deno.readTextFile(name);
-  } catch (error) {
-    throw new UsageError(`Cannot read "${name}": ${(error as Error).message}`);
-  }
+/**
+ * The check that a file an OpenAPI description refers to is inside the description's folder
+ * once symbolic links are followed.
+ */
+async function insideFolder(url: URL, base: URL): Promise<boolean> {
+  if (base.protocol !== "file:") return false;
+  const [folder, real] = await Promise.all([realPathOf(new URL(".", base)), realPathOf(url)]);
+  return folder !== undefined && real !== undefined && real.startsWith(`${folder}/`);
 }

@@ -8,6 +8,7 @@
 import { command, flags, type FlagValues } from "./declare.ts";
 import { ENVIRONMENT_FLAGS } from "./file_flags.ts";
 import { lazy } from "./lazy.ts";
+import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 
 /** `dial curl [curl arguments…]`. */
 export const curlCommand = command({
@@ -45,6 +46,16 @@ export const IMPORT_FLAGS = flags([
   { long: "force", help: "replace files that exist" },
   { long: "har-cookies", help: "HAR: keep each entry's cookies as a Cookie header" },
   { long: "dry-run", help: "print the files that would be written, write nothing" },
+  {
+    long: "timeout",
+    short: "m",
+    aliases: ["max-time"],
+    value: "seconds",
+    kind: "seconds",
+    default: "30",
+    help: "a URL source: limit each download (decimal seconds)",
+  },
+  ...TRANSPORT_FLAGS,
 ]);
 
 /** The flag values of `dial import`. */
@@ -60,7 +71,8 @@ export const importCommand = command({
       name: "sources",
       required: true,
       variadic: true,
-      help: "a file, - for stdin; Postman environment files may follow a collection",
+      help:
+        "a file, - for stdin, or an http(s) URL; Postman environment files may follow a collection",
     },
   ],
   flags: IMPORT_FLAGS,
@@ -72,10 +84,16 @@ written per top-level folder or tag, with http-client.env.json and, for secrets,
 http-client.private.env.json (0600; keep it out of git). Whatever could not be carried
 (scripts, unsupported auth) is listed on stderr and at the top of each file.
 
+A URL source is downloaded through dial's transport (--cacert, -k, --proxy … apply), at most
+50 MiB in --timeout seconds. An OpenAPI description's $refs to other documents are followed
+when they stay in the description's folder (a file) or on its origin (a URL); others are
+reported, not read.
+
 Examples:
   dial import collection.postman.json staging.postman_environment.json --out api/
   pbpaste | dial import - --out requests/
-  dial import openapi.yaml --out petstore/`,
+  dial import openapi.yaml --out petstore/
+  dial import https://api.example.com/openapi.json --out api/ --cacert corp-ca.pem`,
   run: async ({ args, flags }, context) => {
     const { runImport } = await lazy.importRun();
     return await runImport(args.sources, flags, context);

@@ -3,8 +3,8 @@
  * operation, grouped by tag; path and query parameters as variables; an example body from the
  * schema; security schemes mapped to auth headers whose secrets live in the private
  * environment; each server an environment with its `baseUrl`. Swagger 2.0 and 3.0 are upgraded
- * to 3.1 by `@scalar/openapi-upgrader`; the description's own `$ref`s (`#/components/…`) are
- * followed where they are read (a `$ref` to another file or URL is reported, not fetched).
+ * to 3.1 by `@scalar/openapi-upgrader`; `$ref`s are followed by `openapi_refs.ts`, to other
+ * documents too when the caller gives a loader.
  *
  * @see https://spec.openapis.org/oas/v3.1.0
  * @module
@@ -12,6 +12,7 @@
 import { upgrade } from "@scalar/openapi-upgrader";
 import { UsageError } from "../errors.ts";
 import { emptyImport, type ImportResult, secretVariable } from "./import_model.ts";
+import { resolveRefs, type ResolveRefsOptions } from "./openapi_refs.ts";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json =>
@@ -34,10 +35,14 @@ export function isOpenApi(value: unknown): boolean {
  * Reads an OpenAPI description.
  *
  * @param document the parsed description
+ * @param options where it was read from and how to read the documents it refers to
  * @returns the import
  * @throws {UsageError} when the description's references cannot be resolved
  */
-export function readOpenApi(document: Json): Promise<ImportResult> {
+export async function readOpenApi(
+  document: Json,
+  options: Omit<ResolveRefsOptions, "losses"> = {},
+): Promise<ImportResult> {
   let upgraded: unknown;
   try {
     upgraded = upgrade(structuredClone(document), "3.1");
@@ -49,7 +54,7 @@ export function readOpenApi(document: Json): Promise<ImportResult> {
   }
   const info = isObject(upgraded.info) ? upgraded.info : {};
   const result = emptyImport("openapi", slug(text(info.title)) || "openapi");
-  const spec = resolveRefs(upgraded, upgraded, result, new Set()) as Json;
+  const spec = await resolveRefs(upgraded, { ...options, losses: result.losses });
   servers(result, spec);
   const components = isObject(spec.components) ? spec.components : {};
   const schemes = isObject(components.securitySchemes) ? components.securitySchemes : {};
@@ -64,38 +69,7 @@ export function readOpenApi(document: Json): Promise<ImportResult> {
       });
     }
   }
-  return Promise.resolve(result);
-}
-
-/**
- * The document with its local `$ref`s (`#/…` JSON pointers) replaced by what they point to;
- * a reference cycle keeps the `$ref` object where it closes (example bodies stop there).
- */
-function resolveRefs(value: unknown, root: Json, result: ImportResult, path: Set<string>): unknown {
-  if (Array.isArray(value)) return value.map((v) => resolveRefs(v, root, result, path));
-  if (!isObject(value)) return value;
-  const ref = value.$ref;
-  if (typeof ref === "string") {
-    if (!ref.startsWith("#")) {
-      if (!result.losses.some((l) => l.what.includes(ref))) {
-        result.losses.push({ where: "description", what: `a $ref to another document: ${ref}` });
-      }
-      return value;
-    }
-    if (path.has(ref)) return value;
-    let target: unknown = root;
-    for (const raw of ref.slice(1).split("/").slice(1)) {
-      const key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
-      target = isObject(target) || Array.isArray(target)
-        ? (target as Record<string, unknown>)[key]
-        : undefined;
-    }
-    if (target === undefined) return value;
-    return resolveRefs(target, root, result, new Set(path).add(ref));
-  }
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, resolveRefs(v, root, result, path)]),
-  );
+  return result;
 }
 
 function servers(result: ImportResult, spec: Json): void {

@@ -11,6 +11,7 @@ import { isHar, readHar } from "./har.ts";
 import { isInsomnia, readInsomnia } from "./insomnia.ts";
 import { emptyImport, type ImportResult } from "./import_model.ts";
 import { isOpenApi, readOpenApi } from "./openapi.ts";
+import type { DocumentLoader } from "./openapi_refs.ts";
 import {
   isPostmanCollection,
   isPostmanEnvironment,
@@ -24,12 +25,21 @@ export interface ImportSource {
   name: string;
   /** Its text. */
   text: string;
+  /** Where it was read from (`file:` or `http(s):`): an OpenAPI description's references resolve against it. */
+  url?: URL;
 }
 
 /** Options of {@link readImport}. */
 export interface ReadImportOptions {
   /** HAR: keep cookies as `Cookie` headers. */
   harCookies?: boolean;
+  /**
+   * Reads a document an OpenAPI description refers to (in its folder or on its origin, see
+   * `openapi_refs.ts`); without it such references are reported, not read.
+   */
+  load?: DocumentLoader;
+  /** A last check of a referenced file before it is read (real paths, symbolic links). */
+  allowFile?: (url: URL, base: URL) => Promise<boolean>;
 }
 
 /**
@@ -70,7 +80,14 @@ export async function readImport(
   const document = value as Record<string, unknown>;
   if (isPostmanCollection(value)) return readPostmanCollection(document, result);
   if (isInsomnia(value)) return withEnvironments(readInsomnia(document), result);
-  if (isOpenApi(value)) return withEnvironments(await readOpenApi(document), result);
+  if (isOpenApi(value)) {
+    const refs = {
+      ...(source.url ? { base: source.url } : {}),
+      ...(options.load ? { load: options.load } : {}),
+      ...(options.allowFile ? { allowFile: options.allowFile } : {}),
+    };
+    return withEnvironments(await readOpenApi(document, refs), result);
+  }
   if (isHar(value)) {
     return withEnvironments(readHar(document, { cookies: options.harCookies === true }), result);
   }

@@ -1,0 +1,169 @@
+/**
+ * Where `dial import` reads its sources and the documents an OpenAPI description refers to: a
+ * file, stdin, or an http(s) URL fetched through dial's own transport (so `--cacert`, `-k`,
+ * `--proxy` … apply), bounded in size and time.
+ * @module
+ */
+import { StatusError, TimeoutError, TooLargeError, UsageError } from "../errors.ts";
+import { transportFetch } from "../http/client.ts";
+import type { TransportOptions } from "../http/plan.ts";
+import { redactUrl } from "../redact_url.ts";
+import type { CliContext } from "./context.ts";
+
+/** The largest source or referenced document read: a large real description is a few MB. */
+export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
+
+/** Options of {@link importReader}. */
+export interface ImportReaderOptions {
+  /** The transport of the flags. */
+  transport: TransportOptions;
+  /** The time one fetch may take, in ms. */
+  timeoutMs: number;
+  /** The most bytes one source may hold. */
+  maxBytes?: number;
+}
+
+/** Reads sources by name (path, `-`, URL) and documents by URL. */
+export interface ImportReader {
+  /** A source as given on the command line, and the URL it is read from. */
+  source(name: string): Promise<{ text: string; url?: URL }>;
+  /** A document a description refers to (`file:` or `http(s):`). */
+  load(url: URL): Promise<string>;
+}
+
+/**
+ * @param name a source as given
+ * @returns whether it is an http(s) URL
+ */
+export function isUrlSource(name: string): boolean {
+  return /^https?:\/\//i.test(name);
+}
+
+/**
+ * Creates the reader of one `dial import` run.
+ *
+ * @param context the run's stdin, signal and environment
+ * @param options the transport and the bounds
+ * @returns the reader
+ */
+export function importReader(context: CliContext, options: ImportReaderOptions): ImportReader {
+  const fetch = transportFetch(options.transport);
+  const maxBytes = options.maxBytes ?? MAX_IMPORT_BYTES;
+  const fetchText = async (url: URL): Promise<string> => {
+    const shown = redactUrl(url);
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = AbortSignal.any([context.signal, timeout]);
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        signal,
+        headers: { accept: "application/json, application/yaml, text/yaml, text/plain, */*" },
+      });
+    } catch (error) {
+      if (timeout.aborted) throw timedOut(shown, options.timeoutMs, error);
+      throw error;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new StatusError(
+        `Cannot import ${shown}: HTTP ${response.status} ${response.statusText}`.trimEnd(),
+        response.status,
+      );
+    }
+    const declared = Number(response.headers.get("content-length") ?? "0");
+    if (declared > maxBytes) {
+      await response.body?.cancel();
+      throw tooLarge(shown, maxBytes);
+    }
+    try {
+      return await readBounded(response.body, maxBytes, shown);
+    } catch (error) {
+      if (timeout.aborted) throw timedOut(shown, options.timeoutMs, error);
+      throw error;
+    }
+  };
+  const readFile = async (path: string, name: string): Promise<string> => {
+    try {
+      const info = await Deno.stat(path);
+      if (info.isFile && info.size > maxBytes) throw tooLarge(name, maxBytes);
+      return await Deno.readTextFile(path);
+    } catch (error) {
+      if (error instanceof TooLargeError) throw error;
+      throw new UsageError(`Cannot read "${name}": ${(error as Error).message}`);
+    }
+  };
+  return {
+    async source(name) {
+      if (name === "-") {
+        return { text: await readBounded(context.stdin.readable, maxBytes, "stdin") };
+      }
+      if (isUrlSource(name)) {
+        let url: URL;
+        try {
+          url = new URL(name);
+        } catch {
+          throw new UsageError(`Invalid URL "${name}"`);
+        }
+        return { text: await fetchText(url), url };
+      }
+      const absolute = name.startsWith("/") ? name : `${Deno.cwd()}/${name}`;
+      const text = await readFile(name, name);
+      return { text, url: new URL(`file://${encodeURI(absolute).replaceAll("#", "%23")}`) };
+    },
+    async load(url) {
+      if (url.protocol === "http:" || url.protocol === "https:") return await fetchText(url);
+      if (url.protocol !== "file:") throw new UsageError(`Cannot read "${url.href}"`);
+      return await readFile(decodeURIComponent(url.pathname), decodeURIComponent(url.pathname));
+    },
+  };
+}
+
+/**
+ * The real path of a file URL, for the check that a referenced file stays inside the
+ * description's folder even through symbolic links.
+ *
+ * @param url a `file:` URL
+ * @returns its real path, or undefined when it does not exist
+ */
+export async function realPathOf(url: URL): Promise<string | undefined> {
+  try {
+    return await Deno.realPath(decodeURIComponent(url.pathname));
+  } catch {
+    return undefined;
+  }
+}
+
+async function readBounded(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  name: string,
+): Promise<string> {
+  if (!body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      // Leaving the loop early cancels the stream.
+      throw tooLarge(name, maxBytes);
+    }
+    chunks.push(chunk);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+function tooLarge(name: string, maxBytes: number): TooLargeError {
+  return new TooLargeError(
+    `Cannot import ${name}: it is larger than ${maxBytes / 1024 / 1024} MiB`,
+  );
+}
+
+function timedOut(name: string, ms: number, cause: unknown): TimeoutError {
+  return new TimeoutError(`Timed out after ${ms / 1000} s reading ${name}`, { cause });
+}

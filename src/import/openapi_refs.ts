@@ -1,0 +1,194 @@
+/**
+ * `$ref` resolution of an OpenAPI description: local references (`#/components/…`) and, when the
+ * caller gives a loader, references to other documents (`schemas.yaml#/Pet`,
+ * `https://…/common.json#/…`), JSON or YAML. Each document is read once. A reference cycle keeps
+ * its `$ref` where it closes (a recursive schema); a chain deeper than {@link MAX_REF_DEPTH} or
+ * more than {@link MAX_DOCUMENTS} documents stop there, reported.
+ *
+ * Which documents may be read: those in the description's own folder or below it (a file
+ * source), or on its origin (a URL source). A description is data from someone else: it must
+ * not make dial read `~/.ssh/…` into an example body that ends up in a request file, nor make
+ * dial reach other hosts (the intranet behind a public description). Anything else is left as
+ * a `$ref` and reported in the loss report.
+ *
+ * @see https://spec.openapis.org/oas/v3.1.0#reference-object
+ * @see https://www.rfc-editor.org/rfc/rfc3986#section-5.2 (relative references)
+ * @module
+ */
+import { parse as parseYaml } from "yaml";
+import type { ImportLoss } from "./import_model.ts";
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The longest chain of references followed. */
+export const MAX_REF_DEPTH = 64;
+/** The most documents read besides the description. */
+export const MAX_DOCUMENTS = 100;
+
+/** Reads a referenced document's text (`file:` or `http(s):` URL). */
+export type DocumentLoader = (url: URL) => Promise<string>;
+
+/** Options of {@link resolveRefs}. */
+export interface ResolveRefsOptions {
+  /** Where the description was read from: relative references resolve against it. */
+  base?: URL;
+  /** Reads other documents; without it, references to them are reported, not read. */
+  load?: DocumentLoader;
+  /**
+   * A last check of a file about to be read (the CLI compares real paths, so that a symbolic
+   * link cannot lead out of the folder).
+   */
+  allowFile?: (url: URL, base: URL) => Promise<boolean>;
+  /** Where losses are reported. */
+  losses: ImportLoss[];
+}
+
+/**
+ * The description with its `$ref`s replaced by what they point to.
+ *
+ * @param root the description
+ * @param options the base URL, the loader and the loss list
+ * @returns the resolved description
+ */
+export async function resolveRefs(root: Json, options: ResolveRefsOptions): Promise<Json> {
+  const documents = new Map<string, Promise<unknown>>();
+  const base = options.base;
+  if (base) documents.set(withoutHash(base), Promise.resolve(root));
+  const report = (what: string) => {
+    if (!options.losses.some((l) => l.what === what)) {
+      options.losses.push({ where: "description", what });
+    }
+  };
+  const allowed = (url: URL): string | undefined => {
+    if (!base) return "no folder or origin to resolve it from";
+    if (base.protocol === "file:") {
+      if (url.protocol !== "file:") return "outside the description's folder, not fetched";
+      const folder = base.pathname.slice(0, base.pathname.lastIndexOf("/") + 1);
+      return url.pathname.startsWith(folder) ? undefined : "outside the description's folder";
+    }
+    return url.origin === base.origin ? undefined : "on another origin, not fetched";
+  };
+  const documentAt = (url: URL): Promise<unknown> => {
+    const key = withoutHash(url);
+    let found = documents.get(key);
+    if (!found) {
+      if (documents.size > MAX_DOCUMENTS) {
+        return Promise.reject(new Error(`more than ${MAX_DOCUMENTS} documents`));
+      }
+      found = (async () => {
+        if (
+          url.protocol === "file:" && options.allowFile && base &&
+          !(await options.allowFile(url, base))
+        ) {
+          throw new Error("outside the description's folder");
+        }
+        return parseDocument(await options.load!(new URL(key)));
+      })();
+      documents.set(key, found);
+    }
+    return found;
+  };
+
+  const resolve = async (
+    value: unknown,
+    doc: { url: URL | undefined; root: unknown },
+    stack: readonly string[],
+  ): Promise<unknown> => {
+    if (Array.isArray(value)) {
+      const out = [];
+      for (const v of value) out.push(await resolve(v, doc, stack));
+      return out;
+    }
+    if (!isObject(value)) return value;
+    const ref = value.$ref;
+    if (typeof ref !== "string") {
+      const out: Json = {};
+      for (const [k, v] of Object.entries(value)) out[k] = await resolve(v, doc, stack);
+      return out;
+    }
+    let target: { url: URL | undefined; root: unknown };
+    let pointer: string;
+    let key: string;
+    if (ref.startsWith("#")) {
+      target = doc;
+      pointer = decodePointer(ref.slice(1));
+      key = `${doc.url ? withoutHash(doc.url) : ""}${ref}`;
+    } else {
+      if (!options.load) {
+        report(`a $ref to another document: ${ref}`);
+        return value;
+      }
+      let url: URL;
+      try {
+        url = new URL(ref, doc.url);
+      } catch {
+        report(`a $ref that is not a URL or path: ${ref}`);
+        return value;
+      }
+      const refused = allowed(url);
+      if (refused) {
+        report(`a $ref ${refused}: ${ref}`);
+        return value;
+      }
+      try {
+        target = { url, root: await documentAt(url) };
+      } catch (error) {
+        report(`a $ref that could not be read (${(error as Error).message}): ${ref}`);
+        return value;
+      }
+      pointer = decodePointer(url.hash.slice(1));
+      key = `${withoutHash(url)}#${pointer}`;
+    }
+    // A cycle (a recursive schema) keeps its $ref where it closes.
+    if (stack.includes(key)) return value;
+    if (stack.length >= MAX_REF_DEPTH) {
+      report(`a $ref chain deeper than ${MAX_REF_DEPTH}: ${ref}`);
+      return value;
+    }
+    const found = at(target.root, pointer);
+    if (found === undefined) {
+      report(`a $ref to nothing: ${ref}`);
+      return value;
+    }
+    return await resolve(found, target, [...stack, key]);
+  };
+  return await resolve(root, { url: base, root }, []) as Json;
+}
+
+/** The value at a JSON pointer (RFC 6901), `""` being the whole document. */
+function at(root: unknown, pointer: string): unknown {
+  let target = root;
+  if (pointer === "") return target;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    target = isObject(target) || Array.isArray(target)
+      ? (target as Record<string, unknown>)[key]
+      : undefined;
+  }
+  return target;
+}
+
+function decodePointer(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
+}
+
+function withoutHash(url: URL): string {
+  const copy = new URL(url);
+  copy.hash = "";
+  return copy.href;
+}
+
+function parseDocument(text: string): unknown {
+  const clean = text.replace(/^\uFEFF/, "");
+  try {
+    return JSON.parse(clean);
+  } catch {
+    return parseYaml(clean);
+  }
+}
