@@ -215,6 +215,8 @@ function requestBody(
   };
   switch (body.mode) {
     case "raw": {
+      // An empty raw body is no body: Postman sends neither it nor its Content-Type.
+      if (text(body.raw) === "") return undefined;
       const options = isObject(body.options) && isObject(body.options.raw) ? body.options.raw : {};
       if (options.language === "json") setType("application/json");
       else if (options.language === "xml") setType("application/xml");

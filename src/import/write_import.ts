@@ -51,7 +51,7 @@ export function importFiles(result: ImportResult): ImportFile[] {
       return writeHttpRequest({
         name,
         method: r.method,
-        url: r.url,
+        url: urlText(r.url),
         headers: r.headers,
         ...(r.comments ? { comments: r.comments } : {}),
         ...(r.directives ? { directives: r.directives } : {}),
@@ -90,6 +90,16 @@ function belongs(
     ]);
   if (paths(requests).includes(loss.where)) return true;
   return !paths(all).includes(loss.where);
+}
+
+/**
+ * A request line cannot hold white space: sources keep `?q=my value` as typed (Postman, Newman
+ * and browsers send it as `my%20value`), so it is written percent-encoded; `{{variables}}` stay.
+ */
+function urlText(url: string): string {
+  return url.trim().split(/(\{\{[^{}]*\}\})/).map((part, i) =>
+    i % 2 ? part : part.replace(/\s/g, (c) => encodeURIComponent(c))
+  ).join("");
 }
 
 function json(value: unknown): string {
