@@ -5,10 +5,12 @@
  * @module
  */
 import { StatusError, TimeoutError, TooLargeError, UsageError } from "../errors.ts";
-import { transportFetch } from "../http/client.ts";
+import { type Exchange, send } from "../http/send.ts";
 import type { TransportOptions } from "../http/plan.ts";
 import { redactUrl } from "../redact_url.ts";
 import type { CliContext } from "./context.ts";
+
+const ACCEPT = "application/json, application/yaml, text/yaml, text/plain, */*";
 
 /** The largest source or referenced document read: a large real description is a few MB. */
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
@@ -47,22 +49,24 @@ export function isUrlSource(name: string): boolean {
  * @returns the reader
  */
 export function importReader(context: CliContext, options: ImportReaderOptions): ImportReader {
-  const fetch = transportFetch(options.transport);
   const maxBytes = options.maxBytes ?? MAX_IMPORT_BYTES;
-  const fetchText = async (url: URL): Promise<string> => {
+  const fetchText = async (url: URL): Promise<{ text: string; url: URL }> => {
     const shown = redactUrl(url);
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = AbortSignal.any([context.signal, timeout]);
-    let response: Response;
+    let exchange: Exchange;
     try {
-      response = await fetch(url, {
-        signal,
-        headers: { accept: "application/json, application/yaml, text/yaml, text/plain, */*" },
-      });
+      exchange = await send({
+        method: "GET",
+        url,
+        headers: [{ name: "Accept", value: ACCEPT }],
+        auth: { queryKeys: [] },
+      }, { transport: options.transport, follow: true, signal });
     } catch (error) {
       if (timeout.aborted) throw timedOut(shown, options.timeoutMs, error);
       throw error;
     }
+    const { response } = exchange;
     if (!response.ok) {
       await response.body?.cancel();
       throw new StatusError(
@@ -76,7 +80,7 @@ export function importReader(context: CliContext, options: ImportReaderOptions):
       throw tooLarge(shown, maxBytes);
     }
     try {
-      return await readBounded(response.body, maxBytes, shown);
+      return { text: await readBounded(response.body, maxBytes, shown), url: exchange.request.url };
     } catch (error) {
       if (timeout.aborted) throw timedOut(shown, options.timeoutMs, error);
       throw error;
@@ -89,7 +93,12 @@ export function importReader(context: CliContext, options: ImportReaderOptions):
       return await Deno.readTextFile(path);
     } catch (error) {
       if (error instanceof TooLargeError) throw error;
-      throw new UsageError(`Cannot read "${name}": ${(error as Error).message}`);
+      const why = error instanceof Deno.errors.NotFound
+        ? "no such file"
+        : error instanceof Deno.errors.IsADirectory
+        ? "it is a directory"
+        : (error as Error).message;
+      throw new UsageError(`Cannot read "${name}": ${why}`);
     }
   };
   return {
@@ -104,14 +113,21 @@ export function importReader(context: CliContext, options: ImportReaderOptions):
         } catch {
           throw new UsageError(`Invalid URL "${name}"`);
         }
-        return { text: await fetchText(url), url };
+        // References resolve against where the description was found (after redirects).
+        return await fetchText(url);
       }
       const absolute = name.startsWith("/") ? name : `${Deno.cwd()}/${name}`;
       const text = await readFile(name, name);
       return { text, url: new URL(`file://${encodeURI(absolute).replaceAll("#", "%23")}`) };
     },
     async load(url) {
-      if (url.protocol === "http:" || url.protocol === "https:") return await fetchText(url);
+      if (url.protocol === "http:" || url.protocol === "https:") {
+        const fetched = await fetchText(url);
+        if (fetched.url.origin !== url.origin) {
+          throw new UsageError(`redirected to another origin, ${fetched.url.origin}`);
+        }
+        return fetched.text;
+      }
       if (url.protocol !== "file:") throw new UsageError(`Cannot read "${url.href}"`);
       return await readFile(decodeURIComponent(url.pathname), decodeURIComponent(url.pathname));
     },
