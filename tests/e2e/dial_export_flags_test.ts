@@ -158,6 +158,22 @@ Deno.test("--export http is the request --save writes; Postman and HAR refer to 
   assert.deepEqual(entry.headers[0], { name: "Authorization", value: "Bearer {{TOKEN}}" });
 });
 
+Deno.test("--export: an OAuth 2.0 token is an environment lookup, never fetched; its client secret is not written", async () => {
+  const exported = await dial([
+    "GET",
+    "http://127.0.0.1:9/me",
+    "--oauth2",
+    "client_credentials:http://127.0.0.1:9/token:app:app-s3cret",
+    "--export",
+    "python",
+    "--with-secrets",
+  ]);
+  assert.equal(exported.code, 0, exported.stderr);
+  assert.match(exported.stdout, /"Authorization": "Bearer " \+ os\.environ\["DIAL_TOKEN"\]/);
+  assert.doesNotMatch(exported.stdout, /app-s3cret/);
+  assert.match(exported.stderr, /reads \$DIAL_TOKEN from the environment/);
+});
+
 Deno.test("--export: usage errors before anything is sent or written", async () => {
   const both = await dial(["GET", "http://127.0.0.1:9/x", "--export", "curl", "--curl"]);
   assert.equal(both.code, 2);
