@@ -144,8 +144,9 @@ export async function exportRequest(
       );
     } catch {
       throw new UsageError(
-        `Cannot export ${request.name ?? request.url}: its body is not UTF-8 text`,
-        { hint: "send a binary file as the whole body (< ./file), not inside a text body" },
+        `Cannot export ${
+          request.name ?? request.url
+        }: its body is not UTF-8 text (a binary file can be the whole body, not a part of one)`,
       );
     }
     prepared = { ...prepared, body: { kind: "text", text } };
