@@ -65,7 +65,7 @@ export type ImportFlagValues = FlagValues<typeof IMPORT_FLAGS>;
 export const importCommand = command({
   name: "import",
   summary: "Turn curl commands, Postman, Insomnia, OpenAPI or HAR into .http request files",
-  usage: "import <source> [environment…] [flags]",
+  usage: "<source> [environment…] [flags]",
   args: [
     {
       name: "sources",
@@ -137,7 +137,7 @@ export type ExportFlagValues = FlagValues<typeof EXPORT_FLAGS>;
 export const exportCommand = command({
   name: "export",
   summary: "Write requests of a .http file as curl, .http, Postman, HAR, fetch, Python or HTTPie",
-  usage: "export <file.http> [name…] --to <format> [flags]",
+  usage: "<file.http> [name…] --to <format> [flags]",
   args: [
     { name: "file", required: true, help: "the request file" },
     { name: "names", variadic: true, help: "the requests to export (default: all)" },
