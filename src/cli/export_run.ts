@@ -11,7 +11,7 @@ import {
   httpieCode,
   pythonCode,
 } from "../export/code_writers.ts";
-import { exportRequest } from "../export/export_request.ts";
+import { type ExportedRequest, exportRequest } from "../export/export_request.ts";
 import { postmanCollection, postmanEnvironment } from "../export/postman_export.ts";
 import { loadEnvironment, PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../files/environment.ts";
 import type { HttpFile, HttpRequest } from "../files/http_file_types.ts";
@@ -98,6 +98,8 @@ export interface ExportTextOptions {
   scope: VariableScope;
   /** Variables for the Postman collection and the `.http` text besides the file's own. */
   variables?: Record<string, string>;
+  /** curl arguments that curl output adds (the transport flags of `dial … --export curl`). */
+  curlArgs?: readonly string[];
   /** The run's output and environment. */
   context: CliContext;
 }
@@ -144,6 +146,7 @@ export async function exportText(
     secrets: options.withSecrets,
     scope: { ...options.scope, file: file.variables },
     context: options.context,
+    curlArgs: options.curlArgs ?? [],
   });
 }
 
@@ -174,6 +177,7 @@ async function code(
     secrets: boolean;
     scope: VariableScope;
     context: CliContext;
+    curlArgs: readonly string[];
   },
 ): Promise<string> {
   const { context, scope } = options;
@@ -200,8 +204,12 @@ async function code(
       continue;
     }
     const label = request.name ? `${request.name}: ` : "";
-    const writer =
-      { curl: curlCode, httpie: httpieCode, python: pythonCode, fetch: fetchCode }[target];
+    const writer = {
+      curl: (e: ExportedRequest) => curlCode(e, options.curlArgs),
+      httpie: httpieCode,
+      python: pythonCode,
+      fetch: fetchCode,
+    }[target];
     const comment = target === "python" ? "#" : target === "fetch" ? "//" : "#";
     out.push(`${comment} ${label}${request.method} ${request.url}`.trimEnd(), writer(exported));
   }

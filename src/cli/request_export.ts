@@ -3,7 +3,9 @@
  * HAR or code instead of being sent. It is the model `--save` writes (`requestModel`), read back
  * by the request-file parser and written by `dial export`'s writers (`exportText`): one model,
  * one writer per format. Secrets (`-u`'s password, `-B`, `-K`, credential headers) are
- * environment lookups unless `--with-secrets`; an OAuth 2.0 token is always one.
+ * environment lookups unless `--with-secrets`; an OAuth 2.0 token is always one. curl output
+ * carries the transport flags (`--cacert`, `-k`, `--proxy` …) as `--curl` does; the other
+ * formats name them on stderr as not carried.
  * @module
  */
 import { UsageError } from "../errors.ts";
@@ -54,8 +56,9 @@ export async function exportFromFlags(
     environment.set(name, flags.withSecrets ? value : new Secret(value));
   }
   const textual = target === "http" || target === "postman";
-  const notCarried = [...curlTransportArgs(flags), ...curlHabitArgs(flags)]
-    .filter((word) => word.startsWith("-"));
+  // curl takes the transport flags as dial does (as --curl writes them); other formats cannot.
+  const curlArgs = [...curlTransportArgs(flags), ...curlHabitArgs(flags)];
+  const notCarried = target === "curl" ? [] : curlArgs.filter((word) => word.startsWith("-"));
   if (flags.cookieJar !== undefined) notCarried.push("-c");
   if (flags.session !== undefined || flags.sessionReadOnly !== undefined) {
     notCarried.push("--session");
@@ -84,6 +87,7 @@ export async function exportFromFlags(
     withSecrets: flags.withSecrets,
     scope: { environment, env: (name: string) => context.env(name) },
     ...(textual && flags.withSecrets ? { variables: values } : {}),
+    ...(target === "curl" ? { curlArgs } : {}),
     context,
   });
 }

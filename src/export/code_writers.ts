@@ -30,15 +30,15 @@ export function shellWord(value: string): string {
 
 /**
  * @param exported the request
+ * @param extra curl arguments to add (the transport flags of `dial … --export curl`)
  * @returns a curl command line
  */
-export function curlCode(exported: ExportedRequest): string {
+export function curlCode(exported: ExportedRequest, extra: readonly string[] = []): string {
   const { prepared, basic, file } = exported;
-  const extra = basic ? ["-u", `${basic.username}:${basic.password}`] : [];
   return toCurl(prepared, {
     follow: file.follow,
     ...(file.timeoutMs !== undefined ? { timeout: file.timeoutMs / 1000 } : {}),
-    extra,
+    extra: [...(basic ? ["-u", `${basic.username}:${basic.password}`] : []), ...extra],
     quote: shellWord,
   });
 }

@@ -174,6 +174,17 @@ Deno.test("--export: an OAuth 2.0 token is an environment lookup, never fetched;
   assert.match(exported.stderr, /reads \$DIAL_TOKEN from the environment/);
 });
 
+Deno.test("--export: curl carries -k and --connect-timeout as --curl does; code names them as not carried", async () => {
+  const args = ["GET", "https://127.0.0.1:9/x", "-k", "--connect-timeout", "2"];
+  const curl = await dial([...args, "--export", "curl"]);
+  assert.equal(curl.code, 0, curl.stderr);
+  assert.match(curl.stdout, /^curl https:\/\/127\.0\.0\.1:9\/x -k --connect-timeout 2$/m);
+  assert.doesNotMatch(curl.stderr, /Not carried/);
+  const python = await dial([...args, "--export", "python"]);
+  assert.equal(python.code, 0, python.stderr);
+  assert.match(python.stderr, /Not carried by --export: -k --connect-timeout/);
+});
+
 Deno.test("--export: usage errors before anything is sent or written", async () => {
   const both = await dial(["GET", "http://127.0.0.1:9/x", "--export", "curl", "--curl"]);
   assert.equal(both.code, 2);
