@@ -19,6 +19,10 @@ Deno.test("browser: {{variables}} are marked inline in the URL and headers, with
       `${workspace}/api.http`,
       "@who = me\n\n### one\nGET {{base}}/users/{{who}}?q={{nope}}\nX-Key: {{token}}\n",
     );
+    await Deno.writeTextFile(
+      `${workspace}/gql.http`,
+      "@path = graphql\n\n### q\n# @name q\nGRAPHQL {{base}}/{{path}}\nX-Key: {{token}}\n\nquery { a }\n",
+    );
     await using app = await openApp(browser, { workspace });
     const { page } = app;
     const sidebar = page.getByRole("navigation", { name: "Workspace" });
@@ -63,6 +67,20 @@ Deno.test("browser: {{variables}} are marked inline in the URL and headers, with
     assert.equal(await url.getAttribute("aria-invalid"), null);
     await page.getByRole("button", { name: "Send", exact: true }).click();
     await page.getByLabel("Response body").getByText("/users/me").waitFor();
+    // A GRAPHQL request of another file: its endpoint and headers are marked from its own file.
+    await sidebar.getByRole("button", { name: "gql.http", exact: true }).click();
+    await sidebar.getByRole("button", { name: "GRAPHQL q" }).click();
+    await page.getByRole("tab", { name: "GraphQL", selected: true }).waitFor();
+    const endpoint = page.getByLabel("Endpoint URL");
+    await page.locator(
+      `input[title="base = ${target.origin} (dev in http-client.env.json); path = graphql (@path of gql.http)"]`,
+    )
+      .waitFor();
+    assert.equal(await endpoint.getAttribute("aria-invalid"), null);
+    assert.equal(
+      await page.getByLabel("GraphQL headers value 1", { exact: true }).getAttribute("title"),
+      "token = (private) (dev in http-client.private.env.json)",
+    );
     // No private value reached the page.
     assert.ok(!(await page.content()).includes("s3cr3t"));
   } finally {

@@ -8,6 +8,18 @@ import { useId } from "preact/hooks";
 import type { Row } from "./storage.ts";
 import type { FileJson } from "../protocol.ts";
 import { VariableInput } from "./variable_input.tsx";
+import type { VariableLookup } from "./variable_marks.ts";
+
+/** An ordinary input, with the variable input's props (a lookup is ignored). */
+function PlainInput(
+  props: Omit<JSX.InputHTMLAttributes<HTMLInputElement>, "value"> & {
+    value: string;
+    lookup?: VariableLookup;
+  },
+): JSX.Element {
+  const { lookup: _lookup, ...rest } = props;
+  return <input {...rest} />;
+}
 
 /** A row that may hold an attached file (multipart form fields). */
 export type FileRow = Row & { file?: FileJson };
@@ -30,16 +42,18 @@ export function TextField(props: {
   id?: string;
   /** Called with pasted text; return true to take the paste over. */
   onPaste?: (text: string) => boolean;
-  /** Mark `{{variables}}` inline, with their values on hover. */
-  variables?: boolean;
+  /** Mark `{{variables}}` inline, with their values on hover (a lookup: another tab's). */
+  variables?: boolean | VariableLookup;
 }): JSX.Element {
   const generated = useId();
   const id = props.id ?? generated;
-  const Input = props.variables ? VariableInput : "input";
+  const Input = props.variables ? VariableInput : PlainInput;
+  const lookup = typeof props.variables === "function" ? { lookup: props.variables } : {};
   return (
     <div class={`field ${props.class ?? ""}`}>
       <label for={id}>{props.label}</label>
       <Input
+        {...lookup}
         id={id}
         // URLs are checked by the server, which explains what is wrong in words.
         type={props.type === "password" ? "password" : "text"}
@@ -103,10 +117,11 @@ export function RowTable<R extends FileRow>(props: {
   files?: boolean;
   onChange?: (rows: R[]) => void;
   /** Mark `{{variables}}` in names and values inline, with their values on hover. */
-  variables?: boolean;
+  variables?: boolean | VariableLookup;
 }): JSX.Element {
   const rows: FileRow[] = props.rows.value;
-  const Input = props.variables ? VariableInput : "input";
+  const Input = props.variables ? VariableInput : PlainInput;
+  const lookup = typeof props.variables === "function" ? { lookup: props.variables } : {};
   const shown: FileRow[] = [...rows, { name: "", value: "", enabled: true }];
   const set = (next: FileRow[]) => {
     props.rows.value = next as R[];
@@ -166,6 +181,7 @@ export function RowTable<R extends FileRow>(props: {
             </td>
             <td>
               <Input
+                {...lookup}
                 aria-label={`${props.label} name ${i + 1}`}
                 value={row.name}
                 spellcheck={false}
@@ -175,6 +191,7 @@ export function RowTable<R extends FileRow>(props: {
             </td>
             <td>
               <Input
+                {...lookup}
                 aria-label={`${props.label} value ${i + 1}`}
                 value={row.value}
                 spellcheck={false}

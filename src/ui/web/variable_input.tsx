@@ -8,7 +8,7 @@
  */
 import type { JSX } from "preact";
 import { useLayoutEffect, useRef } from "preact/hooks";
-import { variableMark, variablesVersion } from "./variable_marks.ts";
+import { type VariableLookup, variableMark, variablesVersion } from "./variable_marks.ts";
 
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
@@ -45,13 +45,18 @@ const COPIED = [
  * @returns the input with its variables marked
  */
 export function VariableInput(
-  props: Omit<JSX.HTMLAttributes<HTMLInputElement>, "value"> & { value: string },
+  allProps: Omit<JSX.InputHTMLAttributes<HTMLInputElement>, "value"> & {
+    value: string;
+    /** Where values come from (default: the HTTP tab's request). */
+    lookup?: VariableLookup;
+  },
 ): JSX.Element {
+  const { lookup, ...props } = allProps;
   const input = useRef<HTMLInputElement>(null);
   const layer = useRef<HTMLSpanElement>(null);
   void variablesVersion.value; // another environment: mark again
   const parts = pieces(props.value);
-  const marks = parts.flatMap((p) => p.name === undefined ? [] : [variableMark(p.name)]);
+  const marks = parts.flatMap((p) => p.name === undefined ? [] : [variableMark(p.name, lookup)]);
   const marked = marks.length > 0;
   const invalid = marks.some((m) => m.undefined);
   // Without a pointer on one mark, the title lists them all.
@@ -84,7 +89,7 @@ export function VariableInput(
       <span class="var-layer" aria-hidden="true" ref={layer}>
         {parts.map((part, i) => {
           if (part.name === undefined) return <span key={i}>{part.text}</span>;
-          const mark = variableMark(part.name);
+          const mark = variableMark(part.name, lookup);
           return (
             <mark
               key={i}

@@ -46,16 +46,33 @@ export interface VariableMark {
   undefined: boolean;
 }
 
+/** How another tab's variables are found (the GraphQL, WebSocket and SSE tabs' own files). */
+let kindLookup: (kind: string, name: string) => ReturnType<VariableLookup> = () => undefined;
+
+/** @param fill how a variable of a tab's request is found, by the tab's kind */
+export function setKindLookup(fill: (kind: string, name: string) => ReturnType<VariableLookup>) {
+  kindLookup = fill;
+}
+
+/**
+ * @param kind a tab: `graphql`, `ws`, `sse`
+ * @returns the lookup of that tab's request (its file's `@variables`, the environment)
+ */
+export function lookupFor(kind: string): VariableLookup {
+  return (name) => kindLookup(kind, name);
+}
+
 /**
  * @param name a variable's name, as written between the braces
+ * @param look where its value comes from (default: the HTTP tab's request)
  * @returns the hover text and whether it is undefined
  */
-export function variableMark(name: string): VariableMark {
+export function variableMark(name: string, look: VariableLookup = lookup): VariableMark {
   // Dynamic and request variables ({{$uuid}}, {{login.response…}}) are resolved when sent.
   if (name.startsWith("$") || name.includes(".")) {
     return { title: `${name} is resolved when the request is sent`, undefined: false };
   }
-  const found = lookup(name);
+  const found = look(name);
   return found
     ? { title: `${name} = ${found.value ?? "(private)"} (${found.from})`, undefined: false }
     : { title: `${name} is undefined`, undefined: true };

@@ -4,6 +4,7 @@
  * response viewer.
  * @module
  */
+import { lookupFor } from "../variable_marks.ts";
 import { GRAPHQL_TRANSPORTS } from "../../protocol.ts";
 import type { JSX } from "preact";
 import { computed, signal } from "@preact/signals";
@@ -80,6 +81,7 @@ export function GraphqlTab(): JSX.Element {
           label="Endpoint URL"
           type="url"
           value={endpoint}
+          variables={lookupFor("graphql")}
           placeholder="https://api.example.com/graphql"
           class="grow"
         />
@@ -93,7 +95,7 @@ export function GraphqlTab(): JSX.Element {
       </form>
       <details>
         <summary>Headers</summary>
-        <RowTable label="GraphQL headers" rows={headers} />
+        <RowTable label="GraphQL headers" rows={headers} variables={lookupFor("graphql")} />
       </details>
       <div class="gql-grid">
         <SchemaPane />

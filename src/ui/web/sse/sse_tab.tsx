@@ -6,6 +6,7 @@
  * every reconnection, so OAuth 2.0 tokens are refreshed as they expire.
  * @module
  */
+import { lookupFor } from "../variable_marks.ts";
 import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { json } from "@codemirror/lang-json";
@@ -186,6 +187,7 @@ export function SseTab(): JSX.Element {
           label="SSE endpoint"
           type="url"
           value={url}
+          variables={lookupFor("sse")}
           placeholder="https://example.com/events"
           class="grow"
         />
@@ -240,7 +242,7 @@ export function SseTab(): JSX.Element {
       )}
       <details open={headers.value.length > 0}>
         <summary>Request headers</summary>
-        <RowTable label="Request header" rows={headers} />
+        <RowTable label="Request header" rows={headers} variables={lookupFor("sse")} />
       </details>
       {method.value === "POST" && (
         <details open>

@@ -17,7 +17,7 @@ import type { HttpDraft } from "./request_edit.ts";
 import { isString, persisted } from "../storage.ts";
 import { openedFiles } from "./files.ts";
 import { activeSource } from "./request_tabs.tsx";
-import { setVariableLookup, variablesChanged } from "../variable_marks.ts";
+import { setKindLookup, setVariableLookup, variablesChanged } from "../variable_marks.ts";
 import { SecretForm, setSecret } from "./secret_form.tsx";
 
 type Info = { value?: string; from: "public" | "private"; file?: string };
@@ -112,6 +112,7 @@ function lookupIn(path: string | undefined): Lookup {
   };
 }
 setVariableLookup((name) => lookup.peek()(name));
+setKindLookup((kind, name) => lookupIn(kindSources.peek()[kind as StreamKind]?.path)(name));
 // A new lookup (another environment, new values): the editors mark again.
 lookup.subscribe(() => variablesChanged());
 

@@ -5,6 +5,7 @@
  * handshake carries the auth panel's credentials.
  * @module
  */
+import { lookupFor } from "../variable_marks.ts";
 import { computed, signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { AuthSkipped, requestAuth } from "../auth_scope.tsx";
@@ -222,6 +223,7 @@ export function WebSocketTab(): JSX.Element {
           label="WebSocket endpoint"
           type="url"
           value={url}
+          variables={lookupFor("ws")}
           placeholder="wss://example.com/socket"
           class="grow"
         />
@@ -247,7 +249,7 @@ export function WebSocketTab(): JSX.Element {
       )}
       <details open={headers.value.length > 0}>
         <summary>Handshake headers</summary>
-        <RowTable label="Handshake header" rows={headers} />
+        <RowTable label="Handshake header" rows={headers} variables={lookupFor("ws")} />
       </details>
       <details>
         <summary>Connection options</summary>
