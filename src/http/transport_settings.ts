@@ -99,20 +99,3 @@ export async function readTransportSettings(
     ...(settings.noproxy !== undefined ? { noProxy: settings.noproxy } : {}),
   };
 }
-
-/**
- * The `dial` flags that give the same settings, for showing beside them.
- *
- * @param settings the paths and values
- * @returns the flags and their values, in order
- */
-export function transportSettingFlags(settings: TransportSettings): string[] {
-  return [
-    ...(settings.cacert ?? []).flatMap((path) => ["--cacert", path]),
-    ...(settings.cert !== undefined ? ["--cert", settings.cert] : []),
-    ...(settings.key !== undefined ? ["--key", settings.key] : []),
-    ...(settings.insecure ? ["-k"] : []),
-    ...(settings.proxy !== undefined ? ["--proxy", settings.proxy] : []),
-    ...(settings.noproxy !== undefined ? ["--noproxy", settings.noproxy] : []),
-  ];
-}

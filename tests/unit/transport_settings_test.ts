@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { readTransportSettings, transportSettingFlags } from "../../src/http/transport_settings.ts";
+import { readTransportSettings } from "../../src/http/transport_settings.ts";
+import { transportSettingFlags } from "../../src/ui/api/connection_api.ts";
 import { UsageError } from "../../src/errors.ts";
 
 const NAMES = { cacert: "CA file", cert: "Client certificate", key: "Client key", proxy: "Proxy" };

@@ -10,11 +10,7 @@
 import { UsageError } from "../../errors.ts";
 import type { TransportOptions } from "../../http/plan.ts";
 import { transportFetch } from "../../http/client.ts";
-import {
-  readTransportSettings,
-  transportSettingFlags,
-  type TransportSettings,
-} from "../../http/transport_settings.ts";
+import { readTransportSettings, type TransportSettings } from "../../http/transport_settings.ts";
 import type { Workspace } from "../workspace_path.ts";
 import type { ApiContext } from "./http_api.ts";
 import { boolean, isObject, object, optionalString, readJson } from "./decode.ts";
@@ -214,4 +210,21 @@ export async function handleConnectionSave(
   delete connection.error;
   apply(context, connection, own);
   return answer(connection);
+}
+
+/**
+ * The `dial` flags that give the same settings, for showing beside them.
+ *
+ * @param settings the paths and values
+ * @returns the flags and their values, in order
+ */
+export function transportSettingFlags(settings: TransportSettings): string[] {
+  return [
+    ...(settings.cacert ?? []).flatMap((path) => ["--cacert", path]),
+    ...(settings.cert !== undefined ? ["--cert", settings.cert] : []),
+    ...(settings.key !== undefined ? ["--key", settings.key] : []),
+    ...(settings.insecure ? ["-k"] : []),
+    ...(settings.proxy !== undefined ? ["--proxy", settings.proxy] : []),
+    ...(settings.noproxy !== undefined ? ["--noproxy", settings.noproxy] : []),
+  ];
 }

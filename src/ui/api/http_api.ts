@@ -26,7 +26,7 @@ export const MAX_SHOWN_BODY = 5 * 1024 * 1024;
 
 import type { TransportOptions } from "../../http/client.ts";
 import type { ConnectionState } from "./connection_api.ts";
-import { transportSettingFlags } from "../../http/transport_settings.ts";
+import { transportSettingFlags } from "./connection_api.ts";
 import type { EnvLookup } from "../../env.ts";
 
 /** What the server needs to send on the browser's behalf. */
