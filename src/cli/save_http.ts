@@ -35,7 +35,7 @@ export interface FlagRequestModel {
   /** The secret variables' values, references resolved. */
   values: Record<string, string>;
   /** The OAuth 2.0 configuration for `Security.Auth`, by id, when `--oauth2` was given. */
-  auth: Record<string, Record<string, string>>;
+  auth: Record<string, Record<string, unknown>>;
 }
 
 /**
@@ -61,7 +61,7 @@ export function requestModel(
   }
   const prefix = name ? `${name.replace(/[.-]/g, "_")}_` : "";
   const secrets: Record<string, string> = {};
-  const auth: Record<string, Record<string, string>> = {};
+  const auth: Record<string, Record<string, unknown>> = {};
   const values: Record<string, string> = {};
   const variable = (key: string, value: string, resolved: string) => {
     const variableName = `${prefix}${key}`.replace(/[^\w]/g, "_").toLowerCase();
@@ -104,7 +104,18 @@ export function requestModel(
   } else if (authorization?.kind === "oauth2") {
     const { oauth2 } = authorization;
     const id = name ?? "dial";
-    const config: Record<string, string> = {
+    const keyFlag = flags.oauth2ClientKey;
+    if (keyFlag === "@-") {
+      throw new UsageError("Cannot write --oauth2-client-key @-: stdin is read once", {
+        hint: "give the key as a file or @env:NAME",
+      });
+    }
+    const params: Record<string, string | string[]> = {};
+    for (const [param, value] of oauth2.params ?? []) {
+      const had = params[param];
+      params[param] = had === undefined ? value : [...[had].flat(), value];
+    }
+    const config: Record<string, unknown> = {
       "Type": "OAuth2",
       "Grant Type": oauth2.flow === "client_credentials"
         ? "Client Credentials"
@@ -121,6 +132,17 @@ export function requestModel(
       ...(oauth2.redirectUri ? { "Redirect URL": oauth2.redirectUri.href } : {}),
       ...(oauth2.username ? { "Username": oauth2.username } : {}),
       ...(oauth2.password ? { "Password": literal(oauth2.password.reveal()) } : {}),
+      ...(oauth2.deviceUrl ? { "Device Auth URL": oauth2.deviceUrl.href } : {}),
+      ...(oauth2.issuer ? { "Issuer": oauth2.issuer.href } : {}),
+      ...(oauth2.clientAuth && oauth2.clientAuth !== "basic"
+        ? { "Client Credentials": oauth2.clientAuth === "post" ? "in body" : oauth2.clientAuth }
+        : {}),
+      // The key as referenced on the command line (a path or @env:NAME), never its text.
+      ...(keyFlag !== undefined
+        ? { "Client Key": keyFlag.startsWith("@") ? keyFlag : `@${keyFlag}` }
+        : {}),
+      ...(oauth2.clientKeyAlg ? { "Client Key Algorithm": oauth2.clientKeyAlg } : {}),
+      ...(Object.keys(params).length ? { "Custom Request Parameters": params } : {}),
     };
     headers.push({ name: "Authorization", value: `Bearer {{$auth.token("${id}")}}` });
     auth[id] = config;
@@ -266,7 +288,7 @@ function relativeTo(dir: string, path: string): string {
 async function updatePrivateEnv(
   dir: string,
   variables: Record<string, string>,
-  auth: Record<string, Record<string, string>>,
+  auth: Record<string, Record<string, unknown>>,
 ): Promise<string> {
   const path = `${dir.replace(/\/$/, "")}/${PRIVATE_ENV_FILE}`;
   let data: Record<string, unknown> = {};
