@@ -193,13 +193,36 @@ export async function errorCodeTable(): Promise<string> {
   return table(["`code`", "`ErrorCode.`", "exit", "kind of failure"], rows);
 }
 
-/** Every generated region of docs/cli.md. */
+/**
+ * Markdown as `deno fmt` writes it (tables aligned), so that formatting docs/cli.md by hand
+ * leaves the generated regions as they are.
+ */
+async function formatted(markdown: string): Promise<string> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "--ext", "md", "-"],
+    cwd: new URL("../", import.meta.url).pathname,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(markdown));
+  await writer.close();
+  const output = await child.output();
+  if (!output.success) throw new Error("deno fmt could not format the generated Markdown");
+  return new TextDecoder().decode(output.stdout).trimEnd();
+}
+
+/** Every generated region of docs/cli.md, formatted as `deno fmt` does. */
 export async function regions(): Promise<Region[]> {
-  return [
-    { name: "exit-codes", text: await exitCodeTable() },
-    { name: "error-codes", text: await errorCodeTable() },
-    { name: "flags", text: flagTables() },
-  ];
+  const texts = {
+    "exit-codes": await exitCodeTable(),
+    "error-codes": await errorCodeTable(),
+    flags: flagTables(),
+  };
+  return await Promise.all(
+    Object.entries(texts).map(async ([name, text]) => ({ name, text: await formatted(text) })),
+  );
 }
 
 /**

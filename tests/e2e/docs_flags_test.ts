@@ -105,7 +105,8 @@ Deno.test("docs: the generated tables of docs/cli.md (flags, exit codes, error c
   const help = await helpFlags([]);
   const reference = page.slice(page.indexOf("<!-- BEGIN GENERATED flags"));
   for (const flag of help) assert.ok(reference.includes(`\`${flag.long}\``), flag.long);
-  const edited = page.replace("| `--digest` |", "| `--digest-auth` |");
-  assert.notEqual(edited, page);
+  const at = page.indexOf("`--digest`", page.indexOf("<!-- BEGIN GENERATED flags"));
+  assert.ok(at > 0);
+  const edited = `${page.slice(0, at)}\`--digest-auth\`${page.slice(at + "`--digest`".length)}`;
   assert.deepEqual(fill(edited, generated).stale, ["flags"]);
 });
