@@ -4,7 +4,12 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
-import { type CurlDataPart, type CurlRequest, parseCurlArgs } from "../import/curl_args.ts";
+import {
+  type CurlDataPart,
+  type CurlRequest,
+  parseCurlArgs,
+  urlencodedPiece,
+} from "../import/curl_args.ts";
 import type { CliContext } from "./context.ts";
 import { parseArgv } from "./parse.ts";
 
@@ -101,8 +106,7 @@ async function dataText(part: CurlDataPart): Promise<string> {
       return (await Deno.readTextFile(part.path)).replace(/[\r\n]/g, "");
     case "urlencode": {
       const content = part.path !== undefined ? await Deno.readTextFile(part.path) : part.text!;
-      const encoded = encodeURIComponent(content).replace(/%20/g, "+");
-      return part.name ? `${part.name}=${encoded}` : encoded;
+      return urlencodedPiece(part, content);
     }
   }
 }

@@ -306,6 +306,20 @@ function addCookie(request: CurlRequest, value: string): void {
   else request.cookieFile = value;
 }
 
+/**
+ * A `--data-urlencode` part as curl sends it: the content percent-encoded, spaces as `+`, after
+ * `name=` when the part has a name. The one encoding of `dial curl`, `dial import` and the UI's
+ * curl paste.
+ *
+ * @param part the part (its name)
+ * @param content its text, or the file's text
+ * @returns the encoded piece of the body
+ */
+export function urlencodedPiece(part: { name?: string }, content: string): string {
+  const encoded = encodeURIComponent(content).replace(/%20/g, "+");
+  return part.name ? `${part.name}=${encoded}` : encoded;
+}
+
 /** curl's `--data-urlencode` forms: `content`, `=content`, `name=content`, `@file`, `name@file`. */
 function urlencodePart(value: string): CurlDataPart {
   const eq = value.indexOf("=");

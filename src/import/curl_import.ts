@@ -4,7 +4,7 @@
  * `-d @file`) is reported.
  * @module
  */
-import { type CurlRequest, parseCurlArgs } from "./curl_args.ts";
+import { type CurlRequest, parseCurlArgs, urlencodedPiece } from "./curl_args.ts";
 import { splitCurlCommands } from "./curl_text.ts";
 import {
   emptyImport,
@@ -80,8 +80,7 @@ function curlRequest(result: ImportResult, curl: CurlRequest): ImportedRequest {
       const pieces = curl.data.map((part) => {
         if (part.kind === "text") return part.text;
         if (part.kind === "urlencode" && part.text !== undefined) {
-          const encoded = encodeURIComponent(part.text).replace(/%20/g, "+");
-          return part.name ? `${part.name}=${encoded}` : encoded;
+          return urlencodedPiece(part, part.text);
         }
         lost(`data read from a file (${"path" in part ? part.path : ""}) joined with other data`);
         return "";

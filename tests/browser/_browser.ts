@@ -1,6 +1,22 @@
 /**
  * Browser test helpers: Debian's Chromium driven by playwright-core, and the UI server
  * started in-process on 127.0.0.1 port 0.
+ *
+ * A browser test file launches Chromium once and gives each test a fresh browser context
+ * (its own cookies, storage and pages):
+ *
+ * ```ts
+ * const browser = fileBrowser();
+ *
+ * Deno.test("browser: …", async () => {
+ *   await using app = await openApp(browser());
+ *   …
+ * });
+ * ```
+ *
+ * Wait for the page with Playwright's locators (`locator.waitFor()`, `filter({ hasText })`), and
+ * for anything else (requests a test server saw, a file) with `waitFor` from `tests/_helpers.ts`;
+ * never sleep.
  * @module
  */
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
@@ -20,7 +36,8 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * Launches headless Chromium with a fresh temporary profile.
+ * Launches headless Chromium with a fresh temporary profile. Test files use
+ * {@link fileBrowser}; this is for scripts (screenshots, benchmarks).
  *
  * @returns the browser, closed when disposed
  */
@@ -31,6 +48,30 @@ export async function launchBrowser(): Promise<Browser & AsyncDisposable> {
     args: CHROMIUM_ARGS,
   });
   return Object.assign(browser, { [Symbol.asyncDispose]: () => browser.close() });
+}
+
+/**
+ * The test file's one Chromium. Call it once, at the top of a browser test file: it launches
+ * Chromium in `Deno.test.beforeAll` and closes it in `Deno.test.afterAll`. The hooks run outside
+ * every test's op and resource sanitizers, so each test keeps them (a test that leaves a
+ * server or a timer open still fails) while the browser's process and pipe live for the whole
+ * file. Each test opens its own context ({@link openApp}, or `browser().newContext()`)
+ * and closes it.
+ *
+ * @returns a function giving the running browser (inside a test)
+ */
+export function fileBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  Deno.test.beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  Deno.test.afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("fileBrowser(): the browser runs inside tests only");
+    return browser;
+  };
 }
 
 /** A UI server and a page logged in to it. */

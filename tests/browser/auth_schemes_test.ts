@@ -3,15 +3,16 @@
  * python3-httpbin, SigV4 against the verifying store; the AWS secret never reaches localStorage.
  */
 import assert from "node:assert/strict";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { startHttpbin } from "../e2e/_httpbin.ts";
 import { startSigV4Server } from "../e2e/_sigv4_server.ts";
+
+const browser = fileBrowser();
 
 Deno.test("browser: the Digest kind answers httpbin's challenge; AWS SigV4 passes the verifier", async () => {
   await using httpbin = await startHttpbin();
   await using s3 = startSigV4Server({ AKIDUI: "ui-secret-value" });
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   const send = async (url: string, status: string) => {
     await page.getByLabel("URL", { exact: true }).fill(url);
@@ -45,9 +46,8 @@ Deno.test("browser: the Digest kind answers httpbin's challenge; AWS SigV4 passe
 Deno.test("browser: the device code flow shows the code and its link in the panel, then the token state", async () => {
   const { startOidcProvider, OIDC_CLIENTS } = await import("../e2e/_oauth_servers.ts");
   await using op = await startOidcProvider({ redirectUris: [], deviceFlow: true });
-  await using browser = await launchBrowser();
   const cacheDir = await Deno.makeTempDir();
-  await using app = await openApp(browser, { oauthCacheDir: cacheDir });
+  await using app = await openApp(browser(), { oauthCacheDir: cacheDir });
   const { page } = app;
   await page.getByLabel("Auth", { exact: true }).selectOption("oauth2");
   await page.getByLabel("Flow").selectOption("device_code");

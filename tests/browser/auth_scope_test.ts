@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
-import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { serve, waitFor } from "../_helpers.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 Deno.test("browser: auth goes only to the origin it was first used with; another host gets none, and the notice adds it", async () => {
   await using api = serve(() => Response.json({ ok: true }));
   await using other = serve(() => Response.json({ other: true }));
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByLabel("Auth", { exact: true }).selectOption("bearer");
   await page.getByLabel("Token", { exact: true }).fill("t0ken");
@@ -30,7 +31,9 @@ Deno.test("browser: auth goes only to the origin it was first used with; another
   await notice.getByRole("button", { name: `Add ${other.origin} to auth` }).click();
   assert.match(await panel.textContent() ?? "", new RegExp(other.origin));
   await page.getByRole("button", { name: "Send", exact: true }).click();
-  while (other.requests.length < 2) await new Promise((r) => setTimeout(r, 20));
+  await waitFor(() => other.requests.length === 2, {
+    message: "the second request to the other origin",
+  });
   assert.equal(other.requests[1]!.headers.get("authorization"), "Bearer t0ken");
   // The GraphQL tab follows the same scope: its endpoint on a third origin gets no auth.
   await using third = serve(() =>

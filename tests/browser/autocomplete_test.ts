@@ -4,11 +4,12 @@
  * the auth panel, under each kind of auth, is `autocomplete="off"` (itself or through its form).
  */
 import assert from "node:assert/strict";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 Deno.test("browser: every text field that can hold a secret is autocomplete=off", async () => {
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   // Runs in the page (a string: the DOM types are not part of this test's compile).
   const remembered = (): Promise<string[]> =>

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 /** What a request carried, as the server saw it. */
 async function seen(request: Request) {
@@ -22,8 +24,7 @@ Deno.test("browser: a pasted curl command sends what curl itself sends", async (
     `curl ${target.origin}/search -G --data-urlencode 'q=two words' -d page=2 --oauth2-bearer tok-1`,
     `$ curl -d 'a=1&b=2' ${target.origin}/form -H "X-Custom: form"`,
   ];
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
   for (const command of commands) {

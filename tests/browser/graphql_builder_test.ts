@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { loadSchema, queryText, setEditorText, variablesText } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
+
+const browser = fileBrowser();
 
 /** Searches, then presses Enter until the match at `path` is the current one. */
 async function searchAndStep(page: Page, text: string, path: string): Promise<void> {
@@ -30,8 +32,7 @@ fragment RepoBits on Repository {
 
 Deno.test("browser: a tick edits the hand-written query in place (alias, fragment, comments kept) and graphql-yoga accepts it", async () => {
   await using graphql = await startGraphqlServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await loadSchema(page, graphql.endpoint);
   await setEditorText(page, "Query", HAND_WRITTEN);
@@ -59,8 +60,7 @@ Deno.test("browser: a tick edits the hand-written query in place (alias, fragmen
 
 Deno.test("browser: unticking prunes unused fragments and variables (with Undo); unparseable text keeps the last good checkboxes", async () => {
   await using graphql = await startGraphqlServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await loadSchema(page, graphql.endpoint);
   await setEditorText(

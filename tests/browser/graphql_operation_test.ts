@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { loadSchema, setAuth, setEditorText } from "./_gql_app.ts";
 import { deferServer } from "../e2e/_graphql_servers.ts";
 import { ACCEPT } from "../../src/graphql/http_client.ts";
 
+const browser = fileBrowser();
+
 Deno.test("browser: a @defer query streams into the viewer, as in dial graphql; with two operations Run sends the one the picker shows", async () => {
   await using graphql = await deferServer({ kind: "bearer", token: "d" });
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await setAuth(page, { kind: "bearer", token: "d" });
   await loadSchema(page, `${graphql.origin}/graphql`);

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { loadSchema, type PanelAuth, setAuth } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
+
+const browser = fileBrowser();
 
 const BASIC = `Basic ${btoa("ann:s3cret")}`;
 
@@ -31,10 +33,9 @@ Deno.test("browser: Load schema introspects through the server with each auth ki
       accepts: (r) => new URL(r.url).searchParams.get("api_key") === "k 3",
     },
   ];
-  await using browser = await launchBrowser();
   for (const { auth, accepts } of kinds) {
     await using graphql = await startGraphqlServer(accepts);
-    await using app = await openApp(browser);
+    await using app = await openApp(browser());
     await setAuth(app.page, auth);
     await loadSchema(app.page, graphql.endpoint);
     const summary = await app.page.getByTestId("schema-summary").textContent();
@@ -48,8 +49,7 @@ Deno.test("browser: a 401 from the endpoint is shown plainly when loading the sc
   await using graphql = await startGraphqlServer((r) =>
     r.headers.get("authorization") === "Bearer right"
   );
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   await setAuth(app.page, { kind: "bearer", token: "wrong" });
   await loadSchema(app.page, graphql.endpoint, { expectError: true });
   const alert = await app.page.getByRole("alert").filter({ hasText: "schema" }).textContent();
@@ -61,8 +61,7 @@ Deno.test("browser: a 401 from the endpoint is shown plainly when loading the sc
 
 Deno.test("browser: the schema tree is an ARIA tree with levels, expansion and arrow keys, rendering under 500 rows", async () => {
   await using graphql = await startGraphqlServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await loadSchema(page, graphql.endpoint);
   const query = page.getByRole("treeitem").filter({

@@ -1,24 +1,23 @@
 import assert from "node:assert/strict";
 import type { Locator } from "playwright-core";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { waitFor } from "../_helpers.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { loadSchema } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
+
+const browser = fileBrowser();
 
 /** Waits until the element's scrollTop reaches a value (the page's CSP forbids eval). */
 async function scrolledTo(element: Locator, top: number): Promise<void> {
   let seen: unknown;
-  for (let i = 0; i < 250; i++) {
-    seen = await element.evaluate((el) => el.scrollTop);
-    if (seen === top) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`scrollTop is ${seen}, not ${top}`);
+  await waitFor(async () => (seen = await element.evaluate((el) => el.scrollTop)) === top, {
+    message: () => `scrollTop ${top} (it is ${seen})`,
+  });
 }
 
 Deno.test("browser: search shows the current hit's path and a results list, finds descriptions, restores the scroll on Escape, and the docs pane describes the hit", async () => {
   await using graphql = await startGraphqlServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await loadSchema(page, graphql.endpoint);
   const tree = page.getByRole("tree", { name: "Schema" });

@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { waitFor } from "../_helpers.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { loadSchema, setAuth, setEditorText } from "./_gql_app.ts";
 import { subscriptionServer } from "../e2e/_graphql_servers.ts";
 
+const browser = fileBrowser();
+
 Deno.test("browser: a subscription runs over one POST, WebSocket or SSE behind Bearer auth, results streaming into the viewer", async () => {
   await using graphql = subscriptionServer({ kind: "bearer", token: "sub-token" });
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await setAuth(page, { kind: "bearer", token: "sub-token" });
   await loadSchema(page, `${graphql.origin}/graphql`);
@@ -32,7 +34,7 @@ Deno.test("browser: a subscription runs over one POST, WebSocket or SSE behind B
     const before = graphql.requests.length;
     await page.getByRole("button", { name: "Run" }).click();
     // The viewer was reset before the request left, so "3 results" is this run's.
-    while (graphql.requests.length === before) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => graphql.requests.length > before, { message: `the ${label} request` });
     await panel.getByText("3 results").waitFor();
     await panel.getByTestId("status").filter({ hasText: status }).waitFor();
     const body = await viewer.textContent() ?? "";

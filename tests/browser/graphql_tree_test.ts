@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { loadSchema, queryText } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
 
+const browser = fileBrowser();
+
 Deno.test("browser: clicking a row's name toggles it, and ticking an object field expands it", async () => {
   await using graphql = await startGraphqlServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await loadSchema(page, graphql.endpoint);
   const root = page.locator('[role="treeitem"][data-path="Query"]');

@@ -6,7 +6,9 @@
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
 import { headerValues, rawServer, requestPath } from "../e2e/_raw_server.ts";
-import { launchBrowser } from "./_browser.ts";
+import { fileBrowser } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 const decoder = new TextDecoder();
 
@@ -22,12 +24,14 @@ Deno.test("browser: a HAR recorded by Chromium imports into .http files that dia
       : { headers: [["Content-Type", "application/json"]], body: "{}" }
   );
   const dir = await Deno.makeTempDir();
-  await using browser = await launchBrowser();
-  const context = await browser.newContext({ recordHar: { path: `${dir}/page.har` } });
-  const tab = await context.newPage();
-  await tab.goto(`${server.origin}/`);
-  await tab.waitForFunction("document.title === 'done'");
-  await context.close();
+  const context = await browser().newContext({ recordHar: { path: `${dir}/page.har` } });
+  try {
+    const tab = await context.newPage();
+    await tab.goto(`${server.origin}/`);
+    await tab.waitForFunction("document.title === 'done'");
+  } finally {
+    await context.close(); // writes the HAR
+  }
   const api = server.requests.splice(0).filter((r) => requestPath(r).startsWith("/api/"));
   assert.equal(api.length, 2);
 

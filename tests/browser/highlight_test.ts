@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { setEditorText } from "./_gql_app.ts";
+
+const browser = fileBrowser();
 
 const DOCUMENT = `# the viewer
 query Q($login: String!, $n: Int = 10) {
@@ -40,10 +42,8 @@ function contrastOf(page: Page, selector: string): Promise<number> {
 }
 
 Deno.test("browser: editor colours and themes", async (t) => {
-  await using browser = await launchBrowser();
-
   await t.step("the query editor colours every GraphQL token kind", async () => {
-    await using app = await openApp(browser);
+    await using app = await openApp(browser());
     const { page } = app;
     await page.getByRole("tab", { name: "GraphQL" }).click();
     await setEditorText(page, "Query", DOCUMENT);
@@ -77,7 +77,7 @@ Deno.test("browser: editor colours and themes", async (t) => {
   await t.step(
     "the dark scheme themes editors, and the primary button reads at 4.5:1",
     async () => {
-      await using app = await openApp(browser, {}, { colorScheme: "dark" });
+      await using app = await openApp(browser(), {}, { colorScheme: "dark" });
       const { page } = app;
       await page.locator("summary", { hasText: "Body" }).click();
       await page.getByRole("combobox", { name: "Body type" }).selectOption("json");
@@ -98,7 +98,7 @@ Deno.test("browser: editor colours and themes", async (t) => {
   );
 
   await t.step("the primary button reads at 4.5:1 in the light scheme", async () => {
-    await using app = await openApp(browser, {}, { colorScheme: "light" });
+    await using app = await openApp(browser(), {}, { colorScheme: "light" });
     const ratio = await contrastOf(app.page, "button.primary");
     assert.ok(ratio >= 4.5, `primary button contrast ${ratio.toFixed(2)}:1`);
   });

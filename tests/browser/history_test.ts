@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { loadSchema, queryText, setEditorText } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
 
+const browser = fileBrowser();
+
 Deno.test("browser: GraphQL history restores an earlier run and keeps no secrets; Prettify and Copy as curl", async () => {
   await using graphql = await startGraphqlServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByRole("tab", { name: "GraphQL" }).click();
   await page.locator(".gql summary").filter({ hasText: "Headers" }).click();
@@ -38,8 +39,7 @@ Deno.test("browser: GraphQL history restores an earlier run and keeps no secrets
 
 Deno.test("browser: HTTP history blanks what drafts blank (URL query and password, params, headers, JSON body)", async () => {
   await using target = serve(() => Response.json({ ok: true }));
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   const base = target.origin.replace("http://", "http://ann:url-pw-1@");
   await page.getByLabel("URL", { exact: true }).fill(`${base}/x?page=2&access_token=url-tok-2`);

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 /** Echoes what arrived: method, query, and a multipart form's parts. */
 async function echo(request: Request): Promise<Response> {
@@ -31,10 +33,9 @@ async function echo(request: Request): Promise<Response> {
 
 Deno.test("browser: HTTP tab editing", async (t) => {
   await using target = serve(echo);
-  await using browser = await launchBrowser();
 
   await t.step("the JSON body is linted while typed and Ctrl+Enter sends from it", async () => {
-    await using app = await openApp(browser);
+    await using app = await openApp(browser());
     const { page } = app;
     await page.getByLabel("Method").fill("POST");
     await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/items`);
@@ -53,7 +54,7 @@ Deno.test("browser: HTTP tab editing", async (t) => {
   });
 
   await t.step("the URL's query string and the parameters table follow each other", async () => {
-    await using app = await openApp(browser);
+    await using app = await openApp(browser());
     const { page } = app;
     const urlField = page.getByLabel("URL", { exact: true });
     await urlField.fill(`${target.origin}/q?b=1&c=two%20words`);
@@ -75,7 +76,7 @@ Deno.test("browser: HTTP tab editing", async (t) => {
   });
 
   await t.step("a multipart form sends an attached file, and the file is not stored", async () => {
-    await using app = await openApp(browser);
+    await using app = await openApp(browser());
     const { page } = app;
     await page.getByLabel("Method").fill("POST");
     await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/upload`);
@@ -105,7 +106,7 @@ Deno.test("browser: HTTP tab editing", async (t) => {
   await t.step(
     "binary without a zero byte is a hex dump; a cut JSON preview is indented",
     async () => {
-      await using app = await openApp(browser);
+      await using app = await openApp(browser());
       const { page } = app;
       await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/octets`);
       await page.getByRole("button", { name: "Send", exact: true }).click();
@@ -122,7 +123,7 @@ Deno.test("browser: HTTP tab editing", async (t) => {
   );
 
   await t.step("history keeps failures too, and its search finds them", async () => {
-    await using app = await openApp(browser);
+    await using app = await openApp(browser());
     const { page } = app;
     const refused = (() => {
       using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });

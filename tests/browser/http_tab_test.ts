@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 Deno.test("browser: the HTTP tab sends with Basic auth, a query parameter and a header, and shows the response", async () => {
   await using target = serve((request) =>
@@ -8,8 +10,7 @@ Deno.test("browser: the HTTP tab sends with Basic auth, a query parameter and a 
       ? Response.json({ path: new URL(request.url).search, trace: request.headers.get("x-trace") })
       : new Response("no", { status: 401 })
   );
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByLabel("Auth", { exact: true }).selectOption("basic");
   await page.getByLabel("Username").fill("ann");
@@ -32,8 +33,7 @@ Deno.test("browser: the HTTP tab sends with Basic auth, a query parameter and a 
 
 Deno.test("browser: the HTTP tab puts an API key in the query and copies the request as curl", async () => {
   await using target = serve((request) => Response.json({ query: new URL(request.url).search }));
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByLabel("Auth", { exact: true }).selectOption("apikey");
   await page.getByLabel("Add to").selectOption("query");
@@ -52,8 +52,7 @@ Deno.test("browser: the HTTP tab puts an API key in the query and copies the req
 });
 
 Deno.test("browser: the HTTP tab shows a bad URL in words and sends nothing", async () => {
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByLabel("URL", { exact: true }).fill("ftp://example.com/x");
   await page.getByRole("button", { name: "Send" }).click();

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { setEditorText } from "./_gql_app.ts";
+
+const browser = fileBrowser();
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -19,10 +21,9 @@ function overlap(a: Box, b: Box): boolean {
 
 Deno.test("browser: layout at 1024×700 and at 1920 px", async (t) => {
   await using target = serve(() => Response.json({ ok: true }));
-  await using browser = await launchBrowser();
 
   await t.step("1024×700 with the OAuth panel open: the variables editor is in view", async () => {
-    await using app = await openApp(browser, {}, { viewport: { width: 1024, height: 700 } });
+    await using app = await openApp(browser(), {}, { viewport: { width: 1024, height: 700 } });
     const { page } = app;
     await page.getByLabel("Auth", { exact: true }).selectOption("oauth2");
     await page.getByLabel("Flow").selectOption("authorization_code");
@@ -40,7 +41,7 @@ Deno.test("browser: layout at 1024×700 and at 1920 px", async (t) => {
   await t.step(
     "a subscription's toolbar wraps instead of covering the Response heading",
     async () => {
-      await using app = await openApp(browser, {}, { viewport: { width: 1024, height: 700 } });
+      await using app = await openApp(browser(), {}, { viewport: { width: 1024, height: 700 } });
       const { page } = app;
       await page.getByRole("tab", { name: "GraphQL" }).click();
       await page.getByLabel("Endpoint URL").fill(`${target.origin}/graphql`);
@@ -57,7 +58,7 @@ Deno.test("browser: layout at 1024×700 and at 1920 px", async (t) => {
   );
 
   await t.step("1920 px: the HTTP request and its response side by side", async () => {
-    await using app = await openApp(browser, {}, { viewport: { width: 1920, height: 1000 } });
+    await using app = await openApp(browser(), {}, { viewport: { width: 1920, height: 1000 } });
     const { page } = app;
     await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/x`);
     await page.getByRole("button", { name: "Send", exact: true }).click();

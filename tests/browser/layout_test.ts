@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 function refusedPort(): number {
   using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -7,8 +9,7 @@ function refusedPort(): number {
 }
 
 Deno.test("browser: error rows of a stream log sit on their own row, not over the next", async () => {
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByRole("tab", { name: "SSE" }).click();
   await page.getByLabel("SSE endpoint").fill(`http://127.0.0.1:${refusedPort()}/events`);
@@ -25,8 +26,7 @@ Deno.test("browser: error rows of a stream log sit on their own row, not over th
 });
 
 Deno.test("browser: the auth panel folds away to one row, and OAuth URL fields take the width", async () => {
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByLabel("Auth", { exact: true }).selectOption("oauth2");
   await page.getByLabel("Flow").selectOption("authorization_code");

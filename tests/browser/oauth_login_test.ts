@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
 import { startMockServer } from "../e2e/_oauth_servers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { setAuth } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
 import { apiHeaders, sessionOf } from "../ui/_session.ts";
 import { startUiServer } from "../../src/ui/server.ts";
+
+const browser = fileBrowser();
 
 function freePort(): number {
   using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -17,9 +19,8 @@ Deno.test("browser: Load schema with the authorization-code flow and no token st
   await using graphql = await startGraphqlServer((r) =>
     (r.headers.get("authorization") ?? "").startsWith("Bearer ")
   );
-  await using browser = await launchBrowser();
   const cacheDir = await Deno.makeTempDir();
-  await using app = await openApp(browser, { oauthCacheDir: cacheDir });
+  await using app = await openApp(browser(), { oauthCacheDir: cacheDir });
   const { page } = app;
   await setAuth(page, {
     kind: "oauth2",
@@ -83,8 +84,7 @@ Deno.test("browser: Cancel stops a schema load that hangs; a late answer does no
     await held;
     return Response.json({ data: null });
   });
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByRole("tab", { name: "GraphQL" }).click();
   await page.getByLabel("Endpoint URL").fill(`${target.origin}/graphql`);
@@ -97,9 +97,8 @@ Deno.test("browser: Cancel stops a schema load that hangs; a late answer does no
 
 Deno.test('browser: Client authentication "post" sends the client secret in the token request body', async () => {
   await using mock = await startMockServer(3600);
-  await using browser = await launchBrowser();
   const cacheDir = await Deno.makeTempDir();
-  await using app = await openApp(browser, { oauthCacheDir: cacheDir });
+  await using app = await openApp(browser(), { oauthCacheDir: cacheDir });
   const { page } = app;
   await setAuth(page, {
     kind: "oauth2",

@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { expireCachedTokens } from "../_helpers.ts";
 import { startMockServer } from "../e2e/_oauth_servers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { loadSchema, setAuth, setEditorText } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
+
+const browser = fileBrowser();
 
 /** Accepts only access tokens the mock issued, until they expire. */
 function tokenGate(mock: Awaited<ReturnType<typeof startMockServer>>, ttlMs: number) {
@@ -27,9 +29,8 @@ Deno.test("browser: OAuth 2.0 tokens are refreshed before expiry for introspecti
   await using mock = await startMockServer(3600);
   const { gate, seen } = tokenGate(mock, 3_600_000);
   await using graphql = await startGraphqlServer(gate);
-  await using browser = await launchBrowser();
   const cacheDir = await Deno.makeTempDir();
-  await using app = await openApp(browser, { oauthCacheDir: cacheDir });
+  await using app = await openApp(browser(), { oauthCacheDir: cacheDir });
   const { page } = app;
   await setAuth(page, {
     kind: "oauth2",
@@ -70,9 +71,8 @@ Deno.test("browser: a 401 for a cached OAuth 2.0 token gets a new token and one 
     }
     return ok;
   });
-  await using browser = await launchBrowser();
   const cacheDir = await Deno.makeTempDir();
-  await using app = await openApp(browser, { oauthCacheDir: cacheDir });
+  await using app = await openApp(browser(), { oauthCacheDir: cacheDir });
   const { page } = app;
   await setAuth(page, {
     kind: "oauth2",
@@ -95,9 +95,8 @@ Deno.test("browser: a 401 for a cached OAuth 2.0 token gets a new token and one 
 
 Deno.test("browser: the authorization-code login opens in a new tab and completes through the loopback callback", async () => {
   await using mock = await startMockServer(3600);
-  await using browser = await launchBrowser();
   const cacheDir = await Deno.makeTempDir();
-  await using app = await openApp(browser, { oauthCacheDir: cacheDir });
+  await using app = await openApp(browser(), { oauthCacheDir: cacheDir });
   const { page } = app;
   const port = (() => {
     using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });

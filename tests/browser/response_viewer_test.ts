@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 /** A JSON array of about 6 MiB, one object per line. */
 function bigJson(): string {
@@ -15,8 +17,7 @@ Deno.test("browser: a large response: a labelled preview, Ctrl+F finds a value, 
   await using target = serve(() =>
     new Response(body, { headers: { "Content-Type": "application/json" } })
   );
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/big.json`);
   await page.getByRole("button", { name: "Send", exact: true }).click();
@@ -52,8 +53,7 @@ Deno.test("browser: Raw shows the body as sent, Copy copies it, an image is show
       ? new Response(png, { headers: { "Content-Type": "image/png" } })
       : new Response('{"a":1}', { headers: { "Content-Type": "application/json" } })
   );
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/a`);

@@ -5,7 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 const EVENT_STREAM = { "Content-Type": "text/event-stream" };
 
@@ -30,8 +32,7 @@ Deno.test("browser: the SSE tab resumes a dropped stream with Last-Event-ID and 
       : "event: wrong\ndata: resumed without the id\n\n";
     return new Response(body, { headers: EVENT_STREAM });
   });
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByLabel("Auth", { exact: true }).selectOption("basic");
   await page.getByLabel("Username").fill("ann");
@@ -74,8 +75,7 @@ Deno.test("browser: the SSE tab POSTs a JSON body and starts from a given Last-E
     });
     return new Response(`data: ${data}\n\n`, { headers: EVENT_STREAM });
   });
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByRole("tab", { name: "SSE" }).click();
   await page.getByLabel("Send as").selectOption("POST");
@@ -109,8 +109,7 @@ Deno.test("browser: the SSE tab's Disconnect ends an open stream", async () => {
     });
     return new Response(body, { headers: EVENT_STREAM });
   });
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByRole("tab", { name: "SSE" }).click();
   await page.getByLabel("SSE endpoint").fill(`${target.origin}/live`);

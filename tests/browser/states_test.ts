@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { loadSchema, setEditorText } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
 
+const browser = fileBrowser();
+
 Deno.test("browser: empty states: placeholders, Run disabled until endpoint and query, no lint on an empty query", async () => {
   await using graphql = await startGraphqlServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByRole("tab", { name: "GraphQL" }).click();
   const run = page.getByRole("button", { name: "Run" });
@@ -29,8 +30,7 @@ Deno.test("browser: empty states: placeholders, Run disabled until endpoint and 
 
 Deno.test("browser: variables: a JSON error has line and column, a leftover variable is a warning", async () => {
   await using graphql = await startGraphqlServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await loadSchema(page, graphql.endpoint);
   await setEditorText(page, "Query", "query ($login: String!) { user(login: $login) { id } }");
@@ -51,8 +51,7 @@ Deno.test("browser: a refused connection is reported in the CLI's words: host, p
     using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     return listener.addr.port;
   })();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByLabel("URL", { exact: true }).fill(`http://127.0.0.1:${port}/x`);
   await page.getByRole("button", { name: "Send", exact: true }).click();

@@ -7,8 +7,10 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { serve, type TestServer } from "../_helpers.ts";
 import { trickleServer } from "../ui/_trickle.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { type Handover, writeHandover } from "../../src/handover.ts";
+
+const browser = fileBrowser();
 
 /** Every header value that reached a server. */
 function headerValues(...servers: TestServer[]): string[] {
@@ -51,8 +53,7 @@ Deno.test("browser: other servers on 127.0.0.1 and localhost never receive the U
     }
     return new Response("<p>127.0.0.1 page</p>", { headers });
   });
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   uiPort = app.server.port;
   const { page } = app;
   const session = await page.evaluate(() => sessionStorage.getItem("dial.session"));
@@ -97,8 +98,7 @@ Deno.test("browser: other servers on 127.0.0.1 and localhost never receive the U
 });
 
 Deno.test("browser: a launch link opened a second time says to use the open window or relaunch", async () => {
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const second = await app.page.context().newPage();
   await second.goto(app.server.url.href);
   const alert = second.getByRole("alert");
@@ -113,8 +113,7 @@ Deno.test("browser: a launch link opened a second time says to use the open wind
 
 Deno.test("browser: Cancel, leaving and closing the page close the upstream connection within a second; the tab's timeout ends a request", async () => {
   await using upstream = trickleServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByLabel("URL", { exact: true }).fill(`${upstream.origin}/slow`);
   await page.getByLabel("Timeout (seconds)").filter({ visible: true }).fill("0");
@@ -154,8 +153,7 @@ Deno.test("browser: Cancel, leaving and closing the page close the upstream conn
 });
 
 Deno.test("browser: after every tab is used with secrets, localStorage holds none of them; Clear saved drafts empties it", async () => {
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   const secrets = {
     basic: "basic-pw-1",
@@ -263,8 +261,7 @@ Deno.test("browser: after every tab is used with secrets, localStorage holds non
 
 Deno.test("browser: Cancel while the schema loads and Stop while a query waits close the upstream connection within a second", async () => {
   await using upstream = trickleServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByRole("tab", { name: "GraphQL" }).click();
   await page.getByLabel("Endpoint URL").fill(`${upstream.origin}/graphql`);
@@ -286,8 +283,7 @@ Deno.test("browser: Cancel while the schema loads and Stop while a query waits c
 });
 
 Deno.test("browser: the handover file opens the app in Chromium and is gone once the page has its session", async () => {
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const box: { handover?: Handover } = {};
   const handover = box.handover = await writeHandover(
     app.server.launchUrl(() => box.handover?.remove()),
@@ -303,8 +299,7 @@ Deno.test("browser: the handover file opens the app in Chromium and is gone once
 
 Deno.test("browser: the GraphQL tab's timeout ends a query in words", async () => {
   await using upstream = trickleServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByRole("tab", { name: "GraphQL" }).click();
   await page.getByLabel("Endpoint URL").fill(`${upstream.origin}/graphql`);

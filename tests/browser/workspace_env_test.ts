@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { startMockServer } from "../e2e/_oauth_servers.ts";
+
+const browser = fileBrowser();
 
 Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
   await using target = serve((request) => {
@@ -11,7 +13,6 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
     }
     return Response.json({ path, cookie: request.headers.get("cookie") });
   });
-  await using browser = await launchBrowser();
   await t.step(
     "an environment switch changes the sent URL; private values stay on the server",
     async () => {
@@ -32,7 +33,7 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
         "@version = v2\n\n### users\n# @name users\nGET {{base}}/{{version}}/users\nAuthorization: Bearer {{token}}\n",
       );
       try {
-        await using app = await openApp(browser, { workspace });
+        await using app = await openApp(browser(), { workspace });
         const { page } = app;
         const sidebar = page.getByRole("navigation", { name: "Workspace" });
         await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
@@ -104,7 +105,7 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
         `POST ${target.origin}/leak\nContent-Type: text/plain\n\n< ../secret.txt\n`,
       );
       try {
-        await using app = await openApp(browser, { workspace });
+        await using app = await openApp(browser(), { workspace });
         const { page } = app;
         const sidebar = page.getByRole("navigation", { name: "Workspace" });
         await sidebar.getByRole("button", { name: "Run checks.http" }).click();
@@ -125,7 +126,7 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
   await t.step("the workspace's cookie jar sends what a response set, and is cleared", async () => {
     const workspace = await Deno.makeTempDir({ prefix: "dial-ui-jar-" });
     try {
-      await using app = await openApp(browser, { workspace });
+      await using app = await openApp(browser(), { workspace });
       const { page } = app;
       const url = page.getByLabel("URL", { exact: true });
       const send = page.getByRole("button", { name: "Send", exact: true });
@@ -181,7 +182,7 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
         `### me\nGET ${target.origin}/me\nAuthorization: Bearer {{$auth.token("api")}}\n`,
       );
       try {
-        await using app = await openApp(browser, { workspace, oauthCacheDir: cacheDir });
+        await using app = await openApp(browser(), { workspace, oauthCacheDir: cacheDir });
         const { page } = app;
         const sidebar = page.getByRole("navigation", { name: "Workspace" });
         await sidebar.getByLabel("Environment").selectOption("dev");

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 const FILE = (origin: string) =>
   `# Users API
@@ -30,13 +32,12 @@ async function saved(page: Page, action: () => Promise<void>): Promise<void> {
 
 Deno.test("browser: the workspace sidebar opens .http requests in tabs and saves them in place", async (t) => {
   await using target = serve((request) => Response.json({ path: new URL(request.url).pathname }));
-  await using browser = await launchBrowser();
   const workspace = await Deno.makeTempDir({ prefix: "dial-ui-files-" });
   const file = `${workspace}/api.http`;
   await Deno.writeTextFile(file, FILE(target.origin));
 
   await t.step("open a request, edit it, Ctrl+S writes only its lines", async () => {
-    await using app = await openApp(browser, { workspace });
+    await using app = await openApp(browser(), { workspace });
     const { page } = app;
     const sidebar = page.getByRole("navigation", { name: "Workspace" });
     await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
@@ -63,7 +64,7 @@ Deno.test("browser: the workspace sidebar opens .http requests in tabs and saves
   await t.step(
     "a file changed on disk reloads its tab; tabs come back after a restart",
     async () => {
-      await using app = await openApp(browser, { workspace });
+      await using app = await openApp(browser(), { workspace });
       const { page } = app;
       // The open tabs of the last run are back, the active one showing.
       await page.getByRole("button", { name: "create", exact: true }).waitFor();
@@ -84,7 +85,7 @@ Deno.test("browser: the workspace sidebar opens .http requests in tabs and saves
   );
 
   await t.step("Save as writes a new file; F1 lists the shortcuts", async () => {
-    await using app = await openApp(browser, { workspace });
+    await using app = await openApp(browser(), { workspace });
     const { page } = app;
     await page.getByRole("button", { name: "New request tab" }).click();
     await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/health`);

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 /** Runs `action`, then waits until every draft it changed has reached the workspace. */
 async function saved(page: Page, action: () => Promise<void>): Promise<void> {
@@ -11,7 +13,6 @@ async function saved(page: Page, action: () => Promise<void>): Promise<void> {
 
 Deno.test("browser: the workspace remembers the UI across restarts and tabs", async (t) => {
   await using target = serve(() => Response.json({ ok: true }));
-  await using browser = await launchBrowser();
   const workspace = await Deno.makeTempDir({ prefix: "dial-ui-workspace-" });
   const url = `${target.origin}/users?page=2`;
 
@@ -20,7 +21,7 @@ Deno.test("browser: the workspace remembers the UI across restarts and tabs", as
     async () => {
       let firstPort: number;
       {
-        await using app = await openApp(browser, { workspace });
+        await using app = await openApp(browser(), { workspace });
         const { page } = app;
         firstPort = app.server.port;
         await page.getByLabel("URL", { exact: true }).fill(url);
@@ -36,7 +37,7 @@ Deno.test("browser: the workspace remembers the UI across restarts and tabs", as
       assert.equal(await Deno.readTextFile(`${workspace}/.dial/.gitignore`), "*\n");
       assert.equal((await Deno.stat(`${workspace}/.dial/ui-state.json`)).mode! & 0o777, 0o600);
 
-      await using app = await openApp(browser, { workspace });
+      await using app = await openApp(browser(), { workspace });
       const { page } = app;
       assert.notEqual(app.server.port, firstPort);
       // The tab that was open, the URL, the header's name and the history are back.
@@ -53,7 +54,7 @@ Deno.test("browser: the workspace remembers the UI across restarts and tabs", as
   );
 
   await t.step("New window opens a second tab of the same app, with the same drafts", async () => {
-    await using app = await openApp(browser, { workspace });
+    await using app = await openApp(browser(), { workspace });
     const { page } = app;
     const [second] = await Promise.all([
       page.context().waitForEvent("page"),

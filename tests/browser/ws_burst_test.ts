@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 /** A WebSocket server (Deno's) that answers `burst N` with N messages at once. */
 function burstServer(): Deno.HttpServer<Deno.NetAddr> & AsyncDisposable {
@@ -15,8 +17,7 @@ function burstServer(): Deno.HttpServer<Deno.NetAddr> & AsyncDisposable {
 
 Deno.test("browser: a 100,000-message WebSocket burst reaches the log whole", async () => {
   await using target = burstServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByRole("tab", { name: "WebSocket" }).click();
   await page.getByLabel("WebSocket endpoint").fill(`ws://127.0.0.1:${target.addr.port}/`);

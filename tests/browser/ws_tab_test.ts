@@ -3,8 +3,10 @@
  * credentials: connect, send text, JSON and binary, receive, disconnect with a code.
  */
 import assert from "node:assert/strict";
-import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { serve, waitFor } from "../_helpers.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 function echoServer() {
   const handshakes: Array<{ authorization: string | null; protocol: string | null }> = [];
@@ -28,8 +30,7 @@ function echoServer() {
 
 Deno.test("browser: the WebSocket tab connects with the auth panel's Bearer token, sends text, JSON and binary, and disconnects with a code", async () => {
   await using target = echoServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByLabel("Auth", { exact: true }).selectOption("bearer");
   await page.getByLabel("Token").fill("s3cret");
@@ -95,8 +96,7 @@ Deno.test("browser: the WebSocket tab connects with the auth panel's Bearer toke
 
 Deno.test("browser: the WebSocket tab shows a refused handshake in words", async () => {
   await using target = echoServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByRole("tab", { name: "WebSocket" }).click();
   await page.getByLabel("WebSocket endpoint").fill(`ws://127.0.0.1:${target.port}/chat`);
@@ -124,8 +124,7 @@ Deno.test("browser: the WebSocket tab reconnects after an abnormal close, sends 
     };
     return response;
   });
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await page.getByRole("tab", { name: "WebSocket" }).click();
   await page.getByLabel("WebSocket endpoint").fill(`http://127.0.0.1:${target.port}/live`);
@@ -153,9 +152,9 @@ Deno.test("browser: the WebSocket tab reconnects after an abnormal close, sends 
   await log.getByText("echo: first").waitFor();
   // Keep-alive messages go out on the new connection too, marked in the log.
   await log.locator(".log-row.out").filter({ hasText: "♥" }).first().waitFor();
-  for (let i = 0; i < 100 && !received.includes("2:ping"); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor(() => received.includes("2:ping"), {
+    message: () => `a keep-alive on the new connection (the server has ${received})`,
+  });
   await page.getByRole("button", { name: "Disconnect" }).click();
   await page.getByTestId("ws-state").filter({ hasText: "Disconnected" }).waitFor();
   assert.deepEqual(received.filter((m) => !m.endsWith(":ping")), ["1:first", "2:first"]);

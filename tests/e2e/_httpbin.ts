@@ -3,6 +3,7 @@
  * 127.0.0.1 port 0, in a child process.
  * @module
  */
+import { childServer } from "../_helpers.ts";
 
 const SCRIPT = `
 import sys
@@ -26,26 +27,7 @@ export interface Httpbin {
  * @returns the running server
  */
 export async function startHttpbin(): Promise<Httpbin> {
-  const child = new Deno.Command("/usr/bin/python3", {
-    args: ["-c", SCRIPT],
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("httpbin did not start (is python3-httpbin installed?)");
-    text += value;
-  }
-  reader.releaseLock();
-  const port = Number(text.trim());
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    async [Symbol.asyncDispose]() {
-      child.kill();
-      await child.stdout.cancel().catch(() => {});
-      await child.status;
-    },
-  };
+  // Fails at once when python3-httpbin is not installed (the child ends).
+  const server = await childServer("/usr/bin/python3", ["-c", SCRIPT]);
+  return Object.assign(server, { origin: `http://127.0.0.1:${Number(server.line)}` });
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { dial, serve } from "../_helpers.ts";
+import { childServer, dial, serve } from "../_helpers.ts";
 import { startProxy } from "./_tls.ts";
 
 /**
@@ -21,22 +21,8 @@ time.sleep(0.2)
 print(port, flush=True)
 time.sleep(60)
 `;
-  const child = new Deno.Command("python3", {
-    args: ["-c", script],
-    stdout: "piped",
-    stderr: "null",
-    stdin: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) text += (await reader.read()).value ?? "";
-  try {
-    await run(Number(text.trim()));
-  } finally {
-    child.kill();
-    await reader.cancel();
-    await child.status;
-  }
+  await using server = await childServer("python3", ["-c", script]);
+  await run(Number(server.line));
 }
 
 Deno.test("connect timeout: --connect-timeout bounds opening the connection (exit 8, like curl's 28)", async () => {

@@ -4,7 +4,7 @@
  * Debian's pass and a throwaway GnuPG key.
  */
 import assert from "node:assert/strict";
-import { dial, serve } from "../_helpers.ts";
+import { dial, runProgram, serve } from "../_helpers.ts";
 
 function api() {
   const seen: string[] = [];
@@ -83,20 +83,8 @@ Deno.test("helper: the pass recipe (Debian's pass, a throwaway GnuPG key) gives 
   const store = await Deno.makeTempDir({ prefix: "dial-pass-" });
   const env = { GNUPGHOME: gnupg, PASSWORD_STORE_DIR: store };
   const run = async (program: string, args: string[], stdin?: string) => {
-    const child = new Deno.Command(program, {
-      args,
-      env,
-      stdin: stdin === undefined ? "null" : "piped",
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
-    if (stdin !== undefined) {
-      const writer = child.stdin.getWriter();
-      await writer.write(new TextEncoder().encode(stdin));
-      await writer.close();
-    }
-    const output = await child.output();
-    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+    const output = await runProgram(program, args, stdin === undefined ? { env } : { env, stdin });
+    assert.equal(output.code, 0, output.stderr);
   };
   try {
     await run("gpg", [

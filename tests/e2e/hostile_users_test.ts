@@ -4,7 +4,7 @@
  * need a second Unix user create one with useradd when the tests run as root.
  */
 import assert from "node:assert/strict";
-import { dial, dialEnv, serve } from "../_helpers.ts";
+import { dial, dialEnv, runProgram, serve } from "../_helpers.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const OTHER = "dialother";
@@ -20,27 +20,10 @@ const canSwitchUser = (() => {
 })();
 const SKIPPED = canSwitchUser ? "" : " (skipped: creating a second user needs root and useradd)";
 
-async function run(program: string, args: string[], stdin?: string) {
-  const child = new Deno.Command(program, {
-    args,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(stdin));
-    await writer.close();
-  }
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
-}
-
 /** Creates the second user once (no home, no login shell). */
 async function otherUser(): Promise<void> {
-  if ((await run("/usr/bin/id", ["-u", OTHER])).code === 0) return;
-  const made = await run("/usr/sbin/useradd", ["--system", "--no-create-home", OTHER]);
+  if ((await runProgram("/usr/bin/id", ["-u", OTHER])).code === 0) return;
+  const made = await runProgram("/usr/sbin/useradd", ["--system", "--no-create-home", OTHER]);
   assert.ok(made.code === 0 || made.code === 9, made.stderr); // 9: made meanwhile
 }
 
@@ -61,7 +44,11 @@ async function sharedDir(mode: number): Promise<string> {
 
 /** Runs a command as the second user. */
 function asOther(args: string[], stdin?: string) {
-  return run("/usr/sbin/runuser", ["-u", OTHER, "--", ...args], stdin);
+  return runProgram(
+    "/usr/sbin/runuser",
+    ["-u", OTHER, "--", ...args],
+    stdin === undefined ? {} : { stdin },
+  );
 }
 
 /** Waits (on file system events, not a timer) until a `.dial-part` file holds some bytes. */
@@ -114,8 +101,7 @@ Deno.test(`users: another user cannot read an -o temporary over a 0600 file${SKI
     const temp = await partialFile(dir);
     assert.equal((await Deno.stat(temp)).mode! & 0o777, 0o600);
     const peek = await asOther(["/bin/cat", temp]);
-    assert.notEqual(peek.code, 0);
-    assert.match(peek.stderr, /Permission denied/);
+    assert.notEqual(peek.code, 0, "another user cannot read the partial file");
     assert.doesNotMatch(peek.stdout, /secret/);
   } finally {
     release();

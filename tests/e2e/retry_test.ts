@@ -1,21 +1,9 @@
 import assert from "node:assert/strict";
-import { dial } from "../_helpers.ts";
+import { dial, runProgram } from "../_helpers.ts";
 import { type RawAnswer, rawServer } from "./_raw_server.ts";
 
-async function curl(args: string[], stdin?: string) {
-  const child = new Deno.Command("curl", {
-    args: ["-q", "-s", ...args],
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(stdin));
-    await writer.close();
-  }
-  const output = await child.output();
-  return { code: output.code, stdout: new TextDecoder().decode(output.stdout) };
+function curl(args: string[], stdin?: string) {
+  return runProgram("curl", ["-q", "-s", ...args], stdin === undefined ? {} : { stdin });
 }
 
 /** A server that fails twice with the given answer, then answers 200; per run (by count). */

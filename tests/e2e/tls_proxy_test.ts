@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { dial, serve } from "../_helpers.ts";
+import { childServer, dial, serve } from "../_helpers.ts";
 import { makeCertificates, serveTls, startProxy } from "./_tls.ts";
 
 const certs = await makeCertificates();
@@ -109,22 +109,13 @@ async function withMutualTls(
   const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = probe.addr.port;
   probe.close();
-  const server = new Deno.Command("openssl", {
-    args: ["s_server", "-accept", `127.0.0.1:${port}`, "-cert", cert, "-key", key]
+  await using _server = await childServer(
+    "openssl",
+    ["s_server", "-accept", `127.0.0.1:${port}`, "-cert", cert, "-key", key]
       .concat(["-CAfile", certs.ca, "-Verify", "1", "-www"]),
-    stdout: "piped",
-    stderr: "null",
-    stdin: "null",
-  }).spawn();
-  const lines = server.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  for (let seen = ""; !seen.includes("ACCEPT");) seen += (await lines.read()).value ?? "";
-  try {
-    await run(`https://localhost:${port}/`);
-  } finally {
-    server.kill();
-    await lines.cancel();
-    await server.status;
-  }
+    { ready: /ACCEPT/ },
+  );
+  await run(`https://localhost:${port}/`);
 }
 
 Deno.test("tls: mutual TLS with openssl s_server -Verify 1 needs --cert and --key", async () => {

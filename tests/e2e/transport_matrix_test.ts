@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
-import { dial } from "../_helpers.ts";
+import { childServer, dial } from "../_helpers.ts";
 import { headerValues, type RawRequest, rawServer } from "./_raw_server.ts";
 import { makeCertificates, startProxy } from "./_tls.ts";
 
@@ -154,22 +154,8 @@ server.socket = context.wrap_socket(server.socket, server_side=True)
 print(server.server_port, flush=True)
 server.serve_forever()
 `;
-  const child = new Deno.Command("python3", {
-    args: ["-c", script, cert, key],
-    stdout: "piped",
-    stderr: "null",
-    stdin: "null",
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let port = "";
-  while (!port.includes("\n")) port += (await lines.read()).value ?? "";
-  try {
-    await run(`https://localhost:${port.trim()}`);
-  } finally {
-    child.kill();
-    await lines.cancel();
-    await child.status;
-  }
+  await using server = await childServer("python3", ["-c", script, cert, key]);
+  await run(`https://localhost:${server.line}`);
 }
 
 Deno.test("matrix: wsgiref over TLS reads every upload whole, on each TLS path", async () => {
@@ -229,22 +215,8 @@ server.on("stream", (stream, headers) => {
 });
 server.listen(0, "127.0.0.1", () => console.log(server.address().port));
 `;
-  const child = new Deno.Command("/usr/bin/node", {
-    args: ["-e", script, cert, key, certs.ca],
-    stdout: "piped",
-    stderr: "null",
-    stdin: "null",
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let port = "";
-  while (!port.includes("\n")) port += (await lines.read()).value ?? "";
-  try {
-    await run(`https://localhost:${port.trim()}`);
-  } finally {
-    child.kill();
-    await lines.cancel();
-    await child.status;
-  }
+  await using server = await childServer("/usr/bin/node", ["-e", script, cert, key, certs.ca]);
+  await run(`https://localhost:${server.line}`);
 }
 
 Deno.test({

@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
-import { dial, dialEnv } from "../_helpers.ts";
+import { childServer, dial, dialEnv } from "../_helpers.ts";
 import { mainPath, spawnDial } from "./_spawn.ts";
 import { headerValues, type RawRequest, rawServer } from "./_raw_server.ts";
 import { makeCertificates } from "./_tls.ts";
@@ -26,19 +26,8 @@ s.serve_forever()
 
 /** Python's wsgiref reads Content-Length bodies only: a chunked body arrives empty. */
 async function wsgiref(): Promise<{ origin: string } & AsyncDisposable> {
-  const child = new Deno.Command("python3", { args: ["-c", WSGI], stdout: "piped" }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) text += (await reader.read()).value ?? "";
-  return {
-    origin: `http://127.0.0.1:${text.trim()}`,
-    async [Symbol.asyncDispose]() {
-      reader.releaseLock();
-      child.kill();
-      await child.status;
-      await child.stdout.cancel().catch(() => {});
-    },
-  };
+  const server = await childServer("python3", ["-c", WSGI]);
+  return Object.assign(server, { origin: `http://127.0.0.1:${server.line}` });
 }
 
 async function tempFile(content: string | Uint8Array, suffix = ".txt"): Promise<string> {

@@ -8,7 +8,7 @@
  * @module
  */
 import type { CurlRequest } from "../../import/curl_args.ts";
-import { parseCurlArgs } from "../../import/curl_args.ts";
+import { parseCurlArgs, urlencodedPiece } from "../../import/curl_args.ts";
 import { splitCurlCommands } from "../../import/curl_text.ts";
 import { UsageError } from "../../errors.ts";
 import type { ApiContext } from "./http_api.ts";
@@ -65,11 +65,10 @@ function fields(curl: CurlRequest): PastedRequest {
     });
   }
   const pieces = curl.data.map((part) =>
-    part.kind === "text" ? part.text : part.kind === "urlencode"
-      // curl's encoding: spaces as "+" (as dial curl's data reader does).
-      ? `${part.name ? `${part.name}=` : ""}${
-        encodeURIComponent(part.text ?? "").replace(/%20/g, "+")
-      }`
+    part.kind === "text"
+      ? part.text
+      : part.kind === "urlencode"
+      ? urlencodedPiece(part, part.text ?? "")
       : ""
   );
   const data = pieces.join(curl.json ? "" : "&");

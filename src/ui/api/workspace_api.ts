@@ -73,6 +73,50 @@ function workspaceOf(context: ApiContext): Workspace {
   return context.workspace;
 }
 
+/** A call that names a file of the workspace: its JSON, the path as given, the real file. */
+interface FileCall {
+  json: Record<string, unknown>;
+  workspace: Workspace;
+  path: string;
+  real: string;
+}
+
+/**
+ * Reads a call's `{path, …}` and resolves the path inside the workspace.
+ *
+ * @param request the call
+ * @param context the workspace
+ * @param options `create`: the file may not exist yet, and must be a request file
+ * @returns the call's JSON, the workspace, the path and the real file
+ * @throws UsageError when the path leaves the workspace or is not a request file
+ */
+async function fileCall(
+  request: Request,
+  context: ApiContext,
+  options: { create?: boolean } = {},
+): Promise<FileCall> {
+  const json = object(await readJson(request), "request");
+  const path = string(json.path, "path");
+  const workspace = workspaceOf(context);
+  if (options.create) requestFileName(path);
+  const real = await workspace.resolve(path, options.create ? { create: true } : {});
+  return { json, workspace, path, real };
+}
+
+/**
+ * @param path a path the page gave
+ * @returns the path, when it names a request file (`.http`, `.rest`)
+ * @throws UsageError otherwise
+ */
+function requestFileName(path: string): string {
+  if (!REQUEST_FILE.test(path)) throw notRequestFile(path);
+  return path;
+}
+
+function notRequestFile(path: string): UsageError {
+  return new UsageError(`"${path}" is not a .http or .rest file`);
+}
+
 /**
  * `POST /api/workspace/files`: `{}` → `{root, files: [{path, mtime}]}`.
  *
@@ -100,9 +144,7 @@ export async function handleWorkspaceRead(
   request: Request,
   context: ApiContext,
 ): Promise<Response> {
-  const json = object(await readJson(request), "request");
-  const path = string(json.path, "path");
-  const real = await workspaceOf(context).resolve(path);
+  const { path, real } = await fileCall(request, context);
   const info = await Deno.stat(real);
   if (!info.isFile) throw new UsageError(`"${path}" is not a file`);
   if (info.size > MAX_FILE_BYTES) throw new UsageError(`"${path}" is larger than 8 MiB`);
@@ -122,12 +164,8 @@ export async function handleWorkspaceWrite(
   request: Request,
   context: ApiContext,
 ): Promise<Response> {
-  const json = object(await readJson(request), "request");
-  const path = string(json.path, "path");
+  const { json, workspace, path, real } = await fileCall(request, context, { create: true });
   const text = string(json.text, "text");
-  const workspace = workspaceOf(context);
-  if (!REQUEST_FILE.test(path)) throw new UsageError(`"${path}" is not a .http or .rest file`);
-  const real = await workspace.resolve(path, { create: true });
   const current = await Deno.stat(real).catch(() => undefined);
   if (typeof json.mtime === "number") {
     if (!current || (current.mtime?.getTime() ?? 0) !== json.mtime) {
@@ -154,11 +192,8 @@ export async function handleWorkspaceRename(
   request: Request,
   context: ApiContext,
 ): Promise<Response> {
-  const json = object(await readJson(request), "request");
-  const workspace = workspaceOf(context);
-  const from = await workspace.resolve(string(json.path, "path"));
-  const to = string(json.to, "to");
-  if (!REQUEST_FILE.test(to)) throw new UsageError(`"${to}" is not a .http or .rest file`);
+  const { json, workspace, real: from } = await fileCall(request, context);
+  const to = requestFileName(string(json.to, "to"));
   const target = await workspace.resolve(to, { create: true });
   if (await Deno.lstat(target).then(() => true, () => false)) {
     return conflict(`"${to}" exists already`, "choose another name");
@@ -178,12 +213,8 @@ export async function handleWorkspaceDelete(
   request: Request,
   context: ApiContext,
 ): Promise<Response> {
-  const json = object(await readJson(request), "request");
-  const path = string(json.path, "path");
-  const real = await workspaceOf(context).resolve(path);
-  if (!REQUEST_FILE.test(real) || !(await Deno.stat(real)).isFile) {
-    throw new UsageError(`"${path}" is not a .http or .rest file`);
-  }
+  const { path, real } = await fileCall(request, context);
+  if (!REQUEST_FILE.test(real) || !(await Deno.stat(real)).isFile) throw notRequestFile(path);
   await Deno.remove(real);
   return Response.json({ ok: true });
 }

@@ -21,6 +21,20 @@ const helpOpen = signal(false);
 
 const mod = (event: KeyboardEvent) => event.ctrlKey || event.metaKey;
 
+/**
+ * An Alt shortcut, matched by the key's place on the keyboard (`event.code`): on macOS Alt
+ * changes the character (`event.key`), not the key.
+ *
+ * @param key the key as shown
+ * @param code the key's `KeyboardEvent.code`
+ * @param action what it does, as shown
+ * @param run the handler
+ * @returns the shortcut
+ */
+function alt(key: string, code: string, action: string, run: () => void): Shortcut {
+  return { keys: `Alt+${key}`, action, matches: (e) => e.altKey && e.code === code, run };
+}
+
 function typing(target: EventTarget | null): boolean {
   return target instanceof HTMLElement &&
     (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
@@ -46,36 +60,11 @@ export function shortcuts(actions: {
       matches: (e) => mod(e) && !e.altKey && e.key.toLowerCase() === "s",
       run: actions.save,
     },
-    {
-      keys: "Alt+N",
-      action: "New request tab",
-      matches: (e) => e.altKey && e.code === "KeyN",
-      run: actions.newTab,
-    },
-    {
-      keys: "Alt+W",
-      action: "Close the request tab",
-      matches: (e) => e.altKey && e.code === "KeyW",
-      run: actions.closeTab,
-    },
-    {
-      keys: "Alt+]",
-      action: "Next request tab",
-      matches: (e) => e.altKey && e.code === "BracketRight",
-      run: actions.nextTab,
-    },
-    {
-      keys: "Alt+[",
-      action: "Previous request tab",
-      matches: (e) => e.altKey && e.code === "BracketLeft",
-      run: actions.previousTab,
-    },
-    {
-      keys: "Alt+L",
-      action: "Focus the URL",
-      matches: (e) => e.altKey && e.code === "KeyL",
-      run: actions.focusUrl,
-    },
+    alt("N", "KeyN", "New request tab", actions.newTab),
+    alt("W", "KeyW", "Close the request tab", actions.closeTab),
+    alt("]", "BracketRight", "Next request tab", actions.nextTab),
+    alt("[", "BracketLeft", "Previous request tab", actions.previousTab),
+    alt("L", "KeyL", "Focus the URL", actions.focusUrl),
     { keys: "Ctrl/Cmd+F", action: "Search in an editor or a response" },
     { keys: "F1 or ?", action: "Show these shortcuts" },
   ];
