@@ -71,4 +71,4 @@ export {
   basicAuthorization,
 } from "./src/auth/auth_header.ts";
 export { type MaybeSecret, Secret } from "./src/secret.ts";
-export * from "./src/errors.ts";
+export * from "./src/errors/mod.ts";

@@ -5,7 +5,7 @@
  */
 import { type EnvLookup, processEnv } from "./env.ts";
 
-import { DialError, ErrorCode } from "./errors.ts";
+import { DialError, ErrorCode } from "./errors/mod.ts";
 
 const SEP = Deno.build.os === "windows" ? "\\" : "/";
 

@@ -4,7 +4,7 @@
  * anything is sent, naming the sources in its own words.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { HeaderField } from "../http/request_spec.ts";
 
 /**

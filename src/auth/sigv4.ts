@@ -9,7 +9,7 @@ import { bodyChunks } from "../http/body.ts";
 import { requestUrl } from "../http/build_request.ts";
 import type { PreparedRequest, RequestSigner } from "../http/request_spec.ts";
 import { Secret } from "../secret.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { SigV4Options } from "./sigv4_value.ts";
 
 export { parseSigV4Value, type SigV4Options } from "./sigv4_value.ts";

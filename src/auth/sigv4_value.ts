@@ -2,7 +2,7 @@
  * The `--aws-sigv4` value as plain data (no crypto: the CLI parses it before anything loads).
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { Secret } from "../secret.ts";
 
 /** The `--aws-sigv4` value and the credentials, as plain data. */

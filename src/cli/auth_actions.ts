@@ -12,7 +12,7 @@ import {
   type TokenFilter,
   type TokenState,
 } from "../auth/oauth2/token_state.ts";
-import { ExitCode, UsageError } from "../errors.ts";
+import { ExitCode, UsageError } from "../errors/mod.ts";
 import { shown } from "../output/terminal.ts";
 import { defaultCacheDir } from "../cache.ts";
 import type { AuthFlagValues } from "./auth_flags.ts";

@@ -5,7 +5,7 @@
  */
 import type { CliContext } from "./context.ts";
 import { checkOneAuthorization, hasAuthorizationHeader } from "../auth/one_authorization.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { Authorization, AuthSpec, QueryKey } from "../auth/auth_spec.ts";
 import { DEFAULT_CALLBACK_PORT, DEFAULT_CALLBACK_TIMEOUT } from "../auth/oauth2/defaults.ts";
 import type { HeaderField } from "../http/request_spec.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 import { bareHost } from "../http/authority.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { Authorization, QueryKey } from "../auth/auth_spec.ts";
 import { netrcLookup, parseNetrc } from "../auth/netrc.ts";
 import type { HeaderField } from "../http/request_spec.ts";

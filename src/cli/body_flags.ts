@@ -4,7 +4,7 @@
  */
 import type { CliContext } from "./context.ts";
 import { claimStdin } from "./secret_ref.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { guessContentType, newBoundary, STDIN_PATH } from "../http/body.ts";
 import { parseJsonText } from "../http/values.ts";
 import type { BodySource, FormField, HeaderField } from "../http/request_spec.ts";

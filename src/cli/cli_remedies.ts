@@ -3,7 +3,7 @@
  * remedies as its controls, in a table of its own.
  * @module
  */
-import { type DialError, type RemedyWords, wordRemedy } from "../errors.ts";
+import { type DialError, type RemedyWords, wordRemedy } from "../errors/mod.ts";
 
 const TRUST = "trust its CA (or the self-signed certificate itself) with --cacert file.pem, " +
   "or skip verification for this run with -k (insecure)";

@@ -22,9 +22,9 @@
  * @module
  */
 import type { CliContext } from "./context.ts";
-import { jsonErrorReason } from "../runtime_messages.ts";
+import { jsonErrorReason } from "../errors/runtime_messages.ts";
 import { isCredentialName } from "../credential_name.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { hasScheme } from "../http/values.ts";
 import type { Command } from "./declare.ts";
 import { type Invocation, parseArgv } from "./parse.ts";

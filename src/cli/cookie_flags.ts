@@ -4,7 +4,7 @@
  * `-c FILE` reads the file when it exists and writes the jar back after the exchange (0600).
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { CookieJar } from "../http/cookies.ts";
 import type { HeaderField } from "../http/request_spec.ts";
 import { Secret } from "../secret.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CliContext } from "./context.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 
 /** The default time limit of a helper, in seconds (a password manager may ask to unlock). */
 export const DEFAULT_HELPER_TIMEOUT = 60;

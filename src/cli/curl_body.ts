@@ -5,7 +5,7 @@
  * @module
  */
 import type { CliContext } from "./context.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { BodySource } from "../http/request_spec.ts";
 import { claimStdin } from "./secret_ref.ts";
 

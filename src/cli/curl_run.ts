@@ -3,7 +3,7 @@
  * command runs them, so the request is checked, sent and printed exactly as `dial` does.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import {
   type CurlDataPart,
   type CurlRequest,

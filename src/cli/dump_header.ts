@@ -3,7 +3,7 @@
  * arrives, or to stdout before the body with `-D -`.
  * @module
  */
-import { outputError, UsageError } from "../errors.ts";
+import { outputError, UsageError } from "../errors/mod.ts";
 import { formatResponseHead } from "../output/http.ts";
 import type { Sink } from "../output/terminal.ts";
 

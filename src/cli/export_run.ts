@@ -2,7 +2,7 @@
  * `dial export`'s implementation.
  * @module
  */
-import { ExitCode, UsageError } from "../errors.ts";
+import { ExitCode, UsageError } from "../errors/mod.ts";
 import {
   curlCode,
   type ExportTarget,

@@ -15,7 +15,7 @@ import type { HttpFile } from "../files/http_file_types.ts";
 import { parseHttpFile } from "../files/parse_http_file.ts";
 import type { VariableValue } from "../files/substitute.ts";
 import type { TransportOptions } from "../http/client.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { warn } from "../output/report.ts";
 import { Secret } from "../secret.ts";
 import type { CliContext } from "./context.ts";

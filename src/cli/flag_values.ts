@@ -4,7 +4,7 @@
  * Every failure is a UsageError: nothing is sent.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { HeaderField } from "../http/request_spec.ts";
 import type { QueryKey } from "../auth/auth_spec.ts";
 import { hasScheme, parseHeader, parseMethod, parseUrl } from "../http/values.ts";

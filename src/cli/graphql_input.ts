@@ -4,7 +4,7 @@
  * @module
  */
 import type { CliContext } from "./context.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { claimStdin } from "./secret_ref.ts";
 import { parseDocument } from "../graphql/document.ts";
 import {

@@ -13,7 +13,7 @@ import {
   NotGraphQLError,
   statusExitCode,
   UsageError,
-} from "../errors.ts";
+} from "../errors/mod.ts";
 import type { GraphQLResult } from "../graphql/envelope.ts";
 import { type GraphQLEndpoint, graphqlRequestSpec, readResults } from "../graphql/http_client.ts";
 import {

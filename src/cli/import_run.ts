@@ -3,7 +3,7 @@
  * existing ones without --force), and report what was not carried.
  * @module
  */
-import { ExitCode, UsageError } from "../errors.ts";
+import { ExitCode, UsageError } from "../errors/mod.ts";
 import { readImport } from "../import/read_import.ts";
 import { type ImportFile, importFiles } from "../import/write_import.ts";
 import { shown } from "../output/terminal.ts";

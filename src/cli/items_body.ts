@@ -4,7 +4,7 @@
  * file item or a `-F` field is given. An item body with `-d`, `--json` or `-T` is a conflict.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { newBoundary } from "../http/body.ts";
 import type { FormField } from "../http/request_spec.ts";
 import type { ParsedBody } from "./body_flags.ts";

@@ -5,7 +5,7 @@
  * @see https://httpie.io/docs/cli/nested-json
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 
 /** One step of a key path: an object key, an array index, or an append. */
 type Step = { kind: "key"; key: string } | { kind: "index"; index: number } | { kind: "append" };

@@ -3,7 +3,7 @@
  * @module
  */
 import { missingOAuth2Setting, type OAuth2Requirement } from "../auth/oauth2/required.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import {
   DEFAULT_CALLBACK_PORT,
   DEFAULT_CALLBACK_TIMEOUT,

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CliContext } from "./context.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { type OAuth2Value, splitOAuth2Value } from "../auth/oauth2/parse_value.ts";
 import { Secret } from "../secret.ts";
 import { resolveReference } from "./secret_ref.ts";

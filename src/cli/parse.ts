@@ -5,7 +5,7 @@
  * Every mistake is a {@link UsageError} (exit 2) before anything runs.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { Command, FlagDecl, FlagValue, ParsedValues } from "./declare.ts";
 import { flagKey } from "./declare.ts";
 import type { CliContext } from "./context.ts";

@@ -2,7 +2,7 @@
  * Reading a secret from the terminal without echo.
  * @module
  */
-import { InterruptedError } from "../errors.ts";
+import { InterruptedError } from "../errors/mod.ts";
 import { Secret } from "../secret.ts";
 import type { CliContext } from "./context.ts";
 

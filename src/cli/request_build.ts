@@ -5,7 +5,7 @@
  * @module
  */
 import type { CliContext } from "./context.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { BodySource, HeaderField } from "../http/request_spec.ts";
 import { checkRemovable } from "../http/wire.ts";
 import { parseAuthFlags, type ParsedAuth } from "./auth_flags.ts";

@@ -17,8 +17,8 @@
  * @see https://httpie.io/docs/cli/request-items
  * @module
  */
-import { jsonErrorReason } from "../runtime_messages.ts";
-import { UsageError } from "../errors.ts";
+import { jsonErrorReason } from "../errors/runtime_messages.ts";
+import { UsageError } from "../errors/mod.ts";
 import { guessContentType } from "../http/body.ts";
 import type { HeaderField } from "../http/request_spec.ts";
 import { parseHeader } from "../http/values.ts";

@@ -12,7 +12,7 @@ import {
   TimeoutError,
   TransportError,
   UsageError,
-} from "../errors.ts";
+} from "../errors/mod.ts";
 import { authorize } from "../http/credentials.ts";
 import { type Exchange, framingOf, send, withCookies } from "../http/send.ts";
 import type { BodySource, RequestSpec } from "../http/request_spec.ts";

@@ -4,7 +4,7 @@
  * published under the final name).
  * @module
  */
-import { DialError, ErrorCode, ExitCode, statusExitCode, UsageError } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode, statusExitCode, UsageError } from "../errors/mod.ts";
 import type { HeaderField } from "../http/request_spec.ts";
 import { downloadName, saveDownload } from "../output/download.ts";
 import { formatResponseHead } from "../output/http.ts";

@@ -4,7 +4,7 @@
  * (GET). Two ways of naming the method that disagree are a usage error naming both.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { hasScheme, parseMethod } from "../http/values.ts";
 import { methodAndUrl } from "./flag_values.ts";
 

@@ -2,7 +2,7 @@
  * Runs the CLI: argv in, exit code out. The only place errors become text and codes.
  * @module
  */
-import { DialError, ExitCode, InterruptedError } from "../errors.ts";
+import { DialError, ExitCode, InterruptedError } from "../errors/mod.ts";
 import { formatError } from "../output/report.ts";
 import type { CliContext } from "./context.ts";
 import { processContext } from "./io.ts";

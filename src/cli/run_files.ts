@@ -4,7 +4,7 @@
  * @module
  */
 import { labelOf, runHttpFile } from "../files/run_http_file.ts";
-import { ExitCode, statusExitCode } from "../errors.ts";
+import { ExitCode, statusExitCode } from "../errors/mod.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";

@@ -10,7 +10,7 @@ import { PRIVATE_ENV_FILE } from "../files/environment.ts";
 import { multipartBodyParts } from "../files/multipart_body.ts";
 import { appendRequest, type RequestModel, writeHttpRequest } from "../files/write_http_file.ts";
 import { isCredentialName } from "../credential_name.ts";
-import { DialError, ErrorCode, UsageError } from "../errors.ts";
+import { DialError, ErrorCode, UsageError } from "../errors/mod.ts";
 import type { BodySource, RequestSpec } from "../http/request_spec.ts";
 import { shown, type Sink } from "../output/terminal.ts";
 import { reveal } from "../secret.ts";

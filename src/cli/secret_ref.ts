@@ -5,7 +5,7 @@
  * value starting with `@`). Also the one-reader rule for standard input.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { CliContext } from "./context.ts";
 
 /**

@@ -12,7 +12,7 @@
  */
 import { joinPath, writePrivateFile } from "../cache.ts";
 import { isCredentialName } from "../credential_name.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { parseHeader } from "../http/values.ts";
 import { isReference } from "./secret_ref.ts";

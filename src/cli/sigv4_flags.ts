@@ -6,7 +6,7 @@
  */
 import type { Authorization } from "../auth/auth_spec.ts";
 import { parseSigV4Value } from "../auth/sigv4_value.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { Secret } from "../secret.ts";
 import { resolveReference } from "./secret_ref.ts";
 import type { CliContext } from "./context.ts";

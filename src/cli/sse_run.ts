@@ -2,7 +2,7 @@
  * The `dial sse` implementation: flags to a spec, an {@link SseSession}, events printed.
  * @module
  */
-import { type DialError, TimeoutError, UsageError } from "../errors.ts";
+import { type DialError, TimeoutError, UsageError } from "../errors/mod.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { BoundedWriter } from "../output/bounded_writer.ts";
 import { warn } from "../output/report.ts";

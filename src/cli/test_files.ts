@@ -3,7 +3,7 @@
  * their handlers, print a line per test and a summary, write the report.
  * @module
  */
-import { DialError, ErrorCode, ExitCode, UsageError } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode, UsageError } from "../errors/mod.ts";
 import {
   casesOf,
   jsonReport,

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CliContext } from "./context.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { TransportOptions, TransportPlan } from "../http/plan.ts";
 import { warn } from "../output/report.ts";
 import { flags, type FlagValues } from "./declare.ts";

@@ -2,7 +2,7 @@
  * `dial ui`: the desktop app, a local server on loopback opened in a browser window.
  * @module
  */
-import { ExitCode } from "../errors.ts";
+import { ExitCode } from "../errors/mod.ts";
 import { lazy } from "./lazy.ts";
 import { command, flags } from "./declare.ts";
 import { parseTransportFlags, TRANSPORT_FLAGS } from "./transport_flags.ts";

@@ -3,7 +3,7 @@
  * the measurements and prints the format.
  * @module
  */
-import type { DialError } from "../errors.ts";
+import type { DialError } from "../errors/mod.ts";
 import type { Exchange } from "../http/send.ts";
 import { redactUrl } from "../redact_url.ts";
 import { escapeControls, type Sink } from "../output/terminal.ts";

@@ -2,7 +2,7 @@
  * The `dial ws` implementation: stdin lines out, messages in, a clean close.
  * @module
  */
-import { DialError, ErrorCode, ExitCode, TransportError, UsageError } from "../errors.ts";
+import { DialError, ErrorCode, ExitCode, TransportError, UsageError } from "../errors/mod.ts";
 import { formatRequestHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { type BinaryEncoding, formatMessage } from "../output/stream.ts";

@@ -3,7 +3,7 @@
  * between `{%` and `%}`, the trimming of bodies.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { BodyPart, ParseWarning, Script, Span } from "./http_file_types.ts";
 
 /** One line of the source. */

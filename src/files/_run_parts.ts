@@ -3,7 +3,7 @@
  * requests a request refers to.
  * @module
  */
-import { DialError, ErrorCode, UsageError } from "../errors.ts";
+import { DialError, ErrorCode, UsageError } from "../errors/mod.ts";
 import { reveal } from "../secret.ts";
 import type { FileRequest } from "./file_request.ts";
 import type { HttpFile, HttpRequest } from "./http_file_types.ts";

@@ -7,7 +7,7 @@
  * `$localDatetime …` and `$processEnv NAME`.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 
 /** Where the variable is used, for messages. */
 interface Place {

@@ -6,7 +6,7 @@
  * secret needs to be written in any file.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { Secret } from "../secret.ts";
 import type { VariableValue } from "./substitute.ts";
 

@@ -5,7 +5,7 @@
  * `Basic user:password` become Basic credentials, `Bearer …` a Bearer token.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { Authorization } from "../auth/auth_spec.ts";
 import type { BodySource, HeaderField, RequestSpec } from "../http/request_spec.ts";
 import { parseUrl } from "../http/values.ts";

@@ -7,7 +7,7 @@
  * {@link multipartBodyParts}, for `writeHttpRequest`. Pure: no I/O.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 
 /** One field of a form: text, or a file included by its path. */
 export interface MultipartField {

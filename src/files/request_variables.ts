@@ -5,7 +5,7 @@
  * @module
  */
 import { query } from "jsonpath-rfc9535";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 
 /** What a named request left for later requests: its request and response, as text. */
 export interface RequestVariableSource {

@@ -6,7 +6,7 @@
  * @module
  */
 import { processEnv } from "../env.ts";
-import { DialError, UsageError } from "../errors.ts";
+import { DialError, UsageError } from "../errors/mod.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { reveal } from "../secret.ts";
 import type { Exchange, SendOptions } from "../http/send.ts";

@@ -6,7 +6,7 @@
  * the caller as they arrive.
  * @module
  */
-import { DialError, ErrorCode } from "../errors.ts";
+import { DialError, ErrorCode } from "../errors/mod.ts";
 import type { TransportOptions } from "../http/client.ts";
 import { readEventStream } from "../stream/read_event_stream.ts";
 import { WebSocketSession } from "../stream/ws_session.ts";

@@ -20,7 +20,7 @@ import {
   type QuickJSWASMModule,
 } from "quickjs-emscripten-core";
 import * as variantModule from "@jitl/quickjs-wasmfile-release-sync";
-import { DialError, ErrorCode } from "../errors.ts";
+import { DialError, ErrorCode } from "../errors/mod.ts";
 import { SCRIPT_PRELUDE, type ScriptInput, type ScriptOutput } from "./script_api.ts";
 
 /** A script that threw, timed out or ran out of memory; the message names its file and line. */

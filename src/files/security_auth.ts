@@ -5,7 +5,7 @@
  * @module
  */
 import { missingOAuth2Setting, type OAuth2Requirement } from "../auth/oauth2/required.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import {
   type OAuth2ClientAuth,
   type OAuth2Flow,

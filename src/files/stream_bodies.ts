@@ -7,7 +7,7 @@
  * {@link graphqlBodyText} and {@link websocketBodyText}. Pure: no I/O.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 
 /** A GRAPHQL request's body, split. */
 export interface GraphqlBody {

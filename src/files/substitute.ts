@@ -6,7 +6,7 @@
  * it is used; nothing is ever sent as `{{name}}`.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { Secret } from "../secret.ts";
 import { dynamicVariable } from "./dynamic_variables.ts";
 import type { FileVariable } from "./http_file_types.ts";

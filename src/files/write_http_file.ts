@@ -4,7 +4,7 @@
  * the file, comments and blank lines included, is kept byte for byte).
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { HttpRequest } from "./http_file_types.ts";
 import { parseHttpFile } from "./parse_http_file.ts";
 

@@ -9,7 +9,7 @@ import { meros } from "meros/browser";
 import type { AuthSpec } from "../auth/auth_spec.ts";
 import type { HeaderField, RequestSpec } from "../http/request_spec.ts";
 import { type GraphQLResult, parseEnvelope } from "./envelope.ts";
-import { NotGraphQLError } from "../errors.ts";
+import { NotGraphQLError } from "../errors/mod.ts";
 
 /** What is sent: the GraphQL-over-HTTP request body. */
 export interface GraphQLRequest {

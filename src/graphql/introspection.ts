@@ -6,7 +6,7 @@
 import type { EnvLookup } from "../env.ts";
 import { defaultCacheDir, joinPath, writePrivateFile } from "../cache.ts";
 import { getIntrospectionQuery } from "graphql";
-import { DialError, ErrorCode, NotGraphQLError, type Remedy } from "../errors.ts";
+import { DialError, ErrorCode, NotGraphQLError, type Remedy } from "../errors/mod.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { redactUrl } from "../redact_url.ts";
 import { send, type SendOptions } from "../http/send.ts";

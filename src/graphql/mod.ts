@@ -86,7 +86,7 @@ export {
   graphqlRequestSpec,
   readResults,
 } from "./http_client.ts";
-export { NotGraphQLError } from "../errors.ts";
+export { NotGraphQLError } from "../errors/mod.ts";
 export { type GraphQLErrorEntry, type GraphQLResult, parseEnvelope } from "./envelope.ts";
 export {
   cachedIntrospection,

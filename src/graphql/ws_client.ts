@@ -6,7 +6,7 @@
  */
 import { hostPort } from "../http/authority.ts";
 import { createClient } from "graphql-ws";
-import { DialError, ErrorCode, StatusError } from "../errors.ts";
+import { DialError, ErrorCode, StatusError } from "../errors/mod.ts";
 import { requestHeaders, requestUrl } from "../http/build_request.ts";
 import { transportFetch, type TransportOptions } from "../http/client.ts";
 import { DialWebSocket } from "../http/websocket.ts";

@@ -54,7 +54,7 @@ export async function settleBody(
   try {
     length = body.kind === "stdin" ? undefined : await bodyLength(body);
   } catch (error) {
-    const { DialError, ErrorCode } = await import("../errors.ts");
+    const { DialError, ErrorCode } = await import("../errors/mod.ts");
     throw new DialError(
       `Cannot read the request body: ${(error as Error).message}`,
       ErrorCode.Body,

@@ -4,7 +4,7 @@
  */
 import type { QueryKey } from "../auth/auth_spec.ts";
 import { isCredentialName } from "../credential_name.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { redactUrl } from "../redact_url.ts";
 import { reveal, type Secret } from "../secret.ts";
 import { bodyContentType } from "./body.ts";

@@ -4,7 +4,7 @@
  * chooses it, HTTP/2 (h2.ts). Every command and the UI send through {@link transportFetch}.
  * @module
  */
-import { DialError, TransportError } from "../errors.ts";
+import { DialError, TransportError } from "../errors/mod.ts";
 import { type Connection, openConnection } from "./connect.ts";
 import { exchangeH1, type WireBody, type WireRequest, type WireResponse } from "./h1.ts";
 import { planFor, type TransportOptions, type TransportPlan } from "./plan.ts";

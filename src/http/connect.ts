@@ -4,9 +4,9 @@
  * all of it, as curl's `--connect-timeout` does.
  * @module
  */
-import { TlsError } from "../errors.ts";
+import { TlsError } from "../errors/mod.ts";
 import { bareHost } from "./authority.ts";
-import { TransportError } from "../errors.ts";
+import { TransportError } from "../errors/mod.ts";
 import type { TransportPlan } from "./plan.ts";
 import { proxyTarget } from "./proxy.ts";
 import { utf8ByteString } from "./build_request.ts";

@@ -3,7 +3,7 @@
  * servers send (zlib-wrapped, as RFC 9110 says, and raw, as some servers do).
  * @module
  */
-import { DialError, ErrorCode } from "../errors.ts";
+import { DialError, ErrorCode } from "../errors/mod.ts";
 import { copyMeta } from "./response_meta.ts";
 
 /** Codings whose bodies reach dial decoded: by fetch (gzip, br) or by {@link decodeContent}. */

@@ -5,7 +5,7 @@
  * the server's own reason phrase, any number of headers up to {@link HEAD_LIMIT}, any port.
  * @module
  */
-import { TransportError } from "../errors.ts";
+import { TransportError } from "../errors/mod.ts";
 import type { Connection } from "./connect.ts";
 
 /** The largest response head read (status line and headers), in bytes. curl allows 300 KB. */

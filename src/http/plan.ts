@@ -7,7 +7,7 @@
  * @module
  */
 import { bareHost, joinHostPort, portOf } from "./authority.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { Secret } from "../secret.ts";
 import { chooseProxy, type ProxyChoice } from "./proxy.ts";
 import { type EnvLookup, processEnv } from "../env.ts";

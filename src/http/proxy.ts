@@ -5,7 +5,7 @@
  * @module
  */
 import { bareHost, hostPort, portOf } from "./authority.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { type EnvLookup, processEnv } from "../env.ts";
 
 export type { EnvLookup };

@@ -5,7 +5,7 @@
  * response; curl (CVE-2009-0037), HTTPie and wget refuse such a hop as well.
  * @module
  */
-import { DialError, ErrorCode } from "../errors.ts";
+import { DialError, ErrorCode } from "../errors/mod.ts";
 
 const HTTP = new Set(["http:", "https:"]);
 const UPGRADE = new Set(["http:", "https:", "ws:", "wss:"]);

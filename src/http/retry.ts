@@ -9,7 +9,7 @@
  * @see https://curl.se/docs/manpage.html#--retry
  * @module
  */
-import { DialError, ErrorCode, TimeoutError } from "../errors.ts";
+import { DialError, ErrorCode, TimeoutError } from "../errors/mod.ts";
 import { BUFFER_LIMIT, isReplayable } from "./body.ts";
 import type { BodySource } from "./request_spec.ts";
 import type { Exchange } from "./send.ts";

@@ -3,7 +3,7 @@
  * redirects by hand.
  * @module
  */
-import { DialError, ErrorCode, networkError, UsageError } from "../errors.ts";
+import { DialError, ErrorCode, networkError, UsageError } from "../errors/mod.ts";
 import { reveal, Secret } from "../secret.ts";
 import { BUFFER_LIMIT, isReplayable, openBody, settleBody } from "./body.ts";
 import { redirectRequest, requestHeaders, requestUrl } from "./build_request.ts";

@@ -1,5 +1,5 @@
 /**
- * HTTP status classes (the exit code of each is in `errors.ts`).
+ * HTTP status classes (the exit code of each is in `src/errors/codes.ts`).
  * @module
  */
 

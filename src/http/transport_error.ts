@@ -3,9 +3,15 @@
  * server could not be reached.
  * @module
  */
-import { type Remedy, TimeoutError, type TlsCheck, TlsError, TransportError } from "../errors.ts";
+import {
+  type Remedy,
+  TimeoutError,
+  type TlsCheck,
+  TlsError,
+  TransportError,
+} from "../errors/mod.ts";
 import { redactUrlsInText } from "../redact_url.ts";
-import { RUNTIME_MESSAGES, TLS_CHECKS, tlsValidNames } from "../runtime_messages.ts";
+import { RUNTIME_MESSAGES, TLS_CHECKS, tlsValidNames } from "../errors/runtime_messages.ts";
 import { displayProxy, type ProxyChoice, proxyTarget } from "./proxy.ts";
 
 const REMEDIES: Record<TlsCheck, Remedy | undefined> = {

@@ -4,7 +4,7 @@
  * OpenSSL, Python and Node, plus `--cacert`. The TLS table of docs/tls-proxies.md lists the same sources.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { type EnvLookup, processEnv } from "../env.ts";
 import {
   namesHost,

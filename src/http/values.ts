@@ -5,14 +5,14 @@
  * passes (`-H header`, `callback port`); the defaults name no flag.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { hasHeaderControls, utf8ByteString } from "./build_request.ts";
 import { checkSendable } from "./wire.ts";
 import type { HeaderField } from "./request_spec.ts";
 import { redactUrlText } from "../redact_url.ts";
 import { Secret } from "../secret.ts";
-import { jsonErrorReason } from "../runtime_messages.ts";
+import { jsonErrorReason } from "../errors/runtime_messages.ts";
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 

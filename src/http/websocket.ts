@@ -6,9 +6,9 @@
  * server down and no message has to be held or dropped.
  * @module
  */
-import type { DialError } from "../errors.ts";
+import type { DialError } from "../errors/mod.ts";
 import { type Connection, openConnection } from "./connect.ts";
-import { RUNTIME_MESSAGES } from "../runtime_messages.ts";
+import { RUNTIME_MESSAGES } from "../errors/runtime_messages.ts";
 import { ByteReader, parseHead } from "./h1.ts";
 import { planFor, type TransportOptions } from "./plan.ts";
 
@@ -208,7 +208,7 @@ export class DialWebSocket extends EventTarget {
       reader = await this.#handshake(url, init, options);
     } catch (error) {
       const { tlsError } = await import("./transport_error.ts");
-      const { DialError, TransportError } = await import("../errors.ts");
+      const { DialError, TransportError } = await import("../errors/mod.ts");
       const plan = planFor(url, options, "websocket");
       const failure = error instanceof DialError ? error : tlsError(error, plan.target) ??
         new TransportError(

@@ -4,7 +4,7 @@
  * here, so what is shown is what is sent.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { MaybeSecret } from "../secret.ts";
 import { reveal, Secret } from "../secret.ts";
 import { requestUrl, utf8ByteString } from "./build_request.ts";

@@ -6,7 +6,7 @@
  * @see https://curl.se/docs/manpage.html
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 
 /** One multipart field of `-F`/`--form-string`. */
 export type CurlFormField =

@@ -6,7 +6,7 @@
  * @module
  */
 import { split } from "shlex";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 
 /**
  * Splits text holding one or more curl commands into each command's words (after `curl`).

@@ -10,7 +10,7 @@
  * @module
  */
 import { upgrade } from "@scalar/openapi-upgrader";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { emptyImport, type ImportResult, secretVariable } from "./import_model.ts";
 import { resolveRefs, type ResolveRefsOptions } from "./openapi_refs.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 import { parse as parseYaml } from "yaml";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { isCurlText, readCurlCommands } from "./curl_import.ts";
 import { isHar, readHar } from "./har.ts";
 import { isInsomnia, readInsomnia } from "./insomnia.ts";

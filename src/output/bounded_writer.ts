@@ -4,7 +4,7 @@
  * JavaScript strings.
  * @module
  */
-import { outputError } from "../errors.ts";
+import { outputError } from "../errors/mod.ts";
 import type { Sink } from "./terminal.ts";
 
 /** How much output may wait for a slow reader: 8 MiB. */

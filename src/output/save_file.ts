@@ -3,7 +3,7 @@
  * name in the target directory and get the real name only when the body arrived whole.
  * @module
  */
-import { DialError, ErrorCode } from "../errors.ts";
+import { DialError, ErrorCode } from "../errors/mod.ts";
 import { ProgressBar } from "./progress.ts";
 import { pipeIntoFile, type Sink } from "./terminal.ts";
 

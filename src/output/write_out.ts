@@ -4,7 +4,7 @@
  * @see https://curl.se/docs/manpage.html#-w
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 
 /** What one exchange measured. */
 export interface WriteOutFacts {

@@ -38,4 +38,4 @@ export {
   type ServerSentEvent,
 } from "./read_event_stream.ts";
 export { EventChannel, type Listener } from "./event_channel.ts";
-export { StatusError } from "../errors.ts";
+export { StatusError } from "../errors/mod.ts";

@@ -3,7 +3,7 @@
  * @module
  */
 import { createParser, type ParseError } from "eventsource-parser";
-import { DialError, ErrorCode } from "../errors.ts";
+import { DialError, ErrorCode } from "../errors/mod.ts";
 
 /** One dispatched server-sent event. */
 export interface ServerSentEvent {

@@ -4,7 +4,7 @@
  * observe it through typed events.
  * @module
  */
-import { DialError, ErrorCode, networkError, StatusError } from "../errors.ts";
+import { DialError, ErrorCode, networkError, StatusError } from "../errors/mod.ts";
 import { send, type SendOptions } from "../http/send.ts";
 import type { HeaderField, RequestSpec } from "../http/request_spec.ts";
 import { EventChannel, sleep, untilAborted } from "./event_channel.ts";

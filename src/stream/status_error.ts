@@ -2,7 +2,7 @@
  * What a stream endpoint's refusing status means: how long it asked to wait, and what to do.
  * @module
  */
-import type { Remedy } from "../errors.ts";
+import type { Remedy } from "../errors/mod.ts";
 import { isRedirectStatus } from "../http/status.ts";
 
 /**

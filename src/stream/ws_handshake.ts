@@ -2,9 +2,9 @@
  * The pure parts of a WebSocket handshake: URL scheme, display, and what a refusal means.
  * @module
  */
-import { DialError, ErrorCode, StatusError, TransportError } from "../errors.ts";
+import { DialError, ErrorCode, StatusError, TransportError } from "../errors/mod.ts";
 import { redactUrlsInText } from "../redact_url.ts";
-import { RUNTIME_MESSAGES } from "../runtime_messages.ts";
+import { RUNTIME_MESSAGES } from "../errors/runtime_messages.ts";
 import { tlsError } from "../http/transport_error.ts";
 import { USER_AGENT } from "../http/build_request.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 import { hostPort } from "../http/authority.ts";
-import { DialError, ErrorCode, StatusError, TimeoutError } from "../errors.ts";
+import { DialError, ErrorCode, StatusError, TimeoutError } from "../errors/mod.ts";
 import { displayUrl, requestHeaders, requestUrl } from "../http/build_request.ts";
 import { withCredentials } from "../http/credentials.ts";
 import type { PreparedRequest, RequestSpec } from "../http/request_spec.ts";

@@ -7,7 +7,7 @@
  * build copies the bundle to `dist/cli/web/dist/`: it never needs the checkout.
  * @module
  */
-import { DialError, ErrorCode } from "../errors.ts";
+import { DialError, ErrorCode } from "../errors/mod.ts";
 
 /** The frontend files the server serves. */
 export interface UiAssets {

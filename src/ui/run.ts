@@ -4,7 +4,7 @@
  * @module
  */
 import type { Sink } from "../output/terminal.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { warn } from "../output/report.ts";
 import { openBrowser } from "./open_browser.ts";
 import { startUiServer } from "./server.ts";

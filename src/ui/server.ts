@@ -5,7 +5,7 @@
  * `src/ui/protocol.ts`.
  * @module
  */
-import { AuthError, DialError, ErrorCode, UsageError } from "../errors.ts";
+import { AuthError, DialError, ErrorCode, UsageError } from "../errors/mod.ts";
 import { transportFetch, type TransportOptions } from "../http/client.ts";
 import { loadAssets, type UiAssets } from "./assets.ts";
 import {

@@ -6,7 +6,7 @@
  * after the check is replaced, not followed.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 
 /** A path the workspace API refuses; answered 400 with its message. */
 export class OutsideWorkspaceError extends UsageError {

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
 import { boundedTokenFetch, MAX_TOKEN_RESPONSE } from "../../src/auth/oauth2/token_fetch.ts";
-import { ErrorCode } from "../../src/errors.ts";
+import { ErrorCode } from "../../src/errors/mod.ts";
 
 /** An endless JSON string: the stream stops only when dial cancels it. */
 function endless(): ReadableStream<Uint8Array> {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
 import { loadAssets } from "../../src/ui/assets.ts";
-import { DialError, ErrorCode } from "../../src/errors.ts";
+import { DialError, ErrorCode } from "../../src/errors/mod.ts";
 import { bundleIsStale } from "../../scripts/bundle_ui.ts";
 
 Deno.test("assets: without a bundle, dial ui says to run deno task bundle", async () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parseUiAuth, parseUiRequest } from "../../src/ui/api/spec_json.ts";
-import { UsageError } from "../../src/errors.ts";
+import { UsageError } from "../../src/errors/mod.ts";
 
 Deno.test("ui api: Basic, Bearer and API-key panels become the CLI's auth spec", () => {
   const basic = parseUiAuth({ kind: "basic", username: "ann", password: "p:w" });

@@ -5,7 +5,7 @@ import { helpText } from "../../src/cli/help.ts";
 import { type Invocation, parseArgv } from "../../src/cli/parse.ts";
 import { ROOT } from "../../src/cli/program.ts";
 import { SUBCOMMANDS } from "../../src/cli/flag_values.ts";
-import { UsageError } from "../../src/errors.ts";
+import { UsageError } from "../../src/errors/mod.ts";
 
 const FLAGS = [
   { long: "verbose", short: "v", help: "talk" },

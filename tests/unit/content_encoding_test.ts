@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { deflateRawSync, deflateSync } from "node:zlib";
-import { type DialError, ErrorCode } from "../../src/errors.ts";
+import { type DialError, ErrorCode } from "../../src/errors/mod.ts";
 import { decodeContent, isZlibHeader, undecodedEncoding } from "../../src/http/content_encoding.ts";
 
 /** A deflate response whose body arrives one byte at a time, then optionally fails. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseCurlArgs } from "../../src/import/curl_args.ts";
 import { splitCurlCommands } from "../../src/import/curl_text.ts";
-import { UsageError } from "../../src/errors.ts";
+import { UsageError } from "../../src/errors/mod.ts";
 
 Deno.test("curl text: continuations, $'…' quoting and several commands", () => {
   const text = [

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ErrorCode } from "../../src/errors.ts";
+import { ErrorCode } from "../../src/errors/mod.ts";
 
 Deno.test("error codes: each is unique and the table of docs/cli.md lists every one", async () => {
   const values = Object.values(ErrorCode);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parseOAuth2Value } from "../../src/auth/oauth2/parse_value.ts";
-import { UsageError } from "../../src/errors.ts";
+import { UsageError } from "../../src/errors/mod.ts";
 
 const good: Array<[string, { flow: string; tokenUrl: string; clientId: string; secret?: string }]> =
   [

@@ -5,7 +5,7 @@ import {
   OAUTH2_NEEDS,
 } from "../../src/auth/oauth2/required.ts";
 import { OAUTH2_FLOWS } from "../../src/auth/oauth2/parse_value.ts";
-import { UsageError, wordRemedy } from "../../src/errors.ts";
+import { UsageError, wordRemedy } from "../../src/errors/mod.ts";
 import { CLI_REMEDIES } from "../../src/cli/cli_remedies.ts";
 import { UI_REMEDIES } from "../../src/ui/api/ui_remedies.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { splitItem } from "../../src/cli/request_items.ts";
 import { buildNestedJson, parseKeyPath } from "../../src/cli/nested_json.ts";
-import { UsageError } from "../../src/errors.ts";
+import { UsageError } from "../../src/errors/mod.ts";
 
 Deno.test("request items: the first separator wins, the longest at that place", () => {
   const cases: Array<[string, string, string, string]> = [

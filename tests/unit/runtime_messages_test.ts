@@ -1,10 +1,18 @@
 import assert from "node:assert/strict";
-import { jsonErrorReason, RUNTIME_MESSAGES, TLS_CHECKS } from "../../src/runtime_messages.ts";
+import {
+  jsonErrorReason,
+  RUNTIME_MESSAGES,
+  TLS_CHECKS,
+} from "../../src/errors/runtime_messages.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
 /** The table, and dial's own tunnel and handshake, which word failures as Deno's do. */
-const WRITERS = ["src/runtime_messages.ts", "src/http/connect.ts", "src/http/websocket.ts"];
+const WRITERS = [
+  "src/errors/runtime_messages.ts",
+  "src/http/connect.ts",
+  "src/http/websocket.ts",
+];
 
 Deno.test("runtime messages: V8 still quotes JSON input, and the reason is kept without it", () => {
   let thrown: unknown;
@@ -35,7 +43,7 @@ Deno.test("runtime messages: every TLS check has its words", () => {
   assert.deepEqual(new Set(checks).size, checks.length);
 });
 
-Deno.test("runtime messages: the runtime's wording is matched only in src/runtime_messages.ts", async () => {
+Deno.test("runtime messages: the runtime's wording is matched only in src/errors/runtime_messages.ts", async () => {
   // Words only the runtime uses: a pattern over them elsewhere is a second table.
   const words = [
     "ECONNREFUSED",

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { DialError, ErrorCode, ExitCode } from "../../src/errors.ts";
+import { DialError, ErrorCode, ExitCode } from "../../src/errors/mod.ts";
 import { send } from "../../src/http/send.ts";
 import type { Authorization } from "../../src/auth/auth_spec.ts";
 import type { BodySource, RequestSpec } from "../../src/http/request_spec.ts";

@@ -2,7 +2,7 @@
  * SseSession with an in-memory fetch: reconnection policy, Last-Event-ID, backoff, stop.
  */
 import assert from "node:assert/strict";
-import { type DialError, ErrorCode } from "../../src/errors.ts";
+import { type DialError, ErrorCode } from "../../src/errors/mod.ts";
 import type { RequestSpec } from "../../src/http/request_spec.ts";
 import { Secret } from "../../src/secret.ts";
 import { SseSession, type SseSessionEvent } from "../../src/stream/sse_session.ts";

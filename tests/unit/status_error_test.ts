@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { retryAfterMs } from "../../src/stream/status_error.ts";
-import { StatusError } from "../../src/errors.ts";
+import { StatusError } from "../../src/errors/mod.ts";
 
 Deno.test("stream: Retry-After is read as seconds or an HTTP-date", () => {
   const now = Date.parse("2026-01-01T00:00:00Z");

@@ -11,7 +11,7 @@ import {
   TransportError,
   UsageError,
   wordRemedy,
-} from "../../src/errors.ts";
+} from "../../src/errors/mod.ts";
 
 /** Every remedy of the table, from the CLI's words (both faces word the same closed set). */
 function everyRemedy(): Remedy[] {

@@ -5,7 +5,7 @@ import {
   parseSeconds,
 } from "../../src/cli/flag_values.ts";
 import { parseHeader as parseCoreHeader, parseMethod, parseUrl } from "../../src/http/values.ts";
-import { UsageError, wordRemedy } from "../../src/errors.ts";
+import { UsageError, wordRemedy } from "../../src/errors/mod.ts";
 import { cliHint } from "../../src/cli/cli_remedies.ts";
 import { UI_REMEDIES } from "../../src/ui/api/ui_remedies.ts";
 import { Secret } from "../../src/secret.ts";

@@ -2,7 +2,7 @@
  * WebSocketSession with an in-memory socket: events, keep-alive, reconnection, failures.
  */
 import assert from "node:assert/strict";
-import { type DialError, ErrorCode } from "../../src/errors.ts";
+import { type DialError, ErrorCode } from "../../src/errors/mod.ts";
 import type { RequestSpec } from "../../src/http/request_spec.ts";
 import { Secret } from "../../src/secret.ts";
 import {

@@ -3,7 +3,7 @@
  * else a new grant (silently, or with the browser for authorization_code).
  * @module
  */
-import { ProviderError } from "../../errors.ts";
+import { ProviderError } from "../../errors/mod.ts";
 import { checkOAuth2Settings } from "./required.ts";
 import { Secret } from "../../secret.ts";
 import type { AuthorizeOptions } from "../auth_header.ts";

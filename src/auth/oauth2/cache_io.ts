@@ -3,7 +3,7 @@
  * bounded by a signal.
  * @module
  */
-import { DialError, ErrorCode, TimeoutError } from "../../errors.ts";
+import { DialError, ErrorCode, TimeoutError } from "../../errors/mod.ts";
 
 /** How a wait for another process's lock is bounded and announced. */
 export interface LockOptions {

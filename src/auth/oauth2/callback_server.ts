@@ -3,7 +3,7 @@
  * @module
  */
 import { joinHostPort } from "../../http/authority.ts";
-import { AuthError, DialError } from "../../errors.ts";
+import { AuthError, DialError } from "../../errors/mod.ts";
 
 /** Options for {@link startCallbackServer}. */
 export interface CallbackServerOptions {

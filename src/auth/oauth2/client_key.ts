@@ -5,7 +5,7 @@
  * @module
  */
 import { createPrivateKey } from "node:crypto";
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { Secret } from "../../secret.ts";
 
 /** The JWS algorithms dial signs client assertions with. */

@@ -7,14 +7,14 @@
  */
 import * as oauth from "oauth4webapi";
 import { boundedTokenFetch } from "./token_fetch.ts";
-import { AuthError, networkError, TimeoutError, UsageError } from "../../errors.ts";
+import { AuthError, networkError, TimeoutError, UsageError } from "../../errors/mod.ts";
 import { redactUrl } from "../../redact_url.ts";
 import {
   DEFAULT_CALLBACK_TIMEOUT,
   oauth2ParamsFor,
   type ResolvedOAuth2Options,
 } from "./parse_value.ts";
-import { ProviderError } from "../../errors.ts";
+import { ProviderError } from "../../errors/mod.ts";
 import { normalizeScope, type TokenEntry } from "./token_cache.ts";
 import {
   authorizationServer,

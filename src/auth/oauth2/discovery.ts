@@ -6,7 +6,7 @@
  * @module
  */
 import { joinPath, writePrivateFile } from "../../cache.ts";
-import { AuthError, DialError, networkError } from "../../errors.ts";
+import { AuthError, DialError, networkError } from "../../errors/mod.ts";
 import { redactUrl } from "../../redact_url.ts";
 import { readRegularFile } from "./cache_io.ts";
 import { tokenDir } from "./token_cache.ts";

@@ -5,7 +5,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { boundedTokenFetch } from "./token_fetch.ts";
-import { AuthError } from "../../errors.ts";
+import { AuthError } from "../../errors/mod.ts";
 import { redactUrl } from "../../redact_url.ts";
 import type { DiscoveryOptions, ServerMetadata } from "./discovery.ts";
 

@@ -2,7 +2,7 @@
  * The endpoints of a run: as given, or discovered from `--oauth2-issuer` (metadata cached).
  * @module
  */
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { OAuth2Options, ResolvedOAuth2Options } from "./parse_value.ts";
 
 /** fetch, signal and the note callback for discovery. */

@@ -4,7 +4,7 @@
  */
 import { missingSettingError } from "./required.ts";
 import * as oauth from "oauth4webapi";
-import { AuthError } from "../../errors.ts";
+import { AuthError } from "../../errors/mod.ts";
 import { openSystemBrowser } from "./browser.ts";
 import { startCallbackServer } from "./callback_server.ts";
 import {

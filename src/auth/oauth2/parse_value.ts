@@ -2,7 +2,7 @@
  * Parsing of the `--oauth2 <flow>:<token_url>:<client_id>[:<client_secret>]` value.
  * @module
  */
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { Secret } from "../../secret.ts";
 import type { DeviceCodePrompt } from "./device_prompt.ts";
 

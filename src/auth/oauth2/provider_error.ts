@@ -3,7 +3,7 @@
  * with the remedy for the codes dial knows.
  * @module
  */
-import { ProviderError, type Remedy } from "../../errors.ts";
+import { ProviderError, type Remedy } from "../../errors/mod.ts";
 
 /** What to do about the provider's error codes that have a remedy. */
 const REMEDIES: Readonly<Record<string, Remedy>> = {

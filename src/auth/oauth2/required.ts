@@ -4,7 +4,7 @@
  * {@link checkOAuth2Settings} names a remedy instead.
  * @module
  */
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { OAuth2Flow } from "./parse_value.ts";
 
 /** A setting a flow needs besides the token URL and the client id. */

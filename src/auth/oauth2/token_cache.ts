@@ -12,7 +12,7 @@ import {
   joinPath as join,
   writePrivateFile,
 } from "../../cache.ts";
-import { DialError } from "../../errors.ts";
+import { DialError } from "../../errors/mod.ts";
 import {
   cacheFileError,
   type LockOptions,

@@ -6,7 +6,7 @@
  * oauth4webapi parses it.
  * @module
  */
-import { AuthError, networkError } from "../../errors.ts";
+import { AuthError, networkError } from "../../errors/mod.ts";
 
 /** The longest a token endpoint may take to answer completely, body included. */
 export const TOKEN_TIMEOUT_MS = 30_000;

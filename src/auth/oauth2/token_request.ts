@@ -5,7 +5,7 @@
  */
 import { redactUrl } from "../../redact_url.ts";
 import * as oauth from "oauth4webapi";
-import { AuthError, DialError, networkError, ProviderError, UsageError } from "../../errors.ts";
+import { AuthError, DialError, networkError, ProviderError, UsageError } from "../../errors/mod.ts";
 
 export { ProviderError };
 import { oauth2ParamsFor, type ResolvedOAuth2Options } from "./parse_value.ts";

@@ -5,7 +5,7 @@
  * carried a DPoP proof (`--oauth2-dpop`).
  * @module
  */
-import { AuthError } from "../../errors.ts";
+import { AuthError } from "../../errors/mod.ts";
 import { redactUrl } from "../../redact_url.ts";
 import { providerError } from "./provider_error.ts";
 

@@ -3,7 +3,7 @@
  * with the authorization-code login opened by the page in a new tab.
  * @module
  */
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type {
   DeviceCodePrompt,
   OAuth2Notice,

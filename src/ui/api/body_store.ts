@@ -6,7 +6,7 @@
  * when the server stops (Ctrl-C, SIGTERM, SIGHUP).
  * @module
  */
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { MAX_KEPT_BODIES, MAX_KEPT_BODY } from "../protocol.ts";
 
 const KEEP = 8;

@@ -3,9 +3,9 @@
  * {@link UsageError} naming the field out.
  * @module
  */
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { MAX_API_BODY, type Row as ProtocolRow } from "../protocol.ts";
-import { TooLargeError } from "../../errors.ts";
+import { TooLargeError } from "../../errors/mod.ts";
 
 /** A JSON object whose members are still unchecked. */
 export type JsonObject = { readonly [key: string]: unknown };

@@ -4,7 +4,7 @@
  * reason dial named (they say nothing more to a person; the CLI keeps them for bug reports).
  * @module
  */
-import { DialError, StatusError, TooLargeError, UsageError, wordRemedy } from "../../errors.ts";
+import { DialError, StatusError, TooLargeError, UsageError, wordRemedy } from "../../errors/mod.ts";
 import { redactUrlsInText } from "../../redact_url.ts";
 import type { ErrorJson } from "../protocol.ts";
 import { UI_REMEDIES } from "./ui_remedies.ts";

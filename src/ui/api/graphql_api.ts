@@ -6,7 +6,7 @@
  * into the viewer.
  * @module
  */
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { parseDocument } from "../../graphql/document.ts";
 import {
   OperationProblemCode,

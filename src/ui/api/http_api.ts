@@ -9,7 +9,7 @@ import { authorize } from "../../http/credentials.ts";
 import { send } from "../../http/send.ts";
 import { responseHeaders } from "../../http/wire.ts";
 import { toCurl } from "../../output/curl.ts";
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { BodyStore } from "./body_store.ts";
 import type { UiStateStore } from "./ui_state.ts";
 import type { Workspace } from "../workspace_path.ts";

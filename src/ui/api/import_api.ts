@@ -10,7 +10,7 @@
 import type { CurlRequest } from "../../import/curl_args.ts";
 import { parseCurlArgs, urlencodedPiece } from "../../import/curl_args.ts";
 import { splitCurlCommands } from "../../import/curl_text.ts";
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { ApiContext } from "./http_api.ts";
 import { object, readJson, string } from "./decode.ts";
 

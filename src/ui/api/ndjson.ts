@@ -4,9 +4,9 @@
  * the connection and the stream is cancelled), and aborts the upstream request with it.
  * @module
  */
-import { TimeoutError } from "../../errors.ts";
+import { TimeoutError } from "../../errors/mod.ts";
 import { DEFAULT_TIMEOUT_MS, type ErrorJson, MAX_TIMEOUT_MS } from "../protocol.ts";
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { errorJson } from "./error_json.ts";
 
 /** What a streamed call gets: where to write and when to stop. */

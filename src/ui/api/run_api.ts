@@ -14,7 +14,7 @@ import type { HttpFile } from "../../files/http_file_types.ts";
 import { parseHttpFile } from "../../files/parse_http_file.ts";
 import { runHttpFile } from "../../files/run_http_file.ts";
 import { CookieJar } from "../../http/cookies.ts";
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { Workspace } from "../workspace_path.ts";
 import type { ApiContext } from "./http_api.ts";
 import { object, optionalString, readJson, string } from "./decode.ts";

@@ -13,7 +13,7 @@ import {
   parseOAuth2Param,
 } from "../../auth/oauth2/parse_value.ts";
 import { parseHeader, parseJsonText, parseMethod, parsePort, parseUrl } from "../../http/values.ts";
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { parseSigV4Value } from "../../auth/sigv4_value.ts";
 import { checkOneAuthorization, hasAuthorizationHeader } from "../../auth/one_authorization.ts";
 import { missingOAuth2Setting, type OAuth2Requirement } from "../../auth/oauth2/required.ts";

@@ -6,7 +6,7 @@
  * credentials. One browser socket is one session: closing it ends the session.
  * @module
  */
-import { type DialError, UsageError } from "../../errors.ts";
+import { type DialError, UsageError } from "../../errors/mod.ts";
 import { SseSession } from "../../stream/sse_session.ts";
 import { WebSocketSession } from "../../stream/ws_session.ts";
 import {

@@ -5,7 +5,7 @@
  * @module
  */
 import { parseJsonText, parseUrl } from "../../http/values.ts";
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { RequestSpec } from "../../http/request_spec.ts";
 import type { SseSessionEvent } from "../../stream/sse_session.ts";
 import type { WebSocketSessionEvent } from "../../stream/ws_session.ts";

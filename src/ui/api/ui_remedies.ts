@@ -4,7 +4,7 @@
  * no words here. TLS trust and proxies name the workspace's TLS and proxy settings.
  * @module
  */
-import type { RemedyWords } from "../../errors.ts";
+import type { RemedyWords } from "../../errors/mod.ts";
 
 /** Every remedy as the desktop UI says it. */
 export const UI_REMEDIES: RemedyWords = {

@@ -6,7 +6,7 @@
  * auth panel is never sent. Without a workspace the state lives in memory for the run.
  * @module
  */
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { ApiContext } from "./http_api.ts";
 import { isObject, object, readJson } from "./decode.ts";
 

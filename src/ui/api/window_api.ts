@@ -4,7 +4,7 @@
  * cannot open a second tab). The new tab gets its own session; both share the server's state.
  * @module
  */
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { ApiContext } from "./http_api.ts";
 import { readJson } from "./decode.ts";
 

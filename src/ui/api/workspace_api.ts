@@ -6,7 +6,7 @@
  * folder is read or written, symlinks included.
  * @module
  */
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { ErrorBody } from "../protocol.ts";
 import type { Workspace } from "../workspace_path.ts";
 import type { ApiContext } from "./http_api.ts";

@@ -10,7 +10,7 @@
  * would change counts as a change. Every write goes through {@link Workspace.write}.
  * @module
  */
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../../files/environment.ts";
 import { parseHttpFile } from "../../files/parse_http_file.ts";
 import type { ErrorBody } from "../protocol.ts";

@@ -77,7 +77,7 @@ function formRows(draft: HttpDraft): string {
  * @param request the request
  * @param draft the tab's fields
  * @returns the new text of the file
- * @throws {import("../../../errors.ts").UsageError} when the fields cannot be written so they
+ * @throws {import("../../../errors/mod.ts").UsageError} when the fields cannot be written so they
  * read back the same (a file attached in the browser, a body line that reads as request syntax)
  */
 export function saveInPlace(source: string, request: HttpRequest, draft: HttpDraft): string {

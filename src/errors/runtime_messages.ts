@@ -5,7 +5,7 @@
  * and `tests/unit/runtime_messages_test.ts` names the pattern that stopped matching.
  * @module
  */
-import type { TlsCheck } from "./errors.ts";
+import type { TlsCheck } from "./codes.ts";
 
 /** Patterns over a failure's messages (and node's `code`s), by what they mean. */
 export const RUNTIME_MESSAGES = {
