@@ -74,9 +74,12 @@ export function scopeOf(
   service = options.service ?? service;
   region = options.region ?? region;
   if (!service || !region) {
-    throw new UsageError(`Cannot tell the region and service of "${host}" for --aws-sigv4`, {
-      remedy: { write: "sigv4_region" },
-    });
+    throw new UsageError(
+      `Cannot tell the region and service of "${host}" for AWS Signature Version 4`,
+      {
+        remedy: { write: "sigv4_region" },
+      },
+    );
   }
   return { region, service };
 }

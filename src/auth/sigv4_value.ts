@@ -35,7 +35,7 @@ export function parseSigV4Value(
 ): Pick<SigV4Options, "provider1" | "provider2" | "region" | "service"> {
   const parts = value.split(":");
   if (parts.length > 4 || parts.some((p) => p === "")) {
-    throw new UsageError(`Invalid --aws-sigv4 "${value}"`, {
+    throw new UsageError(`Invalid AWS SigV4 value "${value}"`, {
       remedy: { write: "sigv4" },
     });
   }

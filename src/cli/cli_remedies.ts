@@ -9,12 +9,13 @@ const TRUST = "trust its CA (or the self-signed certificate itself) with --cacer
   "or skip verification for this run with -k (insecure)";
 const schemes = (choices: readonly string[] | undefined) =>
   (choices ?? []).map((p) => `${p}//`).join(" or ");
-const OAUTH2_SHAPE = "expected <flow>:<token_url>:<client_id>[:<client_secret>]";
+const OAUTH2_SHAPE = "write --oauth2 <flow>:<token_url>:<client_id>[:<client_secret>]";
 
 /** Every remedy as the command line says it. */
 export const CLI_REMEDIES: RemedyWords = {
   raise: {
     timeout: "raise --timeout",
+    connect_timeout: "raise --connect-timeout",
     max_redirects: "raise --max-redirects, or drop -L to see the redirect",
     login_timeout: "open the printed URL in a browser, or raise --oauth2-timeout",
     max_retries: "raise --max-retries, or check that the endpoint sends events",
@@ -49,7 +50,8 @@ export const CLI_REMEDIES: RemedyWords = {
     file_format: "see the request file format in docs/request-files.md",
     dpop:
       "add --oauth2-dpop to bind the token to a key of this run, or ask the provider for Bearer tokens",
-    key_algorithm: "RS256 and PS256 need an RSA key, ES256 an EC key on P-256",
+    key_algorithm:
+      "RS256 and PS256 need an RSA key, ES256 an EC key on P-256 (--oauth2-client-key, --oauth2-client-key-alg)",
     issuer: "check --oauth2-issuer, or give the endpoints with --oauth2-token-url",
   },
   choose: {
@@ -91,10 +93,10 @@ export const CLI_REMEDIES: RemedyWords = {
     security_auth: ({ name }) =>
       `define "Security": {"Auth": {"${name}": {…}}} in http-client.env.json and give --env`,
     request_name: ({ name }) => `name a request with # @name ${name} above it in the same file`,
-    sigv4: "expected provider1[:provider2[:region[:service]]], e.g. aws:amz:us-east-1:s3",
+    sigv4: "write --aws-sigv4 provider1[:provider2[:region[:service]]], e.g. aws:amz:us-east-1:s3",
     sigv4_region: "write them: --aws-sigv4 aws:amz:REGION:SERVICE",
     issuer: "give the issuer exactly as the provider names it (scheme, host, path, trailing slash)",
-    private_key: "give a PKCS#8, PKCS#1 (RSA) or SEC1 (EC) private key in PEM",
+    private_key: "give --oauth2-client-key a PKCS#8, PKCS#1 (RSA) or SEC1 (EC) private key in PEM",
     oauth2_param: "e.g. --oauth2-param audience=https://api.example.com",
   },
   use: {
@@ -123,6 +125,7 @@ export const CLI_REMEDIES: RemedyWords = {
       "give the provider's authorization endpoint, e.g. --oauth2-auth-url https://id.example.com/authorize, or --oauth2-issuer",
     device_url:
       "give the provider's device authorization endpoint, e.g. --oauth2-device-url https://id.example.com/device/code, or --oauth2-issuer to discover it",
+    client_key: "give the signing key with --oauth2-client-key PATH (PEM)",
     token_url: "give the token URL, or --oauth2-issuer to discover it",
     username: "add --oauth2-username USER (and --oauth2-password, or type it when asked)",
     variable: ({ name }) =>

@@ -13,7 +13,13 @@ import type { ErrorDetails } from "./codes.ts";
  */
 export interface RemedyTargets {
   /** Raise a limit. */
-  raise: "timeout" | "max_redirects" | "login_timeout" | "device_timeout" | "max_retries";
+  raise:
+    | "timeout"
+    | "connect_timeout"
+    | "max_redirects"
+    | "login_timeout"
+    | "device_timeout"
+    | "max_retries";
   /** Check a setting or a fact about the server. */
   check:
     | "credentials"
@@ -97,6 +103,7 @@ export interface RemedyTargets {
     | "client_secret"
     | "auth_url"
     | "device_url"
+    | "client_key"
     | "token_url"
     | "username"
     | "variable";

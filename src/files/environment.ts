@@ -198,7 +198,7 @@ export function parseVarFlags(values: readonly string[]): Map<string, string> {
   for (const text of values) {
     const eq = text.indexOf("=");
     if (eq <= 0) {
-      throw new UsageError(`Cannot parse --var "${text}": expected NAME=VALUE`, {
+      throw new UsageError(`Cannot parse variable "${text}": expected NAME=VALUE`, {
         remedy: { write: "variable" },
       });
     }

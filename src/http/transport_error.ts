@@ -121,5 +121,7 @@ export function connectTimeoutError(
   proxy?: ProxyChoice,
 ): TimeoutError {
   const to = proxy ? `${proxyTarget(proxy.url)} (proxy for ${target})` : target;
-  return new TimeoutError(`Timed out connecting to ${to} after ${seconds} s (--connect-timeout)`);
+  return new TimeoutError(`Timed out connecting to ${to} after ${seconds} s`, {
+    remedy: { raise: "connect_timeout" },
+  });
 }

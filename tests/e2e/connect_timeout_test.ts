@@ -31,7 +31,7 @@ Deno.test("connect timeout: --connect-timeout bounds opening the connection (exi
     assert.equal(result.code, 8);
     assert.equal(
       result.stderr,
-      `error: Timed out connecting to 127.0.0.1:${port} after 0.3 s (--connect-timeout)\n`,
+      `error: Timed out connecting to 127.0.0.1:${port} after 0.3 s\nhint: raise --connect-timeout\n`,
     );
     const ws = await dial(["ws", `ws://127.0.0.1:${port}/`, "--connect-timeout", "0.3"]);
     assert.equal(ws.code, 8);

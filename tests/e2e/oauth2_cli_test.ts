@@ -96,7 +96,7 @@ const usage: Array<[string, string[], RegExp]> = [
   [
     "an unknown flow",
     ["--oauth2", `implicit:${TOKEN_URL}:app`],
-    /error: Unknown OAuth 2\.0 flow "implicit" in --oauth2/,
+    /error: Unknown OAuth 2\.0 flow "implicit"\nhint: use one of .*--oauth2/,
   ],
 ];
 

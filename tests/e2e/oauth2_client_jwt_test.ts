@@ -144,7 +144,7 @@ Deno.test("oauth2: client key usage errors: not a key, no key, a secret as well,
   const cases: Array<[string[], RegExp, number]> = [
     [
       ["--oauth2-client-key", `${dir}/not.pem`],
-      /Cannot read --oauth2-client-key: not a PEM private key/,
+      /Cannot read the client's private key: not a PEM private key\nhint: give --oauth2-client-key a PKCS#8/,
       2,
     ],
     [["--oauth2-client-auth", "private_key_jwt"], /private_key_jwt needs --oauth2-client-key/, 2],
@@ -155,7 +155,7 @@ Deno.test("oauth2: client key usage errors: not a key, no key, a secret as well,
     ],
     [
       ["--oauth2-client-key", `${dir}/ec.pem`, "--oauth2-client-key-alg", "RS256"],
-      /Cannot use the --oauth2-client-key \(ec prime256v1\) for RS256/,
+      /Cannot use the client's private key \(ec prime256v1\) for RS256/,
       2,
     ],
     [["--oauth2-client-auth", "client_secret_jwt"], /client_secret_jwt needs a client secret/, 2],

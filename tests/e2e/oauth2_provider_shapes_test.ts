@@ -171,9 +171,15 @@ Deno.test("oauth2: --oauth2-param resource=… gets an audience-bound JWT from o
 Deno.test("oauth2: --oauth2-param refuses what dial sets itself and a value without =", async () => {
   for (
     const [param, message] of [
-      ["scope=x", /--oauth2-param cannot set "scope": dial sets it/],
-      ["grant_type=x", /cannot set "grant_type"/],
-      ["audience", /Invalid --oauth2-param "audience": expected NAME=VALUE/],
+      [
+        "scope=x",
+        /The OAuth 2\.0 parameter "scope" cannot be set: dial sets it\nhint: use --oauth2-scope/,
+      ],
+      ["grant_type=x", /"grant_type" cannot be set/],
+      [
+        "audience",
+        /Invalid OAuth 2\.0 parameter "audience": expected NAME=VALUE\nhint: e\.g\. --oauth2-param/,
+      ],
     ] as const
   ) {
     const result = await run(

@@ -62,7 +62,7 @@ Deno.test("ui api: the issuer and extra parameters become --oauth2-issuer and --
         clientId: "a",
         params: [{ name: "grant_type", value: "x" }],
       }),
-    /cannot set "grant_type"/,
+    /"grant_type" cannot be set/,
   );
   assert.throws(
     () => parseUiAuth({ kind: "oauth2", flow: "client_credentials", clientId: "a" }),

@@ -69,9 +69,9 @@ const bad: Array<[string, string, RegExp]> = [
     /Unknown OAuth 2.0 flow "implicit"/,
   ],
   ["empty value", "", /Unknown OAuth 2.0 flow ""/],
-  ["flow only", "password", /Invalid token URL in --oauth2/],
-  ["relative token URL", "password:/token:app", /Invalid token URL in --oauth2/],
-  ["non-http scheme", "password:ftp://id.example.com/token:app", /Invalid token URL in --oauth2/],
+  ["flow only", "password", /Invalid token URL/],
+  ["relative token URL", "password:/token:app", /Invalid token URL/],
+  ["non-http scheme", "password:ftp://id.example.com/token:app", /Invalid token URL/],
   ["missing client id", "client_credentials:https://id.example.com/token", /Missing client id/],
   [
     "empty client id",

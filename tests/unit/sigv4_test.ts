@@ -118,7 +118,7 @@ Deno.test("sigv4: the value splits as curl's; region and service come from the h
     service: "es",
   });
   assert.deepEqual(parseSigV4Value("osc"), { provider1: "osc", provider2: "osc" });
-  assert.throws(() => parseSigV4Value("aws::x"), /Invalid --aws-sigv4/);
+  assert.throws(() => parseSigV4Value("aws::x"), /Invalid AWS SigV4 value "aws::x"/);
   assert.deepEqual(scopeOf("ec2.us-east-1.amazonaws.com", {}), {
     region: "us-east-1",
     service: "ec2",

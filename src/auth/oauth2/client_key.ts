@@ -41,8 +41,8 @@ export async function importClientKey(
     curve = key.asymmetricKeyDetails?.namedCurve;
     der = new Uint8Array(key.export({ format: "der", type: "pkcs8" }));
   } catch {
-    // The message of the runtime may quote the key: name the flag only.
-    throw new UsageError("Cannot read --oauth2-client-key: not a PEM private key", {
+    // The message of the runtime may quote the key: name the setting only.
+    throw new UsageError("Cannot read the client's private key: not a PEM private key", {
       remedy: { write: "private_key" },
     });
   }
@@ -53,7 +53,7 @@ export async function importClientKey(
     : chosen !== undefined && (type === "rsa" || type === "rsa-pss");
   if (!chosen || !fits) {
     throw new UsageError(
-      `Cannot use the --oauth2-client-key (${type ?? "unknown"}${curve ? ` ${curve}` : ""}) for ${
+      `Cannot use the client's private key (${type ?? "unknown"}${curve ? ` ${curve}` : ""}) for ${
         chosen ?? "RS256, PS256 or ES256"
       }`,
       { remedy: { check: "key_algorithm" } },

@@ -52,7 +52,7 @@ export async function deviceCodeGrant(
     );
   }
   if (!deviceUrl) {
-    throw new UsageError("The device_code flow needs --oauth2-device-url", {
+    throw new UsageError("The device_code flow needs a device authorization URL", {
       remedy: { give: "device_url" },
     });
   }

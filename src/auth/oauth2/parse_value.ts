@@ -178,10 +178,10 @@ const SCHEME = /^(https?):\/\//i;
 export function parseOAuth2Value(value: string): OAuth2Value {
   const parts = splitOAuth2Value(value);
   if (!parts.tokenUrl) {
-    throw new UsageError(`Invalid token URL in --oauth2: must be an absolute http(s) URL`, SHAPE);
+    throw new UsageError("Invalid token URL: must be an absolute http(s) URL", SHAPE);
   }
   if (parts.clientId === undefined) {
-    throw new UsageError(`Missing client id in --oauth2`, SHAPE);
+    throw new UsageError("Missing client id", SHAPE);
   }
   return { ...parts, tokenUrl: parts.tokenUrl, clientId: parts.clientId };
 }
@@ -201,7 +201,7 @@ export function splitOAuth2Value(value: string): OAuth2ValueParts {
   const firstColon = value.indexOf(":");
   const flowText = firstColon < 0 ? value : value.slice(0, firstColon);
   if (!(OAUTH2_FLOWS as readonly string[]).includes(flowText)) {
-    throw new UsageError(`Unknown OAuth 2.0 flow "${flowText}" in --oauth2`, {
+    throw new UsageError(`Unknown OAuth 2.0 flow "${flowText}"`, {
       details: { choices: OAUTH2_FLOWS },
       remedy: { choose: "oauth2_flow" },
     });
@@ -211,22 +211,22 @@ export function splitOAuth2Value(value: string): OAuth2ValueParts {
   if (firstColon < 0) return { flow };
   const scheme = SCHEME.exec(rest);
   if (!scheme) {
-    throw new UsageError(`Invalid token URL in --oauth2: must be an absolute http(s) URL`, SHAPE);
+    throw new UsageError("Invalid token URL: must be an absolute http(s) URL", SHAPE);
   }
   const end = tokenUrlEnd(rest, scheme[0].length);
   const urlText = rest.slice(0, end);
   // WHATWG URL parsing would read "http:///token" as host "token"; an empty authority is an error.
   if (/^[/:?#]|^$/.test(rest.slice(scheme[0].length))) {
-    throw new UsageError(`Invalid token URL "${urlText}" in --oauth2: missing host`, SHAPE);
+    throw new UsageError(`Invalid token URL "${urlText}": missing host`, SHAPE);
   }
   let tokenUrl: URL;
   try {
     tokenUrl = new URL(urlText);
   } catch {
-    throw new UsageError(`Invalid token URL "${urlText}" in --oauth2`, SHAPE);
+    throw new UsageError(`Invalid token URL "${urlText}"`, SHAPE);
   }
   if (tokenUrl.hostname === "") {
-    throw new UsageError(`Invalid token URL "${urlText}" in --oauth2: missing host`, SHAPE);
+    throw new UsageError(`Invalid token URL "${urlText}": missing host`, SHAPE);
   }
   if (end >= rest.length) return { flow, tokenUrl };
   const afterUrl = rest.slice(end + 1);
@@ -291,12 +291,12 @@ export function parseOAuth2Param(text: string): [string, string] {
   const eq = text.indexOf("=");
   const name = eq < 0 ? text : text.slice(0, eq);
   if (eq <= 0) {
-    throw new UsageError(`Invalid --oauth2-param "${text}": expected NAME=VALUE`, {
+    throw new UsageError(`Invalid OAuth 2.0 parameter "${text}": expected NAME=VALUE`, {
       remedy: { write: "oauth2_param" },
     });
   }
   if (RESERVED_PARAMS.has(name)) {
-    throw new UsageError(`--oauth2-param cannot set "${name}": dial sets it`, {
+    throw new UsageError(`The OAuth 2.0 parameter "${name}" cannot be set: dial sets it`, {
       remedy: { use: name === "scope" ? "scope_setting" : "own_setting" },
     });
   }

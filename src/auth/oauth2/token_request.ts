@@ -63,7 +63,11 @@ export function clientAuthentication(options: ResolvedOAuth2Options): oauth.Clie
   };
   if (options.clientAuth === "private_key_jwt") {
     const pem = options.clientKey;
-    if (!pem) throw new UsageError("private_key_jwt needs --oauth2-client-key");
+    if (!pem) {
+      throw new UsageError("private_key_jwt needs the client's private key", {
+        remedy: { give: "client_key" },
+      });
+    }
     let signed: oauth.ClientAuth | undefined;
     return async (as, client, body, headers) => {
       if (!signed) {

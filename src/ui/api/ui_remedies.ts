@@ -10,6 +10,7 @@ import type { RemedyWords } from "../../errors/mod.ts";
 export const UI_REMEDIES: RemedyWords = {
   raise: {
     timeout: "raise Timeout in the tab",
+    connect_timeout: "raise Timeout in the tab",
     max_redirects: "untick Follow redirects to see the redirect",
     login_timeout: "press Log in again, or raise Login timeout in the auth panel",
     max_retries: undefined,
@@ -109,6 +110,7 @@ export const UI_REMEDIES: RemedyWords = {
     client_secret: "fill in Client secret in the auth panel",
     auth_url: "fill in Authorization URL in the auth panel, or the issuer to discover it",
     device_url: "give it, or the issuer to discover it",
+    client_key: "fill in Client private key (PEM) in the auth panel",
     token_url: "give the token URL, or the issuer to discover it",
     username: "fill in OAuth username in the auth panel",
     variable: ({ name }) =>

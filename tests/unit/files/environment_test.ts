@@ -85,6 +85,6 @@ Deno.test("environment: --var NAME=VALUE", () => {
   ]]);
   assert.throws(
     () => parseVarFlags(["novalue"]),
-    /Cannot parse --var "novalue": expected NAME=VALUE/,
+    /Cannot parse variable "novalue": expected NAME=VALUE/,
   );
 });
