@@ -3,6 +3,7 @@
  * wrote (Range, 206, 416, If-Range as nginx does them).
  * @module
  */
+import { waitFor } from "../_helpers.ts";
 
 /** A running nginx. */
 export interface Nginx {
@@ -63,16 +64,15 @@ http {
   }).spawn();
   const stderr = child.stderr.pipeThrough(new TextDecoderStream());
   const log = Array.fromAsync(stderr).then((parts) => parts.join(""));
-  for (;;) {
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
-      break;
-    } catch {
-      const exited = await Promise.race([child.status, Promise.resolve(undefined)]);
-      if (exited) throw new Error(`nginx did not start: ${await log}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  let exited = false;
+  child.status.then(() => exited = true);
+  await waitFor(async () => {
+    if (exited) throw new Error(`nginx did not start: ${await log}`);
+    return await Deno.connect({ hostname: "127.0.0.1", port }).then(
+      (c) => (c.close(), true),
+      () => false,
+    );
+  }, { message: "nginx to listen" });
   return {
     origin: `http://127.0.0.1:${port}`,
     async [Symbol.asyncDispose]() {

@@ -51,6 +51,19 @@ Deno.test("built CLI: every chunk imports only files of the build and Node built
   ]);
 });
 
+Deno.test("built CLI: each entry of the lazy registry (src/cli/lazy.ts) is a chunk of its own, resolved by the build's hook", async () => {
+  const { files } = await builtCli();
+  const registry = (await Deno.readTextFile(new URL("../../src/cli/lazy.ts", import.meta.url)))
+    .replace(/\/\*[\s\S]*?\*\//g, "");
+  const entries = [
+    ...registry.matchAll(/import\(new URL\("[^"]*?([\w]+)\.ts", import\.meta\.url\)/g),
+  ]
+    .map((m) => m[1]!);
+  assert.ok(entries.includes("graphql_run"), entries.join(" "));
+  const missing = entries.filter((name) => !files.some((f) => f.startsWith(`${name}-`)));
+  assert.deepEqual(missing, [], `no chunk for: ${missing.join(", ")} (${files.join(" ")})`);
+});
+
 Deno.test("built CLI: dial GET starts from two files", async () => {
   const { dir } = await builtCli();
   const modules = await graph(`${dir}/dial.js`);

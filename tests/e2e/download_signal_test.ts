@@ -4,7 +4,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { dialEnv } from "../_helpers.ts";
+import { dialEnv, waitFor } from "../_helpers.ts";
 import { mainPath } from "./_spawn.ts";
 
 const first = new Uint8Array(70_000).fill(7);
@@ -37,13 +37,13 @@ function stallingServer() {
 
 /** Waits until a file in `dir` holds every byte sent so far. */
 async function arrived(dir: string): Promise<void> {
-  for (;;) {
-    for (const entry of Deno.readDirSync(dir)) {
-      if (Deno.statSync(`${dir}/${entry.name}`).size >= first.length) return;
-    }
-    // Poll the file system: the condition, not the time, ends the wait.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitFor(
+    () =>
+      [...Deno.readDirSync(dir)].some((e) =>
+        Deno.statSync(`${dir}/${e.name}`).size >= first.length
+      ),
+    { message: `the first ${first.length} bytes in ${dir}` },
+  );
 }
 
 async function run(args: string[], cwd: string, url: string) {

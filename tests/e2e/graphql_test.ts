@@ -1,5 +1,5 @@
 import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
-import { dial, serve, testHome } from "../_helpers.ts";
+import { dial, serve, testHome, waitFor } from "../_helpers.ts";
 import { githubServer, subscriptionServer } from "./_graphql_servers.ts";
 import { spawnDial } from "./_spawn.ts";
 
@@ -295,9 +295,7 @@ Deno.test("graphql: Ctrl-C completes a WebSocket subscription cleanly", async ()
   await child.stderr.cancel();
   equal(status.code, 130);
   match(seen, /^\{"data":\{"countdown":100000\}\}\n/);
-  for (let i = 0; i < 100 && server.closes.length === 0; i++) {
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await waitFor(() => server.closes.length > 0, { message: "the server to see the close" });
   deepStrictEqual(server.closes, [1000]);
 });
 

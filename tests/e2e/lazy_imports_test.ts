@@ -36,7 +36,7 @@ async function lazyTargets(): Promise<string[]> {
   const root = new URL("../../", import.meta.url);
   const targets: string[] = [];
   for await (const file of walkTs(new URL("src/", root))) {
-    const text = await Deno.readTextFile(file);
+    const text = (await Deno.readTextFile(file)).replace(/\/\*[\s\S]*?\*\//g, "");
     for (const [, literal] of text.matchAll(/import\(new URL\("([^"]+)", import\.meta\.url\)/g)) {
       targets.push(new URL(literal!, file).href.replace(root.href, ""));
     }

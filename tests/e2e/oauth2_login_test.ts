@@ -3,7 +3,7 @@
  * server and runs $BROWSER, a test script that logs in like a person would.
  */
 import assert from "node:assert/strict";
-import { dial, dialEnv, expireCachedTokens, serve } from "../_helpers.ts";
+import { dial, dialEnv, expireCachedTokens, serve, waitFor } from "../_helpers.ts";
 import { freePort, OIDC_CLIENTS, startMockServer, startOidcProvider } from "./_oauth_servers.ts";
 
 const BROWSER = `${Deno.execPath()} run -A --quiet ${
@@ -32,14 +32,12 @@ async function login(args: string[], options: { mode?: string; home?: string } =
   });
   // The browser may still be writing its last line after dial exits.
   let steps: BrowserStep[] = [];
-  for (let i = 0; i < 50; i++) {
+  await waitFor(async () => {
     const text = await Deno.readTextFile(log);
     steps = text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
-    if (options.mode === "none" || steps.some((s) => s.step === "callback" || s.step === "stuck")) {
-      break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    return options.mode === "none" ||
+      steps.some((s) => s.step === "callback" || s.step === "stuck");
+  }, { message: () => `the browser's last step (it logged ${steps.map((s) => s.step)})` });
   await Deno.remove(log);
   return { ...result, steps, home };
 }

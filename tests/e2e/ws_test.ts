@@ -307,13 +307,26 @@ Deno.test("ws: on a terminal, messages show timestamps and direction marks", asy
     env: { NO_COLOR: "1" },
   }).spawn();
   const writer = child.stdin.getWriter();
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let screen = "";
+  /** Reads the terminal until it shows `pattern` (or to its end, with nothing left to wait for). */
+  const until = async (pattern?: RegExp) => {
+    while (!pattern?.test(screen)) {
+      const { value, done } = await reader.read();
+      if (done && pattern) throw new Error(`dial ended before ${pattern}:\n${screen}`);
+      if (done) return;
+      screen += value;
+    }
+  };
+  // Type once dial is connected, and end once the echo is on the screen.
+  await until(/Connected to/);
   await writer.write(new TextEncoder().encode("hello\r"));
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await until(/← echo: hello/);
   await writer.write(new TextEncoder().encode("\x04"));
-  const output = await child.output().finally(() => writer.close().catch(() => {}));
-  const screen = new TextDecoder().decode(output.stdout);
-  assert.equal(output.code, 0, screen);
+  await writer.close().catch(() => {});
+  await until();
+  const [status] = await Promise.all([child.status, child.stderr.cancel()]);
+  assert.equal(status.code, 0, screen);
   assert.match(screen, /Connected to 127\.0\.0\.1:\d+/);
   assert.match(screen, /\d\d:\d\d:\d\d\.\d{3} → hello/);
   assert.match(screen, /\d\d:\d\d:\d\d\.\d{3} ← echo: hello/);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { dial, dialEnv, firstLine, serve } from "../_helpers.ts";
+import { dial, dialEnv, firstLine, serve, waitFor } from "../_helpers.ts";
 import { apiHeaders, tradeLaunch } from "./_session.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -111,13 +111,10 @@ async function checkHandover(env: (bin: string) => Record<string, string>, name:
     mode: 0o755,
   });
   const app = await startDialUi([], env(bin));
-  let args = "";
-  for (let i = 0; i < 100 && args === ""; i++) {
-    args = await Deno.readTextFile(record).catch(() => "");
-    if (args === "") await new Promise((r) => setTimeout(r, 50));
-  }
   try {
-    args = args.trim();
+    const args = (await waitFor(() => Deno.readTextFile(record).catch(() => ""), {
+      message: "the browser's arguments",
+    })).trim();
     const printed = new URLSearchParams(app.url.hash.slice(1)).get("launch")!;
     assert.ok(!args.includes(printed), args);
     const file = new URL(args.replace(/^--app=/, ""));

@@ -2,6 +2,7 @@
  * WebSocketSession with an in-memory socket: events, keep-alive, reconnection, failures.
  */
 import assert from "node:assert/strict";
+import { waitFor } from "../_helpers.ts";
 import { type DialError, ErrorCode } from "../../src/errors/mod.ts";
 import type { RequestSpec } from "../../src/http/request_spec.ts";
 import { Secret } from "../../src/secret.ts";
@@ -176,10 +177,7 @@ Deno.test("ws session: keep-alive sends its message while open", async () => {
   const connected = session.connect();
   (await fake.next(0)).accept();
   await connected;
-  const deadline = Date.now() + 5000;
-  while (fake.sockets[0]!.sent.length < 2 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await waitFor(() => fake.sockets[0]!.sent.length >= 2, { message: "two keep-alive messages" });
   await session.close();
   const sent = fake.sockets[0]!.sent.length;
   assert.ok(sent >= 2, `sent ${sent}`);
