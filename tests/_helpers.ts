@@ -4,6 +4,7 @@
  */
 
 import { runCli } from "./_run_cli.ts";
+import { finish } from "./_process.ts";
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const decoder = new TextDecoder();
 
@@ -70,21 +71,7 @@ export async function dial(args: string[], options: DialOptions = {}): Promise<D
     ...(options.cwd ? { cwd: options.cwd } : {}),
     env: dialEnv(options.env),
   });
-  const child = command.spawn();
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(
-      typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin,
-    );
-    await writer.close();
-  }
-  const output = await child.output();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-    stdoutBytes: output.stdout,
-  };
+  return await finish(command.spawn(), options.stdin);
 }
 
 /**
@@ -313,95 +300,6 @@ export async function firstLine(
     out += value;
   }
   return { line: out.split("\n")[0]!, cancel: () => reader.cancel() };
-}
-
-/** A server run as a child process (python3, node, openssl), ready once it said so on stdout. */
-export interface ChildServer {
-  /** Its first line of output, without the newline (most print their port there). */
-  line: string;
-  /** Stops the child. */
-  [Symbol.asyncDispose](): Promise<void>;
-}
-
-/**
- * Starts a server as a child process and waits until its stdout says it is ready: its first
- * line, or `ready` when given. If the child ends first, this fails (no endless wait). Disposing
- * stops the child.
- *
- * @param program the executable
- * @param args its arguments
- * @param options `ready`: what on its stdout says it is ready (default: a newline)
- * @returns the running server
- */
-export async function childServer(
-  program: string,
-  args: string[],
-  options: { ready?: RegExp } = {},
-): Promise<ChildServer> {
-  const child = new Deno.Command(program, {
-    args,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  const stop = async () => {
-    try {
-      child.kill();
-    } catch { /* already ended */ }
-    await reader.cancel().catch(() => {});
-    await child.status;
-  };
-  let text = "";
-  while (!(options.ready ?? /\n/).test(text)) {
-    const { value, done } = await reader.read();
-    if (done) {
-      await stop();
-      throw new Error(`${program} ended before it was ready; it printed: ${text}`);
-    }
-    text += value;
-  }
-  return { line: text.split("\n")[0]!.trim(), [Symbol.asyncDispose]: stop };
-}
-
-/** What a program other than dial printed (curl, a credential helper, `runuser`). */
-export interface ProgramResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs a program to its end: its stdin is `stdin` (then closed) or nothing.
- *
- * @param program the executable (`curl`, `/bin/cat`, …)
- * @param args its arguments
- * @param options `stdin` to write, `env` to add to the inherited environment
- * @returns its exit code and output
- */
-export async function runProgram(
-  program: string,
-  args: string[],
-  options: { stdin?: string; env?: Record<string, string> } = {},
-): Promise<ProgramResult> {
-  const child = new Deno.Command(program, {
-    args,
-    ...(options.env ? { env: options.env } : {}),
-    stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
-  }
-  const output = await child.output();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
 }
 
 /** Options for {@link waitFor}. */

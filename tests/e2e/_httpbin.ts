@@ -3,7 +3,7 @@
  * 127.0.0.1 port 0, in a child process.
  * @module
  */
-import { childServer } from "../_helpers.ts";
+import { childServer } from "../_process.ts";
 
 const SCRIPT = `
 import sys

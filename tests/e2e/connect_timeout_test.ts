@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { childServer, dial, serve } from "../_helpers.ts";
+import { dial, serve } from "../_helpers.ts";
+import { childServer } from "../_process.ts";
 import { startProxy } from "./_tls.ts";
 
 /**

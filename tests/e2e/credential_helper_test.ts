@@ -4,7 +4,8 @@
  * Debian's pass and a throwaway GnuPG key.
  */
 import assert from "node:assert/strict";
-import { dial, runProgram, serve } from "../_helpers.ts";
+import { dial, serve } from "../_helpers.ts";
+import { runProgram } from "../_process.ts";
 
 function api() {
   const seen: string[] = [];

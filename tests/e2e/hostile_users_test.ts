@@ -4,7 +4,8 @@
  * need a second Unix user create one with useradd when the tests run as root.
  */
 import assert from "node:assert/strict";
-import { dial, dialEnv, runProgram, serve } from "../_helpers.ts";
+import { dial, dialEnv, serve } from "../_helpers.ts";
+import { runProgram } from "../_process.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const OTHER = "dialother";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { dial, runProgram } from "../_helpers.ts";
+import { dial } from "../_helpers.ts";
+import { runProgram } from "../_process.ts";
 import { type RawAnswer, rawServer } from "./_raw_server.ts";
 
 function curl(args: string[], stdin?: string) {

@@ -8,7 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
-import { childServer, dial } from "../_helpers.ts";
+import { dial } from "../_helpers.ts";
+import { childServer } from "../_process.ts";
 import { headerValues, type RawRequest, rawServer } from "./_raw_server.ts";
 import { makeCertificates, startProxy } from "./_tls.ts";
 

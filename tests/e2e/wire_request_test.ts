@@ -3,7 +3,8 @@
  */
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
-import { childServer, dial, dialEnv } from "../_helpers.ts";
+import { dial, dialEnv } from "../_helpers.ts";
+import { childServer } from "../_process.ts";
 import { mainPath, spawnDial } from "./_spawn.ts";
 import { headerValues, type RawRequest, rawServer } from "./_raw_server.ts";
 import { makeCertificates } from "./_tls.ts";

@@ -1,0 +1,107 @@
+/**
+ * Programs other than dial in tests: servers run as child processes (python3, node, openssl)
+ * and programs run to their end (curl, credential helpers, `runuser`).
+ * @module
+ */
+
+const decoder = new TextDecoder();
+
+/** A finished program's exit code and output. */
+export interface ProgramResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  stdoutBytes: Uint8Array;
+}
+
+/** Writes `stdin` to a child (then closes it) and collects its exit code and output. */
+export async function finish(
+  child: Deno.ChildProcess,
+  stdin: string | Uint8Array | undefined,
+): Promise<ProgramResult> {
+  if (stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(typeof stdin === "string" ? new TextEncoder().encode(stdin) : stdin);
+    await writer.close();
+  }
+  const output = await child.output();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+    stdoutBytes: output.stdout,
+  };
+}
+
+/** A server run as a child process (python3, node, openssl), ready once it said so on stdout. */
+export interface ChildServer {
+  /** Its first line of output, without the newline (most print their port there). */
+  line: string;
+  /** Stops the child. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Starts a server as a child process and waits until its stdout says it is ready: its first
+ * line, or `ready` when given. If the child ends first, this fails (no endless wait). Disposing
+ * stops the child.
+ *
+ * @param program the executable
+ * @param args its arguments
+ * @param options `ready`: what on its stdout says it is ready (default: a newline)
+ * @returns the running server
+ */
+export async function childServer(
+  program: string,
+  args: string[],
+  options: { ready?: RegExp } = {},
+): Promise<ChildServer> {
+  const child = new Deno.Command(program, {
+    args,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const stop = async () => {
+    try {
+      child.kill();
+    } catch { /* already ended */ }
+    await reader.cancel().catch(() => {});
+    await child.status;
+  };
+  let text = "";
+  while (!(options.ready ?? /\n/).test(text)) {
+    const { value, done } = await reader.read();
+    if (done) {
+      await stop();
+      throw new Error(`${program} ended before it was ready; it printed: ${text}`);
+    }
+    text += value;
+  }
+  return { line: text.split("\n")[0]!.trim(), [Symbol.asyncDispose]: stop };
+}
+
+/**
+ * Runs a program other than dial (curl, a credential helper, `runuser`) to its end: its stdin is
+ * `stdin` (then closed) or nothing.
+ *
+ * @param program the executable (`curl`, `/bin/cat`, …)
+ * @param args its arguments
+ * @param options `stdin` to write, `env` to add to the inherited environment
+ * @returns its exit code and output
+ */
+export async function runProgram(
+  program: string,
+  args: string[],
+  options: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<ProgramResult> {
+  const child = new Deno.Command(program, {
+    args,
+    ...(options.env ? { env: options.env } : {}),
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  return await finish(child, options.stdin);
+}
