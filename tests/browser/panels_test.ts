@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 const WIDE = { viewport: { width: 1600, height: 900 } };
 
@@ -17,13 +19,12 @@ async function saved(page: Page, action: () => Promise<void>): Promise<void> {
 }
 
 Deno.test("browser: the sidebar and the request/response split resize by pointer and keyboard, and come back after a restart", async (t) => {
-  await using browser = await launchBrowser();
   const workspace = await Deno.makeTempDir({ prefix: "dial-ui-panels-" });
   await Deno.writeTextFile(`${workspace}/api.http`, "GET http://127.0.0.1:1/x\n");
   let dragged = 0;
 
   await t.step("drag the sidebar, move the split with the keyboard", async () => {
-    await using app = await openApp(browser, { workspace }, WIDE);
+    await using app = await openApp(browser(), { workspace }, WIDE);
     const { page } = app;
     const sidebarBar = page.getByRole("separator", { name: "Resize the sidebar" });
     assert.equal(await sidebarBar.getAttribute("aria-valuenow"), "240");
@@ -61,7 +62,7 @@ Deno.test("browser: the sidebar and the request/response split resize by pointer
   });
 
   await t.step("a restart on another port shows the same sizes", async () => {
-    await using app = await openApp(browser, { workspace }, WIDE);
+    await using app = await openApp(browser(), { workspace }, WIDE);
     const { page } = app;
     const sidebarBar = page.getByRole("separator", { name: "Resize the sidebar" });
     const width = Number(await sidebarBar.getAttribute("aria-valuenow"));
