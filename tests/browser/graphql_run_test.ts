@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { waitFor } from "../_helpers.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { loadSchema, setAuth, setEditorText } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
 import type { Page } from "playwright-core";
+
+const browser = fileBrowser();
 
 /** @returns the texts of the page's alerts (errors shown in words) */
 async function alertTexts(page: Page): Promise<string[]> {
@@ -11,8 +14,7 @@ async function alertTexts(page: Page): Promise<string[]> {
 
 Deno.test("browser: Run sends the chosen operation with the auth and shows status, time, size and the JSON", async () => {
   await using graphql = await startGraphqlServer((r) => r.headers.get("x-api-key") === "k");
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await setAuth(page, { kind: "apikey", in: "header", name: "X-Api-Key", value: "k" });
   await loadSchema(page, graphql.endpoint);
@@ -51,16 +53,17 @@ Deno.test("browser: Run sends the chosen operation with the auth and shows statu
     operationName: "Two",
   });
   // Ctrl+Enter in the editor runs too.
+  const sentBefore = graphql.requests.length;
   await page.getByLabel("Query", { exact: true }).click();
   await page.keyboard.press("Control+Enter");
-  await page.waitForFunction((n) => n, graphql.requests.length + 1);
+  await waitFor(() => graphql.requests.length > sentBefore, { message: "the Ctrl+Enter run" });
+  assert.equal(graphql.requests.at(-1)!.method, "POST");
   assert.equal(graphql.introspections(), 1);
 });
 
 Deno.test("browser: a subscription is sent as one POST and its results stream into the viewer", async () => {
   await using graphql = await startGraphqlServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await loadSchema(page, graphql.endpoint);
   const before = graphql.requests.length;
@@ -76,8 +79,7 @@ Deno.test("browser: a subscription is sent as one POST and its results stream in
 
 Deno.test("browser: endpoint, headers, query and variables survive a reload; secrets do not", async () => {
   await using graphql = await startGraphqlServer();
-  await using browser = await launchBrowser();
-  await using app = await openApp(browser);
+  await using app = await openApp(browser());
   const { page } = app;
   await setAuth(page, { kind: "bearer", token: "very-secret-token" });
   await loadSchema(page, graphql.endpoint);

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { dial, dialEnv, serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 /** Answers with the form it received, parsed by Deno's own multipart reader. */
 async function formEcho(request: Request): Promise<Response> {
@@ -37,7 +39,6 @@ GET ${origin}/after
 
 Deno.test("browser: a multipart form of a request file opens as the form table, sends its < file, and saves back", async (t) => {
   await using target = serve(formEcho);
-  await using browser = await launchBrowser();
   const workspace = await Deno.makeTempDir({ prefix: "dial-ui-multipart-" });
   await Deno.mkdir(`${workspace}/api`);
   const file = `${workspace}/api/uploads.http`;
@@ -45,7 +46,7 @@ Deno.test("browser: a multipart form of a request file opens as the form table, 
   await Deno.writeTextFile(`${workspace}/api/data.json`, '{"from": "disk"}\n');
 
   await t.step("open, send, edit a field, Ctrl+S", async () => {
-    await using app = await openApp(browser, { workspace });
+    await using app = await openApp(browser(), { workspace });
     const { page } = app;
     const sidebar = page.getByRole("navigation", { name: "Workspace" });
     await sidebar.getByRole("button", { name: "api/uploads.http", exact: true }).click();
@@ -116,7 +117,7 @@ Deno.test("browser: a multipart form of a request file opens as the form table, 
   await t.step(
     "a file attached in the browser is refused in words; text fields save as",
     async () => {
-      await using app = await openApp(browser, { workspace });
+      await using app = await openApp(browser(), { workspace });
       const { page } = app;
       await page.getByRole("button", { name: "New request tab" }).click();
       await page.getByLabel("Method").fill("POST");

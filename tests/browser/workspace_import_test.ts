@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
 import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 function collection(origin: string) {
   return {
@@ -52,7 +54,6 @@ async function drop(page: Page, files: Array<{ name: string; text: string }>): P
 
 Deno.test("browser: files dropped on the sidebar or chosen with Import are imported into the workspace", async (t) => {
   await using target = serve(() => Response.json({ ok: true }));
-  await using browser = await launchBrowser();
   const workspace = await Deno.makeTempDir({ prefix: "dial-ui-import-" });
   // An environment the user has already: the import adds to it.
   await Deno.writeTextFile(
@@ -67,7 +68,7 @@ Deno.test("browser: files dropped on the sidebar or chosen with Import are impor
   await t.step(
     "a dropped Postman collection and environment become a .http file that sends",
     async () => {
-      await using app = await openApp(browser, { workspace });
+      await using app = await openApp(browser(), { workspace });
       const { page } = app;
       await drop(page, postman);
       const report = page.getByRole("region", { name: "Import report" });
@@ -94,7 +95,7 @@ Deno.test("browser: files dropped on the sidebar or chosen with Import are impor
   );
 
   await t.step("an import that would change a file asks first; No keeps it", async () => {
-    await using app = await openApp(browser, { workspace });
+    await using app = await openApp(browser(), { workspace });
     const { page } = app;
     const edited = `${await Deno.readTextFile(`${workspace}/users.http`)}\n# my note\n`;
     await Deno.writeTextFile(`${workspace}/users.http`, edited);
@@ -118,7 +119,7 @@ Deno.test("browser: files dropped on the sidebar or chosen with Import are impor
   await t.step(
     "Import… takes OpenAPI YAML and .http files; a dropped name cannot leave the folder",
     async () => {
-      await using app = await openApp(browser, { workspace });
+      await using app = await openApp(browser(), { workspace });
       const { page } = app;
       await page.getByLabel("Import files").setInputFiles({
         name: "pets.yaml",

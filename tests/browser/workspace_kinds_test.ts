@@ -3,7 +3,9 @@ import type { Page } from "playwright-core";
 import { dial, serve, withoutServeSignal } from "../_helpers.ts";
 import { parseHttpFile } from "../../src/files/parse_http_file.ts";
 import { splitGraphqlBody, websocketMessages } from "../../src/files/stream_bodies.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 // Imported through a variable so `deno check` skips its declarations (they pull in the DOM).
 const YOGA = "graphql-yoga";
@@ -109,7 +111,6 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
   await using gql = await graphqlServer();
   await using ws = webSocketServer();
   await using sse = sseServer();
-  await using browser = await launchBrowser();
   const workspace = await Deno.makeTempDir({ prefix: "dial-ui-kinds-" });
   const file = `${workspace}/streams.http`;
   const original = FILE(gql.origin, ws.origin);
@@ -129,7 +130,7 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
   await t.step(
     "GRAPHQL: the environment fills URL headers and variables; Ctrl+S writes only the query",
     async () => {
-      await using app = await openApp(browser, { workspace });
+      await using app = await openApp(browser(), { workspace });
       const { page } = app;
       await page.getByLabel("Environment").selectOption("dev");
       await openFromSidebar(page, "GRAPHQL gql");
@@ -200,7 +201,7 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
   await t.step(
     "WEBSOCKET: handshake header and messages substituted; the header edit saves",
     async () => {
-      await using app = await openApp(browser, { workspace });
+      await using app = await openApp(browser(), { workspace });
       const { page } = app;
       await page.getByLabel("Environment").selectOption("dev");
       // After a restart the GraphQL request tabs are back, each with its own request.
@@ -246,7 +247,7 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
   await t.step(
     "SSE: an event-stream request opens in the SSE tab, substituted; Save as keeps it one",
     async () => {
-      await using app = await openApp(browser, { workspace });
+      await using app = await openApp(browser(), { workspace });
       const { page } = app;
       await page.getByLabel("Environment").selectOption("prod");
       await openFromSidebar(page, "GET events");

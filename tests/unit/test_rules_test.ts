@@ -24,11 +24,8 @@ async function code(path: string): Promise<string> {
   return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
 }
 
-/** Converted once the fix of its race is on main. */
-const PENDING = new Set(["browser/graphql_run_test.ts"]);
-
 Deno.test("test rules: a browser test file launches one Chromium (fileBrowser), not one per test", async () => {
-  const tests = (await files("browser")).filter((f) => f.endsWith("_test.ts") && !PENDING.has(f));
+  const tests = (await files("browser")).filter((f) => f.endsWith("_test.ts"));
   assert.ok(tests.includes("browser/http_tab_test.ts"), tests.join(" "));
   const wrong: string[] = [];
   for (const file of tests) {
