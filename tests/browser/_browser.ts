@@ -36,42 +36,58 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * Launches headless Chromium with a fresh temporary profile. Test files use
- * {@link fileBrowser}; this is for scripts (screenshots, benchmarks).
- *
- * @returns the browser, closed when disposed
+ * Under `deno test`, each test file that imports this module gets one Chromium, launched before
+ * the file's first test and closed after its last: `Deno.test.beforeAll`/`afterAll` are per test
+ * file, and they run outside every test's op and resource sanitizers, so each test keeps them (a
+ * test that leaves a server or a timer open still fails) while the browser's process and pipe
+ * live for the whole file. Under `deno run` (scripts) the hooks do nothing.
  */
-export async function launchBrowser(): Promise<Browser & AsyncDisposable> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
-  return Object.assign(browser, { [Symbol.asyncDispose]: () => browser.close() });
+let shared: Browser | undefined;
+Deno.test.beforeAll(async () => {
+  shared = await launch();
+});
+Deno.test.afterAll(async () => {
+  await shared?.close();
+  shared = undefined;
+});
+
+function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 
 /**
- * The test file's one Chromium. Call it once, at the top of a browser test file: it launches
- * Chromium in `Deno.test.beforeAll` and closes it in `Deno.test.afterAll`. The hooks run outside
- * every test's op and resource sanitizers, so each test keeps them (a test that leaves a
- * server or a timer open still fails) while the browser's process and pipe live for the whole
- * file. Each test opens its own context ({@link openApp}, or `browser().newContext()`)
- * and closes it.
+ * The test file's one Chromium (see above): `const browser = fileBrowser();` at the top of a
+ * browser test file, then `openApp(browser())` or `browser().newContext()` in each test, which
+ * closes what it opens (a fresh context per test).
  *
  * @returns a function giving the running browser (inside a test)
  */
 export function fileBrowser(): () => Browser {
-  let browser: Browser | undefined;
-  Deno.test.beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  Deno.test.afterAll(async () => {
-    await browser?.close();
-  });
   return () => {
-    if (!browser) throw new Error("fileBrowser(): the browser runs inside tests only");
-    return browser;
+    if (!shared) throw new Error("fileBrowser(): the browser runs inside tests only");
+    return shared;
   };
+}
+
+/**
+ * Headless Chromium for scripts (screenshots, benchmarks): a fresh one with a temporary
+ * profile, closed when disposed. Inside a test it is the file's one Chromium (tests use
+ * {@link fileBrowser}); disposing it then closes the contexts opened since, not the browser.
+ *
+ * @returns the browser
+ */
+export async function launchBrowser(): Promise<Browser & AsyncDisposable> {
+  if (shared) {
+    const browser = shared;
+    const before = new Set(browser.contexts());
+    return Object.assign(browser, {
+      async [Symbol.asyncDispose]() {
+        for (const context of browser.contexts()) if (!before.has(context)) await context.close();
+      },
+    });
+  }
+  const browser = await launch();
+  return Object.assign(browser, { [Symbol.asyncDispose]: () => browser.close() });
 }
 
 /** A UI server and a page logged in to it. */
