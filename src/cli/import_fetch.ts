@@ -4,7 +4,7 @@
  * `--proxy` … apply), bounded in size and time.
  * @module
  */
-import { StatusError, TimeoutError, TooLargeError, UsageError } from "../errors.ts";
+import { StatusError, TimeoutError, TooLargeError, UsageError } from "../errors/mod.ts";
 import { type Exchange, send } from "../http/send.ts";
 import type { TransportOptions } from "../http/plan.ts";
 import { redactUrl } from "../redact_url.ts";

@@ -8,7 +8,7 @@
  * formats name them on stderr as not carried.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import type { ExportTarget } from "../export/code_writers.ts";
 import { parseHttpFile } from "../files/parse_http_file.ts";
 import type { VariableValue } from "../files/substitute.ts";

@@ -14,7 +14,7 @@ import type { PreparedRequest } from "../http/request_spec.ts";
 import { buildFileRequest, type FileRequest } from "../files/file_request.ts";
 import type { HttpRequest } from "../files/http_file_types.ts";
 import type { VariableScope, VariableValue } from "../files/substitute.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { reveal, Secret } from "../secret.ts";
 
 const OPEN = "\uE000";

@@ -6,7 +6,7 @@
  * request and `dial` with the same flags connect the same way.
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { Secret } from "../secret.ts";
 import type { TransportOptions } from "./plan.ts";
 

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { makeCertificates, serveTls, startProxy } from "../e2e/_tls.ts";
 import type { Page } from "playwright-core";
+
+const browser = fileBrowser();
 
 const certs = await makeCertificates();
 
@@ -39,14 +41,13 @@ Deno.test("browser: the workspace's TLS and proxy settings (CA, insecure, proxy)
   );
   await using plain = serve((r) => Response.json({ path: new URL(r.url).pathname }));
   const origin = `https://localhost:${tls.addr.port}`;
-  await using browser = await launchBrowser();
   try {
     await t.step(
       "a CA file trusts a private CA as dial --cacert does, and survives a restart",
       async () => {
         await using ws = await workspace();
         {
-          await using app = await openApp(browser, { workspace: ws.dir });
+          await using app = await openApp(browser(), { workspace: ws.dir });
           const { page } = app;
           await sendTo(page, `${origin}/a`);
           const alert = page.getByRole("alert").filter({
@@ -78,7 +79,7 @@ Deno.test("browser: the workspace's TLS and proxy settings (CA, insecure, proxy)
         assert.deepEqual(JSON.parse(kept).settings, { cacert: ["certs/ca.pem"] });
         assert.equal((await Deno.stat(`${ws.dir}/.dial/connection.json`)).mode! & 0o777, 0o600);
         // A restart on another port uses them at once.
-        await using again = await openApp(browser, { workspace: ws.dir });
+        await using again = await openApp(browser(), { workspace: ws.dir });
         await sendTo(again.page, `${origin}/b`);
         await again.page.getByLabel("Response body").getByText('"/b"').waitFor();
         const stored = String(await again.page.evaluate("JSON.stringify(localStorage)"));
@@ -88,7 +89,7 @@ Deno.test("browser: the workspace's TLS and proxy settings (CA, insecure, proxy)
 
     await t.step("Skip certificate checks works and warns at the top while it is on", async () => {
       await using ws = await workspace();
-      await using app = await openApp(browser, { workspace: ws.dir });
+      await using app = await openApp(browser(), { workspace: ws.dir });
       const { page } = app;
       const warning = page.getByRole("alert").filter({
         hasText: "TLS certificates are not verified (insecure)",
@@ -116,7 +117,7 @@ Deno.test("browser: the workspace's TLS and proxy settings (CA, insecure, proxy)
         await using ws = await workspace();
         const proxy = startProxy();
         try {
-          await using app = await openApp(browser, { workspace: ws.dir });
+          await using app = await openApp(browser(), { workspace: ws.dir });
           const { page } = app;
           await page.getByRole("button", { name: "TLS and proxy", exact: true }).click();
           const panel = page.getByRole("region", { name: "TLS and proxy settings" });

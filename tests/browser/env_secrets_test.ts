@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import type { Page } from "playwright-core";
+
+const browser = fileBrowser();
 
 async function git(dir: string, ...args: string[]): Promise<void> {
   const out = await new Deno.Command("git", {
@@ -30,7 +32,6 @@ async function openRequest(page: Page): Promise<void> {
 
 Deno.test("browser: secrets entered in the UI go to the private env file only", async (t) => {
   await using target = serve((r) => Response.json({ auth: r.headers.get("authorization") }));
-  await using browser = await launchBrowser();
   const setup = async () => {
     const dir = await Deno.makeTempDir({ prefix: "dial-ui-secret-" });
     const publicText = JSON.stringify({ dev: { base: target.origin } }, null, 2);
@@ -51,7 +52,7 @@ Deno.test("browser: secrets entered in the UI go to the private env file only", 
     async () => {
       const { dir, publicText } = await setup();
       try {
-        await using app = await openApp(browser, { workspace: dir });
+        await using app = await openApp(browser(), { workspace: dir });
         const { page } = app;
         await openRequest(page);
         const line = page.getByLabel("Variables", { exact: true });
@@ -97,7 +98,7 @@ Deno.test("browser: secrets entered in the UI go to the private env file only", 
       try {
         await Deno.mkdir(`${dir}/secrets`);
         await Deno.writeTextFile(`${dir}/secrets/token.txt`, "from-file\n");
-        await using app = await openApp(browser, {
+        await using app = await openApp(browser(), {
           workspace: dir,
           transport: { env: (name) => name === "API_TOKEN" ? "from-env" : undefined },
         });
@@ -144,7 +145,7 @@ Deno.test("browser: secrets entered in the UI go to the private env file only", 
       try {
         await Deno.writeTextFile(`${dir}/http-client.private.env.json`, "{}\n");
         await git(dir, "add", "-f", "http-client.private.env.json");
-        await using app = await openApp(browser, { workspace: dir });
+        await using app = await openApp(browser(), { workspace: dir });
         const { page } = app;
         await openRequest(page);
         await page.getByRole("button", { name: "Set a secret" }).click();

@@ -5,7 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 Deno.test("browser: a token response without token_type is used as Bearer and the panel warns", async () => {
   let issued = 0;
@@ -19,9 +21,8 @@ Deno.test("browser: a token response without token_type is used as Bearer and th
     seen.push(request.headers.get("authorization") ?? "");
     return Response.json({ ok: true });
   });
-  await using browser = await launchBrowser();
   const cacheDir = await Deno.makeTempDir();
-  await using app = await openApp(browser, { oauthCacheDir: cacheDir });
+  await using app = await openApp(browser(), { oauthCacheDir: cacheDir });
   const { page } = app;
   await page.getByLabel("Auth", { exact: true }).selectOption("oauth2");
   await page.getByLabel("Flow").selectOption("client_credentials");

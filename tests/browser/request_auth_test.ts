@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { serve, withoutServeSignal } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
 import { setAuth } from "./_gql_app.ts";
 import { freePort, startMockServer } from "../e2e/_oauth_servers.ts";
+
+const browser = fileBrowser();
 
 // Imported through a variable so `deno check` skips its declarations (they pull in the DOM).
 const YOGA = "graphql-yoga";
@@ -23,7 +25,6 @@ Deno.test("browser: a request from a file uses its own auth, not the auth panel'
     Response.json({ authorization: request.headers.get("authorization") })
   );
   await using mock = await startMockServer(3600);
-  await using browser = await launchBrowser();
 
   await t.step(
     "its Authorization header or Security.Auth is sent, the panel's Bearer token never; a new tab keeps the panel",
@@ -52,7 +53,7 @@ Deno.test("browser: a request from a file uses its own auth, not the auth panel'
           `### own header\nGET ${target.origin}/c\nAuthorization: Basic dTpw\n`,
       });
       try {
-        await using app = await openApp(browser, { workspace: ws.dir, oauthCacheDir: cacheDir });
+        await using app = await openApp(browser(), { workspace: ws.dir, oauthCacheDir: cacheDir });
         const { page } = app;
         await setAuth(page, { kind: "bearer", token: "panel-token" });
         const sidebar = page.getByRole("navigation", { name: "Workspace" });
@@ -140,7 +141,7 @@ Deno.test("browser: a request from a file uses its own auth, not the auth panel'
           `Authorization: Bearer {{$auth.token("login")}}\n`,
       });
       try {
-        await using app = await openApp(browser, { workspace: ws.dir, oauthCacheDir: cacheDir });
+        await using app = await openApp(browser(), { workspace: ws.dir, oauthCacheDir: cacheDir });
         const { page } = app;
         const sidebar = page.getByRole("navigation", { name: "Workspace" });
         await sidebar.getByLabel("Environment").selectOption("dev");
@@ -192,7 +193,7 @@ Deno.test("browser: a request from a file uses its own auth, not the auth panel'
         "q.http": `### who\n# @name who\nGRAPHQL ${gql.origin}/graphql\n` +
           "Authorization: Bearer from-file\n\nquery { who }\n",
       });
-      await using app = await openApp(browser, { workspace: ws.dir });
+      await using app = await openApp(browser(), { workspace: ws.dir });
       const { page } = app;
       await setAuth(page, { kind: "bearer", token: "panel-token" });
       const sidebar = page.getByRole("navigation", { name: "Workspace" });

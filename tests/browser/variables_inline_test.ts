@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
-import { launchBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
 
 Deno.test("browser: {{variables}} are marked inline in the URL and headers, with value and source on hover", async () => {
   await using target = serve((r) => Response.json({ url: r.url }));
-  await using browser = await launchBrowser();
   const workspace = await Deno.makeTempDir({ prefix: "dial-ui-inline-" });
   try {
     await Deno.writeTextFile(
@@ -23,7 +24,7 @@ Deno.test("browser: {{variables}} are marked inline in the URL and headers, with
       `${workspace}/gql.http`,
       "@path = graphql\n\n### q\n# @name q\nGRAPHQL {{base}}/{{path}}\nX-Key: {{token}}\n\nquery { a }\n",
     );
-    await using app = await openApp(browser, { workspace });
+    await using app = await openApp(browser(), { workspace });
     const { page } = app;
     const sidebar = page.getByRole("navigation", { name: "Workspace" });
     await sidebar.getByRole("button", { name: "api.http", exact: true }).click();

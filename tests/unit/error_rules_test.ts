@@ -93,6 +93,7 @@ const WRITES_COMMAND_LINES = new Set([
   "src/export/code_writers.ts", // the HTTPie command of an export
   "src/import/curl_args.ts", // curl's own flags, read
   "src/output/curl.ts", // "Copy as curl"
+  "src/http/transport_settings.ts", // the dial flags of a workspace's TLS and proxy settings
 ]);
 
 /**

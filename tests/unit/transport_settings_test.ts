@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readTransportSettings } from "../../src/http/transport_settings.ts";
 import { transportSettingFlags } from "../../src/ui/api/connection_api.ts";
-import { UsageError } from "../../src/errors.ts";
+import { UsageError } from "../../src/errors/mod.ts";
 
 const NAMES = { cacert: "CA file", cert: "Client certificate", key: "Client key", proxy: "Proxy" };
 const PEM = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";

@@ -7,7 +7,7 @@
  * password. Files are read from inside the workspace only (symlinks resolved).
  * @module
  */
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { TransportOptions } from "../../http/plan.ts";
 import { transportFetch } from "../../http/client.ts";
 import { readTransportSettings, type TransportSettings } from "../../http/transport_settings.ts";

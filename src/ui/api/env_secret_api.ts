@@ -6,7 +6,7 @@
  * @module
  */
 import { PRIVATE_ENV_FILE } from "../../files/environment.ts";
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { ApiContext } from "./http_api.ts";
 import { isObject, object, optionalString, readJson, string } from "./decode.ts";
 import { checkEnvFiles, folderOf } from "./environment_api.ts";

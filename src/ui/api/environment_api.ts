@@ -18,7 +18,7 @@ import { isObject, type JsonObject, object, optionalString, readJson, string } f
 import type { Environment } from "../../files/environment.ts";
 import type { OAuth2Hooks } from "../../files/security_auth.ts";
 import type { OAuth2Options } from "../../auth/oauth2/parse_value.ts";
-import { UsageError } from "../../errors.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { type EnvLookup, processEnv } from "../../env.ts";
 
 /** What a `{{$auth.token("id")}}` needs from the server: the OAuth 2.0 cache and login hooks. */
