@@ -145,12 +145,16 @@ function closeQuietly(conn: Deno.Conn): void {
 }
 
 /** Reads and writes go straight to the runtime (web streams cost start-up time). */
+/** The most bytes one read of a connection returns. */
+const READ_SIZE = 64 * 1024;
+
 function fromConn(conn: Deno.Conn, protocol: "http/1.1" | "h2"): Connection {
-  const buffer = new Uint8Array(64 * 1024);
   return {
     async read() {
+      // A new buffer each read: what it returns is the reader's to keep (no copy).
+      const buffer = new Uint8Array(READ_SIZE);
       const n = await conn.read(buffer);
-      return n === null ? null : buffer.slice(0, n);
+      return n === null ? null : buffer.subarray(0, n);
     },
     write: (bytes) => writeAll(conn, bytes),
     streams: () => ({ readable: conn.readable, writable: conn.writable }),

@@ -64,7 +64,7 @@ function bytesOf(text: string): Uint8Array {
 /** A buffered reader over a connection's bytes (HTTP/1.1 heads and bodies, WebSocket frames). */
 export class ByteReader {
   #conn: Connection;
-  #buffer = new Uint8Array(0);
+  #buffer: Uint8Array = new Uint8Array(0);
   /** @param conn the connection to read */
   constructor(conn: Connection) {
     this.#conn = conn;
@@ -73,6 +73,10 @@ export class ByteReader {
   async #more(): Promise<boolean> {
     const value = await this.#conn.read();
     if (value === null) return false;
+    if (this.#buffer.length === 0) {
+      this.#buffer = value;
+      return true;
+    }
     const joined = new Uint8Array(this.#buffer.length + value.length);
     joined.set(this.#buffer);
     joined.set(value, this.#buffer.length);
@@ -137,9 +141,10 @@ export class ByteReader {
    */
   async some(max: number): Promise<Uint8Array> {
     if (this.#buffer.length === 0 && !await this.#more()) return new Uint8Array(0);
+    // The buffer is never written after a read returned it, so a view of it is the caller's.
     const out = this.#buffer.subarray(0, Math.min(max, this.#buffer.length));
     this.#buffer = this.#buffer.subarray(out.length);
-    return out.slice();
+    return out;
   }
   /** Closes the connection. */
   cancel(): void {
