@@ -195,6 +195,9 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
       await page.getByLabel("Query", { exact: true }).getByText("{ echo(n: $n) }").waitFor();
       await Deno.writeTextFile(file, text);
       await page.getByLabel("Query", { exact: true }).getByText("{ echo(n: $n) who }").waitFor();
+      // The next step restarts and expects these tabs: the state must reach the workspace
+      // before this server stops (the page sends it in batches).
+      await page.locator('html[data-drafts="saved"]').waitFor({ state: "attached" });
     },
   );
 
