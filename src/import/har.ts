@@ -6,13 +6,15 @@
  * @see http://www.softwareishard.com/blog/har-12-spec/
  * @module
  */
-import { emptyImport, type ImportResult, secretVariable } from "./import_model.ts";
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-const text = (v: unknown): string => typeof v === "string" ? v : v === undefined ? "" : String(v);
-const list = (v: unknown): unknown[] => Array.isArray(v) ? v : [];
+import {
+  emptyImport,
+  type ImportResult,
+  isObject,
+  type Json,
+  list,
+  secretVariable,
+  text,
+} from "./import_model.ts";
 
 /** Headers a browser sends on its own, not part of what the page asked for. */
 const NOISE =

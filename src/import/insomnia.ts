@@ -10,15 +10,13 @@ import {
   type FormPart,
   type ImportedRequest,
   type ImportResult,
+  isObject,
+  type Json,
+  list,
   multipartBody,
   secretVariable,
+  text,
 } from "./import_model.ts";
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-const text = (v: unknown): string => typeof v === "string" ? v : v === undefined ? "" : String(v);
-const list = (v: unknown): unknown[] => Array.isArray(v) ? v : [];
 
 /**
  * @param value parsed JSON or YAML

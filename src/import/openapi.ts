@@ -11,14 +11,16 @@
  */
 import { upgrade } from "@scalar/openapi-upgrader";
 import { UsageError } from "../errors/mod.ts";
-import { emptyImport, type ImportResult, secretVariable } from "./import_model.ts";
+import {
+  emptyImport,
+  type ImportResult,
+  isObject,
+  type Json,
+  list,
+  secretVariable,
+  text,
+} from "./import_model.ts";
 import { resolveRefs, type ResolveRefsOptions } from "./openapi_refs.ts";
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-const text = (v: unknown): string => typeof v === "string" ? v : v === undefined ? "" : String(v);
-const list = (v: unknown): unknown[] => Array.isArray(v) ? v : [];
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 

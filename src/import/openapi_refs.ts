@@ -16,11 +16,7 @@
  * @module
  */
 import { parse as parseYaml } from "yaml";
-import type { ImportLoss } from "./import_model.ts";
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+import { type ImportLoss, isObject, type Json } from "./import_model.ts";
 
 /** The longest chain of references followed. */
 export const MAX_REF_DEPTH = 64;
