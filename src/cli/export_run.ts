@@ -184,13 +184,20 @@ async function code(
   const out: string[] = [];
   const entries: unknown[] = [];
   const envVars = new Set<string>();
+  const exports: ExportedRequest[] = [];
   for (const request of requests) {
-    const exported = await exportRequest(request, {
-      scope,
-      path: options.path,
-      dir: options.dir,
-      withSecrets: options.secrets,
-    });
+    exports.push(
+      await exportRequest(request, {
+        scope,
+        path: options.path,
+        dir: options.dir,
+        withSecrets: options.secrets,
+      }),
+    );
+  }
+  const readsEnvironment = exports.some((e) => e.envVars.length > 0);
+  for (const [index, request] of requests.entries()) {
+    const exported = exports[index]!;
     exported.envVars.forEach((v) => envVars.add(v));
     if (target === "har") {
       entries.push({
@@ -204,11 +211,15 @@ async function code(
       continue;
     }
     const label = request.name ? `${request.name}: ` : "";
+    const several = requests.length > 1;
     const writer = {
       curl: (e: ExportedRequest) => curlCode(e, options.curlArgs),
       httpie: httpieCode,
-      python: pythonCode,
-      fetch: fetchCode,
+      // One program: the imports once, at the top; each request's `response` in its own block.
+      python: (e: ExportedRequest) =>
+        pythonCode(e, { imports: out.length === 0, readsEnvironment }),
+      fetch: (e: ExportedRequest) =>
+        several ? `{\n${fetchCode(e).trimEnd().replace(/^(?=.)/gm, "  ")}\n}\n` : fetchCode(e),
     }[target];
     const comment = target === "python" ? "#" : target === "fetch" ? "//" : "#";
     out.push(`${comment} ${label}${request.method} ${request.url}`.trimEnd(), writer(exported));

@@ -73,13 +73,26 @@ function pyString(value: string): string {
   return parts.join(" + ");
 }
 
+/** Options of {@link pythonCode}. */
+export interface PythonCodeOptions {
+  /** Write the imports (default true; false for the second and later requests of one program). */
+  imports?: boolean;
+  /** Some request of the program reads the environment (`import os`); default: this one does. */
+  readsEnvironment?: boolean;
+}
+
 /**
  * @param exported the request
+ * @param options whether to write the imports
  * @returns a Python program using requests
  */
-export function pythonCode(exported: ExportedRequest): string {
+export function pythonCode(exported: ExportedRequest, options: PythonCodeOptions = {}): string {
   const { prepared, basic, file } = exported;
-  const lines = ["import os", "", "import requests", ""];
+  const lines = options.imports === false ? [] : [
+    ...(options.readsEnvironment ?? exported.envVars.length > 0 ? ["import os", ""] : []),
+    "import requests",
+    "",
+  ];
   const headers = prepared.headers.map((h) =>
     `    ${JSON.stringify(h.name)}: ${pyString(reveal(h.value))},`
   );

@@ -58,6 +58,8 @@ export function writeHttpRequest(model: RequestModel): string {
     for (const line of comment.split(/\r?\n/)) lines.push(`# ${line}`.trimEnd());
   }
   for (const d of model.directives ?? []) {
+    // The name is written above; a `name` directive carried from the source file is the same line.
+    if (d.name === "name" && model.name !== undefined) continue;
     lines.push(
       `# @${single(d.name, "a directive")}${d.value ? ` ${single(d.value, "a directive")}` : ""}`,
     );

@@ -246,6 +246,42 @@ Deno.test("export: curl, HTTPie, Python requests and fetch code send what dial r
   }
 });
 
+Deno.test("export: a file of several requests becomes one program that sends each of them (Python, fetch)", async () => {
+  await using server = rawServer();
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/api.http`,
+    [
+      "### one",
+      `GET ${server.origin}/one`,
+      "",
+      "### two",
+      `POST ${server.origin}/two`,
+      "Content-Type: text/plain",
+      "",
+      "second",
+      "",
+    ].join("\n"),
+  );
+  const runners: Record<string, [string, string, string[]]> = {
+    python: ["py", "python3", []],
+    fetch: ["mjs", Deno.execPath(), ["run", "--allow-net"]],
+  };
+  for (const [target, [extension, program, flags]] of Object.entries(runners)) {
+    const exported = await dial(["export", `${dir}/api.http`, "--to", target]);
+    assert.equal(exported.code, 0, exported.stderr);
+    const file = `${dir}/code.${extension}`;
+    await Deno.writeTextFile(file, exported.stdout);
+    const out = await new Deno.Command(program, { args: [...flags, file], stdout: "null" })
+      .output();
+    assert.equal(out.code, 0, `${target}: ${decoder.decode(out.stderr)}`);
+    assert.deepEqual(server.requests.splice(0).map((r) => r.line), [
+      "GET /one HTTP/1.1",
+      "POST /two HTTP/1.1",
+    ], target);
+  }
+});
+
 Deno.test("import: never replaces a file without --force; the loss report is on stderr and atop the file", async () => {
   const dir = await Deno.makeTempDir();
   const source = JSON.stringify({
