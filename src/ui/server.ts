@@ -126,9 +126,18 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
   };
   await loadConnection(context);
   const launch: { config?: GuardConfig } = {};
+  // Every handler that started is awaited on shutdown: a browser that closes its connection
+  // mid-request leaves the server done with it while the handler may still be writing a file.
+  const running = new Set<Promise<unknown>>();
   const handler = (request: Request) => {
     if (!launch.config) return new Response(null, { status: 503 });
-    return checkRequest(request, launch.config) ?? route(request, assets, context, keys);
+    const answer = Promise.resolve(
+      checkRequest(request, launch.config) ?? route(request, assets, context, keys),
+    );
+    const settled = answer.catch(() => {});
+    running.add(settled);
+    settled.finally(() => running.delete(settled));
+    return answer;
   };
   const listen = { hostname, port: options.port ?? 0 };
   let served: Served;
@@ -152,7 +161,9 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
   }
   const config = launch.config = { keys, port: served.port, hostname };
   // However it stops (shutdown(), or the caller's signal on Ctrl-C), the kept bodies go too.
-  const finished = served.finished.finally(() => bodies.close());
+  const finished = served.finished.then(async () => {
+    await Promise.all(running);
+  }).finally(() => bodies.close());
   const shutdown = async () => {
     controller.abort();
     await finished;
