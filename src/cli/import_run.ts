@@ -4,6 +4,7 @@
  * @module
  */
 import { ExitCode, UsageError } from "../errors/mod.ts";
+import { movedSecrets } from "../import/import_secrets.ts";
 import { readImport } from "../import/read_import.ts";
 import { type ImportFile, importFiles } from "../import/write_import.ts";
 import { shown } from "../output/terminal.ts";
@@ -51,6 +52,11 @@ export async function runImport(
     lines.push(
       "Secrets are in http-client.private.env.json (0600): keep it out of version control.",
     );
+  }
+  const moved = movedSecrets(result.moved);
+  if (moved.length) {
+    lines.push(`Moved to http-client.private.env.json (${result.moved.length}):`);
+    for (const line of moved) lines.push(`  ${line}`);
   }
   if (result.losses.length) {
     lines.push(`Not carried (${result.losses.length}):`);

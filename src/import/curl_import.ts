@@ -12,6 +12,7 @@ import {
   type ImportResult,
   secretVariable,
 } from "./import_model.ts";
+import { basicValue } from "./import_secrets.ts";
 
 /**
  * @param text the source text
@@ -43,25 +44,24 @@ function curlRequest(result: ImportResult, curl: CurlRequest): ImportedRequest {
   } catch { /* keep the text */ }
   const name = `${curl.method} ${path}`;
   const lost = (what: string) => result.losses.push({ where: name, what });
-  const headers = curl.headers.map((h) =>
-    /^(authorization|cookie)$/i.test(h.name)
-      ? { name: h.name, value: secretHeader(result, h.name, h.value) }
-      : h
-  );
+  const headers = [...curl.headers];
   const comments: string[] = [];
   if (curl.user !== undefined) {
     const colon = curl.user.indexOf(":");
     const user = colon < 0 ? curl.user : curl.user.slice(0, colon);
     const password = colon < 0 ? "" : curl.user.slice(colon + 1);
+    const from = (what: string) => ({ where: name, what: `${what} of -u` });
     headers.push({
       name: "Authorization",
-      value: `Basic ${user} ${secretVariable(result, "password", password)}`,
+      value: basicValue(result, "password", user, password, from),
     });
   }
   if (curl.bearer !== undefined) {
     headers.push({
       name: "Authorization",
-      value: `Bearer ${secretVariable(result, "token", curl.bearer)}`,
+      value: `Bearer ${
+        secretVariable(result, "token", curl.bearer, { where: name, what: "--oauth2-bearer" })
+      }`,
     });
   }
   let body: string | { file: string } | undefined;
@@ -128,13 +128,4 @@ function curlRequest(result: ImportResult, curl: CurlRequest): ImportedRequest {
     ...(comments.length ? { comments } : {}),
     ...(directives.length ? { directives } : {}),
   };
-}
-
-function secretHeader(result: ImportResult, name: string, value: string): string {
-  if (/^cookie$/i.test(name)) return secretVariable(result, "cookie", value);
-  const space = value.indexOf(" ");
-  if (space < 0) return secretVariable(result, "authorization", value);
-  const scheme = value.slice(0, space);
-  const variable = scheme.toLowerCase() === "bearer" ? "token" : "authorization";
-  return `${scheme} ${secretVariable(result, variable, value.slice(space + 1))}`;
 }

@@ -6,15 +6,7 @@
  * @see http://www.softwareishard.com/blog/har-12-spec/
  * @module
  */
-import {
-  emptyImport,
-  type ImportResult,
-  isObject,
-  type Json,
-  list,
-  secretVariable,
-  text,
-} from "./import_model.ts";
+import { emptyImport, type ImportResult, isObject, type Json, list, text } from "./import_model.ts";
 
 /** Headers a browser sends on its own, not part of what the page asked for. */
 const NOISE =
@@ -67,14 +59,7 @@ export function readHar(har: Json, options: HarOptions = {}): ImportResult {
           continue;
         }
       }
-      let value = text(h.value);
-      if (/^(authorization|proxy-authorization)$/i.test(hn)) {
-        const [scheme, ...rest] = value.split(" ");
-        if (rest.length) {
-          value = `${scheme} ${secretVariable(result, "authorization", rest.join(" "))}`;
-        }
-      } else if (/^cookie$/i.test(hn)) value = secretVariable(result, "cookie", value);
-      headers.push({ name: hn, value });
+      headers.push({ name: hn, value: text(h.value) });
     }
     const post = isObject(r.postData) ? r.postData : undefined;
     let body: string | undefined;

@@ -37,6 +37,16 @@ export interface ImportLoss {
   what: string;
 }
 
+/** A secret the import moved out of the shareable files into the private environment. */
+export interface ImportMove {
+  /** Where it was: the request, folder or environment. */
+  where: string;
+  /** What it was, e.g. `header "X-Auth-Key"` or `query parameter "access_token"`. */
+  what: string;
+  /** The variable that now holds it (in `http-client.private.env.json`). */
+  variable: string;
+}
+
 /** The whole import. */
 export interface ImportResult {
   /** The format read: `curl`, `postman`, `insomnia`, `openapi`, `har`. */
@@ -59,6 +69,8 @@ export interface ImportResult {
   auth?: Record<string, Record<string, string>>;
   /** What could not be carried. */
   losses: ImportLoss[];
+  /** Secrets moved to the private environment, each one named for the report. */
+  moved: ImportMove[];
 }
 
 /** @returns an empty result of a format */
@@ -71,6 +83,7 @@ export function emptyImport(format: string, name: string): ImportResult {
     environments: {},
     privateEnvironments: {},
     losses: [],
+    moved: [],
   };
 }
 
@@ -82,10 +95,16 @@ export function emptyImport(format: string, name: string): ImportResult {
  * @param result the import being built
  * @param name the variable name wanted (made unique)
  * @param value the secret
+ * @param from where it was and what it was, for the report (a non-empty value is listed)
  * @returns the text to put where the secret was
  */
-export function secretVariable(result: ImportResult, name: string, value: string): string {
-  if (/^\{\{[^{}]+\}\}$/.test(value.trim())) return value;
+export function secretVariable(
+  result: ImportResult,
+  name: string,
+  value: string,
+  from?: { where: string; what: string },
+): string {
+  if (!holdsLiteral(value)) return value;
   const base = name.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^_+|_+$/g, "") || "secret";
   const envs = Object.keys(result.environments);
   const targets = envs.length > 0 ? envs : ["imported"];
@@ -95,7 +114,17 @@ export function secretVariable(result: ImportResult, name: string, value: string
   }
   for (const env of targets) (result.privateEnvironments[env] ??= {})[unique] = value;
   if (envs.length === 0) result.environments["imported"] ??= {};
+  if (from && value !== "") result.moved.push({ ...from, variable: unique });
   return `{{${unique}}}`;
+}
+
+/**
+ * @param value a value as written in a source
+ * @returns whether it holds text of its own besides `{{references}}` and white space (an empty
+ *   value counts: it is a placeholder the user fills in)
+ */
+export function holdsLiteral(value: string): boolean {
+  return value.trim() === "" || value.replace(/\{\{[^{}]*\}\}/g, "").trim() !== "";
 }
 
 function isTaken(result: ImportResult, env: string, name: string, value: string): boolean {

@@ -17,6 +17,7 @@ import {
   secretVariable,
   text,
 } from "./import_model.ts";
+import { basicValue } from "./import_secrets.ts";
 
 /**
  * @param value parsed JSON or YAML
@@ -148,21 +149,33 @@ function walk(result: ImportResult, node: Node, folder: string[]): void {
   }
   const auth = isObject(node.authentication) ? node.authentication : {};
   if (auth.disabled !== true) {
+    const from = (what: string) => ({ where, what: `${what} of the ${text(auth.type)} auth` });
     if (auth.type === "basic") {
-      const password = secretVariable(
-        result,
-        `${slug(node.name)}_password`,
-        convert(text(auth.password)),
-      );
       headers.push({
         name: "Authorization",
-        value: `Basic ${convert(text(auth.username))} ${password}`,
+        value: basicValue(
+          result,
+          `${slug(node.name)}_password`,
+          convert(text(auth.username)),
+          convert(text(auth.password)),
+          from,
+        ),
       });
     } else if (auth.type === "bearer") {
-      const token = secretVariable(result, `${slug(node.name)}_token`, convert(text(auth.token)));
+      const token = secretVariable(
+        result,
+        `${slug(node.name)}_token`,
+        convert(text(auth.token)),
+        from("token"),
+      );
       headers.push({ name: "Authorization", value: `${text(auth.prefix) || "Bearer"} ${token}` });
     } else if (auth.type === "apikey") {
-      const value = secretVariable(result, text(auth.key) || "api_key", convert(text(auth.value)));
+      const value = secretVariable(
+        result,
+        text(auth.key) || "api_key",
+        convert(text(auth.value)),
+        from("key"),
+      );
       headers.push({ name: text(auth.key) || "X-API-Key", value });
     } else if (auth.type && auth.type !== "none") {
       result.losses.push({ where, what: `auth type "${text(auth.type)}"` });

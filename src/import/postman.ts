@@ -20,6 +20,7 @@ import {
   secretVariable,
   text,
 } from "./import_model.ts";
+import { basicValue } from "./import_secrets.ts";
 import { postmanOAuth2 } from "./postman_oauth2.ts";
 
 /**
@@ -175,15 +176,17 @@ function applyAuth(
   const p = authParams(auth, type);
   const slug = where.split(" / ").at(-1) ?? "request";
   if (type === "noauth" || type === "") return url;
+  const from = (what: string) => ({ where, what: `${what} of the ${type} auth` });
   if (type === "basic") {
-    const user = p.username ?? "";
-    const password = secretVariable(result, `${slug}_password`, p.password ?? "");
-    headers.push({ name: "Authorization", value: `Basic ${user} ${password}` });
+    headers.push({
+      name: "Authorization",
+      value: basicValue(result, `${slug}_password`, p.username ?? "", p.password ?? "", from),
+    });
   } else if (type === "bearer") {
-    const token = secretVariable(result, `${slug}_token`, p.token ?? "");
+    const token = secretVariable(result, `${slug}_token`, p.token ?? "", from("token"));
     headers.push({ name: "Authorization", value: `Bearer ${token}` });
   } else if (type === "apikey") {
-    const value = secretVariable(result, p.key || `${slug}_key`, p.value ?? "");
+    const value = secretVariable(result, p.key || `${slug}_key`, p.value ?? "", from("key"));
     if (p.in === "query") {
       return `${url}${url.includes("?") ? "&" : "?"}${p.key ?? "api_key"}=${value}`;
     }

@@ -79,7 +79,10 @@ export function postmanOAuth2(
   set("Token URL", p.accessTokenUrl);
   set("Client ID", p.clientId);
   if (p.clientSecret) {
-    config["Client Secret"] = secretVariable(result, `${id}_client_secret`, p.clientSecret);
+    config["Client Secret"] = secretVariable(result, `${id}_client_secret`, p.clientSecret, {
+      where,
+      what: "client secret of the oauth2 auth",
+    });
   }
   set("Scope", p.scope);
   if (grant === "Authorization Code") {
@@ -100,7 +103,12 @@ export function postmanOAuth2(
   }
   if (grant === "Password") {
     set("Username", p.username);
-    if (p.password) config["Password"] = secretVariable(result, `${id}_password`, p.password);
+    if (p.password) {
+      config["Password"] = secretVariable(result, `${id}_password`, p.password, {
+        where,
+        what: "password of the oauth2 auth",
+      });
+    }
   }
   if (p.client_authentication === "body") config["Client Credentials"] = "in body";
   const existing = result.auth?.[id];

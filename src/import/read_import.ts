@@ -1,7 +1,8 @@
 /**
  * `dial import`'s reader: sniffs each source's format (curl text, Postman collection or
  * environment, Insomnia v4/v5, OpenAPI/Swagger, HAR; JSON or YAML) and reads them into one
- * import. Environments given beside a collection join it.
+ * import. Environments given beside a collection join it. Last, every credential left in the
+ * shareable parts moves to the private environment (`import_secrets.ts`).
  * @module
  */
 import { parse as parseYaml } from "yaml";
@@ -10,6 +11,7 @@ import { isCurlText, readCurlCommands } from "./curl_import.ts";
 import { isHar, readHar } from "./har.ts";
 import { isInsomnia, readInsomnia } from "./insomnia.ts";
 import { emptyImport, type ImportResult } from "./import_model.ts";
+import { keepSecretsPrivate } from "./import_secrets.ts";
 import { isOpenApi, readOpenApi } from "./openapi.ts";
 import type { DocumentLoader } from "./openapi_refs.ts";
 import {
@@ -54,6 +56,15 @@ export interface ReadImportOptions {
 export async function readImport(
   sources: readonly ImportSource[],
   options: ReadImportOptions = {},
+): Promise<ImportResult> {
+  const result = await readSources(sources, options);
+  keepSecretsPrivate(result);
+  return result;
+}
+
+async function readSources(
+  sources: readonly ImportSource[],
+  options: ReadImportOptions,
 ): Promise<ImportResult> {
   const environments: Array<Record<string, unknown>> = [];
   const collections: Array<{ source: ImportSource; value: unknown }> = [];

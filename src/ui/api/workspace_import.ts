@@ -35,6 +35,8 @@ export interface ImportReport {
   losses: Array<{ where: string; what: string }>;
   /** Whether secrets went to the private environment file. */
   secrets: boolean;
+  /** Each secret moved there, one line per variable (`import_secrets.ts`). */
+  moved: string[];
 }
 
 const ENV_FILES = new Set([PUBLIC_ENV_FILE, PRIVATE_ENV_FILE]);
@@ -96,13 +98,14 @@ async function plan(
       requests += parseHttpFile(source.text, source.name).requests.length;
     }
     return {
-      report: { format: "http", requests, losses: [], secrets: false },
+      report: { format: "http", requests, losses: [], secrets: false, moved: [] },
       files: httpFiles.map((s) => ({ name: s.name, text: s.text, mode: 0o644 })),
     };
   }
   // The importer (and its YAML and OpenAPI packages) loads when something is dropped.
   const { readImport } = await import("../../import/read_import.ts");
   const { importFiles } = await import("../../import/write_import.ts");
+  const { movedSecrets } = await import("../../import/import_secrets.ts");
   const result = await readImport(sources);
   const files = importFiles(result);
   return {
@@ -111,6 +114,7 @@ async function plan(
       requests: result.requests.length,
       losses: result.losses.map((l) => ({ where: l.where, what: l.what })),
       secrets: files.some((f) => f.name === PRIVATE_ENV_FILE),
+      moved: movedSecrets(result.moved),
     },
     files: files.map((f) => ({ name: f.name, text: f.text, mode: f.mode })),
   };

@@ -17,6 +17,7 @@ interface Report {
   files: string[];
   losses: Array<{ where: string; what: string }>;
   secrets: boolean;
+  moved?: string[];
 }
 
 const report = signal<Report | undefined>(undefined);
@@ -119,6 +120,14 @@ function ImportReport(props: { report: Report }): JSX.Element {
       </p>
       {r.secrets && (
         <p>Secrets are in http-client.private.env.json (0600): keep it out of version control.</p>
+      )}
+      {(r.moved?.length ?? 0) > 0 && (
+        <>
+          <p>Moved to http-client.private.env.json ({r.moved!.length}):</p>
+          <ul aria-label="Moved secrets">
+            {r.moved!.map((line, i) => <li key={i}>{line}</li>)}
+          </ul>
+        </>
       )}
       {r.losses.length > 0 && (
         <>

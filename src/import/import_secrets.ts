@@ -1,0 +1,252 @@
+/**
+ * The last step of every import (CLI and UI alike): nothing that looks like a credential stays
+ * in the shareable files. Credential-named collection variables and environment values,
+ * credential-named headers and query parameters, URL user information, credential-named
+ * fields of form-encoded bodies and Basic user names sent without a password go to the
+ * private environment (`http-client.private.env.json`) and are referred to as `{{name}}`;
+ * each one is listed in the import's report. Names are judged by the one credential-name rule
+ * (`src/credential_name.ts`) plus vendor headers it would not catch.
+ * @module
+ */
+import { isCredentialName } from "../credential_name.ts";
+import { holdsLiteral, type ImportResult, secretVariable } from "./import_model.ts";
+
+/** Parts of a name that mark a credential wherever they appear (`X_Auth_Token`, `apiKey`). */
+const ANYWHERE = /token|secret|passw|apikey|api_key|credential|signature|jwt|private_key/i;
+
+/** Words that mark a credential only as a whole word (`api_key`, `sig`, not `keyword`). */
+const WORDS = new Set(["key", "auth", "sig", "pw", "pwd", "pass", "session", "sessionid", "sid"]);
+
+/** A last word that names something about a credential, not the credential (`token_url`). */
+const ABOUT = new Set([
+  "url",
+  "uri",
+  "endpoint",
+  "host",
+  "path",
+  "type",
+  "name",
+  "expiry",
+  "expires",
+  "ttl",
+  "prefix",
+  "location",
+  "method",
+  "mode",
+  "version",
+  "scope",
+  "scopes",
+]);
+
+/**
+ * Moves every credential left in the shareable parts of an import to its private environment.
+ *
+ * @param result the import, changed in place
+ */
+export function keepSecretsPrivate(result: ImportResult): void {
+  for (const [name, value] of Object.entries(result.variables)) {
+    if (!secretName(name) || !holdsLiteral(value)) continue;
+    delete result.variables[name];
+    moveVariable(result, name, value, "collection variables", `variable "${name}"`);
+  }
+  for (const [env, vars] of Object.entries(result.environments)) {
+    for (const [name, value] of Object.entries(vars)) {
+      if (!secretName(name) || !holdsLiteral(value)) continue;
+      delete vars[name];
+      const own = result.privateEnvironments[env] ??= {};
+      own[name] ??= value;
+      if (value !== "") {
+        result.moved.push({
+          where: `environment "${env}"`,
+          what: `variable "${name}"`,
+          variable: name,
+        });
+      }
+    }
+  }
+  for (const request of result.requests) {
+    const where = [...request.folder, request.name].join(" / ");
+    request.url = privateUrl(result, where, request.url);
+    for (const header of request.headers) {
+      header.value = privateHeader(result, where, header.name, header.value);
+    }
+    const type = request.headers.find((h) => /^content-type$/i.test(h.name))?.value ?? "";
+    if (typeof request.body === "string" && /x-www-form-urlencoded/i.test(type)) {
+      request.body = privateForm(result, where, request.body);
+    }
+  }
+}
+
+/**
+ * Whether a name marks a credential. Headers follow the redaction rule (`*token*`, `*key*`,
+ * `*auth*` … anywhere: `X-Auth-Key`, `X-Authy-API-Key`); variables, query parameters and form
+ * fields need a credential word (`api_key`, `access_token`, `client_secret`, not `keyword` or
+ * `author`); either way a name about a credential (`token_url`, `auth_type`) is not one.
+ */
+function secretName(name: string, header = false): boolean {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  if (words.length > 1 && ABOUT.has(words.at(-1)!)) return false;
+  if (header) return isCredentialName(name);
+  return ANYWHERE.test(name) || words.some((w) => WORDS.has(w));
+}
+
+/**
+ * A collection variable keeps its name (requests refer to it): it goes to the private block of
+ * every environment that does not set it itself (an environment wins over the collection, as in
+ * Postman), or of `imported` when there is none.
+ */
+function moveVariable(
+  result: ImportResult,
+  name: string,
+  value: string,
+  where: string,
+  what: string,
+): void {
+  const envs = Object.keys(result.environments);
+  const targets = envs.length > 0 ? envs : ["imported"];
+  for (const env of targets) {
+    if (result.environments[env]?.[name] !== undefined) continue;
+    (result.privateEnvironments[env] ??= {})[name] ??= value;
+  }
+  if (envs.length === 0) result.environments["imported"] ??= {};
+  if (value !== "") result.moved.push({ where, what, variable: name });
+}
+
+/** A variable name made from a header or parameter name. */
+function variableName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9_]+/g, "_").replace(/^_+|_+$/g, "") || "secret";
+}
+
+function privateHeader(result: ImportResult, where: string, name: string, value: string): string {
+  if (!secretName(name, true) || value.trim() === "" || !holdsLiteral(value)) return value;
+  const what = `header "${name}"`;
+  if (!/^(proxy-)?authorization$/i.test(name)) {
+    return secretVariable(result, variableName(name), value, { where, what });
+  }
+  const match = /^(\s*)([A-Za-z][\w-]*)(\s+)(.*?)(\s*)$/s.exec(value);
+  if (!match) return secretVariable(result, "authorization", value, { where, what });
+  const [, lead, scheme, gap, rest, tail] = match as unknown as string[];
+  const keep = (secret: string) => `${lead}${scheme}${gap}${secret}${tail}`;
+  if (rest === "" || !holdsLiteral(rest!)) return value;
+  if (/^basic$/i.test(scheme!)) {
+    // JetBrains' `Basic user password`, `Basic user:password`, or already encoded.
+    const pair = /^(\S+?)(\s+|:)(.*)$/s.exec(rest!);
+    if (pair) {
+      const [, user, sep, password] = pair as unknown as string[];
+      if (password!.trim() === "") {
+        // A user name without a password is the credential (Stripe's secret key).
+        const v = secretVariable(result, "basic_user", user!, {
+          where,
+          what: `${what} (Basic user name)`,
+        });
+        return keep(`${v}:`);
+      }
+      if (!holdsLiteral(password!)) return value;
+      const v = secretVariable(result, "password", password!, {
+        where,
+        what: `${what} (Basic password)`,
+      });
+      return keep(`${user}${sep}${v}`);
+    }
+  }
+  const variable = /^bearer$/i.test(scheme!) ? "token" : "authorization";
+  return keep(secretVariable(result, variable, rest!, { where, what }));
+}
+
+/** Credential-named query values and user information, the rest of the URL byte for byte. */
+function privateUrl(result: ImportResult, where: string, url: string): string {
+  let out = url;
+  const auth = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@]*)@/i.exec(out);
+  if (auth && holdsLiteral(auth[2]!)) {
+    const [user, ...rest] = auth[2]!.split(":");
+    const password = rest.join(":");
+    const what = "user information of the URL";
+    const info = password !== "" && holdsLiteral(password)
+      ? `${user}:${secretVariable(result, "url_password", password, { where, what })}`
+      : password === "" && user !== "" && holdsLiteral(user!)
+      ? secretVariable(result, "url_user", user!, { where, what })
+      : auth[2]!;
+    out = `${auth[1]}${info}@${out.slice(auth[0].length)}`;
+  }
+  const q = out.indexOf("?");
+  if (q < 0) return out;
+  const hash = out.indexOf("#", q);
+  const end = hash < 0 ? out.length : hash;
+  const query = out.slice(q + 1, end).split("&").map((pair) => {
+    const eq = pair.indexOf("=");
+    if (eq < 0) return pair;
+    const name = pair.slice(0, eq);
+    const value = pair.slice(eq + 1);
+    if (!secretName(decoded(name)) || value === "" || !holdsLiteral(value)) return pair;
+    const what = `query parameter "${decoded(name)}"`;
+    return `${name}=${secretVariable(result, variableName(decoded(name)), value, { where, what })}`;
+  });
+  return `${out.slice(0, q + 1)}${query.join("&")}${out.slice(end)}`;
+}
+
+function privateForm(result: ImportResult, where: string, body: string): string {
+  return body.split("&").map((pair) => {
+    const eq = pair.indexOf("=");
+    if (eq < 0) return pair;
+    const name = decoded(pair.slice(0, eq).replaceAll("+", " "));
+    const value = pair.slice(eq + 1);
+    if (!secretName(name) || value === "" || !holdsLiteral(value)) return pair;
+    // The private value is sent as written: it keeps its form encoding.
+    const what = `form field "${name}"`;
+    return `${pair.slice(0, eq)}=${
+      secretVariable(result, variableName(name), value, { where, what })
+    }`;
+  }).join("&");
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A Basic `Authorization` value as the importers write it (JetBrains' `Basic user password`):
+ * the password in the private environment; with no password, `Basic user:` (sent as
+ * `user:`, as Postman and curl send it), whose user name the last step then moves.
+ *
+ * @param result the import
+ * @param name the password variable's name
+ * @param user the user name
+ * @param password the password
+ * @param from where it was, for the report
+ * @returns the header's value
+ */
+export function basicValue(
+  result: ImportResult,
+  name: string,
+  user: string,
+  password: string,
+  from: (what: string) => { where: string; what: string },
+): string {
+  if (password === "" && user !== "") return `Basic ${user}:`;
+  return `Basic ${user} ${secretVariable(result, name, password, from("password"))}`;
+}
+
+/**
+ * The report's lines on moved secrets (CLI and UI): one per variable and kind, with the places
+ * it came from (the first three named).
+ *
+ * @param moved the import's moves
+ * @returns one line each, e.g. `{{x_auth_key}} <- header "X-Auth-Key" (Zones / List; …)`
+ */
+export function movedSecrets(moved: ImportResult["moved"]): string[] {
+  const groups = new Map<string, string[]>();
+  for (const m of moved) {
+    const key = `{{${m.variable}}} <- ${m.what}`;
+    groups.set(key, [...(groups.get(key) ?? []), m.where]);
+  }
+  return [...groups].map(([key, wheres]) => {
+    const named = wheres.slice(0, 3).join("; ");
+    const more = wheres.length > 3 ? ` and ${wheres.length - 3} more` : "";
+    return `${key} (${named}${more})`;
+  });
+}

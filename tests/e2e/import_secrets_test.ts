@@ -1,0 +1,256 @@
+/**
+ * Imports never write secrets into shareable files: credential-named collection variables and
+ * environment values, headers (`X-Authy-API-Key`, `X-Auth-Key` …), query parameters
+ * (`access_token`, `api_key`), form fields, URL user information and a Basic user name with an
+ * empty password (Stripe's key) go to `http-client.private.env.json`, each listed in the
+ * report; the imported files still send what Newman and curl send to one recording server.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { dial } from "../_helpers.ts";
+import { headerValues, type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
+
+const decoder = new TextDecoder();
+
+const SECRETS = [
+  "EFpaypalSecret1",
+  "authyKey123",
+  "cfKey456",
+  "sk_test_stripe789",
+  "qsToken321",
+  "formSecret654",
+  "envTok987",
+  "bearerRaw111",
+];
+
+async function newman(collection: string, environment: string): Promise<void> {
+  // --no-config and --no-lock: newman is a peer the test runs, not a dependency of dial's.
+  const args = [
+    "run",
+    "-A",
+    "--no-config",
+    "--no-lock",
+    "--unsafe-proto",
+    "--quiet",
+    "npm:newman@6.2.2",
+    "run",
+    collection,
+    "-e",
+    environment,
+    "--reporters",
+    "cli",
+  ];
+  const out = await new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "piped" })
+    .output();
+  assert.equal(out.code, 0, decoder.decode(out.stdout) + decoder.decode(out.stderr));
+}
+
+function seen(r: RawRequest) {
+  return {
+    line: `${r.line.split(" ")[0]} ${requestPath(r)}`,
+    authorization: headerValues(r, "authorization").join(),
+    authy: headerValues(r, "x-authy-api-key").join(),
+    cf: headerValues(r, "x-auth-key").join(),
+    body: decoder.decode(r.body),
+  };
+}
+
+function collection(origin: string) {
+  return {
+    info: {
+      name: "Vendors",
+      schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
+    },
+    variable: [
+      { key: "base", value: origin },
+      { key: "client_secret", value: "EFpaypalSecret1" },
+      { key: "token_url", value: `${origin}/token` },
+    ],
+    item: [
+      {
+        name: "Twilio",
+        item: [{
+          name: "Verify",
+          request: {
+            method: "GET",
+            header: [{ key: "X-Authy-API-Key", value: "authyKey123" }],
+            url: "{{base}}/verify?access_token=qsToken321&page=2",
+          },
+        }],
+      },
+      {
+        name: "Cloudflare zones",
+        request: {
+          method: "GET",
+          header: [{ key: "X-Auth-Key", value: "cfKey456" }],
+          url: "{{base}}/zones",
+        },
+      },
+      {
+        name: "Stripe charge",
+        request: {
+          method: "POST",
+          auth: {
+            type: "basic",
+            basic: [{ key: "username", value: "sk_test_stripe789" }, {
+              key: "password",
+              value: "",
+            }],
+          },
+          body: {
+            mode: "urlencoded",
+            urlencoded: [{ key: "amount", value: "100" }, {
+              key: "client_secret",
+              value: "formSecret654",
+            }],
+          },
+          url: "{{base}}/v1/charges",
+        },
+      },
+      {
+        name: "PayPal token",
+        request: {
+          method: "POST",
+          header: [{ key: "Authorization", value: "Bearer bearerRaw111" }],
+          body: { mode: "raw", raw: "secret={{client_secret}}&env={{envToken}}" },
+          url: "{{base}}/v1/oauth2/token",
+        },
+      },
+    ],
+  };
+}
+
+const ENV = {
+  name: "dev",
+  _postman_variable_scope: "environment",
+  values: [{ key: "envToken", value: "envTok987", type: "default", enabled: true }],
+};
+
+Deno.test("import: secrets of a Postman collection and environment go to the private env file, listed, and the requests match Newman's", async () => {
+  await using server = rawServer();
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(collection(server.origin)));
+  await Deno.writeTextFile(`${dir}/e.json`, JSON.stringify(ENV));
+  await newman(`${dir}/c.json`, `${dir}/e.json`);
+  const byNewman = server.requests.splice(0).map(seen);
+  assert.equal(byNewman.length, 4);
+
+  const imported = await dial(["import", "c.json", "e.json", "--out", "api"], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  const shared = [...Deno.readDirSync(`${dir}/api`)].map((e) => e.name)
+    .filter((n) => n !== "http-client.private.env.json");
+  assert.ok(shared.length >= 3, shared.join());
+  for (const name of shared) {
+    const text = await Deno.readTextFile(`${dir}/api/${name}`);
+    for (const secret of SECRETS) assert.ok(!text.includes(secret), `${secret} in ${name}`);
+  }
+  const priv = await Deno.readTextFile(`${dir}/api/http-client.private.env.json`);
+  for (const secret of SECRETS) assert.ok(priv.includes(secret), `${secret} not private`);
+  // The report names each one moved.
+  for (
+    const what of [
+      'variable "client_secret"',
+      'variable "envToken"',
+      'header "X-Authy-API-Key"',
+      'header "X-Auth-Key"',
+      'query parameter "access_token"',
+      'form field "client_secret"',
+      "Basic user name",
+      'header "Authorization"',
+    ]
+  ) assert.ok(imported.stderr.includes(what), `${what} not reported:\n${imported.stderr}`);
+  // Not a credential: stays in the shared file.
+  assert.match(await Deno.readTextFile(`${dir}/api/vendors.http`), /@token_url = /);
+
+  const files = ["twilio.http", "vendors.http"];
+  for (const file of files) {
+    const ran = await dial(["run", `api/${file}`, "--env", "dev"], { cwd: dir });
+    assert.equal(ran.code, 0, ran.stderr);
+  }
+  const byDial = server.requests.splice(0).map(seen);
+  const order = (a: { line: string }, b: { line: string }) => a.line.localeCompare(b.line);
+  assert.deepEqual(byDial.sort(order), byNewman.sort(order));
+});
+
+Deno.test("import: a curl command's key, Basic user and token query go to the private env file and the import sends curl's request", async () => {
+  await using server = rawServer();
+  const dir = await Deno.makeTempDir();
+  const command =
+    `curl -sS -o /dev/null -u sk_live_abc123: -H 'X-Api-Key: hdrKey42' '${server.origin}/v1/items?api_key=qKey77&q=1'`;
+  const out = await new Deno.Command("bash", { args: ["-c", command] }).output();
+  assert.equal(out.code, 0, decoder.decode(out.stderr));
+  await Deno.writeTextFile(`${dir}/cmd.sh`, command);
+  const imported = await dial(["import", "cmd.sh", "--out", "."], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  const http = [...Deno.readDirSync(dir)].map((e) => e.name).find((n) => n.endsWith(".http"))!;
+  const text = await Deno.readTextFile(`${dir}/${http}`);
+  for (const secret of ["sk_live_abc123", "hdrKey42", "qKey77"]) {
+    assert.ok(!text.includes(secret), text);
+    assert.ok(imported.stderr.includes("Moved to http-client.private.env.json"), imported.stderr);
+  }
+  const ran = await dial(["run", http, "--env", "imported"], { cwd: dir });
+  assert.equal(ran.code, 0, ran.stderr);
+  const [fromCurl, fromDial] = server.requests.map((r) => ({
+    line: r.line,
+    authorization: headerValues(r, "authorization"),
+    key: headerValues(r, "x-api-key"),
+  }));
+  assert.deepEqual(fromDial, fromCurl);
+});
+
+Deno.test("import: a HAR's API key header and access_token query, and an Insomnia environment's token, go to the private env file", async () => {
+  const dir = await Deno.makeTempDir();
+  const har = {
+    log: {
+      version: "1.2",
+      creator: { name: "Chromium", version: "1" },
+      entries: [{
+        request: {
+          method: "GET",
+          url: "http://127.0.0.1:9/api/me?access_token=harTok1&x=1",
+          headers: [{ name: "X-Api-Key", value: "harKey2" }, { name: "Accept", value: "*/*" }],
+        },
+      }],
+    },
+  };
+  await Deno.writeTextFile(`${dir}/page.har`, JSON.stringify(har));
+  const fromHar = await dial(["import", "page.har", "--out", "har", "--dry-run"], { cwd: dir });
+  assert.equal(fromHar.code, 0, fromHar.stderr);
+  const sharedHar = fromHar.stdout.split("==> http-client.private.env.json <==")[0]!;
+  assert.ok(!/harTok1|harKey2/.test(sharedHar), sharedHar);
+  assert.match(fromHar.stdout, /"access_token": "harTok1"/);
+  assert.match(fromHar.stdout, /"x_api_key": "harKey2"/);
+  assert.match(fromHar.stdout, /\?access_token=\{\{access_token\}\}&x=1/);
+
+  const insomnia = {
+    _type: "export",
+    __export_format: 4,
+    resources: [
+      { _id: "wrk", _type: "workspace", name: "Shop" },
+      { _id: "env", _type: "environment", parentId: "wrk", data: { host: "http://127.0.0.1:9" } },
+      {
+        _id: "env2",
+        _type: "environment",
+        parentId: "env",
+        name: "Prod",
+        data: { api_token: "insTok3" },
+      },
+      {
+        _id: "req",
+        _type: "request",
+        parentId: "wrk",
+        name: "Me",
+        method: "GET",
+        url: "{{ _.host }}/me",
+        headers: [{ name: "Authorization", value: "Token {{ _.api_token }}" }],
+      },
+    ],
+  };
+  await Deno.writeTextFile(`${dir}/ins.json`, JSON.stringify(insomnia));
+  const fromIns = await dial(["import", "ins.json", "--dry-run"], { cwd: dir });
+  assert.equal(fromIns.code, 0, fromIns.stderr);
+  const sharedIns = fromIns.stdout.split("==> http-client.private.env.json <==")[0]!;
+  assert.ok(!sharedIns.includes("insTok3"), sharedIns);
+  assert.match(fromIns.stdout, /"api_token": "insTok3"/);
+  assert.match(fromIns.stderr, /variable "api_token"/);
+});
