@@ -14,10 +14,18 @@ function collection(origin: string) {
     },
     auth: { type: "bearer", bearer: [{ key: "token", value: "{{apiToken}}", type: "string" }] },
     event: [{ listen: "prerequest", script: { exec: ["pm.variables.set('a', 1);"] } }],
-    variable: [{ key: "base", value: origin }],
+    // A token-named collection variable: moved to the private environment file like any secret.
+    variable: [{ key: "base", value: origin }, { key: "apiKey", value: "k3y-literal" }],
     item: [{
       name: "Users",
-      item: [{ name: "List", request: { method: "GET", url: "{{base}}/users?page=2" } }],
+      item: [{
+        name: "List",
+        request: {
+          method: "GET",
+          header: [{ key: "X-Api-Key", value: "{{apiKey}}" }],
+          url: "{{base}}/users?page=2",
+        },
+      }],
     }],
   };
 }
@@ -76,6 +84,10 @@ Deno.test("browser: files dropped on the sidebar or chosen with Import are impor
         .waitFor();
       await report.getByText("Secrets are in http-client.private.env.json").waitFor();
       await report.getByRole("list", { name: "Not carried" }).getByText("pre-request").waitFor();
+      await report.getByRole("list", { name: "Moved secrets" }).getByText(
+        '{{apiKey}} <- variable "apiKey"',
+      )
+        .waitFor();
       const sidebar = page.getByRole("navigation", { name: "Workspace" });
       await sidebar.getByRole("button", { name: "users.http", exact: true }).click();
       await sidebar.getByRole("button", { name: /^GET/ }).click();
@@ -83,12 +95,16 @@ Deno.test("browser: files dropped on the sidebar or chosen with Import are impor
       await page.getByRole("button", { name: "Send", exact: true }).click();
       await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
       assert.equal(target.requests.at(-1)?.headers.get("authorization"), "Bearer t0ken");
+      assert.equal(target.requests.at(-1)?.headers.get("x-api-key"), "k3y-literal");
       const http = await Deno.readTextFile(`${workspace}/users.http`);
-      assert.ok(!http.includes("t0ken"), "no secret in the .http file");
+      assert.ok(
+        !http.includes("t0ken") && !http.includes("k3y-literal"),
+        "no secret in the .http file",
+      );
       const secrets = JSON.parse(
         await Deno.readTextFile(`${workspace}/http-client.private.env.json`),
       );
-      assert.deepEqual(secrets.dev, { other: "kept", apiToken: "t0ken" });
+      assert.deepEqual(secrets.dev, { other: "kept", apiToken: "t0ken", apiKey: "k3y-literal" });
       const mode = (await Deno.stat(`${workspace}/http-client.private.env.json`)).mode! & 0o777;
       assert.equal(mode, 0o600);
     },
