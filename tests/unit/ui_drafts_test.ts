@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import {
+  blankLiterals,
+  isLiteralSecret,
   isSecretName,
   jsonWithoutSecrets,
   urlWithoutSecrets,
+  visitJson,
+  visitUrl,
   withoutSecrets,
 } from "../../src/ui/web/storage.ts";
 
@@ -25,10 +29,15 @@ Deno.test("ui drafts: a URL keeps its text but loses credential values and its p
 Deno.test("ui drafts: JSON members with credential names are blanked at any depth", () => {
   assert.equal(
     jsonWithoutSecrets('{"user":"ann","auth":{"password":"pw","tokens":["a"]}}'),
-    JSON.stringify({ user: "ann", auth: { password: "", tokens: ["a"] } }, null, 2),
+    '{"user":"ann","auth":{"password":"","tokens":["a"]}}',
   );
   const typed = '{ "user": "ann" }';
   assert.equal(jsonWithoutSecrets(typed), typed);
+  // Nothing else is touched: a secret's blanking keeps the text's own layout.
+  assert.equal(
+    jsonWithoutSecrets('{\n    "user" : "ann",\n    "pwd": 1234\n}'),
+    '{\n    "user" : "ann",\n    "pwd": ""\n}',
+  );
   assert.equal(jsonWithoutSecrets('{"password": '), '{"password": ');
   // Half-typed: the secret so far is not kept.
   assert.equal(
@@ -52,4 +61,61 @@ Deno.test("ui drafts: table rows keep names and blank credential values", () => 
       { name: "page", value: "2", enabled: false },
     ],
   );
+});
+
+Deno.test("ui drafts: a reference is not a credential value and is kept verbatim", () => {
+  for (
+    const value of [
+      "{{token}}",
+      "Bearer {{token}}",
+      'bearer   {{$auth.token("main")}}',
+      "Basic {{user}}:{{password}}",
+      "{{login.response.body.$.token}}",
+      "sid={{sid}}; csrf={{csrf}}",
+      "",
+      "Bearer ",
+      '"{{password}}"',
+      '""',
+    ]
+  ) assert.ok(!isLiteralSecret(value), value);
+  for (
+    const value of [
+      "abc123",
+      "Bearer abc123",
+      "Bearer {{token}}x",
+      "{{user}}:hunter2",
+      "hunter2 {{x}}",
+      "sid=abc",
+      '"pw"',
+      "1234",
+    ]
+  ) assert.ok(isLiteralSecret(value), value);
+  assert.deepEqual(
+    withoutSecrets([
+      { name: "Authorization", value: "Bearer {{token}}", enabled: true },
+      { name: "X-Api-Key", value: "k-123", enabled: true },
+    ]),
+    [
+      { name: "Authorization", value: "Bearer {{token}}", enabled: true },
+      { name: "X-Api-Key", value: "", enabled: true },
+    ],
+  );
+  const body = '{\n  "user": "{{user}}",\n  "password": "{{password}}",\n  "otp": {{otp}}\n}';
+  assert.equal(jsonWithoutSecrets(body), body);
+  assert.equal(
+    urlWithoutSecrets("https://{{user}}:{{pass}}@api.test/x?api_key={{key}}&token=t1"),
+    "https://{{user}}:{{pass}}@api.test/x?api_key={{key}}&token=",
+  );
+});
+
+Deno.test("ui drafts: slots name each credential value, so a file can fill what was withheld", () => {
+  const withheld: string[] = [];
+  const stored = jsonWithoutSecrets('{"a": {"token": "x"}, "token": "{{t}}", "Token": 5}');
+  assert.equal(stored, '{"a": {"token": ""}, "token": "{{t}}", "Token": ""}');
+  const url = visitUrl("https://a:pw@h/?key=1&key={{k}}", blankLiterals(withheld));
+  assert.equal(url, "https://a@h/?key=&key={{k}}");
+  assert.deepEqual(withheld, ["url@password", "url?key#0"]);
+  const slots: string[] = [];
+  visitJson('{"token": "x", "n": {"token": 1}}', (slot, value) => (slots.push(slot), value));
+  assert.deepEqual(slots, ["body:token#0", "body:token#1"]);
 });

@@ -6,17 +6,12 @@
  * (without responses, credential-named values blanked) is remembered with the drafts.
  * @module
  */
-import { computed, signal } from "@preact/signals";
+import { batch, computed, signal } from "@preact/signals";
 import type { JSX } from "preact";
 import type { HttpRequest } from "../../../files/http_file_types.ts";
 import { currentDraft, currentView, type HttpView, showView } from "../http/http_tab.tsx";
-import {
-  isString,
-  jsonWithoutSecrets,
-  persisted,
-  urlWithoutSecrets,
-  withoutSecrets,
-} from "../storage.ts";
+import { isString, persisted } from "../storage.ts";
+import { refillDraft, slotLabel, withheldDraft } from "./draft_secrets.ts";
 import {
   findRequest,
   onFileRead,
@@ -42,6 +37,12 @@ export interface RequestTab {
   saved?: HttpDraft;
   /** Its view while another tab is shown. */
   view?: HttpView;
+  /** Stored only: the slots of `saved` whose literal credential values were withheld. */
+  savedWithheld?: string[];
+  /** Stored only: the slots of `view` whose literal credential values were withheld. */
+  viewWithheld?: string[];
+  /** What restoring it said (a withheld value its file could not give back). */
+  note?: string;
 }
 
 const EMPTY: HttpDraft = {
@@ -58,27 +59,43 @@ function isTabs(value: unknown): value is RequestTab[] {
     value.every((t) => isRecord(t) && isString(t.id) && isString(t.title));
 }
 
-/** Stored without responses and with credential-named values blanked. */
+/**
+ * The tabs loaded from storage and not restored yet ({@link restoreTabs}): they are still in
+ * their stored form (all of them while the list is being loaded).
+ */
+const pending = { loading: true, ids: new Set<string>() };
+/** Whether the loaded tabs have been restored: until then the shown fields are the stored. */
+const restored = signal(false);
+/** The id of the shown tab, once known (read by {@link forStorage}, so it follows it). */
+let shownId: () => string | undefined = () => undefined;
+
+/**
+ * Stored without responses. A tab is its text: `{{…}}` references are kept verbatim; literal
+ * credential values are withheld (and named, so that a restored tab takes them back from its
+ * file). A tab from a file without unsaved edits is stored as its place only: restored, it is
+ * its file. The shown tab is stored with its fields as they are now.
+ */
 function forStorage(tabs: RequestTab[]): RequestTab[] {
-  return tabs.map(({ view, ...tab }) => ({
-    ...tab,
-    ...(view
-      ? {
-        view: {
-          draft: {
-            ...view.draft,
-            url: urlWithoutSecrets(view.draft.url),
-            headers: withoutSecrets(view.draft.headers),
-            body: jsonWithoutSecrets(view.draft.body),
-            // Rows without attached files (their bytes stay in memory).
-            form: withoutSecrets(
-              view.draft.form.map(({ name, value, enabled }) => ({ name, value, enabled })),
-            ),
-          },
-        },
-      }
-      : {}),
-  }));
+  const shown = restored.value ? shownId() : undefined;
+  const current = shown === undefined ? undefined : currentDraft.value;
+  return tabs.map((tab) => {
+    if (pending.loading || pending.ids.has(tab.id)) return tab;
+    const { view, saved, note: _, savedWithheld: _s, viewWithheld: _v, ...place } = tab;
+    const draft = tab.id === shown ? current : view?.draft;
+    if (place.source && (draft === undefined || sameDraft(saved, draft))) return place;
+    const stored: RequestTab = place;
+    if (saved) {
+      const base = withheldDraft(saved);
+      stored.saved = base.draft;
+      if (base.withheld.length > 0) stored.savedWithheld = base.withheld;
+    }
+    if (draft) {
+      const edit = withheldDraft(draft);
+      stored.view = { draft: edit.draft };
+      if (edit.withheld.length > 0) stored.viewWithheld = edit.withheld;
+    }
+    return stored;
+  });
 }
 
 /** The open request tabs, in order. */
@@ -88,8 +105,11 @@ export const requestTabs = persisted<RequestTab[]>(
   isTabs,
   forStorage,
 );
+for (const tab of requestTabs.peek()) pending.ids.add(tab.id);
+pending.loading = false;
 /** The id of the tab the HTTP tab shows. */
 export const activeTab = persisted("tabs.active", requestTabs.peek()[0]!.id, isString);
+shownId = () => activeTab.value;
 /** What the last save or reload said. */
 export const tabNote = signal<string | undefined>(undefined);
 
@@ -112,7 +132,60 @@ export function switchTab(id: string): void {
   requestTabs.value = requestTabs.peek().map((t) => t.id === activeTab.peek() ? { ...t, view } : t);
   activeTab.value = id;
   showView(target.view ?? { draft: target.saved ?? EMPTY });
-  tabNote.value = undefined;
+  tabNote.value = target.note;
+}
+
+/**
+ * Restores the tabs loaded from storage: a tab from a file without unsaved edits is read from
+ * its file (verbatim, as it is now); a tab with unsaved edits gets its withheld credential
+ * values back from its file, and says which ones its file has no value for. The shown tab is
+ * shown again with its restored fields.
+ *
+ * @returns when done
+ */
+export async function restoreTabs(): Promise<void> {
+  const files = new Map<string, Promise<OpenedFile | undefined>>();
+  const fileOf = (path: string) => {
+    if (!files.has(path)) files.set(path, readFile(path).catch(() => undefined));
+    return files.get(path)!;
+  };
+  const loaded = requestTabs.peek().filter((t) => pending.ids.has(t.id));
+  const again = new Map<string, RequestTab>();
+  for (const tab of loaded) {
+    const file = tab.source ? await fileOf(tab.source.path) : undefined;
+    const request = file && tab.source ? findRequest(file, tab.source) : undefined;
+    const fromFile = request ? draftOfRequest(request) : undefined;
+    const { savedWithheld = [], viewWithheld = [], ...rest } = tab;
+    if (tab.source && fromFile && !tab.view) {
+      again.set(tab.id, { ...rest, saved: fromFile, view: { draft: fromFile } });
+      continue;
+    }
+    const saved = tab.saved ? refillDraft(tab.saved, savedWithheld, fromFile).draft : fromFile;
+    const view = tab.view ? refillDraft(tab.view.draft, viewWithheld, fromFile) : undefined;
+    const missing = view?.missing ?? [];
+    again.set(tab.id, {
+      ...rest,
+      ...(saved ? { saved } : {}),
+      ...(view ? { view: { draft: view.draft } } : {}),
+      ...(missing.length > 0
+        ? {
+          note: `Not kept across the reload (browser storage never holds a credential value): ${
+            missing.map(slotLabel).join(", ")
+          }; type ${missing.length === 1 ? "it" : "them"} again`,
+        }
+        : {}),
+    });
+  }
+  pending.ids.clear();
+  batch(() => {
+    requestTabs.value = requestTabs.peek().map((t) => again.get(t.id) ?? t);
+    const shown = again.get(activeTab.peek());
+    if (shown?.view) {
+      showView(shown.view);
+      tabNote.value = shown.note;
+    }
+    restored.value = true;
+  });
 }
 
 /**
@@ -219,8 +292,19 @@ export const unsaved = computed(() => {
   return tab?.source !== undefined && !sameDraft(tab.saved, currentDraft.value);
 });
 
+/**
+ * @param tab a tab
+ * @returns whether it has edits its file does not have (the shown one: as it is now)
+ */
+function isUnsaved(tab: RequestTab): boolean {
+  if (tab.id === activeTab.value) return unsaved.value;
+  return tab.source !== undefined && tab.view !== undefined &&
+    !sameDraft(tab.saved, tab.view.draft);
+}
+
 /** Ctrl/Cmd+S: writes the active tab's request back into its file, in place. */
 export async function saveActiveTab(): Promise<void> {
+  await restoring;
   const tab = active.peek();
   if (!tab?.source) {
     tabNote.value = "This tab is not from a file: use Save as";
@@ -252,7 +336,7 @@ export async function saveActiveTab(): Promise<void> {
 onFileRead((file) => {
   let changed = false;
   const tabs = requestTabs.peek().map((tab) => {
-    if (tab.source?.path !== file.path) return tab;
+    if (tab.source?.path !== file.path || pending.ids.has(tab.id)) return tab;
     const request = findRequest(file, tab.source);
     if (!request) return tab;
     const draft = draftOfRequest(request);
@@ -289,7 +373,7 @@ export function RequestTabs(): JSX.Element {
               onClick={() => switchTab(tab.id)}
             >
               {tab.title}
-              {selected && unsaved.value ? " •" : ""}
+              {isUnsaved(tab) ? " •" : ""}
             </button>
             <button
               type="button"
@@ -307,3 +391,6 @@ export function RequestTabs(): JSX.Element {
     </div>
   );
 }
+
+/** The loaded tabs' restoring: saving waits for it. */
+const restoring = restoreTabs();
