@@ -84,7 +84,7 @@ async function fetchOnce(url: URL, init: RequestInit, options: TransportOptions)
   const request = await wireRequest(url, init, plan);
   let conn: Connection | undefined;
   try {
-    conn = await openConnection(plan, init.signal ?? undefined);
+    conn = await openConnection(plan, init.signal ?? undefined, options.onRoute);
     if (plan.tls) options.onConnected?.(plan, conn.protocol);
     return toResponse(await exchange(conn, request), url);
   } catch (error) {

@@ -32,13 +32,31 @@ type Errors = typeof import("./transport_error.ts");
  *
  * @param plan the plan
  * @param signal aborts connecting (Ctrl-C, `--timeout`)
+ * @param onReplan told the plan that replaces it (a self-signed certificate: node:tls)
  * @returns the connection, TLS done
  * @throws {DialError} for a connect timeout, a refused tunnel or a failed certificate check
  */
 export async function openConnection(
   plan: TransportPlan,
   signal?: AbortSignal,
+  onReplan?: (plan: TransportPlan) => void,
 ): Promise<Connection> {
+  try {
+    return await connectOnce(plan, signal);
+  } catch (error) {
+    // Deno's verifier refuses a self-signed certificate given as its own CA: when a trusted
+    // file holds it for this host, node:tls connects again (see node_tls.ts).
+    const selfSigned = error instanceof TlsError && error.details.tlsCheck === "self_signed";
+    if (signal?.aborted || !selfSigned || plan.tls?.connector !== "deno") throw error;
+    const { selfSignedPlan } = await import("./plan.ts");
+    const again = selfSignedPlan(plan);
+    if (!again) throw error;
+    onReplan?.(again);
+    return await connectOnce(again, signal);
+  }
+}
+
+async function connectOnce(plan: TransportPlan, signal?: AbortSignal): Promise<Connection> {
   const controller = new AbortController();
   const errors: Errors | undefined = plan.connectTimeoutMs !== undefined || plan.proxy || plan.tls
     ? await import("./transport_error.ts")

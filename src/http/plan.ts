@@ -173,8 +173,10 @@ function overrideFor(
  *   proxy in absolute form; `https:`, `ws:` and `wss:` go through a CONNECT tunnel.
  * - `--unix-socket`, else the first matching `--connect-to`, else `--resolve`, changes where
  *   the socket goes; the Host header, SNI and the certificate check keep the URL's host.
- * - TLS goes through Deno's own TLS unless Deno's cannot do what is asked: `-k`, a self-signed
- *   certificate trusted as itself, a client certificate, or TLS over a Unix socket.
+ * - TLS goes through Deno's own TLS unless Deno's cannot do what is asked: `-k`, a client
+ *   certificate, or TLS over a Unix socket; a self-signed certificate trusted as itself is
+ *   found when Deno's TLS refuses it, and the connection is made again in node:tls
+ *   ({@link selfSignedPlan}).
  * - ALPN offers `h2` then `http/1.1`, as curl does (a WebSocket handshake only `http/1.1`).
  *
  * @param url an http, https, ws or wss URL
@@ -217,11 +219,10 @@ export function planFor(
   let tls: TlsPlan | undefined;
   if (secure) {
     const trust = trustFor(options);
-    const selfSigned = trust.selfSignedFor(host);
+    // A self-signed certificate given as its own CA is found when Deno's TLS refuses it
+    // (connect.ts): the trusted files are parsed only then.
     const why: NodeTlsReason | undefined = options.insecure
       ? "insecure"
-      : selfSigned
-      ? "self-signed"
       : options.cert !== undefined
       ? "client-certificate"
       : endpoint.kind === "unix"
@@ -250,6 +251,21 @@ export function planFor(
       ? { connectTimeoutMs: options.connectTimeoutMs }
       : {}),
   };
+}
+
+/**
+ * The plan again for a server whose self-signed certificate Deno's TLS refused
+ * (`CaUsedAsEndEntity`) when a trusted file holds that certificate for the host.
+ *
+ * @param plan a plan with TLS through Deno's own
+ * @returns the plan with TLS through node:tls, or undefined when no trusted file names the host
+ */
+export function selfSignedPlan(plan: TransportPlan): TransportPlan | undefined {
+  const tls = plan.tls;
+  if (!tls || tls.connector !== "deno" || !tls.trust.selfSignedFor(tls.servername)) {
+    return undefined;
+  }
+  return { ...plan, tls: { ...tls, connector: "node", why: "self-signed" } };
 }
 
 /**

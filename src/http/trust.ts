@@ -63,15 +63,43 @@ export interface TrustOptions {
 
 const cache = new WeakMap<object, TrustStore>();
 
-function readPem(path: string, origin: string): string {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch (error) {
-    const why = error instanceof Deno.errors.NotFound ? "no such file" : (error as Error).message;
-    throw new UsageError(`Cannot read ${origin} "${path}": ${why}`, {
-      details: { variable: origin },
-      remedy: { check: "ca_variable" },
-    });
+/** A hashed name OpenSSL looks certificates up by (`c_rehash`): `5ad8a5d6.0`. */
+const HASH_LINK = /^[0-9a-f]{8}\.\d+$/;
+
+/** Reads each file once: the CA variables often all name the same bundle. */
+class Files {
+  #read = new Map<string, string>();
+  /** Whether the path was read already. */
+  has(path: string): boolean {
+    return this.#read.has(path);
+  }
+  /** @returns the text of a required file; a usage error naming the variable otherwise */
+  required(path: string, origin: string): string {
+    const known = this.#read.get(path);
+    if (known !== undefined) return known;
+    try {
+      const text = Deno.readTextFileSync(path);
+      this.#read.set(path, text);
+      return text;
+    } catch (error) {
+      const why = error instanceof Deno.errors.NotFound ? "no such file" : (error as Error).message;
+      throw new UsageError(`Cannot read ${origin} "${path}": ${why}`, {
+        details: { variable: origin },
+        remedy: { check: "ca_variable" },
+      });
+    }
+  }
+  /** @returns the text of a directory entry, undefined when unreadable (OpenSSL skips it) */
+  optional(path: string): string | undefined {
+    const known = this.#read.get(path);
+    if (known !== undefined) return known;
+    try {
+      const text = Deno.readTextFileSync(path);
+      this.#read.set(path, text);
+      return text;
+    } catch {
+      return undefined;
+    }
   }
 }
 
@@ -83,7 +111,12 @@ function exists(path: string): boolean {
   }
 }
 
-function dirPems(dirs: string): TrustSource[] {
+/**
+ * The certificates of `SSL_CERT_DIR` directories. A hashed name (`5ad8a5d6.0`) that links to a
+ * file of the same directory is that file again and is not read twice, nor is a file read
+ * already as a bundle (`/etc/ssl/certs/ca-certificates.crt`).
+ */
+function dirPems(dirs: string, files: Files): TrustSource[] {
   const out: TrustSource[] = [];
   for (const dir of dirs.split(":").filter(Boolean)) {
     let entries: Deno.DirEntry[];
@@ -92,15 +125,21 @@ function dirPems(dirs: string): TrustSource[] {
     } catch {
       continue;
     }
+    const names = new Set(entries.map((entry) => entry.name));
     for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (!/\.(pem|crt|\d+)$/.test(entry.name)) continue;
       const path = `${dir}/${entry.name}`;
-      try {
-        const pem = Deno.readTextFileSync(path);
-        if (pem.includes("-----BEGIN CERTIFICATE-----")) {
-          out.push({ origin: "SSL_CERT_DIR", path, pem });
-        }
-      } catch { /* unreadable entries are skipped, as OpenSSL does */ }
+      if (files.has(path)) continue;
+      if (entry.isSymlink && HASH_LINK.test(entry.name)) {
+        try {
+          const target = Deno.readLinkSync(path);
+          if (!target.includes("/") && names.has(target) && /\.(pem|crt)$/.test(target)) continue;
+        } catch { /* read it as it is */ }
+      }
+      const pem = files.optional(path);
+      if (pem?.includes("-----BEGIN CERTIFICATE-----")) {
+        out.push({ origin: "SSL_CERT_DIR", path, pem });
+      }
     }
   }
   return out;
@@ -117,36 +156,37 @@ export function trustFor(options: TrustOptions): TrustStore {
   const cached = cache.get(options);
   if (cached) return cached;
   const env = options.env ?? processEnv;
+  const files = new Files();
   const sources: TrustSource[] = [];
   const certFile = env("SSL_CERT_FILE");
+  const bundle = certFile ? undefined : OS_BUNDLES.find(exists);
   if (certFile) {
     sources.push({
       origin: "SSL_CERT_FILE",
       path: certFile,
-      pem: readPem(certFile, "SSL_CERT_FILE"),
+      pem: files.required(certFile, "SSL_CERT_FILE"),
     });
-  } else {
-    const bundle = OS_BUNDLES.find(exists);
-    if (bundle) {
-      sources.push({ origin: "OS store", path: bundle, pem: readPem(bundle, "the OS store") });
-    }
+  } else if (bundle) {
+    sources.push({ origin: "OS store", path: bundle, pem: files.required(bundle, "the OS store") });
   }
-  const certDir = env("SSL_CERT_DIR");
-  if (certDir) sources.push(...dirPems(certDir));
   for (const name of CA_FILE_VARIABLES) {
     const path = env(name);
-    if (path) sources.push({ origin: name, path, pem: readPem(path, name) });
+    if (path) sources.push({ origin: name, path, pem: files.required(path, name) });
   }
+  const certDir = env("SSL_CERT_DIR");
+  if (certDir) sources.push(...dirPems(certDir, files));
   for (const pem of options.caCerts ?? []) sources.push({ origin: "--cacert", pem });
   let selfSigned: SelfSignedCertificate[] | undefined;
   const store: TrustStore = {
     sources,
-    pems: sources.map((s) => s.pem),
+    // One text per file: the variables that name the same bundle add it once.
+    pems: [...new Set(sources.map((s) => s.pem))],
     selfSignedFor(hostname) {
       // The OS store holds roots only; self-signed leaves come from the user's own files.
+      // Parsed only when Deno's TLS has refused such a certificate (see connect.ts).
       const own = sources.filter((s) => s.origin !== "OS store");
       if (own.length === 0) return false;
-      selfSigned ??= selfSignedServerCertificates(own.map((s) => s.pem));
+      selfSigned ??= selfSignedServerCertificates([...new Set(own.map((s) => s.pem))]);
       return selfSigned.some((certificate) => namesHost(certificate, hostname));
     },
   };

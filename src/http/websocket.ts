@@ -238,7 +238,7 @@ export class DialWebSocket extends EventTarget {
   ): Promise<ByteReader> {
     const plan = planFor(url, options, "websocket");
     options.onRoute?.(plan);
-    const conn = this.#conn = await openConnection(plan, init.signal);
+    const conn = this.#conn = await openConnection(plan, init.signal, options.onRoute);
     const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
     // In the order `-v` shows (wire.ts): a User-Agent unless given, the version, the
     // request's headers, Host, the upgrade and the key.

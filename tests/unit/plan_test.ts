@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { describePlan, planFor, type TransportOptions } from "../../src/http/plan.ts";
+import {
+  describePlan,
+  planFor,
+  selfSignedPlan,
+  type TransportOptions,
+} from "../../src/http/plan.ts";
 import { makeCertificates } from "../e2e/_tls.ts";
 
 const env = (vars: Record<string, string>) => (name: string) => vars[name];
@@ -28,11 +33,8 @@ Deno.test("plan: one table of how each flag and variable routes a request", asyn
     ["http://a.test/", {}, "a.test:80 direct plain - -"],
     ["https://a.test/", {}, "a.test:443 direct deno h2,http/1.1 -"],
     ["https://a.test:8443/", { caCerts: [ca] }, "a.test:8443 direct deno h2,http/1.1 -"],
-    [
-      "https://localhost/",
-      { caCerts: [self] },
-      "localhost:443 direct node:self-signed h2,http/1.1 -",
-    ],
+    // A self-signed certificate is looked for only when Deno's TLS refuses it (selfSignedPlan).
+    ["https://localhost/", { caCerts: [self] }, "localhost:443 direct deno h2,http/1.1 -"],
     ["https://other.test/", { caCerts: [self] }, "other.test:443 direct deno h2,http/1.1 -"],
     ["https://a.test/", { insecure: true }, "a.test:443 direct node:insecure h2,http/1.1 -"],
     ["http://a.test/", { insecure: true }, "a.test:80 direct plain - -"],
@@ -130,6 +132,24 @@ Deno.test("plan: one table of how each flag and variable routes a request", asyn
     }
   }
   assert.deepEqual(failures, []);
+  await Deno.remove(certs.dir, { recursive: true });
+});
+
+Deno.test("plan: a self-signed certificate refused by Deno's TLS moves only the hosts it names to node:tls", async () => {
+  const certs = await makeCertificates();
+  const self = Deno.readTextFileSync(certs.self);
+  const again = selfSignedPlan(
+    planFor(new URL("https://localhost/"), { caCerts: [self], env: none }),
+  );
+  assert.equal(again?.tls?.connector, "node");
+  assert.equal(again?.tls?.why, "self-signed");
+  assert.deepEqual(describePlan(again!), [
+    "* TLS to localhost:443 with node:tls (self-signed --cacert)",
+  ]);
+  const other = planFor(new URL("https://other.test/"), { caCerts: [self], env: none });
+  assert.equal(selfSignedPlan(other), undefined);
+  // Only the user's own files are searched: the OS store holds roots.
+  assert.equal(selfSignedPlan(planFor(new URL("https://localhost/"), { env: none })), undefined);
   await Deno.remove(certs.dir, { recursive: true });
 });
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { selfSignedServerCertificates } from "../../src/http/certificates.ts";
-import { planFor } from "../../src/http/plan.ts";
+import { planFor, selfSignedPlan } from "../../src/http/plan.ts";
 import { bypasses, chooseProxy } from "../../src/http/proxy.ts";
 import { proxyError, tlsError } from "../../src/http/transport_error.ts";
 import { makeCertificates } from "../e2e/_tls.ts";
@@ -55,7 +55,7 @@ Deno.test("certificates: only a self-signed CA:TRUE certificate with a subjectAl
   ]);
   // Only the hosts the self-signed certificate names take node:tls.
   const options = { caCerts: [read(certs.self)], env: env({}) };
-  const why = (url: string) => planFor(new URL(url), options).tls?.why;
+  const why = (url: string) => selfSignedPlan(planFor(new URL(url), options))?.tls?.why;
   assert.equal(why("https://localhost:8443/"), "self-signed");
   assert.equal(why("wss://127.0.0.1/"), "self-signed");
   assert.equal(why("https://example.com/"), undefined);
