@@ -8,6 +8,7 @@
 import type { EnvLookup } from "../env.ts";
 import type { OAuth2Notice } from "../auth/oauth2/parse_value.ts";
 import type { Sink } from "../output/terminal.ts";
+import type { ConnectionPool } from "../http/pool.ts";
 
 /** The run's standard input. */
 export interface CliStdin {
@@ -42,4 +43,6 @@ export interface CliContext {
   notices: OAuth2Notice[];
   /** Which flag or body reads stdin (only one may). */
   stdinClaimedBy?: string;
+  /** The run's kept-alive connections (made with the transport flags, closed when it ends). */
+  pool?: ConnectionPool;
 }

@@ -57,6 +57,19 @@ async function runIn(
   interrupted: () => number,
 ): Promise<number> {
   try {
+    return await runCommand(args, context, interrupted);
+  } finally {
+    // The run's kept-alive connections end with it.
+    context.pool?.close();
+  }
+}
+
+async function runCommand(
+  args: string[],
+  context: CliContext,
+  interrupted: () => number,
+): Promise<number> {
+  try {
     let invocation = parseArgv(ROOT, args);
     // The config file is read only when it exists (one stat otherwise).
     const configFile = invocation.kind === "run" && invocation.path.length === 1

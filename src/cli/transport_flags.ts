@@ -140,6 +140,8 @@ export async function parseTransportFlags(
     ...(flags.connectTo.length ? { connectTo: flags.connectTo } : {}),
     ...(flags.unixSocket !== undefined ? { unixSocket: flags.unixSocket } : {}),
     env: context.env,
+    // One keep-alive pool per run: every request, redirect and retry of the command shares it.
+    pool: context.pool ??= new (await import("../http/pool.ts")).ConnectionPool(),
     onRoute,
     ...(verbose
       ? {

@@ -11,6 +11,7 @@ import { planFor, type TransportOptions, type TransportPlan } from "./plan.ts";
 import { completeHead } from "./wire.ts";
 import { setResponseMeta } from "./response_meta.ts";
 import { decodeBounded } from "./content_encoding.ts";
+import { type ConnectionPool, planKey } from "./pool.ts";
 import { utf8ByteString } from "./build_request.ts";
 
 export type { TransportOptions, TransportPlan } from "./plan.ts";
@@ -82,11 +83,25 @@ async function fetchOnce(url: URL, init: RequestInit, options: TransportOptions)
   const plan = planFor(url, options);
   options.onRoute?.(plan);
   const request = await wireRequest(url, init, plan);
+  const pool = options.pool;
+  const key = pool ? planKey(plan, options) : "";
   let conn: Connection | undefined;
   try {
+    // A kept connection the server closed meanwhile fails before any response: a request
+    // that can be written again then goes on a new connection.
+    const replayable = !request.body || "bytes" in request.body;
+    const kept = replayable ? pool?.take(key) : undefined;
+    if (kept) {
+      try {
+        return toResponse(await exchange(kept, request, pool, key), url);
+      } catch (error) {
+        if (init.signal?.aborted || error instanceof DialError) throw error;
+      }
+    }
     conn = await openConnection(plan, init.signal ?? undefined, options.onRoute);
+    if (pool) pool.opened++;
     if (plan.tls) options.onConnected?.(plan, conn.protocol);
-    return toResponse(await exchange(conn, request), url);
+    return toResponse(await exchange(conn, request, pool, key), url);
   } catch (error) {
     conn?.close();
     if (init.signal?.aborted || error instanceof DialError) throw error;
@@ -99,12 +114,21 @@ async function fetchOnce(url: URL, init: RequestInit, options: TransportOptions)
   }
 }
 
-async function exchange(conn: Connection, request: WireRequest): Promise<WireResponse> {
+async function exchange(
+  conn: Connection,
+  request: WireRequest,
+  pool: ConnectionPool | undefined,
+  key: string,
+): Promise<WireResponse> {
   if (conn.protocol === "h2") {
     const { exchangeH2 } = await import("./h2.ts");
     return await exchangeH2(conn, request);
   }
-  return await exchangeH1(conn, request);
+  // node:tls connections keep a read going: only the runtime's own sockets are kept idle.
+  const release = pool && conn.keepable
+    ? (reusable: boolean) => reusable && pool.give(key, conn)
+    : undefined;
+  return await exchangeH1(conn, request, release);
 }
 
 /** Builds the bytes of the request: target form, head completed, body framed. */

@@ -21,6 +21,8 @@ export interface Connection {
   streams(): { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> };
   /** The protocol to speak: `h2` when ALPN chose it, else HTTP/1.1. */
   protocol: "http/1.1" | "h2";
+  /** Whether it may wait idle in a pool: no read is pending between exchanges. */
+  keepable?: boolean;
   /** Closes the connection (idempotent). */
   close(): void;
 }
@@ -177,6 +179,7 @@ function fromConn(conn: Deno.Conn, protocol: "http/1.1" | "h2"): Connection {
     write: (bytes) => writeAll(conn, bytes),
     streams: () => ({ readable: conn.readable, writable: conn.writable }),
     protocol,
+    keepable: true,
     close: once(() => closeQuietly(conn)),
   };
 }

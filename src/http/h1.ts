@@ -146,6 +146,10 @@ export class ByteReader {
     this.#buffer = this.#buffer.subarray(out.length);
     return out;
   }
+  /** How many bytes were read but not yet taken. */
+  get buffered(): number {
+    return this.#buffer.length;
+  }
   /** Closes the connection. */
   cancel(): void {
     this.#conn.close();
@@ -162,20 +166,29 @@ function indexOf(buffer: Uint8Array, from: number): number {
 }
 
 /**
- * Writes the request and reads the response head; the body streams from the connection,
- * which is closed when the body ends or is cancelled.
+ * Writes the request and reads the response head; the body streams from the connection.
+ * When the body ends, the connection is handed to `release` with whether it can carry another
+ * request (keep-alive: the request written whole, the body read to its framed end, nothing
+ * left over, no `Connection: close` either way); without `release`, or when the body is
+ * cancelled or fails, it is closed.
  *
  * @param conn an open connection
  * @param request the request
+ * @param release takes the connection back when the exchange is over
  * @returns the response
  */
-export async function exchangeH1(conn: Connection, request: WireRequest): Promise<WireResponse> {
+export async function exchangeH1(
+  conn: Connection,
+  request: WireRequest,
+  release?: (reusable: boolean) => void,
+): Promise<WireResponse> {
   const reader = new ByteReader(conn);
   const onAbort = () => conn.close();
   request.signal?.addEventListener("abort", onAbort, { once: true });
   let headDone = false;
+  let written = false;
   let writeError: Error | undefined;
-  writeRequest(conn, request).catch((error: Error) => {
+  writeRequest(conn, request).then(() => written = true, (error: Error) => {
     if (headDone) return; // the server answered without reading all: its answer counts
     if (error instanceof SocketWriteError) {
       // The server may have answered and closed (413): the answer is read first.
@@ -205,34 +218,69 @@ export async function exchangeH1(conn: Connection, request: WireRequest): Promis
   headDone = true;
   const noBody = request.method === "HEAD" || head.status === 204 || head.status === 304 ||
     head.status < 200;
-  const finish = () => {
+  let finished = false;
+  const finish = (clean: boolean) => {
+    if (finished) return;
+    finished = true;
     request.signal?.removeEventListener("abort", onAbort);
-    conn.close();
+    const reusable = clean && written && !request.signal?.aborted && reader.buffered === 0 &&
+      keepsAlive(request.headers, head);
+    if (release && reusable) release(true);
+    else {
+      conn.close();
+      release?.(false);
+    }
   };
   if (noBody) {
-    finish();
+    finish(head.status >= 200);
     return { ...head, body: null };
   }
   const framing = bodyFraming(head.headers);
+  let pulling = false;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
+      pulling = true;
       try {
         const chunk = await framing.next(reader);
         if (chunk === undefined) {
-          finish();
+          finish(framing.delimited);
           controller.close();
         } else controller.enqueue(chunk);
       } catch (error) {
-        finish();
+        finish(false);
         controller.error(request.signal?.aborted ? request.signal.reason : error);
+      } finally {
+        pulling = false;
       }
     },
-    cancel() {
-      reader.cancel();
-      finish();
+    async cancel() {
+      // A redirect's or a 401's short body is read to its end, as curl does, so the next
+      // request reuses the connection; a longer one closes it.
+      if (!release || !framing.delimited || finished || pulling) return finish(false);
+      let drained = 0;
+      try {
+        for (;;) {
+          if (framing.left > DRAIN_LIMIT - drained) return finish(false);
+          const chunk = await framing.next(reader);
+          if (chunk === undefined) return finish(true);
+          drained += chunk.length;
+        }
+      } catch {
+        finish(false);
+      }
     },
   }, { highWaterMark: 0 });
   return { ...head, body };
+}
+
+/** Whether neither side asked to close (HTTP/1.1 keeps alive unless `Connection: close`). */
+function keepsAlive(requestHeaders: Array<[string, string]>, head: ParsedHead): boolean {
+  if (head.version !== "HTTP/1.1") return false;
+  const closes = (headers: Array<[string, string]>) =>
+    headers.some(([name, value]) =>
+      name.toLowerCase() === "connection" && /(^|,)\s*close\s*(,|$)/i.test(value)
+    );
+  return !closes(requestHeaders) && !closes(head.headers);
 }
 
 interface ParsedHead {
@@ -275,11 +323,18 @@ export function parseHead(text: string): ParsedHead {
 }
 
 interface BodyFraming {
+  /** Whether the body's end is framed (length or chunked), not the connection's end. */
+  delimited: boolean;
+  /** How many bytes are known to be left (0 when not known: chunked, or to the end). */
+  readonly left: number;
   /** @returns the next chunk, or undefined at the end of the body */
   next(reader: ByteReader): Promise<Uint8Array | undefined>;
 }
 
 const CHUNK = 64 * 1024;
+
+/** The most body bytes read after a cancel to keep the connection (curl drains redirects). */
+const DRAIN_LIMIT = 64 * 1024;
 
 function bodyFraming(headers: Array<[string, string]>): BodyFraming {
   const get = (name: string) => headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v);
@@ -288,6 +343,10 @@ function bodyFraming(headers: Array<[string, string]>): BodyFraming {
     let left = 0;
     let ended = false;
     return {
+      delimited: true,
+      get left() {
+        return left;
+      },
       async next(reader) {
         if (ended) return undefined;
         if (left === 0) {
@@ -317,6 +376,10 @@ function bodyFraming(headers: Array<[string, string]>): BodyFraming {
     }
     let left = length;
     return {
+      delimited: true,
+      get left() {
+        return left;
+      },
       async next(reader) {
         if (left === 0) return undefined;
         const bytes = await reader.some(Math.min(left, CHUNK));
@@ -331,6 +394,8 @@ function bodyFraming(headers: Array<[string, string]>): BodyFraming {
     };
   }
   return {
+    delimited: false,
+    left: 0,
     async next(reader) {
       const bytes = await reader.some(CHUNK);
       return bytes.length === 0 ? undefined : bytes;

@@ -12,6 +12,7 @@ import type { Secret } from "../secret.ts";
 import { chooseProxy, type ProxyChoice } from "./proxy.ts";
 import { type EnvLookup, processEnv } from "../env.ts";
 import { trustFor, type TrustStore } from "./trust.ts";
+import type { ConnectionPool } from "./pool.ts";
 
 /** TLS, proxy and connection settings shared by every request of a run or a script. */
 export interface TransportOptions {
@@ -37,6 +38,8 @@ export interface TransportOptions {
   unixSocket?: string;
   /** Environment lookup for the proxy and CA variables; default `Deno.env.get`. */
   env?: EnvLookup;
+  /** Keeps connections alive between requests ({@link ConnectionPool}); none: one per request. */
+  pool?: ConnectionPool;
   /** Told each request's plan before it connects (for `-v`). */
   onRoute?: (plan: TransportPlan) => void;
   /** Told the protocol a TLS connection's ALPN chose (for `-v`), once connected. */

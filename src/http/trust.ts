@@ -61,7 +61,12 @@ export interface TrustOptions {
   env?: EnvLookup;
 }
 
-const cache = new WeakMap<object, TrustStore>();
+/**
+ * Stores by `--cacert` list and environment lookup: options spread into new objects (a
+ * request's own timeout) keep the same store, so they share pooled connections too.
+ */
+const cache = new WeakMap<object, WeakMap<EnvLookup, TrustStore>>();
+const NO_CA_CERTS: string[] = [];
 
 /** A hashed name OpenSSL looks certificates up by (`c_rehash`): `5ad8a5d6.0`. */
 const HASH_LINK = /^[0-9a-f]{8}\.\d+$/;
@@ -146,16 +151,18 @@ function dirPems(dirs: string, files: Files): TrustSource[] {
 }
 
 /**
- * The trust store for a set of options (cached per options object).
+ * The trust store for a set of options (cached per `--cacert` list and environment lookup).
  *
  * @param options `--cacert` texts and the environment
  * @returns the store
  * @throws {UsageError} when a variable names a file that cannot be read
  */
 export function trustFor(options: TrustOptions): TrustStore {
-  const cached = cache.get(options);
-  if (cached) return cached;
   const env = options.env ?? processEnv;
+  const byEnv = cache.get(options.caCerts ?? NO_CA_CERTS) ?? new WeakMap();
+  cache.set(options.caCerts ?? NO_CA_CERTS, byEnv);
+  const cached = byEnv.get(env);
+  if (cached) return cached;
   const files = new Files();
   const sources: TrustSource[] = [];
   const certFile = env("SSL_CERT_FILE");
@@ -190,6 +197,6 @@ export function trustFor(options: TrustOptions): TrustStore {
       return selfSigned.some((certificate) => namesHost(certificate, hostname));
     },
   };
-  cache.set(options, store);
+  byEnv.set(env, store);
   return store;
 }

@@ -1,0 +1,105 @@
+/**
+ * Keep-alive: idle HTTP/1.1 connections kept for the next request to the same place, keyed by
+ * the transport plan (where the socket goes, the proxy and how it is used, the TLS name,
+ * connector, trust and client identity). A pool is given in {@link TransportOptions.pool}: the
+ * CLI makes one per command (`dial GET`, `dial run`, `dial test`, `dial ui`: redirects, Digest
+ * and OAuth retries and the UI's sends included) and closes it when the command ends; without
+ * one, each request has its own connection.
+ *
+ * A connection goes back to the pool only when its exchange ended cleanly: the request written
+ * whole, the response body read to its framed end (`Content-Length` or chunked), no byte left
+ * over, and neither side said `Connection: close`. Idle connections hold no pending read, so
+ * they never keep the process alive; one idle longer than {@link IDLE_MS} is closed instead of
+ * used.
+ * @module
+ */
+import type { Connection } from "./connect.ts";
+import type { TransportOptions, TransportPlan } from "./plan.ts";
+
+/** How long an idle connection is kept, milliseconds (servers close theirs after 5-75 s). */
+export const IDLE_MS = 4_000;
+
+/** The most idle connections kept per key. */
+const PER_KEY = 8;
+
+interface Idle {
+  conn: Connection;
+  since: number;
+}
+
+/** Idle connections by plan key. */
+export class ConnectionPool {
+  #idle = new Map<string, Idle[]>();
+  /** How many connections were opened through this pool (for tests and `-v`). */
+  opened = 0;
+
+  /**
+   * @param key a plan's key ({@link planKey})
+   * @returns an idle connection for the key, undefined when there is none
+   */
+  take(key: string): Connection | undefined {
+    const list = this.#idle.get(key);
+    while (list?.length) {
+      const idle = list.pop()!;
+      if (performance.now() - idle.since <= IDLE_MS) return idle.conn;
+      idle.conn.close();
+    }
+    return undefined;
+  }
+
+  /**
+   * Keeps a connection whose exchange ended cleanly.
+   *
+   * @param key the plan's key
+   * @param conn the connection
+   */
+  give(key: string, conn: Connection): void {
+    const list = this.#idle.get(key) ?? [];
+    this.#idle.set(key, list);
+    list.push({ conn, since: performance.now() });
+    while (list.length > PER_KEY) list.shift()!.conn.close();
+  }
+
+  /** Closes every idle connection. */
+  close(): void {
+    for (const list of this.#idle.values()) for (const idle of list) idle.conn.close();
+    this.#idle.clear();
+  }
+}
+
+const ids = new WeakMap<object, number>();
+let nextId = 0;
+function idOf(value: object | undefined): string {
+  if (value === undefined) return "-";
+  let id = ids.get(value);
+  if (id === undefined) ids.set(value, id = ++nextId);
+  return String(id);
+}
+
+/**
+ * The key of a plan: two requests with the same key may share a connection.
+ *
+ * @param plan the request's plan
+ * @param options the options it was made from (trust and client identity)
+ * @returns the key
+ */
+export function planKey(plan: TransportPlan, options: TransportOptions): string {
+  const endpoint = plan.endpoint.kind === "unix"
+    ? `unix:${plan.endpoint.path}`
+    : `tcp:${plan.endpoint.hostname}:${plan.endpoint.port}`;
+  const proxy = plan.proxy
+    ? `${plan.proxy.url.href} ${plan.proxy.mode} ${plan.proxy.authority} ${idOf(plan.proxy.trust)}`
+    : "-";
+  const tls = plan.tls
+    ? [
+      plan.tls.servername,
+      plan.tls.connector,
+      plan.tls.verify,
+      plan.tls.alpn.join(","),
+      idOf(plan.tls.trust),
+      idOf(options.key),
+      plan.tls.cert ?? "-",
+    ].join(" ")
+    : "-";
+  return `${endpoint}|${proxy}|${tls}`;
+}

@@ -1,0 +1,167 @@
+/**
+ * Keep-alive: a relay in front of Deno's own HTTP server (and of Debian's lighttpd as a Digest
+ * gate) counts the TCP connections dial opens. One command's requests, redirects and Digest
+ * retries share one connection, as curl's do on the same relay; `Connection: close` from
+ * either side is honoured.
+ */
+import assert from "node:assert/strict";
+import { dial } from "../_helpers.ts";
+import { hasLighttpd, startDigestGate } from "./_lighttpd.ts";
+import { rawServer } from "./_raw_server.ts";
+
+/** A TCP relay to a port on 127.0.0.1 that counts the connections it accepts. */
+function countingRelay(backend: number) {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  let accepted = 0;
+  const pipes: Promise<unknown>[] = [];
+  const accepting = (async () => {
+    for await (const client of listener) {
+      accepted++;
+      pipes.push((async () => {
+        const server = await Deno.connect({ hostname: "127.0.0.1", port: backend });
+        await Promise.allSettled([
+          client.readable.pipeTo(server.writable),
+          server.readable.pipeTo(client.writable),
+        ]);
+      })());
+    }
+  })();
+  return {
+    origin: `http://127.0.0.1:${listener.addr.port}`,
+    get accepted() {
+      return accepted;
+    },
+    async [Symbol.asyncDispose]() {
+      listener.close();
+      await accepting;
+      await Promise.allSettled(pipes);
+    },
+  };
+}
+
+/** Deno's server: `/r/N` redirects N times, `/close` answers with `Connection: close`. */
+function backend() {
+  const seen: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const url = new URL(req.url);
+    seen.push(`${req.method} ${url.pathname}`);
+    const body = await req.text();
+    const hops = /^\/r\/(\d+)$/.exec(url.pathname);
+    if (hops && hops[1] !== "0") {
+      return new Response("moved\n", {
+        status: 302,
+        headers: { location: `/r/${Number(hops[1]) - 1}` },
+      });
+    }
+    if (url.pathname === "/close") {
+      return new Response("bye\n", { headers: { connection: "close" } });
+    }
+    return new Response(`${req.method} ${url.pathname} ${body}\n`);
+  });
+  return Object.assign(server, { seen, port: server.addr.port });
+}
+
+Deno.test("keep-alive: dial run sends three requests on one connection; curl does the same", async () => {
+  await using server = backend();
+  await using relay = countingRelay(server.port);
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/three.http`,
+    `GET ${relay.origin}/a\n\n###\nPOST ${relay.origin}/b\nContent-Type: text/plain\n\nhello\n\n###\nGET ${relay.origin}/c\n`,
+  );
+  const result = await dial(["run", `${dir}/three.http`]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(server.seen, ["GET /a", "POST /b", "GET /c"]);
+  assert.equal(relay.accepted, 1, "one TCP connection for the run");
+  // curl, given three URLs, reuses its connection too.
+  const curl = await new Deno.Command("curl", {
+    args: ["-s", `${relay.origin}/a`, `${relay.origin}/b`, `${relay.origin}/c`],
+    stdout: "null",
+  }).output();
+  assert.equal(curl.code, 0);
+  assert.equal(relay.accepted, 2);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("keep-alive: redirects followed with -L reuse the connection", async () => {
+  await using server = backend();
+  await using relay = countingRelay(server.port);
+  const result = await dial(["GET", `${relay.origin}/r/3`, "-L"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "GET /r/0 \n");
+  assert.deepEqual(server.seen, ["GET /r/3", "GET /r/2", "GET /r/1", "GET /r/0"]);
+  assert.equal(relay.accepted, 1);
+});
+
+Deno.test("keep-alive: Connection: close from the request or the response opens a new connection", async () => {
+  await using server = backend();
+  await using relay = countingRelay(server.port);
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/close.http`,
+    [
+      `GET ${relay.origin}/a\nConnection: close\n`,
+      `GET ${relay.origin}/close\n`,
+      `GET ${relay.origin}/b\n`,
+      `GET ${relay.origin}/c\n`,
+    ].join("\n###\n"),
+  );
+  const result = await dial(["run", `${dir}/close.http`]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(server.seen, ["GET /a", "GET /close", "GET /b", "GET /c"]);
+  // /a closes (asked), /close closes (answered), /b and /c share the third.
+  assert.equal(relay.accepted, 3);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test({
+  name: "keep-alive: a Digest challenge and its answer share one connection through lighttpd",
+  ignore: !hasLighttpd,
+  async fn() {
+    await using server = backend();
+    await using gate = await startDigestGate(server.port, { ann: "pw" });
+    await using relay = countingRelay(Number(new URL(gate.origin).port));
+    const result = await dial(["GET", `${relay.origin}/secret`, "--digest", "-u", "ann:pw"]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, "GET /secret \n");
+    assert.equal(relay.accepted, 1);
+  },
+});
+
+Deno.test("keep-alive: dial test of a folder shares one connection across its files", async () => {
+  await using server = backend();
+  await using relay = countingRelay(server.port);
+  const dir = await Deno.makeTempDir();
+  for (const name of ["a", "b", "c"]) {
+    await Deno.writeTextFile(
+      `${dir}/${name}.http`,
+      `GET ${relay.origin}/${name}\n\n> {%\n  client.test("ok", () => client.assert(response.status === 200));\n%}\n`,
+    );
+  }
+  const result = await dial(["test", dir]);
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  assert.deepEqual(server.seen.sort(), ["GET /a", "GET /b", "GET /c"]);
+  assert.equal(relay.accepted, 1);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("keep-alive: a kept connection the server closed meanwhile is replaced, the request sent again", async () => {
+  // Answers one request per connection, then closes without saying so.
+  await using server = rawServer(() =>
+    new TextEncoder().encode("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nok\n")
+  );
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/stale.http`,
+    [1, 2, 3].map((n) => `POST ${server.origin}/${n}\n\nbody ${n}\n`).join("\n###\n"),
+  );
+  const result = await dial(["run", `${dir}/stale.http`]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "ok\nok\nok\n");
+  assert.deepEqual(server.requests.map((r) => new TextDecoder().decode(r.body)), [
+    "body 1",
+    "body 2",
+    "body 3",
+  ]);
+  await Deno.remove(dir, { recursive: true });
+});
