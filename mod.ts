@@ -17,6 +17,7 @@
  */
 export { type Exchange, send, type SendOptions, sendPrepared } from "./src/http/send.ts";
 export {
+  ConnectionPool,
   type ResponseMeta,
   responseMeta,
   transportFetch,

@@ -11,10 +11,11 @@ import { planFor, type TransportOptions, type TransportPlan } from "./plan.ts";
 import { completeHead } from "./wire.ts";
 import { setResponseMeta } from "./response_meta.ts";
 import { decodeBounded } from "./content_encoding.ts";
-import { type ConnectionPool, planKey } from "./pool.ts";
+import { type ConnectionPool, keepConnection, planKey, takeConnection } from "./pool.ts";
 import { utf8ByteString } from "./build_request.ts";
 
 export type { TransportOptions, TransportPlan } from "./plan.ts";
+export { ConnectionPool } from "./pool.ts";
 export { copyMeta, type ResponseMeta, responseMeta } from "./response_meta.ts";
 
 const NULL_BODY = new Set([101, 204, 205, 304]);
@@ -90,7 +91,7 @@ async function fetchOnce(url: URL, init: RequestInit, options: TransportOptions)
     // A kept connection the server closed meanwhile fails before any response: a request
     // that can be written again then goes on a new connection.
     const replayable = !request.body || "bytes" in request.body;
-    const kept = replayable ? pool?.take(key) : undefined;
+    const kept = replayable ? pool && takeConnection(pool, key) : undefined;
     if (kept) {
       try {
         return toResponse(await exchange(kept, request, pool, key), url);
@@ -126,7 +127,7 @@ async function exchange(
   }
   // node:tls connections keep a read going: only the runtime's own sockets are kept idle.
   const release = pool && conn.keepable
-    ? (reusable: boolean) => reusable && pool.give(key, conn)
+    ? (reusable: boolean) => reusable && keepConnection(pool, key, conn)
     : undefined;
   return await exchangeH1(conn, request, release);
 }

@@ -27,44 +27,68 @@ interface Idle {
   since: number;
 }
 
-/** Idle connections by plan key. */
+const idle = new WeakMap<ConnectionPool, Map<string, Idle[]>>();
+
+/**
+ * Keeps HTTP/1.1 connections alive between the requests given it in
+ * {@link TransportOptions.pool}; {@link ConnectionPool.close} closes the idle ones.
+ *
+ * @example
+ * ```ts
+ * using pool = new ConnectionPool();
+ * const fetch = transportFetch({ pool });
+ * ```
+ */
 export class ConnectionPool {
-  #idle = new Map<string, Idle[]>();
-  /** How many connections were opened through this pool (for tests and `-v`). */
+  /** How many connections requests through this pool opened (kept ones are not counted). */
   opened = 0;
 
-  /**
-   * @param key a plan's key ({@link planKey})
-   * @returns an idle connection for the key, undefined when there is none
-   */
-  take(key: string): Connection | undefined {
-    const list = this.#idle.get(key);
-    while (list?.length) {
-      const idle = list.pop()!;
-      if (performance.now() - idle.since <= IDLE_MS) return idle.conn;
-      idle.conn.close();
-    }
-    return undefined;
-  }
-
-  /**
-   * Keeps a connection whose exchange ended cleanly.
-   *
-   * @param key the plan's key
-   * @param conn the connection
-   */
-  give(key: string, conn: Connection): void {
-    const list = this.#idle.get(key) ?? [];
-    this.#idle.set(key, list);
-    list.push({ conn, since: performance.now() });
-    while (list.length > PER_KEY) list.shift()!.conn.close();
+  /** Makes an empty pool. */
+  constructor() {
+    idle.set(this, new Map());
   }
 
   /** Closes every idle connection. */
   close(): void {
-    for (const list of this.#idle.values()) for (const idle of list) idle.conn.close();
-    this.#idle.clear();
+    const byKey = idle.get(this)!;
+    for (const list of byKey.values()) for (const kept of list) kept.conn.close();
+    byKey.clear();
   }
+
+  /** Closes every idle connection (`using`). */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
+
+/**
+ * @param pool the pool
+ * @param key a plan's key ({@link planKey})
+ * @returns an idle connection for the key, undefined when there is none
+ */
+export function takeConnection(pool: ConnectionPool, key: string): Connection | undefined {
+  const list = idle.get(pool)!.get(key);
+  while (list?.length) {
+    const kept = list.pop()!;
+    if (performance.now() - kept.since <= IDLE_MS) return kept.conn;
+    kept.conn.close();
+  }
+  return undefined;
+}
+
+/**
+ * Keeps a connection whose exchange ended cleanly.
+ *
+ * @param pool the pool
+ * @param key the plan's key
+ * @param conn the connection
+ */
+export function keepConnection(pool: ConnectionPool, key: string, conn: Connection): void {
+  const byKey = idle.get(pool)!;
+  const list = byKey.get(key) ?? [];
+  byKey.set(key, list);
+  list.push({ conn, since: performance.now() });
+  while (list.length > PER_KEY) list.shift()!.conn.close();
 }
 
 const ids = new WeakMap<object, number>();
