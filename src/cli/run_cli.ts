@@ -9,6 +9,7 @@ import { processContext } from "./io.ts";
 import { parseArgv } from "./parse.ts";
 import { ROOT, VERSION } from "./program.ts";
 import { defaultConfigDir, joinPath } from "../cache.ts";
+import { stopScriptsOnSignals } from "../files/script_interrupt.ts";
 
 /** @returns the config file's path when it exists */
 function existingConfig(env: CliContext["env"]): string | undefined {
@@ -132,9 +133,14 @@ function listenForSignals(controller: AbortController): { code(): number; stop()
   Deno.addSignalListener("SIGINT", onInterrupt);
   if (terminable) Deno.addSignalListener("SIGTERM", onTerminate);
   if (terminable) Deno.addSignalListener("SIGHUP", onHangUp);
+  // A request file's script keeps the event loop busy while it runs: it is stopped at once.
+  const stopWatching = stopScriptsOnSignals(
+    terminable ? ["SIGINT", "SIGTERM", "SIGHUP"] : ["SIGINT"],
+  );
   return {
     code: () => code,
     stop() {
+      stopWatching();
       Deno.removeSignalListener("SIGINT", onInterrupt);
       if (terminable) Deno.removeSignalListener("SIGTERM", onTerminate);
       if (terminable) Deno.removeSignalListener("SIGHUP", onHangUp);

@@ -69,7 +69,13 @@ export {
   runHttpFile,
   type RunHttpFileOptions,
 } from "./run_http_file.ts";
-export { runScript, type SandboxLimits, ScriptError, type ScriptSource } from "./script_sandbox.ts";
+export {
+  runScript,
+  type SandboxLimits,
+  ScriptError,
+  ScriptSession,
+  type ScriptSource,
+} from "./script_sandbox.ts";
 export type { ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
 export {
   oauth2FromConfig,

@@ -15,7 +15,7 @@ import { buildFileRequest, type FileRequest } from "./file_request.ts";
 import type { HttpFile, HttpRequest, Script } from "./http_file_types.ts";
 import type { RequestVariableSource } from "./request_variables.ts";
 import type { ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
-import type { SandboxLimits } from "./script_sandbox.ts";
+import type { SandboxLimits, ScriptSession } from "./script_sandbox.ts";
 import { isSubscription, runGraphQLSubscription, runWebSocketRequest } from "./run_streams.ts";
 import type { VariableScope, VariableValue } from "./substitute.ts";
 import { sendFileRequest } from "./file_exchange.ts";
@@ -134,6 +134,8 @@ class FileRunner {
   /** Names of requests that could not run: the ones that refer to them are not sent. */
   readonly failed = new Map<string, DialError>();
   stopped = false;
+  /** The file's scripts' sandbox, made at its first script: nothing of it reaches other files. */
+  scripts?: ScriptSession;
 
   constructor(readonly file: HttpFile, readonly options: RunHttpFileOptions) {
     this.globals = options.globals ?? new Map();
@@ -146,10 +148,14 @@ class FileRunner {
 
   async run(): Promise<RequestResult[]> {
     if (this.file.source.includes("$dotenv")) this.dotenv = await readDotenv(`${this.dir}/.env`);
-    for (const request of this.selection()) {
-      if (this.stopped) break;
-      if (this.ran.has(request)) continue;
-      await this.runOne(request, []);
+    try {
+      for (const request of this.selection()) {
+        if (this.stopped) break;
+        if (this.ran.has(request)) continue;
+        await this.runOne(request, []);
+      }
+    } finally {
+      this.scripts?.dispose();
     }
     return this.results;
   }
@@ -312,7 +318,7 @@ class FileRunner {
   }
 
   async script(script: Script, request: HttpRequest, input: ScriptInput): Promise<ScriptOutput> {
-    const { runScript, ScriptError } = await import("./script_sandbox.ts");
+    const { ScriptSession, ScriptError } = await import("./script_sandbox.ts");
     let source;
     if (script.kind === "inline") {
       source = {
@@ -337,7 +343,12 @@ class FileRunner {
     }
     let output: ScriptOutput;
     try {
-      output = await runScript(source, input, this.options.scriptLimits);
+      const signal = this.options.send?.signal;
+      this.scripts ??= new ScriptSession({
+        ...this.options.scriptLimits,
+        ...(signal ? { signal } : {}),
+      });
+      output = await this.scripts.run(source, input);
     } catch (error) {
       if (error instanceof ScriptError) {
         for (const line of error.logs) await this.options.onLog?.(line, request);

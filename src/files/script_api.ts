@@ -1,23 +1,43 @@
 /**
  * The JavaScript that request-file scripts see: the JetBrains HTTP Client's `client`,
  * `request` and `response` objects, written in plain JavaScript. The prelude is evaluated once
- * per sandbox context and defines `__dialSetup(inputJson)`, which each script's run calls to
- * build fresh objects from its input (a JSON text); what the script did is left in
- * `__dialOutput`. Nothing else crosses the sandbox's wall.
+ * per sandbox context, before any script, and evaluates to `{ setup, take, describe }`: the
+ * host keeps those functions' handles (no global a script could replace) and calls
+ * `setup(inputJson)` before each script, to build fresh objects from its input, `take()` after
+ * it, for what the script did as JSON text, and `describe(error)` for what it threw. Both use `JSON.parse` and `JSON.stringify` as they were when the
+ * prelude ran, not as a script may have left them. Nothing else crosses the sandbox's wall.
  * @module
  */
 
 /** The prelude, evaluated once in each sandbox context. */
 export const SCRIPT_PRELUDE = String.raw`
+(function () {
 "use strict";
-Object.defineProperty(globalThis, "__dialSetup", { writable: false, configurable: false, value: function (inputJson) {
-  var input = JSON.parse(inputJson);
-  var out = { globals: {}, requestVariables: {}, tests: [], logs: [], cleared: false };
-  globalThis.__dialOutput = out;
+var parse = JSON.parse;
+var stringify = JSON.stringify;
+var out = null;
+var toString = String;
+function take() { return stringify(out); }
+/* What a script threw, as JSON text: dump-safe fields only. */
+function describe(error) {
+  if (typeof error !== "object" || error === null) {
+    return stringify({ name: "Error", message: toString(error), stack: "", isNull: error === null });
+  }
+  if (error.__dialExit === true) return stringify({ exit: true });
+  var name = error.name, message = error.message, stack = error.stack;
+  return stringify({
+    name: typeof name === "string" ? name : "Error",
+    message: message === undefined ? toString(error) : toString(message),
+    stack: typeof stack === "string" ? stack : "",
+  });
+}
+function setup(inputJson) {
+  var input = parse(inputJson);
+  out = { globals: {}, requestVariables: {}, tests: [], logs: [] };
   var globals = input.globals;
   var requestVariables = input.requestVariables;
   function text(value) {
-    return typeof value === "string" ? value : value === undefined ? "undefined" : JSON.stringify(value);
+    return typeof value === "string" ? value : value === undefined ? "undefined" : stringify(value);
   }
   function AssertionError(message) {
     var error = new Error(message);
@@ -28,7 +48,7 @@ Object.defineProperty(globalThis, "__dialSetup", { writable: false, configurable
   var store = {
     set: function (name, value) {
       var v = value === null || value === undefined ? "" : typeof value === "string" ? value : String(value);
-      if (typeof value === "object" && value !== null) v = JSON.stringify(value);
+      if (typeof value === "object" && value !== null) v = stringify(value);
       globals[name] = v;
       out.globals[name] = v;
     },
@@ -108,7 +128,7 @@ Object.defineProperty(globalThis, "__dialSetup", { writable: false, configurable
       environment: scope(input.environment),
       variables: {
         set: function (name, value) {
-          var v = typeof value === "string" ? value : JSON.stringify(value);
+          var v = typeof value === "string" ? value : stringify(value);
           requestVariables[name] = v;
           out.requestVariables[name] = v;
         },
@@ -120,7 +140,7 @@ Object.defineProperty(globalThis, "__dialSetup", { writable: false, configurable
   if (res) {
     var body = res.body;
     if (/^application\/([\w.+-]+\+)?json/i.test(res.mimeType)) {
-      try { body = JSON.parse(res.body); } catch (ignored) { body = res.body; }
+      try { body = parse(res.body); } catch (ignored) { body = res.body; }
     }
     globalThis.response = {
       status: res.status,
@@ -130,7 +150,9 @@ Object.defineProperty(globalThis, "__dialSetup", { writable: false, configurable
     };
   }
   globalThis.client = client;
-} });
+}
+return { setup: setup, take: take, describe: describe };
+})()
 `;
 
 /** What a script receives (made JSON and parsed by the prelude inside the sandbox). */

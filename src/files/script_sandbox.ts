@@ -6,15 +6,25 @@
  * inherits all of dial's permissions. So scripts run in QuickJS compiled to WebAssembly
  * (quickjs-emscripten): the script's world holds only the JavaScript language and the
  * `client`/`request`/`response` objects of `script_api.ts`; there is no `Deno`, no `fetch`,
- * no `import`, no file, network, environment or subprocess to reach. A time limit (an
- * interrupt handler) and a memory limit bound each script. The canary test
+ * no `import`, no file, network, environment or subprocess to reach.
+ *
+ * Isolation and bounds: each request file's scripts get a context of their own
+ * ({@link ScriptSession}), in a WebAssembly instance of their own whose memory cannot grow past
+ * the limit, so a script that replaces `JSON.parse` or a prototype sees only its own file's
+ * data. dial never evaluates code in a context a script could have changed: it calls the two
+ * functions the prelude returned (holding their handles, not looking them up), which use the
+ * intrinsics captured before any script ran. Every evaluation, dial's own calls included, runs
+ * under the deadline of the interrupt handler, which also stops a script at once when the
+ * process is told to end (`script_interrupt.ts`). The canary test
  * `tests/unit/files/worker_permissions_canary_test.ts` fails when Deno no longer needs the
  * flag; then this module can become a Worker.
  * @module
  */
 import {
   newQuickJSWASMModuleFromVariant,
+  newVariant,
   type QuickJSContext,
+  type QuickJSHandle,
   type QuickJSRuntime,
   type QuickJSSyncVariant,
   type QuickJSWASMModule,
@@ -22,6 +32,7 @@ import {
 import * as variantModule from "@jitl/quickjs-wasmfile-release-sync";
 import { DialError, ErrorCode } from "../errors/mod.ts";
 import { SCRIPT_PRELUDE, type ScriptInput, type ScriptOutput } from "./script_api.ts";
+import { signalled, watchSignals } from "./script_interrupt.ts";
 
 /** A script that threw, timed out or ran out of memory; the message names its file and line. */
 export class ScriptError extends DialError {
@@ -59,12 +70,155 @@ export interface SandboxLimits {
   timeoutMs?: number;
   /** Bytes of memory (default 64 MiB). */
   memoryBytes?: number;
+  /** Aborted when the run ends early (Ctrl-C): a running script stops at its next check. */
+  signal?: AbortSignal;
 }
 
-let module: Promise<QuickJSWASMModule> | undefined;
+/** QuickJS's WebAssembly memory below its heap (static data, stack): the loader's initial size. */
+const BASE_PAGES = 256;
+const PAGE = 64 * 1024;
 
 /**
- * Runs one script in a fresh sandbox context.
+ * The scripts of one request file: one QuickJS context (in its own WebAssembly instance and
+ * memory), made when the first script runs, so that nothing a script changes reaches another
+ * file's scripts. A script that times out, runs out of memory or breaks what dial needs gets the
+ * context replaced before the next script. Dispose it when the file is done.
+ */
+export class ScriptSession {
+  #timeoutMs: number;
+  #memoryBytes: number;
+  #signal: AbortSignal | undefined;
+  #sandbox: Sandbox | undefined;
+
+  /** @param limits time (per evaluation) and memory of the session's scripts */
+  constructor(limits: SandboxLimits = {}) {
+    this.#timeoutMs = limits.timeoutMs ?? 5000;
+    this.#memoryBytes = limits.memoryBytes ?? 64 * 1024 * 1024;
+    this.#signal = limits.signal;
+  }
+
+  /**
+   * Runs one script.
+   *
+   * @param source the code and where it is
+   * @param input what the script sees
+   * @returns what it did: globals, request variables, tests, log lines
+   * @throws {ScriptError} when it throws outside `client.test`, times out or runs out of memory
+   */
+  async run(source: ScriptSource, input: ScriptInput): Promise<ScriptOutput> {
+    await watchSignals();
+    if (stopping(this.#signal)) throw stopped(source, source.line);
+    let sandbox;
+    try {
+      sandbox = await this.#prepared(JSON.stringify(input));
+    } catch (error) {
+      if (stopping(this.#signal)) throw stopped(source, source.line);
+      throw error;
+    }
+    let healthy = true;
+    try {
+      return this.#evaluate(sandbox, source, (broken) => healthy = !broken);
+    } finally {
+      if (!healthy) this.#drop();
+    }
+  }
+
+  /** Frees the session's context and memory. */
+  dispose(): void {
+    this.#drop();
+  }
+
+  #evaluate(
+    sandbox: Sandbox,
+    source: ScriptSource,
+    broke: (broken: boolean) => void,
+  ): ScriptOutput {
+    const { context } = sandbox;
+    // A fresh function scope on the code's own lines: `var`s do not outlive the script, and the
+    // sandbox's line numbers are the file's.
+    const padded = "(function () {" + "\n".repeat(source.line - 1) + " ".repeat(source.column - 1) +
+      source.code + "\n})()";
+    let result;
+    try {
+      result = sandbox.within(() =>
+        context.evalCode(padded, source.file, { type: "global", strict: false })
+      );
+    } catch (error) {
+      // The engine itself failed (its WebAssembly stack or memory): a new sandbox next time.
+      broke(true);
+      throw new ScriptError(`${source.file}:${source.line}: The script broke the sandbox`, {
+        cause: error,
+      });
+    }
+    if (result.error) {
+      const handle = result.error;
+      const described = sandbox.call(sandbox.describe, handle);
+      handle.dispose();
+      const error: Thrown = described === undefined
+        ? (sandbox.interrupted()
+          ? { name: "InternalError", message: "interrupted", stack: "" }
+          : { name: "Error", message: "The script threw what dial cannot describe", stack: "" })
+        : JSON.parse(described);
+      if (!error.exit) {
+        const failure = scriptError(error, source, {
+          timeoutMs: this.#timeoutMs,
+          memoryBytes: this.#memoryBytes,
+          exhausted: sandbox.exhausted(),
+          signal: this.#signal,
+        });
+        broke(failure.broken);
+        failure.logs = (failure.broken ? undefined : readOutput(sandbox)?.logs) ?? [];
+        throw failure;
+      }
+    } else {
+      result.value.dispose();
+    }
+    const output = readOutput(sandbox);
+    if (!output) {
+      broke(true);
+      throw new ScriptError(
+        `${source.file}:${source.line}: The script replaced what dial reads its results with`,
+      );
+    }
+    return output;
+  }
+
+  /** The session's sandbox, its `setup(input)` called; a new one when the old one broke. */
+  async #prepared(input: string): Promise<Sandbox> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const sandbox = this.#sandbox ??= await create(
+        this.#memoryBytes,
+        this.#timeoutMs,
+        this.#signal,
+      );
+      const argument = sandbox.context.newString(input);
+      const done = sandbox.call(sandbox.setup, argument);
+      argument.dispose();
+      if (done !== undefined) return sandbox;
+      // An earlier script of the file broke what the setup needs: start afresh.
+      this.#drop();
+    }
+    throw new Error("The script sandbox could not be prepared");
+  }
+
+  #drop(): void {
+    const sandbox = this.#sandbox;
+    this.#sandbox = undefined;
+    if (!sandbox) return;
+    try {
+      sandbox.setup.dispose();
+      sandbox.take.dispose();
+      sandbox.describe.dispose();
+      sandbox.context.dispose();
+      sandbox.runtime.dispose();
+    } catch {
+      // A runtime left broken by an interrupted or exhausted script may refuse to be freed.
+    }
+  }
+}
+
+/**
+ * Runs one script in a sandbox of its own (a {@link ScriptSession} of one script).
  *
  * @param source the code and where it is
  * @param input what the script sees
@@ -77,128 +231,150 @@ export async function runScript(
   input: ScriptInput,
   limits: SandboxLimits = {},
 ): Promise<ScriptOutput> {
-  const timeoutMs = limits.timeoutMs ?? 5000;
-  const sandbox = await prepared(limits.memoryBytes ?? 64 * 1024 * 1024, JSON.stringify(input));
-  const { context } = sandbox;
-  let healthy = true;
+  const session = new ScriptSession(limits);
   try {
-    // A fresh function scope on the code's own lines: `var`s do not outlive the script, and the
-    // sandbox's line numbers are the file's.
-    const padded = "(function () {" + "\n".repeat(source.line - 1) + " ".repeat(source.column - 1) +
-      source.code + "\n})()";
-    sandbox.deadline = Date.now() + timeoutMs;
-    let result;
-    try {
-      result = context.evalCode(padded, source.file, { type: "global", strict: false });
-    } catch (error) {
-      // The engine itself failed (its WebAssembly stack or memory): a new sandbox next time.
-      healthy = false;
-      throw new ScriptError(`${source.file}:${source.line}: The script broke the sandbox`, {
-        cause: error,
-      });
-    }
-    sandbox.deadline = Infinity;
-    if (result.error) {
-      const error = context.dump(result.error) as unknown;
-      result.error.dispose();
-      if (!isExit(error)) {
-        const failure = scriptError(error, source, timeoutMs);
-        healthy = !failure.broken;
-        failure.logs = (healthy ? readOutput(context)?.logs : undefined) ?? [];
-        throw failure;
-      }
-    } else {
-      result.value.dispose();
-    }
-    const output = readOutput(context);
-    if (!output) {
-      healthy = false;
-      throw new ScriptError(
-        `${source.file}:${source.line}: The script replaced dial's output object`,
-      );
-    }
-    return output;
+    return await session.run(source, input);
   } finally {
-    sandbox.deadline = Infinity;
-    // A context a script interrupted or exhausted is not used again.
-    if (!healthy) drop(sandbox);
+    session.dispose();
   }
 }
 
-/** One QuickJS runtime and context, the prelude evaluated, shared by the scripts of a run. */
+/** One QuickJS runtime and context with the prelude evaluated. */
 interface Sandbox {
   runtime: QuickJSRuntime;
   context: QuickJSContext;
-  memoryBytes: number;
-  /** When the running script must stop (the interrupt handler reads it). */
-  deadline: number;
+  /** The prelude's `setup(inputJson)`, held by the host. */
+  setup: QuickJSHandle;
+  /** The prelude's `take()`, held by the host. */
+  take: QuickJSHandle;
+  /** The prelude's `describe(error)`, held by the host. */
+  describe: QuickJSHandle;
+  /** Runs one evaluation with the deadline armed. */
+  within<T>(evaluate: () => T): T;
+  /**
+   * Calls one of the prelude's functions under the deadline.
+   *
+   * @returns its string result ("" for another value), or undefined when it threw
+   */
+  call(fn: QuickJSHandle, argument?: QuickJSHandle): string | undefined;
+  /** Whether the last evaluation was stopped by the interrupt handler. */
+  interrupted(): boolean;
+  /** Whether the WebAssembly memory grew to (about) its bound. */
+  exhausted(): boolean;
 }
 
-let current: Sandbox | undefined;
-
-/** The shared sandbox, with `__dialSetup(input)` called; a new one when the old one broke. */
-async function prepared(memoryBytes: number, input: string): Promise<Sandbox> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const sandbox = current?.memoryBytes === memoryBytes ? current : await create(memoryBytes);
-    const { context } = sandbox;
-    const setup = context.getProp(context.global, "__dialSetup");
-    const argument = context.newString(input);
-    const result = context.callFunction(setup, context.undefined, argument);
-    argument.dispose();
-    setup.dispose();
-    if (!result.error) {
-      result.value.dispose();
-      return sandbox;
-    }
-    // An earlier script of the run broke the globals the setup needs: start afresh.
-    result.error.dispose();
-    drop(sandbox);
-  }
-  throw new Error("The script sandbox could not be prepared");
-}
-
-async function create(memoryBytes: number): Promise<Sandbox> {
-  if (current) drop(current);
-  const quickjs = await (module ??= newQuickJSWASMModuleFromVariant(syncVariant()));
+async function create(
+  memoryBytes: number,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Sandbox> {
+  const maximum = BASE_PAGES + Math.ceil(memoryBytes / PAGE);
+  const memory = new WebAssembly.Memory({ initial: BASE_PAGES, maximum });
+  const quickjs = await newModule(memory);
   const runtime = quickjs.newRuntime();
-  runtime.setMemoryLimit(memoryBytes);
+  // No runtime.setMemoryLimit: in this build QuickJS counts allocations, not their size
+  // (malloc_usable_size is unavailable), so the bound is the WebAssembly memory's own.
   // Below the WebAssembly stack: QuickJS reports a stack overflow before the host's stack runs
   // out (at 512 KiB a deep recursion overflowed the host instead).
   runtime.setMaxStackSize(256 * 1024);
   const context = runtime.newContext();
-  const sandbox: Sandbox = { runtime, context, memoryBytes, deadline: Infinity };
-  runtime.setInterruptHandler(() => Date.now() > sandbox.deadline);
-  const prelude = context.evalCode(SCRIPT_PRELUDE, "dial-prelude.js");
+  // Outside an evaluation nothing may run: the deadline is in the past.
+  let deadline = 0;
+  let interrupted = false;
+  runtime.setInterruptHandler(() => {
+    if (stopping(signal) || Date.now() > deadline) interrupted = true;
+    return interrupted;
+  });
+  const within = <T>(evaluate: () => T): T => {
+    deadline = Date.now() + timeoutMs;
+    interrupted = false;
+    try {
+      return evaluate();
+    } finally {
+      deadline = 0;
+    }
+  };
+  const prelude = within(() => context.evalCode(SCRIPT_PRELUDE, "dial-prelude.js"));
   if (prelude.error) {
-    const detail = context.dump(prelude.error);
+    const detail = within(() => context.dump(prelude.error));
     prelude.error.dispose();
     throw new Error(`The script prelude failed: ${JSON.stringify(detail)}`);
   }
+  const setup = context.getProp(prelude.value, "setup");
+  const take = context.getProp(prelude.value, "take");
+  const describe = context.getProp(prelude.value, "describe");
   prelude.value.dispose();
-  current = sandbox;
-  return sandbox;
+  const call = (fn: QuickJSHandle, argument?: QuickJSHandle): string | undefined => {
+    const result = within(() =>
+      argument
+        ? context.callFunction(fn, context.undefined, argument)
+        : context.callFunction(fn, context.undefined)
+    );
+    if (result.error) {
+      result.error.dispose();
+      return undefined;
+    }
+    const text = context.typeof(result.value) === "string" ? context.getString(result.value) : "";
+    result.value.dispose();
+    return text;
+  };
+  // The loader grows the memory by a fifth or more at a time: a growth that failed leaves it
+  // within that of its bound.
+  const exhausted = () => memory.buffer.byteLength * 1.25 >= maximum * PAGE;
+  return {
+    runtime,
+    context,
+    setup,
+    take,
+    describe,
+    within,
+    call,
+    exhausted,
+    interrupted: () => interrupted,
+  };
 }
 
-function drop(sandbox: Sandbox): void {
-  if (current === sandbox) current = undefined;
+/** Compiled once, instantiated per sandbox; undefined when the loader's file could not be read. */
+let compiled: Promise<WebAssembly.Module | undefined> | undefined;
+
+/**
+ * A QuickJS WebAssembly instance whose memory cannot grow past its base and `memoryBytes`: the
+ * engine's own limit counts allocations rather than bytes in this build, and a script that
+ * allocates large arrays went past it to gigabytes. A failed growth is QuickJS's "out of memory".
+ */
+async function newModule(
+  wasmMemory: WebAssembly.Memory,
+): Promise<QuickJSWASMModule> {
+  const variant = syncVariant();
+  const wasmModule = await compiled;
+  if (wasmModule) {
+    return await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory, wasmModule }));
+  }
+  // The first instance: the loader finds its .wasm (beside its module, in the build too); it is
+  // then compiled once for the next instances.
+  let located: string | undefined;
+  const quickjs = await newQuickJSWASMModuleFromVariant(newVariant(variant, {
+    wasmMemory,
+    locateFile: (file: string, prefix: string) => located = prefix + file,
+  }));
+  compiled ??= compile(located);
+  return quickjs;
+}
+
+async function compile(location: string | undefined): Promise<WebAssembly.Module | undefined> {
+  if (location === undefined) return undefined;
   try {
-    sandbox.context.dispose();
-    sandbox.runtime.dispose();
+    const bytes = await Deno.readFile(location.startsWith("file:") ? new URL(location) : location);
+    return await WebAssembly.compile(bytes);
   } catch {
-    // A runtime left broken by an interrupted or exhausted script may refuse to be freed.
+    return undefined;
   }
 }
 
 /** What the prelude collected, or undefined when the script broke it. */
-function readOutput(context: QuickJSContext): ScriptOutput | undefined {
-  // The deadline is over: a getter the script planted cannot run for long either.
-  const output = context.evalCode("JSON.stringify(__dialOutput)");
-  if (output.error) {
-    output.error.dispose();
-    return undefined;
-  }
-  const text = context.getString(output.value);
-  output.value.dispose();
+function readOutput(sandbox: Sandbox): ScriptOutput | undefined {
+  const text = sandbox.call(sandbox.take);
+  if (text === undefined) return undefined;
   try {
     const parsed: unknown = JSON.parse(text);
     return isOutput(parsed) ? parsed : undefined;
@@ -237,31 +413,57 @@ function isSyncVariant(value: unknown): value is QuickJSSyncVariant {
     (value as { type: unknown }).type === "sync" && "importFFI" in value;
 }
 
-function isExit(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "__dialExit" in error;
+/** What a script threw, as the prelude's `describe` tells it. */
+interface Thrown {
+  exit?: boolean;
+  name: string;
+  message: string;
+  stack: string;
+  isNull?: boolean;
 }
 
-function scriptError(error: unknown, source: ScriptSource, timeoutMs: number): ScriptError {
-  const fields = typeof error === "object" && error !== null
-    ? error as { name?: unknown; message?: unknown; stack?: unknown }
-    : { message: String(error) };
-  const stack = typeof fields.stack === "string" ? fields.stack : "";
+function stopped(source: ScriptSource, line: number): ScriptError {
+  const failure = new ScriptError(`${source.file}:${line}: Script stopped: dial was told to end`);
+  failure.broken = true;
+  return failure;
+}
+
+/** @returns whether the process or the run is ending: scripts stop */
+function stopping(signal: AbortSignal | undefined): boolean {
+  return signalled() || signal?.aborted === true;
+}
+
+function scriptError(
+  { name, message, stack, isNull }: Thrown,
+  source: ScriptSource,
+  { timeoutMs, memoryBytes, exhausted, signal }: {
+    timeoutMs: number;
+    memoryBytes: number;
+    exhausted: boolean;
+    signal: AbortSignal | undefined;
+  },
+): ScriptError {
   const escaped = source.file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const at = new RegExp(`\\(${escaped}:(\\d+)(?::(\\d+))?\\)`).exec(stack);
   const line = at ? Number(at[1]) : source.line;
-  const name = typeof fields.name === "string" ? fields.name : "Error";
-  const message = typeof fields.message === "string" ? fields.message : String(error);
   if (name === "InternalError" && message === "interrupted") {
+    // An interrupted script's stack points at no useful line: name where it starts.
+    if (stopping(signal)) return stopped(source, source.line);
     const failure = new ScriptError(
-      `${source.file}:${line}: Script timed out after ${timeoutMs / 1000} s`,
+      `${source.file}:${source.line}: Script timed out after ${timeoutMs / 1000} s`,
     );
     failure.broken = true;
     return failure;
   }
-  const failure = name === "InternalError" && /out of memory/i.test(message)
-    ? new ScriptError(`${source.file}:${line}: Script ran out of memory`)
+  // QuickJS throws null when it cannot even allocate the error.
+  const outOfMemory = (name === "InternalError" && /out of memory/i.test(message)) ||
+    (exhausted && isNull === true);
+  const failure = outOfMemory
+    ? new ScriptError(
+      `${source.file}:${line}: Script ran out of memory (${memoryBytes / 1024 / 1024} MiB)`,
+    )
     : new ScriptError(`${source.file}:${line}: ${name}: ${message}`);
   // Out of memory, stack overflow: the engine's own failures leave the context unusable.
-  failure.broken = name === "InternalError";
+  failure.broken = name === "InternalError" || exhausted;
   return failure;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runScript, ScriptError } from "../../../src/files/script_sandbox.ts";
+import { runScript, ScriptError, ScriptSession } from "../../../src/files/script_sandbox.ts";
 import type { ScriptInput } from "../../../src/files/script_api.ts";
 
 const input: ScriptInput = {
@@ -113,24 +113,104 @@ Deno.test("sandbox: pre-request scripts set request variables", async () => {
   assert.deepEqual(output.requestVariables, { n: "42", s: "x" });
 });
 
-Deno.test("sandbox: scripts of a run share nothing but client.global; a broken sandbox is replaced", async () => {
-  await runScript(
-    at('var leaked = 1; this.alsoLeaked = 2; client.global.set("g", "kept");'),
+Deno.test("sandbox: scripts of a file share only what they put on the global object; a broken sandbox is replaced", async () => {
+  using session = disposable(new ScriptSession({ timeoutMs: 100 }));
+  await session.run(
+    at('var leaked = 1; globalThis.shared = 2; client.global.set("g", "kept");'),
     input,
   );
-  const next = await runScript(
-    at('client.log(typeof leaked, typeof response, typeof request, client.global.get("g"));'),
+  const next = await session.run(
+    at(
+      'client.log(typeof leaked, typeof shared, typeof response, typeof request, client.global.get("g"));',
+    ),
     { ...withoutResponse(input), globals: { g: "kept" } },
   );
-  assert.deepEqual(next.logs, ["undefined undefined undefined kept"]);
-  await assert.rejects(runScript(at("while (true) {}"), input, { timeoutMs: 20 }), /timed out/);
+  assert.deepEqual(next.logs, ["undefined number undefined undefined kept"]);
+  await assert.rejects(session.run(at("while (true) {}"), input), /timed out/);
+  const fresh = await session.run(at("client.log(typeof shared);"), input);
+  assert.deepEqual(fresh.logs, ["undefined"]);
   await assert.rejects(
-    runScript(at("(function f() { f(); })()"), input),
+    session.run(at("(function f() { f(); })()"), input),
     /api\.http:1: InternalError/,
   );
-  const after = await runScript(at('client.log("alive", response.status);'), input);
+  const after = await session.run(at('client.log("alive", response.status);'), input);
   assert.deepEqual(after.logs, ["alive 201"]);
 });
+
+Deno.test("sandbox: a file's script that replaces JSON, prototypes or dial's globals never sees another file's data", async () => {
+  const hijack = at(`
+    globalThis.loot = [];
+    var parse = JSON.parse;
+    JSON.parse = function (text) { globalThis.loot.push(String(text)); return parse(text); };
+    JSON.stringify = function () { while (true) {} };
+    Object.defineProperty(Object.prototype, "secret", { set: function (v) { globalThis.loot.push(v); }, configurable: true });
+  `);
+  using attacker = disposable(new ScriptSession({ timeoutMs: 200 }));
+  await attacker.run(hijack, input);
+  using victim = disposable(new ScriptSession({ timeoutMs: 200 }));
+  const secret = { ...input, environment: { secret: "victim-key" } };
+  const victimOutput = await victim.run(
+    at(
+      'client.test("key", function () { client.assert(request.environment.get("secret") === "victim-key"); });',
+    ),
+    {
+      ...secret,
+      request: { method: "GET", url: "http://x/", headers: [["X-Key", "victim-key"]], body: "" },
+    },
+  );
+  assert.deepEqual(victimOutput.tests.map((t) => t.passed), [true]);
+  // The attacker's next script sees nothing of the victim's, and dial read its results with the
+  // JSON it captured before any script ran (the replaced stringify never ends).
+  const after = await attacker.run(
+    at('client.global.set("loot", globalThis.loot.join("|"));'),
+    input,
+  );
+  assert.equal(after.globals.loot?.includes("victim-key"), false);
+});
+
+Deno.test("sandbox: dial's own evaluations run under the deadline too", async () => {
+  using session = disposable(new ScriptSession({ timeoutMs: 100 }));
+  // A getter on what dial reads, and an error whose message never ends: both stop.
+  await assert.rejects(
+    session.run(at("Object.prototype.toJSON = function () { while (true) {} };"), input),
+    /api\.http:1: The script replaced what dial reads its results with/,
+  );
+  await assert.rejects(
+    session.run(at("throw { get message() { while (true) {} } };"), input),
+    /api\.http:1: Script timed out after 0\.1 s/,
+  );
+  const after = await session.run(at('client.log("alive");'), input);
+  assert.deepEqual(after.logs, ["alive"]);
+});
+
+Deno.test("sandbox: a memory bomb is refused at the limit, and the next script runs", async () => {
+  using session = disposable(new ScriptSession());
+  await assert.rejects(
+    session.run(at("var a = []; while (true) a.push(new Array(1e5).fill(1));"), input),
+    /^ScriptError: api\.http:1: Script ran out of memory \(64 MiB\)$/,
+  );
+  await assert.rejects(
+    session.run(at('var a = []; while (true) a.push({ x: [1, 2], y: "n" + a.length });'), input),
+    /api\.http:1: Script ran out of memory \(64 MiB\)/,
+  );
+  const after = await session.run(at('client.log("alive");'), input);
+  assert.deepEqual(after.logs, ["alive"]);
+});
+
+Deno.test("sandbox: a run's abort stops a script that has not finished", async () => {
+  const controller = new AbortController();
+  controller.abort();
+  using session = disposable(new ScriptSession({ signal: controller.signal }));
+  await assert.rejects(
+    session.run(at("while (true) {}"), input),
+    /api\.http:1: Script stopped: dial was told to end/,
+  );
+});
+
+/** A session that `using` disposes. */
+function disposable(session: ScriptSession): ScriptSession & Disposable {
+  return Object.assign(session, { [Symbol.dispose]: () => session.dispose() });
+}
 
 /** The input of a pre-request script: no response yet. */
 function withoutResponse<T extends { response?: unknown }>(value: T): Omit<T, "response"> {

@@ -1,0 +1,123 @@
+import assert from "node:assert/strict";
+import { dial, dialEnv, serve } from "../_helpers.ts";
+import { project } from "./_files.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+function echoServer() {
+  return serve(async (request) => {
+    const body = request.body ? await request.text() : "";
+    return Response.json({ path: new URL(request.url).pathname, body });
+  });
+}
+
+Deno.test("scripts: a handler that replaces JSON.parse in one file reads nothing of the next files'", async () => {
+  await using server = echoServer();
+  const dir = await project({
+    "http-client.env.json": JSON.stringify({ dev: { key: "victim-key-41" } }),
+    // The attacker's file: JSON.parse replaced and a setter on every object's "environment",
+    // each collecting every later script's input on the global object.
+    "a_attacker.http": `GET {{origin}}/a
+
+> {%
+  globalThis.loot = [];
+  var parse = JSON.parse;
+  JSON.parse = function (text) { globalThis.loot.push(String(text)); return parse(text); };
+  Object.defineProperty(Object.prototype, "environment", {
+    configurable: true,
+    set: function (v) { globalThis.loot.push(String(v && v.key)); },
+  });
+  client.test("planted", function () {});
+%}
+`,
+    "b_victim.http": `GET {{origin}}/b
+X-Key: {{key}}
+
+> {%
+  client.test("victim ran", function () {
+    client.assert(request.headers.valueOf("X-Key") === "victim-key-41");
+  });
+%}
+`,
+    // The attacker's second file sends what it found.
+    "c_attacker.http": `< {%
+  request.variables.set("loot", String(globalThis.loot));
+%}
+POST {{origin}}/exfil
+
+{{loot}}
+`,
+  });
+  const result = await dial(["test", dir, "--env", "dev", "--var", `origin=${server.origin}`]);
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, /victim ran/);
+  const exfil = server.requests.find((r) => new URL(r.url).pathname === "/exfil");
+  assert.ok(exfil, "the attacker's request was sent");
+  const sent = await exfil.text();
+  assert.equal(sent.includes("victim-key-41"), false, sent);
+  assert.equal(sent, "undefined");
+});
+
+Deno.test("scripts: an endless script is stopped by the deadline and the next file runs", async () => {
+  await using server = echoServer();
+  const dir = await project({
+    "a.http": `GET {{origin}}/a
+
+> {%
+  while (true) {}
+%}
+`,
+    "b.http": `GET {{origin}}/b
+
+> {%
+  client.test("b ran", function () { client.assert(response.status === 200); });
+%}
+`,
+  });
+  const result = await dial(["test", dir, "--var", `origin=${server.origin}`]);
+  // A script that fails is an error of its request (exit 1, the script's code).
+  assert.equal(result.code, 1, result.stdout + result.stderr);
+  assert.match(result.stdout, /a\.http:3: Script timed out after 5 s/);
+  assert.match(result.stdout, /✓ .*b\.http › .* › b ran/);
+});
+
+Deno.test("scripts: a memory bomb is refused with a clear error", async () => {
+  await using server = echoServer();
+  const dir = await project({
+    "bomb.http": `GET {{origin}}/a
+
+> {%
+  var a = [];
+  while (true) a.push(new Array(1e5).fill(1));
+%}
+`,
+  });
+  const result = await dial(["test", dir, "--var", `origin=${server.origin}`]);
+  assert.equal(result.code, 1, result.stdout + result.stderr);
+  assert.match(result.stdout, /bomb\.http:5: Script ran out of memory \(64 MiB\)/);
+});
+
+Deno.test("scripts: SIGTERM ends dial test while a script runs, without waiting for the deadline", async () => {
+  const arrived = Promise.withResolvers<void>();
+  await using server = serve((request) => {
+    if (new URL(request.url).pathname === "/a") arrived.resolve();
+    return Response.json({ ok: true });
+  });
+  const loop = (path: string) => `GET {{origin}}${path}\n\n> {%\n  while (true) {}\n%}\n`;
+  const dir = await project({ "loop.http": `${loop("/a")}\n###\n${loop("/b")}` });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, "test", dir, "--var", `origin=${server.origin}`],
+    stdout: "piped",
+    stderr: "piped",
+    clearEnv: true,
+    env: dialEnv(),
+  }).spawn();
+  await arrived.promise;
+  child.kill("SIGTERM");
+  const { code, stdout, stderr } = await child.output();
+  const output = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+  assert.equal(code, 143, output);
+  // Stopped by the signal, not by the 5 s deadline; the next request is never sent.
+  assert.doesNotMatch(output, /timed out/);
+  assert.deepEqual(server.requests.map((r) => new URL(r.url).pathname), ["/a"]);
+});
