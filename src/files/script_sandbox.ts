@@ -90,7 +90,11 @@ export class ScriptSession {
   #signal: AbortSignal | undefined;
   #sandbox: Sandbox | undefined;
 
-  /** @param limits time (per evaluation) and memory of the session's scripts */
+  /**
+   * Makes a session; its context is made when its first script runs.
+   *
+   * @param limits time (per evaluation), memory and the run's abort signal
+   */
   constructor(limits: SandboxLimits = {}) {
     this.#timeoutMs = limits.timeoutMs ?? 5000;
     this.#memoryBytes = limits.memoryBytes ?? 64 * 1024 * 1024;
