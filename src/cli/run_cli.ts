@@ -9,7 +9,7 @@ import { processContext } from "./io.ts";
 import { parseArgv } from "./parse.ts";
 import { ROOT, VERSION } from "./program.ts";
 import { defaultConfigDir, joinPath } from "../cache.ts";
-import { stopScriptsOnSignals } from "../files/script_interrupt.ts";
+import { stopScriptsOnSignals } from "../script_interrupt.ts";
 
 /** @returns the config file's path when it exists */
 function existingConfig(env: CliContext["env"]): string | undefined {

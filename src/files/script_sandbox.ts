@@ -15,7 +15,7 @@
  * functions the prelude returned (holding their handles, not looking them up), which use the
  * intrinsics captured before any script ran. Every evaluation, dial's own calls included, runs
  * under the deadline of the interrupt handler, which also stops a script at once when the
- * process is told to end (`script_interrupt.ts`). The canary test
+ * process is told to end (`src/script_interrupt.ts`). The canary test
  * `tests/unit/files/worker_permissions_canary_test.ts` fails when Deno no longer needs the
  * flag; then this module can become a Worker.
  * @module
@@ -32,7 +32,7 @@ import {
 import * as variantModule from "@jitl/quickjs-wasmfile-release-sync";
 import { DialError, ErrorCode } from "../errors/mod.ts";
 import { SCRIPT_PRELUDE, type ScriptInput, type ScriptOutput } from "./script_api.ts";
-import { signalled, watchSignals } from "./script_interrupt.ts";
+import { signalled, watchSignals } from "../script_interrupt.ts";
 
 /** A script that threw, timed out or ran out of memory; the message names its file and line. */
 export class ScriptError extends DialError {
