@@ -116,6 +116,8 @@ export const CLI_REMEDIES: RemedyWords = {
       "the client secret was sent with HTTP Basic (client_secret_basic); if the provider expects it in the form, add --oauth2-client-auth post",
     address_in_url: "give the address in the URL",
     body_include: "save the body to a file and include it with < ./file",
+    private_env:
+      "move it to http-client.private.env.json (which git ignores), or give it on the command line with --var NAME=@exec:…",
   },
   give: {
     home: "set HOME (or XDG_CACHE_HOME) to a directory of your own",
@@ -139,6 +141,12 @@ export const CLI_REMEDIES: RemedyWords = {
   },
   wait: {
     other_login: "raise --timeout, or finish the login in the other process",
+  },
+  allow: {
+    path: ({ path }) =>
+      `if you trust this file, allow that folder with --allow-path ${
+        path ? path.slice(0, path.lastIndexOf("/")) || "/" : "DIR"
+      }`,
   },
 };
 

@@ -28,9 +28,22 @@ export const ENVIRONMENT_FLAGS = flags([
   },
 ]);
 
+/** `--allow-path`: what the person lets shared files reach beyond the run's folder. */
+export const ALLOW_PATH_FLAG = flags([
+  {
+    long: "allow-path",
+    value: "dir",
+    file: true,
+    repeatable: true,
+    help:
+      "let the files read and write in this folder too (repeatable; default: the run's folder only)",
+  },
+]);
+
 /** Every flag shared by `dial run` and `dial test`. */
 export const FILE_FLAGS = flags([
   ...ENVIRONMENT_FLAGS,
+  ...ALLOW_PATH_FLAG,
   {
     long: "timeout",
     value: "seconds",

@@ -28,6 +28,7 @@ import { defaultCacheDir } from "../cache.ts";
 import { authorizationUrlShower } from "./oauth2_browser.ts";
 import { deviceCodePrinter } from "./oauth2_device.ts";
 import { oauth2NoticeReporter } from "./oauth2_notice.ts";
+import { Confinement, gitTracks } from "../files/trust.ts";
 
 /** The values of the shared flags. */
 export type FileFlagValues = FlagValues<typeof FILE_FLAGS>;
@@ -38,8 +39,13 @@ export interface FileRunSetup {
   transport: TransportOptions;
   /** `--var`, references resolved (as secrets). */
   overrides: Map<string, VariableValue>;
-  /** The environment for a request file's directory (read once per directory). */
-  environmentFor: (dir: string) => Promise<Environment | undefined>;
+  /**
+   * The environment for a request file's directory (read once per directory and root), its
+   * shared `@path` references confined to the run's folders.
+   */
+  environmentFor: (dir: string, confinement: Confinement) => Promise<Environment | undefined>;
+  /** The folders of a run whose root is `root`: it and every `--allow-path`. */
+  confinementFor: (root: string) => Promise<Confinement>;
 }
 
 /**
@@ -65,14 +71,16 @@ export async function prepareFileRun(
   }
   const cache = new Map<string, Promise<Environment | undefined>>();
   const warned = new Set<string>();
-  const environmentFor = async (fileDir: string) => {
+  const environmentFor = async (fileDir: string, confinement: Confinement) => {
     const dir = await environmentDir(fileDir);
-    let loaded = cache.get(dir);
+    const key = `${dir}\0${confinement.roots.join("\0")}`;
+    let loaded = cache.get(key);
     if (!loaded) {
       loaded = loadEnvironment(dir, {
         ...(flags.env !== undefined ? { name: flags.env } : {}),
         envFiles: flags.envFile,
         resolve: (value, where) => resolveReference(value, where, context),
+        confinement,
       }).then(async (environment) => {
         const privateFile = environment.privateFile;
         if (privateFile && !warned.has(privateFile)) {
@@ -81,11 +89,12 @@ export async function prepareFileRun(
         }
         return environment;
       });
-      cache.set(dir, loaded);
+      cache.set(key, loaded);
     }
     return loaded;
   };
-  return { transport, overrides, environmentFor };
+  const confinementFor = (root: string) => Confinement.of(root, flags.allowPath);
+  return { transport, overrides, environmentFor, confinementFor };
 }
 
 /**
@@ -174,18 +183,7 @@ export function dirOf(path: string): string {
 
 /** The private file holds secrets: say so when git tracks it. */
 async function warnIfTracked(path: string, context: CliContext): Promise<void> {
-  const dir = dirOf(path);
-  try {
-    const { code } = await new Deno.Command("git", {
-      args: ["-C", dir, "ls-files", "--error-unmatch", path.slice(dir.length + 1)],
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    if (code !== 0) return;
-  } catch {
-    return; // no git: nothing to check
-  }
+  if (!await gitTracks(path)) return;
   await warn(
     context.stderr,
     `${path} is tracked by git, and it is the place for secrets: run git rm --cached ${path} and add it to .gitignore`,

@@ -36,13 +36,16 @@ export async function runFiles(
 ): Promise<number> {
   const file = await readHttpFile(path, context);
   const setup = await prepareFileRun(flags, context, flags.verbose);
-  const environment = await setup.environmentFor(dirOf(path));
+  // What the file may reach: its own folder and --allow-path.
+  const confinement = await setup.confinementFor(dirOf(path));
+  const environment = await setup.environmentFor(dirOf(path), confinement);
   const out = context.stdout;
   const err = context.stderr;
   let printed = 0;
   try {
     await runHttpFile(file, {
       names,
+      confinement,
       ...(environment ? { environment } : {}),
       overrides: setup.overrides,
       oauth2: fileOAuth2Hooks(context),

@@ -58,12 +58,15 @@ export async function testFiles(
   const started = performance.now();
   let firstError: DialError | undefined;
   let stop = false;
-  for (const path of files) {
+  for (const { path, root } of files) {
     if (stop) break;
     const file = await readHttpFile(path, context);
-    const environment = await setup.environmentFor(dirOf(path));
+    // What the files may reach: the directory given (or the file's folder), --allow-path.
+    const confinement = await setup.confinementFor(root);
+    const environment = await setup.environmentFor(dirOf(path), confinement);
     await runHttpFile(file, {
       ...(environment ? { environment } : {}),
+      confinement,
       overrides: setup.overrides,
       oauth2: fileOAuth2Hooks(context),
       env: context.env,
@@ -121,9 +124,12 @@ function stripPretty(report: TestReport): string {
   return report.cases.map((c) => prettyLine(c) + "\n").join("") + prettySummary(report) + "\n";
 }
 
-/** Files, and the .http/.rest files below directories in name order. */
-async function collectFiles(paths: string[]): Promise<string[]> {
-  const files: string[] = [];
+/**
+ * Files, and the .http/.rest files below directories in name order, each with its run's root:
+ * the directory given, or a file's own folder.
+ */
+async function collectFiles(paths: string[]): Promise<{ path: string; root: string }[]> {
+  const files: { path: string; root: string }[] = [];
   for (const path of paths) {
     let info: Deno.FileInfo;
     try {
@@ -132,7 +138,7 @@ async function collectFiles(paths: string[]): Promise<string[]> {
       throw new UsageError(`Cannot read ${path}: no such file or directory`);
     }
     if (!info.isDirectory) {
-      files.push(path);
+      files.push({ path, root: dirOf(path) });
       continue;
     }
     const found: string[] = [];
@@ -149,7 +155,7 @@ async function collectFiles(paths: string[]): Promise<string[]> {
     };
     await walk(path);
     if (!found.length) throw new UsageError(`No .http or .rest files in ${path}`);
-    files.push(...found);
+    files.push(...found.map((file) => ({ path: file, root: path })));
   }
   return files;
 }

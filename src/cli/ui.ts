@@ -6,6 +6,7 @@ import { ExitCode } from "../errors/mod.ts";
 import { lazy } from "./lazy.ts";
 import { command, flags } from "./declare.ts";
 import { parseTransportFlags, TRANSPORT_FLAGS } from "./transport_flags.ts";
+import { ALLOW_PATH_FLAG } from "./file_flags.ts";
 
 const EPILOG = `
 Examples:
@@ -32,6 +33,7 @@ const UI_FLAGS = flags([
     help: "listen on this address instead of 127.0.0.1 (not recommended)",
   },
   { long: "no-open", help: "do not open a browser, only print the URL" },
+  ...ALLOW_PATH_FLAG,
   ...TRANSPORT_FLAGS,
 ]);
 
@@ -51,6 +53,7 @@ export const uiCommand = command({
       port: flags.port ?? 0,
       open: flags.open,
       workspace: args.dir ?? ".",
+      allowPaths: flags.allowPath,
       ...(flags.host !== undefined ? { hostname: flags.host } : {}),
       signal: context.signal,
     });

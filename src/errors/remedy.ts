@@ -96,7 +96,8 @@ export interface RemedyTargets {
     | "new_device_code"
     | "sigv4_body_file"
     | "address_in_url"
-    | "body_include";
+    | "body_include"
+    | "private_env";
   /** Give a setting that is missing. */
   give:
     | "home"
@@ -111,6 +112,8 @@ export interface RemedyTargets {
   remove: "cache_file" | "cache_dir";
   /** Wait for something running elsewhere. */
   wait: "other_login";
+  /** Allow what a shared file may not do by itself (a path outside the run's folder: `details.path`). */
+  allow: "path";
 }
 
 /** A verb of {@link RemedyTargets}. */

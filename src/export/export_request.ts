@@ -12,6 +12,7 @@
 import { buildRequest, USER_AGENT } from "../http/build_request.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
 import { buildFileRequest, type FileRequest } from "../files/file_request.ts";
+import { whenResolved } from "../files/trust.ts";
 import type { HttpRequest } from "../files/http_file_types.ts";
 import type { VariableScope, VariableValue } from "../files/substitute.ts";
 import { UsageError } from "../errors/mod.ts";
@@ -119,7 +120,9 @@ export async function exportRequest(
   // An OAuth 2.0 token ({{$auth.token("id")}}) is never fetched for an export: the code reads
   // it from the environment (`dial auth token` prints one).
   scope.auth ??= new TokenLookups();
-  const file = await buildFileRequest(request, { scope, path: options.path, dir: options.dir });
+  const file = await whenResolved(() =>
+    buildFileRequest(request, { scope, path: options.path, dir: options.dir })
+  );
   const authorization = file.spec.auth.authorization;
   let prepared = buildRequest(file.spec);
   let basic: ExportedRequest["basic"];

@@ -8,6 +8,7 @@ import { reveal } from "../secret.ts";
 import type { FileRequest } from "./file_request.ts";
 import type { HttpFile, HttpRequest } from "./http_file_types.ts";
 import { referencedRequests, substitute, type VariableScope } from "./substitute.ts";
+import { type Confinement, whenResolved } from "./trust.ts";
 
 /** What handlers and request variables see of a response. */
 export interface Outcome {
@@ -182,22 +183,39 @@ function outputFailure(path: string, error: unknown): DialError {
 }
 
 /**
- * Saves the body for each `>> path` of a request (paths may hold variables; relative ones are
- * beside the request file).
+ * The files of a request's `>> path` outputs (paths may hold variables; relative ones are
+ * beside the request file), each checked to be inside the run's folders: found before the
+ * request is sent, so that a refused one sends nothing.
  *
  * @param request the request
- * @param bytes its response body
- * @param where the scope, the request file and its directory
+ * @param where the scope, the request file, its directory and the run's folders
+ * @returns the real paths to write, with `>>!`
+ * @throws {import("../errors/mod.ts").UsageError} for a path outside the folders
  */
-export async function saveOutputs(
+export async function outputPaths(
   request: HttpRequest,
-  bytes: Uint8Array,
-  where: { scope: VariableScope; path: string; dir: string },
-): Promise<void> {
-  for (const output of request.outputs) {
-    const place = { what: "the output file", path: where.path, line: output.span.line, column: 1 };
-    const written = substitute(output.path, where.scope, place).text;
-    const path = written.startsWith("/") ? written : `${where.dir}/${written.replace(/^\.\//, "")}`;
-    await saveOutput(path, output.overwrite, bytes);
+  where: { scope: VariableScope; path: string; dir: string; confinement: Confinement },
+): Promise<{ path: string; overwrite: boolean }[]> {
+  const written = await whenResolved(() =>
+    request.outputs.map((output) => {
+      const place = {
+        what: "the output file",
+        path: where.path,
+        line: output.span.line,
+        column: 1,
+      };
+      return substitute(output.path, where.scope, place).text;
+    })
+  );
+  const paths: { path: string; overwrite: boolean }[] = [];
+  for (const [i, output] of request.outputs.entries()) {
+    const text = written[i]!;
+    const path = text.startsWith("/") ? text : `${where.dir}/${text.replace(/^\.\//, "")}`;
+    const real = await where.confinement.writing(path, {
+      what: `the output file of ${where.path}:${output.span.line}`,
+      written: text,
+    });
+    paths.push({ path: real, overwrite: output.overwrite });
   }
+  return paths;
 }

@@ -2,13 +2,26 @@
  * Environments of request files: `http-client.env.json` and `http-client.private.env.json`
  * beside the file (private values override public ones and count as secrets), extra files
  * given with `--env-file`, and `--var NAME=VALUE` on top. The `$shared` environment applies to
- * every environment. Values may be credential references (`@env:NAME`, `@PATH`) so that no
- * secret needs to be written in any file.
+ * every environment. Values may be credential references (`@env:NAME`, `@PATH`, and in the
+ * person's own files `@exec:COMMAND`) so that no secret needs to be written in any file; they
+ * are {@link Reference}s, read when a request uses them, under the trust rule of `trust.ts`.
  * @module
  */
 import { UsageError } from "../errors/mod.ts";
 import { Secret } from "../secret.ts";
 import type { VariableValue } from "./substitute.ts";
+import {
+  type Confinement,
+  gitTracks,
+  isReferenceText,
+  Reference,
+  type ReferencePolicy,
+  type ReferenceReader,
+  type Trust,
+} from "./trust.ts";
+
+/** The keys of a `Security.Auth` configuration that hold secrets (references allowed). */
+export const SECRET_AUTH_KEYS: readonly string[] = ["Client Secret", "Password", "Client Key"];
 
 /** The public environment file's name (JetBrains HTTP Client). */
 export const PUBLIC_ENV_FILE = "http-client.env.json";
@@ -32,11 +45,6 @@ export interface Environment {
   files: string[];
   /** The private file, when one was read (the CLI checks it is not tracked by git). */
   privateFile?: string;
-  /**
-   * Resolves a credential reference of a `Security.Auth` secret (`"Client Key": "@env:KEY"`)
-   * when the configuration is used: the loader's resolver.
-   */
-  resolve?: (value: string, where: string) => Promise<string>;
 }
 
 /** Options for {@link loadEnvironment}. */
@@ -45,8 +53,15 @@ export interface LoadEnvironmentOptions {
   name?: string;
   /** `--env-file PATH` (read after the files beside the request file). */
   envFiles?: string[];
-  /** Resolves a credential reference (`@env:NAME`, `@PATH`); default: values are literal. */
-  resolve?: (value: string, where: string) => Promise<string>;
+  /**
+   * Reads a credential reference (`@env:NAME`, `@/real/path`, `@exec:COMMAND`) when a request
+   * uses it, after the trust rule allowed it; default: values are literal.
+   */
+  resolve?: ReferenceReader;
+  /** The run's folders: a shared file's `@path` must resolve inside them. */
+  confinement?: Confinement;
+  /** Whether a shared file's `@env:NAME` is read (default: yes; the UI: no). */
+  sharedEnv?: boolean;
 }
 
 /**
@@ -62,15 +77,25 @@ export async function loadEnvironment(
   options: LoadEnvironmentOptions = {},
 ): Promise<Environment> {
   const sep = dir.endsWith("/") || dir === "" ? "" : "/";
-  const sources: { path: string; secret: boolean; required: boolean }[] = [
-    { path: `${dir}${sep}${PUBLIC_ENV_FILE}`, secret: false, required: false },
-    { path: `${dir}${sep}${PRIVATE_ENV_FILE}`, secret: true, required: false },
-    ...(options.envFiles ?? []).map((path) => ({
+  // The public file is shared; the private file and --env-file are the person's own, unless
+  // git tracks them (then they came with the repository too).
+  const sources: EnvSource[] = [
+    { path: `${dir}${sep}${PUBLIC_ENV_FILE}`, secret: false, required: false, trust: "shared" },
+    { path: `${dir}${sep}${PRIVATE_ENV_FILE}`, secret: true, required: false, trust: "own" },
+    ...(options.envFiles ?? []).map((path): EnvSource => ({
       path,
       secret: /private/.test(path.split("/").at(-1) ?? ""),
       required: true,
+      trust: "own",
     })),
   ];
+  const policy: ReferencePolicy | undefined = options.resolve
+    ? {
+      read: options.resolve,
+      ...(options.confinement ? { confinement: options.confinement } : {}),
+      ...(options.sharedEnv !== undefined ? { sharedEnv: options.sharedEnv } : {}),
+    }
+    : undefined;
   const environment: Environment = {
     variables: new Map(),
     shared: new Map(),
@@ -78,13 +103,15 @@ export async function loadEnvironment(
     files: [],
   };
   if (options.name !== undefined) environment.name = options.name;
-  if (options.resolve) environment.resolve = options.resolve;
   const known = new Set<string>();
   for (const source of sources) {
     const data = await readEnvFile(source.path, source.required);
     if (data === undefined) continue;
     environment.files.push(source.path);
     if (source.secret && !source.required) environment.privateFile = source.path;
+    if (source.trust === "own" && policy && holdsReference(data) && await gitTracks(source.path)) {
+      source.trust = "shared";
+    }
     for (const key of Object.keys(data)) if (key !== "$shared") known.add(key);
     const chosen = options.name === undefined ? undefined : data[options.name];
     for (const [label, block] of [["$shared", data.$shared], [options.name, chosen]] as const) {
@@ -92,7 +119,7 @@ export async function loadEnvironment(
       if (!isObject(block)) {
         throw new UsageError(`Cannot read ${source.path}: environment "${label}" is not an object`);
       }
-      await addVariables(environment, block, source, options.resolve, label === "$shared");
+      addVariables(environment, block, source, policy, label === "$shared");
     }
   }
   if (options.name !== undefined && !known.has(options.name)) {
@@ -111,13 +138,34 @@ export async function loadEnvironment(
   return environment;
 }
 
-async function addVariables(
+interface EnvSource {
+  path: string;
+  secret: boolean;
+  required: boolean;
+  trust: Trust;
+}
+
+/** Whether an environment file holds a reference anywhere (then its trust matters). */
+function holdsReference(data: unknown): boolean {
+  if (typeof data === "string") return isReferenceText(data);
+  if (data !== null && typeof data === "object") return Object.values(data).some(holdsReference);
+  return false;
+}
+
+function addVariables(
   environment: Environment,
   block: Record<string, unknown>,
-  source: { path: string; secret: boolean },
-  resolve: LoadEnvironmentOptions["resolve"],
+  source: EnvSource,
+  policy: ReferencePolicy | undefined,
   shared: boolean,
-): Promise<void> {
+): void {
+  const slash = source.path.lastIndexOf("/");
+  const where = (key: string) => ({
+    file: source.path,
+    key,
+    trust: source.trust,
+    dir: slash < 0 ? "." : source.path.slice(0, slash) || "/",
+  });
   for (const [name, value] of Object.entries(block)) {
     if (name === "Security") {
       const auth = isObject(value) ? value.Auth : undefined;
@@ -130,7 +178,14 @@ async function addVariables(
             `Cannot read ${source.path}: Security.Auth "${id}" writes its "Client Key" in a shared file: give it by reference ("@env:NAME", "@path/key.pem") or in ${PRIVATE_ENV_FILE}`,
           );
         }
-        const merged = { ...(environment.auth.get(id) ?? {}), ...config };
+        const own: AuthConfig = { ...config };
+        for (const secretKey of SECRET_AUTH_KEYS) {
+          const text = own[secretKey];
+          if (policy && typeof text === "string" && isReferenceText(text)) {
+            own[secretKey] = new Reference(text, where(`Security.Auth.${id}.${secretKey}`), policy);
+          }
+        }
+        const merged = { ...(environment.auth.get(id) ?? {}), ...own };
         environment.auth.set(id, merged);
       }
       continue;
@@ -140,15 +195,15 @@ async function addVariables(
         `Cannot read ${source.path}: variable "${name}" is not a string, number or boolean`,
       );
     }
-    let text = String(value);
-    let secret = source.secret;
-    if (resolve && /^@(?!@)./.test(text)) {
-      text = await resolve(text, `${name} in ${source.path}`);
-      secret = true;
-    } else if (text.startsWith("@@")) {
-      text = text.slice(1);
-    }
-    const stored = secret ? new Secret(text) : text;
+    const text = String(value);
+    // A reference is read when a request uses it (trust.ts), never here.
+    const stored = policy && isReferenceText(text)
+      ? new Reference(text, where(name), policy)
+      : text.startsWith("@@")
+      ? (source.secret ? new Secret(text.slice(1)) : text.slice(1))
+      : source.secret
+      ? new Secret(text)
+      : text;
     environment.variables.set(name, stored);
     if (shared) environment.shared.set(name, stored);
   }

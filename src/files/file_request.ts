@@ -14,6 +14,7 @@ import { Secret } from "../secret.ts";
 import type { HttpRequest } from "./http_file_types.ts";
 import { substitute, substituteValue, type VariableScope } from "./substitute.ts";
 import { splitGraphqlBody, websocketMessages } from "./stream_bodies.ts";
+import { Confinement } from "./trust.ts";
 
 /** How a request is sent. */
 export type RequestKind = "http" | "graphql" | "websocket";
@@ -52,6 +53,8 @@ export interface BuildOptions {
   path: string;
   /** The directory relative includes are read from. */
   dir: string;
+  /** The folders includes must resolve inside (default: the request file's folder). */
+  confinement?: Confinement;
 }
 
 /**
@@ -224,8 +227,14 @@ async function bodyOf(
   const contentType = headers.find((h) => h.name.toLowerCase() === "content-type")?.value;
   const type = typeof contentType === "string" ? contentType : contentType?.reveal() ?? "";
   const first = parts[0]!;
+  const confinement = options.confinement ?? await Confinement.of(options.dir || ".");
+  const include = (written: string, line: number) =>
+    confinement.reading(resolvePath(options.dir, written), {
+      what: `the body file of ${options.path}:${line}`,
+      written,
+    });
   if (parts.length === 1 && first.kind === "file" && !first.substitute) {
-    const path = resolvePath(options.dir, first.path);
+    const path = await include(first.path, first.span.line);
     await readable(path, options.path, first.span.line);
     return { text: `< ${first.path}`, source: { kind: "file", path } };
   }
@@ -254,7 +263,7 @@ async function bodyOf(
       chunks.push(encoder.encode(multipart ? value.replace(/\r?\n/g, "\r\n") : value));
       text += value;
     } else {
-      const path = resolvePath(options.dir, part.path);
+      const path = await include(part.path, part.span.line);
       const bytes = await readable(path, options.path, part.span.line);
       if (part.substitute) {
         let decoder: TextDecoder;

@@ -23,12 +23,14 @@ import type { OAuth2Hooks } from "./security_auth.ts";
 import {
   labelOf,
   type Outcome,
+  outputPaths,
   readDotenv,
   requestDependencies,
-  saveOutputs,
+  saveOutput,
   selectRequests,
   streamOutcome,
 } from "./_run_parts.ts";
+import { Confinement, isUnresolved, whenResolved } from "./trust.ts";
 
 /** One request's outcome. */
 export interface RequestResult {
@@ -84,6 +86,11 @@ export interface RunHttpFileOptions {
   cookies?: CookieJar;
   /** Script time and memory limits. */
   scriptLimits?: SandboxLimits;
+  /**
+   * The folders the file's includes, outputs and script files must resolve inside (the run's
+   * root and `--allow-path`); default: the file's own folder.
+   */
+  confinement?: Confinement;
   /** Record a failed request and go on (`dial test`), instead of throwing (`dial run`). */
   keepGoing?: boolean;
   /** Stop after the first failed test or request. */
@@ -145,8 +152,10 @@ class FileRunner {
   }
 
   dotenv?: Map<string, string>;
+  confinement?: Confinement;
 
   async run(): Promise<RequestResult[]> {
+    this.confinement = this.options.confinement ?? await Confinement.of(this.dir);
     if (this.file.source.includes("$dotenv")) this.dotenv = await readDotenv(`${this.dir}/.env`);
     try {
       for (const request of this.selection()) {
@@ -226,11 +235,18 @@ class FileRunner {
       result.tests.push(...output.tests);
     }
     await this.resolveAuth(request);
-    const fileRequest = await buildFileRequest(request, {
+    // References (`@exec:`, `@env:`, `@path`) are read now, the ones this request uses only.
+    const where = {
       scope,
       path: this.file.path,
       dir: this.dir,
-    });
+      confinement: this.confinement!,
+    };
+    const fileRequest = await whenResolved(() => buildFileRequest(request, where));
+    const outputs = await outputPaths(request, where);
+    for (const handler of request.handlers) {
+      if (handler.kind === "file") await this.scriptPath(handler);
+    }
     const base = this.options.send ?? {};
     const timeoutMs = fileRequest.timeoutMs ?? this.options.timeoutMs;
     const signals = [base.signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined]
@@ -259,7 +275,7 @@ class FileRunner {
       });
     }
     result.status = outcome.status;
-    await saveOutputs(request, outcome.bytes, { scope, path: this.file.path, dir: this.dir });
+    for (const output of outputs) await saveOutput(output.path, output.overwrite, outcome.bytes);
     if (request.name !== undefined) {
       this.responses.set(request.name, {
         request: { headers: outcome.requestHeaders, body: fileRequest.bodyText },
@@ -305,8 +321,11 @@ class FileRunner {
   }
 
   scriptInput(scope: VariableScope, requestVariables: Map<string, string>): ScriptInput {
+    // A reference not read yet is offered only to a script that names it (see script()).
     const environment: Record<string, string> = {};
-    for (const [name, value] of scope.environment ?? []) environment[name] = reveal(value);
+    for (const [name, value] of scope.environment ?? []) {
+      if (!isUnresolved(value)) environment[name] = reveal(value);
+    }
     const file: Record<string, string> = {};
     for (const v of this.file.variables) file[v.name] = v.value;
     return {
@@ -328,9 +347,7 @@ class FileRunner {
         column: script.codeColumn,
       };
     } else {
-      const path = script.path.startsWith("/")
-        ? script.path
-        : `${this.dir}/${script.path.replace(/^\.\//, "")}`;
+      const path = await this.scriptPath(script);
       let code: string;
       try {
         code = await Deno.readTextFile(path);
@@ -340,6 +357,13 @@ class FileRunner {
         );
       }
       source = { code, file: path, line: 1, column: 1 };
+    }
+    // The environment's references the script names are read for it.
+    for (const [name, value] of this.options.environment?.variables ?? []) {
+      const named = [`"${name}"`, `'${name}'`, `\`${name}\``].some((q) => source.code.includes(q));
+      if (isUnresolved(value) && named) {
+        input.environment[name] = await value.resolve();
+      }
     }
     let output: ScriptOutput;
     try {
@@ -363,6 +387,24 @@ class FileRunner {
     return output;
   }
 
+  /**
+   * A script file's real path: a `.js` file (never read, nor quoted in an error, is any other)
+   * inside the run's folders. Checked for every handler before the request is sent.
+   */
+  async scriptPath(script: Script & { kind: "file" }): Promise<string> {
+    const written = script.path;
+    if (!/\.[mc]?js$/i.test(written)) {
+      throw new UsageError(
+        `${this.file.path}:${script.span.line}:1: The script file "${written}" is not a JavaScript file (.js)`,
+        { remedy: { check: "file_format" } },
+      );
+    }
+    return await this.confinement!.reading(
+      written.startsWith("/") ? written : `${this.dir}/${written.replace(/^\.\//, "")}`,
+      { what: `the script file of ${this.file.path}:${script.span.line}`, written },
+    );
+  }
+
   async resolveAuth(request: HttpRequest): Promise<void> {
     const texts = [
       request.url,
@@ -378,7 +420,7 @@ class FileRunner {
         const kind = match[1] as "token" | "idToken";
         const token = this.options.authToken
           ? await this.options.authToken(match[2]!, kind)
-          : await this.securityAuthToken(match[2]!, kind);
+          : await whenResolved(() => this.securityAuthToken(match[2]!, kind));
         this.authValues.set(key, token);
       }
     }

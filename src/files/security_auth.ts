@@ -14,7 +14,8 @@ import {
 } from "../auth/oauth2/parse_value.ts";
 import { DEFAULT_CALLBACK_PORT } from "../auth/oauth2/defaults.ts";
 import { Secret } from "../secret.ts";
-import type { AuthConfig, Environment } from "./environment.ts";
+import { type AuthConfig, type Environment, SECRET_AUTH_KEYS } from "./environment.ts";
+import { Reference } from "./trust.ts";
 import { transportFetch } from "../http/client.ts";
 import type { SendOptions } from "../http/send.ts";
 import { substitute, type VariableScope } from "./substitute.ts";
@@ -47,9 +48,6 @@ const PARAM_USES: Record<string, "params" | "authParams" | "tokenParams"> = {
 };
 
 const KEY_ALGS = ["RS256", "PS256", "ES256"] as const;
-
-/** Keys whose values are secrets: references resolved, never shown. */
-export const SECRET_AUTH_KEYS: readonly string[] = ["Client Secret", "Password", "Client Key"];
 
 /** Hooks of the face: how a login URL or a device code is shown, notices, the token cache. */
 export type OAuth2Hooks = Pick<
@@ -273,7 +271,7 @@ export async function securityAuthOptions(
   }
   return oauth2FromConfig(
     id,
-    await resolvedConfig(id, config, environment, context),
+    await resolvedConfig(id, config, context),
     context.hooks,
   );
 }
@@ -324,7 +322,6 @@ export async function securityAuthToken(
 async function resolvedConfig(
   id: string,
   config: AuthConfig,
-  environment: Environment | undefined,
   context: Pick<SecurityAuthContext, "scope" | "path">,
 ): Promise<AuthConfig> {
   const place = (key: string) => ({
@@ -344,15 +341,11 @@ async function resolvedConfig(
   const out: AuthConfig = {};
   for (const [key, value] of Object.entries(config)) {
     const text = deep(key, value);
-    if (SECRET_AUTH_KEYS.includes(key) && typeof text === "string") {
-      const resolve = environment?.resolve;
-      out[key] = new Secret(
-        resolve && /^@(?!@)./.test(text)
-          ? await resolve(text, `"${key}" of Security.Auth "${id}"`)
-          : text.startsWith("@@")
-          ? text.slice(1)
-          : text,
-      );
+    if (text instanceof Reference) {
+      // Read now that the configuration is used (trust.ts).
+      out[key] = new Secret(await text.resolve());
+    } else if (SECRET_AUTH_KEYS.includes(key) && typeof text === "string") {
+      out[key] = new Secret(text.startsWith("@@") ? text.slice(1) : text);
     } else {
       out[key] = text;
     }

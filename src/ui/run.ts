@@ -26,6 +26,8 @@ export interface RunUiOptions {
   transport?: TransportOptions;
   /** The workspace folder, where the app's state is kept (`.dial/`). */
   workspace?: string;
+  /** `--allow-path`: folders the workspace's files may reach besides the workspace. */
+  allowPaths?: readonly string[];
   /** Where the app's URL is printed. */
   out: Sink;
   /** Where warnings go. */
@@ -69,6 +71,7 @@ export async function runUi(options: RunUiOptions): Promise<void> {
   const server = await startUiServer({
     port: options.port,
     ...(workspace !== undefined ? { workspace } : {}),
+    ...(options.allowPaths?.length ? { allowPaths: options.allowPaths } : {}),
     ...(hostname !== undefined ? { hostname } : {}),
     signal: options.signal,
     ...(options.transport ? { transport: options.transport } : {}),

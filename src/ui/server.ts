@@ -65,6 +65,8 @@ export interface UiServerOptions {
    * none, the state lives in memory for this run.
    */
   workspace?: string;
+  /** `dial ui --allow-path`: folders the workspace's files may reach besides the workspace. */
+  allowPaths?: readonly string[];
 }
 
 /** A running UI server. */
@@ -104,7 +106,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
   const bodies = new BodyStore(options.bodyLimits);
   const workspace = options.workspace === undefined
     ? undefined
-    : await openWorkspace(options.workspace);
+    : await openWorkspace(options.workspace, options.allowPaths ?? []);
   const state = new UiStateStore(workspace?.root);
   const context: ApiContext = {
     signal,

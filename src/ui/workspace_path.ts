@@ -7,6 +7,7 @@
  * @module
  */
 import { UsageError } from "../errors/mod.ts";
+import { Confinement } from "../files/trust.ts";
 
 /** A path the workspace API refuses; answered 400 with its message. */
 export class OutsideWorkspaceError extends UsageError {
@@ -22,10 +23,19 @@ export class OutsideWorkspaceError extends UsageError {
 export class Workspace {
   /** The folder's real path (symlinks resolved). */
   readonly root: string;
+  /**
+   * What the workspace's request and environment files may read and write when they run (▶
+   * Run, Send): the folder and `dial ui --allow-path`, by the trust rule of `src/files/trust.ts`.
+   */
+  readonly confinement: Confinement;
 
-  /** @param root the folder's real path ({@link openWorkspace}) */
-  constructor(root: string) {
+  /**
+   * @param root the folder's real path ({@link openWorkspace})
+   * @param allowed the real paths of the folders `--allow-path` added
+   */
+  constructor(root: string, allowed: readonly string[] = []) {
     this.root = root;
+    this.confinement = new Confinement([root, ...allowed]);
   }
 
   /**
@@ -100,8 +110,13 @@ export class Workspace {
 
 /**
  * @param dir the workspace folder as given
+ * @param allowed `--allow-path` folders
  * @returns the workspace by its real path
  */
-export async function openWorkspace(dir: string): Promise<Workspace> {
-  return new Workspace(await Deno.realPath(dir));
+export async function openWorkspace(
+  dir: string,
+  allowed: readonly string[] = [],
+): Promise<Workspace> {
+  const confinement = await Confinement.of(dir, allowed);
+  return new Workspace(confinement.roots[0]!, confinement.roots.slice(1));
 }

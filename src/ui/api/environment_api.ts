@@ -20,6 +20,7 @@ import type { OAuth2Hooks } from "../../files/security_auth.ts";
 import type { OAuth2Options } from "../../auth/oauth2/parse_value.ts";
 import { UsageError } from "../../errors/mod.ts";
 import { type EnvLookup, processEnv } from "../../env.ts";
+import { type ReferenceReader, resolveUsed, whenResolved } from "../../files/trust.ts";
 
 /** What a `{{$auth.token("id")}}` needs from the server: the OAuth 2.0 cache and login hooks. */
 export interface AuthTokenOptions {
@@ -72,25 +73,28 @@ async function authTokens(
     const { securityAuthToken } = await import("../../files/security_auth.ts");
     tokens.set(
       key,
-      await securityAuthToken(environment, match[2]!, kind, {
-        scope,
-        path,
-        hooks: {
-          ...(options.openBrowser ? { openBrowser: options.openBrowser } : {}),
-          ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
-        },
-        ...(options.fetch ? { send: { fetch: options.fetch } } : {}),
-      }),
+      await whenResolved(() =>
+        securityAuthToken(environment, match[2]!, kind, {
+          scope,
+          path,
+          hooks: {
+            ...(options.openBrowser ? { openBrowser: options.openBrowser } : {}),
+            ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+          },
+          ...(options.fetch ? { send: { fetch: options.fetch } } : {}),
+        })
+      ),
     );
   }
   return tokens;
 }
 
 /**
- * How the UI resolves a credential reference in an environment file, as the CLI does for
- * `@env:NAME` and `@PATH`, but a file only inside the workspace (symlinks resolved) and never
- * `@exec:` or `@-`: the page can write the workspace's files, and must not run commands
- * through them. Values come out as secrets: the page never sees them.
+ * How the UI reads a credential reference of an environment file once the trust rule allowed it
+ * (`src/files/trust.ts`: a shared file's `@path` confined, its `@env:` refused in the UI): as the
+ * CLI does for `@env:NAME` and `@PATH`, but a file only inside the workspace's folders (symlinks
+ * resolved) and never `@exec:` or `@-`: the page can write the workspace's files, and must not
+ * run commands through them. Values come out as secrets: the page never sees them.
  *
  * @param workspace the workspace
  * @param env the process environment
@@ -120,8 +124,33 @@ export function referenceResolver(
         },
       );
     }
-    const text = await Deno.readTextFile(await workspace.resolve(value.slice(1)));
+    const path = await workspace.confinement.reading(value.slice(1), {
+      what: where,
+      written: value.slice(1),
+    });
+    const text = await Deno.readTextFile(path).catch(() => {
+      throw new UsageError(`Cannot read ${where} (${value}): no such file`);
+    });
     return text.replace(/\r?\n$/, "");
+  };
+}
+
+/**
+ * The UI's options of {@link loadEnvironment}: references read by {@link referenceResolver},
+ * a shared file's `@path` confined to the workspace's folders and its `@env:` refused.
+ *
+ * @param workspace the workspace
+ * @param env the process environment
+ * @returns the options
+ */
+export function uiReferences(
+  workspace: Workspace,
+  env: EnvLookup,
+): { resolve: ReferenceReader; confinement: Workspace["confinement"]; sharedEnv: false } {
+  return {
+    resolve: referenceResolver(workspace, env),
+    confinement: workspace.confinement,
+    sharedEnv: false,
   };
 }
 
@@ -254,7 +283,7 @@ async function requestScope(
   await checkEnvFiles(workspace, dir);
   const environment = await loadEnvironment(dir, {
     ...(name !== undefined ? { name } : {}),
-    resolve: referenceResolver(workspace, env),
+    ...uiReferences(workspace, env),
   });
   let fileVariables: FileVariable[] = [];
   if (file !== undefined) {
@@ -295,7 +324,7 @@ export async function securityAuthOf(
     env,
   );
   const { securityAuthOptions } = await import("../../files/security_auth.ts");
-  return securityAuthOptions(found.environment, id, { ...found, hooks });
+  return await whenResolved(() => securityAuthOptions(found.environment, id, { ...found, hooks }));
 }
 
 /** Replaces the `{{variables}}` of one text; `what` names it in an error. */
@@ -337,10 +366,22 @@ export async function substitutionFor(
   }
   const run = (text: string, what: string) =>
     substitute(text, scope, { what, path, line: 1, column: 1 });
+  // The environment's references this request uses are read now, and only those.
+  await resolveUsed(() => {
+    for (const text of templates(json)) run(text, "request");
+  });
   return Object.assign(
     (text: string, what: string) => text.includes("{{") ? run(text, what).text : text,
     { usesSecret: (text: string, what: string) => text.includes("{{") && run(text, what).secret },
   );
+}
+
+/** Every string of a request that holds a `{{template}}`. */
+function templates(value: unknown): string[] {
+  if (typeof value === "string") return value.includes("{{") ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap(templates);
+  if (isObject(value)) return Object.values(value).flatMap(templates);
+  return [];
 }
 
 /**

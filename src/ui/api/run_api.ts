@@ -2,20 +2,18 @@
  * The runner view's endpoint: runs a workspace request file's requests in order with their
  * `client.test` results, through the request files' own runner (as `dial test` does), and
  * streams one result per request. Files the request file includes (`< body.json`, script files)
- * must be inside the workspace too; the process environment is not offered to its scripts
+ * and writes (`>> out.json`) must be inside the workspace too (or a `dial ui --allow-path`); the process environment is not offered to its scripts
  * (`{{$env.NAME}}` is undefined here); only the private file's `@env:NAME` references read it,
  * as Send does, into values the page never sees.
  * @module
  */
 import { loadEnvironment } from "../../files/environment.ts";
-import { referenceResolver } from "./environment_api.ts";
+import { uiReferences } from "./environment_api.ts";
 import { processEnv } from "../../env.ts";
-import type { HttpFile } from "../../files/http_file_types.ts";
 import { parseHttpFile } from "../../files/parse_http_file.ts";
 import { runHttpFile } from "../../files/run_http_file.ts";
 import { CookieJar } from "../../http/cookies.ts";
 import { UsageError } from "../../errors/mod.ts";
-import type { Workspace } from "../workspace_path.ts";
 import type { ApiContext } from "./http_api.ts";
 import { object, optionalString, readJson, string } from "./decode.ts";
 import { errorJson } from "./error_json.ts";
@@ -35,19 +33,6 @@ export type RunEvent =
   | { type: "end"; passed: number; failed: number }
   | { type: "error"; error: { code: string; message: string; hint?: string } };
 
-/** Refuses a file whose includes or script files point outside the workspace. */
-async function checkIncludes(workspace: Workspace, path: string, file: HttpFile): Promise<void> {
-  const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "";
-  const paths = file.requests.flatMap((r) => [
-    ...r.body.flatMap((part) => part.kind === "file" ? [part.path] : []),
-    ...[...r.preScripts, ...r.handlers].flatMap((s) => s.kind === "file" ? [s.path] : []),
-  ]);
-  for (const included of paths) {
-    const relative = included.replace(/^\.\//, "");
-    await workspace.resolve(`${dir}${relative}`);
-  }
-}
-
 /**
  * `POST /api/workspace/run`: `{path, environment?}` → NDJSON {@link RunEvent}s.
  *
@@ -66,16 +51,17 @@ export async function handleWorkspaceRun(
   const name = optionalString(json.environment, "environment");
   const real = await workspace.resolve(path);
   const file = parseHttpFile(await Deno.readTextFile(real), real);
-  await checkIncludes(workspace, path, file);
   const environment = await loadEnvironment(real.slice(0, real.lastIndexOf("/")), {
     ...(name !== undefined ? { name } : {}),
-    resolve: referenceResolver(workspace, context.env ?? processEnv),
+    ...uiReferences(workspace, context.env ?? processEnv),
   });
   return ndjsonResponse<RunEvent>(async ({ emit, signal }) => {
     let passed = 0;
     let failed = 0;
     await runHttpFile(file, {
       environment,
+      // Includes, `>>` outputs and script files inside the workspace (and --allow-path) only.
+      confinement: workspace.confinement,
       keepGoing: true,
       cookies: new CookieJar(),
       env: () => undefined,

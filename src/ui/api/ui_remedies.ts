@@ -104,6 +104,7 @@ export const UI_REMEDIES: RemedyWords = {
       "the client secret was sent with HTTP Basic (client_secret_basic); if the provider expects it in the form, set Client authentication to post",
     address_in_url: "give the address in the URL",
     body_include: "save the body to a file and include it with < ./file",
+    private_env: "set it with Set a secret, which writes http-client.private.env.json",
   },
   give: {
     home: "start dial ui with HOME (or XDG_CACHE_HOME) set to a directory of your own",
@@ -124,5 +125,11 @@ export const UI_REMEDIES: RemedyWords = {
   },
   wait: {
     other_login: "finish the login in the other process, or raise Timeout in the tab",
+  },
+  allow: {
+    path: ({ path }) =>
+      `if you trust this file, start dial ui with --allow-path ${
+        path ? path.slice(0, path.lastIndexOf("/")) || "/" : "DIR"
+      }`,
   },
 };

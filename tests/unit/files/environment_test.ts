@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { loadEnvironment, parseVarFlags } from "../../../src/files/environment.ts";
+import { whenResolved } from "../../../src/files/trust.ts";
 import { Secret } from "../../../src/secret.ts";
 
 async function dirWith(files: Record<string, unknown>): Promise<string> {
@@ -61,14 +62,22 @@ Deno.test("environment: --env-file is read after the files beside, references ar
     "http-client.env.json": { dev: { host: "a", key: "@env:DIAL_TEST_KEY", at: "@@handle" } },
     "extra.env.json": { dev: { host: "b" } },
   });
+  const read: string[] = [];
   const env = await loadEnvironment(dir, {
     name: "dev",
     envFiles: [`${dir}/extra.env.json`],
-    resolve: (value) => Promise.resolve(value === "@env:DIAL_TEST_KEY" ? "resolved" : "?"),
+    resolve: (value) => {
+      read.push(value);
+      return Promise.resolve(value === "@env:DIAL_TEST_KEY" ? "resolved" : "?");
+    },
   });
   assert.equal(env.variables.get("host"), "b");
+  // Read when used, not when loaded (trust.ts).
+  assert.deepEqual(read, []);
   const key = env.variables.get("key");
-  assert.ok(key instanceof Secret && key.reveal() === "resolved");
+  assert.ok(key instanceof Secret);
+  assert.equal(await whenResolved(() => key.reveal()), "resolved");
+  assert.deepEqual(read, ["@env:DIAL_TEST_KEY"]);
   assert.equal(env.variables.get("at"), "@handle");
   await assert.rejects(
     loadEnvironment(dir, { envFiles: [`${dir}/missing.json`] }),
