@@ -70,6 +70,16 @@ export {
   type RunHttpFileOptions,
 } from "./run_http_file.ts";
 export {
+  Confinement,
+  type PathPlace,
+  Reference,
+  type ReferencePolicy,
+  type ReferenceReader,
+  type ReferenceSource,
+  type Trust,
+  whenResolved,
+} from "./trust.ts";
+export {
   runScript,
   type SandboxLimits,
   ScriptError,

@@ -101,6 +101,8 @@ export class Reference extends Secret {
   #reading?: Promise<string>;
 
   /**
+   * Keeps a reference to read later; a shared `@exec:` or `@-` is refused here, at once.
+   *
    * @param text the value as written
    * @param source where
    * @param policy how it is read
@@ -132,6 +134,8 @@ export class Reference extends Secret {
   }
 
   /**
+   * The value, once read; before, a signal that {@link whenResolved} catches to read it.
+   *
    * @returns the value once read
    */
   override reveal(): string {
@@ -225,12 +229,18 @@ export class Confinement {
   /** The real paths of the folders. */
   readonly roots: readonly string[];
 
-  /** @param roots real paths ({@link Confinement.of}) */
+  /**
+   * The folders, by real paths.
+   *
+   * @param roots real paths ({@link Confinement.of})
+   */
   constructor(roots: readonly string[]) {
     this.roots = roots;
   }
 
   /**
+   * The folders of a run, resolved to real paths.
+   *
    * @param root the run's root folder
    * @param allowed more folders the person allowed
    * @returns the confinement, by real paths
@@ -249,6 +259,8 @@ export class Confinement {
   }
 
   /**
+   * Whether a real path is inside.
+   *
    * @param real an absolute real path
    * @returns whether it is one of the folders or inside one
    */
@@ -299,6 +311,13 @@ export class Confinement {
     return await this.reading(path, place);
   }
 
+  /**
+   * The refusal of a path outside.
+   *
+   * @param place what names the path
+   * @param real where it resolves
+   * @returns the refusal: a usage error whose remedy is to allow the folder
+   */
   outside(place: PathPlace, real: string): UsageError {
     const folders = this.roots.length > 1 ? "folders" : "folder";
     return new UsageError(
