@@ -28,7 +28,7 @@ import { defaultCacheDir } from "../cache.ts";
 import { authorizationUrlShower } from "./oauth2_browser.ts";
 import { deviceCodePrinter } from "./oauth2_device.ts";
 import { oauth2NoticeReporter } from "./oauth2_notice.ts";
-import { Confinement, gitTracks } from "../files/trust.ts";
+import { Confinement, gitTracks } from "../files/trust_rule.ts";
 
 /** The values of the shared flags. */
 export type FileFlagValues = FlagValues<typeof FILE_FLAGS>;

@@ -12,7 +12,7 @@
 import { buildRequest, USER_AGENT } from "../http/build_request.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
 import { buildFileRequest, type FileRequest } from "../files/file_request.ts";
-import { whenResolved } from "../files/trust.ts";
+import { whenResolved } from "../files/trust_rule.ts";
 import type { HttpRequest } from "../files/http_file_types.ts";
 import type { VariableScope, VariableValue } from "../files/substitute.ts";
 import { UsageError } from "../errors/mod.ts";

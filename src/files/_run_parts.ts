@@ -8,7 +8,7 @@ import { reveal } from "../secret.ts";
 import type { FileRequest } from "./file_request.ts";
 import type { HttpFile, HttpRequest } from "./http_file_types.ts";
 import { referencedRequests, substitute, type VariableScope } from "./substitute.ts";
-import { type Confinement, whenResolved } from "./trust.ts";
+import { type Confinement, whenResolved } from "./trust_rule.ts";
 
 /** What handlers and request variables see of a response. */
 export interface Outcome {

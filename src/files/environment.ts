@@ -4,7 +4,7 @@
  * given with `--env-file`, and `--var NAME=VALUE` on top. The `$shared` environment applies to
  * every environment. Values may be credential references (`@env:NAME`, `@PATH`, and in the
  * person's own files `@exec:COMMAND`) so that no secret needs to be written in any file; they
- * are {@link Reference}s, read when a request uses them, under the trust rule of `trust.ts`.
+ * are {@link Reference}s, read when a request uses them, under the trust rule of `trust_rule.ts`.
  * @module
  */
 import { UsageError } from "../errors/mod.ts";
@@ -18,7 +18,7 @@ import {
   type ReferencePolicy,
   type ReferenceReader,
   type Trust,
-} from "./trust.ts";
+} from "./trust_rule.ts";
 
 /** The keys of a `Security.Auth` configuration that hold secrets (references allowed). */
 export const SECRET_AUTH_KEYS: readonly string[] = ["Client Secret", "Password", "Client Key"];
@@ -196,7 +196,7 @@ function addVariables(
       );
     }
     const text = String(value);
-    // A reference is read when a request uses it (trust.ts), never here.
+    // A reference is read when a request uses it (trust_rule.ts), never here.
     const stored = policy && isReferenceText(text)
       ? new Reference(text, where(name), policy)
       : text.startsWith("@@")

@@ -14,7 +14,7 @@ import { Secret } from "../secret.ts";
 import type { HttpRequest } from "./http_file_types.ts";
 import { substitute, substituteValue, type VariableScope } from "./substitute.ts";
 import { splitGraphqlBody, websocketMessages } from "./stream_bodies.ts";
-import { Confinement } from "./trust.ts";
+import { Confinement } from "./trust_rule.ts";
 
 /** How a request is sent. */
 export type RequestKind = "http" | "graphql" | "websocket";

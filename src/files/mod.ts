@@ -78,7 +78,7 @@ export {
   type ReferenceSource,
   type Trust,
   whenResolved,
-} from "./trust.ts";
+} from "./trust_rule.ts";
 export {
   runScript,
   type SandboxLimits,

@@ -30,7 +30,7 @@ import {
   selectRequests,
   streamOutcome,
 } from "./_run_parts.ts";
-import { Confinement, isUnresolved, whenResolved } from "./trust.ts";
+import { Confinement, isUnresolved, whenResolved } from "./trust_rule.ts";
 
 /** One request's outcome. */
 export interface RequestResult {

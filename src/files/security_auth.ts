@@ -15,7 +15,7 @@ import {
 import { DEFAULT_CALLBACK_PORT } from "../auth/oauth2/defaults.ts";
 import { Secret } from "../secret.ts";
 import { type AuthConfig, type Environment, SECRET_AUTH_KEYS } from "./environment.ts";
-import { Reference } from "./trust.ts";
+import { Reference } from "./trust_rule.ts";
 import { transportFetch } from "../http/client.ts";
 import type { SendOptions } from "../http/send.ts";
 import { substitute, type VariableScope } from "./substitute.ts";
@@ -342,7 +342,7 @@ async function resolvedConfig(
   for (const [key, value] of Object.entries(config)) {
     const text = deep(key, value);
     if (text instanceof Reference) {
-      // Read now that the configuration is used (trust.ts).
+      // Read now that the configuration is used (trust_rule.ts).
       out[key] = new Secret(await text.resolve());
     } else if (SECRET_AUTH_KEYS.includes(key) && typeof text === "string") {
       out[key] = new Secret(text.startsWith("@@") ? text.slice(1) : text);

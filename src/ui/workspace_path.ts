@@ -7,7 +7,7 @@
  * @module
  */
 import { UsageError } from "../errors/mod.ts";
-import { Confinement } from "../files/trust.ts";
+import { Confinement } from "../files/trust_rule.ts";
 
 /** A path the workspace API refuses; answered 400 with its message. */
 export class OutsideWorkspaceError extends UsageError {
@@ -25,7 +25,7 @@ export class Workspace {
   readonly root: string;
   /**
    * What the workspace's request and environment files may read and write when they run (▶
-   * Run, Send): the folder and `dial ui --allow-path`, by the trust rule of `src/files/trust.ts`.
+   * Run, Send): the folder and `dial ui --allow-path`, by the trust rule of `src/files/trust_rule.ts`.
    */
   readonly confinement: Confinement;
 

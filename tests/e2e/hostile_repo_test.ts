@@ -309,7 +309,7 @@ Deno.test("hostile repo: in the UI a shared @env: is refused, the private one re
     for (const path of ["out.http", "in.http"]) {
       const answer = await call("/api/workspace/run", { path });
       includes(answer, "is outside the run's folder");
-      includes(answer, "dial ui with --allow-path");
+      includes(answer, "allow that folder when you start dial ui");
     }
     assert.equal(server.requests.length, 0);
     await untouched(s, server);

@@ -20,7 +20,7 @@ import type { OAuth2Hooks } from "../../files/security_auth.ts";
 import type { OAuth2Options } from "../../auth/oauth2/parse_value.ts";
 import { UsageError } from "../../errors/mod.ts";
 import { type EnvLookup, processEnv } from "../../env.ts";
-import { type ReferenceReader, resolveUsed, whenResolved } from "../../files/trust.ts";
+import { type ReferenceReader, resolveUsed, whenResolved } from "../../files/trust_rule.ts";
 
 /** What a `{{$auth.token("id")}}` needs from the server: the OAuth 2.0 cache and login hooks. */
 export interface AuthTokenOptions {
@@ -91,7 +91,7 @@ async function authTokens(
 
 /**
  * How the UI reads a credential reference of an environment file once the trust rule allowed it
- * (`src/files/trust.ts`: a shared file's `@path` confined, its `@env:` refused in the UI): as the
+ * (`src/files/trust_rule.ts`: a shared file's `@path` confined, its `@env:` refused in the UI): as the
  * CLI does for `@env:NAME` and `@PATH`, but a file only inside the workspace's folders (symlinks
  * resolved) and never `@exec:` or `@-`: the page can write the workspace's files, and must not
  * run commands through them. Values come out as secrets: the page never sees them.

@@ -128,8 +128,8 @@ export const UI_REMEDIES: RemedyWords = {
   },
   allow: {
     path: ({ path }) =>
-      `if you trust this file, start dial ui with --allow-path ${
-        path ? path.slice(0, path.lastIndexOf("/")) || "/" : "DIR"
-      }`,
+      `if you trust this file, open a workspace that holds ${
+        path ? path.slice(0, path.lastIndexOf("/")) || "/" : "that folder"
+      } too, or allow that folder when you start dial ui`,
   },
 };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { loadEnvironment, parseVarFlags } from "../../../src/files/environment.ts";
-import { whenResolved } from "../../../src/files/trust.ts";
+import { whenResolved } from "../../../src/files/trust_rule.ts";
 import { Secret } from "../../../src/secret.ts";
 
 async function dirWith(files: Record<string, unknown>): Promise<string> {
@@ -72,7 +72,7 @@ Deno.test("environment: --env-file is read after the files beside, references ar
     },
   });
   assert.equal(env.variables.get("host"), "b");
-  // Read when used, not when loaded (trust.ts).
+  // Read when used, not when loaded (trust_rule.ts).
   assert.deepEqual(read, []);
   const key = env.variables.get("key");
   assert.ok(key instanceof Secret);
