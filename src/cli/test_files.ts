@@ -15,6 +15,7 @@ import {
   type TestReport,
 } from "../files/reporters.ts";
 import { runHttpFile } from "../files/run_http_file.ts";
+import { checkFilePaths } from "../files/trust_rule.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { paint, shown, Style } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
@@ -58,12 +59,18 @@ export async function testFiles(
   const started = performance.now();
   let firstError: DialError | undefined;
   let stop = false;
+  // Every file, its environment and the paths it names are checked before anything is sent:
+  // what they may reach is the directory given (or the file's folder) and --allow-path.
+  const prepared = [];
   for (const { path, root } of files) {
-    if (stop) break;
     const file = await readHttpFile(path, context);
-    // What the files may reach: the directory given (or the file's folder), --allow-path.
     const confinement = await setup.confinementFor(root);
     const environment = await setup.environmentFor(dirOf(path), confinement);
+    await checkFilePaths(file, confinement);
+    prepared.push({ path, file, confinement, environment });
+  }
+  for (const { path, file, confinement, environment } of prepared) {
+    if (stop) break;
     await runHttpFile(file, {
       ...(environment ? { environment } : {}),
       confinement,

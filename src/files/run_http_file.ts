@@ -30,7 +30,13 @@ import {
   selectRequests,
   streamOutcome,
 } from "./_run_parts.ts";
-import { Confinement, isUnresolved, whenResolved } from "./trust_rule.ts";
+import {
+  checkFilePaths,
+  Confinement,
+  isUnresolved,
+  scriptFile,
+  whenResolved,
+} from "./trust_rule.ts";
 
 /** One request's outcome. */
 export interface RequestResult {
@@ -156,6 +162,8 @@ class FileRunner {
 
   async run(): Promise<RequestResult[]> {
     this.confinement = this.options.confinement ?? await Confinement.of(this.dir);
+    // A file that reaches outside the run's folders sends nothing at all.
+    await checkFilePaths(this.file, this.confinement);
     if (this.file.source.includes("$dotenv")) this.dotenv = await readDotenv(`${this.dir}/.env`);
     try {
       for (const request of this.selection()) {
@@ -387,22 +395,14 @@ class FileRunner {
     return output;
   }
 
-  /**
-   * A script file's real path: a `.js` file (never read, nor quoted in an error, is any other)
-   * inside the run's folders. Checked for every handler before the request is sent.
-   */
-  async scriptPath(script: Script & { kind: "file" }): Promise<string> {
-    const written = script.path;
-    if (!/\.[mc]?js$/i.test(written)) {
-      throw new UsageError(
-        `${this.file.path}:${script.span.line}:1: The script file "${written}" is not a JavaScript file (.js)`,
-        { remedy: { check: "file_format" } },
-      );
-    }
-    return await this.confinement!.reading(
-      written.startsWith("/") ? written : `${this.dir}/${written.replace(/^\.\//, "")}`,
-      { what: `the script file of ${this.file.path}:${script.span.line}`, written },
-    );
+  /** A script file's real path (trust_rule.ts: a `.js` file inside the run's folders). */
+  scriptPath(script: Script & { kind: "file" }): Promise<string> {
+    return scriptFile(script.path, {
+      path: this.file.path,
+      dir: this.dir,
+      line: script.span.line,
+      confinement: this.confinement!,
+    });
   }
 
   async resolveAuth(request: HttpRequest): Promise<void> {

@@ -17,6 +17,7 @@
  */
 import { UsageError } from "../errors/mod.ts";
 import { Secret } from "../secret.ts";
+import type { HttpFile } from "./http_file_types.ts";
 
 /**
  * Whose a value is: `shared` (it came with a repository: it is data) or `own` (the person's:
@@ -228,14 +229,18 @@ export interface PathPlace {
 export class Confinement {
   /** The real paths of the folders. */
   readonly roots: readonly string[];
+  /** What the first folder is called in messages: "the run's folder", "the workspace". */
+  readonly label: string;
 
   /**
    * The folders, by real paths.
    *
    * @param roots real paths ({@link Confinement.of})
+   * @param label what the first is called in messages
    */
-  constructor(roots: readonly string[]) {
+  constructor(roots: readonly string[], label = "the run's folder") {
     this.roots = roots;
+    this.label = label;
   }
 
   /**
@@ -319,13 +324,73 @@ export class Confinement {
    * @returns the refusal: a usage error whose remedy is to allow the folder
    */
   outside(place: PathPlace, real: string): UsageError {
-    const folders = this.roots.length > 1 ? "folders" : "folder";
+    const allowed = this.roots.length > 1 ? ` and the allowed folders` : "";
     return new UsageError(
-      `Refused ${place.what}: "${place.written}" is outside the run's ${folders} (${
+      `Refused ${place.what}: "${place.written}" is outside ${this.label}${allowed} (${
         this.roots.join(", ")
       })`,
       { details: { path: real }, remedy: { allow: "path" } },
     );
+  }
+}
+
+/**
+ * Checks a script file a request file names (`> ./handler.js`, `< ./pre.js`): a `.js` file (no
+ * other file is read, nor quoted in an error) inside the folders.
+ *
+ * @param written the path as written
+ * @param where the request file, its folder, the line, and the folders
+ * @returns the real path to read
+ * @throws {UsageError} for a file that is not `.js`, or one outside
+ */
+export async function scriptFile(
+  written: string,
+  where: { path: string; dir: string; line: number; confinement: Confinement },
+): Promise<string> {
+  if (!/\.[mc]?js$/i.test(written)) {
+    throw new UsageError(
+      `${where.path}:${where.line}:1: The script file "${written}" is not a JavaScript file (.js)`,
+      { remedy: { check: "file_format" } },
+    );
+  }
+  return await where.confinement.reading(
+    written.startsWith("/") ? written : `${where.dir}/${written.replace(/^\.\//, "")}`,
+    { what: `the script file of ${where.path}:${where.line}`, written },
+  );
+}
+
+/**
+ * Checks every path a request file writes as it is (`<` includes, script files, `>>` outputs
+ * without variables) before any of its requests runs, so that a file reaching outside the
+ * folders sends nothing. Outputs with `{{variables}}` are checked when their request is built.
+ *
+ * @param file the parsed file
+ * @param confinement the run's folders
+ * @throws {UsageError} for the first path outside, or a script file that is not `.js`
+ */
+export async function checkFilePaths(file: HttpFile, confinement: Confinement): Promise<void> {
+  const slash = file.path.lastIndexOf("/");
+  const dir = slash < 0 ? "." : file.path.slice(0, slash) || "/";
+  const at = (written: string) => written.startsWith("/") ? written : `${dir}/${written}`;
+  for (const request of file.requests) {
+    for (const part of request.body) {
+      if (part.kind !== "file") continue;
+      await confinement.reading(at(part.path), {
+        what: `the body file of ${file.path}:${part.span.line}`,
+        written: part.path,
+      });
+    }
+    for (const script of [...request.preScripts, ...request.handlers]) {
+      if (script.kind !== "file") continue;
+      await scriptFile(script.path, { path: file.path, dir, line: script.span.line, confinement });
+    }
+    for (const output of request.outputs) {
+      if (output.path.includes("{{")) continue;
+      await confinement.writing(at(output.path), {
+        what: `the output file of ${file.path}:${output.span.line}`,
+        written: output.path,
+      });
+    }
   }
 }
 

@@ -35,7 +35,7 @@ export class Workspace {
    */
   constructor(root: string, allowed: readonly string[] = []) {
     this.root = root;
-    this.confinement = new Confinement([root, ...allowed]);
+    this.confinement = new Confinement([root, ...allowed], "the workspace");
   }
 
   /**

@@ -191,6 +191,8 @@ Deno.test("hostile repo: >> and >>! outputs and handler scripts outside the fold
     "script.http": `GET ${server.origin}/script\n\n> ../handler.js\n`,
     "creds.txt": `${SECRET}\n`,
     "notjs.http": `GET ${server.origin}/notjs\n\n> ./creds.txt\n`,
+    // A harmless file beside them: `dial test .` checks every file first and sends nothing.
+    "a-harmless.http": `GET ${server.origin}/harmless\n`,
   }));
   await Deno.writeTextFile(`${s.home}/handler.js`, "client.global.set('x', 1);\n");
   for (const name of ["abs", "up", "new", "link", "dangling", "script"]) {
@@ -308,7 +310,7 @@ Deno.test("hostile repo: in the UI a shared @env: is refused, the private one re
     includes(ran, "environment variables (@env:) are read only from the private env file here");
     for (const path of ["out.http", "in.http"]) {
       const answer = await call("/api/workspace/run", { path });
-      includes(answer, "is outside the run's folder");
+      includes(answer, "is outside the workspace");
       includes(answer, "allow that folder when you start dial ui");
     }
     assert.equal(server.requests.length, 0);
