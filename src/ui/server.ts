@@ -65,6 +65,8 @@ export interface UiServerOptions {
    * none, the state lives in memory for this run.
    */
   workspace?: string;
+  /** dial's config directory (default: `$XDG_CONFIG_HOME/dial`): the workspace's TLS and proxy settings. */
+  configDir?: string;
   /** `dial ui --allow-path`: folders the workspace's files may reach besides the workspace. */
   allowPaths?: readonly string[];
 }
@@ -124,6 +126,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
       showDeviceCode: deviceLoginFirst,
     },
     ...(options.graphqlCacheDir !== undefined ? { graphqlCacheDir: options.graphqlCacheDir } : {}),
+    ...(options.configDir !== undefined ? { configDir: options.configDir } : {}),
     isSession: (session) => keys.isSession(session),
   };
   await loadConnection(context);

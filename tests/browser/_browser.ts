@@ -97,6 +97,18 @@ export interface AppSession {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
+let configDir: string | undefined;
+
+/**
+ * dial's config directory for this test process's UI servers (a workspace's TLS and proxy
+ * settings are kept there, by the workspace's path): one per process, so a restart finds them.
+ *
+ * @returns the folder
+ */
+export function uiConfigDir(): string {
+  return configDir ??= Deno.makeTempDirSync({ prefix: "dial-ui-config-" });
+}
+
 /**
  * Starts the UI server and opens its printed URL (secret included) in a new page.
  *
@@ -112,7 +124,7 @@ export async function openApp(
 ): Promise<AppSession> {
   // Introspection results are cached per endpoint: keep them out of the real cache.
   const graphqlCacheDir = await Deno.makeTempDir({ prefix: "dial-ui-graphql-" });
-  const server = await startUiServer({ graphqlCacheDir, ...options });
+  const server = await startUiServer({ graphqlCacheDir, configDir: uiConfigDir(), ...options });
   const context = await browser.newContext({
     viewport: { width: 1280, height: 860 },
     ...contextOptions,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp, uiConfigDir } from "./_browser.ts";
 import { makeCertificates, serveTls, startProxy } from "../e2e/_tls.ts";
 import type { Page } from "playwright-core";
 
@@ -74,10 +74,20 @@ Deno.test("browser: the workspace's TLS and proxy settings (CA, insecure, proxy)
         const cli = await dial([`${origin}/a`, "--cacert", `${ws.dir}/certs/ca.pem`]);
         assert.equal(cli.code, 0, cli.stderr);
         assert.deepEqual(JSON.parse(cli.stdout), { path: "/a" });
-        // Kept in the workspace: paths only, no certificate text, owner-only.
-        const kept = await Deno.readTextFile(`${ws.dir}/.dial/connection.json`);
-        assert.deepEqual(JSON.parse(kept).settings, { cacert: ["certs/ca.pem"] });
-        assert.equal((await Deno.stat(`${ws.dir}/.dial/connection.json`)).mode! & 0o777, 0o600);
+        // Kept in the person's config, not the workspace: paths only, no certificate text,
+        // owner-only, under the workspace's real path.
+        const real = await Deno.realPath(ws.dir);
+        const files = await Array.fromAsync(Deno.readDir(`${uiConfigDir()}/workspaces`));
+        const mine = [];
+        for (const file of files) {
+          const path = `${uiConfigDir()}/workspaces/${file.name}`;
+          const json = JSON.parse(await Deno.readTextFile(path));
+          if (json.folder === real) mine.push({ path, json });
+        }
+        assert.equal(mine.length, 1);
+        assert.deepEqual(mine[0]!.json.settings, { cacert: ["certs/ca.pem"] });
+        assert.equal((await Deno.stat(mine[0]!.path)).mode! & 0o777, 0o600);
+        assert.equal(await Deno.lstat(`${ws.dir}/.dial/connection.json`).catch(() => null), null);
         // A restart on another port uses them at once.
         await using again = await openApp(browser(), { workspace: ws.dir });
         await sendTo(again.page, `${origin}/b`);

@@ -1,10 +1,19 @@
 import assert from "node:assert/strict";
 import { startUiServer, type UiServer } from "../../src/ui/server.ts";
 import { makeCertificates } from "../e2e/_tls.ts";
+import { serve } from "../_helpers.ts";
 import { apiHeaders, sessionOf } from "./_session.ts";
 
 const ASSETS = { js: "/* app */", css: "/* css */" };
 const certs = await makeCertificates();
+/** dial's config directory of these servers: the workspace settings are kept there. */
+const configDir = await Deno.makeTempDir({ prefix: "dial-ui-config-" });
+
+/** The person's settings file of a workspace (the only one under the config directory). */
+async function keptFile(): Promise<string> {
+  const [file] = await Array.fromAsync(Deno.readDir(`${configDir}/workspaces`));
+  return `${configDir}/workspaces/${file!.name}`;
+}
 
 async function call(server: UiServer, session: string, path: string, body: unknown) {
   const response = await fetch(new URL(path, server.url), {
@@ -52,7 +61,7 @@ Deno.test("ui connection: a client certificate and key from the workspace answer
     ];
     for (const [from, to] of copies) await Deno.copyFile(from, `${dir}/${to}`);
     {
-      await using server = await startUiServer({ assets: ASSETS, workspace: dir });
+      await using server = await startUiServer({ assets: ASSETS, workspace: dir, configDir });
       const session = await sessionOf(server);
       const send = () =>
         call(server, session, "/api/http", { method: "GET", url: `${tls.origin}/` });
@@ -104,13 +113,14 @@ Deno.test("ui connection: a client certificate and key from the workspace answer
       assert.equal(answered.json.response.status, 200);
       assert.match(answered.json.response.body, /s_server/);
     }
-    // Only the paths are kept; the key's text is nowhere in .dial/.
-    const kept = await Deno.readTextFile(`${dir}/.dial/connection.json`);
+    // Only the paths are kept, in the person's config (never the workspace); no key's text.
+    const kept = await Deno.readTextFile(await keptFile());
     assert.ok(!kept.includes("PRIVATE KEY") && !kept.includes("CERTIFICATE"));
-    assert.equal(await Deno.readTextFile(`${dir}/.dial/.gitignore`), "*\n");
+    assert.equal(JSON.parse(kept).folder, await Deno.realPath(dir));
+    assert.equal(await Deno.lstat(`${dir}/.dial/connection.json`).catch(() => null), null);
     // A restart uses them; a key file gone since is said, and the flags alone apply.
     {
-      await using server = await startUiServer({ assets: ASSETS, workspace: dir });
+      await using server = await startUiServer({ assets: ASSETS, workspace: dir, configDir });
       const session = await sessionOf(server);
       const again = await call(server, session, "/api/http", {
         method: "GET",
@@ -118,10 +128,10 @@ Deno.test("ui connection: a client certificate and key from the workspace answer
       });
       assert.equal(again.json.response.status, 200);
     }
-    // A settings file that is not private (as a cloned repository would bring it) is not used.
-    await Deno.chmod(`${dir}/.dial/connection.json`, 0o644);
+    // A settings file that is not private (another user's, or loosened) is not used.
+    await Deno.chmod(await keptFile(), 0o644);
     {
-      await using server = await startUiServer({ assets: ASSETS, workspace: dir });
+      await using server = await startUiServer({ assets: ASSETS, workspace: dir, configDir });
       const session = await sessionOf(server);
       const state = await call(server, session, "/api/workspace/connection", {});
       assert.match(state.json.error, /is not a private file of yours/);
@@ -131,10 +141,10 @@ Deno.test("ui connection: a client certificate and key from the workspace answer
       });
       assert.equal(refused.json.type, "error");
     }
-    await Deno.chmod(`${dir}/.dial/connection.json`, 0o600);
+    await Deno.chmod(await keptFile(), 0o600);
     await Deno.remove(`${dir}/client.key`);
     {
-      await using server = await startUiServer({ assets: ASSETS, workspace: dir });
+      await using server = await startUiServer({ assets: ASSETS, workspace: dir, configDir });
       const session = await sessionOf(server);
       const state = await call(server, session, "/api/workspace/connection", {});
       assert.equal(state.json.error, 'Cannot read Client key "client.key": no such file');
@@ -144,4 +154,43 @@ Deno.test("ui connection: a client certificate and key from the workspace answer
   }
 });
 
-globalThis.addEventListener("unload", () => Deno.removeSync(certs.dir, { recursive: true }));
+Deno.test("ui connection: a cloned .dial/connection.json (proxy and insecure, 0600) is never used", async () => {
+  // The attack: a repository brings its own settings, written 0600 by git under umask 077.
+  await using proxy = serve(() => new Response("proxied"));
+  await using target = serve((request) =>
+    Response.json({ auth: request.headers.get("authorization") })
+  );
+  const dir = await Deno.makeTempDir({ prefix: "dial-ui-cloned-" });
+  try {
+    await Deno.mkdir(`${dir}/.dial`, { mode: 0o700 });
+    await Deno.writeTextFile(
+      `${dir}/.dial/connection.json`,
+      JSON.stringify({ version: 1, settings: { proxy: proxy.origin, insecure: true } }),
+      { mode: 0o600 },
+    );
+    await using server = await startUiServer({ assets: ASSETS, workspace: dir, configDir });
+    const session = await sessionOf(server);
+    const state = await call(server, session, "/api/workspace/connection", {});
+    assert.deepEqual(state.json.settings, {});
+    assert.equal(state.json.insecure, false);
+    assert.match(
+      state.json.error,
+      /\.dial\/connection\.json is not used: .* kept in your own config/,
+    );
+    const sent = await call(server, session, "/api/http", {
+      method: "GET",
+      url: `${target.origin}/`,
+      headers: [{ name: "Authorization", value: "Bearer tok-of-the-user" }],
+    });
+    assert.equal(sent.json.response.status, 200);
+    assert.equal(proxy.requests.length, 0, "the repository's proxy got the request");
+    assert.equal(target.requests.length, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+globalThis.addEventListener("unload", () => {
+  Deno.removeSync(certs.dir, { recursive: true });
+  Deno.removeSync(configDir, { recursive: true });
+});

@@ -2,9 +2,12 @@
  * The workspace's TLS and proxy settings: CA files, a client certificate and key, insecure, a
  * proxy and its exceptions, as the paths and values of `dial`'s `--cacert`, `--cert`, `--key`,
  * `-k`, `--proxy` and `--noproxy`, read by the CLI's own reader (`src/http/transport_settings.ts`)
- * into the one transport plan every UI request goes through. They are kept in the workspace's
- * `.dial/connection.json`: paths and switches only, never a file's contents, never a proxy
- * password. Files are read from inside the workspace only (symlinks resolved).
+ * into the one transport plan every UI request goes through. They are the person's, not the
+ * repository's: kept in dial's config directory (`$XDG_CONFIG_HOME/dial/workspaces/`, a 0600
+ * file keyed by the workspace's real path), never read from the workspace, where a cloned
+ * repository could bring a proxy and insecure (`src/files/trust_rule.ts`). Paths and switches
+ * only, never a file's contents, never a proxy password. Files are read from inside the
+ * workspace only (symlinks resolved).
  * @module
  */
 import { UsageError } from "../../errors/mod.ts";
@@ -15,6 +18,7 @@ import type { Workspace } from "../workspace_path.ts";
 import type { ApiContext } from "./http_api.ts";
 import { boolean, isObject, object, optionalString, readJson } from "./decode.ts";
 import type { ConnectionAnswer } from "../protocol.ts";
+import { defaultConfigDir, joinPath, writePrivateFile } from "../../cache.ts";
 
 /** The settings' names as the Connection panel labels them. */
 const NAMES = {
@@ -24,7 +28,29 @@ const NAMES = {
   proxy: "Proxy",
 } as const;
 
-const FILE = ".dial/connection.json";
+/** Where earlier versions kept the settings, in the workspace: never read. */
+const WORKSPACE_FILE = ".dial/connection.json";
+
+/**
+ * The person's own file of a workspace's settings: in dial's config directory, named by a
+ * digest of the workspace's real path (which the file also holds).
+ */
+async function settingsFile(context: ApiContext, workspace: Workspace): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(workspace.root),
+  );
+  const name = [...new Uint8Array(digest).slice(0, 16)]
+    .map((b) => b.toString(16).padStart(2, "0")).join("");
+  const dir = context.configDir ?? defaultConfigDir(context.env);
+  if (!/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(dir)) {
+    // Never the working directory, which may be the workspace itself.
+    throw new UsageError("Cannot find dial's config directory: HOME is not set", {
+      remedy: { give: "home" },
+    });
+  }
+  return joinPath(dir, "workspaces", `${name}.json`);
+}
 
 /** Checks the page's (or the file's) JSON into settings. */
 function settingsOf(value: unknown): TransportSettings {
@@ -121,9 +147,8 @@ export async function loadConnection(context: ApiContext): Promise<void> {
   if (!workspace || !connection) return;
   let text: string;
   try {
-    const path = `${workspace.root}/${FILE}`;
-    // Only a file dial wrote for this user: one that came with a cloned repository (a proxy, or
-    // insecure) must not silently reroute or unverify this user's requests.
+    const path = await settingsFile(context, workspace);
+    // Only a file dial wrote for this user (0600, theirs).
     const info = await Deno.lstat(path);
     const uid = Deno.uid();
     if (
@@ -131,16 +156,23 @@ export async function loadConnection(context: ApiContext): Promise<void> {
       (uid !== null && info.uid !== null && info.uid !== uid)
     ) {
       connection.error =
-        `${FILE} is not a private file of yours (dial writes it 0600), so it is not used: save the settings again`;
+        `${path} is not a private file of yours (dial writes it 0600), so it is not used: save the settings again`;
       return;
     }
     text = await Deno.readTextFile(path);
   } catch {
+    // None of the person's own. A settings file in the workspace may have come with a clone
+    // (a proxy, insecure): it is never read, and the panel says so.
+    if (await Deno.lstat(`${workspace.root}/${WORKSPACE_FILE}`).then(() => true, () => false)) {
+      connection.error =
+        `${WORKSPACE_FILE} is not used: TLS and proxy settings are kept in your own config, not in the workspace, where a cloned repository could bring them; save them here if you want them`;
+    }
     return;
   }
   try {
     const json: unknown = JSON.parse(text);
-    connection.settings = settingsOf(isObject(json) ? json.settings : undefined);
+    if (!isObject(json) || json.folder !== workspace.root) return;
+    connection.settings = settingsOf(json.settings);
     apply(
       context,
       connection,
@@ -180,7 +212,8 @@ export async function handleConnection(request: Request, context: ApiContext): P
 
 /**
  * `POST /api/workspace/connection/save`: `{settings}` checked, its files read from inside the
- * workspace, applied to every later request and stream, and kept in `.dial/connection.json`.
+ * workspace, applied to every later request and stream, and kept in the person's config
+ * (`$XDG_CONFIG_HOME/dial/workspaces/`, 0600 in a 0700 folder), never in the workspace.
  *
  * @param request `{settings}`
  * @param context the workspace and connection state
@@ -198,14 +231,10 @@ export async function handleConnectionSave(
   const json = object(await readJson(request), "request");
   const settings = settingsOf(json.settings);
   const own = await readTransportSettings(settings, NAMES, confinedRead(workspace));
-  const dir = `${workspace.root}/.dial`;
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  await Deno.writeTextFile(`${dir}/.gitignore`, "*\n", { createNew: true }).catch(() => {});
-  const temporary = `${dir}/connection.json.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(temporary, JSON.stringify({ version: 1, settings }, null, 1) + "\n", {
-    mode: 0o600,
-  });
-  await Deno.rename(temporary, `${workspace.root}/${FILE}`);
+  await writePrivateFile(
+    await settingsFile(context, workspace),
+    JSON.stringify({ version: 1, folder: workspace.root, settings }, null, 1) + "\n",
+  );
   connection.settings = settings;
   delete connection.error;
   apply(context, connection, own);

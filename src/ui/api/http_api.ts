@@ -53,6 +53,8 @@ export interface ApiContext {
   workspace?: Workspace;
   /** The process environment, for `@env:NAME` references in environment files. */
   env?: EnvLookup;
+  /** dial's config directory, where a workspace's TLS and proxy settings are kept (default: the user's). */
+  configDir?: string;
   /** The workspace's TLS and proxy settings over `dial ui`'s flags (`connection_api.ts`). */
   connection?: ConnectionState;
   /** The workspace's cookie jar: what the HTTP tab's responses set, sent back by the CLI's rules. */
