@@ -105,6 +105,7 @@ export async function loadEnvironment(
   if (options.name !== undefined) environment.name = options.name;
   const known = new Set<string>();
   for (const source of sources) {
+    await checkLink(source, options.confinement);
     const data = await readEnvFile(source.path, source.required);
     if (data === undefined) continue;
     environment.files.push(source.path);
@@ -136,6 +137,29 @@ export async function loadEnvironment(
     );
   }
   return environment;
+}
+
+/**
+ * An environment file that is a link out of its folder is read only when it is the person's own
+ * (the private file or `--env-file`, not tracked by git) or lands inside the run's folders: a
+ * repository's `http-client.env.json -> ~/.config/gh/hosts.yml` would send a stranger the values.
+ */
+async function checkLink(source: EnvSource, confinement: Confinement | undefined): Promise<void> {
+  let real: string;
+  try {
+    if (!(await Deno.lstat(source.path)).isSymlink) return;
+    real = await Deno.realPath(source.path);
+  } catch {
+    return; // missing: reported (or skipped) by its reader
+  }
+  const slash = source.path.lastIndexOf("/");
+  const folder = await Deno.realPath(slash < 0 ? "." : source.path.slice(0, slash) || "/");
+  if (real.startsWith(`${folder}/`) || confinement?.contains(real)) return;
+  if (source.trust === "own" && !await gitTracks(source.path)) return;
+  throw new UsageError(
+    `Refused ${source.path}: it is a link out of its folder, to ${real}`,
+    { details: { path: real }, remedy: { allow: "path" } },
+  );
 }
 
 interface EnvSource {

@@ -164,7 +164,14 @@ class FileRunner {
     this.confinement = this.options.confinement ?? await Confinement.of(this.dir);
     // A file that reaches outside the run's folders sends nothing at all.
     await checkFilePaths(this.file, this.confinement);
-    if (this.file.source.includes("$dotenv")) this.dotenv = await readDotenv(`${this.dir}/.env`);
+    if (this.file.source.includes("$dotenv")) {
+      // A `.env` that links out of the run's folders (to ~/.aws/credentials) is not read.
+      const path = await this.confinement.reading(`${this.dir}/.env`, {
+        what: `the .env file of ${this.file.path}`,
+        written: ".env",
+      });
+      this.dotenv = await readDotenv(path);
+    }
     try {
       for (const request of this.selection()) {
         if (this.stopped) break;

@@ -122,11 +122,18 @@ Deno.test("hostile repo: the private env file's @exec: runs only when a request 
       dev: { token: "@exec:printf tok-from-helper", unused: `@exec:/usr/bin/touch ${b.marker}` },
     }),
     "api.http": "GET {{origin}}/me\nAuthorization: Bearer {{token}}\n",
+    // A script that names a reference gets it read; one that does not, does not.
+    "script.http":
+      "GET {{origin}}/script\n\n> {% client.test('sees it', () => client.assert(request.environment.get('token') === 'tok-from-helper')); %}\n",
   }));
   const run = await dial(["run", `${s.repo}/api.http`, "--env", "dev"]);
   assert.equal(run.code, 0, run.stderr);
   assert.equal(server.requests.length, 1);
   assert.equal(server.requests[0]!.headers.get("authorization"), "Bearer tok-from-helper");
+  assert.equal(await exists(s.marker), false, "an unused @exec: ran");
+  const script = await dial(["test", `${s.repo}/script.http`, "--env", "dev"]);
+  assert.equal(script.code, 0, script.stdout + script.stderr);
+  includes(script.stdout, "sees it");
   assert.equal(await exists(s.marker), false, "an unused @exec: ran");
   // The same file committed to the repository came with it: it is a shared file.
   const git = (...args: string[]) => runProgram("git", ["-C", s.repo, ...args]);
@@ -138,7 +145,7 @@ Deno.test("hostile repo: the private env file's @exec: runs only when a request 
     tracked.stderr,
     `in ${s.repo}/http-client.private.env.json: a shared file cannot run commands`,
   );
-  assert.equal(server.requests.length, 1);
+  assert.equal(server.requests.length, 2);
   await untouched(s, server);
 });
 
@@ -174,6 +181,30 @@ Deno.test("hostile repo: shared @path values, < includes and symlinks out of the
   }
   const test = await dial(["test", s.repo]);
   assert.notEqual(test.code, 0);
+  assert.equal(server.requests.length, 0);
+  await untouched(s, server);
+});
+
+Deno.test("hostile repo: an environment file or .env that links out of the folder is not read", async () => {
+  await using server = recorder();
+  const s = await scene((b) => ({
+    "linked/http-client.env.json": `symlink:${b.home}/app.json`,
+    "linked/api.http": `POST ${server.origin}/env\n\n{{token}}\n`,
+    "dotenv/.env": `symlink:${b.secret}.ini`,
+    "dotenv/api.http": `POST ${server.origin}/dotenv\n\n{{$dotenv aws_secret_access_key}}\n`,
+  }));
+  // Another application's settings, and credentials in the INI form .env files share.
+  await Deno.writeTextFile(`${s.home}/app.json`, env({ $shared: { token: SECRET } }));
+  await Deno.writeTextFile(`${s.secret}.ini`, `[default]\naws_secret_access_key = ${SECRET}\n`);
+  const linked = await dial(["run", `${s.repo}/linked/api.http`]);
+  assert.equal(linked.code, 2, linked.stderr);
+  includes(
+    linked.stderr,
+    `Refused ${s.repo}/linked/http-client.env.json: it is a link out of its folder`,
+  );
+  const dotenv = await dial(["run", `${s.repo}/dotenv/api.http`]);
+  assert.equal(dotenv.code, 2, dotenv.stderr);
+  includes(dotenv.stderr, `Refused the .env file of ${s.repo}/dotenv/api.http: ".env" is outside`);
   assert.equal(server.requests.length, 0);
   await untouched(s, server);
 });

@@ -80,8 +80,11 @@ export async function handleEnvironmentSecret(
     if (!/^[A-Za-z_]\w*$/.test(env)) throw new UsageError(`Invalid environment variable "${env}"`);
     value = `@env:${env}`;
   } else if (path !== undefined) {
-    await workspace.resolve(path); // inside the workspace, and there
-    value = `@${path}`;
+    // Inside the workspace, and there; written relative to the environment file's folder, where
+    // references are read from (src/files/trust_rule.ts).
+    const real = await workspace.resolve(path);
+    const dir = await folderOf(workspace, optionalString(json.file, "file"));
+    value = `@${relativeTo(dir, real)}`;
   } else {
     const text = string(json.value ?? "", "value");
     // A literal starting with @ is written @@, as the files format escapes it.
@@ -126,4 +129,15 @@ export async function handleEnvironmentSecret(
       ? { note: `${relative} is not ignored by git: add it to .gitignore before you commit` }
       : {}),
   });
+}
+
+/** `to` written relative to the folder `from` (both real paths inside the workspace). */
+function relativeTo(from: string, to: string): string {
+  const a = from.split("/").filter((p) => p !== "");
+  const b = to.split("/").filter((p) => p !== "");
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  const up = a.slice(common).map(() => "..");
+  const path = [...up, ...b.slice(common)].join("/");
+  return path;
 }
