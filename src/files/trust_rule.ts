@@ -63,6 +63,18 @@ export function isReferenceText(value: string): boolean {
 }
 
 /**
+ * Writes a value that came from someone else's file (an imported collection or environment)
+ * into an environment file as the literal it was: a leading `@` is doubled, so that it is never
+ * read as a reference (`@exec:`, `@env:`, `@path`), even in the private env file.
+ *
+ * @param value the value as the source had it
+ * @returns the value to write
+ */
+export function literalValue(value: string): string {
+  return value.startsWith("@") ? `@${value}` : value;
+}
+
+/**
  * Checks a value of a shared file when it is loaded: it must not run a command nor read
  * standard input. Runs nothing.
  *

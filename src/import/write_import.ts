@@ -6,6 +6,7 @@
  * @module
  */
 import { PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../files/environment.ts";
+import { literalValue } from "../files/trust_rule.ts";
 import { writeHttpRequest } from "../files/write_http_file.ts";
 import type { ImportLoss, ImportResult } from "./import_model.ts";
 
@@ -67,12 +68,29 @@ export function importFiles(result: ImportResult): ImportFile[] {
       const shared = result.environments.$shared ?? {};
       environments.$shared = { ...shared, Security: { Auth: auth } };
     }
-    files.push({ name: PUBLIC_ENV_FILE, text: json(environments), mode: 0o644 });
+    files.push({ name: PUBLIC_ENV_FILE, text: json(literals(environments)), mode: 0o644 });
   }
   if (Object.keys(result.privateEnvironments).length) {
-    files.push({ name: PRIVATE_ENV_FILE, text: json(result.privateEnvironments), mode: 0o600 });
+    files.push({
+      name: PRIVATE_ENV_FILE,
+      text: json(literals(result.privateEnvironments)),
+      mode: 0o600,
+    });
   }
   return files;
+}
+
+/**
+ * An imported value is data: one that starts with `@` is written as a literal (`@@…`), never as
+ * a reference that the environment would read (`@exec:` would run a command; trust_rule.ts).
+ */
+function literals(value: unknown): unknown {
+  if (typeof value === "string") return literalValue(value);
+  if (Array.isArray(value)) return value.map(literals);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, literals(v)]));
+  }
+  return value;
 }
 
 /** A loss about a request or folder goes into that file; any other loss into every file. */

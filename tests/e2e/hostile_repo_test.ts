@@ -355,3 +355,46 @@ Deno.test("hostile repo: in the UI a shared @env: is refused, the private one re
     Deno.env.delete("DIAL_HOSTILE_SECRET");
   }
 });
+
+Deno.test("hostile repo: an imported collection's @exec: and @path values stay literal, even in the private env file", async () => {
+  await using server = recorder();
+  const s = await scene((b) => ({
+    "vendor/collection.json": JSON.stringify({
+      info: {
+        name: "vendor",
+        schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
+      },
+      item: [{
+        name: "me",
+        request: {
+          method: "POST",
+          url: `${server.origin}/me`,
+          header: [{ key: "Authorization", value: "Bearer {{api_token}}" }],
+          body: { mode: "raw", raw: "{{host}}" },
+        },
+      }],
+    }),
+    "vendor/environment.json": JSON.stringify({
+      name: "dev",
+      _postman_variable_scope: "environment",
+      values: [
+        { key: "api_token", value: `@exec:/usr/bin/touch ${b.marker}`, type: "secret" },
+        { key: "host", value: `@${b.secret}` },
+      ],
+    }),
+  }));
+  const imported = await dial([
+    "import",
+    `${s.repo}/vendor/collection.json`,
+    `${s.repo}/vendor/environment.json`,
+    "--out",
+    `${s.repo}/api`,
+  ]);
+  assert.equal(imported.code, 0, imported.stderr);
+  const run = await dial(["run", `${s.repo}/api/vendor.http`, "--env", "dev"]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(server.requests.length, 1);
+  const [request] = server.requests;
+  assert.equal(request!.headers.get("authorization"), `Bearer @exec:/usr/bin/touch ${s.marker}`);
+  await untouched(s, server);
+});

@@ -144,7 +144,13 @@ Deno.test("import: an Insomnia multipart body reaches the server with the fields
   const imported = await dial(["import", `${dir}/insomnia.json`, "--out", `${dir}/api`]);
   assert.equal(imported.code, 0, imported.stderr);
   assert.doesNotMatch(imported.stderr, /Not carried/);
-  const ran = await dial(["run", `${dir}/api/uploads.http`]);
+  // The export names the file by its absolute path, outside the folder the .http file is in:
+  // a shared file reaches it only when the person allows that folder (docs/security.md).
+  const refused = await dial(["run", `${dir}/api/uploads.http`]);
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(refused.stderr, /notes\.txt" is outside the run's folder/);
+  assert.equal(forms.length, 1);
+  const ran = await dial(["run", `${dir}/api/uploads.http`, "--allow-path", dir]);
   assert.equal(ran.code, 0, ran.stderr);
   assert.equal(forms.length, 2);
   assert.deepEqual(forms[1], forms[0]);
