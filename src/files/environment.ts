@@ -12,8 +12,8 @@ import { Secret } from "../secret.ts";
 import type { VariableValue } from "./substitute.ts";
 import {
   type Confinement,
-  gitTracks,
   isReferenceText,
+  ownFile,
   Reference,
   type ReferencePolicy,
   type ReferenceReader,
@@ -110,7 +110,7 @@ export async function loadEnvironment(
     if (data === undefined) continue;
     environment.files.push(source.path);
     if (source.secret && !source.required) environment.privateFile = source.path;
-    if (source.trust === "own" && policy && holdsReference(data) && await gitTracks(source.path)) {
+    if (source.trust === "own" && policy && holdsReference(data) && !await ownFile(source.path)) {
       source.trust = "shared";
     }
     for (const key of Object.keys(data)) if (key !== "$shared") known.add(key);
@@ -155,7 +155,7 @@ async function checkLink(source: EnvSource, confinement: Confinement | undefined
   const slash = source.path.lastIndexOf("/");
   const folder = await Deno.realPath(slash < 0 ? "." : source.path.slice(0, slash) || "/");
   if (real.startsWith(`${folder}/`) || confinement?.contains(real)) return;
-  if (source.trust === "own" && !await gitTracks(source.path)) return;
+  if (source.trust === "own" && await ownFile(source.path)) return;
   throw new UsageError(
     `Refused ${source.path}: it is a link out of its folder, to ${real}`,
     { details: { path: real }, remedy: { allow: "path" } },

@@ -430,6 +430,23 @@ async function absolutePath(path: string): Promise<string> {
 }
 
 /**
+ * Whether a file the person names as theirs (the private env file, `--env-file`) is theirs: it
+ * belongs to this user, nobody else may write it, and git does not track it (then it came with
+ * the repository, whatever its name says).
+ *
+ * @param path the file
+ * @returns whether its values are the person's own
+ */
+export async function ownFile(path: string): Promise<boolean> {
+  const info = await Deno.stat(path).catch(() => undefined);
+  if (!info) return false;
+  const uid = Deno.uid();
+  if (uid !== null && info.uid !== null && info.uid !== uid) return false;
+  if (info.mode !== null && (info.mode & 0o002) !== 0) return false;
+  return !await gitTracks(path);
+}
+
+/**
  * Whether git tracks a file (then it came with the repository, whatever its name says). No git,
  * or no repository: not tracked.
  *

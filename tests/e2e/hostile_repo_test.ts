@@ -114,7 +114,7 @@ Deno.test("hostile repo: a shared @exec: runs nothing, unused or used, in $share
   await untouched(s, server);
 });
 
-Deno.test("hostile repo: the private env file's @exec: runs only when a request uses it; tracked by git, it is shared", async () => {
+Deno.test("hostile repo: the private env file's @exec: runs only when a request uses it; tracked by git or writable by others, it is shared", async () => {
   await using server = recorder();
   const s = await scene((b) => ({
     "http-client.env.json": env({ dev: { origin: server.origin } }),
@@ -135,6 +135,12 @@ Deno.test("hostile repo: the private env file's @exec: runs only when a request 
   assert.equal(script.code, 0, script.stdout + script.stderr);
   includes(script.stdout, "sees it");
   assert.equal(await exists(s.marker), false, "an unused @exec: ran");
+  // One anybody may write (a second local user) is not the person's own.
+  await Deno.chmod(`${s.repo}/http-client.private.env.json`, 0o666);
+  const writable = await dial(["run", `${s.repo}/api.http`, "--env", "dev"]);
+  assert.equal(writable.code, 2, writable.stderr);
+  includes(writable.stderr, "a shared file cannot run commands");
+  await Deno.chmod(`${s.repo}/http-client.private.env.json`, 0o600);
   // The same file committed to the repository came with it: it is a shared file.
   const git = (...args: string[]) => runProgram("git", ["-C", s.repo, ...args]);
   assert.equal((await git("init", "-q")).code, 0);
