@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { serve } from "../_helpers.ts";
+import { serve, waitFor } from "../_helpers.ts";
 import { fileBrowser, openApp } from "./_browser.ts";
 
 const browser = fileBrowser();
@@ -46,6 +46,10 @@ Deno.test("browser: a pasted curl command sends what curl itself sends", async (
     await page.getByRole("status").filter({ hasText: "Pasted a curl command" }).waitFor();
     const before = target.requests.length;
     await page.getByRole("button", { name: "Send", exact: true }).click();
+    // The status line may still show the previous command's 200: wait for the server instead.
+    await waitFor(() => target.requests.length > before, {
+      message: () => `no request after Send of ${command}`,
+    });
     await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
     assert.equal(target.requests.length, before + 1);
     const byDial = await seen(target.requests.at(-1)!);
