@@ -214,12 +214,7 @@ function toResponse(wire: WireResponse, url: URL): Response {
     : coding === "br"
     ? "brotli"
     : undefined;
-  if (body && format) {
-    const decompressor = new DecompressionStream(
-      format as CompressionFormat,
-    ) as unknown as TransformStream<Uint8Array, Uint8Array>;
-    body = decodeBounded(body, (input) => input.pipeThrough(decompressor), url.host);
-  }
+  if (body && format) body = decodeBounded(body, format, url.host);
   const reason = /^[\t\x20-\x7e\x80-\xff]*$/.test(wire.reason) ? wire.reason : "";
   const response = new Response(body, { status: wire.status, statusText: reason, headers });
   Object.defineProperty(response, "url", { value: url.href });

@@ -27,51 +27,151 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  */
 export const MAX_EXPANSION = 2000;
 /** …but a body may always decode to this much, whatever its compressed size. */
-export const EXPANSION_FLOOR = 16 * 1024 * 1024;
+export const EXPANSION_FLOOR = 8 * 1024 * 1024;
+
+/** The formats {@link decodeBounded} decodes. */
+export type Coding = "gzip" | "brotli" | "deflate";
 
 /**
- * Decodes a body through a decompressor, bounding the expansion: the decoded bytes may not
- * pass {@link MAX_EXPANSION} times the compressed bytes read so far (nor
- * {@link EXPANSION_FLOOR} when that is more). Beyond, the body fails with a `content_encoding`
- * error and the download is cancelled. Every decoding dial does goes through here (gzip and br
- * in the client, deflate in {@link decodeContent}), on every path: CLI, library and UI.
+ * The most bytes one compressed byte can decode to, by format: deflate (gzip, zlib, raw) about
+ * 1,032; brotli copies up to 16.8 MB for at least three bytes of length bits (a quality-11
+ * bomb of zeros: 1.28 MB a byte). Decoders are fed slices small enough that one slice cannot
+ * pass the bound by more than the bound itself (Deno's decoders write a whole input chunk's
+ * expansion at once).
+ */
+const PER_BYTE: Record<Coding, number> = { gzip: 1032, deflate: 1032, brotli: 6 * 1024 * 1024 };
+
+/** The largest slice fed to a decoder. */
+const MAX_SLICE = 64 * 1024;
+
+/**
+ * Decodes a body, bounding the expansion: the decoded bytes may not pass
+ * {@link MAX_EXPANSION} times the compressed bytes fed so far (nor {@link EXPANSION_FLOOR}
+ * when that is more). Beyond, the body fails with a `content_encoding` error and the download
+ * is cancelled. The decoder is fed slices sized from what is left of the bound, so a bomb is
+ * refused after decoding at most about twice the bound (plus the decoder's own window), not
+ * a whole network read's expansion. Every decoding dial does goes through here (gzip and br in
+ * the client, deflate in {@link decodeContent}), on every path: CLI, library and UI.
  *
  * @param encoded the body as received
- * @param decode the decompressor
- * @param host named in the error
+ * @param coding the content coding (deflate: zlib-wrapped or raw, told by its first bytes)
+ * @param host named in the errors
  * @returns the decoded body
  */
 export function decodeBounded(
   encoded: ReadableStream<Uint8Array>,
-  decode: (input: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array>,
+  coding: Coding,
   host: string,
 ): ReadableStream<Uint8Array> {
+  const input = encoded.getReader();
   let compressed = 0;
   let size = 0;
-  const counted = encoded.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        compressed += chunk.length;
-        controller.enqueue(chunk);
-      },
-    }),
-  );
-  return decode(counted).pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        size += chunk.length;
-        const limit = Math.max(compressed * MAX_EXPANSION, EXPANSION_FLOOR);
-        if (size <= limit) return controller.enqueue(chunk);
-        controller.error(
-          new DialError(
-            `Response body from ${host} expands more than ${MAX_EXPANSION} times: ${compressed} compressed bytes decode to over ${limit} bytes, refused as a decompression bomb`,
+  let pending: Uint8Array = new Uint8Array(0);
+  let inputDone = false;
+  // Connection errors pass through as they are; the decoder's are reworded for deflate.
+  let readFailure: { error: unknown } | undefined;
+  let decoder: {
+    writer: WritableStreamDefaultWriter<BufferSource>;
+    out: ReadableStreamDefaultReader<Uint8Array>;
+  } | undefined;
+  let feeding: Promise<void> | undefined;
+  const limit = () => Math.max(compressed * MAX_EXPANSION, EXPANSION_FLOOR);
+  const more = async (): Promise<boolean> => {
+    try {
+      const { done, value } = await input.read();
+      if (done) return false;
+      pending = pending.length ? concat(pending, value) : value;
+      return true;
+    } catch (error) {
+      readFailure = { error };
+      throw error;
+    }
+  };
+  const open = async () => {
+    let format: CompressionFormat = coding;
+    if (coding === "deflate") {
+      // The first two bytes decide between zlib and raw deflate.
+      while (pending.length < 2 && await more()) { /* read on */ }
+      format = isZlibHeader(pending) ? "deflate" : "deflate-raw";
+    }
+    const stream = new DecompressionStream(format);
+    const opened = { writer: stream.writable.getWriter(), out: stream.readable.getReader() };
+    // A failed read fails the decoder's output too, so the pull waiting on it ends.
+    feeding = feed(opened.writer).catch((error) => {
+      opened.writer.abort(error).catch(() => {});
+    });
+    return opened;
+  };
+  const feed = async (writer: WritableStreamDefaultWriter<BufferSource>) => {
+    for (;;) {
+      if (pending.length === 0 && (inputDone || !await more())) {
+        inputDone = true;
+        return await writer.close();
+      }
+      const room = Math.max(0, limit() - size);
+      const slice = Math.min(
+        pending.length,
+        MAX_SLICE,
+        Math.max(1, Math.floor(room / PER_BYTE[coding])),
+      );
+      const part = pending.subarray(0, slice);
+      pending = pending.subarray(slice);
+      compressed += part.length;
+      await writer.write(part as Uint8Array<ArrayBuffer>);
+    }
+  };
+  const failed = (error: unknown) =>
+    readFailure
+      ? readFailure.error
+      : coding === "deflate" && !(error instanceof DialError)
+      ? new DialError(
+        `Response body from ${host} is not valid deflate data`,
+        ErrorCode.ContentEncoding,
+        {
+          cause: error,
+          remedy: { use: "undecoded" },
+        },
+      )
+      : error;
+  const stop = (reason?: unknown) => {
+    input.cancel(reason).catch(() => {});
+    decoder?.writer.abort(reason).catch(() => {});
+    decoder?.out.cancel(reason).catch(() => {});
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        decoder ??= await open();
+        const { done, value } = await decoder.out.read();
+        if (done) {
+          await feeding;
+          return controller.close();
+        }
+        size += value.length;
+        if (size > limit()) {
+          const error = new DialError(
+            `Response body from ${host} expands more than ${MAX_EXPANSION} times: ${compressed} compressed bytes decode to over ${limit()} bytes, refused as a decompression bomb`,
             ErrorCode.ContentEncoding,
             { remedy: { use: "identity_encoding" } },
-          ),
-        );
-      },
-    }),
-  );
+          );
+          stop(error);
+          return controller.error(error);
+        }
+        controller.enqueue(value);
+      } catch (error) {
+        stop(error);
+        controller.error(failed(error));
+      }
+    },
+    cancel: (reason) => stop(reason),
+  }, { highWaterMark: 0 });
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
 }
 
 /**
@@ -89,7 +189,7 @@ export function decodeContent(response: Response, host: string): Response {
   if (coding !== "deflate" || !response.body || NULL_BODY.has(response.status)) return response;
   return copyMeta(
     response,
-    new Response(decodeBounded(response.body, (body) => inflate(body, host), host), {
+    new Response(decodeBounded(response.body, "deflate", host), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
@@ -106,71 +206,4 @@ export function isZlibHeader(bytes: Uint8Array): boolean {
   const flg = bytes[1];
   if (cmf === undefined || flg === undefined) return false;
   return (cmf & 0x0f) === 8 && (cmf >> 4) <= 7 && ((cmf << 8) | flg) % 31 === 0;
-}
-
-function inflate(body: ReadableStream<Uint8Array>, host: string): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  // Errors of the connection pass through as they are; only the decoder's are reworded.
-  let readFailure: { error: unknown } | undefined;
-  const source = {
-    read: () =>
-      reader.read().catch((error) => {
-        readFailure = { error };
-        throw error;
-      }),
-    cancel: (reason: unknown) => reader.cancel(reason),
-  };
-  let decoded: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  const fail = (cause: unknown) =>
-    new DialError(
-      `Response body from ${host} is not valid deflate data`,
-      ErrorCode.ContentEncoding,
-      { cause, remedy: { use: "undecoded" } },
-    );
-  const open = async (): Promise<ReadableStreamDefaultReader<Uint8Array> | undefined> => {
-    // The first two bytes decide between zlib and raw deflate.
-    const head: Uint8Array[] = [];
-    let size = 0;
-    while (size < 2) {
-      const { done, value } = await source.read();
-      if (done) break;
-      head.push(value);
-      size += value.length;
-    }
-    if (size === 0) return undefined;
-    const first = new Uint8Array(size);
-    let at = 0;
-    for (const part of head) {
-      first.set(part, at);
-      at += part.length;
-    }
-    const encoded = new ReadableStream<BufferSource>({
-      start: (controller) => controller.enqueue(first),
-      pull: async (controller) => {
-        const { done, value } = await source.read();
-        if (done) controller.close();
-        else controller.enqueue(value as Uint8Array<ArrayBuffer>);
-      },
-      cancel: (reason) => source.cancel(reason),
-    });
-    const format = isZlibHeader(first) ? "deflate" : "deflate-raw";
-    return encoded.pipeThrough(new DecompressionStream(format)).getReader();
-  };
-  let opened = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        if (!opened) {
-          opened = true;
-          decoded = await open();
-        }
-        const next = decoded ? await decoded.read() : { done: true as const, value: undefined };
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
-      } catch (error) {
-        controller.error(readFailure ? readFailure.error : fail(error));
-      }
-    },
-    cancel: (reason) => decoded ? decoded.cancel(reason) : source.cancel(reason),
-  });
 }

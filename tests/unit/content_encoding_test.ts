@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
-import { deflateRawSync, deflateSync } from "node:zlib";
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { type DialError, ErrorCode } from "../../src/errors/mod.ts";
-import { decodeContent, isZlibHeader, undecodedEncoding } from "../../src/http/content_encoding.ts";
+import {
+  decodeBounded,
+  decodeContent,
+  EXPANSION_FLOOR,
+  isZlibHeader,
+  undecodedEncoding,
+} from "../../src/http/content_encoding.ts";
 
 /** A deflate response whose body arrives one byte at a time, then optionally fails. */
 function deflated(bytes: Uint8Array, failure?: Error): Response {
@@ -46,4 +52,34 @@ Deno.test("content encoding: what dial leaves encoded, and the zlib header check
   assert.equal(undecodedEncoding(new Headers()), undefined);
   assert.equal(isZlibHeader(new Uint8Array([0x78, 0x9c])), true);
   assert.equal(isZlibHeader(new Uint8Array([0x78, 0x9d])), false);
+});
+
+Deno.test("content encoding: a brotli bomb arriving in one read is refused after a few of its bytes, not its whole expansion", async () => {
+  // 32 MiB of zeros: a few dozen bytes of brotli, in one chunk as one network read brings it.
+  const whole = new Uint8Array(brotliCompressSync(new Uint8Array(32 * 1024 * 1024)));
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(whole);
+      controller.close();
+    },
+  });
+  let decoded = 0;
+  const error = await (async () => {
+    for await (const chunk of decodeBounded(body, "brotli", "h.test")) decoded += chunk.length;
+  })().then(() => undefined, (e: DialError) => e);
+  assert.equal(error?.code, ErrorCode.ContentEncoding, String(error));
+  const fed = Number(/: (\d+) compressed bytes/.exec(error!.message)?.[1]);
+  assert.ok(fed < whole.length, `${fed} of ${whole.length} bytes fed`);
+  assert.ok(decoded <= EXPANSION_FLOOR, `${decoded} bytes delivered`);
+  // gzip cannot expand 2000 times: the same zeros decode whole, from one chunk.
+  const gzip = new Uint8Array(gzipSync(new Uint8Array(32 * 1024 * 1024)));
+  let size = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(gzip);
+      controller.close();
+    },
+  });
+  for await (const chunk of decodeBounded(stream, "gzip", "h.test")) size += chunk.length;
+  assert.equal(size, 32 * 1024 * 1024);
 });
