@@ -7,6 +7,7 @@
  */
 import { TransportError } from "../errors/mod.ts";
 import type { Connection } from "./connect.ts";
+import { setDirectRead } from "./direct_body.ts";
 
 /** The largest response head read (status line and headers), in bytes. curl allows 300 KB. */
 export const HEAD_LIMIT = 1024 * 1024;
@@ -146,6 +147,20 @@ export class ByteReader {
     this.#buffer = this.#buffer.subarray(out.length);
     return out;
   }
+  /**
+   * Reads into a buffer: bytes already read first, else straight from the connection.
+   *
+   * @param view where to put them
+   * @returns how many; 0 at the end of the stream
+   */
+  async into(view: Uint8Array): Promise<number> {
+    if (this.#buffer.length === 0 && this.#conn.readInto) {
+      return (await this.#conn.readInto(view)) ?? 0;
+    }
+    const bytes = await this.some(view.length);
+    view.set(bytes);
+    return bytes.length;
+  }
   /** How many bytes were read but not yet taken. */
   get buffered(): number {
     return this.#buffer.length;
@@ -270,6 +285,20 @@ export async function exchangeH1(
       }
     },
   }, { highWaterMark: 0 });
+  const into = framing.into;
+  if (into) {
+    // `-o` reads an identity body straight into its own buffer (direct_body.ts).
+    setDirectRead(body, async (view) => {
+      try {
+        const n = await into(reader, view);
+        if (n === 0) finish(framing.delimited);
+        return n;
+      } catch (error) {
+        finish(false);
+        throw request.signal?.aborted ? request.signal.reason : error;
+      }
+    });
+  }
   return { ...head, body };
 }
 
@@ -323,6 +352,8 @@ export function parseHead(text: string): ParsedHead {
 }
 
 interface BodyFraming {
+  /** Reads the next bytes into a buffer (identity bodies); 0 at the end of the body. */
+  into?(reader: ByteReader, view: Uint8Array): Promise<number>;
   /** Whether the body's end is framed (length or chunked), not the connection's end. */
   delimited: boolean;
   /** How many bytes are known to be left (0 when not known: chunked, or to the end). */
@@ -331,7 +362,8 @@ interface BodyFraming {
   next(reader: ByteReader): Promise<Uint8Array | undefined>;
 }
 
-const CHUNK = 64 * 1024;
+/** The most bytes one body chunk holds (a read of the connection is at most as large). */
+const CHUNK = 256 * 1024;
 
 /** The most body bytes read after a cancel to keep the connection (curl drains redirects). */
 const DRAIN_LIMIT = 64 * 1024;
@@ -391,6 +423,17 @@ function bodyFraming(headers: Array<[string, string]>): BodyFraming {
         left -= bytes.length;
         return bytes;
       },
+      async into(reader, view) {
+        if (left === 0) return 0;
+        const n = await reader.into(view.subarray(0, Math.min(left, view.length)));
+        if (n === 0) {
+          throw new Error(
+            `connection closed early: ${length - left} of ${length} bytes of the body arrived`,
+          );
+        }
+        left -= n;
+        return n;
+      },
     };
   }
   return {
@@ -400,6 +443,7 @@ function bodyFraming(headers: Array<[string, string]>): BodyFraming {
       const bytes = await reader.some(CHUNK);
       return bytes.length === 0 ? undefined : bytes;
     },
+    into: (reader, view) => reader.into(view),
   };
 }
 

@@ -3,6 +3,7 @@
  * policy, and terminal safety. The process's own streams are opened in `src/cli/io.ts`.
  * @module
  */
+import { directRead } from "../http/direct_body.ts";
 
 const encoder = new TextEncoder();
 
@@ -32,6 +33,13 @@ export async function writeAll(
   while (bytes.length > 0) bytes = bytes.subarray(await file.write(bytes));
 }
 
+/** The buffer of the direct path (`-o` of an HTTP/1.1 identity body). */
+const DIRECT_BUFFER = 256 * 1024;
+
+function writeAllSync(file: Deno.FsFile, bytes: Uint8Array): void {
+  while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
+}
+
 /**
  * Whether to colour an output, as `NO_COLOR` and `FORCE_COLOR` say.
  *
@@ -56,6 +64,21 @@ export function colorWanted(
  * @returns when all bytes are written
  */
 export async function pipeToSink(body: ReadableStream<Uint8Array>, sink: Sink): Promise<void> {
+  const read = directRead(body);
+  if (read) {
+    // An HTTP/1.1 identity body, read into one buffer and written from it (a sink's write is
+    // done with the bytes when it resolves).
+    const buffer = new Uint8Array(DIRECT_BUFFER);
+    try {
+      for (let n = await read(buffer); n > 0; n = await read(buffer)) {
+        await sink.write(buffer.subarray(0, n));
+      }
+    } catch (error) {
+      await body.cancel(error).catch(() => {});
+      throw error;
+    }
+    return;
+  }
   if (sink.writable) {
     // pipeTo between two runtime streams stays out of per-chunk JavaScript promises: about
     // twice the throughput of a for-await loop and a flat heap (see `deno task bench`).
@@ -80,8 +103,29 @@ export async function pipeIntoFile(
   onChunk?: (size: number) => void,
 ): Promise<void> {
   try {
+    // Deno runs each async write of a file on a blocking thread with a duplicate of its
+    // descriptor (fcntl F_DUPFD_CLOEXEC and close around every write): a regular file, which
+    // never blocks for long, is written synchronously instead. FIFOs and devices stay async.
+    const regular = file.statSync().isFile;
+    const read = regular ? directRead(body) : undefined;
+    if (read) {
+      // An HTTP/1.1 identity body, read into one buffer and written from it: no stream
+      // promises, no buffer per chunk.
+      const buffer = new Uint8Array(DIRECT_BUFFER);
+      try {
+        for (let n = await read(buffer); n > 0; n = await read(buffer)) {
+          writeAllSync(file, buffer.subarray(0, n));
+          onChunk?.(n);
+        }
+      } catch (error) {
+        await body.cancel(error).catch(() => {});
+        throw error;
+      }
+      return;
+    }
     for await (const chunk of body) {
-      await writeAll(file, chunk);
+      if (regular) writeAllSync(file, chunk);
+      else await writeAll(file, chunk);
       onChunk?.(chunk.length);
     }
   } finally {

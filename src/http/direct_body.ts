@@ -1,0 +1,27 @@
+/**
+ * The direct path for a response body: a body stream of HTTP/1.1 (identity coding) can also be
+ * read straight into the caller's buffer, without the stream's per-chunk promises and without
+ * a new buffer per read. `-o` reads it so into one reused buffer, written synchronously.
+ * @module
+ */
+
+/** Reads the next bytes into `view`; 0 at the end of the body. */
+export type DirectRead = (view: Uint8Array) => Promise<number>;
+
+const direct = new WeakMap<ReadableStream<Uint8Array>, DirectRead>();
+
+/**
+ * @param stream a body stream
+ * @param read reads the same bytes into a buffer (while the stream is not locked)
+ */
+export function setDirectRead(stream: ReadableStream<Uint8Array>, read: DirectRead): void {
+  direct.set(stream, read);
+}
+
+/**
+ * @param stream a body stream
+ * @returns its direct read, when the stream has one and no reader has taken it
+ */
+export function directRead(stream: ReadableStream<Uint8Array>): DirectRead | undefined {
+  return stream.locked ? undefined : direct.get(stream);
+}
