@@ -93,13 +93,13 @@ export class ByteReader {
   async head(limit: number): Promise<string | undefined> {
     let from = 0;
     for (;;) {
-      const end = indexOf(this.#buffer, from);
-      if (end >= 0) {
-        const text = byteString(this.#buffer.subarray(0, end));
-        this.#buffer = this.#buffer.subarray(end + 4);
+      const end = headEnd(this.#buffer, from);
+      if (end) {
+        const text = byteString(this.#buffer.subarray(0, end.at));
+        this.#buffer = this.#buffer.subarray(end.next);
         return text;
       }
-      from = Math.max(0, this.#buffer.length - 3);
+      from = Math.max(0, this.#buffer.length - 2);
       if (this.#buffer.length > limit) {
         throw new TransportError(
           `The response head is larger than ${limit / 1024} KiB: dial stops reading it`,
@@ -171,13 +171,18 @@ export class ByteReader {
   }
 }
 
-function indexOf(buffer: Uint8Array, from: number): number {
-  for (let i = from; i + 3 < buffer.length; i++) {
-    if (buffer[i] === 13 && buffer[i + 1] === 10 && buffer[i + 2] === 13 && buffer[i + 3] === 10) {
-      return i;
-    }
+/**
+ * Finds the blank line that ends a head: CRLF CRLF, or bare LFs as curl and fetch accept them.
+ *
+ * @returns where the head's text ends and the body starts, undefined when not yet there
+ */
+function headEnd(buffer: Uint8Array, from: number): { at: number; next: number } | undefined {
+  for (let i = buffer.indexOf(10, from); i >= 0; i = buffer.indexOf(10, i + 1)) {
+    const at = i > 0 && buffer[i - 1] === 13 ? i - 1 : i;
+    if (buffer[i + 1] === 10) return { at, next: i + 2 };
+    if (buffer[i + 1] === 13 && buffer[i + 2] === 10) return { at, next: i + 3 };
   }
-  return -1;
+  return undefined;
 }
 
 /**
@@ -382,8 +387,14 @@ function bodyFraming(headers: Array<[string, string]>): BodyFraming {
       async next(reader) {
         if (ended) return undefined;
         if (left === 0) {
-          const size = parseInt((await reader.line()).split(";")[0]!.trim(), 16);
-          if (Number.isNaN(size)) throw new Error("malformed chunked body: bad chunk size");
+          // Hex digits only (no sign, no 0x), then extensions after ";" (RFC 9112 §7.1).
+          const field = (await reader.line()).split(";")[0]!.replace(/[ \t]+$/, "");
+          if (!/^[0-9a-fA-F]{1,13}$/.test(field)) {
+            throw new Error(
+              `malformed chunked body: bad chunk size ${JSON.stringify(field.slice(0, 20))}`,
+            );
+          }
+          const size = parseInt(field, 16);
           if (size === 0) {
             while ((await reader.line()) !== "") { /* trailers are not kept */ }
             ended = true;
@@ -394,7 +405,9 @@ function bodyFraming(headers: Array<[string, string]>): BodyFraming {
         const bytes = await reader.some(Math.min(left, CHUNK));
         if (bytes.length === 0) throw new Error("connection closed early, in a chunked body");
         left -= bytes.length;
-        if (left === 0) await reader.line();
+        if (left === 0 && await reader.line() !== "") {
+          throw new Error("malformed chunked body: no CRLF after the chunk data");
+        }
         return bytes;
       },
     };
