@@ -6,7 +6,7 @@
  * ```sh
  * deno task bench              # full run (a few minutes)
  * deno task bench --quick      # fewer runs and smaller bodies, for a smoke test
- * deno task bench --only start,oauth   # build, start, stream, json, oauth, graphql
+ * deno task bench --only start,oauth   # build, start, stream, json, oauth, graphql, files, http
  * ```
  * @module
  */
@@ -456,6 +456,10 @@ try {
   if (wanted("json")) await prettyJson();
   if (wanted("oauth")) await oauthOverhead();
   if (wanted("graphql")) await graphql();
+  if (wanted("http")) {
+    const { benchHttp } = await import("./bench_http.ts");
+    await benchHttp({ dial: DIAL, timeShell, timeCpu, shell, out, env, quick });
+  }
   if (wanted("files")) {
     const { benchFiles } = await import("./bench_files.ts");
     await benchFiles({ dial: DIAL, timeShell, shell, out, env, quick });

@@ -105,7 +105,6 @@ export const CLI_REMEDIES: RemedyWords = {
     undecoded: "save it undecoded with a pipe from curl, or ask without Accept-Encoding",
     default_header: "leave it out; dial sends it when it applies",
     one_authorization: "use only one of them",
-    empty_header: ({ name }) => `send it empty with "${name};"`,
     no_follow: "drop -L to see the redirect",
     identity_encoding: "to save it undecoded, add -H 'Accept-Encoding: identity' and -o <file>",
     scope_setting: "use --oauth2-scope",

@@ -16,7 +16,10 @@ import { Secret } from "../secret.ts";
  * @returns the header; values of credential-looking names are wrapped as secrets
  */
 export function parseHeaderFlag(text: string): HeaderField {
-  return parseHeader(text, { label: "-H header" });
+  const field = parseHeader(text, { label: "-H header" });
+  // curl: `Name:` removes the header (dial's default too); `Name;` sends it empty.
+  const removes = field.value === "" && /:\s*$/.test(text);
+  return removes ? { ...field, remove: true } : field;
 }
 
 /**

@@ -7,7 +7,6 @@
 import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import type { BodySource, HeaderField } from "../http/request_spec.ts";
-import { checkRemovable } from "../http/wire.ts";
 import { parseAuthFlags, type ParsedAuth } from "./auth_flags.ts";
 import { parseBodyFlags } from "./body_flags.ts";
 import type { RequestFlagValues } from "./request.ts";
@@ -119,8 +118,9 @@ export async function buildSpec(
   );
   let headers = [...own, ...cookies.headers, ...implied];
   for (const name of items.unset) {
-    checkRemovable(name, body.body !== undefined);
+    // HTTPie's `Name:`: the header given earlier goes, and so does dial's default of that name.
     headers = headers.filter((h) => h.name.toLowerCase() !== name.toLowerCase());
+    headers.push({ name, value: "", remove: true });
   }
   return {
     method: target.method,

@@ -87,7 +87,6 @@ export interface RemedyTargets {
     | "undecoded"
     | "default_header"
     | "one_authorization"
-    | "empty_header"
     | "no_follow"
     | "identity_encoding"
     | "client_secret_post"

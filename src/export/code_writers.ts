@@ -58,7 +58,10 @@ export function httpieCode(exported: ExportedRequest): string {
   words.push(prepared.method, shellWord(requestUrl(prepared).href));
   for (const h of prepared.headers) {
     const value = reveal(h.value);
-    words.push(shellWord(value === "" ? `${h.name};` : `${h.name}:${value}`));
+    // HTTPie: `Name:` removes the header, `Name;` sends it empty.
+    words.push(
+      shellWord(h.remove ? `${h.name}:` : value === "" ? `${h.name};` : `${h.name}:${value}`),
+    );
   }
   // HTTPie's default Accept is JSON's; curl, requests and fetch send */* (dial too).
   if (!prepared.headers.some((h) => h.name.toLowerCase() === "accept")) words.push("Accept:'*/*'");

@@ -1,14 +1,18 @@
 /**
  * dial's one HTTP client, behind a `fetch`-shaped function: each request is planned
- * (plan.ts), connected (connect.ts) and spoken in HTTP/1.1 (h1.ts) or, when the server's TLS
- * chooses it, HTTP/2 (h2.ts). Every command and the UI send through {@link transportFetch}.
+ * (plan.ts), connected (connect.ts) or given a kept-alive connection (pool.ts), and spoken in
+ * HTTP/1.1 (h1.ts) or, when the server's TLS chooses it, HTTP/2 (h2.ts). Every command and the
+ * UI send through {@link transportFetch}. A head from `send()` is complete (wire.ts) and goes
+ * out as given; for other callers (oauth4webapi, graphql-ws, the stream clients) the client
+ * adds dial's defaults. Headers given as a `Headers` object arrive sorted and lower-cased
+ * (that is what `Headers` iterates); an array keeps its order and case.
  * @module
  */
 import { DialError, TransportError } from "../errors/mod.ts";
 import { type Connection, openConnection } from "./connect.ts";
 import { exchangeH1, type WireBody, type WireRequest, type WireResponse } from "./h1.ts";
 import { planFor, type TransportOptions, type TransportPlan } from "./plan.ts";
-import { completeHead } from "./wire.ts";
+import { completeHead, WIRE_HEAD } from "./wire.ts";
 import { setResponseMeta } from "./response_meta.ts";
 import { decodeBounded } from "./content_encoding.ts";
 import { type ConnectionPool, keepConnection, planKey, takeConnection } from "./pool.ts";
@@ -158,7 +162,9 @@ async function wireRequest(url: URL, init: RequestInit, plan: TransportPlan): Pr
     : body.length === undefined
     ? "chunked"
     : { length: body.length };
-  const head = completeHead(given, url, method, framing, defaultType);
+  // A head from send() is complete as given; other callers (libraries) get dial's defaults.
+  const complete = (init as { [WIRE_HEAD]?: boolean })[WIRE_HEAD] === true;
+  const head = complete ? given : completeHead(given, url, method, framing, defaultType);
   const target = plan.proxy?.mode === "forward"
     ? `${url.protocol}//${url.host}${url.pathname}${url.search}`
     : `${url.pathname || "/"}${url.search}`;

@@ -1,8 +1,11 @@
 /**
  * HTTP/1.1 on an open connection, written and read by dial itself: the request goes out
- * byte for byte as `-v` shows it (origin-form target, headers in order, `Content-Length` or
- * chunked framing as planned), and the response keeps what fetch would hide: the version,
- * the server's own reason phrase, any number of headers up to {@link HEAD_LIMIT}, any port.
+ * byte for byte as `-v` shows it (origin-form target, the head's lines in the order and case
+ * `wire.ts` built them, `Content-Length` or chunked framing as planned), and the response
+ * keeps what fetch would hide: the version, the server's own reason phrase, any number of
+ * headers up to {@link HEAD_LIMIT}, any port. Heads with bare LF line ends are read; chunk
+ * sizes must be hex and chunk data end with CRLF. A connection whose exchange ended cleanly
+ * goes back to the caller for keep-alive (pool.ts).
  * @module
  */
 import { TransportError } from "../errors/mod.ts";

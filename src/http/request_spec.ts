@@ -13,6 +13,11 @@ export interface HeaderField {
   /** Header value. */
   value: MaybeSecret;
   /**
+   * Set for curl's `-H 'Name:'` and HTTPie's `Name:` item: the header is not sent, not even
+   * the default dial would add (`Accept`, `User-Agent`, `Accept-Encoding` …).
+   */
+  remove?: boolean;
+  /**
    * Set for a header that an auth option added (an API key): always a credential, so never
    * sent to another origin, whatever its name.
    */

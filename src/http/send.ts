@@ -12,7 +12,7 @@ import { withCredentials } from "./credentials.ts";
 import { decodeContent } from "./content_encoding.ts";
 import type { CookieJar } from "./cookies.ts";
 import type { PreparedRequest, RequestSpec } from "./request_spec.ts";
-import { type Framing, sendableHeaders, wireHead } from "./wire.ts";
+import { type Framing, sendableHeaders, WIRE_HEAD, wireHead } from "./wire.ts";
 
 /** Options for {@link send}. */
 export interface SendOptions {
@@ -108,13 +108,16 @@ export async function sendPrepared(
     try {
       requestHeaders(request); // refuses control characters in values
       const body = request.body && openBody(request.body);
-      response = await fetchFn(requestUrl(request), {
+      const init: RequestInit & { [WIRE_HEAD]: true } = {
         method: request.method,
         headers: sendableHeaders(wireHead(request, framing)),
+        // The head is complete: the client adds nothing (one head, built once).
+        [WIRE_HEAD]: true,
         redirect: "manual",
         ...(options.signal ? { signal: options.signal } : {}),
         ...(body !== undefined ? { body } : {}),
-      });
+      };
+      response = await fetchFn(requestUrl(request), init);
     } catch (error) {
       throw networkError(error, request.url, options.signal);
     }

@@ -10,6 +10,12 @@ import { reveal, Secret } from "../secret.ts";
 import { requestUrl, utf8ByteString } from "./build_request.ts";
 import type { PreparedRequest } from "./request_spec.ts";
 
+/**
+ * Marks a `RequestInit` whose headers are a complete wire head ({@link wireHead}): the client
+ * sends them as they are, without adding its defaults again (`send()` builds the head once).
+ */
+export const WIRE_HEAD: unique symbol = Symbol.for("dial.wireHead") as never;
+
 /** How the body is framed: a known length, chunked (a pipe past the buffer limit), or none. */
 export type Framing = { length: number } | "chunked" | "none";
 
@@ -32,27 +38,6 @@ const UNSENDABLE: Record<string, string> = {
   "proxy-connection": "dial manages the connection",
   "upgrade": "dial manages the connection",
 };
-
-/**
- * Headers Deno's fetch always sends, adding its own value when the request has none; so they
- * cannot be left out, only sent empty (`Name;`).
- */
-const ALWAYS_SENT = ["accept", "accept-language", "accept-encoding", "user-agent"];
-
-/**
- * @param name a header the user asked to remove (HTTPie's `Name:` item)
- * @param hasBody whether the request has a body (fetch then adds a `Content-Type`)
- * @throws {UsageError} when the transport would send it anyway
- */
-export function checkRemovable(name: string, hasBody: boolean): void {
-  const lower = name.toLowerCase();
-  if (ALWAYS_SENT.includes(lower) || (hasBody && lower === "content-type")) {
-    throw new UsageError(`Cannot remove header "${name}": Deno's fetch always sends one`, {
-      details: { name },
-      remedy: { use: "empty_header" },
-    });
-  }
-}
 
 /**
  * @param name a header name from `-H`
@@ -79,20 +64,28 @@ export function wireHead(request: PreparedRequest, framing: Framing): WireHead {
   const url = requestUrl(request);
   if (url.protocol === "ws:" || url.protocol === "wss:") return webSocketHead(request, url);
   const type = request.body?.kind === "text" ? "text/plain;charset=UTF-8" : undefined;
-  return { headers: completeHead(combined(request), url, request.method, framing, type) };
+  const removed = new Set(
+    request.headers.filter((h) => h.remove).map((h) => h.name.toLowerCase()),
+  );
+  return {
+    headers: completeHead(combined(request), url, request.method, framing, type, removed),
+  };
 }
 
 /**
- * Completes a head with what is missing, in this order: `Content-Length` (or `0` for a POST
- * or PUT without a body), `Authorization` from the URL's userinfo, the given headers, a
- * default `Content-Type`, `Accept`, `Accept-Language`, `User-Agent`, `Accept-Encoding`,
- * `Host`, and `Transfer-Encoding: chunked` for a body of unknown length.
+ * Completes a head with what is missing, in this order: `Host` (the given one, else the
+ * URL's), `Authorization` from the URL's userinfo, the given headers in their order and case,
+ * then dial's defaults: a `Content-Type` the body implies, `Accept`, `Accept-Language`,
+ * `User-Agent`, `Accept-Encoding`; last the body's framing, `Content-Length` (`0` for a POST
+ * or PUT without a body) or `Transfer-Encoding: chunked`. A default named in `removed` is left
+ * out (curl's `-H 'Accept:'`).
  *
  * @param own the headers given, in order
  * @param url the request URL
  * @param method the method
  * @param framing the body's framing
  * @param defaultType the Content-Type the body implies when none is given
+ * @param removed lower-case names of defaults not to add
  * @returns the head as sent
  */
 export function completeHead<V extends MaybeSecret>(
@@ -101,51 +94,55 @@ export function completeHead<V extends MaybeSecret>(
   method: string,
   framing: Framing,
   defaultType?: string,
+  removed: ReadonlySet<string> = new Set(),
 ): Array<[string, V | MaybeSecret]> {
   const headers: Array<[string, V | MaybeSecret]> = [];
-  const has = (name: string) => own.some(([n]) => n.toLowerCase() === name);
-  if (!has("content-length") && !has("transfer-encoding")) {
-    if (typeof framing === "object") headers.push(["content-length", String(framing.length)]);
-    else if (framing === "none" && /^(POST|PUT)$/.test(method)) {
-      headers.push(["content-length", "0"]);
-    }
-  }
+  const has = (name: string) => removed.has(name) || own.some(([n]) => n.toLowerCase() === name);
+  const host = own.findIndex(([n]) => n.toLowerCase() === "host");
+  if (host >= 0) headers.push(own[host]!);
+  else if (!removed.has("host")) headers.push(["host", url.host]);
   if ((url.username || url.password) && !has("authorization")) {
     const basic = btoa(
       utf8ByteString(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`),
     );
     headers.push(["authorization", new Secret(`Basic ${basic}`)]);
   }
-  headers.push(...own);
+  headers.push(...own.filter((_, i) => i !== host));
   if (defaultType && !has("content-type")) headers.push(["content-type", defaultType]);
   if (!has("accept")) headers.push(["accept", "*/*"]);
   if (!has("accept-language")) headers.push(["accept-language", "*"]);
   if (!has("user-agent")) headers.push(["user-agent", `Deno/${Deno.version.deno}`]);
   if (!has("accept-encoding")) headers.push(["accept-encoding", "gzip,br"]);
-  if (!has("host")) headers.push(["host", url.host]);
-  if (framing === "chunked" && !has("transfer-encoding")) {
-    headers.push(["transfer-encoding", "chunked"]);
+  const framed = own.some(([n]) => /^(content-length|transfer-encoding)$/i.test(n));
+  if (!framed) {
+    if (typeof framing === "object") headers.push(["content-length", String(framing.length)]);
+    else if (framing === "none" && /^(POST|PUT)$/.test(method)) {
+      headers.push(["content-length", "0"]);
+    } else if (framing === "chunked") headers.push(["transfer-encoding", "chunked"]);
   }
   return headers;
 }
 
 /**
- * The request's own headers as fetch's `Headers` sends them: names lower-case, sorted, the
- * values of a repeated name joined with ", ".
+ * The request's own headers as given: order and name case kept, each line its own (curl sends
+ * a repeated `-H` twice), but the values of a repeated `Cookie` joined with `; ` into one
+ * (RFC 9110 §5.3 forbids folding Cookie with commas). Removals are left out.
  */
 function combined(request: PreparedRequest): Array<[string, MaybeSecret]> {
-  const sorted = request.headers
-    .map(({ name, value }): [string, MaybeSecret] => [name.toLowerCase(), value])
-    .sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
   const out: Array<[string, MaybeSecret]> = [];
-  for (const [name, value] of sorted) {
-    const last = out.at(-1);
-    if (last?.[0] !== name) {
+  let cookie: [string, MaybeSecret] | undefined;
+  for (const { name, value, remove } of request.headers) {
+    if (remove) continue;
+    if (name.toLowerCase() !== "cookie") {
       out.push([name, value]);
       continue;
     }
-    const joined = `${reveal(last[1])}, ${reveal(value)}`;
-    last[1] = typeof last[1] === "string" && typeof value === "string"
+    if (!cookie) {
+      out.push(cookie = [name, value]);
+      continue;
+    }
+    const joined = `${reveal(cookie[1])}; ${reveal(value)}`;
+    cookie[1] = typeof cookie[1] === "string" && typeof value === "string"
       ? joined
       : new Secret(joined);
   }

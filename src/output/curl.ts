@@ -50,11 +50,11 @@ export function toCurl(
   // curl reads [] and {} in a URL as globs unless told not to.
   if (/[[\]{}]/.test(url)) args.push("-g");
   args.push(url);
-  for (const { name, value } of request.headers) {
+  for (const { name, value, remove } of request.headers) {
     if (body?.kind === "form" && /^content-type$/i.test(name)) continue;
     const text = reveal(value);
-    // `-H "Name:"` would remove the header in curl; `-H "Name;"` sends it empty.
-    args.push("-H", text === "" ? `${name};` : `${name}: ${text}`);
+    // `-H "Name:"` removes the header in curl (and dial); `-H "Name;"` sends it empty.
+    args.push("-H", remove ? `${name}:` : text === "" ? `${name};` : `${name}: ${text}`);
   }
   if (body?.kind === "text") args.push("--data-raw", body.text);
   if (body?.kind === "file") args.push("--data-binary", `@${body.path}`);

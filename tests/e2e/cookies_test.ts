@@ -47,7 +47,7 @@ Deno.test("cookies: Set-Cookie on a redirect hop is sent on the next hops that m
     "sid=abc",
     undefined,
   ]);
-  includes(result.stderr, "cookie: (redacted)");
+  includes(result.stderr, "Cookie: (redacted)");
 });
 
 Deno.test("cookies: -b sends cookies, and never to another host", async () => {

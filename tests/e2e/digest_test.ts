@@ -41,7 +41,7 @@ for (const algorithm of ["MD5", "SHA-256"]) {
       result.stderr,
       new RegExp(`^Www-Authenticate: Digest .*algorithm=${algorithm}`, "mi"),
     );
-    assert.match(result.stderr, /^authorization: \(redacted\)$/m);
+    assert.match(result.stderr, /^Authorization: \(redacted\)$/m);
     assert.match(result.stderr, /^HTTP\/1\.1 200 OK$/m);
     const theirs = await curl(["-v", "--digest", "-u", "user:passwd", url]);
     assert.equal(theirs.code, 0, theirs.stderr);

@@ -142,7 +142,7 @@ Deno.test("oauth2: secrets and tokens never appear in -v output", async () => {
     "ann-password-value",
   ], { env: { HOME: home } });
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stderr, /authorization: \(redacted\)/);
+  assert.match(result.stderr, /authorization: \(redacted\)/i);
   const token = target.seen[0]!.replace("Bearer ", "");
   for (const secret of ["client-secret-value", "ann-password-value", token]) {
     assert.ok(!result.stderr.includes(secret), `stderr leaks ${secret.slice(0, 12)}`);

@@ -153,10 +153,10 @@ Deno.test("request: -v prints heads to stderr with every secret redacted", async
   ]);
   assert.equal(result.code, 0, result.stderr);
   includes(result.stderr, "GET /x?key=(redacted) HTTP/1.1");
-  includes(result.stderr, "authorization: (redacted)");
-  includes(result.stderr, "x-api-key: (redacted)");
+  includes(result.stderr, "Authorization: (redacted)");
+  includes(result.stderr, "X-Api-Key: (redacted)");
   includes(result.stderr, "\nHTTP/1.1 200 OK\n");
-  includes(result.stderr, "x-password: (redacted)");
+  includes(result.stderr, "X-Password: (redacted)");
   for (
     const secret of [
       "SECRET-BEARER",
@@ -183,7 +183,7 @@ Deno.test("request: --offline prints the redacted request and sends nothing", as
   ]);
   assert.equal(result.code, 0, result.stderr);
   includes(result.stdout, "PATCH /x HTTP/1.1");
-  includes(result.stdout, "authorization: (redacted)");
+  includes(result.stdout, "Authorization: (redacted)");
   includes(result.stdout, '{"a":1}');
   excludes(result.stdout, btoa("ann:SECRET"));
   assert.equal(server.requests.length, 0);

@@ -101,9 +101,9 @@ Deno.test("sigv4: credentials and session token from AWS_* variables, the token 
   assert.equal(s3.verdicts[0]?.ok, true, JSON.stringify(s3.verdicts));
   assert.match(s3.verdicts[0]!.signedHeaders!, /x-amz-security-token/);
   // Under -v the signature and the token are redacted; the date is shown.
-  assert.match(result.stderr, /^authorization: \(redacted\)$/m);
-  assert.match(result.stderr, /^x-amz-security-token: \(redacted\)$/m);
-  assert.match(result.stderr, /^x-amz-date: \d{8}T\d{6}Z$/m);
+  assert.match(result.stderr, /^authorization: \(redacted\)$/mi);
+  assert.match(result.stderr, /^x-amz-security-token: \(redacted\)$/mi);
+  assert.match(result.stderr, /^x-amz-date: \d{8}T\d{6}Z$/mi);
   assert.doesNotMatch(result.stderr, /tok\/en\+1|dial\/secret/);
   const noToken = await dial(["GET", `${s3.origin}/b/none`, "--aws-sigv4", SIGV4], {
     env: { AWS_ACCESS_KEY_ID: KEY, AWS_SECRET_ACCESS_KEY: SECRET },

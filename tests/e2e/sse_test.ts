@@ -213,8 +213,8 @@ Deno.test("sse: -v shows heads with secrets redacted and the reconnection", asyn
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "a\nb\n");
   assert.match(result.stderr, /^GET \/ HTTP\/1\.1$/m);
-  assert.match(result.stderr, /^authorization: \(redacted\)$/m);
-  assert.match(result.stderr, /^last-event-id: 5$/m);
+  assert.match(result.stderr, /^authorization: \(redacted\)$/mi);
+  assert.match(result.stderr, /^last-event-id: 5$/mi);
   assert.match(result.stderr, /^\* server set the reconnection time to 20 ms$/m);
   assert.match(result.stderr, /^\* reconnecting in 250 ms \(attempt 2, Last-Event-ID: 5\)$/m);
   assert.doesNotMatch(result.stderr, /s3cret/);

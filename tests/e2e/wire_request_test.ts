@@ -94,7 +94,7 @@ Deno.test("wire: header values go out as UTF-8, like curl; -v shows them as type
   const value = "café ☕ 🎉";
   const result = await dial(["GET", `${server.origin}/`, "-H", `X-Note: ${value}`, "-v"]);
   assert.equal(result.code, 0, result.stderr);
-  includes(result.stderr, `x-note: ${value}\n`);
+  includes(result.stderr, `X-Note: ${value}\n`);
   const curl = await new Deno.Command("curl", {
     args: ["-s", "-o", "/dev/null", "-H", `X-Note: ${value}`, `${server.origin}/`],
   }).output();

@@ -93,7 +93,6 @@ export const UI_REMEDIES: RemedyWords = {
     undecoded: "save it undecoded with a pipe from curl, or ask without Accept-Encoding",
     default_header: "leave it out; dial sends it when it applies",
     one_authorization: "remove the header or set auth to None",
-    empty_header: ({ name }) => `send it empty with "${name};"`,
     no_follow: "untick Follow redirects to see the redirect",
     identity_encoding: "to save it undecoded, send it with the header Accept-Encoding: identity",
     scope_setting: "use the Scope field",
