@@ -288,12 +288,12 @@ export async function benchHttp(context: HttpBenchContext): Promise<void> {
     const downloads: Array<[string, string]> = [
       ["bare Deno fetch → file", shell([...fetchToFile, big, file])],
       ["dial -o file", shell([...context.dial, "GET", big, "-o", file])],
-      ["bare Deno fetch | pipe", `${shell([...fetchToStdout, big])} | cat > /dev/null`],
-      ["dial | pipe", `${shell([...context.dial, "GET", big])} | cat > /dev/null`],
+      ["bare Deno fetch → pipe", `${shell([...fetchToStdout, big])} | cat > /dev/null`],
+      ["dial → pipe", `${shell([...context.dial, "GET", big])} | cat > /dev/null`],
     ];
     if (curl) {
       downloads.push(["curl -s -o file", `curl -s -o ${file} ${big}`]);
-      downloads.push(["curl -s | pipe", `curl -s ${big} | cat > /dev/null`]);
+      downloads.push(["curl -s → pipe", `curl -s ${big} | cat > /dev/null`]);
     }
     out(`\n### 8. Transport: a ${DOWNLOAD / MiB} MiB download (median of ${runs})\n\n`);
     out(
@@ -312,7 +312,7 @@ export async function benchHttp(context: HttpBenchContext): Promise<void> {
     }
     for (const [name, { ms, rss }] of results) {
       const floor = results.get(
-        name.includes("pipe") ? "bare Deno fetch | pipe" : "bare Deno fetch → file",
+        name.includes("pipe") ? "bare Deno fetch → pipe" : "bare Deno fetch → file",
       )!;
       out(
         `| ${name} | ${fmt(ms)} | ${(DOWNLOAD / MiB / (ms / 1000)).toFixed(0)} | ${
