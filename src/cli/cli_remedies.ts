@@ -61,8 +61,6 @@ export const CLI_REMEDIES: RemedyWords = {
       "use the host name the certificate names, or skip verification for this run with -k (insecure)",
     oauth2_flow: ({ choices = [] }) => `use one of ${choices.join(", ")}; ${OAUTH2_SHAPE}`,
     environment: "give --env with one of them, or --env-file PATH",
-    write_out_variable: ({ choices = [] }) =>
-      `dial knows ${choices.map((v) => `%{${v}}`).join(" ")} and %header{name}`,
     request: ({ choices = [] }) =>
       choices.length
         ? `its requests are: ${choices.map((n) => `"${n}"`).join(", ")} (or give a number from 1)`

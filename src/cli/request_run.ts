@@ -64,6 +64,10 @@ export async function runRequest(
   const writeOut = flags.writeOut === undefined
     ? undefined
     : await (await import("../output/write_out.ts")).parseWriteOut(flags.writeOut);
+  // curl warns about a variable it does not know and prints it empty; so does dial.
+  for (const name of writeOut?.unknown ?? []) {
+    await warn(context.stderr, `-w: unknown variable "%{${name}}", printed empty`);
+  }
   const { method, url, auth, cookieFlags } = built;
   const cookies = session ? { ...built.cookies, jar: session.jar(built) } : built.cookies;
   const timeout = flags.timeout;
@@ -150,6 +154,7 @@ export async function runRequest(
     : await (await import("./dump_header.ts")).openDumpHeader(flags.dumpHeader, out);
   const started = performance.now();
   let headAt = started;
+  let uploaded = 0;
   let exchange: Exchange;
   const sendOnce = async (body: BodySource | undefined) => {
     signal = attemptSignal();
@@ -161,9 +166,10 @@ export async function runRequest(
       ...(cookies.jar ? { cookies: cookies.jar } : {}),
       onNotice: (text: string) => void warn(err, text),
       ...(flags.verbose ? { onNote: (text: string) => void warn(err, text) } : {}),
-      ...(flags.verbose
-        ? { onRequest: (request, framing) => err.write(formatRequestHead(request, framing, err)) }
-        : {}),
+      onRequest: async (request, framing) => {
+        uploaded = typeof framing === "object" ? framing.length : 0;
+        if (flags.verbose) await err.write(formatRequestHead(request, framing, err));
+      },
       onResponse: async (_request, response) => {
         headAt = performance.now();
         if (flags.verbose) await err.write(formatResponseHead(response, err, { trace: true }));
@@ -182,7 +188,10 @@ export async function runRequest(
     await dumpHead?.close();
     if (writeOut && error instanceof DialError) {
       const { writeOutAfter } = await import("./write_out_run.ts");
-      await writeOutAfter(writeOut, { started, headAt, error, method, url }, { out, err });
+      await writeOutAfter(writeOut, { started, headAt, error, method, url, uploaded }, {
+        out,
+        err,
+      });
     }
     throw error;
   }
@@ -235,6 +244,7 @@ export async function runRequest(
     await writeOutAfter(writeOut, {
       started,
       headAt,
+      uploaded,
       exchange,
       size: counted?.size() ?? 0,
       exitCode: code,

@@ -8,6 +8,7 @@ import type { Exchange } from "../http/send.ts";
 import { redactUrl } from "../redact_url.ts";
 import { escapeControls, type Sink } from "../output/terminal.ts";
 import { renderWriteOut, type WriteOutFormat } from "../output/write_out.ts";
+import { responseMeta } from "../http/response_meta.ts";
 
 /** What the run knows when -w is printed. */
 export interface WriteOutRun {
@@ -27,6 +28,8 @@ export interface WriteOutRun {
   method: string;
   /** The URL asked for. */
   url: URL;
+  /** Request body bytes sent (the last request's framing). */
+  uploaded?: number;
 }
 
 /**
@@ -43,14 +46,30 @@ export async function writeOutAfter(
   const request = run.exchange?.request;
   const url = request?.url ?? run.url;
   const response = run.exchange?.response;
+  const meta = response ? responseMeta(response) : undefined;
+  const timing = meta?.timing;
+  const since = (at: number | undefined) => at === undefined ? 0 : (at - run.started) / 1000;
+  const secure = (request?.url ?? run.url).protocol === "https:";
   const text = renderWriteOut(format, {
     status: response?.status ?? 0,
     timeTotal: (ended - run.started) / 1000,
-    timeStartTransfer: response ? (run.headAt - run.started) / 1000 : 0,
+    timeStartTransfer: response ? since(timing?.starttransfer ?? run.headAt) : 0,
+    ...(timing
+      ? {
+        timeConnect: since(timing.connect),
+        timeAppconnect: secure ? since(timing.appconnect) : 0,
+        timePretransfer: since(timing.pretransfer),
+      }
+      : {}),
+    ...(meta ? { httpVersion: meta.version.replace(/^HTTP\//, "") } : {}),
+    ...(meta?.headSize !== undefined ? { sizeHeader: meta.headSize } : {}),
+    ...(run.uploaded !== undefined ? { sizeUpload: run.uploaded } : {}),
+    ...(meta?.remote ? { remotePort: meta.remote.port } : {}),
+    errorMessage: run.error?.message ?? "",
     sizeDownload: run.size ?? 0,
     urlEffective: redactUrl(url, request?.queryKeys ?? []),
     contentType: response?.headers.get("content-type") ?? "",
-    remoteIp: format.needsRemoteIp ? await remoteIp(url) : "",
+    remoteIp: meta?.remote?.ip ?? (format.needsRemoteIp ? await remoteIp(url) : ""),
     numRedirects: run.exchange?.redirects ?? 0,
     method: request?.method ?? run.method,
     ...(response ? { headers: response.headers } : {}),

@@ -49,7 +49,6 @@ export interface RemedyTargets {
     | "issuer";
   /** Choose something else. */
   choose:
-    | "write_out_variable"
     | "callback_port"
     | "final_url"
     | "certificate_name"

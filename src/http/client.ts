@@ -85,6 +85,7 @@ async function fetchOnce(url: URL, init: RequestInit, options: TransportOptions)
     throw new TypeError(`Cannot send to ${url.protocol} URLs`);
   }
   init.signal?.throwIfAborted();
+  const start = performance.now();
   const plan = planFor(url, options);
   options.onRoute?.(plan);
   const request = await wireRequest(url, init, plan);
@@ -98,7 +99,8 @@ async function fetchOnce(url: URL, init: RequestInit, options: TransportOptions)
     const kept = replayable ? pool && takeConnection(pool, key) : undefined;
     if (kept) {
       try {
-        return toResponse(await exchange(kept, request, pool, key), url);
+        const facts = { start, connect: start, appconnect: start, reused: true, conn: kept };
+        return toResponse(await exchange(kept, request, pool, key), url, facts);
       } catch (error) {
         if (init.signal?.aborted || error instanceof DialError) throw error;
       }
@@ -106,7 +108,14 @@ async function fetchOnce(url: URL, init: RequestInit, options: TransportOptions)
     conn = await openConnection(plan, init.signal ?? undefined, options.onRoute);
     if (pool) pool.opened++;
     if (plan.tls) options.onConnected?.(plan, conn.protocol);
-    return toResponse(await exchange(conn, request, pool, key), url);
+    const facts = {
+      start,
+      connect: conn.opened?.connect ?? start,
+      appconnect: conn.opened?.appconnect ?? start,
+      reused: false,
+      conn,
+    };
+    return toResponse(await exchange(conn, request, pool, key), url, facts);
   } catch (error) {
     conn?.close();
     if (init.signal?.aborted || error instanceof DialError) throw error;
@@ -194,7 +203,11 @@ function proxyAuthorization(plan: TransportPlan): Array<[string, string]> {
 }
 
 /** The wire response as a web Response: codings undone (gzip, br), version and reason kept. */
-function toResponse(wire: WireResponse, url: URL): Response {
+function toResponse(
+  wire: WireResponse,
+  url: URL,
+  facts: { start: number; connect: number; appconnect: number; reused: boolean; conn: Connection },
+): Response {
   if (wire.status < 200 || wire.status > 599) {
     wire.body?.cancel();
     throw new TransportError(
@@ -224,6 +237,20 @@ function toResponse(wire: WireResponse, url: URL): Response {
   const reason = /^[\t\x20-\x7e\x80-\xff]*$/.test(wire.reason) ? wire.reason : "";
   const response = new Response(body, { status: wire.status, statusText: reason, headers });
   Object.defineProperty(response, "url", { value: url.href });
-  setResponseMeta(response, { version: wire.version, reason });
+  const now = performance.now();
+  setResponseMeta(response, {
+    version: wire.version,
+    reason,
+    timing: {
+      start: facts.start,
+      connect: facts.connect,
+      appconnect: facts.appconnect,
+      pretransfer: wire.timing?.pretransfer ?? facts.appconnect,
+      starttransfer: wire.timing?.starttransfer ?? now,
+    },
+    ...(facts.conn.remote ? { remote: facts.conn.remote } : {}),
+    ...(wire.headSize !== undefined ? { headSize: wire.headSize } : {}),
+    reused: facts.reused,
+  });
   return response;
 }

@@ -25,6 +25,10 @@ export interface Connection {
   protocol: "http/1.1" | "h2";
   /** Whether it may wait idle in a pool: no read is pending between exchanges. */
   keepable?: boolean;
+  /** When the socket was open and when TLS was done (`performance.now()`). */
+  opened?: { connect: number; appconnect: number };
+  /** The peer's address. */
+  remote?: { ip: string; port: number };
   /** Closes the connection (idempotent). */
   close(): void;
 }
@@ -46,7 +50,7 @@ export async function openConnection(
   onReplan?: (plan: TransportPlan) => void,
 ): Promise<Connection> {
   try {
-    return await connectOnce(plan, signal);
+    return withFacts(await connectOnce(plan, signal));
   } catch (error) {
     // Deno's verifier refuses a self-signed certificate given as its own CA: when a trusted
     // file holds it for this host, node:tls connects again (see node_tls.ts).
@@ -56,8 +60,20 @@ export async function openConnection(
     const again = selfSignedPlan(plan);
     if (!again) throw error;
     onReplan?.(again);
-    return await connectOnce(again, signal);
+    return withFacts(await connectOnce(again, signal));
   }
+}
+
+/** The socket's open time and peer, kept while connecting. */
+const facts = new WeakMap<Connection, { connect: number; remote?: { ip: string; port: number } }>();
+
+function withFacts(conn: Connection): Connection {
+  const known = facts.get(conn);
+  return {
+    ...conn,
+    opened: { connect: known?.connect ?? performance.now(), appconnect: performance.now() },
+    ...(known?.remote ? { remote: known.remote } : {}),
+  };
 }
 
 async function connectOnce(plan: TransportPlan, signal?: AbortSignal): Promise<Connection> {
@@ -72,6 +88,12 @@ async function connectOnce(plan: TransportPlan, signal?: AbortSignal): Promise<C
   }, plan.connectTimeoutMs);
   const abort = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
   let conn: Deno.Conn | undefined;
+  let connected = 0;
+  let remote: { ip: string; port: number } | undefined;
+  const tag = (made: Connection): Connection => {
+    facts.set(made, { connect: connected || performance.now(), ...(remote ? { remote } : {}) });
+    return made;
+  };
   const bounded = <T>(promise: Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       if (abort.aborted) return reject(abort.reason);
@@ -85,6 +107,9 @@ async function connectOnce(plan: TransportPlan, signal?: AbortSignal): Promise<C
       conn = endpoint.kind === "unix"
         ? await bounded(Deno.connect({ transport: "unix", path: endpoint.path }))
         : await Deno.connect({ hostname: endpoint.hostname, port: endpoint.port, signal: abort });
+      connected = performance.now();
+      const address = conn.remoteAddr as Deno.NetAddr;
+      if (address.transport === "tcp") remote = { ip: address.hostname, port: address.port };
     } catch (error) {
       if (abort.aborted) throw abort.reason;
       if (plan.proxy) throw errors!.proxyError(error, plan.proxy, plan.target) ?? error;
@@ -114,7 +139,7 @@ async function connectOnce(plan: TransportPlan, signal?: AbortSignal): Promise<C
     }
     if (plan.proxy?.mode === "tunnel") await bounded(tunnel(conn, plan, errors!));
     const tls = plan.tls;
-    if (!tls) return fromConn(conn, "http/1.1");
+    if (!tls) return tag(fromConn(conn, "http/1.1"));
     try {
       if (tls.connector === "deno" && !(plan.proxy?.url.protocol === "https:")) {
         const secure = await bounded(Deno.startTls(conn as Deno.TcpConn, {
@@ -124,20 +149,20 @@ async function connectOnce(plan: TransportPlan, signal?: AbortSignal): Promise<C
         }));
         conn = secure;
         const { alpnProtocol } = await bounded(secure.handshake());
-        return fromConn(secure, alpnProtocol === "h2" ? "h2" : "http/1.1");
+        return tag(fromConn(secure, alpnProtocol === "h2" ? "h2" : "http/1.1"));
       }
       // Deno's TLS cannot do this one (see node_tls.ts).
       const { startNodeTls } = await import("./node_tls.ts");
       const open = conn;
       const secure = await bounded(startNodeTls(open, tls));
-      return {
+      return tag({
         ...fromStreams(secure.readable, secure.writable),
         protocol: secure.alpn === "h2" ? "h2" : "http/1.1",
         close: once(() => {
           secure.close();
           closeQuietly(open);
         }),
-      };
+      });
     } catch (error) {
       if (abort.aborted) throw abort.reason;
       throw errors!.tlsError(error, plan.target) ?? error;

@@ -50,6 +50,10 @@ export interface WireResponse {
   headers: Array<[string, string]>;
   /** The body, null when the response cannot have one. */
   body: ReadableStream<Uint8Array> | null;
+  /** When the request was about to be written and the response's first byte came. */
+  timing?: { pretransfer: number; starttransfer: number };
+  /** Bytes of the response head(s) as received, 1xx heads included (curl's size_header). */
+  headSize?: number;
 }
 
 /** Bytes as a byte string, one character per byte (TextDecoder's "latin1" is windows-1252). */
@@ -69,6 +73,10 @@ function bytesOf(text: string): Uint8Array {
 export class ByteReader {
   #conn: Connection;
   #buffer: Uint8Array = new Uint8Array(0);
+  /** When the first bytes arrived (`performance.now()`). */
+  firstByteAt?: number;
+  /** Bytes of the heads read so far, blank lines included. */
+  headBytes = 0;
   /** @param conn the connection to read */
   constructor(conn: Connection) {
     this.#conn = conn;
@@ -77,6 +85,7 @@ export class ByteReader {
   async #more(): Promise<boolean> {
     const value = await this.#conn.read();
     if (value === null) return false;
+    this.firstByteAt ??= performance.now();
     if (this.#buffer.length === 0) {
       this.#buffer = value;
       return true;
@@ -98,6 +107,7 @@ export class ByteReader {
     for (;;) {
       const end = headEnd(this.#buffer, from);
       if (end) {
+        this.headBytes += end.next;
         const text = byteString(this.#buffer.subarray(0, end.at));
         this.#buffer = this.#buffer.subarray(end.next);
         return text;
@@ -206,6 +216,7 @@ export async function exchangeH1(
   release?: (reusable: boolean) => void,
 ): Promise<WireResponse> {
   const reader = new ByteReader(conn);
+  const pretransfer = performance.now();
   const onAbort = () => conn.close();
   request.signal?.addEventListener("abort", onAbort, { once: true });
   let headDone = false;
@@ -239,6 +250,10 @@ export async function exchangeH1(
     throw writeError ?? error;
   }
   headDone = true;
+  const facts = {
+    timing: { pretransfer, starttransfer: reader.firstByteAt ?? performance.now() },
+    headSize: reader.headBytes,
+  };
   const noBody = request.method === "HEAD" || head.status === 204 || head.status === 304 ||
     head.status < 200;
   let finished = false;
@@ -256,7 +271,7 @@ export async function exchangeH1(
   };
   if (noBody) {
     finish(head.status >= 200);
-    return { ...head, body: null };
+    return { ...head, ...facts, body: null };
   }
   const framing = bodyFraming(head.headers);
   let pulling = false;
@@ -307,7 +322,7 @@ export async function exchangeH1(
       }
     });
   }
-  return { ...head, body };
+  return { ...head, ...facts, body };
 }
 
 /** Whether neither side asked to close (HTTP/1.1 keeps alive unless `Connection: close`). */

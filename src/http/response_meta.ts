@@ -4,12 +4,37 @@
  * @module
  */
 
-/** The protocol version and reason phrase of a response. */
+/** The protocol version and reason phrase of a response, and how its exchange went. */
 export interface ResponseMeta {
   /** `HTTP/1.1`, `HTTP/1.0` or `HTTP/2`. */
   version: string;
   /** The reason phrase as the server sent it (none in HTTP/2). */
   reason: string;
+  /** When each phase ended (`performance.now()`), for `-w` and reports. */
+  timing?: ExchangeTiming;
+  /** The peer the connection went to (the proxy, when there is one). */
+  remote?: { ip: string; port: number };
+  /** Bytes of the response head as received (status line, headers, blank line). */
+  headSize?: number;
+  /** Whether the exchange went on a kept-alive connection. */
+  reused?: boolean;
+}
+
+/**
+ * The phases of one exchange as curl's `-w` names them, each a `performance.now()` time. Name
+ * resolution happens inside the runtime's connect, so `connect` includes it.
+ */
+export interface ExchangeTiming {
+  /** The exchange began. */
+  start: number;
+  /** The TCP connection was open (the start again on a kept-alive connection). */
+  connect: number;
+  /** TLS (and a proxy tunnel) was done; `connect` without TLS. */
+  appconnect: number;
+  /** The request was about to be written. */
+  pretransfer: number;
+  /** The first byte of the response arrived. */
+  starttransfer: number;
 }
 
 const META = new WeakMap<Response, ResponseMeta>();

@@ -12,8 +12,26 @@ export interface WriteOutFacts {
   status: number;
   /** Seconds from the start to the end of the body. */
   timeTotal: number;
-  /** Seconds from the start to the final response's head. */
+  /** Seconds from the start to the final response's first byte. */
   timeStartTransfer: number;
+  /** Seconds from the start until the name was resolved (inside connect: 0 when not apart). */
+  timeNamelookup?: number;
+  /** Seconds from the start until the TCP connection was open. */
+  timeConnect?: number;
+  /** Seconds from the start until TLS was done (0 without TLS, as curl). */
+  timeAppconnect?: number;
+  /** Seconds from the start until the request was about to go. */
+  timePretransfer?: number;
+  /** `1.1`, `2` or `1.0`, as curl prints it. */
+  httpVersion?: string;
+  /** Bytes of the response head(s). */
+  sizeHeader?: number;
+  /** Bytes of the request body sent. */
+  sizeUpload?: number;
+  /** The peer's port. */
+  remotePort?: number;
+  /** The failure's message, empty when none. */
+  errorMessage?: string;
   /** Body bytes received (after content decoding). */
   sizeDownload: number;
   /** The last URL asked for, without a password. */
@@ -37,8 +55,18 @@ const VARIABLES: Record<string, (facts: WriteOutFacts) => string | number> = {
   http_code: (f) => String(f.status).padStart(3, "0"),
   response_code: (f) => String(f.status).padStart(3, "0"),
   time_total: (f) => f.timeTotal.toFixed(6),
+  time_namelookup: (f) => (f.timeNamelookup ?? 0).toFixed(6),
+  time_connect: (f) => (f.timeConnect ?? 0).toFixed(6),
+  time_appconnect: (f) => (f.timeAppconnect ?? 0).toFixed(6),
+  time_pretransfer: (f) => (f.timePretransfer ?? 0).toFixed(6),
   time_starttransfer: (f) => f.timeStartTransfer.toFixed(6),
   size_download: (f) => f.sizeDownload,
+  size_header: (f) => f.sizeHeader ?? 0,
+  size_upload: (f) => f.sizeUpload ?? 0,
+  speed_download: (f) => f.timeTotal > 0 ? Math.round(f.sizeDownload / f.timeTotal) : 0,
+  http_version: (f) => f.httpVersion ?? "0",
+  remote_port: (f) => f.remotePort ?? 0,
+  errormsg: (f) => f.errorMessage ?? "",
   url_effective: (f) => f.urlEffective,
   content_type: (f) => f.contentType,
   remote_ip: (f) => f.remoteIp,
@@ -52,8 +80,16 @@ const NUMERIC = new Set([
   "http_code",
   "response_code",
   "time_total",
+  "time_namelookup",
+  "time_connect",
+  "time_appconnect",
+  "time_pretransfer",
   "time_starttransfer",
   "size_download",
+  "size_header",
+  "size_upload",
+  "speed_download",
+  "remote_port",
   "num_redirects",
   "exitcode",
 ]);
@@ -72,12 +108,14 @@ export interface WriteOutFormat {
   pieces: Piece[];
   /** Whether it names `%{remote_ip}` (or `%{json}`), which costs a name lookup. */
   needsRemoteIp: boolean;
+  /** Variables dial does not know: printed empty, each told once as a warning (as curl). */
+  unknown: string[];
 }
 
 /**
  * @param format the `-w` value (`@file` reads it from a file)
  * @returns the checked format
- * @throws {UsageError} on an unknown variable or an unreadable file
+ * @throws {UsageError} on an unreadable file
  */
 export async function parseWriteOut(format: string): Promise<WriteOutFormat> {
   let text = format;
@@ -89,6 +127,7 @@ export async function parseWriteOut(format: string): Promise<WriteOutFormat> {
     }
   }
   const pieces: Piece[] = [];
+  const unknown: string[] = [];
   const add = (piece: string) => {
     const last = pieces.at(-1);
     if (last?.kind === "text") last.text += piece;
@@ -108,19 +147,18 @@ export async function parseWriteOut(format: string): Promise<WriteOutFormat> {
       if (name === "json") pieces.push({ kind: "json" });
       else if (name === "stdout" || name === "stderr") pieces.push({ kind: "stream", to: name });
       else if (name in VARIABLES) pieces.push({ kind: "var", name });
-      else {
-        throw new UsageError(`Unknown -w variable "%{${name}}"`, {
-          details: { choices: [...Object.keys(VARIABLES), "json", "stderr", "stdout"] },
-          remedy: { choose: "write_out_variable" },
-        });
-      }
+      else if (!unknown.includes(name)) unknown.push(name);
     }
   }
   add(text.slice(at));
   const needsRemoteIp = pieces.some((p) =>
     p.kind === "json" || (p.kind === "var" && p.name === "remote_ip")
   );
-  return { pieces: pieces.filter((p) => p.kind !== "text" || p.text !== ""), needsRemoteIp };
+  return {
+    pieces: pieces.filter((p) => p.kind !== "text" || p.text !== ""),
+    needsRemoteIp,
+    unknown,
+  };
 }
 
 /**

@@ -76,13 +76,35 @@ Deno.test("write-out: a failure prints 000 and the exit code, as curl", async ()
   assert.equal(fromDial.stdout, "000 7\n");
 });
 
-Deno.test("write-out: %{stderr} switches the stream; an unknown variable sends nothing", async () => {
+Deno.test("write-out: %{stderr} switches the stream; an unknown variable is a warning, as in curl", async () => {
   await using server = rawServer(() => ({ body: "" }));
   const split = await dial(["-w", "out %{stderr}err %{http_code}", server.origin]);
   assert.equal(split.stdout, "out ");
   assert.match(split.stderr, /err 200$/);
-  const unknown = await dial(["-w", "%{time_connect}", server.origin]);
-  assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /^error: Unknown -w variable "%\{time_connect\}"$/m);
-  assert.equal(server.requests.length, 1);
+  // As curl: a warning, the variable printed empty, the request sent.
+  const unknown = await dial(["-w", "[%{no_such_thing}]", server.origin]);
+  assert.equal(unknown.code, 0, unknown.stderr);
+  assert.match(unknown.stderr, /unknown variable "%\{no_such_thing\}"/);
+  assert.equal(unknown.stdout, "[]");
+  assert.equal(server.requests.length, 2);
+});
+
+Deno.test("write-out: per-phase timings in order, head size, version and peer as curl reports them", async () => {
+  await using server = rawServer(() => ({ headers: [["X-Pad", "abc"]], body: "hello" }));
+  const format =
+    "%{http_version} %{size_header} %{size_upload} %{remote_ip} %{remote_port} %{num_redirects}|%{time_namelookup} %{time_connect} %{time_appconnect} %{time_pretransfer} %{time_starttransfer} %{time_total}";
+  const args = ["-s", "-o", "/dev/null", "-w", format, "-d", "12345", `${server.origin}/`];
+  const fromCurl = await curl(args);
+  const fromDial = await dial(["POST", ...args.filter((a) => a !== "-s")]);
+  assert.equal(fromDial.code, 0, fromDial.stderr);
+  const [facts, times] = fromDial.stdout.split("|");
+  assert.equal(facts, fromCurl.stdout.split("|")[0]);
+  // The head: status line 17, X-Pad 12, Content-Length 19, Connection 19, blank line 2.
+  assert.equal(facts, `1.1 69 5 127.0.0.1 ${server.port} 0`);
+  const seconds = times!.split(" ").map(Number);
+  // namelookup ≤ connect, appconnect 0 without TLS, pretransfer ≤ starttransfer ≤ total.
+  assert.ok(seconds[0]! <= seconds[1]!, times);
+  assert.equal(seconds[2], 0);
+  assert.ok(seconds[1]! <= seconds[3]! && seconds[3]! <= seconds[4]! && seconds[4]! <= seconds[5]!);
+  assert.ok(seconds[5]! > 0);
 });

@@ -50,7 +50,6 @@ export const UI_REMEDIES: RemedyWords = {
     final_url: "streaming endpoints are not redirected; use the final URL",
     certificate_name: "use the host name the certificate names",
     oauth2_flow: undefined,
-    write_out_variable: undefined,
     environment: "choose one of the environments the files define",
     request: undefined,
   },
