@@ -20,9 +20,9 @@ export const ExitCode = {
   ClientError: 4,
   /** `--check-status`: a 5xx response. */
   ServerError: 5,
-  /** Too many redirects (`--max-redirects`), or a redirect to a scheme other than `http:`/`https:` (`file:` …). */
-  TooManyRedirects: 6,
-  /** Network failure (DNS, refused, reset, TLS, body cut off); the message names host and port. */
+  /** The host name could not be resolved (curl's 6). */
+  HostNotFound: 6,
+  /** Network failure (refused, reset, body cut off); the message names host and port (curl's 7). */
   Transport: 7,
   /** Timeout (`--timeout`, `dial sse --idle-timeout`). */
   Timeout: 8,
@@ -36,6 +36,12 @@ export const ExitCode = {
   HungUp: 129,
   /** Interrupted (Ctrl-C, SIGINT). */
   Interrupted: 130,
+  /** The TLS handshake failed (protocol, client certificate refused) (curl's 35). */
+  TlsHandshake: 35,
+  /** Too many redirects (`--max-redirects`), or a redirect to a scheme other than `http:`/`https:` (`file:` …) (curl's 47). */
+  TooManyRedirects: 47,
+  /** The server's TLS certificate could not be verified (unknown issuer, self-signed, expired, name) (curl's 60). */
+  Certificate: 60,
   /** Terminated (SIGTERM: `docker stop`, `timeout`, a cancelled CI job); cleans up as Ctrl-C does. */
   Terminated: 143,
 } as const;
@@ -195,6 +201,15 @@ export function statusExitCode(status: number): ExitCodeValue {
  */
 export function exitCodeFor(code: ErrorCodeValue, details: ErrorDetails = {}): ExitCodeValue {
   const kind = ERRORS[code];
+  if (code === "transport") {
+    // curl's numbers: host not found 6, TLS handshake 35, certificate 60; the rest 7.
+    if (details.tlsCheck !== undefined) {
+      return details.tlsCheck === "other" || details.tlsCheck === "client_certificate"
+        ? ExitCode.TlsHandshake
+        : ExitCode.Certificate;
+    }
+    if (details.network === "host_not_found") return ExitCode.HostNotFound;
+  }
   if (kind.byStatus && details.status !== undefined) {
     const byStatus = statusExitCode(details.status);
     if (byStatus !== ExitCode.OK) return byStatus;
@@ -217,6 +232,8 @@ export interface ErrorDetails {
   readonly path?: string;
   /** The TLS check that failed. */
   readonly tlsCheck?: TlsCheck;
+  /** What failed on the network, when it is known (the exit code follows it). */
+  readonly network?: "host_not_found" | "refused" | "reset";
   /** The OAuth 2.0 `error` code of the provider, e.g. `invalid_grant`. */
   readonly oauthError?: string;
   /** Where the proxy in use was configured: `--proxy` or the environment variable's name. */

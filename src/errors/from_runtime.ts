@@ -43,11 +43,19 @@ export function networkError(error: unknown, url: URL, signal?: AbortSignal): Di
     return new TimeoutError(`Timed out waiting for ${target}`, { cause: error });
   }
   const { reason, runtime } = describeNetworkCause(error);
+  const network = NETWORK_FACTS[reason];
   return new TransportError(`Cannot reach ${target}: ${reason}${runtime ? ` (${runtime})` : ""}`, {
-    details: { target, ...(runtime ? { runtime } : {}) },
+    details: { target, ...(runtime ? { runtime } : {}), ...(network ? { network } : {}) },
     cause: error,
   });
 }
+
+/** The facts behind the reasons that decide the exit code (host not found: 6). */
+const NETWORK_FACTS: Record<string, "host_not_found" | "refused" | "reset"> = {
+  "host not found": "host_not_found",
+  "connection refused": "refused",
+  "connection reset": "reset",
+};
 
 function describeNetworkCause(error: unknown): { reason: string; runtime?: string } {
   const texts: string[] = [];

@@ -106,6 +106,7 @@ export class ByteReader {
     let from = 0;
     for (;;) {
       const end = headEnd(this.#buffer, from);
+      if (end && end.at > limit) break;
       if (end) {
         this.headBytes += end.next;
         const text = byteString(this.#buffer.subarray(0, end.at));
@@ -113,16 +114,15 @@ export class ByteReader {
         return text;
       }
       from = Math.max(0, this.#buffer.length - 2);
-      if (this.#buffer.length > limit) {
-        throw new TransportError(
-          `The response head is larger than ${limit / 1024} KiB: dial stops reading it`,
-        );
-      }
+      if (this.#buffer.length > limit) break;
       if (!await this.#more()) {
         if (this.#buffer.length === 0) return undefined;
         throw new Error("connection closed early, in the middle of the response head");
       }
     }
+    throw new TransportError(
+      `The response head is larger than ${limit / 1024} KiB: dial stops reading it`,
+    );
   }
   /** @returns one CRLF-terminated line (chunk sizes, trailers) */
   async line(): Promise<string> {

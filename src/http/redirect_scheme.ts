@@ -17,7 +17,7 @@ const UPGRADE = new Set(["http:", "https:", "ws:", "wss:"]);
  * @param target the URL the `Location` header resolved to
  * @param from the URL that answered with the redirect (named in the error)
  * @param upgrade whether the request is a WebSocket upgrade (`ws:`/`wss:` allowed)
- * @throws {DialError} `redirect_scheme`, exit 6, naming the scheme
+ * @throws {DialError} `redirect_scheme`, exit 47, naming the scheme
  */
 export function checkRedirectScheme(target: URL, from: URL, upgrade = false): void {
   if ((upgrade ? UPGRADE : HTTP).has(target.protocol)) return;

@@ -20,7 +20,7 @@ Deno.test("tls env: NODE_TLS_REJECT_UNAUTHORIZED=0 does not turn certificate che
   try {
     for (const extra of [[], ["-d", `@${file}`], ["-F", `f=@${file}`], ["--json", "{}"]]) {
       const result = await dial(["POST", url, ...extra], { env });
-      assert.equal(result.code, 7, `${extra.join(" ")}: ${result.stderr}`);
+      assert.equal(result.code, 60, `${extra.join(" ")}: ${result.stderr}`);
       assert.equal(result.stdout, "");
       assert.match(result.stderr, /TLS|certificate/i, extra.join(" "));
     }

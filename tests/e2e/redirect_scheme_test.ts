@@ -1,7 +1,7 @@
 /**
  * A server on the redirect path cannot make dial read a local file: a hop to `file:` (or
  * `data:`, or anything but http: and https:) is refused in the CLI, the library and the UI,
- * with the scheme named, exit 6, and nothing read from the target. curl, HTTPie and wget
+ * with the scheme named, exit 47 (curl's too-many-redirects code), and nothing read from the target. curl, HTTPie and wget
  * refuse the same hop.
  */
 import assert from "node:assert/strict";
@@ -32,16 +32,16 @@ async function setup() {
   };
 }
 
-Deno.test("redirect scheme: dial -L refuses a redirect to file: and data:, exit 6, nothing read", async () => {
+Deno.test("redirect scheme: dial -L refuses a redirect to file: and data:, exit 47, nothing read", async () => {
   await using s = await setup();
   const file = await dial(["GET", `${s.server.origin}/file`, "-L"]);
-  assert.equal(file.code, 6, file.stderr);
+  assert.equal(file.code, 47, file.stderr);
   assert.equal(file.stdout, "");
   assert.ok(!file.stderr.includes(MARKER), file.stderr);
   assert.match(file.stderr, /^error: Refused a redirect to a "file:" URL from 127\.0\.0\.1:\d+/);
   assert.match(file.stderr, /only http: and https: redirects are followed/);
   const data = await dial(["GET", `${s.server.origin}/data`, "-L", "-o", "-"]);
-  assert.equal(data.code, 6, data.stderr);
+  assert.equal(data.code, 47, data.stderr);
   assert.ok(!data.stdout.includes("gotcha"));
   assert.match(data.stderr, /"data:" URL/);
   // Without -L the redirect is shown, as before.
@@ -63,7 +63,7 @@ Deno.test("redirect scheme: the library's send() refuses a redirect to file:", a
   }).then(() => undefined, (e) => e);
   assert.ok(error instanceof DialError, String(error));
   assert.equal(error.code, ErrorCode.RedirectScheme);
-  assert.equal(error.exitCode, 6);
+  assert.equal(error.exitCode, 47);
   assert.ok(!error.message.includes(MARKER));
 });
 

@@ -185,12 +185,12 @@ Deno.test("request: a same-origin redirect keeps credentials and -K keys", async
   assert.equal(end.headers.get("x-api-key"), "k1");
 });
 
-Deno.test("request: more redirects than --max-redirects exits 6", async () => {
+Deno.test("request: more redirects than --max-redirects exits 47, as curl", async () => {
   await using server = serve(() =>
     new Response(null, { status: 302, headers: { location: "/loop" } })
   );
   const result = await dial(["GET", `${server.origin}/`, "-L", "--max-redirects", "3"]);
-  assert.equal(result.code, 6);
+  assert.equal(result.code, 47);
   includes(result.stderr, "error: Too many redirects: more than 3");
   assert.equal(server.requests.length, 4);
 });

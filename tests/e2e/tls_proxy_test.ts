@@ -28,10 +28,10 @@ async function withServer(
   }
 }
 
-Deno.test("tls: a private CA fails without --cacert (exit 7, words and hint) and works with it", async () => {
+Deno.test("tls: a private CA fails without --cacert (exit 60 as curl, words and hint) and works with it", async () => {
   await withServer(certs.leaf, certs.leafKey, async (origin) => {
     const refused = await dial([`${origin}/a`]);
-    assert.equal(refused.code, 7);
+    assert.equal(refused.code, 60);
     assert.match(
       refused.stderr,
       /Cannot verify the TLS certificate of localhost:\d+: unknown issuer/,
@@ -46,7 +46,7 @@ Deno.test("tls: a private CA fails without --cacert (exit 7, words and hint) and
 Deno.test("tls: a self-signed CA:TRUE leaf is refused in words and trusted with --cacert of itself", async () => {
   await withServer(certs.self, certs.selfKey, async (origin) => {
     const refused = await dial([`${origin}/s`]);
-    assert.equal(refused.code, 7);
+    assert.equal(refused.code, 60);
     assert.match(refused.stderr, /self-signed certificate/);
     const trusted = await dial([`${origin}/s`, "--cacert", certs.self]);
     assert.equal(trusted.code, 0, trusted.stderr);
@@ -62,14 +62,14 @@ Deno.test("tls: a self-signed CA:TRUE leaf is refused in words and trusted with 
     assert.equal(new TextDecoder().decode(curl.stdout), trusted.stdout);
     // The self-signed certificate is checked, not skipped: another one is still refused.
     const other = await dial([`${origin}/s`, "--cacert", certs.ca]);
-    assert.equal(other.code, 7);
+    assert.equal(other.code, 60);
   });
 });
 
 Deno.test("tls: an expired certificate and a name mismatch are named in words", async () => {
   await withServer(certs.expired, certs.leafKey, async (origin) => {
     const result = await dial([origin, "--cacert", certs.ca]);
-    assert.equal(result.code, 7);
+    assert.equal(result.code, 60);
     assert.match(
       result.stderr,
       /Cannot verify the TLS certificate of localhost:\d+: certificate expired\n/,
@@ -81,7 +81,7 @@ Deno.test("tls: an expired certificate and a name mismatch are named in words", 
   });
   await withServer(certs.otherName, certs.leafKey, async (origin) => {
     const result = await dial([origin, "--cacert", certs.ca]);
-    assert.equal(result.code, 7);
+    assert.equal(result.code, 60);
     assert.match(
       result.stderr,
       /localhost:\d+: name mismatch \(the certificate is for another host name\); it is for other\.example\n/,
@@ -122,7 +122,7 @@ async function withMutualTls(
 Deno.test("tls: mutual TLS with openssl s_server -Verify 1 needs --cert and --key", async () => {
   await withMutualTls(certs.leaf, certs.leafKey, async (origin) => {
     const refused = await dial([origin, "--cacert", certs.ca]);
-    assert.equal(refused.code, 7);
+    assert.equal(refused.code, 35);
     assert.match(refused.stderr, /requires a client certificate/);
     assert.match(refused.stderr, /--cert/);
     const accepted = await dial(
@@ -136,7 +136,7 @@ Deno.test("tls: mutual TLS with openssl s_server -Verify 1 needs --cert and --ke
 Deno.test("tls: mutual TLS also works with a self-signed server certificate (through the bridge)", async () => {
   await withMutualTls(certs.self, certs.selfKey, async (origin) => {
     const refused = await dial([origin, "--cacert", certs.self]);
-    assert.equal(refused.code, 7);
+    assert.equal(refused.code, 35);
     assert.match(refused.stderr, /requires a client certificate/);
     const accepted = await dial(
       [origin, "--cacert", certs.self, "--cert", certs.client, "--key", certs.clientKey],

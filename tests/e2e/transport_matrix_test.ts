@@ -308,7 +308,7 @@ Deno.test("matrix: an https:// proxy, trusted through the same store, forwards h
     assert.ok(proxy.log.some((line) => line === `CONNECT localhost:${signed.port} HTTP/1.1`));
     // Not trusted without the CA: the proxy's certificate check fails, in words.
     const untrusted = await dial(["GET", `${plain.origin}/p`, "--proxy", proxyUrl]);
-    assert.equal(untrusted.code, 7);
+    assert.equal(untrusted.code, 60);
     includes(
       untrusted.stderr,
       `Cannot verify the TLS certificate of proxy localhost:${proxy.port} (--proxy): unknown issuer`,

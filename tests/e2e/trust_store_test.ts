@@ -39,7 +39,7 @@ Deno.test("trust: SSL_CERT_FILE, SSL_CERT_DIR, CURL_CA_BUNDLE, REQUESTS_CA_BUNDL
   }
   // Without them the CA is unknown, and the check that failed is named.
   const untrusted = await dial(["POST", url, "-d", `@${certs.dir}/body.txt`]);
-  assert.equal(untrusted.code, 7);
+  assert.equal(untrusted.code, 60);
   includes(untrusted.stderr, "unknown issuer");
   // A variable naming a file that is not there is a usage error that names it, as curl's.
   const missing = await dial(["GET", url], { env: { CURL_CA_BUNDLE: `${certs.dir}/none.pem` } });

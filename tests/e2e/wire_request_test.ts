@@ -314,7 +314,7 @@ Deno.test("wire: an https file upload has Content-Length and trusts DENO_CERT", 
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(JSON.parse(result.stdout), { length: "9", chunked: false, body: "over-tls\n" });
   const untrusted = await dial(["PUT", url, "-d", `@${dir}/body.txt`]);
-  assert.equal(untrusted.code, 7);
+  assert.equal(untrusted.code, 60);
   includes(untrusted.stderr, "unknown issuer");
   await Deno.remove(dir, { recursive: true });
 });

@@ -63,24 +63,31 @@ Deno.test("certificates: only a self-signed CA:TRUE certificate with a subjectAl
 });
 
 Deno.test("tls errors: each failed check in words, with the flag that helps", () => {
-  const cases: Array<[string, RegExp, RegExp]> = [
-    ["invalid peer certificate: UnknownIssuer", /unknown issuer/, /--cacert/],
-    ["invalid peer certificate: Other(OtherError(CaUsedAsEndEntity))", /self-signed/, /--cacert/],
-    ["invalid peer certificate: Expired", /certificate expired/, /clock/],
+  // The exit codes are curl's: 60 for a certificate that cannot be verified, 35 for a handshake.
+  const cases: Array<[string, RegExp, RegExp, number]> = [
+    ["invalid peer certificate: UnknownIssuer", /unknown issuer/, /--cacert/, 60],
+    [
+      "invalid peer certificate: Other(OtherError(CaUsedAsEndEntity))",
+      /self-signed/,
+      /--cacert/,
+      60,
+    ],
+    ["invalid peer certificate: Expired", /certificate expired/, /clock/, 60],
     [
       'invalid peer certificate: certificate not valid for name "a.test"; certificate is only valid for DnsName("b.test")',
       /name mismatch/,
       /host name the certificate names/,
+      60,
     ],
-    ["received fatal alert: CertificateRequired", /requires a client certificate/, /--cert/],
+    ["received fatal alert: CertificateRequired", /requires a client certificate/, /--cert/, 35],
   ];
-  for (const [message, words, hint] of cases) {
+  for (const [message, words, hint, exit] of cases) {
     const error = tlsError(
       new TypeError("fetch failed", { cause: new Error(message) }),
       "a.test:443",
     );
     assert.ok(error, message);
-    assert.equal(error.exitCode, 7);
+    assert.equal(error.exitCode, exit);
     assert.match(error.message, words);
     assert.match(cliHint(error) ?? "", hint);
   }
