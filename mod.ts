@@ -18,6 +18,7 @@
 export { type Exchange, send, type SendOptions, sendPrepared } from "./src/http/send.ts";
 export {
   ConnectionPool,
+  type ExchangeTiming,
   type ResponseMeta,
   responseMeta,
   transportFetch,

@@ -20,7 +20,7 @@ import { utf8ByteString } from "./build_request.ts";
 
 export type { TransportOptions, TransportPlan } from "./plan.ts";
 export { ConnectionPool } from "./pool.ts";
-export { copyMeta, type ResponseMeta, responseMeta } from "./response_meta.ts";
+export { copyMeta, type ExchangeTiming, type ResponseMeta, responseMeta } from "./response_meta.ts";
 
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
