@@ -8,13 +8,11 @@ import { flags, type FlagValues } from "./declare.ts";
 
 /** curl's flags that dial has under its own name or does differently: the hint names dial's way. */
 export const CURL_HINTS: Readonly<Record<string, string>> = {
-  "--compressed": "dial always asks for gzip and br and decodes them; leave it out",
   "-O": "dial --download saves under the name from the server or the URL",
   "--remote-name": "dial --download saves under the name from the server or the URL",
   "-J": "dial --download uses the Content-Disposition name",
   "--remote-header-name": "dial --download uses the Content-Disposition name",
   "--data-raw": "write -d TEXT (as with curl's -d, a leading @ names a file)",
-  "--data-binary": "write -d @FILE: dial sends a file's bytes as they are",
   "--data-ascii": "write -d TEXT",
   "-S": "dial always shows errors, also with -s",
   "--show-error": "dial always shows errors, also with -s",
@@ -33,7 +31,6 @@ export const CURL_HINTS: Readonly<Record<string, string>> = {
   "--location-trusted": "dial never sends credentials to another origin; leave it out",
   "--oauth2-bearer": "write -B TOKEN",
   "--basic": "-u sends HTTP Basic; leave it out",
-  "--fail-with-body": "write --check-status (-f): dial prints the body and exits 3/4/5",
   "--retry-connrefused": "write --retry-all-errors (a refused connection is retried then)",
   "-Z": "run one dial per request, or a request file with dial run",
   "--create-dirs": "create the directory first; dial writes into an existing one",
@@ -97,6 +94,14 @@ export const CURL_FLAGS = flags([
   {
     long: "retry-all-errors",
     help: "with --retry: retry every failure, and POST/PATCH (with -f, 4xx/5xx too)",
+  },
+  {
+    long: "compressed",
+    help: "accepted as curl spells it: dial always asks for gzip and br and decodes them",
+  },
+  {
+    long: "ignore-stdin",
+    help: "accepted as HTTPie spells it: dial reads stdin only when told to (@-, -T -)",
   },
   {
     long: "write-out",

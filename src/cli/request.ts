@@ -40,7 +40,7 @@ export const REQUEST_ONLY_FLAGS = flags([
   {
     long: "check-status",
     short: "f",
-    aliases: ["fail"],
+    aliases: ["fail", "fail-with-body"],
     help: "exit 3, 4 or 5 on a 3xx, 4xx or 5xx response",
   },
   { long: "include", short: "i", help: "print the status line and headers even when piped" },

@@ -106,11 +106,7 @@ export async function buildSpec(
       hint: "use only one of them",
     });
   }
-  if (body.body && (target.method === "GET" || target.method === "HEAD")) {
-    throw new UsageError(`A request body cannot be sent with ${target.method}`, {
-      hint: "give another method, e.g. POST",
-    });
-  }
+  // A GET or HEAD with a body goes as curl and HTTPie send it (Elasticsearch's `GET _search`).
   const own = [...auth.headers, ...named];
   // A body's Accept (--json, JSON items) gives way to the user's.
   const implied = body.headers.filter((h) =>

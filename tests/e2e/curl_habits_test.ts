@@ -155,9 +155,8 @@ Deno.test("curl habits: two ways of naming the method that disagree are a usage 
 
 Deno.test("curl habits: flags dial spells otherwise get a hint naming dial's way", async () => {
   const cases: Array<[string, RegExp]> = [
-    ["--compressed", /hint: dial always asks for gzip and br/],
     ["-O", /hint: dial --download/],
-    ["--data-binary", /hint: write -d @FILE/],
+    ["--data-raw", /hint: write -d TEXT/],
     ["-r", /hint: write -H "Range: bytes=0-99"/],
   ];
   for (const [flag, hint] of cases) {
@@ -230,4 +229,51 @@ Deno.test("curl habits: --curl carries --retry, -w and -D along", async () => {
   ]);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, / --retry 2 --retry-delay 1\.5 -D - -w '%\{http_code\}'$/m);
+});
+
+Deno.test("curl habits: GET with -d or --json sends the body as curl -X GET does", async () => {
+  await using server = rawServer();
+  const query = '{"query":{"match_all":{}}}';
+  const curl = await new Deno.Command("curl", {
+    args: [
+      "-s",
+      "-o",
+      "/dev/null",
+      "-X",
+      "GET",
+      "-H",
+      "Content-Type: application/json",
+      "-d",
+      query,
+      `${server.origin}/_search`,
+    ],
+  }).output();
+  assert.equal(curl.code, 0);
+  const ours = await dial(["GET", `${server.origin}/_search`, "--json", query]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const [theirs, mine] = server.requests;
+  assert.equal(mine!.line, theirs!.line);
+  assert.equal(new TextDecoder().decode(mine!.body), query);
+  assert.deepEqual(mine!.body, theirs!.body);
+  assert.equal(mine!.framing, "length");
+});
+
+Deno.test("curl habits: --compressed, --data-binary, --fail-with-body and HTTPie's --ignore-stdin are accepted", async () => {
+  await using server = rawServer((request) =>
+    request.line.includes("/missing") ? { status: "404 Not Found", body: "gone" } : {}
+  );
+  const sent = await dial([
+    "POST",
+    `${server.origin}/x`,
+    "--compressed",
+    "--ignore-stdin",
+    "--data-binary",
+    "a=1",
+  ]);
+  assert.equal(sent.code, 0, sent.stderr);
+  assert.equal(new TextDecoder().decode(server.requests[0]!.body), "a=1");
+  // --fail-with-body: the body printed, exit 4 for a 404 (dial's --check-status).
+  const failed = await dial(["GET", `${server.origin}/missing`, "--fail-with-body"]);
+  assert.equal(failed.code, 4);
+  assert.equal(failed.stdout, "gone");
 });
