@@ -93,6 +93,8 @@ export async function curlToDialArgs(request: CurlRequest): Promise<string[]> {
   if (request.include) flags.push("-i");
   if (request.verbose) flags.push("-v");
   if (request.fail) flags.push("--check-status");
+  // The flags plain dial has with curl's meaning go on as they are.
+  flags.push(...request.passthrough);
   return [request.method, url, ...flags];
 }
 

@@ -83,6 +83,11 @@ export interface CurlRequest {
   fail: boolean;
   /** Flags that were read but have no effect on the request (progress, colour…). */
   ignored: string[];
+  /**
+   * Flags dial's request command takes with curl's meaning, given on as they are:
+   * `--resolve`, `--connect-to`, `--unix-socket`, `--retry…`, `-w`, `-D`.
+   */
+  passthrough: string[];
 }
 
 type Handler = (request: CurlRequest, value: string) => void;
@@ -148,6 +153,20 @@ const WITH_VALUE: Record<string, Handler> = {
   "--key": (r, v) => void (r.key = v),
   "-o": (r, v) => void (r.output = v),
   "--output": (r, v) => void (r.output = v),
+  ...Object.fromEntries(
+    [
+      "--resolve",
+      "--connect-to",
+      "--unix-socket",
+      "--retry",
+      "--retry-delay",
+      "--retry-max-time",
+      "-w",
+      "--write-out",
+      "-D",
+      "--dump-header",
+    ].map((flag): [string, Handler] => [flag, (r, v) => void r.passthrough.push(flag, v)]),
+  ),
 };
 
 /** curl's switches (no value) dial understands or may ignore. */
@@ -174,6 +193,7 @@ const SWITCHES: Record<string, Handler> = {
   "-f": (r) => void (r.fail = true),
   "--fail": (r) => void (r.fail = true),
   "--fail-with-body": (r) => void (r.fail = true),
+  "--retry-all-errors": (r) => void r.passthrough.push("--retry-all-errors"),
 };
 
 /** Switches that change only curl's own display or globbing: read and set aside. */
@@ -221,6 +241,7 @@ export function parseCurlArgs(args: readonly string[]): CurlRequest {
     verbose: false,
     fail: false,
     ignored: [],
+    passthrough: [],
   };
   const operands: string[] = [];
   const words = [...args];

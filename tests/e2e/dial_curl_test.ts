@@ -140,3 +140,28 @@ Deno.test("dial curl: --help prints the command's help", async () => {
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /Usage: dial curl <url> \[curl flags\]/);
 });
+
+Deno.test("dial curl: --resolve, --retry and -w go on as plain dial takes them, as curl does", async () => {
+  await using server = rawServer();
+  const url = `http://api.example.test:${server.port}/r`;
+  const args = [
+    "-s",
+    "--resolve",
+    `api.example.test:${server.port}:127.0.0.1`,
+    "--retry",
+    "1",
+    "-w",
+    "%{http_code}",
+    url,
+  ];
+  const theirs = await new Deno.Command("curl", { args, stdout: "piped" }).output();
+  assert.equal(theirs.code, 0);
+  const ours = await dial(["curl", ...args]);
+  assert.equal(ours.code, 0, ours.stderr);
+  assert.equal(ours.stdout, new TextDecoder().decode(theirs.stdout));
+  assert.equal(ours.stdout, "ok200");
+  assert.deepEqual(
+    server.requests.map((r) => r.headers.find(([n]) => n.toLowerCase() === "host")?.[1]),
+    [`api.example.test:${server.port}`, `api.example.test:${server.port}`],
+  );
+});
