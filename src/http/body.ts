@@ -7,6 +7,7 @@
  * that is streamed chunked, and the user is told.
  * @module
  */
+import { type DirectRead, setDirectSource } from "./direct_body.ts";
 import type { BodySource, PreparedRequest } from "./request_spec.ts";
 import type { Framing } from "./wire.ts";
 
@@ -131,9 +132,46 @@ export function openBody(source: BodySource): BodyInit {
       return source.stream;
     case "stream":
       return source.stream;
-    default:
-      return ReadableStream.from(bodyChunks(source));
+    default: {
+      const stream = ReadableStream.from(bodyChunks(source));
+      const direct = directReader(source);
+      if (direct) setDirectSource(stream, direct);
+      return stream;
+    }
   }
+}
+
+/**
+ * The same bytes as {@link bodyChunks}, read into the caller's buffer (no buffer per chunk);
+ * undefined for a form with a stdin field.
+ */
+function directReader(source: BodySource): DirectRead | undefined {
+  const parts = segments(source);
+  if (parts.includes(STDIN_PATH)) return undefined;
+  let index = 0;
+  let offset = 0;
+  let file: Deno.FsFile | undefined;
+  return async (view) => {
+    while (index < parts.length) {
+      const part = parts[index]!;
+      if (typeof part !== "string") {
+        const n = Math.min(view.length, part.length - offset);
+        view.set(part.subarray(offset, offset + n));
+        offset += n;
+        if (offset === part.length) [index, offset] = [index + 1, 0];
+        if (n > 0) return n;
+        continue;
+      }
+      file ??= await Deno.open(part);
+      // Synchronous for a regular file: Deno's async file reads dup the descriptor each time.
+      const n = (await file.stat()).isFile ? file.readSync(view) : await file.read(view);
+      if (n !== null && n > 0) return n;
+      file.close();
+      file = undefined;
+      index++;
+    }
+    return 0;
+  };
 }
 
 /**

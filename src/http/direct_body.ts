@@ -1,7 +1,8 @@
 /**
- * The direct path for a response body: a body stream of HTTP/1.1 (identity coding) can also be
+ * The direct path for bodies: a response body stream of HTTP/1.1 (identity coding) can also be
  * read straight into the caller's buffer, without the stream's per-chunk promises and without
- * a new buffer per read. `-o` reads it so into one reused buffer, written synchronously.
+ * a new buffer per read (`-o` and stdout read it so); a request body of files and form parts
+ * can be read the same way into the HTTP/1.1 writer's buffer (`-T`, `-d @file`, `-F`).
  * @module
  */
 
@@ -24,4 +25,22 @@ export function setDirectRead(stream: ReadableStream<Uint8Array>, read: DirectRe
  */
 export function directRead(stream: ReadableStream<Uint8Array>): DirectRead | undefined {
   return stream.locked ? undefined : direct.get(stream);
+}
+
+const sources = new WeakMap<ReadableStream<Uint8Array>, DirectRead>();
+
+/**
+ * @param stream a request body stream (files and forms, `body.ts`)
+ * @param read reads the same bytes into a buffer (while the stream is not locked)
+ */
+export function setDirectSource(stream: ReadableStream<Uint8Array>, read: DirectRead): void {
+  sources.set(stream, read);
+}
+
+/**
+ * @param stream a request body stream
+ * @returns its direct read, when it has one and no reader has taken it
+ */
+export function directSource(stream: ReadableStream<Uint8Array>): DirectRead | undefined {
+  return stream.locked ? undefined : sources.get(stream);
 }

@@ -10,7 +10,7 @@
  */
 import { TransportError } from "../errors/mod.ts";
 import type { Connection } from "./connect.ts";
-import { setDirectRead } from "./direct_body.ts";
+import { directSource, setDirectRead } from "./direct_body.ts";
 
 /** The largest response head read (status line and headers), in bytes. curl allows 300 KB. */
 export const HEAD_LIMIT = 1024 * 1024;
@@ -503,13 +503,26 @@ async function writeRequest(conn: Connection, request: WireRequest): Promise<voi
   await writer.write(bytesOf(head));
   const chunked = body.length === undefined;
   let sent = 0;
-  for await (const chunk of body.stream) {
-    if (chunk.length === 0) continue;
-    sent += chunk.length;
-    if (body.length !== undefined && sent > body.length) break;
-    if (chunked) await writer.write(bytesOf(`${chunk.length.toString(16)}\r\n`));
-    await writer.write(chunk);
-    if (chunked) await writer.write(bytesOf("\r\n"));
+  const direct = body.stream instanceof ReadableStream ? directSource(body.stream) : undefined;
+  if (direct) {
+    // Files and form parts read into one buffer and written from it (-T, -d @file, -F).
+    const buffer = new Uint8Array(CHUNK);
+    for (let n = await direct(buffer); n > 0; n = await direct(buffer)) {
+      sent += n;
+      if (body.length !== undefined && sent > body.length) break;
+      if (chunked) await writer.write(bytesOf(`${n.toString(16)}\r\n`));
+      await writer.write(buffer.subarray(0, n));
+      if (chunked) await writer.write(bytesOf("\r\n"));
+    }
+  } else {
+    for await (const chunk of body.stream) {
+      if (chunk.length === 0) continue;
+      sent += chunk.length;
+      if (body.length !== undefined && sent > body.length) break;
+      if (chunked) await writer.write(bytesOf(`${chunk.length.toString(16)}\r\n`));
+      await writer.write(chunk);
+      if (chunked) await writer.write(bytesOf("\r\n"));
+    }
   }
   if (chunked) await writer.write(bytesOf("0\r\n\r\n"));
   else if (sent !== body.length) {
