@@ -295,7 +295,7 @@ export async function benchHttp(context: HttpBenchContext): Promise<void> {
       downloads.push(["curl -s -o file", `curl -s -o ${file} ${big}`]);
       downloads.push(["curl -s → pipe", `curl -s ${big} | cat > /dev/null`]);
     }
-    out(`\n### 8. Transport: a ${DOWNLOAD / MiB} MiB download (median of ${runs})\n\n`);
+    out(`\n### 8. Transport: a ${DOWNLOAD / MiB} MiB download (best of ${runs})\n\n`);
     out(
       "| case | time | MiB/s | peak RSS | throughput vs bare Deno |\n| --- | --- | --- | --- | --- |\n",
     );
