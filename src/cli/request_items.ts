@@ -230,9 +230,20 @@ function checkedHeaderName(name: string, text: string): string {
   return name;
 }
 
+/** `JSON.rawJSON` (V8): a number serialised as the text it was written with. */
+const rawJson = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
+
 function parseJson(text: string, key: string, separator: string): unknown {
   try {
-    return JSON.parse(text);
+    // Numbers keep the text the user wrote (`id:=1234567890123456789`, `x:=1e400`), as HTTPie
+    // sends them: a double would round the first and make the second null.
+    return JSON.parse(
+      text,
+      (_key, value, context?: { source?: string }) =>
+        typeof value === "number" && context?.source !== undefined
+          ? rawJson(context.source)
+          : value,
+    );
   } catch (error) {
     const why = jsonErrorReason(error);
     throw new UsageError(`Invalid JSON in request item "${key}${separator}…": ${why}`, {

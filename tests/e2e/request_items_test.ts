@@ -233,3 +233,17 @@ Deno.test("items: --offline shows the result; Name: removes an earlier header", 
   assert.doesNotMatch(result.stdout, /user-agent/i);
   assert.match(result.stdout, /^\{"a":\{"b":1\}\}$/m);
 });
+
+Deno.test("items: := numbers go out as written (a 19-digit id, 1e400, 1.50), as HTTPie sends the id", async () => {
+  await using server = rawServer();
+  const items = ["id:=1234567890123456789", "x:=1e400", 'o:={"a":[1.50,2]}', "n[m]:=3"];
+  const result = await dial(["POST", `${server.origin}/`, ...items]);
+  assert.equal(result.code, 0, result.stderr);
+  const sent = new TextDecoder().decode(server.requests[0]!.body);
+  assert.equal(sent, '{"id":1234567890123456789,"x":1e400,"o":{"a":[1.50,2]},"n":{"m":3}}');
+  const httpie = await new Deno.Command("http", {
+    args: ["--ignore-stdin", "--offline", "POST", `${server.origin}/`, items[0]!],
+    stdout: "piped",
+  }).output();
+  assert.match(new TextDecoder().decode(httpie.stdout), /"id": 1234567890123456789\}/);
+});
