@@ -40,8 +40,12 @@ export const REQUEST_ONLY_FLAGS = flags([
   {
     long: "check-status",
     short: "f",
-    aliases: ["fail", "fail-with-body"],
+    aliases: ["fail"],
     help: "exit 3, 4 or 5 on a 3xx, 4xx or 5xx response",
+  },
+  {
+    long: "fail-with-body",
+    help: "as -f, and -o writes a 4xx/5xx body too (-f leaves no file then, as curl)",
   },
   { long: "include", short: "i", help: "print the status line and headers even when piped" },
   {

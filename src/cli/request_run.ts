@@ -53,6 +53,7 @@ export async function runRequest(
   }
   // curl's -o - is stdout.
   if (flags.output === "-") flags = { ...flags, output: undefined };
+  if (flags.failWithBody) flags = { ...flags, checkStatus: true };
   const split = splitWords(given);
   // --session loads its module only when given.
   const sessionName = flags.session ?? flags.sessionReadOnly;
@@ -221,15 +222,23 @@ export async function runRequest(
     if (save) {
       return await save.saveResponse(response, exchange.request.url, flags, { out, err }, resume);
     }
-    await printResponse(response, {
-      out,
-      err,
-      // HEAD has only a head to show (curl -I prints it piped too).
-      ...(flags.include || method === "HEAD" ? { include: true } : {}),
-      ...(flags.silent ? { silent: true } : {}),
-      ...(flags.pretty !== undefined ? { pretty: flags.pretty } : {}),
-      ...(flags.output !== undefined ? { outputFile: flags.output } : {}),
-    });
+    const unsaved = flags.output !== undefined && flags.checkStatus && !flags.failWithBody &&
+      response.status >= 400;
+    if (unsaved) {
+      // curl -f: an error body is not written to the -o file (--fail-with-body writes it).
+      await response.body?.cancel();
+      if (!flags.silent) {
+        await warn(err, `Not saved: HTTP ${response.status} (-f; --fail-with-body saves it)`);
+      }
+    } else {await printResponse(response, {
+        out,
+        err,
+        // HEAD has only a head to show (curl -I prints it piped too).
+        ...(flags.include || method === "HEAD" ? { include: true } : {}),
+        ...(flags.silent ? { silent: true } : {}),
+        ...(flags.pretty !== undefined ? { pretty: flags.pretty } : {}),
+        ...(flags.output !== undefined ? { outputFile: flags.output } : {}),
+      });}
   } catch (error) {
     // A reader that has seen enough (`dial URL | head -1`) is not a failure of the exchange.
     if (!isBrokenPipe(error)) throw bodyError(error, exchange.request.url, signal);

@@ -277,3 +277,28 @@ Deno.test("curl habits: --compressed, --data-binary, --fail-with-body and HTTPie
   assert.equal(failed.code, 4);
   assert.equal(failed.stdout, "gone");
 });
+
+Deno.test("curl habits: -f -o leaves no file on a 404 as curl does; --fail-with-body writes it", async () => {
+  await using server = rawServer(() => ({ status: "404 Not Found", body: "gone" }));
+  const dir = await Deno.makeTempDir();
+  const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
+  const theirs = await new Deno.Command("curl", {
+    args: ["-s", "-f", "-o", `${dir}/curl.out`, `${server.origin}/x`],
+  }).output();
+  assert.equal(theirs.code, 22);
+  assert.equal(await exists(`${dir}/curl.out`), false);
+  const ours = await dial(["GET", `${server.origin}/x`, "-f", "-o", `${dir}/dial.out`]);
+  assert.equal(ours.code, 4, ours.stderr);
+  assert.equal(await exists(`${dir}/dial.out`), false);
+  assert.match(ours.stderr, /Not saved: HTTP 404/);
+  const kept = await dial([
+    "GET",
+    `${server.origin}/x`,
+    "--fail-with-body",
+    "-o",
+    `${dir}/body.out`,
+  ]);
+  assert.equal(kept.code, 4, kept.stderr);
+  assert.equal(await Deno.readTextFile(`${dir}/body.out`), "gone");
+  await Deno.remove(dir, { recursive: true });
+});
