@@ -63,7 +63,7 @@ export function requestModel(
   const secrets: Record<string, string> = {};
   const auth: Record<string, Record<string, unknown>> = {};
   const values: Record<string, string> = {};
-  const variable = (key: string, value: string, resolved: string) => {
+  const variable: Variable = (key, value, resolved) => {
     const variableName = `${prefix}${key}`.replace(/[^\w]/g, "_").toLowerCase();
     secrets[variableName] = value;
     values[variableName] = resolved;
@@ -71,81 +71,13 @@ export function requestModel(
   };
   const headers: { name: string; value: string }[] = [];
   const authorization = spec.auth.authorization;
-  if (authorization?.kind === "basic") {
-    const raw = flags.auth ?? "";
-    if (/^@(?!@)/.test(raw)) {
-      headers.push({
-        name: "Authorization",
-        value: `Basic ${
-          variable(
-            "credentials",
-            raw,
-            `${authorization.username}:${authorization.password.reveal()}`,
-          )
-        }`,
-      });
-    } else {
-      const rawPassword = raw.slice(raw.indexOf(":") + 1);
-      const password = /^@(?!@)/.test(rawPassword) ? rawPassword : authorization.password.reveal();
-      headers.push({
-        name: "Authorization",
-        value: `Basic ${authorization.username} ${
-          variable("password", literal(password), authorization.password.reveal())
-        }`,
-      });
-    }
-  } else if (authorization?.kind === "bearer") {
-    const raw = flags.bearer ?? "";
-    const value = /^@(?!@)/.test(raw) ? raw : literal(authorization.token.reveal());
-    headers.push({
-      name: "Authorization",
-      value: `Bearer ${variable("token", value, authorization.token.reveal())}`,
-    });
-  } else if (authorization?.kind === "oauth2") {
-    const { oauth2 } = authorization;
+  if (authorization?.kind === "oauth2") {
     const id = name ?? "dial";
-    const keyFlag = flags.oauth2ClientKey;
-    if (keyFlag === "@-") {
-      throw new UsageError("Cannot write --oauth2-client-key @-: stdin is read once", {
-        hint: "give the key as a file or @env:NAME",
-      });
-    }
-    const params: Record<string, string | string[]> = {};
-    for (const [param, value] of oauth2.params ?? []) {
-      const had = params[param];
-      params[param] = had === undefined ? value : [...[had].flat(), value];
-    }
-    const config: Record<string, unknown> = {
-      "Type": "OAuth2",
-      "Grant Type": oauth2.flow === "client_credentials"
-        ? "Client Credentials"
-        : oauth2.flow === "password"
-        ? "Password"
-        : oauth2.flow === "device_code"
-        ? "Device Authorization"
-        : "Authorization Code",
-      ...(oauth2.tokenUrl ? { "Token URL": oauth2.tokenUrl.href } : {}),
-      "Client ID": oauth2.clientId,
-      ...(oauth2.clientSecret ? { "Client Secret": literal(oauth2.clientSecret.reveal()) } : {}),
-      ...(oauth2.scope ? { "Scope": oauth2.scope } : {}),
-      ...(oauth2.authUrl ? { "Auth URL": oauth2.authUrl.href } : {}),
-      ...(oauth2.redirectUri ? { "Redirect URL": oauth2.redirectUri.href } : {}),
-      ...(oauth2.username ? { "Username": oauth2.username } : {}),
-      ...(oauth2.password ? { "Password": literal(oauth2.password.reveal()) } : {}),
-      ...(oauth2.deviceUrl ? { "Device Auth URL": oauth2.deviceUrl.href } : {}),
-      ...(oauth2.issuer ? { "Issuer": oauth2.issuer.href } : {}),
-      ...(oauth2.clientAuth && oauth2.clientAuth !== "basic"
-        ? { "Client Credentials": oauth2.clientAuth === "post" ? "in body" : oauth2.clientAuth }
-        : {}),
-      // The key as referenced on the command line (a path or @env:NAME), never its text.
-      ...(keyFlag !== undefined
-        ? { "Client Key": keyFlag.startsWith("@") ? keyFlag : `@${keyFlag}` }
-        : {}),
-      ...(oauth2.clientKeyAlg ? { "Client Key Algorithm": oauth2.clientKeyAlg } : {}),
-      ...(Object.keys(params).length ? { "Custom Request Parameters": params } : {}),
-    };
+    auth[id] = oauth2Config(authorization.oauth2, flags);
     headers.push({ name: "Authorization", value: `Bearer {{$auth.token("${id}")}}` });
-    auth[id] = config;
+  } else if (authorization) {
+    const header = credentialHeader(authorization, flags, variable);
+    if (header) headers.push(header);
   }
   for (const header of spec.headers) {
     const value = reveal(header.value);
@@ -179,6 +111,91 @@ export function requestModel(
     ...(body !== undefined ? { body } : {}),
   };
   return { model, secrets, values, auth };
+}
+
+/** Writes a secret as a `{{variable}}`: (key, the value as written, the value resolved). */
+type Variable = (key: string, value: string, resolved: string) => string;
+
+/**
+ * The Authorization header of `-u` or `-B`: a reference stays as written (`@env:PW`), a literal
+ * value is kept as one (`@@` for a leading `@`); either way it goes to the private env file.
+ */
+function credentialHeader(
+  authorization: NonNullable<RequestSpec["auth"]["authorization"]>,
+  flags: RequestFlagValues,
+  variable: Variable,
+): { name: string; value: string } | undefined {
+  if (authorization.kind === "basic") {
+    const raw = flags.auth ?? "";
+    if (/^@(?!@)/.test(raw)) {
+      const resolved = `${authorization.username}:${authorization.password.reveal()}`;
+      return { name: "Authorization", value: `Basic ${variable("credentials", raw, resolved)}` };
+    }
+    const rawPassword = raw.slice(raw.indexOf(":") + 1);
+    const password = /^@(?!@)/.test(rawPassword) ? rawPassword : authorization.password.reveal();
+    return {
+      name: "Authorization",
+      value: `Basic ${authorization.username} ${
+        variable("password", literal(password), authorization.password.reveal())
+      }`,
+    };
+  }
+  if (authorization.kind === "bearer") {
+    const raw = flags.bearer ?? "";
+    const value = /^@(?!@)/.test(raw) ? raw : literal(authorization.token.reveal());
+    return {
+      name: "Authorization",
+      value: `Bearer ${variable("token", value, authorization.token.reveal())}`,
+    };
+  }
+  return undefined;
+}
+
+/** The `Security.Auth` configuration of `--oauth2 …`, as JetBrains' environment files name it. */
+function oauth2Config(
+  oauth2: Extract<NonNullable<RequestSpec["auth"]["authorization"]>, { kind: "oauth2" }>["oauth2"],
+  flags: RequestFlagValues,
+): Record<string, unknown> {
+  const keyFlag = flags.oauth2ClientKey;
+  if (keyFlag === "@-") {
+    throw new UsageError("Cannot write --oauth2-client-key @-: stdin is read once", {
+      hint: "give the key as a file or @env:NAME",
+    });
+  }
+  const params: Record<string, string | string[]> = {};
+  for (const [param, value] of oauth2.params ?? []) {
+    const had = params[param];
+    params[param] = had === undefined ? value : [...[had].flat(), value];
+  }
+  return {
+    "Type": "OAuth2",
+    "Grant Type": oauth2.flow === "client_credentials"
+      ? "Client Credentials"
+      : oauth2.flow === "password"
+      ? "Password"
+      : oauth2.flow === "device_code"
+      ? "Device Authorization"
+      : "Authorization Code",
+    ...(oauth2.tokenUrl ? { "Token URL": oauth2.tokenUrl.href } : {}),
+    "Client ID": oauth2.clientId,
+    ...(oauth2.clientSecret ? { "Client Secret": literal(oauth2.clientSecret.reveal()) } : {}),
+    ...(oauth2.scope ? { "Scope": oauth2.scope } : {}),
+    ...(oauth2.authUrl ? { "Auth URL": oauth2.authUrl.href } : {}),
+    ...(oauth2.redirectUri ? { "Redirect URL": oauth2.redirectUri.href } : {}),
+    ...(oauth2.username ? { "Username": oauth2.username } : {}),
+    ...(oauth2.password ? { "Password": literal(oauth2.password.reveal()) } : {}),
+    ...(oauth2.deviceUrl ? { "Device Auth URL": oauth2.deviceUrl.href } : {}),
+    ...(oauth2.issuer ? { "Issuer": oauth2.issuer.href } : {}),
+    ...(oauth2.clientAuth && oauth2.clientAuth !== "basic"
+      ? { "Client Credentials": oauth2.clientAuth === "post" ? "in body" : oauth2.clientAuth }
+      : {}),
+    // The key as referenced on the command line (a path or @env:NAME), never its text.
+    ...(keyFlag !== undefined
+      ? { "Client Key": keyFlag.startsWith("@") ? keyFlag : `@${keyFlag}` }
+      : {}),
+    ...(oauth2.clientKeyAlg ? { "Client Key Algorithm": oauth2.clientKeyAlg } : {}),
+    ...(Object.keys(params).length ? { "Custom Request Parameters": params } : {}),
+  };
 }
 
 /**
