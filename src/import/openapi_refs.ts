@@ -49,15 +49,99 @@ export interface ResolveRefsOptions {
  * @returns the resolved description
  */
 export async function resolveRefs(root: Json, options: ResolveRefsOptions): Promise<Json> {
-  const documents = new Map<string, Promise<unknown>>();
-  const base = options.base;
-  if (base) documents.set(withoutHash(base), Promise.resolve(root));
-  const report = (what: string) => {
-    if (!options.losses.some((l) => l.what === what)) {
-      options.losses.push({ where: "description", what });
+  const resolver = new RefResolver(root, options);
+  return await resolver.resolve(root, { url: options.base, root }, []) as Json;
+}
+
+/** A document being resolved: where it came from (for relative `$ref`s) and its root value. */
+interface Doc {
+  url: URL | undefined;
+  root: unknown;
+}
+
+/** Follows the `$ref`s of one description: documents read once, losses reported once each. */
+class RefResolver {
+  readonly #documents = new Map<string, Promise<unknown>>();
+  readonly #options: ResolveRefsOptions;
+
+  constructor(root: Json, options: ResolveRefsOptions) {
+    this.#options = options;
+    if (options.base) this.#documents.set(withoutHash(options.base), Promise.resolve(root));
+  }
+
+  /** The value with every `$ref` below it replaced; `stack` holds the refs being followed. */
+  async resolve(value: unknown, doc: Doc, stack: readonly string[]): Promise<unknown> {
+    if (Array.isArray(value)) {
+      const out = [];
+      for (const v of value) out.push(await this.resolve(v, doc, stack));
+      return out;
     }
-  };
-  const allowed = (url: URL): string | undefined => {
+    if (!isObject(value)) return value;
+    const ref = value.$ref;
+    if (typeof ref !== "string") {
+      const out: Json = {};
+      for (const [k, v] of Object.entries(value)) out[k] = await this.resolve(v, doc, stack);
+      return out;
+    }
+    const found = await this.#target(ref, doc);
+    if (!found) return value;
+    // A cycle (a recursive schema) keeps its $ref where it closes.
+    if (stack.includes(found.key)) return value;
+    if (stack.length >= MAX_REF_DEPTH) {
+      this.#report(`a $ref chain deeper than ${MAX_REF_DEPTH}: ${ref}`);
+      return value;
+    }
+    const pointed = at(found.doc.root, found.pointer);
+    if (pointed === undefined) {
+      this.#report(`a $ref to nothing: ${ref}`);
+      return value;
+    }
+    return await this.resolve(pointed, found.doc, [...stack, found.key]);
+  }
+
+  /** The document and pointer a `$ref` names, or undefined (reported) when it cannot be read. */
+  async #target(
+    ref: string,
+    doc: Doc,
+  ): Promise<{ doc: Doc; pointer: string; key: string } | undefined> {
+    if (ref.startsWith("#")) {
+      const pointer = decodePointer(ref.slice(1));
+      return { doc, pointer, key: `${doc.url ? withoutHash(doc.url) : ""}${ref}` };
+    }
+    if (!this.#options.load) {
+      this.#report(`a $ref to another document: ${ref}`);
+      return undefined;
+    }
+    let url: URL;
+    try {
+      url = new URL(ref, doc.url);
+    } catch {
+      this.#report(`a $ref that is not a URL or path: ${ref}`);
+      return undefined;
+    }
+    const refused = this.#refused(url);
+    if (refused) {
+      this.#report(`a $ref ${refused}: ${ref}`);
+      return undefined;
+    }
+    try {
+      const target = { url, root: await this.#documentAt(url) };
+      const pointer = decodePointer(url.hash.slice(1));
+      return { doc: target, pointer, key: `${withoutHash(url)}#${pointer}` };
+    } catch (error) {
+      this.#report(`a $ref that could not be read (${(error as Error).message}): ${ref}`);
+      return undefined;
+    }
+  }
+
+  #report(what: string): void {
+    const losses = this.#options.losses;
+    if (!losses.some((l) => l.what === what)) losses.push({ where: "description", what });
+  }
+
+  /** Why a document may not be read from `url`, or undefined when it may. */
+  #refused(url: URL): string | undefined {
+    const base = this.#options.base;
     if (!base) return "no folder or origin to resolve it from";
     if (base.protocol === "file:") {
       if (url.protocol !== "file:") return "outside the description's folder, not fetched";
@@ -65,92 +149,27 @@ export async function resolveRefs(root: Json, options: ResolveRefsOptions): Prom
       return url.pathname.startsWith(folder) ? undefined : "outside the description's folder";
     }
     return url.origin === base.origin ? undefined : "on another origin, not fetched";
-  };
-  const documentAt = (url: URL): Promise<unknown> => {
+  }
+
+  /** The parsed document at `url` (its hash aside), read once. */
+  #documentAt(url: URL): Promise<unknown> {
     const key = withoutHash(url);
-    let found = documents.get(key);
+    let found = this.#documents.get(key);
     if (!found) {
-      if (documents.size > MAX_DOCUMENTS) {
+      if (this.#documents.size > MAX_DOCUMENTS) {
         return Promise.reject(new Error(`more than ${MAX_DOCUMENTS} documents`));
       }
+      const { allowFile, load, base } = this.#options;
       found = (async () => {
-        if (
-          url.protocol === "file:" && options.allowFile && base &&
-          !(await options.allowFile(url, base))
-        ) {
+        if (url.protocol === "file:" && allowFile && base && !(await allowFile(url, base))) {
           throw new Error("outside the description's folder");
         }
-        return parseDocument(await options.load!(new URL(key)));
+        return parseDocument(await load!(new URL(key)));
       })();
-      documents.set(key, found);
+      this.#documents.set(key, found);
     }
     return found;
-  };
-
-  const resolve = async (
-    value: unknown,
-    doc: { url: URL | undefined; root: unknown },
-    stack: readonly string[],
-  ): Promise<unknown> => {
-    if (Array.isArray(value)) {
-      const out = [];
-      for (const v of value) out.push(await resolve(v, doc, stack));
-      return out;
-    }
-    if (!isObject(value)) return value;
-    const ref = value.$ref;
-    if (typeof ref !== "string") {
-      const out: Json = {};
-      for (const [k, v] of Object.entries(value)) out[k] = await resolve(v, doc, stack);
-      return out;
-    }
-    let target: { url: URL | undefined; root: unknown };
-    let pointer: string;
-    let key: string;
-    if (ref.startsWith("#")) {
-      target = doc;
-      pointer = decodePointer(ref.slice(1));
-      key = `${doc.url ? withoutHash(doc.url) : ""}${ref}`;
-    } else {
-      if (!options.load) {
-        report(`a $ref to another document: ${ref}`);
-        return value;
-      }
-      let url: URL;
-      try {
-        url = new URL(ref, doc.url);
-      } catch {
-        report(`a $ref that is not a URL or path: ${ref}`);
-        return value;
-      }
-      const refused = allowed(url);
-      if (refused) {
-        report(`a $ref ${refused}: ${ref}`);
-        return value;
-      }
-      try {
-        target = { url, root: await documentAt(url) };
-      } catch (error) {
-        report(`a $ref that could not be read (${(error as Error).message}): ${ref}`);
-        return value;
-      }
-      pointer = decodePointer(url.hash.slice(1));
-      key = `${withoutHash(url)}#${pointer}`;
-    }
-    // A cycle (a recursive schema) keeps its $ref where it closes.
-    if (stack.includes(key)) return value;
-    if (stack.length >= MAX_REF_DEPTH) {
-      report(`a $ref chain deeper than ${MAX_REF_DEPTH}: ${ref}`);
-      return value;
-    }
-    const found = at(target.root, pointer);
-    if (found === undefined) {
-      report(`a $ref to nothing: ${ref}`);
-      return value;
-    }
-    return await resolve(found, target, [...stack, key]);
-  };
-  return await resolve(root, { url: base, root }, []) as Json;
+  }
 }
 
 /** The value at a JSON pointer (RFC 6901), `""` being the whole document. */
