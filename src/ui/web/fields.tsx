@@ -151,23 +151,7 @@ export function RowTable<R extends FileRow>(props: {
   };
   return (
     <table class="rows" aria-label={props.label}>
-      <thead>
-        <tr>
-          <th scope="col">
-            <span class="sr-only">On</span>
-          </th>
-          <th scope="col">Name</th>
-          <th scope="col">Value</th>
-          {props.files && (
-            <th scope="col">
-              <span class="sr-only">File</span>
-            </th>
-          )}
-          <th scope="col">
-            <span class="sr-only">Remove</span>
-          </th>
-        </tr>
-      </thead>
+      <RowHead files={props.files === true} />
       <tbody>
         {shown.map((row, i) => (
           <tr key={i}>
@@ -204,32 +188,15 @@ export function RowTable<R extends FileRow>(props: {
               />
             </td>
             {props.files && (
-              <td>
-                {row.file
-                  ? (
-                    <button
-                      type="button"
-                      class="icon"
-                      aria-label={`Detach file ${i + 1}`}
-                      onClick={() => {
-                        const { file: _file, ...rest } = row;
-                        set(rows.map((r, j) => j === i ? { ...rest, value: "" } : r));
-                      }}
-                    >
-                      Detach
-                    </button>
-                  )
-                  : (
-                    <label class="attach">
-                      <span class="sr-only">{`Attach file ${i + 1}`}</span>
-                      <input
-                        type="file"
-                        aria-label={`Attach file ${i + 1}`}
-                        onChange={(e) => void attach(i, e.currentTarget.files?.[0])}
-                      />
-                    </label>
-                  )}
-              </td>
+              <FileCell
+                row={row}
+                index={i}
+                onDetach={() => {
+                  const { file: _file, ...rest } = row;
+                  set(rows.map((r, j) => j === i ? { ...rest, value: "" } : r));
+                }}
+                onAttach={(picked) => void attach(i, picked)}
+              />
             )}
             <td>
               {i < rows.length
@@ -249,6 +216,64 @@ export function RowTable<R extends FileRow>(props: {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** The column heads of a {@link RowTable} (the check box, file and remove columns unlabelled). */
+function RowHead(props: { files: boolean }): JSX.Element {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">
+          <span class="sr-only">On</span>
+        </th>
+        <th scope="col">Name</th>
+        <th scope="col">Value</th>
+        {props.files && (
+          <th scope="col">
+            <span class="sr-only">File</span>
+          </th>
+        )}
+        <th scope="col">
+          <span class="sr-only">Remove</span>
+        </th>
+      </tr>
+    </thead>
+  );
+}
+
+/** A row's file: Detach when one is attached, else a picker. */
+function FileCell(props: {
+  row: FileRow;
+  index: number;
+  onDetach(): void;
+  onAttach(picked: File | undefined): void;
+}): JSX.Element {
+  const n = props.index + 1;
+  return (
+    <td>
+      {props.row.file
+        ? (
+          <button
+            type="button"
+            class="icon"
+            aria-label={`Detach file ${n}`}
+            onClick={props.onDetach}
+          >
+            Detach
+          </button>
+        )
+        : (
+          <label class="attach">
+            <span class="sr-only">{`Attach file ${n}`}</span>
+            <input
+              type="file"
+              aria-label={`Attach file ${n}`}
+              onChange={(e) => props.onAttach(e.currentTarget.files?.[0])}
+            />
+          </label>
+        )}
+    </td>
   );
 }
 
