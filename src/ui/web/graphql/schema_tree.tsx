@@ -76,50 +76,7 @@ export function SchemaTree(): JSX.Element {
   });
 
   const onKeyDown = (event: KeyboardEvent) => {
-    const index = all.findIndex((r) => r.node.path === focusPath);
-    const row = all[index];
-    if (!row) return;
-    const move = (to: number) => {
-      const target = all[Math.max(0, Math.min(all.length - 1, to))];
-      if (target) revealPath(target.node.path);
-    };
-    const node = row.node;
-    const isOpen = expanded.value.has(node.path);
-    switch (event.key) {
-      case "ArrowDown":
-        move(index + 1);
-        break;
-      case "ArrowUp":
-        move(index - 1);
-        break;
-      case "Home":
-        move(0);
-        break;
-      case "End":
-        move(all.length - 1);
-        break;
-      case "ArrowRight":
-        if (node.expandable && !isOpen) toggleExpanded(node.path, true);
-        else if (node.expandable) move(index + 1);
-        break;
-      case "ArrowLeft": {
-        if (node.expandable && isOpen) toggleExpanded(node.path, false);
-        else {
-          const parent = parentPath(node.path);
-          if (parent !== undefined) revealPath(parent);
-        }
-        break;
-      }
-      case "Enter":
-        if (node.expandable) toggleExpanded(node.path);
-        break;
-      case " ":
-        toggleNode(node);
-        break;
-      default:
-        return;
-    }
-    event.preventDefault();
+    if (treeKey(event.key, all, focusPath)) event.preventDefault();
   };
 
   return (
@@ -145,6 +102,57 @@ export function SchemaTree(): JSX.Element {
       </div>
     </div>
   );
+}
+
+/**
+ * Moves through the tree by key as an ARIA tree does (arrows, Home, End, Enter, Space).
+ *
+ * @returns whether the key was the tree's
+ */
+function treeKey(key: string, all: readonly TreeRow[], focusPath: string | undefined): boolean {
+  const index = all.findIndex((r) => r.node.path === focusPath);
+  const row = all[index];
+  if (!row) return false;
+  const move = (to: number) => {
+    const target = all[Math.max(0, Math.min(all.length - 1, to))];
+    if (target) revealPath(target.node.path);
+  };
+  const node = row.node;
+  const isOpen = expanded.value.has(node.path);
+  switch (key) {
+    case "ArrowDown":
+      move(index + 1);
+      return true;
+    case "ArrowUp":
+      move(index - 1);
+      return true;
+    case "Home":
+      move(0);
+      return true;
+    case "End":
+      move(all.length - 1);
+      return true;
+    case "ArrowRight":
+      if (node.expandable && !isOpen) toggleExpanded(node.path, true);
+      else if (node.expandable) move(index + 1);
+      return true;
+    case "ArrowLeft": {
+      if (node.expandable && isOpen) toggleExpanded(node.path, false);
+      else {
+        const parent = parentPath(node.path);
+        if (parent !== undefined) revealPath(parent);
+      }
+      return true;
+    }
+    case "Enter":
+      if (node.expandable) toggleExpanded(node.path);
+      return true;
+    case " ":
+      toggleNode(node);
+      return true;
+    default:
+      return false;
+  }
 }
 
 function toggleNode(node: SchemaNode): void {
