@@ -104,6 +104,16 @@ export function SelectField<T extends string>(props: {
   );
 }
 
+/** The properties of {@link RowTable}. */
+export interface RowTableProps<R extends FileRow> {
+  label: string;
+  rows: Signal<R[]>;
+  files?: boolean;
+  onChange?: (rows: R[]) => void;
+  /** Mark `{{variables}}` in names and values inline, with their values on hover. */
+  variables?: boolean | VariableLookup;
+}
+
 /**
  * An editable name/value table with enable checkboxes and a trailing empty row.
  *
@@ -111,14 +121,7 @@ export function SelectField<T extends string>(props: {
  * forms); `onChange` is called after each edit
  * @returns the table
  */
-export function RowTable<R extends FileRow>(props: {
-  label: string;
-  rows: Signal<R[]>;
-  files?: boolean;
-  onChange?: (rows: R[]) => void;
-  /** Mark `{{variables}}` in names and values inline, with their values on hover. */
-  variables?: boolean | VariableLookup;
-}): JSX.Element {
+export function RowTable<R extends FileRow>(props: RowTableProps<R>): JSX.Element {
   const rows: FileRow[] = props.rows.value;
   const Input = props.variables ? VariableInput : PlainInput;
   const lookup = typeof props.variables === "function" ? { lookup: props.variables } : {};
@@ -137,18 +140,20 @@ export function RowTable<R extends FileRow>(props: {
   const remove = (index: number) => set(rows.filter((_, i) => i !== index));
   const attach = async (index: number, picked: File | undefined) => {
     if (!picked) return;
-    const file: FileJson = {
-      name: picked.name,
-      type: picked.type,
-      base64: await base64Of(picked),
-    };
-    const row = shown[index]!;
+    const file: FileJson = { name: picked.name, type: picked.type, base64: await base64Of(picked) };
     update(index, {
       file,
       value: picked.name,
-      ...(row.name === "" ? { name: "file" } : {}),
+      ...(shown[index]!.name === "" ? { name: "file" } : {}),
     });
   };
+  // The name and value inputs of row i.
+  const cell = (i: number, part: "name" | "value") => ({
+    ...lookup,
+    "aria-label": `${props.label} ${part} ${i + 1}`,
+    spellcheck: false,
+    autocomplete: "off",
+  });
   return (
     <table class="rows" aria-label={props.label}>
       <RowHead files={props.files === true} />
@@ -165,21 +170,15 @@ export function RowTable<R extends FileRow>(props: {
             </td>
             <td>
               <Input
-                {...lookup}
-                aria-label={`${props.label} name ${i + 1}`}
+                {...cell(i, "name")}
                 value={row.name}
-                spellcheck={false}
-                autocomplete="off"
                 onInput={(e) => update(i, { name: e.currentTarget.value })}
               />
             </td>
             <td>
               <Input
-                {...lookup}
-                aria-label={`${props.label} value ${i + 1}`}
+                {...cell(i, "value")}
                 value={row.value}
-                spellcheck={false}
-                autocomplete="off"
                 readOnly={row.file !== undefined}
                 title={row.file
                   ? `File ${row.file.name} (${row.file.type || "no type"})`
@@ -199,18 +198,16 @@ export function RowTable<R extends FileRow>(props: {
               />
             )}
             <td>
-              {i < rows.length
-                ? (
-                  <button
-                    type="button"
-                    class="icon"
-                    aria-label={`Remove ${props.label.toLowerCase()} row ${i + 1}`}
-                    onClick={() => remove(i)}
-                  >
-                    ×
-                  </button>
-                )
-                : null}
+              {i < rows.length && (
+                <button
+                  type="button"
+                  class="icon"
+                  aria-label={`Remove ${props.label.toLowerCase()} row ${i + 1}`}
+                  onClick={() => remove(i)}
+                >
+                  ×
+                </button>
+              )}
             </td>
           </tr>
         ))}
