@@ -46,7 +46,7 @@ export const CLI_REMEDIES: RemedyWords = {
       "-k skips verification for this run (insecure)",
     stray_newline: "check the token or value for a stray newline",
     ca_variable: ({ variable }) => `point ${variable} at a PEM bundle, or unset it`,
-    script_sandbox: "scripts run sandboxed: only client, request and response are available",
+    script_sandbox: "scripts run sandboxed, with only the script API of docs/request-files.md",
     file_format: "see the request file format in docs/request-files.md",
     dpop:
       "add --oauth2-dpop to bind the token to a key of this run, or ask the provider for Bearer tokens",

@@ -50,6 +50,8 @@ export interface RequestResult {
   durationMs: number;
   /** Tests of its handlers, in order. */
   tests: TestOutcome[];
+  /** What its scripts logged (`client.log`, `console.log`), in order, for reports. */
+  logs?: string[];
   /** What failed, when the request could not be sent or a script threw. */
   error?: DialError;
 }
@@ -235,7 +237,7 @@ class FileRunner {
     const requestVariables = new Map<string, string>();
     const scope = this.scope(requestVariables);
     for (const script of request.preScripts) {
-      const output = await this.script(script, request, {
+      const output = await this.script(script, request, result, {
         ...this.scriptInput(scope, requestVariables),
         request: {
           method: request.method,
@@ -300,7 +302,7 @@ class FileRunner {
     const contentType = outcome.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1] ??
       "";
     for (const handler of request.handlers) {
-      const output = await this.script(handler, request, {
+      const output = await this.script(handler, request, result, {
         ...this.scriptInput(scope, requestVariables),
         request: {
           method: fileRequest.spec.method,
@@ -351,7 +353,12 @@ class FileRunner {
     };
   }
 
-  async script(script: Script, request: HttpRequest, input: ScriptInput): Promise<ScriptOutput> {
+  async script(
+    script: Script,
+    request: HttpRequest,
+    result: RequestResult,
+    input: ScriptInput,
+  ): Promise<ScriptOutput> {
     const { ScriptSession, ScriptError } = await import("./script_sandbox.ts");
     let source;
     if (script.kind === "inline") {
@@ -390,6 +397,7 @@ class FileRunner {
       output = await this.scripts.run(source, input);
     } catch (error) {
       if (error instanceof ScriptError) {
+        (result.logs ??= []).push(...error.logs);
         for (const line of error.logs) await this.options.onLog?.(line, request);
       }
       throw error;
@@ -398,6 +406,7 @@ class FileRunner {
       if (value === null) this.globals.delete(name);
       else this.globals.set(name, value);
     }
+    (result.logs ??= []).push(...output.logs);
     for (const line of output.logs) await this.options.onLog?.(line, request);
     return output;
   }

@@ -1,7 +1,9 @@
 /**
  * The JavaScript that request-file scripts see: the JetBrains HTTP Client's `client`,
- * `request` and `response` objects, written in plain JavaScript. The prelude is evaluated once
- * per sandbox context, before any script, and evaluates to `{ setup, take, describe }`: the
+ * `request` and `response` objects, `console.log`, `crypto`, `jsonPath` and `Window.btoa/atob`,
+ * written in plain JavaScript (digests and JSONPath are the host's functions, given to the
+ * prelude). The prelude is evaluated once per sandbox context, before any script, to a function
+ * of those host functions; calling it gives `{ setup, take, describe }`: the
  * host keeps those functions' handles (no global a script could replace) and calls
  * `setup(inputJson)` before each script, to build fresh objects from its input, `take()` after
  * it, for what the script did as JSON text, and `describe(error)` for what it threw. Both use `JSON.parse` and `JSON.stringify` as they were when the
@@ -11,12 +13,122 @@
 
 /** The prelude, evaluated once in each sandbox context. */
 export const SCRIPT_PRELUDE = String.raw`
-(function () {
+(function (host) {
 "use strict";
 var parse = JSON.parse;
 var stringify = JSON.stringify;
 var out = null;
 var toString = String;
+var hostDigest = host.digest;
+var hostJsonPath = host.jsonPath;
+var B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+function btoa(binary) {
+  binary = toString(binary);
+  var result = "";
+  for (var i = 0; i < binary.length; i += 3) {
+    var a = binary.charCodeAt(i), b = binary.charCodeAt(i + 1), c = binary.charCodeAt(i + 2);
+    if (a > 255 || b > 255 || c > 255) throw new Error("btoa: the string has characters outside Latin-1");
+    var n = (a << 16) | ((b || 0) << 8) | (c || 0);
+    result += B64.charAt(n >> 18) + B64.charAt((n >> 12) & 63) +
+      (i + 1 < binary.length ? B64.charAt((n >> 6) & 63) : "=") +
+      (i + 2 < binary.length ? B64.charAt(n & 63) : "=");
+  }
+  return result;
+}
+function atob(text) {
+  text = toString(text).replace(/[\t\n\f\r ]/g, "");
+  if (text.length % 4 === 0) text = text.replace(/==?$/, "");
+  if (text.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(text)) throw new Error("atob: not valid Base64");
+  var result = "", bits = 0, count = 0;
+  for (var i = 0; i < text.length; i++) {
+    bits = (bits << 6) | B64.indexOf(text.charAt(i));
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      result += String.fromCharCode((bits >> count) & 255);
+    }
+  }
+  return result;
+}
+function binaryHex(binary) {
+  var hex = "";
+  for (var i = 0; i < binary.length; i++) {
+    var c = binary.charCodeAt(i);
+    hex += (c < 16 ? "0" : "") + c.toString(16);
+  }
+  return hex;
+}
+function hexBinary(hex) {
+  var binary = "";
+  for (var i = 0; i < hex.length; i += 2) binary += String.fromCharCode(parseInt(hex.substr(i, 2), 16));
+  return binary;
+}
+function textHex(text, encoding) {
+  var name = encoding === undefined ? "utf8" : toString(encoding).toLowerCase().replace(/[-_]/g, "");
+  text = toString(text);
+  if (name === "utf8") return binaryHex(unescape(encodeURIComponent(text)));
+  if (name === "iso88591" || name === "latin1" || name === "ascii" || name === "usascii") {
+    var hex = "";
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charCodeAt(i) & 255;
+      hex += (c < 16 ? "0" : "") + c.toString(16);
+    }
+    return hex;
+  }
+  throw new Error("Unsupported encoding " + stringify(toString(encoding)) + " (UTF-8 and ISO-8859-1 are)");
+}
+function checkedHex(hex) {
+  hex = toString(hex);
+  if (!/^([0-9a-fA-F]{2})*$/.test(hex)) throw new Error("Not a hexadecimal string: " + stringify(hex));
+  return hex.toLowerCase();
+}
+function base64Hex(text, urlSafe) {
+  text = toString(text);
+  if (urlSafe) text = text.replace(/-/g, "+").replace(/_/g, "/");
+  return binaryHex(atob(text));
+}
+function hexBase64(hex, urlSafe) {
+  var text = btoa(hexBinary(hex));
+  return urlSafe ? text.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "") : text;
+}
+/* JetBrains' crypto.sha256().updateWithText(…).digest().toHex(); crypto.hmac.sha256()
+   .withTextSecret(…) gives the same builder, keyed. */
+function digestBuilder(algorithm, key) {
+  var data = "";
+  var self = {
+    updateWithText: function (text, encoding) { data += textHex(text, encoding); return self; },
+    updateWithHex: function (hex) { data += checkedHex(hex); return self; },
+    updateWithBase64: function (text, urlSafe) { data += base64Hex(text, urlSafe); return self; },
+    digest: function () {
+      var hex = hostDigest(algorithm, data, key === null ? "" : key, key !== null);
+      return {
+        toHex: function () { return hex; },
+        toBase64: function (urlSafe) { return hexBase64(hex, urlSafe); },
+      };
+    },
+  };
+  return self;
+}
+function cryptoApi() {
+  var api = { hmac: {} };
+  ["sha1", "sha256", "sha384", "sha512", "md5"].forEach(function (algorithm) {
+    api[algorithm] = function () { return digestBuilder(algorithm, null); };
+    api.hmac[algorithm] = function () {
+      return {
+        withTextSecret: function (text, encoding) { return digestBuilder(algorithm, textHex(text, encoding)); },
+        withHexSecret: function (hex) { return digestBuilder(algorithm, checkedHex(hex)); },
+        withBase64Secret: function (text, urlSafe) { return digestBuilder(algorithm, base64Hex(text, urlSafe)); },
+      };
+    };
+  });
+  return api;
+}
+/* jsonPath(data, expression): RFC 9535; one match is the value, several an array, none null. */
+function jsonPath(data, expression) {
+  var document = typeof data === "string" ? parse(data) : data;
+  var found = parse(hostJsonPath(stringify(document === undefined ? null : document), toString(expression)));
+  return found.length === 0 ? null : found.length === 1 ? found[0] : found;
+}
 function take() { return stringify(out); }
 /* What a script threw, as JSON text: dump-safe fields only. */
 function describe(error) {
@@ -43,6 +155,9 @@ function setup(inputJson) {
     var error = new Error(message);
     error.name = "AssertionError";
     return error;
+  }
+  function log() {
+    out.logs.push(Array.prototype.map.call(arguments, text).join(" "));
   }
   var current = null;
   var store = {
@@ -71,9 +186,7 @@ function setup(inputJson) {
       file: scope(input.file),
       request: scope(requestVariables),
     },
-    log: function () {
-      out.logs.push(Array.prototype.map.call(arguments, text).join(" "));
-    },
+    log: log,
     test: function (name, fn) {
       var started = Date.now();
       var record = { name: String(name), passed: true, durationMs: 0 };
@@ -150,9 +263,15 @@ function setup(inputJson) {
     };
   }
   globalThis.client = client;
+  globalThis.console = { log: log, info: log, warn: log, error: log, debug: log };
+  globalThis.crypto = cryptoApi();
+  globalThis.jsonPath = jsonPath;
+  globalThis.btoa = btoa;
+  globalThis.atob = atob;
+  globalThis.Window = { btoa: btoa, atob: atob };
 }
 return { setup: setup, take: take, describe: describe };
-})()
+})
 `;
 
 /** What a script receives (made JSON and parsed by the prelude inside the sandbox). */

@@ -30,6 +30,9 @@ import {
   type QuickJSWASMModule,
 } from "quickjs-emscripten-core";
 import * as variantModule from "@jitl/quickjs-wasmfile-release-sync";
+import { Buffer } from "node:buffer";
+import { createHash, createHmac } from "node:crypto";
+import { query } from "jsonpath-rfc9535";
 import { DialError, ErrorCode } from "../errors/mod.ts";
 import { SCRIPT_PRELUDE, type ScriptInput, type ScriptOutput } from "./script_api.ts";
 import { signalled, watchSignals } from "../script_interrupt.ts";
@@ -298,7 +301,13 @@ async function create(
       deadline = 0;
     }
   };
-  const prelude = within(() => context.evalCode(SCRIPT_PRELUDE, "dial-prelude.js"));
+  const made = within(() => context.evalCode(SCRIPT_PRELUDE, "dial-prelude.js"));
+  const host = hostFunctions(context);
+  const prelude = made.error
+    ? made
+    : within(() => context.callFunction(made.value, context.undefined, host));
+  host.dispose();
+  if (!made.error) made.value.dispose();
   if (prelude.error) {
     const detail = within(() => context.dump(prelude.error));
     prelude.error.dispose();
@@ -337,6 +346,42 @@ async function create(
     interrupted: () => interrupted,
   };
 }
+
+/**
+ * What the prelude gets from the host: pure functions of strings, the only code of dial's a
+ * script can reach. `digest(algorithm, dataHex, keyHex, keyed)` is a hash or HMAC as hex;
+ * `jsonPath(json, expression)` the RFC 9535 matches as a JSON array.
+ */
+function hostFunctions(context: QuickJSContext): QuickJSHandle {
+  const host = context.newObject();
+  const digest = context.newFunction("digest", (algorithm, data, key, keyed) => {
+    const name = context.getString(algorithm);
+    if (!DIGESTS.has(name)) throw new Error(`Unknown digest "${name}"`);
+    const bytes = Buffer.from(context.getString(data), "hex");
+    const hash = context.dump(keyed) === true
+      ? createHmac(name, Buffer.from(context.getString(key), "hex"))
+      : createHash(name);
+    return context.newString(hash.update(bytes).digest("hex"));
+  });
+  const path = context.newFunction("jsonPath", (json, expression) => {
+    const document = JSON.parse(context.getString(json)) as Parameters<typeof query>[0];
+    const selector = context.getString(expression);
+    let found: unknown[];
+    try {
+      found = query(document, selector);
+    } catch (error) {
+      throw new Error(`Invalid JSONPath "${selector}": ${(error as Error).message}`);
+    }
+    return context.newString(JSON.stringify(found));
+  });
+  context.setProp(host, "digest", digest);
+  context.setProp(host, "jsonPath", path);
+  digest.dispose();
+  path.dispose();
+  return host;
+}
+
+const DIGESTS = new Set(["sha1", "sha256", "sha384", "sha512", "md5"]);
 
 /** Compiled once, instantiated per sandbox; undefined when the loader's file could not be read. */
 let compiled: Promise<WebAssembly.Module | undefined> | undefined;

@@ -38,7 +38,7 @@ export const UI_REMEDIES: RemedyWords = {
     stray_newline: "check the token or value for a stray newline",
     ca_variable: ({ variable }) =>
       `point ${variable} at a PEM bundle, or unset it, and restart dial ui`,
-    script_sandbox: "scripts run sandboxed: only client, request and response are available",
+    script_sandbox: "scripts run sandboxed, with only the script API of docs/request-files.md",
     file_format: "see the request file format in docs/request-files.md",
     dpop:
       "register the client without DPoP-bound access tokens, or ask the provider for Bearer tokens",

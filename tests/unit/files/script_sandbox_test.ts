@@ -217,3 +217,38 @@ function withoutResponse<T extends { response?: unknown }>(value: T): Omit<T, "r
   const { response: _response, ...rest } = value;
   return rest;
 }
+
+Deno.test("sandbox: crypto digests and HMACs give the standards' answers", async () => {
+  const output = await runScript(
+    at(`
+    console.log(crypto.sha1().updateWithText("abc").digest().toHex());
+    console.log(crypto.sha256().updateWithText("ab").updateWithText("c").digest().toHex());
+    console.log(crypto.sha384().updateWithHex("616263").digest().toHex());
+    console.log(crypto.sha512().updateWithBase64("YWJj").digest().toHex());
+    console.log(crypto.md5().updateWithText("abc").digest().toBase64());
+    console.log(crypto.hmac.sha256().withTextSecret("Jefe").updateWithText("what do ya want for nothing?").digest().toHex());
+    console.log(crypto.hmac.sha256().withHexSecret("4a656665").updateWithText("what do ya want for nothing?").digest().toBase64(true));
+    console.log(crypto.sha256().updateWithText("\\u00ff", "ISO-8859-1").digest().toHex() === crypto.sha256().updateWithHex("ff").digest().toHex());
+    try { crypto.sha1().updateWithHex("abc"); } catch (e) { console.log(e.message); }
+    try { crypto.sha1().updateWithText("x", "EBCDIC"); } catch (e) { console.log(e.message); }
+    console.log(btoa("\\u00ff\\u00fe"), atob("//4=") === "\\u00ff\\u00fe", Window.btoa("a"));
+    console.info({ a: [1] }, null);
+  `),
+    input,
+  );
+  assert.deepEqual(output.logs, [
+    "a9993e364706816aba3e25717850c26c9cd0d89d",
+    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7",
+    "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+    "kAFQmDzST7DWlj99KOF/cg==",
+    // RFC 4231, test case 2.
+    "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+    "W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM",
+    "true",
+    'Not a hexadecimal string: "abc"',
+    'Unsupported encoding "EBCDIC" (UTF-8 and ISO-8859-1 are)',
+    "//4= true YQ==",
+    '{"a":[1]} null',
+  ]);
+});
