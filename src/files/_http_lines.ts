@@ -153,6 +153,7 @@ export function clip(text: string): string {
 /** Directives dial acts on. */
 export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
   "name",
+  "postman",
   "no-redirect",
   "no-cookie-jar",
   "timeout",

@@ -86,7 +86,7 @@ export {
   ScriptSession,
   type ScriptSource,
 } from "./script_sandbox.ts";
-export type { ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
+export type { PostmanInput, ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
 export {
   oauth2FromConfig,
   type OAuth2Hooks,

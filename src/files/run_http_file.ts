@@ -52,6 +52,8 @@ export interface RequestResult {
   tests: TestOutcome[];
   /** What its scripts logged (`client.log`, `console.log`), in order, for reports. */
   logs?: string[];
+  /** A Postman pre-request script called `pm.execution.skipRequest()`: it was not sent. */
+  skipped?: boolean;
   /** What failed, when the request could not be sent or a script threw. */
   error?: DialError;
 }
@@ -138,6 +140,9 @@ export async function runHttpFile(
   return await runner.run();
 }
 
+/** How many times `postman.setNextRequest` may jump in one file's run. */
+const MAX_JUMPS = 10_000;
+
 class FileRunner {
   readonly globals: Map<string, string>;
   readonly responses = new Map<string, RequestVariableSource>();
@@ -151,6 +156,8 @@ class FileRunner {
   stopped = false;
   /** The file's scripts' sandbox, made at its first script: nothing of it reaches other files. */
   scripts?: ScriptSession;
+  /** The request a Postman script chose with `postman.setNextRequest` (null: stop). */
+  next: string | null | undefined = undefined;
 
   constructor(readonly file: HttpFile, readonly options: RunHttpFileOptions) {
     this.globals = options.globals ?? new Map();
@@ -175,10 +182,31 @@ class FileRunner {
       this.dotenv = await readDotenv(path);
     }
     try {
-      for (const request of this.selection()) {
+      const selection = this.selection();
+      let jumps = 0;
+      for (let index = 0; index < selection.length; index++) {
+        const request = selection[index]!;
         if (this.stopped) break;
         if (this.ran.has(request)) continue;
         await this.runOne(request, []);
+        // Postman's postman.setNextRequest(name): null ends the file, a name jumps to it.
+        const next = this.next;
+        this.next = undefined;
+        if (next === null) break;
+        if (next === undefined) continue;
+        const target = selection.findIndex((r) => r.name === next || labelOf(r) === next);
+        if (target < 0) {
+          throw new UsageError(
+            `${this.file.path}: postman.setNextRequest("${next}"): no such request`,
+          );
+        }
+        if (++jumps > MAX_JUMPS) {
+          throw new UsageError(
+            `${this.file.path}: postman.setNextRequest jumped more than ${MAX_JUMPS} times`,
+          );
+        }
+        this.ran.delete(selection[target]!);
+        index = target - 1;
       }
     } finally {
       this.scripts?.dispose();
@@ -238,7 +266,7 @@ class FileRunner {
     const scope = this.scope(requestVariables);
     for (const script of request.preScripts) {
       const output = await this.script(script, request, result, {
-        ...this.scriptInput(scope, requestVariables),
+        ...this.scriptInput(scope, requestVariables, request),
         request: {
           method: request.method,
           url: request.url,
@@ -250,7 +278,9 @@ class FileRunner {
         requestVariables.set(name, value);
       }
       result.tests.push(...output.tests);
+      if (output.skipRequest) result.skipped = true;
     }
+    if (result.skipped) return;
     await this.resolveAuth(request);
     // References (`@exec:`, `@env:`, `@path`) are read now, the ones this request uses only.
     const where = {
@@ -275,6 +305,7 @@ class FileRunner {
       onMessage: (text: string) => this.options.onMessage?.(text, request),
     };
     let outcome: Outcome;
+    const sent = performance.now();
     if (fileRequest.kind === "websocket") {
       const messages = await runWebSocketRequest(fileRequest, streams);
       outcome = streamOutcome(fileRequest, 101, messages);
@@ -303,7 +334,7 @@ class FileRunner {
       "";
     for (const handler of request.handlers) {
       const output = await this.script(handler, request, result, {
-        ...this.scriptInput(scope, requestVariables),
+        ...this.scriptInput(scope, requestVariables, request, performance.now() - sent),
         request: {
           method: fileRequest.spec.method,
           url: outcome.url,
@@ -337,7 +368,12 @@ class FileRunner {
     };
   }
 
-  scriptInput(scope: VariableScope, requestVariables: Map<string, string>): ScriptInput {
+  scriptInput(
+    scope: VariableScope,
+    requestVariables: Map<string, string>,
+    request: HttpRequest,
+    responseTime?: number,
+  ): ScriptInput {
     // A reference not read yet is offered only to a script that names it (see script()).
     const environment: Record<string, string> = {};
     for (const [name, value] of scope.environment ?? []) {
@@ -345,11 +381,23 @@ class FileRunner {
     }
     const file: Record<string, string> = {};
     for (const v of this.file.variables) file[v.name] = v.value;
+    const postman = request.directives.some((d) => d.name === "postman");
+    const name = this.options.environment?.name;
     return {
       globals: Object.fromEntries(this.globals),
       requestVariables: Object.fromEntries(requestVariables),
       environment,
       file,
+      ...(postman
+        ? {
+          postman: {
+            requestName: labelOf(request),
+            requestId: `${this.file.path}#${this.file.requests.indexOf(request) + 1}`,
+            ...(name !== undefined ? { environmentName: name } : {}),
+            ...(responseTime !== undefined ? { responseTime: Math.round(responseTime) } : {}),
+          },
+        }
+        : {}),
     };
   }
 
@@ -393,10 +441,12 @@ class FileRunner {
       this.scripts ??= new ScriptSession({
         ...this.options.scriptLimits,
         ...(signal ? { signal } : {}),
+        postman: this.file.requests.some((r) => r.directives.some((d) => d.name === "postman")),
       });
       output = await this.scripts.run(source, input);
     } catch (error) {
       if (error instanceof ScriptError) {
+        result.tests.push(...error.tests);
         (result.logs ??= []).push(...error.logs);
         for (const line of error.logs) await this.options.onLog?.(line, request);
       }
@@ -406,6 +456,14 @@ class FileRunner {
       if (value === null) this.globals.delete(name);
       else this.globals.set(name, value);
     }
+    // pm.environment.set: the environment's value for the rest of the run (or a global when no
+    // environment was chosen).
+    for (const [name, value] of Object.entries(output.environment ?? {})) {
+      const variables = this.options.environment?.variables ?? this.globals;
+      if (value === null) variables.delete(name);
+      else variables.set(name, value);
+    }
+    if (output.nextRequest !== undefined) this.next = output.nextRequest;
     (result.logs ??= []).push(...output.logs);
     for (const line of output.logs) await this.options.onLog?.(line, request);
     return output;

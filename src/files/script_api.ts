@@ -11,8 +11,19 @@
  * @module
  */
 
-/** The prelude, evaluated once in each sandbox context. */
-export const SCRIPT_PRELUDE = String.raw`
+import { POSTMAN_API } from "./script_postman.ts";
+
+/**
+ * The prelude, evaluated once in each sandbox context.
+ *
+ * @param postman with Postman's API (`script_postman.ts`), for files with `# @postman` requests
+ * @returns its JavaScript
+ */
+export function scriptPrelude(postman: boolean): string {
+  return PRELUDE_START + (postman ? POSTMAN_API : "") + PRELUDE_END;
+}
+
+const PRELUDE_START = String.raw`
 (function (host) {
 "use strict";
 var parse = JSON.parse;
@@ -129,7 +140,17 @@ function jsonPath(data, expression) {
   var found = parse(hostJsonPath(stringify(document === undefined ? null : document), toString(expression)));
   return found.length === 0 ? null : found.length === 1 ? found[0] : found;
 }
-function take() { return stringify(out); }
+function take() {
+  var legacy = out.postman ? globalThis.tests : null;
+  if (legacy !== null && typeof legacy === "object") {
+    Object.keys(legacy).forEach(function (name) {
+      out.tests.push({ name: name, passed: !!legacy[name], durationMs: 0 });
+    });
+  }
+  delete out.postman;
+  delete out.legacyTests;
+  return stringify(out);
+}
 /* What a script threw, as JSON text: dump-safe fields only. */
 function describe(error) {
   if (typeof error !== "object" || error === null) {
@@ -145,7 +166,7 @@ function describe(error) {
 }
 function setup(inputJson) {
   var input = parse(inputJson);
-  out = { globals: {}, requestVariables: {}, tests: [], logs: [] };
+  out = { globals: {}, requestVariables: {}, tests: [], logs: [], environment: {} };
   var globals = input.globals;
   var requestVariables = input.requestVariables;
   function text(value) {
@@ -269,7 +290,21 @@ function setup(inputJson) {
   globalThis.btoa = btoa;
   globalThis.atob = atob;
   globalThis.Window = { btoa: btoa, atob: atob };
+  if (postmanInstalled) POSTMAN_GLOBALS.forEach(function (name) { delete globalThis[name]; });
+  postmanInstalled = !!input.postman;
+  if (input.postman) {
+    if (typeof installPostman !== "function") throw new Error("The sandbox was made without Postman's API");
+    out.postman = true;
+    installPostman(input, out, { AssertionError: AssertionError, log: log });
+  }
 }
+var postmanInstalled = false;
+var POSTMAN_GLOBALS = ["pm", "postman", "tests", "responseBody", "responseCode", "responseHeaders",
+  "responseTime", "responseCookies", "environment", "globals", "data", "iteration", "_", "CryptoJS",
+  "tv4", "cheerio", "xml2Json", "moment", "require", "setTimeout", "Ajv"];
+`;
+
+const PRELUDE_END = String.raw`
 return { setup: setup, take: take, describe: describe };
 })
 `;
@@ -294,6 +329,26 @@ export interface ScriptInput {
     mimeType: string;
     charset: string;
   };
+  /** Set for the scripts of a `# @postman` request: what Postman's API needs besides the above. */
+  postman?: PostmanInput;
+}
+
+/** What Postman's `pm.info`, `pm.iterationData` and `pm.response` need. */
+export interface PostmanInput {
+  /** The request's name (`pm.info.requestName`). */
+  requestName: string;
+  /** A stable id of the request in its file (`pm.info.requestId`). */
+  requestId: string;
+  /** The chosen environment's name (`pm.environment.name`). */
+  environmentName?: string;
+  /** 0-based iteration (`pm.info.iteration`). */
+  iteration?: number;
+  /** Iterations of the run (`pm.info.iterationCount`). */
+  iterationCount?: number;
+  /** The `--data` row of this iteration (`pm.iterationData`). */
+  iterationData?: Record<string, string>;
+  /** Milliseconds the exchange took (`pm.response.responseTime`). */
+  responseTime?: number;
 }
 
 /** One `client.test` (or a failed `client.assert` outside a test). */
@@ -320,4 +375,10 @@ export interface ScriptOutput {
   tests: TestOutcome[];
   /** `client.log` lines. */
   logs: string[];
+  /** Environment values set (a value) or unset (null) by `pm.environment` (Postman scripts). */
+  environment?: Record<string, string | null>;
+  /** `postman.setNextRequest(name)`: the request to run next; null stops the file. */
+  nextRequest?: string | null;
+  /** `pm.execution.skipRequest()` in a pre-request script: the request is not sent. */
+  skipRequest?: boolean;
 }

@@ -34,13 +34,20 @@ import { Buffer } from "node:buffer";
 import { createHash, createHmac } from "node:crypto";
 import { query } from "jsonpath-rfc9535";
 import { DialError, ErrorCode } from "../errors/mod.ts";
-import { SCRIPT_PRELUDE, type ScriptInput, type ScriptOutput } from "./script_api.ts";
+import {
+  type ScriptInput,
+  type ScriptOutput,
+  scriptPrelude,
+  type TestOutcome,
+} from "./script_api.ts";
 import { signalled, watchSignals } from "../script_interrupt.ts";
 
 /** A script that threw, timed out or ran out of memory; the message names its file and line. */
 export class ScriptError extends DialError {
   /** What the script logged with `client.log` before it failed. */
   logs: string[] = [];
+  /** The tests it finished before it failed. */
+  tests: TestOutcome[] = [];
   /** The script was interrupted or ran out of memory: its sandbox is not used again. */
   broken = false;
   /**
@@ -75,6 +82,8 @@ export interface SandboxLimits {
   memoryBytes?: number;
   /** Aborted when the run ends early (Ctrl-C): a running script stops at its next check. */
   signal?: AbortSignal;
+  /** Give the scripts Postman's API too (a file with `# @postman` requests). */
+  postman?: boolean;
 }
 
 /** QuickJS's WebAssembly memory below its heap (static data, stack): the loader's initial size. */
@@ -91,6 +100,7 @@ export class ScriptSession {
   #timeoutMs: number;
   #memoryBytes: number;
   #signal: AbortSignal | undefined;
+  #postman: boolean;
   #sandbox: Sandbox | undefined;
 
   /**
@@ -102,6 +112,7 @@ export class ScriptSession {
     this.#timeoutMs = limits.timeoutMs ?? 5000;
     this.#memoryBytes = limits.memoryBytes ?? 64 * 1024 * 1024;
     this.#signal = limits.signal;
+    this.#postman = limits.postman ?? false;
   }
 
   /**
@@ -174,7 +185,9 @@ export class ScriptSession {
           signal: this.#signal,
         });
         broke(failure.broken);
-        failure.logs = (failure.broken ? undefined : readOutput(sandbox)?.logs) ?? [];
+        const partial = failure.broken ? undefined : readOutput(sandbox);
+        failure.logs = partial?.logs ?? [];
+        failure.tests = partial?.tests ?? [];
         throw failure;
       }
     } else {
@@ -193,11 +206,12 @@ export class ScriptSession {
   /** The session's sandbox, its `setup(input)` called; a new one when the old one broke. */
   async #prepared(input: string): Promise<Sandbox> {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const sandbox = this.#sandbox ??= await create(
-        this.#memoryBytes,
-        this.#timeoutMs,
-        this.#signal,
-      );
+      const sandbox = this.#sandbox ??= await create({
+        memoryBytes: this.#memoryBytes,
+        timeoutMs: this.#timeoutMs,
+        signal: this.#signal,
+        postman: this.#postman,
+      });
       const argument = sandbox.context.newString(input);
       const done = sandbox.call(sandbox.setup, argument);
       argument.dispose();
@@ -256,8 +270,8 @@ interface Sandbox {
   take: QuickJSHandle;
   /** The prelude's `describe(error)`, held by the host. */
   describe: QuickJSHandle;
-  /** Runs one evaluation with the deadline armed. */
-  within<T>(evaluate: () => T): T;
+  /** Runs one evaluation with the deadline armed (the scripts' limit, unless given). */
+  within<T>(evaluate: () => T, ms?: number): T;
   /**
    * Calls one of the prelude's functions under the deadline.
    *
@@ -271,9 +285,12 @@ interface Sandbox {
 }
 
 async function create(
-  memoryBytes: number,
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
+  { memoryBytes, timeoutMs, signal, postman }: {
+    memoryBytes: number;
+    timeoutMs: number;
+    signal: AbortSignal | undefined;
+    postman: boolean;
+  },
 ): Promise<Sandbox> {
   const maximum = BASE_PAGES + Math.ceil(memoryBytes / PAGE);
   const memory = new WebAssembly.Memory({ initial: BASE_PAGES, maximum });
@@ -292,8 +309,8 @@ async function create(
     if (stopping(signal) || Date.now() > deadline) interrupted = true;
     return interrupted;
   });
-  const within = <T>(evaluate: () => T): T => {
-    deadline = Date.now() + timeoutMs;
+  const within = <T>(evaluate: () => T, ms = timeoutMs): T => {
+    deadline = Date.now() + ms;
     interrupted = false;
     try {
       return evaluate();
@@ -301,7 +318,12 @@ async function create(
       deadline = 0;
     }
   };
-  const made = within(() => context.evalCode(SCRIPT_PRELUDE, "dial-prelude.js"));
+  // dial's own code, before any script: bounded too, but not by a script's short limit.
+  const preludeMs = Math.max(timeoutMs, 10_000);
+  const made = within(
+    () => context.evalCode(scriptPrelude(postman), "dial-prelude.js"),
+    preludeMs,
+  );
   const host = hostFunctions(context);
   const prelude = made.error
     ? made
@@ -309,7 +331,7 @@ async function create(
   host.dispose();
   if (!made.error) made.value.dispose();
   if (prelude.error) {
-    const detail = within(() => context.dump(prelude.error));
+    const detail = within(() => context.dump(prelude.error), preludeMs);
     prelude.error.dispose();
     throw new Error(`The script prelude failed: ${JSON.stringify(detail)}`);
   }
@@ -444,7 +466,11 @@ function isOutput(value: unknown): value is ScriptOutput {
       typeof t.passed === "boolean"
     ) &&
     Object.values(v.globals).every((g) => g === null || typeof g === "string") &&
-    Object.values(v.requestVariables).every((g) => typeof g === "string");
+    Object.values(v.requestVariables).every((g) => typeof g === "string") &&
+    (v.environment === undefined || (typeof v.environment === "object" && v.environment !== null &&
+      Object.values(v.environment).every((g) => g === null || typeof g === "string"))) &&
+    (v.nextRequest === undefined || v.nextRequest === null || typeof v.nextRequest === "string") &&
+    (v.skipRequest === undefined || v.skipRequest === true);
 }
 
 /** The package's default export, found whichever way the module system wrapped it. */
@@ -507,6 +533,10 @@ function scriptError(
   // QuickJS throws null when it cannot even allocate the error.
   const outOfMemory = (name === "InternalError" && /out of memory/i.test(message)) ||
     (exhausted && isNull === true);
+  // Postman's names in a script of a request that did not ask for Postman's API.
+  const postman = /^'(pm|postman|tests|responseBody|responseCode|responseHeaders)' is not defined$/
+    .test(message);
+  if (postman) message += " (add `# @postman` to the request for Postman's script API)";
   const failure = outOfMemory
     ? new ScriptError(
       `${source.file}:${line}: Script ran out of memory (${memoryBytes / 1024 / 1024} MiB)`,

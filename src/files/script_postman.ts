@@ -1,0 +1,727 @@
+/**
+ * Postman's script API, for the scripts of requests marked `# @postman`: `pm` (tests, chai-style
+ * `pm.expect`, the response, the variable scopes, the request, info, iteration data, execution
+ * control), `postman` and the legacy globals (`tests[…]`, `responseBody`, `responseCode` …), as
+ * dial's own JavaScript in the sandbox's prelude. What a Postman script does that dial cannot
+ * (send requests, lodash, CryptoJS …) fails with a message that names it.
+ * @module
+ */
+
+/**
+ * JavaScript evaluated inside the prelude's function: defines `installPostman(input, out, api)`,
+ * which `setup` calls for a Postman script. `api` gives the prelude's helpers (`log`,
+ * `AssertionError`, `text`).
+ */
+export const POSTMAN_API = String.raw`
+var REASONS = { 100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted",
+  203: "Non-Authoritative Information", 204: "No Content", 205: "Reset Content", 206: "Partial Content",
+  300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",
+  307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized",
+  402: "Payment Required", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+  406: "Not Acceptable", 407: "Proxy Authentication Required", 408: "Request Timeout", 409: "Conflict",
+  410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Payload Too Large",
+  414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable",
+  417: "Expectation Failed", 418: "I'm a teapot", 422: "Unprocessable Entity", 423: "Locked",
+  425: "Too Early", 426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests",
+  431: "Request Header Fields Too Large", 451: "Unavailable For Legal Reasons",
+  500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
+  504: "Gateway Timeout", 505: "HTTP Version Not Supported" };
+
+/* chai's way of showing a value in a message: 'text', [ 1, 2 ], { a: 1 }. */
+function inspect(value, depth) {
+  depth = depth === undefined ? 0 : depth;
+  if (typeof value === "string") return "'" + value.replace(/'/g, "\\'") + "'";
+  if (value === null) return "null";
+  if (value === undefined) return "undefined";
+  if (typeof value === "number") return value === 0 && 1 / value < 0 ? "-0" : toString(value);
+  if (typeof value === "function") return "[Function" + (value.name ? " " + value.name : "") + "]";
+  if (typeof value !== "object") return toString(value);
+  if (value instanceof RegExp) return toString(value);
+  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Error) return "[" + (value.name || "Error") + ": " + value.message + "]";
+  if (Array.isArray(value)) {
+    if (depth > 1) return "[Array]";
+    if (value.length === 0) return "[]";
+    return "[ " + value.map(function (v) { return inspect(v, depth + 1); }).join(", ") + " ]";
+  }
+  if (value.__pmResponse) return "response";
+  if (depth > 1) return "[Object]";
+  var keys = Object.keys(value);
+  if (keys.length === 0) return "{}";
+  return "{ " + keys.map(function (k) {
+    return (/^[A-Za-z_$][\w$]*$/.test(k) ? k : "'" + k + "'") + ": " + inspect(value[k], depth + 1);
+  }).join(", ") + " }";
+}
+
+function typeOf(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (value instanceof RegExp) return "regexp";
+  if (value instanceof Date) return "date";
+  if (value instanceof Error) return "error";
+  if (typeof Promise !== "undefined" && value instanceof Promise) return "promise";
+  if (typeof Map !== "undefined" && value instanceof Map) return "map";
+  if (typeof Set !== "undefined" && value instanceof Set) return "set";
+  return typeof value;
+}
+
+function deepEqual(a, b) {
+  if (a === b) return a !== 0 || 1 / a === 1 / b;
+  if (typeof a === "number" && typeof b === "number") return a !== a && b !== b;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  if (a instanceof Date) return a.getTime() === b.getTime();
+  if (a instanceof RegExp) return toString(a) === toString(b);
+  if (Array.isArray(a)) {
+    if (a.length !== b.length) return false;
+    for (var i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  var ka = Object.keys(a), kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (var j = 0; j < ka.length; j++) {
+    if (!Object.prototype.hasOwnProperty.call(b, ka[j]) || !deepEqual(a[ka[j]], b[ka[j]])) return false;
+  }
+  return true;
+}
+
+function lengthOf(value) {
+  if (value === null || value === undefined) return undefined;
+  if (typeof Map !== "undefined" && (value instanceof Map || value instanceof Set)) return value.size;
+  return value.length;
+}
+
+/* pm.expect: the chai BDD chains collections use, with chai's messages. */
+function makeExpect(api) {
+  var CHAINS = ["to", "be", "been", "is", "that", "which", "and", "has", "have", "with", "at", "of",
+    "same", "but", "does", "still", "also"];
+  function Assertion(object, message, flags) {
+    this.__object = object;
+    this.__message = message;
+    this.__flags = flags || {};
+  }
+  function wrap(assertion) {
+    if (typeof Proxy === "undefined") return assertion;
+    return new Proxy(assertion, {
+      get: function (target, property) {
+        if (typeof property === "symbol" || property in target) return target[property];
+        if (property === "then" || property === "toJSON" || property === "inspect") return undefined;
+        throw new Error("pm.expect(…)." + toString(property) + " is not an assertion dial knows");
+      },
+    });
+  }
+  function derive(assertion, object, flags) {
+    var f = {};
+    for (var k in assertion.__flags) f[k] = assertion.__flags[k];
+    for (var m in flags || {}) f[m] = flags[m];
+    return wrap(new Assertion(object, assertion.__message, f));
+  }
+  var proto = Assertion.prototype;
+  function fail(assertion, message) {
+    var why = assertion.__message ? assertion.__message + ": " + message : message;
+    throw api.AssertionError(why);
+  }
+  /* Checks cond; with "not" it must be false. */
+  function check(assertion, cond, positive, negative) {
+    if (assertion.__flags.negate ? cond : !cond) {
+      fail(assertion, assertion.__flags.negate ? negative : positive);
+    }
+    return wrap(assertion);
+  }
+  function subject(a) {
+    var object = a.__object;
+    return a.__flags.length ? lengthOf(object) : object;
+  }
+  function shown(a) {
+    return a.__flags.length ? inspect(a.__object) + " to have a length" : inspect(a.__object);
+  }
+  CHAINS.forEach(function (word) {
+    Object.defineProperty(proto, word, { get: function () { return wrap(this); } });
+  });
+  function flag(name, value) {
+    Object.defineProperty(proto, name, {
+      get: function () { this.__flags[value || name] = true; return wrap(this); },
+    });
+  }
+  flag("not", "negate");
+  flag("deep");
+  flag("own");
+  flag("nested");
+  flag("any");
+  flag("all");
+  flag("ordered");
+  /* A word that is both a chain (to.include.members) and a method (to.include(x)). */
+  function chainable(names, method, flags) {
+    names.forEach(function (name) {
+      Object.defineProperty(proto, name, {
+        get: function () {
+          var self = this;
+          for (var k in flags) self.__flags[k] = flags[k];
+          var f = function () { return method.apply(self, arguments); };
+          Object.setPrototypeOf(f, wrap(self));
+          return f;
+        },
+      });
+    });
+  }
+  function method(names, fn) {
+    names.forEach(function (name) {
+      Object.defineProperty(proto, name, { value: function () { return fn.apply(this, arguments); } });
+    });
+  }
+  function property(names, fn) {
+    names.forEach(function (name) {
+      Object.defineProperty(proto, name, { get: function () { return fn.call(this); } });
+    });
+  }
+  function equal(expected) {
+    var actual = subject(this);
+    if (this.__flags.deep) {
+      return check(this, deepEqual(actual, expected), "expected " + shown(this) + " to deeply equal " + inspect(expected), "expected " + shown(this) + " to not deeply equal " + inspect(expected));
+    }
+    return check(this, actual === expected, "expected " + shown(this) + " to equal " + inspect(expected), "expected " + shown(this) + " to not equal " + inspect(expected));
+  }
+  method(["equal", "equals", "eq"], equal);
+  method(["eql", "eqls"], function (expected) {
+    var actual = subject(this);
+    return check(this, deepEqual(actual, expected), "expected " + shown(this) + " to deeply equal " + inspect(expected), "expected " + shown(this) + " to not deeply equal " + inspect(expected));
+  });
+  function compare(names, test, words) {
+    method(names, function (n) {
+      var actual = subject(this);
+      if (this.__flags.length) {
+        return check(this, test(actual, n), "expected " + inspect(this.__object) + " to have a length " + words + " " + inspect(n) + " but got " + inspect(actual), "expected " + inspect(this.__object) + " to not have a length " + words + " " + inspect(n));
+      }
+      return check(this, test(actual, n), "expected " + inspect(actual) + " to be " + words + " " + inspect(n), "expected " + inspect(actual) + " to be not " + words.replace("at ", "at ") + " " + inspect(n));
+    });
+  }
+  compare(["above", "gt", "greaterThan"], function (a, n) { return a > n; }, "above");
+  compare(["least", "gte", "greaterThanOrEqual"], function (a, n) { return a >= n; }, "at least");
+  compare(["below", "lt", "lessThan"], function (a, n) { return a < n; }, "below");
+  compare(["most", "lte", "lessThanOrEqual"], function (a, n) { return a <= n; }, "at most");
+  method(["within"], function (low, high) {
+    var actual = subject(this);
+    return check(this, actual >= low && actual <= high, "expected " + shown(this) + " to be within " + low + ".." + high, "expected " + shown(this) + " to not be within " + low + ".." + high);
+  });
+  method(["closeTo", "approximately"], function (expected, delta) {
+    var actual = this.__object;
+    return check(this, Math.abs(actual - expected) <= delta, "expected " + inspect(actual) + " to be close to " + expected + " +/- " + delta, "expected " + inspect(actual) + " not to be close to " + expected + " +/- " + delta);
+  });
+  function typeCheck(type) {
+    type = toString(type).toLowerCase();
+    var article = /^[aeiou]/.test(type) ? "an " : "a ";
+    var actual = this.__object;
+    return check(this, typeOf(actual) === type, "expected " + inspect(actual) + " to be " + article + type, "expected " + inspect(actual) + " not to be " + article + type);
+  }
+  chainable(["a", "an"], typeCheck, {});
+  function includes(expected) {
+    var actual = this.__object;
+    var deep = this.__flags.deep;
+    var found;
+    if (typeof actual === "string") found = actual.indexOf(toString(expected)) !== -1;
+    else if (Array.isArray(actual)) {
+      found = actual.some(function (item) { return deep ? deepEqual(item, expected) : item === expected; });
+    } else if (actual !== null && typeof actual === "object" && expected !== null && typeof expected === "object") {
+      found = Object.keys(expected).every(function (key) {
+        return deep ? deepEqual(actual[key], expected[key]) : actual[key] === expected[key];
+      });
+    } else if (typeof Map !== "undefined" && actual instanceof Set) found = actual.has(expected);
+    else {
+      fail(this, "the given combination of arguments (" + typeOf(actual) + " and " + typeOf(expected) + ") is invalid for this assertion. You can use an array, a map, an object, a set, a string, or a weakset instead of a " + typeOf(expected));
+    }
+    var words = deep ? " to deep include " : " to include ";
+    return check(this, found, "expected " + inspect(actual) + words + inspect(expected), "expected " + inspect(actual) + " to not" + words.replace(" to ", " ") + inspect(expected));
+  }
+  chainable(["include", "includes", "contain", "contains"], includes, { contains: true });
+  property(["ok"], function () {
+    if (this.__object && this.__object.__pmResponse) return statusIs(this, 200, "ok");
+    return check(this, !!this.__object, "expected " + inspect(this.__object) + " to be truthy", "expected " + inspect(this.__object) + " to be falsy");
+  });
+  function literal(name, value) {
+    property([name], function () {
+      return check(this, this.__object === value, "expected " + inspect(this.__object) + " to be " + name, "expected " + inspect(this.__object) + " to not be " + name);
+    });
+  }
+  literal("true", true);
+  literal("false", false);
+  literal("null", null);
+  literal("undefined", undefined);
+  property(["NaN"], function () {
+    return check(this, typeof this.__object === "number" && this.__object !== this.__object, "expected " + inspect(this.__object) + " to be NaN", "expected " + inspect(this.__object) + " not to be NaN");
+  });
+  property(["exist", "exists"], function () {
+    return check(this, this.__object !== null && this.__object !== undefined, "expected " + inspect(this.__object) + " to exist", "expected " + inspect(this.__object) + " to not exist");
+  });
+  property(["empty"], function () {
+    var actual = this.__object;
+    var size;
+    if (typeof actual === "string" || Array.isArray(actual)) size = actual.length;
+    else if (typeof Map !== "undefined" && (actual instanceof Map || actual instanceof Set)) size = actual.size;
+    else if (actual !== null && typeof actual === "object") size = Object.keys(actual).length;
+    else fail(this, ".empty was passed non-string primitive " + inspect(actual));
+    return check(this, size === 0, "expected " + inspect(actual) + " to be empty", "expected " + inspect(actual) + " not to be empty");
+  });
+  function lengthIs(n) {
+    var actual = lengthOf(this.__object);
+    return check(this, actual === n, "expected " + inspect(this.__object) + " to have a length of " + inspect(n) + " but got " + inspect(actual), "expected " + inspect(this.__object) + " to not have a length of " + inspect(actual));
+  }
+  chainable(["length", "lengthOf"], lengthIs, { length: true });
+  method(["match", "matches"], function (re) {
+    var actual = this.__object;
+    return check(this, re.test(actual), "expected " + inspect(actual) + " to match " + toString(re), "expected " + inspect(actual) + " not to match " + toString(re));
+  });
+  method(["string"], function (part) {
+    var actual = this.__object;
+    return check(this, typeof actual === "string" && actual.indexOf(part) !== -1, "expected " + inspect(actual) + " to contain " + inspect(part), "expected " + inspect(actual) + " to not contain " + inspect(part));
+  });
+  method(["oneOf"], function (list) {
+    var actual = this.__object;
+    var deep = this.__flags.deep;
+    var found = list.some(function (item) { return deep ? deepEqual(item, actual) : item === actual; });
+    return check(this, found, "expected " + inspect(actual) + " to be one of " + inspect(list), "expected " + inspect(actual) + " to not be one of " + inspect(list));
+  });
+  method(["instanceof", "instanceOf"], function (ctor) {
+    var actual = this.__object;
+    var name = ctor && ctor.name ? ctor.name : "constructor";
+    return check(this, actual instanceof ctor, "expected " + inspect(actual) + " to be an instance of " + name, "expected " + inspect(actual) + " to not be an instance of " + name);
+  });
+  method(["satisfy", "satisfies"], function (fn) {
+    var actual = this.__object;
+    return check(this, !!fn(actual), "expected " + inspect(actual) + " to satisfy " + inspect(fn), "expected " + inspect(actual) + " to not satisfy " + inspect(fn));
+  });
+  method(["property"], function (name, value) {
+    var actual = this.__object;
+    var has;
+    var found;
+    if (this.__flags.nested) {
+      var parts = toString(name).replace(/\[(\d+)\]/g, ".$1").split(".");
+      var at = actual;
+      has = true;
+      for (var i = 0; i < parts.length; i++) {
+        if (at === null || at === undefined || !(Object(at) instanceof Object) || !(parts[i] in Object(at))) { has = false; break; }
+        at = at[parts[i]];
+      }
+      found = has ? at : undefined;
+    } else {
+      has = actual !== null && actual !== undefined &&
+        (this.__flags.own ? Object.prototype.hasOwnProperty.call(actual, name) : name in Object(actual));
+      found = has ? actual[name] : undefined;
+    }
+    var words = (this.__flags.nested ? "nested " : this.__flags.own ? "own " : "") + (this.__flags.deep ? "deep " : "") + "property " + inspect(name);
+    if (arguments.length > 1) {
+      var same = has && (this.__flags.deep ? deepEqual(found, value) : found === value);
+      check(this, same, "expected " + inspect(actual) + " to have " + words + " of " + inspect(value) + (has ? ", but got " + inspect(found) : ""), "expected " + inspect(actual) + " to not have " + words + " of " + inspect(value));
+    } else {
+      check(this, has, "expected " + inspect(actual) + " to have " + words, "expected " + inspect(actual) + " to not have " + words);
+    }
+    return this.__flags.negate ? wrap(this) : derive(this, found, {});
+  });
+  method(["ownProperty", "haveOwnProperty"], function (name, value) {
+    this.__flags.own = true;
+    return arguments.length > 1 ? this.property(name, value) : this.property(name);
+  });
+  function keys() {
+    var actual = this.__object;
+    var wanted = arguments.length === 1 && Array.isArray(arguments[0]) ? arguments[0]
+      : arguments.length === 1 && arguments[0] !== null && typeof arguments[0] === "object" ? Object.keys(arguments[0])
+      : Array.prototype.slice.call(arguments);
+    var present = typeof Map !== "undefined" && actual instanceof Map ? Array.from(actual.keys()) : Object.keys(actual);
+    var ok;
+    if (this.__flags.any) ok = wanted.some(function (k) { return present.indexOf(k) !== -1; });
+    else {
+      ok = wanted.every(function (k) { return present.indexOf(k) !== -1; }) &&
+        (this.__flags.contains || wanted.length === present.length);
+    }
+    var words = (this.__flags.any ? "any of " : "all of ") + "keys " + wanted.map(function (k) { return inspect(k); }).join(", ");
+    return check(this, ok, "expected " + inspect(actual) + " to have " + words, "expected " + inspect(actual) + " to not have " + words);
+  }
+  method(["keys", "key"], keys);
+  method(["members"], function (list) {
+    var actual = this.__object;
+    var deep = this.__flags.deep;
+    var has = function (set, item) { return set.some(function (x) { return deep ? deepEqual(x, item) : x === item; }); };
+    var ok = this.__flags.contains
+      ? list.every(function (item) { return has(actual, item); })
+      : list.length === actual.length && list.every(function (item) { return has(actual, item); }) &&
+        actual.every(function (item) { return has(list, item); });
+    if (ok && this.__flags.ordered) {
+      ok = list.every(function (item, i) { return deep ? deepEqual(actual[i], item) : actual[i] === item; });
+    }
+    var words = this.__flags.contains ? "be a superset of " : "have the same members as ";
+    return check(this, ok, "expected " + inspect(actual) + " to " + words + inspect(list), "expected " + inspect(actual) + " to not " + words + inspect(list));
+  });
+  method(["throw", "throws", "Throw"], function (expected) {
+    var threw = false, error;
+    try { this.__object(); } catch (e) { threw = true; error = e; }
+    var ok = threw;
+    if (threw && expected !== undefined) {
+      var message = error && error.message !== undefined ? toString(error.message) : toString(error);
+      ok = expected instanceof RegExp ? expected.test(message)
+        : typeof expected === "string" ? message.indexOf(expected) !== -1
+        : typeof expected === "function" ? error instanceof expected : ok;
+    }
+    return check(this, ok, "expected [Function] to throw " + (expected === undefined ? "an error" : inspect(expected)), "expected [Function] to not throw " + (expected === undefined ? "an error" : inspect(expected)));
+  });
+  method(["fail"], function (message) { fail(this, message === undefined ? "expect.fail()" : toString(message)); });
+
+  /* Postman's own assertions on pm.response (chai-postman). */
+  function response(a) {
+    if (!a.__object || !a.__object.__pmResponse) fail(a, "expected a response, got " + inspect(a.__object));
+    return a.__object;
+  }
+  function statusIs(a, code, name) {
+    var r = response(a);
+    return check(a, r.code === code, "expected response to be " + name + " but got " + r.code, "expected response to not be " + name + " but got " + r.code);
+  }
+  function statusClass(names, low, high) {
+    property(names, function () {
+      var r = response(this);
+      return check(this, r.code >= low && r.code <= high, "expected response code to be " + low / 100 + "XX but found " + r.code, "expected response code to not be " + low / 100 + "XX but found " + r.code);
+    });
+  }
+  statusClass(["info"], 100, 199);
+  statusClass(["success"], 200, 299);
+  statusClass(["redirection"], 300, 399);
+  statusClass(["clientError"], 400, 499);
+  statusClass(["serverError"], 500, 599);
+  property(["error"], function () {
+    var r = response(this);
+    return check(this, r.code >= 400 && r.code <= 599, "expected response code to be 4XX or 5XX but found " + r.code, "expected response code to not be 4XX or 5XX but found " + r.code);
+  });
+  [["accepted", 202], ["badRequest", 400], ["unauthorized", 401], ["forbidden", 403],
+    ["notFound", 404], ["rateLimited", 429]].forEach(function (pair) {
+    property([pair[0]], function () { return statusIs(this, pair[1], pair[0]); });
+  });
+  method(["status"], function (expected) {
+    var r = response(this);
+    if (typeof expected === "string") {
+      return check(this, r.status === expected, "expected response to have status reason " + inspect(expected) + " but got " + inspect(r.status), "expected response to not have status reason " + inspect(expected));
+    }
+    return check(this, r.code === expected, "expected response to have status code " + inspect(expected) + " but got " + inspect(r.code), "expected response to not have status code " + inspect(expected));
+  });
+  method(["header"], function (name, value) {
+    var r = response(this);
+    var has = r.headers.has(name);
+    if (arguments.length < 2) {
+      return check(this, has, "expected response to have header with key " + inspect(name), "expected response to not have header with key " + inspect(name));
+    }
+    var actual = r.headers.get(name);
+    return check(this, has && actual === value, "expected '" + name + "' response header to be " + inspect(value) + " but got " + inspect(actual), "expected '" + name + "' response header to not be " + inspect(value));
+  });
+  method(["body"], function (expected) {
+    var r = response(this);
+    var text = r.text();
+    if (arguments.length === 0) {
+      return check(this, text.length > 0, "expected response to have content in body", "expected response to not have content in body");
+    }
+    if (expected instanceof RegExp) {
+      return check(this, expected.test(text), "expected response body text to match " + toString(expected), "expected response body text to not match " + toString(expected));
+    }
+    if (typeof expected === "string") {
+      return check(this, text === expected, "expected response body to equal " + inspect(expected) + " but got " + inspect(text), "expected response body to not equal " + inspect(expected));
+    }
+    var json;
+    try { json = parse(text); } catch (ignored) { json = undefined; }
+    return check(this, deepEqual(json, expected), "expected response body json to equal " + inspect(expected) + " but got " + inspect(json), "expected response body json to not equal " + inspect(expected));
+  });
+  property(["json"], function () {
+    var r = response(this);
+    var ok = true;
+    try { parse(r.text()); } catch (ignored) { ok = false; }
+    return check(this, ok, "expected response body to be a valid json but got error " + "Unexpected token", "expected response body not to be a valid json");
+  });
+  method(["jsonBody"], function (path, value) {
+    var r = response(this);
+    var json;
+    try { json = parse(r.text()); } catch (ignored) { fail(this, "expected response body to be a valid json"); }
+    if (arguments.length === 0) return check(this, true, "", "expected response body not to be a valid json");
+    var parts = toString(path).replace(/\[(\d+)\]/g, ".$1").split(".");
+    var at = json, has = true;
+    for (var i = 0; i < parts.length; i++) {
+      if (at === null || typeof at !== "object" || !(parts[i] in at)) { has = false; break; }
+      at = at[parts[i]];
+    }
+    if (arguments.length === 1) {
+      return check(this, has, "expected " + inspect(json) + " in response to contain property " + inspect(path), "expected " + inspect(json) + " in response to not contain property " + inspect(path));
+    }
+    return check(this, has && deepEqual(at, value), "expected " + inspect(json) + " in response to contain property " + inspect(path) + " with value " + inspect(value) + " but got " + inspect(at), "expected " + inspect(json) + " in response to not contain property " + inspect(path) + " with value " + inspect(value));
+  });
+  ["jsonSchema", "withBody", "cookie", "responseTime", "responseSize"].forEach(function (name) {
+    method([name], function () { throw new Error("pm.response.to.have." + name + " is not supported by dial"); });
+  });
+
+  function expect(object, message) { return wrap(new Assertion(object, message)); }
+  expect.fail = function (message) { throw api.AssertionError(message === undefined ? "expect.fail()" : toString(message)); };
+  return expect;
+}
+
+/* A name that Postman's sandbox has and dial's does not: using it fails with a clear message. */
+function unavailable(what, why) {
+  var thrower = function () { throw new Error(what + " is not available in dial's script sandbox" + (why ? " (" + why + ")" : "")); };
+  if (typeof Proxy === "undefined") return thrower;
+  return new Proxy(thrower, { get: function (t, p) { if (typeof p === "symbol") return undefined; thrower(); } });
+}
+
+function installPostman(input, out, api) {
+  var pm0 = input.postman;
+  var requestVariables = input.requestVariables;
+  var globals = input.globals;
+  var environment = {};
+  var name;
+  for (name in input.environment) environment[name] = input.environment[name];
+  var fileValues = input.file;
+  var data = pm0.iterationData || {};
+  var hasOwn = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
+  function stored(value) {
+    return value === null || value === undefined ? "" : typeof value === "string" ? value
+      : typeof value === "object" ? stringify(value) : toString(value);
+  }
+  function replaceIn(template) {
+    if (typeof template !== "string") return template;
+    return template.replace(/\{\{([^{}]+)\}\}/g, function (whole, key) {
+      var value = variables.get(key);
+      return value === undefined ? whole : toString(value);
+    });
+  }
+  function scopeObject(read, write, remove, names, label) {
+    return {
+      get: function (key) { return read(toString(key)); },
+      has: function (key) { return read(toString(key)) !== undefined; },
+      set: function (key, value) { write(toString(key), stored(value)); },
+      unset: function (key) { remove(toString(key)); },
+      clear: function () { names().forEach(remove); },
+      toObject: function () {
+        var o = {};
+        names().forEach(function (k) { var v = read(k); if (v !== undefined) o[k] = v; });
+        return o;
+      },
+      toJSON: function () { return this.toObject(); },
+      replaceIn: replaceIn,
+      name: label,
+    };
+  }
+  var env = scopeObject(
+    function (k) { return hasOwn(environment, k) && environment[k] !== null ? environment[k] : undefined; },
+    function (k, v) { environment[k] = v; out.environment[k] = v; },
+    function (k) { environment[k] = null; out.environment[k] = null; },
+    function () { return Object.keys(environment); },
+    pm0.environmentName,
+  );
+  /* Collection variables are the file's variables; what scripts set is run-wide (client.global). */
+  var collection = scopeObject(
+    function (k) {
+      if (hasOwn(globals, k)) return globals[k];
+      return hasOwn(fileValues, k) ? fileValues[k] : undefined;
+    },
+    function (k, v) { globals[k] = v; out.globals[k] = v; },
+    function (k) { delete globals[k]; out.globals[k] = null; },
+    function () { return Object.keys(fileValues).concat(Object.keys(globals)); },
+  );
+  var glob = scopeObject(
+    function (k) { return hasOwn(globals, k) ? globals[k] : undefined; },
+    function (k, v) { globals[k] = v; out.globals[k] = v; },
+    function (k) { delete globals[k]; out.globals[k] = null; },
+    function () { return Object.keys(globals); },
+  );
+  var iteration = {
+    get: function (k) { return hasOwn(data, k) ? data[k] : undefined; },
+    has: function (k) { return hasOwn(data, k); },
+    toObject: function () { var o = {}; for (var k in data) o[k] = data[k]; return o; },
+    toJSON: function () { return this.toObject(); },
+    unset: function (k) { delete data[k]; },
+  };
+  var variables = {
+    get: function (k) {
+      k = toString(k);
+      if (hasOwn(requestVariables, k)) return requestVariables[k];
+      if (hasOwn(data, k)) return data[k];
+      var v = env.get(k);
+      if (v !== undefined) return v;
+      v = collection.get(k);
+      return v;
+    },
+    has: function (k) { return variables.get(k) !== undefined; },
+    set: function (k, value) {
+      var v = stored(value);
+      requestVariables[toString(k)] = v;
+      out.requestVariables[toString(k)] = v;
+    },
+    unset: function (k) { delete requestVariables[toString(k)]; },
+    toObject: function () {
+      var o = collection.toObject();
+      var e = env.toObject();
+      for (var a in e) o[a] = e[a];
+      for (var b in data) o[b] = data[b];
+      for (var c in requestVariables) o[c] = requestVariables[c];
+      return o;
+    },
+    replaceIn: replaceIn,
+  };
+
+  function headerObject(list) {
+    var find = function (key) {
+      var lower = toString(key).toLowerCase();
+      for (var i = list.length - 1; i >= 0; i--) if (list[i][0].toLowerCase() === lower) return list[i][1];
+      return undefined;
+    };
+    return {
+      get: find,
+      has: function (key, value) {
+        var v = find(key);
+        return arguments.length > 1 ? v === value : v !== undefined;
+      },
+      one: function (key) { var v = find(key); return v === undefined ? undefined : { key: key, value: v }; },
+      all: function () { return list.map(function (h) { return { key: h[0], value: h[1] }; }); },
+      toObject: function () { var o = {}; list.forEach(function (h) { o[h[0]] = h[1]; }); return o; },
+      each: function (fn) { list.forEach(function (h) { fn({ key: h[0], value: h[1] }); }); },
+      count: function () { return list.length; },
+      toJSON: function () { return this.all(); },
+    };
+  }
+
+  var req = input.request;
+  var pmRequest;
+  if (req) {
+    var url = req.url;
+    var parsed = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(\?[^#]*)?/i.exec(url) || [];
+    var query = (parsed[4] || "").replace(/^\?/, "");
+    pmRequest = {
+      method: req.method,
+      url: {
+        toString: function () { return url; },
+        getHost: function () { return (parsed[2] || "").replace(/:\d+$/, ""); },
+        getPath: function () { return parsed[3] || "/"; },
+        getQueryString: function () { return query; },
+        protocol: (parsed[1] || "").toLowerCase(),
+        host: (parsed[2] || "").replace(/:\d+$/, "").split("."),
+        path: (parsed[3] || "").split("/").filter(function (p) { return p !== ""; }),
+        query: headerObject(query === "" ? [] : query.split("&").map(function (pair) {
+          var at = pair.indexOf("=");
+          return at < 0 ? [pair, ""] : [pair.slice(0, at), pair.slice(at + 1)];
+        })),
+      },
+      headers: headerObject(req.headers),
+      body: { mode: "raw", raw: req.body, toString: function () { return req.body; } },
+    };
+  }
+
+  var res = input.response;
+  var pmResponse;
+  if (res) {
+    pmResponse = {
+      __pmResponse: true,
+      code: res.status,
+      status: REASONS[res.status] || "",
+      reason: function () { return REASONS[res.status] || ""; },
+      headers: headerObject(res.headers),
+      responseTime: pm0.responseTime || 0,
+      responseSize: res.body.length,
+      text: function () { return res.body; },
+      json: function () { return parse(res.body); },
+      cookies: unavailable("pm.response.cookies"),
+    };
+    Object.defineProperty(pmResponse, "to", { get: function () { return expect(pmResponse).to; } });
+    Object.defineProperty(pmResponse, "be", { get: function () { return expect(pmResponse).be; } });
+  }
+
+  var expect = makeExpect(api);
+  function test(testName, fn) {
+    var started = Date.now();
+    var record = { name: toString(testName), passed: true, durationMs: 0 };
+    try {
+      if (typeof fn === "function") fn();
+    } catch (error) {
+      record.passed = false;
+      var message = error && error.message !== undefined ? toString(error.message) : toString(error);
+      record.message = error && error.name && error.name !== "AssertionError" ? error.name + ": " + message : message;
+      if (!(error && error.name === "AssertionError")) record.error = true;
+    } finally {
+      record.durationMs = Date.now() - started;
+      out.tests.push(record);
+    }
+  }
+  test.skip = function () {};
+  var execution = {
+    skipRequest: function () {
+      if (res) throw new Error("pm.execution.skipRequest() works only in a pre-request script");
+      out.skipRequest = true;
+    },
+    setNextRequest: function (next) { out.nextRequest = next === null || next === undefined ? null : toString(next); },
+    location: [pm0.requestName],
+  };
+  var pm = {
+    test: test,
+    expect: expect,
+    environment: env,
+    collectionVariables: collection,
+    globals: glob,
+    variables: variables,
+    iterationData: iteration,
+    request: pmRequest,
+    response: pmResponse,
+    info: {
+      eventName: res ? "test" : "prerequest",
+      iteration: pm0.iteration || 0,
+      iterationCount: pm0.iterationCount || 1,
+      requestName: pm0.requestName,
+      requestId: pm0.requestId,
+    },
+    execution: execution,
+    sendRequest: unavailable("pm.sendRequest", "scripts cannot reach the network"),
+    cookies: unavailable("pm.cookies"),
+    visualizer: { set: function () {}, clear: function () {} },
+    require: unavailable("pm.require"),
+    vault: unavailable("pm.vault"),
+  };
+  if (typeof Proxy !== "undefined") {
+    pm = new Proxy(pm, {
+      get: function (target, property) {
+        if (typeof property === "symbol" || property in target) return target[property];
+        if (property === "toJSON" || property === "then") return undefined;
+        throw new Error("pm." + toString(property) + " is not supported by dial");
+      },
+    });
+  }
+  globalThis.pm = pm;
+
+  /* The legacy API. */
+  var tests = {};
+  out.legacyTests = tests;
+  globalThis.tests = tests;
+  globalThis.postman = {
+    setNextRequest: execution.setNextRequest,
+    setEnvironmentVariable: function (k, v) { env.set(k, v); },
+    getEnvironmentVariable: function (k) { return env.get(k); },
+    clearEnvironmentVariable: function (k) { env.unset(k); },
+    clearEnvironmentVariables: function () { env.clear(); },
+    setGlobalVariable: function (k, v) { glob.set(k, v); },
+    getGlobalVariable: function (k) { return glob.get(k); },
+    clearGlobalVariable: function (k) { glob.unset(k); },
+    clearGlobalVariables: function () { glob.clear(); },
+    getResponseHeader: function (k) { return pmResponse ? pmResponse.headers.get(k) : undefined; },
+    getResponseCookie: unavailable("postman.getResponseCookie"),
+  };
+  globalThis.environment = env.toObject();
+  globalThis.globals = glob.toObject();
+  globalThis.data = iteration.toObject();
+  globalThis.iteration = pm0.iteration || 0;
+  if (req) {
+    var legacyHeaders = {};
+    req.headers.forEach(function (h) { legacyHeaders[h[0]] = h[1]; });
+    globalThis.request = { url: req.url, method: req.method, headers: legacyHeaders, data: req.body, name: pm0.requestName, id: pm0.requestId };
+  }
+  if (res) {
+    globalThis.responseBody = res.body;
+    globalThis.responseCode = { code: res.status, name: REASONS[res.status] || "", detail: REASONS[res.status] || "" };
+    var legacyResponseHeaders = {};
+    res.headers.forEach(function (h) { legacyResponseHeaders[h[0]] = h[1]; });
+    globalThis.responseHeaders = legacyResponseHeaders;
+    globalThis.responseTime = pm0.responseTime || 0;
+    globalThis.responseCookies = [];
+  }
+  ["_", "CryptoJS", "tv4", "cheerio", "xml2Json", "moment", "require", "setTimeout", "Ajv"].forEach(function (what) {
+    var value = unavailable(what === "_" ? "lodash (_)" : what);
+    Object.defineProperty(globalThis, what, { configurable: true, get: function () { return value; } });
+  });
+}
+`;
