@@ -32,7 +32,7 @@ X-B: {{b}}
 `;
 
 function headerRecorder() {
-  return serve((request) => Response.json({ ok: true, id: 7 }));
+  return serve(() => Response.json({ ok: true, id: 7 }));
 }
 
 function signed(request: Request): Record<string, string> {
