@@ -279,6 +279,7 @@ class FileRunner {
       }
       result.tests.push(...output.tests);
       if (output.skipRequest) result.skipped = true;
+      if (output.headerEdits?.length) request = editHeaders(request, output.headerEdits);
     }
     if (result.skipped) return;
     await this.resolveAuth(request);
@@ -392,7 +393,7 @@ class FileRunner {
         ? {
           postman: {
             requestName: labelOf(request),
-            requestId: `${this.file.path}#${this.file.requests.indexOf(request) + 1}`,
+            requestId: `${this.file.path}#${request.index}`,
             ...(name !== undefined ? { environmentName: name } : {}),
             ...(responseTime !== undefined ? { responseTime: Math.round(responseTime) } : {}),
           },
@@ -510,6 +511,24 @@ class FileRunner {
       ...(this.options.send ? { send: this.options.send } : {}),
     });
   }
+}
+
+/**
+ * The request with a Postman pre-request script's header changes (added headers point at the
+ * request line in messages).
+ */
+function editHeaders(
+  request: HttpRequest,
+  edits: NonNullable<ScriptOutput["headerEdits"]>,
+): HttpRequest {
+  let headers = [...request.headers];
+  for (const [what, name, value] of edits) {
+    if (what !== "add") {
+      headers = headers.filter((h) => h.name.toLowerCase() !== name.toLowerCase());
+    }
+    if (what !== "remove") headers.push({ name, value, span: request.requestLine });
+  }
+  return { ...request, headers };
 }
 
 export { labelOf };

@@ -381,4 +381,9 @@ export interface ScriptOutput {
   nextRequest?: string | null;
   /** `pm.execution.skipRequest()` in a pre-request script: the request is not sent. */
   skipRequest?: boolean;
+  /**
+   * `pm.request.headers.add/upsert/remove` in a pre-request script, in order: what to do, the
+   * header's name and value (values may hold `{{…}}`, substituted when the request is built).
+   */
+  headerEdits?: ["add" | "upsert" | "remove", string, string][];
 }

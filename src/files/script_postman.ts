@@ -603,6 +603,40 @@ function installPostman(input, out, api) {
       headers: headerObject(req.headers),
       body: { mode: "raw", raw: req.body, toString: function () { return req.body; } },
     };
+    if (!input.response) {
+      /* A pre-request script may change the headers to send (pm.request.headers.add …). */
+      var edits = out.headerEdits = [];
+      var list = req.headers;
+      var entry = function (item, value) {
+        if (typeof item === "string") return [item, value === undefined ? "" : toString(value)];
+        if (item && item.key !== undefined) return [toString(item.key), item.value === undefined ? "" : toString(item.value)];
+        throw new Error("pm.request.headers: give { key, value }");
+      };
+      var removeAll = function (key) {
+        var lower = key.toLowerCase();
+        for (var i = list.length - 1; i >= 0; i--) if (list[i][0].toLowerCase() === lower) list.splice(i, 1);
+      };
+      pmRequest.headers.add = function (item, value) {
+        var h = entry(item, value);
+        list.push(h);
+        edits.push(["add", h[0], h[1]]);
+      };
+      pmRequest.headers.upsert = function (item, value) {
+        var h = entry(item, value);
+        removeAll(h[0]);
+        list.push(h);
+        edits.push(["upsert", h[0], h[1]]);
+      };
+      pmRequest.headers.remove = function (key) {
+        var name = typeof key === "string" ? key : key && key.key !== undefined ? toString(key.key) : null;
+        if (name === null) throw new Error("pm.request.headers.remove: give the header's name");
+        removeAll(name);
+        edits.push(["remove", name, ""]);
+      };
+      pmRequest.addHeader = pmRequest.headers.add;
+      pmRequest.upsertHeader = pmRequest.headers.upsert;
+      pmRequest.removeHeader = pmRequest.headers.remove;
+    }
   }
 
   var res = input.response;

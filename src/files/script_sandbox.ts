@@ -470,7 +470,12 @@ function isOutput(value: unknown): value is ScriptOutput {
     (v.environment === undefined || (typeof v.environment === "object" && v.environment !== null &&
       Object.values(v.environment).every((g) => g === null || typeof g === "string"))) &&
     (v.nextRequest === undefined || v.nextRequest === null || typeof v.nextRequest === "string") &&
-    (v.skipRequest === undefined || v.skipRequest === true);
+    (v.skipRequest === undefined || v.skipRequest === true) &&
+    (v.headerEdits === undefined || (Array.isArray(v.headerEdits) &&
+      v.headerEdits.every((e) =>
+        Array.isArray(e) && ["add", "upsert", "remove"].includes(e[0]) &&
+        typeof e[1] === "string" && typeof e[2] === "string"
+      )));
 }
 
 /** The package's default export, found whichever way the module system wrapped it. */

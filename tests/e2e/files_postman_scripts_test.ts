@@ -55,7 +55,12 @@ const REQUESTS = [
     name: "Get item",
     method: "GET",
     path: "/items/{{itemId}}",
-    headers: [["X-Stamp", "{{stamp}}"]],
+    headers: [["X-Stamp", "{{stamp}}"], ["X-Gone", "soon"]],
+    prerequest: [
+      'pm.request.headers.add({ key: "X-Added", value: "{{stamp}}-added" });',
+      'pm.request.headers.remove("X-Gone");',
+      'pm.request.headers.upsert({ key: "X-Stamp", value: pm.environment.get("stamp") });',
+    ],
     test: [
       'pm.test("Status is OK", function () { pm.response.to.be.ok; pm.response.to.be.success; });',
       'pm.test("Stamp came from the pre-request script", function () {',
@@ -198,6 +203,9 @@ Deno.test("postman: pm and the legacy API reach Newman's outcomes on the same co
     (e.assertions ?? []).map((a) => ({ request: e.item.name, test: a.assertion, passed: !a.error }))
   );
   const theirPaths = server.requests.map((r) => new URL(r.url).pathname);
+  const headersOf = (requests: Request[]) =>
+    requests.map((r) => ["x-stamp", "x-added", "x-gone"].map((h) => r.headers.get(h)));
+  const theirHeaders = headersOf(server.requests);
   server.requests.length = 0;
 
   const result = await dial([
@@ -224,6 +232,9 @@ Deno.test("postman: pm and the legacy API reach Newman's outcomes on the same co
   const ourPaths = server.requests.map((r) => new URL(r.url).pathname);
   assert.deepEqual(theirPaths, ["/items", "/items/7", "/missing"]);
   assert.deepEqual(ourPaths, theirPaths);
+  // pm.request.headers.add/remove/upsert in a pre-request script change what is sent.
+  assert.deepEqual(theirHeaders[1], ["s-1", "s-1-added", null]);
+  assert.deepEqual(headersOf(server.requests), theirHeaders);
   assert.equal(result.code, 11, result.stdout + result.stderr);
 });
 
