@@ -446,7 +446,11 @@ function makeExpect(api) {
     }
     return check(this, has && deepEqual(at, value), "expected " + inspect(json) + " in response to contain property " + inspect(path) + " with value " + inspect(value) + " but got " + inspect(at), "expected " + inspect(json) + " in response to not contain property " + inspect(path) + " with value " + inspect(value));
   });
-  ["jsonSchema", "withBody", "cookie", "responseTime", "responseSize"].forEach(function (name) {
+  /* pm.response.to.have.responseTime.below(200): the assertion goes on with the number. */
+  ["responseTime", "responseSize"].forEach(function (name) {
+    property([name], function () { return derive(this, response(this)[name], {}); });
+  });
+  ["jsonSchema", "withBody", "cookie"].forEach(function (name) {
     method([name], function () { throw new Error("pm.response.to.have." + name + " is not supported by dial"); });
   });
 
@@ -602,6 +606,7 @@ function installPostman(input, out, api) {
       },
       headers: headerObject(req.headers),
       body: { mode: "raw", raw: req.body, toString: function () { return req.body; } },
+      getHeaders: function () { var o = {}; req.headers.forEach(function (h) { o[h[0]] = h[1]; }); return o; },
     };
     if (!input.response) {
       /* A pre-request script may change the headers to send (pm.request.headers.add …). */
