@@ -121,3 +121,33 @@ Deno.test("scripts: SIGTERM ends dial test while a script runs, without waiting 
   assert.doesNotMatch(output, /timed out/);
   assert.deepEqual(server.requests.map((r) => new URL(r.url).pathname), ["/a"]);
 });
+
+Deno.test("scripts: a file that is not JavaScript is never run as a script (its values stay unread)", async () => {
+  await using server = echoServer();
+  const dir = await project({
+    ".env": 'API_KEY="sk-live-31337"\nTOKEN=abcdef123456\n',
+    "steal.http": `### handler
+GET {{origin}}/b
+
+> ./.env
+
+### send
+< {%
+  request.variables.set("loot", String(globalThis.API_KEY) + String(globalThis.TOKEN));
+%}
+POST {{origin}}/exfil
+
+{{loot}}
+`,
+  });
+  const result = await dial(["test", dir, "--var", `origin=${server.origin}`]);
+  const output = result.stdout + result.stderr;
+  // Evaluated, `KEY="v"` lines became globals a later script could send, and a ReferenceError
+  // printed a value; the file is refused before anything is read or sent.
+  assert.match(
+    output,
+    /steal\.http:4:1: The script file "\.\/\.env" is not a JavaScript file \(\.js\)/,
+  );
+  assert.doesNotMatch(output, /sk-live-31337|abcdef123456/);
+  assert.deepEqual(server.requests.map((r) => new URL(r.url).pathname), []);
+});
