@@ -91,6 +91,121 @@ function lengthOf(value) {
   return value.length;
 }
 
+/* JSON Schema (draft 4 to 7, the keywords collections use) for pm.response.to.have.jsonSchema
+   and tv4.validate: the list of errors, empty when the data is valid. */
+function schemaErrors(data, schema) {
+  var errors = [];
+  var root = schema;
+  function resolve(ref) {
+    if (ref.charAt(0) !== "#") throw new Error("JSON Schema: only local $ref is supported, not " + ref);
+    var at = root;
+    ref.slice(1).split("/").filter(function (p) { return p !== ""; }).forEach(function (part) {
+      at = at === undefined ? undefined : at[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+    });
+    if (at === undefined) throw new Error("JSON Schema: cannot resolve " + ref);
+    return at;
+  }
+  function kind(value) {
+    if (value === null) return "null";
+    if (Array.isArray(value)) return "array";
+    if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+    return typeof value;
+  }
+  function visit(value, s, path) {
+    if (s === true || s === undefined) return;
+    if (s === false) { errors.push(path + " should not exist"); return; }
+    if (s.$ref !== undefined) { visit(value, resolve(s.$ref), path); return; }
+    var k = kind(value);
+    if (s.type !== undefined) {
+      var types = Array.isArray(s.type) ? s.type : [s.type];
+      var ok = types.some(function (t) { return t === k || (t === "number" && k === "integer"); });
+      if (!ok) { errors.push(path + " should be " + types.join(",")); return; }
+    }
+    if (s.enum !== undefined && !s.enum.some(function (e) { return deepEqual(e, value); })) {
+      errors.push(path + " should be equal to one of the allowed values");
+    }
+    if (s.const !== undefined && !deepEqual(s.const, value)) errors.push(path + " should be equal to constant");
+    if (k === "number" || k === "integer") {
+      if (typeof s.minimum === "number" && (s.exclusiveMinimum === true ? value <= s.minimum : value < s.minimum)) errors.push(path + " should be " + (s.exclusiveMinimum === true ? ">" : ">=") + " " + s.minimum);
+      if (typeof s.maximum === "number" && (s.exclusiveMaximum === true ? value >= s.maximum : value > s.maximum)) errors.push(path + " should be " + (s.exclusiveMaximum === true ? "<" : "<=") + " " + s.maximum);
+      if (typeof s.exclusiveMinimum === "number" && value <= s.exclusiveMinimum) errors.push(path + " should be > " + s.exclusiveMinimum);
+      if (typeof s.exclusiveMaximum === "number" && value >= s.exclusiveMaximum) errors.push(path + " should be < " + s.exclusiveMaximum);
+      if (typeof s.multipleOf === "number" && Math.abs(value / s.multipleOf - Math.round(value / s.multipleOf)) > 1e-9) errors.push(path + " should be multiple of " + s.multipleOf);
+    }
+    if (k === "string") {
+      var length = Array.from(value).length;
+      if (typeof s.minLength === "number" && length < s.minLength) errors.push(path + " should NOT be shorter than " + s.minLength + " characters");
+      if (typeof s.maxLength === "number" && length > s.maxLength) errors.push(path + " should NOT be longer than " + s.maxLength + " characters");
+      if (typeof s.pattern === "string" && !new RegExp(s.pattern, "u").test(value)) errors.push(path + " should match pattern \"" + s.pattern + "\"");
+    }
+    if (k === "array") {
+      if (typeof s.minItems === "number" && value.length < s.minItems) errors.push(path + " should NOT have fewer than " + s.minItems + " items");
+      if (typeof s.maxItems === "number" && value.length > s.maxItems) errors.push(path + " should NOT have more than " + s.maxItems + " items");
+      if (s.uniqueItems === true) {
+        for (var i = 0; i < value.length; i++) for (var j = i + 1; j < value.length; j++) {
+          if (deepEqual(value[i], value[j])) { errors.push(path + " should NOT have duplicate items (items ## " + j + " and " + i + " are identical)"); i = value.length; break; }
+        }
+      }
+      if (Array.isArray(s.items)) {
+        value.forEach(function (item, n) {
+          if (n < s.items.length) visit(item, s.items[n], path + "[" + n + "]");
+          else if (s.additionalItems !== undefined) visit(item, s.additionalItems, path + "[" + n + "]");
+        });
+      } else if (s.items !== undefined) {
+        value.forEach(function (item, n) { visit(item, s.items, path + "[" + n + "]"); });
+      }
+      if (s.contains !== undefined) {
+        var some = value.some(function (item) { var before = errors.length; visit(item, s.contains, path); var fine = errors.length === before; errors.length = before; return fine; });
+        if (!some) errors.push(path + " should contain a valid item");
+      }
+    }
+    if (k === "object") {
+      var keys = Object.keys(value);
+      (s.required || []).forEach(function (name) {
+        if (!Object.prototype.hasOwnProperty.call(value, name)) errors.push(path + " should have required property '" + name + "'");
+      });
+      if (typeof s.minProperties === "number" && keys.length < s.minProperties) errors.push(path + " should NOT have fewer than " + s.minProperties + " properties");
+      if (typeof s.maxProperties === "number" && keys.length > s.maxProperties) errors.push(path + " should NOT have more than " + s.maxProperties + " properties");
+      var properties = s.properties || {};
+      var patterns = s.patternProperties || {};
+      keys.forEach(function (name) {
+        var matched = false;
+        if (Object.prototype.hasOwnProperty.call(properties, name)) { matched = true; visit(value[name], properties[name], path + "." + name); }
+        Object.keys(patterns).forEach(function (p) {
+          if (new RegExp(p, "u").test(name)) { matched = true; visit(value[name], patterns[p], path + "." + name); }
+        });
+        if (!matched && s.additionalProperties !== undefined) {
+          if (s.additionalProperties === false) errors.push(path + " should NOT have additional properties");
+          else visit(value[name], s.additionalProperties, path + "." + name);
+        }
+      });
+      if (s.dependencies) {
+        Object.keys(s.dependencies).forEach(function (name) {
+          if (!Object.prototype.hasOwnProperty.call(value, name)) return;
+          var dep = s.dependencies[name];
+          if (Array.isArray(dep)) dep.forEach(function (other) {
+            if (!Object.prototype.hasOwnProperty.call(value, other)) errors.push(path + " should have property " + other + " when property " + name + " is present");
+          });
+          else visit(value, dep, path);
+        });
+      }
+    }
+    var count = function (list) {
+      return list.filter(function (sub) { var before = errors.length; visit(value, sub, path); var fine = errors.length === before; errors.length = before; return fine; }).length;
+    };
+    if (Array.isArray(s.allOf)) s.allOf.forEach(function (sub) { visit(value, sub, path); });
+    if (Array.isArray(s.anyOf) && count(s.anyOf) === 0) errors.push(path + " should match some schema in anyOf");
+    if (Array.isArray(s.oneOf) && count(s.oneOf) !== 1) errors.push(path + " should match exactly one schema in oneOf");
+    if (s.not !== undefined && count([s.not]) === 1) errors.push(path + " should NOT be valid");
+    if (s.if !== undefined) {
+      if (count([s.if]) === 1) { if (s.then !== undefined) visit(value, s.then, path); }
+      else if (s.else !== undefined) visit(value, s.else, path);
+    }
+  }
+  visit(data, schema, "data");
+  return errors;
+}
+
 /* pm.expect: the chai BDD chains collections use, with chai's messages. */
 function makeExpect(api) {
   var CHAINS = ["to", "be", "been", "is", "that", "which", "and", "has", "have", "with", "at", "of",
@@ -450,7 +565,15 @@ function makeExpect(api) {
   ["responseTime", "responseSize"].forEach(function (name) {
     property([name], function () { return derive(this, response(this)[name], {}); });
   });
-  ["jsonSchema", "withBody", "cookie"].forEach(function (name) {
+  method(["jsonSchema"], function (schema) {
+    var json = this.__object;
+    if (json && json.__pmResponse) {
+      try { json = parse(json.text()); } catch (ignored) { fail(this, "expected response body to be a valid json"); }
+    }
+    var errors = schemaErrors(json, schema);
+    return check(this, errors.length === 0, "expected data to satisfy schema but found following errors: \n" + errors.join(", "), "expected data to not satisfy schema");
+  });
+  ["withBody", "cookie"].forEach(function (name) {
     method([name], function () { throw new Error("pm.response.to.have." + name + " is not supported by dial"); });
   });
 
@@ -758,7 +881,20 @@ function installPostman(input, out, api) {
     globalThis.responseTime = pm0.responseTime || 0;
     globalThis.responseCookies = [];
   }
-  ["_", "CryptoJS", "tv4", "cheerio", "xml2Json", "moment", "require", "setTimeout", "Ajv"].forEach(function (what) {
+  var tv4 = {
+    error: null,
+    validate: function (value, schema) {
+      var errors = schemaErrors(value, schema);
+      tv4.error = errors.length ? { message: errors[0] } : null;
+      return errors.length === 0;
+    },
+    validateResult: function (value, schema) {
+      var valid = tv4.validate(value, schema);
+      return { valid: valid, error: tv4.error, missing: [] };
+    },
+  };
+  Object.defineProperty(globalThis, "tv4", { configurable: true, writable: true, value: tv4 });
+  ["_", "CryptoJS", "cheerio", "xml2Json", "moment", "require", "setTimeout", "Ajv"].forEach(function (what) {
     var value = unavailable(what === "_" ? "lodash (_)" : what);
     Object.defineProperty(globalThis, what, { configurable: true, get: function () { return value; } });
   });

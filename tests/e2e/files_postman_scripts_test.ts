@@ -46,6 +46,11 @@ const REQUESTS = [
       'pm.test("Header is there", function () { pm.response.to.have.header("X-Request-Id", "r-1"); });',
       'pm.test("Deep equal fails", function () { pm.expect(pm.response.json().tags).to.eql(["b", "a"]); });',
       'pm.test("Response time is a number", function () { pm.expect(pm.response.responseTime).to.be.a("number"); });',
+      'pm.test("Schema holds", function () {',
+      '  pm.response.to.have.jsonSchema({ type: "object", required: ["id", "name"], properties: { id: { type: "integer", minimum: 1 }, tags: { type: "array", items: { type: "string" }, uniqueItems: true } } });',
+      "});",
+      'pm.test("Schema fails", function () { pm.response.to.have.jsonSchema({ type: "object", required: ["missing"] }); });',
+      'pm.test("tv4 holds", function () { pm.expect(tv4.validate(pm.response.json(), { properties: { name: { type: "string", enum: ["pen"] } } })).to.be.true; });',
       'pm.environment.set("itemId", pm.response.json().id);',
       'tests["legacy: code is 201"] = responseCode.code === 201;',
       'tests["legacy: body has pen (fails)"] = responseBody.indexOf("pencil") !== -1;',
@@ -225,7 +230,7 @@ Deno.test("postman: pm and the legacy API reach Newman's outcomes on the same co
       test: c.name,
       passed: c.outcome === "passed",
     }));
-  assert.equal(theirs.length, 17, newmanText);
+  assert.equal(theirs.length, 20, newmanText);
   assert.ok(theirs.some((t) => !t.passed) && theirs.some((t) => t.passed), newmanText);
   assert.deepEqual(ours, theirs, result.stdout + result.stderr);
   // The same requests: "Jumped over" skipped by setNextRequest, "Skipped" by skipRequest.

@@ -155,3 +155,37 @@ Deno.test("postman: a pre-request script skips its request and edits its headers
     ["remove", "X-None", ""],
   ]);
 });
+
+Deno.test("postman: JSON Schema through jsonSchema and tv4", async () => {
+  const { tests } = await outcomes(`
+    var schema = {
+      type: "object",
+      required: ["id", "name"],
+      properties: {
+        id: { type: "integer", minimum: 1 },
+        name: { type: "string", minLength: 2, pattern: "^p" },
+        tags: { type: "array", items: { type: "string" }, uniqueItems: true },
+        nested: { $ref: "#/definitions/n" },
+      },
+      definitions: { n: { type: "object", properties: { x: { type: "array", maxItems: 3 } } } },
+    };
+    pm.test("holds", function () { pm.response.to.have.jsonSchema(schema); });
+    pm.test("fails", function () {
+      pm.response.to.have.jsonSchema({ required: ["missing"], properties: { id: { type: "string" } } });
+    });
+    pm.test("tv4", function () { pm.expect(tv4.validate(pm.response.json(), schema)).to.be.true; });
+    pm.test("anyOf", function () {
+      pm.expect({ a: 1 }).to.have.jsonSchema({ anyOf: [{ required: ["b"] }, { properties: { a: { const: 1 } } }], additionalProperties: false, properties: { a: {} } });
+    });
+  `);
+  assert.deepEqual(tests, [
+    ["holds", true, ""],
+    [
+      "fails",
+      false,
+      "expected data to satisfy schema but found following errors: \ndata should have required property 'missing', data.id should be string",
+    ],
+    ["tv4", true, ""],
+    ["anyOf", true, ""],
+  ]);
+});
