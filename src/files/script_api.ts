@@ -32,6 +32,7 @@ var out = null;
 var toString = String;
 var hostDigest = host.digest;
 var hostJsonPath = host.jsonPath;
+var hostDynamic = host.dynamic;
 var B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 function btoa(binary) {
   binary = toString(binary);

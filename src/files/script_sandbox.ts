@@ -34,6 +34,7 @@ import { Buffer } from "node:buffer";
 import { createHash, createHmac } from "node:crypto";
 import { query } from "jsonpath-rfc9535";
 import { DialError, ErrorCode } from "../errors/mod.ts";
+import { dynamicVariable } from "./dynamic_variables.ts";
 import {
   type ScriptInput,
   type ScriptOutput,
@@ -372,7 +373,8 @@ async function create(
 /**
  * What the prelude gets from the host: pure functions of strings, the only code of dial's a
  * script can reach. `digest(algorithm, dataHex, keyHex, keyed)` is a hash or HMAC as hex;
- * `jsonPath(json, expression)` the RFC 9535 matches as a JSON array.
+ * `jsonPath(json, expression)` the RFC 9535 matches as a JSON array; `dynamic(expression)` a
+ * dynamic variable's value (`$guid` …; the process environment's are never given).
  */
 function hostFunctions(context: QuickJSContext): QuickJSHandle {
   const host = context.newObject();
@@ -396,10 +398,22 @@ function hostFunctions(context: QuickJSContext): QuickJSHandle {
     }
     return context.newString(JSON.stringify(found));
   });
+  // `{{$guid}}`, `{{$randomInt}}` … for Postman's replaceIn; never `$env`/`$processEnv`.
+  const dynamic = context.newFunction("dynamic", (expression) => {
+    const place = { what: "a script's replaceIn", path: "", line: 0, column: 0 };
+    try {
+      const value = dynamicVariable(context.getString(expression), () => undefined, place);
+      return value === undefined ? context.undefined : context.newString(value);
+    } catch {
+      return context.undefined;
+    }
+  });
   context.setProp(host, "digest", digest);
   context.setProp(host, "jsonPath", path);
+  context.setProp(host, "dynamic", dynamic);
   digest.dispose();
   path.dispose();
+  dynamic.dispose();
   return host;
 }
 

@@ -189,3 +189,15 @@ Deno.test("postman: JSON Schema through jsonSchema and tv4", async () => {
     ["anyOf", true, ""],
   ]);
 });
+
+Deno.test("postman: replaceIn gives dynamic variables but never the process environment", async () => {
+  const { output, tests } = await outcomes(`
+    console.log(pm.variables.replaceIn("{{$guid}} {{$randomInt}} {{$processEnv HOME}} {{$env.HOME}} {{$nope}}"));
+    pm.test("a test without a function is skipped, as in Postman");
+  `);
+  assert.deepEqual(tests, []);
+  assert.match(
+    output.logs[0]!,
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12} \d+ \{\{\$processEnv HOME\}\} \{\{\$env\.HOME\}\} \{\{\$nope\}\}$/,
+  );
+});
