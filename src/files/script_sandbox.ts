@@ -125,6 +125,20 @@ export class ScriptSession {
    * @throws {ScriptError} when it throws outside `client.test`, times out or runs out of memory
    */
   async run(source: ScriptSource, input: ScriptInput): Promise<ScriptOutput> {
+    try {
+      return await this.#run(source, input);
+    } catch (error) {
+      // A signal stopped the script while it held the event loop: let the face's own listener
+      // (which aborts the run's signal) see it before the error travels on, so the run ends as
+      // an interrupted one (exit 130/143), not as a failed script.
+      if (error instanceof ScriptError && signalled() && this.#signal && !this.#signal.aborted) {
+        await aborted(this.#signal, 1000);
+      }
+      throw error;
+    }
+  }
+
+  async #run(source: ScriptSource, input: ScriptInput): Promise<ScriptOutput> {
     await watchSignals();
     if (stopping(this.#signal)) throw stopped(source, source.line);
     let sandbox;
@@ -520,6 +534,17 @@ function stopped(source: ScriptSource, line: number): ScriptError {
   const failure = new ScriptError(`${source.file}:${line}: Script stopped: dial was told to end`);
   failure.broken = true;
   return failure;
+}
+
+/** Resolves when the signal aborts, or after `ms`. */
+function aborted(signal: AbortSignal, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
 }
 
 /** @returns whether the process or the run is ending: scripts stop */

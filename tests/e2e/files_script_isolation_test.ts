@@ -97,6 +97,37 @@ Deno.test("scripts: a memory bomb is refused with a clear error", async () => {
   assert.match(result.stdout, /bomb\.http:5: Script ran out of memory \(64 MiB\)/);
 });
 
+Deno.test("scripts: Ctrl-C ends dial run while a script runs: exit 130, no script error", async () => {
+  const arrived = Promise.withResolvers<void>();
+  await using server = serve(() => {
+    arrived.resolve();
+    return Response.json({ ok: true });
+  });
+  const dir = await project({ "loop.http": "GET {{origin}}/a\n\n> {%\n  while (true) {}\n%}\n" });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      MAIN,
+      "run",
+      `${dir}/loop.http`,
+      "--var",
+      `origin=${server.origin}`,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+    clearEnv: true,
+    env: dialEnv(),
+  }).spawn();
+  await arrived.promise;
+  child.kill("SIGINT");
+  const { code, stderr } = await child.output();
+  const text = new TextDecoder().decode(stderr);
+  assert.equal(code, 130, text);
+  assert.doesNotMatch(text, /timed out|error:/);
+});
+
 Deno.test("scripts: SIGTERM ends dial test while a script runs, without waiting for the deadline", async () => {
   const arrived = Promise.withResolvers<void>();
   await using server = serve((request) => {
