@@ -4,8 +4,9 @@
  * Deno limitation: a Worker with `deno: { permissions: "none" }` is the runtime's own sandbox,
  * but that option still needs `--unstable-worker-options` (Deno 2.9), and a Worker without it
  * inherits all of dial's permissions. So scripts run in QuickJS compiled to WebAssembly
- * (quickjs-emscripten): the script's world holds only the JavaScript language and the
- * `client`/`request`/`response` objects of `script_api.ts`; there is no `Deno`, no `fetch`,
+ * (quickjs-emscripten): the script's world holds only the JavaScript language and the script
+ * API of `script_api.ts` (and `script_postman.ts` for `# @postman` requests), whose digests,
+ * JSONPath and dynamic variables are pure host functions of strings; there is no `Deno`, no `fetch`,
  * no `import`, no file, network, environment or subprocess to reach.
  *
  * Isolation and bounds: each request file's scripts get a context of their own
@@ -75,7 +76,7 @@ export interface ScriptSource {
   column: number;
 }
 
-/** Limits of one script run. */
+/** The limits and options of a session's (or one script's) sandbox. */
 export interface SandboxLimits {
   /** Milliseconds a script may run (default 5000). */
   timeoutMs?: number;
