@@ -573,7 +573,11 @@ function makeExpect(api) {
     var errors = schemaErrors(json, schema);
     return check(this, errors.length === 0, "expected data to satisfy schema but found following errors: \n" + errors.join(", "), "expected data to not satisfy schema");
   });
-  ["withBody", "cookie"].forEach(function (name) {
+  property(["withBody"], function () {
+    var r = response(this);
+    return check(this, r.text().length > 0, "expected response to have content in body", "expected response to not have content in body");
+  });
+  ["cookie"].forEach(function (name) {
     method([name], function () { throw new Error("pm.response.to.have." + name + " is not supported by dial"); });
   });
 
