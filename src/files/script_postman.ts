@@ -875,8 +875,16 @@ function installPostman(input, out, api) {
   globalThis.iteration = pm0.iteration || 0;
   if (req) {
     var legacyHeaders = {};
-    req.headers.forEach(function (h) { legacyHeaders[h[0]] = h[1]; });
-    globalThis.request = { url: req.url, method: req.method, headers: legacyHeaders, data: req.body, name: pm0.requestName, id: pm0.requestId };
+    req.headers.forEach(function (h) { legacyHeaders[h[0].toLowerCase()] = h[1]; });
+    globalThis.request = { url: req.url, method: req.method, headers: legacyHeaders, data: req.body === "" ? {} : req.body, name: pm0.requestName, id: pm0.requestId };
+  }
+  /* The legacy sandbox's responseBody.has("text"). */
+  if (!String.prototype.has) {
+    Object.defineProperty(String.prototype, "has", {
+      configurable: true,
+      writable: true,
+      value: function (part) { return this.indexOf(part) !== -1; },
+    });
   }
   if (res) {
     globalThis.responseBody = res.body;

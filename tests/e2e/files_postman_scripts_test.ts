@@ -101,6 +101,26 @@ const REQUESTS = [
     ],
   },
   {
+    name: "Legacy",
+    method: "GET",
+    path: "/items/7",
+    headers: [["X-A", "1"]],
+    test: [
+      "var data = JSON.parse(responseBody);",
+      'tests["has"] = responseBody.has("pen");',
+      'tests["header"] = postman.getResponseHeader("Content-Type");',
+      'tests["response time"] = responseTime < 60000;',
+      'tests["environment"] = environment.baseUrl !== undefined;',
+      'tests["data"] = data.id === 7;',
+      'tests["iteration"] = iteration === 0;',
+      'tests["code name"] = responseCode.name === "OK";',
+      'tests["zero fails"] = 0;',
+      'tests["request"] = request.url.indexOf("/items/7") > 0 && request.headers["x-a"] === "1";',
+      'postman.setEnvironmentVariable("legacyId", data.id);',
+      'tests["set and get"] = postman.getEnvironmentVariable("legacyId") == 7;',
+    ],
+  },
+  {
     name: "Skipped",
     method: "GET",
     path: "/skipped",
@@ -230,12 +250,12 @@ Deno.test("postman: pm and the legacy API reach Newman's outcomes on the same co
       test: c.name,
       passed: c.outcome === "passed",
     }));
-  assert.equal(theirs.length, 20, newmanText);
+  assert.equal(theirs.length, 30, newmanText);
   assert.ok(theirs.some((t) => !t.passed) && theirs.some((t) => t.passed), newmanText);
   assert.deepEqual(ours, theirs, result.stdout + result.stderr);
   // The same requests: "Jumped over" skipped by setNextRequest, "Skipped" by skipRequest.
   const ourPaths = server.requests.map((r) => new URL(r.url).pathname);
-  assert.deepEqual(theirPaths, ["/items", "/items/7", "/missing"]);
+  assert.deepEqual(theirPaths, ["/items", "/items/7", "/missing", "/items/7"]);
   assert.deepEqual(ourPaths, theirPaths);
   // pm.request.headers.add/remove/upsert in a pre-request script change what is sent.
   assert.deepEqual(theirHeaders[1], ["s-1", "s-1-added", null]);
