@@ -289,7 +289,8 @@ interface Sandbox {
   /** Runs one evaluation with the deadline armed (the scripts' limit, unless given). */
   within<T>(evaluate: () => T, ms?: number): T;
   /**
-   * Calls one of the prelude's functions under the deadline.
+   * Calls one of the prelude's functions under the deadline (the scripts' limit, a second at
+   * least).
    *
    * @returns its string result ("" for another value), or undefined when it threw
    */
@@ -343,7 +344,7 @@ async function create(
   const host = hostFunctions(context);
   const prelude = made.error
     ? made
-    : within(() => context.callFunction(made.value, context.undefined, host));
+    : within(() => context.callFunction(made.value, context.undefined, host), preludeMs);
   host.dispose();
   if (!made.error) made.value.dispose();
   if (prelude.error) {
@@ -355,11 +356,16 @@ async function create(
   const take = context.getProp(prelude.value, "take");
   const describe = context.getProp(prelude.value, "describe");
   prelude.value.dispose();
+  // dial's own calls (setup, take, describe) are bounded by a second at least, so that a short
+  // script limit on a loaded machine does not cut them off.
+  const ownMs = Math.max(timeoutMs, 1000);
   const call = (fn: QuickJSHandle, argument?: QuickJSHandle): string | undefined => {
-    const result = within(() =>
-      argument
-        ? context.callFunction(fn, context.undefined, argument)
-        : context.callFunction(fn, context.undefined)
+    const result = within(
+      () =>
+        argument
+          ? context.callFunction(fn, context.undefined, argument)
+          : context.callFunction(fn, context.undefined),
+      ownMs,
     );
     if (result.error) {
       result.error.dispose();

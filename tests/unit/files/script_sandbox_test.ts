@@ -145,9 +145,9 @@ Deno.test("sandbox: a file's script that replaces JSON, prototypes or dial's glo
     JSON.stringify = function () { while (true) {} };
     Object.defineProperty(Object.prototype, "secret", { set: function (v) { globalThis.loot.push(v); }, configurable: true });
   `);
-  using attacker = disposable(new ScriptSession({ timeoutMs: 200 }));
+  using attacker = disposable(new ScriptSession({ timeoutMs: 2000 }));
   await attacker.run(hijack, input);
-  using victim = disposable(new ScriptSession({ timeoutMs: 200 }));
+  using victim = disposable(new ScriptSession({ timeoutMs: 2000 }));
   const secret = { ...input, environment: { secret: "victim-key" } };
   const victimOutput = await victim.run(
     at(
