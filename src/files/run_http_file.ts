@@ -6,7 +6,7 @@
  * @module
  */
 import { processEnv } from "../env.ts";
-import { DialError, UsageError } from "../errors/mod.ts";
+import { DialError, ErrorCode, UsageError } from "../errors/mod.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { reveal } from "../secret.ts";
 import type { Exchange, SendOptions } from "../http/send.ts";
@@ -264,16 +264,36 @@ class FileRunner {
   async execute(request: HttpRequest, result: RequestResult, dependency: boolean): Promise<void> {
     const requestVariables = new Map<string, string>();
     const scope = this.scope(requestVariables);
+    const postman = request.directives.some((d) => d.name === "postman");
     for (const script of request.preScripts) {
-      const output = await this.script(script, request, result, {
-        ...this.scriptInput(scope, requestVariables, request),
-        request: {
-          method: request.method,
-          url: request.url,
-          headers: request.headers.map((h) => [h.name, h.value]),
-          body: request.body.map((p) => (p.kind === "text" ? p.text : `< ${p.path}`)).join("\n"),
-        },
-      });
+      let output: ScriptOutput;
+      try {
+        output = await this.script(script, request, result, {
+          ...this.scriptInput(scope, requestVariables, request),
+          request: {
+            method: request.method,
+            url: request.url,
+            headers: request.headers.map((h) => [h.name, h.value]),
+            body: request.body.map((p) => (p.kind === "text" ? p.text : `< ${p.path}`)).join("\n"),
+          },
+        });
+      } catch (error) {
+        // Newman records a failing pre-request script and still sends the request.
+        const stopped = this.options.send?.signal?.aborted;
+        if (
+          !postman || stopped || !(error instanceof DialError) || error.code !== ErrorCode.Script
+        ) {
+          throw error;
+        }
+        result.tests.push({
+          name: "prerequest-script",
+          passed: false,
+          error: true,
+          message: error.message,
+          durationMs: 0,
+        });
+        continue;
+      }
       for (const [name, value] of Object.entries(output.requestVariables)) {
         requestVariables.set(name, value);
       }
@@ -450,9 +470,20 @@ class FileRunner {
         result.tests.push(...error.tests);
         (result.logs ??= []).push(...error.logs);
         for (const line of error.logs) await this.options.onLog?.(line, request);
+        // A Postman script's variables set before it threw stay set, as in Newman.
+        if (error.variables && input.postman) this.keepVariables(error.variables);
       }
       throw error;
     }
+    this.keepVariables(output);
+    if (output.nextRequest !== undefined) this.next = output.nextRequest;
+    (result.logs ??= []).push(...output.logs);
+    for (const line of output.logs) await this.options.onLog?.(line, request);
+    return output;
+  }
+
+  /** Keeps the globals and environment values a script set, for the rest of the run. */
+  keepVariables(output: Pick<ScriptOutput, "globals" | "environment">): void {
     for (const [name, value] of Object.entries(output.globals)) {
       if (value === null) this.globals.delete(name);
       else this.globals.set(name, value);
@@ -464,10 +495,6 @@ class FileRunner {
       if (value === null) variables.delete(name);
       else variables.set(name, value);
     }
-    if (output.nextRequest !== undefined) this.next = output.nextRequest;
-    (result.logs ??= []).push(...output.logs);
-    for (const line of output.logs) await this.options.onLog?.(line, request);
-    return output;
   }
 
   /** A script file's real path (trust_rule.ts: a `.js` file inside the run's folders). */

@@ -838,7 +838,6 @@ function installPostman(input, out, api) {
     sendRequest: unavailable("pm.sendRequest", "scripts cannot reach the network"),
     cookies: unavailable("pm.cookies"),
     visualizer: { set: function () {}, clear: function () {} },
-    require: unavailable("pm.require"),
     vault: unavailable("pm.vault"),
   };
   if (typeof Proxy !== "undefined") {
@@ -908,7 +907,27 @@ function installPostman(input, out, api) {
     },
   };
   Object.defineProperty(globalThis, "tv4", { configurable: true, writable: true, value: tv4 });
-  ["_", "CryptoJS", "cheerio", "xml2Json", "moment", "require", "setTimeout", "Ajv"].forEach(function (what) {
+  /* require: the few modules dial has; any other fails naming it. */
+  var modules = {
+    "postman-collection": {
+      Property: {
+        replaceSubstitutions: function (text, values) {
+          var source = values && typeof values.toObject === "function" ? values.toObject() : values || {};
+          return toString(text).replace(/\{\{([^{}]+)\}\}/g, function (whole, key) {
+            if (key.charAt(0) === "$") { var made = hostDynamic(key); return made === undefined ? whole : made; }
+            return hasOwn(source, key) && source[key] !== undefined ? toString(source[key]) : whole;
+          });
+        },
+      },
+    },
+  };
+  var requireModule = function (name) {
+    if (hasOwn(modules, toString(name))) return modules[toString(name)];
+    throw new Error("require(\"" + toString(name) + "\") is not available in dial's script sandbox");
+  };
+  Object.defineProperty(globalThis, "require", { configurable: true, writable: true, value: requireModule });
+  pm.require = requireModule;
+  ["_", "CryptoJS", "cheerio", "xml2Json", "moment", "setTimeout", "Ajv"].forEach(function (what) {
     var value = unavailable(what === "_" ? "lodash (_)" : what);
     Object.defineProperty(globalThis, what, { configurable: true, get: function () { return value; } });
   });

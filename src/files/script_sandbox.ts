@@ -50,6 +50,8 @@ export class ScriptError extends DialError {
   logs: string[] = [];
   /** The tests it finished before it failed. */
   tests: TestOutcome[] = [];
+  /** The variables it set before it failed (Newman keeps them; so does dial for Postman's). */
+  variables?: Pick<ScriptOutput, "globals" | "environment">;
   /** The script was interrupted or ran out of memory: its sandbox is not used again. */
   broken = false;
   /**
@@ -204,6 +206,7 @@ export class ScriptSession {
         const partial = failure.broken ? undefined : readOutput(sandbox);
         failure.logs = partial?.logs ?? [];
         failure.tests = partial?.tests ?? [];
+        if (partial) failure.variables = variablesOf(partial);
         throw failure;
       }
     } else {
@@ -526,6 +529,14 @@ function syncVariant(): QuickJSSyncVariant {
 function isSyncVariant(value: unknown): value is QuickJSSyncVariant {
   return typeof value === "object" && value !== null && "type" in value &&
     (value as { type: unknown }).type === "sync" && "importFFI" in value;
+}
+
+/** The variables of a script's output. */
+function variablesOf(output: ScriptOutput): Pick<ScriptOutput, "globals" | "environment"> {
+  return {
+    globals: output.globals,
+    ...(output.environment ? { environment: output.environment } : {}),
+  };
 }
 
 /** What a script threw, as the prelude's `describe` tells it. */
