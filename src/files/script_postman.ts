@@ -593,6 +593,54 @@ function unavailable(what, why) {
   return new Proxy(thrower, { get: function (t, p) { if (typeof p === "symbol") return undefined; thrower(); } });
 }
 
+/* CryptoJS's hashes, HMACs and encoders (what collections sign requests with), over the host's
+   digests; its ciphers are not there. A WordArray is kept as hex. */
+function cryptoJs() {
+  function words(hex) {
+    return {
+      __hex: hex,
+      sigBytes: hex.length / 2,
+      toString: function (encoder) { return (encoder || Hex).stringify(this); },
+      concat: function (other) { this.__hex += bytesOf(other); this.sigBytes = this.__hex.length / 2; return this; },
+    };
+  }
+  function bytesOf(value) {
+    if (value && typeof value.__hex === "string") return value.__hex;
+    return textHex(value === undefined || value === null ? "" : toString(value));
+  }
+  var Hex = {
+    stringify: function (w) { return w.__hex; },
+    parse: function (text) { return words(checkedHex(text)); },
+  };
+  var Base64 = {
+    stringify: function (w) { return hexBase64(w.__hex, false); },
+    parse: function (text) { return words(base64Hex(text, false)); },
+  };
+  var Base64url = {
+    stringify: function (w) { return hexBase64(w.__hex, true); },
+    parse: function (text) { return words(base64Hex(text, true)); },
+  };
+  var Utf8 = {
+    stringify: function (w) { return decodeURIComponent(escape(hexBinary(w.__hex))); },
+    parse: function (text) { return words(textHex(text)); },
+  };
+  var Latin1 = {
+    stringify: function (w) { return hexBinary(w.__hex); },
+    parse: function (text) { return words(textHex(text, "latin1")); },
+  };
+  var api = { enc: { Hex: Hex, Base64: Base64, Base64url: Base64url, Utf8: Utf8, Latin1: Latin1 }, lib: { WordArray: { create: function () { return words(""); } } } };
+  [["MD5", "md5"], ["SHA1", "sha1"], ["SHA256", "sha256"], ["SHA384", "sha384"], ["SHA512", "sha512"]].forEach(function (pair) {
+    api[pair[0]] = function (message) { return words(hostDigest(pair[1], bytesOf(message), "", false)); };
+    api["Hmac" + pair[0]] = function (message, key) {
+      return words(hostDigest(pair[1], bytesOf(message), bytesOf(key), true));
+    };
+  });
+  ["AES", "DES", "TripleDES", "RC4", "Rabbit", "PBKDF2", "SHA3", "RIPEMD160"].forEach(function (name) {
+    api[name] = unavailable("CryptoJS." + name);
+  });
+  return api;
+}
+
 function installPostman(input, out, api) {
   var pm0 = input.postman;
   var requestVariables = input.requestVariables;
@@ -927,7 +975,9 @@ function installPostman(input, out, api) {
   };
   Object.defineProperty(globalThis, "require", { configurable: true, writable: true, value: requireModule });
   pm.require = requireModule;
-  ["_", "CryptoJS", "cheerio", "xml2Json", "moment", "setTimeout", "Ajv"].forEach(function (what) {
+  Object.defineProperty(globalThis, "CryptoJS", { configurable: true, writable: true, value: cryptoJs() });
+  modules["crypto-js"] = globalThis.CryptoJS;
+  ["_", "cheerio", "xml2Json", "moment", "setTimeout", "Ajv"].forEach(function (what) {
     var value = unavailable(what === "_" ? "lodash (_)" : what);
     Object.defineProperty(globalThis, what, { configurable: true, get: function () { return value; } });
   });

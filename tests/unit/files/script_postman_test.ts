@@ -201,3 +201,19 @@ Deno.test("postman: replaceIn gives dynamic variables but never the process envi
     /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12} \d+ \{\{\$processEnv HOME\}\} \{\{\$env\.HOME\}\} \{\{\$nope\}\}$/,
   );
 });
+
+Deno.test("postman: CryptoJS's hashes, HMACs and encoders give the standards' answers", async () => {
+  const { output } = await outcomes(`
+    console.log(CryptoJS.HmacSHA256("what do ya want for nothing?", "Jefe").toString());
+    console.log(CryptoJS.enc.Base64.stringify(CryptoJS.SHA1("abc")), CryptoJS.MD5("abc") + "");
+    console.log(CryptoJS.enc.Base64.parse("aMOpbGxv").toString(CryptoJS.enc.Utf8));
+    try { CryptoJS.AES.encrypt("a", "b"); } catch (e) { console.log(e.message); }
+  `);
+  assert.deepEqual(output.logs, [
+    // RFC 4231, test case 2; FIPS 180 "abc"; RFC 1321 "abc".
+    "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+    "qZk+NkcGgWq6PiVxeFDCbJzQ2J0= 900150983cd24fb0d6963f7d28e17f72",
+    "héllo",
+    "CryptoJS.AES is not available in dial's script sandbox",
+  ]);
+});
