@@ -360,6 +360,25 @@ Deno.test("hostile repo: in the UI a shared @env: is refused, the private one re
   } finally {
     Deno.env.delete("DIAL_HOSTILE_SECRET");
   }
+  // `dial ui --allow-path DIR` widens ▶ Run as it widens `dial test`.
+  await Deno.mkdir(`${s.home}/shared-data`);
+  await Deno.writeTextFile(`${s.home}/shared-data/body.txt`, "allowed body");
+  await Deno.writeTextFile(
+    `${s.repo}/allowed.http`,
+    `POST ${server.origin}/allowed\n\n< ../shared-data/body.txt\n`,
+  );
+  await using wide = await startUiServer({
+    assets: { js: "", css: "" },
+    workspace: s.repo,
+    allowPaths: [`${s.home}/shared-data`],
+  });
+  const answer = await (await fetch(new URL("/api/workspace/run", wide.url), {
+    method: "POST",
+    headers: apiHeaders(await sessionOf(wide)),
+    body: JSON.stringify({ path: "allowed.http" }),
+  })).text();
+  includes(answer, '"passed":1');
+  assert.equal(await server.requests.at(-1)!.text(), "allowed body");
 });
 
 Deno.test("hostile repo: an imported collection's @exec: and @path values stay literal, even in the private env file", async () => {
