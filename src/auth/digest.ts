@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { requestUrl } from "../http/build_request.ts";
-import type { RequestSigner } from "../http/request_spec.ts";
+import type { PreparedRequest, RequestSigner } from "../http/request_spec.ts";
 import { Secret } from "../secret.ts";
 
 /** One `Digest` challenge's parameters. */
@@ -102,8 +102,8 @@ export function digestChallenge(headers: Headers): DigestChallenge | undefined {
     const algorithm = (params.algorithm ?? "MD5").toUpperCase();
     if (!HASHES[algorithm.replace(/-SESS$/, "")]) continue;
     const qop = (params.qop ?? "").split(",").map((q) => q.trim().toLowerCase()).filter(Boolean);
-    // Only qop=auth (or none, RFC 2069) is answered: auth-int would need the body's hash.
-    if (qop.length > 0 && !qop.includes("auth")) continue;
+    // qop=auth is preferred; auth-int (the body's hash too) when it is the only one offered.
+    if (qop.length > 0 && !qop.includes("auth") && !qop.includes("auth-int")) continue;
     found.push({
       realm: params.realm,
       nonce: params.nonce,
@@ -132,6 +132,8 @@ export interface DigestInput {
   nc: number;
   /** The client nonce; random when absent. */
   cnonce?: string;
+  /** For `qop=auth-int`: the request body's hash (hex, the challenge's algorithm). */
+  bodyHash?: string;
 }
 
 /**
@@ -150,8 +152,10 @@ export function digestAuthorization(challenge: DigestChallenge, input: DigestInp
   const nc = input.nc.toString(16).padStart(8, "0");
   let ha1 = h(`${input.username}:${challenge.realm}:${input.password.reveal()}`);
   if (sess) ha1 = h(`${ha1}:${challenge.nonce}:${cnonce}`);
-  const ha2 = h(`${input.method}:${input.uri}`);
-  const qop = challenge.qop.length > 0 ? "auth" : undefined;
+  const qop = digestQop(challenge);
+  const ha2 = qop === "auth-int"
+    ? h(`${input.method}:${input.uri}:${input.bodyHash ?? h("")}`)
+    : h(`${input.method}:${input.uri}`);
   const response = qop
     ? h(`${ha1}:${challenge.nonce}:${nc}:${cnonce}:${qop}:${ha2}`)
     : h(`${ha1}:${challenge.nonce}:${ha2}`);
@@ -168,6 +172,25 @@ export function digestAuthorization(challenge: DigestChallenge, input: DigestInp
     ...(challenge.userhash ? ["userhash=true"] : []),
   ];
   return new Secret(`Digest ${parts.join(", ")}`);
+}
+
+/** The qop answered: `auth` when offered, else `auth-int`, none for an RFC 2069 challenge. */
+function digestQop(challenge: DigestChallenge): "auth" | "auth-int" | undefined {
+  if (challenge.qop.length === 0) return undefined;
+  return challenge.qop.includes("auth") ? "auth" : "auth-int";
+}
+
+/** The hash of a request body for `qop=auth-int`, read as it is sent. */
+async function bodyHash(request: PreparedRequest, algorithm: string): Promise<string> {
+  const hash = createHash(HASHES[algorithm.replace(/-SESS$/, "")]!);
+  if (request.body) {
+    const { bodyChunks } = await import("../http/body.ts");
+    const body = request.body;
+    if (body.kind === "text") hash.update(body.text, "utf8");
+    else if (body.kind === "bytes") hash.update(body.bytes);
+    else for await (const chunk of bodyChunks(body)) hash.update(chunk);
+  }
+  return hash.digest("hex");
 }
 
 function quote(text: string): string {
@@ -189,8 +212,8 @@ export function digestSigner(username: string, password: Secret): RequestSigner 
   let answeredNonce: string | undefined;
   return {
     scheme: "digest",
-    sign(request) {
-      if (!challenge) return Promise.resolve(request);
+    async sign(request) {
+      if (!challenge) return request;
       nc++;
       answeredNonce = challenge.nonce;
       const target = requestUrl(request);
@@ -200,12 +223,12 @@ export function digestSigner(username: string, password: Secret): RequestSigner 
         method: request.method,
         uri: `${target.pathname}${target.search}`,
         nc,
+        ...(digestQop(challenge) === "auth-int"
+          ? { bodyHash: await bodyHash(request, challenge.algorithm) }
+          : {}),
       });
       const headers = request.headers.filter((h) => h.name.toLowerCase() !== "authorization");
-      return Promise.resolve({
-        ...request,
-        headers: [{ name: "Authorization", value }, ...headers],
-      });
+      return { ...request, headers: [{ name: "Authorization", value }, ...headers] };
     },
     challenge(response) {
       const next = digestChallenge(response.headers);

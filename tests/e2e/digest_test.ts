@@ -186,3 +186,18 @@ Deno.test("digest: a request file's Authorization: Digest user password is answe
   assert.match(result.stdout, /"authenticated": ?true/);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("digest: a challenge offering only qop=auth-int is answered (httpbin), as curl answers it", async () => {
+  await using httpbin = await startHttpbin();
+  for (const algorithm of ["MD5", "SHA-256"]) {
+    const url = `${httpbin.origin}/digest-auth/auth-int/user/passwd/${algorithm}`;
+    const theirs = await curl(["--digest", "-u", "user:passwd", url]);
+    assert.equal(theirs.code, 0, theirs.stderr);
+    assert.deepEqual(JSON.parse(theirs.stdout), { authenticated: true, user: "user" });
+    const result = await dial(["GET", url, "--digest", "-u", "user:passwd", "-v"]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), { authenticated: true, user: "user" });
+    const wrong = await dial(["GET", url, "--digest", "-u", "user:nope", "-f"]);
+    assert.equal(wrong.code, 4);
+  }
+});

@@ -45,3 +45,30 @@ Deno.test("oauth2: a PEM key that lost its line breaks (a one-line field) is rea
   assert.equal(normalizePem(flat), pem);
   assert.equal((await importClientKey(new Secret(flat))).alg, "ES256");
 });
+
+Deno.test("digest: qop=auth-int alone is answered with the body's hash in HA2 (RFC 7616 3.4.3)", async () => {
+  const { digestAuthorization, digestChallenge } = await import("../../src/auth/digest.ts");
+  const { Secret } = await import("../../src/secret.ts");
+  const { createHash } = await import("node:crypto");
+  const md5 = (text: string) => createHash("md5").update(text).digest("hex");
+  const challenge = digestChallenge(
+    new Headers({
+      "www-authenticate": 'Digest realm="r", qop="auth-int", nonce="n", algorithm=MD5',
+    }),
+  )!;
+  assert.ok(challenge, "an auth-int-only challenge is taken");
+  const body = "a=1&b=2";
+  const value = digestAuthorization(challenge, {
+    username: "u",
+    password: new Secret("p"),
+    method: "POST",
+    uri: "/x",
+    nc: 1,
+    cnonce: "c",
+    bodyHash: md5(body),
+  }).reveal();
+  const ha2 = md5(`POST:/x:${md5(body)}`);
+  const expected = md5(`${md5("u:r:p")}:n:00000001:c:auth-int:${ha2}`);
+  assert.match(value, new RegExp(`response="${expected}"`));
+  assert.match(value, /qop=auth-int/);
+});
