@@ -53,6 +53,7 @@ export const CLI_REMEDIES: RemedyWords = {
     key_algorithm:
       "RS256 and PS256 need an RSA key, ES256 an EC key on P-256 (--oauth2-client-key, --oauth2-client-key-alg)",
     issuer: "check --oauth2-issuer, or give the endpoints with --oauth2-token-url",
+    import_path: "add the folder that holds it with --import-path DIR (repeatable)",
   },
   choose: {
     callback_port: "pick another port with --oauth2-port or --oauth2-redirect-uri",
@@ -65,6 +66,10 @@ export const CLI_REMEDIES: RemedyWords = {
       choices.length
         ? `its requests are: ${choices.map((n) => `"${n}"`).join(", ")} (or give a number from 1)`
         : "name requests with # @name NAME, or give a number from 1",
+    grpc_name: ({ choices = [] }) =>
+      choices.length
+        ? `did you mean ${choices.map((n) => `"${n}"`).join(" or ")}? (dial grpc HOST:PORT list)`
+        : "see what it offers with dial grpc HOST:PORT list",
   },
   trust: {
     server_certificate: TRUST,
@@ -98,6 +103,8 @@ export const CLI_REMEDIES: RemedyWords = {
     oauth2_param: "e.g. --oauth2-param audience=https://api.example.com",
   },
   use: {
+    proto_file:
+      "pass the service's .proto file with --proto FILE.proto (--import-path DIR for its imports)",
     proxy_tunnel: "give the proxy with --proxy: dial opens the tunnel itself",
     body_file: "send the body from a file with @file",
     undecoded: "save it undecoded with a pipe from curl, or ask without Accept-Encoding",

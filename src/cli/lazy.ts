@@ -19,6 +19,9 @@ export const lazy = {
   /** `dial graphql`. */
   graphqlRun: (): Promise<typeof import("./graphql_run.ts")> =>
     import(new URL("./graphql_run.ts", import.meta.url).href),
+  /** `dial grpc`. */
+  grpcRun: (): Promise<typeof import("./grpc_run.ts")> =>
+    import(new URL("./grpc_run.ts", import.meta.url).href),
   /** `dial ws`. */
   wsRun: (): Promise<typeof import("./ws_run.ts")> =>
     import(new URL("./ws_run.ts", import.meta.url).href),

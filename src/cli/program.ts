@@ -10,6 +10,7 @@ import { REQUEST_COMMAND } from "./request.ts";
 import { authCommand } from "./auth.ts";
 import { completionsCommand } from "./completions.ts";
 import { graphqlCommand } from "./graphql.ts";
+import { grpcCommand } from "./grpc.ts";
 import { curlCommand, exportCommand, importCommand } from "./interchange.ts";
 import { sseCommand } from "./sse.ts";
 import { runCommand } from "./file_run.ts";
@@ -25,6 +26,7 @@ export const ROOT: Command = {
   ...REQUEST_COMMAND,
   commands: [
     graphqlCommand,
+    grpcCommand,
     wsCommand,
     sseCommand,
     runCommand,

@@ -223,3 +223,26 @@ export class TooLargeError extends DialError {
     this.name = "TooLargeError";
   }
 }
+
+/** A gRPC call ended with a status other than OK: exit 64 + the code (DEADLINE_EXCEEDED 8). */
+export class GrpcStatusError extends DialError {
+  /** The status name, e.g. `NOT_FOUND`. */
+  readonly statusName: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param message the status name and the server's message
+   * @param grpcStatus the status code
+   * @param statusName its name
+   * @param options facts, remedy, hint and cause
+   */
+  constructor(message: string, grpcStatus: number, statusName: string, options: ErrorOptions = {}) {
+    super(message, ErrorCode.GrpcStatus, {
+      ...options,
+      details: { ...options.details, grpcStatus },
+    });
+    this.name = "GrpcStatusError";
+    this.statusName = statusName;
+  }
+}

@@ -32,6 +32,36 @@ export const ExitCode = {
   GraphQL: 10,
   /** `dial test`: a `client.test` or `client.assert` of a request file failed. */
   TestFailed: 11,
+  /** `dial grpc`: the server answered CANCELLED (1); 64 + the code, as grpcurl. */
+  GrpcCancelled: 65,
+  /** `dial grpc`: the server answered UNKNOWN (2); 64 + the code, as grpcurl. */
+  GrpcUnknown: 66,
+  /** `dial grpc`: the server answered INVALID_ARGUMENT (3); 64 + the code, as grpcurl. */
+  GrpcInvalidArgument: 67,
+  /** `dial grpc`: the server answered NOT_FOUND (5); 64 + the code, as grpcurl. */
+  GrpcNotFound: 69,
+  /** `dial grpc`: the server answered ALREADY_EXISTS (6); 64 + the code, as grpcurl. */
+  GrpcAlreadyExists: 70,
+  /** `dial grpc`: the server answered PERMISSION_DENIED (7); 64 + the code, as grpcurl. */
+  GrpcPermissionDenied: 71,
+  /** `dial grpc`: the server answered RESOURCE_EXHAUSTED (8); 64 + the code, as grpcurl. */
+  GrpcResourceExhausted: 72,
+  /** `dial grpc`: the server answered FAILED_PRECONDITION (9); 64 + the code, as grpcurl. */
+  GrpcFailedPrecondition: 73,
+  /** `dial grpc`: the server answered ABORTED (10); 64 + the code, as grpcurl. */
+  GrpcAborted: 74,
+  /** `dial grpc`: the server answered OUT_OF_RANGE (11); 64 + the code, as grpcurl. */
+  GrpcOutOfRange: 75,
+  /** `dial grpc`: the server answered UNIMPLEMENTED (12); 64 + the code, as grpcurl. */
+  GrpcUnimplemented: 76,
+  /** `dial grpc`: the server answered INTERNAL (13); 64 + the code, as grpcurl. */
+  GrpcInternal: 77,
+  /** `dial grpc`: the server answered UNAVAILABLE (14); 64 + the code, as grpcurl. */
+  GrpcUnavailable: 78,
+  /** `dial grpc`: the server answered DATA_LOSS (15); 64 + the code, as grpcurl. */
+  GrpcDataLoss: 79,
+  /** `dial grpc`: the server answered UNAUTHENTICATED (16); 64 + the code, as grpcurl. */
+  GrpcUnauthenticated: 80,
   /** Hung up (SIGHUP: the terminal closed); cleans up as Ctrl-C does. */
   HungUp: 129,
   /** Interrupted (Ctrl-C, SIGINT). */
@@ -121,6 +151,11 @@ export const ErrorCode = {
   Script: "script",
   /** `dial test`: a `client.test` or `client.assert` failed (exit 11). */
   TestFailed: "test_failed",
+  /**
+   * `dial grpc`: the server ended the call with a status other than OK (exit 64 + the code,
+   * DEADLINE_EXCEEDED 8).
+   */
+  GrpcStatus: "grpc_status",
 } as const;
 
 /** A value of {@link ErrorCode}. */
@@ -135,6 +170,8 @@ export interface ErrorKind {
    * 3, 4 and 5, as `--check-status` does; any other status with {@link exit}.
    */
   readonly byStatus?: true;
+  /** Whether the gRPC status in the error's details decides instead (see {@link grpcExitCode}). */
+  readonly byGrpcStatus?: true;
 }
 
 /** The one table: every error code and how the process ends when it is reported. */
@@ -172,7 +209,27 @@ export const ERRORS: { readonly [C in ErrorCodeValue]: ErrorKind } = {
   ui_listen: { exit: ExitCode.Failure },
   script: { exit: ExitCode.Failure },
   test_failed: { exit: ExitCode.TestFailed },
+  grpc_status: { exit: ExitCode.Failure, byGrpcStatus: true },
 };
+
+/**
+ * The exit code of a gRPC status: 64 + the code, as grpcurl exits, except DEADLINE_EXCEEDED,
+ * which ends as every timeout does (8). The one place that knows it.
+ *
+ * @param code a gRPC status code, 1 to 16
+ * @returns its exit code (1 for a code gRPC does not define)
+ * @example
+ * ```ts
+ * grpcExitCode(5); // 69, NOT_FOUND
+ * ```
+ */
+export function grpcExitCode(code: number): ExitCodeValue {
+  if (code === 4) return ExitCode.Timeout;
+  const exit = 64 + code;
+  return (Object.values(ExitCode) as number[]).includes(exit) && code >= 1 && code <= 16
+    ? exit as ExitCodeValue
+    : ExitCode.Failure;
+}
 
 /**
  * The exit code of a response's status class, as `--check-status` reports it. The one place
@@ -210,6 +267,9 @@ export function exitCodeFor(code: ErrorCodeValue, details: ErrorDetails = {}): E
     }
     if (details.network === "host_not_found") return ExitCode.HostNotFound;
   }
+  if (kind.byGrpcStatus && details.grpcStatus !== undefined) {
+    return grpcExitCode(details.grpcStatus);
+  }
   if (kind.byStatus && details.status !== undefined) {
     const byStatus = statusExitCode(details.status);
     if (byStatus !== ExitCode.OK) return byStatus;
@@ -224,6 +284,8 @@ export function exitCodeFor(code: ErrorCodeValue, details: ErrorDetails = {}): E
 export interface ErrorDetails {
   /** The HTTP status that refused. */
   readonly status?: number;
+  /** The gRPC status code a call ended with (1 to 16). */
+  readonly grpcStatus?: number;
   /** How long the server asked to wait before trying again (`Retry-After`), in ms. */
   readonly retryAfterMs?: number;
   /** `host:port` of the server. */

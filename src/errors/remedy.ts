@@ -46,7 +46,8 @@ export interface RemedyTargets {
     | "file_format"
     | "dpop"
     | "key_algorithm"
-    | "issuer";
+    | "issuer"
+    | "import_path";
   /** Choose something else. */
   choose:
     | "callback_port"
@@ -54,7 +55,8 @@ export interface RemedyTargets {
     | "certificate_name"
     | "oauth2_flow"
     | "environment"
-    | "request";
+    | "request"
+    | "grpc_name";
   /** Trust the server's certificate, or present one of ours. */
   trust: "server_certificate" | "client_certificate" | "proxy_certificate";
   /** Write a value in its expected shape. */
@@ -95,7 +97,8 @@ export interface RemedyTargets {
     | "sigv4_body_file"
     | "address_in_url"
     | "body_include"
-    | "private_env";
+    | "private_env"
+    | "proto_file";
   /** Give a setting that is missing. */
   give:
     | "home"

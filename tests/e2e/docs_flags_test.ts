@@ -7,6 +7,7 @@ const PAGES = {
   cli: await page("cli.md"),
   oauth2: await page("oauth2.md"),
   streams: await page("streams.md"),
+  grpc: await page("grpc.md"),
   tls: await page("tls-proxies.md"),
 };
 
@@ -25,6 +26,7 @@ const SECTIONS: Array<Section & { command: string[]; complete: boolean }> = [
   { ...OAUTH2, command: [], complete: false },
   { page: "streams", heading: "## `dial ws`", command: ["ws"], complete: true },
   { page: "streams", heading: "## `dial sse`", command: ["sse"], complete: true },
+  { page: "grpc", heading: "## `dial grpc`", command: ["grpc"], complete: true },
   { ...TLS, command: [], complete: false },
 ];
 

@@ -44,6 +44,7 @@ export const UI_REMEDIES: RemedyWords = {
       "register the client without DPoP-bound access tokens, or ask the provider for Bearer tokens",
     key_algorithm: "RS256 and PS256 need an RSA key, ES256 an EC key on P-256",
     issuer: "check the issuer, or give the endpoints in the auth panel",
+    import_path: undefined,
   },
   choose: {
     callback_port: "pick another Callback port in the auth panel",
@@ -52,6 +53,7 @@ export const UI_REMEDIES: RemedyWords = {
     oauth2_flow: undefined,
     environment: "choose one of the environments the files define",
     request: undefined,
+    grpc_name: undefined,
   },
   trust: {
     server_certificate:
@@ -87,6 +89,7 @@ export const UI_REMEDIES: RemedyWords = {
     oauth2_param: "write NAME=VALUE, e.g. audience=https://api.example.com",
   },
   use: {
+    proto_file: undefined,
     proxy_tunnel: "set Proxy in TLS and proxy settings: dial opens the tunnel itself",
     body_file: undefined,
     undecoded: "save it undecoded with a pipe from curl, or ask without Accept-Encoding",

@@ -1,0 +1,86 @@
+/**
+ * `dial grpc`: the declaration only; the implementation (and the gRPC stack) is loaded when
+ * the command runs.
+ * @module
+ */
+import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
+import { TRANSPORT_FLAGS } from "./transport_flags.ts";
+import { lazy } from "./lazy.ts";
+import { command, flags, type FlagValues } from "./declare.ts";
+
+const EPILOG = `
+Examples:
+  dial grpc api.example.com:443 list
+  dial grpc api.example.com:443 describe greet.v1.Greeter
+  dial grpc api.example.com:443 greet.v1.Greeter/SayHello -d '{"name":"ann"}' -B @env:TOKEN
+  dial grpc --plaintext localhost:50051 greet.v1.Greeter/StreamHellos -d @request.json
+  cat requests.jsonl | dial grpc --plaintext localhost:50051 greet.v1.Greeter/Chat -d @-
+  dial grpc --proto greeter.proto --import-path protos/ localhost:50051 greet.v1.Greeter/SayHello
+
+Services and types come from server reflection (v1, then v1alpha), or from --proto files.
+Replies print in the proto3 JSON mapping, one document per line as they arrive; -d @- sends
+each JSON document from stdin as soon as it is read (streaming methods).
+Exit codes: 0 ok, 2 usage (nothing sent), 7 network or TLS, 8 deadline (-m, DEADLINE_EXCEEDED),
+9 auth, 64 + the gRPC status code for any other status (69 NOT_FOUND, 80 UNAUTHENTICATED …).`;
+
+/** The flags of `dial grpc`. */
+export const GRPC_FLAGS = flags([
+  ...AUTH_FLAGS,
+  ...TRANSPORT_FLAGS,
+  {
+    long: "data",
+    short: "d",
+    value: "json|@file|@-",
+    help: "the request message(s) as JSON; several documents for client and bidi streaming",
+  },
+  {
+    long: "proto",
+    value: "file",
+    file: true,
+    repeatable: true,
+    help: "describe services with this .proto file instead of reflection (repeatable)",
+  },
+  {
+    long: "import-path",
+    value: "dir",
+    file: true,
+    repeatable: true,
+    help: "look up the imports of --proto files in this folder (repeatable)",
+  },
+  { long: "plaintext", help: "speak HTTP/2 without TLS (h2c)" },
+  {
+    long: "max-time",
+    short: "m",
+    value: "seconds",
+    kind: "seconds",
+    help: "the call's deadline (sent to the server as grpc-timeout)",
+  },
+  {
+    long: "verbose",
+    short: "v",
+    help: "print the metadata sent, the response headers and trailers to stderr",
+  },
+]);
+
+/** The flag values of `dial grpc`. */
+export type GrpcFlagValues = FlagValues<typeof GRPC_FLAGS>;
+
+/** `dial grpc`. */
+export const grpcCommand = command({
+  name: "grpc",
+  summary: "Call gRPC methods; list and describe services by reflection or .proto files",
+  usage: "grpc [flags] HOST:PORT (list [SERVICE] | describe [SYMBOL] | package.Service/Method)\n" +
+    "       grpc --proto FILE.proto (list [SERVICE] | describe [SYMBOL])",
+  args: [{
+    name: "words",
+    variadic: true,
+    help: "HOST:PORT, then list, describe or a method",
+  }],
+  flags: GRPC_FLAGS,
+  conflicts: [{ flags: ["plaintext", "insecure"] }, ...AUTH_CONFLICTS],
+  epilog: EPILOG,
+  run: async ({ args, flags }, context) => {
+    const { runGrpc } = await lazy.grpcRun();
+    return runGrpc(args.words, flags, context);
+  },
+});

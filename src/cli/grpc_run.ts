@@ -1,0 +1,260 @@
+/**
+ * The `dial grpc` implementation: `list`, `describe` and calls of the four kinds. Everything
+ * the user gave (the address, the request JSON, the files, the credentials) is read and
+ * checked before the call is sent.
+ * @module
+ */
+import type { JsonValue } from "@bufbuild/protobuf";
+import { UsageError } from "../errors/mod.ts";
+import { authorize } from "../http/credentials.ts";
+import { isCredentialName } from "../credential_name.ts";
+import { reveal } from "../secret.ts";
+import { prettyJson } from "../output/json.ts";
+import { escapeControls, isBrokenPipe } from "../output/terminal.ts";
+import { type Channel, openChannel } from "../grpc/channel.ts";
+import { callMethod, methodName } from "../grpc/call.ts";
+import { describe } from "../grpc/describe.ts";
+import { registryOf } from "../grpc/descriptors.ts";
+import { jsonDocuments } from "../grpc/json_documents.ts";
+import { ReflectionClient } from "../grpc/reflection.ts";
+import {
+  type DescriptorSource,
+  fileSource,
+  findMethod,
+  findSymbol,
+  reflectionSource,
+} from "../grpc/schema.ts";
+import { parseAuthFlags } from "./auth_flags.ts";
+import type { CliContext } from "./context.ts";
+import type { GrpcFlagValues } from "./grpc.ts";
+import { claimStdin } from "./secret_ref.ts";
+import { parseTransportFlags } from "./transport_flags.ts";
+
+const VERBS = new Set(["list", "describe"]);
+
+/** The words of the command line, sorted out. */
+type Action =
+  | { verb: "list"; symbol?: string }
+  | { verb: "describe"; symbol?: string }
+  | { verb: "call"; method: string };
+
+function parseWords(words: readonly string[], hasProto: boolean) {
+  const [first, ...rest] = words;
+  if (first === undefined) {
+    throw new UsageError("Missing HOST:PORT and what to do", {
+      hint: "dial grpc HOST:PORT list, or dial grpc HOST:PORT package.Service/Method -d '{…}'",
+    });
+  }
+  let address: string | undefined;
+  let tail: string[];
+  if (VERBS.has(first)) {
+    if (!hasProto) {
+      throw new UsageError(`Missing HOST:PORT before "${first}"`, {
+        hint:
+          `dial grpc HOST:PORT ${first}, or give --proto FILE.proto to read the services from files`,
+      });
+    }
+    tail = words.slice();
+  } else {
+    address = first;
+    tail = rest;
+  }
+  const [verb, symbol, ...extra] = tail;
+  if (verb === undefined) {
+    throw new UsageError(`Missing what to do with ${address}`, {
+      hint: `dial grpc ${address} list, or dial grpc ${address} package.Service/Method -d '{…}'`,
+    });
+  }
+  if (VERBS.has(verb)) {
+    if (extra.length) throw new UsageError(`Unexpected argument "${extra[0]}"`);
+    const action: Action = verb === "list"
+      ? { verb: "list", ...(symbol !== undefined ? { symbol } : {}) }
+      : { verb: "describe", ...(symbol !== undefined ? { symbol } : {}) };
+    return { address, action };
+  }
+  if (symbol !== undefined) throw new UsageError(`Unexpected argument "${symbol}"`);
+  return { address, action: { verb: "call", method: verb } as Action };
+}
+
+/**
+ * @param address `host:port`, `[v6]:port`
+ * @param plaintext h2c instead of TLS
+ * @returns the URL of the server
+ */
+function serverUrl(address: string, plaintext: boolean): URL {
+  const scheme = plaintext ? "http" : "https";
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(address)) {
+    throw new UsageError(`Invalid address "${address}": write HOST:PORT without a scheme`, {
+      hint: "TLS is the default; --plaintext speaks h2c",
+    });
+  }
+  let url: URL;
+  try {
+    url = new URL(`${scheme}://${address}`);
+  } catch {
+    throw new UsageError(`Invalid address "${address}": write HOST:PORT`);
+  }
+  if (url.pathname !== "/" || url.search || url.username || !/:\d+$/.test(address)) {
+    throw new UsageError(`Invalid address "${address}": write HOST:PORT`, {
+      hint: "e.g. localhost:50051 or [::1]:50051",
+    });
+  }
+  // new URL drops a default port; gRPC servers rarely listen there, so it is kept explicit.
+  return url;
+}
+
+async function* stdinText(context: CliContext): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  for await (const chunk of context.stdin.readable) yield decoder.decode(chunk, { stream: true });
+  const last = decoder.decode();
+  if (last) yield last;
+}
+
+async function* once(text: string): AsyncGenerator<string> {
+  yield text;
+}
+
+/** The request documents of `-d`: text, `@file` or `@-` (read as the call goes). */
+async function requestText(
+  data: string | undefined,
+  context: CliContext,
+): Promise<{ chunks: AsyncIterable<string>; source: string }> {
+  if (data === undefined) return { chunks: once("{}"), source: "the request" };
+  if (data === "@-") {
+    claimStdin(context, "-d @-");
+    return { chunks: stdinText(context), source: "standard input" };
+  }
+  if (data.startsWith("@")) {
+    const path = data.slice(1);
+    try {
+      return { chunks: once(await Deno.readTextFile(path)), source: `"${path}"` };
+    } catch (error) {
+      const why = error instanceof Deno.errors.NotFound ? "no such file" : (error as Error).message;
+      throw new UsageError(`Cannot read -d @${path}: ${why}`);
+    }
+  }
+  return { chunks: once(data), source: "-d" };
+}
+
+function metadataLines(prefix: string, headers: Headers): string {
+  let out = "";
+  headers.forEach((value, name) => {
+    const shown = isCredentialName(name) ? "(redacted)" : escapeControls(value);
+    out += `${prefix} ${name}: ${shown}\n`;
+  });
+  return out;
+}
+
+/**
+ * Runs `dial grpc`.
+ *
+ * @param words the positional arguments
+ * @param flags the flag values
+ * @param context the run
+ * @returns the exit code
+ */
+export async function runGrpc(
+  words: readonly string[],
+  flags: GrpcFlagValues,
+  context: CliContext,
+): Promise<number> {
+  const { address, action } = parseWords(words, flags.proto.length > 0);
+  if (flags.digest || flags.awsSigv4 !== undefined || flags.apiKeyQuery.length) {
+    const flag = flags.digest ? "--digest" : flags.awsSigv4 !== undefined ? "--aws-sigv4" : "-K";
+    throw new UsageError(`${flag} does not apply to gRPC`, {
+      hint: "gRPC sends credentials as metadata: -B, -u, --oauth2 or -H 'name: value'",
+    });
+  }
+  if (action.verb !== "call" && flags.data !== undefined) {
+    throw new UsageError(`-d does not apply to ${action.verb}`);
+  }
+  const url = address === undefined ? undefined : serverUrl(address, flags.plaintext);
+  const target = url ? `${url.hostname}:${url.port || (flags.plaintext ? 80 : 443)}` : "";
+  const parsedAuth = await parseAuthFlags(flags, url, context);
+  const requests = action.verb === "call" ? await requestText(flags.data, context) : undefined;
+  const transportOptions = url
+    ? await parseTransportFlags(flags, context, flags.verbose)
+    : undefined;
+  const fileRegistry = flags.proto.length
+    ? registryOf((await import("../grpc/proto_files.ts")).readProtoFiles(
+      flags.proto,
+      flags.importPath,
+    ))
+    : undefined;
+
+  const out = context.stdout;
+  const err = context.stderr;
+  const signal = context.signal;
+  let channel: Channel | undefined;
+  try {
+    let headers = new Headers();
+    if (url) {
+      const { request } = await authorize(
+        { method: "POST", url, headers: parsedAuth.headers, auth: parsedAuth.auth },
+        { signal },
+      );
+      headers = new Headers();
+      for (const field of request.headers) headers.append(field.name, reveal(field.value));
+      channel = await openChannel(url, transportOptions!, signal);
+    }
+    const source: DescriptorSource = fileRegistry ? fileSource(fileRegistry) : reflectionSource(
+      new ReflectionClient(channel!.transport, {
+        headers,
+        signal,
+        ...(flags.maxTime !== undefined ? { timeoutMs: flags.maxTime } : {}),
+      }),
+      target,
+    );
+    if (action.verb === "list") {
+      if (action.symbol === undefined) {
+        for (const name of await source.services()) await out.write(`${escapeControls(name)}\n`);
+      } else {
+        const found = await findSymbol(source, action.symbol, target);
+        if (found.kind !== "service") {
+          throw new UsageError(`"${action.symbol}" is a ${found.kind}, not a service`);
+        }
+        for (const m of found.desc.methods) {
+          await out.write(`${escapeControls(`${found.desc.typeName}.${m.name}`)}\n`);
+        }
+      }
+      return 0;
+    }
+    if (action.verb === "describe") {
+      const symbols = action.symbol === undefined ? await source.services() : [action.symbol];
+      for (const symbol of symbols) {
+        await out.write(escapeControls(describe(await findSymbol(source, symbol, target))));
+      }
+      return 0;
+    }
+    const { method, registry } = await findMethod(source, action.method, target);
+    const documents = jsonDocuments(requests!.chunks, requests!.source);
+    if (flags.verbose) {
+      await err.write(`* Calling ${methodName(method)} (${method.methodKind.replace("_", " ")})\n`);
+      await err.write(metadataLines(">", headers));
+    }
+    const replies = callMethod(channel!.transport, method, documents as AsyncIterable<JsonValue>, {
+      headers,
+      signal,
+      registry,
+      ...(flags.maxTime !== undefined ? { timeoutMs: flags.maxTime } : {}),
+      ...(flags.verbose
+        ? {
+          onHeaders: (h: Headers) => void err.write(metadataLines("<", h)),
+          onTrailers: (h: Headers) => void err.write(metadataLines("< (trailer)", h)),
+        }
+        : {}),
+    });
+    try {
+      for await (const reply of replies) {
+        const text = JSON.stringify(reply);
+        await out.write(out.isTerminal ? prettyJson(text, out.color) : `${text}\n`);
+      }
+    } catch (error) {
+      if (isBrokenPipe(error)) return 0;
+      throw error;
+    }
+    return 0;
+  } finally {
+    channel?.close();
+  }
+}
