@@ -12,7 +12,7 @@ import type {
 } from "@bufbuild/protobuf";
 import { UsageError } from "../errors/mod.ts";
 import { registryOf } from "./descriptors.ts";
-import { ReflectionClient, ReflectionError } from "./reflection.ts";
+import { type ReflectionClient, ReflectionError } from "./reflection.ts";
 
 /** The descriptors a call can use. */
 export interface DescriptorSource {

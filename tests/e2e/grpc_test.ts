@@ -10,7 +10,7 @@ import { includes } from "../assert.ts";
 import { childServer } from "../_process.ts";
 import { makeCertificates } from "./_tls.ts";
 
-const SERVER = new URL("./_grpc_server.ts", import.meta.url).pathname;
+const SERVER = new URL("./_grpc_server.js", import.meta.url).pathname;
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;
 const PROTOS = new URL("./fixtures/grpc/protos/", import.meta.url).pathname;
 
@@ -309,7 +309,7 @@ Deno.test("grpc: TLS by default, verified against --cacert (a private CA), -k sk
   await Deno.remove(certs.dir, { recursive: true });
 });
 
-Deno.test("grpc canary: grpc-js's own TLS server still fails under Deno (remove the TLS front of _grpc_server.ts when this fails)", async () => {
+Deno.test("grpc canary: grpc-js's own TLS server still fails under Deno (remove the TLS front of _grpc_server.js when this fails)", async () => {
   const certs = await makeCertificates();
   await using server = await startGreeter("--grpc-tls", certs.leaf, certs.leafKey);
   const result = await dial(["grpc", "--cacert", certs.ca, server.tlsAddress, "list"]);

@@ -10,6 +10,9 @@
  * `http2.createSecureServer`) answers the handshake with bytes that are not TLS under Deno
  * 2.9.6, so `--tls` puts `Deno.listenTls` (ALPN h2) in front of the plaintext server and copies
  * bytes both ways; tests/e2e/grpc_test.ts has the canary.
+ *
+ * JavaScript, not TypeScript: `@grpc/proto-loader` brings protobufjs 7 and with it
+ * `@types/node`, whose Node types would replace Deno's in the type check of every test.
  * @module
  */
 import { Buffer } from "node:buffer";
@@ -26,50 +29,47 @@ const definition = loader.loadSync("greeter.proto", {
   enums: String,
   defaults: true,
 });
-// deno-lint-ignore no-explicit-any -- the package object is typed by the .proto at run time
-const pkg = grpc.loadPackageDefinition(definition) as any;
+const pkg = grpc.loadPackageDefinition(definition);
 const server = new grpc.Server();
 if (!args.includes("--no-reflection")) new ReflectionService(definition).addToServer(server);
 
-type Request = { name: string; times: number; mood: string };
-const reply = (name: string, mood = "HAPPY") => ({
+const reply = (name, mood = "HAPPY") => ({
   message: `Hello ${name}`,
   big_number: "9007199254740993",
   mood,
   stamp: { seconds: "12", big_count: "18446744073709551615" },
   tags: ["a"],
 });
-type Callback = (error: Partial<grpc.StatusObject> | null, value?: unknown) => void;
 
 server.addService(pkg.greet.v1.Greeter.service, {
-  SayHello: (call: grpc.ServerUnaryCall<Request, unknown>, callback: Callback) => {
+  SayHello: (call, callback) => {
     call.sendMetadata(new grpc.Metadata({}));
     callback(null, reply(call.request.name, call.request.mood));
   },
-  StreamHellos: (call: grpc.ServerWritableStream<Request, unknown>) => {
+  StreamHellos: (call) => {
     for (let i = 0; i < (call.request.times || 3); i++) {
       call.write(reply(`${call.request.name} ${i}`));
     }
     call.end();
   },
-  CollectHellos: (call: grpc.ServerReadableStream<Request, unknown>, callback: Callback) => {
-    const names: string[] = [];
-    call.on("data", (r: Request) => names.push(r.name));
+  CollectHellos: (call, callback) => {
+    const names = [];
+    call.on("data", (r) => names.push(r.name));
     call.on("end", () => callback(null, reply(names.join(","))));
   },
   // Answers each message as it comes: a client that waits for an answer before sending the
   // next message proves that dial sends as it reads.
-  Chat: (call: grpc.ServerDuplexStream<Request, unknown>) => {
-    call.on("data", (r: Request) => call.write(reply(r.name)));
+  Chat: (call) => {
+    call.on("data", (r) => call.write(reply(r.name)));
     call.on("end", () => call.end());
   },
-  Missing: (_call: unknown, callback: Callback) =>
+  Missing: (_call, callback) =>
     callback({ code: grpc.status.NOT_FOUND, details: "no such greeting" }),
   // Never answers; ends when the client's deadline cancels the call.
-  Slow: (call: grpc.ServerUnaryCall<Request, unknown>, callback: Callback) => {
+  Slow: (call, callback) => {
     call.on("cancelled", () => callback({ code: grpc.status.CANCELLED }));
   },
-  EchoMetadata: (call: grpc.ServerUnaryCall<Request, unknown>, callback: Callback) => {
+  EchoMetadata: (call, callback) => {
     const authorization = call.metadata.get("authorization");
     if (!authorization.length) {
       return callback({ code: grpc.status.UNAUTHENTICATED, details: "authorization required" });
@@ -77,11 +77,11 @@ server.addService(pkg.greet.v1.Greeter.service, {
     const trailer = new grpc.Metadata();
     trailer.set("x-seen-by", "greeter");
     const echo = Object.entries(call.metadata.getMap()).map(([k, v]) => `${k}=${v}`).sort();
-    callback(null, { ...reply(echo.join(";")) }, trailer);
+    callback(null, reply(echo.join(";")), trailer);
   },
 });
 
-function bind(credentials: grpc.ServerCredentials): Promise<number> {
+function bind(credentials) {
   return new Promise((resolve, reject) =>
     server.bindAsync(
       "127.0.0.1:0",
@@ -92,14 +92,14 @@ function bind(credentials: grpc.ServerCredentials): Promise<number> {
 }
 
 const port = await bind(grpc.ServerCredentials.createInsecure());
-let tlsPort: number | undefined;
+let tlsPort;
 const tlsAt = args.indexOf("--tls");
 if (tlsAt >= 0) {
   const listener = Deno.listenTls({
     hostname: "127.0.0.1",
     port: 0,
-    cert: Deno.readTextFileSync(args[tlsAt + 1]!),
-    key: Deno.readTextFileSync(args[tlsAt + 2]!),
+    cert: Deno.readTextFileSync(args[tlsAt + 1]),
+    key: Deno.readTextFileSync(args[tlsAt + 2]),
     alpnProtocols: ["h2"],
   });
   tlsPort = listener.addr.port;
@@ -118,8 +118,8 @@ if (tlsAt >= 0) {
 const grpcTlsAt = args.indexOf("--grpc-tls");
 if (grpcTlsAt >= 0) {
   tlsPort = await bind(grpc.ServerCredentials.createSsl(null, [{
-    cert_chain: Buffer.from(Deno.readFileSync(args[grpcTlsAt + 1]!)),
-    private_key: Buffer.from(Deno.readFileSync(args[grpcTlsAt + 2]!)),
+    cert_chain: Buffer.from(Deno.readFileSync(args[grpcTlsAt + 1])),
+    private_key: Buffer.from(Deno.readFileSync(args[grpcTlsAt + 2])),
   }]));
 }
 // deno-lint-ignore no-console -- the ready line the test waits for
