@@ -10,9 +10,9 @@ import { command, flags, type FlagValues } from "./declare.ts";
 
 const EPILOG = `
 Examples:
-  dial grpc api.example.com:443 list
-  dial grpc api.example.com:443 describe greet.v1.Greeter
-  dial grpc api.example.com:443 greet.v1.Greeter/SayHello -d '{"name":"ann"}' -B @env:TOKEN
+  dial grpc api.example.com:8443 list
+  dial grpc api.example.com:8443 describe greet.v1.Greeter
+  dial grpc api.example.com:8443 greet.v1.Greeter/SayHello -d '{"name":"ann"}' -B @env:TOKEN
   dial grpc --plaintext localhost:50051 greet.v1.Greeter/StreamHellos -d @request.json
   cat requests.jsonl | dial grpc --plaintext localhost:50051 greet.v1.Greeter/Chat -d @-
   dial grpc --proto greeter.proto --import-path protos/ localhost:50051 greet.v1.Greeter/SayHello

@@ -7,6 +7,7 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import { UsageError } from "../errors/mod.ts";
 import { authorize } from "../http/credentials.ts";
+import { hostPort } from "../http/authority.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { reveal } from "../secret.ts";
 import { prettyJson } from "../output/json.ts";
@@ -169,7 +170,7 @@ export async function runGrpc(
     throw new UsageError(`-d does not apply to ${action.verb}`);
   }
   const url = address === undefined ? undefined : serverUrl(address, flags.plaintext);
-  const target = url ? `${url.hostname}:${url.port || (flags.plaintext ? 80 : 443)}` : "";
+  const target = url ? hostPort(url) : "";
   const parsedAuth = await parseAuthFlags(flags, url, context);
   const requests = action.verb === "call" ? await requestText(flags.data, context) : undefined;
   const transportOptions = url

@@ -118,8 +118,8 @@ function reflectionMethod(version: Version): ReflectionMethod {
   return service!.methods[0] as ReflectionMethod;
 }
 
-/** Why reflection could not answer. */
-export class ReflectionError extends Error {
+/** Why reflection could not answer (internal: {@link reflectionFailure} reads it). */
+class ReflectionError extends Error {
   /** `unsupported`: the server offers no reflection; `not_found`: it knows no such name. */
   readonly reason: "unsupported" | "not_found";
 
@@ -133,6 +133,17 @@ export class ReflectionError extends Error {
     this.name = "ReflectionError";
     this.reason = reason;
   }
+}
+
+/**
+ * Why a call of {@link ReflectionClient} failed, if reflection itself could not answer.
+ *
+ * @param error what it threw
+ * @returns `unsupported` (the server offers no reflection), `not_found` (it knows no such
+ *   name), or undefined for any other failure
+ */
+export function reflectionFailure(error: unknown): "unsupported" | "not_found" | undefined {
+  return error instanceof ReflectionError ? error.reason : undefined;
 }
 
 /** Options of a {@link ReflectionClient}. */

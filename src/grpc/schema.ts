@@ -12,7 +12,7 @@ import type {
 } from "@bufbuild/protobuf";
 import { UsageError } from "../errors/mod.ts";
 import { registryOf } from "./descriptors.ts";
-import { type ReflectionClient, ReflectionError } from "./reflection.ts";
+import { type ReflectionClient, reflectionFailure } from "./reflection.ts";
 
 /** The descriptors a call can use. */
 export interface DescriptorSource {
@@ -59,7 +59,7 @@ export function reflectionSource(client: ReflectionClient, target: string): Desc
       try {
         return await client.listServices();
       } catch (error) {
-        if (error instanceof ReflectionError) throw unsupported(error);
+        if (reflectionFailure(error)) throw unsupported(error);
         throw error;
       }
     },
@@ -67,8 +67,9 @@ export function reflectionSource(client: ReflectionClient, target: string): Desc
       try {
         return registryOf(await client.filesForSymbol(symbol));
       } catch (error) {
-        if (error instanceof ReflectionError && error.reason === "not_found") return undefined;
-        if (error instanceof ReflectionError) throw unsupported(error);
+        const failure = reflectionFailure(error);
+        if (failure === "not_found") return undefined;
+        if (failure) throw unsupported(error);
         throw error;
       }
     },
