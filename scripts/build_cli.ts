@@ -32,6 +32,14 @@
  * @module
  */
 import { type OutputChunk, type Plugin, rollup } from "@rollup/wasm-node";
+import commonjsPlugin from "@rollup/plugin-commonjs";
+import { builtinModules } from "node:module";
+
+// The package's types declare an ES default export that Deno's type check reads as the module.
+const commonjs = commonjsPlugin as unknown as (options: {
+  include: RegExp;
+  ignoreDynamicRequires: boolean;
+}) => Plugin;
 import ts from "typescript";
 import denoJson from "../deno.json" with { type: "json" };
 import { NpmPackages } from "./build_npm.ts";
@@ -95,6 +103,8 @@ function dialPlugin(npm: NpmPackages, beside: Map<string, readonly string[]>): P
     name: "dial",
     resolveId(source, importer) {
       if (source.startsWith("node:")) return { id: source, external: true };
+      // CommonJS packages require Node's modules by their bare names ("fs").
+      if (builtinModules.includes(source)) return { id: `node:${source}`, external: true };
       return npm.resolve(source, importer) ?? null;
     },
     resolveDynamicImport(specifier, importer) {
@@ -107,9 +117,12 @@ function dialPlugin(npm: NpmPackages, beside: Map<string, readonly string[]>): P
       return { id: new URL(literal, `file://${importer}`).pathname };
     },
     async load(id) {
+      // Modules of other plugins (CommonJS's proxies and helpers).
+      if (id.startsWith("\0")) return null;
+      // JSON modules, dial's and the packages' (protobufjs requires its descriptor.json).
+      if (id.endsWith(".json")) return `export default ${await Deno.readTextFile(id)};`;
       if (npm.packageOf(id) !== undefined) return null;
       const text = await Deno.readTextFile(id);
-      if (id.endsWith(".json")) return `export default ${text};`;
       return ts.transpileModule(text, {
         fileName: id,
         compilerOptions: {
@@ -181,7 +194,11 @@ export async function buildCli(
   const beside = new Map(FILES_BESIDE.map(({ module, files }) => [npm.file(module, ROOT), files]));
   const bundle = await rollup({
     input: { dial: MAIN },
-    plugins: [dialPlugin(npm, beside)],
+    // CommonJS packages (protobufjs, for `dial grpc --proto`) become ES modules.
+    plugins: [
+      dialPlugin(npm, beside),
+      commonjs({ include: /registry\.npmjs\.org/, ignoreDynamicRequires: true }),
+    ],
     onwarn() {},
   });
   const built = new Set(bundle.cache?.modules.map((m) => m.id));

@@ -64,7 +64,7 @@ export async function openChannel(
       { details: { target: plan.target } },
     );
   }
-  options.onConnected?.(plan, "h2");
+  if (plan.tls) options.onConnected?.(plan, "h2");
   let used = false;
   const transport = createGrpcTransport({
     baseUrl: url.origin,

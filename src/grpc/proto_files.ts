@@ -4,6 +4,7 @@
  * @module
  * @see https://protobuf.dev/reference/protobuf/proto3-spec/
  */
+import * as fs from "node:fs";
 import protobuf from "protobufjs";
 // Adds Root#toDescriptor.
 import "protobufjs/ext/descriptor/index.js";
@@ -32,6 +33,8 @@ export function readProtoFiles(
   files: readonly string[],
   importPaths: readonly string[],
 ): FileDescriptorProto[] {
+  // protobufjs finds `fs` with an indirect require, which the bundled build does not have.
+  protobuf.util.fs ??= fs;
   const root = new protobuf.Root();
   const missing: string[] = [];
   root.resolvePath = (origin: string, target: string) => {

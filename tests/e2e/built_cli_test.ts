@@ -12,6 +12,7 @@ import { includes } from "../assert.ts";
 import { firstLine, serve } from "../_helpers.ts";
 import { builtCli, installedDial } from "./_built.ts";
 import { deferServer, subscriptionServer } from "./_graphql_servers.ts";
+import { GREETER_PROTOS, startGreeter } from "./_grpc.ts";
 import { startMockServer } from "./_oauth_servers.ts";
 
 const CHECKOUT = new URL("../../", import.meta.url).pathname;
@@ -213,6 +214,34 @@ Deno.test("installed offline: dial graphql (graphql-js, graphql-ws bundled) and 
   ]);
   assert.equal(ws.code, 0, ws.stderr);
   assert.equal(ws.stdout, '{"data":{"countdown":1}}\n{"data":{"countdown":0}}\n');
+});
+
+Deno.test("installed offline: dial grpc by reflection and with --proto (Connect, @bufbuild/protobuf, protobufjs bundled)", async () => {
+  await using server = await startGreeter("--no-reflection");
+  const call = await offline([
+    "grpc",
+    "--plaintext",
+    "--proto",
+    `${GREETER_PROTOS}greeter.proto`,
+    server.address,
+    "greet.v1.Greeter/StreamHellos",
+    "-d",
+    '{"name":"x","times":2}',
+  ]);
+  assert.equal(call.code, 0, call.stderr);
+  assert.equal(call.stdout.trimEnd().split("\n").length, 2, call.stdout);
+  includes(call.stdout, '"bigNumber":"9007199254740993"');
+  const none = await offline(["grpc", "--plaintext", server.address, "list"]);
+  assert.equal(none.code, 2);
+  includes(none.stderr, "does not offer reflection");
+  await using reflecting = await startGreeter();
+  const missing = await offline([
+    "grpc",
+    "--plaintext",
+    reflecting.address,
+    "greet.v1.Greeter/Missing",
+  ]);
+  assert.equal(missing.code, 69, missing.stderr);
 });
 
 Deno.test("installed offline: dial ws sends each line and prints each reply", async () => {

@@ -7,30 +7,8 @@
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
 import { includes } from "../assert.ts";
-import { childServer } from "../_process.ts";
+import { GREETER_PROTOS as PROTOS, startGreeter } from "./_grpc.ts";
 import { makeCertificates } from "./_tls.ts";
-
-const SERVER = new URL("./_grpc_server.js", import.meta.url).pathname;
-const CONFIG = new URL("../deno.json", import.meta.url).pathname;
-const PROTOS = new URL("./fixtures/grpc/protos/", import.meta.url).pathname;
-
-async function startGreeter(...args: string[]) {
-  const child = await childServer(Deno.execPath(), [
-    "run",
-    "-A",
-    "--quiet",
-    "--config",
-    CONFIG,
-    SERVER,
-    ...args,
-  ]);
-  const { port, tlsPort } = JSON.parse(child.line) as { port: number; tlsPort?: number };
-  return {
-    address: `127.0.0.1:${port}`,
-    tlsAddress: `127.0.0.1:${tlsPort}`,
-    [Symbol.asyncDispose]: () => child[Symbol.asyncDispose](),
-  };
-}
 
 const GREETER = "greet.v1.Greeter";
 

@@ -1,0 +1,44 @@
+/**
+ * The greeter of the gRPC tests (`_grpc_server.js`, on `@grpc/grpc-js`) as a child process.
+ * @module
+ */
+import { childServer } from "../_process.ts";
+
+const SERVER = new URL("./_grpc_server.js", import.meta.url).pathname;
+const CONFIG = new URL("../deno.json", import.meta.url).pathname;
+
+/** The folder of the greeter's `.proto` files (greeter.proto imports common/types.proto). */
+export const GREETER_PROTOS: string = new URL("./fixtures/grpc/protos/", import.meta.url).pathname;
+
+/** A running greeter. */
+export interface Greeter {
+  /** `127.0.0.1:port`, plaintext (h2c). */
+  address: string;
+  /** `127.0.0.1:port` with TLS, when started with `--tls` or `--grpc-tls`. */
+  tlsAddress: string;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Starts the greeter.
+ *
+ * @param args `--no-reflection`, `--tls CERT KEY`, `--grpc-tls CERT KEY`
+ * @returns the running server
+ */
+export async function startGreeter(...args: string[]): Promise<Greeter> {
+  const child = await childServer(Deno.execPath(), [
+    "run",
+    "-A",
+    "--quiet",
+    "--config",
+    CONFIG,
+    SERVER,
+    ...args,
+  ]);
+  const { port, tlsPort } = JSON.parse(child.line) as { port: number; tlsPort?: number };
+  return {
+    address: `127.0.0.1:${port}`,
+    tlsAddress: `127.0.0.1:${tlsPort}`,
+    [Symbol.asyncDispose]: () => child[Symbol.asyncDispose](),
+  };
+}
