@@ -4,9 +4,9 @@
  * checked before the call is sent.
  * @module
  */
-import type { JsonValue } from "@bufbuild/protobuf";
-import { UsageError } from "../errors/mod.ts";
-import { authorize } from "../http/credentials.ts";
+import { GrpcStatusError, UsageError } from "../errors/mod.ts";
+import { authorize, type Authorized } from "../http/credentials.ts";
+import type { PreparedRequest } from "../http/request_spec.ts";
 import { hostPort } from "../http/authority.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { reveal } from "../secret.ts";
@@ -119,22 +119,31 @@ async function* once(text: string): AsyncGenerator<string> {
 async function requestText(
   data: string | undefined,
   context: CliContext,
-): Promise<{ chunks: AsyncIterable<string>; source: string }> {
-  if (data === undefined) return { chunks: once("{}"), source: "the request" };
+): Promise<{ open: () => AsyncIterable<string>; source: string; replayable: boolean }> {
   if (data === "@-") {
     claimStdin(context, "-d @-");
-    return { chunks: stdinText(context), source: "standard input" };
+    return { open: () => stdinText(context), source: "standard input", replayable: false };
   }
-  if (data.startsWith("@")) {
+  let text = data ?? "{}";
+  let source = data === undefined ? "the request" : "-d";
+  if (data?.startsWith("@")) {
     const path = data.slice(1);
     try {
-      return { chunks: once(await Deno.readTextFile(path)), source: `"${path}"` };
+      text = await Deno.readTextFile(path);
     } catch (error) {
       const why = error instanceof Deno.errors.NotFound ? "no such file" : (error as Error).message;
       throw new UsageError(`Cannot read -d @${path}: ${why}`);
     }
+    source = `"${path}"`;
   }
-  return { chunks: once(data), source: "-d" };
+  return { open: () => once(text), source, replayable: true };
+}
+
+/** The metadata of a call: the prepared request's headers, credentials revealed. */
+function metadataOf(request: PreparedRequest): Headers {
+  const headers = new Headers();
+  for (const field of request.headers) headers.append(field.name, reveal(field.value));
+  return headers;
 }
 
 function metadataLines(prefix: string, headers: Headers): string {
@@ -189,13 +198,13 @@ export async function runGrpc(
   let channel: Channel | undefined;
   try {
     let headers = new Headers();
+    let authorized: Authorized | undefined;
     if (url) {
-      const { request } = await authorize(
+      authorized = await authorize(
         { method: "POST", url, headers: parsedAuth.headers, auth: parsedAuth.auth },
         { signal },
       );
-      headers = new Headers();
-      for (const field of request.headers) headers.append(field.name, reveal(field.value));
+      headers = metadataOf(authorized.request);
       channel = await openChannel(url, transportOptions!, signal);
     }
     const source: DescriptorSource = fileRegistry ? fileSource(fileRegistry) : reflectionSource(
@@ -228,32 +237,47 @@ export async function runGrpc(
       return 0;
     }
     const { method, registry } = await findMethod(source, action.method, target);
-    const documents = jsonDocuments(requests!.chunks, requests!.source);
-    if (flags.verbose) {
-      await err.write(`* Calling ${methodName(method)} (${method.methodKind.replace("_", " ")})\n`);
-      await err.write(metadataLines(">", headers));
-    }
-    const replies = callMethod(channel!.transport, method, documents as AsyncIterable<JsonValue>, {
-      headers,
-      signal,
-      registry,
-      ...(flags.maxTime !== undefined ? { timeoutMs: flags.maxTime } : {}),
-      ...(flags.verbose
-        ? {
-          onHeaders: (h: Headers) => void err.write(metadataLines("<", h)),
-          onTrailers: (h: Headers) => void err.write(metadataLines("< (trailer)", h)),
-        }
-        : {}),
-    });
-    try {
-      for await (const reply of replies) {
-        const text = JSON.stringify(reply);
-        await out.write(out.isTerminal ? prettyJson(text, out.color) : `${text}\n`);
+    const call = async (metadata: Headers): Promise<number> => {
+      const documents = jsonDocuments(requests!.open(), requests!.source);
+      if (flags.verbose) {
+        await err.write(
+          `* Calling ${methodName(method)} (${method.methodKind.replace("_", " ")})\n`,
+        );
+        await err.write(metadataLines(">", metadata));
       }
-    } catch (error) {
-      if (isBrokenPipe(error)) return 0;
-      throw error;
-    }
+      const replies = callMethod(channel!.transport, method, documents, {
+        headers: metadata,
+        signal,
+        registry,
+        ...(flags.maxTime !== undefined ? { timeoutMs: flags.maxTime } : {}),
+        ...(flags.verbose
+          ? {
+            onHeaders: (h: Headers) => void err.write(metadataLines("<", h)),
+            onTrailers: (h: Headers) => void err.write(metadataLines("< (trailer)", h)),
+          }
+          : {}),
+      });
+      let printed = 0;
+      try {
+        for await (const reply of replies) {
+          const text = JSON.stringify(reply);
+          await out.write(out.isTerminal ? prettyJson(text, out.color) : `${text}\n`);
+          printed++;
+        }
+      } catch (error) {
+        if (isBrokenPipe(error)) return 0;
+        // The one rule of the credential step: an OAuth 2.0 token from the cache that the
+        // server refused is renewed once, when the call can be made again unseen.
+        const refused = error instanceof GrpcStatusError && error.statusName === "UNAUTHENTICATED";
+        if (refused && printed === 0 && requests!.replayable && authorized?.renewable) {
+          if (flags.verbose) await err.write("* UNAUTHENTICATED: renewing the OAuth 2.0 token\n");
+          return await call(metadataOf(await authorized.renew()));
+        }
+        throw error;
+      }
+      return 0;
+    };
+    return await call(headers);
     return 0;
   } finally {
     channel?.close();

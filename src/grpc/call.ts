@@ -64,12 +64,46 @@ export interface CallOptions {
  * @throws {UsageError} naming the field that does not fit
  */
 export function requestMessage(type: DescMessage, json: JsonValue, registry?: Registry) {
+  const options = registry ? { registry } : {};
   try {
-    return fromJson(type, json, registry ? { registry } : {});
+    return fromJson(type, json, options);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`The request does not fit ${type.typeName}: ${why}`);
+    const path = badField(type, json, options);
+    const at = path ? `field "${path}": ` : "";
+    throw new UsageError(`The request does not fit ${type.typeName}: ${at}${why}`, {
+      ...(path ? { details: { name: path } } : {}),
+    });
   }
+}
+
+/**
+ * The path of the first field whose value does not fit, found by decoding one field at a time
+ * (the codec's own message names the type, not always the field).
+ */
+function badField(
+  type: DescMessage,
+  json: JsonValue,
+  options: { registry?: Registry },
+  prefix = "",
+): string | undefined {
+  if (json === null || typeof json !== "object" || Array.isArray(json)) return undefined;
+  for (const [key, value] of Object.entries(json)) {
+    const field = type.fields.find((f) => f.jsonName === key || f.name === key);
+    const path = `${prefix}${key}`;
+    if (!field) return path;
+    try {
+      fromJson(type, { [key]: value }, options);
+      continue;
+    } catch {
+      // This field is the one; look inside a plain message for the precise place.
+    }
+    if (field.fieldKind === "message" && !field.message.typeName.startsWith("google.protobuf.")) {
+      return badField(field.message, value, options, `${path}.`) ?? path;
+    }
+    return path;
+  }
+  return undefined;
 }
 
 /**

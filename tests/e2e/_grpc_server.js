@@ -31,7 +31,18 @@ const definition = loader.loadSync("greeter.proto", {
 });
 const pkg = grpc.loadPackageDefinition(definition);
 const server = new grpc.Server();
-if (!args.includes("--no-reflection")) new ReflectionService(definition).addToServer(server);
+const seen = new Set();
+if (args.includes("--v1alpha-only")) {
+  // A server that offers only the older reflection API (grpc-go before 1.45, most Java ones).
+  new ReflectionService(definition).addToServer({
+    addService(service, implementation) {
+      const path = Object.values(service)[0].path;
+      if (path.includes(".v1alpha.")) server.addService(service, implementation);
+    },
+  });
+} else if (!args.includes("--no-reflection")) {
+  new ReflectionService(definition).addToServer(server);
+}
 
 const reply = (name, mood = "HAPPY") => ({
   message: `Hello ${name}`,
@@ -68,6 +79,15 @@ server.addService(pkg.greet.v1.Greeter.service, {
   // Never answers; ends when the client's deadline cancels the call.
   Slow: (call, callback) => {
     call.on("cancelled", () => callback({ code: grpc.status.CANCELLED }));
+  },
+  EchoShapes: (call, callback) => callback(null, call.request),
+  OnlyFresh: (call, callback) => {
+    const token = String(call.metadata.get("authorization")[0] ?? "");
+    if (!token || seen.has(token)) {
+      return callback({ code: grpc.status.UNAUTHENTICATED, details: "token revoked" });
+    }
+    seen.add(token);
+    callback(null, reply(token.slice(0, 10)));
   },
   EchoMetadata: (call, callback) => {
     const authorization = call.metadata.get("authorization");

@@ -9,6 +9,7 @@ import { dial } from "../_helpers.ts";
 import { includes } from "../assert.ts";
 import { GREETER_PROTOS as PROTOS, startGreeter } from "./_grpc.ts";
 import { makeCertificates } from "./_tls.ts";
+import { startMockServer } from "./_oauth_servers.ts";
 
 const GREETER = "greet.v1.Greeter";
 
@@ -59,6 +60,55 @@ Deno.test("grpc: a unary reply prints in the proto3 JSON mapping (lowerCamelCase
     tags: ["a"],
   });
   assert.equal(result.stdout.split("\n").length, 2, "one line");
+});
+
+/** A request in the canonical proto3 JSON form, for a round trip through grpc-js. */
+const SHAPES = {
+  at: "2023-11-14T22:13:20.005Z",
+  wrapped: "-5",
+  counts: { a: "9007199254740993" },
+  raw: "aGk=",
+  ratio: "NaN",
+  stamp: { seconds: "1" },
+  moods: ["HAPPY", "GRUMPY"],
+  negative: "-12",
+};
+
+Deno.test("grpc: well-known types, maps, bytes, oneofs and 64-bit values survive a round trip through grpc-js in their JSON forms", async () => {
+  await using server = await startGreeter();
+  for (const extra of [[], ["--proto", `${PROTOS}greeter.proto`]]) {
+    const result = await dial([
+      "grpc",
+      "--plaintext",
+      ...extra,
+      server.address,
+      `${GREETER}/EchoShapes`,
+      "-d",
+      JSON.stringify({ ...SHAPES, moods: ["HAPPY", 2] }),
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), SHAPES, extra.join(" "));
+  }
+  const bad = await dial([
+    "grpc",
+    "--plaintext",
+    server.address,
+    `${GREETER}/EchoShapes`,
+    "-d",
+    '{"at":"yesterday"}',
+  ]);
+  assert.equal(bad.code, 2);
+  includes(bad.stderr, `field "at"`);
+});
+
+Deno.test("grpc: a server that offers only reflection v1alpha is asked with v1alpha", async () => {
+  await using server = await startGreeter("--v1alpha-only");
+  const list = await dial(["grpc", "--plaintext", server.address, "list"]);
+  assert.equal(list.code, 0, list.stderr);
+  assert.equal(list.stdout, `${GREETER}\n`);
+  const call = await dial(["grpc", "--plaintext", server.address, `${GREETER}/SayHello`]);
+  assert.equal(call.code, 0, call.stderr);
+  assert.equal(JSON.parse(call.stdout).message, "Hello ");
 });
 
 Deno.test("grpc: server streaming prints one JSON document per line; -d @file reads the request", async () => {
@@ -177,6 +227,35 @@ Deno.test("grpc: auth flags and -H send metadata through the credential step; -v
     "ann:pw",
   ]);
   includes(JSON.parse(basic.stdout).message, `authorization=Basic ${btoa("ann:pw")}`);
+});
+
+Deno.test("grpc: --oauth2 sends the token as metadata; a cached token refused with UNAUTHENTICATED is renewed once", async () => {
+  await using server = await startGreeter();
+  await using oauth = await startMockServer();
+  const home = await Deno.makeTempDir({ prefix: "dial-home-" });
+  const args = [
+    "grpc",
+    "--plaintext",
+    server.address,
+    `${GREETER}/OnlyFresh`,
+    "--oauth2",
+    `client_credentials:${oauth.tokenUrl}:app:secret`,
+  ];
+  const first = await dial(args, { env: { HOME: home } });
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(JSON.parse(first.stdout).message, /^Hello Bearer ey/);
+  assert.equal(oauth.tokenRequests.length, 1);
+  // The cached token is refused now: dial gets a fresh one and calls again, once.
+  const second = await dial([...args, "-v"], { env: { HOME: home } });
+  assert.equal(second.code, 0, second.stderr);
+  includes(second.stderr, "renewing the OAuth 2.0 token");
+  assert.equal(oauth.tokenRequests.length, 2);
+  // From stdin the call cannot be made again unseen: the refusal of the cached token stands.
+  const refused = await dial([...args, "-d", "@-"], { env: { HOME: home }, stdin: "{}" });
+  assert.equal(refused.code, 80, refused.stderr);
+  includes(refused.stderr, "UNAUTHENTICATED: token revoked");
+  assert.equal(oauth.tokenRequests.length, 2);
+  await Deno.remove(home, { recursive: true });
 });
 
 Deno.test("grpc: bad input is refused with exit 2 before the call: unknown names (with the near ones), a field that does not fit", async () => {
