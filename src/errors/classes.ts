@@ -228,21 +228,27 @@ export class TooLargeError extends DialError {
 export class GrpcStatusError extends DialError {
   /** The status name, e.g. `NOT_FOUND`. */
   readonly statusName: string;
+  /** The server's status message (`grpc-message`), maybe empty. */
+  readonly statusMessage: string;
 
   /**
    * Creates the error.
    *
-   * @param message the status name and the server's message
-   * @param grpcStatus the status code
-   * @param statusName its name
+   * @param message the method, the status name and the server's message
+   * @param status the status: code, name and the server's message
    * @param options facts, remedy, hint and cause
    */
-  constructor(message: string, grpcStatus: number, statusName: string, options: ErrorOptions = {}) {
+  constructor(
+    message: string,
+    status: { code: number; name: string; message: string },
+    options: ErrorOptions = {},
+  ) {
     super(message, ErrorCode.GrpcStatus, {
       ...options,
-      details: { ...options.details, grpcStatus },
+      details: { ...options.details, grpcStatus: status.code },
     });
     this.name = "GrpcStatusError";
-    this.statusName = statusName;
+    this.statusName = status.name;
+    this.statusMessage = status.message;
   }
 }

@@ -121,8 +121,7 @@ function statusError(error: unknown, method: DescMethod): unknown {
   const name = STATUS_NAMES[error.code] ?? `code ${error.code}`;
   return new GrpcStatusError(
     `${methodName(method)} ended with ${name}${error.rawMessage ? `: ${error.rawMessage}` : ""}`,
-    error.code,
-    name,
+    { code: error.code, name, message: error.rawMessage },
     { cause: error },
   );
 }

@@ -10,6 +10,7 @@ import { includes } from "../assert.ts";
 import { GREETER_PROTOS as PROTOS, startGreeter } from "./_grpc.ts";
 import { makeCertificates } from "./_tls.ts";
 import { startMockServer } from "./_oauth_servers.ts";
+import { runGrpcRequest } from "../../src/grpc/grpc_request.ts";
 
 const GREETER = "greet.v1.Greeter";
 
@@ -373,4 +374,40 @@ Deno.test("grpc canary: grpc-js's own TLS server still fails under Deno (remove 
   assert.notEqual(result.code, 0, result.stdout);
   includes(result.stderr, "corrupt message");
   await Deno.remove(certs.dir, { recursive: true });
+});
+
+Deno.test("grpc request (the request files' call): a status is a result, streaming replies a list, metadata both ways", async () => {
+  await using server = await startGreeter();
+  const spec = (headers: { name: string; value: string }[] = []) => ({
+    method: "GRPC",
+    url: new URL(`http://${server.address}`),
+    headers,
+    auth: { queryKeys: [] },
+  });
+  const missing = await runGrpcRequest(spec(), `${GREETER}/Missing`, "");
+  assert.deepEqual(
+    [missing.status, missing.statusName, missing.statusMessage, missing.replies],
+    [5, "NOT_FOUND", "no such greeting", []],
+  );
+  const stream = await runGrpcRequest(spec(), `${GREETER}/StreamHellos`, '{"name":"s","times":2}');
+  assert.equal(stream.status, 0);
+  assert.ok(stream.streaming);
+  assert.deepEqual(stream.replies.map((r) => (r as { message: string }).message), [
+    "Hello s 0",
+    "Hello s 1",
+  ]);
+  const collected = await runGrpcRequest(
+    spec(),
+    `${GREETER}/CollectHellos`,
+    '{"name":"a"}\n{"name":"b"}',
+  );
+  assert.equal((collected.replies[0] as { message: string }).message, "Hello a,b");
+  const echo = await runGrpcRequest(
+    spec([{ name: "Authorization", value: "Bearer t" }]),
+    `${GREETER}/EchoMetadata`,
+    "{}",
+  );
+  assert.equal(echo.status, 0, echo.statusMessage);
+  assert.deepEqual(echo.trailers.find(([n]) => n === "x-seen-by"), ["x-seen-by", "greeter"]);
+  await assert.rejects(runGrpcRequest(spec(), `${GREETER}/Nope`, "{}"), /Unknown method/);
 });

@@ -8,6 +8,7 @@ import {
 import { registryOf } from "../../../src/grpc/descriptors.ts";
 import { jsonDocuments } from "../../../src/grpc/json_documents.ts";
 import { requestMessage } from "../../../src/grpc/call.ts";
+import { parseGrpcTarget } from "../../../src/grpc/grpc_request.ts";
 import { UsageError } from "../../../src/errors/mod.ts";
 
 async function documents(chunks: string[]) {
@@ -109,4 +110,17 @@ Deno.test("grpc request: a value that does not fit names the field's path", () =
   });
   assert.throws(() => requestMessage(reply, { at: "soon" }), { message: /field "at": / });
   assert.throws(() => requestMessage(reply, { mood: "SAD" }), { message: /field "mood": / });
+});
+
+Deno.test("grpc target: JetBrains' and httpyac's forms of a GRPC request line", () => {
+  const plain = parseGrpcTarget("localhost:50051/greet.v1.Greeter/SayHello");
+  assert.equal(plain.url.href, "http://localhost:50051/");
+  assert.equal(plain.method, "greet.v1.Greeter/SayHello");
+  assert.equal(parseGrpcTarget("grpcs://api.test:8443/a.B/C").url.href, "https://api.test:8443/");
+  assert.equal(parseGrpcTarget("grpc://[::1]:9/a.B/C").url.href, "http://[::1]:9/");
+  assert.throws(
+    () => parseGrpcTarget("localhost:50051"),
+    /write host:port\/package\.Service\/Method/,
+  );
+  assert.throws(() => parseGrpcTarget("localhost:1/NoService"), UsageError);
 });

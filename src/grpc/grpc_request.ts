@@ -1,0 +1,170 @@
+/**
+ * One gRPC call as a request file writes it (JetBrains' `GRPC host:port/pkg.Service/Method`):
+ * the target parsed, the credentials applied by the one credential step, the method found by
+ * reflection, every reply collected. A status other than OK is part of the result (as an HTTP
+ * status is), not an error; bad input, connection and TLS failures are errors.
+ * @module
+ * @see https://www.jetbrains.com/help/idea/exploring-http-syntax.html (gRPC requests)
+ */
+import type { JsonValue } from "@bufbuild/protobuf";
+import { GrpcStatusError, UsageError } from "../errors/mod.ts";
+import { authorize } from "../http/credentials.ts";
+import type { TransportOptions } from "../http/plan.ts";
+import { hostPort } from "../http/authority.ts";
+import type { RequestSpec } from "../http/request_spec.ts";
+import { reveal } from "../secret.ts";
+import { callMethod } from "./call.ts";
+import { openChannel } from "./channel.ts";
+import { jsonDocuments } from "./json_documents.ts";
+import { ReflectionClient } from "./reflection.ts";
+import { findMethod, reflectionSource, splitMethodName } from "./schema.ts";
+
+/** Where a `GRPC` request goes. */
+export interface GrpcTarget {
+  /** `http://host:port` (plaintext, h2c) or `https://host:port` (TLS). */
+  url: URL;
+  /** `package.Service/Method`. */
+  method: string;
+}
+
+/**
+ * Reads the target of a `GRPC` request line: `host:port/package.Service/Method` is plaintext,
+ * `grpcs://host:port/…` TLS, `grpc://…` plaintext again (JetBrains' and httpyac's forms).
+ *
+ * @param text the target as written (variables substituted)
+ * @returns the server and the method
+ * @throws {UsageError} when it names no server or no method
+ */
+export function parseGrpcTarget(text: string): GrpcTarget {
+  const match = /^(?:(grpcs?):\/\/)?([^/\s]+)\/+([^\s]+)$/i.exec(text.trim());
+  const method = match?.[3]?.replace(/\/+$/, "");
+  if (!match || !method) {
+    throw new UsageError(
+      `Invalid gRPC target "${text}": write host:port/package.Service/Method (grpcs:// for TLS)`,
+    );
+  }
+  splitMethodName(method);
+  const scheme = match[1]?.toLowerCase() === "grpcs" ? "https" : "http";
+  let url: URL;
+  try {
+    url = new URL(`${scheme}://${match[2]}`);
+  } catch {
+    throw new UsageError(`Invalid gRPC target "${text}": "${match[2]}" is not host:port`);
+  }
+  return { url, method };
+}
+
+/** What a call ended with. */
+export interface GrpcResult {
+  /** The status code, 0 for OK. */
+  status: number;
+  /** Its name, e.g. `OK`, `NOT_FOUND`. */
+  statusName: string;
+  /** The server's status message, if any. */
+  statusMessage: string;
+  /** The replies in the proto3 JSON form, in order. */
+  replies: JsonValue[];
+  /** Whether the method streams its replies (a file's handler sees them as a list). */
+  streaming: boolean;
+  /** The response headers. */
+  headers: [string, string][];
+  /** The trailers. */
+  trailers: [string, string][];
+  /** The metadata sent (credentials included: the caller redacts them). */
+  requestHeaders: [string, string][];
+}
+
+/** Options of {@link runGrpcRequest}. */
+export interface GrpcRequestOptions {
+  /** Trust, client certificates, proxies, as for HTTP. */
+  transport?: TransportOptions;
+  /** Cancels the call. */
+  signal?: AbortSignal;
+  /** The call's deadline, in ms. */
+  timeoutMs?: number;
+  /** Told of each reply as it arrives. */
+  onReply?: (reply: JsonValue) => void | Promise<void>;
+}
+
+/**
+ * Makes one call.
+ *
+ * @param spec the server (`url`: `http:` or `https:`), metadata and credentials; `method` is
+ *   ignored
+ * @param method `package.Service/Method`
+ * @param body the request message(s) as JSON text; several documents for client and bidi
+ *   streaming; empty sends `{}` to a method that takes one message
+ * @param options transport, signal, deadline, observer
+ * @returns the status, the replies, headers and trailers
+ * @throws {UsageError} for an unknown method, a request that does not fit, no reflection
+ * @throws {DialError} when the connection or TLS fails, or the credentials cannot be obtained
+ */
+export async function runGrpcRequest(
+  spec: RequestSpec,
+  method: string,
+  body: string,
+  options: GrpcRequestOptions = {},
+): Promise<GrpcResult> {
+  const { request } = await authorize({ ...spec, method: "POST" }, {
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const headers = new Headers();
+  for (const field of request.headers) headers.append(field.name, reveal(field.value));
+  const channel = await openChannel(spec.url, options.transport ?? {}, options.signal);
+  try {
+    const target = hostPort(spec.url);
+    const source = reflectionSource(
+      new ReflectionClient(channel.transport, {
+        headers,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      }),
+      target,
+    );
+    const { method: desc, registry } = await findMethod(source, method, target);
+    // Every document is read (and each checked against the type) before the call.
+    const documents: JsonValue[] = [];
+    const text = body.trim() ? body : desc.methodKind.startsWith("client") ? "" : "{}";
+    for await (const doc of jsonDocuments(one(text), "the request body")) documents.push(doc);
+    const result: GrpcResult = {
+      status: 0,
+      statusName: "OK",
+      statusMessage: "",
+      replies: [],
+      streaming: desc.methodKind === "server_streaming" || desc.methodKind === "bidi_streaming",
+      headers: [],
+      trailers: [],
+      requestHeaders: [...headers],
+    };
+    try {
+      const replies = callMethod(channel.transport, desc, list(documents), {
+        headers,
+        registry,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        onHeaders: (h) => result.headers = [...h],
+        onTrailers: (h) => result.trailers = [...h],
+      });
+      for await (const reply of replies) {
+        result.replies.push(reply);
+        await options.onReply?.(reply);
+      }
+    } catch (error) {
+      if (!(error instanceof GrpcStatusError)) throw error;
+      result.status = error.details.grpcStatus ?? 2;
+      result.statusName = error.statusName;
+      result.statusMessage = error.statusMessage;
+    }
+    return result;
+  } finally {
+    channel.close();
+  }
+}
+
+async function* one(text: string): AsyncGenerator<string> {
+  yield text;
+}
+
+async function* list(documents: JsonValue[]): AsyncGenerator<JsonValue> {
+  yield* documents;
+}
