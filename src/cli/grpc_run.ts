@@ -278,7 +278,6 @@ export async function runGrpc(
       return 0;
     };
     return await call(headers);
-    return 0;
   } finally {
     channel?.close();
   }
