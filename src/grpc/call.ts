@@ -116,11 +116,18 @@ export function methodName(method: DescMethod): string {
   return `${method.parent.typeName}/${method.name}`;
 }
 
-function statusError(error: unknown, method: DescMethod): unknown {
+/**
+ * A failed call of Connect's as dial's error (other errors pass unchanged).
+ *
+ * @param error what the call threw
+ * @param what the call, for the message: `package.Service/Method`
+ * @returns a {@link GrpcStatusError} for a status, else the error itself
+ */
+export function statusError(error: unknown, what: string): unknown {
   if (!(error instanceof ConnectError)) return error;
   const name = STATUS_NAMES[error.code] ?? `code ${error.code}`;
   return new GrpcStatusError(
-    `${methodName(method)} ended with ${name}${error.rawMessage ? `: ${error.rawMessage}` : ""}`,
+    `${what} ended with ${name}${error.rawMessage ? `: ${error.rawMessage}` : ""}`,
     { code: error.code, name, message: error.rawMessage },
     { cause: error },
   );
@@ -203,6 +210,6 @@ export async function* callMethod(
         throw error.cause;
       }
     }
-    throw statusError(error, method);
+    throw statusError(error, methodName(method));
   }
 }

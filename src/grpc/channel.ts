@@ -11,7 +11,7 @@ import type { Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { type Connection, openConnection } from "../http/connect.ts";
 import { planFor, type TransportOptions, type TransportPlan } from "../http/plan.ts";
-import { TransportError } from "../errors/mod.ts";
+import { DialError, networkError, TransportError } from "../errors/mod.ts";
 
 /** An open channel to one server. */
 export interface Channel {
@@ -56,7 +56,15 @@ export async function openChannel(
 ): Promise<Channel> {
   const plan = grpcPlan(url, options);
   options.onRoute?.(plan);
-  const conn: Connection = await openConnection(plan, signal);
+  let conn: Connection;
+  try {
+    conn = await openConnection(plan, signal);
+  } catch (error) {
+    // As HTTP words them: a certificate check by what failed, anything else as unreachable.
+    if (signal?.aborted || error instanceof DialError) throw error;
+    const { tlsError } = await import("../http/transport_error.ts");
+    throw (plan.tls ? tlsError(error, plan.target) : undefined) ?? networkError(error, url);
+  }
   if (plan.tls && conn.protocol !== "h2") {
     conn.close();
     throw new TransportError(

@@ -11,6 +11,7 @@ import type {
   FileRegistry,
 } from "@bufbuild/protobuf";
 import { UsageError } from "../errors/mod.ts";
+import { statusError } from "./call.ts";
 import { registryOf } from "./descriptors.ts";
 import { type ReflectionClient, reflectionFailure } from "./reflection.ts";
 
@@ -60,7 +61,7 @@ export function reflectionSource(client: ReflectionClient, target: string): Desc
         return await client.listServices();
       } catch (error) {
         if (reflectionFailure(error)) throw unsupported(error);
-        throw error;
+        throw statusError(error, `Reflection at ${target}`);
       }
     },
     async registryFor(symbol) {
@@ -70,7 +71,7 @@ export function reflectionSource(client: ReflectionClient, target: string): Desc
         const failure = reflectionFailure(error);
         if (failure === "not_found") return undefined;
         if (failure) throw unsupported(error);
-        throw error;
+        throw statusError(error, `Reflection at ${target}`);
       }
     },
   };

@@ -189,6 +189,12 @@ Deno.test("grpc: a status other than OK exits 64 + its code with its name and me
   const missing = await dial(["grpc", "--plaintext", server.address, `${GREETER}/Missing`]);
   assert.equal(missing.code, 69);
   includes(missing.stderr, `${GREETER}/Missing ended with NOT_FOUND: no such greeting`);
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const closed = `127.0.0.1:${listener.addr.port}`;
+  listener.close();
+  const refused = await dial(["grpc", "--plaintext", closed, "list"]);
+  assert.equal(refused.code, 7);
+  includes(refused.stderr, `Cannot reach ${closed}: connection refused`);
   const slow = await dial(["grpc", "--plaintext", server.address, `${GREETER}/Slow`, "-m", "0.3"]);
   assert.equal(slow.code, 8, slow.stderr);
   includes(slow.stderr, "DEADLINE_EXCEEDED");
