@@ -210,6 +210,8 @@ export async function* callMethod(
         throw error.cause;
       }
     }
+    // Ctrl-C (or the caller) cancelled it: its reason, not CANCELLED, says how the run ends.
+    if (options.signal?.aborted) throw options.signal.reason;
     throw statusError(error, methodName(method));
   }
 }

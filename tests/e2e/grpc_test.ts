@@ -11,6 +11,7 @@ import { GREETER_PROTOS as PROTOS, startGreeter } from "./_grpc.ts";
 import { makeCertificates } from "./_tls.ts";
 import { startMockServer } from "./_oauth_servers.ts";
 import { runGrpcRequest } from "../../src/grpc/grpc_request.ts";
+import { spawnDial } from "./_spawn.ts";
 
 const GREETER = "greet.v1.Greeter";
 
@@ -149,39 +150,56 @@ Deno.test("grpc: client streaming and bidi read JSON documents from -d @- (lines
   );
 });
 
-Deno.test("grpc: bidi sends each document as it is read (the next is written only after the reply)", async () => {
-  await using server = await startGreeter();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", new URL("../../main.ts", import.meta.url).pathname, "grpc"]
-      .concat(["--plaintext", server.address, `${GREETER}/Chat`, "-d", "@-"]),
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
+/** A long-lived `dial grpc` child and a reader of its stdout lines. */
+function chat(address: string) {
+  const child = spawnDial(["grpc", "--plaintext", address, `${GREETER}/Chat`, "-d", "@-"]);
   const writer = child.stdin.getWriter();
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
-  const nextLine = async () => {
-    while (!seen.includes("\n")) {
-      const { value, done } = await lines.read();
-      if (done) throw new Error(`dial ended early: ${seen}`);
-      seen += value;
-    }
-    const [line, ...rest] = seen.split("\n");
-    seen = rest.join("\n");
-    return JSON.parse(line!).message;
+  return {
+    child,
+    send: (text: string) => writer.write(new TextEncoder().encode(text)),
+    close: () => writer.close(),
+    async nextMessage(): Promise<string> {
+      while (!seen.includes("\n")) {
+        const { value, done } = await lines.read();
+        if (done) throw new Error(`dial ended early: ${seen}`);
+        seen += value;
+      }
+      const [line, ...rest] = seen.split("\n");
+      seen = rest.join("\n");
+      return JSON.parse(line!).message;
+    },
+    async end() {
+      const { done } = await lines.read();
+      const status = await child.status;
+      const stderr = await new Response(child.stderr).text();
+      return { done, code: status.code, stderr };
+    },
   };
-  await writer.write(new TextEncoder().encode('{"name":"one"}\n'));
-  assert.equal(await nextLine(), "Hello one");
-  await writer.write(new TextEncoder().encode('{"name":"two"}\n'));
-  assert.equal(await nextLine(), "Hello two");
-  await writer.close();
-  const { done } = await lines.read();
+}
+
+Deno.test("grpc: bidi sends each document as it is read (the next is written only after the reply)", async () => {
+  await using server = await startGreeter();
+  const session = chat(server.address);
+  await session.send('{"name":"one"}\n');
+  assert.equal(await session.nextMessage(), "Hello one");
+  await session.send('{"name":"two"}\n');
+  assert.equal(await session.nextMessage(), "Hello two");
+  await session.close();
+  const { done, code, stderr } = await session.end();
   assert.ok(done);
-  const status = await child.status;
-  await child.stderr.cancel();
-  assert.equal(status.code, 0);
+  assert.equal(code, 0, stderr);
+});
+
+Deno.test("grpc: Ctrl-C during a stream ends the call and exits 130", async () => {
+  await using server = await startGreeter();
+  const session = chat(server.address);
+  await session.send('{"name":"one"}\n');
+  assert.equal(await session.nextMessage(), "Hello one");
+  session.child.kill("SIGINT");
+  const { code } = await session.end();
+  assert.equal(code, 130);
 });
 
 Deno.test("grpc: a status other than OK exits 64 + its code with its name and message; -m is the deadline (exit 8)", async () => {
