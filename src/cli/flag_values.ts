@@ -84,6 +84,7 @@ export function parseCount(text: string, flag: string, min = 0): number {
 /** Commands that a lowercase first word may have been meant as. */
 export const SUBCOMMANDS = [
   "graphql",
+  "grpc",
   "ws",
   "sse",
   "run",
