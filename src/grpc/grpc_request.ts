@@ -7,7 +7,7 @@
  * @see https://www.jetbrains.com/help/idea/exploring-http-syntax.html (gRPC requests)
  */
 import type { JsonValue } from "@bufbuild/protobuf";
-import { GrpcStatusError, UsageError } from "../errors/mod.ts";
+import { GrpcStatusError } from "../errors/mod.ts";
 import { authorize } from "../http/credentials.ts";
 import type { TransportOptions } from "../http/plan.ts";
 import { hostPort } from "../http/authority.ts";
@@ -17,42 +17,7 @@ import { callMethod } from "./call.ts";
 import { openChannel } from "./channel.ts";
 import { jsonDocuments } from "./json_documents.ts";
 import { ReflectionClient } from "./reflection.ts";
-import { findMethod, reflectionSource, splitMethodName } from "./schema.ts";
-
-/** Where a `GRPC` request goes. */
-export interface GrpcTarget {
-  /** `http://host:port` (plaintext, h2c) or `https://host:port` (TLS). */
-  url: URL;
-  /** `package.Service/Method`. */
-  method: string;
-}
-
-/**
- * Reads the target of a `GRPC` request line: `host:port/package.Service/Method` is plaintext,
- * `grpcs://host:port/…` TLS, `grpc://…` plaintext again (JetBrains' and httpyac's forms).
- *
- * @param text the target as written (variables substituted)
- * @returns the server and the method
- * @throws {UsageError} when it names no server or no method
- */
-export function parseGrpcTarget(text: string): GrpcTarget {
-  const match = /^(?:(grpcs?):\/\/)?([^/\s]+)\/+([^\s]+)$/i.exec(text.trim());
-  const method = match?.[3]?.replace(/\/+$/, "");
-  if (!match || !method) {
-    throw new UsageError(
-      `Invalid gRPC target "${text}": write host:port/package.Service/Method (grpcs:// for TLS)`,
-    );
-  }
-  splitMethodName(method);
-  const scheme = match[1]?.toLowerCase() === "grpcs" ? "https" : "http";
-  let url: URL;
-  try {
-    url = new URL(`${scheme}://${match[2]}`);
-  } catch {
-    throw new UsageError(`Invalid gRPC target "${text}": "${match[2]}" is not host:port`);
-  }
-  return { url, method };
-}
+import { findMethod, reflectionSource } from "./schema.ts";
 
 /** What a call ended with. */
 export interface GrpcResult {

@@ -13,6 +13,7 @@ import type {
 import { UsageError } from "../errors/mod.ts";
 import { statusError } from "./call.ts";
 import { registryOf } from "./descriptors.ts";
+import { splitMethodName } from "./grpc_target.ts";
 import { type ReflectionClient, reflectionFailure } from "./reflection.ts";
 
 /** The descriptors a call can use. */
@@ -116,24 +117,6 @@ function unknown(kind: string, name: string, choices: readonly string[], target:
     details: { name, choices: near(name, choices), ...(target ? { target } : {}) },
     remedy: { choose: "grpc_name" },
   });
-}
-
-/**
- * Splits `package.Service/Method` (or `package.Service.Method`, as grpcurl also reads it).
- *
- * @param text the method's name
- * @returns the service and method names
- * @throws {UsageError} when it names no method
- */
-export function splitMethodName(text: string): { service: string; method: string } {
-  const slash = text.lastIndexOf("/");
-  const cut = slash >= 0 ? slash : text.lastIndexOf(".");
-  const service = text.slice(0, cut).replace(/^\//, "");
-  const method = text.slice(cut + 1);
-  if (cut <= 0 || !service || !method) {
-    throw new UsageError(`Invalid method "${text}": write package.Service/Method`);
-  }
-  return { service, method };
 }
 
 /**

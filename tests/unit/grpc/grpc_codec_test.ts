@@ -8,7 +8,7 @@ import {
 import { registryOf } from "../../../src/grpc/descriptors.ts";
 import { jsonDocuments } from "../../../src/grpc/json_documents.ts";
 import { requestMessage } from "../../../src/grpc/call.ts";
-import { parseGrpcTarget } from "../../../src/grpc/grpc_request.ts";
+import { parseGrpcTarget } from "../../../src/grpc/grpc_target.ts";
 import { UsageError } from "../../../src/errors/mod.ts";
 
 async function documents(chunks: string[]) {
