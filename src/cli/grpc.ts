@@ -23,9 +23,12 @@ each JSON document from stdin as soon as it is read (streaming methods).
 Exit codes: 0 ok, 2 usage (nothing sent), 7 network or TLS, 8 deadline (-m, DEADLINE_EXCEEDED),
 9 auth, 64 + the gRPC status code for any other status (69 NOT_FOUND, 80 UNAUTHENTICATED …).`;
 
+/** HTTP's ways to authenticate that gRPC has no use for: a challenge, a signature, a query. */
+const NOT_GRPC = new Set(["digest", "aws-sigv4", "aws-session-token", "api-key-query"]);
+
 /** The flags of `dial grpc`. */
 export const GRPC_FLAGS = flags([
-  ...AUTH_FLAGS,
+  ...AUTH_FLAGS.filter((flag) => !NOT_GRPC.has(flag.long)),
   ...TRANSPORT_FLAGS,
   {
     long: "data",
@@ -69,8 +72,8 @@ export type GrpcFlagValues = FlagValues<typeof GRPC_FLAGS>;
 export const grpcCommand = command({
   name: "grpc",
   summary: "Call gRPC methods; list and describe services by reflection or .proto files",
-  usage: "grpc [flags] HOST:PORT (list [SERVICE] | describe [SYMBOL] | package.Service/Method)\n" +
-    "       grpc --proto FILE.proto (list [SERVICE] | describe [SYMBOL])",
+  usage: "[flags] HOST:PORT (list [SERVICE] | describe [SYMBOL] | package.Service/Method)\n" +
+    "       dial grpc --proto FILE.proto [flags] (list [SERVICE] | describe [SYMBOL])",
   args: [{
     name: "words",
     variadic: true,

@@ -169,18 +169,13 @@ export async function runGrpc(
   context: CliContext,
 ): Promise<number> {
   const { address, action } = parseWords(words, flags.proto.length > 0);
-  if (flags.digest || flags.awsSigv4 !== undefined || flags.apiKeyQuery.length) {
-    const flag = flags.digest ? "--digest" : flags.awsSigv4 !== undefined ? "--aws-sigv4" : "-K";
-    throw new UsageError(`${flag} does not apply to gRPC`, {
-      hint: "gRPC sends credentials as metadata: -B, -u, --oauth2 or -H 'name: value'",
-    });
-  }
   if (action.verb !== "call" && flags.data !== undefined) {
     throw new UsageError(`-d does not apply to ${action.verb}`);
   }
   const url = address === undefined ? undefined : serverUrl(address, flags.plaintext);
   const target = url ? hostPort(url) : "";
-  const parsedAuth = await parseAuthFlags(flags, url, context);
+  // The flags gRPC leaves out (--digest, --aws-sigv4, -K) are absent, not empty.
+  const parsedAuth = await parseAuthFlags({ ...flags, apiKeyQuery: [] }, url, context);
   const requests = action.verb === "call" ? await requestText(flags.data, context) : undefined;
   const transportOptions = url
     ? await parseTransportFlags(flags, context, flags.verbose)
