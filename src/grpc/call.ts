@@ -16,27 +16,7 @@ import {
 } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Transport } from "@connectrpc/connect";
 import { GrpcStatusError, UsageError } from "../errors/mod.ts";
-
-/** The status names of gRPC, by code. */
-export const STATUS_NAMES: readonly string[] = [
-  "OK",
-  "CANCELLED",
-  "UNKNOWN",
-  "INVALID_ARGUMENT",
-  "DEADLINE_EXCEEDED",
-  "NOT_FOUND",
-  "ALREADY_EXISTS",
-  "PERMISSION_DENIED",
-  "RESOURCE_EXHAUSTED",
-  "FAILED_PRECONDITION",
-  "ABORTED",
-  "OUT_OF_RANGE",
-  "UNIMPLEMENTED",
-  "INTERNAL",
-  "UNAVAILABLE",
-  "DATA_LOSS",
-  "UNAUTHENTICATED",
-];
+import { STATUS_NAMES } from "./grpc_target.ts";
 
 /** Options of {@link callMethod}. */
 export interface CallOptions {

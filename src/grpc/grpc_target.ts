@@ -7,6 +7,31 @@
 import { UsageError } from "../errors/mod.ts";
 
 /**
+ * The status names of gRPC, by code.
+ *
+ * @see https://github.com/grpc/grpc/blob/master/doc/statuscodes.md
+ */
+export const STATUS_NAMES: readonly string[] = [
+  "OK",
+  "CANCELLED",
+  "UNKNOWN",
+  "INVALID_ARGUMENT",
+  "DEADLINE_EXCEEDED",
+  "NOT_FOUND",
+  "ALREADY_EXISTS",
+  "PERMISSION_DENIED",
+  "RESOURCE_EXHAUSTED",
+  "FAILED_PRECONDITION",
+  "ABORTED",
+  "OUT_OF_RANGE",
+  "UNIMPLEMENTED",
+  "INTERNAL",
+  "UNAVAILABLE",
+  "DATA_LOSS",
+  "UNAUTHENTICATED",
+];
+
+/**
  * Splits `package.Service/Method` (or `package.Service.Method`, as grpcurl also reads it).
  *
  * @param text the method's name
