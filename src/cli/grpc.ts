@@ -20,8 +20,9 @@ Examples:
 Services and types come from server reflection (v1, then v1alpha), or from --proto files.
 Replies print in the proto3 JSON mapping, one document per line as they arrive; -d @- sends
 each JSON document from stdin as soon as it is read (streaming methods).
-Exit codes: 0 ok, 2 usage (nothing sent), 7 network or TLS, 8 deadline (-m, DEADLINE_EXCEEDED),
-9 auth, 64 + the gRPC status code for any other status (69 NOT_FOUND, 80 UNAUTHENTICATED …).`;
+Exit codes: 0 ok, 2 usage (nothing sent), 6/7 network, 35/60 TLS handshake/certificate,
+8 deadline (-m, DEADLINE_EXCEEDED), 9 auth, 64 + the gRPC status code for any other status
+(69 NOT_FOUND, 80 UNAUTHENTICATED …).`;
 
 /** HTTP's ways to authenticate that gRPC has no use for: a challenge, a signature, a query. */
 const NOT_GRPC = new Set(["digest", "aws-sigv4", "aws-session-token", "api-key-query"]);
