@@ -1,11 +1,12 @@
 /**
- * The greeter of the gRPC tests (`_grpc_server.js`, on `@grpc/grpc-js`) as a child process.
+ * The greeter of the gRPC tests (`grpc_greeter/server.js`, on `@grpc/grpc-js`) as a child process.
  * @module
  */
 import { childServer } from "../_process.ts";
 
-const SERVER = new URL("./_grpc_server.js", import.meta.url).pathname;
-const CONFIG = new URL("../deno.json", import.meta.url).pathname;
+const SERVER = new URL("./grpc_greeter/server.js", import.meta.url).pathname;
+/** The greeter's own configuration: grpc-js and its packages stay out of tests/deno.lock. */
+const CONFIG = new URL("./grpc_greeter/deno.json", import.meta.url).pathname;
 
 /** The folder of the greeter's `.proto` files (greeter.proto imports common/types.proto). */
 export const GREETER_PROTOS: string = new URL("./fixtures/grpc/protos/", import.meta.url).pathname;

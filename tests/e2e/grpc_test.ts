@@ -393,7 +393,7 @@ Deno.test("grpc: TLS by default, verified against --cacert (a private CA), -k sk
   await Deno.remove(certs.dir, { recursive: true });
 });
 
-Deno.test("grpc canary: grpc-js's own TLS server still fails under Deno (remove the TLS front of _grpc_server.js when this fails)", async () => {
+Deno.test("grpc canary: grpc-js's own TLS server still fails under Deno (remove the TLS front of grpc_greeter/server.js when this fails)", async () => {
   const certs = await makeCertificates();
   await using server = await startGreeter("--grpc-tls", certs.leaf, certs.leafKey);
   const result = await dial(["grpc", "--cacert", certs.ca, server.tlsAddress, "list"]);

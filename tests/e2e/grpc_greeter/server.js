@@ -11,8 +11,10 @@
  * 2.9.6, so `--tls` puts `Deno.listenTls` (ALPN h2) in front of the plaintext server and copies
  * bytes both ways; tests/e2e/grpc_test.ts has the canary.
  *
- * JavaScript, not TypeScript: `@grpc/proto-loader` brings protobufjs 7 and with it
- * `@types/node`, whose Node types would replace Deno's in the type check of every test.
+ * Its packages are in a configuration of their own (`deno.json` beside it, run with
+ * `--config`): `@grpc/grpc-js` brings protobufjs 7 and with it `@types/node`, whose Node types
+ * would replace Deno's in the type check of every test (any package that refers to Node's types
+ * would then find them); for the same reason it is JavaScript, outside the type check.
  * @module
  */
 import { Buffer } from "node:buffer";
@@ -20,7 +22,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as loader from "@grpc/proto-loader";
 import { ReflectionService } from "@grpc/reflection";
 
-const PROTOS = new URL("./fixtures/grpc/protos/", import.meta.url).pathname;
+const PROTOS = new URL("../fixtures/grpc/protos/", import.meta.url).pathname;
 const args = Deno.args;
 const definition = loader.loadSync("greeter.proto", {
   includeDirs: [PROTOS],
