@@ -93,6 +93,9 @@ async function writeImportFiles(
   await Deno.mkdir(dir, { recursive: true });
   for (const f of files) {
     const path = `${dir}/${f.name}`;
+    if (f.name.includes("/")) {
+      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    }
     await Deno.writeTextFile(path, f.text, { mode: f.mode });
     await Deno.chmod(path, f.mode);
   }

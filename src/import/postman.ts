@@ -107,8 +107,26 @@ function walk(result: ImportResult, item: unknown, folder: string[], inherited?:
     }
   }
   let url = requestUrl(request.url);
-  const requestAuth = isObject(request.auth) ? request.auth : auth;
-  if (requestAuth) url = applyAuth(result, where, requestAuth, headers, url);
+  const own = isObject(request.auth) ? request.auth : undefined;
+  const requestAuth = own ?? auth;
+  const ownHeader = headers.some((h) => /^authorization$/i.test(h.name));
+  if (requestAuth && ownHeader && !own && sendsAuthorization(requestAuth)) {
+    // The request's own header wins over an inherited auth (never both: `Bearer , Bearer`).
+    result.losses.push({
+      where,
+      what: `the inherited ${
+        text(requestAuth.type)
+      } auth: the request's own Authorization header is sent instead`,
+    });
+  } else if (requestAuth) {
+    if (ownHeader && sendsAuthorization(requestAuth)) {
+      // Postman's own auth replaces the header, as Newman sends it.
+      for (let i = headers.length - 1; i >= 0; i--) {
+        if (/^authorization$/i.test(headers[i]!.name)) headers.splice(i, 1);
+      }
+    }
+    url = applyAuth(result, where, requestAuth, headers, url);
+  }
   const comments = description(request.description ?? item.description);
   const body = requestBody(result, where, request.body, headers);
   result.requests.push({
@@ -129,18 +147,12 @@ function requestUrl(url: unknown): string {
     let raw = url.raw;
     for (const v of list(url.variable)) {
       if (isObject(v) && v.key) {
-        raw = raw.replace(`:${text(v.key)}`, text(v.value) || `{{${text(v.key)}}}`);
+        // A whole path segment `:key` (not a port, not `:keyword`).
+        const at = new RegExp(`(/):${escape(text(v.key))}(?=[/?#]|$)`);
+        raw = raw.replace(at, (_, slash) => `${slash}${text(v.value) || `{{${text(v.key)}}}`}`);
       }
     }
-    const disabled = list(url.query).filter((q) => isObject(q) && q.disabled === true);
-    for (const q of disabled) {
-      if (!isObject(q)) continue;
-      raw = raw.replace(
-        new RegExp(`[?&]${escape(text(q.key))}=${escape(text(q.value))}(?=&|$)`),
-        "",
-      );
-    }
-    return raw.replace(/^([^?]*)&/, "$1?");
+    return withoutDisabledQuery(raw, list(url.query));
   }
   const host = Array.isArray(url.host) ? url.host.join(".") : text(url.host);
   const path = Array.isArray(url.path) ? url.path.join("/") : text(url.path);
@@ -150,6 +162,29 @@ function requestUrl(url: unknown): string {
   return `${protocol}${host}${url.port ? `:${text(url.port)}` : ""}/${path}${
     query ? `?${query}` : ""
   }`;
+}
+
+/**
+ * Drops the query parameters Postman keeps but marks disabled (Newman does not send them),
+ * leaving every other byte of the URL as written: no `?` added, no `&` moved.
+ */
+function withoutDisabledQuery(raw: string, query: unknown[]): string {
+  const disabled = query.filter((q) => isObject(q) && q.disabled === true) as Json[];
+  if (disabled.length === 0) return raw;
+  const q = raw.indexOf("?");
+  if (q < 0) return raw;
+  const hash = raw.indexOf("#", q);
+  const end = hash < 0 ? raw.length : hash;
+  const pairs = raw.slice(q + 1, end).split("&");
+  for (const d of disabled) {
+    const key = text(d.key);
+    const i = pairs.findIndex((p) =>
+      d.value == null ? p === key || p === `${key}=` : p === `${key}=${text(d.value)}`
+    );
+    if (i >= 0) pairs.splice(i, 1);
+  }
+  const rest = pairs.join("&");
+  return `${raw.slice(0, q)}${rest ? `?${rest}` : ""}${raw.slice(end)}`;
 }
 
 function escape(s: string): string {
@@ -165,6 +200,26 @@ function authParams(auth: Json, type: string): Record<string, string> {
   return params;
 }
 
+/** A bearer token or OAuth 2.0 access token left empty: Newman sends no auth at all. */
+function emptyToken(auth: Json): boolean {
+  const type = text(auth.type);
+  const p = authParams(auth, type);
+  return type === "bearer" && (p.token ?? "") === "";
+}
+
+/** Whether an auth adds an `Authorization` header (so that it collides with the request's). */
+function sendsAuthorization(auth: Json): boolean {
+  const type = text(auth.type);
+  if (emptyToken(auth)) return false;
+  if (type === "basic" || type === "bearer" || type === "digest") return true;
+  if (type === "oauth2") return authParams(auth, type).addTokenTo !== "queryParams";
+  if (type === "apikey") {
+    const p = authParams(auth, type);
+    return p.in !== "query" && /^authorization$/i.test(p.key ?? "");
+  }
+  return false;
+}
+
 function applyAuth(
   result: ImportResult,
   where: string,
@@ -175,7 +230,7 @@ function applyAuth(
   const type = text(auth.type);
   const p = authParams(auth, type);
   const slug = where.split(" / ").at(-1) ?? "request";
-  if (type === "noauth" || type === "") return url;
+  if (type === "noauth" || type === "" || emptyToken(auth)) return url;
   const from = (what: string) => ({ where, what: `${what} of the ${type} auth` });
   if (type === "basic") {
     headers.push({
@@ -201,6 +256,15 @@ function applyAuth(
   return url;
 }
 
+/** Postman's raw body languages and the Content-Type each sends. */
+const RAW_TYPES: Record<string, string> = {
+  json: "application/json",
+  xml: "application/xml",
+  javascript: "application/javascript",
+  html: "text/html",
+  text: "text/plain",
+};
+
 function requestBody(
   result: ImportResult,
   where: string,
@@ -218,18 +282,24 @@ function requestBody(
       // An empty raw body is no body: Postman sends neither it nor its Content-Type.
       if (text(body.raw) === "") return undefined;
       const options = isObject(body.options) && isObject(body.options.raw) ? body.options.raw : {};
-      if (options.language === "json") setType("application/json");
-      else if (options.language === "xml") setType("application/xml");
+      // The Content-Type Postman (and Newman) add for the raw body's language.
+      setType(RAW_TYPES[text(options.language)] ?? "text/plain");
       return text(body.raw);
     }
     case "urlencoded": {
+      const fields = list(body.urlencoded).filter((f) => isObject(f) && f.disabled !== true);
+      // No field, no body (Newman sends neither it nor a Content-Type).
+      if (fields.length === 0) return undefined;
       setType("application/x-www-form-urlencoded");
-      return list(body.urlencoded).filter((f) => isObject(f) && f.disabled !== true)
+      return fields
         .map((f) => isObject(f) ? `${formEncode(text(f.key))}=${formEncode(text(f.value))}` : "")
         .join("&");
     }
-    case "formdata":
-      return multipart(result, where, list(body.formdata), headers);
+    case "formdata": {
+      const fields = list(body.formdata).filter((f) => isObject(f) && f.disabled !== true);
+      if (fields.length === 0) return undefined;
+      return multipart(result, where, fields, headers);
+    }
     case "file": {
       const src = isObject(body.file) ? text(body.file.src) : "";
       if (!src) return undefined;

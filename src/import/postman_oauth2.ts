@@ -1,6 +1,7 @@
 /**
  * Postman's OAuth 2.0 auth as a JetBrains `Security.Auth` configuration, run by dial's own
- * OAuth 2.0 step (`{{$auth.token("id")}}`): Client Credentials, Authorization Code (with or
+ * OAuth 2.0 step (or, for an auth that holds only a saved access token and no grant dial can
+ * run, that token as `Authorization: Bearer {{access_token}}` from the private environment) (`{{$auth.token("id")}}`): Client Credentials, Authorization Code (with or
  * without Postman's PKCE; dial always sends an S256 challenge) and Password. Client secrets and
  * passwords go to the private environment; what dial cannot carry (the implicit grant, a
  * callback URL that is not loopback, extra request parameters, a saved token) is reported.
@@ -63,11 +64,28 @@ export function postmanOAuth2(
 ): OAuth2Use | undefined {
   const grantType = p.grant_type || "authorization_code";
   const grant = GRANTS[grantType];
+  if (p.accessToken && (!grant || !p.accessTokenUrl)) {
+    // Token only (no grant dial can run): the saved token is sent, as Newman sends it.
+    const token = secretVariable(result, "access_token", p.accessToken, {
+      where,
+      what: "access token of the oauth2 auth",
+    });
+    if (p.addTokenTo === "queryParams") return { query: `access_token=${token}` };
+    const prefix = p.headerPrefix === undefined ? "Bearer" : p.headerPrefix;
+    return { header: { name: "Authorization", value: `${prefix} ${token}`.trim() } };
+  }
   if (!grant) {
     result.losses.push({
       where,
       what:
         `OAuth 2.0 grant "${grantType}" (dial runs client credentials, authorization code and password)`,
+    });
+    return undefined;
+  }
+  if (!p.accessToken && !p.accessTokenUrl) {
+    result.losses.push({
+      where,
+      what: "an OAuth 2.0 auth with neither a token URL nor a saved token (Newman sends none)",
     });
     return undefined;
   }

@@ -11,6 +11,7 @@ import { isCurlText, readCurlCommands } from "./curl_import.ts";
 import { isHar, readHar } from "./har.ts";
 import { isInsomnia, readInsomnia } from "./insomnia.ts";
 import { emptyImport, type ImportResult } from "./import_model.ts";
+import { safeVariableNames } from "./import_names.ts";
 import { keepSecretsPrivate } from "./import_secrets.ts";
 import { isOpenApi, readOpenApi } from "./openapi.ts";
 import type { DocumentLoader } from "./openapi_refs.ts";
@@ -58,6 +59,7 @@ export async function readImport(
   options: ReadImportOptions = {},
 ): Promise<ImportResult> {
   const result = await readSources(sources, options);
+  safeVariableNames(result);
   keepSecretsPrivate(result);
   return result;
 }
@@ -69,7 +71,7 @@ async function readSources(
   const environments: Array<Record<string, unknown>> = [];
   const collections: Array<{ source: ImportSource; value: unknown }> = [];
   for (const source of sources) {
-    const value = isCurlText(source.text) ? source.text : parseDocument(source);
+    const value = isCurlText(source.text) ? source.text : unwrapped(parseDocument(source));
     if (isPostmanEnvironment(value)) environments.push(value as Record<string, unknown>);
     else collections.push({ source, value });
   }
@@ -112,6 +114,18 @@ function withEnvironments(result: ImportResult, from: ImportResult): ImportResul
   Object.assign(result.environments, from.environments);
   Object.assign(result.privateEnvironments, from.privateEnvironments);
   return result;
+}
+
+/**
+ * The Postman API's shapes, `{"collection": {…}}` and `{"environment": {…}}` (what
+ * `GET /collections/:id` answers and what some repositories commit), read as the file inside.
+ */
+function unwrapped(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  if (isPostmanCollection(record.collection)) return record.collection;
+  if (isPostmanEnvironment(record.environment)) return record.environment;
+  return value;
 }
 
 function parseDocument(source: ImportSource): unknown {

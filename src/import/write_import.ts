@@ -1,24 +1,40 @@
 /**
- * An import written as request files: one `.http` file per top-level folder (requests outside
- * any folder in one named after the collection), `http-client.env.json` and
- * `http-client.private.env.json` (0600), each file opening with the loss report. The CLI writes
- * them (never over an existing file unless asked).
+ * An import written as request files that keep the collection's order and folders: each folder
+ * holding only requests becomes one `.http` file, a folder holding folders a directory, and
+ * the requests of the collection's top level a file named after it. When a level holds more
+ * than one entry, their names are numbered (`01-users.http`, `02-admin/`), so that `dial test`,
+ * which walks files in name order, runs them in the collection's order (an OpenAPI
+ * description, which has no order, keeps one plain-named file per tag). Beside them
+ * `http-client.env.json` and `http-client.private.env.json` (0600); each `.http` file opens
+ * with the losses that concern it. A body that a `.http` file cannot hold byte for byte (CR LF
+ * line ends, a line that reads as request syntax) goes to a file in `bodies/` beside the
+ * request file, included with `<` (`<@` when it holds `{{variables}}`). The CLI and the UI
+ * write the files (never over existing ones without the user's word).
  * @module
  */
+import { UsageError } from "../errors/mod.ts";
 import { PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../files/environment.ts";
 import { literalValue } from "../files/trust_rule.ts";
-import { writeHttpRequest } from "../files/write_http_file.ts";
-import type { ImportLoss, ImportResult } from "./import_model.ts";
+import { type RequestModel, writeHttpRequest } from "../files/write_http_file.ts";
+import type { ImportedRequest, ImportLoss, ImportResult } from "./import_model.ts";
 
 /** One file to write. */
 export interface ImportFile {
-  /** The file name, relative to the output directory. */
+  /** The file name, relative to the output directory (`/`-separated; folders are created). */
   name: string;
   /** The content. */
   text: string;
   /** Its mode (0600 for the private environment). */
   mode: number;
 }
+
+/** A folder of the collection: requests and folders in order. */
+interface Folder {
+  name: string;
+  entries: Array<ImportedRequest | Folder>;
+}
+
+const isFolder = (e: ImportedRequest | Folder): e is Folder => !("method" in e);
 
 /**
  * Lays an import out as files, without writing them.
@@ -27,14 +43,20 @@ export interface ImportFile {
  * @returns the files
  */
 export function importFiles(result: ImportResult): ImportFile[] {
-  const groups = new Map<string, ImportResult["requests"]>();
+  const root: Folder = { name: result.name, entries: [] };
   for (const request of result.requests) {
-    const file = `${slug(request.folder[0] ?? result.name) || "requests"}.http`;
-    groups.set(file, [...(groups.get(file) ?? []), request]);
+    let folder = root;
+    for (const name of request.folder) {
+      // A folder met again (an OpenAPI tag) continues where it is.
+      let next = folder.entries.find((e): e is Folder => isFolder(e) && e.name === name);
+      if (!next) folder.entries.push(next = { name, entries: [] });
+      folder = next;
+    }
+    folder.entries.push(request);
   }
   const files: ImportFile[] = [];
-  const names = new Set<string>();
-  for (const [file, requests] of groups) {
+  const bodyNames = new Set<string>();
+  const writeRun = (dir: string, name: string, requests: ImportedRequest[]) => {
     const losses = result.losses.filter((l) => belongs(l, requests, result.requests));
     const lines = [`# Imported from ${result.format} by dial import.`];
     if (losses.length) {
@@ -44,23 +66,69 @@ export function importFiles(result: ImportResult): ImportFile[] {
     lines.push("");
     for (const [k, v] of Object.entries(result.variables)) lines.push(`@${k} = ${v}`);
     if (Object.keys(result.variables).length) lines.push("");
+    const names = new Set<string>();
+    const stem = name.replace(/\.http$/, "");
     const entries = requests.map((r) => {
-      const sub = r.folder.slice(1);
-      let name = sub.length ? `${sub.join(" / ")} / ${r.name}` : r.name;
-      for (let n = 2; names.has(`${file}\n${name}`); n++) name = `${r.name} ${n}`;
-      names.add(`${file}\n${name}`);
-      return writeHttpRequest({
-        name,
+      let title = r.name;
+      for (let n = 2; names.has(title); n++) title = `${r.name} ${n}`;
+      names.add(title);
+      const model: RequestModel = {
+        name: title,
         method: r.method,
         url: urlText(r.url),
         headers: r.headers,
         ...(r.comments ? { comments: r.comments } : {}),
         ...(r.directives ? { directives: r.directives } : {}),
         ...(r.body !== undefined ? { body: r.body } : {}),
-      });
+      };
+      if (typeof r.body !== "string") return writeHttpRequest(model);
+      const body = r.body;
+      const inPlace = body.includes("\r") ? undefined : tryWrite(model);
+      if (inPlace !== undefined) return inPlace;
+      // Kept byte for byte in a file of its own.
+      let file = `bodies/${slug(stem)}-${slug(title) || "body"}${extension(r)}`;
+      for (let n = 2; bodyNames.has(`${dir}${file}`); n++) {
+        file = `bodies/${slug(stem)}-${slug(title) || "body"}-${n}${extension(r)}`;
+      }
+      bodyNames.add(`${dir}${file}`);
+      files.push({ name: `${dir}${file}`, text: body, mode: 0o644 });
+      const written = writeHttpRequest({ ...model, body: { file: `./${file}` } });
+      // `<@` substitutes {{variables}} in the file, as they are in a body written in place.
+      if (!/\{\{[^{}]+\}\}/.test(body)) return written;
+      return written.replace(`\n< ./${file}\n`, `\n<@ ./${file}\n`);
     });
-    files.push({ name: file, text: `${lines.join("\n")}\n${entries.join("\n")}`, mode: 0o644 });
-  }
+    files.push({
+      name: `${dir}${name}`,
+      text: `${lines.join("\n")}\n${entries.join("\n")}`,
+      mode: 0o644,
+    });
+  };
+  // An OpenAPI description's operations have no run order: its tag files keep plain names.
+  const ordered = result.format !== "openapi";
+  const layout = (folder: Folder, dir: string) => {
+    // Consecutive requests make one file; a folder of requests only, one file; else a folder.
+    const items: Array<{ kind: "run"; requests: ImportedRequest[] } | Folder> = [];
+    for (const e of folder.entries) {
+      const last = items.at(-1);
+      if (!isFolder(e) && last && "kind" in last) last.requests.push(e);
+      else if (!isFolder(e)) items.push({ kind: "run", requests: [e] });
+      else items.push(e);
+    }
+    const width = String(items.length).length < 2 ? 2 : String(items.length).length;
+    items.forEach((item, i) => {
+      const prefix = items.length > 1 && ordered ? `${String(i + 1).padStart(width, "0")}-` : "";
+      if ("kind" in item) {
+        writeRun(dir, `${prefix}${slug(folder.name) || "requests"}.http`, item.requests);
+      } else if (item.entries.every((e) => !isFolder(e))) {
+        writeRun(
+          dir,
+          `${prefix}${slug(item.name) || "requests"}.http`,
+          item.entries as ImportedRequest[],
+        );
+      } else layout(item, `${dir}${prefix}${slug(item.name) || "folder"}/`);
+    });
+  };
+  layout(root, "");
   const auth = result.auth ?? {};
   if (Object.keys(result.environments).length || Object.keys(auth).length) {
     const environments: Record<string, unknown> = { ...result.environments };
@@ -91,6 +159,26 @@ function literals(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, literals(v)]));
   }
   return value;
+}
+
+/** The request written with its body in place, or undefined when the body cannot be. */
+function tryWrite(model: RequestModel): string | undefined {
+  try {
+    return writeHttpRequest(model);
+  } catch (error) {
+    if (error instanceof UsageError && /body in place/.test(error.message)) return undefined;
+    throw error;
+  }
+}
+
+/** A body file's extension, from the request's Content-Type. */
+function extension(r: ImportedRequest): string {
+  const type = r.headers.find((h) => /^content-type$/i.test(h.name))?.value ?? "";
+  if (/json/i.test(type)) return ".json";
+  if (/xml/i.test(type)) return ".xml";
+  if (/html/i.test(type)) return ".html";
+  if (/javascript/i.test(type)) return ".js";
+  return ".txt";
 }
 
 /** A loss about a request or folder goes into that file; any other loss into every file. */

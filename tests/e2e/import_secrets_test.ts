@@ -160,9 +160,9 @@ Deno.test("import: secrets of a Postman collection and environment go to the pri
     ]
   ) assert.ok(imported.stderr.includes(what), `${what} not reported:\n${imported.stderr}`);
   // Not a credential: stays in the shared file.
-  assert.match(await Deno.readTextFile(`${dir}/api/vendors.http`), /@token_url = /);
+  assert.match(await Deno.readTextFile(`${dir}/api/02-vendors.http`), /@token_url = /);
 
-  const files = ["twilio.http", "vendors.http"];
+  const files = ["01-twilio.http", "02-vendors.http"];
   for (const file of files) {
     const ran = await dial(["run", `api/${file}`, "--env", "dev"], { cwd: dir });
     assert.equal(ran.code, 0, ran.stderr);

@@ -80,7 +80,17 @@ export async function handleWorkspaceImport(
     };
     return Response.json(body, { status: 409 });
   }
-  for (const file of planned) await workspace.write(file.name, file.text, file.mode);
+  for (const file of planned) {
+    // The import keeps the collection's folders: each one is made inside the workspace.
+    const parts = file.name.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      const folder = parts.slice(0, i).join("/");
+      await Deno.mkdir(await workspace.resolve(folder, { create: true })).catch((error) => {
+        if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+      });
+    }
+    await workspace.write(file.name, file.text, file.mode);
+  }
   return Response.json({ ...report, files: planned.map((p) => p.name) });
 }
 
@@ -125,7 +135,12 @@ async function plan(
  * file merged into the existing one.
  */
 async function merged(workspace: Workspace, file: Omit<Planned, "changes">): Promise<Planned> {
-  const real = await workspace.resolve(file.name, { create: true });
+  const real = await workspace.resolve(file.name, { create: true }).catch((error) => {
+    // In a folder that does not exist yet: a new file.
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  });
+  if (real === undefined) return { ...file, changes: [] };
   const current = await Deno.readTextFile(real).catch((error) => {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
