@@ -65,7 +65,10 @@ export function writeHttpRequest(model: RequestModel): string {
     );
   }
   const url = single(model.url, "a URL");
-  if (/\s/.test(url)) throw new UsageError(`Cannot write the URL "${url}": it holds a space`);
+  // As the parser reads it: spaces only inside {{ … }} (`{{$processEnv KEY}}`).
+  if (/\s/.test(url.replace(/\{\{[^{}]*\}\}/g, ""))) {
+    throw new UsageError(`Cannot write the URL "${url}": it holds a space`);
+  }
   lines.push(`${single(model.method, "a method").toUpperCase()} ${url}`);
   for (const h of model.headers ?? []) {
     lines.push(`${single(h.name, "a header name")}: ${single(h.value, `header "${h.name}"`)}`);

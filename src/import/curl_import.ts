@@ -1,15 +1,19 @@
 /**
  * curl commands into an import: the same reader as `dial curl` (`curl_args.ts`), each command
  * a request. What a `.http` file cannot say (`-k`, a cookie file, curl's newline stripping of
- * `-d @file`) is reported.
+ * `-d @file`) is reported; a command dial cannot read is skipped and reported, the others
+ * imported. Shell variables (`$KEY`, `${KEY}`) become `{{$processEnv KEY}}`.
  * @module
  */
+import { UsageError } from "../errors/mod.ts";
 import { type CurlRequest, parseCurlArgs, urlencodedPiece } from "./curl_args.ts";
 import { splitCurlCommands } from "./curl_text.ts";
 import {
   emptyImport,
+  type FormPart,
   type ImportedRequest,
   type ImportResult,
+  multipartBody,
   secretVariable,
 } from "./import_model.ts";
 import { basicValue } from "./import_secrets.ts";
@@ -30,9 +34,25 @@ export function isCurlText(text: string): boolean {
  */
 export function readCurlCommands(text: string): ImportResult {
   const result = emptyImport("curl", "curl");
-  for (const words of splitCurlCommands(text.replace(/^\s*\$\s*/gm, ""))) {
-    result.requests.push(curlRequest(result, parseCurlArgs(words)));
-  }
+  const commands = splitCurlCommands(text.replace(/^\s*\$\s*/gm, ""), { shellVariables: true });
+  let first: unknown;
+  commands.forEach((words, i) => {
+    let curl: CurlRequest;
+    try {
+      curl = parseCurlArgs(words);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      // One command dial cannot read does not stop the others: it is skipped and reported.
+      first ??= error;
+      result.losses.push({
+        where: `command ${i + 1} of ${commands.length}`,
+        what: `not imported: ${error.message}`,
+      });
+      return;
+    }
+    result.requests.push(curlRequest(result, curl));
+  });
+  if (result.requests.length === 0 && first) throw first;
   return result;
 }
 
@@ -64,7 +84,7 @@ function curlRequest(result: ImportResult, curl: CurlRequest): ImportedRequest {
       }`,
     });
   }
-  let body: string | { file: string } | undefined;
+  let body: ImportedRequest["body"];
   const setType = (type: string) => {
     if (!headers.some((h) => h.name.toLowerCase() === "content-type")) {
       headers.push({ name: "Content-Type", value: type });
@@ -91,17 +111,22 @@ function curlRequest(result: ImportResult, curl: CurlRequest): ImportedRequest {
     }
     if (body !== undefined && !curl.json) setType("application/x-www-form-urlencoded");
   } else if (curl.form.length > 0) {
-    const boundary = "----dialImportBoundary";
-    headers.push({ name: "Content-Type", value: `multipart/form-data; boundary=${boundary}` });
-    body = curl.form.map((f) => {
+    // The request files' one multipart writer: each file part a `< path` include.
+    const fields: FormPart[] = [];
+    for (const f of curl.form) {
       if ("path" in f) {
-        const filename = f.filename ?? f.path.split("/").at(-1);
-        const type = f.type ? `\nContent-Type: ${f.type}` : "";
-        return `--${boundary}\nContent-Disposition: form-data; name="${f.name}"; filename="${filename}"${type}\n\n< ${f.path}`;
-      }
-      const value = "valueFrom" in f ? `< ${f.valueFrom}` : f.value;
-      return `--${boundary}\nContent-Disposition: form-data; name="${f.name}"\n\n${value}`;
-    }).join("\n") + `\n--${boundary}--`;
+        fields.push({
+          name: f.name,
+          file: f.path,
+          ...(f.filename !== undefined ? { filename: f.filename } : {}),
+          ...(f.type ? { contentType: f.type } : {}),
+        });
+      } else if ("valueFrom" in f) {
+        lost(`-F ${f.name}=<${f.valueFrom}: a text field read from a file (sent as a file part)`);
+        fields.push({ name: f.name, file: f.valueFrom });
+      } else fields.push({ name: f.name, value: f.value });
+    }
+    body = multipartBody(fields, headers);
   }
   if (curl.insecure) lost("-k (run with dial run -k)");
   if (curl.cookieFile !== undefined) lost(`cookie file ${curl.cookieFile}`);

@@ -2,7 +2,9 @@
  * curl commands pasted as text (from documentation, a browser's "Copy as cURL", a shell
  * history): split into logical lines here (`\` continuations joined, bash's `$'…'` quoting
  * decoded, newlines outside quotes ending a command), then into words by `shlex` (a port of
- * Python's POSIX shell lexer). `$NAME` stays as written (nothing is expanded).
+ * Python's POSIX shell lexer). `$NAME` stays as written (nothing is expanded), unless asked:
+ * `dial import` reads `$NAME` and `${NAME}` outside single quotes as the request files'
+ * `{{$processEnv NAME}}`, the same variable read when the request is sent.
  * @module
  */
 import { split } from "shlex";
@@ -14,6 +16,8 @@ import { UsageError } from "../errors/mod.ts";
  * redirects to is not part of the request and is dropped.
  *
  * @param text the pasted text
+ * @param options `shellVariables`: `$NAME`/`${NAME}` outside single quotes become
+ *   `{{$processEnv NAME}}`
  * @returns each curl command's arguments, `curl` itself left out
  * @throws {UsageError} when the text holds no curl command or a quote is not closed
  * @example
@@ -22,14 +26,17 @@ import { UsageError } from "../errors/mod.ts";
  * // [["-H", "A: b", "https://api.test/x"]]
  * ```
  */
-export function splitCurlCommands(text: string): string[][] {
+export function splitCurlCommands(
+  text: string,
+  options: { shellVariables?: boolean } = {},
+): string[][] {
   const commands: string[][] = [];
-  for (const line of logicalLines(text)) {
+  for (const line of logicalLines(text, options.shellVariables === true)) {
     let current: string[] | undefined;
     let piped = false;
     let words: string[];
     try {
-      words = split(line);
+      words = split(line).map((w) => w.replaceAll(SPACE, " "));
     } catch (error) {
       throw new UsageError(`Cannot split the curl command: ${(error as Error).message}`);
     }
@@ -56,7 +63,7 @@ export function splitCurlCommands(text: string): string[][] {
  * Joins `\`-continued lines, rewrites `$'…'` into single quotes, and splits the text at
  * newlines outside quotes.
  */
-function logicalLines(text: string): string[] {
+function logicalLines(text: string, shellVariables: boolean): string[] {
   const lines: string[] = [];
   let out = "";
   let quote: "'" | '"' | undefined;
@@ -65,6 +72,10 @@ function logicalLines(text: string): string[] {
     if (quote === "'") {
       out += c;
       if (c === "'") quote = undefined;
+    } else if (shellVariables && c === "$" && variableAt(text, i)) {
+      const { name, end } = variableAt(text, i)!;
+      out += `{{$processEnv${SPACE}${name}}}`;
+      i = end - 1;
     } else if (quote === '"') {
       if (c === "\\" && (text[i + 1] === "\n" || text.startsWith("\r\n", i + 1))) {
         i += text[i + 1] === "\r" ? 2 : 1;
@@ -91,6 +102,17 @@ function logicalLines(text: string): string[] {
   if (quote) throw new UsageError(`Unclosed ${quote} quote in the curl command`);
   if (out.trim()) lines.push(out);
   return lines;
+}
+
+/** Stands for a space inside `{{$processEnv NAME}}` until the words are split. */
+const SPACE = "\u0001";
+
+/** A shell variable `$NAME` or `${NAME}` at `i`: its name and where it ends. */
+function variableAt(text: string, i: number): { name: string; end: number } | undefined {
+  const m = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/.exec(
+    text.slice(i, i + 260),
+  );
+  return m ? { name: (m[1] ?? m[2])!, end: i + m[0].length } : undefined;
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {

@@ -148,7 +148,7 @@ export function formEncode(text: string): string {
 /** One part of a multipart form: a value, or a file included with `< path`. */
 export type FormPart =
   | { name: string; value: string; contentType?: string }
-  | { name: string; file: string; contentType?: string };
+  | { name: string; file: string; filename?: string; contentType?: string };
 
 const BOUNDARY = "----dialImportBoundary";
 
@@ -173,7 +173,7 @@ export function multipartBody(
   const fields: MultipartField[] = parts.map((p) => ({
     name: p.name,
     ...("file" in p
-      ? { file: p.file, filename: p.file.split(/[\\/]/).at(-1) ?? "" }
+      ? { file: p.file, filename: p.filename ?? p.file.split(/[\\/]/).at(-1) ?? "" }
       : { value: p.value }),
     ...(p.contentType ? { contentType: p.contentType } : {}),
   }));

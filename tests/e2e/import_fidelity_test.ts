@@ -89,7 +89,11 @@ function collection(base: string) {
         body: { mode: "urlencoded", urlencoded: [] },
         url: "{{base}}/urlenc",
       }),
-      get("crlf", { method: "POST", body: { mode: "raw", raw: "a\r\nb\r\n" }, url: "{{base}}/crlf" }),
+      get("crlf", {
+        method: "POST",
+        body: { mode: "raw", raw: "a\r\nb\r\n" },
+        url: "{{base}}/crlf",
+      }),
       get("soap", {
         method: "POST",
         body: { mode: "raw", raw: SOAP, options: { raw: { language: "xml" } } },
