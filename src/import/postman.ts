@@ -179,7 +179,9 @@ function withoutDisabledQuery(raw: string, query: unknown[]): string {
   for (const d of disabled) {
     const key = text(d.key);
     const i = pairs.findIndex((p) =>
-      d.value == null ? p === key || p === `${key}=` : p === `${key}=${text(d.value)}`
+      d.value === null || d.value === undefined
+        ? p === key || p === `${key}=`
+        : p === `${key}=${text(d.value)}`
     );
     if (i >= 0) pairs.splice(i, 1);
   }
