@@ -40,6 +40,10 @@ export function readInsomnia(value: Json): ImportResult {
 }
 
 interface Node {
+  /** Insomnia's id (`req_…`, `fld_…`), which `{% response %}` tags name. */
+  id: string;
+  /** A folder's own environment (Insomnia's folder environments). */
+  environment?: unknown;
   name: string;
   method?: string;
   url?: string;
@@ -61,13 +65,17 @@ function readV4(value: Json): ImportResult {
   const workspace = resources.find((r) => r._type === "workspace");
   if (workspace) result.name = slug(text(workspace.name)) || result.name;
   const node = (r: Json): Node => ({
+    id: text(r._id),
+    environment: r.environment,
     name: text(r.name),
     method: text(r.method),
     url: text(r.url),
     headers: list(r.headers),
     body: r.body,
     authentication: r.authentication,
-    children: (byParent.get(text(r._id)) ?? []).filter((c) => /^request/.test(text(c._type)))
+    children: sorted(
+      (byParent.get(text(r._id)) ?? []).filter((c) => /^request/.test(text(c._type))),
+    )
       .map(node),
     scripts: Boolean(text(r.preRequestScript).trim() || text(r.afterResponseScript).trim()),
   });
@@ -84,17 +92,21 @@ function readV4(value: Json): ImportResult {
     delete result.environments["base"];
     Object.assign(result.variables, base);
   }
-  const roots = resources.filter((r) =>
+  const roots = sorted(resources).filter((r) =>
     /^request/.test(text(r._type)) &&
     !resources.some((p) => p._id === r.parentId && /^request/.test(text(p._type)))
   );
-  for (const r of roots) walk(result, node(r), []);
+  const ids = new Map<ImportedRequest, string>();
+  for (const r of roots) walk(result, node(r), [], new Map(), ids);
+  responseTags(result, ids);
   return result;
 }
 
 function readV5(value: Json): ImportResult {
   const result = emptyImport("insomnia", slug(text(value.name)) || "insomnia");
   const node = (r: Json): Node => ({
+    id: isObject(r.meta) ? text(r.meta.id) : text(r._id),
+    environment: r.environment,
     name: text(r.name),
     method: text(r.method),
     url: text(r.url),
@@ -112,8 +124,18 @@ function readV5(value: Json): ImportResult {
       addEnvironment(result, text(sub.name), sub.data);
     }
   }
-  for (const r of list(value.collection).filter(isObject)) walk(result, node(r), []);
+  const ids = new Map<ImportedRequest, string>();
+  for (const r of list(value.collection).filter(isObject)) {
+    walk(result, node(r), [], new Map(), ids);
+  }
+  responseTags(result, ids);
   return result;
+}
+
+/** Insomnia's own order: by `metaSortKey` (the sidebar's), else as exported. */
+function sorted(resources: Json[]): Json[] {
+  const key = (r: Json) => typeof r.metaSortKey === "number" ? r.metaSortKey : 0;
+  return [...resources].sort((a, b) => key(a) - key(b));
 }
 
 function addEnvironment(result: ImportResult, name: string, data: unknown): void {
@@ -134,11 +156,18 @@ function convert(s: string): string {
   return s.replace(/\{\{\s*(?:_\.)?([\w.-]+)\s*\}\}/g, "{{$1}}");
 }
 
-function walk(result: ImportResult, node: Node, folder: string[]): void {
+function walk(
+  result: ImportResult,
+  node: Node,
+  folder: string[],
+  scope: Map<string, string>,
+  ids: Map<ImportedRequest, string>,
+): void {
   const where = [...folder, node.name].join(" / ");
   if (node.scripts) result.losses.push({ where, what: "scripts (Insomnia's insomnia.* API)" });
   if (node.method === "" || node.url === "" && node.children.length) {
-    for (const child of node.children) walk(result, child, [...folder, node.name]);
+    const inner = folderScope(result, node, [...folder, node.name], scope);
+    for (const child of node.children) walk(result, child, [...folder, node.name], inner, ids);
     return;
   }
   const headers: Array<{ name: string; value: string }> = [];
@@ -212,18 +241,143 @@ function walk(result: ImportResult, node: Node, folder: string[]): void {
     headers.push({ name: "Content-Type", value: text(body.mimeType) });
   }
   const url = convert(text(node.url));
-  if (/\{%/.test(url + JSON.stringify(bodyText ?? ""))) {
+  const written = url + JSON.stringify(bodyText ?? "") + JSON.stringify(headers);
+  if (/\{%(?!\s*response\s)/.test(written)) {
     result.losses.push({ where, what: "template tags ({% … %}) left as written" });
   }
-  result.requests.push({
+  const request: ImportedRequest = {
     name: node.name || "request",
     folder,
     method: text(node.method).toUpperCase() || "GET",
     url,
     headers,
     ...(bodyText !== undefined ? { body: bodyText } : {}),
+  };
+  if (scope.size) rewriteTexts(request, (t) => scoped(t, scope));
+  result.requests.push(request);
+  ids.set(request, node.id);
+  for (const child of node.children) {
+    walk(result, child, [...folder, node.name], scope, ids);
+  }
+}
+
+/**
+ * A folder's environment applies to the requests below it, over the workspace's: each of its
+ * variables becomes a variable of its own (`folder_name`), and the requests below refer to it.
+ */
+function folderScope(
+  result: ImportResult,
+  node: Node,
+  path: string[],
+  outer: Map<string, string>,
+): Map<string, string> {
+  const data = convertData(node.environment);
+  if (Object.keys(data).length === 0) return outer;
+  const inner = new Map(outer);
+  const prefix = path.map((p) => slug(p).replaceAll("-", "_")).join("_") || "folder";
+  for (const [name, value] of Object.entries(data)) {
+    let unique = `${prefix}_${name}`;
+    for (let n = 2; unique in result.variables; n++) unique = `${prefix}_${name}_${n}`;
+    result.variables[unique] = scoped(value, outer);
+    inner.set(name, unique);
+  }
+  return inner;
+}
+
+/** `{{name}}` of a folder-environment variable as the variable it became. */
+function scoped(text: string, scope: Map<string, string>): string {
+  return text.replace(/\{\{([^{}]+)\}\}/g, (whole, inner: string) => {
+    const to = scope.get(inner.trim());
+    return to === undefined ? whole : `{{${to}}}`;
   });
-  for (const child of node.children) walk(result, child, [...folder, node.name]);
+}
+
+function rewriteTexts(request: ImportedRequest, visit: (text: string) => string): void {
+  request.url = visit(request.url);
+  for (const h of request.headers) h.value = visit(h.value);
+  if (typeof request.body === "string") request.body = visit(request.body);
+  else if (request.body && "parts" in request.body) {
+    request.body = {
+      parts: request.body.parts.map((p) => typeof p === "string" ? visit(p) : p),
+    };
+  }
+}
+
+/**
+ * Insomnia's `{% response 'body', 'req_id', '$.path' %}` (the filter possibly `b64::…::46b`)
+ * as a request variable, `{{name.response.body.$.path}}` (a header: `…response.headers.Name`;
+ * the raw body: `…response.body.*`), when the named request runs first: in the same file,
+ * before. Any other tag (the URL attribute, an XPath filter, a request elsewhere) is reported.
+ */
+function responseTags(result: ImportResult, ids: Map<ImportedRequest, string>): void {
+  const byId = new Map([...ids].map(([request, id]) => [id, request]));
+  const order = result.requests;
+  const reference = (tag: string, user: ImportedRequest | undefined): string | undefined => {
+    const args = [...tag.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"/g)].map((m) =>
+      m[1] ?? m[2] ?? ""
+    );
+    const [attribute, id, rawFilter = ""] = args;
+    const target = byId.get(id ?? "");
+    if (!target) return undefined;
+    if (user) {
+      const same = target.folder.join("/") === user.folder.join("/");
+      if (!same || order.indexOf(target) >= order.indexOf(user)) return undefined;
+    }
+    const filter = decodeFilter(rawFilter);
+    let selector: string;
+    if (attribute === "body" && (filter === "" || filter.startsWith("$"))) {
+      selector = `body.${filter || "*"}`;
+    } else if (attribute === "raw") selector = "body.*";
+    else if (attribute === "header" && /^[\w-]+$/.test(filter)) selector = `headers.${filter}`;
+    else return undefined;
+    if (!/^[A-Za-z0-9_-]+$/.test(target.name)) {
+      // A request variable names its request by a name without spaces or dots.
+      target.name = target.name.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "") ||
+        "request";
+    }
+    return `{{${target.name}.response.${selector}}}`;
+  };
+  const TAG = /\{%\s*response\s+([^%]*?)%\}/g;
+  for (const request of order) {
+    const where = [...request.folder, request.name].join(" / ");
+    rewriteTexts(request, (t) =>
+      t.replace(TAG, (whole, args: string) => {
+        const to = reference(args, request);
+        if (to === undefined) {
+          result.losses.push({
+            where,
+            what: `the tag ${whole.slice(0, 80)} (its request must run first in the same file)`,
+          });
+        }
+        return to ?? whole;
+      }));
+  }
+  const envs = [result.variables, ...Object.values(result.environments)];
+  for (const vars of envs) {
+    for (const [name, value] of Object.entries(vars)) {
+      vars[name] = value.replace(TAG, (whole, args: string) => {
+        const to = reference(args, undefined);
+        result.losses.push({
+          where: `variable "${name}"`,
+          what: to === undefined
+            ? `the tag ${whole.slice(0, 80)} left as written`
+            : `the response tag became ${to}: its request must run first in the same file`,
+        });
+        return to ?? whole;
+      });
+    }
+  }
+}
+
+/** A tag's filter: `b64::<base64>::46b` decoded, else as written. */
+function decodeFilter(filter: string): string {
+  const b64 = /^b64::(.*)::46b$/.exec(filter);
+  if (!b64) return filter;
+  try {
+    return new TextDecoder().decode(Uint8Array.from(atob(b64[1]!), (c) => c.charCodeAt(0)));
+  } catch {
+    return filter;
+  }
 }
 
 function slug(s: string): string {

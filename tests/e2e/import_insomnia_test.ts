@@ -1,0 +1,96 @@
+/**
+ * Insomnia exports: a folder's environment applies to the requests below it (over the
+ * workspace's), and `{% response %}` tags become request variables when their request runs
+ * first in the same file (else they are reported); `dial test` of the import then sends each
+ * request with the values Insomnia would, the chained token included.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { dial } from "../_helpers.ts";
+import { headerValues, rawServer, requestPath } from "./_raw_server.ts";
+
+function insomnia(origin: string) {
+  return {
+    _type: "export",
+    __export_format: 4,
+    resources: [
+      { _id: "wrk_1", _type: "workspace", name: "Shop API" },
+      { _id: "env_1", _type: "environment", parentId: "wrk_1", data: { host: origin } },
+      {
+        _id: "env_2",
+        _type: "environment",
+        parentId: "env_1",
+        name: "Prod",
+        data: { region: "eu" },
+      },
+      {
+        _id: "fld_1",
+        _type: "request_group",
+        parentId: "wrk_1",
+        name: "Orders",
+        metaSortKey: -10,
+        environment: { path: "/v2", region: "folder-wins" },
+      },
+      {
+        _id: "req_me",
+        _type: "request",
+        parentId: "fld_1",
+        name: "Me",
+        metaSortKey: 5,
+        method: "GET",
+        url: "{{ _.host }}{{ _.path }}/me?r={{ _.region }}",
+        headers: [{
+          name: "Authorization",
+          value: "Bearer {% response 'body', 'req_login', 'b64::JC50b2tlbg==::46b', 'never', 60 %}",
+        }],
+      },
+      {
+        _id: "req_login",
+        _type: "request",
+        parentId: "fld_1",
+        name: "Log in",
+        metaSortKey: 1,
+        method: "POST",
+        url: "{{ _.host }}{{ _.path }}/login",
+        body: { mimeType: "application/json", text: '{"u":"a"}' },
+        headers: [],
+      },
+      {
+        _id: "req_other",
+        _type: "request",
+        parentId: "wrk_1",
+        name: "Other",
+        metaSortKey: 0,
+        method: "GET",
+        url: "{{ _.host }}/other?r={{ _.region }}",
+        headers: [{ name: "X-Id", value: "{% response 'body', 'req_login', '$.id' %}" }],
+      },
+    ],
+  };
+}
+
+Deno.test("import: Insomnia folder environments and response tags run as in Insomnia", async () => {
+  await using server = rawServer(() => ({
+    headers: [["Content-Type", "application/json"]],
+    body: '{"token":"srv-tok"}',
+  }));
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/ins.json`, JSON.stringify(insomnia(server.origin)));
+  const imported = await dial(["import", "ins.json", "--out", "api"], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  // The tag whose request runs in another file is reported, not silently copied.
+  assert.match(imported.stderr, /Other: the tag \{% response 'body', 'req_login'/);
+  const ran = await dial(["test", "api", "--env", "Prod"], { cwd: dir });
+  assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+  const seen = server.requests.map((r) => ({
+    target: `${r.line.split(" ")[0]} ${requestPath(r)}`,
+    authorization: headerValues(r, "authorization").join(),
+  }));
+  // Insomnia's order (metaSortKey), the folder's variables over the environment's, the token
+  // read from the login's response.
+  assert.deepEqual(seen, [
+    { target: "POST /v2/login", authorization: "" },
+    { target: "GET /v2/me?r=folder-wins", authorization: "Bearer srv-tok" },
+    { target: "GET /other?r=eu", authorization: "" },
+  ]);
+});
