@@ -4,10 +4,12 @@
  * `$random.float(a, b)`, `$random.alphabetic(n)`, `$random.alphanumeric(n)`,
  * `$random.hexadecimal(n)`, `$random.email`, `$env.NAME`; and REST Client's `$guid`,
  * `$randomInt min max`, `$timestamp [offset unit]`, `$datetime rfc1123|iso8601 [offset unit]`,
- * `$localDatetime …` and `$processEnv NAME`.
+ * `$localDatetime …` and `$processEnv NAME`; and Postman's documented set (`$randomFirstName`,
+ * `$randomEmail` …, `postman_dynamic.ts`).
  * @module
  */
 import { UsageError } from "../errors/mod.ts";
+import { postmanDynamicVariable } from "./postman_dynamic.ts";
 
 /** Where the variable is used, for messages. */
 interface Place {
@@ -108,7 +110,9 @@ export function dynamicVariable(
       return env(name);
     }
     default:
-      return bad(`Unknown dynamic variable "${expr}"`);
+      // Postman's (`$randomFirstName` …), for imported collections.
+      return (rest.length === 0 ? postmanDynamicVariable(head!) : undefined) ??
+        bad(`Unknown dynamic variable "${expr}"`);
   }
 }
 

@@ -21,6 +21,7 @@ import {
   text,
 } from "./import_model.ts";
 import { basicValue } from "./import_secrets.ts";
+import { POSTMAN_DYNAMIC_VARIABLES } from "../files/postman_dynamic.ts";
 import { postmanOAuth2 } from "./postman_oauth2.ts";
 
 /**
@@ -62,6 +63,7 @@ export function readPostmanCollection(
   scripts(result, result.name, collection.event);
   const auth = isObject(collection.auth) ? collection.auth : undefined;
   for (const item of list(collection.item)) walk(result, item, [], auth);
+  unknownDynamicVariables(result);
   return result;
 }
 
@@ -138,6 +140,31 @@ function walk(result: ImportResult, item: unknown, folder: string[], inherited?:
     ...(body !== undefined ? { body } : {}),
     ...(comments.length ? { comments } : {}),
   });
+}
+
+/** The runner's own dynamic variables besides Postman's set (`postman_dynamic.ts`). */
+const RUNNER_DYNAMIC = new Set(["$guid", "$uuid", "$timestamp", "$isoTimestamp", "$randomInt"]);
+
+/** A `{{$name}}` neither the runner nor Postman's documented set knows is reported now. */
+function unknownDynamicVariables(result: ImportResult): void {
+  for (const r of result.requests) {
+    const texts = [r.url, ...r.headers.map((h) => h.value), JSON.stringify(r.body ?? "")];
+    const unknown = new Set<string>();
+    for (const t of texts) {
+      for (const m of t.matchAll(/\{\{\s*(\$[A-Za-z]\w*)\s*\}\}/g)) {
+        const name = m[1]!;
+        if (!RUNNER_DYNAMIC.has(name) && !POSTMAN_DYNAMIC_VARIABLES.includes(name)) {
+          unknown.add(name);
+        }
+      }
+    }
+    for (const name of unknown) {
+      result.losses.push({
+        where: [...r.folder, r.name].join(" / "),
+        what: `the dynamic variable {{${name}}}, which dial does not provide`,
+      });
+    }
+  }
 }
 
 function requestUrl(url: unknown): string {
