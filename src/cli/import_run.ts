@@ -9,7 +9,7 @@ import { readImport } from "../import/read_import.ts";
 import { type ImportFile, importFiles } from "../import/write_import.ts";
 import { shown } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
-import { importReader, realPathOf } from "./import_fetch.ts";
+import { importReader, isUrlSource, MAX_IMPORT_BYTES, realPathOf } from "./import_fetch.ts";
 import type { ImportFlagValues } from "./interchange.ts";
 import { parseTransportFlags } from "./transport_flags.ts";
 
@@ -31,7 +31,11 @@ export async function runImport(
     timeoutMs: flags.timeout,
   });
   const texts = [];
-  for (const name of sources) texts.push({ name, ...await reader.source(name) });
+  for (const name of sources) {
+    const folder = name !== "-" && !isUrlSource(name) && await isDirectory(name);
+    if (folder) texts.push({ name, text: "", files: await readCollectionFolder(name) });
+    else texts.push({ name, ...await reader.source(name) });
+  }
   const result = await readImport(texts, {
     harCookies: flags.harCookies,
     load: reader.load,
@@ -64,6 +68,43 @@ export async function runImport(
   }
   await context.stderr.write(shown(context.stderr, `${lines.join("\n")}\n`));
   return ExitCode.OK;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A collection folder's files (Bruno's `.bru`, OpenCollection `.yml`, `bruno.json`) by path
+ * relative to it: symbolic links are not followed, hidden folders and `node_modules` skipped,
+ * at most {@link MAX_IMPORT_BYTES} in all.
+ */
+async function readCollectionFolder(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  let total = 0;
+  const walk = async (sub: string) => {
+    const entries: Deno.DirEntry[] = [];
+    for await (const entry of Deno.readDir(`${dir}/${sub}`)) entries.push(entry);
+    for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
+      const rel = sub ? `${sub}/${entry.name}` : entry.name;
+      if (entry.isSymlink || entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      if (entry.isDirectory) await walk(rel);
+      else if (entry.isFile && /(\.bru|\.ya?ml|^bruno\.json)$/.test(entry.name)) {
+        const text = await Deno.readTextFile(`${dir}/${rel}`);
+        total += text.length;
+        if (total > MAX_IMPORT_BYTES) {
+          throw new UsageError(`Cannot import ${dir}: its files are larger than 50 MiB`);
+        }
+        files.set(rel, text);
+      }
+    }
+  };
+  await walk("");
+  return files;
 }
 
 /**

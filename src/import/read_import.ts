@@ -1,12 +1,14 @@
 /**
  * `dial import`'s reader: sniffs each source's format (curl text, Postman collection or
- * environment, Insomnia v4/v5, OpenAPI/Swagger, HAR; JSON or YAML) and reads them into one
+ * environment, Insomnia v4/v5, Bruno (a collection folder, a `.bru` file or Bruno's JSON
+ * export), OpenAPI/Swagger, HAR; JSON or YAML) and reads them into one
  * import. Environments given beside a collection join it. Last, every credential left in the
  * shareable parts moves to the private environment (`import_secrets.ts`).
  * @module
  */
 import { parse as parseYaml } from "yaml";
 import { UsageError } from "../errors/mod.ts";
+import { isBrunoExport, isBrunoFolder, readBrunoExport, readBrunoFolder } from "./bruno.ts";
 import { isCurlText, readCurlCommands } from "./curl_import.ts";
 import { isHar, readHar } from "./har.ts";
 import { isInsomnia, readInsomnia } from "./insomnia.ts";
@@ -30,6 +32,8 @@ export interface ImportSource {
   text: string;
   /** Where it was read from (`file:` or `http(s):`): an OpenAPI description's references resolve against it. */
   url?: URL;
+  /** A folder's files by relative path (a Bruno collection folder); `text` is then unused. */
+  files?: ReadonlyMap<string, string>;
 }
 
 /** Options of {@link readImport}. */
@@ -71,6 +75,15 @@ async function readSources(
   const environments: Array<Record<string, unknown>> = [];
   const collections: Array<{ source: ImportSource; value: unknown }> = [];
   for (const source of sources) {
+    const files = source.files ??
+      (/\.bru$/i.test(source.name) ? new Map([[baseName(source.name), source.text]]) : undefined);
+    if (files) {
+      if (!isBrunoFolder(files)) {
+        throw new UsageError(`Cannot tell the format of "${source.name}": not a Bruno collection`);
+      }
+      collections.push({ source, value: { bruno: files } });
+      continue;
+    }
     const value = isCurlText(source.text) ? source.text : unwrapped(parseDocument(source));
     if (isPostmanEnvironment(value)) environments.push(value as Record<string, unknown>);
     else collections.push({ source, value });
@@ -91,7 +104,11 @@ async function readSources(
   const { source, value } = only;
   if (typeof value === "string") return withEnvironments(readCurlCommands(value), result);
   const document = value as Record<string, unknown>;
+  if (document.bruno instanceof Map) {
+    return withEnvironments(readBrunoFolder(document.bruno as Map<string, string>), result);
+  }
   if (isPostmanCollection(value)) return readPostmanCollection(document, result);
+  if (isBrunoExport(value)) return withEnvironments(readBrunoExport(document), result);
   if (isInsomnia(value)) return withEnvironments(readInsomnia(document), result);
   if (isOpenApi(value)) {
     const refs = {
@@ -105,7 +122,7 @@ async function readSources(
     return withEnvironments(readHar(document, { cookies: options.harCookies === true }), result);
   }
   throw new UsageError(
-    `Cannot tell the format of "${source.name}": not curl commands, a Postman collection or environment, an Insomnia export, an OpenAPI/Swagger description or a HAR`,
+    `Cannot tell the format of "${source.name}": not curl commands, a Postman collection or environment, an Insomnia export, a Bruno collection, an OpenAPI/Swagger description or a HAR`,
   );
 }
 
@@ -126,6 +143,10 @@ function unwrapped(value: unknown): unknown {
   if (isPostmanCollection(record.collection)) return record.collection;
   if (isPostmanEnvironment(record.environment)) return record.environment;
   return value;
+}
+
+function baseName(path: string): string {
+  return path.split(/[\\/]/).at(-1) ?? path;
 }
 
 function parseDocument(source: ImportSource): unknown {

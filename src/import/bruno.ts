@@ -1,0 +1,765 @@
+/**
+ * Bruno collections, in the three shapes Bruno writes: a folder of `.bru` files (`bruno.json`,
+ * `collection.bru`, `folder.bru`, `environments/*.bru`), a folder of OpenCollection YAML files
+ * (`opencollection.yml`, `folder.yml`, `environments/*.yml`, Bruno 3 and later), and Bruno's
+ * JSON export. All three read into one tree, folders and requests in Bruno's order (`seq`), and
+ * from it into an import: headers of the collection and folders merged into each request, auth
+ * inherited as Bruno inherits it (`inherit`), variables of the collection as collection
+ * variables and those of a folder or request as variables of their own, environments (their
+ * `vars:secret` names as empty private values). Scripts, tests and assertions (Bruno's `bru`
+ * and `res` API) are reported.
+ *
+ * @see https://docs.usebruno.com/bru-lang/overview
+ * @see https://docs.usebruno.com/opencollection-yaml/structure-reference
+ * @module
+ */
+import { parse as parseYaml } from "yaml";
+import { type BruFile, dict, parseBru } from "./bru_lang.ts";
+import {
+  emptyImport,
+  formEncode,
+  type FormPart,
+  type ImportedRequest,
+  type ImportResult,
+  isObject,
+  type Json,
+  list,
+  multipartBody,
+  secretVariable,
+  text,
+} from "./import_model.ts";
+import { basicValue } from "./import_secrets.ts";
+
+/** A name/value with its switch, as every Bruno shape lists them. */
+interface Pair {
+  name: string;
+  value: string;
+  enabled: boolean;
+}
+
+/** Auth as Bruno keeps it: a mode and its parameters. */
+interface Auth {
+  mode: string;
+  params: Record<string, string>;
+}
+
+/** What a collection, a folder and a request may each set. */
+interface Settings {
+  headers: Pair[];
+  auth?: Auth;
+  vars: Pair[];
+  /** Script, test and assertion sizes, for the report. */
+  scripts: string[];
+}
+
+interface Request extends Settings {
+  method: string;
+  url: string;
+  query: Pair[];
+  path: Pair[];
+  body?: { mode: string; text?: string; fields?: Array<Pair & { file?: boolean }> };
+  graphqlVariables?: string;
+}
+
+type Node =
+  | { kind: "folder"; name: string; seq: number; settings: Settings; children: Node[] }
+  | { kind: "request"; name: string; seq: number; request: Request };
+
+interface Collection {
+  name: string;
+  settings: Settings;
+  children: Node[];
+  environments: Array<{ name: string; vars: Pair[]; secrets: string[] }>;
+}
+
+/**
+ * @param files a folder's files by path (`/`-separated, relative to it)
+ * @returns whether the folder is a Bruno collection
+ */
+export function isBrunoFolder(files: ReadonlyMap<string, string>): boolean {
+  return files.has("bruno.json") || files.has("opencollection.yml") ||
+    files.has("opencollection.yaml") || [...files.keys()].some((p) => p.endsWith(".bru"));
+}
+
+/**
+ * @param value parsed JSON
+ * @returns whether it is Bruno's JSON export of a collection
+ */
+export function isBrunoExport(value: unknown): boolean {
+  return isObject(value) && Array.isArray(value.items) && typeof value.name === "string" &&
+    (typeof value.version === "string" || "brunoConfig" in value) && !("info" in value);
+}
+
+/**
+ * Reads a Bruno collection folder (`.bru` or OpenCollection YAML).
+ *
+ * @param files the folder's files by relative path
+ * @returns the import
+ */
+export function readBrunoFolder(files: ReadonlyMap<string, string>): ImportResult {
+  const yaml = [...files.keys()].some((p) => /(^|\/)opencollection\.ya?ml$/.test(p));
+  return build(yaml ? fromYamlFolder(files) : fromBruFolder(files));
+}
+
+/**
+ * Reads Bruno's JSON export.
+ *
+ * @param value the parsed export
+ * @returns the import
+ */
+export function readBrunoExport(value: Json): ImportResult {
+  return build(fromExport(value));
+}
+
+// ---- .bru folders -------------------------------------------------------------------------
+
+function bruPairs(file: BruFile, block: string): Pair[] {
+  return (file.dicts.get(block) ?? []).map((p) => ({
+    name: p.name,
+    value: p.value,
+    enabled: !p.disabled,
+  }));
+}
+
+function bruSettings(file: BruFile | undefined): Settings {
+  if (!file) return { headers: [], vars: [], scripts: [] };
+  const mode = dict(file, "auth").mode ?? bruMethod(file)?.auth;
+  const auth = mode ? { mode, params: dict(file, `auth:${mode}`) } : undefined;
+  const scripts = ["script:pre-request", "script:post-response", "tests"].flatMap((b) =>
+    lineCount(file.texts.get(b)) ? [`${b} (${lineCount(file.texts.get(b))} lines)`] : []
+  );
+  const asserts = (file.dicts.get("assert") ?? []).filter((p) => !p.disabled).length;
+  if (asserts) scripts.push(`assert (${asserts} assertions)`);
+  return {
+    headers: bruPairs(file, "headers"),
+    ...(auth ? { auth } : {}),
+    vars: bruPairs(file, "vars:pre-request"),
+    scripts,
+  };
+}
+
+const METHODS = ["get", "post", "put", "delete", "patch", "options", "head", "connect", "trace"];
+
+function bruMethod(file: BruFile): { method: string; url: string; body?: string; auth?: string } {
+  for (const m of METHODS) {
+    if (file.dicts.has(m)) {
+      const d = dict(file, m);
+      return {
+        method: m.toUpperCase(),
+        url: d.url ?? "",
+        ...(d.body ? { body: d.body } : {}),
+        ...(d.auth ? { auth: d.auth } : {}),
+      };
+    }
+  }
+  return undefined as unknown as { method: string; url: string };
+}
+
+function bruRequest(file: BruFile): Request | undefined {
+  const m = bruMethod(file);
+  if (!m) return undefined;
+  const settings = bruSettings(file);
+  const request: Request = {
+    ...settings,
+    method: m.method,
+    url: m.url,
+    query: bruPairs(file, "params:query"),
+    path: bruPairs(file, "params:path"),
+  };
+  const mode = m.body ?? "none";
+  const textBlock: Record<string, string> = {
+    json: "body:json",
+    text: "body:text",
+    xml: "body:xml",
+    sparql: "body:sparql",
+    graphql: "body:graphql",
+  };
+  if (textBlock[mode]) {
+    const body = file.texts.get(textBlock[mode]!);
+    if (body !== undefined) request.body = { mode, text: body };
+    if (mode === "graphql") {
+      const vars = file.texts.get("body:graphql:vars");
+      if (vars?.trim()) request.graphqlVariables = vars;
+    }
+  } else if (mode === "formUrlEncoded") {
+    request.body = { mode, fields: bruPairs(file, "body:form-urlencoded") };
+  } else if (mode === "multipartForm") {
+    request.body = {
+      mode,
+      fields: bruPairs(file, "body:multipart-form").map((p) => {
+        const f = /^@file\((.*)\)$/.exec(p.value.trim());
+        return f ? { ...p, value: f[1]!.split("|")[0]!, file: true } : p;
+      }),
+    };
+  } else if (mode !== "none") request.body = { mode };
+  return request;
+}
+
+function fromBruFolder(files: ReadonlyMap<string, string>): Collection {
+  const parsed = new Map<string, BruFile>();
+  for (const [path, text] of files) if (path.endsWith(".bru")) parsed.set(path, parseBru(text));
+  let name = "bruno";
+  try {
+    name = text((JSON.parse(files.get("bruno.json") ?? "{}") as Json).name) || name;
+  } catch { /* a name from the folder */ }
+  const environments = [...parsed].filter(([p]) => /^environments\/[^/]+\.bru$/.test(p)).map((
+    [p, f],
+  ) => ({
+    name: p.slice("environments/".length, -".bru".length),
+    vars: bruPairs(f, "vars"),
+    secrets: f.lists.get("vars:secret") ?? [],
+  }));
+  const folder = (dir: string): Node[] => {
+    const prefix = dir ? `${dir}/` : "";
+    const nodes: Node[] = [];
+    const subdirs = new Set<string>();
+    for (const [path, file] of parsed) {
+      if (!path.startsWith(prefix)) continue;
+      const rest = path.slice(prefix.length);
+      if (rest.includes("/")) {
+        const sub = rest.split("/")[0]!;
+        if (!(dir === "" && sub === "environments")) subdirs.add(sub);
+        continue;
+      }
+      if (rest === "collection.bru" || rest === "folder.bru") continue;
+      const request = bruRequest(file);
+      if (!request) continue;
+      const meta = dict(file, "meta");
+      nodes.push({
+        kind: "request",
+        name: meta.name || rest.replace(/\.bru$/, ""),
+        seq: Number(meta.seq ?? Infinity),
+        request,
+      });
+    }
+    for (const sub of subdirs) {
+      const path = `${prefix}${sub}`;
+      const settingsFile = parsed.get(`${path}/folder.bru`);
+      const meta = settingsFile ? dict(settingsFile, "meta") : {};
+      const children = folder(path);
+      if (children.length === 0) continue;
+      nodes.push({
+        kind: "folder",
+        name: meta.name || sub,
+        seq: Number(meta.seq ?? Infinity),
+        settings: bruSettings(settingsFile),
+        children,
+      });
+    }
+    return sortNodes(nodes);
+  };
+  return {
+    name,
+    settings: bruSettings(parsed.get("collection.bru")),
+    children: folder(""),
+    environments,
+  };
+}
+
+// ---- OpenCollection YAML folders ----------------------------------------------------------
+
+function yamlPairs(value: unknown): Pair[] {
+  if (isObject(value)) {
+    return Object.entries(value).map(([name, v]) => ({ name, value: text(v), enabled: true }));
+  }
+  return list(value).filter(isObject).map((p) => ({
+    name: text(p.name),
+    value: typeof p.value === "string" ? p.value : text(p.value),
+    enabled: p.disabled !== true && p.enabled !== false,
+  }));
+}
+
+function yamlAuth(value: unknown): Auth | undefined {
+  if (typeof value === "string") return { mode: value, params: {} };
+  if (!isObject(value)) return undefined;
+  const mode = text(value.type ?? value.mode);
+  const nested = isObject(value[mode]) ? value[mode] as Json : value;
+  const params: Record<string, string> = {};
+  for (const [k, v] of Object.entries(nested)) if (k !== "type") params[k] = text(v);
+  return { mode, params };
+}
+
+function yamlSettings(doc: Json | undefined): Settings {
+  if (!doc) return { headers: [], vars: [], scripts: [] };
+  const http = isObject(doc.http) ? doc.http : isObject(doc.request) ? doc.request : doc;
+  const runtime = isObject(doc.runtime) ? doc.runtime : {};
+  const scripts: string[] = [];
+  for (const s of list(runtime.scripts).filter(isObject)) {
+    const n = lineCount(text(s.code));
+    if (n) scripts.push(`script ${text(s.type)} (${n} lines)`);
+  }
+  const asserts = list(runtime.assertions).length;
+  if (asserts) scripts.push(`assertions (${asserts})`);
+  const auth = yamlAuth(http.auth);
+  const vars = isObject(runtime.variables) || Array.isArray(runtime.variables)
+    ? yamlPairs(runtime.variables)
+    : yamlPairs(isObject(doc.variables) || Array.isArray(doc.variables) ? doc.variables : []);
+  return { headers: yamlPairs(http.headers), ...(auth ? { auth } : {}), vars, scripts };
+}
+
+function yamlRequest(doc: Json): Request | undefined {
+  const http = isObject(doc.http) ? doc.http : undefined;
+  if (!http) return undefined;
+  const params = yamlPairs(http.params).map((p, i) => ({
+    ...p,
+    type: text((list(http.params)[i] as Json | undefined)?.type) || "query",
+  }));
+  const request: Request = {
+    ...yamlSettings(doc),
+    method: text(http.method || "GET").toUpperCase(),
+    url: text(http.url),
+    query: params.filter((p) => p.type === "query"),
+    path: params.filter((p) => p.type === "path"),
+  };
+  const body = isObject(http.body) ? http.body : undefined;
+  if (body) {
+    const type = text(body.type);
+    const mode = type === "form-urlencoded"
+      ? "formUrlEncoded"
+      : type === "multipart-form"
+      ? "multipartForm"
+      : type;
+    if (typeof body.data === "string") request.body = { mode, text: body.data };
+    else if (Array.isArray(body.data)) {
+      request.body = {
+        mode,
+        fields: list(body.data).filter(isObject).map((f) => ({
+          name: text(f.name),
+          value: text(f.value),
+          enabled: f.disabled !== true,
+          ...(f.type === "file" ? { file: true } : {}),
+        })),
+      };
+    } else if (isObject(body.data) && mode === "graphql") {
+      request.body = { mode, text: text(body.data.query) };
+      if (body.data.variables) request.graphqlVariables = text(body.data.variables);
+    }
+  }
+  return request;
+}
+
+function fromYamlFolder(files: ReadonlyMap<string, string>): Collection {
+  const docs = new Map<string, Json>();
+  for (const [path, source] of files) {
+    if (!/\.ya?ml$/.test(path)) continue;
+    try {
+      const value = parseYaml(source);
+      if (isObject(value)) docs.set(path, value);
+    } catch { /* not one of the collection's files */ }
+  }
+  const rootPath = [...docs.keys()].find((p) => /^opencollection\.ya?ml$/.test(p));
+  const root = rootPath ? docs.get(rootPath) : undefined;
+  const info = isObject(root?.info) ? root!.info as Json : {};
+  const environments = [...docs].filter(([p]) => /^environments\/[^/]+\.ya?ml$/.test(p)).map((
+    [p, d],
+  ) => {
+    const vars = yamlPairs(d.variables);
+    const secrets = list(d.variables).filter((v) => isObject(v) && v.secret === true)
+      .map((v) => text((v as Json).name));
+    return {
+      name: text(d.name) || p.replace(/^environments\//, "").replace(/\.ya?ml$/, ""),
+      vars: vars.filter((v) => !secrets.includes(v.name)),
+      secrets,
+    };
+  });
+  const folder = (dir: string): Node[] => {
+    const prefix = dir ? `${dir}/` : "";
+    const nodes: Node[] = [];
+    const subdirs = new Set<string>();
+    for (const [path, doc] of docs) {
+      if (!path.startsWith(prefix)) continue;
+      const rest = path.slice(prefix.length);
+      if (rest.includes("/")) {
+        const sub = rest.split("/")[0]!;
+        if (!(dir === "" && sub === "environments")) subdirs.add(sub);
+        continue;
+      }
+      if (/^(opencollection|folder)\.ya?ml$/.test(rest)) continue;
+      const request = yamlRequest(doc);
+      if (!request) continue;
+      const meta = isObject(doc.info) ? doc.info : {};
+      nodes.push({
+        kind: "request",
+        name: text(meta.name) || rest.replace(/\.ya?ml$/, ""),
+        seq: Number(meta.seq ?? Infinity),
+        request,
+      });
+    }
+    for (const sub of subdirs) {
+      const path = `${prefix}${sub}`;
+      const settings = docs.get(`${path}/folder.yml`) ?? docs.get(`${path}/folder.yaml`);
+      const meta = isObject(settings?.info) ? settings!.info as Json : {};
+      const children = folder(path);
+      if (children.length === 0) continue;
+      nodes.push({
+        kind: "folder",
+        name: text(meta.name) || sub,
+        seq: Number(meta.seq ?? Infinity),
+        settings: yamlSettings(settings),
+        children,
+      });
+    }
+    return sortNodes(nodes);
+  };
+  return {
+    name: text(info.name) || "bruno",
+    settings: yamlSettings(isObject(root?.request) ? root!.request as Json : root),
+    children: folder(""),
+    environments,
+  };
+}
+
+// ---- Bruno's JSON export ------------------------------------------------------------------
+
+function exportPairs(value: unknown): Pair[] {
+  return list(value).filter(isObject).map((p) => ({
+    name: text(p.name),
+    value: text(p.value),
+    enabled: p.enabled !== false,
+  }));
+}
+
+function exportAuth(value: unknown): Auth | undefined {
+  if (!isObject(value)) return undefined;
+  const mode = text(value.mode);
+  const params: Record<string, string> = {};
+  if (isObject(value[mode])) {
+    for (const [k, v] of Object.entries(value[mode] as Json)) params[k] = text(v);
+  }
+  return { mode, params };
+}
+
+function exportSettings(request: unknown): Settings {
+  if (!isObject(request)) return { headers: [], vars: [], scripts: [] };
+  const script = isObject(request.script) ? request.script : {};
+  const scripts: string[] = [];
+  for (const [k, label] of [["req", "pre-request script"], ["res", "post-response script"]]) {
+    const n = lineCount(text(script[k!]));
+    if (n) scripts.push(`${label} (${n} lines)`);
+  }
+  const tests = lineCount(text(request.tests));
+  if (tests) scripts.push(`tests (${tests} lines)`);
+  const asserts = list(request.assertions).filter((a) => isObject(a) && a.enabled !== false);
+  if (asserts.length) scripts.push(`assert (${asserts.length} assertions)`);
+  const vars = isObject(request.vars) ? exportPairs(request.vars.req) : [];
+  const auth = exportAuth(request.auth);
+  return { headers: exportPairs(request.headers), ...(auth ? { auth } : {}), vars, scripts };
+}
+
+function fromExport(value: Json): Collection {
+  const node = (item: Json): Node | undefined => {
+    const seq = typeof item.seq === "number" ? item.seq : Infinity;
+    if (item.type === "folder") {
+      const root = isObject(item.root) ? item.root : {};
+      return {
+        kind: "folder",
+        name: text(item.name),
+        seq: isObject(root.meta) && typeof root.meta.seq === "number" ? root.meta.seq : seq,
+        settings: exportSettings(root.request),
+        children: sortNodes(
+          list(item.items).filter(isObject).map(node).filter((n) => n !== undefined),
+        ),
+      };
+    }
+    if (!/request$/.test(text(item.type)) || !isObject(item.request)) return undefined;
+    const r = item.request;
+    const params = list(r.params).filter(isObject);
+    const request: Request = {
+      ...exportSettings(r),
+      method: text(r.method || "GET").toUpperCase(),
+      url: text(r.url),
+      query: exportPairs(params.filter((p) => p.type !== "path")),
+      path: exportPairs(params.filter((p) => p.type === "path")),
+    };
+    const body = isObject(r.body) ? r.body : {};
+    const mode = text(body.mode);
+    if (["json", "text", "xml", "sparql"].includes(mode)) {
+      request.body = { mode, text: text(body[mode]) };
+    } else if (mode === "graphql" && isObject(body.graphql)) {
+      request.body = { mode, text: text(body.graphql.query) };
+      if (text(body.graphql.variables).trim()) {
+        request.graphqlVariables = text(body.graphql.variables);
+      }
+    } else if (mode === "formUrlEncoded" || mode === "multipartForm") {
+      request.body = {
+        mode,
+        fields: list(body[mode]).filter(isObject).map((f) => ({
+          name: text(f.name),
+          value: Array.isArray(f.value) ? text(f.value[0]) : text(f.value),
+          enabled: f.enabled !== false,
+          ...(f.type === "file" ? { file: true } : {}),
+        })),
+      };
+    } else if (mode && mode !== "none") request.body = { mode };
+    return { kind: "request", name: text(item.name), seq, request };
+  };
+  const root = isObject(value.root) ? value.root : {};
+  return {
+    name: text(value.name) || "bruno",
+    settings: exportSettings(root.request),
+    children: sortNodes(
+      list(value.items).filter(isObject).map(node).filter((n) => n !== undefined),
+    ),
+    environments: list(value.environments).filter(isObject).map((e) => {
+      const vars = list(e.variables).filter(isObject);
+      return {
+        name: text(e.name),
+        vars: exportPairs(vars.filter((v) => v.secret !== true)),
+        secrets: vars.filter((v) => v.secret === true).map((v) => text(v.name)),
+      };
+    }),
+  };
+}
+
+// ---- into an import -----------------------------------------------------------------------
+
+function sortNodes(nodes: Node[]): Node[] {
+  return nodes.sort((a, b) => a.seq - b.seq || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function lineCount(text: string | undefined): number {
+  return (text ?? "").split("\n").filter((l) => l.trim()).length;
+}
+
+/** `{{process.env.NAME}}` (Bruno) as `{{$processEnv NAME}}`. */
+function convert(value: string): string {
+  return value.replace(/\{\{\s*process\.env\.([\w.-]+)\s*\}\}/g, "{{$processEnv $1}}");
+}
+
+function build(collection: Collection): ImportResult {
+  const result = emptyImport("bruno", collection.name);
+  for (const v of collection.settings.vars) {
+    if (v.enabled) result.variables[v.name] = convert(v.value);
+  }
+  for (const env of collection.environments) {
+    const vars: Record<string, string> = {};
+    for (const v of env.vars) if (v.enabled) vars[v.name] = convert(v.value);
+    result.environments[env.name] = vars;
+    for (const secret of env.secrets) {
+      // Bruno keeps secret values on the machine, never in the file: the user fills them in.
+      (result.privateEnvironments[env.name] ??= {})[secret] ??= "";
+    }
+    if (env.secrets.length) {
+      result.losses.push({
+        where: `environment "${env.name}"`,
+        what: `secret values (${
+          env.secrets.join(", ")
+        }): Bruno keeps them on its machine; fill them in http-client.private.env.json`,
+      });
+    }
+  }
+  if (collection.settings.scripts.length) {
+    result.losses.push({
+      where: collection.name,
+      what: `${collection.settings.scripts.join(", ")} (Bruno's bru/res API)`,
+    });
+  }
+  const walk = (nodes: Node[], folder: string[], outer: Settings[]) => {
+    for (const node of nodes) {
+      if (node.kind === "folder") {
+        const path = [...folder, node.name];
+        if (node.settings.scripts.length) {
+          result.losses.push({
+            where: path.join(" / "),
+            what: `${node.settings.scripts.join(", ")} (Bruno's bru/res API)`,
+          });
+        }
+        walk(node.children, path, [...outer, node.settings]);
+      } else result.requests.push(request(result, node, folder, outer));
+    }
+  };
+  walk(collection.children, [], [collection.settings]);
+  return result;
+}
+
+function request(
+  result: ImportResult,
+  node: Extract<Node, { kind: "request" }>,
+  folder: string[],
+  outer: Settings[],
+): ImportedRequest {
+  const r = node.request;
+  const where = [...folder, node.name].join(" / ");
+  if (r.scripts.length) {
+    result.losses.push({ where, what: `${r.scripts.join(", ")} (Bruno's bru/res API)` });
+  }
+  // Folder and request variables: each one a variable of its own, referred to below it.
+  const scope = new Map<string, string>();
+  const levels = [...outer.slice(1).map((s, i) => ({ vars: s.vars, at: folder.slice(0, i + 1) })), {
+    vars: r.vars,
+    at: [...folder, node.name],
+  }];
+  for (const { vars, at } of levels) {
+    for (const v of vars.filter((v) => v.enabled)) {
+      const prefix = at.map((p) => p.toLowerCase().replace(/[^a-z0-9]+/g, "_")).join("_");
+      const name = `${prefix}_${v.name}`.replace(/^_+/, "");
+      result.variables[name] = scoped(convert(v.value), scope);
+      scope.set(v.name, name);
+    }
+  }
+  const fix = (value: string) => scoped(convert(value), scope);
+  // Headers: the collection's, each folder's, the request's; a later one of a name wins.
+  const headers: Array<{ name: string; value: string }> = [];
+  for (const h of [...outer.flatMap((s) => s.headers), ...r.headers]) {
+    if (!h.enabled) continue;
+    const at = headers.findIndex((x) => x.name.toLowerCase() === h.name.toLowerCase());
+    if (at >= 0) headers.splice(at, 1);
+    headers.push({ name: h.name, value: fix(h.value) });
+  }
+  let url = fix(r.url);
+  for (const p of r.path.filter((p) => p.enabled)) {
+    url = url.replace(
+      new RegExp(`/:${p.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?=[/?#]|$)`),
+      `/${fix(p.value)}`,
+    );
+  }
+  // The auth that applies: the request's, else the nearest folder's, else the collection's.
+  // A folder without auth inherits; a request without a mode sends none (Bruno's default).
+  let auth = r.auth;
+  if (auth?.mode === "inherit") {
+    auth = undefined;
+    for (let i = outer.length - 1; i >= 0 && auth === undefined; i--) {
+      const a = outer[i]!.auth;
+      if (a && a.mode !== "inherit") auth = a;
+    }
+  }
+  if (auth) url = applyAuth(result, where, auth, headers, url, fix);
+  const body = requestBody(result, where, r, headers, fix);
+  return {
+    name: node.name || "request",
+    folder,
+    method: r.method,
+    url,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  };
+}
+
+function scoped(value: string, scope: Map<string, string>): string {
+  if (scope.size === 0) return value;
+  return value.replace(/\{\{([^{}]+)\}\}/g, (whole, inner: string) => {
+    const to = scope.get(inner.trim());
+    return to === undefined ? whole : `{{${to}}}`;
+  });
+}
+
+function applyAuth(
+  result: ImportResult,
+  where: string,
+  auth: Auth,
+  headers: Array<{ name: string; value: string }>,
+  url: string,
+  fix: (value: string) => string,
+): string {
+  const p = Object.fromEntries(Object.entries(auth.params).map(([k, v]) => [k, fix(v)]));
+  const slug = where.split(" / ").at(-1)!.toLowerCase().replace(/[^a-z0-9]+/g, "_");
+  const from = (what: string) => ({ where, what: `${what} of the ${auth.mode} auth` });
+  const set = (value: string) => {
+    const at = headers.findIndex((h) => /^authorization$/i.test(h.name));
+    if (at >= 0) headers.splice(at, 1);
+    headers.push({ name: "Authorization", value });
+  };
+  switch (auth.mode) {
+    case "none":
+      return url;
+    case "bearer":
+      set(`Bearer ${secretVariable(result, `${slug}_token`, p.token ?? "", from("token"))}`);
+      return url;
+    case "basic":
+      set(basicValue(result, `${slug}_password`, p.username ?? "", p.password ?? "", from));
+      return url;
+    case "digest":
+      set(
+        `Digest ${p.username ?? ""} ${
+          secretVariable(result, `${slug}_password`, p.password ?? "", from("password"))
+        }`,
+      );
+      return url;
+    case "awsv4": {
+      const secret = secretVariable(
+        result,
+        `${slug}_secret_access_key`,
+        p.secretAccessKey ?? "",
+        from("secret access key"),
+      );
+      const extra = [
+        p.sessionToken
+          ? ` token:${
+            secretVariable(result, `${slug}_session_token`, p.sessionToken, from("session token"))
+          }`
+          : "",
+        p.region ? ` region:${p.region}` : "",
+        p.service ? ` service:${p.service}` : "",
+      ].join("");
+      set(`AWS ${p.accessKeyId ?? ""} ${secret}${extra}`);
+      return url;
+    }
+    case "apikey": {
+      const value = secretVariable(result, p.key || `${slug}_key`, p.value ?? "", from("key"));
+      if (/query/i.test(p.placement ?? "")) {
+        return `${url}${url.includes("?") ? "&" : "?"}${p.key ?? "api_key"}=${value}`;
+      }
+      headers.push({ name: p.key || "X-API-Key", value });
+      return url;
+    }
+    default:
+      result.losses.push({ where, what: `auth mode "${auth.mode}" (add it by hand)` });
+      return url;
+  }
+}
+
+/** The Content-Type Bruno sends for each body mode. */
+const TYPES: Record<string, string> = {
+  json: "application/json",
+  text: "text/plain",
+  xml: "application/xml",
+  sparql: "application/sparql-query",
+  graphql: "application/json",
+  formUrlEncoded: "application/x-www-form-urlencoded",
+};
+
+function requestBody(
+  result: ImportResult,
+  where: string,
+  r: Request,
+  headers: Array<{ name: string; value: string }>,
+  fix: (value: string) => string,
+): ImportedRequest["body"] {
+  const body = r.body;
+  if (!body) return undefined;
+  const setType = (type: string) => {
+    if (!headers.some((h) => /^content-type$/i.test(h.name))) {
+      headers.push({ name: "Content-Type", value: type });
+    }
+  };
+  if (body.mode === "graphql") {
+    setType(TYPES.graphql!);
+    let variables: unknown;
+    try {
+      variables = r.graphqlVariables ? JSON.parse(fix(r.graphqlVariables)) : undefined;
+    } catch {
+      result.losses.push({ where, what: "GraphQL variables that are not JSON" });
+    }
+    return JSON.stringify({ query: fix(body.text ?? ""), ...(variables ? { variables } : {}) });
+  }
+  if (body.text !== undefined) {
+    if (body.text === "") return undefined;
+    setType(TYPES[body.mode] ?? "text/plain");
+    return fix(body.text);
+  }
+  const fields = (body.fields ?? []).filter((f) => f.enabled);
+  if (body.mode === "formUrlEncoded") {
+    if (fields.length === 0) return undefined;
+    setType(TYPES.formUrlEncoded!);
+    return fields.map((f) => `${formEncode(fix(f.name))}=${formEncode(fix(f.value))}`).join("&");
+  }
+  if (body.mode === "multipartForm") {
+    if (fields.length === 0) return undefined;
+    const parts: FormPart[] = fields.map((f) =>
+      f.file ? { name: fix(f.name), file: f.value } : { name: fix(f.name), value: fix(f.value) }
+    );
+    return multipartBody(parts, headers);
+  }
+  result.losses.push({ where, what: `body mode "${body.mode}"` });
+  return undefined;
+}
