@@ -3,7 +3,8 @@
  * existing ones without --force), and report what was not carried.
  * @module
  */
-import { ExitCode, UsageError } from "../errors/mod.ts";
+import { DialError, ErrorCode, ExitCode, UsageError } from "../errors/mod.ts";
+import { migrationReport } from "../import/import_report.ts";
 import { movedSecrets } from "../import/import_secrets.ts";
 import { readImport } from "../import/read_import.ts";
 import { type ImportFile, importFiles } from "../import/write_import.ts";
@@ -47,11 +48,26 @@ export async function runImport(
     for (const f of files) await context.stdout.write(`==> ${f.name} <==\n${f.text}\n`);
   } else await writeImportFiles(dir, files, flags.force);
   const count = result.requests.length;
+  const c = result.counts;
   const lines = [
     `${flags.dryRun ? "Would import" : "Imported"} ${count} request${
       count === 1 ? "" : "s"
     } from ${result.format} into ${dir}: ${files.map((f) => f.name).join(", ")}`,
+    `Carried: ${count} of ${c.requests} requests, ${c.scriptsCarried} of ${c.scripts} scripts, ${c.assertionsCarried} of ${c.assertions} assertions; ${result.losses.length} not carried`,
   ];
+  if (flags.reportFile !== undefined) {
+    await Deno.writeTextFile(
+      flags.reportFile,
+      `${JSON.stringify(migrationReport(result, files), null, 2)}\n`,
+    )
+      .catch((error) => {
+        throw new DialError(
+          `Cannot write the report to ${flags.reportFile}: ${(error as Error).message}`,
+          ErrorCode.Output,
+          { cause: error },
+        );
+      });
+  }
   if (files.some((f) => f.mode === 0o600)) {
     lines.push(
       "Secrets are in http-client.private.env.json (0600): keep it out of version control.",

@@ -47,6 +47,12 @@ export const IMPORT_FLAGS = flags([
   { long: "har-cookies", help: "HAR: keep each entry's cookies as a Cookie header" },
   { long: "dry-run", help: "print the files that would be written, write nothing" },
   {
+    long: "report-file",
+    value: "path",
+    file: true,
+    help: "write the migration report (what was carried, what was not and why) as JSON",
+  },
+  {
     long: "timeout",
     short: "m",
     aliases: ["max-time"],
@@ -64,7 +70,7 @@ export type ImportFlagValues = FlagValues<typeof IMPORT_FLAGS>;
 /** `dial import`. */
 export const importCommand = command({
   name: "import",
-  summary: "Turn curl commands, Postman, Insomnia, OpenAPI or HAR into .http request files",
+  summary: "Turn curl commands, Postman, Insomnia, Bruno, OpenAPI or HAR into .http request files",
   usage: "<source> [environment…] [flags]",
   args: [
     {
@@ -78,11 +84,13 @@ export const importCommand = command({
   flags: IMPORT_FLAGS,
   epilog: `
 The format is recognised from the content: curl command lines (with \\ continuations and
-$'…' quoting), Postman collections v2.0/v2.1 and environments, Insomnia v4 (JSON) and v5
-(YAML) exports, OpenAPI 3.0/3.1 and Swagger 2.0 (JSON or YAML), HAR 1.2. One .http file is
-written per top-level folder or tag, with http-client.env.json and, for secrets,
-http-client.private.env.json (0600; keep it out of git). Whatever could not be carried
-(scripts, unsupported auth) is listed on stderr and at the top of each file.
+$'…' quoting), Postman collections v2.0/v2.1, environments and globals, Insomnia v4 (JSON) and
+v5 (YAML) exports, Bruno collections (a folder of .bru or OpenCollection YAML files, or Bruno's
+JSON export), OpenAPI 3.0/3.1 and Swagger 2.0 (JSON or YAML), HAR 1.2. The .http files keep the
+collection's folders and order (numbered names, so dial test runs them in that order), with
+http-client.env.json and, for every secret, http-client.private.env.json (0600; keep it out of
+git). Whatever could not be carried (scripts, unsupported auth) is listed on stderr, at the top
+of each file and, with --report-file, in a JSON migration report.
 
 A URL source is downloaded through dial's transport (--cacert, -k, --proxy … apply), at most
 50 MiB in --timeout seconds. An OpenAPI description's $refs to other documents are followed
@@ -91,6 +99,7 @@ reported, not read.
 
 Examples:
   dial import collection.postman.json staging.postman_environment.json --out api/
+  dial import ./bruno-collection --out api/ --report-file migration.json
   pbpaste | dial import - --out requests/
   dial import openapi.yaml --out petstore/
   dial import https://api.example.com/openapi.json --out api/ --cacert corp-ca.pem`,

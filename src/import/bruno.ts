@@ -513,6 +513,15 @@ function fromExport(value: Json): Collection {
 
 // ---- into an import -----------------------------------------------------------------------
 
+/** Adds a level's scripts and assertions to the report's numbers. */
+function count(result: ImportResult, scripts: string[]): void {
+  for (const s of scripts) {
+    const asserts = /^assert.*\((\d+)/.exec(s);
+    if (asserts) result.counts.assertions += Number(asserts[1]);
+    else result.counts.scripts++;
+  }
+}
+
 function sortNodes(nodes: Node[]): Node[] {
   return nodes.sort((a, b) => a.seq - b.seq || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -548,6 +557,7 @@ function build(collection: Collection): ImportResult {
       });
     }
   }
+  count(result, collection.settings.scripts);
   if (collection.settings.scripts.length) {
     result.losses.push({
       where: collection.name,
@@ -558,6 +568,7 @@ function build(collection: Collection): ImportResult {
     for (const node of nodes) {
       if (node.kind === "folder") {
         const path = [...folder, node.name];
+        count(result, node.settings.scripts);
         if (node.settings.scripts.length) {
           result.losses.push({
             where: path.join(" / "),
@@ -580,6 +591,7 @@ function request(
 ): ImportedRequest {
   const r = node.request;
   const where = [...folder, node.name].join(" / ");
+  count(result, r.scripts);
   if (r.scripts.length) {
     result.losses.push({ where, what: `${r.scripts.join(", ")} (Bruno's bru/res API)` });
   }

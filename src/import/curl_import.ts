@@ -36,6 +36,7 @@ export function readCurlCommands(text: string): ImportResult {
   const result = emptyImport("curl", "curl");
   const commands = splitCurlCommands(text.replace(/^\s*\$\s*/gm, ""), { shellVariables: true });
   let first: unknown;
+  result.counts.requests = commands.length;
   commands.forEach((words, i) => {
     let curl: CurlRequest;
     try {

@@ -71,6 +71,22 @@ export interface ImportResult {
   losses: ImportLoss[];
   /** Secrets moved to the private environment, each one named for the report. */
   moved: ImportMove[];
+  /** What the source held and what of it was carried, for the migration report. */
+  counts: ImportCounts;
+}
+
+/** The migration report's numbers. */
+export interface ImportCounts {
+  /** Requests the source held (a curl command dial could not read counts, and is lost). */
+  requests: number;
+  /** Scripts (pre-request, test, …; collection, folder and request level). */
+  scripts: number;
+  /** Scripts carried into the request files as handlers. */
+  scriptsCarried: number;
+  /** Assertions the scripts make (`pm.test`, `tests[…]`, Bruno's `assert` and `test`). */
+  assertions: number;
+  /** Assertions in carried scripts. */
+  assertionsCarried: number;
 }
 
 /** @returns an empty result of a format */
@@ -84,6 +100,7 @@ export function emptyImport(format: string, name: string): ImportResult {
     privateEnvironments: {},
     losses: [],
     moved: [],
+    counts: { requests: 0, scripts: 0, scriptsCarried: 0, assertions: 0, assertionsCarried: 0 },
   };
 }
 

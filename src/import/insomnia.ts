@@ -164,7 +164,10 @@ function walk(
   ids: Map<ImportedRequest, string>,
 ): void {
   const where = [...folder, node.name].join(" / ");
-  if (node.scripts) result.losses.push({ where, what: "scripts (Insomnia's insomnia.* API)" });
+  if (node.scripts) {
+    result.counts.scripts++;
+    result.losses.push({ where, what: "scripts (Insomnia's insomnia.* API)" });
+  }
   if (node.method === "" || node.url === "" && node.children.length) {
     const inner = folderScope(result, node, [...folder, node.name], scope);
     for (const child of node.children) walk(result, child, [...folder, node.name], inner, ids);

@@ -68,7 +68,8 @@ export function readPostmanCollection(
 }
 
 /**
- * Reads a Postman environment: `secret`-typed values go to the private environment file.
+ * Reads a Postman environment (or globals file, as `$shared`): `secret`-typed values go to the
+ * private environment file.
  *
  * @param environment the parsed environment
  * @param result the import to add it to
@@ -78,7 +79,10 @@ export function readPostmanEnvironment(
   environment: Json,
   result: ImportResult = emptyImport("postman", "collection"),
 ): ImportResult {
-  const name = text(environment.name) || "imported";
+  // Globals apply in every environment: `$shared`.
+  const name = environment._postman_variable_scope === "globals"
+    ? "$shared"
+    : text(environment.name) || "imported";
   const pub = result.environments[name] ??= {};
   for (const v of list(environment.values)) {
     if (!isObject(v) || v.enabled === false) continue;
@@ -383,8 +387,15 @@ function scripts(result: ImportResult, where: string, events: unknown): void {
       .filter((l) => l.trim() !== "");
     if (lines.length === 0) continue;
     const kind = e.listen === "test" ? "test script" : "pre-request script";
+    result.counts.scripts++;
+    result.counts.assertions += assertionCount(lines.join("\n"));
     result.losses.push({ where, what: `${kind} (${lines.length} lines, Postman's pm API)` });
   }
+}
+
+/** The assertions a Postman script makes: `pm.test(…)` and legacy `tests[…] =` calls. */
+export function assertionCount(script: string): number {
+  return (script.match(/\bpm\.test\s*\(|\btests\s*\[[^\]]+\]\s*=(?!=)/g) ?? []).length;
 }
 
 function description(value: unknown): string[] {

@@ -63,6 +63,8 @@ export async function readImport(
   options: ReadImportOptions = {},
 ): Promise<ImportResult> {
   const result = await readSources(sources, options);
+  // Readers that count what their source held set it; the others held what they carried.
+  result.counts.requests = Math.max(result.counts.requests, result.requests.length);
   safeVariableNames(result);
   keepSecretsPrivate(result);
   return result;
