@@ -25,7 +25,7 @@ export function safeVariableNames(result: ImportResult): void {
   const rename = (name: string): string => {
     const done = renamed.get(name);
     if (done !== undefined) return done;
-    const base = name.trim().replace(/[^A-Za-z0-9_.-]+/g, "_").replace(/^_+|_+$/g, "") ||
+    const base = name.trim().replace(/[^A-Za-z0-9_.-]+/g, "_").replace(/^[_.-]+|[_.-]+$/g, "") ||
       "variable";
     let unique = base;
     for (let n = 2; taken.has(unique); n++) unique = `${base}_${n}`;

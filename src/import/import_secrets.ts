@@ -45,13 +45,14 @@ const ABOUT = new Set([
  */
 export function keepSecretsPrivate(result: ImportResult): void {
   for (const [name, value] of Object.entries(result.variables)) {
-    if (!secretName(name) || !holdsLiteral(value)) continue;
+    // An empty one holds no secret, and stays below what scripts set (a file variable).
+    if (!secretName(name) || value === "" || !holdsLiteral(value)) continue;
     delete result.variables[name];
     moveVariable(result, name, value, "collection variables", `variable "${name}"`);
   }
   for (const [env, vars] of Object.entries(result.environments)) {
     for (const [name, value] of Object.entries(vars)) {
-      if (!secretName(name) || !holdsLiteral(value)) continue;
+      if (!secretName(name) || value === "" || !holdsLiteral(value)) continue;
       delete vars[name];
       const own = result.privateEnvironments[env] ??= {};
       own[name] ??= value;

@@ -117,13 +117,19 @@ function walk(result: ImportResult, item: unknown, folder: string[], inherited?:
   const requestAuth = own ?? auth;
   const ownHeader = headers.some((h) => /^authorization$/i.test(h.name));
   if (requestAuth && ownHeader && !own && sendsAuthorization(requestAuth)) {
-    // The request's own header wins over an inherited auth (never both: `Bearer , Bearer`).
-    result.losses.push({
-      where,
-      what: `the inherited ${
-        text(requestAuth.type)
-      } auth: the request's own Authorization header is sent instead`,
-    });
+    // The request's own header wins over an inherited auth (never both: `Bearer , Bearer`);
+    // reported unless it says what the auth would.
+    const token = authParams(requestAuth, "bearer").token;
+    const same = text(requestAuth.type) === "bearer" &&
+      headers.some((h) => /^authorization$/i.test(h.name) && h.value.trim() === `Bearer ${token}`);
+    if (!same) {
+      result.losses.push({
+        where,
+        what: `the inherited ${
+          text(requestAuth.type)
+        } auth: the request's own Authorization header is sent instead`,
+      });
+    }
   } else if (requestAuth) {
     if (ownHeader && sendsAuthorization(requestAuth)) {
       // Postman's own auth replaces the header, as Newman sends it.

@@ -8,6 +8,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import { UsageError } from "../errors/mod.ts";
+import { PUBLIC_ENV_FILE } from "../files/environment.ts";
 import { isBrunoExport, isBrunoFolder, readBrunoExport, readBrunoFolder } from "./bruno.ts";
 import { isCurlText, readCurlCommands } from "./curl_import.ts";
 import { isHar, readHar } from "./har.ts";
@@ -66,6 +67,7 @@ export async function readImport(
   // Readers that count what their source held set it; the others held what they carried.
   result.counts.requests = Math.max(result.counts.requests, result.requests.length);
   safeVariableNames(result);
+  multiLineVariables(result);
   keepSecretsPrivate(result);
   return result;
 }
@@ -126,6 +128,22 @@ async function readSources(
   throw new UsageError(
     `Cannot tell the format of "${source.name}": not curl commands, a Postman collection or environment, an Insomnia export, a Bruno collection, an OpenAPI/Swagger description or a HAR`,
   );
+}
+
+/**
+ * A `.http` file variable is one line: a collection variable over several lines (a note, a
+ * script library kept in a variable) goes to the `$shared` environment, which JSON holds.
+ */
+function multiLineVariables(result: ImportResult): void {
+  for (const [name, value] of Object.entries(result.variables)) {
+    if (!/[\r\n]/.test(value)) continue;
+    delete result.variables[name];
+    (result.environments.$shared ??= {})[name] ??= value;
+    result.losses.push({
+      where: "variables",
+      what: `"${name}" holds line breaks: it is in the $shared environment of ${PUBLIC_ENV_FILE}`,
+    });
+  }
 }
 
 /** Adds environments read from other sources to an import. */
