@@ -1,6 +1,7 @@
 /**
- * A HAR saved by Chromium (Playwright's recorder) while a page calls an API: dial imports it
- * and `dial run` sends the page's API calls again, as Chromium sent them.
+ * A HAR saved by Chromium (Playwright's recorder) while a page calls an API: dial imports the
+ * page's API calls (not the browser's loading of the page) and `dial run` sends them again, as
+ * Chromium sent them.
  * @module
  */
 import assert from "node:assert/strict";
@@ -37,6 +38,9 @@ Deno.test("browser: a HAR recorded by Chromium imports into .http files that dia
 
   const imported = await dial(["import", "page.har", "--out", "."], { cwd: dir });
   assert.equal(imported.code, 0, imported.stderr);
+  // Only the page's API calls: the document the browser loaded is skipped, and said so.
+  assert.match(imported.stderr, /Imported 2 requests/);
+  assert.match(imported.stderr, /request\(s\) the browser made for the page itself/);
   const http = [...Deno.readDirSync(dir)].find((e) => e.name.endsWith(".http"))!.name;
   const ran = await dial(["run", http], { cwd: dir });
   assert.equal(ran.code, 0, ran.stderr);
