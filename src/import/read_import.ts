@@ -107,7 +107,7 @@ async function readSources(
   }
   const { source, value } = only;
   if (typeof value === "string") return withEnvironments(readCurlCommands(value), result);
-  const document = value as Record<string, unknown>;
+  const document = (value ?? {}) as Record<string, unknown>;
   if (document.bruno instanceof Map) {
     return withEnvironments(readBrunoFolder(document.bruno as Map<string, string>), result);
   }
