@@ -151,3 +151,41 @@ Deno.test("ui workspace: an import never writes through a link out of the folder
   assert.equal(replaced.status, 200);
   assert.equal(await Deno.readTextFile(`${ws.root}/api.http`), api.text);
 });
+
+Deno.test("ui workspace: an imported collection's folders are made inside the workspace, never through a link", async () => {
+  await using ws = await workspaceWithLinks();
+  await using server = await startUiServer({ assets: ASSETS, workspace: ws.root });
+  const session = await sessionOf(server);
+  const collection = (folder: string) => ({
+    name: "c.postman_collection.json",
+    text: JSON.stringify({
+      info: {
+        name: "Shop",
+        schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
+      },
+      item: [{
+        name: folder,
+        item: [
+          {
+            name: "Sub",
+            item: [{ name: "A", request: { method: "GET", url: "http://127.0.0.1/a" } }],
+          },
+          { name: "B", request: { method: "GET", url: "http://127.0.0.1/b" } },
+        ],
+      }],
+    }),
+  });
+  // "Linked" is the workspace's link to a folder outside it: refused, nothing written there.
+  const refused = await call(server, session, "import", { sources: [collection("Linked")] });
+  assert.equal(refused.status, 400);
+  assert.match(refused.json.error.message, /outside the workspace/);
+  assert.deepEqual([...Deno.readDirSync(ws.outside)].map((e) => e.name), ["secret.http"]);
+  // Elsewhere the collection's folders become folders, in its order.
+  const done = await call(server, session, "import", { sources: [collection("Orders")] });
+  assert.equal(done.status, 200, JSON.stringify(done.json));
+  assert.deepEqual(done.json.files.sort(), ["orders/01-sub.http", "orders/02-orders.http"]);
+  assert.match(
+    await Deno.readTextFile(`${ws.root}/orders/01-sub.http`),
+    /GET http:\/\/127\.0\.0\.1\/a/,
+  );
+});
