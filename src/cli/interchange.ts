@@ -70,7 +70,7 @@ export type ImportFlagValues = FlagValues<typeof IMPORT_FLAGS>;
 /** `dial import`. */
 export const importCommand = command({
   name: "import",
-  summary: "Turn curl commands, Postman, Insomnia, Bruno, OpenAPI or HAR into .http request files",
+  summary: "Turn curl, Postman, Insomnia, Bruno, Hoppscotch, Yaak, OpenAPI or HAR into .http files",
   usage: "<source> [environment…] [flags]",
   args: [
     {
@@ -86,11 +86,12 @@ export const importCommand = command({
 The format is recognised from the content: curl command lines (with \\ continuations and
 $'…' quoting), Postman collections v2.0/v2.1, environments and globals, Insomnia v4 (JSON) and
 v5 (YAML) exports, Bruno collections (a folder of .bru or OpenCollection YAML files, or Bruno's
-JSON export), OpenAPI 3.0/3.1 and Swagger 2.0 (JSON or YAML), HAR 1.2. The .http files keep the
-collection's folders and order (numbered names, so dial test runs them in that order), with
-http-client.env.json and, for every secret, http-client.private.env.json (0600; keep it out of
-git). Whatever could not be carried (scripts, unsupported auth) is listed on stderr, at the top
-of each file and, with --report-file, in a JSON migration report.
+JSON export), Hoppscotch collections and environments, Yaak exports, OpenAPI 3.0/3.1 and
+Swagger 2.0 (JSON or YAML), HAR 1.2. The .http files keep the collection's folders and order
+(numbered names, so dial test runs them in that order), with http-client.env.json and, for
+every secret, http-client.private.env.json (0600; keep it out of git). Whatever could not be
+carried (scripts, unsupported auth) is listed on stderr, at the top of each file and, with
+--report-file, in a JSON migration report.
 
 A URL source is downloaded through dial's transport (--cacert, -k, --proxy … apply), at most
 50 MiB in --timeout seconds. An OpenAPI description's $refs to other documents are followed

@@ -1,7 +1,8 @@
 /**
  * `dial import`'s reader: sniffs each source's format (curl text, Postman collection or
  * environment, Insomnia v4/v5, Bruno (a collection folder, a `.bru` file or Bruno's JSON
- * export), OpenAPI/Swagger, HAR; JSON or YAML) and reads them into one
+ * export), Hoppscotch collections and environments, Yaak, OpenAPI/Swagger, HAR; JSON or YAML)
+ * and reads them into one
  * import. Environments given beside a collection join it. Last, every credential left in the
  * shareable parts moves to the private environment (`import_secrets.ts`).
  * @module
@@ -12,12 +13,19 @@ import { PUBLIC_ENV_FILE } from "../files/environment.ts";
 import { isBrunoExport, isBrunoFolder, readBrunoExport, readBrunoFolder } from "./bruno.ts";
 import { isCurlText, readCurlCommands } from "./curl_import.ts";
 import { isHar, readHar } from "./har.ts";
+import {
+  isHoppscotch,
+  isHoppscotchEnvironment,
+  readHoppscotch,
+  readHoppscotchEnvironments,
+} from "./hoppscotch.ts";
 import { isInsomnia, readInsomnia } from "./insomnia.ts";
 import { emptyImport, type ImportResult } from "./import_model.ts";
 import { safeVariableNames } from "./import_names.ts";
 import { keepSecretsPrivate } from "./import_secrets.ts";
 import { isOpenApi, readOpenApi } from "./openapi.ts";
 import type { DocumentLoader } from "./openapi_refs.ts";
+import { isYaak, readYaak } from "./yaak.ts";
 import {
   isPostmanCollection,
   isPostmanEnvironment,
@@ -77,6 +85,7 @@ async function readSources(
   options: ReadImportOptions,
 ): Promise<ImportResult> {
   const environments: Array<Record<string, unknown>> = [];
+  const hoppscotchEnvironments: unknown[] = [];
   const collections: Array<{ source: ImportSource; value: unknown }> = [];
   for (const source of sources) {
     const files = source.files ??
@@ -90,6 +99,7 @@ async function readSources(
     }
     const value = isCurlText(source.text) ? source.text : unwrapped(parseDocument(source));
     if (isPostmanEnvironment(value)) environments.push(value as Record<string, unknown>);
+    else if (isHoppscotchEnvironment(value)) hoppscotchEnvironments.push(value);
     else collections.push({ source, value });
   }
   if (collections.length > 1) {
@@ -100,9 +110,12 @@ async function readSources(
   // Environments first, so that the secrets a collection moves out land in each of them.
   const result = emptyImport("postman", "collection");
   for (const env of environments) readPostmanEnvironment(env, result);
+  for (const env of hoppscotchEnvironments) readHoppscotchEnvironments(env, result);
   const only = collections[0];
   if (!only) {
-    if (environments.length === 0) throw new UsageError("Nothing to import");
+    if (environments.length + hoppscotchEnvironments.length === 0) {
+      throw new UsageError("Nothing to import");
+    }
     return result;
   }
   const { source, value } = only;
@@ -113,6 +126,8 @@ async function readSources(
   }
   if (isPostmanCollection(value)) return readPostmanCollection(document, result);
   if (isBrunoExport(value)) return withEnvironments(readBrunoExport(document), result);
+  if (isHoppscotch(value)) return withEnvironments(readHoppscotch(value), result);
+  if (isYaak(value)) return withEnvironments(readYaak(document), result);
   if (isInsomnia(value)) return withEnvironments(readInsomnia(document), result);
   if (isOpenApi(value)) {
     const refs = {
@@ -126,7 +141,7 @@ async function readSources(
     return withEnvironments(readHar(document, { cookies: options.harCookies === true }), result);
   }
   throw new UsageError(
-    `Cannot tell the format of "${source.name}": not curl commands, a Postman collection or environment, an Insomnia export, a Bruno collection, an OpenAPI/Swagger description or a HAR`,
+    `Cannot tell the format of "${source.name}": not curl commands, a Postman collection or environment, an Insomnia export, a Bruno, Hoppscotch or Yaak export, an OpenAPI/Swagger description or a HAR`,
   );
 }
 
@@ -148,6 +163,21 @@ function multiLineVariables(result: ImportResult): void {
 
 /** Adds environments read from other sources to an import. */
 function withEnvironments(result: ImportResult, from: ImportResult): ImportResult {
+  const given = Object.keys(from.environments);
+  const placeholder = result.environments.imported;
+  if (given.length && placeholder && Object.keys(placeholder).length === 0) {
+    // The reader had no environment yet and kept its secrets in `imported`: they belong in
+    // each environment given beside it (which keeps its own value of a name).
+    const secrets = result.privateEnvironments.imported ?? {};
+    for (const env of given) {
+      const own = from.privateEnvironments[env] ??= {};
+      for (const [k, v] of Object.entries(secrets)) {
+        if (from.environments[env]?.[k] === undefined) own[k] ??= v;
+      }
+    }
+    delete result.environments.imported;
+    delete result.privateEnvironments.imported;
+  }
   Object.assign(result.environments, from.environments);
   Object.assign(result.privateEnvironments, from.privateEnvironments);
   return result;

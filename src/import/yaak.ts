@@ -1,0 +1,184 @@
+/**
+ * Yaak exports (`yaakSchema` 2 and later): the workspace's folders and HTTP requests in Yaak's
+ * order (`sortPriority`), its environments (the base one as the collection's variables, the
+ * others as environments), `${[ name ]}` templates as `{{name}}`. A template function
+ * (`${[ response.body.path(…) ]}` …) is reported; gRPC, WebSocket and other request kinds too.
+ *
+ * @see https://yaak.app/docs
+ * @module
+ */
+import {
+  emptyImport,
+  formEncode,
+  type FormPart,
+  type ImportedRequest,
+  type ImportResult,
+  isObject,
+  type Json,
+  list,
+  multipartBody,
+  secretVariable,
+  text,
+} from "./import_model.ts";
+import { basicValue } from "./import_secrets.ts";
+
+/**
+ * @param value parsed JSON
+ * @returns whether it is a Yaak export
+ */
+export function isYaak(value: unknown): boolean {
+  return isObject(value) && "yaakSchema" in value && isObject(value.resources);
+}
+
+/** `${[ name ]}` (Yaak) as `{{name}}`; a function call is left as written. */
+function convert(value: string): string {
+  return value.replace(/\$\{\[\s*([\w.-]+)\s*\]\}/g, "{{$1}}");
+}
+
+/**
+ * Reads a Yaak export.
+ *
+ * @param value the parsed export
+ * @returns the import
+ */
+export function readYaak(value: Json): ImportResult {
+  const res = isObject(value.resources) ? value.resources : {};
+  const workspaces = list(res.workspaces).filter(isObject);
+  const result = emptyImport("yaak", text(workspaces[0]?.name) || "yaak");
+  for (const w of workspaces) {
+    for (const v of list(w.variables).filter(isObject)) {
+      if (v.enabled !== false) result.variables[text(v.name)] = convert(text(v.value));
+    }
+  }
+  for (const e of list(res.environments).filter(isObject)) {
+    const vars: Record<string, string> = {};
+    for (const v of list(e.variables).filter(isObject)) {
+      if (v.enabled !== false) vars[text(v.name)] = convert(text(v.value));
+    }
+    // The base environment (Yaak 2024+: `base`, or the one with no parent) applies always.
+    if (e.base === true || e.parentModel === "workspace" || e.environmentId === null) {
+      Object.assign(result.variables, vars);
+    } else result.environments[text(e.name) || "imported"] = vars;
+  }
+  const folders = list(res.folders).filter(isObject);
+  const requests = list(res.httpRequests).filter(isObject);
+  const order = (a: Json, b: Json) => (Number(a.sortPriority) || 0) - (Number(b.sortPriority) || 0);
+  const walk = (parent: string | null, path: string[]) => {
+    const here = [
+      ...folders.filter((f) => (f.folderId ?? null) === parent).map((f) => ({ f, r: undefined })),
+      ...requests.filter((r) => (r.folderId ?? null) === parent).map((r) => ({ f: undefined, r })),
+    ].sort((a, b) => order((a.f ?? a.r)!, (b.f ?? b.r)!));
+    for (const { f, r } of here) {
+      if (f) walk(text(f.id), [...path, text(f.name)]);
+      else result.requests.push(request(result, r!, path));
+    }
+  };
+  walk(null, []);
+  for (const kind of ["grpcRequests", "websocketRequests"]) {
+    const n = list(res[kind]).length;
+    if (n) result.losses.push({ where: result.name, what: `${n} ${kind} (HTTP requests only)` });
+  }
+  return result;
+}
+
+function request(result: ImportResult, r: Json, folder: string[]): ImportedRequest {
+  const name = text(r.name) || "request";
+  const where = [...folder, name].join(" / ");
+  const headers = list(r.headers).filter((h) => isObject(h) && h.enabled !== false && text(h.name))
+    .map((h) => ({
+      name: convert(text((h as Json).name)),
+      value: convert(text((h as Json).value)),
+    }));
+  let url = convert(text(r.url));
+  const query = list(r.urlParameters).filter((p) => isObject(p) && p.enabled !== false)
+    .map((p) => `${text((p as Json).name)}=${convert(text((p as Json).value))}`);
+  if (query.length) url += `${url.includes("?") ? "&" : "?"}${query.join("&")}`;
+  const auth = isObject(r.authentication) ? r.authentication : {};
+  const type = text(r.authenticationType);
+  const p = (key: string) => convert(text(auth[key]));
+  const from = (what: string) => ({ where, what: `${what} of the ${type} auth` });
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "_");
+  if (auth.disabled !== true) {
+    if (type === "bearer") {
+      headers.push({
+        name: "Authorization",
+        value: `Bearer ${secretVariable(result, `${slug}_token`, p("token"), from("token"))}`,
+      });
+    } else if (type === "basic") {
+      headers.push({
+        name: "Authorization",
+        value: basicValue(result, `${slug}_password`, p("username"), p("password"), from),
+      });
+    } else if (type && type !== "none" && type !== "null") {
+      result.losses.push({ where, what: `auth type "${type}" (add it by hand)` });
+    }
+  }
+  const body = requestBody(result, where, r, headers);
+  const written = url + JSON.stringify(headers) + JSON.stringify(body ?? "");
+  if (/\$\{\[/.test(written)) {
+    result.losses.push({ where, what: "template functions (${[ … ]}) left as written" });
+  }
+  return {
+    name,
+    folder,
+    method: text(r.method || "GET").toUpperCase(),
+    url,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  };
+}
+
+function requestBody(
+  result: ImportResult,
+  where: string,
+  r: Json,
+  headers: Array<{ name: string; value: string }>,
+): ImportedRequest["body"] {
+  const type = text(r.bodyType);
+  const body = isObject(r.body) ? r.body : {};
+  if (!type || type === "none") return undefined;
+  const setType = (value: string) => {
+    if (!headers.some((h) => /^content-type$/i.test(h.name))) {
+      headers.push({ name: "Content-Type", value });
+    }
+  };
+  if (type === "graphql") {
+    setType("application/json");
+    let variables: unknown;
+    try {
+      variables = text(body.variables).trim()
+        ? JSON.parse(convert(text(body.variables)))
+        : undefined;
+    } catch {
+      result.losses.push({ where, what: "GraphQL variables that are not JSON" });
+    }
+    return JSON.stringify({
+      query: convert(text(body.query)),
+      ...(variables ? { variables } : {}),
+    });
+  }
+  const fields = list(body.form).filter((f) => isObject(f) && f.enabled !== false) as Json[];
+  if (type === "application/x-www-form-urlencoded") {
+    if (fields.length === 0) return undefined;
+    setType(type);
+    return fields.map((f) =>
+      `${formEncode(convert(text(f.name)))}=${formEncode(convert(text(f.value)))}`
+    ).join("&");
+  }
+  if (type === "multipart/form-data") {
+    if (fields.length === 0) return undefined;
+    const parts: FormPart[] = fields.map((f) =>
+      f.file
+        ? { name: convert(text(f.name)), file: text(f.file) }
+        : { name: convert(text(f.name)), value: convert(text(f.value)) }
+    );
+    return multipartBody(parts, headers);
+  }
+  if (type === "binary") {
+    return text(body.filePath) ? { file: text(body.filePath) } : undefined;
+  }
+  const content = convert(text(body.text));
+  if (content === "") return undefined;
+  setType(type === "other" ? "text/plain" : type);
+  return content;
+}
