@@ -12,6 +12,7 @@ import {
   pythonCode,
 } from "../export/code_writers.ts";
 import { type ExportedRequest, exportRequest } from "../export/export_request.ts";
+import { withoutLiteralSecrets } from "../export/export_secrets.ts";
 import { postmanCollection, postmanEnvironment } from "../export/postman_export.ts";
 import { loadEnvironment, PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../files/environment.ts";
 import type { HttpFile, HttpRequest } from "../files/http_file_types.ts";
@@ -47,7 +48,11 @@ export async function runExport(
     });
   }
   const file = await readHttpFile(path, context);
-  const requests = pick(file.requests, names, path);
+  const picked = pick(file.requests, names, path);
+  // Credentials the file holds literally are secrets too: variables, unless --with-secrets.
+  const { requests, secrets: literal } = flags.withSecrets
+    ? { requests: picked, secrets: new Map<string, string>() }
+    : withoutLiteralSecrets(picked, new Set(file.variables.map((v) => v.name)));
   const dir = dirOf(path);
   const secrets = flags.withSecrets;
   // Without --with-secrets references are not even resolved: they stay secrets by name.
@@ -70,11 +75,23 @@ export async function runExport(
         : value,
     );
   }
+  const variables = new Map(environment?.variables ?? []);
+  for (const [name, value] of literal) variables.set(name, new Secret(value));
+  if (literal.size && !needsScope) {
+    await warn(
+      context.stderr,
+      `The export refers to ${
+        [...literal.keys()].map((v) => `{{${v}}}`).join(", ")
+      } instead of the credentials the file holds: set ${
+        literal.size === 1 ? "it" : "them"
+      } in an environment (or give --with-secrets)`,
+    );
+  }
   const text = await exportText(target, file, requests, {
     path,
     withSecrets: secrets,
     scope: {
-      ...(environment ? { environment: environment.variables } : {}),
+      ...(environment || literal.size ? { environment: variables } : {}),
       overrides,
       env: (name: string) => context.env(name),
     },

@@ -119,14 +119,36 @@ function variableName(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9_]+/g, "_").replace(/^_+|_+$/g, "") || "secret";
 }
 
+/**
+ * Takes a secret out of a value: returns what to write in its place (a `{{variable}}` for an
+ * import, an environment lookup for an export).
+ */
+export type TakeSecret = (secret: string, name: string, what: string) => string;
+
 function privateHeader(result: ImportResult, where: string, name: string, value: string): string {
+  return headerWithoutSecret(
+    name,
+    value,
+    (secret, variable, what) => secretVariable(result, variable, secret, { where, what }),
+  );
+}
+
+/**
+ * A header's value with its literal credential taken out, when its name marks one: an
+ * `Authorization` keeps its scheme (`Bearer {{token}}`; Basic keeps the user name, or takes it
+ * when there is no password); any other credential header gives its whole value.
+ *
+ * @param name the header's name
+ * @param value its value as written
+ * @param take what replaces the secret
+ * @returns the value to write
+ */
+export function headerWithoutSecret(name: string, value: string, take: TakeSecret): string {
   if (!secretName(name, true) || value.trim() === "" || !holdsLiteral(value)) return value;
   const what = `header "${name}"`;
-  if (!/^(proxy-)?authorization$/i.test(name)) {
-    return secretVariable(result, variableName(name), value, { where, what });
-  }
+  if (!/^(proxy-)?authorization$/i.test(name)) return take(value, variableName(name), what);
   const match = /^(\s*)([A-Za-z][\w-]*)(\s+)(.*?)(\s*)$/s.exec(value);
-  if (!match) return secretVariable(result, "authorization", value, { where, what });
+  if (!match) return take(value, "authorization", what);
   const [, lead, scheme, gap, rest, tail] = match as unknown as string[];
   const keep = (secret: string) => `${lead}${scheme}${gap}${secret}${tail}`;
   if (rest === "" || !holdsLiteral(rest!)) return value;
@@ -137,26 +159,32 @@ function privateHeader(result: ImportResult, where: string, name: string, value:
       const [, user, sep, password] = pair as unknown as string[];
       if (password!.trim() === "") {
         // A user name without a password is the credential (Stripe's secret key).
-        const v = secretVariable(result, "basic_user", user!, {
-          where,
-          what: `${what} (Basic user name)`,
-        });
-        return keep(`${v}:`);
+        return keep(`${take(user!, "basic_user", `${what} (Basic user name)`)}:`);
       }
       if (!holdsLiteral(password!)) return value;
-      const v = secretVariable(result, "password", password!, {
-        where,
-        what: `${what} (Basic password)`,
-      });
-      return keep(`${user}${sep}${v}`);
+      return keep(`${user}${sep}${take(password!, "password", `${what} (Basic password)`)}`);
     }
   }
   const variable = /^bearer$/i.test(scheme!) ? "token" : "authorization";
-  return keep(secretVariable(result, variable, rest!, { where, what }));
+  return keep(take(rest!, variable, what));
 }
 
-/** Credential-named query values and user information, the rest of the URL byte for byte. */
 function privateUrl(result: ImportResult, where: string, url: string): string {
+  return urlWithoutSecrets(
+    url,
+    (secret, variable, what) => secretVariable(result, variable, secret, { where, what }),
+  );
+}
+
+/**
+ * A URL with its literal credentials taken out (credential-named query values, the password of
+ * `user:password@`), every other byte as written.
+ *
+ * @param url the URL as written
+ * @param take what replaces each secret
+ * @returns the URL to write
+ */
+export function urlWithoutSecrets(url: string, take: TakeSecret): string {
   let out = url;
   const auth = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@]*)@/i.exec(out);
   if (auth && holdsLiteral(auth[2]!)) {
@@ -164,9 +192,9 @@ function privateUrl(result: ImportResult, where: string, url: string): string {
     const password = rest.join(":");
     const what = "user information of the URL";
     const info = password !== "" && holdsLiteral(password)
-      ? `${user}:${secretVariable(result, "url_password", password, { where, what })}`
+      ? `${user}:${take(password, "url_password", what)}`
       : password === "" && user !== "" && holdsLiteral(user!)
-      ? secretVariable(result, "url_user", user!, { where, what })
+      ? take(user!, "url_user", what)
       : auth[2]!;
     out = `${auth[1]}${info}@${out.slice(auth[0].length)}`;
   }
@@ -181,7 +209,7 @@ function privateUrl(result: ImportResult, where: string, url: string): string {
     const value = pair.slice(eq + 1);
     if (!secretName(decoded(name)) || value === "" || !holdsLiteral(value)) return pair;
     const what = `query parameter "${decoded(name)}"`;
-    return `${name}=${secretVariable(result, variableName(decoded(name)), value, { where, what })}`;
+    return `${name}=${take(value, variableName(decoded(name)), what)}`;
   });
   return `${out.slice(0, q + 1)}${query.join("&")}${out.slice(end)}`;
 }

@@ -254,3 +254,46 @@ Deno.test("import: a HAR's API key header and access_token query, and an Insomni
   assert.match(fromIns.stdout, /"api_token": "insTok3"/);
   assert.match(fromIns.stderr, /variable "api_token"/);
 });
+
+Deno.test("export: credentials a request file holds literally are written as environment lookups unless --with-secrets, and the command still sends them", async () => {
+  await using server = rawServer();
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/a.http`,
+    [
+      "### me",
+      `GET ${server.origin}/me?api_key=qk123&page=2`,
+      "Authorization: Bearer lit-token-123",
+      "X-Api-Key: hk456",
+      "",
+    ].join("\n"),
+  );
+  const ran = await dial(["run", "a.http"], { cwd: dir });
+  assert.equal(ran.code, 0, ran.stderr);
+  for (const to of ["curl", "python", "http", "postman", "har", "fetch", "httpie"]) {
+    const out = await dial(["export", "a.http", "--to", to], { cwd: dir });
+    assert.equal(out.code, 0, out.stderr);
+    assert.ok(!/qk123|lit-token-123|hk456/.test(out.stdout), `${to}: ${out.stdout}`);
+  }
+  const curl = await dial(["export", "a.http", "--to", "curl"], { cwd: dir });
+  assert.match(curl.stderr, /reads \$API_KEY, \$TOKEN, \$X_API_KEY from the environment/);
+  const command = curl.stdout.split("\n").find((l) => l.startsWith("curl "))!;
+  const env = {
+    PATH: Deno.env.get("PATH")!,
+    API_KEY: "qk123",
+    TOKEN: "lit-token-123",
+    X_API_KEY: "hk456",
+  };
+  const sent = await new Deno.Command("bash", { args: ["-c", `${command} -sS -o /dev/null`], env })
+    .output();
+  assert.equal(sent.code, 0, decoder.decode(sent.stderr));
+  const [byDial, byCurl] = server.requests.map((r) => ({
+    line: r.line,
+    authorization: headerValues(r, "authorization"),
+    key: headerValues(r, "x-api-key"),
+  }));
+  assert.deepEqual(byCurl, byDial);
+  // Asked for: the values as written.
+  const plain = await dial(["export", "a.http", "--to", "curl", "--with-secrets"], { cwd: dir });
+  assert.match(plain.stdout, /lit-token-123/);
+});
