@@ -140,7 +140,12 @@ function walk(result: ImportResult, item: unknown, folder: string[], inherited?:
     url = applyAuth(result, where, requestAuth, headers, url);
   }
   const comments = description(request.description ?? item.description);
-  const body = requestBody(result, where, request.body, headers);
+  // Postman prunes the body of these methods unless the request says not to (Newman sends
+  // neither the body nor its Content-Type).
+  const behavior = isObject(item.protocolProfileBehavior) ? item.protocolProfileBehavior : {};
+  const pruned = PRUNED.has(text(request.method || "GET").toUpperCase()) &&
+    behavior.disableBodyPruning !== true;
+  const body = pruned ? undefined : requestBody(result, where, request.body, headers);
   result.requests.push({
     name,
     folder,
@@ -294,6 +299,9 @@ function applyAuth(
   }
   return url;
 }
+
+/** Methods whose body Postman leaves out unless `disableBodyPruning`. */
+const PRUNED = new Set(["GET", "HEAD", "COPY", "PURGE", "UNLOCK"]);
 
 /** Postman's raw body languages and the Content-Type each sends. */
 const RAW_TYPES: Record<string, string> = {

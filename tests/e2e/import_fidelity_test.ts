@@ -2,7 +2,8 @@
  * Import fidelity, Newman as the oracle: one collection holding each case real collections
  * broke on (a URL with `&` in its path, empty form bodies, CR LF and XML raw bodies, a raw body
  * without a language, a request's own Authorization beside an auth, a token-only OAuth 2.0, a
- * variable name with spaces, `:id` path variables, the Postman API's `{"collection": …}` shape)
+ * variable name with spaces, `:id` path variables, the Postman API's `{"collection": …}` shape,
+ * a GET's body pruned as Postman prunes it unless told not to)
  * is run by Newman and, imported, by `dial test` against one recording server; every request
  * must arrive the same (method, target, headers but the clients' own, body).
  * @module
@@ -121,6 +122,24 @@ function collection(base: string) {
         },
         url: "{{base}}/oauth",
       }),
+      get("GET body pruned", {
+        method: "GET",
+        body: { mode: "raw", raw: '{"a":1}', options: { raw: { language: "json" } } },
+        url: "{{base}}/pruned",
+      }),
+      {
+        ...get("GET body kept", {
+          method: "GET",
+          body: { mode: "raw", raw: '{"a":1}', options: { raw: { language: "json" } } },
+          url: "{{base}}/kept",
+        }),
+        protocolProfileBehavior: { disableBodyPruning: true },
+      },
+      get("DELETE body", {
+        method: "DELETE",
+        body: { mode: "raw", raw: "x" },
+        url: "{{base}}/delete",
+      }),
       get("spaces", {
         method: "GET",
         auth: { type: "noauth" },
@@ -145,7 +164,7 @@ Deno.test("import: what real collections broke on arrives as Newman sends it", a
   await Deno.writeTextFile(`${dir}/c.json`, text);
   await newman(`${dir}/c.json`);
   const byNewman = server.requests.splice(0).map(seen);
-  assert.equal(byNewman.length, 9);
+  assert.equal(byNewman.length, 12);
 
   const imported = await dial(["import", "c.json", "--out", "api"], { cwd: dir });
   assert.equal(imported.code, 0, imported.stderr);
