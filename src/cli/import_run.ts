@@ -38,7 +38,6 @@ export async function runImport(
     else texts.push({ name, ...await reader.source(name) });
   }
   const result = await readImport(texts, {
-    harCookies: flags.harCookies,
     load: reader.load,
     allowFile: insideFolder,
   });

@@ -44,7 +44,6 @@ export const IMPORT_FLAGS = flags([
     help: "write the .http and environment files here (default: the current directory)",
   },
   { long: "force", help: "replace files that exist" },
-  { long: "har-cookies", help: "HAR: keep each entry's cookies as a Cookie header" },
   { long: "dry-run", help: "print the files that would be written, write nothing" },
   {
     long: "report-file",

@@ -2,8 +2,8 @@
  * HAR 1.2 (as browsers save it): each of the page's API calls a request; the browser's loading
  * of the page itself (document, scripts, styles, images, fonts) is skipped and counted. Headers
  * a browser adds by itself (HTTP/2 pseudo-headers, `sec-*`, `accept-encoding`, `connection` …)
- * are dropped; cookies are kept as a `Cookie` header only when asked, and credentials go to the
- * private environment.
+ * are dropped; cookies (the API's session, often) are kept as a `Cookie` header whose value,
+ * like every credential, goes to the private environment.
  *
  * @see http://www.softwareishard.com/blog/har-12-spec/
  * @module
@@ -47,25 +47,17 @@ export function isHar(value: unknown): boolean {
   return isObject(value) && isObject(value.log) && Array.isArray(value.log.entries);
 }
 
-/** Options of {@link readHar}. */
-export interface HarOptions {
-  /** Keep each entry's cookies as a `Cookie` header (default: dropped, and reported). */
-  cookies?: boolean;
-}
-
 /**
  * Reads a HAR log.
  *
  * @param har the parsed HAR
- * @param options whether to keep cookies
  * @returns the import
  */
-export function readHar(har: Json, options: HarOptions = {}): ImportResult {
+export function readHar(har: Json): ImportResult {
   const result = emptyImport("har", "har");
   const log = isObject(har.log) ? har.log : {};
   const creator = isObject(log.creator) ? text(log.creator.name) : "";
   result.name = creator ? `${creator.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-har` : "har";
-  let dropped = 0;
   let noise = 0;
   list(log.entries).forEach((entry, index) => {
     if (!isObject(entry) || !isObject(entry.request)) return;
@@ -85,12 +77,6 @@ export function readHar(har: Json, options: HarOptions = {}): ImportResult {
       if (!isObject(h)) continue;
       const hn = text(h.name);
       if (NOISE.test(hn)) continue;
-      if (/^cookie$/i.test(hn)) {
-        if (!options.cookies) {
-          dropped++;
-          continue;
-        }
-      }
       headers.push({ name: hn, value: text(h.value) });
     }
     const post = isObject(r.postData) ? r.postData : undefined;
@@ -120,12 +106,6 @@ export function readHar(har: Json, options: HarOptions = {}): ImportResult {
       where: "every entry",
       what:
         `${noise} request(s) the browser made for the page itself (the document, scripts, styles, images, fonts): only the page's API calls are imported`,
-    });
-  }
-  if (dropped > 0) {
-    result.losses.push({
-      where: "every entry",
-      what: `cookies of ${dropped} request(s) (import with --har-cookies to keep them)`,
     });
   }
   return result;

@@ -47,8 +47,6 @@ export interface ImportSource {
 
 /** Options of {@link readImport}. */
 export interface ReadImportOptions {
-  /** HAR: keep cookies as `Cookie` headers. */
-  harCookies?: boolean;
   /**
    * Reads a document an OpenAPI description refers to (in its folder or on its origin, see
    * `openapi_refs.ts`); without it such references are reported, not read.
@@ -138,7 +136,7 @@ async function readSources(
     return withEnvironments(await readOpenApi(document, refs), result);
   }
   if (isHar(value)) {
-    return withEnvironments(readHar(document, { cookies: options.harCookies === true }), result);
+    return withEnvironments(readHar(document), result);
   }
   throw new UsageError(
     `Cannot tell the format of "${source.name}": not curl commands, a Postman collection or environment, an Insomnia export, a Bruno, Hoppscotch or Yaak export, an OpenAPI/Swagger description or a HAR`,

@@ -208,7 +208,11 @@ Deno.test("import: a HAR's API key header and access_token query, and an Insomni
         request: {
           method: "GET",
           url: "http://127.0.0.1:9/api/me?access_token=harTok1&x=1",
-          headers: [{ name: "X-Api-Key", value: "harKey2" }, { name: "Accept", value: "*/*" }],
+          headers: [
+            { name: "X-Api-Key", value: "harKey2" },
+            { name: "Accept", value: "*/*" },
+            { name: "Cookie", value: "sid=harSid3" },
+          ],
         },
       }],
     },
@@ -217,7 +221,10 @@ Deno.test("import: a HAR's API key header and access_token query, and an Insomni
   const fromHar = await dial(["import", "page.har", "--out", "har", "--dry-run"], { cwd: dir });
   assert.equal(fromHar.code, 0, fromHar.stderr);
   const sharedHar = fromHar.stdout.split("==> http-client.private.env.json <==")[0]!;
-  assert.ok(!/harTok1|harKey2/.test(sharedHar), sharedHar);
+  assert.ok(!/harTok1|harKey2|harSid3/.test(sharedHar), sharedHar);
+  // The session cookie the API needs is kept, its value private.
+  assert.match(sharedHar, /^Cookie: \{\{cookie\}\}$/m);
+  assert.match(fromHar.stdout, /"cookie": "sid=harSid3"/);
   assert.match(fromHar.stdout, /"access_token": "harTok1"/);
   assert.match(fromHar.stdout, /"x_api_key": "harKey2"/);
   assert.match(fromHar.stdout, /\?access_token=\{\{access_token\}\}&x=1/);
