@@ -207,3 +207,31 @@ export const text = (v: unknown): string =>
   typeof v === "string" ? v : v === undefined ? "" : String(v);
 /** @returns the value if it is an array, else an empty one */
 export const list = (v: unknown): unknown[] => Array.isArray(v) ? v : [];
+
+/**
+ * A reference to another request's response, as the request files' request variable
+ * (`{{login.response.body.$.token}}`), when that request runs first: earlier, in the same file
+ * (the same folder). Its name is made one a request variable can name (no spaces or dots).
+ *
+ * @param target the request whose response is read
+ * @param user the request that reads it, or undefined for an environment value
+ * @param order every request in the order they run
+ * @param selector `body.$.path`, `body.*` or `headers.Name`
+ * @returns the `{{…}}` reference, or undefined when the target does not run first
+ */
+export function responseReference(
+  target: ImportedRequest,
+  user: ImportedRequest | undefined,
+  order: readonly ImportedRequest[],
+  selector: string,
+): string | undefined {
+  if (user) {
+    const same = target.folder.join("/") === user.folder.join("/");
+    if (!same || order.indexOf(target) >= order.indexOf(user)) return undefined;
+  }
+  if (!/^[A-Za-z0-9_-]+$/.test(target.name)) {
+    target.name = target.name.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "") ||
+      "request";
+  }
+  return `{{${target.name}.response.${selector}}}`;
+}

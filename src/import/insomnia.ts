@@ -14,6 +14,7 @@ import {
   type Json,
   list,
   multipartBody,
+  responseReference,
   secretVariable,
   text,
 } from "./import_model.ts";
@@ -322,10 +323,6 @@ function responseTags(result: ImportResult, ids: Map<ImportedRequest, string>): 
     const [attribute, id, rawFilter = ""] = args;
     const target = byId.get(id ?? "");
     if (!target) return undefined;
-    if (user) {
-      const same = target.folder.join("/") === user.folder.join("/");
-      if (!same || order.indexOf(target) >= order.indexOf(user)) return undefined;
-    }
     const filter = decodeFilter(rawFilter);
     let selector: string;
     if (attribute === "body" && (filter === "" || filter.startsWith("$"))) {
@@ -333,12 +330,7 @@ function responseTags(result: ImportResult, ids: Map<ImportedRequest, string>): 
     } else if (attribute === "raw") selector = "body.*";
     else if (attribute === "header" && /^[\w-]+$/.test(filter)) selector = `headers.${filter}`;
     else return undefined;
-    if (!/^[A-Za-z0-9_-]+$/.test(target.name)) {
-      // A request variable names its request by a name without spaces or dots.
-      target.name = target.name.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "") ||
-        "request";
-    }
-    return `{{${target.name}.response.${selector}}}`;
+    return responseReference(target, user, order, selector);
   };
   const TAG = /\{%\s*response\s+([^%]*?)%\}/g;
   for (const request of order) {

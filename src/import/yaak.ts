@@ -17,6 +17,7 @@ import {
   type Json,
   list,
   multipartBody,
+  responseReference,
   secretVariable,
   text,
 } from "./import_model.ts";
@@ -63,6 +64,7 @@ export function readYaak(value: Json): ImportResult {
   const folders = list(res.folders).filter(isObject);
   const requests = list(res.httpRequests).filter(isObject);
   const order = (a: Json, b: Json) => (Number(a.sortPriority) || 0) - (Number(b.sortPriority) || 0);
+  const ids = new Map<ImportedRequest, string>();
   const walk = (parent: string | null, path: string[]) => {
     const here = [
       ...folders.filter((f) => (f.folderId ?? null) === parent).map((f) => ({ f, r: undefined })),
@@ -70,15 +72,63 @@ export function readYaak(value: Json): ImportResult {
     ].sort((a, b) => order((a.f ?? a.r)!, (b.f ?? b.r)!));
     for (const { f, r } of here) {
       if (f) walk(text(f.id), [...path, text(f.name)]);
-      else result.requests.push(request(result, r!, path));
+      else {
+        const imported = request(result, r!, path);
+        result.requests.push(imported);
+        ids.set(imported, text(r!.id));
+      }
     }
   };
   walk(null, []);
+  responseFunctions(result, ids);
+  for (const r of result.requests) {
+    const written = r.url + JSON.stringify(r.headers) + JSON.stringify(r.body ?? "");
+    if (/\$\{\[/.test(written)) {
+      result.losses.push({
+        where: [...r.folder, r.name].join(" / "),
+        what: "template functions (${[ … ]}) left as written",
+      });
+    }
+  }
   for (const kind of ["grpcRequests", "websocketRequests"]) {
     const n = list(res[kind]).length;
     if (n) result.losses.push({ where: result.name, what: `${n} ${kind} (HTTP requests only)` });
   }
   return result;
+}
+
+/**
+ * Yaak's `${[ response.body.path(request='rq_…', path='$.id') ]}` and
+ * `${[ response.header(request='rq_…', header='X-Token') ]}` as request variables, when the
+ * request runs first in the same file; reported otherwise (with any other template function).
+ */
+function responseFunctions(result: ImportResult, ids: Map<ImportedRequest, string>): void {
+  const byId = new Map([...ids].map(([request, id]) => [id, request]));
+  const CALL = /\$\{\[\s*response\.(body\.path|header)\(([^)]*)\)\s*\]\}/g;
+  for (const user of result.requests) {
+    const visit = (value: string) =>
+      value.replace(CALL, (whole, fn: string, args: string) => {
+        const arg = (name: string) =>
+          new RegExp(`${name}\\s*=\\s*(?:'([^']*)'|"([^"]*)")`).exec(args)?.slice(1).find((x) =>
+            x !== undefined
+          );
+        const target = byId.get(arg("request") ?? "");
+        const path = arg("path") ?? "";
+        const header = arg("header") ?? "";
+        const selector = fn === "header"
+          ? /^[\w-]+$/.test(header) ? `headers.${header}` : undefined
+          : path.startsWith("$")
+          ? `body.${path}`
+          : undefined;
+        const to = target && selector
+          ? responseReference(target, user, result.requests, selector)
+          : undefined;
+        return to ?? whole;
+      });
+    user.url = visit(user.url);
+    for (const h of user.headers) h.value = visit(h.value);
+    if (typeof user.body === "string") user.body = visit(user.body);
+  }
 }
 
 function request(result: ImportResult, r: Json, folder: string[]): ImportedRequest {
@@ -114,10 +164,6 @@ function request(result: ImportResult, r: Json, folder: string[]): ImportedReque
     }
   }
   const body = requestBody(result, where, r, headers);
-  const written = url + JSON.stringify(headers) + JSON.stringify(body ?? "");
-  if (/\$\{\[/.test(written)) {
-    result.losses.push({ where, what: "template functions (${[ … ]}) left as written" });
-  }
   return {
     name,
     folder,

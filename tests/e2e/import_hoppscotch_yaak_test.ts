@@ -136,8 +136,11 @@ Deno.test("import: a Hoppscotch collection and environment run as Hoppscotch des
   ]);
 });
 
-Deno.test("import: a Yaak export runs in Yaak's order with its base and named environments", async () => {
-  await using server = rawServer();
+Deno.test("import: a Yaak export runs in Yaak's order with its base and named environments and response references", async () => {
+  await using server = rawServer(() => ({
+    headers: [["Content-Type", "application/json"], ["X-Token", "t-9"]],
+    body: '{"id":42}',
+  }));
   const dir = await Deno.makeTempDir();
   const request = (id: string, extra: Record<string, unknown>) => ({
     model: "http_request",
@@ -211,6 +214,16 @@ Deno.test("import: a Yaak export runs in Yaak's order with its base and named en
           authentication: { username: "u", password: "p-1" },
           sortPriority: 0,
         }),
+        request("rq_3", {
+          name: "Follow up",
+          url: "${[ base ]}/next?id=${[ response.body.path(request='rq_1', path='$.id') ]}",
+          headers: [{
+            name: "X-Tok",
+            value: '${[ response.header(request="rq_1", header="X-Token") ]}',
+            enabled: true,
+          }],
+          sortPriority: 3,
+        }),
       ],
     },
   };
@@ -227,5 +240,7 @@ Deno.test("import: a Yaak export runs in Yaak's order with its base and named en
       headers: ["authorization: Bearer prod-tok", "content-type: application/json"],
       body: '{"name": "ann"}',
     },
+    // Yaak's response functions, as request variables read from List's response.
+    { target: "GET /next?id=42", headers: ["x-tok: t-9"], body: "" },
   ]);
 });
