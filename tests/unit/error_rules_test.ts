@@ -108,7 +108,6 @@ const FLAGS_IN_MESSAGES = new Set([
   "src/http/retry.ts",
   "src/http/trust.ts",
   "src/import/curl_import.ts",
-  "src/import/har.ts",
 ]);
 
 Deno.test("error rules: core messages name no command-line flag; the remedy names it, worded by each face", async () => {
