@@ -86,6 +86,12 @@ export interface RunHttpFileOptions {
   overrides?: ReadonlyMap<string, VariableValue>;
   /** `client.global` values, shared by every file of one run. Default: a new map. */
   globals?: Map<string, string>;
+  /**
+   * The named requests' results (`{{login.response.body.$.token}}`), kept across runs of the
+   * same file (the UI's session). A named request found here does not run again as another's
+   * dependency. Default: a new map.
+   */
+  responses?: Map<string, RequestVariableSource>;
   /** Reads the process environment for `{{$env.NAME}}` (default: `Deno.env.get`). */
   env?: (name: string) => string | undefined;
   /** Milliseconds each exchange may take, unless its `# @timeout` says otherwise. */
@@ -145,7 +151,7 @@ const MAX_JUMPS = 10_000;
 
 class FileRunner {
   readonly globals: Map<string, string>;
-  readonly responses = new Map<string, RequestVariableSource>();
+  readonly responses: Map<string, RequestVariableSource>;
   readonly ran = new Set<HttpRequest>();
   readonly results: RequestResult[] = [];
   readonly cookies: CookieJar;
@@ -161,6 +167,7 @@ class FileRunner {
 
   constructor(readonly file: HttpFile, readonly options: RunHttpFileOptions) {
     this.globals = options.globals ?? new Map();
+    this.responses = options.responses ?? new Map();
     this.cookies = options.cookies ?? new CookieJar();
     const slash = file.path.lastIndexOf("/");
     this.dir = slash < 0 ? "." : file.path.slice(0, slash) || "/";
@@ -230,7 +237,10 @@ class FileRunner {
     const names = requestDependencies(this.file, request);
     for (const name of names) {
       const dependency = this.file.requests.find((r) => r.name === name);
-      if (dependency && dependency !== request && !this.ran.has(dependency)) {
+      if (
+        dependency && dependency !== request && !this.ran.has(dependency) &&
+        !this.responses.has(name)
+      ) {
         await this.runOne(dependency, [...chain, request]);
         if (this.stopped) return;
       }

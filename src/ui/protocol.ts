@@ -233,6 +233,49 @@ export type HttpEvent = { type: "response"; response: ResponseJson } | {
   error: ErrorJson;
 } | NoticeEvent;
 
+/** A request tab of a workspace file, sent as `dial run` sends it (`POST /api/http/file`). */
+export interface FileSendJson {
+  /** The request file, relative to the workspace. */
+  path: string;
+  /** The request's 1-based position in the file when the tab was opened. */
+  index: number;
+  /** Its `# @name`, which finds it first. */
+  name?: string;
+  /** The tab's fields: the request's text as the tab has it (what Save would write). */
+  draft: {
+    method: string;
+    url: string;
+    headers: Row[];
+    bodyKind: "none" | "json" | "text" | "form";
+    body: string;
+    form: Row[];
+  };
+  /** The chosen environment. */
+  environment?: string;
+  /** Abort after this many milliseconds, unless the request's `# @timeout` says otherwise. */
+  timeoutMs?: number;
+}
+
+/** A `client.test` result of a request's handlers. */
+export interface TestJson {
+  name: string;
+  passed: boolean;
+  message?: string;
+}
+
+/**
+ * `POST /api/http/file` answers NDJSON: `ran` for each named request that ran first because the
+ * tab's request refers to it, the `response`, `log` lines of its scripts, then one `result`
+ * (its tests, or why a handler failed), or an `error`.
+ */
+export type FileSendEvent =
+  | { type: "ran"; label: string; status?: number; error?: ErrorJson }
+  | { type: "response"; response: ResponseJson }
+  | { type: "log"; text: string }
+  | { type: "result"; status?: number; tests: TestJson[]; error?: ErrorJson }
+  | { type: "error"; error: ErrorJson }
+  | NoticeEvent;
+
 /**
  * What the person should know about the OAuth 2.0 step, as the CLI says it on stderr: e.g. a
  * token response without `token_type`, used as Bearer. Before the response or the state.

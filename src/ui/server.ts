@@ -26,6 +26,7 @@ import { BodyStore, type BodyStoreLimits } from "./api/body_store.ts";
 import { UiStateStore } from "./api/ui_state.ts";
 import { openWorkspace } from "./workspace_path.ts";
 import { CookieJar } from "../http/cookies.ts";
+import { WorkspaceSession } from "./api/file_send.ts";
 import { indexHtml } from "./page.ts";
 import {
   type FrontDoor,
@@ -115,6 +116,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     bodies,
     state,
     cookies: new CookieJar(),
+    session: new WorkspaceSession(),
     ...(workspace ? { workspace } : {}),
     fetch: options.fetch ?? transportFetch(options.transport),
     ...(options.transport ? { transport: options.transport } : {}),

@@ -6,7 +6,7 @@
 import { responseMeta } from "../../http/response_meta.ts";
 import { displayUrl } from "../../http/build_request.ts";
 import { authorize } from "../../http/credentials.ts";
-import { send } from "../../http/send.ts";
+import { type Exchange, send } from "../../http/send.ts";
 import { responseHeaders } from "../../http/wire.ts";
 import { toCurl } from "../../output/curl.ts";
 import { UsageError } from "../../errors/mod.ts";
@@ -14,10 +14,11 @@ import type { BodyStore } from "./body_store.ts";
 import type { UiStateStore } from "./ui_state.ts";
 import type { Workspace } from "../workspace_path.ts";
 import type { CookieJar } from "../../http/cookies.ts";
+import type { WorkspaceSession } from "./file_send.ts";
 import { boolean, isObject, type JsonObject, object, readJson, string } from "./decode.ts";
 import { parseUiRequest, type UiOAuthSettings, uploadOf } from "./spec_json.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
-import type { HttpEvent } from "../protocol.ts";
+import type { HttpEvent, ResponseJson } from "../protocol.ts";
 import { isBinaryBody } from "./body_kind.ts";
 import { authTokenOptions, substituteRequest } from "./environment_api.ts";
 
@@ -59,6 +60,8 @@ export interface ApiContext {
   connection?: ConnectionState;
   /** The workspace's cookie jar: what the HTTP tab's responses set, sent back by the CLI's rules. */
   cookies?: CookieJar;
+  /** Globals and named requests' results, shared by every Send and ▶ Run of the workspace. */
+  session?: WorkspaceSession;
 }
 
 /**
@@ -91,33 +94,47 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
       ...(context.fetch ? { fetch: context.fetch } : {}),
       ...(context.cookies ? { cookies: context.cookies } : {}),
     });
-    const { bytes, size, id } = context.bodies
-      ? await context.bodies.spool(exchange.response.body, MAX_SHOWN_BODY)
-      : await readLimited(exchange.response.body, MAX_SHOWN_BODY);
-    const timeMs = performance.now() - started;
-    const binary = isBinaryBody(
-      exchange.response.headers.get("content-type") ?? "",
-      bytes,
-      size > bytes.length,
-    );
-    const version = responseMeta(exchange.response)?.version;
-    emit({
-      type: "response",
-      response: {
-        status: exchange.response.status,
-        statusText: exchange.response.statusText,
-        ...(version ? { version } : {}),
-        url: displayUrl(exchange.request),
-        headers: responseHeaders(exchange.response),
-        ...(binary ? {} : { body: new TextDecoder().decode(bytes) }),
-        truncated: size > bytes.length,
-        ...(id !== undefined ? { bodyId: id } : {}),
-        size,
-        timeMs: Math.round(timeMs * 10) / 10,
-        redirects: exchange.redirects,
-      },
-    });
+    emit({ type: "response", response: await describeResponse(exchange, started, context) });
   }, { signal: context.signal, timeoutMs: timeoutOf(json.timeoutMs) });
+}
+
+/**
+ * Reads a response for the page: its head, the first {@link MAX_SHOWN_BODY} of its body as
+ * text (none when binary), the whole body kept for Save when the server keeps bodies.
+ *
+ * @param exchange the exchange, its body not read yet
+ * @param started when the request was sent (`performance.now()`)
+ * @param context the body store
+ * @returns the response as the page sees it
+ */
+export async function describeResponse(
+  exchange: Exchange,
+  started: number,
+  context: ApiContext,
+): Promise<ResponseJson> {
+  const { bytes, size, id } = context.bodies
+    ? await context.bodies.spool(exchange.response.body, MAX_SHOWN_BODY)
+    : await readLimited(exchange.response.body, MAX_SHOWN_BODY);
+  const timeMs = performance.now() - started;
+  const binary = isBinaryBody(
+    exchange.response.headers.get("content-type") ?? "",
+    bytes,
+    size > bytes.length,
+  );
+  const version = responseMeta(exchange.response)?.version;
+  return {
+    status: exchange.response.status,
+    statusText: exchange.response.statusText,
+    ...(version ? { version } : {}),
+    url: displayUrl(exchange.request),
+    headers: responseHeaders(exchange.response),
+    ...(binary ? {} : { body: new TextDecoder().decode(bytes) }),
+    truncated: size > bytes.length,
+    ...(id !== undefined ? { bodyId: id } : {}),
+    size,
+    timeMs: Math.round(timeMs * 10) / 10,
+    redirects: exchange.redirects,
+  };
 }
 
 /**

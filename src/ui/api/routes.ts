@@ -3,6 +3,7 @@
  * own module; add new ones here.
  * @module
  */
+import { handleFileSend } from "./file_send.ts";
 import { handleAuthState, handleAuthToken } from "./auth_api.ts";
 import { handleGraphqlRun, handleGraphqlSchema } from "./graphql_api.ts";
 import { type ApiContext, handleHttpBody, handleHttpCurl, handleHttpSend } from "./http_api.ts";
@@ -32,6 +33,7 @@ export type ApiHandler = (request: Request, context: ApiContext) => Promise<Resp
 export const API_ROUTES: ReadonlyMap<string, ApiHandler> = new Map<string, ApiHandler>([
   ["POST /api/http", handleHttpSend],
   ["POST /api/http/curl", handleHttpCurl],
+  ["POST /api/http/file", handleFileSend],
   ["POST /api/http/body", handleHttpBody],
   ["POST /api/auth/state", handleAuthState],
   ["POST /api/auth/token", handleAuthToken],

@@ -2,18 +2,17 @@
  * The runner view's endpoint: runs a workspace request file's requests in order with their
  * `client.test` results, through the request files' own runner (as `dial test` does), and
  * streams one result per request. Files the request file includes (`< body.json`, script files)
- * and writes (`>> out.json`) must be inside the workspace too (or a `dial ui --allow-path`); the process environment is not offered to its scripts
- * (`{{$env.NAME}}` is undefined here); only the private file's `@env:NAME` references read it,
- * as Send does, into values the page never sees.
+ * and writes (`>> out.json`) must be inside the workspace too (or a `dial ui --allow-path`).
+ * It runs in the workspace's session (`file_send.ts`): the
+ * globals, named requests' results and cookies Send sees, with the same scope as Send and
+ * `dial run` (`$processEnv`, `$dotenv` included).
  * @module
  */
-import { loadEnvironment } from "../../files/environment.ts";
-import { uiReferences } from "./environment_api.ts";
 import { processEnv } from "../../env.ts";
 import { parseHttpFile } from "../../files/parse_http_file.ts";
 import { runHttpFile } from "../../files/run_http_file.ts";
-import { CookieJar } from "../../http/cookies.ts";
 import { UsageError } from "../../errors/mod.ts";
+import { fileEnvironment, WorkspaceSession } from "./file_send.ts";
 import type { ApiContext } from "./http_api.ts";
 import { object, optionalString, readJson, string } from "./decode.ts";
 import { errorJson } from "./error_json.ts";
@@ -51,10 +50,9 @@ export async function handleWorkspaceRun(
   const name = optionalString(json.environment, "environment");
   const real = await workspace.resolve(path);
   const file = parseHttpFile(await Deno.readTextFile(real), real);
-  const environment = await loadEnvironment(real.slice(0, real.lastIndexOf("/")), {
-    ...(name !== undefined ? { name } : {}),
-    ...uiReferences(workspace, context.env ?? processEnv),
-  });
+  const environment = await fileEnvironment(workspace, real, name, context);
+  // The session Send uses: globals and named results go on from one to the other.
+  const session = context.session ?? new WorkspaceSession();
   return ndjsonResponse<RunEvent>(async ({ emit, signal }) => {
     let passed = 0;
     let failed = 0;
@@ -63,8 +61,10 @@ export async function handleWorkspaceRun(
       // Includes, `>>` outputs and script files inside the workspace (and --allow-path) only.
       confinement: workspace.confinement,
       keepGoing: true,
-      cookies: new CookieJar(),
-      env: () => undefined,
+      globals: session.globals,
+      responses: session.responsesOf(real),
+      ...(context.cookies ? { cookies: context.cookies } : {}),
+      env: context.env ?? processEnv,
       // Security.Auth tokens through the auth panel's cache; a browser login says "Log in first".
       oauth2: {
         ...(context.oauth?.openBrowser ? { openBrowser: context.oauth.openBrowser } : {}),

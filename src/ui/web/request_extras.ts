@@ -28,3 +28,29 @@ export function setRequestExtras(extras: (kind: RequestKind) => RequestExtras): 
 export function requestExtras(kind: RequestKind): RequestExtras {
   return fill(kind);
 }
+
+/** Where a tab's request lives in a workspace file. */
+export interface RequestSource {
+  path: string;
+  /** 1-based position in the file when the tab was opened. */
+  index: number;
+  name?: string;
+}
+
+let sourceOf: (kind: RequestKind) => RequestSource | undefined = () => undefined;
+
+/**
+ * @param find the file and request a tab's request comes from
+ */
+export function setRequestSource(find: (kind: RequestKind) => RequestSource | undefined): void {
+  sourceOf = find;
+}
+
+/**
+ * @param kind the tab that sends
+ * @returns the file and request its request comes from, if any (then Send runs it as
+ *   `dial run` does)
+ */
+export function requestSource(kind: RequestKind): RequestSource | undefined {
+  return sourceOf(kind);
+}

@@ -6,9 +6,55 @@
 import type { Signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { ApiError, isRecord } from "../api.ts";
-import type { ResponseJson } from "../../protocol.ts";
+import type { ResponseJson, TestJson } from "../../protocol.ts";
 import { ResponseMeta } from "../response_meta.tsx";
 import { ResponseViewer, type ViewedBody } from "../response_viewer.tsx";
+
+/** What running a file's request added: what ran first, its scripts' lines and its tests. */
+export interface FileRun {
+  /** Named requests that ran first (the request refers to them): label and status or error. */
+  ran: Array<{ label: string; status?: number; error?: string }>;
+  logs: string[];
+  tests: TestJson[];
+  /** Why the request or a handler failed. */
+  error?: ApiError;
+}
+
+/**
+ * Reads one line of a file request's answer into the run.
+ *
+ * @param event a line of `POST /api/http/file`'s answer
+ * @param run what was read so far
+ */
+export function readRunEvent(event: Record<string, unknown>, run: FileRun): void {
+  const message = (e: unknown) => isRecord(e) && typeof e.message === "string" ? e.message : "";
+  if (event.type === "ran" && typeof event.label === "string") {
+    run.ran.push({
+      label: event.label,
+      ...(typeof event.status === "number" ? { status: event.status } : {}),
+      ...(event.error ? { error: message(event.error) } : {}),
+    });
+  } else if (event.type === "log" && typeof event.text === "string") {
+    run.logs.push(event.text);
+  } else if (event.type === "result") {
+    if (Array.isArray(event.tests)) {
+      run.tests = event.tests.filter(isRecord).map((t) => ({
+        name: String(t.name),
+        passed: t.passed === true,
+        ...(typeof t.message === "string" ? { message: t.message } : {}),
+      }));
+    }
+    if (isRecord(event.error)) {
+      const e = event.error;
+      run.error = new ApiError(
+        message(e),
+        0,
+        typeof e.hint === "string" ? e.hint : undefined,
+        typeof e.code === "string" ? e.code : undefined,
+      );
+    }
+  }
+}
 
 /** A response as the tab shows it. */
 export type HttpResult = Pick<
@@ -22,7 +68,7 @@ export type HttpResult = Pick<
   | "truncated"
   | "size"
   | "timeMs"
->;
+> & { run?: FileRun };
 
 /**
  * @param r the response
@@ -90,6 +136,7 @@ export function HttpResponse(
         timeMs={r.timeMs}
         size={r.size}
       />
+      {r.run && <RunLines run={r.run} />}
       <details>
         <summary>Response headers ({r.headers.length})</summary>
         <table class="headers" aria-label="Response headers">
@@ -105,5 +152,51 @@ export function HttpResponse(
       </details>
       <ResponseViewer body={props.viewed} label="Response body" placeholder="(empty body)" />
     </section>
+  );
+}
+
+/**
+ * @param props what running the file's request added
+ * @returns what ran first, the test results, the scripts' log and a handler's failure
+ */
+function RunLines(props: { run: FileRun }): JSX.Element {
+  const { ran, tests, logs, error } = props.run;
+  const passed = tests.filter((t) => t.passed).length;
+  return (
+    <>
+      {ran.length > 0 && (
+        <p class="note">
+          Ran first:{" "}
+          {ran.map((r) => `${r.label} (${r.error ?? r.status ?? "no response"})`).join(", ")}
+        </p>
+      )}
+      {error && (
+        <p role="alert" class="error">
+          {error.message}
+          {error.hint && <span class="hint">: {error.hint}</span>}
+        </p>
+      )}
+      {tests.length > 0 && (
+        <section class="tests" aria-label="Tests">
+          <p>
+            Tests: {passed} passed{tests.length > passed ? `, ${tests.length - passed} failed` : ""}
+          </p>
+          <ul>
+            {tests.map((t, i) => (
+              <li key={i} class={t.passed ? "passed" : "failed"}>
+                {t.passed ? "✓" : "✗"} {t.name}
+                {t.message ? `: ${t.message}` : ""}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {logs.length > 0 && (
+        <details>
+          <summary>Log ({logs.length})</summary>
+          <pre class="run-log" aria-label="Script log">{logs.join("\n")}</pre>
+        </details>
+      )}
+    </>
   );
 }

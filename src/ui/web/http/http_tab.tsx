@@ -19,15 +19,22 @@ import {
   timeoutMs,
   toApiError,
 } from "../api.ts";
-import { DEFAULT_TIMEOUT_MS, type HttpRequestJson } from "../../protocol.ts";
-import { AuthSkipped, requestAuth } from "../auth_scope.tsx";
+import { DEFAULT_TIMEOUT_MS, type FileSendJson, type HttpRequestJson } from "../../protocol.ts";
+import { AuthSkipped, fileAuth, requestAuth } from "../auth_scope.tsx";
 import { CodeEditor } from "../code_editor.tsx";
 import { loginIfNeeded, refreshTokenState, showOAuthNotice } from "../token_state.tsx";
 import { type FileRow, RowTable, SelectField, TextField } from "../fields.tsx";
 import { paramsFromUrl, urlWithParams } from "./query_sync.ts";
 import { type HistoryEntry, HistoryList, remember, restoreRows, tabHistory } from "../history.tsx";
-import { HttpResponse, type HttpResult, parseResult, viewedOf } from "./http_response.tsx";
-import { requestExtras } from "../request_extras.ts";
+import {
+  type FileRun,
+  HttpResponse,
+  type HttpResult,
+  parseResult,
+  readRunEvent,
+  viewedOf,
+} from "./http_response.tsx";
+import { requestExtras, type RequestSource, requestSource } from "../request_extras.ts";
 import { requestShare, RequestSplitter } from "../splitter.tsx";
 
 export type { HttpResult };
@@ -176,6 +183,25 @@ function requestJson(): HttpRequestJson {
   };
 }
 
+/**
+ * @param source the file and request the tab comes from
+ * @returns the call that runs the tab's request as `dial run` does, the tab's fields in place
+ *   of the file's
+ */
+function fileSendJson(source: RequestSource): FileSendJson {
+  const extra = requestExtras("http");
+  // It carries its own auth, never the panel's (the tab says so when the panel has some).
+  fileAuth(headers.peek(), authSkipped);
+  return {
+    path: source.path,
+    index: source.index,
+    ...(source.name !== undefined ? { name: source.name } : {}),
+    draft: currentDraft.peek(),
+    ...(extra.environment !== undefined ? { environment: extra.environment } : {}),
+    timeoutMs: timeoutMs(timeoutSeconds.peek()),
+  };
+}
+
 async function sendRequest() {
   inFlight?.abort();
   const mine = inFlight = new AbortController();
@@ -201,19 +227,30 @@ async function sendRequest() {
   try {
     if (!(await login)) throw new ApiError("Log in first: the login did not complete", 0);
     mine.signal.throwIfAborted();
-    const response = await post("/api/http", requestJson(), mine.signal);
+    // A request of a workspace file runs as `dial run` runs it (its scope, scripts and tests);
+    // a file attached in the browser cannot be written in a request file, so that form goes
+    // as a tab's request.
+    const attached = bodyKind.peek() === "form" && formFields.peek().some((r) => r.file);
+    const source = attached ? undefined : requestSource("http");
+    const response = source
+      ? await post("/api/http/file", fileSendJson(source), mine.signal)
+      : await post("/api/http", requestJson(), mine.signal);
     let answer: HttpResult | undefined;
+    const run: FileRun = { ran: [], logs: [], tests: [] };
     showOAuthNotice(undefined);
     for await (const event of ndjson(response)) {
       const failed = ndjsonError(event);
       if (failed) throw failed;
-      if (isRecord(event) && event.type === "notice" && typeof event.message === "string") {
+      if (!isRecord(event)) continue;
+      if (event.type === "notice" && typeof event.message === "string") {
         showOAuthNotice(event.message);
       }
-      if (isRecord(event) && event.type === "response") answer = parseResult(event.response);
+      if (event.type === "response") answer = parseResult(event.response);
+      readRunEvent(event, run);
     }
+    if (run.error && !answer) throw run.error;
     if (!answer) throw new ApiError("The dial server ended the answer early", 0);
-    result.value = answer;
+    result.value = source ? { ...answer, run } : answer;
     remember(history, {
       ...entry,
       status: answer.status,

@@ -11,7 +11,7 @@ import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
 import { isRecord, postJson } from "../api.ts";
 import { currentDraft } from "../http/http_tab.tsx";
-import { setRequestExtras } from "../request_extras.ts";
+import { setRequestExtras, setRequestSource } from "../request_extras.ts";
 import { kindDrafts, kindSources, type StreamKind } from "./kind_requests.ts";
 import type { HttpDraft } from "./request_edit.ts";
 import { isString, persisted } from "../storage.ts";
@@ -37,6 +37,8 @@ setRequestExtras((kind) => {
     ...(source ? { file: source.path } : {}),
   };
 });
+
+setRequestSource((kind) => kind === "http" ? activeSource.peek() : undefined);
 
 /** The chosen environment's `Security.Auth` configurations (id and grant). */
 export const securityAuths = computed(() => authConfigs.value[chosenEnvironment.value] ?? []);

@@ -1,0 +1,195 @@
+/**
+ * Send of a request tab from a workspace file, evaluated as `dial run` evaluates it: the tab's
+ * fields are written into the file's text in place of the request's own (what Save would
+ * write, `saveInPlace`), and that text runs through the request files' own runner
+ * (`runHttpFile`): the same scope (the environment's public and private values, `$shared`,
+ * globals, the file's `@variables`, request variables, dynamic variables, `$processEnv`,
+ * `$dotenv`, `{{login.response.body.$.token}}`), the same pre-request scripts, handlers and
+ * tests, the same bytes on the wire. Globals and the named requests' results live in one
+ * {@link WorkspaceSession} that every Send and ▶ Run of the workspace shares.
+ * @module
+ */
+import { UsageError } from "../../errors/mod.ts";
+import { processEnv } from "../../env.ts";
+import { loadEnvironment } from "../../files/environment.ts";
+import type { HttpFile, HttpRequest } from "../../files/http_file_types.ts";
+import { parseHttpFile } from "../../files/parse_http_file.ts";
+import type { RequestVariableSource } from "../../files/request_variables.ts";
+import { runHttpFile } from "../../files/run_http_file.ts";
+import type { FileSendEvent } from "../protocol.ts";
+import type { Workspace } from "../workspace_path.ts";
+import { type HttpDraft, saveInPlace } from "../web/workspace/request_edit.ts";
+import { isObject, object, oneOf, optionalString, readJson, string } from "./decode.ts";
+import { errorJson } from "./error_json.ts";
+import { type ApiContext, describeResponse } from "./http_api.ts";
+import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
+import { uiReferences } from "./environment_api.ts";
+import type { Environment } from "../../files/environment.ts";
+
+/** What every Send and ▶ Run of one `dial ui` workspace shares, as one `dial run` shares it. */
+export class WorkspaceSession {
+  /** `client.global` values. */
+  readonly globals = new Map<string, string>();
+  readonly #responses = new Map<string, Map<string, RequestVariableSource>>();
+
+  /**
+   * @param path a request file's real path
+   * @returns the results of its named requests so far
+   */
+  responsesOf(path: string): Map<string, RequestVariableSource> {
+    let found = this.#responses.get(path);
+    if (!found) this.#responses.set(path, found = new Map());
+    return found;
+  }
+}
+
+/**
+ * The chosen environment beside a request file, its references resolved as the UI resolves
+ * them (`uiReferences`: no `@exec:`, no `@env:` from a shared file, paths inside the workspace).
+ *
+ * @param workspace the workspace
+ * @param real the request file's real path
+ * @param name the environment, if one is chosen
+ * @param context the process environment
+ * @returns the environment
+ */
+export async function fileEnvironment(
+  workspace: Workspace,
+  real: string,
+  name: string | undefined,
+  context: ApiContext,
+): Promise<Environment> {
+  return await loadEnvironment(real.slice(0, real.lastIndexOf("/")), {
+    ...(name !== undefined ? { name } : {}),
+    ...uiReferences(workspace, context.env ?? processEnv),
+  });
+}
+
+function draftOf(value: unknown): HttpDraft {
+  const json = object(value, "draft");
+  const rows = (list: unknown, field: string) =>
+    (Array.isArray(list) ? list : []).map((row, i) => {
+      const r = object(row, `${field}[${i}]`);
+      return {
+        name: string(r.name ?? "", `${field}[${i}].name`),
+        value: string(r.value ?? "", `${field}[${i}].value`),
+        enabled: r.enabled !== false,
+        ...(isObject(r.file) ? { file: { name: "", type: "", base64: "" } } : {}),
+      };
+    });
+  return {
+    method: string(json.method, "draft.method"),
+    url: string(json.url, "draft.url"),
+    headers: rows(json.headers, "draft.headers"),
+    bodyKind: oneOf(
+      json.bodyKind ?? "none",
+      "draft.bodyKind",
+      [
+        "none",
+        "json",
+        "text",
+        "form",
+      ] as const,
+    ),
+    body: string(json.body ?? "", "draft.body"),
+    form: rows(json.form, "draft.form"),
+  };
+}
+
+function find(file: HttpFile, index: number, name: string | undefined): HttpRequest | undefined {
+  return (name !== undefined ? file.requests.find((r) => r.name === name) : undefined) ??
+    file.requests.find((r) => r.index === index);
+}
+
+/**
+ * `POST /api/http/file`: {@link import("../protocol.ts").FileSendJson} → NDJSON
+ * {@link FileSendEvent}s.
+ *
+ * @param request the call
+ * @param context the workspace, its session, fetch and signal
+ * @returns the stream of events
+ */
+export async function handleFileSend(request: Request, context: ApiContext): Promise<Response> {
+  const json = object(await readJson(request), "request");
+  const workspace = context.workspace;
+  if (!workspace) throw new UsageError("This dial ui has no workspace folder");
+  const path = string(json.path, "path");
+  if (typeof json.index !== "number" || !Number.isInteger(json.index) || json.index < 1) {
+    throw new UsageError("Invalid index: expected the request's position in its file, from 1");
+  }
+  const name = optionalString(json.name, "name");
+  const draft = draftOf(json.draft);
+  const timeoutMs = timeoutOf(json.timeoutMs);
+  const real = await workspace.resolve(path);
+  const source = await Deno.readTextFile(real);
+  const original = find(parseHttpFile(source, real), json.index, name);
+  if (!original) {
+    throw new UsageError(`The request is no longer in ${path}`, {
+      hint: "open it again from the sidebar",
+    });
+  }
+  // The tab's fields in place of the request's own: the text Save would write.
+  const file = parseHttpFile(saveInPlace(source, original, draft), real);
+  const target = file.requests.find((r) => r.index === original.index);
+  if (!target) throw new UsageError(`The tab's request does not read back as one request`);
+  const environment = await fileEnvironment(
+    workspace,
+    real,
+    optionalString(json.environment, "environment"),
+    context,
+  );
+  const session = context.session ?? new WorkspaceSession();
+  return ndjsonResponse<FileSendEvent>(async ({ emit, signal }) => {
+    let started = performance.now();
+    await runHttpFile(file, {
+      names: [target.name ?? String(file.requests.indexOf(target) + 1)],
+      environment,
+      // Includes, `>>` outputs and script files inside the workspace (and --allow-path) only.
+      confinement: workspace.confinement,
+      globals: session.globals,
+      responses: session.responsesOf(real),
+      ...(context.cookies ? { cookies: context.cookies } : {}),
+      env: context.env ?? processEnv,
+      ...(timeoutMs > 0 ? { timeoutMs } : {}),
+      // Security.Auth tokens through the auth panel's cache; a browser login says "Log in first".
+      oauth2: {
+        ...(context.oauth?.openBrowser ? { openBrowser: context.oauth.openBrowser } : {}),
+        ...(context.oauth?.cacheDir !== undefined ? { cacheDir: context.oauth.cacheDir } : {}),
+      },
+      send: { signal, ...(context.fetch ? { fetch: context.fetch } : {}) },
+      keepGoing: true,
+      onExchange: async (event) => {
+        if (event.fileRequest.request !== target) {
+          await event.exchange.response.body?.cancel().catch(() => {});
+          return;
+        }
+        emit({
+          type: "response",
+          response: await describeResponse(event.exchange, started, context),
+        });
+      },
+      onLog: (text, request) => {
+        if (request === target) emit({ type: "log", text });
+      },
+      onResult: (result) => {
+        const error = result.error ? { error: errorJson(result.error) } : {};
+        const status = result.status !== undefined ? { status: result.status } : {};
+        if (result.request !== target) {
+          emit({ type: "ran", label: result.label, ...status, ...error });
+          started = performance.now();
+          return;
+        }
+        emit({
+          type: "result",
+          ...status,
+          tests: result.tests.map((t) => ({
+            name: t.name,
+            passed: t.passed,
+            ...(t.message !== undefined ? { message: t.message } : {}),
+          })),
+          ...error,
+        });
+      },
+    });
+  }, { signal: context.signal, timeoutMs: 0 });
+}

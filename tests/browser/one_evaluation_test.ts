@@ -1,0 +1,130 @@
+import assert from "node:assert/strict";
+import { dial, waitFor } from "../_helpers.ts";
+import { type RawRequest, rawServer } from "../e2e/_raw_server.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
+
+/** Every kind of variable `dial run` fills, in one request that refers to another. */
+const FILE = `@host = {{base}}
+@fileVar = from-file
+
+### login
+# @name login
+POST {{host}}/login
+Content-Type: application/json
+
+{"user": "{{user}}", "password": "{{password}}"}
+
+> {%
+  client.global.set("gtoken", "g-" + response.body.token);
+%}
+
+### all
+# @name all
+< {%
+  request.variables.set("rv", "req-var");
+%}
+POST {{host}}/all?shared={{sharedVar}}&env={{$processEnv DIAL_ONE_EVAL}}
+Authorization: Bearer {{login.response.body.$.token}}
+X-Global: {{gtoken}}
+X-Req: {{rv}}
+X-Dotenv: {{$dotenv DOTENV_KEY}}
+X-Private: {{secretKey}}
+Content-Type: application/json
+
+{"file": "{{fileVar}}", "user": "{{user}}"}
+
+> {%
+  client.test("login's token was sent", () => {
+    client.assert(response.body.token === "tok-1", "token " + response.body.token);
+  });
+  client.log("handled " + response.status);
+%}
+`;
+
+/** A request's bytes with what may differ between two sends of the same request (the port). */
+function bytesOf(request: RawRequest): string {
+  return new TextDecoder().decode(request.head) + new TextDecoder().decode(request.body);
+}
+
+Deno.test(
+  "browser: Send of a file's request puts on the wire what dial run puts, every variable kind",
+  async () => {
+    await using target = rawServer(() => ({
+      headers: [["Content-Type", "application/json"]],
+      body: '{"token": "tok-1"}',
+    }));
+    const workspace = await Deno.makeTempDir({ prefix: "dial-ui-one-eval-" });
+    await Deno.writeTextFile(`${workspace}/api.http`, FILE);
+    await Deno.writeTextFile(`${workspace}/.env`, "DOTENV_KEY=from-dotenv\n");
+    await Deno.writeTextFile(
+      `${workspace}/http-client.env.json`,
+      JSON.stringify({ $shared: { sharedVar: "sh" }, dev: { base: target.origin, user: "ann" } }),
+    );
+    await Deno.writeTextFile(
+      `${workspace}/http-client.private.env.json`,
+      JSON.stringify({ dev: { password: "pw-1", secretKey: "sk-1" } }),
+    );
+    const processValue = "pe-value";
+    try {
+      // dial run: login runs first (all refers to it), then all.
+      const run = await dial(["run", `${workspace}/api.http`, "all", "--env", "dev"], {
+        env: { DIAL_ONE_EVAL: processValue },
+      });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(target.requests.length, 2);
+      const [cliLogin, cliAll] = target.requests.splice(0) as [RawRequest, RawRequest];
+      const cliText = bytesOf(cliAll);
+      for (
+        const part of [
+          "POST /all?shared=sh&env=pe-value HTTP/1.1",
+          "Authorization: Bearer tok-1",
+          "X-Global: g-tok-1",
+          "X-Req: req-var",
+          "X-Dotenv: from-dotenv",
+          "X-Private: sk-1",
+          '{"file": "from-file", "user": "ann"}',
+        ]
+      ) assert.ok(cliText.toLowerCase().includes(part.toLowerCase()), `${part} in ${cliText}`);
+
+      await using app = await openApp(browser(), {
+        workspace,
+        transport: {
+          env: (name) => name === "DIAL_ONE_EVAL" ? processValue : Deno.env.get(name),
+        },
+      });
+      const { page } = app;
+      const sidebar = page.getByRole("navigation", { name: "Workspace" });
+      await sidebar.getByLabel("Environment").selectOption("dev");
+      await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
+      await sidebar.getByRole("button", { name: "POST all" }).click();
+      await page.getByRole("button", { name: "Send", exact: true }).click();
+      const tests = page.getByRole("region", { name: "Tests" });
+      await tests.getByText("✓ login's token was sent").waitFor();
+      await page.getByText("Ran first: login (200)").waitFor();
+      assert.equal(target.requests.length, 2);
+      const [uiLogin, uiAll] = target.requests.splice(0) as [RawRequest, RawRequest];
+      assert.equal(bytesOf(uiLogin), bytesOf(cliLogin));
+      assert.equal(bytesOf(uiAll), cliText);
+      await page.getByText("Log (1)").click();
+      await page.getByLabel("Script log").getByText("handled 200").waitFor();
+
+      // The session goes on: login's result and the global stay; only all is sent again.
+      const send = page.getByRole("button", { name: "Send", exact: true });
+      await send.click();
+      await waitFor(() => target.requests.length === 1, { message: "all sent again" });
+      await send.and(page.locator(":enabled")).waitFor();
+      assert.equal(bytesOf(target.requests[0]!), cliText);
+      target.requests.splice(0);
+
+      // The tab's edits are overrides of the file's request, evaluated the same way.
+      await page.getByLabel("Headers value 2", { exact: true }).fill("{{gtoken}}-edited");
+      await page.getByRole("button", { name: "Send", exact: true }).click();
+      await waitFor(() => target.requests.length === 1, { message: "the edited request sent" });
+      assert.match(bytesOf(target.requests[0]!), /^x-global: g-tok-1-edited\r?$/im);
+    } finally {
+      await Deno.remove(workspace, { recursive: true });
+    }
+  },
+);
