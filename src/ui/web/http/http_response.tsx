@@ -57,18 +57,20 @@ export function readRunEvent(event: Record<string, unknown>, run: FileRun): void
 }
 
 /** A response as the tab shows it. */
-export type HttpResult = Pick<
-  ResponseJson,
-  | "status"
-  | "statusText"
-  | "version"
-  | "headers"
-  | "body"
-  | "bodyId"
-  | "truncated"
-  | "size"
-  | "timeMs"
-> & { run?: FileRun };
+export type HttpResult =
+  & Pick<
+    ResponseJson,
+    | "status"
+    | "statusText"
+    | "version"
+    | "headers"
+    | "body"
+    | "bodyId"
+    | "truncated"
+    | "size"
+    | "timeMs"
+  >
+  & { run?: FileRun };
 
 /**
  * @param r the response
