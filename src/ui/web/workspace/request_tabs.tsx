@@ -21,7 +21,8 @@ import {
   writeFile,
 } from "./files.ts";
 import { kindSources, openKindRequest } from "./kind_requests.ts";
-import { draftOfRequest, type HttpDraft, saveInPlace } from "./request_edit.ts";
+import { draftOfRequest, type HttpDraft, saveInPlace, writeDraft } from "./request_edit.ts";
+import { appendRequest } from "../../../files/write_http_file.ts";
 import { isRecord, toApiError } from "../api.ts";
 import { selectedTab } from "../main_tab.ts";
 
@@ -302,34 +303,172 @@ function isUnsaved(tab: RequestTab): boolean {
     !sameDraft(tab.saved, tab.view.draft);
 }
 
-/** Ctrl/Cmd+S: writes the active tab's request back into its file, in place. */
-export async function saveActiveTab(): Promise<void> {
+/**
+ * A save that found the request changed on disk (or gone) since the tab was opened: both
+ * versions, until the person chooses.
+ */
+export interface SaveConflict {
+  tabId: string;
+  path: string;
+  /** The request as the file has it now; none when it is no longer there. */
+  theirs?: string;
+  /** The request as the tab would write it. */
+  mine: string;
+}
+
+/** The save conflict shown, if any. */
+export const saveConflict = signal<SaveConflict | undefined>(undefined);
+
+/** How a save goes on after a conflict: the person's explicit choice. */
+export type ConflictChoice = "overwrite" | "keep-both";
+
+/** The request's own text in its file: request line, headers and body. */
+function requestText(file: OpenedFile, request: HttpRequest): string {
+  const headEnd = request.headers.at(-1)?.span.end ?? request.requestLine.end;
+  return file.text.slice(request.requestLine.start, request.bodySpan?.end ?? headEnd);
+}
+
+/** A request name the file does not have yet, from `base`. */
+function freeName(file: OpenedFile, base: string): string {
+  const taken = new Set("error" in file.parsed ? [] : file.parsed.requests.map((r) => r.name));
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+  return name;
+}
+
+/**
+ * Ctrl/Cmd+S: writes the active tab's request back into its file, in place, only if the
+ * request is still as it was when the tab was opened (or last saved): a compare-and-swap. When
+ * it changed on disk, nothing is written and both versions are shown ({@link saveConflict})
+ * until the person chooses to overwrite, to keep both (the tab's request added to the file
+ * under a new name), or to take the file's.
+ *
+ * @param choice the person's choice after a conflict
+ */
+export async function saveActiveTab(choice?: ConflictChoice): Promise<void> {
   await restoring;
   const tab = active.peek();
   if (!tab?.source) {
     tabNote.value = "This tab is not from a file: use Save as";
     return;
   }
+  const source = tab.source;
   try {
-    const file = await readFile(tab.source.path);
-    const request = findRequest(file, tab.source);
-    if (!request) throw new Error(`The request is no longer in ${tab.source.path}`);
+    const file = await readFile(source.path);
+    const request = findRequest(file, source);
     const draft = currentView().draft;
+    const changed = !request || !sameDraft(tab.saved, draftOfRequest(request));
+    if (changed && choice === undefined) {
+      saveConflict.value = {
+        tabId: tab.id,
+        path: file.path,
+        ...(request ? { theirs: requestText(file, request) } : {}),
+        mine: writeDraft(draft),
+      };
+      tabNote.value = request
+        ? `Not saved: ${file.path} changed this request on disk since the tab was opened`
+        : `Not saved: the request is no longer in ${file.path}`;
+      return;
+    }
+    if (!request || choice === "keep-both") {
+      const name = freeName(file, `${source.name ?? "request"}-mine`);
+      const written = await writeFile(
+        file.path,
+        appendRequest(file.text, writeDraft(draft, name)),
+        file.mtime,
+      );
+      const added = "error" in written.parsed ? undefined : written.parsed.requests.at(-1);
+      requestTabs.value = requestTabs.peek().map((t) =>
+        t.id === tab.id && added
+          ? {
+            ...t,
+            title: name,
+            source: { path: file.path, index: added.index, name },
+            saved: draftOfRequest(added),
+          }
+          : t
+      );
+      saveConflict.value = undefined;
+      tabNote.value = `Saved to ${file.path} as a new request, ${name}`;
+      return;
+    }
     const written = await writeFile(file.path, saveInPlace(file.text, request, draft), file.mtime);
-    const again = findRequest(written, tab.source);
+    const again = findRequest(written, source);
     requestTabs.value = requestTabs.peek().map((t) =>
       t.id === tab.id
         ? {
           ...t,
           saved: again ? draftOfRequest(again) : draft,
-          ...(again ? { source: { ...t.source!, index: again.index } } : {}),
+          ...(again ? { source: { ...source, index: again.index } } : {}),
         }
         : t
     );
+    saveConflict.value = undefined;
     tabNote.value = `Saved to ${file.path}`;
   } catch (error) {
     tabNote.value = `Not saved: ${toApiError(error).message}`;
   }
+}
+
+/** After a conflict: drops the tab's edits and shows the request as its file has it now. */
+export async function takeTheirs(): Promise<void> {
+  const tab = active.peek();
+  saveConflict.value = undefined;
+  if (!tab?.source) return;
+  try {
+    const file = await readFile(tab.source.path);
+    const request = findRequest(file, tab.source);
+    if (!request) return;
+    const draft = draftOfRequest(request);
+    requestTabs.value = requestTabs.peek().map((t) =>
+      t.id === tab.id ? { ...t, saved: draft, view: { draft } } : t
+    );
+    showView({ draft });
+    tabNote.value = `Reloaded from ${file.path}: your edits were dropped`;
+  } catch (error) {
+    tabNote.value = toApiError(error).message;
+  }
+}
+
+/** @returns both versions of a conflicting save and the choices, for the shown tab */
+function ConflictView(): JSX.Element | null {
+  const conflict = saveConflict.value;
+  if (!conflict || conflict.tabId !== activeTab.value) return null;
+  return (
+    <section class="save-conflict" role="alert" aria-label="Save conflict">
+      <p>
+        {conflict.theirs !== undefined
+          ? `${conflict.path} changed this request on disk since the tab was opened. Nothing was written.`
+          : `This request is no longer in ${conflict.path}. Nothing was written.`}
+      </p>
+      <div class="conflict-versions">
+        <div>
+          <h3>On disk</h3>
+          <pre aria-label="On disk">{conflict.theirs ?? "(removed)"}</pre>
+        </div>
+        <div>
+          <h3>Yours</h3>
+          <pre aria-label="Yours">{conflict.mine}</pre>
+        </div>
+      </div>
+      <div class="conflict-choices">
+        {conflict.theirs !== undefined && (
+          <button type="button" onClick={() => void saveActiveTab("overwrite")}>
+            Overwrite with mine
+          </button>
+        )}
+        <button type="button" onClick={() => void saveActiveTab("keep-both")}>
+          Keep both
+        </button>
+        {conflict.theirs !== undefined && (
+          <button type="button" onClick={() => void takeTheirs()}>
+            Take theirs (drop my edits)
+          </button>
+        )}
+        <button type="button" onClick={() => saveConflict.value = undefined}>Cancel</button>
+      </div>
+    </section>
+  );
 }
 
 // A file read again (changed on disk): its tabs without unsaved edits show the new text.
@@ -359,6 +498,16 @@ onFileRead((file) => {
 
 /** @returns the strip of request tabs */
 export function RequestTabs(): JSX.Element {
+  return (
+    <>
+      <RequestTabStrip />
+      <ConflictView />
+    </>
+  );
+}
+
+/** @returns the tabs themselves */
+function RequestTabStrip(): JSX.Element {
   return (
     <div class="request-tabs" role="toolbar" aria-label="Open requests">
       {requestTabs.value.map((tab) => {

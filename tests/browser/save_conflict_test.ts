@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
+
+const FILE = `### users
+# @name users
+GET https://api.test/users
+Accept: application/json
+
+### orders
+# @name orders
+GET https://api.test/orders
+`;
+
+async function openUsers(page: Page): Promise<void> {
+  const sidebar = page.getByRole("navigation", { name: "Workspace" });
+  await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
+  await sidebar.getByRole("button", { name: "GET users" }).click();
+  await page.getByLabel("URL", { exact: true }).fill("https://api.test/users?mine=1");
+  await page.locator(".request-tab-name", { hasText: "users •" }).waitFor();
+}
+
+async function save(page: Page): Promise<void> {
+  await page.getByLabel("URL", { exact: true }).focus();
+  await page.keyboard.press("Control+s");
+}
+
+Deno.test("browser: a save never overwrites what changed on disk since the tab opened", async (t) => {
+  const workspace = await Deno.makeTempDir({ prefix: "dial-ui-conflict-" });
+  const path = `${workspace}/api.http`;
+  const outside = FILE.replace("Accept: application/json", "Accept: text/csv");
+  try {
+    await t.step("a conflict is shown and nothing is written; Keep both adds mine", async () => {
+      await Deno.writeTextFile(path, FILE);
+      await using app = await openApp(browser(), { workspace });
+      const { page } = app;
+      await openUsers(page);
+      await Deno.writeTextFile(path, outside);
+      await save(page);
+      const conflict = page.getByRole("alert", { name: "Save conflict" });
+      await conflict.getByLabel("On disk").getByText("Accept: text/csv").waitFor();
+      await conflict.getByLabel("Yours").getByText("GET https://api.test/users?mine=1").waitFor();
+      assert.equal(await Deno.readTextFile(path), outside, "nothing written");
+      await conflict.getByRole("button", { name: "Keep both" }).click();
+      await page.getByText("Saved to api.http as a new request, users-mine").waitFor();
+      assert.equal(
+        await Deno.readTextFile(path),
+        `${outside}\n### users-mine\n# @name users-mine\nGET https://api.test/users?mine=1\nAccept: application/json\n`,
+      );
+      await page.locator(".request-tab-name", { hasText: "users-mine" }).filter({
+        hasNotText: "•",
+      }).waitFor();
+    });
+
+    await t.step(
+      "Overwrite with mine, by explicit choice only; another request's edit merges",
+      async () => {
+        await Deno.writeTextFile(path, FILE);
+        await using app = await openApp(browser(), { workspace });
+        const { page } = app;
+        await openUsers(page);
+        // An outside edit of another request is no conflict: the save goes in place beside it.
+        const other = FILE.replace(
+          "GET https://api.test/orders",
+          "GET https://api.test/orders?x=1",
+        );
+        await Deno.writeTextFile(path, other);
+        await save(page);
+        await page.getByText("Saved to api.http").waitFor();
+        assert.equal(
+          await Deno.readTextFile(path),
+          other.replace("GET https://api.test/users", "GET https://api.test/users?mine=1"),
+        );
+        // Now the same request changes outside: refused until Overwrite is chosen.
+        await page.getByLabel("URL", { exact: true }).fill("https://api.test/users?mine=2");
+        const changed = (await Deno.readTextFile(path)).replace(
+          "Accept: application/json",
+          "X-A: 1",
+        );
+        await Deno.writeTextFile(path, changed);
+        await save(page);
+        const conflict = page.getByRole("alert", { name: "Save conflict" });
+        await conflict.getByRole("button", { name: "Overwrite with mine" }).click();
+        await page.getByText("Saved to api.http", { exact: true }).waitFor();
+        assert.match(
+          await Deno.readTextFile(path),
+          /GET https:\/\/api\.test\/users\?mine=2\nAccept: application\/json\n/,
+        );
+      },
+    );
+
+    await t.step("a tab without unsaved edits follows the file", async () => {
+      await Deno.writeTextFile(path, FILE);
+      await using app = await openApp(browser(), { workspace });
+      const { page } = app;
+      const sidebar = page.getByRole("navigation", { name: "Workspace" });
+      await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
+      await sidebar.getByRole("button", { name: "GET users" }).click();
+      await Deno.writeTextFile(path, FILE.replace("/users", "/people"));
+      await page.locator('input#http-url[value="https://api.test/people"]').or(
+        page.getByText("Reloaded: api.http changed on disk"),
+      ).first().waitFor();
+      assert.equal(
+        await page.getByLabel("URL", { exact: true }).inputValue(),
+        "https://api.test/people",
+      );
+    });
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});
