@@ -134,7 +134,7 @@ export async function openApp(
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   await page.goto(server.url.href);
-  await page.getByRole("tablist").waitFor();
+  await page.getByRole("tablist", { name: "Request kind" }).waitFor();
   return {
     server,
     page,

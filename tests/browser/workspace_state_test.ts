@@ -60,7 +60,7 @@ Deno.test("browser: the workspace remembers the UI across restarts and tabs", as
       page.context().waitForEvent("page"),
       page.getByRole("button", { name: "New window" }).click(),
     ]);
-    await second.getByRole("tablist").waitFor();
+    await second.getByRole("tablist", { name: "Request kind" }).waitFor();
     await second.getByRole("tab", { name: "HTTP" }).click();
     assert.equal(await second.getByLabel("URL", { exact: true }).inputValue(), url);
     // Both tabs hold a session: each can send.

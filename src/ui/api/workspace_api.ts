@@ -133,6 +133,76 @@ export async function handleWorkspaceFiles(
   return Response.json({ root: workspace.root, files: await listRequestFiles(workspace) });
 }
 
+/** One request of the index: enough to find it and open it. */
+export interface IndexedRequest {
+  /** Its 1-based position in its file. */
+  index: number;
+  name?: string;
+  method: string;
+  /** The URL as written (`{{variables}}` kept). */
+  url: string;
+}
+
+/** Parses of the files, kept while their modification time is unchanged. */
+const parsed = new WeakMap<Workspace, Map<string, { mtime: number; entry: IndexedFile }>>();
+
+/** One file of the index. */
+export interface IndexedFile {
+  path: string;
+  requests: IndexedRequest[];
+  /** Why it does not parse. */
+  error?: string;
+}
+
+/**
+ * `POST /api/workspace/index`: `{}` → `{files: [{path, requests: [{index, name?, method, url}],
+ * error?}]}`, every request of every request file, for quick-open and the sidebar's filter.
+ * A file is parsed again only when it changed.
+ *
+ * @param request the call
+ * @param context the workspace
+ * @returns the index
+ */
+export async function handleWorkspaceIndex(
+  request: Request,
+  context: ApiContext,
+): Promise<Response> {
+  await readJson(request);
+  const workspace = workspaceOf(context);
+  let cache = parsed.get(workspace);
+  if (!cache) parsed.set(workspace, cache = new Map());
+  const files: IndexedFile[] = [];
+  const { parseHttpFile } = await import("../../files/parse_http_file.ts");
+  for (const { path, mtime } of await listRequestFiles(workspace)) {
+    const kept = cache.get(path);
+    if (kept && kept.mtime === mtime) {
+      files.push(kept.entry);
+      continue;
+    }
+    let entry: IndexedFile;
+    try {
+      const real = await workspace.resolve(path);
+      const info = await Deno.stat(real);
+      if (info.size > MAX_FILE_BYTES) throw new UsageError(`"${path}" is larger than 8 MiB`);
+      const file = parseHttpFile(await Deno.readTextFile(real), path);
+      entry = {
+        path,
+        requests: file.requests.map((r) => ({
+          index: r.index,
+          ...(r.name !== undefined ? { name: r.name } : {}),
+          method: r.method,
+          url: r.url,
+        })),
+      };
+    } catch (error) {
+      entry = { path, requests: [], error: error instanceof Error ? error.message : String(error) };
+    }
+    cache.set(path, { mtime, entry });
+    files.push(entry);
+  }
+  return Response.json({ files });
+}
+
 /**
  * `POST /api/workspace/read`: `{path}` → `{path, text, mtime}`.
  *

@@ -6,7 +6,8 @@ import type { JSX } from "preact";
 import { AuthPanel } from "./auth_panel.tsx";
 import { InsecureWarning } from "./workspace/connection.tsx";
 import { GraphqlTab } from "./graphql/graphql_tab.tsx";
-import { HttpTab } from "./http/http_tab.tsx";
+import { HttpTab, sendHttpRequest } from "./http/http_tab.tsx";
+import { QuickOpen, showQuickOpen } from "./workspace/quick_open.tsx";
 import { SseTab } from "./sse/sse_tab.tsx";
 import { signal } from "@preact/signals";
 import { isRecord, postJson } from "./api.ts";
@@ -114,6 +115,12 @@ const SHORTCUTS = shortcuts({
     selected.value = "http";
     document.getElementById("http-url")?.focus();
   },
+  quickOpen: () => {
+    if (workspaceRoot.peek()) showQuickOpen();
+  },
+  send: () => {
+    if (selected.peek() === "http") void sendHttpRequest();
+  },
 });
 
 /** @returns the whole app */
@@ -165,6 +172,7 @@ export function App(): JSX.Element {
         </main>
       </div>
       <Shortcuts list={SHORTCUTS} />
+      <QuickOpen />
     </div>
   );
 }

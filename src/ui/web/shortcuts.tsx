@@ -51,9 +51,23 @@ export function shortcuts(actions: {
   nextTab: () => void;
   previousTab: () => void;
   focusUrl: () => void;
+  quickOpen: () => void;
+  send: () => void;
 }): Shortcut[] {
   return [
-    { keys: "Ctrl/Cmd+Enter", action: "Send the request, run the query or send the message" },
+    {
+      keys: "Ctrl/Cmd+Enter",
+      action: "Send the request (from anywhere), run the query or send the message",
+      // An editor that handles it (the GraphQL query, a message) has prevented the default.
+      matches: (e) => mod(e) && e.key === "Enter" && !e.defaultPrevented,
+      run: actions.send,
+    },
+    {
+      keys: "Ctrl/Cmd+P or Ctrl/Cmd+K",
+      action: "Find a request by name, URL or file, and open it",
+      matches: (e) => mod(e) && !e.altKey && !e.shiftKey && /^[pk]$/i.test(e.key),
+      run: actions.quickOpen,
+    },
     {
       keys: "Ctrl/Cmd+S",
       action: "Save the request into its .http file",
@@ -65,6 +79,9 @@ export function shortcuts(actions: {
     alt("]", "BracketRight", "Next request tab", actions.nextTab),
     alt("[", "BracketLeft", "Previous request tab", actions.previousTab),
     alt("L", "KeyL", "Focus the URL", actions.focusUrl),
+    { keys: "Arrow keys", action: "Move in the sidebar's tree and the request tabs" },
+    { keys: "Space / Enter", action: "In the tree: preview a request / open it to keep" },
+    { keys: "F2 / Delete / Shift+Enter", action: "In the tree: rename, delete, run a file" },
     { keys: "Ctrl/Cmd+F", action: "Search in an editor or a response" },
     { keys: "F1 or ?", action: "Show these shortcuts" },
   ];

@@ -97,7 +97,7 @@ const JSON_BODY = [
   }),
 ];
 const NO_EXTENSIONS = [variableMarks];
-const SEND_KEYS = [{ key: "Mod-Enter", run: () => (void sendRequest(), true) }];
+const SEND_KEYS = [{ key: "Mod-Enter", run: () => (void sendHttpRequest(), true) }];
 
 const result = signal<HttpResult | undefined>(undefined);
 const history = tabHistory("http");
@@ -202,7 +202,8 @@ function fileSendJson(source: RequestSource): FileSendJson {
   };
 }
 
-async function sendRequest() {
+/** Sends the tab's request (Send, Enter in the URL, Ctrl/Cmd+Enter from anywhere). */
+export async function sendHttpRequest(): Promise<void> {
   inFlight?.abort();
   const mine = inFlight = new AbortController();
   const login = requestExtras("http").file === undefined ? loginIfNeeded() : Promise.resolve(true);
@@ -360,7 +361,7 @@ export function HttpTab(): JSX.Element {
           class="request-line"
           onSubmit={(e) => {
             e.preventDefault();
-            sendRequest();
+            sendHttpRequest();
           }}
         >
           <div class="field method">

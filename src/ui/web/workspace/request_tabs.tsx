@@ -6,7 +6,8 @@
  * (without responses, credential-named values blanked) is remembered with the drafts.
  * @module
  */
-import { batch, computed, signal } from "@preact/signals";
+import { batch, computed, effect, signal } from "@preact/signals";
+import { useEffect, useRef } from "preact/hooks";
 import type { JSX } from "preact";
 import type { HttpRequest } from "../../../files/http_file_types.ts";
 import { currentDraft, currentView, type HttpView, showView } from "../http/http_tab.tsx";
@@ -18,6 +19,7 @@ import {
   type OpenedFile,
   readFile,
   type RequestPlace,
+  workspaceRoot,
   writeFile,
 } from "./files.ts";
 import { kindSources, openKindRequest } from "./kind_requests.ts";
@@ -44,6 +46,8 @@ export interface RequestTab {
   viewWithheld?: string[];
   /** What restoring it said (a withheld value its file could not give back). */
   note?: string;
+  /** A preview (a single click in the sidebar): the next preview replaces it until edited. */
+  preview?: boolean;
 }
 
 const EMPTY: HttpDraft = {
@@ -130,10 +134,15 @@ export function switchTab(id: string): void {
   const view = currentView();
   const target = requestTabs.peek().find((t) => t.id === id);
   if (!target) return;
-  requestTabs.value = requestTabs.peek().map((t) => t.id === activeTab.peek() ? { ...t, view } : t);
-  activeTab.value = id;
-  showView(target.view ?? { draft: target.saved ?? EMPTY });
-  tabNote.value = target.note;
+  // At once: the tab and its fields change together ("unsaved" never sees one without the other).
+  batch(() => {
+    requestTabs.value = requestTabs.peek().map((t) =>
+      t.id === activeTab.peek() ? { ...t, view } : t
+    );
+    activeTab.value = id;
+    showView(target.view ?? { draft: target.saved ?? EMPTY });
+    tabNote.value = target.note;
+  });
 }
 
 /**
@@ -251,13 +260,19 @@ function titleOf(request: HttpRequest): string {
  * @param file the file
  * @param request one of its requests
  */
-export function openRequest(file: OpenedFile, request: HttpRequest): void {
+export function openRequest(
+  file: OpenedFile,
+  request: HttpRequest,
+  options: { preview?: boolean } = {},
+): void {
   if (openKindRequest(file, request)) return;
   selectedTab.value = "http";
-  const found = requestTabs.peek().find((t) =>
-    t.source?.path === file.path && t.source.index === request.index
-  );
-  if (found) return switchTab(found.id);
+  const tabs = requestTabs.peek();
+  const found = tabs.find((t) => t.source?.path === file.path && t.source.index === request.index);
+  if (found) {
+    if (!options.preview && found.preview) keepTab(found.id);
+    return switchTab(found.id);
+  }
   const id = `t${++counter}`;
   const draft = draftOfRequest(request);
   const tab: RequestTab = {
@@ -270,9 +285,28 @@ export function openRequest(file: OpenedFile, request: HttpRequest): void {
     },
     saved: draft,
     view: { draft },
+    ...(options.preview ? { preview: true } : {}),
   };
-  requestTabs.value = [...requestTabs.peek(), tab];
+  // A preview takes the place of the previous preview (one without unsaved edits).
+  const old = options.preview ? tabs.find((t) => t.preview && !isUnsaved(t)) : undefined;
+  const at = old ? tabs.indexOf(old) + 1 : tabs.length;
+  requestTabs.value = [...tabs.slice(0, at), tab, ...tabs.slice(at)];
   switchTab(id);
+  if (old) requestTabs.value = requestTabs.peek().filter((t) => t.id !== old.id);
+}
+
+/**
+ * Keeps a preview tab: the next preview opens beside it.
+ *
+ * @param id the tab
+ */
+export function keepTab(id: string): void {
+  if (!requestTabs.peek().some((t) => t.id === id && t.preview)) return;
+  requestTabs.value = requestTabs.peek().map((t) => {
+    if (t.id !== id) return t;
+    const { preview: _, ...kept } = t;
+    return kept;
+  });
 }
 
 /** A draft as compared: an attached file by its name, not its bytes. */
@@ -453,7 +487,10 @@ function ConflictView(): JSX.Element | null {
       </div>
       <div class="conflict-choices">
         {conflict.theirs !== undefined && (
-          <button type="button" onClick={() => void saveActiveTab("overwrite")}>
+          <button
+            type="button"
+            onClick={() => void saveActiveTab("overwrite")}
+          >
             Overwrite with mine
           </button>
         )}
@@ -506,40 +543,118 @@ export function RequestTabs(): JSX.Element {
   );
 }
 
-/** @returns the tabs themselves */
+/** The shown tab's button, scrolled into view when it changes. */
+function scrollToActive(list: HTMLElement | null): void {
+  list?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.scrollIntoView({
+    block: "nearest",
+    inline: "nearest",
+  });
+}
+
+/**
+ * Arrow keys move between the tabs (and show them), Home and End go to the ends, Delete
+ * closes the focused one: an ARIA tab list.
+ */
+function onTabKey(event: KeyboardEvent): void {
+  const tabs = requestTabs.peek();
+  const at = tabs.findIndex((t) => t.id === activeTab.peek());
+  const go = (index: number) => {
+    event.preventDefault();
+    const target = tabs[(index + tabs.length) % tabs.length]!;
+    switchTab(target.id);
+    requestAnimationFrame(() => document.getElementById(`request-tab-${target.id}`)?.focus());
+  };
+  if (event.key === "ArrowRight") go(at + 1);
+  else if (event.key === "ArrowLeft") go(at - 1);
+  else if (event.key === "Home") go(0);
+  else if (event.key === "End") go(tabs.length - 1);
+  else if (event.key === "Delete") {
+    event.preventDefault();
+    closeTab(activeTab.peek());
+    requestAnimationFrame(() =>
+      document.getElementById(`request-tab-${activeTab.peek()}`)?.focus()
+    );
+  }
+}
+
+/** @returns the tabs themselves: a tab list that scrolls instead of wrapping */
 function RequestTabStrip(): JSX.Element {
+  const list = useRef<HTMLDivElement>(null);
+  useEffect(() => scrollToActive(list.current), [activeTab.value, requestTabs.value.length]);
   return (
-    <div class="request-tabs" role="toolbar" aria-label="Open requests">
-      {requestTabs.value.map((tab) => {
-        const selected = tab.id === activeTab.value;
-        return (
-          <span key={tab.id} class={`request-tab ${selected ? "selected" : ""}`}>
+    <div class="request-tabs">
+      {
+        /* With a workspace the open requests are an ARIA tab list; without one (a single
+        scratch tab and its siblings) they stay a toolbar, so that the page has one tab list, the
+        request kinds. */
+      }
+      <div
+        ref={list}
+        class="request-tab-list"
+        role={workspaceRoot.value ? "tablist" : "toolbar"}
+        aria-label="Open requests"
+        onKeyDown={onTabKey}
+      >
+        {requestTabs.value.map((tab) => {
+          const selected = tab.id === activeTab.value;
+          const edited = isUnsaved(tab);
+          return (
             <button
+              key={tab.id}
+              id={`request-tab-${tab.id}`}
               type="button"
-              class="request-tab-name"
-              aria-pressed={selected}
-              title={tab.source ? `${tab.source.path} #${tab.source.index}` : tab.title}
+              {...(workspaceRoot.value
+                ? { role: "tab", "aria-selected": selected }
+                : { "aria-pressed": selected })}
+              tabIndex={selected ? 0 : -1}
+              class={`request-tab request-tab-name${selected ? " selected" : ""}${
+                tab.preview ? " preview" : ""
+              }`}
+              title={`${tab.source ? `${tab.source.path} #${tab.source.index}` : tab.title}${
+                tab.preview ? " (preview: double-click or edit to keep it)" : ""
+              }${edited ? ", unsaved" : ""}`}
               onClick={() => switchTab(tab.id)}
+              onDblClick={() => keepTab(tab.id)}
+              onAuxClick={(e) => {
+                if (e.button === 1) closeTab(tab.id);
+              }}
             >
-              {tab.title}
-              {isUnsaved(tab) ? " •" : ""}
+              <span class="request-tab-title">{tab.title}</span>
+              {edited ? " •" : ""}
+              <span
+                class="request-tab-close"
+                aria-hidden="true"
+                title={`Close ${tab.title} (Delete, Alt+W)`}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  closeTab(tab.id);
+                }}
+              >
+                ×
+              </span>
             </button>
-            <button
-              type="button"
-              class="icon"
-              aria-label={`Close ${tab.title}`}
-              onClick={() => closeTab(tab.id)}
-            >
-              ×
-            </button>
-          </span>
-        );
-      })}
+          );
+        })}
+      </div>
+      <button
+        type="button"
+        class="icon"
+        aria-label={`Close ${active.value?.title ?? "the tab"}`}
+        title="Close the shown tab (Alt+W)"
+        onClick={() => closeTab(activeTab.peek())}
+      >
+        ×
+      </button>
       <button type="button" class="icon" aria-label="New request tab" onClick={newTab}>+</button>
       {tabNote.value && <span class="note" role="status">{tabNote.value}</span>}
     </div>
   );
 }
+
+// An edit keeps a preview tab.
+effect(() => {
+  if (unsaved.value) keepTab(activeTab.peek());
+});
 
 /** The loaded tabs' restoring: saving waits for it. */
 const restoring = restoreTabs();

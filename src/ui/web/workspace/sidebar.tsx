@@ -5,9 +5,9 @@
  * file, new or existing.
  * @module
  */
-import { signal } from "@preact/signals";
+import { effect, signal } from "@preact/signals";
 import type { JSX } from "preact";
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { appendRequest } from "../../../files/write_http_file.ts";
 import { postJson, toApiError } from "../api.ts";
 import { currentDraft } from "../http/http_tab.tsx";
@@ -31,6 +31,8 @@ import { openRequest, renameSource, tabNote } from "./request_tabs.tsx";
 import { adoptSource, draftOfKind, noteKind } from "./kind_requests.ts";
 import { dropTarget, ImportControls, isDropping } from "./import_drop.tsx";
 import { selectedTab } from "../main_tab.ts";
+import { findRequests, loadIndex, requestIndex } from "./request_index.ts";
+import { openIndexed } from "./quick_open.tsx";
 
 const unfolded = signal<ReadonlySet<string>>(new Set());
 const saveAsOpen = signal(false);
@@ -102,6 +104,233 @@ async function remove(path: string): Promise<void> {
   }
 }
 
+/** What the sidebar's filter holds: the tree shows the matching requests only. */
+const treeFilter = signal("");
+/** The tree's item that Tab reaches (roving focus): `file:PATH` or `request:PATH#INDEX`. */
+const focusKey = signal<string | undefined>(undefined);
+
+// A filtered tree follows the files as they change on disk.
+effect(() => {
+  void workspaceFiles.value;
+  void openedFiles.value;
+  if (treeFilter.peek() !== "") void loadIndex();
+});
+
+/** A request row of the tree. */
+interface RequestRow {
+  key: string;
+  method: string;
+  label: string;
+  open: (preview: boolean) => void;
+}
+
+/** The tree's rows: each file, and the requests of the unfolded (or filtered) ones. */
+function treeRows(): Array<
+  { path: string; open: boolean; requests?: RequestRow[]; error?: string }
+> {
+  const query = treeFilter.value.trim();
+  if (query !== "") {
+    const byFile = new Map<string, RequestRow[]>();
+    for (const found of findRequests(query, requestIndex.value)) {
+      const rows = byFile.get(found.path) ?? [];
+      rows.push({
+        key: `request:${found.path}#${found.index}`,
+        method: found.method,
+        label: found.name ?? found.url,
+        open: (preview) => void openIndexed(found, { preview }),
+      });
+      byFile.set(found.path, rows);
+    }
+    return [...byFile].sort(([a], [b]) => a.localeCompare(b)).map(([path, requests]) => ({
+      path,
+      open: true,
+      requests,
+    }));
+  }
+  return workspaceFiles.value.map((path) => {
+    const open = unfolded.value.has(path);
+    const file = openedFiles.value.get(path);
+    if (!open || !file) return { path, open };
+    if ("error" in file.parsed) return { path, open, error: file.parsed.error };
+    return {
+      path,
+      open,
+      requests: file.parsed.requests.map((request) => ({
+        key: `request:${path}#${request.index}`,
+        method: request.method,
+        label: request.name ?? request.url,
+        open: (preview: boolean) => openRequest(file, request, { preview }),
+      })),
+    };
+  });
+}
+
+/**
+ * The tree's keys: arrows move (Right unfolds or enters a file, Left folds or goes to the
+ * file), Home and End; Enter opens a request to keep (Space previews it, as a click does);
+ * on a file F2 renames, Delete deletes and Shift+Enter runs it.
+ */
+function onTreeKey(event: KeyboardEvent, tree: HTMLElement): void {
+  const items = [...tree.querySelectorAll<HTMLElement>("[data-key]")];
+  const current = event.target instanceof HTMLElement ? event.target.closest("[data-key]") : null;
+  if (!(current instanceof HTMLElement)) return;
+  const at = items.indexOf(current);
+  const key = current.dataset.key!;
+  const path = current.dataset.path!;
+  const isFile = key.startsWith("file:");
+  const expanded = current.getAttribute("aria-expanded") === "true";
+  const focus = (item: HTMLElement | undefined) => {
+    if (!item) return;
+    event.preventDefault();
+    focusKey.value = item.dataset.key;
+    item.focus();
+  };
+  switch (event.key) {
+    case "ArrowDown":
+      return focus(items[at + 1]);
+    case "ArrowUp":
+      return focus(items[at - 1]);
+    case "Home":
+      return focus(items[0]);
+    case "End":
+      return focus(items.at(-1));
+    case "ArrowRight":
+      if (isFile && !expanded && treeFilter.peek() === "") {
+        event.preventDefault();
+        void toggle(path);
+      } else if (isFile) {
+        focus(items[at + 1]?.dataset.key?.startsWith("request:") ? items[at + 1] : undefined);
+      }
+      return;
+    case "ArrowLeft":
+      if (isFile && expanded && treeFilter.peek() === "") {
+        event.preventDefault();
+        void toggle(path);
+      } else if (!isFile) focus(items.find((i) => i.dataset.key === `file:${path}`));
+      return;
+    case "Enter":
+      if (isFile && event.shiftKey) {
+        event.preventDefault();
+        void runFile(path);
+      } else if (!isFile && !event.ctrlKey && !event.metaKey) {
+        // Enter keeps the tab; a click or Space previews.
+        event.preventDefault();
+        current.dispatchEvent(new MouseEvent("dblclick", { bubbles: true }));
+      }
+      return;
+    case "F2":
+      if (isFile) {
+        event.preventDefault();
+        void rename(path);
+      }
+      return;
+    case "Delete":
+      if (isFile) {
+        event.preventDefault();
+        void remove(path);
+      }
+      return;
+  }
+}
+
+/** @returns the request files and their requests: an ARIA tree with one Tab stop */
+function FileTree(): JSX.Element {
+  const tree = useRef<HTMLUListElement>(null);
+  const rows = treeRows();
+  const keys = rows.flatMap((r) => [`file:${r.path}`, ...(r.requests ?? []).map((q) => q.key)]);
+  const tabStop = focusKey.value !== undefined && keys.includes(focusKey.value)
+    ? focusKey.value
+    : keys[0];
+  const filtering = treeFilter.value.trim() !== "";
+  return (
+    <>
+      {filtering && rows.length === 0 && <p class="muted" role="status">No request matches</p>}
+      <ul
+        role="tree"
+        aria-label="Request files"
+        ref={tree}
+        onKeyDown={(e) => tree.current && onTreeKey(e, tree.current)}
+      >
+        {rows.map(({ path, open, requests, error }) => (
+          <li key={path} role="treeitem" aria-expanded={open} aria-level={1}>
+            <span class="file-row">
+              <button
+                type="button"
+                class="file"
+                data-key={`file:${path}`}
+                data-path={path}
+                aria-expanded={open}
+                tabIndex={tabStop === `file:${path}` ? 0 : -1}
+                onFocus={() =>
+                  focusKey.value = `file:${path}`}
+                onClick={() =>
+                  !filtering && void toggle(path)}
+              >
+                <span aria-hidden="true">{open ? "▾ " : "▸ "}</span>
+                {path}
+              </button>
+              <button
+                type="button"
+                class="icon"
+                tabIndex={-1}
+                aria-label={`Run ${path}`}
+                title="Run its requests in order, with their tests (Shift+Enter)"
+                onClick={() =>
+                  void runFile(path)}
+              >
+                ▶
+              </button>
+              <button
+                type="button"
+                class="icon"
+                tabIndex={-1}
+                aria-label={`Rename ${path}`}
+                title="Rename the file (F2)"
+                onClick={() =>
+                  void rename(path)}
+              >
+                ✎
+              </button>
+              <button
+                type="button"
+                class="icon"
+                tabIndex={-1}
+                aria-label={`Delete ${path}`}
+                title="Delete the file (Delete)"
+                onClick={() => void remove(path)}
+              >
+                ✕
+              </button>
+            </span>
+            {error && <p class="error">{error}</p>}
+            {requests && (
+              <ul role="group">
+                {requests.map((request) => (
+                  <li key={request.key} role="treeitem" aria-level={2}>
+                    <button
+                      type="button"
+                      class="request"
+                      data-key={request.key}
+                      data-path={path}
+                      tabIndex={tabStop === request.key ? 0 : -1}
+                      title="Click: preview; double-click or Enter: open to keep"
+                      onFocus={() => focusKey.value = request.key}
+                      onClick={() => request.open(true)}
+                      onDblClick={() => request.open(false)}
+                    >
+                      <span class="method">{request.method}</span> {request.label}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 /** @returns the sidebar */
 export function Sidebar(): JSX.Element {
   useEffect(() => {
@@ -122,65 +351,18 @@ export function Sidebar(): JSX.Element {
       {workspaceFiles.value.length === 0 && !workspaceError.value && (
         <p class="muted">No .http files in this folder yet: use Save as.</p>
       )}
-      <ul role="tree" aria-label="Request files">
-        {workspaceFiles.value.map((path) => {
-          const open = unfolded.value.has(path);
-          const file = openedFiles.value.get(path);
-          return (
-            <li key={path} role="treeitem" aria-expanded={open}>
-              <span class="file-row">
-                <button type="button" class="file" onClick={() => void toggle(path)}>
-                  <span aria-hidden="true">{open ? "▾ " : "▸ "}</span>
-                  {path}
-                </button>
-                <button
-                  type="button"
-                  class="icon"
-                  aria-label={`Run ${path}`}
-                  title="Run its requests in order, with their tests"
-                  onClick={() => void runFile(path)}
-                >
-                  ▶
-                </button>
-                <button
-                  type="button"
-                  class="icon"
-                  aria-label={`Rename ${path}`}
-                  title="Rename the file"
-                  onClick={() => void rename(path)}
-                >
-                  ✎
-                </button>
-                <button
-                  type="button"
-                  class="icon"
-                  aria-label={`Delete ${path}`}
-                  title="Delete the file"
-                  onClick={() => void remove(path)}
-                >
-                  ✕
-                </button>
-              </span>
-              {open && file && "error" in file.parsed && <p class="error">{file.parsed.error}</p>}
-              {open && file && !("error" in file.parsed) && (
-                <ul role="group">
-                  {file.parsed.requests.map((request) => (
-                    <li key={request.index} role="treeitem">
-                      <button
-                        type="button"
-                        class="request"
-                        onClick={() => openRequest(file, request)}
-                      >
-                        <span class="method">{request.method}</span> {request.name ?? request.url}
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </li>
-          );
-        })}
-      </ul>
+      <input
+        type="search"
+        class="tree-filter"
+        aria-label="Filter requests"
+        placeholder="Filter requests (Ctrl+P: open)"
+        value={treeFilter.value}
+        onInput={(e) => {
+          treeFilter.value = e.currentTarget.value;
+          if (treeFilter.peek() !== "") void loadIndex();
+        }}
+      />
+      <FileTree />
       <button type="button" onClick={() => saveAsOpen.value = !saveAsOpen.value}>
         Save as…
       </button>
