@@ -60,9 +60,9 @@ Deno.test("browser: a multipart form of a request file opens as the form table, 
     await viewer.getByText('"title": "first"').waitFor();
     assert.match(await viewer.textContent() ?? "", /"text": "\{\\"from\\": \\"disk\\"\}\\n"/);
     await page.getByLabel("Form fields value 1").fill("second");
-    await page.getByRole("button", { name: "upload •" }).waitFor();
+    await page.getByRole("tab", { name: "upload •" }).waitFor();
     await page.keyboard.press("Control+s");
-    await page.getByRole("button", { name: "upload", exact: true }).waitFor();
+    await page.getByRole("tab", { name: "upload", exact: true }).waitFor();
     await page.getByRole("status").filter({ hasText: "Saved to api/uploads.http" }).waitFor();
     assert.equal(
       await Deno.readTextFile(file),

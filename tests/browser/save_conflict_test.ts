@@ -98,10 +98,9 @@ Deno.test("browser: a save never overwrites what changed on disk since the tab o
       const sidebar = page.getByRole("navigation", { name: "Workspace" });
       await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
       await sidebar.getByRole("button", { name: "GET users" }).click();
+      await page.locator('nav[data-watching="true"]').waitFor({ state: "attached" });
       await Deno.writeTextFile(path, FILE.replace("/users", "/people"));
-      await page.locator('input#http-url[value="https://api.test/people"]').or(
-        page.getByText("Reloaded: api.http changed on disk"),
-      ).first().waitFor();
+      await page.getByText("Reloaded: api.http changed on disk").waitFor();
       assert.equal(
         await page.getByLabel("URL", { exact: true }).inputValue(),
         "https://api.test/people",

@@ -39,6 +39,9 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
         await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
         await sidebar.getByRole("button", { name: "GET users" }).click();
         const line = page.getByLabel("Variables", { exact: true });
+        // The first environment is chosen until one is picked.
+        await line.getByText(`{{base}} = ${target.origin}/dev`).waitFor();
+        await sidebar.getByLabel("Environment").selectOption("");
         await line.getByText("{{base}} is undefined: pick an environment").waitFor();
         await line.getByText("{{version}} = v2").waitFor();
         await sidebar.getByLabel("Environment").selectOption("dev");

@@ -47,7 +47,7 @@ Deno.test("browser: the workspace sidebar opens .http requests in tabs and saves
     await page.getByRole("button", { name: "Send", exact: true }).click();
     await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
     await url.fill(`${target.origin}/users?page=2`);
-    await page.getByRole("button", { name: "list •" }).waitFor();
+    await page.getByRole("tab", { name: "list •" }).waitFor();
     await url.press("Control+s");
     await page.getByRole("status").filter({ hasText: "Saved to api.http" }).waitFor();
     assert.equal(
@@ -57,7 +57,7 @@ Deno.test("browser: the workspace sidebar opens .http requests in tabs and saves
     // A second request in its own tab; the first keeps its response.
     await sidebar.getByRole("button", { name: "POST create" }).click();
     assert.equal(await page.getByLabel("Request body").textContent(), '{"name": "ann"}');
-    await saved(page, () => page.getByRole("button", { name: "list", exact: true }).click());
+    await saved(page, () => page.getByRole("tab", { name: "list", exact: true }).click());
     await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
   });
 
@@ -67,7 +67,7 @@ Deno.test("browser: the workspace sidebar opens .http requests in tabs and saves
       await using app = await openApp(browser(), { workspace });
       const { page } = app;
       // The open tabs of the last run are back, the active one showing.
-      await page.getByRole("button", { name: "create", exact: true }).waitFor();
+      await page.getByRole("tab", { name: "create", exact: true }).waitFor();
       const url = page.getByLabel("URL", { exact: true });
       assert.equal(await url.inputValue(), `${target.origin}/users?page=2`);
       await page.getByRole("navigation", { name: "Workspace" }).getByRole("button", {

@@ -29,6 +29,12 @@ const variables = signal<Record<string, Record<string, Info>>>({});
 const authConfigs = signal<Record<string, { id: string; grant: string }[]>>({});
 /** The chosen environment ("" for none). */
 export const chosenEnvironment = persisted("environment", "", isString);
+/** Whether the person chose it (else the first environment is taken when there is one). */
+const environmentPicked = persisted(
+  "environment.picked",
+  false,
+  (v): v is boolean => typeof v === "boolean",
+);
 
 setRequestExtras((kind) => {
   const source = kind === "http" ? activeSource.peek() : kindSources.peek()[kind];
@@ -48,6 +54,10 @@ async function load(file: string | undefined): Promise<void> {
     const answer = await postJson("/api/workspace/environments", file ? { file } : {});
     if (!isRecord(answer) || !Array.isArray(answer.names) || !isRecord(answer.variables)) return;
     names.value = answer.names.filter(isString);
+    // Until one is picked, the first environment (as `dial run` users name it with --env).
+    if (!environmentPicked.peek() && chosenEnvironment.peek() === "" && names.peek()[0]) {
+      chosenEnvironment.value = names.peek()[0]!;
+    }
     variables.value = answer.variables as Record<string, Record<string, Info>>;
     authConfigs.value = isRecord(answer.auth)
       ? answer.auth as Record<string, { id: string; grant: string }[]>
@@ -75,7 +85,10 @@ function EnvironmentSelect(): JSX.Element {
       Environment
       <select
         value={chosenEnvironment.value}
-        onChange={(e) => chosenEnvironment.value = e.currentTarget.value}
+        onChange={(e) => {
+          environmentPicked.value = true;
+          chosenEnvironment.value = e.currentTarget.value;
+        }}
       >
         <option value="">No environment</option>
         {names.value.map((n) => <option key={n} value={n}>{n}</option>)}
@@ -86,7 +99,8 @@ function EnvironmentSelect(): JSX.Element {
 
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
-type Lookup = (name: string) => { value?: string; from: string } | undefined;
+/** A variable's value (none when private or set by a script), where it comes from. */
+type Lookup = (name: string) => { value?: string; from: string; script?: boolean } | undefined;
 
 /** A variable's value and source: the chosen environment, else the file's `@variables`. */
 const lookup = computed(() => lookupIn(activeSource.value?.path));
@@ -97,7 +111,7 @@ function lookupIn(path: string | undefined): Lookup {
   const chosen = chosenEnvironment.value;
   const file = path !== undefined ? openedFiles.value.get(path) : undefined;
   const fileVariables = file && !("error" in file.parsed) ? file.parsed.variables : [];
-  return (name: string): { value?: string; from: string } | undefined => {
+  return (name: string): ReturnType<Lookup> => {
     const fromEnv = env[name];
     if (fromEnv) {
       return {
@@ -110,8 +124,25 @@ function lookupIn(path: string | undefined): Lookup {
       };
     }
     const fromFile = fileVariables.findLast((v) => v.name === name);
-    return fromFile ? { value: fromFile.value, from: `@${name} of ${path}` } : undefined;
+    if (fromFile) return { value: fromFile.value, from: `@${name} of ${path}` };
+    // Set when a script of the file runs (a global, or a request variable), as dial run has it.
+    const setter = file ? scriptSetter(file.text, name) : undefined;
+    return setter ? { from: `${setter} in ${path}`, script: true } : undefined;
   };
+}
+
+/**
+ * @param text a request file's text
+ * @param name a variable
+ * @returns which script call of the file sets it, if one does
+ */
+function scriptSetter(text: string, name: string): string | undefined {
+  for (
+    const match of text.matchAll(/\b(client\.global|request\.variables)\.set\(\s*(["'`])(.*?)\2/g)
+  ) {
+    if (match[3] === name) return `${match[1]}.set`;
+  }
+  return undefined;
 }
 setVariableLookup((name) => lookup.peek()(name));
 setKindLookup((kind, name) => lookupIn(kindSources.peek()[kind as StreamKind]?.path)(name));
@@ -160,7 +191,9 @@ export function VariablesLine(props: { kind?: StreamKind }): JSX.Element | null 
         info
           ? (
             <span key={name} class="variable" title={`from ${info.from}`}>
-              {`{{${name}}}`} = {info.value ?? "(private)"} <small>({info.from})</small>
+              {`{{${name}}}`} ={" "}
+              {info.value ?? (info.script ? "(when the script runs)" : "(private)")}{" "}
+              <small>({info.from})</small>
             </span>
           )
           : (
