@@ -118,6 +118,22 @@ Deno.test(
       assert.equal(bytesOf(target.requests[0]!), cliText);
       target.requests.splice(0);
 
+      // ▶ Run shares the session; each step opens what it sent and got.
+      await sidebar.getByRole("button", { name: "Run api.http" }).click();
+      const runner = page.getByRole("region", { name: "Runner" });
+      await runner.getByText("2 passed, 0 failed").waitFor();
+      assert.equal(bytesOf(target.requests[1]!), cliText);
+      target.requests.splice(0);
+      await runner.getByRole("button", { name: "Open all" }).click();
+      const step = runner.getByRole("group", { name: /^POST .*\/all\?shared=sh/ });
+      await step.getByText("Request: POST").click();
+      const sentHeaders = step.getByRole("table", { name: "Request headers" });
+      await sentHeaders.getByRole("row", { name: "x-global g-tok-1" }).or(
+        sentHeaders.getByRole("row", { name: "X-Global g-tok-1" }),
+      ).waitFor();
+      await sentHeaders.getByRole("row", { name: /authorization \(redacted\)/i }).waitFor();
+      await step.getByLabel("Response body").getByText('"tok-1"').waitFor();
+
       // The tab's edits are overrides of the file's request, evaluated the same way.
       await page.getByLabel("Headers value 2", { exact: true }).fill("{{gtoken}}-edited");
       await page.getByRole("button", { name: "Send", exact: true }).click();

@@ -13,6 +13,11 @@ import { parseHttpFile } from "../../files/parse_http_file.ts";
 import { runHttpFile } from "../../files/run_http_file.ts";
 import { UsageError } from "../../errors/mod.ts";
 import { fileEnvironment, WorkspaceSession } from "./file_send.ts";
+import { describeResponse } from "./http_api.ts";
+import { displayUrl } from "../../http/build_request.ts";
+import { isCredentialName } from "../../credential_name.ts";
+import { Secret } from "../../secret.ts";
+import type { ResponseJson } from "../protocol.ts";
 import type { ApiContext } from "./http_api.ts";
 import { object, optionalString, readJson, string } from "./decode.ts";
 import { errorJson } from "./error_json.ts";
@@ -20,6 +25,13 @@ import { ndjsonResponse } from "./ndjson.ts";
 
 /** One line of the runner's answer. */
 export type RunEvent =
+  | {
+    /** A request's exchange, before its `result`: what was sent and the response. */
+    type: "exchange";
+    index: number;
+    request: { method: string; url: string; headers: Array<[string, string]> };
+    response: ResponseJson;
+  }
   | {
     type: "result";
     index: number;
@@ -71,6 +83,26 @@ export async function handleWorkspaceRun(
         ...(context.oauth?.cacheDir !== undefined ? { cacheDir: context.oauth.cacheDir } : {}),
       },
       send: { signal, ...(context.fetch ? { fetch: context.fetch } : {}) },
+      onExchange: async (event) => {
+        const started = performance.now();
+        const sent = event.exchange.request;
+        emit({
+          type: "exchange",
+          index: event.fileRequest.request.index,
+          request: {
+            method: sent.method,
+            url: displayUrl(sent),
+            // Private values never reach the page: credential headers show redacted.
+            headers: sent.headers.map((h) => [
+              h.name,
+              h.value instanceof Secret || isCredentialName(h.name) || h.credential
+                ? "(redacted)"
+                : h.value,
+            ]),
+          },
+          response: await describeResponse(event.exchange, started, context),
+        });
+      },
       onResult: (result) => {
         const ok = !result.error && result.tests.every((t) => t.passed);
         if (ok) passed++;

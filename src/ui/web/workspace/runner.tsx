@@ -8,9 +8,18 @@ import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { isRecord, ndjson, post, toApiError } from "../api.ts";
 import { chosenEnvironment } from "./environments.tsx";
+import { useComputed } from "@preact/signals";
+import { HttpResponse, type HttpResult, parseResult, viewedOf } from "../http/http_response.tsx";
+
+/** What a step sent and got. */
+interface StepExchange {
+  request: { method: string; url: string; headers: Array<[string, string]> };
+  response: HttpResult;
+}
 
 interface RunRow {
   index: number;
+  exchange?: StepExchange;
   label: string;
   status?: number;
   durationMs: number;
@@ -23,6 +32,10 @@ const shownFile = signal<string | undefined>(undefined);
 const rows = signal<RunRow[]>([]);
 const totals = signal<{ passed: number; failed: number } | undefined>(undefined);
 const failure = signal<string | undefined>(undefined);
+/** The step whose details are open (its index). */
+const openStep = signal<number | undefined>(undefined);
+/** Exchanges that arrived before their step's result. */
+let exchanges = new Map<number, StepExchange>();
 let controller: AbortController | undefined;
 
 /**
@@ -35,6 +48,8 @@ export async function runFile(path: string): Promise<void> {
   const mine = controller = new AbortController();
   shownFile.value = running.value = path;
   rows.value = [];
+  exchanges = new Map();
+  openStep.value = undefined;
   totals.value = undefined;
   failure.value = undefined;
   try {
@@ -44,9 +59,25 @@ export async function runFile(path: string): Promise<void> {
     }, mine.signal);
     for await (const event of ndjson(response)) {
       if (!isRecord(event)) continue;
-      if (event.type === "result") {
+      if (event.type === "exchange" && isRecord(event.request)) {
+        const r = event.request;
+        exchanges.set(Number(event.index), {
+          request: {
+            method: String(r.method),
+            url: String(r.url),
+            headers: Array.isArray(r.headers)
+              ? r.headers.filter((h): h is [string, string] =>
+                Array.isArray(h) && typeof h[0] === "string" && typeof h[1] === "string"
+              )
+              : [],
+          },
+          response: parseResult(event.response),
+        });
+      } else if (event.type === "result") {
+        const exchange = exchanges.get(Number(event.index));
         rows.value = [...rows.peek(), {
           index: Number(event.index),
+          ...(exchange ? { exchange } : {}),
           label: String(event.label),
           ...(typeof event.status === "number" ? { status: event.status } : {}),
           durationMs: Number(event.durationMs),
@@ -99,7 +130,19 @@ export function RunnerView(): JSX.Element | null {
               {row.status ?? "—"}
             </span>{" "}
             {row.label} <small>{row.durationMs} ms</small>
+            {row.exchange && (
+              <button
+                type="button"
+                class="link"
+                aria-expanded={openStep.value === row.index}
+                onClick={() =>
+                  openStep.value = openStep.peek() === row.index ? undefined : row.index}
+              >
+                {openStep.value === row.index ? "Hide" : "Open"} {row.label}
+              </button>
+            )}
             {row.error && <p class="error">{row.error}</p>}
+            {row.exchange && openStep.value === row.index && <StepDetails step={row.exchange} />}
             {row.tests.length > 0 && (
               <ul>
                 {row.tests.map((t, i) => (
@@ -114,5 +157,35 @@ export function RunnerView(): JSX.Element | null {
         ))}
       </ol>
     </section>
+  );
+}
+
+/**
+ * @param props a step's exchange
+ * @returns what it sent (request line and headers, credentials redacted) and its response,
+ *   as a Send shows it
+ */
+function StepDetails(props: { step: StepExchange }): JSX.Element {
+  const { request, response } = props.step;
+  const viewed = useComputed(() => viewedOf(response, request.url));
+  return (
+    <div class="run-step" role="group" aria-label={`${request.method} ${request.url}`}>
+      <details>
+        <summary>
+          Request: {request.method} {request.url}
+        </summary>
+        <table class="headers" aria-label="Request headers">
+          <tbody>
+            {request.headers.map(([name, value], i) => (
+              <tr key={i}>
+                <th scope="row">{name}</th>
+                <td>{value}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+      <HttpResponse result={response} viewed={viewed} />
+    </div>
   );
 }
