@@ -57,6 +57,29 @@ Deno.test("browser: layout at 1024×700 and at 1920 px", async (t) => {
     },
   );
 
+  await t.step("1440 px with the sidebar: the URL takes the width (stacked)", async () => {
+    const workspace = await Deno.makeTempDir({ prefix: "dial-ui-layout-" });
+    try {
+      await Deno.writeTextFile(`${workspace}/api.http`, `GET ${target.origin}/x\n`);
+      await using app = await openApp(browser(), { workspace }, {
+        viewport: { width: 1440, height: 900 },
+      });
+      const { page } = app;
+      await page.getByRole("navigation", { name: "Workspace" }).waitFor();
+      const url = await page.getByLabel("URL", { exact: true }).boundingBox();
+      assert.ok(url && url.width >= 800, `the URL field is ${url?.width} px wide`);
+      // Follow redirects and the timeout do not run together.
+      const follow = await page.getByText("Follow redirects").boundingBox();
+      const timeout = await page.getByRole("tabpanel", { name: "HTTP" }).getByText(
+        "Timeout (seconds)",
+      )
+        .boundingBox();
+      assert.ok(follow && timeout && timeout.x >= follow.x + follow.width + 8, "apart");
+    } finally {
+      await Deno.remove(workspace, { recursive: true });
+    }
+  });
+
   await t.step("1920 px: the HTTP request and its response side by side", async () => {
     await using app = await openApp(browser(), {}, { viewport: { width: 1920, height: 1000 } });
     const { page } = app;

@@ -427,15 +427,17 @@ export function HttpTab(): JSX.Element {
           )}
           {bodyKind.value === "form" && <RowTable label="Form fields" rows={formFields} files />}
         </details>
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={follow.value}
-            onChange={(e) => follow.value = e.currentTarget.checked}
-          />{" "}
-          Follow redirects
-        </label>
-        <TextField label="Timeout (seconds)" value={timeoutSeconds} class="timeout" />
+        <div class="request-options">
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={follow.value}
+              onChange={(e) => follow.value = e.currentTarget.checked}
+            />{" "}
+            Follow redirects
+          </label>
+          <TextField label="Timeout (seconds)" value={timeoutSeconds} class="timeout" />
+        </div>
         <HistoryList history={history} onRestore={restore} />
       </div>
       <RequestSplitter />
