@@ -166,7 +166,12 @@ export function App(): JSX.Element {
         style={{ "--sidebar-width": `${sidebarWidth.value}px` }}
       >
         <Sidebar />
-        {workspaceRoot.value && <SidebarSplitter />}
+        {workspaceRoot.value && (
+          // A landmark of its own (all content sits in landmarks); it lays out as if absent.
+          <aside class="splitter-holder" aria-label="Sidebar size">
+            <SidebarSplitter />
+          </aside>
+        )}
         <main>
           <TabPanels tabs={TABS} selected={selected} />
         </main>

@@ -125,7 +125,9 @@ export function SidebarSplitter(): JSX.Element {
       max={SIDEBAR_WIDTH.max}
       step={16}
       unit="px"
-      fromPointer={(x, container) => x - container.left}
+      // From the sidebar's left edge (the splitter's holder has no box of its own).
+      fromPointer={(x, container) =>
+        x - (document.querySelector("nav.sidebar")?.getBoundingClientRect().left ?? container.left)}
     />
   );
 }

@@ -224,15 +224,16 @@ export function SseTab(): JSX.Element {
             <dd>{policy.nextDelayMs.value} ms</dd>
           </div>
         )}
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={reconnect.value}
-            onChange={(e) => reconnect.value = e.currentTarget.checked}
-          />{" "}
-          Reconnect when the stream ends
-        </label>
       </dl>
+      {/* Outside the list: a definition list holds only terms and their descriptions. */}
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={reconnect.value}
+          onChange={(e) => reconnect.value = e.currentTarget.checked}
+        />{" "}
+        Reconnect when the stream ends
+      </label>
       <AuthSkipped skipped={authSkipped} />
       {failure.value && (
         <p role="alert" class="error">

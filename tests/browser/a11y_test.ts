@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import axe from "axe-core";
+import type { Page } from "playwright-core";
+import { serve } from "../_helpers.ts";
+import { fileBrowser, openApp } from "./_browser.ts";
+
+const browser = fileBrowser();
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+/** axe-core on the page as it is: the violations that are critical, serious or moderate. */
+async function violations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const found = await page.evaluate(async () => {
+    // deno-lint-ignore no-explicit-any
+    const result = await (globalThis as any).axe.run(document);
+    return result.violations as Violation[];
+  });
+  return found.filter((v) => v.impact !== "minor").map((v) =>
+    `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`
+  );
+}
+
+for (const colorScheme of ["light", "dark"] as const) {
+  Deno.test(`browser: axe-core finds nothing critical, serious or moderate (${colorScheme})`, async () => {
+    await using target = serve(() => Response.json({ ok: true }));
+    const workspace = await Deno.makeTempDir({ prefix: "dial-ui-a11y-" });
+    await Deno.writeTextFile(
+      `${workspace}/api.http`,
+      `### users\n# @name users\nGET ${target.origin}/users\n\n> {% client.test("ok", () => client.assert(response.status === 200)); %}\n`,
+    );
+    try {
+      await using app = await openApp(browser(), { workspace }, { colorScheme });
+      const { page } = app;
+      const sidebar = page.getByRole("navigation", { name: "Workspace" });
+      await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
+      await sidebar.getByRole("button", { name: "GET users" }).dblclick();
+      await page.getByRole("button", { name: "Send", exact: true }).click();
+      await page.getByRole("region", { name: "Tests" }).waitFor();
+      await sidebar.getByRole("button", { name: "Run api.http" }).click();
+      await page.getByRole("region", { name: "Runner" }).getByText("1 passed, 0 failed").waitFor();
+      const found: string[] = [];
+      found.push(...(await violations(page)).map((v) => `HTTP: ${v}`));
+      await page.keyboard.press("Control+p");
+      await page.getByRole("option", { name: /users/ }).waitFor();
+      found.push(...(await violations(page)).map((v) => `quick-open: ${v}`));
+      await page.keyboard.press("Escape");
+      for (const tab of ["GraphQL", "WebSocket", "SSE"]) {
+        await page.getByRole("tab", { name: tab }).click();
+        await page.getByRole("tab", { name: tab, selected: true }).waitFor();
+        found.push(...(await violations(page)).map((v) => `${tab}: ${v}`));
+      }
+      assert.deepEqual(found, []);
+    } finally {
+      await Deno.remove(workspace, { recursive: true });
+    }
+  });
+}
