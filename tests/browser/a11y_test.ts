@@ -16,11 +16,7 @@ interface Violation {
 /** axe-core on the page as it is: the violations that are critical, serious or moderate. */
 async function violations(page: Page): Promise<string[]> {
   await page.evaluate(axe.source);
-  const found = await page.evaluate(async () => {
-    // deno-lint-ignore no-explicit-any
-    const result = await (globalThis as any).axe.run(document);
-    return result.violations as Violation[];
-  });
+  const found = await page.evaluate("axe.run(document).then((r) => r.violations)") as Violation[];
   return found.filter((v) => v.impact !== "minor").map((v) =>
     `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`
   );

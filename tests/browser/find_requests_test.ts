@@ -88,13 +88,13 @@ Deno.test("browser: find and move fast on 1,000 requests", async (t) => {
       await page.keyboard.press("ArrowDown");
       await page.keyboard.press("ArrowDown");
       assert.equal(
-        await page.evaluate(() => document.activeElement?.textContent),
+        await page.locator(":focus").textContent(),
         "GET item-1",
       );
       await page.keyboard.press("Enter");
       await tabs.locator(".request-tab.selected:not(.preview)", { hasText: "item-1" }).waitFor();
       await page.keyboard.press("ArrowLeft");
-      assert.match(await page.evaluate(() => document.activeElement?.textContent ?? ""), /api-000/);
+      assert.match(await page.locator(":focus").textContent() ?? "", /api-000/);
       const before = target.requests.length;
       await page.keyboard.press("Control+Enter");
       await waitFor(() => target.requests.length === before + 1, { message: "sent from the tree" });
@@ -115,10 +115,11 @@ Deno.test("browser: find and move fast on 1,000 requests", async (t) => {
         await box.press("Enter");
         await tabs.getByRole("tab", { name: `item-${n}`, selected: true }).waitFor();
       }
-      const layout = await tabs.evaluate((list) => {
-        const tops = new Set([...list.children].map((c) => (c as HTMLElement).offsetTop));
+      const layout = await page.evaluate(`(() => {
+        const list = document.querySelector('[role="tablist"][aria-label="Open requests"]');
+        const tops = new Set([...list.children].map((c) => c.offsetTop));
         return { rows: tops.size, scrolls: list.scrollWidth > list.clientWidth };
-      });
+      })()`);
       assert.deepEqual(layout, { rows: 1, scrolls: true });
       await tabs.getByRole("tab", { name: "item-115" }).focus();
       await page.keyboard.press("ArrowLeft");
