@@ -25,6 +25,8 @@ import { wsFields } from "../ws/ws_tab.tsx";
 import { savedMessages } from "../ws/ws_composer.tsx";
 import { sseFields } from "../sse/sse_tab.tsx";
 import type { RequestPlace } from "./files.ts";
+import { withheldDraft } from "./draft_secrets.ts";
+import type { HttpDraft } from "./request_edit.ts";
 import { workspaceRoot } from "./files.ts";
 import {
   fileStateOf,
@@ -78,6 +80,18 @@ function isStrips(value: unknown): value is Strips {
   });
 }
 
+/**
+ * @param saved a tab's fields as a request of its file (JSON)
+ * @returns whether they hold a literal credential value, which browser storage must not hold
+ */
+function holdsLiteralSecret(saved: string): boolean {
+  try {
+    return withheldDraft(JSON.parse(saved) as HttpDraft).withheld.length > 0;
+  } catch {
+    return true;
+  }
+}
+
 /** Stored without responses, credential-named values blanked. */
 function forStorage(strips: Strips): Strips {
   const clean = (view: KindView | undefined): KindView | undefined => {
@@ -97,9 +111,11 @@ function forStorage(strips: Strips): Strips {
   for (const [kind, strip] of Object.entries(strips) as Array<[StreamKind, Strips[StreamKind]]>) {
     out[kind] = {
       active: strip.active,
-      tabs: strip.tabs.map(({ view, ...tab }) => {
+      tabs: strip.tabs.map(({ view, saved, ...tab }) => {
         const stored = clean(view);
-        return stored ? { ...tab, view: stored } : tab;
+        // The file's fields, kept for "unsaved", go only when they hold no literal credential.
+        const keep = saved !== undefined && !holdsLiteralSecret(saved);
+        return { ...tab, ...(keep ? { saved } : {}), ...(stored ? { view: stored } : {}) };
       }),
     };
   }
