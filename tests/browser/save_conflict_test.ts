@@ -57,6 +57,7 @@ Deno.test("browser: a save never overwrites what changed on disk since the tab o
     await t.step(
       "Overwrite with mine, by explicit choice only; another request's edit merges",
       async () => {
+        await Deno.remove(`${workspace}/.dial`, { recursive: true }).catch(() => {});
         await Deno.writeTextFile(path, FILE);
         await using app = await openApp(browser(), { workspace });
         const { page } = app;
@@ -92,6 +93,8 @@ Deno.test("browser: a save never overwrites what changed on disk since the tab o
     );
 
     await t.step("a tab without unsaved edits follows the file", async () => {
+      // A fresh start: no tab of the steps before (their last drafts may still be unsaved).
+      await Deno.remove(`${workspace}/.dial`, { recursive: true }).catch(() => {});
       await Deno.writeTextFile(path, FILE);
       await using app = await openApp(browser(), { workspace });
       const { page } = app;

@@ -107,11 +107,50 @@ export function replaceInPlace(
   const start = request.requestLine.start;
   const headEnd = request.headers.at(-1)?.span.end ?? request.requestLine.end;
   const end = request.bodySpan?.end ?? headEnd;
-  const text = sameBody
-    ? writeDraft({ ...draft, headers: headersOf(draft), bodyKind: "none" }) +
-      source.slice(headEnd, end)
-    : writeDraft(draft);
+  const bare = writeDraft({ ...draft, headers: headersOf(draft), bodyKind: "none" })
+    .replace(/\n$/, "");
+  const head = keepUnchangedLines(source, request, bare);
+  let text: string;
+  if (sameBody) text = `${head}\n${source.slice(headEnd, end)}`;
+  else {
+    // The body as written after the head (the head's own lines kept where unchanged).
+    const full = writeDraft(draft);
+    text = full.startsWith(bare) ? head + full.slice(bare.length) : full;
+  }
   return source.slice(0, start) + text + source.slice(end);
+}
+
+/**
+ * The request line and headers as written for the fields, with each line the fields did not
+ * change kept as the file has it (`Content-Type:   application/json` stays so; a URL continued
+ * over several lines stays so).
+ *
+ * @param source the file's text
+ * @param request the request as parsed from it
+ * @param written the fields' request line and headers, as {@link writeDraft} writes them
+ *   (without the last line break)
+ * @returns the head to write (without the last line break)
+ */
+function keepUnchangedLines(source: string, request: HttpRequest, written: string): string {
+  const lines = written.split("\n");
+  const [first, ...headerLines] = lines;
+  const requestLine = `${request.method} ${request.url}`;
+  const out = [
+    first === requestLine || first === `${requestLine} ${request.httpVersion ?? ""}`.trim()
+      ? source.slice(request.requestLine.start, request.requestLine.end).replace(/\r?\n$/, "")
+      : first!,
+  ];
+  const unused = [...request.headers];
+  for (const line of headerLines) {
+    const at = unused.findIndex((h) => `${h.name}: ${h.value}` === line);
+    if (at < 0) {
+      out.push(line);
+      continue;
+    }
+    const [header] = unused.splice(at, 1);
+    out.push(source.slice(header!.span.start, header!.span.end).replace(/\r?\n$/, ""));
+  }
+  return out.join("\n");
 }
 
 /** The headers to write: a form's multipart Content-Type in place of any other. */

@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { parseHttpFile } from "../../src/files/parse_http_file.ts";
+import { draftOfRequest, saveInPlace } from "../../src/ui/web/workspace/request_edit.ts";
+
+const SOURCE = `### a
+GET https://x.test/a HTTP/1.1
+Content-Type:   application/json
+X-A:b
+
+{"k": 1}
+
+### b
+GET https://x.test/b
+    ?q=1
+    &r=2
+Accept: */*
+`;
+
+const [a, b] = parseHttpFile(SOURCE, "t.http").requests as [
+  ReturnType<typeof parseHttpFile>["requests"][0],
+  ReturnType<typeof parseHttpFile>["requests"][0],
+];
+
+Deno.test("ui save in place: unchanged fields write the file back byte for byte", () => {
+  assert.equal(saveInPlace(SOURCE, a, draftOfRequest(a)), SOURCE);
+  assert.equal(saveInPlace(SOURCE, b, draftOfRequest(b)), SOURCE);
+});
+
+Deno.test("ui save in place: an edit rewrites its own line only", () => {
+  // The URL changes; the headers keep their spacing.
+  assert.equal(
+    saveInPlace(SOURCE, a, { ...draftOfRequest(a), url: "https://x.test/a2" }),
+    SOURCE.replace("GET https://x.test/a HTTP/1.1", "GET https://x.test/a2"),
+  );
+  // The body changes; the head stays as written.
+  assert.equal(
+    saveInPlace(SOURCE, a, { ...draftOfRequest(a), body: '{"k": 2}' }),
+    SOURCE.replace('{"k": 1}', '{"k": 2}'),
+  );
+  // A header is added; the URL continued over three lines stays so.
+  const draft = draftOfRequest(b);
+  assert.equal(
+    saveInPlace(SOURCE, b, {
+      ...draft,
+      headers: [...draft.headers, { name: "X-New", value: "1", enabled: true }],
+    }),
+    `${SOURCE}X-New: 1\n`,
+  );
+});
