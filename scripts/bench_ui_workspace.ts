@@ -114,5 +114,9 @@ for (const [files, perFile] of [[8, 8], [100, 10]] as const) {
   results.push([`${n} requests: quick-open keystroke → results painted`, stats(keys)]);
   results.push([`${n} requests: request-tab switch → painted`, stats(switches)]);
 }
-console.log("| measure | result |\n| --- | --- |");
-for (const [name, value] of results) console.log(`| ${name} | ${value} |`);
+const table = [
+  "| measure | result |",
+  "| --- | --- |",
+  ...results.map(([name, value]) => `| ${name} | ${value} |`),
+].join("\n");
+await Deno.stdout.write(new TextEncoder().encode(`${table}\n`));

@@ -21,6 +21,7 @@ export const TEST_CONFIG_FILES = [
   "scripts/bench.ts",
   "scripts/bench_ui.ts",
   "scripts/bench_ui_streams.ts",
+  "scripts/bench_ui_workspace.ts",
   "scripts/build_cli.ts",
   "scripts/screenshots.ts",
 ];
