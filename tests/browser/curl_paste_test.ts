@@ -23,7 +23,10 @@ Deno.test("browser: a pasted curl command sends what curl itself sends", async (
     `curl -X PUT '${target.origin}/items/7?x=1' \\\n  -H 'X-Custom: a b' -u ann:s3cret --json '{"name": "ann"}'`,
     `curl ${target.origin}/search -G --data-urlencode 'q=two words' -d page=2 --oauth2-bearer tok-1`,
     `$ curl -d 'a=1&b=2' ${target.origin}/form -H "X-Custom: form"`,
+    `curl ${target.origin}/json -H 'Content-Type: application/json' -d '{"n": 1}'`,
   ];
+  /** The body type each paste shows: a JSON Content-Type makes it JSON without --json. */
+  const kinds = ["json", "none", "text", "json"];
   await using app = await openApp(browser());
   const { page } = app;
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -44,6 +47,11 @@ Deno.test("browser: a pasted curl command sends what curl itself sends", async (
     await url.focus();
     await page.keyboard.press("Control+V");
     await page.getByRole("status").filter({ hasText: "Pasted a curl command" }).waitFor();
+    assert.equal(
+      await page.getByRole("tabpanel", { name: "HTTP" }).getByLabel("Body type").inputValue(),
+      kinds[commands.indexOf(command)],
+      command,
+    );
     const before = target.requests.length;
     await page.getByRole("button", { name: "Send", exact: true }).click();
     // The status line may still show the previous command's 200: wait for the server instead.

@@ -79,7 +79,9 @@ function fields(curl: CurlRequest): PastedRequest {
     url += `${url.includes("?") ? "&" : "?"}${data}`;
   } else if (data !== "") {
     body = data;
-    bodyKind = curl.json ? "json" : "text";
+    // -d '{"a":1}' -H 'Content-Type: application/json' is JSON too, as the server will read it.
+    const type = headers.find((h) => h.name.toLowerCase() === "content-type")?.value ?? "";
+    bodyKind = curl.json || /[/+]json\b/i.test(type) ? "json" : "text";
     if (!curl.json && !has("content-type")) {
       headers.push({
         name: "Content-Type",
