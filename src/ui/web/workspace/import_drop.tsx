@@ -8,6 +8,7 @@
  */
 import { signal } from "@preact/signals";
 import type { JSX } from "preact";
+import { useEffect, useRef } from "preact/hooks";
 import { ApiError, isRecord, postJson, toApiError } from "../api.ts";
 import { listFiles } from "./files.ts";
 
@@ -112,8 +113,11 @@ export function ImportControls(): JSX.Element {
 
 function ImportReport(props: { report: Report }): JSX.Element {
   const { report: r } = props;
+  const section = useRef<HTMLElement>(null);
+  // Below a long tree the report would be out of sight: it comes into view when it appears.
+  useEffect(() => section.current?.scrollIntoView({ block: "nearest" }), [r]);
   return (
-    <section class="import-report" aria-label="Import report">
+    <section class="import-report" aria-label="Import report" ref={section}>
       <p role="status">
         Imported {r.requests} request{r.requests === 1 ? "" : "s"} from {r.format} into{" "}
         {r.files.join(", ")}
