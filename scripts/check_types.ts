@@ -20,6 +20,7 @@ const ROOT = new URL("../", import.meta.url);
 export const TEST_CONFIG_FILES = [
   "scripts/bench.ts",
   "scripts/bench_ui.ts",
+  "scripts/bench_ui_body.ts",
   "scripts/bench_ui_streams.ts",
   "scripts/bench_ui_workspace.ts",
   "scripts/build_cli.ts",

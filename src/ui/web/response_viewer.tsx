@@ -13,6 +13,7 @@ import { MAX_KEPT_BODY } from "../protocol.ts";
 import { formatSize, post } from "./api.ts";
 import { CodeEditor } from "./code_editor.tsx";
 import { prettyIfJson } from "./response_meta.tsx";
+import { JsonPrettyPrinter } from "../../output/json_stream.ts";
 
 /** What the viewer shows. */
 export interface ViewedBody {
@@ -53,7 +54,7 @@ export function ResponseViewer(
   const body = props.body.value;
   const mode = body ? modeOf(body) : "text";
   return (
-    <div class="response-viewer">
+    <div class="response-viewer" data-formatting={state.formatting.value ? "true" : undefined}>
       <div class="bar viewer-bar" role="toolbar" aria-label="Viewer tools">
         {body?.truncated && (
           <span class="preview-label" role="note">
@@ -120,17 +121,39 @@ function useViewerState(body: Signal<ViewedBody | undefined>) {
   const note = useSignal<string | undefined>(undefined);
   const shown = useSignal("");
   const hex = useSignal<string | undefined>(undefined);
-  const text = useComputed(() => {
+  /** Whether a large JSON body is still being formatted (its first screen shown). */
+  const formatting = useSignal(false);
+  // What to show, and for a large JSON body the text to format in slices.
+  const text = useComputed((): { now: string; large?: ViewedBody } => {
     const b = body.value;
-    if (!b) return "";
-    if (b.text === undefined) return hex.value ?? `(binary body of ${formatSize(b.size)})`;
-    return raw.value || modeOf(b) !== "json" ? b.text : prettyIfJson(b.text, b.truncated);
+    if (!b) return { now: "" };
+    if (b.text === undefined) return { now: hex.value ?? `(binary body of ${formatSize(b.size)})` };
+    if (raw.value || modeOf(b) !== "json") return { now: b.text };
+    if (b.text.length <= SLICE_CHARS) return { now: prettyIfJson(b.text, b.truncated) };
+    return { now: "", large: b };
   });
-  useEffect(() =>
-    text.subscribe((t) => {
-      shown.value = t;
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    const unsubscribe = text.subscribe((t) => {
+      stop?.();
+      stop = undefined;
       note.value = undefined;
-    }), []);
+      if (!t.large) {
+        formatting.value = false;
+        shown.value = t.now;
+        return;
+      }
+      formatting.value = true;
+      stop = formatInSlices(t.large, (formatted, done) => {
+        shown.value = formatted;
+        if (done) formatting.value = false;
+      });
+    });
+    return () => {
+      stop?.();
+      unsubscribe();
+    };
+  }, []);
   useEffect(() =>
     body.subscribe((b) => {
       hex.value = undefined;
@@ -138,7 +161,59 @@ function useViewerState(body: Signal<ViewedBody | undefined>) {
         void hexPreview(b.bodyId).then((h) => hex.value = h);
       }
     }), []);
-  return { raw, note, shown };
+  return { raw, note, shown, formatting };
+}
+
+/** JSON bodies longer than this are formatted in slices, off the frames the page paints. */
+const SLICE_CHARS = 256 * 1024;
+/** The most time one slice may take (a long task is 50 ms). */
+const SLICE_MS = 20;
+
+/**
+ * Pretty-prints a large JSON body by the CLI's streaming printer in slices of at most
+ * {@link SLICE_MS}, each in its own task: the first screen (what the first slice printed) is
+ * shown at once, the whole text when the last slice is done. A body that turns out not to be
+ * JSON is shown as it is.
+ *
+ * @param body the body (its text is JSON, or starts like it)
+ * @param show called with the first screen, then with the whole formatted text (`done`)
+ * @returns stops formatting (another body, or Raw)
+ */
+function formatInSlices(
+  body: ViewedBody,
+  show: (text: string, done: boolean) => void,
+): () => void {
+  const source = body.text ?? "";
+  const bytes = new TextEncoder().encode(source);
+  const printer = new JsonPrettyPrinter({ color: false });
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let at = 0;
+  let first = true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const step = () => {
+    const started = performance.now();
+    try {
+      while (at < bytes.length && performance.now() - started < SLICE_MS) {
+        parts.push(
+          decoder.decode(printer.push(bytes.subarray(at, at + 64 * 1024)), { stream: true }),
+        );
+        at += 64 * 1024;
+      }
+      if (at < bytes.length) {
+        if (first) show(parts.join(""), false);
+        first = false;
+        timer = setTimeout(step);
+        return;
+      }
+      if (!body.truncated) parts.push(decoder.decode(printer.end()));
+      show(parts.join(""), true);
+    } catch {
+      show(source, true);
+    }
+  };
+  step();
+  return () => clearTimeout(timer);
 }
 
 async function hexPreview(id: string): Promise<string> {

@@ -1,0 +1,80 @@
+/**
+ * Measures how the HTTP tab renders a 5 MB JSON response in headless Chromium: from Send to
+ * the first formatted screen in the viewer, to the whole formatted text, and the page's long
+ * tasks (PerformanceObserver "longtask") meanwhile. Figures go to docs/benchmarks.md ("Desktop
+ * UI"); nothing here is asserted by a test.
+ *
+ * Run: `deno run -A --config tests/deno.json scripts/bench_ui_body.ts`
+ * @module
+ */
+import { launchBrowser, openApp } from "../tests/browser/_browser.ts";
+
+const RUNS = 5;
+const items = Array.from({ length: 47_000 }, (_, i) => ({
+  id: i,
+  name: `item number ${i}`,
+  tags: ["a", "b", "c"],
+  nested: { ok: i % 2 === 0, score: i / 7 },
+}));
+const body = JSON.stringify(items);
+const server = Deno.serve(
+  { hostname: "127.0.0.1", port: 0, onListen() {} },
+  () => new Response(body, { headers: { "Content-Type": "application/json" } }),
+);
+const url = `http://127.0.0.1:${server.addr.port}/big`;
+
+/** Page code: observes long tasks, clicks Send, and times the first and last formatted text. */
+const PROBE = `(async () => {
+  const long = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) long.push(e.duration);
+  }).observe({ type: "longtask", buffered: false });
+  const send = [...document.querySelectorAll("button")].find((b) => b.textContent === "Send");
+  const start = performance.now();
+  send.click();
+  let first;
+  for (let frames = 0; frames < 5000; frames++) {
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+    const viewer = document.querySelector(".http-response .response-viewer");
+    const lines = viewer ? [...viewer.querySelectorAll(".cm-line")] : [];
+    if (first === undefined && lines.some((l) => l.textContent === "  {")) {
+      first = performance.now() - start;
+    }
+    if (first !== undefined && viewer.dataset.formatting === undefined) {
+      return { first, last: performance.now() - start, long };
+    }
+  }
+  throw new Error("never formatted");
+})()`;
+
+function stats(values: number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  return `median ${median.toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms (n=${values.length})`;
+}
+
+await using browser = await launchBrowser();
+const first: number[] = [];
+const last: number[] = [];
+const longest: number[] = [];
+const longCount: number[] = [];
+for (let run = 0; run < RUNS; run++) {
+  await using app = await openApp(browser);
+  const { page } = app;
+  await page.getByLabel("URL", { exact: true }).fill(url);
+  const result = await page.evaluate(PROBE) as { first: number; last: number; long: number[] };
+  first.push(result.first);
+  last.push(result.last);
+  longest.push(Math.max(0, ...result.long));
+  longCount.push(result.long.length);
+}
+await server.shutdown();
+const table = [
+  `| 5 MB JSON (${(body.length / 1e6).toFixed(1)} MB), headless Chromium | result |`,
+  "| --- | --- |",
+  `| Send → first formatted screen | ${stats(first)} |`,
+  `| Send → whole text formatted | ${stats(last)} |`,
+  `| longest long task | ${stats(longest)} |`,
+  `| long tasks (over 50 ms) per render | ${stats(longCount).replaceAll(" ms", "")} |`,
+].join("\n");
+await Deno.stdout.write(new TextEncoder().encode(`${table}\n`));
