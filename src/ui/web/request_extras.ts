@@ -4,6 +4,7 @@
  * would. One hook for all four tabs; the workspace module sets it.
  * @module
  */
+import { signal } from "@preact/signals";
 import type { HttpRequestJson } from "../protocol.ts";
 
 /** The tab a request is sent from. */
@@ -38,6 +39,9 @@ export interface RequestSource {
 }
 
 let sourceOf: (kind: RequestKind) => RequestSource | undefined = () => undefined;
+
+/** The file and request the HTTP tab's request comes from, as it changes (set by the workspace). */
+export const httpSource = signal<RequestSource | undefined>(undefined);
 
 /**
  * @param find the file and request a tab's request comes from

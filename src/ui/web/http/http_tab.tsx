@@ -34,7 +34,7 @@ import {
   readRunEvent,
   viewedOf,
 } from "./http_response.tsx";
-import { requestExtras, type RequestSource, requestSource } from "../request_extras.ts";
+import { httpSource, requestExtras, type RequestSource, requestSource } from "../request_extras.ts";
 import { requestShare, RequestSplitter } from "../splitter.tsx";
 
 export type { HttpResult };
@@ -428,14 +428,21 @@ export function HttpTab(): JSX.Element {
           {bodyKind.value === "form" && <RowTable label="Form fields" rows={formFields} files />}
         </details>
         <div class="request-options">
-          <label class="check">
-            <input
-              type="checkbox"
-              checked={follow.value}
-              onChange={(e) => follow.value = e.currentTarget.checked}
-            />{" "}
-            Follow redirects
-          </label>
+          {httpSource.value
+            ? (
+              // A request of a file is sent as dial run sends it: its own directive decides.
+              <span class="check">Redirects: followed unless the request says # @no-redirect</span>
+            )
+            : (
+              <label class="check">
+                <input
+                  type="checkbox"
+                  checked={follow.value}
+                  onChange={(e) => follow.value = e.currentTarget.checked}
+                />{" "}
+                Follow redirects
+              </label>
+            )}
           <TextField label="Timeout (seconds)" value={timeoutSeconds} class="timeout" />
         </div>
         <HistoryList history={history} onRestore={restore} />

@@ -6,12 +6,12 @@
  * when it sends, with the request files' own rules.
  * @module
  */
-import { computed, signal } from "@preact/signals";
+import { computed, effect, signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
 import { isRecord, postJson } from "../api.ts";
 import { currentDraft } from "../http/http_tab.tsx";
-import { setRequestExtras, setRequestSource } from "../request_extras.ts";
+import { httpSource, setRequestExtras, setRequestSource } from "../request_extras.ts";
 import { kindDrafts, kindSources, type StreamKind } from "./kind_requests.ts";
 import type { HttpDraft } from "./request_edit.ts";
 import { isString, persisted } from "../storage.ts";
@@ -45,6 +45,9 @@ setRequestExtras((kind) => {
 });
 
 setRequestSource((kind) => kind === "http" ? activeSource.peek() : undefined);
+effect(() => {
+  httpSource.value = activeSource.value;
+});
 
 /** The chosen environment's `Security.Auth` configurations (id and grant). */
 export const securityAuths = computed(() => authConfigs.value[chosenEnvironment.value] ?? []);
