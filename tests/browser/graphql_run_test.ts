@@ -100,3 +100,16 @@ Deno.test("browser: endpoint, headers, query and variables survive a reload; sec
   const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
   assert.doesNotMatch(stored, /very-secret-token|hidden-value/);
 });
+
+Deno.test("browser: a reloaded page shows the cached schema without asking the endpoint", async () => {
+  await using graphql = await startGraphqlServer();
+  await using app = await openApp(browser());
+  const { page } = app;
+  await loadSchema(page, graphql.endpoint);
+  assert.equal(graphql.introspections(), 1);
+  await page.locator('html[data-drafts="saved"]').waitFor({ state: "attached" });
+  await page.reload();
+  await page.getByRole("tab", { name: "GraphQL" }).click();
+  await page.getByRole("tree", { name: "Schema" }).waitFor();
+  assert.equal(graphql.introspections(), 1, "no second introspection");
+});

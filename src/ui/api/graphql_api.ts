@@ -78,7 +78,8 @@ function endpointOf(json: JsonObject, context: ApiContext): GraphQLEndpoint {
 }
 
 /**
- * `POST /api/graphql/schema`: introspects the endpoint with the configured auth.
+ * `POST /api/graphql/schema`: introspects the endpoint with the configured auth (with
+ * `cachedOnly`: only the cached introspection, `null` when there is none).
  *
  * @param request `{url, headers, auth}`
  * @param context signal, fetch, OAuth settings, introspection cache
@@ -93,7 +94,17 @@ export async function handleGraphqlSchema(
   const endpoint = endpointOf(json, context);
   // The CLI's `--schema` introspection: a click on Load schema asks the endpoint again and
   // refreshes the per-credential cache.
-  const { introspect } = await import("../../graphql/introspection.ts");
+  const { cachedIntrospection, introspect } = await import("../../graphql/introspection.ts");
+  if (json.cachedOnly === true) {
+    // A reloaded page shows the schema it had, from the cache, without asking the endpoint.
+    const cached = await cachedIntrospection(endpoint, {
+      ...(context.graphqlCacheDir !== undefined ? { cacheDir: context.graphqlCacheDir } : {}),
+    });
+    return ndjsonResponse<GraphqlSchemaEvent>(({ emit }) => {
+      emit({ type: "schema", introspection: cached?.data ?? null });
+      return Promise.resolve();
+    }, { signal: context.signal });
+  }
   return ndjsonResponse<GraphqlSchemaEvent>(async ({ emit, signal }) => {
     const result = await introspect(endpoint, {
       refresh: true,

@@ -100,6 +100,24 @@ export async function loadSchema(): Promise<void> {
   }
 }
 
+/**
+ * After a reload: shows the schema the server has cached for the endpoint and its
+ * credentials, without asking the endpoint (nothing happens when there is none, or when the
+ * credentials need a login first).
+ */
+export async function restoreSchema(): Promise<void> {
+  if (endpoint.peek().trim() === "" || schemaState.peek().status !== "idle") return;
+  try {
+    const response = await post("/api/graphql/schema", { ...target(), cachedOnly: true });
+    for await (const event of ndjson(response)) {
+      if (!isRecord(event) || event.type !== "schema" || !isRecord(event.introspection)) continue;
+      if (schemaState.peek().status === "idle") setSchema(event.introspection, endpoint.peek());
+    }
+  } catch {
+    // no cached schema to show: Load schema asks the endpoint
+  }
+}
+
 let schemaLoad: AbortController | undefined;
 const CANCELLED = "Cancelled: the schema was not loaded";
 

@@ -24,11 +24,13 @@ import {
   history,
   loadSchema,
   responseText,
+  restoreSchema,
   run,
   runError,
   runOperation,
   stopOperation,
 } from "./graphql_calls.ts";
+import { useEffect } from "preact/hooks";
 import { AuthSkipped } from "../auth_scope.tsx";
 import { SchemaTree } from "./schema_tree.tsx";
 import { SearchBox } from "./search_box.tsx";
@@ -67,6 +69,7 @@ const viewed = computed((): ViewedBody | undefined =>
 
 /** @returns the GraphQL tab */
 export function GraphqlTab(): JSX.Element {
+  useEffect(() => void restoreSchema(), []);
   return (
     <div class="gql">
       <form
