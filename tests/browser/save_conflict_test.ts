@@ -92,6 +92,34 @@ Deno.test("browser: a save never overwrites what changed on disk since the tab o
       },
     );
 
+    await t.step("two windows edit one request: the second save shows the first's", async () => {
+      await Deno.remove(`${workspace}/.dial`, { recursive: true }).catch(() => {});
+      await Deno.writeTextFile(path, FILE);
+      await using app = await openApp(browser(), { workspace });
+      const { page } = app;
+      await openUsers(page);
+      const [second] = await Promise.all([
+        page.context().waitForEvent("page"),
+        page.getByRole("button", { name: "New window" }).click(),
+      ]);
+      await second.getByRole("tablist", { name: "Request kind" }).waitFor();
+      const sidebar = second.getByRole("navigation", { name: "Workspace" });
+      await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
+      await sidebar.getByRole("button", { name: "GET users" }).dblclick();
+      await second.getByLabel("URL", { exact: true }).fill("https://api.test/users?theirs=1");
+      await save(page);
+      await page.getByText("Saved to api.http").waitFor();
+      await save(second);
+      const conflict = second.getByRole("alert", { name: "Save conflict" });
+      await conflict.getByLabel("On disk").getByText("users?mine=1").waitFor();
+      assert.match(await Deno.readTextFile(path), /users\?mine=1\n/, "the first save stays");
+      await conflict.getByRole("button", { name: "Keep both" }).click();
+      await second.getByText("as a new request, users-mine").waitFor();
+      const text = await Deno.readTextFile(path);
+      assert.match(text, /GET https:\/\/api\.test\/users\?mine=1\n/);
+      assert.match(text, /GET https:\/\/api\.test\/users\?theirs=1\n/);
+    });
+
     await t.step("a tab without unsaved edits follows the file", async () => {
       // A fresh start: no tab of the steps before (their last drafts may still be unsaved).
       await Deno.remove(`${workspace}/.dial`, { recursive: true }).catch(() => {});
