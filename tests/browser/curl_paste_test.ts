@@ -47,6 +47,8 @@ Deno.test("browser: a pasted curl command sends what curl itself sends", async (
     await url.focus();
     await page.keyboard.press("Control+V");
     await page.getByRole("status").filter({ hasText: "Pasted a curl command" }).waitFor();
+    // That note may be the paste before's: the emptied URL fills when this one is read.
+    await waitFor(async () => await url.inputValue() !== "", { message: "the paste read" });
     assert.equal(
       await page.getByRole("tabpanel", { name: "HTTP" }).getByLabel("Body type").inputValue(),
       kinds[commands.indexOf(command)],
