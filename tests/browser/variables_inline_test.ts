@@ -31,7 +31,11 @@ Deno.test("browser: {{variables}} are marked inline in the URL and headers, with
     await sidebar.getByRole("button", { name: "GET one" }).click();
     const url = page.getByLabel("URL", { exact: true });
     const header = page.getByLabel("Headers value 1", { exact: true });
-    // Before an environment: {{base}} and {{token}} are undefined, {{who}} comes from the file.
+    // Without an environment (the first one is chosen until one is picked: pick none):
+    // {{base}} and {{token}} are undefined, {{who}} comes from the file.
+    await page.locator(`input[title^="base = ${target.origin}"]`).waitFor();
+    await sidebar.getByLabel("Environment").selectOption("");
+    await page.locator('input[title^="base is undefined"]').waitFor();
     assert.equal(await url.getAttribute("aria-invalid"), "true");
     assert.equal(
       await url.getAttribute("title"),
