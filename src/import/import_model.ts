@@ -27,6 +27,23 @@ export interface ImportedRequest {
   comments?: string[];
   /** Request directives, e.g. `{ name: "no-redirect" }` or `{ name: "timeout", value: "5" }`. */
   directives?: Array<{ name: string; value?: string }>;
+  /**
+   * Scripts carried as they are, in the order they run: pre-request scripts before the request
+   * line (`< {% … %}`), test scripts after it (`> {% … %}`); the request gets `# @postman`,
+   * which gives them Postman's `pm` API in dial's sandbox.
+   */
+  scripts?: { pre: ImportScript[]; test: ImportScript[] };
+}
+
+/** One carried script. */
+export interface ImportScript {
+  /** Its code, as the source has it. */
+  code: string;
+  /**
+   * For a collection's or folder's script, which many requests run: the file it is written to
+   * once (`scripts/NAME.js` beside the request files) instead of in each request.
+   */
+  shared?: string;
 }
 
 /** Something the source had that the `.http` files do not carry. */

@@ -13,6 +13,7 @@ import {
   type FormPart,
   type ImportedRequest,
   type ImportResult,
+  type ImportScript,
   isObject,
   type Json,
   list,
@@ -60,9 +61,24 @@ export function readPostmanCollection(
   for (const v of list(collection.variable)) {
     if (isObject(v) && v.disabled !== true) result.variables[text(v.key)] = text(v.value);
   }
-  scripts(result, result.name, collection.event);
+  const all: Level[] = [];
+  const levels = Object.assign([scripts(result, result.name, collection.event, all, result.name)], {
+    all,
+  });
   const auth = isObject(collection.auth) ? collection.auth : undefined;
-  for (const item of list(collection.item)) walk(result, item, [], auth);
+  for (const item of list(collection.item)) walk(result, item, [], auth, levels);
+  const used = new Set(
+    result.requests.flatMap((r) =>
+      r.scripts ? [...r.scripts.pre, ...r.scripts.test].map((s) => s.shared ?? s.code) : []
+    ),
+  );
+  for (const level of all) {
+    for (const s of [...level.pre, ...level.test]) {
+      if (!used.has(s.shared ?? s.code)) continue;
+      result.counts.scriptsCarried++;
+      result.counts.assertionsCarried += assertionCount(s.code);
+    }
+  }
   unknownDynamicVariables(result);
   return result;
 }
@@ -92,17 +108,25 @@ export function readPostmanEnvironment(
   return result;
 }
 
-function walk(result: ImportResult, item: unknown, folder: string[], inherited?: Json): void {
+function walk(
+  result: ImportResult,
+  item: unknown,
+  folder: string[],
+  inherited: Json | undefined,
+  levels: Level[] & { all: Level[] },
+): void {
   if (!isObject(item)) return;
   const name = text(item.name) || "request";
   const auth = isObject(item.auth) ? item.auth : inherited;
   if (Array.isArray(item.item)) {
-    scripts(result, [...folder, name].join(" / "), item.event);
-    for (const child of item.item) walk(result, child, [...folder, name], auth);
+    const path = [...folder, name].join(" / ");
+    const level = scripts(result, path, item.event, levels.all, `${result.name} / ${path}`);
+    const inner = Object.assign([...levels, level], { all: levels.all });
+    for (const child of item.item) walk(result, child, [...folder, name], auth, inner);
     return;
   }
   const where = [...folder, name].join(" / ");
-  scripts(result, where, item.event);
+  const carried = [...levels, scripts(result, where, item.event, levels.all)];
   const request = isObject(item.request)
     ? item.request
     : { url: text(item.request), method: "GET" };
@@ -146,6 +170,8 @@ function walk(result: ImportResult, item: unknown, folder: string[], inherited?:
   const pruned = PRUNED.has(text(request.method || "GET").toUpperCase()) &&
     behavior.disableBodyPruning !== true;
   const body = pruned ? undefined : requestBody(result, where, request.body, headers);
+  const pre = carried.flatMap((l) => l.pre);
+  const test = carried.flatMap((l) => l.test);
   result.requests.push({
     name,
     folder,
@@ -154,6 +180,9 @@ function walk(result: ImportResult, item: unknown, folder: string[], inherited?:
     headers,
     ...(body !== undefined ? { body } : {}),
     ...(comments.length ? { comments } : {}),
+    ...(pre.length || test.length
+      ? { scripts: { pre, test }, directives: [{ name: "postman" }] }
+      : {}),
   });
 }
 
@@ -393,18 +422,57 @@ function multipart(
   return multipartBody(parts, headers);
 }
 
-function scripts(result: ImportResult, where: string, events: unknown): void {
+/** One level's scripts (the collection's, a folder's or the request's), carried as they are. */
+interface Level {
+  pre: ImportScript[];
+  test: ImportScript[];
+}
+
+/** APIs dial's sandbox does not provide: a script using them is carried, its test may fail. */
+const MISSING_APIS =
+  /\b(pm\.sendRequest|pm\.cookies|pm\.visualizer|pm\.vault|pm\.require|require\s*\(|pm\.execution\.setNextRequest|pm\.execution\.runRequest)\b/g;
+
+/**
+ * A level's pre-request and test scripts. A collection's or folder's (`shared` names it) is
+ * written once in a file of its own; a request's in the request.
+ */
+function scripts(
+  result: ImportResult,
+  where: string,
+  events: unknown,
+  all: Level[],
+  shared?: string,
+): Level {
+  const level: Level = { pre: [], test: [] };
   for (const e of list(events)) {
-    if (!isObject(e) || !isObject(e.script)) continue;
+    if (!isObject(e) || !isObject(e.script) || e.disabled === true) continue;
     const exec = e.script.exec;
-    const lines = (Array.isArray(exec) ? exec.map(text) : text(exec).split("\n"))
-      .filter((l) => l.trim() !== "");
-    if (lines.length === 0) continue;
-    const kind = e.listen === "test" ? "test script" : "pre-request script";
+    const code = Array.isArray(exec) ? exec.map(text).join("\n") : text(exec);
+    if (code.trim() === "") continue;
+    const test = e.listen === "test";
+    if (!test && e.listen !== "prerequest") {
+      result.losses.push({ where, what: `a script on "${text(e.listen)}" (Postman runs none)` });
+      continue;
+    }
     result.counts.scripts++;
-    result.counts.assertions += assertionCount(lines.join("\n"));
-    result.losses.push({ where, what: `${kind} (${lines.length} lines, Postman's pm API)` });
+    result.counts.assertions += assertionCount(code);
+    const missing = [...new Set([...code.matchAll(MISSING_APIS)].map((m) => m[1]!))];
+    if (missing.length) {
+      result.losses.push({
+        where,
+        what: `${test ? "test" : "pre-request"} script uses ${
+          missing.join(", ")
+        }, which dial's sandbox does not provide (carried; that part fails with a message)`,
+      });
+    }
+    const script: ImportScript = {
+      code,
+      ...(shared ? { shared: `${shared} ${test ? "test" : "pre-request"}` } : {}),
+    };
+    (test ? level.test : level.pre).push(script);
   }
+  all.push(level);
+  return level;
 }
 
 /** The assertions a Postman script makes: `pm.test(…)` and legacy `tests[…] =` calls. */

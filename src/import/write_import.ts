@@ -16,7 +16,7 @@ import { UsageError } from "../errors/mod.ts";
 import { PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../files/environment.ts";
 import { literalValue } from "../files/trust_rule.ts";
 import { type RequestModel, writeHttpRequest } from "../files/write_http_file.ts";
-import type { ImportedRequest, ImportLoss, ImportResult } from "./import_model.ts";
+import type { ImportedRequest, ImportLoss, ImportResult, ImportScript } from "./import_model.ts";
 
 /** One file to write. */
 export interface ImportFile {
@@ -56,6 +56,45 @@ export function importFiles(result: ImportResult): ImportFile[] {
   }
   const files: ImportFile[] = [];
   const bodyNames = new Set<string>();
+  const scriptFiles = new Map<string, string>();
+  /**
+   * A request's scripts in the order they run: pre-request blocks before the request line,
+   * test blocks at the end. A collection's or folder's script goes to `scripts/` beside the
+   * request file once; a request's own stays in place unless it holds what would end the
+   * block (`%}`, a `###` line).
+   */
+  const withScripts = (text: string, r: ImportedRequest, dir: string): string => {
+    if (!r.scripts) return text;
+    const block = (mark: "<" | ">", script: ImportScript, kind: string) => {
+      if (!script.shared && !/%\}|^###/m.test(script.code)) {
+        return `${mark} {%\n${script.code.replace(/\s+$/, "")}\n%}`;
+      }
+      const base = `scripts/${slug(script.shared ?? `${r.name} ${kind}`) || "script"}`;
+      let file = `${base}.js`;
+      for (
+        let n = 2;
+        scriptFiles.has(`${dir}${file}`) && scriptFiles.get(`${dir}${file}`) !== script.code;
+        n++
+      ) {
+        file = `${base}-${n}.js`;
+      }
+      if (!scriptFiles.has(`${dir}${file}`)) {
+        scriptFiles.set(`${dir}${file}`, script.code);
+        files.push({
+          name: `${dir}${file}`,
+          text: `${script.code.replace(/\s+$/, "")}\n`,
+          mode: 0o644,
+        });
+      }
+      return `${mark} ./${file}`;
+    };
+    const lines = text.replace(/\n$/, "").split("\n");
+    const at = lines.findIndex((l) => !l.startsWith("#"));
+    const pre = r.scripts.pre.map((s) => block("<", s, "pre-request"));
+    const test = r.scripts.test.map((s) => block(">", s, "test"));
+    lines.splice(at, 0, ...pre);
+    return `${[...lines, ...(test.length ? ["", ...test] : [])].join("\n")}\n`;
+  };
   const writeRun = (dir: string, name: string, requests: ImportedRequest[]) => {
     const losses = result.losses.filter((l) => belongs(l, requests, result.requests));
     const lines = [`# Imported from ${result.format} by dial import.`];
@@ -68,7 +107,7 @@ export function importFiles(result: ImportResult): ImportFile[] {
     if (Object.keys(result.variables).length) lines.push("");
     const names = new Set<string>();
     const stem = name.replace(/\.http$/, "");
-    const entries = requests.map((r) => {
+    const written = (r: ImportedRequest) => {
       let title = r.name;
       for (let n = 2; names.has(title); n++) title = `${r.name} ${n}`;
       names.add(title);
@@ -92,11 +131,12 @@ export function importFiles(result: ImportResult): ImportFile[] {
       }
       bodyNames.add(`${dir}${file}`);
       files.push({ name: `${dir}${file}`, text: body, mode: 0o644 });
-      const written = writeHttpRequest({ ...model, body: { file: `./${file}` } });
+      const included = writeHttpRequest({ ...model, body: { file: `./${file}` } });
       // `<@` substitutes {{variables}} in the file, as they are in a body written in place.
-      if (!/\{\{[^{}]+\}\}/.test(body)) return written;
-      return written.replace(`\n< ./${file}\n`, `\n<@ ./${file}\n`);
-    });
+      if (!/\{\{[^{}]+\}\}/.test(body)) return included;
+      return included.replace(`\n< ./${file}\n`, `\n<@ ./${file}\n`);
+    };
+    const entries = requests.map((r) => withScripts(written(r), r, dir));
     files.push({
       name: `${dir}${name}`,
       text: `${lines.join("\n")}\n${entries.join("\n")}`,

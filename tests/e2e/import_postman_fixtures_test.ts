@@ -44,10 +44,9 @@ for (const version of ["v2", "v21"] as const) {
       const result = await readImport([{ name, text: JSON.stringify(collection) }]);
       const items = requestsOf(collection.item);
       assert.equal(result.requests.length, items.length, name);
-      // Only the test scripts are not carried, and they are reported.
-      for (const loss of result.losses) {
-        assert.match(loss.what, /test script/, `${name}: ${loss.what}`);
-      }
+      // Everything is carried, the test scripts as # @postman handlers.
+      assert.deepEqual(result.losses, [], name);
+      assert.equal(result.counts.scriptsCarried, result.counts.scripts, name);
     }
   });
 }
