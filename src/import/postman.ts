@@ -430,7 +430,7 @@ interface Level {
 
 /** APIs dial's sandbox does not provide: a script using them is carried, its test may fail. */
 const MISSING_APIS =
-  /\b(pm\.sendRequest|pm\.cookies|pm\.visualizer|pm\.vault|pm\.require|require\s*\(|pm\.execution\.setNextRequest|pm\.execution\.runRequest)\b/g;
+  /\b(pm\.sendRequest|pm\.cookies|pm\.visualizer|pm\.vault|pm\.require|require(?=\s*\()|pm\.execution\.setNextRequest|pm\.execution\.runRequest)/g;
 
 /**
  * A level's pre-request and test scripts. A collection's or folder's (`shared` names it) is
