@@ -52,18 +52,18 @@ Deno.test("import: --report-file writes the migration report; Postman globals be
   assert.equal(imported.code, 0, imported.stderr);
   assert.match(
     imported.stderr,
-    /Carried: 2 of 2 requests, 0 of 2 scripts, 0 of 3 assertions; 3 not carried/,
+    /Carried: 2 of 2 requests, 2 of 2 scripts, 3 of 3 assertions; 1 not carried/,
   );
   const report = JSON.parse(await Deno.readTextFile(`${dir}/report.json`));
   assert.equal(report.format, "postman");
   assert.equal(report.collection, "Shop");
   assert.deepEqual(report.requests, { found: 2, carried: 2 });
-  assert.deepEqual(report.scripts, { found: 2, carried: 0 });
-  assert.deepEqual(report.assertions, { found: 3, carried: 0 });
+  assert.deepEqual(report.scripts, { found: 2, carried: 2 });
+  assert.deepEqual(report.assertions, { found: 3, carried: 3 });
   assert.deepEqual(report.secretsMoved, [
     { where: "List", what: 'header "X-Api-Key"', variable: "x_api_key" },
   ]);
-  assert.deepEqual(report.losses.map((l: { where: string }) => l.where), ["Shop", "List", "List"]);
+  assert.deepEqual(report.losses.map((l: { where: string }) => l.where), ["List"]);
   assert.ok(report.losses.some((l: { what: string }) => /auth type "hawk"/.test(l.what)));
   assert.ok(report.files.includes("shop.http"), report.files.join());
   const env = JSON.parse(await Deno.readTextFile(`${dir}/api/http-client.env.json`));

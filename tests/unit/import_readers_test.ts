@@ -142,10 +142,11 @@ Deno.test("import: Postman v2.1 with folders, inherited auth, an environment and
   assert.equal(result.variables.base, "http://127.0.0.1:8080");
   assert.equal(result.environments.staging!.base, "https://staging.test");
   assert.equal(result.privateEnvironments.staging!.apiSecret, "hunter2");
+  // The test script is carried (a # @postman handler); the Hawk auth is not.
   assert.deepEqual(result.losses.map((l) => `${l.where}: ${l.what}`), [
-    "Users / List users: test script (1 lines, Postman's pm API)",
     'Signed: auth type "hawk" (add it by hand)',
   ]);
+  assert.equal(byName(result, "List users").scripts?.test.length, 1);
 });
 
 Deno.test("import: Insomnia v4 with a base and a sub environment, {{ _.var }} converted", async () => {
