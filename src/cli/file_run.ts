@@ -39,6 +39,11 @@ export const RUN_FLAGS = flags([
     help: "write the body of each response to this file (the last one stays)",
   },
   { long: "silent", short: "s", help: "print only the bodies" },
+  {
+    long: "filter",
+    value: "jsonpath",
+    help: "print what this RFC 9535 JSONPath selects from each JSON body, one value per line",
+  },
 ]);
 
 /** The flag values of `dial run`. */

@@ -17,6 +17,8 @@ import type { VariableValue } from "../files/substitute.ts";
 import type { TransportOptions } from "../http/client.ts";
 import { UsageError } from "../errors/mod.ts";
 import { warn } from "../output/report.ts";
+import { escapeControls } from "../output/terminal.ts";
+import { promptLine } from "./prompt.ts";
 import { Secret } from "../secret.ts";
 import type { CliContext } from "./context.ts";
 import type { FlagValues } from "./declare.ts";
@@ -87,6 +89,7 @@ export async function prepareFileRun(
           warned.add(privateFile);
           await warnIfTracked(privateFile, context);
         }
+        for (const notice of environment.notices) await warn(context.stderr, notice);
         return environment;
       });
       cache.set(key, loaded);
@@ -111,6 +114,23 @@ export function fileOAuth2Hooks(context: CliContext): OAuth2Hooks {
     openBrowser: authorizationUrlShower(context),
     showDeviceCode: deviceCodePrinter(false, context),
     notify: oauth2NoticeReporter(context),
+  };
+}
+
+/**
+ * Asks for `# @prompt` variables on the terminal (without echo for secrets).
+ *
+ * @param context the run
+ * @returns the prompt hook of `runHttpFile`: undefined when stdin is not a terminal
+ */
+export function filePrompt(
+  context: CliContext,
+): (name: string, description: string, secret: boolean) => Promise<VariableValue | undefined> {
+  return async (name, description, secret) => {
+    if (!context.stdin.isTerminal || !context.stdin.readRaw) return undefined;
+    const question = `${escapeControls(description || name)}: `;
+    const text = await promptLine(question, context, !secret);
+    return secret ? new Secret(text) : text;
   };
 }
 

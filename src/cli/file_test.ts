@@ -16,6 +16,13 @@ Examples:
   dial test api.http --env dev
   dial test tests/ --reporter junit --report-file report.xml
   dial test api.http --filter '^users' --fail-fast
+  dial test tests/ --jobs 4 --reporter html --report-file report.html
+  dial test signup.http --data users.csv --repeat 2
+
+A request's ?? lines and client.test calls are its tests; a request without any fails at a 5xx
+status (--check-status: 4xx too) or when it cannot be sent. A file that does not parse, a
+missing include or a failing script is an error case: the other files still run, and the
+summary and the report are written.
 
 Exit codes: 0 every test passed, 11 a test or assertion failed, 1 a script failed, 2 usage
 (also a bad file or an undefined variable), 7 network, 8 timeout, 9 auth, 130 interrupted.`;
@@ -26,9 +33,9 @@ export const TEST_FLAGS = flags([
   {
     long: "reporter",
     value: "name",
-    choices: ["pretty", "tap", "junit", "json"],
+    choices: ["pretty", "tap", "junit", "json", "html"],
     default: "pretty",
-    help: "how to report: pretty, tap, junit or json",
+    help: "how to report: pretty, tap, junit, json or html (one self-contained page)",
   },
   {
     long: "report-file",
@@ -36,11 +43,39 @@ export const TEST_FLAGS = flags([
     file: true,
     help: "write the report to this file (a pretty summary still goes to stdout)",
   },
-  { long: "fail-fast", help: "stop at the first failed test or request" },
+  {
+    long: "fail-fast",
+    aliases: ["bail"],
+    help: "stop at the first failed test or request",
+  },
+  {
+    long: "check-status",
+    help: "a request without tests fails at 4xx too (by default at 5xx and network errors)",
+  },
   {
     long: "filter",
     value: "pattern",
     help: "run only requests whose name matches this regular expression",
+  },
+  {
+    long: "data",
+    value: "file",
+    file: true,
+    help: "run the files once per row of this CSV or JSON file, its columns as variables",
+  },
+  {
+    long: "repeat",
+    value: "n",
+    kind: "count",
+    min: 1,
+    help: "run everything n times",
+  },
+  {
+    long: "jobs",
+    value: "n",
+    kind: "count",
+    min: 1,
+    help: "run n files at once (output and reports stay in file order)",
   },
 ]);
 

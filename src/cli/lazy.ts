@@ -52,6 +52,9 @@ export const lazy = {
   /** `dial completions`. */
   completionScript: (): Promise<typeof import("./completion/script.ts")> =>
     import(new URL("./completion/script.ts", import.meta.url).href),
+  /** `--filter 'JSONPATH'` (its JSONPath package stays out of `dial GET`). */
+  jsonFilter: (): Promise<typeof import("../output/json_filter.ts")> =>
+    import(new URL("../output/json_filter.ts", import.meta.url).href),
   /** `dial ui`: the only way the CLI reaches the UI. */
   ui: (): Promise<typeof import("../ui/run.ts")> =>
     import(new URL("../ui/run.ts", import.meta.url).href),

@@ -68,6 +68,11 @@ export const REQUEST_ONLY_FLAGS = flags([
   },
   { long: "silent", short: "s", help: "print only the body" },
   {
+    long: "filter",
+    value: "jsonpath",
+    help: "print what this RFC 9535 JSONPath selects from the JSON body, one value per line",
+  },
+  {
     long: "pretty",
     value: "style",
     choices: ["all", "colors", "format", "none"],

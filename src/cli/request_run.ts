@@ -54,6 +54,8 @@ export async function runRequest(
   // curl's -o - is stdout.
   if (flags.output === "-") flags = { ...flags, output: undefined };
   if (flags.failWithBody) flags = { ...flags, checkStatus: true };
+  const filter = flags.filter === undefined ? undefined : await lazy.jsonFilter();
+  if (flags.filter !== undefined) filter!.checkJsonPath(flags.filter);
   const split = splitWords(given);
   // --session loads its module only when given.
   const sessionName = flags.session ?? flags.sessionReadOnly;
@@ -224,13 +226,16 @@ export async function runRequest(
     }
     const unsaved = flags.output !== undefined && flags.checkStatus && !flags.failWithBody &&
       response.status >= 400;
-    if (unsaved) {
+    if (filter && flags.filter !== undefined) {
+      await filter.printFiltered(response, flags.filter, out);
+    } else if (unsaved) {
       // curl -f: an error body is not written to the -o file (--fail-with-body writes it).
       await response.body?.cancel();
       if (!flags.silent) {
         await warn(err, `Not saved: HTTP ${response.status} (-f; --fail-with-body saves it)`);
       }
-    } else {await printResponse(response, {
+    } else {
+      await printResponse(response, {
         out,
         err,
         // HEAD has only a head to show (curl -I prints it piped too).
@@ -238,7 +243,8 @@ export async function runRequest(
         ...(flags.silent ? { silent: true } : {}),
         ...(flags.pretty !== undefined ? { pretty: flags.pretty } : {}),
         ...(flags.output !== undefined ? { outputFile: flags.output } : {}),
-      });}
+      });
+    }
   } catch (error) {
     // A reader that has seen enough (`dial URL | head -1`) is not a failure of the exchange.
     if (!isBrokenPipe(error)) throw bodyError(error, exchange.request.url, signal);

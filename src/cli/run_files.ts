@@ -4,13 +4,21 @@
  * @module
  */
 import { labelOf, runHttpFile } from "../files/run_http_file.ts";
-import { ExitCode, statusExitCode } from "../errors/mod.ts";
+import { DialError, ErrorCode, ExitCode, statusExitCode } from "../errors/mod.ts";
+import { checkJsonPath, printFiltered } from "../output/json_filter.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
-import { escapeControls, isBrokenPipe, paint, shown, Style } from "../output/terminal.ts";
+import {
+  escapeControls,
+  isBrokenPipe,
+  paint,
+  shown,
+  type Sink,
+  Style,
+} from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
-import { dirOf, fileOAuth2Hooks, prepareFileRun, readHttpFile } from "./file_setup.ts";
+import { dirOf, fileOAuth2Hooks, filePrompt, prepareFileRun, readHttpFile } from "./file_setup.ts";
 import type { RunFlagValues } from "./file_run.ts";
 
 class StopRun extends Error {
@@ -34,14 +42,30 @@ export async function runFiles(
   flags: RunFlagValues,
   context: CliContext,
 ): Promise<number> {
+  if (flags.filter !== undefined) checkJsonPath(flags.filter);
   const file = await readHttpFile(path, context);
   const setup = await prepareFileRun(flags, context, flags.verbose);
   // What the file may reach: its own folder and --allow-path.
   const confinement = await setup.confinementFor(dirOf(path));
   const environment = await setup.environmentFor(dirOf(path), confinement);
-  const out = context.stdout;
   const err = context.stderr;
+  // Piped, several responses are told apart by a line break between them (added only when a
+  // body did not end with one), so the sink remembers the last byte written.
+  const out = !context.stdout.isTerminal && file.requests.length + file.runs.length > 1
+    ? lastByteSink(context.stdout)
+    : context.stdout;
   let printed = 0;
+  // --filter: a response it selects nothing from is told on stderr, and the run ends with 1.
+  let unmatched = false;
+  const filtered = async (response: Response, expression: string, label: string) => {
+    try {
+      await printFiltered(response, expression, out);
+    } catch (error) {
+      if (!(error instanceof DialError) || error.code !== ErrorCode.Filter) throw error;
+      unmatched = true;
+      await warn(err, `${escapeControls(label)}: ${error.message}`);
+    }
+  };
   try {
     await runHttpFile(file, {
       names,
@@ -49,6 +73,7 @@ export async function runFiles(
       ...(environment ? { environment } : {}),
       overrides: setup.overrides,
       oauth2: fileOAuth2Hooks(context),
+      prompt: filePrompt(context),
       env: context.env,
       send: {
         transport: setup.transport,
@@ -64,6 +89,7 @@ export async function runFiles(
       },
       ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
       onLog: (text) => err.write(`${shown(err, text)}\n`),
+      onNotice: (text) => warn(err, text),
       onMessage: async (text) => {
         try {
           await out.write(`${shown(out, text)}\n`);
@@ -74,7 +100,9 @@ export async function runFiles(
       onExchange: async ({ fileRequest, exchange, dependency }) => {
         // A request that ran only because a named one refers to it is not printed.
         if (dependency && names.length > 0) return await exchange.response.body?.cancel();
-        if (printed++ > 0 && out.isTerminal && !flags.output) await out.write("\n");
+        if (printed++ > 0 && !flags.output && (out.isTerminal || !endsLine(out))) {
+          await out.write("\n");
+        }
         // On a terminal, several responses are told apart by their request's name.
         if (out.isTerminal && !flags.silent && file.requests.length > 1) {
           const label = escapeControls(labelOf(fileRequest.request));
@@ -82,7 +110,9 @@ export async function runFiles(
         }
         const { response } = exchange;
         try {
-          if (fileRequest.noLog) {
+          if (flags.filter !== undefined) {
+            await filtered(response, flags.filter, labelOf(fileRequest.request));
+          } else if (fileRequest.noLog) {
             await response.body?.cancel();
             if (flags.include || out.isTerminal) await out.write(formatResponseHead(response, out));
           } else {
@@ -122,5 +152,29 @@ export async function runFiles(
     if (error instanceof StopRun) return error.code;
     throw error;
   }
-  return ExitCode.OK;
+  return unmatched ? ExitCode.Failure : ExitCode.OK;
+}
+
+interface LastByteSink extends Sink {
+  last: number;
+}
+
+/** A sink that remembers the last byte written (and so has no `writable` to bypass it). */
+function lastByteSink(sink: Sink): LastByteSink {
+  const wrapped: LastByteSink = {
+    last: 10,
+    isTerminal: sink.isTerminal,
+    color: sink.color,
+    async write(data) {
+      if (data.length) {
+        wrapped.last = typeof data === "string" ? data.charCodeAt(data.length - 1) : data.at(-1)!;
+      }
+      await sink.write(data);
+    },
+  };
+  return wrapped;
+}
+
+function endsLine(sink: Sink): boolean {
+  return !("last" in sink) || (sink as LastByteSink).last === 10;
 }

@@ -1,11 +1,14 @@
 /**
- * The `dial test` implementation: run every request of the files, collect the tests of
- * their handlers, print a line per test and a summary, write the report.
+ * The `dial test` implementation: plan the units (`test_plan.ts`), run them (`--jobs` at a
+ * time), print each unit's lines in plan order as soon as the units before it are done (a unit
+ * that runs ahead waits in its lane), then the summary and the report.
  * @module
  */
-import { DialError, ErrorCode, ExitCode, UsageError } from "../errors/mod.ts";
+import { DialError, ErrorCode, ExitCode } from "../errors/mod.ts";
 import {
   casesOf,
+  fileErrorCase,
+  htmlReport,
   jsonReport,
   junitReport,
   prettyLine,
@@ -14,13 +17,33 @@ import {
   type TestCase,
   type TestReport,
 } from "../files/reporters.ts";
+import type { Environment } from "../files/environment.ts";
+import type { HttpFile } from "../files/http_file_types.ts";
+import { HttpFileSyntaxError } from "../files/parse_http_file.ts";
 import { runHttpFile } from "../files/run_http_file.ts";
-import { checkFilePaths } from "../files/trust_rule.ts";
+import { checkFilePaths, type Confinement } from "../files/trust_rule.ts";
 import { CookieJar } from "../http/cookies.ts";
-import { paint, shown, Style } from "../output/terminal.ts";
+import { paint, shown, type Sink, Style } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
-import { dirOf, fileOAuth2Hooks, prepareFileRun, readHttpFile } from "./file_setup.ts";
+import {
+  dirOf,
+  fileOAuth2Hooks,
+  filePrompt,
+  type FileRunSetup,
+  prepareFileRun,
+  readHttpFile,
+} from "./file_setup.ts";
 import type { TestFlagValues } from "./file_test.ts";
+import { type TestPlan, testPlan, type TestUnit } from "./test_plan.ts";
+
+/** What one unit did. */
+interface UnitOutcome {
+  cases: TestCase[];
+  /** The first request or file that could not run. */
+  error?: DialError;
+  /** Whether a case did not pass. */
+  failed: boolean;
+}
 
 /**
  * Runs `dial test`.
@@ -35,76 +58,179 @@ export async function testFiles(
   flags: TestFlagValues,
   context: CliContext,
 ): Promise<number> {
-  if (!paths.length) {
-    throw new UsageError("Missing request files", {
-      hint: "dial test api.http or dial test tests/",
-    });
-  }
-  let filter: RegExp | undefined;
-  if (flags.filter !== undefined) {
-    try {
-      filter = new RegExp(flags.filter);
-    } catch (error) {
-      throw new UsageError(`Invalid --filter "${flags.filter}": ${(error as Error).message}`);
-    }
-  }
-  const files = await collectFiles(paths);
+  const plan = await testPlan(paths, flags);
   const setup = await prepareFileRun(flags, context, false);
-  const out = context.stdout;
-  const err = context.stderr;
-  const live = flags.reporter === "pretty" || flags.reportFile !== undefined;
-  const report: TestReport = { cases: [], durationMs: 0 };
-  const globals = new Map<string, string>();
-  const cookies = new CookieJar();
   const started = performance.now();
-  let firstError: DialError | undefined;
-  let stop = false;
-  // Every file, its environment and the paths it names are checked before anything is sent:
-  // what they may reach is the directory given (or the file's folder) and --allow-path.
-  const prepared = [];
-  for (const { path, root } of files) {
-    const file = await readHttpFile(path, context);
+  const files = await prepareFiles(plan, setup, context);
+  const outcomes = await runUnits(plan, flags, setup, files, context);
+  if (context.signal.aborted) return ExitCode.Interrupted;
+  const report: TestReport = {
+    cases: outcomes.flatMap((o) => o.cases),
+    durationMs: performance.now() - started,
+  };
+  await printReport(report, flags, context.stdout);
+  const error = outcomes.find((o) => o.error)?.error;
+  if (error) return error.exitCode;
+  return outcomes.some((o) => o.failed) ? ExitCode.TestFailed : ExitCode.OK;
+}
+
+/** A file ready to run, or why it cannot run (it is then one error case). */
+type PreparedFile =
+  | { file: HttpFile; confinement: Confinement; environment: Environment | undefined }
+  | { error: DialError };
+
+/**
+ * Reads every file of the plan, its environment and the folders it may reach before anything is
+ * sent: a path outside those folders or a refused environment value refuses the whole run
+ * (nothing is sent); a file that does not parse is kept as an error, and the others run.
+ */
+async function prepareFiles(
+  plan: TestPlan,
+  setup: FileRunSetup,
+  context: CliContext,
+): Promise<Map<string, PreparedFile>> {
+  const prepared = new Map<string, PreparedFile>();
+  for (const { path, root } of plan.units) {
+    if (prepared.has(path)) continue;
+    let file: HttpFile;
+    try {
+      file = await readHttpFile(path, context);
+    } catch (error) {
+      if (!(error instanceof HttpFileSyntaxError)) throw error;
+      prepared.set(path, { error });
+      continue;
+    }
+    // What a shared file may not do (reach outside, run a command) refuses the whole run.
     const confinement = await setup.confinementFor(root);
     const environment = await setup.environmentFor(dirOf(path), confinement);
     await checkFilePaths(file, confinement);
-    prepared.push({ path, file, confinement, environment });
+    prepared.set(path, { file, confinement, environment });
   }
-  for (const { path, file, confinement, environment } of prepared) {
-    if (stop) break;
+  return prepared;
+}
+
+/**
+ * Runs the plan's units, `jobs` at a time, printing each unit's lines in plan order. With
+ * `--fail-fast` no unit starts after one failed, and the units after the first failed one (in
+ * plan order) are left out, as a serial run would have left them.
+ */
+async function runUnits(
+  plan: TestPlan,
+  flags: TestFlagValues,
+  setup: FileRunSetup,
+  files: Map<string, PreparedFile>,
+  context: CliContext,
+): Promise<UnitOutcome[]> {
+  const lanes = plan.units.map(() => new Lane());
+  const outcomes: UnitOutcome[] = [];
+  // Serially, files share client.global values and cookies, as they always did; in parallel
+  // each unit has its own, so that no result depends on which file ran first.
+  const shared = plan.jobs > 1 ? undefined : { globals: new Map(), cookies: new CookieJar() };
+  let next = 0;
+  let bail = false;
+  const worker = async () => {
+    while (next < plan.units.length) {
+      const i = next++;
+      if (bail || context.signal.aborted) {
+        lanes[i]!.finish();
+        continue;
+      }
+      const unit = plan.units[i]!;
+      const state = shared ?? { globals: new Map(), cookies: new CookieJar() };
+      try {
+        const prepared = files.get(unit.path)!;
+        outcomes[i] = await runUnit(unit, prepared, plan, flags, setup, context, lanes[i]!, state);
+      } finally {
+        lanes[i]!.finish();
+      }
+      if (flags.failFast && outcomes[i]!.failed) bail = true;
+    }
+  };
+  const printer = async () => {
+    for (let i = 0; i < lanes.length; i++) {
+      await lanes[i]!.goLive();
+      await lanes[i]!.done;
+      if (flags.failFast && outcomes[i]?.failed) break;
+    }
+  };
+  const workers = Array.from({ length: Math.min(plan.jobs, plan.units.length) }, worker);
+  await Promise.all([...workers, printer()]);
+  const kept: UnitOutcome[] = [];
+  for (const outcome of outcomes) {
+    if (!outcome) break;
+    kept.push(outcome);
+    if (flags.failFast && outcome.failed) break;
+  }
+  return kept;
+}
+
+/** One file, once: its cases, printed into its lane as they come. */
+async function runUnit(
+  unit: TestUnit,
+  prepared: PreparedFile,
+  plan: TestPlan,
+  flags: TestFlagValues,
+  setup: FileRunSetup,
+  context: CliContext,
+  lane: Lane,
+  state: { globals: Map<string, string>; cookies: CookieJar },
+): Promise<UnitOutcome> {
+  const out = context.stdout;
+  const err = context.stderr;
+  const live = flags.reporter === "pretty" || flags.reportFile !== undefined;
+  const outcome: UnitOutcome = { cases: [], failed: false };
+  const record = async (cases: TestCase[], error?: DialError) => {
+    for (const c of cases) {
+      if (unit.iteration !== undefined) c.iteration = unit.iteration;
+      if (unit.row) c.row = unit.row;
+      if (c.outcome !== "passed") outcome.failed = true;
+      outcome.cases.push(c);
+      if (live) await lane.write(out, line(c, out));
+    }
+    if (error) outcome.error ??= error;
+  };
+  const overrides = new Map([...Object.entries(unit.row ?? {}), ...setup.overrides]);
+  try {
+    if ("error" in prepared) throw prepared.error;
+    const { file, confinement, environment } = prepared;
     await runHttpFile(file, {
       ...(environment ? { environment } : {}),
       confinement,
-      overrides: setup.overrides,
+      overrides,
       oauth2: fileOAuth2Hooks(context),
+      prompt: filePrompt(context),
       env: context.env,
-      globals,
-      cookies,
+      globals: state.globals,
+      cookies: state.cookies,
       keepGoing: true,
-      ...(flags.failFast ? { failFast: true } : {}),
-      ...(filter ? { filter } : {}),
+      ...(flags.failFast ? { failFast: true, stop: () => outcome.failed } : {}),
+      ...(plan.filter ? { filter: plan.filter } : {}),
       ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
       send: { transport: setup.transport, signal: context.signal },
-      onLog: (text) => err.write(`${shown(err, text)}\n`),
+      onLog: (text) => lane.write(err, `${shown(err, text)}\n`),
+      onNotice: (text) => lane.write(err, `warning: ${shown(err, text)}\n`),
       onResult: async (result) => {
-        const cases = casesOf(path, [result]);
-        report.cases.push(...cases);
-        if (result.error) {
-          if (result.error.code === ErrorCode.Interrupted) throw result.error;
-          firstError ??= result.error;
-        }
-        if (flags.failFast && cases.some((c) => c.outcome !== "passed")) stop = true;
-        if (live) { for (const c of cases) await out.write(line(c, out)); }
+        if (result.error?.code === ErrorCode.Interrupted) throw result.error;
+        await record(casesOf([result], plan.failStatus), result.error);
       },
     });
-    if (context.signal.aborted) return ExitCode.Interrupted;
+  } catch (error) {
+    // A file that cannot run is one error case; the others still run.
+    if (!(error instanceof DialError) || error.code === ErrorCode.Interrupted) throw error;
+    await record([fileErrorCase(unit.path, error.message)], error);
   }
-  report.durationMs = performance.now() - started;
+  return outcome;
+}
+
+async function printReport(report: TestReport, flags: TestFlagValues, out: Sink): Promise<void> {
   const rendered = flags.reporter === "tap"
     ? tapReport(report)
     : flags.reporter === "junit"
     ? junitReport(report)
     : flags.reporter === "json"
     ? jsonReport(report)
+    : flags.reporter === "html"
+    ? htmlReport(report)
     : undefined;
   if (flags.reportFile !== undefined) {
     await Deno.writeTextFile(flags.reportFile, rendered ?? stripPretty(report)).catch((error) => {
@@ -115,10 +241,10 @@ export async function testFiles(
       );
     });
   }
+  const live = flags.reporter === "pretty" || flags.reportFile !== undefined;
   if (live) await out.write(paint(prettySummary(report), Style.bold, out.color) + "\n");
-  else if (rendered) await out.write(rendered);
-  if (firstError) return firstError.exitCode;
-  return report.cases.some((c) => c.outcome !== "passed") ? ExitCode.TestFailed : ExitCode.OK;
+  // A report holds what servers sent: on a terminal, their control characters are escaped.
+  else if (rendered) await out.write(shown(out, rendered));
 }
 
 function line(c: TestCase, sink: { color: boolean; isTerminal: boolean }): string {
@@ -132,37 +258,31 @@ function stripPretty(report: TestReport): string {
 }
 
 /**
- * Files, and the .http/.rest files below directories in name order, each with its run's root:
- * the directory given, or a file's own folder.
+ * The output of one unit: written through while it is the unit being shown, held until then.
  */
-async function collectFiles(paths: string[]): Promise<{ path: string; root: string }[]> {
-  const files: { path: string; root: string }[] = [];
-  for (const path of paths) {
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.stat(path);
-    } catch {
-      throw new UsageError(`Cannot read ${path}: no such file or directory`);
-    }
-    if (!info.isDirectory) {
-      files.push({ path, root: dirOf(path) });
-      continue;
-    }
-    const found: string[] = [];
-    const walk = async (dir: string) => {
-      const entries: Deno.DirEntry[] = [];
-      for await (const entry of Deno.readDir(dir)) entries.push(entry);
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      for (const entry of entries) {
-        const child = `${dir.replace(/\/$/, "")}/${entry.name}`;
-        if (entry.isDirectory && !entry.name.startsWith(".") && entry.name !== "node_modules") {
-          await walk(child);
-        } else if (entry.isFile && /\.(http|rest)$/.test(entry.name)) found.push(child);
-      }
-    };
-    await walk(path);
-    if (!found.length) throw new UsageError(`No .http or .rest files in ${path}`);
-    files.push(...found.map((file) => ({ path: file, root: path })));
+class Lane {
+  #held: [Sink, string | Uint8Array][] = [];
+  #live = false;
+  #finished!: () => void;
+  /** Settles when the unit is done (or was skipped). */
+  readonly done: Promise<void> = new Promise((resolve) => (this.#finished = resolve));
+
+  /** Writes now when live, else holds. */
+  async write(sink: Sink, data: string | Uint8Array): Promise<void> {
+    if (this.#live) await sink.write(data);
+    else this.#held.push([sink, data]);
   }
-  return files;
+
+  /** Writes what was held, then writes through. */
+  async goLive(): Promise<void> {
+    while (this.#held.length) {
+      const [sink, data] = this.#held.shift()!;
+      await sink.write(data);
+    }
+    this.#live = true;
+  }
+
+  finish(): void {
+    this.#finished();
+  }
 }

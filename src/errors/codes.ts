@@ -156,6 +156,8 @@ export const ErrorCode = {
    * DEADLINE_EXCEEDED 8).
    */
   GrpcStatus: "grpc_status",
+  /** The response filter (a JSONPath) selected nothing, or the body is not JSON (exit 1). */
+  Filter: "filter",
 } as const;
 
 /** A value of {@link ErrorCode}. */
@@ -210,6 +212,7 @@ export const ERRORS: { readonly [C in ErrorCodeValue]: ErrorKind } = {
   script: { exit: ExitCode.Failure },
   test_failed: { exit: ExitCode.TestFailed },
   grpc_status: { exit: ExitCode.Failure, byGrpcStatus: true },
+  filter: { exit: ExitCode.Failure },
 };
 
 /**

@@ -161,13 +161,14 @@ export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
   "no-log",
   // httpyac: run the named request first when it has not run in this run.
   "ref",
+  // REST Client / JetBrains: ask for a variable's value before sending.
+  "prompt",
 ]);
 
 /** Directives of other runners that dial reads and ignores, saying so. */
 const IGNORED_DIRECTIVES = new Set([
   "no-auto-encoding",
   "note",
-  "prompt",
   "use-os-credentials",
   "title",
   "description",

@@ -10,16 +10,36 @@ import type { HttpFile, HttpRequest } from "./http_file_types.ts";
 import { referencedRequests, substitute, type VariableScope } from "./substitute.ts";
 import { type Confinement, whenResolved } from "./trust_rule.ts";
 
-/** What handlers and request variables see of a response. */
+/**
+ * Phases of one exchange, in milliseconds from the start of the send (redirects included):
+ * the response head (connection, TLS, request and the server's wait) and the body's end.
+ */
+export interface Timings {
+  /** Until the final response's head arrived. */
+  firstByteMs: number;
+  /** Until its body was read (or streamed to the screen) to the end. */
+  totalMs: number;
+}
+
+/** What handlers, assertions and request variables see of a response. */
 export interface Outcome {
-  /** The body's bytes, for `>> file`. */
-  bytes: Uint8Array;
   status: number;
   headers: [string, string][];
+  /** The body as text: its first {@link HANDLER_BODY_LIMIT} bytes. */
   body: string;
+  /** Whether the body was longer than what `body` holds. */
+  truncated?: boolean;
+  /** When the response's head and its end arrived (HTTP exchanges). */
+  timings?: Timings;
   requestHeaders: [string, string][];
   url: string;
 }
+
+/**
+ * The most of one response body kept in memory for its handlers, assertions and request
+ * variables (16 MiB); the rest streams to the screen and to `>>` files only.
+ */
+export const HANDLER_BODY_LIMIT = 16 * 1024 * 1024;
 
 /** A WebSocket or subscription: its messages as a JSON array (parsed when they are JSON). */
 export function streamOutcome(
@@ -36,7 +56,6 @@ export function streamOutcome(
   });
   const body = JSON.stringify(values);
   return {
-    bytes: new TextEncoder().encode(body),
     status,
     headers: [["Content-Type", "application/json"]],
     body,
@@ -139,39 +158,61 @@ export function labelOf(request: HttpRequest): string {
   return request.name ?? `${request.method} ${request.url}`;
 }
 
+/** A `>> path` file being written as the body streams. */
+export interface OutputFile {
+  /** The file written (`name_1.ext` when `name.ext` existed). */
+  path: string;
+  /** Appends a chunk of the body. */
+  write(chunk: Uint8Array): Promise<void>;
+  /** Ends the file. */
+  close(): Promise<void>;
+}
+
 /**
- * Saves a response body for `>> path` (a new file: `name_1.ext`, `name_2.ext` … when it exists)
- * or `>>! path` (replaced).
+ * Opens the file for `>> path` (a new file: `name_1.ext`, `name_2.ext` … when it exists, never
+ * one that appears meanwhile) or `>>! path` (replaced).
  *
  * @param path the file, relative paths already resolved
  * @param overwrite `>>!`
- * @param bytes the body
- * @returns the file written
+ * @returns the open file
  * @throws {DialError} when it cannot be written
  */
-export async function saveOutput(
-  path: string,
-  overwrite: boolean,
-  bytes: Uint8Array,
-): Promise<string> {
+export async function openOutput(path: string, overwrite: boolean): Promise<OutputFile> {
   let target = path;
-  for (let n = 1; !overwrite; n++) {
+  let file: Deno.FsFile | undefined;
+  for (let n = 1; !file; n++) {
     try {
-      await Deno.lstat(target);
+      file = await Deno.open(
+        target,
+        overwrite
+          ? { write: true, create: true, truncate: true }
+          : { write: true, createNew: true },
+      );
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) break;
-      throw outputFailure(target, error);
+      if (overwrite || !(error instanceof Deno.errors.AlreadyExists)) {
+        throw outputFailure(target, error);
+      }
+      const dot = path.lastIndexOf(".");
+      const slash = path.lastIndexOf("/");
+      target = dot > slash + 1 ? `${path.slice(0, dot)}_${n}${path.slice(dot)}` : `${path}_${n}`;
     }
-    const dot = path.lastIndexOf(".");
-    const slash = path.lastIndexOf("/");
-    target = dot > slash + 1 ? `${path.slice(0, dot)}_${n}${path.slice(dot)}` : `${path}_${n}`;
   }
-  try {
-    await Deno.writeFile(target, bytes);
-  } catch (error) {
-    throw outputFailure(target, error);
-  }
-  return target;
+  const open = file;
+  const written = target;
+  return {
+    path: written,
+    async write(chunk) {
+      try {
+        for (let bytes = chunk; bytes.length;) bytes = bytes.subarray(await open.write(bytes));
+      } catch (error) {
+        throw outputFailure(written, error);
+      }
+    },
+    close() {
+      open.close();
+      return Promise.resolve();
+    },
+  };
 }
 
 function outputFailure(path: string, error: unknown): DialError {
@@ -218,4 +259,23 @@ export async function outputPaths(
     paths.push({ path: real, overwrite: output.overwrite });
   }
   return paths;
+}
+
+/**
+ * Joins a relative path to a folder, `.` and `..` segments resolved where they can be (for
+ * messages and reports: `api/../auth.http` reads `auth.http`).
+ *
+ * @param dir a folder
+ * @param relative a path relative to it (an absolute one is returned as it is)
+ * @returns the joined path
+ */
+export function joinPath(dir: string, relative: string): string {
+  if (relative.startsWith("/")) return relative;
+  const parts = dir === "." ? [] : dir.split("/");
+  for (const part of relative.split("/")) {
+    if (part === "." || part === "") continue;
+    if (part === ".." && parts.length && parts.at(-1) !== ".." && parts.at(-1) !== "") parts.pop();
+    else parts.push(part);
+  }
+  return parts.join("/") || ".";
 }

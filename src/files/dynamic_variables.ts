@@ -4,7 +4,7 @@
  * `$random.float(a, b)`, `$random.alphabetic(n)`, `$random.alphanumeric(n)`,
  * `$random.hexadecimal(n)`, `$random.email`, `$env.NAME`; and REST Client's `$guid`,
  * `$randomInt min max`, `$timestamp [offset unit]`, `$datetime rfc1123|iso8601 [offset unit]`,
- * `$localDatetime …` and `$processEnv NAME`; and Postman's documented set (`$randomFirstName`,
+ * `$datetime "FORMAT"` (Day.js tokens), `$localDatetime …` and `$processEnv NAME`; and Postman's documented set (`$randomFirstName`,
  * `$randomEmail` …, `postman_dynamic.ts`).
  * @module
  */
@@ -71,6 +71,11 @@ export function dynamicVariable(
         return bad(`Unknown dynamic variable "${expr}"`);
     }
   }
+  const custom = /^\$(datetime|localDatetime)\s+(["'])(.*?)\2\s*(.*)$/.exec(expr);
+  if (custom) {
+    const offset = custom[4] ? custom[4].split(/\s+/) : [];
+    return formatDate(offsetDate(offset, bad), custom[3]!, custom[1] === "datetime");
+  }
   const envName = /^\$env\.(\S+)$/.exec(expr);
   if (envName) return env(envName[1]!);
   const [head, ...rest] = expr.split(/\s+/);
@@ -100,7 +105,7 @@ export function dynamicVariable(
         return head === "$datetime" ? date.toISOString() : localIso(date);
       }
       if (format === "rfc1123") return date.toUTCString();
-      return bad(`Unsupported format in "${expr}": use rfc1123 or iso8601`);
+      return bad(`Unsupported format in "${expr}": use rfc1123, iso8601 or a quoted "format"`);
     }
     case "$processEnv": {
       const name = rest[0];
@@ -156,4 +161,114 @@ function localIso(date: Date): string {
   const hh = String(Math.floor(abs / 60)).padStart(2, "0");
   const mm = String(abs % 60).padStart(2, "0");
   return `${local}${sign}${hh}:${mm}`;
+}
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const TOKENS =
+  /\[([^\]]*)]|YYYY|YY|M{1,4}|D{1,2}|d{1,4}|H{1,2}|h{1,2}|m{1,2}|s{1,2}|SSS|Z{1,2}|A|a/g;
+
+/**
+ * REST Client's custom `$datetime "FORMAT"`: Day.js format tokens (`YYYY-MM-DD HH:mm:ss`,
+ * `ddd, D MMM`, `[text]` as it is; Day.js core tokens, as REST Client loads no format plugin),
+ * in UTC or local time.
+ */
+export function formatDate(date: Date, format: string, utc: boolean): string {
+  const get = utc
+    ? {
+      y: date.getUTCFullYear(),
+      mo: date.getUTCMonth(),
+      d: date.getUTCDate(),
+      wd: date.getUTCDay(),
+      h: date.getUTCHours(),
+      mi: date.getUTCMinutes(),
+      s: date.getUTCSeconds(),
+      ms: date.getUTCMilliseconds(),
+      offset: 0,
+    }
+    : {
+      y: date.getFullYear(),
+      mo: date.getMonth(),
+      d: date.getDate(),
+      wd: date.getDay(),
+      h: date.getHours(),
+      mi: date.getMinutes(),
+      s: date.getSeconds(),
+      ms: date.getMilliseconds(),
+      offset: -date.getTimezoneOffset(),
+    };
+  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+  const zone = (colon: boolean) => {
+    const abs = Math.abs(get.offset);
+    const sign = get.offset >= 0 ? "+" : "-";
+    return `${sign}${pad(Math.floor(abs / 60))}${colon ? ":" : ""}${pad(abs % 60)}`;
+  };
+  return format.replace(TOKENS, (token, escaped: string | undefined) => {
+    if (escaped !== undefined) return escaped;
+    switch (token) {
+      case "YYYY":
+        return pad(get.y, 4);
+      case "YY":
+        return pad(get.y % 100);
+      case "M":
+        return String(get.mo + 1);
+      case "MM":
+        return pad(get.mo + 1);
+      case "MMM":
+        return MONTHS[get.mo]!.slice(0, 3);
+      case "MMMM":
+        return MONTHS[get.mo]!;
+      case "D":
+        return String(get.d);
+      case "DD":
+        return pad(get.d);
+      case "d":
+        return String(get.wd);
+      case "dd":
+        return DAYS[get.wd]!.slice(0, 2);
+      case "ddd":
+        return DAYS[get.wd]!.slice(0, 3);
+      case "dddd":
+        return DAYS[get.wd]!;
+      case "H":
+        return String(get.h);
+      case "HH":
+        return pad(get.h);
+      case "h":
+        return String(get.h % 12 || 12);
+      case "hh":
+        return pad(get.h % 12 || 12);
+      case "m":
+        return String(get.mi);
+      case "mm":
+        return pad(get.mi);
+      case "s":
+        return String(get.s);
+      case "ss":
+        return pad(get.s);
+      case "SSS":
+        return pad(get.ms, 3);
+      case "Z":
+        return zone(true);
+      case "ZZ":
+        return zone(false);
+      case "A":
+        return get.h < 12 ? "AM" : "PM";
+      default:
+        return get.h < 12 ? "am" : "pm";
+    }
+  });
 }

@@ -41,6 +41,14 @@ export interface Environment {
   shared: Map<string, VariableValue>;
   /** `Security.Auth` configurations by id. */
   auth: Map<string, AuthConfig>;
+  /**
+   * kulala's default headers (`$default_headers`, `$kulalaDefaultHeaders` in `$shared`,
+   * `$kulalaShared` or the environment; the environment's win): sent by every request that
+   * does not write the header itself. Values may hold `{{…}}`.
+   */
+  defaultHeaders: Map<string, { name: string; value: string }>;
+  /** What was read with a doubt (an object-valued variable, skipped), to tell the user. */
+  notices: string[];
   /** The environment files that were read, in order. */
   files: string[];
   /** The private file, when one was read (the CLI checks it is not tracked by git). */
@@ -100,6 +108,8 @@ export async function loadEnvironment(
     variables: new Map(),
     shared: new Map(),
     auth: new Map(),
+    defaultHeaders: new Map(),
+    notices: [],
     files: [],
   };
   if (options.name !== undefined) environment.name = options.name;
@@ -113,14 +123,22 @@ export async function loadEnvironment(
     if (source.trust === "own" && policy && holdsReference(data) && !await ownFile(source.path)) {
       source.trust = "shared";
     }
-    for (const key of Object.keys(data)) if (key !== "$shared") known.add(key);
+    for (const key of Object.keys(data)) {
+      if (key !== "$shared" && key !== "$kulalaShared" && key !== "$schema") known.add(key);
+    }
     const chosen = options.name === undefined ? undefined : data[options.name];
-    for (const [label, block] of [["$shared", data.$shared], [options.name, chosen]] as const) {
+    const blocks = [
+      ["$shared", data.$shared],
+      ["$kulalaShared", data.$kulalaShared],
+      [options.name, chosen],
+    ] as const;
+    for (const [label, block] of blocks) {
       if (block === undefined) continue;
       if (!isObject(block)) {
         throw new UsageError(`Cannot read ${source.path}: environment "${label}" is not an object`);
       }
-      addVariables(environment, block, source, policy, label === "$shared");
+      const shared = label === "$shared" || label === "$kulalaShared";
+      addVariables(environment, block, source, policy, shared);
     }
   }
   if (options.name !== undefined && !known.has(options.name)) {
@@ -215,9 +233,18 @@ function addVariables(
       continue;
     }
     if (value !== null && typeof value === "object") {
-      throw new UsageError(
-        `Cannot read ${source.path}: variable "${name}" is not a string, number or boolean`,
+      if ((name === "$default_headers" || name === "$kulalaDefaultHeaders") && isObject(value)) {
+        for (const [header, text] of Object.entries(value)) {
+          if (typeof text === "string") {
+            environment.defaultHeaders.set(header.toLowerCase(), { name: header, value: text });
+          }
+        }
+        continue;
+      }
+      environment.notices.push(
+        `${source.path}: variable "${name}" is an object and is skipped (variables are strings, numbers or booleans)`,
       );
+      continue;
     }
     const text = String(value);
     // A reference is read when a request uses it (trust_rule.ts), never here.

@@ -1,6 +1,9 @@
 /**
- * One HTTP request of a file through dial's `send`: the body read whole for handlers and request
- * variables (and shown to the caller), or an event stream read event by event.
+ * One HTTP request of a file through dial's `send`. The body streams to the caller (who prints
+ * it) as `dial GET` streams one; when handlers, assertions, request variables or `>>` files read
+ * it, each chunk also goes to the `>>` files and into a buffer of at most
+ * {@link HANDLER_BODY_LIMIT} bytes, so an endless body costs what it costs `dial GET`. An event
+ * stream is read event by event.
  * @module
  */
 import { reveal } from "../secret.ts";
@@ -9,7 +12,7 @@ import { send, type SendOptions } from "../http/send.ts";
 import type { FileRequest } from "./file_request.ts";
 import type { ExchangeEvent } from "./run_http_file.ts";
 import { readEventStreamData, type StreamOptions } from "./run_streams.ts";
-import { nullBodyStatus, type Outcome } from "./_run_parts.ts";
+import { HANDLER_BODY_LIMIT, nullBodyStatus, type Outcome, type OutputFile } from "./_run_parts.ts";
 
 /** Options of {@link sendFileRequest}. */
 export interface FileExchangeOptions {
@@ -23,8 +26,10 @@ export interface FileExchangeOptions {
   streams: StreamOptions;
   /** Whether the request ran only because another refers to it. */
   dependency: boolean;
-  /** Told of the exchange, with the body read. */
+  /** Told of the exchange; it reads (or cancels) the body before the run goes on. */
   onExchange?: (event: ExchangeEvent) => void | Promise<void>;
+  /** Opens the request's `>>` files, when the response's head has arrived. */
+  outputs?: () => Promise<OutputFile[]>;
 }
 
 /**
@@ -40,6 +45,7 @@ export async function sendFileRequest(
   options: FileExchangeOptions,
 ): Promise<Outcome> {
   const base = options.send;
+  const started = performance.now();
   const exchange = await send(fileRequest.spec, {
     ...base,
     follow: fileRequest.follow,
@@ -59,57 +65,115 @@ export async function sendFileRequest(
     statusText: response.statusText,
     headers: response.headers,
   };
+  const firstByteMs = performance.now() - started;
   const { dependency } = options;
-  let body: Uint8Array<ArrayBuffer>;
   let text: string;
+  let truncated = false;
   if (/^text\/event-stream/i.test(response.headers.get("content-type") ?? "") && response.body) {
     // Shown as it streams: the head first, then each event's data.
     await options.onExchange?.({
       fileRequest,
       exchange: { ...exchange, response: new Response(null, head) },
-      body: new Uint8Array(),
       dependency,
       streamed: true,
     });
     text = (await readEventStreamData(response.body, options.streams)).join("\n");
-    body = new TextEncoder().encode(text);
+    await writeOutputs(await options.outputs?.() ?? [], [new TextEncoder().encode(text)]);
   } else if (!needsBody(fileRequest)) {
-    // Nothing reads it later (no handler, name or >> file): the body streams to the caller, as
-    // dial GET streams it, however large.
-    await options.onExchange?.({
-      fileRequest,
-      exchange,
-      body: new Uint8Array(),
-      dependency,
-      streamed: false,
-    });
+    // Nothing reads it later (no handler, name, assertion or >> file): the body streams to the
+    // caller, as dial GET streams it, however large.
+    await options.onExchange?.({ fileRequest, exchange, dependency, streamed: false });
     await response.body?.cancel().catch(() => {});
-    body = new Uint8Array();
     text = "";
   } else {
-    body = new Uint8Array(await response.arrayBuffer());
-    text = new TextDecoder().decode(body);
-    const shown = new Response(nullBodyStatus(response.status) ? null : body, head);
-    await options.onExchange?.({
-      fileRequest,
-      exchange: { ...exchange, response: shown },
-      body,
-      dependency,
-      streamed: false,
-    });
+    const capture = new Capture(await options.outputs?.() ?? []);
+    const reader = response.body?.getReader();
+    try {
+      // Pulled by the caller chunk by chunk (nothing read ahead); what it leaves is read here.
+      const shown = reader && !nullBodyStatus(response.status)
+        ? new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            const { done, value } = await reader.read();
+            if (done) return controller.close();
+            await capture.add(value);
+            controller.enqueue(value);
+          },
+        }, { highWaterMark: 0 })
+        : null;
+      await options.onExchange?.({
+        fileRequest,
+        exchange: { ...exchange, response: new Response(shown, head) },
+        dependency,
+        streamed: false,
+      });
+      for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
+        await capture.add(read.value);
+      }
+    } catch (error) {
+      // The run stops here (--check-status, a failed write): the rest of the body is not read.
+      await reader?.cancel().catch(() => {});
+      throw error;
+    } finally {
+      await capture.close();
+    }
+    text = new TextDecoder().decode(capture.bytes());
+    truncated = capture.truncated;
   }
   return {
-    bytes: body,
     status: response.status,
     headers: [...response.headers],
     body: text,
+    ...(truncated ? { truncated } : {}),
+    timings: { firstByteMs, totalMs: performance.now() - started },
     requestHeaders,
     url: exchange.request.url.href,
   };
 }
 
+async function writeOutputs(files: OutputFile[], chunks: Uint8Array[]): Promise<void> {
+  try {
+    for (const file of files) for (const chunk of chunks) await file.write(chunk);
+  } finally {
+    for (const file of files) await file.close();
+  }
+}
+
+/** A body's first bytes (up to the limit) and its `>>` files. */
+class Capture {
+  #chunks: Uint8Array[] = [];
+  #kept = 0;
+  truncated = false;
+
+  constructor(readonly files: OutputFile[]) {}
+
+  async add(chunk: Uint8Array): Promise<void> {
+    for (const file of this.files) await file.write(chunk);
+    const room = HANDLER_BODY_LIMIT - this.#kept;
+    if (chunk.length > room) this.truncated = true;
+    if (room <= 0) return;
+    const kept = chunk.length > room ? chunk.slice(0, room) : chunk;
+    this.#chunks.push(kept);
+    this.#kept += kept.length;
+  }
+
+  bytes(): Uint8Array {
+    const bytes = new Uint8Array(this.#kept);
+    let at = 0;
+    for (const chunk of this.#chunks) {
+      bytes.set(chunk, at);
+      at += chunk.length;
+    }
+    return bytes;
+  }
+
+  async close(): Promise<void> {
+    for (const file of this.files) await file.close();
+  }
+}
+
 /** Whether anything after the exchange reads the response body. */
 function needsBody(fileRequest: FileRequest): boolean {
   const { request } = fileRequest;
-  return request.handlers.length > 0 || request.name !== undefined || request.outputs.length > 0;
+  return request.handlers.length > 0 || request.name !== undefined ||
+    request.outputs.length > 0 || request.assertions.length > 0;
 }

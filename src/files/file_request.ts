@@ -8,6 +8,7 @@
 import { UsageError } from "../errors/mod.ts";
 import type { Authorization } from "../auth/auth_spec.ts";
 import type { BodySource, HeaderField, RequestSpec } from "../http/request_spec.ts";
+import { defaultPort } from "../http/authority.ts";
 import { parseUrl } from "../http/values.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { Secret } from "../secret.ts";
@@ -200,11 +201,16 @@ function fileAuthorization(value: string): Authorization | undefined {
   return undefined;
 }
 
+/** The ports REST Client reads as TLS in a Host header (the standard one, and 8443). */
+const TLS_PORT = new RegExp(`:(?:${defaultPort("https:")}|8443)$`);
+
 function requestUrl(text: string, host: HeaderField | undefined, kind: RequestKind): URL {
   const schemes = kind === "websocket" ? ["ws:", "wss:"] : ["http:", "https:"];
   if (text.startsWith("/") && host) {
     const name = typeof host.value === "string" ? host.value : host.value.reveal();
-    const base = /^[a-z]+:\/\//i.test(name) ? name : `${schemes[0]}//${name}`;
+    // REST Client's rule: port 443 or 8443 means TLS.
+    const secure = TLS_PORT.test(name.trim());
+    const base = /^[a-z]+:\/\//i.test(name) ? name : `${schemes[secure ? 1 : 0]}//${name.trim()}`;
     return parseUrl(new URL(text, base).href, schemes);
   }
   if (kind === "websocket" && /^https?:\/\//i.test(text)) {

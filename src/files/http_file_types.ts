@@ -132,6 +132,46 @@ export interface HttpRequest {
   responseRefs: { path: string; span: Span }[];
   /** `>> path` / `>>! path`: where to save the response body (`!` overwrites). */
   outputs: { path: string; overwrite: boolean; span: Span }[];
+  /** `?? …` assertions (httpyac's), in order: each is a test of the request. */
+  assertions: Assertion[];
+}
+
+/**
+ * An assertion line, `?? SUBJECT [ARGUMENT] OPERATOR [EXPECTED]` (httpyac): `?? status == 200`,
+ * `?? header content-type includes json`, `?? body items.length > 0`, and dial's JSONPath form
+ * `?? $.items[0].id == 7`.
+ */
+export interface Assertion {
+  /**
+   * What is checked: `status`, `header`, `body`, `duration`, `js`, `xpath`, or a JSONPath
+   * (the subject starts with `$`, argument and subject are then one expression).
+   */
+  subject: string;
+  /** The text between the subject and the operator (a header name, a body path …), if any. */
+  argument?: string;
+  /** The operator as written: `==`, `!=`, `<`, `includes`, `exists` … */
+  operator: string;
+  /** The expected value as written (it may hold `{{…}}`); absent for `exists`, `isTrue` … */
+  expected?: string;
+  /** The line after `??`, trimmed: the test's name. */
+  text: string;
+  /** The line. */
+  span: Span;
+}
+
+/**
+ * A JetBrains `run` line: `run #name` runs a request of the same file, `run ./other.http` every
+ * request of another file, in place, with `(@var=value, …)` overriding variables for it.
+ */
+export interface RunLine {
+  /** `#name` (a request of this file) or a path relative to this file. */
+  target: { kind: "request"; name: string } | { kind: "file"; path: string };
+  /** `(@name=value, …)`, in order. */
+  variables: { name: string; value: string }[];
+  /** How many of the file's requests come before it: it runs after them. */
+  after: number;
+  /** The line. */
+  span: Span;
 }
 
 /** Something the parser accepted but wants the user to see (an unknown directive). */
@@ -154,6 +194,8 @@ export interface HttpFile {
   variables: FileVariable[];
   /** The requests, in file order. */
   requests: HttpRequest[];
+  /** `run` lines, in file order (each says after how many requests it runs). */
+  runs: RunLine[];
   /** Unknown directives and other things that were accepted with a doubt. */
   warnings: ParseWarning[];
   /** With `recover`: the syntax errors of the requests that were left out. */

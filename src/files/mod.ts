@@ -14,6 +14,7 @@
  * @module
  */
 export type {
+  Assertion,
   BodyPart,
   Directive,
   FileVariable,
@@ -21,6 +22,7 @@ export type {
   HttpFile,
   HttpRequest,
   ParseWarning,
+  RunLine,
   Script,
   Span,
 } from "./http_file_types.ts";
@@ -102,6 +104,8 @@ export {
 } from "./run_streams.ts";
 export {
   casesOf,
+  fileErrorCase,
+  htmlReport,
   jsonReport,
   junitReport,
   prettyLine,
@@ -113,3 +117,5 @@ export {
   type TestCase,
   type TestReport,
 } from "./reporters.ts";
+export { type DataRow, parseDataRows } from "./data_rows.ts";
+export type { Timings } from "./_run_parts.ts";

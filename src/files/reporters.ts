@@ -1,8 +1,9 @@
 /**
- * Test reports of `dial test`: one model ({@link TestReport}) and four renderings (pretty,
- * TAP 14, JUnit XML, JSON). Pure: they return text; the CLI writes it.
+ * Test reports of `dial test`: one model ({@link TestReport}) and five renderings (pretty,
+ * TAP 14, JUnit XML, JSON, HTML). Pure: they return text; the CLI writes it.
  * @module
  */
+import type { DataRow } from "./data_rows.ts";
 import type { RequestResult } from "./run_http_file.ts";
 
 /** One test case: a `client.test`, a failed `client.assert`, or a request without tests. */
@@ -19,6 +20,15 @@ export interface TestCase {
   message?: string;
   /** Milliseconds (the request's time goes to its first case). */
   durationMs: number;
+  /**
+   * The request's phases, in milliseconds from sending (on its first case): the response head
+   * and the end of the body.
+   */
+  timings?: { firstByteMs: number; downloadMs: number; totalMs: number };
+  /** 1-based iteration of a run with several (`--repeat`, `--data`). */
+  iteration?: number;
+  /** The data row of the iteration (`--data`). */
+  row?: DataRow;
 }
 
 /** Everything one `dial test` run found. */
@@ -30,16 +40,24 @@ export interface TestReport {
 }
 
 /**
- * Turns one file's request results into test cases.
+ * Turns request results into test cases. A request with tests of its own (handlers'
+ * `client.test`, `??` lines) is its tests; one without is one case that fails from `failStatus`.
  *
- * @param file the file's path
- * @param results its requests' results
+ * @param results requests' results
+ * @param failStatus the least status a request without tests fails at (default 500)
  * @returns the cases
  */
-export function casesOf(file: string, results: readonly RequestResult[]): TestCase[] {
+export function casesOf(results: readonly RequestResult[], failStatus = 500): TestCase[] {
   const cases: TestCase[] = [];
   for (const result of results) {
+    const file = result.file;
+    const start = cases.length;
     let first = true;
+    const timings = result.timings && {
+      firstByteMs: result.timings.firstByteMs,
+      downloadMs: result.timings.totalMs - result.timings.firstByteMs,
+      totalMs: result.timings.totalMs,
+    };
     const time = () => {
       const ms = first ? result.durationMs : 0;
       first = false;
@@ -65,6 +83,7 @@ export function casesOf(file: string, results: readonly RequestResult[]): TestCa
         durationMs: time(),
       });
     } else if (result.tests.length === 0) {
+      const failed = !result.skipped && result.status !== undefined && result.status >= failStatus;
       cases.push({
         file,
         request: result.label,
@@ -73,10 +92,12 @@ export function casesOf(file: string, results: readonly RequestResult[]): TestCa
           : result.status === undefined
           ? "sent"
           : `HTTP ${result.status}`,
-        outcome: "passed",
+        outcome: failed ? "failed" : "passed",
+        ...(failed ? { message: "an error status, and the request has no tests" } : {}),
         durationMs: time(),
       });
     }
+    if (timings && cases[start]) cases[start].timings = timings;
   }
   return cases;
 }
@@ -91,6 +112,18 @@ export interface Summary {
   failed: number;
   /** Errors. */
   errors: number;
+}
+
+/**
+ * A file that could not run at all (it does not parse, its environment is broken): one error
+ * case, so that the run goes on and the reports say so.
+ *
+ * @param file the file's path
+ * @param message why, naming the file and line
+ * @returns the case
+ */
+export function fileErrorCase(file: string, message: string): TestCase {
+  return { file, request: "(file)", name: "file", outcome: "error", message, durationMs: 0 };
 }
 
 /**
@@ -118,7 +151,7 @@ export function summarize(report: TestReport): Summary {
 export function prettyLine(c: TestCase): string {
   const mark = c.outcome === "passed" ? "✓" : "✗";
   const why = c.message !== undefined && c.outcome !== "passed" ? `: ${c.message}` : "";
-  return `${mark} ${c.file} › ${c.request} › ${c.name}${why} (${ms(c.durationMs)})`;
+  return `${mark} ${where(c)} › ${c.request} › ${c.name}${why} (${ms(c.durationMs)})`;
 }
 
 /**
@@ -152,7 +185,7 @@ export function prettyReport(report: TestReport): string {
 export function tapReport(report: TestReport): string {
   const lines = ["TAP version 14", `1..${report.cases.length}`];
   report.cases.forEach((c, i) => {
-    const title = `${c.file} › ${c.request} › ${c.name}`.replace(/#/g, "\\#").replace(/\n/g, " ");
+    const title = `${where(c)} › ${c.request} › ${c.name}`.replace(/#/g, "\\#").replace(/\n/g, " ");
     lines.push(`${c.outcome === "passed" ? "ok" : "not ok"} ${i + 1} - ${title}`);
     if (c.outcome !== "passed") {
       lines.push("  ---");
@@ -190,11 +223,20 @@ export function junitReport(report: TestReport): string {
       }" errors="${count("error")}" skipped="0" time="${seconds(time)}">`,
     );
     for (const c of cases) {
+      const iteration = c.iteration === undefined ? "" : ` [${c.iteration}]`;
       const open = `    <testcase classname="${xml(file)}" name="${
-        xml(`${c.request} › ${c.name}`)
+        xml(`${c.request} › ${c.name}${iteration}`)
       }" time="${seconds(c.durationMs)}"`;
+      const timings = c.timings
+        ? [
+          `      <system-out>first byte ${ms(c.timings.firstByteMs)}, download ${
+            ms(c.timings.downloadMs)
+          }, total ${ms(c.timings.totalMs)}</system-out>`,
+        ]
+        : [];
       if (c.outcome === "passed") {
-        out.push(`${open}/>`);
+        out.push(timings.length ? `${open}>` : `${open}/>`);
+        if (timings.length) out.push(...timings, "    </testcase>");
         continue;
       }
       const tag = c.outcome === "failed" ? "failure" : "error";
@@ -202,6 +244,7 @@ export function junitReport(report: TestReport): string {
       out.push(
         `${open}>`,
         `      <${tag} message="${xml(message)}">${xml(message)}</${tag}>`,
+        ...timings,
         "    </testcase>",
       );
     }
@@ -223,6 +266,69 @@ export function jsonReport(report: TestReport): string {
     null,
     2,
   ) + "\n";
+}
+
+/** The file, and the iteration when there are several: `api.http [2]`. */
+function where(c: TestCase): string {
+  return c.iteration === undefined ? c.file : `${c.file} [${c.iteration}]`;
+}
+
+/**
+ * Renders a report as one self-contained HTML page (no script, no external file): the summary,
+ * then a table per file with each case, its outcome, time and message.
+ *
+ * @param report a report
+ * @returns the page
+ */
+export function htmlReport(report: TestReport): string {
+  const s = summarize(report);
+  const files = [...new Set(report.cases.map((c) => c.file))];
+  const sections = files.map((file) => {
+    const rows = report.cases.filter((c) => c.file === file).map((c) => {
+      const row = c.row ? ` <span class="row">${html(JSON.stringify(c.row))}</span>` : "";
+      return `<tr class="${c.outcome}"><td>${c.outcome === "passed" ? "✓" : "✗"}</td><td>${
+        c.iteration === undefined ? "" : c.iteration
+      }${row}</td><td>${html(c.request)}</td><td>${html(c.name)}</td><td>${
+        html(c.message ?? "")
+      }</td><td class="ms">${ms(c.durationMs)}</td></tr>`;
+    });
+    return `<section><h2>${
+      html(file)
+    }</h2><table><thead><tr><th></th><th>#</th><th>request</th><th>test</th><th>message</th><th>time</th></tr></thead><tbody>\n${
+      rows.join("\n")
+    }\n</tbody></table></section>`;
+  });
+  const status = s.failed + s.errors === 0 ? "passed" : "failed";
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>dial test: ${s.passed} passed, ${s.failed} failed, ${s.errors} errors</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}
+h1.passed{color:#1a7f37}h1.failed{color:#cf222e}
+table{border-collapse:collapse;width:100%;margin-bottom:2em}
+th,td{text-align:left;padding:.3em .6em;border-bottom:1px solid #ddd;vertical-align:top}
+td:nth-child(5){white-space:pre-wrap;word-break:break-word;font-family:ui-monospace,monospace}
+tr.passed td:first-child{color:#1a7f37}tr.failed td:first-child,tr.error td:first-child{color:#cf222e}
+tr.error{background:#fff5f5}.ms{white-space:nowrap;text-align:right}.row{color:#666;font-size:90%}
+</style></head><body>
+<h1 class="${status}">${s.passed} passed, ${s.failed} failed, ${s.errors} errors</h1>
+<p>${s.total} cases in ${files.length} files, ${ms(report.durationMs)}</p>
+${sections.join("\n")}
+</body></html>
+`;
+}
+
+// deno-lint-ignore no-control-regex -- a page shows server text; its controls become visible
+const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+
+/** Escapes text for HTML, control characters shown as escapes. */
+function html(text: string): string {
+  return text
+    .replace(CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
 }
 
 function ms(value: number): string {

@@ -12,23 +12,27 @@ import { reveal } from "../secret.ts";
 import type { Exchange, SendOptions } from "../http/send.ts";
 import type { Environment } from "./environment.ts";
 import { buildFileRequest, type FileRequest } from "./file_request.ts";
-import type { HttpFile, HttpRequest, Script } from "./http_file_types.ts";
+import type { Assertion, HttpFile, HttpRequest, RunLine, Script } from "./http_file_types.ts";
+import type { AssertedResponse, AssertionContext } from "./assertions.ts";
 import type { RequestVariableSource } from "./request_variables.ts";
 import type { ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
 import type { SandboxLimits, ScriptSession } from "./script_sandbox.ts";
 import { isSubscription, runGraphQLSubscription, runWebSocketRequest } from "./run_streams.ts";
-import type { VariableScope, VariableValue } from "./substitute.ts";
+import { substitute, type VariableScope, type VariableValue } from "./substitute.ts";
 import { sendFileRequest } from "./file_exchange.ts";
 import type { OAuth2Hooks } from "./security_auth.ts";
 import {
+  HANDLER_BODY_LIMIT,
+  joinPath,
   labelOf,
+  openOutput,
   type Outcome,
   outputPaths,
   readDotenv,
   requestDependencies,
-  saveOutput,
   selectRequests,
   streamOutcome,
+  type Timings,
 } from "./_run_parts.ts";
 import {
   checkFilePaths,
@@ -42,6 +46,8 @@ import {
 export interface RequestResult {
   /** The request. */
   request: HttpRequest;
+  /** The file the request is in (another file's, when a `run ./file.http` line ran it). */
+  file: string;
   /** Its name for reports: the request's name, else `METHOD url` as written. */
   label: string;
   /** The response status, when one arrived. */
@@ -56,20 +62,20 @@ export interface RequestResult {
   skipped?: boolean;
   /** What failed, when the request could not be sent or a script threw. */
   error?: DialError;
+  /** The exchange's phases, when it was an HTTP exchange. */
+  timings?: Timings;
 }
 
 /**
- * What the caller is shown of one exchange. Its response's body is the bytes read when a
- * handler, a request variable or a `>>` file needs them; otherwise the live stream, which the
- * caller reads (or cancels) before the run goes on.
+ * What the caller is shown of one exchange. Its response's body is the live stream, which the
+ * caller reads (or cancels) before the run goes on; what handlers, assertions, request
+ * variables and `>>` files need of it is taken as it passes (and read to its end afterwards).
  */
 export interface ExchangeEvent {
   /** The request as built. */
   fileRequest: FileRequest;
   /** The exchange, its response ready to print. */
   exchange: Exchange;
-  /** The whole response body when it was read (empty when it streams). */
-  body: Uint8Array<ArrayBuffer>;
   /** Whether it ran only because a selected request refers to it. */
   dependency: boolean;
   /** An event stream: the response has no body here; its events go to `onMessage`. */
@@ -98,6 +104,8 @@ export interface RunHttpFileOptions {
   timeoutMs?: number;
   /** Transport, signal, fetch and observers, given to `send` for every request. */
   send?: SendOptions;
+  /** Files of the `run` lines being run, outermost first (a file never runs itself). */
+  running?: readonly string[];
   /** The cookie jar of the run (default: a new one; `# @no-cookie-jar` skips it). */
   cookies?: CookieJar;
   /** Script time and memory limits. */
@@ -111,6 +119,8 @@ export interface RunHttpFileOptions {
   keepGoing?: boolean;
   /** Stop after the first failed test or request. */
   failFast?: boolean;
+  /** Asked before each request: true stops the run (the caller's own `--fail-fast` rule). */
+  stop?: () => boolean;
   /** Only requests whose label matches (`dial test --filter`). */
   filter?: RegExp;
   /** The face's OAuth 2.0 hooks (browser, notices) for `Security.Auth` logins. */
@@ -120,10 +130,21 @@ export interface RunHttpFileOptions {
    * `Security.Auth` configuration through dial's OAuth 2.0 flows and token cache.
    */
   authToken?: (id: string, kind: "token" | "idToken") => Promise<VariableValue>;
+  /**
+   * Asks for a `# @prompt NAME [description]` variable (a secret for names like `password` or
+   * `token`); undefined when it cannot ask (no terminal): the request then fails naming it.
+   */
+  prompt?: (
+    name: string,
+    description: string,
+    secret: boolean,
+  ) => Promise<VariableValue | undefined>;
   /** Told of each exchange, with the body read. */
   onExchange?: (event: ExchangeEvent) => void | Promise<void>;
   /** Told of each message of a WebSocket, subscription or event stream, as it arrives. */
   onMessage?: (text: string, request: HttpRequest) => void | Promise<void>;
+  /** Told of what the run noticed with a doubt (a body too large for handlers to see whole). */
+  onNotice?: (text: string) => void | Promise<void>;
   /** Told of each `client.log` line. */
   onLog?: (text: string, request: HttpRequest) => void | Promise<void>;
   /** Told of each finished request. */
@@ -188,12 +209,15 @@ class FileRunner {
       });
       this.dotenv = await readDotenv(path);
     }
+    // `run` lines run in place when the whole file runs.
+    const runs = this.options.names?.length ? [] : [...this.file.runs];
     try {
       const selection = this.selection();
       let jumps = 0;
       for (let index = 0; index < selection.length; index++) {
         const request = selection[index]!;
-        if (this.stopped) break;
+        while (runs.length && runs[0]!.after < request.index) await this.runLine(runs.shift()!);
+        if (this.stopped || this.options.stop?.()) break;
         if (this.ran.has(request)) continue;
         await this.runOne(request, []);
         // Postman's postman.setNextRequest(name): null ends the file, a name jumps to it.
@@ -215,10 +239,75 @@ class FileRunner {
         this.ran.delete(selection[target]!);
         index = target - 1;
       }
+      for (const line of runs) await this.runLine(line);
     } finally {
       this.scripts?.dispose();
     }
     return this.results;
+  }
+
+  /** Variables of the `run` line being run: above the file's, below `--var`. */
+  runVariables: Map<string, VariableValue> | undefined;
+
+  /** A `run #name` or `run ./file.http` line. */
+  async runLine(line: RunLine): Promise<void> {
+    if (this.stopped || this.options.stop?.()) return;
+    const at = `${this.file.path}:${line.span.line}:1`;
+    const variables = new Map<string, VariableValue>(this.runVariables);
+    for (const { name, value } of line.variables) {
+      variables.set(
+        name,
+        substitute(value, this.scope(new Map()), {
+          what: "the run line",
+          path: this.file.path,
+          line: line.span.line,
+          column: 1,
+        }).text,
+      );
+    }
+    if (line.target.kind === "request") {
+      const name = line.target.name;
+      const request = this.file.requests.find((r) => r.name === name) ??
+        this.file.requests.find((r) => labelOf(r) === name);
+      if (!request) throw new UsageError(`${at}: No request named "${name}" to run`);
+      const outer = this.runVariables;
+      this.runVariables = variables;
+      try {
+        await this.runOne(request, []);
+      } finally {
+        this.runVariables = outer;
+      }
+      return;
+    }
+    const written = line.target.path;
+    const path = await this.confinement!.reading(
+      written.startsWith("/") ? written : `${this.dir}/${written.replace(/^\.\//, "")}`,
+      { what: `the file run by ${this.file.path}:${line.span.line}`, written },
+    );
+    const running = this.options.running ?? [];
+    if (running.includes(path)) {
+      throw new UsageError(`${at}: ${line.target.path} is already running (run lines in a loop)`);
+    }
+    let source: string;
+    try {
+      source = await Deno.readTextFile(path);
+    } catch {
+      throw new UsageError(`${at}: Cannot read the file to run "${line.target.path}"`);
+    }
+    const { parseHttpFile } = await import("./parse_http_file.ts");
+    const shown = joinPath(this.dir, line.target.path);
+    const overrides = new Map([...variables, ...(this.options.overrides ?? [])]);
+    const inner = new FileRunner(parseHttpFile(source, shown), {
+      ...this.options,
+      names: [],
+      globals: this.globals,
+      cookies: this.cookies,
+      overrides,
+      confinement: this.confinement!,
+      running: [...running, path],
+    });
+    this.results.push(...await inner.run());
+    if (inner.stopped) this.stopped = true;
   }
 
   selection(): HttpRequest[] {
@@ -247,7 +336,13 @@ class FileRunner {
     }
     this.ran.add(request);
     const started = performance.now();
-    const result: RequestResult = { request, label: labelOf(request), durationMs: 0, tests: [] };
+    const result: RequestResult = {
+      request,
+      file: this.file.path,
+      label: labelOf(request),
+      durationMs: 0,
+      tests: [],
+    };
     try {
       const failed = names.find((name) => this.failed.has(name));
       if (failed !== undefined) {
@@ -272,6 +367,37 @@ class FileRunner {
   }
 
   async execute(request: HttpRequest, result: RequestResult, dependency: boolean): Promise<void> {
+    const outer = this.runVariables;
+    const asked = await this.prompts(request);
+    if (asked) this.runVariables = new Map([...(outer ?? []), ...asked]);
+    try {
+      await this.send(request, result, dependency);
+    } finally {
+      this.runVariables = outer;
+    }
+  }
+
+  /** The request's `# @prompt` variables that nothing on the command line gave. */
+  async prompts(request: HttpRequest): Promise<Map<string, VariableValue> | undefined> {
+    let asked: Map<string, VariableValue> | undefined;
+    for (const directive of request.directives) {
+      if (directive.name !== "prompt") continue;
+      const [name = "", ...words] = directive.value.split(/\s+/);
+      if (!name || this.options.overrides?.has(name)) continue;
+      const secret = /pass|secret|token|credential|key/i.test(name);
+      const value = await this.options.prompt?.(name, words.join(" "), secret);
+      if (value === undefined) {
+        throw new UsageError(
+          `${this.file.path}:${directive.span.line}:1: Variable "${name}" is asked with # @prompt and there is no terminal to ask on`,
+          { details: { name }, remedy: { give: "variable" } },
+        );
+      }
+      (asked ??= new Map()).set(name, value);
+    }
+    return asked;
+  }
+
+  async send(request: HttpRequest, result: RequestResult, dependency: boolean): Promise<void> {
     const requestVariables = new Map<string, string>();
     const scope = this.scope(requestVariables);
     const postman = request.directives.some((d) => d.name === "postman");
@@ -320,7 +446,9 @@ class FileRunner {
       dir: this.dir,
       confinement: this.confinement!,
     };
-    const fileRequest = await whenResolved(() => buildFileRequest(request, where));
+    const fileRequest = await whenResolved(() =>
+      buildFileRequest(this.withDefaultHeaders(request), where)
+    );
     const outputs = await outputPaths(request, where);
     for (const handler of request.handlers) {
       if (handler.kind === "file") await this.scriptPath(handler);
@@ -339,10 +467,10 @@ class FileRunner {
     const sent = performance.now();
     if (fileRequest.kind === "websocket") {
       const messages = await runWebSocketRequest(fileRequest, streams);
-      outcome = streamOutcome(fileRequest, 101, messages);
+      outcome = await this.saved(outputs, streamOutcome(fileRequest, 101, messages));
     } else if (fileRequest.kind === "graphql" && isSubscription(fileRequest.graphql!.query)) {
       const results = await runGraphQLSubscription(fileRequest, streams);
-      outcome = streamOutcome(fileRequest, 101, results);
+      outcome = await this.saved(outputs, streamOutcome(fileRequest, 101, results));
     } else {
       outcome = await sendFileRequest(fileRequest, {
         send: this.options.send ?? {},
@@ -351,10 +479,24 @@ class FileRunner {
         streams,
         dependency,
         ...(this.options.onExchange ? { onExchange: this.options.onExchange } : {}),
+        ...(outputs.length
+          ? { outputs: () => Promise.all(outputs.map((o) => openOutput(o.path, o.overwrite))) }
+          : {}),
       });
     }
     result.status = outcome.status;
-    for (const output of outputs) await saveOutput(output.path, output.overwrite, outcome.bytes);
+    if (outcome.timings) result.timings = outcome.timings;
+    const durationMs = performance.now() - sent;
+    const readers = request.handlers.length + request.assertions.length;
+    if (outcome.truncated && (readers > 0 || request.name !== undefined)) {
+      await this.options.onNotice?.(
+        `${this.file.path}:${request.requestLine.line}: The response body is over ${
+          HANDLER_BODY_LIMIT / 1024 / 1024
+        } MiB: handlers, assertions and request variables see its first ${
+          HANDLER_BODY_LIMIT / 1024 / 1024
+        } MiB`,
+      );
+    }
     if (request.name !== undefined) {
       this.responses.set(request.name, {
         request: { headers: outcome.requestHeaders, body: fileRequest.bodyText },
@@ -382,11 +524,130 @@ class FileRunner {
       });
       result.tests.push(...output.tests);
     }
+    if (request.assertions.length) {
+      await this.assert(request, scope, {
+        status: outcome.status,
+        headers: outcome.headers,
+        body: outcome.body,
+        mimeType: contentType.split(";")[0]!.trim(),
+        durationMs,
+      }, result);
+    }
+  }
+
+  /** The request's `??` lines, each a test. */
+  async assert(
+    request: HttpRequest,
+    scope: VariableScope,
+    response: AssertedResponse,
+    result: RequestResult,
+  ): Promise<void> {
+    const { evaluateAssertion } = await import("./assertions.ts");
+    const context: AssertionContext = {
+      substitute: (text, assertion) =>
+        substitute(text, scope, {
+          what: "the assertion",
+          path: this.file.path,
+          line: assertion.span.line,
+          column: 1,
+        }).text,
+      evaluate: (expression, assertion) => this.evaluate(expression, assertion, response, request),
+    };
+    for (const assertion of request.assertions) {
+      result.tests.push(await evaluateAssertion(assertion, response, context));
+    }
+  }
+
+  /** The file's script sandbox, made at its first use. */
+  async session(): Promise<ScriptSession> {
+    if (this.scripts) return this.scripts;
+    const { ScriptSession } = await import("./script_sandbox.ts");
+    const signal = this.options.send?.signal;
+    this.scripts = new ScriptSession({
+      ...this.options.scriptLimits,
+      ...(signal ? { signal } : {}),
+      postman: this.file.requests.some((r) => r.directives.some((d) => d.name === "postman")),
+    });
+    return this.scripts;
+  }
+
+  /** Evaluates an assertion's JavaScript in the sandbox, with httpyac's `response` in scope. */
+  async evaluate(
+    expression: string,
+    assertion: Assertion,
+    response: AssertedResponse,
+    request: HttpRequest,
+  ): Promise<unknown> {
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of response.headers) {
+      const key = name.toLowerCase();
+      const had = headers[key];
+      headers[key] = had === undefined
+        ? value
+        : key === "set-cookie"
+        ? [...(Array.isArray(had) ? had : [had]), value]
+        : `${had}, ${value}`;
+    }
+    // The expression first, on the assertion's own line, so that its errors name that line.
+    const code = `request.variables.set("value", JSON.stringify({ value: (function (response) {
+return (${expression}\n); })(__dialResponse(${JSON.stringify(response.body)})) }));
+function __dialResponse(text) {
+  var parsed;
+  try { parsed = /json/i.test(${
+      JSON.stringify(response.mimeType)
+    }) ? JSON.parse(text) : undefined; } catch (e) { parsed = undefined; }
+  return { statusCode: ${response.status}, status: ${response.status}, headers: ${
+      JSON.stringify(headers)
+    }, body: text, parsedBody: parsed, contentType: { mimeType: ${
+      JSON.stringify(response.mimeType)
+    } }, timings: { total: ${response.durationMs} } };
+}`;
+    // In the file's own sandbox, as its scripts run.
+    const output = await (await this.session()).run(
+      { code, file: this.file.path, line: Math.max(1, assertion.span.line - 1), column: 1 },
+      {
+        ...this.scriptInput(this.scope(new Map()), new Map(), request),
+        request: { method: "", url: "", headers: [], body: "" },
+      },
+    );
+    const json = output.requestVariables["value"];
+    return json === undefined ? undefined : (JSON.parse(json) as { value?: unknown }).value;
+  }
+
+  /** A stream's messages written to the request's `>>` files. */
+  async saved(
+    outputs: { path: string; overwrite: boolean }[],
+    outcome: Outcome,
+  ): Promise<Outcome> {
+    for (const output of outputs) {
+      const file = await openOutput(output.path, output.overwrite);
+      try {
+        await file.write(new TextEncoder().encode(outcome.body));
+      } finally {
+        await file.close();
+      }
+    }
+    return outcome;
+  }
+
+  /** The request with kulala's default headers it does not write itself. */
+  withDefaultHeaders(request: HttpRequest): HttpRequest {
+    const defaults = this.options.environment?.defaultHeaders;
+    if (!defaults?.size) return request;
+    const written = new Set(request.headers.map((h) => h.name.toLowerCase()));
+    const added = [...defaults].filter(([key]) => !written.has(key)).map(([, h]) => ({
+      ...h,
+      span: request.requestLine,
+    }));
+    return added.length ? { ...request, headers: [...request.headers, ...added] } : request;
   }
 
   scope(requestVariables: Map<string, string>): VariableScope {
+    const overrides = this.runVariables
+      ? new Map([...this.runVariables, ...(this.options.overrides ?? [])])
+      : this.options.overrides;
     return {
-      ...(this.options.overrides ? { overrides: this.options.overrides } : {}),
+      ...(overrides ? { overrides } : {}),
       ...(this.options.environment ? { environment: this.options.environment.variables } : {}),
       globals: this.globals,
       file: this.file.variables,
@@ -438,7 +699,7 @@ class FileRunner {
     result: RequestResult,
     input: ScriptInput,
   ): Promise<ScriptOutput> {
-    const { ScriptSession, ScriptError } = await import("./script_sandbox.ts");
+    const { ScriptError } = await import("./script_sandbox.ts");
     let source;
     if (script.kind === "inline") {
       source = {
@@ -468,13 +729,7 @@ class FileRunner {
     }
     let output: ScriptOutput;
     try {
-      const signal = this.options.send?.signal;
-      this.scripts ??= new ScriptSession({
-        ...this.options.scriptLimits,
-        ...(signal ? { signal } : {}),
-        postman: this.file.requests.some((r) => r.directives.some((d) => d.name === "postman")),
-      });
-      output = await this.scripts.run(source, input);
+      output = await (await this.session()).run(source, input);
     } catch (error) {
       if (error instanceof ScriptError) {
         result.tests.push(...error.tests);

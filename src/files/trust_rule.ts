@@ -373,7 +373,7 @@ export async function scriptFile(
 
 /**
  * Checks every path a request file writes as it is (`<` includes, script files, `>>` outputs
- * without variables) before any of its requests runs, so that a file reaching outside the
+ * without variables, `run ./other.http` lines) before any of its requests runs, so that a file reaching outside the
  * folders sends nothing. Outputs with `{{variables}}` are checked when their request is built.
  *
  * @param file the parsed file
@@ -403,6 +403,13 @@ export async function checkFilePaths(file: HttpFile, confinement: Confinement): 
         written: output.path,
       });
     }
+  }
+  for (const run of file.runs) {
+    if (run.target.kind !== "file") continue;
+    await confinement.reading(at(run.target.path), {
+      what: `the file run by ${file.path}:${run.span.line}`,
+      written: run.target.path,
+    });
   }
 }
 

@@ -86,7 +86,7 @@ export function writeHttpRequest(model: RequestModel): string {
         continue;
       }
       for (const line of part.replace(/\r\n/g, "\n").split("\n")) {
-        if (/^(###|>\s|>\{%|<>\s|<@?[\w-]*\s|\s*#|\s*\/\/)/.test(line)) {
+        if (/^(###|>\s|>\{%|<>\s|<@?[\w-]*\s|\s*#|\s*\/\/|\s*\?\?)/.test(line)) {
           throw new UsageError(
             `Cannot write the body in place: its line "${
               line.slice(0, 40)

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { dial, serve } from "../_helpers.ts";
+import { dial, dialOnTerminal, hasScript, serve } from "../_helpers.ts";
 import { CHAIN, loginServer, project } from "./_files.ts";
 import { excludes, includes } from "../assert.ts";
+import { startHttpbin } from "./_httpbin.ts";
 
 Deno.test("run: requests chain through a handler's global and a REST Client request variable", async () => {
   await using server = loginServer();
@@ -11,12 +12,14 @@ Deno.test("run: requests chain through a handler's global and a REST Client requ
   });
   const result = await dial(["run", `${dir}/api.http`, "--env", "dev"]);
   assert.equal(result.code, 0, result.stderr);
-  // Piped: the bodies only, in file order.
+  // Piped: the bodies only, in file order, a line break between two that does not end one.
   assert.equal(
     result.stdout,
-    '{"token":"tok-ann"}{"path":"/me","query":"?from=tok-ann","authorization":"Bearer tok-ann","session":"s-1"}',
+    '{"token":"tok-ann"}\n{"path":"/me","query":"?from=tok-ann","authorization":"Bearer tok-ann","session":"s-1"}',
   );
   assert.equal(server.requests.length, 2);
+  const heads = await dial(["run", `${dir}/api.http`, "--env", "dev", "-i"]);
+  assert.match(heads.stdout, /^\{"token":"tok-ann"\}\n(?:HTTP\/1\.1 )?200 OK$/m);
 });
 
 Deno.test("run: a named request that another refers to runs first, and is not printed", async () => {
@@ -295,4 +298,109 @@ Deno.test("run: a private environment file tracked by git is reported", async ()
   const tracked = await dial(["run", `${dir}/api.http`, "--env", "dev"]);
   assert.equal(tracked.code, 0, tracked.stderr);
   includes(tracked.stderr, `warning: ${dir}/http-client.private.env.json is tracked by git`);
+});
+
+Deno.test("run: JetBrains run #name and run ./file.http run in place, with (@var=value)", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    "main.http": [
+      "@id = 1",
+      "",
+      "### first",
+      "GET {{base}}/anything/first?id={{id}}",
+      "",
+      "###",
+      "run #first (@id=7)",
+      "",
+      "###",
+      "run ./sub/other.http (@id=9, @tag={{id}}-x)",
+      "",
+      "### last",
+      "GET {{base}}/anything/last?id={{id}}",
+      "",
+    ].join("\n"),
+    "sub/other.http": "GET {{base}}/anything/other?id={{id}}&tag={{tag}}\n\n?? body args.id == 9\n",
+    "sub/escape.http": "run ../main.http\n",
+    "sub/self.http": "GET {{base}}/anything/self\n\n###\nrun ./self.http\n",
+  });
+  const base = `base=${httpbin.origin}`;
+  const result = await dial(["run", `${dir}/main.http`, "--var", base]);
+  assert.equal(result.code, 0, result.stderr);
+  const urls = result.stdout.trim().split("\n").map((line) => new URL(JSON.parse(line).url));
+  assert.deepEqual(urls.map((u) => u.pathname + u.search), [
+    "/anything/first?id=1",
+    "/anything/first?id=7",
+    "/anything/other?id=9&tag=1-x",
+    "/anything/last?id=1",
+  ]);
+  assert.match(result.stderr, /✓ .*body args\.id == 9/);
+  // The other file's cases name it; a run line that loops is an error of its file.
+  const tested = await dial(["test", `${dir}/sub/self.http`, `${dir}/sub/other.http`, ...[
+    ...["--var", base, "--var", "id=9", "--var", "tag=t"],
+  ]]);
+  assert.match(tested.stdout, /self\.http:4:1: \.\/self\.http is already running/);
+  assert.match(tested.stdout, /✓ .*sub\/other\.http › .* › body args\.id == 9/);
+  // A run line outside the folder of the run refuses the file before anything is sent.
+  const escape = await dial(["test", `${dir}/sub/escape.http`, "--var", base]);
+  assert.equal(escape.code, 2);
+  assert.match(escape.stderr, /"\.\.\/main\.http" is outside the run's folder/);
+});
+
+Deno.test("run: # @prompt asks on a terminal; without one it names the variable", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    "ask.http":
+      `# @prompt user Your user name\n# @prompt password\nGET ${httpbin.origin}/anything?u={{user}}&p={{password}}\n`,
+  });
+  const piped = await dial(["run", `${dir}/ask.http`]);
+  assert.equal(piped.code, 2);
+  assert.match(
+    piped.stderr,
+    /ask\.http:1:1: Variable "user" is asked with # @prompt and there is no terminal to ask on/,
+  );
+  assert.match(piped.stderr, /--var user=VALUE/);
+  const given = await dial(["run", `${dir}/ask.http`, "--var", "user=ann", "--var", "password=pw"]);
+  assert.equal(JSON.parse(given.stdout).args.u, "ann");
+  if (!hasScript) return;
+  const { code, screen } = await dialOnTerminal(
+    ["run", `${dir}/ask.http`, "--var", "password=pw"],
+    {
+      prompt: "Your user name: ",
+      type: "bob\r",
+    },
+  );
+  assert.equal(code, 0, screen);
+  assert.match(screen, /Your user name: bob/);
+  assert.match(screen, /"u": "bob"/);
+});
+
+Deno.test("run: object-valued env keys are skipped with a notice; kulala's default headers apply", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    "h.http": "GET {{base}}/headers\nX-Own: mine\nAccept: text/plain\n",
+    "http-client.env.json": JSON.stringify({
+      "$schema": "https://getkulala.net/http-client.env.schema.json",
+      "$shared": {
+        "$default_headers": { "X-Shared": "s-{{tag}}", "Accept": "application/json" },
+        "nested": { "a": 1 },
+        "base": httpbin.origin,
+      },
+      "$kulalaShared": { "$kulalaDefaultHeaders": { "X-Kulala": "k" }, "tag": "t" },
+      "dev": { "$kulalaDefaultHeaders": { "X-Shared": "dev" } },
+    }),
+  });
+  const result = await dial(["run", `${dir}/h.http`, "--env", "dev"]);
+  assert.equal(result.code, 0, result.stderr);
+  const headers = JSON.parse(result.stdout).headers;
+  assert.equal(headers["X-Own"], "mine");
+  // The request's own header wins over a default one; the environment's over the shared one.
+  assert.equal(headers["Accept"], "text/plain");
+  assert.equal(headers["X-Shared"], "dev");
+  assert.equal(headers["X-Kulala"], "k");
+  assert.match(
+    result.stderr,
+    /http-client\.env\.json: variable "nested" is an object and is skipped/,
+  );
+  const shared = await dial(["run", `${dir}/h.http`]);
+  assert.equal(JSON.parse(shared.stdout).headers["X-Shared"], "s-t");
 });

@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { dial, serve } from "../_helpers.ts";
 import { includes } from "../assert.ts";
+import { runCli } from "../_run_cli.ts";
 import { project } from "./_files.ts";
+import { startHttpbin } from "./_httpbin.ts";
 
 function itemServer() {
   return serve((request) => {
@@ -207,4 +209,68 @@ Deno.test("test: files in subdirectories use the nearest environment files above
   ]);
   assert.equal(nearest.code, 7);
   assert.equal(server.requests.length, 1);
+});
+
+Deno.test("test: status counts, and a run never stops early (python3-httpbin)", async () => {
+  await using httpbin = await startHttpbin();
+  const base = httpbin.origin;
+  const dir = await project({
+    "1ok.http": `GET ${base}/status/200\n`,
+    "2broken.http": `GET ${base}/get\nBad header\n`,
+    "3status.http": `GET ${base}/status/503\n\n###\nGET ${base}/status/404\n`,
+    "4include.http": `POST ${base}/post\n\n< ./missing.json\n`,
+    "5handler.http": `GET ${base}/get\n\n> {% throw new Error("boom") %}\n`,
+    "6asserted.http": `GET ${base}/status/500\n\n?? status == 500\n`,
+  });
+  const report = `${dir}/report.json`;
+  const result = await dial(["test", dir, "--reporter", "json", "--report-file", report]);
+  assert.notEqual(result.code, 0);
+  const cases = (JSON.parse(await Deno.readTextFile(report)) as {
+    cases: { file: string; name: string; outcome: string; message?: string }[];
+  }).cases;
+  const seen = cases.map((c) => [c.file.slice(dir.length + 1), c.name, c.outcome]);
+  assert.deepEqual(seen, [
+    ["1ok.http", "HTTP 200", "passed"],
+    ["2broken.http", "file", "error"],
+    // Without tests of its own a request fails at 5xx; a 4xx passes without --check-status.
+    ["3status.http", "HTTP 503", "failed"],
+    ["3status.http", "HTTP 404", "passed"],
+    ["4include.http", "request", "error"],
+    ["5handler.http", "request", "error"],
+    // Its own assertion decides.
+    ["6asserted.http", "status == 500", "passed"],
+  ]);
+  assert.match(cases[1]!.message!, /2broken\.http:2:1: Cannot parse header "Bad header"/);
+  assert.match(cases[4]!.message!, /4include\.http:3:1: Cannot read the body file/);
+  assert.match(cases[5]!.message!, /5handler\.http:3: Error: boom/);
+  // The summary is printed too.
+  assert.match(result.stdout, /3 passed, 1 failed, 3 errors/);
+
+  const strict = await dial(["test", `${dir}/3status.http`, "--check-status"]);
+  assert.equal(strict.code, 11);
+  assert.match(strict.stdout, /✗ .* › HTTP 404: an error status/);
+  const bail = await dial(["test", dir, "--bail"]);
+  assert.match(bail.stdout, /1 passed, 0 failed, 1 errors/);
+});
+
+Deno.test("test: every reporter escapes a server's control characters on a terminal", async () => {
+  await using server = serve(() => new Response("pwned \x1b]52;c;aGk=\x07 \x1b[2J"));
+  const dir = await project({
+    "osc.http":
+      `GET ${server.origin}/\n\n> {% client.test(response.body, function () { throw new Error(response.body); }); %}\n`,
+  });
+  for (const reporter of ["pretty", "tap", "junit", "json", "html"]) {
+    const terminal = await runCli(["test", `${dir}/osc.http`, "--reporter", reporter], {
+      tty: { stdout: true, stderr: true },
+      env: { NO_COLOR: "1" },
+    });
+    assert.ok(!terminal.stdout.includes("\x1b") && !terminal.stdout.includes("\x07"), reporter);
+    // Shown as escapes (JUnit drops what XML cannot hold; the HTML page shows its own escapes).
+    if (reporter !== "junit") assert.match(terminal.stdout, /\\x1b\]52|\\u001b\]52/, reporter);
+    // Piped, the report is byte for byte what the reporter wrote.
+    const piped = await runCli(["test", `${dir}/osc.http`, "--reporter", reporter]);
+    if (reporter === "pretty" || reporter === "tap") {
+      assert.ok(piped.stdout.includes("\x1b]52"), reporter);
+    }
+  }
 });

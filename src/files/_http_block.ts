@@ -1,0 +1,175 @@
+/**
+ * One block of a request file being parsed (the lines between two `###` separators): the
+ * cursor over its lines, the parts of the request read so far, and how the productions of
+ * `_http_productions.ts` hand lines to each other. The driver walks the block through the
+ * phases of the grammar (head, request line, headers, body and tail); each phase tries its
+ * productions in order on the current line.
+ * @module
+ */
+import type {
+  Assertion,
+  BodyPart,
+  Directive,
+  FileVariable,
+  HeaderLine,
+  HttpRequest,
+  ParseWarning,
+  RunLine,
+  Script,
+} from "./http_file_types.ts";
+import { type Fail, type Line, spanBetween, trimBody } from "./_http_lines.ts";
+
+/** What a block shares with the whole file. */
+export interface FileContext {
+  /** The file's variables, in order. */
+  variables: FileVariable[];
+  /** The file's warnings, in order. */
+  warnings: ParseWarning[];
+  /** The file's `run` lines, in order. */
+  runs: RunLine[];
+  /** Reports a syntax error; never returns. */
+  fail: Fail;
+  /** 1-based index the block's request gets. */
+  index: number;
+}
+
+/** The request line, as its production read it. */
+export interface RequestLineParts {
+  method: string;
+  methodWritten: boolean;
+  target: string;
+  version: string | undefined;
+}
+
+/**
+ * A production: reads the current line (and maybe the ones after it) when it is the line kind
+ * the production knows, records what it read in the block and advances the cursor.
+ *
+ * @returns whether the line was its kind (the cursor then moved past what it read)
+ */
+export type Production = (block: Block) => boolean;
+
+/** The lines of one block, a cursor, and the parts read so far. */
+export class Block {
+  /** The index of the current line in `lines`. */
+  i: number;
+  /** Where the request's span starts (its separator, first comment or request line). */
+  first: Line | undefined;
+  /** The last line that belongs to the request's span. */
+  lastContent: Line | undefined;
+  /** The request line and its continuations. */
+  requestLine: { parts: RequestLineParts; first: Line; last: Line } | undefined;
+  readonly comments: string[] = [];
+  readonly directives: Directive[] = [];
+  readonly preScripts: Script[] = [];
+  readonly headers: HeaderLine[] = [];
+  readonly body: BodyPart[] = [];
+  /** Body text lines not yet joined into a text part. */
+  textLines: Line[] = [];
+  readonly handlers: Script[] = [];
+  readonly responseRefs: HttpRequest["responseRefs"] = [];
+  readonly outputs: HttpRequest["outputs"] = [];
+  readonly assertions: Assertion[] = [];
+  /** `run` lines of this block. */
+  runs = 0;
+
+  /**
+   * @param lines the file's lines of this block
+   * @param separator the `###` line before them, if any
+   * @param file what the block shares with the file
+   */
+  constructor(
+    readonly lines: Line[],
+    readonly separator: Line | undefined,
+    readonly file: FileContext,
+  ) {
+    this.i = 0;
+    this.first = separator;
+  }
+
+  /** @returns the current line (callers check {@link done} first) */
+  get line(): Line {
+    return this.lines[this.i]!;
+  }
+
+  /** @returns whether every line was read */
+  get done(): boolean {
+    return this.i >= this.lines.length;
+  }
+
+  /** @returns whether a handler, response reference or output was read (the tail began) */
+  get inTail(): boolean {
+    return this.handlers.length > 0 || this.responseRefs.length > 0 || this.outputs.length > 0;
+  }
+
+  /** @returns whether nothing but comments, blank lines and file variables came before */
+  get detached(): boolean {
+    return !this.separator && !this.directives.length && !this.preScripts.length;
+  }
+
+  /** Joins the pending body text lines into one text part. */
+  flushText(): void {
+    const lines = this.textLines;
+    if (!lines.length) return;
+    this.body.push({
+      kind: "text",
+      text: lines.map((l) => l.text).join("\n"),
+      span: spanBetween(lines[0]!, lines.at(-1)!),
+    });
+    this.textLines = [];
+  }
+
+  /**
+   * Runs productions on the current line until none of them reads it, or `until` holds.
+   *
+   * @param productions tried in order on each line
+   * @param until ends the phase before a line (left for the next phase)
+   */
+  phase(productions: readonly Production[], until?: (line: Line) => boolean): void {
+    while (!this.done && !until?.(this.line)) {
+      if (!productions.some((read) => read(this))) return;
+    }
+  }
+
+  /** @returns the request the block read (call after its last phase) */
+  request(): HttpRequest {
+    this.flushText();
+    trimBody(this.body, this.lines);
+    const line = this.requestLine!;
+    const { method, methodWritten, target, version } = line.parts;
+    const named = this.directives.findLast((d) => d.name === "name")?.value;
+    const name = named || this.separator?.text.slice(3).trim() || undefined;
+    const request: HttpRequest = {
+      index: this.file.index,
+      span: spanBetween(this.first ?? line.first, this.lastContent ?? line.last),
+      method,
+      methodWritten,
+      url: target,
+      requestLine: spanBetween(line.first, line.last),
+      comments: this.comments,
+      directives: this.directives,
+      preScripts: this.preScripts,
+      headers: this.headers,
+      body: this.body,
+      handlers: this.handlers,
+      responseRefs: this.responseRefs,
+      outputs: this.outputs,
+      assertions: this.assertions,
+    };
+    // Assigned, not spread: a 10,000-request file builds no throw-away objects.
+    if (name) request.name = name;
+    if (this.separator) request.separator = spanBetween(this.separator, this.separator);
+    if (version) request.httpVersion = version;
+    const body = this.body;
+    if (body.length) {
+      const last = body[body.length - 1]!.span;
+      request.bodySpan = {
+        start: body[0]!.span.start,
+        end: last.end,
+        line: body[0]!.span.line,
+        endLine: last.endLine,
+      };
+    }
+    return request;
+  }
+}

@@ -1,0 +1,422 @@
+/**
+ * The productions of the request-file grammar, one small parser per line kind (the grammar is
+ * written out in docs/request-files.md, "Grammar"): each reads the current line of a
+ * {@link Block} when it is its kind, records it and moves the cursor on. The phases at the end
+ * list which productions may appear where, in the order they are tried.
+ * @module
+ */
+import type { Production, RequestLineParts } from "./_http_block.ts";
+import { clip, type Fail, type Line, readScript, spanOf, warnDirective } from "./_http_lines.ts";
+
+const NONBLANK = /\S/;
+const COMMENT = /^\s*(?:#|\/\/)/;
+const VARIABLE = /^@([A-Za-z0-9_.-]+)\s*:?=\s?(.*)$/;
+const DIRECTIVE = /^\s*(?:#|\/\/)\s*@([A-Za-z][\w-]*)(?:\s+(.*?))?\s*$/;
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function isBlank(text: string): boolean {
+  return !NONBLANK.test(text);
+}
+
+function commentText(text: string): string {
+  return text.trim().replace(/^(#|\/\/)\s*/, "");
+}
+
+/** A blank line in the head: comments above it are the file's, not the request's. */
+export const headBlank: Production = (block) => {
+  if (!isBlank(block.line.text)) return false;
+  if (block.detached) block.first = undefined;
+  block.i++;
+  return true;
+};
+
+/** `@name = value` (`:=` is httpyac's): a file variable. */
+export const fileVariable: Production = (block) => {
+  const line = block.line;
+  const match = VARIABLE.exec(line.text);
+  if (!match) return false;
+  block.file.variables.push({ name: match[1]!, value: match[2]!.trim(), span: spanOf(line) });
+  if (block.detached) block.first = undefined;
+  block.i++;
+  return true;
+};
+
+/** `# @name value` or `// @name value`: a directive (unknown ones are warnings). */
+export const directive: Production = (block) => {
+  const line = block.line;
+  const match = COMMENT.test(line.text) ? DIRECTIVE.exec(line.text) : null;
+  if (!match) return false;
+  block.first ??= line;
+  const name = match[1]!;
+  block.directives.push({ name, value: (match[2] ?? "").trim(), span: spanOf(line) });
+  warnDirective(name, line, block.file.warnings);
+  block.i++;
+  return true;
+};
+
+/** `# text` or `// text` above the request line. */
+export const headComment: Production = (block) => {
+  const line = block.line;
+  if (!COMMENT.test(line.text)) return false;
+  block.first ??= line;
+  block.comments.push(commentText(line.text));
+  block.i++;
+  return true;
+};
+
+/** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
+export const preScript: Production = (block) => {
+  const line = block.line;
+  if (!/^<\s/.test(line.text)) return false;
+  block.first ??= line;
+  const [script, next] = readScript(block.lines, block.i, block.lines.length, 1, block.file.fail);
+  block.preScripts.push(script);
+  block.i = next;
+  return true;
+};
+
+const RUN = /^run\s+(#\s*(.*?)|(\S+?))\s*(?:\((\s*@[^)]*)\))?\s*$/;
+
+/**
+ * JetBrains' `run #name` / `run ./file.http`, with `(@var=value, …)` overrides: runs a request of
+ * this file, or every request of another, in place.
+ */
+export const runLine: Production = (block) => {
+  const line = block.line;
+  if (!line.text.startsWith("run ") && !line.text.startsWith("run\t")) return false;
+  const match = RUN.exec(line.text.trimEnd());
+  const fail = block.file.fail;
+  if (!match || (match[2] !== undefined && !match[2])) {
+    return fail(
+      line,
+      1,
+      `Cannot parse run line "${clip(line.text)}": expected "run #name" or "run ./file.http"`,
+    );
+  }
+  const variables = [];
+  for (const item of match[4]?.split(",") ?? []) {
+    const pair = /^\s*@([A-Za-z0-9_.-]+)\s*=\s*(.*?)\s*$/.exec(item);
+    if (!pair) {
+      const column = line.text.indexOf(item.trim()) + 1;
+      return fail(line, column, `Cannot parse run line: "${clip(item.trim())}" is not @name=value`);
+    }
+    variables.push({ name: pair[1]!, value: pair[2]! });
+  }
+  block.file.runs.push({
+    target: match[2] !== undefined
+      ? { kind: "request", name: match[2] }
+      : { kind: "file", path: match[3]! },
+    variables,
+    after: block.file.index - 1,
+    span: spanOf(line),
+  });
+  block.runs++;
+  block.i++;
+  return true;
+};
+
+/** `[METHOD] target [HTTP/x.y]`: the request line (always read: anything else is an error). */
+export const requestLine: Production = (block) => {
+  const line = block.line;
+  block.first ??= line;
+  const parts = parseRequestLine(line, block.file.fail);
+  block.requestLine = { parts, first: line, last: line };
+  block.lastContent = line;
+  block.i++;
+  return true;
+};
+
+function parseRequestLine(line: Line, fail: Fail): RequestLineParts {
+  let rest = line.text.trim();
+  const indent = line.text.length - line.text.trimStart().length;
+  let method = "GET";
+  let methodWritten = false;
+  const head = /^([A-Z][A-Z-]*)(?:\s+|$)/.exec(rest);
+  if (head && (head[0] !== rest || !/[.:/]/.test(head[1]!))) {
+    if (head[0] === rest) fail(line, line.text.length + 1, `Missing URL after method "${head[1]}"`);
+    method = head[1]!;
+    methodWritten = true;
+    rest = rest.slice(head[0].length);
+  }
+  let version: string | undefined;
+  const tail = /\s+(HTTP\/\d+(?:\.\d+)?)$/.exec(rest);
+  if (tail) {
+    version = tail[1];
+    rest = rest.slice(0, tail.index);
+  }
+  // Spaces are allowed only inside {{ … }}.
+  const outside = /\s/.test(rest)
+    ? rest.replace(/\{\{[^{}]*\}\}/g, (m) => "x".repeat(m.length))
+    : rest;
+  const space = outside === rest && !/\s/.test(rest) ? null : /\s/.exec(outside);
+  if (space) {
+    const column = indent + line.text.trim().indexOf(rest) + space.index + 1;
+    const word = rest.slice(space.index).trim().split(/\s+/)[0]!;
+    fail(line, column + 1, `Cannot parse request line: unexpected "${clip(word)}"`);
+  }
+  return { method, methodWritten, target: rest, version };
+}
+
+/** An indented line, or a REST Client `?a=1` / `&b=2` line, after the request line. */
+export const urlContinuation: Production = (block) => {
+  const line = block.line;
+  if (!/^\s+\S/.test(line.text) && !/^[?&]/.test(line.text)) return false;
+  const request = block.requestLine!;
+  request.parts.target += line.text.trim();
+  request.last = line;
+  block.lastContent = line;
+  block.i++;
+  return true;
+};
+
+/** A comment between headers (it belongs to the request's span). */
+export const headerComment: Production = (block) => {
+  const line = block.line;
+  if (!COMMENT.test(line.text)) return false;
+  block.comments.push(commentText(line.text));
+  block.lastContent = line;
+  block.i++;
+  return true;
+};
+
+/** An indented line after a header: it continues the header's value. */
+export const headerContinuation: Production = (block) => {
+  const line = block.line;
+  if (!/^\s/.test(line.text) || !block.headers.length) return false;
+  const header = block.headers[block.headers.length - 1]!;
+  header.value = `${header.value} ${line.text.trim()}`;
+  header.span = { ...header.span, end: line.end, endLine: line.number };
+  block.lastContent = line;
+  block.i++;
+  return true;
+};
+
+/** `Name: value` (always read in the header phase: anything else is an error). */
+export const header: Production = (block) => {
+  const line = block.line;
+  const text = line.text;
+  const colon = text.indexOf(":");
+  const fail = block.file.fail;
+  if (colon <= 0) fail(line, 1, `Cannot parse header "${clip(text)}": missing ":"`);
+  const name = text.slice(0, colon).trim();
+  if (!TOKEN.test(name)) {
+    fail(line, 1, `Cannot parse header "${clip(text)}": invalid name "${clip(name)}"`);
+  }
+  block.headers.push({ name, value: text.slice(colon + 1).trim(), span: spanOf(line) });
+  block.lastContent = line;
+  block.i++;
+  return true;
+};
+
+/** `> {% … %}` or `> ./handler.js` after the body: a response handler. */
+export const handler: Production = (block) => {
+  const text = block.line.text;
+  if (!/^>\s/.test(text) && !/^>\{%/.test(text)) return false;
+  block.flushText();
+  const [script, next] = readScript(block.lines, block.i, block.lines.length, 1, block.file.fail);
+  block.handlers.push(script);
+  block.lastContent = block.lines[next - 1]!;
+  block.i = next;
+  return true;
+};
+
+/** `<> path`: a response reference (kept, never executed). */
+export const responseRef: Production = (block) => {
+  const line = block.line;
+  if (!/^<>\s/.test(line.text)) return false;
+  block.flushText();
+  block.responseRefs.push({ path: line.text.slice(2).trim(), span: spanOf(line) });
+  block.lastContent = line;
+  block.i++;
+  return true;
+};
+
+/** `>> path` / `>>! path`: save the response body (`!` overwrites). */
+export const output: Production = (block) => {
+  const line = block.line;
+  const match = /^>>(!?)\s+(\S.*)$/.exec(line.text);
+  if (!match) return false;
+  block.flushText();
+  block.outputs.push({ path: match[2]!.trim(), overwrite: match[1] === "!", span: spanOf(line) });
+  block.lastContent = line;
+  block.i++;
+  return true;
+};
+
+/** httpyac's operators, in its order (the first names the operator in messages). */
+export const OPERATORS: readonly (readonly string[])[] = [
+  ["endsWith"],
+  ["==", "===", "equals"],
+  ["exists", "isTrue"],
+  [">="],
+  [">"],
+  ["includes", "contains"],
+  ["isArray"],
+  ["isBoolean"],
+  ["isNumber"],
+  ["isString"],
+  ["<="],
+  ["<"],
+  ["matches"],
+  ["!=", "!=="],
+  ["startsWith"],
+  ["sha256"],
+  ["md5"],
+  ["sha512"],
+  ["isFalse"],
+];
+
+const ASSERTION = new RegExp(
+  `^\\s*\\?\\?\\s*(\\S*)(?:\\s+(.*))?\\s+(${
+    OPERATORS.flat().map((op) => op.replace(/[=<>!]/g, "\\$&")).join("|")
+  })\\s*(.*?)\\s*$`,
+);
+
+/**
+ * `?? SUBJECT [ARGUMENT] OPERATOR [EXPECTED]` (httpyac): an assertion on the response. A line
+ * that starts with `??` is never anything else: one that does not parse is an error.
+ */
+export const assertion: Production = (block) => {
+  const line = block.line;
+  if (!/^\s*\?\?/.test(line.text)) return false;
+  block.flushText();
+  const match = ASSERTION.exec(line.text);
+  if (!match || !match[1]) {
+    return block.file.fail(
+      line,
+      line.text.indexOf("??") + 1,
+      `Cannot parse assertion "${clip(line.text.trim())}": expected "?? SUBJECT OPERATOR [VALUE]"`,
+    );
+  }
+  if (!block.requestLine) block.first ??= line;
+  block.assertions.push({
+    subject: match[1]!,
+    ...(match[2]?.trim() ? { argument: match[2].trim() } : {}),
+    operator: match[3]!,
+    ...(match[4] ? { expected: match[4] } : {}),
+    text: line.text.trim().slice(2).trim(),
+    span: spanOf(line),
+  });
+  block.lastContent = line;
+  block.i++;
+  return true;
+};
+
+/** After the tail began: blank lines and comments are skipped, anything else is an error. */
+export const tailFiller: Production = (block) => {
+  if (!block.inTail) return false;
+  const line = block.line;
+  if (!isBlank(line.text) && !COMMENT.test(line.text)) {
+    block.file.fail(
+      line,
+      1,
+      "Unexpected text after a response handler: start a new request with ###",
+    );
+  }
+  block.i++;
+  return true;
+};
+
+/** A comment inside a body (spec 2.4): not sent; it ends the current text part. */
+export const bodyComment: Production = (block) => {
+  const line = block.line;
+  if (!COMMENT.test(line.text)) return false;
+  block.flushText();
+  block.comments.push(commentText(line.text));
+  block.i++;
+  return true;
+};
+
+/** `< path` (as it is) or `<@[encoding] path` (substituted): a file included in the body. */
+export const fileInclude: Production = (block) => {
+  const line = block.line;
+  const match = /^<(@[\w-]*)?\s+(\S.*)$/.exec(line.text);
+  if (!match) return false;
+  block.flushText();
+  const encoding = match[1]?.slice(1);
+  block.body.push({
+    kind: "file",
+    path: match[2]!.trim(),
+    substitute: match[1] !== undefined,
+    ...(encoding ? { encoding } : {}),
+    span: spanOf(line),
+  });
+  block.lastContent = line;
+  block.i++;
+  return true;
+};
+
+/**
+ * REST Client's `@name = value` after the body: a file variable, when nothing but blank lines,
+ * comments, assertions and other variables follow it in the block (inside a body it is text).
+ */
+export const trailingVariable: Production = (block) => {
+  if (!VARIABLE.test(block.line.text)) return false;
+  for (let j = block.i + 1; j < block.lines.length; j++) {
+    const text = block.lines[j]!.text;
+    if (!isBlank(text) && !COMMENT.test(text) && !VARIABLE.test(text) && !/^\s*\?\?/.test(text)) {
+      return false;
+    }
+  }
+  block.flushText();
+  return fileVariable(block);
+};
+
+const REQUEST_LINE =
+  /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|CONNECT)\s+\S+(?:\s+HTTP\/[\d.]+)?\s*$/;
+
+/** Any other line of the body: text, sent as written. */
+export const bodyText: Production = (block) => {
+  const line = block.line;
+  // httpyac starts a request at a request line without ###; dial reads it as body text, and says so.
+  if (REQUEST_LINE.test(line.text) && isBlank(block.lines[block.i - 1]?.text ?? "")) {
+    block.file.warnings.push({
+      message:
+        "This line looks like a request line inside the body of the request above: start a new request with ###",
+      line: line.number,
+      column: 1,
+    });
+  }
+  block.textLines.push(line);
+  if (!isBlank(line.text)) block.lastContent = line;
+  block.i++;
+  return true;
+};
+
+/** The head, before the request line. */
+export const HEAD: readonly Production[] = [
+  headBlank,
+  fileVariable,
+  directive,
+  headComment,
+  preScript,
+  assertion,
+  runLine,
+];
+/** Right after the request line. */
+export const REQUEST_LINE_CONTINUATION: readonly Production[] = [assertion, urlContinuation];
+/** Headers, up to a blank line or the tail. */
+export const HEADERS: readonly Production[] = [
+  assertion,
+  headerComment,
+  headerContinuation,
+  header,
+];
+/** The body and the tail (handlers, references, outputs, assertions). */
+export const BODY: readonly Production[] = [
+  handler,
+  responseRef,
+  output,
+  assertion,
+  trailingVariable,
+  tailFiller,
+  bodyComment,
+  fileInclude,
+  bodyText,
+];
+
+/** @returns whether a header-phase line ends the headers (a blank line or the tail) */
+export function endsHeaders(line: Line): boolean {
+  const text = line.text;
+  return isBlank(text) || /^>\s/.test(text) || /^<>\s/.test(text) || /^>>!?\s/.test(text);
+}

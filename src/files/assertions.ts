@@ -1,0 +1,240 @@
+/**
+ * httpyac's `??` assertions, evaluated as httpyac evaluates them: the subject's value (`status`,
+ * `header NAME`, `body [PATH]`, `duration`, `js EXPR`, and dial's JSONPath `$…`), the expected
+ * text converted to the value's type, then the operator. Each assertion is one test of its
+ * request, named by its line. JavaScript (`js`, `body PATH`) runs in the script sandbox.
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { query } from "jsonpath-rfc9535";
+import type { Assertion } from "./http_file_types.ts";
+import type { TestOutcome } from "./script_api.ts";
+
+/** What an assertion reads of an exchange. */
+export interface AssertedResponse {
+  status: number;
+  headers: [string, string][];
+  /** The body as text. */
+  body: string;
+  /** The body's media type, without parameters. */
+  mimeType: string;
+  /** Milliseconds from sending to the end of the body. */
+  durationMs: number;
+}
+
+/** What evaluating an assertion needs from the runner. */
+export interface AssertionContext {
+  /** Substitutes `{{…}}` in the expected text. */
+  substitute: (text: string, assertion: Assertion) => string;
+  /** Evaluates a JavaScript expression with httpyac's `response` in scope (in the sandbox). */
+  evaluate: (expression: string, assertion: Assertion) => Promise<unknown>;
+}
+
+type Match = (value: unknown, expected: unknown) => boolean;
+
+const numeric = (compare: (a: number, b: number) => boolean): Match => (value, expected) => {
+  const a = toNumber(value);
+  const b = toNumber(expected);
+  return a !== undefined && b !== undefined && compare(a, b);
+};
+const textual = (compare: (a: string, b: string) => boolean): Match => (value, expected) => {
+  const a = toText(value);
+  const b = toText(expected);
+  return !!a && !!b && compare(a, b);
+};
+const digest = (algorithm: string): Match => (value, expected) => {
+  const text = toText(value);
+  return !!text && createHash(algorithm).update(text).digest("base64") === expected;
+};
+
+/** The operators: how each matches, and whether the expected text keeps its type. */
+const PREDICATES: Record<string, { match: Match; raw?: boolean }> = {
+  "==": {
+    match: (v, e) => typeof v === "object" ? JSON.stringify(v) === JSON.stringify(e) : v === e,
+  },
+  "!=": { match: (v, e) => v !== e },
+  ">": { match: numeric((a, b) => a > b) },
+  ">=": { match: numeric((a, b) => a >= b) },
+  "<": { match: numeric((a, b) => a < b) },
+  "<=": { match: numeric((a, b) => a <= b) },
+  startsWith: { match: textual((a, b) => a.startsWith(b)) },
+  endsWith: { match: textual((a, b) => a.endsWith(b)) },
+  includes: {
+    match: (v, e) => {
+      const a = toText(v);
+      const b = toText(e);
+      if (a && b) return a.includes(b);
+      return Array.isArray(v) && v.includes(e);
+    },
+  },
+  matches: { match: textual((a, b) => new RegExp(b, "u").test(a)), raw: true },
+  exists: { match: (v) => !!v },
+  isFalse: { match: (v) => !v },
+  isArray: { match: (v) => Array.isArray(v) },
+  isBoolean: { match: (v) => typeof v === "boolean" },
+  isNumber: { match: (v) => typeof v === "number" },
+  isString: { match: (v) => typeof v === "string" },
+  sha256: { match: digest("sha256"), raw: true },
+  sha512: { match: digest("sha512"), raw: true },
+  md5: { match: digest("md5"), raw: true },
+};
+const ALIASES: Record<string, string> = {
+  "===": "==",
+  equals: "==",
+  "!==": "!=",
+  "not equals": "!=",
+  isTrue: "exists",
+  contains: "includes",
+};
+
+/**
+ * Evaluates one assertion.
+ *
+ * @param assertion the parsed line
+ * @param response what it reads
+ * @param context substitution and the sandbox
+ * @returns its test outcome (never throws: an error is a failed test saying why)
+ */
+export async function evaluateAssertion(
+  assertion: Assertion,
+  response: AssertedResponse,
+  context: AssertionContext,
+): Promise<TestOutcome> {
+  const started = performance.now();
+  const name = assertion.text;
+  const operator = ALIASES[assertion.operator] ?? assertion.operator;
+  const predicate = PREDICATES[operator]!;
+  try {
+    const value = await subjectValue(assertion, response, context);
+    const written = assertion.expected === undefined
+      ? undefined
+      : context.substitute(assertion.expected, assertion);
+    const expected = predicate.raw ? written : convertToType(value, written);
+    const passed = predicate.match(value, expected);
+    return {
+      name,
+      passed,
+      // httpyac's wording: `status (404) == 200`.
+      ...(passed ? {} : {
+        message: [
+          `${assertion.argument ?? assertion.subject} (${show(value)})`,
+          assertion.operator,
+          ...(expected === undefined ? [] : [show(expected)]),
+        ].join(" "),
+      }),
+      durationMs: performance.now() - started,
+    };
+  } catch (error) {
+    return {
+      name,
+      passed: false,
+      message: (error as Error).message,
+      durationMs: performance.now() - started,
+    };
+  }
+}
+
+async function subjectValue(
+  assertion: Assertion,
+  response: AssertedResponse,
+  context: AssertionContext,
+): Promise<unknown> {
+  const { subject, argument } = assertion;
+  if (subject.startsWith("$")) {
+    return jsonPathValue(argument === undefined ? subject : `${subject} ${argument}`, response);
+  }
+  switch (subject) {
+    case "status":
+      return response.status;
+    case "header":
+      return argument === undefined ? undefined : headerValue(response.headers, argument);
+    case "duration":
+      return response.durationMs;
+    case "body":
+      return argument === undefined
+        ? response.body
+        : await context.evaluate(`(response.parsedBody || response.body).${argument}`, assertion);
+    case "js":
+      if (argument === undefined) throw new Error('"?? js" needs an expression');
+      return await context.evaluate(argument, assertion);
+    default:
+      throw new Error(
+        `Unknown assertion subject "${subject}": status, header, body, duration, js or $ (JSONPath)`,
+      );
+  }
+}
+
+/** A header as httpyac reads one: the value, several joined with `, ` (Set-Cookie: a list). */
+function headerValue(headers: [string, string][], name: string): unknown {
+  const wanted = name.toLowerCase();
+  const values = headers.filter(([n]) => n.toLowerCase() === wanted).map(([, v]) => v);
+  if (!values.length) return undefined;
+  if (wanted === "set-cookie") return values;
+  return values.join(", ");
+}
+
+/** RFC 9535 over the JSON body: nothing is undefined, one node its value, several a list. */
+function jsonPathValue(path: string, response: AssertedResponse): unknown {
+  let document: unknown;
+  try {
+    document = JSON.parse(response.body);
+  } catch {
+    throw new Error(`The body is not JSON, so "${path}" cannot select from it`);
+  }
+  let found: unknown[];
+  try {
+    found = query(document as Parameters<typeof query>[0], path);
+  } catch (error) {
+    throw new Error(`Invalid JSONPath "${path}": ${(error as Error).message}`);
+  }
+  return found.length === 0 ? undefined : found.length === 1 ? found[0] : found;
+}
+
+/** httpyac's conversion of the expected text to the type of the value. */
+function convertToType(value: unknown, expected: string | undefined): unknown {
+  if (expected === undefined) return expected;
+  if (typeof value === "number") return toNumber(expected);
+  if (typeof value === "boolean") return toBoolean(expected, !!expected);
+  if (typeof value === "string") return expected;
+  if (value === null && expected === "null") return null;
+  if (value === undefined && expected === "undefined") return undefined;
+  if (typeof value === "object") {
+    try {
+      return JSON.parse(expected);
+    } catch {
+      return expected;
+    }
+  }
+  return expected;
+}
+
+function toNumber(value: unknown): number | undefined {
+  if (typeof value === "number") return value;
+  if (typeof value !== "string" || !value) return undefined;
+  const number = Number.parseFloat(value.trim());
+  return Number.isNaN(number) ? undefined : number;
+}
+
+function toBoolean(value: string, fallback: boolean): boolean {
+  const text = value.trim();
+  if (!text) return fallback;
+  if (/^true$/i.test(text)) return true;
+  if (/^false$/i.test(text)) return false;
+  const number = Number.parseFloat(text);
+  return Number.isNaN(number) ? fallback : !!number;
+}
+
+function toText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return `${value}`;
+  if (value) return JSON.stringify(value);
+  return undefined;
+}
+
+function show(value: unknown): string {
+  // A string is shown as it is, unless it spans lines (a body): then as JSON, on one line.
+  const text = typeof value === "string" && !/[\n\r]/.test(value)
+    ? value
+    : JSON.stringify(value) ?? String(value);
+  return text.length > 200 ? `${text.slice(0, 197)}…` : text;
+}

@@ -1,0 +1,294 @@
+// One test per production of the request-file grammar (docs/request-files.md, "Grammar"): each
+// reads its own line kind, leaves every other kind to the next production, and records what it
+// read; then the phases that order them.
+import assert from "node:assert/strict";
+import { Block, type FileContext, type Production } from "../../../src/files/_http_block.ts";
+import { HttpFileSyntaxError, type Line, LineReader } from "../../../src/files/_http_lines.ts";
+import * as p from "../../../src/files/_http_productions.ts";
+import { parseHttpFile } from "../../../src/files/parse_http_file.ts";
+
+function block(source: string, options: { separator?: boolean; request?: boolean } = {}): Block {
+  const reader = new LineReader(source);
+  const lines: Line[] = [];
+  for (let line = reader.next(); line; line = reader.next()) lines.push(line);
+  const file: FileContext = {
+    variables: [],
+    warnings: [],
+    runs: [],
+    index: 3,
+    fail: (line, column, message) => {
+      throw new HttpFileSyntaxError("t.http", line.number, column, message);
+    },
+  };
+  const separator = options.separator
+    ? { text: "### sep", start: 0, end: 0, textEnd: 0, number: 0 }
+    : undefined;
+  const made = new Block(lines, separator, file);
+  if (options.request) {
+    const line = { text: "GET http://x/", start: 0, end: 0, textEnd: 0, number: 0 };
+    made.requestLine = {
+      parts: { method: "GET", methodWritten: true, target: "http://x/", version: undefined },
+      first: line,
+      last: line,
+    };
+  }
+  return made;
+}
+
+/** The production reads the first line (true, cursor moved) or leaves it (false, unmoved). */
+function reads(production: Production, source: string, options = {}): Block | undefined {
+  const b = block(source, options);
+  const read = production(b);
+  assert.equal(b.i > 0, read, `cursor after ${JSON.stringify(source)}`);
+  return read ? b : undefined;
+}
+
+function fails(production: Production, source: string, message: RegExp, options = {}): void {
+  assert.throws(() => production(block(source, options)), message);
+}
+
+Deno.test("production head-blank: a blank line detaches the comments above it", () => {
+  const b = block("# file comment\n\nGET http://x/");
+  p.headComment(b);
+  assert.equal(b.first?.number, 1);
+  assert.ok(p.headBlank(b));
+  assert.equal(b.first, undefined);
+  assert.equal(reads(p.headBlank, "# c"), undefined);
+});
+
+Deno.test("production file-variable: @name = value, @name=value and httpyac's @name := value", () => {
+  for (
+    const [text, name, value] of [["@a = 1 ", "a", "1"], ["@b.c=x{{y}}", "b.c", "x{{y}}"], [
+      "@lazy := {{z}}",
+      "lazy",
+      "{{z}}",
+    ]]
+  ) {
+    const b = reads(p.fileVariable, text!)!;
+    assert.deepEqual(b.file.variables.map((v) => [v.name, v.value]), [[name, value]]);
+  }
+  assert.equal(reads(p.fileVariable, "@ not a variable"), undefined);
+  assert.equal(reads(p.fileVariable, "# @name x"), undefined);
+});
+
+Deno.test("production directive: # @name and // @name, unknown ones warned", () => {
+  const b = reads(p.directive, "// @timeout 5 s ")!;
+  assert.deepEqual(b.directives.map((d) => [d.name, d.value]), [["timeout", "5 s"]]);
+  const unknown = reads(p.directive, "# @frobnicate")!;
+  assert.deepEqual(unknown.file.warnings.map((w) => w.message), [
+    'Unknown directive "@frobnicate" is ignored',
+  ]);
+  assert.equal(reads(p.directive, "# a comment"), undefined);
+  assert.equal(reads(p.directive, "@a = 1"), undefined);
+});
+
+Deno.test("production head-comment: # and // lines, the text kept", () => {
+  const b = reads(p.headComment, "  //   the login")!;
+  assert.deepEqual(b.comments, ["the login"]);
+  assert.equal(reads(p.headComment, "GET http://x/#frag"), undefined);
+});
+
+Deno.test("production pre-script: < {% … %} over lines, or < file.js", () => {
+  const b = reads(p.preScript, "< {%\n  request.variables.set('a', 1);\n%}\nGET http://x/")!;
+  assert.equal(b.i, 3);
+  assert.equal(b.preScripts[0]!.kind, "inline");
+  const file = reads(p.preScript, "< ./before.js")!;
+  assert.deepEqual(file.preScripts.map((s) => s.kind === "file" && s.path), ["./before.js"]);
+  assert.equal(reads(p.preScript, "<>ref.json"), undefined);
+  fails(p.preScript, "< {% never closed", /Unterminated script/);
+});
+
+Deno.test("production run: run #name and run ./file.http with (@var=value) overrides", () => {
+  const b = reads(p.runLine, "run #Get a user (@id=7, @host = example.com)")!;
+  assert.deepEqual(b.file.runs, [{
+    target: { kind: "request", name: "Get a user" },
+    variables: [{ name: "id", value: "7" }, { name: "host", value: "example.com" }],
+    after: 2,
+    span: { start: 0, end: 44, line: 1, endLine: 1 },
+  }]);
+  const file = reads(p.runLine, "run ./other.http")!;
+  assert.deepEqual(file.file.runs[0]!.target, { kind: "file", path: "./other.http" });
+  assert.equal(reads(p.runLine, "GET http://run/"), undefined);
+  fails(p.runLine, "run #", /Cannot parse run line "run #"/);
+  fails(p.runLine, "run #a (@x)", /"@x" is not @name=value/);
+});
+
+Deno.test("production request-line: [METHOD] target [HTTP/x.y]", () => {
+  const b = reads(p.requestLine, "POST http://x/{{a b}} HTTP/2")!;
+  assert.deepEqual(b.requestLine!.parts, {
+    method: "POST",
+    methodWritten: true,
+    target: "http://x/{{a b}}",
+    version: "HTTP/2",
+  });
+  const bare = reads(p.requestLine, "example.com/a")!;
+  assert.deepEqual([bare.requestLine!.parts.method, bare.requestLine!.parts.methodWritten], [
+    "GET",
+    false,
+  ]);
+  // The hook for other request kinds: any method word is read; file_request.ts decides the kind.
+  assert.equal(
+    reads(p.requestLine, "GRPC localhost:50051/pkg.Svc/Call")!.requestLine!.parts.method,
+    "GRPC",
+  );
+  fails(p.requestLine, "POST", /Missing URL after method "POST"/);
+  fails(p.requestLine, "GET http://x extra", /unexpected "extra"/);
+});
+
+Deno.test("production url-continuation: indented lines and ?/& query lines", () => {
+  const b = block("  /api\n?a=1\n&b=2\nAccept: x", { request: true });
+  b.phase(p.REQUEST_LINE_CONTINUATION);
+  assert.equal(b.requestLine!.parts.target, "http://x//api?a=1&b=2");
+  assert.equal(b.i, 3);
+  assert.equal(reads(p.urlContinuation, "Accept: x", { request: true }), undefined);
+});
+
+Deno.test("production header-comment: a comment between headers stays in the request", () => {
+  const b = reads(p.headerComment, "# why", { request: true })!;
+  assert.deepEqual(b.comments, ["why"]);
+  assert.equal(b.lastContent?.number, 1);
+  assert.equal(reads(p.headerComment, "X-A: #1", { request: true }), undefined);
+});
+
+Deno.test("production header and header-continuation: Name: value, folded lines", () => {
+  const b = block("X-Long: a\n  b\nBad header", { request: true });
+  assert.ok(p.header(b));
+  assert.ok(p.headerContinuation(b));
+  assert.deepEqual(b.headers.map((h) => [h.name, h.value]), [["X-Long", "a b"]]);
+  assert.throws(() => p.header(b), /Cannot parse header "Bad header": missing ":"/);
+  fails(p.header, "Bad name: x", /invalid name "Bad name"/, { request: true });
+  assert.equal(reads(p.headerContinuation, "  folded", { request: true }), undefined);
+});
+
+Deno.test("production handler: > {% … %} and > file.js; response-ref; output", () => {
+  const b = reads(p.handler, "> {%\n client.log(1);\n%}", { request: true })!;
+  assert.equal(b.handlers.length, 1);
+  assert.equal(b.i, 3);
+  assert.equal(reads(p.handler, ">> out.json", { request: true }), undefined);
+  const ref = reads(p.responseRef, "<> ./previous.200.json", { request: true })!;
+  assert.deepEqual(ref.responseRefs.map((r) => r.path), ["./previous.200.json"]);
+  const out = reads(p.output, ">>! ./saved.json", { request: true })!;
+  assert.deepEqual(out.outputs.map((o) => [o.path, o.overwrite]), [["./saved.json", true]]);
+  assert.equal(reads(p.output, ">>", { request: true }), undefined);
+});
+
+Deno.test("production assertion: ?? SUBJECT [ARGUMENT] OPERATOR [EXPECTED], as httpyac reads it", () => {
+  const cases: [string, Record<string, string>][] = [
+    ["?? status == 200", { subject: "status", operator: "==", expected: "200" }],
+    ["?? header content-type includes json", {
+      subject: "header",
+      argument: "content-type",
+      operator: "includes",
+      expected: "json",
+    }],
+    ["?? body slideshow.author == Yours Truly", {
+      subject: "body",
+      argument: "slideshow.author",
+      operator: "==",
+      expected: "Yours Truly",
+    }],
+    ["?? header range exists", { subject: "header", argument: "range", operator: "exists" }],
+    ["?? duration < 300", { subject: "duration", operator: "<", expected: "300" }],
+    ["?? js response.parsedBody.a.length >= 2", {
+      subject: "js",
+      argument: "response.parsedBody.a.length",
+      operator: ">=",
+      expected: "2",
+    }],
+    // dial's JSONPath form: the subject is the whole expression, up to the last operator.
+    ["?? $[?@.price < 10].title == Cheap", {
+      subject: "$[?@.price",
+      argument: "< 10].title",
+      operator: "==",
+      expected: "Cheap",
+    }],
+  ];
+  for (const [line, expected] of cases) {
+    const b = reads(p.assertion, line, { request: true })!;
+    const { span: _, text, ...read } = b.assertions[0]!;
+    assert.equal(`?? ${text}`, line, "the test's name is the line as written");
+    assert.deepEqual(read, expected, line);
+  }
+  assert.equal(reads(p.assertion, "? a=1", { request: true }), undefined);
+  fails(p.assertion, "?? status", /Cannot parse assertion "\?\? status"/, { request: true });
+});
+
+Deno.test("production tail-filler: after a handler only blank lines and comments", () => {
+  const b = block("> ./h.js\n\n# note", { request: true });
+  b.phase(p.BODY);
+  assert.deepEqual([b.i, b.comments, b.lastContent?.number], [3, [], 1]);
+  const text = block("> ./h.js\ntext", { request: true });
+  assert.throws(() => text.phase(p.BODY), /t.http:2:1: Unexpected text after a response handler/);
+  assert.equal(reads(p.tailFiller, "", { request: true }), undefined);
+});
+
+Deno.test("production body-comment, file-include and body-text", () => {
+  const b = block("a\n# not sent\n<@latin1 ./in.txt\n< ./raw.bin\nb", { request: true });
+  b.phase(p.BODY);
+  assert.deepEqual(
+    b.request().body.map((part) =>
+      part.kind === "text" ? part.text : [part.path, part.substitute, part.encoding]
+    ),
+    ["a", ["./in.txt", true, "latin1"], ["./raw.bin", false, undefined], "b"],
+  );
+  assert.deepEqual(b.comments, ["not sent"]);
+  assert.equal(reads(p.bodyComment, "{}", { request: true }), undefined);
+  assert.equal(reads(p.fileInclude, "<html>", { request: true }), undefined);
+});
+
+Deno.test("phases: ?? lines are never URL, header or body text; run lines stand alone", () => {
+  const file = parseHttpFile(
+    "GET http://x/a\n?? status == 200\nAccept: x\n?? header a exists\n\n{}\n?? body a == 1\n> {% %}\n?? duration < 9\n\n###\nrun #first (@id=2)\n\n###\nPOST http://x/b\n",
+    "a.http",
+  );
+  const [first, second] = file.requests;
+  assert.equal(first!.url, "http://x/a");
+  assert.deepEqual(first!.headers.map((h) => h.name), ["Accept"]);
+  assert.deepEqual(first!.body.map((b) => b.kind === "text" && b.text), ["{}"]);
+  assert.deepEqual(first!.assertions.map((a) => a.subject), [
+    "status",
+    "header",
+    "body",
+    "duration",
+  ]);
+  assert.equal(first!.span.endLine, 9);
+  assert.equal(second!.url, "http://x/b");
+  assert.deepEqual(file.runs.map((r) => [r.target, r.after]), [[{
+    kind: "request",
+    name: "first",
+  }, 1]]);
+});
+
+Deno.test("production trailing-variable: REST Client's @name = value after the body", () => {
+  const b = block('{"a": 1}\n\n@token = {{login.response.body.$.t}}\n# note\n@b = 2\n', {
+    request: true,
+  });
+  b.phase(p.BODY);
+  assert.deepEqual(b.file.variables.map((v) => [v.name, v.value]), [
+    ["token", "{{login.response.body.$.t}}"],
+    ["b", "2"],
+  ]);
+  assert.deepEqual(b.request().body.map((part) => part.kind === "text" && part.text), [
+    '{"a": 1}',
+  ]);
+  // Followed by body text, it is body text.
+  const inside = block("@a = 1\nmore", { request: true });
+  assert.equal(p.trailingVariable(inside), false);
+});
+
+Deno.test("production body-text: a request line after a blank line in a body is a warning", () => {
+  const file = parseHttpFile("GET http://x/a\n\n\nGET http://x/b\n", "w.http");
+  assert.equal(file.requests.length, 1);
+  assert.deepEqual(file.warnings, [{
+    message:
+      "This line looks like a request line inside the body of the request above: start a new request with ###",
+    line: 4,
+    column: 1,
+  }]);
+});
+
+Deno.test("phases: an assertion above the request line belongs to the request", () => {
+  const file = parseHttpFile("###\n?? status == 200\nGET http://x/\n", "a.http");
+  assert.deepEqual(file.requests[0]!.assertions.map((a) => a.text), ["status == 200"]);
+  assert.equal(file.requests[0]!.span.line, 1);
+});
