@@ -4,7 +4,7 @@
  * @module
  */
 import { labelOf, runHttpFile } from "../files/run_http_file.ts";
-import { DialError, ErrorCode, ExitCode, statusExitCode } from "../errors/mod.ts";
+import { DialError, ErrorCode, ExitCode, grpcExitCode, statusExitCode } from "../errors/mod.ts";
 import { checkJsonPath, printFiltered } from "../output/json_filter.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
@@ -140,6 +140,15 @@ export async function runFiles(
         }
       },
       onResult: async (result) => {
+        // A gRPC status other than OK is told as an HTTP error status is printed.
+        if (result.grpc && result.grpc.code !== 0) {
+          const { name, message } = result.grpc;
+          await warn(
+            err,
+            shown(err, `${result.label}: gRPC ${name}${message ? `: ${message}` : ""}`),
+          );
+          if (flags.checkStatus) throw new StopRun(grpcExitCode(result.grpc.code));
+        }
         for (const test of result.tests) {
           const mark = test.passed ? "✓" : "✗";
           const why = test.passed ? "" : `: ${test.message ?? "failed"}`;

@@ -415,6 +415,18 @@ export const BODY: readonly Production[] = [
   bodyText,
 ];
 
+/**
+ * Whether a header-phase line starts a `GRPC` request's message: JetBrains writes the JSON right
+ * under the request line (or under the metadata) with no blank line between.
+ *
+ * @param method the request's method
+ * @param line the line
+ * @returns whether the line opens a JSON object or array
+ */
+export function startsGrpcMessage(method: string, line: Line): boolean {
+  return method === "GRPC" && /^\s*[{[]/.test(line.text);
+}
+
 /** @returns whether a header-phase line ends the headers (a blank line or the tail) */
 export function endsHeaders(line: Line): boolean {
   const text = line.text;

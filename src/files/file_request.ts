@@ -16,15 +16,16 @@ import type { HttpRequest } from "./http_file_types.ts";
 import { substitute, substituteValue, type VariableScope } from "./substitute.ts";
 import { splitGraphqlBody, websocketMessages } from "./stream_bodies.ts";
 import { Confinement } from "./trust_rule.ts";
+import { parseGrpcTarget } from "../grpc/grpc_target.ts";
 
 /** How a request is sent. */
-export type RequestKind = "http" | "graphql" | "websocket";
+export type RequestKind = "http" | "graphql" | "websocket" | "grpc";
 
 /** A file request ready for `send`, with its per-request settings. */
 export interface FileRequest {
   /** The parsed request. */
   request: HttpRequest;
-  /** http, GRAPHQL or WEBSOCKET. */
+  /** http, GRAPHQL, WEBSOCKET or GRPC. */
   kind: RequestKind;
   /** The request as data (for GRAPHQL: the POST of the query). */
   spec: RequestSpec;
@@ -44,6 +45,8 @@ export interface FileRequest {
   graphql?: { query: string; variables?: Record<string, unknown> };
   /** WEBSOCKET: the messages, `=== wait-for-server` as `null`. */
   messages?: (string | null)[];
+  /** GRPC: the method, `package.Service/Method` (the spec's URL is the server's). */
+  grpc?: { method: string };
 }
 
 /** Options for {@link buildFileRequest}. */
@@ -104,9 +107,12 @@ export async function buildFileRequest(
     ? "graphql"
     : request.method === "WEBSOCKET"
     ? "websocket"
+    : request.method === "GRPC"
+    ? "grpc"
     : "http";
   const host = headers.find((h) => h.name.toLowerCase() === "host");
-  const url = requestUrl(urlText, host, kind);
+  const grpc = kind === "grpc" ? parseGrpcTarget(urlText) : undefined;
+  const url = grpc?.url ?? requestUrl(urlText, host, kind);
   const { text: bodyText, source } = await bodyOf(request, options, headers);
   const directive = (name: string) => request.directives.findLast((d) => d.name === name);
   const timeoutMs = duration(directive("timeout"), path);
@@ -115,7 +121,11 @@ export async function buildFileRequest(
     request,
     kind,
     spec: {
-      method: kind === "http" || restGraphql ? request.method : kind === "graphql" ? "POST" : "GET",
+      method: kind === "http" || kind === "grpc" || restGraphql
+        ? request.method
+        : kind === "graphql"
+        ? "POST"
+        : "GET",
       url,
       headers,
       auth: { ...(authorization ? { authorization } : {}), queryKeys: [] },
@@ -126,6 +136,7 @@ export async function buildFileRequest(
     noLog: Boolean(directive("no-log")),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
+    ...(grpc ? { grpc: { method: grpc.method } } : {}),
   };
   if (kind === "graphql") {
     built.graphql = graphqlBody(bodyText, path, request);

@@ -21,6 +21,7 @@ import {
   HEADERS,
   REQUEST_LINE_CONTINUATION,
   requestLine,
+  startsGrpcMessage,
 } from "./_http_productions.ts";
 import { HttpFileSyntaxError, KNOWN_DIRECTIVES, type Line, LineReader } from "./_http_lines.ts";
 
@@ -114,7 +115,8 @@ function parseBlock(
   }
   requestLine(block);
   block.phase(REQUEST_LINE_CONTINUATION);
-  block.phase(HEADERS, endsHeaders);
+  const method = block.requestLine!.parts.method;
+  block.phase(HEADERS, (line) => endsHeaders(line) || startsGrpcMessage(method, line));
   block.phase(BODY);
   return block.request();
 }

@@ -83,12 +83,18 @@ export function casesOf(results: readonly RequestResult[], failStatus = 500): Te
         durationMs: time(),
       });
     } else if (result.tests.length === 0) {
-      const failed = !result.skipped && result.status !== undefined && result.status >= failStatus;
+      // A gRPC status other than OK fails as an error status does.
+      const failed = !result.skipped &&
+        (result.grpc
+          ? result.grpc.code !== 0
+          : result.status !== undefined && result.status >= failStatus);
       cases.push({
         file,
         request: result.label,
         name: result.skipped
           ? "skipped"
+          : result.grpc
+          ? `gRPC ${result.grpc.name}`
           : result.status === undefined
           ? "sent"
           : `HTTP ${result.status}`,

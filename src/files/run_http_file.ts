@@ -17,6 +17,7 @@ import type { AssertedResponse, AssertionContext } from "./assertions.ts";
 import type { RequestVariableSource } from "./request_variables.ts";
 import type { ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
 import type { SandboxLimits, ScriptSession } from "./script_sandbox.ts";
+import { type GrpcStatus, runGrpcFileRequest } from "./run_grpc.ts";
 import { isSubscription, runGraphQLSubscription, runWebSocketRequest } from "./run_streams.ts";
 import { substitute, type VariableScope, type VariableValue } from "./substitute.ts";
 import { sendFileRequest } from "./file_exchange.ts";
@@ -64,6 +65,8 @@ export interface RequestResult {
   error?: DialError;
   /** The exchange's phases, when it was an HTTP exchange. */
   timings?: Timings;
+  /** A `GRPC` request's status (`status` holds its code too). */
+  grpc?: GrpcStatus;
 }
 
 /**
@@ -471,6 +474,13 @@ class FileRunner {
     } else if (fileRequest.kind === "graphql" && isSubscription(fileRequest.graphql!.query)) {
       const results = await runGraphQLSubscription(fileRequest, streams);
       outcome = await this.saved(outputs, streamOutcome(fileRequest, 101, results));
+    } else if (fileRequest.kind === "grpc") {
+      const grpc = await runGrpcFileRequest(fileRequest, {
+        ...streams,
+        ...(timeoutMs ? { timeoutMs } : {}),
+      });
+      result.grpc = grpc.status;
+      outcome = await this.saved(outputs, grpc.outcome);
     } else {
       outcome = await sendFileRequest(fileRequest, {
         send: this.options.send ?? {},

@@ -1,0 +1,83 @@
+/**
+ * A request file's `GRPC` request, run on the call `dial grpc` makes (reflection, the
+ * credential step, dial's transport); the gRPC packages load only when a file has one. The
+ * replies are the response body handlers see: the message of a unary or client-streaming
+ * call, the list of messages of a streaming one; `response.status` is the gRPC status code
+ * (0 for OK), as httpyac reports it.
+ * @module
+ */
+import type { Outcome } from "./_run_parts.ts";
+import type { FileRequest } from "./file_request.ts";
+import type { TransportOptions } from "../http/plan.ts";
+
+/** How a `GRPC` request ended. */
+export interface GrpcStatus {
+  /** The status code, 0 for OK. */
+  code: number;
+  /** Its name, e.g. `NOT_FOUND`. */
+  name: string;
+  /** The server's status message. */
+  message: string;
+}
+
+/** Options of {@link runGrpcFileRequest}. */
+export interface GrpcFileOptions {
+  /** Trust, client certificates, proxies. */
+  transport?: TransportOptions;
+  /** Ends the call. */
+  signal?: AbortSignal;
+  /** `# @timeout` or `--timeout`: the call's deadline, in ms. */
+  timeoutMs?: number;
+  /** Told of each reply as it arrives (as one line of JSON). */
+  onMessage?: (text: string) => void | Promise<void>;
+}
+
+/** The gRPC call; its specifier is computed so that nothing of gRPC loads before it is used. */
+function loadGrpcRequest(): Promise<typeof import("../grpc/grpc_request.ts")> {
+  return import(new URL("../grpc/grpc_request.ts", import.meta.url).href);
+}
+
+/**
+ * Runs a `GRPC` request.
+ *
+ * @param fileRequest the built request (`grpc` set)
+ * @param options transport, signal, deadline, observer
+ * @returns the outcome handlers, assertions and reports read, and the status
+ * @throws {DialError} for an unknown method, a message that does not fit, no reflection, a
+ *   connection or TLS failure
+ */
+export async function runGrpcFileRequest(
+  fileRequest: FileRequest,
+  options: GrpcFileOptions = {},
+): Promise<{ outcome: Outcome; status: GrpcStatus }> {
+  const { runGrpcRequest } = await loadGrpcRequest();
+  const result = await runGrpcRequest(
+    fileRequest.spec,
+    fileRequest.grpc!.method,
+    fileRequest.bodyText,
+    {
+      ...(options.transport ? { transport: options.transport } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.onMessage
+        ? { onReply: (reply) => options.onMessage!(JSON.stringify(reply)) }
+        : {}),
+    },
+  );
+  const body = result.streaming ? result.replies : result.replies[0] ?? null;
+  return {
+    outcome: {
+      status: result.status,
+      // The body is the replies in the proto3 JSON form, whatever the wire's content type.
+      headers: [
+        ...result.headers.filter(([name]) => name !== "content-type"),
+        ["content-type", "application/json"],
+        ...result.trailers,
+      ],
+      body: JSON.stringify(body),
+      requestHeaders: result.requestHeaders,
+      url: `${fileRequest.spec.url.origin}/${fileRequest.grpc!.method}`,
+    },
+    status: { code: result.status, name: result.statusName, message: result.statusMessage },
+  };
+}
