@@ -1,13 +1,14 @@
 /**
- * The `dial sse` implementation: flags to a spec, an {@link SseSession}, events printed.
+ * The `dial sse` implementation: flags to a plan ({@link ssePlan}, nothing sent), an
+ * {@link SseSession}, each event printed as it arrives ({@link eventPrinter}).
  * @module
  */
 import { type DialError, TimeoutError, UsageError } from "../errors/mod.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
-import { BoundedWriter } from "../output/bounded_writer.ts";
+import { OrderedPrinter } from "../output/ordered_printer.ts";
 import { warn } from "../output/report.ts";
 import { type EventFormat, formatEvent } from "../output/stream.ts";
-import { escapeControls, isBrokenPipe, shown } from "../output/terminal.ts";
+import { escapeControls, shown } from "../output/terminal.ts";
 import type { RequestSpec } from "../http/request_spec.ts";
 import { SseSession, type SseSessionEvent } from "../stream/sse_session.ts";
 import { parseAuthFlags } from "./auth_flags.ts";
@@ -69,22 +70,35 @@ function limitTimers(limits: SseLimits, host: string) {
   };
 }
 
+/** What `dial sse` does, decided from its flags before anything is sent. */
+export interface SsePlan {
+  /** The request (sent again on each reconnection). */
+  spec: RequestSpec;
+  /** How each event is printed. */
+  format: EventFormat;
+  /** Only these event types are printed; every type when empty (`--event`). */
+  wanted: ReadonlySet<string>;
+  /** Stop after this many printed events (`--max-events`). */
+  maxEvents?: number;
+  /** The time limits. */
+  limits: SseLimits;
+}
+
 /**
- * Runs `dial sse`.
+ * Checks the flags and builds the request: nothing is sent; a mistake is a UsageError.
  *
  * @param first METHOD, or the URL
  * @param second the URL
  * @param flags the flag values
- * @param context exit code and Ctrl-C signal
- * @returns the exit code
+ * @param context stdin and the environment, for bodies and secret references
+ * @returns the plan
  */
-export async function runSse(
+export async function ssePlan(
   first: string | undefined,
   second: string | undefined,
   flags: SseFlagValues,
   context: CliContext,
-): Promise<number> {
-  const jsonOutput = flags.jsonl === true || flags.json === true;
+): Promise<SsePlan> {
   // --events with --jsonl is a declared conflict; bare --json is JSON output too.
   if (flags.events && flags.json === true) {
     throw new UsageError("Conflicting flags --events and --json: give one");
@@ -102,8 +116,6 @@ export async function runSse(
       hint: "give another method, e.g. POST",
     });
   }
-  const { maxEvents, maxRetries, reconnectDelay: retryMs } = flags;
-  const limits = sseLimits(flags);
   if (flags.lastEventId !== undefined && /[\0\r\n]/.test(flags.lastEventId)) {
     throw new UsageError(`Invalid --last-event-id: it cannot hold NUL, CR or LF`);
   }
@@ -116,37 +128,62 @@ export async function runSse(
   }
   // --json implies Accept: application/json; this endpoint answers with an event stream.
   const bodyHeaders = parsedBody.headers.filter((h) => h.name.toLowerCase() !== "accept");
-  const spec: RequestSpec = {
-    method,
-    url,
-    headers: [...auth.headers, ...bodyHeaders],
-    auth: auth.auth,
-    ...(body ? { body } : {}),
+  const jsonOutput = flags.jsonl === true || flags.json === true;
+  return {
+    spec: {
+      method,
+      url,
+      headers: [...auth.headers, ...bodyHeaders],
+      auth: auth.auth,
+      ...(body ? { body } : {}),
+    },
+    format: jsonOutput ? "json" : flags.events ? "events" : "data",
+    wanted: new Set(flags.event),
+    ...(flags.maxEvents !== undefined ? { maxEvents: flags.maxEvents } : {}),
+    limits: sseLimits(flags),
   };
+}
 
-  const out = context.stdout;
-  const err = context.stderr;
-  const format: EventFormat = jsonOutput ? "json" : flags.events ? "events" : "data";
-  const wanted = new Set(flags.event);
-  const verbose = flags.verbose;
+/**
+ * Runs `dial sse`: the plan, the session, each event printed as it arrives.
+ *
+ * @param first METHOD, or the URL
+ * @param second the URL
+ * @param flags the flag values
+ * @param context exit code and Ctrl-C signal
+ * @returns the exit code
+ */
+export async function runSse(
+  first: string | undefined,
+  second: string | undefined,
+  flags: SseFlagValues,
+  context: CliContext,
+): Promise<number> {
+  const plan = await ssePlan(first, second, flags, context);
   const transport = await parseTransportFlags(flags, context, flags.verbose);
-  const timers = limitTimers(limits, url.host);
-  const session = new SseSession(spec, {
+  const timers = limitTimers(plan.limits, plan.spec.url.host);
+  const err = context.stderr;
+  // Events go through a byte-bounded queue: while it is full, the session stops reading.
+  const printer = new OrderedPrinter(context.stdout, {
+    // `dial sse URL | head -3`: the reader has what it wanted; end like --max-events.
+    onReaderGone: () => session.close("the reader of stdout went away"),
+  });
+  const session: SseSession = new SseSession(plan.spec, {
     signal: AbortSignal.any([context.signal, timers.signal]),
     fetch: transportFetch(transport),
     reconnect: flags.reconnect,
-    maxRetries,
-    retryMs,
+    maxRetries: flags.maxRetries,
+    retryMs: flags.reconnectDelay,
     follow: flags.follow,
     ...(flags.lastEventId !== undefined ? { lastEventId: flags.lastEventId } : {}),
     ready: () => {
-      const pause = writer.ready();
+      const pause = printer.writer.ready();
       if (!pause) return undefined;
       // Waiting for our own output is not the server's silence.
       timers.hold();
       return pause.finally(timers.touch);
     },
-    ...(verbose
+    ...(flags.verbose
       ? {
         onRequest: (request, framing) => err.write(formatRequestHead(request, framing, err)),
         onResponse: (_request, response) =>
@@ -154,61 +191,67 @@ export async function runSse(
       }
       : {}),
   });
-  let printed = 0;
-  let failure: DialError | undefined;
-  // Events go through a byte-bounded queue: while it is full, the session stops reading.
-  const writer = new BoundedWriter(out);
-  let printing = Promise.resolve();
-  const print = (write: () => Promise<void>) => {
-    printing = printing.then(() => writer.flush()).then(write).catch((error) => {
-      // `dial sse URL | head -3`: the reader has what it wanted; end like --max-events.
-      if (!isBrokenPipe(error)) throw error;
-      session.close("the reader of stdout went away");
-    });
-    // Awaited at the end; until then a failed write must not count as unhandled.
-    printing.catch(() => {});
-    return printing;
-  };
-  session.events.subscribe((event: SseSessionEvent) => {
-    if (event.type === "event" || event.type === "comment" || event.type === "open") {
-      timers.touch();
-    }
-    if (event.type === "event") {
-      if (wanted.size > 0 && !wanted.has(event.event)) return;
-      if (maxEvents !== undefined && printed >= maxEvents) return;
-      printed++;
-      writer.push(formatEvent(out.isTerminal ? shownOnTerminal(event) : event, format, out.color));
-      if (writer.failure !== undefined) {
-        const gone = isBrokenPipe(writer.failure);
-        session.close(gone ? "the reader of stdout went away" : "the output failed");
-      }
-      if (maxEvents !== undefined && printed >= maxEvents) {
-        session.close(`received ${maxEvents} events`);
-      }
-    } else if (event.type === "error") {
-      failure = event.error;
-    } else if (event.type === "reconnecting" && event.failures > 0 && failure) {
-      const text =
-        `${failure.message}: retrying in ${event.delayMs} ms (${event.failures} of ${maxRetries})`;
-      print(() => warn(err, text));
-    } else if (verbose) {
-      const note = describe(event);
-      if (note) print(() => err.write(`* ${shown(err, note)}\n`));
-    }
-  });
+  session.events.subscribe(eventPrinter(plan, session, printer, {
+    context,
+    touch: timers.touch,
+    maxRetries: flags.maxRetries,
+    verbose: flags.verbose,
+  }));
   try {
     await session.run();
   } catch (error) {
     if (!timers.signal.aborted) throw error;
   } finally {
     timers.clear();
-    await printing;
-    await writer.flush().catch((error) => {
-      if (!isBrokenPipe(error)) throw error;
-    });
+    await printer.finish();
   }
   if (timers.signal.aborted && !context.signal.aborted) throw timers.signal.reason;
   return 0;
+}
+
+/** What the event printer needs besides the plan, the session and the output. */
+interface EventPrinterOptions {
+  context: CliContext;
+  /** Any sign of life from the server resets the idle timer. */
+  touch(): void;
+  maxRetries: number;
+  verbose: boolean;
+}
+
+/** Prints each event the plan wants, counts them, and notes reconnections on stderr. */
+function eventPrinter(
+  plan: SsePlan,
+  session: SseSession,
+  printer: OrderedPrinter,
+  options: EventPrinterOptions,
+): (event: SseSessionEvent) => void {
+  const { stdout: out, stderr: err } = options.context;
+  let printed = 0;
+  let failure: DialError | undefined;
+  const enough = () => plan.maxEvents !== undefined && printed >= plan.maxEvents;
+  return (event) => {
+    if (event.type === "event" || event.type === "comment" || event.type === "open") {
+      options.touch();
+    }
+    if (event.type === "event") {
+      if ((plan.wanted.size > 0 && !plan.wanted.has(event.event)) || enough()) return;
+      printed++;
+      printer.writer.push(
+        formatEvent(out.isTerminal ? shownOnTerminal(event) : event, plan.format, out.color),
+      );
+      if (printer.checkFailure() !== undefined) session.close("the output failed");
+      if (enough()) session.close(`received ${plan.maxEvents} events`);
+    } else if (event.type === "error") {
+      failure = event.error;
+    } else if (event.type === "reconnecting" && event.failures > 0 && failure) {
+      const text =
+        `${failure.message}: retrying in ${event.delayMs} ms (${event.failures} of ${options.maxRetries})`;
+      printer.print(() => warn(err, text));
+    } else if (options.verbose) {
+      const note = describe(event);
+      if (note) printer.print(() => err.write(`* ${shown(err, note)}\n`));
+    }
+  };
 }
 
 /** An event with control characters escaped, for a terminal. */

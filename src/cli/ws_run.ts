@@ -1,13 +1,15 @@
 /**
- * The `dial ws` implementation: stdin lines out, messages in, a clean close.
+ * The `dial ws` implementation: flags to a plan ({@link wsPlan}, nothing sent), then stdin
+ * lines out, messages in, a clean close.
  * @module
  */
 import { DialError, ErrorCode, ExitCode, TransportError, UsageError } from "../errors/mod.ts";
 import { formatRequestHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { type BinaryEncoding, formatMessage } from "../output/stream.ts";
-import { BoundedWriter } from "../output/bounded_writer.ts";
-import { escapeControls, isBrokenPipe, shown } from "../output/terminal.ts";
+import { OrderedPrinter } from "../output/ordered_printer.ts";
+import type { RequestSpec } from "../http/request_spec.ts";
+import { escapeControls, shown } from "../output/terminal.ts";
 import {
   type WebSocketCloseInfo,
   WebSocketSession,
@@ -21,8 +23,48 @@ import { parseTransportFlags } from "./transport_flags.ts";
 
 const SUBPROTOCOL = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+/** What `dial ws` does, decided from its flags before anything is sent. */
+export interface WsPlan {
+  /** The handshake request. */
+  spec: RequestSpec;
+  /** Subprotocols offered (`--subprotocol`), each an HTTP token. */
+  protocols: string[];
+  /** Binary messages printed as hex or base64. */
+  binary: BinaryEncoding;
+}
+
 /**
- * Runs `dial ws`.
+ * Checks the flags and builds the handshake request: nothing is sent.
+ *
+ * @param urlText the URL argument
+ * @param flags the flag values
+ * @param context the environment and stdin, for secret references
+ * @returns the plan
+ */
+export async function wsPlan(
+  urlText: string,
+  flags: WsFlagValues,
+  context: CliContext,
+): Promise<WsPlan> {
+  const url = parseUrl(urlText, ["ws:", "wss:", "http:", "https:"], true);
+  for (const name of flags.subprotocol) {
+    if (!SUBPROTOCOL.test(name)) {
+      throw new UsageError(`Invalid --subprotocol "${name}": not an HTTP token`);
+    }
+  }
+  const auth = await parseAuthFlags(flags, url, context);
+  return {
+    spec: { method: "GET", url, headers: auth.headers, auth: auth.auth },
+    protocols: flags.subprotocol,
+    binary: flags.hex ? "hex" : "base64",
+  };
+}
+
+/** Why a `dial ws` session ends. */
+type Ending = "max" | "idle" | "server" | "interrupted";
+
+/**
+ * Runs `dial ws`: the plan, the session, stdin lines out and messages in, a clean close.
  *
  * @param urlText the URL argument
  * @param flags the flag values
@@ -34,144 +76,150 @@ export async function runWs(
   flags: WsFlagValues,
   context: CliContext,
 ): Promise<number> {
-  const url = parseUrl(urlText, ["ws:", "wss:", "http:", "https:"], true);
-  for (const name of flags.subprotocol) {
-    if (!SUBPROTOCOL.test(name)) {
-      throw new UsageError(`Invalid --subprotocol "${name}": not an HTTP token`);
-    }
-  }
-  const { wait: waitMs, ping: pingMs, maxMessages, timeout: timeoutMs } = flags;
-  const auth = await parseAuthFlags(flags, url, context);
-
-  const out = context.stdout;
+  const plan = await wsPlan(urlText, flags, context);
+  const { ping: pingMs, timeout: timeoutMs } = flags;
   const err = context.stderr;
   // Timestamps and arrows only when a person both types and reads.
-  const interactive = context.stdin.isTerminal && out.isTerminal;
-  const binary: BinaryEncoding = flags.hex ? "hex" : "base64";
-  const session = new WebSocketSession(
-    { method: "GET", url, headers: auth.headers, auth: auth.auth },
-    {
-      protocols: flags.subprotocol,
-      signal: context.signal,
-      transport: await parseTransportFlags(flags, context, flags.verbose),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(pingMs !== undefined
-        ? { keepAlive: { intervalMs: pingMs, data: flags.pingMessage } }
-        : {}),
-      ...(flags.verbose
-        ? { onRequest: (request) => void err.write(formatRequestHead(request, "none", err)) }
-        : {}),
-    },
-  );
-
-  // Printing is chained so lines keep their order; received messages go through a bounded
-  // queue, and while it is full the session stops reading the socket: TCP then slows the
-  // server down, and no message is dropped.
-  let printing = Promise.resolve();
-  const done = Promise.withResolvers<"max" | "idle" | "server" | "interrupted">();
-  const print = (write: () => Promise<void>) => {
-    printing = printing.then(() => writer.flush()).then(write).catch((error) => {
-      // `dial ws URL | head -3`: the reader has what it wanted; end like --max-messages.
-      if (!isBrokenPipe(error)) throw error;
-      done.resolve("max");
-    });
-    // Awaited at the end; until then a failed write must not count as unhandled.
-    printing.catch(() => {});
-    return printing;
-  };
+  const interactive = context.stdin.isTerminal && context.stdout.isTerminal;
   const prompt = interactive && err.isTerminal;
-  const writer = new BoundedWriter(out, {
+  const session = new WebSocketSession(plan.spec, {
+    protocols: plan.protocols,
+    signal: context.signal,
+    transport: await parseTransportFlags(flags, context, flags.verbose),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(pingMs !== undefined ? { keepAlive: { intervalMs: pingMs, data: flags.pingMessage } } : {}),
+    ...(flags.verbose
+      ? { onRequest: (request) => void err.write(formatRequestHead(request, "none", err)) }
+      : {}),
+  });
+  const done = Promise.withResolvers<Ending>();
+  // Lines keep their order; received messages go through a bounded queue, and while it is full
+  // the session stops reading the socket: TCP then slows the server down, and no message is
+  // dropped. `dial ws URL | head -3` ends quietly, like --max-messages.
+  const printer = new OrderedPrinter(context.stdout, {
+    onReaderGone: () => done.resolve("max"),
     ...(prompt
       ? { around: { before: () => err.write("\r\x1b[K"), after: () => err.write("> ") } }
       : {}),
   });
-  let received = 0;
-  let idleTimer: ReturnType<typeof setTimeout> | undefined;
-  let stdinEnded = false;
-  const armIdle = () => {
-    clearTimeout(idleTimer);
-    if (stdinEnded) idleTimer = setTimeout(() => done.resolve("idle"), waitMs);
-  };
-  session.events.subscribe((event: WebSocketSessionEvent) => {
-    if (event.type === "message") {
-      if (event.direction === "out" && !interactive) return;
-      if (maxMessages !== undefined && received >= maxMessages) return;
-      // On a terminal, control characters from the server are shown escaped.
-      const shown = out.isTerminal && typeof event.data === "string"
-        ? { ...event, data: escapeControls(event.data) }
-        : event;
-      writer.push(formatMessage(shown, { interactive, color: out.color, binary }));
-      if (writer.failure !== undefined) {
-        // `dial ws URL | head -3` ends quietly, like --max-messages.
-        if (isBrokenPipe(writer.failure)) done.resolve("max");
-        else done.reject(writer.failure);
-      }
-      if (writer.full) {
-        session.pause();
-        void writer.ready()?.then(() => session.resume());
-      }
-      if (event.direction === "in") {
-        received++;
-        if (maxMessages !== undefined && received >= maxMessages) done.resolve("max");
-        armIdle();
-      }
-    } else if (event.type === "close") {
-      done.resolve("server");
-    }
-  });
+  const idle = idleTimer(flags.wait, () => done.resolve("idle"));
+  session.events.subscribe(messagePrinter(plan, session, printer, {
+    context,
+    interactive,
+    done,
+    received: () => idle.arm(),
+    ...(flags.maxMessages !== undefined ? { maxMessages: flags.maxMessages } : {}),
+  }));
 
   await session.connect();
   if (flags.verbose || interactive) {
     const chosen = session.protocol ? `, subprotocol "${session.protocol}"` : "";
-    await print(() => err.write(`Connected to ${url.host}${shown(err, chosen)}\n`));
+    await printer.print(() =>
+      err.write(`Connected to ${plan.spec.url.host}${shown(err, chosen)}\n`)
+    );
   }
   const onAbort = () => done.resolve("interrupted");
   context.signal.addEventListener("abort", onAbort, { once: true });
-  const pump = pumpStdin(session, context, {
+  const print = (write: () => Promise<void>) => printer.print(write);
+  pumpStdin(session, context, {
     binary: flags.binary,
     json: flags.json,
     interactive,
     prompt,
     print,
   })
-    .then(() => {
-      stdinEnded = true;
-      armIdle();
-    }, (error) => {
-      done.reject(error);
-    });
-  let reason: "max" | "idle" | "server" | "interrupted";
+    .then(() => idle.stdinEnded(), (error) => done.reject(error));
+  let reason: Ending;
   try {
     reason = await done.promise;
   } catch (error) {
     await session.close(1000);
-    await printing;
-    await flushOutput(writer);
+    await printer.finish();
     throw error;
   } finally {
-    clearTimeout(idleTimer);
+    idle.clear();
     context.signal.removeEventListener("abort", onAbort);
   }
-  void pump;
   const info = reason === "server" && session.state === "closed"
     ? await session.finished
     : await session.close(1000);
-  await printing;
-  await flushOutput(writer);
+  await printer.finish();
   if (context.signal.aborted) return ExitCode.Interrupted;
   if (flags.verbose || interactive) {
     if (prompt) await err.write("\r\x1b[K");
-    const closed = describeClose(info);
-    await err.write(`Closed: ${shown(err, closed)}\n`);
+    await err.write(`Closed: ${shown(err, describeClose(info))}\n`);
   }
-  return closeOutcome(info, url.host);
+  return closeOutcome(info, plan.spec.url.host);
 }
 
-/** Writes what is queued; a reader that went away (`| head`) is not an error. */
-async function flushOutput(writer: BoundedWriter): Promise<void> {
-  await writer.flush().catch((error) => {
-    if (!isBrokenPipe(error)) throw error;
-  });
+/** `--wait`: once stdin has ended, the session ends after this long without a message. */
+function idleTimer(waitMs: number, expire: () => void) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let ended = false;
+  const arm = () => {
+    clearTimeout(timer);
+    if (ended) timer = setTimeout(expire, waitMs);
+  };
+  return {
+    arm,
+    stdinEnded: () => {
+      ended = true;
+      arm();
+    },
+    clear: () => clearTimeout(timer),
+  };
+}
+
+/** What the message printer needs besides the plan, the session and the output. */
+interface MessagePrinterOptions {
+  context: CliContext;
+  interactive: boolean;
+  /** Resolved when the session should end. */
+  done: PromiseWithResolvers<Ending>;
+  /** Called for each message received (the idle timer starts again). */
+  received(): void;
+  /** End after this many received messages (`--max-messages`). */
+  maxMessages?: number;
+}
+
+/** Prints each message (received ones, and sent ones when a person types), pausing the session
+ * while the output queue is full. */
+function messagePrinter(
+  plan: WsPlan,
+  session: WebSocketSession,
+  printer: OrderedPrinter,
+  options: MessagePrinterOptions,
+): (event: WebSocketSessionEvent) => void {
+  const out = options.context.stdout;
+  const { interactive, done, maxMessages } = options;
+  let received = 0;
+  return (event) => {
+    if (event.type === "close") {
+      done.resolve("server");
+      return;
+    }
+    if (event.type !== "message") return;
+    if (event.direction === "out" && !interactive) return;
+    if (maxMessages !== undefined && received >= maxMessages) return;
+    // On a terminal, control characters from the server are shown escaped.
+    const message = out.isTerminal && typeof event.data === "string"
+      ? { ...event, data: escapeControls(event.data) }
+      : event;
+    printer.writer.push(
+      formatMessage(message, { interactive, color: out.color, binary: plan.binary }),
+    );
+    const failure = printer.checkFailure();
+    if (failure !== undefined) done.reject(failure);
+    if (printer.writer.full) {
+      session.pause();
+      void printer.writer.ready()?.then(() => session.resume());
+    }
+    if (event.direction === "in") {
+      received++;
+      if (maxMessages !== undefined && received >= maxMessages) done.resolve("max");
+      options.received();
+    }
+  };
 }
 
 function describeClose(info: WebSocketCloseInfo): string {
