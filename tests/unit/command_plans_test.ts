@@ -1,6 +1,6 @@
 /**
- * The plans of `dial sse` and `dial ws`: flags checked and the request built with nothing sent
- * (no server runs in these tests).
+ * The plans of `dial sse`, `dial ws` and `dial graphql`: flags checked and the request built
+ * with nothing sent (no server runs in these tests).
  * @module
  */
 import assert from "node:assert/strict";
@@ -12,6 +12,8 @@ import type { SseFlagValues } from "../../src/cli/sse.ts";
 import { wsPlan } from "../../src/cli/ws_run.ts";
 import type { WsFlagValues } from "../../src/cli/ws.ts";
 import { UsageError } from "../../src/errors/mod.ts";
+import { graphqlPlan } from "../../src/cli/graphql_run.ts";
+import type { GraphQLFlagValues } from "../../src/cli/graphql.ts";
 
 /** The arguments and flag values `dial …argv` parses to. */
 function parsed(argv: string[]) {
@@ -87,4 +89,53 @@ Deno.test("ws plan: the handshake request, subprotocols and the binary encoding;
   assert.deepEqual(plan.protocols, ["chat.v1"]);
   assert.equal(plan.binary, "hex");
   await assert.rejects(ws(["ws://127.0.0.1:9/live", "--subprotocol", "a b"]), /not an HTTP token/);
+});
+
+async function graphql(argv: string[]) {
+  const { args, flags } = parsed(["graphql", ...argv]);
+  return await graphqlPlan(args.url!, flags as unknown as GraphQLFlagValues, testContext());
+}
+
+Deno.test("graphql plan: an operation with variables picks its transport; a subscription streams", async () => {
+  const plan = await graphql([
+    "http://127.0.0.1:9/graphql",
+    "-q",
+    "query Q($n: Int) { items(first: $n) { id } }",
+    "--variables",
+    '{"n": 2}',
+  ]);
+  assert.equal(plan.mode, "operation");
+  if (plan.mode !== "operation") return;
+  assert.equal(plan.transport, "single");
+  assert.deepEqual(plan.request.variables, { n: 2 });
+  const ws = await graphql([
+    "ws://127.0.0.1:9/graphql",
+    "-q",
+    "subscription { ticks }",
+    "--transport",
+    "ws",
+    "--init-payload",
+    '{"token": "t"}',
+  ]);
+  assert.equal(ws.mode === "operation" && ws.transport, "ws");
+  assert.deepEqual(ws.mode === "operation" && ws.initPayload, { token: "t" });
+  assert.equal((await graphql(["http://127.0.0.1:9/graphql", "--schema"])).mode, "schema");
+});
+
+Deno.test("graphql plan: mistakes are usage errors before anything is sent", async () => {
+  for (
+    const [argv, message] of [
+      [["--schema", "-q", "{a}"], /Conflicting flags --schema and --query/],
+      [["-q", "{a}", "--refresh-schema"], /--refresh-schema needs --schema/],
+      [[], /Missing --query/],
+      [["-q", "{ a"], /Cannot parse the query at line 1/],
+      [["-q", "{a}", "--init-payload", "{}"], /--init-payload needs --transport ws/],
+    ] as const
+  ) {
+    await assert.rejects(graphql(["http://127.0.0.1:9/graphql", ...argv]), (error: unknown) => {
+      assert.ok(error instanceof UsageError, String(error));
+      assert.match(error.message, message);
+      return true;
+    });
+  }
 });
