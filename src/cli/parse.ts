@@ -58,123 +58,164 @@ type Step =
   | { kind: "sub"; sub: Command; rest: string[] }
   | { kind: "done"; result: (path: Command[]) => Invocation };
 
+/** What one command's scan has read so far, and the flags it knows. */
+interface ScanState {
+  command: Command;
+  /** The command's path as typed (`dial`, `dial auth`): flags of the root go after a subcommand. */
+  name: string;
+  isRoot: boolean;
+  positionals: string[];
+  raw: Map<FlagDecl, Array<string | true>>;
+  given: string[];
+  longs: Map<string, FlagDecl>;
+  shorts: Map<string, FlagDecl>;
+}
+
+/** An argument read: how many of the following arguments it took, or the end of the scan. */
+type Read = number | Stop;
+/** A step that ends a command's scan early: its subcommand, or help or the version asked for. */
+type Stop = Exclude<Step, Scanned>;
+
 /** Reads one command's flags and operands; stops at its subcommand's name. */
 function scan(command: Command, argv: string[], name: string): Step {
-  const isRoot = !name.includes(" ");
-  const positionals: string[] = [];
-  const raw = new Map<FlagDecl, Array<string | true>>();
-  const given: string[] = [];
-  const longs = new Map(
-    command.flags.flatMap((f) => [f.long, ...(f.aliases ?? [])].map((long) => [long, f])),
-  );
-  const shorts = new Map(command.flags.filter((f) => f.short).map((f) => [f.short!, f]));
-  const add = (flag: FlagDecl, value: string | true) => {
-    raw.set(flag, [...(raw.get(flag) ?? []), value]);
-    given.push(flag.long);
+  const state: ScanState = {
+    command,
+    name,
+    isRoot: !name.includes(" "),
+    positionals: [],
+    raw: new Map(),
+    given: [],
+    longs: new Map(
+      command.flags.flatMap((f) => [f.long, ...(f.aliases ?? [])].map((long) => [long, f])),
+    ),
+    shorts: new Map(command.flags.filter((f) => f.short).map((f) => [f.short!, f])),
   };
-  const help = (): Step => ({
-    kind: "done",
-    result: (path) => ({ kind: "help", path, error: false }),
+  const done = (): Step => ({
+    kind: "run",
+    positionals: state.positionals,
+    raw: state.raw,
+    given: state.given,
   });
   if (command.passthrough) {
     if (argv[0] === "--help" || argv[0] === "-h") return help();
-    return { kind: "run", positionals: [...argv], raw, given };
+    state.positionals.push(...argv);
+    return done();
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") {
-      positionals.push(...argv.slice(i + 1));
+      state.positionals.push(...argv.slice(i + 1));
       break;
     }
-    if (!arg.startsWith("-") || arg === "-" || isNegativeNumber(arg, shorts)) {
-      if (positionals.length === 0 && command.commands.length > 0) {
-        const sub = command.commands.find((c) => c.name === arg);
-        if (sub) {
-          if (isRoot && given.length > 0) {
-            throw new UsageError(`Flags must come after the command: dial ${arg} … ${given[0]}`, {
-              hint: `write dial ${arg} [flags]`,
-            });
-          }
-          return { kind: "sub", sub, rest: argv.slice(i + 1) };
-        }
-        const next = argv[i + 1];
-        if (
-          arg === "help" &&
-          (!command.run || next === undefined || command.commands.some((c) => c.name === next))
-        ) {
-          return helpFor(command, next);
-        }
-        if (!command.run) throw unknownCommand(command, arg);
-      }
-      positionals.push(arg);
-      continue;
-    }
-    if (arg.startsWith("--")) {
-      const eq = arg.indexOf("=");
-      const long = arg.slice(2, eq < 0 ? undefined : eq);
-      const inline = eq < 0 ? undefined : arg.slice(eq + 1);
-      if (long === "help" && inline === undefined) return help();
-      if (long === "version" && isRoot && inline === undefined) {
-        return { kind: "done", result: () => ({ kind: "version" }) };
-      }
-      const flag = longs.get(long);
-      if (!flag) throw unknownFlag(command, `--${long}`, name);
-      if (flag.value === undefined) {
-        if (inline !== undefined) {
-          throw new UsageError(`Flag --${long} takes no value, got "${inline}"`, {
-            hint: `write --${long} alone`,
-          });
-        }
-        add(flag, true);
-      } else if (inline !== undefined) {
-        add(flag, inline);
-      } else if (flag.optionalValue) {
-        const next = argv[i + 1];
-        if (
-          next !== undefined && !next.startsWith("-") && (flag.valueShape?.test(next) ?? true)
-        ) {
-          add(flag, next);
-          i++;
-        } else {
-          add(flag, true);
-        }
-      } else {
-        const next = argv[i + 1];
-        if (next === undefined) throw missingValue(flag);
-        add(flag, next);
-        i++;
-      }
-      continue;
-    }
-    // A cluster of short flags: -abc, -ofile, -o file.
-    for (let j = 1; j < arg.length; j++) {
-      const letter = arg[j]!;
-      if (letter === "h") return help();
-      if (letter === "V" && isRoot) return { kind: "done", result: () => ({ kind: "version" }) };
-      const flag = shorts.get(letter);
-      if (!flag) {
-        throw unknownFlag(command, j === 1 ? arg.slice(0, 2) : `-${letter}`, name, arg);
-      }
-      if (flag.value === undefined) {
-        add(flag, true);
-        continue;
-      }
-      const attached = arg.slice(j + 1);
-      if (attached !== "") {
-        add(flag, attached);
-      } else {
-        const next = argv[i + 1];
-        if (next === undefined) throw missingValue(flag);
-        add(flag, next);
-        i++;
-      }
-      break;
-    }
+    const next = argv[i + 1];
+    const read: Read = !arg.startsWith("-") || arg === "-" || isNegativeNumber(arg, state.shorts)
+      ? readOperand(state, arg, argv.slice(i + 1))
+      : arg.startsWith("--")
+      ? readLong(state, arg, next)
+      : readShorts(state, arg, next);
+    if (typeof read !== "number") return read;
+    i += read;
   }
-  return { kind: "run", positionals, raw, given };
+  return done();
 }
 
-function helpFor(command: Command, name: string | undefined): Step {
+const help = (): Stop => ({
+  kind: "done",
+  result: (path) => ({ kind: "help", path, error: false }),
+});
+const version = (): Stop => ({ kind: "done", result: () => ({ kind: "version" }) });
+
+function add(state: ScanState, flag: FlagDecl, value: string | true): void {
+  state.raw.set(flag, [...(state.raw.get(flag) ?? []), value]);
+  state.given.push(flag.long);
+}
+
+/** An operand: a subcommand's name (first operand only), `help`, or a positional argument. */
+function readOperand(state: ScanState, arg: string, rest: string[]): Read {
+  const { command } = state;
+  if (state.positionals.length === 0 && command.commands.length > 0) {
+    const sub = command.commands.find((c) => c.name === arg);
+    if (sub) {
+      if (state.isRoot && state.given.length > 0) {
+        throw new UsageError(`Flags must come after the command: dial ${arg} … ${state.given[0]}`, {
+          hint: `write dial ${arg} [flags]`,
+        });
+      }
+      return { kind: "sub", sub, rest };
+    }
+    const next = rest[0];
+    if (
+      arg === "help" &&
+      (!command.run || next === undefined || command.commands.some((c) => c.name === next))
+    ) {
+      return helpFor(command, next);
+    }
+    if (!command.run) throw unknownCommand(command, arg);
+  }
+  state.positionals.push(arg);
+  return 0;
+}
+
+/** `--flag`, `--flag=value`, `--flag value`, and a flag whose value may be left out. */
+function readLong(state: ScanState, arg: string, next: string | undefined): Read {
+  const eq = arg.indexOf("=");
+  const long = arg.slice(2, eq < 0 ? undefined : eq);
+  const inline = eq < 0 ? undefined : arg.slice(eq + 1);
+  if (long === "help" && inline === undefined) return help();
+  if (long === "version" && state.isRoot && inline === undefined) return version();
+  const flag = state.longs.get(long);
+  if (!flag) throw unknownFlag(state.command, `--${long}`, state.name);
+  if (flag.value === undefined) {
+    if (inline !== undefined) {
+      throw new UsageError(`Flag --${long} takes no value, got "${inline}"`, {
+        hint: `write --${long} alone`,
+      });
+    }
+    add(state, flag, true);
+    return 0;
+  }
+  if (inline !== undefined) {
+    add(state, flag, inline);
+    return 0;
+  }
+  if (flag.optionalValue) {
+    const takes = next !== undefined && !next.startsWith("-") &&
+      (flag.valueShape?.test(next) ?? true);
+    add(state, flag, takes ? next : true);
+    return takes ? 1 : 0;
+  }
+  if (next === undefined) throw missingValue(flag);
+  add(state, flag, next);
+  return 1;
+}
+
+/** A cluster of short flags: `-abc`, `-ofile`, `-o file`. */
+function readShorts(state: ScanState, arg: string, next: string | undefined): Read {
+  for (let j = 1; j < arg.length; j++) {
+    const letter = arg[j]!;
+    if (letter === "h") return help();
+    if (letter === "V" && state.isRoot) return version();
+    const flag = state.shorts.get(letter);
+    if (!flag) {
+      throw unknownFlag(state.command, j === 1 ? arg.slice(0, 2) : `-${letter}`, state.name, arg);
+    }
+    if (flag.value === undefined) {
+      add(state, flag, true);
+      continue;
+    }
+    const attached = arg.slice(j + 1);
+    if (attached !== "") {
+      add(state, flag, attached);
+      return 0;
+    }
+    if (next === undefined) throw missingValue(flag);
+    add(state, flag, next);
+    return 1;
+  }
+  return 0;
+}
+
+function helpFor(command: Command, name: string | undefined): Stop {
   const sub = name === undefined ? undefined : command.commands.find((c) => c.name === name);
   if (name !== undefined && !sub) throw unknownCommand(command, name);
   return {
