@@ -52,35 +52,7 @@ export async function parseOAuth2Flags(
       hint: `this is --oauth2 ${value.flow}:…`,
     });
   }
-  const keyText = values.oauth2ClientKey;
-  const clientAuth = values.oauth2ClientAuth ??
-    (keyText !== undefined ? "private_key_jwt" as const : undefined);
-  if (keyText !== undefined && clientAuth !== "private_key_jwt") {
-    throw new UsageError(`--oauth2-client-key is used by --oauth2-client-auth private_key_jwt`, {
-      hint: `this is --oauth2-client-auth ${clientAuth}`,
-    });
-  }
-  if (clientAuth === "private_key_jwt" && keyText === undefined) {
-    throw new UsageError("--oauth2-client-auth private_key_jwt needs --oauth2-client-key", {
-      hint: "give the client's PEM private key: --oauth2-client-key key.pem (or @env:NAME)",
-    });
-  }
-  if (values.oauth2ClientKeyAlg !== undefined && keyText === undefined) {
-    throw new UsageError("--oauth2-client-key-alg needs --oauth2-client-key");
-  }
-  if (clientAuth === "private_key_jwt" && value.clientSecret) {
-    throw new UsageError("private_key_jwt signs with --oauth2-client-key: drop the client secret");
-  }
-  if (clientAuth === "client_secret_jwt" && !value.clientSecret) {
-    throw new UsageError("--oauth2-client-auth client_secret_jwt needs a client secret");
-  }
-  const clientKey = keyText === undefined ? undefined : new Secret(
-    await resolveReference(
-      keyText.startsWith("@") ? keyText : `@${keyText}`,
-      "--oauth2-client-key",
-      context,
-    ),
-  );
+  const { clientAuth, clientKey } = await clientAuthentication(values, value.clientSecret, context);
   const issuer = values.oauth2Issuer === undefined ? undefined : parseUrl(values.oauth2Issuer);
   const missing = missingOAuth2Setting({
     flow: value.flow,
@@ -105,16 +77,7 @@ export async function parseOAuth2Flags(
   const password = values.oauth2Password === undefined
     ? undefined
     : new Secret(await resolveReference(values.oauth2Password, "--oauth2-password", context));
-  const user = values.oauth2Username ?? "";
-  const askPassword = async () => {
-    if (!context.stdin.isTerminal) {
-      throw new UsageError(`Missing --oauth2-password for "${user}"`, {
-        hint:
-          "give --oauth2-password, or run in a terminal to be prompted (@file, @- or @env:NAME read it)",
-      });
-    }
-    return await promptSecret(`OAuth 2.0 password for "${user}": `, context);
-  };
+  const askPassword = passwordAsker(values.oauth2Username ?? "", context);
   return {
     ...value,
     port,
@@ -139,6 +102,63 @@ export async function parseOAuth2Flags(
     ...(issuer ? { issuer } : {}),
     ...(values.oauth2Username !== undefined ? { username: values.oauth2Username } : {}),
     ...(password ? { password } : {}),
+  };
+}
+
+/**
+ * How the client authenticates at the token endpoint (`--oauth2-client-auth`,
+ * `--oauth2-client-key`, `--oauth2-client-key-alg`), checked against the client secret.
+ */
+async function clientAuthentication(
+  values: OAuth2FlagValues,
+  clientSecret: Secret | undefined,
+  context: CliContext,
+): Promise<{ clientAuth?: OAuth2Options["clientAuth"]; clientKey?: Secret }> {
+  const keyText = values.oauth2ClientKey;
+  const clientAuth = values.oauth2ClientAuth ??
+    (keyText !== undefined ? "private_key_jwt" as const : undefined);
+  if (keyText !== undefined && clientAuth !== "private_key_jwt") {
+    throw new UsageError(`--oauth2-client-key is used by --oauth2-client-auth private_key_jwt`, {
+      hint: `this is --oauth2-client-auth ${clientAuth}`,
+    });
+  }
+  if (clientAuth === "private_key_jwt" && keyText === undefined) {
+    throw new UsageError("--oauth2-client-auth private_key_jwt needs --oauth2-client-key", {
+      hint: "give the client's PEM private key: --oauth2-client-key key.pem (or @env:NAME)",
+    });
+  }
+  if (values.oauth2ClientKeyAlg !== undefined && keyText === undefined) {
+    throw new UsageError("--oauth2-client-key-alg needs --oauth2-client-key");
+  }
+  if (clientAuth === "private_key_jwt" && clientSecret) {
+    throw new UsageError("private_key_jwt signs with --oauth2-client-key: drop the client secret");
+  }
+  if (clientAuth === "client_secret_jwt" && !clientSecret) {
+    throw new UsageError("--oauth2-client-auth client_secret_jwt needs a client secret");
+  }
+  const clientKey = keyText === undefined ? undefined : new Secret(
+    await resolveReference(
+      keyText.startsWith("@") ? keyText : `@${keyText}`,
+      "--oauth2-client-key",
+      context,
+    ),
+  );
+  return {
+    ...(clientAuth !== undefined ? { clientAuth } : {}),
+    ...(clientKey ? { clientKey } : {}),
+  };
+}
+
+/** Asks for the password flow's password on a terminal, only when a new grant needs it. */
+function passwordAsker(user: string, context: CliContext): () => Promise<Secret> {
+  return async () => {
+    if (!context.stdin.isTerminal) {
+      throw new UsageError(`Missing --oauth2-password for "${user}"`, {
+        hint:
+          "give --oauth2-password, or run in a terminal to be prompted (@file, @- or @env:NAME read it)",
+      });
+    }
+    return await promptSecret(`OAuth 2.0 password for "${user}": `, context);
   };
 }
 
