@@ -3,9 +3,13 @@
  * @module
  */
 import {
+  type DefinitionNode,
+  type FieldNode,
   type FragmentDefinitionNode,
+  type FragmentSpreadNode,
   getNamedType,
   type GraphQLNamedType,
+  type InlineFragmentNode,
   isInterfaceType,
   isObjectType,
   Kind,
@@ -76,96 +80,9 @@ export function parseQuery(
     warnings.push(`The schema has no ${operation.operation} type`);
     return { state: previous, warnings };
   }
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of parsed.document.definitions) {
-    if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  }
-  const fields: string[] = [];
-  const args: Record<string, string> = {};
-  const add = (path: string) => {
-    if (!fields.includes(path)) fields.push(path);
-  };
-  const walk = (
-    set: SelectionSetNode,
-    path: string,
-    type: GraphQLNamedType,
-    spreading: string[],
-  ): void => {
-    for (const selection of set.selections) {
-      if (selection.directives?.length) {
-        warnings.push(
-          `Directives are not shown in the builder: ${print(selection.directives[0]!)}`,
-        );
-      }
-      if (selection.kind === Kind.FIELD) {
-        const name = selection.name.value;
-        if (selection.alias) {
-          warnings.push(
-            `Alias "${selection.alias.value}" of "${name}" is shown under the field name`,
-          );
-        }
-        if (name === "__typename") {
-          add(`${path}.__typename`);
-          continue;
-        }
-        const field = isObjectType(type) || isInterfaceType(type)
-          ? type.getFields()[name]
-          : undefined;
-        if (!field) {
-          warnings.push(`Unknown field "${name}" on type "${type.name}"`);
-          continue;
-        }
-        const fieldPath = `${path}.${name}`;
-        add(fieldPath);
-        for (const arg of selection.arguments ?? []) {
-          if (!field.args.some((a) => a.name === arg.name.value)) {
-            warnings.push(`Unknown argument "${arg.name.value}" on field "${type.name}.${name}"`);
-            continue;
-          }
-          args[argumentPath(fieldPath, arg.name.value)] = print(arg.value);
-        }
-        if (selection.selectionSet) {
-          walk(selection.selectionSet, fieldPath, getNamedType(field.type), spreading);
-        }
-        continue;
-      }
-      let condition: string | undefined;
-      let body: SelectionSetNode;
-      let chain = spreading;
-      if (selection.kind === Kind.INLINE_FRAGMENT) {
-        condition = selection.typeCondition?.name.value;
-        body = selection.selectionSet;
-      } else {
-        const name = selection.name.value;
-        const fragment = fragments.get(name);
-        if (!fragment) {
-          warnings.push(`Unknown fragment "${name}"`);
-          continue;
-        }
-        if (spreading.includes(name)) {
-          warnings.push(`Fragment "${name}" spreads itself`);
-          continue;
-        }
-        warnings.push(`Fragment "${name}" is shown inline in the builder`);
-        condition = fragment.typeCondition.name.value;
-        body = fragment.selectionSet;
-        chain = [...spreading, name];
-      }
-      if (condition === undefined || condition === type.name) {
-        walk(body, path, type, chain);
-        continue;
-      }
-      const onPath = `${path}.on ${condition}`;
-      const resolved = model.resolve(onPath);
-      if (resolved?.kind !== "on") {
-        warnings.push(`Type condition "on ${condition}" inside "${type.name}" is not shown`);
-        continue;
-      }
-      add(onPath);
-      walk(body, onPath, resolved.type, chain);
-    }
-  };
-  walk(operation.selectionSet, rootName, rootType, []);
+  const walker = new SelectionWalker(model, parsed.document.definitions, warnings);
+  walker.walk(operation.selectionSet, rootName, rootType, []);
+  const { fields, args } = walker;
   const variables: VariableSpec[] = (operation.variableDefinitions ?? []).map((v) => ({
     name: v.variable.name.value,
     type: print(v.type),
@@ -179,4 +96,113 @@ export function parseQuery(
     variables,
   };
   return { state, warnings };
+}
+
+/** Walks an operation's selections into builder paths, noting what the builder cannot show. */
+class SelectionWalker {
+  /** Selected field paths, in document order. */
+  readonly fields: string[] = [];
+  /** Argument values (GraphQL text) by argument path. */
+  readonly args: Record<string, string> = {};
+  readonly #model: SchemaModel;
+  readonly #fragments = new Map<string, FragmentDefinitionNode>();
+  readonly #warnings: string[];
+
+  constructor(model: SchemaModel, definitions: readonly DefinitionNode[], warnings: string[]) {
+    this.#model = model;
+    this.#warnings = warnings;
+    for (const d of definitions) {
+      if (d.kind === Kind.FRAGMENT_DEFINITION) this.#fragments.set(d.name.value, d);
+    }
+  }
+
+  /** Reads a selection set at `path` (of `type`); `spreading` holds the fragments entered. */
+  walk(set: SelectionSetNode, path: string, type: GraphQLNamedType, spreading: string[]): void {
+    for (const selection of set.selections) {
+      if (selection.directives?.length) {
+        this.#warnings.push(
+          `Directives are not shown in the builder: ${print(selection.directives[0]!)}`,
+        );
+      }
+      if (selection.kind === Kind.FIELD) this.#field(selection, path, type, spreading);
+      else this.#fragment(selection, path, type, spreading);
+    }
+  }
+
+  #add(path: string): void {
+    if (!this.fields.includes(path)) this.fields.push(path);
+  }
+
+  #field(selection: FieldNode, path: string, type: GraphQLNamedType, spreading: string[]): void {
+    const name = selection.name.value;
+    if (selection.alias) {
+      this.#warnings.push(
+        `Alias "${selection.alias.value}" of "${name}" is shown under the field name`,
+      );
+    }
+    if (name === "__typename") {
+      this.#add(`${path}.__typename`);
+      return;
+    }
+    const field = isObjectType(type) || isInterfaceType(type) ? type.getFields()[name] : undefined;
+    if (!field) {
+      this.#warnings.push(`Unknown field "${name}" on type "${type.name}"`);
+      return;
+    }
+    const fieldPath = `${path}.${name}`;
+    this.#add(fieldPath);
+    for (const arg of selection.arguments ?? []) {
+      if (!field.args.some((a) => a.name === arg.name.value)) {
+        this.#warnings.push(`Unknown argument "${arg.name.value}" on field "${type.name}.${name}"`);
+        continue;
+      }
+      this.args[argumentPath(fieldPath, arg.name.value)] = print(arg.value);
+    }
+    if (selection.selectionSet) {
+      this.walk(selection.selectionSet, fieldPath, getNamedType(field.type), spreading);
+    }
+  }
+
+  /** An inline fragment or a fragment spread: shown in place, under its type condition. */
+  #fragment(
+    selection: InlineFragmentNode | FragmentSpreadNode,
+    path: string,
+    type: GraphQLNamedType,
+    spreading: string[],
+  ): void {
+    let condition: string | undefined;
+    let body: SelectionSetNode;
+    let chain = spreading;
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      condition = selection.typeCondition?.name.value;
+      body = selection.selectionSet;
+    } else {
+      const name = selection.name.value;
+      const fragment = this.#fragments.get(name);
+      if (!fragment) {
+        this.#warnings.push(`Unknown fragment "${name}"`);
+        return;
+      }
+      if (spreading.includes(name)) {
+        this.#warnings.push(`Fragment "${name}" spreads itself`);
+        return;
+      }
+      this.#warnings.push(`Fragment "${name}" is shown inline in the builder`);
+      condition = fragment.typeCondition.name.value;
+      body = fragment.selectionSet;
+      chain = [...spreading, name];
+    }
+    if (condition === undefined || condition === type.name) {
+      this.walk(body, path, type, chain);
+      return;
+    }
+    const onPath = `${path}.on ${condition}`;
+    const resolved = this.#model.resolve(onPath);
+    if (resolved?.kind !== "on") {
+      this.#warnings.push(`Type condition "on ${condition}" inside "${type.name}" is not shown`);
+      return;
+    }
+    this.#add(onPath);
+    this.walk(body, onPath, resolved.type, chain);
+  }
 }
