@@ -139,103 +139,133 @@ export class JsonPrettyPrinter {
   push(chunk: Uint8Array): Uint8Array {
     const n = chunk.length;
     let i = 0;
+    // Each state reads from i and returns where the next read starts (n: the chunk is done).
     while (i < n) {
-      const state = this.#state;
-      if (state === STRING_BODY) {
-        let j = i;
-        let c = 0;
-        while (j < n) {
-          c = chunk[j]!;
-          if (c === 0x22 || c === 0x5c || c < 0x20) break;
-          j++;
-        }
-        if (j > i) this.#flushHigh();
-        this.#bytes(chunk, i, j);
-        if (j === n) break;
-        if (c === 0x22) {
-          this.#flushHigh();
-          this.#byte(c);
-          if (this.#color) this.#bytes(RESET, 0, RESET.length);
-          this.#state = this.#key ? COLON : this.#afterValue();
-        } else if (c === 0x5c) {
-          // Decoding: the backslash is written once the escape is known.
-          if (!this.#decode) this.#byte(c);
-          this.#state = STRING_ESCAPE;
-        } else {
-          this.#fail(chunk, j, "control character in a string");
-        }
-        i = j + 1;
-      } else if (state === NUMBER_BODY) {
-        const j = this.#scanNumber(chunk, i);
-        this.#bytes(chunk, i, j);
-        i = j;
-        if (j === n) break;
-        if (
-          this.#number === N_ZERO || this.#number === N_INT || this.#number === N_FRAC ||
-          this.#number === N_EXP
-        ) {
-          this.#endNumber();
-        } else {
-          this.#fail(chunk, j);
-        }
-      } else if (state === STRING_ESCAPE) {
-        const c = chunk[i]!;
-        if (c === 0x75) {
-          this.#state = STRING_HEX;
-          this.#hexLeft = 4;
-          this.#hex = [];
-        } else if (
-          c === 0x22 || c === 0x5c || c === 0x2f || c === 0x62 || c === 0x66 || c === 0x6e ||
-          c === 0x72 || c === 0x74
-        ) {
-          this.#state = STRING_BODY;
-        } else {
-          this.#fail(chunk, i, "invalid escape in a string");
-        }
-        if (!this.#decode) this.#byte(c);
-        else if (c !== 0x75) {
-          this.#flushHigh();
-          if (c !== 0x2f) this.#byte(0x5c);
-          this.#byte(c);
-        }
-        i++;
-      } else if (state === STRING_HEX) {
-        const c = chunk[i]!;
-        if (!isHex(c)) this.#fail(chunk, i, "invalid \\u escape in a string");
-        if (this.#decode) this.#hex.push(c);
-        else this.#byte(c);
-        if (--this.#hexLeft === 0) {
-          this.#state = STRING_BODY;
-          if (this.#decode) this.#unicode(this.#hex);
-        }
-        i++;
-      } else if (state === LITERAL) {
-        const c = chunk[i]!;
-        if (c !== this.#literal[this.#literalAt]) this.#fail(chunk, i);
-        this.#byte(c);
-        i++;
-        if (++this.#literalAt === this.#literal.length) {
-          if (this.#color) this.#bytes(RESET, 0, RESET.length);
-          this.#state = this.#afterValue();
-        }
-      } else {
-        const c = chunk[i]!;
-        if (c === 0x20 || c === 0x09 || c === 0x0d) {
-          if (!this.#reformat) this.#byte(c);
-          i++;
-        } else if (c === 0x0a) {
-          if (!this.#reformat) this.#byte(c);
-          this.#line++;
-          this.#lineStart = this.#offset + i + 1;
-          i++;
-        } else {
-          this.#structural(chunk, i, c);
-          i++;
-        }
+      switch (this.#state) {
+        case STRING_BODY:
+          i = this.#stringBody(chunk, i);
+          break;
+        case NUMBER_BODY:
+          i = this.#numberBody(chunk, i);
+          break;
+        case STRING_ESCAPE:
+          i = this.#escapeChar(chunk, i);
+          break;
+        case STRING_HEX:
+          i = this.#hexDigit(chunk, i);
+          break;
+        case LITERAL:
+          i = this.#literalByte(chunk, i);
+          break;
+        default:
+          i = this.#between(chunk, i);
       }
     }
     this.#offset += n;
     return this.#take();
+  }
+
+  /** The characters of a string up to its end, an escape or a control character. */
+  #stringBody(chunk: Uint8Array, i: number): number {
+    const n = chunk.length;
+    let j = i;
+    let c = 0;
+    while (j < n) {
+      c = chunk[j]!;
+      if (c === 0x22 || c === 0x5c || c < 0x20) break;
+      j++;
+    }
+    if (j > i) this.#flushHigh();
+    this.#bytes(chunk, i, j);
+    if (j === n) return n;
+    if (c === 0x22) {
+      this.#flushHigh();
+      this.#byte(c);
+      if (this.#color) this.#bytes(RESET, 0, RESET.length);
+      this.#state = this.#key ? COLON : this.#afterValue();
+    } else if (c === 0x5c) {
+      // Decoding: the backslash is written once the escape is known.
+      if (!this.#decode) this.#byte(c);
+      this.#state = STRING_ESCAPE;
+    } else {
+      this.#fail(chunk, j, "control character in a string");
+    }
+    return j + 1;
+  }
+
+  /** The digits, sign, point and exponent of a number, up to the byte that ends it. */
+  #numberBody(chunk: Uint8Array, i: number): number {
+    const j = this.#scanNumber(chunk, i);
+    this.#bytes(chunk, i, j);
+    if (j === chunk.length) return j;
+    const n = this.#number;
+    if (n === N_ZERO || n === N_INT || n === N_FRAC || n === N_EXP) this.#endNumber();
+    else this.#fail(chunk, j);
+    return j;
+  }
+
+  /** The character after a backslash in a string. */
+  #escapeChar(chunk: Uint8Array, i: number): number {
+    const c = chunk[i]!;
+    if (c === 0x75) {
+      this.#state = STRING_HEX;
+      this.#hexLeft = 4;
+      this.#hex = [];
+    } else if (
+      c === 0x22 || c === 0x5c || c === 0x2f || c === 0x62 || c === 0x66 || c === 0x6e ||
+      c === 0x72 || c === 0x74
+    ) {
+      this.#state = STRING_BODY;
+    } else {
+      this.#fail(chunk, i, "invalid escape in a string");
+    }
+    if (!this.#decode) this.#byte(c);
+    else if (c !== 0x75) {
+      this.#flushHigh();
+      if (c !== 0x2f) this.#byte(0x5c);
+      this.#byte(c);
+    }
+    return i + 1;
+  }
+
+  /** One of the four hex digits of a `\u` escape. */
+  #hexDigit(chunk: Uint8Array, i: number): number {
+    const c = chunk[i]!;
+    if (!isHex(c)) this.#fail(chunk, i, "invalid \\u escape in a string");
+    if (this.#decode) this.#hex.push(c);
+    else this.#byte(c);
+    if (--this.#hexLeft === 0) {
+      this.#state = STRING_BODY;
+      if (this.#decode) this.#unicode(this.#hex);
+    }
+    return i + 1;
+  }
+
+  /** The next letter of `true`, `false` or `null`. */
+  #literalByte(chunk: Uint8Array, i: number): number {
+    const c = chunk[i]!;
+    if (c !== this.#literal[this.#literalAt]) this.#fail(chunk, i);
+    this.#byte(c);
+    if (++this.#literalAt === this.#literal.length) {
+      if (this.#color) this.#bytes(RESET, 0, RESET.length);
+      this.#state = this.#afterValue();
+    }
+    return i + 1;
+  }
+
+  /** Whitespace and structure between values (brackets, commas, colons, a value's first byte). */
+  #between(chunk: Uint8Array, i: number): number {
+    const c = chunk[i]!;
+    if (c === 0x20 || c === 0x09 || c === 0x0d) {
+      if (!this.#reformat) this.#byte(c);
+    } else if (c === 0x0a) {
+      if (!this.#reformat) this.#byte(c);
+      this.#line++;
+      this.#lineStart = this.#offset + i + 1;
+    } else {
+      this.#structural(chunk, i, c);
+    }
+    return i + 1;
   }
 
   /**
