@@ -47,7 +47,7 @@ import { bundleIsStale, bundleUi } from "./bundle_ui.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
-/** Literal dynamic imports on the `dial GET` path: bundled into the start-up chunk. */
+/** Lazy modules (registry entries) on the `dial GET` path: bundled into the start-up chunk. */
 const START_UP_DYNAMIC = ["src/cli/request_run.ts", "src/http/client.ts"];
 /**
  * What `--oauth2` with a cached token loads (its flags, the cache lookup), one chunk: a chunk

@@ -2,6 +2,7 @@
  * The one place that turns an {@link Authorization} into an `Authorization` header value.
  * @module
  */
+import { load } from "../load.ts";
 import { Secret } from "../secret.ts";
 import type { Authorization } from "./auth_spec.ts";
 import type { RequestSigner } from "../http/request_spec.ts";
@@ -45,9 +46,7 @@ export async function authorizationHeader(
     case "oauth2": {
       // Loaded lazily so a plain request never pays for the OAuth library; the computed
       // specifier keeps Deno's start-up graph out of it (see src/cli/lazy.ts).
-      const { oauth2Authorization }: typeof import("./oauth2/access_token.ts") = await import(
-        new URL("./oauth2/access_token.ts", import.meta.url).href
-      );
+      const { oauth2Authorization } = await load.accessToken();
       return await oauth2Authorization(authorization.oauth2, options);
     }
   }
@@ -76,21 +75,15 @@ export async function requestSigner(
   authorization: Authorization,
 ): Promise<RequestSigner | undefined> {
   if (authorization.kind === "digest") {
-    const { digestSigner }: typeof import("./digest.ts") = await import(
-      new URL("./digest.ts", import.meta.url).href
-    );
+    const { digestSigner } = await load.digest();
     return digestSigner(authorization.username, authorization.password);
   }
   if (authorization.kind === "aws-sigv4") {
-    const { sigv4Signer }: typeof import("./sigv4.ts") = await import(
-      new URL("./sigv4.ts", import.meta.url).href
-    );
+    const { sigv4Signer } = await load.sigv4();
     return sigv4Signer(authorization.sigv4);
   }
   if (authorization.kind === "oauth2" && authorization.oauth2.dpop) {
-    const { dpopSigner }: typeof import("./oauth2/dpop.ts") = await import(
-      new URL("./oauth2/dpop.ts", import.meta.url).href
-    );
+    const { dpopSigner } = await load.dpop();
     return dpopSigner(authorization.oauth2);
   }
   return undefined;

@@ -2,6 +2,7 @@
  * What `dial auth token|status|logout` do.
  * @module
  */
+import { load } from "../load.ts";
 import { oauth2Token } from "../auth/oauth2/access_token.ts";
 import { splitOAuth2Value } from "../auth/oauth2/parse_value.ts";
 import { parseUrl } from "../http/values.ts";
@@ -132,7 +133,7 @@ async function tokenFilter(flags: AuthFlagValues): Promise<TokenFilter> {
   let tokenUrl = parts.tokenUrl ??
     (flags.oauth2TokenUrl === undefined ? undefined : parseUrl(flags.oauth2TokenUrl));
   if (!tokenUrl && flags.oauth2Issuer !== undefined) {
-    const { resolveEndpoints } = await import("../auth/oauth2/endpoints.ts");
+    const { resolveEndpoints } = await load.endpoints();
     const resolved = await resolveEndpoints({
       flow: parts.flow,
       clientId: "",

@@ -3,6 +3,7 @@
  * values may be references (`@PATH`, `@-`, `@env:NAME`, see `secret_ref.ts`).
  * @module
  */
+import { lazy } from "./lazy.ts";
 import type { CliContext } from "./context.ts";
 import { checkOneAuthorization, hasAuthorizationHeader } from "../auth/one_authorization.ts";
 import { UsageError } from "../errors/mod.ts";
@@ -245,7 +246,7 @@ export async function parseAuthFlags(
   // The --oauth2 parser (and its OAuth 2.0 value parsing) is loaded only when it is needed.
   const oauth2 = values.oauth2 === undefined && !extras.some((flag) => isGiven(values, flag))
     ? undefined
-    : await (await import("./oauth2_flags.ts")).parseOAuth2Flags(values, context);
+    : await (await lazy.oauth2Flags()).parseOAuth2Flags(values, context);
   let authorization: Authorization | undefined;
   if (values.auth !== undefined) {
     authorization = await basicFromFlag(values.auth, context);
@@ -262,7 +263,7 @@ export async function parseAuthFlags(
   }
   if (values.awsSigv4 !== undefined || values.awsSessionToken !== undefined) {
     if (values.digest) throw new UsageError("Conflicting flags --digest and --aws-sigv4");
-    const { sigv4Authorization } = await import("./sigv4_flags.ts");
+    const { sigv4Authorization } = await lazy.sigv4Flags();
     authorization = await sigv4Authorization(values, setters, authorization, context);
   }
   if (values.digest) {
@@ -316,7 +317,7 @@ async function basicFromFlag(text: string, context: CliContext): Promise<Authori
   return {
     kind: "basic",
     username,
-    password: await (await import("./prompt.ts")).promptSecret(
+    password: await (await lazy.prompt()).promptSecret(
       `Password for "${username}": `,
       context,
     ),

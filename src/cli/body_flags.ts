@@ -2,6 +2,7 @@
  * The body flags: `-d`, `--json`, `-F`. Files are checked before anything is sent.
  * @module
  */
+import { load } from "../load.ts";
 import type { CliContext } from "./context.ts";
 import { claimStdin } from "./secret_ref.ts";
 import { UsageError } from "../errors/mod.ts";
@@ -140,7 +141,7 @@ async function joinedData(values: string[], context: CliContext): Promise<BodySo
 
 /** Validates a JSON file chunk by chunk (RFC 8259, as JSON.parse would judge it). */
 async function checkJsonFile(path: string): Promise<void> {
-  const { JsonPrettyPrinter, JsonSyntaxError } = await import("../output/json_stream.ts");
+  const { JsonPrettyPrinter, JsonSyntaxError } = await load.jsonStream();
   const validator = new JsonPrettyPrinter({ validateOnly: true });
   const where = `--json file "${path}"`;
   let file: Deno.FsFile;

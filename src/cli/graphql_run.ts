@@ -4,6 +4,7 @@
  * command runs.
  * @module
  */
+import { load } from "../load.ts";
 import { isErrorStatus } from "../http/status.ts";
 import { redactUrl } from "../redact_url.ts";
 import { printSchema } from "graphql";
@@ -236,7 +237,7 @@ async function openResults(
   },
 ): Promise<Answer> {
   if (plan.transport === "ws") {
-    const { subscribeWs } = await import("../graphql/ws_client.ts");
+    const { subscribeWs } = await load.wsClient();
     const results = subscribeWs(plan.endpoint, plan.request, {
       signal: send.signal,
       transport: send.transport,

@@ -30,7 +30,7 @@ Examples:
   dial curl https://api.example.com/users -H 'Accept: application/json'
   dial curl -X POST https://api.example.com/users -d name=ann -u ann:s3cret`,
   run: async ({ args }, context) => {
-    const { runCurl } = await import("./curl_run.ts");
+    const { runCurl } = await lazy.curlRun();
     return await runCurl(args.words, context);
   },
 });

@@ -9,12 +9,12 @@
  * every run, `dial GET` included. A computed specifier is loaded only when the line runs.
  * Every entry is written `import(new URL("./x.ts", import.meta.url).href)`, the one form
  * scripts/build_cli.ts resolves (a Rollup `resolveDynamicImport` hook), so each entry becomes
- * a chunk of the build; the core's own lazy imports (the OAuth 2.0 token request and login)
- * use the same form. The build refuses any other computed import.
+ * a chunk of the build; the core's own lazy modules are in src/load.ts, in the same form. The
+ * build refuses any other computed import.
  * @module
  */
 
-/** The lazily loaded implementations of the commands. */
+/** The lazily loaded implementations of the commands, and the CLI's optional modules. */
 export const lazy = {
   /** `dial graphql`. */
   graphqlRun: (): Promise<typeof import("./graphql_run.ts")> =>
@@ -58,4 +58,58 @@ export const lazy = {
   /** `dial ui`: the only way the CLI reaches the UI. */
   ui: (): Promise<typeof import("../ui/run.ts")> =>
     import(new URL("../ui/run.ts", import.meta.url).href),
+  /** an error's remedy in flags. */
+  cliRemedies: (): Promise<typeof import("./cli_remedies.ts")> =>
+    import(new URL("./cli_remedies.ts", import.meta.url).href),
+  /** the user's config file. */
+  config: (): Promise<typeof import("./config.ts")> =>
+    import(new URL("./config.ts", import.meta.url).href),
+  /** -b and -c. */
+  cookieFlags: (): Promise<typeof import("./cookie_flags.ts")> =>
+    import(new URL("./cookie_flags.ts", import.meta.url).href),
+  /** @exec: credential helpers. */
+  credentialHelper: (): Promise<typeof import("./credential_helper.ts")> =>
+    import(new URL("./credential_helper.ts", import.meta.url).href),
+  /** curl's body flags (-d, --data-*, -F). */
+  curlBody: (): Promise<typeof import("./curl_body.ts")> =>
+    import(new URL("./curl_body.ts", import.meta.url).href),
+  /** `dial curl`. */
+  curlRun: (): Promise<typeof import("./curl_run.ts")> =>
+    import(new URL("./curl_run.ts", import.meta.url).href),
+  /** -D. */
+  dumpHeader: (): Promise<typeof import("./dump_header.ts")> =>
+    import(new URL("./dump_header.ts", import.meta.url).href),
+  /** --help. */
+  help: (): Promise<typeof import("./help.ts")> =>
+    import(new URL("./help.ts", import.meta.url).href),
+  /** a body from request items. */
+  itemsBody: (): Promise<typeof import("./items_body.ts")> =>
+    import(new URL("./items_body.ts", import.meta.url).href),
+  /** the --oauth2* flags. */
+  oauth2Flags: (): Promise<typeof import("./oauth2_flags.ts")> =>
+    import(new URL("./oauth2_flags.ts", import.meta.url).href),
+  /** asking for a secret on a terminal. */
+  prompt: (): Promise<typeof import("./prompt.ts")> =>
+    import(new URL("./prompt.ts", import.meta.url).href),
+  /** HTTPie-style request items. */
+  requestItems: (): Promise<typeof import("./request_items.ts")> =>
+    import(new URL("./request_items.ts", import.meta.url).href),
+  /** the request command (`dial GET …`). */
+  requestRun: (): Promise<typeof import("./request_run.ts")> =>
+    import(new URL("./request_run.ts", import.meta.url).href),
+  /** --save. */
+  requestSave: (): Promise<typeof import("./request_save.ts")> =>
+    import(new URL("./request_save.ts", import.meta.url).href),
+  /** --retry. */
+  retryRun: (): Promise<typeof import("./retry_run.ts")> =>
+    import(new URL("./retry_run.ts", import.meta.url).href),
+  /** --session. */
+  sessionRun: (): Promise<typeof import("./session_run.ts")> =>
+    import(new URL("./session_run.ts", import.meta.url).href),
+  /** --aws-sigv4. */
+  sigv4Flags: (): Promise<typeof import("./sigv4_flags.ts")> =>
+    import(new URL("./sigv4_flags.ts", import.meta.url).href),
+  /** -w after the response. */
+  writeOutRun: (): Promise<typeof import("./write_out_run.ts")> =>
+    import(new URL("./write_out_run.ts", import.meta.url).href),
 };

@@ -3,6 +3,7 @@
  * The implementation (`request_run.ts`) is loaded when it runs.
  * @module
  */
+import { lazy } from "./lazy.ts";
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
 import { BODY_FLAGS } from "./body_flags.ts";
 import { CURL_FLAGS, CURL_HINTS } from "./curl_flags.ts";
@@ -181,7 +182,7 @@ export const REQUEST_COMMAND: Command = command({
   flagHints: CURL_HINTS,
   epilog: EPILOG,
   run: async ({ args, flags }, context) => {
-    const { runRequest } = await import("./request_run.ts");
+    const { runRequest } = await lazy.requestRun();
     return await runRequest([args.method, args.url, ...args.items], flags, context);
   },
 });

@@ -4,6 +4,7 @@
  * here is checked before anything is sent.
  * @module
  */
+import { lazy } from "./lazy.ts";
 import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import type { BodySource, HeaderField } from "../http/request_spec.ts";
@@ -52,12 +53,12 @@ export async function buildSpec(
   context: CliContext,
 ): Promise<BuiltRequest> {
   // Items and curl's data flags load their modules only when given.
-  const itemModule = words.items.length > 0 ? await import("./request_items.ts") : undefined;
+  const itemModule = words.items.length > 0 ? await lazy.requestItems() : undefined;
   const items: ParsedItems = await itemModule?.parseItems(words.items, words.itemPosition) ??
     { headers: [], unset: [], query: [], data: [], files: [] };
   const data: CurlData =
     flags.uploadFile !== undefined || flags.get || flags.dataUrlencode.length > 0
-      ? await (await import("./curl_body.ts")).curlData(flags, context)
+      ? await (await lazy.curlBody()).curlData(flags, context)
       : { tookData: false };
   const formMode = flags.form.includes("");
   const flagsBody = await parseBodyFlags({
@@ -68,7 +69,7 @@ export async function buildSpec(
   const base = data.body ? { body: data.body, headers: [] } : flagsBody;
   const body = items.firstBodyItem === undefined
     ? base
-    : (await import("./items_body.ts")).itemsBody(items, {
+    : (await lazy.itemsBody()).itemsBody(items, {
       data: flags.data.length > 0 || flags.dataUrlencode.length > 0,
       json: flags.json !== undefined,
       upload: flags.uploadFile !== undefined,
@@ -97,7 +98,7 @@ export async function buildSpec(
   }
   // -b and -c load their module only when given.
   const cookieFlags = flags.cookie !== undefined || flags.cookieJar !== undefined
-    ? await import("./cookie_flags.ts")
+    ? await lazy.cookieFlags()
     : undefined;
   const cookies: ParsedCookies = await cookieFlags?.parseCookieFlags(flags) ??
     { headers: [], jar: undefined, files: {}, saveTo: undefined };

@@ -3,6 +3,7 @@
  * print. Loaded when the command runs; its declaration is in `request.ts`.
  * @module
  */
+import { load } from "../load.ts";
 import {
   DialError,
   ErrorCode,
@@ -61,12 +62,12 @@ export async function runRequest(
   const sessionName = flags.session ?? flags.sessionReadOnly;
   const session = sessionName === undefined
     ? undefined
-    : await (await import("./session_run.ts")).useSession(sessionName, split, flags, context);
+    : await (await lazy.sessionRun()).useSession(sessionName, split, flags, context);
   if (session) flags = session.flags;
   const built = await buildSpec(split, flags, context);
   const writeOut = flags.writeOut === undefined
     ? undefined
-    : await (await import("../output/write_out.ts")).parseWriteOut(flags.writeOut);
+    : await (await load.writeOut()).parseWriteOut(flags.writeOut);
   // curl warns about a variable it does not know and prints it empty; so does dial.
   for (const name of writeOut?.unknown ?? []) {
     await warn(context.stderr, `-w: unknown variable "%{${name}}", printed empty`);
@@ -78,7 +79,7 @@ export async function runRequest(
   const headers = built.headers;
   // -C and --download load their module only when given.
   const saving = flags.continue || (flags.download && flags.output === undefined);
-  const save = saving ? await import("./request_save.ts") : undefined;
+  const save = saving ? await lazy.requestSave() : undefined;
   const resume = await save?.resumeTarget(flags, url, headers);
   const transport = await parseTransportFlags(flags, context, flags.verbose);
   const spec: RequestSpec = {
@@ -133,9 +134,9 @@ export async function runRequest(
   if (flags.curl) {
     const { request } = await authorize(spec, {
       signal: context.signal,
-      fetch: (await import("../http/client.ts")).transportFetch(transport),
+      fetch: (await load.client()).transportFetch(transport),
     });
-    const { toCurl } = await import("../output/curl.ts");
+    const { toCurl } = await load.curl();
     const curl = toCurl(request, {
       follow: flags.follow,
       maxRedirects,
@@ -154,7 +155,7 @@ export async function runRequest(
   let signal = attemptSignal();
   const dumpHead = flags.dumpHeader === undefined
     ? undefined
-    : await (await import("./dump_header.ts")).openDumpHeader(flags.dumpHeader, out);
+    : await (await lazy.dumpHeader()).openDumpHeader(flags.dumpHeader, out);
   const started = performance.now();
   let headAt = started;
   let uploaded = 0;
@@ -182,7 +183,7 @@ export async function runRequest(
   };
   try {
     exchange = flags.retry
-      ? await (await import("./retry_run.ts")).sendWithRetries(sendOnce, spec, flags, {
+      ? await (await lazy.retryRun()).sendWithRetries(sendOnce, spec, flags, {
         signal: context.signal,
         err,
       })
@@ -190,7 +191,7 @@ export async function runRequest(
   } catch (error) {
     await dumpHead?.close();
     if (writeOut && error instanceof DialError) {
-      const { writeOutAfter } = await import("./write_out_run.ts");
+      const { writeOutAfter } = await lazy.writeOutRun();
       await writeOutAfter(writeOut, { started, headAt, error, method, url, uploaded }, {
         out,
         err,
@@ -255,7 +256,7 @@ export async function runRequest(
     ? ExitCode.OK
     : statusExitCode(response.status);
   if (writeOut) {
-    const { writeOutAfter } = await import("./write_out_run.ts");
+    const { writeOutAfter } = await lazy.writeOutRun();
     await writeOutAfter(writeOut, {
       started,
       headAt,

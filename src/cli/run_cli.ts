@@ -2,6 +2,7 @@
  * Runs the CLI: argv in, exit code out. The only place errors become text and codes.
  * @module
  */
+import { lazy } from "./lazy.ts";
 import { DialError, ExitCode, InterruptedError } from "../errors/mod.ts";
 import { formatError } from "../output/report.ts";
 import type { CliContext } from "./context.ts";
@@ -77,7 +78,7 @@ async function runCommand(
       ? existingConfig(context.env)
       : undefined;
     if (configFile && invocation.kind === "run") {
-      const { configure, loadConfig } = await import("./config.ts");
+      const { configure, loadConfig } = await lazy.config();
       const config = await loadConfig(configFile);
       if (config) invocation = await configure(ROOT, args, invocation, config, context);
     }
@@ -86,7 +87,7 @@ async function runCommand(
         await context.stdout.write(`${VERSION}\n`);
         return ExitCode.OK;
       case "help": {
-        const { helpText } = await import("./help.ts");
+        const { helpText } = await lazy.help();
         const sink = invocation.error ? context.stderr : context.stdout;
         await sink.write(helpText(invocation.path));
         return invocation.error ? ExitCode.Usage : ExitCode.OK;
@@ -103,9 +104,7 @@ async function runCommand(
     const err = context.stderr;
     if (context.signal.aborted) return interrupted();
     // The remedies' words load only when there is an error to word.
-    const hint = error instanceof DialError
-      ? (await import("./cli_remedies.ts")).cliHint(error)
-      : undefined;
+    const hint = error instanceof DialError ? (await lazy.cliRemedies()).cliHint(error) : undefined;
     await err.write(formatError(error, err, hint));
     if (error instanceof DialError) return error.exitCode;
     if (context.env("DIAL_DEBUG") && error instanceof Error) await err.write(`${error.stack}\n`);

@@ -5,6 +5,7 @@
  * value starting with `@`). Also the one-reader rule for standard input.
  * @module
  */
+import { lazy } from "./lazy.ts";
 import { UsageError } from "../errors/mod.ts";
 import type { CliContext } from "./context.ts";
 
@@ -59,7 +60,7 @@ export async function resolveReference(
     return chomp(await new Response(context.stdin.readable).text());
   }
   if (value.startsWith("@exec:")) {
-    const { runCredentialHelper } = await import("./credential_helper.ts");
+    const { runCredentialHelper } = await lazy.credentialHelper();
     return await runCredentialHelper(value.slice(6), where, context);
   }
   if (value.startsWith("@env:")) {

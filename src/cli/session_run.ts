@@ -3,6 +3,7 @@
  * (the command line's win), its cookies the run's jar; after the exchange it is written back.
  * @module
  */
+import { lazy } from "./lazy.ts";
 import type { CliContext } from "./context.ts";
 import { defaultConfigDir } from "../cache.ts";
 import { reveal } from "../secret.ts";
@@ -45,7 +46,7 @@ export async function useSession(
     defaultConfigDir(context.env),
   );
   const itemNames = words.items.length > 0
-    ? (await import("./request_items.ts")).headerNames(words.items)
+    ? (await lazy.requestItems()).headerNames(words.items)
     : [];
   const headerNames = new Set([
     ...flags.header.map((h) => h.slice(0, Math.max(0, h.indexOf(":"))).trim().toLowerCase()),

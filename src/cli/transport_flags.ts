@@ -4,6 +4,7 @@
  * `--unix-socket`; one declaration, one translation to the core's {@link TransportOptions}.
  * @module
  */
+import { load } from "../load.ts";
 import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import type { TransportOptions, TransportPlan } from "../http/plan.ts";
@@ -109,7 +110,7 @@ export async function parseTransportFlags(
       hint: "give both: --cert client.pem --key client.key",
     });
   }
-  const { readTransportSettings } = await import("../http/transport_settings.ts");
+  const { readTransportSettings } = await load.transportSettings();
   const read = await readTransportSettings({
     cacert: flags.cacert,
     ...(flags.cert !== undefined ? { cert: flags.cert } : {}),
@@ -118,7 +119,7 @@ export async function parseTransportFlags(
     ...(flags.proxy !== undefined ? { proxy: flags.proxy } : {}),
     ...(flags.noproxy !== undefined ? { noproxy: flags.noproxy } : {}),
   }, { cacert: "--cacert", cert: "--cert", key: "--key", proxy: "--proxy" });
-  const { describePlan, parseAddressOverrides } = await import("../http/plan.ts");
+  const { describePlan, parseAddressOverrides } = await load.plan();
   parseAddressOverrides(flags.resolve, "--resolve");
   parseAddressOverrides(flags.connectTo, "--connect-to");
   const err = context.stderr;
@@ -141,7 +142,7 @@ export async function parseTransportFlags(
     ...(flags.unixSocket !== undefined ? { unixSocket: flags.unixSocket } : {}),
     env: context.env,
     // One keep-alive pool per run: every request, redirect and retry of the command shares it.
-    pool: context.pool ??= new (await import("../http/pool.ts")).ConnectionPool(),
+    pool: context.pool ??= new (await load.pool()).ConnectionPool(),
     onRoute,
     ...(verbose
       ? {

@@ -5,6 +5,7 @@
  * not run yet. Nothing here prints: the caller is told of each exchange, log line and test.
  * @module
  */
+import { load } from "../load.ts";
 import { processEnv } from "../env.ts";
 import { DialError, ErrorCode, UsageError } from "../errors/mod.ts";
 import { CookieJar } from "../http/cookies.ts";
@@ -709,7 +710,7 @@ function __dialResponse(text) {
     result: RequestResult,
     input: ScriptInput,
   ): Promise<ScriptOutput> {
-    const { ScriptError } = await import("./script_sandbox.ts");
+    const { ScriptError } = await load.scriptSandbox();
     let source;
     if (script.kind === "inline") {
       source = {
@@ -805,7 +806,7 @@ function __dialResponse(text) {
 
   /** A token of the environment's `Security.Auth` configuration, by dial's OAuth 2.0 step. */
   async securityAuthToken(id: string, kind: "token" | "idToken"): Promise<VariableValue> {
-    const { securityAuthToken } = await import("./security_auth.ts");
+    const { securityAuthToken } = await load.securityAuth();
     return await securityAuthToken(this.options.environment, id, kind, {
       scope: this.scope(new Map()),
       path: this.file.path,

@@ -6,6 +6,7 @@
  * the caller as they arrive.
  * @module
  */
+import { load } from "../load.ts";
 import { DialError, ErrorCode } from "../errors/mod.ts";
 import type { TransportOptions } from "../http/client.ts";
 import { readEventStream } from "../stream/read_event_stream.ts";
@@ -105,7 +106,7 @@ export async function runGraphQLSubscription(
   request: FileRequest,
   options: StreamOptions = {},
 ): Promise<string[]> {
-  const { subscribeWs } = await import("../graphql/ws_client.ts");
+  const { subscribeWs } = await load.wsClient();
   const results: string[] = [];
   const graphql = request.graphql!;
   const endpoint = {

@@ -4,6 +4,7 @@
  * refresh, cache file and browser login as `--oauth2`.
  * @module
  */
+import { load } from "../load.ts";
 import { missingOAuth2Setting, type OAuth2Requirement } from "../auth/oauth2/required.ts";
 import { UsageError } from "../errors/mod.ts";
 import {
@@ -305,7 +306,7 @@ export async function securityAuthToken(
     throw new UsageError(`${where}: dial's OAuth 2.0 step keeps access tokens, not ID tokens`);
   }
   const options = await securityAuthOptions(environment, id, context);
-  const { oauth2Token } = await import("../auth/oauth2/access_token.ts");
+  const { oauth2Token } = await load.accessToken();
   const send = context.send ?? {};
   const fetch = send.fetch ?? transportFetch(send.transport);
   const token = await oauth2Token(options, {

@@ -8,6 +8,7 @@
  * (that is what `Headers` iterates); an array keeps its order and case.
  * @module
  */
+import { load } from "../load.ts";
 import { DialError, TransportError } from "../errors/mod.ts";
 import { type Connection, openConnection } from "./connect.ts";
 import { exchangeH1, type WireBody, type WireRequest, type WireResponse } from "./h1.ts";
@@ -120,7 +121,7 @@ async function fetchOnce(url: URL, init: RequestInit, options: TransportOptions)
     conn?.close();
     if (init.signal?.aborted || error instanceof DialError) throw error;
     // A TLS 1.3 server refuses a client certificate after the handshake, in the first read.
-    const { tlsError } = await import("./transport_error.ts");
+    const { tlsError } = await load.transportError();
     const tls = plan.tls ? tlsError(error, plan.target) : undefined;
     if (tls) throw tls;
     // fetch's contract: a network failure is a TypeError (its cause the runtime's error).
@@ -135,7 +136,7 @@ async function exchange(
   key: string,
 ): Promise<WireResponse> {
   if (conn.protocol === "h2") {
-    const { exchangeH2 } = await import("./h2.ts");
+    const { exchangeH2 } = await load.h2();
     return await exchangeH2(conn, request);
   }
   // node:tls connections keep a read going: only the runtime's own sockets are kept idle.

@@ -4,6 +4,7 @@
  * all of it, as curl's `--connect-timeout` does.
  * @module
  */
+import { load } from "../load.ts";
 import { TlsError } from "../errors/mod.ts";
 import { bareHost } from "./authority.ts";
 import { TransportError } from "../errors/mod.ts";
@@ -56,7 +57,7 @@ export async function openConnection(
     // file holds it for this host, node:tls connects again (see node_tls.ts).
     const selfSigned = error instanceof TlsError && error.details.tlsCheck === "self_signed";
     if (signal?.aborted || !selfSigned || plan.tls?.connector !== "deno") throw error;
-    const { selfSignedPlan } = await import("./plan.ts");
+    const { selfSignedPlan } = await load.plan();
     const again = selfSignedPlan(plan);
     if (!again) throw error;
     onReplan?.(again);
@@ -79,7 +80,7 @@ function withFacts(conn: Connection): Connection {
 async function connectOnce(plan: TransportPlan, signal?: AbortSignal): Promise<Connection> {
   const controller = new AbortController();
   const errors: Errors | undefined = plan.connectTimeoutMs !== undefined || plan.proxy || plan.tls
-    ? await import("./transport_error.ts")
+    ? await load.transportError()
     : undefined;
   const timer = plan.connectTimeoutMs === undefined ? undefined : setTimeout(() => {
     controller.abort(
@@ -152,7 +153,7 @@ async function connectOnce(plan: TransportPlan, signal?: AbortSignal): Promise<C
         return tag(fromConn(secure, alpnProtocol === "h2" ? "h2" : "http/1.1"));
       }
       // Deno's TLS cannot do this one (see node_tls.ts).
-      const { startNodeTls } = await import("./node_tls.ts");
+      const { startNodeTls } = await load.nodeTls();
       const open = conn;
       const secure = await bounded(startNodeTls(open, tls));
       return tag({

@@ -5,6 +5,7 @@
  * writes curl's Netscape cookie file format.
  * @module
  */
+import { load } from "../load.ts";
 
 type SuffixCheck = (domain: string) => boolean;
 let publicSuffix: SuffixCheck | undefined;
@@ -18,9 +19,7 @@ let publicSuffix: SuffixCheck | undefined;
  */
 export async function loadPublicSuffixList(): Promise<void> {
   if (publicSuffix) return;
-  const module: typeof import("./public_suffix.ts") = await import(
-    new URL("./public_suffix.ts", import.meta.url).href
-  );
+  const module = await load.publicSuffix();
   publicSuffix = module.isPublicSuffix;
 }
 

@@ -3,6 +3,7 @@
  * redirects by hand.
  * @module
  */
+import { load } from "../load.ts";
 import { DialError, ErrorCode, networkError, UsageError } from "../errors/mod.ts";
 import { reveal, Secret } from "../secret.ts";
 import { BUFFER_LIMIT, isReplayable, openBody, settleBody } from "./body.ts";
@@ -123,7 +124,7 @@ export async function sendPrepared(
     }
     const setCookies = response.headers.getSetCookie();
     if (setCookies.length > 0) {
-      jar ??= new (await import("./cookies.ts")).CookieJar();
+      jar ??= new (await load.cookies()).CookieJar();
       await jar.store(requestUrl(request), setCookies);
     }
     await options.onResponse?.(request, response);
@@ -173,7 +174,7 @@ function replayable(next: PreparedRequest, status: number): PreparedRequest {
 
 /** The transport layer loads with the first request, not when dial starts (`--help`, usage errors). */
 async function defaultFetch(transport?: TransportOptions): Promise<typeof fetch> {
-  const { transportFetch } = await import("./client.ts");
+  const { transportFetch } = await load.client();
   return transportFetch(transport);
 }
 

@@ -6,6 +6,7 @@
  * request and `dial` with the same flags connect the same way.
  * @module
  */
+import { load } from "../load.ts";
 import { UsageError } from "../errors/mod.ts";
 import { Secret } from "../secret.ts";
 import type { TransportOptions } from "./plan.ts";
@@ -72,7 +73,7 @@ export async function readTransportSettings(
   read: ReadText = (path) => Deno.readTextFile(path),
 ): Promise<TransportOptions> {
   if (settings.proxy) {
-    const { parseProxyUrl } = await import("./proxy.ts");
+    const { parseProxyUrl } = await load.proxy();
     parseProxyUrl(settings.proxy, names.proxy);
   }
   const caCerts = await Promise.all(

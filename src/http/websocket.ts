@@ -6,6 +6,7 @@
  * server down and no message has to be held or dropped.
  * @module
  */
+import { load } from "../load.ts";
 import type { DialError } from "../errors/mod.ts";
 import { type Connection, openConnection } from "./connect.ts";
 import { RUNTIME_MESSAGES } from "../errors/runtime_messages.ts";
@@ -207,7 +208,7 @@ export class DialWebSocket extends EventTarget {
     try {
       reader = await this.#handshake(url, init, options);
     } catch (error) {
-      const { tlsError } = await import("./transport_error.ts");
+      const { tlsError } = await load.transportError();
       const { DialError, TransportError } = await import("../errors/mod.ts");
       const plan = planFor(url, options, "websocket");
       const failure = error instanceof DialError ? error : tlsError(error, plan.target) ??

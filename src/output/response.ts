@@ -2,6 +2,7 @@
  * Printing a response: head and body, pretty on a terminal, byte for byte otherwise.
  * @module
  */
+import { load } from "../load.ts";
 import { undecodedEncoding } from "../http/content_encoding.ts";
 import { headerText } from "../http/wire.ts";
 import { formatResponseHead } from "./http.ts";
@@ -68,7 +69,7 @@ export async function printResponse(
   if (!body) return;
   if (options.outputFile) {
     // Loaded only for -o, with its progress bar.
-    const { saveReplacing } = await import("./save_file.ts");
+    const { saveReplacing } = await load.saveFile();
     await saveReplacing(response, options.outputFile, { err, silent: options.silent ?? false });
   } else if (!display) {
     await pipeToSink(body, out);
@@ -204,7 +205,7 @@ async function printJson(
   options: PrintResponseOptions & { sniffed?: boolean },
 ): Promise<void> {
   // Loaded only for a person's terminal or --pretty: piped output is never re-indented.
-  const { JsonPrettyPrinter, JsonSyntaxError } = await import("./json_stream.ts");
+  const { JsonPrettyPrinter, JsonSyntaxError } = await load.jsonStream();
   const printer = new JsonPrettyPrinter({
     color: out.color,
     reformat: options.pretty !== "colors",

@@ -11,6 +11,8 @@ export interface Build {
   dir: string;
   /** `dial.js`, the chunks, and the copied files (`web/dist/app.js` …). */
   files: string[];
+  /** The source modules of each chunk, by file name (absolute paths). */
+  modules: Map<string, string[]>;
 }
 
 let built: Promise<Build> | undefined;
@@ -21,7 +23,11 @@ export function builtCli(): Promise<Build> {
   return built ??= (async () => {
     const dir = await Deno.makeTempDir({ prefix: "dial-built-" });
     const { chunks, files } = await buildCli(`${dir}/`);
-    return { dir, files: [...chunks.map((c) => c.fileName), ...files] };
+    return {
+      dir,
+      files: [...chunks.map((c) => c.fileName), ...files],
+      modules: new Map(chunks.map((c) => [c.fileName, c.moduleIds])),
+    };
   })();
 }
 

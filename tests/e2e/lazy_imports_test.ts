@@ -65,6 +65,46 @@ Deno.test("startup: dial loads no npm: module, nothing loaded lazily, and only m
   assert.deepEqual(elsewhere, [], `imported statically from main.ts: ${elsewhere.join(", ")}`);
 });
 
+Deno.test("startup: no module reaches main.ts's graph through a literal dynamic import (dial GET opens only the start-up modules)", async () => {
+  const root = "main.ts";
+  const edges = await importEdges([MAIN]);
+  const reached = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const edge of edges) {
+      if (edge.kind === "type" || !reached.has(edge.from) || reached.has(edge.to)) continue;
+      reached.add(edge.to);
+      grew = true;
+    }
+  }
+  const loaded = new Set(await startupModules());
+  const extra = [...reached].filter((m) => !loaded.has(m)).sort();
+  assert.deepEqual(
+    extra,
+    [],
+    `in Deno's graph of main.ts only through a literal import("…"): load them through src/load.ts or src/cli/lazy.ts: ${
+      extra.join(", ")
+    }`,
+  );
+});
+
+Deno.test("lazy: every computed import is an entry of a registry (src/load.ts, src/cli/lazy.ts)", async () => {
+  const root = new URL("../../", import.meta.url);
+  const registries = ["src/load.ts", "src/cli/lazy.ts"];
+  const elsewhere: string[] = [];
+  for await (const file of walkTs(new URL("src/", root))) {
+    const path = file.href.replace(root.href, "");
+    if (registries.includes(path) || path.startsWith("src/ui/web/")) continue;
+    const text = (await Deno.readTextFile(file)).replace(/\/\*[\s\S]*?\*\//g, "");
+    if (/import\(\s*new URL\(/.test(text)) elsewhere.push(path);
+  }
+  assert.deepEqual(
+    elsewhere,
+    [],
+    `computed imports outside the registries: ${elsewhere.join(", ")}`,
+  );
+});
+
 /** Runs main.ts with Deno's npm resolution switched off: any `npm:` import fails the run. */
 async function dialWithoutNpm(args: string[]) {
   const output = await new Deno.Command(Deno.execPath(), {

@@ -3,6 +3,7 @@
  * else a new grant (silently, or with the browser for authorization_code).
  * @module
  */
+import { load } from "../../load.ts";
 import { ProviderError } from "../../errors/mod.ts";
 import { checkOAuth2Settings } from "./required.ts";
 import { Secret } from "../../secret.ts";
@@ -70,7 +71,7 @@ export async function oauth2Token(
     });
   return await store.locked(key, async () => {
     // Loaded only when a token must be fetched: a cached token never pays for the OAuth library.
-    const { refreshGrant } = await loadTokenRequest();
+    const { refreshGrant } = await load.tokenRequest();
     // Another process may have refreshed while this one waited for the lock.
     const entry = await lookup();
     const changed = entry?.accessToken !== cached?.accessToken;
@@ -150,18 +151,14 @@ async function newGrant(
     ...(authorize.onNote ? { onNote: authorize.onNote } : {}),
   };
   if (options.flow === "device_code") {
-    const { deviceCodeGrant }: typeof import("./device.ts") = await import(
-      new URL("./device.ts", import.meta.url).href
-    );
+    const { deviceCodeGrant } = await load.device();
     return await deviceCodeGrant(options, request);
   }
   if (options.flow !== "authorization_code") {
-    const { silentGrant } = await loadTokenRequest();
+    const { silentGrant } = await load.tokenRequest();
     return await silentGrant(options, request);
   }
-  const { authorizationCodeGrant }: typeof import("./login.ts") = await import(
-    new URL("./login.ts", import.meta.url).href
-  );
+  const { authorizationCodeGrant } = await load.login();
   return await authorizationCodeGrant(options, request);
 }
 
@@ -221,13 +218,4 @@ function result(entry: TokenEntry, source: "cache" | "new"): OAuth2Token {
     state: tokenState(entry),
     tokenType: entry.tokenType,
   };
-}
-
-/**
- * The token-request module and with it oauth4webapi. The specifier is computed: a literal
- * one would make Deno resolve the npm package whenever this module loads, which costs a
- * cached-token run about 10 ms (see src/cli/lazy.ts).
- */
-function loadTokenRequest(): Promise<typeof import("./token_request.ts")> {
-  return import(new URL("./token_request.ts", import.meta.url).href);
 }

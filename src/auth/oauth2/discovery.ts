@@ -5,6 +5,7 @@
  * that the metadata names the same issuer. The metadata is cached beside the tokens for a day.
  * @module
  */
+import { load } from "../../load.ts";
 import { joinPath, writePrivateFile } from "../../cache.ts";
 import { AuthError, DialError, networkError } from "../../errors/mod.ts";
 import { redactUrl } from "../../redact_url.ts";
@@ -60,9 +61,7 @@ export async function discover(
   const cached = await readCached(issuer, options);
   if (cached) return cached;
   // Loaded only when the metadata must be fetched: a cached run never loads oauth4webapi.
-  const { describe, fetchMetadata }: typeof import("./discovery_fetch.ts") = await import(
-    new URL("./discovery_fetch.ts", import.meta.url).href
-  );
+  const { describe, fetchMetadata } = await load.discoveryFetch();
   const failures: string[] = [];
   for (const algorithm of ["oidc", "oauth2"] as const) {
     try {

@@ -2,6 +2,7 @@
  * The endpoints of a run: as given, or discovered from `--oauth2-issuer` (metadata cached).
  * @module
  */
+import { load } from "../../load.ts";
 import { UsageError } from "../../errors/mod.ts";
 import type { OAuth2Options, ResolvedOAuth2Options } from "./parse_value.ts";
 
@@ -39,9 +40,7 @@ export async function resolveEndpoints(
     }
     return { ...options, tokenUrl };
   }
-  const { discover }: typeof import("./discovery.ts") = await import(
-    new URL("./discovery.ts", import.meta.url).href
-  );
+  const { discover } = await load.discovery();
   const metadata = await discover(options.issuer, {
     ...request,
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),

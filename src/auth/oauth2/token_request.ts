@@ -3,6 +3,7 @@
  * through oauth4webapi, and the mapping of their failures to one clear {@link AuthError}.
  * @module
  */
+import { load } from "../../load.ts";
 import { redactUrl } from "../../redact_url.ts";
 import * as oauth from "oauth4webapi";
 import { AuthError, DialError, networkError, ProviderError, UsageError } from "../../errors/mod.ts";
@@ -71,9 +72,7 @@ export function clientAuthentication(options: ResolvedOAuth2Options): oauth.Clie
     let signed: oauth.ClientAuth | undefined;
     return async (as, client, body, headers) => {
       if (!signed) {
-        const { importClientKey }: typeof import("./client_key.ts") = await import(
-          new URL("./client_key.ts", import.meta.url).href
-        );
+        const { importClientKey } = await load.clientKey();
         const { key } = await importClientKey(pem, options.clientKeyAlg);
         signed = oauth.PrivateKeyJwt(key, audience);
       }

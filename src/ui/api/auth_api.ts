@@ -3,6 +3,7 @@
  * with the authorization-code login opened by the page in a new tab.
  * @module
  */
+import { load } from "../../load.ts";
 import { UsageError } from "../../errors/mod.ts";
 import type {
   DeviceCodePrompt,
@@ -65,7 +66,7 @@ async function oauthOptions(
  */
 export async function handleAuthState(request: Request, context: ApiContext): Promise<Response> {
   const options = await oauthOptions(object(await readJson(request), "request"), context);
-  const { oauth2TokenState } = await import("../../auth/oauth2/token_state.ts");
+  const { oauth2TokenState } = await load.tokenState();
   return Response.json({ state: stateJson(await oauth2TokenState(options)) });
 }
 
@@ -90,7 +91,7 @@ export async function handleAuthToken(request: Request, context: ApiContext): Pr
     showDeviceCode: (prompt) => emitDevice(prompt),
     notify: (notice) => emitNotice(notice),
   });
-  const { oauth2Token } = await import("../../auth/oauth2/access_token.ts");
+  const { oauth2Token } = await load.accessToken();
   // No timeout of its own: the login has the callback server's.
   return ndjsonResponse<AuthTokenEvent>(async ({ emit, signal }) => {
     emitLogin = (url) => emit({ type: "login", url: url.href });

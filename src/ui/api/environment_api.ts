@@ -6,6 +6,7 @@
  * reach the page: the picker shows their names only.
  * @module
  */
+import { load } from "../../load.ts";
 import { loadEnvironment, PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../../files/environment.ts";
 import { parseHttpFile } from "../../files/parse_http_file.ts";
 import { substitute, type VariableScope } from "../../files/substitute.ts";
@@ -70,7 +71,7 @@ async function authTokens(
     const kind = match[1] as "token" | "idToken";
     const key = `${kind}:${match[2]}`;
     if (tokens.has(key)) continue;
-    const { securityAuthToken } = await import("../../files/security_auth.ts");
+    const { securityAuthToken } = await load.securityAuth();
     tokens.set(
       key,
       await whenResolved(() =>
@@ -323,7 +324,7 @@ export async function securityAuthOf(
     optionalString(json.environment, "securityAuth.environment"),
     env,
   );
-  const { securityAuthOptions } = await import("../../files/security_auth.ts");
+  const { securityAuthOptions } = await load.securityAuth();
   return await whenResolved(() => securityAuthOptions(found.environment, id, { ...found, hooks }));
 }
 

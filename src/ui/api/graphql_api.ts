@@ -6,6 +6,7 @@
  * into the viewer.
  * @module
  */
+import { load } from "../../load.ts";
 import { UsageError } from "../../errors/mod.ts";
 import { parseDocument } from "../../graphql/document.ts";
 import {
@@ -94,7 +95,7 @@ export async function handleGraphqlSchema(
   const endpoint = endpointOf(json, context);
   // The CLI's `--schema` introspection: a click on Load schema asks the endpoint again and
   // refreshes the per-credential cache.
-  const { cachedIntrospection, introspect } = await import("../../graphql/introspection.ts");
+  const { cachedIntrospection, introspect } = await load.introspection();
   if (json.cachedOnly === true) {
     // A reloaded page shows the schema it had, from the cache, without asking the endpoint.
     const cached = await cachedIntrospection(endpoint, {

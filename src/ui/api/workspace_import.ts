@@ -10,6 +10,7 @@
  * would change counts as a change. Every write goes through {@link Workspace.write}.
  * @module
  */
+import { load } from "../../load.ts";
 import { UsageError } from "../../errors/mod.ts";
 import { PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../../files/environment.ts";
 import { parseHttpFile } from "../../files/parse_http_file.ts";
@@ -113,9 +114,9 @@ async function plan(
     };
   }
   // The importer (and its YAML and OpenAPI packages) loads when something is dropped.
-  const { readImport } = await import("../../import/read_import.ts");
-  const { importFiles } = await import("../../import/write_import.ts");
-  const { movedSecrets } = await import("../../import/import_secrets.ts");
+  const { readImport } = await load.readImport();
+  const { importFiles } = await load.writeImport();
+  const { movedSecrets } = await load.importSecrets();
   const result = await readImport(sources);
   const files = importFiles(result);
   return {
