@@ -16,6 +16,12 @@
 
 /** The core's lazily loaded modules. */
 export const load = {
+  /** the code writers of export (curl, HTTPie, Python, fetch). */
+  codeWriters: (): Promise<typeof import("./export/code_writers.ts")> =>
+    import(new URL("./export/code_writers.ts", import.meta.url).href),
+  /** a request as exported code sees it (secrets as environment lookups). */
+  exportRequest: (): Promise<typeof import("./export/export_request.ts")> =>
+    import(new URL("./export/export_request.ts", import.meta.url).href),
   /** HTTP Digest (the challenge and the response). */
   digest: (): Promise<typeof import("./auth/digest.ts")> =>
     import(new URL("./auth/digest.ts", import.meta.url).href),

@@ -239,6 +239,10 @@ export function digestSigner(username: string, password: Secret): RequestSigner 
       nc = 0;
       return true;
     },
-    curlArgs: () => ["--digest", "-u", `${username}:${password.reveal()}`],
+    curlArgs: (show = (s) => s.reveal()) => [
+      "--digest",
+      "-u",
+      `${username}:${show(password, "password")}`,
+    ],
   };
 }

@@ -292,14 +292,14 @@ export function sigv4Signer(
         ],
       };
     },
-    curlArgs: () => [
+    curlArgs: (show = (s) => s.reveal()) => [
       "--aws-sigv4",
       [options.provider1, options.provider2, options.region, options.service]
         .filter((p) => p !== undefined).join(":"),
       "-u",
-      `${options.accessKeyId}:${options.secretAccessKey.reveal()}`,
+      `${options.accessKeyId}:${show(options.secretAccessKey, "aws_secret_access_key")}`,
       ...(options.sessionToken
-        ? ["-H", `${prefix}security-token: ${options.sessionToken.reveal()}`]
+        ? ["-H", `${prefix}security-token: ${show(options.sessionToken, "aws_session_token")}`]
         : []),
     ],
   };

@@ -120,7 +120,7 @@ export const EXPORT_FORMATS = [
   "httpie",
 ] as const;
 
-/** `--with-secrets`, of `dial export` and of `dial … --export`. */
+/** `--with-secrets`, of `dial export` and of `dial … --export` and `--curl`. */
 export const WITH_SECRETS_FLAG = {
   long: "with-secrets",
   help: "write secret values as they are (default: environment lookups such as $API_TOKEN)",

@@ -102,7 +102,10 @@ export const REQUEST_ONLY_FLAGS = flags([
     value: "name|path",
     help: "use a session without changing it",
   },
-  { long: "curl", help: "print the equivalent curl command instead of sending" },
+  {
+    long: "curl",
+    help: "print the equivalent curl command instead of sending (secrets as $NAME lookups)",
+  },
   {
     long: "save",
     value: "file.http",
@@ -117,7 +120,10 @@ export const REQUEST_ONLY_FLAGS = flags([
     choices: EXPORT_FORMATS,
     help: "print the request as curl, .http, Postman, HAR or code instead of sending it",
   },
-  { ...WITH_SECRETS_FLAG, help: "with --export: write secret values as they are" },
+  {
+    ...WITH_SECRETS_FLAG,
+    help: "with --curl or --export: write secret values as they are",
+  },
 ]);
 
 /** Every flag of the request command. */

@@ -100,9 +100,9 @@ export async function runRequest(
       `Give one of ${printing.join(", ")}: each prints the request instead of sending it`,
     );
   }
-  if (flags.withSecrets && flags.export === undefined) {
-    throw new UsageError("--with-secrets needs --export FORMAT", {
-      hint: "dial … --export curl --with-secrets",
+  if (flags.withSecrets && flags.export === undefined && !flags.curl) {
+    throw new UsageError("--with-secrets needs --curl or --export FORMAT", {
+      hint: "dial … --curl --with-secrets",
     });
   }
   if (flags.name !== undefined && flags.save === undefined) {
@@ -137,7 +137,16 @@ export async function runRequest(
       fetch: (await load.client()).transportFetch(transport),
     });
     const { toCurl } = await load.curl();
+    // Secrets are environment lookups, as --export curl writes them, unless --with-secrets.
+    const { envLookup, envName } = await load.exportRequest();
+    const { shellWord } = await load.codeWriters();
+    const lookups = new Set<string>();
+    const show = (_secret: unknown, name: string) => {
+      lookups.add(`$${envName(name)}`);
+      return envLookup(name);
+    };
     const curl = toCurl(request, {
+      ...(flags.withSecrets ? {} : { show, quote: shellWord }),
       follow: flags.follow,
       maxRedirects,
       cookieFiles: cookies.files,
@@ -145,6 +154,13 @@ export async function runRequest(
       extra: [...curlTransportArgs(flags), ...curlHabitArgs(flags)],
     });
     await out.write(curl + "\n");
+    if (lookups.size) {
+      const names = [...lookups].join(", ");
+      await warn(
+        err,
+        `The command reads ${names} from the environment (--with-secrets prints the values)`,
+      );
+    }
     return ExitCode.OK;
   }
   // --timeout bounds each attempt, as curl's --max-time does with --retry.

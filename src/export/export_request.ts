@@ -38,6 +38,16 @@ export function envName(name: string): string {
 }
 
 /**
+ * A lookup of an environment variable, as the writers write it (`"${NAME}"` in shell).
+ *
+ * @param name what the value is, e.g. `authorization`
+ * @returns the marker of the variable `envName(name)`
+ */
+export function envLookup(name: string): string {
+  return `${OPEN}${envName(name)}${CLOSE}`;
+}
+
+/**
  * Splits a value into text and environment lookups (markers, also percent-encoded in a URL).
  *
  * @param value a value built with markers

@@ -4,7 +4,7 @@
  * @module
  */
 import type { AuthSpec, QueryKey } from "../auth/auth_spec.ts";
-import type { MaybeSecret } from "../secret.ts";
+import type { MaybeSecret, Secret } from "../secret.ts";
 
 /** One request header; secret values print as `(redacted)`. */
 export interface HeaderField {
@@ -80,8 +80,12 @@ export interface RequestSigner {
    * @returns true when the request should be sent again, now answerable
    */
   challenge?(response: Response): boolean;
-  /** curl arguments that make curl compute the same credentials (`--curl`). */
-  curlArgs(): string[];
+  /**
+   * curl arguments that make curl compute the same credentials (`--curl`).
+   *
+   * @param show how a secret is written (default: its value); `name` says what it is
+   */
+  curlArgs(show?: (secret: Secret, name: string) => string): string[];
 }
 
 /** A request ready to send: credentials resolved into headers, keys kept apart from the URL. */

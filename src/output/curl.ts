@@ -2,9 +2,10 @@
  * The equivalent curl command of a request (`--curl`). Secrets are included: the user asked.
  * @module
  */
-import { requestUrl } from "../http/build_request.ts";
+import { withQueryKeys } from "../http/build_request.ts";
+import { isCredentialName } from "../credential_name.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
-import { reveal } from "../secret.ts";
+import { reveal, Secret } from "../secret.ts";
 
 /**
  * @param text any text
@@ -39,20 +40,30 @@ export function toCurl(
     cookieFiles?: { read?: string; write?: string };
     extra?: string[];
     quote?: (word: string) => string;
+    /**
+     * How a secret is written: a credential header's value, an API key in the query, a
+     * Digest or SigV4 password (default: the value itself). `name` says what it is.
+     */
+    show?: (secret: Secret, name: string) => string;
   } = {},
 ): string {
+  const show = options.show ?? ((secret: Secret) => secret.reveal());
   const args = ["curl"];
   const body = request.body;
   const impliedMethod = body ? "POST" : "GET";
   if (request.method === "HEAD") args.push("-I");
   else if (request.method !== impliedMethod) args.push("-X", request.method);
-  const url = requestUrl(request).href;
+  const url = withQueryKeys(
+    request.url,
+    request.queryKeys.map((key) => ({ ...key, value: new Secret(show(key.value, key.name)) })),
+  ).href;
   // curl reads [] and {} in a URL as globs unless told not to.
   if (/[[\]{}]/.test(url)) args.push("-g");
   args.push(url);
   for (const { name, value, remove } of request.headers) {
     if (body?.kind === "form" && /^content-type$/i.test(name)) continue;
-    const text = reveal(value);
+    const secret = typeof value !== "string" || isCredentialName(name);
+    const text = secret ? shownCredential(name, reveal(value), show) : value;
     // `-H "Name:"` removes the header in curl (and dial); `-H "Name;"` sends it empty.
     args.push("-H", remove ? `${name}:` : text === "" ? `${name};` : `${name}: ${text}`);
   }
@@ -85,9 +96,21 @@ export function toCurl(
   if (files.write !== undefined) args.push("-c", files.write);
   if (options.timeout !== undefined) args.push("--max-time", String(options.timeout));
   // Per-request credentials (Digest, SigV4): curl computes them itself from the same inputs.
-  if (request.signer) args.push(...request.signer.curlArgs());
+  if (request.signer) args.push(...request.signer.curlArgs(show));
   if (options.extra) args.push(...options.extra);
   return args.map(options.quote ?? shellQuote).join(" ");
+}
+
+/** A credential header's value: the scheme of an Authorization kept, the rest as `show` says. */
+function shownCredential(
+  name: string,
+  value: string,
+  show: (secret: Secret, name: string) => string,
+): string {
+  const scheme = /^authorization$/i.test(name) ? /^(\S+) (.+)$/.exec(value) : null;
+  if (!scheme) return show(new Secret(value), name);
+  const what = /^bearer$/i.test(scheme[1]!) ? "token" : `${scheme[1]}_credentials`;
+  return `${scheme[1]} ${show(new Secret(scheme[2]!), what)}`;
 }
 
 /** @returns the bytes as text when they are UTF-8 without NUL, else undefined */

@@ -42,7 +42,7 @@ async function roundTrip(args: string[], cwd?: string) {
   const real = args.map(url);
   const sent = await dial(real, cwd ? { cwd } : {});
   assert.equal(sent.code, 0, sent.stderr);
-  const printed = await dial([...real, "--curl"], cwd ? { cwd } : {});
+  const printed = await dial([...real, "--curl", "--with-secrets"], cwd ? { cwd } : {});
   assert.equal(printed.code, 0, printed.stderr);
   const command = printed.stdout.trim();
   const curl = await new Deno.Command("sh", {

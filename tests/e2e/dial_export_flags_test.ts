@@ -191,7 +191,7 @@ Deno.test("--export: usage errors before anything is sent or written", async () 
   assert.match(both.stderr, /Give one of --export, --curl/);
   const secrets = await dial(["GET", "http://127.0.0.1:9/x", "--with-secrets"]);
   assert.equal(secrets.code, 2);
-  assert.match(secrets.stderr, /--with-secrets needs --export/);
+  assert.match(secrets.stderr, /--with-secrets needs --curl or --export/);
   const digest = await dial([
     "GET",
     "http://127.0.0.1:9/x",

@@ -171,7 +171,18 @@ Deno.test("digest: --curl gives curl --digest with the same user", async () => {
     "--curl",
   ]);
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stdout, /--digest -u ann:s3cret/);
+  assert.match(result.stdout, /--digest -u ann:"\$\{PASSWORD\}"/);
+  assert.ok(!result.stdout.includes("s3cret"), result.stdout);
+  const shown = await dial([
+    "GET",
+    "http://127.0.0.1:9/x",
+    "--digest",
+    "-u",
+    "ann:s3cret",
+    "--curl",
+    "--with-secrets",
+  ]);
+  assert.match(shown.stdout, /--digest -u ann:s3cret/);
 });
 
 Deno.test("digest: a request file's Authorization: Digest user password is answered as --digest", async () => {

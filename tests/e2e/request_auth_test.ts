@@ -188,7 +188,7 @@ Deno.test("request: --offline prints the redacted request and sends nothing", as
   assert.equal(server.requests.length, 0);
 });
 
-Deno.test("request: --curl prints a runnable curl command with the secrets", async () => {
+Deno.test("request: --curl --with-secrets prints a runnable curl command with the secrets", async () => {
   await using server = echo();
   const result = await dial([
     "POST",
@@ -200,6 +200,7 @@ Deno.test("request: --curl prints a runnable curl command with the secrets", asy
     "-d",
     "a=1",
     "--curl",
+    "--with-secrets",
   ]);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(
@@ -217,6 +218,38 @@ Deno.test("request: --curl prints a runnable curl command with the secrets", asy
   assert.equal(new URL(sent.url).search, "?k=v");
   assert.equal(sent.headers.get("authorization"), "Bearer tok");
   assert.equal(await sent.text(), "a=1");
+});
+
+Deno.test("request: --curl writes secrets as environment lookups, named on stderr; set, they send the same request", async () => {
+  await using server = echo();
+  const args = [
+    "POST",
+    `${server.origin}/x`,
+    "-B",
+    "tok",
+    "-K",
+    "k=v",
+    "-H",
+    "X-Api-Key: ak",
+    "-d",
+    "a=1",
+  ];
+  const result = await dial([...args, "--curl"]);
+  assert.equal(result.code, 0, result.stderr);
+  for (const secret of ["tok", "k=v", "ak"]) {
+    assert.ok(!result.stdout.includes(secret), result.stdout);
+  }
+  assert.match(result.stdout, /Authorization: Bearer '"\$\{TOKEN\}"/);
+  assert.match(result.stderr, /reads \$K, \$TOKEN, \$X_API_KEY from the environment/);
+  const curl = await new Deno.Command("bash", {
+    args: ["-c", result.stdout.trim() + " -s -o /dev/null"],
+    env: { TOKEN: "tok", K: "v", X_API_KEY: "ak" },
+  }).output();
+  assert.equal(curl.code, 0);
+  const sent = server.requests[0]!;
+  assert.equal(sent.headers.get("authorization"), "Bearer tok");
+  assert.equal(sent.headers.get("x-api-key"), "ak");
+  assert.equal(new URL(sent.url).search, "?k=v");
 });
 
 Deno.test({

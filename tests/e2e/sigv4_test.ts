@@ -187,7 +187,11 @@ Deno.test("sigv4: --curl gives curl --aws-sigv4; credentials are required; -B co
     "k:s",
     "--curl",
   ]);
-  assert.match(shown.stdout, /--aws-sigv4 aws:amz:us-east-1:s3 -u k:s/);
+  assert.match(shown.stdout, /--aws-sigv4 aws:amz:us-east-1:s3 -u k:"\$\{AWS_SECRET_ACCESS_KEY\}"/);
+  const secrets = await dial(
+    ["GET", "http://127.0.0.1:9/b", "--aws-sigv4", SIGV4, "-u", "k:s", "--curl", "--with-secrets"],
+  );
+  assert.match(secrets.stdout, /--aws-sigv4 aws:amz:us-east-1:s3 -u k:s/);
   const none = await dial(["GET", "http://127.0.0.1:9/b", "--aws-sigv4", SIGV4]);
   assert.equal(none.code, 2);
   assert.match(none.stderr, /--aws-sigv4 needs credentials/);
