@@ -16,6 +16,9 @@
 
 /** The core's lazily loaded modules. */
 export const load = {
+  /** .proto files for dial grpc --proto. */
+  protoFiles: (): Promise<typeof import("./grpc/proto_files.ts")> =>
+    import(new URL("./grpc/proto_files.ts", import.meta.url).href),
   /** the code writers of export (curl, HTTPie, Python, fetch). */
   codeWriters: (): Promise<typeof import("./export/code_writers.ts")> =>
     import(new URL("./export/code_writers.ts", import.meta.url).href),

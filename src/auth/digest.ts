@@ -5,6 +5,7 @@
  * (it uses node:crypto, since Web Crypto has no MD5).
  * @module
  */
+import { bodyChunks } from "../http/body.ts";
 import { createHash, randomBytes } from "node:crypto";
 import { requestUrl } from "../http/build_request.ts";
 import type { PreparedRequest, RequestSigner } from "../http/request_spec.ts";
@@ -184,7 +185,6 @@ function digestQop(challenge: DigestChallenge): "auth" | "auth-int" | undefined 
 async function bodyHash(request: PreparedRequest, algorithm: string): Promise<string> {
   const hash = createHash(HASHES[algorithm.replace(/-SESS$/, "")]!);
   if (request.body) {
-    const { bodyChunks } = await import("../http/body.ts");
     const body = request.body;
     if (body.kind === "text") hash.update(body.text, "utf8");
     else if (body.kind === "bytes") hash.update(body.bytes);

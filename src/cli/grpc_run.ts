@@ -4,6 +4,7 @@
  * checked before the call is sent.
  * @module
  */
+import { load } from "../load.ts";
 import { GrpcStatusError, UsageError } from "../errors/mod.ts";
 import { authorize, type Authorized } from "../http/credentials.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
@@ -181,7 +182,7 @@ export async function runGrpc(
     ? await parseTransportFlags(flags, context, flags.verbose)
     : undefined;
   const fileRegistry = flags.proto.length
-    ? registryOf((await import("../grpc/proto_files.ts")).readProtoFiles(
+    ? registryOf((await load.protoFiles()).readProtoFiles(
       flags.proto,
       flags.importPath,
     ))

@@ -46,7 +46,7 @@ export async function runRequest(
   const given = words.filter((word) => word !== undefined);
   if (given.length === 0) {
     const [{ helpText }, { ROOT }] = await Promise.all([
-      import("./help.ts"),
+      lazy.help(),
       import("./program.ts"),
     ]);
     await context.stderr.write(helpText([ROOT]));

@@ -6,6 +6,7 @@
  * knowledge, as every gRPC client does.
  * @module
  */
+import { load } from "../load.ts";
 import { Duplex } from "node:stream";
 import type { Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
@@ -62,7 +63,7 @@ export async function openChannel(
   } catch (error) {
     // As HTTP words them: a certificate check by what failed, anything else as unreachable.
     if (signal?.aborted || error instanceof DialError) throw error;
-    const { tlsError } = await import("../http/transport_error.ts");
+    const { tlsError } = await load.transportError();
     throw (plan.tls ? tlsError(error, plan.target) : undefined) ?? networkError(error, url);
   }
   if (plan.tls && conn.protocol !== "h2") {
