@@ -16,6 +16,9 @@
 
 /** The core's lazily loaded modules. */
 export const load = {
+  /** the request-file parser. */
+  parseHttpFile: (): Promise<typeof import("./files/parse_http_file.ts")> =>
+    import(new URL("./files/parse_http_file.ts", import.meta.url).href),
   /** .proto files for dial grpc --proto. */
   protoFiles: (): Promise<typeof import("./grpc/proto_files.ts")> =>
     import(new URL("./grpc/proto_files.ts", import.meta.url).href),

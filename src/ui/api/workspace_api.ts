@@ -6,6 +6,7 @@
  * folder is read or written, symlinks included.
  * @module
  */
+import { load } from "../../load.ts";
 import { UsageError } from "../../errors/mod.ts";
 import type { ErrorBody } from "../protocol.ts";
 import type { Workspace } from "../workspace_path.ts";
@@ -172,7 +173,7 @@ export async function handleWorkspaceIndex(
   let cache = parsed.get(workspace);
   if (!cache) parsed.set(workspace, cache = new Map());
   const files: IndexedFile[] = [];
-  const { parseHttpFile } = await import("../../files/parse_http_file.ts");
+  const { parseHttpFile } = await load.parseHttpFile();
   for (const { path, mtime } of await listRequestFiles(workspace)) {
     const kept = cache.get(path);
     if (kept && kept.mtime === mtime) {
