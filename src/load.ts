@@ -16,6 +16,9 @@
 
 /** The core's lazily loaded modules. */
 export const load = {
+  /** `??` assertions (httpyac's, and dial's JSONPath form). */
+  assertions: (): Promise<typeof import("./files/assertions.ts")> =>
+    import(new URL("./files/assertions.ts", import.meta.url).href),
   /** the request-file parser. */
   parseHttpFile: (): Promise<typeof import("./files/parse_http_file.ts")> =>
     import(new URL("./files/parse_http_file.ts", import.meta.url).href),

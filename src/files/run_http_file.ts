@@ -298,7 +298,7 @@ class FileRunner {
     } catch {
       throw new UsageError(`${at}: Cannot read the file to run "${line.target.path}"`);
     }
-    const { parseHttpFile } = await import("./parse_http_file.ts");
+    const { parseHttpFile } = await load.parseHttpFile();
     const shown = joinPath(this.dir, line.target.path);
     const overrides = new Map([...variables, ...(this.options.overrides ?? [])]);
     const inner = new FileRunner(parseHttpFile(source, shown), {
@@ -553,7 +553,7 @@ class FileRunner {
     response: AssertedResponse,
     result: RequestResult,
   ): Promise<void> {
-    const { evaluateAssertion } = await import("./assertions.ts");
+    const { evaluateAssertion } = await load.assertions();
     const context: AssertionContext = {
       substitute: (text, assertion) =>
         substitute(text, scope, {
@@ -572,7 +572,7 @@ class FileRunner {
   /** The file's script sandbox, made at its first use. */
   async session(): Promise<ScriptSession> {
     if (this.scripts) return this.scripts;
-    const { ScriptSession } = await import("./script_sandbox.ts");
+    const { ScriptSession } = await load.scriptSandbox();
     const signal = this.options.send?.signal;
     this.scripts = new ScriptSession({
       ...this.options.scriptLimits,
