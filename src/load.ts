@@ -16,6 +16,9 @@
 
 /** The core's lazily loaded modules. */
 export const load = {
+  /** a gRPC call of a request file (and with it the gRPC packages). */
+  grpcRequest: (): Promise<typeof import("./grpc/grpc_request.ts")> =>
+    import(new URL("./grpc/grpc_request.ts", import.meta.url).href),
   /** `??` assertions (httpyac's, and dial's JSONPath form). */
   assertions: (): Promise<typeof import("./files/assertions.ts")> =>
     import(new URL("./files/assertions.ts", import.meta.url).href),

@@ -6,6 +6,7 @@
  * (0 for OK), as httpyac reports it.
  * @module
  */
+import { load } from "../load.ts";
 import type { Outcome } from "./_run_parts.ts";
 import type { FileRequest } from "./file_request.ts";
 import type { TransportOptions } from "../http/plan.ts";
@@ -32,11 +33,6 @@ export interface GrpcFileOptions {
   onMessage?: (text: string) => void | Promise<void>;
 }
 
-/** The gRPC call; its specifier is computed so that nothing of gRPC loads before it is used. */
-function loadGrpcRequest(): Promise<typeof import("../grpc/grpc_request.ts")> {
-  return import(new URL("../grpc/grpc_request.ts", import.meta.url).href);
-}
-
 /**
  * Runs a `GRPC` request.
  *
@@ -50,7 +46,7 @@ export async function runGrpcFileRequest(
   fileRequest: FileRequest,
   options: GrpcFileOptions = {},
 ): Promise<{ outcome: Outcome; status: GrpcStatus }> {
-  const { runGrpcRequest } = await loadGrpcRequest();
+  const { runGrpcRequest } = await load.grpcRequest();
   const result = await runGrpcRequest(
     fileRequest.spec,
     fileRequest.grpc!.method,
