@@ -71,6 +71,7 @@ export {
   runHttpFile,
   type RunHttpFileOptions,
 } from "./run_http_file.ts";
+export type { GrpcStatus } from "./run_grpc.ts";
 export {
   Confinement,
   type PathPlace,
