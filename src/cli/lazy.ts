@@ -40,6 +40,9 @@ export const lazy = {
   /** `dial … --export FORMAT`. */
   requestExport: (): Promise<typeof import("./request_export.ts")> =>
     import(new URL("./request_export.ts", import.meta.url).href),
+  /** `dial … --export`, `--curl`, `--offline`: the request printed instead of sent. */
+  requestPrint: (): Promise<typeof import("./request_print.ts")> =>
+    import(new URL("./request_print.ts", import.meta.url).href),
   /** `dial import`. */
   importRun: (): Promise<typeof import("./import_run.ts")> =>
     import(new URL("./import_run.ts", import.meta.url).href),

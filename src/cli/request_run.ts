@@ -1,9 +1,12 @@
 /**
- * The request command's implementation, `dial <METHOD> <url> [flags]`: flags to a spec, send,
- * print. Loaded when the command runs; its declaration is in `request.ts`.
+ * The request command's implementation, `dial <METHOD> <url> [flags]`, as plan → act → print:
+ * {@link requestPlan} checks the flags with nothing sent, the printing modes (`--export`,
+ * `--curl`, `--offline`) print instead of sending (`request_print.ts`), otherwise the request is
+ * sent (with `-v`, `-D` and `--retry` on the way) and its response printed, saved (`-o`,
+ * `--download`, `-C`) or measured (`-w`). Loaded when the command runs; its declaration is in
+ * `request.ts`.
  * @module
  */
-import { load } from "../load.ts";
 import {
   DialError,
   ErrorCode,
@@ -12,23 +15,19 @@ import {
   statusExitCode,
   TimeoutError,
   TransportError,
-  UsageError,
 } from "../errors/mod.ts";
-import { authorize } from "../http/credentials.ts";
-import { type Exchange, framingOf, send, withCookies } from "../http/send.ts";
-import type { BodySource, RequestSpec } from "../http/request_spec.ts";
+import { type Exchange, send, type SendOptions } from "../http/send.ts";
+import type { BodySource } from "../http/request_spec.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
 import { warn } from "../output/report.ts";
 import { printResponse } from "../output/response.ts";
 import { isBrokenPipe } from "../output/terminal.ts";
 import { redactUrlsInText } from "../redact_url.ts";
-import { curlHabitArgs } from "./curl_flags.ts";
-import { buildSpec } from "./request_build.ts";
-import { splitWords } from "./request_target.ts";
 import type { CliContext } from "./context.ts";
+import type { DumpHeader } from "./dump_header.ts";
 import { lazy } from "./lazy.ts";
 import type { RequestFlagValues } from "./request.ts";
-import { curlTransportArgs, parseTransportFlags } from "./transport_flags.ts";
+import { type RequestPlan, requestPlan } from "./request_plan.ts";
 
 /**
  * Runs the request command.
@@ -44,182 +43,159 @@ export async function runRequest(
   context: CliContext,
 ): Promise<number> {
   const given = words.filter((word) => word !== undefined);
-  if (given.length === 0) {
-    const [{ helpText }, { ROOT }] = await Promise.all([
-      lazy.help(),
-      import("./program.ts"),
-    ]);
-    await context.stderr.write(helpText([ROOT]));
-    return ExitCode.Usage;
-  }
-  // curl's -o - is stdout.
-  if (flags.output === "-") flags = { ...flags, output: undefined };
-  if (flags.failWithBody) flags = { ...flags, checkStatus: true };
-  const filter = flags.filter === undefined ? undefined : await lazy.jsonFilter();
-  if (flags.filter !== undefined) filter!.checkJsonPath(flags.filter);
-  const split = splitWords(given);
-  // --session loads its module only when given.
-  const sessionName = flags.session ?? flags.sessionReadOnly;
-  const session = sessionName === undefined
-    ? undefined
-    : await (await lazy.sessionRun()).useSession(sessionName, split, flags, context);
-  if (session) flags = session.flags;
-  const built = await buildSpec(split, flags, context);
-  const writeOut = flags.writeOut === undefined
-    ? undefined
-    : await (await load.writeOut()).parseWriteOut(flags.writeOut);
+  if (given.length === 0) return await printUsage(context);
+  const plan = await requestPlan(given, flags, context);
   // curl warns about a variable it does not know and prints it empty; so does dial.
-  for (const name of writeOut?.unknown ?? []) {
+  for (const name of plan.writeOut?.unknown ?? []) {
     await warn(context.stderr, `-w: unknown variable "%{${name}}", printed empty`);
   }
-  const { method, url, auth, cookieFlags } = built;
-  const cookies = session ? { ...built.cookies, jar: session.jar(built) } : built.cookies;
-  const timeout = flags.timeout;
-  const maxRedirects = flags.maxRedirects;
-  const headers = built.headers;
-  // -C and --download load their module only when given.
-  const saving = flags.continue || (flags.download && flags.output === undefined);
-  const save = saving ? await lazy.requestSave() : undefined;
-  const resume = await save?.resumeTarget(flags, url, headers);
-  const transport = await parseTransportFlags(flags, context, flags.verbose);
-  const spec: RequestSpec = {
-    method,
-    url,
-    headers: [...headers, ...(save?.resumeHeaders(resume, headers) ?? [])],
-    auth: auth.auth,
-    ...(built.body ? { body: built.body } : {}),
-  };
-  const printing = [
-    flags.export !== undefined && "--export",
-    flags.curl && "--curl",
-    flags.offline && "--offline",
-  ]
-    .filter((f) => f !== false);
-  if (printing.length > 1) {
-    throw new UsageError(
-      `Give one of ${printing.join(", ")}: each prints the request instead of sending it`,
+  if (plan.flags.save !== undefined) {
+    const { reportSaved, saveHttpRequest } = await lazy.saveHttp();
+    await reportSaved(
+      await saveHttpRequest(plan.spec, plan.flags, plan.flags.save),
+      context.stderr,
     );
   }
-  if (flags.withSecrets && flags.export === undefined && !flags.curl) {
-    throw new UsageError("--with-secrets needs --curl or --export FORMAT", {
-      hint: "dial … --curl --with-secrets",
-    });
+  if (plan.mode !== "send") {
+    const print = await lazy.requestPrint();
+    if (plan.mode === "export") return await print.printExport(plan, context);
+    if (plan.mode === "curl") return await print.printCurl(plan, context);
+    return await print.printOffline(plan, context);
   }
-  if (flags.name !== undefined && flags.save === undefined) {
-    throw new UsageError("--name needs --save FILE.http", {
-      hint: "dial … --save api.http --name me",
-    });
-  }
-  if (flags.save !== undefined) {
-    const { reportSaved, saveHttpRequest } = await lazy.saveHttp();
-    await reportSaved(await saveHttpRequest(spec, flags, flags.save), context.stderr);
-  }
-  const out = context.stdout;
-  const err = context.stderr;
-  if (flags.export !== undefined) {
-    const { exportFromFlags } = await lazy.requestExport();
-    const text = await exportFromFlags(spec, flags, context);
-    await out.write(text.endsWith("\n") ? text : `${text}\n`);
-    return ExitCode.OK;
-  }
-  if (flags.offline) {
-    const { request } = await authorize(spec, { offline: true });
-    let prepared = cookies.jar ? withCookies(request, cookies.jar) : request;
-    // What a signer knows before any answer (SigV4 signs; Digest waits for a challenge).
-    if (prepared.signer) prepared = await prepared.signer.sign(prepared);
-    await out.write(formatRequestHead(prepared, await framingOf(prepared), out));
-    if (spec.body) await out.write(describeBody(spec.body) + "\n");
-    return ExitCode.OK;
-  }
-  if (flags.curl) {
-    const { request } = await authorize(spec, {
-      signal: context.signal,
-      fetch: (await load.client()).transportFetch(transport),
-    });
-    const { toCurl } = await load.curl();
-    // Secrets are environment lookups, as --export curl writes them, unless --with-secrets.
-    const { envLookup, envName } = await load.exportRequest();
-    const { shellWord } = await load.codeWriters();
-    const lookups = new Set<string>();
-    const show = (_secret: unknown, name: string) => {
-      lookups.add(`$${envName(name)}`);
-      return envLookup(name);
-    };
-    const curl = toCurl(request, {
-      ...(flags.withSecrets ? {} : { show, quote: shellWord }),
-      follow: flags.follow,
-      maxRedirects,
-      cookieFiles: cookies.files,
-      ...(timeout !== undefined ? { timeout: timeout / 1000 } : {}),
-      extra: [...curlTransportArgs(flags), ...curlHabitArgs(flags)],
-    });
-    await out.write(curl + "\n");
-    if (lookups.size) {
-      const names = [...lookups].join(", ");
-      await warn(
-        err,
-        `The command reads ${names} from the environment (--with-secrets prints the values)`,
-      );
-    }
-    return ExitCode.OK;
-  }
-  // --timeout bounds each attempt, as curl's --max-time does with --retry.
-  const attemptSignal = () =>
-    timeout === undefined
-      ? context.signal
-      : AbortSignal.any([context.signal, AbortSignal.timeout(timeout)]);
-  let signal = attemptSignal();
+  const sent = await sendPlanned(plan, context);
+  await keepState(plan, sent.exchange.response, context);
+  const saved = await printBody(plan, sent, context);
+  if (saved !== undefined) return saved;
+  const code = !plan.flags.checkStatus || sent.response.status < 300
+    ? ExitCode.OK
+    : statusExitCode(sent.response.status);
+  if (plan.writeOut) await printWriteOut(plan, { ...sent.measured, exitCode: code }, context);
+  if (code !== ExitCode.OK) await warnStatus(plan.flags, sent.response, context);
+  return code;
+}
+
+/** `dial` with no URL: the help, exit 2. */
+async function printUsage(context: CliContext): Promise<number> {
+  const [{ helpText }, { ROOT }] = await Promise.all([lazy.help(), import("./program.ts")]);
+  await context.stderr.write(helpText([ROOT]));
+  return ExitCode.Usage;
+}
+
+/** What one exchange measured, for `-w`. */
+interface Measured {
+  /** `performance.now()` before sending. */
+  started: number;
+  /** `performance.now()` when the last response head arrived. */
+  headAt: number;
+  /** Request body bytes of the last request. */
+  uploaded: number;
+  /** The exchange, once a response arrived. */
+  exchange?: Exchange;
+  /** The failure, when none did. */
+  error?: DialError;
+  /** Body bytes read. */
+  size?: number;
+  /** dial's exit code. */
+  exitCode?: number;
+}
+
+/** A sent request: its exchange, the response to read (counted for `-w`), and the measurements. */
+interface Sent {
+  /** The exchange as `send` returned it. */
+  exchange: Exchange;
+  /** The response to print (its body counted when `-w` is given). */
+  response: Response;
+  /** The last attempt's signal (why a body read stopped). */
+  signal: AbortSignal;
+  /** The measurements for `-w`; `size` read when printed. */
+  measured: Measured & { readonly size: number };
+}
+
+/** Sends the planned request (retried with `--retry`), `-v` and `-D` printing on the way. */
+async function sendPlanned(plan: RequestPlan, context: CliContext): Promise<Sent> {
+  const { flags, spec } = plan;
+  const measured: Measured = { started: performance.now(), headAt: 0, uploaded: 0 };
+  measured.headAt = measured.started;
   const dumpHead = flags.dumpHeader === undefined
     ? undefined
-    : await (await lazy.dumpHeader()).openDumpHeader(flags.dumpHeader, out);
-  const started = performance.now();
-  let headAt = started;
-  let uploaded = 0;
-  let exchange: Exchange;
+    : await (await lazy.dumpHeader()).openDumpHeader(flags.dumpHeader, context.stdout);
+  let signal = context.signal;
   const sendOnce = async (body: BodySource | undefined) => {
-    signal = attemptSignal();
-    return await send({ ...spec, ...(body ? { body } : {}) }, {
-      transport,
-      follow: flags.follow,
-      maxRedirects,
-      signal,
-      ...(cookies.jar ? { cookies: cookies.jar } : {}),
-      onNotice: (text: string) => void warn(err, text),
-      ...(flags.verbose ? { onNote: (text: string) => void warn(err, text) } : {}),
-      onRequest: async (request, framing) => {
-        uploaded = typeof framing === "object" ? framing.length : 0;
-        if (flags.verbose) await err.write(formatRequestHead(request, framing, err));
-      },
-      onResponse: async (_request, response) => {
-        headAt = performance.now();
-        if (flags.verbose) await err.write(formatResponseHead(response, err, { trace: true }));
-        await dumpHead?.write(response);
-      },
-    });
+    signal = attemptSignal(flags.timeout, context.signal);
+    const options = sendOptions(plan, context, { signal, measured, dumpHead });
+    return await send({ ...spec, ...(body ? { body } : {}) }, options);
   };
+  let exchange: Exchange;
   try {
     exchange = flags.retry
       ? await (await lazy.retryRun()).sendWithRetries(sendOnce, spec, flags, {
         signal: context.signal,
-        err,
+        err: context.stderr,
       })
       : await sendOnce(spec.body);
   } catch (error) {
     await dumpHead?.close();
-    if (writeOut && error instanceof DialError) {
-      const { writeOutAfter } = await lazy.writeOutRun();
-      await writeOutAfter(writeOut, { started, headAt, error, method, url, uploaded }, {
-        out,
-        err,
-      });
+    if (plan.writeOut && error instanceof DialError) {
+      await printWriteOut(plan, { ...measured, error }, context);
     }
     throw error;
   }
   await dumpHead?.close();
-  const counted = writeOut ? countBody(exchange.response) : undefined;
-  const response = counted?.response ?? exchange.response;
-  if (session && cookies.jar) await session.save(built, cookies.jar, err);
-  if (response.status === 401 && spec.auth.authorization?.kind === "basic" && !flags.silent) {
+  const counted = plan.writeOut ? countBody(exchange.response) : undefined;
+  return {
+    exchange,
+    response: counted?.response ?? exchange.response,
+    signal,
+    measured: {
+      ...measured,
+      exchange,
+      get size() {
+        return counted?.size() ?? 0;
+      },
+    },
+  };
+}
+
+/** `--timeout` bounds each attempt, as curl's `--max-time` does with `--retry`. */
+function attemptSignal(timeout: number | undefined, signal: AbortSignal): AbortSignal {
+  return timeout === undefined ? signal : AbortSignal.any([signal, AbortSignal.timeout(timeout)]);
+}
+
+/** The options of one attempt: redirects, cookies, and the hooks that print `-v` and `-D`. */
+function sendOptions(
+  plan: RequestPlan,
+  context: CliContext,
+  attempt: { signal: AbortSignal; measured: Measured; dumpHead: DumpHeader | undefined },
+): SendOptions {
+  const { flags, cookies } = plan;
+  const err = context.stderr;
+  const { measured, dumpHead } = attempt;
+  return {
+    transport: plan.transport,
+    follow: flags.follow,
+    maxRedirects: flags.maxRedirects,
+    signal: attempt.signal,
+    ...(cookies.jar ? { cookies: cookies.jar } : {}),
+    onNotice: (text: string) => void warn(err, text),
+    ...(flags.verbose ? { onNote: (text: string) => void warn(err, text) } : {}),
+    onRequest: async (request, framing) => {
+      measured.uploaded = typeof framing === "object" ? framing.length : 0;
+      if (flags.verbose) await err.write(formatRequestHead(request, framing, err));
+    },
+    onResponse: async (_request, response) => {
+      measured.headAt = performance.now();
+      if (flags.verbose) await err.write(formatResponseHead(response, err, { trace: true }));
+      await dumpHead?.write(response);
+    },
+  };
+}
+
+/** After the exchange: the session and the `-c` cookie jar written, a Digest challenge named. */
+async function keepState(plan: RequestPlan, response: Response, context: CliContext) {
+  const { flags, cookies, built } = plan;
+  const err = context.stderr;
+  if (plan.session && cookies.jar) await plan.session.save(built, cookies.jar, err);
+  if (response.status === 401 && plan.spec.auth.authorization?.kind === "basic" && !flags.silent) {
     const challenge = response.headers.get("www-authenticate") ?? "";
     if (/^\s*digest\b|,\s*digest\s/i.test(challenge)) {
       await warn(
@@ -228,8 +204,8 @@ export async function runRequest(
       );
     }
   }
-  if (cookieFlags && cookies.jar && cookies.saveTo !== undefined) {
-    await cookieFlags.saveCookieJar(cookies.jar, cookies.saveTo).catch((error) => {
+  if (built.cookieFlags && cookies.jar && cookies.saveTo !== undefined) {
+    await built.cookieFlags.saveCookieJar(cookies.jar, cookies.saveTo).catch((error) => {
       throw new DialError(
         `Cannot write cookie jar "${cookies.saveTo}": ${(error as Error).message}`,
         ErrorCode.CookieJar,
@@ -237,26 +213,39 @@ export async function runRequest(
       );
     });
   }
+}
+
+/**
+ * The response body printed (`--filter`, `-i`, `--pretty`) or written (`-o`, `--download`,
+ * `-C`).
+ *
+ * @returns the exit code when saving decided it (`--download`, `-C`), else undefined
+ */
+async function printBody(
+  plan: RequestPlan,
+  sent: Sent,
+  context: CliContext,
+): Promise<number | undefined> {
+  const { flags, save, filter } = plan;
+  const { response, exchange } = sent;
+  const { stdout: out, stderr: err } = context;
   try {
     if (save) {
-      return await save.saveResponse(response, exchange.request.url, flags, { out, err }, resume);
+      const url = exchange.request.url;
+      return await save.module.saveResponse(response, url, flags, { out, err }, save.resume);
     }
-    const unsaved = flags.output !== undefined && flags.checkStatus && !flags.failWithBody &&
-      response.status >= 400;
-    if (filter && flags.filter !== undefined) {
-      await filter.printFiltered(response, flags.filter, out);
-    } else if (unsaved) {
-      // curl -f: an error body is not written to the -o file (--fail-with-body writes it).
-      await response.body?.cancel();
-      if (!flags.silent) {
-        await warn(err, `Not saved: HTTP ${response.status} (-f; --fail-with-body saves it)`);
-      }
+    if (filter) await filter.module.printFiltered(response, filter.path, out);
+    else if (
+      flags.output !== undefined && flags.checkStatus && !flags.failWithBody &&
+      response.status >= 400
+    ) {
+      await dropErrorBody(flags, response, context);
     } else {
       await printResponse(response, {
         out,
         err,
         // HEAD has only a head to show (curl -I prints it piped too).
-        ...(flags.include || method === "HEAD" ? { include: true } : {}),
+        ...(flags.include || plan.spec.method === "HEAD" ? { include: true } : {}),
         ...(flags.silent ? { silent: true } : {}),
         ...(flags.pretty !== undefined ? { pretty: flags.pretty } : {}),
         ...(flags.output !== undefined ? { outputFile: flags.output } : {}),
@@ -264,31 +253,38 @@ export async function runRequest(
     }
   } catch (error) {
     // A reader that has seen enough (`dial URL | head -1`) is not a failure of the exchange.
-    if (!isBrokenPipe(error)) throw bodyError(error, exchange.request.url, signal);
+    if (!isBrokenPipe(error)) throw bodyError(error, exchange.request.url, sent.signal);
     await response.body?.cancel().catch(() => {});
     if (save && !response.ok) return statusExitCode(response.status);
   }
-  const code = !flags.checkStatus || response.status < 300
-    ? ExitCode.OK
-    : statusExitCode(response.status);
-  if (writeOut) {
-    const { writeOutAfter } = await lazy.writeOutRun();
-    await writeOutAfter(writeOut, {
-      started,
-      headAt,
-      uploaded,
-      exchange,
-      size: counted?.size() ?? 0,
-      exitCode: code,
-      method,
-      url,
-    }, { out, err });
+  return undefined;
+}
+
+/** curl -f: an error body is not written to the -o file (--fail-with-body writes it). */
+async function dropErrorBody(flags: RequestFlagValues, response: Response, context: CliContext) {
+  await response.body?.cancel();
+  if (!flags.silent) {
+    await warn(
+      context.stderr,
+      `Not saved: HTTP ${response.status} (-f; --fail-with-body saves it)`,
+    );
   }
-  if (code === ExitCode.OK) return code;
-  if (!flags.silent && (!out.isTerminal || flags.output !== undefined)) {
-    await warn(err, `HTTP ${response.status} ${response.statusText}`.trimEnd());
-  }
-  return code;
+}
+
+/** `-w`: printed after the exchange, or after a failure with `%{http_code}` 000. */
+async function printWriteOut(plan: RequestPlan, measured: Measured, context: CliContext) {
+  const { writeOutAfter } = await lazy.writeOutRun();
+  const { method, url } = plan.spec;
+  await writeOutAfter(plan.writeOut!, { ...measured, method, url }, {
+    out: context.stdout,
+    err: context.stderr,
+  });
+}
+
+/** An error status named on stderr when the body went elsewhere (a pipe or `-o`). */
+async function warnStatus(flags: RequestFlagValues, response: Response, context: CliContext) {
+  if (flags.silent || (context.stdout.isTerminal && flags.output === undefined)) return;
+  await warn(context.stderr, `HTTP ${response.status} ${response.statusText}`.trimEnd());
 }
 
 /** The response with its body counted as it is read, for -w's %{size_download}. */
@@ -307,29 +303,6 @@ function countBody(response: Response): { response: Response; size: () => number
     headers: response.headers,
   });
   return { response: counted, size: () => size };
-}
-
-function describeBody(body: BodySource): string {
-  switch (body.kind) {
-    case "text":
-      return body.text;
-    case "file":
-      return `(body streamed from file "${body.path}")`;
-    case "stdin":
-      return "(body streamed from stdin)";
-    case "stream":
-      return "(body streamed from a pipe, chunked)";
-    case "bytes":
-      return `(${body.bytes.byteLength} bytes)`;
-    case "form":
-      return body.fields
-        .map((f) =>
-          "path" in f
-            ? `${f.name}: (file "${f.path}" as "${f.filename}", ${f.contentType})`
-            : `${f.name}: ${f.value}`
-        )
-        .join("\n");
-  }
 }
 
 function bodyError(error: unknown, url: URL, signal: AbortSignal): DialError {
