@@ -6,7 +6,7 @@
  * ```sh
  * deno task bench              # full run (a few minutes)
  * deno task bench --quick      # fewer runs and smaller bodies, for a smoke test
- * deno task bench --only start,oauth   # build, start, stream, json, oauth, graphql, files, http
+ * deno task bench --only start,oauth   # build, start, stream, json, oauth, graphql, files, http, openapi, mcp
  * ```
  * @module
  */
@@ -463,6 +463,14 @@ try {
   if (wanted("files")) {
     const { benchFiles } = await import("./bench_files.ts");
     await benchFiles({ dial: DIAL, timeShell, shell, out, env, quick });
+  }
+  if (wanted("openapi")) {
+    const { benchOpenapi } = await import("./bench_openapi.ts");
+    await benchOpenapi({ out, quick });
+  }
+  if (wanted("mcp")) {
+    const { benchMcp } = await import("./bench_mcp.ts");
+    await benchMcp({ dial: DIAL, url: `${origin}/small`, out, env, quick });
   }
 } finally {
   await server.shutdown();

@@ -16,6 +16,7 @@ Examples:
   dial test api.http --env dev
   dial test tests/ --reporter junit --report-file report.xml
   dial test api.http --filter '^users' --fail-fast
+  dial test api/ --openapi openapi.yaml --env dev
   dial test tests/ --jobs 4 --reporter html --report-file report.html
   dial test signup.http --data users.csv --repeat 2
 
@@ -56,6 +57,16 @@ export const TEST_FLAGS = flags([
     long: "filter",
     value: "pattern",
     help: "run only requests whose name matches this regular expression",
+  },
+  {
+    long: "openapi",
+    value: "spec",
+    help: "check every exchange against this OpenAPI description (path or URL, JSON or YAML)",
+  },
+  {
+    long: "openapi-base",
+    value: "url",
+    help: "match request paths under this URL's path instead of the description's first server",
   },
   {
     long: "data",

@@ -90,6 +90,7 @@ export const SUBCOMMANDS = [
   "run",
   "test",
   "ui",
+  "mcp",
   "auth",
   "completions",
   "curl",

@@ -159,9 +159,13 @@ async function writeImportFiles(
 
 /**
  * The check that a file an OpenAPI description refers to is inside the description's folder
- * once symbolic links are followed.
+ * once symbolic links are followed (`dial test --openapi` reads descriptions the same way).
+ *
+ * @param url the referenced file
+ * @param base the description's URL
+ * @returns whether the file's real path is inside the description's real folder
  */
-async function insideFolder(url: URL, base: URL): Promise<boolean> {
+export async function insideFolder(url: URL, base: URL): Promise<boolean> {
   if (base.protocol !== "file:") return false;
   const [folder, real] = await Promise.all([realPathOf(new URL(".", base)), realPathOf(url)]);
   return folder !== undefined && real !== undefined && real.startsWith(`${folder}/`);

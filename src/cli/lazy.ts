@@ -55,6 +55,12 @@ export const lazy = {
   /** `dial completions`. */
   completionScript: (): Promise<typeof import("./completion/script.ts")> =>
     import(new URL("./completion/script.ts", import.meta.url).href),
+  /** `dial test --openapi SPEC`: the contract checker (Ajv). */
+  openapiChecks: (): Promise<typeof import("./openapi_checks.ts")> =>
+    import(new URL("./openapi_checks.ts", import.meta.url).href),
+  /** `dial mcp`. */
+  mcpRun: (): Promise<typeof import("./mcp_run.ts")> =>
+    import(new URL("./mcp_run.ts", import.meta.url).href),
   /** `--filter 'JSONPATH'` (its JSONPath package stays out of `dial GET`). */
   jsonFilter: (): Promise<typeof import("../output/json_filter.ts")> =>
     import(new URL("../output/json_filter.ts", import.meta.url).href),

@@ -12,6 +12,7 @@ import { completionsCommand } from "./completions.ts";
 import { graphqlCommand } from "./graphql.ts";
 import { grpcCommand } from "./grpc.ts";
 import { curlCommand, exportCommand, importCommand } from "./interchange.ts";
+import { mcpCommand } from "./mcp.ts";
 import { sseCommand } from "./sse.ts";
 import { runCommand } from "./file_run.ts";
 import { testCommand } from "./file_test.ts";
@@ -32,6 +33,7 @@ export const ROOT: Command = {
     runCommand,
     testCommand,
     uiCommand,
+    mcpCommand,
     authCommand,
     completionsCommand,
     curlCommand,

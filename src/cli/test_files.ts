@@ -34,7 +34,11 @@ import {
   readHttpFile,
 } from "./file_setup.ts";
 import type { TestFlagValues } from "./file_test.ts";
+import { lazy } from "./lazy.ts";
 import { type TestPlan, testPlan, type TestUnit } from "./test_plan.ts";
+
+/** `--openapi`'s contract checker. */
+type Checker = Awaited<ReturnType<typeof import("./openapi_checks.ts").openapiChecker>>;
 
 /** What one unit did. */
 interface UnitOutcome {
@@ -60,14 +64,22 @@ export async function testFiles(
 ): Promise<number> {
   const plan = await testPlan(paths, flags);
   const setup = await prepareFileRun(flags, context, false);
+  // Read before anything is sent: a bad description stops the run first.
+  const checker = flags.openapi === undefined
+    ? undefined
+    : await (await lazy.openapiChecks()).openapiChecker(flags.openapi, {
+      transport: setup.transport,
+      ...(flags.openapiBase !== undefined ? { base: flags.openapiBase } : {}),
+    }, context);
   const started = performance.now();
   const files = await prepareFiles(plan, setup, context);
-  const outcomes = await runUnits(plan, flags, setup, files, context);
+  const outcomes = await runUnits(plan, flags, setup, files, context, checker);
   if (context.signal.aborted) return ExitCode.Interrupted;
   const report: TestReport = {
     cases: outcomes.flatMap((o) => o.cases),
     durationMs: performance.now() - started,
   };
+  if (checker) report.openapi = checker.coverage();
   await printReport(report, flags, context.stdout);
   const error = outcomes.find((o) => o.error)?.error;
   if (error) return error.exitCode;
@@ -120,6 +132,7 @@ async function runUnits(
   setup: FileRunSetup,
   files: Map<string, PreparedFile>,
   context: CliContext,
+  checker?: Checker,
 ): Promise<UnitOutcome[]> {
   const lanes = plan.units.map(() => new Lane());
   const outcomes: UnitOutcome[] = [];
@@ -139,7 +152,17 @@ async function runUnits(
       const state = shared ?? { globals: new Map(), cookies: new CookieJar() };
       try {
         const prepared = files.get(unit.path)!;
-        outcomes[i] = await runUnit(unit, prepared, plan, flags, setup, context, lanes[i]!, state);
+        outcomes[i] = await runUnit(
+          unit,
+          prepared,
+          plan,
+          flags,
+          setup,
+          context,
+          lanes[i]!,
+          state,
+          checker,
+        );
       } finally {
         lanes[i]!.finish();
       }
@@ -174,6 +197,7 @@ async function runUnit(
   context: CliContext,
   lane: Lane,
   state: { globals: Map<string, string>; cookies: CookieJar },
+  checker?: Checker,
 ): Promise<UnitOutcome> {
   const out = context.stdout;
   const err = context.stderr;
@@ -207,6 +231,17 @@ async function runUnit(
       ...(plan.filter ? { filter: plan.filter } : {}),
       ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
       send: { transport: setup.transport, signal: context.signal },
+      ...(checker
+        ? {
+          checkExchange: (exchange: Parameters<Checker["check"]>[0]) =>
+            checker.check(exchange).map((v) => ({
+              name: v.name,
+              passed: false,
+              message: v.message,
+              durationMs: 0,
+            })),
+        }
+        : {}),
       onLog: (text) => lane.write(err, `${shown(err, text)}\n`),
       onNotice: (text) => lane.write(err, `warning: ${shown(err, text)}\n`),
       onResult: async (result) => {

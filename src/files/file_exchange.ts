@@ -8,6 +8,7 @@
  */
 import { reveal } from "../secret.ts";
 import type { CookieJar } from "../http/cookies.ts";
+import { copyMeta } from "../http/response_meta.ts";
 import { send, type SendOptions } from "../http/send.ts";
 import type { FileRequest } from "./file_request.ts";
 import type { ExchangeEvent } from "./run_http_file.ts";
@@ -28,6 +29,8 @@ export interface FileExchangeOptions {
   dependency: boolean;
   /** Told of the exchange; it reads (or cancels) the body before the run goes on. */
   onExchange?: (event: ExchangeEvent) => void | Promise<void>;
+  /** Read the whole body even when nothing in the file reads it (a contract check does). */
+  wholeBody?: boolean;
   /** Opens the request's `>>` files, when the response's head has arrived. */
   outputs?: () => Promise<OutputFile[]>;
 }
@@ -79,7 +82,7 @@ export async function sendFileRequest(
     });
     text = (await readEventStreamData(response.body, options.streams)).join("\n");
     await writeOutputs(await options.outputs?.() ?? [], [new TextEncoder().encode(text)]);
-  } else if (!needsBody(fileRequest)) {
+  } else if (!options.wholeBody && !needsBody(fileRequest)) {
     // Nothing reads it later (no handler, name, assertion or >> file): the body streams to the
     // caller, as dial GET streams it, however large.
     await options.onExchange?.({ fileRequest, exchange, dependency, streamed: false });
@@ -102,7 +105,7 @@ export async function sendFileRequest(
         : null;
       await options.onExchange?.({
         fileRequest,
-        exchange: { ...exchange, response: new Response(shown, head) },
+        exchange: { ...exchange, response: copyMeta(response, new Response(shown, head)) },
         dependency,
         streamed: false,
       });

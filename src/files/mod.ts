@@ -65,6 +65,7 @@ export {
   type RequestKind,
 } from "./file_request.ts";
 export {
+  type CheckableExchange,
   type ExchangeEvent,
   labelOf,
   type RequestResult,

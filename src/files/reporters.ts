@@ -37,6 +37,8 @@ export interface TestReport {
   cases: TestCase[];
   /** Wall time of the whole run. */
   durationMs: number;
+  /** With `--openapi`: how many of the description's operations the run exercised. */
+  openapi?: { exercised: number; total: number; missing: string[] };
 }
 
 /**
@@ -168,7 +170,13 @@ export function prettyLine(c: TestCase): string {
  */
 export function prettySummary(report: TestReport): string {
   const s = summarize(report);
-  return `${s.passed} passed, ${s.failed} failed, ${s.errors} errors (${ms(report.durationMs)})`;
+  const line = `${s.passed} passed, ${s.failed} failed, ${s.errors} errors (${
+    ms(report.durationMs)
+  })`;
+  const o = report.openapi;
+  if (!o) return line;
+  const missing = o.missing.length ? `\nnever called: ${o.missing.join(", ")}` : "";
+  return `${line}\nopenapi: ${o.exercised}/${o.total} operations exercised${missing}`;
 }
 
 /**
@@ -268,7 +276,12 @@ export function junitReport(report: TestReport): string {
  */
 export function jsonReport(report: TestReport): string {
   return JSON.stringify(
-    { summary: summarize(report), durationMs: report.durationMs, cases: report.cases },
+    {
+      summary: summarize(report),
+      durationMs: report.durationMs,
+      ...(report.openapi ? { openapi: report.openapi } : {}),
+      cases: report.cases,
+    },
     null,
     2,
   ) + "\n";

@@ -86,6 +86,24 @@ export interface ExchangeEvent {
   streamed: boolean;
 }
 
+/** One exchange as a contract checker sees it (`dial test --openapi`). */
+export interface CheckableExchange {
+  /** The method sent. */
+  method: string;
+  /** The URL sent (the last one, after redirects). */
+  url: string;
+  /** The request's headers as sent. */
+  requestHeaders: [string, string][];
+  /** The request body as text ("" for none). */
+  requestBody: string;
+  /** The response status. */
+  status: number;
+  /** The response headers. */
+  headers: [string, string][];
+  /** The response body as text. */
+  body: string;
+}
+
 /** Options for {@link runHttpFile}. */
 export interface RunHttpFileOptions {
   /** Run only these requests (by name, or 1-based index), in this order. */
@@ -134,6 +152,10 @@ export interface RunHttpFileOptions {
    * `Security.Auth` configuration through dial's OAuth 2.0 flows and token cache.
    */
   authToken?: (id: string, kind: "token" | "idToken") => Promise<VariableValue>;
+  /** Checks each HTTP exchange (an OpenAPI contract): its failed tests join the request's. */
+  checkExchange?: (exchange: CheckableExchange) => TestOutcome[] | Promise<TestOutcome[]>;
+  /** Told of each token the run obtains for `{{$auth.token(…)}}` (`dial mcp` redacts them). */
+  onSecret?: (value: string) => void;
   /**
    * Asks for a `# @prompt NAME [description]` variable (a secret for names like `password` or
    * `token`); undefined when it cannot ask (no terminal): the request then fails naming it.
@@ -469,6 +491,8 @@ class FileRunner {
     };
     let outcome: Outcome;
     const sent = performance.now();
+    const streamed = fileRequest.kind === "websocket" ||
+      (fileRequest.kind === "graphql" && isSubscription(fileRequest.graphql!.query));
     if (fileRequest.kind === "websocket") {
       const messages = await runWebSocketRequest(fileRequest, streams);
       outcome = await this.saved(outputs, streamOutcome(fileRequest, 101, messages));
@@ -490,6 +514,7 @@ class FileRunner {
         streams,
         dependency,
         ...(this.options.onExchange ? { onExchange: this.options.onExchange } : {}),
+        ...(this.options.checkExchange ? { wholeBody: true } : {}),
         ...(outputs.length
           ? { outputs: () => Promise.all(outputs.map((o) => openOutput(o.path, o.overwrite))) }
           : {}),
@@ -534,6 +559,19 @@ class FileRunner {
         },
       });
       result.tests.push(...output.tests);
+    }
+    if (this.options.checkExchange && !streamed) {
+      result.tests.push(
+        ...await this.options.checkExchange({
+          method: fileRequest.spec.method,
+          url: outcome.url,
+          requestHeaders: outcome.requestHeaders,
+          requestBody: fileRequest.bodyText,
+          status: outcome.status,
+          headers: outcome.headers,
+          body: outcome.body,
+        }),
+      );
     }
     if (request.assertions.length) {
       await this.assert(request, scope, {
@@ -800,6 +838,7 @@ function __dialResponse(text) {
           ? await this.options.authToken(match[2]!, kind)
           : await whenResolved(() => this.securityAuthToken(match[2]!, kind));
         this.authValues.set(key, token);
+        this.options.onSecret?.(reveal(token));
       }
     }
   }

@@ -397,3 +397,44 @@ Deno.test("installed offline: dial run and dial test run a request file's script
   assert.equal(run.code, 0, run.stderr);
   includes(run.stdout, '"id"');
 });
+
+Deno.test("installed offline: dial mcp answers initialize and lists tools; dial test --openapi checks (its validator bundled)", async () => {
+  await using server = serve(() => Response.json({ id: "seven" }));
+  const home = await Deno.makeTempDir({ prefix: "dial-home-" });
+  await Deno.writeTextFile(`${home}/api.http`, `# @name item\nGET ${server.origin}/item\n`);
+  await Deno.writeTextFile(
+    `${home}/spec.json`,
+    JSON.stringify({
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/item": {
+          get: {
+            responses: {
+              "200": {
+                description: "ok",
+                content: {
+                  "application/json": {
+                    schema: { type: "object", properties: { id: { type: "integer" } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    }),
+  );
+  const lines = [
+    { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18" } },
+    { jsonrpc: "2.0", id: 2, method: "tools/list" },
+  ].map((m) => JSON.stringify(m)).join("\n") + "\n";
+  const mcp = await offline(["mcp", "."], { home, stdin: lines });
+  assert.equal(mcp.code, 0, mcp.stderr);
+  const [init, list] = mcp.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(init.result.serverInfo.name, "dial");
+  assert.deepEqual(list.result.tools.map((t: { name: string }) => t.name), ["api_item"]);
+  const test = await offline(["test", "api.http", "--openapi", "spec.json"], { home });
+  assert.equal(test.code, 11, test.stderr);
+  assert.match(test.stdout, /\/id: must be integer, got string \(response 200 body\)/);
+});

@@ -88,7 +88,7 @@ Deno.test({
       ].join("\n"),
     );
     assert.deepEqual(out.trimEnd().split("\n"), [
-      "graphql grpc ws sse run test ui auth completions curl import export GET POST PUT PATCH DELETE HEAD OPTIONS",
+      "graphql grpc ws sse run test ui mcp auth completions curl import export GET POST PUT PATCH DELETE HEAD OPTIONS",
       "--output",
       "POST PUT PATCH",
       "",

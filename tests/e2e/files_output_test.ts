@@ -20,8 +20,8 @@ Deno.test(
     ]);
     assert.equal(result.code, 0, result.screen);
     const screen = result.screen.replace(/\r/g, "");
-    assert.match(screen, /### login\n200 OK\n(?:.*\n)*?\{\n {2}"token": "tok-ann"\n\}/);
-    assert.match(screen, /### me\n200 OK\n/);
+    assert.match(screen, /### login\nHTTP\/1\.1 200 OK\n(?:.*\n)*?\{\n {2}"token": "tok-ann"\n\}/);
+    assert.match(screen, /### me\nHTTP\/1\.1 200 OK\n/);
   },
 );
 

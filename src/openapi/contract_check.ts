@@ -1,0 +1,400 @@
+/**
+ * Each exchange of a run checked against an OpenAPI contract: the request matches an
+ * operation, its path, query and header parameters and its body validate, the response status
+ * and content type are documented, and the response body validates. Schemas are JSON Schema
+ * 2020-12 (3.0 and 2.0 descriptions are upgraded to 3.1 first), validated by
+ * `@cfworker/json-schema` (ESM, no dependencies: the build bundles it, where Ajv's CommonJS
+ * cannot be), each prepared once per run; `readOnly` properties are not required in requests nor
+ * `writeOnly` ones in responses. Every violation is a failed test named after the operation.
+ * @see https://spec.openapis.org/oas/v3.1.0#parameter-object
+ * @module
+ */
+import { type OutputUnit, Validator } from "@cfworker/json-schema";
+import { isObject, type Json } from "../import/import_model.ts";
+import { type Contract, type ContractOperation, matchOperation } from "./openapi_contract.ts";
+
+/** What the checker is shown of one exchange. */
+export interface CheckedExchange {
+  /** The method sent. */
+  method: string;
+  /** The URL sent. */
+  url: string;
+  /** The request's headers as sent. */
+  requestHeaders: readonly [string, string][];
+  /** The request body as text ("" for none). */
+  requestBody: string;
+  /** The response status. */
+  status: number;
+  /** The response headers. */
+  headers: readonly [string, string][];
+  /** The response body as text. */
+  body: string;
+}
+
+/** A violation, as a failed test. */
+export interface Violation {
+  /** The operation (`GET /pets/{id}`), or the request (`POST /nowhere`) when none matches. */
+  name: string;
+  /** `/0/name: required property missing (response body)`. */
+  message: string;
+}
+
+/** How much of the description a run exercised. */
+export interface Coverage {
+  /** Operations at least one exchange matched. */
+  exercised: number;
+  /** Operations of the description. */
+  total: number;
+  /** The ones never called, in the description's order. */
+  missing: string[];
+}
+
+/** Checks exchanges against one contract, and counts the operations they exercised. */
+export class ContractChecker {
+  readonly #documents: Record<"request" | "response", unknown>;
+  readonly #validators = new WeakMap<object, Validator>();
+  readonly #seen = new Set<ContractOperation>();
+
+  /**
+   * @param contract the description, read by `readContract`
+   */
+  constructor(readonly contract: Contract) {
+    // The server sets readOnly properties, the client writeOnly ones: neither is required back.
+    this.#documents = {
+      request: directional(contract.document, "readOnly"),
+      response: directional(contract.document, "writeOnly"),
+    };
+  }
+
+  /**
+   * @param exchange one request and its response
+   * @returns its violations (none when it keeps the contract)
+   */
+  check(exchange: CheckedExchange): Violation[] {
+    let url: URL;
+    try {
+      url = new URL(exchange.url);
+    } catch {
+      return [];
+    }
+    const matched = matchOperation(this.contract, exchange.method, url);
+    if (!matched) {
+      return [{
+        name: `${exchange.method} ${url.pathname}`,
+        message:
+          `undocumented: no operation of ${this.contract.source} matches ${exchange.method} ${url.pathname}`,
+      }];
+    }
+    const { operation } = matched;
+    this.#seen.add(operation);
+    const messages = [
+      ...this.#parameters(operation, matched.path, url, exchange),
+      ...this.#requestBody(operation, exchange),
+      ...this.#response(operation, exchange),
+    ];
+    return messages.map((message) => ({ name: operation.name, message }));
+  }
+
+  /** @returns how many operations the exchanges checked so far exercised */
+  coverage(): Coverage {
+    const all = this.contract.operations;
+    const order = (a: ContractOperation, b: ContractOperation) =>
+      a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0;
+    return {
+      exercised: this.#seen.size,
+      total: all.length,
+      missing: all.filter((o) => !this.#seen.has(o)).sort(order).map((o) => o.name),
+    };
+  }
+
+  #parameters(
+    operation: ContractOperation,
+    path: Map<string, string>,
+    url: URL,
+    exchange: CheckedExchange,
+  ): string[] {
+    const messages: string[] = [];
+    operation.parameters.forEach((parameter) => {
+      const name = String(parameter.name);
+      const where = String(parameter.in);
+      const schema = isObject(parameter.schema) ? parameter.schema : undefined;
+      let raw: string[];
+      if (where === "path") raw = path.has(name) ? [path.get(name)!] : [];
+      else if (where === "query") raw = url.searchParams.getAll(name);
+      else if (where === "header") {
+        raw = exchange.requestHeaders.filter(([n]) => n.toLowerCase() === name.toLowerCase())
+          .map(([, v]) => v);
+      } else return; // cookie parameters are not checked
+      const label = `${where} parameter "${name}"`;
+      if (raw.length === 0) {
+        if (parameter.required === true) messages.push(`${label}: required, not sent`);
+        return;
+      }
+      if (!schema) return;
+      const explode = parameter.explode ?? (parameter.style ?? "form") === "form";
+      const value = coerce(raw, schema, where === "query" && explode === true);
+      if (value === undefined) return;
+      messages.push(...this.#validate(schema, value, label));
+    });
+    return messages;
+  }
+
+  #requestBody(operation: ContractOperation, exchange: CheckedExchange): string[] {
+    const body = operation.operation.requestBody;
+    if (!isObject(body)) return [];
+    if (exchange.requestBody === "") {
+      return body.required === true ? ["request body: required, none sent"] : [];
+    }
+    const content = isObject(body.content) ? body.content : {};
+    const type = headerOf(exchange.requestHeaders, "content-type");
+    const media = mediaTypeOf(content, type);
+    if (media === undefined) {
+      return [
+        `request body: content type "${type ?? "(none)"}" is not documented (${
+          Object.keys(content).join(", ")
+        })`,
+      ];
+    }
+    const pointer = `${operation.pointer}/requestBody/content/${escapePointer(media)}/schema`;
+    return this.#validateBody(
+      exchange.requestBody,
+      media,
+      content[media],
+      "request",
+      pointer,
+      "request body",
+    );
+  }
+
+  #response(operation: ContractOperation, exchange: CheckedExchange): string[] {
+    const responses = isObject(operation.operation.responses) ? operation.operation.responses : {};
+    const status = String(exchange.status);
+    const key = [status, `${status[0]}XX`, `${status[0]}xx`, "default"].find((k) =>
+      isObject(responses[k])
+    );
+    if (key === undefined) {
+      return [
+        `status ${status} is not documented (${Object.keys(responses).join(", ") || "none"})`,
+      ];
+    }
+    const response = responses[key] as Json;
+    const content = isObject(response.content) ? response.content : undefined;
+    const type = headerOf(exchange.headers, "content-type");
+    if (!content || Object.keys(content).length === 0) return [];
+    if (exchange.body === "" && type === undefined) return [];
+    // A HEAD response describes the GET's body without sending it.
+    const head = exchange.method.toUpperCase() === "HEAD";
+    const media = mediaTypeOf(content, type);
+    if (media === undefined) {
+      return [
+        `response ${status}: content type "${type ?? "(none)"}" is not documented (${
+          Object.keys(content).join(", ")
+        })`,
+      ];
+    }
+    const pointer = `${operation.pointer}/responses/${escapePointer(key)}/content/${
+      escapePointer(media)
+    }/schema`;
+    if (head) return [];
+    return this.#validateBody(
+      exchange.body,
+      media,
+      content[media],
+      "response",
+      pointer,
+      `response ${status} body`,
+    );
+  }
+
+  #validateBody(
+    text: string,
+    media: string,
+    object: unknown,
+    direction: "request" | "response",
+    pointer: string,
+    label: string,
+  ): string[] {
+    if (!isObject(object) || !isObject(object.schema) || !isJson(media)) return [];
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return [`${label}: not JSON, as ${media} says`];
+    }
+    const schema = at(this.#documents[direction], pointer);
+    return isObject(schema) ? this.#validate(schema, value, label) : [];
+  }
+
+  #validate(schema: Json, value: unknown, label: string): string[] {
+    let validator = this.#validators.get(schema);
+    if (!validator) {
+      validator = new Validator(schema as never, "2020-12", false);
+      this.#validators.set(schema, validator);
+    }
+    const { valid, errors } = validator.validate(value);
+    return valid ? [] : describe(errors, value, label);
+  }
+}
+
+/** A parameter's text as the value its schema describes (`style: form`/`simple`). */
+function coerce(raw: string[], schema: Json, exploded: boolean): unknown {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes("array")) {
+    const items = isObject(schema.items) ? schema.items : {};
+    const values = exploded ? raw : raw.flatMap((v) => v.split(","));
+    return values.map((v) => scalar(v, items));
+  }
+  if (types.includes("object")) return undefined;
+  return scalar(raw[0]!, schema);
+}
+
+function scalar(text: string, schema: Json): unknown {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (
+    (types.includes("integer") || types.includes("number")) &&
+    /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(text)
+  ) {
+    return Number(text);
+  }
+  if (types.includes("boolean") && (text === "true" || text === "false")) return text === "true";
+  if (types.includes("null") && text === "") return null;
+  return text;
+}
+
+/** The documented media type a content type matches: exact, `type/*`, then `*\/*`. */
+function mediaTypeOf(content: Json, type: string | undefined): string | undefined {
+  const essence = (type ?? "").split(";")[0]!.trim().toLowerCase();
+  const keys = Object.keys(content);
+  const exact = keys.find((k) => k.split(";")[0]!.trim().toLowerCase() === essence);
+  if (exact !== undefined) return exact;
+  if (!essence) return undefined;
+  const range = keys.find((k) => k.toLowerCase() === `${essence.split("/")[0]}/*`);
+  return range ?? keys.find((k) => k === "*/*");
+}
+
+function isJson(media: string): boolean {
+  const essence = media.split(";")[0]!.trim().toLowerCase();
+  return essence === "application/json" || essence.endsWith("+json") || essence === "*/*" ||
+    essence === "application/*";
+}
+
+function headerOf(headers: readonly [string, string][], name: string): string | undefined {
+  return headers.find(([n]) => n.toLowerCase() === name)?.[1];
+}
+
+/** Keywords whose errors only say that an error below them occurred. */
+const CONTAINERS = new Set([
+  "properties",
+  "patternProperties",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "allOf",
+  "$ref",
+  "$dynamicRef",
+  "dependentSchemas",
+  "then",
+  "else",
+  "if",
+  "contains",
+  "false",
+]);
+
+/**
+ * The validator's errors as violations: `/0/name: required property missing (response 200
+ * body)`, or `query parameter "limit": must be <= 100 (maximum)` for a value as a whole. Errors
+ * inside an `anyOf`/`oneOf` are summed up by it.
+ */
+function describe(errors: OutputUnit[], value: unknown, label: string): string[] {
+  const choices = errors.filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf")
+    .map((e) => `${e.keywordLocation}/`);
+  const out = new Set<string>();
+  for (const error of errors) {
+    if (CONTAINERS.has(error.keyword)) continue;
+    if (choices.some((c) => error.keywordLocation.startsWith(c))) continue;
+    let pointer = error.instanceLocation.replace(/^#/, "");
+    const property = /[Pp]roperty "((?:[^"\\]|\\.)*)"/.exec(error.error)?.[1];
+    const actual = () => shown(at(value, pointer));
+    let rule: string;
+    switch (error.keyword) {
+      case "required":
+        pointer += `/${escapePointer(property ?? "")}`;
+        rule = "required property missing";
+        break;
+      case "additionalProperties":
+      case "unevaluatedProperties":
+        pointer += `/${escapePointer(property ?? "")}`;
+        rule = `property not allowed (${error.keyword})`;
+        break;
+      case "type": {
+        const expected = /Expected (.+)\.$/.exec(error.error)?.[1]?.replaceAll('"', "") ?? "";
+        rule = `must be ${expected.split(/,\s*/).join(" or ")}, got ${typeOf(at(value, pointer))}`;
+        break;
+      }
+      case "enum":
+        rule = `must be one of ${
+          /any of (.+)\.$/.exec(error.error)?.[1] ?? "the listed values"
+        }, got ${actual()}`;
+        break;
+      case "const":
+        rule = `must be ${
+          /does not match (.+)\.$/.exec(error.error)?.[1] ?? "the constant"
+        }, got ${actual()}`;
+        break;
+      case "format":
+        rule = `must be a ${
+          /format "([^"]+)"/.exec(error.error)?.[1] ?? "valid value"
+        }, got ${actual()}`;
+        break;
+      default:
+        rule = `${error.error.replace(/\.$/, "")} (${error.keyword})`;
+    }
+    out.add(pointer ? `${pointer}: ${rule} (${label})` : `${label}: ${rule}`);
+  }
+  return [...out];
+}
+
+function at(value: unknown, pointer: string): unknown {
+  let current = value;
+  for (const part of pointer.split("/").slice(1)) {
+    const key = part.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? "undefined";
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** The document with `readOnly` (or `writeOnly`) properties left out of every `required`. */
+function directional(document: Json, drop: "readOnly" | "writeOnly"): unknown {
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (!isObject(value)) return value;
+    const out: Json = {};
+    for (const [k, v] of Object.entries(value)) out[k] = walk(v);
+    if (Array.isArray(out.required) && isObject(out.properties)) {
+      const properties = out.properties;
+      out.required = out.required.filter((name) => {
+        const property = properties[String(name)];
+        return !(isObject(property) && property[drop] === true);
+      });
+    }
+    return out;
+  };
+  return walk(document);
+}
+
+function escapePointer(segment: string): string {
+  return segment.replaceAll("~", "~0").replaceAll("/", "~1");
+}

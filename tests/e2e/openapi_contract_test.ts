@@ -1,0 +1,287 @@
+/**
+ * `dial test --openapi SPEC`: every exchange checked against an OpenAPI description (3.0 with a
+ * cross-file `$ref`, 3.1, Swagger 2.0), violations as failed tests with the JSON pointer, the
+ * rule and the value, in every reporter; coverage; bad descriptions stop the run before
+ * anything is sent.
+ */
+import assert from "node:assert/strict";
+import { dial, serve } from "../_helpers.ts";
+import { project } from "./_files.ts";
+
+const PETSTORE_30 = `openapi: 3.0.3
+info: { title: Pets, version: "1" }
+servers:
+  - url: http://127.0.0.1/v1
+paths:
+  /pets:
+    get:
+      parameters:
+        - { name: limit, in: query, schema: { type: integer, maximum: 100 } }
+      responses:
+        "200":
+          description: the pets
+          content:
+            application/json:
+              schema:
+                type: array
+                items: { $ref: "./schemas.yaml#/Pet" }
+    post:
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: "./schemas.yaml#/Pet" }
+      responses:
+        "201": { description: created }
+  /pets/{id}:
+    get:
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: integer, format: int32 } }
+      responses:
+        "200":
+          description: one pet
+          content:
+            application/json:
+              schema: { $ref: "./schemas.yaml#/Pet" }
+        "404": { description: no such pet }
+  /owners:
+    get:
+      responses:
+        "200": { description: owners }
+`;
+
+const SCHEMAS_30 = `Pet:
+  type: object
+  required: [id, name]
+  additionalProperties: false
+  properties:
+    id: { type: integer, format: int32, readOnly: true }
+    name: { type: string }
+    tag: { type: string, nullable: true }
+    status: { type: string, enum: [available, sold] }
+    born: { type: string, format: date-time }
+`;
+
+/** Answers each operation as described, or drifts as `?drift=` says. */
+function petServer() {
+  return serve(async (request) => {
+    const url = new URL(request.url);
+    const drift = url.searchParams.get("drift") ?? request.headers.get("x-drift");
+    const pet: Record<string, unknown> = {
+      id: 1,
+      name: "Rex",
+      tag: null,
+      status: "available",
+      born: "2020-01-02T03:04:05Z",
+    };
+    if (request.method === "POST") {
+      await request.text();
+      return new Response(null, { status: 201 });
+    }
+    if (drift === "type") pet.id = "one";
+    if (drift === "int32") pet.id = 2 ** 32;
+    if (drift === "missing") delete pet.name;
+    if (drift === "extra") pet.color = "brown";
+    if (drift === "enum") pet.status = "lost";
+    if (drift === "date") pet.born = "yesterday";
+    if (drift === "null") pet.name = null;
+    if (drift === "status") return Response.json(pet, { status: 418 });
+    if (drift === "type-header") {
+      return new Response(JSON.stringify(pet), { headers: { "content-type": "text/plain" } });
+    }
+    if (url.pathname === "/v1/pets") return Response.json([pet, { ...pet, id: 2 }]);
+    return Response.json(pet);
+  });
+}
+
+async function petProject(origin: string, requests: string) {
+  return await project({
+    "spec/openapi.yaml": PETSTORE_30,
+    "spec/schemas.yaml": SCHEMAS_30,
+    "api.http": requests.replaceAll("{{origin}}", origin),
+  });
+}
+
+Deno.test("openapi: exchanges that keep a 3.0 description (cross-file $ref, nullable, readOnly) pass, with coverage", async () => {
+  await using server = petServer();
+  const dir = await petProject(
+    server.origin,
+    `GET {{origin}}/v1/pets?limit=10\n\n###\nGET {{origin}}/v1/pets/1\n\n###\nPOST {{origin}}/v1/pets\nContent-Type: application/json\n\n{"name": "Rex", "tag": null}\n`,
+  );
+  const result = await dial(["test", `${dir}/api.http`, "--openapi", `${dir}/spec/openapi.yaml`]);
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, /openapi: 3\/4 operations exercised\nnever called: GET \/owners/);
+  const json = await dial([
+    "test",
+    `${dir}/api.http`,
+    "--openapi",
+    `${dir}/spec/openapi.yaml`,
+    "--reporter",
+    "json",
+  ]);
+  const report = JSON.parse(json.stdout);
+  assert.deepEqual(report.openapi, { exercised: 3, total: 4, missing: ["GET /owners"] });
+});
+
+const DRIFTS: Array<[string, RegExp]> = [
+  ["type", /\/id: must be integer, got string \(response 200 body\)/],
+  ["int32", /\/id: 4294967296 is greater than 2147483647 \(maximum\)/],
+  ["missing", /\/name: required property missing \(response 200 body\)/],
+  ["extra", /\/color: property not allowed \(additionalProperties\) \(response 200 body\)/],
+  ["enum", /\/status: must be one of \["available","sold"\], got "lost"/],
+  ["date", /\/born: must be a date-time, got "yesterday"/],
+  ["null", /\/name: must be string, got null/],
+  ["status", /status 418 is not documented \(200, 404\)/],
+  [
+    "type-header",
+    /response 200: content type "text\/plain" is not documented \(application\/json\)/,
+  ],
+];
+
+for (const [drift, expected] of DRIFTS) {
+  Deno.test(`openapi: a response that drifts (${drift}) is a failed test named after the operation`, async () => {
+    await using server = petServer();
+    const dir = await petProject(server.origin, `GET {{origin}}/v1/pets/1?drift=${drift}\n`);
+    const result = await dial([
+      "test",
+      `${dir}/api.http`,
+      "--openapi",
+      `${dir}/spec/openapi.yaml`,
+      "--reporter",
+      "junit",
+    ]);
+    assert.equal(result.code, 11, result.stdout + result.stderr);
+    assert.match(result.stdout, /<testcase [^>]*name="[^"]* › GET \/pets\/\{id\}"/);
+    assert.match(result.stdout.replaceAll("&quot;", '"'), expected);
+  });
+}
+
+Deno.test("openapi: bad requests (parameters, body, unknown operation) are violations; the requests' own tests still count", async () => {
+  await using server = petServer();
+  const dir = await petProject(
+    server.origin,
+    `GET {{origin}}/v1/pets?limit=1000\n\n###\nGET {{origin}}/v1/pets/abc\n\n###\nPOST {{origin}}/v1/pets\nContent-Type: application/json\n\n{"tag": 5}\n\n###\nDELETE {{origin}}/v1/pets/1\n\n> {% client.test("own test", function () {}); %}\n`,
+  );
+  const result = await dial([
+    "test",
+    `${dir}/api.http`,
+    "--openapi",
+    `${dir}/spec/openapi.yaml`,
+    "--reporter",
+    "tap",
+  ]);
+  assert.equal(result.code, 11, result.stdout + result.stderr);
+  const out = result.stdout;
+  assert.match(
+    out,
+    /not ok .* › GET \/pets\n[\s\S]*?query parameter \\"limit\\": 1000 is greater than 100 \(maximum\)/,
+  );
+  assert.match(out, /path parameter \\"id\\": must be integer, got string/);
+  assert.match(out, /\/name: required property missing \(request body\)/);
+  assert.match(
+    out,
+    /\/tag: must be string or null, got integer \(request body\)/,
+  );
+  assert.match(out, /undocumented: no operation of .* matches DELETE \/v1\/pets\/1/);
+  assert.match(out, /ok \d+ .*own test/);
+});
+
+Deno.test("openapi: a 3.1 description's keywords (prefixItems, const, unevaluatedProperties) and a Swagger 2.0 one", async () => {
+  await using server = serve((request) => {
+    const drift = new URL(request.url).searchParams.get("drift");
+    return Response.json(
+      drift ? { pair: [1, 2], kind: "other", extra: true } : { pair: ["a", 2], kind: "point" },
+    );
+  });
+  const spec31 = JSON.stringify({
+    openapi: "3.1.0",
+    info: { title: "t", version: "1" },
+    paths: {
+      "/thing": {
+        get: {
+          responses: {
+            "200": {
+              description: "ok",
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      pair: {
+                        type: "array",
+                        prefixItems: [{ type: "string" }, { type: "integer" }],
+                      },
+                      kind: { const: "point" },
+                    },
+                    unevaluatedProperties: false,
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  });
+  const swagger = `swagger: "2.0"
+info: { title: t, version: "1" }
+basePath: /
+paths:
+  /thing:
+    get:
+      produces: [application/json]
+      responses:
+        "200":
+          description: ok
+          schema:
+            type: object
+            required: [kind]
+            properties:
+              kind: { type: string, enum: [point] }
+`;
+  const dir = await project({
+    "spec31.json": spec31,
+    "swagger.yaml": swagger,
+    "ok.http": `GET ${server.origin}/thing\n`,
+    "drift.http": `GET ${server.origin}/thing?drift=1\n`,
+  });
+  const ok31 = await dial(["test", `${dir}/ok.http`, "--openapi", `${dir}/spec31.json`]);
+  assert.equal(ok31.code, 0, ok31.stdout);
+  const drift31 = await dial(["test", `${dir}/drift.http`, "--openapi", `${dir}/spec31.json`]);
+  assert.equal(drift31.code, 11);
+  assert.match(drift31.stdout, /\/pair\/0: must be string, got integer/);
+  assert.match(drift31.stdout, /\/kind: must be "point", got "other"/);
+  assert.match(drift31.stdout, /\/extra: property not allowed \(unevaluatedProperties\)/);
+  const ok20 = await dial(["test", `${dir}/ok.http`, "--openapi", `${dir}/swagger.yaml`]);
+  assert.equal(ok20.code, 0, ok20.stdout);
+  const drift20 = await dial(["test", `${dir}/drift.http`, "--openapi", `${dir}/swagger.yaml`]);
+  assert.equal(drift20.code, 11);
+  assert.match(drift20.stdout, /\/kind: must be one of \["point"\], got "other"/);
+});
+
+Deno.test("openapi: an unreadable, unparseable or non-OpenAPI description, or a $ref out of its folder, stops the run before anything is sent", async () => {
+  await using server = serve(() => new Response("ok"));
+  const dir = await project({
+    "api.http": `GET ${server.origin}/x\n`,
+    "broken.yaml": "openapi: 3.0.0\npaths: [unclosed\n",
+    "other.json": JSON.stringify({ hello: "world" }),
+    "spec/escape.yaml":
+      `openapi: 3.0.0\ninfo: { title: t, version: "1" }\npaths:\n  /x:\n    get:\n      responses:\n        "200":\n          description: ok\n          content:\n            application/json:\n              schema: { $ref: "../outside.yaml#/S" }\n`,
+    "outside.yaml": "S: { type: string }\n",
+  });
+  const cases: Array<[string, RegExp]> = [
+    [`${dir}/missing.yaml`, /Cannot read ".*missing\.yaml": no such file/],
+    [
+      `${dir}/broken.yaml`,
+      /Cannot read the OpenAPI description ".*broken\.yaml": line \d+, column \d+: Flow sequence/,
+    ],
+    [`${dir}/other.json`, /not an OpenAPI 3 or Swagger 2\.0 description/],
+    [`${dir}/spec/escape.yaml`, /outside the description's folder/],
+  ];
+  for (const [spec, message] of cases) {
+    const result = await dial(["test", `${dir}/api.http`, "--openapi", spec]);
+    assert.equal(result.code, 2, `${spec}: ${result.stderr}`);
+    assert.match(result.stderr, message);
+  }
+  assert.equal(server.requests.length, 0);
+});
