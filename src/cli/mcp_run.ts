@@ -20,7 +20,7 @@ import {
 } from "./file_setup.ts";
 import type { McpFlagValues } from "./mcp.ts";
 import { VERSION } from "./program.ts";
-import { collectFiles } from "./test_files.ts";
+import { collectFiles } from "./test_plan.ts";
 import { checkFilePaths } from "../files/trust_rule.ts";
 
 /**

@@ -94,7 +94,9 @@ async function readRows(path: string): Promise<DataRow[]> {
  * Files, and the .http/.rest files below directories in name order, each with the folder its
  * `run` lines are confined to (the directory given, or the file's own).
  */
-async function collectFiles(paths: string[]): Promise<{ path: string; root: string }[]> {
+export async function collectFiles(
+  paths: string[],
+): Promise<{ path: string; root: string }[]> {
   const files: { path: string; root: string }[] = [];
   for (const path of paths) {
     let info: Deno.FileInfo;

@@ -56,6 +56,8 @@ Deno.test("mcp tools: names from file and request, at most 64 characters, unique
       shared: new Map(),
       auth: new Map(),
       files: [],
+      defaultHeaders: new Map(),
+      notices: [],
     },
   }]);
   assert.deepEqual(tools.map((t) => [t.name, t.inputs, t.safe]), [
