@@ -219,6 +219,8 @@ export async function exchangeH1(
   const pretransfer = performance.now();
   const onAbort = () => conn.close();
   request.signal?.addEventListener("abort", onAbort, { once: true });
+  // Aborted while connecting or waiting for the connection: the event has passed already.
+  if (request.signal?.aborted) onAbort();
   let headDone = false;
   let written = false;
   let writeError: Error | undefined;

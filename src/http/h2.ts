@@ -55,6 +55,8 @@ export async function exchangeH2(conn: Connection, request: WireRequest): Promis
   const stream = session.request(headers, { endStream: !request.body });
   const onAbort = () => close();
   request.signal?.addEventListener("abort", onAbort, { once: true });
+  // Aborted while connecting or loading this module: the event has passed already.
+  if (request.signal?.aborted) onAbort();
   const writing = writeBody(stream, request).catch((error) => stream.destroy(error));
   const head = await Promise.race([
     new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {

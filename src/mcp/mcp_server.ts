@@ -145,7 +145,16 @@ class Server {
               errorMessage(id, RpcError.InvalidParams, `Invalid params: "name" must be a string`),
             );
           }
-          return this.send(resultMessage(id, await this.call(id, params.name, params.arguments)));
+          const controller = new AbortController();
+          this.running.set(id, controller);
+          try {
+            const result = await this.call(params.name, params.arguments, controller.signal);
+            // A cancelled request gets no answer (the protocol's cancellation rule).
+            if (!controller.signal.aborted) this.send(resultMessage(id, result));
+            return;
+          } finally {
+            this.running.delete(id);
+          }
         }
         case "resources/list":
           return this.send(resultMessage(id, {
@@ -199,7 +208,7 @@ class Server {
     };
   }
 
-  async call(id: RequestId, name: string, args: unknown): Promise<CallToolResult> {
+  async call(name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
     const tool = (await this.options.workspace).tools.find((tool) => tool.name === name);
     if (!tool) {
       return {
@@ -207,13 +216,7 @@ class Server {
         isError: true,
       };
     }
-    const controller = new AbortController();
-    this.running.set(id, controller);
-    try {
-      return await callTool(tool, args, this.options.call, controller.signal);
-    } finally {
-      this.running.delete(id);
-    }
+    return await callTool(tool, args, this.options.call, signal);
   }
 
   /** Redacts and writes one message, in order with the others. */

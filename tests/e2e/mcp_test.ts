@@ -314,6 +314,7 @@ Deno.test("mcp: --read-only lists and sends only GET, HEAD and OPTIONS requests"
 });
 
 Deno.test("mcp: a malformed line is answered with its error and the server goes on; closing stdin ends it", async () => {
+  // A server that accepts and never answers: the stuck call is still under way at the end.
   const hung = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const accepted: Deno.Conn[] = [];
   const accepting = (async () => {
@@ -323,48 +324,56 @@ Deno.test("mcp: a malformed line is answered with its error and the server goes 
     "api.http": `# @name stuck\nGET http://127.0.0.1:${(hung.addr as Deno.NetAddr).port}/\n`,
   });
   const child = spawnDial(["mcp", dir]);
-  const writer = child.stdin.getWriter();
-  const lines = [
-    "not json",
-    "[1, 2]",
-    `{"jsonrpc":"2.0","id":1}`,
-    `{"jsonrpc":"1.0","id":2,"method":"ping"}`,
-    `{"jsonrpc":"2.0","id":3,"method":"no/such/method"}`,
-    `{"jsonrpc":"2.0","id":4,"method":"ping"}`,
-    `{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-    `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"api_stuck","arguments":{}}}`,
-  ];
-  await writer.write(new TextEncoder().encode(lines.join("\n") + "\n"));
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (text.split("\n").length <= 6) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += value;
+  const stderr = new Response(child.stderr).text();
+  try {
+    const writer = child.stdin.getWriter();
+    const lines = [
+      "not json",
+      "[1, 2]",
+      `{"jsonrpc":"2.0","id":1}`,
+      `{"jsonrpc":"1.0","id":2,"method":"ping"}`,
+      `{"jsonrpc":"2.0","id":3,"method":"no/such/method"}`,
+      `{"jsonrpc":"2.0","id":4,"method":"ping"}`,
+      `{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+      `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"api_stuck","arguments":{}}}`,
+    ];
+    await writer.write(new TextEncoder().encode(lines.join("\n") + "\n"));
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (text.split("\n").length <= 6) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    // The stuck call is under way; the client goes away.
+    await writer.close();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    const status = await child.status;
+    assert.equal(status.code, 0, await stderr);
+    const messages = text.trim().split("\n").map((line) => JSON.parse(line));
+    assert.deepEqual(messages.slice(0, 6).map((m) => [m.id, m.error?.code ?? "ok"]), [
+      [null, -32700],
+      [null, -32600],
+      [1, -32600],
+      [2, -32600],
+      [3, -32601],
+      [4, "ok"],
+    ]);
+    for (const message of messages) assert.equal(message.jsonrpc, "2.0");
+  } finally {
+    try {
+      child.kill();
+    } catch { /* it has ended */ }
+    await child.status;
+    await stderr.catch(() => {});
+    hung.close();
+    await accepting.catch(() => {});
+    for (const conn of accepted) conn.close();
   }
-  // The stuck call is under way; the client goes away.
-  await writer.close();
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += value;
-  }
-  const status = await child.status;
-  const stderr = await new Response(child.stderr).text();
-  hung.close();
-  await accepting.catch(() => {});
-  for (const conn of accepted) conn.close();
-  assert.equal(status.code, 0, stderr);
-  const messages = text.trim().split("\n").map((line) => JSON.parse(line));
-  assert.deepEqual(messages.slice(0, 6).map((m) => [m.id, m.error?.code ?? "ok"]), [
-    [null, -32700],
-    [null, -32600],
-    [1, -32600],
-    [2, -32600],
-    [3, -32601],
-    [4, "ok"],
-  ]);
-  for (const message of messages) assert.equal(message.jsonrpc, "2.0");
 });
 
 Deno.test("mcp: an environment no file defines stops the server with exit 2 and the message on stderr", async () => {
@@ -387,29 +396,45 @@ Deno.test("mcp: an environment no file defines stops the server with exit 2 and 
 Deno.test("mcp: a body over 100 KiB is cut with a note; a cancelled call closes its connection", async () => {
   const big = "0123456789abcdef".repeat(20 * 1024);
   await using server = rawServer(() => ({ body: big }));
+  // A server that accepts and never answers: only dial closing the connection ends the call.
   const hung = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const dir = await project({
-    "api.http":
-      `# @name big\nGET ${server.origin}/big\n\n###\n# @name stuck\nGET http://127.0.0.1:${
-        (hung.addr as Deno.NetAddr).port
-      }/\n`,
-  });
-  await using session = await mcpSession([dir]);
-  const result = resultText(await session.client.callTool({ name: "api_big", arguments: {} }));
-  assert.match(result, /\[body cut at 102400 bytes: the rest was not read\]$/);
-  assert.ok(result.includes(big.slice(0, 102400)));
-  assert.ok(!result.includes(big.slice(0, 102401)));
+  let conn: Deno.Conn | undefined;
+  try {
+    const dir = await project({
+      "api.http":
+        `# @name big\nGET ${server.origin}/big\n\n###\n# @name stuck\nGET http://127.0.0.1:${
+          (hung.addr as Deno.NetAddr).port
+        }/\n`,
+    });
+    await using session = await mcpSession([dir]);
+    const result = resultText(await session.client.callTool({ name: "api_big", arguments: {} }));
+    assert.match(result, /\[body cut at 102400 bytes: the rest was not read\]$/);
+    assert.ok(result.includes(big.slice(0, 102400)));
+    assert.ok(!result.includes(big.slice(0, 102401)));
 
-  const controller = new AbortController();
-  const call = session.client.callTool({ name: "api_stuck", arguments: {} }, undefined, {
-    signal: controller.signal,
-  });
-  const conn = await hung.accept();
-  controller.abort();
-  await assert.rejects(call);
-  // dial cancels the exchange: the connection it opened is closed.
-  const buffer = new Uint8Array(4096);
-  while ((await conn.read(buffer)) !== null) { /* the request's head */ }
-  conn.close();
-  hung.close();
+    const controller = new AbortController();
+    const call = session.client.callTool({ name: "api_stuck", arguments: {} }, undefined, {
+      signal: controller.signal,
+    });
+    // Whichever comes first: dial connects, or the call ends without connecting (a failure).
+    const ended = call.then(
+      (value) => new Error(`the call ended before connecting: ${resultText(value)}`),
+      (error) => new Error(`the call failed before connecting: ${error}`),
+    );
+    const first = await Promise.race([hung.accept(), ended]);
+    if (first instanceof Error) throw first;
+    conn = first;
+    // The cancellation may reach dial at any point of the exchange (here: right after the
+    // connection is made, possibly before dial has written anything).
+    controller.abort();
+    await assert.rejects(call);
+    // dial cancels the exchange: the connection it opened is closed (end of stream).
+    const buffer = new Uint8Array(4096);
+    while ((await conn.read(buffer)) !== null) { /* the request's head, if it was written */ }
+    // The server goes on after a cancelled call.
+    assert.deepEqual(await session.client.ping(), {});
+  } finally {
+    conn?.close();
+    hung.close();
+  }
 });

@@ -122,3 +122,27 @@ Deno.test("h1: a streamed body of known length goes with it; one without a lengt
   });
   assert.ok(chunked.sent().endsWith("\r\n\r\n2\r\nab\r\n1\r\nc\r\n0\r\n\r\n"), chunked.sent());
 });
+
+Deno.test("h1: a request aborted before its exchange starts (while connecting) closes its connection", async () => {
+  // The abort event fired before exchangeH1 listened for it: a server that never answers
+  // must not keep the exchange waiting (a cancelled MCP call, --timeout, Ctrl-C).
+  const closed = Promise.withResolvers<null>();
+  let isClosed = false;
+  const conn: Connection = {
+    read: () => closed.promise,
+    write: () => Promise.resolve(),
+    streams: () => {
+      throw new Error("not used");
+    },
+    protocol: "http/1.1",
+    close: () => {
+      isClosed = true;
+      closed.resolve(null);
+    },
+  };
+  const controller = new AbortController();
+  controller.abort(new Error("cancelled by the client"));
+  const exchange = exchangeH1(conn, { ...GET, signal: controller.signal });
+  assert.ok(isClosed, "the connection is closed at once");
+  await assert.rejects(exchange, /cancelled by the client/);
+});
