@@ -247,6 +247,36 @@ export function serve(
   };
 }
 
+/** Options for {@link bearerApi}. */
+export interface BearerApiOptions {
+  /** Answer 401 to a request without a bearer token (default: every request gets `{"ok":true}`). */
+  requireBearer?: boolean;
+  /** Tokens answered with 401, as a revoked token would be (implies `requireBearer`). */
+  revoked?: Set<string>;
+}
+
+/**
+ * Starts an API for credential tests: it answers `{"ok":true}` and records the Authorization
+ * header of each request in `seen` ("" where there was none).
+ *
+ * @param options whether a bearer token is required, which tokens are revoked
+ * @returns the server, with `seen`
+ */
+export function bearerApi(options: BearerApiOptions = {}): TestServer & { seen: string[] } {
+  const seen: string[] = [];
+  const required = options.requireBearer || options.revoked !== undefined;
+  const server = serve((request) => {
+    const auth = request.headers.get("authorization") ?? "";
+    seen.push(auth);
+    const token = auth.replace(/^Bearer /, "");
+    if (required && (!auth.startsWith("Bearer ") || options.revoked?.has(token))) {
+      return new Response("no", { status: 401 });
+    }
+    return Response.json({ ok: true });
+  });
+  return Object.assign(server, { seen });
+}
+
 /**
  * The request with a signal of its own, for a library's handler that reads `request.signal`
  * (graphql-yoga does): reading the signal Deno.serve made makes Deno print its "legacy abort"

@@ -266,6 +266,38 @@ export async function startOidcProvider(options: OidcOptions): Promise<OidcServe
   };
 }
 
+/** `$BROWSER` for the authorization-code and device flows: runs the test browser `./_browser.ts`. */
+export const BROWSER = `${Deno.execPath()} run -A --quiet ${
+  new URL("./_browser.ts", import.meta.url).pathname
+}`;
+
+/** @returns a new empty HOME, so that a test starts with an empty token cache of its own */
+export async function oauthHome(): Promise<string> {
+  return await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+}
+
+/**
+ * The flags of the password grant for the user `ann`.
+ *
+ * @param tokenUrl the token endpoint
+ * @param password ann's password (`--oauth2-password`), or null to leave the flag out
+ * @param client the client id, `:secret` after it for a confidential client
+ * @returns `--oauth2 password:…`, `--oauth2-username ann` and `--oauth2-password`
+ */
+export function passwordGrant(
+  tokenUrl: string,
+  password: string | null = "pw",
+  client = "app",
+): string[] {
+  return [
+    "--oauth2",
+    `password:${tokenUrl}:${client}`,
+    "--oauth2-username",
+    "ann",
+    ...(password === null ? [] : ["--oauth2-password", password]),
+  ];
+}
+
 /**
  * @returns a TCP port that was free a moment ago on 127.0.0.1
  */

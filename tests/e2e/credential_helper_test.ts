@@ -4,20 +4,11 @@
  * Debian's pass and a throwaway GnuPG key.
  */
 import assert from "node:assert/strict";
-import { dial, serve } from "../_helpers.ts";
+import { bearerApi, dial } from "../_helpers.ts";
 import { runProgram } from "../_process.ts";
 
-function api() {
-  const seen: string[] = [];
-  const server = serve((request) => {
-    seen.push(request.headers.get("authorization") ?? "");
-    return Response.json({ ok: true });
-  });
-  return Object.assign(server, { seen });
-}
-
 Deno.test("helper: -B @exec:… sends what the program printed, words split without a shell", async () => {
-  await using target = api();
+  await using target = bearerApi();
   const plain = await dial(["GET", target.origin, "-B", "@exec:printf tok-123"]);
   assert.equal(plain.code, 0, plain.stderr);
   // Quotes group words; $HOME and ; are not expanded or run: there is no shell.
@@ -27,7 +18,7 @@ Deno.test("helper: -B @exec:… sends what the program printed, words split with
 });
 
 Deno.test("helper: the password part of -u and the OAuth client secret take @exec: too", async () => {
-  await using target = api();
+  await using target = bearerApi();
   const result = await dial(["GET", target.origin, "-u", "ann:@exec:printf pw:with:colons"]);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(target.seen[0], `Basic ${btoa("ann:pw:with:colons")}`);
@@ -68,7 +59,7 @@ Deno.test("helper: not found, printed nothing, too slow", async () => {
 });
 
 Deno.test("helper: -H @exec:… reads header lines from a helper", async () => {
-  await using target = api();
+  await using target = bearerApi();
   const result = await dial([
     "GET",
     target.origin,
@@ -100,7 +91,7 @@ Deno.test("helper: the pass recipe (Debian's pass, a throwaway GnuPG key) gives 
     ]);
     await run("pass", ["init", "dial@example.invalid"]);
     await run("pass", ["insert", "-m", "api/token"], "s3cr3t-from-pass\n");
-    await using target = api();
+    await using target = bearerApi();
     const result = await dial(["GET", target.origin, "-B", "@exec:pass show api/token", "-v"], {
       env,
       // pass is dial's child: it inherits the process's environment (GNUPGHOME, the store).

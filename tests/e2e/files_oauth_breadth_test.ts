@@ -6,21 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
-import { dial, serve } from "../_helpers.ts";
-import { freePort, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
-
-const BROWSER = `${Deno.execPath()} run -A --quiet ${
-  new URL("./_browser.ts", import.meta.url).pathname
-}`;
-
-function api() {
-  const seen: string[] = [];
-  const server = serve((request) => {
-    seen.push(request.headers.get("authorization") ?? "");
-    return Response.json({ ok: true });
-  });
-  return Object.assign(server, { seen });
-}
+import { bearerApi, dial, serve } from "../_helpers.ts";
+import { BROWSER, freePort, oauthHome, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
 
 /** A request file using `{{$auth.token("id")}}` and its public (and private) environment. */
 async function project(
@@ -44,7 +31,7 @@ async function project(
 
 Deno.test("run: Security.Auth Device Authorization with only an Issuer, the page opened as Open Complete URI asks, then the cache", async () => {
   await using op = await startOidcProvider({ redirectUris: [], deviceFlow: true });
-  await using target = api();
+  await using target = bearerApi();
   const dir = await project(target.origin, {
     "Type": "OAuth2",
     "Grant Type": "Device Authorization",
@@ -54,7 +41,7 @@ Deno.test("run: Security.Auth Device Authorization with only an Issuer, the page
     "Scope": "openid offline_access",
     "Open Complete URI": true,
   });
-  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const home = await oauthHome();
   const first = await dial(["run", `${dir}/api.http`, "--env", "dev"], {
     env: { HOME: home, BROWSER },
   });
@@ -83,7 +70,7 @@ Deno.test("run: Security.Auth Custom Request Parameters go where their Use says,
     });
     return Response.json({ access_token: `t${forms.length}`, token_type: "Bearer" });
   });
-  await using target = api();
+  await using target = bearerApi();
   const config = {
     "Type": "OAuth2",
     "Grant Type": "Client Credentials",
@@ -102,7 +89,7 @@ Deno.test("run: Security.Auth Custom Request Parameters go where their Use says,
   const env = JSON.parse(await Deno.readTextFile(envFile));
   env.dev.audience = "https://api.example.com/";
   await Deno.writeTextFile(envFile, JSON.stringify(env));
-  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const home = await oauthHome();
   const run = () => dial(["run", `${dir}/api.http`, "--env", "dev"], { env: { HOME: home } });
   const first = await run();
   assert.equal(first.code, 0, first.stderr);
@@ -127,7 +114,7 @@ Deno.test("run: Security.Auth resource parameters get an audience-bound JWT from
     redirectUris: ["http://localhost:1/"],
     resourceIndicators: true,
   });
-  await using target = api();
+  await using target = bearerApi();
   const dir = await project(target.origin, {
     "Type": "OAuth2",
     "Grant Type": "Client Credentials",
@@ -158,7 +145,7 @@ Deno.test("run: Security.Auth private_key_jwt signs with a Client Key given by r
     redirectUris: [],
     clientKeys: [{ ...rsa.publicKey.export({ format: "jwk" }), kid: "k" } as JsonWebKey],
   });
-  await using target = api();
+  await using target = bearerApi();
   const config = {
     "Type": "OAuth2",
     "Grant Type": "Client Credentials",
@@ -168,7 +155,7 @@ Deno.test("run: Security.Auth private_key_jwt signs with a Client Key given by r
     "Client Key": "@env:CLIENT_KEY",
     "Client Key Algorithm": "PS256",
   };
-  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const home = await oauthHome();
   const byEnv = await project(target.origin, config);
   const result = await dial(["run", `${byEnv}/api.http`, "--env", "dev"], {
     env: { HOME: home, CLIENT_KEY: PEM },
@@ -254,7 +241,7 @@ Deno.test("run: Security.Auth refuses an unknown Use, a parameter dial sets, and
 Deno.test("run: Security.Auth Authorization Code sends In Auth Request parameters in the login URL only", async () => {
   const port = freePort();
   await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
-  await using target = api();
+  await using target = bearerApi();
   const dir = await project(target.origin, {
     "Type": "OAuth2",
     "Grant Type": "Authorization Code",

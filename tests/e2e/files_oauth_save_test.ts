@@ -5,17 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
-import { dial, serve } from "../_helpers.ts";
-import { OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
-
-function api() {
-  const seen: string[] = [];
-  const server = serve((request) => {
-    seen.push(request.headers.get("authorization") ?? "");
-    return Response.json({ ok: true });
-  });
-  return Object.assign(server, { seen });
-}
+import { bearerApi, dial } from "../_helpers.ts";
+import { oauthHome, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
 
 const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const PEM = rsa.privateKey.export({ format: "pem", type: "pkcs8" }).toString();
@@ -26,9 +17,9 @@ Deno.test("run: a request saved with --oauth2-issuer, --oauth2-param and a clien
     resourceIndicators: true,
     clientKeys: [{ ...rsa.publicKey.export({ format: "jwk" }), kid: "k" } as JsonWebKey],
   });
-  await using target = api();
+  await using target = bearerApi();
   const dir = await Deno.makeTempDir({ prefix: "dial-save-oauth-" });
-  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const home = await oauthHome();
   const env = { HOME: home, CLIENT_KEY: PEM };
   const saved = await dial([
     "GET",
@@ -77,7 +68,7 @@ Deno.test("run: a request saved with --oauth2-issuer, --oauth2-param and a clien
 
 Deno.test("save: a device_code request keeps its device URL and repeated parameters in Security.Auth", async () => {
   await using op = await startOidcProvider({ redirectUris: [], deviceFlow: true });
-  await using target = api();
+  await using target = bearerApi();
   const dir = await Deno.makeTempDir({ prefix: "dial-save-oauth-" });
   const saved = await dial([
     "GET",

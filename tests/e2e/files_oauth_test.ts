@@ -4,11 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
-import { freePort, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
-
-const BROWSER = `${Deno.execPath()} run -A --quiet ${
-  new URL("./_browser.ts", import.meta.url).pathname
-}`;
+import { BROWSER, freePort, oauthHome, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
 
 Deno.test("run: Security.Auth Authorization Code logs in through the browser once, then uses the cache", async () => {
   const port = freePort();
@@ -43,7 +39,7 @@ Deno.test("run: Security.Auth Authorization Code logs in through the browser onc
       },
     }),
   );
-  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const home = await oauthHome();
   const log = await Deno.makeTempFile({ prefix: "dial-browser-", suffix: ".jsonl" });
   const env = { HOME: home, BROWSER, FAKE_BROWSER_MODE: "login", FAKE_BROWSER_LOG: log };
   const first = await dial(["run", `${dir}/api.http`, "--env", "dev"], { env });

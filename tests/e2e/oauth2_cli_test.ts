@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
-import { startMockServer } from "./_oauth_servers.ts";
+import { passwordGrant, startMockServer } from "./_oauth_servers.ts";
 
 const TOKEN_URL = "http://127.0.0.1:9/token";
 
@@ -137,12 +137,7 @@ Deno.test("dial auth token: a refused grant exits 9 and prints no token", async 
   const result = await dial([
     "auth",
     "token",
-    "--oauth2",
-    `password:${mock.tokenUrl}:app`,
-    "--oauth2-username",
-    "ann",
-    "--oauth2-password",
-    "wrong",
+    ...passwordGrant(mock.tokenUrl, "wrong"),
   ], { env: { HOME: await Deno.makeTempDir() } });
   assert.equal(result.code, 9);
   assert.equal(result.stdout, "");
@@ -163,12 +158,7 @@ Deno.test("dial auth status lists cached tokens without secrets; logout removes 
   assert.match(empty.stderr, /No cached OAuth 2\.0 tokens/);
   const cc = ["--oauth2", `client_credentials:${mock.tokenUrl}:app:client-secret-value`];
   const pw = [
-    "--oauth2",
-    `password:${mock.tokenUrl}:cli`,
-    "--oauth2-username",
-    "ann",
-    "--oauth2-password",
-    "pw-value",
+    ...passwordGrant(mock.tokenUrl, "pw-value", "cli"),
     "--oauth2-scope",
     "read",
   ];

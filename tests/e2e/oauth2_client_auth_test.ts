@@ -4,27 +4,19 @@
  * client_secret_post after invalid_client.
  */
 import assert from "node:assert/strict";
-import { dial, serve } from "../_helpers.ts";
+import { bearerApi, dial } from "../_helpers.ts";
 import { startNodeOAuthServer } from "./_node_oauth_server.ts";
-import { OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
-
-function api() {
-  return serve((request) =>
-    (request.headers.get("authorization") ?? "").startsWith("Bearer ")
-      ? Response.json({ ok: true })
-      : new Response("no", { status: 401 })
-  );
-}
+import { oauthHome, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
 
 async function run(target: string, oauth2: string, ...extra: string[]) {
-  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const home = await oauthHome();
   return await dial(["GET", target, "--oauth2", oauth2, ...extra], { env: { HOME: home } });
 }
 
 Deno.test("oauth2: client_secret_basic leaves *-._ unencoded; @node-oauth/oauth2-server accepts it as curl -u", async () => {
   const client = { id: "cli.app_1", secret: "cli-secret.v1_x*" };
   await using server = await startNodeOAuthServer(client);
-  await using target = api();
+  await using target = bearerApi({ requireBearer: true });
   const result = await run(
     `${target.origin}/`,
     `client_credentials:${server.tokenUrl}:${client.id}:${client.secret}`,
@@ -54,7 +46,7 @@ Deno.test("oauth2: invalid_client to basic is retried once with client_secret_po
   // The server does not form-decode Basic credentials, so "s3cr&t" (sent as s3cr%26t) fails.
   const client = { id: "app", secret: "s3cr&t" };
   await using server = await startNodeOAuthServer(client);
-  await using target = api();
+  await using target = bearerApi({ requireBearer: true });
   const result = await run(
     `${target.origin}/`,
     `client_credentials:${server.tokenUrl}:${client.id}:${client.secret}`,
@@ -92,7 +84,7 @@ Deno.test("oauth2: an explicit --oauth2-client-auth basic is not retried", async
 
 Deno.test("oauth2: oidc-provider form-decodes the new basic encoding (:, & and - in secrets)", async () => {
   await using op = await startOidcProvider({ redirectUris: ["http://localhost:1/"] });
-  await using target = api();
+  await using target = bearerApi({ requireBearer: true });
   // web-app's secret is "web:s3cret&more"; post-s3cret belongs to a client_secret_post
   // client, which oidc-provider also accepts through Basic.
   for (const client of [OIDC_CLIENTS.web, OIDC_CLIENTS.post]) {

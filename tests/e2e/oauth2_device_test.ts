@@ -4,26 +4,13 @@
  * a refresh; and the polling rules (slow_down, expiry, denial) against a provider stub.
  */
 import assert from "node:assert/strict";
-import { dial, expireCachedTokens, serve } from "../_helpers.ts";
-import { OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
-
-const BROWSER = `${Deno.execPath()} run -A --quiet ${
-  new URL("./_browser.ts", import.meta.url).pathname
-}`;
-
-function api() {
-  const seen: string[] = [];
-  const server = serve((request) => {
-    seen.push(request.headers.get("authorization") ?? "");
-    return Response.json({ ok: true });
-  });
-  return Object.assign(server, { seen });
-}
+import { bearerApi, dial, expireCachedTokens, serve } from "../_helpers.ts";
+import { BROWSER, oauthHome, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
 
 Deno.test("oauth2 device: oidc-provider's device flow, the code on stderr, the browser when asked, then cache and refresh", async () => {
   await using op = await startOidcProvider({ redirectUris: [], deviceFlow: true });
-  await using target = api();
-  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  await using target = bearerApi();
+  const home = await oauthHome();
   const args = [
     `${target.origin}/me`,
     "--oauth2",
@@ -97,7 +84,7 @@ Deno.test("oauth2 device: slow_down adds 5 s to the interval; no browser unless 
     { error: "slow_down" },
     { access_token: "tv-token", token_type: "Bearer", expires_in: 60 },
   ]);
-  await using target = api();
+  await using target = bearerApi();
   const result = await dial(deviceArgs(stub.origin, `${target.origin}/`), {
     // A browser that would fail the test if it were started.
     env: { HOME: await Deno.makeTempDir(), BROWSER: "/bin/false-browser-not-asked" },
@@ -117,7 +104,7 @@ Deno.test("oauth2 device: slow_down adds 5 s to the interval; no browser unless 
 
 Deno.test("oauth2 device: a code that expires before the login is exit 9, the API not called", async () => {
   await using stub = deviceStub([], { expires_in: 2 });
-  await using target = api();
+  await using target = bearerApi();
   const result = await dial(deviceArgs(stub.origin, `${target.origin}/`), {
     env: { HOME: await Deno.makeTempDir() },
   });

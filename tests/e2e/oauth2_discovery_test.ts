@@ -3,24 +3,21 @@
  * with the tokens), the RFC 8414 path, and an issuer that does not match.
  */
 import assert from "node:assert/strict";
-import { dial, serve } from "../_helpers.ts";
-import { OIDC_CLIENTS, startMockServer, startOidcProvider } from "./_oauth_servers.ts";
-
-function api() {
-  const seen: string[] = [];
-  const server = serve((request) => {
-    seen.push(request.headers.get("authorization") ?? "");
-    return Response.json({ ok: true });
-  });
-  return Object.assign(server, { seen });
-}
+import { bearerApi, dial, serve } from "../_helpers.ts";
+import {
+  BROWSER,
+  oauthHome,
+  OIDC_CLIENTS,
+  startMockServer,
+  startOidcProvider,
+} from "./_oauth_servers.ts";
 
 const WELL_KNOWN = "/.well-known/openid-configuration";
 
 Deno.test("oauth2 issuer: client_credentials with only --oauth2-issuer finds the token endpoint at oidc-provider, metadata cached", async () => {
   await using op = await startOidcProvider({ redirectUris: ["http://localhost:1/"] });
-  await using target = api();
-  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  await using target = bearerApi();
+  const home = await oauthHome();
   const args = [
     "GET",
     `${target.origin}/`,
@@ -60,7 +57,7 @@ Deno.test("oauth2 issuer: client_credentials with only --oauth2-issuer finds the
 
 Deno.test("oauth2 issuer: metadata naming another issuer is an error, nothing sent", async () => {
   await using op = await startOidcProvider({ redirectUris: ["http://localhost:1/"] });
-  await using target = api();
+  await using target = bearerApi();
   // The provider calls itself http://127.0.0.1:<port>; asked as localhost, it does not match.
   const issuer = op.origin.replace("127.0.0.1", "localhost");
   const result = await dial([
@@ -100,7 +97,7 @@ Deno.test("oauth2 issuer: RFC 8414 oauth-authorization-server metadata is read w
     }
     return new Response("not found", { status: 404 });
   });
-  await using target = api();
+  await using target = bearerApi();
   const result = await dial([
     "GET",
     `${target.origin}/`,
@@ -165,10 +162,7 @@ Deno.test("oauth2 issuer: authorization_code logs in at the discovered authoriza
   const port = listener.addr.port;
   listener.close();
   await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
-  await using target = api();
-  const browser = `${Deno.execPath()} run -A --quiet ${
-    new URL("./_browser.ts", import.meta.url).pathname
-  }`;
+  await using target = bearerApi();
   const result = await dial([
     `${target.origin}/me`,
     "--oauth2",
@@ -188,7 +182,7 @@ Deno.test("oauth2 issuer: authorization_code logs in at the discovered authoriza
   ], {
     env: {
       HOME: await Deno.makeTempDir(),
-      BROWSER: browser,
+      BROWSER,
     },
   });
   assert.equal(result.code, 0, result.stderr);
@@ -201,7 +195,7 @@ Deno.test("oauth2 issuer: authorization_code logs in at the discovered authoriza
 
 Deno.test("oauth2 issuer: dial auth token, status and logout name the client by issuer", async () => {
   await using op = await startOidcProvider({ redirectUris: ["http://localhost:1/"] });
-  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const home = await oauthHome();
   const client = [
     "--oauth2",
     "client_credentials",

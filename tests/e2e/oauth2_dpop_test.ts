@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import * as oauth from "oauth4webapi";
 import { dial, serve } from "../_helpers.ts";
-import { OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
+import { oauthHome, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
 
 const AUDIENCE = "https://api.example.com/";
 
@@ -71,7 +71,7 @@ Deno.test("oauth2 dpop: oidc-provider binds the token to the run's key; each req
     resourceIndicators: true,
   });
   await using api = resourceServer(op.origin);
-  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const home = await oauthHome();
   const env = { HOME: home, SECRET: OIDC_CLIENTS.web.secret };
   const result = await dial(args(op, `${api.origin}/things?page=2`, "--oauth2-dpop", "-v"), {
     env,

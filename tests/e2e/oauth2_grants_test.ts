@@ -3,27 +3,14 @@
  * oauth2-mock-server and oidc-provider started in-process.
  */
 import assert from "node:assert/strict";
-import { dial, expireCachedTokens, serve } from "../_helpers.ts";
-import { OIDC_CLIENTS, startMockServer, startOidcProvider } from "./_oauth_servers.ts";
-
-async function freshHome(): Promise<string> {
-  return await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
-}
-
-/** An API that accepts any bearer token except revoked ones, and records what it saw. */
-function api(revoked: Set<string> = new Set()) {
-  const seen: string[] = [];
-  const server = serve((request) => {
-    const auth = request.headers.get("authorization") ?? "";
-    seen.push(auth);
-    const token = auth.replace(/^Bearer /, "");
-    if (!auth.startsWith("Bearer ") || revoked.has(token)) {
-      return new Response("no", { status: 401 });
-    }
-    return Response.json({ ok: true });
-  });
-  return Object.assign(server, { seen });
-}
+import { bearerApi, dial, expireCachedTokens, serve } from "../_helpers.ts";
+import {
+  oauthHome,
+  OIDC_CLIENTS,
+  passwordGrant,
+  startMockServer,
+  startOidcProvider,
+} from "./_oauth_servers.ts";
 
 async function cacheFiles(home: string): Promise<Array<{ name: string; text: string }>> {
   const dir = `${home}/.cache/dial/oauth2`;
@@ -38,8 +25,8 @@ async function cacheFiles(home: string): Promise<Array<{ name: string; text: str
 
 Deno.test("oauth2: client_credentials sends form-urlencoded Basic client auth, then the bearer token", async () => {
   await using mock = await startMockServer();
-  await using target = api();
-  const home = await freshHome();
+  await using target = bearerApi({ requireBearer: true });
+  const home = await oauthHome();
   const result = await dial([
     "GET",
     `${target.origin}/me`,
@@ -61,8 +48,8 @@ Deno.test("oauth2: client_credentials sends form-urlencoded Basic client auth, t
 
 Deno.test("oauth2: --oauth2-client-auth post sends the client secret in the form", async () => {
   await using mock = await startMockServer();
-  await using target = api();
-  const home = await freshHome();
+  await using target = bearerApi({ requireBearer: true });
+  const home = await oauthHome();
   const result = await dial([
     `${target.origin}/me`,
     "--oauth2",
@@ -79,8 +66,8 @@ Deno.test("oauth2: --oauth2-client-auth post sends the client secret in the form
 
 Deno.test("oauth2: a cached token is reused without a second token request", async () => {
   await using mock = await startMockServer();
-  await using target = api();
-  const home = await freshHome();
+  await using target = bearerApi({ requireBearer: true });
+  const home = await oauthHome();
   const args = [
     `${target.origin}/me`,
     "--oauth2",
@@ -96,16 +83,11 @@ Deno.test("oauth2: a cached token is reused without a second token request", asy
 
 Deno.test("oauth2: the cache file holds tokens but never the client secret or password", async () => {
   await using mock = await startMockServer();
-  await using target = api();
-  const home = await freshHome();
+  await using target = bearerApi({ requireBearer: true });
+  const home = await oauthHome();
   const result = await dial([
     `${target.origin}/me`,
-    "--oauth2",
-    `password:${mock.tokenUrl}:app:client-secret-value`,
-    "--oauth2-username",
-    "ann",
-    "--oauth2-password",
-    "ann-password-value",
+    ...passwordGrant(mock.tokenUrl, "ann-password-value", "app:client-secret-value"),
   ], { env: { HOME: home } });
   assert.equal(result.code, 0, result.stderr);
   const request = mock.tokenRequests[0];
@@ -129,17 +111,12 @@ Deno.test("oauth2: the cache file holds tokens but never the client secret or pa
 
 Deno.test("oauth2: secrets and tokens never appear in -v output", async () => {
   await using mock = await startMockServer();
-  await using target = api();
-  const home = await freshHome();
+  await using target = bearerApi({ requireBearer: true });
+  const home = await oauthHome();
   const result = await dial([
     "-v",
     `${target.origin}/me`,
-    "--oauth2",
-    `password:${mock.tokenUrl}:app:client-secret-value`,
-    "--oauth2-username",
-    "ann",
-    "--oauth2-password",
-    "ann-password-value",
+    ...passwordGrant(mock.tokenUrl, "ann-password-value", "app:client-secret-value"),
   ], { env: { HOME: home } });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /authorization: \(redacted\)/i);
@@ -152,16 +129,11 @@ Deno.test("oauth2: secrets and tokens never appear in -v output", async () => {
 
 Deno.test("oauth2: an expired token is refreshed with the refresh token", async () => {
   await using mock = await startMockServer();
-  await using target = api();
-  const home = await freshHome();
+  await using target = bearerApi({ requireBearer: true });
+  const home = await oauthHome();
   const args = [
     `${target.origin}/me`,
-    "--oauth2",
-    `password:${mock.tokenUrl}:app`,
-    "--oauth2-username",
-    "ann",
-    "--oauth2-password",
-    "pw",
+    ...passwordGrant(mock.tokenUrl),
   ];
   assert.equal((await dial(args, { env: { HOME: home } })).code, 0);
   const firstRefresh = mock.tokenRequests.length === 1 ? "" : "unexpected";
@@ -186,16 +158,11 @@ Deno.test("oauth2: invalid_grant on refresh falls back to a new grant", async ()
       response.body = { error: "invalid_grant", error_description: "refresh token revoked" };
     }
   });
-  await using target = api();
-  const home = await freshHome();
+  await using target = bearerApi({ requireBearer: true });
+  const home = await oauthHome();
   const args = [
     `${target.origin}/me`,
-    "--oauth2",
-    `password:${mock.tokenUrl}:app`,
-    "--oauth2-username",
-    "ann",
-    "--oauth2-password",
-    "pw",
+    ...passwordGrant(mock.tokenUrl),
   ];
   assert.equal((await dial(args, { env: { HOME: home } })).code, 0);
   assert.equal(await expireCachedTokens(home), 1);
@@ -211,8 +178,8 @@ Deno.test("oauth2: invalid_grant on refresh falls back to a new grant", async ()
 Deno.test("oauth2: a 401 for a cached token gets a new token and one retry", async () => {
   await using mock = await startMockServer();
   const revoked = new Set<string>();
-  await using target = api(revoked);
-  const home = await freshHome();
+  await using target = bearerApi({ revoked });
+  const home = await oauthHome();
   const args = [
     "POST",
     `${target.origin}/things`,
@@ -240,7 +207,7 @@ Deno.test("oauth2: a 401 for a token just obtained is not retried", async () => 
     "--oauth2",
     `client_credentials:${mock.tokenUrl}:app:s3cret`,
     "--check-status",
-  ], { env: { HOME: await freshHome() } });
+  ], { env: { HOME: await oauthHome() } });
   assert.equal(result.code, 4);
   assert.equal(target.requests.length, 1);
   assert.equal(mock.tokenRequests.length, 1);
@@ -252,12 +219,12 @@ Deno.test("oauth2: invalid_client from the token endpoint exits 9 with the provi
     response.statusCode = 401;
     response.body = { error: "invalid_client", error_description: "client authentication failed" };
   });
-  await using target = api();
+  await using target = bearerApi({ requireBearer: true });
   const result = await dial([
     `${target.origin}/me`,
     "--oauth2",
     `client_credentials:${mock.tokenUrl}:app:wrong`,
-  ], { env: { HOME: await freshHome() } });
+  ], { env: { HOME: await oauthHome() } });
   assert.equal(result.code, 9);
   assert.equal(
     result.stderr.split("\n")[0],
@@ -268,12 +235,12 @@ Deno.test("oauth2: invalid_client from the token endpoint exits 9 with the provi
 
 Deno.test("oauth2: oidc-provider refuses a wrong client secret: exit 9 naming invalid_client", async () => {
   await using op = await startOidcProvider({ redirectUris: ["http://localhost:8484/"] });
-  await using target = api();
+  await using target = bearerApi({ requireBearer: true });
   const result = await dial([
     `${target.origin}/me`,
     "--oauth2",
     `client_credentials:${op.tokenUrl}:${OIDC_CLIENTS.web.id}:not-the-secret`,
-  ], { env: { HOME: await freshHome() } });
+  ], { env: { HOME: await oauthHome() } });
   assert.equal(result.code, 9, result.stderr);
   assert.match(
     result.stderr,
@@ -286,12 +253,12 @@ Deno.test("oauth2: an unreachable token URL exits 9 and sends nothing", async ()
   const closed = serve(() => new Response());
   const tokenUrl = `${closed.origin}/token`;
   await closed.close();
-  await using target = api();
+  await using target = bearerApi({ requireBearer: true });
   const result = await dial([
     `${target.origin}/me`,
     "--oauth2",
     `client_credentials:${tokenUrl}:app:s3cret`,
-  ], { env: { HOME: await freshHome() } });
+  ], { env: { HOME: await oauthHome() } });
   assert.equal(result.code, 9);
   assert.match(
     result.stderr,
@@ -304,8 +271,8 @@ Deno.test("oauth2: an unreachable token URL exits 9 and sends nothing", async ()
 
 Deno.test("oauth2: client_credentials against oidc-provider with basic and post client auth", async () => {
   await using op = await startOidcProvider({ redirectUris: ["http://localhost:8484/"] });
-  await using target = api();
-  const home = await freshHome();
+  await using target = bearerApi({ requireBearer: true });
+  const home = await oauthHome();
   const basic = await dial([
     `${target.origin}/me`,
     "--oauth2",
@@ -326,8 +293,8 @@ Deno.test("oauth2: client_credentials against oidc-provider with basic and post 
 
 Deno.test("oauth2: --oauth2-no-cache neither reads nor writes the cache", async () => {
   await using mock = await startMockServer();
-  await using target = api();
-  const home = await freshHome();
+  await using target = bearerApi({ requireBearer: true });
+  const home = await oauthHome();
   const args = [
     `${target.origin}/me`,
     "--oauth2",
@@ -343,12 +310,12 @@ Deno.test("oauth2: --oauth2-no-cache neither reads nor writes the cache", async 
 
 Deno.test("oauth2: a token URL that is not a token endpoint exits 9 naming the HTTP status", async () => {
   await using notOAuth = serve(() => new Response("<h1>Not here</h1>", { status: 404 }));
-  await using target = api();
+  await using target = bearerApi({ requireBearer: true });
   const result = await dial([
     `${target.origin}/me`,
     "--oauth2",
     `client_credentials:${notOAuth.origin}/nope:app:s3cret`,
-  ], { env: { HOME: await freshHome() } });
+  ], { env: { HOME: await oauthHome() } });
   assert.equal(result.code, 9);
   assert.equal(
     result.stderr.split("\n")[0],
@@ -359,12 +326,12 @@ Deno.test("oauth2: a token URL that is not a token endpoint exits 9 naming the H
 
 Deno.test("oauth2: a token response without access_token exits 9 and sends nothing", async () => {
   await using broken = serve(() => Response.json({ token_type: "Bearer" }));
-  await using target = api();
+  await using target = bearerApi({ requireBearer: true });
   const result = await dial([
     `${target.origin}/me`,
     "--oauth2",
     `client_credentials:${broken.origin}/token:app:s3cret`,
-  ], { env: { HOME: await freshHome() } });
+  ], { env: { HOME: await oauthHome() } });
   assert.equal(result.code, 9);
   assert.match(
     result.stderr,
@@ -377,16 +344,11 @@ Deno.test("oauth2: a token response without access_token exits 9 and sends nothi
 
 Deno.test("oauth2: two dial processes at once with a cold cache make one token request", async () => {
   await using mock = await startMockServer();
-  const home = await freshHome();
+  const home = await oauthHome();
   const args = [
     "auth",
     "token",
-    "--oauth2",
-    `password:${mock.tokenUrl}:app`,
-    "--oauth2-username",
-    "ann",
-    "--oauth2-password",
-    "pw",
+    ...passwordGrant(mock.tokenUrl),
   ];
   const [a, b] = await Promise.all([
     dial(args, { env: { HOME: home } }),
@@ -405,16 +367,11 @@ Deno.test("oauth2: a refresh response without a refresh token keeps the old one"
       delete response.body.refresh_token;
     }
   });
-  await using target = api();
-  const home = await freshHome();
+  await using target = bearerApi({ requireBearer: true });
+  const home = await oauthHome();
   const args = [
     `${target.origin}/me`,
-    "--oauth2",
-    `password:${mock.tokenUrl}:app`,
-    "--oauth2-username",
-    "ann",
-    "--oauth2-password",
-    "pw",
+    ...passwordGrant(mock.tokenUrl),
   ];
   assert.equal((await dial(args, { env: { HOME: home } })).code, 0);
   const original = JSON.parse((await cacheFiles(home))[0]!.text).refreshToken;

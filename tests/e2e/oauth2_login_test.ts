@@ -3,12 +3,15 @@
  * server and runs $BROWSER, a test script that logs in like a person would.
  */
 import assert from "node:assert/strict";
-import { dial, dialEnv, expireCachedTokens, serve, waitFor } from "../_helpers.ts";
-import { freePort, OIDC_CLIENTS, startMockServer, startOidcProvider } from "./_oauth_servers.ts";
-
-const BROWSER = `${Deno.execPath()} run -A --quiet ${
-  new URL("./_browser.ts", import.meta.url).pathname
-}`;
+import { bearerApi, dial, dialEnv, expireCachedTokens, waitFor } from "../_helpers.ts";
+import {
+  BROWSER,
+  freePort,
+  oauthHome,
+  OIDC_CLIENTS,
+  startMockServer,
+  startOidcProvider,
+} from "./_oauth_servers.ts";
 
 interface BrowserStep {
   step: string;
@@ -18,7 +21,7 @@ interface BrowserStep {
 
 /** Runs dial with the test browser; returns the result and what the browser did. */
 async function login(args: string[], options: { mode?: string; home?: string } = {}) {
-  const home = options.home ?? await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const home = options.home ?? await oauthHome();
   const log = await Deno.makeTempFile({ prefix: "dial-browser-", suffix: ".jsonl" });
   const result = await dial(args, {
     env: {
@@ -40,15 +43,6 @@ async function login(args: string[], options: { mode?: string; home?: string } =
   }, { message: () => `the browser's last step (it logged ${steps.map((s) => s.step)})` });
   await Deno.remove(log);
   return { ...result, steps, home };
-}
-
-function api() {
-  const seen: string[] = [];
-  const server = serve((request) => {
-    seen.push(request.headers.get("authorization") ?? "");
-    return Response.json({ ok: true });
-  });
-  return Object.assign(server, { seen });
 }
 
 function codeArgs(
@@ -75,7 +69,7 @@ function codeArgs(
 Deno.test("oauth2 login: authorization_code with oidc-provider, confidential client, then the cache", async () => {
   const port = freePort();
   await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
-  await using target = api();
+  await using target = bearerApi();
   const client = `${OIDC_CLIENTS.web.id}:${OIDC_CLIENTS.web.secret}`;
   const args = codeArgs(target.origin, op, client, port, ["--oauth2-scope", "openid api:read"]);
   const first = await login(args);
@@ -106,7 +100,7 @@ Deno.test("oauth2 login: authorization_code with oidc-provider, confidential cli
 Deno.test("oauth2 login: a public client (no secret) logs in with PKCE at oidc-provider", async () => {
   const port = freePort();
   await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
-  await using target = api();
+  await using target = bearerApi();
   const result = await login(
     codeArgs(target.origin, op, OIDC_CLIENTS.public.id, port, ["--oauth2-scope", "openid"]),
   );
@@ -123,7 +117,7 @@ Deno.test("oauth2 login: client_secret_post and a custom redirect URI path at oi
   const port = freePort();
   const redirect = `http://127.0.0.1:${port}/oauth/callback`;
   await using op = await startOidcProvider({ redirectUris: [redirect] });
-  await using target = api();
+  await using target = bearerApi();
   const args = [
     `${target.origin}/me`,
     "--oauth2",
@@ -147,7 +141,7 @@ Deno.test("oauth2 login: an expired authorization_code token is refreshed at oid
   await using op = await startOidcProvider({
     redirectUris: [`http://localhost:${port}/`],
   });
-  await using target = api();
+  await using target = bearerApi();
   const client = `${OIDC_CLIENTS.web.id}:${OIDC_CLIENTS.web.secret}`;
   const args = codeArgs(target.origin, op, client, port, ["--oauth2-scope", "openid"]);
   const first = await login(args);
@@ -164,7 +158,7 @@ Deno.test("oauth2 login: an expired authorization_code token is refreshed at oid
 
 Deno.test("oauth2 login: authorization_code with oauth2-mock-server checks PKCE and sends the scope", async () => {
   await using mock = await startMockServer();
-  await using target = api();
+  await using target = bearerApi();
   const port = freePort();
   const result = await login(
     codeArgs(target.origin, mock, "any-client", port, ["--oauth2-scope", "api:read"]),
@@ -180,7 +174,7 @@ Deno.test("oauth2 login: authorization_code with oauth2-mock-server checks PKCE 
 
 Deno.test("oauth2 login: a forged callback (wrong state) gets 400 and dial keeps waiting", async () => {
   await using mock = await startMockServer();
-  await using target = api();
+  await using target = bearerApi();
   const port = freePort();
   const result = await login(codeArgs(target.origin, mock, "app", port), { mode: "forge" });
   assert.equal(result.code, 0, result.stderr);
@@ -196,7 +190,7 @@ Deno.test("oauth2 login: a forged callback (wrong state) gets 400 and dial keeps
 Deno.test("oauth2 login: a denied login at oidc-provider fails with access_denied, exit 9", async () => {
   const port = freePort();
   await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
-  await using target = api();
+  await using target = bearerApi();
   const result = await login(
     codeArgs(target.origin, op, `${OIDC_CLIENTS.web.id}:${OIDC_CLIENTS.web.secret}`, port, [
       "--oauth2-scope",
@@ -223,7 +217,7 @@ Deno.test("oauth2 login: the provider's error text is HTML-escaped on the callba
     redirect.url.searchParams.set("error", "access_denied");
     redirect.url.searchParams.set("error_description", "<b>no</b> & never");
   });
-  await using target = api();
+  await using target = bearerApi();
   const result = await login(codeArgs(target.origin, mock, "app", freePort()));
   assert.equal(result.code, 9);
   assert.match(result.stderr, /failed: access_denied \(<b>no<\/b> & never\)/);
@@ -235,7 +229,7 @@ Deno.test("oauth2 login: the provider's error text is HTML-escaped on the callba
 
 Deno.test("oauth2 login: no callback within --oauth2-timeout fails, exit 9, URL printed", async () => {
   await using mock = await startMockServer();
-  await using target = api();
+  await using target = bearerApi();
   const port = freePort();
   const args = codeArgs(target.origin, mock, "app", port).map((a) => a === "30" ? "1" : a);
   const result = await login(args, { mode: "none" });
@@ -255,7 +249,7 @@ Deno.test("oauth2 login: a callback naming another issuer (iss) is refused, exit
   mock.server.service.on("beforeAuthorizeRedirect", (redirect) => {
     redirect.url.searchParams.set("iss", "https://evil.example");
   });
-  await using target = api();
+  await using target = bearerApi();
   const result = await login(codeArgs(target.origin, mock, "app", freePort()));
   assert.equal(result.code, 9);
   assert.match(
@@ -271,7 +265,7 @@ Deno.test("oauth2 login: a callback naming another issuer (iss) is refused, exit
 Deno.test("oauth2 login: Ctrl-C while waiting for the login exits 130 and frees the port", async () => {
   await using mock = await startMockServer();
   const port = freePort();
-  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const home = await oauthHome();
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { dialOnTerminal, hasScript, testHome } from "../_helpers.ts";
-import { startMockServer } from "./_oauth_servers.ts";
+import { passwordGrant, startMockServer } from "./_oauth_servers.ts";
 
 Deno.test({
   name: "oauth2: a missing password is prompted for without echo on a terminal",
@@ -15,10 +15,7 @@ Deno.test({
     const { code, screen: output } = await dialOnTerminal([
       "auth",
       "token",
-      "--oauth2",
-      `password:${mock.tokenUrl}:app`,
-      "--oauth2-username",
-      "ann",
+      ...passwordGrant(mock.tokenUrl, null),
     ], {
       prompt: 'OAuth 2.0 password for "ann": ',
       type: "pw-typed-secret\r",

@@ -4,17 +4,8 @@
  * requests, against oauth2-mock-server and oidc-provider's resource indicators (RFC 8707).
  */
 import assert from "node:assert/strict";
-import { dial, serve } from "../_helpers.ts";
-import { startMockServer, startOidcProvider } from "./_oauth_servers.ts";
-
-function api() {
-  const seen: string[] = [];
-  const server = serve((request) => {
-    seen.push(request.headers.get("authorization") ?? "");
-    return Response.json({ ok: true });
-  });
-  return Object.assign(server, { seen });
-}
+import { bearerApi, dial, serve } from "../_helpers.ts";
+import { oauthHome, passwordGrant, startMockServer, startOidcProvider } from "./_oauth_servers.ts";
 
 /** A token endpoint answering every request with one JSON body and status. */
 function tokenEndpoint(body: unknown, status = 200) {
@@ -22,7 +13,7 @@ function tokenEndpoint(body: unknown, status = 200) {
 }
 
 async function run(target: string, oauth2: string, ...extra: string[]) {
-  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const home = await oauthHome();
   return await dial(["GET", target, "--oauth2", oauth2, ...extra], { env: { HOME: home } });
 }
 
@@ -32,7 +23,7 @@ Deno.test("oauth2: an error member in a 200 token response (GitHub) is the provi
     error_description: "The client_id and/or client_secret passed are incorrect.",
     error_uri: "https://docs.github.com/apps/troubleshooting",
   });
-  await using target = api();
+  await using target = bearerApi();
   const result = await run(
     `${target.origin}/`,
     `client_credentials:${token.origin}/login/oauth/access_token:app:wrong`,
@@ -49,7 +40,7 @@ Deno.test("oauth2: an error member in a 200 token response (GitHub) is the provi
 
 Deno.test("oauth2: a token response without token_type is a Bearer token, with a warning", async () => {
   await using token = tokenEndpoint({ access_token: "tok-123", expires_in: 60 });
-  await using target = api();
+  await using target = bearerApi();
   const result = await run(`${target.origin}/`, `client_credentials:${token.origin}/t:app:s`);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /sent no token_type: using the token as a Bearer token/);
@@ -58,7 +49,7 @@ Deno.test("oauth2: a token response without token_type is a Bearer token, with a
 
 Deno.test("oauth2: a DPoP-bound token is refused, not sent as Bearer", async () => {
   await using token = tokenEndpoint({ access_token: "tok", token_type: "DPoP", expires_in: 60 });
-  await using target = api();
+  await using target = bearerApi();
   const result = await run(`${target.origin}/`, `client_credentials:${token.origin}/t:app:s`);
   assert.equal(result.code, 9, result.stderr);
   assert.match(result.stderr, /issued a DPoP-bound token \(token_type "DPoP"\)/);
@@ -75,7 +66,7 @@ Deno.test("oauth2: invalid_request to client_secret_basic hints --oauth2-client-
         status: 400,
       });
   });
-  await using target = api();
+  await using target = bearerApi();
   const basic = await run(`${target.origin}/`, `client_credentials:${token.origin}/t:app:s`);
   assert.equal(basic.code, 9, basic.stderr);
   assert.match(basic.stderr, /invalid_request \(client_secret missing\) \(HTTP 400\)/);
@@ -99,8 +90,8 @@ Deno.test("oauth2: invalid_request to client_secret_basic hints --oauth2-client-
 
 Deno.test("oauth2: --oauth2-param goes into client_credentials and password token requests, and keys the cache", async () => {
   await using server = await startMockServer();
-  await using target = api();
-  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  await using target = bearerApi();
+  const home = await oauthHome();
   const go = (...extra: string[]) =>
     dial([
       "GET",
@@ -129,12 +120,7 @@ Deno.test("oauth2: --oauth2-param goes into client_credentials and password toke
   const password = await dial([
     "GET",
     `${target.origin}/`,
-    "--oauth2",
-    `password:${server.tokenUrl}:app`,
-    "--oauth2-username",
-    "ann",
-    "--oauth2-password",
-    "pw",
+    ...passwordGrant(server.tokenUrl),
     "--oauth2-param",
     "audience=x",
   ], { env: { HOME: home } });
@@ -148,7 +134,7 @@ Deno.test("oauth2: --oauth2-param resource=… gets an audience-bound JWT from o
     redirectUris: ["http://localhost:1/"],
     resourceIndicators: true,
   });
-  const home = await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
+  const home = await oauthHome();
   const result = await dial([
     "auth",
     "token",
@@ -199,7 +185,7 @@ Deno.test("oauth2: a repeated --oauth2-param name is sent once per value, in ord
     bodies.push(await request.text());
     return Response.json({ access_token: "tok", token_type: "Bearer" });
   });
-  await using target = api();
+  await using target = bearerApi();
   const result = await run(
     `${target.origin}/`,
     `client_credentials:${token.origin}/t:app:s`,

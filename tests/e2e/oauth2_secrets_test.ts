@@ -4,22 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { excludes, includes } from "../assert.ts";
-import { dial, expireCachedTokens, serve } from "../_helpers.ts";
-import { OIDC_CLIENTS, startMockServer, startOidcProvider } from "./_oauth_servers.ts";
-
-async function freshHome(): Promise<string> {
-  return await Deno.makeTempDir({ prefix: "dial-oauth-home-" });
-}
-
-/** An API that accepts any bearer token and records what it saw. */
-function api() {
-  const seen: string[] = [];
-  const server = serve((request) => {
-    seen.push(request.headers.get("authorization") ?? "");
-    return Response.json({ ok: true });
-  });
-  return Object.assign(server, { seen });
-}
+import { bearerApi, dial, expireCachedTokens } from "../_helpers.ts";
+import {
+  oauthHome,
+  OIDC_CLIENTS,
+  passwordGrant,
+  startMockServer,
+  startOidcProvider,
+} from "./_oauth_servers.ts";
 
 function basicClient(header: string | undefined): string {
   const text = new TextDecoder().decode(Uint8Array.fromBase64(header!.replace(/^Basic /, "")));
@@ -29,7 +21,7 @@ function basicClient(header: string | undefined): string {
 
 Deno.test("oauth2 refs: the client secret by reference, packed or as --oauth2-client-secret", async () => {
   await using mock = await startMockServer();
-  await using target = api();
+  await using target = bearerApi();
   const secretFile = await Deno.makeTempFile();
   await Deno.writeTextFile(secretFile, "file-secret\n");
   const runs = [
@@ -38,7 +30,7 @@ Deno.test("oauth2 refs: the client secret by reference, packed or as --oauth2-cl
       "--oauth2",
       `client_credentials:${mock.tokenUrl}:app:@env:CS`,
     ], {
-      env: { HOME: await freshHome(), CS: "env-secret" },
+      env: { HOME: await oauthHome(), CS: "env-secret" },
     }),
     await dial([
       `${target.origin}/b`,
@@ -48,7 +40,7 @@ Deno.test("oauth2 refs: the client secret by reference, packed or as --oauth2-cl
       "my:app",
       "--oauth2-client-secret",
       "@-",
-    ], { env: { HOME: await freshHome() }, stdin: "stdin-secret\n" }),
+    ], { env: { HOME: await oauthHome() }, stdin: "stdin-secret\n" }),
     await dial([
       `${target.origin}/c`,
       "--oauth2",
@@ -59,7 +51,7 @@ Deno.test("oauth2 refs: the client secret by reference, packed or as --oauth2-cl
       "app",
       "--oauth2-client-secret",
       `@${secretFile}`,
-    ], { env: { HOME: await freshHome() } }),
+    ], { env: { HOME: await oauthHome() } }),
   ];
   for (const run of runs) assert.equal(run.code, 0, run.stderr);
   assert.deepEqual(mock.tokenRequests.map((r) => basicClient(r.authorization)), [
@@ -84,18 +76,13 @@ async function forms(): Promise<Array<[string, string | undefined, Record<string
 
 Deno.test("oauth2 refs: every form for --oauth2-password, --oauth2-client-secret and the packed secret", async () => {
   await using mock = await startMockServer();
-  await using target = api();
+  await using target = bearerApi();
   const expected = (value: string) => value === "@@lue:1" ? "@lue:1" : "v@lue:1";
   const want: string[] = [];
   for (const [value, stdin, env] of await forms()) {
     const runs = [
       [
-        "--oauth2",
-        `password:${mock.tokenUrl}:app`,
-        "--oauth2-username",
-        "ann",
-        "--oauth2-password",
-        value,
+        ...passwordGrant(mock.tokenUrl, value),
       ],
       ["--oauth2", `client_credentials:${mock.tokenUrl}:app:${value}`],
       [
@@ -108,7 +95,7 @@ Deno.test("oauth2 refs: every form for --oauth2-password, --oauth2-client-secret
       ],
     ];
     for (const flags of runs) {
-      const home = await freshHome();
+      const home = await oauthHome();
       const result = await dial([`${target.origin}/me`, ...flags], {
         env: { HOME: home, ...env },
         ...(stdin !== undefined ? { stdin } : {}),
@@ -136,7 +123,7 @@ Deno.test("oauth2 refs: dial auth token takes references too", async () => {
     "token",
     "--oauth2",
     `client_credentials:${mock.tokenUrl}:app:@env:CS`,
-  ], { env: { HOME: await freshHome(), CS: "env-secret" } });
+  ], { env: { HOME: await oauthHome(), CS: "env-secret" } });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout.trim().length > 10, true);
   assert.equal(basicClient(mock.tokenRequests[0]!.authorization), "app env-secret");
@@ -179,14 +166,11 @@ Deno.test("oauth2 refs: a client id or secret given both ways is exit 2", async 
 
 Deno.test("oauth2 password flow: a later run needs no password while the cache or a refresh serves", async () => {
   await using mock = await startMockServer();
-  await using target = api();
-  const home = await freshHome();
+  await using target = bearerApi();
+  const home = await oauthHome();
   const base = [
     `${target.origin}/me`,
-    "--oauth2",
-    `password:${mock.tokenUrl}:app`,
-    "--oauth2-username",
-    "ann",
+    ...passwordGrant(mock.tokenUrl, null),
   ];
   const first = await dial([...base, "--oauth2-password", "pw"], { env: { HOME: home } });
   assert.equal(first.code, 0, first.stderr);
@@ -207,17 +191,12 @@ Deno.test("oauth2 password flow: a later run needs no password while the cache o
 
 Deno.test("oauth2 password flow: a different password does not get the cached token", async () => {
   await using mock = await startMockServer();
-  await using target = api();
-  const home = await freshHome();
+  await using target = bearerApi();
+  const home = await oauthHome();
   const run = (password: string) =>
     dial([
       `${target.origin}/me`,
-      "--oauth2",
-      `password:${mock.tokenUrl}:app`,
-      "--oauth2-username",
-      "ann",
-      "--oauth2-password",
-      password,
+      ...passwordGrant(mock.tokenUrl, password),
     ], { env: { HOME: home } });
   assert.equal((await run("right")).code, 0);
   assert.equal((await run("wrong")).code, 0);
@@ -228,8 +207,8 @@ Deno.test("oauth2 password flow: a different password does not get the cached to
 
 Deno.test("oauth2 binding: a wrong client secret never gets the cached token; invalid_client, exit 9", async () => {
   await using op = await startOidcProvider({ redirectUris: ["http://localhost:8484/"] });
-  await using target = api();
-  const home = await freshHome();
+  await using target = bearerApi();
+  const home = await oauthHome();
   const client = `client_credentials:${op.tokenUrl}:${OIDC_CLIENTS.web.id}`;
   const right = await dial([`${target.origin}/me`, "--oauth2", `${client}:@env:CS`], {
     env: { HOME: home, CS: OIDC_CLIENTS.web.secret },

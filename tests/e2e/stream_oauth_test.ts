@@ -5,11 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
-import { startMockServer } from "./_oauth_servers.ts";
-
-async function freshHome(): Promise<string> {
-  return await Deno.makeTempDir({ prefix: "dial-stream-oauth-home-" });
-}
+import { oauthHome, startMockServer } from "./_oauth_servers.ts";
 
 function eventStream(text: string): Response {
   return new Response(text, { headers: { "content-type": "text/event-stream" } });
@@ -30,7 +26,7 @@ Deno.test("sse: a reconnection after the token expired sends a new OAuth 2.0 tok
     `client_credentials:${mock.tokenUrl}:app:s3cret`,
     "--max-events",
     "2",
-  ], { env: { HOME: await freshHome() } });
+  ], { env: { HOME: await oauthHome() } });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "n1\nn2\n");
   assert.equal(mock.tokenRequests.length, 2);
@@ -56,7 +52,7 @@ Deno.test("sse: a reconnection refused with 401 gets a fresh OAuth 2.0 token", a
     `client_credentials:${mock.tokenUrl}:app:s3cret`,
     "--max-events",
     "2",
-  ], { env: { HOME: await freshHome() } });
+  ], { env: { HOME: await oauthHome() } });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "n1\nn3\n");
   assert.equal(mock.tokenRequests.length, 2);
@@ -78,7 +74,7 @@ Deno.test("ws: the OAuth 2.0 token goes on the handshake; a revoked cached one i
     socket.onmessage = (event) => socket.send(`echo: ${event.data}`);
     return response;
   });
-  const home = await freshHome();
+  const home = await oauthHome();
   const args = [
     "ws",
     `ws://127.0.0.1:${server.port}/`,

@@ -4,24 +4,15 @@
  */
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
-import { dial, expireCachedTokens, serve } from "../_helpers.ts";
-import { startMockServer } from "./_oauth_servers.ts";
-
-function api() {
-  return serve(() => Response.json({ ok: true }));
-}
+import { bearerApi, dial, expireCachedTokens } from "../_helpers.ts";
+import { passwordGrant, startMockServer } from "./_oauth_servers.ts";
 
 /** Primes a fresh HOME with one password-flow token; returns the entry path and the args. */
 async function primed(tokenUrl: string, origin: string) {
   const home = await Deno.makeTempDir({ prefix: "dial-cache-home-" });
   const args = [
     `${origin}/me`,
-    "--oauth2",
-    `password:${tokenUrl}:app`,
-    "--oauth2-username",
-    "ann",
-    "--oauth2-password",
-    "pw",
+    ...passwordGrant(tokenUrl),
   ];
   const first = await dial(args, { env: { HOME: home } });
   assert.equal(first.code, 0, first.stderr);
@@ -39,7 +30,7 @@ async function primed(tokenUrl: string, origin: string) {
 
 Deno.test("token cache: an entry replaced by a FIFO, a link or a huge file is refused at once", async () => {
   await using mock = await startMockServer();
-  await using target = api();
+  await using target = bearerApi();
   const cases: Array<[string, (entry: string) => Promise<void>, string]> = [
     ["fifo", async (entry) => {
       await new Deno.Command("mkfifo", { args: [entry] }).output();
@@ -73,7 +64,7 @@ async function freeze(dir: string): Promise<() => Promise<void>> {
 
 Deno.test("token cache: a refreshed token that cannot be saved is reported with the path; exit 1 after the request", async () => {
   await using mock = await startMockServer();
-  await using target = api();
+  await using target = bearerApi();
   const { home, args, dir, entry } = await primed(mock.tokenUrl, target.origin);
   assert.equal(await expireCachedTokens(home), 1);
   const thaw = await freeze(dir);
@@ -96,7 +87,7 @@ Deno.test("token cache: a refreshed token that cannot be saved is reported with 
 
 Deno.test("token cache: --timeout bounds the wait for another process's lock, which is announced once", async () => {
   await using mock = await startMockServer();
-  await using target = api();
+  await using target = bearerApi();
   const { home, args, lock } = await primed(mock.tokenUrl, target.origin);
   assert.equal(await expireCachedTokens(home), 1);
   using held = await Deno.open(lock, { write: true });
