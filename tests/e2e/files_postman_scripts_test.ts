@@ -3,8 +3,9 @@
  * scripts and the same loopback server: the same requests sent and the same assertion outcomes.
  */
 import assert from "node:assert/strict";
-import { dial, dialEnv, serve } from "../_helpers.ts";
+import { dial, serve } from "../_helpers.ts";
 import { project } from "./_files.ts";
+import { dialOutcomes, newman, newmanOutcomes, type Outcome } from "./_newman.ts";
 
 function itemServer() {
   return serve(async (request) => {
@@ -191,10 +192,9 @@ function httpFile(): string {
   ).join("\n");
 }
 
-interface Outcome {
-  request: string;
-  test: string;
-  passed: boolean;
+/** An outcome as passed or not (dial's `error` and `failed` alike, as Newman knows no errors). */
+function passed({ request, test, outcome }: Outcome) {
+  return { request, test, passed: outcome === "passed" };
 }
 
 Deno.test("postman: pm and the legacy API reach Newman's outcomes on the same collection and server", async () => {
@@ -211,38 +211,12 @@ Deno.test("postman: pm and the legacy API reach Newman's outcomes on the same co
     "http/parity.http": httpFile(),
     "http/http-client.env.json": JSON.stringify({ test: { baseUrl: server.origin, itemId: "" } }),
   });
-  const newman = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--no-config",
-      "--no-lock",
-      "--unsafe-proto",
-      "--quiet",
-      "npm:newman@6.2.2",
-      "run",
-      "parity.postman_collection.json",
-      "-e",
-      "parity.postman_environment.json",
-      "--reporters",
-      "json",
-      "--reporter-json-export",
-      "newman.json",
-    ],
-    cwd: dir,
-    clearEnv: true,
-    env: dialEnv(),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const newmanText = new TextDecoder().decode(newman.stdout) +
-    new TextDecoder().decode(newman.stderr);
-  const report = JSON.parse(await Deno.readTextFile(`${dir}/newman.json`));
-  const theirs: Outcome[] = report.run.executions.flatMap((
-    e: { item: { name: string }; assertions?: { assertion: string; error?: unknown }[] },
-  ) =>
-    (e.assertions ?? []).map((a) => ({ request: e.item.name, test: a.assertion, passed: !a.error }))
+  const newmanRun = await newman(
+    ["parity.postman_collection.json", "-e", "parity.postman_environment.json"],
+    { cwd: dir, clean: true, report: `${dir}/newman.json` },
   );
+  const newmanText = newmanRun.stdout + newmanRun.stderr;
+  const theirs = (await newmanOutcomes(`${dir}/newman.json`)).map(passed);
   const theirPaths = server.requests.map((r) => new URL(r.url).pathname);
   const headersOf = (requests: Request[]) =>
     requests.map((r) =>
@@ -261,15 +235,10 @@ Deno.test("postman: pm and the legacy API reach Newman's outcomes on the same co
     "--report-file",
     `${dir}/dial.json`,
   ]);
-  const ours: Outcome[] = JSON.parse(await Deno.readTextFile(`${dir}/dial.json`)).cases
+  const ours = dialOutcomes(await Deno.readTextFile(`${dir}/dial.json`))
     // "skipped": a request skipRequest skipped; "prerequest-script": the failure Newman lists
     // apart from its assertions.
-    .filter((c: { name: string }) => c.name !== "skipped" && c.name !== "prerequest-script")
-    .map((c: { request: string; name: string; outcome: string }) => ({
-      request: c.request,
-      test: c.name,
-      passed: c.outcome === "passed",
-    }));
+    .filter((c) => c.test !== "skipped" && c.test !== "prerequest-script").map(passed);
   assert.equal(theirs.length, 32, newmanText);
   assert.ok(theirs.some((t) => !t.passed) && theirs.some((t) => t.passed), newmanText);
   assert.deepEqual(ours, theirs, result.stdout + result.stderr);

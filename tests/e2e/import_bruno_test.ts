@@ -9,6 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
+import { CLIENT_HEADERS, otherHeaders } from "./_newman.ts";
 import { type RawRequest, rawServer } from "./_raw_server.ts";
 import { readImport } from "../../src/import/read_import.ts";
 
@@ -16,24 +17,10 @@ const decoder = new TextDecoder();
 const FIXTURE = new URL("./fixtures/bruno-testbench/", import.meta.url).pathname;
 
 /** Headers each client adds by itself. */
-const OWN = new Set([
-  "user-agent",
-  "accept",
-  "accept-encoding",
-  "accept-language",
-  "connection",
-  "host",
-  "content-length",
-  "request-start-time",
-]);
+const OWN = new Set([...CLIENT_HEADERS, "request-start-time"]);
 
 function seen(r: RawRequest) {
-  return {
-    line: r.line,
-    headers: r.headers.filter(([n]) => !OWN.has(n.toLowerCase()))
-      .map(([n, v]) => `${n.toLowerCase()}: ${v}`).sort(),
-    body: decoder.decode(r.body),
-  };
+  return { line: r.line, headers: otherHeaders(r.headers, OWN), body: decoder.decode(r.body) };
 }
 
 async function copyFixture(): Promise<string> {

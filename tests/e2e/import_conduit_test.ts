@@ -8,27 +8,22 @@
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
 import { type ConduitRequest, conduitServer } from "./_conduit_server.ts";
+import {
+  dialOutcomes,
+  newman,
+  NEWMAN_HEADERS,
+  newmanOutcomes,
+  otherHeaders,
+  outcomeLines,
+} from "./_newman.ts";
 
 const COLLECTION = new URL("./fixtures/conduit/Conduit.postman_collection.json", import.meta.url)
   .pathname;
 
-/** Headers each client adds by itself. */
-const OWN = new Set([
-  "user-agent",
-  "accept",
-  "accept-encoding",
-  "accept-language",
-  "connection",
-  "host",
-  "postman-token",
-  "cache-control",
-  "content-length",
-]);
-
 function seen(r: ConduitRequest) {
   return {
     request: `${r.method} ${r.target}`,
-    headers: r.headers.filter(([n]) => !OWN.has(n)).map(([n, v]) => `${n}: ${v}`).sort(),
+    headers: otherHeaders(r.headers, NEWMAN_HEADERS),
     body: r.body ? JSON.parse(r.body) : undefined,
   };
 }
@@ -43,34 +38,11 @@ Deno.test("import: the RealWorld Conduit collection runs under dial test as unde
   });
 
   await using forNewman = conduitServer();
-  await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--no-config",
-      "--no-lock",
-      "--quiet",
-      "npm:newman@6.2.2",
-      "run",
-      COLLECTION,
-      ...Object.entries(globals(forNewman.api)).flatMap(([k, v]) => ["--global-var", `${k}=${v}`]),
-      "--reporters",
-      "json",
-      "--reporter-json-export",
-      `${dir}/newman.json`,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const run = JSON.parse(await Deno.readTextFile(`${dir}/newman.json`)).run;
-  const byNewman = run.executions.flatMap((e: {
-    item: { name: string };
-    assertions?: Array<{ assertion: string; error?: unknown }>;
-  }) =>
-    (e.assertions ?? []).map((a) =>
-      `${e.item.name} › ${a.assertion}: ${a.error ? "failed" : "passed"}`
-    )
-  ).sort();
+  await newman([
+    COLLECTION,
+    ...Object.entries(globals(forNewman.api)).flatMap(([k, v]) => ["--global-var", `${k}=${v}`]),
+  ], { report: `${dir}/newman.json` });
+  const byNewman = outcomeLines(await newmanOutcomes(`${dir}/newman.json`));
   assert.ok(byNewman.length > 300, String(byNewman.length));
 
   await using forDial = conduitServer();
@@ -90,13 +62,8 @@ Deno.test("import: the RealWorld Conduit collection runs under dial test as unde
   assert.equal(imported.code, 0, imported.stderr);
   assert.match(imported.stderr, /Carried: 32 of 32 requests, 30 of 30 scripts/);
   const ran = await dial(["test", "api", "--reporter", "json"], { cwd: dir });
-  const report = JSON.parse(ran.stdout);
   // dial also counts a request without tests by its status ("HTTP 200"): Newman has no such case.
-  const byDial = report.cases.filter((c: { name: string }) => !/^HTTP \d+$/.test(c.name))
-    .map((c: { request: string; name: string; outcome: string }) =>
-      `${c.request} › ${c.name}: ${c.outcome}`
-    )
-    .sort();
+  const byDial = outcomeLines(dialOutcomes(ran.stdout).filter((c) => !/^HTTP \d+$/.test(c.test)));
   assert.deepEqual(byDial, byNewman);
   assert.deepEqual(forDial.requests.map(seen), forNewman.requests.map(seen));
 });

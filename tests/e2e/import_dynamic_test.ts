@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
+import { newman } from "./_newman.ts";
 import { rawServer } from "./_raw_server.ts";
 import { POSTMAN_DYNAMIC_VARIABLES } from "../../src/files/postman_dynamic.ts";
 
@@ -51,23 +52,7 @@ Deno.test("import: Postman's dynamic variables resolve under dial test with the 
     }],
   };
   await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(collection));
-  const newman = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--no-config",
-      "--no-lock",
-      "--quiet",
-      "npm:newman@6.2.2",
-      "run",
-      `${dir}/c.json`,
-      "--reporters",
-      "cli",
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(newman.code, 0, decoder.decode(newman.stdout));
+  await newman([`${dir}/c.json`], { pass: true });
   const imported = await dial(["import", "c.json", "--out", "api"], { cwd: dir });
   assert.equal(imported.code, 0, imported.stderr);
   const ran = await dial(["test", "api"], { cwd: dir });

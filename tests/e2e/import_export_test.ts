@@ -7,44 +7,19 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
+import { newman, seenHeaders } from "./_newman.ts";
 import { headerValues, type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
 // Puts the fixture package in the module graph, so that its files resolve to paths.
 import "@readme/oas-examples/3.0/json/petstore.json" with { type: "json" };
 
 const decoder = new TextDecoder();
 
-async function newman(collection: string, environment?: string): Promise<void> {
-  // --no-config and --no-lock: newman is a peer the test runs, not a dependency of dial's.
-  const args = [
-    "run",
-    "-A",
-    "--no-config",
-    "--no-lock",
-    "--unsafe-proto",
-    "--quiet",
-    "npm:newman@6.2.2",
-    "run",
-    collection,
-    "--reporters",
-    "cli",
-    "--bail",
-  ];
-  if (environment) args.push("-e", environment);
-  const out = await new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "piped" })
-    .output();
-  assert.equal(out.code, 0, decoder.decode(out.stdout) + decoder.decode(out.stderr));
-}
-
 /** What both runs must agree on. */
-function seen(r: RawRequest) {
-  return {
-    line: `${r.line.split(" ")[0]} ${requestPath(r)}`,
-    authorization: headerValues(r, "authorization").join(),
-    type: headerValues(r, "content-type").join(),
-    trace: headerValues(r, "x-trace").join(),
-    body: decoder.decode(r.body),
-  };
-}
+const seen = seenHeaders({
+  authorization: "authorization",
+  type: "content-type",
+  trace: "x-trace",
+});
 
 function collection(origin: string) {
   return {
@@ -101,7 +76,7 @@ Deno.test("import/export: a Postman collection runs the same under Newman, dial 
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(collection(server.origin)));
   await Deno.writeTextFile(`${dir}/e.json`, JSON.stringify(ENV));
-  await newman(`${dir}/c.json`, `${dir}/e.json`);
+  await newman([`${dir}/c.json`, "-e", `${dir}/e.json`, "--bail"], { pass: true });
   const byNewman = server.requests.splice(0).map(seen);
   assert.equal(byNewman.length, 3);
 
@@ -132,7 +107,9 @@ Deno.test("import/export: a Postman collection runs the same under Newman, dial 
     { cwd: dir },
   );
   assert.equal(exported.code, 0, exported.stderr);
-  await newman(`${dir}/back.json`, `${dir}/dev.postman_environment.json`);
+  await newman([`${dir}/back.json`, "-e", `${dir}/dev.postman_environment.json`, "--bail"], {
+    pass: true,
+  });
   assert.deepEqual(server.requests.splice(0).map(seen), byNewman);
 });
 

@@ -7,25 +7,17 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
+import { CLIENT_HEADERS, otherHeaders } from "./_newman.ts";
 import { type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
 
 const decoder = new TextDecoder();
 
+const OWN = new Set(CLIENT_HEADERS);
+
 function seen(r: RawRequest) {
-  const own = new Set([
-    "host",
-    "user-agent",
-    "accept",
-    "accept-encoding",
-    "accept-language",
-    "connection",
-    "content-length",
-  ]);
   return {
     target: `${r.line.split(" ")[0]} ${requestPath(r)}`,
-    headers: r.headers.filter(([n]) => !own.has(n.toLowerCase())).map(([n, v]) =>
-      `${n.toLowerCase()}: ${v}`
-    ).sort(),
+    headers: otherHeaders(r.headers, OWN),
     body: decoder.decode(r.body),
   };
 }

@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
 import { readImport } from "../../src/import/read_import.ts";
+import { newman, NEWMAN_HEADERS, otherHeaders } from "./_newman.ts";
 import { headerValues, type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
 // Puts the fixture package in the module graph, so that its files resolve to paths.
 import "postman-to-openapi/package.json" with { type: "json" };
@@ -64,46 +65,13 @@ function pointAt(collection: Json, origin: string): Json {
   return copy;
 }
 
-async function newman(collection: string, vars: string[]): Promise<void> {
-  // --no-config and --no-lock: newman is a peer the test runs, not a dependency of dial's.
-  const args = [
-    "run",
-    "-A",
-    "--no-config",
-    "--no-lock",
-    "--unsafe-proto",
-    "--quiet",
-    "npm:newman@6.2.2",
-    "run",
-    collection,
-    "--reporters",
-    "cli",
-    ...vars.flatMap((v) => ["--env-var", v]),
-  ];
-  const out = await new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "piped" })
-    .output();
-  assert.equal(out.code, 0, decoder.decode(out.stdout) + decoder.decode(out.stderr));
-}
-
 /** Headers each tool adds of its own accord. */
-const OWN = new Set([
-  "host",
-  "user-agent",
-  "accept",
-  "accept-encoding",
-  "accept-language",
-  "connection",
-  "cache-control",
-  "postman-token",
-  "content-length",
-  "transfer-encoding",
-]);
+const OWN = new Set([...NEWMAN_HEADERS, "transfer-encoding"]);
 
 function seen(r: RawRequest) {
   return {
     line: `${r.line.split(" ")[0]} ${requestPath(r)}`,
-    headers: r.headers.filter(([name]) => !OWN.has(name.toLowerCase()))
-      .map(([name, value]) => `${name.toLowerCase()}: ${value}`).sort(),
+    headers: otherHeaders(r.headers, OWN),
     accept: headerValues(r, "accept").filter((v) => v !== "*/*"),
     body: decoder.decode(r.body),
   };
@@ -131,7 +99,7 @@ Deno.test("import: Postman exports from postman-to-openapi send under dial test 
       .map((v) => `${v}=v-${v}`);
     const path = `${dir}/${name}`;
     await Deno.writeTextFile(path, text);
-    await newman(path, vars);
+    await newman([path, ...vars.flatMap((v) => ["--env-var", v])], { pass: true });
     const byNewman = server.requests.splice(0).map(seen);
     assert.equal(byNewman.length, requestsOf(collection.item).length, name);
     const out = `${dir}/${name.replace(".json", "")}`;

@@ -7,30 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import { type RawRequest, rawServer } from "./_raw_server.ts";
-
-const decoder = new TextDecoder();
-
-const OWN = new Set([
-  "user-agent",
-  "accept",
-  "accept-encoding",
-  "accept-language",
-  "connection",
-  "host",
-  "postman-token",
-  "cache-control",
-  "content-length",
-]);
-
-function seen(r: RawRequest) {
-  return {
-    line: r.line,
-    headers: r.headers.filter(([n]) => !OWN.has(n.toLowerCase()))
-      .map(([n, v]) => `${n.toLowerCase()}: ${v}`).sort(),
-    body: decoder.decode(r.body),
-  };
-}
+import { dialOutcomes, newman, newmanOutcomes, outcomeLines, seenRequest } from "./_newman.ts";
+import { rawServer } from "./_raw_server.ts";
 
 const script = (listen: string, ...exec: string[]) => ({ listen, script: { exec } });
 
@@ -95,45 +73,16 @@ Deno.test("import: carried Postman scripts reach Newman's assertion outcomes and
   }));
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(collection(server.origin)));
-  await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--no-config",
-      "--no-lock",
-      "--quiet",
-      "npm:newman@6.2.2",
-      "run",
-      `${dir}/c.json`,
-      "--reporters",
-      "json",
-      "--reporter-json-export",
-      `${dir}/newman.json`,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const byNewman = server.requests.splice(0).map(seen);
-  const run = JSON.parse(await Deno.readTextFile(`${dir}/newman.json`)).run;
-  const newmanOutcomes = run.executions.flatMap((e: {
-    item: { name: string };
-    assertions?: Array<{ assertion: string; error?: unknown }>;
-  }) =>
-    (e.assertions ?? []).map((a) =>
-      `${e.item.name} › ${a.assertion}: ${a.error ? "failed" : "passed"}`
-    )
-  );
-  assert.equal(newmanOutcomes.length, 6);
+  await newman([`${dir}/c.json`], { report: `${dir}/newman.json` });
+  const byNewman = server.requests.splice(0).map(seenRequest);
+  const newmanLines = outcomeLines(await newmanOutcomes(`${dir}/newman.json`));
+  assert.equal(newmanLines.length, 6);
 
   const imported = await dial(["import", "c.json", "--out", "api"], { cwd: dir });
   assert.equal(imported.code, 0, imported.stderr);
   assert.match(imported.stderr, /Carried: 2 of 2 requests, 5 of 5 scripts, 5 of 5 assertions/);
   const ran = await dial(["test", "api", "--reporter", "json"], { cwd: dir });
   assert.equal(ran.code, 11, ran.stderr);
-  const report = JSON.parse(ran.stdout);
-  const dialOutcomes = report.cases.map((c: { request: string; name: string; outcome: string }) =>
-    `${c.request} › ${c.name}: ${c.outcome}`
-  );
-  assert.deepEqual(dialOutcomes.sort(), newmanOutcomes.sort());
-  assert.deepEqual(server.requests.map(seen), byNewman);
+  assert.deepEqual(outcomeLines(dialOutcomes(ran.stdout)), newmanLines);
+  assert.deepEqual(server.requests.map(seenRequest), byNewman);
 });

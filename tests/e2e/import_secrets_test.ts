@@ -8,7 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import { headerValues, type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
+import { newman, seenHeaders } from "./_newman.ts";
+import { headerValues, rawServer } from "./_raw_server.ts";
 
 const decoder = new TextDecoder();
 
@@ -23,37 +24,11 @@ const SECRETS = [
   "bearerRaw111",
 ];
 
-async function newman(collection: string, environment: string): Promise<void> {
-  // --no-config and --no-lock: newman is a peer the test runs, not a dependency of dial's.
-  const args = [
-    "run",
-    "-A",
-    "--no-config",
-    "--no-lock",
-    "--unsafe-proto",
-    "--quiet",
-    "npm:newman@6.2.2",
-    "run",
-    collection,
-    "-e",
-    environment,
-    "--reporters",
-    "cli",
-  ];
-  const out = await new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "piped" })
-    .output();
-  assert.equal(out.code, 0, decoder.decode(out.stdout) + decoder.decode(out.stderr));
-}
-
-function seen(r: RawRequest) {
-  return {
-    line: `${r.line.split(" ")[0]} ${requestPath(r)}`,
-    authorization: headerValues(r, "authorization").join(),
-    authy: headerValues(r, "x-authy-api-key").join(),
-    cf: headerValues(r, "x-auth-key").join(),
-    body: decoder.decode(r.body),
-  };
-}
+const seen = seenHeaders({
+  authorization: "authorization",
+  authy: "x-authy-api-key",
+  cf: "x-auth-key",
+});
 
 function collection(origin: string) {
   return {
@@ -131,7 +106,7 @@ Deno.test("import: secrets of a Postman collection and environment go to the pri
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(collection(server.origin)));
   await Deno.writeTextFile(`${dir}/e.json`, JSON.stringify(ENV));
-  await newman(`${dir}/c.json`, `${dir}/e.json`);
+  await newman([`${dir}/c.json`, "-e", `${dir}/e.json`], { pass: true });
   const byNewman = server.requests.splice(0).map(seen);
   assert.equal(byNewman.length, 4);
 
