@@ -21,6 +21,25 @@ function PlainInput(
   return <input {...rest} />;
 }
 
+/**
+ * A labelled checkbox bound to a signal.
+ *
+ * @param props label and signal
+ * @returns the checkbox with its label after it
+ */
+export function CheckField(props: { label: string; value: Signal<boolean> }): JSX.Element {
+  return (
+    <label class="check">
+      <input
+        type="checkbox"
+        checked={props.value.value}
+        onChange={(e) => props.value.value = e.currentTarget.checked}
+      />{" "}
+      {props.label}
+    </label>
+  );
+}
+
 /** A row that may hold an attached file (multipart form fields). */
 export type FileRow = Row & { file?: FileJson };
 
@@ -123,9 +142,36 @@ export interface RowTableProps<R extends FileRow> {
  */
 export function RowTable<R extends FileRow>(props: RowTableProps<R>): JSX.Element {
   const rows: FileRow[] = props.rows.value;
-  const Input = props.variables ? VariableInput : PlainInput;
-  const lookup = typeof props.variables === "function" ? { lookup: props.variables } : {};
   const shown: FileRow[] = [...rows, { name: "", value: "", enabled: true }];
+  const edit = rowEditor(props, rows);
+  return (
+    <table class="rows" aria-label={props.label}>
+      <RowHead files={props.files === true} />
+      <tbody>
+        {shown.map((row, i) => (
+          <EditableRow
+            key={i}
+            table={props}
+            row={row}
+            index={i}
+            added={i === rows.length}
+            edit={edit}
+          />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The edits of a {@link RowTable}'s rows (the index after the last row is the empty row). */
+interface RowEditor {
+  update(index: number, change: Partial<FileRow>): void;
+  remove(index: number): void;
+  attach(index: number, picked: File | undefined): void;
+  detach(index: number): void;
+}
+
+function rowEditor<R extends FileRow>(props: RowTableProps<R>, rows: FileRow[]): RowEditor {
   const set = (next: FileRow[]) => {
     props.rows.value = next as R[];
     props.onChange?.(next as R[]);
@@ -137,82 +183,95 @@ export function RowTable<R extends FileRow>(props: RowTableProps<R>): JSX.Elemen
         : rows.map((row, i) => i === index ? { ...row, ...change } : row),
     );
   };
-  const remove = (index: number) => set(rows.filter((_, i) => i !== index));
-  const attach = async (index: number, picked: File | undefined) => {
-    if (!picked) return;
-    const file: FileJson = { name: picked.name, type: picked.type, base64: await base64Of(picked) };
-    update(index, {
-      file,
-      value: picked.name,
-      ...(shown[index]!.name === "" ? { name: "file" } : {}),
-    });
+  return {
+    update,
+    remove: (index) => set(rows.filter((_, i) => i !== index)),
+    attach: async (index, picked) => {
+      if (!picked) return;
+      const file: FileJson = {
+        name: picked.name,
+        type: picked.type,
+        base64: await base64Of(picked),
+      };
+      const named = index < rows.length && rows[index]!.name !== "";
+      update(index, { file, value: picked.name, ...(named ? {} : { name: "file" }) });
+    },
+    detach: (index) =>
+      set(rows.map((r, j) => {
+        if (j !== index) return r;
+        const { file: _file, ...rest } = r;
+        return { ...rest, value: "" };
+      })),
   };
-  // The name and value inputs of row i.
-  const cell = (i: number, part: "name" | "value") => ({
+}
+
+/** One row of a {@link RowTable}: on, name, value, file (multipart forms), remove. */
+function EditableRow<R extends FileRow>(props: {
+  table: RowTableProps<R>;
+  row: FileRow;
+  index: number;
+  /** The trailing empty row, which the first edit adds. */
+  added: boolean;
+  edit: RowEditor;
+}): JSX.Element {
+  const { table, row, index: i, edit } = props;
+  const Input = table.variables ? VariableInput : PlainInput;
+  const lookup = typeof table.variables === "function" ? { lookup: table.variables } : {};
+  const label = table.label.toLowerCase();
+  // The name and value inputs.
+  const cell = (part: "name" | "value") => ({
     ...lookup,
-    "aria-label": `${props.label} ${part} ${i + 1}`,
+    "aria-label": `${table.label} ${part} ${i + 1}`,
     spellcheck: false,
     autocomplete: "off",
   });
   return (
-    <table class="rows" aria-label={props.label}>
-      <RowHead files={props.files === true} />
-      <tbody>
-        {shown.map((row, i) => (
-          <tr key={i}>
-            <td>
-              <input
-                type="checkbox"
-                aria-label={`Use ${props.label.toLowerCase()} row ${i + 1}`}
-                checked={row.enabled}
-                onChange={(e) => update(i, { enabled: e.currentTarget.checked })}
-              />
-            </td>
-            <td>
-              <Input
-                {...cell(i, "name")}
-                value={row.name}
-                onInput={(e) => update(i, { name: e.currentTarget.value })}
-              />
-            </td>
-            <td>
-              <Input
-                {...cell(i, "value")}
-                value={row.value}
-                readOnly={row.file !== undefined}
-                title={row.file
-                  ? `File ${row.file.name} (${row.file.type || "no type"})`
-                  : undefined}
-                onInput={(e) => update(i, { value: e.currentTarget.value })}
-              />
-            </td>
-            {props.files && (
-              <FileCell
-                row={row}
-                index={i}
-                onDetach={() => {
-                  const { file: _file, ...rest } = row;
-                  set(rows.map((r, j) => j === i ? { ...rest, value: "" } : r));
-                }}
-                onAttach={(picked) => void attach(i, picked)}
-              />
-            )}
-            <td>
-              {i < rows.length && (
-                <button
-                  type="button"
-                  class="icon"
-                  aria-label={`Remove ${props.label.toLowerCase()} row ${i + 1}`}
-                  onClick={() => remove(i)}
-                >
-                  ×
-                </button>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <tr>
+      <td>
+        <input
+          type="checkbox"
+          aria-label={`Use ${label} row ${i + 1}`}
+          checked={row.enabled}
+          onChange={(e) => edit.update(i, { enabled: e.currentTarget.checked })}
+        />
+      </td>
+      <td>
+        <Input
+          {...cell("name")}
+          value={row.name}
+          onInput={(e) => edit.update(i, { name: e.currentTarget.value })}
+        />
+      </td>
+      <td>
+        <Input
+          {...cell("value")}
+          value={row.value}
+          readOnly={row.file !== undefined}
+          title={row.file ? `File ${row.file.name} (${row.file.type || "no type"})` : undefined}
+          onInput={(e) => edit.update(i, { value: e.currentTarget.value })}
+        />
+      </td>
+      {table.files && (
+        <FileCell
+          row={row}
+          index={i}
+          onDetach={() => edit.detach(i)}
+          onAttach={(picked) => void edit.attach(i, picked)}
+        />
+      )}
+      <td>
+        {!props.added && (
+          <button
+            type="button"
+            class="icon"
+            aria-label={`Remove ${label} row ${i + 1}`}
+            onClick={() => edit.remove(i)}
+          >
+            ×
+          </button>
+        )}
+      </td>
+    </tr>
   );
 }
 

@@ -5,16 +5,13 @@
  */
 import { batch, signal } from "@preact/signals";
 import { ApiError, isRecord, ndjson, ndjsonError, post, timeoutMs } from "../api.ts";
-import { requestAuth } from "../auth_scope.tsx";
-import { remember, tabHistory } from "../history.tsx";
-import { jsonWithoutSecrets, urlWithoutSecrets, withoutSecrets } from "../storage.ts";
+import { jsonWithoutSecrets } from "../storage.ts";
 import { loginIfNeeded, refreshTokenState, tokenMessage } from "../token_state.tsx";
 import { parseVariablesJson } from "../../../graphql/variables.ts";
-import { requestExtras } from "../request_extras.ts";
 import { prettyJson } from "../../../output/json.ts";
 import {
+  core,
   endpoint,
-  headers,
   queryText,
   schemaState,
   setSchema,
@@ -43,26 +40,17 @@ export interface RunState {
 export const run = signal<RunState | undefined>(undefined);
 /** The response text the viewer shows. */
 export const responseText = signal("");
-/** The origin the last load or run went to without the panel's auth. */
-export const authSkipped = signal<string | undefined>(undefined);
-/** The GraphQL tab's history. */
-export const history = tabHistory("graphql");
-
-/** The last error, in words. */
-export const runError = signal<string | undefined>(undefined);
-let controller: AbortController | undefined;
-
 /** @param limited whether the tab's timeout applies (not to a subscription, which runs until Stop) */
 function target(limited = true) {
-  const extras = requestExtras("graphql");
   return {
-    ...extras,
-    url: endpoint.value,
-    headers: headers.value,
-    // A request from a file carries its own Authorization header, not the panel's.
-    auth: requestAuth(extras.file, endpoint.value, headers.value, authSkipped),
+    ...core.target(),
     ...(limited ? { timeoutMs: timeoutMs(timeoutSeconds.value) } : {}),
   };
+}
+
+/** @param message the last error, in words (none: clears it) */
+export function setRunError(message: string | undefined): void {
+  core.failure.value = message === undefined ? undefined : { message };
 }
 
 /**
@@ -138,82 +126,77 @@ function loginFailed(): string {
 
 /** Runs the chosen operation; a subscription's results stream into the viewer. */
 export async function runOperation(): Promise<void> {
-  controller?.abort();
-  const mine = controller = new AbortController();
+  const mine = core.begin();
   const variables = parseVariablesJson(variablesText.value);
   // `{"first": {{pageSize}}}` is JSON once the server fills the variables in, as `dial run` does.
   const templated = !variables.ok && variablesText.value.includes("{{");
   if (!variables.ok && !templated) {
-    runError.value = `Cannot run: the variables are not valid: ${variables.problem.message}`;
+    setRunError(`Cannot run: the variables are not valid: ${variables.problem.message}`);
+    core.end(mine);
     return;
   }
   const login = loginIfNeeded();
   batch(() => {
-    runError.value = undefined;
+    setRunError(undefined);
     responseText.value = "";
     run.value = { status: 0, statusText: "", timeMs: 0, size: 0, results: 0, streaming: true };
   });
-  const results: string[] = [];
-  // Stored under the drafts' rules: credential-named values blanked.
-  const sent = {
-    time: Date.now(),
-    snapshot: {
-      endpoint: urlWithoutSecrets(endpoint.value),
-      headers: withoutSecrets(headers.value),
-      query: queryText.value,
-      variables: jsonWithoutSecrets(variablesText.value),
-      ...(runOperationName.peek() !== undefined ? { operationName: runOperationName.peek() } : {}),
-    },
-  };
+  const name = runOperationName.peek();
+  const query = queryText.value;
+  const entry = core.historyEntry((url) => `${name ?? firstWords(query)} · ${url}`, {
+    query,
+    variables: jsonWithoutSecrets(variablesText.value),
+    ...(name !== undefined ? { operationName: name } : {}),
+  });
   try {
     if (!(await login)) throw new ApiError(loginFailed(), 0);
     if (mine.signal.aborted) return;
     const subscription = runTarget.peek()?.kind === "subscription";
-    const name = runOperationName.peek();
     const response = await post("/api/graphql/run", {
       ...target(!subscription),
-      query: queryText.value,
+      query,
       ...(variables.ok ? { variables: variables.value } : { variablesText: variablesText.value }),
       ...(name !== undefined ? { operationName: name } : {}),
       ...(subscription ? { transport: transport.value } : {}),
     }, mine.signal);
-    for await (const event of ndjson(response)) {
-      if (!isRecord(event)) continue;
-      const state = run.value!;
-      if (event.type === "head" && typeof event.status === "number") {
-        run.value = {
-          ...state,
-          status: event.status,
-          statusText: typeof event.statusText === "string" ? event.statusText : "",
-        };
-      } else if (event.type === "result" && typeof event.text === "string") {
-        results.push(pretty(event.text));
-        responseText.value = results.join("\n\n");
-        run.value = { ...state, results: results.length, ...progress(event) };
-      } else if (event.type === "end") {
-        run.value = { ...state, streaming: false, ...progress(event) };
-      } else if (event.type === "error") {
-        runError.value = describe(ndjsonError(event));
-      }
-    }
+    await readResults(response);
   } catch (error) {
-    if (!mine.signal.aborted) runError.value = describe(error);
+    if (!mine.signal.aborted) setRunError(describe(error));
   } finally {
     if (run.value?.streaming) run.value = { ...run.value, streaming: false };
-    if (run.value && run.value.status > 0 && !mine.signal.aborted) {
-      const { status, size, timeMs } = run.value;
-      const title = `${
-        runOperationName.peek() ?? firstWords(sent.snapshot.query)
-      } · ${sent.snapshot.endpoint}`;
-      remember(history, { ...sent, title, status, size, timeMs });
-    }
+    if (run.value && run.value.status > 0 && !mine.signal.aborted) entry.done(run.value);
+    core.end(mine);
     void refreshTokenState();
+  }
+}
+
+/** @param response the server's answer: the head, then each result as it arrives, then the end */
+async function readResults(response: Response): Promise<void> {
+  const results: string[] = [];
+  for await (const event of ndjson(response)) {
+    if (!isRecord(event)) continue;
+    const state = run.value!;
+    if (event.type === "head" && typeof event.status === "number") {
+      run.value = {
+        ...state,
+        status: event.status,
+        statusText: typeof event.statusText === "string" ? event.statusText : "",
+      };
+    } else if (event.type === "result" && typeof event.text === "string") {
+      results.push(pretty(event.text));
+      responseText.value = results.join("\n\n");
+      run.value = { ...state, results: results.length, ...progress(event) };
+    } else if (event.type === "end") {
+      run.value = { ...state, streaming: false, ...progress(event) };
+    } else if (event.type === "error") {
+      setRunError(describe(ndjsonError(event)));
+    }
   }
 }
 
 /** Stops a streaming subscription. */
 export function stopOperation(): void {
-  controller?.abort();
+  core.cancel();
 }
 
 function firstWords(query: string): string {

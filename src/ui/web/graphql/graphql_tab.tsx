@@ -4,41 +4,36 @@
  * response viewer.
  * @module
  */
-import { lookupFor } from "../variable_marks.ts";
 import { GRAPHQL_TRANSPORTS } from "../../protocol.ts";
 import type { JSX } from "preact";
 import { computed, signal } from "@preact/signals";
 import { print } from "graphql";
 import { parseVariablesJson } from "../../../graphql/variables.ts";
 import { isRecord, postJson } from "../api.ts";
-import { authFor } from "../auth_scope.tsx";
-import { type HistoryEntry, HistoryList, restoreRows } from "../history.tsx";
-import { isRows } from "../storage.ts";
+import { type HistoryEntry, HistoryList } from "../history.tsx";
 import { ResponseViewer, type ViewedBody } from "../response_viewer.tsx";
-import { RowTable, TextField } from "../fields.tsx";
+import { TextField } from "../fields.tsx";
+import { HeadersSection, RequestLine, TabNotices, UrlField } from "../tab_core.tsx";
 import { ResponseMeta } from "../response_meta.tsx";
 import { QueryEditor } from "./query_editor.tsx";
 import {
-  authSkipped,
   cancelSchema,
-  history,
   loadSchema,
   responseText,
   restoreSchema,
   run,
-  runError,
   runOperation,
+  setRunError,
   stopOperation,
 } from "./graphql_calls.ts";
 import { useEffect } from "preact/hooks";
-import { AuthSkipped } from "../auth_scope.tsx";
 import { SchemaTree } from "./schema_tree.tsx";
 import { SearchBox } from "./search_box.tsx";
 import { SearchResults } from "./search_results.tsx";
 import { DocsPane } from "./docs_pane.tsx";
 import {
+  core,
   endpoint,
-  headers,
   operationName,
   queryText,
   schemaState,
@@ -72,22 +67,8 @@ export function GraphqlTab(): JSX.Element {
   useEffect(() => void restoreSchema(), []);
   return (
     <div class="gql">
-      <form
-        autocomplete="off"
-        class="request-line"
-        onSubmit={(e) => {
-          e.preventDefault();
-          loadSchema();
-        }}
-      >
-        <TextField
-          label="Endpoint URL"
-          type="url"
-          value={endpoint}
-          variables={lookupFor("graphql")}
-          placeholder="https://api.example.com/graphql"
-          class="grow"
-        />
+      <RequestLine onSubmit={() => void loadSchema()}>
+        <UrlField core={core} label="Endpoint URL" placeholder="https://api.example.com/graphql" />
         <button type="submit" disabled={schemaState.value.status === "loading"}>
           {schemaState.value.status === "loading" ? "Loading schema…" : "Load schema"}
         </button>
@@ -95,11 +76,8 @@ export function GraphqlTab(): JSX.Element {
           <button type="button" onClick={cancelSchema}>Cancel</button>
         )}
         <TextField label="Timeout (seconds)" value={timeoutSeconds} class="timeout" />
-      </form>
-      <details>
-        <summary>Headers</summary>
-        <RowTable label="GraphQL headers" rows={headers} variables={lookupFor("graphql")} />
-      </details>
+      </RequestLine>
+      <HeadersSection core={core} summary="Headers" label="GraphQL headers" open={false} />
       <div class="gql-grid">
         <SchemaPane />
         <section class="editor-pane" aria-label="Query and variables">
@@ -155,12 +133,13 @@ function prettify(): void {
 /** The curl command for the Run request (secrets included, as with `dial --curl`). */
 async function copyGraphqlCurl(): Promise<void> {
   const variables = parseVariablesJson(variablesText.peek());
+  const base = core.target();
   const answer = await postJson("/api/http/curl", {
+    ...base,
     method: "POST",
-    url: endpoint.peek(),
     params: [],
     headers: [
-      ...headers.peek(),
+      ...base.headers,
       {
         name: "Accept",
         value: "application/graphql-response+json, application/json;q=0.9",
@@ -177,10 +156,9 @@ async function copyGraphqlCurl(): Promise<void> {
           : {}),
       }),
     },
-    auth: authFor(endpoint.peek(), authSkipped),
     follow: false,
   }).catch((e) => {
-    runError.value = e instanceof Error ? e.message : String(e);
+    setRunError(e instanceof Error ? e.message : String(e));
     return undefined;
   });
   const text = isRecord(answer) && typeof answer.curl === "string" ? answer.curl : "";
@@ -190,8 +168,7 @@ async function copyGraphqlCurl(): Promise<void> {
 
 function restoreRun(entry: HistoryEntry): void {
   const s = entry.snapshot;
-  if (typeof s.endpoint === "string") endpoint.value = s.endpoint;
-  if (isRows(s.headers)) headers.value = restoreRows(s.headers, headers.peek());
+  core.restore(entry);
   if (typeof s.query === "string") queryText.value = s.query;
   if (typeof s.variables === "string") variablesText.value = s.variables;
   operationName.value = typeof s.operationName === "string" ? s.operationName : undefined;
@@ -274,9 +251,8 @@ function ResponsePane(): JSX.Element {
             : {})}
         />
       )}
-      <AuthSkipped skipped={authSkipped} />
-      {runError.value && <p role="alert" class="error">{runError.value}</p>}
-      <HistoryList history={history} onRestore={restoreRun} />
+      <TabNotices core={core} />
+      <HistoryList history={core.history} onRestore={restoreRun} />
       <ResponseViewer
         body={viewed}
         label="GraphQL response"

@@ -10,20 +10,16 @@ import { SchemaModel } from "../../../graphql/schema_model.ts";
 import { SearchIndex, type SearchResult } from "../../../graphql/search_index.ts";
 import { type BuilderState, emptyState } from "../../../graphql/query_builder.ts";
 import { ancestorPaths } from "../../../graphql/paths.ts";
-import {
-  isRows,
-  isString,
-  jsonWithoutSecrets,
-  persisted,
-  urlWithoutSecrets,
-  withoutSecrets,
-} from "../storage.ts";
+import { isString, jsonWithoutSecrets, persisted } from "../storage.ts";
+import { tabCore } from "../tab_core.tsx";
 import { ChildrenCache, visibleRows } from "./tree_rows.ts";
 
+/** The GraphQL tab's endpoint, headers, auth, operation in flight and history. */
+export const core = tabCore("graphql", { url: "graphql.endpoint", headers: "graphql.headers" });
 /** The endpoint URL, remembered. */
-export const endpoint = persisted("graphql.endpoint", "", isString, urlWithoutSecrets);
+export const endpoint = core.url;
 /** Extra headers, remembered without credential-looking values. */
-export const headers = persisted("graphql.headers", [], isRows, withoutSecrets);
+export const headers = core.headers;
 /** The query document, remembered. */
 export const queryText = persisted("graphql.query", "", isString);
 /** The variables JSON, remembered. */

@@ -141,16 +141,7 @@ export function HttpResponse(
       {r.run && <RunLines run={r.run} />}
       <details>
         <summary>Response headers ({r.headers.length})</summary>
-        <table class="headers" aria-label="Response headers">
-          <tbody>
-            {r.headers.map(([name, value], i) => (
-              <tr key={i}>
-                <th scope="row">{name}</th>
-                <td>{value}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <HeaderTable label="Response headers" headers={r.headers} />
       </details>
       <ResponseViewer body={props.viewed} label="Response body" placeholder="(empty body)" />
     </section>
@@ -200,5 +191,26 @@ function RunLines(props: { run: FileRun }): JSX.Element {
         </details>
       )}
     </>
+  );
+}
+
+/**
+ * @param props the table's label and the headers, in order
+ * @returns the headers as a table of names and values
+ */
+export function HeaderTable(
+  props: { label: string; headers: ReadonlyArray<readonly [string, string]> },
+): JSX.Element {
+  return (
+    <table class="headers" aria-label={props.label}>
+      <tbody>
+        {props.headers.map(([name, value], i) => (
+          <tr key={i}>
+            <th scope="row">{name}</th>
+            <td>{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import { batch, computed, signal } from "@preact/signals";
+import { HeadersSection, RequestLine, tabCore, TabNotices, UrlField } from "../tab_core.tsx";
 import type { HttpDraft } from "../workspace/request_edit.ts";
 import type { JSX } from "preact";
 import { json, jsonParseLinter } from "@codemirror/lang-json";
@@ -20,12 +21,12 @@ import {
   toApiError,
 } from "../api.ts";
 import { DEFAULT_TIMEOUT_MS, type FileSendJson, type HttpRequestJson } from "../../protocol.ts";
-import { AuthSkipped, fileAuth, requestAuth } from "../auth_scope.tsx";
+import { fileAuth } from "../auth_scope.tsx";
 import { CodeEditor } from "../code_editor.tsx";
 import { loginIfNeeded, refreshTokenState, showOAuthNotice } from "../token_state.tsx";
-import { type FileRow, RowTable, SelectField, TextField } from "../fields.tsx";
+import { CheckField, type FileRow, RowTable, SelectField, TextField } from "../fields.tsx";
 import { paramsFromUrl, urlWithParams } from "./query_sync.ts";
-import { type HistoryEntry, HistoryList, remember, restoreRows, tabHistory } from "../history.tsx";
+import { type HistoryEntry, HistoryList, restoreRows } from "../history.tsx";
 import {
   type FileRun,
   HttpResponse,
@@ -38,14 +39,7 @@ import { httpSource, requestExtras, type RequestSource, requestSource } from "..
 import { requestShare, RequestSplitter } from "../splitter.tsx";
 
 export type { HttpResult };
-import {
-  isRows,
-  isString,
-  jsonWithoutSecrets,
-  persisted,
-  urlWithoutSecrets,
-  withoutSecrets,
-} from "../storage.ts";
+import { isRows, isString, jsonWithoutSecrets, persisted, withoutSecrets } from "../storage.ts";
 
 type BodyKind = "none" | "json" | "text" | "form";
 const BODY_KINDS: ReadonlyArray<[BodyKind, string]> = [
@@ -56,10 +50,11 @@ const BODY_KINDS: ReadonlyArray<[BodyKind, string]> = [
 ];
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
+/** The HTTP tab's URL, headers, auth, request in flight and history. */
+const core = tabCore("http", { url: "http.url", headers: "http.headers" });
+const { url, headers, failure: error, busy } = core;
 const method = persisted("http.method", "GET", isString);
-const url = persisted("http.url", "", isString, urlWithoutSecrets);
 const params = persisted("http.params", [], isRows, withoutSecrets);
-const headers = persisted("http.headers", [], isRows, withoutSecrets);
 const bodyKind = persisted<BodyKind>(
   "http.bodyKind",
   "none",
@@ -100,14 +95,9 @@ const NO_EXTENSIONS = [variableMarks];
 const SEND_KEYS = [{ key: "Mod-Enter", run: () => (void sendHttpRequest(), true) }];
 
 const result = signal<HttpResult | undefined>(undefined);
-const history = tabHistory("http");
-const error = signal<ApiError | undefined>(undefined);
-const busy = signal(false);
-let inFlight: AbortController | undefined;
 const curl = signal("");
 const pasteNote = signal<string | undefined>(undefined);
 const viewed = computed(() => viewedOf(result.value, url.peek()));
-const authSkipped = signal<string | undefined>(undefined);
 /** Counts the requests sent (and failed): token states are asked again after each. */
 export const sendCount = signal(0);
 
@@ -164,20 +154,15 @@ export function setHeaders(rows: HttpDraft["headers"]): void {
 }
 
 function requestJson(): HttpRequestJson {
-  const extra = requestExtras("http");
   return {
-    ...extra,
-    method: method.value,
     // The enabled parameters are in the URL already (the table and the URL are synced).
-    url: url.value,
-    headers: headers.value,
+    ...core.target(),
+    method: method.value,
     body: bodyKind.value === "form"
       ? { kind: "form", fields: formFields.value }
       : bodyKind.value === "none"
       ? { kind: "none" }
       : { kind: bodyKind.value, text: bodyText.value },
-    // A request from a file carries its own auth (its Authorization header), not the panel's.
-    auth: requestAuth(extra.file, url.value, headers.value, authSkipped),
     follow: follow.value,
     timeoutMs: timeoutMs(timeoutSeconds.value),
   };
@@ -191,7 +176,7 @@ function requestJson(): HttpRequestJson {
 function fileSendJson(source: RequestSource): FileSendJson {
   const extra = requestExtras("http");
   // It carries its own auth, never the panel's (the tab says so when the panel has some).
-  fileAuth(headers.peek(), authSkipped);
+  fileAuth(headers.peek(), core.authSkipped);
   return {
     path: source.path,
     index: source.index,
@@ -204,27 +189,17 @@ function fileSendJson(source: RequestSource): FileSendJson {
 
 /** Sends the tab's request (Send, Enter in the URL, Ctrl/Cmd+Enter from anywhere). */
 export async function sendHttpRequest(): Promise<void> {
-  inFlight?.abort();
-  const mine = inFlight = new AbortController();
+  const mine = core.begin();
   const login = requestExtras("http").file === undefined ? loginIfNeeded() : Promise.resolve(true);
-  busy.value = true;
   error.value = undefined;
   curl.value = "";
-  const time = Date.now();
-  // Stored under the drafts' rules: credential-named values blanked.
-  const entry = {
-    time,
-    title: `${method.peek()} ${urlWithoutSecrets(url.peek())}`,
-    snapshot: {
-      method: method.peek(),
-      url: urlWithoutSecrets(url.peek()),
-      params: withoutSecrets(params.peek()),
-      headers: withoutSecrets(headers.peek()),
-      bodyKind: bodyKind.peek(),
-      body: jsonWithoutSecrets(bodyText.peek()),
-      form: formForStorage(formFields.peek()),
-    },
-  };
+  const entry = core.historyEntry((stored) => `${method.peek()} ${stored}`, {
+    method: method.peek(),
+    params: withoutSecrets(params.peek()),
+    bodyKind: bodyKind.peek(),
+    body: jsonWithoutSecrets(bodyText.peek()),
+    form: formForStorage(formFields.peek()),
+  });
   try {
     if (!(await login)) throw new ApiError("Log in first: the login did not complete", 0);
     mine.signal.throwIfAborted();
@@ -236,51 +211,45 @@ export async function sendHttpRequest(): Promise<void> {
     const response = source
       ? await post("/api/http/file", fileSendJson(source), mine.signal)
       : await post("/api/http", requestJson(), mine.signal);
-    let answer: HttpResult | undefined;
-    const run: FileRun = { ran: [], logs: [], tests: [] };
-    showOAuthNotice(undefined);
-    for await (const event of ndjson(response)) {
-      const failed = ndjsonError(event);
-      if (failed) throw failed;
-      if (!isRecord(event)) continue;
-      if (event.type === "notice" && typeof event.message === "string") {
-        showOAuthNotice(event.message);
-      }
-      if (event.type === "response") answer = parseResult(event.response);
-      readRunEvent(event, run);
-    }
-    if (run.error && !answer) throw run.error;
-    if (!answer) throw new ApiError("The dial server ended the answer early", 0);
+    const { answer, run } = await readAnswer(response);
     result.value = source ? { ...answer, run } : answer;
-    remember(history, {
-      ...entry,
-      status: answer.status,
-      size: answer.size,
-      timeMs: answer.timeMs,
-    });
+    entry.done(answer);
   } catch (e) {
     result.value = undefined;
-    error.value = mine.signal.aborted
+    const failed = mine.signal.aborted
       ? new ApiError("Cancelled: the request was stopped", 0, undefined, "cancelled")
       : toApiError(e);
+    error.value = failed;
     // A failure is history too (what was tried, and why it failed), a cancel is not.
-    if (!mine.signal.aborted) {
-      remember(history, {
-        ...entry,
-        status: 0,
-        size: 0,
-        timeMs: Date.now() - time,
-        error: error.value.message,
-      });
-    }
+    if (!mine.signal.aborted) entry.failed(failed.message);
   } finally {
-    if (inFlight === mine) {
-      inFlight = undefined;
-      busy.value = false;
-    }
+    core.end(mine);
     void refreshTokenState();
     sendCount.value++;
   }
+}
+
+/**
+ * @param response the server's answer: NDJSON events of the request (and of its file's run)
+ * @returns the response, with what the file's run did before and after it
+ */
+async function readAnswer(response: Response): Promise<{ answer: HttpResult; run: FileRun }> {
+  let answer: HttpResult | undefined;
+  const run: FileRun = { ran: [], logs: [], tests: [] };
+  showOAuthNotice(undefined);
+  for await (const event of ndjson(response)) {
+    const failed = ndjsonError(event);
+    if (failed) throw failed;
+    if (!isRecord(event)) continue;
+    if (event.type === "notice" && typeof event.message === "string") {
+      showOAuthNotice(event.message);
+    }
+    if (event.type === "response") answer = parseResult(event.response);
+    readRunEvent(event, run);
+  }
+  if (run.error && !answer) throw run.error;
+  if (!answer) throw new ApiError("The dial server ended the answer early", 0);
+  return { answer, run };
 }
 
 /** A curl command pasted into the URL becomes the tab's request (the CLI's curl reader). */
@@ -319,17 +288,11 @@ async function pasteCurl(text: string): Promise<void> {
   }
 }
 
-/** Stops the request in flight (or the login before it): the server aborts its upstream request. */
-function cancelRequest() {
-  inFlight?.abort();
-}
-
 function restore(entry: HistoryEntry): void {
   const s = entry.snapshot;
+  core.restore(entry);
   if (typeof s.method === "string") method.value = s.method;
-  if (typeof s.url === "string") url.value = s.url;
   if (isRows(s.params)) params.value = restoreRows(s.params, params.peek());
-  if (isRows(s.headers)) headers.value = restoreRows(s.headers, headers.peek());
   const kind = BODY_KINDS.find(([k]) => k === s.bodyKind)?.[0];
   if (kind) bodyKind.value = kind;
   if (typeof s.body === "string") bodyText.value = s.body;
@@ -356,48 +319,7 @@ export function HttpTab(): JSX.Element {
   return (
     <div class="http" style={{ "--request-share": `${requestShare.value}%` }}>
       <div class="http-request">
-        <form
-          autocomplete="off"
-          class="request-line"
-          onSubmit={(e) => {
-            e.preventDefault();
-            sendHttpRequest();
-          }}
-        >
-          <div class="field method">
-            <label for="http-method">Method</label>
-            <input
-              id="http-method"
-              list="http-methods"
-              value={method.value}
-              spellcheck={false}
-              onInput={(e) => method.value = e.currentTarget.value.toUpperCase()}
-            />
-            <datalist id="http-methods">
-              {METHODS.map((m) => <option key={m} value={m} />)}
-            </datalist>
-          </div>
-          <TextField
-            label="URL"
-            id="http-url"
-            type="url"
-            value={url}
-            variables
-            placeholder="https://api.example.com/users"
-            class="grow"
-            onInput={(text) => params.value = paramsFromUrl(text, params.peek())}
-            onPaste={(text) => {
-              if (!/^\s*(\$\s*)?curl\s/.test(text)) return false;
-              void pasteCurl(text);
-              return true;
-            }}
-          />
-          <button type="submit" class="primary" disabled={busy.value}>
-            {busy.value ? "Sending…" : "Send"}
-          </button>
-          {busy.value && <button type="button" onClick={cancelRequest}>Cancel</button>}
-          <button type="button" onClick={copyAsCurl}>Copy as curl</button>
-        </form>
+        <HttpRequestLine />
         {pasteNote.value && <p class="note" role="status">{pasteNote.value}</p>}
         <details open={params.value.length > 0}>
           <summary>Query parameters</summary>
@@ -408,54 +330,14 @@ export function HttpTab(): JSX.Element {
             onChange={(rows) => url.value = urlWithParams(url.peek(), rows)}
           />
         </details>
-        <details open>
-          <summary>Headers</summary>
-          <RowTable label="Headers" rows={headers} variables />
-        </details>
-        <details open={bodyKind.value !== "none"}>
-          <summary>Body</summary>
-          <SelectField label="Body type" value={bodyKind} options={BODY_KINDS} />
-          {(bodyKind.value === "json" || bodyKind.value === "text") && (
-            <CodeEditor
-              label="Request body"
-              value={bodyText}
-              placeholder={bodyKind.value === "json" ? '{"name": "value"}' : "Request body"}
-              extensions={bodyKind.value === "json" ? JSON_BODY : NO_EXTENSIONS}
-              keys={SEND_KEYS}
-              class="body-editor"
-            />
-          )}
-          {bodyKind.value === "form" && <RowTable label="Form fields" rows={formFields} files />}
-        </details>
-        <div class="request-options">
-          {httpSource.value
-            ? (
-              // A request of a file is sent as dial run sends it: its own directive decides.
-              <span class="check">Redirects: followed unless the request says # @no-redirect</span>
-            )
-            : (
-              <label class="check">
-                <input
-                  type="checkbox"
-                  checked={follow.value}
-                  onChange={(e) => follow.value = e.currentTarget.checked}
-                />{" "}
-                Follow redirects
-              </label>
-            )}
-          <TextField label="Timeout (seconds)" value={timeoutSeconds} class="timeout" />
-        </div>
-        <HistoryList history={history} onRestore={restore} />
+        <HeadersSection core={core} summary="Headers" label="Headers" open />
+        <BodySection />
+        <RequestOptions />
+        <HistoryList history={core.history} onRestore={restore} />
       </div>
       <RequestSplitter />
       <div class="http-response">
-        <AuthSkipped skipped={authSkipped} />
-        {error.value && (
-          <p role="alert" class="error">
-            {error.value.message}
-            {error.value.hint && <span class="hint">: {error.value.hint}</span>}
-          </p>
-        )}
+        <TabNotices core={core} />
         {curl.value && (
           <div class="field">
             <label for="http-curl">curl command (copied)</label>
@@ -464,6 +346,80 @@ export function HttpTab(): JSX.Element {
         )}
         {result.value && <HttpResponse result={result.value} viewed={viewed} />}
       </div>
+    </div>
+  );
+}
+
+/** @returns method, URL (a pasted curl command becomes the request), Send, Cancel, Copy as curl */
+function HttpRequestLine(): JSX.Element {
+  return (
+    <RequestLine onSubmit={() => void sendHttpRequest()}>
+      <div class="field method">
+        <label for="http-method">Method</label>
+        <input
+          id="http-method"
+          list="http-methods"
+          value={method.value}
+          spellcheck={false}
+          onInput={(e) => method.value = e.currentTarget.value.toUpperCase()}
+        />
+        <datalist id="http-methods">
+          {METHODS.map((m) => <option key={m} value={m} />)}
+        </datalist>
+      </div>
+      <UrlField
+        core={core}
+        label="URL"
+        id="http-url"
+        placeholder="https://api.example.com/users"
+        onInput={(text) => params.value = paramsFromUrl(text, params.peek())}
+        onPaste={(text) => {
+          if (!/^\s*(\$\s*)?curl\s/.test(text)) return false;
+          void pasteCurl(text);
+          return true;
+        }}
+      />
+      <button type="submit" class="primary" disabled={busy.value}>
+        {busy.value ? "Sending…" : "Send"}
+      </button>
+      {busy.value && <button type="button" onClick={core.cancel}>Cancel</button>}
+      <button type="button" onClick={copyAsCurl}>Copy as curl</button>
+    </RequestLine>
+  );
+}
+
+/** @returns the body: its type, then an editor (JSON is linted) or the form's fields */
+function BodySection(): JSX.Element {
+  return (
+    <details open={bodyKind.value !== "none"}>
+      <summary>Body</summary>
+      <SelectField label="Body type" value={bodyKind} options={BODY_KINDS} />
+      {(bodyKind.value === "json" || bodyKind.value === "text") && (
+        <CodeEditor
+          label="Request body"
+          value={bodyText}
+          placeholder={bodyKind.value === "json" ? '{"name": "value"}' : "Request body"}
+          extensions={bodyKind.value === "json" ? JSON_BODY : NO_EXTENSIONS}
+          keys={SEND_KEYS}
+          class="body-editor"
+        />
+      )}
+      {bodyKind.value === "form" && <RowTable label="Form fields" rows={formFields} files />}
+    </details>
+  );
+}
+
+/** @returns Follow redirects (a file's request: its own directive decides) and the timeout */
+function RequestOptions(): JSX.Element {
+  return (
+    <div class="request-options">
+      {httpSource.value
+        ? (
+          // A request of a file is sent as dial run sends it: its own directive decides.
+          <span class="check">Redirects: followed unless the request says # @no-redirect</span>
+        )
+        : <CheckField label="Follow redirects" value={follow} />}
+      <TextField label="Timeout (seconds)" value={timeoutSeconds} class="timeout" />
     </div>
   );
 }

@@ -6,28 +6,21 @@
  * every reconnection, so OAuth 2.0 tokens are refreshed as they expire.
  * @module
  */
-import { lookupFor } from "../variable_marks.ts";
 import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { json } from "@codemirror/lang-json";
-import { AuthSkipped, requestAuth } from "../auth_scope.tsx";
 import { CodeEditor } from "../code_editor.tsx";
-import { RowTable, SelectField, TextField } from "../fields.tsx";
-import {
-  isRows,
-  isString,
-  jsonWithoutSecrets,
-  persisted,
-  urlWithoutSecrets,
-  withoutSecrets,
-} from "../storage.ts";
+import { CheckField, SelectField, TextField } from "../fields.tsx";
+import { isString, jsonWithoutSecrets, persisted } from "../storage.ts";
 import { type BridgeEvent, eventError, StreamBridge } from "../stream/bridge_client.ts";
 import { type LogEntry, LogStore } from "../stream/log_store.ts";
 import { StreamLog } from "../stream/stream_log.tsx";
 import { ensureStreamStyles } from "../stream/stream_styles.ts";
-import { requestExtras } from "../request_extras.ts";
+import { HeadersSection, RequestLine, tabCore, TabNotices, UrlField } from "../tab_core.tsx";
 
-const authSkipped = signal<string | undefined>(undefined);
+/** The SSE tab's URL, headers, auth, session in flight and history. */
+const core = tabCore("sse", { url: "sse.url", headers: "sse.headers" });
+const { url, headers, failure } = core;
 
 type Method = "GET" | "POST";
 type BodyKind = "json" | "text";
@@ -37,8 +30,6 @@ const method = persisted<Method>(
   "GET",
   (v): v is Method => v === "GET" || v === "POST",
 );
-const url = persisted("sse.url", "", isString, urlWithoutSecrets);
-const headers = persisted("sse.headers", [], isRows, withoutSecrets);
 const bodyKind = persisted<BodyKind>(
   "sse.bodyKind",
   "json",
@@ -57,7 +48,6 @@ type SseState = "disconnected" | "connecting" | "open" | "waiting";
 export const sseLog: LogStore = new LogStore();
 const types = signal<string[]>([]);
 const state = signal<SseState>("disconnected");
-const failure = signal<{ message: string; hint?: string } | undefined>(undefined);
 const policy = {
   retryMs: signal<number | undefined>(undefined),
   sentId: signal(""),
@@ -65,7 +55,6 @@ const policy = {
   attempt: signal(0),
   nextDelayMs: signal<number | undefined>(undefined),
 };
-let bridge: StreamBridge | undefined;
 
 function connect(): void {
   failure.value = undefined;
@@ -74,15 +63,13 @@ function connect(): void {
   policy.attempt.value = 0;
   policy.sentId.value = "";
   state.value = "connecting";
-  const extras = requestExtras("sse");
-  bridge = new StreamBridge({
+  const mine = core.begin();
+  const bridge = new StreamBridge({
     kind: "sse",
     request: {
-      ...extras,
-      method: method.value,
+      ...core.target(),
       url: url.value.trim(),
-      headers: headers.value,
-      auth: requestAuth(extras.file, url.value, headers.value, authSkipped),
+      method: method.value,
       ...(method.value === "POST" ? { body: { kind: bodyKind.value, text: body.value } } : {}),
     },
     reconnect: reconnect.value,
@@ -90,12 +77,14 @@ function connect(): void {
   }, {
     onEvents: (events) => sseLog.append(events.flatMap(toEntries)),
     onClosed: (reason) => {
+      if (!core.end(mine)) return;
       if (reason) failure.value = { message: reason };
       state.value = "disconnected";
       policy.nextDelayMs.value = undefined;
-      bridge = undefined;
     },
   });
+  // Disconnect: the server ends the stream (and any reconnection).
+  mine.signal.addEventListener("abort", () => bridge.close());
 }
 
 function toEntries(event: BridgeEvent): LogEntry[] {
@@ -169,82 +158,24 @@ export function SseTab(): JSX.Element {
   const busy = state.value !== "disconnected";
   return (
     <div class="stream sse">
-      <form
-        autocomplete="off"
-        class="request-line"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (busy) bridge?.close();
-          else connect();
-        }}
-      >
+      <RequestLine onSubmit={() => busy ? core.cancel() : connect()}>
         <SelectField
           label="Send as"
           value={method}
           options={[["GET", "GET"], ["POST", "POST (with a body)"]]}
         />
-        <TextField
-          label="SSE endpoint"
-          type="url"
-          value={url}
-          variables={lookupFor("sse")}
-          placeholder="https://example.com/events"
-          class="grow"
-        />
+        <UrlField core={core} label="SSE endpoint" placeholder="https://example.com/events" />
         <TextField label="Start from Last-Event-ID" value={startId} />
         <button type="submit" class="primary">{busy ? "Disconnect" : "Connect"}</button>
         <span class={`conn-state ${state.value}`} role="status" data-testid="sse-state">
           {STATE_TEXT[state.value]}
         </span>
-      </form>
-      <dl class="policy" aria-label="Reconnection policy">
-        <div>
-          <dt>Retry interval</dt>
-          <dd data-testid="sse-retry">
-            {policy.retryMs.value === undefined
-              ? "3000 ms (default)"
-              : `${policy.retryMs.value} ms (set by the server)`}
-          </dd>
-        </div>
-        <div>
-          <dt>Last-Event-ID sent</dt>
-          <dd data-testid="sse-sent-id">{policy.sentId.value || "none"}</dd>
-        </div>
-        <div>
-          <dt>Last event ID</dt>
-          <dd data-testid="sse-last-id">{policy.lastId.value || "none"}</dd>
-        </div>
-        <div>
-          <dt>Attempt</dt>
-          <dd data-testid="sse-attempt">{policy.attempt.value}</dd>
-        </div>
-        {policy.nextDelayMs.value !== undefined && (
-          <div>
-            <dt>Next try in</dt>
-            <dd>{policy.nextDelayMs.value} ms</dd>
-          </div>
-        )}
-      </dl>
+      </RequestLine>
+      <ReconnectionPolicy />
       {/* Outside the list: a definition list holds only terms and their descriptions. */}
-      <label class="check">
-        <input
-          type="checkbox"
-          checked={reconnect.value}
-          onChange={(e) => reconnect.value = e.currentTarget.checked}
-        />{" "}
-        Reconnect when the stream ends
-      </label>
-      <AuthSkipped skipped={authSkipped} />
-      {failure.value && (
-        <p role="alert" class="error">
-          {failure.value.message}
-          {failure.value.hint && <span class="hint">: {failure.value.hint}</span>}
-        </p>
-      )}
-      <details open={headers.value.length > 0}>
-        <summary>Request headers</summary>
-        <RowTable label="Request header" rows={headers} variables={lookupFor("sse")} />
-      </details>
+      <CheckField label="Reconnect when the stream ends" value={reconnect} />
+      <TabNotices core={core} />
+      <HeadersSection core={core} summary="Request headers" label="Request header" />
       {method.value === "POST" && (
         <details open>
           <summary>Body</summary>
@@ -263,5 +194,39 @@ export function SseTab(): JSX.Element {
       )}
       <StreamLog store={sseLog} label="Events" types={types} />
     </div>
+  );
+}
+
+/** @returns the reconnection policy in view: retry interval, IDs, attempt, next try */
+function ReconnectionPolicy(): JSX.Element {
+  return (
+    <dl class="policy" aria-label="Reconnection policy">
+      <div>
+        <dt>Retry interval</dt>
+        <dd data-testid="sse-retry">
+          {policy.retryMs.value === undefined
+            ? "3000 ms (default)"
+            : `${policy.retryMs.value} ms (set by the server)`}
+        </dd>
+      </div>
+      <div>
+        <dt>Last-Event-ID sent</dt>
+        <dd data-testid="sse-sent-id">{policy.sentId.value || "none"}</dd>
+      </div>
+      <div>
+        <dt>Last event ID</dt>
+        <dd data-testid="sse-last-id">{policy.lastId.value || "none"}</dd>
+      </div>
+      <div>
+        <dt>Attempt</dt>
+        <dd data-testid="sse-attempt">{policy.attempt.value}</dd>
+      </div>
+      {policy.nextDelayMs.value !== undefined && (
+        <div>
+          <dt>Next try in</dt>
+          <dd>{policy.nextDelayMs.value} ms</dd>
+        </div>
+      )}
+    </dl>
   );
 }

@@ -8,6 +8,7 @@ import { type Signal, useSignal } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { formatSize } from "../api.ts";
+import { CheckField } from "../fields.tsx";
 import { prettyIfJson } from "../response_meta.tsx";
 import { hexDump } from "./binary.ts";
 import { type LogEntry, type LogStore, MAX_ENTRIES, textFilter } from "./log_store.ts";
@@ -68,14 +69,7 @@ export function StreamLog(props: StreamLogProps): JSX.Element {
             </select>
           </div>
         )}
-        <label class="check">
-          <input
-            type="checkbox"
-            checked={paused.value}
-            onChange={(e) => paused.value = e.currentTarget.checked}
-          />{" "}
-          Pause autoscroll
-        </label>
+        <CheckField label="Pause autoscroll" value={paused} />
         <button
           type="button"
           onClick={() => {

@@ -12,7 +12,7 @@ import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
 import { isRecord, postJson, toApiError } from "../api.ts";
 import type { ConnectionAnswer, ConnectionSettingsJson } from "../../protocol.ts";
-import { TextField } from "../fields.tsx";
+import { CheckField, TextField } from "../fields.tsx";
 import { workspaceRoot } from "./files.ts";
 
 const open = signal(false);
@@ -93,14 +93,7 @@ export function ConnectionView(): JSX.Element {
           <TextField label="CA files" value={caFiles} placeholder="certs/ca.pem, other.pem" />
           <TextField label="Client certificate" value={cert} placeholder="certs/client.pem" />
           <TextField label="Client key" value={key} placeholder="unencrypted PEM" />
-          <label class="check">
-            <input
-              type="checkbox"
-              checked={insecure.value}
-              onChange={(e) => insecure.value = e.currentTarget.checked}
-            />{" "}
-            Skip certificate checks (insecure)
-          </label>
+          <CheckField label="Skip certificate checks (insecure)" value={insecure} />
           <TextField label="Proxy" value={proxy} placeholder="http://127.0.0.1:3128" />
           <TextField label="No proxy" value={noproxy} placeholder="localhost,.internal" />
           <button type="button" onClick={() => void save()}>Save connection settings</button>

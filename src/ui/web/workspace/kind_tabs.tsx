@@ -19,8 +19,14 @@ import {
   urlWithoutSecrets,
   withoutSecrets,
 } from "../storage.ts";
-import { endpoint, headers as graphqlHeaders, queryText, variablesText } from "../graphql/state.ts";
-import { responseText, run, runError, stopOperation } from "../graphql/graphql_calls.ts";
+import {
+  core as graphqlCore,
+  endpoint,
+  headers as graphqlHeaders,
+  queryText,
+  variablesText,
+} from "../graphql/state.ts";
+import { responseText, run, setRunError, stopOperation } from "../graphql/graphql_calls.ts";
 import { wsFields } from "../ws/ws_tab.tsx";
 import { savedMessages } from "../ws/ws_composer.tsx";
 import { sseFields } from "../sse/sse_tab.tsx";
@@ -139,7 +145,7 @@ function capture(kind: StreamKind): KindView {
       response: {
         text: responseText.peek(),
         ...(run.peek() ? { run: run.peek() } : {}),
-        ...(runError.peek() ? { error: runError.peek()! } : {}),
+        ...(graphqlCore.failure.peek() ? { error: graphqlCore.failure.peek()!.message } : {}),
       },
     };
   }
@@ -169,7 +175,7 @@ function restore(kind: StreamKind, view: KindView | undefined): void {
       variablesText.value = view?.extra ?? "{}";
       responseText.value = view?.response?.text ?? "";
       run.value = view?.response?.run;
-      runError.value = view?.response?.error;
+      setRunError(view?.response?.error);
     } else if (kind === "ws") {
       wsFields.url.value = view?.url ?? "";
       wsFields.headers.value = view?.headers ?? [];

@@ -9,7 +9,13 @@ import type { JSX } from "preact";
 import { isRecord, ndjson, post, toApiError } from "../api.ts";
 import { chosenEnvironment } from "./environments.tsx";
 import { useComputed } from "@preact/signals";
-import { HttpResponse, type HttpResult, parseResult, viewedOf } from "../http/http_response.tsx";
+import {
+  HeaderTable,
+  HttpResponse,
+  type HttpResult,
+  parseResult,
+  viewedOf,
+} from "../http/http_response.tsx";
 
 /** What a step sent and got. */
 interface StepExchange {
@@ -174,16 +180,7 @@ function StepDetails(props: { step: StepExchange }): JSX.Element {
         <summary>
           Request: {request.method} {request.url}
         </summary>
-        <table class="headers" aria-label="Request headers">
-          <tbody>
-            {request.headers.map(([name, value], i) => (
-              <tr key={i}>
-                <th scope="row">{name}</th>
-                <td>{value}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <HeaderTable label="Request headers" headers={request.headers} />
       </details>
       <HttpResponse result={response} viewed={viewed} />
     </div>

@@ -125,9 +125,7 @@ interface RequestRow {
 }
 
 /** The tree's rows: each file, and the requests of the unfolded (or filtered) ones. */
-function treeRows(): Array<
-  { path: string; open: boolean; requests?: RequestRow[]; error?: string }
-> {
+function treeRows(): FileRow[] {
   const query = treeFilter.value.trim();
   if (query !== "") {
     const byFile = new Map<string, RequestRow[]>();
@@ -233,6 +231,14 @@ function onTreeKey(event: KeyboardEvent, tree: HTMLElement): void {
   }
 }
 
+/** A file of the tree, with the requests shown under it (unfolded or filtered). */
+interface FileRow {
+  path: string;
+  open: boolean;
+  requests?: RequestRow[];
+  error?: string;
+}
+
 /** @returns the request files and their requests: an ARIA tree with one Tab stop */
 function FileTree(): JSX.Element {
   const tree = useRef<HTMLUListElement>(null);
@@ -251,83 +257,95 @@ function FileTree(): JSX.Element {
         ref={tree}
         onKeyDown={(e) => tree.current && onTreeKey(e, tree.current)}
       >
-        {rows.map(({ path, open, requests, error }) => (
-          <li key={path} role="treeitem" aria-expanded={open} aria-level={1}>
-            <span class="file-row">
-              <button
-                type="button"
-                class="file"
-                data-key={`file:${path}`}
-                data-path={path}
-                aria-expanded={open}
-                tabIndex={tabStop === `file:${path}` ? 0 : -1}
-                onFocus={() =>
-                  focusKey.value = `file:${path}`}
-                onClick={() =>
-                  !filtering && void toggle(path)}
-              >
-                <span aria-hidden="true">{open ? "▾ " : "▸ "}</span>
-                {path}
-              </button>
-              <button
-                type="button"
-                class="icon"
-                tabIndex={-1}
-                aria-label={`Run ${path}`}
-                title="Run its requests in order, with their tests (Shift+Enter)"
-                onClick={() =>
-                  void runFile(path)}
-              >
-                ▶
-              </button>
-              <button
-                type="button"
-                class="icon"
-                tabIndex={-1}
-                aria-label={`Rename ${path}`}
-                title="Rename the file (F2)"
-                onClick={() =>
-                  void rename(path)}
-              >
-                ✎
-              </button>
-              <button
-                type="button"
-                class="icon"
-                tabIndex={-1}
-                aria-label={`Delete ${path}`}
-                title="Delete the file (Delete)"
-                onClick={() => void remove(path)}
-              >
-                ✕
-              </button>
-            </span>
-            {error && <p class="error">{error}</p>}
-            {requests && (
-              <ul role="group">
-                {requests.map((request) => (
-                  <li key={request.key} role="treeitem" aria-level={2}>
-                    <button
-                      type="button"
-                      class="request"
-                      data-key={request.key}
-                      data-path={path}
-                      tabIndex={tabStop === request.key ? 0 : -1}
-                      title="Click: preview; double-click or Enter: open to keep"
-                      onFocus={() => focusKey.value = request.key}
-                      onClick={() => request.open(true)}
-                      onDblClick={() => request.open(false)}
-                    >
-                      <span class="method">{request.method}</span> {request.label}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </li>
+        {rows.map((row) => (
+          <FileItem key={row.path} row={row} tabStop={tabStop} filtering={filtering} />
         ))}
       </ul>
     </>
+  );
+}
+
+/** @returns a file of the tree: its name (folds), its actions, its requests */
+function FileItem(
+  props: { row: FileRow; tabStop: string | undefined; filtering: boolean },
+): JSX.Element {
+  const { path, open, requests, error } = props.row;
+  return (
+    <li role="treeitem" aria-expanded={open} aria-level={1}>
+      <span class="file-row">
+        <button
+          type="button"
+          class="file"
+          data-key={`file:${path}`}
+          data-path={path}
+          aria-expanded={open}
+          tabIndex={props.tabStop === `file:${path}` ? 0 : -1}
+          onFocus={() => focusKey.value = `file:${path}`}
+          onClick={() => !props.filtering && void toggle(path)}
+        >
+          <span aria-hidden="true">{open ? "▾ " : "▸ "}</span>
+          {path}
+        </button>
+        <FileAction
+          label={`Run ${path}`}
+          title="Run its requests in order, with their tests (Shift+Enter)"
+          icon="▶"
+          onClick={() => void runFile(path)}
+        />
+        <FileAction
+          label={`Rename ${path}`}
+          title="Rename the file (F2)"
+          icon="✎"
+          onClick={() => void rename(path)}
+        />
+        <FileAction
+          label={`Delete ${path}`}
+          title="Delete the file (Delete)"
+          icon="✕"
+          onClick={() => void remove(path)}
+        />
+      </span>
+      {error && <p class="error">{error}</p>}
+      {requests && (
+        <ul role="group">
+          {requests.map((request) => (
+            <li key={request.key} role="treeitem" aria-level={2}>
+              <button
+                type="button"
+                class="request"
+                data-key={request.key}
+                data-path={path}
+                tabIndex={props.tabStop === request.key ? 0 : -1}
+                title="Click: preview; double-click or Enter: open to keep"
+                onFocus={() => focusKey.value = request.key}
+                onClick={() => request.open(true)}
+                onDblClick={() => request.open(false)}
+              >
+                <span class="method">{request.method}</span> {request.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+/** @returns a file's action button (out of the Tab order: the tree's keys do the same) */
+function FileAction(
+  props: { label: string; title: string; icon: string; onClick: () => void },
+): JSX.Element {
+  return (
+    <button
+      type="button"
+      class="icon"
+      tabIndex={-1}
+      aria-label={props.label}
+      title={props.title}
+      onClick={props.onClick}
+    >
+      {props.icon}
+    </button>
   );
 }
 
@@ -369,36 +387,41 @@ export function Sidebar(): JSX.Element {
       <ImportControls />
       <CookieJarView />
       <ConnectionView />
-      {saveAsOpen.value && (
-        <form
-          class="save-as"
-          autocomplete="off"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void saveAs();
-          }}
-        >
-          <label>
-            File
-            <input
-              value={saveAsFile.value}
-              list="workspace-files"
-              onInput={(e) => saveAsFile.value = e.currentTarget.value}
-            />
-          </label>
-          <datalist id="workspace-files">
-            {workspaceFiles.value.map((p) => <option key={p} value={p} />)}
-          </datalist>
-          <label>
-            Request name
-            <input
-              value={saveAsName.value}
-              onInput={(e) => saveAsName.value = e.currentTarget.value}
-            />
-          </label>
-          <button type="submit" class="primary">Save</button>
-        </form>
-      )}
+      {saveAsOpen.value && <SaveAsForm />}
     </nav>
+  );
+}
+
+/** @returns Save as: the file (a new or an existing one) and the request's name */
+function SaveAsForm(): JSX.Element {
+  return (
+    <form
+      class="save-as"
+      autocomplete="off"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void saveAs();
+      }}
+    >
+      <label>
+        File
+        <input
+          value={saveAsFile.value}
+          list="workspace-files"
+          onInput={(e) => saveAsFile.value = e.currentTarget.value}
+        />
+      </label>
+      <datalist id="workspace-files">
+        {workspaceFiles.value.map((p) => <option key={p} value={p} />)}
+      </datalist>
+      <label>
+        Request name
+        <input
+          value={saveAsName.value}
+          onInput={(e) => saveAsName.value = e.currentTarget.value}
+        />
+      </label>
+      <button type="submit" class="primary">Save</button>
+    </form>
   );
 }

@@ -5,26 +5,24 @@
  * handshake carries the auth panel's credentials.
  * @module
  */
-import { lookupFor } from "../variable_marks.ts";
 import { computed, signal } from "@preact/signals";
 import type { JSX } from "preact";
-import { AuthSkipped, requestAuth } from "../auth_scope.tsx";
-import { RowTable, TextField } from "../fields.tsx";
-import { isRows, isString, persisted, urlWithoutSecrets, withoutSecrets } from "../storage.ts";
+import { CheckField, TextField } from "../fields.tsx";
+import { isString, persisted } from "../storage.ts";
 import { type BridgeEvent, eventError, StreamBridge } from "../stream/bridge_client.ts";
 import { type LogEntry, LogStore } from "../stream/log_store.ts";
 import { StreamLog } from "../stream/stream_log.tsx";
 import { ensureStreamStyles } from "../stream/stream_styles.ts";
 import { type Outgoing, WsComposer } from "./ws_composer.tsx";
-import { requestExtras } from "../request_extras.ts";
+import { HeadersSection, RequestLine, tabCore, TabNotices, UrlField } from "../tab_core.tsx";
 
-const authSkipped = signal<string | undefined>(undefined);
+/** The WebSocket tab's URL, headers, auth, session in flight and history. */
+const core = tabCore("ws", { url: "ws.url", headers: "ws.headers" });
+const { url, headers, failure } = core;
 
 const isBool = (v: unknown): v is boolean => typeof v === "boolean";
 
-const url = persisted("ws.url", "", isString, urlWithoutSecrets);
 const protocols = persisted("ws.protocols", "", isString);
-const headers = persisted("ws.headers", [], isRows, withoutSecrets);
 const keepAlive = persisted("ws.keepAlive", false, isBool);
 const keepAliveSeconds = persisted("ws.keepAliveSeconds", "30", isString);
 const keepAliveData = persisted("ws.keepAliveData", "ping", isString);
@@ -45,7 +43,6 @@ const state = signal<WsState>("disconnected");
 const closed = signal<{ code: number; reason: string; by: string; clean: boolean } | undefined>(
   undefined,
 );
-const failure = signal<{ message: string; hint?: string } | undefined>(undefined);
 const protocol = signal("");
 const attempt = signal(0);
 const canSend = computed(() => state.value === "open");
@@ -64,15 +61,9 @@ function startCommand(): Record<string, unknown> {
   if (reconnect.value && (!Number.isInteger(attempts) || attempts < 1)) {
     throw new Error("Invalid reconnect attempts: expected a whole number from 1");
   }
-  const extras = requestExtras("ws");
   return {
     kind: "ws",
-    request: {
-      ...extras,
-      url: url.value.trim(),
-      headers: headers.value,
-      auth: requestAuth(extras.file, url.value, headers.value, authSkipped),
-    },
+    request: { ...core.target(), url: url.value.trim() },
     protocols: protocols.value.split(",").map((p) => p.trim()).filter((p) => p !== ""),
     ...(keepAlive.value
       ? {
@@ -104,14 +95,18 @@ function connect(): void {
     return;
   }
   state.value = "connecting";
-  bridge = new StreamBridge(start, {
+  const mine = core.begin();
+  const session = bridge = new StreamBridge(start, {
     onEvents: (events) => wsLog.append(events.flatMap(toEntries)),
     onClosed: (reason) => {
+      if (!core.end(mine)) return;
       if (reason) failure.value = { message: reason };
       state.value = "disconnected";
       bridge = undefined;
     },
   });
+  // Stopped without a close code of its own: the server closes with 1000.
+  mine.signal.addEventListener("abort", () => session.close());
 }
 
 function disconnect(): void {
@@ -210,23 +205,8 @@ export function WebSocketTab(): JSX.Element {
   const busy = state.value !== "disconnected";
   return (
     <div class="stream ws">
-      <form
-        autocomplete="off"
-        class="request-line"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (busy) disconnect();
-          else connect();
-        }}
-      >
-        <TextField
-          label="WebSocket endpoint"
-          type="url"
-          value={url}
-          variables={lookupFor("ws")}
-          placeholder="wss://example.com/socket"
-          class="grow"
-        />
+      <RequestLine onSubmit={() => busy ? disconnect() : connect()}>
+        <UrlField core={core} label="WebSocket endpoint" placeholder="wss://example.com/socket" />
         <TextField label="Subprotocols" value={protocols} placeholder="comma-separated" />
         <button type="submit" class="primary">{busy ? "Disconnect" : "Connect"}</button>
         <span class={`conn-state ${state.value}`} role="status" data-testid="ws-state">
@@ -234,52 +214,36 @@ export function WebSocketTab(): JSX.Element {
           {state.value === "open" && protocol.value ? ` (${protocol.value})` : ""}
           {attempt.value > 1 ? ` · attempt ${attempt.value}` : ""}
         </span>
-      </form>
+      </RequestLine>
       {closed.value && (
         <p class="close-info" data-testid="ws-close">
           {closeText(closed.value)}
         </p>
       )}
-      <AuthSkipped skipped={authSkipped} />
-      {failure.value && (
-        <p role="alert" class="error">
-          {failure.value.message}
-          {failure.value.hint && <span class="hint">: {failure.value.hint}</span>}
-        </p>
-      )}
-      <details open={headers.value.length > 0}>
-        <summary>Handshake headers</summary>
-        <RowTable label="Handshake header" rows={headers} variables={lookupFor("ws")} />
-      </details>
-      <details>
-        <summary>Connection options</summary>
-        <div class="options">
-          <label class="check">
-            <input
-              type="checkbox"
-              checked={keepAlive.value}
-              onChange={(e) => keepAlive.value = e.currentTarget.checked}
-            />{" "}
-            Keep-alive message
-          </label>
-          <TextField label="Every (seconds)" value={keepAliveSeconds} class="narrow" />
-          <TextField label="Keep-alive text" value={keepAliveData} />
-          <label class="check">
-            <input
-              type="checkbox"
-              checked={reconnect.value}
-              onChange={(e) => reconnect.value = e.currentTarget.checked}
-            />{" "}
-            Auto-reconnect
-          </label>
-          <TextField label="Attempts" value={reconnectAttempts} class="narrow" />
-          <TextField label="Delay (seconds)" value={reconnectSeconds} class="narrow" />
-          <TextField label="Close code" value={closeCode} class="narrow" />
-          <TextField label="Close reason" value={closeReason} />
-        </div>
-      </details>
+      <TabNotices core={core} />
+      <HeadersSection core={core} summary="Handshake headers" label="Handshake header" />
+      <ConnectionOptions />
       <WsComposer canSend={canSend} onSend={send} />
       <StreamLog store={wsLog} label="Messages" />
     </div>
+  );
+}
+
+/** @returns keep-alive, auto-reconnect and the close code and reason */
+function ConnectionOptions(): JSX.Element {
+  return (
+    <details>
+      <summary>Connection options</summary>
+      <div class="options">
+        <CheckField label="Keep-alive message" value={keepAlive} />
+        <TextField label="Every (seconds)" value={keepAliveSeconds} class="narrow" />
+        <TextField label="Keep-alive text" value={keepAliveData} />
+        <CheckField label="Auto-reconnect" value={reconnect} />
+        <TextField label="Attempts" value={reconnectAttempts} class="narrow" />
+        <TextField label="Delay (seconds)" value={reconnectSeconds} class="narrow" />
+        <TextField label="Close code" value={closeCode} class="narrow" />
+        <TextField label="Close reason" value={closeReason} />
+      </div>
+    </details>
   );
 }
