@@ -54,6 +54,8 @@ export const CLI_REMEDIES: RemedyWords = {
       "RS256 and PS256 need an RSA key, ES256 an EC key on P-256 (--oauth2-client-key, --oauth2-client-key-alg)",
     issuer: "check --oauth2-issuer, or give the endpoints with --oauth2-token-url",
     import_path: "add the folder that holds it with --import-path DIR (repeatable)",
+    include_dirs:
+      'add the folder that holds it to the proto line\'s includeDirs, e.g. includeDirs: ["./protos"]',
   },
   choose: {
     callback_port: "pick another port with --oauth2-port or --oauth2-redirect-uri",

@@ -47,7 +47,8 @@ export interface RemedyTargets {
     | "dpop"
     | "key_algorithm"
     | "issuer"
-    | "import_path";
+    | "import_path"
+    | "include_dirs";
   /** Choose something else. */
   choose:
     | "callback_port"

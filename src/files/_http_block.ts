@@ -14,6 +14,7 @@ import type {
   HeaderLine,
   HttpRequest,
   ParseWarning,
+  ProtoImport,
   RunLine,
   Script,
 } from "./http_file_types.ts";
@@ -27,6 +28,8 @@ export interface FileContext {
   warnings: ParseWarning[];
   /** The file's `run` lines, in order. */
   runs: RunLine[];
+  /** `proto <` lines of blocks without a request (they hold for the whole file). */
+  protos: ProtoImport[];
   /** Reports a syntax error; never returns. */
   fail: Fail;
   /** 1-based index the block's request gets. */
@@ -70,6 +73,8 @@ export class Block {
   readonly responseRefs: HttpRequest["responseRefs"] = [];
   readonly outputs: HttpRequest["outputs"] = [];
   readonly assertions: Assertion[] = [];
+  /** `proto <` lines of this block. */
+  readonly protos: ProtoImport[] = [];
   /** `run` lines of this block. */
   runs = 0;
 
@@ -104,7 +109,8 @@ export class Block {
 
   /** @returns whether nothing but comments, blank lines and file variables came before */
   get detached(): boolean {
-    return !this.separator && !this.directives.length && !this.preScripts.length;
+    return !this.separator && !this.directives.length && !this.preScripts.length &&
+      !this.protos.length;
   }
 
   /** Joins the pending body text lines into one text part. */
@@ -160,6 +166,7 @@ export class Block {
     if (name) request.name = name;
     if (this.separator) request.separator = spanBetween(this.separator, this.separator);
     if (version) request.httpVersion = version;
+    if (this.protos.length) request.protos = this.protos;
     const body = this.body;
     if (body.length) {
       const last = body[body.length - 1]!.span;

@@ -6,7 +6,15 @@
  * @module
  */
 import type { Production, RequestLineParts } from "./_http_block.ts";
-import { clip, type Fail, type Line, readScript, spanOf, warnDirective } from "./_http_lines.ts";
+import {
+  clip,
+  type Fail,
+  type Line,
+  readScript,
+  spanBetween,
+  spanOf,
+  warnDirective,
+} from "./_http_lines.ts";
 
 const NONBLANK = /\S/;
 const COMMENT = /^\s*(?:#|\/\/)/;
@@ -74,6 +82,71 @@ export const preScript: Production = (block) => {
   block.i = next;
   return true;
 };
+
+const PROTO = /^proto\s+<\s+(\S.*?)\s*$/;
+// The options of `@grpc/proto-loader` that httpyac passes on, one `key: value` line each.
+const PROTO_OPTION =
+  /^\s*(keepCase|longs|enums|bytes|defaults|arrays|objects|oneofs|json|includeDirs)\s*:\s*(.*?),?\s*$/;
+
+/**
+ * httpyac's `proto < ./greeter.proto` and its option lines (`includeDirs: ["./protos"]`): the
+ * `.proto` files a `GRPC` request is described by. The other options of `@grpc/proto-loader`
+ * shape httpyac's objects; dial's replies are always the proto3 JSON mapping, so they are
+ * ignored with a warning.
+ */
+export const protoImport: Production = (block) => {
+  const first = block.line;
+  const match = PROTO.exec(first.text);
+  if (!match) return false;
+  block.first ??= first;
+  const importPaths: string[] = [];
+  let last = first;
+  block.i++;
+  for (; !block.done; block.i++) {
+    const line = block.line;
+    const option = PROTO_OPTION.exec(line.text);
+    if (!option) break;
+    last = line;
+    if (option[1] !== "includeDirs") {
+      block.file.warnings.push({
+        message: `The proto-loader option "${
+          option[1]
+        }" is ignored: dial's replies are the proto3 JSON mapping`,
+        line: line.number,
+        column: line.text.indexOf(option[1]!) + 1,
+      });
+      continue;
+    }
+    importPaths.push(...includeDirs(option[2]!, line, block.file.fail));
+  }
+  block.protos.push({
+    path: match[1]!,
+    importPaths,
+    span: spanBetween(first, last),
+  });
+  return true;
+};
+
+/** `includeDirs`' value: a JSON string or array of strings (httpyac evaluates it; dial does not). */
+function includeDirs(text: string, line: Line, fail: Fail): string[] {
+  let value: unknown;
+  // JSON, or the same written with JavaScript's single quotes.
+  for (const json of [text, text.replaceAll("'", '"')]) {
+    try {
+      value = JSON.parse(json);
+      break;
+    } catch {
+      // next form
+    }
+  }
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value;
+  return fail(
+    line,
+    line.text.indexOf(text) + 1,
+    `Cannot parse includeDirs "${clip(text)}": expected a list of folders, e.g. ["./protos"]`,
+  );
+}
 
 const RUN = /^run\s+(#\s*(.*?)|(\S+?))\s*(?:\((\s*@[^)]*)\))?\s*$/;
 
@@ -389,6 +462,7 @@ export const HEAD: readonly Production[] = [
   fileVariable,
   directive,
   headComment,
+  protoImport,
   preScript,
   assertion,
   runLine,

@@ -134,6 +134,22 @@ export interface HttpRequest {
   outputs: { path: string; overwrite: boolean; span: Span }[];
   /** `?? …` assertions (httpyac's), in order: each is a test of the request. */
   assertions: Assertion[];
+  /** `proto < path` lines above a `GRPC` request: its services come from these files. */
+  protos?: ProtoImport[];
+}
+
+/**
+ * httpyac's `proto < ./greeter.proto`, with its `includeDirs: ["./protos"]` option line: a
+ * `GRPC` request's services and types read from `.proto` files instead of server reflection.
+ * In a block without a request it holds for every `GRPC` request of the file.
+ */
+export interface ProtoImport {
+  /** The `.proto` file as written, relative to the request file. */
+  path: string;
+  /** `includeDirs`: the folders imports are looked up in, as written, relative to the file. */
+  importPaths: string[];
+  /** The `proto <` line and its option lines. */
+  span: Span;
 }
 
 /**
@@ -196,6 +212,8 @@ export interface HttpFile {
   requests: HttpRequest[];
   /** `run` lines, in file order (each says after how many requests it runs). */
   runs: RunLine[];
+  /** `proto <` lines in blocks without a request: they hold for every `GRPC` request. */
+  protos?: ProtoImport[];
   /** Unknown directives and other things that were accepted with a doubt. */
   warnings: ParseWarning[];
   /** With `recover`: the syntax errors of the requests that were left out. */

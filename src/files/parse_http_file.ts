@@ -11,6 +11,7 @@ import type {
   HttpFile,
   HttpRequest,
   ParseWarning,
+  ProtoImport,
   RunLine,
 } from "./http_file_types.ts";
 import { Block, type FileContext } from "./_http_block.ts";
@@ -60,7 +61,8 @@ export function parseHttpFile(
     throw new HttpFileSyntaxError(path, line.number, column, message);
   };
   const runs: RunLine[] = [];
-  const context: FileContext = { variables, warnings, runs, fail, index: 1 };
+  const protos: ProtoImport[] = [];
+  const context: FileContext = { variables, warnings, runs, protos, fail, index: 1 };
   let line = reader.next();
   while (line) {
     // One block: from a separator (or the start) to the next separator.
@@ -94,6 +96,7 @@ export function parseHttpFile(
     requests,
     runs,
     warnings,
+    ...(protos.length ? { protos } : {}),
     ...(options.recover ? { errors } : {}),
   };
 }
@@ -111,11 +114,21 @@ function parseBlock(
       const at = lines.at(-1)!;
       context.fail(at, 1, "Missing request line after directives or a pre-request script");
     }
+    // httpyac: a block of `proto <` lines alone describes every GRPC request of the file.
+    context.protos.push(...block.protos);
     return undefined;
   }
   requestLine(block);
   block.phase(REQUEST_LINE_CONTINUATION);
   const method = block.requestLine!.parts.method;
+  if (block.protos.length && method !== "GRPC") {
+    const at = block.protos[0]!.span;
+    context.warnings.push({
+      message: `"proto <" describes GRPC requests only: ${method} ignores it`,
+      line: at.line,
+      column: 1,
+    });
+  }
   block.phase(HEADERS, (line) => endsHeaders(line) || startsGrpcMessage(method, line));
   block.phase(BODY);
   return block.request();

@@ -9,7 +9,10 @@
 import { load } from "../load.ts";
 import type { Outcome } from "./_run_parts.ts";
 import type { FileRequest } from "./file_request.ts";
+import type { ProtoImport } from "./http_file_types.ts";
+import type { Confinement } from "./trust_rule.ts";
 import type { TransportOptions } from "../http/plan.ts";
+import type { ProtoFiles } from "../grpc/grpc_request.ts";
 
 /** How a `GRPC` request ended. */
 export interface GrpcStatus {
@@ -31,6 +34,51 @@ export interface GrpcFileOptions {
   timeoutMs?: number;
   /** Told of each reply as it arrives (as one line of JSON). */
   onMessage?: (text: string) => void | Promise<void>;
+  /** `proto <` lines (the file's, then the request's): read instead of asking reflection. */
+  protos?: readonly ProtoImport[];
+  /** The request file, its folder and the run's folders: where `proto <` paths may lead. */
+  where?: { path: string; dir: string; confinement: Confinement };
+}
+
+/**
+ * The `.proto` files of `proto <` lines, under the trust rule: the files and `includeDirs`
+ * must resolve inside the run's folders (symlinks followed), and so must every import found
+ * on disk while the files are read.
+ *
+ * @param protos the `proto <` lines
+ * @param where the request file, its folder, the run's folders
+ * @returns the files and import folders to read, with the check of each import
+ * @throws {UsageError} for a path outside the run's folders
+ */
+export async function protoFilesOf(
+  protos: readonly ProtoImport[],
+  where: { path: string; dir: string; confinement: Confinement },
+): Promise<ProtoFiles> {
+  const at = (written: string) => written.startsWith("/") ? written : `${where.dir}/${written}`;
+  const files: string[] = [];
+  const importPaths: string[] = [];
+  for (const proto of protos) {
+    const what = `the .proto file of ${where.path}:${proto.span.line}`;
+    files.push(await where.confinement.reading(at(proto.path), { what, written: proto.path }));
+    for (const dir of proto.importPaths) {
+      importPaths.push(
+        await where.confinement.reading(at(dir), {
+          what: `the includeDirs folder of ${where.path}:${proto.span.line}`,
+          written: dir,
+        }),
+      );
+    }
+  }
+  const check = (path: string) => {
+    const real = Deno.realPathSync(path);
+    if (!where.confinement.contains(real)) {
+      throw where.confinement.outside(
+        { what: `the .proto import of ${where.path}`, written: path },
+        real,
+      );
+    }
+  };
+  return { files, importPaths, check, remedy: "include_dirs" };
 }
 
 /**
@@ -47,6 +95,9 @@ export async function runGrpcFileRequest(
   options: GrpcFileOptions = {},
 ): Promise<{ outcome: Outcome; status: GrpcStatus }> {
   const { runGrpcRequest } = await load.grpcRequest();
+  const protos = options.protos?.length && options.where
+    ? await protoFilesOf(options.protos, options.where)
+    : undefined;
   const result = await runGrpcRequest(
     fileRequest.spec,
     fileRequest.grpc!.method,
@@ -55,6 +106,7 @@ export async function runGrpcFileRequest(
       ...(options.transport ? { transport: options.transport } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(protos ? { protos } : {}),
       ...(options.onMessage
         ? { onReply: (reply) => options.onMessage!(JSON.stringify(reply)) }
         : {}),

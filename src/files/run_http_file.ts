@@ -503,6 +503,8 @@ class FileRunner {
       const grpc = await runGrpcFileRequest(fileRequest, {
         ...streams,
         ...(timeoutMs ? { timeoutMs } : {}),
+        protos: [...this.file.protos ?? [], ...request.protos ?? []],
+        where: { path: this.file.path, dir: this.dir, confinement: this.confinement! },
       });
       result.grpc = grpc.status;
       outcome = await this.saved(outputs, grpc.outcome);

@@ -373,7 +373,7 @@ export async function scriptFile(
 
 /**
  * Checks every path a request file writes as it is (`<` includes, script files, `>>` outputs
- * without variables, `run ./other.http` lines) before any of its requests runs, so that a file reaching outside the
+ * without variables, `run ./other.http` lines, `proto <` files and their `includeDirs`) before any of its requests runs, so that a file reaching outside the
  * folders sends nothing. Outputs with `{{variables}}` are checked when their request is built.
  *
  * @param file the parsed file
@@ -402,6 +402,16 @@ export async function checkFilePaths(file: HttpFile, confinement: Confinement): 
         what: `the output file of ${file.path}:${output.span.line}`,
         written: output.path,
       });
+    }
+  }
+  for (const proto of [...file.protos ?? [], ...file.requests.flatMap((r) => r.protos ?? [])]) {
+    const what = `of ${file.path}:${proto.span.line}`;
+    await confinement.reading(at(proto.path), {
+      what: `the .proto file ${what}`,
+      written: proto.path,
+    });
+    for (const dir of proto.importPaths) {
+      await confinement.reading(at(dir), { what: `the includeDirs folder ${what}`, written: dir });
     }
   }
   for (const run of file.runs) {

@@ -17,7 +17,9 @@ import { callMethod } from "./call.ts";
 import { openChannel } from "./channel.ts";
 import { jsonDocuments } from "./json_documents.ts";
 import { ReflectionClient } from "./reflection.ts";
-import { findMethod, reflectionSource } from "./schema.ts";
+import { registryOf } from "./descriptors.ts";
+import { fileSource, findMethod, reflectionSource } from "./schema.ts";
+import { load } from "../load.ts";
 
 /** What a call ended with. */
 export interface GrpcResult {
@@ -49,6 +51,20 @@ export interface GrpcRequestOptions {
   timeoutMs?: number;
   /** Told of each reply as it arrives. */
   onReply?: (reply: JsonValue) => void | Promise<void>;
+  /** `.proto` files that describe the services instead of reflection. */
+  protos?: ProtoFiles;
+}
+
+/** `.proto` files to read, as `dial grpc --proto … --import-path …` names them. */
+export interface ProtoFiles {
+  /** The files. */
+  files: string[];
+  /** The folders their imports are looked up in. */
+  importPaths: string[];
+  /** Refuses a file (an import outside the run's folders) by throwing. */
+  check?: (path: string) => void;
+  /** Where the import folders were given, for the message of a missing import. */
+  remedy?: "import_path" | "include_dirs";
 }
 
 /**
@@ -70,6 +86,13 @@ export async function runGrpcRequest(
   body: string,
   options: GrpcRequestOptions = {},
 ): Promise<GrpcResult> {
+  // The files are read first: one that is refused or does not parse sends nothing.
+  const protos = options.protos;
+  const files = protos?.files.length
+    ? registryOf(
+      (await load.protoFiles()).readProtoFiles(protos.files, protos.importPaths, protos),
+    )
+    : undefined;
   const { request } = await authorize({ ...spec, method: "POST" }, {
     ...(options.signal ? { signal: options.signal } : {}),
   });
@@ -78,7 +101,7 @@ export async function runGrpcRequest(
   const channel = await openChannel(spec.url, options.transport ?? {}, options.signal);
   try {
     const target = hostPort(spec.url);
-    const source = reflectionSource(
+    const source = files ? fileSource(files) : reflectionSource(
       new ReflectionClient(channel.transport, {
         headers,
         ...(options.signal ? { signal: options.signal } : {}),

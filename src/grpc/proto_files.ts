@@ -26,13 +26,19 @@ function isFile(path: string): boolean {
  * @param files the files named on the command line
  * @param importPaths folders that imports are looked up in, in order (as protoc's `-I`); the
  *   folder of each file comes last
+ * @param options `check` is called with each file before it is read (the named files and
+ *   every import found on disk) and throws to refuse one (a request file's paths are
+ *   confined); `remedy` names where import folders are given (`include_dirs` in a request file)
  * @returns their file descriptors
- * @throws {UsageError} for a file or import that cannot be found or parsed
+ * @throws {UsageError} for a file or import that cannot be found or parsed, or that `check`
+ *   refused
  */
 export function readProtoFiles(
   files: readonly string[],
   importPaths: readonly string[],
+  options: { check?: (path: string) => void; remedy?: "import_path" | "include_dirs" } = {},
 ): FileDescriptorProto[] {
+  const check = options.check ?? (() => {});
   // protobufjs finds `fs` with an indirect require, which the bundled build does not have.
   protobuf.util.fs ??= fs;
   const root = new protobuf.Root();
@@ -41,10 +47,16 @@ export function readProtoFiles(
     if (files.includes(target) && origin === "") return target;
     for (const dir of importPaths) {
       const path = `${dir.replace(/\/+$/, "")}/${target}`;
-      if (isFile(path)) return path;
+      if (isFile(path)) {
+        check(path);
+        return path;
+      }
     }
     const beside = protobuf.util.path.resolve(origin, target);
-    if (isFile(beside)) return beside;
+    if (isFile(beside)) {
+      check(beside);
+      return beside;
+    }
     // protobufjs knows google/protobuf/*.proto itself; any other name is not there.
     if (!target.startsWith("google/protobuf/")) missing.push(`"${target}"`);
     return beside;
@@ -55,15 +67,17 @@ export function readProtoFiles(
         details: { path: file },
       });
     }
+    check(file);
   }
   try {
     root.loadSync([...files], { keepCase: true });
     root.resolveAll();
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const why = error instanceof Error ? error.message : String(error);
     if (missing.length) {
       throw new UsageError(`Cannot find ${missing.join(", ")}, imported by the .proto files`, {
-        remedy: { check: "import_path" },
+        remedy: { check: options.remedy ?? "import_path" },
         cause: error,
       });
     }

@@ -4,9 +4,9 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { dial, dialEnv } from "../_helpers.ts";
+import { dial, dialEnv, serve } from "../_helpers.ts";
 import { includes } from "../assert.ts";
-import { startGreeter } from "./_grpc.ts";
+import { GREETER_PROTOS, startGreeter } from "./_grpc.ts";
 import { makeCertificates } from "./_tls.ts";
 
 const FIXTURES = new URL("./fixtures/grpc/", import.meta.url).pathname;
@@ -102,4 +102,150 @@ Deno.test("files: httpyac runs the same GRPC file against the same server: the r
     ["hello", "the reply's message", "SUCCESS"],
     ["metadata", "the server saw the metadata", "SUCCESS"],
   ]);
+});
+
+/**
+ * A workspace for the `proto <` tests: `api/greeter.proto` imports `common/types.proto`, which
+ * lies in `shared/`; `calls.http` names the files per request, `global.http` for the whole file.
+ */
+async function protoWorkspace(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "dial-proto-" });
+  await Deno.mkdir(`${dir}/api`);
+  await Deno.mkdir(`${dir}/shared/common`, { recursive: true });
+  await Deno.copyFile(`${GREETER_PROTOS}greeter.proto`, `${dir}/api/greeter.proto`);
+  await Deno.copyFile(
+    `${GREETER_PROTOS}common/types.proto`,
+    `${dir}/shared/common/types.proto`,
+  );
+  const test = (name: string, message: string) =>
+    `> {%
+  client.test("${name}", () => {
+    client.assert(response.body.message === "${message}", JSON.stringify(response.body));
+  });
+%}
+`;
+  await Deno.writeTextFile(
+    `${dir}/calls.http`,
+    `### hello
+proto < ./api/greeter.proto
+includeDirs: ["./shared"]
+
+GRPC {{addr}}/greet.v1.Greeter/SayHello
+{"name": "ann"}
+
+${test("described by the request's .proto file", "Hello ann")}`,
+  );
+  await Deno.writeTextFile(
+    `${dir}/global.http`,
+    `proto < ./api/greeter.proto
+includeDirs: ["./shared"]
+
+### hello
+GRPC {{addr}}/greet.v1.Greeter/SayHello
+{"name": "ann"}
+
+${test("described by the file's .proto file", "Hello ann")}
+### again
+GRPC {{addr}}/greet.v1.Greeter/SayHello
+{"name": "bo"}
+
+${test("the second request too", "Hello bo")}`,
+  );
+  return dir;
+}
+
+Deno.test("files: httpyac's proto < file with includeDirs describes GRPC requests of a server without reflection, per request or for the whole file; httpyac runs the same files alike", async () => {
+  await using server = await startGreeter("--no-reflection");
+  const dir = await protoWorkspace();
+  try {
+    const vars = ["--var", `addr=${server.address}`];
+    const { code, cases, stderr } = await dialTest([dir, ...vars]);
+    assert.equal(code, 0, stderr);
+    const passed = cases.map((c) => [c.request, c.name, c.outcome]);
+    assert.deepEqual(passed, [
+      ["hello", "described by the request's .proto file", "passed"],
+      ["hello", "described by the file's .proto file", "passed"],
+      ["again", "the second request too", "passed"],
+    ]);
+    const httpyac = await new Deno.Command(Deno.execPath(), {
+      args: [
+        ...["run", "-A", "--quiet", "--no-config", "--no-lock", "npm:httpyac@6.16.7", "send"],
+        ...["calls.http", "global.http", "--all", "-o", "none", "--json"],
+        ...["--var", `addr=${server.address}`],
+      ],
+      cwd: dir,
+      clearEnv: true,
+      env: dialEnv(),
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const report = JSON.parse(new TextDecoder().decode(httpyac.stdout)) as {
+      requests: { name: string; testResults?: { message: string; status: string }[] }[];
+    };
+    assert.deepEqual(
+      report.requests.flatMap((r) =>
+        (r.testResults ?? []).map((t) => [r.name, t.message, t.status])
+      ),
+      passed.map(([request, name]) => [request, name, "SUCCESS"]),
+    );
+    // Without includeDirs the import is not found: the message says where folders go.
+    await Deno.writeTextFile(
+      `${dir}/calls.http`,
+      (await Deno.readTextFile(`${dir}/calls.http`)).replace(/^includeDirs.*\n/m, ""),
+    );
+    const missing = await dialTest([`${dir}/calls.http`, ...vars]);
+    assert.equal(missing.code, 2);
+    includes(missing.cases[0]?.message ?? "", 'Cannot find "common/types.proto"');
+    const run = await dial(["run", `${dir}/calls.http`, ...vars]);
+    assert.equal(run.code, 2);
+    includes(run.stderr, "includeDirs");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("files: proto < paths are confined to the run's folder: a .proto file, an includeDirs folder or an import through a symlink outside it is refused, nothing sent, unless --allow-path", async () => {
+  await using server = await startGreeter("--no-reflection");
+  await using http = serve(() => new Response("ok\n"));
+  const dir = await protoWorkspace();
+  try {
+    await Deno.mkdir(`${dir}/ws/protos`, { recursive: true });
+    await Deno.copyFile(`${dir}/api/greeter.proto`, `${dir}/ws/greeter.proto`);
+    const before = `GET ${http.origin}/before\n\n###\n`;
+    const call = `GRPC ${server.address}/greet.v1.Greeter/SayHello\n{"name": "ann"}\n`;
+    const files = {
+      "file.http": `${before}proto < ../api/greeter.proto\nincludeDirs: ["../shared"]\n${call}`,
+      "dirs.http": `${before}proto < ./greeter.proto\nincludeDirs: ["../shared"]\n${call}`,
+      "link.http": `${before}proto < ./greeter.proto\nincludeDirs: ["./protos"]\n${call}`,
+    };
+    // An import folder inside that links outside: found only while the files are read.
+    await Deno.symlink(`${dir}/shared/common`, `${dir}/ws/protos/common`);
+    for (const [name, text] of Object.entries(files)) {
+      await Deno.writeTextFile(`${dir}/ws/${name}`, text);
+    }
+    for (const [name, refused] of [
+      ["file.http", "Refused the .proto file of"],
+      ["dirs.http", "Refused the includeDirs folder of"],
+    ]) {
+      const run = await dial(["run", `${dir}/ws/${name}`]);
+      assert.equal(run.code, 2, run.stderr);
+      includes(run.stderr, refused!);
+      includes(run.stderr, "--allow-path");
+    }
+    // Paths as written are checked before the first request; the file checked last, while the
+    // .proto files are read, fails its request only.
+    assert.equal(http.requests.length, 0);
+    const link = await dialTest([`${dir}/ws/link.http`]);
+    assert.equal(link.code, 2);
+    includes(link.cases.at(-1)?.message ?? "", "Refused the .proto import of");
+    includes(link.cases.at(-1)?.message ?? "", "common/types.proto");
+    const allowed = ["--allow-path", `${dir}/api`, "--allow-path", `${dir}/shared`];
+    for (const name of Object.keys(files)) {
+      const run = await dial(["run", `${dir}/ws/${name}`, ...allowed]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(JSON.parse(run.stdout.trimEnd().split("\n").at(-1)!).message, "Hello ann");
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -45,6 +45,8 @@ export const UI_REMEDIES: RemedyWords = {
     key_algorithm: "RS256 and PS256 need an RSA key, ES256 an EC key on P-256",
     issuer: "check the issuer, or give the endpoints in the auth panel",
     import_path: undefined,
+    include_dirs:
+      'add the folder that holds it to the proto line\'s includeDirs, e.g. includeDirs: ["./protos"]',
   },
   choose: {
     callback_port: "pick another Callback port in the auth panel",

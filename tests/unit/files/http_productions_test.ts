@@ -15,6 +15,7 @@ function block(source: string, options: { separator?: boolean; request?: boolean
     variables: [],
     warnings: [],
     runs: [],
+    protos: [],
     index: 3,
     fail: (line, column, message) => {
       throw new HttpFileSyntaxError("t.http", line.number, column, message);
@@ -96,6 +97,39 @@ Deno.test("production pre-script: < {% … %} over lines, or < file.js", () => {
   assert.deepEqual(file.preScripts.map((s) => s.kind === "file" && s.path), ["./before.js"]);
   assert.equal(reads(p.preScript, "<>ref.json"), undefined);
   fails(p.preScript, "< {% never closed", /Unterminated script/);
+});
+
+Deno.test("production proto-import: httpyac's proto < file, its includeDirs lines (JSON), other proto-loader options ignored with a warning", () => {
+  const source = `proto < ./greeter.proto\nincludeDirs: ["./protos", "../shared"]\n` +
+    `keepCase: true\nincludeDirs: './more',\nGRPC localhost:50051/a.B/C`;
+  const b = reads(p.protoImport, source)!;
+  assert.equal(b.i, 4);
+  assert.deepEqual(b.protos, [{
+    path: "./greeter.proto",
+    importPaths: ["./protos", "../shared", "./more"],
+    span: { start: 0, end: 101, line: 1, endLine: 4 },
+  }]);
+  assert.deepEqual(b.file.warnings.map((w) => [w.line, w.message]), [
+    [
+      3,
+      `The proto-loader option "keepCase" is ignored: dial's replies are the proto3 JSON mapping`,
+    ],
+  ]);
+  assert.equal(reads(p.protoImport, "proto <"), undefined);
+  assert.equal(reads(p.protoImport, "< ./before.js"), undefined);
+  fails(p.protoImport, "proto < a.proto\nincludeDirs: [1]", /Cannot parse includeDirs "\[1\]"/);
+  // In a block without a request it describes the file's GRPC requests; a GET ignores it.
+  const file = parseHttpFile(
+    "proto < all.proto\n\n###\nproto < one.proto\nGRPC h:1/a.B/C\n\n###\nproto < x.proto\nGET http://x/\n",
+  );
+  assert.deepEqual(file.protos?.map((i) => i.path), ["all.proto"]);
+  assert.deepEqual(file.requests.map((r) => r.protos?.map((i) => i.path)), [["one.proto"], [
+    "x.proto",
+  ]]);
+  assert.equal(file.requests[0]!.span.line, 3);
+  assert.deepEqual(file.warnings.map((w) => [w.line, w.message]), [
+    [8, `"proto <" describes GRPC requests only: GET ignores it`],
+  ]);
 });
 
 Deno.test("production run: run #name and run ./file.http with (@var=value) overrides", () => {
