@@ -22,6 +22,7 @@ export type {
   HttpFile,
   HttpRequest,
   ParseWarning,
+  ProtoImport,
   RunLine,
   Script,
   Span,

@@ -223,10 +223,12 @@ Deno.test("files: proto < paths are confined to the run's folder: a .proto file,
     for (const [name, text] of Object.entries(files)) {
       await Deno.writeTextFile(`${dir}/ws/${name}`, text);
     }
-    for (const [name, refused] of [
-      ["file.http", "Refused the .proto file of"],
-      ["dirs.http", "Refused the includeDirs folder of"],
-    ]) {
+    for (
+      const [name, refused] of [
+        ["file.http", "Refused the .proto file of"],
+        ["dirs.http", "Refused the includeDirs folder of"],
+      ]
+    ) {
       const run = await dial(["run", `${dir}/ws/${name}`]);
       assert.equal(run.code, 2, run.stderr);
       includes(run.stderr, refused!);
