@@ -17,7 +17,7 @@ import { postmanCollection, postmanEnvironment } from "../export/postman_export.
 import { loadEnvironment, PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../files/environment.ts";
 import type { HttpFile, HttpRequest } from "../files/http_file_types.ts";
 import type { VariableScope, VariableValue } from "../files/substitute.ts";
-import { writeHttpRequest } from "../files/write_http_file.ts";
+import { protoLines, writeHttpRequest } from "../files/write_http_file.ts";
 import { warn } from "../output/report.ts";
 import type { CliContext } from "./context.ts";
 import type { ExportFlagValues } from "./interchange.ts";
@@ -142,9 +142,34 @@ export async function exportText(
     const variables = [
       ...file.variables.map((v) => `@${v.name} = ${v.value}\n`),
       ...extra.map(([name, value]) => `@${name} = ${value}\n`),
+      // The file's own `proto <` lines: a block of their own, ended by the first request's `###`.
+      ...(file.protos?.length ? [`${protoLines(file.protos).join("\n")}\n`] : []),
     ];
-    return [variables.join(""), ...requests.map((r) => writeHttpRequest(modelOf(r)))]
-      .filter((t) => t !== "").join("\n");
+    // Each request in a block of its own: an unnamed one after another starts with `###`.
+    const texts = requests.map((r, i) => {
+      const text = writeHttpRequest(modelOf(r));
+      const separated = text.startsWith("###") || (i === 0 && !file.protos?.length);
+      return separated ? text : `###\n${text}`;
+    });
+    return [variables.join(""), ...texts].filter((t) => t !== "").join("\n");
+  }
+  // A gRPC call has no form in the other formats: left out, and said so.
+  const grpc = requests.filter((r) => r.method === "GRPC");
+  for (const r of grpc) {
+    await warn(
+      options.context.stderr,
+      `Not carried: the GRPC request ${
+        r.name ? `"${r.name}"` : `of line ${r.requestLine.line}`
+      }: a gRPC call has no ${target} form (export it --to http, or call it with dial grpc)`,
+    );
+  }
+  if (grpc.length) {
+    requests = requests.filter((r) => r.method !== "GRPC");
+    if (!requests.length) {
+      throw new UsageError(`Nothing to export --to ${target}: every request is a GRPC request`, {
+        hint: "export them --to http, or call them with dial grpc",
+      });
+    }
   }
   if (target === "postman") {
     const name = (options.path.split("/").at(-1) ?? options.path).replace(/\.(http|rest)$/, "");
@@ -278,6 +303,7 @@ function modelOf(r: HttpRequest) {
     ...(r.name !== undefined ? { name: r.name } : {}),
     ...(r.comments.length ? { comments: r.comments } : {}),
     directives: r.directives.map((d) => ({ name: d.name, ...(d.value ? { value: d.value } : {}) })),
+    ...(r.protos ? { protos: r.protos } : {}),
     method: r.method,
     url: r.url,
     headers: r.headers.map((h) => ({ name: h.name, value: h.value })),

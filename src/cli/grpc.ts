@@ -16,6 +16,7 @@ Examples:
   dial grpc --plaintext localhost:50051 greet.v1.Greeter/StreamHellos -d @request.json
   cat requests.jsonl | dial grpc --plaintext localhost:50051 greet.v1.Greeter/Chat -d @-
   dial grpc --proto greeter.proto --import-path protos/ localhost:50051 greet.v1.Greeter/SayHello
+  dial grpc localhost:50051 greet.v1.Greeter/SayHello -d '{"name":"ann"}' --save api.http --name hello
 
 Services and types come from server reflection (v1, then v1alpha), or from --proto files.
 Replies print in the proto3 JSON mapping, one document per line as they arrive; -d @- sends
@@ -64,6 +65,14 @@ export const GRPC_FLAGS = flags([
     short: "v",
     help: "print the metadata sent, the response headers and trailers to stderr",
   },
+  {
+    long: "save",
+    value: "file.http",
+    file: true,
+    help:
+      "also append this call to a .http file as a GRPC request (secrets go to its private env file)",
+  },
+  { long: "name", value: "name", help: "with --save: the request's name (# @name)" },
 ]);
 
 /** The flag values of `dial grpc`. */

@@ -27,6 +27,8 @@ import {
   reflectionSource,
 } from "../grpc/schema.ts";
 import { parseAuthFlags } from "./auth_flags.ts";
+import { grpcRequestModel, saveGrpcRequest } from "./grpc_save.ts";
+import { reportSaved } from "./save_http.ts";
 import type { CliContext } from "./context.ts";
 import type { GrpcFlagValues } from "./grpc.ts";
 import { claimStdin } from "./secret_ref.ts";
@@ -173,11 +175,30 @@ export async function runGrpc(
   if (action.verb !== "call" && flags.data !== undefined) {
     throw new UsageError(`-d does not apply to ${action.verb}`);
   }
+  if (action.verb !== "call" && flags.save !== undefined) {
+    throw new UsageError(`--save does not apply to ${action.verb}: it saves a call`);
+  }
+  if (flags.name !== undefined && flags.save === undefined) {
+    throw new UsageError("--name needs --save FILE.http", {
+      hint: "dial grpc HOST:PORT package.Service/Method --save api.http --name hello",
+    });
+  }
   const url = address === undefined ? undefined : serverUrl(address, flags.plaintext);
   const target = url ? hostPort(url) : "";
   // The flags gRPC leaves out (--digest, --aws-sigv4, -K) are absent, not empty.
   const parsedAuth = await parseAuthFlags({ ...flags, apiKeyQuery: [] }, url, context);
   const requests = action.verb === "call" ? await requestText(flags.data, context) : undefined;
+  // The saved request is built (and refused) before anything is sent; written once the
+  // method is known.
+  const call = {
+    url: url!,
+    target,
+    headers: parsedAuth.headers,
+    auth: parsedAuth.auth,
+  };
+  const saved = flags.save !== undefined && action.verb === "call"
+    ? grpcRequestModel(call, flags, flags.save)
+    : undefined;
   const transportOptions = url
     ? await parseTransportFlags(flags, context, flags.verbose)
     : undefined;
@@ -233,7 +254,13 @@ export async function runGrpc(
       return 0;
     }
     const { method, registry } = await findMethod(source, action.method, target);
-    const call = async (metadata: Headers): Promise<number> => {
+    if (saved) {
+      await reportSaved(
+        await saveGrpcRequest(saved, call, methodName(method), flags.save!),
+        err,
+      );
+    }
+    const callOnce = async (metadata: Headers): Promise<number> => {
       const documents = jsonDocuments(requests!.open(), requests!.source);
       if (flags.verbose) {
         await err.write(
@@ -267,13 +294,13 @@ export async function runGrpc(
         const refused = error instanceof GrpcStatusError && error.statusName === "UNAUTHENTICATED";
         if (refused && printed === 0 && requests!.replayable && authorized?.renewable) {
           if (flags.verbose) await err.write("* UNAUTHENTICATED: renewing the OAuth 2.0 token\n");
-          return await call(metadataOf(await authorized.renew()));
+          return await callOnce(metadataOf(await authorized.renew()));
         }
         throw error;
       }
       return 0;
     };
-    return await call(headers);
+    return await callOnce(headers);
   } finally {
     channel?.close();
   }

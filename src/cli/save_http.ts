@@ -16,6 +16,12 @@ import { shown, type Sink } from "../output/terminal.ts";
 import { reveal } from "../secret.ts";
 import type { RequestFlagValues } from "./request.ts";
 
+/** The flags a saved request is written from (`dial grpc` has them too, without the HTTP ones). */
+export type SaveFlags = Pick<
+  RequestFlagValues,
+  "name" | "auth" | "bearer" | "oauth2ClientKey" | "apiKeyQuery" | "follow" | "timeout"
+>;
+
 /** What was written. */
 export interface SavedRequest {
   /** The request file. */
@@ -52,7 +58,7 @@ export interface FlagRequestModel {
  */
 export function requestModel(
   spec: RequestSpec,
-  flags: RequestFlagValues,
+  flags: SaveFlags,
   path: string,
 ): FlagRequestModel {
   const name = flags.name;
@@ -122,7 +128,7 @@ type Variable = (key: string, value: string, resolved: string) => string;
  */
 function credentialHeader(
   authorization: NonNullable<RequestSpec["auth"]["authorization"]>,
-  flags: RequestFlagValues,
+  flags: SaveFlags,
   variable: Variable,
 ): { name: string; value: string } | undefined {
   if (authorization.kind === "basic") {
@@ -154,7 +160,7 @@ function credentialHeader(
 /** The `Security.Auth` configuration of `--oauth2 …`, as JetBrains' environment files name it. */
 function oauth2Config(
   oauth2: Extract<NonNullable<RequestSpec["auth"]["authorization"]>, { kind: "oauth2" }>["oauth2"],
-  flags: RequestFlagValues,
+  flags: SaveFlags,
 ): Record<string, unknown> {
   const keyFlag = flags.oauth2ClientKey;
   if (keyFlag === "@-") {
@@ -212,7 +218,22 @@ export async function saveHttpRequest(
   flags: RequestFlagValues,
   path: string,
 ): Promise<SavedRequest> {
-  const { model, secrets, auth } = requestModel(spec, flags, path);
+  return await saveModel(requestModel(spec, flags, path), path);
+}
+
+/**
+ * Appends a request model to the file, its secrets to the private environment file.
+ *
+ * @param built the model, its secrets and auth configuration ({@link requestModel})
+ * @param path the `.http` file
+ * @returns where things went
+ * @throws {DialError} when a file cannot be written
+ */
+export async function saveModel(
+  built: Pick<FlagRequestModel, "model" | "secrets" | "auth">,
+  path: string,
+): Promise<SavedRequest> {
+  const { model, secrets, auth } = built;
   if (Object.keys(auth).length) await updatePrivateEnv(dirOf(path), {}, auth);
   const text = writeHttpRequest(model);
   let source = "";
@@ -294,8 +315,15 @@ function bodyModel(
   }
 }
 
-/** A path the request file can include: relative to its directory when below it. */
-function relativeTo(dir: string, path: string): string {
+/**
+ * A path the request file can name (an include, a `.proto` file): relative to its directory
+ * when below it, else absolute.
+ *
+ * @param dir the request file's directory
+ * @param path the path, relative to the working directory or absolute
+ * @returns `./…` or the absolute path
+ */
+export function relativeTo(dir: string, path: string): string {
   const absolute = path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
   const base = (dir.startsWith("/") ? dir : `${Deno.cwd()}/${dir}`).replace(/\/\.?$/, "");
   return absolute.startsWith(`${base}/`) ? `./${absolute.slice(base.length + 1)}` : absolute;

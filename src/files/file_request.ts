@@ -113,7 +113,12 @@ export async function buildFileRequest(
   const host = headers.find((h) => h.name.toLowerCase() === "host");
   const grpc = kind === "grpc" ? parseGrpcTarget(urlText) : undefined;
   const url = grpc?.url ?? requestUrl(urlText, host, kind);
-  const { text: bodyText, source } = await bodyOf(request, options, headers);
+  const body = await bodyOf(request, options, headers);
+  const source = body.source;
+  // A GRPC request's messages are JSON text: a `< file` body (confined by bodyOf) is read.
+  const bodyText = kind === "grpc" && source?.kind === "file"
+    ? await Deno.readTextFile(source.path)
+    : body.text;
   const directive = (name: string) => request.directives.findLast((d) => d.name === name);
   const timeoutMs = duration(directive("timeout"), path);
   const connectTimeoutMs = duration(directive("connection-timeout"), path);

@@ -16,6 +16,8 @@ export interface RequestModel {
   comments?: string[];
   /** Directives, e.g. `{ name: "no-redirect" }` or `{ name: "timeout", value: "5" }`. */
   directives?: { name: string; value?: string }[];
+  /** A `GRPC` request's `.proto` files (httpyac's `proto < path` and `includeDirs` lines). */
+  protos?: { path: string; importPaths: string[] }[];
   /** The method, e.g. `POST`. */
   method: string;
   /** The URL (it may hold variables). */
@@ -64,6 +66,7 @@ export function writeHttpRequest(model: RequestModel): string {
       `# @${single(d.name, "a directive")}${d.value ? ` ${single(d.value, "a directive")}` : ""}`,
     );
   }
+  lines.push(...protoLines(model.protos ?? []));
   const url = single(model.url, "a URL");
   // As the parser reads it: spaces only inside {{ … }} (`{{$processEnv KEY}}`).
   if (/\s/.test(url.replace(/\{\{[^{}]*\}\}/g, ""))) {
@@ -108,6 +111,25 @@ export function writeHttpRequest(model: RequestModel): string {
     );
   }
   return lines.join("\n") + "\n";
+}
+
+/**
+ * httpyac's `proto < path` lines, each with its `includeDirs` line (a JSON list).
+ *
+ * @param protos the `.proto` files and their import folders
+ * @returns the lines
+ * @throws {UsageError} for a path with a line break
+ */
+export function protoLines(protos: readonly { path: string; importPaths: string[] }[]): string[] {
+  const lines: string[] = [];
+  for (const proto of protos) {
+    if (/[\r\n]/.test(proto.path) || !proto.path.trim()) {
+      throw new UsageError(`Cannot write the .proto path "${proto.path}"`);
+    }
+    lines.push(`proto < ${proto.path}`);
+    if (proto.importPaths.length) lines.push(`includeDirs: ${JSON.stringify(proto.importPaths)}`);
+  }
+  return lines;
 }
 
 /**
