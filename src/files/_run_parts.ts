@@ -216,8 +216,13 @@ export async function openOutput(path: string, overwrite: boolean): Promise<Outp
 }
 
 function outputFailure(path: string, error: unknown): DialError {
+  const reason = error instanceof Deno.errors.NotFound
+    ? `the folder ${path.slice(0, path.lastIndexOf("/")) || "/"} does not exist`
+    : error instanceof Deno.errors.PermissionDenied
+    ? "permission denied"
+    : (error as Error).message;
   return new DialError(
-    `Cannot save the response to ${path}: ${(error as Error).message}`,
+    `Cannot save the response to ${path}: ${reason}`,
     ErrorCode.Output,
     { cause: error },
   );
