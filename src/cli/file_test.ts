@@ -15,7 +15,7 @@ one line per test and a summary.
 Examples:
   dial test api.http --env dev
   dial test tests/ --reporter junit --report-file report.xml
-  dial test api.http --filter '^users' --fail-fast
+  dial test api.http --name '^users' --fail-fast
   dial test api/ --openapi openapi.yaml --env dev
   dial test tests/ --jobs 4 --reporter html --report-file report.html
   dial test signup.http --data users.csv --repeat 2
@@ -54,8 +54,8 @@ export const TEST_FLAGS = flags([
     help: "a request without tests fails at 4xx too (by default at 5xx and network errors)",
   },
   {
-    long: "filter",
-    value: "pattern",
+    long: "name",
+    value: "regex",
     help: "run only requests whose name matches this regular expression",
   },
   {

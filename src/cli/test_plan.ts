@@ -26,7 +26,7 @@ export interface TestUnit {
 export interface TestPlan {
   /** Units in report order. */
   units: TestUnit[];
-  /** `--filter`. */
+  /** `--name`: only requests whose name matches. */
   filter?: RegExp;
   /** Files run at once (`--jobs`). */
   jobs: number;
@@ -49,11 +49,11 @@ export async function testPlan(paths: string[], flags: TestFlagValues): Promise<
     });
   }
   let filter: RegExp | undefined;
-  if (flags.filter !== undefined) {
+  if (flags.name !== undefined) {
     try {
-      filter = new RegExp(flags.filter);
+      filter = new RegExp(flags.name);
     } catch (error) {
-      throw new UsageError(`Invalid --filter "${flags.filter}": ${(error as Error).message}`);
+      throw new UsageError(`Invalid --name "${flags.name}": ${(error as Error).message}`);
     }
   }
   const files = await collectFiles(paths);

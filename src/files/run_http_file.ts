@@ -143,7 +143,7 @@ export interface RunHttpFileOptions {
   failFast?: boolean;
   /** Asked before each request: true stops the run (the caller's own `--fail-fast` rule). */
   stop?: () => boolean;
-  /** Only requests whose label matches (`dial test --filter`). */
+  /** Only requests whose label matches (`dial test --name`). */
   filter?: RegExp;
   /** The face's OAuth 2.0 hooks (browser, notices) for `Security.Auth` logins. */
   oauth2?: OAuth2Hooks;

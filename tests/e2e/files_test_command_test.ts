@@ -122,7 +122,7 @@ Deno.test("test: TAP and JSON reporters on stdout", async () => {
   assert.deepEqual(data.summary, { total: 3, passed: 2, failed: 1, errors: 0 });
 });
 
-Deno.test("test: directories run recursively in name order; --filter and --fail-fast", async () => {
+Deno.test("test: directories run recursively in name order; --name and --fail-fast", async () => {
   await using server = itemServer();
   const dir = await project({
     "b/second.http": `### beta\nGET {{origin}}/items/7\n`,
@@ -140,7 +140,7 @@ Deno.test("test: directories run recursively in name order; --filter and --fail-
     dir,
     "--var",
     `origin=${server.origin}`,
-    "--filter",
+    "--name",
     "^(alpha|beta)$",
   ]);
   assert.equal(filtered.code, 0, filtered.stderr);
