@@ -36,8 +36,18 @@ Deno.test("browser: a token response without token_type is used as Bearer and th
   const notice = page.getByTestId("token-notice");
   await notice.filter({ hasText: /sent no token_type: using the token as a Bearer token/ })
     .waitFor();
-  // A cached token needs no token request: Get token clears the warning.
+  // A cached token needs no token request: Get token clears the warning. The notice goes at the
+  // click already, but the server reads its cache while answering: the cache is emptied only
+  // after that answer has been read whole (through the route), never while it may be read.
+  let served!: () => void;
+  const answered = new Promise<void>((resolve) => served = resolve);
+  await page.route("**/api/auth/token", async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response });
+    served();
+  }, { times: 1 });
   await page.getByRole("button", { name: "Get token" }).click();
+  await answered;
   await page.getByTestId("token-state").filter({ hasText: /^Token: obtained/ }).waitFor();
   await notice.waitFor({ state: "detached" });
   assert.equal(issued, 1);
