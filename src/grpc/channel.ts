@@ -10,6 +10,7 @@ import { load } from "../load.ts";
 import { Duplex } from "node:stream";
 import type { Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import { Http2Sessions } from "./h2_stream_reader.ts";
 import { type Connection, openConnection } from "../http/connect.ts";
 import { planFor, type TransportOptions, type TransportPlan } from "../http/plan.ts";
 import { DialError, networkError, TransportError } from "../errors/mod.ts";
@@ -77,14 +78,14 @@ export async function openChannel(
   let used = false;
   const transport = createGrpcTransport({
     baseUrl: url.origin,
-    nodeOptions: {
+    sessionManager: new Http2Sessions(url.origin, undefined, {
       // One connection per run, opened above; Connect asks again only after it was lost.
       createConnection: () => {
         if (used) throw new TransportError(`The connection to ${plan.target} was closed`);
         used = true;
         return socketOf(conn);
       },
-    },
+    }),
   });
   return { transport, plan, close: () => conn.close() };
 }
