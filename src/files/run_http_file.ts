@@ -165,6 +165,13 @@ export interface RunHttpFileOptions {
     description: string,
     secret: boolean,
   ) => Promise<VariableValue | undefined>;
+  /**
+   * Offered each selected request once it is built (its dependencies run, its pre-request
+   * scripts and references resolved), before it is sent: true takes it, and the run neither
+   * sends it nor runs its handlers (the UI's WebSocket, SSE and GraphQL tabs run their own
+   * session from it).
+   */
+  take?: (fileRequest: FileRequest) => boolean;
   /** Told of each exchange, with the body read. */
   onExchange?: (event: ExchangeEvent) => void | Promise<void>;
   /** Told of each message of a WebSocket, subscription or event stream, as it arrives. */
@@ -475,6 +482,7 @@ class FileRunner {
     const fileRequest = await whenResolved(() =>
       buildFileRequest(this.withDefaultHeaders(request), where)
     );
+    if (!dependency && this.options.take?.(fileRequest)) return;
     const outputs = await outputPaths(request, where);
     for (const handler of request.handlers) {
       if (handler.kind === "file") await this.scriptPath(handler);

@@ -35,6 +35,11 @@ export interface SseSessionOptions
   /** Ends the session (Ctrl-C, Disconnect). */
   signal?: AbortSignal;
   /**
+   * Send the request's headers as written, as `dial run` sends a request file's event stream:
+   * no `Accept` or `Cache-Control` added (a reconnection still sends `Last-Event-ID`).
+   */
+  asWritten?: boolean;
+  /**
    * Backpressure: asked after each chunk of the stream; reading pauses while the returned
    * promise is pending (e.g. while the output queue is full).
    */
@@ -233,10 +238,12 @@ export class SseSession {
       ...(this.#lastEventId ? { lastEventId: this.#lastEventId } : {}),
     });
     const headers: HeaderField[] = [...this.#spec.headers];
-    if (!headers.some((h) => h.name.toLowerCase() === "accept")) {
-      headers.push({ name: "Accept", value: "text/event-stream" });
+    if (!this.#options.asWritten) {
+      if (!headers.some((h) => h.name.toLowerCase() === "accept")) {
+        headers.push({ name: "Accept", value: "text/event-stream" });
+      }
+      headers.push({ name: "Cache-Control", value: "no-store" });
     }
-    headers.push({ name: "Cache-Control", value: "no-store" });
     if (this.#lastEventId) headers.push({ name: "Last-Event-ID", value: this.#lastEventId });
     const { fetch, follow, maxRedirects, onRequest, onResponse } = this.#options;
     const { response, request } = await send({ ...this.#spec, headers }, {

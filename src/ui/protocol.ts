@@ -256,6 +256,12 @@ export interface FileSendJson {
   timeoutMs?: number;
 }
 
+/**
+ * A GraphQL, WebSocket or SSE tab's request of a workspace file (`fromFile` of its call or
+ * start): evaluated on the server as `dial run` evaluates it, then run by the tab.
+ */
+export type FileRequestJson = Omit<FileSendJson, "timeoutMs">;
+
 /** A `client.test` result of a request's handlers. */
 export interface TestJson {
   name: string;

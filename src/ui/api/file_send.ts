@@ -15,11 +15,20 @@ import { loadEnvironment } from "../../files/environment.ts";
 import type { HttpFile, HttpRequest } from "../../files/http_file_types.ts";
 import { parseHttpFile } from "../../files/parse_http_file.ts";
 import type { RequestVariableSource } from "../../files/request_variables.ts";
-import { runHttpFile } from "../../files/run_http_file.ts";
+import { runHttpFile, type RunHttpFileOptions } from "../../files/run_http_file.ts";
+import type { FileRequest } from "../../files/file_request.ts";
 import type { FileSendEvent } from "../protocol.ts";
 import type { Workspace } from "../workspace_path.ts";
 import { type HttpDraft, saveInPlace } from "../web/workspace/request_edit.ts";
-import { isObject, object, oneOf, optionalString, readJson, string } from "./decode.ts";
+import {
+  isObject,
+  type JsonObject,
+  object,
+  oneOf,
+  optionalString,
+  readJson,
+  string,
+} from "./decode.ts";
 import { errorJson } from "./error_json.ts";
 import { type ApiContext, describeResponse } from "./http_api.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
@@ -101,16 +110,23 @@ function find(file: HttpFile, index: number, name: string | undefined): HttpRequ
     file.requests.find((r) => r.index === index);
 }
 
+/** A request of a workspace file with a tab's fields in place of its own, ready to run. */
+interface FileRun {
+  file: HttpFile;
+  target: HttpRequest;
+  /** What every run of the workspace shares: scope, session, cookies, confinement. */
+  options: RunHttpFileOptions;
+}
+
 /**
- * `POST /api/http/file`: {@link import("../protocol.ts").FileSendJson} → NDJSON
- * {@link FileSendEvent}s.
+ * Reads a tab's request from its file: the tab's fields written in place of the request's
+ * own (the text Save would write), the file parsed again, the environment loaded.
  *
- * @param request the call
- * @param context the workspace, its session, fetch and signal
- * @returns the stream of events
+ * @param json the file, the request's place and name, the tab's draft, the environment
+ * @param context the workspace, its session and cookie jar
+ * @returns the file, the request and the options `dial run` would run it with
  */
-export async function handleFileSend(request: Request, context: ApiContext): Promise<Response> {
-  const json = object(await readJson(request), "request");
+async function fileRunOf(json: JsonObject, context: ApiContext): Promise<FileRun> {
   const workspace = context.workspace;
   if (!workspace) throw new UsageError("This dial ui has no workspace folder");
   const path = string(json.path, "path");
@@ -119,7 +135,6 @@ export async function handleFileSend(request: Request, context: ApiContext): Pro
   }
   const name = optionalString(json.name, "name");
   const draft = draftOf(json.draft);
-  const timeoutMs = timeoutOf(json.timeoutMs);
   const real = await workspace.resolve(path);
   const source = await Deno.readTextFile(real);
   const original = find(parseHttpFile(source, real), json.index, name);
@@ -139,9 +154,10 @@ export async function handleFileSend(request: Request, context: ApiContext): Pro
     context,
   );
   const session = context.session ?? new WorkspaceSession();
-  return ndjsonResponse<FileSendEvent>(async ({ emit, signal }) => {
-    let started = performance.now();
-    await runHttpFile(file, {
+  return {
+    file,
+    target,
+    options: {
       names: [target.name ?? String(file.requests.indexOf(target) + 1)],
       environment,
       // Includes, `>>` outputs and script files inside the workspace (and --allow-path) only.
@@ -150,12 +166,63 @@ export async function handleFileSend(request: Request, context: ApiContext): Pro
       responses: session.responsesOf(real),
       ...(context.cookies ? { cookies: context.cookies } : {}),
       env: context.env ?? processEnv,
-      ...(timeoutMs > 0 ? { timeoutMs } : {}),
       // Security.Auth tokens through the auth panel's cache; a browser login says "Log in first".
       oauth2: {
         ...(context.oauth?.openBrowser ? { openBrowser: context.oauth.openBrowser } : {}),
         ...(context.oauth?.cacheDir !== undefined ? { cacheDir: context.oauth.cacheDir } : {}),
       },
+    },
+  };
+}
+
+/**
+ * Evaluates a GraphQL, WebSocket or SSE tab's request of a workspace file as `dial run` does,
+ * up to the send: the tab's fields in place of the file's, the named requests it refers to run
+ * first (once per session), its pre-request scripts, the whole scope (environment, private
+ * environment, globals, request variables, `$processEnv`, `$dotenv`). The tab then runs its own
+ * session with the request built.
+ *
+ * @param json {@link import("../protocol.ts").FileSendJson} without a timeout
+ * @param context the workspace, its session, fetch and signal
+ * @returns the request as `dial run` would send it
+ * @throws {import("../../errors/mod.ts").DialError} what `dial run` would report (an undefined
+ *   variable, a failed dependency, a script error)
+ */
+export async function evaluateFileRequest(
+  json: JsonObject,
+  context: Pick<ApiContext, "workspace" | "session" | "cookies" | "env" | "oauth" | "fetch"> & {
+    signal: AbortSignal;
+  },
+): Promise<FileRequest> {
+  const { file, options } = await fileRunOf(json, context);
+  let taken: FileRequest | undefined;
+  await runHttpFile(file, {
+    ...options,
+    send: { signal: context.signal, ...(context.fetch ? { fetch: context.fetch } : {}) },
+    // The one request run not as a dependency is the tab's.
+    take: (built) => (taken = built, true),
+  });
+  if (!taken) throw new UsageError("The request's pre-request script skipped it: nothing to send");
+  return taken;
+}
+
+/**
+ * `POST /api/http/file`: {@link import("../protocol.ts").FileSendJson} → NDJSON
+ * {@link FileSendEvent}s.
+ *
+ * @param request the call
+ * @param context the workspace, its session, fetch and signal
+ * @returns the stream of events
+ */
+export async function handleFileSend(request: Request, context: ApiContext): Promise<Response> {
+  const json = object(await readJson(request), "request");
+  const timeoutMs = timeoutOf(json.timeoutMs);
+  const { file, target, options } = await fileRunOf(json, context);
+  return ndjsonResponse<FileSendEvent>(async ({ emit, signal }) => {
+    let started = performance.now();
+    await runHttpFile(file, {
+      ...options,
+      ...(timeoutMs > 0 ? { timeoutMs } : {}),
       send: { signal, ...(context.fetch ? { fetch: context.fetch } : {}) },
       keepGoing: true,
       onExchange: async (event) => {

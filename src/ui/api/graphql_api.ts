@@ -38,6 +38,7 @@ import { parseUiAuthAndHeaders } from "./spec_json.ts";
 import { authTokenOptions, substituteRows, substitutionFor } from "./environment_api.ts";
 import { parseJsonText } from "../../http/values.ts";
 import { isObject } from "./decode.ts";
+import { evaluateFileRequest } from "./file_send.ts";
 
 /**
  * The `{{variables}}` of a GraphQL-tab call replaced, as `dial run` replaces them in a
@@ -72,10 +73,40 @@ async function substituted(json: JsonObject, context: ApiContext): Promise<JsonO
   } as JsonObject;
 }
 
-/** The endpoint, auth and headers of a GraphQL-tab call, as the CLI builds them from flags. */
-function endpointOf(json: JsonObject, context: ApiContext): GraphQLEndpoint {
-  const url = parseUrl(string(json.url ?? "", "url").trim(), undefined, true);
-  return { url, ...parseUiAuthAndHeaders(json, context.oauth) };
+/**
+ * A GraphQL-tab call: its endpoint (URL, auth, headers), and the call with its query and
+ * variables. A request of a workspace file (`fromFile`) is evaluated as `dial run` evaluates
+ * it (dependencies, pre-request scripts, the whole scope); any other is the tab's, its
+ * `{{variables}}` from the environment, its endpoint built as the CLI builds it from flags.
+ */
+async function callOf(
+  request: Request,
+  context: ApiContext,
+): Promise<{ json: JsonObject; endpoint: GraphQLEndpoint; builtAccept?: boolean }> {
+  const json = object(await readJson(request), "request");
+  // A reloaded page's cached schema never evaluates (that would run the dependencies).
+  if (isObject(json.fromFile) && json.cachedOnly !== true) {
+    // Its dependencies' requests are bounded by the tab's timeout, as the call is.
+    const timeoutMs = timeoutOf(json.timeoutMs);
+    const signals = [context.signal, ...(timeoutMs > 0 ? [AbortSignal.timeout(timeoutMs)] : [])];
+    const built = await evaluateFileRequest(json.fromFile, {
+      ...context,
+      signal: AbortSignal.any(signals),
+    });
+    const { query = "", variables } = built.graphql ?? {};
+    return {
+      json: { ...json, query, variables } as JsonObject,
+      endpoint: { url: built.spec.url, auth: built.spec.auth, headers: built.spec.headers },
+      // The file's builder added an Accept for one JSON answer (the request had none).
+      builtAccept: !built.request.headers.some((h) => h.name.toLowerCase() === "accept"),
+    };
+  }
+  const substitutedJson = await substituted(json, context);
+  const url = parseUrl(string(substitutedJson.url ?? "", "url").trim(), undefined, true);
+  return {
+    json: substitutedJson,
+    endpoint: { url, ...parseUiAuthAndHeaders(substitutedJson, context.oauth) },
+  };
 }
 
 /**
@@ -91,8 +122,7 @@ export async function handleGraphqlSchema(
   request: Request,
   context: ApiContext,
 ): Promise<Response> {
-  const json = await substituted(object(await readJson(request), "request"), context);
-  const endpoint = endpointOf(json, context);
+  const { json, endpoint } = await callOf(request, context);
   // The CLI's `--schema` introspection: a click on Load schema asks the endpoint again and
   // refreshes the per-credential cache.
   const { cachedIntrospection, introspect } = await load.introspection();
@@ -177,16 +207,16 @@ function checkedOperation(query: string, operationName: string | undefined): Sel
  * @returns the NDJSON stream
  */
 export async function handleGraphqlRun(request: Request, context: ApiContext): Promise<Response> {
-  const json = await substituted(object(await readJson(request), "request"), context);
+  const { json, endpoint, builtAccept } = await callOf(request, context);
   const transport = transportOf(json.transport);
   const query = string(json.query ?? "", "query");
   const operationName = optionalString(json.operationName, "operationName");
-  const variables = json.variables === undefined ? {} : object(json.variables, "variables");
+  // A file's request without variables sends none, as `dial run` does.
+  const variables = json.variables === undefined ? undefined : object(json.variables, "variables");
   const operation = checkedOperation(query, operationName);
-  const endpoint = endpointOf(json, context);
   const operationRequest = {
     query,
-    variables,
+    ...(variables ? { variables } : {}),
     ...(operationName !== undefined ? { operationName } : {}),
   };
   // Subscriptions run until the page stops them; only the wait for an answer is limited.
@@ -208,7 +238,14 @@ export async function handleGraphqlRun(request: Request, context: ApiContext): P
       });
     } else {
       const kind = transport === "sse" ? "sse" : operation.streams ? "stream" : "single";
-      const { response } = await send(graphqlRequestSpec(endpoint, operationRequest, kind), {
+      // A streamed answer asks with its own Accept, not the one-answer one of a file's builder.
+      const asked = builtAccept && kind !== "single"
+        ? {
+          ...endpoint,
+          headers: endpoint.headers.filter((h) => h.name.toLowerCase() !== "accept"),
+        }
+        : endpoint;
+      const { response } = await send(graphqlRequestSpec(asked, operationRequest, kind), {
         follow: true,
         signal,
         ...(context.fetch ? { fetch: context.fetch } : {}),

@@ -24,7 +24,10 @@ import type { Workspace } from "../workspace_path.ts";
 import type { UiOAuthSettings } from "./spec_json.ts";
 import { authTokenOptions, type Substituter, substitutionFor } from "./environment_api.ts";
 import { parseJsonText } from "../../http/values.ts";
-import { isObject, object } from "./decode.ts";
+import { isObject, type JsonObject, object } from "./decode.ts";
+import { evaluateFileRequest } from "./file_send.ts";
+import type { ApiContext } from "./http_api.ts";
+import type { RequestSpec } from "../../http/request_spec.ts";
 
 /** How long a new bridge socket has to send its `hello`. */
 const HELLO_TIMEOUT_MS = HELLO_DEADLINE_MS;
@@ -32,7 +35,7 @@ const HELLO_TIMEOUT_MS = HELLO_DEADLINE_MS;
 import type { TransportOptions } from "../../http/client.ts";
 
 /** What the bridge needs from the UI server. */
-export interface StreamContext {
+export interface StreamContext extends Pick<ApiContext, "session" | "cookies" | "env"> {
   /** Whether the first message's session is one of this server's. */
   isSession?: (session: string) => boolean;
   /** Aborted when the UI server stops: every session ends. */
@@ -100,6 +103,8 @@ class StreamBridge {
   #substitute?: Substituter;
   /** The next outgoing message holds a private value: the page sees it redacted. */
   #redactOut = false;
+  /** Ends the evaluation of a start from a file (its dependencies' requests) with the page. */
+  readonly #stop = new AbortController();
   readonly #helloTimer: ReturnType<typeof setTimeout>;
 
   constructor(socket: WebSocket, context: StreamContext) {
@@ -145,16 +150,28 @@ class StreamBridge {
     if (this.#ended) return;
     try {
       if (typeof data !== "string") throw new UsageError("Invalid bridge message: not text");
-      const json = object(parseJsonText(data, "bridge message"), "bridge message");
+      let json = object(parseJsonText(data, "bridge message"), "bridge message");
+      let built: RequestSpec | undefined;
       if (json.type === "start" && isObject(json.request) && !this.#ws && !this.#sse) {
+        const request = json.request;
+        if (isObject(request.fromFile)) {
+          [json, built] = await this.#fromFile(json, request.fromFile);
+        }
         this.#substitute = await substitutionFor(
-          json.request,
+          // A file's request is evaluated already: the composer's messages take the environment.
+          built ? { environment: request.environment, file: request.file } : request,
           this.#context.workspace,
           authTokenOptions(this.#context),
         );
         if (this.#ended) return;
       }
-      const command = parseBridgeCommand(json, this.#substitute);
+      let command = parseBridgeCommand(json, this.#substitute);
+      if (built && command.type === "start") {
+        const start = command.start.kind === "sse"
+          ? { ...command.start, spec: built, asWritten: true }
+          : { ...command.start, spec: built };
+        command = { ...command, start };
+      }
       switch (command.type) {
         case "hello":
           throw new UsageError("The session was proven already");
@@ -188,6 +205,26 @@ class StreamBridge {
     }
   }
 
+  /**
+   * A start of a tab's request from a workspace file: evaluated as `dial run` evaluates it
+   * (its dependencies run, its pre-request scripts, the whole scope).
+   *
+   * @returns the start with the built URL in place of the tab's, and the built request
+   */
+  async #fromFile(json: JsonObject, fromFile: JsonObject): Promise<[JsonObject, RequestSpec]> {
+    const built = await evaluateFileRequest(fromFile, {
+      ...this.#context,
+      signal: AbortSignal.any([this.#context.signal, this.#stop.signal]),
+    });
+    const spec = { ...built.spec, url: new URL(built.spec.url) };
+    // The session takes http(s) URLs as the tab sends them, and turns them back into ws(s).
+    if (spec.url.protocol === "ws:" || spec.url.protocol === "wss:") {
+      spec.url.protocol = spec.url.protocol === "wss:" ? "https:" : "http:";
+    }
+    const request = { url: spec.url.href, headers: [], method: spec.method };
+    return [{ ...json, request }, spec];
+  }
+
   #startWebSocket(start: StartWebSocket): void {
     const session = this.#ws = new WebSocketSession(start.spec, {
       protocols: start.protocols,
@@ -215,6 +252,7 @@ class StreamBridge {
       reconnect: start.reconnect,
       signal: this.#context.signal,
       ...(start.lastEventId !== undefined ? { lastEventId: start.lastEventId } : {}),
+      ...(start.asWritten ? { asWritten: true } : {}),
       ...(this.#context.fetch ? { fetch: this.#context.fetch } : {}),
       ready: () => this.#ready(),
     });
@@ -233,6 +271,7 @@ class StreamBridge {
   #stopSession(): void {
     clearTimeout(this.#helloTimer);
     this.#ended = true;
+    this.#stop.abort();
     void this.#ws?.close();
     this.#sse?.close("the app closed the stream");
     this.#wakeRoomWaiters();

@@ -40,6 +40,8 @@ export interface StartSse {
   lastEventId?: string;
   /** Whether to reconnect when the stream ends. */
   reconnect: boolean;
+  /** A request file's request: its headers sent as written, as `dial run` sends them. */
+  asWritten?: boolean;
 }
 
 /** What the browser may send over the bridge. */

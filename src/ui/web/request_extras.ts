@@ -5,13 +5,20 @@
  * @module
  */
 import { signal } from "@preact/signals";
-import type { HttpRequestJson } from "../protocol.ts";
+import type { FileRequestJson, HttpRequestJson } from "../protocol.ts";
+import type { HttpDraft } from "./workspace/request_edit.ts";
 
 /** The tab a request is sent from. */
 export type RequestKind = "http" | "graphql" | "ws" | "sse";
 
-/** The environment and the source file of a request. */
-export type RequestExtras = Pick<HttpRequestJson, "environment" | "file">;
+/**
+ * The environment and the source file of a request; for a GraphQL, WebSocket or SSE tab's
+ * request of a file, that request with the tab's fields, which the server evaluates as `dial
+ * run` does.
+ */
+export type RequestExtras = Pick<HttpRequestJson, "environment" | "file"> & {
+  fromFile?: FileRequestJson;
+};
 
 let fill: (kind: RequestKind) => RequestExtras = () => ({});
 
@@ -57,4 +64,32 @@ export function setRequestSource(find: (kind: RequestKind) => RequestSource | un
  */
 export function requestSource(kind: RequestKind): RequestSource | undefined {
   return sourceOf(kind);
+}
+
+let draftOf: (kind: RequestKind) => HttpDraft | undefined = () => undefined;
+
+/**
+ * @param find a tab's fields as a request of its file (undefined: they cannot be written in one)
+ */
+export function setRequestDraft(find: (kind: RequestKind) => HttpDraft | undefined): void {
+  draftOf = find;
+}
+
+/**
+ * @param kind a GraphQL, WebSocket or SSE tab
+ * @returns its request of a file, with its fields, for the server to evaluate (none when it is
+ *   not from a file, or its fields cannot be written in one, e.g. a binary message)
+ */
+export function fileRequest(kind: RequestKind): FileRequestJson | undefined {
+  const source = sourceOf(kind);
+  const draft = source ? draftOf(kind) : undefined;
+  if (!source || !draft) return undefined;
+  const { environment } = fill(kind);
+  return {
+    path: source.path,
+    index: source.index,
+    ...(source.name !== undefined ? { name: source.name } : {}),
+    draft,
+    ...(environment !== undefined ? { environment } : {}),
+  };
 }

@@ -13,7 +13,12 @@ import type { AuthJson } from "../protocol.ts";
 import { AuthSkipped, requestAuth } from "./auth_scope.tsx";
 import { RowTable, TextField } from "./fields.tsx";
 import { type HistoryEntry, remember, restoreRows, tabHistory } from "./history.tsx";
-import { type RequestExtras, requestExtras, type RequestKind } from "./request_extras.ts";
+import {
+  fileRequest,
+  type RequestExtras,
+  requestExtras,
+  type RequestKind,
+} from "./request_extras.ts";
 import {
   isRows,
   isString,
@@ -103,7 +108,8 @@ export function tabCore(kind: RequestKind, keys: { url: string; headers: string 
     busy,
     history,
     target() {
-      const extras = requestExtras(kind);
+      const fromFile = kind === "http" ? undefined : fileRequest(kind);
+      const extras = { ...requestExtras(kind), ...(fromFile ? { fromFile } : {}) };
       const { value: to } = url;
       // A request from a file carries its own Authorization header, not the panel's.
       const auth = requestAuth(extras.file, to, headers.value, authSkipped);

@@ -96,7 +96,9 @@ export async function loadSchema(): Promise<void> {
 export async function restoreSchema(): Promise<void> {
   if (endpoint.peek().trim() === "" || schemaState.peek().status !== "idle") return;
   try {
-    const response = await post("/api/graphql/schema", { ...target(), cachedOnly: true });
+    // Never evaluated from its file (that would run its dependencies on a reload).
+    const { fromFile: _, ...fields } = target();
+    const response = await post("/api/graphql/schema", { ...fields, cachedOnly: true });
     for await (const event of ndjson(response)) {
       if (!isRecord(event) || event.type !== "schema" || !isRecord(event.introspection)) continue;
       if (schemaState.peek().status === "idle") setSchema(event.introspection, endpoint.peek());

@@ -11,8 +11,13 @@ import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
 import { isRecord, postJson } from "../api.ts";
 import { currentDraft } from "../http/http_tab.tsx";
-import { httpSource, setRequestExtras, setRequestSource } from "../request_extras.ts";
-import { kindDrafts, kindSources, type StreamKind } from "./kind_requests.ts";
+import {
+  httpSource,
+  setRequestDraft,
+  setRequestExtras,
+  setRequestSource,
+} from "../request_extras.ts";
+import { draftOfKind, kindDrafts, kindSources, type StreamKind } from "./kind_requests.ts";
 import type { HttpDraft } from "./request_edit.ts";
 import { isString, persisted } from "../storage.ts";
 import { openedFiles } from "./files.ts";
@@ -44,7 +49,16 @@ setRequestExtras((kind) => {
   };
 });
 
-setRequestSource((kind) => kind === "http" ? activeSource.peek() : undefined);
+setRequestSource((kind) => kind === "http" ? activeSource.peek() : kindSources.peek()[kind]);
+setRequestDraft((kind) => {
+  if (kind === "http") return undefined;
+  try {
+    return draftOfKind(kind);
+  } catch {
+    // A binary message cannot be written in a request file: the tab's own fields are sent.
+    return undefined;
+  }
+});
 effect(() => {
   httpSource.value = activeSource.value;
 });
