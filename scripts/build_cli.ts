@@ -64,7 +64,10 @@ const OAUTH2_CACHED = ["src/cli/oauth2_flags.ts", "src/auth/oauth2/access_token.
  */
 export const FILES_BESIDE: ReadonlyArray<{ module: string; files: readonly string[] }> = [
   // The UI's bundle, built when missing or stale.
-  { module: "src/ui/assets.ts", files: ["web/dist/app.js", "web/dist/app.css"] },
+  {
+    module: "src/ui/assets.ts",
+    files: ["web/dist/app.js", "web/dist/app.css", "web/dist/json_worker.js"],
+  },
   // QuickJS, the sandbox of request files' scripts: its Emscripten loader reads the .wasm.
   {
     module: "npm:@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.mjs",

@@ -1,6 +1,7 @@
 /**
  * Bundles the desktop UI (`deno task bundle`): `src/ui/web/main.tsx` → `src/ui/web/dist/app.js`
- * with `deno bundle --platform browser` and the frontend's own `src/ui/web/deno.json` (Preact and
+ * and the response viewer's worker `json_worker.ts` → `dist/json_worker.js`, each with
+ * `deno bundle --platform browser` and the frontend's own `src/ui/web/deno.json` (Preact and
  * CodeMirror, which dial itself never loads), and the style sheet → `dist/app.css`. The UI server
  * reads these files; `deno compile --include src/ui/web/dist` embeds them. With `--if-stale`
  * (as `deno task test` runs it) the bundle is built only when it is missing or older than a
@@ -21,31 +22,42 @@ export async function bundleUi(options: { minify?: boolean } = {}): Promise<void
   await Deno.mkdir(DIST, { recursive: true });
   // Written under temporary names, then renamed: two processes may build at once.
   const suffix = `${Deno.pid}.${crypto.randomUUID()}.tmp`;
-  const args = [
-    "bundle",
-    "--quiet",
-    "--platform",
-    "browser",
-    "--config",
-    new URL("deno.json", WEB).pathname,
-    ...(options.minify === false ? [] : ["--minify"]),
-    "--output",
-    new URL(`app.js.${suffix}`, DIST).pathname,
-    new URL("main.tsx", WEB).pathname,
-  ];
-  const output = await new Deno.Command(Deno.execPath(), {
-    args,
-    stdout: "piped",
-    stderr: "piped",
-    cwd: new URL("../", import.meta.url).pathname,
-  }).output();
-  if (!output.success) {
-    throw new Error(`deno bundle failed:\n${new TextDecoder().decode(output.stderr)}`);
+  for (const [entry, output] of ENTRIES) {
+    const args = [
+      "bundle",
+      "--quiet",
+      "--platform",
+      "browser",
+      "--config",
+      new URL("deno.json", WEB).pathname,
+      ...(options.minify === false ? [] : ["--minify"]),
+      "--output",
+      new URL(`${output}.${suffix}`, DIST).pathname,
+      new URL(entry, WEB).pathname,
+    ];
+    const built = await new Deno.Command(Deno.execPath(), {
+      args,
+      stdout: "piped",
+      stderr: "piped",
+      cwd: new URL("../", import.meta.url).pathname,
+    }).output();
+    if (!built.success) {
+      throw new Error(`deno bundle failed:\n${new TextDecoder().decode(built.stderr)}`);
+    }
   }
   await Deno.copyFile(new URL("styles.css", WEB), new URL(`app.css.${suffix}`, DIST));
   await Deno.rename(new URL(`app.css.${suffix}`, DIST), new URL("app.css", DIST));
-  await Deno.rename(new URL(`app.js.${suffix}`, DIST), new URL("app.js", DIST));
+  // app.js last: its date says the whole bundle is built.
+  for (const [, output] of [...ENTRIES].reverse()) {
+    await Deno.rename(new URL(`${output}.${suffix}`, DIST), new URL(output, DIST));
+  }
 }
+
+/** The bundles: entry (in `src/ui/web/`) → file in `dist/`. */
+const ENTRIES: ReadonlyArray<readonly [string, string]> = [
+  ["main.tsx", "app.js"],
+  ["json_worker.ts", "json_worker.js"],
+];
 
 /**
  * Whether the bundle is missing or any source it includes (`src/`, with the frontend's
@@ -59,6 +71,7 @@ export async function bundleIsStale(dist: URL = DIST): Promise<boolean> {
   try {
     built = (await Deno.stat(new URL("app.js", dist))).mtime?.getTime() ?? 0;
     await Deno.stat(new URL("app.css", dist));
+    await Deno.stat(new URL("json_worker.js", dist));
   } catch {
     return true;
   }

@@ -15,6 +15,8 @@ export interface UiAssets {
   js: string;
   /** The style sheet. */
   css: string;
+  /** The response viewer's worker, formatting large JSON bodies (tests' servers go without). */
+  worker?: string;
 }
 
 /** Where the bundle is read from. */
@@ -66,6 +68,7 @@ export async function loadAssets(options: AssetOptions = {}): Promise<UiAssets> 
     return {
       js: await Deno.readTextFile(new URL("app.js", dist)),
       css: await Deno.readTextFile(new URL("app.css", dist)),
+      worker: await Deno.readTextFile(new URL("json_worker.js", dist)),
     };
   } catch (error) {
     throw new DialError(

@@ -151,13 +151,14 @@ export function deny(status: number, code: string, message: string, hint?: strin
 }
 
 /**
- * What anyone on an allowed Host and Origin may load: the app shell (the browser asks for a
- * favicon too: it gets 404) and the session trade.
+ * What anyone on an allowed Host and Origin may load: the app shell and its worker (the browser
+ * asks for a favicon too: it gets 404) and the session trade.
  */
 const PUBLIC = new Set([
   "GET /",
   "GET /app.js",
   "GET /app.css",
+  "GET /json_worker.js",
   "GET /favicon.ico",
   "POST /api/session",
 ]);

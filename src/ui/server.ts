@@ -286,8 +286,16 @@ async function route(
       return asset(assets.js, "text/javascript; charset=utf-8");
     case "GET /app.css":
       return asset(assets.css, "text/css; charset=utf-8");
+    case "GET /json_worker.js":
+      return asset(assets.worker ?? "", "text/javascript; charset=utf-8");
   }
-  const known = [...API_ROUTES.keys(), "GET /", "GET /app.js", "GET /app.css"]
+  const known = [
+    ...API_ROUTES.keys(),
+    "GET /",
+    "GET /app.js",
+    "GET /app.css",
+    "GET /json_worker.js",
+  ]
     .some((k) => k.endsWith(` ${url.pathname}`));
   const body: ErrorBody = {
     error: known

@@ -70,3 +70,34 @@ Deno.test("browser: Raw shows the body as sent, Copy copies it, an image is show
   await image.waitFor();
   await page.waitForFunction('document.querySelector("img.body-image")?.naturalWidth === 1');
 });
+
+Deno.test("browser: a large JSON body is formatted off the page's thread, whole, in order; Copy and a new response follow", async () => {
+  // 1.2 MB on one line: formatted by the viewer's worker, appended in pieces.
+  const items = Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `item-${i}`, ok: true }));
+  const body = JSON.stringify(items);
+  await using target = serve((request) =>
+    new Response(new URL(request.url).pathname === "/small" ? '{"small":1}' : body, {
+      headers: { "Content-Type": "application/json" },
+    })
+  );
+  await using app = await openApp(browser());
+  const { page } = app;
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/big`);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  const done = page.locator(".http-response .response-viewer:not([data-formatting])");
+  await page.getByLabel("Response body").getByText('"name": "item-0"').waitFor();
+  await done.waitFor();
+  await page.getByRole("button", { name: "Copy", exact: true }).click();
+  const copied = await page.evaluate("navigator.clipboard.readText()") as string;
+  // Every piece, in order: the whole body, indented as the CLI prints it.
+  assert.equal(copied.trimEnd(), JSON.stringify(items, null, 2));
+  // Its keys are coloured by the marks of the lines in view (no parse of the whole document).
+  await page.locator(".http-response .cm-json-key").first().waitFor();
+  // The next response replaces it whole.
+  await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/small`);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await page.getByLabel("Response body").getByText('"small": 1').waitFor();
+  await page.getByRole("button", { name: "Copy", exact: true }).click();
+  assert.equal(await page.evaluate("navigator.clipboard.readText()"), '{\n  "small": 1\n}');
+});

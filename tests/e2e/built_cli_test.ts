@@ -49,6 +49,7 @@ Deno.test("built CLI: every chunk imports only files of the build and Node built
   assert.deepEqual(files.filter((f) => f.startsWith("web/")).sort(), [
     "web/dist/app.css",
     "web/dist/app.js",
+    "web/dist/json_worker.js",
   ]);
 });
 
@@ -312,7 +313,7 @@ Deno.test("installed offline: dial ui serves the app and its bundle from the bui
     assert.equal(page.status, 200, html);
     includes(html, '<script type="module" src="/app.js">');
     const { dir } = await builtCli();
-    for (const name of ["app.js", "app.css"]) {
+    for (const name of ["app.js", "app.css", "json_worker.js"]) {
       const asset = await fetch(new URL(`/${name}`, launch));
       assert.equal(asset.status, 200);
       assert.equal(await asset.text(), await Deno.readTextFile(`${dir}/web/dist/${name}`));

@@ -211,19 +211,25 @@ export function ndjsonError(event: unknown): ApiError | undefined {
 export async function* ndjson(response: Response): AsyncGenerator<unknown> {
   if (!response.body) return;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
+  // A long line (a 5 MB body) arrives in many chunks: they are kept apart and joined once,
+  // and only each new chunk is searched for the line's end.
+  let pending: string[] = [];
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    buffer += value;
+    let chunk = value;
     let newline: number;
-    while ((newline = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, newline).trim();
-      buffer = buffer.slice(newline + 1);
+    while ((newline = chunk.indexOf("\n")) >= 0) {
+      pending.push(chunk.slice(0, newline));
+      const line = pending.join("").trim();
+      pending = [];
+      chunk = chunk.slice(newline + 1);
       if (line) yield JSON.parse(line);
     }
+    if (chunk) pending.push(chunk);
   }
-  if (buffer.trim()) yield JSON.parse(buffer);
+  const rest = pending.join("").trim();
+  if (rest) yield JSON.parse(rest);
 }
 
 /**

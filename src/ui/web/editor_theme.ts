@@ -50,6 +50,11 @@ const CHROME = EditorView.theme({
   "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection":
     { backgroundColor: "var(--selection)" },
   ".cm-placeholder": { color: "var(--muted)" },
+  // A large JSON body's tokens in view (json_marks.ts), in the grammar's colours.
+  ".cm-json-key": { color: "var(--hl-field)" },
+  ".cm-json-string": { color: "var(--hl-string)" },
+  ".cm-json-number": { color: "var(--hl-number)" },
+  ".cm-json-literal": { color: "var(--hl-literal)" },
   ".cm-matchingBracket, &.cm-focused .cm-matchingBracket": {
     backgroundColor: "var(--selection)",
     color: "inherit",

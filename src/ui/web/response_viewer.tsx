@@ -7,13 +7,15 @@
  */
 import { type Signal, useComputed, useSignal } from "@preact/signals";
 import type { JSX } from "preact";
-import { useEffect } from "preact/hooks";
+import { type MutableRef, useEffect, useRef } from "preact/hooks";
 import { json } from "@codemirror/lang-json";
+import type { EditorView } from "@codemirror/view";
 import { MAX_KEPT_BODY } from "../protocol.ts";
 import { formatSize, post } from "./api.ts";
 import { CodeEditor } from "./code_editor.tsx";
 import { prettyIfJson } from "./response_meta.tsx";
-import { JsonPrettyPrinter } from "../../output/json_stream.ts";
+import type { FormatAnswer, FormatRequest } from "./json_worker.ts";
+import { visibleJsonMarks } from "./json_marks.ts";
 
 /** What the viewer shows. */
 export interface ViewedBody {
@@ -42,6 +44,8 @@ function modeOf(body: ViewedBody): Mode {
 }
 
 const JSON_EXTENSIONS = json();
+/** A large body: colours of the lines in view only (no parse of the whole document). */
+const LARGE_JSON_EXTENSIONS = visibleJsonMarks;
 
 /**
  * @param props the body (a signal: undefined while there is none), the editor's label
@@ -50,7 +54,10 @@ const JSON_EXTENSIONS = json();
 export function ResponseViewer(
   props: { body: Signal<ViewedBody | undefined>; label: string; placeholder: string },
 ): JSX.Element {
-  const state = useViewerState(props.body);
+  const view = useRef<EditorView | null>(null);
+  const state = useViewerState(props.body, view);
+  // Started with the viewer: a large body's first screen does not wait for the worker's load.
+  useEffect(() => void jsonWorker(), []);
   const body = props.body.value;
   const mode = body ? modeOf(body) : "text";
   return (
@@ -71,7 +78,12 @@ export function ResponseViewer(
             Raw
           </button>
         )}
-        <button type="button" onClick={() => void copy(state.shown.peek())} disabled={!body}>
+        <button
+          type="button"
+          // A large body is in the editor only (appended as it was formatted).
+          onClick={() => void copy(view.current?.state.doc.toString() ?? state.shown.peek())}
+          disabled={!body}
+        >
           Copy
         </button>
         <button type="button" onClick={() => body && void save(body)} disabled={!body}>
@@ -85,9 +97,12 @@ export function ResponseViewer(
           label={props.label}
           value={state.shown}
           readOnly
-          extensions={mode === "json" && !state.raw.value ? JSON_EXTENSIONS : []}
+          extensions={mode === "json" && !state.raw.value
+            ? (body?.text?.length ?? 0) > SLICE_CHARS ? LARGE_JSON_EXTENSIONS : JSON_EXTENSIONS
+            : []}
           class="viewer"
           placeholder={props.placeholder}
+          onView={(v) => view.current = v}
         />
       )}
     </div>
@@ -116,7 +131,10 @@ export function ResponseViewer(
   }
 }
 
-function useViewerState(body: Signal<ViewedBody | undefined>) {
+function useViewerState(
+  body: Signal<ViewedBody | undefined>,
+  view: MutableRef<EditorView | null>,
+) {
   const raw = useSignal(false);
   const note = useSignal<string | undefined>(undefined);
   const shown = useSignal("");
@@ -144,9 +162,17 @@ function useViewerState(body: Signal<ViewedBody | undefined>) {
         return;
       }
       formatting.value = true;
-      stop = formatInSlices(t.large, (formatted, done) => {
-        shown.value = formatted;
-        if (done) formatting.value = false;
+      shown.value = "";
+      const editor = view.current;
+      if (!editor) return;
+      // The document is built in pieces: each is appended as the worker sends it.
+      const replace = (text: string, from = 0) =>
+        editor.dispatch({ changes: { from, to: editor.state.doc.length, insert: text } });
+      replace("");
+      stop = formatInWorker(t.large, (answer) => {
+        if ("failed" in answer) replace(t.large!.text ?? "");
+        else replace(answer.chunk, editor.state.doc.length);
+        if ("failed" in answer || answer.done) formatting.value = false;
       });
     });
     return () => {
@@ -164,56 +190,58 @@ function useViewerState(body: Signal<ViewedBody | undefined>) {
   return { raw, note, shown, formatting };
 }
 
-/** JSON bodies longer than this are formatted in slices, off the frames the page paints. */
+/** JSON bodies longer than this are formatted in the worker, their first screen shown first. */
 const SLICE_CHARS = 256 * 1024;
-/** The most time one slice may take (a long task is 50 ms). */
-const SLICE_MS = 20;
+
+let worker: Worker | undefined;
+let lastId = 0;
+
+/** @returns the viewers' one worker, started at the first call */
+function jsonWorker(): Worker {
+  if (worker) return worker;
+  const started = worker = new Worker("/json_worker.js", { type: "module" });
+  // One that failed is started again for the next body.
+  started.addEventListener("error", () => worker === started && (worker = undefined));
+  return started;
+}
 
 /**
- * Pretty-prints a large JSON body by the CLI's streaming printer in slices of at most
- * {@link SLICE_MS}, each in its own task: the first screen (what the first slice printed) is
- * shown at once, the whole text when the last slice is done. A body that turns out not to be
- * JSON is shown as it is.
+ * Pretty-prints a large JSON body in the viewer's worker (`json_worker.ts`, the CLI's
+ * streaming printer): the page's thread only appends the pieces it sends, the first screen
+ * first. A body that turns out not to be JSON is shown as it is.
  *
  * @param body the body (its text is JSON, or starts like it)
- * @param show called with the first screen, then with the whole formatted text (`done`)
+ * @param take called with each piece, in order
  * @returns stops formatting (another body, or Raw)
  */
-function formatInSlices(
-  body: ViewedBody,
-  show: (text: string, done: boolean) => void,
-): () => void {
-  const source = body.text ?? "";
-  const bytes = new TextEncoder().encode(source);
-  const printer = new JsonPrettyPrinter({ color: false });
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
-  let at = 0;
-  let first = true;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const step = () => {
-    const started = performance.now();
-    try {
-      while (at < bytes.length && performance.now() - started < SLICE_MS) {
-        parts.push(
-          decoder.decode(printer.push(bytes.subarray(at, at + 64 * 1024)), { stream: true }),
-        );
-        at += 64 * 1024;
-      }
-      if (at < bytes.length) {
-        if (first) show(parts.join(""), false);
-        first = false;
-        timer = setTimeout(step);
-        return;
-      }
-      if (!body.truncated) parts.push(decoder.decode(printer.end()));
-      show(parts.join(""), true);
-    } catch {
-      show(source, true);
+function formatInWorker(body: ViewedBody, take: (answer: FormatAnswer) => void): () => void {
+  const id = ++lastId;
+  const running = jsonWorker();
+  let done = false;
+  const listen = (event: MessageEvent<FormatAnswer>) => {
+    if (event.data.id !== id) return;
+    done = "failed" in event.data || event.data.done === true;
+    if (done) {
+      running.removeEventListener("message", listen);
+      running.removeEventListener("error", failed);
+    }
+    take(event.data);
+  };
+  running.addEventListener("message", listen);
+  // A worker that cannot load or run: the body is shown as it is.
+  const failed = () => listen(new MessageEvent("message", { data: { id, failed: true } }));
+  running.addEventListener("error", failed, { once: true });
+  const request: FormatRequest = { id, text: body.text ?? "", truncated: body.truncated };
+  running.postMessage(request);
+  return () => {
+    running.removeEventListener("message", listen);
+    running.removeEventListener("error", failed);
+    // A body still being formatted is dropped with its worker: the next body starts at once.
+    if (!done && worker === running) {
+      running.terminate();
+      worker = undefined;
     }
   };
-  step();
-  return () => clearTimeout(timer);
 }
 
 async function hexPreview(id: string): Promise<string> {

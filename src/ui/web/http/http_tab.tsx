@@ -244,7 +244,11 @@ async function readAnswer(response: Response): Promise<{ answer: HttpResult; run
     if (event.type === "notice" && typeof event.message === "string") {
       showOAuthNotice(event.message);
     }
-    if (event.type === "response") answer = parseResult(event.response);
+    if (event.type === "response") {
+      // For scripts/bench_ui_body.ts: the response's event is read (its last byte, parsed).
+      performance.mark("dial:response-received");
+      answer = parseResult(event.response);
+    }
     readRunEvent(event, run);
   }
   if (run.error && !answer) throw run.error;
