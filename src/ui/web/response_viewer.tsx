@@ -2,7 +2,8 @@
  * The response body viewer of the HTTP and GraphQL tabs: a focusable read-only CodeMirror
  * (Tab reaches it, Ctrl/Cmd+F searches), Copy, Save (the whole body, streamed from the
  * server when it keeps it), a Pretty/Raw toggle, a "preview" label when only the first 5 MiB
- * are shown, and a mode by content type (JSON, text, images shown, binary as hex).
+ * are shown, and a mode by content type (JSON, text, images shown, binary as hex). A large JSON
+ * body is formatted in a worker and appended to the editor in pieces, the first screen first.
  * @module
  */
 import { type Signal, useComputed, useSignal } from "@preact/signals";
