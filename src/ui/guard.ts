@@ -4,17 +4,85 @@
  * (never sent by browsers), the page trades it for the session secret (`POST /api/session`),
  * keeps that in memory (and in the tab's sessionStorage, which is per origin, port included)
  * and sends it in the `X-Dial-Session` header on every API call and in the first message of
- * the stream bridge. A Host check stops DNS rebinding, an Origin check cross-site requests.
+ * the stream bridge. A tab opened on the bare address (no link, nothing in its sessionStorage)
+ * proves it is the same browser instead: with the launch the page registered the public half of
+ * a key pair whose private half the browser keeps non-extractable (IndexedDB, per origin, port
+ * included); such a tab signs a one-time challenge with it and gets a session, with no other
+ * tab's help, whenever it opens. A Host check stops DNS rebinding, an Origin check cross-site
+ * requests.
  * The server can reach any URL, so it must not become anyone's proxy.
  * @module
  */
 import { bracketHost } from "../http/authority.ts";
 import { LAUNCH_PARAM, NO_SESSION_HINT, SESSION_HEADER } from "./protocol.ts";
 
-/** The one-time launch tokens and the session secrets of one server. */
+/** The most browser keys and open challenges one server keeps (the oldest go first). */
+const MAX_DEVICES = 16;
+const MAX_CHALLENGES = 64;
+
+/** The one-time launch tokens, the session secrets and the browsers' keys of one server. */
 export class SessionKeys {
   readonly #launches = new Map<string, () => void>();
   readonly #sessions: string[] = [];
+  readonly #devices: CryptoKey[] = [];
+  readonly #challenges: string[] = [];
+
+  /**
+   * Keeps the public key of the browser that traded a launch token (ECDSA P-256, as a JWK).
+   *
+   * @param jwk the key
+   * @throws {Error} when it is not such a public key
+   */
+  async addDevice(jwk: JsonWebKey): Promise<void> {
+    const { kty, crv, x, y } = jwk;
+    if (kty !== "EC" || crv !== "P-256" || jwk.d !== undefined || !x || !y) {
+      throw new Error("not an ECDSA P-256 public key");
+    }
+    const key = await crypto.subtle.importKey("jwk", { kty, crv, x, y }, ECDSA, false, [
+      "verify",
+    ]);
+    this.#devices.push(key);
+    if (this.#devices.length > MAX_DEVICES) this.#devices.shift();
+  }
+
+  /** @returns a new one-time challenge for a browser to sign */
+  issueChallenge(): string {
+    const challenge = newSecret();
+    this.#challenges.push(challenge);
+    if (this.#challenges.length > MAX_CHALLENGES) this.#challenges.shift();
+    return challenge;
+  }
+
+  /**
+   * A session for a browser that signed one of this server's challenges with a key it
+   * registered with a launch token. The challenge is used up either way.
+   *
+   * @param challenge the challenge
+   * @param signature its ECDSA P-256 SHA-256 signature, base64url
+   * @returns a fresh session secret, or undefined
+   */
+  async redeemSignature(challenge: string, signature: string): Promise<string | undefined> {
+    const at = this.#challenges.findIndex((known) => sameSecret(known, challenge));
+    if (at < 0) return undefined;
+    this.#challenges.splice(at, 1);
+    let bytes: Uint8Array<ArrayBuffer>;
+    try {
+      bytes = Uint8Array.fromBase64(signature, { alphabet: "base64url" }) as Uint8Array<
+        ArrayBuffer
+      >;
+    } catch {
+      return undefined;
+    }
+    const data = new TextEncoder().encode(challenge);
+    for (const key of this.#devices) {
+      if (await crypto.subtle.verify(ECDSA_SHA256, key, bytes, data)) {
+        const session = newSecret();
+        this.#sessions.push(session);
+        return session;
+      }
+    }
+    return undefined;
+  }
 
   /**
    * @param onRedeem called once when the token is traded (e.g. to remove a handover file)
@@ -55,6 +123,9 @@ export class SessionKeys {
     return found;
   }
 }
+
+const ECDSA = { name: "ECDSA", namedCurve: "P-256" } as const;
+const ECDSA_SHA256 = { name: "ECDSA", hash: "SHA-256" } as const;
 
 /** What {@link checkRequest} needs to know about this launch. */
 export interface GuardConfig {
@@ -161,6 +232,7 @@ const PUBLIC = new Set([
   "GET /json_worker.js",
   "GET /favicon.ico",
   "POST /api/session",
+  "POST /api/session/challenge",
 ]);
 
 /**

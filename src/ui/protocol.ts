@@ -64,9 +64,15 @@ export interface ErrorBody {
   error: ErrorJson;
 }
 
-/** `POST /api/session` asks: trade a one-time launch token for the session secret. */
+/**
+ * `POST /api/session` asks: trade a one-time launch token for the session secret (with the
+ * public half of the browser's key, for its later tabs), or `{challenge, signature}`: a
+ * challenge of `POST /api/session/challenge` signed with that key.
+ */
 export interface SessionRequest {
   launch: string;
+  /** The browser's ECDSA P-256 public key. */
+  key?: JsonWebKey;
 }
 
 /** `POST /api/session` answers. */

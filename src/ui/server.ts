@@ -21,7 +21,7 @@ import { API_ROUTES } from "./api/routes.ts";
 import { loadConnection } from "./api/connection_api.ts";
 import { processEnv } from "../env.ts";
 import { errorJson, errorStatus } from "./api/error_json.ts";
-import { object, readJson, string } from "./api/decode.ts";
+import { isObject, object, readJson, string } from "./api/decode.ts";
 import { BodyStore, type BodyStoreLimits } from "./api/body_store.ts";
 import { UiStateStore } from "./api/ui_state.ts";
 import { openWorkspace } from "./workspace_path.ts";
@@ -271,6 +271,8 @@ async function route(
   const key = `${request.method} ${url.pathname}`;
   const handler = key === "POST /api/session"
     ? (request: Request) => tradeLaunch(request, keys)
+    : key === "POST /api/session/challenge"
+    ? () => Promise.resolve(Response.json({ challenge: keys.issueChallenge() }))
     : API_ROUTES.get(key);
   if (handler) {
     try {
@@ -291,6 +293,7 @@ async function route(
   }
   const known = [
     ...API_ROUTES.keys(),
+    "POST /api/session/challenge",
     "GET /",
     "GET /app.js",
     "GET /app.css",
@@ -305,10 +308,34 @@ async function route(
   return Response.json(body, { status: known ? 405 : 404, headers: SECURITY_HEADERS });
 }
 
-/** `POST /api/session`: `{launch}` → `{session}`, once per launch token. */
+/**
+ * `POST /api/session`: `{launch, key?}` → `{session}`, once per launch token (`key`: the
+ * browser's public key, kept for its later tabs); or `{challenge, signature}` → `{session}`
+ * for a tab of a browser that registered its key (a challenge works once).
+ */
 async function tradeLaunch(request: Request, keys: SessionKeys): Promise<Response> {
   const json = object(await readJson(request, MAX_SESSION_JSON), "request");
+  if (json.launch === undefined && json.challenge !== undefined) {
+    const session = await keys.redeemSignature(
+      string(json.challenge, "challenge"),
+      string(json.signature ?? "", "signature"),
+    );
+    if (session === undefined) {
+      return deny(
+        401,
+        "unauthorized",
+        "This browser has no session of dial ui",
+        "open the link dial ui printed (each works once), or stop dial ui and start it again",
+      );
+    }
+    const answer: SessionAnswer = { session };
+    return Response.json(answer);
+  }
   const session = keys.redeem(string(json.launch ?? "", "launch"));
+  if (session !== undefined && isObject(json.key)) {
+    // A key that is not an ECDSA P-256 public key is not kept: later tabs need the link then.
+    await keys.addDevice(json.key as JsonWebKey).catch(() => {});
+  }
   if (session === undefined) {
     return deny(
       401,

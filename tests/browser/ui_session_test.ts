@@ -111,6 +111,50 @@ Deno.test("browser: a launch link opened a second time says to use the open wind
   await second.close();
 });
 
+Deno.test("browser: a tab opened on the bare address gets a session of its own, also after every tab closed; another browser does not", async () => {
+  await using app = await openApp(browser());
+  const context = app.page.context();
+  const bare = new URL("/", app.server.url).href;
+  const ready = (page: Page) => page.getByRole("tablist", { name: "Request kind" }).waitFor();
+  await ready(app.page);
+  const second = await context.newPage();
+  await second.goto(bare);
+  await ready(second);
+  // It works: the server answers its calls (the history is the page's, the send the server's).
+  await second.getByLabel("URL", { exact: true }).fill("http://127.0.0.1:1/");
+  await second.getByRole("button", { name: "Send", exact: true }).click();
+  await second.getByRole("alert").filter({ hasText: /connect|refused/i }).waitFor();
+  // Every tab closed, then a new one: still no link needed.
+  await app.page.close();
+  await second.close();
+  const third = await context.newPage();
+  await third.goto(bare);
+  await ready(third);
+  // What the browser keeps is a key no script can read, and no session secret.
+  const stored = await third.evaluate(`new Promise((resolve) => {
+    const open = indexedDB.open("dial", 1);
+    open.onsuccess = () => {
+      const get = open.result.transaction("keys").objectStore("keys").get("session");
+      get.onsuccess = () => crypto.subtle.exportKey("jwk", get.result.privateKey)
+        .then(() => resolve("readable"), (e) => resolve(e.name));
+    };
+  })`);
+  assert.equal(stored, "InvalidAccessError");
+  const local = await third.evaluate("JSON.stringify(localStorage)") as string;
+  const session = await third.evaluate(`sessionStorage.getItem("dial.session")`) as string;
+  assert.ok(session.length > 20 && !local.includes(session));
+  // Another browser profile (no key) on the same address has no session.
+  const other = await browser().newContext();
+  try {
+    const page = await other.newPage();
+    await page.goto(bare);
+    await page.getByRole("alert").filter({ hasText: "This page has no session of dial ui" })
+      .waitFor();
+  } finally {
+    await other.close();
+  }
+});
+
 Deno.test("browser: Cancel, leaving and closing the page close the upstream connection within a second; the tab's timeout ends a request", async () => {
   await using upstream = trickleServer();
   await using app = await openApp(browser());

@@ -279,3 +279,50 @@ Deno.test("ui server: a UTF-8 response header value reaches the page as text (no
     "café €",
   ]);
 });
+
+Deno.test("ui server: a browser key registered with a launch gets a session per signed challenge; a reused, forged or unknown one gets none", async () => {
+  await using server = await startUiServer({ assets: ASSETS });
+  const post = (path: string, body: unknown = {}) =>
+    fetch(new URL(path, server.url), {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const ecdsa = { name: "ECDSA", namedCurve: "P-256" } as const;
+  const newPair = () => crypto.subtle.generateKey(ecdsa, false, ["sign", "verify"]);
+  const proof = async (key: CryptoKey, challenge?: string) => {
+    const asked = challenge ?? (await (await post("/api/session/challenge")).json()).challenge;
+    const signed = await crypto.subtle.sign(
+      { name: "ECDSA", hash: "SHA-256" },
+      key,
+      new TextEncoder().encode(asked),
+    );
+    const signature = new Uint8Array(signed).toBase64({ alphabet: "base64url" });
+    return { challenge: asked, signature };
+  };
+  const refused = async (body: unknown) => {
+    const answer = await post("/api/session", body);
+    assert.equal(answer.status, 401);
+    assert.equal((await answer.json()).error.code, "unauthorized");
+  };
+  const pair = await newPair();
+  // Before the launch registers it, the key is nobody's.
+  await refused(await proof(pair.privateKey));
+  const launch = new URLSearchParams(server.url.hash.slice(1)).get("launch");
+  const key = await crypto.subtle.exportKey("jwk", pair.publicKey);
+  const traded = await post("/api/session", { launch, key });
+  assert.equal(traded.status, 200);
+  await traded.body?.cancel();
+  const signed = await proof(pair.privateKey);
+  const answer = await post("/api/session", signed);
+  assert.equal(answer.status, 200);
+  const { session } = await answer.json();
+  const call = await apiCall(server, session);
+  assert.notEqual(call.status, 401);
+  await call.body?.cancel();
+  // A challenge works once; another key, a challenge the server never gave, a bad signature: no.
+  await refused(signed);
+  await refused(await proof((await newPair()).privateKey));
+  await refused(await proof(pair.privateKey, "never-issued"));
+  await refused({ ...(await proof(pair.privateKey)), signature: "AAAA" });
+});

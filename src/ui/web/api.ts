@@ -1,8 +1,9 @@
 /**
  * The browser's only link: JSON calls to the local server (same origin), each carrying the
  * session secret in the `X-Dial-Session` header. The secret comes from a one-time launch token
- * in the URL fragment, traded once; it lives in memory and in this tab's sessionStorage (per
- * origin, port included), never in a cookie, so no other server on the machine receives it.
+ * in the URL fragment, traded once (a tab opened on the bare address proves this browser's key
+ * instead: `browser_key.ts`); it lives in memory and in this tab's sessionStorage (per origin,
+ * port included), never in a cookie, so no other server on the machine receives it.
  * @module
  */
 import {
@@ -18,6 +19,8 @@ import {
   type SessionAnswer,
   type SessionRequest,
 } from "../protocol.ts";
+
+import { newBrowserKey, sessionFromBrowserKey } from "./browser_key.ts";
 
 export { isRecord };
 
@@ -67,7 +70,8 @@ let session = "";
 
 /**
  * Finds this page's session: trades a launch token from the URL fragment (then removes it
- * from the address bar and history), or reuses the one this tab already holds.
+ * from the address bar and history, and registers this browser's key), reuses the one this
+ * tab already holds, or, for a tab opened on the bare address, proves this browser's key.
  *
  * @returns undefined once there is a session, else why there is none
  */
@@ -77,10 +81,11 @@ export async function startSession(): Promise<ApiError | undefined> {
   if (launch !== null) {
     history.replaceState(null, "", location.pathname);
     try {
+      const key = await newBrowserKey();
       const response = await fetch("/api/session", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ launch } satisfies SessionRequest),
+        body: JSON.stringify({ launch, ...(key ? { key } : {}) } satisfies SessionRequest),
       });
       if (!response.ok) throw await apiError(response);
       const answer: SessionAnswer = await response.json();
@@ -94,6 +99,11 @@ export async function startSession(): Promise<ApiError | undefined> {
   }
   session = sessionStorage.getItem(SESSION_STORAGE_KEY) ?? "";
   if (session !== "") return undefined;
+  session = await sessionFromBrowserKey() ?? "";
+  if (session !== "") {
+    sessionStorage.setItem(SESSION_STORAGE_KEY, session);
+    return undefined;
+  }
   return new ApiError(
     "This page has no session of dial ui",
     401,
