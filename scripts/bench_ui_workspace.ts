@@ -65,54 +65,76 @@ function stats(values: number[]): string {
 }
 
 await using browser = await launchBrowser();
-const results: string[][] = [];
-for (const [files, perFile] of [[8, 8], [100, 10]] as const) {
-  const dir = await workspace(files, perFile);
-  const launch: number[] = [];
-  const keys: number[] = [];
-  const switches: number[] = [];
-  try {
-    for (let run = 0; run < RUNS; run++) {
-      const started = performance.now();
-      await using app = await openApp(browser, { workspace: dir });
-      const { page } = app;
-      const last = `api-${String(files - 1).padStart(3, "0")}.http`;
-      await page.getByRole("button", { name: last, exact: true }).waitFor();
-      launch.push(performance.now() - started);
-      await page.keyboard.press("Control+p");
-      await page.getByRole("combobox", { name: "Find a request by name, URL or file" }).waitFor();
-      // The index is loaded when quick-open opens: wait for it before timing keystrokes.
-      await page.getByRole("listbox", { name: "Requests" }).getByRole("option").first().waitFor();
-      const query = files * perFile > 900 ? QUERY : QUERY.slice(0, 6).concat(["item-3"]);
-      for (const text of query) keys.push(Number(await page.evaluate(keystroke(text))));
-      await page.keyboard.press("Enter");
-      await page.keyboard.press("Control+p");
-      await page.getByRole("combobox", { name: "Find a request by name, URL or file" }).fill(
-        "item-1",
-      );
-      await page.getByRole("listbox", { name: "Requests" }).getByRole("option", { selected: true })
-        .waitFor();
-      await page.keyboard.press("Enter");
-      await page.getByRole("tab", { name: "item-1", exact: true, selected: true }).waitFor();
-      const target = query.at(-1)!;
-      for (let i = 0; i < 4; i++) {
-        switches.push(
-          Number(
-            await page.evaluate(tabSwitch(target, `http://127.0.0.1:9/items/${target.slice(5)}`)),
-          ),
-        );
-        switches.push(
-          Number(await page.evaluate(tabSwitch("item-1", "http://127.0.0.1:9/items/1"))),
-        );
-      }
+const SIZES = [[8, 8], [100, 10]] as const;
+const dirs = await Promise.all(SIZES.map(([files, perFile]) => workspace(files, perFile)));
+const measured = SIZES.map(() => ({
+  launch: [] as number[],
+  keys: [] as number[],
+  switches: [] as number[],
+}));
+try {
+  // The two workspaces take turns, run after run: a drift of the machine's load falls on both.
+  for (let run = 0; run < RUNS; run++) {
+    for (const [i, [files, perFile]] of SIZES.entries()) {
+      await measure(dirs[i]!, files, perFile, measured[i]!);
     }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
   }
+} finally {
+  for (const dir of dirs) await Deno.remove(dir, { recursive: true });
+}
+const results: string[][] = [];
+for (const [i, [files, perFile]] of SIZES.entries()) {
   const n = files * perFile;
+  const { launch, keys, switches } = measured[i]!;
   results.push([`${n} requests: launch URL → file list`, stats(launch)]);
   results.push([`${n} requests: quick-open keystroke → results painted`, stats(keys)]);
   results.push([`${n} requests: request-tab switch → painted`, stats(switches)]);
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+results.push([
+  "launch ratio, 1,000 requests to 64 (medians)",
+  (median(measured[1]!.launch) / median(measured[0]!.launch)).toFixed(2),
+]);
+
+/** One launch of a workspace, its quick-open keystrokes and its tab switches. */
+async function measure(
+  dir: string,
+  files: number,
+  perFile: number,
+  into: { launch: number[]; keys: number[]; switches: number[] },
+): Promise<void> {
+  const started = performance.now();
+  await using app = await openApp(browser, { workspace: dir });
+  const { page } = app;
+  const last = `api-${String(files - 1).padStart(3, "0")}.http`;
+  await page.getByRole("button", { name: last, exact: true }).waitFor();
+  into.launch.push(performance.now() - started);
+  await page.keyboard.press("Control+p");
+  await page.getByRole("combobox", { name: "Find a request by name, URL or file" }).waitFor();
+  // The index is loaded when quick-open opens: wait for it before timing keystrokes.
+  await page.getByRole("listbox", { name: "Requests" }).getByRole("option").first().waitFor();
+  const query = files * perFile > 900 ? QUERY : QUERY.slice(0, 6).concat(["item-3"]);
+  for (const text of query) into.keys.push(Number(await page.evaluate(keystroke(text))));
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Control+p");
+  await page.getByRole("combobox", { name: "Find a request by name, URL or file" }).fill(
+    "item-1",
+  );
+  await page.getByRole("listbox", { name: "Requests" }).getByRole("option", { selected: true })
+    .waitFor();
+  await page.keyboard.press("Enter");
+  await page.getByRole("tab", { name: "item-1", exact: true, selected: true }).waitFor();
+  const target = query.at(-1)!;
+  for (let i = 0; i < 4; i++) {
+    into.switches.push(
+      Number(
+        await page.evaluate(tabSwitch(target, `http://127.0.0.1:9/items/${target.slice(5)}`)),
+      ),
+    );
+    into.switches.push(
+      Number(await page.evaluate(tabSwitch("item-1", "http://127.0.0.1:9/items/1"))),
+    );
+  }
 }
 const table = [
   "| measure | result |",

@@ -173,3 +173,54 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "browser: a WebSocket tab of a file gets its literal credentials back from the file after a reload, sends them, and keeps them out of storage",
+  async () => {
+    await using target = rawServer(answer);
+    const workspace = await Deno.makeTempDir({ prefix: "dial-ui-kind-refill-" });
+    await Deno.writeTextFile(
+      `${workspace}/ws.http`,
+      `### socket\n# @name socket\nWEBSOCKET ${target.origin}/socket\nAuthorization: Bearer lit-tok-1\nX-Api-Key: literal-key-123\nX-Other: plain\n`,
+    );
+    try {
+      await using app = await openApp(browser(), { workspace });
+      const { page } = app;
+      const sidebar = page.getByRole("navigation", { name: "Workspace" });
+      await sidebar.getByRole("button", { name: "ws.http", exact: true }).click();
+      await sidebar.getByRole("button", { name: "WEBSOCKET socket", exact: true }).click();
+      const value = (n: number) => page.getByLabel(`Handshake header value ${n}`, { exact: true });
+      const shows = (n: number, text: string) =>
+        waitFor(async () => (await value(n).inputValue()) === text, {
+          message: `header ${n} shows ${text}`,
+        });
+      await shows(2, "literal-key-123");
+      // An edit elsewhere: the tab has unsaved changes across the reload.
+      await value(3).fill("edited");
+      await waitFor(
+        async () =>
+          String(await page.evaluate("localStorage.getItem('dial.ws.headers')")).includes("edited"),
+        { message: "the edit stored" },
+      );
+      // …and sent to the workspace's state, which a reload reads first.
+      await page.locator('html[data-drafts="saved"]').waitFor({ state: "attached" });
+      await page.reload();
+      await page.getByRole("tab", { name: "WebSocket", selected: true }).waitFor();
+      await shows(3, "edited");
+      await shows(1, "Bearer lit-tok-1");
+      await shows(2, "literal-key-123");
+      await page.getByText("ws.http #1 (socket) •").waitFor();
+      const stored = await page.evaluate("JSON.stringify(localStorage)") as string;
+      assert.ok(!stored.includes("lit-tok-1") && !stored.includes("literal-key-123"), stored);
+      assert.ok(stored.includes("edited"));
+      await page.getByRole("button", { name: "Connect" }).click();
+      await waitFor(() => target.requests.length === 1, { message: "the handshake sent" });
+      const head = bytesOf(target.requests[0]!);
+      assert.match(head, /^authorization: Bearer lit-tok-1\r?$/im);
+      assert.match(head, /^x-api-key: literal-key-123\r?$/im);
+      assert.match(head, /^x-other: edited\r?$/im);
+    } finally {
+      await Deno.remove(workspace, { recursive: true });
+    }
+  },
+);

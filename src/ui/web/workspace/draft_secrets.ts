@@ -60,6 +60,16 @@ export function refillDraft(
 }
 
 /**
+ * @param draft a tab's fields
+ * @returns the slots of credential-named values that are empty (withheld from storage)
+ */
+export function emptySlots(draft: HttpDraft): string[] {
+  const empty: string[] = [];
+  visitDraft(draft, (slot, value) => (value.trim() === "" && empty.push(slot), value));
+  return empty;
+}
+
+/**
  * @param slot a slot's key (`header:authorization#0`)
  * @returns how the UI names it (`header authorization`)
  */

@@ -7,7 +7,8 @@
  * as written and every other line of the file byte for byte; "Save as" appends it to a file.
  * @module
  */
-import { computed, signal } from "@preact/signals";
+import { batch, computed, signal } from "@preact/signals";
+import { emptySlots, refillDraft, withheldDraft } from "./draft_secrets.ts";
 import type { HttpRequest } from "../../../files/http_file_types.ts";
 import {
   graphqlBodyText,
@@ -220,6 +221,65 @@ function fill(kind: StreamKind, request: HttpRequest): void {
   }
 }
 
+/** Shows fields written as a request of a file (the inverse of {@link draftOfKind}). */
+function fillDraft(kind: StreamKind, draft: HttpDraft): void {
+  if (kind === "graphql") {
+    const { query, variablesText: variables } = splitGraphqlBody(draft.body);
+    endpoint.value = draft.url;
+    graphqlHeaders.value = draft.headers;
+    queryText.value = query;
+    variablesText.value = variables ?? "{}";
+  } else if (kind === "ws") {
+    wsFields.url.value = draft.url;
+    wsFields.headers.value = draft.headers;
+  } else {
+    sseFields.url.value = draft.url;
+    sseFields.headers.value = draft.headers;
+    if (sseFields.method.peek() === "POST") sseFields.body.value = draft.body;
+  }
+}
+
+/**
+ * After a reload or restart: a tab's request of a file gets back the literal credential values
+ * browser storage withheld (a header's `Bearer abc123`, an API key in the URL or the body),
+ * from its file as it is now, as the HTTP tab's do; its edits stay, and its unsaved mark
+ * compares with the file. (The file's read does it: see the reader below.)
+ *
+ * @param kind the tab
+ */
+export async function refillKindFromFile(kind: StreamKind): Promise<void> {
+  const source = kindSources.peek()[kind];
+  if (!source || savedDrafts.peek()[kind] !== undefined) return;
+  await readFile(source.path).catch(() => {});
+}
+
+/** The refill of {@link refillKindFromFile}, from the request as its file has it. */
+function refillFrom(kind: StreamKind, request: HttpRequest): void {
+  let mine: HttpDraft;
+  try {
+    mine = draftOfKind(kind);
+  } catch {
+    return;
+  }
+  // What the draft does not hold as typed: the messages' modes, the SSE method and body.
+  const messages = savedMessages.peek();
+  const { method, bodyKind, body } = sseFields;
+  const [sseMethod, sseBodyKind, sseBody] = [method.peek(), bodyKind.peek(), body.peek()];
+  batch(() => {
+    // The file's request as the tab would show it, then the tab's fields again.
+    fill(kind, request);
+    const fromFile = draftOfKind(kind);
+    const blank = new Set(emptySlots(mine));
+    const withheld = withheldDraft(fromFile).withheld.filter((slot) => blank.has(slot));
+    savedMessages.value = messages;
+    method.value = sseMethod;
+    bodyKind.value = sseBodyKind;
+    body.value = sseBody;
+    fillDraft(kind, refillDraft(mine, withheld, fromFile).draft);
+    savedDrafts.value = { ...savedDrafts.peek(), [kind]: JSON.stringify(fromFile) };
+  });
+}
+
 /** What the last save or reload of each tab said. */
 export const kindNotes = signal<Partial<Record<StreamKind, string>>>({});
 
@@ -239,6 +299,11 @@ onFileRead((file) => {
     if (place?.path !== file.path) continue;
     const request = findRequest(file, place);
     if (!request || kindOf(request) !== kind) continue;
+    // Restored from storage (a reload, a restart): what the file's version was is not known.
+    if (savedDrafts.peek()[kind] === undefined) {
+      refillFrom(kind, request);
+      continue;
+    }
     if (unsavedKinds.peek().has(kind)) {
       noteKind(kind, `${file.path} changed on disk; your edits are kept`);
       continue;

@@ -37,6 +37,7 @@ import { workspaceRoot } from "./files.ts";
 import {
   fileStateOf,
   kindSources,
+  refillKindFromFile,
   setBeforeOpen,
   setFileState,
   type StreamKind,
@@ -129,6 +130,12 @@ function forStorage(strips: Strips): Strips {
 }
 
 const strips = persisted<Strips>("tabs.kindTabs", INITIAL, isStrips, forStorage);
+/** Request tabs whose fields came from storage: shown, they take withheld values from the file. */
+const fromStorage = new Set(
+  Object.values(strips.peek()).flatMap((strip) =>
+    strip.tabs.filter((t) => t.view).map((t) => t.id)
+  ),
+);
 let counter = Math.max(
   0,
   ...Object.values(strips.peek()).flatMap((s) => s.tabs.map((t) => Number(t.id.slice(1)) || 0)),
@@ -216,6 +223,12 @@ export function switchKindTab(kind: StreamKind, id: string): void {
     ...(target.source ? { source: target.source } : {}),
     ...(target.saved !== undefined ? { saved: target.saved } : {}),
   });
+  if (fromStorage.delete(id)) void refillKindFromFile(kind);
+}
+
+/** After a reload or restart: the shown tab of each kind takes withheld values from its file. */
+export function refillShownKindTabs(): void {
+  for (const kind of ["graphql", "ws", "sse"] as const) void refillKindFromFile(kind);
 }
 
 /**

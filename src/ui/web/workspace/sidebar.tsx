@@ -32,6 +32,7 @@ import { adoptSource, draftOfKind, noteKind } from "./kind_requests.ts";
 import { dropTarget, ImportControls, isDropping } from "./import_drop.tsx";
 import { selectedTab } from "../main_tab.ts";
 import { findRequests, loadIndex, requestIndex } from "./request_index.ts";
+import { refillShownKindTabs } from "./kind_tabs.tsx";
 import { openIndexed } from "./quick_open.tsx";
 
 const unfolded = signal<ReadonlySet<string>>(new Set());
@@ -354,6 +355,7 @@ export function Sidebar(): JSX.Element {
   useEffect(() => {
     void listFiles();
     void watchFiles();
+    refillShownKindTabs();
   }, []);
   return (
     <nav
