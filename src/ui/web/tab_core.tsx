@@ -29,6 +29,12 @@ import {
 } from "./storage.ts";
 import { lookupFor } from "./variable_marks.ts";
 
+/**
+ * The tabs whose request of a file the server evaluates as `dial run` does before the tab runs
+ * it (the HTTP tab's Send runs it whole, `/api/http/file`).
+ */
+const EVALUATED: readonly RequestKind[] = ["graphql", "ws", "sse"];
+
 /** What a tab says went wrong: a message, and a hint when there is one. */
 export interface Failure {
   message: string;
@@ -108,7 +114,7 @@ export function tabCore(kind: RequestKind, keys: { url: string; headers: string 
     busy,
     history,
     target() {
-      const fromFile = kind === "http" ? undefined : fileRequest(kind);
+      const fromFile = EVALUATED.includes(kind) ? fileRequest(kind) : undefined;
       const extras = { ...requestExtras(kind), ...(fromFile ? { fromFile } : {}) };
       const { value: to } = url;
       // A request from a file carries its own Authorization header, not the panel's.

@@ -253,13 +253,21 @@ export async function refillKindFromFile(kind: StreamKind): Promise<void> {
   await readFile(source.path).catch(() => {});
 }
 
-/** The refill of {@link refillKindFromFile}, from the request as its file has it. */
-function refillFrom(kind: StreamKind, request: HttpRequest): void {
+/** The tabs whose withheld values come back from the file. */
+const REFILLED: readonly StreamKind[] = ["graphql", "ws", "sse"];
+
+/**
+ * The refill of {@link refillKindFromFile}, from the request as its file has it.
+ *
+ * @returns whether the tab was refilled (false: a kind this does not know, or a binary message)
+ */
+function refillFrom(kind: StreamKind, request: HttpRequest): boolean {
+  if (!REFILLED.includes(kind)) return false;
   let mine: HttpDraft;
   try {
     mine = draftOfKind(kind);
   } catch {
-    return;
+    return false;
   }
   // What the draft does not hold as typed: the messages' modes, the SSE method and body.
   const messages = savedMessages.peek();
@@ -278,6 +286,7 @@ function refillFrom(kind: StreamKind, request: HttpRequest): void {
     fillDraft(kind, refillDraft(mine, withheld, fromFile).draft);
     savedDrafts.value = { ...savedDrafts.peek(), [kind]: JSON.stringify(fromFile) };
   });
+  return true;
 }
 
 /** What the last save or reload of each tab said. */
@@ -300,10 +309,7 @@ onFileRead((file) => {
     const request = findRequest(file, place);
     if (!request || kindOf(request) !== kind) continue;
     // Restored from storage (a reload, a restart): what the file's version was is not known.
-    if (savedDrafts.peek()[kind] === undefined) {
-      refillFrom(kind, request);
-      continue;
-    }
+    if (savedDrafts.peek()[kind] === undefined && refillFrom(kind, request)) continue;
     if (unsavedKinds.peek().has(kind)) {
       noteKind(kind, `${file.path} changed on disk; your edits are kept`);
       continue;
