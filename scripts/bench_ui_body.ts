@@ -8,7 +8,12 @@
  * Run: `deno run -A --config tests/deno.json scripts/bench_ui_body.ts`
  * @module
  */
-import { launchBrowser, openApp } from "../tests/browser/_browser.ts";
+import {
+  launchBrowser,
+  longestTaskCpu,
+  openApp,
+  TRACE_CATEGORY,
+} from "../tests/browser/_browser.ts";
 
 const RUNS = 5;
 const items = Array.from({ length: 47_000 }, (_, i) => ({
@@ -63,37 +68,11 @@ const longest: number[] = [];
 const longCount: number[] = [];
 const longestCpu: number[] = [];
 
-/**
- * The page's longest main-thread task in CPU time (the trace's `tdur`): on a loaded machine a
- * task's wall time (what "longtask" reports) includes the time the thread waited for a core.
- */
-function longestTaskCpu(trace: Uint8Array): number {
-  const { traceEvents } = JSON.parse(new TextDecoder().decode(trace)) as {
-    traceEvents: Array<
-      {
-        name: string;
-        ph: string;
-        pid: number;
-        tid: number;
-        tdur?: number;
-        args?: { name?: string };
-      }
-    >;
-  };
-  const main = new Set(
-    traceEvents.filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain")
-      .map((e) => `${e.pid}:${e.tid}`),
-  );
-  const tasks = traceEvents.filter((e) =>
-    e.name === "RunTask" && e.ph === "X" && main.has(`${e.pid}:${e.tid}`)
-  );
-  return Math.max(0, ...tasks.map((e) => (e.tdur ?? 0) / 1000));
-}
 for (let run = 0; run < RUNS; run++) {
   await using app = await openApp(browser);
   const { page } = app;
   await page.getByLabel("URL", { exact: true }).fill(url);
-  await browser.startTracing(page, { categories: ["disabled-by-default-devtools.timeline"] });
+  await browser.startTracing(page, { categories: [TRACE_CATEGORY] });
   const result = await page.evaluate(PROBE) as {
     first: number;
     last: number;
