@@ -8,12 +8,8 @@
  * Run: `deno run -A --config tests/deno.json scripts/bench_ui_body.ts`
  * @module
  */
-import {
-  launchBrowser,
-  longestTaskCpu,
-  openApp,
-  TRACE_CATEGORY,
-} from "../tests/browser/_browser.ts";
+import { launchBrowser, openApp } from "../tests/browser/_browser.ts";
+import { longestTaskCpu, TRACE_CATEGORY } from "../tests/browser/_trace.ts";
 
 const RUNS = 5;
 const items = Array.from({ length: 47_000 }, (_, i) => ({

@@ -8,12 +8,8 @@
  * @module
  */
 import { chromium } from "playwright-core";
-import {
-  CHROMIUM,
-  CHROMIUM_ARGS,
-  longestTaskCpu,
-  TRACE_CATEGORY,
-} from "../tests/browser/_browser.ts";
+import { CHROMIUM, CHROMIUM_ARGS } from "../tests/browser/_browser.ts";
+import { longestTaskCpu, TRACE_CATEGORY } from "../tests/browser/_trace.ts";
 import { startUiServer } from "../src/ui/server.ts";
 
 const BURST = 10_000;
