@@ -115,6 +115,8 @@ Deno.test("browser: HTTP tab editing", async (t) => {
       await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/big`);
       await page.getByRole("button", { name: "Send", exact: true }).click();
       await page.getByRole("note").filter({ hasText: "Preview" }).waitFor();
+      // The preview is formatted by a worker: its first item is shown when it has come.
+      await page.locator(".viewer .cm-line").filter({ hasText: '"name": "item-0"' }).waitFor();
       const lines = await page.locator(".viewer .cm-line").evaluateAll((rows) =>
         rows.slice(0, 4).map((row) => row.textContent)
       );
