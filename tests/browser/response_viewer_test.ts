@@ -24,6 +24,9 @@ Deno.test("browser: a large response: a labelled preview, Ctrl+F finds a value, 
   await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
   const label = page.getByRole("note").filter({ hasText: "Preview" });
   assert.match(await label.textContent() ?? "", /^Preview: the first 5\.0 MB of \d\.\d MB$/);
+  // The body is formatted by a worker in pieces: searched once all of it is in the viewer.
+  await page.locator(".response-viewer:not([data-formatting]) .cm-line").filter({ hasText: '"' })
+    .first().waitFor();
   // The viewer takes focus like any control, and Ctrl+F searches it.
   const viewer = page.getByLabel("Response body");
   await viewer.focus();
