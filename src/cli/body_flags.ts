@@ -15,7 +15,7 @@ import { flags, type FlagValues } from "./declare.ts";
 export const DATA_FLAG = {
   long: "data",
   short: "d",
-  aliases: ["data-binary"],
+  aliases: ["data-binary", "data-ascii"],
   value: "text|@file|@-",
   repeatable: true,
   help: "raw request body (form-urlencoded type by default); repeated values are joined with &",

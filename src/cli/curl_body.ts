@@ -1,24 +1,44 @@
 /**
- * curl's data habits: `--data-urlencode` (encoded as curl does), `-G` (the data goes in the
- * query of a GET) and `-T` (a file or stdin as the body of a PUT).
+ * curl's data habits: `--data-urlencode` (encoded as curl does), `--data-raw` (text, a leading
+ * `@` included), their order beside `-d`, `-G` (the data goes in the query of a GET) and `-T`
+ * (a file or stdin as the body of a PUT).
  * @see https://curl.se/docs/manpage.html#--data-urlencode
  * @module
  */
 import type { CliContext } from "./context.ts";
+import type { FlagUse } from "./declare.ts";
 import { UsageError } from "../errors/mod.ts";
 import type { BodySource } from "../http/request_spec.ts";
 import { claimStdin } from "./secret_ref.ts";
 
 /** The flags read here. */
 export interface CurlDataFlags {
-  /** `-d`, in order. */
-  data: string[];
-  /** `--data-urlencode`, in order. */
-  dataUrlencode: string[];
+  /** `-d`, `--data-raw` and `--data-urlencode`, in the order given. */
+  data: DataPart[];
   /** `-G`. */
   get: boolean;
   /** `-T`. */
   uploadFile?: string | undefined;
+}
+
+/** One of curl's data flags as given: `-d` (also `--data-binary`), `--data-raw`, `--data-urlencode`. */
+export interface DataPart {
+  /** The flag's long name. */
+  flag: "data" | "data-raw" | "data-urlencode";
+  /** Its value as typed. */
+  value: string;
+}
+
+/**
+ * @param order every flag given, in order (from the parser)
+ * @returns the data flags among them, in that order
+ */
+export function dataParts(order: readonly FlagUse[]): DataPart[] {
+  return order.flatMap(({ long, value }) =>
+    long === "data" || long === "data-raw" || long === "data-urlencode"
+      ? [{ flag: long, value: value === true ? "" : value }]
+      : []
+  );
 }
 
 /** What the curl data flags give. */
@@ -32,7 +52,11 @@ export interface CurlData {
 }
 
 /**
- * @param flags -d, --data-urlencode, -G, -T
+ * curl joins its data flags with `&` in the order they were given, whatever their kind
+ * (`-d a=1 --data-urlencode 'b=x y' -d c=3` is `a=1&b=x+y&c=3`), in the body or with `-G` in
+ * the query.
+ *
+ * @param flags -d, --data-raw, --data-urlencode (in order), -G, -T
  * @param context the run: its stdin
  * @returns the query text and body they give
  * @throws {UsageError} for unreadable files, or a stdin -d that must be joined
@@ -47,10 +71,18 @@ export async function curlData(flags: CurlDataFlags, context: CliContext): Promi
     await checkFile(upload, "-T");
     return { body: { kind: "file", path: upload }, tookData: false };
   }
-  if (!flags.get && flags.dataUrlencode.length === 0) return { tookData: false };
+  const plain = flags.data.every((part) => part.flag === "data");
+  if (!flags.get && plain) return { tookData: false };
   const parts: string[] = [];
-  for (const value of flags.data) parts.push(await dataText(value, context));
-  for (const item of flags.dataUrlencode) parts.push(await urlencodeItem(item, context));
+  for (const { flag, value } of flags.data) {
+    parts.push(
+      flag === "data"
+        ? await dataText(value, context)
+        : flag === "data-raw"
+        ? value
+        : await urlencodeItem(value, context),
+    );
+  }
   const text = parts.join("&");
   if (flags.get) return { query: text, tookData: true };
   return {
@@ -62,7 +94,7 @@ export async function curlData(flags: CurlDataFlags, context: CliContext): Promi
 /** `-d` joined with other data: its text, a file's text without line breaks (as curl). */
 async function dataText(value: string, context: CliContext): Promise<string> {
   if (value === "@-") {
-    throw new UsageError("Cannot join -d @- with -G or --data-urlencode", {
+    throw new UsageError("Cannot join -d @- with -G, --data-raw or --data-urlencode", {
       hint: "give the data from a file (-d @file) or as text",
     });
   }

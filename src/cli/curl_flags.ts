@@ -1,6 +1,6 @@
 /**
  * The curl spellings the request command accepts because they have one meaning in dial
- * (`-X`, `-I`, `-A`, `-e`, `-T`, `-G`, `--data-urlencode`, `-D`, `-w`, `--retry…`), and the
+ * (`-X`, `-I`, `-A`, `-e`, `-T`, `-G`, `--data-urlencode`, `--data-raw`, `-D`, `-w`, `--retry…`), and the
  * hints for curl flags dial deliberately does otherwise.
  * @module
  */
@@ -12,8 +12,6 @@ export const CURL_HINTS: Readonly<Record<string, string>> = {
   "--remote-name": "dial --download saves under the name from the server or the URL",
   "-J": "dial --download uses the Content-Disposition name",
   "--remote-header-name": "dial --download uses the Content-Disposition name",
-  "--data-raw": "write -d TEXT (as with curl's -d, a leading @ names a file)",
-  "--data-ascii": "write -d TEXT",
   "-S": "dial always shows errors, also with -s",
   "--show-error": "dial always shows errors, also with -s",
   "-N": "dial streams the body as it arrives; leave it out",
@@ -64,7 +62,13 @@ export const CURL_FLAGS = flags([
     long: "data-urlencode",
     value: "[name]=text|[name]@file",
     repeatable: true,
-    help: "urlencoded form data (after -d, joined with &; the query with -G)",
+    help: "urlencoded form data (joined with -d in the order given; the query with -G)",
+  },
+  {
+    long: "data-raw",
+    value: "text",
+    repeatable: true,
+    help: "as -d, but a leading @ is sent as it is (no file is read)",
   },
   {
     long: "dump-header",

@@ -86,6 +86,8 @@ export interface Parsed<As extends readonly ArgDecl[], Fs extends readonly FlagD
   args: ArgValues<As>;
   /** The flags by camel-cased long name. */
   flags: FlagValues<Fs>;
+  /** Every flag given, in the order of the command line (curl joins its data flags so). */
+  order: readonly FlagUse[];
 }
 
 /** One command, as declared. */
@@ -146,6 +148,16 @@ export interface ParsedValues {
   args: Record<string, string | string[] | undefined>;
   /** Flags by camel-cased long name. */
   flags: Record<string, FlagValue>;
+  /** Every flag given, in the order of the command line. */
+  order: readonly FlagUse[];
+}
+
+/** One flag as given: its long name (whatever spelling was typed) and its value as typed. */
+export interface FlagUse {
+  /** The flag's long name. */
+  readonly long: string;
+  /** The value as typed; `true` for a switch or a bare optional-value flag. */
+  readonly value: string | true;
 }
 
 /** A runtime flag value. */

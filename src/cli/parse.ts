@@ -6,7 +6,7 @@
  * @module
  */
 import { UsageError } from "../errors/mod.ts";
-import type { Command, FlagDecl, FlagValue, ParsedValues } from "./declare.ts";
+import type { Command, FlagDecl, FlagUse, FlagValue, ParsedValues } from "./declare.ts";
 import { flagKey } from "./declare.ts";
 import type { CliContext } from "./context.ts";
 import { parseCount, parseSeconds } from "./flag_values.ts";
@@ -52,6 +52,7 @@ type Scanned = {
   positionals: string[];
   raw: Map<FlagDecl, Array<string | true>>;
   given: string[];
+  order: FlagUse[];
 };
 type Step =
   | Scanned
@@ -67,6 +68,7 @@ interface ScanState {
   positionals: string[];
   raw: Map<FlagDecl, Array<string | true>>;
   given: string[];
+  order: FlagUse[];
   longs: Map<string, FlagDecl>;
   shorts: Map<string, FlagDecl>;
 }
@@ -85,6 +87,7 @@ function scan(command: Command, argv: string[], name: string): Step {
     positionals: [],
     raw: new Map(),
     given: [],
+    order: [],
     longs: new Map(
       command.flags.flatMap((f) => [f.long, ...(f.aliases ?? [])].map((long) => [long, f])),
     ),
@@ -95,6 +98,7 @@ function scan(command: Command, argv: string[], name: string): Step {
     positionals: state.positionals,
     raw: state.raw,
     given: state.given,
+    order: state.order,
   });
   if (command.passthrough) {
     if (argv[0] === "--help" || argv[0] === "-h") return help();
@@ -128,6 +132,7 @@ const version = (): Stop => ({ kind: "done", result: () => ({ kind: "version" })
 function add(state: ScanState, flag: FlagDecl, value: string | true): void {
   state.raw.set(flag, [...(state.raw.get(flag) ?? []), value]);
   state.given.push(flag.long);
+  state.order.push({ long: flag.long, value });
 }
 
 /** An operand: a subcommand's name (first operand only), `help`, or a positional argument. */
@@ -178,9 +183,15 @@ function readLong(state: ScanState, arg: string, next: string | undefined): Read
     add(state, flag, inline);
     return 0;
   }
+  return readValue(state, flag, next);
+}
+
+/** The value of a flag in the next word; a flag whose value may be left out takes it only
+ * when it looks like one (not a flag, unless it is a `-` its shape allows: curl's `-C -`). */
+function readValue(state: ScanState, flag: FlagDecl, next: string | undefined): number {
   if (flag.optionalValue) {
-    const takes = next !== undefined && !next.startsWith("-") &&
-      (flag.valueShape?.test(next) ?? true);
+    const takes = next !== undefined && (!next.startsWith("-") || next === "-") &&
+      (flag.valueShape?.test(next) ?? next !== "-");
     add(state, flag, takes ? next : true);
     return takes ? 1 : 0;
   }
@@ -208,9 +219,7 @@ function readShorts(state: ScanState, arg: string, next: string | undefined): Re
       add(state, flag, attached);
       return 0;
     }
-    if (next === undefined) throw missingValue(flag);
-    add(state, flag, next);
-    return 1;
+    return readValue(state, flag, next);
   }
   return 0;
 }
@@ -228,7 +237,7 @@ function finish(path: Command[], scanned: Scanned): Invocation {
   const command = path[path.length - 1]!;
   const run = command.run;
   if (!run) return { kind: "help", path, error: true };
-  const { positionals, raw, given } = scanned;
+  const { positionals, raw, given, order } = scanned;
   const variadic = command.args.at(-1)?.variadic === true;
   if (!variadic && positionals.length > command.args.length) {
     const expected = command.args.length;
@@ -277,7 +286,7 @@ function finish(path: Command[], scanned: Scanned): Invocation {
       );
     }
   }
-  return { kind: "run", path, values: { args, flags }, run };
+  return { kind: "run", path, values: { args, flags, order }, run };
 }
 
 /** Switches and bare optional-value flags are recorded as `true`. */

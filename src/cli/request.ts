@@ -65,7 +65,11 @@ export const REQUEST_ONLY_FLAGS = flags([
   {
     long: "continue",
     short: "C",
-    help: "resume a partial -o/--download file with a Range request",
+    aliases: ["continue-at"],
+    value: "-",
+    optionalValue: true,
+    valueShape: /^(-|\d+)$/,
+    help: "resume a partial -o/--download file from its size with a Range request (curl's -C -)",
   },
   { long: "silent", short: "s", help: "print only the body" },
   {
@@ -178,17 +182,20 @@ export const REQUEST_COMMAND: Command = command({
   conflicts: [
     { flags: ["curl", "offline"] },
     { flags: ["session", "session-read-only"] },
-    ...["data", "json", "form"].map((other) => ({
+    ...["data", "data-raw", "data-urlencode", "json", "form"].map((other) => ({
       flags: ["upload-file", other],
       reason: "give one request body",
     })),
+    ...["data-raw", "data-urlencode"].flatMap((data) =>
+      ["json", "form"].map((other) => ({ flags: [data, other], reason: "give one request body" }))
+    ),
     { flags: ["head", "request"], reason: "-I sends HEAD" },
     ...AUTH_CONFLICTS,
   ],
   flagHints: CURL_HINTS,
   epilog: EPILOG,
-  run: async ({ args, flags }, context) => {
+  run: async ({ args, flags, order }, context) => {
     const { runRequest } = await lazy.requestRun();
-    return await runRequest([args.method, args.url, ...args.items], flags, context);
+    return await runRequest([args.method, args.url, ...args.items], flags, context, order);
   },
 });

@@ -11,6 +11,7 @@ import type { BodySource, HeaderField } from "../http/request_spec.ts";
 import { parseAuthFlags, type ParsedAuth } from "./auth_flags.ts";
 import { parseBodyFlags } from "./body_flags.ts";
 import type { RequestFlagValues } from "./request.ts";
+import type { FlagUse } from "./declare.ts";
 import type { CurlData } from "./curl_body.ts";
 import type { ParsedItems } from "./request_items.ts";
 import { requestTarget, type Words } from "./request_target.ts";
@@ -44,6 +45,8 @@ export interface BuiltRequest {
 /**
  * @param words the split positional words
  * @param flags the flag values
+ * @param context the run: its stdin
+ * @param order every flag as given, in order
  * @returns the request's parts
  * @throws {UsageError} on anything that cannot be sent as asked
  */
@@ -51,15 +54,19 @@ export async function buildSpec(
   words: Words,
   flags: RequestFlagValues,
   context: CliContext,
+  order: readonly FlagUse[],
 ): Promise<BuiltRequest> {
   // Items and curl's data flags load their modules only when given.
   const itemModule = words.items.length > 0 ? await lazy.requestItems() : undefined;
   const items: ParsedItems = await itemModule?.parseItems(words.items, words.itemPosition) ??
     { headers: [], unset: [], query: [], data: [], files: [] };
-  const data: CurlData =
-    flags.uploadFile !== undefined || flags.get || flags.dataUrlencode.length > 0
-      ? await (await lazy.curlBody()).curlData(flags, context)
-      : { tookData: false };
+  const curlBody = flags.uploadFile !== undefined || flags.get ||
+      flags.dataUrlencode.length > 0 || flags.dataRaw.length > 0
+    ? await lazy.curlBody()
+    : undefined;
+  const data: CurlData = curlBody
+    ? await curlBody.curlData({ ...flags, data: curlBody.dataParts(order) }, context)
+    : { tookData: false };
   const formMode = flags.form.includes("");
   const flagsBody = await parseBodyFlags({
     ...flags,
@@ -70,7 +77,7 @@ export async function buildSpec(
   const body = items.firstBodyItem === undefined
     ? base
     : (await lazy.itemsBody()).itemsBody(items, {
-      data: flags.data.length > 0 || flags.dataUrlencode.length > 0,
+      data: flags.data.length > 0 || flags.dataUrlencode.length > 0 || flags.dataRaw.length > 0,
       json: flags.json !== undefined,
       upload: flags.uploadFile !== undefined,
       formMode,

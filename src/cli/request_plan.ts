@@ -14,6 +14,7 @@ import type { CliContext } from "./context.ts";
 import { lazy } from "./lazy.ts";
 import type { RequestFlagValues } from "./request.ts";
 import { buildSpec, type BuiltRequest } from "./request_build.ts";
+import type { FlagUse } from "./declare.ts";
 import type { Resume } from "./request_save.ts";
 import { splitWords } from "./request_target.ts";
 import type { SessionRun } from "./session_run.ts";
@@ -59,6 +60,7 @@ export interface RequestPlan {
  * @param words the positional words given: [METHOD] <url> [items…] (at least one)
  * @param given the flag values as parsed
  * @param context stdin, the environment and the run's connection pool
+ * @param order every flag as given, in order (curl joins its data flags so)
  * @returns the plan
  * @throws {UsageError} on anything that cannot be done as asked
  */
@@ -66,6 +68,7 @@ export async function requestPlan(
   words: readonly string[],
   given: RequestFlagValues,
   context: CliContext,
+  order: readonly FlagUse[],
 ): Promise<RequestPlan> {
   let flags = runFlags(given);
   const mode = requestMode(flags);
@@ -80,7 +83,7 @@ export async function requestPlan(
     ? undefined
     : await (await lazy.sessionRun()).useSession(sessionName, split, flags, context);
   if (session) flags = session.flags;
-  const built = await buildSpec(split, flags, context);
+  const built = await buildSpec(split, flags, context, order);
   const writeOut = flags.writeOut === undefined
     ? undefined
     : await (await load.writeOut()).parseWriteOut(flags.writeOut);

@@ -28,6 +28,7 @@ import type { DumpHeader } from "./dump_header.ts";
 import { lazy } from "./lazy.ts";
 import type { RequestFlagValues } from "./request.ts";
 import { type RequestPlan, requestPlan } from "./request_plan.ts";
+import type { FlagUse } from "./declare.ts";
 
 /**
  * Runs the request command.
@@ -35,16 +36,18 @@ import { type RequestPlan, requestPlan } from "./request_plan.ts";
  * @param words the positional words: [METHOD] <url> [items…]
  * @param flags the flag values
  * @param context exit code and Ctrl-C signal
+ * @param order every flag as given, in order (curl's data flags are joined so)
  * @returns the exit code
  */
 export async function runRequest(
   words: ReadonlyArray<string | undefined>,
   flags: RequestFlagValues,
   context: CliContext,
+  order: readonly FlagUse[],
 ): Promise<number> {
   const given = words.filter((word) => word !== undefined);
   if (given.length === 0) return await printUsage(context);
-  const plan = await requestPlan(given, flags, context);
+  const plan = await requestPlan(given, flags, context, order);
   // curl warns about a variable it does not know and prints it empty; so does dial.
   for (const name of plan.writeOut?.unknown ?? []) {
     await warn(context.stderr, `-w: unknown variable "%{${name}}", printed empty`);

@@ -18,7 +18,8 @@ import { shown, type Sink } from "../output/terminal.ts";
 export interface SaveFlagValues {
   output?: string | undefined;
   download?: boolean | undefined;
-  continue?: boolean | undefined;
+  /** `-C` alone or curl's `-C -` (from the file's size); an offset is refused. */
+  continue?: string | true | undefined;
   include?: boolean | undefined;
   silent?: boolean | undefined;
 }
@@ -39,7 +40,7 @@ export interface Resume {
  * @param url the request URL
  * @param headers the request headers so far (a `Range` of the user's own conflicts)
  * @returns the file and its size, or undefined without `-C`
- * @throws {UsageError} `-C` without a file to resume, or with `-H Range`
+ * @throws {UsageError} `-C` without a file to resume, with an offset, or with `-H Range`
  */
 export async function resumeTarget(
   flags: SaveFlagValues,
@@ -47,6 +48,14 @@ export async function resumeTarget(
   headers: HeaderField[],
 ): Promise<Resume | undefined> {
   if (!flags.continue) return undefined;
+  if (flags.continue !== true && flags.continue !== "-") {
+    throw new UsageError(
+      `Cannot resume at offset ${flags.continue}: dial resumes from the file's size`,
+      {
+        hint: "write -C - (or -C alone) with -o <file>",
+      },
+    );
+  }
   if (flags.output === undefined && !flags.download) {
     throw new UsageError("-C/--continue needs a file to resume", {
       hint: "add -o <file> or --download",

@@ -62,7 +62,7 @@ export function requestTarget(
   const { methodWord, urlWord } = words;
   if (methodWord === "-") {
     throw new UsageError('A lone "-" is not a method', {
-      hint: "curl's -C - is dial's -C (a switch); -o - and -T - take it as their value",
+      hint: "-o -, -T - and -C - take it as their value; give the method as a word (GET, POST…)",
     });
   }
   const parsed = methodWord === undefined

@@ -45,6 +45,36 @@ Deno.test("curl habits: -X, -A, -e, -G with -d and --data-urlencode send what cu
   assert.equal(requestPath(fromDial!), "/p?a=1&q=a+b%26c%2f%c3%a9~%2a&only");
 });
 
+Deno.test("curl habits: -d, --data-raw and --data-urlencode are joined in the order given, as curl", async () => {
+  await using server = rawServer();
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/lines.txt`, "L1\nL2\n");
+  const data = [
+    "-d",
+    "a=1",
+    "--data-urlencode",
+    "b=x y",
+    "-d",
+    "@lines.txt",
+    "--data-raw",
+    "@raw",
+    "--data-urlencode",
+    "n@lines.txt",
+    "-d",
+    "z=9",
+  ];
+  for (const args of [["-G", ...data], data, ["--data-raw", "@not-a-file"]]) {
+    await curl([...args, `${server.origin}/p`], dir);
+    const result = await dial([...args, `${server.origin}/p`], { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    const [fromCurl, fromDial] = server.requests.splice(0);
+    // curl 7.88 writes -G's %xx in lower case and the body's in upper case; dial in lower case.
+    assert.equal(fromDial!.line.toLowerCase(), fromCurl!.line.toLowerCase());
+    assert.equal(text(fromDial!.body).toLowerCase(), text(fromCurl!.body).toLowerCase());
+    assert.equal(header(fromDial!, "content-type"), header(fromCurl!, "content-type"));
+  }
+});
+
 Deno.test("curl habits: --data-urlencode without -G is a urlencoded POST body, as curl", async () => {
   await using server = rawServer();
   const args = ["-d", "x=1", "--data-urlencode", "msg=hi there", `${server.origin}/`];
@@ -156,7 +186,6 @@ Deno.test("curl habits: two ways of naming the method that disagree are a usage 
 Deno.test("curl habits: flags dial spells otherwise get a hint naming dial's way", async () => {
   const cases: Array<[string, RegExp]> = [
     ["-O", /hint: dial --download/],
-    ["--data-raw", /hint: write -d TEXT/],
     ["-r", /hint: write -H "Range: bytes=0-99"/],
   ];
   for (const [flag, hint] of cases) {
@@ -202,13 +231,10 @@ Deno.test("curl habits: dial graphql -s prints the results and their errors, no 
   assert.equal(quiet.stdout, loud.stdout);
 });
 
-Deno.test("curl habits: -C - and HTTPie's --json switch get hints, nothing is sent", async () => {
-  const resume = await dial(["-C", "-", "-o", "/tmp/never", "http://127.0.0.1:9/"]);
-  assert.equal(resume.code, 2);
-  assert.match(
-    resume.stderr,
-    /^error: A lone "-" is not a method\nhint: curl's -C - is dial's -C/m,
-  );
+Deno.test("curl habits: a lone - and HTTPie's --json switch get hints, nothing is sent", async () => {
+  const lone = await dial(["-", "http://127.0.0.1:9/"]);
+  assert.equal(lone.code, 2);
+  assert.match(lone.stderr, /^error: A lone "-" is not a method\nhint: -o -, -T - and -C - take/m);
   const json = await dial(["POST", "http://127.0.0.1:9/", "--json", "name=joe"]);
   assert.equal(json.code, 2);
   assert.match(json.stderr, /hint: request items need no flag: write name=value after the URL/);

@@ -120,6 +120,29 @@ Deno.test("download: -C resumes a partial file with Range and gets the same byte
   assertBytesEqual(await Deno.readFile(`${cwd}/curl.bin`), await Deno.readFile(`${cwd}/file.bin`));
 });
 
+Deno.test("download: curl's spelling -C - (also --continue-at -, -C-) resumes as -C does; an offset is refused", async () => {
+  await using server = rangeServer();
+  const cwd = await Deno.makeTempDir();
+  const spellings = [["-C", "-"], ["--continue-at", "-"], ["-C-"], ["--continue-at=-"]];
+  for (const [i, spelling] of spellings.entries()) {
+    await Deno.writeFile(`${cwd}/${i}.bin`, payload.subarray(0, 1000 * (i + 1)));
+    const result = await dial([...spelling, "-o", `${i}.bin`, `${server.origin}/file.bin`], {
+      cwd,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(headerValues(server.requests.at(-1)!, "range"), [`bytes=${1000 * (i + 1)}-`]);
+    assertBytesEqual(await Deno.readFile(`${cwd}/${i}.bin`), payload);
+  }
+  const sent = server.requests.length;
+  const offset = await dial(["-C", "100", "-o", "0.bin", `${server.origin}/file.bin`], { cwd });
+  assert.equal(offset.code, 2);
+  assert.match(
+    offset.stderr,
+    /^error: Cannot resume at offset 100: dial resumes from the file's size$/m,
+  );
+  assert.equal(server.requests.length, sent);
+});
+
 Deno.test("download: -C keeps what arrived when cut off, and the next run completes it", async () => {
   await using server = rangeServer();
   const cwd = await Deno.makeTempDir();

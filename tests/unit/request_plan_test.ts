@@ -23,7 +23,7 @@ async function plan(argv: string[], options: Parameters<typeof testContext>[0] =
   };
   const words = [args.method, args.url, ...args.items].filter((w) => w !== undefined);
   const context: Context = testContext(options);
-  return { plan: await requestPlan(words, flags, context), context };
+  return { plan: await requestPlan(words, flags, context, invocation.values.order), context };
 }
 
 function text(body: unknown): string | undefined {
@@ -73,7 +73,7 @@ Deno.test("request plan: flags that need another flag are usage errors before st
     if (invocation.kind !== "run") continue;
     const flags = (invocation.values as unknown as { flags: RequestFlagValues }).flags;
     await assert.rejects(
-      requestPlan(["POST", "http://127.0.0.1:9/x"], flags, context),
+      requestPlan(["POST", "http://127.0.0.1:9/x"], flags, context, invocation.values.order),
       (error: unknown) => {
         assert.ok(error instanceof UsageError, String(error));
         assert.match(error.message, message);
