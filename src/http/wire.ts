@@ -1,6 +1,7 @@
 /**
  * The request as it goes on the wire: request line, every header dial adds, in wire case and
- * order, and the body framing. `-v`, `--offline` and the client (client.ts) all read it from
+ * order (the user's headers in their own case, dial's in the case curl writes them:
+ * `Host`, `Accept`, `Content-Length`), and the body framing. `-v`, `--offline` and the client (client.ts) all read it from
  * here, so what is shown is what is sent.
  * @module
  */
@@ -100,25 +101,25 @@ export function completeHead<V extends MaybeSecret>(
   const has = (name: string) => removed.has(name) || own.some(([n]) => n.toLowerCase() === name);
   const host = own.findIndex(([n]) => n.toLowerCase() === "host");
   if (host >= 0) headers.push(own[host]!);
-  else if (!removed.has("host")) headers.push(["host", url.host]);
+  else if (!removed.has("host")) headers.push(["Host", url.host]);
   if ((url.username || url.password) && !has("authorization")) {
     const basic = btoa(
       utf8ByteString(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`),
     );
-    headers.push(["authorization", new Secret(`Basic ${basic}`)]);
+    headers.push(["Authorization", new Secret(`Basic ${basic}`)]);
   }
   headers.push(...own.filter((_, i) => i !== host));
-  if (defaultType && !has("content-type")) headers.push(["content-type", defaultType]);
-  if (!has("accept")) headers.push(["accept", "*/*"]);
-  if (!has("accept-language")) headers.push(["accept-language", "*"]);
-  if (!has("user-agent")) headers.push(["user-agent", `Deno/${Deno.version.deno}`]);
-  if (!has("accept-encoding")) headers.push(["accept-encoding", "gzip,br"]);
+  if (defaultType && !has("content-type")) headers.push(["Content-Type", defaultType]);
+  if (!has("accept")) headers.push(["Accept", "*/*"]);
+  if (!has("accept-language")) headers.push(["Accept-Language", "*"]);
+  if (!has("user-agent")) headers.push(["User-Agent", `Deno/${Deno.version.deno}`]);
+  if (!has("accept-encoding")) headers.push(["Accept-Encoding", "gzip,br"]);
   const framed = own.some(([n]) => /^(content-length|transfer-encoding)$/i.test(n));
   if (!framed) {
-    if (typeof framing === "object") headers.push(["content-length", String(framing.length)]);
+    if (typeof framing === "object") headers.push(["Content-Length", String(framing.length)]);
     else if (framing === "none" && /^(POST|PUT)$/.test(method)) {
-      headers.push(["content-length", "0"]);
-    } else if (framing === "chunked") headers.push(["transfer-encoding", "chunked"]);
+      headers.push(["Content-Length", "0"]);
+    } else if (framing === "chunked") headers.push(["Transfer-Encoding", "chunked"]);
   }
   return headers;
 }

@@ -117,7 +117,7 @@ Deno.test("matrix: every transport flag × every body kind sends the whole body 
         const length = headerValues(request, "content-length");
         assert.deepEqual(length, [String(request.body.length)], label);
         body.check(request.body);
-        includes(offline.stdout, `\ncontent-length: ${request.body.length}\n`);
+        includes(offline.stdout, `\nContent-Length: ${request.body.length}\n`);
         assert.ok(!offline.stdout.includes("transfer-encoding"), label);
       }
     }

@@ -132,7 +132,7 @@ Deno.test("wire: a URL without a scheme is http://, :PORT/path is localhost", as
   const local = await dial([":8080/x?y=1", "--offline"]);
   assert.equal(local.code, 0, local.stderr);
   includes(local.stdout, "GET /x?y=1 HTTP/1.1\n");
-  includes(local.stdout, "host: localhost:8080\n");
+  includes(local.stdout, "Host: localhost:8080\n");
   const lone = await dial(["GET"]);
   assert.equal(lone.code, 2);
   includes(lone.stderr, `Missing URL after "GET"`);
@@ -175,7 +175,7 @@ Deno.test("wire: -v shows every header as the server receives it, in order", asy
     const line = result.stderr.split("\n")[0]!;
     assert.equal(line, request.line, args.join(" "));
     const shown = shownHeaders(result.stderr).map((h) =>
-      h === "authorization: (redacted)" ? `authorization: Basic ${btoa("ann:pw")}` : h
+      h === "Authorization: (redacted)" ? `Authorization: Basic ${btoa("ann:pw")}` : h
     );
     assert.deepEqual(shown, receivedHeaders(request), args.join(" "));
   }
@@ -213,9 +213,9 @@ Deno.test("wire: --offline shows the body framing and no fragment or userinfo", 
   ]);
   assert.equal(offline.code, 0, offline.stderr);
   includes(offline.stdout, "PUT /x?y=1&key=(redacted) HTTP/1.1\n");
-  includes(offline.stdout, "content-length: 10\n");
-  includes(offline.stdout, "authorization: (redacted)\n");
-  includes(offline.stdout, "host: api.test\n");
+  includes(offline.stdout, "Content-Length: 10\n");
+  includes(offline.stdout, "Authorization: (redacted)\n");
+  includes(offline.stdout, "Host: api.test\n");
   await Deno.remove(file);
 });
 
@@ -285,7 +285,7 @@ Deno.test("wire: behind HTTP_PROXY a file body goes to the proxy in absolute for
   const [request] = proxy.requests as [RawRequest];
   assert.equal(request.line, "PUT http://upload.test/x HTTP/1.1");
   assert.equal(request.framing, "length");
-  includes(result.stderr, "content-length: 10\n");
+  includes(result.stderr, "Content-Length: 10\n");
   assert.equal(new TextDecoder().decode(request.body), "0123456789");
   await Deno.remove(file);
 });
@@ -331,7 +331,7 @@ Deno.test("wire: a pipe given as a file (-d @<(cmd)) is read whole and sent with
   }).output();
   const stderr = new TextDecoder().decode(output.stderr);
   assert.equal(output.code, 0, stderr);
-  includes(stderr, "content-length: 11\n");
+  includes(stderr, "Content-Length: 11\n");
   const [request] = server.requests as [RawRequest];
   assert.equal(request.framing, "length");
   assert.equal(new TextDecoder().decode(request.body), "from a pipe");
