@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
 import { dial } from "../_helpers.ts";
 import { headerValues, type RawRequest, rawServer } from "./_raw_server.ts";
+import { makeCertificates } from "./_tls.ts";
 
 async function curl(args: string[]): Promise<void> {
   const output = await new Deno.Command("curl", { args: ["-s", "-o", "/dev/null", ...args] })
@@ -159,4 +160,53 @@ Deno.test("address: dial ws goes through --unix-socket too (the same plan as HTT
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "echo hello\n");
   await Deno.remove(dir, { recursive: true }).catch(() => {});
+});
+
+Deno.test("address: --resolve to a TLS server checks the URL's name (SNI and certificate), not the address, as curl does", async () => {
+  // A certificate for other.example only (no IP address in it), served on 127.0.0.1.
+  const certs = await makeCertificates();
+  const names: string[] = [];
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    cert: await Deno.readTextFile(certs.otherName),
+    key: await Deno.readTextFile(certs.leafKey),
+    onListen() {},
+  }, (request) => {
+    names.push(new URL(request.url).host);
+    return new Response("tls ok");
+  });
+  try {
+    const port = server.addr.port;
+    const url = `https://other.example:${port}/t`;
+    const resolve = `other.example:${port}:127.0.0.1`;
+    const result = await dial(["GET", url, "--resolve", resolve, "--cacert", certs.ca]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, "tls ok");
+    const theirs = await new Deno.Command("curl", {
+      args: ["-s", "--resolve", resolve, "--cacert", certs.ca, url],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    assert.equal(theirs.code, 0);
+    assert.deepEqual(names, [`other.example:${port}`, `other.example:${port}`]);
+    // The same server by its address: the certificate does not name 127.0.0.1 (curl: 60).
+    const direct = await dial(["GET", `https://127.0.0.1:${port}/t`, "--cacert", certs.ca]);
+    assert.equal(direct.code, 60, direct.stderr);
+    // --resolve of another name to the same address: that name is checked, and refused.
+    const wrong = await dial([
+      "GET",
+      `https://api.example.test:${port}/t`,
+      "--resolve",
+      `api.example.test:${port}:127.0.0.1`,
+      "--cacert",
+      certs.ca,
+    ]);
+    assert.equal(wrong.code, 60, wrong.stderr);
+    includes(wrong.stderr, "api.example.test");
+    assert.equal(names.length, 2);
+  } finally {
+    await server.shutdown();
+    await Deno.remove(certs.dir, { recursive: true });
+  }
 });
