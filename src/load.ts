@@ -94,6 +94,9 @@ export const load = {
   /** TLS through node:tls (see the register in ARCHITECTURE.md). */
   nodeTls: (): Promise<typeof import("./http/node_tls.ts")> =>
     import(new URL("./http/node_tls.ts", import.meta.url).href),
+  /** a SOCKS5 proxy's handshake. */
+  socks: (): Promise<typeof import("./http/socks.ts")> =>
+    import(new URL("./http/socks.ts", import.meta.url).href),
   /** the transport plan. */
   plan: (): Promise<typeof import("./http/plan.ts")> =>
     import(new URL("./http/plan.ts", import.meta.url).href),

@@ -30,7 +30,7 @@ export const TRANSPORT_FLAGS = flags([
     long: "proxy",
     short: "x",
     value: "url",
-    help: 'proxy for every request, http(s)://[user:pass@]host:port ("" for none)',
+    help: 'proxy: http(s)://, socks5:// or socks5h:// [user:pass@]host:port ("" for none)',
   },
   {
     long: "noproxy",

@@ -26,8 +26,8 @@ export interface Channel {
 }
 
 /**
- * The plan of a gRPC connection: HTTP/2 only, and a proxy always as a tunnel (HTTP/2 cannot
- * go through a forwarding proxy).
+ * The plan of a gRPC connection: HTTP/2 only, and an HTTP proxy always as a tunnel (HTTP/2
+ * cannot go through a forwarding proxy; a SOCKS5 proxy carries it as it is).
  *
  * @param url `http://host:port` (plaintext) or `https://host:port`
  * @param options the transport options, as for HTTP
@@ -37,7 +37,9 @@ export function grpcPlan(url: URL, options: TransportOptions): TransportPlan {
   const plan = planFor(url, options);
   return {
     ...plan,
-    ...(plan.proxy ? { proxy: { ...plan.proxy, mode: "tunnel" as const } } : {}),
+    ...(plan.proxy?.mode === "forward"
+      ? { proxy: { ...plan.proxy, mode: "tunnel" as const } }
+      : {}),
     ...(plan.tls ? { tls: { ...plan.tls, alpn: ["h2"] } } : {}),
   };
 }

@@ -7,9 +7,10 @@
 
 /**
  * @param protocol a URL scheme with its colon, e.g. `https:`
- * @returns 443 for `https:` and `wss:`, 80 otherwise
+ * @returns 443 for `https:` and `wss:`, 1080 for a SOCKS proxy (as curl), 80 otherwise
  */
 export function defaultPort(protocol: string): number {
+  if (protocol === "socks5:" || protocol === "socks5h:") return 1080;
   return protocol === "https:" || protocol === "wss:" ? 443 : 80;
 }
 

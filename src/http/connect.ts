@@ -139,6 +139,10 @@ async function connectOnce(plan: TransportPlan, signal?: AbortSignal): Promise<C
       }
     }
     if (plan.proxy?.mode === "tunnel") await bounded(tunnel(conn, plan, errors!));
+    if (plan.proxy?.mode === "socks") {
+      const { socksConnect } = await load.socks();
+      await bounded(socksConnect(conn, plan));
+    }
     const tls = plan.tls;
     if (!tls) return tag(fromConn(conn, "http/1.1"));
     try {

@@ -9,7 +9,7 @@
 import { bareHost, joinHostPort, portOf } from "./authority.ts";
 import { UsageError } from "../errors/mod.ts";
 import type { Secret } from "../secret.ts";
-import { chooseProxy, type ProxyChoice } from "./proxy.ts";
+import { chooseProxy, isSocks, type ProxyChoice } from "./proxy.ts";
 import { type EnvLookup, processEnv } from "../env.ts";
 import { trustFor, type TrustStore } from "./trust.ts";
 import type { ConnectionPool } from "./pool.ts";
@@ -24,7 +24,7 @@ export interface TransportOptions {
   key?: Secret;
   /** Skip certificate verification (`-k`). */
   insecure?: boolean;
-  /** Proxy URL for every request (`-x`); "" for none. Default: HTTP_PROXY/HTTPS_PROXY. */
+  /** Proxy URL for every request (`-x`); "" for none. Default: HTTP(S)_PROXY, ALL_PROXY. */
   proxy?: string;
   /** Hosts that bypass the proxy (`--noproxy`); replaces NO_PROXY. */
   noProxy?: string;
@@ -85,10 +85,15 @@ export interface TransportPlan {
   /** What changed the address, for `-v`: `--resolve`, `--connect-to`, `--unix-socket`. */
   override?: string;
   /**
-   * The proxy and how it is used: `forward` (absolute-form request) or `tunnel` (CONNECT to
-   * `authority`); an `https://` proxy is verified against `trust`.
+   * The proxy and how it is used: `forward` (absolute-form request), `tunnel` (CONNECT to
+   * `authority`) or `socks` (a SOCKS5 CONNECT to `authority`: socks.ts); an `https://` proxy
+   * is verified against `trust`.
    */
-  proxy?: ProxyChoice & { mode: "forward" | "tunnel"; authority: string; trust?: TrustStore };
+  proxy?: ProxyChoice & {
+    mode: "forward" | "tunnel" | "socks";
+    authority: string;
+    trust?: TrustStore;
+  };
   /** TLS with the server (inside the tunnel when there is one). */
   tls?: TlsPlan;
   /** Limit for opening the connection, milliseconds. */
@@ -171,9 +176,10 @@ function overrideFor(
  * Plans one request: the rules of how dial connects, in one place.
  *
  * - The proxy comes from `--proxy`, else `https_proxy`/`HTTPS_PROXY` (https, wss) or
- *   `http_proxy`/`HTTP_PROXY` (http, ws), lower case first; `--noproxy`, else
- *   `no_proxy`/`NO_PROXY`, names hosts that bypass it. An `http:` request is forwarded to the
- *   proxy in absolute form; `https:`, `ws:` and `wss:` go through a CONNECT tunnel.
+ *   `http_proxy`/`HTTP_PROXY` (http, ws), else `all_proxy`/`ALL_PROXY`, lower case first;
+ *   `--noproxy`, else `no_proxy`/`NO_PROXY`, names hosts that bypass it. An `http:` request is
+ *   forwarded to an HTTP proxy in absolute form; `https:`, `ws:` and `wss:` go through a
+ *   CONNECT tunnel; through a SOCKS5 proxy every request goes as it would directly.
  * - `--unix-socket`, else the first matching `--connect-to`, else `--resolve`, changes where
  *   the socket goes; the Host header, SNI and the certificate check keep the URL's host.
  * - TLS goes through Deno's own TLS unless Deno's cannot do what is asked: `-k`, a client
@@ -214,7 +220,7 @@ export function planFor(
     const authority = joinHostPort(via.hostname, via.port);
     proxy = {
       ...chosen,
-      mode: url.protocol === "http:" ? "forward" : "tunnel",
+      mode: isSocks(proxyUrl) ? "socks" : url.protocol === "http:" ? "forward" : "tunnel",
       authority,
       ...(proxyUrl.protocol === "https:" ? { trust: trustFor(options) } : {}),
     };
@@ -283,7 +289,13 @@ export function describePlan(plan: TransportPlan): string[] {
     ? plan.endpoint.path
     : joinHostPort(plan.endpoint.hostname, plan.endpoint.port);
   if (plan.proxy) {
-    const how = plan.proxy.mode === "tunnel" ? `tunnel (CONNECT ${plan.proxy.authority})` : "";
+    const how = plan.proxy.mode === "tunnel"
+      ? `tunnel (CONNECT ${plan.proxy.authority})`
+      : plan.proxy.mode === "socks"
+      ? `SOCKS5 CONNECT ${plan.proxy.authority}${
+        plan.proxy.url.protocol === "socks5h:" ? " (the proxy resolves the name)" : ""
+      }`
+      : "";
     lines.push(
       `* Proxy ${plan.proxy.url.protocol}//${plan.proxy.url.host} (${plan.proxy.source}) for ${plan.target}${
         how ? `: ${how}` : ""

@@ -1,7 +1,8 @@
 /**
  * Which proxy a request goes through: `--proxy`, else the environment (`HTTPS_PROXY` for
- * https/wss, `HTTP_PROXY` for http/ws, lower case first, as curl reads them), minus the hosts
- * of `--noproxy` (else `NO_PROXY`).
+ * https/wss, `HTTP_PROXY` for http/ws, else `ALL_PROXY`, lower case first, as curl reads them),
+ * minus the hosts of `--noproxy` (else `NO_PROXY`). A proxy is `http://`, `https://`,
+ * `socks5://` or `socks5h://` (./socks.ts).
  * @module
  */
 import { bareHost, hostPort, portOf } from "./authority.ts";
@@ -11,7 +12,7 @@ import { type EnvLookup, processEnv } from "../env.ts";
 export type { EnvLookup };
 
 /** Where a proxy setting came from, for `-v` and error hints. */
-export type ProxySource = "--proxy" | "HTTP_PROXY" | "HTTPS_PROXY";
+export type ProxySource = "--proxy" | "HTTP_PROXY" | "HTTPS_PROXY" | "ALL_PROXY";
 
 /** A chosen proxy. */
 export interface ProxyChoice {
@@ -22,8 +23,8 @@ export interface ProxyChoice {
 }
 
 /**
- * Parses a proxy URL: `http://` or `https://` (a bare `host:port` means `http://`), with
- * optional `user:pass@`.
+ * Parses a proxy URL: `http://`, `https://`, `socks5://` or `socks5h://` (a bare `host:port`
+ * means `http://`), with optional `user:pass@`.
  *
  * @param text the value
  * @param name where it came from, for the message
@@ -40,12 +41,25 @@ export function parseProxyUrl(text: string, name: string): URL {
       remedy: { write: "proxy_url" },
     });
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
+  if (!PROXY_SCHEMES.includes(url.protocol)) {
     throw new UsageError(
-      `Invalid ${name} "${displayProxy(url)}": only http:// and https:// proxies`,
+      `Invalid ${name} "${
+        displayProxy(url)
+      }": only http://, https://, socks5:// and socks5h:// proxies`,
     );
   }
+  if (url.hostname === "") throw new UsageError(`Invalid ${name} "${url.protocol}//": no host`);
   return url;
+}
+
+const PROXY_SCHEMES = ["http:", "https:", "socks5:", "socks5h:"];
+
+/**
+ * @param url a proxy URL
+ * @returns whether it is a SOCKS5 proxy (`socks5://`, `socks5h://`)
+ */
+export function isSocks(url: URL): boolean {
+  return url.protocol === "socks5:" || url.protocol === "socks5h:";
 }
 
 /**
@@ -94,7 +108,8 @@ export function chooseProxy(url: URL, settings: ProxySettings = {}): ProxyChoice
     if (settings.proxy === "") return undefined;
     choice = { url: parseProxyUrl(settings.proxy, "--proxy"), source: "--proxy" };
   } else {
-    const source: ProxySource = secure ? "HTTPS_PROXY" : "HTTP_PROXY";
+    const named: ProxySource = secure ? "HTTPS_PROXY" : "HTTP_PROXY";
+    const source = env(named.toLowerCase()) || env(named) ? named : "ALL_PROXY";
     const text = env(source.toLowerCase()) || env(source);
     if (!text) return undefined;
     choice = { url: parseProxyUrl(text, source), source };
