@@ -38,7 +38,7 @@ export interface SocksOptions {
  * @returns the proxy, listening on 127.0.0.1
  */
 export function startSocks(options: SocksOptions = {}): SocksProxy {
-  const names = { localhost: "127.0.0.1", ...options.names };
+  const names: Record<string, string> = { localhost: "127.0.0.1", ...options.names };
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const open = new Set<Deno.Conn>();
   const tasks = new Set<Promise<void>>();
