@@ -32,6 +32,7 @@ export const CURL_HINTS: Readonly<Record<string, string>> = {
   "--retry-connrefused": "write --retry-all-errors (a refused connection is retried then)",
   "-Z": "run one dial per request, or a request file with dial run",
   "--create-dirs": "create the directory first; dial writes into an existing one",
+  "--append": "curl appends only on FTP/SFTP uploads; over HTTP it does nothing: leave it out",
   "--socks5": "write -x socks5://HOST:PORT",
   "--socks5-hostname": "write -x socks5h://HOST:PORT (the proxy resolves the name)",
   "-q": "dial reads no .curlrc; its config file is $XDG_CONFIG_HOME/dial/config.json",

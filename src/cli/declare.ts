@@ -30,6 +30,8 @@ export interface FlagDecl {
   readonly long: string;
   /** The one-letter short name without the dash, e.g. `L`. */
   readonly short?: string;
+  /** Other one-letter names of the same flag (HTTPie's `-a` for `-u`); help shows `short`. */
+  readonly shortAliases?: readonly string[];
   /** Other long names that mean the same flag (curl's spellings), e.g. `location`. */
   readonly aliases?: readonly string[];
   /** The value's placeholder in help, e.g. `seconds`; a flag with one takes a value. */

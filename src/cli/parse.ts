@@ -91,7 +91,11 @@ function scan(command: Command, argv: string[], name: string): Step {
     longs: new Map(
       command.flags.flatMap((f) => [f.long, ...(f.aliases ?? [])].map((long) => [long, f])),
     ),
-    shorts: new Map(command.flags.filter((f) => f.short).map((f) => [f.short!, f])),
+    shorts: new Map(
+      command.flags.flatMap((f) =>
+        [...(f.short ? [f.short] : []), ...(f.shortAliases ?? [])].map((short) => [short, f])
+      ),
+    ),
   };
   const done = (): Step => ({
     kind: "run",
@@ -365,6 +369,7 @@ function unknownFlag(command: Command, name: string, path: string, cluster?: str
       `--${f.long}`,
       ...(f.aliases ?? []).map((a) => `--${a}`),
       ...(f.short ? [`-${f.short}`] : []),
+      ...(f.shortAliases ?? []).map((a) => `-${a}`),
     ]),
     "--help",
     ...(isRoot ? ["--version"] : []),

@@ -8,7 +8,7 @@ import { lazy } from "./lazy.ts";
 import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import type { BodySource, HeaderField } from "../http/request_spec.ts";
-import { parseAuthFlags, type ParsedAuth } from "./auth_flags.ts";
+import { checkUserValue, parseAuthFlags, type ParsedAuth } from "./auth_flags.ts";
 import { parseBodyFlags } from "./body_flags.ts";
 import type { RequestFlagValues } from "./request.ts";
 import type { FlagUse } from "./declare.ts";
@@ -56,6 +56,7 @@ export async function buildSpec(
   context: CliContext,
   order: readonly FlagUse[],
 ): Promise<BuiltRequest> {
+  checkUserValue(flags.auth);
   // Items and curl's data flags load their modules only when given.
   const itemModule = words.items.length > 0 ? await lazy.requestItems() : undefined;
   const items: ParsedItems = await itemModule?.parseItems(words.items, words.itemPosition) ??

@@ -328,3 +328,29 @@ Deno.test("curl habits: -f -o leaves no file on a 404 as curl does; --fail-with-
   assert.equal(await Deno.readTextFile(`${dir}/body.out`), "gone");
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("curl habits: HTTPie's -a USER:PASS is -u (the same Authorization as HTTPie's); curl's -a/--append gets a hint, nothing sent", async () => {
+  await using server = rawServer();
+  const url = `${server.origin}/a`;
+  const httpie = await new Deno.Command("http", {
+    args: ["--ignore-stdin", "-a", "ann:p@ss", "GET", url],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.equal(httpie.code, 0, new TextDecoder().decode(httpie.stderr));
+  const ours = await dial([url, "-a", "ann:p@ss"]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const [theirs, mine] = server.requests;
+  assert.deepEqual(header(mine!, "authorization"), header(theirs!, "authorization"));
+  assert.equal(header(mine!, "authorization"), `Basic ${btoa("ann:p@ss")}`);
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/up.txt`, "data");
+  const append = await dial([url, "-a", "-T", `${dir}/up.txt`]);
+  assert.equal(append.code, 2);
+  assert.match(append.stderr, /^error: Missing user name after -u\/-a: "-T" is a flag$/m);
+  assert.match(append.stderr, /curl's -a \(--append\) appends on FTP\/SFTP only/);
+  const long = await dial([url, "--append", "-T", `${dir}/up.txt`]);
+  assert.equal(long.code, 2);
+  assert.match(long.stderr, /hint: curl appends only on FTP\/SFTP uploads/);
+  assert.equal(server.requests.length, 2);
+});
