@@ -21,10 +21,15 @@ Deno.test('proxy: --proxy wins over the environment, and "" means none', () => {
   const url = new URL("http://a.test/");
   assert.equal(chooseProxy(url, { proxy: "http://flag:2", env: vars })?.source, "--proxy");
   assert.equal(chooseProxy(url, { proxy: "", env: vars }), undefined);
+  assert.equal(chooseProxy(url, { proxy: "socks5h://s:1" })?.url.href, "socks5h://s:1");
   assert.throws(
-    () => chooseProxy(url, { proxy: "socks5://s:1" }),
-    /only http:\/\/ and https:\/\/ proxies/,
+    () => chooseProxy(url, { proxy: "socks4://s:1" }),
+    /only http:\/\/, https:\/\/, socks5:\/\/ and socks5h:\/\/ proxies/,
   );
+  // ALL_PROXY when the scheme's own variable is unset (curl's order).
+  const all = env({ ALL_PROXY: "socks5://all:3", HTTPS_PROXY: "http://secure:2" });
+  assert.equal(chooseProxy(url, { env: all })?.source, "ALL_PROXY");
+  assert.equal(chooseProxy(new URL("https://a.test/"), { env: all })?.source, "HTTPS_PROXY");
 });
 
 Deno.test("proxy: --noproxy and NO_PROXY match hosts, subdomains, ports and *", () => {
