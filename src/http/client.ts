@@ -16,7 +16,14 @@ import { planFor, type TransportOptions, type TransportPlan } from "./plan.ts";
 import { completeHead, WIRE_HEAD } from "./wire.ts";
 import { setResponseMeta } from "./response_meta.ts";
 import { decodeBounded } from "./content_encoding.ts";
-import { type ConnectionPool, keepConnection, planKey, takeConnection } from "./pool.ts";
+import {
+  type ConnectionPool,
+  keepConnection,
+  planKey,
+  shareConnection,
+  sharedConnection,
+  takeConnection,
+} from "./pool.ts";
 import { utf8ByteString } from "./build_request.ts";
 
 export type { TransportOptions, TransportPlan } from "./plan.ts";
@@ -100,7 +107,9 @@ async function fetchOnce(url: URL, init: RequestInit, options: TransportOptions)
     // A kept connection the server closed meanwhile fails before any response: a request
     // that can be written again then goes on a new connection.
     const replayable = !request.body || "bytes" in request.body;
-    const kept = replayable ? pool && takeConnection(pool, key) : undefined;
+    const kept = replayable
+      ? pool && (sharedConnection(pool, key) ?? takeConnection(pool, key))
+      : undefined;
     if (kept) {
       try {
         const facts = { start, connect: start, appconnect: start, reused: true, conn: kept };
@@ -140,7 +149,11 @@ async function exchange(
 ): Promise<WireResponse> {
   if (conn.protocol === "h2") {
     const { exchangeH2 } = await load.h2();
-    return await exchangeH2(conn, request);
+    return await exchangeH2(
+      conn,
+      request,
+      pool ? (session) => shareConnection(pool, key, session) : undefined,
+    );
   }
   // node:tls connections keep a read going: only the runtime's own sockets are kept idle.
   const release = pool && conn.keepable

@@ -20,25 +20,65 @@ const CONNECTION_HEADERS = new Set([
   "host",
 ]);
 
+/** A kept HTTP/2 connection: more requests go on it as streams of the same session. */
+export interface SharedSession {
+  /** The connection. */
+  conn: Connection;
+  /** Whether the session can take another request (not closed, no GOAWAY received). */
+  alive(): boolean;
+  /** Ends the session and closes the connection. */
+  close(): void;
+}
+
+/** The session on each HTTP/2 connection (one per connection, made by its first request). */
+const sessions = new WeakMap<Connection, http2.ClientHttp2Session>();
+
 /**
- * Sends one request over HTTP/2 and reads the response head; the session closes when the
- * body ends or is cancelled.
+ * Sends one request over HTTP/2 and reads the response head. Without `share`, the session
+ * closes when the body ends or is cancelled; with it, the session is handed to `share` when it
+ * is made and stays open for the next request to the same place, until the pool closes it.
  *
  * @param conn a TLS connection that negotiated `h2`
  * @param request the request
+ * @param share keeps the session for more requests (the connection pool)
  * @returns the response
  */
-export async function exchangeH2(conn: Connection, request: WireRequest): Promise<WireResponse> {
-  const socket = Duplex.fromWeb(conn.streams());
+export async function exchangeH2(
+  conn: Connection,
+  request: WireRequest,
+  share?: (session: SharedSession) => void,
+): Promise<WireResponse> {
   const host = request.headers.find(([name]) => name.toLowerCase() === "host")?.[1];
-  const session = http2.connect(`${request.scheme}://${request.authority}`, {
-    createConnection: () => socket,
-  });
-  const close = () => {
-    session.destroy();
+  let session = sessions.get(conn);
+  if (!session || session.closed || session.destroyed) {
+    const socket = Duplex.fromWeb(conn.streams());
+    const made = session = http2.connect(`${request.scheme}://${request.authority}`, {
+      createConnection: () => socket,
+    });
+    sessions.set(conn, made);
+    // A session error also fails the request in flight (below); here it only must not throw.
+    made.on("error", () => {});
+    let away = false;
+    made.once("goaway", () => away = true);
+    made.once("close", () => conn.close());
+    share?.({
+      conn,
+      alive: () => !away && !made.closed && !made.destroyed,
+      close: () => {
+        made.destroy();
+        conn.close();
+      },
+    });
+  }
+  const live = session;
+  const endSession = () => {
+    live.destroy();
     conn.close();
   };
-  const failed = new Promise<never>((_, reject) => session.once("error", reject));
+  // A kept session ends with the pool; a request then ends only its own stream.
+  const close = () => share ? stream.close() : endSession();
+  let onError: ((error: unknown) => void) | undefined;
+  const failed = new Promise<never>((_, reject) => live.once("error", onError = reject));
   failed.catch(() => {});
   const headers: Record<string, string | string[]> = {
     ":method": request.method,
@@ -52,11 +92,12 @@ export async function exchangeH2(conn: Connection, request: WireRequest): Promis
     const had = headers[key];
     headers[key] = had === undefined ? value : [...[had].flat(), value];
   }
-  const stream = session.request(headers, { endStream: !request.body });
-  const onAbort = () => close();
+  const stream = live.request(headers, { endStream: !request.body });
+  const onAbort = () => share ? stream.destroy() : endSession();
   request.signal?.addEventListener("abort", onAbort, { once: true });
   // Aborted while connecting or loading this module: the event has passed already.
   if (request.signal?.aborted) onAbort();
+  stream.once("close", () => request.signal?.removeEventListener("abort", onAbort));
   const writing = writeBody(stream, request).catch((error) => stream.destroy(error));
   const head = await Promise.race([
     new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {
@@ -68,7 +109,7 @@ export async function exchangeH2(conn: Connection, request: WireRequest): Promis
   ]).catch((error) => {
     close();
     throw request.signal?.aborted ? request.signal.reason : error;
-  });
+  }).finally(() => live.off("error", onError!));
   void writing;
   const status = Number(head[":status"]);
   const out: Array<[string, string]> = [];
@@ -76,10 +117,14 @@ export async function exchangeH2(conn: Connection, request: WireRequest): Promis
     if (name.startsWith(":") || value === undefined) continue;
     for (const one of [value].flat()) out.push([name, String(one)]);
   }
-  const noBody = request.method === "HEAD" || status === 204 || status === 304;
+  // A response whose HEADERS ended the stream (a redirect without a body) has ended already:
+  // no 'end' would come to a body made now.
+  const noBody = request.method === "HEAD" || status === 204 || status === 304 ||
+    stream.endAfterHeaders || stream.readableEnded;
   if (noBody) {
     stream.resume();
-    stream.once("close", close);
+    if (stream.closed) close();
+    else stream.once("close", close);
     return { version: "HTTP/2", status, reason: "", headers: out, body: null };
   }
   const body = new ReadableStream<Uint8Array>({

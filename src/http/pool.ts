@@ -1,5 +1,6 @@
 /**
- * Keep-alive: idle HTTP/1.1 connections kept for the next request to the same place, keyed by
+ * Keep-alive: idle HTTP/1.1 connections, and HTTP/2 connections (each request a stream of one
+ * session), kept for the next request to the same place, keyed by
  * the transport plan (where the socket goes, the proxy and how it is used, the TLS name,
  * connector, trust and client identity). A pool is given in {@link TransportOptions.pool}: the
  * CLI makes one per command (`dial GET`, `dial run`, `dial test`, `dial ui`: redirects, Digest
@@ -29,6 +30,18 @@ interface Idle {
 
 const idle = new WeakMap<ConnectionPool, Map<string, Idle[]>>();
 
+/** A multiplexed connection (HTTP/2) that takes requests while it is alive. */
+export interface Shared {
+  /** The connection. */
+  conn: Connection;
+  /** Whether it can take another request. */
+  alive(): boolean;
+  /** Ends it. */
+  close(): void;
+}
+
+const shared = new WeakMap<ConnectionPool, Map<string, Shared[]>>();
+
 /**
  * Keeps HTTP/1.1 connections alive between the requests given it in
  * {@link TransportOptions.pool}; {@link ConnectionPool.close} closes the idle ones.
@@ -46,13 +59,17 @@ export class ConnectionPool {
   /** Makes an empty pool. */
   constructor() {
     idle.set(this, new Map());
+    shared.set(this, new Map());
   }
 
-  /** Closes every idle connection. */
+  /** Closes every idle connection, and every HTTP/2 connection kept. */
   close(): void {
     const byKey = idle.get(this)!;
     for (const list of byKey.values()) for (const kept of list) kept.conn.close();
     byKey.clear();
+    const multiplexed = shared.get(this)!;
+    for (const list of multiplexed.values()) for (const one of list) one.close();
+    multiplexed.clear();
   }
 
   /** Closes every idle connection (`using`). */
@@ -89,6 +106,28 @@ export function keepConnection(pool: ConnectionPool, key: string, conn: Connecti
   byKey.set(key, list);
   list.push({ conn, since: performance.now() });
   while (list.length > PER_KEY) list.shift()!.conn.close();
+}
+
+/**
+ * Keeps a multiplexed (HTTP/2) connection for the next requests with the same key, as long as
+ * it is alive; the pool closes it when it closes.
+ *
+ * @param pool the pool
+ * @param key the plan's key
+ * @param connection the connection
+ */
+export function shareConnection(pool: ConnectionPool, key: string, connection: Shared): void {
+  const byKey = shared.get(pool)!;
+  byKey.set(key, [...(byKey.get(key) ?? []).filter((s) => s.alive()), connection]);
+}
+
+/**
+ * @param pool the pool
+ * @param key a plan's key
+ * @returns a multiplexed connection for the key that can take a request, if any
+ */
+export function sharedConnection(pool: ConnectionPool, key: string): Connection | undefined {
+  return shared.get(pool)!.get(key)?.find((s) => s.alive())?.conn;
 }
 
 const ids = new WeakMap<object, number>();

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
 import { hasLighttpd, startDigestGate } from "./_lighttpd.ts";
 import { rawServer } from "./_raw_server.ts";
+import { makeCertificates } from "./_tls.ts";
 
 /** A TCP relay to a port on 127.0.0.1 that counts the connections it accepts. */
 function countingRelay(backend: number) {
@@ -164,4 +165,61 @@ Deno.test("keep-alive: a kept connection the server closed meanwhile is replaced
     "body 3",
   ]);
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("keep-alive: over HTTP/2, dial run's requests and a redirect are streams of one connection; curl does the same", async () => {
+  const certs = await makeCertificates();
+  const seen: string[] = [];
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    cert: await Deno.readTextFile(certs.leaf),
+    key: await Deno.readTextFile(certs.leafKey),
+    onListen() {},
+  }, async (req) => {
+    const url = new URL(req.url);
+    seen.push(`${req.method} ${url.pathname} ${await req.text()}`);
+    // A redirect without a body: its HEADERS frame ends the stream.
+    if (url.pathname === "/moved") return Response.redirect(new URL("/c", url), 302);
+    return new Response(`${url.pathname}\n`);
+  });
+  try {
+    await using relay = countingRelay(server.addr.port);
+    const origin = relay.origin.replace("http://127.0.0.1", "https://localhost");
+    const dir = await Deno.makeTempDir();
+    await Deno.writeTextFile(
+      `${dir}/four.http`,
+      [
+        `GET ${origin}/a`,
+        `POST ${origin}/b\nContent-Type: text/plain\n\nhello\n`,
+        `GET ${origin}/moved`,
+        `# @no-redirect\nGET ${origin}/moved`,
+      ].join("\n\n###\n"),
+    );
+    const result = await dial(["run", `${dir}/four.http`, "--cacert", certs.ca, "-v"]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(result.stderr.match(/^HTTP\/2 \d+/gm), [
+      "HTTP/2 200",
+      "HTTP/2 200",
+      "HTTP/2 302",
+      "HTTP/2 200",
+      "HTTP/2 302",
+    ]);
+    assert.deepEqual(seen, ["GET /a ", "POST /b hello", "GET /moved ", "GET /c ", "GET /moved "]);
+    assert.equal(relay.accepted, 1, "one TCP connection for the run");
+    const curl = await new Deno.Command("curl", {
+      args: ["-s", "--http2", "--cacert", certs.ca, `${origin}/a`, `${origin}/b`, `${origin}/c`],
+      stdout: "null",
+    }).output();
+    assert.equal(curl.code, 0);
+    assert.equal(relay.accepted, 2, "curl: one more connection for its three requests");
+    // A single request, and a redirect without a body not followed: the head, then the end.
+    const moved = await dial(["GET", `${origin}/moved`, "--cacert", certs.ca, "-i"]);
+    assert.equal(moved.code, 0, moved.stderr);
+    assert.match(moved.stdout, /^HTTP\/2 302\n/);
+    assert.equal(relay.accepted, 3);
+  } finally {
+    await server.shutdown();
+    await Deno.remove(certs.dir, { recursive: true });
+  }
 });
