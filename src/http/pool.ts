@@ -43,8 +43,9 @@ export interface Shared {
 const shared = new WeakMap<ConnectionPool, Map<string, Shared[]>>();
 
 /**
- * Keeps HTTP/1.1 connections alive between the requests given it in
- * {@link TransportOptions.pool}; {@link ConnectionPool.close} closes the idle ones.
+ * Keeps HTTP/1.1 connections alive, and HTTP/2 sessions open, between the requests given it
+ * in {@link TransportOptions.pool}; {@link ConnectionPool.close} closes them (an open HTTP/2
+ * session holds a read: close the pool when done).
  *
  * @example
  * ```ts
