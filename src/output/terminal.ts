@@ -128,11 +128,13 @@ export async function pipeIntoFile(
     const read = regular ? directRead(body) : undefined;
     if (read) {
       // An HTTP/1.1 identity body, read into two buffers in turn: no stream promises, no
-      // buffer per chunk, and the file written while the next bytes arrive (256 KiB writes:
-      // the descriptor dup of an async write is 2 syscalls a write, not the cost it was).
-      await doubleBuffered(body, read, async (bytes) => {
-        await writeAll(file, bytes);
+      // buffer per chunk. Each 256 KiB write is synchronous (into the page cache): the async
+      // write's thread hand-off made a 512 MiB download 1.5× the bare script's time, the
+      // synchronous one matches it (docs/benchmarks.md, 2026-11-28).
+      await doubleBuffered(body, read, (bytes) => {
+        writeAllSync(file, bytes);
         onChunk?.(bytes.length);
+        return Promise.resolve();
       });
       return;
     }
