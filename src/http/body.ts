@@ -151,6 +151,7 @@ function directReader(source: BodySource): DirectRead | undefined {
   let index = 0;
   let offset = 0;
   let file: Deno.FsFile | undefined;
+  let regular = false;
   return async (view) => {
     while (index < parts.length) {
       const part = parts[index]!;
@@ -162,9 +163,13 @@ function directReader(source: BodySource): DirectRead | undefined {
         if (n > 0) return n;
         continue;
       }
-      file ??= await Deno.open(part);
-      // Synchronous for a regular file: Deno's async file reads dup the descriptor each time.
-      const n = (await file.stat()).isFile ? file.readSync(view) : await file.read(view);
+      if (!file) {
+        file = await Deno.open(part);
+        regular = file.statSync().isFile;
+      }
+      // Synchronous for a regular file: Deno's async file reads (and stats) dup the descriptor
+      // and hand off to a thread each time; the file is looked at once, when opened.
+      const n = regular ? file.readSync(view) : await file.read(view);
       if (n !== null && n > 0) return n;
       file.close();
       file = undefined;
