@@ -134,20 +134,6 @@ export const OAUTH2_FLAGS = flags([
   ...OAUTH2_EXTRA_FLAGS,
 ]);
 
-/**
- * `-a -T file URL` (curl's `--append`, a switch) takes the next flag as `-a`'s user name.
- *
- * @param text the value of `-u`/`-a`
- * @throws {UsageError} when it is a flag rather than a user name
- */
-export function checkUserValue(text: string | undefined): void {
-  if (text === undefined || !/^--?[A-Za-z]/.test(text) || text.includes(":")) return;
-  throw new UsageError(`Missing user name after -u/-a: "${text}" is a flag`, {
-    hint:
-      "-u and HTTPie's -a take USER[:PASSWORD]; curl's -a (--append) appends on FTP/SFTP only, over HTTP leave it out",
-  });
-}
-
 /** The auth and header flags every command that sends shares. */
 export const AUTH_FLAGS = flags([
   {
@@ -321,7 +307,6 @@ function claimStdinReaders(values: AuthFlagValues, context: CliContext): void {
 }
 
 async function basicFromFlag(text: string, context: CliContext): Promise<Authorization> {
-  checkUserValue(text);
   const { username, password, label } = await splitUserFlag(text, context);
   if (password) return { kind: "basic", username, password };
   if (!context.stdin.isTerminal) {

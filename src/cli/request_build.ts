@@ -8,7 +8,7 @@ import { lazy } from "./lazy.ts";
 import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import type { BodySource, HeaderField } from "../http/request_spec.ts";
-import { checkUserValue, parseAuthFlags, type ParsedAuth } from "./auth_flags.ts";
+import { parseAuthFlags, type ParsedAuth } from "./auth_flags.ts";
 import { parseBodyFlags } from "./body_flags.ts";
 import type { RequestFlagValues } from "./request.ts";
 import type { FlagUse } from "./declare.ts";
@@ -137,6 +137,20 @@ export async function buildSpec(
     cookies,
     ...(cookieFlags ? { cookieFlags } : {}),
   };
+}
+
+/**
+ * `-a -T file URL` (curl's `--append`, a switch) takes the next flag as `-a`'s user name.
+ *
+ * @param text the value of `-u`/`-a`
+ * @throws {UsageError} when it is a flag rather than a user name
+ */
+function checkUserValue(text: string | undefined): void {
+  if (text === undefined || !/^--?[A-Za-z]/.test(text) || text.includes(":")) return;
+  throw new UsageError(`Missing user name after -u/-a: "${text}" is a flag`, {
+    hint:
+      "-u and HTTPie's -a take USER[:PASSWORD]; curl's -a (--append) appends on FTP/SFTP only, over HTTP leave it out",
+  });
 }
 
 /** Appends encoded `name=value` pairs to a URL's query, keeping what it has. */
