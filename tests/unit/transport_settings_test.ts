@@ -32,7 +32,7 @@ Deno.test("transport settings: files are read into the plan's options, named as 
   );
   await assert.rejects(
     () => readTransportSettings({ proxy: "ftp://p" }, NAMES),
-    /Invalid Proxy "ftp:\/\/p": only http:\/\/ and https:\/\/ proxies/,
+    /Invalid Proxy "ftp:\/\/p": only http:\/\/, https:\/\/, socks5:\/\/ and socks5h:\/\/ proxies/,
   );
 });
 
