@@ -82,72 +82,27 @@ export function oauth2FromConfig(
   hooks: OAuth2Hooks = {},
 ): OAuth2Options {
   const where = `Security.Auth "${id}"`;
-  const text = (key: string): string | undefined => {
-    const value = config[key];
-    if (value === undefined || value === null) return undefined;
-    if (value instanceof Secret) return value.reveal();
-    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
-      throw new UsageError(`Invalid "${key}" in ${where}: expected a string`);
-    }
-    return String(value);
-  };
-  const url = (key: string): URL | undefined => {
-    const value = text(key);
-    if (value === undefined || value === "") return undefined;
-    try {
-      return new URL(value);
-    } catch {
-      throw new UsageError(`Invalid "${key}" in ${where}: not an absolute URL`);
-    }
-  };
-  const choice = <T>(key: string, table: Record<string, T>, fallback: string): T => {
-    const value = text(key) ?? fallback;
-    const chosen = table[value.toLowerCase()];
-    if (chosen === undefined) {
-      const names = Object.keys(table).map((name) => `"${name}"`).join(", ");
-      throw new UsageError(`Unsupported "${key}": "${value}" in ${where}: dial reads ${names}`);
-    }
-    return chosen;
-  };
-  const type = text("Type") ?? "OAuth2";
+  const read = configReader(config, where);
+  const type = read.text("Type") ?? "OAuth2";
   if (type.toLowerCase() !== "oauth2") {
     throw new UsageError(`Unsupported Type "${type}" in ${where}: dial runs OAuth2`);
   }
-  const flow = choice("Grant Type", GRANTS, "Authorization Code");
-  const tokenUrl = url("Token URL");
-  const issuer = url("Issuer");
-  const clientId = text("Client ID");
+  const flow = read.choice("Grant Type", GRANTS, "Authorization Code");
+  const tokenUrl = read.url("Token URL");
+  const issuer = read.url("Issuer");
+  const clientId = read.text("Client ID");
   if ((!tokenUrl && !issuer) || !clientId) {
     throw new UsageError(
       `Missing ${clientId ? `"Token URL" or "Issuer"` : `"Client ID"`} in ${where}`,
     );
   }
-  const method = choice("Client Credentials", CLIENT_AUTHS, "basic");
-  // "none": the client does not authenticate, whatever secret the file holds.
-  const secret = method === "none" ? undefined : text("Client Secret") || undefined;
-  const keyText = method === "private_key_jwt" ? text("Client Key") || undefined : undefined;
-  if (method === "private_key_jwt" && !keyText) {
-    throw new UsageError(
-      `Missing "Client Key" in ${where}: private_key_jwt signs with it (a PEM key by reference: "@env:NAME", "@path/key.pem")`,
-    );
-  }
-  if (method === "client_secret_jwt" && !secret) {
-    throw new UsageError(`Missing "Client Secret" in ${where}: client_secret_jwt signs with it`);
-  }
-  const alg = text("Client Key Algorithm");
-  if (alg !== undefined && !(KEY_ALGS as readonly string[]).includes(alg)) {
-    throw new UsageError(
-      `Unsupported "Client Key Algorithm": "${alg}" in ${where}: dial signs with ${
-        KEY_ALGS.join(", ")
-      }`,
-    );
-  }
-  const redirectUri = url("Redirect URL");
-  const authUrl = url("Auth URL");
-  const deviceUrl = url("Device Auth URL");
-  const scope = text("Scope");
-  const username = text("Username");
-  const password = text("Password");
+  const { method, secret, keyText, alg } = clientAuthentication(read, where);
+  const redirectUri = read.url("Redirect URL");
+  const authUrl = read.url("Auth URL");
+  const deviceUrl = read.url("Device Auth URL");
+  const scope = read.text("Scope");
+  const username = read.text("Username");
+  const password = read.text("Password");
   const missing = missingOAuth2Setting({
     flow,
     clientSecret: secret,
@@ -163,7 +118,8 @@ export function oauth2FromConfig(
     );
   }
   const params = customParameters(config["Custom Request Parameters"], where);
-  const openPage = config["Open Complete URI"] === true || text("Open Complete URI") === "true";
+  const openPage = config["Open Complete URI"] === true ||
+    read.text("Open Complete URI") === "true";
   const port = redirectUri?.port ? Number(redirectUri.port) : DEFAULT_CALLBACK_PORT;
   return {
     flow,
@@ -179,12 +135,80 @@ export function oauth2FromConfig(
     ...(redirectUri ? { redirectUri } : {}),
     ...(method !== "none" && method !== "basic" ? { clientAuth: method } : {}),
     ...(keyText ? { clientKey: new Secret(keyText) } : {}),
-    ...(alg ? { clientKeyAlg: alg as (typeof KEY_ALGS)[number] } : {}),
+    ...(alg ? { clientKeyAlg: alg } : {}),
     ...params,
     ...(openPage && flow === "device_code" ? { openDevicePage: true } : {}),
     port,
     ...hooks,
   };
+}
+
+/** Reads a configuration's values by kind; a value of the wrong kind is a UsageError. */
+interface ConfigReader {
+  /** A string (numbers and booleans as written, a secret revealed), or undefined. */
+  text(key: string): string | undefined;
+  /** An absolute URL, or undefined when absent or empty. */
+  url(key: string): URL | undefined;
+  /** One of the table's names, any case (the fallback when absent). */
+  choice<T>(key: string, table: Record<string, T>, fallback: string): T;
+}
+
+function configReader(config: AuthConfig, where: string): ConfigReader {
+  const text = (key: string): string | undefined => {
+    const value = config[key];
+    if (value === undefined || value === null) return undefined;
+    if (value instanceof Secret) return value.reveal();
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
+      throw new UsageError(`Invalid "${key}" in ${where}: expected a string`);
+    }
+    return String(value);
+  };
+  return {
+    text,
+    url(key) {
+      const value = text(key);
+      if (value === undefined || value === "") return undefined;
+      try {
+        return new URL(value);
+      } catch {
+        throw new UsageError(`Invalid "${key}" in ${where}: not an absolute URL`);
+      }
+    },
+    choice(key, table, fallback) {
+      const value = text(key) ?? fallback;
+      const chosen = table[value.toLowerCase()];
+      if (chosen === undefined) {
+        const names = Object.keys(table).map((name) => `"${name}"`).join(", ");
+        throw new UsageError(`Unsupported "${key}": "${value}" in ${where}: dial reads ${names}`);
+      }
+      return chosen;
+    },
+  };
+}
+
+/** `"Client Credentials"` and what it needs: the secret, or the key and its algorithm. */
+function clientAuthentication(read: ConfigReader, where: string) {
+  const method = read.choice("Client Credentials", CLIENT_AUTHS, "basic");
+  // "none": the client does not authenticate, whatever secret the file holds.
+  const secret = method === "none" ? undefined : read.text("Client Secret") || undefined;
+  const keyText = method === "private_key_jwt" ? read.text("Client Key") || undefined : undefined;
+  if (method === "private_key_jwt" && !keyText) {
+    throw new UsageError(
+      `Missing "Client Key" in ${where}: private_key_jwt signs with it (a PEM key by reference: "@env:NAME", "@path/key.pem")`,
+    );
+  }
+  if (method === "client_secret_jwt" && !secret) {
+    throw new UsageError(`Missing "Client Secret" in ${where}: client_secret_jwt signs with it`);
+  }
+  const alg = read.text("Client Key Algorithm");
+  if (alg !== undefined && !(KEY_ALGS as readonly string[]).includes(alg)) {
+    throw new UsageError(
+      `Unsupported "Client Key Algorithm": "${alg}" in ${where}: dial signs with ${
+        KEY_ALGS.join(", ")
+      }`,
+    );
+  }
+  return { method, secret, keyText, alg: alg as (typeof KEY_ALGS)[number] | undefined };
 }
 
 /**
