@@ -63,108 +63,132 @@ export function decodeBounded(
   coding: Coding,
   host: string,
 ): ReadableStream<Uint8Array> {
-  const input = encoded.getReader();
-  let compressed = 0;
-  let size = 0;
-  let pending: Uint8Array = new Uint8Array(0);
-  let inputDone = false;
-  // Connection errors pass through as they are; the decoder's are reworded for deflate.
-  let readFailure: { error: unknown } | undefined;
-  let decoder: {
+  const decoding = new BoundedDecoding(encoded.getReader(), coding, host);
+  return new ReadableStream<Uint8Array>({
+    pull: (controller) => decoding.pull(controller),
+    cancel: (reason) => decoding.stop(reason),
+  }, { highWaterMark: 0 });
+}
+
+/** One bounded decoding: the input read on demand, fed to the decoder in bounded slices. */
+class BoundedDecoding {
+  #input: ReadableStreamDefaultReader<Uint8Array>;
+  #coding: Coding;
+  #host: string;
+  /** Compressed bytes fed to the decoder so far. */
+  #compressed = 0;
+  /** Decoded bytes delivered so far. */
+  #size = 0;
+  /** Read, not yet fed. */
+  #pending: Uint8Array = new Uint8Array(0);
+  #inputDone = false;
+  /** Connection errors pass through as they are; the decoder's are reworded for deflate. */
+  #readFailure: { error: unknown } | undefined;
+  #decoder: {
     writer: WritableStreamDefaultWriter<BufferSource>;
     out: ReadableStreamDefaultReader<Uint8Array>;
   } | undefined;
-  let feeding: Promise<void> | undefined;
-  const limit = () => Math.max(compressed * MAX_EXPANSION, EXPANSION_FLOOR);
-  const more = async (): Promise<boolean> => {
+  #feeding: Promise<void> | undefined;
+
+  constructor(input: ReadableStreamDefaultReader<Uint8Array>, coding: Coding, host: string) {
+    this.#input = input;
+    this.#coding = coding;
+    this.#host = host;
+  }
+
+  #limit(): number {
+    return Math.max(this.#compressed * MAX_EXPANSION, EXPANSION_FLOOR);
+  }
+
+  async #more(): Promise<boolean> {
     try {
-      const { done, value } = await input.read();
+      const { done, value } = await this.#input.read();
       if (done) return false;
-      pending = pending.length ? concat(pending, value) : value;
+      this.#pending = this.#pending.length ? concat(this.#pending, value) : value;
       return true;
     } catch (error) {
-      readFailure = { error };
+      this.#readFailure = { error };
       throw error;
     }
-  };
-  const open = async () => {
-    let format: CompressionFormat = coding;
-    if (coding === "deflate") {
+  }
+
+  async #open() {
+    let format: CompressionFormat = this.#coding;
+    if (this.#coding === "deflate") {
       // The first two bytes decide between zlib and raw deflate.
-      while (pending.length < 2 && await more()) { /* read on */ }
-      format = isZlibHeader(pending) ? "deflate" : "deflate-raw";
+      while (this.#pending.length < 2 && await this.#more()) { /* read on */ }
+      format = isZlibHeader(this.#pending) ? "deflate" : "deflate-raw";
     }
     const stream = new DecompressionStream(format);
     const opened = { writer: stream.writable.getWriter(), out: stream.readable.getReader() };
     // A failed read fails the decoder's output too, so the pull waiting on it ends.
-    feeding = feed(opened.writer).catch((error) => {
+    this.#feeding = this.#feed(opened.writer).catch((error) => {
       opened.writer.abort(error).catch(() => {});
     });
     return opened;
-  };
-  const feed = async (writer: WritableStreamDefaultWriter<BufferSource>) => {
+  }
+
+  async #feed(writer: WritableStreamDefaultWriter<BufferSource>) {
     for (;;) {
-      if (pending.length === 0 && (inputDone || !await more())) {
-        inputDone = true;
+      if (this.#pending.length === 0 && (this.#inputDone || !await this.#more())) {
+        this.#inputDone = true;
         return await writer.close();
       }
-      const room = Math.max(0, limit() - size);
+      const room = Math.max(0, this.#limit() - this.#size);
       const slice = Math.min(
-        pending.length,
+        this.#pending.length,
         MAX_SLICE,
-        Math.max(1, Math.floor(room / PER_BYTE[coding])),
+        Math.max(1, Math.floor(room / PER_BYTE[this.#coding])),
       );
-      const part = pending.subarray(0, slice);
-      pending = pending.subarray(slice);
-      compressed += part.length;
+      const part = this.#pending.subarray(0, slice);
+      this.#pending = this.#pending.subarray(slice);
+      this.#compressed += part.length;
       await writer.write(part as Uint8Array<ArrayBuffer>);
     }
-  };
-  const failed = (error: unknown) =>
-    readFailure
-      ? readFailure.error
-      : coding === "deflate" && !(error instanceof DialError)
-      ? new DialError(
-        `Response body from ${host} is not valid deflate data`,
-        ErrorCode.ContentEncoding,
-        {
-          cause: error,
-          remedy: { use: "undecoded" },
-        },
-      )
-      : error;
-  const stop = (reason?: unknown) => {
-    input.cancel(reason).catch(() => {});
-    decoder?.writer.abort(reason).catch(() => {});
-    decoder?.out.cancel(reason).catch(() => {});
-  };
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        decoder ??= await open();
-        const { done, value } = await decoder.out.read();
-        if (done) {
-          await feeding;
-          return controller.close();
-        }
-        size += value.length;
-        if (size > limit()) {
-          const error = new DialError(
-            `Response body from ${host} expands more than ${MAX_EXPANSION} times: ${compressed} compressed bytes decode to over ${limit()} bytes, refused as a decompression bomb`,
-            ErrorCode.ContentEncoding,
-            { remedy: { use: "identity_encoding" } },
-          );
-          stop(error);
-          return controller.error(error);
-        }
-        controller.enqueue(value);
-      } catch (error) {
-        stop(error);
-        controller.error(failed(error));
+  }
+
+  #failed(error: unknown): unknown {
+    if (this.#readFailure) return this.#readFailure.error;
+    if (this.#coding !== "deflate" || error instanceof DialError) return error;
+    return new DialError(
+      `Response body from ${this.#host} is not valid deflate data`,
+      ErrorCode.ContentEncoding,
+      { cause: error, remedy: { use: "undecoded" } },
+    );
+  }
+
+  /** Cancels the input and the decoder. */
+  stop(reason?: unknown): void {
+    this.#input.cancel(reason).catch(() => {});
+    this.#decoder?.writer.abort(reason).catch(() => {});
+    this.#decoder?.out.cancel(reason).catch(() => {});
+  }
+
+  /** Delivers the next decoded chunk, or fails the body past the bound. */
+  async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    try {
+      this.#decoder ??= await this.#open();
+      const { done, value } = await this.#decoder.out.read();
+      if (done) {
+        await this.#feeding;
+        return controller.close();
       }
-    },
-    cancel: (reason) => stop(reason),
-  }, { highWaterMark: 0 });
+      this.#size += value.length;
+      if (this.#size > this.#limit()) {
+        const error = new DialError(
+          `Response body from ${this.#host} expands more than ${MAX_EXPANSION} times: ${this.#compressed} compressed bytes decode to over ${this.#limit()} bytes, refused as a decompression bomb`,
+          ErrorCode.ContentEncoding,
+          { remedy: { use: "identity_encoding" } },
+        );
+        this.stop(error);
+        return controller.error(error);
+      }
+      controller.enqueue(value);
+    } catch (error) {
+      this.stop(error);
+      controller.error(this.#failed(error));
+    }
+  }
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
