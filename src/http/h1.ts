@@ -236,15 +236,7 @@ export async function exchangeH1(
   });
   let head: ParsedHead;
   try {
-    for (;;) {
-      const text = await reader.head(HEAD_LIMIT);
-      if (text === undefined) {
-        throw new Error("connection closed early: the server sent no response");
-      }
-      head = parseHead(text);
-      // 1xx responses (100 Continue, 103 Early Hints) come before the real one.
-      if (head.status >= 200 || head.status === 101) break;
-    }
+    head = await readFinalHead(reader);
   } catch (error) {
     request.signal?.removeEventListener("abort", onAbort);
     conn.close();
@@ -275,7 +267,34 @@ export async function exchangeH1(
     finish(head.status >= 200);
     return { ...head, ...facts, body: null };
   }
-  const framing = bodyFraming(head.headers);
+  const ends = { finish, finished: () => finished, pooled: release !== undefined };
+  return { ...head, ...facts, body: bodyStream(reader, bodyFraming(head.headers), request, ends) };
+}
+
+/** Reads response heads until the final one (1xx heads, 100 Continue and 103 Early Hints, pass). */
+async function readFinalHead(reader: ByteReader): Promise<ParsedHead> {
+  for (;;) {
+    const text = await reader.head(HEAD_LIMIT);
+    if (text === undefined) {
+      throw new Error("connection closed early: the server sent no response");
+    }
+    const head = parseHead(text);
+    if (head.status >= 200 || head.status === 101) return head;
+  }
+}
+
+/**
+ * The response body, read from the connection as it is pulled (or straight into `-o`'s buffer
+ * for an identity body); the exchange ends (`finish`) at the framed end, on a failure, or on a
+ * cancel, after which a short delimited rest is drained so a pooled connection can be reused.
+ */
+function bodyStream(
+  reader: ByteReader,
+  framing: BodyFraming,
+  request: WireRequest,
+  ends: { finish(clean: boolean): void; finished(): boolean; pooled: boolean },
+): ReadableStream<Uint8Array> {
+  const { finish } = ends;
   let pulling = false;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -296,7 +315,7 @@ export async function exchangeH1(
     async cancel() {
       // A redirect's or a 401's short body is read to its end, as curl does, so the next
       // request reuses the connection; a longer one closes it.
-      if (!release || !framing.delimited || finished || pulling) return finish(false);
+      if (!ends.pooled || !framing.delimited || ends.finished() || pulling) return finish(false);
       let drained = 0;
       try {
         for (;;) {
@@ -324,7 +343,7 @@ export async function exchangeH1(
       }
     });
   }
-  return { ...head, ...facts, body };
+  return body;
 }
 
 /** Whether neither side asked to close (HTTP/1.1 keeps alive unless `Connection: close`). */
