@@ -33,6 +33,7 @@ import type { CliContext } from "./context.ts";
 import type { GrpcFlagValues } from "./grpc.ts";
 import { claimStdin } from "./secret_ref.ts";
 import { parseTransportFlags } from "./transport_flags.ts";
+import type { TransportOptions } from "../http/plan.ts";
 
 const VERBS = new Set(["list", "describe"]);
 
@@ -158,19 +159,31 @@ function metadataLines(prefix: string, headers: Headers): string {
   return out;
 }
 
-/**
- * Runs `dial grpc`.
- *
- * @param words the positional arguments
- * @param flags the flag values
- * @param context the run
- * @returns the exit code
- */
-export async function runGrpc(
+/** What `dial grpc` does, decided from its words and flags before anything is sent. */
+interface GrpcPlan {
+  action: Action;
+  /** The server (none with `--proto` and `list`/`describe`). */
+  url?: URL | undefined;
+  /** `host:port`, for messages. */
+  target: string;
+  /** The credentials and `-H` metadata. */
+  auth: Awaited<ReturnType<typeof parseAuthFlags>>;
+  /** The request documents of a call. */
+  requests?: Awaited<ReturnType<typeof requestText>> | undefined;
+  /** How to connect to the server. */
+  transport?: TransportOptions | undefined;
+  /** The services of `--proto` files, instead of reflection. */
+  files?: ReturnType<typeof registryOf> | undefined;
+  /** `--save`: the request to write once the method is known. */
+  saved?: ReturnType<typeof grpcRequestModel> | undefined;
+}
+
+/** Checks the words and flags and reads what they name (files, stdin, references). */
+async function grpcPlan(
   words: readonly string[],
   flags: GrpcFlagValues,
   context: CliContext,
-): Promise<number> {
+): Promise<GrpcPlan> {
   const { address, action } = parseWords(words, flags.proto.length > 0);
   if (action.verb !== "call" && flags.data !== undefined) {
     throw new UsageError(`-d does not apply to ${action.verb}`);
@@ -186,45 +199,59 @@ export async function runGrpc(
   const url = address === undefined ? undefined : serverUrl(address, flags.plaintext);
   const target = url ? hostPort(url) : "";
   // The flags gRPC leaves out (--digest, --aws-sigv4, -K) are absent, not empty.
-  const parsedAuth = await parseAuthFlags({ ...flags, apiKeyQuery: [] }, url, context);
+  const auth = await parseAuthFlags({ ...flags, apiKeyQuery: [] }, url, context);
   const requests = action.verb === "call" ? await requestText(flags.data, context) : undefined;
   // The saved request is built (and refused) before anything is sent; written once the
   // method is known.
-  const call = {
-    url: url!,
-    target,
-    headers: parsedAuth.headers,
-    auth: parsedAuth.auth,
-  };
   const saved = flags.save !== undefined && action.verb === "call"
-    ? grpcRequestModel(call, flags, flags.save)
+    ? grpcRequestModel(savedCall({ url, target, auth }), flags, flags.save)
     : undefined;
-  const transportOptions = url
-    ? await parseTransportFlags(flags, context, flags.verbose)
+  const transport = url ? await parseTransportFlags(flags, context, flags.verbose) : undefined;
+  const files = flags.proto.length
+    ? registryOf((await load.protoFiles()).readProtoFiles(flags.proto, flags.importPath))
     : undefined;
-  const fileRegistry = flags.proto.length
-    ? registryOf((await load.protoFiles()).readProtoFiles(
-      flags.proto,
-      flags.importPath,
-    ))
-    : undefined;
+  return { action, url, target, auth, requests, transport, files, saved };
+}
 
-  const out = context.stdout;
-  const err = context.stderr;
+/** The server and credentials a saved call names. */
+function savedCall(plan: Pick<GrpcPlan, "url" | "target" | "auth">) {
+  return {
+    url: plan.url!,
+    target: plan.target,
+    headers: plan.auth.headers,
+    auth: plan.auth.auth,
+  };
+}
+
+/**
+ * Runs `dial grpc`.
+ *
+ * @param words the positional arguments
+ * @param flags the flag values
+ * @param context the run
+ * @returns the exit code
+ */
+export async function runGrpc(
+  words: readonly string[],
+  flags: GrpcFlagValues,
+  context: CliContext,
+): Promise<number> {
+  const plan = await grpcPlan(words, flags, context);
+  const { action, target } = plan;
   const signal = context.signal;
   let channel: Channel | undefined;
   try {
     let headers = new Headers();
     let authorized: Authorized | undefined;
-    if (url) {
+    if (plan.url) {
       authorized = await authorize(
-        { method: "POST", url, headers: parsedAuth.headers, auth: parsedAuth.auth },
+        { method: "POST", url: plan.url, headers: plan.auth.headers, auth: plan.auth.auth },
         { signal },
       );
       headers = metadataOf(authorized.request);
-      channel = await openChannel(url, transportOptions!, signal);
+      channel = await openChannel(plan.url, plan.transport!, signal);
     }
-    const source: DescriptorSource = fileRegistry ? fileSource(fileRegistry) : reflectionSource(
+    const source: DescriptorSource = plan.files ? fileSource(plan.files) : reflectionSource(
       new ReflectionClient(channel!.transport, {
         headers,
         signal,
@@ -232,76 +259,102 @@ export async function runGrpc(
       }),
       target,
     );
-    if (action.verb === "list") {
-      if (action.symbol === undefined) {
-        for (const name of await source.services()) await out.write(`${escapeControls(name)}\n`);
-      } else {
-        const found = await findSymbol(source, action.symbol, target);
-        if (found.kind !== "service") {
-          throw new UsageError(`"${action.symbol}" is a ${found.kind}, not a service`);
-        }
-        for (const m of found.desc.methods) {
-          await out.write(`${escapeControls(`${found.desc.typeName}.${m.name}`)}\n`);
-        }
-      }
-      return 0;
-    }
+    if (action.verb === "list") return await printList(source, action.symbol, target, context);
     if (action.verb === "describe") {
       const symbols = action.symbol === undefined ? await source.services() : [action.symbol];
       for (const symbol of symbols) {
-        await out.write(escapeControls(describe(await findSymbol(source, symbol, target))));
-      }
-      return 0;
-    }
-    const { method, registry } = await findMethod(source, action.method, target);
-    if (saved) {
-      await reportSaved(
-        await saveGrpcRequest(saved, call, methodName(method), flags.save!),
-        err,
-      );
-    }
-    const callOnce = async (metadata: Headers): Promise<number> => {
-      const documents = jsonDocuments(requests!.open(), requests!.source);
-      if (flags.verbose) {
-        await err.write(
-          `* Calling ${methodName(method)} (${method.methodKind.replace("_", " ")})\n`,
+        await context.stdout.write(
+          escapeControls(describe(await findSymbol(source, symbol, target))),
         );
-        await err.write(metadataLines(">", metadata));
-      }
-      const replies = callMethod(channel!.transport, method, documents, {
-        headers: metadata,
-        signal,
-        registry,
-        ...(flags.maxTime !== undefined ? { timeoutMs: flags.maxTime } : {}),
-        ...(flags.verbose
-          ? {
-            onHeaders: (h: Headers) => void err.write(metadataLines("<", h)),
-            onTrailers: (h: Headers) => void err.write(metadataLines("< (trailer)", h)),
-          }
-          : {}),
-      });
-      let printed = 0;
-      try {
-        for await (const reply of replies) {
-          const text = JSON.stringify(reply);
-          await out.write(out.isTerminal ? prettyJson(text, out.color) : `${text}\n`);
-          printed++;
-        }
-      } catch (error) {
-        if (isBrokenPipe(error)) return 0;
-        // The one rule of the credential step: an OAuth 2.0 token from the cache that the
-        // server refused is renewed once, when the call can be made again unseen.
-        const refused = error instanceof GrpcStatusError && error.statusName === "UNAUTHENTICATED";
-        if (refused && printed === 0 && requests!.replayable && authorized?.renewable) {
-          if (flags.verbose) await err.write("* UNAUTHENTICATED: renewing the OAuth 2.0 token\n");
-          return await callOnce(metadataOf(await authorized.renew()));
-        }
-        throw error;
       }
       return 0;
-    };
-    return await callOnce(headers);
+    }
+    const found = await findMethod(source, action.method, target);
+    if (plan.saved) {
+      const path = flags.save!;
+      const written = await saveGrpcRequest(
+        plan.saved,
+        savedCall(plan),
+        methodName(found.method),
+        path,
+      );
+      await reportSaved(written, context.stderr);
+    }
+    const call = { ...found, channel: channel!, requests: plan.requests!, authorized, flags };
+    return await callAndPrint(call, headers, context);
   } finally {
     channel?.close();
   }
+}
+
+/** `list`: the services, or the methods of one. */
+async function printList(
+  source: DescriptorSource,
+  symbol: string | undefined,
+  target: string,
+  context: CliContext,
+): Promise<number> {
+  const out = context.stdout;
+  if (symbol === undefined) {
+    for (const name of await source.services()) await out.write(`${escapeControls(name)}\n`);
+    return 0;
+  }
+  const found = await findSymbol(source, symbol, target);
+  if (found.kind !== "service") {
+    throw new UsageError(`"${symbol}" is a ${found.kind}, not a service`);
+  }
+  for (const m of found.desc.methods) {
+    await out.write(`${escapeControls(`${found.desc.typeName}.${m.name}`)}\n`);
+  }
+  return 0;
+}
+
+/** A call to make: the method, the channel, the request documents and the credentials. */
+type Call = Awaited<ReturnType<typeof findMethod>> & {
+  channel: Channel;
+  requests: NonNullable<GrpcPlan["requests"]>;
+  authorized: Authorized | undefined;
+  flags: GrpcFlagValues;
+};
+
+/** Makes the call and prints each reply as it arrives; `-v` prints the metadata. */
+async function callAndPrint(call: Call, metadata: Headers, context: CliContext): Promise<number> {
+  const { method, registry, requests, flags } = call;
+  const { stdout: out, stderr: err, signal } = context;
+  const documents = jsonDocuments(requests.open(), requests.source);
+  if (flags.verbose) {
+    await err.write(`* Calling ${methodName(method)} (${method.methodKind.replace("_", " ")})\n`);
+    await err.write(metadataLines(">", metadata));
+  }
+  const replies = callMethod(call.channel.transport, method, documents, {
+    headers: metadata,
+    signal,
+    registry,
+    ...(flags.maxTime !== undefined ? { timeoutMs: flags.maxTime } : {}),
+    ...(flags.verbose
+      ? {
+        onHeaders: (h: Headers) => void err.write(metadataLines("<", h)),
+        onTrailers: (h: Headers) => void err.write(metadataLines("< (trailer)", h)),
+      }
+      : {}),
+  });
+  let printed = 0;
+  try {
+    for await (const reply of replies) {
+      const text = JSON.stringify(reply);
+      await out.write(out.isTerminal ? prettyJson(text, out.color) : `${text}\n`);
+      printed++;
+    }
+  } catch (error) {
+    if (isBrokenPipe(error)) return 0;
+    // The one rule of the credential step: an OAuth 2.0 token from the cache that the
+    // server refused is renewed once, when the call can be made again unseen.
+    const refused = error instanceof GrpcStatusError && error.statusName === "UNAUTHENTICATED";
+    if (refused && printed === 0 && requests.replayable && call.authorized?.renewable) {
+      if (flags.verbose) await err.write("* UNAUTHENTICATED: renewing the OAuth 2.0 token\n");
+      return await callAndPrint(call, metadataOf(await call.authorized.renew()), context);
+    }
+    throw error;
+  }
+  return 0;
 }
