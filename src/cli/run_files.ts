@@ -3,7 +3,13 @@
  * print each response as the request command prints one.
  * @module
  */
-import { labelOf, runHttpFile } from "../files/run_http_file.ts";
+import {
+  type ExchangeEvent,
+  labelOf,
+  type RequestResult,
+  runHttpFile,
+} from "../files/run_http_file.ts";
+import type { HttpFile } from "../files/http_file_types.ts";
 import { DialError, ErrorCode, ExitCode, grpcExitCode, statusExitCode } from "../errors/mod.ts";
 import { checkJsonPath, printFiltered } from "../output/json_filter.ts";
 import { formatRequestHead, formatResponseHead } from "../output/http.ts";
@@ -49,23 +55,7 @@ export async function runFiles(
   const confinement = await setup.confinementFor(dirOf(path));
   const environment = await setup.environmentFor(dirOf(path), confinement);
   const err = context.stderr;
-  // Piped, several responses are told apart by a line break between them (added only when a
-  // body did not end with one), so the sink remembers the last byte written.
-  const out = !context.stdout.isTerminal && file.requests.length + file.runs.length > 1
-    ? lastByteSink(context.stdout)
-    : context.stdout;
-  let printed = 0;
-  // --filter: a response it selects nothing from is told on stderr, and the run ends with 1.
-  let unmatched = false;
-  const filtered = async (response: Response, expression: string, label: string) => {
-    try {
-      await printFiltered(response, expression, out);
-    } catch (error) {
-      if (!(error instanceof DialError) || error.code !== ErrorCode.Filter) throw error;
-      unmatched = true;
-      await warn(err, `${escapeControls(label)}: ${error.message}`);
-    }
-  };
+  const printer = new RunPrinter(file, names, flags, context);
   try {
     await runHttpFile(file, {
       names,
@@ -90,78 +80,118 @@ export async function runFiles(
       ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
       onLog: (text) => err.write(`${shown(err, text)}\n`),
       onNotice: (text) => warn(err, text),
-      onMessage: async (text) => {
-        try {
-          await out.write(`${shown(out, text)}\n`);
-        } catch (error) {
-          if (!isBrokenPipe(error)) throw error;
-        }
-      },
-      onExchange: async ({ fileRequest, exchange, dependency }) => {
-        // A request that ran only because a named one refers to it is not printed.
-        if (dependency && names.length > 0) return await exchange.response.body?.cancel();
-        if (printed++ > 0 && !flags.output && (out.isTerminal || !endsLine(out))) {
-          await out.write("\n");
-        }
-        // On a terminal, several responses are told apart by their request's name.
-        if (out.isTerminal && !flags.silent && file.requests.length > 1) {
-          const label = escapeControls(labelOf(fileRequest.request));
-          await out.write(paint(`### ${label}`, Style.dim, out.color) + "\n");
-        }
-        const { response } = exchange;
-        try {
-          if (flags.filter !== undefined) {
-            await filtered(response, flags.filter, labelOf(fileRequest.request));
-          } else if (fileRequest.noLog) {
-            await response.body?.cancel();
-            if (flags.include || out.isTerminal) await out.write(formatResponseHead(response, out));
-          } else {
-            await printResponse(response, {
-              out,
-              err,
-              ...(flags.include ? { include: true } : {}),
-              ...(flags.silent ? { silent: true } : {}),
-              ...(flags.output !== undefined ? { outputFile: flags.output } : {}),
-            });
-          }
-        } catch (error) {
-          if (!isBrokenPipe(error)) throw error;
-        }
-        if (flags.checkStatus && response.status >= 300) {
-          if (!flags.silent && (!out.isTerminal || flags.output !== undefined)) {
-            await warn(
-              err,
-              `${
-                fileRequest.request.name ?? fileRequest.request.url
-              }: HTTP ${response.status} ${response.statusText}`.trimEnd(),
-            );
-          }
-          throw new StopRun(statusExitCode(response.status));
-        }
-      },
-      onResult: async (result) => {
-        // A gRPC status other than OK is told as an HTTP error status is printed.
-        if (result.grpc && result.grpc.code !== 0) {
-          const { name, message } = result.grpc;
-          await warn(
-            err,
-            shown(err, `${result.label}: gRPC ${name}${message ? `: ${message}` : ""}`),
-          );
-          if (flags.checkStatus) throw new StopRun(grpcExitCode(result.grpc.code));
-        }
-        for (const test of result.tests) {
-          const mark = test.passed ? "✓" : "✗";
-          const why = test.passed ? "" : `: ${test.message ?? "failed"}`;
-          // A test's message may quote the response: the terminal-safety rule applies.
-          await err.write(`${mark} ${shown(err, `${result.label}: ${test.name}${why}`)}\n`);
-        }
-      },
+      onMessage: (text) => printer.message(text),
+      onExchange: (event) => printer.exchange(event),
+      onResult: (result) => printer.result(result),
     });
   } catch (error) {
     if (error instanceof StopRun) return error.code;
     throw error;
   }
-  return unmatched ? ExitCode.Failure : ExitCode.OK;
+  return printer.unmatched ? ExitCode.Failure : ExitCode.OK;
+}
+
+/** Prints what `dial run` sees: each response as the request command prints one, tests, messages. */
+class RunPrinter {
+  #file: HttpFile;
+  #names: string[];
+  #flags: RunFlagValues;
+  #out: Sink;
+  #err: Sink;
+  #printed = 0;
+  /** --filter: a response it selected nothing from (told on stderr; the run ends with 1). */
+  unmatched = false;
+
+  constructor(file: HttpFile, names: string[], flags: RunFlagValues, context: CliContext) {
+    this.#file = file;
+    this.#names = names;
+    this.#flags = flags;
+    this.#err = context.stderr;
+    // Piped, several responses are told apart by a line break between them (added only when a
+    // body did not end with one), so the sink remembers the last byte written.
+    this.#out = !context.stdout.isTerminal && file.requests.length + file.runs.length > 1
+      ? lastByteSink(context.stdout)
+      : context.stdout;
+  }
+
+  /** A script's message (`client.log` to stdout in JetBrains' sense). */
+  async message(text: string): Promise<void> {
+    try {
+      await this.#out.write(`${shown(this.#out, text)}\n`);
+    } catch (error) {
+      if (!isBrokenPipe(error)) throw error;
+    }
+  }
+
+  /** One response; `-f` stops the run at an error status. */
+  async exchange({ fileRequest, exchange, dependency }: ExchangeEvent): Promise<void> {
+    const out = this.#out;
+    const flags = this.#flags;
+    // A request that ran only because a named one refers to it is not printed.
+    if (dependency && this.#names.length > 0) return await exchange.response.body?.cancel();
+    if (this.#printed++ > 0 && !flags.output && (out.isTerminal || !endsLine(out))) {
+      await out.write("\n");
+    }
+    // On a terminal, several responses are told apart by their request's name.
+    if (out.isTerminal && !flags.silent && this.#file.requests.length > 1) {
+      const label = escapeControls(labelOf(fileRequest.request));
+      await out.write(paint(`### ${label}`, Style.dim, out.color) + "\n");
+    }
+    const { response } = exchange;
+    try {
+      await this.#body(response, fileRequest);
+    } catch (error) {
+      if (!isBrokenPipe(error)) throw error;
+    }
+    if (flags.checkStatus && response.status >= 300) {
+      if (!flags.silent && (!out.isTerminal || flags.output !== undefined)) {
+        const name = fileRequest.request.name ?? fileRequest.request.url;
+        await warn(this.#err, `${name}: HTTP ${response.status} ${response.statusText}`.trimEnd());
+      }
+      throw new StopRun(statusExitCode(response.status));
+    }
+  }
+
+  async #body(response: Response, fileRequest: ExchangeEvent["fileRequest"]): Promise<void> {
+    const { out, err, flags } = { out: this.#out, err: this.#err, flags: this.#flags };
+    if (flags.filter !== undefined) {
+      try {
+        await printFiltered(response, flags.filter, out);
+      } catch (error) {
+        if (!(error instanceof DialError) || error.code !== ErrorCode.Filter) throw error;
+        this.unmatched = true;
+        await warn(err, `${escapeControls(labelOf(fileRequest.request))}: ${error.message}`);
+      }
+    } else if (fileRequest.noLog) {
+      await response.body?.cancel();
+      if (flags.include || out.isTerminal) await out.write(formatResponseHead(response, out));
+    } else {
+      await printResponse(response, {
+        out,
+        err,
+        ...(flags.include ? { include: true } : {}),
+        ...(flags.silent ? { silent: true } : {}),
+        ...(flags.output !== undefined ? { outputFile: flags.output } : {}),
+      });
+    }
+  }
+
+  /** A request's outcome: a gRPC status that is not OK, and each test. */
+  async result(result: RequestResult): Promise<void> {
+    const err = this.#err;
+    // A gRPC status other than OK is told as an HTTP error status is printed.
+    if (result.grpc && result.grpc.code !== 0) {
+      const { name, message } = result.grpc;
+      await warn(err, shown(err, `${result.label}: gRPC ${name}${message ? `: ${message}` : ""}`));
+      if (this.#flags.checkStatus) throw new StopRun(grpcExitCode(result.grpc.code));
+    }
+    for (const test of result.tests) {
+      const mark = test.passed ? "✓" : "✗";
+      const why = test.passed ? "" : `: ${test.message ?? "failed"}`;
+      // A test's message may quote the response: the terminal-safety rule applies.
+      await err.write(`${mark} ${shown(err, `${result.label}: ${test.name}${why}`)}\n`);
+    }
+  }
 }
 
 interface LastByteSink extends Sink {
