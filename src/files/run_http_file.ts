@@ -430,9 +430,18 @@ class FileRunner {
     return asked;
   }
 
-  async send(request: HttpRequest, result: RequestResult, dependency: boolean): Promise<void> {
-    const requestVariables = new Map<string, string>();
-    const scope = this.scope(requestVariables);
+  /**
+   * Runs the request's pre-request scripts: the variables they set, their tests, a skip, and
+   * their header edits.
+   *
+   * @returns the request as the scripts left it
+   */
+  async preScripts(
+    request: HttpRequest,
+    result: RequestResult,
+    scope: VariableScope,
+    requestVariables: Map<string, string>,
+  ): Promise<HttpRequest> {
     const postman = request.directives.some((d) => d.name === "postman");
     for (const script of request.preScripts) {
       let output: ScriptOutput;
@@ -470,6 +479,40 @@ class FileRunner {
       if (output.skipRequest) result.skipped = true;
       if (output.headerEdits?.length) request = editHeaders(request, output.headerEdits);
     }
+    return request;
+  }
+
+  /** Keeps the outcome: the result's status and timings, the named response for later requests. */
+  async record(
+    request: HttpRequest,
+    fileRequest: FileRequest,
+    outcome: Outcome,
+    result: RequestResult,
+  ): Promise<void> {
+    result.status = outcome.status;
+    if (outcome.timings) result.timings = outcome.timings;
+    const readers = request.handlers.length + request.assertions.length;
+    if (outcome.truncated && (readers > 0 || request.name !== undefined)) {
+      await this.options.onNotice?.(
+        `${this.file.path}:${request.requestLine.line}: The response body is over ${
+          HANDLER_BODY_LIMIT / 1024 / 1024
+        } MiB: handlers, assertions and request variables see its first ${
+          HANDLER_BODY_LIMIT / 1024 / 1024
+        } MiB`,
+      );
+    }
+    if (request.name !== undefined) {
+      this.responses.set(request.name, {
+        request: { headers: outcome.requestHeaders, body: fileRequest.bodyText },
+        response: { headers: outcome.headers, body: outcome.body },
+      });
+    }
+  }
+
+  async send(request: HttpRequest, result: RequestResult, dependency: boolean): Promise<void> {
+    const requestVariables = new Map<string, string>();
+    const scope = this.scope(requestVariables);
+    request = await this.preScripts(request, result, scope, requestVariables);
     if (result.skipped) return;
     await this.resolveAuth(request);
     // References (`@exec:`, `@env:`, `@path`) are read now, the ones this request uses only.
@@ -530,25 +573,8 @@ class FileRunner {
           : {}),
       });
     }
-    result.status = outcome.status;
-    if (outcome.timings) result.timings = outcome.timings;
     const durationMs = performance.now() - sent;
-    const readers = request.handlers.length + request.assertions.length;
-    if (outcome.truncated && (readers > 0 || request.name !== undefined)) {
-      await this.options.onNotice?.(
-        `${this.file.path}:${request.requestLine.line}: The response body is over ${
-          HANDLER_BODY_LIMIT / 1024 / 1024
-        } MiB: handlers, assertions and request variables see its first ${
-          HANDLER_BODY_LIMIT / 1024 / 1024
-        } MiB`,
-      );
-    }
-    if (request.name !== undefined) {
-      this.responses.set(request.name, {
-        request: { headers: outcome.requestHeaders, body: fileRequest.bodyText },
-        response: { headers: outcome.headers, body: outcome.body },
-      });
-    }
+    await this.record(request, fileRequest, outcome, result);
     const contentType = outcome.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1] ??
       "";
     for (const handler of request.handlers) {
