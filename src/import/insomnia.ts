@@ -180,6 +180,36 @@ function walk(
       headers.push({ name: text(h.name), value: convert(text(h.value)) });
     }
   }
+  authHeaders(result, node, where, headers);
+  const bodyText = requestBody(result, node, where, headers);
+  const url = convert(text(node.url));
+  const written = url + JSON.stringify(bodyText ?? "") + JSON.stringify(headers);
+  if (/\{%(?!\s*response\s)/.test(written)) {
+    result.losses.push({ where, what: "template tags ({% … %}) left as written" });
+  }
+  const request: ImportedRequest = {
+    name: node.name || "request",
+    folder,
+    method: text(node.method).toUpperCase() || "GET",
+    url,
+    headers,
+    ...(bodyText !== undefined ? { body: bodyText } : {}),
+  };
+  if (scope.size) rewriteTexts(request, (t) => scoped(t, scope));
+  result.requests.push(request);
+  ids.set(request, node.id);
+  for (const child of node.children) {
+    walk(result, child, [...folder, node.name], scope, ids);
+  }
+}
+
+/** The node's authentication as an `Authorization` (or API key) header, its secret a variable. */
+function authHeaders(
+  result: ImportResult,
+  node: Node,
+  where: string,
+  headers: Array<{ name: string; value: string }>,
+): void {
   const auth = isObject(node.authentication) ? node.authentication : {};
   if (auth.disabled !== true) {
     const from = (what: string) => ({ where, what: `${what} of the ${text(auth.type)} auth` });
@@ -214,6 +244,15 @@ function walk(
       result.losses.push({ where, what: `auth type "${text(auth.type)}"` });
     }
   }
+}
+
+/** The node's body: its text, a URL-encoded form or a multipart body (with its Content-Type). */
+function requestBody(
+  result: ImportResult,
+  node: Node,
+  where: string,
+  headers: Array<{ name: string; value: string }>,
+): ImportedRequest["body"] {
   const body = isObject(node.body) ? node.body : {};
   let bodyText: ImportedRequest["body"];
   if (typeof body.text === "string" && body.text !== "") bodyText = convert(body.text);
@@ -244,25 +283,7 @@ function walk(
   ) {
     headers.push({ name: "Content-Type", value: text(body.mimeType) });
   }
-  const url = convert(text(node.url));
-  const written = url + JSON.stringify(bodyText ?? "") + JSON.stringify(headers);
-  if (/\{%(?!\s*response\s)/.test(written)) {
-    result.losses.push({ where, what: "template tags ({% … %}) left as written" });
-  }
-  const request: ImportedRequest = {
-    name: node.name || "request",
-    folder,
-    method: text(node.method).toUpperCase() || "GET",
-    url,
-    headers,
-    ...(bodyText !== undefined ? { body: bodyText } : {}),
-  };
-  if (scope.size) rewriteTexts(request, (t) => scoped(t, scope));
-  result.requests.push(request);
-  ids.set(request, node.id);
-  for (const child of node.children) {
-    walk(result, child, [...folder, node.name], scope, ids);
-  }
+  return bodyText;
 }
 
 /**
