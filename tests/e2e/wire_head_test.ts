@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
 import { type RawRequest, rawServer } from "./_raw_server.ts";
+import { transportFetch } from "../../src/http/client.ts";
 
 async function heads(args: string[]) {
   await using server = rawServer();
@@ -68,4 +69,20 @@ Deno.test("wire head: two -H Cookie go out as one Cookie joined with '; '", asyn
   assert.deepEqual(ours.headers.filter(([n]) => n.toLowerCase() === "cookie"), [
     ["Cookie", "a=1; b=2"],
   ]);
+});
+
+Deno.test("wire head: transportFetch sends an array of headers in its order and case, a Headers object sorted and lower-cased (client.ts)", async () => {
+  await using server = rawServer();
+  const fetchRaw = transportFetch();
+  const own = (r: RawRequest) => r.headers.filter(([n]) => /^x-/i.test(n));
+  const array = await fetchRaw(`${server.origin}/`, {
+    headers: [["X-Zeta", "1"], ["x-alpha", "2"], ["X-Mid", "3"]],
+  });
+  await array.body?.cancel();
+  assert.deepEqual(own(server.requests[0]!), [["X-Zeta", "1"], ["x-alpha", "2"], ["X-Mid", "3"]]);
+  const object = await fetchRaw(`${server.origin}/`, {
+    headers: new Headers([["X-Zeta", "1"], ["x-alpha", "2"], ["X-Mid", "3"]]),
+  });
+  await object.body?.cancel();
+  assert.deepEqual(own(server.requests[1]!), [["x-alpha", "2"], ["x-mid", "3"], ["x-zeta", "1"]]);
 });

@@ -17,11 +17,18 @@ const LIMIT = 100;
  * an entry when its function is split (the test fails until it is removed).
  */
 const ALLOWED: Readonly<Record<string, number>> = {
-  // The UI's tabs, until their shared tab skeleton (issue 42 item 4) lands.
-  "src/ui/web/sse/sse_tab.tsx:SseTab": 101,
-  "src/ui/web/http/http_tab.tsx:HttpTab": 115,
   // The import layout, being changed on the migrate branch (Bruno assertions).
   "src/import/write_import.ts:importFiles": 145,
+};
+
+/**
+ * The UI's tabs, until their shared tab skeleton (issue 42 item 4, the ui branch) lands: as
+ * {@link ALLOWED}, except that an entry no longer needed does not fail the test, so the ui
+ * branch lands without editing this file. Remove them when it has landed.
+ */
+const ALLOWED_UNTIL_UI_LANDS: Readonly<Record<string, number>> = {
+  "src/ui/web/sse/sse_tab.tsx:SseTab": 101,
+  "src/ui/web/http/http_tab.tsx:HttpTab": 115,
 };
 
 /** A function's place, name and length in lines. */
@@ -117,7 +124,8 @@ Deno.test(`function length: no function in src/ runs over ${LIMIT} lines (the al
   const measured = await measureSrc();
   const over = measured.filter((m) => m.lines > LIMIT);
   const unlisted = over.filter((m) => {
-    const allowed = ALLOWED[`${m.path}:${m.name}`];
+    const key = `${m.path}:${m.name}`;
+    const allowed = ALLOWED[key] ?? ALLOWED_UNTIL_UI_LANDS[key];
     return allowed === undefined || m.lines > allowed;
   });
   assert.deepEqual(
