@@ -5,6 +5,7 @@
  * Every mistake is a {@link UsageError} (exit 2) before anything runs.
  * @module
  */
+import { editDistance } from "../edit_distance.ts";
 import { UsageError } from "../errors/mod.ts";
 import type { Command, FlagDecl, FlagUse, FlagValue, ParsedValues } from "./declare.ts";
 import { flagKey } from "./declare.ts";
@@ -407,7 +408,7 @@ export function closest(word: string, candidates: readonly string[]): string | u
     const name = candidate.replace(/^-+/, "");
     // One letter is never "close" to another: -X is not a typo of -H.
     if (bare.length < 2 || name.length < 2) continue;
-    const d = distance(bare, name);
+    const d = editDistance(bare, name);
     const limit = Math.max(1, Math.floor(name.length / 4));
     if (d <= limit && d < bestDistance) {
       best = candidate;
@@ -418,25 +419,4 @@ export function closest(word: string, candidates: readonly string[]): string | u
     }
   }
   return best;
-}
-
-/**
- * @param a a word
- * @param b another
- * @returns the Levenshtein distance between them
- */
-export function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(
-        row[j]! + 1,
-        next[j - 1]! + 1,
-        row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    row = next;
-  }
-  return row[b.length]!;
 }

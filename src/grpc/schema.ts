@@ -3,6 +3,7 @@
  * services, methods and types by name, with the near names when a name is unknown.
  * @module
  */
+import { editDistance } from "../edit_distance.ts";
 import type {
   DescEnum,
   DescMessage,
@@ -93,22 +94,6 @@ function near(name: string, names: readonly string[]): string[] {
     return { n, d, limit: Math.max(2, Math.floor((p === prefix ? l : n).length / 3)) };
   }).filter(({ d, limit }) => d <= limit);
   return scored.sort((a, b) => a.d - b.d).slice(0, 3).map(({ n }) => n);
-}
-
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(
-        row[j]! + 1,
-        next[j - 1]! + 1,
-        row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    row = next;
-  }
-  return row[b.length]!;
 }
 
 function unknown(kind: string, name: string, choices: readonly string[], target: string) {

@@ -66,7 +66,8 @@ Deno.test("one rule: JSON a user typed is checked by one parser that never quote
 });
 
 Deno.test('one rule: one suggestion distance for every "did you mean"', async () => {
-  assert.deepEqual(await where(/function (distance|closest)\b/), ["src/cli/parse.ts"]);
+  assert.deepEqual(await where(/function \w*(distance|Distance)\b/), ["src/edit_distance.ts"]);
+  assert.deepEqual(await where(/function closest\b/), ["src/cli/parse.ts"]);
 });
 
 Deno.test("one rule: the process's stdin, stdout, stderr and environment are read at the I/O edge only", async () => {
