@@ -6,6 +6,7 @@
 import { command, flags, type FlagValues } from "./declare.ts";
 import { FILE_FLAGS } from "./file_flags.ts";
 import { lazy } from "./lazy.ts";
+import { VERBOSE_FLAG } from "./request.ts";
 
 const EPILOG = `
 Runs the requests of a .http file (JetBrains HTTP Client and VS Code REST Client format) in
@@ -26,11 +27,7 @@ export const RUN_FLAGS = flags([
   ...FILE_FLAGS,
   { long: "check-status", help: "stop with 3, 4 or 5 at a 3xx, 4xx or 5xx response" },
   { long: "include", short: "i", help: "print status line and headers even when piped" },
-  {
-    long: "verbose",
-    short: "v",
-    help: "print request and response heads to stderr (secrets redacted)",
-  },
+  VERBOSE_FLAG,
   {
     long: "output",
     short: "o",

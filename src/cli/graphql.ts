@@ -6,6 +6,7 @@
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 import { lazy } from "./lazy.ts";
+import { VERBOSE_FLAG } from "./request.ts";
 import { command, flags, type FlagValues } from "./declare.ts";
 
 const EPILOG = `
@@ -68,11 +69,7 @@ export const GRAPHQL_FLAGS = flags([
   { long: "check-status", help: "exit 4/5 on HTTP 4xx/5xx, 10 when the response holds errors" },
   { long: "include", short: "i", help: "print the status line and headers" },
   { long: "silent", short: "s", help: "print only the results (and their errors), no notes" },
-  {
-    long: "verbose",
-    short: "v",
-    help: "print request and response heads to stderr (secrets redacted)",
-  },
+  VERBOSE_FLAG,
   {
     long: "output",
     short: "o",

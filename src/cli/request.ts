@@ -19,6 +19,13 @@ export const FOLLOW_FLAG = {
   help: "follow redirects (credentials never cross origins)",
 } as const;
 
+/** `-v`: shared with `dial run`, `dial test` and `dial graphql`. */
+export const VERBOSE_FLAG = {
+  long: "verbose",
+  short: "v",
+  help: "print request and response heads to stderr (secrets redacted)",
+} as const;
+
 /** The request flags that are not auth or body: redirects, timeout, output. */
 export const REQUEST_ONLY_FLAGS = flags([
   FOLLOW_FLAG,
@@ -49,11 +56,7 @@ export const REQUEST_ONLY_FLAGS = flags([
     help: "as -f, and -o writes a 4xx/5xx body too (-f leaves no file then, as curl)",
   },
   { long: "include", short: "i", help: "print the status line and headers even when piped" },
-  {
-    long: "verbose",
-    short: "v",
-    help: "print request and response heads to stderr (secrets redacted)",
-  },
+  VERBOSE_FLAG,
   {
     long: "output",
     short: "o",

@@ -9,7 +9,7 @@
  * @module
  */
 import { UsageError } from "../errors/mod.ts";
-import { postmanDynamicVariable } from "./postman_dynamic.ts";
+import { MONTHS, postmanDynamicVariable } from "./postman_dynamic.ts";
 
 /** Where the variable is used, for messages. */
 interface Place {
@@ -163,20 +163,6 @@ function localIso(date: Date): string {
   return `${local}${sign}${hh}:${mm}`;
 }
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const TOKENS =
   /\[([^\]]*)]|YYYY|YY|M{1,4}|D{1,2}|d{1,4}|H{1,2}|h{1,2}|m{1,2}|s{1,2}|SSS|Z{1,2}|A|a/g;

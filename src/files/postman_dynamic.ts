@@ -57,7 +57,8 @@ const CURRENCIES: Array<[string, string, string]> = [
 const JOB_AREAS = ["Mobility", "Security", "Accounts", "Marketing", "Research", "Quality"];
 const JOB_DESCRIPTORS = ["Lead", "Senior", "Direct", "Dynamic", "Global", "Chief"];
 const JOB_TYPES = ["Engineer", "Designer", "Manager", "Analyst", "Officer", "Consultant"];
-const MONTHS = [
+/** The months' English names, January first (`$randomMonth`, `$datetime`'s `MMMM`). */
+export const MONTHS: readonly string[] = [
   "January",
   "February",
   "March",
