@@ -4,6 +4,7 @@
  * `--proxy` … apply), bounded in size and time.
  * @module
  */
+import { readBounded } from "../read_bounded.ts";
 import { StatusError, TimeoutError, TooLargeError, UsageError } from "../errors/mod.ts";
 import { type Exchange, send } from "../http/send.ts";
 import type { TransportOptions } from "../http/plan.ts";
@@ -80,7 +81,7 @@ export function importReader(context: CliContext, options: ImportReaderOptions):
       throw tooLarge(shown, maxBytes);
     }
     try {
-      return { text: await readBounded(response.body, maxBytes, shown), url: exchange.request.url };
+      return { text: await readText(response.body, maxBytes, shown), url: exchange.request.url };
     } catch (error) {
       if (timeout.aborted) throw timedOut(shown, options.timeoutMs, error);
       throw error;
@@ -104,7 +105,7 @@ export function importReader(context: CliContext, options: ImportReaderOptions):
   return {
     async source(name) {
       if (name === "-") {
-        return { text: await readBounded(context.stdin.readable, maxBytes, "stdin") };
+        return { text: await readText(context.stdin.readable, maxBytes, "stdin") };
       }
       if (isUrlSource(name)) {
         let url: URL;
@@ -149,29 +150,15 @@ export async function realPathOf(url: URL): Promise<string | undefined> {
   }
 }
 
-async function readBounded(
+/** The text of a body of at most `maxBytes`. */
+async function readText(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
   name: string,
 ): Promise<string> {
-  if (!body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > maxBytes) {
-      // Leaving the loop early cancels the stream.
-      throw tooLarge(name, maxBytes);
-    }
-    chunks.push(chunk);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  return new TextDecoder().decode(
+    await readBounded(body, maxBytes, () => tooLarge(name, maxBytes)),
+  );
 }
 
 function tooLarge(name: string, maxBytes: number): TooLargeError {

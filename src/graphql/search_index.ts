@@ -204,24 +204,14 @@ export class SearchIndex {
     const chosen = [...exact, ...prefix, ...inner, ...described].slice(0, limit);
     const hits = chosen.map((i): SearchHit => {
       const at = lower[i]!.indexOf(q);
-      if (at < 0) {
-        const path = this.#paths[i];
-        return {
-          kind: KIND[this.#kinds[i]!]!,
-          name: this.#names[i]!,
-          label: this.#labels[i]!,
-          ...(path === undefined ? {} : { path }),
-          match: [0, 0],
-          inDescription: true,
-        };
-      }
       const path = this.#paths[i];
       return {
         kind: KIND[this.#kinds[i]!]!,
         name: this.#names[i]!,
         label: this.#labels[i]!,
         ...(path === undefined ? {} : { path }),
-        match: [at, at + q.length],
+        // Found only in the description: no span of the label to mark.
+        ...(at < 0 ? { match: [0, 0], inDescription: true } : { match: [at, at + q.length] }),
       };
     });
     return { hits, total };

@@ -80,12 +80,8 @@ class Files {
   }
   /** @returns the text of a required file; a usage error naming the variable otherwise */
   required(path: string, origin: string): string {
-    const known = this.#read.get(path);
-    if (known !== undefined) return known;
     try {
-      const text = Deno.readTextFileSync(path);
-      this.#read.set(path, text);
-      return text;
+      return this.#readOnce(path);
     } catch (error) {
       const why = error instanceof Deno.errors.NotFound ? "no such file" : (error as Error).message;
       throw new UsageError(`Cannot read ${origin} "${path}": ${why}`, {
@@ -96,15 +92,19 @@ class Files {
   }
   /** @returns the text of a directory entry, undefined when unreadable (OpenSSL skips it) */
   optional(path: string): string | undefined {
-    const known = this.#read.get(path);
-    if (known !== undefined) return known;
     try {
-      const text = Deno.readTextFileSync(path);
-      this.#read.set(path, text);
-      return text;
+      return this.#readOnce(path);
     } catch {
       return undefined;
     }
+  }
+  /** Reads a file the first time it is asked for. */
+  #readOnce(path: string): string {
+    const known = this.#read.get(path);
+    if (known !== undefined) return known;
+    const text = Deno.readTextFileSync(path);
+    this.#read.set(path, text);
+    return text;
   }
 }
 

@@ -5,6 +5,7 @@
  * finding nothing is.
  * @module
  */
+import { readBounded } from "../read_bounded.ts";
 import { query } from "jsonpath-rfc9535";
 import { DialError, ErrorCode, UsageError } from "../errors/mod.ts";
 import { shown, type Sink } from "./terminal.ts";
@@ -75,25 +76,10 @@ export async function printFiltered(
 }
 
 async function boundedText(response: Response): Promise<string> {
-  if (!response.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.length;
-    if (size > FILTER_MAX_BYTES) {
-      await response.body.cancel().catch(() => {});
-      throw new DialError(
-        `The response body is over ${FILTER_MAX_BYTES / 1024 / 1024} MiB: too large to filter`,
-        ErrorCode.Filter,
-      );
-    }
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
+  const bytes = await readBounded(response.body, FILTER_MAX_BYTES, () =>
+    new DialError(
+      `The response body is over ${FILTER_MAX_BYTES / 1024 / 1024} MiB: too large to filter`,
+      ErrorCode.Filter,
+    ));
   return new TextDecoder().decode(bytes);
 }

@@ -6,6 +6,7 @@
  * oauth4webapi parses it.
  * @module
  */
+import { readBounded } from "../../read_bounded.ts";
 import { AuthError, networkError } from "../../errors/mod.ts";
 
 /** The longest a token endpoint may take to answer completely, body included. */
@@ -41,14 +42,8 @@ export function boundedTokenFetch(
         await response.body?.cancel().catch(() => {});
         throw tooLarge(url);
       }
-      const chunks: Uint8Array<ArrayBuffer>[] = [];
-      let size = 0;
-      for await (const chunk of response.body ?? []) {
-        size += chunk.length;
-        if (size > MAX_TOKEN_RESPONSE) throw tooLarge(url);
-        chunks.push(chunk as Uint8Array<ArrayBuffer>);
-      }
-      const read = new Response(NULL_BODY.has(response.status) ? null : new Blob(chunks), {
+      const bytes = await readBounded(response.body, MAX_TOKEN_RESPONSE, () => tooLarge(url));
+      const read = new Response(NULL_BODY.has(response.status) ? null : bytes, {
         status: response.status,
         statusText: response.statusText,
         headers: response.headers,

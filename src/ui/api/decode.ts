@@ -3,6 +3,7 @@
  * {@link UsageError} naming the field out.
  * @module
  */
+import { readBounded } from "../../read_bounded.ts";
 import { UsageError } from "../../errors/mod.ts";
 import { MAX_API_BODY, type Row as ProtocolRow } from "../protocol.ts";
 import { TooLargeError } from "../../errors/mod.ts";
@@ -127,19 +128,7 @@ export async function readJson(request: Request, limit = MAX_API_BODY): Promise<
     await request.body?.cancel().catch(() => {});
     throw tooLarge();
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body ?? []) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
+  const bytes = await readBounded(request.body, limit, tooLarge);
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
   } catch (error) {
