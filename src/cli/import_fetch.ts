@@ -4,7 +4,7 @@
  * `--proxy` … apply), bounded in size and time.
  * @module
  */
-import { readBounded } from "../read_bounded.ts";
+import { readBounded } from "../bytes.ts";
 import { StatusError, TimeoutError, TooLargeError, UsageError } from "../errors/mod.ts";
 import { type Exchange, send } from "../http/send.ts";
 import type { TransportOptions } from "../http/plan.ts";

@@ -5,6 +5,7 @@
  * `Basic user:password` become Basic credentials, `Bearer …` a Bearer token.
  * @module
  */
+import { concatBytes } from "../bytes.ts";
 import { UsageError } from "../errors/mod.ts";
 import type { Authorization } from "../auth/auth_spec.ts";
 import type { BodySource, HeaderField, RequestSpec } from "../http/request_spec.ts";
@@ -310,13 +311,7 @@ async function bodyOf(
       }
     }
   }
-  const size = chunks.reduce((n, c) => n + c.byteLength, 0);
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = concatBytes(chunks);
   // Bytes, not text: fetch would add "Content-Type: text/plain" to a text body that the file
   // left untyped (JetBrains and httpyac send none).
   return { text, source: { kind: "bytes", bytes } };

@@ -6,6 +6,7 @@
  * server down and no message has to be held or dropped.
  * @module
  */
+import { concatBytes } from "../bytes.ts";
 import { load } from "../load.ts";
 import type { DialError } from "../errors/mod.ts";
 import { type Connection, openConnection } from "./connect.ts";
@@ -323,7 +324,7 @@ export class DialWebSocket extends EventTarget {
         parts.push(payload);
         size += payload.length;
         if (!fin) continue;
-        const whole = parts.length === 1 ? parts[0]! : concat(parts, size);
+        const whole = parts.length === 1 ? parts[0]! : concatBytes(parts, size);
         parts.length = 0;
         size = 0;
         if (type === 1) {
@@ -349,16 +350,6 @@ export class DialWebSocket extends EventTarget {
     this.#sendClose(1002, reason);
     this.#finish(1002, reason, false);
   }
-}
-
-function concat(parts: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /** A WebSocket factory for `WebSocketSession` that can explain its handshake failures. */

@@ -5,7 +5,7 @@
  * finding nothing is.
  * @module
  */
-import { readBounded } from "../read_bounded.ts";
+import { readBounded } from "../bytes.ts";
 import { query } from "jsonpath-rfc9535";
 import { DialError, ErrorCode, UsageError } from "../errors/mod.ts";
 import { shown, type Sink } from "./terminal.ts";

@@ -6,7 +6,7 @@
  * oauth4webapi parses it.
  * @module
  */
-import { readBounded } from "../../read_bounded.ts";
+import { readBounded } from "../../bytes.ts";
 import { AuthError, networkError } from "../../errors/mod.ts";
 
 /** The longest a token endpoint may take to answer completely, body included. */

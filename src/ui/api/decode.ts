@@ -3,7 +3,7 @@
  * {@link UsageError} naming the field out.
  * @module
  */
-import { readBounded } from "../../read_bounded.ts";
+import { readBounded } from "../../bytes.ts";
 import { UsageError } from "../../errors/mod.ts";
 import { MAX_API_BODY, type Row as ProtocolRow } from "../protocol.ts";
 import { TooLargeError } from "../../errors/mod.ts";

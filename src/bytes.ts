@@ -1,9 +1,28 @@
 /**
- * Reading a stream whole within a bound: a body dial must hold in memory (a response to filter,
+ * Bytes held whole: chunks joined into one buffer ({@link concatBytes}), and a stream read
+ * within a bound ({@link readBounded}): a body dial must hold in memory (a response to filter,
  * an imported collection, an OAuth 2.0 token response, a UI API request) is read up to a limit
  * and refused as soon as it passes it, never after it has all arrived.
  * @module
  */
+
+/**
+ * @param chunks the parts, in order
+ * @param size their total length, when known
+ * @returns one buffer holding them all
+ */
+export function concatBytes(
+  chunks: readonly Uint8Array[],
+  size: number = chunks.reduce((n, c) => n + c.byteLength, 0),
+): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
 
 /**
  * @param stream the body (none reads as empty)
@@ -24,11 +43,5 @@ export async function readBounded(
     if (size > limit) throw tooLarge();
     chunks.push(chunk);
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
+  return concatBytes(chunks, size);
 }
