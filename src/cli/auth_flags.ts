@@ -13,12 +13,15 @@ import type { HeaderField } from "../http/request_spec.ts";
 import { Secret } from "../secret.ts";
 import { type FlagDecl, flags, type FlagValues, isGiven } from "./declare.ts";
 import {
+  headerReferences,
   netrcAuthorization,
   parseHeaderFlags,
   parseQueryKeyFlag,
+  queryKeyReferences,
   splitUserFlag,
+  userReferences,
 } from "./auth_sources.ts";
-import { claimStdin, resolveReference } from "./secret_ref.ts";
+import { claimStdin, type FlagReferences, readFlagReferences } from "./secret_ref.ts";
 
 const CODE = ["authorization_code"] as const;
 const PASSWORD = ["password"] as const;
@@ -227,9 +230,27 @@ export async function parseAuthFlags(
   itemHeaders: readonly HeaderField[] = [],
 ): Promise<ParsedAuth> {
   claimStdinReaders(values, context);
-  const headers = [...await parseHeaderFlags(values.header, context), ...itemHeaders];
-  const queryKeys: QueryKey[] = [];
-  for (const text of values.apiKeyQuery) queryKeys.push(await parseQueryKeyFlag(text, context));
+  const extras: readonly FlagDecl[] = OAUTH2_EXTRA_FLAGS;
+  // The --oauth2 parser (and its OAuth 2.0 value parsing) is loaded only when it is needed.
+  const oauth2Flags = values.oauth2 === undefined && !extras.some((flag) => isGiven(values, flag))
+    ? undefined
+    : await lazy.oauth2Flags();
+  // Every reference of the auth flags is read here, once, in the order of the command line's
+  // flags; the parsers below take their values' texts from `references`.
+  const references = await readFlagReferences([
+    ...headerReferences(values.header),
+    ...queryKeyReferences(values.apiKeyQuery),
+    ...(values.auth !== undefined ? userReferences(values.auth) : []),
+    ...(values.bearer !== undefined ? [{ flag: "-B", value: values.bearer }] : []),
+    ...(values.awsSessionToken !== undefined
+      ? [{ flag: "--aws-session-token", value: values.awsSessionToken }]
+      : []),
+    ...oauth2Flags?.oauth2References(values) ?? [],
+  ], context);
+  const headers = [...parseHeaderFlags(values.header, references), ...itemHeaders];
+  const queryKeys: QueryKey[] = values.apiKeyQuery.map((text) =>
+    parseQueryKeyFlag(text, references)
+  );
   const setters: string[] = [];
   if (values.auth !== undefined) setters.push("-u");
   if (values.bearer !== undefined) setters.push("-B");
@@ -243,16 +264,12 @@ export async function parseAuthFlags(
     );
   }
   checkOneAuthorization(setters, "flags");
-  const extras: readonly FlagDecl[] = OAUTH2_EXTRA_FLAGS;
-  // The --oauth2 parser (and its OAuth 2.0 value parsing) is loaded only when it is needed.
-  const oauth2 = values.oauth2 === undefined && !extras.some((flag) => isGiven(values, flag))
-    ? undefined
-    : await (await lazy.oauth2Flags()).parseOAuth2Flags(values, context);
+  const oauth2 = await oauth2Flags?.parseOAuth2Flags(values, context, references);
   let authorization: Authorization | undefined;
   if (values.auth !== undefined) {
-    authorization = await basicFromFlag(values.auth, context);
+    authorization = await basicFromFlag(values.auth, references, context);
   } else if (values.bearer !== undefined) {
-    const token = await resolveReference(values.bearer, "-B", context);
+    const token = references.text(values.bearer, "-B");
     if (token === "") {
       throw new UsageError(`Empty token in -B${values.bearer ? ` ${values.bearer}` : ""}`);
     }
@@ -265,7 +282,7 @@ export async function parseAuthFlags(
   if (values.awsSigv4 !== undefined || values.awsSessionToken !== undefined) {
     if (values.digest) throw new UsageError("Conflicting flags --digest and --aws-sigv4");
     const { sigv4Authorization } = await lazy.sigv4Flags();
-    authorization = await sigv4Authorization(values, setters, authorization, context);
+    authorization = sigv4Authorization(values, setters, authorization, references, context);
   }
   if (values.digest) {
     if (setters.some((s) => s !== "-u")) {
@@ -306,8 +323,12 @@ function claimStdinReaders(values: AuthFlagValues, context: CliContext): void {
   if (given[0]) claimStdin(context, given[0]);
 }
 
-async function basicFromFlag(text: string, context: CliContext): Promise<Authorization> {
-  const { username, password, label } = await splitUserFlag(text, context);
+async function basicFromFlag(
+  text: string,
+  references: FlagReferences,
+  context: CliContext,
+): Promise<Authorization> {
+  const { username, password, label } = splitUserFlag(text, references);
   if (password) return { kind: "basic", username, password };
   if (!context.stdin.isTerminal) {
     throw new UsageError(`Missing password in ${label}`, {

@@ -11,38 +11,38 @@ import type { HeaderField } from "../http/request_spec.ts";
 import { warn } from "../output/report.ts";
 import type { CliContext } from "./context.ts";
 import { Secret } from "../secret.ts";
-import { claimStdin, isReference, readReferenceFile, resolveReference } from "./secret_ref.ts";
+import { type FlagReference, type FlagReferences, isReference } from "./secret_ref.ts";
 import { parseHeaderFlag, parseQueryKey } from "./flag_values.ts";
+
+/**
+ * @param values the `-H` values
+ * @returns those that name a file of header lines (`@PATH`, `@-`, `@exec:…`)
+ */
+export function headerReferences(values: readonly string[]): FlagReference[] {
+  return values.filter(isHeaderFile).map((value) => ({ flag: "-H", value, headerLines: true }));
+}
+
+/** `-H @env:NAME` is not a file: it is read as a header line as it is written. */
+function isHeaderFile(value: string): boolean {
+  return isReference(value) && !value.startsWith("@env:");
+}
 
 /**
  * Parses `-H` values: `Name: value`, or `@PATH` / `@-` for a file of header lines (blank
  * lines and `#` comments skipped), as curl reads them.
  *
  * @param values the `-H` values
- * @param context the run: its stdin
+ * @param references the command line's references, read (see {@link headerReferences})
  * @returns the headers; credential-named values wrapped as secrets
  */
-export async function parseHeaderFlags(
-  values: string[],
-  context: CliContext,
-): Promise<HeaderField[]> {
+export function parseHeaderFlags(values: string[], references: FlagReferences): HeaderField[] {
   const headers: HeaderField[] = [];
   for (const value of values) {
-    if (!isReference(value) || value.startsWith("@env:")) {
+    if (!isHeaderFile(value)) {
       headers.push(parseHeaderFlag(value.startsWith("@@") ? value.slice(1) : value));
       continue;
     }
-    const where = `-H ${value}`;
-    let text: string;
-    if (value === "@-") {
-      claimStdin(context, where);
-      text = await new Response(context.stdin.readable).text();
-    } else if (value.startsWith("@exec:")) {
-      text = await resolveReference(value, "-H", context);
-    } else {
-      text = await readReferenceFile(value.slice(1), where);
-    }
-    const lines = text.split(/\r?\n/);
+    const lines = references.text(value, "-H").split(/\r?\n/);
     for (const [index, line] of lines.entries()) {
       const trimmed = line.trim();
       if (trimmed === "" || trimmed.startsWith("#")) continue;
@@ -50,7 +50,7 @@ export async function parseHeaderFlags(
         headers.push(parseHeaderFlag(trimmed));
       } catch {
         // The line may hold a secret: name the place, not the text.
-        throw new UsageError(`Cannot parse line ${index + 1} of ${where}`, {
+        throw new UsageError(`Cannot parse line ${index + 1} of -H ${value}`, {
           hint: 'each line must be "Name: value"',
         });
       }
@@ -60,14 +60,37 @@ export async function parseHeaderFlags(
 }
 
 /**
+ * @param texts the `-K name=value` values
+ * @returns their values, which may be references
+ */
+export function queryKeyReferences(texts: readonly string[]): FlagReference[] {
+  return texts.map((text) => {
+    const key = parseQueryKey(text);
+    return { flag: `-K ${key.name}=`, value: key.value.reveal() };
+  });
+}
+
+/**
  * @param text a `-K name=value` value; the value may be a reference
- * @param context the run: its stdin and environment
+ * @param references the command line's references, read (see {@link queryKeyReferences})
  * @returns the query key
  */
-export async function parseQueryKeyFlag(text: string, context: CliContext): Promise<QueryKey> {
+export function parseQueryKeyFlag(text: string, references: FlagReferences): QueryKey {
   const key = parseQueryKey(text);
-  const value = await resolveReference(key.value.reveal(), `-K ${key.name}=`, context);
+  const value = references.text(key.value.reveal(), `-K ${key.name}=`);
   return { name: key.name, value: new Secret(value) };
+}
+
+/**
+ * @param text the `-u` value as written
+ * @returns the reference in it: the whole value (`-u @env:CREDS`) or the part after the first
+ * colon (`-u ann:@env:PW`)
+ */
+export function userReferences(text: string): FlagReference[] {
+  if (isReference(text)) return [{ flag: "-u", value: text }];
+  const value = text.startsWith("@@") ? text.slice(1) : text;
+  const colon = value.indexOf(":");
+  return colon > 0 ? [{ flag: "-u USER:", value: value.slice(colon + 1) }] : [];
 }
 
 /**
@@ -75,22 +98,22 @@ export async function parseQueryKeyFlag(text: string, context: CliContext): Prom
  * part after the first colon (`-u ann:@env:PW`).
  *
  * @param text the `-u` value as written
- * @param context the run: its stdin and environment
+ * @param references the command line's references, read (see {@link userReferences})
  * @returns the user, the password when given, and how to name the value in messages
  */
-export async function splitUserFlag(
+export function splitUserFlag(
   text: string,
-  context: CliContext,
-): Promise<{ username: string; password?: Secret; label: string }> {
+  references: FlagReferences,
+): { username: string; password?: Secret; label: string } {
   const whole = isReference(text);
-  const value = await resolveReference(text, "-u", context);
+  const value = references.text(text, "-u");
   const label = whole ? `-u ${text}` : `-u "${value.split(":")[0]}"`;
   const colon = value.indexOf(":");
   if (colon === 0) throw new UsageError(`Cannot parse ${label}: missing user name`);
   if (colon < 0) return { username: value, label };
   const password = whole
     ? value.slice(colon + 1)
-    : await resolveReference(value.slice(colon + 1), "-u USER:", context);
+    : references.text(value.slice(colon + 1), "-u USER:");
   return { username: value.slice(0, colon), password: new Secret(password), label };
 }
 

@@ -21,22 +21,44 @@ import type { CliContext } from "./context.ts";
 import { promptSecret } from "./prompt.ts";
 import { parseUrl } from "../http/values.ts";
 import { oauth2NoticeReporter } from "./oauth2_notice.ts";
-import { oauth2Value } from "./oauth2_sources.ts";
-import { resolveReference } from "./secret_ref.ts";
+import { clientSecretReferences, oauth2Value } from "./oauth2_sources.ts";
+import { type FlagReference, type FlagReferences, readFlagReferences } from "./secret_ref.ts";
 
 /**
- * Parses and validates the `--oauth2*` flags, flow by flow, before anything is sent, resolving
- * credential references. A missing password-flow password is asked for (on a terminal) only
- * when a new grant is needed: a cached or refreshable token serves first.
+ * @param values the flag values
+ * @returns the `--oauth2*` values that may be references: the client secret, the password and
+ * the client key (a path, or a reference)
+ */
+export function oauth2References(values: OAuth2FlagValues): FlagReference[] {
+  if (values.oauth2 === undefined) return [];
+  const key = values.oauth2ClientKey;
+  return [
+    ...clientSecretReferences(values, values.oauth2),
+    ...(values.oauth2Password !== undefined
+      ? [{ flag: "--oauth2-password", value: values.oauth2Password }]
+      : []),
+    ...(key !== undefined
+      ? [{ flag: "--oauth2-client-key", value: key.startsWith("@") ? key : `@${key}` }]
+      : []),
+  ];
+}
+
+/**
+ * Parses and validates the `--oauth2*` flags, flow by flow, before anything is sent. A missing
+ * password-flow password is asked for (on a terminal) only when a new grant is needed: a
+ * cached or refreshable token serves first.
  *
  * @param values the flag values
  * @param context the run: stdin, environment (the cache directory), stderr, notices
+ * @param references the command line's references, read with the other auth flags' (else read
+ * here: see {@link oauth2References})
  * @returns the OAuth 2.0 options, or undefined without `--oauth2`
  * @throws {UsageError} on a bad value, a missing flag the flow needs, or a flag it ignores
  */
 export async function parseOAuth2Flags(
   values: OAuth2FlagValues,
   context: CliContext,
+  references?: FlagReferences,
 ): Promise<OAuth2Options | undefined> {
   const extras: readonly FlagDecl[] = OAUTH2_EXTRA_FLAGS;
   const given = extras.filter((flag) => isGiven(values, flag));
@@ -45,14 +67,15 @@ export async function parseOAuth2Flags(
     if (stray) throw new UsageError(`--${stray.long} needs --oauth2`);
     return undefined;
   }
-  const value = await oauth2Value(values, values.oauth2, context);
+  references ??= await readFlagReferences(oauth2References(values), context);
+  const value = oauth2Value(values, values.oauth2, references);
   const stray = given.find((flag) => flag.flows && !flag.flows.includes(value.flow));
   if (stray?.flows) {
     throw new UsageError(`--${stray.long} is only used by the ${stray.flows[0]} flow`, {
       hint: `this is --oauth2 ${value.flow}:…`,
     });
   }
-  const { clientAuth, clientKey } = await clientAuthentication(values, value.clientSecret, context);
+  const { clientAuth, clientKey } = clientAuthentication(values, value.clientSecret, references);
   const issuer = values.oauth2Issuer === undefined ? undefined : parseUrl(values.oauth2Issuer);
   const missing = missingOAuth2Setting({
     flow: value.flow,
@@ -76,7 +99,7 @@ export async function parseOAuth2Flags(
   const timeout = values.oauth2Timeout ?? DEFAULT_CALLBACK_TIMEOUT;
   const password = values.oauth2Password === undefined
     ? undefined
-    : new Secret(await resolveReference(values.oauth2Password, "--oauth2-password", context));
+    : new Secret(references.text(values.oauth2Password, "--oauth2-password"));
   const askPassword = passwordAsker(values.oauth2Username ?? "", context);
   return {
     ...value,
@@ -109,11 +132,11 @@ export async function parseOAuth2Flags(
  * How the client authenticates at the token endpoint (`--oauth2-client-auth`,
  * `--oauth2-client-key`, `--oauth2-client-key-alg`), checked against the client secret.
  */
-async function clientAuthentication(
+function clientAuthentication(
   values: OAuth2FlagValues,
   clientSecret: Secret | undefined,
-  context: CliContext,
-): Promise<{ clientAuth?: OAuth2Options["clientAuth"]; clientKey?: Secret }> {
+  references: FlagReferences,
+): { clientAuth?: OAuth2Options["clientAuth"]; clientKey?: Secret } {
   const keyText = values.oauth2ClientKey;
   const clientAuth = values.oauth2ClientAuth ??
     (keyText !== undefined ? "private_key_jwt" as const : undefined);
@@ -137,11 +160,7 @@ async function clientAuthentication(
     throw new UsageError("--oauth2-client-auth client_secret_jwt needs a client secret");
   }
   const clientKey = keyText === undefined ? undefined : new Secret(
-    await resolveReference(
-      keyText.startsWith("@") ? keyText : `@${keyText}`,
-      "--oauth2-client-key",
-      context,
-    ),
+    references.text(keyText.startsWith("@") ? keyText : `@${keyText}`, "--oauth2-client-key"),
   );
   return {
     ...(clientAuth !== undefined ? { clientAuth } : {}),

@@ -4,11 +4,10 @@
  * reference).
  * @module
  */
-import type { CliContext } from "./context.ts";
 import { UsageError } from "../errors/mod.ts";
 import { type OAuth2Value, splitOAuth2Value } from "../auth/oauth2/parse_value.ts";
 import { Secret } from "../secret.ts";
-import { resolveReference } from "./secret_ref.ts";
+import type { FlagReference, FlagReferences } from "./secret_ref.ts";
 import { parseUrl } from "../http/values.ts";
 
 /** The separate client flags. */
@@ -32,15 +31,15 @@ const SHAPE = "write --oauth2 <flow>:<token_url>:<client_id>[:<client_secret>], 
 /**
  * @param flags the separate client flags
  * @param text the `--oauth2` value
- * @param context the run: its stdin and environment, for references
+ * @param references the command line's references, read (see {@link clientSecretReferences})
  * @returns flow, token URL, client id and secret (references resolved)
  * @throws {UsageError} on a part given both ways or missing
  */
-export async function oauth2Value(
+export function oauth2Value(
   flags: OAuth2ClientFlags,
   text: string,
-  context: CliContext,
-): Promise<OAuth2ClientValue> {
+  references: FlagReferences,
+): OAuth2ClientValue {
   const parts = splitOAuth2Value(text);
   const both = (name: string) =>
     new UsageError(
@@ -65,13 +64,24 @@ export async function oauth2Value(
   }
   const secretText = parts.clientSecret?.reveal() ?? flags.oauth2ClientSecret;
   const flag = parts.clientSecret ? "--oauth2 client secret" : "--oauth2-client-secret";
-  const secret = secretText === undefined
-    ? undefined
-    : await resolveReference(secretText, flag, context);
+  const secret = secretText === undefined ? undefined : references.text(secretText, flag);
   return {
     flow: parts.flow,
     ...(tokenUrl ? { tokenUrl } : {}),
     clientId,
     ...(secret ? { clientSecret: new Secret(secret) } : {}),
   };
+}
+
+/**
+ * @param flags the separate client flags
+ * @param text the `--oauth2` value
+ * @returns the client secret, which may be a reference: the packed value's or
+ * `--oauth2-client-secret`
+ */
+export function clientSecretReferences(flags: OAuth2ClientFlags, text: string): FlagReference[] {
+  const packed = splitOAuth2Value(text).clientSecret?.reveal();
+  if (packed !== undefined) return [{ flag: "--oauth2 client secret", value: packed }];
+  const separate = flags.oauth2ClientSecret;
+  return separate === undefined ? [] : [{ flag: "--oauth2-client-secret", value: separate }];
 }

@@ -104,3 +104,88 @@ export async function readReferenceFile(path: string, where: string): Promise<st
 function chomp(text: string): string {
   return text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") ? text.slice(0, -1) : text;
 }
+
+/** A flag value that may be a reference, and the flag that gave it. */
+export interface FlagReference {
+  /** The flag as messages name it: `-B`, `-u USER:`, `-K name=`, `-H`. */
+  flag: string;
+  /** The value as written. */
+  value: string;
+  /**
+   * A `-H @PATH`, `-H @-` or `-H @exec:…` file of header lines: read as it is (no trailing
+   * newline dropped, unlike the other references).
+   */
+  headerLines?: boolean;
+}
+
+/**
+ * The references of one command line, each read once ({@link readFlagReferences}) before the
+ * flags are parsed; the parsers then take their values' texts from here instead of each
+ * reading its own.
+ */
+export class FlagReferences {
+  readonly #texts: ReadonlyMap<string, string>;
+
+  /** @param texts the text read for each flag and value */
+  constructor(texts: ReadonlyMap<string, string> = new Map()) {
+    this.#texts = texts;
+  }
+
+  /**
+   * @param value the flag value as written
+   * @param flag the flag, as in the {@link FlagReference} that listed it
+   * @returns a reference's text as read in the pass; a literal as written (`@@…` as `@…`)
+   */
+  text(value: string, flag: string): string {
+    if (value.startsWith("@@")) return value.slice(1);
+    if (!isReference(value)) return value;
+    const text = this.#texts.get(referenceKey(flag, value));
+    if (text === undefined) {
+      throw new Error(`${flag} ${value} was not read with the command line's references`);
+    }
+    return text;
+  }
+}
+
+/**
+ * Reads every reference of a command line in one pass, in the order given: files, standard
+ * input (one reader per run), environment variables and credential helpers. Literal values
+ * are skipped; a value listed twice is read once.
+ *
+ * @param references the flag values that may be references
+ * @param context the run: its stdin and environment
+ * @returns what was read
+ * @throws {UsageError} as {@link resolveReference} does, naming the reference, never the value
+ */
+export async function readFlagReferences(
+  references: readonly FlagReference[],
+  context: CliContext,
+): Promise<FlagReferences> {
+  const texts = new Map<string, string>();
+  for (const { flag, value, headerLines } of references) {
+    const key = referenceKey(flag, value);
+    if (!isReference(value) || texts.has(key)) continue;
+    texts.set(
+      key,
+      headerLines
+        ? await readHeaderLines(value, context)
+        : await resolveReference(value, flag, context),
+    );
+  }
+  return new FlagReferences(texts);
+}
+
+function referenceKey(flag: string, value: string): string {
+  return `${flag}\0${value}`;
+}
+
+/** A `-H @…` file of header lines, read as it is. */
+async function readHeaderLines(value: string, context: CliContext): Promise<string> {
+  const where = `-H ${value}`;
+  if (value === "@-") {
+    claimStdin(context, where);
+    return await new Response(context.stdin.readable).text();
+  }
+  if (value.startsWith("@exec:")) return await resolveReference(value, "-H", context);
+  return await readReferenceFile(value.slice(1), where);
+}

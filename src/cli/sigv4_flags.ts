@@ -8,7 +8,7 @@ import type { Authorization } from "../auth/auth_spec.ts";
 import { parseSigV4Value } from "../auth/sigv4_value.ts";
 import { UsageError } from "../errors/mod.ts";
 import { Secret } from "../secret.ts";
-import { resolveReference } from "./secret_ref.ts";
+import type { FlagReferences } from "./secret_ref.ts";
 import type { CliContext } from "./context.ts";
 
 /** The flags this reads. */
@@ -23,17 +23,19 @@ export interface SigV4Flags {
  * @param flags `--aws-sigv4` and `--aws-session-token`
  * @param setters the other flags that set Authorization (`-u` is the key pair here)
  * @param basic what `-u` gave, if it was given
- * @param context the run: its environment and stdin
+ * @param references the command line's references, read (`--aws-session-token`)
+ * @param context the run: its environment (the `AWS_*` variables)
  * @returns the SigV4 authorization
  * @throws {UsageError} without credentials, with a flag that sets Authorization otherwise, or
  * for a bad value
  */
-export async function sigv4Authorization(
+export function sigv4Authorization(
   flags: SigV4Flags,
   setters: string[],
   basic: Authorization | undefined,
+  references: FlagReferences,
   context: CliContext,
-): Promise<Authorization> {
+): Authorization {
   if (flags.awsSigv4 === undefined) throw new UsageError("--aws-session-token needs --aws-sigv4");
   const other = setters.find((s) => s !== "-u");
   if (other) {
@@ -63,9 +65,7 @@ export async function sigv4Authorization(
     if (token) sessionToken = new Secret(token);
   }
   if (flags.awsSessionToken !== undefined) {
-    sessionToken = new Secret(
-      await resolveReference(flags.awsSessionToken, "--aws-session-token", context),
-    );
+    sessionToken = new Secret(references.text(flags.awsSessionToken, "--aws-session-token"));
   }
   return {
     kind: "aws-sigv4",

@@ -9,6 +9,7 @@ import { parseArgv } from "../../src/cli/parse.ts";
 import { ROOT } from "../../src/cli/program.ts";
 import type { RequestFlagValues } from "../../src/cli/request.ts";
 import { requestPlan } from "../../src/cli/request_plan.ts";
+import { readFlagReferences } from "../../src/cli/secret_ref.ts";
 import { UsageError } from "../../src/errors/mod.ts";
 
 type Context = ReturnType<typeof testContext>;
@@ -120,4 +121,42 @@ Deno.test("request plan: -C resumes a partial -o file with a Range from its size
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("request plan: the auth flags' references are read in one pass: a header file, -u's password, a -K value", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/headers`, "# team headers\nX-Team: blue\n");
+    const { plan: p } = await plan(
+      [
+        "http://127.0.0.1:9/x",
+        "-H",
+        `@${dir}/headers`,
+        "-u",
+        "ann:@env:PW",
+        "-K",
+        "key=@env:KEY",
+      ],
+      { env: { PW: "pa55", KEY: "k3y" } },
+    );
+    assert.ok(p.spec.headers.some((h) => h.name === "X-Team" && h.value === "blue"));
+    const authorization = p.spec.auth.authorization;
+    assert.equal(authorization?.kind, "basic");
+    assert.equal(authorization?.kind === "basic" && authorization.password.reveal(), "pa55");
+    assert.equal(p.spec.auth.queryKeys[0]?.value.reveal(), "k3y");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("flag references: a value given twice is read once (standard input has one reader); a literal is its own text", async () => {
+  const context = testContext({ stdin: "tok\n" });
+  const references = await readFlagReferences([
+    { flag: "-B", value: "@-" },
+    { flag: "-B", value: "@-" },
+  ], context);
+  assert.equal(references.text("@-", "-B"), "tok");
+  assert.equal(references.text("plain", "-B"), "plain");
+  assert.equal(references.text("@@at", "-B"), "@at");
+  assert.throws(() => references.text("@env:OTHER", "-B"), /was not read/);
 });
