@@ -12,33 +12,21 @@
  * @see https://protobuf.dev/reference/protobuf/proto3-spec/ (type names and scope)
  */
 import { createFileRegistry, type FileRegistry } from "@bufbuild/protobuf";
-import {
-  type DescriptorProto,
-  file_google_protobuf_any,
-  file_google_protobuf_api,
-  file_google_protobuf_duration,
-  file_google_protobuf_empty,
-  file_google_protobuf_field_mask,
-  file_google_protobuf_source_context,
-  file_google_protobuf_struct,
-  file_google_protobuf_timestamp,
-  file_google_protobuf_type,
-  file_google_protobuf_wrappers,
-  type FileDescriptorProto,
-} from "@bufbuild/protobuf/wkt";
+import * as wkt from "@bufbuild/protobuf/wkt";
+import type { DescriptorProto, FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 
 /** The well-known types, for files that use them without sending them along. */
 const WELL_KNOWN = [
-  file_google_protobuf_any,
-  file_google_protobuf_api,
-  file_google_protobuf_duration,
-  file_google_protobuf_empty,
-  file_google_protobuf_field_mask,
-  file_google_protobuf_source_context,
-  file_google_protobuf_struct,
-  file_google_protobuf_timestamp,
-  file_google_protobuf_type,
-  file_google_protobuf_wrappers,
+  wkt.file_google_protobuf_any,
+  wkt.file_google_protobuf_api,
+  wkt.file_google_protobuf_duration,
+  wkt.file_google_protobuf_empty,
+  wkt.file_google_protobuf_field_mask,
+  wkt.file_google_protobuf_source_context,
+  wkt.file_google_protobuf_struct,
+  wkt.file_google_protobuf_timestamp,
+  wkt.file_google_protobuf_type,
+  wkt.file_google_protobuf_wrappers,
 ];
 
 /**
