@@ -509,6 +509,57 @@ class FileRunner {
     }
   }
 
+  /**
+   * Sends the request by its kind: a WebSocket's messages, a GraphQL subscription's results, a
+   * gRPC call or an HTTP exchange; its `>>` outputs written.
+   *
+   * @returns the outcome
+   */
+  async transmit(
+    request: HttpRequest,
+    fileRequest: FileRequest,
+    outputs: Awaited<ReturnType<typeof outputPaths>>,
+    result: RequestResult,
+    how: { dependency: boolean; signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<Outcome> {
+    const { dependency, signal, timeoutMs } = how;
+    const base = this.options.send ?? {};
+    const streams = {
+      ...(base.transport ? { transport: base.transport } : {}),
+      ...(signal ? { signal } : {}),
+      onMessage: (text: string) => this.options.onMessage?.(text, request),
+    };
+    if (fileRequest.kind === "websocket") {
+      const messages = await runWebSocketRequest(fileRequest, streams);
+      return await this.saved(outputs, streamOutcome(fileRequest, 101, messages));
+    } else if (fileRequest.kind === "graphql" && isSubscription(fileRequest.graphql!.query)) {
+      const results = await runGraphQLSubscription(fileRequest, streams);
+      return await this.saved(outputs, streamOutcome(fileRequest, 101, results));
+    } else if (fileRequest.kind === "grpc") {
+      const grpc = await runGrpcFileRequest(fileRequest, {
+        ...streams,
+        ...(timeoutMs ? { timeoutMs } : {}),
+        protos: [...this.file.protos ?? [], ...request.protos ?? []],
+        where: { path: this.file.path, dir: this.dir, confinement: this.confinement! },
+      });
+      result.grpc = grpc.status;
+      return await this.saved(outputs, grpc.outcome);
+    } else {
+      return await sendFileRequest(fileRequest, {
+        send: this.options.send ?? {},
+        ...(signal ? { signal } : {}),
+        ...(fileRequest.noCookieJar ? {} : { cookies: this.cookies }),
+        streams,
+        dependency,
+        ...(this.options.onExchange ? { onExchange: this.options.onExchange } : {}),
+        ...(this.options.checkExchange ? { wholeBody: true } : {}),
+        ...(outputs.length
+          ? { outputs: () => Promise.all(outputs.map((o) => openOutput(o.path, o.overwrite))) }
+          : {}),
+      });
+    }
+  }
+
   async send(request: HttpRequest, result: RequestResult, dependency: boolean): Promise<void> {
     const requestVariables = new Map<string, string>();
     const scope = this.scope(requestVariables);
@@ -535,44 +586,14 @@ class FileRunner {
     const signals = [base.signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined]
       .filter((s) => s !== undefined);
     const signal = signals.length ? AbortSignal.any(signals) : undefined;
-    const streams = {
-      ...(base.transport ? { transport: base.transport } : {}),
-      ...(signal ? { signal } : {}),
-      onMessage: (text: string) => this.options.onMessage?.(text, request),
-    };
-    let outcome: Outcome;
     const sent = performance.now();
     const streamed = fileRequest.kind === "websocket" ||
       (fileRequest.kind === "graphql" && isSubscription(fileRequest.graphql!.query));
-    if (fileRequest.kind === "websocket") {
-      const messages = await runWebSocketRequest(fileRequest, streams);
-      outcome = await this.saved(outputs, streamOutcome(fileRequest, 101, messages));
-    } else if (fileRequest.kind === "graphql" && isSubscription(fileRequest.graphql!.query)) {
-      const results = await runGraphQLSubscription(fileRequest, streams);
-      outcome = await this.saved(outputs, streamOutcome(fileRequest, 101, results));
-    } else if (fileRequest.kind === "grpc") {
-      const grpc = await runGrpcFileRequest(fileRequest, {
-        ...streams,
-        ...(timeoutMs ? { timeoutMs } : {}),
-        protos: [...this.file.protos ?? [], ...request.protos ?? []],
-        where: { path: this.file.path, dir: this.dir, confinement: this.confinement! },
-      });
-      result.grpc = grpc.status;
-      outcome = await this.saved(outputs, grpc.outcome);
-    } else {
-      outcome = await sendFileRequest(fileRequest, {
-        send: this.options.send ?? {},
-        ...(signal ? { signal } : {}),
-        ...(fileRequest.noCookieJar ? {} : { cookies: this.cookies }),
-        streams,
-        dependency,
-        ...(this.options.onExchange ? { onExchange: this.options.onExchange } : {}),
-        ...(this.options.checkExchange ? { wholeBody: true } : {}),
-        ...(outputs.length
-          ? { outputs: () => Promise.all(outputs.map((o) => openOutput(o.path, o.overwrite))) }
-          : {}),
-      });
-    }
+    const outcome = await this.transmit(request, fileRequest, outputs, result, {
+      dependency,
+      ...(signal ? { signal } : {}),
+      ...(timeoutMs ? { timeoutMs } : {}),
+    });
     const durationMs = performance.now() - sent;
     await this.record(request, fileRequest, outcome, result);
     const contentType = outcome.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1] ??

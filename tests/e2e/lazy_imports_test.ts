@@ -216,11 +216,11 @@ const GET_LOADS = [
 ];
 
 /**
- * How many source files `dial GET` may open (72 on 2026-11-28: 53 start-up modules, the
+ * How many source files `dial GET` may open (73 on 2026-11-28: 54 start-up modules, the
  * request command's and the transport's). Lower it when a change makes it open fewer; raise it
  * only for a module the request path needs.
  */
-const GET_OPENS_AT_MOST = 72;
+const GET_OPENS_AT_MOST = 73;
 
 Deno.test({
   name:
