@@ -43,58 +43,10 @@ const isFolder = (e: ImportedRequest | Folder): e is Folder => !("method" in e);
  * @returns the files
  */
 export function importFiles(result: ImportResult): ImportFile[] {
-  const root: Folder = { name: result.name, entries: [] };
-  for (const request of result.requests) {
-    let folder = root;
-    for (const name of request.folder) {
-      // A folder met again (an OpenAPI tag) continues where it is.
-      let next = folder.entries.find((e): e is Folder => isFolder(e) && e.name === name);
-      if (!next) folder.entries.push(next = { name, entries: [] });
-      folder = next;
-    }
-    folder.entries.push(request);
-  }
+  const root = folderTree(result);
   const files: ImportFile[] = [];
   const bodyNames = new Set<string>();
-  const scriptFiles = new Map<string, string>();
-  /**
-   * A request's scripts in the order they run: pre-request blocks before the request line,
-   * test blocks at the end. A collection's or folder's script goes to `scripts/` beside the
-   * request file once; a request's own stays in place unless it holds what would end the
-   * block (`%}`, a `###` line).
-   */
-  const withScripts = (text: string, r: ImportedRequest, dir: string): string => {
-    if (!r.scripts) return text;
-    const block = (mark: "<" | ">", script: ImportScript, kind: string) => {
-      if (!script.shared && !/%\}|^###/m.test(script.code)) {
-        return `${mark} {%\n${script.code.replace(/\s+$/, "")}\n%}`;
-      }
-      const base = `scripts/${slug(script.shared ?? `${r.name} ${kind}`) || "script"}`;
-      let file = `${base}.js`;
-      for (
-        let n = 2;
-        scriptFiles.has(`${dir}${file}`) && scriptFiles.get(`${dir}${file}`) !== script.code;
-        n++
-      ) {
-        file = `${base}-${n}.js`;
-      }
-      if (!scriptFiles.has(`${dir}${file}`)) {
-        scriptFiles.set(`${dir}${file}`, script.code);
-        files.push({
-          name: `${dir}${file}`,
-          text: `${script.code.replace(/\s+$/, "")}\n`,
-          mode: 0o644,
-        });
-      }
-      return `${mark} ./${file}`;
-    };
-    const lines = text.replace(/\n$/, "").split("\n");
-    const at = lines.findIndex((l) => !l.startsWith("#"));
-    const pre = r.scripts.pre.map((s) => block("<", s, "pre-request"));
-    const test = r.scripts.test.map((s) => block(">", s, "test"));
-    lines.splice(at, 0, ...pre);
-    return `${[...lines, ...(test.length ? ["", ...test] : [])].join("\n")}\n`;
-  };
+  const withScripts = scriptWriter(files);
   const writeRun = (dir: string, name: string, requests: ImportedRequest[]) => {
     const losses = result.losses.filter((l) => belongs(l, requests, result.requests));
     const lines = [`# Imported from ${result.format} by dial import.`];
@@ -169,6 +121,76 @@ export function importFiles(result: ImportResult): ImportFile[] {
     });
   };
   layout(root, "");
+  files.push(...environmentFiles(result));
+  return files;
+}
+
+/** The collection's requests as a tree of folders, in order. */
+function folderTree(result: ImportResult): Folder {
+  const root: Folder = { name: result.name, entries: [] };
+  for (const request of result.requests) {
+    let folder = root;
+    for (const name of request.folder) {
+      // A folder met again (an OpenAPI tag) continues where it is.
+      let next = folder.entries.find((e): e is Folder => isFolder(e) && e.name === name);
+      if (!next) folder.entries.push(next = { name, entries: [] });
+      folder = next;
+    }
+    folder.entries.push(request);
+  }
+  return root;
+}
+
+/**
+ * A request's scripts in the order they run: pre-request blocks before the request line,
+ * test blocks at the end. A collection's or folder's script goes to `scripts/` beside the
+ * request file once; a request's own stays in place unless it holds what would end the
+ * block (`%}`, a `###` line).
+ *
+ * @param files the import's files, to which shared script files are added (each once)
+ * @returns what writes a request's scripts into its text
+ */
+function scriptWriter(
+  files: ImportFile[],
+): (text: string, r: ImportedRequest, dir: string) => string {
+  const scriptFiles = new Map<string, string>();
+  return (text: string, r: ImportedRequest, dir: string): string => {
+    if (!r.scripts) return text;
+    const block = (mark: "<" | ">", script: ImportScript, kind: string) => {
+      if (!script.shared && !/%\}|^###/m.test(script.code)) {
+        return `${mark} {%\n${script.code.replace(/\s+$/, "")}\n%}`;
+      }
+      const base = `scripts/${slug(script.shared ?? `${r.name} ${kind}`) || "script"}`;
+      let file = `${base}.js`;
+      for (
+        let n = 2;
+        scriptFiles.has(`${dir}${file}`) && scriptFiles.get(`${dir}${file}`) !== script.code;
+        n++
+      ) {
+        file = `${base}-${n}.js`;
+      }
+      if (!scriptFiles.has(`${dir}${file}`)) {
+        scriptFiles.set(`${dir}${file}`, script.code);
+        files.push({
+          name: `${dir}${file}`,
+          text: `${script.code.replace(/\s+$/, "")}\n`,
+          mode: 0o644,
+        });
+      }
+      return `${mark} ./${file}`;
+    };
+    const lines = text.replace(/\n$/, "").split("\n");
+    const at = lines.findIndex((l) => !l.startsWith("#"));
+    const pre = r.scripts.pre.map((s) => block("<", s, "pre-request"));
+    const test = r.scripts.test.map((s) => block(">", s, "test"));
+    lines.splice(at, 0, ...pre);
+    return `${[...lines, ...(test.length ? ["", ...test] : [])].join("\n")}\n`;
+  };
+}
+
+/** The environment files: public (with the collection's auth) and private (0600). */
+function environmentFiles(result: ImportResult): ImportFile[] {
+  const files: ImportFile[] = [];
   const auth = result.auth ?? {};
   if (Object.keys(result.environments).length || Object.keys(auth).length) {
     const environments: Record<string, unknown> = { ...result.environments };
