@@ -27,6 +27,7 @@ import {
   cachedIntrospection,
   introspect,
   introspectionCacheDir,
+  type IntrospectOptions,
 } from "../graphql/introspection.ts";
 import { schemaFromIntrospection } from "../graphql/schema_model.ts";
 import { send as sendRequest } from "../http/send.ts";
@@ -171,28 +172,7 @@ export async function runGraphQL(
       : {}),
   };
   if (plan.mode === "schema") {
-    const result = await introspect(plan.endpoint, {
-      cacheDir: introspectionCacheDir(context.env),
-      signal,
-      fetch: send.fetch,
-      ...(flags.refreshSchema ? { refresh: true } : {}),
-      ...(send.onRequest ? { onRequest: send.onRequest, onResponse: send.onResponse } : {}),
-    });
-    if (flags.verbose && result.cached) {
-      await err.write(
-        `(schema from the cache, fetched ${result.fetchedAt}; --refresh-schema refetches)\n`,
-      );
-    }
-    await out.write(
-      flags.json
-        ? formatResult(
-          { value: { data: result.data }, text: JSON.stringify({ data: result.data }), errors: [] },
-          out.isTerminal,
-          out.color,
-        )
-        : printSchema(schemaFromIntrospection(result.data)) + "\n",
-    );
-    return ExitCode.OK;
+    return await printSchemaOf(plan.endpoint, send, flags, { out, context });
   }
   // -s: the results and their errors only, no notes.
   const note = flags.silent ? async () => {} : async (text: string) => await warn(err, text);
@@ -215,6 +195,46 @@ export async function runGraphQL(
     return ExitCode.GraphQL;
   }
   return isErrorStatus(answer.status) ? statusExitCode(answer.status) : ExitCode.OK;
+}
+
+/** `--schema`: the endpoint's schema by introspection (cached), as SDL or `--json`. */
+async function printSchemaOf(
+  endpoint: GraphQLEndpoint,
+  send: {
+    signal: AbortSignal;
+    fetch: typeof fetch;
+    onRequest?: IntrospectOptions["onRequest"];
+    onResponse?: IntrospectOptions["onResponse"];
+  },
+  flags: GraphQLFlagValues,
+  where: { out: Sink; context: CliContext },
+): Promise<number> {
+  const { out, context } = where;
+  const err = context.stderr;
+  const signal = send.signal;
+  const { onRequest, onResponse } = send;
+  const result = await introspect(endpoint, {
+    cacheDir: introspectionCacheDir(context.env),
+    signal,
+    fetch: send.fetch,
+    ...(flags.refreshSchema ? { refresh: true } : {}),
+    ...(onRequest && onResponse ? { onRequest, onResponse } : {}),
+  });
+  if (flags.verbose && result.cached) {
+    await err.write(
+      `(schema from the cache, fetched ${result.fetchedAt}; --refresh-schema refetches)\n`,
+    );
+  }
+  await out.write(
+    flags.json
+      ? formatResult(
+        { value: { data: result.data }, text: JSON.stringify({ data: result.data }), errors: [] },
+        out.isTerminal,
+        out.color,
+      )
+      : printSchema(schemaFromIntrospection(result.data)) + "\n",
+  );
+  return ExitCode.OK;
 }
 
 /** The results of an operation, with the HTTP response they came in (none over graphql-ws). */

@@ -77,21 +77,11 @@ export async function runWs(
   context: CliContext,
 ): Promise<number> {
   const plan = await wsPlan(urlText, flags, context);
-  const { ping: pingMs, timeout: timeoutMs } = flags;
   const err = context.stderr;
   // Timestamps and arrows only when a person both types and reads.
   const interactive = context.stdin.isTerminal && context.stdout.isTerminal;
   const prompt = interactive && err.isTerminal;
-  const session = new WebSocketSession(plan.spec, {
-    protocols: plan.protocols,
-    signal: context.signal,
-    transport: await parseTransportFlags(flags, context, flags.verbose),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    ...(pingMs !== undefined ? { keepAlive: { intervalMs: pingMs, data: flags.pingMessage } } : {}),
-    ...(flags.verbose
-      ? { onRequest: (request) => void err.write(formatRequestHead(request, "none", err)) }
-      : {}),
-  });
+  const session = await openSession(plan, flags, context);
   const done = Promise.withResolvers<Ending>();
   // Lines keep their order; received messages go through a bounded queue, and while it is full
   // the session stops reading the socket: TCP then slows the server down, and no message is
@@ -140,16 +130,53 @@ export async function runWs(
     idle.clear();
     context.signal.removeEventListener("abort", onAbort);
   }
+  return await closeSession(session, reason, printer, {
+    context,
+    host: plan.spec.url.host,
+    tell: flags.verbose || interactive,
+    prompt,
+  });
+}
+
+/** Closes the session (unless the server did), says how it closed, and gives the exit code. */
+async function closeSession(
+  session: WebSocketSession,
+  reason: Ending,
+  printer: OrderedPrinter,
+  how: { context: CliContext; host: string; tell: boolean; prompt: boolean },
+): Promise<number> {
+  const { context, host } = how;
+  const err = context.stderr;
   const info = reason === "server" && session.state === "closed"
     ? await session.finished
     : await session.close(1000);
   await printer.finish();
   if (context.signal.aborted) return ExitCode.Interrupted;
-  if (flags.verbose || interactive) {
-    if (prompt) await err.write("\r\x1b[K");
+  if (how.tell) {
+    if (how.prompt) await err.write("\r\x1b[K");
     await err.write(`Closed: ${shown(err, describeClose(info))}\n`);
   }
-  return closeOutcome(info, plan.spec.url.host);
+  return closeOutcome(info, host);
+}
+
+/** The session the plan describes: subprotocols, the handshake's limit, keep-alive pings, `-v`. */
+async function openSession(
+  plan: WsPlan,
+  flags: WsFlagValues,
+  context: CliContext,
+): Promise<WebSocketSession> {
+  const { ping: pingMs, timeout: timeoutMs } = flags;
+  const err = context.stderr;
+  return new WebSocketSession(plan.spec, {
+    protocols: plan.protocols,
+    signal: context.signal,
+    transport: await parseTransportFlags(flags, context, flags.verbose),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(pingMs !== undefined ? { keepAlive: { intervalMs: pingMs, data: flags.pingMessage } } : {}),
+    ...(flags.verbose
+      ? { onRequest: (request) => void err.write(formatRequestHead(request, "none", err)) }
+      : {}),
+  });
 }
 
 /** `--wait`: once stdin has ended, the session ends after this long without a message. */
