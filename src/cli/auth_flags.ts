@@ -21,7 +21,12 @@ import {
   splitUserFlag,
   userReferences,
 } from "./auth_sources.ts";
-import { claimStdin, type FlagReferences, readFlagReferences } from "./secret_ref.ts";
+import {
+  claimStdin,
+  type FlagReference,
+  type FlagReferences,
+  readFlagReferences,
+} from "./secret_ref.ts";
 
 const CODE = ["authorization_code"] as const;
 const PASSWORD = ["password"] as const;
@@ -235,34 +240,17 @@ export async function parseAuthFlags(
   const oauth2Flags = values.oauth2 === undefined && !extras.some((flag) => isGiven(values, flag))
     ? undefined
     : await lazy.oauth2Flags();
-  // Every reference of the auth flags is read here, once, in the order of the command line's
-  // flags; the parsers below take their values' texts from `references`.
+  // Every reference of the auth flags is read here, once; the parsers below take their
+  // values' texts from `references`.
   const references = await readFlagReferences([
-    ...headerReferences(values.header),
-    ...queryKeyReferences(values.apiKeyQuery),
-    ...(values.auth !== undefined ? userReferences(values.auth) : []),
-    ...(values.bearer !== undefined ? [{ flag: "-B", value: values.bearer }] : []),
-    ...(values.awsSessionToken !== undefined
-      ? [{ flag: "--aws-session-token", value: values.awsSessionToken }]
-      : []),
+    ...authReferences(values),
     ...oauth2Flags?.oauth2References(values) ?? [],
   ], context);
   const headers = [...parseHeaderFlags(values.header, references), ...itemHeaders];
   const queryKeys: QueryKey[] = values.apiKeyQuery.map((text) =>
     parseQueryKeyFlag(text, references)
   );
-  const setters: string[] = [];
-  if (values.auth !== undefined) setters.push("-u");
-  if (values.bearer !== undefined) setters.push("-B");
-  if (values.oauth2 !== undefined) setters.push("--oauth2");
-  const isAuthorization = (h: HeaderField) => h.name.toLowerCase() === "authorization";
-  if (hasAuthorizationHeader(headers)) {
-    setters.push(
-      itemHeaders.some(isAuthorization)
-        ? 'request item "Authorization:…"'
-        : '-H "Authorization: …"',
-    );
-  }
+  const setters = authorizationSetters(values, headers, itemHeaders);
   checkOneAuthorization(setters, "flags");
   const oauth2 = await oauth2Flags?.parseOAuth2Flags(values, context, references);
   let authorization: Authorization | undefined;
@@ -298,6 +286,40 @@ export async function parseAuthFlags(
     authorization = { ...authorization, kind: "digest" };
   }
   return { auth: { ...(authorization ? { authorization } : {}), queryKeys }, headers };
+}
+
+/** The values of the auth flags (but `--oauth2*`'s) that may be references, in flag order. */
+function authReferences(values: AuthFlagValues): FlagReference[] {
+  return [
+    ...headerReferences(values.header),
+    ...queryKeyReferences(values.apiKeyQuery),
+    ...(values.auth !== undefined ? userReferences(values.auth) : []),
+    ...(values.bearer !== undefined ? [{ flag: "-B", value: values.bearer }] : []),
+    ...(values.awsSessionToken !== undefined
+      ? [{ flag: "--aws-session-token", value: values.awsSessionToken }]
+      : []),
+  ];
+}
+
+/** The flags (and headers) that set `Authorization`: more than one is a usage error. */
+function authorizationSetters(
+  values: AuthFlagValues,
+  headers: readonly HeaderField[],
+  itemHeaders: readonly HeaderField[],
+): string[] {
+  const setters: string[] = [];
+  if (values.auth !== undefined) setters.push("-u");
+  if (values.bearer !== undefined) setters.push("-B");
+  if (values.oauth2 !== undefined) setters.push("--oauth2");
+  const isAuthorization = (h: HeaderField) => h.name.toLowerCase() === "authorization";
+  if (hasAuthorizationHeader(headers)) {
+    setters.push(
+      itemHeaders.some(isAuthorization)
+        ? 'request item "Authorization:…"'
+        : '-H "Authorization: …"',
+    );
+  }
+  return setters;
 }
 
 /** Checks the one-stdin-reader rule before any flag reads stdin. */
