@@ -14,6 +14,7 @@ import { Secret } from "../secret.ts";
 import { type FlagDecl, flags, type FlagValues, isGiven } from "./declare.ts";
 import {
   headerReferences,
+  isHeaderFile,
   netrcAuthorization,
   parseHeaderFlags,
   parseQueryKeyFlag,
@@ -24,9 +25,12 @@ import {
 import {
   claimStdin,
   type FlagReference,
-  type FlagReferences,
+  FlagReferences,
   readFlagReferences,
 } from "./secret_ref.ts";
+
+/** No reference read: for the flags' literal values. */
+const NO_REFERENCES = new FlagReferences();
 
 const CODE = ["authorization_code"] as const;
 const PASSWORD = ["password"] as const;
@@ -240,6 +244,13 @@ export async function parseAuthFlags(
   const oauth2Flags = values.oauth2 === undefined && !extras.some((flag) => isGiven(values, flag))
     ? undefined
     : await lazy.oauth2Flags();
+  // Two flags that both set Authorization are refused before any reference is read (and again
+  // below with the lines of -H files).
+  const literal = parseHeaderFlags(values.header.filter((v) => !isHeaderFile(v)), NO_REFERENCES);
+  checkOneAuthorization(
+    authorizationSetters(values, [...literal, ...itemHeaders], itemHeaders),
+    "flags",
+  );
   // Every reference of the auth flags is read here, once; the parsers below take their
   // values' texts from `references`.
   const references = await readFlagReferences([

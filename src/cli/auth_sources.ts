@@ -22,8 +22,12 @@ export function headerReferences(values: readonly string[]): FlagReference[] {
   return values.filter(isHeaderFile).map((value) => ({ flag: "-H", value, headerLines: true }));
 }
 
-/** `-H @env:NAME` is not a file: it is read as a header line as it is written. */
-function isHeaderFile(value: string): boolean {
+/**
+ * @param value a `-H` value
+ * @returns whether it names a file of header lines (`-H @env:NAME` is not a file: it is read
+ * as a header line as it is written)
+ */
+export function isHeaderFile(value: string): boolean {
   return isReference(value) && !value.startsWith("@env:");
 }
 

@@ -160,3 +160,14 @@ Deno.test("flag references: a value given twice is read once (standard input has
   assert.equal(references.text("@@at", "-B"), "@at");
   assert.throws(() => references.text("@env:OTHER", "-B"), /was not read/);
 });
+
+Deno.test("request plan: two flags that set Authorization are refused before any reference is read", async () => {
+  await assert.rejects(
+    plan(["http://127.0.0.1:9/x", "-u", "ann:@env:UNSET", "-H", "Authorization: Bearer t"]),
+    (error: unknown) => {
+      assert.ok(error instanceof UsageError, String(error));
+      assert.match(error.message, /Conflicting flags -u and -H "Authorization: …"/);
+      return true;
+    },
+  );
+});
