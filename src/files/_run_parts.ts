@@ -11,14 +11,34 @@ import { referencedRequests, substitute, type VariableScope } from "./substitute
 import { type Confinement, whenResolved } from "./trust_rule.ts";
 
 /**
- * Phases of one exchange, in milliseconds from the start of the send (redirects included):
- * the response head (connection, TLS, request and the server's wait) and the body's end.
+ * Phases of one exchange, in milliseconds. `firstByteMs` and `totalMs` count from the start of
+ * the send (redirects included); the phases are those of the final hop, as dial's client
+ * measured them (absent for a response that did not come through it, such as `--offline`).
  */
 export interface Timings {
   /** Until the final response's head arrived. */
   firstByteMs: number;
   /** Until its body was read (or streamed to the screen) to the end. */
   totalMs: number;
+  /** The final hop's phases, each a duration. */
+  phases?: Phases;
+}
+
+/**
+ * The phases of one hop as durations in milliseconds (curl's `-w` times, differenced). Deno
+ * resolves the host name inside its connect, so `connectMs` holds the name lookup too.
+ */
+export interface Phases {
+  /** Before the hop: earlier hops (redirects, a Digest challenge) and the credential step. */
+  blockedMs: number;
+  /** Name lookup and TCP connect (0 on a kept-alive connection). */
+  connectMs: number;
+  /** TLS handshake and proxy tunnel (0 for plain HTTP and a kept-alive connection). */
+  tlsMs: number;
+  /** Writing the request until the first byte of the response. */
+  waitMs: number;
+  /** Whether the hop reused a kept-alive connection. */
+  reused: boolean;
 }
 
 /** What handlers, assertions and request variables see of a response. */

@@ -8,12 +8,18 @@
  */
 import { reveal } from "../secret.ts";
 import type { CookieJar } from "../http/cookies.ts";
-import { copyMeta } from "../http/response_meta.ts";
+import { copyMeta, responseMeta } from "../http/response_meta.ts";
 import { send, type SendOptions } from "../http/send.ts";
 import type { FileRequest } from "./file_request.ts";
 import type { ExchangeEvent } from "./run_http_file.ts";
 import { readEventStreamData, type StreamOptions } from "./run_streams.ts";
-import { HANDLER_BODY_LIMIT, nullBodyStatus, type Outcome, type OutputFile } from "./_run_parts.ts";
+import {
+  HANDLER_BODY_LIMIT,
+  nullBodyStatus,
+  type Outcome,
+  type OutputFile,
+  type Phases,
+} from "./_run_parts.ts";
 
 /** Options of {@link sendFileRequest}. */
 export interface FileExchangeOptions {
@@ -69,6 +75,7 @@ export async function sendFileRequest(
     headers: response.headers,
   };
   const firstByteMs = performance.now() - started;
+  const phases = phasesOf(response, started);
   const { dependency } = options;
   let text: string;
   let truncated = false;
@@ -127,9 +134,28 @@ export async function sendFileRequest(
     headers: [...response.headers],
     body: text,
     ...(truncated ? { truncated } : {}),
-    timings: { firstByteMs, totalMs: performance.now() - started },
+    timings: {
+      firstByteMs,
+      totalMs: performance.now() - started,
+      ...(phases ? { phases } : {}),
+    },
     requestHeaders,
     url: exchange.request.url.href,
+  };
+}
+
+/** The final hop's phases, from what dial's client recorded on the response. */
+function phasesOf(response: Response, started: number): Phases | undefined {
+  const meta = responseMeta(response);
+  const t = meta?.timing;
+  if (!t) return undefined;
+  const span = (from: number, to: number) => Math.max(0, to - from);
+  return {
+    blockedMs: span(started, t.start),
+    connectMs: span(t.start, t.connect),
+    tlsMs: span(t.connect, t.appconnect),
+    waitMs: span(t.appconnect, t.starttransfer),
+    reused: meta.reused === true,
   };
 }
 

@@ -121,4 +121,4 @@ export {
   type TestReport,
 } from "./reporters.ts";
 export { type DataRow, parseDataRows } from "./data_rows.ts";
-export type { Timings } from "./_run_parts.ts";
+export type { Phases, Timings } from "./_run_parts.ts";

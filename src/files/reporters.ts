@@ -20,15 +20,39 @@ export interface TestCase {
   message?: string;
   /** Milliseconds (the request's time goes to its first case). */
   durationMs: number;
-  /**
-   * The request's phases, in milliseconds from sending (on its first case): the response head
-   * and the end of the body.
-   */
-  timings?: { firstByteMs: number; downloadMs: number; totalMs: number };
+  /** The request's timings (on its first case). */
+  timings?: CaseTimings;
+  /** What the request's scripts logged (`console.log`, `client.log`), on its first case. */
+  logs?: string[];
   /** 1-based iteration of a run with several (`--repeat`, `--data`). */
   iteration?: number;
   /** The data row of the iteration (`--data`). */
   row?: DataRow;
+}
+
+/**
+ * A request's timings in milliseconds. `firstByteMs` and `totalMs` count from sending
+ * (redirects included), `downloadMs` is the body after the head; the phases (when dial's client
+ * made the exchange) are the final hop's durations: `connectMs` holds the name lookup, which Deno
+ * does inside its connect.
+ */
+export interface CaseTimings {
+  /** Before the final hop: redirects, a Digest challenge, the credential step. */
+  blockedMs?: number;
+  /** Name lookup and TCP connect (0 on a kept-alive connection). */
+  connectMs?: number;
+  /** TLS handshake and proxy tunnel (0 without TLS or on a kept-alive connection). */
+  tlsMs?: number;
+  /** Writing the request until the response's first byte. */
+  waitMs?: number;
+  /** Sending until the response's head arrived. */
+  firstByteMs: number;
+  /** Reading the body after the head. */
+  downloadMs: number;
+  /** Sending until the body's end. */
+  totalMs: number;
+  /** Whether the final hop reused a kept-alive connection. */
+  reused?: boolean;
 }
 
 /** Everything one `dial test` run found. */
@@ -55,11 +79,7 @@ export function casesOf(results: readonly RequestResult[], failStatus = 500): Te
     const file = result.file;
     const start = cases.length;
     let first = true;
-    const timings = result.timings && {
-      firstByteMs: result.timings.firstByteMs,
-      downloadMs: result.timings.totalMs - result.timings.firstByteMs,
-      totalMs: result.timings.totalMs,
-    };
+    const timings = caseTimings(result);
     const time = () => {
       const ms = first ? result.durationMs : 0;
       first = false;
@@ -106,8 +126,44 @@ export function casesOf(results: readonly RequestResult[], failStatus = 500): Te
       });
     }
     if (timings && cases[start]) cases[start].timings = timings;
+    if (result.logs?.length && cases[start]) cases[start].logs = [...result.logs];
   }
   return cases;
+}
+
+function caseTimings(result: RequestResult): CaseTimings | undefined {
+  const t = result.timings;
+  if (!t) return undefined;
+  const p = t.phases;
+  return {
+    ...(p
+      ? { blockedMs: p.blockedMs, connectMs: p.connectMs, tlsMs: p.tlsMs, waitMs: p.waitMs }
+      : {}),
+    firstByteMs: t.firstByteMs,
+    downloadMs: t.totalMs - t.firstByteMs,
+    totalMs: t.totalMs,
+    ...(p ? { reused: p.reused } : {}),
+  };
+}
+
+/**
+ * Words a case's timings: `connect 1 ms, TLS 0 ms, wait 3 ms, first byte 4 ms, download 0 ms,
+ * total 4 ms` (the phases only when they were measured; `(kept-alive)` on a reused connection).
+ *
+ * @param t the timings
+ * @returns one line
+ */
+export function timingsLine(t: CaseTimings): string {
+  const parts: string[] = [];
+  if (t.connectMs !== undefined) parts.push(`connect ${ms(t.connectMs)}`);
+  if (t.tlsMs !== undefined) parts.push(`TLS ${ms(t.tlsMs)}`);
+  if (t.waitMs !== undefined) parts.push(`wait ${ms(t.waitMs)}`);
+  parts.push(
+    `first byte ${ms(t.firstByteMs)}`,
+    `download ${ms(t.downloadMs)}`,
+    `total ${ms(t.totalMs)}`,
+  );
+  return parts.join(", ") + (t.reused ? " (kept-alive)" : "");
 }
 
 /** Counts of a report. */
@@ -241,13 +297,11 @@ export function junitReport(report: TestReport): string {
       const open = `    <testcase classname="${xml(file)}" name="${
         xml(`${c.request} › ${c.name}${iteration}`)
       }" time="${seconds(c.durationMs)}"`;
-      const timings = c.timings
-        ? [
-          `      <system-out>first byte ${ms(c.timings.firstByteMs)}, download ${
-            ms(c.timings.downloadMs)
-          }, total ${ms(c.timings.totalMs)}</system-out>`,
-        ]
-        : [];
+      const said = [
+        ...(c.timings ? [timingsLine(c.timings)] : []),
+        ...(c.logs ?? []),
+      ];
+      const timings = said.length ? [`      <system-out>${xml(said.join("\n"))}</system-out>`] : [];
       if (c.outcome === "passed") {
         out.push(timings.length ? `${open}>` : `${open}/>`);
         if (timings.length) out.push(...timings, "    </testcase>");
@@ -305,11 +359,17 @@ export function htmlReport(report: TestReport): string {
   const sections = files.map((file) => {
     const rows = report.cases.filter((c) => c.file === file).map((c) => {
       const row = c.row ? ` <span class="row">${html(JSON.stringify(c.row))}</span>` : "";
+      const phases = c.timings ? `<div class="phases">${html(timingsLine(c.timings))}</div>` : "";
+      const logs = c.logs?.length
+        ? `\n<tr class="logs"><td></td><td></td><td colspan="4"><pre>${
+          html(c.logs.join("\n"))
+        }</pre></td></tr>`
+        : "";
       return `<tr class="${c.outcome}"><td>${c.outcome === "passed" ? "✓" : "✗"}</td><td>${
         c.iteration === undefined ? "" : c.iteration
       }${row}</td><td>${html(c.request)}</td><td>${html(c.name)}</td><td>${
         html(c.message ?? "")
-      }</td><td class="ms">${ms(c.durationMs)}</td></tr>`;
+      }${phases}</td><td class="ms">${ms(c.durationMs)}</td></tr>${logs}`;
     });
     return `<section><h2>${
       html(file)
@@ -329,6 +389,8 @@ th,td{text-align:left;padding:.3em .6em;border-bottom:1px solid #ddd;vertical-al
 td:nth-child(5){white-space:pre-wrap;word-break:break-word;font-family:ui-monospace,monospace}
 tr.passed td:first-child{color:#1a7f37}tr.failed td:first-child,tr.error td:first-child{color:#cf222e}
 tr.error{background:#fff5f5}.ms{white-space:nowrap;text-align:right}.row{color:#666;font-size:90%}
+.phases{color:#666;font-size:90%;font-family:system-ui,sans-serif}
+tr.logs pre{margin:0;font:12px/1.3 ui-monospace,monospace;color:#444;white-space:pre-wrap}
 </style></head><body>
 <h1 class="${status}">${s.passed} passed, ${s.failed} failed, ${s.errors} errors</h1>
 <p>${s.total} cases in ${files.length} files, ${ms(report.durationMs)}</p>

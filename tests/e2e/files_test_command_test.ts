@@ -5,6 +5,7 @@ import { includes } from "../assert.ts";
 import { runCli } from "../_run_cli.ts";
 import { project } from "./_files.ts";
 import { startHttpbin } from "./_httpbin.ts";
+import { makeCertificates, serveTls } from "./_tls.ts";
 
 function itemServer() {
   return serve((request) => {
@@ -272,5 +273,76 @@ Deno.test("test: every reporter escapes a server's control characters on a termi
     if (reporter === "pretty" || reporter === "tap") {
       assert.ok(piped.stdout.includes("\x1b]52"), reporter);
     }
+  }
+});
+
+Deno.test("test: reports carry each request's phases and its scripts' log lines", async () => {
+  // Deno's own server keeps connections alive (Werkzeug's httpbin closes each one).
+  await using server = serve((request) => Response.json({ url: request.url }));
+  const certs = await makeCertificates();
+  const tls = serveTls(certs.leaf, certs.leafKey, () => Response.json({ secure: true }));
+  try {
+    const dir = await project({
+      "phases.http": `### first\nGET ${server.origin}/get\n\n` +
+        `> {% console.log("url was", response.body.url); %}\n\n` +
+        `### second\nGET ${server.origin}/get?again=1\n\n?? status == 200\n\n` +
+        `### secure\nGET https://127.0.0.1:${tls.addr.port}/\n`,
+    });
+    const result = await dial([
+      "test",
+      `${dir}/phases.http`,
+      ...["--cacert", certs.ca, "--reporter", "json", "--report-file", `${dir}/r.json`],
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    type Timings = Record<string, number | boolean>;
+    const cases = (JSON.parse(await Deno.readTextFile(`${dir}/r.json`)) as {
+      cases: { request: string; timings?: Timings; logs?: string[] }[];
+    }).cases;
+    assert.deepEqual(cases.map((c) => c.request), ["first", "second", "secure"]);
+    assert.deepEqual(cases[0]!.logs, [`url was ${server.origin}/get`]);
+    assert.equal(cases[1]!.logs, undefined);
+    const [first, second, secure] = cases.map((c) => c.timings!);
+    for (const t of [first!, second!, secure!]) {
+      for (const key of ["connectMs", "tlsMs", "waitMs", "firstByteMs", "downloadMs", "totalMs"]) {
+        assert.equal(typeof t[key], "number", `${key} in ${JSON.stringify(t)}`);
+      }
+      // The phases of the final hop lie inside the time to the first byte.
+      const phases = (t.connectMs as number) + (t.tlsMs as number) + (t.waitMs as number);
+      assert.ok(phases <= (t.firstByteMs as number) + 0.001, JSON.stringify(t));
+    }
+    assert.equal(first!.reused, false);
+    // The server keeps the connection: the second request has no connect and no TLS phase.
+    assert.equal(second!.reused, true);
+    assert.equal(second!.connectMs, 0);
+    assert.equal(second!.tlsMs, 0);
+    // A new origin over TLS: a handshake happened.
+    assert.equal(secure!.reused, false);
+    assert.ok((secure!.tlsMs as number) > 0, JSON.stringify(secure));
+
+    const junit = `${dir}/r.xml`;
+    const html = `${dir}/r.html`;
+    for (const [reporter, file] of [["junit", junit], ["html", html]]) {
+      const again = await dial([
+        ...["test", `${dir}/phases.http`, "--cacert", certs.ca],
+        ...["--reporter", reporter!, "--report-file", file!],
+      ]);
+      assert.equal(again.code, 0, again.stderr);
+    }
+    const xml = await Deno.readTextFile(junit);
+    assert.match(
+      xml,
+      new RegExp(
+        `<system-out>connect \\d+ ms, TLS \\d+ ms, wait \\d+ ms, first byte \\d+ ms, download \\d+ ms, total \\d+ ms\\nurl was ${server.origin}/get</system-out>`,
+      ),
+    );
+    assert.match(
+      xml,
+      /name="second › status == 200"[^>]*>\s*<system-out>connect 0 ms, TLS 0 ms, .* \(kept-alive\)<\/system-out>/,
+    );
+    const page = await Deno.readTextFile(html);
+    assert.match(page, /<tr class="logs">.*<pre>url was http:\/\/127\.0\.0\.1:\d+\/get<\/pre>/);
+    assert.match(page, /<div class="phases">connect \d+ ms, TLS \d+ ms, wait/);
+  } finally {
+    await tls.shutdown();
   }
 });

@@ -106,7 +106,10 @@ export function normalize(text: string, server: string, folder: string): string 
     .replaceAll(INPUTS, "$INPUTS").replaceAll(folder, "$CASE")
     .replace(/\b\d+(\.\d+)? ?ms\b/g, "$MS")
     .replace(/\btime="[\d.]+"/g, 'time="$MS"')
-    .replace(/"(duration|durationMs|time|firstByteMs|downloadMs|totalMs)": ?[\d.]+/g, '"$1": "$MS"')
+    .replace(
+      /"(duration|durationMs|time|blockedMs|connectMs|tlsMs|waitMs|firstByteMs|downloadMs|totalMs)": ?[\d.]+/g,
+      '"$1": "$MS"',
+    )
     .replace(/\btimestamp="[^"]+"/g, 'timestamp="$TIME"')
     .replace(/\bduration_ms: \d+(\.\d+)?/g, "duration_ms: $MS");
 }
