@@ -107,6 +107,7 @@ export {
 } from "./run_streams.ts";
 export {
   casesOf,
+  type CaseTimings,
   fileErrorCase,
   htmlReport,
   jsonReport,
