@@ -113,7 +113,14 @@ export async function buildFileRequest(
     : "http";
   const host = headers.find((h) => h.name.toLowerCase() === "host");
   const grpc = kind === "grpc" ? parseGrpcTarget(urlText) : undefined;
-  const url = grpc?.url ?? requestUrl(urlText, host, kind);
+  // OPTIONS * asks the server itself (RFC 9112 §3.2.4): its origin comes from the Host header.
+  const asterisk = kind === "http" && urlText.trim() === "*" && request.method === "OPTIONS";
+  if (asterisk && !host) {
+    throw new UsageError(
+      `${path}:${request.requestLine.line}:1: Cannot send "OPTIONS *": it needs a Host header naming the server`,
+    );
+  }
+  const url = grpc?.url ?? requestUrl(asterisk ? "/" : urlText, host, kind);
   const body = await bodyOf(request, options, headers);
   const source = body.source;
   // A GRPC request's messages are JSON text: a `< file` body (confined by bodyOf) is read.
@@ -135,6 +142,7 @@ export async function buildFileRequest(
       url,
       headers,
       auth: { ...(authorization ? { authorization } : {}), queryKeys: [] },
+      ...(asterisk ? { target: "*" as const } : {}),
     },
     bodyText,
     follow: !directive("no-redirect"),

@@ -40,6 +40,7 @@ export function buildRequest(spec: RequestSpec, authorization?: Secret): Prepare
     queryKeys: spec.auth.queryKeys,
     headers,
     ...(spec.body ? { body: spec.body } : {}),
+    ...(spec.target ? { target: spec.target } : {}),
   };
 }
 

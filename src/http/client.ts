@@ -13,7 +13,7 @@ import { DialError, TransportError } from "../errors/mod.ts";
 import { type Connection, openConnection } from "./connect.ts";
 import { exchangeH1, type WireBody, type WireRequest, type WireResponse } from "./h1.ts";
 import { planFor, type TransportOptions, type TransportPlan } from "./plan.ts";
-import { completeHead, WIRE_HEAD } from "./wire.ts";
+import { completeHead, REQUEST_TARGET, WIRE_HEAD } from "./wire.ts";
 import { setResponseMeta } from "./response_meta.ts";
 import { decodeBounded } from "./content_encoding.ts";
 import {
@@ -191,8 +191,12 @@ async function wireRequest(url: URL, init: RequestInit, plan: TransportPlan): Pr
   // A head from send() is complete as given; other callers (libraries) get dial's defaults.
   const complete = (init as { [WIRE_HEAD]?: boolean })[WIRE_HEAD] === true;
   const head = complete ? given : completeHead(given, url, method, framing, defaultType);
+  // OPTIONS *: a forwarding proxy gets the absolute form without a path (RFC 9112 §3.2.4).
+  const asterisk = (init as { [REQUEST_TARGET]?: "*" })[REQUEST_TARGET] === "*";
   const target = plan.proxy?.mode === "forward"
-    ? `${url.protocol}//${url.host}${url.pathname}${url.search}`
+    ? `${url.protocol}//${url.host}${asterisk ? "" : `${url.pathname}${url.search}`}`
+    : asterisk
+    ? "*"
     : `${url.pathname || "/"}${url.search}`;
   return {
     method,

@@ -61,6 +61,11 @@ export interface RequestSpec {
   auth: AuthSpec;
   /** The body, if any. */
   body?: BodySource;
+  /**
+   * `*`: the request-target is the asterisk form (`OPTIONS * HTTP/1.1`, RFC 9112 §3.2.4) instead
+   * of the URL's path, which must then be `/`. Only the first hop: a redirect drops it.
+   */
+  target?: "*";
 }
 
 /**
@@ -102,4 +107,6 @@ export interface PreparedRequest {
   body?: BodySource;
   /** Credentials to compute per request on the wire, for this origin only. */
   signer?: RequestSigner;
+  /** `*`: the asterisk-form request-target ({@link RequestSpec.target}). */
+  target?: "*";
 }

@@ -13,7 +13,7 @@ import { withCredentials } from "./credentials.ts";
 import { decodeContent } from "./content_encoding.ts";
 import type { CookieJar } from "./cookies.ts";
 import type { PreparedRequest, RequestSpec } from "./request_spec.ts";
-import { type Framing, sendableHeaders, WIRE_HEAD, wireHead } from "./wire.ts";
+import { type Framing, REQUEST_TARGET, sendableHeaders, WIRE_HEAD, wireHead } from "./wire.ts";
 
 /** Options for {@link send}. */
 export interface SendOptions {
@@ -109,11 +109,12 @@ export async function sendPrepared(
     try {
       requestHeaders(request); // refuses control characters in values
       const body = request.body && openBody(request.body);
-      const init: RequestInit & { [WIRE_HEAD]: true } = {
+      const init: RequestInit & { [WIRE_HEAD]: true; [REQUEST_TARGET]?: "*" } = {
         method: request.method,
         headers: sendableHeaders(wireHead(request, framing)),
         // The head is complete: the client adds nothing (one head, built once).
         [WIRE_HEAD]: true,
+        ...(request.target ? { [REQUEST_TARGET]: request.target } : {}),
         redirect: "manual",
         ...(options.signal ? { signal: options.signal } : {}),
         ...(body !== undefined ? { body } : {}),

@@ -17,6 +17,12 @@ import type { PreparedRequest } from "./request_spec.ts";
  */
 export const WIRE_HEAD: unique symbol = Symbol.for("dial.wireHead") as never;
 
+/**
+ * Carries a request's asterisk-form target ({@link PreparedRequest.target}) on a `RequestInit`:
+ * the client writes `*` instead of the URL's path.
+ */
+export const REQUEST_TARGET: unique symbol = Symbol.for("dial.requestTarget") as never;
+
 /** How the body is framed: a known length, chunked (a pipe past the buffer limit), or none. */
 export type Framing = { length: number } | "chunked" | "none";
 

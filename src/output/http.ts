@@ -33,7 +33,8 @@ export function formatRequestHead(
   const head = wireHead(request, framing);
   const url = new URL(request.url);
   url.username = url.password = url.hash = "";
-  const target = displayUrl({ ...request, url }).slice(url.origin.length) || "/";
+  const target = request.target ??
+    (displayUrl({ ...request, url }).slice(url.origin.length) || "/");
   const line = `${paint(request.method, Style.bold, color)} ${target}`;
   const known = /^(http|ws|wss):$/.test(request.url.protocol);
   const lines = [

@@ -3,6 +3,9 @@ import { dial, dialOnTerminal, hasScript, serve } from "../_helpers.ts";
 import { CHAIN, loginServer, project } from "./_files.ts";
 import { excludes, includes } from "../assert.ts";
 import { startHttpbin } from "./_httpbin.ts";
+import { headerValues, rawServer } from "./_raw_server.ts";
+import { runProgram } from "../_process.ts";
+import { startProxy } from "./_tls.ts";
 
 Deno.test("run: requests chain through a handler's global and a REST Client request variable", async () => {
   await using server = loginServer();
@@ -133,7 +136,7 @@ Deno.test("run: a failing script names its line; --check-status stops at a 4xx",
   includes(script.stderr, "before");
   const checked = await dial(["run", `${dir}/c.http`, "--check-status"]);
   assert.equal(checked.code, 4);
-  assert.equal(server.requests.length, 2);
+  assert.equal(server.requests.length, 3);
 });
 
 Deno.test("run: multipart bodies with < file parts and a body file include", async () => {
@@ -403,4 +406,42 @@ Deno.test("run: object-valued env keys are skipped with a notice; kulala's defau
   );
   const shared = await dial(["run", `${dir}/h.http`]);
   assert.equal(JSON.parse(shared.stdout).headers["X-Shared"], "s-t");
+});
+
+Deno.test("run: OPTIONS * goes to the Host header's server in asterisk form, as curl sends it", async () => {
+  await using server = rawServer(() => ({ headers: [["Allow", "GET, OPTIONS"]], body: "" }));
+  const dir = await project({
+    "star.http": `OPTIONS * HTTP/1.1\nHost: 127.0.0.1:${server.port}\n\n###\nOPTIONS *\n`,
+  });
+  const result = await dial(["run", `${dir}/star.http`, "1", "-v"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(server.requests.length, 1);
+  assert.equal(server.requests[0]!.line, "OPTIONS * HTTP/1.1");
+  assert.deepEqual(headerValues(server.requests[0]!, "host"), [`127.0.0.1:${server.port}`]);
+  // -v shows the line that went out.
+  assert.match(result.stderr, /^OPTIONS \* HTTP\/1\.1$/m);
+  // curl's --request-target '*' writes the same request line to the same server.
+  const curl = await runProgram("curl", [
+    ...["-s", "-o", "/dev/null", "-X", "OPTIONS", "--request-target", "*"],
+    `http://127.0.0.1:${server.port}/`,
+  ]);
+  assert.equal(curl.code, 0, curl.stderr);
+  assert.equal(server.requests[1]!.line, server.requests[0]!.line);
+  // Through a forwarding proxy: the absolute form without a path, which the last proxy turns
+  // into * (RFC 9112 §3.2.4; curl sends * to the proxy itself).
+  const proxy = startProxy();
+  try {
+    const proxied = await dial([
+      ...["run", `${dir}/star.http`, "1", "-x", `http://127.0.0.1:${proxy.port}`],
+    ]);
+    assert.equal(proxied.code, 0, proxied.stderr);
+    assert.deepEqual(proxy.log, [`OPTIONS http://127.0.0.1:${server.port} HTTP/1.1`]);
+  } finally {
+    await proxy.close();
+  }
+  // Without a Host header there is no server to ask: nothing is sent.
+  const bare = await dial(["run", `${dir}/star.http`, "2"]);
+  assert.equal(bare.code, 2);
+  assert.match(bare.stderr, /star\.http:5:1: Cannot send "OPTIONS \*": it needs a Host header/);
+  assert.equal(server.requests.length, 3);
 });
