@@ -136,7 +136,7 @@ Deno.test("run: a failing script names its line; --check-status stops at a 4xx",
   includes(script.stderr, "before");
   const checked = await dial(["run", `${dir}/c.http`, "--check-status"]);
   assert.equal(checked.code, 4);
-  assert.equal(server.requests.length, 3);
+  assert.equal(server.requests.length, 2);
 });
 
 Deno.test("run: multipart bodies with < file parts and a body file include", async () => {
