@@ -226,6 +226,11 @@ async function runUnit(
       env: context.env,
       globals: state.globals,
       cookies: state.cookies,
+      iteration: {
+        index: (unit.iteration ?? 1) - 1,
+        count: plan.iterations,
+        ...(unit.row ? { data: unit.row } : {}),
+      },
       keepGoing: true,
       ...(flags.failFast ? { failFast: true, stop: () => outcome.failed } : {}),
       ...(plan.filter ? { filter: plan.filter } : {}),

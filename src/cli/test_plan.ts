@@ -32,6 +32,8 @@ export interface TestPlan {
   jobs: number;
   /** A request without tests fails from this status. */
   failStatus: number;
+  /** Iterations of the run (`--repeat` × `--data` rows; 1 without them). */
+  iterations: number;
 }
 
 /**
@@ -75,6 +77,7 @@ export async function testPlan(paths: string[], flags: TestFlagValues): Promise<
     ...(filter ? { filter } : {}),
     jobs: flags.jobs ?? 1,
     failStatus: flags.checkStatus ? 400 : 500,
+    iterations: iteration,
   };
 }
 

@@ -130,6 +130,12 @@ export interface RunHttpFileOptions {
   running?: readonly string[];
   /** The cookie jar of the run (default: a new one; `# @no-cookie-jar` skips it). */
   cookies?: CookieJar;
+  /**
+   * The iteration of a `dial test` run this file runs in (`--repeat`, `--data`): Postman
+   * scripts read it as `pm.info.iteration`, `pm.info.iterationCount` and `pm.iterationData`
+   * (the data row; its columns are variables through `overrides` too).
+   */
+  iteration?: { index: number; count: number; data?: Readonly<Record<string, string>> };
   /** Script time and memory limits. */
   scriptLimits?: SandboxLimits;
   /**
@@ -781,6 +787,7 @@ function __dialResponse(text) {
     for (const v of this.file.variables) file[v.name] = v.value;
     const postman = request.directives.some((d) => d.name === "postman");
     const name = this.options.environment?.name;
+    const iteration = this.options.iteration;
     return {
       globals: Object.fromEntries(this.globals),
       requestVariables: Object.fromEntries(requestVariables),
@@ -792,6 +799,13 @@ function __dialResponse(text) {
             requestName: labelOf(request),
             requestId: `${this.file.path}#${request.index}`,
             ...(name !== undefined ? { environmentName: name } : {}),
+            ...(iteration
+              ? {
+                iteration: iteration.index,
+                iterationCount: iteration.count,
+                ...(iteration.data ? { iterationData: { ...iteration.data } } : {}),
+              }
+              : {}),
             ...(responseTime !== undefined ? { responseTime: Math.round(responseTime) } : {}),
           },
         }

@@ -119,3 +119,62 @@ Deno.test("data: --data rows.csv and rows.json run each file per row; --repeat; 
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /Cannot read data file .*none\.csv: no such file/);
 });
+
+Deno.test("data: # @postman scripts read the row as pm.iterationData, as Newman's -d gives it", async () => {
+  await using httpbin = await startHttpbin();
+  const tests = [
+    "const row = pm.iterationData;",
+    "pm.test('row ' + row.get('user') + ' at ' + pm.info.iteration + ' of ' + pm.info.iterationCount, function () {",
+    "  pm.expect(pm.response.json().args.u).to.eql(row.get('user'));",
+    "});",
+    "pm.test('plan ' + pm.variables.get('plan') + ' as data ' + data.plan, function () {",
+    "  pm.expect(row.toObject()).to.have.property('plan', 'pro');",
+    "});",
+  ];
+  const dir = await project({
+    "rows.csv": "user,plan\nann,free\nbob,pro\n",
+    "rows.http": `### Row\n# @postman\nGET ${httpbin.origin}/get?u={{user}}\n\n> {%\n${
+      tests.join("\n")
+    }\n%}\n`,
+    "rows.postman.json": JSON.stringify({
+      info: {
+        name: "Rows",
+        schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
+      },
+      item: [{
+        name: "Row",
+        event: [{ listen: "test", script: { exec: tests } }],
+        request: { method: "GET", url: `${httpbin.origin}/get?u={{user}}` },
+      }],
+    }),
+  });
+  const newman = await new Deno.Command(Deno.execPath(), {
+    args: [
+      ...["run", "-A", "--no-config", "--no-lock", "--quiet", "npm:newman@6.2.2", "run"],
+      ...[`${dir}/rows.postman.json`, "-d", `${dir}/rows.csv`, "--reporters", "json"],
+      ...["--reporter-json-export", `${dir}/newman.json`],
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(newman.code === 0 || newman.code === 1, new TextDecoder().decode(newman.stderr));
+  const run = JSON.parse(await Deno.readTextFile(`${dir}/newman.json`)).run as {
+    executions: { assertions?: { assertion: string; error?: unknown }[] }[];
+  };
+  const byNewman = run.executions.flatMap((e) =>
+    (e.assertions ?? []).map((a) => `${a.assertion}: ${a.error ? "failed" : "passed"}`)
+  );
+  assert.deepEqual(byNewman, [
+    "row ann at 0 of 2: passed",
+    "plan free as data free: failed",
+    "row bob at 1 of 2: passed",
+    "plan pro as data pro: passed",
+  ]);
+  const result = await dial([
+    ...["test", `${dir}/rows.http`, "--data", `${dir}/rows.csv`, "--reporter", "json"],
+  ]);
+  assert.equal(result.code, 11, result.stderr);
+  const cases = (JSON.parse(result.stdout) as { cases: { name: string; outcome: string }[] }).cases;
+  assert.deepEqual(cases.map((c) => `${c.name}: ${c.outcome}`), byNewman);
+});
