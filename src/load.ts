@@ -22,6 +22,9 @@ export const load = {
   /** `??` assertions (httpyac's, and dial's JSONPath form). */
   assertions: (): Promise<typeof import("./files/assertions.ts")> =>
     import(new URL("./files/assertions.ts", import.meta.url).href),
+  /** `?? xpath` (and with it @xmldom/xmldom and xpath). */
+  xpath: (): Promise<typeof import("./files/xpath_value.ts")> =>
+    import(new URL("./files/xpath_value.ts", import.meta.url).href),
   /** the request-file parser. */
   parseHttpFile: (): Promise<typeof import("./files/parse_http_file.ts")> =>
     import(new URL("./files/parse_http_file.ts", import.meta.url).href),

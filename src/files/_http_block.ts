@@ -17,6 +17,7 @@ import type {
   ProtoImport,
   RunLine,
   Script,
+  XPathNamespace,
 } from "./http_file_types.ts";
 import { type Fail, type Line, spanBetween, trimBody } from "./_http_lines.ts";
 
@@ -30,6 +31,8 @@ export interface FileContext {
   runs: RunLine[];
   /** `proto <` lines of blocks without a request (they hold for the whole file). */
   protos: ProtoImport[];
+  /** The file's `@xpath_ns` lines, in order (made at the first). */
+  xpathNamespaces?: XPathNamespace[];
   /** Reports a syntax error; never returns. */
   fail: Fail;
   /** 1-based index the block's request gets. */

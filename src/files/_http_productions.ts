@@ -19,6 +19,8 @@ import {
 const NONBLANK = /\S/;
 const COMMENT = /^\s*(?:#|\/\/)/;
 const VARIABLE = /^@([A-Za-z0-9_.-]+)\s*:?=\s?(.*)$/;
+// httpyac's own pattern (a quoted URI keeps a closing quote, as there).
+const XPATH_NS = /^\s*@xpath_ns\s+(?<key>[^\s=:]*)\s*=\s*"?(?<value>.*)"?\s*$/u;
 const DIRECTIVE = /^\s*(?:#|\/\/)\s*@([A-Za-z][\w-]*)(?:\s+(.*?))?\s*$/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -44,6 +46,21 @@ export const fileVariable: Production = (block) => {
   const match = VARIABLE.exec(line.text);
   if (!match) return false;
   block.file.variables.push({ name: match[1]!, value: match[2]!.trim(), span: spanOf(line) });
+  if (block.detached) block.first = undefined;
+  block.i++;
+  return true;
+};
+
+/** httpyac's `@xpath_ns prefix=uri`: a namespace for every `?? xpath` of the file. */
+export const xpathNamespace: Production = (block) => {
+  const line = block.line;
+  const match = XPATH_NS.exec(line.text);
+  if (!match?.groups?.key || !match.groups.value) return false;
+  (block.file.xpathNamespaces ??= []).push({
+    prefix: match.groups.key,
+    uri: match.groups.value,
+    span: spanOf(line),
+  });
   if (block.detached) block.first = undefined;
   block.i++;
   return true;
@@ -460,6 +477,7 @@ export const bodyText: Production = (block) => {
 export const HEAD: readonly Production[] = [
   headBlank,
   fileVariable,
+  xpathNamespace,
   directive,
   headComment,
   protoImport,

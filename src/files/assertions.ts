@@ -1,12 +1,13 @@
 /**
  * httpyac's `??` assertions, evaluated as httpyac evaluates them: the subject's value (`status`,
- * `header NAME`, `body [PATH]`, `duration`, `js EXPR`, and dial's JSONPath `$…`), the expected
+ * `header NAME`, `body [PATH]`, `duration`, `js EXPR`, `xpath EXPR`, and dial's JSONPath `$…`), the expected
  * text converted to the value's type, then the operator. Each assertion is one test of its
  * request, named by its line. JavaScript (`js`, `body PATH`) runs in the script sandbox.
  * @module
  */
 import { createHash } from "node:crypto";
 import { query } from "jsonpath-rfc9535";
+import { load } from "../load.ts";
 import type { Assertion } from "./http_file_types.ts";
 import type { TestOutcome } from "./script_api.ts";
 
@@ -28,6 +29,8 @@ export interface AssertionContext {
   substitute: (text: string, assertion: Assertion) => string;
   /** Evaluates a JavaScript expression with httpyac's `response` in scope (in the sandbox). */
   evaluate: (expression: string, assertion: Assertion) => Promise<unknown>;
+  /** Namespace prefixes of `?? xpath` expressions (the request's `# @xpath_ns prefix=uri`). */
+  xpathNamespaces?: Record<string, string>;
 }
 
 type Match = (value: unknown, expected: unknown) => boolean;
@@ -157,9 +160,16 @@ async function subjectValue(
     case "js":
       if (argument === undefined) throw new Error('"?? js" needs an expression');
       return await context.evaluate(argument, assertion);
+    case "xpath": {
+      if (argument === undefined) throw new Error('"?? xpath" needs an expression');
+      // httpyac reads no value from an empty body.
+      if (!response.body) return undefined;
+      const { xpathValue } = await load.xpath();
+      return xpathValue(argument, response.body, context.xpathNamespaces);
+    }
     default:
       throw new Error(
-        `Unknown assertion subject "${subject}": status, header, body, duration, js or $ (JSONPath)`,
+        `Unknown assertion subject "${subject}": status, header, body, duration, js, xpath or $ (JSONPath)`,
       );
   }
 }

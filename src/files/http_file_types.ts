@@ -28,6 +28,16 @@ export interface FileVariable {
   span: Span;
 }
 
+/** httpyac's `@xpath_ns prefix=uri`: a namespace prefix for the file's `?? xpath` lines. */
+export interface XPathNamespace {
+  /** The prefix the expressions use. */
+  prefix: string;
+  /** The namespace URI. */
+  uri: string;
+  /** The whole line. */
+  span: Span;
+}
+
 /** A per-request directive, `# @name value` or `// @name value`. */
 export interface Directive {
   /** The directive's name without `@`, e.g. `no-redirect`. */
@@ -208,6 +218,11 @@ export interface HttpFile {
   source: string;
   /** File variables anywhere in the file, in order (later ones win). */
   variables: FileVariable[];
+  /**
+   * `@xpath_ns prefix=uri` lines anywhere in the file, in order (later ones win): as in httpyac,
+   * each applies to every `?? xpath` of the file.
+   */
+  xpathNamespaces?: XPathNamespace[];
   /** The requests, in file order. */
   requests: HttpRequest[];
   /** `run` lines, in file order (each says after how many requests it runs). */

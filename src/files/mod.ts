@@ -26,6 +26,7 @@ export type {
   RunLine,
   Script,
   Span,
+  XPathNamespace,
 } from "./http_file_types.ts";
 export { HttpFileSyntaxError, KNOWN_DIRECTIVES, parseHttpFile } from "./parse_http_file.ts";
 export {

@@ -664,6 +664,9 @@ class FileRunner {
           column: 1,
         }).text,
       evaluate: (expression, assertion) => this.evaluate(expression, assertion, response, request),
+      xpathNamespaces: Object.fromEntries(
+        (this.file.xpathNamespaces ?? []).map((n) => [n.prefix, n.uri]),
+      ),
     };
     for (const assertion of request.assertions) {
       result.tests.push(await evaluateAssertion(assertion, response, context));

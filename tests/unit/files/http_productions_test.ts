@@ -72,6 +72,22 @@ Deno.test("production file-variable: @name = value, @name=value and httpyac's @n
   assert.equal(reads(p.fileVariable, "# @name x"), undefined);
 });
 
+Deno.test("production xpath-namespace: httpyac's @xpath_ns prefix=uri, for the whole file", () => {
+  const b = reads(p.xpathNamespace, "@xpath_ns soap = http://schemas.xmlsoap.org/soap/envelope/")!;
+  assert.deepEqual(b.file.xpathNamespaces?.map((n) => [n.prefix, n.uri]), [
+    ["soap", "http://schemas.xmlsoap.org/soap/envelope/"],
+  ]);
+  assert.equal(reads(p.xpathNamespace, "@xpath_ns = urn:x"), undefined);
+  assert.equal(reads(p.xpathNamespace, "@xpath_nsx=1"), undefined);
+  assert.equal(reads(p.xpathNamespace, "# @xpath_ns x=urn:x"), undefined);
+  // Before the first request too: every request of the file reads it.
+  const file = parseHttpFile("@xpath_ns x=urn:x\n\n### a\nGET http://x/\n", "t.http");
+  assert.deepEqual(file.xpathNamespaces?.map((n) => [n.prefix, n.uri, n.span.line]), [
+    ["x", "urn:x", 1],
+  ]);
+  assert.equal(file.requests.length, 1);
+});
+
 Deno.test("production directive: # @name and // @name, unknown ones warned", () => {
   const b = reads(p.directive, "// @timeout 5 s ")!;
   assert.deepEqual(b.directives.map((d) => [d.name, d.value]), [["timeout", "5 s"]]);
