@@ -5,6 +5,7 @@
  * @module
  */
 import { DOMParser } from "@xmldom/xmldom";
+// @ts-types="./_xpath.d.ts"
 import * as xpath from "xpath";
 
 /**
@@ -37,7 +38,7 @@ export function xpathValue(
   const select = Object.keys(namespaces).length ? xpath.useNamespaces(namespaces) : xpath.select;
   let found: unknown;
   try {
-    found = select(expression, document as unknown as Node);
+    found = select(expression, document);
   } catch (error) {
     throw new Error(`Invalid XPath "${expression}": ${(error as Error).message}`);
   }
