@@ -13,6 +13,7 @@ import type {
   FileVariable,
   HeaderLine,
   HttpRequest,
+  ImportLine,
   ParseWarning,
   ProtoImport,
   RunLine,
@@ -31,6 +32,8 @@ export interface FileContext {
   runs: RunLine[];
   /** `proto <` lines of blocks without a request (they hold for the whole file). */
   protos: ProtoImport[];
+  /** The file's `import` lines, in order (made at the first). */
+  imports?: ImportLine[];
   /** The file's `@xpath_ns` lines, in order (made at the first). */
   xpathNamespaces?: XPathNamespace[];
   /** Reports a syntax error; never returns. */

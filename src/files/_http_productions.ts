@@ -205,6 +205,29 @@ export const runLine: Production = (block) => {
   return true;
 };
 
+/**
+ * JetBrains' `import ./other.http`: the other file's requests become runnable by `run #name`
+ * (nothing of it runs by the import itself).
+ */
+export const importLine: Production = (block) => {
+  const line = block.line;
+  if (!/^import\s/.test(line.text)) return false;
+  const path = line.text.slice("import".length).trim();
+  if (!path || /\s/.test(path)) {
+    return block.file.fail(
+      line,
+      1,
+      `Cannot parse import line "${clip(line.text)}": expected "import ./file.http"`,
+    );
+  }
+  (block.file.imports ??= []).push({ path, span: spanOf(line) });
+  // Like a run line, an import is not a request: a block of them needs no request line.
+  block.runs++;
+  if (block.detached) block.first = undefined;
+  block.i++;
+  return true;
+};
+
 /** `[METHOD] target [HTTP/x.y]`: the request line (always read: anything else is an error). */
 export const requestLine: Production = (block) => {
   const line = block.line;
@@ -484,6 +507,7 @@ export const HEAD: readonly Production[] = [
   preScript,
   assertion,
   runLine,
+  importLine,
 ];
 /** Right after the request line. */
 export const REQUEST_LINE_CONTINUATION: readonly Production[] = [assertion, urlContinuation];

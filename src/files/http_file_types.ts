@@ -200,6 +200,14 @@ export interface RunLine {
   span: Span;
 }
 
+/** JetBrains' `import ./other.http`: the other file's requests can be run by `run #name`. */
+export interface ImportLine {
+  /** The file, relative to this file (or absolute). */
+  path: string;
+  /** The line. */
+  span: Span;
+}
+
 /** Something the parser accepted but wants the user to see (an unknown directive). */
 export interface ParseWarning {
   /** Sentence case, no trailing period. */
@@ -229,6 +237,8 @@ export interface HttpFile {
   runs: RunLine[];
   /** `proto <` lines in blocks without a request: they hold for every `GRPC` request. */
   protos?: ProtoImport[];
+  /** `import` lines, in file order: where `run #name` looks after this file's own requests. */
+  imports?: ImportLine[];
   /** Unknown directives and other things that were accepted with a doubt. */
   warnings: ParseWarning[];
   /** With `recover`: the syntax errors of the requests that were left out. */

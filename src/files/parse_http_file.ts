@@ -97,6 +97,7 @@ export function parseHttpFile(
     runs,
     warnings,
     ...(protos.length ? { protos } : {}),
+    ...(context.imports ? { imports: context.imports } : {}),
     ...(context.xpathNamespaces ? { xpathNamespaces: context.xpathNamespaces } : {}),
     ...(options.recover ? { errors } : {}),
   };

@@ -306,9 +306,13 @@ class FileRunner {
     }
     if (line.target.kind === "request") {
       const name = line.target.name;
-      const request = this.file.requests.find((r) => r.name === name) ??
-        this.file.requests.find((r) => labelOf(r) === name);
-      if (!request) throw new UsageError(`${at}: No request named "${name}" to run`);
+      const request = findRequest(this.file, name);
+      if (!request) {
+        const imported = await this.imported(name, [this.file.path]);
+        if (!imported) throw new UsageError(`${at}: No request named "${name}" to run`);
+        await this.runInner(imported.file, imported.path, variables, [String(imported.index)]);
+        return;
+      }
       const outer = this.runVariables;
       this.runVariables = variables;
       try {
@@ -334,19 +338,67 @@ class FileRunner {
       throw new UsageError(`${at}: Cannot read the file to run "${line.target.path}"`);
     }
     const { parseHttpFile } = await load.parseHttpFile();
-    const shown = joinPath(this.dir, line.target.path);
+    const file = parseHttpFile(source, joinPath(this.dir, line.target.path));
+    await this.runInner(file, path, variables, []);
+  }
+
+  /** Runs another file's requests (all, or the named ones) in place, sharing globals and cookies. */
+  async runInner(
+    file: HttpFile,
+    path: string,
+    variables: Map<string, VariableValue>,
+    names: string[],
+  ): Promise<void> {
     const overrides = new Map([...variables, ...(this.options.overrides ?? [])]);
-    const inner = new FileRunner(parseHttpFile(source, shown), {
-      ...this.options,
-      names: [],
+    const { filter: _, ...options } = this.options;
+    const inner = new FileRunner(file, {
+      ...options,
+      names,
       globals: this.globals,
       cookies: this.cookies,
       overrides,
       confinement: this.confinement!,
-      running: [...running, path],
+      running: [...(this.options.running ?? []), path],
     });
     this.results.push(...await inner.run());
     if (inner.stopped) this.stopped = true;
+  }
+
+  /**
+   * The request `run #name` names in the files this file imports (JetBrains' `import`), their
+   * own imports after them, depth first; each file read once, inside the run's folders.
+   */
+  async imported(
+    name: string,
+    seen: string[],
+    file: HttpFile = this.file,
+  ): Promise<{ file: HttpFile; path: string; index: number } | undefined> {
+    const slash = file.path.lastIndexOf("/");
+    const dir = slash < 0 ? "." : file.path.slice(0, slash) || "/";
+    for (const line of file.imports ?? []) {
+      const written = line.path;
+      const path = await this.confinement!.reading(
+        written.startsWith("/") ? written : `${dir}/${written.replace(/^\.\//, "")}`,
+        { what: `the file imported by ${file.path}:${line.span.line}`, written },
+      );
+      if (seen.includes(path)) continue;
+      seen.push(path);
+      let source: string;
+      try {
+        source = await Deno.readTextFile(path);
+      } catch {
+        throw new UsageError(
+          `${file.path}:${line.span.line}:1: Cannot read the imported file "${written}"`,
+        );
+      }
+      const { parseHttpFile } = await load.parseHttpFile();
+      const parsed = parseHttpFile(source, joinPath(dir, written));
+      const request = findRequest(parsed, name);
+      if (request) return { file: parsed, path, index: request.index };
+      const deeper = await this.imported(name, seen, parsed);
+      if (deeper) return deeper;
+    }
+    return undefined;
   }
 
   selection(): HttpRequest[] {
@@ -948,3 +1000,9 @@ function editHeaders(
 }
 
 export { labelOf };
+
+/** A request by its name, else by its label (`GET https://…`), as `run #name` names one. */
+function findRequest(file: HttpFile, name: string): HttpRequest | undefined {
+  return file.requests.find((r) => r.name === name) ??
+    file.requests.find((r) => labelOf(r) === name);
+}

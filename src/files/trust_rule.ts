@@ -421,6 +421,12 @@ export async function checkFilePaths(file: HttpFile, confinement: Confinement): 
       written: run.target.path,
     });
   }
+  for (const line of file.imports ?? []) {
+    await confinement.reading(at(line.path), {
+      what: `the file imported by ${file.path}:${line.span.line}`,
+      written: line.path,
+    });
+  }
 }
 
 async function absolutePath(path: string): Promise<string> {

@@ -349,6 +349,78 @@ Deno.test("run: JetBrains run #name and run ./file.http run in place, with (@var
   assert.match(escape.stderr, /"\.\.\/main\.http" is outside the run's folder/);
 });
 
+Deno.test("run: JetBrains import makes another file's requests runnable by run #name", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    "main.http": [
+      "import ./lib/auth.http",
+      "",
+      "### mine",
+      "GET {{base}}/anything/mine",
+      "",
+      "###",
+      "run #login (@user=ann)",
+      "",
+      "###",
+      "run #deep",
+      "",
+      "###",
+      "run #mine",
+      "",
+    ].join("\n"),
+    // Imported requests run in their own file (its variables), with the run line's overrides.
+    "lib/auth.http": [
+      "import ./deeper.http",
+      "@user = nobody",
+      "",
+      "### login",
+      "POST {{base}}/anything/login?user={{user}}",
+      "",
+      '> {% client.global.set("who", response.body.args.user); %}',
+      "",
+      "### not run",
+      "GET {{base}}/anything/never",
+      "",
+    ].join("\n"),
+    "lib/deeper.http":
+      "### deep\nGET {{base}}/anything/deep?who={{who}}\n\n?? body args.who == ann\n",
+    "missing.http": "import ./lib/auth.http\n\n###\nrun #nothing\n",
+    "escape/out.http":
+      "import ../../outside.http\n\n### first\nGET {{base}}/anything/first\n\n###\nrun #x\n",
+  });
+  await Deno.writeTextFile(`${dir}/../outside.http`, `### x\nGET ${httpbin.origin}/anything/x\n`);
+  const base = `base=${httpbin.origin}`;
+  const result = await dial(["run", `${dir}/main.http`, "--var", base]);
+  assert.equal(result.code, 0, result.stderr);
+  const urls = result.stdout.trim().split("\n").map((line) => new URL(JSON.parse(line).url));
+  assert.deepEqual(urls.map((u) => u.pathname + u.search), [
+    "/anything/mine",
+    "/anything/login?user=ann",
+    "/anything/deep?who=ann",
+    "/anything/mine",
+  ]);
+  // Under dial test the imported request's cases name its file.
+  const tested = await dial(["test", `${dir}/main.http`, "--var", base]);
+  assert.equal(tested.code, 0, tested.stdout);
+  assert.match(tested.stdout, /✓ .*lib\/deeper\.http › deep › body args\.who == ann/);
+  // A name no file has is an error naming the line.
+  const missing = await dial(["run", `${dir}/missing.http`, "--var", base]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /missing\.http:4:1: No request named "nothing" to run/);
+  // An import outside the run's folder refuses the file before anything is sent …
+  const escape = await dial(["test", `${dir}/escape/out.http`, "--var", base]);
+  assert.equal(escape.code, 2);
+  assert.match(escape.stderr, /"\.\.\/\.\.\/outside\.http" is outside the run's folder/);
+  assert.doesNotMatch(escape.stdout, /first/);
+  // … unless --allow-path names its folder.
+  const allowed = await dial([
+    ...["run", `${dir}/escape/out.http`, "--var", base, "--allow-path", `${dir}/..`],
+  ]);
+  assert.equal(allowed.code, 0, allowed.stderr);
+  const paths = allowed.stdout.trim().split("\n").map((l) => new URL(JSON.parse(l).url).pathname);
+  assert.deepEqual(paths, ["/anything/first", "/anything/x"]);
+});
+
 Deno.test("run: # @prompt asks on a terminal; without one it names the variable", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({

@@ -163,6 +163,20 @@ Deno.test("production run: run #name and run ./file.http with (@var=value) overr
   fails(p.runLine, "run #a (@x)", /"@x" is not @name=value/);
 });
 
+Deno.test("production import: import ./file.http, for run #name; a block of them is no request", () => {
+  const b = reads(p.importLine, "import ./lib/auth.http ")!;
+  assert.deepEqual(b.file.imports?.map((i) => i.path), ["./lib/auth.http"]);
+  assert.equal(reads(p.importLine, "important.http"), undefined);
+  fails(p.importLine, "import ", /Cannot parse import line "import "/);
+  fails(p.importLine, "import a.http b.http", /expected "import \.\/file\.http"/);
+  const file = parseHttpFile("import ./a.http\nimport ./b.http\n\n###\nrun #x\n", "t.http");
+  assert.deepEqual(file.imports?.map((i) => [i.path, i.span.line]), [["./a.http", 1], [
+    "./b.http",
+    2,
+  ]]);
+  assert.equal(file.requests.length, 0);
+});
+
 Deno.test("production request-line: [METHOD] target [HTTP/x.y]", () => {
   const b = reads(p.requestLine, "POST http://x/{{a b}} HTTP/2")!;
   assert.deepEqual(b.requestLine!.parts, {
