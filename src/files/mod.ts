@@ -21,6 +21,7 @@ export type {
   HeaderLine,
   HttpFile,
   HttpRequest,
+  ImportLine,
   ParseWarning,
   ProtoImport,
   RunLine,
