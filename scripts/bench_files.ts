@@ -1,8 +1,9 @@
 /**
  * The request-file part of `deno task bench`: 1,000 chained requests from one `.http` file
  * (each request's URL carries the value the previous response handler captured) run by
- * `dial test`, by httpyac on the same file, and by newman on the equivalent Postman
- * collection, against one loopback server; and the time to parse a 10,000-request file.
+ * `dial test`, by a bare Deno `fetch` loop doing the same chain (the floor), by httpyac on the
+ * same file, and by newman on the equivalent Postman collection, against one loopback server;
+ * and the time to parse a 10,000-request file.
  * @module
  */
 
@@ -48,6 +49,7 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
       `${dir}/chain.postman.json`,
       JSON.stringify(postmanCollection(origin)),
     );
+    await Deno.writeTextFile(`${dir}/fetch_loop.ts`, FETCH_LOOP);
     out(`\n### 6. Request files: ${REQUESTS} chained requests (one capture per request)\n\n`);
     out("| runner | wall | peak RSS | vs dial |\n| --- | --- | --- | --- |\n");
     const runs = context.quick ? 1 : 3;
@@ -65,6 +67,9 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
       `cd ${context.shell([dir])} && ${
         context.shell([...context.dial, "test", "chain.http", "--reporter", "json"])
       }`,
+    );
+    const floor = await measure(
+      context.shell([DENO, "run", "-A", "--quiet", "--no-config", `${dir}/fetch_loop.ts`, origin]),
     );
     const npm = (pkg: string, ...args: string[]) =>
       `cd ${context.shell([dir])} && ${
@@ -96,6 +101,13 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
         } |\n`
         : `| ${name} | did not finish | | |\n`;
     out(row("dial test", dial).replace(/\d+\.\d× slower/, "1.0×"));
+    if (floor) {
+      out(
+        `| bare Deno fetch loop (floor) | ${fmt(floor.ms)} | ${
+          floor.rssMb?.toFixed(0) ?? "?"
+        } MB | ${dial ? `dial is ${(dial.ms / floor.ms).toFixed(1)}× the floor` : ""} |\n`,
+      );
+    }
     for (const [name, command] of peers) {
       try {
         out(row(name, await measure(command)));
@@ -113,6 +125,15 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
 function fmt(ms: number): string {
   return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`;
 }
+
+/** The floor: the same chain as a bare `fetch` loop, the value read from each JSON answer. */
+const FETCH_LOOP = `let next = 0;
+for (let i = 0; i < ${REQUESTS}; i++) {
+  const response = await fetch(\`\${Deno.args[0]}/steps/\${next}\`);
+  next = (await response.json()).next;
+  if (response.status !== 200) throw new Error("step " + i);
+}
+`;
 
 /** A file whose every request carries the value the previous handler captured. */
 function chainFile(origin: string): string {
