@@ -78,11 +78,16 @@ export function casesOf(results: readonly RequestResult[], failStatus = 500): Te
   for (const result of results) {
     const file = result.file;
     const start = cases.length;
-    let first = true;
     const timings = caseTimings(result);
-    const time = () => {
-      const ms = first ? result.durationMs : 0;
-      first = false;
+    // The request's own time (sending, reading, its scripts) goes to its first case; each test
+    // keeps its own, so the cases add up to the request's time (which holds its tests).
+    let rest = Math.max(
+      0,
+      result.durationMs - result.tests.reduce((sum, t) => sum + t.durationMs, 0),
+    );
+    const time = (own = 0) => {
+      const ms = own + rest;
+      rest = 0;
       return ms;
     };
     for (const test of result.tests) {
@@ -92,7 +97,7 @@ export function casesOf(results: readonly RequestResult[], failStatus = 500): Te
         name: test.name,
         outcome: test.passed ? "passed" : test.error ? "error" : "failed",
         ...(test.message !== undefined ? { message: test.message } : {}),
-        durationMs: time() + test.durationMs,
+        durationMs: time(test.durationMs),
       });
     }
     if (result.error) {
