@@ -3,7 +3,8 @@
  * the editors' text (mirrored in localStorage).
  * @module
  */
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { type AppSession, openApp } from "./_browser.ts";
 
 /** Auth panel settings, by the panel's own labels. */
 export type PanelAuth =
@@ -20,6 +21,57 @@ export type PanelAuth =
     authUrl?: string;
     port?: string;
   };
+
+/**
+ * The auth panel set for oauth2-mock-server: `client_credentials` as client `app` with the
+ * secret `s3cret`, `password` as the public client `app` (the user's fields are filled apart),
+ * `authorization_code` as the public client `cli-app` with its callback on `port`.
+ *
+ * @param flow the grant
+ * @param mock the server's token and authorization URLs
+ * @param port the loopback callback's port (the authorization-code flow)
+ * @returns the panel's settings
+ */
+export function mockOAuth(
+  flow: "client_credentials" | "authorization_code" | "password",
+  mock: { tokenUrl: string; authUrl: string },
+  port?: number,
+): PanelAuth {
+  const { tokenUrl, authUrl } = mock;
+  if (flow === "client_credentials") {
+    return { kind: "oauth2", flow, tokenUrl, clientId: "app", clientSecret: "s3cret" };
+  }
+  if (flow === "password") return { kind: "oauth2", flow, tokenUrl, clientId: "app" };
+  return { kind: "oauth2", flow, tokenUrl, authUrl, clientId: "cli-app", port: String(port) };
+}
+
+/** An app with a token cache directory of its own. */
+export interface OAuthApp extends AppSession {
+  /** The UI server's OAuth 2.0 token cache (removed with the app). */
+  cacheDir: string;
+}
+
+/**
+ * Opens the app with an empty OAuth 2.0 token cache of its own and fills the auth panel.
+ *
+ * @param browser the browser
+ * @param auth the auth panel's settings
+ * @returns the server and the page, disposed together with the cache
+ */
+export async function openOAuthApp(browser: Browser, auth: PanelAuth): Promise<OAuthApp> {
+  const cacheDir = await Deno.makeTempDir();
+  const app = await openApp(browser, { oauthCacheDir: cacheDir });
+  await setAuth(app.page, auth);
+  return {
+    server: app.server,
+    page: app.page,
+    cacheDir,
+    async [Symbol.asyncDispose]() {
+      await app[Symbol.asyncDispose]();
+      await Deno.remove(cacheDir, { recursive: true });
+    },
+  };
+}
 
 /**
  * Fills the auth panel.

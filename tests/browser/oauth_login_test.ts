@@ -1,35 +1,24 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
-import { startMockServer } from "../e2e/_oauth_servers.ts";
+import { freePort, startMockServer } from "../e2e/_oauth_servers.ts";
 import { fileBrowser, openApp } from "./_browser.ts";
-import { setAuth } from "./_gql_app.ts";
+import { mockOAuth, openOAuthApp } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
 import { apiHeaders, sessionOf } from "../ui/_session.ts";
 import { startUiServer } from "../../src/ui/server.ts";
 
 const browser = fileBrowser();
 
-function freePort(): number {
-  using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  return listener.addr.port;
-}
-
 Deno.test("browser: Load schema with the authorization-code flow and no token starts the login, then loads", async () => {
   await using mock = await startMockServer(3600);
   await using graphql = await startGraphqlServer((r) =>
     (r.headers.get("authorization") ?? "").startsWith("Bearer ")
   );
-  const cacheDir = await Deno.makeTempDir();
-  await using app = await openApp(browser(), { oauthCacheDir: cacheDir });
+  await using app = await openOAuthApp(
+    browser(),
+    mockOAuth("authorization_code", mock, freePort()),
+  );
   const { page } = app;
-  await setAuth(page, {
-    kind: "oauth2",
-    flow: "authorization_code",
-    tokenUrl: mock.tokenUrl,
-    authUrl: mock.authUrl,
-    clientId: "cli-app",
-    port: String(freePort()),
-  });
   await page.getByTestId("token-state").filter({ hasText: "not obtained yet" }).waitFor();
   await page.getByRole("tab", { name: "GraphQL" }).click();
   await page.getByLabel("Endpoint URL").fill(graphql.endpoint);
@@ -41,7 +30,6 @@ Deno.test("browser: Load schema with the authorization-code flow and no token st
     "authorization_code",
   ]);
   assert.equal(graphql.introspections(), 1);
-  await Deno.remove(cacheDir, { recursive: true });
 });
 
 Deno.test('browser: without a login the server answers "Log in first" at once, naming the Log in button', async () => {
@@ -55,14 +43,7 @@ Deno.test('browser: without a login the server answers "Log in first" at once, n
     body: JSON.stringify({
       url: "http://127.0.0.1:9/graphql",
       headers: [],
-      auth: {
-        kind: "oauth2",
-        flow: "authorization_code",
-        tokenUrl: mock.tokenUrl,
-        authUrl: mock.authUrl,
-        clientId: "cli-app",
-        port: String(freePort()),
-      },
+      auth: mockOAuth("authorization_code", mock, freePort()),
     }),
   });
   assert.equal(response.status, 200);
@@ -74,7 +55,6 @@ Deno.test('browser: without a login the server answers "Log in first" at once, n
   assert.match(events[0].error.message, /^Log in first/);
   assert.equal(events[0].error.hint, "press Log in in the auth panel");
   assert.equal(mock.tokenRequests.length, 0);
-  await Deno.remove(cacheDir, { recursive: true });
 });
 
 Deno.test("browser: Cancel stops a schema load that hangs; a late answer does not undo it", async () => {
@@ -97,20 +77,11 @@ Deno.test("browser: Cancel stops a schema load that hangs; a late answer does no
 
 Deno.test('browser: Client authentication "post" sends the client secret in the token request body', async () => {
   await using mock = await startMockServer(3600);
-  const cacheDir = await Deno.makeTempDir();
-  await using app = await openApp(browser(), { oauthCacheDir: cacheDir });
+  await using app = await openOAuthApp(browser(), mockOAuth("client_credentials", mock));
   const { page } = app;
-  await setAuth(page, {
-    kind: "oauth2",
-    flow: "client_credentials",
-    tokenUrl: mock.tokenUrl,
-    clientId: "app",
-    clientSecret: "s3cret",
-  });
   await page.getByLabel("Client authentication").selectOption("post");
   await page.getByRole("button", { name: "Get token" }).click();
   await page.getByTestId("token-state").filter({ hasText: /^Token: obtained/ }).waitFor();
   assert.equal(mock.tokenRequests[0]!.body.get("client_secret"), "s3cret");
   assert.equal(mock.tokenRequests[0]!.authorization, undefined);
-  await Deno.remove(cacheDir, { recursive: true });
 });

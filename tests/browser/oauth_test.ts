@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { expireCachedTokens } from "../_helpers.ts";
-import { startMockServer } from "../e2e/_oauth_servers.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
-import { loadSchema, setAuth, setEditorText } from "./_gql_app.ts";
+import { freePort, startMockServer } from "../e2e/_oauth_servers.ts";
+import { fileBrowser } from "./_browser.ts";
+import { loadSchema, mockOAuth, openOAuthApp, setEditorText } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
 
 const browser = fileBrowser();
@@ -29,15 +29,8 @@ Deno.test("browser: OAuth 2.0 tokens are refreshed before expiry for introspecti
   await using mock = await startMockServer(3600);
   const { gate, seen } = tokenGate(mock, 3_600_000);
   await using graphql = await startGraphqlServer(gate);
-  const cacheDir = await Deno.makeTempDir();
-  await using app = await openApp(browser(), { oauthCacheDir: cacheDir });
-  const { page } = app;
-  await setAuth(page, {
-    kind: "oauth2",
-    flow: "password",
-    tokenUrl: mock.tokenUrl,
-    clientId: "app",
-  });
+  await using app = await openOAuthApp(browser(), mockOAuth("password", mock));
+  const { page, cacheDir } = app;
   await page.getByLabel("OAuth username").fill("ann");
   await page.getByLabel("OAuth password").fill("pw");
   await loadSchema(page, graphql.endpoint);
@@ -56,7 +49,6 @@ Deno.test("browser: OAuth 2.0 tokens are refreshed before expiry for introspecti
   ]);
   assert.notEqual(seen.at(-1), seen[0]);
   await state.filter({ hasText: "refreshed" }).waitFor();
-  await Deno.remove(cacheDir, { recursive: true });
 });
 
 Deno.test("browser: a 401 for a cached OAuth 2.0 token gets a new token and one retry", async () => {
@@ -71,16 +63,8 @@ Deno.test("browser: a 401 for a cached OAuth 2.0 token gets a new token and one 
     }
     return ok;
   });
-  const cacheDir = await Deno.makeTempDir();
-  await using app = await openApp(browser(), { oauthCacheDir: cacheDir });
+  await using app = await openOAuthApp(browser(), mockOAuth("client_credentials", mock));
   const { page } = app;
-  await setAuth(page, {
-    kind: "oauth2",
-    flow: "client_credentials",
-    tokenUrl: mock.tokenUrl,
-    clientId: "app",
-    clientSecret: "s3cret",
-  });
   await loadSchema(page, graphql.endpoint);
   await setEditorText(page, "Query", "{ viewer { login } }");
   await page.getByRole("button", { name: "Run" }).click();
@@ -90,26 +74,13 @@ Deno.test("browser: a 401 for a cached OAuth 2.0 token gets a new token and one 
   assert.equal(seen.length, 3);
   assert.equal(seen[1], seen[0]);
   assert.notEqual(seen[2], seen[1]);
-  await Deno.remove(cacheDir, { recursive: true });
 });
 
 Deno.test("browser: the authorization-code login opens in a new tab and completes through the loopback callback", async () => {
   await using mock = await startMockServer(3600);
-  const cacheDir = await Deno.makeTempDir();
-  await using app = await openApp(browser(), { oauthCacheDir: cacheDir });
+  const port = freePort();
+  await using app = await openOAuthApp(browser(), mockOAuth("authorization_code", mock, port));
   const { page } = app;
-  const port = (() => {
-    using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    return listener.addr.port;
-  })();
-  await setAuth(page, {
-    kind: "oauth2",
-    flow: "authorization_code",
-    tokenUrl: mock.tokenUrl,
-    authUrl: mock.authUrl,
-    clientId: "cli-app",
-    port: String(port),
-  });
   const popup = page.context().waitForEvent("page");
   await page.getByRole("button", { name: "Log in" }).click();
   const tab = await popup;
@@ -125,5 +96,4 @@ Deno.test("browser: the authorization-code login opens in a new tab and complete
     "authorization_code",
   ]);
   assert.ok(mock.tokenRequests[0]!.body.get("code_verifier"));
-  await Deno.remove(cacheDir, { recursive: true });
 });

@@ -14,6 +14,18 @@ import {
 
 const WELL_KNOWN = "/.well-known/openid-configuration";
 
+/** `--oauth2 client_credentials` with endpoints found at the issuer, for a client id. */
+function byIssuer(issuer: string, clientId: string = OIDC_CLIENTS.web.id): string[] {
+  return [
+    "--oauth2",
+    "client_credentials",
+    "--oauth2-issuer",
+    issuer,
+    "--oauth2-client-id",
+    clientId,
+  ];
+}
+
 Deno.test("oauth2 issuer: client_credentials with only --oauth2-issuer finds the token endpoint at oidc-provider, metadata cached", async () => {
   await using op = await startOidcProvider({ redirectUris: ["http://localhost:1/"] });
   await using target = bearerApi();
@@ -21,12 +33,7 @@ Deno.test("oauth2 issuer: client_credentials with only --oauth2-issuer finds the
   const args = [
     "GET",
     `${target.origin}/`,
-    "--oauth2",
-    "client_credentials",
-    "--oauth2-issuer",
-    op.origin,
-    "--oauth2-client-id",
-    OIDC_CLIENTS.web.id,
+    ...byIssuer(op.origin),
     "--oauth2-client-secret",
     "@env:SECRET",
   ];
@@ -63,12 +70,7 @@ Deno.test("oauth2 issuer: metadata naming another issuer is an error, nothing se
   const result = await dial([
     "GET",
     `${target.origin}/`,
-    "--oauth2",
-    "client_credentials",
-    "--oauth2-issuer",
-    issuer,
-    "--oauth2-client-id",
-    OIDC_CLIENTS.web.id,
+    ...byIssuer(issuer),
     "--oauth2-client-secret",
     OIDC_CLIENTS.web.secret,
   ], { env: { HOME: await Deno.makeTempDir() } });
@@ -101,12 +103,7 @@ Deno.test("oauth2 issuer: RFC 8414 oauth-authorization-server metadata is read w
   const result = await dial([
     "GET",
     `${target.origin}/`,
-    "--oauth2",
-    "client_credentials",
-    "--oauth2-issuer",
-    `${as.origin}/tenant`,
-    "--oauth2-client-id",
-    "app",
+    ...byIssuer(`${as.origin}/tenant`, "app"),
     "--oauth2-client-secret",
     "s",
     "-v",
@@ -125,12 +122,7 @@ Deno.test("oauth2 issuer: neither document is a usable failure naming both", asy
   const result = await dial([
     "GET",
     "http://127.0.0.1:9/",
-    "--oauth2",
-    "client_credentials",
-    "--oauth2-issuer",
-    as.origin,
-    "--oauth2-client-id",
-    "app",
+    ...byIssuer(as.origin, "app"),
     "--oauth2-client-secret",
     "s",
   ], { env: { HOME: await Deno.makeTempDir() } });
@@ -197,12 +189,7 @@ Deno.test("oauth2 issuer: dial auth token, status and logout name the client by 
   await using op = await startOidcProvider({ redirectUris: ["http://localhost:1/"] });
   const home = await oauthHome();
   const client = [
-    "--oauth2",
-    "client_credentials",
-    "--oauth2-issuer",
-    op.origin,
-    "--oauth2-client-id",
-    OIDC_CLIENTS.web.id,
+    ...byIssuer(op.origin),
   ];
   const token = await dial(["auth", "token", ...client, "--oauth2-client-secret", "@env:S"], {
     env: { HOME: home, S: OIDC_CLIENTS.web.secret },

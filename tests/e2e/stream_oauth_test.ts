@@ -11,6 +11,18 @@ function eventStream(text: string): Response {
   return new Response(text, { headers: { "content-type": "text/event-stream" } });
 }
 
+/** `dial sse URL --max-events 2` with a client_credentials token and an empty token cache. */
+async function twoEvents(url: string, tokenUrl: string) {
+  return await dial([
+    "sse",
+    url,
+    "--oauth2",
+    `client_credentials:${tokenUrl}:app:s3cret`,
+    "--max-events",
+    "2",
+  ], { env: { HOME: await oauthHome() } });
+}
+
 Deno.test("sse: a reconnection after the token expired sends a new OAuth 2.0 token", async () => {
   await using mock = await startMockServer(1);
   const seen: string[] = [];
@@ -19,14 +31,7 @@ Deno.test("sse: a reconnection after the token expired sends a new OAuth 2.0 tok
     // The token lives 1 s; the reconnection comes after it expired.
     return eventStream(`retry: 1100\ndata: n${seen.length}\n\n`);
   });
-  const result = await dial([
-    "sse",
-    server.origin,
-    "--oauth2",
-    `client_credentials:${mock.tokenUrl}:app:s3cret`,
-    "--max-events",
-    "2",
-  ], { env: { HOME: await oauthHome() } });
+  const result = await twoEvents(server.origin, mock.tokenUrl);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "n1\nn2\n");
   assert.equal(mock.tokenRequests.length, 2);
@@ -45,14 +50,7 @@ Deno.test("sse: a reconnection refused with 401 gets a fresh OAuth 2.0 token", a
     if (seen.length > 1 && auth === seen[0]) return new Response("revoked", { status: 401 });
     return eventStream(`retry: 20\ndata: n${seen.length}\n\n`);
   });
-  const result = await dial([
-    "sse",
-    server.origin,
-    "--oauth2",
-    `client_credentials:${mock.tokenUrl}:app:s3cret`,
-    "--max-events",
-    "2",
-  ], { env: { HOME: await oauthHome() } });
+  const result = await twoEvents(server.origin, mock.tokenUrl);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "n1\nn3\n");
   assert.equal(mock.tokenRequests.length, 2);
