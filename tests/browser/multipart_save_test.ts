@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { dial, dialEnv, serve } from "../_helpers.ts";
+import { dial, serve } from "../_helpers.ts";
+import { httpyac } from "../e2e/_files.ts";
 import { fileBrowser, openApp } from "./_browser.ts";
 
 const browser = fileBrowser();
@@ -84,29 +85,11 @@ Deno.test("browser: a multipart form of a request file opens as the form table, 
   });
 
   await t.step("httpyac (npm) sends the saved form the same", async () => {
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "--quiet",
-        "--no-config",
-        "--no-lock",
-        "npm:httpyac@6.16.7",
-        "send",
-        "uploads.http",
-        "--name",
-        "upload",
-        "-o",
-        "body",
-      ],
+    const output = await httpyac(["uploads.http", "--name", "upload", "-o", "body"], {
       cwd: `${workspace}/api`,
-      clearEnv: true,
-      env: dialEnv(),
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder().decode(output.stdout);
-    assert.equal(output.code, 0, text + new TextDecoder().decode(output.stderr));
+    });
+    const text = output.stdout;
+    assert.equal(output.code, 0, text + output.stderr);
     const body = text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1);
     assert.deepEqual(JSON.parse(body), {
       title: "second",

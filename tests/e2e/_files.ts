@@ -1,8 +1,42 @@
 /**
- * Helpers of the request-file tests: a temporary project directory and a login API.
+ * Helpers of the request-file tests: a temporary project directory, a login API, and httpyac
+ * (npm), the peer they run the same files with.
  * @module
  */
-import { serve } from "../_helpers.ts";
+import { dialEnv, serve } from "../_helpers.ts";
+import { finish, type ProgramResult } from "../_process.ts";
+
+/**
+ * Runs `httpyac send …args` (npm:httpyac@6.16.7) with the environment dial's test runs get.
+ *
+ * @param args the arguments after `send`: the file, `--all`, `--var`, `-o`, …
+ * @param options the working directory, variables to add to the environment
+ * @returns its exit code and output
+ */
+export async function httpyac(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<ProgramResult> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      "--no-config",
+      "--no-lock",
+      "npm:httpyac@6.16.7",
+      "send",
+      ...args,
+    ],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    clearEnv: true,
+    env: dialEnv(options.env),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  return await finish(child, undefined);
+}
 
 /**
  * Writes files into a new temporary directory.

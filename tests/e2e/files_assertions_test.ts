@@ -4,7 +4,8 @@
  * assertion has the same outcome, except dial's JSONPath lines, which httpyac does not read.
  */
 import assert from "node:assert/strict";
-import { dial, dialEnv } from "../_helpers.ts";
+import { dial } from "../_helpers.ts";
+import { httpyac } from "./_files.ts";
 import { startHttpbin } from "./_httpbin.ts";
 
 const FIXTURE = new URL("./fixtures/http/assertions.http", import.meta.url).pathname;
@@ -15,17 +16,8 @@ interface Outcome {
 }
 
 async function httpyacOutcomes(base: string): Promise<Outcome[]> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      ...["run", "-A", "--quiet", "--no-config", "--no-lock", "npm:httpyac@6.16.7", "send"],
-      ...[FIXTURE, "--all", "-o", "none", "--json", "--var", `base=${base}`],
-    ],
-    clearEnv: true,
-    env: dialEnv(),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const report = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+  const output = await httpyac([FIXTURE, "--all", "-o", "none", "--json", "--var", `base=${base}`]);
+  const report = JSON.parse(output.stdout) as {
     requests: { name: string; testResults: { status: string }[] }[];
   };
   return report.requests.flatMap((r) =>

@@ -4,7 +4,8 @@
  * side by side with httpyac (npm) on the same files and the same servers.
  */
 import assert from "node:assert/strict";
-import { dial, dialEnv } from "../_helpers.ts";
+import { dial } from "../_helpers.ts";
+import { httpyac } from "./_files.ts";
 import { makeCertificates, serveTls } from "./_tls.ts";
 
 const FIXTURES = new URL("./fixtures/http/", import.meta.url).pathname;
@@ -53,33 +54,12 @@ async function recorder() {
 }
 
 /** Runs httpyac (npm) on a fixture, with the environment dial's test runs get. */
-async function httpyac(file: string, vars: string[], env: Record<string, string> = {}) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      "--no-config",
-      "--no-lock",
-      "npm:httpyac@6.16.7",
-      "send",
-      file,
-      "--all",
-      "--insecure",
-      "-o",
-      "none",
-      ...vars.flatMap((v) => ["--var", v]),
-    ],
-    cwd: FIXTURES,
-    clearEnv: true,
-    env: dialEnv(env),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: output.code,
-    text: new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr),
-  };
+async function runHttpyac(file: string, vars: string[], env: Record<string, string> = {}) {
+  const output = await httpyac(
+    [file, "--all", "--insecure", "-o", "none", ...vars.flatMap((v) => ["--var", v])],
+    { cwd: FIXTURES, env },
+  );
+  return { code: output.code, text: output.stdout + output.stderr };
 }
 
 const JSON_ADD = "{\n  “name”: “entity”,\n  “value”: “content”\n}";
@@ -144,7 +124,7 @@ Deno.test("compat: the JetBrains spec's examples, by dial and by httpyac", async
   assert.deepEqual(server.seen, expected);
 
   const dialSeen = server.seen.splice(0);
-  const peer = await httpyac("jetbrains_spec.http", vars);
+  const peer = await runHttpyac("jetbrains_spec.http", vars);
   assert.equal(peer.code, 0, peer.text);
   assert.equal(server.seen.length, dialSeen.length);
   // httpyac 6.16.7 does not read the spec's multi-line paths (4.2.1): it sends "/". The rest is
@@ -201,7 +181,7 @@ Deno.test("compat: REST Client's README examples over TLS (--cacert), by dial an
   assert.equal(patch.modified_by, "ann");
   assert.ok(!Number.isNaN(Date.parse(patch.created_at)));
 
-  const peer = await httpyac("rest_client_readme.http", vars, env);
+  const peer = await runHttpyac("rest_client_readme.http", vars, env);
   assert.equal(peer.code, 0, peer.text);
   assert.equal(server.seen.length, seen.length);
   server.seen.forEach((theirs, i) => {
@@ -233,7 +213,7 @@ Deno.test("compat: REST Client's request variables chain (httpyac 6.16.7 cannot 
     ["POST", "/api/comments", "tok-h"],
     ["GET", "/api/comments/c1", "tok-h"],
   ]);
-  const peer = await httpyac("rest_client_chaining.http", [`host=${server.https}`]);
+  const peer = await runHttpyac("rest_client_chaining.http", [`host=${server.https}`]);
   assert.notEqual(peer.code, 0);
   assert.match(peer.text, /createComment\.response\.body\.\$\.id/);
 });
@@ -267,7 +247,7 @@ Deno.test("compat: httpyac's guide examples, by dial and by httpyac", async () =
     "GET /json -",
     "GET /json -",
   ]);
-  const peer = await httpyac("httpyac_guide.http", vars);
+  const peer = await runHttpyac("httpyac_guide.http", vars);
   assert.equal(peer.code, 0, peer.text);
   assert.deepEqual(server.seen, seen);
 });

@@ -4,8 +4,8 @@
  * `jsonPath` (httpyac has none) against RFC 9535's own examples.
  */
 import assert from "node:assert/strict";
-import { dial, dialEnv, serve } from "../_helpers.ts";
-import { project } from "./_files.ts";
+import { dial, serve } from "../_helpers.ts";
+import { httpyac, project } from "./_files.ts";
 
 const SIGNED = `< {%
   request.variables.set("h1", crypto.sha256().updateWithText("héllo").digest().toHex());
@@ -46,30 +46,18 @@ Deno.test("script API: crypto, Window.btoa/atob and console.log as httpyac runs 
   const ours = await dial(["run", `${dir}/signed.http`, "--var", `origin=${server.origin}`]);
   assert.equal(ours.code, 0, ours.stderr);
   assert.match(ours.stderr, /signed 1/);
-  const httpyac = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      "--no-config",
-      "--no-lock",
-      "npm:httpyac@6.16.7",
-      "send",
-      "signed.http",
-      "--all",
-      "-o",
-      "none",
-      "--var",
-      `origin=${server.origin}`,
-    ],
+  const peer = await httpyac([
+    "signed.http",
+    "--all",
+    "-o",
+    "none",
+    "--var",
+    `origin=${server.origin}`,
+  ], {
     cwd: dir,
-    clearEnv: true,
-    env: dialEnv(),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(httpyac.stdout) + new TextDecoder().decode(httpyac.stderr);
-  assert.equal(httpyac.code, 0, text);
+  });
+  const text = peer.stdout + peer.stderr;
+  assert.equal(peer.code, 0, text);
   assert.equal(server.requests.length, 2, text);
   const [dialSent, httpyacSent] = server.requests.map(signed);
   assert.deepEqual(dialSent, httpyacSent);

@@ -4,7 +4,8 @@
  * the same file against the verifying store (its own check, aws4 and the AWS SDK's signer).
  */
 import assert from "node:assert/strict";
-import { dial, dialEnv } from "../_helpers.ts";
+import { dial } from "../_helpers.ts";
+import { httpyac } from "./_files.ts";
 import { startSigV4Server } from "./_sigv4_server.ts";
 
 const KEY = "AKIDFILES";
@@ -42,29 +43,10 @@ Deno.test("sigv4 files: dial run and httpyac sign the same file; the store verif
   assert.match(result.stdout, /hello from a request file/);
   assert.doesNotMatch(result.stdout + result.stderr, /files\/secret/);
   const theirs = await project(s3.origin, "httpyac.txt");
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      "--no-config",
-      "--no-lock",
-      "npm:httpyac@6.16.7",
-      "send",
-      `${theirs}/s3.http`,
-      "--all",
-      "--env",
-      "dev",
-      "-o",
-      "body",
-    ],
+  const output = await httpyac([`${theirs}/s3.http`, "--all", "--env", "dev", "-o", "body"], {
     cwd: theirs,
-    clearEnv: true,
-    env: dialEnv({}),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
+  });
+  const text = output.stdout + output.stderr;
   assert.equal(output.code, 0, text);
   assert.match(text, /hello from a request file/);
   assert.deepEqual(s3.verdicts.map((v) => [v.method, v.path, v.ok]), [
