@@ -16,6 +16,12 @@ interface Bridge {
   /** Resolves with the first event matching, waiting for it when needed. */
   next(match: (event: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   closed: Promise<CloseEvent>;
+  /** Sends one message of the protocol. */
+  send(message: Record<string, unknown>): void;
+  /** Sends `start` for a stream of `kind` with the request (and more fields of the message). */
+  start(kind: "ws" | "sse", request: Record<string, unknown>, more?: Record<string, unknown>): void;
+  /** Waits for the `end` event, then for the bridge to close. */
+  ended(): Promise<CloseEvent>;
 }
 
 /** Opens the bridge; with a session, proves it in the first message as the page does. */
@@ -40,10 +46,17 @@ async function openBridge(server: UiServer, session?: string): Promise<Bridge> {
     };
     socket.onerror = (event) => reject(new Error(event instanceof ErrorEvent ? event.message : ""));
   });
-  return {
+  const send = (message: Record<string, unknown>) => socket.send(JSON.stringify(message));
+  const bridge: Bridge = {
     socket,
     events,
     closed,
+    send,
+    start: (kind, request, more = {}) => send({ type: "start", kind, request, ...more }),
+    ended: async () => {
+      await bridge.next((e) => e.type === "end");
+      return await bridge.closed;
+    },
     next: (match) =>
       new Promise((resolve, reject) => {
         const check = () => {
@@ -63,6 +76,14 @@ async function openBridge(server: UiServer, session?: string): Promise<Bridge> {
         check();
       }),
   };
+  return bridge;
+}
+
+/** Starts the UI server and opens a bridge proven with its session; disposing stops the server. */
+async function uiBridge(): Promise<Bridge & AsyncDisposable> {
+  const ui = await startUiServer({ assets: NO_ASSETS });
+  const bridge = await openBridge(ui, await sessionOf(ui));
+  return Object.assign(bridge, { [Symbol.asyncDispose]: () => ui[Symbol.asyncDispose]() });
 }
 
 function echoServer(authorization: string): TestServer {
@@ -80,48 +101,41 @@ function echoServer(authorization: string): TestServer {
   });
 }
 
+/** The tab's request for the echo server's `/` with a bearer token. */
+function bearerRequest(target: TestServer, token: string) {
+  return { url: `ws://127.0.0.1:${target.port}/`, auth: { kind: "bearer", token } };
+}
+
 Deno.test("ui stream bridge: a WebSocket session carries Basic auth, echoes text and binary, and reports the server's close", async () => {
   await using target = echoServer(`Basic ${btoa("ann:pw")}`);
-  await using ui = await startUiServer({ assets: NO_ASSETS });
-  const bridge = await openBridge(ui, await sessionOf(ui));
-  bridge.socket.send(JSON.stringify({
-    type: "start",
-    kind: "ws",
-    request: {
-      url: `ws://127.0.0.1:${target.port}/chat`,
-      auth: { kind: "basic", username: "ann", password: "pw" },
-    },
-    protocols: ["chat"],
-  }));
+  await using bridge = await uiBridge();
+  bridge.start("ws", {
+    url: `ws://127.0.0.1:${target.port}/chat`,
+    auth: { kind: "basic", username: "ann", password: "pw" },
+  }, { protocols: ["chat"] });
   const open = await bridge.next((e) => e.type === "open");
   assert.equal(open.protocol, "chat");
-  bridge.socket.send(JSON.stringify({ type: "send", text: "hi" }));
+  bridge.send({ type: "send", text: "hi" });
   const echo = await bridge.next((e) => e.type === "message" && e.direction === "in");
   assert.equal(echo.text, "echo: hi");
   assert.equal(echo.size, 8);
-  bridge.socket.send(JSON.stringify({ type: "send", base64: "AAEC/w==" }));
+  bridge.send({ type: "send", base64: "AAEC/w==" });
   const binary = await bridge.next((e) =>
     e.type === "message" && e.base64 !== undefined &&
     e.direction === "in"
   );
   assert.equal(binary.base64, "AAEC/w==");
   assert.equal(binary.size, 4);
-  bridge.socket.send(JSON.stringify({ type: "send", text: "bye" }));
+  bridge.send({ type: "send", text: "bye" });
   const close = await bridge.next((e) => e.type === "close");
   assert.deepEqual([close.code, close.reason, close.by], [4001, "asked to leave", "server"]);
-  await bridge.next((e) => e.type === "end");
-  assert.equal((await bridge.closed).code, 1000);
+  assert.equal((await bridge.ended()).code, 1000);
 });
 
 Deno.test("ui stream bridge: a refused handshake is reported with its status and hint", async () => {
   await using target = echoServer("Bearer right");
-  await using ui = await startUiServer({ assets: NO_ASSETS });
-  const bridge = await openBridge(ui, await sessionOf(ui));
-  bridge.socket.send(JSON.stringify({
-    type: "start",
-    kind: "ws",
-    request: { url: `ws://127.0.0.1:${target.port}/`, auth: { kind: "bearer", token: "wrong" } },
-  }));
+  await using bridge = await uiBridge();
+  bridge.start("ws", bearerRequest(target, "wrong"));
   const error = await bridge.next((e) => e.type === "error");
   assert.deepEqual(error.error, {
     message: `WebSocket handshake refused by 127.0.0.1:${target.port}: HTTP 401`,
@@ -129,38 +143,24 @@ Deno.test("ui stream bridge: a refused handshake is reported with its status and
     hint: "check the auth panel and the headers you added",
     status: 401,
   });
-  await bridge.next((e) => e.type === "end");
-  await bridge.closed;
+  await bridge.ended();
 });
 
 Deno.test("ui stream bridge: the client's Disconnect closes with the given code", async () => {
   await using target = echoServer("Bearer t");
-  await using ui = await startUiServer({ assets: NO_ASSETS });
-  const bridge = await openBridge(ui, await sessionOf(ui));
-  bridge.socket.send(JSON.stringify({
-    type: "start",
-    kind: "ws",
-    request: { url: `ws://127.0.0.1:${target.port}/`, auth: { kind: "bearer", token: "t" } },
-    protocols: ["chat"],
-  }));
+  await using bridge = await uiBridge();
+  bridge.start("ws", bearerRequest(target, "t"), { protocols: ["chat"] });
   await bridge.next((e) => e.type === "open");
-  bridge.socket.send(JSON.stringify({ type: "close", code: 4000, reason: "done here" }));
+  bridge.send({ type: "close", code: 4000, reason: "done here" });
   const close = await bridge.next((e) => e.type === "close");
   assert.deepEqual([close.code, close.reason, close.by], [4000, "done here", "client"]);
-  await bridge.next((e) => e.type === "end");
-  await bridge.closed;
+  await bridge.ended();
 });
 
 Deno.test("ui stream bridge: a bad start message is an error in words and nothing is sent", async () => {
   await using target = echoServer("Bearer t");
-  await using ui = await startUiServer({ assets: NO_ASSETS });
-  const bridge = await openBridge(ui, await sessionOf(ui));
-  bridge.socket.send(JSON.stringify({
-    type: "start",
-    kind: "ws",
-    request: { url: `ws://127.0.0.1:${target.port}/` },
-    protocols: ["two words"],
-  }));
+  await using bridge = await uiBridge();
+  bridge.start("ws", { url: `ws://127.0.0.1:${target.port}/` }, { protocols: ["two words"] });
   const error = await bridge.next((e) => e.type === "error");
   assert.equal(
     (error.error as { message: string }).message,
@@ -176,11 +176,7 @@ Deno.test("ui stream bridge: a first message without the session closes the brid
   for (const hello of [{ type: "hello", session: "guess" }, { type: "start", kind: "sse" }]) {
     const bridge = await openBridge(ui);
     bridge.socket.send(JSON.stringify(hello));
-    bridge.socket.send(JSON.stringify({
-      type: "start",
-      kind: "sse",
-      request: { method: "GET", url: `${target.origin}/events` },
-    }));
+    bridge.start("sse", { method: "GET", url: `${target.origin}/events` });
     const closed = await bridge.closed;
     assert.equal(closed.code, 4401);
     assert.equal(closed.reason, "Unauthorized: no session");
@@ -198,17 +194,12 @@ Deno.test("ui stream bridge: an SSE session reconnects with Last-Event-ID and th
       : `data: resumed after ${request.headers.get("last-event-id")}\n\n`;
     return new Response(body, { headers: { "Content-Type": "text/event-stream" } });
   });
-  await using ui = await startUiServer({ assets: NO_ASSETS });
-  const bridge = await openBridge(ui, await sessionOf(ui));
-  bridge.socket.send(JSON.stringify({
-    type: "start",
-    kind: "sse",
-    request: {
-      method: "GET",
-      url: `${target.origin}/events`,
-      auth: { kind: "apikey", in: "header", name: "X-Api-Key", value: "k" },
-    },
-  }));
+  await using bridge = await uiBridge();
+  bridge.start("sse", {
+    method: "GET",
+    url: `${target.origin}/events`,
+    auth: { kind: "apikey", in: "header", name: "X-Api-Key", value: "k" },
+  });
   const first = await bridge.next((e) => e.type === "event");
   assert.deepEqual([first.event, first.id, first.data], ["tick", "7", `{"n":1}`]);
   const reconnecting = await bridge.next((e) => e.type === "reconnecting");
@@ -220,7 +211,7 @@ Deno.test("ui stream bridge: an SSE session reconnects with Last-Event-ID and th
   ]);
   const second = await bridge.next((e) => e.type === "event" && e.data !== `{"n":1}`);
   assert.equal(second.data, "resumed after 7");
-  bridge.socket.send(JSON.stringify({ type: "close" }));
+  bridge.send({ type: "close" });
   const closed = await bridge.next((e) => e.type === "closed");
   assert.equal(closed.reason, "closed by the client");
   await bridge.closed;
@@ -249,22 +240,17 @@ Deno.test("ui stream bridge: an SSE reconnection gets a fresh OAuth 2.0 token on
         headers: { "Content-Type": "text/event-stream" },
       });
     });
-    await using ui = await startUiServer({ assets: NO_ASSETS });
-    const bridge = await openBridge(ui, await sessionOf(ui));
-    bridge.socket.send(JSON.stringify({
-      type: "start",
-      kind: "sse",
-      request: {
-        url: `${target.origin}/events`,
-        auth: {
-          kind: "oauth2",
-          flow: "client_credentials",
-          tokenUrl: `${provider.origin}/token`,
-          clientId: "app",
-          clientSecret: "shh",
-        },
+    await using bridge = await uiBridge();
+    bridge.start("sse", {
+      url: `${target.origin}/events`,
+      auth: {
+        kind: "oauth2",
+        flow: "client_credentials",
+        tokenUrl: `${provider.origin}/token`,
+        clientId: "app",
+        clientSecret: "shh",
       },
-    }));
+    });
     await bridge.next((e) => e.type === "closed");
     await bridge.closed;
     assert.deepEqual(seen, ["Bearer tok-1", "Bearer tok-2"]);
@@ -300,18 +286,13 @@ Deno.test({
       return response;
     });
     await using gate = await startDigestGate(backend.port, { ann: "pw" }, "SHA-256");
-    await using ui = await startUiServer({ assets: NO_ASSETS });
-    const bridge = await openBridge(ui, await sessionOf(ui));
-    bridge.socket.send(JSON.stringify({
-      type: "start",
-      kind: "ws",
-      request: {
-        url: `${gate.origin.replace("http:", "ws:")}/chat`,
-        auth: { kind: "digest", username: "ann", password: "pw" },
-      },
-    }));
+    await using bridge = await uiBridge();
+    bridge.start("ws", {
+      url: `${gate.origin.replace("http:", "ws:")}/chat`,
+      auth: { kind: "digest", username: "ann", password: "pw" },
+    });
     await bridge.next((e) => e.type === "open");
-    bridge.socket.send(JSON.stringify({ type: "send", text: "hi" }));
+    bridge.send({ type: "send", text: "hi" });
     const echo = await bridge.next((e) => e.type === "message" && e.direction === "in");
     assert.equal(echo.text, "echo: hi");
     assert.equal(
@@ -319,8 +300,7 @@ Deno.test({
       2,
       "the challenge, then the answer",
     );
-    bridge.socket.send(JSON.stringify({ type: "close" }));
-    await bridge.next((e) => e.type === "end");
-    await bridge.closed;
+    bridge.send({ type: "close" });
+    await bridge.ended();
   },
 });
