@@ -5,6 +5,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import { type AppSession, openApp } from "./_browser.ts";
+import { type GraphqlServer, startGraphqlServer } from "./_graphql_server.ts";
 
 /** Auth panel settings, by the panel's own labels. */
 export type PanelAuth =
@@ -124,6 +125,34 @@ export async function loadSchema(
   await page.getByRole("button", { name: "Load schema" }).click();
   if (options.expectError) await page.getByText("Cannot load the schema").waitFor();
   else await page.getByRole("tree", { name: "Schema" }).waitFor();
+}
+
+/** The app with a GraphQL server's schema loaded in its GraphQL tab. */
+export interface GraphqlApp extends AppSession {
+  /** The graphql-yoga server (GitHub's schema, mocked), stopped with the app. */
+  graphql: GraphqlServer;
+}
+
+/**
+ * Starts graphql-yoga with GitHub's schema (every request accepted), opens the app and loads
+ * the schema in the GraphQL tab.
+ *
+ * @param browser the browser
+ * @returns the server, the app's server and page, disposed together
+ */
+export async function openWithSchema(browser: Browser): Promise<GraphqlApp> {
+  const graphql = await startGraphqlServer();
+  const app = await openApp(browser);
+  await loadSchema(app.page, graphql.endpoint);
+  return {
+    graphql,
+    server: app.server,
+    page: app.page,
+    async [Symbol.asyncDispose]() {
+      await app[Symbol.asyncDispose]();
+      await graphql[Symbol.asyncDispose]();
+    },
+  };
 }
 
 /**

@@ -8,10 +8,10 @@ import { extendSchema, type GraphQLSchema, parse } from "graphql";
 import { addMocksToSchema } from "@graphql-tools/mock";
 import { serve, type TestServer, withoutServeSignal } from "../_helpers.ts";
 import { schemaFromIntrospection } from "../../src/graphql/schema_model.ts";
+import { githubIntrospection } from "../unit/graphql/_github.ts";
 
-// Imported through variables so `deno check` skips their declarations: the schema package's
-// are 1.3 MB, and graphql-yoga's pull in the DOM library, which clashes with Deno's types.
-const OCTOKIT = "@octokit/graphql-schema";
+// Imported through a variable so `deno check` skips its declarations: graphql-yoga's pull in
+// the DOM library, which clashes with Deno's types.
 const YOGA = "graphql-yoga";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -34,18 +34,6 @@ async function yogaHandler(
     if (!(response instanceof Response)) throw new Error("yoga did not answer with a Response");
     return response;
   };
-}
-
-/** @returns GitHub's introspection result, `{__schema: …}` */
-export async function githubIntrospection(): Promise<unknown> {
-  const module: unknown = await import(OCTOKIT);
-  if (
-    typeof module !== "object" || module === null || !("schema" in module) ||
-    typeof module.schema !== "object" || module.schema === null || !("json" in module.schema)
-  ) {
-    throw new Error(`${OCTOKIT} does not export schema.json`);
-  }
-  return module.schema.json;
 }
 
 let schema: GraphQLSchema | undefined;

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { fileBrowser, openApp } from "./_browser.ts";
-import { loadSchema, queryText, setEditorText, variablesText } from "./_gql_app.ts";
-import { startGraphqlServer } from "./_graphql_server.ts";
+import { fileBrowser } from "./_browser.ts";
+import { openWithSchema, queryText, setEditorText, variablesText } from "./_gql_app.ts";
 
 const browser = fileBrowser();
 
@@ -31,10 +30,8 @@ fragment RepoBits on Repository {
 `;
 
 Deno.test("browser: a tick edits the hand-written query in place (alias, fragment, comments kept) and graphql-yoga accepts it", async () => {
-  await using graphql = await startGraphqlServer();
-  await using app = await openApp(browser());
+  await using app = await openWithSchema(browser());
   const { page } = app;
-  await loadSchema(page, graphql.endpoint);
   await setEditorText(page, "Query", HAND_WRITTEN);
   await setEditorText(page, "Variables JSON", '{"owner": "denoland", "name": "deno"}');
   await searchAndStep(page, "stargazerCount", "Query.repository.stargazerCount");
@@ -59,10 +56,8 @@ Deno.test("browser: a tick edits the hand-written query in place (alias, fragmen
 });
 
 Deno.test("browser: unticking prunes unused fragments and variables (with Undo); unparseable text keeps the last good checkboxes", async () => {
-  await using graphql = await startGraphqlServer();
-  await using app = await openApp(browser());
+  await using app = await openWithSchema(browser());
   const { page } = app;
-  await loadSchema(page, graphql.endpoint);
   await setEditorText(
     page,
     "Query",

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { fileBrowser, openApp } from "./_browser.ts";
-import { loadSchema, queryText, setEditorText, variablesText } from "./_gql_app.ts";
-import { startGraphqlServer } from "./_graphql_server.ts";
+import { fileBrowser } from "./_browser.ts";
+import { openWithSchema, queryText, setEditorText, variablesText } from "./_gql_app.ts";
 
 const browser = fileBrowser();
 
@@ -19,10 +18,8 @@ async function searchAndStep(page: Page, text: string, path: string): Promise<vo
 }
 
 Deno.test("browser: schema search highlights matches, expands their parents, counts, steps with Enter, and restores on clear", async () => {
-  await using graphql = await startGraphqlServer();
-  await using app = await openApp(browser());
-  const { page } = app;
-  await loadSchema(page, graphql.endpoint);
+  await using app = await openWithSchema(browser());
+  const { page, graphql } = app;
   const expandedBefore = await page.locator('[role="treeitem"][aria-expanded="true"]').count();
   const search = page.getByRole("searchbox", { name: "Search schema" });
   await search.fill("stargazerCount");
@@ -58,10 +55,8 @@ Deno.test("browser: schema search highlights matches, expands their parents, cou
 });
 
 Deno.test("browser: ticking fields builds the query, required arguments become variables, and editing the text updates the checkboxes", async () => {
-  await using graphql = await startGraphqlServer();
-  await using app = await openApp(browser());
-  const { page } = app;
-  await loadSchema(page, graphql.endpoint);
+  await using app = await openWithSchema(browser());
+  const { page, graphql } = app;
   await searchAndStep(page, "stargazerCount", "Query.repository.stargazerCount");
   const box = page.locator('[data-path="Query.repository.stargazerCount"]').getByRole("checkbox", {
     name: "stargazerCount",
@@ -124,10 +119,8 @@ Deno.test("browser: ticking fields builds the query, required arguments become v
 });
 
 Deno.test("browser: the variables editor explains broken JSON and wrong types in words, and Format pretty-prints", async () => {
-  await using graphql = await startGraphqlServer();
-  await using app = await openApp(browser());
+  await using app = await openWithSchema(browser());
   const { page } = app;
-  await loadSchema(page, graphql.endpoint);
   await setEditorText(
     page,
     "Query",
@@ -155,10 +148,8 @@ Deno.test("browser: the variables editor explains broken JSON and wrong types in
 });
 
 Deno.test("browser: the query editor highlights GraphQL, completes from the schema and flags unknown fields", async () => {
-  await using graphql = await startGraphqlServer();
-  await using app = await openApp(browser());
+  await using app = await openWithSchema(browser());
   const { page } = app;
-  await loadSchema(page, graphql.endpoint);
   await setEditorText(page, "Query", "query { viewer { nosuchfield } }");
   const lint = page.locator(".query-editor .cm-lintRange-error");
   await lint.first().waitFor();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { waitFor } from "../_helpers.ts";
 import { fileBrowser, openApp } from "./_browser.ts";
-import { loadSchema, setAuth, setEditorText } from "./_gql_app.ts";
+import { loadSchema, openWithSchema, setAuth, setEditorText } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
 import type { Page } from "playwright-core";
 
@@ -62,10 +62,8 @@ Deno.test("browser: Run sends the chosen operation with the auth and shows statu
 });
 
 Deno.test("browser: a subscription is sent as one POST and its results stream into the viewer", async () => {
-  await using graphql = await startGraphqlServer();
-  await using app = await openApp(browser());
-  const { page } = app;
-  await loadSchema(page, graphql.endpoint);
+  await using app = await openWithSchema(browser());
+  const { page, graphql } = app;
   const before = graphql.requests.length;
   await setEditorText(page, "Query", "subscription { ticks(count: 3) }");
   await page.getByRole("button", { name: "Run" }).click();
@@ -102,10 +100,8 @@ Deno.test("browser: endpoint, headers, query and variables survive a reload; sec
 });
 
 Deno.test("browser: a reloaded page shows the cached schema without asking the endpoint", async () => {
-  await using graphql = await startGraphqlServer();
-  await using app = await openApp(browser());
-  const { page } = app;
-  await loadSchema(page, graphql.endpoint);
+  await using app = await openWithSchema(browser());
+  const { page, graphql } = app;
   assert.equal(graphql.introspections(), 1);
   await page.locator('html[data-drafts="saved"]').waitFor({ state: "attached" });
   await page.reload();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { fileBrowser, openApp } from "./_browser.ts";
-import { loadSchema, type PanelAuth, setAuth } from "./_gql_app.ts";
+import { loadSchema, openWithSchema, type PanelAuth, setAuth } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
 
 const browser = fileBrowser();
@@ -60,10 +60,8 @@ Deno.test("browser: a 401 from the endpoint is shown plainly when loading the sc
 });
 
 Deno.test("browser: the schema tree is an ARIA tree with levels, expansion and arrow keys, rendering under 500 rows", async () => {
-  await using graphql = await startGraphqlServer();
-  await using app = await openApp(browser());
-  const { page } = app;
-  await loadSchema(page, graphql.endpoint);
+  await using app = await openWithSchema(browser());
+  const { page, graphql } = app;
   const query = page.getByRole("treeitem").filter({
     has: page.locator(".name", { hasText: /^Query$/ }),
   });

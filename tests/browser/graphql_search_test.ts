@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import type { Locator } from "playwright-core";
 import { waitFor } from "../_helpers.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
-import { loadSchema } from "./_gql_app.ts";
-import { startGraphqlServer } from "./_graphql_server.ts";
+import { fileBrowser } from "./_browser.ts";
+import { openWithSchema } from "./_gql_app.ts";
 
 const browser = fileBrowser();
 
@@ -16,10 +15,8 @@ async function scrolledTo(element: Locator, top: number): Promise<void> {
 }
 
 Deno.test("browser: search shows the current hit's path and a results list, finds descriptions, restores the scroll on Escape, and the docs pane describes the hit", async () => {
-  await using graphql = await startGraphqlServer();
-  await using app = await openApp(browser());
+  await using app = await openWithSchema(browser());
   const { page } = app;
-  await loadSchema(page, graphql.endpoint);
   const tree = page.getByRole("tree", { name: "Schema" });
   await tree.hover();
   await page.mouse.wheel(0, 150);

@@ -1,15 +1,12 @@
 import assert from "node:assert/strict";
-import { fileBrowser, openApp } from "./_browser.ts";
-import { loadSchema, queryText } from "./_gql_app.ts";
-import { startGraphqlServer } from "./_graphql_server.ts";
+import { fileBrowser } from "./_browser.ts";
+import { openWithSchema, queryText } from "./_gql_app.ts";
 
 const browser = fileBrowser();
 
 Deno.test("browser: clicking a row's name toggles it, and ticking an object field expands it", async () => {
-  await using graphql = await startGraphqlServer();
-  await using app = await openApp(browser());
+  await using app = await openWithSchema(browser());
   const { page } = app;
-  await loadSchema(page, graphql.endpoint);
   const root = page.locator('[role="treeitem"][data-path="Query"]');
   assert.equal(await root.getAttribute("aria-expanded"), "true");
   await root.locator(".name").click();

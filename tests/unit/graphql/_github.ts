@@ -21,9 +21,10 @@ export async function githubIntrospection(): Promise<unknown> {
   return module.schema.json;
 }
 
-const model = SchemaModel.fromIntrospection(await githubIntrospection());
+const introspection = await githubIntrospection();
+let model: SchemaModel | undefined;
 
-/** @returns the model of GitHub's schema */
+/** @returns the model of GitHub's schema, built on first use */
 export function githubModel(): SchemaModel {
-  return model;
+  return model ??= SchemaModel.fromIntrospection(introspection);
 }
