@@ -105,3 +105,21 @@ export async function runProgram(
   }).spawn();
   return await finish(child, options.stdin);
 }
+
+/**
+ * Starts Python's http.server (which knows no Range requests) serving a folder.
+ *
+ * @param dir the folder to serve
+ * @returns its origin, `http://127.0.0.1:<port>`; disposing stops it
+ */
+export async function pythonFileServer(dir: string): Promise<{ origin: string } & AsyncDisposable> {
+  const server = await childServer(
+    "python3",
+    ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", dir],
+    { ready: /port (\d+)/ },
+  );
+  return {
+    origin: `http://127.0.0.1:${/port (\d+)/.exec(server.line)![1]}`,
+    [Symbol.asyncDispose]: () => server[Symbol.asyncDispose](),
+  };
+}

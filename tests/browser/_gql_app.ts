@@ -183,3 +183,21 @@ export async function variablesText(page: Page): Promise<string> {
 export async function setEditorText(page: Page, label: string, text: string): Promise<void> {
   await page.getByLabel(label, { exact: true }).fill(text);
 }
+
+/**
+ * Searches the schema, then presses Enter until the match at `path` is the current one.
+ *
+ * @param page the app page
+ * @param text what to search for
+ * @param path the tree path of the match wanted
+ */
+export async function searchAndStep(page: Page, text: string, path: string): Promise<void> {
+  const search = page.getByRole("searchbox", { name: "Search schema" });
+  await search.fill(text);
+  const current = page.locator('[role="treeitem"][aria-current="true"]');
+  for (let i = 0; i < 30; i++) {
+    if (await current.getAttribute("data-path") === path) return;
+    await search.press("Enter");
+  }
+  throw new Error(`no match at ${path}`);
+}

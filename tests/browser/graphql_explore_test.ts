@@ -1,21 +1,14 @@
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { fileBrowser } from "./_browser.ts";
-import { openWithSchema, queryText, setEditorText, variablesText } from "./_gql_app.ts";
+import {
+  openWithSchema,
+  queryText,
+  searchAndStep,
+  setEditorText,
+  variablesText,
+} from "./_gql_app.ts";
 
 const browser = fileBrowser();
-
-/** Searches, then presses Enter until the match at `path` is the current one. */
-async function searchAndStep(page: Page, text: string, path: string): Promise<void> {
-  const search = page.getByRole("searchbox", { name: "Search schema" });
-  await search.fill(text);
-  const current = page.locator('[role="treeitem"][aria-current="true"]');
-  for (let i = 0; i < 30; i++) {
-    if (await current.getAttribute("data-path") === path) return;
-    await search.press("Enter");
-  }
-  throw new Error(`no match at ${path}`);
-}
 
 Deno.test("browser: schema search highlights matches, expands their parents, counts, steps with Enter, and restores on clear", async () => {
   await using app = await openWithSchema(browser());

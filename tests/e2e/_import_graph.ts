@@ -94,3 +94,24 @@ export async function staticModules(root: URL): Promise<string[]> {
   }
   return [...seen].sort();
 }
+
+/**
+ * The modules Deno's graph holds from a root through value imports (static or dynamic, not
+ * type-only ones).
+ *
+ * @param root the root, as a path relative to the repository
+ * @param edges the graph's imports ({@link importEdges})
+ * @returns the root and every module reached
+ */
+export function reachable(root: string, edges: ImportEdge[]): Set<string> {
+  const reached = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const edge of edges) {
+      if (edge.kind === "type" || !reached.has(edge.from) || reached.has(edge.to)) continue;
+      reached.add(edge.to);
+      grew = true;
+    }
+  }
+  return reached;
+}

@@ -6,16 +6,30 @@ import { dialEnv } from "../_helpers.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
+/** Options for {@link spawnDial}. */
+export interface SpawnOptions {
+  /** `piped` (the default) to write to the child, `null` for none. */
+  stdin?: "piped" | "null";
+  /** Working directory. */
+  cwd?: string;
+  /** Deno's own flags before the script (`--no-npm`). */
+  denoFlags?: string[];
+  /** Another copy of main.ts to run. */
+  main?: string;
+}
+
 /**
  * Spawns `deno run -A main.ts …args` with the same clean environment as `dial()`.
  *
  * @param args the arguments after `dial`
- * @returns the child, stdin piped
+ * @param options stdin, working directory, Deno's flags, the main.ts to run
+ * @returns the child, stdout and stderr piped
  */
-export function spawnDial(args: string[]): Deno.ChildProcess {
+export function spawnDial(args: string[], options: SpawnOptions = {}): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
-    stdin: "piped",
+    args: ["run", "-A", "--quiet", ...options.denoFlags ?? [], options.main ?? MAIN, ...args],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    stdin: options.stdin ?? "piped",
     stdout: "piped",
     stderr: "piped",
     clearEnv: true,

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { pythonFileServer } from "../_process.ts";
 import { dial } from "../_helpers.ts";
 import { assertBytesEqual } from "../assert.ts";
 import { hasNginx, startNginx } from "./_nginx.ts";
@@ -185,35 +186,10 @@ Deno.test("download: -C without -o or --download is a usage error", async () => 
   assert.match(result.stderr, /-C\/--continue needs a file to resume/);
 });
 
-/** Python's http.server, which ignores Range, serving `dir` on a port it picks. */
-async function pythonServer(dir: string) {
-  const child = new Deno.Command("python3", {
-    args: ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", dir],
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!/port (\d+)/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`http.server did not start: ${text}`);
-    text += value;
-  }
-  const port = /port (\d+)/.exec(text)![1];
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    async [Symbol.asyncDispose]() {
-      child.kill();
-      await reader.cancel();
-      await child.status;
-    },
-  };
-}
-
 Deno.test("download: -C against Python's http.server (no Range support) downloads the whole file again", async () => {
   const served = await Deno.makeTempDir();
   await Deno.writeFile(`${served}/data.bin`, payload);
-  await using server = await pythonServer(served);
+  await using server = await pythonFileServer(served);
   const cwd = await Deno.makeTempDir();
   await Deno.writeFile(`${cwd}/data.bin`, payload.subarray(0, 1000));
   const result = await dial([`${server.origin}/data.bin`, "-C", "--download"], { cwd });

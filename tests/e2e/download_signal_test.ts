@@ -4,8 +4,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { dialEnv, waitFor } from "../_helpers.ts";
-import { mainPath } from "./_spawn.ts";
+import { waitFor } from "../_helpers.ts";
+import { spawnDial } from "./_spawn.ts";
 
 const first = new Uint8Array(70_000).fill(7);
 
@@ -47,15 +47,7 @@ async function arrived(dir: string): Promise<void> {
 }
 
 async function run(args: string[], cwd: string, url: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", mainPath(), url, ...args],
-    cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    clearEnv: true,
-    env: dialEnv(),
-  }).spawn();
+  const child = spawnDial([url, ...args], { cwd, stdin: "null" });
   await arrived(cwd);
   child.kill("SIGTERM");
   return await child.output();

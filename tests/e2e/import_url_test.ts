@@ -5,32 +5,9 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { pythonFileServer } from "../_process.ts";
 import { dial, serve } from "../_helpers.ts";
 import { makeCertificates, serveTls } from "./_tls.ts";
-
-/** Python's http.server serving `dir` on a port it picks. */
-async function pythonServer(dir: string) {
-  const child = new Deno.Command("python3", {
-    args: ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", dir],
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!/port (\d+)/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`http.server did not start: ${text}`);
-    text += value;
-  }
-  return {
-    origin: `http://127.0.0.1:${/port (\d+)/.exec(text)![1]}`,
-    async [Symbol.asyncDispose]() {
-      child.kill();
-      await reader.cancel();
-      await child.status;
-    },
-  };
-}
 
 /** A description in three files, with a cycle across two of them and refs that must not be read. */
 async function writeDescription(dir: string, api: string): Promise<void> {
@@ -97,7 +74,7 @@ Deno.test("import URL: a description in three files, from Python's http.server, 
   });
   const served = await Deno.makeTempDir({ prefix: "dial-import-url-" });
   await writeDescription(served, api.origin);
-  await using files = await pythonServer(served);
+  await using files = await pythonFileServer(served);
   const out = await Deno.makeTempDir({ prefix: "dial-import-out-" });
   const imported = await dial(["import", `${files.origin}/api/openapi.yaml`, "--out", out]);
   assert.equal(imported.code, 0, imported.stderr);

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
-import { dial, dialEnv, serve } from "../_helpers.ts";
-import { importEdges, staticModules } from "./_import_graph.ts";
+import { dial, serve } from "../_helpers.ts";
+import { finish, type ProgramResult } from "../_process.ts";
+import { importEdges, reachable, staticModules } from "./_import_graph.ts";
+import { spawnDial } from "./_spawn.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url);
 
@@ -67,16 +69,7 @@ Deno.test("startup: dial loads no npm: module, nothing loaded lazily, and only m
 
 Deno.test("startup: no module reaches main.ts's graph through a literal dynamic import (dial GET opens only the start-up modules)", async () => {
   const root = "main.ts";
-  const edges = await importEdges([MAIN]);
-  const reached = new Set([root]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const edge of edges) {
-      if (edge.kind === "type" || !reached.has(edge.from) || reached.has(edge.to)) continue;
-      reached.add(edge.to);
-      grew = true;
-    }
-  }
+  const reached = reachable(root, await importEdges([MAIN]));
   const loaded = new Set(await startupModules());
   const extra = [...reached].filter((m) => !loaded.has(m)).sort();
   assert.deepEqual(
@@ -110,20 +103,8 @@ Deno.test("lazy: every lazy load is an entry of a registry (src/load.ts, src/cli
 });
 
 /** Runs main.ts with Deno's npm resolution switched off: any `npm:` import fails the run. */
-async function dialWithoutNpm(args: string[]) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", "--no-npm", MAIN.pathname, ...args],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    clearEnv: true,
-    env: dialEnv(),
-  }).output();
-  return {
-    code: output.code,
-    stdout: new TextDecoder().decode(output.stdout),
-    stderr: new TextDecoder().decode(output.stderr),
-  };
+async function dialWithoutNpm(args: string[]): Promise<ProgramResult> {
+  return await finish(spawnDial(args, { denoFlags: ["--no-npm"], stdin: "null" }), undefined);
 }
 
 Deno.test("startup: dial GET and dial --version run with npm resolution switched off", async () => {
@@ -154,16 +135,7 @@ Deno.test("startup: a cached OAuth 2.0 token is used without loading the OAuth l
   // Deno also resolves the npm packages of literal dynamic imports when a module loads (about
   // 10 ms): the token request is imported through a computed specifier, out of this graph.
   const root = "src/auth/oauth2/access_token.ts";
-  const edges = await importEdges([new URL(`../../${root}`, import.meta.url)]);
-  const reached = new Set([root]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const edge of edges) {
-      if (edge.kind === "type" || !reached.has(edge.from) || reached.has(edge.to)) continue;
-      reached.add(edge.to);
-      grew = true;
-    }
-  }
+  const reached = reachable(root, await importEdges([new URL(`../../${root}`, import.meta.url)]));
   const resolved = [...reached].filter((m) => m.startsWith("npm:"));
   assert.deepEqual(resolved, [], `resolved when the token cache loads: ${resolved.join(", ")}`);
 });

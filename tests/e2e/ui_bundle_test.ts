@@ -3,7 +3,8 @@
  * `deno task test` does: a copy of the checkout without `src/ui/web/dist/`.
  */
 import assert from "node:assert/strict";
-import { dialEnv, firstLine } from "../_helpers.ts";
+import { firstLine } from "../_helpers.ts";
+import { spawnDial } from "./_spawn.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -31,15 +32,11 @@ Deno.test("ui: dial ui from a checkout without the bundle builds it, then serves
     for (const file of ["main.ts", "deno.json", "deno.lock"]) {
       await Deno.copyFile(`${ROOT}${file}`, `${copy}/${file}`);
     }
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", `${copy}/main.ts`, "ui", "--no-open"],
+    const child = spawnDial(["ui", "--no-open"], {
+      main: `${copy}/main.ts`,
       cwd: copy,
       stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      clearEnv: true,
-      env: dialEnv(),
-    }).spawn();
+    });
     const { line, cancel } = await firstLine(child.stdout);
     try {
       const app = await fetch(new URL("/app.js", line.trim()));

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
+import { BufferSink } from "../_run_cli.ts";
 import { includes } from "../assert.ts";
 import { authorizationHeader, basicAuthorization } from "../../src/auth/auth_header.ts";
 import { toCurl } from "../../src/output/curl.ts";
 import { prettyJson } from "../../src/output/json.ts";
 import { printResponse } from "../../src/output/response.ts";
-import { escapeControls, shown, type Sink } from "../../src/output/terminal.ts";
+import { escapeControls, shown } from "../../src/output/terminal.ts";
 import { Secret } from "../../src/secret.ts";
 
 Deno.test("auth: Basic encodes the UTF-8 bytes of user:password", () => {
@@ -81,45 +82,36 @@ Deno.test("curl: text form values that curl would read as a file are --form-stri
   );
 });
 
-class Buffer implements Sink {
-  text = "";
-  constructor(readonly isTerminal: boolean, readonly color = false) {}
-  write(data: string | Uint8Array): Promise<void> {
-    this.text += typeof data === "string" ? data : new TextDecoder().decode(data);
-    return Promise.resolve();
-  }
-}
-
 Deno.test("output: a terminal gets status, headers and pretty JSON", async () => {
-  const out = new Buffer(true);
-  const err = new Buffer(false);
+  const out = new BufferSink(true);
+  const err = new BufferSink(false);
   await printResponse(Response.json({ a: [1] }, { status: 201 }), { out, err });
-  assert.equal(out.text.split("\n")[0], "201");
-  includes(out.text, "Content-Type: application/json");
-  includes(out.text, '{\n  "a": [\n    1\n  ]\n}\n');
+  assert.equal(out.text().split("\n")[0], "201");
+  includes(out.text(), "Content-Type: application/json");
+  includes(out.text(), '{\n  "a": [\n    1\n  ]\n}\n');
 });
 
 Deno.test("output: invalid JSON on a terminal is printed as it came, with a warning", async () => {
-  const out = new Buffer(true);
-  const err = new Buffer(false);
+  const out = new BufferSink(true);
+  const err = new BufferSink(false);
   const response = new Response('{"a": 1,', { headers: { "content-type": "application/json" } });
   await printResponse(response, { out, err });
-  includes(out.text, '{"a": 1,\n');
-  includes(err.text, "warning: Response body is not valid JSON");
+  includes(out.text(), '{"a": 1,\n');
+  includes(err.text(), "warning: Response body is not valid JSON");
 });
 
 Deno.test("output: binary bodies are not dumped on a terminal", async () => {
-  const out = new Buffer(true);
+  const out = new BufferSink(true);
   await printResponse(new Response(new Uint8Array([0, 1, 2, 255])), {
     out,
-    err: new Buffer(false),
+    err: new BufferSink(false),
     silent: true,
   });
-  includes(out.text, "binary body of 4 bytes not shown");
+  includes(out.text(), "binary body of 4 bytes not shown");
 });
 
 Deno.test("output: a truncated JSON body prints what arrived, then fails", async () => {
-  const out = new Buffer(true);
+  const out = new BufferSink(true);
   let pulls = 0;
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -129,16 +121,16 @@ Deno.test("output: a truncated JSON body prints what arrived, then fails", async
   });
   const response = new Response(body, { headers: { "content-type": "application/json" } });
   await assert.rejects(
-    () => printResponse(response, { out, err: new Buffer(false) }),
+    () => printResponse(response, { out, err: new BufferSink(false) }),
     (error: unknown) => error instanceof Error && error.message.includes("reset"),
   );
-  includes(out.text, '{"partial":');
+  includes(out.text(), '{"partial":');
 });
 
 Deno.test("output: piped output is the body only, byte for byte", async () => {
-  const out = new Buffer(false);
-  await printResponse(Response.json({ a: 1 }), { out, err: new Buffer(false) });
-  assert.equal(out.text, '{"a":1}');
+  const out = new BufferSink(false);
+  await printResponse(Response.json({ a: 1 }), { out, err: new BufferSink(false) });
+  assert.equal(out.text(), '{"a":1}');
 });
 
 Deno.test("curl: cookie files and redirects turn curl's cookie engine on", () => {

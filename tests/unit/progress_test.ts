@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { BufferSink } from "../_run_cli.ts";
 import {
   formatBytes,
   formatDuration,
@@ -7,7 +8,6 @@ import {
 } from "../../src/output/progress.ts";
 import { downloadName } from "../../src/output/download.ts";
 import { expectedSize, saveAsNew } from "../../src/output/save_file.ts";
-import type { Sink } from "../../src/output/terminal.ts";
 
 Deno.test("progress: sizes and durations read like curl's", () => {
   assert.equal(formatBytes(512), "512 B");
@@ -43,18 +43,9 @@ Deno.test("progress: an unknown size shows bytes, rate and time; narrow terminal
   assert.ok(narrow.length < 40);
 });
 
-class Buffer implements Sink {
-  text = "";
-  constructor(readonly isTerminal: boolean, readonly color = false) {}
-  write(data: string | Uint8Array): Promise<void> {
-    this.text += typeof data === "string" ? data : new TextDecoder().decode(data);
-    return Promise.resolve();
-  }
-}
-
 Deno.test("progress: redraws at most once per interval on a terminal, then ends the line", async () => {
   let now = 0;
-  const sink = new Buffer(true);
+  const sink = new BufferSink(true);
   const bar = new ProgressBar(sink, { total: 100, now: () => now, columns: 100 });
   bar.add(10); // drawn: first update
   now = 50;
@@ -64,8 +55,8 @@ Deno.test("progress: redraws at most once per interval on a terminal, then ends 
   now = 200;
   bar.add(50);
   await bar.finish();
-  const frames = sink.text.split("\r").filter(Boolean);
-  assert.equal(frames.length, 3, JSON.stringify(sink.text));
+  const frames = sink.text().split("\r").filter(Boolean);
+  assert.equal(frames.length, 3, JSON.stringify(sink.text()));
   assert.match(frames[0]!, / {2}10% {2}10 B \/ 100 B/);
   assert.match(frames[1]!, / {2}50% {2}50 B \/ 100 B/);
   // deno-lint-ignore no-control-regex
@@ -73,12 +64,12 @@ Deno.test("progress: redraws at most once per interval on a terminal, then ends 
 });
 
 Deno.test("progress: nothing is drawn when the sink is not a terminal", async () => {
-  const sink = new Buffer(false);
+  const sink = new BufferSink(false);
   const bar = new ProgressBar(sink, { total: 10 });
   bar.add(10);
   await bar.finish();
   await bar.clear();
-  assert.equal(sink.text, "");
+  assert.equal(sink.text(), "");
 });
 
 Deno.test("download: the name comes from Content-Disposition, filename* first", () => {
