@@ -1,18 +1,8 @@
 import assert from "node:assert/strict";
+import { sourceFiles } from "../_sources.ts";
 import { importEdges } from "./_import_graph.ts";
 
 const ROOT = new URL("../../", import.meta.url);
-
-/** Every source file under src/ (the browser bundle's output excluded). */
-async function sourceFiles(dir = "src"): Promise<string[]> {
-  const files: string[] = [];
-  for await (const entry of Deno.readDir(new URL(dir, ROOT))) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory && path !== "src/ui/web/dist") files.push(...await sourceFiles(path));
-    if (entry.isFile && /\.tsx?$/.test(entry.name)) files.push(path);
-  }
-  return files;
-}
 
 /**
  * The faces of dial and the core they share. The core (src/http, src/auth, src/graphql,
@@ -29,7 +19,7 @@ function layer(path: string): "cli" | "ui" | "core" | "outside" {
 }
 
 Deno.test("faces: core never imports a face, the UI never imports the CLI, src/ never imports scripts/", async () => {
-  const files = await sourceFiles();
+  const files = await sourceFiles("src");
   for (const file of ["src/cli/request.ts", "src/ui/server.ts", "src/http/client.ts"]) {
     assert.ok(files.includes(file), `${file} not found among ${files.length} files`);
   }
@@ -47,7 +37,7 @@ Deno.test("faces: core never imports a face, the UI never imports the CLI, src/ 
 });
 
 Deno.test("faces: the CLI reaches the UI only through the lazy entry of dial ui", async () => {
-  const files = (await sourceFiles()).filter((f) => layer(f) === "cli");
+  const files = (await sourceFiles("src")).filter((f) => layer(f) === "cli");
   const edges = await importEdges(files.map((f) => new URL(f, ROOT)));
   const toUi = edges.filter((e) => layer(e.from) === "cli" && layer(e.to) === "ui");
   // The one allowed edge: the type of the module `lazy.ui()` returns.

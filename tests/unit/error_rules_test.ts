@@ -1,27 +1,13 @@
 import assert from "node:assert/strict";
+import { codeOf, sourceFiles } from "../_sources.ts";
 import * as errors from "../../src/errors/mod.ts";
 import { CLI_REMEDIES } from "../../src/cli/cli_remedies.ts";
 import { UI_REMEDIES } from "../../src/ui/api/ui_remedies.ts";
 
 const { DialError, ERRORS, ErrorCode, ExitCode, exitCodeFor } = errors;
-const ROOT = new URL("../../", import.meta.url);
 
-/** Source files under a folder of src/ (the browser frontend excluded: it reports no DialError). */
-async function sources(dir: string): Promise<string[]> {
-  const files: string[] = [];
-  for await (const entry of Deno.readDir(new URL(dir, ROOT))) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory && path !== "src/ui/web") files.push(...await sources(path));
-    if (entry.isFile && /\.tsx?$/.test(entry.name)) files.push(path);
-  }
-  return files;
-}
-
-/** The text of a file without its comments, so that prose about hints does not count. */
-async function code(path: string): Promise<string> {
-  const text = await Deno.readTextFile(new URL(path, ROOT));
-  return text.replace(/^\s*\/\*[\s\S]*?\*\//gm, "").replace(/^\s*\/\/.*$/gm, "");
-}
+/** Source files of src/ (the browser frontend excluded: it reports no DialError). */
+const sources = () => sourceFiles("src", ["src/ui/web"]);
 
 /** The core: everything under src/ but the two faces (src/cli, src/ui). */
 const isCore = (path: string) => !path.startsWith("src/cli/") && !path.startsWith("src/ui/");
@@ -59,9 +45,9 @@ Deno.test("error rules: every error class is a DialError whose exit follows from
 
 Deno.test("error rules: no class outside src/errors/ extends Error, and none sets an exit code", async () => {
   const wrong: string[] = [];
-  for (const path of await sources("src")) {
+  for (const path of await sources()) {
     if (path.startsWith("src/errors/")) continue;
-    const text = await code(path);
+    const text = await codeOf(path);
     // Internal sentinels (a stop signal, a socket's write failure) never reach a person.
     if (/export class \w+ extends (Error|TypeError|RangeError)\b/.test(text)) {
       wrong.push(`${path}: class`);
@@ -73,8 +59,8 @@ Deno.test("error rules: no class outside src/errors/ extends Error, and none set
 
 Deno.test("error rules: the core words no hint; it names a remedy that each face words", async () => {
   const worded: string[] = [];
-  for (const path of (await sources("src")).filter(isCore)) {
-    if (/(?<!["'`])\bhint\s*:/.test(await code(path)) && !path.startsWith("src/errors/")) {
+  for (const path of (await sources()).filter(isCore)) {
+    if (/(?<!["'`])\bhint\s*:/.test(await codeOf(path)) && !path.startsWith("src/errors/")) {
       worded.push(path);
     }
   }
@@ -112,11 +98,11 @@ const FLAGS_IN_MESSAGES = new Set([
 
 Deno.test("error rules: core messages name no command-line flag; the remedy names it, worded by each face", async () => {
   const flagged = new Set<string>();
-  for (const path of (await sources("src")).filter(isCore)) {
+  for (const path of (await sources()).filter(isCore)) {
     // A string literal that holds a long flag (`--timeout`), outside comments.
     const literal =
       /(["'`])(?:(?!\1)[^\\\n]|\\.)*?(?<![\w-])--[a-z][a-z0-9-]+(?:(?!\1)[^\\\n]|\\.)*?\1/;
-    if (literal.test(await code(path))) flagged.add(path);
+    if (literal.test(await codeOf(path))) flagged.add(path);
   }
   const wrong = [...flagged].filter((p) =>
     !WRITES_COMMAND_LINES.has(p) && !FLAGS_IN_MESSAGES.has(p)

@@ -1,20 +1,14 @@
 import assert from "node:assert/strict";
+import { codeOf, sourceFiles } from "../_sources.ts";
 import { bareHost, bracketHost, hostPort, joinHostPort } from "../../src/http/authority.ts";
 
-const ROOT = new URL("../../", import.meta.url);
-
 /** Every source file of src/ (the browser bundle's output excluded), without comments. */
-async function sources(dir = "src"): Promise<Array<[string, string]>> {
-  const files: Array<[string, string]> = [];
-  for await (const entry of Deno.readDir(new URL(dir, ROOT))) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory && path !== "src/ui/web/dist") files.push(...await sources(path));
-    if (entry.isFile && /\.tsx?$/.test(entry.name)) {
-      const text = await Deno.readTextFile(new URL(path, ROOT));
-      files.push([path, text.replace(/^\s*\/\*[\s\S]*?\*\//gm, "").replace(/^\s*\/\/.*$/gm, "")]);
-    }
-  }
-  return files;
+async function sources(): Promise<Array<[string, string]>> {
+  return await Promise.all(
+    (await sourceFiles("src")).map(async (
+      path,
+    ): Promise<[string, string]> => [path, await codeOf(path)]),
+  );
 }
 
 /** The files whose code matches a pattern. */

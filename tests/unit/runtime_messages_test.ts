@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
+import { codeOf, sourceFiles } from "../_sources.ts";
 import {
   jsonErrorReason,
   RUNTIME_MESSAGES,
   TLS_CHECKS,
 } from "../../src/errors/runtime_messages.ts";
-
-const ROOT = new URL("../../", import.meta.url);
 
 /** The table, and dial's own tunnel and handshake, which word failures as Deno's do. */
 const WRITERS = [
@@ -55,17 +54,10 @@ Deno.test("runtime messages: the runtime's wording is matched only in src/errors
     "failed to lookup",
   ];
   const found: string[] = [];
-  const walk = async (dir: string) => {
-    for await (const entry of Deno.readDir(new URL(dir, ROOT))) {
-      const path = `${dir}/${entry.name}`;
-      if (entry.isDirectory && path !== "src/ui/web") await walk(path);
-      else if (entry.isFile && /\.tsx?$/.test(entry.name) && !WRITERS.includes(path)) {
-        const code = (await Deno.readTextFile(new URL(path, ROOT)))
-          .replace(/^\s*\/\*[\s\S]*?\*\//gm, "").replace(/^\s*\/\/.*$/gm, "");
-        for (const word of words) if (code.includes(word)) found.push(`${path}: ${word}`);
-      }
-    }
-  };
-  await walk("src");
+  for (const path of await sourceFiles("src", ["src/ui/web"])) {
+    if (WRITERS.includes(path)) continue;
+    const code = await codeOf(path);
+    for (const word of words) if (code.includes(word)) found.push(`${path}: ${word}`);
+  }
   assert.deepEqual(found, []);
 });
