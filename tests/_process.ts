@@ -6,6 +6,18 @@
 
 const decoder = new TextDecoder();
 
+/**
+ * @param paths executables, e.g. `/usr/sbin/nginx`
+ * @returns whether each is an installed file (tests that need one are ignored without it)
+ */
+export function installed(...paths: string[]): boolean {
+  try {
+    return paths.every((path) => Deno.statSync(path).isFile);
+  } catch {
+    return false;
+  }
+}
+
 /** A finished program's exit code and output. */
 export interface ProgramResult {
   code: number;

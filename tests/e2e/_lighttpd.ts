@@ -4,6 +4,7 @@
  * Digest verifier nobody here wrote, for plain requests and WebSocket handshakes alike.
  * @module
  */
+import { installed } from "../_process.ts";
 import { freePort } from "./_oauth_servers.ts";
 
 /** A running lighttpd. */
@@ -16,13 +17,7 @@ export interface Lighttpd {
 }
 
 /** Whether lighttpd is installed. */
-export const hasLighttpd: boolean = (() => {
-  try {
-    return Deno.statSync("/usr/sbin/lighttpd").isFile;
-  } catch {
-    return false;
-  }
-})();
+export const hasLighttpd: boolean = installed("/usr/sbin/lighttpd");
 
 async function hex(algorithm: "MD5" | "SHA-256", text: string): Promise<string> {
   if (algorithm === "SHA-256") {

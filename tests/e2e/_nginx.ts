@@ -3,6 +3,7 @@
  * wrote (Range, 206, 416, If-Range as nginx does them).
  * @module
  */
+import { installed } from "../_process.ts";
 import { waitFor } from "../_helpers.ts";
 
 /** A running nginx. */
@@ -13,13 +14,7 @@ export interface Nginx {
 }
 
 /** Whether nginx is installed. */
-export const hasNginx: boolean = (() => {
-  try {
-    return Deno.statSync("/usr/sbin/nginx").isFile;
-  } catch {
-    return false;
-  }
-})();
+export const hasNginx: boolean = installed("/usr/sbin/nginx");
 
 /**
  * Starts nginx in the foreground serving `root`. nginx cannot listen on port 0, so it gets a

@@ -185,7 +185,11 @@ async function readRequest(reader: Reader): Promise<RawRequest> {
 const CRLF = new Uint8Array([13, 10]);
 const CRLF2 = new Uint8Array([13, 10, 13, 10]);
 
-function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+/**
+ * @param parts byte arrays
+ * @returns them one after the other in one array
+ */
+export function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
   let at = 0;
   for (const p of parts) {

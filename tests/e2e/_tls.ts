@@ -34,24 +34,14 @@ async function openssl(args: string[], cwd: string): Promise<void> {
 export async function makeCertificates(): Promise<Certificates> {
   const dir = await Deno.makeTempDir({ prefix: "dial-tls-" });
   const san = "subjectAltName=DNS:localhost,IP:127.0.0.1";
-  await openssl(
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      "ca.key",
-      "-out",
-      "ca.pem",
-      "-days",
-      "2",
-      "-subj",
-      "/CN=dial test CA",
-    ],
-    dir,
-  );
+  /** A self-signed (CA:TRUE) certificate `name.pem` and its key `name.key`, valid two days. */
+  const selfSigned = (name: string, subject: string, extra: string[]) =>
+    openssl(
+      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", `${name}.key`]
+        .concat(["-out", `${name}.pem`, "-days", "2", "-subj", subject, ...extra]),
+      dir,
+    );
+  await selfSigned("ca", "/CN=dial test CA", []);
   await Deno.writeTextFile(`${dir}/leaf.cnf`, `${san}\nbasicConstraints=CA:FALSE\n`);
   await Deno.writeTextFile(
     `${dir}/client.cnf`,
@@ -91,26 +81,7 @@ export async function makeCertificates(): Promise<Certificates> {
       dir,
     );
   }
-  await openssl(
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      "self.key",
-      "-out",
-      "self.pem",
-      "-days",
-      "2",
-      "-subj",
-      "/CN=localhost",
-      "-addext",
-      san,
-    ],
-    dir,
-  );
+  await selfSigned("self", "/CN=localhost", ["-addext", san]);
   await Deno.writeTextFile(`${dir}/other.cnf`, "subjectAltName=DNS:other.example\n");
   for (const [out, days, ext] of [["expired", "-1", "leaf"], ["other", "1", "other"]]) {
     await openssl(

@@ -3,7 +3,7 @@ import { pythonFileServer } from "../_process.ts";
 import { dial } from "../_helpers.ts";
 import { assertBytesEqual } from "../assert.ts";
 import { hasNginx, startNginx } from "./_nginx.ts";
-import { headerValues, rawServer, requestPath } from "./_raw_server.ts";
+import { concat, headerValues, rawServer, requestPath } from "./_raw_server.ts";
 
 const payload = new Uint8Array(200_000).map((_, i) => (i * 7) % 253);
 
@@ -11,16 +11,6 @@ function head(status: string, headers: Record<string, string | number>): Uint8Ar
   const lines = [`HTTP/1.1 ${status}`, "Connection: close"];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   return new TextEncoder().encode(lines.join("\r\n") + "\r\n\r\n");
-}
-
-function join(...parts: Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    all.set(part, at);
-    at += part.length;
-  }
-  return all;
 }
 
 /**
@@ -35,7 +25,7 @@ function rangeServer() {
     if (path === "/cut.bin") {
       const start = range ? Number(range[1]) : 0;
       const status = range ? "206 Partial Content" : "200 OK";
-      return join(
+      return concat([
         head(status, {
           ...type,
           "Content-Length": payload.length - start,
@@ -44,10 +34,10 @@ function rangeServer() {
             : {}),
         }),
         payload.subarray(start, start + 50_000),
-      );
+      ]);
     }
     if (!range || path === "/ignore.bin") {
-      return join(head("200 OK", { ...type, "Content-Length": payload.length }), payload);
+      return concat([head("200 OK", { ...type, "Content-Length": payload.length }), payload]);
     }
     const start = Number(range[1]);
     if (start >= payload.length) {
@@ -56,14 +46,14 @@ function rangeServer() {
         "Content-Length": 0,
       });
     }
-    return join(
+    return concat([
       head("206 Partial Content", {
         ...type,
         "Content-Length": payload.length - start,
         "Content-Range": `bytes ${start}-${payload.length - 1}/${payload.length}`,
       }),
       payload.subarray(start),
-    );
+    ]);
   });
 }
 

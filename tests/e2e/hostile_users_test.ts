@@ -5,20 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { dial, dialEnv, serve } from "../_helpers.ts";
-import { runProgram } from "../_process.ts";
+import { installed, runProgram } from "../_process.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const OTHER = "dialother";
 
 /** Whether a second user can be made and used here (root, useradd and runuser present). */
-const canSwitchUser = (() => {
-  if (Deno.build.os !== "linux" || Deno.uid() !== 0) return false;
-  try {
-    return Deno.statSync("/usr/sbin/useradd").isFile && Deno.statSync("/usr/sbin/runuser").isFile;
-  } catch {
-    return false;
-  }
-})();
+const canSwitchUser = Deno.build.os === "linux" && Deno.uid() === 0 &&
+  installed("/usr/sbin/useradd", "/usr/sbin/runuser");
 const SKIPPED = canSwitchUser ? "" : " (skipped: creating a second user needs root and useradd)";
 
 /** Creates the second user once (no home, no login shell). */

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
 import { dial } from "../_helpers.ts";
-import { childServer } from "../_process.ts";
+import { childServer, installed } from "../_process.ts";
 import { headerValues, type RawRequest, rawServer } from "./_raw_server.ts";
 import { makeCertificates, startProxy } from "./_tls.ts";
 
@@ -182,13 +182,7 @@ Deno.test("matrix: wsgiref over TLS reads every upload whole, on each TLS path",
   }
 });
 
-const hasNode = (() => {
-  try {
-    return Deno.statSync("/usr/bin/node").isFile;
-  } catch {
-    return false;
-  }
-})();
+const hasNode = installed("/usr/bin/node");
 
 /** An HTTP/2-only server in node (no HTTP/1.1 fallback): it answers what it received. */
 async function withHttp2Only(

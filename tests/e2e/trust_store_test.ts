@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
 import { dial } from "../_helpers.ts";
-import { makeCertificates } from "./_tls.ts";
+import { makeCertificates, serveTls } from "./_tls.ts";
 
 Deno.test("trust: SSL_CERT_FILE, SSL_CERT_DIR, CURL_CA_BUNDLE, REQUESTS_CA_BUNDLE, NODE_EXTRA_CA_CERTS and DENO_CERT each trust a CA for GET, -d @file and -F", async () => {
   const certs = await makeCertificates();
@@ -14,13 +14,11 @@ Deno.test("trust: SSL_CERT_FILE, SSL_CERT_DIR, CURL_CA_BUNDLE, REQUESTS_CA_BUNDL
   await Deno.mkdir(dir);
   await Deno.copyFile(certs.ca, `${dir}/test-ca.pem`);
   await Deno.writeTextFile(`${certs.dir}/body.txt`, "trusted\n");
-  await using server = Deno.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    cert: await Deno.readTextFile(certs.leaf),
-    key: await Deno.readTextFile(certs.leafKey),
-    onListen() {},
-  }, async (request) => new Response(`${(await request.arrayBuffer()).byteLength}`));
+  await using server = serveTls(
+    certs.leaf,
+    certs.leafKey,
+    async (request) => new Response(`${(await request.arrayBuffer()).byteLength}`),
+  );
   const url = `https://localhost:${server.addr.port}/t`;
   const bodies = [[], ["-d", `@${certs.dir}/body.txt`], ["-F", `f=@${certs.dir}/body.txt`]];
   const variables: Record<string, string> = {

@@ -7,7 +7,7 @@ import { dial, dialEnv } from "../_helpers.ts";
 import { childServer } from "../_process.ts";
 import { mainPath, spawnDial } from "./_spawn.ts";
 import { headerValues, type RawRequest, rawServer } from "./_raw_server.ts";
-import { makeCertificates } from "./_tls.ts";
+import { makeCertificates, serveTls } from "./_tls.ts";
 
 const WSGI = `
 import json
@@ -293,13 +293,7 @@ Deno.test("wire: behind HTTP_PROXY a file body goes to the proxy in absolute for
 Deno.test("wire: an https file upload has Content-Length and trusts DENO_CERT", async () => {
   const certs = await makeCertificates();
   const dir = certs.dir;
-  await using server = Deno.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    cert: await Deno.readTextFile(certs.leaf),
-    key: await Deno.readTextFile(certs.leafKey),
-    onListen() {},
-  }, async (request) =>
+  await using server = serveTls(certs.leaf, certs.leafKey, async (request) =>
     Response.json({
       length: request.headers.get("content-length"),
       chunked: request.headers.has("transfer-encoding"),
