@@ -162,26 +162,12 @@ Deno.test("digest: --digest needs -u, and conflicts with -B", async () => {
 });
 
 Deno.test("digest: --curl gives curl --digest with the same user", async () => {
-  const result = await dial([
-    "GET",
-    "http://127.0.0.1:9/x",
-    "--digest",
-    "-u",
-    "ann:s3cret",
-    "--curl",
-  ]);
+  const args = ["GET", "http://127.0.0.1:9/x", "--digest", "-u", "ann:s3cret", "--curl"];
+  const result = await dial(args);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /--digest -u ann:"\$\{PASSWORD\}"/);
   assert.ok(!result.stdout.includes("s3cret"), result.stdout);
-  const shown = await dial([
-    "GET",
-    "http://127.0.0.1:9/x",
-    "--digest",
-    "-u",
-    "ann:s3cret",
-    "--curl",
-    "--with-secrets",
-  ]);
+  const shown = await dial([...args, "--with-secrets"]);
   assert.match(shown.stdout, /--digest -u ann:s3cret/);
 });
 

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { dial, dialEnv, serve } from "../_helpers.ts";
+import { spawnDial } from "./_spawn.ts";
+import { dial, serve } from "../_helpers.ts";
 import { project } from "./_files.ts";
-
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 function echoServer() {
   return serve(async (request) => {
@@ -104,22 +103,9 @@ Deno.test("scripts: Ctrl-C ends dial run while a script runs: exit 130, no scrip
     return Response.json({ ok: true });
   });
   const dir = await project({ "loop.http": "GET {{origin}}/a\n\n> {%\n  while (true) {}\n%}\n" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      MAIN,
-      "run",
-      `${dir}/loop.http`,
-      "--var",
-      `origin=${server.origin}`,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-    clearEnv: true,
-    env: dialEnv(),
-  }).spawn();
+  const child = spawnDial(["run", `${dir}/loop.http`, "--var", `origin=${server.origin}`], {
+    stdin: "null",
+  });
   await arrived.promise;
   child.kill("SIGINT");
   const { code, stderr } = await child.output();
@@ -136,13 +122,7 @@ Deno.test("scripts: SIGTERM ends dial test while a script runs, without waiting 
   });
   const loop = (path: string) => `GET {{origin}}${path}\n\n> {%\n  while (true) {}\n%}\n`;
   const dir = await project({ "loop.http": `${loop("/a")}\n###\n${loop("/b")}` });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, "test", dir, "--var", `origin=${server.origin}`],
-    stdout: "piped",
-    stderr: "piped",
-    clearEnv: true,
-    env: dialEnv(),
-  }).spawn();
+  const child = spawnDial(["test", dir, "--var", `origin=${server.origin}`], { stdin: "null" });
   await arrived.promise;
   child.kill("SIGTERM");
   const { code, stdout, stderr } = await child.output();

@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
-import { dialEnv } from "../_helpers.ts";
-
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+import { spawnDial } from "./_spawn.ts";
 
 /** Writes a JSON array of about `size` bytes, one record at a time. */
 async function bigJson(path: string, size: number): Promise<number> {
@@ -41,22 +39,9 @@ Deno.test("memory: --json @file is checked and sent with peak RSS under twice th
       return new Response("ok");
     },
   );
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      MAIN,
-      "POST",
-      `http://127.0.0.1:${server.addr.port}/`,
-      "--json",
-      `@${path}`,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-    clearEnv: true,
-    env: dialEnv(),
-  }).spawn();
+  const child = spawnDial(["POST", `http://127.0.0.1:${server.addr.port}/`, "--json", `@${path}`], {
+    stdin: "null",
+  });
   assert.equal(await arrived, size);
   const status = await Deno.readTextFile(`/proc/${child.pid}/status`);
   release();
@@ -72,22 +57,8 @@ Deno.test("memory: an invalid --json file is refused before sending, naming line
   await Deno.writeTextFile(`${dir}/bad.json`, '{"a": [1,\n 2,, 3]}');
   await Deno.writeTextFile(`${dir}/bom.json`, '\ufeff{"a": 1}');
   const run = async (file: string) =>
-    await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "--quiet",
-        MAIN,
-        "POST",
-        "http://127.0.0.1:9/",
-        "--json",
-        `@${file}`,
-        "--offline",
-      ],
-      stdout: "piped",
-      stderr: "piped",
-      clearEnv: true,
-      env: dialEnv(),
+    await spawnDial(["POST", "http://127.0.0.1:9/", "--json", `@${file}`, "--offline"], {
+      stdin: "null",
     }).output();
   const bad = await run(`${dir}/bad.json`);
   assert.equal(bad.code, 2);

@@ -22,17 +22,15 @@ const rsa = pair("rsa");
 const ec = pair("ec");
 const other = pair("rsa");
 
+/** `dial auth token` for a client_credentials client at a token endpoint. */
+function tokenCommand(tokenUrl: string): string[] {
+  return ["auth", "token", "--oauth2", "client_credentials", "--oauth2-token-url", tokenUrl];
+}
+
 async function token(op: { tokenUrl: string }, home: string, ...extra: string[]) {
-  return await dial([
-    "auth",
-    "token",
-    "--oauth2",
-    "client_credentials",
-    "--oauth2-token-url",
-    op.tokenUrl,
-    "--oauth2-no-cache",
-    ...extra,
-  ], { env: { HOME: home } });
+  return await dial([...tokenCommand(op.tokenUrl), "--oauth2-no-cache", ...extra], {
+    env: { HOME: home },
+  });
 }
 
 Deno.test("oauth2: private_key_jwt with RS256, PS256 and ES256 keys (PKCS#8, PKCS#1, SEC1) at oidc-provider", async () => {
@@ -74,12 +72,7 @@ Deno.test("oauth2: private_key_jwt with RS256, PS256 and ES256 keys (PKCS#8, PKC
   assert.equal(op.grants.client_credentials, 4);
   // By reference, as every secret: the key from an environment variable.
   const fromEnv = await dial([
-    "auth",
-    "token",
-    "--oauth2",
-    "client_credentials",
-    "--oauth2-token-url",
-    op.tokenUrl,
+    ...tokenCommand(op.tokenUrl),
     ...id,
     "--oauth2-client-key",
     "@env:CLIENT_KEY",

@@ -14,6 +14,13 @@ import { headerValues, type RawRequest, rawServer } from "./_raw_server.ts";
 import { makeCertificates, startProxy } from "./_tls.ts";
 
 const certs = await makeCertificates();
+
+/** The TLS paths: a CA-signed leaf with its CA, a self-signed leaf as its own CA, and -k. */
+const TLS_PATHS = [
+  [certs.leaf, certs.leafKey, ["--cacert", certs.ca]],
+  [certs.self, certs.selfKey, ["--cacert", certs.self]],
+  [certs.leaf, certs.leafKey, ["-k"]],
+] as const;
 const read = (path: string) => Deno.readTextFileSync(path);
 const payload = Uint8Array.from({ length: 150_000 }, (_, i) => (i * 7919 + 3) % 251);
 const file = `${certs.dir}/payload.bin`;
@@ -161,11 +168,7 @@ server.serve_forever()
 
 Deno.test("matrix: wsgiref over TLS reads every upload whole, on each TLS path", async () => {
   for (
-    const [cert, key, trust] of [
-      [certs.leaf, certs.leafKey, ["--cacert", certs.ca]],
-      [certs.self, certs.selfKey, ["--cacert", certs.self]],
-      [certs.leaf, certs.leafKey, ["-k"]],
-    ] as const
+    const [cert, key, trust] of TLS_PATHS
   ) {
     await withWsgiref(cert, key, async (origin) => {
       for (const body of bodies) {
@@ -257,11 +260,7 @@ Deno.test({
 
 Deno.test("matrix: Deno.serve over TLS sees https:// on every TLS path (the target is origin-form)", async () => {
   for (
-    const [cert, key, trust] of [
-      [certs.leaf, certs.leafKey, ["--cacert", certs.ca]],
-      [certs.self, certs.selfKey, ["--cacert", certs.self]],
-      [certs.leaf, certs.leafKey, ["-k"]],
-    ] as const
+    const [cert, key, trust] of TLS_PATHS
   ) {
     await using server = Deno.serve({
       hostname: "127.0.0.1",

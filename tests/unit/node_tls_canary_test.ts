@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import tls from "node:tls";
-import { makeCertificates } from "../e2e/_tls.ts";
+import { makeCertificates, serveTls } from "../e2e/_tls.ts";
 
 const certs = await makeCertificates();
 const read = (path: string) => Deno.readTextFileSync(path);
@@ -30,13 +30,7 @@ async function startTls(port: number, options: Record<string, unknown>): Promise
 }
 
 Deno.test("canary: Deno's TLS refuses a self-signed server certificate given as its own CA", async () => {
-  await using server = Deno.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    cert: read(certs.self),
-    key: read(certs.selfKey),
-    onListen() {},
-  }, () => new Response("x"));
+  await using server = serveTls(certs.self, certs.selfKey, () => new Response("x"));
   const outcome = await startTls(server.addr.port, { caCerts: [read(certs.self)] });
   assert.match(
     outcome,
@@ -46,13 +40,7 @@ Deno.test("canary: Deno's TLS refuses a self-signed server certificate given as 
 });
 
 Deno.test("canary: Deno.startTls has no option that skips certificate verification (-k)", async () => {
-  await using server = Deno.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    cert: read(certs.leaf),
-    key: read(certs.leafKey),
-    onListen() {},
-  }, () => new Response("x"));
+  await using server = serveTls(certs.leaf, certs.leafKey, () => new Response("x"));
   const outcome = await startTls(server.addr.port, {
     unsafelyIgnoreCertificateErrors: true,
     insecure: true,
