@@ -137,12 +137,11 @@ Deno.test("matrix: every transport flag × every body kind sends the whole body 
   }
 });
 
+/** What runs against a server at its origin. */
+type WithOrigin = (origin: string) => Promise<void>;
+
 /** Python's wsgiref behind TLS: it reads CONTENT_LENGTH bytes, none for a chunked body. */
-async function withWsgiref(
-  cert: string,
-  key: string,
-  run: (origin: string) => Promise<void>,
-): Promise<void> {
+async function withWsgiref(cert: string, key: string, run: WithOrigin): Promise<void> {
   const script = `
 import json, ssl, sys
 from wsgiref.simple_server import make_server, WSGIRequestHandler
@@ -188,11 +187,7 @@ Deno.test("matrix: wsgiref over TLS reads every upload whole, on each TLS path",
 const hasNode = installed("/usr/bin/node");
 
 /** An HTTP/2-only server in node (no HTTP/1.1 fallback): it answers what it received. */
-async function withHttp2Only(
-  cert: string,
-  key: string,
-  run: (origin: string) => Promise<void>,
-): Promise<void> {
+async function withHttp2Only(cert: string, key: string, run: WithOrigin): Promise<void> {
   const script = `
 const http2 = require("node:http2"), fs = require("node:fs");
 const server = http2.createSecureServer({
