@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { dial, waitFor } from "../_helpers.ts";
-import { type RawRequest, rawServer } from "../e2e/_raw_server.ts";
+import { jsonAnswer, type RawRequest, rawServer } from "../e2e/_raw_server.ts";
 import { fileBrowser, openApp } from "./_browser.ts";
 
 const browser = fileBrowser();
@@ -51,10 +51,7 @@ function bytesOf(request: RawRequest): string {
 Deno.test(
   "browser: Send of a file's request puts on the wire what dial run puts, every variable kind",
   async () => {
-    await using target = rawServer(() => ({
-      headers: [["Content-Type", "application/json"]],
-      body: '{"token": "tok-1"}',
-    }));
+    await using target = rawServer(jsonAnswer('{"token": "tok-1"}'));
     const workspace = await Deno.makeTempDir({ prefix: "dial-ui-one-eval-" });
     await Deno.writeTextFile(`${workspace}/api.http`, FILE);
     await Deno.writeTextFile(`${workspace}/.env`, "DOTENV_KEY=from-dotenv\n");

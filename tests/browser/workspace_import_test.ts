@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { postmanCollection, postmanEnvironment } from "../e2e/_newman.ts";
 import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
 import { serve } from "../_helpers.ts";
@@ -7,11 +8,7 @@ import { fileBrowser, openApp } from "./_browser.ts";
 const browser = fileBrowser();
 
 function collection(origin: string) {
-  return {
-    info: {
-      name: "Shop",
-      schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
-    },
+  return postmanCollection("Shop", {
     auth: { type: "bearer", bearer: [{ key: "token", value: "{{apiToken}}", type: "string" }] },
     event: [{ listen: "prerequest", script: { exec: ["pm.variables.set('a', 1);"] } }],
     // A token-named collection variable: moved to the private environment file like any secret.
@@ -27,14 +24,12 @@ function collection(origin: string) {
         },
       }],
     }],
-  };
+  });
 }
 
-const ENV = {
-  name: "dev",
-  _postman_variable_scope: "environment",
-  values: [{ key: "apiToken", value: "t0ken", type: "secret", enabled: true }],
-};
+const ENV = postmanEnvironment("dev", [
+  { key: "apiToken", value: "t0ken", type: "secret", enabled: true },
+]);
 
 const OPENAPI = (origin: string) =>
   `openapi: 3.0.3

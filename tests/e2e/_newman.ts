@@ -10,6 +10,31 @@ import { dialEnv } from "../_helpers.ts";
 import { finish, type ProgramResult } from "../_process.ts";
 import { headerValues, type RawRequest, requestPath } from "./_raw_server.ts";
 
+/** The Postman collection format v2.1's schema URL. */
+export const POSTMAN_SCHEMA =
+  "https://schema.getpostman.com/json/collection/v2.1.0/collection.json";
+
+/**
+ * @param name the collection's name
+ * @param body its items, variables, auth and events
+ * @returns a Postman v2.1 collection
+ */
+export function postmanCollection(
+  name: string,
+  body: Record<string, unknown>,
+): Record<string, unknown> {
+  return { info: { name, schema: POSTMAN_SCHEMA }, ...body };
+}
+
+/**
+ * @param name the environment's name
+ * @param values its variables
+ * @returns a Postman environment export
+ */
+export function postmanEnvironment(name: string, values: unknown[]): Record<string, unknown> {
+  return { name, _postman_variable_scope: "environment", values };
+}
+
 /** Headers an HTTP client adds of its own accord (dial, Bruno, Hoppscotch, Yaak). */
 export const CLIENT_HEADERS: readonly string[] = [
   "host",

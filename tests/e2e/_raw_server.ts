@@ -122,6 +122,14 @@ export function requestPath(request: RawRequest): string {
 }
 
 /**
+ * @param body the JSON text
+ * @returns an answer of `200 OK` with that body as `application/json`, for {@link rawServer}
+ */
+export function jsonAnswer(body: string): () => RawAnswer {
+  return () => ({ headers: [["Content-Type", "application/json"]], body });
+}
+
+/**
  * Exact response bytes, for a server that must send what fetch-based servers would not.
  *
  * @param status the status line after the version, e.g. `299 Custom Thing`

@@ -5,7 +5,13 @@
 import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
 import { project } from "./_files.ts";
-import { dialOutcomes, newman, newmanOutcomes, type Outcome } from "./_newman.ts";
+import {
+  dialOutcomes,
+  newman,
+  newmanOutcomes,
+  type Outcome,
+  postmanCollection,
+} from "./_newman.ts";
 
 function itemServer() {
   return serve(async (request) => {
@@ -147,11 +153,7 @@ const REQUESTS = [
 ];
 
 function collection() {
-  return {
-    info: {
-      name: "parity",
-      schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
-    },
+  return postmanCollection("parity", {
     item: REQUESTS.map((r) => ({
       name: r.name,
       event: [
@@ -169,7 +171,7 @@ function collection() {
         url: `{{baseUrl}}${r.path}`,
       },
     })),
-  };
+  });
 }
 
 /** The same requests and scripts as a `.http` file: `# @postman`, scripts unchanged. */

@@ -6,6 +6,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { postmanCollection } from "./_newman.ts";
 import { dial, serve } from "../_helpers.ts";
 import { startMockServer } from "./_oauth_servers.ts";
 
@@ -23,11 +24,7 @@ Deno.test("import: Postman OAuth 2.0 (client credentials, password) runs through
   });
   const param = (entries: Record<string, string>) =>
     Object.entries(entries).map(([key, value]) => ({ key, value, type: "string" }));
-  const collection = {
-    info: {
-      name: "Tokens",
-      schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
-    },
+  const collection = postmanCollection("Tokens", {
     auth: {
       type: "oauth2",
       oauth2: param({
@@ -60,7 +57,7 @@ Deno.test("import: Postman OAuth 2.0 (client credentials, password) runs through
         },
       },
     ],
-  };
+  });
   const dir = await Deno.makeTempDir({ prefix: "dial-import-oauth-" });
   await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(collection));
   const imported = await dial(["import", `${dir}/c.json`, "--out", `${dir}/api`]);

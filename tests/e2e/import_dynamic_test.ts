@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import { newman } from "./_newman.ts";
+import { newman, postmanCollection } from "./_newman.ts";
 import { rawServer } from "./_raw_server.ts";
 import { POSTMAN_DYNAMIC_VARIABLES } from "../../src/files/postman_dynamic.ts";
 
@@ -36,11 +36,7 @@ Deno.test("import: Postman's dynamic variables resolve under dial test with the 
   const dir = await Deno.makeTempDir();
   const names = Object.keys(SHAPES);
   const body = Object.fromEntries(names.map((n) => [n, `{{${n}}}`]));
-  const collection = {
-    info: {
-      name: "Dynamic",
-      schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
-    },
+  const collection = postmanCollection("Dynamic", {
     item: [{
       name: "all",
       request: {
@@ -50,7 +46,7 @@ Deno.test("import: Postman's dynamic variables resolve under dial test with the 
         url: `${server.origin}/dyn`,
       },
     }],
-  };
+  });
   await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(collection));
   await newman([`${dir}/c.json`], { pass: true });
   const imported = await dial(["import", "c.json", "--out", "api"], { cwd: dir });
@@ -70,11 +66,7 @@ Deno.test("import: every Postman dynamic variable dial provides resolves in a re
   const names = POSTMAN_DYNAMIC_VARIABLES.filter((n) => !/Image|DataUri/.test(n));
   assert.ok(names.length > 80, String(names.length));
   const body = names.map((n) => `[${n}]{{${n}}}[/${n}]`).join("");
-  const collection = {
-    info: {
-      name: "All",
-      schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
-    },
+  const collection = postmanCollection("All", {
     item: [{
       name: "every",
       request: { method: "POST", body: { mode: "raw", raw: body }, url: `${server.origin}/all` },
@@ -82,7 +74,7 @@ Deno.test("import: every Postman dynamic variable dial provides resolves in a re
       name: "unknown",
       request: { method: "GET", url: `${server.origin}/u?x={{$randomNoSuchThing}}` },
     }],
-  };
+  });
   await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(collection));
   const imported = await dial(["import", "c.json", "--out", "api"], { cwd: dir });
   assert.equal(imported.code, 0, imported.stderr);

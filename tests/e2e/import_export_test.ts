@@ -7,8 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import { newman, seenHeaders } from "./_newman.ts";
-import { headerValues, type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
+import { newman, postmanCollection, postmanEnvironment, seenHeaders } from "./_newman.ts";
+import {
+  headerValues,
+  jsonAnswer,
+  type RawRequest,
+  rawServer,
+  requestPath,
+} from "./_raw_server.ts";
 // Puts the fixture package in the module graph, so that its files resolve to paths.
 import "@readme/oas-examples/3.0/json/petstore.json" with { type: "json" };
 
@@ -22,11 +28,7 @@ const seen = seenHeaders({
 });
 
 function collection(origin: string) {
-  return {
-    info: {
-      name: "Round trip",
-      schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
-    },
+  return postmanCollection("Round trip", {
     auth: { type: "bearer", bearer: [{ key: "token", value: "{{apiToken}}", type: "string" }] },
     variable: [{ key: "base", value: origin }],
     item: [{
@@ -59,20 +61,15 @@ function collection(origin: string) {
         },
       ],
     }],
-  };
+  });
 }
 
-const ENV = {
-  name: "dev",
-  _postman_variable_scope: "environment",
-  values: [{ key: "apiToken", value: "t0ken", type: "secret", enabled: true }],
-};
+const ENV = postmanEnvironment("dev", [
+  { key: "apiToken", value: "t0ken", type: "secret", enabled: true },
+]);
 
 Deno.test("import/export: a Postman collection runs the same under Newman, dial run, and Newman again after export", async () => {
-  await using server = rawServer(() => ({
-    headers: [["Content-Type", "application/json"]],
-    body: "{}",
-  }));
+  await using server = rawServer(jsonAnswer("{}"));
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(collection(server.origin)));
   await Deno.writeTextFile(`${dir}/e.json`, JSON.stringify(ENV));
@@ -261,17 +258,13 @@ Deno.test("export: a file of several requests becomes one program that sends eac
 
 Deno.test("import: never replaces a file without --force; the loss report is on stderr and atop the file", async () => {
   const dir = await Deno.makeTempDir();
-  const source = JSON.stringify({
-    info: {
-      name: "Lossy",
-      schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
-    },
+  const source = JSON.stringify(postmanCollection("Lossy", {
     item: [{
       name: "Hawk",
       event: [{ listen: "prerequest", script: { exec: ["pm.variables.set('a', 1);"] } }],
       request: { method: "GET", auth: { type: "hawk" }, url: "http://127.0.0.1:9/h" },
     }],
-  });
+  }));
   await Deno.writeTextFile(`${dir}/c.json`, source);
   const first = await dial(["import", "c.json"], { cwd: dir });
   assert.equal(first.code, 0, first.stderr);
@@ -295,10 +288,7 @@ Deno.test("import: never replaces a file without --force; the loss report is on 
 });
 
 Deno.test("import: an OpenAPI operation imported from the Petstore runs against a local server", async () => {
-  await using server = rawServer(() => ({
-    headers: [["Content-Type", "application/json"]],
-    body: "{}",
-  }));
+  await using server = rawServer(jsonAnswer("{}"));
   const dir = await Deno.makeTempDir();
   const spec = import.meta.resolve("@readme/oas-examples/3.0/json/petstore.json");
   await Deno.copyFile(new URL(spec), `${dir}/petstore.json`);

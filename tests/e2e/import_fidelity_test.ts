@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import { newman, seenRequest } from "./_newman.ts";
+import { newman, postmanCollection, seenRequest } from "./_newman.ts";
 import { rawServer } from "./_raw_server.ts";
 
 const SOAP = [
@@ -25,11 +25,7 @@ const SOAP = [
 
 function collection(base: string) {
   const get = (name: string, request: Record<string, unknown>) => ({ name, request });
-  return {
-    info: {
-      name: "Fidelity",
-      schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
-    },
+  return postmanCollection("Fidelity", {
     auth: { type: "bearer", bearer: [{ key: "token", value: "{{access_token}}" }] },
     variable: [
       { key: "base", value: base },
@@ -111,7 +107,7 @@ function collection(base: string) {
         },
       }),
     ],
-  };
+  });
 }
 
 Deno.test("import: what real collections broke on arrives as Newman sends it", async () => {

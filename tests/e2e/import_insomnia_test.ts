@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import { headerValues, rawServer, requestPath } from "./_raw_server.ts";
+import { headerValues, jsonAnswer, rawServer, requestPath } from "./_raw_server.ts";
 
 function insomnia(origin: string) {
   return {
@@ -70,10 +70,7 @@ function insomnia(origin: string) {
 }
 
 Deno.test("import: Insomnia folder environments and response tags run as in Insomnia", async () => {
-  await using server = rawServer(() => ({
-    headers: [["Content-Type", "application/json"]],
-    body: '{"token":"srv-tok"}',
-  }));
+  await using server = rawServer(jsonAnswer('{"token":"srv-tok"}'));
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(`${dir}/ins.json`, JSON.stringify(insomnia(server.origin)));
   const imported = await dial(["import", "ins.json", "--out", "api"], { cwd: dir });

@@ -5,15 +5,12 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { postmanCollection } from "./_newman.ts";
 import { dial } from "../_helpers.ts";
 
 Deno.test("import: --report-file writes the migration report; Postman globals become $shared", async () => {
   const dir = await Deno.makeTempDir();
-  const collection = {
-    info: {
-      name: "Shop",
-      schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
-    },
+  const collection = postmanCollection("Shop", {
     event: [{ listen: "prerequest", script: { exec: ["pm.variables.set('a', 1);"] } }],
     item: [
       {
@@ -37,7 +34,7 @@ Deno.test("import: --report-file writes the migration report; Postman globals be
       },
       { name: "Get", request: { method: "GET", url: "{{base}}/items/1" } },
     ],
-  };
+  });
   const globals = {
     name: "My Workspace Globals",
     _postman_variable_scope: "globals",

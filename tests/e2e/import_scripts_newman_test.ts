@@ -7,17 +7,20 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import { dialOutcomes, newman, newmanOutcomes, outcomeLines, seenRequest } from "./_newman.ts";
-import { rawServer } from "./_raw_server.ts";
+import {
+  dialOutcomes,
+  newman,
+  newmanOutcomes,
+  outcomeLines,
+  postmanCollection,
+  seenRequest,
+} from "./_newman.ts";
+import { jsonAnswer, rawServer } from "./_raw_server.ts";
 
 const script = (listen: string, ...exec: string[]) => ({ listen, script: { exec } });
 
 function collection(base: string) {
-  return {
-    info: {
-      name: "Scripts",
-      schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
-    },
+  return postmanCollection("Scripts", {
     event: [
       script("prerequest", "pm.collectionVariables.set('stamp', 'st-1');"),
       script(
@@ -63,14 +66,11 @@ function collection(base: string) {
         },
       ],
     }],
-  };
+  });
 }
 
 Deno.test("import: carried Postman scripts reach Newman's assertion outcomes and requests under dial test", async () => {
-  await using server = rawServer(() => ({
-    headers: [["Content-Type", "application/json"]],
-    body: '{"token":"tk-9","id":7,"name":"ann"}',
-  }));
+  await using server = rawServer(jsonAnswer('{"token":"tk-9","id":7,"name":"ann"}'));
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(collection(server.origin)));
   await newman([`${dir}/c.json`], { report: `${dir}/newman.json` });

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import { newman, seenHeaders } from "./_newman.ts";
+import { newman, postmanCollection, postmanEnvironment, seenHeaders } from "./_newman.ts";
 import { headerValues, rawServer } from "./_raw_server.ts";
 
 const decoder = new TextDecoder();
@@ -31,11 +31,7 @@ const seen = seenHeaders({
 });
 
 function collection(origin: string) {
-  return {
-    info: {
-      name: "Vendors",
-      schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
-    },
+  return postmanCollection("Vendors", {
     variable: [
       { key: "base", value: origin },
       { key: "client_secret", value: "EFpaypalSecret1" },
@@ -92,14 +88,12 @@ function collection(origin: string) {
         },
       },
     ],
-  };
+  });
 }
 
-const ENV = {
-  name: "dev",
-  _postman_variable_scope: "environment",
-  values: [{ key: "envToken", value: "envTok987", type: "default", enabled: true }],
-};
+const ENV = postmanEnvironment("dev", [
+  { key: "envToken", value: "envTok987", type: "default", enabled: true },
+]);
 
 Deno.test("import: secrets of a Postman collection and environment go to the private env file, listed, and the requests match Newman's", async () => {
   await using server = rawServer();
