@@ -19,7 +19,13 @@
  * never sleep.
  * @module
  */
-import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContextOptions,
+  chromium,
+  type Locator,
+  type Page,
+} from "playwright-core";
 import { startUiServer, type UiServer, type UiServerOptions } from "../../src/ui/server.ts";
 
 /** The Chromium Debian installs (`apt-get install chromium`); never a downloaded one. */
@@ -145,4 +151,27 @@ export async function openApp(
       if (errors.length > 0) throw new Error(`Page errors: ${errors.join("; ")}`);
     },
   };
+}
+
+/**
+ * Opens a request of the workspace from the sidebar: picks the environment when one is given,
+ * opens the file, then the request.
+ *
+ * @param page the app page
+ * @param file the file's button (its path in the workspace)
+ * @param request the request's button, e.g. `GET users`
+ * @param environment the environment to pick first
+ * @returns the sidebar
+ */
+export async function openRequest(
+  page: Page,
+  file: string,
+  request: string | RegExp,
+  environment?: string,
+): Promise<Locator> {
+  const sidebar = page.getByRole("navigation", { name: "Workspace" });
+  if (environment !== undefined) await sidebar.getByLabel("Environment").selectOption(environment);
+  await sidebar.getByRole("button", { name: file, exact: true }).click();
+  await sidebar.getByRole("button", { name: request }).click();
+  return sidebar;
 }

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
-import type { Page } from "playwright-core";
+import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 
 const browser = fileBrowser();
 
@@ -21,13 +20,6 @@ async function dialFolder(dir: string): Promise<string> {
     if (entry.isFile) text += await Deno.readTextFile(`${dir}/.dial/${entry.name}`);
   }
   return text;
-}
-
-async function openRequest(page: Page): Promise<void> {
-  const sidebar = page.getByRole("navigation", { name: "Workspace" });
-  await sidebar.getByLabel("Environment").selectOption("dev");
-  await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
-  await sidebar.getByRole("button", { name: "GET me" }).click();
 }
 
 Deno.test("browser: secrets entered in the UI go to the private env file only", async (t) => {
@@ -54,7 +46,7 @@ Deno.test("browser: secrets entered in the UI go to the private env file only", 
       try {
         await using app = await openApp(browser(), { workspace: dir });
         const { page } = app;
-        await openRequest(page);
+        await openRequest(page, "api.http", "GET me", "dev");
         const line = page.getByLabel("Variables", { exact: true });
         await line.getByText("{{token}} is undefined in dev").waitFor();
         await line.getByRole("button", { name: "Set token" }).click();
@@ -103,7 +95,7 @@ Deno.test("browser: secrets entered in the UI go to the private env file only", 
           transport: { env: (name) => name === "API_TOKEN" ? "from-env" : undefined },
         });
         const { page } = app;
-        await openRequest(page);
+        await openRequest(page, "api.http", "GET me", "dev");
         await page.getByRole("button", { name: "Set a secret" }).click();
         const form = page.getByRole("region", { name: "Set a secret" });
         await form.getByLabel("Variable").fill("token");
@@ -147,7 +139,7 @@ Deno.test("browser: secrets entered in the UI go to the private env file only", 
         await git(dir, "add", "-f", "http-client.private.env.json");
         await using app = await openApp(browser(), { workspace: dir });
         const { page } = app;
-        await openRequest(page);
+        await openRequest(page, "api.http", "GET me", "dev");
         await page.getByRole("button", { name: "Set a secret" }).click();
         const form = page.getByRole("region", { name: "Set a secret" });
         await form.getByLabel("Variable").fill("token");

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { dial, serve } from "../_helpers.ts";
 import { httpyac } from "../e2e/_files.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 
 const browser = fileBrowser();
 
@@ -49,9 +49,7 @@ Deno.test("browser: a multipart form of a request file opens as the form table, 
   await t.step("open, send, edit a field, Ctrl+S", async () => {
     await using app = await openApp(browser(), { workspace });
     const { page } = app;
-    const sidebar = page.getByRole("navigation", { name: "Workspace" });
-    await sidebar.getByRole("button", { name: "api/uploads.http", exact: true }).click();
-    await sidebar.getByRole("button", { name: "POST upload" }).click();
+    await openRequest(page, "api/uploads.http", "POST upload");
     assert.equal(await page.getByRole("combobox", { name: "Body type" }).inputValue(), "form");
     assert.equal(await page.getByLabel("Form fields value 1").inputValue(), "first");
     assert.equal(await page.getByLabel("Form fields value 2").inputValue(), "< ./data.json");

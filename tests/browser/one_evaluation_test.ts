@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { dial, waitFor } from "../_helpers.ts";
 import { jsonAnswer, type RawRequest, rawServer } from "../e2e/_raw_server.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 
 const browser = fileBrowser();
 
@@ -92,10 +92,7 @@ Deno.test(
         },
       });
       const { page } = app;
-      const sidebar = page.getByRole("navigation", { name: "Workspace" });
-      await sidebar.getByLabel("Environment").selectOption("dev");
-      await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
-      await sidebar.getByRole("button", { name: "POST all" }).click();
+      const sidebar = await openRequest(page, "api.http", "POST all", "dev");
       await page.getByRole("button", { name: "Send", exact: true }).click();
       const tests = page.getByRole("region", { name: "Tests" });
       await tests.getByText("✓ login's token was sent").waitFor();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { serve, withoutServeSignal } from "../_helpers.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 import { setAuth } from "./_gql_app.ts";
 import { freePort, startMockServer } from "../e2e/_oauth_servers.ts";
 
@@ -196,9 +196,7 @@ Deno.test("browser: a request from a file uses its own auth, not the auth panel'
       await using app = await openApp(browser(), { workspace: ws.dir });
       const { page } = app;
       await setAuth(page, { kind: "bearer", token: "panel-token" });
-      const sidebar = page.getByRole("navigation", { name: "Workspace" });
-      await sidebar.getByRole("button", { name: "q.http", exact: true }).click();
-      await sidebar.getByRole("button", { name: "GRAPHQL who" }).click();
+      await openRequest(page, "q.http", "GRAPHQL who");
       await page.getByRole("tab", { name: "GraphQL", selected: true }).waitFor();
       await page.getByRole("button", { name: "Run", exact: true }).click();
       await page.getByLabel("GraphQL response").getByText('"who": "yoga"').waitFor();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 
 const browser = fileBrowser();
 
@@ -15,9 +15,7 @@ GET https://api.test/orders
 `;
 
 async function openUsers(page: Page): Promise<void> {
-  const sidebar = page.getByRole("navigation", { name: "Workspace" });
-  await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
-  await sidebar.getByRole("button", { name: "GET users" }).click();
+  await openRequest(page, "api.http", "GET users");
   await page.getByLabel("URL", { exact: true }).fill("https://api.test/users?mine=1");
   await page.locator(".request-tab-name", { hasText: "users •" }).waitFor();
 }
@@ -126,9 +124,7 @@ Deno.test("browser: a save never overwrites what changed on disk since the tab o
       await Deno.writeTextFile(path, FILE);
       await using app = await openApp(browser(), { workspace });
       const { page } = app;
-      const sidebar = page.getByRole("navigation", { name: "Workspace" });
-      await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
-      await sidebar.getByRole("button", { name: "GET users" }).click();
+      await openRequest(page, "api.http", "GET users");
       await page.locator('nav[data-watching="true"]').waitFor({ state: "attached" });
       await Deno.writeTextFile(path, FILE.replace("/users", "/people"));
       await page.getByText("Reloaded: api.http changed on disk").waitFor();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 
 const browser = fileBrowser();
 
@@ -26,9 +26,7 @@ Deno.test("browser: {{variables}} are marked inline in the URL and headers, with
     );
     await using app = await openApp(browser(), { workspace });
     const { page } = app;
-    const sidebar = page.getByRole("navigation", { name: "Workspace" });
-    await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
-    await sidebar.getByRole("button", { name: "GET one" }).click();
+    const sidebar = await openRequest(page, "api.http", "GET one");
     const url = page.getByLabel("URL", { exact: true });
     const header = page.getByLabel("Headers value 1", { exact: true });
     // Without an environment (the first one is chosen until one is picked: pick none):

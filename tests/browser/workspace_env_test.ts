@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 import { startMockServer } from "../e2e/_oauth_servers.ts";
 
 const browser = fileBrowser();
@@ -35,9 +35,7 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
       try {
         await using app = await openApp(browser(), { workspace });
         const { page } = app;
-        const sidebar = page.getByRole("navigation", { name: "Workspace" });
-        await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
-        await sidebar.getByRole("button", { name: "GET users" }).click();
+        const sidebar = await openRequest(page, "api.http", "GET users");
         const line = page.getByLabel("Variables", { exact: true });
         // The first environment is chosen until one is picked.
         await line.getByText(`{{base}} = ${target.origin}/dev`).waitFor();
@@ -187,10 +185,7 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
       try {
         await using app = await openApp(browser(), { workspace, oauthCacheDir: cacheDir });
         const { page } = app;
-        const sidebar = page.getByRole("navigation", { name: "Workspace" });
-        await sidebar.getByLabel("Environment").selectOption("dev");
-        await sidebar.getByRole("button", { name: "me.http", exact: true }).click();
-        await sidebar.getByRole("button", { name: "GET me" }).click();
+        const sidebar = await openRequest(page, "me.http", "GET me", "dev");
         await page.getByRole("button", { name: "Send", exact: true }).click();
         await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
         const sent = target.requests.at(-1)!.headers.get("authorization") ?? "";

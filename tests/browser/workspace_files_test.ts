@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { serve } from "../_helpers.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 
 const browser = fileBrowser();
 
@@ -39,9 +39,7 @@ Deno.test("browser: the workspace sidebar opens .http requests in tabs and saves
   await t.step("open a request, edit it, Ctrl+S writes only its lines", async () => {
     await using app = await openApp(browser(), { workspace });
     const { page } = app;
-    const sidebar = page.getByRole("navigation", { name: "Workspace" });
-    await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
-    await sidebar.getByRole("button", { name: "GET list" }).click();
+    const sidebar = await openRequest(page, "api.http", "GET list");
     const url = page.getByLabel("URL", { exact: true });
     assert.equal(await url.inputValue(), `${target.origin}/users`);
     await page.getByRole("button", { name: "Send", exact: true }).click();

@@ -3,7 +3,7 @@ import { postmanCollection, postmanEnvironment } from "../e2e/_newman.ts";
 import { Buffer } from "node:buffer";
 import type { Page } from "playwright-core";
 import { serve } from "../_helpers.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 
 const browser = fileBrowser();
 
@@ -83,9 +83,7 @@ Deno.test("browser: files dropped on the sidebar or chosen with Import are impor
         '{{apiKey}} <- variable "apiKey"',
       )
         .waitFor();
-      const sidebar = page.getByRole("navigation", { name: "Workspace" });
-      await sidebar.getByRole("button", { name: "users.http", exact: true }).click();
-      await sidebar.getByRole("button", { name: /^GET/ }).click();
+      await openRequest(page, "users.http", /^GET/);
       await page.getByLabel("Environment").selectOption("dev");
       await page.getByRole("button", { name: "Send", exact: true }).click();
       await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
