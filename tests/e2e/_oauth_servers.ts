@@ -9,6 +9,11 @@ import type { AddressInfo } from "node:net";
 import { OAuth2Server } from "oauth2-mock-server";
 import Provider from "oidc-provider";
 
+/** @returns a server's origin and its token and authorization endpoints */
+function endpoints(origin: string, authPath: string) {
+  return { origin, tokenUrl: `${origin}/token`, authUrl: `${origin}${authPath}` };
+}
+
 /** A running oauth2-mock-server. */
 export interface MockOAuthServer {
   /** `http://127.0.0.1:<port>` */
@@ -60,9 +65,7 @@ export async function startMockServer(ttl = 3600): Promise<MockOAuthServer> {
   });
   const close = () => server.stop();
   return {
-    origin,
-    tokenUrl: `${origin}/token`,
-    authUrl: `${origin}/authorize`,
+    ...endpoints(origin, "/authorize"),
     tokenRequests,
     server,
     close,
@@ -255,9 +258,7 @@ export async function startOidcProvider(options: OidcOptions): Promise<OidcServe
       http.close((error) => error ? reject(error) : resolve());
     });
   return {
-    origin,
-    tokenUrl: `${origin}/token`,
-    authUrl: `${origin}/auth`,
+    ...endpoints(origin, "/auth"),
     grants,
     paths,
     provider,

@@ -8,19 +8,27 @@ import { bearerApi, dial } from "../_helpers.ts";
 import { startNodeOAuthServer } from "./_node_oauth_server.ts";
 import { oauthHome, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
 
-async function run(target: string, oauth2: string, ...extra: string[]) {
-  const home = await oauthHome();
-  return await dial(["GET", target, "--oauth2", oauth2, ...extra], { env: { HOME: home } });
+/**
+ * Runs `dial GET <API>/ --oauth2 client_credentials:<token URL>:<id>:<secret>` with an empty token
+ * cache, against an API that wants a bearer token (or `target`).
+ */
+async function run(
+  tokenUrl: string,
+  client: { id: string; secret: string },
+  extra: string[] = [],
+  target?: string,
+) {
+  await using api = bearerApi({ requireBearer: true });
+  const oauth2 = `client_credentials:${tokenUrl}:${client.id}:${client.secret}`;
+  return await dial(["GET", target ?? `${api.origin}/`, "--oauth2", oauth2, ...extra], {
+    env: { HOME: await oauthHome() },
+  });
 }
 
 Deno.test("oauth2: client_secret_basic leaves *-._ unencoded; @node-oauth/oauth2-server accepts it as curl -u", async () => {
   const client = { id: "cli.app_1", secret: "cli-secret.v1_x*" };
   await using server = await startNodeOAuthServer(client);
-  await using target = bearerApi({ requireBearer: true });
-  const result = await run(
-    `${target.origin}/`,
-    `client_credentials:${server.tokenUrl}:${client.id}:${client.secret}`,
-  );
+  const result = await run(server.tokenUrl, client);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout.trim(), '{"ok":true}');
   assert.deepEqual(server.requests.map((r) => r.authorization), [
@@ -46,12 +54,7 @@ Deno.test("oauth2: invalid_client to basic is retried once with client_secret_po
   // The server does not form-decode Basic credentials, so "s3cr&t" (sent as s3cr%26t) fails.
   const client = { id: "app", secret: "s3cr&t" };
   await using server = await startNodeOAuthServer(client);
-  await using target = bearerApi({ requireBearer: true });
-  const result = await run(
-    `${target.origin}/`,
-    `client_credentials:${server.tokenUrl}:${client.id}:${client.secret}`,
-    "-v",
-  );
+  const result = await run(server.tokenUrl, client, ["-v"]);
   assert.equal(result.code, 0, result.stderr);
   assert.match(
     result.stderr,
@@ -60,10 +63,7 @@ Deno.test("oauth2: invalid_client to basic is retried once with client_secret_po
   assert.equal(server.requests.length, 2);
   assert.equal(server.requests[1]?.authorization, undefined);
   assert.equal(server.requests[1]?.body.get("client_secret"), "s3cr&t");
-  const quiet = await run(
-    `${target.origin}/`,
-    `client_credentials:${server.tokenUrl}:${client.id}:${client.secret}`,
-  );
+  const quiet = await run(server.tokenUrl, client);
   assert.equal(quiet.code, 0, quiet.stderr);
   assert.equal(quiet.stderr, "");
 });
@@ -72,10 +72,10 @@ Deno.test("oauth2: an explicit --oauth2-client-auth basic is not retried", async
   const client = { id: "app", secret: "s3cr&t" };
   await using server = await startNodeOAuthServer(client);
   const result = await run(
+    server.tokenUrl,
+    client,
+    ["--oauth2-client-auth", "basic"],
     "http://127.0.0.1:9/",
-    `client_credentials:${server.tokenUrl}:${client.id}:${client.secret}`,
-    "--oauth2-client-auth",
-    "basic",
   );
   assert.equal(result.code, 9, result.stderr);
   assert.match(result.stderr, /invalid_client/);
@@ -84,15 +84,10 @@ Deno.test("oauth2: an explicit --oauth2-client-auth basic is not retried", async
 
 Deno.test("oauth2: oidc-provider form-decodes the new basic encoding (:, & and - in secrets)", async () => {
   await using op = await startOidcProvider({ redirectUris: ["http://localhost:1/"] });
-  await using target = bearerApi({ requireBearer: true });
   // web-app's secret is "web:s3cret&more"; post-s3cret belongs to a client_secret_post
   // client, which oidc-provider also accepts through Basic.
   for (const client of [OIDC_CLIENTS.web, OIDC_CLIENTS.post]) {
-    const result = await run(
-      `${target.origin}/`,
-      `client_credentials:${op.tokenUrl}:${client.id}:${client.secret}`,
-      "-v",
-    );
+    const result = await run(op.tokenUrl, client, ["-v"]);
     assert.equal(result.code, 0, result.stderr);
     assert.doesNotMatch(result.stderr, /retrying/);
   }
