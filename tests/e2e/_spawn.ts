@@ -16,13 +16,15 @@ export interface SpawnOptions {
   denoFlags?: string[];
   /** Another copy of main.ts to run. */
   main?: string;
+  /** Variables to add to the clean environment (HOME moves the XDG folders along). */
+  env?: Record<string, string>;
 }
 
 /**
  * Spawns `deno run -A main.ts …args` with the same clean environment as `dial()`.
  *
  * @param args the arguments after `dial`
- * @param options stdin, working directory, Deno's flags, the main.ts to run
+ * @param options stdin, working directory, Deno's flags, the main.ts to run, variables
  * @returns the child, stdout and stderr piped
  */
 export function spawnDial(args: string[], options: SpawnOptions = {}): Deno.ChildProcess {
@@ -33,7 +35,7 @@ export function spawnDial(args: string[], options: SpawnOptions = {}): Deno.Chil
     stdout: "piped",
     stderr: "piped",
     clearEnv: true,
-    env: dialEnv(),
+    env: dialEnv(options.env),
   }).spawn();
 }
 

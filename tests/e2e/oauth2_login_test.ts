@@ -3,7 +3,7 @@
  * server and runs $BROWSER, a test script that logs in like a person would.
  */
 import assert from "node:assert/strict";
-import { bearerApi, dial, dialEnv, expireCachedTokens, waitFor } from "../_helpers.ts";
+import { bearerApi, dial, expireCachedTokens, waitFor } from "../_helpers.ts";
 import {
   BROWSER,
   freePort,
@@ -12,6 +12,7 @@ import {
   startMockServer,
   startOidcProvider,
 } from "./_oauth_servers.ts";
+import { spawnDial } from "./_spawn.ts";
 
 interface BrowserStep {
   step: string;
@@ -266,26 +267,16 @@ Deno.test("oauth2 login: Ctrl-C while waiting for the login exits 130 and frees 
   await using mock = await startMockServer();
   const port = freePort();
   const home = await oauthHome();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      new URL("../../main.ts", import.meta.url).pathname,
-      "auth",
-      "token",
-      "--oauth2",
-      `authorization_code:${mock.tokenUrl}:app`,
-      "--oauth2-auth-url",
-      mock.authUrl,
-      "--oauth2-port",
-      String(port),
-    ],
-    stdout: "piped",
-    stderr: "piped",
-    clearEnv: true,
-    env: dialEnv({ HOME: home, BROWSER, FAKE_BROWSER_MODE: "none" }),
-  }).spawn();
+  const child = spawnDial([
+    "auth",
+    "token",
+    "--oauth2",
+    `authorization_code:${mock.tokenUrl}:app`,
+    "--oauth2-auth-url",
+    mock.authUrl,
+    "--oauth2-port",
+    String(port),
+  ], { stdin: "null", env: { HOME: home, BROWSER, FAKE_BROWSER_MODE: "none" } });
   const reader = child.stderr.getReader();
   let stderr = "";
   while (!/visit:\n {2}\S+\n/.test(stderr)) {

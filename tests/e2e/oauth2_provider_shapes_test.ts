@@ -67,23 +67,14 @@ Deno.test("oauth2: invalid_request to client_secret_basic hints --oauth2-client-
       });
   });
   await using target = bearerApi();
-  const basic = await run(`${target.origin}/`, `client_credentials:${token.origin}/t:app:s`);
+  const client = [`${target.origin}/`, `client_credentials:${token.origin}/t:app:s`] as const;
+  const basic = await run(...client);
   assert.equal(basic.code, 9, basic.stderr);
   assert.match(basic.stderr, /invalid_request \(client_secret missing\) \(HTTP 400\)/);
   assert.match(basic.stderr, /hint: .*add --oauth2-client-auth post/);
-  const explicit = await run(
-    `${target.origin}/`,
-    `client_credentials:${token.origin}/t:app:s`,
-    "--oauth2-client-auth",
-    "basic",
-  );
+  const explicit = await run(...client, "--oauth2-client-auth", "basic");
   assert.match(explicit.stderr, /hint: .*add --oauth2-client-auth post/);
-  const post = await run(
-    `${target.origin}/`,
-    `client_credentials:${token.origin}/t:app:s`,
-    "--oauth2-client-auth",
-    "post",
-  );
+  const post = await run(...client, "--oauth2-client-auth", "post");
   assert.equal(post.code, 0, post.stderr);
   assert.deepEqual(target.seen, ["Bearer tok"]);
 });
