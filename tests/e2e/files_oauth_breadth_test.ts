@@ -29,6 +29,13 @@ async function project(
   return dir;
 }
 
+/** `dial run DIR/api.http --env dev` with an empty token cache (or the given HOME and variables). */
+async function runDev(dir: string, env: Record<string, string> = {}) {
+  return await dial(["run", `${dir}/api.http`, "--env", "dev"], {
+    env: { ...env, HOME: env.HOME ?? await oauthHome() },
+  });
+}
+
 Deno.test("run: Security.Auth Device Authorization with only an Issuer, the page opened as Open Complete URI asks, then the cache", async () => {
   await using op = await startOidcProvider({ redirectUris: [], deviceFlow: true });
   await using target = bearerApi();
@@ -42,9 +49,7 @@ Deno.test("run: Security.Auth Device Authorization with only an Issuer, the page
     "Open Complete URI": true,
   });
   const home = await oauthHome();
-  const first = await dial(["run", `${dir}/api.http`, "--env", "dev"], {
-    env: { HOME: home, BROWSER },
-  });
+  const first = await runDev(dir, { HOME: home, BROWSER });
   assert.equal(first.code, 0, first.stderr);
   assert.match(
     first.stderr,
@@ -54,7 +59,7 @@ Deno.test("run: Security.Auth Device Authorization with only an Issuer, the page
   assert.match(target.seen[0] ?? "", /^Bearer \S+/);
   // The device endpoint came from discovery: no URL of it is in the file.
   assert.ok(op.paths.includes("/device/auth"), op.paths.join());
-  const second = await dial(["run", `${dir}/api.http`, "--env", "dev"], { env: { HOME: home } });
+  const second = await runDev(dir, { HOME: home });
   assert.equal(second.code, 0, second.stderr);
   assert.doesNotMatch(second.stderr, /To log in/);
   assert.equal(target.seen[1], target.seen[0]);
@@ -90,7 +95,7 @@ Deno.test("run: Security.Auth Custom Request Parameters go where their Use says,
   env.dev.audience = "https://api.example.com/";
   await Deno.writeTextFile(envFile, JSON.stringify(env));
   const home = await oauthHome();
-  const run = () => dial(["run", `${dir}/api.http`, "--env", "dev"], { env: { HOME: home } });
+  const run = () => runDev(dir, { HOME: home });
   const first = await run();
   assert.equal(first.code, 0, first.stderr);
   const request = forms[0]!;
@@ -124,9 +129,7 @@ Deno.test("run: Security.Auth resource parameters get an audience-bound JWT from
     "Scope": "api:read",
     "Custom Request Parameters": { "resource": "https://api.example.com/" },
   });
-  const result = await dial(["run", `${dir}/api.http`, "--env", "dev"], {
-    env: { HOME: await Deno.makeTempDir() },
-  });
+  const result = await runDev(dir);
   assert.equal(result.code, 0, result.stderr);
   const token = target.seen[0]!.slice("Bearer ".length);
   const claims = JSON.parse(
@@ -157,9 +160,7 @@ Deno.test("run: Security.Auth private_key_jwt signs with a Client Key given by r
   };
   const home = await oauthHome();
   const byEnv = await project(target.origin, config);
-  const result = await dial(["run", `${byEnv}/api.http`, "--env", "dev"], {
-    env: { HOME: home, CLIENT_KEY: PEM },
-  });
+  const result = await runDev(byEnv, { HOME: home, CLIENT_KEY: PEM });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(op.grants.client_credentials, 1);
   assert.match(target.seen[0] ?? "", /^Bearer \S+/);
@@ -178,35 +179,24 @@ Deno.test("run: Security.Auth private_key_jwt signs with a Client Key given by r
     { ...config, "Client Key": undefined, "Client Key Algorithm": undefined },
     { "Client Key": `@${keyFile}` },
   );
-  const fromFile = await dial(["run", `${byFile}/api.http`, "--env", "dev"], {
-    env: { HOME: await Deno.makeTempDir() },
-  });
+  const fromFile = await runDev(byFile);
   assert.equal(fromFile.code, 0, fromFile.stderr);
   assert.equal(op.grants.client_credentials, 2);
   assert.equal(target.seen.length, 3);
-  // The key's text in the shared (committed) file: refused before anything is sent.
-  const literal = await project(target.origin, { ...config, "Client Key": PEM });
-  const refused = await dial(["run", `${literal}/api.http`, "--env", "dev"], {
-    env: { HOME: await Deno.makeTempDir() },
-  });
-  assert.equal(refused.code, 2, refused.stderr);
-  assert.match(
-    refused.stderr,
-    /Security\.Auth "id" writes its "Client Key" in a shared file/,
-  );
-  assert.doesNotMatch(refused.stderr, /BEGIN|PRIVATE/);
-  assert.equal(op.grants.client_credentials, 2);
-  assert.equal(target.seen.length, 3);
-  // Missing key: named.
-  const missing = await project(target.origin, { ...config, "Client Key": undefined });
-  const none = await dial(["run", `${missing}/api.http`, "--env", "dev"], {
-    env: { HOME: await Deno.makeTempDir() },
-  });
-  assert.equal(none.code, 2, none.stderr);
-  assert.match(
-    none.stderr,
-    /Missing "Client Key" in Security\.Auth "id": private_key_jwt signs with it/,
-  );
+  // The key's text in the shared (committed) file is refused, and a missing key is named, both
+  // before anything is sent and without echoing the key.
+  const refusals: Array<[string | undefined, RegExp]> = [
+    [PEM, /Security\.Auth "id" writes its "Client Key" in a shared file/],
+    [undefined, /Missing "Client Key" in Security\.Auth "id": private_key_jwt signs with it/],
+  ];
+  for (const [key, message] of refusals) {
+    const refused = await runDev(await project(target.origin, { ...config, "Client Key": key }));
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, message);
+    assert.doesNotMatch(refused.stderr, /BEGIN|PRIVATE/);
+    assert.equal(op.grants.client_credentials, 2);
+    assert.equal(target.seen.length, 3);
+  }
 });
 
 Deno.test("run: Security.Auth refuses an unknown Use, a parameter dial sets, and an Implicit grant", async () => {
@@ -230,9 +220,7 @@ Deno.test("run: Security.Auth refuses an unknown Use, a parameter dial sets, and
       "Client Secret": "s",
       ...extra,
     });
-    const result = await dial(["run", `${dir}/api.http`, "--env", "dev"], {
-      env: { HOME: await Deno.makeTempDir() },
-    });
+    const result = await runDev(dir);
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, message);
   }
@@ -255,13 +243,10 @@ Deno.test("run: Security.Auth Authorization Code sends In Auth Request parameter
     },
   });
   const log = await Deno.makeTempFile({ prefix: "dial-browser-", suffix: ".jsonl" });
-  const result = await dial(["run", `${dir}/api.http`, "--env", "dev"], {
-    env: {
-      HOME: await Deno.makeTempDir(),
-      BROWSER,
-      FAKE_BROWSER_MODE: "login",
-      FAKE_BROWSER_LOG: log,
-    },
+  const result = await runDev(dir, {
+    BROWSER,
+    FAKE_BROWSER_MODE: "login",
+    FAKE_BROWSER_LOG: log,
   });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(op.grants.authorization_code, 1);
