@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { securityAuthEnv } from "../e2e/_files.ts";
 import { serve, withoutServeSignal } from "../_helpers.ts";
 import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 import { setAuth } from "./_gql_app.ts";
@@ -31,19 +32,13 @@ Deno.test("browser: a request from a file uses its own auth, not the auth panel'
     async () => {
       const cacheDir = await Deno.makeTempDir({ prefix: "dial-ui-reqauth-cache-" });
       await using ws = await workspaceWith({
-        "http-client.env.json": JSON.stringify({
-          dev: {
-            Security: {
-              Auth: {
-                api: {
-                  "Type": "OAuth2",
-                  "Grant Type": "Client Credentials",
-                  "Token URL": mock.tokenUrl,
-                  "Client ID": "app",
-                  "Client Secret": "{{secret}}",
-                },
-              },
-            },
+        "http-client.env.json": securityAuthEnv({
+          api: {
+            "Type": "OAuth2",
+            "Grant Type": "Client Credentials",
+            "Token URL": mock.tokenUrl,
+            "Client ID": "app",
+            "Client Secret": "{{secret}}",
           },
         }),
         "http-client.private.env.json": JSON.stringify({ dev: { secret: "cs-1" } }),
@@ -121,20 +116,14 @@ Deno.test("browser: a request from a file uses its own auth, not the auth panel'
       const cacheDir = await Deno.makeTempDir({ prefix: "dial-ui-reqauth-cache-" });
       const before = mock.tokenRequests.length;
       await using ws = await workspaceWith({
-        "http-client.env.json": JSON.stringify({
-          dev: {
-            Security: {
-              Auth: {
-                login: {
-                  "Type": "OAuth2",
-                  "Grant Type": "Authorization Code",
-                  "Auth URL": mock.authUrl,
-                  "Token URL": mock.tokenUrl,
-                  "Redirect URL": `http://127.0.0.1:${freePort()}/callback`,
-                  "Client ID": "cli-app",
-                },
-              },
-            },
+        "http-client.env.json": securityAuthEnv({
+          login: {
+            "Type": "OAuth2",
+            "Grant Type": "Authorization Code",
+            "Auth URL": mock.authUrl,
+            "Token URL": mock.tokenUrl,
+            "Redirect URL": `http://127.0.0.1:${freePort()}/callback`,
+            "Client ID": "cli-app",
           },
         }),
         "me.http": `### me\nGET ${target.origin}/me\n` +

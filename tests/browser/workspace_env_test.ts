@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { securityAuthEnv } from "../e2e/_files.ts";
 import { serve } from "../_helpers.ts";
 import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 import { startMockServer } from "../e2e/_oauth_servers.ts";
@@ -158,19 +159,13 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
       const cacheDir = await Deno.makeTempDir({ prefix: "dial-ui-sec-cache-" });
       await Deno.writeTextFile(
         `${workspace}/http-client.env.json`,
-        JSON.stringify({
-          dev: {
-            Security: {
-              Auth: {
-                api: {
-                  "Type": "OAuth2",
-                  "Grant Type": "Client Credentials",
-                  "Token URL": mock.tokenUrl,
-                  "Client ID": "app",
-                  "Client Secret": "{{secret}}",
-                },
-              },
-            },
+        securityAuthEnv({
+          api: {
+            "Type": "OAuth2",
+            "Grant Type": "Client Credentials",
+            "Token URL": mock.tokenUrl,
+            "Client ID": "app",
+            "Client Secret": "{{secret}}",
           },
         }),
       );

@@ -53,6 +53,15 @@ export async function project(files: Record<string, string>): Promise<string> {
   return dir;
 }
 
+/**
+ * @param auths Security.Auth configurations by name (JetBrains' keys: "Type", "Grant Type", …)
+ * @param environment the environment that holds them
+ * @returns the text of an `http-client.env.json` with them
+ */
+export function securityAuthEnv(auths: Record<string, unknown>, environment = "dev"): string {
+  return JSON.stringify({ [environment]: { Security: { Auth: auths } } });
+}
+
 /** @returns a server: POST /login answers a token, /redirect redirects to /me, others echo */
 export function loginServer() {
   return serve(async (request) => {

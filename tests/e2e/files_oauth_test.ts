@@ -3,6 +3,7 @@
  * $BROWSER, PKCE) and token cache, from a request file, against oidc-provider.
  */
 import assert from "node:assert/strict";
+import { securityAuthEnv } from "./_files.ts";
 import { dial, serve } from "../_helpers.ts";
 import { BROWSER, freePort, oauthHome, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
 
@@ -21,21 +22,15 @@ Deno.test("run: Security.Auth Authorization Code logs in through the browser onc
   );
   await Deno.writeTextFile(
     `${dir}/http-client.env.json`,
-    JSON.stringify({
-      dev: {
-        Security: {
-          Auth: {
-            login: {
-              "Type": "OAuth2",
-              "Grant Type": "Authorization Code",
-              "Auth URL": op.authUrl,
-              "Token URL": op.tokenUrl,
-              "Redirect URL": `http://localhost:${port}/`,
-              "Client ID": OIDC_CLIENTS.public.id,
-              "Scope": "openid api:read",
-            },
-          },
-        },
+    securityAuthEnv({
+      login: {
+        "Type": "OAuth2",
+        "Grant Type": "Authorization Code",
+        "Auth URL": op.authUrl,
+        "Token URL": op.tokenUrl,
+        "Redirect URL": `http://localhost:${port}/`,
+        "Client ID": OIDC_CLIENTS.public.id,
+        "Scope": "openid api:read",
       },
     }),
   );
