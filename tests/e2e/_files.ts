@@ -80,6 +80,29 @@ export function loginServer() {
   });
 }
 
+/**
+ * The JetBrains spec's multipart example (section 3.2.3.1): a text part and a part from the file
+ * `./input.txt`.
+ *
+ * @param origin where it is sent
+ * @returns the request's text, ending with a newline
+ */
+export function jetbrainsMultipart(origin: string): string {
+  return `POST ${origin}/api/upload
+Content-Type: multipart/form-data; boundary=abcd
+
+--abcd
+Content-Disposition: form-data; name="text"
+
+Text
+--abcd
+Content-Disposition: form-data; name="file_to_send"; filename="input.txt"
+
+< ./input.txt
+--abcd--
+`;
+}
+
 /** Two requests chained by a handler's global and a REST Client request variable. */
 export const CHAIN = `@base = {{origin}}
 

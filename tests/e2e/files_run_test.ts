@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { dial, dialOnTerminal, hasScript, serve } from "../_helpers.ts";
-import { CHAIN, loginServer, project } from "./_files.ts";
+import { CHAIN, jetbrainsMultipart, loginServer, project } from "./_files.ts";
 import { excludes, includes } from "../assert.ts";
 import { startHttpbin } from "./_httpbin.ts";
 import { headerValues, rawServer } from "./_raw_server.ts";
@@ -155,19 +155,7 @@ Deno.test("run: multipart bodies with < file parts and a body file include", asy
   const dir = await project({
     "input.txt": "file contents\n",
     "body.json": '{"from": "file"}',
-    "up.http": `POST ${server.origin}/api/upload
-Content-Type: multipart/form-data; boundary=abcd
-
---abcd
-Content-Disposition: form-data; name="text"
-
-Text
---abcd
-Content-Disposition: form-data; name="file_to_send"; filename="input.txt"
-
-< ./input.txt
---abcd--
-
+    "up.http": jetbrainsMultipart(server.origin) + `
 ###
 POST ${server.origin}/api/add
 Content-Type: application/json

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { jetbrainsMultipart } from "../../e2e/_files.ts";
 import { HttpFileSyntaxError, parseHttpFile } from "../../../src/files/parse_http_file.ts";
 import {
   appendRequest,
@@ -129,19 +130,7 @@ Deno.test("parse: errors name the file, line and column", () => {
 });
 
 Deno.test("parse: multipart body with file parts (JetBrains spec 3.2.3.1)", () => {
-  const source = `POST http://example.com/api/upload
-Content-Type: multipart/form-data; boundary=abcd
-
---abcd
-Content-Disposition: form-data; name="text"
-
-Text
---abcd
-Content-Disposition: form-data; name="file_to_send"; filename="input.txt"
-
-< ./input.txt
---abcd--
-`;
+  const source = jetbrainsMultipart("http://example.com");
   const body = parseHttpFile(source).requests[0]!.body;
   assert.deepEqual(body.map((p) => p.kind), ["text", "file", "text"]);
   assert.equal(body[1]!.kind === "file" && body[1]!.path, "./input.txt");
