@@ -14,6 +14,9 @@ function eventStream(text: string, status = 200): Response {
   });
 }
 
+/** The short reconnection delay the retry tests ask for. */
+const QUICK_RETRY = ["--reconnect-delay", "0.02"];
+
 Deno.test("sse: prints each event's data on its own line", async () => {
   await using server = serve(() =>
     eventStream(": hello\n\ndata: one\n\nevent: update\nid: 7\ndata: two\ndata: lines\n\n")
@@ -46,14 +49,7 @@ Deno.test("sse: --event filters by type and --max-events stops after N", async (
       "event: ping\ndata: p1\n\nevent: update\ndata: u1\n\ndata: m1\n\nevent: update\ndata: u2\n\nevent: update\ndata: u3\n\n",
     )
   );
-  const result = await dial([
-    "sse",
-    server.origin,
-    "--event",
-    "update",
-    "--max-events",
-    "2",
-  ]);
+  const result = await dial(["sse", server.origin, "--event", "update", "--max-events", "2"]);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "u1\nu2\n");
 });
@@ -138,14 +134,7 @@ Deno.test("sse: POST with --json sends the body on every connection", async () =
 
 Deno.test("sse: a non-2xx status is retried with backoff, then an error", async () => {
   await using server = serve(() => new Response("down", { status: 503 }));
-  const result = await dial([
-    "sse",
-    server.origin,
-    "--max-retries",
-    "2",
-    "--reconnect-delay",
-    "0.02",
-  ]);
+  const result = await dial(["sse", server.origin, "--max-retries", "2", ...QUICK_RETRY]);
   assert.equal(result.code, 5);
   assert.equal(server.requests.length, 3);
   assert.match(result.stderr, /error: Server-sent events refused by 127\.0\.0\.1:\d+: HTTP 503/);
@@ -226,14 +215,7 @@ Deno.test("sse: a retried failure is a warning on stderr", async () => {
     n++;
     return n === 1 ? new Response("", { status: 502 }) : eventStream("data: up\n\n");
   });
-  const result = await dial([
-    "sse",
-    server.origin,
-    "--reconnect-delay",
-    "0.02",
-    "--max-events",
-    "1",
-  ]);
+  const result = await dial(["sse", server.origin, ...QUICK_RETRY, "--max-events", "1"]);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "up\n");
   assert.match(
@@ -286,7 +268,7 @@ Deno.test("sse: --events with --json output is a usage error", async () => {
 Deno.test("sse: 401, 403, 404, 405 and 410 end at once with the status's exit code", async () => {
   for (const status of [401, 403, 404, 405, 410]) {
     await using server = serve(() => new Response("no", { status }));
-    const result = await dial(["sse", server.origin, "--reconnect-delay", "0.02"]);
+    const result = await dial(["sse", server.origin, ...QUICK_RETRY]);
     assert.equal(result.code, 4, result.stderr);
     assert.equal(server.requests.length, 1);
     assert.match(
@@ -305,14 +287,7 @@ Deno.test("sse: 408 and 429 are retried, waiting at least Retry-After", async ()
         ? new Response("slow down", { status, headers: { "retry-after": "1" } })
         : eventStream("data: up\n\n")
     );
-    const result = await dial([
-      "sse",
-      server.origin,
-      "--reconnect-delay",
-      "0.02",
-      "--max-events",
-      "1",
-    ]);
+    const result = await dial(["sse", server.origin, ...QUICK_RETRY, "--max-events", "1"]);
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, "up\n");
     assert.match(result.stderr, new RegExp(`HTTP ${status} .*: retrying in 1000 ms \\(1 of 3\\)`));
