@@ -168,10 +168,7 @@ Deno.test("oauth2 password flow: a later run needs no password while the cache o
   await using mock = await startMockServer();
   await using target = bearerApi();
   const home = await oauthHome();
-  const base = [
-    `${target.origin}/me`,
-    ...passwordGrant(mock.tokenUrl, null),
-  ];
+  const base = [`${target.origin}/me`, ...passwordGrant(mock.tokenUrl, null)];
   const first = await dial([...base, "--oauth2-password", "pw"], { env: { HOME: home } });
   assert.equal(first.code, 0, first.stderr);
   // No password, no terminal (stdin is /dev/null): served from the cache.

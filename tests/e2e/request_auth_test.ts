@@ -147,18 +147,8 @@ Deno.test("request: --offline prints the redacted request and sends nothing", as
 
 Deno.test("request: --curl --with-secrets prints a runnable curl command with the secrets", async () => {
   await using server = echo();
-  const result = await dial([
-    "POST",
-    `${server.origin}/x`,
-    "-B",
-    "tok",
-    "-K",
-    "k=v",
-    "-d",
-    "a=1",
-    "--curl",
-    "--with-secrets",
-  ]);
+  const post = ["POST", `${server.origin}/x`, "-B", "tok", "-K", "k=v", "-d", "a=1"];
+  const result = await dial([...post, "--curl", "--with-secrets"]);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(
     result.stdout.trim(),
@@ -179,18 +169,8 @@ Deno.test("request: --curl --with-secrets prints a runnable curl command with th
 
 Deno.test("request: --curl writes secrets as environment lookups, named on stderr; set, they send the same request", async () => {
   await using server = echo();
-  const args = [
-    "POST",
-    `${server.origin}/x`,
-    "-B",
-    "tok",
-    "-K",
-    "k=v",
-    "-H",
-    "X-Api-Key: ak",
-    "-d",
-    "a=1",
-  ];
+  const secrets = ["-B", "tok", "-K", "k=v", "-H", "X-Api-Key: ak"];
+  const args = ["POST", `${server.origin}/x`, ...secrets, "-d", "a=1"];
   const result = await dial([...args, "--curl"]);
   assert.equal(result.code, 0, result.stderr);
   for (const secret of ["tok", "k=v", "ak"]) {
