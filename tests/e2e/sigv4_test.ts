@@ -11,10 +11,12 @@ import { startSigV4Server } from "./_sigv4_server.ts";
 const KEY = "AKIDDIALTEST";
 const SECRET = "dial/secret+key";
 const SIGV4 = "aws:amz:us-east-1:s3";
+/** Signing with the test key, as each signed request here does. */
+const SIGNED = ["--aws-sigv4", SIGV4, "-u", `${KEY}:${SECRET}`];
 
 async function curl(args: string[]) {
   const output = await new Deno.Command("curl", {
-    args: ["-sS", "--aws-sigv4", SIGV4, "-u", `${KEY}:${SECRET}`, ...args],
+    args: ["-sS", ...SIGNED, ...args],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -48,10 +50,7 @@ Deno.test("sigv4: dial and curl --aws-sigv4 both pass the verifier, and read eac
   const readByDial = await dial([
     "GET",
     `${s3.origin}/bucket/from-curl.txt?x-id=GetObject&a=b%20c`,
-    "--aws-sigv4",
-    SIGV4,
-    "-u",
-    `${KEY}:${SECRET}`,
+    ...SIGNED,
   ]);
   assert.equal(readByDial.stdout, "hello from curl");
   assert.deepEqual(
@@ -67,15 +66,14 @@ Deno.test("sigv4: a file upload and a piped body are hashed; a pipe over 8 MiB g
   await using s3 = startSigV4Server({ [KEY]: SECRET });
   const file = await Deno.makeTempFile();
   await Deno.writeTextFile(file, "x".repeat(200_000));
-  const auth = ["--aws-sigv4", SIGV4, "-u", `${KEY}:${SECRET}`];
-  const fromFile = await dial(["PUT", `${s3.origin}/b/big.txt`, ...auth, "-d", `@${file}`]);
+  const fromFile = await dial(["PUT", `${s3.origin}/b/big.txt`, ...SIGNED, "-d", `@${file}`]);
   assert.equal(fromFile.code, 0, fromFile.stderr);
-  const fromStdin = await dial(["PUT", `${s3.origin}/b/stdin.txt`, ...auth, "-d", "@-"], {
+  const fromStdin = await dial(["PUT", `${s3.origin}/b/stdin.txt`, ...SIGNED, "-d", "@-"], {
     stdin: "piped",
   });
   assert.equal(fromStdin.code, 0, fromStdin.stderr);
   const large = new Uint8Array(9 * 1024 * 1024).fill(97);
-  const streamed = await dial(["PUT", `${s3.origin}/b/large.txt`, ...auth, "-d", "@-"], {
+  const streamed = await dial(["PUT", `${s3.origin}/b/large.txt`, ...SIGNED, "-d", "@-"], {
     stdin: large,
   });
   assert.equal(streamed.code, 0, streamed.stderr);
@@ -150,30 +148,14 @@ Deno.test("sigv4: each same-origin redirect hop is signed anew; another origin g
   await using s3 = startSigV4Server({ [KEY]: SECRET });
   await using other = startSigV4Server({ [KEY]: SECRET });
   const to = encodeURIComponent("/b/target?x=1");
-  const result = await dial([
-    "GET",
-    `${s3.origin}/redirect?to=${to}`,
-    "-L",
-    "--aws-sigv4",
-    SIGV4,
-    "-u",
-    `${KEY}:${SECRET}`,
-  ]);
+  const result = await dial(["GET", `${s3.origin}/redirect?to=${to}`, "-L", ...SIGNED]);
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(s3.verdicts.map((v) => [v.path, v.ok]), [["/redirect", true], [
     "/b/target",
     true,
   ]]);
   const away = encodeURIComponent(`${other.origin}/b/elsewhere`);
-  await dial([
-    "GET",
-    `${s3.origin}/redirect?to=${away}`,
-    "-L",
-    "--aws-sigv4",
-    SIGV4,
-    "-u",
-    `${KEY}:${SECRET}`,
-  ]);
+  await dial(["GET", `${s3.origin}/redirect?to=${away}`, "-L", ...SIGNED]);
   assert.deepEqual(other.verdicts.map((v) => v.reason), ["no SigV4 Authorization header"]);
 });
 
@@ -206,10 +188,9 @@ async function sha256Hex(text: string): Promise<string> {
 
 Deno.test("sigv4: dial graphql and dial sse sign their requests too", async () => {
   await using s3 = startSigV4Server({ [KEY]: SECRET });
-  const auth = ["--aws-sigv4", SIGV4, "-u", `${KEY}:${SECRET}`];
   // The store answers 404 (it speaks neither protocol); what counts is that it verified them.
-  await dial(["graphql", `${s3.origin}/graphql`, "-q", "{ a }", ...auth]);
-  await dial(["sse", `${s3.origin}/events`, ...auth]);
+  await dial(["graphql", `${s3.origin}/graphql`, "-q", "{ a }", ...SIGNED]);
+  await dial(["sse", `${s3.origin}/events`, ...SIGNED]);
   assert.deepEqual(s3.verdicts.map((v) => [v.method, v.path, v.ok]), [
     ["POST", "/graphql", true],
     ["GET", "/events", true],
