@@ -5,6 +5,10 @@ import { spawnDial } from "./_spawn.ts";
 
 const VIEWER = "query Viewer { viewer { login } rateLimit { remaining } }";
 
+/** A subscription counting down from 1, and the two results it prints. */
+const FROM_1 = "subscription { countdown(from: 1) }";
+const COUNTED_FROM_1 = '{"data":{"countdown":1}}\n{"data":{"countdown":0}}\n';
+
 Deno.test("graphql: a query is POSTed as JSON with bearer auth and the envelope printed", async () => {
   await using server = await githubServer({ kind: "bearer", token: "t0k" });
   const result = await dial(["graphql", `${server.origin}/graphql`, "-B", "t0k", "-q", VIEWER]);
@@ -165,14 +169,8 @@ Deno.test("graphql: --schema prints SDL, caches per credential, --json and --ref
 
 Deno.test("graphql: a subscription POST reads the event stream, one JSON line per result", async () => {
   await using server = subscriptionServer({ kind: "bearer", token: "sub" });
-  const result = await dial([
-    "graphql",
-    `${server.origin}/graphql`,
-    "-B",
-    "sub",
-    "-q",
-    "subscription { countdown(from: 2) }",
-  ]);
+  const query = "subscription { countdown(from: 2) }";
+  const result = await dial(["graphql", `${server.origin}/graphql`, "-B", "sub", "-q", query]);
   equal(result.code, 0, result.stderr);
   deepStrictEqual(result.stdout.trim().split("\n").map((l) => JSON.parse(l)), [
     { data: { countdown: 2 } },
@@ -224,18 +222,10 @@ Deno.test("graphql: a multipart/mixed stream split across chunks, stopped by --m
 
 Deno.test("graphql: --transport sse runs GraphQL over SSE with an API key in the query", async () => {
   await using server = subscriptionServer({ kind: "query", name: "key", value: "q" });
-  const result = await dial([
-    "graphql",
-    `${server.origin}/graphql`,
-    "-K",
-    "key=q",
-    "--transport",
-    "sse",
-    "-q",
-    "subscription { countdown(from: 1) }",
-  ]);
+  const url = `${server.origin}/graphql`;
+  const result = await dial(["graphql", url, "-K", "key=q", "--transport", "sse", "-q", FROM_1]);
   equal(result.code, 0, result.stderr);
-  equal(result.stdout, '{"data":{"countdown":1}}\n{"data":{"countdown":0}}\n');
+  equal(result.stdout, COUNTED_FROM_1);
   equal(server.requests[0]!.headers.get("accept"), "text/event-stream");
 });
 
@@ -256,18 +246,10 @@ Deno.test("graphql: --transport ws authenticates the handshake and sends the ini
     '{"n":1}',
   ]);
   equal(result.code, 0, result.stderr);
-  equal(result.stdout, '{"data":{"countdown":1}}\n{"data":{"countdown":0}}\n');
+  equal(result.stdout, COUNTED_FROM_1);
   deepStrictEqual(server.initPayloads, [{ hello: "there" }]);
-  const refused = await dial([
-    "graphql",
-    `${server.origin}/graphql`,
-    "-B",
-    "bad",
-    "--transport",
-    "ws",
-    "-q",
-    "subscription { countdown(from: 1) }",
-  ]);
+  const url = `${server.origin}/graphql`;
+  const refused = await dial(["graphql", url, "-B", "bad", "--transport", "ws", "-q", FROM_1]);
   equal(refused.code, 4, refused.stderr);
   match(refused.stderr, /^error: WebSocket handshake refused by 127\.0\.0\.1:\d+: HTTP 401/);
 });
