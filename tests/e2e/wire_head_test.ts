@@ -21,14 +21,8 @@ async function heads(args: string[]) {
 }
 
 Deno.test("wire head: Host first, the user's headers in order and case, then dial's defaults; as curl", async () => {
-  const { curl, dial: ours, names } = await heads([
-    "-H",
-    "X-Second: 2",
-    "-H",
-    "x-first: 1",
-    "-H",
-    "X-Second: 3",
-  ]);
+  const flags = ["-H", "X-Second: 2", "-H", "x-first: 1", "-H", "X-Second: 3"];
+  const { curl, dial: ours, names } = await heads(flags);
   const own = (r: RawRequest) => names(r).filter((n) => /^x-/i.test(n));
   assert.deepEqual(own(curl), ["X-Second", "x-first", "X-Second"]);
   assert.deepEqual(own(ours), own(curl));
@@ -45,14 +39,8 @@ Deno.test("wire head: Host first, the user's headers in order and case, then dia
 });
 
 Deno.test("wire head: -H 'Name:' removes a default header, -H 'Name;' sends it empty; as curl", async () => {
-  const { curl, dial: ours, names } = await heads([
-    "-H",
-    "Accept:",
-    "-H",
-    "User-Agent:",
-    "-H",
-    "X-Empty;",
-  ]);
+  const flags = ["-H", "Accept:", "-H", "User-Agent:", "-H", "X-Empty;"];
+  const { curl, dial: ours, names } = await heads(flags);
   for (const request of [curl, ours]) {
     const lower = names(request).map((n) => n.toLowerCase());
     assert.ok(!lower.includes("accept"), lower.join(" "));
