@@ -5,6 +5,7 @@
  * either side is honoured.
  */
 import assert from "node:assert/strict";
+import { project } from "./_files.ts";
 import { dial } from "../_helpers.ts";
 import { hasLighttpd, startDigestGate } from "./_lighttpd.ts";
 import { rawServer } from "./_raw_server.ts";
@@ -65,11 +66,10 @@ function backend() {
 Deno.test("keep-alive: dial run sends three requests on one connection; curl does the same", async () => {
   await using server = backend();
   await using relay = countingRelay(server.port);
-  const dir = await Deno.makeTempDir();
-  await Deno.writeTextFile(
-    `${dir}/three.http`,
-    `GET ${relay.origin}/a\n\n###\nPOST ${relay.origin}/b\nContent-Type: text/plain\n\nhello\n\n###\nGET ${relay.origin}/c\n`,
-  );
+  const dir = await project({
+    "three.http":
+      `GET ${relay.origin}/a\n\n###\nPOST ${relay.origin}/b\nContent-Type: text/plain\n\nhello\n\n###\nGET ${relay.origin}/c\n`,
+  });
   const result = await dial(["run", `${dir}/three.http`]);
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(server.seen, ["GET /a", "POST /b", "GET /c"]);
@@ -97,16 +97,14 @@ Deno.test("keep-alive: redirects followed with -L reuse the connection", async (
 Deno.test("keep-alive: Connection: close from the request or the response opens a new connection", async () => {
   await using server = backend();
   await using relay = countingRelay(server.port);
-  const dir = await Deno.makeTempDir();
-  await Deno.writeTextFile(
-    `${dir}/close.http`,
-    [
+  const dir = await project({
+    "close.http": [
       `GET ${relay.origin}/a\nConnection: close\n`,
       `GET ${relay.origin}/close\n`,
       `GET ${relay.origin}/b\n`,
       `GET ${relay.origin}/c\n`,
     ].join("\n###\n"),
-  );
+  });
   const result = await dial(["run", `${dir}/close.http`]);
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(server.seen, ["GET /a", "GET /close", "GET /b", "GET /c"]);
@@ -151,11 +149,9 @@ Deno.test("keep-alive: a kept connection the server closed meanwhile is replaced
   await using server = rawServer(() =>
     new TextEncoder().encode("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nok\n")
   );
-  const dir = await Deno.makeTempDir();
-  await Deno.writeTextFile(
-    `${dir}/stale.http`,
-    [1, 2, 3].map((n) => `POST ${server.origin}/${n}\n\nbody ${n}\n`).join("\n###\n"),
-  );
+  const dir = await project({
+    "stale.http": [1, 2, 3].map((n) => `POST ${server.origin}/${n}\n\nbody ${n}\n`).join("\n###\n"),
+  });
   const result = await dial(["run", `${dir}/stale.http`]);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, "ok\nok\nok\n");
