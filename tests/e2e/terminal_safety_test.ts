@@ -35,25 +35,29 @@ function hostile() {
 
 const onTerminal = { ignore: !hasScript };
 
+/**
+ * Runs dial on a terminal: asserts its exit code, that `shown` is on the screen, and that no raw
+ * OSC 52 reached it.
+ */
+async function shownEscaped(args: string[], exitCode: number, shown: string): Promise<void> {
+  const { code, screen } = await dialOnTerminal(args);
+  assert.equal(code, exitCode, screen);
+  assert.ok(screen.includes(shown), screen);
+  assert.ok(!screen.includes("\x1b]52"), screen);
+}
+
 Deno.test("terminal: a text body's control sequences are shown escaped", onTerminal, async () => {
   await using server = hostile();
-  const { code, screen } = await dialOnTerminal(["GET", `${server.origin}/text`]);
-  assert.equal(code, 0, screen);
-  assert.ok(screen.includes(`body ${SHOWN}\\x1b[2J end`), screen);
-  assert.ok(!screen.includes("\x1b]52"), screen);
+  await shownEscaped(["GET", `${server.origin}/text`], 0, `body ${SHOWN}\\x1b[2J end`);
 });
 
 Deno.test("terminal: SSE data with OSC 52 is shown escaped", onTerminal, async () => {
   await using server = hostile();
-  const { code, screen } = await dialOnTerminal([
-    "sse",
-    `${server.origin}/events`,
-    "--max-events",
-    "1",
-  ]);
-  assert.equal(code, 0, screen);
-  assert.ok(screen.includes(`before ${SHOWN} after`), screen);
-  assert.ok(!screen.includes("\x1b]52"), screen);
+  await shownEscaped(
+    ["sse", `${server.origin}/events`, "--max-events", "1"],
+    0,
+    `before ${SHOWN} after`,
+  );
 });
 
 Deno.test(
@@ -61,29 +65,26 @@ Deno.test(
   onTerminal,
   async () => {
     await using server = hostile();
-    const { code, screen } = await dialOnTerminal([
-      "ws",
-      `ws://127.0.0.1:${server.port}/socket`,
-      "--max-messages",
-      "1",
-    ]);
-    assert.equal(code, 0, screen);
-    assert.ok(screen.includes(`hello ${SHOWN}\\x9b2J`), screen);
-    assert.ok(!screen.includes("\x1b]52"), screen);
+    await shownEscaped(
+      ["ws", `ws://127.0.0.1:${server.port}/socket`, "--max-messages", "1"],
+      0,
+      `hello ${SHOWN}\\x9b2J`,
+    );
   },
 );
 
 Deno.test("terminal: a provider's error_description is shown escaped", onTerminal, async () => {
   await using server = hostile();
-  const { code, screen } = await dialOnTerminal([
-    "GET",
-    `${server.origin}/text`,
-    "--oauth2",
-    `client_credentials:${server.origin}/token:app:secret`,
-  ]);
-  assert.equal(code, 9, screen);
-  assert.ok(screen.includes(`bad ${SHOWN}`), screen);
-  assert.ok(!screen.includes("\x1b]52"), screen);
+  await shownEscaped(
+    [
+      "GET",
+      `${server.origin}/text`,
+      "--oauth2",
+      `client_credentials:${server.origin}/token:app:secret`,
+    ],
+    9,
+    `bad ${SHOWN}`,
+  );
 });
 
 /**
