@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { pythonFileServer } from "../_process.ts";
-import { dial } from "../_helpers.ts";
+import { dial, type DialResult } from "../_helpers.ts";
 import { assertBytesEqual } from "../assert.ts";
 import { hasNginx, startNginx } from "./_nginx.ts";
 import { concat, headerValues, rawServer, requestPath } from "./_raw_server.ts";
@@ -146,18 +146,26 @@ Deno.test("download: -C keeps what arrived when cut off, and the next run comple
   assertBytesEqual(await Deno.readFile(`${cwd}/part.bin`), payload);
 });
 
+/**
+ * Asserts that `-C` against a server that ignored Range said so, wrote the whole payload again
+ * and left no other file.
+ */
+async function downloadedAgain(result: DialResult, cwd: string, name: string): Promise<void> {
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(
+    result.stderr,
+    `warning: The server ignored Range: downloading all of "${name}" again\n`,
+  );
+  assertBytesEqual(await Deno.readFile(`${cwd}/${name}`), payload);
+  assert.deepEqual(await names(cwd), [name]);
+}
+
 Deno.test("download: -C falls back to the whole file when the server ignores Range", async () => {
   await using server = rangeServer();
   const cwd = await Deno.makeTempDir();
   await Deno.writeTextFile(`${cwd}/ignore.bin`, "stale start");
   const result = await dial([`${server.origin}/ignore.bin`, "-C", "-o", "ignore.bin"], { cwd });
-  assert.equal(result.code, 0, result.stderr);
-  assert.equal(
-    result.stderr,
-    'warning: The server ignored Range: downloading all of "ignore.bin" again\n',
-  );
-  assertBytesEqual(await Deno.readFile(`${cwd}/ignore.bin`), payload);
-  assert.deepEqual(await names(cwd), ["ignore.bin"]);
+  await downloadedAgain(result, cwd, "ignore.bin");
 });
 
 Deno.test("download: -C on a complete file says so and exits 0", async () => {
@@ -183,13 +191,7 @@ Deno.test("download: -C against Python's http.server (no Range support) download
   const cwd = await Deno.makeTempDir();
   await Deno.writeFile(`${cwd}/data.bin`, payload.subarray(0, 1000));
   const result = await dial([`${server.origin}/data.bin`, "-C", "--download"], { cwd });
-  assert.equal(result.code, 0, result.stderr);
-  assert.equal(
-    result.stderr,
-    'warning: The server ignored Range: downloading all of "data.bin" again\n',
-  );
-  assertBytesEqual(await Deno.readFile(`${cwd}/data.bin`), payload);
-  assert.deepEqual(await names(cwd), ["data.bin"]);
+  await downloadedAgain(result, cwd, "data.bin");
 });
 
 Deno.test({
