@@ -58,12 +58,13 @@ export async function protoFilesOf(
   const files: string[] = [];
   const importPaths: string[] = [];
   for (const proto of protos) {
-    const what = `the .proto file of ${where.path}:${proto.span.line}`;
+    const of = proto.span.line ? `${where.path}:${proto.span.line}` : where.path;
+    const what = `the .proto file of ${of}`;
     files.push(await where.confinement.reading(at(proto.path), { what, written: proto.path }));
     for (const dir of proto.importPaths) {
       importPaths.push(
         await where.confinement.reading(at(dir), {
-          what: `the includeDirs folder of ${where.path}:${proto.span.line}`,
+          what: `the includeDirs folder of ${of}`,
           written: dir,
         }),
       );

@@ -1,8 +1,9 @@
 /**
- * One gRPC call as a request file writes it (JetBrains' `GRPC host:port/pkg.Service/Method`):
- * the target parsed, the credentials applied by the one credential step, the method found by
- * reflection, every reply collected. A status other than OK is part of the result (as an HTTP
- * status is), not an error; bad input, connection and TLS failures are errors.
+ * One gRPC call as a request file or the UI's gRPC tab makes it (JetBrains'
+ * `GRPC host:port/pkg.Service/Method`): the credentials applied by the one credential step, the
+ * method found by reflection or in `.proto` files, every reply collected; and the listing of a
+ * server's methods the tab picks from. A status other than OK is part of the result (as an
+ * HTTP status is), not an error; bad input, connection and TLS failures are errors.
  * @module
  * @see https://www.jetbrains.com/help/idea/exploring-http-syntax.html (gRPC requests)
  */
@@ -14,11 +15,12 @@ import { hostPort } from "../http/authority.ts";
 import type { RequestSpec } from "../http/request_spec.ts";
 import { reveal } from "../secret.ts";
 import { callMethod } from "./call.ts";
-import { openChannel } from "./channel.ts";
+import { type Channel, openChannel } from "./channel.ts";
+import { listMethods, type MethodEntry } from "./catalog.ts";
 import { jsonDocuments } from "./json_documents.ts";
 import { ReflectionClient } from "./reflection.ts";
 import { registryOf } from "./descriptors.ts";
-import { fileSource, findMethod, reflectionSource } from "./schema.ts";
+import { type DescriptorSource, fileSource, findMethod, reflectionSource } from "./schema.ts";
 import { load } from "../load.ts";
 
 /** What a call ended with. */
@@ -86,7 +88,80 @@ export async function runGrpcRequest(
   body: string,
   options: GrpcRequestOptions = {},
 ): Promise<GrpcResult> {
-  // The files are read first: one that is refused or does not parse sends nothing.
+  return await withSource(spec, options, async ({ source, target, transport, headers }) => {
+    const { method: desc, registry } = await findMethod(source, method, target);
+    // Every document is read (and each checked against the type) before the call.
+    const documents: JsonValue[] = [];
+    const text = body.trim() ? body : desc.methodKind.startsWith("client") ? "" : "{}";
+    for await (const doc of jsonDocuments(one(text), "the request body")) documents.push(doc);
+    const result: GrpcResult = {
+      status: 0,
+      statusName: "OK",
+      statusMessage: "",
+      replies: [],
+      streaming: desc.methodKind === "server_streaming" || desc.methodKind === "bidi_streaming",
+      headers: [],
+      trailers: [],
+      requestHeaders: [...headers],
+    };
+    try {
+      const replies = callMethod(transport, desc, list(documents), {
+        headers,
+        registry,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        onHeaders: (h) => result.headers = [...h],
+        onTrailers: (h) => result.trailers = [...h],
+      });
+      for await (const reply of replies) {
+        result.replies.push(reply);
+        await options.onReply?.(reply);
+      }
+    } catch (error) {
+      if (!(error instanceof GrpcStatusError)) throw error;
+      result.status = error.details.grpcStatus ?? 2;
+      result.statusName = error.statusName;
+      result.statusMessage = error.statusMessage;
+    }
+    return result;
+  });
+}
+
+/**
+ * Lists every method a server (by reflection) or the `.proto` files describe, each with a
+ * template of its request message.
+ *
+ * @param spec the server, metadata and credentials (reflection carries them too)
+ * @param options transport, signal, deadline, `.proto` files
+ * @returns the methods
+ * @throws {UsageError} when the server offers no reflection and no files were given
+ * @throws {DialError} when the connection or TLS fails, or the credentials cannot be obtained
+ */
+export async function listGrpcMethods(
+  spec: RequestSpec,
+  options: GrpcRequestOptions = {},
+): Promise<MethodEntry[]> {
+  return await withSource(spec, options, ({ source }) => listMethods(source));
+}
+
+/** What a call or a listing works with: the descriptors, the connection, the metadata. */
+interface CallSetting {
+  source: DescriptorSource;
+  /** `host:port`, for messages. */
+  target: string;
+  transport: Channel["transport"];
+  headers: Headers;
+}
+
+/**
+ * Reads the `.proto` files (first: one that is refused or does not parse sends nothing), takes
+ * the credentials through the credential step, opens the connection, and closes it after.
+ */
+async function withSource<T>(
+  spec: RequestSpec,
+  options: GrpcRequestOptions,
+  work: (setting: CallSetting) => Promise<T>,
+): Promise<T> {
   const protos = options.protos;
   const files = protos?.files.length
     ? registryOf(
@@ -109,41 +184,7 @@ export async function runGrpcRequest(
       }),
       target,
     );
-    const { method: desc, registry } = await findMethod(source, method, target);
-    // Every document is read (and each checked against the type) before the call.
-    const documents: JsonValue[] = [];
-    const text = body.trim() ? body : desc.methodKind.startsWith("client") ? "" : "{}";
-    for await (const doc of jsonDocuments(one(text), "the request body")) documents.push(doc);
-    const result: GrpcResult = {
-      status: 0,
-      statusName: "OK",
-      statusMessage: "",
-      replies: [],
-      streaming: desc.methodKind === "server_streaming" || desc.methodKind === "bidi_streaming",
-      headers: [],
-      trailers: [],
-      requestHeaders: [...headers],
-    };
-    try {
-      const replies = callMethod(channel.transport, desc, list(documents), {
-        headers,
-        registry,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        onHeaders: (h) => result.headers = [...h],
-        onTrailers: (h) => result.trailers = [...h],
-      });
-      for await (const reply of replies) {
-        result.replies.push(reply);
-        await options.onReply?.(reply);
-      }
-    } catch (error) {
-      if (!(error instanceof GrpcStatusError)) throw error;
-      result.status = error.details.grpcStatus ?? 2;
-      result.statusName = error.statusName;
-      result.statusMessage = error.statusMessage;
-    }
-    return result;
+    return await work({ source, target, transport: channel.transport, headers });
   } finally {
     channel.close();
   }

@@ -1,0 +1,129 @@
+/**
+ * The gRPC tab's endpoints, on the calls `dial grpc` and request files make
+ * (`src/grpc/grpc_request.ts`): `POST /api/grpc/methods` lists what a server offers by
+ * reflection (or what `.proto` files of the workspace describe), each method with a template
+ * of its request message; `POST /api/grpc/call` makes one call with the auth panel's
+ * credentials (through the one credential step) and the UI's TLS and proxy settings, and
+ * streams each reply as it arrives, then the status, headers and trailers. `{{variables}}` of
+ * the target, metadata and message are the workspace environment's, as `dial run` fills them.
+ * The gRPC stack loads on the first call.
+ * @module
+ */
+import { load } from "../../load.ts";
+import { UsageError } from "../../errors/mod.ts";
+import { parseGrpcTarget } from "../../grpc/grpc_target.ts";
+import type { GrpcRequestOptions } from "../../grpc/grpc_request.ts";
+import { protoFilesOf } from "../../files/run_grpc.ts";
+import type { RequestSpec } from "../../http/request_spec.ts";
+import { array, type JsonObject, object, readJson, string } from "./decode.ts";
+import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
+import type { ApiContext } from "./http_api.ts";
+import { parseUiAuthAndHeaders } from "./spec_json.ts";
+import { authTokenOptions, substituteRequest } from "./environment_api.ts";
+import type { GrpcCallEvent, GrpcMethodsEvent } from "../grpc_protocol.ts";
+
+/** The request with its `{{variables}}` filled in: target, metadata and the message. */
+async function substituted(json: JsonObject, context: ApiContext): Promise<JsonObject> {
+  const body = typeof json.body === "string" ? { kind: "text", text: json.body } : undefined;
+  const filled = await substituteRequest(
+    { ...json, ...(body ? { body } : {}) },
+    context.workspace,
+    authTokenOptions(context),
+  );
+  const text = (filled.body as { text?: unknown } | undefined)?.text;
+  return { ...filled, ...(body ? { body: text } : {}) };
+}
+
+/** The server, metadata and auth of a request, as `dial grpc` builds them from its flags. */
+function specOf(json: JsonObject, method: string, context: ApiContext): RequestSpec {
+  const written = string(json.url ?? "", "url").trim().replace(/\/+$/, "");
+  if (!written) {
+    throw new UsageError("Missing the server: write host:port, or grpcs://host:port for TLS");
+  }
+  const { url } = parseGrpcTarget(`${written}/${method}`);
+  return { method: "POST", url, ...parseUiAuthAndHeaders(json, context.oauth) };
+}
+
+/** The `.proto` files of the request, confined to the workspace (and `--allow-path`). */
+async function protosOf(
+  json: JsonObject,
+  context: ApiContext,
+): Promise<GrpcRequestOptions["protos"]> {
+  const paths = (name: string) =>
+    array(json[name] ?? [], name).map((p, i) => string(p, `${name}[${i}]`).trim()).filter(Boolean);
+  const files = paths("protos");
+  if (!files.length) return undefined;
+  const workspace = context.workspace;
+  if (!workspace) {
+    throw new UsageError("Cannot read .proto files without a workspace", {
+      hint: "start dial ui in the folder that holds them",
+    });
+  }
+  const line = { line: 0, endLine: 0, start: 0, end: 0 };
+  return await protoFilesOf(
+    files.map((path) => ({ path, importPaths: paths("importPaths"), span: line })),
+    { path: "the gRPC tab", dir: workspace.root, confinement: workspace.confinement },
+  );
+}
+
+/**
+ * `POST /api/grpc/methods`: every method of the server (reflection) or of the `.proto` files.
+ *
+ * @param request `{url, headers, auth, protos?, importPaths?, timeoutMs?}`
+ * @param context signal, TLS and proxy settings, OAuth settings, workspace
+ * @returns NDJSON: `{type: "methods", methods}` or `{type: "error", error}`
+ */
+export async function handleGrpcMethods(request: Request, context: ApiContext): Promise<Response> {
+  const json = await substituted(object(await readJson(request), "request"), context);
+  const spec = specOf(json, "x.Service/Method", context);
+  const protos = await protosOf(json, context);
+  return ndjsonResponse<GrpcMethodsEvent>(async ({ emit, signal }) => {
+    const { listGrpcMethods } = await load.grpcRequest();
+    const methods = await listGrpcMethods(spec, {
+      signal,
+      ...(context.transport ? { transport: context.transport } : {}),
+      ...(protos ? { protos } : {}),
+    });
+    emit({ type: "methods", methods });
+  }, { signal: context.signal, timeoutMs: timeoutOf(json.timeoutMs) });
+}
+
+/**
+ * `POST /api/grpc/call`: one call; each reply as it arrives, then the status.
+ *
+ * @param request `{url, headers, auth, method, body, protos?, importPaths?, timeoutMs?}`
+ * @param context signal, TLS and proxy settings, OAuth settings, workspace
+ * @returns NDJSON: `reply` events, then `end` (status, headers, trailers) or `error`
+ */
+export async function handleGrpcCall(request: Request, context: ApiContext): Promise<Response> {
+  const json = await substituted(object(await readJson(request), "request"), context);
+  const method = string(json.method ?? "", "method").trim();
+  if (!method) {
+    throw new UsageError("Missing the method: pick one, or write package.Service/Method");
+  }
+  const spec = specOf(json, method, context);
+  const body = string(json.body ?? "", "body");
+  const protos = await protosOf(json, context);
+  const timeoutMs = timeoutOf(json.timeoutMs);
+  return ndjsonResponse<GrpcCallEvent>(async ({ emit, signal }) => {
+    const { runGrpcRequest } = await load.grpcRequest();
+    const started = performance.now();
+    const result = await runGrpcRequest(spec, method, body, {
+      signal,
+      ...(timeoutMs ? { timeoutMs } : {}),
+      ...(context.transport ? { transport: context.transport } : {}),
+      ...(protos ? { protos } : {}),
+      onReply: (reply) => emit({ type: "reply", json: JSON.stringify(reply), time: Date.now() }),
+    });
+    emit({
+      type: "end",
+      status: result.status,
+      statusName: result.statusName,
+      statusMessage: result.statusMessage,
+      headers: result.headers,
+      trailers: result.trailers,
+      timeMs: Math.round((performance.now() - started) * 10) / 10,
+    });
+    // The deadline is the call's own (grpc-timeout): the stream's timer must not cut it first.
+  }, { signal: context.signal, timeoutMs: timeoutMs ? timeoutMs + 5_000 : 0 });
+}

@@ -1,0 +1,149 @@
+/**
+ * The gRPC tab's endpoints against the grpc-js greeter: the method list with request templates
+ * (reflection, or `.proto` files of the workspace), calls with the auth panel's credentials,
+ * replies streamed as they arrive, statuses as results.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { startUiServer, type UiServer } from "../../src/ui/server.ts";
+import { GREETER_PROTOS, startGreeter } from "../e2e/_grpc.ts";
+import { apiHeaders, sessionOf } from "./_session.ts";
+
+const ASSETS = { js: "/* app */", css: "/* css */" };
+const GREETER = "greet.v1.Greeter";
+
+type Event = Record<string, unknown> & { type: string };
+
+const sessions = new WeakMap<UiServer, Promise<string>>();
+
+async function post(server: UiServer, path: string, body: unknown): Promise<{
+  status: number;
+  events: Event[];
+}> {
+  // The launch link is traded once: one session per server.
+  if (!sessions.has(server)) sessions.set(server, sessionOf(server));
+  const response = await fetch(new URL(path, server.url), {
+    method: "POST",
+    headers: apiHeaders(await sessions.get(server)!),
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status !== 200) return { status: response.status, events: [JSON.parse(text)] };
+  return { status: 200, events: text.trim().split("\n").map((l) => JSON.parse(l)) };
+}
+
+Deno.test("ui server: the gRPC tab lists a server's methods by reflection, each with a template of its request", async () => {
+  await using greeter = await startGreeter();
+  await using server = await startUiServer({ assets: ASSETS });
+  const { events } = await post(server, "/api/grpc/methods", {
+    url: greeter.address,
+    headers: [],
+    auth: { kind: "none" },
+  });
+  assert.equal(events[0]!.type, "methods", JSON.stringify(events));
+  const methods = events[0]!.methods as Array<Record<string, string>>;
+  assert.deepEqual(methods.map((m) => [m.name, m.kind]).slice(0, 4), [
+    [`${GREETER}/SayHello`, "unary"],
+    [`${GREETER}/StreamHellos`, "server_streaming"],
+    [`${GREETER}/CollectHellos`, "client_streaming"],
+    [`${GREETER}/Chat`, "bidi_streaming"],
+  ]);
+  assert.deepEqual(JSON.parse(methods[0]!.template!), {
+    name: "",
+    times: 0,
+    mood: "MOOD_UNSPECIFIED",
+  });
+  // Nested messages filled in, a oneof's members left out, 64-bit integers as strings.
+  const shapes = methods.find((m) => m.name === `${GREETER}/EchoShapes`)!;
+  const template = JSON.parse(shapes.template!);
+  assert.equal(template.wrapped, "0");
+  assert.equal(template.at, "1970-01-01T00:00:00Z");
+  assert.equal(template.negative, "0");
+  assert.equal("stamp" in template || "text" in template, false);
+});
+
+Deno.test("ui server: a gRPC call carries the auth panel's token and the metadata rows; replies stream as they arrive, then the status, headers and trailers", async () => {
+  await using greeter = await startGreeter();
+  await using server = await startUiServer({ assets: ASSETS });
+  const base = { url: greeter.address, auth: { kind: "bearer", token: "t0k" } };
+  const echo = await post(server, "/api/grpc/call", {
+    ...base,
+    headers: [{ name: "x-tenant", value: "blue", enabled: true }],
+    method: `${GREETER}/EchoMetadata`,
+    body: '{"name": "x"}',
+  });
+  assert.deepEqual(echo.events.map((e) => e.type), ["reply", "end"]);
+  const reply = JSON.parse(echo.events[0]!.json as string);
+  assert.match(reply.message, /authorization=Bearer t0k;.*x-tenant=blue/);
+  const end = echo.events[1]!;
+  assert.equal(end.status, 0);
+  assert.equal(end.statusName, "OK");
+  assert.deepEqual((end.trailers as string[][]).find(([n]) => n === "x-seen-by"), [
+    "x-seen-by",
+    "greeter",
+  ]);
+  const stream = await post(server, "/api/grpc/call", {
+    ...base,
+    headers: [],
+    method: `${GREETER}/StreamHellos`,
+    body: '{"name": "s", "times": 3}',
+  });
+  assert.deepEqual(stream.events.map((e) => e.type), ["reply", "reply", "reply", "end"]);
+  assert.deepEqual(
+    stream.events.slice(0, 3).map((e) => JSON.parse(e.json as string).message),
+    ["Hello s 0", "Hello s 1", "Hello s 2"],
+  );
+  const missing = await post(server, "/api/grpc/call", {
+    ...base,
+    headers: [],
+    method: `${GREETER}/Missing`,
+    body: "",
+  });
+  assert.deepEqual(missing.events.map((e) => [e.type, e.statusName, e.statusMessage]), [
+    ["end", "NOT_FOUND", "no such greeting"],
+  ]);
+  const typo = await post(server, "/api/grpc/call", {
+    ...base,
+    headers: [],
+    method: `${GREETER}/SayHelo`,
+    body: "{}",
+  });
+  assert.equal(typo.events[0]!.type, "error");
+  assert.match(JSON.stringify(typo.events[0]), /Unknown method/);
+});
+
+Deno.test("ui server: without reflection the gRPC tab reads .proto files of the workspace, confined to it", async () => {
+  await using greeter = await startGreeter("--no-reflection");
+  const dir = await Deno.makeTempDir({ prefix: "dial-grpc-ui-" });
+  try {
+    await Deno.mkdir(`${dir}/protos/common`, { recursive: true });
+    await Deno.copyFile(`${GREETER_PROTOS}greeter.proto`, `${dir}/protos/greeter.proto`);
+    await Deno.copyFile(
+      `${GREETER_PROTOS}common/types.proto`,
+      `${dir}/protos/common/types.proto`,
+    );
+    await using server = await startUiServer({ assets: ASSETS, workspace: dir });
+    const base = { url: greeter.address, headers: [], auth: { kind: "none" } };
+    const none = await post(server, "/api/grpc/methods", base);
+    assert.equal(none.events[0]!.type, "error");
+    assert.match(JSON.stringify(none.events[0]), /does not offer reflection/);
+    const files = { protos: ["protos/greeter.proto"], importPaths: ["protos"] };
+    const listed = await post(server, "/api/grpc/methods", { ...base, ...files });
+    assert.equal(listed.events[0]!.type, "methods", JSON.stringify(listed.events));
+    const call = await post(server, "/api/grpc/call", {
+      ...base,
+      ...files,
+      method: `${GREETER}/SayHello`,
+      body: '{"name": "ann"}',
+    });
+    assert.equal(JSON.parse(call.events[0]!.json as string).message, "Hello ann");
+    const outside = await post(server, "/api/grpc/methods", {
+      ...base,
+      protos: [`${GREETER_PROTOS}greeter.proto`],
+    });
+    assert.equal(outside.status, 400);
+    assert.match(JSON.stringify(outside.events[0]), /Refused the \.proto file of the gRPC tab/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
