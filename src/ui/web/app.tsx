@@ -16,6 +16,7 @@ import { clearDrafts } from "./storage.ts";
 import { selectedTab } from "./main_tab.ts";
 import { type TabDef, TabList, TabPanels } from "./tabs.tsx";
 import { WebSocketTab } from "./ws/ws_tab.tsx";
+import { GrpcTab } from "./grpc/grpc_tab.tsx";
 import { Sidebar } from "./workspace/sidebar.tsx";
 import { workspaceRoot } from "./workspace/files.ts";
 import {
@@ -84,6 +85,7 @@ const TABS: TabDef[] = [
       </>
     ),
   },
+  { id: "grpc", label: "gRPC", render: () => <GrpcTab /> },
 ];
 
 const selected = selectedTab;

@@ -6,7 +6,7 @@
 import { isString, persisted } from "./storage.ts";
 
 /** The tabs' ids. */
-export const MAIN_TABS = ["http", "graphql", "ws", "sse"] as const;
+export const MAIN_TABS = ["http", "graphql", "ws", "sse", "grpc"] as const;
 
 /** The selected tab's id. */
 export const selectedTab = persisted(

@@ -9,7 +9,7 @@ import type { FileRequestJson, HttpRequestJson } from "../protocol.ts";
 import type { HttpDraft } from "./workspace/request_edit.ts";
 
 /** The tab a request is sent from. */
-export type RequestKind = "http" | "graphql" | "ws" | "sse";
+export type RequestKind = "http" | "graphql" | "ws" | "sse" | "grpc";
 
 /**
  * The environment and the source file of a request; for a GraphQL, WebSocket or SSE tab's

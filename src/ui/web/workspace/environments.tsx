@@ -42,7 +42,11 @@ const environmentPicked = persisted(
 );
 
 setRequestExtras((kind) => {
-  const source = kind === "http" ? activeSource.peek() : kindSources.peek()[kind];
+  const source = kind === "http"
+    ? activeSource.peek()
+    : kind === "grpc"
+    ? undefined
+    : kindSources.peek()[kind];
   return {
     ...(chosenEnvironment.peek() ? { environment: chosenEnvironment.peek() } : {}),
     ...(source ? { file: source.path } : {}),

@@ -34,8 +34,8 @@ import {
   writeFile,
 } from "./files.ts";
 
-/** The tabs other than HTTP. */
-export type StreamKind = Exclude<RequestKind, "http">;
+/** The tabs other than HTTP that hold a request of a file (a file's GRPC request opens in HTTP). */
+export type StreamKind = Exclude<RequestKind, "http" | "grpc">;
 
 const KINDS: readonly StreamKind[] = ["graphql", "ws", "sse"];
 
@@ -109,7 +109,7 @@ const rows = (request: HttpRequest) =>
  * @param request a parsed request
  * @returns the tab it opens in
  */
-export function kindOf(request: HttpRequest): RequestKind {
+export function kindOf(request: HttpRequest): "http" | StreamKind {
   const header = (name: string) =>
     request.headers.find((h) => h.name.toLowerCase() === name)?.value.trim() ?? "";
   if (request.method === "WEBSOCKET") return "ws";

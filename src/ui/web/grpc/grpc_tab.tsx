@@ -1,0 +1,290 @@
+/**
+ * The gRPC tab, on the tab skeleton (`tab_core.tsx`): the server (`host:port`, `grpcs://` for
+ * TLS, as request files write it), the method picked from what the server offers by reflection
+ * or what `.proto` files of the workspace describe, a JSON message editor with a template from
+ * the method's request type, metadata, and the shared auth. Replies stream into a log as they
+ * arrive; the status, headers and trailers follow. The calls run on the dial server
+ * (`src/ui/api/grpc_api.ts`), as `dial grpc` makes them.
+ * @module
+ */
+import { batch, computed, signal } from "@preact/signals";
+import type { JSX } from "preact";
+import { json, jsonParseLinter } from "@codemirror/lang-json";
+import { linter } from "@codemirror/lint";
+import { ApiError, isRecord, ndjson, ndjsonError, post, timeoutMs } from "../api.ts";
+import { CodeEditor } from "../code_editor.tsx";
+import { TextField } from "../fields.tsx";
+import { isString, jsonWithoutSecrets, persisted } from "../storage.ts";
+import { LogStore } from "../stream/log_store.ts";
+import { StreamLog } from "../stream/stream_log.tsx";
+import { ensureStreamStyles } from "../stream/stream_styles.ts";
+import { loginIfNeeded, refreshTokenState } from "../token_state.tsx";
+import { authFor } from "../auth_scope.tsx";
+import { HeadersSection, RequestLine, tabCore, TabNotices, UrlField } from "../tab_core.tsx";
+import type { GrpcMethodJson } from "../../grpc_protocol.ts";
+
+/** The gRPC tab's server, metadata, auth, call in flight and history. */
+const core = tabCore("grpc", { url: "grpc.url", headers: "grpc.headers" });
+const { failure } = core;
+
+const method = persisted("grpc.method", "", isString);
+const message = persisted("grpc.body", "{}", isString, jsonWithoutSecrets);
+const protoFiles = persisted("grpc.protos", "", isString);
+const importPaths = persisted("grpc.importPaths", "", isString);
+const deadline = persisted("grpc.deadline", "30", isString);
+
+/** What the server or the files offer, once loaded. */
+const methods = signal<GrpcMethodJson[]>([]);
+const loading = signal(false);
+/** How the last call ended. */
+const ended = signal<
+  | {
+    status: number;
+    statusName: string;
+    statusMessage: string;
+    headers: [string, string][];
+    trailers: [string, string][];
+    timeMs: number;
+    replies: number;
+  }
+  | undefined
+>(undefined);
+
+/** The replies of the last call (exported for tests and benches). */
+export const grpcLog: LogStore = new LogStore();
+
+const picked = computed(() => methods.value.find((m) => m.name === method.value));
+const EXTENSIONS = [json(), linter(jsonParseLinter())];
+
+const list = (text: string) => text.split(",").map((p) => p.trim()).filter((p) => p !== "");
+
+/**
+ * The server as the auth panel's scope knows origins: `grpcs://host:port` is
+ * `https://host:port`, `host:port` and `grpc://host:port` are `http://host:port`.
+ */
+function originUrl(text: string): string {
+  const trimmed = text.trim();
+  const scheme = /^grpcs:\/\//i.test(trimmed) ? "https://" : "http://";
+  return scheme + trimmed.replace(/^grpcs?:\/\//i, "").replace(/\/.*$/, "");
+}
+
+/** The server, metadata, auth and files of a listing or call. */
+function target(): Record<string, unknown> {
+  const base = core.target();
+  // The panel's credentials go to the origins it was used for, as the HTTP tab's do.
+  const auth = base.file !== undefined
+    ? base.auth
+    : authFor(originUrl(core.url.value), core.authSkipped);
+  return {
+    ...base,
+    auth,
+    protos: list(protoFiles.value),
+    importPaths: list(importPaths.value),
+    timeoutMs: timeoutMs(deadline.value),
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Asks the server (or reads the `.proto` files) for the methods to pick from. */
+async function loadMethods(): Promise<void> {
+  failure.value = undefined;
+  loading.value = true;
+  try {
+    if (!(await loginIfNeeded())) throw new ApiError("Log in first: the login did not complete", 0);
+    const response = await post("/api/grpc/methods", target());
+    for await (const event of ndjson(response)) {
+      const failed = ndjsonError(event);
+      if (failed) throw failed;
+      if (isRecord(event) && event.type === "methods" && Array.isArray(event.methods)) {
+        methods.value = event.methods as GrpcMethodJson[];
+        if (!picked.value && methods.value[0]) choose(methods.value[0].name);
+      }
+    }
+  } catch (error) {
+    failure.value = { message: describe(error) };
+  } finally {
+    loading.value = false;
+    void refreshTokenState();
+  }
+}
+
+/** Picks a method; an empty or untouched message becomes its request's template. */
+function choose(name: string): void {
+  const before = picked.value;
+  method.value = name;
+  const now = picked.value;
+  if (!now) return;
+  const text = message.value.trim();
+  if (text === "" || text === "{}" || (before && text === before.template.trim())) {
+    message.value = now.template;
+  }
+}
+
+/** Makes the call; replies go to the log as they arrive. */
+async function call(): Promise<void> {
+  const mine = core.begin();
+  batch(() => {
+    failure.value = undefined;
+    ended.value = undefined;
+    grpcLog.clear();
+  });
+  const name = method.value.trim();
+  const entry = core.historyEntry((url) => `${name} · ${url}`, {
+    method: name,
+    body: jsonWithoutSecrets(message.value),
+  });
+  let replies = 0;
+  let size = 0;
+  try {
+    if (!(await loginIfNeeded())) throw new ApiError("Log in first: the login did not complete", 0);
+    if (mine.signal.aborted) return;
+    const response = await post(
+      "/api/grpc/call",
+      { ...target(), method: name, body: message.value },
+      mine.signal,
+    );
+    for await (const event of ndjson(response)) {
+      const failed = ndjsonError(event);
+      if (failed) throw failed;
+      if (!isRecord(event)) continue;
+      if (event.type === "reply" && typeof event.json === "string") {
+        replies++;
+        size += event.json.length;
+        grpcLog.append([{
+          time: Number(event.time) || Date.now(),
+          kind: "in",
+          label: "",
+          text: event.json,
+          size: event.json.length,
+        }]);
+      } else if (event.type === "end") {
+        const end = event as unknown as NonNullable<typeof ended.value>;
+        ended.value = { ...end, replies };
+        entry.done({ status: end.status, size, timeMs: end.timeMs });
+      }
+    }
+  } catch (error) {
+    if (!mine.signal.aborted) {
+      failure.value = { message: describe(error) };
+      entry.failed(describe(error));
+    }
+  } finally {
+    core.end(mine);
+    void refreshTokenState();
+  }
+}
+
+/** @returns the gRPC panel */
+export function GrpcTab(): JSX.Element {
+  ensureStreamStyles();
+  const busy = core.busy.value;
+  const kind = picked.value?.kind;
+  return (
+    <div class="stream grpc">
+      <RequestLine onSubmit={() => busy ? core.cancel() : void call()}>
+        <UrlField core={core} label="Server" placeholder="localhost:50051 or grpcs://host:443" />
+        <TextField label="gRPC method" value={method} placeholder="package.Service/Method" />
+        <button type="button" onClick={() => void loadMethods()} disabled={loading.value}>
+          {loading.value ? "Loading…" : "Load methods"}
+        </button>
+        <button type="submit" class="primary">{busy ? "Cancel" : "Call"}</button>
+      </RequestLine>
+      <MethodPicker />
+      <TabNotices core={core} />
+      <details open={protoFiles.value !== ""}>
+        <summary>Proto files (instead of reflection)</summary>
+        <div class="options">
+          <TextField label=".proto files" value={protoFiles} placeholder="protos/greeter.proto" />
+          <TextField label="Import paths" value={importPaths} placeholder="protos, shared" />
+          <TextField label="Deadline (seconds)" value={deadline} class="narrow" />
+        </div>
+      </details>
+      <HeadersSection core={core} summary="Metadata" label="Metadata" />
+      <section class="composer" aria-label="Message">
+        <div class="request-line">
+          <span>
+            Message{kind ? ` (${picked.value!.input}, ${kind.replace("_", " ")})` : ""}
+            {kind === "client_streaming" || kind === "bidi_streaming"
+              ? ": one JSON document per message"
+              : ""}
+          </span>
+          <button
+            type="button"
+            disabled={!picked.value}
+            onClick={() => message.value = picked.value!.template}
+          >
+            Template
+          </button>
+        </div>
+        <CodeEditor
+          value={message}
+          label="Message"
+          extensions={EXTENSIONS}
+          keys={[{ key: "Mod-Enter", run: () => (void call(), true) }]}
+          class="body-editor"
+        />
+      </section>
+      <CallStatus />
+      <StreamLog store={grpcLog} label="Replies" />
+    </div>
+  );
+}
+
+/** @returns the list of loaded methods, when there is one */
+function MethodPicker(): JSX.Element | null {
+  if (!methods.value.length) return null;
+  return (
+    <div class="field">
+      <label for="grpc-methods">Methods</label>
+      <select
+        id="grpc-methods"
+        value={picked.value ? method.value : ""}
+        onChange={(e) => choose(e.currentTarget.value)}
+      >
+        {!picked.value && <option value="">(choose)</option>}
+        {methods.value.map((m) => (
+          <option key={m.name} value={m.name}>
+            {m.name} ({m.kind.replace("_", " ")})
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** @returns how the last call ended: status, time, replies, headers and trailers */
+function CallStatus(): JSX.Element | null {
+  const end = ended.value;
+  if (!end) return null;
+  const rows = [
+    ...end.headers.map(([n, v]) => ["header", n, v]),
+    ...end.trailers.map(([n, v]) => ["trailer", n, v]),
+  ];
+  return (
+    <div>
+      <p role="status" data-testid="grpc-status" class={end.status === 0 ? "" : "error"}>
+        {end.statusName} ({end.status}){end.statusMessage ? `: ${end.statusMessage}` : ""}
+        {` · ${end.timeMs} ms · ${end.replies} ${end.replies === 1 ? "reply" : "replies"}`}
+      </p>
+      {rows.length > 0 && (
+        <details>
+          <summary>Headers and trailers</summary>
+          <table>
+            <tbody>
+              {rows.map(([where, name, value]) => (
+                <tr key={`${where}:${name}`}>
+                  <td>{where}</td>
+                  <td>{name}</td>
+                  <td>{value}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
+    </div>
+  );
+}

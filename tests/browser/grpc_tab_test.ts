@@ -1,0 +1,87 @@
+/**
+ * The gRPC tab in Chromium against the grpc-js greeter: methods loaded by reflection, a
+ * template from the request type, the auth panel's token and metadata rows sent, replies of a
+ * streaming method in the log, the status; `.proto` files of the workspace for a server
+ * without reflection.
+ */
+import assert from "node:assert/strict";
+import { fileBrowser, openApp } from "./_browser.ts";
+import { GREETER_PROTOS, startGreeter } from "../e2e/_grpc.ts";
+
+const browser = fileBrowser();
+const GREETER = "greet.v1.Greeter";
+
+Deno.test("browser: the gRPC tab loads methods by reflection, fills a template, sends the panel's token and metadata, streams replies into the log", async () => {
+  await using greeter = await startGreeter();
+  await using app = await openApp(browser());
+  const { page } = app;
+  await page.getByLabel("Auth", { exact: true }).selectOption("bearer");
+  await page.getByLabel("Token", { exact: true }).fill("t0k");
+  await page.getByRole("tab", { name: "gRPC" }).click();
+  await page.getByLabel("Server").fill(greeter.address);
+  await page.getByRole("button", { name: "Load methods" }).click();
+  const picker = page.getByLabel("Methods");
+  await picker.waitFor();
+  // The first method is picked, its request's template in the editor.
+  assert.equal(
+    await page.getByLabel("gRPC method").inputValue(),
+    `${GREETER}/SayHello`,
+  );
+  const editor = page.getByRole("textbox", { name: "Message" });
+  await editor.filter({ hasText: '"mood": "MOOD_UNSPECIFIED"' }).waitFor();
+
+  await picker.selectOption(`${GREETER}/EchoMetadata`);
+  await page.locator("summary:visible", { hasText: "Metadata" }).click();
+  await page.getByLabel("Metadata name 1").fill("x-tenant");
+  await page.getByLabel("Metadata value 1").fill("blue");
+  await page.getByRole("button", { name: "Call" }).click();
+  const status = page.getByTestId("grpc-status");
+  await status.filter({ hasText: /^OK \(0\) · .* · 1 reply$/ }).waitFor();
+  const log = page.getByRole("list", { name: "Replies" });
+  await log.getByText("authorization=Bearer t0k").waitFor();
+  await log.getByText("x-tenant=blue").waitFor();
+
+  await picker.selectOption(`${GREETER}/StreamHellos`);
+  await editor.click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.insertText('{"name": "s", "times": 3}');
+  await page.getByRole("button", { name: "Call" }).click();
+  await status.filter({ hasText: /3 replies$/ }).waitFor();
+  for (const i of [0, 1, 2]) await log.getByText(`Hello s ${i}`).waitFor();
+
+  await picker.selectOption(`${GREETER}/Missing`);
+  await page.getByRole("button", { name: "Call" }).click();
+  await status.filter({ hasText: "NOT_FOUND (5): no such greeting" }).waitFor();
+});
+
+Deno.test("browser: the gRPC tab reads the workspace's .proto files for a server without reflection", async () => {
+  await using greeter = await startGreeter("--no-reflection");
+  const dir = await Deno.makeTempDir({ prefix: "dial-grpc-tab-" });
+  try {
+    await Deno.mkdir(`${dir}/protos/common`, { recursive: true });
+    await Deno.copyFile(`${GREETER_PROTOS}greeter.proto`, `${dir}/protos/greeter.proto`);
+    await Deno.copyFile(
+      `${GREETER_PROTOS}common/types.proto`,
+      `${dir}/protos/common/types.proto`,
+    );
+    await using app = await openApp(browser(), { workspace: dir });
+    const { page } = app;
+    await page.getByRole("tab", { name: "gRPC" }).click();
+    await page.getByLabel("Server").fill(greeter.address);
+    await page.getByRole("button", { name: "Load methods" }).click();
+    await page.getByRole("alert").filter({ hasText: "does not offer reflection" }).waitFor();
+    await page.locator("summary:visible", { hasText: "Proto files" }).click();
+    await page.getByLabel(".proto files").fill("protos/greeter.proto");
+    await page.getByLabel("Import paths").fill("protos");
+    await page.getByRole("button", { name: "Load methods" }).click();
+    await page.getByLabel("Methods").waitFor();
+    const editor = page.getByRole("textbox", { name: "Message" });
+    await editor.click();
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.insertText('{"name": "ann"}');
+    await page.getByRole("button", { name: "Call" }).click();
+    await page.getByRole("list", { name: "Replies" }).getByText("Hello ann").waitFor();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
