@@ -34,7 +34,7 @@ Deno.test("browser: the gRPC tab loads methods by reflection, fills a template, 
   await page.locator("summary:visible", { hasText: "Metadata" }).click();
   await page.getByLabel("Metadata name 1").fill("x-tenant");
   await page.getByLabel("Metadata value 1").fill("blue");
-  await page.getByRole("button", { name: "Call" }).click();
+  await page.getByRole("button", { name: "Call", exact: true }).click();
   const status = page.getByTestId("grpc-status");
   await status.filter({ hasText: /^OK \(0\) · .* · 1 reply$/ }).waitFor();
   const log = page.getByRole("list", { name: "Replies" });
@@ -45,12 +45,12 @@ Deno.test("browser: the gRPC tab loads methods by reflection, fills a template, 
   await editor.click();
   await page.keyboard.press("ControlOrMeta+a");
   await page.keyboard.insertText('{"name": "s", "times": 3}');
-  await page.getByRole("button", { name: "Call" }).click();
+  await page.getByRole("button", { name: "Call", exact: true }).click();
   await status.filter({ hasText: /3 replies$/ }).waitFor();
   for (const i of [0, 1, 2]) await log.getByText(`Hello s ${i}`).waitFor();
 
   await picker.selectOption(`${GREETER}/Missing`);
-  await page.getByRole("button", { name: "Call" }).click();
+  await page.getByRole("button", { name: "Call", exact: true }).click();
   await status.filter({ hasText: "NOT_FOUND (5): no such greeting" }).waitFor();
 });
 
@@ -79,8 +79,66 @@ Deno.test("browser: the gRPC tab reads the workspace's .proto files for a server
     await editor.click();
     await page.keyboard.press("ControlOrMeta+a");
     await page.keyboard.insertText('{"name": "ann"}');
-    await page.getByRole("button", { name: "Call" }).click();
+    await page.getByRole("button", { name: "Call", exact: true }).click();
     await page.getByRole("list", { name: "Replies" }).getByText("Hello ann").waitFor();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("browser: a file's GRPC request opens in the gRPC tab with its proto < lines, runs with the environment, and saves back in place", async () => {
+  await using greeter = await startGreeter("--no-reflection");
+  const dir = await Deno.makeTempDir({ prefix: "dial-grpc-file-" });
+  try {
+    await Deno.mkdir(`${dir}/protos/common`, { recursive: true });
+    await Deno.copyFile(`${GREETER_PROTOS}greeter.proto`, `${dir}/protos/greeter.proto`);
+    await Deno.copyFile(
+      `${GREETER_PROTOS}common/types.proto`,
+      `${dir}/protos/common/types.proto`,
+    );
+    const original = `proto < ./protos/greeter.proto
+includeDirs: ["./protos"]
+
+### echo
+GRPC {{addr}}/${GREETER}/EchoMetadata
+Authorization: Bearer {{token}}
+x-tenant: {{tenant}}
+
+{"name": "ann"}
+`;
+    await Deno.writeTextFile(`${dir}/calls.http`, original);
+    await Deno.writeTextFile(
+      `${dir}/http-client.env.json`,
+      JSON.stringify({ dev: { addr: greeter.address, tenant: "blue" } }),
+    );
+    await Deno.writeTextFile(
+      `${dir}/http-client.private.env.json`,
+      JSON.stringify({ dev: { token: "s3cr3t" } }),
+    );
+    await using app = await openApp(browser(), { workspace: dir });
+    const { page } = app;
+    await page.getByLabel("Environment").selectOption("dev");
+    const sidebar = page.getByRole("navigation", { name: "Workspace" });
+    await sidebar.getByRole("button", { name: "calls.http", exact: true }).click();
+    await sidebar.getByRole("button", { name: "GRPC echo", exact: true }).click();
+    await page.getByRole("tab", { name: "gRPC", selected: true }).waitFor();
+    assert.equal(await page.getByLabel("Server").inputValue(), "{{addr}}");
+    assert.equal(await page.getByLabel("gRPC method").inputValue(), `${GREETER}/EchoMetadata`);
+    assert.equal(await page.getByLabel(".proto files").inputValue(), "protos/greeter.proto");
+    assert.equal(await page.getByLabel("Import paths").inputValue(), "protos");
+    await page.getByRole("button", { name: "Call", exact: true }).click();
+    const log = page.getByRole("list", { name: "Replies" });
+    await log.getByText("authorization=Bearer s3cr3t").waitFor();
+    await log.getByText("x-tenant=blue").waitFor();
+
+    const editor = page.getByRole("textbox", { name: "Message" });
+    await editor.click();
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.insertText('{"name": "bo"}');
+    await page.keyboard.press("ControlOrMeta+s");
+    await page.getByText("Saved to calls.http").waitFor();
+    const saved = await Deno.readTextFile(`${dir}/calls.http`);
+    assert.equal(saved, original.replace('{"name": "ann"}', '{"name": "bo"}'));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

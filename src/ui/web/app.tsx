@@ -85,7 +85,18 @@ const TABS: TabDef[] = [
       </>
     ),
   },
-  { id: "grpc", label: "gRPC", render: () => <GrpcTab /> },
+  {
+    id: "grpc",
+    label: "gRPC",
+    render: () => (
+      <>
+        <KindTabs kind="grpc" />
+        <SourceBar kind="grpc" />
+        <VariablesLine kind="grpc" />
+        <GrpcTab />
+      </>
+    ),
+  },
 ];
 
 const selected = selectedTab;
@@ -103,8 +114,9 @@ async function openAnotherWindow(): Promise<void> {
 const SHORTCUTS = shortcuts({
   save: () => {
     const tab = selected.peek();
-    if (tab === "graphql" || tab === "ws" || tab === "sse") void saveKindNow(tab);
-    else void saveActiveTab();
+    if (tab === "graphql" || tab === "ws" || tab === "sse" || tab === "grpc") {
+      void saveKindNow(tab);
+    } else void saveActiveTab();
   },
   newTab: () => {
     selected.value = "http";

@@ -14,24 +14,17 @@ import { linter } from "@codemirror/lint";
 import { ApiError, isRecord, ndjson, ndjsonError, post, timeoutMs } from "../api.ts";
 import { CodeEditor } from "../code_editor.tsx";
 import { TextField } from "../fields.tsx";
-import { isString, jsonWithoutSecrets, persisted } from "../storage.ts";
+import { jsonWithoutSecrets } from "../storage.ts";
 import { LogStore } from "../stream/log_store.ts";
 import { StreamLog } from "../stream/stream_log.tsx";
 import { ensureStreamStyles } from "../stream/stream_styles.ts";
 import { loginIfNeeded, refreshTokenState } from "../token_state.tsx";
 import { authFor } from "../auth_scope.tsx";
-import { HeadersSection, RequestLine, tabCore, TabNotices, UrlField } from "../tab_core.tsx";
+import { HeadersSection, RequestLine, TabNotices, UrlField } from "../tab_core.tsx";
 import type { GrpcMethodJson } from "../../grpc_protocol.ts";
+import { core, deadline, importPaths, message, method, protoFiles } from "./grpc_fields.ts";
 
-/** The gRPC tab's server, metadata, auth, call in flight and history. */
-const core = tabCore("grpc", { url: "grpc.url", headers: "grpc.headers" });
 const { failure } = core;
-
-const method = persisted("grpc.method", "", isString);
-const message = persisted("grpc.body", "{}", isString, jsonWithoutSecrets);
-const protoFiles = persisted("grpc.protos", "", isString);
-const importPaths = persisted("grpc.importPaths", "", isString);
-const deadline = persisted("grpc.deadline", "30", isString);
 
 /** What the server or the files offer, once loaded. */
 const methods = signal<GrpcMethodJson[]>([]);

@@ -42,11 +42,7 @@ const environmentPicked = persisted(
 );
 
 setRequestExtras((kind) => {
-  const source = kind === "http"
-    ? activeSource.peek()
-    : kind === "grpc"
-    ? undefined
-    : kindSources.peek()[kind];
+  const source = kind === "http" ? activeSource.peek() : kindSources.peek()[kind];
   return {
     ...(chosenEnvironment.peek() ? { environment: chosenEnvironment.peek() } : {}),
     ...(source ? { file: source.path } : {}),
@@ -195,7 +191,7 @@ const kindUsed = computed(() => {
   const drafts = kindDrafts.value;
   const sources = kindSources.value;
   const of = (kind: StreamKind) => usedIn(drafts[kind], lookupIn(sources[kind]?.path));
-  return { graphql: of("graphql"), ws: of("ws"), sse: of("sse") };
+  return { graphql: of("graphql"), ws: of("ws"), sse: of("sse"), grpc: of("grpc") };
 });
 
 /**

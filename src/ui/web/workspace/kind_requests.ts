@@ -24,6 +24,7 @@ import { endpoint, headers as graphqlHeaders, queryText, variablesText } from ".
 import { wsFields } from "../ws/ws_tab.tsx";
 import { savedMessages } from "../ws/ws_composer.tsx";
 import { sseFields } from "../sse/sse_tab.tsx";
+import { grpcDraft, grpcFields, grpcFill } from "../grpc/grpc_fields.ts";
 import { draftOfRequest, type HttpDraft, replaceInPlace } from "./request_edit.ts";
 import {
   findRequest,
@@ -34,10 +35,10 @@ import {
   writeFile,
 } from "./files.ts";
 
-/** The tabs other than HTTP that hold a request of a file (a file's GRPC request opens in HTTP). */
-export type StreamKind = Exclude<RequestKind, "http" | "grpc">;
+/** The tabs other than HTTP. */
+export type StreamKind = Exclude<RequestKind, "http">;
 
-const KINDS: readonly StreamKind[] = ["graphql", "ws", "sse"];
+const KINDS: readonly StreamKind[] = ["graphql", "ws", "sse", "grpc"];
 
 function isSources(value: unknown): value is Partial<Record<StreamKind, RequestPlace>> {
   return isRecord(value) &&
@@ -80,6 +81,7 @@ export const kindDrafts = computed(() => {
   void [endpoint.value, graphqlHeaders.value, queryText.value, variablesText.value];
   void [wsFields.url.value, wsFields.headers.value, savedMessages.value];
   void Object.values(sseFields).map((field) => field.value);
+  void Object.values(grpcFields).map((field) => field.value);
   const drafts: Partial<Record<StreamKind, HttpDraft>> = {};
   for (const kind of KINDS) {
     try {
@@ -109,10 +111,11 @@ const rows = (request: HttpRequest) =>
  * @param request a parsed request
  * @returns the tab it opens in
  */
-export function kindOf(request: HttpRequest): "http" | StreamKind {
+export function kindOf(request: HttpRequest): RequestKind {
   const header = (name: string) =>
     request.headers.find((h) => h.name.toLowerCase() === name)?.value.trim() ?? "";
   if (request.method === "WEBSOCKET") return "ws";
+  if (request.method === "GRPC") return "grpc";
   if (request.method === "GRAPHQL" || /^graphql$/i.test(header("x-request-type"))) {
     return "graphql";
   }
@@ -144,7 +147,7 @@ export function openKindRequest(file: OpenedFile, request: HttpRequest): boolean
   selectedTab.value = kind;
   // The request tabs show the tab that holds it already, or open a new one for it.
   if (beforeOpen(kind, place) === "shown") return true;
-  fill(kind, request);
+  fill(kind, request, file);
   kindSources.value = { ...kindSources.peek(), [kind]: place };
   remember(kind);
   return true;
@@ -198,9 +201,11 @@ export function setFileState(
 }
 
 /** Shows a request's fields in its tab. */
-function fill(kind: StreamKind, request: HttpRequest): void {
+function fill(kind: StreamKind, request: HttpRequest, file: OpenedFile): void {
   const body = draftOfRequest(request).body;
-  if (kind === "graphql") {
+  if (kind === "grpc") {
+    grpcFill(request, body, file);
+  } else if (kind === "graphql") {
     const { query, variablesText: variables } = splitGraphqlBody(body);
     endpoint.value = request.url;
     graphqlHeaders.value = rows(request).filter((h) => h.name.toLowerCase() !== "x-request-type");
@@ -315,7 +320,7 @@ onFileRead((file) => {
       continue;
     }
     const before = savedDrafts.peek()[kind];
-    fill(kind, request);
+    fill(kind, request, file);
     remember(kind);
     if (savedDrafts.peek()[kind] !== before) {
       noteKind(kind, `Reloaded: ${file.path} changed on disk`);
@@ -331,6 +336,7 @@ onFileRead((file) => {
 export function draftOfKind(kind: StreamKind): HttpDraft {
   let method: string, url: string, body: string;
   let headers: HttpDraft["headers"];
+  if (kind === "grpc") return grpcDraft();
   if (kind === "graphql") {
     method = "GRAPHQL";
     url = endpoint.peek();

@@ -30,6 +30,7 @@ import { responseText, run, setRunError, stopOperation } from "../graphql/graphq
 import { wsFields } from "../ws/ws_tab.tsx";
 import { savedMessages } from "../ws/ws_composer.tsx";
 import { sseFields } from "../sse/sse_tab.tsx";
+import { grpcFields } from "../grpc/grpc_fields.ts";
 import type { RequestPlace } from "./files.ts";
 import { withheldDraft } from "./draft_secrets.ts";
 import type { HttpDraft } from "./request_edit.ts";
@@ -73,10 +74,13 @@ const INITIAL: Strips = {
   graphql: { tabs: [{ id: "g1" }], active: "g1" },
   ws: { tabs: [{ id: "w1" }], active: "w1" },
   sse: { tabs: [{ id: "s1" }], active: "s1" },
+  grpc: { tabs: [{ id: "r1" }], active: "r1" },
 };
 
 function isStrips(value: unknown): value is Strips {
-  return isRecord(value) && (["graphql", "ws", "sse"] as const).every((kind) => {
+  // The gRPC strip came later: drafts without it keep the others (it starts empty).
+  if (isRecord(value) && value.grpc === undefined) value.grpc = INITIAL.grpc;
+  return isRecord(value) && (["graphql", "ws", "sse", "grpc"] as const).every((kind) => {
     const strip = value[kind];
     return isRecord(strip) && isString(strip.active) && Array.isArray(strip.tabs) &&
       strip.tabs.length > 0 &&
@@ -156,6 +160,16 @@ function capture(kind: StreamKind): KindView {
       },
     };
   }
+  if (kind === "grpc") {
+    return {
+      url: grpcFields.url.peek(),
+      headers: grpcFields.headers.peek(),
+      method: grpcFields.method.peek(),
+      bodyKind: "json",
+      text: grpcFields.message.peek(),
+      extra: JSON.stringify([grpcFields.protoFiles.peek(), grpcFields.importPaths.peek()]),
+    };
+  }
   if (kind === "ws") {
     return {
       url: wsFields.url.peek(),
@@ -172,6 +186,16 @@ function capture(kind: StreamKind): KindView {
   };
 }
 
+/** The gRPC tab's `.proto` files and import paths, as {@link capture} keeps them. */
+function parseExtra(extra: string | undefined): [string, string] {
+  try {
+    const value = JSON.parse(extra ?? "[]");
+    return [String(value[0] ?? ""), String(value[1] ?? "")];
+  } catch {
+    return ["", ""];
+  }
+}
+
 /** Shows a tab's fields (a new tab's are empty). */
 function restore(kind: StreamKind, view: KindView | undefined): void {
   batch(() => {
@@ -183,6 +207,14 @@ function restore(kind: StreamKind, view: KindView | undefined): void {
       responseText.value = view?.response?.text ?? "";
       run.value = view?.response?.run;
       setRunError(view?.response?.error);
+    } else if (kind === "grpc") {
+      grpcFields.url.value = view?.url ?? "";
+      grpcFields.headers.value = view?.headers ?? [];
+      grpcFields.method.value = view?.method ?? "";
+      grpcFields.message.value = view?.text ?? "{}";
+      const [files, dirs] = parseExtra(view?.extra);
+      grpcFields.protoFiles.value = files;
+      grpcFields.importPaths.value = dirs;
     } else if (kind === "ws") {
       wsFields.url.value = view?.url ?? "";
       wsFields.headers.value = view?.headers ?? [];
@@ -299,6 +331,7 @@ const LABEL: Record<StreamKind, string> = {
   graphql: "Open GraphQL requests",
   ws: "Open WebSocket requests",
   sse: "Open SSE requests",
+  grpc: "Open gRPC requests",
 };
 
 /**

@@ -55,7 +55,9 @@ async function saveAs(): Promise<void> {
   const path = saveAsFile.peek().trim();
   const name = saveAsName.peek().trim();
   const shown = selectedTab.peek();
-  const kind = shown === "graphql" || shown === "ws" || shown === "sse" ? shown : undefined;
+  const kind = shown === "graphql" || shown === "ws" || shown === "sse" || shown === "grpc"
+    ? shown
+    : undefined;
   const say = (text: string) => kind ? noteKind(kind, text) : tabNote.value = text;
   try {
     const text = writeDraft(kind ? draftOfKind(kind) : currentDraft.peek(), name || undefined);
