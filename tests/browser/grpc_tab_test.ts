@@ -27,7 +27,7 @@ Deno.test("browser: the gRPC tab loads methods by reflection, fills a template, 
     await page.getByLabel("gRPC method").inputValue(),
     `${GREETER}/SayHello`,
   );
-  const editor = page.getByRole("textbox", { name: "Message" });
+  const editor = page.getByRole("textbox", { name: "gRPC message" });
   await editor.filter({ hasText: '"mood": "MOOD_UNSPECIFIED"' }).waitFor();
 
   await picker.selectOption(`${GREETER}/EchoMetadata`);
@@ -75,7 +75,7 @@ Deno.test("browser: the gRPC tab reads the workspace's .proto files for a server
     await page.getByLabel("Import paths").fill("protos");
     await page.getByRole("button", { name: "Load methods" }).click();
     await page.getByLabel("Methods").waitFor();
-    const editor = page.getByRole("textbox", { name: "Message" });
+    const editor = page.getByRole("textbox", { name: "gRPC message" });
     await editor.click();
     await page.keyboard.press("ControlOrMeta+a");
     await page.keyboard.insertText('{"name": "ann"}');
@@ -131,7 +131,7 @@ x-tenant: {{tenant}}
     await log.getByText("authorization=Bearer s3cr3t").waitFor();
     await log.getByText("x-tenant=blue").waitFor();
 
-    const editor = page.getByRole("textbox", { name: "Message" });
+    const editor = page.getByRole("textbox", { name: "gRPC message" });
     await editor.click();
     await page.keyboard.press("ControlOrMeta+a");
     await page.keyboard.insertText('{"name": "bo"}');

@@ -196,7 +196,7 @@ export function GrpcTab(): JSX.Element {
         </div>
       </details>
       <HeadersSection core={core} summary="Metadata" label="Metadata" />
-      <section class="composer" aria-label="Message">
+      <section class="composer" aria-label="gRPC message">
         <div class="request-line">
           <span>
             Message{kind ? ` (${picked.value!.input}, ${kind.replace("_", " ")})` : ""}
@@ -214,7 +214,7 @@ export function GrpcTab(): JSX.Element {
         </div>
         <CodeEditor
           value={message}
-          label="Message"
+          label="gRPC message"
           extensions={EXTENSIONS}
           keys={[{ key: "Mod-Enter", run: () => (void call(), true) }]}
           class="body-editor"
