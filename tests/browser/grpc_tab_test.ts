@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { fileBrowser, openApp } from "./_browser.ts";
-import { GREETER_PROTOS, startGreeter } from "../e2e/_grpc.ts";
+import { copyGreeterProtos, startGreeter } from "../e2e/_grpc.ts";
 
 const browser = fileBrowser();
 const GREETER = "greet.v1.Greeter";
@@ -58,12 +58,7 @@ Deno.test("browser: the gRPC tab reads the workspace's .proto files for a server
   await using greeter = await startGreeter("--no-reflection");
   const dir = await Deno.makeTempDir({ prefix: "dial-grpc-tab-" });
   try {
-    await Deno.mkdir(`${dir}/protos/common`, { recursive: true });
-    await Deno.copyFile(`${GREETER_PROTOS}greeter.proto`, `${dir}/protos/greeter.proto`);
-    await Deno.copyFile(
-      `${GREETER_PROTOS}common/types.proto`,
-      `${dir}/protos/common/types.proto`,
-    );
+    await copyGreeterProtos(dir, "protos");
     await using app = await openApp(browser(), { workspace: dir });
     const { page } = app;
     await page.getByRole("tab", { name: "gRPC" }).click();
@@ -90,12 +85,7 @@ Deno.test("browser: a file's GRPC request opens in the gRPC tab with its proto <
   await using greeter = await startGreeter("--no-reflection");
   const dir = await Deno.makeTempDir({ prefix: "dial-grpc-file-" });
   try {
-    await Deno.mkdir(`${dir}/protos/common`, { recursive: true });
-    await Deno.copyFile(`${GREETER_PROTOS}greeter.proto`, `${dir}/protos/greeter.proto`);
-    await Deno.copyFile(
-      `${GREETER_PROTOS}common/types.proto`,
-      `${dir}/protos/common/types.proto`,
-    );
+    await copyGreeterProtos(dir, "protos");
     const original = `proto < ./protos/greeter.proto
 includeDirs: ["./protos"]
 

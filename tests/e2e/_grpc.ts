@@ -11,6 +11,24 @@ const CONFIG = new URL("./grpc_greeter/deno.json", import.meta.url).pathname;
 /** The folder of the greeter's `.proto` files (greeter.proto imports common/types.proto). */
 export const GREETER_PROTOS: string = new URL("./fixtures/grpc/protos/", import.meta.url).pathname;
 
+/**
+ * Copies the greeter's `.proto` files into a folder: `greeter.proto` into `into`, the
+ * `common/types.proto` it imports into `imports` (another folder: an import path).
+ *
+ * @param dir the folder
+ * @param into where greeter.proto goes, relative to it
+ * @param imports where common/types.proto goes (default: beside greeter.proto)
+ */
+export async function copyGreeterProtos(dir: string, into: string, imports = into): Promise<void> {
+  await Deno.mkdir(`${dir}/${into}`, { recursive: true });
+  await Deno.mkdir(`${dir}/${imports}/common`, { recursive: true });
+  await Deno.copyFile(`${GREETER_PROTOS}greeter.proto`, `${dir}/${into}/greeter.proto`);
+  await Deno.copyFile(
+    `${GREETER_PROTOS}common/types.proto`,
+    `${dir}/${imports}/common/types.proto`,
+  );
+}
+
 /** A running greeter. */
 export interface Greeter {
   /** `127.0.0.1:port`, plaintext (h2c). */

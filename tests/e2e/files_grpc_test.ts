@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { dial, dialEnv, serve } from "../_helpers.ts";
 import { includes } from "../assert.ts";
-import { GREETER_PROTOS, startGreeter } from "./_grpc.ts";
+import { copyGreeterProtos, startGreeter } from "./_grpc.ts";
 import { makeCertificates } from "./_tls.ts";
 
 const FIXTURES = new URL("./fixtures/grpc/", import.meta.url).pathname;
@@ -17,6 +17,27 @@ async function dialTest(args: string[]): Promise<{ code: number; cases: Case[]; 
   const result = await dial(["test", ...args, "--reporter", "json"]);
   const report = JSON.parse(result.stdout) as { cases: Case[] };
   return { code: result.code, cases: report.cases, stderr: result.stderr };
+}
+
+/** httpyac 6.16.7 `send --all --json` on files: each test's request, name and status. */
+async function httpyacOutcomes(args: string[], cwd?: string): Promise<string[][]> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      ...["run", "-A", "--quiet", "--no-config", "--no-lock", "npm:httpyac@6.16.7", "send"],
+      ...[...args, "--all", "-o", "none", "--json"],
+    ],
+    ...(cwd ? { cwd } : {}),
+    clearEnv: true,
+    env: dialEnv(),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const report = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+    requests: { name: string; testResults?: { message: string; status: string }[] }[];
+  };
+  return report.requests.flatMap((r) =>
+    (r.testResults ?? []).map((t) => [r.name, t.message, t.status])
+  );
 }
 
 Deno.test("files: GRPC requests under dial test: the message under the request line or after a blank line, metadata lines, replies in the proto3 JSON form, streams as lists", async () => {
@@ -80,23 +101,10 @@ GRPC grpcs://${server.tlsAddress}/greet.v1.Greeter/SayHelo
 
 Deno.test("files: httpyac runs the same GRPC file against the same server: the replies and metadata agree", async () => {
   await using server = await startGreeter();
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      ...["run", "-A", "--quiet", "--no-config", "--no-lock", "npm:httpyac@6.16.7", "send"],
-      ...[`${FIXTURES}greeter.http`, "--all", "-o", "none", "--json"],
-      ...["--var", `addr=${server.address}`, "--var", "token=s3cret"],
-    ],
-    clearEnv: true,
-    env: dialEnv(),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const report = JSON.parse(new TextDecoder().decode(output.stdout)) as {
-    requests: { name: string; testResults?: { message: string; status: string }[] }[];
-  };
-  const outcomes = report.requests.flatMap((r) =>
-    (r.testResults ?? []).map((t) => [r.name, t.message, t.status])
-  );
+  const outcomes = await httpyacOutcomes([
+    `${FIXTURES}greeter.http`,
+    ...["--var", `addr=${server.address}`, "--var", "token=s3cret"],
+  ]);
   // The tests both tools run pass in both; httpyac counts the NOT_FOUND request as sent.
   assert.deepEqual(outcomes, [
     ["hello", "the reply's message", "SUCCESS"],
@@ -110,13 +118,7 @@ Deno.test("files: httpyac runs the same GRPC file against the same server: the r
  */
 async function protoWorkspace(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "dial-proto-" });
-  await Deno.mkdir(`${dir}/api`);
-  await Deno.mkdir(`${dir}/shared/common`, { recursive: true });
-  await Deno.copyFile(`${GREETER_PROTOS}greeter.proto`, `${dir}/api/greeter.proto`);
-  await Deno.copyFile(
-    `${GREETER_PROTOS}common/types.proto`,
-    `${dir}/shared/common/types.proto`,
-  );
+  await copyGreeterProtos(dir, "api", "shared");
   const test = (name: string, message: string) =>
     `> {%
   client.test("${name}", () => {
@@ -167,25 +169,8 @@ Deno.test("files: httpyac's proto < file with includeDirs describes GRPC request
       ["hello", "described by the file's .proto file", "passed"],
       ["again", "the second request too", "passed"],
     ]);
-    const httpyac = await new Deno.Command(Deno.execPath(), {
-      args: [
-        ...["run", "-A", "--quiet", "--no-config", "--no-lock", "npm:httpyac@6.16.7", "send"],
-        ...["calls.http", "global.http", "--all", "-o", "none", "--json"],
-        ...["--var", `addr=${server.address}`],
-      ],
-      cwd: dir,
-      clearEnv: true,
-      env: dialEnv(),
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const report = JSON.parse(new TextDecoder().decode(httpyac.stdout)) as {
-      requests: { name: string; testResults?: { message: string; status: string }[] }[];
-    };
     assert.deepEqual(
-      report.requests.flatMap((r) =>
-        (r.testResults ?? []).map((t) => [r.name, t.message, t.status])
-      ),
+      await httpyacOutcomes(["calls.http", "global.http", "--var", `addr=${server.address}`], dir),
       passed.map(([request, name]) => [request, name, "SUCCESS"]),
     );
     // Without includeDirs the import is not found: the message says where folders go.

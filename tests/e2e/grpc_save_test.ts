@@ -7,17 +7,14 @@
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
 import { includes } from "../assert.ts";
-import { GREETER_PROTOS, startGreeter } from "./_grpc.ts";
+import { copyGreeterProtos, startGreeter } from "./_grpc.ts";
 
 const GREETER = "greet.v1.Greeter";
 
 /** A folder with the greeter's `.proto` files apart (`api/` and `shared/`) and a message file. */
 async function workspace(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "dial-grpc-save-" });
-  await Deno.mkdir(`${dir}/api`);
-  await Deno.mkdir(`${dir}/shared/common`, { recursive: true });
-  await Deno.copyFile(`${GREETER_PROTOS}greeter.proto`, `${dir}/api/greeter.proto`);
-  await Deno.copyFile(`${GREETER_PROTOS}common/types.proto`, `${dir}/shared/common/types.proto`);
+  await copyGreeterProtos(dir, "api", "shared");
   await Deno.writeTextFile(`${dir}/ann.json`, '{"name": "ann", "mood": "GRUMPY"}\n');
   return dir;
 }

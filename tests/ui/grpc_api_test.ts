@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { startUiServer, type UiServer } from "../../src/ui/server.ts";
-import { GREETER_PROTOS, startGreeter } from "../e2e/_grpc.ts";
+import { copyGreeterProtos, GREETER_PROTOS, startGreeter } from "../e2e/_grpc.ts";
 import { apiHeaders, sessionOf } from "./_session.ts";
 
 const ASSETS = { js: "/* app */", css: "/* css */" };
@@ -65,13 +65,17 @@ Deno.test("ui server: the gRPC tab lists a server's methods by reflection, each 
 Deno.test("ui server: a gRPC call carries the auth panel's token and the metadata rows; replies stream as they arrive, then the status, headers and trailers", async () => {
   await using greeter = await startGreeter();
   await using server = await startUiServer({ assets: ASSETS });
-  const base = { url: greeter.address, auth: { kind: "bearer", token: "t0k" } };
-  const echo = await post(server, "/api/grpc/call", {
-    ...base,
-    headers: [{ name: "x-tenant", value: "blue", enabled: true }],
-    method: `${GREETER}/EchoMetadata`,
-    body: '{"name": "x"}',
-  });
+  const call = (method: string, body: string, headers: unknown[] = []) =>
+    post(server, "/api/grpc/call", {
+      url: greeter.address,
+      auth: { kind: "bearer", token: "t0k" },
+      headers,
+      method: `${GREETER}/${method}`,
+      body,
+    });
+  const echo = await call("EchoMetadata", '{"name": "x"}', [
+    { name: "x-tenant", value: "blue", enabled: true },
+  ]);
   assert.deepEqual(echo.events.map((e) => e.type), ["reply", "end"]);
   const reply = JSON.parse(echo.events[0]!.json as string);
   assert.match(reply.message, /authorization=Bearer t0k;.*x-tenant=blue/);
@@ -82,32 +86,17 @@ Deno.test("ui server: a gRPC call carries the auth panel's token and the metadat
     "x-seen-by",
     "greeter",
   ]);
-  const stream = await post(server, "/api/grpc/call", {
-    ...base,
-    headers: [],
-    method: `${GREETER}/StreamHellos`,
-    body: '{"name": "s", "times": 3}',
-  });
+  const stream = await call("StreamHellos", '{"name": "s", "times": 3}');
   assert.deepEqual(stream.events.map((e) => e.type), ["reply", "reply", "reply", "end"]);
   assert.deepEqual(
     stream.events.slice(0, 3).map((e) => JSON.parse(e.json as string).message),
     ["Hello s 0", "Hello s 1", "Hello s 2"],
   );
-  const missing = await post(server, "/api/grpc/call", {
-    ...base,
-    headers: [],
-    method: `${GREETER}/Missing`,
-    body: "",
-  });
+  const missing = await call("Missing", "");
   assert.deepEqual(missing.events.map((e) => [e.type, e.statusName, e.statusMessage]), [
     ["end", "NOT_FOUND", "no such greeting"],
   ]);
-  const typo = await post(server, "/api/grpc/call", {
-    ...base,
-    headers: [],
-    method: `${GREETER}/SayHelo`,
-    body: "{}",
-  });
+  const typo = await call("SayHelo", "{}");
   assert.equal(typo.events[0]!.type, "error");
   assert.match(JSON.stringify(typo.events[0]), /Unknown method/);
 });
@@ -116,12 +105,7 @@ Deno.test("ui server: without reflection the gRPC tab reads .proto files of the 
   await using greeter = await startGreeter("--no-reflection");
   const dir = await Deno.makeTempDir({ prefix: "dial-grpc-ui-" });
   try {
-    await Deno.mkdir(`${dir}/protos/common`, { recursive: true });
-    await Deno.copyFile(`${GREETER_PROTOS}greeter.proto`, `${dir}/protos/greeter.proto`);
-    await Deno.copyFile(
-      `${GREETER_PROTOS}common/types.proto`,
-      `${dir}/protos/common/types.proto`,
-    );
+    await copyGreeterProtos(dir, "protos");
     await using server = await startUiServer({ assets: ASSETS, workspace: dir });
     const base = { url: greeter.address, headers: [], auth: { kind: "none" } };
     const none = await post(server, "/api/grpc/methods", base);

@@ -21,7 +21,7 @@ import { ensureStreamStyles } from "../stream/stream_styles.ts";
 import { loginIfNeeded, refreshTokenState } from "../token_state.tsx";
 import { authFor } from "../auth_scope.tsx";
 import { HeadersSection, RequestLine, TabNotices, UrlField } from "../tab_core.tsx";
-import type { GrpcMethodJson } from "../../grpc_protocol.ts";
+import type { GrpcCallEvent, GrpcMethodJson } from "../../grpc_protocol.ts";
 import { core, deadline, importPaths, message, method, protoFiles } from "./grpc_fields.ts";
 
 const { failure } = core;
@@ -29,19 +29,10 @@ const { failure } = core;
 /** What the server or the files offer, once loaded. */
 const methods = signal<GrpcMethodJson[]>([]);
 const loading = signal(false);
-/** How the last call ended. */
-const ended = signal<
-  | {
-    status: number;
-    statusName: string;
-    statusMessage: string;
-    headers: [string, string][];
-    trailers: [string, string][];
-    timeMs: number;
-    replies: number;
-  }
-  | undefined
->(undefined);
+/** How the last call ended, and how many replies came. */
+const ended = signal<(Extract<GrpcCallEvent, { type: "end" }> & { replies: number }) | undefined>(
+  undefined,
+);
 
 /** The replies of the last call (exported for tests and benches). */
 export const grpcLog: LogStore = new LogStore();
