@@ -1,5 +1,5 @@
 /**
- * The gRPC tab, on the tab skeleton (`tab_core.tsx`): the server (`host:port`, `grpcs://` for
+ * The gRPC tab, on the tab skeleton (`tab_core.tsx`; its fields in `grpc_fields.ts`): the server (`host:port`, `grpcs://` for
  * TLS, as request files write it), the method picked from what the server offers by reflection
  * or what `.proto` files of the workspace describe, a JSON message editor with a template from
  * the method's request type, metadata, and the shared auth. Replies stream into a log as they
@@ -14,7 +14,6 @@ import { linter } from "@codemirror/lint";
 import { ApiError, isRecord, ndjson, ndjsonError, post, timeoutMs } from "../api.ts";
 import { CodeEditor } from "../code_editor.tsx";
 import { TextField } from "../fields.tsx";
-import { jsonWithoutSecrets } from "../storage.ts";
 import { LogStore } from "../stream/log_store.ts";
 import { StreamLog } from "../stream/stream_log.tsx";
 import { ensureStreamStyles } from "../stream/stream_styles.ts";
@@ -116,12 +115,7 @@ async function call(): Promise<void> {
     grpcLog.clear();
   });
   const name = method.value.trim();
-  const entry = core.historyEntry((url) => `${name} · ${url}`, {
-    method: name,
-    body: jsonWithoutSecrets(message.value),
-  });
   let replies = 0;
-  let size = 0;
   try {
     if (!(await loginIfNeeded())) throw new ApiError("Log in first: the login did not complete", 0);
     if (mine.signal.aborted) return;
@@ -136,7 +130,6 @@ async function call(): Promise<void> {
       if (!isRecord(event)) continue;
       if (event.type === "reply" && typeof event.json === "string") {
         replies++;
-        size += event.json.length;
         grpcLog.append([{
           time: Number(event.time) || Date.now(),
           kind: "in",
@@ -147,14 +140,10 @@ async function call(): Promise<void> {
       } else if (event.type === "end") {
         const end = event as unknown as NonNullable<typeof ended.value>;
         ended.value = { ...end, replies };
-        entry.done({ status: end.status, size, timeMs: end.timeMs });
       }
     }
   } catch (error) {
-    if (!mine.signal.aborted) {
-      failure.value = { message: describe(error) };
-      entry.failed(describe(error));
-    }
+    if (!mine.signal.aborted) failure.value = { message: describe(error) };
   } finally {
     core.end(mine);
     void refreshTokenState();
