@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { startUiServer, type UiServer } from "../../src/ui/server.ts";
 import { copyGreeterProtos, GREETER_PROTOS, startGreeter } from "../e2e/_grpc.ts";
 import { apiHeaders, sessionOf } from "./_session.ts";
+import { makeCertificates } from "../e2e/_tls.ts";
 
 const ASSETS = { js: "/* app */", css: "/* css */" };
 const GREETER = "greet.v1.Greeter";
@@ -129,5 +130,33 @@ Deno.test("ui server: without reflection the gRPC tab reads .proto files of the 
     assert.match(JSON.stringify(outside.events[0]), /Refused the \.proto file of the gRPC tab/);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("ui server: grpcs:// is TLS with dial ui's trust: refused in words without the CA, called with it", async () => {
+  const certs = await makeCertificates();
+  try {
+    await using greeter = await startGreeter("--tls", certs.leaf, certs.leafKey);
+    const call = {
+      url: `grpcs://${greeter.tlsAddress}`,
+      headers: [],
+      auth: { kind: "none" },
+      method: `${GREETER}/SayHello`,
+      body: '{"name": "tls"}',
+    };
+    {
+      await using server = await startUiServer({ assets: ASSETS });
+      const { events } = await post(server, "/api/grpc/call", call);
+      assert.equal(events[0]!.type, "error");
+      assert.match(JSON.stringify(events[0]), /Cannot verify the TLS certificate/);
+    }
+    await using server = await startUiServer({
+      assets: ASSETS,
+      transport: { caCerts: [await Deno.readTextFile(certs.ca)] },
+    });
+    const { events } = await post(server, "/api/grpc/call", call);
+    assert.equal(JSON.parse(events[0]!.json as string).message, "Hello tls");
+  } finally {
+    await Deno.remove(certs.dir, { recursive: true });
   }
 });
