@@ -5,6 +5,7 @@
  * without reflection.
  */
 import assert from "node:assert/strict";
+import { dial } from "../_helpers.ts";
 import { fileBrowser, openApp } from "./_browser.ts";
 import { copyGreeterProtos, startGreeter } from "../e2e/_grpc.ts";
 
@@ -129,6 +130,22 @@ x-tenant: {{tenant}}
     await page.getByText("Saved to calls.http").waitFor();
     const saved = await Deno.readTextFile(`${dir}/calls.http`);
     assert.equal(saved, original.replace('{"name": "ann"}', '{"name": "bo"}'));
+    // Save as: a new file in another folder names the .proto files relative to itself.
+    await Deno.mkdir(`${dir}/more`);
+    await page.getByRole("button", { name: "Save as…" }).click();
+    await page.getByLabel("File", { exact: true }).fill("more/copy.http");
+    await page.getByLabel("Request name").fill("copy");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByRole("status").filter({ hasText: "Saved to more/copy.http" }).waitFor();
+    assert.equal(
+      await Deno.readTextFile(`${dir}/more/copy.http`),
+      `### copy\n# @name copy\nproto < ../protos/greeter.proto\nincludeDirs: ["../protos"]\n` +
+        `GRPC {{addr}}/${GREETER}/EchoMetadata\nAuthorization: Bearer {{token}}\n` +
+        `x-tenant: {{tenant}}\n\n{"name": "bo"}\n`,
+    );
+    const run = await dial(["run", `${dir}/more/copy.http`, "--env", "dev", "--allow-path", dir]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(JSON.parse(run.stdout).message, /authorization=Bearer s3cr3t;.*x-tenant=blue/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

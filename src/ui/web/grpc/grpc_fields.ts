@@ -4,14 +4,15 @@
  * is the Server and the method, header lines the metadata, the body the message. The file's
  * `proto <` lines (and its `includeDirs`) fill the Proto files fields, as workspace paths; saving
  * writes the request line, metadata and message in place and keeps those lines as the file has
- * them.
+ * them; "Save as" writes the tab's Proto files as `proto <` lines relative to the new file.
  * @module
  */
 import type { HttpRequest } from "../../../files/http_file_types.ts";
 import { isString, jsonWithoutSecrets, persisted } from "../storage.ts";
 import { tabCore } from "../tab_core.tsx";
 import type { OpenedFile } from "../workspace/files.ts";
-import type { HttpDraft } from "../workspace/request_edit.ts";
+import { type HttpDraft, writeDraft } from "../workspace/request_edit.ts";
+import { protoLines } from "../../../files/write_http_file.ts";
 
 /** The gRPC tab's server, metadata, auth, call in flight and history. */
 export const core = tabCore("grpc", { url: "grpc.url", headers: "grpc.headers" });
@@ -84,4 +85,37 @@ export function grpcDraft(): HttpDraft {
     body,
     form: [],
   };
+}
+
+const list = (text: string) => text.split(",").map((p) => p.trim()).filter((p) => p !== "");
+
+/** A workspace path as a request file in `dir` names it (`./x`, `../x`). */
+function relativeTo(dir: string[], path: string): string {
+  if (path.startsWith("/")) return path;
+  const parts = path.split("/").filter((p) => p !== "" && p !== ".");
+  let common = 0;
+  while (common < dir.length && common < parts.length - 1 && dir[common] === parts[common]) {
+    common++;
+  }
+  const up = dir.length - common;
+  const rest = parts.slice(common).join("/");
+  return up === 0 ? `./${rest}` : `${"../".repeat(up)}${rest}`;
+}
+
+/**
+ * "Save as": the tab's request as the text a new request file holds, its `.proto` files as
+ * `proto <` lines relative to that file.
+ *
+ * @param path the request file, a workspace path
+ * @param name the request's name, if any
+ * @returns the text to append
+ */
+export function grpcSaveAs(path: string, name?: string): string {
+  const text = writeDraft(grpcDraft(), name);
+  const files = list(protoFiles.peek());
+  if (!files.length) return text;
+  const dir = path.split("/").slice(0, -1);
+  const dirs = list(importPaths.peek()).map((d) => relativeTo(dir, d));
+  const lines = protoLines(files.map((f) => ({ path: relativeTo(dir, f), importPaths: dirs })));
+  return text.replace(/^GRPC /m, `${lines.join("\n")}\nGRPC `);
 }

@@ -5,6 +5,7 @@
  * file, new or existing.
  * @module
  */
+import { grpcSaveAs } from "../grpc/grpc_fields.ts";
 import { effect, signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
@@ -60,7 +61,9 @@ async function saveAs(): Promise<void> {
     : undefined;
   const say = (text: string) => kind ? noteKind(kind, text) : tabNote.value = text;
   try {
-    const text = writeDraft(kind ? draftOfKind(kind) : currentDraft.peek(), name || undefined);
+    const text = kind === "grpc"
+      ? grpcSaveAs(path, name || undefined)
+      : writeDraft(kind ? draftOfKind(kind) : currentDraft.peek(), name || undefined);
     const exists = workspaceFiles.peek().includes(path);
     const file = exists ? await readFile(path) : undefined;
     const written = await writeFile(
