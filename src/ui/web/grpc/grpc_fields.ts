@@ -53,9 +53,10 @@ function workspacePath(file: string, written: string): string {
  *
  * @param request the request
  * @param body its body as the tab shows it
- * @param file its file (for the file's own `proto <` lines and the paths' folder)
+ * @param file its file (for the file's own `proto <` lines and the paths' folder); without it
+ *   the Proto fields stay as they are
  */
-export function grpcFill(request: HttpRequest, body: string, file: OpenedFile): void {
+export function grpcFill(request: HttpRequest, body: string, file?: OpenedFile): void {
   const target = /^((?:grpcs?:\/\/)?[^/\s]+)\/+(\S+)$/i.exec(request.url.trim());
   core.url.value = target?.[1] ?? request.url;
   method.value = target?.[2] ?? "";
@@ -65,6 +66,7 @@ export function grpcFill(request: HttpRequest, body: string, file: OpenedFile): 
     enabled: true,
   }));
   message.value = body;
+  if (!file) return;
   const parsed = "requests" in file.parsed ? file.parsed : undefined;
   const protos = [...parsed?.protos ?? [], ...request.protos ?? []];
   protoFiles.value = protos.map((p) => workspacePath(file.path, p.path)).join(", ");

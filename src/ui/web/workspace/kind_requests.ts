@@ -201,7 +201,7 @@ export function setFileState(
 }
 
 /** Shows a request's fields in its tab. */
-function fill(kind: StreamKind, request: HttpRequest, file: OpenedFile): void {
+function fill(kind: StreamKind, request: HttpRequest, file?: OpenedFile): void {
   const body = draftOfRequest(request).body;
   if (kind === "grpc") {
     grpcFill(request, body, file);
