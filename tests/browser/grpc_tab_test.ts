@@ -82,7 +82,7 @@ Deno.test("browser: the gRPC tab reads the workspace's .proto files for a server
   }
 });
 
-Deno.test("browser: a file's GRPC request opens in the gRPC tab with its proto < lines, runs with the environment, and saves back in place", async () => {
+Deno.test("browser: a file's GRPC request opens in the gRPC tab with its proto < lines, is evaluated as dial run evaluates it, and saves back in place", async () => {
   await using greeter = await startGreeter("--no-reflection");
   const dir = await Deno.makeTempDir({ prefix: "dial-grpc-file-" });
   try {
@@ -91,9 +91,11 @@ Deno.test("browser: a file's GRPC request opens in the gRPC tab with its proto <
 includeDirs: ["./protos"]
 
 ### echo
+< {% request.variables.set("sender", "the-script"); %}
 GRPC {{addr}}/${GREETER}/EchoMetadata
 Authorization: Bearer {{token}}
 x-tenant: {{tenant}}
+x-sender: {{sender}}
 
 {"name": "ann"}
 `;
@@ -120,7 +122,8 @@ x-tenant: {{tenant}}
     await page.getByRole("button", { name: "Call", exact: true }).click();
     const log = page.getByRole("list", { name: "Replies" });
     await log.getByText("authorization=Bearer s3cr3t").waitFor();
-    await log.getByText("x-tenant=blue").waitFor();
+    // Evaluated as dial run evaluates it: a variable of its pre-request script.
+    await log.getByText("x-sender=the-script").waitFor();
 
     const editor = page.getByRole("textbox", { name: "gRPC message" });
     await editor.click();
@@ -141,10 +144,14 @@ x-tenant: {{tenant}}
       await Deno.readTextFile(`${dir}/more/copy.http`),
       `### copy\n# @name copy\nproto < ../protos/greeter.proto\nincludeDirs: ["../protos"]\n` +
         `GRPC {{addr}}/${GREETER}/EchoMetadata\nAuthorization: Bearer {{token}}\n` +
-        `x-tenant: {{tenant}}\n\n{"name": "bo"}\n`,
+        `x-tenant: {{tenant}}\nx-sender: {{sender}}\n\n{"name": "bo"}\n`,
     );
-    const run = await dial(["run", `${dir}/more/copy.http`, "--env", "dev", "--allow-path", dir]);
+    const run = await dial([
+      ...["run", `${dir}/more/copy.http`, "--env", "dev", "--allow-path", dir],
+      ...["--var", "sender=cli"],
+    ]);
     assert.equal(run.code, 0, run.stderr);
+    // Save as writes the tab's request, not the file's pre-request script: the environment's value.
     assert.match(JSON.parse(run.stdout).message, /authorization=Bearer s3cr3t;.*x-tenant=blue/);
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -4,8 +4,9 @@
  * reflection (or what `.proto` files of the workspace describe), each method with a template
  * of its request message; `POST /api/grpc/call` makes one call with the auth panel's
  * credentials (through the one credential step) and the UI's TLS and proxy settings, and
- * streams each reply as it arrives, then the status, headers and trailers. `{{variables}}` of
- * the target, metadata and message are the workspace environment's, as `dial run` fills them.
+ * streams each reply as it arrives, then the status, headers and trailers. A request of a
+ * workspace file is evaluated as `dial run` evaluates it; the tab's own request gets the
+ * workspace environment's `{{variables}}` in its target, metadata and message.
  * The gRPC stack loads on the first call.
  * @module
  */
@@ -15,7 +16,8 @@ import { parseGrpcTarget } from "../../grpc/grpc_target.ts";
 import type { GrpcRequestOptions } from "../../grpc/grpc_request.ts";
 import { protoFilesOf } from "../../files/run_grpc.ts";
 import type { RequestSpec } from "../../http/request_spec.ts";
-import { array, type JsonObject, object, readJson, string } from "./decode.ts";
+import { array, isObject, type JsonObject, object, readJson, string } from "./decode.ts";
+import { evaluateFileRequest } from "./file_send.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
 import type { ApiContext } from "./http_api.ts";
 import { parseUiAuthAndHeaders } from "./spec_json.ts";
@@ -32,6 +34,36 @@ async function substituted(json: JsonObject, context: ApiContext): Promise<JsonO
   );
   const text = (filled.body as { text?: unknown } | undefined)?.text;
   return { ...filled, ...(body ? { body: text } : {}) };
+}
+
+/**
+ * A gRPC-tab call: its server, metadata, auth, method and message. A request of a workspace
+ * file (`fromFile`) is evaluated as `dial run` evaluates it (dependencies, pre-request scripts,
+ * the whole scope); any other is the tab's, its `{{variables}}` from the environment.
+ */
+async function callOf(
+  json: JsonObject,
+  context: ApiContext,
+  what: "call" | "methods",
+): Promise<{ spec: RequestSpec; method: string; body: string }> {
+  if (isObject(json.fromFile)) {
+    const timeoutMs = timeoutOf(json.timeoutMs);
+    const signals = [context.signal, ...(timeoutMs > 0 ? [AbortSignal.timeout(timeoutMs)] : [])];
+    const built = await evaluateFileRequest(json.fromFile, {
+      ...context,
+      signal: AbortSignal.any(signals),
+    });
+    if (!built.grpc) throw new UsageError("The tab's request of its file is not a GRPC request");
+    return { spec: built.spec, method: built.grpc.method, body: built.bodyText };
+  }
+  const filled = await substituted(json, context);
+  const method = what === "methods"
+    ? "x.Service/Method"
+    : string(filled.method ?? "", "method").trim();
+  if (!method) {
+    throw new UsageError("Missing the method: pick one, or write package.Service/Method");
+  }
+  return { spec: specOf(filled, method, context), method, body: string(filled.body ?? "", "body") };
 }
 
 /** The server, metadata and auth of a request, as `dial grpc` builds them from its flags. */
@@ -74,8 +106,8 @@ async function protosOf(
  * @returns NDJSON: `{type: "methods", methods}` or `{type: "error", error}`
  */
 export async function handleGrpcMethods(request: Request, context: ApiContext): Promise<Response> {
-  const json = await substituted(object(await readJson(request), "request"), context);
-  const spec = specOf(json, "x.Service/Method", context);
+  const json = object(await readJson(request), "request");
+  const { spec } = await callOf(json, context, "methods");
   const protos = await protosOf(json, context);
   return ndjsonResponse<GrpcMethodsEvent>(async ({ emit, signal }) => {
     const { listGrpcMethods } = await load.grpcRequest();
@@ -96,13 +128,8 @@ export async function handleGrpcMethods(request: Request, context: ApiContext): 
  * @returns NDJSON: `reply` events, then `end` (status, headers, trailers) or `error`
  */
 export async function handleGrpcCall(request: Request, context: ApiContext): Promise<Response> {
-  const json = await substituted(object(await readJson(request), "request"), context);
-  const method = string(json.method ?? "", "method").trim();
-  if (!method) {
-    throw new UsageError("Missing the method: pick one, or write package.Service/Method");
-  }
-  const spec = specOf(json, method, context);
-  const body = string(json.body ?? "", "body");
+  const json = object(await readJson(request), "request");
+  const { spec, method, body } = await callOf(json, context, "call");
   const protos = await protosOf(json, context);
   const timeoutMs = timeoutOf(json.timeoutMs);
   return ndjsonResponse<GrpcCallEvent>(async ({ emit, signal }) => {

@@ -33,7 +33,7 @@ import { lookupFor } from "./variable_marks.ts";
  * The tabs whose request of a file the server evaluates as `dial run` does before the tab runs
  * it (the HTTP tab's Send runs it whole, `/api/http/file`).
  */
-const EVALUATED: readonly RequestKind[] = ["graphql", "ws", "sse"];
+const EVALUATED: readonly RequestKind[] = ["graphql", "ws", "sse", "grpc"];
 
 /** What a tab says went wrong: a message, and a hint when there is one. */
 export interface Failure {

@@ -57,9 +57,9 @@ function workspacePath(file: string, written: string): string {
  *   the Proto fields stay as they are
  */
 export function grpcFill(request: HttpRequest, body: string, file?: OpenedFile): void {
-  const target = /^((?:grpcs?:\/\/)?[^/\s]+)\/+(\S+)$/i.exec(request.url.trim());
-  core.url.value = target?.[1] ?? request.url;
-  method.value = target?.[2] ?? "";
+  const { server, method: name } = splitTarget(request.url);
+  core.url.value = server;
+  method.value = name;
   core.headers.value = request.headers.map((h) => ({
     name: h.name,
     value: h.value,
@@ -73,6 +73,26 @@ export function grpcFill(request: HttpRequest, body: string, file?: OpenedFile):
   importPaths.value = [
     ...new Set(protos.flatMap((p) => p.importPaths.map((d) => workspacePath(file.path, d)))),
   ].join(", ");
+}
+
+/** The server and the method of a `GRPC` request's target. */
+function splitTarget(url: string): { server: string; method: string } {
+  const target = /^((?:grpcs?:\/\/)?[^/\s]+)\/+(\S+)$/i.exec(url.trim());
+  return { server: target?.[1] ?? url, method: target?.[2] ?? "" };
+}
+
+/**
+ * Shows fields written as a request of a file (the tab's own, restored after a reload with the
+ * credentials storage withheld): the target, metadata and message.
+ *
+ * @param draft the fields
+ */
+export function grpcFillDraft(draft: HttpDraft): void {
+  const { server, method: name } = splitTarget(draft.url);
+  core.url.value = server;
+  method.value = name;
+  core.headers.value = draft.headers;
+  message.value = draft.body;
 }
 
 /** @returns the tab's fields as a GRPC request of a file */

@@ -24,7 +24,7 @@ import { endpoint, headers as graphqlHeaders, queryText, variablesText } from ".
 import { wsFields } from "../ws/ws_tab.tsx";
 import { savedMessages } from "../ws/ws_composer.tsx";
 import { sseFields } from "../sse/sse_tab.tsx";
-import { grpcDraft, grpcFields, grpcFill } from "../grpc/grpc_fields.ts";
+import { grpcDraft, grpcFields, grpcFill, grpcFillDraft } from "../grpc/grpc_fields.ts";
 import { draftOfRequest, type HttpDraft, replaceInPlace } from "./request_edit.ts";
 import {
   findRequest,
@@ -237,6 +237,8 @@ function fillDraft(kind: StreamKind, draft: HttpDraft): void {
   } else if (kind === "ws") {
     wsFields.url.value = draft.url;
     wsFields.headers.value = draft.headers;
+  } else if (kind === "grpc") {
+    grpcFillDraft(draft);
   } else {
     sseFields.url.value = draft.url;
     sseFields.headers.value = draft.headers;
@@ -259,7 +261,7 @@ export async function refillKindFromFile(kind: StreamKind): Promise<void> {
 }
 
 /** The tabs whose withheld values come back from the file. */
-const REFILLED: readonly StreamKind[] = ["graphql", "ws", "sse"];
+const REFILLED: readonly StreamKind[] = ["graphql", "ws", "sse", "grpc"];
 
 /**
  * The refill of {@link refillKindFromFile}, from the request as its file has it.
