@@ -21,11 +21,11 @@ Deno.test("browser: the gRPC tab loads methods by reflection, fills a template, 
   await page.getByRole("tab", { name: "gRPC" }).click();
   await page.getByLabel("Server").fill(greeter.address);
   await page.getByRole("button", { name: "Load methods" }).click();
-  const picker = page.getByLabel("Methods");
+  const picker = page.getByLabel("RPCs");
   await picker.waitFor();
   // The first method is picked, its request's template in the editor.
   assert.equal(
-    await page.getByLabel("gRPC method").inputValue(),
+    await page.getByLabel("RPC", { exact: true }).inputValue(),
     `${GREETER}/SayHello`,
   );
   const editor = page.getByRole("textbox", { name: "gRPC message" });
@@ -70,7 +70,7 @@ Deno.test("browser: the gRPC tab reads the workspace's .proto files for a server
     await page.getByLabel(".proto files").fill("protos/greeter.proto");
     await page.getByLabel("Import paths").fill("protos");
     await page.getByRole("button", { name: "Load methods" }).click();
-    await page.getByLabel("Methods").waitFor();
+    await page.getByLabel("RPCs").waitFor();
     const editor = page.getByRole("textbox", { name: "gRPC message" });
     await editor.click();
     await page.keyboard.press("ControlOrMeta+a");
@@ -116,7 +116,10 @@ x-sender: {{sender}}
     await sidebar.getByRole("button", { name: "GRPC echo", exact: true }).click();
     await page.getByRole("tab", { name: "gRPC", selected: true }).waitFor();
     assert.equal(await page.getByLabel("Server").inputValue(), "{{addr}}");
-    assert.equal(await page.getByLabel("gRPC method").inputValue(), `${GREETER}/EchoMetadata`);
+    assert.equal(
+      await page.getByLabel("RPC", { exact: true }).inputValue(),
+      `${GREETER}/EchoMetadata`,
+    );
     assert.equal(await page.getByLabel(".proto files").inputValue(), "protos/greeter.proto");
     assert.equal(await page.getByLabel("Import paths").inputValue(), "protos");
     await page.getByRole("button", { name: "Call", exact: true }).click();

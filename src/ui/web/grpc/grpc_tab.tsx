@@ -159,7 +159,7 @@ export function GrpcTab(): JSX.Element {
     <div class="stream grpc">
       <RequestLine onSubmit={() => busy ? core.cancel() : void call()}>
         <UrlField core={core} label="Server" placeholder="localhost:50051 or grpcs://host:443" />
-        <TextField label="gRPC method" value={method} placeholder="package.Service/Method" />
+        <TextField label="RPC" value={method} placeholder="package.Service/Method" />
         <button type="button" onClick={() => void loadMethods()} disabled={loading.value}>
           {loading.value ? "Loading…" : "Load methods"}
         </button>
@@ -211,7 +211,7 @@ function MethodPicker(): JSX.Element | null {
   if (!methods.value.length) return null;
   return (
     <div class="field">
-      <label for="grpc-methods">Methods</label>
+      <label for="grpc-methods">RPCs</label>
       <select
         id="grpc-methods"
         value={picked.value ? method.value : ""}
