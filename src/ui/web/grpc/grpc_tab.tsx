@@ -158,7 +158,7 @@ export function GrpcTab(): JSX.Element {
   return (
     <div class="stream grpc">
       <RequestLine onSubmit={() => busy ? core.cancel() : void call()}>
-        <UrlField core={core} label="Server" placeholder="localhost:50051 or grpcs://host:443" />
+        <UrlField core={core} label="Server" placeholder="localhost:50051 or grpcs://host:port" />
         <TextField label="RPC" value={method} placeholder="package.Service/Method" />
         <button type="button" onClick={() => void loadMethods()} disabled={loading.value}>
           {loading.value ? "Loading…" : "Load methods"}
