@@ -40,6 +40,21 @@ export const ALLOW_PATH_FLAG = flags([
   },
 ]);
 
+/** `--openapi`, `--openapi-base`: the contract checks of `dial test`, `dial run` and requests. */
+export const OPENAPI_FLAGS = flags([
+  {
+    long: "openapi",
+    value: "spec",
+    help:
+      "check each exchange against this OpenAPI description (path or URL, JSON or YAML; wins over a file's # @openapi)",
+  },
+  {
+    long: "openapi-base",
+    value: "url",
+    help: "match request paths under this URL's path instead of the description's first server",
+  },
+]);
+
 /** Every flag shared by `dial run` and `dial test`. */
 export const FILE_FLAGS = flags([
   ...ENVIRONMENT_FLAGS,

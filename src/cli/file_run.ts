@@ -4,7 +4,7 @@
  * @module
  */
 import { command, flags, type FlagValues } from "./declare.ts";
-import { FILE_FLAGS } from "./file_flags.ts";
+import { FILE_FLAGS, OPENAPI_FLAGS } from "./file_flags.ts";
 import { lazy } from "./lazy.ts";
 import { VERBOSE_FLAG } from "./request.ts";
 
@@ -18,14 +18,17 @@ Examples:
   dial run api.http                              every request, in order
   dial run api.http login me --env dev           two requests, environment "dev"
   dial run api.http --var host=localhost:8080 -v
+  dial run api.http --openapi openapi.yaml       check each exchange against the description
 
 Exit codes: 0 ok, 1 a script failed, 2 usage (also a bad file or an undefined variable),
-3/4/5 HTTP 3xx/4xx/5xx with --check-status, 7 network, 8 timeout, 9 auth, 130 interrupted.`;
+3/4/5 HTTP 3xx/4xx/5xx with --check-status, 7 network, 8 timeout, 9 auth, 11 an exchange
+broke its OpenAPI description (--openapi, # @openapi), 130 interrupted.`;
 
 /** The flags of `dial run`. */
 export const RUN_FLAGS = flags([
   ...FILE_FLAGS,
   { long: "check-status", help: "stop with 3, 4 or 5 at a 3xx, 4xx or 5xx response" },
+  ...OPENAPI_FLAGS,
   { long: "include", short: "i", help: "print status line and headers even when piped" },
   VERBOSE_FLAG,
   {

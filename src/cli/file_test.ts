@@ -4,7 +4,7 @@
  * @module
  */
 import { command, flags, type FlagValues } from "./declare.ts";
-import { FILE_FLAGS } from "./file_flags.ts";
+import { FILE_FLAGS, OPENAPI_FLAGS } from "./file_flags.ts";
 import { lazy } from "./lazy.ts";
 
 const EPILOG = `
@@ -58,16 +58,7 @@ export const TEST_FLAGS = flags([
     value: "regex",
     help: "run only requests whose name matches this regular expression",
   },
-  {
-    long: "openapi",
-    value: "spec",
-    help: "check every exchange against this OpenAPI description (path or URL, JSON or YAML)",
-  },
-  {
-    long: "openapi-base",
-    value: "url",
-    help: "match request paths under this URL's path instead of the description's first server",
-  },
+  ...OPENAPI_FLAGS,
   {
     long: "data",
     value: "file",

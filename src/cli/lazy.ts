@@ -55,7 +55,7 @@ export const lazy = {
   /** `dial completions`. */
   completionScript: (): Promise<typeof import("./completion/script.ts")> =>
     import(new URL("./completion/script.ts", import.meta.url).href),
-  /** `dial test --openapi SPEC`: the contract checker (Ajv). */
+  /** `--openapi SPEC`, `# @openapi`: the contract checks (the JSON Schema validator). */
   openapiChecks: (): Promise<typeof import("./openapi_checks.ts")> =>
     import(new URL("./openapi_checks.ts", import.meta.url).href),
   /** `dial mcp`. */

@@ -10,6 +10,7 @@ import { CURL_FLAGS, CURL_HINTS } from "./curl_flags.ts";
 import { type Command, command, flags, type FlagValues } from "./declare.ts";
 import { EXPORT_FORMATS, WITH_SECRETS_FLAG } from "./interchange.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
+import { OPENAPI_FLAGS } from "./file_flags.ts";
 
 /** `-L`: shared with `dial sse`. */
 export const FOLLOW_FLAG = {
@@ -140,6 +141,7 @@ export const REQUEST_FLAGS = flags([
   ...REQUEST_ONLY_FLAGS,
   ...CURL_FLAGS,
   ...TRANSPORT_FLAGS,
+  ...OPENAPI_FLAGS,
 ]);
 
 /** The flag values of the request command. */
@@ -158,9 +160,11 @@ Examples:
     --oauth2 client_credentials:https://id.example.com/oauth/token:my-app:my-secret
   dial GET https://example.com/big.iso -o big.iso          download to a file
   dial GET https://example.com/files/report --download     save under the server's name
+  dial GET https://api.example.com/pets/1 --openapi openapi.yaml   check against the contract
 
 Exit codes: 0 ok, 2 usage, 3/4/5 HTTP 3xx/4xx/5xx with --check-status, 6 too many
-redirects, 7 network, 8 timeout, 9 auth, 10 GraphQL errors, 130 interrupted.`;
+redirects, 7 network, 8 timeout, 9 auth, 10 GraphQL errors, 11 the exchange broke the
+--openapi description (its violations on stderr), 130 interrupted.`;
 
 /** The request command, `dial [METHOD] <url> [flags]`: the root of the tree in `program.ts`. */
 export const REQUEST_COMMAND: Command = command({
@@ -193,6 +197,10 @@ export const REQUEST_COMMAND: Command = command({
       ["json", "form"].map((other) => ({ flags: [data, other], reason: "give one request body" }))
     ),
     { flags: ["head", "request"], reason: "-I sends HEAD" },
+    ...["curl", "offline", "export", "download", "continue"].map((other) => ({
+      flags: ["openapi", other],
+      reason: "--openapi checks a response dial prints",
+    })),
     ...AUTH_CONFLICTS,
   ],
   flagHints: CURL_HINTS,

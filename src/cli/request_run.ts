@@ -65,15 +65,27 @@ export async function runRequest(
     if (plan.mode === "curl") return await print.printCurl(plan, context);
     return await print.printOffline(plan, context);
   }
+  // --openapi: the description is read before anything is sent.
+  const contract = plan.flags.openapi === undefined
+    ? undefined
+    : await (await lazy.openapiChecks()).RequestContract.read(plan.flags.openapi, {
+      transport: plan.transport,
+      ...(plan.flags.openapiBase !== undefined ? { base: plan.flags.openapiBase } : {}),
+    }, context);
   const sent = await sendPlanned(plan, context);
+  if (contract) sent.response = contract.watch(sent.response);
   await keepState(plan, sent.exchange.response, context);
   const saved = await printBody(plan, sent, context);
   if (saved !== undefined) return saved;
+  // Then the violations on stderr: exit 11, unless --check-status's own code applies.
+  const violations = await contract?.report(sent.exchange.request, sent.response, context.stderr);
   const code = !plan.flags.checkStatus || sent.response.status < 300
-    ? ExitCode.OK
+    ? (violations ? ExitCode.TestFailed : ExitCode.OK)
     : statusExitCode(sent.response.status);
   if (plan.writeOut) await printWriteOut(plan, { ...sent.measured, exitCode: code }, context);
-  if (code !== ExitCode.OK) await warnStatus(plan.flags, sent.response, context);
+  if (code !== ExitCode.OK && code !== ExitCode.TestFailed) {
+    await warnStatus(plan.flags, sent.response, context);
+  }
   return code;
 }
 

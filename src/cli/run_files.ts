@@ -26,6 +26,7 @@ import {
 import type { CliContext } from "./context.ts";
 import { dirOf, fileOAuth2Hooks, filePrompt, prepareFileRun, readHttpFile } from "./file_setup.ts";
 import type { RunFlagValues } from "./file_run.ts";
+import { fileContract } from "./openapi_choice.ts";
 
 class StopRun extends Error {
   constructor(readonly code: number) {
@@ -54,6 +55,8 @@ export async function runFiles(
   // What the file may reach: its own folder and --allow-path.
   const confinement = await setup.confinementFor(dirOf(path));
   const environment = await setup.environmentFor(dirOf(path), confinement);
+  // The OpenAPI description is read before anything is sent: a bad one stops the run first.
+  const contract = await fileContract(file, environment, confinement, flags, setup, context);
   const err = context.stderr;
   const printer = new RunPrinter(file, names, flags, context);
   try {
@@ -78,12 +81,16 @@ export async function runFiles(
           : {}),
       },
       ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
+      ...(contract ? { checkExchange: (exchange) => contract.check(exchange) } : {}),
       onLog: (text) => err.write(`${shown(err, text)}\n`),
       onNotice: (text) => warn(err, text),
       onMessage: (text) => printer.message(text),
       onExchange: (event) => printer.exchange(event),
       onResult: (result) => printer.result(result),
     });
+
+    // An exchange broke the description: 11, as a failed test of `dial test`.
+    if (contract?.violated()) return ExitCode.TestFailed;
   } catch (error) {
     if (error instanceof StopRun) return error.code;
     throw error;

@@ -35,10 +35,11 @@ import {
 } from "./file_setup.ts";
 import type { TestFlagValues } from "./file_test.ts";
 import { lazy } from "./lazy.ts";
+import { chooseDescription } from "./openapi_choice.ts";
 import { type TestPlan, testPlan, type TestUnit } from "./test_plan.ts";
 
-/** `--openapi`'s contract checker. */
-type Checker = Awaited<ReturnType<typeof import("./openapi_checks.ts").openapiChecker>>;
+/** A file's contract checker (`--openapi`, `# @openapi`, an environment's `openapi`). */
+type Checker = import("../openapi/contract_check.ts").ContractChecker;
 
 /** What one unit did. */
 interface UnitOutcome {
@@ -64,32 +65,54 @@ export async function testFiles(
 ): Promise<number> {
   const plan = await testPlan(paths, flags);
   const setup = await prepareFileRun(flags, context, false);
-  // Read before anything is sent: a bad description stops the run first.
-  const checker = flags.openapi === undefined
-    ? undefined
-    : await (await lazy.openapiChecks()).openapiChecker(flags.openapi, {
-      transport: setup.transport,
-      ...(flags.openapiBase !== undefined ? { base: flags.openapiBase } : {}),
-    }, context);
   const started = performance.now();
-  const files = await prepareFiles(plan, setup, context);
-  const outcomes = await runUnits(plan, flags, setup, files, context, checker);
+  // Descriptions are read with the files, before anything is sent: a bad one stops the run.
+  const openapi = { flags, setup, checks: undefined as OpenapiChecks | undefined };
+  if (flags.openapi !== undefined) {
+    // The command line's description first, even when no file parses.
+    openapi.checks = await runChecks(flags, setup, context);
+    await openapi.checks.checker({ spec: flags.openapi, namedBy: "--openapi" });
+  }
+  const files = await prepareFiles(plan, setup, context, openapi);
+  const outcomes = await runUnits(plan, flags, setup, files, context);
   if (context.signal.aborted) return ExitCode.Interrupted;
   const report: TestReport = {
     cases: outcomes.flatMap((o) => o.cases),
     durationMs: performance.now() - started,
   };
-  if (checker) report.openapi = checker.coverage();
+  const coverage = await openapi.checks?.coverage();
+  if (coverage) report.openapi = coverage;
   await printReport(report, flags, context.stdout);
   const error = outcomes.find((o) => o.error)?.error;
   if (error) return error.exitCode;
   return outcomes.some((o) => o.failed) ? ExitCode.TestFailed : ExitCode.OK;
 }
 
+/** The run's contract checks (the validator loads here, when a description applies). */
+async function runChecks(
+  flags: TestFlagValues,
+  setup: FileRunSetup,
+  context: CliContext,
+): Promise<OpenapiChecks> {
+  const { OpenapiChecks } = await lazy.openapiChecks();
+  return new OpenapiChecks({
+    transport: setup.transport,
+    ...(flags.openapiBase !== undefined ? { base: flags.openapiBase } : {}),
+  }, context);
+}
+
 /** A file ready to run, or why it cannot run (it is then one error case). */
 type PreparedFile =
-  | { file: HttpFile; confinement: Confinement; environment: Environment | undefined }
+  | {
+    file: HttpFile;
+    confinement: Confinement;
+    environment: Environment | undefined;
+    checker?: Checker;
+  }
   | { error: DialError };
+
+/** The contract checks of a run, made when the first file names a description. */
+type OpenapiChecks = import("./openapi_checks.ts").OpenapiChecks;
 
 /**
  * Reads every file of the plan, its environment and the folders it may reach before anything is
@@ -100,6 +123,7 @@ async function prepareFiles(
   plan: TestPlan,
   setup: FileRunSetup,
   context: CliContext,
+  openapi: { flags: TestFlagValues; setup: FileRunSetup; checks: OpenapiChecks | undefined },
 ): Promise<Map<string, PreparedFile>> {
   const prepared = new Map<string, PreparedFile>();
   for (const { path, root } of plan.units) {
@@ -116,7 +140,13 @@ async function prepareFiles(
     const confinement = await setup.confinementFor(root);
     const environment = await setup.environmentFor(dirOf(path), confinement);
     await checkFilePaths(file, confinement);
-    prepared.set(path, { file, confinement, environment });
+    const choice = await chooseDescription(file, environment, confinement, openapi.flags.openapi);
+    let checker: Checker | undefined;
+    if (choice) {
+      openapi.checks ??= await runChecks(openapi.flags, setup, context);
+      checker = await openapi.checks.checker(choice);
+    }
+    prepared.set(path, { file, confinement, environment, ...(checker ? { checker } : {}) });
   }
   return prepared;
 }
@@ -132,7 +162,6 @@ async function runUnits(
   setup: FileRunSetup,
   files: Map<string, PreparedFile>,
   context: CliContext,
-  checker?: Checker,
 ): Promise<UnitOutcome[]> {
   const lanes = plan.units.map(() => new Lane());
   const outcomes: UnitOutcome[] = [];
@@ -161,7 +190,6 @@ async function runUnits(
           context,
           lanes[i]!,
           state,
-          checker,
         );
       } finally {
         lanes[i]!.finish();
@@ -197,7 +225,6 @@ async function runUnit(
   context: CliContext,
   lane: Lane,
   state: { globals: Map<string, string>; cookies: CookieJar },
-  checker?: Checker,
 ): Promise<UnitOutcome> {
   const out = context.stdout;
   const err = context.stderr;
@@ -216,7 +243,8 @@ async function runUnit(
   const overrides = new Map([...Object.entries(unit.row ?? {}), ...setup.overrides]);
   try {
     if ("error" in prepared) throw prepared.error;
-    const { file, confinement, environment } = prepared;
+    const { file, confinement, environment, checker } = prepared;
+    const violations = checker && (await lazy.openapiChecks()).violationTests;
     await runHttpFile(file, {
       ...(environment ? { environment } : {}),
       confinement,
@@ -236,16 +264,8 @@ async function runUnit(
       ...(plan.filter ? { filter: plan.filter } : {}),
       ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
       send: { transport: setup.transport, signal: context.signal },
-      ...(checker
-        ? {
-          checkExchange: (exchange: Parameters<Checker["check"]>[0]) =>
-            checker.check(exchange).map((v) => ({
-              name: v.name,
-              passed: false,
-              message: v.message,
-              durationMs: 0,
-            })),
-        }
+      ...(checker && violations
+        ? { checkExchange: (exchange) => violations(checker, exchange) }
         : {}),
       onLog: (text) => lane.write(err, `${shown(err, text)}\n`),
       onNotice: (text) => lane.write(err, `warning: ${shown(err, text)}\n`),

@@ -163,6 +163,8 @@ export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
   "ref",
   // REST Client / JetBrains: ask for a variable's value before sending.
   "prompt",
+  // dial: the file's OpenAPI description (a local path), every exchange checked against it.
+  "openapi",
 ]);
 
 /** Directives of other runners that dial reads and ignores, saying so. */

@@ -53,6 +53,11 @@ export interface Environment {
   files: string[];
   /** The private file, when one was read (the CLI checks it is not tracked by git). */
   privateFile?: string;
+  /**
+   * Its `openapi` entry: the OpenAPI description its requests are checked against, as written
+   * (a local path, relative to `dir`), and where (the last file that sets it wins).
+   */
+  openapi?: { written: string; file: string; dir: string };
 }
 
 /** Options for {@link loadEnvironment}. */
@@ -209,6 +214,12 @@ function addVariables(
     dir: slash < 0 ? "." : source.path.slice(0, slash) || "/",
   });
   for (const [name, value] of Object.entries(block)) {
+    if (name === "openapi" && typeof value === "string") {
+      // Not a variable: the description the requests are checked against (a path, read under
+      // the trust rule by the command that runs them).
+      environment.openapi = { written: value, file: source.path, dir: where(name).dir };
+      continue;
+    }
     if (name === "Security") {
       const auth = isObject(value) ? value.Auth : undefined;
       if (!isObject(auth)) continue;

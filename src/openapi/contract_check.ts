@@ -21,14 +21,14 @@ export interface CheckedExchange {
   url: string;
   /** The request's headers as sent. */
   requestHeaders: readonly [string, string][];
-  /** The request body as text ("" for none). */
-  requestBody: string;
+  /** The request body as text ("" for none; undefined: sent, but not known, e.g. stdin). */
+  requestBody: string | undefined;
   /** The response status. */
   status: number;
   /** The response headers. */
   headers: readonly [string, string][];
-  /** The response body as text. */
-  body: string;
+  /** The response body as text (undefined: not read whole, e.g. too large or cut short). */
+  body: string | undefined;
 }
 
 /** A violation, as a failed test. */
@@ -117,23 +117,36 @@ export class ContractChecker {
     operation.parameters.forEach((parameter) => {
       const name = String(parameter.name);
       const where = String(parameter.in);
-      const schema = isObject(parameter.schema) ? parameter.schema : undefined;
-      let raw: string[];
-      if (where === "path") raw = path.has(name) ? [path.get(name)!] : [];
-      else if (where === "query") raw = url.searchParams.getAll(name);
-      else if (where === "header") {
-        raw = exchange.requestHeaders.filter(([n]) => n.toLowerCase() === name.toLowerCase())
-          .map(([, v]) => v);
-      } else return; // cookie parameters are not checked
       const label = `${where} parameter "${name}"`;
-      if (raw.length === 0) {
+      // `content` instead of `schema`: the value is a document of that media type (JSON here).
+      const media = isObject(parameter.content) ? Object.keys(parameter.content)[0] : undefined;
+      const described = media !== undefined
+        ? (parameter.content as Json)[media]
+        : { schema: parameter.schema };
+      const schema = isObject(described) && isObject(described.schema)
+        ? described.schema
+        : undefined;
+      const sent = parameterValue(
+        parameter,
+        where,
+        schema ?? {},
+        { path, url, headers: exchange.requestHeaders },
+      );
+      if (sent === undefined) {
         if (parameter.required === true) messages.push(`${label}: required, not sent`);
         return;
       }
       if (!schema) return;
-      const explode = parameter.explode ?? (parameter.style ?? "form") === "form";
-      const value = coerce(raw, schema, where === "query" && explode === true);
-      if (value === undefined) return;
+      let value: unknown = sent;
+      if (media !== undefined) {
+        if (!isJson(media) || typeof sent !== "string") return;
+        try {
+          value = JSON.parse(sent);
+        } catch {
+          messages.push(`${label}: not JSON, as ${media} says`);
+          return;
+        }
+      }
       messages.push(...this.#validate(schema, value, label));
     });
     return messages;
@@ -156,6 +169,7 @@ export class ContractChecker {
       ];
     }
     const pointer = `${operation.pointer}/requestBody/content/${escapePointer(media)}/schema`;
+    if (exchange.requestBody === undefined) return [];
     return this.#validateBody(
       exchange.requestBody,
       media,
@@ -195,7 +209,7 @@ export class ContractChecker {
     const pointer = `${operation.pointer}/responses/${escapePointer(key)}/content/${
       escapePointer(media)
     }/schema`;
-    if (head) return [];
+    if (head || exchange.body === undefined) return [];
     return this.#validateBody(
       exchange.body,
       media,
@@ -232,24 +246,128 @@ export class ContractChecker {
       this.#validators.set(schema, validator);
     }
     const { valid, errors } = validator.validate(value);
-    return valid ? [] : describe(errors, value, label);
+    return valid ? [] : describe(errors, value, label, schema);
   }
 }
 
-/** A parameter's text as the value its schema describes (`style: form`/`simple`). */
-function coerce(raw: string[], schema: Json, exploded: boolean): unknown {
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  if (types.includes("array")) {
-    const items = isObject(schema.items) ? schema.items : {};
-    const values = exploded ? raw : raw.flatMap((v) => v.split(","));
-    return values.map((v) => scalar(v, items));
+/** Where a request's parameters are. */
+interface ParameterSources {
+  /** The path template's values, decoded. */
+  path: Map<string, string>;
+  /** The URL sent. */
+  url: URL;
+  /** The request's headers. */
+  headers: readonly [string, string][];
+}
+
+/**
+ * A parameter's value as sent, read as its `style` and `explode` serialize it (OpenAPI's
+ * table: `simple`, `label`, `matrix`, `form`, `spaceDelimited`, `pipeDelimited`, `deepObject`),
+ * scalars read as the schema's types; with `content`, the text itself.
+ *
+ * @returns the value, or undefined when the request does not carry the parameter
+ * @see https://spec.openapis.org/oas/v3.1.0#style-values
+ */
+function parameterValue(
+  parameter: Json,
+  where: string,
+  schema: Json,
+  sources: ParameterSources,
+): unknown {
+  const name = String(parameter.name);
+  const style = String(
+    parameter.style ?? (where === "query" || where === "cookie" ? "form" : "simple"),
+  );
+  const explode = parameter.explode === undefined ? style === "form" : parameter.explode === true;
+  const types = typesOf(schema);
+  const kind = isObject(parameter.content)
+    ? "text"
+    : types.includes("array")
+    ? "array"
+    : types.includes("object")
+    ? "object"
+    : "scalar";
+  const items = isObject(schema.items) ? schema.items : {};
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const typed = (text: string, of: unknown = schema) =>
+    kind === "text" ? text : scalar(text, isObject(of) ? of : {});
+  const asArray = (parts: string[]) => parts.map((part) => typed(part, items));
+  const asObject = (pairs: Array<[string, string]>) =>
+    Object.fromEntries(pairs.map(([k, v]) => [k, typed(v, properties[k])]));
+  const pairsOf = (parts: string[], exploded: boolean): Array<[string, string]> =>
+    exploded
+      ? parts.map((part) => {
+        const eq = part.indexOf("=");
+        return eq < 0 ? [part, ""] : [part.slice(0, eq), part.slice(eq + 1)];
+      })
+      : parts.flatMap((_, i) => i % 2 ? [] : [[parts[i]!, parts[i + 1] ?? ""]]);
+  /** A `simple`-style text (`3,4,5`, `R,100,G,200`, `R=100,G=200`). */
+  const simple = (text: string, separator = ",") => {
+    if (kind === "array") return asArray(text === "" ? [] : text.split(separator));
+    if (kind === "object") return asObject(pairsOf(text.split(separator), explode));
+    return typed(text);
+  };
+
+  if (where === "path") {
+    if (!sources.path.has(name)) return undefined;
+    const text = sources.path.get(name)!;
+    if (style === "label") {
+      const body = text.startsWith(".") ? text.slice(1) : text;
+      return simple(body, explode && kind !== "scalar" ? "." : ",");
+    }
+    if (style === "matrix") {
+      const parts = text.split(";").slice(1);
+      if (kind === "object" && explode) return asObject(pairsOf(parts, true));
+      const values = parts.map((part) => part.slice(part.indexOf("=") + 1));
+      if (kind === "array" && explode) return asArray(values);
+      return simple(values[0] ?? "");
+    }
+    return simple(text);
   }
-  if (types.includes("object")) return undefined;
-  return scalar(raw[0]!, schema);
+  if (where === "header") {
+    const values = sources.headers.filter(([n]) => n.toLowerCase() === name.toLowerCase())
+      .map(([, v]) => v.trim());
+    return values.length ? simple(values.join(",")) : undefined;
+  }
+  if (where === "cookie") {
+    const cookies = sources.headers.filter(([n]) => n.toLowerCase() === "cookie")
+      .flatMap(([, v]) => v.split(";").map((pair) => pair.trim()));
+    const found = cookies.find((pair) => pair.startsWith(`${name}=`));
+    if (found === undefined) return undefined;
+    const text = found.slice(name.length + 1);
+    return kind === "scalar" || kind === "text" ? typed(text) : simple(text);
+  }
+  if (where !== "query") return undefined;
+  const query = sources.url.searchParams;
+  if (style === "deepObject") {
+    const pairs: Array<[string, string]> = [];
+    for (const [key, value] of query) {
+      const inner = key.startsWith(`${name}[`) && key.endsWith("]")
+        ? key.slice(name.length + 1, -1)
+        : undefined;
+      if (inner !== undefined) pairs.push([inner, value]);
+    }
+    return pairs.length ? asObject(pairs) : undefined;
+  }
+  if (kind === "object" && explode) {
+    // Each property is a parameter of its own (`R=100&G=200`).
+    const pairs = Object.keys(properties).flatMap((key): Array<[string, string]> =>
+      query.has(key) ? [[key, query.get(key)!]] : []
+    );
+    return pairs.length ? asObject(pairs) : undefined;
+  }
+  const values = query.getAll(name);
+  if (values.length === 0) return undefined;
+  if (kind === "array") {
+    if (explode) return asArray(values);
+    const separator = style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : ",";
+    return asArray(values[0] === "" ? [] : values[0]!.split(separator));
+  }
+  return simple(values[0]!);
 }
 
 function scalar(text: string, schema: Json): unknown {
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  const types = typesOf(schema);
   if (
     (types.includes("integer") || types.includes("number")) &&
     /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(text)
@@ -259,6 +377,16 @@ function scalar(text: string, schema: Json): unknown {
   if (types.includes("boolean") && (text === "true" || text === "false")) return text === "true";
   if (types.includes("null") && text === "") return null;
   return text;
+}
+
+/** The types a schema allows: its `type`, and those of its `anyOf`/`oneOf`/`allOf` branches. */
+function typesOf(schema: Json, depth = 0): unknown[] {
+  const own = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (depth > 4) return own;
+  const branches = [schema.anyOf, schema.oneOf, schema.allOf].flatMap((b) =>
+    Array.isArray(b) ? b : []
+  );
+  return [...own, ...branches.flatMap((b) => isObject(b) ? typesOf(b, depth + 1) : [])];
 }
 
 /** The documented media type a content type matches: exact, `type/*`, then `*\/*`. */
@@ -305,11 +433,59 @@ const CONTAINERS = new Set([
  * body)`, or `query parameter "limit": must be <= 100 (maximum)` for a value as a whole. Errors
  * inside an `anyOf`/`oneOf` are summed up by it.
  */
-function describe(errors: OutputUnit[], value: unknown, label: string): string[] {
+function describe(
+  errors: OutputUnit[],
+  value: unknown,
+  label: string,
+  schema: Json,
+): string[] {
   const choices = errors.filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf")
     .map((e) => `${e.keywordLocation}/`);
   const out = new Set<string>();
+  // `items: false` after `prefixItems` (and 2019's `additionalItems: false` after an `items`
+  // array): the array is too long, told at the array as Ajv tells it; its extra items' "false
+  // schema" errors are that one.
+  const closedArrays = new Set<string>();
   for (const error of errors) {
+    if (error.keyword !== "items" && error.keyword !== "additionalItems") continue;
+    const location = error.keywordLocation.replace(/^#/, "");
+    if (at(schema, location) !== false) continue;
+    if (choices.some((c) => error.keywordLocation.startsWith(c))) continue;
+    const parent = at(schema, location.slice(0, location.lastIndexOf("/")));
+    const prefix = isObject(parent) && Array.isArray(parent.prefixItems)
+      ? parent.prefixItems.length
+      : isObject(parent) && Array.isArray(parent.items)
+      ? parent.items.length
+      : undefined;
+    // Without a prefix, each item is not allowed (told at the item, below).
+    if (prefix === undefined) continue;
+    const pointer = error.instanceLocation.replace(/^#/, "");
+    closedArrays.add(pointer);
+    const rule = `must have at most ${prefix} items (${error.keyword}: false), got ${
+      Array.isArray(at(value, pointer)) ? (at(value, pointer) as unknown[]).length : "more"
+    }`;
+    out.add(pointer ? `${pointer}: ${rule} (${label})` : `${label}: ${rule}`);
+  }
+  // An extra property's "false schema" error is its additionalProperties one.
+  const extra = new Set(
+    errors.filter((e) =>
+      e.keyword === "additionalProperties" || e.keyword === "unevaluatedProperties"
+    ).map((e) =>
+      `${e.instanceLocation.replace(/^#/, "")}/${
+        escapePointer(/[Pp]roperty "((?:[^"\\]|\\.)*)"/.exec(e.error)?.[1] ?? "")
+      }`
+    ),
+  );
+  for (const error of errors) {
+    if (error.keyword === "false") {
+      // A property or item whose schema is `false`: not allowed there.
+      const at = error.instanceLocation.replace(/^#/, "");
+      const parent = at.slice(0, at.lastIndexOf("/"));
+      if (closedArrays.has(parent) || extra.has(at)) continue;
+      if (choices.some((c) => error.keywordLocation.startsWith(c))) continue;
+      out.add(`${at}: not allowed here (false schema) (${label})`);
+      continue;
+    }
     if (CONTAINERS.has(error.keyword)) continue;
     if (choices.some((c) => error.keywordLocation.startsWith(c))) continue;
     let pointer = error.instanceLocation.replace(/^#/, "");

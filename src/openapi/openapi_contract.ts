@@ -74,16 +74,22 @@ export interface ReadContractOptions {
  */
 export async function readContract(text: string, options: ReadContractOptions): Promise<Contract> {
   const where = `Cannot read the OpenAPI description ${options.name}`;
-  const parsed = parseDocument(text);
-  if (parsed.errors.length) {
-    const error = parsed.errors[0]!;
-    const pos = error.linePos?.[0];
-    const message = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
-    throw new UsageError(
-      `${where}: ${pos ? `line ${pos.line}, column ${pos.col}: ` : ""}${message}`,
-    );
+  // JSON first: the YAML parser takes ~50x as long on a large JSON description (GitHub's 13 MB:
+  // 23 s against 0.4 s); YAML, and JSON that does not parse, go to the YAML parser, whose
+  // errors name the line and column.
+  let value: unknown = /^\uFEFF?\s*[{[]/.test(text) ? parseJson(text) : undefined;
+  if (value === undefined) {
+    const parsed = parseDocument(text);
+    if (parsed.errors.length) {
+      const error = parsed.errors[0]!;
+      const pos = error.linePos?.[0];
+      const message = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+      throw new UsageError(
+        `${where}: ${pos ? `line ${pos.line}, column ${pos.col}: ` : ""}${message}`,
+      );
+    }
+    value = parsed.toJS({ maxAliasCount: 100 });
   }
-  const value: unknown = parsed.toJS({ maxAliasCount: 100 });
   if (!isOpenApi(value)) {
     throw new UsageError(
       `${where}: not an OpenAPI 3 or Swagger 2.0 description (no "openapi" or "swagger" field and "paths" object)`,
@@ -119,6 +125,15 @@ export async function readContract(text: string, options: ReadContractOptions): 
     operations: operationsOf(document),
     basePath,
   };
+}
+
+/** JSON text as a value, or undefined when it does not parse as JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The path of the first server's URL (`/v1`), its variables at their defaults. */

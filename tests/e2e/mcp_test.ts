@@ -4,7 +4,7 @@
  * byte-identical to `dial run`, `--read-only`, malformed lines and a closed stdin.
  */
 import assert from "node:assert/strict";
-import { dial } from "../_helpers.ts";
+import { dial, serve } from "../_helpers.ts";
 import { project } from "./_files.ts";
 import { startHttpbin } from "./_httpbin.ts";
 import { mcpSession, resultText } from "./_mcp_client.ts";
@@ -281,6 +281,9 @@ Deno.test("mcp: a tool call sends the bytes dial run sends, chained requests and
     });
     assert.equal(result.isError, false, resultText(result));
     assert.match(resultText(result), /done$/);
+    // The chained login sent the private password and the PUT the private token: neither
+    // reached the agent, nor did the description or schema name them.
+    assertNoSecret(session.received, ["pw-9f8e", "tk-7d6c"]);
   }
   const byMcp = server.requests.splice(0);
   assert.equal(byMcp.length, 2);
@@ -437,4 +440,38 @@ Deno.test("mcp: a body over 100 KiB is cut with a note; a cancelled call closes 
     conn?.close();
     hung.close();
   }
+});
+
+Deno.test("mcp: a WEBSOCKET request is a tool: its messages are the result, the private token redacted from them", async () => {
+  await using server = serve((request) => {
+    const auth = request.headers.get("authorization") ?? "";
+    if (!auth.startsWith("Bearer ")) return new Response("no", { status: 401 });
+    const { socket, response } = Deno.upgradeWebSocket(request);
+    // A server that echoes the credential it was sent.
+    socket.onopen = () => socket.send(`welcome ${auth}`);
+    socket.onmessage = (e) => socket.send(`echo ${e.data}`);
+    return response;
+  });
+  const dir = await project({
+    "chat.http": `# Says hello over a WebSocket.
+# @name hello
+WEBSOCKET ws://127.0.0.1:${server.port}/socket
+Authorization: Bearer {{token}}
+
+=== wait-for-server
+{"text": "{{text}}", "token": "{{token}}"}
+=== wait-for-server
+`,
+    "http-client.env.json": JSON.stringify({ dev: {} }),
+    "http-client.private.env.json": JSON.stringify({ dev: { token: "ws-S3cret-1f2e" } }),
+  });
+  await using session = await mcpSession(["--env", "dev"], { cwd: dir });
+  const { tools } = await session.client.listTools();
+  assert.deepEqual(tools.map((t) => [t.name, t.inputSchema.required]), [["chat_hello", ["text"]]]);
+  const result = await session.client.callTool({ name: "chat_hello", arguments: { text: "hi" } });
+  const text = resultText(result);
+  assert.equal(result.isError, false, text);
+  assert.match(text, /welcome Bearer \(redacted\)/);
+  assert.match(text, /echo \{"text": "hi", "token": "\(redacted\)"\}/);
+  assertNoSecret(session.received, ["ws-S3cret-1f2e"]);
 });

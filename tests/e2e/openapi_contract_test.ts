@@ -7,100 +7,7 @@
 import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
 import { project } from "./_files.ts";
-
-const PETSTORE_30 = `openapi: 3.0.3
-info: { title: Pets, version: "1" }
-servers:
-  - url: http://127.0.0.1/v1
-paths:
-  /pets:
-    get:
-      parameters:
-        - { name: limit, in: query, schema: { type: integer, maximum: 100 } }
-      responses:
-        "200":
-          description: the pets
-          content:
-            application/json:
-              schema:
-                type: array
-                items: { $ref: "./schemas.yaml#/Pet" }
-    post:
-      requestBody:
-        required: true
-        content:
-          application/json:
-            schema: { $ref: "./schemas.yaml#/Pet" }
-      responses:
-        "201": { description: created }
-  /pets/{id}:
-    get:
-      parameters:
-        - { name: id, in: path, required: true, schema: { type: integer, format: int32 } }
-      responses:
-        "200":
-          description: one pet
-          content:
-            application/json:
-              schema: { $ref: "./schemas.yaml#/Pet" }
-        "404": { description: no such pet }
-  /owners:
-    get:
-      responses:
-        "200": { description: owners }
-`;
-
-const SCHEMAS_30 = `Pet:
-  type: object
-  required: [id, name]
-  additionalProperties: false
-  properties:
-    id: { type: integer, format: int32, readOnly: true }
-    name: { type: string }
-    tag: { type: string, nullable: true }
-    status: { type: string, enum: [available, sold] }
-    born: { type: string, format: date-time }
-`;
-
-/** Answers each operation as described, or drifts as `?drift=` says. */
-function petServer() {
-  return serve(async (request) => {
-    const url = new URL(request.url);
-    const drift = url.searchParams.get("drift") ?? request.headers.get("x-drift");
-    const pet: Record<string, unknown> = {
-      id: 1,
-      name: "Rex",
-      tag: null,
-      status: "available",
-      born: "2020-01-02T03:04:05Z",
-    };
-    if (request.method === "POST") {
-      await request.text();
-      return new Response(null, { status: 201 });
-    }
-    if (drift === "type") pet.id = "one";
-    if (drift === "int32") pet.id = 2 ** 32;
-    if (drift === "missing") delete pet.name;
-    if (drift === "extra") pet.color = "brown";
-    if (drift === "enum") pet.status = "lost";
-    if (drift === "date") pet.born = "yesterday";
-    if (drift === "null") pet.name = null;
-    if (drift === "status") return Response.json(pet, { status: 418 });
-    if (drift === "type-header") {
-      return new Response(JSON.stringify(pet), { headers: { "content-type": "text/plain" } });
-    }
-    if (url.pathname === "/v1/pets") return Response.json([pet, { ...pet, id: 2 }]);
-    return Response.json(pet);
-  });
-}
-
-async function petProject(origin: string, requests: string) {
-  return await project({
-    "spec/openapi.yaml": PETSTORE_30,
-    "spec/schemas.yaml": SCHEMAS_30,
-    "api.http": requests.replaceAll("{{origin}}", origin),
-  });
-}
+import { petProject, petServer } from "./_openapi_pets.ts";
 
 Deno.test("openapi: exchanges that keep a 3.0 description (cross-file $ref, nullable, readOnly) pass, with coverage", async () => {
   await using server = petServer();
@@ -186,7 +93,7 @@ Deno.test("openapi: bad requests (parameters, body, unknown operation) are viola
   assert.match(out, /ok \d+ .*own test/);
 });
 
-Deno.test("openapi: a 3.1 description's keywords (prefixItems, const, unevaluatedProperties) and a Swagger 2.0 one", async () => {
+Deno.test("openapi: a 3.1 description's keywords (prefixItems, const, unevaluatedProperties) and a Swagger 2.0 one, each with a cross-file $ref", async () => {
   await using server = serve((request) => {
     const drift = new URL(request.url).searchParams.get("drift");
     return Response.json(
@@ -207,10 +114,7 @@ Deno.test("openapi: a 3.1 description's keywords (prefixItems, const, unevaluate
                   schema: {
                     type: "object",
                     properties: {
-                      pair: {
-                        type: "array",
-                        prefixItems: [{ type: "string" }, { type: "integer" }],
-                      },
+                      pair: { $ref: "./schemas31.json#/$defs/Pair" },
                       kind: { const: "point" },
                     },
                     unevaluatedProperties: false,
@@ -237,11 +141,15 @@ paths:
             type: object
             required: [kind]
             properties:
-              kind: { type: string, enum: [point] }
+              kind: { $ref: "./defs.yaml#/Kind" }
 `;
   const dir = await project({
     "spec31.json": spec31,
     "swagger.yaml": swagger,
+    "schemas31.json": JSON.stringify({
+      $defs: { Pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }] } },
+    }),
+    "defs.yaml": "Kind: { type: string, enum: [point] }\n",
     "ok.http": `GET ${server.origin}/thing\n`,
     "drift.http": `GET ${server.origin}/thing?drift=1\n`,
   });
@@ -284,4 +192,22 @@ Deno.test("openapi: an unreadable, unparseable or non-OpenAPI description, or a 
     assert.match(result.stderr, message);
   }
   assert.equal(server.requests.length, 0);
+});
+
+Deno.test("openapi: a violation is a failed case of the JSON and HTML reports too", async () => {
+  await using server = petServer();
+  const dir = await petProject(server.origin, `GET {{origin}}/v1/pets/1?drift=missing\n`);
+  const args = ["test", `${dir}/api.http`, "--openapi", `${dir}/spec/openapi.yaml`];
+  const json = await dial([...args, "--reporter", "json"]);
+  assert.equal(json.code, 11);
+  const failed = JSON.parse(json.stdout).cases.filter((c: { outcome: string }) =>
+    c.outcome === "failed"
+  );
+  assert.deepEqual(failed.map((c: { name: string; message: string }) => [c.name, c.message]), [
+    ["GET /pets/{id}", "/name: required property missing (response 200 body)"],
+  ]);
+  const html = await dial([...args, "--reporter", "html"]);
+  assert.equal(html.code, 11);
+  assert.match(html.stdout, /GET \/pets\/\{id\}/);
+  assert.match(html.stdout, /\/name: required property missing \(response 200 body\)/);
 });
