@@ -6,8 +6,9 @@
  * from it into an import: headers of the collection and folders merged into each request, auth
  * inherited as Bruno inherits it (`inherit`), variables of the collection as collection
  * variables and those of a folder or request as variables of their own, environments (their
- * `vars:secret` names as empty private values). Scripts, tests and assertions (Bruno's `bru`
- * and `res` API) are reported.
+ * `vars:secret` names as empty private values), declarative assertions (`res.status: eq 200`)
+ * as the request files' `??` assertions. Scripts and tests (Bruno's `bru` and `res` API) are
+ * reported.
  *
  * @see https://docs.usebruno.com/bru-lang/overview
  * @see https://docs.usebruno.com/opencollection-yaml/structure-reference
@@ -48,8 +49,10 @@ interface Settings {
   headers: Pair[];
   auth?: Auth;
   vars: Pair[];
-  /** Script, test and assertion sizes, for the report. */
+  /** Script and test sizes, for the report. */
   scripts: string[];
+  /** Bruno's declarative assertions (`res.status: eq 200`). */
+  asserts: Pair[];
 }
 
 interface Request extends Settings {
@@ -122,15 +125,14 @@ function bruPairs(file: BruFile, block: string): Pair[] {
 }
 
 function bruSettings(file: BruFile | undefined): Settings {
-  if (!file) return { headers: [], vars: [], scripts: [] };
+  if (!file) return { headers: [], vars: [], scripts: [], asserts: [] };
   const mode = dict(file, "auth").mode ?? bruMethod(file)?.auth;
   const auth = mode ? { mode, params: dict(file, `auth:${mode}`) } : undefined;
   const scripts = ["script:pre-request", "script:post-response", "tests"].flatMap((b) =>
     lineCount(file.texts.get(b)) ? [`${b} (${lineCount(file.texts.get(b))} lines)`] : []
   );
-  const asserts = (file.dicts.get("assert") ?? []).filter((p) => !p.disabled).length;
-  if (asserts) scripts.push(`assert (${asserts} assertions)`);
   return {
+    asserts: bruPairs(file, "assert"),
     headers: bruPairs(file, "headers"),
     ...(auth ? { auth } : {}),
     vars: bruPairs(file, "vars:pre-request"),
@@ -280,7 +282,7 @@ function yamlAuth(value: unknown): Auth | undefined {
 }
 
 function yamlSettings(doc: Json | undefined): Settings {
-  if (!doc) return { headers: [], vars: [], scripts: [] };
+  if (!doc) return { headers: [], vars: [], scripts: [], asserts: [] };
   const http = isObject(doc.http) ? doc.http : isObject(doc.request) ? doc.request : doc;
   const runtime = isObject(doc.runtime) ? doc.runtime : {};
   const scripts: string[] = [];
@@ -288,13 +290,16 @@ function yamlSettings(doc: Json | undefined): Settings {
     const n = lineCount(text(s.code));
     if (n) scripts.push(`script ${text(s.type)} (${n} lines)`);
   }
-  const asserts = list(runtime.assertions).length;
-  if (asserts) scripts.push(`assertions (${asserts})`);
+  const asserts = list(runtime.assertions).filter(isObject).map((a) => ({
+    name: text(a.expression),
+    value: `${text(a.operator)} ${text(a.value)}`.trim(),
+    enabled: a.enabled !== false && a.disabled !== true,
+  }));
   const auth = yamlAuth(http.auth);
   const vars = isObject(runtime.variables) || Array.isArray(runtime.variables)
     ? yamlPairs(runtime.variables)
     : yamlPairs(isObject(doc.variables) || Array.isArray(doc.variables) ? doc.variables : []);
-  return { headers: yamlPairs(http.headers), ...(auth ? { auth } : {}), vars, scripts };
+  return { headers: yamlPairs(http.headers), ...(auth ? { auth } : {}), vars, scripts, asserts };
 }
 
 function yamlRequest(doc: Json): Request | undefined {
@@ -430,7 +435,7 @@ function exportAuth(value: unknown): Auth | undefined {
 }
 
 function exportSettings(request: unknown): Settings {
-  if (!isObject(request)) return { headers: [], vars: [], scripts: [] };
+  if (!isObject(request)) return { headers: [], vars: [], scripts: [], asserts: [] };
   const script = isObject(request.script) ? request.script : {};
   const scripts: string[] = [];
   for (const [k, label] of [["req", "pre-request script"], ["res", "post-response script"]]) {
@@ -439,11 +444,20 @@ function exportSettings(request: unknown): Settings {
   }
   const tests = lineCount(text(request.tests));
   if (tests) scripts.push(`tests (${tests} lines)`);
-  const asserts = list(request.assertions).filter((a) => isObject(a) && a.enabled !== false);
-  if (asserts.length) scripts.push(`assert (${asserts.length} assertions)`);
+  const asserts = list(request.assertions).filter(isObject).map((a) => ({
+    name: text(a.name),
+    value: text(a.value),
+    enabled: a.enabled !== false,
+  }));
   const vars = isObject(request.vars) ? exportPairs(request.vars.req) : [];
   const auth = exportAuth(request.auth);
-  return { headers: exportPairs(request.headers), ...(auth ? { auth } : {}), vars, scripts };
+  return {
+    headers: exportPairs(request.headers),
+    ...(auth ? { auth } : {}),
+    vars,
+    scripts,
+    asserts,
+  };
 }
 
 function fromExport(value: Json): Collection {
@@ -515,11 +529,55 @@ function fromExport(value: Json): Collection {
 
 /** Adds a level's scripts and assertions to the report's numbers. */
 function count(result: ImportResult, scripts: string[]): void {
-  for (const s of scripts) {
-    const asserts = /^assert.*\((\d+)/.exec(s);
-    if (asserts) result.counts.assertions += Number(asserts[1]);
-    else result.counts.scripts++;
-  }
+  result.counts.scripts += scripts.length;
+}
+
+/** Bruno's assertion operators as the request files' `??` operators. */
+const OPERATORS: Record<string, string> = {
+  eq: "==",
+  neq: "!=",
+  gt: ">",
+  gte: ">=",
+  lt: "<",
+  lte: "<=",
+  contains: "includes",
+  matches: "matches",
+  startsWith: "startsWith",
+  endsWith: "endsWith",
+  isDefined: "exists",
+  isTruthy: "exists",
+  isNumber: "isNumber",
+  isString: "isString",
+  isBoolean: "isBoolean",
+  isArray: "isArray",
+};
+
+/**
+ * A Bruno assertion (`res.status: eq 200`, `res.body.user.id: isNumber`,
+ * `res.headers.content-type: contains json`, a bare value meaning `eq`) as a `??` line, or
+ * undefined when the request files cannot say it.
+ */
+function assertion(subject: string, check: string): string | undefined {
+  const [, op = "eq", rest = ""] = /^(\w+)(?:\s+([\s\S]*))?$/.exec(check.trim()) ?? [];
+  const known = /^(\w+)(?:\s|$)/.test(check.trim()) && OPERATORS[op];
+  const operator = known ? OPERATORS[op]! : "==";
+  const expected = (known ? rest : check.trim()).replace(/^"(.*)"$/s, "$1").replace(
+    /^'(.*)'$/s,
+    "$1",
+  );
+  if (/[\r\n]/.test(expected)) return undefined;
+  let target: string;
+  const s = subject.trim();
+  if (s === "res.status") target = "status";
+  else if (s === "res.responseTime") target = "duration";
+  else if (s === "res.body") target = "body";
+  else if (/^res\.body[.[]/.test(s)) {
+    target = `body ${s.slice("res.body".length).replace(/^\./, "")}`;
+  } else if (/^res\.headers\.[\w-]+$/.test(s)) target = `header ${s.slice("res.headers.".length)}`;
+  else if (/^res\.headers\[['"][^'"]+['"]\]$/.test(s)) target = `header ${s.slice(13, -2)}`;
+  else return undefined;
+  const unary = ["exists", "isNumber", "isString", "isBoolean", "isArray"].includes(operator);
+  return `?? ${target} ${operator}${unary ? "" : ` ${expected}`}`.trimEnd();
 }
 
 function sortNodes(nodes: Node[]): Node[] {
@@ -637,6 +695,15 @@ function request(
   }
   if (auth) url = applyAuth(result, where, auth, headers, url, fix);
   const body = requestBody(result, where, r, headers, fix);
+  const assertions: string[] = [];
+  for (const a of r.asserts.filter((a) => a.enabled)) {
+    result.counts.assertions++;
+    const line = assertion(a.name, fix(a.value));
+    if (line) {
+      assertions.push(line);
+      result.counts.assertionsCarried++;
+    } else result.losses.push({ where, what: `the assertion "${a.name}: ${a.value}"` });
+  }
   return {
     name: node.name || "request",
     folder,
@@ -644,6 +711,7 @@ function request(
     url,
     headers,
     ...(body !== undefined ? { body } : {}),
+    ...(assertions.length ? { assertions } : {}),
   };
 }
 

@@ -33,6 +33,8 @@ export interface ImportedRequest {
    * which gives them Postman's `pm` API in dial's sandbox.
    */
   scripts?: { pre: ImportScript[]; test: ImportScript[] };
+  /** Assertion lines (`?? status == 200`), written after the request. */
+  assertions?: string[];
 }
 
 /** One carried script. */

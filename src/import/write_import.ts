@@ -88,7 +88,7 @@ export function importFiles(result: ImportResult): ImportFile[] {
       if (!/\{\{[^{}]+\}\}/.test(body)) return included;
       return included.replace(`\n< ./${file}\n`, `\n<@ ./${file}\n`);
     };
-    const entries = requests.map((r) => withScripts(written(r), r, dir));
+    const entries = requests.map((r) => withAssertions(withScripts(written(r), r, dir), r));
     files.push({
       name: `${dir}${name}`,
       text: `${lines.join("\n")}\n${entries.join("\n")}`,
@@ -221,6 +221,12 @@ function literals(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, literals(v)]));
   }
   return value;
+}
+
+/** A request's `??` assertion lines, after everything else it has. */
+function withAssertions(text: string, r: ImportedRequest): string {
+  if (!r.assertions?.length) return text;
+  return `${text.replace(/\n+$/, "")}\n\n${r.assertions.join("\n")}\n`;
 }
 
 /** The request written with its body in place, or undefined when the body cannot be. */
