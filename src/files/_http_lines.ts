@@ -39,6 +39,11 @@ export function trimBody(body: BodyPart[], lines: Line[]): void {
       };
     }
   }
+  // Blank lines after `??` lines are a text part of their own: the body ends before them.
+  for (let end = body.at(-1); body.length > 1 && end?.kind === "text" && !/\S/.test(end.text);) {
+    body.pop();
+    end = body.at(-1);
+  }
   const last = body.at(-1);
   if (last?.kind === "text" && /(?:^|\n)[ \t\f]*$/.test(last.text.slice(-64))) {
     const kept = last.text.replace(/(?:\n[ \t\f]*)+$/, "");

@@ -12,6 +12,7 @@ import { dial } from "../_helpers.ts";
 import { CLIENT_HEADERS, otherHeaders } from "./_newman.ts";
 import { type RawRequest, rawServer } from "./_raw_server.ts";
 import { readImport } from "../../src/import/read_import.ts";
+import { startHttpbin } from "./_httpbin.ts";
 
 const decoder = new TextDecoder();
 const FIXTURE = new URL("./fixtures/bruno-testbench/", import.meta.url).pathname;
@@ -23,7 +24,34 @@ function seen(r: RawRequest) {
   return { line: r.line, headers: otherHeaders(r.headers, OWN), body: decoder.decode(r.body) };
 }
 
-async function copyFixture(): Promise<string> {
+/**
+ * Runs Bruno's CLI on a collection folder with `--env-var` values (and `--env Local` when the
+ * collection has that environment); returns what it printed, without colours.
+ */
+async function bruRun(cwd: string, vars: Record<string, string>, env?: string): Promise<string> {
+  // --no-config and --no-lock: Bruno's CLI is a peer the test runs, not a dependency of dial's.
+  const { stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--no-config",
+      "--no-lock",
+      "--quiet",
+      "npm:@usebruno/cli@4.1.0",
+      "run",
+      ...(env ? ["--env", env] : []),
+      ...Object.entries(vars).flatMap(([k, v]) => ["--env-var", `${k}=${v}`]),
+    ],
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  // deno-lint-ignore no-control-regex
+  return decoder.decode(stdout).concat(decoder.decode(stderr)).replaceAll(/\x1b\[[0-9;]*m/g, "");
+}
+
+async function copyFixture(from = FIXTURE): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "dial-bruno-" });
   const copy = async (from: string, to: string) => {
     for await (const e of Deno.readDir(from)) {
@@ -34,7 +62,7 @@ async function copyFixture(): Promise<string> {
     }
   };
   await Deno.mkdir(`${dir}/collection`);
-  await copy(FIXTURE, `${dir}/collection`);
+  await copy(from, `${dir}/collection`);
   return dir;
 }
 
@@ -42,24 +70,7 @@ Deno.test("import: a Bruno collection folder sends under dial test what it sends
   await using server = rawServer();
   const dir = await copyFixture();
   const vars = { host: server.origin, request_pre_var_token: "rpt" };
-  // --no-config and --no-lock: Bruno's CLI is a peer the test runs, not a dependency of dial's.
-  await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--no-config",
-      "--no-lock",
-      "--quiet",
-      "npm:@usebruno/cli@4.1.0",
-      "run",
-      "--env",
-      "Local",
-      ...Object.entries(vars).flatMap(([k, v]) => ["--env-var", `${k}=${v}`]),
-    ],
-    cwd: `${dir}/collection`,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  await bruRun(`${dir}/collection`, vars, "Local");
   // bru's exit code counts its assertions against this server; what it sent is what counts.
   const byBruno = server.requests.splice(0).map(seen);
   assert.equal(byBruno.length, 4);
@@ -77,7 +88,9 @@ Deno.test("import: a Bruno collection folder sends under dial test what it sends
     "Local",
     ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}=${v}`]),
   ], { cwd: dir });
-  assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+  // Bruno's assertions, carried, fail against the recording server as they fail in bru run.
+  assert.equal(ran.code, 11, ran.stdout + ran.stderr);
+  assert.match(ran.stdout, /Basic Auth 200 › body message == Authentication successful: message/);
   assert.deepEqual(server.requests.map(seen), byBruno);
 });
 
@@ -189,4 +202,51 @@ Deno.test("import: OpenCollection YAML and Bruno's JSON export import to the req
     },
   ]);
   assert.deepEqual(fromYaml.privateEnvironments, { Local: { token: "" } });
+});
+
+Deno.test("import: Bruno's assertions reach under dial test the outcomes bru run reaches, on httpbin", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await copyFixture(new URL("./fixtures/bruno-asserts/", import.meta.url).pathname);
+  // Bruno prints "✓ res.status: eq 200" or "✕ …" per assertion, in the collection's order.
+  const printed = await bruRun(`${dir}/collection`, { host: httpbin.origin });
+  const byBruno = [...printed.matchAll(/^\s*([✓✕]) (res.*)$/gm)].map((m) => [m[2]!, m[1] === "✓"]);
+  assert.equal(byBruno.length, 47, printed);
+
+  const imported = await dial(["import", "collection", "--out", "api"], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.match(imported.stderr, /44 of 47 assertions; 3 not carried/);
+  // What JavaScript reads as a subtraction (Bruno fails it) is reported, not rewritten.
+  const reported = [
+    "res.headers.content-type: contains json",
+    "res.headers.x-count: eq 3",
+    "res.body.X-Count: eq 3",
+  ];
+  for (const r of reported) assert.ok(imported.stderr.includes(`the assertion "${r}"`), r);
+  const http = await Deno.readTextFile(`${dir}/api/asserts.http`);
+  assert.match(http, /^\?\? status == 200$/m);
+  assert.match(http, /^\?\? body json\.author startsWith Yours$/m);
+  assert.doesNotMatch(http, /res\.status: eq 500/); // disabled in Bruno: not carried, not counted
+
+  const ran = await dial([
+    "test",
+    "api",
+    "--var",
+    `host=${httpbin.origin}`,
+    "--reporter",
+    "json",
+    "--report-file",
+    "report.json",
+  ], { cwd: dir });
+  assert.equal(ran.code, 11, ran.stdout + ran.stderr); // some of them fail in bru run too
+  const report = JSON.parse(await Deno.readTextFile(`${dir}/report.json`)) as {
+    cases: { name: string; outcome: string }[];
+  };
+  const byDial = report.cases.map((c) => c.outcome === "passed");
+  const expected = byBruno.filter(([text]) => !reported.includes(text as string));
+  assert.equal(byDial.length, expected.length);
+  expected.forEach(([text, passed], i) => {
+    assert.equal(byDial[i], passed, `${text}: bru ${passed}, dial ${report.cases[i]!.name}`);
+  });
+  // Both outcomes occur, so the comparison can fail either way.
+  assert.ok(expected.some(([, p]) => p) && expected.some(([, p]) => !p));
 });

@@ -235,3 +235,13 @@ Deno.test("parse: a byte order mark before the first request is not part of it",
   assert.equal(request.span.start, 1);
   assert.deepEqual(request.body.map((p) => p.kind === "text" && p.text), ["body"]);
 });
+
+Deno.test("parse: blank lines after ?? lines end the body before them, as httpyac sends it", () => {
+  // httpyac 6.16.7 sends `{\n  "a": 1\n}` for this file (no newline at the end).
+  const text = 'POST http://h/x\n\n{\n  "a": 1\n}\n\n?? status == 200\n\n### two\nGET http://h/y\n';
+  const [first] = parseHttpFile(text, "x.http").requests;
+  assert.deepEqual(first!.body.map((p) => p.kind === "text" ? p.text : p.path), [
+    '{\n  "a": 1\n}',
+  ]);
+  assert.equal(first!.assertions.length, 1);
+});
