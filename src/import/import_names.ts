@@ -99,3 +99,13 @@ function reference(inner: string): boolean {
   return !name.startsWith("$") && !name.startsWith("%") &&
     !/^[^.\s]+\.(response|request)\.(body|headers)\./.test(name);
 }
+
+/**
+ * A name as a file name's part: lower case, runs of other characters as `-`.
+ *
+ * @param s the name
+ * @returns the part
+ */
+export function slug(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+}

@@ -19,6 +19,7 @@ import {
   text,
 } from "./import_model.ts";
 import { basicValue } from "./import_secrets.ts";
+import { slug } from "./import_names.ts";
 
 /**
  * @param value parsed JSON or YAML
@@ -394,8 +395,4 @@ function decodeFilter(filter: string): string {
   } catch {
     return filter;
   }
-}
-
-function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 }

@@ -20,6 +20,7 @@ import {
   secretVariable,
   text,
 } from "./import_model.ts";
+import { slug } from "./import_names.ts";
 import { resolveRefs, type ResolveRefsOptions } from "./openapi_refs.ts";
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -278,8 +279,4 @@ function stringExample(format: string): string {
     default:
       return "string";
   }
-}
-
-function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 }

@@ -17,6 +17,7 @@ import { PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../files/environment.ts";
 import { literalValue } from "../files/trust_rule.ts";
 import { type RequestModel, writeHttpRequest } from "../files/write_http_file.ts";
 import type { ImportedRequest, ImportLoss, ImportResult, ImportScript } from "./import_model.ts";
+import { slug } from "./import_names.ts";
 
 /** One file to write. */
 export interface ImportFile {
@@ -278,8 +279,4 @@ function urlText(url: string): string {
 
 function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
-}
-
-function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 }
