@@ -7,6 +7,17 @@ import { command, flags, type FlagValues } from "./declare.ts";
 import { FILE_FLAGS, OPENAPI_FLAGS } from "./file_flags.ts";
 import { lazy } from "./lazy.ts";
 
+/**
+ * @param paths `dial test`'s arguments
+ * @param flags its flags
+ * @returns whether Newman's form is used: a collection file (`.json`), `-e`, `-g`, `-n`, `--folder`
+ */
+function isCollectionRun(paths: readonly string[], flags: TestFlagValues): boolean {
+  return flags.environment !== undefined || flags.globals !== undefined ||
+    flags.iterationCount !== undefined || flags.folder.length > 0 ||
+    paths.some((p) => /\.json$/i.test(p));
+}
+
 const EPILOG = `
 Runs every request of the files (directories: every .http and .rest file below them, in
 name order), evaluates each client.test and client.assert of the response handlers, prints
@@ -19,6 +30,7 @@ Examples:
   dial test api/ --openapi openapi.yaml --env dev
   dial test tests/ --jobs 4 --reporter html --report-file report.html
   dial test signup.http --data users.csv --repeat 2
+  dial test collection.json -e staging.postman_environment.json --folder Users   # as newman run
 
 A request's ?? lines and client.test calls are its tests; a request without any fails at a 5xx
 status (--check-status: 4xx too) or when it cannot be sent. A file that does not parse, a
@@ -61,6 +73,8 @@ export const TEST_FLAGS = flags([
   ...OPENAPI_FLAGS,
   {
     long: "data",
+    short: "d",
+    aliases: ["iteration-data"],
     value: "file",
     file: true,
     help: "run the files once per row of this CSV or JSON file, its columns as variables",
@@ -71,6 +85,35 @@ export const TEST_FLAGS = flags([
     kind: "count",
     min: 1,
     help: "run everything n times",
+  },
+  // Newman's: see test_collection.ts.
+  {
+    long: "environment",
+    short: "e",
+    value: "file",
+    file: true,
+    help: "a Postman environment file, as Newman's -e (its values become the run's environment)",
+  },
+  {
+    long: "globals",
+    short: "g",
+    value: "file",
+    file: true,
+    help: "a Postman globals file, as Newman's -g",
+  },
+  {
+    long: "iteration-count",
+    short: "n",
+    value: "n",
+    kind: "count",
+    min: 1,
+    help: "run n iterations, as Newman's -n (with -d: row i, the last row past the end)",
+  },
+  {
+    long: "folder",
+    value: "name",
+    repeatable: true,
+    help: "run only this folder of the collection (repeatable), as Newman's --folder",
   },
   {
     long: "jobs",
@@ -94,6 +137,10 @@ export const testCommand = command({
   epilog: EPILOG,
   run: async ({ args, flags }, context) => {
     const { testFiles } = await lazy.testFiles();
-    return await testFiles(args.paths, flags, context);
+    if (!isCollectionRun(args.paths, flags)) return await testFiles(args.paths, flags, context);
+    // A collection file and Newman's flags (`dial test c.json -e e.json`).
+    const { collectionRun } = await lazy.testCollection();
+    await using run = await collectionRun(args.paths, flags);
+    return await testFiles(run.paths, run.flags, context);
   },
 });

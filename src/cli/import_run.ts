@@ -125,8 +125,12 @@ async function readCollectionFolder(dir: string): Promise<Map<string, string>> {
 /**
  * Writes the files into a directory, all or none: an existing file stops it before anything
  * is written, unless `force`.
+ *
+ * @param dir where
+ * @param files the import's files
+ * @param force replace existing files
  */
-async function writeImportFiles(
+export async function writeImportFiles(
   dir: string,
   files: readonly ImportFile[],
   force: boolean,

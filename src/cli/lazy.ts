@@ -34,6 +34,9 @@ export const lazy = {
   /** `dial test`. */
   testFiles: (): Promise<typeof import("./test_files.ts")> =>
     import(new URL("./test_files.ts", import.meta.url).href),
+  /** `dial test c.json` and Newman's flags. */
+  testCollection: (): Promise<typeof import("./test_collection.ts")> =>
+    import(new URL("./test_collection.ts", import.meta.url).href),
   /** `--save FILE.http`. */
   saveHttp: (): Promise<typeof import("./save_http.ts")> =>
     import(new URL("./save_http.ts", import.meta.url).href),

@@ -1,0 +1,174 @@
+/**
+ * Newman's command line on `dial test`, Newman as the oracle: the same collection, environment,
+ * globals and data file run by `newman run c.json -e … -g … -d … --folder … -n …` and by
+ * `dial test c.json` with the same flags against one recording server send the same requests in
+ * the same order and reach the same assertion outcomes; the flags also apply to an imported
+ * folder; a folder the collection does not have is a usage error before anything is sent.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { dial } from "../_helpers.ts";
+import { type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
+
+const decoder = new TextDecoder();
+
+/** Newman 6.2.2 (a peer the test runs: --no-config, --no-lock), its JSON report's outcomes. */
+async function newman(args: string[], cwd: string): Promise<string[]> {
+  const { stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--no-config",
+      "--no-lock",
+      "--unsafe-proto",
+      "--quiet",
+      "npm:newman@6.2.2",
+      "run",
+      ...args,
+      "--reporters",
+      "json",
+      "--reporter-json-export",
+      "newman.json",
+    ],
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  let report;
+  try {
+    report = JSON.parse(await Deno.readTextFile(`${cwd}/newman.json`));
+  } catch {
+    throw new Error(`newman wrote no report: ${decoder.decode(stdout)}${decoder.decode(stderr)}`);
+  }
+  return report.run.executions.flatMap((e: {
+    item: { name: string };
+    assertions?: Array<{ assertion: string; error?: unknown }>;
+  }) =>
+    (e.assertions ?? []).map((a) =>
+      `${e.item.name} › ${a.assertion}: ${a.error ? "failed" : "passed"}`
+    )
+  );
+}
+
+function seen(r: RawRequest) {
+  return {
+    line: `${r.line.split(" ")[0]} ${requestPath(r)}`,
+    stage: r.headers.find(([n]) => n.toLowerCase() === "x-stage")?.[1],
+    body: decoder.decode(r.body),
+  };
+}
+
+function collection() {
+  const request = (name: string, path: string) => ({
+    name,
+    event: [{
+      listen: "test",
+      script: {
+        exec: [
+          'pm.test("status 200", () => pm.response.to.have.status(200));',
+          'pm.test("stage is staging", () => pm.expect(pm.environment.get("stage")).to.equal("staging"));',
+        ],
+      },
+    }],
+    request: {
+      method: "POST",
+      header: [{ key: "X-Stage", value: "{{stage}}" }],
+      body: { mode: "raw", raw: "{{who}} via {{shared}}" },
+      url: `{{base}}${path}`,
+    },
+  });
+  return {
+    info: { name: "flags", schema: "https://schema.getpostman.com/json/collection/v2.1.0/" },
+    item: [
+      request("Ping", "/ping"),
+      { name: "Users", item: [request("List users", "/users"), request("Add user", "/users/add")] },
+      { name: "Orders", item: [request("List orders", "/orders")] },
+    ],
+  };
+}
+
+async function fixture(origin: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "dial-newman-flags-" });
+  const values = (pairs: Record<string, string>) =>
+    Object.entries(pairs).map(([key, value]) => ({ key, value, enabled: true }));
+  await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(collection()));
+  await Deno.writeTextFile(
+    `${dir}/e.json`,
+    JSON.stringify({ name: "staging", values: values({ base: origin, stage: "staging" }) }),
+  );
+  await Deno.writeTextFile(
+    `${dir}/g.json`,
+    JSON.stringify({
+      name: "globals",
+      _postman_variable_scope: "globals",
+      values: values({ shared: "globals" }),
+    }),
+  );
+  await Deno.writeTextFile(`${dir}/rows.csv`, "who\nann\nbob\n");
+  return dir;
+}
+
+Deno.test("dial test c.json -e -g -d --folder -n sends and asserts what newman run does with them", async () => {
+  await using server = rawServer();
+  const dir = await fixture(server.origin);
+  const flags = ["-e", "e.json", "-g", "g.json", "-d", "rows.csv", "--folder", "Users", "-n", "3"];
+
+  const byNewman = await newman(["c.json", ...flags], dir);
+  const sentByNewman = server.requests.splice(0).map(seen);
+  // Three iterations of the folder's two requests; the third reuses the last row.
+  assert.equal(sentByNewman.length, 6);
+  assert.deepEqual(sentByNewman.map((r) => r.body), [
+    "ann via globals",
+    "ann via globals",
+    "bob via globals",
+    "bob via globals",
+    "bob via globals",
+    "bob via globals",
+  ]);
+
+  const ran = await dial(["test", "c.json", ...flags, "--reporter", "json"], { cwd: dir });
+  assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+  assert.deepEqual(server.requests.splice(0).map(seen), sentByNewman);
+  const byDial = JSON.parse(ran.stdout).cases.map((c: {
+    request: string;
+    name: string;
+    outcome: string;
+  }) => `${c.request} › ${c.name}: ${c.outcome}`);
+  assert.deepEqual(byDial, byNewman);
+  assert.equal(byDial.length, 12);
+  // The temporary import is gone.
+  assert.doesNotMatch(ran.stderr, /Not overwriting/);
+});
+
+Deno.test("dial test DIR -e --folder on an imported folder; an unknown folder sends nothing", async () => {
+  await using server = rawServer();
+  const dir = await fixture(server.origin);
+  const imported = await dial(["import", "c.json", "g.json", "--out", "api"], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  const ran = await dial([
+    "test",
+    "api",
+    "-e",
+    "e.json",
+    "--folder",
+    "Orders",
+    "-d",
+    "rows.csv",
+  ], { cwd: dir });
+  assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+  assert.deepEqual(server.requests.splice(0).map(seen), [
+    { line: "POST /orders", stage: "staging", body: "ann via globals" },
+    { line: "POST /orders", stage: "staging", body: "bob via globals" },
+  ]);
+  assert.match(ran.stdout, /List orders › stage is staging \(/);
+
+  for (const args of [["c.json"], ["api"]]) {
+    const refused = await dial(["test", ...args, "-e", "e.json", "--folder", "Nope"], {
+      cwd: dir,
+    });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /No folder "Nope" in (c\.json|api)/);
+  }
+  assert.equal(server.requests.length, 0);
+});
