@@ -60,6 +60,13 @@ export const FILE_FLAGS = flags([
   ...ENVIRONMENT_FLAGS,
   ...ALLOW_PATH_FLAG,
   {
+    long: "script-origin",
+    value: "origin",
+    repeatable: true,
+    help:
+      "let # @postman scripts' pm.sendRequest reach this origin too (repeatable; default: the origins of the run's requests)",
+  },
+  {
     long: "timeout",
     value: "seconds",
     kind: "seconds",

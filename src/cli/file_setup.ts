@@ -48,6 +48,8 @@ export interface FileRunSetup {
   environmentFor: (dir: string, confinement: Confinement) => Promise<Environment | undefined>;
   /** The folders of a run whose root is `root`: it and every `--allow-path`. */
   confinementFor: (root: string) => Promise<Confinement>;
+  /** `--script-origin`s: where `pm.sendRequest` may go besides the run's requests' origins. */
+  scriptOrigins: Set<string>;
 }
 
 /**
@@ -97,7 +99,8 @@ export async function prepareFileRun(
     return loaded;
   };
   const confinementFor = (root: string) => Confinement.of(root, flags.allowPath);
-  return { transport, overrides, environmentFor, confinementFor };
+  const scriptOrigins = new Set(flags.scriptOrigin.map(originOf));
+  return { transport, overrides, environmentFor, confinementFor, scriptOrigins };
 }
 
 /**
@@ -208,4 +211,18 @@ async function warnIfTracked(path: string, context: CliContext): Promise<void> {
     context.stderr,
     `${path} is tracked by git, and it is the place for secrets: run git rm --cached ${path} and add it to .gitignore`,
   );
+}
+
+/** A `--script-origin` value as an origin (`https://api.example.com`). */
+function originOf(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch { /* below */ }
+  if (!url || !/^https?:$/.test(url.protocol) || url.origin === "null") {
+    throw new UsageError(
+      `Invalid --script-origin "${value}": expected an http or https origin like https://api.example.com`,
+    );
+  }
+  return url.origin;
 }

@@ -68,6 +68,7 @@ export async function runFiles(
       oauth2: fileOAuth2Hooks(context),
       prompt: filePrompt(context),
       env: context.env,
+      scriptOrigins: setup.scriptOrigins,
       send: {
         transport: setup.transport,
         signal: context.signal,

@@ -252,6 +252,7 @@ async function runUnit(
       oauth2: fileOAuth2Hooks(context),
       prompt: filePrompt(context),
       env: context.env,
+      scriptOrigins: setup.scriptOrigins,
       globals: state.globals,
       cookies: state.cookies,
       iteration: {

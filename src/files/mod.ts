@@ -90,6 +90,8 @@ export {
   runScript,
   type SandboxLimits,
   ScriptError,
+  type ScriptReply,
+  type ScriptRequest,
   ScriptSession,
   type ScriptSource,
 } from "./script_sandbox.ts";

@@ -22,6 +22,7 @@ import { type GrpcStatus, runGrpcFileRequest } from "./run_grpc.ts";
 import { isSubscription, runGraphQLSubscription, runWebSocketRequest } from "./run_streams.ts";
 import { substitute, type VariableScope, type VariableValue } from "./substitute.ts";
 import { sendFileRequest } from "./file_exchange.ts";
+import { scriptSender } from "./script_send.ts";
 import type { OAuth2Hooks } from "./security_auth.ts";
 import {
   HANDLER_BODY_LIMIT,
@@ -139,6 +140,11 @@ export interface RunHttpFileOptions {
   /** Script time and memory limits. */
   scriptLimits?: SandboxLimits;
   /**
+   * The origins `pm.sendRequest` may reach (`--script-origin`); the run adds each origin its
+   * requests go to. Shared by the files of one run; default: a new set.
+   */
+  scriptOrigins?: Set<string>;
+  /**
    * The folders the file's includes, outputs and script files must resolve inside (the run's
    * root and `--allow-path`); default: the file's own folder.
    */
@@ -224,11 +230,14 @@ class FileRunner {
   scripts?: ScriptSession;
   /** The request a Postman script chose with `postman.setNextRequest` (null: stop). */
   next: string | null | undefined = undefined;
+  /** Where `pm.sendRequest` may go: the command line's origins and the run's requests'. */
+  readonly origins: Set<string>;
 
   constructor(readonly file: HttpFile, readonly options: RunHttpFileOptions) {
     this.globals = options.globals ?? new Map();
     this.responses = options.responses ?? new Map();
     this.cookies = options.cookies ?? new CookieJar();
+    this.origins = options.scriptOrigins ?? new Set();
     const slash = file.path.lastIndexOf("/");
     this.dir = slash < 0 ? "." : file.path.slice(0, slash) || "/";
   }
@@ -501,6 +510,7 @@ class FileRunner {
     requestVariables: Map<string, string>,
   ): Promise<HttpRequest> {
     const postman = request.directives.some((d) => d.name === "postman");
+    if (postman && request.preScripts.length) this.noteOrigin(request, scope);
     for (const script of request.preScripts) {
       let output: ScriptOutput;
       try {
@@ -635,6 +645,9 @@ class FileRunner {
       buildFileRequest(this.withDefaultHeaders(request), where)
     );
     if (!dependency && this.options.take?.(fileRequest)) return;
+    if (/^https?:$/.test(fileRequest.spec.url.protocol)) {
+      this.origins.add(fileRequest.spec.url.origin);
+    }
     const outputs = await outputPaths(request, where);
     for (const handler of request.handlers) {
       if (handler.kind === "file") await this.scriptPath(handler);
@@ -730,12 +743,39 @@ class FileRunner {
     if (this.scripts) return this.scripts;
     const { ScriptSession } = await load.scriptSandbox();
     const signal = this.options.send?.signal;
+    const postman = this.file.requests.some((r) => r.directives.some((d) => d.name === "postman"));
     this.scripts = new ScriptSession({
       ...this.options.scriptLimits,
       ...(signal ? { signal } : {}),
-      postman: this.file.requests.some((r) => r.directives.some((d) => d.name === "postman")),
+      postman,
+      ...(postman
+        ? {
+          sendRequest: scriptSender({
+            send: this.options.send ?? {},
+            cookies: this.cookies,
+            ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
+            allowed: (origin) => this.origins.has(origin),
+          }),
+        }
+        : {}),
     });
     return this.scripts;
+  }
+
+  /** The origin of a request whose pre-request script may send to it (its URL as known now). */
+  noteOrigin(request: HttpRequest, scope: VariableScope): void {
+    try {
+      const { text } = substitute(request.url, scope, {
+        what: "the URL",
+        path: this.file.path,
+        line: request.requestLine.line,
+        column: 1,
+      });
+      const url = new URL(text);
+      if (/^https?:$/.test(url.protocol)) this.origins.add(url.origin);
+    } catch {
+      // Not known before the script runs (a variable it sets, a reference not read yet).
+    }
   }
 
   /** Evaluates an assertion's JavaScript in the sandbox, with httpyac's `response` in scope. */

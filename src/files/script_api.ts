@@ -168,6 +168,9 @@ function describe(error) {
 function setup(inputJson) {
   var input = parse(inputJson);
   out = { globals: {}, requestVariables: {}, tests: [], logs: [], environment: {} };
+  sends.queue = [];
+  sends.waiting = {};
+  sends.count = 0;
   var globals = input.globals;
   var requestVariables = input.requestVariables;
   function text(value) {
@@ -296,17 +299,37 @@ function setup(inputJson) {
   if (input.postman) {
     if (typeof installPostman !== "function") throw new Error("The sandbox was made without Postman's API");
     out.postman = true;
-    installPostman(input, out, { AssertionError: AssertionError, log: log });
+    installPostman(input, out, { AssertionError: AssertionError, log: log, sends: sends });
   }
 }
 var postmanInstalled = false;
+/*
+ * pm.sendRequest's requests: the script queues them (queue), dial takes them (pending), sends
+ * them and hands each answer back (settle), which calls the script's callback. respond makes
+ * the script's response object from an answer (installPostman sets it).
+ */
+var sends = { queue: [], waiting: {}, count: 0, respond: null };
+function pending() {
+  var queued = sends.queue;
+  sends.queue = [];
+  return stringify(queued);
+}
+function settle(answerJson) {
+  var answer = parse(answerJson);
+  var callback = sends.waiting[answer.id];
+  delete sends.waiting[answer.id];
+  if (typeof callback !== "function") return "";
+  if (answer.error !== undefined) callback(new Error(answer.error), null);
+  else callback(null, sends.respond(answer.response));
+  return "";
+}
 var POSTMAN_GLOBALS = ["pm", "postman", "tests", "responseBody", "responseCode", "responseHeaders",
   "responseTime", "responseCookies", "environment", "globals", "data", "iteration", "_", "CryptoJS",
   "tv4", "cheerio", "xml2Json", "moment", "require", "setTimeout", "Ajv"];
 `;
 
 const PRELUDE_END = String.raw`
-return { setup: setup, take: take, describe: describe };
+return { setup: setup, take: take, describe: describe, pending: pending, settle: settle };
 })
 `;
 

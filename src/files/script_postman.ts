@@ -2,8 +2,9 @@
  * Postman's script API, for the scripts of requests marked `# @postman`: `pm` (tests, chai-style
  * `pm.expect`, the response, the variable scopes, the request, info, iteration data, execution
  * control), `postman` and the legacy globals (`tests[…]`, `responseBody`, `responseCode` …), as
- * dial's own JavaScript in the sandbox's prelude. What a Postman script does that dial cannot
- * (send requests, lodash, CryptoJS …) fails with a message that names it.
+ * dial's own JavaScript in the sandbox's prelude. `pm.sendRequest` queues its request for the
+ * host, which sends it by the runner's rule (script_send.ts) and calls back. What a Postman script
+ * does that dial cannot (`pm.cookies`, CryptoJS's ciphers …) fails with a message that names it.
  * @module
  */
 
@@ -641,6 +642,74 @@ function cryptoJs() {
   return api;
 }
 
+/* pm.sendRequest: at most this many requests per script. */
+var MAX_SENDS = 50;
+
+/* pm.sendRequest's argument (a URL, or Postman's request object) as dial sends it. */
+function sendable(request) {
+  if (typeof request === "string") return { method: "GET", url: request, headers: [] };
+  if (request === null || typeof request !== "object") throw new TypeError("pm.sendRequest needs a URL or a request object");
+  var url = request.url;
+  if (url !== null && typeof url === "object" && typeof url.raw === "string") url = url.raw;
+  url = toString(url);
+  var method = toString(request.method || "GET").toUpperCase();
+  var headers = [];
+  var header = request.header || request.headers;
+  if (Array.isArray(header)) {
+    header.forEach(function (h) { if (h && !h.disabled && h.key !== undefined) headers.push([toString(h.key), toString(h.value)]); });
+  } else if (typeof header === "string") {
+    header.split(/\r?\n/).forEach(function (line) {
+      var at = line.indexOf(":");
+      if (at > 0) headers.push([line.slice(0, at).trim(), line.slice(at + 1).trim()]);
+    });
+  } else if (header && typeof header === "object") {
+    Object.keys(header).forEach(function (k) { headers.push([k, toString(header[k])]); });
+  }
+  var has = function (name) { return headers.some(function (h) { return h[0].toLowerCase() === name; }); };
+  var auth = request.auth;
+  if (auth && typeof auth === "object" && !has("authorization")) {
+    var param = function (key) {
+      var list = auth[auth.type];
+      if (Array.isArray(list)) { for (var i = 0; i < list.length; i++) if (list[i].key === key) return toString(list[i].value); return ""; }
+      return list && typeof list === "object" && list[key] !== undefined ? toString(list[key]) : "";
+    };
+    if (auth.type === "bearer") headers.push(["Authorization", "Bearer " + param("token")]);
+    else if (auth.type === "basic") headers.push(["Authorization", "Basic " + btoaUtf8(param("username") + ":" + param("password"))]);
+    else if (auth.type !== "noauth") throw new Error("pm.sendRequest: auth type \"" + toString(auth.type) + "\" is not available in dial's script sandbox");
+  }
+  var out = { method: method, url: url, headers: headers };
+  var body = request.body;
+  if (body && typeof body === "object" && body.mode) {
+    var pairs = function (list) {
+      return (Array.isArray(list) ? list : []).filter(function (p) { return p && !p.disabled; });
+    };
+    if (body.mode === "raw") {
+      out.body = typeof body.raw === "string" ? body.raw : body.raw === undefined ? "" : stringify(body.raw);
+      var language = body.options && body.options.raw && body.options.raw.language;
+      if (language === "json" && !has("content-type")) headers.push(["Content-Type", "application/json"]);
+    } else if (body.mode === "urlencoded") {
+      out.body = pairs(body.urlencoded).map(function (p) {
+        return encodeURIComponent(toString(p.key)) + "=" + encodeURIComponent(toString(p.value === undefined ? "" : p.value));
+      }).join("&");
+      if (!has("content-type")) headers.push(["Content-Type", "application/x-www-form-urlencoded"]);
+    } else if (body.mode === "formdata") {
+      var boundary = "----DialFormBoundary" + Date.now().toString(16);
+      out.body = pairs(body.formdata).map(function (p) {
+        if (p.type === "file" || p.src !== undefined) throw new Error("pm.sendRequest: a form-data file part is not available in dial's script sandbox (scripts cannot read files)");
+        return "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + toString(p.key).replace(/"/g, "%22") + "\"\r\n\r\n" + toString(p.value === undefined ? "" : p.value) + "\r\n";
+      }).join("") + "--" + boundary + "--\r\n";
+      if (!has("content-type")) headers.push(["Content-Type", "multipart/form-data; boundary=" + boundary]);
+    } else {
+      throw new Error("pm.sendRequest: body mode \"" + toString(body.mode) + "\" is not available in dial's script sandbox");
+    }
+  }
+  return out;
+}
+
+function btoaUtf8(text) {
+  return btoa(unescape(encodeURIComponent(text)));
+}
+
 function installPostman(input, out, api) {
   var pm0 = input.postman;
   var requestVariables = input.requestVariables;
@@ -819,24 +888,28 @@ function installPostman(input, out, api) {
     }
   }
 
-  var res = input.response;
-  var pmResponse;
-  if (res) {
-    pmResponse = {
+  /* A response as Postman's scripts see one: pm.response, and pm.sendRequest's answers. */
+  function responseOf(res, responseTime) {
+    var response = {
       __pmResponse: true,
       code: res.status,
       status: REASONS[res.status] || "",
       reason: function () { return REASONS[res.status] || ""; },
       headers: headerObject(res.headers),
-      responseTime: pm0.responseTime || 0,
+      responseTime: responseTime,
       responseSize: res.body.length,
       text: function () { return res.body; },
       json: function () { return parse(res.body); },
       cookies: unavailable("pm.response.cookies"),
     };
-    Object.defineProperty(pmResponse, "to", { get: function () { return expect(pmResponse).to; } });
-    Object.defineProperty(pmResponse, "be", { get: function () { return expect(pmResponse).be; } });
+    Object.defineProperty(response, "to", { get: function () { return expect(response).to; } });
+    Object.defineProperty(response, "be", { get: function () { return expect(response).be; } });
+    return response;
   }
+  var res = input.response;
+  var pmResponse;
+  if (res) pmResponse = responseOf(res, pm0.responseTime || 0);
+  api.sends.respond = function (answer) { return responseOf(answer, answer.responseTime || 0); };
 
   var expect = makeExpect(api);
   function test(testName, fn) {
@@ -883,7 +956,19 @@ function installPostman(input, out, api) {
       requestId: pm0.requestId,
     },
     execution: execution,
-    sendRequest: unavailable("pm.sendRequest", "scripts cannot reach the network"),
+    sendRequest: function (request, callback) {
+      var sends = api.sends;
+      if (sends.count >= MAX_SENDS) throw new Error("pm.sendRequest: more than " + MAX_SENDS + " requests in one script");
+      var id = ++sends.count;
+      sends.queue.push({ id: id, request: sendable(request) });
+      if (typeof callback === "function") {
+        sends.waiting[id] = callback;
+        return undefined;
+      }
+      return new Promise(function (resolve, reject) {
+        sends.waiting[id] = function (error, response) { if (error) reject(error); else resolve(response); };
+      });
+    },
     cookies: unavailable("pm.cookies"),
     visualizer: { set: function () {}, clear: function () {} },
     vault: unavailable("pm.vault"),

@@ -7,7 +7,9 @@
  * (quickjs-emscripten): the script's world holds only the JavaScript language and the script
  * API of `script_api.ts` (and `script_postman.ts` for `# @postman` requests), whose digests,
  * JSONPath and dynamic variables are pure host functions of strings; there is no `Deno`, no `fetch`,
- * no `import`, no file, network, environment or subprocess to reach.
+ * no `import`, no file, network, environment or subprocess to reach. The one way out is Postman's
+ * `pm.sendRequest`: the script queues a request, and after the script returns dial sends it with
+ * the session's `sendRequest` (the runner's rule, script_send.ts) and calls the script back.
  *
  * Isolation and bounds: each request file's scripts get a context of their own
  * ({@link ScriptSession}), in a WebAssembly instance of their own whose memory cannot grow past
@@ -88,7 +90,34 @@ export interface SandboxLimits {
   signal?: AbortSignal;
   /** Give the scripts Postman's API too (a file with `# @postman` requests). */
   postman?: boolean;
+  /**
+   * Sends what a Postman script's `pm.sendRequest` asks (the runner's rule decides where it may
+   * go); without it the request fails with a message.
+   */
+  sendRequest?: (request: ScriptRequest) => Promise<ScriptReply>;
 }
+
+/** A request a script asked to send (`pm.sendRequest`). */
+export interface ScriptRequest {
+  /** The method, upper-cased. */
+  method: string;
+  /** The URL as the script wrote it. */
+  url: string;
+  /** Header names and values, in order. */
+  headers: [string, string][];
+  /** The body as text, if any. */
+  body?: string;
+}
+
+/** What a script gets back: the response, or why there is none. */
+export type ScriptReply =
+  | {
+    response: { status: number; headers: [string, string][]; body: string; responseTime: number };
+  }
+  | { error: string };
+
+/** Rounds of `pm.sendRequest` answers (each may ask again) one script may go through. */
+const MAX_SEND_ROUNDS = 50;
 
 /** QuickJS's WebAssembly memory below its heap (static data, stack): the loader's initial size. */
 const BASE_PAGES = 256;
@@ -105,6 +134,7 @@ export class ScriptSession {
   #memoryBytes: number;
   #signal: AbortSignal | undefined;
   #postman: boolean;
+  #sendRequest: ((request: ScriptRequest) => Promise<ScriptReply>) | undefined;
   #sandbox: Sandbox | undefined;
 
   /**
@@ -117,6 +147,7 @@ export class ScriptSession {
     this.#memoryBytes = limits.memoryBytes ?? 64 * 1024 * 1024;
     this.#signal = limits.signal;
     this.#postman = limits.postman ?? false;
+    this.#sendRequest = limits.sendRequest;
   }
 
   /**
@@ -153,7 +184,7 @@ export class ScriptSession {
     }
     let healthy = true;
     try {
-      return this.#evaluate(sandbox, source, (broken) => healthy = !broken);
+      return await this.#evaluate(sandbox, source, (broken) => healthy = !broken);
     } finally {
       if (!healthy) this.#drop();
     }
@@ -164,11 +195,11 @@ export class ScriptSession {
     this.#drop();
   }
 
-  #evaluate(
+  async #evaluate(
     sandbox: Sandbox,
     source: ScriptSource,
     broke: (broken: boolean) => void,
-  ): ScriptOutput {
+  ): Promise<ScriptOutput> {
     const { context } = sandbox;
     // A fresh function scope on the code's own lines: `var`s do not outlive the script, and the
     // sandbox's line numbers are the file's.
@@ -186,7 +217,14 @@ export class ScriptSession {
         cause: error,
       });
     }
-    if (result.error) {
+    if (!result.error) {
+      result.value.dispose();
+      // pm.sendRequest's answers, each calling its callback (which may ask again); promises.
+      const error = await this.#settle(sandbox, source);
+      if (error) result = { error };
+      else result = undefined;
+    }
+    if (result?.error) {
       const handle = result.error;
       const described = sandbox.call(sandbox.describe, handle);
       handle.dispose();
@@ -209,8 +247,6 @@ export class ScriptSession {
         if (partial) failure.variables = variablesOf(partial);
         throw failure;
       }
-    } else {
-      result.value.dispose();
     }
     const output = readOutput(sandbox);
     if (!output) {
@@ -220,6 +256,41 @@ export class ScriptSession {
       );
     }
     return output;
+  }
+
+  /**
+   * Runs the script's pending promise jobs and answers its `pm.sendRequest`s, round after round
+   * (a callback may send again), until nothing is pending.
+   *
+   * @returns what a job or callback threw, if one did
+   */
+  async #settle(sandbox: Sandbox, source: ScriptSource): Promise<QuickJSHandle | undefined> {
+    const { context, runtime } = sandbox;
+    for (let round = 0;; round++) {
+      const jobs = sandbox.within(() => runtime.executePendingJobs());
+      if (jobs.error) return jobs.error;
+      const text = sandbox.call(sandbox.pending);
+      const queued = text ? JSON.parse(text) as { id: number; request: ScriptRequest }[] : [];
+      if (!queued.length) return undefined;
+      if (round >= MAX_SEND_ROUNDS) {
+        throw new ScriptError(
+          `${source.file}:${source.line}: pm.sendRequest callbacks sent again more than ${MAX_SEND_ROUNDS} times`,
+        );
+      }
+      for (const { id, request } of queued) {
+        const reply: ScriptReply = this.#sendRequest
+          ? await this.#sendRequest(request).catch((error) => ({ error: (error as Error).message }))
+          : { error: "pm.sendRequest is not available in dial's script sandbox here" };
+        if (stopping(this.#signal)) throw stopped(source, source.line);
+        const argument = context.newString(JSON.stringify({ id, ...reply }));
+        const called = sandbox.within(() =>
+          context.callFunction(sandbox.settle, context.undefined, argument)
+        );
+        argument.dispose();
+        if (called.error) return called.error;
+        called.value.dispose();
+      }
+    }
   }
 
   /** The session's sandbox, its `setup(input)` called; a new one when the old one broke. */
@@ -249,6 +320,8 @@ export class ScriptSession {
       sandbox.setup.dispose();
       sandbox.take.dispose();
       sandbox.describe.dispose();
+      sandbox.pending.dispose();
+      sandbox.settle.dispose();
       sandbox.context.dispose();
       sandbox.runtime.dispose();
     } catch {
@@ -289,6 +362,10 @@ interface Sandbox {
   take: QuickJSHandle;
   /** The prelude's `describe(error)`, held by the host. */
   describe: QuickJSHandle;
+  /** The prelude's `pending()`: the `pm.sendRequest`s queued since it was last called. */
+  pending: QuickJSHandle;
+  /** The prelude's `settle(answer)`: calls a `pm.sendRequest` callback with its answer. */
+  settle: QuickJSHandle;
   /** Runs one evaluation with the deadline armed (the scripts' limit, unless given). */
   within<T>(evaluate: () => T, ms?: number): T;
   /**
@@ -358,6 +435,8 @@ async function create(
   const setup = context.getProp(prelude.value, "setup");
   const take = context.getProp(prelude.value, "take");
   const describe = context.getProp(prelude.value, "describe");
+  const pending = context.getProp(prelude.value, "pending");
+  const settle = context.getProp(prelude.value, "settle");
   prelude.value.dispose();
   // dial's own calls (setup, take, describe) are bounded by a second at least, so that a short
   // script limit on a loaded machine does not cut them off.
@@ -387,6 +466,8 @@ async function create(
     setup,
     take,
     describe,
+    pending,
+    settle,
     within,
     call,
     exhausted,

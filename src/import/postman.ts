@@ -430,7 +430,10 @@ interface Level {
 
 /** APIs dial's sandbox does not provide: a script using them is carried, its test may fail. */
 const MISSING_APIS =
-  /\b(pm\.sendRequest|pm\.cookies|pm\.visualizer|pm\.vault|pm\.require|require(?=\s*\()|pm\.execution\.setNextRequest|pm\.execution\.runRequest)/g;
+  /\b(pm\.cookies|pm\.visualizer|pm\.vault|pm\.require|pm\.execution\.setNextRequest|pm\.execution\.runRequest)\b|\b(require)\s*\(\s*["'`]([^"'`]*)["'`]|\b(require)\s*\((?!\s*["'`])/g;
+
+/** The modules a script's `require` gets in dial's sandbox (src/files/script_postman.ts). */
+const MODULES = new Set(["postman-collection", "crypto-js"]);
 
 /**
  * A level's pre-request and test scripts. A collection's or folder's (`shared` names it) is
@@ -456,7 +459,13 @@ function scripts(
     }
     result.counts.scripts++;
     result.counts.assertions += assertionCount(code);
-    const missing = [...new Set([...code.matchAll(MISSING_APIS)].map((m) => m[1]!))];
+    const missing = [
+      ...new Set(
+        [...code.matchAll(MISSING_APIS)].flatMap((m) =>
+          m[1] ? [m[1]] : m[2] ? (MODULES.has(m[3]!) ? [] : [`require("${m[3]}")`]) : ["require"]
+        ),
+      ),
+    ];
     if (missing.length) {
       result.losses.push({
         where,

@@ -263,7 +263,7 @@ Deno.test("postman: an API dial does not have fails its test with a message, and
 GET ${server.origin}/items/7
 
 > {%
-pm.test("sends a request", function () { pm.sendRequest("${server.origin}/x", function () {}); });
+pm.test("uses a package", function () { pm.require("@team/utils"); });
 pm.test("uses lodash", function () { _.get({}, "a"); });
 pm.test("unknown chai word", function () { pm.expect(1).to.be.frobnicated; });
 pm.test("still fine", function () { pm.response.to.have.status(200); });
@@ -290,7 +290,7 @@ pm.test("x", function () {});
   const out = result.stdout;
   assert.match(
     out,
-    /✗ .*sends a request: Error: pm\.sendRequest is not available in dial's script sandbox \(scripts cannot reach the network\)/,
+    /✗ .*uses a package: Error: require\("@team\/utils"\) is not available in dial's script sandbox/,
   );
   assert.match(
     out,
