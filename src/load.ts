@@ -19,6 +19,15 @@ export const load = {
   /** a gRPC call of a request file (and with it the gRPC packages). */
   grpcRequest: (): Promise<typeof import("./grpc/grpc_request.ts")> =>
     import(new URL("./grpc/grpc_request.ts", import.meta.url).href),
+  /** lodash 3 for Postman scripts' `_` (src/files/library_lodash3.ts). */
+  libraryLodash3: (): Promise<typeof import("./files/library_lodash3.ts")> =>
+    import(new URL("./files/library_lodash3.ts", import.meta.url).href),
+  /** lodash 4 for Postman scripts' `require("lodash")`. */
+  libraryLodash: (): Promise<typeof import("./files/library_lodash.ts")> =>
+    import(new URL("./files/library_lodash.ts", import.meta.url).href),
+  /** moment for Postman scripts' `require("moment")`. */
+  libraryMoment: (): Promise<typeof import("./files/library_moment.ts")> =>
+    import(new URL("./files/library_moment.ts", import.meta.url).href),
   /** `??` assertions (httpyac's, and dial's JSONPath form). */
   assertions: (): Promise<typeof import("./files/assertions.ts")> =>
     import(new URL("./files/assertions.ts", import.meta.url).href),

@@ -33,6 +33,8 @@ var toString = String;
 var hostDigest = host.digest;
 var hostJsonPath = host.jsonPath;
 var hostDynamic = host.dynamic;
+var hostLibrary = host.library;
+var FunctionCtor = Function;
 var B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 function btoa(binary) {
   binary = toString(binary);
@@ -302,6 +304,31 @@ function setup(inputJson) {
     installPostman(input, out, { AssertionError: AssertionError, log: log, sends: sends });
   }
 }
+/*
+ * Postman's libraries (lodash, moment), evaluated in this context before the first script that
+ * names one runs (preload; their text comes from the host), and kept for the file's scripts.
+ */
+var libraries = {};
+function library(name, what) {
+  if (Object.prototype.hasOwnProperty.call(libraries, name)) return libraries[name];
+  var text = hostLibrary(name);
+  if (typeof text !== "string") throw new Error(what + " is not available in dial's script sandbox here");
+  var module = { exports: {} };
+  /* lodash reads the global _ (its noConflict) while it loads: undefined then, not itself. */
+  libraries[name] = undefined;
+  try {
+    FunctionCtor("module", "exports", "define", "global", text).call(globalThis, module, module.exports, undefined, undefined);
+  } catch (error) {
+    delete libraries[name];
+    throw error;
+  }
+  libraries[name] = module.exports;
+  return module.exports;
+}
+function preload(name) {
+  library(name, name);
+  return "";
+}
 var postmanInstalled = false;
 /*
  * pm.sendRequest's requests: the script queues them (queue), dial takes them (pending), sends
@@ -329,7 +356,7 @@ var POSTMAN_GLOBALS = ["pm", "postman", "tests", "responseBody", "responseCode",
 `;
 
 const PRELUDE_END = String.raw`
-return { setup: setup, take: take, describe: describe, pending: pending, settle: settle };
+return { setup: setup, take: take, describe: describe, pending: pending, settle: settle, preload: preload };
 })
 `;
 

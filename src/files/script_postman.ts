@@ -1054,16 +1054,24 @@ function installPostman(input, out, api) {
       },
     },
   };
+  var LIBRARY_MODULES = { lodash: "lodash", moment: "moment" };
   var requireModule = function (name) {
     if (hasOwn(modules, toString(name))) return modules[toString(name)];
+    if (hasOwn(LIBRARY_MODULES, toString(name))) return library(LIBRARY_MODULES[toString(name)], "require(\"" + toString(name) + "\")");
     throw new Error("require(\"" + toString(name) + "\") is not available in dial's script sandbox");
   };
   Object.defineProperty(globalThis, "require", { configurable: true, writable: true, value: requireModule });
   pm.require = requireModule;
   Object.defineProperty(globalThis, "CryptoJS", { configurable: true, writable: true, value: cryptoJs() });
   modules["crypto-js"] = globalThis.CryptoJS;
-  ["_", "cheerio", "xml2Json", "moment", "setTimeout", "Ajv"].forEach(function (what) {
-    var value = unavailable(what === "_" ? "lodash (_)" : what);
+  /* Postman's deprecated _ is lodash 3, as in Newman 6 (require("lodash") is lodash 4). */
+  Object.defineProperty(globalThis, "_", {
+    configurable: true,
+    get: function () { return library("lodash3", "lodash (_)"); },
+  });
+  /* moment has no global in Postman's sandbox (require("moment")). */
+  ["cheerio", "xml2Json", "setTimeout", "Ajv"].forEach(function (what) {
+    var value = unavailable(what);
     Object.defineProperty(globalThis, what, { configurable: true, get: function () { return value; } });
   });
 }

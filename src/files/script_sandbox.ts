@@ -45,6 +45,7 @@ import {
   type TestOutcome,
 } from "./script_api.ts";
 import { signalled, watchSignals } from "../script_interrupt.ts";
+import { load } from "../load.ts";
 
 /** A script that threw, timed out or ran out of memory; the message names its file and line. */
 export class ScriptError extends DialError {
@@ -116,6 +117,46 @@ export type ScriptReply =
   }
   | { error: string };
 
+/**
+ * The libraries of Postman's sandbox a script may use (`_`, `require("lodash")`,
+ * `require("moment")`): what in a script's code asks for each, and its loader. A library's text
+ * is loaded (once per process) before a script that names it runs, and evaluated inside the
+ * sandbox when the script first touches it.
+ */
+const LIBRARIES: ReadonlyArray<{ name: string; wanted: RegExp; source: () => Promise<string> }> = [
+  {
+    name: "lodash3",
+    wanted: /(?<![\w$.])_\s*[.([]/,
+    source: async () => (await load.libraryLodash3()).SOURCE,
+  },
+  {
+    name: "lodash",
+    wanted: /\brequire\s*\(\s*["'`]lodash["'`]\s*\)/,
+    source: async () => (await load.libraryLodash()).SOURCE,
+  },
+  {
+    name: "moment",
+    wanted: /\brequire\s*\(\s*["'`]moment["'`]\s*\)/,
+    source: async () => (await load.libraryMoment()).SOURCE,
+  },
+];
+const librarySources = new Map<string, string>();
+
+/**
+ * Loads the text of the libraries a script's code names.
+ *
+ * @returns their names
+ */
+async function loadLibraries(code: string): Promise<string[]> {
+  const wanted = LIBRARIES.filter((library) => library.wanted.test(code));
+  for (const library of wanted) {
+    if (!librarySources.has(library.name)) {
+      librarySources.set(library.name, await library.source());
+    }
+  }
+  return wanted.map((library) => library.name);
+}
+
 /** Rounds of `pm.sendRequest` answers (each may ask again) one script may go through. */
 const MAX_SEND_ROUNDS = 50;
 
@@ -175,12 +216,24 @@ export class ScriptSession {
   async #run(source: ScriptSource, input: ScriptInput): Promise<ScriptOutput> {
     await watchSignals();
     if (stopping(this.#signal)) throw stopped(source, source.line);
+    const libraries = this.#postman ? await loadLibraries(source.code) : [];
     let sandbox;
     try {
       sandbox = await this.#prepared(JSON.stringify(input));
     } catch (error) {
       if (stopping(this.#signal)) throw stopped(source, source.line);
       throw error;
+    }
+    // Evaluated as dial's own code, under dial's bound rather than the script's.
+    for (const name of libraries) {
+      if (sandbox.libraries.has(name)) continue;
+      const argument = sandbox.context.newString(name);
+      const done = sandbox.call(sandbox.preload, argument, 30_000);
+      argument.dispose();
+      if (done === undefined) {
+        throw new ScriptError(`${source.file}:${source.line}: The sandbox could not load ${name}`);
+      }
+      sandbox.libraries.add(name);
     }
     let healthy = true;
     try {
@@ -322,6 +375,7 @@ export class ScriptSession {
       sandbox.describe.dispose();
       sandbox.pending.dispose();
       sandbox.settle.dispose();
+      sandbox.preload.dispose();
       sandbox.context.dispose();
       sandbox.runtime.dispose();
     } catch {
@@ -366,6 +420,10 @@ interface Sandbox {
   pending: QuickJSHandle;
   /** The prelude's `settle(answer)`: calls a `pm.sendRequest` callback with its answer. */
   settle: QuickJSHandle;
+  /** The prelude's `preload(name)`: evaluates a library (lodash, moment) in the context. */
+  preload: QuickJSHandle;
+  /** The libraries evaluated in the context so far. */
+  libraries: Set<string>;
   /** Runs one evaluation with the deadline armed (the scripts' limit, unless given). */
   within<T>(evaluate: () => T, ms?: number): T;
   /**
@@ -374,7 +432,7 @@ interface Sandbox {
    *
    * @returns its string result ("" for another value), or undefined when it threw
    */
-  call(fn: QuickJSHandle, argument?: QuickJSHandle): string | undefined;
+  call(fn: QuickJSHandle, argument?: QuickJSHandle, ms?: number): string | undefined;
   /** Whether the last evaluation was stopped by the interrupt handler. */
   interrupted(): boolean;
   /** Whether the WebAssembly memory grew to (about) its bound. */
@@ -437,17 +495,18 @@ async function create(
   const describe = context.getProp(prelude.value, "describe");
   const pending = context.getProp(prelude.value, "pending");
   const settle = context.getProp(prelude.value, "settle");
+  const preload = context.getProp(prelude.value, "preload");
   prelude.value.dispose();
   // dial's own calls (setup, take, describe) are bounded by a second at least, so that a short
   // script limit on a loaded machine does not cut them off.
   const ownMs = Math.max(timeoutMs, 1000);
-  const call = (fn: QuickJSHandle, argument?: QuickJSHandle): string | undefined => {
+  const call = (fn: QuickJSHandle, argument?: QuickJSHandle, ms = ownMs): string | undefined => {
     const result = within(
       () =>
         argument
           ? context.callFunction(fn, context.undefined, argument)
           : context.callFunction(fn, context.undefined),
-      ownMs,
+      Math.max(ms, ownMs),
     );
     if (result.error) {
       result.error.dispose();
@@ -468,6 +527,8 @@ async function create(
     describe,
     pending,
     settle,
+    preload,
+    libraries: new Set(),
     within,
     call,
     exhausted,
@@ -513,12 +574,19 @@ function hostFunctions(context: QuickJSContext): QuickJSHandle {
       return context.undefined;
     }
   });
+  // A library's text, when a script that names it is about to run (loadLibraries).
+  const library = context.newFunction("library", (name) => {
+    const text = librarySources.get(context.getString(name));
+    return text === undefined ? context.undefined : context.newString(text);
+  });
   context.setProp(host, "digest", digest);
   context.setProp(host, "jsonPath", path);
   context.setProp(host, "dynamic", dynamic);
+  context.setProp(host, "library", library);
   digest.dispose();
   path.dispose();
   dynamic.dispose();
+  library.dispose();
   return host;
 }
 

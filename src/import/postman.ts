@@ -433,7 +433,7 @@ const MISSING_APIS =
   /\b(pm\.cookies|pm\.visualizer|pm\.vault|pm\.require|pm\.execution\.setNextRequest|pm\.execution\.runRequest)\b|\b(require)\s*\(\s*["'`]([^"'`]*)["'`]|\b(require)\s*\((?!\s*["'`])/g;
 
 /** The modules a script's `require` gets in dial's sandbox (src/files/script_postman.ts). */
-const MODULES = new Set(["postman-collection", "crypto-js"]);
+const MODULES = new Set(["postman-collection", "crypto-js", "lodash", "moment"]);
 
 /**
  * A level's pre-request and test scripts. A collection's or folder's (`shared` names it) is

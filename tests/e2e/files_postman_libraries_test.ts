@@ -1,0 +1,79 @@
+/**
+ * Postman's libraries in `# @postman` scripts, Newman as the oracle: lodash 3 as `_` (functions
+ * lodash 4 removed), lodash 4 and moment through `require`, no global `moment`, and a failing
+ * expectation over a library's result reach under `dial test` the outcomes they reach under
+ * Newman 6.2.2; the import reports none of them as missing.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { dial } from "../_helpers.ts";
+import { rawServer } from "./_raw_server.ts";
+
+const TESTS = [
+  "pm.test('lodash 3 as _', function () { pm.expect(_.VERSION).to.equal('3.10.2'); pm.expect(_.pluck([{a: 1}, {a: 2}], 'a')).to.eql([1, 2]); pm.expect(_.contains([1, 2], 2)).to.be.true; });",
+  "pm.test('lodash 4 by require', function () { var l = require('lodash'); pm.expect(l.VERSION).to.equal('4.17.21'); pm.expect(l.get({a: {b: [5]}}, 'a.b[0]')).to.equal(5); pm.expect(l === _).to.be.false; });",
+  "pm.test('moment by require', function () { var m = require('moment'); pm.expect(m.version).to.equal('2.30.1'); pm.expect(m.utc('2024-01-02T03:04:05Z').add(1, 'day').format('YYYY-MM-DD HH:mm')).to.equal('2024-01-03 03:04'); pm.expect(m.utc('2024-03-01').diff(m.utc('2024-02-01'), 'days')).to.equal(29); });",
+  "pm.test('moment has no global', function () { pm.expect(typeof moment).to.equal('undefined'); });",
+  "pm.test('a wrong expectation fails', function () { pm.expect(_.max([1, 9, 3])).to.equal(3); });",
+  "pm.test('the body through lodash', function () { pm.expect(require('lodash').map(pm.response.json().items, 'id')).to.eql([1, 2]); });",
+];
+
+async function newmanOutcomes(dir: string): Promise<string[]> {
+  // --no-config and --no-lock: newman is a peer the test runs, not a dependency of dial's.
+  await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--no-config",
+      "--no-lock",
+      "--unsafe-proto",
+      "--quiet",
+      "npm:newman@6.2.2",
+      "run",
+      "c.json",
+      "--reporters",
+      "json",
+      "--reporter-json-export",
+      "newman.json",
+    ],
+    cwd: dir,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const run = JSON.parse(await Deno.readTextFile(`${dir}/newman.json`)).run;
+  return run.executions[0].assertions.map((a: { assertion: string; error?: unknown }) =>
+    `${a.assertion}: ${a.error ? "failed" : "passed"}`
+  );
+}
+
+Deno.test("Postman's lodash 3, lodash 4 and moment give dial test Newman's outcomes", async () => {
+  await using server = rawServer(() => ({
+    headers: [["Content-Type", "application/json"]],
+    body: '{"items":[{"id":1},{"id":2}]}',
+  }));
+  const dir = await Deno.makeTempDir({ prefix: "dial-libraries-" });
+  await Deno.writeTextFile(
+    `${dir}/c.json`,
+    JSON.stringify({
+      info: { name: "libs", schema: "https://schema.getpostman.com/json/collection/v2.1.0/" },
+      item: [{
+        name: "r",
+        event: [{ listen: "test", script: { exec: TESTS } }],
+        request: { method: "GET", url: `${server.origin}/items` },
+      }],
+    }),
+  );
+  const byNewman = await newmanOutcomes(dir);
+  assert.equal(byNewman.length, TESTS.length);
+  assert.ok(byNewman.includes("a wrong expectation fails: failed"), byNewman.join("\n"));
+
+  const imported = await dial(["import", "c.json", "--out", "api"], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.doesNotMatch(imported.stderr, /require|lodash|moment/);
+  const ran = await dial(["test", "api", "--reporter", "json"], { cwd: dir });
+  const byDial = JSON.parse(ran.stdout).cases.map((c: { name: string; outcome: string }) =>
+    `${c.name}: ${c.outcome}`
+  );
+  assert.deepEqual(byDial, byNewman);
+});
