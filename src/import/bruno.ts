@@ -29,7 +29,7 @@ import {
   secretVariable,
   text,
 } from "./import_model.ts";
-import { basicValue } from "./import_secrets.ts";
+import { commonAuth } from "./import_secrets.ts";
 
 /** A name/value with its switch, as every Bruno shape lists them. */
 interface Pair {
@@ -806,11 +806,25 @@ function applyAuth(
     case "none":
       return url;
     case "bearer":
-      set(`Bearer ${secretVariable(result, `${slug}_token`, p.token ?? "", from("token"))}`);
-      return url;
     case "basic":
-      set(basicValue(result, `${slug}_password`, p.username ?? "", p.password ?? "", from));
-      return url;
+    case "apikey":
+      return commonAuth(
+        result,
+        where,
+        slug,
+        {
+          type: auth.mode,
+          token: p.token ?? "",
+          username: p.username ?? "",
+          password: p.password ?? "",
+          key: p.key ?? "",
+          value: p.value ?? "",
+          query: /query/i.test(p.placement ?? ""),
+        },
+        headers,
+        url,
+        true,
+      )!;
     case "digest":
       set(
         `Digest ${p.username ?? ""} ${
@@ -835,14 +849,6 @@ function applyAuth(
         p.service ? ` service:${p.service}` : "",
       ].join("");
       set(`AWS ${p.accessKeyId ?? ""} ${secret}${extra}`);
-      return url;
-    }
-    case "apikey": {
-      const value = secretVariable(result, p.key || `${slug}_key`, p.value ?? "", from("key"));
-      if (/query/i.test(p.placement ?? "")) {
-        return `${url}${url.includes("?") ? "&" : "?"}${p.key ?? "api_key"}=${value}`;
-      }
-      headers.push({ name: p.key || "X-API-Key", value });
       return url;
     }
     default:

@@ -18,10 +18,9 @@ import {
   type Json,
   list,
   multipartBody,
-  secretVariable,
   text,
 } from "./import_model.ts";
-import { basicValue } from "./import_secrets.ts";
+import { commonAuth } from "./import_secrets.ts";
 
 const isCollection = (v: unknown): v is Json =>
   isObject(v) && Array.isArray(v.folders) && Array.isArray(v.requests) && "name" in v;
@@ -182,25 +181,26 @@ function applyAuth(
   const type = text(auth.authType);
   const p = (key: string) => fix(convert(text(auth[key])));
   const slug = where.split(" / ").at(-1)!.toLowerCase().replace(/[^a-z0-9]+/g, "_");
-  const from = (what: string) => ({ where, what: `${what} of the ${type} auth` });
   if (type === "none" || type === "") return url;
-  if (type === "bearer") {
-    headers.push({
-      name: "Authorization",
-      value: `Bearer ${secretVariable(result, `${slug}_token`, p("token"), from("token"))}`,
-    });
-  } else if (type === "basic") {
-    headers.push({
-      name: "Authorization",
-      value: basicValue(result, `${slug}_password`, p("username"), p("password"), from),
-    });
-  } else if (type === "api-key") {
-    const value = secretVariable(result, p("key") || `${slug}_key`, p("value"), from("key"));
-    if (text(auth.addTo) === "QUERY_PARAMS") {
-      return `${url}${url.includes("?") ? "&" : "?"}${p("key")}=${value}`;
-    }
-    headers.push({ name: p("key") || "X-API-Key", value });
-  } else result.losses.push({ where, what: `auth type "${type}" (add it by hand)` });
+  const common = commonAuth(
+    result,
+    where,
+    slug,
+    {
+      type: type === "api-key" ? "apikey" : type,
+      label: type,
+      token: p("token"),
+      username: p("username"),
+      password: p("password"),
+      key: p("key"),
+      value: p("value"),
+      query: text(auth.addTo) === "QUERY_PARAMS",
+    },
+    headers,
+    url,
+  );
+  if (common !== undefined) return common;
+  result.losses.push({ where, what: `auth type "${type}" (add it by hand)` });
   return url;
 }
 

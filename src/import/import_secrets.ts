@@ -260,6 +260,83 @@ export function basicValue(
   return `Basic ${user} ${secretVariable(result, name, password, from("password"))}`;
 }
 
+/** The auth kinds every source has, with what each importer read for them. */
+export interface CommonAuth {
+  /** `bearer`, `basic` or `apikey`. */
+  type: string;
+  /** The source's name for it, in the report (default: `type`). */
+  label?: string;
+  token?: string;
+  username?: string;
+  password?: string;
+  /** The API key's header or query parameter name. */
+  key?: string;
+  /** The API key's value. */
+  value?: string;
+  /** The API key goes in the query. */
+  query?: boolean;
+}
+
+/**
+ * Bearer, Basic and API key auth as the importers write them: the credential in the private
+ * environment (named after the request), an `Authorization` header (replacing one the request
+ * has when `replace`) or the key's header or query parameter.
+ *
+ * @param result the import
+ * @param where the request, for the report
+ * @param slug the request's name as a variable name's start
+ * @param auth the auth
+ * @param headers the request's headers, changed in place
+ * @param url the request's URL
+ * @param replace a request's own `Authorization` gives way (Bruno)
+ * @returns the URL (with an API key in the query), or undefined for another auth type
+ */
+export function commonAuth(
+  result: ImportResult,
+  where: string,
+  slug: string,
+  auth: CommonAuth,
+  headers: Array<{ name: string; value: string }>,
+  url: string,
+  replace = false,
+): string | undefined {
+  const from = (what: string) => ({
+    where,
+    what: `${what} of the ${auth.label ?? auth.type} auth`,
+  });
+  const authorization = (value: string) => {
+    const at = replace ? headers.findIndex((h) => /^authorization$/i.test(h.name)) : -1;
+    if (at >= 0) headers.splice(at, 1);
+    headers.push({ name: "Authorization", value });
+    return url;
+  };
+  switch (auth.type) {
+    case "bearer":
+      return authorization(
+        `Bearer ${secretVariable(result, `${slug}_token`, auth.token ?? "", from("token"))}`,
+      );
+    case "basic":
+      return authorization(
+        basicValue(result, `${slug}_password`, auth.username ?? "", auth.password ?? "", from),
+      );
+    case "apikey": {
+      const value = secretVariable(
+        result,
+        auth.key || `${slug}_key`,
+        auth.value ?? "",
+        from("key"),
+      );
+      if (auth.query) {
+        return `${url}${url.includes("?") ? "&" : "?"}${auth.key || "api_key"}=${value}`;
+      }
+      headers.push({ name: auth.key || "X-API-Key", value });
+      return url;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /**
  * The report's lines on moved secrets (CLI and UI): one per variable and kind, with the places
  * it came from (the first three named).

@@ -18,10 +18,9 @@ import {
   type Json,
   list,
   multipartBody,
-  secretVariable,
   text,
 } from "./import_model.ts";
-import { basicValue } from "./import_secrets.ts";
+import { commonAuth } from "./import_secrets.ts";
 import { POSTMAN_DYNAMIC_VARIABLES } from "../files/postman_dynamic.ts";
 import { postmanOAuth2 } from "./postman_oauth2.ts";
 
@@ -304,22 +303,24 @@ function applyAuth(
   const p = authParams(auth, type);
   const slug = where.split(" / ").at(-1) ?? "request";
   if (type === "noauth" || type === "" || emptyToken(auth)) return url;
-  const from = (what: string) => ({ where, what: `${what} of the ${type} auth` });
-  if (type === "basic") {
-    headers.push({
-      name: "Authorization",
-      value: basicValue(result, `${slug}_password`, p.username ?? "", p.password ?? "", from),
-    });
-  } else if (type === "bearer") {
-    const token = secretVariable(result, `${slug}_token`, p.token ?? "", from("token"));
-    headers.push({ name: "Authorization", value: `Bearer ${token}` });
-  } else if (type === "apikey") {
-    const value = secretVariable(result, p.key || `${slug}_key`, p.value ?? "", from("key"));
-    if (p.in === "query") {
-      return `${url}${url.includes("?") ? "&" : "?"}${p.key ?? "api_key"}=${value}`;
-    }
-    headers.push({ name: p.key || "X-API-Key", value });
-  } else if (type === "oauth2") {
+  const common = commonAuth(
+    result,
+    where,
+    slug,
+    {
+      type,
+      token: p.token ?? "",
+      username: p.username ?? "",
+      password: p.password ?? "",
+      key: p.key ?? "",
+      value: p.value ?? "",
+      query: p.in === "query",
+    },
+    headers,
+    url,
+  );
+  if (common !== undefined) return common;
+  if (type === "oauth2") {
     const use = postmanOAuth2(result, where, p);
     if (use?.header) headers.push(use.header);
     if (use?.query) return `${url}${url.includes("?") ? "&" : "?"}${use.query}`;

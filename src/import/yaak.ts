@@ -18,10 +18,9 @@ import {
   list,
   multipartBody,
   responseReference,
-  secretVariable,
   text,
 } from "./import_model.ts";
-import { basicValue } from "./import_secrets.ts";
+import { commonAuth } from "./import_secrets.ts";
 
 /**
  * @param value parsed JSON
@@ -146,22 +145,24 @@ function request(result: ImportResult, r: Json, folder: string[]): ImportedReque
   const auth = isObject(r.authentication) ? r.authentication : {};
   const type = text(r.authenticationType);
   const p = (key: string) => convert(text(auth[key]));
-  const from = (what: string) => ({ where, what: `${what} of the ${type} auth` });
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "_");
-  if (auth.disabled !== true) {
-    if (type === "bearer") {
-      headers.push({
-        name: "Authorization",
-        value: `Bearer ${secretVariable(result, `${slug}_token`, p("token"), from("token"))}`,
-      });
-    } else if (type === "basic") {
-      headers.push({
-        name: "Authorization",
-        value: basicValue(result, `${slug}_password`, p("username"), p("password"), from),
-      });
-    } else if (type && type !== "none" && type !== "null") {
-      result.losses.push({ where, what: `auth type "${type}" (add it by hand)` });
-    }
+  const common = (type === "bearer" || type === "basic") && auth.disabled !== true
+    ? commonAuth(
+      result,
+      where,
+      slug,
+      {
+        type,
+        token: p("token"),
+        username: p("username"),
+        password: p("password"),
+      },
+      headers,
+      url,
+    )
+    : undefined;
+  if (common === undefined && auth.disabled !== true && type && !/^(none|null)$/.test(type)) {
+    result.losses.push({ where, what: `auth type "${type}" (add it by hand)` });
   }
   const body = requestBody(result, where, r, headers);
   return {

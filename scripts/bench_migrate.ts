@@ -1,0 +1,197 @@
+/**
+ * `dial test` against `newman run` on the same Postman collections and loopback servers (issue
+ * 38's speed goal: dial at least 5× faster), wall time per run, median of `--runs` (default 5):
+ *
+ * - Conduit (tests/e2e/fixtures/conduit: 32 requests, 30 legacy-API scripts, 323 assertions)
+ *   against a fresh in-memory Conduit API per run (tests/e2e/_conduit_server.ts);
+ * - a synthetic collection of 200 requests with a pm.test each, against one raw server.
+ *
+ * Newman 6.2.2 runs under Node (`node node_modules/newman/bin/newman.js`, installed into a
+ * temporary folder with `deno install`), as teams run it; dial as `dial test FILE.json` (the
+ * collection imported in memory on each run) and as `dial test DIR` on the imported folder, from
+ * source (`deno run -A main.ts`) or, with `--dial PATH`, the built CLI (`deno task build`).
+ * Each run is checked to have the same assertion count on both sides, so a run that skipped work
+ * cannot look fast. Prints Markdown rows for docs/benchmarks.md.
+ *
+ * ```sh
+ * deno run -A --config tests/deno.json scripts/bench_migrate.ts [--runs 5] [--dial dist/cli/dial.js]
+ * ```
+ * @module
+ */
+import { conduitServer } from "../tests/e2e/_conduit_server.ts";
+import { rawServer } from "../tests/e2e/_raw_server.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const args = Deno.args;
+const runs = Number(args[args.indexOf("--runs") + 1]) || 5;
+const built = args.includes("--dial") ? args[args.indexOf("--dial") + 1] : undefined;
+const DIAL = built
+  ? [Deno.execPath(), "run", "-A", "--no-config", built]
+  : [Deno.execPath(), "run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}main.ts`];
+
+async function run(command: string[], cwd: string): Promise<{ ms: number; out: string }> {
+  const started = performance.now();
+  const output = await new Deno.Command(command[0]!, {
+    args: command.slice(1),
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const ms = performance.now() - started;
+  return { ms, out: new TextDecoder().decode(output.stdout) };
+}
+
+function say(text: string): void {
+  Deno.stdout.writeSync(new TextEncoder().encode(`${text}\n`));
+}
+
+const median = (values: number[]) => values.toSorted((a, b) => a - b)[values.length >> 1]!;
+
+/** Newman's JSON report: assertions counted once per item run. */
+async function newmanAssertions(path: string): Promise<number> {
+  const executions = JSON.parse(await Deno.readTextFile(path)).run.executions as {
+    cursor: { ref: string };
+    assertions?: unknown[];
+  }[];
+  const unique = new Map(executions.map((e) => [e.cursor.ref, e.assertions?.length ?? 0]));
+  return [...unique.values()].reduce((a, b) => a + b, 0);
+}
+
+function dialAssertions(out: string): number {
+  return (JSON.parse(out).cases as { name: string }[]).filter((c) => !/^HTTP \d+$/.test(c.name))
+    .length;
+}
+
+interface Case {
+  name: string;
+  /** Writes the collection (c.json) and globals (g.json) for a server; returns its stopper. */
+  prepare(dir: string): Promise<AsyncDisposable>;
+}
+
+const CONDUIT: Case = {
+  name: "Conduit (32 requests, 30 scripts)",
+  async prepare(dir) {
+    const server = conduitServer();
+    await Deno.copyFile(
+      `${ROOT}tests/e2e/fixtures/conduit/Conduit.postman_collection.json`,
+      `${dir}/c.json`,
+    );
+    const values = { APIURL: server.api, USERNAME: "u1", EMAIL: "u1@mail.com", PASSWORD: "pw" };
+    await Deno.writeTextFile(
+      `${dir}/g.json`,
+      JSON.stringify({
+        name: "globals",
+        _postman_variable_scope: "globals",
+        values: Object.entries(values).map(([key, value]) => ({ key, value, enabled: true })),
+      }),
+    );
+    return server;
+  },
+};
+
+const SYNTHETIC: Case = {
+  name: "200 requests, a pm.test each",
+  async prepare(dir) {
+    const server = rawServer(() => ({
+      headers: [["Content-Type", "application/json"]],
+      body: '{"ok":true}',
+    }));
+    const item = Array.from({ length: 200 }, (_, i) => ({
+      name: `r${i}`,
+      event: [{
+        listen: "test",
+        script: {
+          exec: [
+            "pm.test('ok', function () { pm.response.to.have.status(200); pm.expect(pm.response.json().ok).to.be.true; });",
+          ],
+        },
+      }],
+      request: { method: "GET", url: `{{base}}/items/${i}` },
+    }));
+    await Deno.writeTextFile(
+      `${dir}/c.json`,
+      JSON.stringify({
+        info: {
+          name: "synthetic",
+          schema: "https://schema.getpostman.com/json/collection/v2.1.0/",
+        },
+        item,
+      }),
+    );
+    await Deno.writeTextFile(
+      `${dir}/g.json`,
+      JSON.stringify({
+        name: "globals",
+        _postman_variable_scope: "globals",
+        values: [{ key: "base", value: server.origin, enabled: true }],
+      }),
+    );
+    return server;
+  },
+};
+
+const work = await Deno.makeTempDir({ prefix: "dial-bench-migrate-" });
+try {
+  await Deno.writeTextFile(`${work}/package.json`, '{"dependencies":{"newman":"6.2.2"}}');
+  const installed = await new Deno.Command(Deno.execPath(), {
+    args: ["install", "--node-modules-dir=auto"],
+    cwd: work,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!installed.success) throw new Error(new TextDecoder().decode(installed.stderr));
+  const NEWMAN = ["node", `${work}/node_modules/newman/bin/newman.js`];
+  say(`| collection | newman 6.2.2 (node) | dial test c.json | dial test dir/ | newman ÷ dial |`);
+  say(`| --- | --- | --- | --- | --- |`);
+  for (const c of [CONDUIT, SYNTHETIC]) {
+    const times = { newman: [] as number[], file: [] as number[], dir: [] as number[] };
+    let counts = "";
+    for (let i = 0; i < runs; i++) {
+      const dir = await Deno.makeTempDir({ dir: work });
+      {
+        await using _ = await c.prepare(dir);
+        const n = await run([
+          ...NEWMAN,
+          "run",
+          "c.json",
+          "-g",
+          "g.json",
+          "--reporters",
+          "json",
+          "--reporter-json-export",
+          "n.json",
+        ], dir);
+        times.newman.push(n.ms);
+        counts = `${await newmanAssertions(`${dir}/n.json`)}`;
+      }
+      {
+        await using _ = await c.prepare(dir);
+        const d = await run([...DIAL, "test", "c.json", "-g", "g.json", "--reporter", "json"], dir);
+        times.file.push(d.ms);
+        if (`${dialAssertions(d.out)}` !== counts) {
+          throw new Error(
+            `${c.name}: dial ran ${dialAssertions(d.out)} assertions, newman ${counts}`,
+          );
+        }
+      }
+      {
+        await using _ = await c.prepare(dir);
+        await run([...DIAL, "import", "c.json", "g.json", "--out", "api", "--force"], dir);
+        const d = await run([...DIAL, "test", "api", "--reporter", "json"], dir);
+        times.dir.push(d.ms);
+      }
+    }
+    const [n, f, d] = [median(times.newman), median(times.file), median(times.dir)];
+    say(
+      `| ${c.name}, ${counts} assertions | ${(n / 1000).toFixed(2)} s | ${
+        (f / 1000).toFixed(2)
+      } s | ${(d / 1000).toFixed(2)} s | ${(n / f).toFixed(1)}× (file), ${
+        (n / d).toFixed(1)
+      }× (dir) |`,
+    );
+  }
+} finally {
+  await Deno.remove(work, { recursive: true });
+}
