@@ -29,17 +29,23 @@ const DIAL = built
   ? [Deno.execPath(), "run", "-A", "--no-config", built]
   : [Deno.execPath(), "run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}main.ts`];
 
-async function run(command: string[], cwd: string): Promise<{ ms: number; out: string }> {
+/** Runs a command under /usr/bin/time: wall and CPU (user + system) milliseconds, stdout. */
+async function run(
+  command: string[],
+  cwd: string,
+): Promise<{ ms: number; cpuMs: number; out: string }> {
   const started = performance.now();
-  const output = await new Deno.Command(command[0]!, {
-    args: command.slice(1),
+  const output = await new Deno.Command("/usr/bin/time", {
+    args: ["-f", "cpu %U %S", ...command],
     cwd,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
   }).output();
   const ms = performance.now() - started;
-  return { ms, out: new TextDecoder().decode(output.stdout) };
+  const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(new TextDecoder().decode(output.stderr));
+  const cpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : NaN;
+  return { ms, cpuMs, out: new TextDecoder().decode(output.stdout) };
 }
 
 function say(text: string): void {
@@ -143,10 +149,13 @@ try {
   }).output();
   if (!installed.success) throw new Error(new TextDecoder().decode(installed.stderr));
   const NEWMAN = ["node", `${work}/node_modules/newman/bin/newman.js`];
-  say(`| collection | newman 6.2.2 (node) | dial test c.json | dial test dir/ | newman ÷ dial |`);
+  say(
+    `| collection | newman 6.2.2 (node) | dial test c.json | dial test dir/ | newman ÷ dial (file / dir) |`,
+  );
   say(`| --- | --- | --- | --- | --- |`);
   for (const c of [CONDUIT, SYNTHETIC]) {
     const times = { newman: [] as number[], file: [] as number[], dir: [] as number[] };
+    const cpu = { newman: [] as number[], file: [] as number[], dir: [] as number[] };
     let counts = "";
     for (let i = 0; i < runs; i++) {
       const dir = await Deno.makeTempDir({ dir: work });
@@ -164,12 +173,14 @@ try {
           "n.json",
         ], dir);
         times.newman.push(n.ms);
+        cpu.newman.push(n.cpuMs);
         counts = `${await newmanAssertions(`${dir}/n.json`)}`;
       }
       {
         await using _ = await c.prepare(dir);
         const d = await run([...DIAL, "test", "c.json", "-g", "g.json", "--reporter", "json"], dir);
         times.file.push(d.ms);
+        cpu.file.push(d.cpuMs);
         if (`${dialAssertions(d.out)}` !== counts) {
           throw new Error(
             `${c.name}: dial ran ${dialAssertions(d.out)} assertions, newman ${counts}`,
@@ -181,15 +192,18 @@ try {
         await run([...DIAL, "import", "c.json", "g.json", "--out", "api", "--force"], dir);
         const d = await run([...DIAL, "test", "api", "--reporter", "json"], dir);
         times.dir.push(d.ms);
+        cpu.dir.push(d.cpuMs);
       }
     }
     const [n, f, d] = [median(times.newman), median(times.file), median(times.dir)];
+    const [cn, cf, cd] = [median(cpu.newman), median(cpu.file), median(cpu.dir)];
+    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     say(
-      `| ${c.name}, ${counts} assertions | ${(n / 1000).toFixed(2)} s | ${
-        (f / 1000).toFixed(2)
-      } s | ${(d / 1000).toFixed(2)} s | ${(n / f).toFixed(1)}× (file), ${
-        (n / d).toFixed(1)
-      }× (dir) |`,
+      `| ${c.name}, ${counts} assertions | ${s(n)} (CPU ${s(cn)}) | ${s(f)} (CPU ${s(cf)}) | ${
+        s(d)
+      } (CPU ${s(cd)}) | wall ${(n / f).toFixed(1)}× / ${(n / d).toFixed(1)}×, CPU ${
+        (cn / cf).toFixed(1)
+      }× / ${(cn / cd).toFixed(1)}× |`,
     );
   }
 } finally {
