@@ -158,11 +158,16 @@ export interface Outcome {
  * @returns the outcome of each assertion, in the order Newman ran them
  */
 export async function newmanOutcomes(path: string): Promise<Outcome[]> {
-  const run = JSON.parse(await Deno.readTextFile(path)).run;
-  return run.executions.flatMap((e: {
+  type Execution = {
+    cursor: { ref: string };
     item: { name: string };
     assertions?: Array<{ assertion: string; error?: unknown }>;
-  }) =>
+  };
+  const run = JSON.parse(await Deno.readTextFile(path)).run;
+  // The report lists an item's run again for each request its scripts send (pm.sendRequest).
+  const executions = new Map<string, Execution>();
+  for (const e of run.executions as Execution[]) executions.set(e.cursor.ref, e);
+  return [...executions.values()].flatMap((e) =>
     (e.assertions ?? []).map((a) => ({
       request: e.item.name,
       test: a.assertion,

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
+import { dialOutcomes, newman, newmanOutcomes } from "./_newman.ts";
 import { rawServer } from "./_raw_server.ts";
 
 const TESTS = [
@@ -17,35 +18,6 @@ const TESTS = [
   "pm.test('a wrong expectation fails', function () { pm.expect(_.max([1, 9, 3])).to.equal(3); });",
   "pm.test('the body through lodash', function () { pm.expect(require('lodash').map(pm.response.json().items, 'id')).to.eql([1, 2]); });",
 ];
-
-async function newmanOutcomes(dir: string): Promise<string[]> {
-  // --no-config and --no-lock: newman is a peer the test runs, not a dependency of dial's.
-  await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--no-config",
-      "--no-lock",
-      "--unsafe-proto",
-      "--quiet",
-      "npm:newman@6.2.2",
-      "run",
-      "c.json",
-      "--reporters",
-      "json",
-      "--reporter-json-export",
-      "newman.json",
-    ],
-    cwd: dir,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const run = JSON.parse(await Deno.readTextFile(`${dir}/newman.json`)).run;
-  return run.executions[0].assertions.map((a: { assertion: string; error?: unknown }) =>
-    `${a.assertion}: ${a.error ? "failed" : "passed"}`
-  );
-}
 
 Deno.test("Postman's lodash 3, lodash 4 and moment give dial test Newman's outcomes", async () => {
   await using server = rawServer(() => ({
@@ -64,7 +36,10 @@ Deno.test("Postman's lodash 3, lodash 4 and moment give dial test Newman's outco
       }],
     }),
   );
-  const byNewman = await newmanOutcomes(dir);
+  await newman(["c.json"], { cwd: dir, report: "newman.json" });
+  const byNewman = (await newmanOutcomes(`${dir}/newman.json`)).map((o) =>
+    `${o.test}: ${o.outcome}`
+  );
   assert.equal(byNewman.length, TESTS.length);
   assert.ok(byNewman.includes("a wrong expectation fails: failed"), byNewman.join("\n"));
 
@@ -72,8 +47,6 @@ Deno.test("Postman's lodash 3, lodash 4 and moment give dial test Newman's outco
   assert.equal(imported.code, 0, imported.stderr);
   assert.doesNotMatch(imported.stderr, /require|lodash|moment/);
   const ran = await dial(["test", "api", "--reporter", "json"], { cwd: dir });
-  const byDial = JSON.parse(ran.stdout).cases.map((c: { name: string; outcome: string }) =>
-    `${c.name}: ${c.outcome}`
-  );
+  const byDial = dialOutcomes(ran.stdout).map((o) => `${o.test}: ${o.outcome}`);
   assert.deepEqual(byDial, byNewman);
 });

@@ -10,58 +10,22 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
+import {
+  dialOutcomes,
+  newman,
+  NEWMAN_HEADERS,
+  newmanOutcomes,
+  otherHeaders,
+  outcomeLines,
+} from "./_newman.ts";
 import { type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
 
 const decoder = new TextDecoder();
 
-async function newmanOutcomes(args: string[], cwd: string): Promise<string[]> {
-  // --no-config and --no-lock: newman is a peer the test runs, not a dependency of dial's.
-  const { stdout } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--no-config",
-      "--no-lock",
-      "--unsafe-proto",
-      "--quiet",
-      "npm:newman@6.2.2",
-      "run",
-      ...args,
-      "--reporters",
-      "json",
-      "--reporter-json-export",
-      "newman.json",
-    ],
-    cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = await Deno.readTextFile(`${cwd}/newman.json`).catch(() => decoder.decode(stdout));
-  type Execution = {
-    cursor: { ref: string };
-    item: { name: string };
-    assertions?: Array<{ assertion: string; error?: unknown }>;
-  };
-  // The JSON report lists an item's execution again for each of its scripts' requests.
-  const executions = new Map<string, Execution>();
-  for (const e of JSON.parse(text).run.executions as Execution[]) executions.set(e.cursor.ref, e);
-  return [...executions.values()].flatMap((e) =>
-    (e.assertions ?? []).map((a) =>
-      `${e.item.name} › ${a.assertion}: ${a.error ? "failed" : "passed"}`
-    )
-  ).sort();
-}
-
 function seen(r: RawRequest) {
-  const own = new Set(["host", "user-agent", "accept", "accept-encoding", "accept-language"]);
   return {
     line: `${r.line.split(" ")[0]} ${requestPath(r)}`,
-    headers: r.headers.filter(([n]) =>
-      !own.has(n.toLowerCase()) &&
-      !/^(connection|content-length|postman-token|cache-control)$/i.test(n)
-    )
-      .map(([n, v]) => `${n.toLowerCase()}: ${v}`).sort(),
+    headers: otherHeaders(r.headers, NEWMAN_HEADERS),
     body: decoder.decode(r.body),
   };
 }
@@ -122,7 +86,8 @@ const answer = () => ({
 Deno.test("pm.sendRequest: dial test sends what newman run sends, with the same outcomes", async () => {
   await using server = rawServer(answer);
   const dir = await fixture(server.origin);
-  const byNewman = await newmanOutcomes(["c.json", "-e", "e.json"], dir);
+  await newman(["c.json", "-e", "e.json"], { cwd: dir, report: "newman.json" });
+  const byNewman = outcomeLines(await newmanOutcomes(`${dir}/newman.json`));
   const sentByNewman = server.requests.splice(0).map(seen);
   assert.deepEqual(sentByNewman.map((r) => r.line), [
     "POST /token",
@@ -135,11 +100,7 @@ Deno.test("pm.sendRequest: dial test sends what newman run sends, with the same 
   const ran = await dial(["test", "c.json", "-e", "e.json", "--reporter", "json"], { cwd: dir });
   assert.equal(ran.code, 0, ran.stdout + ran.stderr);
   assert.deepEqual(server.requests.map(seen), sentByNewman);
-  const byDial = JSON.parse(ran.stdout).cases.map((c: {
-    request: string;
-    name: string;
-    outcome: string;
-  }) => `${c.request} › ${c.name}: ${c.outcome}`).sort();
+  const byDial = outcomeLines(dialOutcomes(ran.stdout));
   assert.deepEqual(byDial, byNewman);
   // The collection's bearer auth went with the request, not with the scripts' own ones.
   assert.deepEqual(server.requests.map((r) => seen(r).headers.find((h) => /^auth/.test(h))), [

@@ -8,46 +8,15 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
+import { newman, newmanOutcomes } from "./_newman.ts";
 import { type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
 
 const decoder = new TextDecoder();
 
-/** Newman 6.2.2 (a peer the test runs: --no-config, --no-lock), its JSON report's outcomes. */
-async function newman(args: string[], cwd: string): Promise<string[]> {
-  const { stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--no-config",
-      "--no-lock",
-      "--unsafe-proto",
-      "--quiet",
-      "npm:newman@6.2.2",
-      "run",
-      ...args,
-      "--reporters",
-      "json",
-      "--reporter-json-export",
-      "newman.json",
-    ],
-    cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  let report;
-  try {
-    report = JSON.parse(await Deno.readTextFile(`${cwd}/newman.json`));
-  } catch {
-    throw new Error(`newman wrote no report: ${decoder.decode(stdout)}${decoder.decode(stderr)}`);
-  }
-  return report.run.executions.flatMap((e: {
-    item: { name: string };
-    assertions?: Array<{ assertion: string; error?: unknown }>;
-  }) =>
-    (e.assertions ?? []).map((a) =>
-      `${e.item.name} › ${a.assertion}: ${a.error ? "failed" : "passed"}`
-    )
+async function byNewman(args: string[], cwd: string): Promise<string[]> {
+  await newman(args, { cwd, report: "newman.json" });
+  return (await newmanOutcomes(`${cwd}/newman.json`)).map((o) =>
+    `${o.request} › ${o.test}: ${o.outcome}`
   );
 }
 
@@ -114,7 +83,7 @@ Deno.test("dial test c.json -e -g -d --folder -n sends and asserts what newman r
   const dir = await fixture(server.origin);
   const flags = ["-e", "e.json", "-g", "g.json", "-d", "rows.csv", "--folder", "Users", "-n", "3"];
 
-  const byNewman = await newman(["c.json", ...flags], dir);
+  const outcomes = await byNewman(["c.json", ...flags], dir);
   const sentByNewman = server.requests.splice(0).map(seen);
   // Three iterations of the folder's two requests; the third reuses the last row.
   assert.equal(sentByNewman.length, 6);
@@ -135,7 +104,7 @@ Deno.test("dial test c.json -e -g -d --folder -n sends and asserts what newman r
     name: string;
     outcome: string;
   }) => `${c.request} › ${c.name}: ${c.outcome}`);
-  assert.deepEqual(byDial, byNewman);
+  assert.deepEqual(byDial, outcomes);
   assert.equal(byDial.length, 12);
   // The temporary import is gone.
   assert.doesNotMatch(ran.stderr, /Not overwriting/);
