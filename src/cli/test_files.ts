@@ -170,6 +170,8 @@ async function runUnits(
   const shared = plan.jobs > 1 ? undefined : { globals: new Map(), cookies: new CookieJar() };
   let next = 0;
   let bail = false;
+  // Iterations a Postman script ended (postman.setNextRequest(null)): their later files do not run.
+  const ended = new Set<number>();
   const worker = async () => {
     while (next < plan.units.length) {
       const i = next++;
@@ -178,6 +180,11 @@ async function runUnits(
         continue;
       }
       const unit = plan.units[i]!;
+      if (ended.has(unit.iteration ?? 1)) {
+        outcomes[i] = { cases: [], failed: false };
+        lanes[i]!.finish();
+        continue;
+      }
       const state = shared ?? { globals: new Map(), cookies: new CookieJar() };
       try {
         const prepared = files.get(unit.path)!;
@@ -190,6 +197,7 @@ async function runUnits(
           context,
           lanes[i]!,
           state,
+          () => ended.add(unit.iteration ?? 1),
         );
       } finally {
         lanes[i]!.finish();
@@ -225,6 +233,7 @@ async function runUnit(
   context: CliContext,
   lane: Lane,
   state: { globals: Map<string, string>; cookies: CookieJar },
+  endRun: () => void,
 ): Promise<UnitOutcome> {
   const out = context.stdout;
   const err = context.stderr;
@@ -253,6 +262,7 @@ async function runUnit(
       prompt: filePrompt(context),
       env: context.env,
       scriptOrigins: setup.scriptOrigins,
+      onEndRun: endRun,
       globals: state.globals,
       cookies: state.cookies,
       iteration: {

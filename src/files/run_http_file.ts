@@ -194,6 +194,12 @@ export interface RunHttpFileOptions {
   onLog?: (text: string, request: HttpRequest) => void | Promise<void>;
   /** Told of each finished request. */
   onResult?: (result: RequestResult) => void | Promise<void>;
+  /**
+   * Told when a Postman script ends the run (`postman.setNextRequest(null)`): the rest of the
+   * file does not run, and the caller leaves out what would have run after it (Newman ends the
+   * iteration).
+   */
+  onEndRun?: () => void;
 }
 
 /**
@@ -271,7 +277,10 @@ class FileRunner {
         // Postman's postman.setNextRequest(name): null ends the file, a name jumps to it.
         const next = this.next;
         this.next = undefined;
-        if (next === null) break;
+        if (next === null) {
+          this.options.onEndRun?.();
+          break;
+        }
         if (next === undefined) continue;
         const target = selection.findIndex((r) => r.name === next || labelOf(r) === next);
         if (target < 0) {

@@ -141,3 +141,39 @@ Deno.test("dial test DIR -e --folder on an imported folder; an unknown folder se
   }
   assert.equal(server.requests.length, 0);
 });
+
+Deno.test("postman.setNextRequest(null) ends the iteration across the imported files, as in Newman", async () => {
+  await using server = rawServer();
+  const dir = await Deno.makeTempDir({ prefix: "dial-newman-stop-" });
+  const request = (name: string, stop = false) => ({
+    name,
+    event: [{
+      listen: "test",
+      script: {
+        exec: [
+          "pm.test('status', function () { pm.response.to.have.status(200); });",
+          ...(stop ? ["postman.setNextRequest(null);"] : []),
+        ],
+      },
+    }],
+    request: { method: "GET", url: `${server.origin}/${name}` },
+  });
+  await Deno.writeTextFile(
+    `${dir}/c.json`,
+    JSON.stringify({
+      info: { name: "stop", schema: "https://schema.getpostman.com/json/collection/v2.1.0/" },
+      item: [
+        { name: "A", item: [request("a1"), request("a2", true)] },
+        { name: "B", item: [request("b1")] },
+        { name: "C", item: [{ name: "C1", item: [request("c1")] }, request("c2")] },
+      ],
+    }),
+  );
+  await newman(["c.json", "-n", "2"], { cwd: dir, report: "newman.json" });
+  const sentByNewman = server.requests.splice(0).map((r) => r.line);
+  assert.deepEqual(sentByNewman.map((l) => l.split(" ")[1]), ["/a1", "/a2", "/a1", "/a2"]);
+  const ran = await dial(["test", "c.json", "-n", "2"], { cwd: dir });
+  assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+  assert.deepEqual(server.requests.map((r) => r.line), sentByNewman);
+  assert.match(ran.stdout, /4 passed, 0 failed/);
+});
