@@ -352,7 +352,7 @@ function settle(answerJson) {
 }
 var POSTMAN_GLOBALS = ["pm", "postman", "tests", "responseBody", "responseCode", "responseHeaders",
   "responseTime", "responseCookies", "environment", "globals", "data", "iteration", "_", "CryptoJS",
-  "tv4", "cheerio", "xml2Json", "moment", "require", "setTimeout", "Ajv"];
+  "tv4", "cheerio", "xml2Json", "moment", "require", "setTimeout", "Ajv", "Buffer"];
 `;
 
 const PRELUDE_END = String.raw`

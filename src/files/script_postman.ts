@@ -642,6 +642,86 @@ function cryptoJs() {
   return api;
 }
 
+/*
+ * Postman's Buffer (its sandbox has Node's, as a browser polyfill): bytes from text (utf8, base64,
+ * hex, latin1/binary, ascii) or a list, and back; what collections use to write Basic and JWT
+ * values. Another encoding is a TypeError, as there.
+ */
+function makeBuffer() {
+  function encoding(name) {
+    var e = toString(name === undefined ? "utf8" : name).toLowerCase();
+    if (e === "utf-8") e = "utf8";
+    if (e === "binary") e = "latin1";
+    if (["utf8", "base64", "hex", "latin1", "ascii"].indexOf(e) < 0) throw new TypeError("Unknown encoding: " + toString(name));
+    return e;
+  }
+  function binary(text, how) {
+    if (how === "utf8") return unescape(encodeURIComponent(text));
+    if (how === "base64") {
+      var clean = text.replace(/[^A-Za-z0-9+/\-_]/g, "").replace(/-/g, "+").replace(/_/g, "/");
+      return atob(clean);
+    }
+    if (how === "hex") {
+      var out = "";
+      for (var i = 0; i + 1 < text.length; i += 2) {
+        var n = parseInt(text.substr(i, 2), 16);
+        if (isNaN(n)) break;
+        out += String.fromCharCode(n);
+      }
+      return out;
+    }
+    return text;
+  }
+  function Buffer() { throw new TypeError("Use Buffer.from(…) in dial's script sandbox"); }
+  function make(bytes) {
+    var b = new Uint8Array(bytes);
+    Object.setPrototypeOf(b, Buffer.prototype);
+    return b;
+  }
+  Buffer.prototype = Object.create(Uint8Array.prototype);
+  Buffer.prototype.constructor = Buffer;
+  Buffer.prototype.toString = function (name) {
+    var how = encoding(name);
+    var bin = "";
+    for (var i = 0; i < this.length; i++) bin += String.fromCharCode(this[i]);
+    if (how === "base64") return btoa(bin);
+    if (how === "hex") return Array.prototype.map.call(this, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+    if (how === "ascii") return bin.replace(/[\x80-\xff]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) & 127); });
+    if (how === "latin1") return bin;
+    try { return decodeURIComponent(escape(bin)); } catch (e) { return bin; }
+  };
+  Buffer.prototype.toJSON = function () { return { type: "Buffer", data: Array.prototype.slice.call(this) }; };
+  Buffer.prototype.equals = function (other) {
+    if (!other || other.length !== this.length) return false;
+    for (var i = 0; i < this.length; i++) if (this[i] !== other[i]) return false;
+    return true;
+  };
+  Buffer.from = function (value, name) {
+    if (typeof value === "string") {
+      var bin = binary(value, encoding(name));
+      var bytes = new Array(bin.length);
+      for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i) & 255;
+      return make(bytes);
+    }
+    if (value && typeof value.length === "number") return make(Array.prototype.slice.call(value));
+    if (value && value.type === "Buffer" && Array.isArray(value.data)) return make(value.data);
+    throw new TypeError("Buffer.from needs a string, an array or a buffer");
+  };
+  Buffer.alloc = function (size, fill) {
+    var bytes = new Array(size);
+    for (var i = 0; i < size; i++) bytes[i] = typeof fill === "number" ? fill & 255 : 0;
+    return make(bytes);
+  };
+  Buffer.isBuffer = function (value) { return value instanceof Buffer; };
+  Buffer.byteLength = function (value, name) { return Buffer.from(value, name).length; };
+  Buffer.concat = function (list) {
+    var bytes = [];
+    list.forEach(function (b) { Array.prototype.push.apply(bytes, Array.prototype.slice.call(b)); });
+    return make(bytes);
+  };
+  return Buffer;
+}
+
 /* pm.sendRequest: at most this many requests per script. */
 var MAX_SENDS = 50;
 
@@ -831,7 +911,8 @@ function installPostman(input, out, api) {
   var pmRequest;
   if (req) {
     var url = req.url;
-    var parsed = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(\?[^#]*)?/i.exec(url) || [];
+    /* Postman parses a URL whose host is a {{variable}} too: host, then path and query. */
+    var parsed = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^/?#]*)([^?#]*)(\?[^#]*)?/i.exec(url) || [];
     var query = (parsed[4] || "").replace(/^\?/, "");
     pmRequest = {
       method: req.method,
@@ -1063,6 +1144,7 @@ function installPostman(input, out, api) {
   Object.defineProperty(globalThis, "require", { configurable: true, writable: true, value: requireModule });
   pm.require = requireModule;
   Object.defineProperty(globalThis, "CryptoJS", { configurable: true, writable: true, value: cryptoJs() });
+  Object.defineProperty(globalThis, "Buffer", { configurable: true, writable: true, value: makeBuffer() });
   modules["crypto-js"] = globalThis.CryptoJS;
   /* Postman's deprecated _ is lodash 3, as in Newman 6 (require("lodash") is lodash 4). */
   Object.defineProperty(globalThis, "_", {
