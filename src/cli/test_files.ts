@@ -20,7 +20,7 @@ import {
 import type { Environment } from "../files/environment.ts";
 import type { HttpFile } from "../files/http_file_types.ts";
 import { HttpFileSyntaxError } from "../files/parse_http_file.ts";
-import { runHttpFile } from "../files/run_http_file.ts";
+import { hasRequestNamed, runHttpFile } from "../files/run_http_file.ts";
 import { checkFilePaths, type Confinement } from "../files/trust_rule.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { paint, shown, type Sink, Style } from "../output/terminal.ts";
@@ -170,8 +170,23 @@ async function runUnits(
   const shared = plan.jobs > 1 ? undefined : { globals: new Map(), cookies: new CookieJar() };
   let next = 0;
   let bail = false;
-  // Iterations a Postman script ended (postman.setNextRequest(null)): their later files do not run.
+  // Iterations a Postman script ended (postman.setNextRequest(null)): their later files do not
+  // run. A jump to a request of a later file (setNextRequest(name)) skips the files between.
   const ended = new Set<number>();
+  const jumps = new Map<number, string>();
+  const has = (u: TestUnit, name: string) => {
+    const prepared = files.get(u.path);
+    return prepared !== undefined && !("error" in prepared) && hasRequestNamed(prepared.file, name);
+  };
+  const jump = (i: number, iteration: number) => (name: string) => {
+    const later = plan.units.slice(i + 1).some((u) =>
+      (u.iteration ?? 1) === iteration && has(u, name)
+    );
+    // A name no later file has ends the iteration, as an unknown name ends Newman's run.
+    if (later) jumps.set(iteration, name);
+    else ended.add(iteration);
+    return true;
+  };
   const worker = async () => {
     while (next < plan.units.length) {
       const i = next++;
@@ -180,7 +195,10 @@ async function runUnits(
         continue;
       }
       const unit = plan.units[i]!;
-      if (ended.has(unit.iteration ?? 1)) {
+      const iteration = unit.iteration ?? 1;
+      const target = jumps.get(iteration);
+      if (target !== undefined && has(unit, target)) jumps.delete(iteration);
+      if (ended.has(iteration) || (target !== undefined && !has(unit, target))) {
         outcomes[i] = { cases: [], failed: false };
         lanes[i]!.finish();
         continue;
@@ -197,7 +215,11 @@ async function runUnits(
           context,
           lanes[i]!,
           state,
-          () => ended.add(unit.iteration ?? 1),
+          {
+            endRun: () => ended.add(iteration),
+            onJump: jump(i, iteration),
+            ...(target !== undefined ? { startAt: target } : {}),
+          },
         );
       } finally {
         lanes[i]!.finish();
@@ -233,7 +255,7 @@ async function runUnit(
   context: CliContext,
   lane: Lane,
   state: { globals: Map<string, string>; cookies: CookieJar },
-  endRun: () => void,
+  postman: { endRun: () => void; onJump: (name: string) => boolean; startAt?: string },
 ): Promise<UnitOutcome> {
   const out = context.stdout;
   const err = context.stderr;
@@ -262,7 +284,9 @@ async function runUnit(
       prompt: filePrompt(context),
       env: context.env,
       scriptOrigins: setup.scriptOrigins,
-      onEndRun: endRun,
+      onEndRun: postman.endRun,
+      onJump: postman.onJump,
+      ...(postman.startAt !== undefined ? { startAt: postman.startAt } : {}),
       globals: state.globals,
       cookies: state.cookies,
       iteration: {

@@ -200,6 +200,14 @@ export interface RunHttpFileOptions {
    * iteration).
    */
   onEndRun?: () => void;
+  /**
+   * A Postman script named a request this file does not have (`postman.setNextRequest(name)`):
+   * true when the caller goes on there (a later file of the collection), and this file ends.
+   * Without it, or on false, the name is an error.
+   */
+  onJump?: (name: string) => boolean;
+  /** Begin at this request (where another file's `postman.setNextRequest` went). */
+  startAt?: string;
 }
 
 /**
@@ -268,7 +276,10 @@ class FileRunner {
     try {
       const selection = this.selection();
       let jumps = 0;
-      for (let index = 0; index < selection.length; index++) {
+      const start = this.options.startAt === undefined
+        ? 0
+        : Math.max(0, selection.findIndex((r) => named(r, this.options.startAt!)));
+      for (let index = start; index < selection.length; index++) {
         const request = selection[index]!;
         while (runs.length && runs[0]!.after < request.index) await this.runLine(runs.shift()!);
         if (this.stopped || this.options.stop?.()) break;
@@ -282,7 +293,8 @@ class FileRunner {
           break;
         }
         if (next === undefined) continue;
-        const target = selection.findIndex((r) => r.name === next || labelOf(r) === next);
+        const target = selection.findIndex((r) => named(r, next));
+        if (target < 0 && this.options.onJump?.(next)) break;
         if (target < 0) {
           throw new UsageError(
             `${this.file.path}: postman.setNextRequest("${next}"): no such request`,
@@ -1054,4 +1066,18 @@ export { labelOf };
 function findRequest(file: HttpFile, name: string): HttpRequest | undefined {
   return file.requests.find((r) => r.name === name) ??
     file.requests.find((r) => labelOf(r) === name);
+}
+
+/** Whether a request answers to a Postman script's `setNextRequest` name. */
+function named(request: HttpRequest, name: string): boolean {
+  return request.name === name || labelOf(request) === name;
+}
+
+/**
+ * @param file a parsed request file
+ * @param name a Postman script's `setNextRequest` name
+ * @returns whether the file has a request of that name
+ */
+export function hasRequestNamed(file: HttpFile, name: string): boolean {
+  return file.requests.some((r) => named(r, name));
 }

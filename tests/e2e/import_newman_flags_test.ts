@@ -177,3 +177,47 @@ Deno.test("postman.setNextRequest(null) ends the iteration across the imported f
   assert.deepEqual(server.requests.map((r) => r.line), sentByNewman);
   assert.match(ran.stdout, /4 passed, 0 failed/);
 });
+
+Deno.test("postman.setNextRequest(name) jumps to a later file of the collection; an unknown name ends the iteration, as in Newman", async () => {
+  await using server = rawServer();
+  const dir = await Deno.makeTempDir({ prefix: "dial-newman-jump-" });
+  const request = (name: string, next?: string) => ({
+    name,
+    event: [{
+      listen: "test",
+      script: {
+        exec: [
+          "pm.test('status', function () { pm.response.to.have.status(200); });",
+          ...(next ? [`postman.setNextRequest('${next}');`] : []),
+        ],
+      },
+    }],
+    request: { method: "GET", url: `${server.origin}/${name}` },
+  });
+  await Deno.writeTextFile(
+    `${dir}/c.json`,
+    JSON.stringify({
+      info: { name: "jump", schema: "https://schema.getpostman.com/json/collection/v2.1.0/" },
+      item: [
+        { name: "A", item: [request("a1", "c1"), request("a2")] },
+        { name: "B", item: [request("b1")] },
+        { name: "C", item: [request("c1"), request("c2", "nowhere")] },
+        { name: "D", item: [request("d1")] },
+      ],
+    }),
+  );
+  await newman(["c.json", "-n", "2"], { cwd: dir, report: "newman.json" });
+  const sentByNewman = server.requests.splice(0).map((r) => r.line);
+  assert.deepEqual(sentByNewman.map((l) => l.split(" ")[1]), [
+    "/a1",
+    "/c1",
+    "/c2",
+    "/a1",
+    "/c1",
+    "/c2",
+  ]);
+  const ran = await dial(["test", "c.json", "-n", "2"], { cwd: dir });
+  assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+  assert.deepEqual(server.requests.map((r) => r.line), sentByNewman);
+  assert.match(ran.stdout, /6 passed, 0 failed/);
+});
