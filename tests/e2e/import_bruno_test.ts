@@ -125,7 +125,10 @@ Deno.test("import: OpenCollection YAML and Bruno's JSON export import to the req
     ],
     [
       "users/list.yml",
-      "info:\n  name: List\n  seq: 1\nhttp:\n  method: GET\n  url: '{{host}}/users?page=2'\n  auth: inherit\n",
+      "info:\n  name: List\n  seq: 1\nhttp:\n  method: GET\n  url: '{{host}}/users?page=2'\n  auth: inherit\n" +
+      "runtime:\n  assertions:\n    - expression: res.status\n      operator: eq\n      value: '200'\n" +
+      "    - expression: res.body.items\n      operator: isArray\n    - expression: res.body.next\n" +
+      "      operator: isDefined\n      enabled: false\n",
     ],
   ]);
   const fromYaml = await readImport([{ name: "shop", text: "", files: yaml }]);
@@ -153,7 +156,16 @@ Deno.test("import: OpenCollection YAML and Bruno's JSON export import to the req
           type: "http-request",
           name: "List",
           seq: 1,
-          request: { method: "GET", url: "{{host}}/users?page=2", auth: { mode: "inherit" } },
+          request: {
+            method: "GET",
+            url: "{{host}}/users?page=2",
+            auth: { mode: "inherit" },
+            assertions: [
+              { name: "res.status", value: "eq 200", enabled: true },
+              { name: "res.body.items", value: "isArray", enabled: true },
+              { name: "res.body.next", value: "isDefined", enabled: false },
+            ],
+          },
         },
       ],
     }],
@@ -179,6 +191,13 @@ Deno.test("import: OpenCollection YAML and Bruno's JSON export import to the req
     privateEnvironments: r.privateEnvironments,
   });
   assert.deepEqual(shape(fromYaml), shape(fromJson));
+  // Bruno's assertions from both shapes, the disabled one left out.
+  for (const r of [fromYaml, fromJson]) {
+    assert.deepEqual(r.requests.find((q) => q.name === "List")?.assertions, [
+      "?? status == 200",
+      "?? body items isArray",
+    ]);
+  }
   assert.deepEqual(shape(fromYaml).requests, [
     {
       name: "List",
