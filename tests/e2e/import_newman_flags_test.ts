@@ -142,82 +142,67 @@ Deno.test("dial test DIR -e --folder on an imported folder; an unknown folder se
   assert.equal(server.requests.length, 0);
 });
 
-Deno.test("postman.setNextRequest(null) ends the iteration across the imported files, as in Newman", async () => {
+/**
+ * A collection of folders whose requests test their status and may call
+ * `postman.setNextRequest(next)` (a name, or null), run by Newman and by `dial test c.json` with
+ * `-n 2` against one server.
+ *
+ * @returns the paths each sent, in order
+ */
+async function controlFlow(
+  folders: Array<{ name: string; item: Array<string | [string, string | null]> }>,
+): Promise<{ newman: string[]; dial: string[]; stdout: string }> {
   await using server = rawServer();
-  const dir = await Deno.makeTempDir({ prefix: "dial-newman-stop-" });
-  const request = (name: string, stop = false) => ({
-    name,
-    event: [{
-      listen: "test",
-      script: {
-        exec: [
-          "pm.test('status', function () { pm.response.to.have.status(200); });",
-          ...(stop ? ["postman.setNextRequest(null);"] : []),
-        ],
-      },
-    }],
-    request: { method: "GET", url: `${server.origin}/${name}` },
-  });
+  const dir = await Deno.makeTempDir({ prefix: "dial-newman-flow-" });
+  const request = (entry: string | [string, string | null]) => {
+    const [name, next] = typeof entry === "string" ? [entry, undefined] : entry;
+    return {
+      name,
+      event: [{
+        listen: "test",
+        script: {
+          exec: [
+            "pm.test('status', function () { pm.response.to.have.status(200); });",
+            ...(next === undefined ? [] : [`postman.setNextRequest(${JSON.stringify(next)});`]),
+          ],
+        },
+      }],
+      request: { method: "GET", url: `${server.origin}/${name}` },
+    };
+  };
   await Deno.writeTextFile(
     `${dir}/c.json`,
     JSON.stringify({
-      info: { name: "stop", schema: "https://schema.getpostman.com/json/collection/v2.1.0/" },
-      item: [
-        { name: "A", item: [request("a1"), request("a2", true)] },
-        { name: "B", item: [request("b1")] },
-        { name: "C", item: [{ name: "C1", item: [request("c1")] }, request("c2")] },
-      ],
+      info: { name: "flow", schema: "https://schema.getpostman.com/json/collection/v2.1.0/" },
+      item: folders.map((f) => ({ name: f.name, item: f.item.map(request) })),
     }),
   );
   await newman(["c.json", "-n", "2"], { cwd: dir, report: "newman.json" });
-  const sentByNewman = server.requests.splice(0).map((r) => r.line);
-  assert.deepEqual(sentByNewman.map((l) => l.split(" ")[1]), ["/a1", "/a2", "/a1", "/a2"]);
+  const byNewman = server.requests.splice(0).map((r) => requestPath(r));
   const ran = await dial(["test", "c.json", "-n", "2"], { cwd: dir });
   assert.equal(ran.code, 0, ran.stdout + ran.stderr);
-  assert.deepEqual(server.requests.map((r) => r.line), sentByNewman);
-  assert.match(ran.stdout, /4 passed, 0 failed/);
+  return { newman: byNewman, dial: server.requests.map((r) => requestPath(r)), stdout: ran.stdout };
+}
+
+Deno.test("postman.setNextRequest(null) ends the iteration across the imported files, as in Newman", async () => {
+  const sent = await controlFlow([
+    { name: "A", item: ["a1", ["a2", null]] },
+    { name: "B", item: ["b1"] },
+    { name: "C", item: ["c1", "c2"] },
+  ]);
+  assert.deepEqual(sent.newman, ["/a1", "/a2", "/a1", "/a2"]);
+  assert.deepEqual(sent.dial, sent.newman);
+  assert.match(sent.stdout, /4 passed, 0 failed/);
 });
 
 Deno.test("postman.setNextRequest(name) jumps to a later file of the collection; an unknown name ends the iteration, as in Newman", async () => {
-  await using server = rawServer();
-  const dir = await Deno.makeTempDir({ prefix: "dial-newman-jump-" });
-  const request = (name: string, next?: string) => ({
-    name,
-    event: [{
-      listen: "test",
-      script: {
-        exec: [
-          "pm.test('status', function () { pm.response.to.have.status(200); });",
-          ...(next ? [`postman.setNextRequest('${next}');`] : []),
-        ],
-      },
-    }],
-    request: { method: "GET", url: `${server.origin}/${name}` },
-  });
-  await Deno.writeTextFile(
-    `${dir}/c.json`,
-    JSON.stringify({
-      info: { name: "jump", schema: "https://schema.getpostman.com/json/collection/v2.1.0/" },
-      item: [
-        { name: "A", item: [request("a1", "c1"), request("a2")] },
-        { name: "B", item: [request("b1")] },
-        { name: "C", item: [request("c1"), request("c2", "nowhere")] },
-        { name: "D", item: [request("d1")] },
-      ],
-    }),
-  );
-  await newman(["c.json", "-n", "2"], { cwd: dir, report: "newman.json" });
-  const sentByNewman = server.requests.splice(0).map((r) => r.line);
-  assert.deepEqual(sentByNewman.map((l) => l.split(" ")[1]), [
-    "/a1",
-    "/c1",
-    "/c2",
-    "/a1",
-    "/c1",
-    "/c2",
+  const sent = await controlFlow([
+    { name: "A", item: [["a1", "c1"], "a2"] },
+    { name: "B", item: ["b1"] },
+    { name: "C", item: ["c1", ["c2", "nowhere"]] },
+    { name: "D", item: ["d1"] },
   ]);
-  const ran = await dial(["test", "c.json", "-n", "2"], { cwd: dir });
-  assert.equal(ran.code, 0, ran.stdout + ran.stderr);
-  assert.deepEqual(server.requests.map((r) => r.line), sentByNewman);
-  assert.match(ran.stdout, /6 passed, 0 failed/);
+  assert.deepEqual(sent.newman, ["/a1", "/c1", "/c2", "/a1", "/c1", "/c2"]);
+  assert.deepEqual(sent.dial, sent.newman);
+  assert.match(sent.stdout, /6 passed, 0 failed/);
 });
