@@ -651,7 +651,12 @@ class FileRunner {
 
   async send(request: HttpRequest, result: RequestResult, dependency: boolean): Promise<void> {
     const requestVariables = new Map<string, string>();
-    const scope = this.scope(requestVariables);
+    // Postman sends a {{name}} nothing defines as written; so does a # @postman request.
+    const postman = request.directives.some((d) => d.name === "postman");
+    const scope = {
+      ...this.scope(requestVariables),
+      ...(postman ? { undefinedAsWritten: true } : {}),
+    };
     request = await this.preScripts(request, result, scope, requestVariables);
     if (result.skipped) return;
     await this.resolveAuth(request);

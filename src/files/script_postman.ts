@@ -800,8 +800,10 @@ function installPostman(input, out, api) {
   var fileValues = input.file;
   var data = pm0.iterationData || {};
   var hasOwn = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
+  /* A value as the run keeps it: text. Postman substitutes a null or undefined value as "null"
+     (Newman sends "Bearer null"), and get() gives null back for it. */
   function stored(value) {
-    return value === null || value === undefined ? "" : typeof value === "string" ? value
+    return value === null || value === undefined ? "null" : typeof value === "string" ? value
       : typeof value === "object" ? stringify(value) : toString(value);
   }
   function replaceIn(template) {
@@ -813,7 +815,7 @@ function installPostman(input, out, api) {
   }
   function scopeObject(read, write, remove, names, label) {
     return {
-      get: function (key) { return read(toString(key)); },
+      get: function (key) { var v = read(toString(key)); return v === "null" ? null : v; },
       has: function (key) { return read(toString(key)) !== undefined; },
       set: function (key, value) { write(toString(key), stored(value)); },
       unset: function (key) { remove(toString(key)); },

@@ -37,6 +37,11 @@ export interface VariableScope {
   dotenv?: ReadonlyMap<string, string>;
   /** `{{$auth.token("id")}}` and `{{$auth.idToken("id")}}`, resolved before substitution. */
   auth?: ReadonlyMap<string, string | Secret>;
+  /**
+   * Postman's rule (`# @postman` requests): a `{{name}}` no scope defines stays as written, as
+   * Newman sends it, instead of being an error.
+   */
+  undefinedAsWritten?: boolean;
 }
 
 /** Where a template is, for messages: `header "Authorization" (api.http:4:16)`. */
@@ -147,7 +152,15 @@ class Resolver {
       out += template.slice(last, match.index);
       last = match.index + match[0].length;
       const at = positionIn(template, match.index, place);
-      out += this.expression(match[1]!, at, stack);
+      try {
+        out += this.expression(match[1]!, at, stack);
+      } catch (error) {
+        const plain = !match[1]!.trim().startsWith("$");
+        if (!(error instanceof UndefinedVariableError && this.scope.undefinedAsWritten && plain)) {
+          throw error;
+        }
+        out += match[0];
+      }
     }
     return out + template.slice(last);
   }

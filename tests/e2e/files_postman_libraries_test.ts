@@ -23,6 +23,7 @@ const TESTS = [
   "pm.test('Buffer bytes', function () { var b = Buffer.from([104, 105]); pm.expect(b.length).to.equal(2); pm.expect(Buffer.isBuffer(b)).to.be.true; pm.expect(Buffer.byteLength('é')).to.equal(2); pm.expect(Buffer.concat([b, Buffer.from('!')]).toString()).to.equal('hi!'); pm.expect(JSON.stringify(Buffer.from('a'))).to.equal('{\"type\":\"Buffer\",\"data\":[97]}'); });",
   "pm.test('Buffer has no base64url there', function () { Buffer.from('??>').toString('base64url'); });",
   "pm.test('a URL whose host is a variable has its path', function () { pm.expect(pm.request.url.path).to.eql(['items']); });",
+  "pm.test('a variable set to null reads back null', function () { pm.expect(pm.collectionVariables.get('gone')).to.be.null; });",
 ];
 
 Deno.test("Postman's lodash 3, lodash 4, moment and Buffer give dial test Newman's outcomes", async () => {
@@ -37,8 +38,16 @@ Deno.test("Postman's lodash 3, lodash 4, moment and Buffer give dial test Newman
       info: { name: "libs", schema: "https://schema.getpostman.com/json/collection/v2.1.0/" },
       item: [{
         name: "r",
-        event: [{ listen: "test", script: { exec: TESTS } }],
-        request: { method: "GET", url: "{{base}}/items" },
+        event: [
+          // Postman sends a variable set to null as "null" (a token not obtained: "Bearer null").
+          { listen: "prerequest", script: { exec: ["pm.collectionVariables.set('gone', null);"] } },
+          { listen: "test", script: { exec: TESTS } },
+        ],
+        request: {
+          method: "GET",
+          url: "{{base}}/items",
+          header: [{ key: "Authorization", value: "Bearer {{gone}}" }],
+        },
       }],
     }),
   );
@@ -50,6 +59,9 @@ Deno.test("Postman's lodash 3, lodash 4, moment and Buffer give dial test Newman
   assert.equal(byNewman.length, TESTS.length);
   assert.ok(byNewman.includes("a wrong expectation fails: failed"), byNewman.join("\n"));
   assert.ok(byNewman.includes("Buffer has no base64url there: failed"), byNewman.join("\n"));
+  const authorization = (i: number) =>
+    server.requests[i]!.headers.find(([n]) => n.toLowerCase() === "authorization")?.[1];
+  assert.equal(authorization(0), "Bearer null");
 
   const imported = await dial(["import", "c.json", "--out", "api"], { cwd: dir });
   assert.equal(imported.code, 0, imported.stderr);
@@ -62,4 +74,5 @@ Deno.test("Postman's lodash 3, lodash 4, moment and Buffer give dial test Newman
     `${o.test}: ${o.outcome === "error" ? "failed" : o.outcome}`
   );
   assert.deepEqual(byDial, byNewman);
+  assert.equal(authorization(1), "Bearer null");
 });
