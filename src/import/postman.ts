@@ -179,9 +179,9 @@ function walk(
     headers,
     ...(body !== undefined ? { body } : {}),
     ...(comments.length ? { comments } : {}),
-    ...(pre.length || test.length
-      ? { scripts: { pre, test }, directives: [{ name: "postman" }] }
-      : {}),
+    // Every request is Postman's: its scripts get the pm API, its {{variables}} Postman's rules.
+    directives: [{ name: "postman" }],
+    ...(pre.length || test.length ? { scripts: { pre, test } } : {}),
   });
 }
 
