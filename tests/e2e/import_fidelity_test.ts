@@ -3,7 +3,7 @@
  * broke on (a URL with `&` in its path, empty form bodies, CR LF and XML raw bodies, a raw body
  * without a language, a request's own Authorization beside an auth, a token-only OAuth 2.0, a
  * variable name with spaces, `:id` path variables, the Postman API's `{"collection": …}` shape,
- * a GET's body pruned as Postman prunes it unless told not to)
+ * a GET's body pruned as Postman prunes it unless told not to, a `{{variable}}` nothing defines)
  * is run by Newman and, imported, by `dial test` against one recording server; every request
  * must arrive the same (method, target, headers but the clients' own, body).
  * @module
@@ -34,6 +34,12 @@ function collection(base: string) {
     ],
     item: [
       get("amp path", { method: "GET", url: "{{base}}/d&x=1" }),
+      // Nothing defines {{order_id}} (a script of a real collection would have): sent as written.
+      get("undefined variable", {
+        method: "GET",
+        header: [{ key: "X-Order", value: "{{order_id}}" }],
+        url: "{{base}}/orders/{{order_id}}?q={{order_id}}",
+      }),
       get("empty form on GET", {
         method: "GET",
         body: { mode: "formdata", formdata: [] },
@@ -118,7 +124,10 @@ Deno.test("import: what real collections broke on arrives as Newman sends it", a
   await Deno.writeTextFile(`${dir}/c.json`, text);
   await newman([`${dir}/c.json`], { pass: true });
   const byNewman = server.requests.splice(0).map(seenRequest);
-  assert.equal(byNewman.length, 12);
+  assert.equal(byNewman.length, 13);
+  assert.ok(
+    byNewman.some((r) => r.line === "GET /orders/%7B%7Border_id%7D%7D?q={{order_id}} HTTP/1.1"),
+  );
 
   const imported = await dial(["import", "c.json", "--out", "api"], { cwd: dir });
   assert.equal(imported.code, 0, imported.stderr);
