@@ -43,9 +43,16 @@ function show(answer: unknown): void {
   }
 }
 
+/** The form's fields as one text, to tell whether they were edited while a load was on its way. */
+function form(): string {
+  return [caFiles, cert, key, insecure, proxy, noproxy].map((s) => String(s.peek())).join("\0");
+}
+
 async function load(): Promise<void> {
+  const before = form();
   const answer = await postJson("/api/workspace/connection", {}).catch(() => undefined);
-  show(answer);
+  // What the user typed meanwhile is kept: a late answer does not blank the form under them.
+  if (form() === before) show(answer);
 }
 
 async function save(): Promise<void> {
