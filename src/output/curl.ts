@@ -60,6 +60,8 @@ export function toCurl(
   // curl reads [] and {} in a URL as globs unless told not to.
   if (/[[\]{}]/.test(url)) args.push("-g");
   args.push(url);
+  // OPTIONS * (RFC 9112 §3.2.4): curl sends the URL's origin with `*` as the request-target.
+  if (request.target) args.push("--request-target", request.target);
   for (const { name, value, remove } of request.headers) {
     if (body?.kind === "form" && /^content-type$/i.test(name)) continue;
     const secret = typeof value !== "string" || isCredentialName(name);

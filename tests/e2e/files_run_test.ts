@@ -472,6 +472,7 @@ Deno.test("run: OPTIONS * goes to the Host header's server in asterisk form, as 
   await using server = rawServer(() => ({ headers: [["Allow", "GET, OPTIONS"]], body: "" }));
   const dir = await project({
     "star.http": `OPTIONS * HTTP/1.1\nHost: 127.0.0.1:${server.port}\n\n###\nOPTIONS *\n`,
+    "one.http": `OPTIONS * HTTP/1.1\nHost: 127.0.0.1:${server.port}\n`,
   });
   const result = await dial(["run", `${dir}/star.http`, "1", "-v"]);
   assert.equal(result.code, 0, result.stderr);
@@ -504,4 +505,11 @@ Deno.test("run: OPTIONS * goes to the Host header's server in asterisk form, as 
   assert.equal(bare.code, 2);
   assert.match(bare.stderr, /star\.http:5:1: Cannot send "OPTIONS \*": it needs a Host header/);
   assert.equal(server.requests.length, 3);
+  // Exported as curl, the request keeps its asterisk: curl sends the same request line.
+  const exported = await dial(["export", `${dir}/one.http`, "--to", "curl"]);
+  assert.equal(exported.code, 0, exported.stderr);
+  assert.match(exported.stdout, / --request-target '\*' /);
+  const script = await runProgram("bash", ["-c", exported.stdout.replace(/^curl /m, "curl -s ")]);
+  assert.equal(script.code, 0, script.stderr);
+  assert.equal(server.requests[3]!.line, "OPTIONS * HTTP/1.1");
 });
