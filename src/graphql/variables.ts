@@ -1,6 +1,6 @@
 /**
  * The variables JSON of an operation: validation against the operation's variable
- * definitions, and a template with a placeholder for each variable.
+ * definitions, and a template with a starting value for each variable.
  * @module
  */
 import {
@@ -107,9 +107,11 @@ export function validateVariables(
  * Builds the variables object for a set of variable definitions: values already given are
  * kept; a new variable starts from the schema's default of its argument when there is one
  * (`followRenames: true`), a page size of 10 for an `Int` named like one (`first`, `last`,
- * `limit`…: 0 would return nothing), `null` when it may be left out (the server's own default
- * applies), else a placeholder of its type (`""`, `0`, `false`, the first enum value, `[]`,
- * or an object with the required fields of an input object); values of variables no longer
+ * `limit`…: 0 would return nothing), the first value of an enum (as GraphiQL's explorer and
+ * Altair do), an object with the required fields of an input object, else `null`. A value
+ * only the user knows (`"number"` of an issue, an `owner`) is never made up: a required one
+ * left `null` is what the variables check reports, naming it, where a made-up `0` or `""`
+ * would be sent and answered for an issue nobody asked for. Values of variables no longer
  * defined are dropped.
  *
  * @param schema the schema
@@ -167,27 +169,16 @@ function unwrapNonNull(type: GraphQLInputType): GraphQLInputType {
 
 function placeholder(type: GraphQLInputType, seen: Set<string>): unknown {
   if (isNonNullType(type)) return placeholder(type.ofType, seen);
-  if (isListType(type)) return [];
+  if (isListType(type)) return null;
   const named = getNamedType(type);
   if (isEnumType(named)) return named.getValues()[0]?.name ?? null;
-  if (isInputObjectType(named)) {
-    if (seen.has(named.name)) return null;
-    const inner = new Set(seen).add(named.name);
-    const object: Record<string, unknown> = {};
-    for (const field of Object.values(named.getFields())) {
-      if (isRequiredInputField(field)) object[field.name] = placeholder(field.type, inner);
-    }
-    return object;
+  if (!isInputObjectType(named) || seen.has(named.name)) return null;
+  const inner = new Set(seen).add(named.name);
+  const object: Record<string, unknown> = {};
+  for (const field of Object.values(named.getFields())) {
+    if (isRequiredInputField(field)) object[field.name] = placeholder(field.type, inner);
   }
-  switch (named.name) {
-    case "Int":
-    case "Float":
-      return 0;
-    case "Boolean":
-      return false;
-    default:
-      return "";
-  }
+  return object;
 }
 
 /** Finds the line and column of a JSON.parse error message's position. */

@@ -60,7 +60,12 @@ Deno.test("browser: ticking fields builds the query, required arguments become v
     await queryText(page),
     "query ($owner: String!, $name: String!) {\n  repository(owner: $owner, name: $name) {\n    stargazerCount\n  }\n}",
   );
-  assert.deepEqual(JSON.parse(await variablesText(page)), { owner: "", name: "" });
+  // Nothing is made up for a value only the user knows: null, and the check names it.
+  assert.deepEqual(JSON.parse(await variablesText(page)), { owner: null, name: null });
+  assert.match(
+    await page.getByRole("alert").filter({ hasText: "$owner" }).textContent() ?? "",
+    /^Variable "\$owner" of non-null type "String!" must not be null\. \(and 1 more\)$/,
+  );
   // An optional argument can be switched on.
   await searchAndStep(page, "followRenames", "Query.repository(followRenames)");
   await page.locator('[data-path="Query.repository(followRenames)"]').getByRole("checkbox").check();

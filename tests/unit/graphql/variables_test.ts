@@ -91,7 +91,7 @@ Deno.test("variables: JSON must be one object; syntax errors carry line and colu
   }
 });
 
-Deno.test("variables: the template keeps given values and adds placeholders by type", () => {
+Deno.test("variables: the template keeps given values, makes up no scalar, and lists an input's required fields", () => {
   const small = buildSchema(`
     type Query { a(x: In): Int }
     enum Color { RED GREEN }
@@ -106,7 +106,7 @@ Deno.test("variables: the template keeps given values and adds placeholders by t
     ], { kept: "yes", dropped: 1 }),
     {
       kept: "yes",
-      input: { name: "", count: 0, on: false, color: "RED", tags: [] },
+      input: { name: null, count: null, on: null, color: "RED", tags: null },
       ratio: null,
       unknown: null,
     },
@@ -136,8 +136,8 @@ Deno.test("variables template: schema defaults first, then a page size, then nul
       first: 10,
       last2: 10,
       after: null,
-      id: "",
-      n: 0,
+      id: null,
+      n: null,
     },
   );
 });
