@@ -32,7 +32,6 @@ export const CLI_REMEDIES: RemedyWords = {
     grant: "the credentials, code or refresh token were refused",
     flow: "the client is not allowed to use this flow",
     scope: "check --oauth2-scope",
-    provider_urls: "the authorization and token URLs must belong to the same provider",
     login: "the login was denied or cancelled",
     subprotocols: "check --subprotocol against what the server supports",
     introspection: "the server may have introspection turned off",
@@ -135,6 +134,8 @@ export const CLI_REMEDIES: RemedyWords = {
       "give the provider's device authorization endpoint, e.g. --oauth2-device-url https://id.example.com/device/code, or --oauth2-issuer to discover it",
     client_key: "give the signing key with --oauth2-client-key PATH (PEM)",
     token_url: "give the token URL, or --oauth2-issuer to discover it",
+    issuer: ({ url }) =>
+      `if ${url} is your provider, give it as --oauth2-issuer ${url}; if not, check the authorization and token URLs`,
     username: "add --oauth2-username USER (and --oauth2-password, or type it when asked)",
     variable: ({ name }) =>
       name?.startsWith("$")

@@ -303,7 +303,7 @@ export interface ErrorDetails {
   readonly oauthError?: string;
   /** Where the proxy in use was configured: `--proxy` or the environment variable's name. */
   readonly proxySource?: string;
-  /** A URL as the user gave it (redacted), e.g. one that lacks its scheme. */
+  /** A URL as the user gave it (redacted), e.g. one that lacks its scheme, or as a provider names itself (an issuer). */
   readonly url?: string;
   /** The first scheme allowed, e.g. `https:`. */
   readonly scheme?: string;

@@ -32,7 +32,6 @@ export interface RemedyTargets {
     | "grant"
     | "flow"
     | "scope"
-    | "provider_urls"
     | "login"
     | "subprotocols"
     | "introspection"
@@ -109,7 +108,8 @@ export interface RemedyTargets {
     | "client_key"
     | "token_url"
     | "username"
-    | "variable";
+    | "variable"
+    | "issuer";
   /** Remove a local file (named by `details.path`) and run again. */
   remove: "cache_file" | "cache_dir";
   /** Wait for something running elsewhere. */

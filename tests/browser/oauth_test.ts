@@ -97,3 +97,21 @@ Deno.test("browser: the authorization-code login opens in a new tab and complete
   ]);
   assert.ok(mock.tokenRequests[0]!.body.get("code_verifier"));
 });
+
+Deno.test("browser: a provider whose ID token names another issuer is named, with the Issuer setting as the hint (not the token URL)", async () => {
+  await using mock = await startMockServer(3600);
+  const named = mock.origin.replace("127.0.0.1", "localhost");
+  mock.server.issuer.url = named;
+  const port = freePort();
+  await using app = await openOAuthApp(browser(), mockOAuth("authorization_code", mock, port));
+  const { page } = app;
+  const popup = page.context().waitForEvent("page");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await popup;
+  const alert = page.locator(".token-message").filter({ hasText: "ID token" });
+  assert.equal(
+    await alert.textContent(),
+    `OAuth 2.0 token request to ${mock.tokenUrl} failed: the ID token names the issuer "${named}", where "${mock.origin}" was expected` +
+      ` (if ${named} is your provider, set Issuer to it: under "Issuer and extra parameters" in the auth panel, or "Issuer" in the environment's Security.Auth; if not, check the Authorization and Token URLs)`,
+  );
+});

@@ -245,6 +245,22 @@ Deno.test("oauth2 login: no callback within --oauth2-timeout fails, exit 9, URL 
   assert.equal(target.seen.length, 0);
 });
 
+Deno.test("oauth2 login: an ID token naming another issuer says so and offers --oauth2-issuer, not the token URL, exit 9", async () => {
+  await using mock = await startMockServer();
+  // The provider calls itself by a name of another origin than the token URL's.
+  const named = mock.origin.replace("127.0.0.1", "localhost");
+  mock.server.issuer.url = named;
+  await using target = bearerApi();
+  const result = await login(codeArgs(target.origin, mock, "app", freePort()));
+  assert.equal(result.code, 9, result.stderr);
+  assert.equal(
+    result.stderr.split("\n").filter((l) => /^(error|hint): /.test(l)).join("\n"),
+    `error: OAuth 2.0 token request to ${mock.tokenUrl} failed: the ID token names the issuer "${named}", where "${mock.origin}" was expected\n` +
+      `hint: if ${named} is your provider, give it as --oauth2-issuer ${named}; if not, check the authorization and token URLs`,
+  );
+  assert.equal(target.seen.length, 0);
+});
+
 Deno.test("oauth2 login: a callback naming another issuer (iss) is refused, exit 9", async () => {
   await using mock = await startMockServer();
   mock.server.service.on("beforeAuthorizeRedirect", (redirect) => {
@@ -256,7 +272,8 @@ Deno.test("oauth2 login: a callback naming another issuer (iss) is refused, exit
   assert.match(
     result.stderr,
     new RegExp(
-      `error: OAuth 2\\.0 login failed: the callback came from issuer "https://evil\\.example", not from ${mock.origin}`,
+      `error: OAuth 2\\.0 login failed: the callback came from issuer "https://evil\\.example", not from ${mock.origin}\n` +
+        "hint: if https://evil\\.example is your provider, give it as --oauth2-issuer https://evil\\.example; if not, check the authorization and token URLs",
     ),
   );
   assert.equal(mock.tokenRequests.length, 0);

@@ -139,7 +139,7 @@ function callbackIssuer(
   }
   throw new AuthError(
     `OAuth 2.0 login failed: the callback came from issuer "${iss}", not from ${options.tokenUrl.origin}`,
-    { remedy: { check: "provider_urls" } },
+    { remedy: { give: "issuer" }, details: { url: iss } },
   );
 }
 

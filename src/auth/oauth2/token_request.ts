@@ -424,6 +424,14 @@ export async function tokenError(
       remedy: { check: "token_endpoint" },
     });
   }
+  const issuer = idTokenIssuer(error);
+  if (issuer) {
+    // Not the token URL's fault: the provider calls itself by another name than dial expects.
+    return new AuthError(
+      `${where}: the ID token names the issuer "${issuer.named}", where "${issuer.expected}" was expected`,
+      { cause: error, remedy: { give: "issuer" }, details: { url: issuer.named } },
+    );
+  }
   if (error instanceof oauth.OperationProcessingError) {
     return new AuthError(`${where}: invalid token response: ${error.message}`, {
       cause: error,
@@ -443,4 +451,25 @@ export async function tokenError(
   }
   const message = error instanceof Error ? error.message : String(error);
   return new AuthError(`${where}: ${message}`, { cause: error });
+}
+
+/** The issuer an ID token names and the one dial expected, when that is the failure. */
+function idTokenIssuer(error: unknown): { named: string; expected: string } | undefined {
+  if (
+    !(error instanceof oauth.OperationProcessingError) ||
+    error.code !== oauth.JWT_CLAIM_COMPARISON
+  ) return undefined;
+  const cause = error.cause;
+  if (typeof cause !== "object" || cause === null) return undefined;
+  const { claim, expected, claims } = cause as {
+    claim?: unknown;
+    expected?: unknown;
+    claims?: unknown;
+  };
+  const named = typeof claims === "object" && claims !== null && "iss" in claims
+    ? claims.iss
+    : undefined;
+  return claim === "iss" && typeof named === "string" && typeof expected === "string"
+    ? { named, expected }
+    : undefined;
 }

@@ -27,7 +27,6 @@ export const UI_REMEDIES: RemedyWords = {
     grant: "the credentials, code or refresh token were refused",
     flow: "the client is not allowed to use this flow",
     scope: "check Scope",
-    provider_urls: "the authorization and token URLs must belong to the same provider",
     login: "the login was denied or cancelled",
     subprotocols: "check Subprotocols against what the server supports",
     introspection: "the server may have introspection turned off",
@@ -116,6 +115,8 @@ export const UI_REMEDIES: RemedyWords = {
     device_url: "give it, or the issuer to discover it",
     client_key: "fill in Client private key (PEM) in the auth panel",
     token_url: "give the token URL, or the issuer to discover it",
+    issuer: ({ url }) =>
+      `if ${url} is your provider, set Issuer to it: under "Issuer and extra parameters" in the auth panel, or "Issuer" in the environment's Security.Auth; if not, check the Authorization and Token URLs`,
     username: "fill in OAuth username in the auth panel",
     variable: ({ name }) =>
       name?.startsWith("$")
