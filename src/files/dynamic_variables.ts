@@ -10,14 +10,10 @@
  */
 import { UsageError } from "../errors/mod.ts";
 import { MONTHS, postmanDynamicVariable } from "./postman_dynamic.ts";
+import { placePrefix, type RequestVariablePlace } from "./request_variables.ts";
 
 /** Where the variable is used, for messages. */
-interface Place {
-  what: string;
-  path: string;
-  line: number;
-  column: number;
-}
+type Place = RequestVariablePlace;
 
 const ALPHA = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const DIGITS = "0123456789";
@@ -38,7 +34,7 @@ export function dynamicVariable(
   place: Place,
 ): string | undefined {
   const bad = (why: string): never => {
-    throw new UsageError(`${place.path}:${place.line}:${place.column}: ${why} in ${place.what}`);
+    throw new UsageError(`${placePrefix(place)}${why} in ${place.what}`);
   };
   const call = /^\$random\.(\w+)(?:\(([^)]*)\))?$/.exec(expr);
   if (call) {

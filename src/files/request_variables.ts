@@ -19,12 +19,23 @@ export interface RequestVariableSource {
 export interface RequestVariablePlace {
   /** e.g. `the URL`. */
   what: string;
-  /** The request file. */
+  /** The request file; empty for a text that is in no file (a UI tab's field, a message). */
   path: string;
   /** 1-based line. */
   line: number;
   /** 1-based column. */
   column: number;
+}
+
+/**
+ * The `file:line:column: ` a message starts with; nothing for a text that is in no file, where
+ * a position would point at a line that does not hold it.
+ *
+ * @param place where a template is
+ * @returns the prefix, or `""`
+ */
+export function placePrefix(place: RequestVariablePlace): string {
+  return place.path === "" ? "" : `${place.path}:${place.line}:${place.column}: `;
 }
 
 /**
@@ -46,20 +57,20 @@ export function requestVariable(
   selector: string,
   place: RequestVariablePlace,
 ): string {
-  const at = `${place.path}:${place.line}:${place.column}`;
+  const at = placePrefix(place);
   const exchange = source[side];
   if (part === "headers") {
     const wanted = selector.toLowerCase();
     const values = exchange.headers.filter(([name]) => name.toLowerCase() === wanted);
     if (!values.length) {
-      throw new UsageError(`${at}: The ${side} has no header "${selector}" (in ${place.what})`);
+      throw new UsageError(`${at}The ${side} has no header "${selector}" (in ${place.what})`);
     }
     return values.map(([, value]) => value).join(", ");
   }
   if (selector === "*") return exchange.body;
   if (!selector.startsWith("$")) {
     throw new UsageError(
-      `${at}: Unsupported selector "${selector}" in ${place.what}: dial reads JSONPath ($…) and *`,
+      `${at}Unsupported selector "${selector}" in ${place.what}: dial reads JSONPath ($…) and *`,
     );
   }
   let document: unknown;
@@ -67,17 +78,17 @@ export function requestVariable(
     document = JSON.parse(exchange.body);
   } catch {
     throw new UsageError(
-      `${at}: The ${side} body is not JSON, so "${selector}" cannot select from it`,
+      `${at}The ${side} body is not JSON, so "${selector}" cannot select from it`,
     );
   }
   let found: unknown[];
   try {
     found = query(document as Parameters<typeof query>[0], selector);
   } catch (error) {
-    throw new UsageError(`${at}: Invalid JSONPath "${selector}": ${(error as Error).message}`);
+    throw new UsageError(`${at}Invalid JSONPath "${selector}": ${(error as Error).message}`);
   }
   if (!found.length) {
-    throw new UsageError(`${at}: JSONPath "${selector}" selects nothing in the ${side} body`);
+    throw new UsageError(`${at}JSONPath "${selector}" selects nothing in the ${side} body`);
   }
   const value = found[0];
   return typeof value === "string" ? value : JSON.stringify(value);

@@ -264,7 +264,7 @@ function customParameters(
 export interface SecurityAuthContext {
   /** The scope the configuration's `{{variables}}` are substituted from. */
   scope: VariableScope;
-  /** The request file, for messages. */
+  /** The request file, for messages; empty for a request that is in no file (a UI tab). */
   path: string;
   /** The face's browser, notice and password hooks. */
   hooks: OAuth2Hooks;
@@ -290,7 +290,9 @@ export async function securityAuthOptions(
   const config = environment?.auth.get(id);
   if (!config) {
     throw new UsageError(
-      `${context.path}: {{$auth.token("${id}")}} names no Security.Auth configuration of the environment`,
+      `${
+        fileOf(context)
+      }{{$auth.token("${id}")}} names no Security.Auth configuration of the environment`,
       { details: { name: id }, remedy: { write: "security_auth" } },
     );
   }
@@ -319,7 +321,7 @@ export async function securityAuthToken(
   kind: "token" | "idToken",
   context: SecurityAuthContext,
 ): Promise<Secret> {
-  const where = `${context.path}: {{$auth.${kind}("${id}")}}`;
+  const where = `${fileOf(context)}{{$auth.${kind}("${id}")}}`;
   if (!environment?.auth.get(id)) {
     throw new UsageError(`${where} names no Security.Auth configuration of the environment`, {
       details: { name: id },
@@ -349,9 +351,10 @@ async function resolvedConfig(
   config: AuthConfig,
   context: Pick<SecurityAuthContext, "scope" | "path">,
 ): Promise<AuthConfig> {
+  // The value is in the environment file, whose lines dial does not track: no position.
   const place = (key: string) => ({
     what: `"${key}" of Security.Auth "${id}"`,
-    path: context.path,
+    path: "",
     line: 1,
     column: 1,
   });
@@ -393,3 +396,8 @@ const GRANT_NAMES: { readonly [F in OAuth2Flow]: string } = {
   device_code: "Device Authorization",
   password: "Password",
 };
+
+/** `api.http: ` before a message about the file's `{{$auth…}}`; nothing without a file. */
+function fileOf(context: Pick<SecurityAuthContext, "path">): string {
+  return context.path === "" ? "" : `${context.path}: `;
+}

@@ -10,7 +10,7 @@ import { UsageError } from "../errors/mod.ts";
 import { Secret } from "../secret.ts";
 import { dynamicVariable } from "./dynamic_variables.ts";
 import type { FileVariable } from "./http_file_types.ts";
-import { requestVariable, type RequestVariableSource } from "./request_variables.ts";
+import { placePrefix, requestVariable, type RequestVariableSource } from "./request_variables.ts";
 
 /** A variable's value; a secret (from the private env file or a reference) stays redacted. */
 export type VariableValue = string | Secret;
@@ -48,7 +48,7 @@ export interface VariableScope {
 export interface TemplatePlace {
   /** e.g. `the URL`, `header "Accept"`, `the body`. */
   what: string;
-  /** The file. */
+  /** The file; empty for a text that is in no file (then messages give no position). */
   path: string;
   /** 1-based line of the template's first character. */
   line: number;
@@ -68,7 +68,7 @@ export class UndefinedVariableError extends UsageError {
    */
   constructor(variable: string, place: TemplatePlace) {
     super(
-      `${place.path}:${place.line}:${place.column}: Undefined variable "${variable}" in ${place.what}`,
+      `${placePrefix(place)}Undefined variable "${variable}" in ${place.what}`,
       {
         details: { name: variable },
         remedy: { give: "variable" },
@@ -207,9 +207,7 @@ class Resolver {
       const source = this.scope.responses?.(ref[1]!);
       if (!source) {
         throw new UsageError(
-          `${place.path}:${place.line}:${place.column}: Request "${
-            ref[1]
-          }" in ${place.what} has not run`,
+          `${placePrefix(place)}Request "${ref[1]}" in ${place.what} has not run`,
           { details: { name: ref[1]! }, remedy: { write: "request_name" } },
         );
       }
@@ -245,7 +243,7 @@ class Resolver {
     if (file) {
       if (stack.includes(name)) {
         throw new UsageError(
-          `${place.path}:${place.line}:${place.column}: Variable "${name}" refers to itself: ${
+          `${placePrefix(place)}Variable "${name}" refers to itself: ${
             [...stack, name].join(" → ")
           }`,
         );
@@ -268,9 +266,7 @@ class Resolver {
     if (!text.includes("{{")) return text;
     if (stack.includes(name)) {
       throw new UsageError(
-        `${place.path}:${place.line}:${place.column}: Variable "${name}" refers to itself: ${
-          [...stack, name].join(" → ")
-        }`,
+        `${placePrefix(place)}Variable "${name}" refers to itself: ${[...stack, name].join(" → ")}`,
       );
     }
     return this.run(text, { ...place, what: `variable "${name}"` }, [...stack, name]);

@@ -63,3 +63,28 @@ Deno.test("browser: the HTTP tab shows a bad URL in words and sends nothing", as
     /Invalid URL "ftp:\/\/example.com\/x": scheme must be http: or https:/,
   );
 });
+
+Deno.test("browser: an undefined {{variable}} is named with where it is used, as dial run names it, without a made-up position; nothing is sent", async () => {
+  await using target = serve(() => Response.json({}));
+  const workspace = await Deno.makeTempDir({ prefix: "dial-ui-undefined-" });
+  await Deno.writeTextFile(
+    `${workspace}/http-client.env.json`,
+    JSON.stringify({ dev: { base: target.origin } }),
+  );
+  try {
+    await using app = await openApp(browser(), { workspace });
+    const { page } = app;
+    await page.getByLabel("URL", { exact: true }).fill("{{base}}/x");
+    await page.getByLabel("Headers name 1", { exact: true }).fill("X-A");
+    await page.getByLabel("Headers value 1", { exact: true }).fill("{{nope}}");
+    await page.getByRole("button", { name: "Send" }).click();
+    const alert = page.getByRole("alert").filter({ hasText: "Undefined variable" });
+    assert.equal(
+      await alert.textContent(),
+      'Undefined variable "nope" in header "X-A": define it in http-client.env.json, or as @nope = … in the file',
+    );
+    assert.equal(target.requests.length, 0);
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});

@@ -263,7 +263,7 @@ export async function handleEnvironments(
 interface RequestScope {
   environment: Environment;
   scope: VariableScope;
-  /** The file, for messages ("request" without one). */
+  /** The file, for messages (empty without one). */
   path: string;
 }
 
@@ -294,7 +294,7 @@ async function requestScope(
   return {
     environment,
     scope: { environment: environment.variables, shared: environment.shared, file: fileVariables },
-    path: file ?? "request",
+    path: file ?? "",
   };
 }
 
@@ -356,7 +356,7 @@ export async function substitutionFor(
   const file = optionalString(json.file, "file");
   const name = optionalString(json.environment, "environment");
   let scope: VariableScope = {};
-  let path = "request";
+  let path = "";
   if (workspace) {
     const found = await requestScope(workspace, file, name, options.env ?? processEnv);
     path = found.path;
@@ -365,8 +365,10 @@ export async function substitutionFor(
       auth: await authTokens(uses, found.environment, found.scope, path, options),
     };
   }
+  // A tab's field or message is in no file (a file's tab is sent by runHttpFile, with its
+  // positions): messages name the variable and the field, not a line and column.
   const run = (text: string, what: string) =>
-    substitute(text, scope, { what, path, line: 1, column: 1 });
+    substitute(text, scope, { what, path: "", line: 1, column: 1 });
   // The environment's references this request uses are read now, and only those.
   await resolveUsed(() => {
     for (const text of templates(json)) run(text, "request");
