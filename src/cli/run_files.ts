@@ -115,8 +115,8 @@ class RunPrinter {
     this.#names = names;
     this.#flags = flags;
     this.#err = context.stderr;
-    // Piped, several responses are told apart by a line break between them (added only when a
-    // body did not end with one), so the sink remembers the last byte written.
+    // Piped, each of several responses ends a line (a line break added when its body does not
+    // end with one, as httpyac does), so the sink remembers the last byte written.
     this.#out = !context.stdout.isTerminal && file.requests.length + file.runs.length > 1
       ? lastByteSink(context.stdout)
       : context.stdout;
@@ -137,9 +137,8 @@ class RunPrinter {
     const flags = this.#flags;
     // A request that ran only because a named one refers to it is not printed.
     if (dependency && this.#names.length > 0) return await exchange.response.body?.cancel();
-    if (this.#printed++ > 0 && !flags.output && (out.isTerminal || !endsLine(out))) {
-      await out.write("\n");
-    }
+    // On a terminal, a blank line between two responses.
+    if (this.#printed++ > 0 && !flags.output && out.isTerminal) await out.write("\n");
     // On a terminal, several responses are told apart by their request's name.
     if (out.isTerminal && !flags.silent && this.#file.requests.length > 1) {
       const label = escapeControls(labelOf(fileRequest.request));
@@ -148,6 +147,9 @@ class RunPrinter {
     const { response } = exchange;
     try {
       await this.#body(response, fileRequest);
+      // Piped, a body that does not end a line gets a line break at once, so that neither the
+      // next response nor -v's next request head (stderr, often the same log) runs into it.
+      if (!endsLine(out)) await out.write("\n");
     } catch (error) {
       if (!isBrokenPipe(error)) throw error;
     }
