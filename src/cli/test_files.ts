@@ -17,10 +17,12 @@ import {
   type TestCase,
   type TestReport,
 } from "../files/reporters.ts";
+import { dataText } from "../files/data_rows.ts";
 import type { Environment } from "../files/environment.ts";
 import type { HttpFile } from "../files/http_file_types.ts";
 import { HttpFileSyntaxError } from "../files/parse_http_file.ts";
 import { hasRequestNamed, runHttpFile } from "../files/run_http_file.ts";
+import type { VariableValue } from "../files/substitute.ts";
 import { checkFilePaths, type Confinement } from "../files/trust_rule.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { paint, shown, type Sink, Style } from "../output/terminal.ts";
@@ -271,7 +273,12 @@ async function runUnit(
     }
     if (error) outcome.error ??= error;
   };
-  const overrides = new Map([...Object.entries(unit.row ?? {}), ...setup.overrides]);
+  const overrides = new Map<string, VariableValue>(setup.overrides);
+  for (const [name, value] of Object.entries(unit.row ?? {})) {
+    const text = dataText(value);
+    // --var NAME=VALUE is above the row.
+    if (text !== undefined && !setup.overrides.has(name)) overrides.set(name, text);
+  }
   try {
     if ("error" in prepared) throw prepared.error;
     const { file, confinement, environment, checker } = prepared;

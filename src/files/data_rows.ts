@@ -1,16 +1,22 @@
 /**
  * Rows of a data-driven run (`dial test --data rows.csv|rows.json`, Newman's `-d`): each row's
  * columns become variables of one iteration. Read as Newman reads its data files: JSON when the
- * text is an array of objects (values that are not strings are written as JSON), else CSV as
- * RFC 4180 writes it (the first record names the columns; quoted fields may hold commas, quotes
- * and line breaks; spaces around an unquoted field are dropped; a short row leaves its last
- * columns out).
+ * text is an array of objects, its values keeping their JSON types; else CSV as RFC 4180 writes
+ * it (the first record names the columns; quoted fields may hold commas, quotes and line breaks;
+ * spaces around an unquoted field are dropped; a short row leaves its last columns out), an
+ * unquoted field that reads as a number being that number, as Newman casts it (`"007"` quoted
+ * stays text).
  * @module
  */
 import { UsageError } from "../errors/mod.ts";
 
+/** A value of a data row: a JSON value (from CSV, text or a number). */
+export type DataValue = string | number | boolean | null | DataValue[] | {
+  [name: string]: DataValue;
+};
+
 /** One row: column name to value. */
-export type DataRow = Record<string, string>;
+export type DataRow = Record<string, DataValue>;
 
 /**
  * Reads rows from the text of a CSV or JSON file.
@@ -24,6 +30,19 @@ export function parseDataRows(text: string, path: string): DataRow[] {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const json = /\.json$/i.test(path) || /^\s*\[/.test(source);
   return json ? jsonRows(source, path) : csvRows(source, path);
+}
+
+/**
+ * A data value as `{{name}}` writes it: text as it is, a number or boolean as JavaScript writes
+ * it (as Newman does), an object or array as JSON (Newman writes `[object Object]`); null
+ * leaves the variable to the other scopes.
+ *
+ * @param value the row's value
+ * @returns its text, or undefined for null
+ */
+export function dataText(value: DataValue): string | undefined {
+  if (value === null) return undefined;
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
 function jsonRows(text: string, path: string): DataRow[] {
@@ -40,38 +59,56 @@ function jsonRows(text: string, path: string): DataRow[] {
     if (row === null || typeof row !== "object" || Array.isArray(row)) {
       throw new UsageError(`Cannot read data file ${path}: row ${i + 1} is not an object`);
     }
-    const values: DataRow = {};
-    for (const [name, value] of Object.entries(row)) {
-      values[name] = typeof value === "string" ? value : JSON.stringify(value);
-    }
-    return values;
+    return row as DataRow;
   });
+}
+
+/**
+ * Newman's cast of an unquoted CSV field: an integer without a leading zero, else what
+ * `parseFloat` reads when the whole field is a number (its own test, kept as it is).
+ */
+function csvValue(field: CsvField): DataValue {
+  const { text, quoted } = field;
+  if (quoted) return text;
+  if (/^[-+]?[1-9][0-9]*$/.test(text)) return parseInt(text, 10);
+  if (Number(text) - parseFloat(text) + 1 >= 0) return parseFloat(text);
+  return text;
 }
 
 function csvRows(text: string, path: string): DataRow[] {
   const records = csvRecords(text, path);
-  const header = records.shift();
+  const header = records.shift()?.map((f) => f.text);
   if (!header || header.every((name) => name === "")) {
     throw new UsageError(`Cannot read data file ${path}: no header line naming the columns`);
   }
   return records
-    .filter((record) => !(record.length === 1 && record[0] === ""))
+    .filter((record) => !(record.length === 1 && record[0]!.text === ""))
     .map((record) => {
       const row: DataRow = {};
       header.forEach((name, j) => {
-        if (j < record.length) row[name] = record[j]!;
+        if (j < record.length) row[name] = csvValue(record[j]!);
       });
       return row;
     });
 }
 
+/** A CSV field: its text, and whether it was quoted (then it is never a number). */
+interface CsvField {
+  text: string;
+  quoted: boolean;
+}
+
 /** RFC 4180 records: fields split at commas, quoted fields with "" for a quote. */
-function csvRecords(text: string, path: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
+function csvRecords(text: string, path: string): CsvField[][] {
+  const records: CsvField[][] = [];
+  let record: CsvField[] = [];
   let field = "";
   let i = 0;
   let quotedField = false;
+  const fieldOf = (): CsvField => ({
+    text: quotedField ? field : field.trim(),
+    quoted: quotedField,
+  });
   while (i < text.length) {
     const c = text[i]!;
     if (c === '"' && field.trim() === "" && !quotedField) {
@@ -96,12 +133,12 @@ function csvRecords(text: string, path: string): string[][] {
       continue;
     }
     if (c === ",") {
-      record.push(quotedField ? field : field.trim());
+      record.push(fieldOf());
       field = "";
       quotedField = false;
       i++;
     } else if (c === "\r" || c === "\n") {
-      record.push(quotedField ? field : field.trim());
+      record.push(fieldOf());
       records.push(record);
       record = [];
       field = "";
@@ -113,7 +150,7 @@ function csvRecords(text: string, path: string): string[][] {
     }
   }
   if (field !== "" || record.length || quotedField) {
-    record.push(quotedField ? field : field.trim());
+    record.push(fieldOf());
     records.push(record);
   }
   return records;

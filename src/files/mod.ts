@@ -125,5 +125,5 @@ export {
   type TestCase,
   type TestReport,
 } from "./reporters.ts";
-export { type DataRow, parseDataRows } from "./data_rows.ts";
+export { type DataRow, type DataValue, parseDataRows } from "./data_rows.ts";
 export type { Phases, Timings } from "./_run_parts.ts";

@@ -11,6 +11,7 @@ import { DialError, ErrorCode, UsageError } from "../errors/mod.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { reveal } from "../secret.ts";
 import type { Exchange, SendOptions } from "../http/send.ts";
+import type { DataRow } from "./data_rows.ts";
 import type { Environment } from "./environment.ts";
 import { buildFileRequest, type FileRequest } from "./file_request.ts";
 import type { Assertion, HttpFile, HttpRequest, RunLine, Script } from "./http_file_types.ts";
@@ -136,7 +137,7 @@ export interface RunHttpFileOptions {
    * scripts read it as `pm.info.iteration`, `pm.info.iterationCount` and `pm.iterationData`
    * (the data row; its columns are variables through `overrides` too).
    */
-  iteration?: { index: number; count: number; data?: Readonly<Record<string, string>> };
+  iteration?: { index: number; count: number; data?: Readonly<DataRow> };
   /** Script time and memory limits. */
   scriptLimits?: SandboxLimits;
   /**

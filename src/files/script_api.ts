@@ -11,6 +11,7 @@
  * @module
  */
 
+import type { DataRow } from "./data_rows.ts";
 import { POSTMAN_API } from "./script_postman.ts";
 
 /**
@@ -397,7 +398,7 @@ export interface PostmanInput {
   /** Iterations of the run (`pm.info.iterationCount`). */
   iterationCount?: number;
   /** The `--data` row of this iteration (`pm.iterationData`). */
-  iterationData?: Record<string, string>;
+  iterationData?: DataRow;
   /** Milliseconds the exchange took (`pm.response.responseTime`). */
   responseTime?: number;
 }

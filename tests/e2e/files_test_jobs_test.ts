@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
 import { project } from "./_files.ts";
 import { startHttpbin } from "./_httpbin.ts";
+import { dialOutcomes, newman, newmanOutcomes } from "./_newman.ts";
 
 /** Answers each request only once `open` requests are waiting together (when `hold`). */
 function barrierServer(open: number) {
@@ -177,4 +178,67 @@ Deno.test("data: # @postman scripts read the row as pm.iterationData, as Newman'
   assert.equal(result.code, 11, result.stderr);
   const cases = (JSON.parse(result.stdout) as { cases: { name: string; outcome: string }[] }).cases;
   assert.deepEqual(cases.map((c) => `${c.name}: ${c.outcome}`), byNewman);
+});
+
+Deno.test("data: JSON values keep their types and unquoted CSV numbers are numbers, as Newman's -d gives them", async () => {
+  await using httpbin = await startHttpbin();
+  const names = ["n", "f", "b", "o", "a", "z", "s", "zip", "q"];
+  const tests = [
+    `for (const k of ${JSON.stringify(names)}) {`,
+    "  if (!pm.iterationData.has(k)) continue;",
+    "  const v = pm.iterationData.get(k);",
+    "  pm.test(k + ' ' + typeof v + ' ' + JSON.stringify(v) + ' ' + typeof pm.variables.get(k) + ' ' + typeof data[k], function () {});",
+    "}",
+    "pm.test('sent ' + pm.response.json().data, function () {});",
+  ];
+  // Objects and arrays in {{}}: Newman writes [object Object] and 1,two; dial writes JSON.
+  const body = "n={{n}} f={{f}} b={{b}} z={{z}} s={{s}} zip={{zip}} q={{q}}";
+  const dir = await project({
+    "rows.json": JSON.stringify([
+      { n: 2, f: 1.5, b: true, o: { x: 1 }, a: [1, "two"], z: null, s: "text" },
+    ]),
+    "rows.csv": 'n,f,b,s,zip,q\n2,1.50,true,x,007,"12"\n',
+    "types.http": `### Types\n# @postman\nPOST ${httpbin.origin}/anything\n\n${body}\n\n> {%\n${
+      tests.join("\n")
+    }\n%}\n`,
+    "types.postman.json": JSON.stringify({
+      info: {
+        name: "Types",
+        schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
+      },
+      item: [{
+        name: "Types",
+        event: [{ listen: "test", script: { exec: tests } }],
+        request: {
+          method: "POST",
+          url: `${httpbin.origin}/anything`,
+          body: { mode: "raw", raw: body },
+        },
+      }],
+    }),
+  });
+  for (const rows of ["rows.json", "rows.csv"]) {
+    await newman(["types.postman.json", "-d", rows], { cwd: dir, report: `${dir}/newman.json` });
+    const theirs = (await newmanOutcomes(`${dir}/newman.json`)).map((o) => o.test);
+    const result = await dial([
+      ...["test", `${dir}/types.http`, "--data", `${dir}/${rows}`, "--reporter", "json"],
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(dialOutcomes(result.stdout).map((o) => o.test), theirs, rows);
+    // The oracle itself: typed values (a mistake on both sides would pass otherwise).
+    assert.ok(theirs.includes("n number 2 number number"), theirs.join("\n"));
+  }
+  assert.ok(
+    (await newmanOutcomes(`${dir}/newman.json`)).some((o) =>
+      o.test === "sent n=2 f=1.5 b=true z={{z}} s=x zip=7 q=12"
+    ),
+  );
+  // dial's one difference: an object or array in {{}} is its JSON.
+  const object = await project({
+    "o.http":
+      `POST ${httpbin.origin}/anything\n\n{"o": {{o}}, "a": {{a}}}\n\n?? body json.o.x == 1\n`,
+    "rows.json": JSON.stringify([{ o: { x: 1 }, a: [1, "two"] }]),
+  });
+  const sent = await dial(["test", `${object}/o.http`, "--data", `${object}/rows.json`]);
+  assert.equal(sent.code, 0, sent.stdout + sent.stderr);
 });
