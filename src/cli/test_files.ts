@@ -21,7 +21,7 @@ import { dataText } from "../files/data_rows.ts";
 import type { Environment } from "../files/environment.ts";
 import type { HttpFile } from "../files/http_file_types.ts";
 import { HttpFileSyntaxError } from "../files/parse_http_file.ts";
-import { hasRequestNamed, runHttpFile } from "../files/run_http_file.ts";
+import { hasRequestNamed, runHttpFile, ScriptSessions } from "../files/run_http_file.ts";
 import type { VariableValue } from "../files/substitute.ts";
 import { checkFilePaths, type Confinement } from "../files/trust_rule.ts";
 import { CookieJar } from "../http/cookies.ts";
@@ -42,6 +42,14 @@ import { type TestPlan, testPlan, type TestUnit } from "./test_plan.ts";
 
 /** A file's contract checker (`--openapi`, `# @openapi`, an environment's `openapi`). */
 type Checker = import("../openapi/contract_check.ts").ContractChecker;
+
+/** What the units of a serial run share: `client.global`, cookies, each file's sandbox. */
+interface UnitState {
+  globals: Map<string, string>;
+  cookies: CookieJar;
+  /** The files' script sandboxes, kept from one iteration to the next. */
+  scripts?: ScriptSessions;
+}
 
 /** What one unit did. */
 interface UnitOutcome {
@@ -167,9 +175,14 @@ async function runUnits(
 ): Promise<UnitOutcome[]> {
   const lanes = plan.units.map(() => new Lane());
   const outcomes: UnitOutcome[] = [];
-  // Serially, files share client.global values and cookies, as they always did; in parallel
-  // each unit has its own, so that no result depends on which file ran first.
-  const shared = plan.jobs > 1 ? undefined : { globals: new Map(), cookies: new CookieJar() };
+  // Serially, files share client.global values and cookies, as they always did, and a file's
+  // iterations its script sandbox (as Newman's do); in parallel each unit has its own, so that no
+  // result depends on which file ran first.
+  const shared: UnitState | undefined = plan.jobs > 1 ? undefined : {
+    globals: new Map(),
+    cookies: new CookieJar(),
+    ...(plan.iterations > 1 ? { scripts: new ScriptSessions() } : {}),
+  };
   let next = 0;
   let bail = false;
   // Iterations a Postman script ended (postman.setNextRequest(null)): their later files do not
@@ -237,7 +250,11 @@ async function runUnits(
     }
   };
   const workers = Array.from({ length: Math.min(plan.jobs, plan.units.length) }, worker);
-  await Promise.all([...workers, printer()]);
+  try {
+    await Promise.all([...workers, printer()]);
+  } finally {
+    shared?.scripts?.dispose();
+  }
   const kept: UnitOutcome[] = [];
   for (const outcome of outcomes) {
     if (!outcome) break;
@@ -256,7 +273,7 @@ async function runUnit(
   setup: FileRunSetup,
   context: CliContext,
   lane: Lane,
-  state: { globals: Map<string, string>; cookies: CookieJar },
+  state: UnitState,
   postman: { endRun: () => void; onJump: (name: string) => boolean; startAt?: string },
 ): Promise<UnitOutcome> {
   const out = context.stdout;
@@ -296,6 +313,7 @@ async function runUnit(
       ...(postman.startAt !== undefined ? { startAt: postman.startAt } : {}),
       globals: state.globals,
       cookies: state.cookies,
+      ...(state.scripts ? { scriptSessions: state.scripts } : {}),
       iteration: {
         index: (unit.iteration ?? 1) - 1,
         count: plan.iterations,

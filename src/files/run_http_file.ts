@@ -133,6 +133,13 @@ export interface RunHttpFileOptions {
   /** The cookie jar of the run (default: a new one; `# @no-cookie-jar` skips it). */
   cookies?: CookieJar;
   /**
+   * Script sandboxes kept from one run of a file to its next (`dial test --repeat`/`--data`
+   * iterations, run one after another): the file's scripts then see what its earlier runs' scripts
+   * put on `globalThis`, as Newman's scripts do from one iteration to the next. Without it each
+   * run makes its own sandbox and frees it at the end.
+   */
+  scriptSessions?: ScriptSessions;
+  /**
    * The iteration of a `dial test` run this file runs in (`--repeat`, `--data`): Postman
    * scripts read it as `pm.info.iteration`, `pm.info.iterationCount` and `pm.iterationData`
    * (the data row; its columns are variables through `overrides` too).
@@ -227,6 +234,52 @@ export async function runHttpFile(
   return await runner.run();
 }
 
+/**
+ * Script sandboxes kept between runs of the same files, the most recently used up to a bound
+ * (each holds a QuickJS instance, about 1-2 MiB); a session is taken for a run and kept again
+ * after it, so two runs never share one at the same time.
+ */
+export class ScriptSessions {
+  #kept = new Map<string, ScriptSession>();
+
+  /** @param limit the most sessions kept (the least recently used is freed first) */
+  constructor(readonly limit = 16) {}
+
+  /**
+   * @param path the file's path
+   * @returns its kept session, now taken, if there is one
+   */
+  take(path: string): ScriptSession | undefined {
+    const session = this.#kept.get(path);
+    this.#kept.delete(path);
+    return session;
+  }
+
+  /**
+   * Keeps a file's session for its next run.
+   *
+   * @param path the file's path
+   * @param session its session
+   */
+  keep(path: string, session: ScriptSession): void {
+    const old = this.#kept.get(path);
+    if (old && old !== session) old.dispose();
+    this.#kept.delete(path);
+    this.#kept.set(path, session);
+    for (const [oldest, kept] of this.#kept) {
+      if (this.#kept.size <= this.limit) break;
+      kept.dispose();
+      this.#kept.delete(oldest);
+    }
+  }
+
+  /** Frees every kept session. */
+  dispose(): void {
+    for (const session of this.#kept.values()) session.dispose();
+    this.#kept.clear();
+  }
+}
+
 /** How many times `postman.setNextRequest` may jump in one file's run. */
 const MAX_JUMPS = 10_000;
 
@@ -311,7 +364,9 @@ class FileRunner {
       }
       for (const line of runs) await this.runLine(line);
     } finally {
-      this.scripts?.dispose();
+      if (this.scripts && this.options.scriptSessions) {
+        this.options.scriptSessions.keep(this.file.path, this.scripts);
+      } else this.scripts?.dispose();
     }
     return this.results;
   }
@@ -381,7 +436,8 @@ class FileRunner {
     names: string[],
   ): Promise<void> {
     const overrides = new Map([...variables, ...(this.options.overrides ?? [])]);
-    const { filter: _, ...options } = this.options;
+    // An inner file's run has a sandbox of its own, as it always had.
+    const { filter: _, scriptSessions: __, ...options } = this.options;
     const inner = new FileRunner(file, {
       ...options,
       names,
@@ -768,23 +824,27 @@ class FileRunner {
   /** The file's script sandbox, made at its first use. */
   async session(): Promise<ScriptSession> {
     if (this.scripts) return this.scripts;
+    const postman = this.file.requests.some((r) => r.directives.some((d) => d.name === "postman"));
+    const sendRequest = postman
+      ? scriptSender({
+        send: this.options.send ?? {},
+        cookies: this.cookies,
+        ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
+        allowed: (origin) => this.origins.has(origin),
+      })
+      : undefined;
+    const kept = this.options.scriptSessions?.take(this.file.path);
+    if (kept) {
+      kept.answerSendsWith(sendRequest);
+      return this.scripts = kept;
+    }
     const { ScriptSession } = await load.scriptSandbox();
     const signal = this.options.send?.signal;
-    const postman = this.file.requests.some((r) => r.directives.some((d) => d.name === "postman"));
     this.scripts = new ScriptSession({
       ...this.options.scriptLimits,
       ...(signal ? { signal } : {}),
       postman,
-      ...(postman
-        ? {
-          sendRequest: scriptSender({
-            send: this.options.send ?? {},
-            cookies: this.cookies,
-            ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
-            allowed: (origin) => this.origins.has(origin),
-          }),
-        }
-        : {}),
+      ...(sendRequest ? { sendRequest } : {}),
     });
     return this.scripts;
   }

@@ -243,6 +243,18 @@ export class ScriptSession {
     }
   }
 
+  /**
+   * Answers the scripts' `pm.sendRequest` with this from now on: a session kept for the next run
+   * of its file (`dial test` iterations) sends under that run's rule, cookies and origins.
+   *
+   * @param sendRequest the new run's sender (none: the requests fail with a message)
+   */
+  answerSendsWith(
+    sendRequest: ((request: ScriptRequest) => Promise<ScriptReply>) | undefined,
+  ): void {
+    this.#sendRequest = sendRequest;
+  }
+
   /** Frees the session's context and memory. */
   dispose(): void {
     this.#drop();

@@ -242,3 +242,53 @@ Deno.test("data: JSON values keep their types and unquoted CSV numbers are numbe
   const sent = await dial(["test", `${object}/o.http`, "--data", `${object}/rows.json`]);
   assert.equal(sent.code, 0, sent.stdout + sent.stderr);
 });
+
+Deno.test("repeat: a file's iterations share its script sandbox as Newman's do; other files and --jobs units do not", async () => {
+  await using server = serve(() => new Response("ok"));
+  const tests = [
+    "var g = (function () { return this; })();",
+    "pm.test(['iteration', pm.info.iteration, typeof g.leak, typeof leak2, typeof Object.prototype.leakFn, typeof g.viaVar].join(' '), function () {});",
+    "g.leak = 1; leak2 = 2; Object.prototype.leakFn = function () {};",
+    "var viaVar = 1;",
+  ];
+  const http = `### A\n# @postman\nGET ${server.origin}/a\n\n> {%\n${tests.join("\n")}\n%}\n`;
+  const dir = await project({
+    "a.http": http,
+    "b.http": http,
+    "a.postman.json": JSON.stringify({
+      info: {
+        name: "A",
+        schema: "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
+      },
+      item: [{
+        name: "A",
+        event: [{ listen: "test", script: { exec: tests } }],
+        request: { method: "GET", url: `${server.origin}/a` },
+      }],
+    }),
+  });
+  await newman(["a.postman.json", "-n", "2"], { cwd: dir, report: `${dir}/newman.json` });
+  const theirs = (await newmanOutcomes(`${dir}/newman.json`)).map((o) => o.test);
+  assert.deepEqual(theirs, [
+    "iteration 0 undefined undefined undefined undefined",
+    "iteration 1 number number function undefined",
+  ]);
+  const names = async (args: string[]) => {
+    const result = await dial(["test", ...args, "--repeat", "2", "--reporter", "json"]);
+    assert.equal(result.code, 0, result.stderr);
+    return dialOutcomes(result.stdout).map((o) => o.test);
+  };
+  assert.deepEqual(await names([`${dir}/a.http`]), theirs);
+  // b.http's scripts never see a.http's (iteration 1 runs a, b; iteration 2 runs a, b).
+  assert.deepEqual(await names([`${dir}/a.http`, `${dir}/b.http`]), [
+    theirs[0],
+    theirs[0],
+    theirs[1],
+    theirs[1],
+  ]);
+  // In parallel each unit has a sandbox of its own: no outcome depends on which ran first.
+  assert.deepEqual(await names([`${dir}/a.http`, "--jobs", "2"]), [
+    theirs[0],
+    "iteration 1 undefined undefined undefined undefined",
+  ]);
+});
