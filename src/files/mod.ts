@@ -74,6 +74,7 @@ export {
   type RequestResult,
   runHttpFile,
   type RunHttpFileOptions,
+  ScriptSessions,
 } from "./run_http_file.ts";
 export type { GrpcStatus } from "./run_grpc.ts";
 export {

@@ -242,10 +242,21 @@ export async function runHttpFile(
 export class ScriptSessions {
   #kept = new Map<string, ScriptSession>();
 
-  /** @param limit the most sessions kept (the least recently used is freed first) */
-  constructor(readonly limit = 16) {}
+  /** The most sessions kept. */
+  readonly limit: number;
 
   /**
+   * Makes an empty store.
+   *
+   * @param limit the most sessions kept (the least recently used is freed first)
+   */
+  constructor(limit = 16) {
+    this.limit = limit;
+  }
+
+  /**
+   * Takes a file's kept session out of the store.
+   *
    * @param path the file's path
    * @returns its kept session, now taken, if there is one
    */
