@@ -50,6 +50,7 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
       JSON.stringify(postmanCollection(origin)),
     );
     await Deno.writeTextFile(`${dir}/fetch_loop.ts`, FETCH_LOOP);
+    await Deno.writeTextFile(`${dir}/one.http`, chainFile(origin, 1));
     out(`\n### 6. Request files: ${REQUESTS} chained requests (one capture per request)\n\n`);
     out("| runner | wall | peak RSS | vs dial |\n| --- | --- | --- | --- |\n");
     const runs = context.quick ? 1 : 3;
@@ -108,6 +109,23 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
         } MB | ${dial ? `dial is ${(dial.ms / floor.ms).toFixed(1)}× the floor` : ""} |\n`,
       );
     }
+    // The same 1,000 requests and handlers as iterations of a one-request file (`--repeat`): each
+    // iteration is a run of the file, with the file's script sandbox kept from one to the next.
+    const repeated = await measure(
+      `cd ${context.shell([dir])} && ${
+        context.shell([
+          ...context.dial,
+          ...["test", "one.http", "--repeat", String(REQUESTS), "--reporter", "json"],
+        ])
+      }`,
+    );
+    if (repeated) {
+      out(
+        `| dial test --repeat ${REQUESTS} of one request | ${fmt(repeated.ms)} | ${
+          repeated.rssMb?.toFixed(0) ?? "?"
+        } MB | ${dial ? `${(repeated.ms / dial.ms).toFixed(1)}× the chain` : ""} |\n`,
+      );
+    }
     for (const [name, command] of peers) {
       try {
         out(row(name, await measure(command)));
@@ -136,9 +154,9 @@ for (let i = 0; i < ${REQUESTS}; i++) {
 `;
 
 /** A file whose every request carries the value the previous handler captured. */
-function chainFile(origin: string): string {
+function chainFile(origin: string, requests = REQUESTS): string {
   let text = `@origin = ${origin}\n\n`;
-  for (let i = 0; i < REQUESTS; i++) {
+  for (let i = 0; i < requests; i++) {
     const step = i === 0 ? "0" : "{{next}}";
     text += `### step ${i}\nGET {{origin}}/steps/${step}\n\n` +
       `> {%\n  client.global.set("next", response.body.next);\n` +
