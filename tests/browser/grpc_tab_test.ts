@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 import { copyGreeterProtos, startGreeter } from "../e2e/_grpc.ts";
 
 const browser = fileBrowser();
@@ -156,6 +156,71 @@ x-sender: {{sender}}
     assert.equal(run.code, 0, run.stderr);
     // Save as writes the tab's request, not the file's pre-request script: the environment's value.
     assert.match(JSON.parse(run.stdout).message, /authorization=Bearer s3cr3t;.*x-tenant=blue/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("browser: the gRPC tab's Proto fields save as the request's proto < lines, and the file reopens in the same tab", async () => {
+  await using greeter = await startGreeter("--no-reflection");
+  const dir = await Deno.makeTempDir({ prefix: "dial-grpc-protos-" });
+  try {
+    await copyGreeterProtos(dir, "api", "shared");
+    const original = `@addr = ${greeter.address}
+
+### hello
+GRPC {{addr}}/${GREETER}/SayHello
+
+{"name": "ann"}
+
+### other
+GRPC {{addr}}/${GREETER}/SayHello
+`;
+    const file = `${dir}/calls.http`;
+    await Deno.writeTextFile(file, original);
+    const withProtos = original.replace(
+      "### hello\n",
+      `### hello\nproto < ./api/greeter.proto\nincludeDirs: ["./shared"]\n`,
+    );
+    {
+      await using app = await openApp(browser(), { workspace: dir });
+      const { page } = app;
+      await openRequest(page, "calls.http", "GRPC hello");
+      await page.getByText("calls.http #1 (hello)", { exact: true }).waitFor();
+      // Reflection first: this server has none.
+      await page.getByRole("button", { name: "Call", exact: true }).click();
+      await page.getByRole("alert").filter({ hasText: "does not offer reflection" }).waitFor();
+      await page.locator("summary:visible", { hasText: "Proto files" }).click();
+      await page.getByLabel(".proto files").fill("api/greeter.proto");
+      await page.getByLabel("Import paths").fill("shared");
+      await page.getByText("calls.http #1 (hello) •").waitFor();
+      // The call reads the files the tab shows.
+      await page.getByRole("button", { name: "Call", exact: true }).click();
+      await page.getByRole("list", { name: "Replies" }).getByText("Hello ann").waitFor();
+      await page.getByRole("button", { name: "Save to calls.http" }).click();
+      await page.getByRole("status").filter({ hasText: "Saved to calls.http" }).waitFor();
+      await page.getByText("calls.http #1 (hello)", { exact: true }).waitFor();
+      assert.equal(await Deno.readTextFile(file), withProtos);
+    }
+    // What was saved runs as the tab ran it.
+    const run = await dial(["run", file, "hello"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout).message, "Hello ann");
+
+    // A new page (its storage empty) reopens the file: the same fields, nothing unsaved.
+    await using app = await openApp(browser(), { workspace: dir });
+    const { page } = app;
+    await openRequest(page, "calls.http", "GRPC hello");
+    await page.getByText("calls.http #1 (hello)", { exact: true }).waitFor();
+    assert.equal(await page.getByLabel(".proto files").inputValue(), "api/greeter.proto");
+    assert.equal(await page.getByLabel("Import paths").inputValue(), "shared");
+    // Back to reflection: the lines go, the file is as it was.
+    await page.getByLabel(".proto files").fill("");
+    await page.getByLabel("Import paths").fill("");
+    await page.getByText("calls.http #1 (hello) •").waitFor();
+    await page.getByRole("button", { name: "Save to calls.http" }).click();
+    await page.getByText("calls.http #1 (hello)", { exact: true }).waitFor();
+    assert.equal(await Deno.readTextFile(file), original);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

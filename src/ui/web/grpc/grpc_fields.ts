@@ -3,8 +3,9 @@
  * from them (the workspace's request tabs, `kind_requests.ts`): `GRPC host:port/pkg.Service/Method`
  * is the Server and the method, header lines the metadata, the body the message. The file's
  * `proto <` lines (and its `includeDirs`) fill the Proto files fields, as workspace paths; saving
- * writes the request line, metadata and message in place and keeps those lines as the file has
- * them; "Save as" writes the tab's Proto files as `proto <` lines relative to the new file.
+ * writes the request line, metadata and message in place, and the Proto fields as the
+ * request's own `proto <` lines (unchanged fields keep the file's lines byte for byte); "Save
+ * as" writes the tab's Proto files as `proto <` lines relative to the new file.
  * @module
  */
 import type { HttpRequest } from "../../../files/http_file_types.ts";
@@ -12,7 +13,7 @@ import { isString, jsonWithoutSecrets, persisted } from "../storage.ts";
 import { tabCore } from "../tab_core.tsx";
 import type { OpenedFile } from "../workspace/files.ts";
 import { type HttpDraft, writeDraft } from "../workspace/request_edit.ts";
-import { protoLines } from "../../../files/write_http_file.ts";
+import { type ProtoFields, protoFieldsOf, protoLinesFor, saveProtoLines } from "./proto_lines.ts";
 
 /** The gRPC tab's server, metadata, auth, call in flight and history. */
 export const core = tabCore("grpc", { url: "grpc.url", headers: "grpc.headers" });
@@ -27,6 +28,13 @@ export const importPaths = persisted("grpc.importPaths", "", isString);
 /** The call's deadline in seconds. */
 export const deadline = persisted("grpc.deadline", "30", isString);
 
+/**
+ * @param text paths separated by commas, as the Proto fields hold them
+ * @returns the paths
+ */
+export const pathList = (text: string): string[] =>
+  text.split(",").map((p) => p.trim()).filter((p) => p !== "");
+
 /** The fields a request file's GRPC request fills and is saved from. */
 export const grpcFields = {
   url: core.url,
@@ -36,17 +44,6 @@ export const grpcFields = {
   protoFiles,
   importPaths,
 };
-
-/** A path a request file writes, as a workspace path (its folder's, `./` and `../` resolved). */
-function workspacePath(file: string, written: string): string {
-  if (written.startsWith("/")) return written;
-  const parts = file.split("/").slice(0, -1);
-  for (const part of written.split("/")) {
-    if (part === "..") parts.pop();
-    else if (part !== "." && part !== "") parts.push(part);
-  }
-  return parts.join("/");
-}
 
 /**
  * Shows a file's GRPC request in the tab.
@@ -69,10 +66,9 @@ export function grpcFill(request: HttpRequest, body: string, file?: OpenedFile):
   if (!file) return;
   const parsed = "requests" in file.parsed ? file.parsed : undefined;
   const protos = [...parsed?.protos ?? [], ...request.protos ?? []];
-  protoFiles.value = protos.map((p) => workspacePath(file.path, p.path)).join(", ");
-  importPaths.value = [
-    ...new Set(protos.flatMap((p) => p.importPaths.map((d) => workspacePath(file.path, d)))),
-  ].join(", ");
+  const fields = protoFieldsOf(file.path, protos);
+  protoFiles.value = fields.files.join(", ");
+  importPaths.value = fields.dirs.join(", ");
 }
 
 /** The server and the method of a `GRPC` request's target. */
@@ -95,8 +91,11 @@ export function grpcFillDraft(draft: HttpDraft): void {
   message.value = draft.body;
 }
 
-/** @returns the tab's fields as a GRPC request of a file */
-export function grpcDraft(): HttpDraft {
+/**
+ * @returns the tab's fields as a GRPC request of a file, with its Proto fields (`protos`: the
+ *   request files' writer leaves them out; they count for the tab's unsaved mark)
+ */
+export function grpcDraft(): HttpDraft & { protos: ProtoFields } {
   const server = core.url.peek().trim().replace(/\/+$/, "");
   const body = message.peek();
   return {
@@ -106,22 +105,23 @@ export function grpcDraft(): HttpDraft {
     bodyKind: body.trim() === "" ? "none" : "text",
     body,
     form: [],
+    protos: { files: pathList(protoFiles.peek()), dirs: pathList(importPaths.peek()) },
   };
 }
 
-const list = (text: string) => text.split(",").map((p) => p.trim()).filter((p) => p !== "");
-
-/** A workspace path as a request file in `dir` names it (`./x`, `../x`). */
-function relativeTo(dir: string[], path: string): string {
-  if (path.startsWith("/")) return path;
-  const parts = path.split("/").filter((p) => p !== "" && p !== ".");
-  let common = 0;
-  while (common < dir.length && common < parts.length - 1 && dir[common] === parts[common]) {
-    common++;
-  }
-  const up = dir.length - common;
-  const rest = parts.slice(common).join("/");
-  return up === 0 ? `./${rest}` : `${"../".repeat(up)}${rest}`;
+/**
+ * Ctrl/Cmd+S: the tab's Proto fields written as the request's own `proto <` lines
+ * (`saveProtoLines`).
+ *
+ * @param text the file's text with the request's request line, metadata and message saved
+ * @param file the file as read
+ * @param request the request, as parsed from `file`
+ * @returns the text with the request's `proto <` lines
+ * @throws {Error} when the fields cannot be written for this request alone
+ */
+export function grpcSaveProtos(text: string, file: OpenedFile, request: HttpRequest): string {
+  if (!("requests" in file.parsed)) return text;
+  return saveProtoLines(text, file.path, file.parsed, request, grpcDraft().protos);
 }
 
 /**
@@ -133,11 +133,9 @@ function relativeTo(dir: string[], path: string): string {
  * @returns the text to append
  */
 export function grpcSaveAs(path: string, name?: string): string {
-  const text = writeDraft(grpcDraft(), name);
-  const files = list(protoFiles.peek());
-  if (!files.length) return text;
-  const dir = path.split("/").slice(0, -1);
-  const dirs = list(importPaths.peek()).map((d) => relativeTo(dir, d));
-  const lines = protoLines(files.map((f) => ({ path: relativeTo(dir, f), importPaths: dirs })));
+  const draft = grpcDraft();
+  const text = writeDraft(draft, name);
+  const lines = protoLinesFor(path, draft.protos);
+  if (!lines.length) return text;
   return text.replace(/^GRPC /m, `${lines.join("\n")}\nGRPC `);
 }

@@ -21,13 +21,23 @@ import { loginIfNeeded, refreshTokenState } from "../token_state.tsx";
 import { authFor } from "../auth_scope.tsx";
 import { HeadersSection, RequestLine, TabNotices, UrlField } from "../tab_core.tsx";
 import type { GrpcCallEvent, GrpcMethodJson } from "../../grpc_protocol.ts";
-import { core, deadline, importPaths, message, method, protoFiles } from "./grpc_fields.ts";
+import {
+  core,
+  deadline,
+  importPaths,
+  message,
+  method,
+  pathList,
+  protoFiles,
+} from "./grpc_fields.ts";
 
 const { failure } = core;
 
 /** What the server or the files offer, once loaded. */
 const methods = signal<GrpcMethodJson[]>([]);
 const loading = signal(false);
+/** The Proto files section stays open while its fields are emptied. */
+const protosOpen = signal(false);
 /** How the last call ended, and how many replies came. */
 const ended = signal<(Extract<GrpcCallEvent, { type: "end" }> & { replies: number }) | undefined>(
   undefined,
@@ -38,8 +48,6 @@ export const grpcLog: LogStore = new LogStore();
 
 const picked = computed(() => methods.value.find((m) => m.name === method.value));
 const EXTENSIONS = [json(), linter(jsonParseLinter())];
-
-const list = (text: string) => text.split(",").map((p) => p.trim()).filter((p) => p !== "");
 
 /**
  * The server as the auth panel's scope knows origins: `grpcs://host:port` is
@@ -61,8 +69,8 @@ function target(): Record<string, unknown> {
   return {
     ...base,
     auth,
-    protos: list(protoFiles.value),
-    importPaths: list(importPaths.value),
+    protos: pathList(protoFiles.value),
+    importPaths: pathList(importPaths.value),
     timeoutMs: timeoutMs(deadline.value),
   };
 }
@@ -167,7 +175,10 @@ export function GrpcTab(): JSX.Element {
       </RequestLine>
       <MethodPicker />
       <TabNotices core={core} />
-      <details open={protoFiles.value !== ""}>
+      <details
+        open={protosOpen.value || protoFiles.value !== ""}
+        onToggle={(e) => protosOpen.value = e.currentTarget.open}
+      >
         <summary>Proto files (instead of reflection)</summary>
         <div class="options">
           <TextField label=".proto files" value={protoFiles} placeholder="protos/greeter.proto" />

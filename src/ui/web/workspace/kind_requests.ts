@@ -24,7 +24,13 @@ import { endpoint, headers as graphqlHeaders, queryText, variablesText } from ".
 import { wsFields } from "../ws/ws_tab.tsx";
 import { savedMessages } from "../ws/ws_composer.tsx";
 import { sseFields } from "../sse/sse_tab.tsx";
-import { grpcDraft, grpcFields, grpcFill, grpcFillDraft } from "../grpc/grpc_fields.ts";
+import {
+  grpcDraft,
+  grpcFields,
+  grpcFill,
+  grpcFillDraft,
+  grpcSaveProtos,
+} from "../grpc/grpc_fields.ts";
 import { draftOfRequest, type HttpDraft, replaceInPlace } from "./request_edit.ts";
 import {
   findRequest,
@@ -398,7 +404,8 @@ export async function saveKind(kind: StreamKind): Promise<string> {
     const request = findRequest(file, source);
     if (!request) throw new Error(`The request is no longer in ${source.path}`);
     const draft = draftOfKind(kind);
-    const text = replaceInPlace(file.text, request, draft, sameBody(kind, request, draft));
+    let text = replaceInPlace(file.text, request, draft, sameBody(kind, request, draft));
+    if (kind === "grpc") text = grpcSaveProtos(text, file, request);
     const written = await writeFile(file.path, text, file.mtime);
     remember(kind);
     const again = findRequest(written, source);
