@@ -78,6 +78,12 @@ const CLAIMS: readonly Claim[] = [
       "GraphQL, WebSocket and SSE requests of a file substitute the environment and save back in place",
   },
   {
+    module: "src/ui/web/grpc/grpc_fields.ts",
+    says: "unchanged fields keep the file's lines byte for byte",
+    test: "tests/unit/ui_proto_lines_test.ts",
+    name: "fields that say what the file says keep its lines byte for byte",
+  },
+  {
     module: "src/cli/parse.ts",
     says: "repeatable flags keep their order",
     test: "tests/unit/cli_parse_test.ts",
