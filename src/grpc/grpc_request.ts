@@ -14,7 +14,8 @@ import type { TransportOptions } from "../http/plan.ts";
 import { hostPort } from "../http/authority.ts";
 import type { RequestSpec } from "../http/request_spec.ts";
 import { reveal } from "../secret.ts";
-import { callMethod } from "./call.ts";
+import { callMethod, requestMessage } from "./call.ts";
+import type { GrpcOutbox } from "./outbox.ts";
 import { type Channel, openChannel } from "./channel.ts";
 import { listMethods, type MethodEntry } from "./catalog.ts";
 import { jsonDocuments } from "./json_documents.ts";
@@ -55,6 +56,11 @@ export interface GrpcRequestOptions {
   onReply?: (reply: JsonValue) => void | Promise<void>;
   /** `.proto` files that describe the services instead of reflection. */
   protos?: ProtoFiles;
+  /**
+   * Requests given while the call is open: a client- or bidi-streaming method sends these
+   * instead of the body's, and half-closes when the outbox ends (other methods ignore it).
+   */
+  outbox?: GrpcOutbox;
 }
 
 /** `.proto` files to read, as `dial grpc --proto … --import-path …` names them. */
@@ -90,10 +96,16 @@ export async function runGrpcRequest(
 ): Promise<GrpcResult> {
   return await withSource(spec, options, async ({ source, target, transport, headers }) => {
     const { method: desc, registry } = await findMethod(source, method, target);
+    const kind = desc.methodKind;
+    const outbox = kind === "client_streaming" || kind === "bidi_streaming"
+      ? options.outbox
+      : undefined;
     // Every document is read (and each checked against the type) before the call.
     const documents: JsonValue[] = [];
-    const text = body.trim() ? body : desc.methodKind.startsWith("client") ? "" : "{}";
-    for await (const doc of jsonDocuments(one(text), "the request body")) documents.push(doc);
+    const text = body.trim() ? body : kind.startsWith("client") ? "" : "{}";
+    if (!outbox) {
+      for await (const doc of jsonDocuments(one(text), "the request body")) documents.push(doc);
+    }
     const result: GrpcResult = {
       status: 0,
       statusName: "OK",
@@ -105,7 +117,8 @@ export async function runGrpcRequest(
       requestHeaders: [...headers],
     };
     try {
-      const replies = callMethod(transport, desc, list(documents), {
+      outbox?.open(kind, (json) => requestMessage(desc.input, json, registry));
+      const replies = callMethod(transport, desc, outbox ?? list(documents), {
         headers,
         registry,
         ...(options.signal ? { signal: options.signal } : {}),
@@ -122,6 +135,8 @@ export async function runGrpcRequest(
       result.status = error.details.grpcStatus ?? 2;
       result.statusName = error.statusName;
       result.statusMessage = error.statusMessage;
+    } finally {
+      outbox?.close();
     }
     return result;
   });

@@ -27,6 +27,25 @@ export interface GrpcCallJson extends GrpcTargetJson {
   method: string;
   /** The message as JSON text; several documents for client and bidi streaming. */
   body: string;
+  /**
+   * Client and bidi streaming: the call stays open for `POST /api/grpc/send` and
+   * `POST /api/grpc/end` (the body is not sent); other methods are called as without it.
+   */
+  open?: boolean;
+}
+
+/** `POST /api/grpc/send`: the message(s) to send on an open call. */
+export interface GrpcSendJson {
+  /** The `open` event's call. */
+  call: string;
+  /** One JSON document, or several (one message each); `{{variables}}` filled in. */
+  body: string;
+}
+
+/** `POST /api/grpc/end`: ends sending on an open call (half-close). */
+export interface GrpcEndJson {
+  /** The `open` event's call. */
+  call: string;
 }
 
 /** A method as `POST /api/grpc/methods` lists it. */
@@ -48,8 +67,15 @@ export type GrpcMethodsEvent =
   | { type: "methods"; methods: GrpcMethodJson[] }
   | { type: "error"; error: ErrorJson };
 
-/** The events of `POST /api/grpc/call`, in order: replies as they arrive, then the end. */
+/**
+ * The events of `POST /api/grpc/call`, in order: for an open call first `open` (it takes
+ * messages now), then `sent` for each message sent and `half-closed` when sending ended; replies
+ * as they arrive; then the end.
+ */
 export type GrpcCallEvent =
+  | { type: "open"; call: string; kind: string }
+  | { type: "sent"; json: string; time: number }
+  | { type: "half-closed"; time: number }
   | { type: "reply"; json: string; time: number }
   | {
     type: "end";

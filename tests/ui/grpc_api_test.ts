@@ -160,3 +160,114 @@ Deno.test("ui server: grpcs:// is TLS with dial ui's trust: refused in words wit
     await Deno.remove(certs.dir, { recursive: true });
   }
 });
+
+/** A call's answer read event by event, as the page reads it. */
+async function openStream(server: UiServer, body: unknown) {
+  if (!sessions.has(server)) sessions.set(server, sessionOf(server));
+  const controller = new AbortController();
+  const response = await fetch(new URL("/api/grpc/call", server.url), {
+    method: "POST",
+    headers: apiHeaders(await sessions.get(server)!),
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  });
+  assert.equal(response.status, 200);
+  const lines = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  return {
+    /** @returns the next event (the answer must not end before it) */
+    async next(): Promise<Event> {
+      while (!buffered.includes("\n")) {
+        const { value, done } = await lines.read();
+        if (done) throw new Error(`The call's answer ended; left: ${buffered}`);
+        buffered += value;
+      }
+      const at = buffered.indexOf("\n");
+      const line = buffered.slice(0, at);
+      buffered = buffered.slice(at + 1);
+      return JSON.parse(line);
+    },
+    async [Symbol.asyncDispose]() {
+      controller.abort();
+      await lines.cancel().catch(() => {});
+    },
+  };
+}
+
+Deno.test("ui server: an open bidi call takes messages one at a time, answered as they go; one that does not fit is refused and the call goes on; end sending half-closes", async () => {
+  await using greeter = await startGreeter();
+  await using server = await startUiServer({ assets: ASSETS });
+  const base = { url: greeter.address, headers: [], auth: { kind: "none" } };
+  await using chat = await openStream(server, {
+    ...base,
+    method: `${GREETER}/Chat`,
+    // Not sent: an open call sends what the composer sends.
+    body: '{"name": "never"}',
+    open: true,
+  });
+  const open = await chat.next();
+  assert.deepEqual([open.type, open.kind], ["open", "bidi_streaming"]);
+  const send = (body: string) => post(server, "/api/grpc/send", { call: open.call, body });
+  // The server answers each message before the next is written: sent one at a time.
+  for (const name of ["ann", "bo"]) {
+    assert.deepEqual(await send(`{"name": "${name}"}`), { status: 200, events: [{ sent: 1 }] });
+    const sent = await chat.next();
+    assert.deepEqual([sent.type, JSON.parse(sent.json as string)], ["sent", { name }]);
+    const reply = await chat.next();
+    assert.equal(reply.type, "reply");
+    assert.equal(JSON.parse(reply.json as string).message, `Hello ${name}`);
+  }
+  const refused = await send('{"nmae": "x"}');
+  assert.equal(refused.status, 400);
+  assert.match(JSON.stringify(refused.events[0]), /field \\"nmae\\"/);
+  const bad = await send('{"name": ');
+  assert.equal(bad.status, 400);
+  assert.match(JSON.stringify(bad.events[0]), /Invalid JSON/);
+  // Two documents: two messages, two answers.
+  assert.deepEqual((await send('{"name": "c1"}\n{"name": "c2"}')).events, [{ sent: 2 }]);
+  const rest = [await chat.next(), await chat.next(), await chat.next(), await chat.next()];
+  assert.deepEqual(
+    rest.filter((e) => e.type === "reply").map((e) => JSON.parse(e.json as string).message),
+    ["Hello c1", "Hello c2"],
+  );
+  const end = await post(server, "/api/grpc/end", { call: open.call });
+  assert.deepEqual(end.events, [{ ended: true }]);
+  assert.equal((await chat.next()).type, "half-closed");
+  const done = await chat.next();
+  assert.deepEqual([done.type, done.statusName], ["end", "OK"]);
+  const late = await send('{"name": "late"}');
+  assert.equal(late.status, 400);
+  assert.match(JSON.stringify(late.events[0]), /The gRPC call is over/);
+});
+
+Deno.test("ui server: an open client-streaming call answers once sending ends; a unary method opened is an ordinary call", async () => {
+  await using greeter = await startGreeter();
+  await using server = await startUiServer({ assets: ASSETS });
+  const base = { url: greeter.address, headers: [], auth: { kind: "none" }, open: true };
+  {
+    await using collect = await openStream(server, {
+      ...base,
+      method: `${GREETER}/CollectHellos`,
+      body: "",
+    });
+    const open = await collect.next();
+    assert.deepEqual([open.type, open.kind], ["open", "client_streaming"]);
+    for (const name of ["a", "b"]) {
+      await post(server, "/api/grpc/send", { call: open.call, body: `{"name": "${name}"}` });
+      assert.equal((await collect.next()).type, "sent");
+    }
+    await post(server, "/api/grpc/end", { call: open.call });
+    assert.equal((await collect.next()).type, "half-closed");
+    const reply = await collect.next();
+    assert.equal(JSON.parse(reply.json as string).message, "Hello a,b");
+    assert.equal((await collect.next()).statusName, "OK");
+  }
+  await using unary = await openStream(server, {
+    ...base,
+    method: `${GREETER}/SayHello`,
+    body: '{"name": "one"}',
+  });
+  const reply = await unary.next();
+  assert.equal(JSON.parse(reply.json as string).message, "Hello one");
+  assert.equal((await unary.next()).statusName, "OK");
+});

@@ -7,6 +7,10 @@
  * streams each reply as it arrives, then the status, headers and trailers. A request of a
  * workspace file is evaluated as `dial run` evaluates it; the tab's own request gets the
  * workspace environment's `{{variables}}` in its target, metadata and message.
+ * A call opened with `open` (client and bidi streaming) takes its requests while it runs:
+ * `POST /api/grpc/send` sends the composer's message(s), each checked against the input type
+ * (one that does not fit is refused, the call goes on), `POST /api/grpc/end` half-closes;
+ * closing the call's answer cancels it.
  * The gRPC stack loads on the first call.
  * @module
  */
@@ -21,8 +25,30 @@ import { evaluateFileRequest } from "./file_send.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
 import type { ApiContext } from "./http_api.ts";
 import { parseUiAuthAndHeaders } from "./spec_json.ts";
-import { authTokenOptions, substituteRequest } from "./environment_api.ts";
+import {
+  authTokenOptions,
+  type Substituter,
+  substituteRequest,
+  substitutionFor,
+} from "./environment_api.ts";
 import type { GrpcCallEvent, GrpcMethodsEvent } from "../grpc_protocol.ts";
+import { GrpcOutbox } from "../../grpc/outbox.ts";
+import { jsonDocuments } from "../../grpc/json_documents.ts";
+import type { JsonValue } from "@bufbuild/protobuf";
+
+/** A call that takes requests while it runs. */
+interface OpenCall {
+  outbox: GrpcOutbox;
+  /** Fills the `{{variables}}` of its messages, as the tab's own request's. */
+  substitute: Substituter;
+  emit: (event: GrpcCallEvent) => void;
+}
+
+/** Each UI server's open calls, by id. */
+const openCalls = new WeakMap<ApiContext, Map<string, OpenCall>>();
+
+/** What the page sees of a sent message that holds a private environment value. */
+const REDACTED_MESSAGE = "(redacted: the message holds a private value)";
 
 /** The request with its `{{variables}}` filled in: target, metadata and the message. */
 async function substituted(json: JsonObject, context: ApiContext): Promise<JsonObject> {
@@ -132,16 +158,39 @@ export async function handleGrpcCall(request: Request, context: ApiContext): Pro
   const { spec, method, body } = await callOf(json, context, "call");
   const protos = await protosOf(json, context);
   const timeoutMs = timeoutOf(json.timeoutMs);
+  // An open call's messages take the environment (a file's request is evaluated already).
+  const substitute = json.open === true
+    ? await substitutionFor(
+      isObject(json.fromFile) ? { environment: json.environment, file: json.file } : json,
+      context.workspace,
+      authTokenOptions(context),
+    )
+    : undefined;
   return ndjsonResponse<GrpcCallEvent>(async ({ emit, signal }) => {
     const { runGrpcRequest } = await load.grpcRequest();
     const started = performance.now();
-    const result = await runGrpcRequest(spec, method, body, {
-      signal,
-      ...(timeoutMs ? { timeoutMs } : {}),
-      ...(context.transport ? { transport: context.transport } : {}),
-      ...(protos ? { protos } : {}),
-      onReply: (reply) => emit({ type: "reply", json: JSON.stringify(reply), time: Date.now() }),
-    });
+    const id = crypto.randomUUID();
+    const calls = openCalls.get(context) ?? new Map<string, OpenCall>();
+    openCalls.set(context, calls);
+    const outbox = substitute
+      ? new GrpcOutbox((kind) => emit({ type: "open", call: id, kind }))
+      : undefined;
+    if (outbox) calls.set(id, { outbox, substitute: substitute!, emit });
+    let result;
+    try {
+      // An open streaming call sends only what is given while it runs.
+      result = await runGrpcRequest(spec, method, body, {
+        signal,
+        ...(timeoutMs ? { timeoutMs } : {}),
+        ...(context.transport ? { transport: context.transport } : {}),
+        ...(protos ? { protos } : {}),
+        ...(outbox ? { outbox } : {}),
+        onReply: (reply) => emit({ type: "reply", json: JSON.stringify(reply), time: Date.now() }),
+      });
+    } finally {
+      outbox?.close();
+      calls.delete(id);
+    }
     emit({
       type: "end",
       status: result.status,
@@ -153,4 +202,64 @@ export async function handleGrpcCall(request: Request, context: ApiContext): Pro
     });
     // The deadline is the call's own (grpc-timeout): the stream's timer must not cut it first.
   }, { signal: context.signal, timeoutMs: timeoutMs ? timeoutMs + 5_000 : 0 });
+}
+
+/** The open call a send or end names. */
+function openCall(json: JsonObject, context: ApiContext): OpenCall {
+  const id = string(json.call ?? "", "call");
+  const call = openCalls.get(context)?.get(id);
+  if (!call) {
+    throw new UsageError("The gRPC call is over", { hint: "open the stream again" });
+  }
+  return call;
+}
+
+/**
+ * `POST /api/grpc/send`: sends the composer's message (one JSON document, or several: one
+ * message each) on an open call; the call's answer tells of each as `sent`.
+ *
+ * @param request `{call, body}`
+ * @param context the server's open calls, workspace
+ * @returns `{sent: count}`
+ * @throws {UsageError} when the call is over or sending ended, a message is not JSON or does not
+ *   fit the input type (then nothing of it is sent, and the call goes on)
+ */
+export async function handleGrpcSend(request: Request, context: ApiContext): Promise<Response> {
+  const json = object(await readJson(request), "request");
+  const call = openCall(json, context);
+  const written = string(json.body ?? "", "body");
+  const text = call.substitute(written, "the message");
+  const documents: JsonValue[] = [];
+  for await (const doc of jsonDocuments(one(text), "the message")) documents.push(doc);
+  if (!documents.length) throw new UsageError("Nothing to send: write a JSON message");
+  call.outbox.send(documents);
+  const secret = call.substitute.usesSecret(written, "the message");
+  for (const doc of documents) {
+    call.emit({
+      type: "sent",
+      json: secret ? REDACTED_MESSAGE : JSON.stringify(doc),
+      time: Date.now(),
+    });
+  }
+  return Response.json({ sent: documents.length });
+}
+
+/**
+ * `POST /api/grpc/end`: ends sending on an open call (half-close): the server sees the end of
+ * the requests, and the replies and status still come.
+ *
+ * @param request `{call}`
+ * @param context the server's open calls
+ * @returns `{ended: true}`
+ * @throws {UsageError} when the call is over
+ */
+export async function handleGrpcEnd(request: Request, context: ApiContext): Promise<Response> {
+  const call = openCall(object(await readJson(request), "request"), context);
+  call.outbox.end();
+  call.emit({ type: "half-closed", time: Date.now() });
+  return Response.json({ ended: true });
+}
+
+async function* one(text: string): AsyncGenerator<string> {
+  yield text;
 }
