@@ -14,7 +14,7 @@ import { linter } from "@codemirror/lint";
 import { ApiError, isRecord, ndjson, ndjsonError, post, timeoutMs } from "../api.ts";
 import { CodeEditor } from "../code_editor.tsx";
 import { TextField } from "../fields.tsx";
-import { LogStore } from "../stream/log_store.ts";
+import { type LogEntry, LogStore } from "../stream/log_store.ts";
 import { StreamLog } from "../stream/stream_log.tsx";
 import { ensureStreamStyles } from "../stream/stream_styles.ts";
 import { loginIfNeeded, refreshTokenState } from "../token_state.tsx";
@@ -30,6 +30,7 @@ import {
   pathList,
   protoFiles,
 } from "./grpc_fields.ts";
+import { callOpened, GrpcComposer, openCall } from "./grpc_composer.tsx";
 
 const { failure } = core;
 
@@ -39,9 +40,9 @@ const loading = signal(false);
 /** The Proto files section stays open while its fields are emptied. */
 const protosOpen = signal(false);
 /** How the last call ended, and how many replies came. */
-const ended = signal<(Extract<GrpcCallEvent, { type: "end" }> & { replies: number }) | undefined>(
-  undefined,
-);
+const ended = signal<
+  (Extract<GrpcCallEvent, { type: "end" }> & { replies: number; sent?: number }) | undefined
+>(undefined);
 
 /** The replies of the last call (exported for tests and benches). */
 export const grpcLog: LogStore = new LogStore();
@@ -114,8 +115,19 @@ function choose(name: string): void {
   }
 }
 
-/** Makes the call; replies go to the log as they arrive. */
-async function call(): Promise<void> {
+/** A message in or out, or a line about the call, in the log. */
+function logged(kind: LogEntry["kind"], label: string, text: string, time?: unknown): void {
+  const size = kind === "in" || kind === "out" ? { size: text.length } : {};
+  grpcLog.append([{ time: Number(time) || Date.now(), kind, label, text, ...size }]);
+}
+
+/**
+ * Makes the call; replies go to the log as they arrive.
+ *
+ * @param open client and bidi streaming: keep the call open for the composer's messages
+ *   (the message editor's are not sent)
+ */
+async function call(open = false): Promise<void> {
   const mine = core.begin();
   batch(() => {
     failure.value = undefined;
@@ -124,12 +136,13 @@ async function call(): Promise<void> {
   });
   const name = method.value.trim();
   let replies = 0;
+  let sent = 0;
   try {
     if (!(await loginIfNeeded())) throw new ApiError("Log in first: the login did not complete", 0);
     if (mine.signal.aborted) return;
     const response = await post(
       "/api/grpc/call",
-      { ...target(), method: name, body: message.value },
+      { ...target(), method: name, body: message.value, ...(open ? { open } : {}) },
       mine.signal,
     );
     for await (const event of ndjson(response)) {
@@ -138,21 +151,25 @@ async function call(): Promise<void> {
       if (!isRecord(event)) continue;
       if (event.type === "reply" && typeof event.json === "string") {
         replies++;
-        grpcLog.append([{
-          time: Number(event.time) || Date.now(),
-          kind: "in",
-          label: "",
-          text: event.json,
-          size: event.json.length,
-        }]);
+        logged("in", "", event.json, event.time);
+      } else if (event.type === "sent" && typeof event.json === "string") {
+        sent++;
+        logged("out", "", event.json, event.time);
+      } else if (event.type === "open" && typeof event.call === "string") {
+        callOpened(event.call, String(event.kind), message.peek());
+        logged("info", "open", "Stream open: send messages below", event.time);
+      } else if (event.type === "half-closed") {
+        logged("info", "end", "Sending ended", event.time);
       } else if (event.type === "end") {
         const end = event as unknown as NonNullable<typeof ended.value>;
-        ended.value = { ...end, replies };
+        ended.value = { ...end, replies, ...(open ? { sent } : {}) };
       }
     }
   } catch (error) {
     if (!mine.signal.aborted) failure.value = { message: describe(error) };
+    else if (openCall.peek()) logged("info", "cancel", "Cancelled");
   } finally {
+    openCall.value = undefined;
     core.end(mine);
     void refreshTokenState();
   }
@@ -172,6 +189,15 @@ export function GrpcTab(): JSX.Element {
           {loading.value ? "Loading…" : "Load methods"}
         </button>
         <button type="submit" class="primary">{busy ? "Cancel" : "Call"}</button>
+        {!busy && (kind === "client_streaming" || kind === "bidi_streaming") && (
+          <button
+            type="button"
+            title="Send the messages one at a time while the call is open"
+            onClick={() => void call(true)}
+          >
+            Open stream
+          </button>
+        )}
       </RequestLine>
       <MethodPicker />
       <TabNotices core={core} />
@@ -187,7 +213,7 @@ export function GrpcTab(): JSX.Element {
         </div>
       </details>
       <HeadersSection core={core} summary="Metadata" label="Metadata" />
-      <section class="composer" aria-label="gRPC message">
+      <section class="composer" aria-label="gRPC message" hidden={openCall.value !== undefined}>
         <div class="request-line">
           <span>
             Message{kind ? ` (${picked.value!.input}, ${kind.replace("_", " ")})` : ""}
@@ -211,6 +237,7 @@ export function GrpcTab(): JSX.Element {
           class="body-editor"
         />
       </section>
+      <GrpcComposer />
       <CallStatus />
       <StreamLog store={grpcLog} label="Replies" />
     </div>
@@ -251,7 +278,8 @@ function CallStatus(): JSX.Element | null {
     <div>
       <p role="status" data-testid="grpc-status" class={end.status === 0 ? "" : "error"}>
         {end.statusName} ({end.status}){end.statusMessage ? `: ${end.statusMessage}` : ""}
-        {` · ${end.timeMs} ms · ${end.replies} ${end.replies === 1 ? "reply" : "replies"}`}
+        {` · ${end.timeMs} ms${end.sent !== undefined ? ` · ${end.sent} sent` : ""}`}
+        {` · ${end.replies} ${end.replies === 1 ? "reply" : "replies"}`}
       </p>
       {rows.length > 0 && (
         <details>
