@@ -271,3 +271,44 @@ Deno.test("ui server: an open client-streaming call answers once sending ends; a
   assert.equal(JSON.parse(reply.json as string).message, "Hello one");
   assert.equal((await unary.next()).statusName, "OK");
 });
+
+Deno.test("ui server: an open call's messages take the environment's variables; one holding a private value is shown redacted, and sent as it is", async () => {
+  await using greeter = await startGreeter();
+  const dir = await Deno.makeTempDir({ prefix: "dial-grpc-ui-env-" });
+  try {
+    await Deno.writeTextFile(
+      `${dir}/http-client.env.json`,
+      JSON.stringify({ dev: { who: "pub" } }),
+    );
+    await Deno.writeTextFile(
+      `${dir}/http-client.private.env.json`,
+      JSON.stringify({ dev: { secret: "s3cr3t" } }),
+    );
+    await using server = await startUiServer({ assets: ASSETS, workspace: dir });
+    await using chat = await openStream(server, {
+      url: greeter.address,
+      headers: [],
+      auth: { kind: "none" },
+      environment: "dev",
+      method: `${GREETER}/Chat`,
+      body: "",
+      open: true,
+    });
+    const open = await chat.next();
+    assert.equal(open.type, "open");
+    const said: string[] = [];
+    for (const name of ["{{who}}", "{{secret}}"]) {
+      await post(server, "/api/grpc/send", { call: open.call, body: `{"name": "${name}"}` });
+      said.push((await chat.next()).json as string);
+      said.push(JSON.parse((await chat.next()).json as string).message);
+    }
+    assert.deepEqual(said, [
+      '{"name":"pub"}',
+      "Hello pub",
+      "(redacted: the message holds a private value)",
+      "Hello s3cr3t",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
