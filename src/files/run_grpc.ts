@@ -22,6 +22,10 @@ export interface GrpcStatus {
   name: string;
   /** The server's status message. */
   message: string;
+  /** The response headers. */
+  headers: [string, string][];
+  /** The trailers. */
+  trailers: [string, string][];
 }
 
 /** Options of {@link runGrpcFileRequest}. */
@@ -127,6 +131,12 @@ export async function runGrpcFileRequest(
       requestHeaders: result.requestHeaders,
       url: `${fileRequest.spec.url.origin}/${fileRequest.grpc!.method}`,
     },
-    status: { code: result.status, name: result.statusName, message: result.statusMessage },
+    status: {
+      code: result.status,
+      name: result.statusName,
+      message: result.statusMessage,
+      headers: result.headers,
+      trailers: result.trailers,
+    },
   };
 }

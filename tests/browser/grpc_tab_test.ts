@@ -225,3 +225,52 @@ GRPC {{addr}}/${GREETER}/SayHello
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("browser: a file's GRPC request called from the tab runs its handlers and tests as dial run does; a handler's global reaches the next call", async () => {
+  await using greeter = await startGreeter();
+  const dir = await Deno.makeTempDir({ prefix: "dial-grpc-tests-" });
+  try {
+    await Deno.writeTextFile(
+      `${dir}/calls.http`,
+      `@addr = ${greeter.address}
+
+### hello
+GRPC {{addr}}/${GREETER}/SayHello
+
+{"name": "ann"}
+
+> {%
+  client.log("greeted " + response.body.message);
+  client.test("greets ann", () => client.assert(response.body.message === "Hello ann"));
+  client.test("a small number", () => client.assert(response.body.bigNumber === "1", "was " + response.body.bigNumber));
+  client.global.set("greeting", response.body.message);
+%}
+
+### again
+GRPC {{addr}}/${GREETER}/SayHello
+
+{"name": "{{greeting}}"}
+`,
+    );
+    await using app = await openApp(browser(), { workspace: dir });
+    const { page } = app;
+    const sidebar = await openRequest(page, "calls.http", "GRPC hello");
+    await page.getByRole("button", { name: "Call", exact: true }).click();
+    await page.getByTestId("grpc-status").filter({ hasText: /^OK \(0\)/ }).waitFor();
+    const tests = page.getByRole("region", { name: "Tests" });
+    await tests.getByText("Tests: 1 passed, 1 failed").waitFor();
+    await tests.getByText("✓ greets ann").waitFor();
+    await tests.getByText("✗ a small number: was 9007199254740993").waitFor();
+    await page.locator("summary", { hasText: "Log (1)" }).click();
+    await page.getByLabel("Script log").getByText("greeted Hello ann").waitFor();
+    // The global the handler set is the next call's, as in one dial run.
+    await sidebar.getByRole("button", { name: "GRPC again" }).click();
+    await page.getByRole("button", { name: "Call", exact: true }).click();
+    await page.getByRole("list", { name: "Replies" }).getByText("Hello Hello ann").waitFor();
+    const run = await dial(["run", `${dir}/calls.http`]);
+    assert.match(run.stdout, /"message": ?"Hello Hello ann"/);
+    assert.match(run.stderr, /a small number/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

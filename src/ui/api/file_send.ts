@@ -111,7 +111,7 @@ function find(file: HttpFile, index: number, name: string | undefined): HttpRequ
 }
 
 /** A request of a workspace file with a tab's fields in place of its own, ready to run. */
-interface FileRun {
+export interface FileRun {
   file: HttpFile;
   target: HttpRequest;
   /** What every run of the workspace shares: scope, session, cookies, confinement. */
@@ -126,7 +126,7 @@ interface FileRun {
  * @param context the workspace, its session and cookie jar
  * @returns the file, the request and the options `dial run` would run it with
  */
-async function fileRunOf(json: JsonObject, context: ApiContext): Promise<FileRun> {
+export async function fileRunOf(json: JsonObject, context: ApiContext): Promise<FileRun> {
   const workspace = context.workspace;
   if (!workspace) throw new UsageError("This dial ui has no workspace folder");
   const path = string(json.path, "path");

@@ -21,7 +21,10 @@ import type { GrpcRequestOptions } from "../../grpc/grpc_request.ts";
 import { protoFilesOf } from "../../files/run_grpc.ts";
 import type { RequestSpec } from "../../http/request_spec.ts";
 import { array, isObject, type JsonObject, object, readJson, string } from "./decode.ts";
-import { evaluateFileRequest } from "./file_send.ts";
+import { evaluateFileRequest, fileRunOf } from "./file_send.ts";
+import { runHttpFile } from "../../files/run_http_file.ts";
+import { errorJson } from "./error_json.ts";
+import type { FileSendEvent } from "../protocol.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
 import type { ApiContext } from "./http_api.ts";
 import { parseUiAuthAndHeaders } from "./spec_json.ts";
@@ -155,6 +158,7 @@ export async function handleGrpcMethods(request: Request, context: ApiContext): 
  */
 export async function handleGrpcCall(request: Request, context: ApiContext): Promise<Response> {
   const json = object(await readJson(request), "request");
+  if (isObject(json.fromFile) && json.open !== true) return await fileCall(json, context);
   const { spec, method, body } = await callOf(json, context, "call");
   const protos = await protosOf(json, context);
   const timeoutMs = timeoutOf(json.timeoutMs);
@@ -202,6 +206,68 @@ export async function handleGrpcCall(request: Request, context: ApiContext): Pro
     });
     // The deadline is the call's own (grpc-timeout): the stream's timer must not cut it first.
   }, { signal: context.signal, timeoutMs: timeoutMs ? timeoutMs + 5_000 : 0 });
+}
+
+/**
+ * A call of a workspace file's request, run as `dial run` runs it: the named requests it
+ * refers to first, its pre-request scripts, the call, then its response handlers and tests (a
+ * handler's globals reach every Send and ▶ Run of the workspace). The tab's Proto fields say
+ * which `.proto` files describe it (none: reflection), in place of the file's lines.
+ */
+async function fileCall(json: JsonObject, context: ApiContext): Promise<Response> {
+  const { file, target, options } = await fileRunOf(object(json.fromFile, "fromFile"), context);
+  const paths = (name: string) =>
+    array(json[name] ?? [], name).map((p, i) => string(p, `${name}[${i}]`).trim()).filter(Boolean);
+  const root = context.workspace!.root;
+  const at = (path: string) => path.startsWith("/") ? path : `${root}/${path}`;
+  const span = { line: 0, endLine: 0, start: 0, end: 0 };
+  const importPaths = paths("importPaths").map(at);
+  delete file.protos;
+  target.protos = paths("protos").map((path) => ({ path: at(path), importPaths, span }));
+  const timeoutMs = timeoutOf(json.timeoutMs);
+  return ndjsonResponse<GrpcCallEvent | FileSendEvent>(async ({ emit, signal }) => {
+    await runHttpFile(file, {
+      ...options,
+      ...(timeoutMs > 0 ? { timeoutMs } : {}),
+      send: {
+        signal,
+        ...(context.fetch ? { fetch: context.fetch } : {}),
+        ...(context.transport ? { transport: context.transport } : {}),
+      },
+      keepGoing: true,
+      onMessage: (text, request) => {
+        if (request === target) emit({ type: "reply", json: text, time: Date.now() });
+      },
+      onLog: (text, request) => {
+        if (request === target) emit({ type: "log", text });
+      },
+      onResult: (result) => {
+        const error = result.error ? { error: errorJson(result.error) } : {};
+        const status = result.status !== undefined ? { status: result.status } : {};
+        if (result.request !== target) {
+          emit({ type: "ran", label: result.label, ...status, ...error });
+          return;
+        }
+        const tests = result.tests.map((t) => ({
+          name: t.name,
+          passed: t.passed,
+          ...(t.message !== undefined ? { message: t.message } : {}),
+        }));
+        emit({ type: "result", ...status, tests, ...error });
+        const grpc = result.grpc;
+        if (!grpc) return;
+        emit({
+          type: "end",
+          status: grpc.code,
+          statusName: grpc.name,
+          statusMessage: grpc.message,
+          headers: grpc.headers,
+          trailers: grpc.trailers,
+          timeMs: Math.round(result.durationMs * 10) / 10,
+        });
+      },
+    });
+  }, { signal: context.signal, timeoutMs: 0 });
 }
 
 /** The open call a send or end names. */

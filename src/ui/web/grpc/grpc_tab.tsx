@@ -31,6 +31,7 @@ import {
   protoFiles,
 } from "./grpc_fields.ts";
 import { callOpened, GrpcComposer, openCall } from "./grpc_composer.tsx";
+import { type FileRun, readRunEvent, RunLines } from "../http/http_response.tsx";
 
 const { failure } = core;
 
@@ -43,6 +44,9 @@ const protosOpen = signal(false);
 const ended = signal<
   (Extract<GrpcCallEvent, { type: "end" }> & { replies: number; sent?: number }) | undefined
 >(undefined);
+
+/** What running a file's request added: what ran first, its scripts' lines, its tests. */
+const fileRun = signal<FileRun | undefined>(undefined);
 
 /** The replies of the last call (exported for tests and benches). */
 export const grpcLog: LogStore = new LogStore();
@@ -132,11 +136,13 @@ async function call(open = false): Promise<void> {
   batch(() => {
     failure.value = undefined;
     ended.value = undefined;
+    fileRun.value = undefined;
     grpcLog.clear();
   });
   const name = method.value.trim();
   let replies = 0;
   let sent = 0;
+  const run: FileRun = { ran: [], logs: [], tests: [] };
   try {
     if (!(await loginIfNeeded())) throw new ApiError("Log in first: the login did not complete", 0);
     if (mine.signal.aborted) return;
@@ -149,6 +155,7 @@ async function call(open = false): Promise<void> {
       const failed = ndjsonError(event);
       if (failed) throw failed;
       if (!isRecord(event)) continue;
+      readRunEvent(event, run);
       if (event.type === "reply" && typeof event.json === "string") {
         replies++;
         logged("in", "", event.json, event.time);
@@ -165,6 +172,9 @@ async function call(open = false): Promise<void> {
         ended.value = { ...end, replies, ...(open ? { sent } : {}) };
       }
     }
+    // A file's request: its tests, scripts' lines and a handler's failure (or the call's).
+    if (run.error && !ended.value) throw run.error;
+    if (run.ran.length || run.logs.length || run.tests.length || run.error) fileRun.value = run;
   } catch (error) {
     if (!mine.signal.aborted) failure.value = { message: describe(error) };
     else if (openCall.peek()) logged("info", "cancel", "Cancelled");
@@ -239,6 +249,7 @@ export function GrpcTab(): JSX.Element {
       </section>
       <GrpcComposer />
       <CallStatus />
+      {fileRun.value && <RunLines run={fileRun.value} />}
       <StreamLog store={grpcLog} label="Replies" />
     </div>
   );

@@ -152,7 +152,7 @@ export function HttpResponse(
  * @param props what running the file's request added
  * @returns what ran first, the test results, the scripts' log and a handler's failure
  */
-function RunLines(props: { run: FileRun }): JSX.Element {
+export function RunLines(props: { run: FileRun }): JSX.Element {
   const { ran, tests, logs, error } = props.run;
   const passed = tests.filter((t) => t.passed).length;
   return (
