@@ -53,6 +53,21 @@ Deno.test("browser: the gRPC tab loads methods by reflection, fills a template, 
   await picker.selectOption(`${GREETER}/Missing`);
   await page.getByRole("button", { name: "Call", exact: true }).click();
   await status.filter({ hasText: "NOT_FOUND (5): no such greeting" }).waitFor();
+
+  // Ctrl/Cmd+Enter calls from anywhere in the tab (here: the log's filter).
+  await picker.selectOption(`${GREETER}/SayHello`);
+  await page.getByLabel("Filter replies").press("ControlOrMeta+Enter");
+  await log.getByText('"message":"Hello s"').waitFor();
+  // Every call is in the tab's history; an entry puts its call back.
+  await page.locator("summary:visible", { hasText: "History (4)" }).click();
+  const history = page.getByRole("list", { name: "History" });
+  await history.getByText("failed: NOT_FOUND (5): no such greeting").waitFor();
+  await history.getByRole("button", { name: /EchoMetadata/ }).click();
+  assert.equal(
+    await page.getByLabel("RPC", { exact: true }).inputValue(),
+    `${GREETER}/EchoMetadata`,
+  );
+  await editor.filter({ hasText: '"mood": "MOOD_UNSPECIFIED"' }).waitFor();
 });
 
 Deno.test("browser: the gRPC tab reads the workspace's .proto files for a server without reflection", async () => {

@@ -16,7 +16,7 @@ import { clearDrafts } from "./storage.ts";
 import { selectedTab } from "./main_tab.ts";
 import { type TabDef, TabList, TabPanels } from "./tabs.tsx";
 import { WebSocketTab } from "./ws/ws_tab.tsx";
-import { GrpcTab } from "./grpc/grpc_tab.tsx";
+import { callFromAnywhere, GrpcTab } from "./grpc/grpc_tab.tsx";
 import { Sidebar } from "./workspace/sidebar.tsx";
 import { workspaceRoot } from "./workspace/files.ts";
 import {
@@ -134,6 +134,7 @@ const SHORTCUTS = shortcuts({
   },
   send: () => {
     if (selected.peek() === "http") void sendHttpRequest();
+    if (selected.peek() === "grpc") callFromAnywhere();
   },
 });
 

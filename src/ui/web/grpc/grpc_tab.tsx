@@ -13,6 +13,8 @@ import { json, jsonParseLinter } from "@codemirror/lang-json";
 import { linter } from "@codemirror/lint";
 import { ApiError, isRecord, ndjson, ndjsonError, post, timeoutMs } from "../api.ts";
 import { CodeEditor } from "../code_editor.tsx";
+import { type HistoryEntry, HistoryList } from "../history.tsx";
+import { jsonWithoutSecrets } from "../storage.ts";
 import { TextField } from "../fields.tsx";
 import { type LogEntry, LogStore } from "../stream/log_store.ts";
 import { StreamLog } from "../stream/stream_log.tsx";
@@ -140,8 +142,12 @@ async function call(open = false): Promise<void> {
     grpcLog.clear();
   });
   const name = method.value.trim();
-  let replies = 0;
-  let sent = 0;
+  const entry = core.historyEntry((stored) => `${name} ${stored}`, {
+    method: name,
+    body: jsonWithoutSecrets(message.peek()),
+    protos: protoFiles.peek(),
+    importPaths: importPaths.peek(),
+  });
   const run: FileRun = { ran: [], logs: [], tests: [] };
   try {
     if (!(await loginIfNeeded())) throw new ApiError("Log in first: the login did not complete", 0);
@@ -151,38 +157,73 @@ async function call(open = false): Promise<void> {
       { ...target(), method: name, body: message.value, ...(open ? { open } : {}) },
       mine.signal,
     );
-    for await (const event of ndjson(response)) {
-      const failed = ndjsonError(event);
-      if (failed) throw failed;
-      if (!isRecord(event)) continue;
-      readRunEvent(event, run);
-      if (event.type === "reply" && typeof event.json === "string") {
-        replies++;
-        logged("in", "", event.json, event.time);
-      } else if (event.type === "sent" && typeof event.json === "string") {
-        sent++;
-        logged("out", "", event.json, event.time);
-      } else if (event.type === "open" && typeof event.call === "string") {
-        callOpened(event.call, String(event.kind), message.peek());
-        logged("info", "open", "Stream open: send messages below", event.time);
-      } else if (event.type === "half-closed") {
-        logged("info", "end", "Sending ended", event.time);
-      } else if (event.type === "end") {
-        const end = event as unknown as NonNullable<typeof ended.value>;
-        ended.value = { ...end, replies, ...(open ? { sent } : {}) };
-      }
-    }
+    const size = await readCall(response, open, run);
     // A file's request: its tests, scripts' lines and a handler's failure (or the call's).
     if (run.error && !ended.value) throw run.error;
     if (run.ran.length || run.logs.length || run.tests.length || run.error) fileRun.value = run;
+    const end = ended.value;
+    if (!end) throw new ApiError("The dial server ended the answer early", 0);
+    if (end.status === 0) entry.done({ status: 0, size, timeMs: end.timeMs });
+    else {entry.failed(
+        `${end.statusName} (${end.status})${end.statusMessage ? `: ${end.statusMessage}` : ""}`,
+      );}
   } catch (error) {
-    if (!mine.signal.aborted) failure.value = { message: describe(error) };
-    else if (openCall.peek()) logged("info", "cancel", "Cancelled");
+    if (!mine.signal.aborted) {
+      failure.value = { message: describe(error) };
+      entry.failed(describe(error));
+    } else if (openCall.peek()) logged("info", "cancel", "Cancelled");
   } finally {
     openCall.value = undefined;
     core.end(mine);
     void refreshTokenState();
   }
+}
+
+/**
+ * Reads a call's answer: messages to the log, the status, what running a file's request added.
+ *
+ * @returns the size of the replies, in bytes of their JSON
+ */
+async function readCall(response: Response, open: boolean, run: FileRun): Promise<number> {
+  let [replies, sent, size] = [0, 0, 0];
+  for await (const event of ndjson(response)) {
+    const failed = ndjsonError(event);
+    if (failed) throw failed;
+    if (!isRecord(event)) continue;
+    readRunEvent(event, run);
+    if (event.type === "reply" && typeof event.json === "string") {
+      replies++;
+      size += new TextEncoder().encode(event.json).length;
+      logged("in", "", event.json, event.time);
+    } else if (event.type === "sent" && typeof event.json === "string") {
+      sent++;
+      logged("out", "", event.json, event.time);
+    } else if (event.type === "open" && typeof event.call === "string") {
+      callOpened(event.call, String(event.kind), message.peek());
+      logged("info", "open", "Stream open: send messages below", event.time);
+    } else if (event.type === "half-closed") {
+      logged("info", "end", "Sending ended", event.time);
+    } else if (event.type === "end") {
+      const end = event as unknown as NonNullable<typeof ended.value>;
+      ended.value = { ...end, replies, ...(open ? { sent } : {}) };
+    }
+  }
+  return size;
+}
+
+/** Ctrl/Cmd+Enter outside an editor: calls, unless a call is under way. */
+export function callFromAnywhere(): void {
+  if (!core.busy.peek()) void call();
+}
+
+/** Puts a call of the history back in the tab. */
+function restore(entry: HistoryEntry): void {
+  const s = entry.snapshot;
+  core.restore(entry);
+  if (typeof s.method === "string") method.value = s.method;
+  if (typeof s.body === "string") message.value = s.body;
+  if (typeof s.protos === "string") protoFiles.value = s.protos;
+  if (typeof s.importPaths === "string") importPaths.value = s.importPaths;
 }
 
 /** @returns the gRPC panel */
@@ -250,6 +291,7 @@ export function GrpcTab(): JSX.Element {
       <GrpcComposer />
       <CallStatus />
       {fileRun.value && <RunLines run={fileRun.value} />}
+      <HistoryList history={core.history} onRestore={restore} />
       <StreamLog store={grpcLog} label="Replies" />
     </div>
   );
