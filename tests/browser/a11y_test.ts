@@ -1,26 +1,9 @@
 import assert from "node:assert/strict";
-import axe from "axe-core";
-import type { Page } from "playwright-core";
 import { serve } from "../_helpers.ts";
+import { violations } from "./_axe.ts";
 import { fileBrowser, openApp } from "./_browser.ts";
 
 const browser = fileBrowser();
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
-/** axe-core on the page as it is: the violations that are critical, serious or moderate. */
-async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
-  const found = await page.evaluate("axe.run(document).then((r) => r.violations)") as Violation[];
-  return found.filter((v) => v.impact !== "minor").map((v) =>
-    `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`
-  );
-}
 
 for (const colorScheme of ["light", "dark"] as const) {
   Deno.test(`browser: axe-core finds nothing critical, serious or moderate (${colorScheme})`, async () => {

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { fileBrowser, openApp } from "./_browser.ts";
+import { violations } from "./_axe.ts";
 import { startGreeter } from "../e2e/_grpc.ts";
 
 const browser = fileBrowser();
@@ -78,3 +79,28 @@ Deno.test("browser: an open gRPC stream sends the composer's messages one at a t
   await page.getByRole("button", { name: "Open stream" }).waitFor();
   assert.equal(await page.getByRole("textbox", { name: "Stream message" }).count(), 0);
 });
+
+for (const colorScheme of ["light", "dark"] as const) {
+  Deno.test(`browser: axe-core finds nothing critical, serious or moderate in the gRPC tab, with a stream open and after (${colorScheme})`, async () => {
+    await using greeter = await startGreeter();
+    await using app = await openApp(browser(), {}, { colorScheme });
+    const { page } = app;
+    await page.getByRole("tab", { name: "gRPC" }).click();
+    await page.getByLabel("Server").fill(greeter.address);
+    await page.getByRole("button", { name: "Load methods" }).click();
+    await page.getByLabel("RPCs").selectOption(`${GREETER}/Chat`);
+    await page.getByRole("button", { name: "Open stream" }).click();
+    await sendMessage(page, '{"nmae": "x"}');
+    await page.getByRole("alert").waitFor();
+    await sendMessage(page, '{"name": "ann"}');
+    const log = page.getByRole("list", { name: "Replies" });
+    await log.getByText("Hello ann").waitFor();
+    const found = (await violations(page)).map((v) => `open: ${v}`);
+    await page.getByRole("button", { name: "End sending" }).click();
+    await page.getByTestId("grpc-status").waitFor();
+    await page.locator("summary:visible", { hasText: "Headers and trailers" }).click();
+    await page.locator("summary:visible", { hasText: "History" }).click();
+    found.push(...(await violations(page)).map((v) => `ended: ${v}`));
+    assert.deepEqual(found, []);
+  });
+}
