@@ -265,6 +265,12 @@ GRPC {{addr}}/${GREETER}/SayHello
 GRPC {{addr}}/${GREETER}/SayHello
 
 {"name": "{{greeting}}"}
+
+### chat
+@who = zed
+GRPC {{addr}}/${GREETER}/Chat
+
+{"name": "from the file"}
 `,
     );
     await using app = await openApp(browser(), { workspace: dir });
@@ -282,6 +288,21 @@ GRPC {{addr}}/${GREETER}/SayHello
     await sidebar.getByRole("button", { name: "GRPC again" }).click();
     await page.getByRole("button", { name: "Call", exact: true }).click();
     await page.getByRole("list", { name: "Replies" }).getByText("Hello Hello ann").waitFor();
+    // Open stream of a file's bidi request (its kind not loaded yet): the file's target, the
+    // composer's messages with the file's variables; the file's own message is not sent.
+    await sidebar.getByRole("button", { name: "GRPC chat" }).click();
+    await page.getByRole("button", { name: "Open stream" }).click();
+    const composer = page.getByRole("textbox", { name: "Stream message" });
+    await composer.filter({ hasText: "from the file" }).waitFor();
+    await composer.click();
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.insertText('{"name": "{{who}}"}');
+    await page.keyboard.press("ControlOrMeta+Enter");
+    const log = page.getByRole("list", { name: "Replies" });
+    await log.getByText("Hello zed").waitFor();
+    await page.getByRole("button", { name: "End sending" }).click();
+    await page.getByTestId("grpc-status").filter({ hasText: /· 1 sent · 1 reply$/ }).waitFor();
+    assert.equal(await log.getByText("from the file").count(), 0);
     const run = await dial(["run", `${dir}/calls.http`]);
     assert.match(run.stdout, /"message": ?"Hello Hello ann"/);
     assert.match(run.stderr, /a small number/);

@@ -240,10 +240,11 @@ export function GrpcTab(): JSX.Element {
           {loading.value ? "Loading…" : "Load methods"}
         </button>
         <button type="submit" class="primary">{busy ? "Cancel" : "Call"}</button>
-        {!busy && (kind === "client_streaming" || kind === "bidi_streaming") && (
+        {!busy &&
+          (kind === undefined || kind === "client_streaming" || kind === "bidi_streaming") && (
           <button
             type="button"
-            title="Send the messages one at a time while the call is open"
+            title="Client and bidi streaming: send the messages one at a time while the call is open"
             onClick={() => void call(true)}
           >
             Open stream
