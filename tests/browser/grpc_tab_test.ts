@@ -209,6 +209,10 @@ GRPC {{addr}}/${GREETER}/SayHello
       await page.getByLabel(".proto files").fill("api/greeter.proto");
       await page.getByLabel("Import paths").fill("shared");
       await page.getByText("calls.http #1 (hello) •").waitFor();
+      // The edit is kept, and known as unsaved, across a reload.
+      await page.reload();
+      await page.getByText("calls.http #1 (hello) •").waitFor();
+      assert.equal(await page.getByLabel(".proto files").inputValue(), "api/greeter.proto");
       // The call reads the files the tab shows.
       await page.getByRole("button", { name: "Call", exact: true }).click();
       await page.getByRole("list", { name: "Replies" }).getByText("Hello ann").waitFor();

@@ -274,7 +274,7 @@ const REFILLED: readonly StreamKind[] = ["graphql", "ws", "sse", "grpc"];
  *
  * @returns whether the tab was refilled (false: a kind this does not know, or a binary message)
  */
-function refillFrom(kind: StreamKind, request: HttpRequest): boolean {
+function refillFrom(kind: StreamKind, request: HttpRequest, file: OpenedFile): boolean {
   if (!REFILLED.includes(kind)) return false;
   let mine: HttpDraft;
   try {
@@ -282,13 +282,15 @@ function refillFrom(kind: StreamKind, request: HttpRequest): boolean {
   } catch {
     return false;
   }
-  // What the draft does not hold as typed: the messages' modes, the SSE method and body.
+  // What the draft does not hold as typed: the messages' modes, the SSE method and body, the
+  // gRPC Proto fields.
   const messages = savedMessages.peek();
+  const protos = [grpcFields.protoFiles.peek(), grpcFields.importPaths.peek()] as const;
   const { method, bodyKind, body } = sseFields;
   const [sseMethod, sseBodyKind, sseBody] = [method.peek(), bodyKind.peek(), body.peek()];
   batch(() => {
     // The file's request as the tab would show it, then the tab's fields again.
-    fill(kind, request);
+    fill(kind, request, file);
     const fromFile = draftOfKind(kind);
     const blank = new Set(emptySlots(mine));
     const withheld = withheldDraft(fromFile).withheld.filter((slot) => blank.has(slot));
@@ -296,6 +298,7 @@ function refillFrom(kind: StreamKind, request: HttpRequest): boolean {
     method.value = sseMethod;
     bodyKind.value = sseBodyKind;
     body.value = sseBody;
+    [grpcFields.protoFiles.value, grpcFields.importPaths.value] = protos;
     fillDraft(kind, refillDraft(mine, withheld, fromFile).draft);
     savedDrafts.value = { ...savedDrafts.peek(), [kind]: JSON.stringify(fromFile) };
   });
@@ -322,7 +325,7 @@ onFileRead((file) => {
     const request = findRequest(file, place);
     if (!request || kindOf(request) !== kind) continue;
     // Restored from storage (a reload, a restart): what the file's version was is not known.
-    if (savedDrafts.peek()[kind] === undefined && refillFrom(kind, request)) continue;
+    if (savedDrafts.peek()[kind] === undefined && refillFrom(kind, request, file)) continue;
     if (unsavedKinds.peek().has(kind)) {
       noteKind(kind, `${file.path} changed on disk; your edits are kept`);
       continue;

@@ -260,7 +260,7 @@ export function switchKindTab(kind: StreamKind, id: string): void {
 
 /** After a reload or restart: the shown tab of each kind takes withheld values from its file. */
 export function refillShownKindTabs(): void {
-  for (const kind of ["graphql", "ws", "sse"] as const) void refillKindFromFile(kind);
+  for (const kind of ["graphql", "ws", "sse", "grpc"] as const) void refillKindFromFile(kind);
 }
 
 /**
