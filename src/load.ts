@@ -100,6 +100,9 @@ export const load = {
   /** the cookie jar. */
   cookies: (): Promise<typeof import("./http/cookies.ts")> =>
     import(new URL("./http/cookies.ts", import.meta.url).href),
+  /** the system resolver, timed apart from connecting. */
+  lookup: (): Promise<typeof import("./http/lookup.ts")> =>
+    import(new URL("./http/lookup.ts", import.meta.url).href),
   /** HTTP/2 through node:http2. */
   h2: (): Promise<typeof import("./http/h2.ts")> =>
     import(new URL("./http/h2.ts", import.meta.url).href),

@@ -89,6 +89,8 @@ export async function requestPlan(
     : await (await load.writeOut()).parseWriteOut(flags.writeOut);
   const save = await savePlan(flags, built);
   const transport = await parseTransportFlags(flags, context, flags.verbose);
+  // -w '%{time_namelookup}': the name is resolved apart from connecting, to time it.
+  if (writeOut?.needsLookupTime) transport.measureLookup = true;
   const spec: RequestSpec = {
     method: built.method,
     url: built.url,

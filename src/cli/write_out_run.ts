@@ -9,6 +9,8 @@ import { redactUrl } from "../redact_url.ts";
 import { escapeControls, type Sink } from "../output/terminal.ts";
 import { renderWriteOut, type WriteOutFormat } from "../output/write_out.ts";
 import { responseMeta } from "../http/response_meta.ts";
+import { isIpAddress } from "../http/authority.ts";
+import { load } from "../load.ts";
 
 /** What the run knows when -w is printed. */
 export interface WriteOutRun {
@@ -56,6 +58,7 @@ export async function writeOutAfter(
     timeStartTransfer: response ? since(timing?.starttransfer ?? run.headAt) : 0,
     ...(timing
       ? {
+        ...(timing.namelookup !== undefined ? { timeNamelookup: since(timing.namelookup) } : {}),
         timeConnect: since(timing.connect),
         timeAppconnect: secure ? since(timing.appconnect) : 0,
         timePretransfer: since(timing.pretransfer),
@@ -87,10 +90,10 @@ export async function writeOutAfter(
  */
 async function remoteIp(url: URL): Promise<string> {
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  if (/^[\d.]+$/.test(host) || host.includes(":")) return host;
+  if (isIpAddress(host)) return host;
   try {
-    const { lookup } = await import("node:dns/promises");
-    return (await lookup(host, { verbatim: true })).address;
+    const { lookupHost } = await load.lookup();
+    return await lookupHost(host);
   } catch {
     return "";
   }

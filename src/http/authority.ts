@@ -58,3 +58,11 @@ export function bareHost(hostname: string): string {
 export function joinHostPort(hostname: string, port: number | string): string {
   return `${bracketHost(hostname)}:${port}`;
 }
+
+/**
+ * @param host a bare host (no brackets), as a socket is opened to it
+ * @returns whether it is an IP address (no name to resolve)
+ */
+export function isIpAddress(host: string): boolean {
+  return host.includes(":") || /^\d+\.\d+\.\d+\.\d+$/.test(host);
+}

@@ -112,7 +112,14 @@ async function fetchOnce(url: URL, init: RequestInit, options: TransportOptions)
       : undefined;
     if (kept) {
       try {
-        const facts = { start, connect: start, appconnect: start, reused: true, conn: kept };
+        const facts = {
+          start,
+          namelookup: start,
+          connect: start,
+          appconnect: start,
+          reused: true,
+          conn: kept,
+        };
         return toResponse(await exchange(kept, request, pool, key), url, facts);
       } catch (error) {
         if (init.signal?.aborted || error instanceof DialError) throw error;
@@ -123,6 +130,7 @@ async function fetchOnce(url: URL, init: RequestInit, options: TransportOptions)
     if (plan.tls) options.onConnected?.(plan, conn.protocol);
     const facts = {
       start,
+      namelookup: conn.opened?.namelookup,
       connect: conn.opened?.connect ?? start,
       appconnect: conn.opened?.appconnect ?? start,
       reused: false,
@@ -227,7 +235,14 @@ function proxyAuthorization(plan: TransportPlan): Array<[string, string]> {
 function toResponse(
   wire: WireResponse,
   url: URL,
-  facts: { start: number; connect: number; appconnect: number; reused: boolean; conn: Connection },
+  facts: {
+    start: number;
+    namelookup: number | undefined;
+    connect: number;
+    appconnect: number;
+    reused: boolean;
+    conn: Connection;
+  },
 ): Response {
   if (wire.status < 200 || wire.status > 599) {
     wire.body?.cancel();
@@ -264,6 +279,7 @@ function toResponse(
     reason,
     timing: {
       start: facts.start,
+      ...(facts.namelookup !== undefined ? { namelookup: facts.namelookup } : {}),
       connect: facts.connect,
       appconnect: facts.appconnect,
       pretransfer: wire.timing?.pretransfer ?? facts.appconnect,

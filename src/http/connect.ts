@@ -6,7 +6,7 @@
  */
 import { load } from "../load.ts";
 import { TlsError } from "../errors/mod.ts";
-import { bareHost } from "./authority.ts";
+import { bareHost, isIpAddress } from "./authority.ts";
 import { TransportError } from "../errors/mod.ts";
 import type { TransportPlan } from "./plan.ts";
 import { proxyTarget } from "./proxy.ts";
@@ -26,8 +26,11 @@ export interface Connection {
   protocol: "http/1.1" | "h2";
   /** Whether it may wait idle in a pool: no read is pending between exchanges. */
   keepable?: boolean;
-  /** When the socket was open and when TLS was done (`performance.now()`). */
-  opened?: { connect: number; appconnect: number };
+  /**
+   * When the name was resolved (only when timed apart: {@link TransportPlan.measureLookup}),
+   * the socket was open and TLS was done (`performance.now()`).
+   */
+  opened?: { namelookup?: number; connect: number; appconnect: number };
   /** The peer's address. */
   remote?: { ip: string; port: number };
   /** Closes the connection (idempotent). */
@@ -65,14 +68,21 @@ export async function openConnection(
   }
 }
 
-/** The socket's open time and peer, kept while connecting. */
-const facts = new WeakMap<Connection, { connect: number; remote?: { ip: string; port: number } }>();
+/** The lookup's end, the socket's open time and peer, kept while connecting. */
+const facts = new WeakMap<
+  Connection,
+  { namelookup?: number; connect: number; remote?: { ip: string; port: number } }
+>();
 
 function withFacts(conn: Connection): Connection {
   const known = facts.get(conn);
   return {
     ...conn,
-    opened: { connect: known?.connect ?? performance.now(), appconnect: performance.now() },
+    opened: {
+      ...(known?.namelookup !== undefined ? { namelookup: known.namelookup } : {}),
+      connect: known?.connect ?? performance.now(),
+      appconnect: performance.now(),
+    },
     ...(known?.remote ? { remote: known.remote } : {}),
   };
 }
@@ -89,10 +99,15 @@ async function connectOnce(plan: TransportPlan, signal?: AbortSignal): Promise<C
   }, plan.connectTimeoutMs);
   const abort = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
   let conn: Deno.Conn | undefined;
+  let namelookup: number | undefined;
   let connected = 0;
   let remote: { ip: string; port: number } | undefined;
   const tag = (made: Connection): Connection => {
-    facts.set(made, { connect: connected || performance.now(), ...(remote ? { remote } : {}) });
+    facts.set(made, {
+      ...(namelookup !== undefined ? { namelookup } : {}),
+      connect: connected || performance.now(),
+      ...(remote ? { remote } : {}),
+    });
     return made;
   };
   const bounded = <T>(promise: Promise<T>): Promise<T> =>
@@ -105,9 +120,18 @@ async function connectOnce(plan: TransportPlan, signal?: AbortSignal): Promise<C
   try {
     const endpoint = plan.endpoint;
     try {
+      let hostname = endpoint.kind === "tcp" ? endpoint.hostname : "";
+      if (plan.measureLookup) {
+        const { lookupHost } = await load.lookup();
+        hostname = await bounded(lookupHost(hostname));
+      }
+      // No name to resolve (an address, a Unix socket) or resolved apart: the lookup is over.
+      if (plan.measureLookup || endpoint.kind === "unix" || isIpAddress(hostname)) {
+        namelookup = performance.now();
+      }
       conn = endpoint.kind === "unix"
         ? await bounded(Deno.connect({ transport: "unix", path: endpoint.path }))
-        : await Deno.connect({ hostname: endpoint.hostname, port: endpoint.port, signal: abort });
+        : await Deno.connect({ hostname, port: endpoint.port, signal: abort });
       connected = performance.now();
       const address = conn.remoteAddr as Deno.NetAddr;
       if (address.transport === "tcp") remote = { ip: address.hostname, port: address.port };

@@ -6,7 +6,7 @@
  * `--offline`, `--curl` and the UI read plans made here; nothing else decides.
  * @module
  */
-import { bareHost, joinHostPort, portOf } from "./authority.ts";
+import { bareHost, isIpAddress, joinHostPort, portOf } from "./authority.ts";
 import { UsageError } from "../errors/mod.ts";
 import type { Secret } from "../secret.ts";
 import { chooseProxy, isSocks, type ProxyChoice } from "./proxy.ts";
@@ -38,6 +38,13 @@ export interface TransportOptions {
   unixSocket?: string;
   /** Environment lookup for the proxy and CA variables; default `Deno.env.get`. */
   env?: EnvLookup;
+  /**
+   * Resolves host names apart from connecting, so each exchange's timing has its own
+   * `namelookup` (curl's `time_namelookup`, the reports' DNS phase). Costs ~13 ms once per
+   * process (the system resolver through node:dns); without it the runtime's connect resolves
+   * and the lookup is part of the connect time.
+   */
+  measureLookup?: boolean;
   /** Keeps connections alive between requests ({@link ConnectionPool}); none: one per request. */
   pool?: ConnectionPool;
   /** Told each request's plan before it connects (for `-v`). */
@@ -98,6 +105,8 @@ export interface TransportPlan {
   tls?: TlsPlan;
   /** Limit for opening the connection, milliseconds. */
   connectTimeoutMs?: number;
+  /** The endpoint is a name resolved apart from connecting, to time it (lookup.ts). */
+  measureLookup?: true;
 }
 
 /**
@@ -258,6 +267,9 @@ export function planFor(
     ...(tls ? { tls } : {}),
     ...(options.connectTimeoutMs !== undefined
       ? { connectTimeoutMs: options.connectTimeoutMs }
+      : {}),
+    ...(options.measureLookup && endpoint.kind === "tcp" && !isIpAddress(endpoint.hostname)
+      ? { measureLookup: true }
       : {}),
   };
 }

@@ -21,12 +21,17 @@ export interface ResponseMeta {
 }
 
 /**
- * The phases of one exchange as curl's `-w` names them, each a `performance.now()` time. Name
- * resolution happens inside the runtime's connect, so `connect` includes it.
+ * The phases of one exchange as curl's `-w` names them, each a `performance.now()` time.
  */
 export interface ExchangeTiming {
   /** The exchange began. */
   start: number;
+  /**
+   * The host name was resolved: the start again when there was no name to resolve (an IP
+   * address, a Unix socket, a kept-alive connection). Absent when the runtime's connect
+   * resolved it (`TransportOptions.measureLookup` not set): `connect` then includes it.
+   */
+  namelookup?: number;
   /** The TCP connection was open (the start again on a kept-alive connection). */
   connect: number;
   /** TLS (and a proxy tunnel) was done; `connect` without TLS. */

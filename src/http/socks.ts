@@ -5,11 +5,11 @@
  * Loaded only when a SOCKS proxy is in use.
  * @module
  */
-import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { TransportError } from "../errors/mod.ts";
 import { bareHost } from "./authority.ts";
 import { displayProxy } from "./proxy.ts";
+import { lookupHost } from "./lookup.ts";
 import type { TransportPlan } from "./plan.ts";
 
 /** The replies of RFC 1928 §6, in the words of the message. */
@@ -84,7 +84,7 @@ async function addressOf(
   let ip = isIP(host) ? host : undefined;
   if (!ip && !remote) {
     try {
-      ip = (await lookup(host)).address;
+      ip = await lookupHost(host);
     } catch {
       throw new TransportError(`Cannot resolve host ${host} (for the SOCKS5 proxy)`, {
         details: { network: "host_not_found", target: host },

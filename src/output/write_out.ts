@@ -108,6 +108,8 @@ export interface WriteOutFormat {
   pieces: Piece[];
   /** Whether it names `%{remote_ip}` (or `%{json}`), which costs a name lookup. */
   needsRemoteIp: boolean;
+  /** Whether it names `%{time_namelookup}` (or `%{json}`): the lookup is timed apart. */
+  needsLookupTime: boolean;
   /** Variables dial does not know: printed empty, each told once as a warning (as curl). */
   unknown: string[];
 }
@@ -151,12 +153,12 @@ export async function parseWriteOut(format: string): Promise<WriteOutFormat> {
     }
   }
   add(text.slice(at));
-  const needsRemoteIp = pieces.some((p) =>
-    p.kind === "json" || (p.kind === "var" && p.name === "remote_ip")
-  );
+  const names = (name: string) =>
+    pieces.some((p) => p.kind === "json" || (p.kind === "var" && p.name === name));
   return {
     pieces: pieces.filter((p) => p.kind !== "text" || p.text !== ""),
-    needsRemoteIp,
+    needsRemoteIp: names("remote_ip"),
+    needsLookupTime: names("time_namelookup"),
     unknown,
   };
 }

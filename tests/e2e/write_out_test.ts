@@ -108,3 +108,23 @@ Deno.test("write-out: per-phase timings in order, head size, version and peer as
   assert.ok(seconds[1]! <= seconds[3]! && seconds[3]! <= seconds[4]! && seconds[4]! <= seconds[5]!);
   assert.ok(seconds[5]! > 0);
 });
+
+Deno.test("write-out: %{time_namelookup} times the lookup of a name apart from connecting, as curl", async () => {
+  await using server = rawServer(() => ({ body: "hello" }));
+  const format = "%{time_namelookup} %{time_connect} %{remote_ip}";
+  const url = `http://localhost:${server.port}/`;
+  const fromCurl = await curl(["-o", "/dev/null", "-w", format, url]);
+  const fromDial = await dial(["-o", "/dev/null", "-w", format, url]);
+  assert.equal(fromDial.code, 0, fromDial.stderr);
+  const [lookup, connect, ip] = fromDial.stdout.split(" ");
+  // Resolving "localhost" takes time (curl's is above 0 too); it ends before the socket opens.
+  assert.ok(Number(fromCurl.stdout.split(" ")[0]) > 0, fromCurl.stdout);
+  assert.ok(Number(lookup) > 0 && Number(lookup) <= Number(connect), fromDial.stdout);
+  assert.equal(ip, fromCurl.stdout.split(" ")[2]);
+  // A name that does not resolve is curl's exit 6 on this path too.
+  const missing = ["-w", format, "http://nonexistent.invalid/"];
+  const [curlMissing, dialMissing] = [await curl(missing), await dial(missing)];
+  assert.equal(curlMissing.code, 6);
+  assert.equal(dialMissing.code, 6, dialMissing.stderr);
+  assert.match(dialMissing.stderr, /nonexistent\.invalid/);
+});
