@@ -99,14 +99,12 @@ async function connectOnce(plan: TransportPlan, signal?: AbortSignal): Promise<C
   }, plan.connectTimeoutMs);
   const abort = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
   let conn: Deno.Conn | undefined;
-  let namelookup: number | undefined;
-  let connected = 0;
-  let remote: { ip: string; port: number } | undefined;
+  let opened: Opened | undefined;
   const tag = (made: Connection): Connection => {
     facts.set(made, {
-      ...(namelookup !== undefined ? { namelookup } : {}),
-      connect: connected || performance.now(),
-      ...(remote ? { remote } : {}),
+      ...(opened?.namelookup !== undefined ? { namelookup: opened.namelookup } : {}),
+      connect: opened?.connected ?? performance.now(),
+      ...(opened?.remote ? { remote: opened.remote } : {}),
     });
     return made;
   };
@@ -118,48 +116,20 @@ async function connectOnce(plan: TransportPlan, signal?: AbortSignal): Promise<C
       promise.then(resolve, reject).finally(() => abort.removeEventListener("abort", onAbort));
     });
   try {
-    const endpoint = plan.endpoint;
     try {
-      let hostname = endpoint.kind === "tcp" ? endpoint.hostname : "";
-      if (plan.measureLookup) {
-        const { lookupHost } = await load.lookup();
-        hostname = await bounded(lookupHost(hostname));
-      }
-      // No name to resolve (an address, a Unix socket) or resolved apart: the lookup is over.
-      if (plan.measureLookup || endpoint.kind === "unix" || isIpAddress(hostname)) {
-        namelookup = performance.now();
-      }
-      conn = endpoint.kind === "unix"
-        ? await bounded(Deno.connect({ transport: "unix", path: endpoint.path }))
-        : await Deno.connect({ hostname, port: endpoint.port, signal: abort });
-      connected = performance.now();
-      const address = conn.remoteAddr as Deno.NetAddr;
-      if (address.transport === "tcp") remote = { ip: address.hostname, port: address.port };
+      opened = await openSocket(plan, abort, bounded);
+      conn = opened.conn;
     } catch (error) {
       if (abort.aborted) throw abort.reason;
       if (plan.proxy) throw errors!.proxyError(error, plan.proxy, plan.target) ?? error;
       throw error;
     }
     if (plan.proxy?.url.protocol === "https:") {
-      const proxy = plan.proxy;
       try {
-        conn = await bounded(
-          Deno.startTls(conn as Deno.TcpConn, {
-            hostname: bareHost(proxy.url.hostname),
-            caCerts: proxy.trust?.pems ?? [],
-          }),
-        );
-        await bounded((conn as Deno.TlsConn).handshake());
+        conn = await proxyTls(conn, plan.proxy, bounded);
       } catch (error) {
         if (abort.aborted) throw abort.reason;
-        const failed = errors!.tlsError(error, `proxy ${proxyTarget(proxy.url)} (${proxy.source})`);
-        if (!failed) throw error;
-        // -k is for the server's certificate, not the proxy's: only trusting its CA helps.
-        throw new TlsError(failed.message, failed.check, {
-          details: failed.details,
-          remedy: { trust: "proxy_certificate" },
-          cause: error,
-        });
+        throw proxyTlsError(error, plan.proxy, errors!);
       }
     }
     if (plan.proxy?.mode === "tunnel") await bounded(tunnel(conn, plan, errors!));
@@ -203,6 +173,72 @@ async function connectOnce(plan: TransportPlan, signal?: AbortSignal): Promise<C
     // Deno's timers load Node's timer code on first use (~5 ms): only touched when set.
     if (timer !== undefined) clearTimeout(timer);
   }
+}
+
+/** A socket open: when its name was resolved, when it opened, its peer. */
+interface Opened {
+  conn: Deno.Conn;
+  namelookup?: number;
+  connected: number;
+  remote?: { ip: string; port: number };
+}
+
+type Bounded = <T>(promise: Promise<T>) => Promise<T>;
+
+/** Opens the plan's socket (TCP or Unix); a name resolved apart when the plan times it. */
+async function openSocket(plan: TransportPlan, abort: AbortSignal, bounded: Bounded) {
+  const endpoint = plan.endpoint;
+  let hostname = endpoint.kind === "tcp" ? endpoint.hostname : "";
+  if (plan.measureLookup) {
+    const { lookupHost } = await load.lookup();
+    hostname = await bounded(lookupHost(hostname));
+  }
+  // No name to resolve (an address, a Unix socket) or resolved apart: the lookup is over.
+  const namelookup = plan.measureLookup || endpoint.kind === "unix" || isIpAddress(hostname)
+    ? performance.now()
+    : undefined;
+  const conn = endpoint.kind === "unix"
+    ? await bounded(Deno.connect({ transport: "unix", path: endpoint.path }))
+    : await Deno.connect({ hostname, port: endpoint.port, signal: abort });
+  const opened: Opened = {
+    conn,
+    ...(namelookup !== undefined ? { namelookup } : {}),
+    connected: performance.now(),
+  };
+  const address = conn.remoteAddr as Deno.NetAddr;
+  if (address.transport === "tcp") opened.remote = { ip: address.hostname, port: address.port };
+  return opened;
+}
+
+/** TLS with an `https://` proxy, verified against its trust. */
+async function proxyTls(
+  conn: Deno.Conn,
+  proxy: NonNullable<TransportPlan["proxy"]>,
+  bounded: Bounded,
+): Promise<Deno.Conn> {
+  const secure = await bounded(
+    Deno.startTls(conn as Deno.TcpConn, {
+      hostname: bareHost(proxy.url.hostname),
+      caCerts: proxy.trust?.pems ?? [],
+    }),
+  );
+  await bounded(secure.handshake());
+  return secure;
+}
+
+function proxyTlsError(
+  error: unknown,
+  proxy: NonNullable<TransportPlan["proxy"]>,
+  errors: Errors,
+): unknown {
+  const failed = errors.tlsError(error, `proxy ${proxyTarget(proxy.url)} (${proxy.source})`);
+  if (!failed) return error;
+  // -k is for the server's certificate, not the proxy's: only trusting its CA helps.
+  return new TlsError(failed.message, failed.check, {
+    details: failed.details,
+    remedy: { trust: "proxy_certificate" },
+    cause: error,
+  });
 }
 
 function once(fn: () => void): () => void {

@@ -26,7 +26,6 @@ const ALLOWED: Readonly<Record<string, number>> = {};
  */
 const IN_FLIGHT: Readonly<Record<string, number>> = {
   // http: SOCKS5 in the connection step, HTTP/2 pooling.
-  "src/http/connect.ts:connectOnce": 110,
   "src/http/h2.ts:exchangeH2": 115,
   // runner: xpath assertions and request-file bodies.
   "src/files/file_request.ts:buildFileRequest": 110,
