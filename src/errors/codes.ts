@@ -72,6 +72,8 @@ export const ExitCode = {
   TooManyRedirects: 47,
   /** The server's TLS certificate could not be verified (unknown issuer, self-signed, expired, name) (curl's 60). */
   Certificate: 60,
+  /** A SOCKS proxy refused or broke off its handshake: login, a CONNECT it would not make (curl's 97). */
+  ProxyHandshake: 97,
   /** Terminated (SIGTERM: `docker stop`, `timeout`, a cancelled CI job); cleans up as Ctrl-C does. */
   Terminated: 143,
 } as const;
@@ -262,13 +264,15 @@ export function statusExitCode(status: number): ExitCodeValue {
 export function exitCodeFor(code: ErrorCodeValue, details: ErrorDetails = {}): ExitCodeValue {
   const kind = ERRORS[code];
   if (code === "transport") {
-    // curl's numbers: host not found 6, TLS handshake 35, certificate 60; the rest 7.
+    // curl's numbers: host not found 6, TLS handshake 35, certificate 60, SOCKS handshake 97;
+    // the rest 7.
     if (details.tlsCheck !== undefined) {
       return details.tlsCheck === "other" || details.tlsCheck === "client_certificate"
         ? ExitCode.TlsHandshake
         : ExitCode.Certificate;
     }
     if (details.network === "host_not_found") return ExitCode.HostNotFound;
+    if (details.network === "proxy_handshake") return ExitCode.ProxyHandshake;
   }
   if (kind.byGrpcStatus && details.grpcStatus !== undefined) {
     return grpcExitCode(details.grpcStatus);
@@ -298,7 +302,7 @@ export interface ErrorDetails {
   /** The TLS check that failed. */
   readonly tlsCheck?: TlsCheck;
   /** What failed on the network, when it is known (the exit code follows it). */
-  readonly network?: "host_not_found" | "refused" | "reset";
+  readonly network?: "host_not_found" | "refused" | "reset" | "proxy_handshake";
   /** The OAuth 2.0 `error` code of the provider, e.g. `invalid_grant`. */
   readonly oauthError?: string;
   /** Where the proxy in use was configured: `--proxy` or the environment variable's name. */

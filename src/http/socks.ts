@@ -37,7 +37,7 @@ export async function socksConnect(conn: Deno.Conn, plan: TransportPlan): Promis
   const name = `${displayProxy(proxy.url)} (${proxy.source})`;
   const fail = (why: string) =>
     new TransportError(`Proxy ${name} cannot connect to ${plan.target}: ${why}`, {
-      details: { proxySource: proxy.source, target: plan.target },
+      details: { proxySource: proxy.source, target: plan.target, network: "proxy_handshake" },
       remedy: { check: "proxy" },
     });
   const io = exchange(conn, () => fail("the proxy closed the connection"));

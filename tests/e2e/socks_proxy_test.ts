@@ -120,14 +120,18 @@ Deno.test("socks: HTTPS through socks5h checks the URL's name; a login in the pr
       "--cacert",
       certs.ca,
     ]);
-    assert.equal(wrong.code, 7, wrong.stderr);
+    // A refused handshake is curl's exit 97 ("proxy handshake error"), as curl's own.
+    const curlWrong = await curl(["-x", `socks5h://ann:nope@127.0.0.1:${proxy.port}`, url]);
+    assert.equal(curlWrong.code, 97, curlWrong.stderr);
+    assert.equal(wrong.code, 97, wrong.stderr);
     includes(
       wrong.stderr,
       `Proxy socks5h://127.0.0.1:${proxy.port} (--proxy) cannot connect to localhost:${server.addr.port}: it refused the user name and password`,
     );
     assert.doesNotMatch(wrong.stderr, /nope/);
     const none = await dial(["GET", url, "-x", `socks5h://127.0.0.1:${proxy.port}`]);
-    assert.equal(none.code, 7, none.stderr);
+    assert.equal((await curl(["-x", `socks5h://127.0.0.1:${proxy.port}`, url])).code, 97);
+    assert.equal(none.code, 97, none.stderr);
     includes(none.stderr, "it accepts none of the ways to log in dial offers");
   } finally {
     await server.shutdown();
@@ -139,7 +143,8 @@ Deno.test("socks: a proxy that cannot reach the server says why; a socks4 proxy 
   await using proxy = startSocks();
   const via = `socks5h://127.0.0.1:${proxy.port}`;
   const unknown = await dial(["GET", "http://nowhere.test/", "-x", via]);
-  assert.equal(unknown.code, 7, unknown.stderr);
+  assert.equal((await curl(["-x", via, "http://nowhere.test/"])).code, 97);
+  assert.equal(unknown.code, 97, unknown.stderr);
   includes(
     unknown.stderr,
     `Proxy socks5h://127.0.0.1:${proxy.port} (--proxy) cannot connect to nowhere.test:80: host unreachable`,
@@ -147,5 +152,38 @@ Deno.test("socks: a proxy that cannot reach the server says why; a socks4 proxy 
   const socks4 = await dial(["GET", "http://localhost/", "-x", `socks4://127.0.0.1:${proxy.port}`]);
   assert.equal(socks4.code, 2, socks4.stderr);
   includes(socks4.stderr, "only http://, https://, socks5:// and socks5h:// proxies");
-  assert.equal(proxy.accepted, 1);
+  assert.equal(proxy.accepted, 2); // dial's and curl's CONNECTs to nowhere.test
+});
+
+Deno.test("socks: a proxy that is not SOCKS5, or closes during the handshake, is exit 97 as in curl; a refused proxy is 7", async () => {
+  for (const answer of ["HTTP/1.1 200 OK\r\n\r\n", ""]) {
+    // Reads the greeting, answers it with `answer` (not SOCKS5) and closes.
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const serving = (async () => {
+      for await (const conn of listener) {
+        try {
+          await conn.read(new Uint8Array(64));
+          if (answer) await conn.write(new TextEncoder().encode(answer));
+        } catch { /* the client went away */ }
+        conn.close();
+      }
+    })();
+    try {
+      const via = `socks5h://127.0.0.1:${listener.addr.port}`;
+      const theirs = await curl(["-x", via, "http://localhost:1/"]);
+      const ours = await dial(["GET", "http://localhost:1/", "-x", via]);
+      assert.equal(theirs.code, 97, theirs.stderr);
+      assert.equal(ours.code, 97, ours.stderr);
+      includes(ours.stderr, `Proxy ${via} (--proxy) cannot connect to localhost:1`);
+    } finally {
+      listener.close();
+      await serving;
+    }
+  }
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = closed.addr.port;
+  closed.close();
+  const refused = await dial(["GET", "http://localhost:1/", "-x", `socks5h://127.0.0.1:${port}`]);
+  assert.equal((await curl(["-x", `socks5h://127.0.0.1:${port}`, "http://localhost:1/"])).code, 7);
+  assert.equal(refused.code, 7, refused.stderr);
 });
