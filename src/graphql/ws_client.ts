@@ -15,7 +15,6 @@ import type { PreparedRequest } from "../http/request_spec.ts";
 import {
   answersChallenge,
   handshakeError,
-  handshakeRequest,
   toWebSocketUrl,
 } from "../stream/ws_handshake.ts";
 import { type GraphQLResult, parseEnvelope } from "./envelope.ts";
@@ -93,8 +92,7 @@ async function* attempt(
 ): AsyncGenerator<GraphQLResult> {
   const prepared = built.signer ? await built.signer.sign(built) : built;
   const url = toWebSocketUrl(requestUrl(prepared));
-  // Deno's WebSocket sends its own User-Agent: dial's default would make a second one.
-  const headers = requestHeaders(handshakeRequest(prepared));
+  const headers = requestHeaders(prepared);
   const target = hostPort(url);
   let failure: DialError | undefined;
   let socket: DialWebSocket | undefined;

@@ -6,7 +6,7 @@ import type { QueryKey } from "../auth/auth_spec.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { UsageError } from "../errors/mod.ts";
 import { redactUrl } from "../redact_url.ts";
-import { reveal, type Secret } from "../secret.ts";
+import { type MaybeSecret, reveal, Secret } from "../secret.ts";
 import { bodyContentType } from "./body.ts";
 import { checkRedirectScheme } from "./redirect_scheme.ts";
 import denoJson from "../../deno.json" with { type: "json" };
@@ -90,18 +90,48 @@ export function displayUrl(request: PreparedRequest): string {
 }
 
 /**
+ * The request's own headers as given: order and name case kept, each line its own (curl sends
+ * a repeated `-H` twice), but the values of a repeated `Cookie` joined with `; ` into one
+ * (RFC 9110 §5.3 forbids folding Cookie with commas). Removals are left out.
+ *
  * @param request a prepared request
- * @returns fetch's Headers, secrets revealed, values as UTF-8 bytes (as curl and HTTPie send
- *   them; fetch would send a code point below 256 as one Latin-1 byte)
- * @throws {UsageError} when a value cannot be sent as a header (nothing was sent)
+ * @returns its header lines, secret values still wrapped
  */
-export function requestHeaders(request: PreparedRequest): Headers {
-  const headers = new Headers();
-  for (const { name, value } of request.headers) {
+export function ownHeaders(request: PreparedRequest): Array<[string, MaybeSecret]> {
+  const out: Array<[string, MaybeSecret]> = [];
+  let cookie: [string, MaybeSecret] | undefined;
+  for (const { name, value, remove } of request.headers) {
+    if (remove) continue;
+    if (name.toLowerCase() !== "cookie") {
+      out.push([name, value]);
+      continue;
+    }
+    if (!cookie) {
+      out.push(cookie = [name, value]);
+      continue;
+    }
+    const joined = `${reveal(cookie[1])}; ${reveal(value)}`;
+    cookie[1] = typeof cookie[1] === "string" && typeof value === "string"
+      ? joined
+      : new Secret(joined);
+  }
+  return out;
+}
+
+/**
+ * @param request a prepared request
+ * @returns its own header lines ({@link ownHeaders}) as sent: secrets revealed, values as
+ *   UTF-8 byte strings (as curl and HTTPie send them; fetch would send a code point below 256
+ *   as one Latin-1 byte)
+ * @throws {UsageError} when a name or value cannot be sent as a header (nothing was sent)
+ */
+export function requestHeaders(request: PreparedRequest): Array<[string, string]> {
+  const check = new Headers();
+  return ownHeaders(request).map(([name, value]) => {
+    const text = reveal(value);
     try {
-      const text = reveal(value);
       if (hasHeaderControls(text)) throw new TypeError("control character");
-      headers.append(name, utf8ByteString(text));
+      check.set(name, utf8ByteString(text));
     } catch {
       // The runtime's message quotes the value, which may be a credential.
       throw new UsageError(
@@ -109,8 +139,8 @@ export function requestHeaders(request: PreparedRequest): Headers {
         { remedy: { check: "stray_newline" } },
       );
     }
-  }
-  return headers;
+    return [name, utf8ByteString(text)];
+  });
 }
 
 /** Bytes no HTTP header value may carry (RFC 9110 5.5; tab is allowed). */

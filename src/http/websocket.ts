@@ -13,6 +13,7 @@ import { type Connection, openConnection } from "./connect.ts";
 import { RUNTIME_MESSAGES } from "../errors/runtime_messages.ts";
 import { ByteReader, parseHead } from "./h1.ts";
 import { planFor, type TransportOptions } from "./plan.ts";
+import { webSocketHead } from "./wire.ts";
 
 const GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 /** The largest message accepted (close 1009 beyond). */
@@ -22,8 +23,8 @@ export const MAX_MESSAGE = 64 * 1024 * 1024;
 export interface DialWebSocketInit {
   /** Subprotocols to offer. */
   protocols?: string[];
-  /** Handshake headers (credentials, `-H`). */
-  headers?: Headers;
+  /** Handshake headers (credentials, `-H`), sent in this order and case. */
+  headers?: Array<[string, string]>;
   /** Aborts the handshake. */
   signal?: AbortSignal;
 }
@@ -242,18 +243,14 @@ export class DialWebSocket extends EventTarget {
     options.onRoute?.(plan);
     const conn = this.#conn = await openConnection(plan, init.signal, options.onRoute);
     const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
-    // In the order `-v` shows (wire.ts): a User-Agent unless given, the version, the
-    // request's headers, Host, the upgrade and the key.
-    const given = init.headers ?? new Headers();
-    const headers: Array<[string, string]> = [];
-    if (!given.has("user-agent")) headers.push(["user-agent", `Deno/${Deno.version.deno}`]);
-    headers.push(["sec-websocket-version", "13"]);
-    for (const [name, value] of given) headers.push([name, value]);
-    if (init.protocols?.length) headers.push(["sec-websocket-protocol", init.protocols.join(", ")]);
-    if (!given.has("host")) headers.push(["host", url.host]);
-    headers.push(["upgrade", "websocket"], ["connection", "Upgrade"], ["sec-websocket-key", key]);
+    // As `-v` shows it (wire.ts): the subprotocols offered after the request's own headers.
+    const offer: Array<[string, string]> = init.protocols?.length
+      ? [["Sec-WebSocket-Protocol", init.protocols.join(", ")]]
+      : [];
     let head = `GET ${url.pathname || "/"}${url.search} HTTP/1.1\r\n`;
-    for (const [name, value] of headers) head += `${name}: ${value}\r\n`;
+    for (const [name, value] of webSocketHead([...init.headers ?? [], ...offer], url, key)) {
+      head += `${name}: ${value}\r\n`;
+    }
     await conn.write(Uint8Array.from(`${head}\r\n`, (c) => c.charCodeAt(0) & 0xff));
     const reader = new ByteReader(conn);
     const text = await reader.head(64 * 1024);
@@ -354,7 +351,7 @@ export class DialWebSocket extends EventTarget {
 
 /** A WebSocket factory for `WebSocketSession` that can explain its handshake failures. */
 export interface TransportWebSocketFactory {
-  (url: URL, init: { protocols: string[]; headers: Headers }): WebSocket;
+  (url: URL, init: { protocols: string[]; headers: Array<[string, string]> }): WebSocket;
   /** Explains a failed handshake of a socket it made. */
   explain(socket: WebSocket, event: Event): DialError | undefined;
 }
@@ -368,7 +365,7 @@ export interface TransportWebSocketFactory {
 export function transportWebSocket(options: TransportOptions = {}): TransportWebSocketFactory {
   // A DialWebSocket has WebSocket's interface (and pause/resume besides).
   const factory =
-    ((url: URL, init: { protocols: string[]; headers: Headers }) =>
+    ((url: URL, init: { protocols: string[]; headers: Array<[string, string]> }) =>
       new DialWebSocket(url, init, options) as unknown as WebSocket) as TransportWebSocketFactory;
   factory.explain = (socket) => (socket as unknown as DialWebSocket).failure;
   return factory;

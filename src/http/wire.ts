@@ -8,7 +8,7 @@
 import { UsageError } from "../errors/mod.ts";
 import type { MaybeSecret } from "../secret.ts";
 import { reveal, Secret } from "../secret.ts";
-import { requestUrl, utf8ByteString } from "./build_request.ts";
+import { ownHeaders, requestUrl, utf8ByteString } from "./build_request.ts";
 import type { PreparedRequest } from "./request_spec.ts";
 
 /**
@@ -69,13 +69,15 @@ export function checkSendable(name: string): void {
  */
 export function wireHead(request: PreparedRequest, framing: Framing): WireHead {
   const url = requestUrl(request);
-  if (url.protocol === "ws:" || url.protocol === "wss:") return webSocketHead(request, url);
+  if (url.protocol === "ws:" || url.protocol === "wss:") {
+    return { headers: webSocketHead(ownHeaders(request), url, "(random)") };
+  }
   const type = request.body?.kind === "text" ? "text/plain;charset=UTF-8" : undefined;
   const removed = new Set(
     request.headers.filter((h) => h.remove).map((h) => h.name.toLowerCase()),
   );
   return {
-    headers: completeHead(combined(request), url, request.method, framing, type, removed),
+    headers: completeHead(ownHeaders(request), url, request.method, framing, type, removed),
   };
 }
 
@@ -131,46 +133,32 @@ export function completeHead<V extends MaybeSecret>(
 }
 
 /**
- * The request's own headers as given: order and name case kept, each line its own (curl sends
- * a repeated `-H` twice), but the values of a repeated `Cookie` joined with `; ` into one
- * (RFC 9110 §5.3 forbids folding Cookie with commas). Removals are left out.
+ * A WebSocket handshake's head, as dial's client writes it (websocket.ts) and `-v` shows it:
+ * `Host` (the given one, else the URL's), the given headers in their order and case (a
+ * `Sec-WebSocket-Protocol` offer among them), a `User-Agent` unless given, then the upgrade
+ * as curl writes it: `Upgrade`, `Connection`, `Sec-WebSocket-Version`, `Sec-WebSocket-Key`.
+ *
+ * @param own the headers given, in order
+ * @param url the ws: or wss: URL
+ * @param key the handshake's key (`(random)` for display)
+ * @returns the head as sent
  */
-function combined(request: PreparedRequest): Array<[string, MaybeSecret]> {
-  const out: Array<[string, MaybeSecret]> = [];
-  let cookie: [string, MaybeSecret] | undefined;
-  for (const { name, value, remove } of request.headers) {
-    if (remove) continue;
-    if (name.toLowerCase() !== "cookie") {
-      out.push([name, value]);
-      continue;
-    }
-    if (!cookie) {
-      out.push(cookie = [name, value]);
-      continue;
-    }
-    const joined = `${reveal(cookie[1])}; ${reveal(value)}`;
-    cookie[1] = typeof cookie[1] === "string" && typeof value === "string"
-      ? joined
-      : new Secret(joined);
-  }
-  return out;
-}
-
-/** What Deno's WebSocket sends around the request's headers (subprotocols not shown). */
-function webSocketHead(request: PreparedRequest, url: URL): WireHead {
-  return {
-    headers: [
-      ["user-agent", `Deno/${Deno.version.deno}`],
-      ["sec-websocket-version", "13"],
-      ...request.headers.map((
-        { name, value },
-      ): [string, MaybeSecret] => [name.toLowerCase(), value]),
-      ["host", url.host],
-      ["upgrade", "websocket"],
-      ["connection", "Upgrade"],
-      ["sec-websocket-key", "(random)"],
-    ],
-  };
+export function webSocketHead<V extends MaybeSecret>(
+  own: Array<[string, V]>,
+  url: URL,
+  key: string,
+): Array<[string, V | string]> {
+  const host = own.findIndex(([n]) => n.toLowerCase() === "host");
+  const has = (name: string) => own.some(([n]) => n.toLowerCase() === name);
+  return [
+    host >= 0 ? own[host]! : ["Host", url.host],
+    ...own.filter((_, i) => i !== host),
+    ...(has("user-agent") ? [] : [["User-Agent", `Deno/${Deno.version.deno}`] as [string, string]]),
+    ["Upgrade", "websocket"],
+    ["Connection", "Upgrade"],
+    ["Sec-WebSocket-Version", "13"],
+    ["Sec-WebSocket-Key", key],
+  ];
 }
 
 /**

@@ -6,7 +6,6 @@ import { DialError, ErrorCode, StatusError, TransportError } from "../errors/mod
 import { redactUrlsInText } from "../redact_url.ts";
 import { RUNTIME_MESSAGES } from "../errors/runtime_messages.ts";
 import { tlsError } from "../http/transport_error.ts";
-import { USER_AGENT } from "../http/build_request.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
 import { statusRemedy } from "./status_error.ts";
 
@@ -19,20 +18,6 @@ export function toWebSocketUrl(url: URL): URL {
   if (result.protocol === "http:") result.protocol = "ws:";
   if (result.protocol === "https:") result.protocol = "wss:";
   return result;
-}
-
-/**
- * The request a WebSocket handshake sends. Deno's WebSocket always sends its own User-Agent and
- * appends the request's headers after it, so dial's default one is left out: the server sees
- * one User-Agent, as from `dial GET` (one given with `-H` is still sent, after Deno's).
- *
- * @param request the request as built, with dial's default User-Agent unless one was given
- * @returns the request without dial's default User-Agent
- */
-export function handshakeRequest(request: PreparedRequest): PreparedRequest {
-  const isDefault = (h: { name: string; value: unknown }) =>
-    h.name === "User-Agent" && h.value === USER_AGENT;
-  return { ...request, headers: request.headers.filter((h) => !isDefault(h)) };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { hostPort } from "../http/authority.ts";
 import { DialError, ErrorCode, StatusError, TimeoutError } from "../errors/mod.ts";
-import { displayUrl, requestHeaders, requestUrl } from "../http/build_request.ts";
+import { displayUrl, requestHeaders, requestUrl, USER_AGENT } from "../http/build_request.ts";
 import { withCredentials } from "../http/credentials.ts";
 import type { PreparedRequest, RequestSpec } from "../http/request_spec.ts";
 import { transportFetch, type TransportOptions } from "../http/client.ts";
@@ -14,7 +14,6 @@ import { EventChannel, sleep } from "./event_channel.ts";
 import {
   answersChallenge,
   handshakeError,
-  handshakeRequest,
   subprotocolMismatch,
   toWebSocketUrl,
 } from "./ws_handshake.ts";
@@ -29,14 +28,16 @@ export const CLOSE_WAIT_MS = 2000;
 export type WebSocketFactory =
   & ((
     url: URL,
-    init: { protocols: string[]; headers: Headers },
+    init: { protocols: string[]; headers: Array<[string, string]> },
   ) => WebSocket | Promise<WebSocket>)
   & {
     explain?: (socket: WebSocket, event: Event) => DialError | undefined;
   };
 
 /**
- * The runtime's own `WebSocket` (Deno's accepts handshake headers), the default factory.
+ * The runtime's own `WebSocket` (Deno's accepts handshake headers). It always sends its own
+ * User-Agent and appends the request's headers after it, so dial's default one is left out:
+ * the server sees one User-Agent (one given with `-H` is still sent, after Deno's).
  *
  * @param url the ws: or wss: URL
  * @param init subprotocols and handshake headers
@@ -44,9 +45,11 @@ export type WebSocketFactory =
  */
 export function denoWebSocket(
   url: URL,
-  init: { protocols: string[]; headers: Headers },
+  init: { protocols: string[]; headers: Array<[string, string]> },
 ): WebSocket {
-  return new WebSocket(url, init);
+  const isDefault = ([name, value]: [string, string]) =>
+    name.toLowerCase() === "user-agent" && value === USER_AGENT;
+  return new WebSocket(url, { ...init, headers: init.headers.filter((h) => !isDefault(h)) });
 }
 
 /** Options for {@link WebSocketSession}. */
@@ -321,13 +324,17 @@ export class WebSocketSession {
 
   async #handshake(built: PreparedRequest): Promise<void> {
     this.#refusal = undefined;
-    const prepared = handshakeRequest(built.signer ? await built.signer.sign(built) : built);
+    const prepared = built.signer ? await built.signer.sign(built) : built;
     this.#attempt++;
     this.#state = "connecting";
     const url = requestUrl(prepared);
     const protocols = this.#options.protocols ?? [];
     this.#emit({ type: "connecting", attempt: this.#attempt, url: displayUrl(prepared) });
-    this.#options.onRequest?.(prepared);
+    // `-v` shows the subprotocols offered where the handshake sends them.
+    const offer = protocols.length
+      ? [{ name: "Sec-WebSocket-Protocol", value: protocols.join(", ") }]
+      : [];
+    this.#options.onRequest?.({ ...prepared, headers: [...prepared.headers, ...offer] });
     const create = this.#options.createWebSocket ?? transportWebSocket(this.#options.transport);
     const created = create(url, { protocols, headers: requestHeaders(prepared) });
     // A synchronous factory's socket gets its handlers before anything else can run.

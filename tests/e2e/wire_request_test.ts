@@ -192,12 +192,34 @@ Deno.test("wire: dial ws and graphql over ws send one User-Agent, like dial GET 
     const request = server.requests.at(-1)!;
     assert.equal(headerValues(request, "user-agent").length, 1, `${args[0]}: ${request.headers}`);
   }
-  const verbose = await dial(["ws", server.origin, "-v"]);
-  const shown = shownHeaders(verbose.stderr).filter((h) => h !== "sec-websocket-key: (random)");
-  const received = receivedHeaders(server.requests.at(-1)!).filter((h) =>
-    !h.startsWith("sec-websocket-key:")
-  );
-  assert.deepEqual(shown, received);
+  // -v shows the handshake as sent: the user's headers in their case and order, the upgrade
+  // lines in the case curl writes them.
+  const verbose = await dial([
+    "ws",
+    server.origin,
+    "-v",
+    "-H",
+    "x-Trace: 1",
+    "-H",
+    "Origin: http://app.test",
+    "--subprotocol",
+    "chat",
+  ]);
+  const shown = shownHeaders(verbose.stderr);
+  const received = receivedHeaders(server.requests.at(-1)!);
+  assert.equal(shown.at(-1), "Sec-WebSocket-Key: (random)");
+  assert.match(received.at(-1)!, /^Sec-WebSocket-Key: [A-Za-z0-9+/]{22}==$/);
+  assert.deepEqual(shown.slice(0, -1), received.slice(0, -1));
+  assert.deepEqual(shown.slice(0, -1), [
+    `Host: ${server.origin.slice("http://".length)}`,
+    "x-Trace: 1",
+    "Origin: http://app.test",
+    "User-Agent: dial/0.1.0",
+    "Sec-WebSocket-Protocol: chat",
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    "Sec-WebSocket-Version: 13",
+  ]);
 });
 
 Deno.test("wire: --offline shows the body framing and no fragment or userinfo", async () => {

@@ -135,7 +135,7 @@ Deno.test("ws: --subprotocol is offered and the chosen one shown with -v", async
   assert.equal(result.code, 0, result.stderr);
   assert.equal(server.requests[0]?.headers.get("sec-websocket-protocol"), "chat.v1, chat.v2");
   assert.match(result.stderr, /Connected to 127\.0\.0\.1:\d+, subprotocol "chat\.v2"/);
-  assert.match(result.stderr, /authorization: \(redacted\)/);
+  assert.match(result.stderr, /\nAuthorization: \(redacted\)\n/);
   assert.doesNotMatch(result.stderr, /s3cret/);
   assert.match(result.stderr, /Closed: code 1000 by dial/);
 });

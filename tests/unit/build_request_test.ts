@@ -38,7 +38,9 @@ Deno.test("build: Authorization goes first, then -H, then body type and User-Age
     }),
     new Secret("Bearer t"),
   );
-  const headers = requestHeaders(prepared);
+  const lines = requestHeaders(prepared);
+  assert.deepEqual(lines.slice(0, 2).map(([name]) => name), ["Authorization", "X-One"]);
+  const headers = new Headers(lines);
   assert.equal(headers.get("authorization"), "Bearer t");
   assert.equal(headers.get("x-one"), "1");
   assert.equal(headers.get("content-type"), "application/json");
@@ -50,7 +52,7 @@ Deno.test("build: a -H Content-Type wins over the body's type", () => {
     headers: [{ name: "content-type", value: "text/csv" }],
     body: { kind: "text", text: "a,b", contentType: "application/x-www-form-urlencoded" },
   }));
-  assert.equal(requestHeaders(prepared).get("content-type"), "text/csv");
+  assert.equal(new Headers(requestHeaders(prepared)).get("content-type"), "text/csv");
 });
 
 function credentialed(): PreparedRequest {

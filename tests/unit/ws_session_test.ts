@@ -91,8 +91,15 @@ Deno.test("ws session: the handshake carries auth headers, query keys and subpro
   socket.accept("v1");
   await connected;
   assert.equal(socket.url.href, "wss://api.example.test/live?key=q");
-  assert.equal(socket.init.headers.get("authorization"), "Bearer t0k");
-  assert.equal(socket.init.headers.get("x-api-key"), "k");
+  // The handshake's own headers in order and case (dial's client adds Host and the upgrade).
+  assert.deepEqual(socket.init.headers.map(([name]) => name), [
+    "Authorization",
+    "X-Api-Key",
+    "User-Agent",
+  ]);
+  const headers = new Headers(socket.init.headers);
+  assert.equal(headers.get("authorization"), "Bearer t0k");
+  assert.equal(headers.get("x-api-key"), "k");
   assert.deepEqual(socket.init.protocols, ["v1"]);
   assert.equal(session.state, "open");
   assert.equal(session.protocol, "v1");
