@@ -54,7 +54,11 @@ function code(text: string): string {
 }
 
 function flagNames(flag: FlagDecl): string {
-  const names = [...(flag.short ? [`-${flag.short}`] : []), `--${flag.long}`];
+  const names = [
+    ...(flag.short ? [`-${flag.short}`] : []),
+    ...(flag.shortAliases ?? []).map((s) => `-${s}`),
+    `--${flag.long}`,
+  ];
   return names.map(code).join(", ");
 }
 

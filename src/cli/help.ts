@@ -74,7 +74,10 @@ function argLeft(arg: ArgDecl): string {
  * @returns how help spells it, e.g. `-o, --output <file>`
  */
 export function flagLeft(flag: FlagDecl): string {
-  const names = flag.short ? `-${flag.short}, --${flag.long}` : `    --${flag.long}`;
+  const shorts = [...(flag.short ? [flag.short] : []), ...(flag.shortAliases ?? [])];
+  const names = shorts.length
+    ? `${shorts.map((s) => `-${s}, `).join("")}--${flag.long}`
+    : `    --${flag.long}`;
   if (flag.value === undefined) return names;
   const placeholder = flag.choices ? flag.choices.join("|") : flag.value;
   return flag.optionalValue ? `${names} [${placeholder}]` : `${names} <${placeholder}>`;

@@ -12,11 +12,7 @@ import { transportFetch, type TransportOptions } from "../http/client.ts";
 import { DialWebSocket } from "../http/websocket.ts";
 import { authorize } from "../http/credentials.ts";
 import type { PreparedRequest } from "../http/request_spec.ts";
-import {
-  answersChallenge,
-  handshakeError,
-  toWebSocketUrl,
-} from "../stream/ws_handshake.ts";
+import { answersChallenge, handshakeError, toWebSocketUrl } from "../stream/ws_handshake.ts";
 import { type GraphQLResult, parseEnvelope } from "./envelope.ts";
 import type { GraphQLEndpoint, GraphQLRequest } from "./http_client.ts";
 

@@ -167,3 +167,44 @@ complete -C 'dial GET https://x --ti'`,
     assert.equal(lines[4], "PATCH\tHTTP method");
   },
 });
+
+Deno.test({
+  name:
+    "completions: HTTPie's -a (dial's -u) is offered by bash, zsh and fish, and its value skipped",
+  ignore: !has("bash") || !has("zsh") || !has("fish"),
+  async fn() {
+    const bash = await script("bash");
+    const complete = (words: string[]) =>
+      `COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${
+        words.length - 1
+      }; _dial; echo "\${COMPREPLY[*]}"`;
+    const fromBash = await shell(
+      "bash",
+      [`source ${bash}`, complete(["dial", "-a"]), complete(["dial", "-a", "ann:pw", "P"])].join(
+        "\n",
+      ),
+    );
+    assert.deepEqual(fromBash.trimEnd().split("\n"), ["-a", "POST PUT PATCH"]);
+    const zsh = await script("zsh");
+    const fromZsh = await shell(
+      "zsh",
+      `_describe() { print -rl -- "\${(@P)4}" }
+compadd() { print -rl -- "\${(@P)2}" }
+compdef() { : }
+source ${zsh}
+words=(dial -); CURRENT=2; _dial | grep -e '^-a:'
+words=(dial -a ann:pw P); CURRENT=4; _dial | grep -e '^PATCH:'`,
+    );
+    assert.equal(
+      fromZsh,
+      "-a:HTTP Basic auth (prompts for a missing password); also HTTPie's -a\nPATCH:HTTP method\n",
+    );
+    const fish = await script("fish");
+    const fromFish = await shell(
+      "fish",
+      `source ${fish}\ncomplete -C 'dial -'\necho ---\ncomplete -C 'dial -a ann:pw PA'`,
+    );
+    assert.match(fromFish, /^-a\tHTTP Basic auth/m);
+    assert.match(fromFish, /---\nPATCH\tHTTP method\n$/);
+  },
+});

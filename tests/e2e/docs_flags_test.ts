@@ -35,7 +35,7 @@ const SHARED =
   /^(-H|-u|-B|-K|--header|--auth|--bearer|--api-key-query|--digest|--aws-sigv4|--aws-session-token|--no-netrc|--netrc-file|--oauth2.*|--cacert|--cert|--key|--insecure|--proxy|--noproxy|--connect-timeout|--resolve|--connect-to|--unix-socket)$/;
 
 interface HelpFlag {
-  short?: string;
+  shorts: string[];
   long: string;
 }
 
@@ -45,9 +45,10 @@ async function helpFlags(command: string[]): Promise<HelpFlag[]> {
   assert.equal(result.code, 0, result.stderr);
   const flags: HelpFlag[] = [];
   for (const line of result.stdout.split("\n")) {
-    const match = line.match(/^ {2}(?:(-\w), )? *(--[\w-]+)/);
+    // `-u, -a, --auth`: a short form, its aliases, the long form.
+    const match = line.match(/^ {2}((?:-\w, )*) *(--[\w-]+)/);
     if (!match || match[2] === "--help" || match[2] === "--version") continue;
-    flags.push({ ...(match[1] ? { short: match[1] } : {}), long: match[2]! });
+    flags.push({ shorts: match[1]!.split(", ").filter((s) => s !== ""), long: match[2]! });
   }
   assert.ok(flags.length > 3, `no flags read from:\n${result.stdout}`);
   return flags;
@@ -83,7 +84,7 @@ function documentedFlags({ page, heading }: Section): string[] {
 for (const { command, complete, ...section } of SECTIONS) {
   Deno.test(`docs: the flag table under "${section.heading}" matches ${["dial", ...command].join(" ")} --help`, async () => {
     const help = await helpFlags(command);
-    const spelled = new Set(help.flatMap((f) => [f.long, ...(f.short ? [f.short] : [])]));
+    const spelled = new Set(help.flatMap((f) => [f.long, ...f.shorts]));
     const documented = documentedFlags(section);
     const unknown = documented.filter((name) => !spelled.has(name));
     assert.deepEqual(unknown, [], `in the docs but not in --help: ${unknown.join(", ")}`);
@@ -92,7 +93,7 @@ for (const { command, complete, ...section } of SECTIONS) {
       ? [...documentedFlags(OAUTH2), ...documentedFlags(TLS)]
       : [...documentedFlags(REQUESTS), ...documentedFlags(OAUTH2)];
     const missing = help.filter((f) =>
-      ![f.long, f.short].some((n) => n && documented.includes(n)) &&
+      ![f.long, ...f.shorts].some((n) => documented.includes(n)) &&
       !(command.length === 0 ? others.includes(f.long) : SHARED.test(f.long))
     ).map((f) => f.long);
     assert.deepEqual(missing, [], `in --help but not in the docs: ${missing.join(", ")}`);

@@ -56,11 +56,19 @@ export function completionModel(root: Command): CommandModel[] {
     const flags = [...command.flags, ...(path.length === 1 ? [VERSION_FLAG] : []), HELP_FLAG];
     models.push({
       path,
-      // curl's spellings (`--fail`, `--max-time`) are offered as well.
+      // curl's spellings (`--fail`, `--max-time`) and HTTPie's (`-a`) are offered as well.
       flags: flags.flatMap((flag) => {
         const { short: _short, ...long } = flag;
-        return [flag, ...(flag.aliases ?? []).map((alias) => ({ ...long, long: alias }))];
-      }).map(flagModel),
+        const { long: _long, ...model } = flagModel(flag);
+        return [
+          flagModel(flag),
+          ...(flag.aliases ?? []).map((alias) => flagModel({ ...long, long: alias })),
+          ...(flag.shortAliases ?? []).map((short): FlagModel => ({
+            ...model,
+            short: `-${short}`,
+          })),
+        ];
+      }),
       subcommands: command.commands.map((sub) => ({ name: sub.name, description: sub.summary })),
       words,
     });
