@@ -23,7 +23,10 @@ class FakeSocket {
   onmessage: ((e: MessageEvent) => void) | null = null;
   onerror: ((e: Event) => void) | null = null;
   onclose: ((e: CloseEvent) => void) | null = null;
-  constructor(readonly url: URL, readonly init: { protocols: string[]; headers: Headers }) {}
+  constructor(
+    readonly url: URL,
+    readonly init: { protocols: string[]; headers: Array<[string, string]> },
+  ) {}
   send(data: string | Uint8Array) {
     this.sent.push(data);
   }
