@@ -33,8 +33,11 @@ export async function writeAll(
   while (bytes.length > 0) bytes = bytes.subarray(await file.write(bytes));
 }
 
-/** Each buffer of the direct path (`-o` and stdout of an HTTP/1.1 identity body). */
-const DIRECT_BUFFER = 256 * 1024;
+/**
+ * Each buffer of the direct path (`-o` and stdout of an HTTP/1.1 identity body): a read takes
+ * what the socket holds, up to this; fewer, larger writes are fewer thread hand-offs.
+ */
+const DIRECT_BUFFER = 1024 * 1024;
 
 /**
  * Reads a body into one of two buffers while the other is written: writes stay in order, each
@@ -121,23 +124,23 @@ export async function pipeIntoFile(
   onChunk?: (size: number) => void,
 ): Promise<void> {
   try {
-    // Deno runs each async write of a file on a blocking thread with a duplicate of its
-    // descriptor (fcntl F_DUPFD_CLOEXEC and close around every write): a regular file, which
-    // never blocks for long, is written synchronously instead. FIFOs and devices stay async.
     const regular = file.statSync().isFile;
     const read = regular ? directRead(body) : undefined;
     if (read) {
-      // An HTTP/1.1 identity body, read into two buffers in turn: no stream promises, no
-      // buffer per chunk. Each 256 KiB write is synchronous (into the page cache): the async
-      // write's thread hand-off made a 512 MiB download 1.5× the bare script's time, the
-      // synchronous one matches it (docs/benchmarks.md, 2026-11-28).
-      await doubleBuffered(body, read, (bytes) => {
-        writeAllSync(file, bytes);
+      // An HTTP/1.1 identity body, read into two 1 MiB buffers in turn: no stream promises,
+      // no buffer per chunk, and each write (on the runtime's blocking thread, with a dup of
+      // the descriptor) overlaps the next read. Synchronous writes matched the bare script
+      // only on a quiet disk: under other writers they stalled the reads (1.5× its time; async
+      // 1 MiB 1.3×, with fewer syscalls per MiB than the script: docs/benchmarks.md).
+      await doubleBuffered(body, read, async (bytes) => {
+        await writeAll(file, bytes);
         onChunk?.(bytes.length);
-        return Promise.resolve();
       });
       return;
     }
+    // Decoded (gzip, br) or HTTP/2 chunks are small: into a regular file (the page cache)
+    // synchronously, without a thread hand-off and a descriptor dup each; FIFOs and devices
+    // may block, so they stay async.
     for await (const chunk of body) {
       if (regular) writeAllSync(file, chunk);
       else await writeAll(file, chunk);
