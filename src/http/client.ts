@@ -11,7 +11,14 @@
 import { load } from "../load.ts";
 import { DialError, TransportError } from "../errors/mod.ts";
 import { type Connection, openConnection } from "./connect.ts";
-import { exchangeH1, type WireBody, type WireRequest, type WireResponse } from "./h1.ts";
+import {
+  exchangeH1,
+  type ResponseBody,
+  type WireBody,
+  type WireRequest,
+  type WireResponse,
+} from "./h1.ts";
+import { DialResponse, WireHeaders } from "./wire_response.ts";
 import { planFor, type TransportOptions, type TransportPlan } from "./plan.ts";
 import { completeHead, REQUEST_TARGET, WIRE_HEAD } from "./wire.ts";
 import { setResponseMeta } from "./response_meta.ts";
@@ -231,7 +238,10 @@ function proxyAuthorization(plan: TransportPlan): Array<[string, string]> {
   return [["proxy-authorization", `Basic ${btoa(utf8ByteString(pair))}`]];
 }
 
-/** The wire response as a web Response: codings undone (gzip, br), version and reason kept. */
+/**
+ * The wire response as a web Response (wire_response.ts: the runtime's Headers, stream and
+ * Response are made only when asked for): codings undone (gzip, br), version and reason kept.
+ */
 function toResponse(
   wire: WireResponse,
   url: URL,
@@ -245,34 +255,47 @@ function toResponse(
   },
 ): Response {
   if (wire.status < 200 || wire.status > 599) {
-    wire.body?.cancel();
+    void wire.body?.cancel();
     throw new TransportError(
       `Cannot use the response of ${url.host}: status ${wire.status} is not a final HTTP status`,
     );
   }
-  const headers = new Headers();
-  for (const [name, value] of wire.headers) {
-    try {
-      headers.append(name, value);
-    } catch {
-      wire.body?.cancel();
-      throw new TransportError(
-        `Cannot use the response of ${url.host}: malformed header ${JSON.stringify(name)}`,
-      );
-    }
+  let headers: WireHeaders;
+  try {
+    headers = new WireHeaders(wire.headers);
+  } catch {
+    void wire.body?.cancel();
+    const bad = wire.headers.find(([name, value]) => {
+      try {
+        new WireHeaders([[name, value]]);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    throw new TransportError(
+      `Cannot use the response of ${url.host}: malformed header ${JSON.stringify(bad?.[0])}`,
+    );
   }
-  let body = NULL_BODY.has(wire.status) ? null : wire.body;
-  if (body === null) wire.body?.cancel();
+  let body: ResponseBody | ReadableStream<Uint8Array> | null = NULL_BODY.has(wire.status)
+    ? null
+    : wire.body;
+  if (body === null) void wire.body?.cancel();
   const coding = (headers.get("content-encoding") ?? "").trim().toLowerCase();
   const format = coding === "gzip" || coding === "x-gzip"
     ? "gzip"
     : coding === "br"
     ? "brotli"
     : undefined;
-  if (body && format) body = decodeBounded(body, format, url.host);
+  if (body && format) body = decodeBounded((body as ResponseBody).open(), format, url.host);
   const reason = /^[\t\x20-\x7e\x80-\xff]*$/.test(wire.reason) ? wire.reason : "";
-  const response = new Response(body, { status: wire.status, statusText: reason, headers });
-  Object.defineProperty(response, "url", { value: url.href });
+  const response = new DialResponse({
+    status: wire.status,
+    statusText: reason,
+    headers,
+    url: url.href,
+    body,
+  });
   const now = performance.now();
   setResponseMeta(response, {
     version: wire.version,

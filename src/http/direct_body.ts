@@ -1,7 +1,8 @@
 /**
  * The direct path for bodies: a response body stream of HTTP/1.1 (identity coding) can also be
  * read straight into the caller's buffer, without the stream's per-chunk promises and without
- * a new buffer per read (`-o` and stdout read it so); a request body of files and form parts
+ * a new buffer per read (`-o` and stdout read it so; a response of dial's client can give it
+ * before any stream is made: {@link directBody}); a request body of files and form parts
  * can be read the same way into the HTTP/1.1 writer's buffer (`-T`, `-d @file`, `-F`).
  * @module
  */
@@ -43,4 +44,25 @@ export function setDirectSource(stream: ReadableStream<Uint8Array>, read: Direct
  */
 export function directSource(stream: ReadableStream<Uint8Array>): DirectRead | undefined {
   return stream.locked ? undefined : sources.get(stream);
+}
+
+const responses = new WeakMap<object, () => DirectRead | undefined>();
+
+/**
+ * @param response a response of dial's client (wire_response.ts)
+ * @param take gives its body's direct read once, while no stream was made of it
+ */
+export function setDirectBody(response: Response, take: () => DirectRead | undefined): void {
+  responses.set(response, take);
+}
+
+/**
+ * The identity body of a response from dial's client, to read straight into a buffer, as long
+ * as nobody has asked for its stream. Taking it leaves the body to the caller.
+ *
+ * @param response any response
+ * @returns the body's direct read, or undefined (other responses, a stream already made)
+ */
+export function directBody(response: Response): DirectRead | undefined {
+  return responses.get(response)?.();
 }

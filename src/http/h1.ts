@@ -10,7 +10,7 @@
  */
 import { TransportError } from "../errors/mod.ts";
 import type { Connection } from "./connect.ts";
-import { directSource, setDirectRead } from "./direct_body.ts";
+import { type DirectRead, directSource, setDirectRead } from "./direct_body.ts";
 
 /** The largest response head read (status line and headers), in bytes. curl allows 300 KB. */
 export const HEAD_LIMIT = 1024 * 1024;
@@ -49,11 +49,33 @@ export interface WireResponse {
   /** Header lines as received, values as byte strings. */
   headers: Array<[string, string]>;
   /** The body, null when the response cannot have one. */
-  body: ReadableStream<Uint8Array> | null;
+  body: ResponseBody | null;
   /** When the request was about to be written and the response's first byte came. */
   timing?: { pretransfer: number; starttransfer: number };
   /** Bytes of the response head(s) as received, 1xx heads included (curl's size_header). */
   headSize?: number;
+}
+
+/**
+ * A response body as it arrives, made into a stream only when a stream is asked for: `dial GET`
+ * prints an identity body with {@link ResponseBody.read} and never loads the runtime's stream
+ * code (a start-up cost of its own, ~1.5 ms).
+ */
+export interface ResponseBody {
+  /** The body as a stream (made on the first call; the same stream after). */
+  open(): ReadableStream<Uint8Array>;
+  /** Reads the next bytes into a buffer (HTTP/1.1 identity bodies); 0 at the end. */
+  read?: DirectRead;
+  /** Ends the body unread (a short one is drained so the connection can be kept). */
+  cancel(): Promise<void>;
+}
+
+/**
+ * @param stream a body stream
+ * @returns it as a {@link ResponseBody}
+ */
+export function streamBody(stream: ReadableStream<Uint8Array>): ResponseBody {
+  return { open: () => stream, cancel: () => stream.cancel().catch(() => {}) };
 }
 
 /** Bytes as a byte string, one character per byte (TextDecoder's "latin1" is windows-1252). */
@@ -268,7 +290,11 @@ export async function exchangeH1(
     return { ...head, ...facts, body: null };
   }
   const ends = { finish, finished: () => finished, pooled: release !== undefined };
-  return { ...head, ...facts, body: bodyStream(reader, bodyFraming(head.headers), request, ends) };
+  return {
+    ...head,
+    ...facts,
+    body: responseBody(reader, bodyFraming(head.headers), request, ends),
+  };
 }
 
 /** Reads response heads until the final one (1xx heads, 100 Continue and 103 Early Hints, pass). */
@@ -284,66 +310,77 @@ async function readFinalHead(reader: ByteReader): Promise<ParsedHead> {
 }
 
 /**
- * The response body, read from the connection as it is pulled (or straight into `-o`'s buffer
- * for an identity body); the exchange ends (`finish`) at the framed end, on a failure, or on a
- * cancel, after which a short delimited rest is drained so a pooled connection can be reused.
+ * The response body, read from the connection as it is pulled (or straight into the caller's
+ * buffer for an identity body); the exchange ends (`finish`) at the framed end, on a failure,
+ * or on a cancel, after which a short delimited rest is drained so a pooled connection can be
+ * reused.
  */
-function bodyStream(
+function responseBody(
   reader: ByteReader,
   framing: BodyFraming,
   request: WireRequest,
   ends: { finish(clean: boolean): void; finished(): boolean; pooled: boolean },
-): ReadableStream<Uint8Array> {
+): ResponseBody {
   const { finish } = ends;
   let pulling = false;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      pulling = true;
-      try {
+  const failed = (error: unknown) => request.signal?.aborted ? request.signal.reason : error;
+  const cancel = async () => {
+    // A redirect's or a 401's short body is read to its end, as curl does, so the next
+    // request reuses the connection; a longer one closes it.
+    if (!ends.pooled || !framing.delimited || ends.finished() || pulling) return finish(false);
+    let drained = 0;
+    try {
+      for (;;) {
+        if (framing.left > DRAIN_LIMIT - drained) return finish(false);
         const chunk = await framing.next(reader);
-        if (chunk === undefined) {
-          finish(framing.delimited);
-          controller.close();
-        } else controller.enqueue(chunk);
-      } catch (error) {
-        finish(false);
-        controller.error(request.signal?.aborted ? request.signal.reason : error);
-      } finally {
-        pulling = false;
+        if (chunk === undefined) return finish(true);
+        drained += chunk.length;
       }
-    },
-    async cancel() {
-      // A redirect's or a 401's short body is read to its end, as curl does, so the next
-      // request reuses the connection; a longer one closes it.
-      if (!ends.pooled || !framing.delimited || ends.finished() || pulling) return finish(false);
-      let drained = 0;
-      try {
-        for (;;) {
-          if (framing.left > DRAIN_LIMIT - drained) return finish(false);
-          const chunk = await framing.next(reader);
-          if (chunk === undefined) return finish(true);
-          drained += chunk.length;
-        }
-      } catch {
-        finish(false);
-      }
-    },
-  }, { highWaterMark: 0 });
+    } catch {
+      finish(false);
+    }
+  };
   const into = framing.into;
-  if (into) {
+  const read: DirectRead | undefined = into && (async (view) => {
+    try {
+      const n = await into(reader, view);
+      if (n === 0) finish(framing.delimited);
+      return n;
+    } catch (error) {
+      finish(false);
+      throw failed(error);
+    }
+  });
+  let stream: ReadableStream<Uint8Array> | undefined;
+  const open = () => {
+    if (stream) return stream;
+    stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        pulling = true;
+        try {
+          const chunk = await framing.next(reader);
+          if (chunk === undefined) {
+            finish(framing.delimited);
+            controller.close();
+          } else controller.enqueue(chunk);
+        } catch (error) {
+          finish(false);
+          controller.error(failed(error));
+        } finally {
+          pulling = false;
+        }
+      },
+      cancel,
+    }, { highWaterMark: 0 });
     // `-o` reads an identity body straight into its own buffer (direct_body.ts).
-    setDirectRead(body, async (view) => {
-      try {
-        const n = await into(reader, view);
-        if (n === 0) finish(framing.delimited);
-        return n;
-      } catch (error) {
-        finish(false);
-        throw request.signal?.aborted ? request.signal.reason : error;
-      }
-    });
-  }
-  return body;
+    if (read) setDirectRead(stream, read);
+    return stream;
+  };
+  return {
+    open,
+    ...(read ? { read } : {}),
+    cancel: () => stream ? stream.cancel() : cancel(),
+  };
 }
 
 /** Whether neither side asked to close (HTTP/1.1 keeps alive unless `Connection: close`). */

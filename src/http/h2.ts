@@ -8,7 +8,7 @@ import { Buffer } from "node:buffer";
 import http2 from "node:http2";
 import { Duplex } from "node:stream";
 import type { Connection } from "./connect.ts";
-import type { WireRequest, WireResponse } from "./h1.ts";
+import { streamBody, type WireRequest, type WireResponse } from "./h1.ts";
 
 /** Headers HTTP/2 forbids (RFC 9113 §8.2.2); `Host` becomes `:authority`. */
 const CONNECTION_HEADERS = new Set([
@@ -149,7 +149,7 @@ export async function exchangeH2(
       close();
     },
   });
-  return { version: "HTTP/2", status, reason: "", headers: out, body };
+  return { version: "HTTP/2", status, reason: "", headers: out, body: streamBody(body) };
 }
 
 async function writeBody(stream: http2.ClientHttp2Stream, request: WireRequest): Promise<void> {

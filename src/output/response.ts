@@ -65,14 +65,14 @@ export async function printResponse(
   if (options.include || (toTerminal && !options.silent)) {
     await out.write(formatResponseHead(response, display ? view : out));
   }
+  // Piped: byte for byte, an identity body straight from the connection.
+  if (!options.outputFile && !display) return await pipeToSink(response, out);
   const body = response.body;
   if (!body) return;
   if (options.outputFile) {
     // Loaded only for -o, with its progress bar.
     const { saveReplacing } = await load.saveFile();
     await saveReplacing(response, options.outputFile, { err, silent: options.silent ?? false });
-  } else if (!display) {
-    await pipeToSink(body, out);
   } else {
     const encoding = undecodedEncoding(response.headers);
     if (encoding !== undefined) {

@@ -3,7 +3,7 @@
  * policy, and terminal safety. The process's own streams are opened in `src/cli/io.ts`.
  * @module
  */
-import { directRead } from "../http/direct_body.ts";
+import { directBody, directRead } from "../http/direct_body.ts";
 
 const encoder = new TextEncoder();
 
@@ -44,9 +44,9 @@ const DIRECT_BUFFER = 1024 * 1024;
  * done before its buffer is read into again.
  */
 async function doubleBuffered(
-  body: ReadableStream<Uint8Array>,
   read: (view: Uint8Array) => Promise<number>,
   write: (bytes: Uint8Array) => Promise<void>,
+  cancel: (error: unknown) => Promise<void> | undefined,
 ): Promise<void> {
   const buffers = [new Uint8Array(DIRECT_BUFFER), new Uint8Array(DIRECT_BUFFER)];
   let writing: Promise<void> = Promise.resolve();
@@ -60,7 +60,7 @@ async function doubleBuffered(
     await writing;
   } catch (error) {
     await writing.catch(() => {});
-    await body.cancel(error).catch(() => {});
+    await cancel(error)?.catch(() => {});
     throw error;
   }
 }
@@ -86,20 +86,30 @@ export function colorWanted(
 }
 
 /**
- * Writes a byte stream to an output without closing it.
+ * Writes a body to an output without closing it.
  *
- * @param body the bytes
+ * @param body the bytes: a stream, or a response (an HTTP/1.1 identity body of dial's client
+ *   is then read straight from the connection, without a stream: wire_response.ts)
  * @param sink stdout or a test buffer
  * @returns when all bytes are written
  */
-export async function pipeToSink(body: ReadableStream<Uint8Array>, sink: Sink): Promise<void> {
-  const read = directRead(body);
-  if (read) {
-    // An HTTP/1.1 identity body, read into two buffers in turn (a sink's write is done with
-    // the bytes when it resolves).
-    await doubleBuffered(body, read, (bytes) => sink.write(bytes));
-    return;
+export async function pipeToSink(
+  body: ReadableStream<Uint8Array> | Response,
+  sink: Sink,
+): Promise<void> {
+  const write = (bytes: Uint8Array) => sink.write(bytes);
+  // Not `instanceof ReadableStream`: reading that global loads the runtime's stream code.
+  if (!("getReader" in body)) {
+    const response = body;
+    const read = directBody(response);
+    // An identity body, read into two buffers in turn (a sink's write is done with the bytes
+    // when it resolves).
+    if (read) return await doubleBuffered(read, write, (e) => response.body?.cancel(e));
+    if (!response.body) return;
+    return await pipeToSink(response.body, sink);
   }
+  const read = directRead(body);
+  if (read) return await doubleBuffered(read, write, (e) => body.cancel(e));
   if (sink.writable) {
     // pipeTo between two runtime streams stays out of per-chunk JavaScript promises: about
     // twice the throughput of a for-await loop and a flat heap (see `deno task bench`).
@@ -132,10 +142,10 @@ export async function pipeIntoFile(
       // the descriptor) overlaps the next read. Synchronous writes matched the bare script
       // only on a quiet disk: under other writers they stalled the reads (1.5× its time; async
       // 1 MiB 1.3×, with fewer syscalls per MiB than the script: docs/benchmarks.md).
-      await doubleBuffered(body, read, async (bytes) => {
+      await doubleBuffered(read, async (bytes) => {
         await writeAll(file, bytes);
         onChunk?.(bytes.length);
-      });
+      }, (e) => body.cancel(e));
       return;
     }
     // Decoded (gzip, br) or HTTP/2 chunks are small: into a regular file (the page cache)
