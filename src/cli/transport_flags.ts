@@ -110,15 +110,19 @@ export async function parseTransportFlags(
       hint: "give both: --cert client.pem --key client.key",
     });
   }
-  const { readTransportSettings } = await load.transportSettings();
-  const read = await readTransportSettings({
-    cacert: flags.cacert,
-    ...(flags.cert !== undefined ? { cert: flags.cert } : {}),
-    ...(flags.key !== undefined ? { key: flags.key } : {}),
-    ...(flags.insecure ? { insecure: true } : {}),
-    ...(flags.proxy !== undefined ? { proxy: flags.proxy } : {}),
-    ...(flags.noproxy !== undefined ? { noproxy: flags.noproxy } : {}),
-  }, { cacert: "--cacert", cert: "--cert", key: "--key", proxy: "--proxy" });
+  // The settings' module (PEM files, proxy URLs) loads only when one of them is given.
+  const given = flags.cacert.length > 0 || flags.cert !== undefined || flags.key !== undefined ||
+    flags.insecure || flags.proxy !== undefined || flags.noproxy !== undefined;
+  const read: TransportOptions = given
+    ? await (await load.transportSettings()).readTransportSettings({
+      cacert: flags.cacert,
+      ...(flags.cert !== undefined ? { cert: flags.cert } : {}),
+      ...(flags.key !== undefined ? { key: flags.key } : {}),
+      ...(flags.insecure ? { insecure: true } : {}),
+      ...(flags.proxy !== undefined ? { proxy: flags.proxy } : {}),
+      ...(flags.noproxy !== undefined ? { noproxy: flags.noproxy } : {}),
+    }, { cacert: "--cacert", cert: "--cert", key: "--key", proxy: "--proxy" })
+    : {};
   const { describePlan, parseAddressOverrides } = await load.plan();
   parseAddressOverrides(flags.resolve, "--resolve");
   parseAddressOverrides(flags.connectTo, "--connect-to");

@@ -21,14 +21,14 @@ const STRACE = ["/usr/bin/strace", "/bin/strace"].find((path) => {
 
 /**
  * The optional modules of the core that a plain `dial GET` loads through src/load.ts: the
- * transport (client, plan, trust settings) and the keep-alive pool. Everything else a GET
+ * transport (client, plan) and the keep-alive pool (the TLS and proxy settings' module only
+ * when one of their flags is given). Everything else a GET
  * opens is in the static graph of `main.ts` or of the request command (`request_run.ts`).
  */
 const GET_LOADS = [
   "src/http/client.ts",
   "src/http/plan.ts",
   "src/http/pool.ts",
-  "src/http/transport_settings.ts",
 ];
 
 /**
