@@ -138,13 +138,14 @@ export async function pipeIntoFile(
     const read = regular ? directRead(body) : undefined;
     if (read) {
       // An HTTP/1.1 identity body, read into two 1 MiB buffers in turn: no stream promises,
-      // no buffer per chunk, and each write (on the runtime's blocking thread, with a dup of
-      // the descriptor) overlaps the next read. Synchronous writes matched the bare script
-      // only on a quiet disk: under other writers they stalled the reads (1.5× its time; async
-      // 1 MiB 1.3×, with fewer syscalls per MiB than the script: docs/benchmarks.md).
-      await doubleBuffered(read, async (bytes) => {
-        await writeAll(file, bytes);
+      // no buffer per chunk. Each write is synchronous (into the page cache): an async write
+      // runs on a blocking thread with a dup of the descriptor. Measured side by side
+      // (docs/benchmarks.md, 2026-11-28): synchronous wins on a quiet or moderately loaded
+      // machine, async only under heavy disk contention; 1 MiB halves the syscalls of 256 KiB.
+      await doubleBuffered(read, (bytes) => {
+        writeAllSync(file, bytes);
         onChunk?.(bytes.length);
+        return Promise.resolve();
       }, (e) => body.cancel(e));
       return;
     }
