@@ -16,19 +16,15 @@
  */
 import { parse as parseYaml } from "yaml";
 import { type BruFile, dict, parseBru } from "./bru_lang.ts";
+import { defaultContentType, graphqlBody, multipartBody, urlEncodedBody } from "./import_body.ts";
 import {
   emptyImport,
-  formEncode,
-  type FormPart,
   type ImportedRequest,
+  importedRequest,
   type ImportResult,
-  isObject,
-  type Json,
-  list,
-  multipartBody,
   secretVariable,
-  text,
 } from "./import_model.ts";
+import { isObject, type Json, list, text } from "./json_read.ts";
 import { commonAuth } from "./import_secrets.ts";
 
 /** A name/value with its switch, as every Bruno shape lists them. */
@@ -197,6 +193,48 @@ function bruRequest(file: BruFile): Request | undefined {
   return request;
 }
 
+/** How a folder shape (`.bru` files, OpenCollection YAML) reads its files into the tree. */
+interface FolderShape<F> {
+  /** A file's request with its name and `seq` (`request` undefined when it holds none). */
+  request(
+    file: F,
+    name: string,
+  ): { name: string; seq: unknown; request: Request | undefined } | undefined;
+  /** A subfolder's name, `seq` and settings, from its folder file. */
+  folder(path: string, name: string): { name: string; seq: unknown; settings: Settings };
+}
+
+/**
+ * The folders and requests below `dir` in Bruno's order: each file's request, each subfolder
+ * that holds any (the top folder's `environments` left out).
+ */
+function folderTree<F>(files: ReadonlyMap<string, F>, shape: FolderShape<F>, dir = ""): Node[] {
+  const prefix = dir ? `${dir}/` : "";
+  const nodes: Node[] = [];
+  const subdirs = new Set<string>();
+  for (const [path, file] of files) {
+    if (!path.startsWith(prefix)) continue;
+    const rest = path.slice(prefix.length);
+    if (rest.includes("/")) {
+      const sub = rest.split("/")[0]!;
+      if (!(dir === "" && sub === "environments")) subdirs.add(sub);
+      continue;
+    }
+    const read = shape.request(file, rest);
+    if (!read?.request) continue;
+    const { name, seq, request } = read;
+    nodes.push({ kind: "request", name, seq: Number(seq ?? Infinity), request });
+  }
+  for (const sub of subdirs) {
+    const path = `${prefix}${sub}`;
+    const folder = shape.folder(path, sub);
+    const children = folderTree(files, shape, path);
+    if (children.length === 0) continue;
+    nodes.push({ kind: "folder", ...folder, seq: Number(folder.seq ?? Infinity), children });
+  }
+  return sortNodes(nodes);
+}
+
 function fromBruFolder(files: ReadonlyMap<string, string>): Collection {
   const parsed = new Map<string, BruFile>();
   for (const [path, text] of files) if (path.endsWith(".bru")) parsed.set(path, parseBru(text));
@@ -211,49 +249,26 @@ function fromBruFolder(files: ReadonlyMap<string, string>): Collection {
     vars: bruPairs(f, "vars"),
     secrets: f.lists.get("vars:secret") ?? [],
   }));
-  const folder = (dir: string): Node[] => {
-    const prefix = dir ? `${dir}/` : "";
-    const nodes: Node[] = [];
-    const subdirs = new Set<string>();
-    for (const [path, file] of parsed) {
-      if (!path.startsWith(prefix)) continue;
-      const rest = path.slice(prefix.length);
-      if (rest.includes("/")) {
-        const sub = rest.split("/")[0]!;
-        if (!(dir === "" && sub === "environments")) subdirs.add(sub);
-        continue;
-      }
-      if (rest === "collection.bru" || rest === "folder.bru") continue;
-      const request = bruRequest(file);
-      if (!request) continue;
+  const tree = folderTree(parsed, {
+    request: (file, rest) => {
+      if (rest === "collection.bru" || rest === "folder.bru") return undefined;
       const meta = dict(file, "meta");
-      nodes.push({
-        kind: "request",
+      return {
         name: meta.name || rest.replace(/\.bru$/, ""),
-        seq: Number(meta.seq ?? Infinity),
-        request,
-      });
-    }
-    for (const sub of subdirs) {
-      const path = `${prefix}${sub}`;
+        seq: meta.seq,
+        request: bruRequest(file),
+      };
+    },
+    folder: (path, sub) => {
       const settingsFile = parsed.get(`${path}/folder.bru`);
       const meta = settingsFile ? dict(settingsFile, "meta") : {};
-      const children = folder(path);
-      if (children.length === 0) continue;
-      nodes.push({
-        kind: "folder",
-        name: meta.name || sub,
-        seq: Number(meta.seq ?? Infinity),
-        settings: bruSettings(settingsFile),
-        children,
-      });
-    }
-    return sortNodes(nodes);
-  };
+      return { name: meta.name || sub, seq: meta.seq, settings: bruSettings(settingsFile) };
+    },
+  });
   return {
     name,
     settings: bruSettings(parsed.get("collection.bru")),
-    children: folder(""),
+    children: tree,
     environments,
   };
 }
@@ -367,49 +382,23 @@ function fromYamlFolder(files: ReadonlyMap<string, string>): Collection {
       secrets,
     };
   });
-  const folder = (dir: string): Node[] => {
-    const prefix = dir ? `${dir}/` : "";
-    const nodes: Node[] = [];
-    const subdirs = new Set<string>();
-    for (const [path, doc] of docs) {
-      if (!path.startsWith(prefix)) continue;
-      const rest = path.slice(prefix.length);
-      if (rest.includes("/")) {
-        const sub = rest.split("/")[0]!;
-        if (!(dir === "" && sub === "environments")) subdirs.add(sub);
-        continue;
-      }
-      if (/^(opencollection|folder)\.ya?ml$/.test(rest)) continue;
-      const request = yamlRequest(doc);
-      if (!request) continue;
+  const tree = folderTree(docs, {
+    request: (doc, rest) => {
+      if (/^(opencollection|folder)\.ya?ml$/.test(rest)) return undefined;
       const meta = isObject(doc.info) ? doc.info : {};
-      nodes.push({
-        kind: "request",
-        name: text(meta.name) || rest.replace(/\.ya?ml$/, ""),
-        seq: Number(meta.seq ?? Infinity),
-        request,
-      });
-    }
-    for (const sub of subdirs) {
-      const path = `${prefix}${sub}`;
+      const name = text(meta.name) || rest.replace(/\.ya?ml$/, "");
+      return { name, seq: meta.seq, request: yamlRequest(doc) };
+    },
+    folder: (path, sub) => {
       const settings = docs.get(`${path}/folder.yml`) ?? docs.get(`${path}/folder.yaml`);
       const meta = isObject(settings?.info) ? settings!.info as Json : {};
-      const children = folder(path);
-      if (children.length === 0) continue;
-      nodes.push({
-        kind: "folder",
-        name: text(meta.name) || sub,
-        seq: Number(meta.seq ?? Infinity),
-        settings: yamlSettings(settings),
-        children,
-      });
-    }
-    return sortNodes(nodes);
-  };
+      return { name: text(meta.name) || sub, seq: meta.seq, settings: yamlSettings(settings) };
+    },
+  });
   return {
     name: text(info.name) || "bruno",
     settings: yamlSettings(isObject(root?.request) ? root!.request as Json : root),
-    children: folder(""),
+    children: tree,
     environments,
   };
 }
@@ -768,12 +757,7 @@ function request(
     } else result.losses.push({ where, what: `the assertion "${a.name}: ${a.value}"` });
   }
   return {
-    name: node.name || "request",
-    folder,
-    method: r.method,
-    url,
-    headers,
-    ...(body !== undefined ? { body } : {}),
+    ...importedRequest(node.name || "request", folder, r.method, url, headers, body),
     ...(assertions.length ? { assertions } : {}),
   };
 }
@@ -863,7 +847,6 @@ const TYPES: Record<string, string> = {
   text: "text/plain",
   xml: "application/xml",
   sparql: "application/sparql-query",
-  graphql: "application/json",
   formUrlEncoded: "application/x-www-form-urlencoded",
 };
 
@@ -876,38 +859,26 @@ function requestBody(
 ): ImportedRequest["body"] {
   const body = r.body;
   if (!body) return undefined;
-  const setType = (type: string) => {
-    if (!headers.some((h) => /^content-type$/i.test(h.name))) {
-      headers.push({ name: "Content-Type", value: type });
-    }
-  };
   if (body.mode === "graphql") {
-    setType(TYPES.graphql!);
-    let variables: unknown;
-    try {
-      variables = r.graphqlVariables ? JSON.parse(fix(r.graphqlVariables)) : undefined;
-    } catch {
-      result.losses.push({ where, what: "GraphQL variables that are not JSON" });
-    }
-    return JSON.stringify({ query: fix(body.text ?? ""), ...(variables ? { variables } : {}) });
+    const variables = r.graphqlVariables ? fix(r.graphqlVariables) : undefined;
+    return graphqlBody(result, where, headers, fix(body.text ?? ""), variables);
   }
   if (body.text !== undefined) {
     if (body.text === "") return undefined;
-    setType(TYPES[body.mode] ?? "text/plain");
+    defaultContentType(headers, TYPES[body.mode] ?? "text/plain");
     return fix(body.text);
   }
   const fields = (body.fields ?? []).filter((f) => f.enabled);
   if (body.mode === "formUrlEncoded") {
     if (fields.length === 0) return undefined;
-    setType(TYPES.formUrlEncoded!);
-    return fields.map((f) => `${formEncode(fix(f.name))}=${formEncode(fix(f.value))}`).join("&");
+    defaultContentType(headers, TYPES.formUrlEncoded!);
+    return urlEncodedBody(fields.map((f) => ({ name: fix(f.name), value: fix(f.value) })));
   }
   if (body.mode === "multipartForm") {
     if (fields.length === 0) return undefined;
-    const parts: FormPart[] = fields.map((f) =>
-      f.file ? { name: fix(f.name), file: f.value } : { name: fix(f.name), value: fix(f.value) }
-    );
-    return multipartBody(parts, headers);
+    const part = (f: Pair & { file?: boolean }) =>
+      f.file ? { name: fix(f.name), file: f.value } : { name: fix(f.name), value: fix(f.value) };
+    return multipartBody(fields.map(part), headers);
   }
   result.losses.push({ where, what: `body mode "${body.mode}"` });
   return undefined;

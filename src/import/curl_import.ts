@@ -8,12 +8,12 @@
 import { UsageError } from "../errors/mod.ts";
 import { type CurlRequest, parseCurlArgs, urlencodedPiece } from "./curl_args.ts";
 import { splitCurlCommands } from "./curl_text.ts";
+import { type FormPart, multipartBody } from "./import_body.ts";
 import {
   emptyImport,
-  type FormPart,
   type ImportedRequest,
+  importedRequest,
   type ImportResult,
-  multipartBody,
   secretVariable,
 } from "./import_model.ts";
 import { basicValue } from "./import_secrets.ts";
@@ -145,12 +145,7 @@ function curlRequest(result: ImportResult, curl: CurlRequest): ImportedRequest {
       : []),
   ];
   return {
-    name,
-    folder: [],
-    method: curl.method,
-    url,
-    headers,
-    ...(body !== undefined ? { body } : {}),
+    ...importedRequest(name, [], curl.method, url, headers, body),
     ...(comments.length ? { comments } : {}),
     ...(directives.length ? { directives } : {}),
   };

@@ -8,7 +8,8 @@
  * @see http://www.softwareishard.com/blog/har-12-spec/
  * @module
  */
-import { emptyImport, type ImportResult, isObject, type Json, list, text } from "./import_model.ts";
+import { emptyImport, type ImportResult } from "./import_model.ts";
+import { isObject, type Json, list, text } from "./json_read.ts";
 
 /** Headers a browser sends on its own, not part of what the page asked for. */
 const NOISE =

@@ -8,18 +8,14 @@
  * @see https://docs.hoppscotch.io/documentation/features/collections
  * @module
  */
+import { defaultContentType, type FormPart, multipartBody, urlEncodedBody } from "./import_body.ts";
 import {
   emptyImport,
-  formEncode,
-  type FormPart,
   type ImportedRequest,
+  importedRequest,
   type ImportResult,
-  isObject,
-  type Json,
-  list,
-  multipartBody,
-  text,
 } from "./import_model.ts";
+import { isObject, type Json, list, text } from "./json_read.ts";
 import { commonAuth } from "./import_secrets.ts";
 
 const isCollection = (v: unknown): v is Json =>
@@ -160,14 +156,8 @@ function request(
   }
   if (auth && auth.authActive !== false) url = applyAuth(result, where, auth, headers, url, fix);
   const body = requestBody(result, where, r.body, headers, fix);
-  return {
-    name,
-    folder,
-    method: text(r.method || "GET").toUpperCase(),
-    url,
-    headers,
-    ...(body !== undefined ? { body } : {}),
-  };
+  const method = text(r.method || "GET").toUpperCase();
+  return importedRequest(name, folder, method, url, headers, body);
 }
 
 function applyAuth(
@@ -213,11 +203,6 @@ function requestBody(
 ): ImportedRequest["body"] {
   if (!isObject(value) || !value.contentType) return undefined;
   const type = text(value.contentType);
-  const setType = () => {
-    if (!headers.some((h) => /^content-type$/i.test(h.name))) {
-      headers.push({ name: "Content-Type", value: type });
-    }
-  };
   if (type === "multipart/form-data") {
     const fields = list(value.body).filter((f) => isObject(f) && f.active !== false) as Json[];
     if (fields.length === 0) return undefined;
@@ -234,15 +219,15 @@ function requestBody(
   }
   const body = fix(convert(text(value.body)));
   if (body === "") return undefined;
-  setType();
+  defaultContentType(headers, type);
   if (type === "application/x-www-form-urlencoded") {
     // Hoppscotch's key-value text: `key: value` lines, `#` ones switched off.
-    return body.split("\n").filter((l) => l.trim() && !l.trim().startsWith("#")).map((l) => {
+    const lines = body.split("\n").filter((l) => l.trim() && !l.trim().startsWith("#"));
+    return urlEncodedBody(lines.map((l) => {
       const colon = l.indexOf(":");
-      const k = colon < 0 ? l.trim() : l.slice(0, colon).trim();
-      const v = colon < 0 ? "" : l.slice(colon + 1).trim();
-      return `${formEncode(k)}=${formEncode(v)}`;
-    }).join("&");
+      if (colon < 0) return { name: l.trim(), value: "" };
+      return { name: l.slice(0, colon).trim(), value: l.slice(colon + 1).trim() };
+    }));
   }
   return body;
 }

@@ -4,7 +4,6 @@
  * (`write_import.ts`) turns it into files.
  * @module
  */
-import { multipartBodyParts, type MultipartField } from "../files/multipart_body.ts";
 
 /** One imported request. Every value may hold `{{variables}}`. */
 export interface ImportedRequest {
@@ -35,6 +34,28 @@ export interface ImportedRequest {
   scripts?: { pre: ImportScript[]; test: ImportScript[] };
   /** Assertion lines (`?? status == 200`), written after the request. */
   assertions?: string[];
+}
+
+/**
+ * An imported request of these parts; the body only when there is one.
+ *
+ * @param name the request's name
+ * @param folder its folder names from the top
+ * @param method its method, upper-case
+ * @param url its URL
+ * @param headers its headers in order
+ * @param body its body, or undefined
+ * @returns the request
+ */
+export function importedRequest(
+  name: string,
+  folder: string[],
+  method: string,
+  url: string,
+  headers: ImportedRequest["headers"],
+  body: ImportedRequest["body"] | undefined,
+): ImportedRequest {
+  return { name, folder, method, url, headers, ...(body !== undefined ? { body } : {}) };
 }
 
 /** One carried script. */
@@ -168,64 +189,6 @@ function isTaken(result: ImportResult, env: string, name: string, value: string)
     result.variables[name];
   return existing !== undefined && existing !== value;
 }
-
-/**
- * Form-encodes text as Postman and browsers send `x-www-form-urlencoded` values, leaving
- * `{{variables}}` as they are (they are substituted, then sent as written).
- *
- * @param text a name or value
- * @returns the encoded text
- */
-export function formEncode(text: string): string {
-  return text.split(/(\{\{[^{}]*\}\})/).map((part, i) => i % 2 ? part : encodeURIComponent(part))
-    .join("");
-}
-
-/** One part of a multipart form: a value, or a file included with `< path`. */
-export type FormPart =
-  | { name: string; value: string; contentType?: string }
-  | { name: string; file: string; filename?: string; contentType?: string };
-
-const BOUNDARY = "----dialImportBoundary";
-
-/**
- * A `multipart/form-data` body in the request-file format, written by the request files' one
- * multipart writer (`multipartBodyParts`: each file part a `< path` include, read when the
- * request runs), with the `Content-Type` header set to match the boundary (replacing one the
- * source had without it).
- *
- * @param parts the form's parts in order
- * @param headers the request's headers, changed in place
- * @returns the body's parts
- */
-export function multipartBody(
-  parts: readonly FormPart[],
-  headers: Array<{ name: string; value: string }>,
-): { parts: Array<string | { file: string }> } {
-  for (let i = headers.length - 1; i >= 0; i--) {
-    if (headers[i]!.name.toLowerCase() === "content-type") headers.splice(i, 1);
-  }
-  headers.push({ name: "Content-Type", value: `multipart/form-data; boundary=${BOUNDARY}` });
-  const fields: MultipartField[] = parts.map((p) => ({
-    name: p.name,
-    ...("file" in p
-      ? { file: p.file, filename: p.filename ?? p.file.split(/[\\/]/).at(-1) ?? "" }
-      : { value: p.value }),
-    ...(p.contentType ? { contentType: p.contentType } : {}),
-  }));
-  return { parts: multipartBodyParts(fields, BOUNDARY) };
-}
-
-/** A JSON object as the importers read it. */
-export type Json = Record<string, unknown>;
-/** @returns whether the value is a JSON object (not an array, not null) */
-export const isObject = (v: unknown): v is Json =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-/** @returns the value as text: a string as it is, undefined as "", anything else by String() */
-export const text = (v: unknown): string =>
-  typeof v === "string" ? v : v === undefined ? "" : String(v);
-/** @returns the value if it is an array, else an empty one */
-export const list = (v: unknown): unknown[] => Array.isArray(v) ? v : [];
 
 /**
  * A reference to another request's response, as the request files' request variable

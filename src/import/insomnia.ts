@@ -4,20 +4,15 @@
  * (`{% … %}`) and scripts are reported, as are auth types dial's files do not carry.
  * @module
  */
+import { defaultContentType, type FormPart, multipartBody, urlEncodedBody } from "./import_body.ts";
 import {
   emptyImport,
-  formEncode,
-  type FormPart,
   type ImportedRequest,
   type ImportResult,
-  isObject,
-  type Json,
-  list,
-  multipartBody,
   responseReference,
   secretVariable,
-  text,
 } from "./import_model.ts";
+import { isObject, type Json, list, text } from "./json_read.ts";
 import { basicValue } from "./import_secrets.ts";
 import { slug } from "./import_names.ts";
 
@@ -56,6 +51,19 @@ interface Node {
   scripts: boolean;
 }
 
+/** The fields of a request or folder that both versions name alike. */
+function nodeFields(r: Json): Omit<Node, "id" | "children" | "scripts"> {
+  return {
+    environment: r.environment,
+    name: text(r.name),
+    method: text(r.method),
+    url: text(r.url),
+    headers: list(r.headers),
+    body: r.body,
+    authentication: r.authentication,
+  };
+}
+
 function readV4(value: Json): ImportResult {
   const result = emptyImport("insomnia", "insomnia");
   const resources = list(value.resources).filter(isObject);
@@ -68,13 +76,7 @@ function readV4(value: Json): ImportResult {
   if (workspace) result.name = slug(text(workspace.name)) || result.name;
   const node = (r: Json): Node => ({
     id: text(r._id),
-    environment: r.environment,
-    name: text(r.name),
-    method: text(r.method),
-    url: text(r.url),
-    headers: list(r.headers),
-    body: r.body,
-    authentication: r.authentication,
+    ...nodeFields(r),
     children: sorted(
       (byParent.get(text(r._id)) ?? []).filter((c) => /^request/.test(text(c._type))),
     )
@@ -108,13 +110,7 @@ function readV5(value: Json): ImportResult {
   const result = emptyImport("insomnia", slug(text(value.name)) || "insomnia");
   const node = (r: Json): Node => ({
     id: isObject(r.meta) ? text(r.meta.id) : text(r._id),
-    environment: r.environment,
-    name: text(r.name),
-    method: text(r.method),
-    url: text(r.url),
-    headers: list(r.headers),
-    body: r.body,
-    authentication: r.authentication,
+    ...nodeFields(r),
     children: list(r.children).filter(isObject).map(node),
     scripts: isObject(r.scripts) &&
       Boolean(text(r.scripts.preRequest).trim() || text(r.scripts.afterResponse).trim()),
@@ -272,18 +268,12 @@ function requestBody(
       }
       bodyText = multipartBody(parts.filter((p) => !("file" in p) || p.file), headers);
     } else {
-      bodyText = params.map((p) =>
-        `${formEncode(convert(text(p.name)))}=${formEncode(convert(text(p.value)))}`
-      )
-        .join("&");
+      bodyText = urlEncodedBody(
+        params.map((p) => ({ name: convert(text(p.name)), value: convert(text(p.value)) })),
+      );
     }
   }
-  if (
-    body.mimeType && bodyText !== undefined &&
-    !headers.some((h) => h.name.toLowerCase() === "content-type")
-  ) {
-    headers.push({ name: "Content-Type", value: text(body.mimeType) });
-  }
+  if (body.mimeType && bodyText !== undefined) defaultContentType(headers, text(body.mimeType));
   return bodyText;
 }
 

@@ -11,15 +11,8 @@
  */
 import { upgrade } from "@scalar/openapi-upgrader";
 import { UsageError } from "../errors/mod.ts";
-import {
-  emptyImport,
-  type ImportResult,
-  isObject,
-  type Json,
-  list,
-  secretVariable,
-  text,
-} from "./import_model.ts";
+import { emptyImport, importedRequest, type ImportResult, secretVariable } from "./import_model.ts";
+import { isObject, type Json, list, text } from "./json_read.ts";
 import { slug } from "./import_names.ts";
 import { resolveRefs, type ResolveRefsOptions } from "./openapi_refs.ts";
 
@@ -153,12 +146,7 @@ function operation(
     else result.losses.push({ where: name, what: `an example body of type ${type}` });
   }
   result.requests.push({
-    name,
-    folder: tag ? [tag] : [],
-    method: method.toUpperCase(),
-    url,
-    headers,
-    ...(body !== undefined ? { body } : {}),
+    ...importedRequest(name, tag ? [tag] : [], method.toUpperCase(), url, headers, body),
     ...(comments.length ? { comments } : {}),
   });
 }

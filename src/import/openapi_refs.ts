@@ -16,7 +16,8 @@
  * @module
  */
 import { parse as parseYaml } from "yaml";
-import { type ImportLoss, isObject, type Json } from "./import_model.ts";
+import type { ImportLoss } from "./import_model.ts";
+import { isObject, type Json } from "./json_read.ts";
 
 /** The longest chain of references followed. */
 export const MAX_REF_DEPTH = 64;

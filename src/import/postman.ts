@@ -7,19 +7,15 @@
  * @see https://schema.postman.com/collection/json/v2.1.0/draft-07/docs/index.html
  * @module
  */
+import { defaultContentType, type FormPart, multipartBody, urlEncodedBody } from "./import_body.ts";
 import {
   emptyImport,
-  formEncode,
-  type FormPart,
   type ImportedRequest,
+  importedRequest,
   type ImportResult,
   type ImportScript,
-  isObject,
-  type Json,
-  list,
-  multipartBody,
-  text,
 } from "./import_model.ts";
+import { isObject, type Json, list, text } from "./json_read.ts";
 import { commonAuth } from "./import_secrets.ts";
 import { POSTMAN_DYNAMIC_VARIABLES } from "../files/postman_dynamic.ts";
 import { postmanOAuth2 } from "./postman_oauth2.ts";
@@ -166,18 +162,14 @@ function walk(
   // Postman prunes the body of these methods unless the request says not to (Newman sends
   // neither the body nor its Content-Type).
   const behavior = isObject(item.protocolProfileBehavior) ? item.protocolProfileBehavior : {};
-  const pruned = PRUNED.has(text(request.method || "GET").toUpperCase()) &&
+  const method = text(request.method || "GET").toUpperCase();
+  const pruned = PRUNED.has(method) &&
     behavior.disableBodyPruning !== true;
   const body = pruned ? undefined : requestBody(result, where, request.body, headers);
   const pre = carried.flatMap((l) => l.pre);
   const test = carried.flatMap((l) => l.test);
   result.requests.push({
-    name,
-    folder,
-    method: text(request.method || "GET").toUpperCase(),
-    url,
-    headers,
-    ...(body !== undefined ? { body } : {}),
+    ...importedRequest(name, folder, method, url, headers, body),
     ...(comments.length ? { comments } : {}),
     // Every request is Postman's: its scripts get the pm API, its {{variables}} Postman's rules.
     directives: [{ name: "postman" }],
@@ -349,28 +341,23 @@ function requestBody(
   headers: Array<{ name: string; value: string }>,
 ): ImportedRequest["body"] {
   if (!isObject(body) || body.disabled === true) return undefined;
-  const setType = (type: string) => {
-    if (!headers.some((h) => h.name.toLowerCase() === "content-type")) {
-      headers.push({ name: "Content-Type", value: type });
-    }
-  };
   switch (body.mode) {
     case "raw": {
       // An empty raw body is no body: Postman sends neither it nor its Content-Type.
       if (text(body.raw) === "") return undefined;
       const options = isObject(body.options) && isObject(body.options.raw) ? body.options.raw : {};
       // The Content-Type Postman (and Newman) add for the raw body's language.
-      setType(RAW_TYPES[text(options.language)] ?? "text/plain");
+      defaultContentType(headers, RAW_TYPES[text(options.language)] ?? "text/plain");
       return text(body.raw);
     }
     case "urlencoded": {
       const fields = list(body.urlencoded).filter((f) => isObject(f) && f.disabled !== true);
       // No field, no body (Newman sends neither it nor a Content-Type).
       if (fields.length === 0) return undefined;
-      setType("application/x-www-form-urlencoded");
-      return fields
-        .map((f) => isObject(f) ? `${formEncode(text(f.key))}=${formEncode(text(f.value))}` : "")
-        .join("&");
+      defaultContentType(headers, "application/x-www-form-urlencoded");
+      return urlEncodedBody(
+        (fields as Json[]).map((f) => ({ name: text(f.key), value: text(f.value) })),
+      );
     }
     case "formdata": {
       const fields = list(body.formdata).filter((f) => isObject(f) && f.disabled !== true);
@@ -384,7 +371,7 @@ function requestBody(
     }
     case "graphql": {
       const g = isObject(body.graphql) ? body.graphql : {};
-      setType("application/json");
+      defaultContentType(headers, "application/json");
       let variables: unknown = undefined;
       try {
         variables = g.variables ? JSON.parse(text(g.variables)) : undefined;

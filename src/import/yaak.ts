@@ -7,19 +7,15 @@
  * @see https://yaak.app/docs
  * @module
  */
+import { defaultContentType, graphqlBody, multipartBody, urlEncodedBody } from "./import_body.ts";
 import {
   emptyImport,
-  formEncode,
-  type FormPart,
   type ImportedRequest,
+  importedRequest,
   type ImportResult,
-  isObject,
-  type Json,
-  list,
-  multipartBody,
   responseReference,
-  text,
 } from "./import_model.ts";
+import { isObject, type Json, list, text } from "./json_read.ts";
 import { commonAuth } from "./import_secrets.ts";
 
 /**
@@ -165,14 +161,8 @@ function request(result: ImportResult, r: Json, folder: string[]): ImportedReque
     result.losses.push({ where, what: `auth type "${type}" (add it by hand)` });
   }
   const body = requestBody(result, where, r, headers);
-  return {
-    name,
-    folder,
-    method: text(r.method || "GET").toUpperCase(),
-    url,
-    headers,
-    ...(body !== undefined ? { body } : {}),
-  };
+  const method = text(r.method || "GET").toUpperCase();
+  return importedRequest(name, folder, method, url, headers, body);
 }
 
 function requestBody(
@@ -184,48 +174,35 @@ function requestBody(
   const type = text(r.bodyType);
   const body = isObject(r.body) ? r.body : {};
   if (!type || type === "none") return undefined;
-  const setType = (value: string) => {
-    if (!headers.some((h) => /^content-type$/i.test(h.name))) {
-      headers.push({ name: "Content-Type", value });
-    }
-  };
   if (type === "graphql") {
-    setType("application/json");
-    let variables: unknown;
-    try {
-      variables = text(body.variables).trim()
-        ? JSON.parse(convert(text(body.variables)))
-        : undefined;
-    } catch {
-      result.losses.push({ where, what: "GraphQL variables that are not JSON" });
-    }
-    return JSON.stringify({
-      query: convert(text(body.query)),
-      ...(variables ? { variables } : {}),
-    });
+    const variables = text(body.variables).trim() ? convert(text(body.variables)) : undefined;
+    return graphqlBody(result, where, headers, convert(text(body.query)), variables);
   }
   const fields = list(body.form).filter((f) => isObject(f) && f.enabled !== false) as Json[];
   if (type === "application/x-www-form-urlencoded") {
     if (fields.length === 0) return undefined;
-    setType(type);
-    return fields.map((f) =>
-      `${formEncode(convert(text(f.name)))}=${formEncode(convert(text(f.value)))}`
-    ).join("&");
+    defaultContentType(headers, type);
+    return urlEncodedBody(
+      fields.map((f) => ({ name: convert(text(f.name)), value: convert(text(f.value)) })),
+    );
   }
   if (type === "multipart/form-data") {
     if (fields.length === 0) return undefined;
-    const parts: FormPart[] = fields.map((f) =>
-      f.file
-        ? { name: convert(text(f.name)), file: text(f.file) }
-        : { name: convert(text(f.name)), value: convert(text(f.value)) }
+    const name = (f: Json) => convert(text(f.name));
+    return multipartBody(
+      fields.map((f) =>
+        f.file
+          ? { name: name(f), file: text(f.file) }
+          : { name: name(f), value: convert(text(f.value)) }
+      ),
+      headers,
     );
-    return multipartBody(parts, headers);
   }
   if (type === "binary") {
     return text(body.filePath) ? { file: text(body.filePath) } : undefined;
   }
   const content = convert(text(body.text));
   if (content === "") return undefined;
-  setType(type === "other" ? "text/plain" : type);
+  defaultContentType(headers, type === "other" ? "text/plain" : type);
   return content;
 }

@@ -10,7 +10,7 @@
  * @module
  */
 import { type OutputUnit, Validator } from "@cfworker/json-schema";
-import { isObject, type Json } from "../import/import_model.ts";
+import { isObject, type Json } from "../import/json_read.ts";
 import { type Contract, type ContractOperation, matchOperation } from "./openapi_contract.ts";
 
 /** What the checker is shown of one exchange. */

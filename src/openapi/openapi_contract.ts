@@ -9,7 +9,8 @@
 import { upgrade } from "@scalar/openapi-upgrader";
 import { parseDocument } from "yaml";
 import { UsageError } from "../errors/mod.ts";
-import { type ImportLoss, isObject, type Json } from "../import/import_model.ts";
+import type { ImportLoss } from "../import/import_model.ts";
+import { isObject, type Json } from "../import/json_read.ts";
 import { isOpenApi } from "../import/openapi.ts";
 import { type DocumentLoader, resolveRefs } from "../import/openapi_refs.ts";
 
