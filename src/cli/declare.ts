@@ -209,6 +209,58 @@ export function flags<const Fs extends readonly FlagDecl[]>(flags: Fs): Fs {
   return flags;
 }
 
+/** What a flag declares besides its name, placeholder and help (see {@link FlagDecl}). */
+export type FlagExtras = Omit<FlagDecl, "long" | "value" | "help">;
+
+/** A declaration made by {@link flag}: its literal types kept for {@link FlagValues}. */
+type Declared<L extends string, V, M> = { readonly long: L; readonly help: string } & V & M;
+
+/** A maker of flags whose value has this placeholder and kind. */
+const valued =
+  <const V extends string, const K extends ValueKind>(value: V, kind: K) =>
+  <const L extends string, const M extends FlagExtras = Record<never, never>>(
+    long: L,
+    help: string,
+    more?: M,
+  ): Declared<L, { readonly value: V; readonly kind: K }, M> =>
+    ({ long, value, kind, help, ...more }) as Declared<
+      L,
+      { readonly value: V; readonly kind: K },
+      M
+    >;
+
+/**
+ * Flag declarations on one line each, for lists of {@link flags}; `more` is the rest of the
+ * declaration (`short`, `aliases`, `default`, `repeatable`, `choices`, `min`, `file` …):
+ *
+ * ```ts
+ * flag.on("dry-run", "write nothing")                          // a switch
+ * flag.value("out", "file", "write to this file", { file: true })
+ * flag.seconds("timeout", "give up after this long", { default: "30" })  // → milliseconds
+ * flag.count("max-events", "exit after N events", { min: 1 })  // placeholder `n`
+ * ```
+ */
+export const flag = {
+  /** A switch. */
+  on: <const L extends string, const M extends FlagExtras = Record<never, never>>(
+    long: L,
+    help: string,
+    more?: M,
+  ): Declared<L, unknown, M> => ({ long, help, ...more }) as Declared<L, unknown, M>,
+  /** A flag taking text, shown as `value` in help. */
+  value: <const L extends string, const M extends FlagExtras = Record<never, never>>(
+    long: L,
+    value: string,
+    help: string,
+    more?: M,
+  ): Declared<L, { readonly value: string }, M> =>
+    ({ long, value, help, ...more }) as Declared<L, { readonly value: string }, M>,
+  /** Decimal seconds, delivered in milliseconds. */
+  seconds: valued("seconds", "seconds"),
+  /** A whole number. */
+  count: valued("n", "count"),
+};
+
 // --- types derived from declarations --------------------------------------------------------
 
 /** `max-redirects` → `maxRedirects`. */

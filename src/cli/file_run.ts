@@ -3,7 +3,7 @@
  * when the command runs.
  * @module
  */
-import { command, flags, type FlagValues } from "./declare.ts";
+import { command, flag, flags, type FlagValues } from "./declare.ts";
 import { FILE_FLAGS, OPENAPI_FLAGS } from "./file_flags.ts";
 import { lazy } from "./lazy.ts";
 import { VERBOSE_FLAG } from "./request.ts";
@@ -31,19 +31,21 @@ export const RUN_FLAGS = flags([
   ...OPENAPI_FLAGS,
   { long: "include", short: "i", help: "print status line and headers even when piped" },
   VERBOSE_FLAG,
-  {
-    long: "output",
-    short: "o",
-    value: "file",
-    file: true,
-    help: "write the body of each response to this file (the last one stays)",
-  },
+  flag.value(
+    "output",
+    "file",
+    "write the body of each response to this file (the last one stays)",
+    {
+      short: "o",
+      file: true,
+    },
+  ),
   { long: "silent", short: "s", help: "print only the bodies" },
-  {
-    long: "filter",
-    value: "jsonpath",
-    help: "print what this RFC 9535 JSONPath selects from each JSON body, one value per line",
-  },
+  flag.value(
+    "filter",
+    "jsonpath",
+    "print what this RFC 9535 JSONPath selects from each JSON body, one value per line",
+  ),
 ]);
 
 /** The flag values of `dial run`. */

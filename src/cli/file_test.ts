@@ -3,7 +3,7 @@
  * when the command runs.
  * @module
  */
-import { command, flags, type FlagValues } from "./declare.ts";
+import { command, flag, flags, type FlagValues } from "./declare.ts";
 import { FILE_FLAGS, OPENAPI_FLAGS } from "./file_flags.ts";
 import { lazy } from "./lazy.ts";
 
@@ -43,85 +43,55 @@ Exit codes: 0 every test passed, 11 a test or assertion failed, 1 a script faile
 /** The flags of `dial test`. */
 export const TEST_FLAGS = flags([
   ...FILE_FLAGS,
-  {
-    long: "reporter",
-    value: "name",
-    choices: ["pretty", "tap", "junit", "json", "html"],
-    default: "pretty",
-    help: "how to report: pretty, tap, junit, json or html (one self-contained page)",
-  },
-  {
-    long: "report-file",
-    value: "path",
-    file: true,
-    help: "write the report to this file (a pretty summary still goes to stdout)",
-  },
-  {
-    long: "fail-fast",
-    aliases: ["bail"],
-    help: "stop at the first failed test or request",
-  },
-  {
-    long: "check-status",
-    help: "a request without tests fails at 4xx too (by default at 5xx and network errors)",
-  },
-  {
-    long: "name",
-    value: "regex",
-    help: "run only requests whose name matches this regular expression",
-  },
+  flag.value(
+    "reporter",
+    "name",
+    "how to report: pretty, tap, junit, json or html (one self-contained page)",
+    { choices: ["pretty", "tap", "junit", "json", "html"], default: "pretty" },
+  ),
+  flag.value(
+    "report-file",
+    "path",
+    "write the report to this file (a pretty summary still goes to stdout)",
+    { file: true },
+  ),
+  flag.on("fail-fast", "stop at the first failed test or request", { aliases: ["bail"] }),
+  flag.on(
+    "check-status",
+    "a request without tests fails at 4xx too (by default at 5xx and network errors)",
+  ),
+  flag.value("name", "regex", "run only requests whose name matches this regular expression"),
   ...OPENAPI_FLAGS,
-  {
-    long: "data",
-    short: "d",
-    aliases: ["iteration-data"],
-    value: "file",
-    file: true,
-    help: "run the files once per row of this CSV or JSON file, its columns as variables",
-  },
-  {
-    long: "repeat",
-    value: "n",
-    kind: "count",
-    min: 1,
-    help: "run everything n times",
-  },
+  flag.value(
+    "data",
+    "file",
+    "run the files once per row of this CSV or JSON file, its columns as variables",
+    { short: "d", aliases: ["iteration-data"], file: true },
+  ),
+  flag.count("repeat", "run everything n times", { min: 1 }),
   // Newman's: see test_collection.ts.
-  {
-    long: "environment",
-    short: "e",
-    value: "file",
-    file: true,
-    help: "a Postman environment file, as Newman's -e (its values become the run's environment)",
-  },
-  {
-    long: "globals",
+  flag.value(
+    "environment",
+    "file",
+    "a Postman environment file, as Newman's -e (its values become the run's environment)",
+    { short: "e", file: true },
+  ),
+  flag.value("globals", "file", "a Postman globals file, as Newman's -g", {
     short: "g",
-    value: "file",
     file: true,
-    help: "a Postman globals file, as Newman's -g",
-  },
-  {
-    long: "iteration-count",
-    short: "n",
-    value: "n",
-    kind: "count",
-    min: 1,
-    help: "run n iterations, as Newman's -n (with -d: row i, the last row past the end)",
-  },
-  {
-    long: "folder",
-    value: "name",
-    repeatable: true,
-    help: "run only this folder of the collection (repeatable), as Newman's --folder",
-  },
-  {
-    long: "jobs",
-    value: "n",
-    kind: "count",
-    min: 1,
-    help: "run n files at once (output and reports stay in file order)",
-  },
+  }),
+  flag.count(
+    "iteration-count",
+    "run n iterations, as Newman's -n (with -d: row i, the last row past the end)",
+    { short: "n", min: 1 },
+  ),
+  flag.value(
+    "folder",
+    "name",
+    "run only this folder of the collection (repeatable), as Newman's --folder",
+    { repeatable: true },
+  ),
+  flag.count("jobs", "run n files at once (output and reports stay in file order)", { min: 1 }),
 ]);
 
 /** The flag values of `dial test`. */

@@ -7,7 +7,7 @@ import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 import { lazy } from "./lazy.ts";
 import { VERBOSE_FLAG } from "./request.ts";
-import { command, flags, type FlagValues } from "./declare.ts";
+import { command, flag, flags, type FlagValues } from "./declare.ts";
 
 const EPILOG = `
 Examples:
@@ -32,51 +32,23 @@ export const GRAPHQL_FLAGS = flags([
   ...TRANSPORT_FLAGS,
   { long: "query", short: "q", value: "text|@file|@-", help: "the GraphQL document" },
   { long: "variables", value: "json|@file", help: "variables, a JSON object" },
-  {
-    long: "operation-name",
-    value: "name",
-    help: "the operation to run when the document holds several",
-  },
+  flag.value("operation-name", "name", "the operation to run when the document holds several"),
   { long: "schema", help: "introspect and print the schema as SDL" },
   { long: "json", help: "with --schema: print the introspection result as JSON" },
   { long: "refresh-schema", help: "with --schema: ignore the cached introspection result" },
   { long: "no-validate", help: "do not validate the query against a cached schema" },
-  {
-    long: "transport",
-    value: "transport",
+  flag.value("transport", "transport", "how to send: POST, WebSocket or SSE", {
     choices: ["http", "ws", "sse"],
     default: "http",
-    help: "how to send: POST, WebSocket or SSE",
-  },
-  {
-    long: "init-payload",
-    value: "json",
-    help: "with --transport ws: the connection_init payload",
-  },
-  {
-    long: "max-results",
-    value: "n",
-    kind: "count",
-    min: 1,
-    help: "stop a subscription after N results",
-  },
-  {
-    long: "timeout",
-    value: "seconds",
-    kind: "seconds",
-    help: "limit the whole exchange (decimal seconds)",
-  },
+  }),
+  flag.value("init-payload", "json", "with --transport ws: the connection_init payload"),
+  flag.count("max-results", "stop a subscription after N results", { min: 1 }),
+  flag.seconds("timeout", "limit the whole exchange (decimal seconds)"),
   { long: "check-status", help: "exit 4/5 on HTTP 4xx/5xx, 10 when the response holds errors" },
   { long: "include", short: "i", help: "print the status line and headers" },
   { long: "silent", short: "s", help: "print only the results (and their errors), no notes" },
   VERBOSE_FLAG,
-  {
-    long: "output",
-    short: "o",
-    value: "file",
-    file: true,
-    help: "write the results to a file",
-  },
+  flag.value("output", "file", "write the results to a file", { short: "o", file: true }),
 ]);
 
 /** The flag values of `dial graphql`. */

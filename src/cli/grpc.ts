@@ -6,7 +6,7 @@
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 import { lazy } from "./lazy.ts";
-import { command, flags, type FlagValues } from "./declare.ts";
+import { command, flag, flags, type FlagValues } from "./declare.ts";
 
 const EPILOG = `
 Examples:
@@ -32,46 +32,37 @@ const NOT_GRPC = new Set(["digest", "aws-sigv4", "aws-session-token", "api-key-q
 export const GRPC_FLAGS = flags([
   ...AUTH_FLAGS.filter((flag) => !NOT_GRPC.has(flag.long)),
   ...TRANSPORT_FLAGS,
-  {
-    long: "data",
-    short: "d",
-    value: "json|@file|@-",
-    help: "the request message(s) as JSON; several documents for client and bidi streaming",
-  },
-  {
-    long: "proto",
-    value: "file",
-    file: true,
-    repeatable: true,
-    help: "describe services with this .proto file instead of reflection (repeatable)",
-  },
-  {
-    long: "import-path",
-    value: "dir",
-    file: true,
-    repeatable: true,
-    help: "look up the imports of --proto files in this folder (repeatable)",
-  },
+  flag.value(
+    "data",
+    "json|@file|@-",
+    "the request message(s) as JSON; several documents for client and bidi streaming",
+    { short: "d" },
+  ),
+  flag.value(
+    "proto",
+    "file",
+    "describe services with this .proto file instead of reflection (repeatable)",
+    { file: true, repeatable: true },
+  ),
+  flag.value(
+    "import-path",
+    "dir",
+    "look up the imports of --proto files in this folder (repeatable)",
+    { file: true, repeatable: true },
+  ),
   { long: "plaintext", help: "speak HTTP/2 without TLS (h2c)" },
-  {
-    long: "max-time",
+  flag.seconds("max-time", "the call's deadline (sent to the server as grpc-timeout)", {
     short: "m",
-    value: "seconds",
-    kind: "seconds",
-    help: "the call's deadline (sent to the server as grpc-timeout)",
-  },
-  {
-    long: "verbose",
+  }),
+  flag.on("verbose", "print the metadata sent, the response headers and trailers to stderr", {
     short: "v",
-    help: "print the metadata sent, the response headers and trailers to stderr",
-  },
-  {
-    long: "save",
-    value: "file.http",
-    file: true,
-    help:
-      "also append this call to a .http file as a GRPC request (secrets go to its private env file)",
-  },
+  }),
+  flag.value(
+    "save",
+    "file.http",
+    "also append this call to a .http file as a GRPC request (secrets go to its private env file)",
+    { file: true },
+  ),
   { long: "name", value: "name", help: "with --save: the request's name (# @name)" },
 ]);
 

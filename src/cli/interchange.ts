@@ -5,7 +5,7 @@
  * module (each costs a module on every run's start-up); the implementations load when they run.
  * @module
  */
-import { command, flags, type FlagValues } from "./declare.ts";
+import { command, flag, flags, type FlagValues } from "./declare.ts";
 import { ENVIRONMENT_FLAGS } from "./file_flags.ts";
 import { lazy } from "./lazy.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
@@ -37,29 +37,25 @@ Examples:
 
 /** The flags of `dial import`. */
 export const IMPORT_FLAGS = flags([
-  {
-    long: "out",
-    value: "dir",
-    file: true,
-    help: "write the .http and environment files here (default: the current directory)",
-  },
+  flag.value(
+    "out",
+    "dir",
+    "write the .http and environment files here (default: the current directory)",
+    { file: true },
+  ),
   { long: "force", help: "replace files that exist" },
   { long: "dry-run", help: "print the files that would be written, write nothing" },
-  {
-    long: "report-file",
-    value: "path",
-    file: true,
-    help: "write the migration report (what was carried, what was not and why) as JSON",
-  },
-  {
-    long: "timeout",
+  flag.value(
+    "report-file",
+    "path",
+    "write the migration report (what was carried, what was not and why) as JSON",
+    { file: true },
+  ),
+  flag.seconds("timeout", "a URL source: limit each download (decimal seconds)", {
     short: "m",
     aliases: ["max-time"],
-    value: "seconds",
-    kind: "seconds",
     default: "30",
-    help: "a URL source: limit each download (decimal seconds)",
-  },
+  }),
   ...TRANSPORT_FLAGS,
 ]);
 
@@ -128,12 +124,7 @@ export const WITH_SECRETS_FLAG = {
 
 /** The flags of `dial export`. */
 export const EXPORT_FLAGS = flags([
-  {
-    long: "to",
-    value: EXPORT_FORMATS.join("|"),
-    choices: EXPORT_FORMATS,
-    help: "what to write",
-  },
+  flag.value("to", EXPORT_FORMATS.join("|"), "what to write", { choices: EXPORT_FORMATS }),
   ...ENVIRONMENT_FLAGS,
   WITH_SECRETS_FLAG,
   { long: "out", value: "file", file: true, help: "write to this file (default: stdout)" },

@@ -3,7 +3,7 @@
  * command runs, so nothing of MCP loads for other commands.
  * @module
  */
-import { command, flags, type FlagValues } from "./declare.ts";
+import { command, flag, flags, type FlagValues } from "./declare.ts";
 import { FILE_FLAGS } from "./file_flags.ts";
 import { lazy } from "./lazy.ts";
 
@@ -26,10 +26,7 @@ Exit codes: 0 the client closed stdin, 2 usage (also a bad file or environment),
 /** The flags of `dial mcp`. */
 export const MCP_FLAGS = flags([
   ...FILE_FLAGS,
-  {
-    long: "read-only",
-    help: "list and send only requests whose method is GET, HEAD or OPTIONS",
-  },
+  flag.on("read-only", "list and send only requests whose method is GET, HEAD or OPTIONS"),
 ]);
 
 /** The flag values of `dial mcp`. */

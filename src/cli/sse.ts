@@ -7,7 +7,7 @@ import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 import { DATA_FLAG, FORM_FLAG } from "./body_flags.ts";
 import { lazy } from "./lazy.ts";
-import { command, flags, type FlagValues } from "./declare.ts";
+import { command, flag, flags, type FlagValues } from "./declare.ts";
 import { FOLLOW_FLAG } from "./request.ts";
 
 const EPILOG = `
@@ -33,60 +33,29 @@ export const SSE_FLAGS = flags([
   ...AUTH_FLAGS,
   ...TRANSPORT_FLAGS,
   DATA_FLAG,
-  {
-    long: "json",
-    value: "json|@file|@-",
-    optionalValue: true,
-    help: "with a value: JSON request body; bare: print events as JSON lines",
-  },
+  flag.value(
+    "json",
+    "json|@file|@-",
+    "with a value: JSON request body; bare: print events as JSON lines",
+    { optionalValue: true },
+  ),
   FORM_FLAG,
   { long: "events", help: "print event name, id and data for each event" },
   { long: "jsonl", help: "print each event as one JSON object per line (also bare --json)" },
-  {
-    long: "event",
-    value: "name",
-    repeatable: true,
-    help: "only events of this type (repeatable)",
-  },
+  flag.value("event", "name", "only events of this type (repeatable)", { repeatable: true }),
   { long: "max-events", value: "n", kind: "count", min: 1, help: "exit after N events" },
-  {
-    long: "last-event-id",
-    value: "id",
-    help: "start from this event id (sent as Last-Event-ID)",
-  },
+  flag.value("last-event-id", "id", "start from this event id (sent as Last-Event-ID)"),
   { long: "no-reconnect", help: "stop when the stream ends instead of reconnecting" },
-  {
-    long: "reconnect-delay",
-    value: "seconds",
-    kind: "seconds",
+  flag.seconds("reconnect-delay", "reconnection time until the server sends retry:", {
     default: "3",
-    help: "reconnection time until the server sends retry:",
-  },
-  {
-    long: "max-retries",
-    value: "n",
-    kind: "count",
-    default: "3",
-    help: "failed attempts in a row before giving up",
-  },
-  {
-    long: "timeout",
-    value: "seconds",
-    kind: "seconds",
-    help: "end the whole session after N seconds (exit 8)",
-  },
-  {
-    long: "idle-timeout",
-    value: "seconds",
-    kind: "seconds",
-    help: "exit 8 when no event or comment arrives for N seconds",
-  },
+  }),
+  flag.count("max-retries", "failed attempts in a row before giving up", { default: "3" }),
+  flag.seconds("timeout", "end the whole session after N seconds (exit 8)"),
+  flag.seconds("idle-timeout", "exit 8 when no event or comment arrives for N seconds"),
   FOLLOW_FLAG,
-  {
-    long: "verbose",
+  flag.on("verbose", "print request and response heads and reconnections to stderr", {
     short: "v",
-    help: "print request and response heads and reconnections to stderr",
-  },
+  }),
 ]);
 
 /** The flag values of `dial sse`. */

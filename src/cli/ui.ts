@@ -4,7 +4,7 @@
  */
 import { ExitCode } from "../errors/mod.ts";
 import { lazy } from "./lazy.ts";
-import { command, flags } from "./declare.ts";
+import { command, flag, flags } from "./declare.ts";
 import { parseTransportFlags, TRANSPORT_FLAGS } from "./transport_flags.ts";
 import { ALLOW_PATH_FLAG } from "./file_flags.ts";
 
@@ -21,17 +21,8 @@ in the workspace's .dial/ folder (git-ignored, no secrets), so a restart on any 
 
 /** The flags of `dial ui`: where it listens, and how the app's requests connect. */
 const UI_FLAGS = flags([
-  {
-    long: "port",
-    value: "port",
-    kind: "port",
-    help: "port to listen on (default: a free one)",
-  },
-  {
-    long: "host",
-    value: "address",
-    help: "listen on this address instead of 127.0.0.1 (not recommended)",
-  },
+  flag.value("port", "port", "port to listen on (default: a free one)", { kind: "port" }),
+  flag.value("host", "address", "listen on this address instead of 127.0.0.1 (not recommended)"),
   { long: "no-open", help: "do not open a browser, only print the URL" },
   ...ALLOW_PATH_FLAG,
   ...TRANSPORT_FLAGS,

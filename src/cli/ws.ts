@@ -5,7 +5,7 @@
 import { AUTH_CONFLICTS, AUTH_FLAGS } from "./auth_flags.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 import { lazy } from "./lazy.ts";
-import { command, flags, type FlagValues } from "./declare.ts";
+import { command, flag, flags, type FlagValues } from "./declare.ts";
 
 const EPILOG = `
 Examples:
@@ -25,47 +25,18 @@ or abnormal close, 8 timeout, 9 auth, 130 interrupted.`;
 export const WS_FLAGS = flags([
   ...AUTH_FLAGS,
   ...TRANSPORT_FLAGS,
-  {
-    long: "subprotocol",
-    value: "name",
-    repeatable: true,
-    help: "offer a subprotocol (repeatable)",
-  },
+  flag.value("subprotocol", "name", "offer a subprotocol (repeatable)", { repeatable: true }),
   { long: "binary", help: "send all of stdin as one binary message" },
   { long: "json", help: "check that each stdin line is JSON before sending it" },
   { long: "hex", help: "print binary messages as hex:… instead of base64:…" },
-  {
-    long: "wait",
-    value: "seconds",
-    kind: "seconds",
-    default: "1",
-    help: "after stdin ends, wait this long for more messages",
-  },
-  {
-    long: "ping",
-    value: "seconds",
-    kind: "seconds",
-    help: "keep-alive: send --ping-message every N seconds",
-  },
-  {
-    long: "ping-message",
-    value: "text",
-    default: "ping",
-    help: "the keep-alive text message",
-  },
-  {
-    long: "max-messages",
-    value: "n",
-    kind: "count",
-    min: 1,
-    help: "exit after N messages received",
-  },
+  flag.seconds("wait", "after stdin ends, wait this long for more messages", { default: "1" }),
+  flag.seconds("ping", "keep-alive: send --ping-message every N seconds"),
+  flag.value("ping-message", "text", "the keep-alive text message", { default: "ping" }),
+  flag.count("max-messages", "exit after N messages received", { min: 1 }),
   { long: "timeout", value: "seconds", kind: "seconds", help: "limit the handshake" },
-  {
-    long: "verbose",
+  flag.on("verbose", "print the handshake and close details to stderr (secrets redacted)", {
     short: "v",
-    help: "print the handshake and close details to stderr (secrets redacted)",
-  },
+  }),
 ]);
 
 /** The flag values of `dial ws`. */
