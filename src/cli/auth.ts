@@ -40,10 +40,7 @@ Takes the same --oauth2 flags as a request and prints only the access token, for
 
 Example:
   curl -H "Authorization: Bearer $(dial auth token --oauth2 ${ORIGIN})" https://api.example.com/me`,
-  run: async ({ flags }, context) => {
-    const { authToken } = await lazy.authActions();
-    return authToken(flags, context);
-  },
+  run: async ({ flags }, context) => (await lazy.authActions()).authToken(flags, context),
 });
 
 const status = command({
@@ -53,10 +50,7 @@ const status = command({
   conflicts: AUTH_CONFLICTS,
   epilog: `
 Without --oauth2 lists every cached token; with it, only the matching one.`,
-  run: async ({ flags }, context) => {
-    const { authStatus } = await lazy.authActions();
-    return authStatus(flags, context);
-  },
+  run: async ({ flags }, context) => (await lazy.authActions()).authStatus(flags, context),
 });
 
 const logout = command({
@@ -67,10 +61,7 @@ const logout = command({
   epilog: `
 With --oauth2 removes that token (every username when --oauth2-username is not given);
 with --all removes every cached token.`,
-  run: async ({ flags }, context) => {
-    const { authLogout } = await lazy.authActions();
-    return authLogout(flags, context);
-  },
+  run: async ({ flags }, context) => (await lazy.authActions()).authLogout(flags, context),
 });
 
 /** `dial auth`. */

@@ -238,6 +238,7 @@ const valued =
  * flag.value("out", "file", "write to this file", { file: true })
  * flag.seconds("timeout", "give up after this long", { default: "30" })  // → milliseconds
  * flag.count("max-events", "exit after N events", { min: 1 })  // placeholder `n`
+ * flag.verbose("print the handshake to stderr")                // -v
  * ```
  */
 export const flag = {
@@ -259,6 +260,12 @@ export const flag = {
   seconds: valued("seconds", "seconds"),
   /** A whole number. */
   count: valued("n", "count"),
+  /** `-v`/`--verbose`, saying what it prints. */
+  verbose: (help: string): Declared<"verbose", { readonly short: "v" }, unknown> => ({
+    long: "verbose",
+    short: "v",
+    help,
+  }),
 };
 
 // --- types derived from declarations --------------------------------------------------------

@@ -62,8 +62,6 @@ export const runCommand = command({
   ],
   flags: RUN_FLAGS,
   epilog: EPILOG,
-  run: async ({ args, flags }, context) => {
-    const { runFiles } = await lazy.runFiles();
-    return await runFiles(args.file, args.names, flags, context);
-  },
+  run: async ({ args, flags }, context) =>
+    (await lazy.runFiles()).runFiles(args.file, args.names, flags, context),
 });

@@ -66,8 +66,6 @@ export const graphqlCommand = command({
   flags: GRAPHQL_FLAGS,
   conflicts: AUTH_CONFLICTS,
   epilog: EPILOG,
-  run: async ({ args, flags }, context) => {
-    const { runGraphQL } = await lazy.graphqlRun();
-    return runGraphQL(args.url, flags, context);
-  },
+  run: async ({ args, flags }, context) =>
+    (await lazy.graphqlRun()).runGraphQL(args.url, flags, context),
 });

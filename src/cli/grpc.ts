@@ -54,9 +54,7 @@ export const GRPC_FLAGS = flags([
   flag.seconds("max-time", "the call's deadline (sent to the server as grpc-timeout)", {
     short: "m",
   }),
-  flag.on("verbose", "print the metadata sent, the response headers and trailers to stderr", {
-    short: "v",
-  }),
+  flag.verbose("print the metadata sent, the response headers and trailers to stderr"),
   flag.value(
     "save",
     "file.http",
@@ -83,8 +81,6 @@ export const grpcCommand = command({
   flags: GRPC_FLAGS,
   conflicts: [{ flags: ["plaintext", "insecure"] }, ...AUTH_CONFLICTS],
   epilog: EPILOG,
-  run: async ({ args, flags }, context) => {
-    const { runGrpc } = await lazy.grpcRun();
-    return runGrpc(args.words, flags, context);
-  },
+  run: async ({ args, flags }, context) =>
+    (await lazy.grpcRun()).runGrpc(args.words, flags, context),
 });

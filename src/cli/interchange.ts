@@ -29,10 +29,7 @@ and progress flags are accepted and have no effect).
 Examples:
   dial curl https://api.example.com/users -H 'Accept: application/json'
   dial curl -X POST https://api.example.com/users -d name=ann -u ann:s3cret`,
-  run: async ({ args }, context) => {
-    const { runCurl } = await lazy.curlRun();
-    return await runCurl(args.words, context);
-  },
+  run: async ({ args }, context) => (await lazy.curlRun()).runCurl(args.words, context),
 });
 
 /** The flags of `dial import`. */
@@ -99,10 +96,8 @@ Examples:
   pbpaste | dial import - --out requests/
   dial import openapi.yaml --out petstore/
   dial import https://api.example.com/openapi.json --out api/ --cacert corp-ca.pem`,
-  run: async ({ args, flags }, context) => {
-    const { runImport } = await lazy.importRun();
-    return await runImport(args.sources, flags, context);
-  },
+  run: async ({ args, flags }, context) =>
+    (await lazy.importRun()).runImport(args.sources, flags, context),
 });
 
 /** The formats `dial export --to` and `dial … --export` write. */
@@ -154,8 +149,6 @@ Examples:
   dial export api.http login --to curl --env dev
   dial export api.http --to postman --out api.postman_collection.json
   dial export api.http --to python > client.py`,
-  run: async ({ args, flags }, context) => {
-    const { runExport } = await lazy.exportRun();
-    return await runExport(args.file, args.names, flags, context);
-  },
+  run: async ({ args, flags }, context) =>
+    (await lazy.exportRun()).runExport(args.file, args.names, flags, context),
 });

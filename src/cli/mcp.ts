@@ -40,8 +40,6 @@ export const mcpCommand = command({
   args: [{ name: "dir", help: "the folder of request files (default: the current directory)" }],
   flags: MCP_FLAGS,
   epilog: EPILOG,
-  run: async ({ args, flags }, context) => {
-    const { runMcp } = await lazy.mcpRun();
-    return await runMcp(args.dir ?? ".", flags, context);
-  },
+  run: async ({ args, flags }, context) =>
+    (await lazy.mcpRun()).runMcp(args.dir ?? ".", flags, context),
 });

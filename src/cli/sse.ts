@@ -53,9 +53,7 @@ export const SSE_FLAGS = flags([
   flag.seconds("timeout", "end the whole session after N seconds (exit 8)"),
   flag.seconds("idle-timeout", "exit 8 when no event or comment arrives for N seconds"),
   FOLLOW_FLAG,
-  flag.on("verbose", "print request and response heads and reconnections to stderr", {
-    short: "v",
-  }),
+  flag.verbose("print request and response heads and reconnections to stderr"),
 ]);
 
 /** The flag values of `dial sse`. */
@@ -72,8 +70,6 @@ export const sseCommand = command({
   flags: SSE_FLAGS,
   conflicts: [{ flags: ["events", "jsonl"] }, ...AUTH_CONFLICTS],
   epilog: EPILOG,
-  run: async ({ args, flags }, context) => {
-    const { runSse } = await lazy.sseRun();
-    return runSse(args.method, args.url, flags, context);
-  },
+  run: async ({ args, flags }, context) =>
+    (await lazy.sseRun()).runSse(args.method, args.url, flags, context),
 });

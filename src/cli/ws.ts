@@ -34,9 +34,7 @@ export const WS_FLAGS = flags([
   flag.value("ping-message", "text", "the keep-alive text message", { default: "ping" }),
   flag.count("max-messages", "exit after N messages received", { min: 1 }),
   { long: "timeout", value: "seconds", kind: "seconds", help: "limit the handshake" },
-  flag.on("verbose", "print the handshake and close details to stderr (secrets redacted)", {
-    short: "v",
-  }),
+  flag.verbose("print the handshake and close details to stderr (secrets redacted)"),
 ]);
 
 /** The flag values of `dial ws`. */
@@ -50,8 +48,5 @@ export const wsCommand = command({
   flags: WS_FLAGS,
   conflicts: [{ flags: ["binary", "json"] }, ...AUTH_CONFLICTS],
   epilog: EPILOG,
-  run: async ({ args, flags }, context) => {
-    const { runWs } = await lazy.wsRun();
-    return runWs(args.url, flags, context);
-  },
+  run: async ({ args, flags }, context) => (await lazy.wsRun()).runWs(args.url, flags, context),
 });
