@@ -9,6 +9,7 @@ import { command, flag, flags, type FlagValues } from "./declare.ts";
 import { ENVIRONMENT_FLAGS } from "./file_flags.ts";
 import { lazy } from "./lazy.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
+import type { ExportTarget } from "../export/code_writers.ts";
 
 /** `dial curl [curl arguments…]`. */
 export const curlCommand = command({
@@ -101,7 +102,7 @@ Examples:
 });
 
 /** The formats `dial export --to` and `dial … --export` write. */
-export const EXPORT_FORMATS = [
+export const EXPORT_FORMATS: readonly ExportTarget[] = [
   "curl",
   "http",
   "postman",
@@ -109,7 +110,7 @@ export const EXPORT_FORMATS = [
   "fetch",
   "python",
   "httpie",
-] as const;
+];
 
 /** `--with-secrets`, of `dial export` and of `dial … --export` and `--curl`. */
 export const WITH_SECRETS_FLAG = {

@@ -9,19 +9,8 @@ import { shellQuote, toCurl } from "../output/curl.ts";
 import { reveal } from "../secret.ts";
 import { type ExportedRequest, type Segment, segments } from "./export_request.ts";
 
-/** The export targets. */
-export const EXPORT_TARGETS = [
-  "curl",
-  "http",
-  "postman",
-  "har",
-  "fetch",
-  "python",
-  "httpie",
-] as const;
-
-/** One of {@link EXPORT_TARGETS}. */
-export type ExportTarget = typeof EXPORT_TARGETS[number];
+/** What `dial export --to` and `dial … --export` write (the CLI lists them: `EXPORT_FORMATS`). */
+export type ExportTarget = "curl" | "http" | "postman" | "har" | "fetch" | "python" | "httpie";
 
 /** A shell word: quoted text and `"$NAME"` lookups side by side (the shell joins them). */
 export function shellWord(value: string): string {

@@ -104,3 +104,43 @@ export function spellings(flag: FlagModel): string[] {
 export function shellWord(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
+
+/**
+ * The two lookup functions the bash and zsh scripts define: `_dial_spec PATH` sets a command's
+ * variables (flags, subcommands, first words), `_dial_values "PATH|FLAG"` sets `values` to a
+ * flag's choices.
+ *
+ * @param models the command tree
+ * @param shell how the shell assigns: a command's variables (indented lines) and the words of
+ *   a choice list, and what each function sets when nothing matches
+ * @returns the two functions' text
+ */
+export function lookupFunctions(models: CommandModel[], shell: {
+  spec: (model: CommandModel) => string;
+  values: (choices: readonly string[]) => string;
+  unknown: { spec: string; values: string };
+}): string {
+  const specs = models.map((model) =>
+    `    ${shellWord(model.path.join(" "))})\n${shell.spec(model)} ;;`
+  );
+  const choices = models.flatMap((model) =>
+    model.flags.filter((f) => f.choices.length > 0).flatMap((f) =>
+      spellings(f).map((s) =>
+        `    ${shellWord(`${model.path.join(" ")}|${s}`)}) values=${shell.values(f.choices)} ;;`
+      )
+    )
+  );
+  return `_dial_spec() {
+  case $1 in
+${specs.join("\n")}
+    *) ${shell.unknown.spec} ;;
+  esac
+}
+
+_dial_values() {
+  case "$1|$2" in
+${choices.join("\n")}
+    *) values=${shell.unknown.values} ;;
+  esac
+}`;
+}
