@@ -71,28 +71,31 @@ export async function curlToDialArgs(request: CurlRequest): Promise<string[]> {
       flags.push("-F", `${field.name}=${value}`);
     }
   }
-  if (request.user !== undefined) flags.push("-u", request.user);
-  if (request.bearer !== undefined) flags.push("-B", request.bearer);
-  if (request.cookieFile !== undefined) flags.push("-b", request.cookieFile);
-  if (request.cookieJar !== undefined) flags.push("-c", request.cookieJar);
-  if (request.insecure) flags.push("-k");
-  if (request.follow) flags.push("-L");
-  if (request.maxRedirects !== undefined) {
-    flags.push("--max-redirects", String(request.maxRedirects));
+  // dial's flags for what curl's set, in this order: a switch when true, else with its value.
+  const given: Array<[string, string | number | boolean | undefined]> = [
+    ["-u", request.user],
+    ["-B", request.bearer],
+    ["-b", request.cookieFile],
+    ["-c", request.cookieJar],
+    ["-k", request.insecure],
+    ["-L", request.follow],
+    ["--max-redirects", request.maxRedirects],
+    ["--timeout", request.maxTime],
+    ["--connect-timeout", request.connectTimeout],
+    ["--proxy", request.proxy],
+    ["--noproxy", request.noproxy],
+    ["--cacert", request.cacert],
+    ["--cert", request.cert],
+    ["--key", request.key],
+    ["-o", request.output],
+    ["-i", request.include],
+    ["-v", request.verbose],
+    ["--check-status", request.fail],
+  ];
+  for (const [flag, value] of given) {
+    if (value === true) flags.push(flag);
+    else if (value !== undefined && value !== false) flags.push(flag, String(value));
   }
-  if (request.maxTime !== undefined) flags.push("--timeout", String(request.maxTime));
-  if (request.connectTimeout !== undefined) {
-    flags.push("--connect-timeout", String(request.connectTimeout));
-  }
-  if (request.proxy !== undefined) flags.push("--proxy", request.proxy);
-  if (request.noproxy !== undefined) flags.push("--noproxy", request.noproxy);
-  if (request.cacert !== undefined) flags.push("--cacert", request.cacert);
-  if (request.cert !== undefined) flags.push("--cert", request.cert);
-  if (request.key !== undefined) flags.push("--key", request.key);
-  if (request.output !== undefined) flags.push("-o", request.output);
-  if (request.include) flags.push("-i");
-  if (request.verbose) flags.push("-v");
-  if (request.fail) flags.push("--check-status");
   // The flags plain dial has with curl's meaning go on as they are.
   flags.push(...request.passthrough);
   return [request.method, url, ...flags];

@@ -42,26 +42,23 @@ export type CliIo = Omit<CliContext, "signal"> & {
 export async function run(args: string[], io?: CliIo): Promise<number> {
   if (io) {
     const context = { ...io, signal: io.signal ?? new AbortController().signal };
-    return await runIn(args, context, () => ExitCode.Interrupted);
+    return await closingPool(context, () => runCommand(args, context, () => ExitCode.Interrupted));
   }
   const controller = new AbortController();
   const signals = listenForSignals(controller);
   try {
-    return await runIn(args, processContext(controller.signal), signals.code);
+    const context = processContext(controller.signal);
+    return await closingPool(context, () => runCommand(args, context, signals.code));
   } finally {
     signals.stop();
   }
 }
 
-async function runIn(
-  args: string[],
-  context: CliContext,
-  interrupted: () => number,
-): Promise<number> {
+/** Runs a command; the run's kept-alive connections end with it. */
+async function closingPool(context: CliContext, command: () => Promise<number>): Promise<number> {
   try {
-    return await runCommand(args, context, interrupted);
+    return await command();
   } finally {
-    // The run's kept-alive connections end with it.
     context.pool?.close();
   }
 }
