@@ -16,13 +16,10 @@ import {
 import { normalizeScope, type TokenEntry } from "./token_cache.ts";
 import {
   authorizationServer,
-  httpOptions,
   newEntry,
   sameOrigin,
-  tokenError,
+  tokenCall,
   type TokenRequestOptions,
-  withClientAuth,
-  withIssuer,
 } from "./token_request.ts";
 
 /**
@@ -100,27 +97,20 @@ export async function authorizationCodeGrant(
   } catch (error) {
     throw loginError(error, options);
   }
-  try {
-    const result = await withClientAuth(options, request, async (auth) => {
-      const response = await oauth.authorizationCodeGrantRequest(
-        as,
+  const result = await tokenCall(options, request, {
+    send: (server, client, auth, http) =>
+      oauth.authorizationCodeGrantRequest(
+        server,
         client,
         auth,
         callback,
         redirectUri.href,
         verifier,
-        await httpOptions(request, options),
-      );
-      return await oauth.processAuthorizationCodeResponse(
-        await withIssuer(as, options, response),
-        client,
-        response,
-      );
-    });
-    return newEntry(options, result);
-  } catch (error) {
-    throw await tokenError(error, options.tokenUrl, request.signal);
-  }
+        http,
+      ),
+    read: oauth.processAuthorizationCodeResponse,
+  }, as);
+  return newEntry(options, result);
 }
 
 /**

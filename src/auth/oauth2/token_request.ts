@@ -193,44 +193,28 @@ export async function silentGrant(
   options: ResolvedOAuth2Options,
   request: TokenRequestOptions,
 ): Promise<TokenEntry> {
-  const client: oauth.Client = { client_id: options.clientId };
   const scope = normalizeScope(options.scope);
-  const result = await tokenCall(options, request, async (as, auth) => {
-    if (options.flow === "password") {
-      const parameters = new URLSearchParams({
-        username: options.username ?? "",
-        password: options.password?.reveal() ?? "",
-      });
-      if (scope) parameters.set("scope", scope);
-      for (const [name, value] of oauth2ParamsFor(options, "token")) parameters.append(name, value);
-      const response = await oauth.genericTokenEndpointRequest(
-        as,
-        client,
-        auth,
-        "password",
-        parameters,
-        await httpOptions(request, options),
-      );
-      return await oauth.processGenericTokenEndpointResponse(
-        await withIssuer(as, options, response),
-        client,
-        response,
-      );
-    }
-    const parameters = new URLSearchParams(scope ? { scope } : {});
-    for (const [name, value] of oauth2ParamsFor(options, "token")) parameters.append(name, value);
-    const response = await oauth.clientCredentialsGrantRequest(
-      as,
-      client,
-      auth,
-      parameters,
-      await httpOptions(request, options),
-    );
-    return await oauth.processClientCredentialsResponse(
-      await withIssuer(as, options, response),
-      client,
-      response,
-    );
+  const tokenParams = () => oauth2ParamsFor(options, "token");
+  if (options.flow === "password") {
+    const parameters = new URLSearchParams({
+      username: options.username ?? "",
+      password: options.password?.reveal() ?? "",
+    });
+    if (scope) parameters.set("scope", scope);
+    for (const [name, value] of tokenParams()) parameters.append(name, value);
+    const result = await tokenCall(options, request, {
+      send: (as, client, auth, http) =>
+        oauth.genericTokenEndpointRequest(as, client, auth, "password", parameters, http),
+      read: oauth.processGenericTokenEndpointResponse,
+    });
+    return newEntry(options, result);
+  }
+  const parameters = new URLSearchParams(scope ? { scope } : {});
+  for (const [name, value] of tokenParams()) parameters.append(name, value);
+  const result = await tokenCall(options, request, {
+    send: (as, client, auth, http) =>
+      oauth.clientCredentialsGrantRequest(as, client, auth, parameters, http),
+    read: oauth.processClientCredentialsResponse,
   });
   return newEntry(options, result);
 }
@@ -250,31 +234,13 @@ export async function refreshGrant(
   entry: TokenEntry,
   request: TokenRequestOptions,
 ): Promise<TokenEntry> {
-  const client: oauth.Client = { client_id: options.clientId };
-  const result = await tokenCall(options, request, async (as, auth) => {
-    const response = await oauth.refreshTokenGrantRequest(
-      as,
-      client,
-      auth,
-      entry.refreshToken ?? "",
-      await httpOptions(request, options),
-    );
-    return await oauth.processRefreshTokenResponse(
-      await withIssuer(as, options, response),
-      client,
-      response,
-    );
+  const result = await tokenCall(options, request, {
+    send: (as, client, auth, http) =>
+      oauth.refreshTokenGrantRequest(as, client, auth, entry.refreshToken ?? "", http),
+    read: oauth.processRefreshTokenResponse,
   });
   const now = Date.now();
-  return {
-    ...entry,
-    accessToken: result.access_token,
-    tokenType: result.token_type,
-    refreshedAt: now,
-    ...(result.refresh_token ? { refreshToken: result.refresh_token } : {}),
-    ...(result.scope !== undefined ? { grantedScope: result.scope } : {}),
-    ...expiry(result, now),
-  };
+  return { ...entry, ...tokenFields(result, now, { refreshedAt: now }) };
 }
 
 /**
@@ -284,11 +250,19 @@ export async function refreshGrant(
  */
 export function newEntry(options: ResolvedOAuth2Options, result: TokenResponse): TokenEntry {
   const now = Date.now();
+  return { ...tokenKey(options), ...tokenFields(result, now, { obtainedAt: now }) };
+}
+
+/** What a token response sets in a cache entry, stamped with when it came. */
+function tokenFields<S extends { obtainedAt: number } | { refreshedAt: number }>(
+  result: TokenResponse,
+  now: number,
+  stamp: S,
+) {
   return {
-    ...tokenKey(options),
     accessToken: result.access_token,
     tokenType: result.token_type,
-    obtainedAt: now,
+    ...stamp,
     ...(result.refresh_token ? { refreshToken: result.refresh_token } : {}),
     ...(result.scope !== undefined ? { grantedScope: result.scope } : {}),
     ...expiry(result, now),
@@ -357,26 +331,48 @@ export function sameOrigin(text: string, url: URL): boolean {
   }
 }
 
+/** One grant's call of the token endpoint, in oauth4webapi's two steps. */
+export interface GrantCall {
+  /** Sends the grant's request (`oauth.…GrantRequest`) with these options. */
+  send(
+    as: oauth.AuthorizationServer,
+    client: oauth.Client,
+    auth: oauth.ClientAuth,
+    http: oauth.TokenEndpointRequestOptions,
+  ): Promise<Response>;
+  /** Checks and reads its response (`oauth.process…Response`). */
+  read(
+    as: oauth.AuthorizationServer,
+    client: oauth.Client,
+    response: Response,
+  ): Promise<TokenResponse>;
+}
+
 /**
- * Runs one token endpoint exchange and maps every failure to an {@link AuthError} naming the
- * token URL and the provider's error code and description.
+ * Runs one token endpoint exchange: the grant's request with the client's authentication
+ * ({@link withClientAuth}) and dial's HTTP options ({@link httpOptions}), its response read
+ * against the issuer it names ({@link withIssuer}); every failure becomes an
+ * {@link AuthError} naming the token URL and the provider's error code and description.
  *
  * @param options the OAuth 2.0 options
  * @param request fetch and signal
- * @param exchange the request and its processing
+ * @param call the grant's request and the reading of its response
+ * @param server the authorization server, when the grant found its own (default: from options)
  * @returns the validated token response
  */
 export async function tokenCall(
   options: ResolvedOAuth2Options,
   request: TokenRequestOptions,
-  exchange: (as: oauth.AuthorizationServer, auth: oauth.ClientAuth) => Promise<TokenResponse>,
+  call: GrantCall,
+  server?: oauth.AuthorizationServer,
 ): Promise<TokenResponse> {
+  const client: oauth.Client = { client_id: options.clientId };
   try {
-    return await withClientAuth(
-      options,
-      request,
-      (auth) => exchange(authorizationServer(options), auth),
-    );
+    return await withClientAuth(options, request, async (auth) => {
+      const as = server ?? authorizationServer(options);
+      const response = await call.send(as, client, auth, await httpOptions(request, options));
+      return await call.read(await withIssuer(as, options, response), client, response);
+    });
   } catch (error) {
     throw await tokenError(error, options.tokenUrl, request.signal);
   }
