@@ -1,13 +1,12 @@
 /**
- * Pieces of the file runner: what scripts see of an exchange, the `.env` file, and which named
- * requests a request refers to.
+ * Pieces of the file runner: what scripts see of an exchange and the `.env` file.
  * @module
  */
 import { DialError, ErrorCode, UsageError } from "../errors/mod.ts";
 import { reveal } from "../secret.ts";
 import type { FileRequest } from "./file_request.ts";
 import type { HttpFile, HttpRequest } from "./http_file_types.ts";
-import { referencedRequests, substitute, type VariableScope } from "./substitute.ts";
+import { substitute, type VariableScope } from "./substitute.ts";
 import { type Confinement, whenResolved } from "./trust_rule.ts";
 
 /**
@@ -103,36 +102,6 @@ export async function readDotenv(path: string): Promise<Map<string, string>> {
 
 export function nullBodyStatus(status: number): boolean {
   return status === 101 || status === 103 || status === 204 || status === 205 || status === 304;
-}
-
-/**
- * Names of requests referred to by a request's templates, through file variables too.
- *
- * @param file the file
- * @param request one of its requests
- * @returns the names
- */
-export function requestDependencies(file: HttpFile, request: HttpRequest): string[] {
-  const texts = [request.url, ...request.headers.map((h) => h.value)];
-  for (const part of request.body) if (part.kind === "text") texts.push(part.text);
-  const names = new Set<string>();
-  const seen = new Set<string>();
-  while (texts.length) {
-    const text = texts.pop()!;
-    for (const name of referencedRequests(text)) names.add(name);
-    for (const match of text.matchAll(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g)) {
-      const variable = match[1]!;
-      if (seen.has(variable)) continue;
-      seen.add(variable);
-      const defined = file.variables.findLast((v) => v.name === variable);
-      if (defined) texts.push(defined.value);
-    }
-  }
-  // httpyac's `# @ref NAME` asks for it outright.
-  for (const directive of request.directives) {
-    if (directive.name === "ref" && directive.value) names.add(directive.value);
-  }
-  return [...names];
 }
 
 /**

@@ -33,11 +33,11 @@ import {
   type Outcome,
   outputPaths,
   readDotenv,
-  requestDependencies,
   selectRequests,
   streamOutcome,
   type Timings,
 } from "./_run_parts.ts";
+import { requestDependencies } from "./request_refs.ts";
 import {
   checkFilePaths,
   Confinement,

@@ -9,7 +9,7 @@
 import type { Environment } from "../files/environment.ts";
 import type { Confinement } from "../files/trust_rule.ts";
 import type { HttpFile, HttpRequest } from "../files/http_file_types.ts";
-import { referencedRequests } from "../files/substitute.ts";
+import { requestDependencies, templatesOf } from "../files/request_refs.ts";
 import type { VariableValue } from "../files/substitute.ts";
 
 /** A request file of the workspace, with the environment its requests run in. */
@@ -93,7 +93,7 @@ function runOrder(file: HttpFile, request: HttpRequest): HttpRequest[] {
   const order: HttpRequest[] = [];
   const visit = (r: HttpRequest, stack: HttpRequest[]) => {
     if (order.includes(r) || stack.includes(r)) return;
-    for (const name of dependencyNames(file, r)) {
+    for (const name of requestDependencies(file, r, plainNames)) {
       const dependency = file.requests.find((d) => d.name === name);
       if (dependency && dependency !== r) visit(dependency, [...stack, r]);
     }
@@ -101,34 +101,6 @@ function runOrder(file: HttpFile, request: HttpRequest): HttpRequest[] {
   };
   visit(request, []);
   return order;
-}
-
-/** The texts of a request that `{{…}}` may appear in. */
-function templatesOf(request: HttpRequest): string[] {
-  const texts = [request.url, ...request.headers.map((h) => h.value)];
-  for (const part of request.body) if (part.kind === "text") texts.push(part.text);
-  return texts;
-}
-
-/** The requests a request refers to by name (`{{login.response…}}`, `# @ref login`). */
-function dependencyNames(file: HttpFile, request: HttpRequest): string[] {
-  const names = new Set<string>();
-  const texts = templatesOf(request);
-  const seen = new Set<string>();
-  while (texts.length) {
-    const text = texts.pop()!;
-    for (const name of referencedRequests(text)) names.add(name);
-    for (const name of plainNames(text)) {
-      if (seen.has(name)) continue;
-      seen.add(name);
-      const variable = file.variables.findLast((v) => v.name === name);
-      if (variable) texts.push(variable.value);
-    }
-  }
-  for (const directive of request.directives) {
-    if (directive.name === "ref" && directive.value) names.add(directive.value);
-  }
-  return [...names];
 }
 
 /** The variables the run needs that `defined` does not know and no file variable sets. */

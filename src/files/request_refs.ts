@@ -1,0 +1,55 @@
+/**
+ * Which named requests a request refers to, for the runner (to send them first) and `dial mcp`
+ * (to list a tool's chain): `{{login.response…}}` in its URL, headers or text body, through
+ * the file variables those name too, and httpyac's `# @ref NAME`.
+ * @module
+ */
+import type { HttpFile, HttpRequest } from "./http_file_types.ts";
+import { referencedRequests } from "./substitute.ts";
+
+/**
+ * @param request a request
+ * @returns its texts that `{{…}}` may appear in: the URL, the header values, the text body
+ */
+export function templatesOf(request: HttpRequest): string[] {
+  const texts = [request.url, ...request.headers.map((h) => h.value)];
+  for (const part of request.body) if (part.kind === "text") texts.push(part.text);
+  return texts;
+}
+
+/** The `{{name}}` variables a text names, as the runner follows them. */
+const variableNames = (text: string): string[] =>
+  [...text.matchAll(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g)].map((match) => match[1]!);
+
+/**
+ * Names of requests referred to by a request's templates, through file variables too.
+ *
+ * @param file the file
+ * @param request one of its requests
+ * @param namesIn the variables a text names (default: every `{{name}}`)
+ * @returns the names
+ */
+export function requestDependencies(
+  file: HttpFile,
+  request: HttpRequest,
+  namesIn: (text: string) => string[] = variableNames,
+): string[] {
+  const texts = templatesOf(request);
+  const names = new Set<string>();
+  const seen = new Set<string>();
+  while (texts.length) {
+    const text = texts.pop()!;
+    for (const name of referencedRequests(text)) names.add(name);
+    for (const variable of namesIn(text)) {
+      if (seen.has(variable)) continue;
+      seen.add(variable);
+      const defined = file.variables.findLast((v) => v.name === variable);
+      if (defined) texts.push(defined.value);
+    }
+  }
+  // httpyac's `# @ref NAME` asks for it outright.
+  for (const directive of request.directives) {
+    if (directive.name === "ref" && directive.value) names.add(directive.value);
+  }
+  return [...names];
+}
