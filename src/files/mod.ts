@@ -13,22 +13,8 @@
  * ```
  * @module
  */
-export type {
-  Assertion,
-  BodyPart,
-  Directive,
-  FileVariable,
-  HeaderLine,
-  HttpFile,
-  HttpRequest,
-  ImportLine,
-  ParseWarning,
-  ProtoImport,
-  RunLine,
-  Script,
-  Span,
-  XPathNamespace,
-} from "./http_file_types.ts";
+// Every type of a parsed file (HttpFile, HttpRequest, its lines and parts).
+export type * from "./http_file_types.ts";
 export { HttpFileSyntaxError, KNOWN_DIRECTIVES, parseHttpFile } from "./parse_http_file.ts";
 export {
   appendRequest,
