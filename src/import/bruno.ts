@@ -22,10 +22,9 @@ import {
   type ImportedRequest,
   importedRequest,
   type ImportResult,
-  secretVariable,
 } from "./import_model.ts";
 import { isObject, type Json, list, text } from "./json_read.ts";
-import { commonAuth } from "./import_secrets.ts";
+import { commonAuth, secretVariable } from "./import_secrets.ts";
 
 /** A name/value with its switch, as every Bruno shape lists them. */
 interface Pair {

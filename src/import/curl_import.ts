@@ -14,9 +14,8 @@ import {
   type ImportedRequest,
   importedRequest,
   type ImportResult,
-  secretVariable,
 } from "./import_model.ts";
-import { basicValue } from "./import_secrets.ts";
+import { basicValue, secretVariable } from "./import_secrets.ts";
 
 /**
  * @param text the source text

@@ -145,52 +145,6 @@ export function emptyImport(format: string, name: string): ImportResult {
 }
 
 /**
- * Keeps a secret out of the public files: the value goes to the private environment (of every
- * environment, or of `imported` when there is none yet) and the request refers to `{{name}}`.
- * A value that is already a `{{reference}}` stays as it is.
- *
- * @param result the import being built
- * @param name the variable name wanted (made unique)
- * @param value the secret
- * @param from where it was and what it was, for the report (a non-empty value is listed)
- * @returns the text to put where the secret was
- */
-export function secretVariable(
-  result: ImportResult,
-  name: string,
-  value: string,
-  from?: { where: string; what: string },
-): string {
-  if (!holdsLiteral(value)) return value;
-  const base = name.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^_+|_+$/g, "") || "secret";
-  const envs = Object.keys(result.environments);
-  const targets = envs.length > 0 ? envs : ["imported"];
-  let unique = base;
-  for (let n = 2; targets.some((e) => isTaken(result, e, unique, value)); n++) {
-    unique = `${base}_${n}`;
-  }
-  for (const env of targets) (result.privateEnvironments[env] ??= {})[unique] = value;
-  if (envs.length === 0) result.environments["imported"] ??= {};
-  if (from && value !== "") result.moved.push({ ...from, variable: unique });
-  return `{{${unique}}}`;
-}
-
-/**
- * @param value a value as written in a source
- * @returns whether it holds text of its own besides `{{references}}` and white space (an empty
- *   value counts: it is a placeholder the user fills in)
- */
-export function holdsLiteral(value: string): boolean {
-  return value.trim() === "" || value.replace(/\{\{[^{}]*\}\}/g, "").trim() !== "";
-}
-
-function isTaken(result: ImportResult, env: string, name: string, value: string): boolean {
-  const existing = result.privateEnvironments[env]?.[name] ?? result.environments[env]?.[name] ??
-    result.variables[name];
-  return existing !== undefined && existing !== value;
-}
-
-/**
  * A reference to another request's response, as the request files' request variable
  * (`{{login.response.body.$.token}}`), when that request runs first: earlier, in the same file
  * (the same folder). Its name is made one a request variable can name (no spaces or dots).

@@ -5,11 +5,12 @@
  * fields of form-encoded bodies and Basic user names sent without a password go to the
  * private environment (`http-client.private.env.json`) and are referred to as `{{name}}`;
  * each one is listed in the import's report. Names are judged by the one credential-name rule
- * (`src/credential_name.ts`) plus vendor headers it would not catch.
+ * (`src/credential_name.ts`) plus vendor headers it would not catch. The importers move the
+ * credentials they meet on the way ({@link secretVariable}).
  * @module
  */
 import { isCredentialName } from "../credential_name.ts";
-import { holdsLiteral, type ImportResult, secretVariable } from "./import_model.ts";
+import type { ImportResult } from "./import_model.ts";
 
 /** Parts of a name that mark a credential wherever they appear (`X_Auth_Token`, `apiKey`). */
 const ANYWHERE = /token|secret|passw|apikey|api_key|credential|signature|jwt|private_key/i;
@@ -355,4 +356,50 @@ export function movedSecrets(moved: ImportResult["moved"]): string[] {
     const more = wheres.length > 3 ? ` and ${wheres.length - 3} more` : "";
     return `${key} (${named}${more})`;
   });
+}
+
+/**
+ * Keeps a secret out of the public files: the value goes to the private environment (of every
+ * environment, or of `imported` when there is none yet) and the request refers to `{{name}}`.
+ * A value that is already a `{{reference}}` stays as it is.
+ *
+ * @param result the import being built
+ * @param name the variable name wanted (made unique)
+ * @param value the secret
+ * @param from where it was and what it was, for the report (a non-empty value is listed)
+ * @returns the text to put where the secret was
+ */
+export function secretVariable(
+  result: ImportResult,
+  name: string,
+  value: string,
+  from?: { where: string; what: string },
+): string {
+  if (!holdsLiteral(value)) return value;
+  const base = name.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^_+|_+$/g, "") || "secret";
+  const envs = Object.keys(result.environments);
+  const targets = envs.length > 0 ? envs : ["imported"];
+  let unique = base;
+  for (let n = 2; targets.some((e) => isTaken(result, e, unique, value)); n++) {
+    unique = `${base}_${n}`;
+  }
+  for (const env of targets) (result.privateEnvironments[env] ??= {})[unique] = value;
+  if (envs.length === 0) result.environments["imported"] ??= {};
+  if (from && value !== "") result.moved.push({ ...from, variable: unique });
+  return `{{${unique}}}`;
+}
+
+/**
+ * @param value a value as written in a source
+ * @returns whether it holds text of its own besides `{{references}}` and white space (an empty
+ *   value counts: it is a placeholder the user fills in)
+ */
+export function holdsLiteral(value: string): boolean {
+  return value.trim() === "" || value.replace(/\{\{[^{}]*\}\}/g, "").trim() !== "";
+}
+
+function isTaken(result: ImportResult, env: string, name: string, value: string): boolean {
+  const existing = result.privateEnvironments[env]?.[name] ?? result.environments[env]?.[name] ??
+    result.variables[name];
+  return existing !== undefined && existing !== value;
 }

@@ -10,10 +10,9 @@ import {
   type ImportedRequest,
   type ImportResult,
   responseReference,
-  secretVariable,
 } from "./import_model.ts";
 import { isObject, type Json, list, text } from "./json_read.ts";
-import { basicValue } from "./import_secrets.ts";
+import { basicValue, secretVariable } from "./import_secrets.ts";
 import { slug } from "./import_names.ts";
 
 /**

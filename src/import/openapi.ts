@@ -11,7 +11,8 @@
  */
 import { upgrade } from "@scalar/openapi-upgrader";
 import { UsageError } from "../errors/mod.ts";
-import { emptyImport, importedRequest, type ImportResult, secretVariable } from "./import_model.ts";
+import { emptyImport, importedRequest, type ImportResult } from "./import_model.ts";
+import { secretVariable } from "./import_secrets.ts";
 import { isObject, type Json, list, text } from "./json_read.ts";
 import { slug } from "./import_names.ts";
 import { resolveRefs, type ResolveRefsOptions } from "./openapi_refs.ts";

@@ -12,7 +12,8 @@
  * @see https://www.jetbrains.com/help/idea/oauth-2-0-authorization.html
  * @module
  */
-import { type ImportResult, secretVariable } from "./import_model.ts";
+import type { ImportResult } from "./import_model.ts";
+import { secretVariable } from "./import_secrets.ts";
 
 const GRANTS: Record<string, string> = {
   client_credentials: "Client Credentials",
