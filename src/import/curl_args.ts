@@ -169,30 +169,34 @@ const WITH_VALUE: Record<string, Handler> = {
   ),
 };
 
+/** curl's switches that turn on one field of the request, with each field's spellings. */
+const TURNS_ON: ReadonlyArray<[Switch, string[]]> = [
+  ["insecure", ["-k", "--insecure"]],
+  ["follow", ["-L", "--location"]],
+  ["compressed", ["--compressed"]],
+  ["get", ["-G", "--get"]],
+  ["include", ["-i", "--include"]],
+  ["verbose", ["-v", "--verbose"]],
+  ["fail", ["-f", "--fail", "--fail-with-body"]],
+];
+
+/** The request's fields a switch turns on. */
+type Switch = "insecure" | "follow" | "compressed" | "get" | "include" | "verbose" | "fail";
+
+const head: Handler = (r) => {
+  r.method = "HEAD";
+  r.include = true;
+};
+
 /** curl's switches (no value) dial understands or may ignore. */
 const SWITCHES: Record<string, Handler> = {
-  "-k": (r) => void (r.insecure = true),
-  "--insecure": (r) => void (r.insecure = true),
-  "-L": (r) => void (r.follow = true),
-  "--location": (r) => void (r.follow = true),
-  "--compressed": (r) => void (r.compressed = true),
-  "-G": (r) => void (r.get = true),
-  "--get": (r) => void (r.get = true),
-  "-I": (r) => {
-    r.method = "HEAD";
-    r.include = true;
-  },
-  "--head": (r) => {
-    r.method = "HEAD";
-    r.include = true;
-  },
-  "-i": (r) => void (r.include = true),
-  "--include": (r) => void (r.include = true),
-  "-v": (r) => void (r.verbose = true),
-  "--verbose": (r) => void (r.verbose = true),
-  "-f": (r) => void (r.fail = true),
-  "--fail": (r) => void (r.fail = true),
-  "--fail-with-body": (r) => void (r.fail = true),
+  ...Object.fromEntries(
+    TURNS_ON.flatMap(([field, flags]) =>
+      flags.map((flag): [string, Handler] => [flag, (r) => void (r[field] = true)])
+    ),
+  ),
+  "-I": head,
+  "--head": head,
   "--retry-all-errors": (r) => void r.passthrough.push("--retry-all-errors"),
 };
 
