@@ -77,40 +77,8 @@ export async function buildFileRequest(
   const { scope, path } = options;
   const at = (what: string, line: number, column: number) => ({ what, path, line, column });
   const urlText = substitute(request.url, scope, at("the URL", request.requestLine.line, 1)).text;
-  const headers: HeaderField[] = [];
-  let authorization: Authorization | undefined;
-  for (const header of request.headers) {
-    const column = header.name.length + 3;
-    const value = substituteValue(
-      header.value,
-      scope,
-      at(`header "${header.name}"`, header.span.line, column),
-    );
-    const text = typeof value === "string" ? value : value.reveal();
-    if (header.name.toLowerCase() === "authorization") {
-      const parsed = fileAuthorization(text);
-      if (parsed) {
-        authorization = parsed;
-        continue;
-      }
-    }
-    headers.push({
-      name: header.name,
-      value: typeof value !== "string" || isCredentialName(header.name) ? new Secret(text) : value,
-    });
-  }
-  // REST Client marks a GraphQL request with a header instead of a method.
-  const typeHeader = headers.findIndex((h) => h.name.toLowerCase() === "x-request-type");
-  const restGraphql = typeHeader >= 0 &&
-    /^graphql$/i.test(String(headers[typeHeader]!.value).trim());
-  if (restGraphql) headers.splice(typeHeader, 1);
-  const kind: RequestKind = request.method === "GRAPHQL" || restGraphql
-    ? "graphql"
-    : request.method === "WEBSOCKET"
-    ? "websocket"
-    : request.method === "GRPC"
-    ? "grpc"
-    : "http";
+  const { headers, authorization } = fileHeaders(request, scope, path);
+  const { kind, restGraphql } = kindOf(request, headers);
   const host = headers.find((h) => h.name.toLowerCase() === "host");
   const grpc = kind === "grpc" ? parseGrpcTarget(urlText) : undefined;
   // OPTIONS * asks the server itself (RFC 9112 §3.2.4): its origin comes from the Host header.
@@ -154,26 +122,89 @@ export async function buildFileRequest(
   };
   if (kind === "graphql") {
     built.graphql = graphqlBody(bodyText, path, request);
-    built.spec.body = {
-      kind: "text",
-      text: JSON.stringify({
-        query: built.graphql.query,
-        ...(built.graphql.variables ? { variables: built.graphql.variables } : {}),
-      }),
-      contentType: "application/json",
-    };
-    if (!headers.some((h) => h.name.toLowerCase() === "accept")) {
-      headers.push({
-        name: "Accept",
-        value: "application/graphql-response+json, application/json",
-      });
-    }
+    built.spec.body = graphqlJson(built.graphql, headers);
   } else if (kind === "websocket") {
     built.messages = websocketMessages(bodyText);
   } else if (source) {
     built.spec.body = source;
   }
   return built;
+}
+
+/**
+ * The request's headers, their variables substituted (a secret's value, or a credential-named
+ * header's, kept as a {@link Secret}); an `Authorization` value dial understands (see
+ * {@link fileAuthorization}) is taken out as the request's credential.
+ */
+function fileHeaders(
+  request: HttpRequest,
+  scope: VariableScope,
+  path: string,
+): { headers: HeaderField[]; authorization: Authorization | undefined } {
+  const headers: HeaderField[] = [];
+  let authorization: Authorization | undefined;
+  for (const header of request.headers) {
+    const at = {
+      what: `header "${header.name}"`,
+      path,
+      line: header.span.line,
+      column: header.name.length + 3,
+    };
+    const value = substituteValue(header.value, scope, at);
+    const text = typeof value === "string" ? value : value.reveal();
+    if (header.name.toLowerCase() === "authorization") {
+      const parsed = fileAuthorization(text);
+      if (parsed) {
+        authorization = parsed;
+        continue;
+      }
+    }
+    headers.push({
+      name: header.name,
+      value: typeof value !== "string" || isCredentialName(header.name) ? new Secret(text) : value,
+    });
+  }
+  return { headers, authorization };
+}
+
+/**
+ * The request's kind from its method, or REST Client's `X-Request-Type: GraphQL` header (which
+ * marks a GraphQL request instead of a method, and is removed).
+ */
+function kindOf(
+  request: HttpRequest,
+  headers: HeaderField[],
+): { kind: RequestKind; restGraphql: boolean } {
+  const typeHeader = headers.findIndex((h) => h.name.toLowerCase() === "x-request-type");
+  const restGraphql = typeHeader >= 0 &&
+    /^graphql$/i.test(String(headers[typeHeader]!.value).trim());
+  if (restGraphql) headers.splice(typeHeader, 1);
+  const kind: RequestKind = request.method === "GRAPHQL" || restGraphql
+    ? "graphql"
+    : request.method === "WEBSOCKET"
+    ? "websocket"
+    : request.method === "GRPC"
+    ? "grpc"
+    : "http";
+  return { kind, restGraphql };
+}
+
+/** A GraphQL request's JSON body, and the `Accept` GraphQL servers answer unless one is set. */
+function graphqlJson(
+  graphql: NonNullable<FileRequest["graphql"]>,
+  headers: HeaderField[],
+): BodySource {
+  if (!headers.some((h) => h.name.toLowerCase() === "accept")) {
+    headers.push({ name: "Accept", value: "application/graphql-response+json, application/json" });
+  }
+  return {
+    kind: "text",
+    text: JSON.stringify({
+      query: graphql.query,
+      ...(graphql.variables ? { variables: graphql.variables } : {}),
+    }),
+    contentType: "application/json",
+  };
 }
 
 /**

@@ -27,10 +27,6 @@ const ALLOWED: Readonly<Record<string, number>> = {};
 const IN_FLIGHT: Readonly<Record<string, number>> = {
   // http: SOCKS5 in the connection step, HTTP/2 pooling.
   "src/http/h2.ts:exchangeH2": 115,
-  // runner: xpath assertions and request-file bodies.
-  "src/files/file_request.ts:buildFileRequest": 110,
-  // runner and migrate add to a request's run (iterations, pm.sendRequest).
-  "src/files/run_http_file.ts:send": 125,
 };
 
 /** A function's place, name and length in lines. */
