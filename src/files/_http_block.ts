@@ -103,6 +103,16 @@ export class Block {
     return this.lines[this.i]!;
   }
 
+  /**
+   * Moves past the current line, which a production has read.
+   *
+   * @returns true, a production's answer that it read the line
+   */
+  consumed(): true {
+    this.i++;
+    return true;
+  }
+
   /** @returns whether every line was read */
   get done(): boolean {
     return this.i >= this.lines.length;

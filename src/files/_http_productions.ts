@@ -36,8 +36,7 @@ function commentText(text: string): string {
 export const headBlank: Production = (block) => {
   if (!isBlank(block.line.text)) return false;
   if (block.detached) block.first = undefined;
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** `@name = value` (`:=` is httpyac's): a file variable. */
@@ -47,8 +46,7 @@ export const fileVariable: Production = (block) => {
   if (!match) return false;
   block.file.variables.push({ name: match[1]!, value: match[2]!.trim(), span: spanOf(line) });
   if (block.detached) block.first = undefined;
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** httpyac's `@xpath_ns prefix=uri`: a namespace for every `?? xpath` of the file. */
@@ -62,8 +60,7 @@ export const xpathNamespace: Production = (block) => {
     span: spanOf(line),
   });
   if (block.detached) block.first = undefined;
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** `# @name value` or `// @name value`: a directive (unknown ones are warnings). */
@@ -75,8 +72,7 @@ export const directive: Production = (block) => {
   const name = match[1]!;
   block.directives.push({ name, value: (match[2] ?? "").trim(), span: spanOf(line) });
   warnDirective(name, line, block.file.warnings);
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** `# text` or `// text` above the request line. */
@@ -85,8 +81,7 @@ export const headComment: Production = (block) => {
   if (!COMMENT.test(line.text)) return false;
   block.first ??= line;
   block.comments.push(commentText(line.text));
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
@@ -201,8 +196,7 @@ export const runLine: Production = (block) => {
     span: spanOf(line),
   });
   block.runs++;
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /**
@@ -224,8 +218,7 @@ export const importLine: Production = (block) => {
   // Like a run line, an import is not a request: a block of them needs no request line.
   block.runs++;
   if (block.detached) block.first = undefined;
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** `[METHOD] target [HTTP/x.y]`: the request line (always read: anything else is an error). */
@@ -235,8 +228,7 @@ export const requestLine: Production = (block) => {
   const parts = parseRequestLine(line, block.file.fail);
   block.requestLine = { parts, first: line, last: line };
   block.lastContent = line;
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 function parseRequestLine(line: Line, fail: Fail): RequestLineParts {
@@ -278,8 +270,7 @@ export const urlContinuation: Production = (block) => {
   request.parts.target += line.text.trim();
   request.last = line;
   block.lastContent = line;
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** A comment between headers (it belongs to the request's span). */
@@ -288,8 +279,7 @@ export const headerComment: Production = (block) => {
   if (!COMMENT.test(line.text)) return false;
   block.comments.push(commentText(line.text));
   block.lastContent = line;
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** An indented line after a header: it continues the header's value. */
@@ -300,8 +290,7 @@ export const headerContinuation: Production = (block) => {
   header.value = `${header.value} ${line.text.trim()}`;
   header.span = { ...header.span, end: line.end, endLine: line.number };
   block.lastContent = line;
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** `Name: value` (always read in the header phase: anything else is an error). */
@@ -317,8 +306,7 @@ export const header: Production = (block) => {
   }
   block.headers.push({ name, value: text.slice(colon + 1).trim(), span: spanOf(line) });
   block.lastContent = line;
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** `> {% … %}` or `> ./handler.js` after the body: a response handler. */
@@ -340,8 +328,7 @@ export const responseRef: Production = (block) => {
   block.flushText();
   block.responseRefs.push({ path: line.text.slice(2).trim(), span: spanOf(line) });
   block.lastContent = line;
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** `>> path` / `>>! path`: save the response body (`!` overwrites). */
@@ -352,8 +339,7 @@ export const output: Production = (block) => {
   block.flushText();
   block.outputs.push({ path: match[2]!.trim(), overwrite: match[1] === "!", span: spanOf(line) });
   block.lastContent = line;
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** httpyac's operators, in its order (the first names the operator in messages). */
@@ -411,8 +397,7 @@ export const assertion: Production = (block) => {
     span: spanOf(line),
   });
   block.lastContent = line;
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** After the tail began: blank lines and comments are skipped, anything else is an error. */
@@ -426,8 +411,7 @@ export const tailFiller: Production = (block) => {
       "Unexpected text after a response handler: start a new request with ###",
     );
   }
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** A comment inside a body (spec 2.4): not sent; it ends the current text part. */
@@ -436,8 +420,7 @@ export const bodyComment: Production = (block) => {
   if (!COMMENT.test(line.text)) return false;
   block.flushText();
   block.comments.push(commentText(line.text));
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** `< path` (as it is) or `<@[encoding] path` (substituted): a file included in the body. */
@@ -455,8 +438,7 @@ export const fileInclude: Production = (block) => {
     span: spanOf(line),
   });
   block.lastContent = line;
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /**
@@ -492,8 +474,7 @@ export const bodyText: Production = (block) => {
   }
   block.textLines.push(line);
   if (!isBlank(line.text)) block.lastContent = line;
-  block.i++;
-  return true;
+  return block.consumed();
 };
 
 /** The head, before the request line. */
