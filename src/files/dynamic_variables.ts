@@ -169,88 +169,78 @@ const TOKENS =
  * in UTC or local time.
  */
 export function formatDate(date: Date, format: string, utc: boolean): string {
-  const get = utc
-    ? {
-      y: date.getUTCFullYear(),
-      mo: date.getUTCMonth(),
-      d: date.getUTCDate(),
-      wd: date.getUTCDay(),
-      h: date.getUTCHours(),
-      mi: date.getUTCMinutes(),
-      s: date.getUTCSeconds(),
-      ms: date.getUTCMilliseconds(),
-      offset: 0,
-    }
-    : {
-      y: date.getFullYear(),
-      mo: date.getMonth(),
-      d: date.getDate(),
-      wd: date.getDay(),
-      h: date.getHours(),
-      mi: date.getMinutes(),
-      s: date.getSeconds(),
-      ms: date.getMilliseconds(),
-      offset: -date.getTimezoneOffset(),
-    };
-  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
-  const zone = (colon: boolean) => {
-    const abs = Math.abs(get.offset);
-    const sign = get.offset >= 0 ? "+" : "-";
-    return `${sign}${pad(Math.floor(abs / 60))}${colon ? ":" : ""}${pad(abs % 60)}`;
-  };
-  return format.replace(TOKENS, (token, escaped: string | undefined) => {
-    if (escaped !== undefined) return escaped;
-    switch (token) {
-      case "YYYY":
-        return pad(get.y, 4);
-      case "YY":
-        return pad(get.y % 100);
-      case "M":
-        return String(get.mo + 1);
-      case "MM":
-        return pad(get.mo + 1);
-      case "MMM":
-        return MONTHS[get.mo]!.slice(0, 3);
-      case "MMMM":
-        return MONTHS[get.mo]!;
-      case "D":
-        return String(get.d);
-      case "DD":
-        return pad(get.d);
-      case "d":
-        return String(get.wd);
-      case "dd":
-        return DAYS[get.wd]!.slice(0, 2);
-      case "ddd":
-        return DAYS[get.wd]!.slice(0, 3);
-      case "dddd":
-        return DAYS[get.wd]!;
-      case "H":
-        return String(get.h);
-      case "HH":
-        return pad(get.h);
-      case "h":
-        return String(get.h % 12 || 12);
-      case "hh":
-        return pad(get.h % 12 || 12);
-      case "m":
-        return String(get.mi);
-      case "mm":
-        return pad(get.mi);
-      case "s":
-        return String(get.s);
-      case "ss":
-        return pad(get.s);
-      case "SSS":
-        return pad(get.ms, 3);
-      case "Z":
-        return zone(true);
-      case "ZZ":
-        return zone(false);
-      case "A":
-        return get.h < 12 ? "AM" : "PM";
-      default:
-        return get.h < 12 ? "am" : "pm";
-    }
-  });
+  const parts = dateParts(date, utc);
+  return format.replace(
+    TOKENS,
+    (token, escaped: string | undefined) =>
+      escaped !== undefined ? escaped : DATE_TOKENS[token]!(parts),
+  );
 }
+
+/** The fields of a date that a format reads, in UTC or in local time (`offset` in minutes). */
+interface DateParts {
+  y: number;
+  mo: number;
+  d: number;
+  wd: number;
+  h: number;
+  mi: number;
+  s: number;
+  ms: number;
+  offset: number;
+}
+
+function dateParts(date: Date, utc: boolean): DateParts {
+  type Field = "FullYear" | "Month" | "Date" | "Day" | "Hours" | "Minutes" | "Seconds";
+  const read = (field: Field | "Milliseconds") =>
+    date[`get${utc ? "UTC" as const : "" as const}${field}`]();
+  return {
+    y: read("FullYear"),
+    mo: read("Month"),
+    d: read("Date"),
+    wd: read("Day"),
+    h: read("Hours"),
+    mi: read("Minutes"),
+    s: read("Seconds"),
+    ms: read("Milliseconds"),
+    offset: utc ? 0 : -date.getTimezoneOffset(),
+  };
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+const hour12 = (t: DateParts) => t.h % 12 || 12;
+const zone = ({ offset }: DateParts, colon: boolean) => {
+  const abs = Math.abs(offset);
+  return `${offset >= 0 ? "+" : "-"}${pad(Math.floor(abs / 60))}${colon ? ":" : ""}${
+    pad(abs % 60)
+  }`;
+};
+
+/** Day.js's core format tokens (those {@link TOKENS} matches). */
+const DATE_TOKENS: Record<string, (t: DateParts) => string> = {
+  YYYY: (t) => pad(t.y, 4),
+  YY: (t) => pad(t.y % 100),
+  M: (t) => String(t.mo + 1),
+  MM: (t) => pad(t.mo + 1),
+  MMM: (t) => MONTHS[t.mo]!.slice(0, 3),
+  MMMM: (t) => MONTHS[t.mo]!,
+  D: (t) => String(t.d),
+  DD: (t) => pad(t.d),
+  d: (t) => String(t.wd),
+  dd: (t) => DAYS[t.wd]!.slice(0, 2),
+  ddd: (t) => DAYS[t.wd]!.slice(0, 3),
+  dddd: (t) => DAYS[t.wd]!,
+  H: (t) => String(t.h),
+  HH: (t) => pad(t.h),
+  h: (t) => String(hour12(t)),
+  hh: (t) => pad(hour12(t)),
+  m: (t) => String(t.mi),
+  mm: (t) => pad(t.mi),
+  s: (t) => String(t.s),
+  ss: (t) => pad(t.s),
+  SSS: (t) => pad(t.ms, 3),
+  Z: (t) => zone(t, true),
+  ZZ: (t) => zone(t, false),
+  A: (t) => t.h < 12 ? "AM" : "PM",
+  a: (t) => t.h < 12 ? "am" : "pm",
+};
