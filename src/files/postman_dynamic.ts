@@ -99,6 +99,10 @@ const domainWord = () => `${pick(WORDS)}-${pick(WORDS)}`;
 const userName = () => `${pick(FIRST)}.${pick(LAST)}${int(1, 99)}`;
 const daysFrom = (days: number) => new Date(Date.now() + days * 86_400_000).toString();
 const image = (topic: string) => () => `http://placeimg.com/640/480/${topic}`;
+/** The topics of Postman's `$random…Image` variables. */
+const IMAGE_TOPICS =
+  "abstract animals business cats city food nightlife fashion people nature sports transport"
+    .split(" ");
 
 /** Each documented name's generator. */
 const GENERATORS: Record<string, () => string> = {
@@ -139,18 +143,10 @@ const GENERATORS: Record<string, () => string> = {
   $randomLongitude: () => (random() * 360 - 180).toFixed(4),
   $randomAvatarImage: () => `https://i.pravatar.cc/150?u=${chars(HEX, 8)}`,
   $randomImageUrl: image("any"),
-  $randomAbstractImage: image("abstract"),
-  $randomAnimalsImage: image("animals"),
-  $randomBusinessImage: image("business"),
-  $randomCatsImage: image("cats"),
-  $randomCityImage: image("city"),
-  $randomFoodImage: image("food"),
-  $randomNightlifeImage: image("nightlife"),
-  $randomFashionImage: image("fashion"),
-  $randomPeopleImage: image("people"),
-  $randomNatureImage: image("nature"),
-  $randomSportsImage: image("sports"),
-  $randomTransportImage: image("transport"),
+  // $randomAbstractImage … $randomTransportImage
+  ...Object.fromEntries(
+    IMAGE_TOPICS.map((t) => [`$random${t[0]!.toUpperCase()}${t.slice(1)}Image`, image(t)]),
+  ),
   $randomImageDataUri: () =>
     "data:image/svg+xml;charset=UTF-8,%3Csvg%20xmlns%3D%22http%3A%2F%2Fwww.w3.org%2F2000%2Fsvg%22%2F%3E",
   $randomBankAccount: () => chars("0123456789", 8),

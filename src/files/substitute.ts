@@ -301,7 +301,6 @@ export function substituteValue(
   scope: VariableScope,
   place: TemplatePlace,
 ): VariableValue {
-  const resolver = new Resolver(scope);
-  const text = resolver.run(template, place, []);
-  return resolver.secret ? new Secret(text) : text;
+  const { text, secret } = substitute(template, scope, place);
+  return secret ? new Secret(text) : text;
 }
