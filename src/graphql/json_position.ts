@@ -48,39 +48,33 @@ export function jsonErrorOffset(text: string): number | undefined {
     if (!m || m[0] === "" || m[0] === "-") fail();
     i += m![0].length;
   };
+  // An object's or array's members, up to its closing bracket.
+  const members = (close: string, member: () => void): void => {
+    i++;
+    ws();
+    if (text[i] === close) return void i++;
+    for (;;) {
+      member();
+      ws();
+      if (text[i] === ",") i++;
+      else if (text[i] === close) return void i++;
+      else fail();
+    }
+  };
+  const property = () => {
+    ws();
+    if (text[i] !== '"') fail();
+    string();
+    ws();
+    if (text[i] !== ":") fail();
+    i++;
+    value();
+  };
   const value = (): void => {
     ws();
     const ch = text[i];
-    if (ch === "{") {
-      i++;
-      ws();
-      if (text[i] === "}") return void i++;
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail();
-        string();
-        ws();
-        if (text[i] !== ":") fail();
-        i++;
-        value();
-        ws();
-        if (text[i] === ",") i++;
-        else if (text[i] === "}") return void i++;
-        else fail();
-      }
-    }
-    if (ch === "[") {
-      i++;
-      ws();
-      if (text[i] === "]") return void i++;
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ",") i++;
-        else if (text[i] === "]") return void i++;
-        else fail();
-      }
-    }
+    if (ch === "{") return members("}", property);
+    if (ch === "[") return members("]", value);
     if (ch === '"') return string();
     if (ch === "t") return literal("true");
     if (ch === "f") return literal("false");
