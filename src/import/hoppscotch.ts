@@ -8,7 +8,13 @@
  * @see https://docs.hoppscotch.io/documentation/features/collections
  * @module
  */
-import { defaultContentType, type FormPart, multipartBody, urlEncodedBody } from "./import_body.ts";
+import {
+  defaultContentType,
+  type FormPart,
+  type ImportedHeaders,
+  multipartBody,
+  urlEncodedBody,
+} from "./import_body.ts";
 import {
   emptyImport,
   type ImportedRequest,
@@ -154,20 +160,22 @@ function request(
   if (!auth || auth.authType === "inherit") {
     auth = [...auths].reverse().find((a) => a.authType !== "inherit");
   }
-  if (auth && auth.authActive !== false) url = applyAuth(result, where, auth, headers, url, fix);
-  const body = requestBody(result, where, r.body, headers, fix);
+  const reading: Reading = { result, where, headers, fix };
+  if (auth && auth.authActive !== false) url = applyAuth(reading, auth, url);
   const method = text(r.method || "GET").toUpperCase();
-  return importedRequest(name, folder, method, url, headers, body);
+  return importedRequest(name, folder, method, url, headers, requestBody(reading, r.body));
 }
 
-function applyAuth(
-  result: ImportResult,
-  where: string,
-  auth: Json,
-  headers: Array<{ name: string; value: string }>,
-  url: string,
-  fix: (s: string) => string,
-): string {
+/** A request being read: the import it goes to, where it is, its headers, its variables' names. */
+interface Reading {
+  result: ImportResult;
+  where: string;
+  headers: ImportedHeaders;
+  /** Renames the request's own variables (`{{name}}` → `{{request_name}}`). */
+  fix: (s: string) => string;
+}
+
+function applyAuth({ result, where, headers, fix }: Reading, auth: Json, url: string): string {
   const type = text(auth.authType);
   const p = (key: string) => fix(convert(text(auth[key])));
   const slug = where.split(" / ").at(-1)!.toLowerCase().replace(/[^a-z0-9]+/g, "_");
@@ -195,11 +203,8 @@ function applyAuth(
 }
 
 function requestBody(
-  result: ImportResult,
-  where: string,
+  { result, where, headers, fix }: Reading,
   value: unknown,
-  headers: Array<{ name: string; value: string }>,
-  fix: (s: string) => string,
 ): ImportedRequest["body"] {
   if (!isObject(value) || !value.contentType) return undefined;
   const type = text(value.contentType);
