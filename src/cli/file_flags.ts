@@ -74,3 +74,18 @@ export const FILE_FLAGS = flags([
   },
   ...TRANSPORT_FLAGS,
 ]);
+
+/**
+ * The arguments of a command that takes a request file and the names of some of its requests
+ * (`dial run`, `dial export`).
+ *
+ * @param file the file argument's help line
+ * @param names the names argument's help line
+ * @returns the two declarations, their literal types kept
+ */
+export function fileAndNames(file: string, names: string) {
+  return [
+    { name: "file", required: true, help: file },
+    { name: "names", variadic: true, help: names },
+  ] as const;
+}

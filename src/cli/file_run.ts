@@ -4,7 +4,7 @@
  * @module
  */
 import { command, flag, flags, type FlagValues } from "./declare.ts";
-import { FILE_FLAGS, OPENAPI_FLAGS } from "./file_flags.ts";
+import { FILE_FLAGS, fileAndNames, OPENAPI_FLAGS } from "./file_flags.ts";
 import { lazy } from "./lazy.ts";
 import { VERBOSE_FLAG } from "./request.ts";
 
@@ -56,10 +56,7 @@ export const runCommand = command({
   name: "run",
   summary: "Run the requests of a .http file, chaining captured values",
   usage: "<file> [name…] [flags]",
-  args: [
-    { name: "file", required: true, help: "a .http or .rest file" },
-    { name: "names", variadic: true, help: "requests to run, by name or number (default all)" },
-  ],
+  args: fileAndNames("a .http or .rest file", "requests to run, by name or number (default all)"),
   flags: RUN_FLAGS,
   epilog: EPILOG,
   run: async ({ args, flags }, context) =>

@@ -6,7 +6,7 @@
  * @module
  */
 import { command, flag, flags, type FlagValues } from "./declare.ts";
-import { ENVIRONMENT_FLAGS } from "./file_flags.ts";
+import { ENVIRONMENT_FLAGS, fileAndNames } from "./file_flags.ts";
 import { lazy } from "./lazy.ts";
 import { TRANSPORT_FLAGS } from "./transport_flags.ts";
 import type { ExportTarget } from "../export/code_writers.ts";
@@ -134,10 +134,7 @@ export const exportCommand = command({
   name: "export",
   summary: "Write requests of a .http file as curl, .http, Postman, HAR, fetch, Python or HTTPie",
   usage: "<file.http> [name…] --to <format> [flags]",
-  args: [
-    { name: "file", required: true, help: "the request file" },
-    { name: "names", variadic: true, help: "the requests to export (default: all)" },
-  ],
+  args: fileAndNames("the request file", "the requests to export (default: all)"),
   flags: EXPORT_FLAGS,
   epilog: `
 Variables are substituted as dial run would (--env, --env-file, --var). Values from the
