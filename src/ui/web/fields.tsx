@@ -3,7 +3,7 @@
  * @module
  */
 import type { Signal } from "@preact/signals";
-import type { JSX } from "preact";
+import type { ComponentChildren, JSX } from "preact";
 import { useId } from "preact/hooks";
 import type { Row } from "./storage.ts";
 import type { FileJson } from "../protocol.ts";
@@ -341,4 +341,50 @@ function base64Of(file: File): Promise<string> {
     reader.onerror = () => reject(reader.error);
     reader.readAsDataURL(file);
   });
+}
+
+/** What a form said after its last action: a status line, or an alert for a failure. */
+export type FormMessage = { text: string; error: boolean } | undefined;
+
+/**
+ * @param props the message, if any
+ * @returns its line (nothing when there is none)
+ */
+export function MessageLine(props: { message: Signal<FormMessage> }): JSX.Element | null {
+  const message = props.message.value;
+  if (!message) return null;
+  return <p role={message.error ? "alert" : "status"} class="note">{message.text}</p>;
+}
+
+/**
+ * A button that shows and hides what is below it (the workspace's TLS and proxy settings, its
+ * cookie jar, the secret form).
+ *
+ * @param props the box's class, the button's text, the open state, what to do after each press
+ *   (told whether it opened), and the content shown while open
+ * @returns the button and, when open, the content
+ */
+export function Disclosure(props: {
+  class: string;
+  label: string;
+  open: Signal<boolean>;
+  onToggle?: (opened: boolean) => void;
+  children: ComponentChildren;
+}): JSX.Element {
+  const { open } = props;
+  return (
+    <div class={props.class}>
+      <button
+        type="button"
+        aria-expanded={open.value}
+        onClick={() => {
+          open.value = !open.value;
+          props.onToggle?.(open.value);
+        }}
+      >
+        {props.label}
+      </button>
+      {open.value && props.children}
+    </div>
+  );
 }

@@ -12,7 +12,7 @@ import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
 import { isRecord, postJson, toApiError } from "../api.ts";
 import type { ConnectionAnswer, ConnectionSettingsJson } from "../../protocol.ts";
-import { CheckField, TextField } from "../fields.tsx";
+import { CheckField, Disclosure, type FormMessage, MessageLine, TextField } from "../fields.tsx";
 import { workspaceRoot } from "./files.ts";
 
 const open = signal(false);
@@ -23,7 +23,7 @@ const insecure = signal(false);
 const proxy = signal("");
 const noproxy = signal("");
 const flags = signal<string[]>([]);
-const message = signal<{ text: string; error: boolean } | undefined>(undefined);
+const message = signal<FormMessage>(undefined);
 /** Whether certificates go unverified (the saved settings, or `dial ui -k`). */
 const unverified = signal(false);
 
@@ -83,38 +83,29 @@ function shellWord(word: string): string {
 /** @returns the TLS and proxy button and, when open, the settings */
 export function ConnectionView(): JSX.Element {
   return (
-    <div class="connection">
-      <button
-        type="button"
-        aria-expanded={open.value}
-        onClick={() => {
-          open.value = !open.value;
-          if (open.value) void load();
-        }}
-      >
-        TLS and proxy
-      </button>
-      {open.value && (
-        <section aria-label="TLS and proxy settings">
-          <p class="muted">Files are paths inside the workspace; only the paths are kept.</p>
-          <TextField label="CA files" value={caFiles} placeholder="certs/ca.pem, other.pem" />
-          <TextField label="Client certificate" value={cert} placeholder="certs/client.pem" />
-          <TextField label="Client key" value={key} placeholder="unencrypted PEM" />
-          <CheckField label="Skip certificate checks (insecure)" value={insecure} />
-          <TextField label="Proxy" value={proxy} placeholder="http://127.0.0.1:3128" />
-          <TextField label="No proxy" value={noproxy} placeholder="localhost,.internal" />
-          <button type="button" onClick={() => void save()}>Save connection settings</button>
-          {message.value && (
-            <p role={message.value.error ? "alert" : "status"} class="note">
-              {message.value.text}
-            </p>
-          )}
-          <p class="muted" aria-label="Same as">
-            Same as: <code>dial {flags.value.map(shellWord).join(" ") || "(no flags)"}</code>
-          </p>
-        </section>
-      )}
-    </div>
+    <Disclosure
+      class="connection"
+      label="TLS and proxy"
+      open={open}
+      onToggle={(opened) => {
+        if (opened) void load();
+      }}
+    >
+      <section aria-label="TLS and proxy settings">
+        <p class="muted">Files are paths inside the workspace; only the paths are kept.</p>
+        <TextField label="CA files" value={caFiles} placeholder="certs/ca.pem, other.pem" />
+        <TextField label="Client certificate" value={cert} placeholder="certs/client.pem" />
+        <TextField label="Client key" value={key} placeholder="unencrypted PEM" />
+        <CheckField label="Skip certificate checks (insecure)" value={insecure} />
+        <TextField label="Proxy" value={proxy} placeholder="http://127.0.0.1:3128" />
+        <TextField label="No proxy" value={noproxy} placeholder="localhost,.internal" />
+        <button type="button" onClick={() => void save()}>Save connection settings</button>
+        <MessageLine message={message} />
+        <p class="muted" aria-label="Same as">
+          Same as: <code>dial {flags.value.map(shellWord).join(" ") || "(no flags)"}</code>
+        </p>
+      </section>
+    </Disclosure>
   );
 }
 

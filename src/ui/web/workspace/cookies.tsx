@@ -5,6 +5,7 @@
  */
 import { signal } from "@preact/signals";
 import type { JSX } from "preact";
+import { Disclosure } from "../fields.tsx";
 import { isRecord, postJson } from "../api.ts";
 
 interface CookieRow {
@@ -36,47 +37,38 @@ async function refresh(): Promise<void> {
 /** @returns the Cookies button and, when open, the jar */
 export function CookieJarView(): JSX.Element {
   return (
-    <div class="cookie-jar">
-      <button
-        type="button"
-        aria-expanded={open.value}
-        onClick={() => {
-          open.value = !open.value;
-          if (open.value) void refresh();
-        }}
-      >
-        Cookies
-      </button>
-      {open.value && (
-        <section aria-label="Cookie jar">
-          {cookies.value.length === 0
-            ? <p class="muted">No cookies yet.</p>
-            : (
-              <table class="headers">
-                <tbody>
-                  {cookies.value.map((c) => (
-                    <tr key={`${c.domain}${c.path}${c.name}`}>
-                      <th scope="row">{c.name}</th>
-                      <td>{c.value}</td>
-                      <td>{c.domain}{c.path}</td>
-                      <td>
-                        {c.expires
-                          ? new Date(c.expires * 1000).toISOString().slice(0, 16)
-                          : "session"}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          <button
-            type="button"
-            onClick={() => void postJson("/api/cookies/clear", {}).then(refresh).catch(() => {})}
-          >
-            Clear cookies
-          </button>
-        </section>
-      )}
-    </div>
+    <Disclosure
+      class="cookie-jar"
+      label="Cookies"
+      open={open}
+      onToggle={(opened) => {
+        if (opened) void refresh();
+      }}
+    >
+      <section aria-label="Cookie jar">
+        {cookies.value.length === 0 ? <p class="muted">No cookies yet.</p> : (
+          <table class="headers">
+            <tbody>
+              {cookies.value.map((c) => (
+                <tr key={`${c.domain}${c.path}${c.name}`}>
+                  <th scope="row">{c.name}</th>
+                  <td>{c.value}</td>
+                  <td>{c.domain}{c.path}</td>
+                  <td>
+                    {c.expires ? new Date(c.expires * 1000).toISOString().slice(0, 16) : "session"}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <button
+          type="button"
+          onClick={() => void postJson("/api/cookies/clear", {}).then(refresh).catch(() => {})}
+        >
+          Clear cookies
+        </button>
+      </section>
+    </Disclosure>
   );
 }

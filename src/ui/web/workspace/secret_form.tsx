@@ -9,7 +9,7 @@
 import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { isRecord, postJson, toApiError } from "../api.ts";
-import { SelectField, TextField } from "../fields.tsx";
+import { Disclosure, type FormMessage, MessageLine, SelectField, TextField } from "../fields.tsx";
 import { activeSource } from "./request_tabs.tsx";
 
 type Kind = "value" | "env" | "path";
@@ -23,7 +23,7 @@ const open = signal(false);
 const name = signal("");
 const kind = signal<Kind>("value");
 const value = signal("");
-const message = signal<{ text: string; error: boolean } | undefined>(undefined);
+const message = signal<FormMessage>(undefined);
 /** The request file whose private env file is written (Set beside a tab's variable). */
 const forFile = signal<string | undefined>(undefined);
 
@@ -72,45 +72,36 @@ export function SecretForm(
   props: { environment: string; reload: () => Promise<void> },
 ): JSX.Element {
   return (
-    <div class="secret-form">
-      <button
-        type="button"
-        aria-expanded={open.value}
-        onClick={() => {
-          forFile.value = undefined;
-          open.value = !open.value;
-        }}
-      >
-        Set a secret
-      </button>
-      {open.value && (
-        <section aria-label="Set a secret">
-          {!props.environment && <p class="note">Choose an environment first.</p>}
-          <TextField label="Variable" value={name} placeholder="token" />
-          <SelectField label="Kept as" value={kind} options={KINDS} />
-          <TextField
-            label={kind.value === "value"
-              ? "Secret value"
-              : kind.value === "env"
-              ? "Variable name"
-              : "File path"}
-            type={kind.value === "value" ? "password" : "text"}
-            value={value}
-          />
-          <button
-            type="button"
-            disabled={!props.environment}
-            onClick={() => void save(props.environment, props.reload)}
-          >
-            Save to private env file
-          </button>
-          {message.value && (
-            <p role={message.value.error ? "alert" : "status"} class="note">
-              {message.value.text}
-            </p>
-          )}
-        </section>
-      )}
-    </div>
+    <Disclosure
+      class="secret-form"
+      label="Set a secret"
+      open={open}
+      onToggle={() => {
+        forFile.value = undefined;
+      }}
+    >
+      <section aria-label="Set a secret">
+        {!props.environment && <p class="note">Choose an environment first.</p>}
+        <TextField label="Variable" value={name} placeholder="token" />
+        <SelectField label="Kept as" value={kind} options={KINDS} />
+        <TextField
+          label={kind.value === "value"
+            ? "Secret value"
+            : kind.value === "env"
+            ? "Variable name"
+            : "File path"}
+          type={kind.value === "value" ? "password" : "text"}
+          value={value}
+        />
+        <button
+          type="button"
+          disabled={!props.environment}
+          onClick={() => void save(props.environment, props.reload)}
+        >
+          Save to private env file
+        </button>
+        <MessageLine message={message} />
+      </section>
+    </Disclosure>
   );
 }
