@@ -360,15 +360,15 @@ export function MessageLine(props: { message: Signal<FormMessage> }): JSX.Elemen
  * A button that shows and hides what is below it (the workspace's TLS and proxy settings, its
  * cookie jar, the secret form).
  *
- * @param props the box's class, the button's text, the open state, what to do after each press
- *   (told whether it opened), and the content shown while open
+ * @param props the box's class, the button's text, the open state, what to do each time it
+ *   opens, and the content shown while open
  * @returns the button and, when open, the content
  */
 export function Disclosure(props: {
   class: string;
   label: string;
   open: Signal<boolean>;
-  onToggle?: (opened: boolean) => void;
+  onOpen?: () => unknown;
   children: ComponentChildren;
 }): JSX.Element {
   const { open } = props;
@@ -379,7 +379,7 @@ export function Disclosure(props: {
         aria-expanded={open.value}
         onClick={() => {
           open.value = !open.value;
-          props.onToggle?.(open.value);
+          if (open.value) props.onOpen?.();
         }}
       >
         {props.label}

@@ -83,14 +83,7 @@ function shellWord(word: string): string {
 /** @returns the TLS and proxy button and, when open, the settings */
 export function ConnectionView(): JSX.Element {
   return (
-    <Disclosure
-      class="connection"
-      label="TLS and proxy"
-      open={open}
-      onToggle={(opened) => {
-        if (opened) void load();
-      }}
-    >
+    <Disclosure class="connection" label="TLS and proxy" open={open} onOpen={load}>
       <section aria-label="TLS and proxy settings">
         <p class="muted">Files are paths inside the workspace; only the paths are kept.</p>
         <TextField label="CA files" value={caFiles} placeholder="certs/ca.pem, other.pem" />

@@ -37,14 +37,7 @@ async function refresh(): Promise<void> {
 /** @returns the Cookies button and, when open, the jar */
 export function CookieJarView(): JSX.Element {
   return (
-    <Disclosure
-      class="cookie-jar"
-      label="Cookies"
-      open={open}
-      onToggle={(opened) => {
-        if (opened) void refresh();
-      }}
-    >
+    <Disclosure class="cookie-jar" label="Cookies" open={open} onOpen={refresh}>
       <section aria-label="Cookie jar">
         {cookies.value.length === 0 ? <p class="muted">No cookies yet.</p> : (
           <table class="headers">

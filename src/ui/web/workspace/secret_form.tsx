@@ -76,9 +76,7 @@ export function SecretForm(
       class="secret-form"
       label="Set a secret"
       open={open}
-      onToggle={() => {
-        forFile.value = undefined;
-      }}
+      onOpen={() => forFile.value = undefined}
     >
       <section aria-label="Set a secret">
         {!props.environment && <p class="note">Choose an environment first.</p>}
