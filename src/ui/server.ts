@@ -320,30 +320,30 @@ async function tradeLaunch(request: Request, keys: SessionKeys): Promise<Respons
       string(json.challenge, "challenge"),
       string(json.signature ?? "", "signature"),
     );
-    if (session === undefined) {
-      return deny(
-        401,
-        "unauthorized",
-        "This browser has no session of dial ui",
-        "open the link dial ui printed (each works once), or stop dial ui and start it again",
-      );
-    }
-    const answer: SessionAnswer = { session };
-    return Response.json(answer);
+    return sessionAnswer(session, {
+      code: "unauthorized",
+      message: "This browser has no session of dial ui",
+      remedy: "open the link dial ui printed (each works once), or stop dial ui and start it again",
+    });
   }
   const session = keys.redeem(string(json.launch ?? "", "launch"));
   if (session !== undefined && isObject(json.key)) {
     // A key that is not an ECDSA P-256 public key is not kept: later tabs need the link then.
     await keys.addDevice(json.key as JsonWebKey).catch(() => {});
   }
-  if (session === undefined) {
-    return deny(
-      401,
-      "launch_used",
-      "This launch link was used already (each works once)",
-      "use the dial window that is already open, or stop dial ui and start it again",
-    );
-  }
+  return sessionAnswer(session, {
+    code: "launch_used",
+    message: "This launch link was used already (each works once)",
+    remedy: "use the dial window that is already open, or stop dial ui and start it again",
+  });
+}
+
+/** The session a redeemed link or signature gave, or why there is none (401). */
+function sessionAnswer(
+  session: string | undefined,
+  refusal: { code: string; message: string; remedy: string },
+): Response {
+  if (session === undefined) return deny(401, refusal.code, refusal.message, refusal.remedy);
   const answer: SessionAnswer = { session };
   return Response.json(answer);
 }
