@@ -7,6 +7,7 @@
 import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
+import { Dialog } from "./dialog.tsx";
 
 /** One shortcut: the keys as shown, what it does, and the handler (none: handled elsewhere). */
 export interface Shortcut {
@@ -116,30 +117,22 @@ export function Shortcuts(props: { list: Shortcut[] }): JSX.Element | null {
   }, []);
   if (!helpOpen.value) return null;
   return (
-    <div class="overlay" onClick={() => helpOpen.value = false}>
-      <div
-        role="dialog"
-        aria-modal="true"
-        aria-label="Keyboard shortcuts"
-        class="dialog"
-        onClick={(e) => e.stopPropagation()}
-      >
-        <h2>Keyboard shortcuts</h2>
-        <table>
-          <tbody>
-            {props.list.map((s) => (
-              <tr key={s.keys}>
-                <th scope="row">
-                  <kbd>{s.keys}</kbd>
-                </th>
-                <td>{s.action}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <button type="button" onClick={() => helpOpen.value = false}>Close</button>
-      </div>
-    </div>
+    <Dialog label="Keyboard shortcuts" onClose={() => helpOpen.value = false}>
+      <h2>Keyboard shortcuts</h2>
+      <table>
+        <tbody>
+          {props.list.map((s) => (
+            <tr key={s.keys}>
+              <th scope="row">
+                <kbd>{s.keys}</kbd>
+              </th>
+              <td>{s.action}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button type="button" onClick={() => helpOpen.value = false}>Close</button>
+    </Dialog>
   );
 }
 

@@ -11,6 +11,7 @@ import { toApiError } from "../api.ts";
 import { findRequest, readFile } from "./files.ts";
 import { openRequest, tabNote } from "./request_tabs.tsx";
 import { findRequests, type IndexedRequest, loadIndex, requestIndex } from "./request_index.ts";
+import { Dialog } from "../dialog.tsx";
 
 /** The most results shown. */
 const SHOWN = 50;
@@ -88,57 +89,49 @@ export function QuickOpen(): JSX.Element | null {
     }
   };
   return (
-    <div class="overlay" onClick={close}>
-      <div
-        role="dialog"
-        aria-modal="true"
-        aria-label="Open a request"
-        class="dialog quick-open"
-        onClick={(e) => e.stopPropagation()}
-      >
-        <input
-          ref={input}
-          role="combobox"
-          aria-label="Find a request by name, URL or file"
-          aria-expanded="true"
-          aria-controls="quick-open-results"
-          aria-activedescendant={results.length > 0 ? `quick-open-${at}` : undefined}
-          placeholder="Request name, URL or file"
-          spellcheck={false}
-          autocomplete="off"
-          value={query.value}
-          onInput={(e) => {
-            query.value = e.currentTarget.value;
-            current.value = 0;
-          }}
-          onKeyDown={onKeyDown}
-        />
-        <ul id="quick-open-results" role="listbox" aria-label="Requests">
-          {results.map((request, i) => (
-            <li
-              key={`${request.path}#${request.index}`}
-              id={`quick-open-${i}`}
-              role="option"
-              aria-selected={i === at}
-              class={i === at ? "current" : ""}
-              onMouseDown={(e) => e.preventDefault()}
-              onClick={() => choose(request)}
-            >
-              <span class="method">{request.method}</span> {request.name ?? request.url}
-              <span class="muted">
-                {" "}
-                {request.path}
-                {request.name !== undefined ? ` · ${request.url}` : ""}
-              </span>
-            </li>
-          ))}
-        </ul>
-        <p class="muted" role="status">
-          {results.length === 0
-            ? "No request matches"
-            : `${results.length}${results.length === SHOWN ? "+" : ""} shown`}
-        </p>
-      </div>
-    </div>
+    <Dialog label="Open a request" class="quick-open" onClose={close}>
+      <input
+        ref={input}
+        role="combobox"
+        aria-label="Find a request by name, URL or file"
+        aria-expanded="true"
+        aria-controls="quick-open-results"
+        aria-activedescendant={results.length > 0 ? `quick-open-${at}` : undefined}
+        placeholder="Request name, URL or file"
+        spellcheck={false}
+        autocomplete="off"
+        value={query.value}
+        onInput={(e) => {
+          query.value = e.currentTarget.value;
+          current.value = 0;
+        }}
+        onKeyDown={onKeyDown}
+      />
+      <ul id="quick-open-results" role="listbox" aria-label="Requests">
+        {results.map((request, i) => (
+          <li
+            key={`${request.path}#${request.index}`}
+            id={`quick-open-${i}`}
+            role="option"
+            aria-selected={i === at}
+            class={i === at ? "current" : ""}
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={() => choose(request)}
+          >
+            <span class="method">{request.method}</span> {request.name ?? request.url}
+            <span class="muted">
+              {" "}
+              {request.path}
+              {request.name !== undefined ? ` · ${request.url}` : ""}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <p class="muted" role="status">
+        {results.length === 0
+          ? "No request matches"
+          : `${results.length}${results.length === SHOWN ? "+" : ""} shown`}
+      </p>
+    </Dialog>
   );
 }
