@@ -8,7 +8,8 @@
 import { PRIVATE_ENV_FILE } from "../../files/environment.ts";
 import { UsageError } from "../../errors/mod.ts";
 import type { ApiContext } from "./http_api.ts";
-import { isObject, object, optionalString, readJson, string } from "./decode.ts";
+import { workspaceCall } from "./workspace_api.ts";
+import { isObject, optionalString, string } from "./decode.ts";
 import { checkEnvFiles, folderOf } from "./environment_api.ts";
 
 /** A variable name the files format can substitute: no braces, spaces or a leading `$`. */
@@ -56,9 +57,11 @@ export async function handleEnvironmentSecret(
   request: Request,
   context: ApiContext,
 ): Promise<Response> {
-  const workspace = context.workspace;
-  if (!workspace) throw new UsageError("Secrets need a workspace: start dial ui in a folder");
-  const json = object(await readJson(request), "request");
+  const { workspace, json } = await workspaceCall(
+    request,
+    context,
+    "Secrets need a workspace: start dial ui in a folder",
+  );
   const environment = string(json.environment ?? "", "environment").trim();
   if (environment === "") {
     throw new UsageError("Choose an environment first", {

@@ -69,9 +69,35 @@ export async function listRequestFiles(workspace: Workspace): Promise<WorkspaceF
   return found;
 }
 
-function workspaceOf(context: ApiContext): Workspace {
-  if (!context.workspace) throw new UsageError("This dial ui has no workspace folder");
+/**
+ * @param context the session
+ * @param missing the message when it has no workspace
+ * @returns its workspace
+ * @throws UsageError when there is none
+ */
+function workspaceOf(context: ApiContext, missing = NO_WORKSPACE): Workspace {
+  if (!context.workspace) throw new UsageError(missing);
   return context.workspace;
+}
+
+const NO_WORKSPACE = "This dial ui has no workspace folder";
+
+/**
+ * Reads a call that needs the workspace: the workspace first, then the call's JSON object.
+ *
+ * @param request the call
+ * @param context the session
+ * @param missing the message when the session has no workspace
+ * @returns the workspace and the call's JSON
+ * @throws UsageError when there is no workspace or the call is not a JSON object
+ */
+export async function workspaceCall(
+  request: Request,
+  context: ApiContext,
+  missing = NO_WORKSPACE,
+): Promise<{ workspace: Workspace; json: Record<string, unknown> }> {
+  const workspace = workspaceOf(context, missing);
+  return { workspace, json: object(await readJson(request), "request") };
 }
 
 /** A call that names a file of the workspace: its JSON, the path as given, the real file. */

@@ -17,7 +17,8 @@ import { parseHttpFile } from "../../files/parse_http_file.ts";
 import type { ErrorBody } from "../protocol.ts";
 import type { Workspace } from "../workspace_path.ts";
 import type { ApiContext } from "./http_api.ts";
-import { array, isObject, object, readJson, string } from "./decode.ts";
+import { workspaceCall } from "./workspace_api.ts";
+import { array, isObject, object, string } from "./decode.ts";
 
 /** One file the import writes. */
 interface Planned {
@@ -54,9 +55,7 @@ export async function handleWorkspaceImport(
   request: Request,
   context: ApiContext,
 ): Promise<Response> {
-  const workspace = context.workspace;
-  if (!workspace) throw new UsageError("This dial ui has no workspace folder");
-  const json = object(await readJson(request), "request");
+  const { workspace, json } = await workspaceCall(request, context);
   const sources = array(json.sources, "sources").map((s, i) => {
     const source = object(s, `sources[${i}]`);
     return {
