@@ -388,3 +388,29 @@ export function Disclosure(props: {
     </div>
   );
 }
+
+/**
+ * A form that submits in the page (Enter in a field, or its submit button), never by loading
+ * another one; the browser offers no autocompletion in it.
+ *
+ * @param props its class, what a submit does, its content
+ * @returns the form
+ */
+export function Form(props: {
+  class: string;
+  onSubmit: () => void;
+  children: ComponentChildren;
+}): JSX.Element {
+  return (
+    <form
+      autocomplete="off"
+      class={props.class}
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onSubmit();
+      }}
+    >
+      {props.children}
+    </form>
+  );
+}

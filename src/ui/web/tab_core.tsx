@@ -11,7 +11,7 @@ import { type Signal, signal } from "@preact/signals";
 import type { ComponentChildren, JSX } from "preact";
 import type { AuthJson } from "../protocol.ts";
 import { AuthSkipped, requestAuth } from "./auth_scope.tsx";
-import { RowTable, TextField } from "./fields.tsx";
+import { Form, RowTable, TextField } from "./fields.tsx";
 import { type HistoryEntry, remember, restoreRows, tabHistory } from "./history.tsx";
 import {
   fileRequest,
@@ -168,18 +168,7 @@ export function tabCore(kind: RequestKind, keys: { url: string; headers: string 
 export function RequestLine(
   props: { onSubmit: () => void; children: ComponentChildren },
 ): JSX.Element {
-  return (
-    <form
-      autocomplete="off"
-      class="request-line"
-      onSubmit={(e) => {
-        e.preventDefault();
-        props.onSubmit();
-      }}
-    >
-      {props.children}
-    </form>
-  );
+  return <Form class="request-line" onSubmit={props.onSubmit}>{props.children}</Form>;
 }
 
 /**

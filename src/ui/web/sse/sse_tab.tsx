@@ -14,7 +14,7 @@ import { CheckField, SelectField, TextField } from "../fields.tsx";
 import { isString, jsonWithoutSecrets, persisted } from "../storage.ts";
 import { type BridgeEvent, eventError, StreamBridge } from "../stream/bridge_client.ts";
 import { type LogEntry, LogStore } from "../stream/log_store.ts";
-import { StreamLog } from "../stream/stream_log.tsx";
+import { STREAM_STATE_TEXT, StreamLog } from "../stream/stream_log.tsx";
 import { ensureStreamStyles } from "../stream/stream_styles.ts";
 import { HeadersSection, RequestLine, tabCore, TabNotices, UrlField } from "../tab_core.tsx";
 
@@ -146,9 +146,7 @@ function toEntries(event: BridgeEvent): LogEntry[] {
 }
 
 const STATE_TEXT: Record<SseState, string> = {
-  disconnected: "Disconnected",
-  connecting: "Connecting…",
-  open: "Connected",
+  ...STREAM_STATE_TEXT,
   waiting: "Waiting to reconnect…",
 };
 

@@ -13,6 +13,13 @@ import { prettyIfJson } from "../response_meta.tsx";
 import { hexDump } from "./binary.ts";
 import { type LogEntry, type LogStore, MAX_ENTRIES, textFilter } from "./log_store.ts";
 
+/** What a stream tab's status says in the states every stream has. */
+export const STREAM_STATE_TEXT = {
+  disconnected: "Disconnected",
+  connecting: "Connecting…",
+  open: "Connected",
+} as const;
+
 /** Pixels per row; rows never wrap, so positions are arithmetic. */
 export const ROW_HEIGHT = 24;
 const OVERSCAN = 8;

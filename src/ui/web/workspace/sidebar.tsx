@@ -5,6 +5,7 @@
  * file, new or existing.
  * @module
  */
+import { Form } from "../fields.tsx";
 import { grpcSaveAs } from "../grpc/grpc_fields.ts";
 import { effect, signal } from "@preact/signals";
 import type { JSX } from "preact";
@@ -402,14 +403,7 @@ export function Sidebar(): JSX.Element {
 /** @returns Save as: the file (a new or an existing one) and the request's name */
 function SaveAsForm(): JSX.Element {
   return (
-    <form
-      class="save-as"
-      autocomplete="off"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void saveAs();
-      }}
-    >
+    <Form class="save-as" onSubmit={() => void saveAs()}>
       <label>
         File
         <input
@@ -429,6 +423,6 @@ function SaveAsForm(): JSX.Element {
         />
       </label>
       <button type="submit" class="primary">Save</button>
-    </form>
+    </Form>
   );
 }

@@ -11,7 +11,7 @@ import { CheckField, TextField } from "../fields.tsx";
 import { isString, persisted } from "../storage.ts";
 import { type BridgeEvent, eventError, StreamBridge } from "../stream/bridge_client.ts";
 import { type LogEntry, LogStore } from "../stream/log_store.ts";
-import { StreamLog } from "../stream/stream_log.tsx";
+import { STREAM_STATE_TEXT, StreamLog } from "../stream/stream_log.tsx";
 import { ensureStreamStyles } from "../stream/stream_styles.ts";
 import { type Outgoing, WsComposer } from "./ws_composer.tsx";
 import { HeadersSection, RequestLine, tabCore, TabNotices, UrlField } from "../tab_core.tsx";
@@ -192,9 +192,7 @@ function send(message: Outgoing): void {
 }
 
 const STATE_TEXT: Record<WsState, string> = {
-  disconnected: "Disconnected",
-  connecting: "Connecting…",
-  open: "Connected",
+  ...STREAM_STATE_TEXT,
   reconnecting: "Reconnecting…",
   closing: "Closing…",
 };
