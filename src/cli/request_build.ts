@@ -57,6 +57,38 @@ export async function buildSpec(
   order: readonly FlagUse[],
 ): Promise<BuiltRequest> {
   checkUserValue(flags.auth);
+  const { items, itemModule, data, body } = await bodyOf(words, flags, context, order);
+  const target = requestTarget(words, flags, body.body !== undefined);
+  const url = withQuery(target.url, [
+    ...items.query.map(([name, value]) =>
+      `${itemModule!.formEncode(name)}=${itemModule!.formEncode(value)}`
+    ),
+    ...(data.query ? [data.query] : []),
+  ]);
+  const auth = await parseAuthFlags(flags, url, context, items.headers);
+  const named = namedHeaders(flags, auth);
+  const { cookies, cookieFlags } = await cookiesOf(flags, auth);
+  // A GET or HEAD with a body goes as curl and HTTPie send it (Elasticsearch's `GET _search`).
+  const own = [...auth.headers, ...named];
+  return {
+    method: target.method,
+    url,
+    auth,
+    headers: headerList(own, cookies.headers, body.headers, items.unset),
+    ownHeaders: own,
+    ...(body.body ? { body: body.body } : {}),
+    cookies,
+    ...(cookieFlags ? { cookieFlags } : {}),
+  };
+}
+
+/** The request items, curl's data flags and the body flags, and the body they make. */
+async function bodyOf(
+  words: Words,
+  flags: RequestFlagValues,
+  context: CliContext,
+  order: readonly FlagUse[],
+) {
   // Items and curl's data flags load their modules only when given.
   const itemModule = words.items.length > 0 ? await lazy.requestItems() : undefined;
   const items: ParsedItems = await itemModule?.parseItems(words.items, words.itemPosition) ??
@@ -83,14 +115,11 @@ export async function buildSpec(
       upload: flags.uploadFile !== undefined,
       formMode,
     }, base);
-  const target = requestTarget(words, flags, body.body !== undefined);
-  const url = withQuery(target.url, [
-    ...items.query.map(([name, value]) =>
-      `${itemModule!.formEncode(name)}=${itemModule!.formEncode(value)}`
-    ),
-    ...(data.query ? [data.query] : []),
-  ]);
-  const auth = await parseAuthFlags(flags, url, context, items.headers);
+  return { items, itemModule, data, body };
+}
+
+/** `-A` and `-e` as headers, refused beside an `-H` of the same name. */
+function namedHeaders(flags: RequestFlagValues, auth: ParsedAuth): HeaderField[] {
   const named = [
     ...(flags.userAgent !== undefined ? [{ name: "User-Agent", value: flags.userAgent }] : []),
     ...(flags.referer !== undefined ? [{ name: "Referer", value: flags.referer }] : []),
@@ -104,7 +133,14 @@ export async function buildSpec(
       );
     }
   }
-  // -b and -c load their module only when given.
+  return named;
+}
+
+/** What `-b` and `-c` read (their module loads only when given), refused beside `-H Cookie:`. */
+async function cookiesOf(
+  flags: RequestFlagValues,
+  auth: ParsedAuth,
+): Promise<{ cookies: ParsedCookies; cookieFlags: CookieFlags | undefined }> {
   const cookieFlags = flags.cookie !== undefined || flags.cookieJar !== undefined
     ? await lazy.cookieFlags()
     : undefined;
@@ -115,28 +151,29 @@ export async function buildSpec(
       hint: "use only one of them",
     });
   }
-  // A GET or HEAD with a body goes as curl and HTTPie send it (Elasticsearch's `GET _search`).
-  const own = [...auth.headers, ...named];
-  // A body's Accept (--json, JSON items) gives way to the user's.
-  const implied = body.headers.filter((h) =>
+  return { cookies, cookieFlags };
+}
+
+/**
+ * Every header in order: the user's, the cookies', then the body's where the user set none of
+ * that name (a body's Accept gives way to the user's); HTTPie's `Name:` items remove a header
+ * given earlier and dial's default of that name.
+ */
+function headerList(
+  own: HeaderField[],
+  cookies: HeaderField[],
+  body: HeaderField[],
+  unset: string[],
+): HeaderField[] {
+  const implied = body.filter((h) =>
     !own.some((o) => o.name.toLowerCase() === h.name.toLowerCase())
   );
-  let headers = [...own, ...cookies.headers, ...implied];
-  for (const name of items.unset) {
-    // HTTPie's `Name:`: the header given earlier goes, and so does dial's default of that name.
+  let headers = [...own, ...cookies, ...implied];
+  for (const name of unset) {
     headers = headers.filter((h) => h.name.toLowerCase() !== name.toLowerCase());
     headers.push({ name, value: "", remove: true });
   }
-  return {
-    method: target.method,
-    url,
-    auth,
-    headers,
-    ownHeaders: own,
-    ...(body.body ? { body: body.body } : {}),
-    cookies,
-    ...(cookieFlags ? { cookieFlags } : {}),
-  };
+  return headers;
 }
 
 /**
