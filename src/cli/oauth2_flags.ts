@@ -69,12 +69,7 @@ export async function parseOAuth2Flags(
   }
   references ??= await readFlagReferences(oauth2References(values), context);
   const value = oauth2Value(values, values.oauth2, references);
-  const stray = given.find((flag) => flag.flows && !flag.flows.includes(value.flow));
-  if (stray?.flows) {
-    throw new UsageError(`--${stray.long} is only used by the ${stray.flows[0]} flow`, {
-      hint: `this is --oauth2 ${value.flow}:…`,
-    });
-  }
+  checkFlowFlags(given, value.flow);
   const { clientAuth, clientKey } = clientAuthentication(values, value.clientSecret, references);
   const issuer = values.oauth2Issuer === undefined ? undefined : parseUrl(values.oauth2Issuer);
   const missing = missingOAuth2Setting({
@@ -87,19 +82,9 @@ export async function parseOAuth2Flags(
     username: values.oauth2Username,
   });
   if (missing) throw new UsageError(MISSING[missing], { remedy: { give: missing } });
-  const params = values.oauth2Param.map(parseOAuth2Param);
+  const { params, authUrl, deviceUrl, redirectUri, password } = readSettings(values, references);
   const port = values.oauth2Port ?? DEFAULT_CALLBACK_PORT;
-  const authUrl = values.oauth2AuthUrl === undefined ? undefined : parseUrl(values.oauth2AuthUrl);
-  const deviceUrl = values.oauth2DeviceUrl === undefined
-    ? undefined
-    : parseUrl(values.oauth2DeviceUrl);
-  const redirectUri = values.oauth2RedirectUri === undefined
-    ? undefined
-    : parseRedirectUri(values.oauth2RedirectUri);
   const timeout = values.oauth2Timeout ?? DEFAULT_CALLBACK_TIMEOUT;
-  const password = values.oauth2Password === undefined
-    ? undefined
-    : new Secret(references.text(values.oauth2Password, "--oauth2-password"));
   const askPassword = passwordAsker(values.oauth2Username ?? "", context);
   return {
     ...value,
@@ -126,6 +111,31 @@ export async function parseOAuth2Flags(
     ...(values.oauth2Username !== undefined ? { username: values.oauth2Username } : {}),
     ...(password ? { password } : {}),
   };
+}
+
+/** A flag of another flow than the one `--oauth2` names is refused. */
+function checkFlowFlags(given: readonly FlagDecl[], flow: string): void {
+  const stray = given.find((flag) => flag.flows && !flag.flows.includes(flow));
+  if (stray?.flows) {
+    throw new UsageError(`--${stray.long} is only used by the ${stray.flows[0]} flow`, {
+      hint: `this is --oauth2 ${flow}:…`,
+    });
+  }
+}
+
+/** The parameters, URLs and password of the `--oauth2-*` flags, each checked, in that order. */
+function readSettings(values: OAuth2FlagValues, references: FlagReferences) {
+  const url = (text: string | undefined) => text === undefined ? undefined : parseUrl(text);
+  const params = values.oauth2Param.map(parseOAuth2Param);
+  const authUrl = url(values.oauth2AuthUrl);
+  const deviceUrl = url(values.oauth2DeviceUrl);
+  const redirectUri = values.oauth2RedirectUri === undefined
+    ? undefined
+    : parseRedirectUri(values.oauth2RedirectUri);
+  const password = values.oauth2Password === undefined
+    ? undefined
+    : new Secret(references.text(values.oauth2Password, "--oauth2-password"));
+  return { params, authUrl, deviceUrl, redirectUri, password };
 }
 
 /**
