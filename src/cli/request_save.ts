@@ -132,10 +132,25 @@ export async function saveResponse(
     await saveDownload(response, url, options);
     return ExitCode.OK;
   }
+  await resumeDownload(response, resume, options, { note, tell });
+  return ExitCode.OK;
+}
+
+/**
+ * `-C`: appends the rest of a file from where it stopped, or downloads it whole again when the
+ * server ignored Range; refuses a part that does not start where the file ends.
+ */
+async function resumeDownload(
+  response: Response,
+  resume: Resume,
+  options: { err: SaveSinks["err"]; silent: boolean },
+  say: { note: (text: string) => Promise<unknown>; tell: (text: string) => Promise<unknown> },
+): Promise<void> {
+  const { note, tell } = say;
   if (resume.offset > 0 && response.status === 200) {
     await note(`The server ignored Range: downloading all of "${resume.path}" again`);
     await saveReplacing(response, resume.path, options);
-    return ExitCode.OK;
+    return;
   }
   if (resume.offset > 0) {
     const start = rangeStart(response);
@@ -162,7 +177,6 @@ export async function saveResponse(
     await note(`Kept ${formatBytes(kept)} in "${resume.path}": run the same command to resume`);
     throw error;
   }
-  return ExitCode.OK;
 }
 
 /** @returns the first byte of a 206's `Content-Range: bytes a-b/len` */
