@@ -56,9 +56,16 @@ export async function openConnection(
   try {
     return withFacts(await connectOnce(plan, signal));
   } catch (error) {
+    // An issuer found in none of the trusted files may be in SSL_CERT_DIR, read only now (as
+    // OpenSSL looks there only then): the store keeps them for the run's next connections.
+    const check = error instanceof TlsError ? error.details.tlsCheck : undefined;
+    const trust = plan.tls?.trust ?? plan.proxy?.trust;
+    if (check === "unknown_issuer" && !signal?.aborted && trust?.addDirectories()) {
+      return await openConnection(plan, signal, onReplan);
+    }
     // Deno's verifier refuses a self-signed certificate given as its own CA: when a trusted
     // file holds it for this host, node:tls connects again (see node_tls.ts).
-    const selfSigned = error instanceof TlsError && error.details.tlsCheck === "self_signed";
+    const selfSigned = check === "self_signed";
     if (signal?.aborted || !selfSigned || plan.tls?.connector !== "deno") throw error;
     const { selfSignedPlan } = await load.plan();
     const again = selfSignedPlan(plan);

@@ -1,7 +1,8 @@
 /**
  * The one trust store of every TLS connection: the runtime's roots, plus the operating
  * system's CA bundle, plus the files named by the variables users already set for curl,
- * OpenSSL, Python and Node, plus `--cacert`. The TLS table of docs/tls-proxies.md lists the same sources.
+ * OpenSSL, Python and Node, plus `--cacert`; `SSL_CERT_DIR` only when an issuer is found in none
+ * of them. The TLS table of docs/tls-proxies.md lists the same sources.
  * @module
  */
 import { UsageError } from "../errors/mod.ts";
@@ -40,10 +41,19 @@ export interface TrustSource {
 
 /** Certificates trusted beyond the runtime's roots, with a lookup for self-signed leaves. */
 export interface TrustStore {
-  /** Every source, OS store first, `--cacert` last. */
-  sources: TrustSource[];
-  /** The PEM texts to add to the roots. */
-  pems: string[];
+  /** Every source, OS store first, `--cacert` last (`SSL_CERT_DIR`'s once read). */
+  readonly sources: TrustSource[];
+  /** The certificates to add to the roots, each once. */
+  readonly pems: string[];
+  /**
+   * Adds the certificates of `SSL_CERT_DIR`'s directories, which are read only now: OpenSSL
+   * looks in them only for an issuer it found nowhere else, and reading a directory of 150
+   * files on every HTTPS start cost more than the rest of the trust store (connect.ts calls
+   * this when a server's issuer is unknown, then connects again).
+   *
+   * @returns whether certificates were added (false: no such directory, or read already)
+   */
+  addDirectories(): boolean;
   /**
    * Whether TLS with a host must accept a self-signed certificate given as its own CA.
    *
@@ -106,6 +116,27 @@ class Files {
     this.#read.set(path, text);
     return text;
   }
+}
+
+const BEGIN = "-----BEGIN CERTIFICATE-----";
+const END = "-----END CERTIFICATE-----";
+
+/**
+ * @param texts PEM texts
+ * @returns each certificate block once (compared without line ends), in first-seen order
+ */
+function uniqueCertificates(texts: string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const text of new Set(texts)) {
+    for (let at = text.indexOf(BEGIN); at >= 0; at = text.indexOf(BEGIN, at + 1)) {
+      const end = text.indexOf(END, at);
+      if (end < 0) break;
+      const block = text.slice(at, end + END.length);
+      const key = block.replace(/\s+/g, "");
+      if (!seen.has(key)) seen.set(key, block);
+    }
+  }
+  return [...seen.values()];
 }
 
 function exists(path: string): boolean {
@@ -180,14 +211,33 @@ export function trustFor(options: TrustOptions): TrustStore {
     const path = env(name);
     if (path) sources.push({ origin: name, path, pem: files.required(path, name) });
   }
-  const certDir = env("SSL_CERT_DIR");
-  if (certDir) sources.push(...dirPems(certDir, files));
   for (const pem of options.caCerts ?? []) sources.push({ origin: "--cacert", pem });
+  let certDir = env("SSL_CERT_DIR") || undefined;
   let selfSigned: SelfSignedCertificate[] | undefined;
+  // Each certificate once: the variables that name the same bundle, and an SSL_CERT_DIR
+  // holding the bundle's certificates one per file (Debian's /etc/ssl/certs), add it once,
+  // so the TLS library parses each once per connection.
+  let pems = uniqueCertificates(sources.map((s) => s.pem));
   const store: TrustStore = {
-    sources,
-    // One text per file: the variables that name the same bundle add it once.
-    pems: [...new Set(sources.map((s) => s.pem))],
+    get sources() {
+      return sources;
+    },
+    get pems() {
+      return pems;
+    },
+    addDirectories() {
+      if (certDir === undefined) return false;
+      const before = pems.length;
+      sources.splice(
+        sources.length - (options.caCerts?.length ?? 0),
+        0,
+        ...dirPems(certDir, files),
+      );
+      certDir = undefined;
+      pems = uniqueCertificates(sources.map((s) => s.pem));
+      selfSigned = undefined;
+      return pems.length > before;
+    },
     selfSignedFor(hostname) {
       // The OS store holds roots only; self-signed leaves come from the user's own files.
       // Parsed only when Deno's TLS has refused such a certificate (see connect.ts).
