@@ -3,11 +3,12 @@
  * lines and its body source. The runtime's `Headers`, `ReadableStream` and `Response` are
  * loaded on first use (each ~1.2-1.5 ms of start-up): `dial GET` reads the status and a few
  * headers and prints an identity body straight from the connection (`directBody`), so it
- * builds none of them. Anything else a caller asks for (`body`, `text()`, `clone()`…) gets the
+ * builds none of them; `text()`, `json()` and `bytes()` of an identity body read it straight
+ * into one buffer too. Anything else a caller asks for (`body`, `clone()`, `blob()`…) gets the
  * runtime's own objects, made then.
  * @module
  */
-import { setDirectBody } from "./direct_body.ts";
+import { directBody, setDirectBody } from "./direct_body.ts";
 import type { ResponseBody } from "./h1.ts";
 
 /** An HTTP token: a header name (RFC 9110 §5.6.2). */
@@ -186,6 +187,7 @@ export class DialResponse implements Response {
   /** The runtime's own Response for the same status, headers and body. */
   #runtime(): Response {
     if (this.#real) return this.#real;
+    if (this.#taken) throw new TypeError("Body already consumed");
     const body = this.body;
     this.#real = new Response(body, {
       status: this.status,
@@ -197,8 +199,8 @@ export class DialResponse implements Response {
   }
 
   /** @returns the body's bytes */
-  arrayBuffer(): Promise<ArrayBuffer> {
-    return this.#runtime().arrayBuffer();
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    return (await this.bytes()).buffer;
   }
 
   /** @returns the body as a Blob */
@@ -207,8 +209,22 @@ export class DialResponse implements Response {
   }
 
   /** @returns the body's bytes */
-  bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    return this.#runtime().bytes();
+  async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    // An identity body is read straight into one buffer; anything else as the runtime reads it.
+    const read = this.#real ? undefined : directBody(this);
+    if (!read) return await this.#runtime().bytes();
+    let buffer = new Uint8Array(64 * 1024);
+    let size = 0;
+    for (;;) {
+      if (size === buffer.length) {
+        const grown = new Uint8Array(buffer.length * 2);
+        grown.set(buffer);
+        buffer = grown;
+      }
+      const n = await read(buffer.subarray(size));
+      if (n === 0) return buffer.slice(0, size);
+      size += n;
+    }
   }
 
   /** @returns the body as form data */
@@ -217,13 +233,13 @@ export class DialResponse implements Response {
   }
 
   /** @returns the body parsed as JSON */
-  json(): Promise<unknown> {
-    return this.#runtime().json();
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
   }
 
   /** @returns the body as text */
-  text(): Promise<string> {
-    return this.#runtime().text();
+  async text(): Promise<string> {
+    return new TextDecoder().decode(await this.bytes());
   }
 
   /** @returns the body decoded as UTF-8 text, as a stream */

@@ -105,4 +105,34 @@ Deno.test("dial response: an identity body is read directly once, and then not a
   assert.equal(new TextDecoder().decode(view.subarray(0, 5)), "hello");
   assert.equal(await read(view), 0);
   assert.equal(response.bodyUsed, true);
+  await assert.rejects(response.text(), TypeError);
+});
+
+Deno.test("dial response: text() and json() of an identity body read it directly, once", async () => {
+  const bytes = new TextEncoder().encode(JSON.stringify({ big: "x".repeat(200_000) }));
+  let at = 0;
+  let opened = false;
+  const response = new DialResponse({
+    status: 200,
+    statusText: "OK",
+    headers: new WireHeaders(),
+    url: "http://127.0.0.1/",
+    body: {
+      open: () => {
+        opened = true;
+        return ReadableStream.from([]);
+      },
+      read: (view) => {
+        // A socket gives what it has: at most 1,000 bytes here.
+        const n = Math.min(view.length, bytes.length - at, 1000);
+        view.set(bytes.subarray(at, at + n));
+        at += n;
+        return Promise.resolve(n);
+      },
+      cancel: () => Promise.resolve(),
+    },
+  });
+  assert.deepEqual(await response.json(), { big: "x".repeat(200_000) });
+  assert.equal(opened, false);
+  await assert.rejects(response.text(), TypeError);
 });
