@@ -554,10 +554,19 @@ function shown(value: unknown): string {
 
 /** The document with `readOnly` (or `writeOnly`) properties left out of every `required`. */
 function directional(document: Json, drop: "readOnly" | "writeOnly"): unknown {
+  // The description shares the targets of its $refs: each is walked once, shared the same way.
+  const done = new Map<object, unknown>();
   const walk = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(walk);
-    if (!isObject(value)) return value;
+    if (!isObject(value) && !Array.isArray(value)) return value;
+    const known = done.get(value);
+    if (known !== undefined) return known;
+    if (Array.isArray(value)) {
+      const copy = value.map(walk);
+      done.set(value, copy);
+      return copy;
+    }
     const out: Json = {};
+    done.set(value, out);
     for (const [k, v] of Object.entries(value)) out[k] = walk(v);
     if (Array.isArray(out.required) && isObject(out.properties)) {
       const properties = out.properties;

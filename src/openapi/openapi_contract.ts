@@ -100,7 +100,7 @@ export async function readContract(text: string, options: ReadContractOptions): 
   const version = String(raw.openapi ?? raw.swagger);
   let upgraded: unknown;
   try {
-    upgraded = upgrade(structuredClone(raw), "3.1");
+    upgraded = upgrade(raw, "3.1");
   } catch (error) {
     throw new UsageError(`${where}: ${(error as Error).message}`);
   }
@@ -237,13 +237,28 @@ export function matchOperation(
  * `int32`/`int64` as the ranges they are; the `$ref`s left where a recursive schema closes
  * accept anything.
  */
-function normalize(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(normalize);
-  if (!isObject(value)) return value;
+function normalize(document: unknown): unknown {
+  // The resolved description shares the targets of its $refs: each is normalized once, and the
+  // result shares them the same way.
+  const done = new Map<object, unknown>();
+  const walk = (value: unknown): unknown => {
+    if (!isObject(value) && !Array.isArray(value)) return value;
+    let out = done.get(value);
+    if (out === undefined) {
+      out = Array.isArray(value) ? value.map(walk) : normalized(value, walk);
+      done.set(value, out);
+    }
+    return out;
+  };
+  return walk(document);
+}
+
+/** One schema object normalized, its members by `walk`. */
+function normalized(value: Json, walk: (value: unknown) => unknown): Json {
   // A recursive schema keeps its $ref where it closes: checked no deeper (never a false alarm).
   if (typeof value.$ref === "string") return {};
   const out: Json = {};
-  for (const [key, v] of Object.entries(value)) out[key] = normalize(v);
+  for (const [key, v] of Object.entries(value)) out[key] = walk(v);
   if (out.nullable === true) {
     if (typeof out.type === "string") out.type = [out.type, "null"];
     else if (Array.isArray(out.type) && !out.type.includes("null")) {

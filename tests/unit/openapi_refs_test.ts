@@ -139,3 +139,66 @@ Deno.test("openapi refs: without a loader (the UI's drop) other documents are re
   assert.deepEqual(withLoader.losses, []);
   assert.deepEqual(JSON.parse(withLoader.requests[0]!.body as string), { name: "rex" });
 });
+
+Deno.test("openapi refs: a target is resolved once and shared; one whose $refs close a cycle reads as seen from each path", async () => {
+  const losses: ImportLoss[] = [];
+  const root = {
+    paths: {
+      a: { $ref: "#/components/schemas/Pet" },
+      b: { $ref: "#/components/schemas/Pet" },
+      c: { items: { $ref: "#/components/schemas/Pet" } },
+      // A → B → A: seen from A, B's A stays a $ref; seen from B, A's B does.
+      d: { $ref: "#/components/schemas/A" },
+      e: { $ref: "#/components/schemas/B" },
+      f: { $ref: "#/components/schemas/A" },
+    },
+    components: {
+      schemas: {
+        Pet: { type: "object", properties: { tag: { $ref: "#/components/schemas/Tag" } } },
+        Tag: { type: "string" },
+        A: { properties: { b: { $ref: "#/components/schemas/B" } } },
+        B: { properties: { a: { $ref: "#/components/schemas/A" } } },
+      },
+    },
+  };
+  // deno-lint-ignore no-explicit-any -- a resolved document of known shape, read in a test
+  const resolved = await resolveRefs(root, { losses }) as any;
+  const { a, b, c, d, e, f } = resolved.paths;
+  assert.equal(a, b);
+  assert.equal(c.items, a);
+  assert.deepEqual(a, { type: "object", properties: { tag: { type: "string" } } });
+  assert.deepEqual(d, {
+    properties: { b: { properties: { a: { $ref: "#/components/schemas/A" } } } },
+  });
+  assert.deepEqual(e, {
+    properties: { a: { properties: { b: { $ref: "#/components/schemas/B" } } } },
+  });
+  assert.deepEqual(f, d);
+  assert.deepEqual(losses, []);
+});
+
+Deno.test("openapi refs: a shared target too deep for where it is met again is cut there, as a copy would be", async () => {
+  // d0 → d1 → … → d62 → x → tail: x is met first at depth 0, then at depth 63, where its $ref to
+  // tail.json is one too deep.
+  const files: Record<string, string> = {};
+  const last = MAX_REF_DEPTH - 1;
+  for (let i = 0; i < last; i++) {
+    files[`file:///api/d${i}.json`] = JSON.stringify({
+      next: { $ref: i + 1 < last ? `d${i + 1}.json` : "x.json" },
+    });
+  }
+  files["file:///api/x.json"] = JSON.stringify({ end: { $ref: "tail.json" } });
+  files["file:///api/tail.json"] = JSON.stringify({ type: "string" });
+  const { load } = loader(files);
+  const losses: ImportLoss[] = [];
+  const root = { early: { $ref: "x.json" }, late: { $ref: "d0.json" } };
+  // deno-lint-ignore no-explicit-any -- a resolved document of known shape, read in a test
+  const resolved = await resolveRefs(root, { base: new URL(ROOT), load, losses }) as any;
+  assert.deepEqual(resolved.early, { end: { type: "string" } });
+  let node = resolved.late;
+  for (let i = 0; i < last; i++) node = node.next;
+  assert.deepEqual(node, { end: { $ref: "tail.json" } });
+  assert.deepEqual(losses.map((l) => l.what), [
+    `a $ref chain deeper than ${MAX_REF_DEPTH}: tail.json`,
+  ]);
+});
