@@ -7,7 +7,13 @@
  */
 import { ExitCode } from "../errors/mod.ts";
 import { serveMcp } from "../mcp/mcp_server.ts";
-import { type WorkspaceFile, workspaceTools } from "../mcp/mcp_tools.ts";
+import { type ExchangeCheck, type WorkspaceFile, workspaceTools } from "../mcp/mcp_tools.ts";
+import { chooseDescription } from "../openapi/description_choice.ts";
+import type { Environment } from "../files/environment.ts";
+import type { HttpFile } from "../files/http_file_types.ts";
+import type { Confinement } from "../files/trust_rule.ts";
+import type { OpenapiChecks } from "./openapi_checks.ts";
+import { lazy } from "./lazy.ts";
 import { Redactor } from "../mcp/redactor.ts";
 import { warn } from "../output/report.ts";
 import type { CliContext } from "./context.ts";
@@ -78,6 +84,7 @@ async function loadWorkspace(
   redactor: Redactor,
 ): Promise<WorkspaceFile[]> {
   const paths = (await collectFiles([dir])).map((found) => found.path);
+  const descriptions = new Descriptions(setup, context);
   const root = dir.replace(/\/+$/, "");
   const files: WorkspaceFile[] = [];
   for (const path of paths) {
@@ -88,7 +95,43 @@ async function loadWorkspace(
     const environment = await setup.environmentFor(dirOf(path), confinement);
     redactor.addSecrets(environment?.variables.values() ?? []);
     const relative = path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
-    files.push({ path, relative, file, confinement, ...(environment ? { environment } : {}) });
+    let contract: Promise<ExchangeCheck | undefined> | undefined;
+    files.push({
+      path,
+      relative,
+      file,
+      confinement,
+      ...(environment ? { environment } : {}),
+      contract: () => contract ??= descriptions.check(file, environment, confinement),
+    });
   }
   return files;
+}
+
+/**
+ * The OpenAPI descriptions the workspace's files name (`# @openapi`, an environment's
+ * `openapi`), chosen under the trust rule as `dial run` chooses them, each read once, at the
+ * first call of a tool of a file that names it.
+ */
+class Descriptions {
+  #checks: OpenapiChecks | undefined;
+
+  constructor(readonly setup: FileRunSetup, readonly context: CliContext) {}
+
+  /**
+   * @returns the check of a file's exchanges, or undefined when no description applies
+   * @throws {import("../errors/mod.ts").UsageError} a refused or unreadable description
+   */
+  async check(
+    file: HttpFile,
+    environment: Environment | undefined,
+    confinement: Confinement,
+  ): Promise<ExchangeCheck | undefined> {
+    const choice = await chooseDescription(file, environment, confinement, undefined);
+    if (!choice) return undefined;
+    const { OpenapiChecks, violationTests } = await lazy.openapiChecks();
+    this.#checks ??= new OpenapiChecks({ transport: this.setup.transport }, this.context);
+    const checker = await this.#checks.checker(choice);
+    return (exchange) => violationTests(checker, exchange);
+  }
 }

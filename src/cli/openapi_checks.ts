@@ -17,7 +17,7 @@ import { reveal, Secret } from "../secret.ts";
 import type { CliContext } from "./context.ts";
 import { importReader, isUrlSource } from "./import_fetch.ts";
 import { insideFolder } from "./import_run.ts";
-import type { DescriptionChoice } from "./openapi_choice.ts";
+import type { DescriptionChoice } from "../openapi/description_choice.ts";
 
 /** How long reading a description may take. */
 const READ_TIMEOUT_MS = 30_000;

@@ -110,6 +110,8 @@ export async function callTool(
   let shown = "";
   try {
     const values = toolArguments(tool, args);
+    // The file's OpenAPI description, read before anything is sent, as `dial run` reads it.
+    const checkExchange = await tool.source.contract?.();
     const overrides = new Map<string, VariableValue>(context.overrides);
     for (const [name, value] of values) overrides.set(name, value);
     const base = context.run.send ?? {};
@@ -134,6 +136,7 @@ export async function callTool(
       ...(tool.source.confinement ? { confinement: tool.source.confinement } : {}),
       overrides,
       send,
+      ...(checkExchange ? { checkExchange } : {}),
       // A value read from the process environment ({{$env.NAME}}) is treated as a secret.
       env: (name) => {
         const value = env(name);

@@ -11,6 +11,10 @@ import type { Confinement } from "../files/trust_rule.ts";
 import type { HttpFile, HttpRequest } from "../files/http_file_types.ts";
 import { requestDependencies, templatesOf } from "../files/request_refs.ts";
 import type { VariableValue } from "../files/substitute.ts";
+import type { RunHttpFileOptions } from "../files/run_http_file.ts";
+
+/** An exchange's contract check: its violations as failed tests of its request. */
+export type ExchangeCheck = NonNullable<RunHttpFileOptions["checkExchange"]>;
 
 /** A request file of the workspace, with the environment its requests run in. */
 export interface WorkspaceFile {
@@ -24,6 +28,12 @@ export interface WorkspaceFile {
   environment?: Environment;
   /** The folders its run may read and write, as `dial run FILE` has them. */
   confinement?: Confinement;
+  /**
+   * The OpenAPI description its exchanges are checked against (`# @openapi`, its environment's
+   * `openapi`), read at the first call: undefined when none applies; rejected (the call fails,
+   * nothing sent) when it is refused or cannot be read.
+   */
+  contract?: () => Promise<ExchangeCheck | undefined>;
 }
 
 /** One tool: a named request. */

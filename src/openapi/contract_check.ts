@@ -37,7 +37,20 @@ export interface Violation {
   name: string;
   /** `/0/name: required property missing (response body)`. */
   message: string;
+  /** For a value of a body: which body, and the JSON pointer of the value (`""`: the whole). */
+  at?: BodyValue;
 }
+
+/** A value of a request or response body, by JSON pointer. */
+export interface BodyValue {
+  /** Which body. */
+  body: "request" | "response";
+  /** RFC 6901 (`/0/name`); a missing property's pointer names where it should be. */
+  pointer: string;
+}
+
+/** What a check found: its message and, for a body's value, where it is. */
+type Issue = { message: string; at?: BodyValue };
 
 /** How much of the description a run exercised. */
 export interface Coverage {
@@ -92,7 +105,7 @@ export class ContractChecker {
       ...this.#requestBody(operation, exchange),
       ...this.#response(operation, exchange),
     ];
-    return messages.map((message) => ({ name: operation.name, message }));
+    return messages.map((issue) => ({ name: operation.name, ...issue }));
   }
 
   /** @returns how many operations the exchanges checked so far exercised */
@@ -112,8 +125,8 @@ export class ContractChecker {
     path: Map<string, string>,
     url: URL,
     exchange: CheckedExchange,
-  ): string[] {
-    const messages: string[] = [];
+  ): Issue[] {
+    const messages: Issue[] = [];
     operation.parameters.forEach((parameter) => {
       const name = String(parameter.name);
       const where = String(parameter.in);
@@ -133,7 +146,7 @@ export class ContractChecker {
         { path, url, headers: exchange.requestHeaders },
       );
       if (sent === undefined) {
-        if (parameter.required === true) messages.push(`${label}: required, not sent`);
+        if (parameter.required === true) messages.push({ message: `${label}: required, not sent` });
         return;
       }
       if (!schema) return;
@@ -143,30 +156,30 @@ export class ContractChecker {
         try {
           value = JSON.parse(sent);
         } catch {
-          messages.push(`${label}: not JSON, as ${media} says`);
+          messages.push({ message: `${label}: not JSON, as ${media} says` });
           return;
         }
       }
-      messages.push(...this.#validate(schema, value, label));
+      messages.push(...this.#validate(schema, value, label).map(({ message }) => ({ message })));
     });
     return messages;
   }
 
-  #requestBody(operation: ContractOperation, exchange: CheckedExchange): string[] {
+  #requestBody(operation: ContractOperation, exchange: CheckedExchange): Issue[] {
     const body = operation.operation.requestBody;
     if (!isObject(body)) return [];
     if (exchange.requestBody === "") {
-      return body.required === true ? ["request body: required, none sent"] : [];
+      return body.required === true ? [{ message: "request body: required, none sent" }] : [];
     }
     const content = isObject(body.content) ? body.content : {};
     const type = headerOf(exchange.requestHeaders, "content-type");
     const media = mediaTypeOf(content, type);
     if (media === undefined) {
-      return [
-        `request body: content type "${type ?? "(none)"}" is not documented (${
+      return [{
+        message: `request body: content type "${type ?? "(none)"}" is not documented (${
           Object.keys(content).join(", ")
         })`,
-      ];
+      }];
     }
     const pointer = `${operation.pointer}/requestBody/content/${escapePointer(media)}/schema`;
     if (exchange.requestBody === undefined) return [];
@@ -180,16 +193,18 @@ export class ContractChecker {
     );
   }
 
-  #response(operation: ContractOperation, exchange: CheckedExchange): string[] {
+  #response(operation: ContractOperation, exchange: CheckedExchange): Issue[] {
     const responses = isObject(operation.operation.responses) ? operation.operation.responses : {};
     const status = String(exchange.status);
     const key = [status, `${status[0]}XX`, `${status[0]}xx`, "default"].find((k) =>
       isObject(responses[k])
     );
     if (key === undefined) {
-      return [
-        `status ${status} is not documented (${Object.keys(responses).join(", ") || "none"})`,
-      ];
+      return [{
+        message: `status ${status} is not documented (${
+          Object.keys(responses).join(", ") || "none"
+        })`,
+      }];
     }
     const response = responses[key] as Json;
     const content = isObject(response.content) ? response.content : undefined;
@@ -200,11 +215,11 @@ export class ContractChecker {
     const head = exchange.method.toUpperCase() === "HEAD";
     const media = mediaTypeOf(content, type);
     if (media === undefined) {
-      return [
-        `response ${status}: content type "${type ?? "(none)"}" is not documented (${
+      return [{
+        message: `response ${status}: content type "${type ?? "(none)"}" is not documented (${
           Object.keys(content).join(", ")
         })`,
-      ];
+      }];
     }
     const pointer = `${operation.pointer}/responses/${escapePointer(key)}/content/${
       escapePointer(media)
@@ -227,19 +242,28 @@ export class ContractChecker {
     direction: "request" | "response",
     pointer: string,
     label: string,
-  ): string[] {
+  ): Issue[] {
     if (!isObject(object) || !isObject(object.schema) || !isJson(media)) return [];
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      return [`${label}: not JSON, as ${media} says`];
+      return [{ message: `${label}: not JSON, as ${media} says` }];
     }
     const schema = at(this.#documents[direction], pointer);
-    return isObject(schema) ? this.#validate(schema, value, label) : [];
+    if (!isObject(schema)) return [];
+    return this.#validate(schema, value, label).map(({ message, pointer }) => ({
+      message,
+      at: { body: direction, pointer },
+    }));
   }
 
-  #validate(schema: Json, value: unknown, label: string): string[] {
+  /** @returns each error's message and the JSON pointer of its value */
+  #validate(
+    schema: Json,
+    value: unknown,
+    label: string,
+  ): { message: string; pointer: string }[] {
     let validator = this.#validators.get(schema);
     if (!validator) {
       validator = new Validator(schema as never, "2020-12", false);
@@ -438,10 +462,13 @@ function describe(
   value: unknown,
   label: string,
   schema: Json,
-): string[] {
+): { message: string; pointer: string }[] {
   const choices = errors.filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf")
     .map((e) => `${e.keywordLocation}/`);
-  const out = new Set<string>();
+  // Each message once, with the pointer of its value.
+  const out = new Map<string, string>();
+  const add = (pointer: string, rule: string) =>
+    out.set(pointer ? `${pointer}: ${rule} (${label})` : `${label}: ${rule}`, pointer);
   // `items: false` after `prefixItems` (and 2019's `additionalItems: false` after an `items`
   // array): the array is too long, told at the array as Ajv tells it; its extra items' "false
   // schema" errors are that one.
@@ -464,7 +491,7 @@ function describe(
     const rule = `must have at most ${prefix} items (${error.keyword}: false), got ${
       Array.isArray(at(value, pointer)) ? (at(value, pointer) as unknown[]).length : "more"
     }`;
-    out.add(pointer ? `${pointer}: ${rule} (${label})` : `${label}: ${rule}`);
+    add(pointer, rule);
   }
   // An extra property's "false schema" error is its additionalProperties one.
   const extra = new Set(
@@ -483,7 +510,7 @@ function describe(
       const parent = at.slice(0, at.lastIndexOf("/"));
       if (closedArrays.has(parent) || extra.has(at)) continue;
       if (choices.some((c) => error.keywordLocation.startsWith(c))) continue;
-      out.add(`${at}: not allowed here (false schema) (${label})`);
+      add(at, "not allowed here (false schema)");
       continue;
     }
     if (CONTAINERS.has(error.keyword)) continue;
@@ -525,9 +552,9 @@ function describe(
       default:
         rule = `${error.error.replace(/\.$/, "")} (${error.keyword})`;
     }
-    out.add(pointer ? `${pointer}: ${rule} (${label})` : `${label}: ${rule}`);
+    add(pointer, rule);
   }
-  return [...out];
+  return [...out].map(([message, pointer]) => ({ message, pointer }));
 }
 
 function at(value: unknown, pointer: string): unknown {
