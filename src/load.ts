@@ -28,6 +28,9 @@ export const load = {
   /** moment for Postman scripts' `require("moment")`. */
   libraryMoment: (): Promise<typeof import("./files/library_moment.ts")> =>
     import(new URL("./files/library_moment.ts", import.meta.url).href),
+  /** a local OpenAPI description and its checker (the UI), with the JSON Schema validator. */
+  readDescription: (): Promise<typeof import("./openapi/read_description.ts")> =>
+    import(new URL("./openapi/read_description.ts", import.meta.url).href),
   /** `??` assertions (httpyac's, and dial's JSONPath form). */
   assertions: (): Promise<typeof import("./files/assertions.ts")> =>
     import(new URL("./files/assertions.ts", import.meta.url).href),

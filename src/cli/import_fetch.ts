@@ -135,21 +135,6 @@ export function importReader(context: CliContext, options: ImportReaderOptions):
   };
 }
 
-/**
- * The real path of a file URL, for the check that a referenced file stays inside the
- * description's folder even through symbolic links.
- *
- * @param url a `file:` URL
- * @returns its real path, or undefined when it does not exist
- */
-export async function realPathOf(url: URL): Promise<string | undefined> {
-  try {
-    return await Deno.realPath(decodeURIComponent(url.pathname));
-  } catch {
-    return undefined;
-  }
-}
-
 /** The text of a body of at most `maxBytes`. */
 async function readText(
   body: ReadableStream<Uint8Array> | null,

@@ -10,7 +10,8 @@ import { readImport } from "../import/read_import.ts";
 import { type ImportFile, importFiles } from "../import/write_import.ts";
 import { shown } from "../output/terminal.ts";
 import type { CliContext } from "./context.ts";
-import { importReader, isUrlSource, MAX_IMPORT_BYTES, realPathOf } from "./import_fetch.ts";
+import { importReader, isUrlSource, MAX_IMPORT_BYTES } from "./import_fetch.ts";
+import { insideFolder } from "../import/openapi_refs.ts";
 import type { ImportFlagValues } from "./interchange.ts";
 import { parseTransportFlags } from "./transport_flags.ts";
 
@@ -159,18 +160,4 @@ export async function writeImportFiles(
     await Deno.writeTextFile(path, f.text, { mode: f.mode });
     await Deno.chmod(path, f.mode);
   }
-}
-
-/**
- * The check that a file an OpenAPI description refers to is inside the description's folder
- * once symbolic links are followed (`dial test --openapi` reads descriptions the same way).
- *
- * @param url the referenced file
- * @param base the description's URL
- * @returns whether the file's real path is inside the description's real folder
- */
-export async function insideFolder(url: URL, base: URL): Promise<boolean> {
-  if (base.protocol !== "file:") return false;
-  const [folder, real] = await Promise.all([realPathOf(new URL(".", base)), realPathOf(url)]);
-  return folder !== undefined && real !== undefined && real.startsWith(`${folder}/`);
 }

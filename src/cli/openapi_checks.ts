@@ -7,6 +7,7 @@
  * @module
  */
 import { readContract } from "../openapi/openapi_contract.ts";
+import { insideFolder } from "../import/openapi_refs.ts";
 import { type CheckedExchange, ContractChecker, type Coverage } from "../openapi/contract_check.ts";
 import type { TestOutcome } from "../files/script_api.ts";
 import type { TransportOptions } from "../http/plan.ts";
@@ -16,7 +17,6 @@ import { shown, type Sink } from "../output/terminal.ts";
 import { reveal, Secret } from "../secret.ts";
 import type { CliContext } from "./context.ts";
 import { importReader, isUrlSource } from "./import_fetch.ts";
-import { insideFolder } from "./import_run.ts";
 import type { DescriptionChoice } from "../openapi/description_choice.ts";
 
 /** How long reading a description may take. */

@@ -222,6 +222,30 @@ class RefResolver {
   }
 }
 
+/**
+ * The check that a file an OpenAPI description refers to is inside the description's folder
+ * once symbolic links are followed (`dial import`, `--openapi` and the UI read descriptions
+ * alike): an {@link ResolveRefsOptions.allowFile}.
+ *
+ * @param url the referenced file
+ * @param base the description's URL
+ * @returns whether the file's real path is inside the description's real folder
+ */
+export async function insideFolder(url: URL, base: URL): Promise<boolean> {
+  if (base.protocol !== "file:") return false;
+  const [folder, real] = await Promise.all([realPathOf(new URL(".", base)), realPathOf(url)]);
+  return folder !== undefined && real !== undefined && real.startsWith(`${folder}/`);
+}
+
+/** The real path of a `file:` URL, or undefined when it does not exist. */
+async function realPathOf(url: URL): Promise<string | undefined> {
+  try {
+    return await Deno.realPath(decodeURIComponent(url.pathname));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The value at a JSON pointer (RFC 6901), `""` being the whole document. */
 function at(root: unknown, pointer: string): unknown {
   let target = root;

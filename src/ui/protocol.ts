@@ -4,6 +4,7 @@
  * no Deno APIs, no DOM. `PROTOCOL.md` beside it describes the exchange in prose.
  * @module
  */
+import type { OpenapiEvent } from "./openapi_protocol.ts";
 import { OAUTH2_FLOWS, type OAuth2Flow } from "../auth/oauth2/parse_value.ts";
 import { GRAPHQL_TRANSPORTS, type GraphQLTransport } from "../graphql/transports.ts";
 
@@ -286,6 +287,7 @@ export type FileSendEvent =
   | { type: "log"; text: string }
   | { type: "result"; status?: number; tests: TestJson[]; error?: ErrorJson }
   | { type: "error"; error: ErrorJson }
+  | OpenapiEvent
   | NoticeEvent;
 
 /**

@@ -33,6 +33,7 @@ import { errorJson } from "./error_json.ts";
 import { type ApiContext, describeResponse } from "./http_api.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
 import { uiReferences } from "./environment_api.ts";
+import { openapiSend } from "./openapi_api.ts";
 import type { Environment } from "../../files/environment.ts";
 
 /** What every Send and ▶ Run of one `dial ui` workspace shares, as one `dial run` shares it. */
@@ -218,6 +219,8 @@ export async function handleFileSend(request: Request, context: ApiContext): Pro
   const json = object(await readJson(request), "request");
   const timeoutMs = timeoutOf(json.timeoutMs);
   const { file, target, options } = await fileRunOf(json, context);
+  // The description the file or its environment names: read (or refused) before anything is sent.
+  const openapi = await openapiSend(file, options.environment, context.workspace!);
   return ndjsonResponse<FileSendEvent>(async ({ emit, signal }) => {
     let started = performance.now();
     await runHttpFile(file, {
@@ -225,6 +228,7 @@ export async function handleFileSend(request: Request, context: ApiContext): Pro
       ...(timeoutMs > 0 ? { timeoutMs } : {}),
       send: { signal, ...(context.fetch ? { fetch: context.fetch } : {}) },
       keepGoing: true,
+      ...(openapi ? { checkExchange: openapi.check } : {}),
       onExchange: async (event) => {
         if (event.fileRequest.request !== target) {
           await event.exchange.response.body?.cancel().catch(() => {});
@@ -241,11 +245,13 @@ export async function handleFileSend(request: Request, context: ApiContext): Pro
       onResult: (result) => {
         const error = result.error ? { error: errorJson(result.error) } : {};
         const status = result.status !== undefined ? { status: result.status } : {};
+        const violations = openapi?.take();
         if (result.request !== target) {
           emit({ type: "ran", label: result.label, ...status, ...error });
           started = performance.now();
           return;
         }
+        if (violations && result.status !== undefined) emit(violations);
         emit({
           type: "result",
           ...status,

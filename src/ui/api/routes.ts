@@ -7,6 +7,7 @@ import { handleFileSend } from "./file_send.ts";
 import { handleAuthState, handleAuthToken } from "./auth_api.ts";
 import { handleGraphqlRun, handleGraphqlSchema } from "./graphql_api.ts";
 import { handleGrpcCall, handleGrpcEnd, handleGrpcMethods, handleGrpcSend } from "./grpc_api.ts";
+import { handleOpenapiOperation } from "./openapi_api.ts";
 import { type ApiContext, handleHttpBody, handleHttpCurl, handleHttpSend } from "./http_api.ts";
 import { handleStreamSocket } from "./stream_api.ts";
 import { handleStateLoad, handleStateSave } from "./ui_state.ts";
@@ -45,6 +46,7 @@ export const API_ROUTES: ReadonlyMap<string, ApiHandler> = new Map<string, ApiHa
   ["POST /api/grpc/call", handleGrpcCall],
   ["POST /api/grpc/send", handleGrpcSend],
   ["POST /api/grpc/end", handleGrpcEnd],
+  ["POST /api/openapi/operation", handleOpenapiOperation],
   ["GET /api/stream", handleStreamSocket],
   ["POST /api/state/load", handleStateLoad],
   ["POST /api/state/save", handleStateSave],

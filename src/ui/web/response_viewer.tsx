@@ -11,6 +11,7 @@ import type { JSX } from "preact";
 import { type MutableRef, useEffect, useRef } from "preact/hooks";
 import { json } from "@codemirror/lang-json";
 import type { EditorView } from "@codemirror/view";
+import type { Extension } from "@codemirror/state";
 import { MAX_KEPT_BODY } from "../protocol.ts";
 import { formatSize, post } from "./api.ts";
 import { CodeEditor } from "./code_editor.tsx";
@@ -53,7 +54,13 @@ const LARGE_JSON_EXTENSIONS = visibleJsonMarks;
  * @returns the viewer with its toolbar
  */
 export function ResponseViewer(
-  props: { body: Signal<ViewedBody | undefined>; label: string; placeholder: string },
+  props: {
+    body: Signal<ViewedBody | undefined>;
+    label: string;
+    placeholder: string;
+    /** Marks on the body (a Send's OpenAPI violations). */
+    marks?: Extension;
+  },
 ): JSX.Element {
   const view = useRef<EditorView | null>(null);
   const state = useViewerState(props.body, view);
@@ -98,9 +105,12 @@ export function ResponseViewer(
           label={props.label}
           value={state.shown}
           readOnly
-          extensions={mode === "json" && !state.raw.value
-            ? (body?.text?.length ?? 0) > SLICE_CHARS ? LARGE_JSON_EXTENSIONS : JSON_EXTENSIONS
-            : []}
+          extensions={[
+            mode === "json" && !state.raw.value
+              ? (body?.text?.length ?? 0) > SLICE_CHARS ? LARGE_JSON_EXTENSIONS : JSON_EXTENSIONS
+              : [],
+            props.marks ?? [],
+          ]}
           class="viewer"
           placeholder={props.placeholder}
           onView={(v) => view.current = v}

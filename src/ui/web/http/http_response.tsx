@@ -9,6 +9,9 @@ import { ApiError, isRecord } from "../api.ts";
 import type { ResponseJson, TestJson } from "../../protocol.ts";
 import { ResponseMeta } from "../response_meta.tsx";
 import { ResponseViewer, type ViewedBody } from "../response_viewer.tsx";
+import type { OpenapiEvent } from "../../openapi_protocol.ts";
+import { OpenapiViolations } from "../openapi/openapi_panel.tsx";
+import { violationMarks } from "../openapi/openapi_marks.ts";
 
 /** What running a file's request added: what ran first, its scripts' lines and its tests. */
 export interface FileRun {
@@ -18,6 +21,8 @@ export interface FileRun {
   tests: TestJson[];
   /** Why the request or a handler failed. */
   error?: ApiError;
+  /** The OpenAPI check of the exchange, when its file or environment names a description. */
+  openapi?: OpenapiEvent;
 }
 
 /**
@@ -34,6 +39,8 @@ export function readRunEvent(event: Record<string, unknown>, run: FileRun): void
       ...(typeof event.status === "number" ? { status: event.status } : {}),
       ...(event.error ? { error: message(event.error) } : {}),
     });
+  } else if (event.type === "openapi" && Array.isArray(event.violations)) {
+    run.openapi = event as OpenapiEvent;
   } else if (event.type === "log" && typeof event.text === "string") {
     run.logs.push(event.text);
   } else if (event.type === "result") {
@@ -143,7 +150,13 @@ export function HttpResponse(
         <summary>Response headers ({r.headers.length})</summary>
         <HeaderTable label="Response headers" headers={r.headers} />
       </details>
-      <ResponseViewer body={props.viewed} label="Response body" placeholder="(empty body)" />
+      {r.run?.openapi && <OpenapiViolations event={r.run.openapi} />}
+      <ResponseViewer
+        body={props.viewed}
+        label="Response body"
+        placeholder="(empty body)"
+        {...(r.run?.openapi ? { marks: violationMarks(r.run.openapi.violations) } : {})}
+      />
     </section>
   );
 }

@@ -37,6 +37,7 @@ import {
 } from "./http_response.tsx";
 import { httpSource, requestExtras, type RequestSource, requestSource } from "../request_extras.ts";
 import { requestShare, RequestSplitter } from "../splitter.tsx";
+import { OpenapiPanel } from "../openapi/openapi_panel.tsx";
 
 export type { HttpResult };
 import { isRows, isString, jsonWithoutSecrets, persisted, withoutSecrets } from "../storage.ts";
@@ -336,6 +337,7 @@ export function HttpTab(): JSX.Element {
         </details>
         <HeadersSection core={core} summary="Headers" label="Headers" open />
         <BodySection />
+        <OpenapiPanel method={method.value} url={url.value} />
         <RequestOptions />
         <HistoryList history={core.history} onRestore={restore} />
       </div>
