@@ -156,11 +156,11 @@ export function matchWritten(
   method: string,
   written: string,
 ): ContractOperation | undefined {
-  const unknown = "\u0001";
+  const unknown = "\uE000";
   let text = written.trim().replace(/\{\{[^}]*\}\}/g, unknown).replace(/[?#].*$/s, "");
   text = text.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "");
   const base = text.startsWith(unknown);
-  if (base) text = text.replace(/^\u0001+/, "");
+  if (base) text = text.replace(/^\uE000+/, "");
   const at = (path: string, of: Contract) =>
     matchOperation(of, method, new URL(`http://x${path.startsWith("/") ? "" : "/"}${path}`))
       ?.operation;
