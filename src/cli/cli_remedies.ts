@@ -106,6 +106,7 @@ export const CLI_REMEDIES: RemedyWords = {
   use: {
     proto_file:
       "pass the service's .proto file with --proto FILE.proto (--import-path DIR for its imports)",
+    openapi_url: "give the URL on the command line: --openapi URL",
     proxy_tunnel: "give the proxy with --proxy: dial opens the tunnel itself",
     body_file: "send the body from a file with @file",
     undecoded: "save it undecoded with a pipe from curl, or ask without Accept-Encoding",

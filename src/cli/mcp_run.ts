@@ -8,7 +8,7 @@
 import { ExitCode } from "../errors/mod.ts";
 import { serveMcp } from "../mcp/mcp_server.ts";
 import { type ExchangeCheck, type WorkspaceFile, workspaceTools } from "../mcp/mcp_tools.ts";
-import { chooseDescription } from "../openapi/description_choice.ts";
+import { fileDescription } from "../openapi/description_choice.ts";
 import type { Environment } from "../files/environment.ts";
 import type { HttpFile } from "../files/http_file_types.ts";
 import type { Confinement } from "../files/trust_rule.ts";
@@ -127,7 +127,7 @@ class Descriptions {
     environment: Environment | undefined,
     confinement: Confinement,
   ): Promise<ExchangeCheck | undefined> {
-    const choice = await chooseDescription(file, environment, confinement, undefined);
+    const choice = await fileDescription(file, environment, confinement);
     if (!choice) return undefined;
     const { OpenapiChecks, violationTests } = await lazy.openapiChecks();
     this.#checks ??= new OpenapiChecks({ transport: this.setup.transport }, this.context);

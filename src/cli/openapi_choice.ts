@@ -8,11 +8,32 @@ import type { Environment } from "../files/environment.ts";
 import type { HttpFile } from "../files/http_file_types.ts";
 import type { Confinement } from "../files/trust_rule.ts";
 import type { CheckedExchange } from "../openapi/contract_check.ts";
-import { chooseDescription } from "../openapi/description_choice.ts";
+import { type DescriptionChoice, fileDescription } from "../openapi/description_choice.ts";
 import type { TestOutcome } from "../files/script_api.ts";
 import type { CliContext } from "./context.ts";
 import type { FileRunSetup } from "./file_setup.ts";
 import { lazy } from "./lazy.ts";
+
+/**
+ * Chooses the description of a file's run: `--openapi`, else the one the file names.
+ *
+ * @param file the request file
+ * @param environment its environment, if any
+ * @param confinement the folders the file may read
+ * @param commandLine `--openapi`'s value, which wins over the file and the environment
+ * @returns the description, or none
+ * @throws {import("../errors/mod.ts").UsageError} for a description the file names that is
+ *   refused (before anything is sent)
+ */
+export async function chooseDescription(
+  file: HttpFile,
+  environment: Environment | undefined,
+  confinement: Confinement,
+  commandLine: string | undefined,
+): Promise<DescriptionChoice | undefined> {
+  if (commandLine !== undefined) return { spec: commandLine, namedBy: "--openapi" };
+  return await fileDescription(file, environment, confinement);
+}
 
 /** A file's contract checks for `dial run`: each exchange's violations, and whether any. */
 export interface FileContract {

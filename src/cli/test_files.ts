@@ -37,7 +37,7 @@ import {
 } from "./file_setup.ts";
 import type { TestFlagValues } from "./file_test.ts";
 import { lazy } from "./lazy.ts";
-import { chooseDescription } from "../openapi/description_choice.ts";
+import { chooseDescription } from "./openapi_choice.ts";
 import { type TestPlan, testPlan, type TestUnit } from "./test_plan.ts";
 
 /** A file's contract checker (`--openapi`, `# @openapi`, an environment's `openapi`). */

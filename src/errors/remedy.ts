@@ -98,7 +98,8 @@ export interface RemedyTargets {
     | "address_in_url"
     | "body_include"
     | "private_env"
-    | "proto_file";
+    | "proto_file"
+    | "openapi_url";
   /** Give a setting that is missing. */
   give:
     | "home"

@@ -1,7 +1,7 @@
 /**
- * Which OpenAPI description a request file's exchanges are checked against: `--openapi` on the
- * command line (a path or an http(s) URL), else the file's `# @openapi PATH`, else its
- * environment's `openapi` entry. A description a file names is data under the trust rule: a
+ * Which OpenAPI description a request file's exchanges are checked against: the file's
+ * `# @openapi PATH`, else its environment's `openapi` entry (the CLI's command line comes
+ * first). A description a file names is data under the trust rule: a
  * local path, inside the run's folders after symbolic links (`--allow-path` widens them), never
  * a URL (a URL is read only when the command line gives it). Cheap: nothing is read or loaded
  * here but the path's real location. The CLI, `dial mcp` and the UI choose alike.
@@ -16,28 +16,26 @@ import type { Confinement } from "../files/trust_rule.ts";
 export interface DescriptionChoice {
   /** A path (real, when a file named it) or, from the command line only, a URL. */
   spec: string;
-  /** Where it was named, for messages: `--openapi`, `api.http:3`, `http-client.env.json`. */
+  /** Where it was named, for messages: the flag, `api.http:3`, `http-client.env.json`. */
   namedBy: string;
 }
 
 /**
- * Chooses the description of a file's run.
+ * The description a file names (its `# @openapi`, else its environment's `openapi` entry); a
+ * face's own choice (the CLI's `--openapi`) comes before it.
  *
  * @param file the request file
  * @param environment its environment, if any
  * @param confinement the folders the file may read
- * @param commandLine `--openapi`'s value, which wins over the file and the environment
  * @returns the description, or none
  * @throws {UsageError} for two different `# @openapi` lines, an empty one, a URL named by a
  *   file, or a path outside the run's folders: before anything is sent
  */
-export async function chooseDescription(
+export async function fileDescription(
   file: HttpFile,
   environment: Environment | undefined,
   confinement: Confinement,
-  commandLine: string | undefined,
 ): Promise<DescriptionChoice | undefined> {
-  if (commandLine !== undefined) return { spec: commandLine, namedBy: "--openapi" };
   const named = file.requests.flatMap((request) =>
     request.directives.filter((d) => d.name === "openapi")
   );
@@ -72,8 +70,8 @@ async function localDescription(
   }
   if (/^[a-z][a-z0-9+.-]*:/i.test(written) && !/^[a-z]:[\\/]/i.test(written)) {
     throw new UsageError(
-      `Refused the OpenAPI description named by ${where}: "${written}" is not a local path (a file names a path; a URL is read only from the command line: --openapi URL)`,
-      { details: { path: written } },
+      `Refused the OpenAPI description named by ${where}: "${written}" is not a local path (a file names a path; a URL is read only when the person gives it)`,
+      { details: { path: written }, remedy: { use: "openapi_url" } },
     );
   }
   const path = written.startsWith("/") ? written : `${dir}/${written}`;

@@ -69,7 +69,10 @@ Deno.test("openapi: dial mcp reads an environment's openapi entry; a description
     assert.match(resultText(up), /outside the run's folder/);
     const url = await session.client.callTool({ name: "url_url", arguments: {} });
     assert.equal(url.isError, true);
-    assert.match(resultText(url), /is not a local path .*--openapi URL/);
+    assert.match(
+      resultText(url),
+      /is not a local path \(a file names a path; a URL is read only when/,
+    );
   }
   assert.equal(server.requests.length, 0, "nothing was sent");
   assert.equal(specs.requests.length, 0, "no description was fetched because a file said so");

@@ -167,7 +167,10 @@ Deno.test("openapi: a description a file names is a local path inside the run's 
     ["../outside/openapi.yaml", /is outside the run's folder/],
     [`${dir}/outside/openapi.yaml`, /is outside the run's folder/],
     ["./link.yaml", /is outside the run's folder/],
-    [`${specs.origin}/openapi.yaml`, /is not a local path .*--openapi URL/],
+    [
+      `${specs.origin}/openapi.yaml`,
+      /is not a local path [^]*hint: give the URL on the command line: --openapi URL/,
+    ],
   ];
   for (const [written, refusal] of attempts) {
     await Deno.writeTextFile(file, `# @openapi ${written}\nGET ${server.origin}/v1/pets/1\n`);

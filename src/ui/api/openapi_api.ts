@@ -17,7 +17,7 @@ import type { TestOutcome } from "../../files/script_api.ts";
 import { isObject, type Json } from "../../import/import_model.ts";
 import { load } from "../../load.ts";
 import type { ContractChecker, Violation } from "../../openapi/contract_check.ts";
-import { chooseDescription, type DescriptionChoice } from "../../openapi/description_choice.ts";
+import { type DescriptionChoice, fileDescription } from "../../openapi/description_choice.ts";
 import {
   type Contract,
   type ContractOperation,
@@ -81,7 +81,7 @@ export async function openapiSend(
   environment: Environment | undefined,
   workspace: Workspace,
 ): Promise<OpenapiSend | undefined> {
-  const choice = await chooseDescription(file, environment, workspace.confinement, undefined);
+  const choice = await fileDescription(file, environment, workspace.confinement);
   if (!choice) return undefined;
   const checker = await checkerOf(choice);
   let last: Violation[] = [];
@@ -127,7 +127,7 @@ export async function handleOpenapiOperation(
     optionalString(json.environment, "environment"),
     context,
   );
-  const choice = await chooseDescription(file, environment, workspace.confinement, undefined);
+  const choice = await fileDescription(file, environment, workspace.confinement);
   if (!choice) return Response.json({ described: false } satisfies OpenapiOperationAnswer);
   const { contract } = await checkerOf(choice);
   const operation = matchWritten(contract, method, url);

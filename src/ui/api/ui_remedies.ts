@@ -91,6 +91,7 @@ export const UI_REMEDIES: RemedyWords = {
   },
   use: {
     proto_file: undefined,
+    openapi_url: "save the description in the workspace and name its path",
     proxy_tunnel: "set Proxy in TLS and proxy settings: dial opens the tunnel itself",
     body_file: undefined,
     undecoded: "save it undecoded with a pipe from curl, or ask without Accept-Encoding",
