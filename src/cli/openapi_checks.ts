@@ -172,9 +172,19 @@ export class RequestContract {
    * @param request the request as sent (the last one, after redirects)
    * @param response the response (its head; the body was kept by {@link watch})
    * @param err stderr
+   * @param resume `-C`: the file a partial response (206) was appended to, whose whole content
+   *   is then the body checked, as the operation's 200
    * @returns how many violations there were
    */
-  async report(request: PreparedRequest, response: Response, err: Sink): Promise<number> {
+  async report(
+    request: PreparedRequest,
+    response: Response,
+    err: Sink,
+    resume?: { path: string; offset: number },
+  ): Promise<number> {
+    // -C on a file already whole: the server's 416 answers dial's Range, nothing was received.
+    if (resume && response.status === 416) return 0;
+    const appended = resume !== undefined && resume.offset > 0 && response.status === 206;
     const secrets: string[] = [];
     const requestHeaders: [string, string][] = request.headers.map(({ name, value }) => {
       const text = reveal(value);
@@ -199,9 +209,13 @@ export class RequestContract {
       url: requestUrl(request).href,
       requestHeaders,
       requestBody: await bodyText(request.body),
-      status: response.status,
+      status: appended ? 200 : response.status,
       headers: [...response.headers],
-      body: this.#whole ? new TextDecoder().decode(bytes) : undefined,
+      body: appended
+        ? await bodyText({ kind: "file", path: resume.path })
+        : this.#whole
+        ? new TextDecoder().decode(bytes)
+        : undefined,
     });
     for (const { name, message } of violations) {
       let text = `${name}: ${message}`;

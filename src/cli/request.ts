@@ -197,9 +197,9 @@ export const REQUEST_COMMAND: Command = command({
       ["json", "form"].map((other) => ({ flags: [data, other], reason: "give one request body" }))
     ),
     { flags: ["head", "request"], reason: "-I sends HEAD" },
-    ...["curl", "offline", "export", "download", "continue"].map((other) => ({
+    ...["curl", "offline", "export"].map((other) => ({
       flags: ["openapi", other],
-      reason: "--openapi checks a response dial prints",
+      reason: "--openapi checks a response dial receives",
     })),
     ...AUTH_CONFLICTS,
   ],

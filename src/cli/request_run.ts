@@ -76,9 +76,16 @@ export async function runRequest(
   if (contract) sent.response = contract.watch(sent.response);
   await keepState(plan, sent.exchange.response, context);
   const saved = await printBody(plan, sent, context);
-  if (saved !== undefined) return saved;
+  if (saved !== undefined && !contract) return saved;
   // Then the violations on stderr: exit 11, unless --check-status's own code applies.
-  const violations = await contract?.report(sent.exchange.request, sent.response, context.stderr);
+  const violations = await contract?.report(
+    sent.exchange.request,
+    sent.response,
+    context.stderr,
+    plan.save?.resume,
+  );
+  // --download, -C: the body saved to the file was checked.
+  if (saved !== undefined) return saved === ExitCode.OK && violations ? ExitCode.TestFailed : saved;
   const code = !plan.flags.checkStatus || sent.response.status < 300
     ? (violations ? ExitCode.TestFailed : ExitCode.OK)
     : statusExitCode(sent.response.status);

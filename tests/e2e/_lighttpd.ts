@@ -1,7 +1,8 @@
 /**
  * Debian's lighttpd as an HTTP Digest gate (mod_auth with an htdigest file) in front of a
  * backend on 127.0.0.1, WebSocket upgrades proxied through (mod_proxy, `upgrade` enabled): a
- * Digest verifier nobody here wrote, for plain requests and WebSocket handshakes alike.
+ * Digest verifier nobody here wrote, for plain requests and WebSocket handshakes alike; and as
+ * a static file server (byte ranges, for `-C`).
  * @module
  */
 import { installed } from "../_process.ts";
@@ -65,6 +66,39 @@ proxy.server = ( "" => (( "host" => "127.0.0.1", "port" => ${backend} )))
 proxy.header = ( "upgrade" => "enable" )
 `,
   );
+  return await run(dir, port);
+}
+
+/**
+ * Starts lighttpd serving the files of `files` (path → text) as they are, with byte ranges
+ * (`Range:` → 206) as lighttpd serves static files; `.json` files as application/json.
+ *
+ * @param files the files, by path below the document root
+ * @returns the running server
+ */
+export async function startFileServer(files: Record<string, string>): Promise<Lighttpd> {
+  const dir = await Deno.makeTempDir({ prefix: "dial-lighttpd-" });
+  const port = freePort();
+  await Deno.mkdir(`${dir}/root`);
+  for (const [path, text] of Object.entries(files)) {
+    const file = `${dir}/root/${path}`;
+    await Deno.mkdir(file.slice(0, file.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(file, text);
+  }
+  await Deno.writeTextFile(
+    `${dir}/lighttpd.conf`,
+    `server.document-root = "${dir}/root"
+server.bind = "127.0.0.1"
+server.port = ${port}
+server.errorlog = "/dev/stderr"
+mimetype.assign = ( ".json" => "application/json" )
+`,
+  );
+  return await run(dir, port);
+}
+
+/** Runs lighttpd on `dir/lighttpd.conf` until it logs "server started". */
+async function run(dir: string, port: number): Promise<Lighttpd> {
   const child = new Deno.Command("/usr/sbin/lighttpd", {
     args: ["-D", "-f", `${dir}/lighttpd.conf`],
     stdin: "null",

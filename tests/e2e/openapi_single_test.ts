@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
 import { project } from "./_files.ts";
+import { hasLighttpd, startFileServer } from "./_lighttpd.ts";
 import { petProject, petServer, PETSTORE_30, SCHEMAS_30 } from "./_openapi_pets.ts";
 
 Deno.test("openapi: dial GET --openapi prints the response, then its violations on stderr, and exits 11", async () => {
@@ -218,4 +219,64 @@ Deno.test("openapi: a description a file names is a local path inside the run's 
     two.stderr,
     /names two OpenAPI descriptions \("\.\/a\.yaml" at line 1, "\.\/b\.yaml" at line 5\)/,
   );
+});
+
+/** Files lighttpd serves, each an operation of its own. */
+const FILES_SPEC = `openapi: 3.0.3
+info: { title: Files, version: "1" }
+servers:
+  - url: http://127.0.0.1/files
+paths:
+  /pet.json:
+    get:
+      responses:
+        "200":
+          description: a pet
+          content:
+            application/json:
+              schema: { $ref: "./schemas.yaml#/Pet" }
+  /lost.json:
+    get:
+      responses:
+        "200":
+          description: a pet
+          content:
+            application/json:
+              schema: { $ref: "./schemas.yaml#/Pet" }
+`;
+
+Deno.test({
+  name: "openapi: --download and -C check the body saved to the file, a resumed one whole",
+  ignore: !hasLighttpd,
+  fn: async () => {
+    const pet = JSON.stringify({ id: 1, name: "Rex", status: "available" }, null, 2);
+    const lost = JSON.stringify({ id: 1, status: "lost" }, null, 2);
+    await using files = await startFileServer({ "files/pet.json": pet, "files/lost.json": lost });
+    const dir = await project({ "spec/openapi.yaml": FILES_SPEC, "spec/schemas.yaml": SCHEMAS_30 });
+    const spec = `${dir}/spec/openapi.yaml`;
+    const out = `${dir}/out`;
+    await Deno.mkdir(out);
+    const get = (path: string, ...flags: string[]) =>
+      dial(["GET", `${files.origin}/files/${path}`, "--openapi", spec, ...flags], { cwd: out });
+
+    const saved = await get("pet.json", "--download");
+    assert.equal(saved.code, 0, saved.stderr);
+    assert.equal(await Deno.readTextFile(`${out}/pet.json`), pet);
+    const drift = await get("lost.json", "--download");
+    assert.equal(drift.code, 11, drift.stderr);
+    assert.equal(await Deno.readTextFile(`${out}/lost.json`), lost, "saved all the same");
+    assert.match(drift.stderr, /✗ GET \/lost\.json: \/name: required property missing/);
+    assert.match(drift.stderr, /✗ GET \/lost\.json: \/status: must be one of/);
+
+    // -C: lighttpd sends the rest (206); the whole file is checked, not the rest alone (which
+    // is not JSON on its own).
+    for (const [name, text, code] of [["pet.json", pet, 0], ["lost.json", lost, 11]] as const) {
+      await Deno.writeTextFile(`${out}/${name}`, text.slice(0, 12));
+      const resumed = await get(name, "-C", "-", "-o", name);
+      assert.equal(resumed.code, code, resumed.stderr);
+      assert.match(resumed.stderr, /Resumed .* at 12 B/);
+      assert.equal(await Deno.readTextFile(`${out}/${name}`), text);
+      assert.doesNotMatch(resumed.stderr, /not JSON|206/);
+    }
+  },
 });
