@@ -57,7 +57,7 @@ Deno.test("browser: a file's OpenAPI description shows the request's operation a
 
   await page.getByRole("button", { name: "Send", exact: true }).click();
   const check = page.getByRole("region", { name: "OpenAPI check" });
-  await check.getByText("OpenAPI: 1 violation of the description").waitFor();
+  await check.getByText("OpenAPI: 1 violation of the description (api.http:1)").waitFor();
   const tests = page.getByRole("region", { name: "Tests" });
   await tests.getByText(
     '✗ GET /pets/{id}: /status: must be one of ["available","sold"], got "lost" (response 200 body)',
@@ -104,4 +104,35 @@ Deno.test("browser: a description a file names outside the workspace is refused,
   await page.getByRole("button", { name: "Send", exact: true }).click();
   await page.getByRole("alert").getByText(/outside/).first().waitFor();
   assert.equal(server.requests.length, 0, "nothing was sent");
+});
+
+Deno.test("browser: an environment's openapi entry applies when that environment is picked", async () => {
+  await using server = petServer();
+  const workspace = await project({
+    "spec/openapi.yaml": PETSTORE_30,
+    "spec/schemas.yaml": SCHEMAS_30,
+    "api.http": `# @name lost\nGET {{base}}/pets/1?drift=null\n`,
+    "http-client.env.json": JSON.stringify({
+      dev: { base: `${server.origin}/v1`, openapi: "spec/openapi.yaml" },
+      bare: { base: `${server.origin}/v1` },
+    }),
+  });
+  await using app = await openApp(browser(), { workspace });
+  const { page } = app;
+  const sidebar = await openRequest(page, "api.http", "GET lost", "dev");
+  const panel = page.getByRole("group", { name: "OpenAPI" });
+  await panel.getByText("OpenAPI: GET /pets/{id}").waitFor();
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  const check = page.getByRole("region", { name: "OpenAPI check" });
+  await check.getByText(/OpenAPI: 1 violation of the description \(http-client\.env\.json/)
+    .waitFor();
+  const mark = page.getByLabel("Response body").locator(".cm-openapi-violation");
+  assert.equal(await mark.textContent(), "null");
+  // Another environment names no description: the panel goes, and a Send is not checked.
+  await sidebar.getByLabel("Environment").selectOption("bare");
+  await panel.waitFor({ state: "detached" });
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  // The new response, without a check, replaces the checked one.
+  await check.waitFor({ state: "detached" });
+  assert.equal(server.requests.length, 2);
 });

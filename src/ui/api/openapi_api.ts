@@ -59,6 +59,18 @@ async function checkerOf(choice: DescriptionChoice): Promise<ContractChecker> {
   return await checker;
 }
 
+/** The choice with who named it as the workspace shows it (`api.http:1`, not the real path). */
+function relative(
+  choice: DescriptionChoice | undefined,
+  workspace: Workspace,
+): DescriptionChoice | undefined {
+  if (!choice) return undefined;
+  const root = `${workspace.root}/`;
+  return choice.namedBy.startsWith(root)
+    ? { ...choice, namedBy: choice.namedBy.slice(root.length) }
+    : choice;
+}
+
 /** A Send's contract check: the exchanges' failed tests, and the tab's request's violations. */
 export interface OpenapiSend {
   /** Checks an exchange of the run (the tab's request or one it runs first). */
@@ -81,7 +93,10 @@ export async function openapiSend(
   environment: Environment | undefined,
   workspace: Workspace,
 ): Promise<OpenapiSend | undefined> {
-  const choice = await fileDescription(file, environment, workspace.confinement);
+  const choice = relative(
+    await fileDescription(file, environment, workspace.confinement),
+    workspace,
+  );
   if (!choice) return undefined;
   const checker = await checkerOf(choice);
   let last: Violation[] = [];
@@ -127,7 +142,10 @@ export async function handleOpenapiOperation(
     optionalString(json.environment, "environment"),
     context,
   );
-  const choice = await fileDescription(file, environment, workspace.confinement);
+  const choice = relative(
+    await fileDescription(file, environment, workspace.confinement),
+    workspace,
+  );
   if (!choice) return Response.json({ described: false } satisfies OpenapiOperationAnswer);
   const { contract } = await checkerOf(choice);
   const operation = matchWritten(contract, method, url);
