@@ -86,6 +86,10 @@ Deno.test("browser: a file's OpenAPI description shows the request's operation a
   await panel.getByText(/OpenAPI: no operation matches GET \{\{base\}\}\/toys/).waitFor();
   await page.getByRole("button", { name: "Send", exact: true }).click();
   await tests.getByText(/✗ GET \/v1\/toys: undocumented: no operation of/).waitFor();
+  // ▶ Run checks each request as dial run does: three of the four break the description.
+  await sidebar.getByRole("button", { name: "Run api.http" }).click();
+  const runner = page.getByRole("region", { name: "Runner" });
+  await runner.getByText("1 passed, 3 failed").waitFor();
 });
 
 Deno.test("browser: a description a file names outside the workspace is refused, nothing sent", async () => {

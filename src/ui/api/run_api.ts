@@ -11,6 +11,7 @@
 import { processEnv } from "../../env.ts";
 import { parseHttpFile } from "../../files/parse_http_file.ts";
 import { runHttpFile } from "../../files/run_http_file.ts";
+import { openapiSend } from "./openapi_api.ts";
 import { UsageError } from "../../errors/mod.ts";
 import { fileEnvironment, WorkspaceSession } from "./file_send.ts";
 import { describeResponse } from "./http_api.ts";
@@ -63,6 +64,8 @@ export async function handleWorkspaceRun(
   const real = await workspace.resolve(path);
   const file = parseHttpFile(await Deno.readTextFile(real), real);
   const environment = await fileEnvironment(workspace, real, name, context);
+  // Each exchange checked against the description the file or environment names, as dial run.
+  const openapi = await openapiSend(file, environment, workspace);
   // The session Send uses: globals and named results go on from one to the other.
   const session = context.session ?? new WorkspaceSession();
   return ndjsonResponse<RunEvent>(async ({ emit, signal }) => {
@@ -73,6 +76,7 @@ export async function handleWorkspaceRun(
       // Includes, `>>` outputs and script files inside the workspace (and --allow-path) only.
       confinement: workspace.confinement,
       keepGoing: true,
+      ...(openapi ? { checkExchange: openapi.check } : {}),
       globals: session.globals,
       responses: session.responsesOf(real),
       ...(context.cookies ? { cookies: context.cookies } : {}),
