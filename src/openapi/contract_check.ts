@@ -64,20 +64,15 @@ export interface Coverage {
 
 /** Checks exchanges against one contract, and counts the operations they exercised. */
 export class ContractChecker {
-  readonly #documents: Record<"request" | "response", unknown>;
+  /** Each direction's view of the schemas met so far, by schema: made when first needed. */
+  readonly #views = { request: new Map<object, unknown>(), response: new Map<object, unknown>() };
   readonly #validators = new WeakMap<object, Validator>();
   readonly #seen = new Set<ContractOperation>();
 
   /**
    * @param contract the description, read by `readContract`
    */
-  constructor(readonly contract: Contract) {
-    // The server sets readOnly properties, the client writeOnly ones: neither is required back.
-    this.#documents = {
-      request: directional(contract.document, "readOnly"),
-      response: directional(contract.document, "writeOnly"),
-    };
-  }
+  constructor(readonly contract: Contract) {}
 
   /**
    * @param exchange one request and its response
@@ -250,7 +245,15 @@ export class ContractChecker {
     } catch {
       return [{ message: `${label}: not JSON, as ${media} says` }];
     }
-    const schema = at(this.#documents[direction], pointer);
+    const found = at(this.contract.document, pointer);
+    // The server sets readOnly properties, the client writeOnly ones: neither is required back.
+    const schema = isObject(found)
+      ? directional(
+        found,
+        direction === "request" ? "readOnly" : "writeOnly",
+        this.#views[direction],
+      )
+      : undefined;
     if (!isObject(schema)) return [];
     return this.#validate(schema, value, label).map(({ message, pointer }) => ({
       message,
@@ -579,10 +582,19 @@ function shown(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-/** The document with `readOnly` (or `writeOnly`) properties left out of every `required`. */
-function directional(document: Json, drop: "readOnly" | "writeOnly"): unknown {
-  // The description shares the targets of its $refs: each is walked once, shared the same way.
-  const done = new Map<object, unknown>();
+/**
+ * A schema with `readOnly` (or `writeOnly`) properties left out of every `required`.
+ *
+ * @param schema the schema
+ * @param drop which properties are not required in this direction
+ * @param done the direction's views so far: the description shares the targets of its `$ref`s,
+ *   and each is walked once, its view shared the same way
+ */
+function directional(
+  schema: Json,
+  drop: "readOnly" | "writeOnly",
+  done: Map<object, unknown>,
+): unknown {
   const walk = (value: unknown): unknown => {
     if (!isObject(value) && !Array.isArray(value)) return value;
     const known = done.get(value);
@@ -604,7 +616,7 @@ function directional(document: Json, drop: "readOnly" | "writeOnly"): unknown {
     }
     return out;
   };
-  return walk(document);
+  return walk(schema);
 }
 
 function escapePointer(segment: string): string {
