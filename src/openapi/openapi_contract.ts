@@ -233,6 +233,40 @@ export function matchOperation(
 }
 
 /**
+ * The operation a URL as written matches. Its `{{variables}}` are not known here: each stands
+ * for one path segment, or, starting the URL, for its origin and some of its path (then the
+ * longest tail of the path that matches an operation wins).
+ *
+ * @param contract the description
+ * @param method the method
+ * @param written the URL as the tab has it
+ * @returns the operation, or undefined
+ */
+export function matchWritten(
+  contract: Contract,
+  method: string,
+  written: string,
+): ContractOperation | undefined {
+  const unknown = "\uE000";
+  let text = written.trim().replace(/\{\{[^}]*\}\}/g, unknown).replace(/[?#].*$/s, "");
+  text = text.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "");
+  const base = text.startsWith(unknown);
+  if (base) text = text.replace(/^\uE000+/, "");
+  const at = (path: string, of: Contract) =>
+    matchOperation(of, method, new URL(`http://x${path.startsWith("/") ? "" : "/"}${path}`))
+      ?.operation;
+  if (!base) return at(text, contract);
+  // The origin (and maybe the base path) is a variable: the longest matching tail wins.
+  const anyBase = { ...contract, basePath: "" };
+  const segments = text.split("/").filter((s, i) => i > 0 || s !== "");
+  for (let i = 0; i < segments.length; i++) {
+    const found = at(`/${segments.slice(i).join("/")}`, anyBase);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
  * 3.0 keywords left in documents the upgrader did not see (referenced files), as 3.1 says;
  * `int32`/`int64` as the ranges they are; the `$ref`s left where a recursive schema closes
  * accept anything.

@@ -10,6 +10,9 @@ import { insideFolder } from "../import/openapi_refs.ts";
 import { type Contract, readContract } from "./openapi_contract.ts";
 import { ContractChecker } from "./contract_check.ts";
 
+// The UI's OpenAPI side matches the URL as the tab has it, once this module is loaded.
+export { matchWritten } from "./openapi_contract.ts";
+
 /** The largest description (or referenced document) read: 50 MiB, as `dial import` reads. */
 const MAX_BYTES = 50 * 1024 * 1024;
 

@@ -18,11 +18,7 @@ import { isObject, type Json } from "../../import/import_model.ts";
 import { load } from "../../load.ts";
 import type { ContractChecker, Violation } from "../../openapi/contract_check.ts";
 import { type DescriptionChoice, fileDescription } from "../../openapi/description_choice.ts";
-import {
-  type Contract,
-  type ContractOperation,
-  matchOperation,
-} from "../../openapi/openapi_contract.ts";
+import type { ContractOperation } from "../../openapi/openapi_contract.ts";
 import type {
   OpenapiEvent,
   OpenapiOperationAnswer,
@@ -148,6 +144,7 @@ export async function handleOpenapiOperation(
   );
   if (!choice) return Response.json({ described: false } satisfies OpenapiOperationAnswer);
   const { contract } = await checkerOf(choice);
+  const { matchWritten } = await load.readDescription();
   const operation = matchWritten(contract, method, url);
   return Response.json(
     {
@@ -157,40 +154,6 @@ export async function handleOpenapiOperation(
       ...(operation ? { operation: operationJson(operation) } : {}),
     } satisfies OpenapiOperationAnswer,
   );
-}
-
-/**
- * The operation a URL as written matches. Its `{{variables}}` are not known here: each stands
- * for one path segment, or, starting the URL, for its origin and some of its path (then the
- * longest tail of the path that matches an operation wins).
- *
- * @param contract the description
- * @param method the method
- * @param written the URL as the tab has it
- * @returns the operation, or undefined
- */
-export function matchWritten(
-  contract: Contract,
-  method: string,
-  written: string,
-): ContractOperation | undefined {
-  const unknown = "\uE000";
-  let text = written.trim().replace(/\{\{[^}]*\}\}/g, unknown).replace(/[?#].*$/s, "");
-  text = text.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "");
-  const base = text.startsWith(unknown);
-  if (base) text = text.replace(/^\uE000+/, "");
-  const at = (path: string, of: Contract) =>
-    matchOperation(of, method, new URL(`http://x${path.startsWith("/") ? "" : "/"}${path}`))
-      ?.operation;
-  if (!base) return at(text, contract);
-  // The origin (and maybe the base path) is a variable: the longest matching tail wins.
-  const anyBase = { ...contract, basePath: "" };
-  const segments = text.split("/").filter((s, i) => i > 0 || s !== "");
-  for (let i = 0; i < segments.length; i++) {
-    const found = at(`/${segments.slice(i).join("/")}`, anyBase);
-    if (found) return found;
-  }
-  return undefined;
 }
 
 function operationJson(op: ContractOperation): OperationJson {
