@@ -33,9 +33,12 @@ export function OpenapiPanel(props: { method: string; url: string }): JSX.Elemen
   const environment = requestExtras("http").environment;
   const { method, url } = props;
   useEffect(() => {
-    answer.value = undefined;
-    failure.value = undefined;
-    if (!source) return;
+    // The last answer stays in view while the next is asked (no flicker as the URL is typed).
+    if (!source) {
+      answer.value = undefined;
+      failure.value = undefined;
+      return;
+    }
     const call = new AbortController();
     const body: OpenapiOperationJson = {
       path: source.path,
@@ -46,9 +49,13 @@ export function OpenapiPanel(props: { method: string; url: string }): JSX.Elemen
       url,
     };
     postJson("/api/openapi/operation", body, call.signal).then((found) => {
-      if (!call.signal.aborted) answer.value = found as OpenapiOperationAnswer;
+      if (call.signal.aborted) return;
+      answer.value = found as OpenapiOperationAnswer;
+      failure.value = undefined;
     }, (error) => {
-      if (!call.signal.aborted) failure.value = toApiError(error).message;
+      if (call.signal.aborted) return;
+      answer.value = undefined;
+      failure.value = toApiError(error).message;
     });
     return () => call.abort();
   }, [source?.path, source?.index, source?.name, environment, method, url]);
