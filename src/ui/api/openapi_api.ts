@@ -42,7 +42,8 @@ const checkers = new Map<string, { mtime: number; checker: Promise<ContractCheck
  * @throws {UsageError} a description that cannot be read
  */
 async function checkerOf(choice: DescriptionChoice): Promise<ContractChecker> {
-  const mtime = (await Deno.stat(choice.spec)).mtime?.getTime() ?? 0;
+  // A file gone is told by the reader, as the CLI tells it.
+  const mtime = (await Deno.stat(choice.spec).catch(() => undefined))?.mtime?.getTime() ?? 0;
   const known = checkers.get(choice.spec);
   if (known?.mtime === mtime) return await known.checker;
   const { descriptionChecker } = await load.readDescription();
