@@ -14,7 +14,6 @@ import type { HttpFile } from "../../files/http_file_types.ts";
 import { parseHttpFile } from "../../files/parse_http_file.ts";
 import type { CheckableExchange } from "../../files/run_http_file.ts";
 import type { TestOutcome } from "../../files/script_api.ts";
-import { isObject, type Json } from "../../import/import_model.ts";
 import { load } from "../../load.ts";
 import type { ContractChecker, Violation } from "../../openapi/contract_check.ts";
 import { type DescriptionChoice, fileDescription } from "../../openapi/description_choice.ts";
@@ -26,7 +25,7 @@ import type {
   SchemaJson,
 } from "../openapi_protocol.ts";
 import type { Workspace } from "../workspace_path.ts";
-import { object, optionalString, readJson, string } from "./decode.ts";
+import { isObject, object, optionalString, readJson, string } from "./decode.ts";
 import { fileEnvironment } from "./file_send.ts";
 import type { ApiContext } from "./http_api.ts";
 
@@ -186,7 +185,7 @@ function operationJson(op: ContractOperation): OperationJson {
 
 function pretty(schema: unknown): string {
   if (schema === undefined) return "(any)";
-  const text = JSON.stringify(schema as Json, null, 2) ?? "";
+  const text = JSON.stringify(schema, null, 2) ?? "";
   return text.length > MAX_SCHEMA_CHARS
     ? `${text.slice(0, MAX_SCHEMA_CHARS)}\n… (cut at ${MAX_SCHEMA_CHARS / 1024} KiB)`
     : text;
