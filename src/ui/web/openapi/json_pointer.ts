@@ -95,12 +95,21 @@ function valueEnd(text: string, at: number): number {
     return text.length;
   }
   let i = at;
-  while (i < text.length && !/[\s,\]}]/.test(text[i]!)) i++;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c) || c === 0x2c || c === 0x5d || c === 0x7d) break; // , ] }
+    i++;
+  }
   return i;
 }
 
 function skipSpace(text: string, at: number): number {
   let i = at;
-  while (i < text.length && /\s/.test(text[i]!)) i++;
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
   return i;
+}
+
+/** JSON's whitespace: space, tab, line feed, carriage return. */
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }

@@ -15,8 +15,8 @@ import {
 import type { ViolationJson } from "../../openapi_protocol.ts";
 import { pointerRange } from "./json_pointer.ts";
 
-/** Bodies longer than this are not marked (the scan would hold up the page). */
-const MAX_MARKED_CHARS = 4 * 1024 * 1024;
+/** Bodies longer than this are not marked (the scan, at each piece appended, would hold up the page). */
+const MAX_MARKED_CHARS = 1024 * 1024;
 
 /** The viewer the marks are in, for {@link showPointer}. */
 let marked: EditorView | undefined;
@@ -32,8 +32,8 @@ export function violationMarks(violations: readonly ViolationJson[]): Extension 
   if (extension) return extension;
   const values = violations.filter((v) => v.body === "response" && v.pointer !== undefined);
   const decorations = (view: EditorView): DecorationSet => {
+    if (values.length === 0 || view.state.doc.length > MAX_MARKED_CHARS) return Decoration.none;
     const text = view.state.doc.toString();
-    if (text.length > MAX_MARKED_CHARS) return Decoration.none;
     const ranges = values.flatMap((v) => {
       const range = pointerRange(text, v.pointer!);
       if (!range || range.to <= range.from) return [];
