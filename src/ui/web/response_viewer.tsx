@@ -8,7 +8,7 @@
  */
 import { type Signal, useComputed, useSignal } from "@preact/signals";
 import type { JSX } from "preact";
-import { type MutableRef, useEffect, useRef } from "preact/hooks";
+import { type MutableRef, useEffect, useMemo, useRef } from "preact/hooks";
 import { json } from "@codemirror/lang-json";
 import type { EditorView } from "@codemirror/view";
 import type { Extension } from "@codemirror/state";
@@ -46,6 +46,7 @@ function modeOf(body: ViewedBody): Mode {
 }
 
 const JSON_EXTENSIONS = json();
+const NO_EXTENSIONS: Extension = [];
 /** A large body: colours of the lines in view only (no parse of the whole document). */
 const LARGE_JSON_EXTENSIONS = visibleJsonMarks;
 
@@ -68,6 +69,14 @@ export function ResponseViewer(
   useEffect(() => void jsonWorker(), []);
   const body = props.body.value;
   const mode = body ? modeOf(body) : "text";
+  const language = mode === "json" && !state.raw.value
+    ? (body?.text?.length ?? 0) > SLICE_CHARS ? LARGE_JSON_EXTENSIONS : JSON_EXTENSIONS
+    : NO_EXTENSIONS;
+  // The same extensions from one render to the next: the editor reconfigures only on a change.
+  const extensions = useMemo(
+    () => props.marks ? [language, props.marks] : language,
+    [language, props.marks],
+  );
   return (
     <div class="response-viewer" data-formatting={state.formatting.value ? "true" : undefined}>
       <div class="bar viewer-bar" role="toolbar" aria-label="Viewer tools">
@@ -105,12 +114,7 @@ export function ResponseViewer(
           label={props.label}
           value={state.shown}
           readOnly
-          extensions={[
-            mode === "json" && !state.raw.value
-              ? (body?.text?.length ?? 0) > SLICE_CHARS ? LARGE_JSON_EXTENSIONS : JSON_EXTENSIONS
-              : [],
-            props.marks ?? [],
-          ]}
+          extensions={extensions}
           class="viewer"
           placeholder={props.placeholder}
           onView={(v) => view.current = v}
