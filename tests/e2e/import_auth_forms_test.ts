@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { postmanCollection } from "./_newman.ts";
+import { insomnia, insomniaExport } from "../_insomnia.ts";
 import { dial, serve } from "../_helpers.ts";
 import { startMockServer } from "./_oauth_servers.ts";
 
@@ -97,35 +98,24 @@ Deno.test("import: an Insomnia multipart body reaches the server with the fields
   });
   const dir = await Deno.makeTempDir({ prefix: "dial-import-form-" });
   await Deno.writeTextFile(`${dir}/notes.txt`, "line one\nline two\n");
-  const v4 = {
-    _type: "export",
-    __export_format: 4,
-    resources: [
-      { _id: "wrk_1", _type: "workspace", name: "Uploads" },
-      {
-        _id: "env_1",
-        _type: "environment",
-        parentId: "wrk_1",
-        name: "Base",
-        data: { base: server.origin, title: "Q3 report" },
+  const v4 = insomniaExport("Uploads", [
+    insomnia("environment", "env_1", "wrk_1", {
+      name: "Base",
+      data: { base: server.origin, title: "Q3 report" },
+    }),
+    insomnia("request", "req_1", "wrk_1", {
+      name: "Upload",
+      method: "POST",
+      url: "{{ _.base }}/upload",
+      body: {
+        mimeType: "multipart/form-data",
+        params: [
+          { name: "title", value: "{{ _.title }}" },
+          { name: "file", type: "file", fileName: `${dir}/notes.txt` },
+        ],
       },
-      {
-        _id: "req_1",
-        _type: "request",
-        parentId: "wrk_1",
-        name: "Upload",
-        method: "POST",
-        url: "{{ _.base }}/upload",
-        body: {
-          mimeType: "multipart/form-data",
-          params: [
-            { name: "title", value: "{{ _.title }}" },
-            { name: "file", type: "file", fileName: `${dir}/notes.txt` },
-          ],
-        },
-      },
-    ],
-  };
+    }),
+  ]);
   await Deno.writeTextFile(`${dir}/insomnia.json`, JSON.stringify(v4));
   const curl = await new Deno.Command("curl", {
     args: [

@@ -6,73 +6,51 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { insomnia, insomniaExport } from "../_insomnia.ts";
 import { dial } from "../_helpers.ts";
 import { headerValues, jsonAnswer, rawServer, requestPath } from "./_raw_server.ts";
 
-function insomnia(origin: string) {
-  return {
-    _type: "export",
-    __export_format: 4,
-    resources: [
-      { _id: "wrk_1", _type: "workspace", name: "Shop API" },
-      { _id: "env_1", _type: "environment", parentId: "wrk_1", data: { host: origin } },
-      {
-        _id: "env_2",
-        _type: "environment",
-        parentId: "env_1",
-        name: "Prod",
-        data: { region: "eu" },
-      },
-      {
-        _id: "fld_1",
-        _type: "request_group",
-        parentId: "wrk_1",
-        name: "Orders",
-        metaSortKey: -10,
-        environment: { path: "/v2", region: "folder-wins" },
-      },
-      {
-        _id: "req_me",
-        _type: "request",
-        parentId: "fld_1",
-        name: "Me",
-        metaSortKey: 5,
-        method: "GET",
-        url: "{{ _.host }}{{ _.path }}/me?r={{ _.region }}",
-        headers: [{
-          name: "Authorization",
-          value: "Bearer {% response 'body', 'req_login', 'b64::JC50b2tlbg==::46b', 'never', 60 %}",
-        }],
-      },
-      {
-        _id: "req_login",
-        _type: "request",
-        parentId: "fld_1",
-        name: "Log in",
-        metaSortKey: 1,
-        method: "POST",
-        url: "{{ _.host }}{{ _.path }}/login",
-        body: { mimeType: "application/json", text: '{"u":"a"}' },
-        headers: [],
-      },
-      {
-        _id: "req_other",
-        _type: "request",
-        parentId: "wrk_1",
-        name: "Other",
-        metaSortKey: 0,
-        method: "GET",
-        url: "{{ _.host }}/other?r={{ _.region }}",
-        headers: [{ name: "X-Id", value: "{% response 'body', 'req_login', '$.id' %}" }],
-      },
-    ],
-  };
+function shop(origin: string) {
+  return insomniaExport("Shop API", [
+    insomnia("environment", "env_1", "wrk_1", { data: { host: origin } }),
+    insomnia("environment", "env_2", "env_1", { name: "Prod", data: { region: "eu" } }),
+    insomnia("request_group", "fld_1", "wrk_1", {
+      name: "Orders",
+      metaSortKey: -10,
+      environment: { path: "/v2", region: "folder-wins" },
+    }),
+    insomnia("request", "req_me", "fld_1", {
+      name: "Me",
+      metaSortKey: 5,
+      method: "GET",
+      url: "{{ _.host }}{{ _.path }}/me?r={{ _.region }}",
+      headers: [{
+        name: "Authorization",
+        value: "Bearer {% response 'body', 'req_login', 'b64::JC50b2tlbg==::46b', 'never', 60 %}",
+      }],
+    }),
+    insomnia("request", "req_login", "fld_1", {
+      name: "Log in",
+      metaSortKey: 1,
+      method: "POST",
+      url: "{{ _.host }}{{ _.path }}/login",
+      body: { mimeType: "application/json", text: '{"u":"a"}' },
+      headers: [],
+    }),
+    insomnia("request", "req_other", "wrk_1", {
+      name: "Other",
+      metaSortKey: 0,
+      method: "GET",
+      url: "{{ _.host }}/other?r={{ _.region }}",
+      headers: [{ name: "X-Id", value: "{% response 'body', 'req_login', '$.id' %}" }],
+    }),
+  ]);
 }
 
 Deno.test("import: Insomnia folder environments and response tags run as in Insomnia", async () => {
   await using server = rawServer(jsonAnswer('{"token":"srv-tok"}'));
   const dir = await Deno.makeTempDir();
-  await Deno.writeTextFile(`${dir}/ins.json`, JSON.stringify(insomnia(server.origin)));
+  await Deno.writeTextFile(`${dir}/ins.json`, JSON.stringify(shop(server.origin)));
   const imported = await dial(["import", "ins.json", "--out", "api"], { cwd: dir });
   assert.equal(imported.code, 0, imported.stderr);
   // The tag whose request runs in another file is reported, not silently copied.

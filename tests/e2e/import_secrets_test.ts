@@ -7,6 +7,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { insomnia, insomniaExport } from "../_insomnia.ts";
 import { dial } from "../_helpers.ts";
 import { newman, postmanCollection, postmanEnvironment, seenHeaders } from "./_newman.ts";
 import { headerValues, rawServer } from "./_raw_server.ts";
@@ -198,31 +199,17 @@ Deno.test("import: a HAR's API key header and access_token query, and an Insomni
   assert.match(fromHar.stdout, /"x_api_key": "harKey2"/);
   assert.match(fromHar.stdout, /\?access_token=\{\{access_token\}\}&x=1/);
 
-  const insomnia = {
-    _type: "export",
-    __export_format: 4,
-    resources: [
-      { _id: "wrk", _type: "workspace", name: "Shop" },
-      { _id: "env", _type: "environment", parentId: "wrk", data: { host: "http://127.0.0.1:9" } },
-      {
-        _id: "env2",
-        _type: "environment",
-        parentId: "env",
-        name: "Prod",
-        data: { api_token: "insTok3" },
-      },
-      {
-        _id: "req",
-        _type: "request",
-        parentId: "wrk",
-        name: "Me",
-        method: "GET",
-        url: "{{ _.host }}/me",
-        headers: [{ name: "Authorization", value: "Token {{ _.api_token }}" }],
-      },
-    ],
-  };
-  await Deno.writeTextFile(`${dir}/ins.json`, JSON.stringify(insomnia));
+  const shop = insomniaExport("Shop", [
+    insomnia("environment", "env", "wrk_1", { data: { host: "http://127.0.0.1:9" } }),
+    insomnia("environment", "env2", "env", { name: "Prod", data: { api_token: "insTok3" } }),
+    insomnia("request", "req", "wrk_1", {
+      name: "Me",
+      method: "GET",
+      url: "{{ _.host }}/me",
+      headers: [{ name: "Authorization", value: "Token {{ _.api_token }}" }],
+    }),
+  ]);
+  await Deno.writeTextFile(`${dir}/ins.json`, JSON.stringify(shop));
   const fromIns = await dial(["import", "ins.json", "--dry-run"], { cwd: dir });
   assert.equal(fromIns.code, 0, fromIns.stderr);
   const sharedIns = fromIns.stdout.split("==> http-client.private.env.json <==")[0]!;

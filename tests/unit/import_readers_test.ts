@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { parse as parseYaml } from "yaml";
 import { readImport } from "../../src/import/read_import.ts";
 import type { ImportResult } from "../../src/import/import_model.ts";
+import { insomnia, insomniaExport } from "../_insomnia.ts";
 // Static imports put the fixture packages in the module graph, so their files resolve to paths.
 import "@readme/oas-examples/package.json" with { type: "json" };
 import "@scalar/galaxy/3.1.json" with { type: "json" };
@@ -150,39 +151,22 @@ Deno.test("import: Postman v2.1 with folders, inherited auth, an environment and
 });
 
 Deno.test("import: Insomnia v4 with a base and a sub environment, {{ _.var }} converted", async () => {
-  const v4 = {
-    _type: "export",
-    __export_format: 4,
-    resources: [
-      { _id: "wrk_1", _type: "workspace", name: "My API" },
-      {
-        _id: "env_1",
-        _type: "environment",
-        parentId: "wrk_1",
-        name: "Base",
-        data: { base: "http://x.test" },
-      },
-      {
-        _id: "env_2",
-        _type: "environment",
-        parentId: "env_1",
-        name: "Prod",
-        data: { base: "https://prod.test" },
-      },
-      { _id: "fld_1", _type: "request_group", parentId: "wrk_1", name: "Things" },
-      {
-        _id: "req_1",
-        _type: "request",
-        parentId: "fld_1",
-        name: "Get thing",
-        method: "GET",
-        url: "{{ _.base }}/things/1",
-        headers: [{ name: "Accept", value: "application/json" }],
-        authentication: { type: "bearer", token: "{{ _.token }}" },
-        body: {},
-      },
-    ],
-  };
+  const v4 = insomniaExport("My API", [
+    insomnia("environment", "env_1", "wrk_1", { name: "Base", data: { base: "http://x.test" } }),
+    insomnia("environment", "env_2", "env_1", {
+      name: "Prod",
+      data: { base: "https://prod.test" },
+    }),
+    insomnia("request_group", "fld_1", "wrk_1", { name: "Things" }),
+    insomnia("request", "req_1", "fld_1", {
+      name: "Get thing",
+      method: "GET",
+      url: "{{ _.base }}/things/1",
+      headers: [{ name: "Accept", value: "application/json" }],
+      authentication: { type: "bearer", token: "{{ _.token }}" },
+      body: {},
+    }),
+  ]);
   const result = await readImport([{ name: "i.json", text: JSON.stringify(v4) }]);
   const get = byName(result, "Get thing");
   assert.equal(get.url, "{{base}}/things/1");
@@ -341,30 +325,22 @@ Deno.test("import: Postman OAuth 2.0 becomes Security.Auth, secrets private, the
 });
 
 Deno.test("import: an Insomnia multipart body becomes a .http multipart body with < file parts", async () => {
-  const v4 = {
-    _type: "export",
-    __export_format: 4,
-    resources: [
-      { _id: "wrk_1", _type: "workspace", name: "Uploads" },
-      {
-        _id: "req_1",
-        _type: "request",
-        parentId: "wrk_1",
-        name: "Upload",
-        method: "POST",
-        url: "{{ _.base }}/upload",
-        headers: [{ name: "Content-Type", value: "multipart/form-data" }],
-        body: {
-          mimeType: "multipart/form-data",
-          params: [
-            { name: "title", value: "{{ _.title }}" },
-            { name: "skip", value: "x", disabled: true },
-            { name: "file", type: "file", fileName: "/tmp/photo.png" },
-          ],
-        },
+  const v4 = insomniaExport("Uploads", [
+    insomnia("request", "req_1", "wrk_1", {
+      name: "Upload",
+      method: "POST",
+      url: "{{ _.base }}/upload",
+      headers: [{ name: "Content-Type", value: "multipart/form-data" }],
+      body: {
+        mimeType: "multipart/form-data",
+        params: [
+          { name: "title", value: "{{ _.title }}" },
+          { name: "skip", value: "x", disabled: true },
+          { name: "file", type: "file", fileName: "/tmp/photo.png" },
+        ],
       },
-    ],
-  };
+    }),
+  ]);
   const result = await readImport([{ name: "i.json", text: JSON.stringify(v4) }]);
   const upload = byName(result, "Upload");
   assert.deepEqual(upload.headers, [
