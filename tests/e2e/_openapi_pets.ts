@@ -110,3 +110,25 @@ export async function petProject(origin: string, requests: string): Promise<stri
     "api.http": requests.replaceAll("{{origin}}", origin),
   });
 }
+
+/**
+ * @param dir a folder made by {@link petProject}
+ * @returns the arguments of `dial test DIR/api.http --openapi DIR/spec/openapi.yaml`
+ */
+export function petTest(dir: string): string[] {
+  return ["test", `${dir}/api.http`, "--openapi", `${dir}/spec/openapi.yaml`];
+}
+
+/**
+ * @param path the one path, e.g. `/item`
+ * @param schema the JSON Schema of its GET's 200 `application/json` answer
+ * @returns an OpenAPI 3.1 description (JSON text) of that one operation
+ */
+export function oneGetSpec(path: string, schema: Record<string, unknown>): string {
+  const ok = { description: "ok", content: { "application/json": { schema } } };
+  return JSON.stringify({
+    openapi: "3.1.0",
+    info: { title: "t", version: "1" },
+    paths: { [path]: { get: { responses: { "200": ok } } } },
+  });
+}

@@ -14,6 +14,7 @@ import { builtCli, installedDial } from "./_built.ts";
 import { deferServer, subscriptionServer } from "./_graphql_servers.ts";
 import { GREETER_PROTOS, startGreeter } from "./_grpc.ts";
 import { startMockServer } from "./_oauth_servers.ts";
+import { oneGetSpec } from "./_openapi_pets.ts";
 
 const CHECKOUT = new URL("../../", import.meta.url).pathname;
 const decoder = new TextDecoder();
@@ -405,26 +406,7 @@ Deno.test("installed offline: dial mcp answers initialize and lists tools; dial 
   await Deno.writeTextFile(`${home}/api.http`, `# @name item\nGET ${server.origin}/item\n`);
   await Deno.writeTextFile(
     `${home}/spec.json`,
-    JSON.stringify({
-      openapi: "3.1.0",
-      info: { title: "t", version: "1" },
-      paths: {
-        "/item": {
-          get: {
-            responses: {
-              "200": {
-                description: "ok",
-                content: {
-                  "application/json": {
-                    schema: { type: "object", properties: { id: { type: "integer" } } },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-    }),
+    oneGetSpec("/item", { type: "object", properties: { id: { type: "integer" } } }),
   );
   const lines = [
     { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18" } },

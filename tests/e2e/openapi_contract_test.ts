@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
 import { project } from "./_files.ts";
-import { petProject, petServer } from "./_openapi_pets.ts";
+import { oneGetSpec, petProject, petServer, petTest } from "./_openapi_pets.ts";
 
 Deno.test("openapi: exchanges that keep a 3.0 description (cross-file $ref, nullable, readOnly) pass, with coverage", async () => {
   await using server = petServer();
@@ -15,17 +15,10 @@ Deno.test("openapi: exchanges that keep a 3.0 description (cross-file $ref, null
     server.origin,
     `GET {{origin}}/v1/pets?limit=10\n\n###\nGET {{origin}}/v1/pets/1\n\n###\nPOST {{origin}}/v1/pets\nContent-Type: application/json\n\n{"name": "Rex", "tag": null}\n`,
   );
-  const result = await dial(["test", `${dir}/api.http`, "--openapi", `${dir}/spec/openapi.yaml`]);
+  const result = await dial(petTest(dir));
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.match(result.stdout, /openapi: 3\/4 operations exercised\nnever called: GET \/owners/);
-  const json = await dial([
-    "test",
-    `${dir}/api.http`,
-    "--openapi",
-    `${dir}/spec/openapi.yaml`,
-    "--reporter",
-    "json",
-  ]);
+  const json = await dial([...petTest(dir), "--reporter", "json"]);
   const report = JSON.parse(json.stdout);
   assert.deepEqual(report.openapi, { exercised: 3, total: 4, missing: ["GET /owners"] });
 });
@@ -49,14 +42,7 @@ for (const [drift, expected] of DRIFTS) {
   Deno.test(`openapi: a response that drifts (${drift}) is a failed test named after the operation`, async () => {
     await using server = petServer();
     const dir = await petProject(server.origin, `GET {{origin}}/v1/pets/1?drift=${drift}\n`);
-    const result = await dial([
-      "test",
-      `${dir}/api.http`,
-      "--openapi",
-      `${dir}/spec/openapi.yaml`,
-      "--reporter",
-      "junit",
-    ]);
+    const result = await dial([...petTest(dir), "--reporter", "junit"]);
     assert.equal(result.code, 11, result.stdout + result.stderr);
     assert.match(result.stdout, /<testcase [^>]*name="[^"]* › GET \/pets\/\{id\}"/);
     assert.match(result.stdout.replaceAll("&quot;", '"'), expected);
@@ -69,14 +55,7 @@ Deno.test("openapi: bad requests (parameters, body, unknown operation) are viola
     server.origin,
     `GET {{origin}}/v1/pets?limit=1000\n\n###\nGET {{origin}}/v1/pets/abc\n\n###\nPOST {{origin}}/v1/pets\nContent-Type: application/json\n\n{"tag": 5}\n\n###\nDELETE {{origin}}/v1/pets/1\n\n> {% client.test("own test", function () {}); %}\n`,
   );
-  const result = await dial([
-    "test",
-    `${dir}/api.http`,
-    "--openapi",
-    `${dir}/spec/openapi.yaml`,
-    "--reporter",
-    "tap",
-  ]);
+  const result = await dial([...petTest(dir), "--reporter", "tap"]);
   assert.equal(result.code, 11, result.stdout + result.stderr);
   const out = result.stdout;
   assert.match(
@@ -100,32 +79,10 @@ Deno.test("openapi: a 3.1 description's keywords (prefixItems, const, unevaluate
       drift ? { pair: [1, 2], kind: "other", extra: true } : { pair: ["a", 2], kind: "point" },
     );
   });
-  const spec31 = JSON.stringify({
-    openapi: "3.1.0",
-    info: { title: "t", version: "1" },
-    paths: {
-      "/thing": {
-        get: {
-          responses: {
-            "200": {
-              description: "ok",
-              content: {
-                "application/json": {
-                  schema: {
-                    type: "object",
-                    properties: {
-                      pair: { $ref: "./schemas31.json#/$defs/Pair" },
-                      kind: { const: "point" },
-                    },
-                    unevaluatedProperties: false,
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
+  const spec31 = oneGetSpec("/thing", {
+    type: "object",
+    properties: { pair: { $ref: "./schemas31.json#/$defs/Pair" }, kind: { const: "point" } },
+    unevaluatedProperties: false,
   });
   const swagger = `swagger: "2.0"
 info: { title: t, version: "1" }
@@ -197,7 +154,7 @@ Deno.test("openapi: an unreadable, unparseable or non-OpenAPI description, or a 
 Deno.test("openapi: a violation is a failed case of the JSON and HTML reports too", async () => {
   await using server = petServer();
   const dir = await petProject(server.origin, `GET {{origin}}/v1/pets/1?drift=missing\n`);
-  const args = ["test", `${dir}/api.http`, "--openapi", `${dir}/spec/openapi.yaml`];
+  const args = petTest(dir);
   const json = await dial([...args, "--reporter", "json"]);
   assert.equal(json.code, 11);
   const failed = JSON.parse(json.stdout).cases.filter((c: { outcome: string }) =>
