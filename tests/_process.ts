@@ -94,23 +94,37 @@ export async function childServer(
   return { line: text.split("\n")[0]!.trim(), [Symbol.asyncDispose]: stop };
 }
 
+/** Options for {@link runProgram}. */
+export interface RunOptions {
+  /** Text written to its stdin (then closed); without it, stdin is nothing. */
+  stdin?: string;
+  /** Variables added to the inherited environment, or the whole environment with `clearEnv`. */
+  env?: Record<string, string>;
+  /** Inherit nothing of this process's environment (with `dialEnv()`: dial's clean one). */
+  clearEnv?: boolean;
+  /** Working directory. */
+  cwd?: string;
+}
+
 /**
- * Runs a program other than dial (curl, a credential helper, `runuser`) to its end: its stdin is
- * `stdin` (then closed) or nothing.
+ * Runs a program other than dial (curl, a credential helper, `runuser`, httpyac, a shell
+ * pipeline around dial) to its end: its stdin is `stdin` (then closed) or nothing.
  *
  * @param program the executable (`curl`, `/bin/cat`, …)
  * @param args its arguments
- * @param options `stdin` to write, `env` to add to the inherited environment
+ * @param options `stdin` to write, `env` to add (or alone, with `clearEnv`), `cwd`
  * @returns its exit code and output
  */
 export async function runProgram(
   program: string,
   args: string[],
-  options: { stdin?: string; env?: Record<string, string> } = {},
+  options: RunOptions = {},
 ): Promise<ProgramResult> {
   const child = new Deno.Command(program, {
     args,
     ...(options.env ? { env: options.env } : {}),
+    ...(options.clearEnv ? { clearEnv: true } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",

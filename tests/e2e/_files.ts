@@ -4,7 +4,7 @@
  * @module
  */
 import { dialEnv, serve } from "../_helpers.ts";
-import { finish, type ProgramResult } from "../_process.ts";
+import { type ProgramResult, runProgram } from "../_process.ts";
 
 /**
  * Runs `httpyac send …args` (npm:httpyac@6.16.7) with the environment dial's test runs get.
@@ -17,25 +17,10 @@ export async function httpyac(
   args: string[],
   options: { cwd?: string; env?: Record<string, string> } = {},
 ): Promise<ProgramResult> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      "--no-config",
-      "--no-lock",
-      "npm:httpyac@6.16.7",
-      "send",
-      ...args,
-    ],
-    ...(options.cwd ? { cwd: options.cwd } : {}),
-    clearEnv: true,
-    env: dialEnv(options.env),
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  return await finish(child, undefined);
+  return await runProgram(Deno.execPath(), [
+    ...["run", "-A", "--quiet", "--no-config", "--no-lock", "npm:httpyac@6.16.7", "send"],
+    ...args,
+  ], { ...(options.cwd ? { cwd: options.cwd } : {}), clearEnv: true, env: dialEnv(options.env) });
 }
 
 /**

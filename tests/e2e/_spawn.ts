@@ -3,6 +3,7 @@
  * @module
  */
 import { dialEnv } from "../_helpers.ts";
+import { type ProgramResult, runProgram } from "../_process.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -54,16 +55,10 @@ export function mainPath(): string {
 export async function dialIntoHead(
   reader: string,
   args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
+): Promise<ProgramResult> {
   const script = `set -o pipefail; "$0" run -A --quiet "$@" | ${reader}`;
-  const output = await new Deno.Command("bash", {
-    args: ["-c", script, Deno.execPath(), MAIN, ...args],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
+  return await runProgram("bash", ["-c", script, Deno.execPath(), MAIN, ...args], {
     clearEnv: true,
     env: dialEnv(),
-  }).output();
-  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: text(output.stdout), stderr: text(output.stderr) };
+  });
 }

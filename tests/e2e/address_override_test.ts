@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
 import { dial } from "../_helpers.ts";
 import { headerValues, type RawRequest, rawServer } from "./_raw_server.ts";
-import { makeCertificates } from "./_tls.ts";
+import { makeCertificates, serveTls } from "./_tls.ts";
 
 async function curl(args: string[]): Promise<void> {
   const output = await new Deno.Command("curl", { args: ["-s", "-o", "/dev/null", ...args] })
@@ -166,13 +166,7 @@ Deno.test("address: --resolve to a TLS server checks the URL's name (SNI and cer
   // A certificate for other.example only (no IP address in it), served on 127.0.0.1.
   const certs = await makeCertificates();
   const names: string[] = [];
-  const server = Deno.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    cert: await Deno.readTextFile(certs.otherName),
-    key: await Deno.readTextFile(certs.leafKey),
-    onListen() {},
-  }, (request) => {
+  const server = serveTls(certs.otherName, certs.leafKey, (request) => {
     names.push(new URL(request.url).host);
     return new Response("tls ok");
   });

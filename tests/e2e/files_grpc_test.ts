@@ -4,9 +4,10 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { dial, dialEnv, serve } from "../_helpers.ts";
+import { dial, serve } from "../_helpers.ts";
 import { includes } from "../assert.ts";
 import { copyGreeterProtos, startGreeter } from "./_grpc.ts";
+import { httpyac } from "./_files.ts";
 import { makeCertificates } from "./_tls.ts";
 
 const FIXTURES = new URL("./fixtures/grpc/", import.meta.url).pathname;
@@ -21,18 +22,8 @@ async function dialTest(args: string[]): Promise<{ code: number; cases: Case[]; 
 
 /** httpyac 6.16.7 `send --all --json` on files: each test's request, name and status. */
 async function httpyacOutcomes(args: string[], cwd?: string): Promise<string[][]> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      ...["run", "-A", "--quiet", "--no-config", "--no-lock", "npm:httpyac@6.16.7", "send"],
-      ...[...args, "--all", "-o", "none", "--json"],
-    ],
-    ...(cwd ? { cwd } : {}),
-    clearEnv: true,
-    env: dialEnv(),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const report = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+  const output = await httpyac([...args, "--all", "-o", "none", "--json"], cwd ? { cwd } : {});
+  const report = JSON.parse(output.stdout) as {
     requests: { name: string; testResults?: { message: string; status: string }[] }[];
   };
   return report.requests.flatMap((r) =>

@@ -5,25 +5,16 @@
  * fixtures/http/assertions.http (files_assertions_test.ts).
  */
 import assert from "node:assert/strict";
-import { dial, dialEnv } from "../_helpers.ts";
+import { dial } from "../_helpers.ts";
 import { childServer } from "../_process.ts";
+import { httpyac } from "./_files.ts";
 
 const FOLDER = new URL("./fixtures/http/xpath/", import.meta.url).pathname;
 const FIXTURE = `${FOLDER}namespaces.http`;
 
 async function httpyacOutcomes(base: string): Promise<{ request: string; passed: boolean }[]> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      ...["run", "-A", "--quiet", "--no-config", "--no-lock", "npm:httpyac@6.16.7", "send"],
-      ...[FIXTURE, "--all", "-o", "none", "--json", "--var", `base=${base}`],
-    ],
-    clearEnv: true,
-    env: dialEnv(),
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const report = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+  const output = await httpyac([FIXTURE, "--all", "-o", "none", "--json", "--var", `base=${base}`]);
+  const report = JSON.parse(output.stdout) as {
     requests: { name: string; testResults: { status: string }[] }[];
   };
   return report.requests.flatMap((r) =>

@@ -6,18 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { dialEnv, serve } from "../_helpers.ts";
+import { installed, runProgram } from "../_process.ts";
 import { staticModules } from "./_import_graph.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url);
 
 /** strace, to see which files a process opens (the test below needs it). */
-const STRACE = ["/usr/bin/strace", "/bin/strace"].find((path) => {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-});
+const STRACE = ["/usr/bin/strace", "/bin/strace"].find((path) => installed(path));
 
 /**
  * The optional modules of the core that a plain `dial GET` loads through src/load.ts: the
@@ -47,29 +42,11 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "dial-opens-" });
     try {
       const trace = `${dir}/trace`;
-      const output = await new Deno.Command(STRACE!, {
-        args: [
-          "-f",
-          "-qq",
-          "-e",
-          "trace=openat,open",
-          "-o",
-          trace,
-          Deno.execPath(),
-          "run",
-          "-A",
-          "--quiet",
-          MAIN.pathname,
-          "GET",
-          `${server.origin}/`,
-        ],
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-        clearEnv: true,
-        env: dialEnv(),
-      }).output();
-      assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+      const output = await runProgram(STRACE!, [
+        ...["-f", "-qq", "-e", "trace=openat,open", "-o", trace],
+        ...[Deno.execPath(), "run", "-A", "--quiet", MAIN.pathname, "GET", `${server.origin}/`],
+      ], { clearEnv: true, env: dialEnv() });
+      assert.equal(output.code, 0, output.stderr);
       assert.equal(server.requests.length, 1);
       const root = new URL("../../", import.meta.url).pathname;
       const opened = new Set<string>();

@@ -9,7 +9,7 @@ import { project } from "./_files.ts";
 import { dial } from "../_helpers.ts";
 import { hasLighttpd, startDigestGate } from "./_lighttpd.ts";
 import { rawServer } from "./_raw_server.ts";
-import { makeCertificates } from "./_tls.ts";
+import { makeCertificates, serveTls } from "./_tls.ts";
 
 /** A TCP relay to a port on 127.0.0.1 that counts the connections it accepts. */
 function countingRelay(backend: number) {
@@ -166,13 +166,7 @@ Deno.test("keep-alive: a kept connection the server closed meanwhile is replaced
 Deno.test("keep-alive: over HTTP/2, dial run's requests and a redirect are streams of one connection; curl does the same", async () => {
   const certs = await makeCertificates();
   const seen: string[] = [];
-  const server = Deno.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    cert: await Deno.readTextFile(certs.leaf),
-    key: await Deno.readTextFile(certs.leafKey),
-    onListen() {},
-  }, async (req) => {
+  const server = serveTls(certs.leaf, certs.leafKey, async (req) => {
     const url = new URL(req.url);
     seen.push(`${req.method} ${url.pathname} ${await req.text()}`);
     // A redirect without a body: its HEADERS frame ends the stream.

@@ -3,6 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { dial, dialEnv, serve } from "../_helpers.ts";
+import { runProgram } from "../_process.ts";
 import { mainPath } from "./_spawn.ts";
 import { rawServer } from "./_raw_server.ts";
 
@@ -20,14 +21,10 @@ function bodyServer() {
 async function dialTo(path: string, args: string[]) {
   const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
   const command = [Deno.execPath(), "run", "-A", "--quiet", mainPath(), ...args].map(quote);
-  const output = await new Deno.Command("/bin/sh", {
-    args: ["-c", `${command.join(" ")} > ${quote(path)}`],
-    stdout: "null",
-    stderr: "piped",
+  return await runProgram("/bin/sh", ["-c", `${command.join(" ")} > ${quote(path)}`], {
     clearEnv: true,
     env: dialEnv(),
-  }).output();
-  return { code: output.code, stderr: new TextDecoder().decode(output.stderr) };
+  });
 }
 
 Deno.test("local: CONNECT is a usage error, not a network failure; TRACE is sent, as curl sends it", async () => {

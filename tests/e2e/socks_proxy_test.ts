@@ -6,25 +6,17 @@
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
 import { dial } from "../_helpers.ts";
+import { runProgram } from "../_process.ts";
 import { headerValues, rawServer } from "./_raw_server.ts";
 import { startSocks } from "./_socks.ts";
-import { makeCertificates } from "./_tls.ts";
+import { makeCertificates, serveTls } from "./_tls.ts";
 
 /** Runs curl with only the environment given (no proxy variables of this machine). */
 async function curl(args: string[], env: Record<string, string> = {}) {
-  const output = await new Deno.Command("curl", {
-    args: ["-q", "-sS", ...args],
+  return await runProgram("curl", ["-q", "-sS", ...args], {
     clearEnv: true,
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", ...env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: output.code,
-    stdout: new TextDecoder().decode(output.stdout),
-    stderr: new TextDecoder().decode(output.stderr),
-  };
+  });
 }
 
 Deno.test("socks: -x socks5h:// lets the proxy resolve the name, and the server gets what curl's gets", async () => {
@@ -94,13 +86,7 @@ Deno.test("socks: ALL_PROXY (and all_proxy) is used when no HTTP(S)_PROXY is set
 
 Deno.test("socks: HTTPS through socks5h checks the URL's name; a login in the proxy URL is sent, a wrong one refused", async () => {
   const certs = await makeCertificates();
-  const server = Deno.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    cert: await Deno.readTextFile(certs.leaf),
-    key: await Deno.readTextFile(certs.leafKey),
-    onListen() {},
-  }, () => new Response("secure"));
+  const server = serveTls(certs.leaf, certs.leafKey, () => new Response("secure"));
   try {
     await using proxy = startSocks({ login: "ann:p@ss" });
     const url = `https://localhost:${server.addr.port}/s`;

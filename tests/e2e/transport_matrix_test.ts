@@ -11,7 +11,7 @@ import { includes } from "../assert.ts";
 import { dial } from "../_helpers.ts";
 import { childServer, installed } from "../_process.ts";
 import { headerValues, type RawRequest, rawServer } from "./_raw_server.ts";
-import { makeCertificates, startProxy } from "./_tls.ts";
+import { makeCertificates, serveTls, startProxy } from "./_tls.ts";
 
 const certs = await makeCertificates();
 
@@ -257,13 +257,7 @@ Deno.test("matrix: Deno.serve over TLS sees https:// on every TLS path (the targ
   for (
     const [cert, key, trust] of TLS_PATHS
   ) {
-    await using server = Deno.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      cert: read(cert),
-      key: read(key),
-      onListen() {},
-    }, (request) => new Response(request.url));
+    await using server = serveTls(cert, key, (request) => new Response(request.url));
     const result = await dial([
       "GET",
       `https://localhost:${server.addr.port}/s?q=1`,
