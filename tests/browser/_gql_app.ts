@@ -3,7 +3,7 @@
  * the editors' text (mirrored in localStorage).
  * @module
  */
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { type AppSession, openApp } from "./_browser.ts";
 import { type GraphqlServer, startGraphqlServer } from "./_graphql_server.ts";
 
@@ -153,6 +153,55 @@ export async function openWithSchema(browser: Browser): Promise<GraphqlApp> {
       await graphql[Symbol.asyncDispose]();
     },
   };
+}
+
+/**
+ * Opens the app as {@link openWithSchema} does, then writes the query (and variables) in the
+ * GraphQL tab's editors.
+ *
+ * @param browser the browser
+ * @param query the query editor's text
+ * @param variables the variables editor's text, if any
+ * @returns the server, the app's server and page, disposed together
+ */
+export async function openWithQuery(
+  browser: Browser,
+  query: string,
+  variables?: string,
+): Promise<GraphqlApp> {
+  const app = await openWithSchema(browser);
+  await setEditorText(app.page, "Query", query);
+  if (variables !== undefined) await setEditorText(app.page, "Variables JSON", variables);
+  return app;
+}
+
+/**
+ * @param page the app page
+ * @param path a schema tree item's path, e.g. `Query.repository.stargazerCount`
+ * @returns the checkbox of the field at that path (named after its last segment)
+ */
+export function fieldBox(page: Page, path: string): Locator {
+  return page.locator(`[data-path="${path}"]`).getByRole("checkbox", {
+    name: path.split(".").at(-1)!,
+    exact: true,
+  });
+}
+
+/**
+ * Searches the schema for a field's name, steps to it (see {@link searchAndStep}) and ticks or
+ * unticks its checkbox.
+ *
+ * @param page the app page
+ * @param path the field's tree path, e.g. `Query.repository.stargazerCount`
+ * @param ticked whether to tick it (else untick)
+ * @returns its checkbox
+ */
+export async function tickField(page: Page, path: string, ticked: boolean): Promise<Locator> {
+  await searchAndStep(page, path.split(".").at(-1)!, path);
+  const box = fieldBox(page, path);
+  if (ticked) await box.check();
+  else await box.uncheck();
+  return box;
 }
 
 /**

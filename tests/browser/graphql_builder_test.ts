@@ -1,14 +1,22 @@
 import assert from "node:assert/strict";
 import { fileBrowser } from "./_browser.ts";
 import {
-  openWithSchema,
+  fieldBox,
+  openWithQuery,
   queryText,
-  searchAndStep,
   setEditorText,
+  tickField,
   variablesText,
 } from "./_gql_app.ts";
 
 const browser = fileBrowser();
+
+/** The variables of the queries below: the repository denoland/deno. */
+const DENO = '{"owner": "denoland", "name": "deno"}';
+
+/** A query whose repository selection is a fragment of one field. */
+const WITH_FRAGMENT =
+  "query R($owner: String!, $name: String!) {\n  repository(owner: $owner, name: $name) {\n    ...Stars\n  }\n  viewer { login }\n}\n\nfragment Stars on Repository {\n  stargazerCount\n}\n";
 
 const HAND_WRITTEN = `# the repo I watch
 query Repo($owner: String!, $name: String!) {
@@ -23,16 +31,9 @@ fragment RepoBits on Repository {
 `;
 
 Deno.test("browser: a tick edits the hand-written query in place (alias, fragment, comments kept) and graphql-yoga accepts it", async () => {
-  await using app = await openWithSchema(browser());
+  await using app = await openWithQuery(browser(), HAND_WRITTEN, DENO);
   const { page } = app;
-  await setEditorText(page, "Query", HAND_WRITTEN);
-  await setEditorText(page, "Variables JSON", '{"owner": "denoland", "name": "deno"}');
-  await searchAndStep(page, "stargazerCount", "Query.repository.stargazerCount");
-  const box = page.locator('[data-path="Query.repository.stargazerCount"]').getByRole("checkbox", {
-    name: "stargazerCount",
-    exact: true,
-  });
-  await box.check();
+  const box = await tickField(page, "Query.repository.stargazerCount", true);
   assert.equal(
     await queryText(page),
     HAND_WRITTEN.replace("# the short name\n", "# the short name\n  stargazerCount\n"),
@@ -49,28 +50,14 @@ Deno.test("browser: a tick edits the hand-written query in place (alias, fragmen
 });
 
 Deno.test("browser: unticking prunes unused fragments and variables (with Undo); unparseable text keeps the last good checkboxes", async () => {
-  await using app = await openWithSchema(browser());
+  await using app = await openWithQuery(browser(), WITH_FRAGMENT, DENO);
   const { page } = app;
-  await setEditorText(
-    page,
-    "Query",
-    "query R($owner: String!, $name: String!) {\n  repository(owner: $owner, name: $name) {\n    ...Stars\n  }\n  viewer { login }\n}\n\nfragment Stars on Repository {\n  stargazerCount\n}\n",
-  );
-  await setEditorText(page, "Variables JSON", '{"owner": "denoland", "name": "deno"}');
-  await searchAndStep(page, "stargazerCount", "Query.repository.stargazerCount");
-  await page.locator('[data-path="Query.repository.stargazerCount"]').getByRole("checkbox", {
-    name: "stargazerCount",
-    exact: true,
-  }).uncheck();
+  await tickField(page, "Query.repository.stargazerCount", false);
   assert.equal(
     await queryText(page),
     "query R($owner: String!, $name: String!) {\n  repository(owner: $owner, name: $name) {\n    __typename\n  }\n  viewer { login }\n}\n",
   );
-  await searchAndStep(page, "repository", "Query.repository");
-  await page.locator('[data-path="Query.repository"]').getByRole("checkbox", {
-    name: "repository",
-    exact: true,
-  }).uncheck();
+  await tickField(page, "Query.repository", false);
   assert.equal(await queryText(page), "query R {\n  viewer { login }\n}\n");
   assert.deepEqual(JSON.parse(await variablesText(page)), {});
   const note = page.getByRole("status").filter({ hasText: "Removed unused $owner, $name" });
@@ -82,9 +69,6 @@ Deno.test("browser: unticking prunes unused fragments and variables (with Undo);
   await page.getByRole("note").filter({ hasText: "does not parse (line 4, column 1)" }).waitFor();
   await page.getByRole("searchbox", { name: "Search schema" }).fill("");
   assert.ok(
-    await page.locator('[data-path="Query.viewer"]').getByRole("checkbox", {
-      name: "viewer",
-      exact: true,
-    }).isChecked(),
+    await fieldBox(page, "Query.viewer").isChecked(),
   );
 });

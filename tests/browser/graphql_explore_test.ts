@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
 import { fileBrowser } from "./_browser.ts";
 import {
+  fieldBox,
+  openWithQuery,
   openWithSchema,
   queryText,
   searchAndStep,
   setEditorText,
+  tickField,
   variablesText,
 } from "./_gql_app.ts";
 
@@ -50,12 +53,7 @@ Deno.test("browser: schema search highlights matches, expands their parents, cou
 Deno.test("browser: ticking fields builds the query, required arguments become variables, and editing the text updates the checkboxes", async () => {
   await using app = await openWithSchema(browser());
   const { page, graphql } = app;
-  await searchAndStep(page, "stargazerCount", "Query.repository.stargazerCount");
-  const box = page.locator('[data-path="Query.repository.stargazerCount"]').getByRole("checkbox", {
-    name: "stargazerCount",
-    exact: true,
-  });
-  await box.check();
+  await tickField(page, "Query.repository.stargazerCount", true);
   assert.equal(
     await queryText(page),
     "query ($owner: String!, $name: String!) {\n  repository(owner: $owner, name: $name) {\n    stargazerCount\n  }\n}",
@@ -93,37 +91,26 @@ Deno.test("browser: ticking fields builds the query, required arguments become v
   // Clearing the search scrolled the tree back to the top; Query.viewer is the last field.
   await page.getByRole("tree", { name: "Schema" }).evaluate((el) => el.scrollTop = el.scrollHeight);
   await page.locator('[data-path="Query.viewer"]').waitFor();
-  await page.locator('[data-path="Query.viewer"]').getByRole("checkbox", {
-    name: "viewer",
-    exact: true,
-  })
+  await fieldBox(page, "Query.viewer")
     .isChecked().then((c) => assert.ok(c));
   await page.locator('[data-path="Query.viewer"]').locator(".twisty").click();
   await page.locator('[data-path="Query.viewer"]').scrollIntoViewIfNeeded();
   assert.ok(
-    await page.locator('[data-path="Query.viewer.bio"]').getByRole("checkbox", {
-      name: "bio",
-      exact: true,
-    }).isChecked(),
+    await fieldBox(page, "Query.viewer.bio").isChecked(),
   );
   assert.equal(
-    await page.locator('[data-path="Query.repository"]').getByRole("checkbox", {
-      name: "repository",
-      exact: true,
-    }).isChecked(),
+    await fieldBox(page, "Query.repository").isChecked(),
     false,
   );
   assert.equal(graphql.introspections(), 1);
 });
 
 Deno.test("browser: the variables editor explains broken JSON and wrong types in words, and Format pretty-prints", async () => {
-  await using app = await openWithSchema(browser());
-  const { page } = app;
-  await setEditorText(
-    page,
-    "Query",
+  await using app = await openWithQuery(
+    browser(),
     "query ($owner: String!) { repositoryOwner(login: $owner) { login } }",
   );
+  const { page } = app;
   await setEditorText(page, "Variables JSON", '{"owner": ');
   const alert = page.getByRole("alert").filter({ hasText: "JSON" });
   // The runtime's own explanation is not asserted, only dial's framing and the position.
@@ -146,9 +133,8 @@ Deno.test("browser: the variables editor explains broken JSON and wrong types in
 });
 
 Deno.test("browser: the query editor highlights GraphQL, completes from the schema and flags unknown fields", async () => {
-  await using app = await openWithSchema(browser());
+  await using app = await openWithQuery(browser(), "query { viewer { nosuchfield } }");
   const { page } = app;
-  await setEditorText(page, "Query", "query { viewer { nosuchfield } }");
   const lint = page.locator(".query-editor .cm-lintRange-error");
   await lint.first().waitFor();
   assert.equal(await lint.first().textContent(), "nosuchfield");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fileBrowser, openApp } from "./_browser.ts";
-import { loadSchema, openWithSchema, setEditorText } from "./_gql_app.ts";
+import { loadSchema, openWithQuery, setEditorText } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
 
 const browser = fileBrowser();
@@ -29,10 +29,12 @@ Deno.test("browser: empty states: placeholders, Run disabled until endpoint and 
 });
 
 Deno.test("browser: variables: a JSON error has line and column, a leftover variable is a warning", async () => {
-  await using app = await openWithSchema(browser());
+  await using app = await openWithQuery(
+    browser(),
+    "query ($login: String!) { user(login: $login) { id } }",
+    '{\n  "login": "a",\n  "x": tru\n}',
+  );
   const { page } = app;
-  await setEditorText(page, "Query", "query ($login: String!) { user(login: $login) { id } }");
-  await setEditorText(page, "Variables JSON", '{\n  "login": "a",\n  "x": tru\n}');
   const alert = page.getByRole("alert").filter({ hasText: "Invalid JSON" });
   assert.match(await alert.textContent() ?? "", /\(line 3, column 11\)/);
   await setEditorText(page, "Variables JSON", '{"login": "a", "old": 1}');
