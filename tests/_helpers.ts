@@ -313,6 +313,31 @@ export async function expireCachedTokens(dir: string): Promise<number> {
   return count;
 }
 
+/** A temporary directory that is removed, with all it holds, when disposed. */
+export interface TempDir extends AsyncDisposable {
+  /** Its path. */
+  path: string;
+}
+
+/**
+ * Makes a temporary directory and writes files into it (`await using dir = await tempDir(…)`).
+ *
+ * @param prefix the start of its name, e.g. `dial-ui-env-`
+ * @param files paths in it (their folders are made) and their text
+ * @returns the directory, removed when disposed
+ */
+export async function tempDir(
+  prefix: string,
+  files: Record<string, string> = {},
+): Promise<TempDir> {
+  const path = await Deno.makeTempDir({ prefix });
+  for (const [name, text] of Object.entries(files)) {
+    await Deno.mkdir(`${path}/${name}`.replace(/\/[^/]*$/, ""), { recursive: true });
+    await Deno.writeTextFile(`${path}/${name}`, text);
+  }
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+}
+
 /**
  * Reads a child's stdout up to its first newline (`dial ui` prints its URL there).
  *

@@ -47,6 +47,26 @@ export function securityAuthEnv(auths: Record<string, unknown>, environment = "d
   return JSON.stringify({ [environment]: { Security: { Auth: auths } } });
 }
 
+/**
+ * @param tokenUrl the token endpoint
+ * @param clientId the client's id
+ * @param secret the client secret as the file writes it (`{{secret}}`, `@exec:…`, a literal)
+ * @returns a Security.Auth OAuth 2.0 configuration of the Client Credentials grant
+ */
+export function clientCredentialsAuth(
+  tokenUrl: string,
+  clientId: string,
+  secret: string,
+): Record<string, string> {
+  return {
+    "Type": "OAuth2",
+    "Grant Type": "Client Credentials",
+    "Token URL": tokenUrl,
+    "Client ID": clientId,
+    "Client Secret": secret,
+  };
+}
+
 /** @returns a server: POST /login answers a token, /redirect redirects to /me, others echo */
 export function loginServer() {
   return serve(async (request) => {

@@ -13,6 +13,7 @@ import { runProgram } from "../_process.ts";
 import { excludes, includes } from "../assert.ts";
 import { startUiServer } from "../../src/ui/server.ts";
 import { apiHeaders, sessionOf } from "../ui/_session.ts";
+import { clientCredentialsAuth } from "./_files.ts";
 
 const SECRET = "AKIA-HOSTILE-TEST-SECRET-9f3e";
 const VICTIM = "the victim's own line\n";
@@ -79,13 +80,11 @@ Deno.test("hostile repo: a shared @exec: runs nothing, unused or used, in $share
       dev: {
         Security: {
           Auth: {
-            app: {
-              "Type": "OAuth2",
-              "Grant Type": "Client Credentials",
-              "Token URL": `${server.origin}/token`,
-              "Client ID": "app",
-              "Client Secret": `@exec:/usr/bin/touch ${b.marker}`,
-            },
+            app: clientCredentialsAuth(
+              `${server.origin}/token`,
+              "app",
+              `@exec:/usr/bin/touch ${b.marker}`,
+            ),
           },
         },
       },

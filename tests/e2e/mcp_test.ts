@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
-import { project } from "./_files.ts";
+import { clientCredentialsAuth, project } from "./_files.ts";
 import { startHttpbin } from "./_httpbin.ts";
 import { mcpSession, resultText } from "./_mcp_client.ts";
 import { startMockServer } from "./_oauth_servers.ts";
@@ -101,13 +101,7 @@ Deno.test("mcp: no secret from the private file, references, the process environ
         fileSecret: `@${dir}/secrets/file.txt`,
         Security: {
           Auth: {
-            api: {
-              "Type": "OAuth2",
-              "Grant Type": "Client Credentials",
-              "Token URL": oauth.tokenUrl,
-              "Client ID": "mcp-client",
-              "Client Secret": CLIENT_SECRET,
-            },
+            api: clientCredentialsAuth(oauth.tokenUrl, "mcp-client", CLIENT_SECRET),
           },
         },
       },
