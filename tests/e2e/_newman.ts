@@ -103,10 +103,19 @@ export interface NewmanOptions {
   cwd?: string;
   /** Run with dial's test environment (a clean HOME) instead of this process's. */
   clean?: boolean;
-  /** Write the JSON report here (a path) instead of printing Newman's CLI report. */
-  report?: string;
+  /**
+   * Read the assertions' outcomes from Newman's JSON report (written to a temporary file)
+   * instead of printing its CLI report.
+   */
+  report?: boolean;
   /** Fail the test unless Newman exits 0 (all its assertions passed). */
   pass?: boolean;
+}
+
+/** What {@link newman} gives: its exit code and output, and the outcomes of its report. */
+export interface NewmanResult extends ProgramResult {
+  /** Each assertion's outcome in the order Newman ran them (with `report`; else empty). */
+  outcomes: Outcome[];
 }
 
 /**
@@ -115,12 +124,15 @@ export interface NewmanOptions {
  *
  * @param args the arguments after `newman run`: the collection, `-e`, `--env-var`, …
  * @param options working directory, environment, JSON report, whether it must pass
- * @returns Newman's exit code and output
+ * @returns Newman's exit code and output, and with `report` its assertions' outcomes
  */
-export async function newman(args: string[], options: NewmanOptions = {}): Promise<ProgramResult> {
-  const reporters = options.report === undefined
+export async function newman(args: string[], options: NewmanOptions = {}): Promise<NewmanResult> {
+  const report = options.report
+    ? await Deno.makeTempFile({ prefix: "dial-newman-", suffix: ".json" })
+    : undefined;
+  const reporters = report === undefined
     ? ["--reporters", "cli"]
-    : ["--reporters", "json", "--reporter-json-export", options.report];
+    : ["--reporters", "json", "--reporter-json-export", report];
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -142,7 +154,12 @@ export async function newman(args: string[], options: NewmanOptions = {}): Promi
   }).spawn();
   const result = await finish(child, undefined);
   if (options.pass) assert.equal(result.code, 0, result.stdout + result.stderr);
-  return result;
+  if (report === undefined) return { ...result, outcomes: [] };
+  try {
+    return { ...result, outcomes: await newmanOutcomes(report) };
+  } finally {
+    await Deno.remove(report);
+  }
 }
 
 /** One assertion's outcome, as Newman's JSON report and dial's JSON report give it. */
@@ -157,7 +174,7 @@ export interface Outcome {
  * @param path a JSON report Newman wrote
  * @returns the outcome of each assertion, in the order Newman ran them
  */
-export async function newmanOutcomes(path: string): Promise<Outcome[]> {
+async function newmanOutcomes(path: string): Promise<Outcome[]> {
   type Execution = {
     cursor: { ref: string };
     item: { name: string };

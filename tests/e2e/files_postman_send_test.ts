@@ -10,14 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import {
-  dialOutcomes,
-  newman,
-  NEWMAN_HEADERS,
-  newmanOutcomes,
-  otherHeaders,
-  outcomeLines,
-} from "./_newman.ts";
+import { dialOutcomes, newman, NEWMAN_HEADERS, otherHeaders, outcomeLines } from "./_newman.ts";
 import { type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
 
 const decoder = new TextDecoder();
@@ -86,8 +79,8 @@ const answer = () => ({
 Deno.test("pm.sendRequest: dial test sends what newman run sends, with the same outcomes", async () => {
   await using server = rawServer(answer);
   const dir = await fixture(server.origin);
-  await newman(["c.json", "-e", "e.json"], { cwd: dir, report: "newman.json" });
-  const byNewman = outcomeLines(await newmanOutcomes(`${dir}/newman.json`));
+  const fromNewman = await newman(["c.json", "-e", "e.json"], { cwd: dir, report: true });
+  const byNewman = outcomeLines(fromNewman.outcomes);
   const sentByNewman = server.requests.splice(0).map(seen);
   assert.deepEqual(sentByNewman.map((r) => r.line), [
     "POST /token",

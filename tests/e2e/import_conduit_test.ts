@@ -8,14 +8,7 @@
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
 import { type ConduitRequest, conduitServer } from "./_conduit_server.ts";
-import {
-  dialOutcomes,
-  newman,
-  NEWMAN_HEADERS,
-  newmanOutcomes,
-  otherHeaders,
-  outcomeLines,
-} from "./_newman.ts";
+import { dialOutcomes, newman, NEWMAN_HEADERS, otherHeaders, outcomeLines } from "./_newman.ts";
 
 const COLLECTION = new URL("./fixtures/conduit/Conduit.postman_collection.json", import.meta.url)
   .pathname;
@@ -38,11 +31,11 @@ Deno.test("import: the RealWorld Conduit collection runs under dial test as unde
   });
 
   await using forNewman = conduitServer();
-  await newman([
+  const fromNewman = await newman([
     COLLECTION,
     ...Object.entries(globals(forNewman.api)).flatMap(([k, v]) => ["--global-var", `${k}=${v}`]),
-  ], { report: `${dir}/newman.json` });
-  const byNewman = outcomeLines(await newmanOutcomes(`${dir}/newman.json`));
+  ], { report: true });
+  const byNewman = outcomeLines(fromNewman.outcomes);
   assert.ok(byNewman.length > 300, String(byNewman.length));
 
   await using forDial = conduitServer();

@@ -8,16 +8,14 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import { newman, newmanOutcomes } from "./_newman.ts";
+import { newman } from "./_newman.ts";
 import { type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
 
 const decoder = new TextDecoder();
 
 async function byNewman(args: string[], cwd: string): Promise<string[]> {
-  await newman(args, { cwd, report: "newman.json" });
-  return (await newmanOutcomes(`${cwd}/newman.json`)).map((o) =>
-    `${o.request} › ${o.test}: ${o.outcome}`
-  );
+  const { outcomes } = await newman(args, { cwd, report: true });
+  return outcomes.map((o) => `${o.request} › ${o.test}: ${o.outcome}`);
 }
 
 function seen(r: RawRequest) {
@@ -177,7 +175,7 @@ async function controlFlow(
       item: folders.map((f) => ({ name: f.name, item: f.item.map(request) })),
     }),
   );
-  await newman(["c.json", "-n", "2"], { cwd: dir, report: "newman.json" });
+  await newman(["c.json", "-n", "2"], { cwd: dir, report: true });
   const byNewman = server.requests.splice(0).map((r) => requestPath(r));
   const ran = await dial(["test", "c.json", "-n", "2"], { cwd: dir });
   assert.equal(ran.code, 0, ran.stdout + ran.stderr);

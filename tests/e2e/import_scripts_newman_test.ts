@@ -7,14 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import {
-  dialOutcomes,
-  newman,
-  newmanOutcomes,
-  outcomeLines,
-  postmanCollection,
-  seenRequest,
-} from "./_newman.ts";
+import { dialOutcomes, newman, outcomeLines, postmanCollection, seenRequest } from "./_newman.ts";
 import { jsonAnswer, rawServer } from "./_raw_server.ts";
 
 const script = (listen: string, ...exec: string[]) => ({ listen, script: { exec } });
@@ -73,9 +66,9 @@ Deno.test("import: carried Postman scripts reach Newman's assertion outcomes and
   await using server = rawServer(jsonAnswer('{"token":"tk-9","id":7,"name":"ann"}'));
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(collection(server.origin)));
-  await newman([`${dir}/c.json`], { report: `${dir}/newman.json` });
+  const fromNewman = await newman([`${dir}/c.json`], { report: true });
   const byNewman = server.requests.splice(0).map(seenRequest);
-  const newmanLines = outcomeLines(await newmanOutcomes(`${dir}/newman.json`));
+  const newmanLines = outcomeLines(fromNewman.outcomes);
   assert.equal(newmanLines.length, 6);
 
   const imported = await dial(["import", "c.json", "--out", "api"], { cwd: dir });
