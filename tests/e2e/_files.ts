@@ -5,6 +5,7 @@
  */
 import { dialEnv, serve } from "../_helpers.ts";
 import { type ProgramResult, runProgram } from "../_process.ts";
+import type { TestCase, TestReport } from "../../src/files/reporters.ts";
 
 /**
  * Runs `httpyac send …args` (npm:httpyac@6.16.7) with the environment dial's test runs get.
@@ -21,6 +22,37 @@ export async function httpyac(
     ...["run", "-A", "--quiet", "--no-config", "--no-lock", "npm:httpyac@6.16.7", "send"],
     ...args,
   ], { ...(options.cwd ? { cwd: options.cwd } : {}), clearEnv: true, env: dialEnv(options.env) });
+}
+
+/**
+ * @param json the text of dial's JSON report (`dial test --reporter json`)
+ * @returns its cases, in the order they ran
+ */
+export function reportCases(json: string): TestCase[] {
+  return (JSON.parse(json) as TestReport).cases;
+}
+
+/** One httpyac test's result: its request's name and whether it passed. */
+export interface HttpyacOutcome {
+  request: string;
+  passed: boolean;
+}
+
+/**
+ * Runs `httpyac send FILE --all --json --var base=…` and reads each test's result.
+ *
+ * @param file the request file
+ * @param base the value of its `{{base}}` variable
+ * @returns each test's outcome, in the order httpyac ran them
+ */
+export async function httpyacOutcomes(file: string, base: string): Promise<HttpyacOutcome[]> {
+  const output = await httpyac([file, "--all", "-o", "none", "--json", "--var", `base=${base}`]);
+  const report = JSON.parse(output.stdout) as {
+    requests: { name: string; testResults: { status: string }[] }[];
+  };
+  return report.requests.flatMap((r) =>
+    r.testResults.map((t) => ({ request: r.name, passed: t.status === "SUCCESS" }))
+  );
 }
 
 /**

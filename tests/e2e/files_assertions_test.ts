@@ -5,25 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import { httpyac } from "./_files.ts";
+import { httpyacOutcomes, reportCases } from "./_files.ts";
 import { startHttpbin } from "./_httpbin.ts";
 
 const FIXTURE = new URL("./fixtures/http/assertions.http", import.meta.url).pathname;
-
-interface Outcome {
-  request: string;
-  passed: boolean;
-}
-
-async function httpyacOutcomes(base: string): Promise<Outcome[]> {
-  const output = await httpyac([FIXTURE, "--all", "-o", "none", "--json", "--var", `base=${base}`]);
-  const report = JSON.parse(output.stdout) as {
-    requests: { name: string; testResults: { status: string }[] }[];
-  };
-  return report.requests.flatMap((r) =>
-    r.testResults.map((t) => ({ request: r.name, passed: t.status === "SUCCESS" }))
-  );
-}
 
 Deno.test("assertions: every ?? line has httpyac's outcome on the same server", async () => {
   await using httpbin = await startHttpbin();
@@ -31,9 +16,7 @@ Deno.test("assertions: every ?? line has httpyac's outcome on the same server", 
     ...["test", FIXTURE, "--reporter", "json", "--var", `base=${httpbin.origin}`],
   ]);
   assert.equal(result.code, 11, result.stderr);
-  const cases = (JSON.parse(result.stdout) as {
-    cases: { request: string; name: string; outcome: string; message?: string }[];
-  }).cases;
+  const cases = reportCases(result.stdout);
   const lines = (await Deno.readTextFile(FIXTURE)).split("\n").filter((l) => l.startsWith("??"));
   // One test per line, named by it.
   assert.deepEqual(cases.map((c) => `?? ${c.name}`), lines);
@@ -46,7 +29,7 @@ Deno.test("assertions: every ?? line has httpyac's outcome on the same server", 
   const jsonPath = cases.filter((c) => c.name.startsWith("$"));
   assert.deepEqual(jsonPath.map((c) => c.outcome), ["passed", "passed", "failed", "passed"]);
 
-  const theirs = await httpyacOutcomes(httpbin.origin);
+  const theirs = await httpyacOutcomes(FIXTURE, httpbin.origin);
   const ours = cases.filter((c) => !c.name.startsWith("$"));
   const theirsWithout = theirs.filter((_, i) => !cases[i]!.name.startsWith("$"));
   assert.equal(theirs.length, cases.length);

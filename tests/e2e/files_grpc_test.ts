@@ -7,17 +7,14 @@ import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
 import { includes } from "../assert.ts";
 import { copyGreeterProtos, startGreeter } from "./_grpc.ts";
-import { httpyac } from "./_files.ts";
+import { httpyac, reportCases } from "./_files.ts";
 import { makeCertificates } from "./_tls.ts";
 
 const FIXTURES = new URL("./fixtures/grpc/", import.meta.url).pathname;
 
-type Case = { request: string; name: string; outcome: string; message?: string };
-
-async function dialTest(args: string[]): Promise<{ code: number; cases: Case[]; stderr: string }> {
+async function dialTest(args: string[]) {
   const result = await dial(["test", ...args, "--reporter", "json"]);
-  const report = JSON.parse(result.stdout) as { cases: Case[] };
-  return { code: result.code, cases: report.cases, stderr: result.stderr };
+  return { code: result.code, cases: reportCases(result.stdout), stderr: result.stderr };
 }
 
 /** httpyac 6.16.7 `send --all --json` on files: each test's request, name and status. */

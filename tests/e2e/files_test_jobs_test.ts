@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
-import { project } from "./_files.ts";
+import { project, reportCases } from "./_files.ts";
 import { startHttpbin } from "./_httpbin.ts";
 import { dialOutcomes, newman, newmanOutcomes } from "./_newman.ts";
 
@@ -86,10 +86,8 @@ Deno.test("data: --data rows.csv and rows.json run each file per row; --repeat; 
     ...["--reporter", "json"],
   ]);
   assert.equal(csv.code, 11, csv.stderr);
-  const cases = (JSON.parse(csv.stdout) as {
-    cases: { name: string; outcome: string; iteration: number; row: Record<string, string> }[];
-  }).cases;
-  assert.deepEqual(cases.map((c) => [c.iteration, c.row.user, c.name, c.outcome]), [
+  const cases = reportCases(csv.stdout);
+  assert.deepEqual(cases.map((c) => [c.iteration, c.row?.user, c.name, c.outcome]), [
     [1, "ann", "body args.user == {{user}}", "passed"],
     [1, "ann", "body args.user != bob", "passed"],
     [2, "bob", "body args.user == {{user}}", "passed"],
@@ -176,7 +174,7 @@ Deno.test("data: # @postman scripts read the row as pm.iterationData, as Newman'
     ...["test", `${dir}/rows.http`, "--data", `${dir}/rows.csv`, "--reporter", "json"],
   ]);
   assert.equal(result.code, 11, result.stderr);
-  const cases = (JSON.parse(result.stdout) as { cases: { name: string; outcome: string }[] }).cases;
+  const cases = reportCases(result.stdout);
   assert.deepEqual(cases.map((c) => `${c.name}: ${c.outcome}`), byNewman);
 });
 

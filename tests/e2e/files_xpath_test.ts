@@ -7,20 +7,10 @@
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
 import { childServer } from "../_process.ts";
-import { httpyac } from "./_files.ts";
+import { httpyacOutcomes, reportCases } from "./_files.ts";
 
 const FOLDER = new URL("./fixtures/http/xpath/", import.meta.url).pathname;
 const FIXTURE = `${FOLDER}namespaces.http`;
-
-async function httpyacOutcomes(base: string): Promise<{ request: string; passed: boolean }[]> {
-  const output = await httpyac([FIXTURE, "--all", "-o", "none", "--json", "--var", `base=${base}`]);
-  const report = JSON.parse(output.stdout) as {
-    requests: { name: string; testResults: { status: string }[] }[];
-  };
-  return report.requests.flatMap((r) =>
-    r.testResults.map((t) => ({ request: r.name, passed: t.status === "SUCCESS" }))
-  );
-}
 
 Deno.test("assertions: ?? xpath with @xpath_ns prefixes has httpyac's outcomes (Python's http.server)", async () => {
   await using server = await childServer(
@@ -30,9 +20,7 @@ Deno.test("assertions: ?? xpath with @xpath_ns prefixes has httpyac's outcomes (
   );
   const base = `http://127.0.0.1:${/port (\d+)/.exec(server.line)![1]}`;
   const result = await dial(["test", FIXTURE, "--reporter", "json", "--var", `base=${base}`]);
-  const cases = (JSON.parse(result.stdout) as {
-    cases: { request: string; name: string; outcome: string; message?: string }[];
-  }).cases;
+  const cases = reportCases(result.stdout);
   assert.deepEqual(cases.map((c) => `${c.request} › ${c.name}: ${c.outcome}`), [
     'with prefixes › xpath //x:a == ["1","2"]: passed',
     "with prefixes › xpath count(//x:a) == 2: passed",
@@ -47,7 +35,7 @@ Deno.test("assertions: ?? xpath with @xpath_ns prefixes has httpyac's outcomes (
   ]);
   // An undeclared prefix is an error, said as such.
   assert.match(cases[6]!.message!, /Invalid XPath "count\(\/\/y:a\)"/);
-  const theirs = await httpyacOutcomes(base);
+  const theirs = await httpyacOutcomes(FIXTURE, base);
   assert.deepEqual(
     theirs.map((t, i) => `${t.request} › ${cases[i]!.name}: ${t.passed}`),
     cases.map((c) => `${c.request} › ${c.name}: ${c.outcome === "passed"}`),

@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
+import { reportCases } from "./_files.ts";
 import { newman } from "./_newman.ts";
 import { type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
 
@@ -97,11 +98,7 @@ Deno.test("dial test c.json -e -g -d --folder -n sends and asserts what newman r
   const ran = await dial(["test", "c.json", ...flags, "--reporter", "json"], { cwd: dir });
   assert.equal(ran.code, 0, ran.stdout + ran.stderr);
   assert.deepEqual(server.requests.splice(0).map(seen), sentByNewman);
-  const byDial = JSON.parse(ran.stdout).cases.map((c: {
-    request: string;
-    name: string;
-    outcome: string;
-  }) => `${c.request} › ${c.name}: ${c.outcome}`);
+  const byDial = reportCases(ran.stdout).map((c) => `${c.request} › ${c.name}: ${c.outcome}`);
   assert.deepEqual(byDial, outcomes);
   assert.equal(byDial.length, 12);
   // The temporary import is gone.

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
-import { project } from "./_files.ts";
+import { project, reportCases } from "./_files.ts";
 import { oneGetSpec, petProject, petServer, petTest } from "./_openapi_pets.ts";
 
 Deno.test("openapi: exchanges that keep a 3.0 description (cross-file $ref, nullable, readOnly) pass, with coverage", async () => {
@@ -157,10 +157,8 @@ Deno.test("openapi: a violation is a failed case of the JSON and HTML reports to
   const args = petTest(dir);
   const json = await dial([...args, "--reporter", "json"]);
   assert.equal(json.code, 11);
-  const failed = JSON.parse(json.stdout).cases.filter((c: { outcome: string }) =>
-    c.outcome === "failed"
-  );
-  assert.deepEqual(failed.map((c: { name: string; message: string }) => [c.name, c.message]), [
+  const failed = reportCases(json.stdout).filter((c) => c.outcome === "failed");
+  assert.deepEqual(failed.map((c) => [c.name, c.message]), [
     ["GET /pets/{id}", "/name: required property missing (response 200 body)"],
   ]);
   const html = await dial([...args, "--reporter", "html"]);
