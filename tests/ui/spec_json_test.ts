@@ -2,6 +2,21 @@ import assert from "node:assert/strict";
 import { parseUiAuth, parseUiRequest } from "../../src/ui/api/spec_json.ts";
 import { UsageError } from "../../src/errors/mod.ts";
 
+/**
+ * @param panel the OAuth 2.0 panel's fields, over the authorization code flow of client `app`
+ * @returns the OAuth 2.0 options it becomes (the test fails unless it becomes OAuth 2.0)
+ */
+function oauth2Of(panel: Record<string, unknown>) {
+  const { auth } = parseUiAuth({
+    kind: "oauth2",
+    flow: "authorization_code",
+    clientId: "app",
+    ...panel,
+  });
+  assert.ok(auth.authorization?.kind === "oauth2");
+  return auth.authorization.oauth2;
+}
+
 Deno.test("ui api: Basic, Bearer and API-key panels become the CLI's auth spec", () => {
   const basic = parseUiAuth({ kind: "basic", username: "ann", password: "p:w" });
   assert.equal(basic.auth.authorization?.kind, "basic");
@@ -18,17 +33,12 @@ Deno.test("ui api: Basic, Bearer and API-key panels become the CLI's auth spec",
 });
 
 Deno.test("ui api: OAuth 2.0 fields become the same options as the --oauth2 flags", () => {
-  const { auth } = parseUiAuth({
-    kind: "oauth2",
-    flow: "authorization_code",
+  const options = oauth2Of({
     tokenUrl: "http://127.0.0.1:9/token",
-    clientId: "app",
     authUrl: "http://127.0.0.1:9/authorize",
     scope: "read write",
     port: "9999",
   });
-  assert.ok(auth.authorization?.kind === "oauth2");
-  const options = auth.authorization.oauth2;
   assert.equal(options.tokenUrl?.href, "http://127.0.0.1:9/token");
   assert.equal(options.port, 9999);
   assert.equal(options.scope, "read write");
@@ -36,20 +46,15 @@ Deno.test("ui api: OAuth 2.0 fields become the same options as the --oauth2 flag
 });
 
 Deno.test("ui api: the issuer and extra parameters become --oauth2-issuer and --oauth2-param", () => {
-  const { auth } = parseUiAuth({
-    kind: "oauth2",
-    flow: "authorization_code",
+  const options = oauth2Of({
     tokenUrl: "",
     issuer: "http://127.0.0.1:9/tenant",
-    clientId: "app",
     params: [
       { name: "audience", value: "https://api/" },
       { name: "prompt", value: "login", enabled: false },
       { name: "", value: "ignored" },
     ],
   });
-  assert.ok(auth.authorization?.kind === "oauth2");
-  const options = auth.authorization.oauth2;
   assert.equal(options.tokenUrl, undefined);
   assert.equal(options.issuer?.href, "http://127.0.0.1:9/tenant");
   assert.deepEqual(options.params, [["audience", "https://api/"]]);
