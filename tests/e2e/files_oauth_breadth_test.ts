@@ -7,26 +7,22 @@
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { bearerApi, dial, serve } from "../_helpers.ts";
+import { clientCredentialsAuth, project, securityAuthEnv } from "./_files.ts";
 import { BROWSER, freePort, oauthHome, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
 
 /** A request file using `{{$auth.token("id")}}` and its public (and private) environment. */
-async function project(
+async function authProject(
   target: string,
   config: Record<string, unknown>,
   privateConfig?: Record<string, unknown>,
 ): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "dial-files-oauth-" });
-  await Deno.writeTextFile(
-    `${dir}/api.http`,
-    `GET ${target}/me\nAuthorization: Bearer {{$auth.token("id")}}\n`,
-  );
-  const env = (auth: Record<string, unknown>) =>
-    JSON.stringify({ dev: { Security: { Auth: { id: auth } } } });
-  await Deno.writeTextFile(`${dir}/http-client.env.json`, env(config));
-  if (privateConfig) {
-    await Deno.writeTextFile(`${dir}/http-client.private.env.json`, env(privateConfig));
-  }
-  return dir;
+  return await project({
+    "api.http": `GET ${target}/me\nAuthorization: Bearer {{$auth.token("id")}}\n`,
+    "http-client.env.json": securityAuthEnv({ id: config }),
+    ...(privateConfig
+      ? { "http-client.private.env.json": securityAuthEnv({ id: privateConfig }) }
+      : {}),
+  });
 }
 
 /** `dial run DIR/api.http --env dev` with an empty token cache (or the given HOME and variables). */
@@ -39,7 +35,7 @@ async function runDev(dir: string, env: Record<string, string> = {}) {
 Deno.test("run: Security.Auth Device Authorization with only an Issuer, the page opened as Open Complete URI asks, then the cache", async () => {
   await using op = await startOidcProvider({ redirectUris: [], deviceFlow: true });
   await using target = bearerApi();
-  const dir = await project(target.origin, {
+  const dir = await authProject(target.origin, {
     "Type": "OAuth2",
     "Grant Type": "Device Authorization",
     "Issuer": op.origin,
@@ -77,11 +73,7 @@ Deno.test("run: Security.Auth Custom Request Parameters go where their Use says,
   });
   await using target = bearerApi();
   const config = {
-    "Type": "OAuth2",
-    "Grant Type": "Client Credentials",
-    "Token URL": `${server.origin}/token`,
-    "Client ID": "app",
-    "Client Secret": "s",
+    ...clientCredentialsAuth(`${server.origin}/token`, "app", "s"),
     "Client Credentials": "in body",
     "Custom Request Parameters": {
       "audience": "{{audience}}",
@@ -89,7 +81,7 @@ Deno.test("run: Security.Auth Custom Request Parameters go where their Use says,
       "tenant": { "Value": ["a", "b"], "Use": "In Token Request" },
     },
   };
-  const dir = await project(target.origin, config);
+  const dir = await authProject(target.origin, config);
   const envFile = `${dir}/http-client.env.json`;
   const env = JSON.parse(await Deno.readTextFile(envFile));
   env.dev.audience = "https://api.example.com/";
@@ -120,12 +112,8 @@ Deno.test("run: Security.Auth resource parameters get an audience-bound JWT from
     resourceIndicators: true,
   });
   await using target = bearerApi();
-  const dir = await project(target.origin, {
-    "Type": "OAuth2",
-    "Grant Type": "Client Credentials",
-    "Token URL": op.tokenUrl,
-    "Client ID": OIDC_CLIENTS.web.id,
-    "Client Secret": OIDC_CLIENTS.web.secret,
+  const dir = await authProject(target.origin, {
+    ...clientCredentialsAuth(op.tokenUrl, OIDC_CLIENTS.web.id, OIDC_CLIENTS.web.secret),
     "Scope": "api:read",
     "Custom Request Parameters": { "resource": "https://api.example.com/" },
   });
@@ -159,7 +147,7 @@ Deno.test("run: Security.Auth private_key_jwt signs with a Client Key given by r
     "Client Key Algorithm": "PS256",
   };
   const home = await oauthHome();
-  const byEnv = await project(target.origin, config);
+  const byEnv = await authProject(target.origin, config);
   const result = await runDev(byEnv, { HOME: home, CLIENT_KEY: PEM });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(op.grants.client_credentials, 1);
@@ -174,7 +162,7 @@ Deno.test("run: Security.Auth private_key_jwt signs with a Client Key given by r
   // A file reference, from the private file.
   const keyFile = `${home}/client.pem`;
   await Deno.writeTextFile(keyFile, PEM);
-  const byFile = await project(
+  const byFile = await authProject(
     target.origin,
     { ...config, "Client Key": undefined, "Client Key Algorithm": undefined },
     { "Client Key": `@${keyFile}` },
@@ -190,7 +178,9 @@ Deno.test("run: Security.Auth private_key_jwt signs with a Client Key given by r
     [undefined, /Missing "Client Key" in Security\.Auth "id": private_key_jwt signs with it/],
   ];
   for (const [key, message] of refusals) {
-    const refused = await runDev(await project(target.origin, { ...config, "Client Key": key }));
+    const refused = await runDev(
+      await authProject(target.origin, { ...config, "Client Key": key }),
+    );
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, message);
     assert.doesNotMatch(refused.stderr, /BEGIN|PRIVATE/);
@@ -212,12 +202,8 @@ Deno.test("run: Security.Auth refuses an unknown Use, a parameter dial sets, and
     [{ "Grant Type": "Implicit" }, /Unsupported "Grant Type": "Implicit"/],
   ];
   for (const [extra, message] of cases) {
-    const dir = await project("http://127.0.0.1:9", {
-      "Type": "OAuth2",
-      "Grant Type": "Client Credentials",
-      "Token URL": "http://127.0.0.1:9/token",
-      "Client ID": "app",
-      "Client Secret": "s",
+    const dir = await authProject("http://127.0.0.1:9", {
+      ...clientCredentialsAuth("http://127.0.0.1:9/token", "app", "s"),
       ...extra,
     });
     const result = await runDev(dir);
@@ -230,7 +216,7 @@ Deno.test("run: Security.Auth Authorization Code sends In Auth Request parameter
   const port = freePort();
   await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
   await using target = bearerApi();
-  const dir = await project(target.origin, {
+  const dir = await authProject(target.origin, {
     "Type": "OAuth2",
     "Grant Type": "Authorization Code",
     "Issuer": op.origin,

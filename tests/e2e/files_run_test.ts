@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { dial, dialOnTerminal, hasScript, serve } from "../_helpers.ts";
-import { CHAIN, jetbrainsMultipart, loginServer, project } from "./_files.ts";
+import {
+  CHAIN,
+  clientCredentialsAuth,
+  jetbrainsMultipart,
+  loginServer,
+  project,
+} from "./_files.ts";
 import { excludes, includes } from "../assert.ts";
 import { startHttpbin } from "./_httpbin.ts";
 import { headerValues, rawServer } from "./_raw_server.ts";
@@ -218,11 +224,7 @@ Authorization: Bearer {{$auth.token("idp")}}
         Security: {
           Auth: {
             idp: {
-              "Type": "OAuth2",
-              "Grant Type": "Client Credentials",
-              "Token URL": provider.tokenUrl,
-              "Client ID": OIDC_CLIENTS.web.id,
-              "Client Secret": "{{client_secret}}",
+              ...clientCredentialsAuth(provider.tokenUrl, OIDC_CLIENTS.web.id, "{{client_secret}}"),
               "Scope": "api:read",
             },
           },
