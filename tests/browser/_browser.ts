@@ -175,3 +175,35 @@ export async function openRequest(
   await sidebar.getByRole("button", { name: request }).click();
   return sidebar;
 }
+
+/**
+ * Opens a request of the workspace from the sidebar, opening its file first only when the
+ * request is not in view (a second click on the file would close it).
+ *
+ * @param page the app page
+ * @param file the file's button (its path in the workspace)
+ * @param request the request's button, e.g. `GRAPHQL gql`
+ */
+export async function openFromSidebar(page: Page, file: string, request: string): Promise<void> {
+  const sidebar = page.getByRole("navigation", { name: "Workspace" });
+  const button = sidebar.getByRole("button", { name: request, exact: true });
+  if (!(await button.isVisible())) {
+    await sidebar.getByRole("button", { name: file, exact: true }).click();
+  }
+  await button.click();
+}
+
+/**
+ * Saves the open request to a new file with "Save as…" and waits for "Saved to FILE".
+ *
+ * @param page the app page
+ * @param file the new file's path in the workspace
+ * @param name the request's name in it
+ */
+export async function saveAs(page: Page, file: string, name: string): Promise<void> {
+  await page.getByRole("button", { name: "Save as…" }).click();
+  await page.getByLabel("File", { exact: true }).fill(file);
+  await page.getByLabel("Request name").fill(name);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.getByRole("status").filter({ hasText: `Saved to ${file}` }).waitFor();
+}

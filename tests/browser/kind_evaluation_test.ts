@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { dial, waitFor } from "../_helpers.ts";
 import { type RawRequest, rawServer } from "../e2e/_raw_server.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp, openFromSidebar } from "./_browser.ts";
 
 const browser = fileBrowser();
 
@@ -75,15 +74,6 @@ function answer(request: RawRequest) {
   };
 }
 
-async function openFromSidebar(page: Page, name: string): Promise<void> {
-  const sidebar = page.getByRole("navigation", { name: "Workspace" });
-  const request = sidebar.getByRole("button", { name, exact: true });
-  if (!(await request.isVisible())) {
-    await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
-  }
-  await request.click();
-}
-
 Deno.test(
   "browser: GraphQL, SSE and WebSocket tabs of a file put on the wire what dial run puts, every variable kind",
   async () => {
@@ -136,7 +126,7 @@ Deno.test(
         .selectOption("dev");
 
       // GraphQL: login runs first (once for the session), then the query, byte for byte.
-      await openFromSidebar(page, "GRAPHQL gql");
+      await openFromSidebar(page, "api.http", "GRAPHQL gql");
       await page.getByRole("tab", { name: "GraphQL", selected: true }).waitFor();
       await page.getByRole("button", { name: "Run", exact: true }).click();
       await page.getByLabel("GraphQL response").getByText('"ok": 1').waitFor();
@@ -146,7 +136,7 @@ Deno.test(
       assert.equal(bytesOf(query), gql);
 
       // SSE: the stream's request as dial run sends it; login is not run again.
-      await openFromSidebar(page, "GET events");
+      await openFromSidebar(page, "api.http", "GET events");
       await page.getByRole("tab", { name: "SSE", selected: true }).waitFor();
       await page.getByLabel("Reconnect when the stream ends").uncheck();
       await page.getByRole("button", { name: "Connect" }).click();
@@ -156,7 +146,7 @@ Deno.test(
       assert.equal(bytesOf(target.requests.splice(0)[0]!), cli.get("events"));
 
       // WebSocket: the handshake as dial run sends it (this server refuses it).
-      await openFromSidebar(page, "WEBSOCKET socket");
+      await openFromSidebar(page, "api.http", "WEBSOCKET socket");
       await page.getByRole("tab", { name: "WebSocket", selected: true }).waitFor();
       await page.getByRole("button", { name: "Connect" }).click();
       await waitFor(() => target.requests.length === 1, { message: "the handshake sent" });

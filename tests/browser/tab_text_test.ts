@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { serve } from "../_helpers.ts";
+import { serve, tempDir } from "../_helpers.ts";
 import { fileBrowser, openApp } from "./_browser.ts";
 
 const browser = fileBrowser();
@@ -41,16 +41,14 @@ Deno.test("browser: a tab is its text across reload, restart and another window"
   await using target = serve(async (request) =>
     Response.json({ path: new URL(request.url).pathname, body: await request.text() })
   );
-  const workspace = await Deno.makeTempDir({ prefix: "dial-ui-tab-text-" });
-  await Deno.writeTextFile(`${workspace}/api.http`, FILE);
-  await Deno.writeTextFile(
-    `${workspace}/http-client.env.json`,
-    JSON.stringify({ dev: { base: target.origin, user: "ann" } }),
-  );
-  await Deno.writeTextFile(
-    `${workspace}/http-client.private.env.json`,
-    JSON.stringify({ dev: { password: "pw-s3cr3t", token: "tok-s3cr3t", sid: "sid-s3cr3t" } }),
-  );
+  await using ws = await tempDir("dial-ui-tab-text-", {
+    "api.http": FILE,
+    "http-client.env.json": JSON.stringify({ dev: { base: target.origin, user: "ann" } }),
+    "http-client.private.env.json": JSON.stringify({
+      dev: { password: "pw-s3cr3t", token: "tok-s3cr3t", sid: "sid-s3cr3t" },
+    }),
+  });
+  const workspace = ws.path;
 
   /** The profile tab's fields are the file's text, and Send fills the references. */
   async function checkProfile(page: Page): Promise<void> {
@@ -90,91 +88,84 @@ Deno.test("browser: a tab is its text across reload, restart and another window"
     assert.deepEqual(JSON.parse(await sent.text()), { user: "ann", password: "pw-s3cr3t" });
   }
 
-  try {
-    {
-      await using app = await openApp(browser(), { workspace });
-      const { page } = app;
-      const sidebar = page.getByRole("navigation", { name: "Workspace" });
-      await sidebar.getByLabel("Environment").selectOption("dev");
-      await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
-      await sidebar.getByRole("button", { name: "POST login" }).dblclick();
-      await sidebar.getByRole("button", { name: "GET profile" }).dblclick();
-      await page.getByLabel("URL", { exact: true }).fill("{{base}}/profile?edited=1");
-      await tabButton(page, "profile •").waitFor();
-      // Each tab shows its own unsaved mark: profile's stays while login is in front.
-      await saved(page, () => tabButton(page, "login").click());
-      await tabButton(page, "profile •").waitFor();
-      assert.equal(
-        await tabButton(page, "login").evaluate((tab) => tab.textContent?.includes("•")),
-        false,
-      );
-
-      await page.reload();
-      await page.getByRole("tablist", { name: "Request kind" }).waitFor();
-      await tabButton(page, "profile •").waitFor();
-      await checkLogin(page);
-      await checkProfile(page);
-
-      // "New window": a second page of the same app, restored from the workspace.
-      const [second] = await Promise.all([
-        page.context().waitForEvent("page"),
-        page.getByRole("button", { name: "New window" }).click(),
-      ]);
-      await second.getByRole("tablist", { name: "Request kind" }).waitFor();
-      await tabButton(second, "profile •").waitFor();
-      await checkProfile(second);
-      await saved(page, () => tabButton(page, "login").click());
-    }
-    const state = await Deno.readTextFile(`${workspace}/.dial/ui-state.json`);
-    assert.ok(state.includes("Bearer {{token}}"), "the reference is stored");
-    for (const secret of ["literal-key-123", "s3cr3t"]) {
-      assert.ok(!state.includes(secret), `${secret} is not stored`);
-    }
-
-    // A restart (another port, another origin: empty browser storage).
+  {
     await using app = await openApp(browser(), { workspace });
     const { page } = app;
+    const sidebar = page.getByRole("navigation", { name: "Workspace" });
+    await sidebar.getByLabel("Environment").selectOption("dev");
+    await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
+    await sidebar.getByRole("button", { name: "POST login" }).dblclick();
+    await sidebar.getByRole("button", { name: "GET profile" }).dblclick();
+    await page.getByLabel("URL", { exact: true }).fill("{{base}}/profile?edited=1");
+    await tabButton(page, "profile •").waitFor();
+    // Each tab shows its own unsaved mark: profile's stays while login is in front.
+    await saved(page, () => tabButton(page, "login").click());
+    await tabButton(page, "profile •").waitFor();
+    assert.equal(
+      await tabButton(page, "login").evaluate((tab) => tab.textContent?.includes("•")),
+      false,
+    );
+
+    await page.reload();
+    await page.getByRole("tablist", { name: "Request kind" }).waitFor();
     await tabButton(page, "profile •").waitFor();
     await checkLogin(page);
     await checkProfile(page);
-    // Ctrl+S writes the tab's text: the references and the file's literal value, not blanks.
-    await page.getByLabel("URL", { exact: true }).focus();
-    await page.keyboard.press("Control+s");
-    await page.getByText("Saved to api.http").waitFor();
-    assert.equal(
-      await Deno.readTextFile(`${workspace}/api.http`),
-      FILE.replace("GET {{base}}/profile", "GET {{base}}/profile?edited=1"),
-    );
-    await tabButton(page, "profile").filter({ hasNotText: "•" }).waitFor();
-    const stored = await page.evaluate("JSON.stringify(localStorage)") as string;
-    assert.ok(!stored.includes("literal-key-123") && !stored.includes("s3cr3t"), stored);
-  } finally {
-    await Deno.remove(workspace, { recursive: true });
+
+    // "New window": a second page of the same app, restored from the workspace.
+    const [second] = await Promise.all([
+      page.context().waitForEvent("page"),
+      page.getByRole("button", { name: "New window" }).click(),
+    ]);
+    await second.getByRole("tablist", { name: "Request kind" }).waitFor();
+    await tabButton(second, "profile •").waitFor();
+    await checkProfile(second);
+    await saved(page, () => tabButton(page, "login").click());
   }
+  const state = await Deno.readTextFile(`${workspace}/.dial/ui-state.json`);
+  assert.ok(state.includes("Bearer {{token}}"), "the reference is stored");
+  for (const secret of ["literal-key-123", "s3cr3t"]) {
+    assert.ok(!state.includes(secret), `${secret} is not stored`);
+  }
+
+  // A restart (another port, another origin: empty browser storage).
+  await using app = await openApp(browser(), { workspace });
+  const { page } = app;
+  await tabButton(page, "profile •").waitFor();
+  await checkLogin(page);
+  await checkProfile(page);
+  // Ctrl+S writes the tab's text: the references and the file's literal value, not blanks.
+  await page.getByLabel("URL", { exact: true }).focus();
+  await page.keyboard.press("Control+s");
+  await page.getByText("Saved to api.http").waitFor();
+  assert.equal(
+    await Deno.readTextFile(`${workspace}/api.http`),
+    FILE.replace("GET {{base}}/profile", "GET {{base}}/profile?edited=1"),
+  );
+  await tabButton(page, "profile").filter({ hasNotText: "•" }).waitFor();
+  const stored = await page.evaluate("JSON.stringify(localStorage)") as string;
+  assert.ok(!stored.includes("literal-key-123") && !stored.includes("s3cr3t"), stored);
 });
 
 Deno.test("browser: a typed credential is not kept, and the reload says so", async () => {
-  const workspace = await Deno.makeTempDir({ prefix: "dial-ui-tab-text-" });
-  try {
-    await using app = await openApp(browser(), { workspace });
-    const { page } = app;
-    await page.getByLabel("URL", { exact: true }).fill("http://127.0.0.1:9/x?api_key={{key}}");
-    await page.getByLabel("Headers name 1", { exact: true }).fill("Authorization");
-    await saved(
-      page,
-      () => page.getByLabel("Headers value 1", { exact: true }).fill("Bearer typed-s3cr3t"),
-    );
-    await page.reload();
-    await page.getByRole("tablist", { name: "Request kind" }).waitFor();
-    await page.getByText("Not kept across the reload").waitFor();
-    assert.equal(
-      await page.getByLabel("URL", { exact: true }).inputValue(),
-      "http://127.0.0.1:9/x?api_key={{key}}",
-    );
-    assert.equal(await headerValue(page, 1), "");
-    const stored = await page.evaluate("JSON.stringify(localStorage)") as string;
-    assert.ok(!stored.includes("typed-s3cr3t"), stored);
-  } finally {
-    await Deno.remove(workspace, { recursive: true });
-  }
+  await using ws = await tempDir("dial-ui-tab-text-");
+  const workspace = ws.path;
+  await using app = await openApp(browser(), { workspace });
+  const { page } = app;
+  await page.getByLabel("URL", { exact: true }).fill("http://127.0.0.1:9/x?api_key={{key}}");
+  await page.getByLabel("Headers name 1", { exact: true }).fill("Authorization");
+  await saved(
+    page,
+    () => page.getByLabel("Headers value 1", { exact: true }).fill("Bearer typed-s3cr3t"),
+  );
+  await page.reload();
+  await page.getByRole("tablist", { name: "Request kind" }).waitFor();
+  await page.getByText("Not kept across the reload").waitFor();
+  assert.equal(
+    await page.getByLabel("URL", { exact: true }).inputValue(),
+    "http://127.0.0.1:9/x?api_key={{key}}",
+  );
+  assert.equal(await headerValue(page, 1), "");
+  const stored = await page.evaluate("JSON.stringify(localStorage)") as string;
+  assert.ok(!stored.includes("typed-s3cr3t"), stored);
 });

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { dial, serve, withoutServeSignal } from "../_helpers.ts";
 import { parseHttpFile } from "../../src/files/parse_http_file.ts";
 import { splitGraphqlBody, websocketMessages } from "../../src/files/stream_bodies.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp, openFromSidebar, saveAs } from "./_browser.ts";
 
 const browser = fileBrowser();
 
@@ -98,15 +97,6 @@ GRAPHQL ${gql}/graphql
 query { who }
 `;
 
-async function openFromSidebar(page: Page, name: string): Promise<void> {
-  const sidebar = page.getByRole("navigation", { name: "Workspace" });
-  const request = sidebar.getByRole("button", { name, exact: true });
-  if (!(await request.isVisible())) {
-    await sidebar.getByRole("button", { name: "streams.http", exact: true }).click();
-  }
-  await request.click();
-}
-
 Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the environment and save back in place", async (t) => {
   await using gql = await graphqlServer();
   await using ws = webSocketServer();
@@ -133,7 +123,7 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
       await using app = await openApp(browser(), { workspace });
       const { page } = app;
       await page.getByLabel("Environment").selectOption("dev");
-      await openFromSidebar(page, "GRAPHQL gql");
+      await openFromSidebar(page, "streams.http", "GRAPHQL gql");
       await page.getByRole("tab", { name: "GraphQL", selected: true }).waitFor();
       await page.getByText("streams.http #1 (gql)").waitFor();
       // Its variables, with values and sources, before anything is sent.
@@ -160,7 +150,7 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
       await page.getByText("streams.http #1 (gql) •").waitFor();
       // Another GRAPHQL request opens in a request tab of its own, with its own response; the
       // first keeps its edits and its response.
-      await openFromSidebar(page, "GRAPHQL gql2");
+      await openFromSidebar(page, "streams.http", "GRAPHQL gql2");
       const strip = page.getByRole("toolbar", { name: "Open GraphQL requests" });
       await strip.getByRole("button", { name: "gql2", exact: true, pressed: true }).waitFor();
       await page.getByText("streams.http #4 (gql2)", { exact: true }).waitFor();
@@ -214,7 +204,7 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
       await strip.getByRole("button", { name: "gql2", exact: true }).click();
       await page.getByLabel("Query", { exact: true }).getByText("query { who }").waitFor();
       await page.getByText("streams.http #4 (gql2)", { exact: true }).waitFor();
-      await openFromSidebar(page, "WEBSOCKET feed");
+      await openFromSidebar(page, "streams.http", "WEBSOCKET feed");
       await page.getByRole("tab", { name: "WebSocket", selected: true }).waitFor();
       await page.getByRole("button", { name: "Connect" }).click();
       await page.getByTestId("ws-state").filter({ hasText: "Connected" }).waitFor();
@@ -253,7 +243,7 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
       await using app = await openApp(browser(), { workspace });
       const { page } = app;
       await page.getByLabel("Environment").selectOption("prod");
-      await openFromSidebar(page, "GET events");
+      await openFromSidebar(page, "streams.http", "GET events");
       await page.getByRole("tab", { name: "SSE", selected: true }).waitFor();
       assert.equal(
         await page.getByLabel("SSE endpoint").inputValue(),
@@ -261,11 +251,7 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
       );
       await page.getByRole("button", { name: "Connect" }).click();
       await page.getByText("hello bob").waitFor();
-      await page.getByRole("button", { name: "Save as…" }).click();
-      await page.getByLabel("File", { exact: true }).fill("events.http");
-      await page.getByLabel("Request name").fill("copy");
-      await page.getByRole("button", { name: "Save", exact: true }).click();
-      await page.getByRole("status").filter({ hasText: "Saved to events.http" }).waitFor();
+      await saveAs(page, "events.http", "copy");
       assert.equal(
         await Deno.readTextFile(`${workspace}/events.http`),
         "### copy\n# @name copy\nGET {{sse}}/events?user={{user}}\nAccept: text/event-stream\n",
