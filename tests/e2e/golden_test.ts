@@ -5,6 +5,9 @@
  * against one raw-socket server on 127.0.0.1 whose answers are fixed bytes, so every byte of a
  * head or a report is the same on every run.
  *
+ * A word of `args` that starts with `SECRET-` must not be printed (checked before the
+ * comparison, in update mode too): cases of redacted output say so with such values.
+ *
  * In `args` and in the expected files, `$SERVER` stands for `http://127.0.0.1:PORT` and `$CASE`
  * for the case's folder, `$INPUTS` for tests/golden/_inputs/ (request files several cases share). Timings in reports are written as `$MS`.
  *
@@ -147,6 +150,13 @@ for (const name of cases) {
       err: normalize(result.stderr, server.url, folder),
       exit: `${result.code}\n`,
     };
+    const hint = ` (tests/golden/${name}; GOLDEN_UPDATE=1 rewrites it: review the diff)`;
+    // A secret of the command line (a word starting with SECRET-) is never printed, whatever
+    // the expected files say, and is never written into them by the update mode.
+    for (const secret of args.join("\n").match(/SECRET-[\w-]+/g) ?? []) {
+      assert.ok(!result.stdout.includes(secret), `stdout prints ${secret}${hint}`);
+      assert.ok(!result.stderr.includes(secret), `stderr prints ${secret}${hint}`);
+    }
     if (UPDATE) {
       await Deno.writeTextFile(new URL("expected.out", dir), actual.out);
       await Deno.writeTextFile(new URL("expected.err", dir), actual.err);
@@ -154,7 +164,6 @@ for (const name of cases) {
       else await Deno.writeTextFile(new URL("expected.exit", dir), actual.exit);
       return;
     }
-    const hint = ` (tests/golden/${name}; GOLDEN_UPDATE=1 rewrites it: review the diff)`;
     assert.equal(actual.out, await readIf(new URL("expected.out", dir)) ?? "", `stdout${hint}`);
     assert.equal(actual.err, await readIf(new URL("expected.err", dir)) ?? "", `stderr${hint}`);
     assert.equal(
