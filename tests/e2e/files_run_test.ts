@@ -313,6 +313,17 @@ Deno.test("run: a private environment file tracked by git is reported", async ()
   includes(tracked.stderr, `warning: ${dir}/http-client.private.env.json is tracked by git`);
 });
 
+/**
+ * @param stdout what `dial run` printed: httpbin's JSON answers, one a line
+ * @returns the path and query of each, as httpbin echoed them, in order
+ */
+function echoedTargets(stdout: string): string[] {
+  return stdout.trim().split("\n").map((line) => {
+    const url = new URL(JSON.parse(line).url);
+    return url.pathname + url.search;
+  });
+}
+
 Deno.test("run: JetBrains run #name and run ./file.http run in place, with (@var=value)", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
@@ -339,8 +350,7 @@ Deno.test("run: JetBrains run #name and run ./file.http run in place, with (@var
   const base = `base=${httpbin.origin}`;
   const result = await dial(["run", `${dir}/main.http`, "--var", base]);
   assert.equal(result.code, 0, result.stderr);
-  const urls = result.stdout.trim().split("\n").map((line) => new URL(JSON.parse(line).url));
-  assert.deepEqual(urls.map((u) => u.pathname + u.search), [
+  assert.deepEqual(echoedTargets(result.stdout), [
     "/anything/first?id=1",
     "/anything/first?id=7",
     "/anything/other?id=9&tag=1-x",
@@ -402,8 +412,7 @@ Deno.test("run: JetBrains import makes another file's requests runnable by run #
   const base = `base=${httpbin.origin}`;
   const result = await dial(["run", `${dir}/main.http`, "--var", base]);
   assert.equal(result.code, 0, result.stderr);
-  const urls = result.stdout.trim().split("\n").map((line) => new URL(JSON.parse(line).url));
-  assert.deepEqual(urls.map((u) => u.pathname + u.search), [
+  assert.deepEqual(echoedTargets(result.stdout), [
     "/anything/mine",
     "/anything/login?user=ann",
     "/anything/deep?who=ann",
@@ -427,8 +436,7 @@ Deno.test("run: JetBrains import makes another file's requests runnable by run #
     ...["run", `${dir}/escape/out.http`, "--var", base, "--allow-path", `${dir}/..`],
   ]);
   assert.equal(allowed.code, 0, allowed.stderr);
-  const paths = allowed.stdout.trim().split("\n").map((l) => new URL(JSON.parse(l).url).pathname);
-  assert.deepEqual(paths, ["/anything/first", "/anything/x"]);
+  assert.deepEqual(echoedTargets(allowed.stdout), ["/anything/first", "/anything/x"]);
 });
 
 Deno.test("run: # @prompt asks on a terminal; without one it names the variable", async () => {
