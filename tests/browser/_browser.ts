@@ -19,6 +19,7 @@
  * never sleep.
  * @module
  */
+import { Buffer } from "node:buffer";
 import {
   type Browser,
   type BrowserContextOptions,
@@ -206,4 +207,61 @@ export async function saveAs(page: Page, file: string, name: string): Promise<vo
   await page.getByLabel("Request name").fill(name);
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await page.getByRole("status").filter({ hasText: `Saved to ${file}` }).waitFor();
+}
+
+/**
+ * Opens the Body section of the HTTP tab and picks its kind.
+ *
+ * @param page the app page
+ * @param kind the "Body type" option: `json`, `form`, `text`, …
+ */
+export async function pickBodyType(page: Page, kind: string): Promise<void> {
+  await page.locator("summary", { hasText: "Body" }).click();
+  await page.getByRole("combobox", { name: "Body type" }).selectOption(kind);
+}
+
+/**
+ * Writes a new request's method and URL in the HTTP tab, and its body kind when given.
+ *
+ * @param page the app page
+ * @param method the method, e.g. `POST`
+ * @param url the URL
+ * @param bodyKind the "Body type" to pick (see {@link pickBodyType})
+ */
+export async function writeRequest(
+  page: Page,
+  method: string,
+  url: string,
+  bodyKind?: string,
+): Promise<void> {
+  await page.getByLabel("Method").fill(method);
+  await page.getByLabel("URL", { exact: true }).fill(url);
+  if (bodyKind !== undefined) await pickBodyType(page, bodyKind);
+}
+
+/**
+ * Attaches a text file to a row of the HTTP tab's form table and waits until the page has read
+ * it (the row's value becomes the file's name).
+ *
+ * @param page the app page
+ * @param row the form row, from 1
+ * @param name the file's name
+ * @param text its content (sent as text/plain)
+ */
+export async function attachFile(
+  page: Page,
+  row: number,
+  name: string,
+  text: string,
+): Promise<void> {
+  await page.getByLabel(`Attach file ${row}`).setInputFiles({
+    name,
+    mimeType: "text/plain",
+    buffer: Buffer.from(text),
+  });
+  await page.waitForFunction(
+    `document.querySelector('[aria-label="Form fields value ${row}"]')?.value === ${
+      JSON.stringify(name)
+    }`,
+  );
 }

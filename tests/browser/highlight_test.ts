@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp, pickBodyType } from "./_browser.ts";
 import { setEditorText } from "./_gql_app.ts";
 
 const browser = fileBrowser();
@@ -79,8 +79,7 @@ Deno.test("browser: editor colours and themes", async (t) => {
     async () => {
       await using app = await openApp(browser(), {}, { colorScheme: "dark" });
       const { page } = app;
-      await page.locator("summary", { hasText: "Body" }).click();
-      await page.getByRole("combobox", { name: "Body type" }).selectOption("json");
+      await pickBodyType(page, "json");
       await page.getByLabel("Request body").fill('{"a": true}');
       const [editorBg, gutterBg, keyColour] = await page.evaluate(`[
       getComputedStyle(document.querySelector(".body-editor .cm-editor")).backgroundColor,

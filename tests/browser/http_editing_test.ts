@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import { Buffer } from "node:buffer";
 import { serve } from "../_helpers.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { attachFile, fileBrowser, openApp, writeRequest } from "./_browser.ts";
 
 const browser = fileBrowser();
 
@@ -37,10 +36,7 @@ Deno.test("browser: HTTP tab editing", async (t) => {
   await t.step("the JSON body is linted while typed and Ctrl+Enter sends from it", async () => {
     await using app = await openApp(browser());
     const { page } = app;
-    await page.getByLabel("Method").fill("POST");
-    await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/items`);
-    await page.locator("summary", { hasText: "Body" }).click();
-    await page.getByRole("combobox", { name: "Body type" }).selectOption("json");
+    await writeRequest(page, "POST", `${target.origin}/items`, "json");
     const body = page.getByLabel("Request body");
     await body.fill('{"a": }');
     await page.locator(".body-editor .cm-lint-marker-error").waitFor();
@@ -78,21 +74,11 @@ Deno.test("browser: HTTP tab editing", async (t) => {
   await t.step("a multipart form sends an attached file, and the file is not stored", async () => {
     await using app = await openApp(browser());
     const { page } = app;
-    await page.getByLabel("Method").fill("POST");
-    await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/upload`);
-    await page.locator("summary", { hasText: "Body" }).click();
-    await page.getByRole("combobox", { name: "Body type" }).selectOption("form");
+    await writeRequest(page, "POST", `${target.origin}/upload`, "form");
     await page.getByLabel("Form fields name 1").fill("title");
     await page.getByLabel("Form fields value 1").fill("hello");
-    await page.getByLabel("Attach file 2").setInputFiles({
-      name: "notes.txt",
-      mimeType: "text/plain",
-      buffer: Buffer.from("line one\nline two\n"),
-    });
     // The file is read in the page before it is attached.
-    await page.waitForFunction(
-      `document.querySelector('[aria-label="Form fields value 2"]')?.value === "notes.txt"`,
-    );
+    await attachFile(page, 2, "notes.txt", "line one\nline two\n");
     await page.getByRole("button", { name: "Send", exact: true }).click();
     await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
     const answer = JSON.parse(await page.evaluate("localStorage.getItem('dial.http.form')") ?? "");

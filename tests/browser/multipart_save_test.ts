@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { Buffer } from "node:buffer";
 import { dial, serve } from "../_helpers.ts";
 import { httpyac } from "../e2e/_files.ts";
-import { fileBrowser, openApp, openRequest } from "./_browser.ts";
+import { attachFile, fileBrowser, openApp, openRequest, writeRequest } from "./_browser.ts";
 
 const browser = fileBrowser();
 
@@ -101,20 +100,10 @@ Deno.test("browser: a multipart form of a request file opens as the form table, 
       await using app = await openApp(browser(), { workspace });
       const { page } = app;
       await page.getByRole("button", { name: "New request tab" }).click();
-      await page.getByLabel("Method").fill("POST");
-      await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/new`);
-      await page.locator("summary", { hasText: "Body" }).click();
-      await page.getByRole("combobox", { name: "Body type" }).selectOption("form");
+      await writeRequest(page, "POST", `${target.origin}/new`, "form");
       await page.getByLabel("Form fields name 1").fill("note");
       await page.getByLabel("Form fields value 1").fill("hi");
-      await page.getByLabel("Attach file 2").setInputFiles({
-        name: "notes.txt",
-        mimeType: "text/plain",
-        buffer: Buffer.from("x"),
-      });
-      await page.waitForFunction(
-        `document.querySelector('[aria-label="Form fields value 2"]')?.value === "notes.txt"`,
-      );
+      await attachFile(page, 2, "notes.txt", "x");
       await page.getByRole("button", { name: "Save as…" }).click();
       await page.getByLabel("File", { exact: true }).fill("new.http");
       await page.getByRole("button", { name: "Save", exact: true }).click();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { clientCredentialsAuth, securityAuthEnv } from "../e2e/_files.ts";
 import { serve, tempDir } from "../_helpers.ts";
-import { fileBrowser, openApp, openRequest } from "./_browser.ts";
+import { fileBrowser, openApp, openRequest, pickBodyType } from "./_browser.ts";
 import { startMockServer } from "../e2e/_oauth_servers.ts";
 
 const browser = fileBrowser();
@@ -42,8 +42,7 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
       await line.getByText(`{{base}} = ${target.origin}/dev`).waitFor();
       await line.getByText("{{token}} = (private)").waitFor();
       // In the body editor too: marked, with the value on hover; an undefined one stands out.
-      await page.locator("summary", { hasText: "Body" }).click();
-      await page.getByRole("combobox", { name: "Body type" }).selectOption("text");
+      await pickBodyType(page, "text");
       await page.getByLabel("Request body").fill("to {{base}} from {{nobody}}");
       const marked = page.locator(".body-editor .cm-variable");
       await marked.first().waitFor();
