@@ -5,7 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { dial } from "../_helpers.ts";
+import { dial, type DialOptions, type DialResult } from "../_helpers.ts";
 import { includes } from "../assert.ts";
 import { GREETER_PROTOS as PROTOS, startGreeter } from "./_grpc.ts";
 import { makeCertificates } from "./_tls.ts";
@@ -15,40 +15,41 @@ import { spawnDial } from "./_spawn.ts";
 
 const GREETER = "greet.v1.Greeter";
 
+/**
+ * @param address the greeter's `host:port`
+ * @param args what follows it: `list`, a method and its flags, …
+ * @param options stdin, environment
+ * @returns `dial grpc --plaintext ADDRESS …args`
+ */
+function plaintext(address: string, args: string[], options?: DialOptions): Promise<DialResult> {
+  return dial(["grpc", "--plaintext", address, ...args], options);
+}
+
 Deno.test("grpc: list and describe by reflection", async () => {
   await using server = await startGreeter();
-  const list = await dial(["grpc", "--plaintext", server.address, "list"]);
+  const list = await plaintext(server.address, ["list"]);
   assert.equal(list.code, 0, list.stderr);
   // @grpc/reflection does not list itself.
   assert.deepEqual(list.stdout.split("\n").filter(Boolean), [GREETER]);
-  const methods = await dial(["grpc", "--plaintext", server.address, "list", GREETER]);
+  const methods = await plaintext(server.address, ["list", GREETER]);
   includes(methods.stdout, `${GREETER}.Chat\n`);
-  const service = await dial(["grpc", "--plaintext", server.address, "describe", GREETER]);
+  const service = await plaintext(server.address, ["describe", GREETER]);
   assert.equal(service.code, 0, service.stderr);
   includes(service.stdout, `${GREETER} is a service:`);
   includes(
     service.stdout,
     "rpc Chat ( stream .greet.v1.HelloRequest ) returns ( stream .greet.v1.HelloReply );",
   );
-  const message = await dial([
-    "grpc",
-    "--plaintext",
-    server.address,
-    "describe",
-    "greet.v1.HelloReply",
-  ]);
+  const message = await plaintext(server.address, ["describe", "greet.v1.HelloReply"]);
   includes(message.stdout, "int64 big_number = 2; // JSON: bigNumber");
   includes(message.stdout, ".common.Mood mood = 3;");
-  const method = await dial(["grpc", "--plaintext", server.address, "describe", `${GREETER}/Chat`]);
+  const method = await plaintext(server.address, ["describe", `${GREETER}/Chat`]);
   includes(method.stdout, `${GREETER}.Chat is a method:`);
 });
 
 Deno.test("grpc: a unary reply prints in the proto3 JSON mapping (lowerCamelCase, int64 as strings, enums by name)", async () => {
   await using server = await startGreeter();
-  const result = await dial([
-    "grpc",
-    "--plaintext",
-    server.address,
+  const result = await plaintext(server.address, [
     `${GREETER}/SayHello`,
     "-d",
     '{"name":"ann","mood":"GRUMPY"}',
@@ -91,10 +92,7 @@ Deno.test("grpc: well-known types, maps, bytes, oneofs and 64-bit values survive
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout), SHAPES, extra.join(" "));
   }
-  const bad = await dial([
-    "grpc",
-    "--plaintext",
-    server.address,
+  const bad = await plaintext(server.address, [
     `${GREETER}/EchoShapes`,
     "-d",
     '{"at":"yesterday"}',
@@ -105,10 +103,10 @@ Deno.test("grpc: well-known types, maps, bytes, oneofs and 64-bit values survive
 
 Deno.test("grpc: a server that offers only reflection v1alpha is asked with v1alpha", async () => {
   await using server = await startGreeter("--v1alpha-only");
-  const list = await dial(["grpc", "--plaintext", server.address, "list"]);
+  const list = await plaintext(server.address, ["list"]);
   assert.equal(list.code, 0, list.stderr);
   assert.equal(list.stdout, `${GREETER}\n`);
-  const call = await dial(["grpc", "--plaintext", server.address, `${GREETER}/SayHello`]);
+  const call = await plaintext(server.address, [`${GREETER}/SayHello`]);
   assert.equal(call.code, 0, call.stderr);
   assert.equal(JSON.parse(call.stdout).message, "Hello ");
 });
@@ -117,14 +115,7 @@ Deno.test("grpc: server streaming prints one JSON document per line; -d @file re
   await using server = await startGreeter();
   const file = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(file, '{"name": "bo", "times": 3}\n');
-  const result = await dial([
-    "grpc",
-    "--plaintext",
-    server.address,
-    `${GREETER}/StreamHellos`,
-    "-d",
-    `@${file}`,
-  ]);
+  const result = await plaintext(server.address, [`${GREETER}/StreamHellos`, "-d", `@${file}`]);
   await Deno.remove(file);
   assert.equal(result.code, 0, result.stderr);
   const lines = result.stdout.trimEnd().split("\n").map((l) => JSON.parse(l).message);
@@ -204,29 +195,26 @@ Deno.test("grpc: Ctrl-C during a stream ends the call and exits 130", async () =
 
 Deno.test("grpc: a status other than OK exits 64 + its code with its name and message; -m is the deadline (exit 8)", async () => {
   await using server = await startGreeter();
-  const missing = await dial(["grpc", "--plaintext", server.address, `${GREETER}/Missing`]);
+  const missing = await plaintext(server.address, [`${GREETER}/Missing`]);
   assert.equal(missing.code, 69);
   includes(missing.stderr, `${GREETER}/Missing ended with NOT_FOUND: no such greeting`);
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const closed = `127.0.0.1:${listener.addr.port}`;
   listener.close();
-  const refused = await dial(["grpc", "--plaintext", closed, "list"]);
+  const refused = await plaintext(closed, ["list"]);
   assert.equal(refused.code, 7);
   includes(refused.stderr, `Cannot reach ${closed}: connection refused`);
-  const slow = await dial(["grpc", "--plaintext", server.address, `${GREETER}/Slow`, "-m", "0.3"]);
+  const slow = await plaintext(server.address, [`${GREETER}/Slow`, "-m", "0.3"]);
   assert.equal(slow.code, 8, slow.stderr);
   includes(slow.stderr, "DEADLINE_EXCEEDED");
 });
 
 Deno.test("grpc: auth flags and -H send metadata through the credential step; -v shows it redacted with headers and trailers", async () => {
   await using server = await startGreeter();
-  const refused = await dial(["grpc", "--plaintext", server.address, `${GREETER}/EchoMetadata`]);
+  const refused = await plaintext(server.address, [`${GREETER}/EchoMetadata`]);
   assert.equal(refused.code, 80);
   includes(refused.stderr, "UNAUTHENTICATED: authorization required");
-  const bearer = await dial([
-    "grpc",
-    "--plaintext",
-    server.address,
+  const bearer = await plaintext(server.address, [
     `${GREETER}/EchoMetadata`,
     "-B",
     "@env:GREETER_TOKEN",
@@ -243,14 +231,7 @@ Deno.test("grpc: auth flags and -H send metadata through the credential step; -v
   includes(bearer.stderr, "< content-type: application/grpc");
   includes(bearer.stderr, "< (trailer) x-seen-by: greeter");
   assert.ok(!bearer.stderr.includes("s3cret"), bearer.stderr);
-  const basic = await dial([
-    "grpc",
-    "--plaintext",
-    server.address,
-    `${GREETER}/EchoMetadata`,
-    "-u",
-    "ann:pw",
-  ]);
+  const basic = await plaintext(server.address, [`${GREETER}/EchoMetadata`, "-u", "ann:pw"]);
   includes(JSON.parse(basic.stdout).message, `authorization=Basic ${btoa("ann:pw")}`);
 });
 
@@ -285,17 +266,14 @@ Deno.test("grpc: --oauth2 sends the token as metadata; a cached token refused wi
 
 Deno.test("grpc: bad input is refused with exit 2 before the call: unknown names (with the near ones), a field that does not fit", async () => {
   await using server = await startGreeter();
-  const method = await dial(["grpc", "--plaintext", server.address, `${GREETER}/SayHelo`]);
+  const method = await plaintext(server.address, [`${GREETER}/SayHelo`]);
   assert.equal(method.code, 2);
   includes(method.stderr, `Unknown method "${GREETER}/SayHelo"`);
   includes(method.stderr, `did you mean "${GREETER}/SayHello"`);
-  const service = await dial(["grpc", "--plaintext", server.address, "greet.v1.Greter/SayHello"]);
+  const service = await plaintext(server.address, ["greet.v1.Greter/SayHello"]);
   assert.equal(service.code, 2);
   includes(service.stderr, `did you mean "${GREETER}"`);
-  const field = await dial([
-    "grpc",
-    "--plaintext",
-    server.address,
+  const field = await plaintext(server.address, [
     `${GREETER}/EchoMetadata`,
     "-B",
     "t",
@@ -304,24 +282,10 @@ Deno.test("grpc: bad input is refused with exit 2 before the call: unknown names
   ]);
   assert.equal(field.code, 2);
   includes(field.stderr, 'key "nmae" is unknown');
-  const type = await dial([
-    "grpc",
-    "--plaintext",
-    server.address,
-    `${GREETER}/SayHello`,
-    "-d",
-    '{"times":"many"}',
-  ]);
+  const type = await plaintext(server.address, [`${GREETER}/SayHello`, "-d", '{"times":"many"}']);
   assert.equal(type.code, 2);
   includes(type.stderr, "greet.v1.HelloRequest.times");
-  const json = await dial([
-    "grpc",
-    "--plaintext",
-    server.address,
-    `${GREETER}/SayHello`,
-    "-d",
-    "{",
-  ]);
+  const json = await plaintext(server.address, [`${GREETER}/SayHello`, "-d", "{"]);
   assert.equal(json.code, 2);
   const scheme = await dial(["grpc", `http://${server.address}`, "list"]);
   assert.equal(scheme.code, 2);
@@ -330,7 +294,7 @@ Deno.test("grpc: bad input is refused with exit 2 before the call: unknown names
 
 Deno.test("grpc: without reflection, --proto and --import-path describe the service; with neither, the error says to pass --proto", async () => {
   await using server = await startGreeter("--no-reflection");
-  const none = await dial(["grpc", "--plaintext", server.address, `${GREETER}/SayHello`]);
+  const none = await plaintext(server.address, [`${GREETER}/SayHello`]);
   assert.equal(none.code, 2);
   includes(none.stderr, "does not offer reflection");
   includes(none.stderr, "--proto");
@@ -388,7 +352,7 @@ Deno.test("grpc: TLS by default, verified against --cacert (a private CA), -k sk
   const insecure = await dial(["grpc", "-k", server.tlsAddress, "list"]);
   assert.equal(insecure.code, 0, insecure.stderr);
   includes(insecure.stderr, "not verified");
-  const plaintextToTls = await dial(["grpc", "--plaintext", server.tlsAddress, "list"]);
+  const plaintextToTls = await plaintext(server.tlsAddress, ["list"]);
   assert.notEqual(plaintextToTls.code, 0);
   await Deno.remove(certs.dir, { recursive: true });
 });
