@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import { fileBrowser, openApp, openRequest } from "./_browser.ts";
+import { fileBrowser, openApp, openRequest, saveAs } from "./_browser.ts";
 import { copyGreeterProtos, startGreeter } from "../e2e/_grpc.ts";
 
 const browser = fileBrowser();
@@ -153,11 +153,7 @@ x-sender: {{sender}}
     assert.equal(saved, original.replace('{"name": "ann"}', '{"name": "bo"}'));
     // Save as: a new file in another folder names the .proto files relative to itself.
     await Deno.mkdir(`${dir}/more`);
-    await page.getByRole("button", { name: "Save as…" }).click();
-    await page.getByLabel("File", { exact: true }).fill("more/copy.http");
-    await page.getByLabel("Request name").fill("copy");
-    await page.getByRole("button", { name: "Save", exact: true }).click();
-    await page.getByRole("status").filter({ hasText: "Saved to more/copy.http" }).waitFor();
+    await saveAs(page, "more/copy.http", "copy");
     assert.equal(
       await Deno.readTextFile(`${dir}/more/copy.http`),
       `### copy\n# @name copy\nproto < ../protos/greeter.proto\nincludeDirs: ["../protos"]\n` +
