@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { completionModel } from "../../src/cli/completion/model.ts";
 import { command } from "../../src/cli/declare.ts";
 import { dial } from "../_helpers.ts";
+import { runProgram } from "../_process.ts";
 
 function has(shell: string): boolean {
   try {
@@ -20,16 +21,35 @@ async function script(shell: string): Promise<string> {
   return path;
 }
 
+/**
+ * @param words the command line typed so far, the word being completed last
+ * @returns bash code that asks dial's completion function for that word and prints its answers
+ */
+function bashComplete(words: string[]): string {
+  return `COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${
+    words.length - 1
+  }; _dial; echo "\${COMPREPLY[*]}"`;
+}
+
+/**
+ * Runs lines in a shell after sourcing dial's completion script for that shell.
+ *
+ * @param name bash, zsh or fish
+ * @param lines what to run once the script is sourced
+ * @param stubs what to define before it (stand-ins for zsh's compsys builtins)
+ * @returns what the shell printed
+ */
+async function completing(name: string, lines: string[], stubs: string[] = []): Promise<string> {
+  const path = await script(name);
+  return await shell(name, [...stubs, `source ${path}`, ...lines].join("\n"));
+}
+
 async function shell(name: string, code: string): Promise<string> {
-  const output = await new Deno.Command(name, {
-    args: ["-c", code],
+  const output = await runProgram(name, ["-c", code], {
     env: { HOME: await Deno.makeTempDir(), XDG_CONFIG_HOME: "/nonexistent" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stderr = new TextDecoder().decode(output.stderr);
-  assert.ok(output.success, `${name} failed: ${stderr}`);
-  return new TextDecoder().decode(output.stdout);
+  });
+  assert.equal(output.code, 0, `${name} failed: ${output.stderr}`);
+  return output.stdout;
 }
 
 Deno.test("completions: an unknown shell is a usage error", async () => {
@@ -69,24 +89,15 @@ Deno.test({
   name: "completions: bash completes commands, methods, flags and skips flag values",
   ignore: !has("bash"),
   async fn() {
-    const path = await script("bash");
-    const complete = (words: string[]) =>
-      `COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${
-        words.length - 1
-      }; _dial; echo "\${COMPREPLY[*]}"`;
-    const out = await shell(
-      "bash",
-      [
-        `source ${path}`,
-        complete(["dial", ""]),
-        complete(["dial", "--out"]),
-        complete(["dial", "-H", "X-Key: 1", "P"]),
-        complete(["dial", "GET", "P"]),
-        complete(["dial", "completions", ""]),
-        complete(["dial", "completions", "--h"]),
-        "complete -p dial",
-      ].join("\n"),
-    );
+    const out = await completing("bash", [
+      bashComplete(["dial", ""]),
+      bashComplete(["dial", "--out"]),
+      bashComplete(["dial", "-H", "X-Key: 1", "P"]),
+      bashComplete(["dial", "GET", "P"]),
+      bashComplete(["dial", "completions", ""]),
+      bashComplete(["dial", "completions", "--h"]),
+      "complete -p dial",
+    ]);
     assert.deepEqual(out.trimEnd().split("\n"), [
       "graphql grpc ws sse run test ui mcp auth completions curl import export GET POST PUT PATCH DELETE HEAD OPTIONS",
       "--output",
@@ -103,26 +114,22 @@ Deno.test({
   name: "completions: zsh offers flags with descriptions, subcommand arguments and files",
   ignore: !has("zsh"),
   async fn() {
-    const path = await script("zsh");
     // Stand-ins for compsys builtins: print what would be offered.
     const mocks = [
       "compdef() { print -r -- compdef $@ }",
       '_describe() { print -rl -- "${(@P)4}" }',
       'compadd() { print -rl -- "${(@P)2}" }',
       "_files() { print -r -- FILES }",
-    ].join("\n");
-    const out = await shell(
-      "zsh",
-      `${mocks}
-source ${path}
-words=(dial --o); CURRENT=2; _dial | grep -e '^--output:'
-print -- ---
-words=(dial completions ''); CURRENT=3; _dial
-print -- ---
-words=(dial -o ''); CURRENT=3; _dial
-print -- ---
-words=(dial -H 'X: 1' ''); CURRENT=4; _dial | grep -e '^PATCH:' -e '^graphql:'`,
-    );
+    ];
+    const out = await completing("zsh", [
+      "words=(dial --o); CURRENT=2; _dial | grep -e '^--output:'",
+      "print -- ---",
+      "words=(dial completions ''); CURRENT=3; _dial",
+      "print -- ---",
+      "words=(dial -o ''); CURRENT=3; _dial",
+      "print -- ---",
+      "words=(dial -H 'X: 1' ''); CURRENT=4; _dial | grep -e '^PATCH:' -e '^graphql:'",
+    ], mocks);
     assert.equal(
       out,
       `compdef _dial dial
@@ -145,15 +152,12 @@ Deno.test({
   name: "completions: fish completes flags, methods and subcommand arguments",
   ignore: !has("fish"),
   async fn() {
-    const path = await script("fish");
-    const out = await shell(
-      "fish",
-      `source ${path}
-complete -C 'dial --outp'
-complete -C 'dial completions '
-complete -C 'dial PA'
-complete -C 'dial GET https://x --ti'`,
-    );
+    const out = await completing("fish", [
+      "complete -C 'dial --outp'",
+      "complete -C 'dial completions '",
+      "complete -C 'dial PA'",
+      "complete -C 'dial GET https://x --ti'",
+    ]);
     const lines = out.trimEnd().split("\n");
     assert.deepEqual(lines.map((line) => line.split("\t")[0]), [
       "--output",
@@ -173,37 +177,28 @@ Deno.test({
     "completions: HTTPie's -a (dial's -u) is offered by bash, zsh and fish, and its value skipped",
   ignore: !has("bash") || !has("zsh") || !has("fish"),
   async fn() {
-    const bash = await script("bash");
-    const complete = (words: string[]) =>
-      `COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${
-        words.length - 1
-      }; _dial; echo "\${COMPREPLY[*]}"`;
-    const fromBash = await shell(
-      "bash",
-      [`source ${bash}`, complete(["dial", "-a"]), complete(["dial", "-a", "ann:pw", "P"])].join(
-        "\n",
-      ),
-    );
+    const fromBash = await completing("bash", [
+      bashComplete(["dial", "-a"]),
+      bashComplete(["dial", "-a", "ann:pw", "P"]),
+    ]);
     assert.deepEqual(fromBash.trimEnd().split("\n"), ["-a", "POST PUT PATCH"]);
-    const zsh = await script("zsh");
-    const fromZsh = await shell(
-      "zsh",
-      `_describe() { print -rl -- "\${(@P)4}" }
-compadd() { print -rl -- "\${(@P)2}" }
-compdef() { : }
-source ${zsh}
-words=(dial -); CURRENT=2; _dial | grep -e '^-a:'
-words=(dial -a ann:pw P); CURRENT=4; _dial | grep -e '^PATCH:'`,
-    );
+    const fromZsh = await completing("zsh", [
+      "words=(dial -); CURRENT=2; _dial | grep -e '^-a:'",
+      "words=(dial -a ann:pw P); CURRENT=4; _dial | grep -e '^PATCH:'",
+    ], [
+      '_describe() { print -rl -- "${(@P)4}" }',
+      'compadd() { print -rl -- "${(@P)2}" }',
+      "compdef() { : }",
+    ]);
     assert.equal(
       fromZsh,
       "-a:HTTP Basic auth (prompts for a missing password); also HTTPie's -a\nPATCH:HTTP method\n",
     );
-    const fish = await script("fish");
-    const fromFish = await shell(
-      "fish",
-      `source ${fish}\ncomplete -C 'dial -'\necho ---\ncomplete -C 'dial -a ann:pw PA'`,
-    );
+    const fromFish = await completing("fish", [
+      "complete -C 'dial -'",
+      "echo ---",
+      "complete -C 'dial -a ann:pw PA'",
+    ]);
     assert.match(fromFish, /^-a\tHTTP Basic auth/m);
     assert.match(fromFish, /---\nPATCH\tHTTP method\n$/);
   },
