@@ -24,13 +24,19 @@ export interface Timings {
 }
 
 /**
- * The phases of one hop as durations in milliseconds (curl's `-w` times, differenced). Deno
- * resolves the host name inside its connect, so `connectMs` holds the name lookup too.
+ * The phases of one hop as durations in milliseconds (curl's `-w` times, differenced). The name
+ * lookup is a phase of its own when the transport timed it apart (`measureLookup`); otherwise
+ * Deno resolves the name inside its connect and `connectMs` holds it.
  */
 export interface Phases {
   /** Before the hop: earlier hops (redirects, a Digest challenge) and the credential step. */
   blockedMs: number;
-  /** Name lookup and TCP connect (0 on a kept-alive connection). */
+  /**
+   * The host name's lookup (0 for an IP address or a kept-alive connection); absent when the
+   * runtime's connect resolved it, then `connectMs` holds it.
+   */
+  dnsMs?: number;
+  /** TCP connect, and the name lookup when `dnsMs` is absent (0 on a kept-alive connection). */
   connectMs: number;
   /** TLS handshake and proxy tunnel (0 for plain HTTP and a kept-alive connection). */
   tlsMs: number;

@@ -150,9 +150,11 @@ function phasesOf(response: Response, started: number): Phases | undefined {
   const t = meta?.timing;
   if (!t) return undefined;
   const span = (from: number, to: number) => Math.max(0, to - from);
+  const looked = t.namelookup;
   return {
     blockedMs: span(started, t.start),
-    connectMs: span(t.start, t.connect),
+    ...(looked !== undefined ? { dnsMs: span(t.start, looked) } : {}),
+    connectMs: span(looked ?? t.start, t.connect),
     tlsMs: span(t.connect, t.appconnect),
     waitMs: span(t.appconnect, t.starttransfer),
     reused: meta.reused === true,

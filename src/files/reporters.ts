@@ -33,13 +33,15 @@ export interface TestCase {
 /**
  * A request's timings in milliseconds. `firstByteMs` and `totalMs` count from sending
  * (redirects included), `downloadMs` is the body after the head; the phases (when dial's client
- * made the exchange) are the final hop's durations: `connectMs` holds the name lookup, which Deno
- * does inside its connect.
+ * made the exchange) are the final hop's durations, the name lookup (`dnsMs`) apart from the
+ * connect.
  */
 export interface CaseTimings {
   /** Before the final hop: redirects, a Digest challenge, the credential step. */
   blockedMs?: number;
-  /** Name lookup and TCP connect (0 on a kept-alive connection). */
+  /** The host name's lookup (0 for an IP address or a kept-alive connection). */
+  dnsMs?: number;
+  /** TCP connect (0 on a kept-alive connection); the name lookup too when `dnsMs` is absent. */
   connectMs?: number;
   /** TLS handshake and proxy tunnel (0 without TLS or on a kept-alive connection). */
   tlsMs?: number;
@@ -142,7 +144,13 @@ function caseTimings(result: RequestResult): CaseTimings | undefined {
   const p = t.phases;
   return {
     ...(p
-      ? { blockedMs: p.blockedMs, connectMs: p.connectMs, tlsMs: p.tlsMs, waitMs: p.waitMs }
+      ? {
+        blockedMs: p.blockedMs,
+        ...(p.dnsMs !== undefined ? { dnsMs: p.dnsMs } : {}),
+        connectMs: p.connectMs,
+        tlsMs: p.tlsMs,
+        waitMs: p.waitMs,
+      }
       : {}),
     firstByteMs: t.firstByteMs,
     downloadMs: t.totalMs - t.firstByteMs,
@@ -160,6 +168,7 @@ function caseTimings(result: RequestResult): CaseTimings | undefined {
  */
 export function timingsLine(t: CaseTimings): string {
   const parts: string[] = [];
+  if (t.dnsMs !== undefined) parts.push(`DNS ${ms(t.dnsMs)}`);
   if (t.connectMs !== undefined) parts.push(`connect ${ms(t.connectMs)}`);
   if (t.tlsMs !== undefined) parts.push(`TLS ${ms(t.tlsMs)}`);
   if (t.waitMs !== undefined) parts.push(`wait ${ms(t.waitMs)}`);

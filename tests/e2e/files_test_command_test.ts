@@ -284,7 +284,8 @@ Deno.test("test: reports carry each request's phases and its scripts' log lines"
       "phases.http": `### first\nGET ${server.origin}/get\n\n` +
         `> {% console.log("url was", response.body.url); %}\n\n` +
         `### second\nGET ${server.origin}/get?again=1\n\n?? status == 200\n\n` +
-        `### secure\nGET https://127.0.0.1:${tls.addr.port}/\n`,
+        `### secure\nGET https://127.0.0.1:${tls.addr.port}/\n\n` +
+        `### by name\nGET http://localhost:${server.port}/get\n`,
     });
     const result = await dial([
       "test",
@@ -296,21 +297,32 @@ Deno.test("test: reports carry each request's phases and its scripts' log lines"
     const cases = (JSON.parse(await Deno.readTextFile(`${dir}/r.json`)) as {
       cases: { request: string; timings?: Timings; logs?: string[] }[];
     }).cases;
-    assert.deepEqual(cases.map((c) => c.request), ["first", "second", "secure"]);
+    assert.deepEqual(cases.map((c) => c.request), ["first", "second", "secure", "by name"]);
     assert.deepEqual(cases[0]!.logs, [`url was ${server.origin}/get`]);
     assert.equal(cases[1]!.logs, undefined);
-    const [first, second, secure] = cases.map((c) => c.timings!);
-    for (const t of [first!, second!, secure!]) {
-      for (const key of ["connectMs", "tlsMs", "waitMs", "firstByteMs", "downloadMs", "totalMs"]) {
+    const [first, second, secure, byName] = cases.map((c) => c.timings!);
+    for (const t of [first!, second!, secure!, byName!]) {
+      const keys = [
+        "dnsMs",
+        "connectMs",
+        "tlsMs",
+        "waitMs",
+        "firstByteMs",
+        "downloadMs",
+        "totalMs",
+      ];
+      for (const key of keys) {
         assert.equal(typeof t[key], "number", `${key} in ${JSON.stringify(t)}`);
       }
       // The phases of the final hop lie inside the time to the first byte.
-      const phases = (t.connectMs as number) + (t.tlsMs as number) + (t.waitMs as number);
+      const phases = (t.dnsMs as number) + (t.connectMs as number) + (t.tlsMs as number) +
+        (t.waitMs as number);
       assert.ok(phases <= (t.firstByteMs as number) + 0.001, JSON.stringify(t));
     }
     assert.equal(first!.reused, false);
     // The server keeps the connection: the second request has no connect and no TLS phase.
     assert.equal(second!.reused, true);
+    assert.equal(second!.dnsMs, 0);
     assert.equal(second!.connectMs, 0);
     assert.equal(second!.tlsMs, 0);
     // A new origin over TLS: a handshake happened.
@@ -330,16 +342,16 @@ Deno.test("test: reports carry each request's phases and its scripts' log lines"
     assert.match(
       xml,
       new RegExp(
-        `<system-out>connect \\d+ ms, TLS \\d+ ms, wait \\d+ ms, first byte \\d+ ms, download \\d+ ms, total \\d+ ms\\nurl was ${server.origin}/get</system-out>`,
+        `<system-out>DNS \\d+ ms, connect \\d+ ms, TLS \\d+ ms, wait \\d+ ms, first byte \\d+ ms, download \\d+ ms, total \\d+ ms\\nurl was ${server.origin}/get</system-out>`,
       ),
     );
     assert.match(
       xml,
-      /name="second › status == 200"[^>]*>\s*<system-out>connect 0 ms, TLS 0 ms, .* \(kept-alive\)<\/system-out>/,
+      /name="second › status == 200"[^>]*>\s*<system-out>DNS 0 ms, connect 0 ms, TLS 0 ms, .* \(kept-alive\)<\/system-out>/,
     );
     const page = await Deno.readTextFile(html);
     assert.match(page, /<tr class="logs">.*<pre>url was http:\/\/127\.0\.0\.1:\d+\/get<\/pre>/);
-    assert.match(page, /<div class="phases">connect \d+ ms, TLS \d+ ms, wait/);
+    assert.match(page, /<div class="phases">DNS \d+ ms, connect \d+ ms, TLS \d+ ms, wait/);
   } finally {
     await tls.shutdown();
   }

@@ -110,7 +110,7 @@ export function normalize(text: string, server: string, folder: string): string 
     .replace(/\b\d+(\.\d+)? ?ms\b/g, "$MS")
     .replace(/\btime="[\d.]+"/g, 'time="$MS"')
     .replace(
-      /"(duration|durationMs|time|blockedMs|connectMs|tlsMs|waitMs|firstByteMs|downloadMs|totalMs)": ?[\d.]+/g,
+      /"(duration|durationMs|time|blockedMs|dnsMs|connectMs|tlsMs|waitMs|firstByteMs|downloadMs|totalMs)": ?[\d.]+/g,
       '"$1": "$MS"',
     )
     .replace(/\btimestamp="[^"]+"/g, 'timestamp="$TIME"')
