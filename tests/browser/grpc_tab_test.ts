@@ -142,6 +142,11 @@ x-sender: {{sender}}
     await log.getByText("authorization=Bearer s3cr3t").waitFor();
     // Evaluated as dial run evaluates it: a variable of its pre-request script.
     await log.getByText("x-sender=the-script").waitFor();
+    // The same metadata as dial run sends, every one of them (the greeter echoes them all).
+    const fromUi = JSON.parse(await log.getByText("x-sender=the-script").innerText()).message;
+    const fromRun = await dial(["run", `${dir}/calls.http`, "--env", "dev"]);
+    assert.equal(fromRun.code, 0, fromRun.stderr);
+    assert.equal(fromUi, JSON.parse(fromRun.stdout).message);
 
     const editor = page.getByRole("textbox", { name: "gRPC message" });
     await editor.click();
