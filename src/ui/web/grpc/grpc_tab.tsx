@@ -270,7 +270,7 @@ export function GrpcTab(): JSX.Element {
           <span>
             Message{kind ? ` (${picked.value!.input}, ${kind.replace("_", " ")})` : ""}
             {kind === "client_streaming" || kind === "bidi_streaming"
-              ? ": one JSON document per message"
+              ? ": one JSON document per message, all sent by Call (Open stream: one at a time)"
               : ""}
           </span>
           <button
