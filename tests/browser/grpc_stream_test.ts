@@ -69,7 +69,10 @@ Deno.test("browser: an open gRPC stream sends the composer's messages one at a t
   await log.getByText("Hello a,b").waitFor();
   await status.filter({ hasText: /· 2 sent · 1 reply$/ }).waitFor();
 
-  // Cancel ends an open call.
+  // Cancel ends an open call. An open stream has no deadline: one of 1 ms would have ended it
+  // before the first message.
+  await page.locator("summary:visible", { hasText: "Proto files" }).click();
+  await page.getByLabel("Deadline (seconds)").fill("0.001");
   await picker.selectOption(`${GREETER}/Chat`);
   await page.getByRole("button", { name: "Open stream" }).click();
   await sendMessage(page, '{"name": "dee"}');

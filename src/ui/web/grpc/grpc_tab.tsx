@@ -154,7 +154,9 @@ async function call(open = false): Promise<void> {
     if (mine.signal.aborted) return;
     const response = await post(
       "/api/grpc/call",
-      { ...target(), method: name, body: message.value, ...(open ? { open } : {}) },
+      // An open stream lasts until End sending, Cancel or the server's end, as a WebSocket
+      // session does: no deadline.
+      { ...target(), method: name, body: message.value, ...(open ? { open, timeoutMs: 0 } : {}) },
       mine.signal,
     );
     const size = await readCall(response, open, run);
