@@ -208,6 +208,14 @@ Deno.test("ui server: an open bidi call takes messages one at a time, answered a
   const open = await chat.next();
   assert.deepEqual([open.type, open.kind], ["open", "bidi_streaming"]);
   const send = (body: string) => post(server, "/api/grpc/send", { call: open.call, body });
+  // Without the page's session nothing reaches the call, even with its id.
+  const stranger = await fetch(new URL("/api/grpc/send", server.url), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ call: open.call, body: '{"name": "intruder"}' }),
+  });
+  assert.equal(stranger.status, 401);
+  await stranger.body?.cancel();
   // The server answers each message before the next is written: sent one at a time.
   for (const name of ["ann", "bo"]) {
     assert.deepEqual(await send(`{"name": "${name}"}`), { status: 200, events: [{ sent: 1 }] });
