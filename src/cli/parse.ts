@@ -70,8 +70,8 @@ interface ScanState {
   raw: Map<FlagDecl, Array<string | true>>;
   given: string[];
   order: FlagUse[];
-  longs: Map<string, FlagDecl>;
-  shorts: Map<string, FlagDecl>;
+  readonly longs: Map<string, FlagDecl>;
+  readonly shorts: Map<string, FlagDecl>;
 }
 
 /** An argument read: how many of the following arguments it took, or the end of the scan. */
@@ -81,6 +81,9 @@ type Stop = Exclude<Step, Scanned>;
 
 /** Reads one command's flags and operands; stops at its subcommand's name. */
 function scan(command: Command, argv: string[], name: string): Step {
+  // The flag tables are built when a flag is read: `dial GET URL` needs none of them.
+  let longs: Map<string, FlagDecl> | undefined;
+  let shorts: Map<string, FlagDecl> | undefined;
   const state: ScanState = {
     command,
     name,
@@ -89,14 +92,18 @@ function scan(command: Command, argv: string[], name: string): Step {
     raw: new Map(),
     given: [],
     order: [],
-    longs: new Map(
-      command.flags.flatMap((f) => [f.long, ...(f.aliases ?? [])].map((long) => [long, f])),
-    ),
-    shorts: new Map(
-      command.flags.flatMap((f) =>
-        [...(f.short ? [f.short] : []), ...(f.shortAliases ?? [])].map((short) => [short, f])
-      ),
-    ),
+    get longs() {
+      return longs ??= new Map(
+        command.flags.flatMap((f) => [f.long, ...(f.aliases ?? [])].map((long) => [long, f])),
+      );
+    },
+    get shorts() {
+      return shorts ??= new Map(
+        command.flags.flatMap((f) =>
+          [...(f.short ? [f.short] : []), ...(f.shortAliases ?? [])].map((short) => [short, f])
+        ),
+      );
+    },
   };
   const done = (): Step => ({
     kind: "run",
