@@ -124,7 +124,7 @@ function scan(command: Command, argv: string[], name: string): Step {
       break;
     }
     const next = argv[i + 1];
-    const read: Read = !arg.startsWith("-") || arg === "-" || isNegativeNumber(arg, state.shorts)
+    const read: Read = !arg.startsWith("-") || arg === "-" || isNegativeNumber(arg, state)
       ? readOperand(state, arg, argv.slice(i + 1))
       : arg.startsWith("--")
       ? readLong(state, arg, next)
@@ -345,8 +345,8 @@ function orList(items: readonly string[]): string {
     : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }
 
-function isNegativeNumber(arg: string, shorts: Map<string, FlagDecl>): boolean {
-  return /^-\d+(\.\d+)?$/.test(arg) && !shorts.has(arg[1]!);
+function isNegativeNumber(arg: string, state: ScanState): boolean {
+  return /^-\d+(\.\d+)?$/.test(arg) && !state.shorts.has(arg[1]!);
 }
 
 function displayName(command: Command, long: string): string {
