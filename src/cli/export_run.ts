@@ -15,9 +15,9 @@ import { type ExportedRequest, exportRequest } from "../export/export_request.ts
 import { withoutLiteralSecrets } from "../export/export_secrets.ts";
 import { postmanCollection, postmanEnvironment } from "../export/postman_export.ts";
 import { loadEnvironment, PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../files/environment.ts";
-import type { HttpFile, HttpRequest } from "../files/http_file_types.ts";
+import type { HttpFile, HttpRequest, Script } from "../files/http_file_types.ts";
 import type { VariableScope, VariableValue } from "../files/substitute.ts";
-import { protoLines, writeHttpRequest } from "../files/write_http_file.ts";
+import { protoLines, type ScriptModel, writeHttpRequest } from "../files/write_http_file.ts";
 import { warn } from "../output/report.ts";
 import type { CliContext } from "./context.ts";
 import type { ExportFlagValues } from "./interchange.ts";
@@ -147,7 +147,7 @@ export async function exportText(
     ];
     // Each request in a block of its own: an unnamed one after another starts with `###`.
     const texts = requests.map((r, i) => {
-      const text = writeHttpRequest(modelOf(r));
+      const text = writeHttpRequest(modelOf(r, file.source));
       const separated = text.startsWith("###") || (i === 0 && !file.protos?.length);
       return separated ? text : `###\n${text}`;
     });
@@ -298,7 +298,7 @@ function emptyResponse() {
   };
 }
 
-function modelOf(r: HttpRequest) {
+function modelOf(r: HttpRequest, source: string) {
   return {
     ...(r.name !== undefined ? { name: r.name } : {}),
     ...(r.comments.length ? { comments: r.comments } : {}),
@@ -314,8 +314,23 @@ function modelOf(r: HttpRequest) {
           : { parts: r.body.map((p) => p.kind === "text" ? p.text : { file: p.path }) },
       }
       : {}),
-    ...(r.handlers[0]?.kind === "inline" ? { handler: r.handlers[0].code } : {}),
+    ...(r.preScripts.length ? { preScripts: r.preScripts.map(scriptModel) } : {}),
+    ...(r.handlers.length ? { handlers: r.handlers.map(scriptModel) } : {}),
+    ...(r.outputs.length
+      ? { outputs: r.outputs.map((o) => ({ path: o.path, overwrite: o.overwrite })) }
+      : {}),
+    ...(r.assertions.length
+      ? {
+        assertions: r.assertions.map((a) =>
+          source.slice(a.span.start, a.span.end).replace(/^\s*\?\?\s*/, "").trimEnd()
+        ),
+      }
+      : {}),
   };
+}
+
+function scriptModel(script: Script): ScriptModel {
+  return script.kind === "inline" ? { code: script.code } : { file: script.path };
 }
 
 /** Writes each environment of the request file's folder beside the exported collection. */

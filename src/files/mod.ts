@@ -20,6 +20,7 @@ export {
   appendRequest,
   replaceRequest,
   type RequestModel,
+  type ScriptModel,
   writeHttpRequest,
 } from "./write_http_file.ts";
 export {

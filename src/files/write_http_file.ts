@@ -29,9 +29,18 @@ export interface RequestModel {
    * lines and `< path` includes (a multipart body's files).
    */
   body?: string | { file: string } | { parts: ReadonlyArray<string | { file: string }> };
-  /** A response handler's code (`> {% … %}`). */
-  handler?: string;
+  /** Pre-request scripts (`< {% … %}`, `< ./script.js`), written above the request line. */
+  preScripts?: ScriptModel[];
+  /** Response handlers (`> {% … %}`, `> ./handler.js`), written after the body. */
+  handlers?: ScriptModel[];
+  /** `>> path` / `>>! path` lines: where the response body is saved (`!` overwrites). */
+  outputs?: { path: string; overwrite: boolean }[];
+  /** `?? …` assertion lines (httpyac's), as written without `??`, after everything else. */
+  assertions?: string[];
 }
+
+/** A script of a request: its code (between `{%` and `%}`) or a file it names. */
+export type ScriptModel = { code: string } | { file: string };
 
 /**
  * Writes one request as `.http` text, ending with a line break.
@@ -67,6 +76,7 @@ export function writeHttpRequest(model: RequestModel): string {
     );
   }
   lines.push(...protoLines(model.protos ?? []));
+  for (const script of model.preScripts ?? []) lines.push(scriptBlock("<", script));
   const url = single(model.url, "a URL");
   // As the parser reads it: spaces only inside {{ … }} (`{{$processEnv KEY}}`).
   if (/\s/.test(url.replace(/\{\{[^{}]*\}\}/g, ""))) {
@@ -101,16 +111,32 @@ export function writeHttpRequest(model: RequestModel): string {
       }
     }
   }
-  if (model.handler !== undefined) {
-    if (model.handler.includes("%}")) throw new UsageError('Cannot write a handler holding "%}"');
-    lines.push(
-      "",
-      `> {%${model.handler.includes("\n") ? "\n" : " "}${model.handler}${
-        model.handler.includes("\n") ? "\n" : " "
-      }%}`,
-    );
-  }
+  const tail = [
+    ...(model.handlers ?? []).map((script) => scriptBlock(">", script)),
+    ...(model.outputs ?? []).map((o) => `>>${o.overwrite ? "!" : ""} ${single(o.path, "a path")}`),
+    ...(model.assertions ?? []).map((a) => `?? ${single(a, "an assertion")}`),
+  ];
+  if (tail.length) lines.push("", ...tail);
   return lines.join("\n") + "\n";
+}
+
+/**
+ * One script line or block. The code keeps its lines; the line break that follows `{%` and the
+ * one before `%}` are the block's own, so a block read back and written again is the same text.
+ */
+function scriptBlock(mark: "<" | ">", script: ScriptModel): string {
+  if ("file" in script) {
+    if (/[\r\n]/.test(script.file) || !script.file.trim()) {
+      throw new UsageError(`Cannot write the script path "${script.file}"`);
+    }
+    return `${mark} ${script.file}`;
+  }
+  const what = mark === "<" ? "pre-request script" : "handler";
+  if (script.code.includes("%}")) throw new UsageError(`Cannot write a ${what} holding "%}"`);
+  if (!/[\r\n]/.test(script.code)) return `${mark} {% ${script.code.trim()} %}`;
+  const code = script.code.replace(/^[ \t]*\r?\n/, "").replace(/\r?\n[ \t]*$/, "");
+  if (/^###/m.test(code)) throw new UsageError(`Cannot write a ${what} holding a "###" line`);
+  return `${mark} {%\n${code}\n%}`;
 }
 
 /**

@@ -7,7 +7,15 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import { newman, postmanCollection, postmanEnvironment, seenHeaders } from "./_newman.ts";
+import {
+  dialOutcomes,
+  newman,
+  newmanOutcomes,
+  outcomeLines,
+  postmanCollection,
+  postmanEnvironment,
+  seenHeaders,
+} from "./_newman.ts";
 import {
   headerValues,
   jsonAnswer,
@@ -315,4 +323,93 @@ Deno.test("import: an OpenAPI operation imported from the Petstore runs against 
   assert.equal(server.requests.length, 1);
   assert.equal(requestPath(server.requests[0]!), "/pet/7");
   assert.deepEqual(headerValues(server.requests[0]!, "api_key"), [""]);
+});
+
+Deno.test("export --to http: an imported collection's scripts and assertions come back as written, again and again, and still run as Newman runs them", async () => {
+  await using server = rawServer(jsonAnswer('{"id":7,"tags":["a","b"]}'));
+  const dir = await Deno.makeTempDir();
+  const tests = [
+    "pm.test('status is 200', function () {",
+    "  pm.response.to.have.status(200);",
+    "});",
+    "",
+    "pm.test('id is 7', function () { pm.expect(pm.response.json().id).to.equal(7); });",
+  ];
+  await Deno.writeTextFile(
+    `${dir}/c.json`,
+    JSON.stringify(postmanCollection("Round trip scripts", {
+      variable: [{ key: "base", value: server.origin }],
+      item: [
+        {
+          name: "Get",
+          event: [
+            { listen: "prerequest", script: { exec: ["pm.variables.set('n', 7);", "", "// n"] } },
+            { listen: "test", script: { exec: tests } },
+          ],
+          request: { method: "GET", url: "{{base}}/items/{{n}}" },
+        },
+        {
+          name: "Tags",
+          event: [{
+            listen: "test",
+            script: {
+              exec: [
+                "pm.test('two tags', () => pm.expect(pm.response.json().tags).to.have.lengthOf(2));",
+              ],
+            },
+          }],
+          request: { method: "GET", url: "{{base}}/tags" },
+        },
+      ],
+    })),
+  );
+  await newman([`${dir}/c.json`], { report: `${dir}/n.json`, pass: true });
+  const byNewman = outcomeLines(await newmanOutcomes(`${dir}/n.json`));
+  assert.equal(byNewman.length, 3);
+  const imported = await dial(["import", "c.json", "--out", "api"], { cwd: dir });
+  assert.equal(imported.code, 0, imported.stderr);
+  const written = await Deno.readTextFile(`${dir}/api/round-trip-scripts.http`);
+  assert.match(written, /< \{%\npm\.variables\.set\('n', 7\);\n\n\/\/ n\n%\}/);
+  let previous = "api/round-trip-scripts.http";
+  for (const round of [1, 2]) {
+    const out = `api/round-${round}.http`;
+    const exported = await dial(["export", previous, "--to", "http", "--out", out], { cwd: dir });
+    assert.equal(exported.code, 0, exported.stderr);
+    const text = await Deno.readTextFile(`${dir}/${out}`);
+    // Only the import's own comment line atop the file is not a request's.
+    assert.equal(text, written.replace(/^# Imported from postman by dial import\.\n\n/, ""));
+    const tested = await dial(["test", out, "--reporter", "json"], { cwd: dir });
+    assert.equal(tested.code, 0, tested.stderr);
+    assert.deepEqual(
+      outcomeLines(dialOutcomes(tested.stdout)).filter((l) => !/› HTTP \d+:/.test(l)),
+      byNewman,
+    );
+    previous = out;
+  }
+});
+
+Deno.test("export --to http: handler files, >> outputs and ?? assertions are carried; a one-line block stays one line", async () => {
+  const dir = await Deno.makeTempDir();
+  const source = [
+    "### One",
+    "< ./pre.js",
+    "GET http://127.0.0.1:1/a",
+    "",
+    "> {% client.global.set('x', '1'); %}",
+    "> ./after.js",
+    ">>! out.json",
+    "?? status == 200",
+    "?? body $.id == 7",
+    "",
+  ].join("\n");
+  await Deno.writeTextFile(`${dir}/a.http`, source);
+  const once = await dial(["export", "a.http", "--to", "http"], { cwd: dir });
+  assert.equal(once.code, 0, once.stderr);
+  assert.equal(
+    once.stdout,
+    source.replace(/^### One\n/, "### One\n# @name One\n").replace(/\n\n$/, "\n"),
+  );
+  await Deno.writeTextFile(`${dir}/b.http`, once.stdout);
+  const twice = await dial(["export", "b.http", "--to", "http"], { cwd: dir });
+  assert.equal(twice.stdout, once.stdout);
 });
