@@ -165,7 +165,7 @@ Deno.test("write: a written request reads back the same, and edits keep the rest
     url: "{{base}}/items",
     headers: [{ name: "Content-Type", value: "application/json" }],
     body: '{\n  "a": 1\n}',
-    handler: 'client.global.set("id", response.body.id);',
+    handlers: [{ code: 'client.global.set("id", response.body.id);' }],
   });
   const parsed = parseHttpFile(text).requests[0]!;
   assert.equal(parsed.name, "create");
