@@ -12,7 +12,7 @@
  */
 
 import type { DataRow } from "./data_rows.ts";
-import { POSTMAN_API } from "./script_postman.ts";
+import { POSTMAN_API, POSTMAN_PARTS } from "./script_postman.ts";
 
 /**
  * The prelude, evaluated once in each sandbox context.
@@ -22,6 +22,16 @@ import { POSTMAN_API } from "./script_postman.ts";
  */
 export function scriptPrelude(postman: boolean): string {
   return PRELUDE_START + (postman ? POSTMAN_API : "") + PRELUDE_END;
+}
+
+/**
+ * A part of Postman's API that a context compiles when a script first uses it.
+ *
+ * @param name its function's name (`makeExpect`, `schemaErrors`, `cryptoJs`, …)
+ * @returns its text, or undefined for another name
+ */
+export function postmanPart(name: string): string | undefined {
+  return Object.hasOwn(POSTMAN_PARTS, name) ? POSTMAN_PARTS[name] : undefined;
 }
 
 const PRELUDE_START = String.raw`
@@ -35,6 +45,7 @@ var hostDigest = host.digest;
 var hostJsonPath = host.jsonPath;
 var hostDynamic = host.dynamic;
 var hostLibrary = host.library;
+var hostPart = host.part;
 var FunctionCtor = Function;
 var B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 function btoa(binary) {

@@ -92,6 +92,437 @@ function lengthOf(value) {
   return value.length;
 }
 
+/* A name that Postman's sandbox has and dial's does not: using it fails with a clear message. */
+function unavailable(what, why) {
+  var thrower = function () { throw new Error(what + " is not available in dial's script sandbox" + (why ? " (" + why + ")" : "")); };
+  if (typeof Proxy === "undefined") return thrower;
+  return new Proxy(thrower, { get: function (t, p) { if (typeof p === "symbol") return undefined; thrower(); } });
+}
+
+/*
+ * The larger parts of the API (chai's expect, the JSON Schema check, CryptoJS, Buffer, the reader
+ * of pm.sendRequest's argument) are compiled in a context when a script first uses one: most
+ * scripts use none, and each file's context would compile them all. Their text comes from the
+ * host (dial's own, POSTMAN_PARTS); they see the prelude's helpers as parameters.
+ */
+var parts = {};
+function part(name) {
+  if (Object.prototype.hasOwnProperty.call(parts, name)) return parts[name];
+  var text = hostPart(name);
+  if (typeof text !== "string") throw new Error("dial's script sandbox has no " + name);
+  var made = FunctionCtor("parse", "stringify", "toString", "inspect", "typeOf", "deepEqual",
+    "lengthOf", "schemaErrors", "unavailable", "hostDigest", "hexBinary", "textHex", "checkedHex",
+    "base64Hex", "hexBase64", "btoa", "atob", "btoaUtf8",
+    "\"use strict\";\n" + text + "\nreturn " + name + ";")(parse, stringify, toString, inspect,
+    typeOf, deepEqual, lengthOf, schemaErrors, unavailable, hostDigest, hexBinary, textHex,
+    checkedHex, base64Hex, hexBase64, btoa, atob, btoaUtf8);
+  parts[name] = made;
+  return made;
+}
+function schemaErrors(data, schema) { return part("schemaErrors")(data, schema); }
+
+/* pm.sendRequest: at most this many requests per script. */
+var MAX_SENDS = 50;
+
+function btoaUtf8(text) {
+  return btoa(unescape(encodeURIComponent(text)));
+}
+
+function installPostman(input, out, api) {
+  var pm0 = input.postman;
+  var requestVariables = input.requestVariables;
+  var globals = input.globals;
+  var environment = {};
+  var name;
+  for (name in input.environment) environment[name] = input.environment[name];
+  var fileValues = input.file;
+  var data = pm0.iterationData || {};
+  var hasOwn = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
+  /* A value as the run keeps it: text. Postman substitutes a null or undefined value as "null"
+     (Newman sends "Bearer null"), and get() gives null back for it. */
+  function stored(value) {
+    return value === null || value === undefined ? "null" : typeof value === "string" ? value
+      : typeof value === "object" ? stringify(value) : toString(value);
+  }
+  function replaceIn(template) {
+    if (typeof template !== "string") return template;
+    return template.replace(/\{\{([^{}]+)\}\}/g, function (whole, key) {
+      var value = key.charAt(0) === "$" ? hostDynamic(key) : variables.get(key);
+      return value === undefined ? whole : toString(value);
+    });
+  }
+  function scopeObject(read, write, remove, names, label) {
+    return {
+      get: function (key) { var v = read(toString(key)); return v === "null" ? null : v; },
+      has: function (key) { return read(toString(key)) !== undefined; },
+      set: function (key, value) { write(toString(key), stored(value)); },
+      unset: function (key) { remove(toString(key)); },
+      clear: function () { names().forEach(remove); },
+      toObject: function () {
+        var o = {};
+        names().forEach(function (k) { var v = read(k); if (v !== undefined) o[k] = v; });
+        return o;
+      },
+      toJSON: function () { return this.toObject(); },
+      replaceIn: replaceIn,
+      name: label,
+    };
+  }
+  var env = scopeObject(
+    function (k) { return hasOwn(environment, k) && environment[k] !== null ? environment[k] : undefined; },
+    function (k, v) { environment[k] = v; out.environment[k] = v; },
+    function (k) { environment[k] = null; out.environment[k] = null; },
+    function () { return Object.keys(environment); },
+    pm0.environmentName,
+  );
+  /* Collection variables are the file's variables; what scripts set is run-wide (client.global). */
+  var collection = scopeObject(
+    function (k) {
+      if (hasOwn(globals, k)) return globals[k];
+      return hasOwn(fileValues, k) ? fileValues[k] : undefined;
+    },
+    function (k, v) { globals[k] = v; out.globals[k] = v; },
+    function (k) { delete globals[k]; out.globals[k] = null; },
+    function () { return Object.keys(fileValues).concat(Object.keys(globals)); },
+  );
+  var glob = scopeObject(
+    function (k) { return hasOwn(globals, k) ? globals[k] : undefined; },
+    function (k, v) { globals[k] = v; out.globals[k] = v; },
+    function (k) { delete globals[k]; out.globals[k] = null; },
+    function () { return Object.keys(globals); },
+  );
+  var iteration = {
+    get: function (k) { return hasOwn(data, k) ? data[k] : undefined; },
+    has: function (k) { return hasOwn(data, k); },
+    toObject: function () { var o = {}; for (var k in data) o[k] = data[k]; return o; },
+    toJSON: function () { return this.toObject(); },
+    unset: function (k) { delete data[k]; },
+  };
+  var variables = {
+    get: function (k) {
+      k = toString(k);
+      if (hasOwn(requestVariables, k)) return requestVariables[k];
+      if (hasOwn(data, k)) return data[k];
+      var v = env.get(k);
+      if (v !== undefined) return v;
+      v = collection.get(k);
+      return v;
+    },
+    has: function (k) { return variables.get(k) !== undefined; },
+    set: function (k, value) {
+      var v = stored(value);
+      requestVariables[toString(k)] = v;
+      out.requestVariables[toString(k)] = v;
+    },
+    unset: function (k) { delete requestVariables[toString(k)]; },
+    toObject: function () {
+      var o = collection.toObject();
+      var e = env.toObject();
+      for (var a in e) o[a] = e[a];
+      for (var b in data) o[b] = data[b];
+      for (var c in requestVariables) o[c] = requestVariables[c];
+      return o;
+    },
+    replaceIn: replaceIn,
+  };
+
+  function headerObject(list) {
+    var find = function (key) {
+      var lower = toString(key).toLowerCase();
+      for (var i = list.length - 1; i >= 0; i--) if (list[i][0].toLowerCase() === lower) return list[i][1];
+      return undefined;
+    };
+    return {
+      get: find,
+      has: function (key, value) {
+        var v = find(key);
+        return arguments.length > 1 ? v === value : v !== undefined;
+      },
+      one: function (key) { var v = find(key); return v === undefined ? undefined : { key: key, value: v }; },
+      all: function () { return list.map(function (h) { return { key: h[0], value: h[1] }; }); },
+      toObject: function () { var o = {}; list.forEach(function (h) { o[h[0]] = h[1]; }); return o; },
+      each: function (fn) { list.forEach(function (h) { fn({ key: h[0], value: h[1] }); }); },
+      count: function () { return list.length; },
+      toJSON: function () { return this.all(); },
+    };
+  }
+
+  var req = input.request;
+  var pmRequest;
+  if (req) {
+    var url = req.url;
+    /* Postman parses a URL whose host is a {{variable}} too: host, then path and query. */
+    var parsed = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^/?#]*)([^?#]*)(\?[^#]*)?/i.exec(url) || [];
+    var query = (parsed[4] || "").replace(/^\?/, "");
+    pmRequest = {
+      method: req.method,
+      url: {
+        toString: function () { return url; },
+        getHost: function () { return (parsed[2] || "").replace(/:\d+$/, ""); },
+        getPath: function () { return parsed[3] || "/"; },
+        getQueryString: function () { return query; },
+        protocol: (parsed[1] || "").toLowerCase(),
+        host: (parsed[2] || "").replace(/:\d+$/, "").split("."),
+        path: (parsed[3] || "").split("/").filter(function (p) { return p !== ""; }),
+        query: headerObject(query === "" ? [] : query.split("&").map(function (pair) {
+          var at = pair.indexOf("=");
+          return at < 0 ? [pair, ""] : [pair.slice(0, at), pair.slice(at + 1)];
+        })),
+      },
+      headers: headerObject(req.headers),
+      body: { mode: "raw", raw: req.body, toString: function () { return req.body; } },
+      getHeaders: function () { var o = {}; req.headers.forEach(function (h) { o[h[0]] = h[1]; }); return o; },
+    };
+    if (!input.response) {
+      /* A pre-request script may change the headers to send (pm.request.headers.add …). */
+      var edits = out.headerEdits = [];
+      var list = req.headers;
+      var entry = function (item, value) {
+        if (typeof item === "string") return [item, value === undefined ? "" : toString(value)];
+        if (item && item.key !== undefined) return [toString(item.key), item.value === undefined ? "" : toString(item.value)];
+        throw new Error("pm.request.headers: give { key, value }");
+      };
+      var removeAll = function (key) {
+        var lower = key.toLowerCase();
+        for (var i = list.length - 1; i >= 0; i--) if (list[i][0].toLowerCase() === lower) list.splice(i, 1);
+      };
+      pmRequest.headers.add = function (item, value) {
+        var h = entry(item, value);
+        list.push(h);
+        edits.push(["add", h[0], h[1]]);
+      };
+      pmRequest.headers.upsert = function (item, value) {
+        var h = entry(item, value);
+        removeAll(h[0]);
+        list.push(h);
+        edits.push(["upsert", h[0], h[1]]);
+      };
+      pmRequest.headers.remove = function (key) {
+        var name = typeof key === "string" ? key : key && key.key !== undefined ? toString(key.key) : null;
+        if (name === null) throw new Error("pm.request.headers.remove: give the header's name");
+        removeAll(name);
+        edits.push(["remove", name, ""]);
+      };
+      pmRequest.addHeader = pmRequest.headers.add;
+      pmRequest.upsertHeader = pmRequest.headers.upsert;
+      pmRequest.removeHeader = pmRequest.headers.remove;
+    }
+  }
+
+  /* A response as Postman's scripts see one: pm.response, and pm.sendRequest's answers. */
+  function responseOf(res, responseTime) {
+    var response = {
+      __pmResponse: true,
+      code: res.status,
+      status: REASONS[res.status] || "",
+      reason: function () { return REASONS[res.status] || ""; },
+      headers: headerObject(res.headers),
+      responseTime: responseTime,
+      responseSize: res.body.length,
+      text: function () { return res.body; },
+      json: function () { return parse(res.body); },
+      cookies: unavailable("pm.response.cookies"),
+    };
+    Object.defineProperty(response, "to", { get: function () { return expect(response).to; } });
+    Object.defineProperty(response, "be", { get: function () { return expect(response).be; } });
+    return response;
+  }
+  var res = input.response;
+  var pmResponse;
+  if (res) pmResponse = responseOf(res, pm0.responseTime || 0);
+  api.sends.respond = function (answer) { return responseOf(answer, answer.responseTime || 0); };
+
+  /* chai's expect, compiled when a script first asks for it. */
+  var madeExpect = null;
+  var expectOf = function () { return madeExpect || (madeExpect = part("makeExpect")(api)); };
+  var expect = function (object, message) { return expectOf()(object, message); };
+  expect.fail = function (message) { return expectOf().fail(message); };
+  function test(testName, fn) {
+    /* Postman reports a test without a function as skipped, not passed. */
+    if (typeof fn !== "function") return;
+    var started = Date.now();
+    var record = { name: toString(testName), passed: true, durationMs: 0 };
+    try {
+      fn();
+    } catch (error) {
+      record.passed = false;
+      var message = error && error.message !== undefined ? toString(error.message) : toString(error);
+      record.message = error && error.name && error.name !== "AssertionError" ? error.name + ": " + message : message;
+      if (!(error && error.name === "AssertionError")) record.error = true;
+    } finally {
+      record.durationMs = Date.now() - started;
+      out.tests.push(record);
+    }
+  }
+  test.skip = function () {};
+  var execution = {
+    skipRequest: function () {
+      if (res) throw new Error("pm.execution.skipRequest() works only in a pre-request script");
+      out.skipRequest = true;
+    },
+    setNextRequest: function (next) { out.nextRequest = next === null || next === undefined ? null : toString(next); },
+    location: [pm0.requestName],
+  };
+  var pm = {
+    test: test,
+    expect: expect,
+    environment: env,
+    collectionVariables: collection,
+    globals: glob,
+    variables: variables,
+    iterationData: iteration,
+    request: pmRequest,
+    response: pmResponse,
+    info: {
+      eventName: res ? "test" : "prerequest",
+      iteration: pm0.iteration || 0,
+      iterationCount: pm0.iterationCount || 1,
+      requestName: pm0.requestName,
+      requestId: pm0.requestId,
+    },
+    execution: execution,
+    sendRequest: function (request, callback) {
+      var sends = api.sends;
+      if (sends.count >= MAX_SENDS) throw new Error("pm.sendRequest: more than " + MAX_SENDS + " requests in one script");
+      var id = ++sends.count;
+      sends.queue.push({ id: id, request: part("sendable")(request) });
+      if (typeof callback === "function") {
+        sends.waiting[id] = callback;
+        return undefined;
+      }
+      return new Promise(function (resolve, reject) {
+        sends.waiting[id] = function (error, response) { if (error) reject(error); else resolve(response); };
+      });
+    },
+    cookies: unavailable("pm.cookies"),
+    visualizer: { set: function () {}, clear: function () {} },
+    vault: unavailable("pm.vault"),
+  };
+  if (typeof Proxy !== "undefined") {
+    pm = new Proxy(pm, {
+      get: function (target, property) {
+        if (typeof property === "symbol" || property in target) return target[property];
+        if (property === "toJSON" || property === "then") return undefined;
+        throw new Error("pm." + toString(property) + " is not supported by dial");
+      },
+    });
+  }
+  globalThis.pm = pm;
+
+  /* The legacy API. */
+  var tests = {};
+  out.legacyTests = tests;
+  globalThis.tests = tests;
+  globalThis.postman = {
+    setNextRequest: execution.setNextRequest,
+    setEnvironmentVariable: function (k, v) { env.set(k, v); },
+    getEnvironmentVariable: function (k) { return env.get(k); },
+    clearEnvironmentVariable: function (k) { env.unset(k); },
+    clearEnvironmentVariables: function () { env.clear(); },
+    setGlobalVariable: function (k, v) { glob.set(k, v); },
+    getGlobalVariable: function (k) { return glob.get(k); },
+    clearGlobalVariable: function (k) { glob.unset(k); },
+    clearGlobalVariables: function () { glob.clear(); },
+    getResponseHeader: function (k) { return pmResponse ? pmResponse.headers.get(k) : undefined; },
+    getResponseCookie: unavailable("postman.getResponseCookie"),
+  };
+  globalThis.environment = env.toObject();
+  globalThis.globals = glob.toObject();
+  globalThis.data = iteration.toObject();
+  globalThis.iteration = pm0.iteration || 0;
+  if (req) {
+    var legacyHeaders = {};
+    req.headers.forEach(function (h) { legacyHeaders[h[0].toLowerCase()] = h[1]; });
+    globalThis.request = { url: req.url, method: req.method, headers: legacyHeaders, data: req.body === "" ? {} : req.body, name: pm0.requestName, id: pm0.requestId };
+  }
+  /* The legacy sandbox's responseBody.has("text"). */
+  if (!String.prototype.has) {
+    Object.defineProperty(String.prototype, "has", {
+      configurable: true,
+      writable: true,
+      value: function (part) { return this.indexOf(part) !== -1; },
+    });
+  }
+  if (res) {
+    globalThis.responseBody = res.body;
+    globalThis.responseCode = { code: res.status, name: REASONS[res.status] || "", detail: REASONS[res.status] || "" };
+    var legacyResponseHeaders = {};
+    res.headers.forEach(function (h) { legacyResponseHeaders[h[0]] = h[1]; });
+    globalThis.responseHeaders = legacyResponseHeaders;
+    globalThis.responseTime = pm0.responseTime || 0;
+    globalThis.responseCookies = [];
+  }
+  var tv4 = {
+    error: null,
+    validate: function (value, schema) {
+      var errors = schemaErrors(value, schema);
+      tv4.error = errors.length ? { message: errors[0] } : null;
+      return errors.length === 0;
+    },
+    validateResult: function (value, schema) {
+      var valid = tv4.validate(value, schema);
+      return { valid: valid, error: tv4.error, missing: [] };
+    },
+  };
+  Object.defineProperty(globalThis, "tv4", { configurable: true, writable: true, value: tv4 });
+  /* require: the few modules dial has; any other fails naming it. */
+  var modules = {
+    "postman-collection": {
+      Property: {
+        replaceSubstitutions: function (text, values) {
+          var source = values && typeof values.toObject === "function" ? values.toObject() : values || {};
+          return toString(text).replace(/\{\{([^{}]+)\}\}/g, function (whole, key) {
+            if (key.charAt(0) === "$") { var made = hostDynamic(key); return made === undefined ? whole : made; }
+            return hasOwn(source, key) && source[key] !== undefined ? toString(source[key]) : whole;
+          });
+        },
+      },
+    },
+  };
+  var LIBRARY_MODULES = { lodash: "lodash", moment: "moment" };
+  var requireModule = function (name) {
+    if (toString(name) === "crypto-js") return cryptoOf();
+    if (hasOwn(modules, toString(name))) return modules[toString(name)];
+    if (hasOwn(LIBRARY_MODULES, toString(name))) return library(LIBRARY_MODULES[toString(name)], "require(\"" + toString(name) + "\")");
+    throw new Error("require(\"" + toString(name) + "\") is not available in dial's script sandbox");
+  };
+  Object.defineProperty(globalThis, "require", { configurable: true, writable: true, value: requireModule });
+  pm.require = requireModule;
+  /* CryptoJS and Buffer, made when a script first names them (a script may replace them). */
+  var madeCrypto = null;
+  var cryptoOf = function () { return madeCrypto || (madeCrypto = part("cryptoJs")()); };
+  var lazyGlobal = function (key, make) {
+    var put = function (value) {
+      Object.defineProperty(globalThis, key, { configurable: true, writable: true, value: value });
+      return value;
+    };
+    Object.defineProperty(globalThis, key, {
+      configurable: true,
+      get: function () { return put(make()); },
+      set: put,
+    });
+  };
+  lazyGlobal("CryptoJS", cryptoOf);
+  lazyGlobal("Buffer", function () { return part("makeBuffer")(); });
+  /* Postman's deprecated _ is lodash 3, as in Newman 6 (require("lodash") is lodash 4). */
+  Object.defineProperty(globalThis, "_", {
+    configurable: true,
+    get: function () { return library("lodash3", "lodash (_)"); },
+  });
+  /* moment has no global in Postman's sandbox (require("moment")). */
+  ["cheerio", "xml2Json", "setTimeout", "Ajv"].forEach(function (what) {
+    var value = unavailable(what);
+    Object.defineProperty(globalThis, what, { configurable: true, get: function () { return value; } });
+  });
+}
+`;
+
+/**
+ * The parts of Postman's API a context compiles when a script first uses one (the prelude's
+ * `part(name)`, the host's `part`): each the text of a function declaration of that name.
+ */
+export const POSTMAN_PARTS: Readonly<Record<string, string>> = {
+  schemaErrors: String.raw`
 /* JSON Schema (draft 4 to 7, the keywords collections use) for pm.response.to.have.jsonSchema
    and tv4.validate: the list of errors, empty when the data is valid. */
 function schemaErrors(data, schema) {
@@ -206,7 +637,8 @@ function schemaErrors(data, schema) {
   visit(data, schema, "data");
   return errors;
 }
-
+`,
+  makeExpect: String.raw`
 /* pm.expect: the chai BDD chains collections use, with chai's messages. */
 function makeExpect(api) {
   var CHAINS = ["to", "be", "been", "is", "that", "which", "and", "has", "have", "with", "at", "of",
@@ -586,14 +1018,8 @@ function makeExpect(api) {
   expect.fail = function (message) { throw api.AssertionError(message === undefined ? "expect.fail()" : toString(message)); };
   return expect;
 }
-
-/* A name that Postman's sandbox has and dial's does not: using it fails with a clear message. */
-function unavailable(what, why) {
-  var thrower = function () { throw new Error(what + " is not available in dial's script sandbox" + (why ? " (" + why + ")" : "")); };
-  if (typeof Proxy === "undefined") return thrower;
-  return new Proxy(thrower, { get: function (t, p) { if (typeof p === "symbol") return undefined; thrower(); } });
-}
-
+`,
+  cryptoJs: String.raw`
 /* CryptoJS's hashes, HMACs and encoders (what collections sign requests with), over the host's
    digests; its ciphers are not there. A WordArray is kept as hex. */
 function cryptoJs() {
@@ -641,7 +1067,8 @@ function cryptoJs() {
   });
   return api;
 }
-
+`,
+  makeBuffer: String.raw`
 /*
  * Postman's Buffer (its sandbox has Node's, as a browser polyfill): bytes from text (utf8, base64,
  * hex, latin1/binary, ascii) or a list, and back; what collections use to write Basic and JWT
@@ -721,10 +1148,8 @@ function makeBuffer() {
   };
   return Buffer;
 }
-
-/* pm.sendRequest: at most this many requests per script. */
-var MAX_SENDS = 50;
-
+`,
+  sendable: String.raw`
 /* pm.sendRequest's argument (a URL, or Postman's request object) as dial sends it. */
 function sendable(request) {
   if (typeof request === "string") return { method: "GET", url: request, headers: [] };
@@ -785,378 +1210,5 @@ function sendable(request) {
   }
   return out;
 }
-
-function btoaUtf8(text) {
-  return btoa(unescape(encodeURIComponent(text)));
-}
-
-function installPostman(input, out, api) {
-  var pm0 = input.postman;
-  var requestVariables = input.requestVariables;
-  var globals = input.globals;
-  var environment = {};
-  var name;
-  for (name in input.environment) environment[name] = input.environment[name];
-  var fileValues = input.file;
-  var data = pm0.iterationData || {};
-  var hasOwn = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
-  /* A value as the run keeps it: text. Postman substitutes a null or undefined value as "null"
-     (Newman sends "Bearer null"), and get() gives null back for it. */
-  function stored(value) {
-    return value === null || value === undefined ? "null" : typeof value === "string" ? value
-      : typeof value === "object" ? stringify(value) : toString(value);
-  }
-  function replaceIn(template) {
-    if (typeof template !== "string") return template;
-    return template.replace(/\{\{([^{}]+)\}\}/g, function (whole, key) {
-      var value = key.charAt(0) === "$" ? hostDynamic(key) : variables.get(key);
-      return value === undefined ? whole : toString(value);
-    });
-  }
-  function scopeObject(read, write, remove, names, label) {
-    return {
-      get: function (key) { var v = read(toString(key)); return v === "null" ? null : v; },
-      has: function (key) { return read(toString(key)) !== undefined; },
-      set: function (key, value) { write(toString(key), stored(value)); },
-      unset: function (key) { remove(toString(key)); },
-      clear: function () { names().forEach(remove); },
-      toObject: function () {
-        var o = {};
-        names().forEach(function (k) { var v = read(k); if (v !== undefined) o[k] = v; });
-        return o;
-      },
-      toJSON: function () { return this.toObject(); },
-      replaceIn: replaceIn,
-      name: label,
-    };
-  }
-  var env = scopeObject(
-    function (k) { return hasOwn(environment, k) && environment[k] !== null ? environment[k] : undefined; },
-    function (k, v) { environment[k] = v; out.environment[k] = v; },
-    function (k) { environment[k] = null; out.environment[k] = null; },
-    function () { return Object.keys(environment); },
-    pm0.environmentName,
-  );
-  /* Collection variables are the file's variables; what scripts set is run-wide (client.global). */
-  var collection = scopeObject(
-    function (k) {
-      if (hasOwn(globals, k)) return globals[k];
-      return hasOwn(fileValues, k) ? fileValues[k] : undefined;
-    },
-    function (k, v) { globals[k] = v; out.globals[k] = v; },
-    function (k) { delete globals[k]; out.globals[k] = null; },
-    function () { return Object.keys(fileValues).concat(Object.keys(globals)); },
-  );
-  var glob = scopeObject(
-    function (k) { return hasOwn(globals, k) ? globals[k] : undefined; },
-    function (k, v) { globals[k] = v; out.globals[k] = v; },
-    function (k) { delete globals[k]; out.globals[k] = null; },
-    function () { return Object.keys(globals); },
-  );
-  var iteration = {
-    get: function (k) { return hasOwn(data, k) ? data[k] : undefined; },
-    has: function (k) { return hasOwn(data, k); },
-    toObject: function () { var o = {}; for (var k in data) o[k] = data[k]; return o; },
-    toJSON: function () { return this.toObject(); },
-    unset: function (k) { delete data[k]; },
-  };
-  var variables = {
-    get: function (k) {
-      k = toString(k);
-      if (hasOwn(requestVariables, k)) return requestVariables[k];
-      if (hasOwn(data, k)) return data[k];
-      var v = env.get(k);
-      if (v !== undefined) return v;
-      v = collection.get(k);
-      return v;
-    },
-    has: function (k) { return variables.get(k) !== undefined; },
-    set: function (k, value) {
-      var v = stored(value);
-      requestVariables[toString(k)] = v;
-      out.requestVariables[toString(k)] = v;
-    },
-    unset: function (k) { delete requestVariables[toString(k)]; },
-    toObject: function () {
-      var o = collection.toObject();
-      var e = env.toObject();
-      for (var a in e) o[a] = e[a];
-      for (var b in data) o[b] = data[b];
-      for (var c in requestVariables) o[c] = requestVariables[c];
-      return o;
-    },
-    replaceIn: replaceIn,
-  };
-
-  function headerObject(list) {
-    var find = function (key) {
-      var lower = toString(key).toLowerCase();
-      for (var i = list.length - 1; i >= 0; i--) if (list[i][0].toLowerCase() === lower) return list[i][1];
-      return undefined;
-    };
-    return {
-      get: find,
-      has: function (key, value) {
-        var v = find(key);
-        return arguments.length > 1 ? v === value : v !== undefined;
-      },
-      one: function (key) { var v = find(key); return v === undefined ? undefined : { key: key, value: v }; },
-      all: function () { return list.map(function (h) { return { key: h[0], value: h[1] }; }); },
-      toObject: function () { var o = {}; list.forEach(function (h) { o[h[0]] = h[1]; }); return o; },
-      each: function (fn) { list.forEach(function (h) { fn({ key: h[0], value: h[1] }); }); },
-      count: function () { return list.length; },
-      toJSON: function () { return this.all(); },
-    };
-  }
-
-  var req = input.request;
-  var pmRequest;
-  if (req) {
-    var url = req.url;
-    /* Postman parses a URL whose host is a {{variable}} too: host, then path and query. */
-    var parsed = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^/?#]*)([^?#]*)(\?[^#]*)?/i.exec(url) || [];
-    var query = (parsed[4] || "").replace(/^\?/, "");
-    pmRequest = {
-      method: req.method,
-      url: {
-        toString: function () { return url; },
-        getHost: function () { return (parsed[2] || "").replace(/:\d+$/, ""); },
-        getPath: function () { return parsed[3] || "/"; },
-        getQueryString: function () { return query; },
-        protocol: (parsed[1] || "").toLowerCase(),
-        host: (parsed[2] || "").replace(/:\d+$/, "").split("."),
-        path: (parsed[3] || "").split("/").filter(function (p) { return p !== ""; }),
-        query: headerObject(query === "" ? [] : query.split("&").map(function (pair) {
-          var at = pair.indexOf("=");
-          return at < 0 ? [pair, ""] : [pair.slice(0, at), pair.slice(at + 1)];
-        })),
-      },
-      headers: headerObject(req.headers),
-      body: { mode: "raw", raw: req.body, toString: function () { return req.body; } },
-      getHeaders: function () { var o = {}; req.headers.forEach(function (h) { o[h[0]] = h[1]; }); return o; },
-    };
-    if (!input.response) {
-      /* A pre-request script may change the headers to send (pm.request.headers.add …). */
-      var edits = out.headerEdits = [];
-      var list = req.headers;
-      var entry = function (item, value) {
-        if (typeof item === "string") return [item, value === undefined ? "" : toString(value)];
-        if (item && item.key !== undefined) return [toString(item.key), item.value === undefined ? "" : toString(item.value)];
-        throw new Error("pm.request.headers: give { key, value }");
-      };
-      var removeAll = function (key) {
-        var lower = key.toLowerCase();
-        for (var i = list.length - 1; i >= 0; i--) if (list[i][0].toLowerCase() === lower) list.splice(i, 1);
-      };
-      pmRequest.headers.add = function (item, value) {
-        var h = entry(item, value);
-        list.push(h);
-        edits.push(["add", h[0], h[1]]);
-      };
-      pmRequest.headers.upsert = function (item, value) {
-        var h = entry(item, value);
-        removeAll(h[0]);
-        list.push(h);
-        edits.push(["upsert", h[0], h[1]]);
-      };
-      pmRequest.headers.remove = function (key) {
-        var name = typeof key === "string" ? key : key && key.key !== undefined ? toString(key.key) : null;
-        if (name === null) throw new Error("pm.request.headers.remove: give the header's name");
-        removeAll(name);
-        edits.push(["remove", name, ""]);
-      };
-      pmRequest.addHeader = pmRequest.headers.add;
-      pmRequest.upsertHeader = pmRequest.headers.upsert;
-      pmRequest.removeHeader = pmRequest.headers.remove;
-    }
-  }
-
-  /* A response as Postman's scripts see one: pm.response, and pm.sendRequest's answers. */
-  function responseOf(res, responseTime) {
-    var response = {
-      __pmResponse: true,
-      code: res.status,
-      status: REASONS[res.status] || "",
-      reason: function () { return REASONS[res.status] || ""; },
-      headers: headerObject(res.headers),
-      responseTime: responseTime,
-      responseSize: res.body.length,
-      text: function () { return res.body; },
-      json: function () { return parse(res.body); },
-      cookies: unavailable("pm.response.cookies"),
-    };
-    Object.defineProperty(response, "to", { get: function () { return expect(response).to; } });
-    Object.defineProperty(response, "be", { get: function () { return expect(response).be; } });
-    return response;
-  }
-  var res = input.response;
-  var pmResponse;
-  if (res) pmResponse = responseOf(res, pm0.responseTime || 0);
-  api.sends.respond = function (answer) { return responseOf(answer, answer.responseTime || 0); };
-
-  var expect = makeExpect(api);
-  function test(testName, fn) {
-    /* Postman reports a test without a function as skipped, not passed. */
-    if (typeof fn !== "function") return;
-    var started = Date.now();
-    var record = { name: toString(testName), passed: true, durationMs: 0 };
-    try {
-      fn();
-    } catch (error) {
-      record.passed = false;
-      var message = error && error.message !== undefined ? toString(error.message) : toString(error);
-      record.message = error && error.name && error.name !== "AssertionError" ? error.name + ": " + message : message;
-      if (!(error && error.name === "AssertionError")) record.error = true;
-    } finally {
-      record.durationMs = Date.now() - started;
-      out.tests.push(record);
-    }
-  }
-  test.skip = function () {};
-  var execution = {
-    skipRequest: function () {
-      if (res) throw new Error("pm.execution.skipRequest() works only in a pre-request script");
-      out.skipRequest = true;
-    },
-    setNextRequest: function (next) { out.nextRequest = next === null || next === undefined ? null : toString(next); },
-    location: [pm0.requestName],
-  };
-  var pm = {
-    test: test,
-    expect: expect,
-    environment: env,
-    collectionVariables: collection,
-    globals: glob,
-    variables: variables,
-    iterationData: iteration,
-    request: pmRequest,
-    response: pmResponse,
-    info: {
-      eventName: res ? "test" : "prerequest",
-      iteration: pm0.iteration || 0,
-      iterationCount: pm0.iterationCount || 1,
-      requestName: pm0.requestName,
-      requestId: pm0.requestId,
-    },
-    execution: execution,
-    sendRequest: function (request, callback) {
-      var sends = api.sends;
-      if (sends.count >= MAX_SENDS) throw new Error("pm.sendRequest: more than " + MAX_SENDS + " requests in one script");
-      var id = ++sends.count;
-      sends.queue.push({ id: id, request: sendable(request) });
-      if (typeof callback === "function") {
-        sends.waiting[id] = callback;
-        return undefined;
-      }
-      return new Promise(function (resolve, reject) {
-        sends.waiting[id] = function (error, response) { if (error) reject(error); else resolve(response); };
-      });
-    },
-    cookies: unavailable("pm.cookies"),
-    visualizer: { set: function () {}, clear: function () {} },
-    vault: unavailable("pm.vault"),
-  };
-  if (typeof Proxy !== "undefined") {
-    pm = new Proxy(pm, {
-      get: function (target, property) {
-        if (typeof property === "symbol" || property in target) return target[property];
-        if (property === "toJSON" || property === "then") return undefined;
-        throw new Error("pm." + toString(property) + " is not supported by dial");
-      },
-    });
-  }
-  globalThis.pm = pm;
-
-  /* The legacy API. */
-  var tests = {};
-  out.legacyTests = tests;
-  globalThis.tests = tests;
-  globalThis.postman = {
-    setNextRequest: execution.setNextRequest,
-    setEnvironmentVariable: function (k, v) { env.set(k, v); },
-    getEnvironmentVariable: function (k) { return env.get(k); },
-    clearEnvironmentVariable: function (k) { env.unset(k); },
-    clearEnvironmentVariables: function () { env.clear(); },
-    setGlobalVariable: function (k, v) { glob.set(k, v); },
-    getGlobalVariable: function (k) { return glob.get(k); },
-    clearGlobalVariable: function (k) { glob.unset(k); },
-    clearGlobalVariables: function () { glob.clear(); },
-    getResponseHeader: function (k) { return pmResponse ? pmResponse.headers.get(k) : undefined; },
-    getResponseCookie: unavailable("postman.getResponseCookie"),
-  };
-  globalThis.environment = env.toObject();
-  globalThis.globals = glob.toObject();
-  globalThis.data = iteration.toObject();
-  globalThis.iteration = pm0.iteration || 0;
-  if (req) {
-    var legacyHeaders = {};
-    req.headers.forEach(function (h) { legacyHeaders[h[0].toLowerCase()] = h[1]; });
-    globalThis.request = { url: req.url, method: req.method, headers: legacyHeaders, data: req.body === "" ? {} : req.body, name: pm0.requestName, id: pm0.requestId };
-  }
-  /* The legacy sandbox's responseBody.has("text"). */
-  if (!String.prototype.has) {
-    Object.defineProperty(String.prototype, "has", {
-      configurable: true,
-      writable: true,
-      value: function (part) { return this.indexOf(part) !== -1; },
-    });
-  }
-  if (res) {
-    globalThis.responseBody = res.body;
-    globalThis.responseCode = { code: res.status, name: REASONS[res.status] || "", detail: REASONS[res.status] || "" };
-    var legacyResponseHeaders = {};
-    res.headers.forEach(function (h) { legacyResponseHeaders[h[0]] = h[1]; });
-    globalThis.responseHeaders = legacyResponseHeaders;
-    globalThis.responseTime = pm0.responseTime || 0;
-    globalThis.responseCookies = [];
-  }
-  var tv4 = {
-    error: null,
-    validate: function (value, schema) {
-      var errors = schemaErrors(value, schema);
-      tv4.error = errors.length ? { message: errors[0] } : null;
-      return errors.length === 0;
-    },
-    validateResult: function (value, schema) {
-      var valid = tv4.validate(value, schema);
-      return { valid: valid, error: tv4.error, missing: [] };
-    },
-  };
-  Object.defineProperty(globalThis, "tv4", { configurable: true, writable: true, value: tv4 });
-  /* require: the few modules dial has; any other fails naming it. */
-  var modules = {
-    "postman-collection": {
-      Property: {
-        replaceSubstitutions: function (text, values) {
-          var source = values && typeof values.toObject === "function" ? values.toObject() : values || {};
-          return toString(text).replace(/\{\{([^{}]+)\}\}/g, function (whole, key) {
-            if (key.charAt(0) === "$") { var made = hostDynamic(key); return made === undefined ? whole : made; }
-            return hasOwn(source, key) && source[key] !== undefined ? toString(source[key]) : whole;
-          });
-        },
-      },
-    },
-  };
-  var LIBRARY_MODULES = { lodash: "lodash", moment: "moment" };
-  var requireModule = function (name) {
-    if (hasOwn(modules, toString(name))) return modules[toString(name)];
-    if (hasOwn(LIBRARY_MODULES, toString(name))) return library(LIBRARY_MODULES[toString(name)], "require(\"" + toString(name) + "\")");
-    throw new Error("require(\"" + toString(name) + "\") is not available in dial's script sandbox");
-  };
-  Object.defineProperty(globalThis, "require", { configurable: true, writable: true, value: requireModule });
-  pm.require = requireModule;
-  Object.defineProperty(globalThis, "CryptoJS", { configurable: true, writable: true, value: cryptoJs() });
-  Object.defineProperty(globalThis, "Buffer", { configurable: true, writable: true, value: makeBuffer() });
-  modules["crypto-js"] = globalThis.CryptoJS;
-  /* Postman's deprecated _ is lodash 3, as in Newman 6 (require("lodash") is lodash 4). */
-  Object.defineProperty(globalThis, "_", {
-    configurable: true,
-    get: function () { return library("lodash3", "lodash (_)"); },
-  });
-  /* moment has no global in Postman's sandbox (require("moment")). */
-  ["cheerio", "xml2Json", "setTimeout", "Ajv"].forEach(function (what) {
-    var value = unavailable(what);
-    Object.defineProperty(globalThis, what, { configurable: true, get: function () { return value; } });
-  });
-}
-`;
+`,
+};

@@ -39,6 +39,7 @@ import { query } from "jsonpath-rfc9535";
 import { DialError, ErrorCode } from "../errors/mod.ts";
 import { dynamicVariable } from "./dynamic_variables.ts";
 import {
+  postmanPart,
   type ScriptInput,
   type ScriptOutput,
   scriptPrelude,
@@ -591,14 +592,21 @@ function hostFunctions(context: QuickJSContext): QuickJSHandle {
     const text = librarySources.get(context.getString(name));
     return text === undefined ? context.undefined : context.newString(text);
   });
+  // A part of Postman's API, when a script first uses it (script_postman.ts).
+  const part = context.newFunction("part", (name) => {
+    const text = postmanPart(context.getString(name));
+    return text === undefined ? context.undefined : context.newString(text);
+  });
   context.setProp(host, "digest", digest);
   context.setProp(host, "jsonPath", path);
   context.setProp(host, "dynamic", dynamic);
   context.setProp(host, "library", library);
+  context.setProp(host, "part", part);
   digest.dispose();
   path.dispose();
   dynamic.dispose();
   library.dispose();
+  part.dispose();
   return host;
 }
 
