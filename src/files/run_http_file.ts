@@ -24,6 +24,7 @@ import { isSubscription, runGraphQLSubscription, runWebSocketRequest } from "./r
 import { substitute, type VariableScope, type VariableValue } from "./substitute.ts";
 import { sendFileRequest } from "./file_exchange.ts";
 import { scriptSender } from "./script_send.ts";
+import { keepTypes, typedValues } from "./postman_variables.ts";
 import type { OAuth2Hooks } from "./security_auth.ts";
 import {
   HANDLER_BODY_LIMIT,
@@ -632,6 +633,7 @@ class FileRunner {
       for (const [name, value] of Object.entries(output.requestVariables)) {
         requestVariables.set(name, value);
       }
+      if (output.typed) keepTypes(requestVariables, output.typed.local);
       result.tests.push(...output.tests);
       if (output.skipRequest) result.skipped = true;
       if (output.headerEdits?.length) request = editHeaders(request, output.headerEdits);
@@ -1000,6 +1002,11 @@ function __dialResponse(text) {
               }
               : {}),
             ...(responseTime !== undefined ? { responseTime: Math.round(responseTime) } : {}),
+            typed: {
+              globals: typedValues(this.globals),
+              environment: typedValues(this.options.environment?.variables ?? this.globals),
+              local: typedValues(requestVariables),
+            },
           },
         }
         : {}),
@@ -1061,17 +1068,21 @@ function __dialResponse(text) {
   }
 
   /** Keeps the globals and environment values a script set, for the rest of the run. */
-  keepVariables(output: Pick<ScriptOutput, "globals" | "environment">): void {
+  keepVariables(output: Pick<ScriptOutput, "globals" | "environment" | "typed">): void {
     for (const [name, value] of Object.entries(output.globals)) {
       if (value === null) this.globals.delete(name);
       else this.globals.set(name, value);
     }
     // pm.environment.set: the environment's value for the rest of the run (or a global when no
     // environment was chosen).
+    const variables = this.options.environment?.variables ?? this.globals;
     for (const [name, value] of Object.entries(output.environment ?? {})) {
-      const variables = this.options.environment?.variables ?? this.globals;
       if (value === null) variables.delete(name);
       else variables.set(name, value);
+    }
+    if (output.typed) {
+      keepTypes(this.globals, output.typed.globals);
+      keepTypes(variables, output.typed.environment);
     }
   }
 

@@ -412,6 +412,18 @@ export interface PostmanInput {
   iterationData?: DataRow;
   /** Milliseconds the exchange took (`pm.response.responseTime`). */
   responseTime?: number;
+  /** The typed values of the run's globals and environment (their JSON, by name). */
+  typed?: PostmanTypes<string>;
+}
+
+/** Typed values of Postman's variables, by store and name. */
+export interface PostmanTypes<T> {
+  /** The run's globals (Postman's globals and collection variables). */
+  globals: Record<string, T>;
+  /** The environment's variables. */
+  environment: Record<string, T>;
+  /** The request's own variables (`pm.variables.set`). */
+  local: Record<string, T>;
 }
 
 /** One `client.test` (or a failed `client.assert` outside a test). */
@@ -440,6 +452,11 @@ export interface ScriptOutput {
   logs: string[];
   /** Environment values set (a value) or unset (null) by `pm.environment` (Postman scripts). */
   environment?: Record<string, string | null>;
+  /**
+   * Postman scripts: the JSON (`[value]`) of each global and environment
+   * value they set that is not a string, null for one set to a string or unset.
+   */
+  typed?: PostmanTypes<string | null>;
   /** `postman.setNextRequest(name)`: the request to run next; null stops the file. */
   nextRequest?: string | null;
   /** `pm.execution.skipRequest()` in a pre-request script: the request is not sent. */

@@ -138,24 +138,53 @@ function installPostman(input, out, api) {
   var fileValues = input.file;
   var data = pm0.iterationData || {};
   var hasOwn = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
-  /* A value as the run keeps it: text. Postman substitutes a null or undefined value as "null"
-     (Newman sends "Bearer null"), and get() gives null back for it. */
-  function stored(value) {
-    return value === null || value === undefined ? "null" : typeof value === "string" ? value
-      : typeof value === "object" ? stringify(value) : toString(value);
+  /* Values keep their types, as in Postman: the run keeps each as the text a {{name}} becomes
+     (Newman's: "5", "true", "[object Object]", "1,2", and "null" for null or undefined) and, for
+     a value that is not a string, its JSON (pm0.typed, out.typed) for get() to give back. */
+  var typed = pm0.typed || {};
+  out.typed = { globals: {}, environment: {}, local: {} };
+  function decoded(json) { return parse(json)[0]; }
+  for (name in typed.environment || {}) {
+    if (hasOwn(environment, name)) environment[name] = decoded(typed.environment[name]);
+  }
+  for (name in typed.globals || {}) {
+    if (hasOwn(globals, name)) globals[name] = decoded(typed.globals[name]);
+  }
+  for (name in typed.local || {}) {
+    if (hasOwn(requestVariables, name)) requestVariables[name] = decoded(typed.local[name]);
+  }
+  function textOf(value) {
+    if (value === null || value === undefined) return "null";
+    if (typeof value === "string") return value;
+    try { return toString(value); } catch (ignored) { return "[object Object]"; }
+  }
+  function typeOfValue(value) {
+    if (typeof value === "string") return null;
+    /* Across scripts undefined is null, as Newman hands values on as JSON. */
+    try { return stringify([value]); } catch (ignored) { return stringify([textOf(value)]); }
   }
   function replaceIn(template) {
     if (typeof template !== "string") return template;
     return template.replace(/\{\{([^{}]+)\}\}/g, function (whole, key) {
-      var value = key.charAt(0) === "$" ? hostDynamic(key) : variables.get(key);
-      return value === undefined ? whole : toString(value);
+      if (key.charAt(0) === "$") {
+        var made = hostDynamic(key);
+        return made === undefined ? whole : made;
+      }
+      var value = variables.get(key);
+      if (value !== undefined) return textOf(value);
+      /* A variable set to undefined is "" (Newman); one nothing defines stays as written. */
+      return defined(key) ? "" : whole;
     });
+  }
+  function defined(key) {
+    return hasOwn(requestVariables, key) || hasOwn(data, key) || hasOwn(globals, key) ||
+      hasOwn(fileValues, key) || (hasOwn(environment, key) && !hasOwn(removed, key));
   }
   function scopeObject(read, write, remove, names, label) {
     return {
-      get: function (key) { var v = read(toString(key)); return v === "null" ? null : v; },
+      get: function (key) { return read(toString(key)); },
       has: function (key) { return read(toString(key)) !== undefined; },
-      set: function (key, value) { write(toString(key), stored(value)); },
+      set: function (key, value) { write(toString(key), value); },
       unset: function (key) { remove(toString(key)); },
       clear: function () { names().forEach(remove); },
       toObject: function () {
@@ -168,27 +197,48 @@ function installPostman(input, out, api) {
       name: label,
     };
   }
+  var removed = {};
   var env = scopeObject(
-    function (k) { return hasOwn(environment, k) && environment[k] !== null ? environment[k] : undefined; },
-    function (k, v) { environment[k] = v; out.environment[k] = v; },
-    function (k) { environment[k] = null; out.environment[k] = null; },
+    function (k) { return hasOwn(environment, k) && !hasOwn(removed, k) ? environment[k] : undefined; },
+    function (k, v) {
+      delete removed[k];
+      environment[k] = v;
+      out.environment[k] = textOf(v);
+      out.typed.environment[k] = typeOfValue(v);
+    },
+    function (k) {
+      removed[k] = true;
+      delete environment[k];
+      out.environment[k] = null;
+      out.typed.environment[k] = null;
+    },
     function () { return Object.keys(environment); },
     pm0.environmentName,
   );
+  function setGlobal(k, v) {
+    globals[k] = v;
+    out.globals[k] = textOf(v);
+    out.typed.globals[k] = typeOfValue(v);
+  }
+  function unsetGlobal(k) {
+    delete globals[k];
+    out.globals[k] = null;
+    out.typed.globals[k] = null;
+  }
   /* Collection variables are the file's variables; what scripts set is run-wide (client.global). */
   var collection = scopeObject(
     function (k) {
       if (hasOwn(globals, k)) return globals[k];
       return hasOwn(fileValues, k) ? fileValues[k] : undefined;
     },
-    function (k, v) { globals[k] = v; out.globals[k] = v; },
-    function (k) { delete globals[k]; out.globals[k] = null; },
+    setGlobal,
+    unsetGlobal,
     function () { return Object.keys(fileValues).concat(Object.keys(globals)); },
   );
   var glob = scopeObject(
     function (k) { return hasOwn(globals, k) ? globals[k] : undefined; },
-    function (k, v) { globals[k] = v; out.globals[k] = v; },
-    function (k) { delete globals[k]; out.globals[k] = null; },
+    setGlobal,
+    unsetGlobal,
     function () { return Object.keys(globals); },
   );
   var iteration = {
@@ -210,9 +260,9 @@ function installPostman(input, out, api) {
     },
     has: function (k) { return variables.get(k) !== undefined; },
     set: function (k, value) {
-      var v = stored(value);
-      requestVariables[toString(k)] = v;
-      out.requestVariables[toString(k)] = v;
+      requestVariables[toString(k)] = value;
+      out.requestVariables[toString(k)] = textOf(value);
+      out.typed.local[toString(k)] = typeOfValue(value);
     },
     unset: function (k) { delete requestVariables[toString(k)]; },
     toObject: function () {

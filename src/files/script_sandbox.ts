@@ -55,7 +55,7 @@ export class ScriptError extends DialError {
   /** The tests it finished before it failed. */
   tests: TestOutcome[] = [];
   /** The variables it set before it failed (Newman keeps them; so does dial for Postman's). */
-  variables?: Pick<ScriptOutput, "globals" | "environment">;
+  variables?: Pick<ScriptOutput, "globals" | "environment" | "typed">;
   /** The script was interrupted or ran out of memory: its sandbox is not used again. */
   broken = false;
   /**
@@ -676,6 +676,12 @@ function isOutput(value: unknown): value is ScriptOutput {
     Object.values(v.requestVariables).every((g) => typeof g === "string") &&
     (v.environment === undefined || (typeof v.environment === "object" && v.environment !== null &&
       Object.values(v.environment).every((g) => g === null || typeof g === "string"))) &&
+    (v.typed === undefined || (typeof v.typed === "object" && v.typed !== null &&
+      ["globals", "environment", "local"].map((k) => (v.typed as Record<string, unknown>)[k])
+        .every((t) =>
+          typeof t === "object" && t !== null &&
+          Object.values(t).every((j) => j === null || typeof j === "string")
+        ))) &&
     (v.nextRequest === undefined || v.nextRequest === null || typeof v.nextRequest === "string") &&
     (v.skipRequest === undefined || v.skipRequest === true) &&
     (v.headerEdits === undefined || (Array.isArray(v.headerEdits) &&
@@ -701,10 +707,13 @@ function isSyncVariant(value: unknown): value is QuickJSSyncVariant {
 }
 
 /** The variables of a script's output. */
-function variablesOf(output: ScriptOutput): Pick<ScriptOutput, "globals" | "environment"> {
+function variablesOf(
+  output: ScriptOutput,
+): Pick<ScriptOutput, "globals" | "environment" | "typed"> {
   return {
     globals: output.globals,
     ...(output.environment ? { environment: output.environment } : {}),
+    ...(output.typed ? { typed: output.typed } : {}),
   };
 }
 
