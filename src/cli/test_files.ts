@@ -4,7 +4,7 @@
  * that runs ahead waits in its lane), then the summary and the report.
  * @module
  */
-import { DialError, ErrorCode, ExitCode } from "../errors/mod.ts";
+import { DialError, ErrorCode, ExitCode, UsageError } from "../errors/mod.ts";
 import {
   casesOf,
   fileErrorCase,
@@ -42,6 +42,9 @@ import { type TestPlan, testPlan, type TestUnit } from "./test_plan.ts";
 
 /** A file's contract checker (`--openapi`, `# @openapi`, an environment's `openapi`). */
 type Checker = import("../openapi/contract_check.ts").ContractChecker;
+
+/** How many times `postman.setNextRequest` may go back to an earlier file in one run. */
+const MAX_JUMPS_BACK = 10_000;
 
 /** What the units of a serial run share: `client.global`, cookies, each file's sandbox. */
 interface UnitState {
@@ -177,7 +180,8 @@ async function runUnits(
   files: Map<string, PreparedFile>,
   context: CliContext,
 ): Promise<UnitOutcome[]> {
-  const lanes = plan.units.map(() => new Lane());
+  const units = [...plan.units];
+  const lanes = units.map(() => new Lane());
   const outcomes: UnitOutcome[] = [];
   // Serially, files share client.global values and cookies, as they always did, and a file's
   // iterations its script sandbox (as Newman's do); in parallel each unit has its own, so that no
@@ -197,23 +201,48 @@ async function runUnits(
     const prepared = files.get(u.path);
     return prepared !== undefined && !("error" in prepared) && hasRequestNamed(prepared.file, name);
   };
+  // A jump back to an earlier file goes on there as the collection's order has it: the files of
+  // the iteration still to come are replaced by that file and the ones after it (a serial run).
+  let backs = 0;
   const jump = (i: number, iteration: number) => (name: string) => {
-    const later = plan.units.slice(i + 1).some((u) =>
-      (u.iteration ?? 1) === iteration && has(u, name)
-    );
-    // A name no later file has ends the iteration, as an unknown name ends Newman's run.
-    if (later) jumps.set(iteration, name);
-    else ended.add(iteration);
+    const here = plan.units.indexOf(units[i]!);
+    // Newman goes to the collection's first request of that name.
+    const target = plan.units.findIndex((u) => (u.iteration ?? 1) === iteration && has(u, name));
+    // A name no file has ends the iteration, as an unknown name ends Newman's run.
+    if (target < 0) ended.add(iteration);
+    else if (target > here) jumps.set(iteration, name);
+    else {
+      if (plan.jobs > 1) {
+        throw new UsageError(
+          `postman.setNextRequest("${name}") goes back to an earlier file, which --jobs ${plan.jobs} cannot do (run with --jobs 1)`,
+        );
+      }
+      // Newman has no bound; a script that always jumps back would run forever.
+      if (++backs > MAX_JUMPS_BACK) {
+        throw new UsageError(
+          `postman.setNextRequest jumped back to an earlier file more than ${MAX_JUMPS_BACK} times`,
+        );
+      }
+      const of = (u: TestUnit | undefined) => u && (u.iteration ?? 1);
+      let last = target;
+      while (of(plan.units[last + 1]) === iteration) last++;
+      let coming = 0;
+      while (of(units[i + 1 + coming]) === iteration) coming++;
+      const again = plan.units.slice(target, last + 1);
+      units.splice(i + 1, coming, ...again);
+      lanes.splice(i + 1, coming, ...again.map(() => new Lane()));
+      jumps.set(iteration, name);
+    }
     return true;
   };
   const worker = async () => {
-    while (next < plan.units.length) {
+    while (next < units.length) {
       const i = next++;
       if (bail || context.signal.aborted) {
         lanes[i]!.finish();
         continue;
       }
-      const unit = plan.units[i]!;
+      const unit = units[i]!;
       const iteration = unit.iteration ?? 1;
       const target = jumps.get(iteration);
       if (target !== undefined && has(unit, target)) jumps.delete(iteration);

@@ -137,6 +137,9 @@ Deno.test("dial test DIR -e --folder on an imported folder; an unknown folder se
   assert.equal(server.requests.length, 0);
 });
 
+/** What a request's test script does next: `postman.setNextRequest` of a name or null, or a script. */
+type Next = string | null | { script: string };
+
 /**
  * A collection of folders whose requests test their status and may call
  * `postman.setNextRequest(next)` (a name, or null), run by Newman and by `dial test c.json` with
@@ -145,11 +148,11 @@ Deno.test("dial test DIR -e --folder on an imported folder; an unknown folder se
  * @returns the paths each sent, in order
  */
 async function controlFlow(
-  folders: Array<{ name: string; item: Array<string | [string, string | null]> }>,
+  folders: Array<{ name: string; item: Array<string | [string, Next]> }>,
 ): Promise<{ newman: string[]; dial: string[]; stdout: string }> {
   await using server = rawServer();
   const dir = await Deno.makeTempDir({ prefix: "dial-newman-flow-" });
-  const request = (entry: string | [string, string | null]) => {
+  const request = (entry: string | [string, Next]) => {
     const [name, next] = typeof entry === "string" ? [entry, undefined] : entry;
     return {
       name,
@@ -158,7 +161,11 @@ async function controlFlow(
         script: {
           exec: [
             "pm.test('status', function () { pm.response.to.have.status(200); });",
-            ...(next === undefined ? [] : [`postman.setNextRequest(${JSON.stringify(next)});`]),
+            ...(next === undefined
+              ? []
+              : typeof next === "object" && next !== null
+              ? [next.script]
+              : [`postman.setNextRequest(${JSON.stringify(next)});`]),
           ],
         },
       }],
@@ -200,4 +207,49 @@ Deno.test("postman.setNextRequest(name) jumps to a later file of the collection;
   assert.deepEqual(sent.newman, ["/a1", "/c1", "/c2", "/a1", "/c1", "/c2"]);
   assert.deepEqual(sent.dial, sent.newman);
   assert.match(sent.stdout, /6 passed, 0 failed/);
+});
+
+Deno.test("postman.setNextRequest(name) back to a request of an earlier file goes on there, as in Newman", async () => {
+  // c1 goes back to b2 (the second request of an earlier file) twice in each iteration, counting
+  // in a global that keeps its number type across requests and iterations.
+  const loop = "var k = (pm.globals.get('k') || 0) + 1; pm.globals.set('k', k); " +
+    "if (k % 3 !== 0) postman.setNextRequest('b2');";
+  const sent = await controlFlow([
+    { name: "A", item: ["a1"] },
+    { name: "B", item: ["b1", "b2"] },
+    { name: "C", item: [["c1", { script: loop }], "c2"] },
+    { name: "D", item: ["d1"] },
+  ]);
+  const once = ["/a1", "/b1", "/b2", "/c1", "/b2", "/c1", "/b2", "/c1", "/c2", "/d1"];
+  assert.deepEqual(sent.newman, [...once, ...once]);
+  assert.deepEqual(sent.dial, sent.newman);
+  assert.match(sent.stdout, /20 passed, 0 failed/);
+});
+
+Deno.test("postman.setNextRequest back to an earlier file is refused under --jobs 2, with the reason", async () => {
+  await using server = rawServer();
+  const dir = await Deno.makeTempDir({ prefix: "dial-newman-flow-" });
+  try {
+    const request = (name: string, exec: string[] = []) => ({
+      name,
+      event: [{ listen: "test", script: { exec } }],
+      request: { method: "GET", url: `${server.origin}/${name}` },
+    });
+    await Deno.writeTextFile(
+      `${dir}/c.json`,
+      JSON.stringify({
+        info: { name: "flow", schema: "https://schema.getpostman.com/json/collection/v2.1.0/" },
+        item: [
+          { name: "A", item: [request("a1")] },
+          { name: "B", item: [request("b1", ["postman.setNextRequest('a1');"])] },
+        ],
+      }),
+    );
+    const ran = await dial(["test", "c.json", "--jobs", "2"], { cwd: dir });
+    assert.equal(ran.code, 2, ran.stdout + ran.stderr);
+    assert.match(ran.stdout, /goes back to an earlier file, which --jobs 2 cannot do/);
+    assert.deepEqual(server.requests.map((r) => requestPath(r)).sort(), ["/a1", "/b1"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
