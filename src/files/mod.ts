@@ -83,7 +83,13 @@ export {
   ScriptSession,
   type ScriptSource,
 } from "./script_sandbox.ts";
-export type { PostmanInput, ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
+export type {
+  PostmanInput,
+  PostmanTypes,
+  ScriptInput,
+  ScriptOutput,
+  TestOutcome,
+} from "./script_api.ts";
 export {
   oauth2FromConfig,
   type OAuth2Hooks,
