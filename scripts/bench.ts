@@ -6,7 +6,7 @@
  * ```sh
  * deno task bench              # full run (a few minutes)
  * deno task bench --quick      # fewer runs and smaller bodies, for a smoke test
- * deno task bench --only start,oauth   # build, start, stream, json, oauth, graphql, files, http, openapi, mcp
+ * deno task bench --only start,oauth   # build, start, stream, json, oauth, graphql, files, http, openapi, migrate, mcp
  * ```
  * @module
  */
@@ -467,6 +467,12 @@ try {
   if (wanted("openapi")) {
     const { benchOpenapi } = await import("./bench_openapi.ts");
     await benchOpenapi({ out, quick });
+  }
+  if (wanted("migrate")) {
+    // Newman's and dial's runs of imported collections (issue 38's 5× goal).
+    out("\n### dial test against newman run (imported Postman collections)\n\n");
+    const { benchMigrate } = await import("./bench_migrate.ts");
+    await benchMigrate({ dial: DIAL, runs: quick ? 3 : 5, out });
   }
   if (wanted("mcp")) {
     const { benchMcp } = await import("./bench_mcp.ts");

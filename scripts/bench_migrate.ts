@@ -22,12 +22,6 @@ import { conduitServer } from "../tests/e2e/_conduit_server.ts";
 import { rawServer } from "../tests/e2e/_raw_server.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
-const args = Deno.args;
-const runs = Number(args[args.indexOf("--runs") + 1]) || 5;
-const built = args.includes("--dial") ? args[args.indexOf("--dial") + 1] : undefined;
-const DIAL = built
-  ? [Deno.execPath(), "run", "-A", "--no-config", built]
-  : [Deno.execPath(), "run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}main.ts`];
 
 /** Runs a command under /usr/bin/time: wall and CPU (user + system) milliseconds, stdout. */
 async function run(
@@ -46,10 +40,6 @@ async function run(
   const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(new TextDecoder().decode(output.stderr));
   const cpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : NaN;
   return { ms, cpuMs, out: new TextDecoder().decode(output.stdout) };
-}
-
-function say(text: string): void {
-  Deno.stdout.writeSync(new TextEncoder().encode(`${text}\n`));
 }
 
 const median = (values: number[]) => values.toSorted((a, b) => a - b)[values.length >> 1]!;
@@ -137,75 +127,100 @@ const SYNTHETIC: Case = {
   },
 };
 
-const work = await Deno.makeTempDir({ prefix: "dial-bench-migrate-" });
-try {
-  await Deno.writeTextFile(`${work}/package.json`, '{"dependencies":{"newman":"6.2.2"}}');
-  const installed = await new Deno.Command(Deno.execPath(), {
-    args: ["install", "--node-modules-dir=auto"],
-    cwd: work,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!installed.success) throw new Error(new TextDecoder().decode(installed.stderr));
-  const NEWMAN = ["node", `${work}/node_modules/newman/bin/newman.js`];
-  say(
-    `| collection | newman 6.2.2 (node) | dial test c.json | dial test dir/ | newman ÷ dial (file / dir) |`,
-  );
-  say(`| --- | --- | --- | --- | --- |`);
-  for (const c of [CONDUIT, SYNTHETIC]) {
-    const times = { newman: [] as number[], file: [] as number[], dir: [] as number[] };
-    const cpu = { newman: [] as number[], file: [] as number[], dir: [] as number[] };
-    let counts = "";
-    for (let i = 0; i < runs; i++) {
-      const dir = await Deno.makeTempDir({ dir: work });
-      {
-        await using _ = await c.prepare(dir);
-        const n = await run([
-          ...NEWMAN,
-          "run",
-          "c.json",
-          "-g",
-          "g.json",
-          "--reporters",
-          "json",
-          "--reporter-json-export",
-          "n.json",
-        ], dir);
-        times.newman.push(n.ms);
-        cpu.newman.push(n.cpuMs);
-        counts = `${await newmanAssertions(`${dir}/n.json`)}`;
-      }
-      {
-        await using _ = await c.prepare(dir);
-        const d = await run([...DIAL, "test", "c.json", "-g", "g.json", "--reporter", "json"], dir);
-        times.file.push(d.ms);
-        cpu.file.push(d.cpuMs);
-        if (`${dialAssertions(d.out)}` !== counts) {
-          throw new Error(
-            `${c.name}: dial ran ${dialAssertions(d.out)} assertions, newman ${counts}`,
+/**
+ * Runs both cases and prints their Markdown table (`deno task bench --only migrate` runs it too).
+ *
+ * @param options dial's command line, the runs per case (median), and where lines go
+ */
+export async function benchMigrate(
+  { dial: DIAL, runs, out }: { dial: string[]; runs: number; out: (text: string) => void },
+): Promise<void> {
+  const say = (text: string) => out(`${text}\n`);
+  const work = await Deno.makeTempDir({ prefix: "dial-bench-migrate-" });
+  try {
+    await Deno.writeTextFile(`${work}/package.json`, '{"dependencies":{"newman":"6.2.2"}}');
+    const installed = await new Deno.Command(Deno.execPath(), {
+      args: ["install", "--node-modules-dir=auto"],
+      cwd: work,
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (!installed.success) throw new Error(new TextDecoder().decode(installed.stderr));
+    const NEWMAN = ["node", `${work}/node_modules/newman/bin/newman.js`];
+    say(
+      `| collection | newman 6.2.2 (node) | dial test c.json | dial test dir/ | newman ÷ dial (file / dir) |`,
+    );
+    say(`| --- | --- | --- | --- | --- |`);
+    for (const c of [CONDUIT, SYNTHETIC]) {
+      const times = { newman: [] as number[], file: [] as number[], dir: [] as number[] };
+      const cpu = { newman: [] as number[], file: [] as number[], dir: [] as number[] };
+      let counts = "";
+      for (let i = 0; i < runs; i++) {
+        const dir = await Deno.makeTempDir({ dir: work });
+        {
+          await using _ = await c.prepare(dir);
+          const n = await run([
+            ...NEWMAN,
+            "run",
+            "c.json",
+            "-g",
+            "g.json",
+            "--reporters",
+            "json",
+            "--reporter-json-export",
+            "n.json",
+          ], dir);
+          times.newman.push(n.ms);
+          cpu.newman.push(n.cpuMs);
+          counts = `${await newmanAssertions(`${dir}/n.json`)}`;
+        }
+        {
+          await using _ = await c.prepare(dir);
+          const d = await run(
+            [...DIAL, "test", "c.json", "-g", "g.json", "--reporter", "json"],
+            dir,
           );
+          times.file.push(d.ms);
+          cpu.file.push(d.cpuMs);
+          if (`${dialAssertions(d.out)}` !== counts) {
+            throw new Error(
+              `${c.name}: dial ran ${dialAssertions(d.out)} assertions, newman ${counts}`,
+            );
+          }
+        }
+        {
+          await using _ = await c.prepare(dir);
+          await run([...DIAL, "import", "c.json", "g.json", "--out", "api", "--force"], dir);
+          const d = await run([...DIAL, "test", "api", "--reporter", "json"], dir);
+          times.dir.push(d.ms);
+          cpu.dir.push(d.cpuMs);
         }
       }
-      {
-        await using _ = await c.prepare(dir);
-        await run([...DIAL, "import", "c.json", "g.json", "--out", "api", "--force"], dir);
-        const d = await run([...DIAL, "test", "api", "--reporter", "json"], dir);
-        times.dir.push(d.ms);
-        cpu.dir.push(d.cpuMs);
-      }
+      const [n, f, d] = [median(times.newman), median(times.file), median(times.dir)];
+      const [cn, cf, cd] = [median(cpu.newman), median(cpu.file), median(cpu.dir)];
+      const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+      say(
+        `| ${c.name}, ${counts} assertions | ${s(n)} (CPU ${s(cn)}) | ${s(f)} (CPU ${s(cf)}) | ${
+          s(d)
+        } (CPU ${s(cd)}) | wall ${(n / f).toFixed(1)}× / ${(n / d).toFixed(1)}×, CPU ${
+          (cn / cf).toFixed(1)
+        }× / ${(cn / cd).toFixed(1)}× |`,
+      );
     }
-    const [n, f, d] = [median(times.newman), median(times.file), median(times.dir)];
-    const [cn, cf, cd] = [median(cpu.newman), median(cpu.file), median(cpu.dir)];
-    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-    say(
-      `| ${c.name}, ${counts} assertions | ${s(n)} (CPU ${s(cn)}) | ${s(f)} (CPU ${s(cf)}) | ${
-        s(d)
-      } (CPU ${s(cd)}) | wall ${(n / f).toFixed(1)}× / ${(n / d).toFixed(1)}×, CPU ${
-        (cn / cf).toFixed(1)
-      }× / ${(cn / cd).toFixed(1)}× |`,
-    );
+  } finally {
+    await Deno.remove(work, { recursive: true });
   }
-} finally {
-  await Deno.remove(work, { recursive: true });
+}
+
+if (import.meta.main) {
+  const args = Deno.args;
+  const built = args.includes("--dial") ? args[args.indexOf("--dial") + 1] : undefined;
+  await benchMigrate({
+    dial: built
+      ? [Deno.execPath(), "run", "-A", "--no-config", built]
+      : [Deno.execPath(), "run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}main.ts`],
+    runs: Number(args[args.indexOf("--runs") + 1]) || 5,
+    out: (text) => Deno.stdout.writeSync(new TextEncoder().encode(text)),
+  });
 }

@@ -193,48 +193,7 @@ async function runUnits(
   };
   let next = 0;
   let bail = false;
-  // Iterations a Postman script ended (postman.setNextRequest(null)): their later files do not
-  // run. A jump to a request of a later file (setNextRequest(name)) skips the files between.
-  const ended = new Set<number>();
-  const jumps = new Map<number, string>();
-  const has = (u: TestUnit, name: string) => {
-    const prepared = files.get(u.path);
-    return prepared !== undefined && !("error" in prepared) && hasRequestNamed(prepared.file, name);
-  };
-  // A jump back to an earlier file goes on there as the collection's order has it: the files of
-  // the iteration still to come are replaced by that file and the ones after it (a serial run).
-  let backs = 0;
-  const jump = (i: number, iteration: number) => (name: string) => {
-    const here = plan.units.indexOf(units[i]!);
-    // Newman goes to the collection's first request of that name.
-    const target = plan.units.findIndex((u) => (u.iteration ?? 1) === iteration && has(u, name));
-    // A name no file has ends the iteration, as an unknown name ends Newman's run.
-    if (target < 0) ended.add(iteration);
-    else if (target > here) jumps.set(iteration, name);
-    else {
-      if (plan.jobs > 1) {
-        throw new UsageError(
-          `postman.setNextRequest("${name}") goes back to an earlier file, which --jobs ${plan.jobs} cannot do (run with --jobs 1)`,
-        );
-      }
-      // Newman has no bound; a script that always jumps back would run forever.
-      if (++backs > MAX_JUMPS_BACK) {
-        throw new UsageError(
-          `postman.setNextRequest jumped back to an earlier file more than ${MAX_JUMPS_BACK} times`,
-        );
-      }
-      const of = (u: TestUnit | undefined) => u && (u.iteration ?? 1);
-      let last = target;
-      while (of(plan.units[last + 1]) === iteration) last++;
-      let coming = 0;
-      while (of(units[i + 1 + coming]) === iteration) coming++;
-      const again = plan.units.slice(target, last + 1);
-      units.splice(i + 1, coming, ...again);
-      lanes.splice(i + 1, coming, ...again.map(() => new Lane()));
-      jumps.set(iteration, name);
-    }
-    return true;
-  };
+  const { ended, jumps, has, jump } = postmanFlow(plan, files, units, lanes);
   const worker = async () => {
     while (next < units.length) {
       const i = next++;
@@ -295,6 +254,63 @@ async function runUnits(
     if (flags.failFast && outcome.failed) break;
   }
   return kept;
+}
+
+/**
+ * Postman's control flow across a run's files. Iterations a Postman script ended
+ * (`postman.setNextRequest(null)`) run no later files; a jump to a request of a later file
+ * (`setNextRequest(name)`) leaves out the files between; a jump back to an earlier file goes on
+ * there as the collection's order has it: the iteration's files still to come are replaced by
+ * that file and the ones after it (a serial run only).
+ *
+ * @param units the run's units, in the order they run (a jump back adds to them)
+ * @param lanes their output lanes (kept alongside)
+ */
+function postmanFlow(
+  plan: TestPlan,
+  files: Map<string, PreparedFile>,
+  units: TestUnit[],
+  lanes: Lane[],
+) {
+  const ended = new Set<number>();
+  const jumps = new Map<number, string>();
+  const has = (u: TestUnit, name: string) => {
+    const prepared = files.get(u.path);
+    return prepared !== undefined && !("error" in prepared) && hasRequestNamed(prepared.file, name);
+  };
+  let backs = 0;
+  const jump = (i: number, iteration: number) => (name: string) => {
+    const here = plan.units.indexOf(units[i]!);
+    // Newman goes to the collection's first request of that name.
+    const target = plan.units.findIndex((u) => (u.iteration ?? 1) === iteration && has(u, name));
+    // A name no file has ends the iteration, as an unknown name ends Newman's run.
+    if (target < 0) ended.add(iteration);
+    else if (target > here) jumps.set(iteration, name);
+    else {
+      if (plan.jobs > 1) {
+        throw new UsageError(
+          `postman.setNextRequest("${name}") goes back to an earlier file, which --jobs ${plan.jobs} cannot do (run with --jobs 1)`,
+        );
+      }
+      // Newman has no bound; a script that always jumps back would run forever.
+      if (++backs > MAX_JUMPS_BACK) {
+        throw new UsageError(
+          `postman.setNextRequest jumped back to an earlier file more than ${MAX_JUMPS_BACK} times`,
+        );
+      }
+      const of = (u: TestUnit | undefined) => u && (u.iteration ?? 1);
+      let last = target;
+      while (of(plan.units[last + 1]) === iteration) last++;
+      let coming = 0;
+      while (of(units[i + 1 + coming]) === iteration) coming++;
+      const again = plan.units.slice(target, last + 1);
+      units.splice(i + 1, coming, ...again);
+      lanes.splice(i + 1, coming, ...again.map(() => new Lane()));
+      jumps.set(iteration, name);
+    }
+    return true;
+  };
+  return { ended, jumps, has, jump };
 }
 
 /** One file, once: its cases, printed into its lane as they come. */
