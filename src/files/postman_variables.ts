@@ -4,7 +4,8 @@
  * stores hold text, what a `{{name}}` becomes; beside each store this keeps, for the values a
  * Postman script set that are not strings, their JSON. An entry holds only while the store still
  * has the text it was set with: a value set since by other means (`client.global.set`, `--var`,
- * a non-Postman script) is the text it is.
+ * a non-Postman script) is the text it is. Postman's local variables (`pm.variables.set`) last
+ * for the run, as in Newman, kept beside its globals.
  * @module
  */
 
@@ -44,4 +45,20 @@ export function keepTypes(
     if (!table) tables.set(store, table = new Map());
     table.set(name, { text: store.get(name), json });
   }
+}
+
+/** The run's `pm.variables` values, beside its globals. */
+const locals = new WeakMap<object, Map<string, string>>();
+
+/**
+ * Postman's local variables (`pm.variables.set`), which last for the whole run in Newman (its
+ * requests and iterations), kept beside the run's globals.
+ *
+ * @param globals the run's globals (one map per run, shared by its files)
+ * @returns the run's local variables, as text
+ */
+export function postmanLocals(globals: ReadonlyMap<string, string>): Map<string, string> {
+  let values = locals.get(globals);
+  if (!values) locals.set(globals, values = new Map());
+  return values;
 }

@@ -24,7 +24,7 @@ import { isSubscription, runGraphQLSubscription, runWebSocketRequest } from "./r
 import { substitute, type VariableScope, type VariableValue } from "./substitute.ts";
 import { sendFileRequest } from "./file_exchange.ts";
 import { scriptSender } from "./script_send.ts";
-import { keepTypes, typedValues } from "./postman_variables.ts";
+import { keepTypes, postmanLocals, typedValues } from "./postman_variables.ts";
 import type { OAuth2Hooks } from "./security_auth.ts";
 import {
   HANDLER_BODY_LIMIT,
@@ -720,9 +720,11 @@ class FileRunner {
   }
 
   async send(request: HttpRequest, result: RequestResult, dependency: boolean): Promise<void> {
-    const requestVariables = new Map<string, string>();
     // Postman sends a {{name}} nothing defines as written; so does a # @postman request.
     const postman = request.directives.some((d) => d.name === "postman");
+    // pm.variables.set values last for the run, as in Newman (JetBrains' request.variables, the
+    // request only).
+    const requestVariables = postman ? postmanLocals(this.globals) : new Map<string, string>();
     const scope = {
       ...this.scope(requestVariables),
       ...(postman ? { undefinedAsWritten: true } : {}),
@@ -732,7 +734,11 @@ class FileRunner {
     await this.resolveAuth(request);
     // References (`@exec:`, `@env:`, `@path`) are read now, the ones this request uses only.
     const where = {
-      scope,
+      // Postman's local variables are above the environment and the collection, as in Newman;
+      // --var and `run` line values above them.
+      scope: postman && requestVariables.size
+        ? { ...scope, overrides: new Map([...requestVariables, ...(scope.overrides ?? [])]) }
+        : scope,
       path: this.file.path,
       dir: this.dir,
       confinement: this.confinement!,
@@ -782,6 +788,12 @@ class FileRunner {
           charset: /charset=([^;]+)/i.exec(contentType)?.[1]?.trim() ?? "utf-8",
         },
       });
+      if (postman) {
+        for (const [name, value] of Object.entries(output.requestVariables)) {
+          requestVariables.set(name, value);
+        }
+        if (output.typed) keepTypes(requestVariables, output.typed.local);
+      }
       result.tests.push(...output.tests);
     }
     if (this.options.checkExchange && !streamed) {

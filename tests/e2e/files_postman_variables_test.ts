@@ -3,7 +3,8 @@
  * recording server: a number, a boolean, an object, an array, null and undefined set by a script
  * read back as they were set, in the same script, the request's test script and later requests
  * (environment, collection variables, globals, `pm.variables`, the legacy API), and each `{{name}}`
- * is sent as Newman sends it ("5", "[object Object]", "1,2", "null").
+ * is sent as Newman sends it ("5", "[object Object]", "1,2", "null"); `pm.variables` values last
+ * for the run and are above the environment, as in Newman.
  * @module
  */
 import assert from "node:assert/strict";
@@ -37,7 +38,7 @@ const COLLECTION = postmanCollection("Typed variables", {
               "pm.environment.set('z', null); pm.environment.set('u', undefined);",
               "pm.collectionVariables.set('cn', 7); pm.globals.set('gn', 8.5);",
               "pm.collectionVariables.set('cb', false); pm.variables.set('ln', 9);",
-              "pm.environment.set('s', '5');",
+              "pm.environment.set('s', '5'); pm.variables.set('shadow', 'local');",
             ],
           },
         },
@@ -86,13 +87,14 @@ const COLLECTION = postmanCollection("Typed variables", {
             saw(
               "next",
               "typeof pm.environment.get('n'), JSON.stringify(pm.environment.get('o')), " +
-                "typeof pm.collectionVariables.get('cn'), typeof pm.globals.get('gn')",
+                "typeof pm.collectionVariables.get('cn'), typeof pm.globals.get('gn'), " +
+                "typeof pm.variables.get('ln'), pm.variables.get('shadow')",
             ),
             "pm.environment.set('n', pm.environment.get('n') + 1);",
           ],
         },
       }],
-      request: { method: "GET", url: "{{base}}/next?n={{n}}" },
+      request: { method: "GET", url: "{{base}}/next?n={{n}}&ln={{ln}}&shadow={{shadow}}" },
     },
     {
       name: "Third",
@@ -119,7 +121,12 @@ Deno.test("postman variables: types set by scripts are kept, and {{name}} is sen
     await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(COLLECTION));
     await Deno.writeTextFile(
       `${dir}/e.json`,
-      JSON.stringify(postmanEnvironment("dev", [{ key: "base", value: server.origin }])),
+      JSON.stringify(
+        postmanEnvironment("dev", [
+          { key: "base", value: server.origin },
+          { key: "shadow", value: "env" },
+        ]),
+      ),
     );
     await newman([`${dir}/c.json`, "-e", `${dir}/e.json`], { report: `${dir}/n.json` });
     const byNewman = server.requests.splice(0).map(seenRequest);
