@@ -173,7 +173,8 @@ export async function exportText(
   }
   if (target === "postman") {
     const name = (options.path.split("/").at(-1) ?? options.path).replace(/\.(http|rest)$/, "");
-    const { collection, losses } = postmanCollection(file, name, requests);
+    const scripts = await postmanScriptFiles(requests, dirOf(options.path));
+    const { collection, losses } = postmanCollection(file, name, requests, scripts);
     for (const [key, value] of extra) {
       (collection.variable as Array<{ key: string; value: string }>).push({ key, value });
     }
@@ -331,6 +332,39 @@ function modelOf(r: HttpRequest, source: string) {
 
 function scriptModel(script: Script): ScriptModel {
   return script.kind === "inline" ? { code: script.code } : { file: script.path };
+}
+
+/**
+ * The script files of `# @postman` requests, by the path as written: `.js` files inside the
+ * request file's folder only (a file from elsewhere is left out and reported, never copied into
+ * the collection).
+ */
+async function postmanScriptFiles(
+  requests: readonly HttpRequest[],
+  dir: string,
+): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  let root: string;
+  try {
+    root = await Deno.realPath(dir);
+  } catch {
+    return texts;
+  }
+  for (const r of requests) {
+    if (!r.directives.some((d) => d.name === "postman")) continue;
+    for (const script of [...r.preScripts, ...r.handlers]) {
+      if (script.kind !== "file" || texts.has(script.path) || !/\.js$/i.test(script.path)) continue;
+      try {
+        const real = await Deno.realPath(
+          script.path.startsWith("/") ? script.path : `${dir}/${script.path}`,
+        );
+        if (real.startsWith(`${root}/`)) texts.set(script.path, await Deno.readTextFile(real));
+      } catch {
+        // Not there: reported as not read.
+      }
+    }
+  }
+  return texts;
 }
 
 /** Writes each environment of the request file's folder beside the exported collection. */

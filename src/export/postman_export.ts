@@ -2,12 +2,14 @@
  * Request files as a Postman collection v2.1 and environments. Variables keep their
  * `{{name}}` form (Postman's own syntax); file variables become collection variables;
  * private environment values become `secret` variables, empty unless the user asks for them.
- * Handlers and pre-request scripts are not Postman scripts and are reported.
+ * The scripts of `# @postman` requests are Postman's: they become the request's `prerequest` and
+ * `test` events again (a script file's text given by the caller); other requests' handlers and
+ * pre-request scripts are JetBrains scripts, and are reported, as are `??` assertions.
  *
  * @see https://schema.postman.com/collection/json/v2.1.0/draft-07/docs/index.html
  * @module
  */
-import type { HttpFile, HttpRequest } from "../files/http_file_types.ts";
+import type { HttpFile, HttpRequest, Script } from "../files/http_file_types.ts";
 import type { ImportLoss } from "../import/import_model.ts";
 
 const SCHEMA = "https://schema.getpostman.com/json/collection/v2.1.0/collection.json";
@@ -30,17 +32,28 @@ export function postmanCollection(
   file: HttpFile,
   name: string,
   requests: readonly HttpRequest[] = file.requests,
+  scriptFiles: ReadonlyMap<string, string> = new Map(),
 ): PostmanExport {
   const losses: ImportLoss[] = [];
   const items = requests.map((r) => {
     const label = r.name ?? `${r.method} ${r.url}`;
-    if (r.preScripts.length || r.handlers.length) {
+    const postman = r.directives.some((d) => d.name === "postman");
+    let event: Array<Record<string, unknown>> = [];
+    if (postman) event = postmanEvents(r, scriptFiles, losses, label);
+    else if (r.preScripts.length || r.handlers.length) {
       losses.push({ where: label, what: "JetBrains scripts (not Postman's pm API)" });
+    }
+    if (r.assertions.length) {
+      losses.push({ where: label, what: `${r.assertions.length} ?? assertion(s) (httpyac's)` });
     }
     if (r.method === "GRAPHQL" || r.method === "WEBSOCKET") {
       losses.push({ where: label, what: `${r.method} request (Postman collections hold HTTP)` });
     }
-    return { name: label, request: postmanRequest(r, losses, label) };
+    return {
+      name: label,
+      ...(event.length ? { event } : {}),
+      request: postmanRequest(r, losses, label),
+    };
   });
   return {
     collection: {
@@ -50,6 +63,37 @@ export function postmanCollection(
     },
     losses,
   };
+}
+
+/**
+ * A `# @postman` request's scripts as Postman's events, in the order they run: its pre-request
+ * scripts one `prerequest` script, its handlers one `test` script.
+ */
+function postmanEvents(
+  r: HttpRequest,
+  scriptFiles: ReadonlyMap<string, string>,
+  losses: ImportLoss[],
+  label: string,
+): Array<Record<string, unknown>> {
+  const code = (script: Script) => {
+    if (script.kind === "inline") {
+      return script.code.replace(/^[ \t]*\r?\n/, "").replace(/\s+$/, "");
+    }
+    const text = scriptFiles.get(script.path);
+    if (text === undefined) {
+      losses.push({ where: label, what: `script file ${script.path} (not read)` });
+    }
+    return text?.replace(/\s+$/, "");
+  };
+  const event = (listen: string, scripts: readonly Script[]) => {
+    const texts = scripts.map(code).filter((t): t is string => t !== undefined);
+    if (!texts.length) return [];
+    return [{
+      listen,
+      script: { type: "text/javascript", exec: texts.join("\n").split(/\r?\n/) },
+    }];
+  };
+  return [...event("prerequest", r.preScripts), ...event("test", r.handlers)];
 }
 
 function postmanRequest(r: HttpRequest, losses: ImportLoss[], label: string) {

@@ -413,3 +413,67 @@ Deno.test("export --to http: handler files, >> outputs and ?? assertions are car
   const twice = await dial(["export", "b.http", "--to", "http"], { cwd: dir });
   assert.equal(twice.stdout, once.stdout);
 });
+
+Deno.test("export --to postman: an imported collection's scripts go back as Postman events, and Newman runs the export as it ran the original", async () => {
+  await using server = rawServer(jsonAnswer('{"id":7,"tags":["a","b"]}'));
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/c.json`,
+      JSON.stringify(postmanCollection("Scripts back", {
+        // A collection-level script: the import writes it once into scripts/.
+        event: [{
+          listen: "prerequest",
+          script: { exec: ["pm.variables.set('stamp', 's-' + (1 + 1));"] },
+        }],
+        variable: [{ key: "base", value: server.origin }],
+        item: [
+          {
+            name: "Get",
+            event: [
+              { listen: "prerequest", script: { exec: ["pm.environment.set('id', 7);"] } },
+              {
+                listen: "test",
+                script: {
+                  exec: [
+                    "pm.test('status is 200', function () {",
+                    "  pm.response.to.have.status(200);",
+                    "});",
+                    "pm.test('id is 7', () => pm.expect(pm.response.json().id).to.equal(pm.environment.get('id')));",
+                    "pm.test('fails', () => pm.expect(pm.response.json().tags).to.have.lengthOf(3));",
+                  ],
+                },
+              },
+            ],
+            request: {
+              method: "GET",
+              header: [{ key: "X-Stamp", value: "{{stamp}}" }],
+              url: "{{base}}/items/{{id}}",
+            },
+          },
+        ],
+      })),
+    );
+    await newman([`${dir}/c.json`], { report: `${dir}/n.json` });
+    const byNewman = server.requests.splice(0).map(seen);
+    const outcomes = outcomeLines(await newmanOutcomes(`${dir}/n.json`));
+    assert.equal(outcomes.length, 3);
+    assert.equal(byNewman[0]?.line, "GET /items/7");
+
+    const imported = await dial(["import", "c.json", "--out", "api"], { cwd: dir });
+    assert.equal(imported.code, 0, imported.stderr);
+    const exported = await dial(
+      ["export", "api/scripts-back.http", "--to", "postman", "--out", "back.json"],
+      { cwd: dir },
+    );
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.doesNotMatch(exported.stderr, /Not carried/);
+    await newman([`${dir}/back.json`], { report: `${dir}/back-report.json` });
+    // The collection's script (a file of the import) set it.
+    assert.deepEqual(headerValues(server.requests[0]!, "x-stamp"), ["s-2"]);
+    assert.deepEqual(server.requests.splice(0).map(seen), byNewman);
+    assert.deepEqual(outcomeLines(await newmanOutcomes(`${dir}/back-report.json`)), outcomes);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
