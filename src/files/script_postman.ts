@@ -144,15 +144,15 @@ function installPostman(input, out, api) {
   var typed = pm0.typed || {};
   out.typed = { globals: {}, environment: {}, local: {} };
   function decoded(json) { return parse(json)[0]; }
-  for (name in typed.environment || {}) {
-    if (hasOwn(environment, name)) environment[name] = decoded(typed.environment[name]);
+  /* Own names only: a script may have put enumerable names on Object.prototype. */
+  function retype(values, types) {
+    for (var key in types || {}) {
+      if (hasOwn(types, key) && hasOwn(values, key)) values[key] = decoded(types[key]);
+    }
   }
-  for (name in typed.globals || {}) {
-    if (hasOwn(globals, name)) globals[name] = decoded(typed.globals[name]);
-  }
-  for (name in typed.local || {}) {
-    if (hasOwn(requestVariables, name)) requestVariables[name] = decoded(typed.local[name]);
-  }
+  retype(environment, typed.environment);
+  retype(globals, typed.globals);
+  retype(requestVariables, typed.local);
   function textOf(value) {
     if (value === null || value === undefined) return "null";
     if (typeof value === "string") return value;

@@ -91,6 +91,8 @@ const COLLECTION = postmanCollection("Typed variables", {
                 "typeof pm.variables.get('ln'), pm.variables.get('shadow')",
             ),
             "pm.environment.set('n', pm.environment.get('n') + 1);",
+            // What a script puts on a prototype stays in its file's sandbox, as in Newman's.
+            "Object.prototype.polluted = 'x';",
           ],
         },
       }],
@@ -102,7 +104,10 @@ const COLLECTION = postmanCollection("Typed variables", {
         listen: "prerequest",
         script: {
           exec: [
-            saw("third", "pm.environment.get('n'), typeof pm.environment.get('n')"),
+            saw(
+              "third",
+              "pm.environment.get('n'), typeof pm.environment.get('n'), typeof ({}).polluted",
+            ),
             // Set as a string again: the type goes with it.
             "pm.environment.set('n', '6');",
             saw("string again", "pm.environment.get('n') + 1"),
