@@ -6,6 +6,7 @@
  * @module
  */
 import { load } from "../load.ts";
+import { watchSignals } from "../script_interrupt.ts";
 import { processEnv } from "../env.ts";
 import { DialError, ErrorCode, UsageError } from "../errors/mod.ts";
 import { CookieJar } from "../http/cookies.ts";
@@ -339,6 +340,11 @@ class FileRunner {
     }
     // `run` lines run in place when the whole file runs.
     const runs = this.options.names?.length ? [] : [...this.file.runs];
+    // The signal watcher of scripts (a Worker, when the face asked for one) boots while the
+    // first requests go out, rather than when the first script is about to run.
+    if (this.file.requests.some((r) => r.preScripts.length || r.handlers.length)) {
+      watchSignals().catch(() => {});
+    }
     try {
       const selection = this.selection();
       let jumps = 0;
