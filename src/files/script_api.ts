@@ -308,7 +308,13 @@ function setup(inputJson) {
   globalThis.btoa = btoa;
   globalThis.atob = atob;
   globalThis.Window = { btoa: btoa, atob: atob };
-  if (postmanInstalled) POSTMAN_GLOBALS.forEach(function (name) { delete globalThis[name]; });
+  /* A Postman script keeps what does not change (installStatics); another script sees none of it. */
+  if (postmanInstalled) {
+    POSTMAN_GLOBALS.forEach(function (name) {
+      if (!input.postman || POSTMAN_STATICS.indexOf(name) < 0) delete globalThis[name];
+    });
+  }
+  if (!input.postman) postmanStatics = false;
   postmanInstalled = !!input.postman;
   if (input.postman) {
     if (typeof installPostman !== "function") throw new Error("The sandbox was made without Postman's API");
@@ -342,6 +348,7 @@ function preload(name) {
   return "";
 }
 var postmanInstalled = false;
+var postmanStatics = false;
 /*
  * pm.sendRequest's requests: the script queues them (queue), dial takes them (pending), sends
  * them and hands each answer back (settle), which calls the script's callback. respond makes
@@ -362,6 +369,8 @@ function settle(answerJson) {
   else callback(null, sends.respond(answer.response));
   return "";
 }
+var POSTMAN_STATICS = ["_", "CryptoJS", "tv4", "cheerio", "xml2Json", "require", "setTimeout", "Ajv",
+  "Buffer"];
 var POSTMAN_GLOBALS = ["pm", "postman", "tests", "responseBody", "responseCode", "responseHeaders",
   "responseTime", "responseCookies", "environment", "globals", "data", "iteration", "_", "CryptoJS",
   "tv4", "cheerio", "xml2Json", "moment", "require", "setTimeout", "Ajv", "Buffer"];

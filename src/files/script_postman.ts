@@ -128,6 +128,81 @@ function btoaUtf8(text) {
   return btoa(unescape(encodeURIComponent(text)));
 }
 
+/*
+ * What Postman's sandbox has that does not change from one script to the next: tv4, require (and
+ * CryptoJS and Buffer, made when first named), _ and the names dial does not have. Installed
+ * once in a context and kept while its scripts are Postman's; a script may replace them, and
+ * the file's later scripts then see that, as in Newman's one sandbox.
+ *
+ * @returns require
+ */
+var postmanRequire = null;
+function installStatics() {
+  var hasOwn = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
+  var tv4 = {
+    error: null,
+    validate: function (value, schema) {
+      var errors = schemaErrors(value, schema);
+      tv4.error = errors.length ? { message: errors[0] } : null;
+      return errors.length === 0;
+    },
+    validateResult: function (value, schema) {
+      var valid = tv4.validate(value, schema);
+      return { valid: valid, error: tv4.error, missing: [] };
+    },
+  };
+  Object.defineProperty(globalThis, "tv4", { configurable: true, writable: true, value: tv4 });
+  /* require: the few modules dial has; any other fails naming it. */
+  var modules = {
+    "postman-collection": {
+      Property: {
+        replaceSubstitutions: function (text, values) {
+          var source = values && typeof values.toObject === "function" ? values.toObject() : values || {};
+          return toString(text).replace(/\{\{([^{}]+)\}\}/g, function (whole, key) {
+            if (key.charAt(0) === "$") { var made = hostDynamic(key); return made === undefined ? whole : made; }
+            return hasOwn(source, key) && source[key] !== undefined ? toString(source[key]) : whole;
+          });
+        },
+      },
+    },
+  };
+  var LIBRARY_MODULES = { lodash: "lodash", moment: "moment" };
+  var requireModule = function (name) {
+    if (toString(name) === "crypto-js") return cryptoOf();
+    if (hasOwn(modules, toString(name))) return modules[toString(name)];
+    if (hasOwn(LIBRARY_MODULES, toString(name))) return library(LIBRARY_MODULES[toString(name)], "require(\"" + toString(name) + "\")");
+    throw new Error("require(\"" + toString(name) + "\") is not available in dial's script sandbox");
+  };
+  Object.defineProperty(globalThis, "require", { configurable: true, writable: true, value: requireModule });
+  /* CryptoJS and Buffer, made when a script first names them (a script may replace them). */
+  var madeCrypto = null;
+  var cryptoOf = function () { return madeCrypto || (madeCrypto = part("cryptoJs")()); };
+  var lazyGlobal = function (key, make) {
+    var put = function (value) {
+      Object.defineProperty(globalThis, key, { configurable: true, writable: true, value: value });
+      return value;
+    };
+    Object.defineProperty(globalThis, key, {
+      configurable: true,
+      get: function () { return put(make()); },
+      set: put,
+    });
+  };
+  lazyGlobal("CryptoJS", cryptoOf);
+  lazyGlobal("Buffer", function () { return part("makeBuffer")(); });
+  /* Postman's deprecated _ is lodash 3, as in Newman 6 (require("lodash") is lodash 4). */
+  Object.defineProperty(globalThis, "_", {
+    configurable: true,
+    get: function () { return library("lodash3", "lodash (_)"); },
+  });
+  /* moment has no global in Postman's sandbox (require("moment")). */
+  ["cheerio", "xml2Json", "setTimeout", "Ajv"].forEach(function (what) {
+    var value = unavailable(what);
+    Object.defineProperty(globalThis, what, { configurable: true, get: function () { return value; } });
+  });
+  return requireModule;
+}
+
 function installPostman(input, out, api) {
   var pm0 = input.postman;
   var requestVariables = input.requestVariables;
@@ -502,68 +577,12 @@ function installPostman(input, out, api) {
     globalThis.responseTime = pm0.responseTime || 0;
     globalThis.responseCookies = [];
   }
-  var tv4 = {
-    error: null,
-    validate: function (value, schema) {
-      var errors = schemaErrors(value, schema);
-      tv4.error = errors.length ? { message: errors[0] } : null;
-      return errors.length === 0;
-    },
-    validateResult: function (value, schema) {
-      var valid = tv4.validate(value, schema);
-      return { valid: valid, error: tv4.error, missing: [] };
-    },
-  };
-  Object.defineProperty(globalThis, "tv4", { configurable: true, writable: true, value: tv4 });
-  /* require: the few modules dial has; any other fails naming it. */
-  var modules = {
-    "postman-collection": {
-      Property: {
-        replaceSubstitutions: function (text, values) {
-          var source = values && typeof values.toObject === "function" ? values.toObject() : values || {};
-          return toString(text).replace(/\{\{([^{}]+)\}\}/g, function (whole, key) {
-            if (key.charAt(0) === "$") { var made = hostDynamic(key); return made === undefined ? whole : made; }
-            return hasOwn(source, key) && source[key] !== undefined ? toString(source[key]) : whole;
-          });
-        },
-      },
-    },
-  };
-  var LIBRARY_MODULES = { lodash: "lodash", moment: "moment" };
-  var requireModule = function (name) {
-    if (toString(name) === "crypto-js") return cryptoOf();
-    if (hasOwn(modules, toString(name))) return modules[toString(name)];
-    if (hasOwn(LIBRARY_MODULES, toString(name))) return library(LIBRARY_MODULES[toString(name)], "require(\"" + toString(name) + "\")");
-    throw new Error("require(\"" + toString(name) + "\") is not available in dial's script sandbox");
-  };
-  Object.defineProperty(globalThis, "require", { configurable: true, writable: true, value: requireModule });
-  pm.require = requireModule;
-  /* CryptoJS and Buffer, made when a script first names them (a script may replace them). */
-  var madeCrypto = null;
-  var cryptoOf = function () { return madeCrypto || (madeCrypto = part("cryptoJs")()); };
-  var lazyGlobal = function (key, make) {
-    var put = function (value) {
-      Object.defineProperty(globalThis, key, { configurable: true, writable: true, value: value });
-      return value;
-    };
-    Object.defineProperty(globalThis, key, {
-      configurable: true,
-      get: function () { return put(make()); },
-      set: put,
-    });
-  };
-  lazyGlobal("CryptoJS", cryptoOf);
-  lazyGlobal("Buffer", function () { return part("makeBuffer")(); });
-  /* Postman's deprecated _ is lodash 3, as in Newman 6 (require("lodash") is lodash 4). */
-  Object.defineProperty(globalThis, "_", {
-    configurable: true,
-    get: function () { return library("lodash3", "lodash (_)"); },
-  });
-  /* moment has no global in Postman's sandbox (require("moment")). */
-  ["cheerio", "xml2Json", "setTimeout", "Ajv"].forEach(function (what) {
-    var value = unavailable(what);
-    Object.defineProperty(globalThis, what, { configurable: true, get: function () { return value; } });
-  });
+  /* What does not change from one script to the next: once per context (installStatics). */
+  if (!postmanStatics) {
+    postmanRequire = installStatics();
+    postmanStatics = true;
+  }
+  pm.require = postmanRequire;
 }
 `;
 
