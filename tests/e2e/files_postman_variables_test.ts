@@ -12,7 +12,6 @@ import { dial } from "../_helpers.ts";
 import {
   dialOutcomes,
   newman,
-  newmanOutcomes,
   outcomeLines,
   postmanCollection,
   postmanEnvironment,
@@ -133,9 +132,9 @@ Deno.test("postman variables: types set by scripts are kept, and {{name}} is sen
         ]),
       ),
     );
-    await newman([`${dir}/c.json`, "-e", `${dir}/e.json`], { report: `${dir}/n.json` });
+    const ran = await newman([`${dir}/c.json`, "-e", `${dir}/e.json`], { report: true });
     const byNewman = server.requests.splice(0).map(seenRequest);
-    const newmanSaw = outcomeLines(await newmanOutcomes(`${dir}/n.json`));
+    const newmanSaw = outcomeLines(ran.outcomes);
     assert.equal(byNewman.length, 3);
     assert.ok(newmanSaw.some((l) => l.includes("types number 6")), newmanSaw.join("\n"));
 

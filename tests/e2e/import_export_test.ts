@@ -10,7 +10,6 @@ import { dial } from "../_helpers.ts";
 import {
   dialOutcomes,
   newman,
-  newmanOutcomes,
   outcomeLines,
   postmanCollection,
   postmanEnvironment,
@@ -363,8 +362,8 @@ Deno.test("export --to http: an imported collection's scripts and assertions com
       ],
     })),
   );
-  await newman([`${dir}/c.json`], { report: `${dir}/n.json`, pass: true });
-  const byNewman = outcomeLines(await newmanOutcomes(`${dir}/n.json`));
+  const ran = await newman([`${dir}/c.json`], { report: true, pass: true });
+  const byNewman = outcomeLines(ran.outcomes);
   assert.equal(byNewman.length, 3);
   const imported = await dial(["import", "c.json", "--out", "api"], { cwd: dir });
   assert.equal(imported.code, 0, imported.stderr);
@@ -454,9 +453,9 @@ Deno.test("export --to postman: an imported collection's scripts go back as Post
         ],
       })),
     );
-    await newman([`${dir}/c.json`], { report: `${dir}/n.json` });
+    const original = await newman([`${dir}/c.json`], { report: true });
     const byNewman = server.requests.splice(0).map(seen);
-    const outcomes = outcomeLines(await newmanOutcomes(`${dir}/n.json`));
+    const outcomes = outcomeLines(original.outcomes);
     assert.equal(outcomes.length, 3);
     assert.equal(byNewman[0]?.line, "GET /items/7");
 
@@ -468,11 +467,11 @@ Deno.test("export --to postman: an imported collection's scripts go back as Post
     );
     assert.equal(exported.code, 0, exported.stderr);
     assert.doesNotMatch(exported.stderr, /Not carried/);
-    await newman([`${dir}/back.json`], { report: `${dir}/back-report.json` });
+    const back = await newman([`${dir}/back.json`], { report: true });
     // The collection's script (a file of the import) set it.
     assert.deepEqual(headerValues(server.requests[0]!, "x-stamp"), ["s-2"]);
     assert.deepEqual(server.requests.splice(0).map(seen), byNewman);
-    assert.deepEqual(outcomeLines(await newmanOutcomes(`${dir}/back-report.json`)), outcomes);
+    assert.deepEqual(outcomeLines(back.outcomes), outcomes);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
