@@ -218,8 +218,14 @@ export interface ResponseJson {
   /** The final URL, API keys redacted. */
   url: string;
   headers: Array<[string, string]>;
-  /** The body as text, or absent when it is binary. */
+  /** The body as text, or absent when it is binary or follows in parts (`bodyParts`). */
   body?: string;
+  /**
+   * A body longer than {@link BODY_PART} characters follows the response's line in this many
+   * {@link BodyPartEvent}s, in order: the page reads each line as JSON, and one line of 5 MB
+   * would be parsed in one piece, stopping the page for it.
+   */
+  bodyParts?: number;
   /** Whether the body was cut for the viewer. */
   truncated: boolean;
   /** The whole body's id for `POST /api/http/body` (Save), when the server keeps it. */
@@ -231,11 +237,20 @@ export interface ResponseJson {
   redirects: number;
 }
 
+/** The largest part of a response body in one line of an answer (characters). */
+export const BODY_PART = 64 * 1024;
+
+/** A part of a long response body: right after its `response` line, in order. */
+export interface BodyPartEvent {
+  type: "body";
+  text: string;
+}
+
 /**
  * `POST /api/http` answers NDJSON (so the server notices at once when the page cancels):
- * exactly one of these lines.
+ * notices, then the response (its long body in parts after it) or an error.
  */
-export type HttpEvent = { type: "response"; response: ResponseJson } | {
+export type HttpEvent = { type: "response"; response: ResponseJson } | BodyPartEvent | {
   type: "error";
   error: ErrorJson;
 } | NoticeEvent;
@@ -284,6 +299,7 @@ export interface TestJson {
 export type FileSendEvent =
   | { type: "ran"; label: string; status?: number; error?: ErrorJson }
   | { type: "response"; response: ResponseJson }
+  | BodyPartEvent
   | { type: "log"; text: string }
   | { type: "result"; status?: number; tests: TestJson[]; error?: ErrorJson }
   | { type: "error"; error: ErrorJson }

@@ -3,6 +3,7 @@ import { serve } from "../_helpers.ts";
 import { startUiServer, type UiServer } from "../../src/ui/server.ts";
 import { apiHeaders, sessionOf, tradeLaunch } from "./_session.ts";
 import { rawServer } from "../e2e/_raw_server.ts";
+import { BODY_PART } from "../../src/ui/protocol.ts";
 
 const ASSETS = { js: "/* app */", css: "/* css */" };
 
@@ -325,4 +326,28 @@ Deno.test("ui server: a browser key registered with a launch gets a session per 
   await refused(await proof((await newPair()).privateKey));
   await refused(await proof(pair.privateKey, "never-issued"));
   await refused({ ...(await proof(pair.privateKey)), signature: "AAAA" });
+});
+
+Deno.test("ui server: a long body follows its response line in parts of at most BODY_PART characters, which join to the body (a surrogate pair cut in two included)", async () => {
+  // "😀" is two UTF-16 units: one sits across the first cut.
+  const body = "a".repeat(BODY_PART - 1) + "😀" + "é".repeat(BODY_PART) + "z";
+  await using upstream = serve(() =>
+    new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8" } })
+  );
+  await using server = await startUiServer({ assets: ASSETS });
+  const session = await sessionOf(server);
+  const response = await fetch(new URL("/api/http", server.url), {
+    method: "POST",
+    headers: apiHeaders(session),
+    body: JSON.stringify({ method: "GET", url: `${upstream.origin}/`, timeoutMs: 5000 }),
+  });
+  const lines = (await response.text()).trim().split("\n");
+  const events = lines.map((line) => JSON.parse(line));
+  assert.equal(events[0].type, "response");
+  assert.equal(events[0].response.body, undefined);
+  assert.equal(events[0].response.bodyParts, 3);
+  const parts = events.slice(1);
+  assert.deepEqual(parts.map((e) => e.type), ["body", "body", "body"]);
+  assert.ok(parts.every((e) => e.text.length <= BODY_PART));
+  assert.equal(parts.map((e) => e.text).join(""), body);
 });

@@ -30,7 +30,7 @@ import {
   string,
 } from "./decode.ts";
 import { errorJson } from "./error_json.ts";
-import { type ApiContext, describeResponse } from "./http_api.ts";
+import { type ApiContext, describeResponse, emitResponse } from "./http_api.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
 import { uiReferences } from "./environment_api.ts";
 import { openapiSend } from "./openapi_api.ts";
@@ -234,10 +234,7 @@ export async function handleFileSend(request: Request, context: ApiContext): Pro
           await event.exchange.response.body?.cancel().catch(() => {});
           return;
         }
-        emit({
-          type: "response",
-          response: await describeResponse(event.exchange, started, context),
-        });
+        emitResponse(emit, await describeResponse(event.exchange, started, context));
       },
       onLog: (text, request) => {
         if (request === target) emit({ type: "log", text });

@@ -18,7 +18,7 @@ import type { WorkspaceSession } from "./file_send.ts";
 import { boolean, isObject, type JsonObject, object, readJson, string } from "./decode.ts";
 import { parseUiRequest, type UiOAuthSettings, uploadOf } from "./spec_json.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
-import type { HttpEvent, ResponseJson } from "../protocol.ts";
+import { BODY_PART, type BodyPartEvent, type HttpEvent, type ResponseJson } from "../protocol.ts";
 import { isBinaryBody } from "./body_kind.ts";
 import { authTokenOptions, substituteRequest } from "./environment_api.ts";
 
@@ -69,7 +69,7 @@ export interface ApiContext {
  *
  * @param request the browser's request, JSON body
  * @param context signal and fetch
- * @returns NDJSON: one {@link HttpEvent}, the response or the error
+ * @returns NDJSON: {@link HttpEvent}s, the response (its long body in parts) or the error
  */
 export async function handleHttpSend(request: Request, context: ApiContext): Promise<Response> {
   const json = await substituteRequest(
@@ -94,8 +94,33 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
       ...(context.fetch ? { fetch: context.fetch } : {}),
       ...(context.cookies ? { cookies: context.cookies } : {}),
     });
-    emit({ type: "response", response: await describeResponse(exchange, started, context) });
+    emitResponse(emit, await describeResponse(exchange, started, context));
   }, { signal: context.signal, timeoutMs: timeoutOf(json.timeoutMs) });
+}
+
+/**
+ * Writes a response for the page: one line, or for a long body the response's line and then
+ * its body in lines of at most {@link BODY_PART} characters (`bodyParts` says how many).
+ *
+ * @param emit the answer's writer
+ * @param response the response as the page sees it
+ */
+export function emitResponse(
+  emit: (event: { type: "response"; response: ResponseJson } | BodyPartEvent) => void,
+  response: ResponseJson,
+): void {
+  const { body } = response;
+  if (body === undefined || body.length <= BODY_PART) {
+    emit({ type: "response", response });
+    return;
+  }
+  const { body: _body, ...head } = response;
+  const parts = Math.ceil(body.length / BODY_PART);
+  emit({ type: "response", response: { ...head, bodyParts: parts } });
+  // A cut through a surrogate pair is safe: each half survives JSON, the page joins them.
+  for (let at = 0; at < body.length; at += BODY_PART) {
+    emit({ type: "body", text: body.slice(at, at + BODY_PART) });
+  }
 }
 
 /**

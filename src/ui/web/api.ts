@@ -221,9 +221,10 @@ export function ndjsonError(event: unknown): ApiError | undefined {
 export async function* ndjson(response: Response): AsyncGenerator<unknown> {
   if (!response.body) return;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  // A long line (a 5 MB body) arrives in many chunks: they are kept apart and joined once,
-  // and only each new chunk is searched for the line's end.
+  // A long line arrives in many chunks: they are kept apart and joined once, and only each new
+  // chunk is searched for the line's end.
   let pending: string[] = [];
+  let slice = performance.now();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -235,11 +236,26 @@ export async function* ndjson(response: Response): AsyncGenerator<unknown> {
       pending = [];
       chunk = chunk.slice(newline + 1);
       if (line) yield JSON.parse(line);
+      // Many lines already here (a long body's parts) are read in slices: the page paints and
+      // answers input between them.
+      if (performance.now() - slice > READ_SLICE_MS) {
+        await nextTask();
+        slice = performance.now();
+      }
     }
     if (chunk) pending.push(chunk);
   }
   const rest = pending.join("").trim();
   if (rest) yield JSON.parse(rest);
+}
+
+/** The longest stretch of reading an answer (ms) before the page gets its thread back. */
+const READ_SLICE_MS = 8;
+
+/** Resolves in a later task of the page (`scheduler.yield` where there is one). */
+function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /**

@@ -23,8 +23,11 @@ export type FormatAnswer =
 
 /** Input bytes per step: the first piece is the first screen. */
 const STEP = 64 * 1024;
-/** Formatted characters per message after the first. */
-const PIECE = 512 * 1024;
+/**
+ * Formatted characters per message after the first: the page splits each piece into lines and
+ * appends it to the editor in one task, which stays short on a busy machine.
+ */
+const PIECE = 128 * 1024;
 
 /**
  * @param request the body

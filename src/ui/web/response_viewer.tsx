@@ -11,7 +11,7 @@ import type { JSX } from "preact";
 import { type MutableRef, useEffect, useMemo, useRef } from "preact/hooks";
 import { json } from "@codemirror/lang-json";
 import type { EditorView } from "@codemirror/view";
-import type { Extension } from "@codemirror/state";
+import { type Extension, Transaction } from "@codemirror/state";
 import { MAX_KEPT_BODY } from "../protocol.ts";
 import { formatSize, post } from "./api.ts";
 import { CodeEditor } from "./code_editor.tsx";
@@ -181,8 +181,12 @@ function useViewerState(
       const editor = view.current;
       if (!editor) return;
       // The document is built in pieces: each is appended as the worker sends it.
+      // Out of the undo history: a read-only viewer's appends are not edits to undo.
       const replace = (text: string, from = 0) =>
-        editor.dispatch({ changes: { from, to: editor.state.doc.length, insert: text } });
+        editor.dispatch({
+          changes: { from, to: editor.state.doc.length, insert: text },
+          annotations: Transaction.addToHistory.of(false),
+        });
       replace("");
       stop = formatInWorker(t.large, (answer) => {
         if ("failed" in answer) replace(t.large!.text ?? "");

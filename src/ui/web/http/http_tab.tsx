@@ -236,6 +236,8 @@ export async function sendHttpRequest(): Promise<void> {
  */
 async function readAnswer(response: Response): Promise<{ answer: HttpResult; run: FileRun }> {
   let answer: HttpResult | undefined;
+  /** A long body's parts, while they come (`bodyParts` of the response). */
+  let parts: { texts: string[]; count: number } | undefined;
   const run: FileRun = { ran: [], logs: [], tests: [] };
   showOAuthNotice(undefined);
   for await (const event of ndjson(response)) {
@@ -246,14 +248,24 @@ async function readAnswer(response: Response): Promise<{ answer: HttpResult; run
       showOAuthNotice(event.message);
     }
     if (event.type === "response") {
-      // For scripts/bench_ui_body.ts: the response's event is read (its last byte, parsed).
-      performance.mark("dial:response-received");
       answer = parseResult(event.response);
+      const count = isRecord(event.response) ? event.response.bodyParts : undefined;
+      parts = typeof count === "number" && count > 0 ? { texts: [], count } : undefined;
+    }
+    if (event.type === "body" && parts && typeof event.text === "string") {
+      parts.texts.push(event.text);
+    }
+    const complete = (parts?.texts.length ?? 0) === (parts?.count ?? 0);
+    if ((event.type === "response" || event.type === "body") && answer && complete) {
+      if (parts) answer = { ...answer, body: parts.texts.join("") };
+      parts = undefined;
+      // For scripts/bench_ui_body.ts: the response is read (its last byte, parsed).
+      performance.mark("dial:response-received");
     }
     readRunEvent(event, run);
   }
   if (run.error && !answer) throw run.error;
-  if (!answer) throw new ApiError("The dial server ended the answer early", 0);
+  if (!answer || parts) throw new ApiError("The dial server ended the answer early", 0);
   return { answer, run };
 }
 
