@@ -352,7 +352,11 @@ export type GraphqlRunEvent =
   | { type: "head"; status: number; statusText: string; headers: Array<[string, string]> }
   | { type: "result"; text: string; timeMs: number; size: number }
   | { type: "end"; timeMs: number; size: number }
-  | { type: "error"; error: ErrorJson };
+  | { type: "error"; error: ErrorJson }
+  // A query of a workspace file runs as `dial run` runs it: what ran first, its log, its tests.
+  | { type: "ran"; label: string; status?: number; error?: ErrorJson }
+  | { type: "log"; text: string }
+  | { type: "tests"; status?: number; tests: TestJson[]; error?: ErrorJson };
 
 /**
  * The stream bridge (`GET /api/stream`, a WebSocket): the page's first message proves the

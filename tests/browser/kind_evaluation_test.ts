@@ -38,6 +38,11 @@ query Q($n: Int) { ok(n: $n) }
 
 {"n": 1, "user": "{{user}}"}
 
+> {%
+  client.test("ok is 1", () => client.assert(response.body.data.ok === 1, "ok"));
+  client.log("gql handled");
+%}
+
 ### events
 # @name events
 ${SCRIPT}
@@ -125,6 +130,12 @@ Deno.test(
     await page.getByRole("tab", { name: "GraphQL", selected: true }).waitFor();
     await page.getByRole("button", { name: "Run", exact: true }).click();
     await page.getByLabel("GraphQL response").getByText('"ok": 1').waitFor();
+    // Run as dial run runs it: what ran first, the handler's test and log line.
+    const pane = page.getByRole("region", { name: "GraphQL response" });
+    await pane.getByRole("region", { name: "Tests" }).getByText("✓ ok is 1").waitFor();
+    await pane.getByText("Ran first: login (200)").waitFor();
+    await pane.getByText("Log (1)").click();
+    await pane.getByLabel("Script log").getByText("gql handled").waitFor();
     assert.equal(target.requests.length, 2);
     const [login, query] = target.requests.splice(0) as [RawRequest, RawRequest];
     assert.match(login.line, /^POST \/login /);

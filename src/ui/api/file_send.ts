@@ -17,6 +17,7 @@ import { parseHttpFile } from "../../files/parse_http_file.ts";
 import type { RequestVariableSource } from "../../files/request_variables.ts";
 import { runHttpFile, type RunHttpFileOptions } from "../../files/run_http_file.ts";
 import type { FileRequest } from "../../files/file_request.ts";
+import type { Exchange } from "../../http/send.ts";
 import type { FileSendEvent } from "../protocol.ts";
 import type { Workspace } from "../workspace_path.ts";
 import { type HttpDraft, saveInPlace } from "../web/workspace/request_edit.ts";
@@ -33,7 +34,7 @@ import { errorJson } from "./error_json.ts";
 import { type ApiContext, describeResponse, emitResponse } from "./http_api.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
 import { uiReferences } from "./environment_api.ts";
-import { openapiSend } from "./openapi_api.ts";
+import { type OpenapiSend, openapiSend } from "./openapi_api.ts";
 import type { Environment } from "../../files/environment.ts";
 
 /** What every Send and ▶ Run of one `dial ui` workspace shares, as one `dial run` shares it. */
@@ -218,48 +219,90 @@ export async function evaluateFileRequest(
 export async function handleFileSend(request: Request, context: ApiContext): Promise<Response> {
   const json = object(await readJson(request), "request");
   const timeoutMs = timeoutOf(json.timeoutMs);
-  const { file, target, options } = await fileRunOf(json, context);
+  const tab = await fileRunOf(json, context);
   // The description the file or its environment names: read (or refused) before anything is sent.
-  const openapi = await openapiSend(file, options.environment, context.workspace!);
+  const openapi = await openapiSend(tab.file, tab.options.environment, context.workspace!);
   return ndjsonResponse<FileSendEvent>(async ({ emit, signal }) => {
-    let started = performance.now();
-    await runHttpFile(file, {
-      ...options,
-      ...(timeoutMs > 0 ? { timeoutMs } : {}),
-      send: { signal, ...(context.fetch ? { fetch: context.fetch } : {}) },
-      keepGoing: true,
-      ...(openapi ? { checkExchange: openapi.check } : {}),
-      onExchange: async (event) => {
-        if (event.fileRequest.request !== target) {
-          await event.exchange.response.body?.cancel().catch(() => {});
-          return;
-        }
-        emitResponse(emit, await describeResponse(event.exchange, started, context));
-      },
-      onLog: (text, request) => {
-        if (request === target) emit({ type: "log", text });
-      },
-      onResult: (result) => {
-        const error = result.error ? { error: errorJson(result.error) } : {};
-        const status = result.status !== undefined ? { status: result.status } : {};
-        const violations = openapi?.take();
-        if (result.request !== target) {
-          emit({ type: "ran", label: result.label, ...status, ...error });
-          started = performance.now();
-          return;
-        }
-        if (violations && result.status !== undefined) emit(violations);
-        emit({
-          type: "result",
-          ...status,
-          tests: result.tests.map((t) => ({
-            name: t.name,
-            passed: t.passed,
-            ...(t.message !== undefined ? { message: t.message } : {}),
-          })),
-          ...error,
-        });
-      },
+    const call = { context, signal, timeoutMs, emit, ...(openapi ? { openapi } : {}) };
+    await runFileTab(tab, call, async (exchange, started) => {
+      emitResponse(emit, await describeResponse(exchange, started, context));
     });
   }, { signal: context.signal, timeoutMs: 0 });
+}
+
+/**
+ * Runs a tab's request of a file whole, as `dial run` runs it: the named requests it refers
+ * to first (each a `ran` event), then it, its handlers' log lines and its tests (`result`).
+ *
+ * @param json the file, the request's place and name, the tab's draft, the environment
+ * @param call the workspace, the signal, the timeout (0: none) and where the events go
+ * @param response reads the request's own exchange (its body not read yet); `started` is when
+ *   it was sent (`performance.now()`)
+ */
+export async function runFileRequest(
+  json: JsonObject,
+  call: FileTabCall,
+  response: (exchange: Exchange, started: number) => Promise<void>,
+): Promise<void> {
+  await runFileTab(await fileRunOf(json, call.context), call, response);
+}
+
+/** Where a file tab's run happens and where its events go. */
+export interface FileTabCall {
+  /** The workspace, its session, cookies and fetch. */
+  context: ApiContext;
+  /** Aborts the run. */
+  signal: AbortSignal;
+  /** The request's timeout in ms (0: none), unless its `# @timeout` says otherwise. */
+  timeoutMs: number;
+  /** Where `ran`, `log` and `result` go. */
+  emit: (event: FileSendEvent) => void;
+  /** The Send's contract check, when the file or its environment names a description. */
+  openapi?: OpenapiSend;
+}
+
+async function runFileTab(
+  { file, target, options }: FileRun,
+  { context, signal, timeoutMs, emit, openapi }: FileTabCall,
+  response: (exchange: Exchange, started: number) => Promise<void>,
+): Promise<void> {
+  let started = performance.now();
+  await runHttpFile(file, {
+    ...options,
+    ...(timeoutMs > 0 ? { timeoutMs } : {}),
+    send: { signal, ...(context.fetch ? { fetch: context.fetch } : {}) },
+    keepGoing: true,
+    ...(openapi ? { checkExchange: openapi.check } : {}),
+    onExchange: async (event) => {
+      if (event.fileRequest.request !== target) {
+        await event.exchange.response.body?.cancel().catch(() => {});
+        return;
+      }
+      await response(event.exchange, started);
+    },
+    onLog: (text, request) => {
+      if (request === target) emit({ type: "log", text });
+    },
+    onResult: (result) => {
+      const error = result.error ? { error: errorJson(result.error) } : {};
+      const status = result.status !== undefined ? { status: result.status } : {};
+      const violations = openapi?.take();
+      if (result.request !== target) {
+        emit({ type: "ran", label: result.label, ...status, ...error });
+        started = performance.now();
+        return;
+      }
+      if (violations && result.status !== undefined) emit(violations);
+      emit({
+        type: "result",
+        ...status,
+        tests: result.tests.map((t) => ({
+          name: t.name,
+          passed: t.passed,
+          ...(t.message !== undefined ? { message: t.message } : {}),
+        })),
+        ...error,
+      });
+    },
+  });
 }

@@ -33,12 +33,12 @@ import {
   type GraphqlSchemaEvent,
   type GraphQLTransport,
 } from "../protocol.ts";
-import type { ApiContext } from "./http_api.ts";
+import { type ApiContext, describeResponse } from "./http_api.ts";
 import { parseUiAuthAndHeaders } from "./spec_json.ts";
 import { authTokenOptions, substituteRows, substitutionFor } from "./environment_api.ts";
 import { parseJsonText } from "../../http/values.ts";
 import { isObject } from "./decode.ts";
-import { evaluateFileRequest } from "./file_send.ts";
+import { evaluateFileRequest, runFileRequest } from "./file_send.ts";
 
 /**
  * The `{{variables}}` of a GraphQL-tab call replaced, as `dial run` replaces them in a
@@ -80,10 +80,9 @@ async function substituted(json: JsonObject, context: ApiContext): Promise<JsonO
  * `{{variables}}` from the environment, its endpoint built as the CLI builds it from flags.
  */
 async function callOf(
-  request: Request,
+  json: JsonObject,
   context: ApiContext,
 ): Promise<{ json: JsonObject; endpoint: GraphQLEndpoint; builtAccept?: boolean }> {
-  const json = object(await readJson(request), "request");
   // A reloaded page's cached schema never evaluates (that would run the dependencies).
   if (isObject(json.fromFile) && json.cachedOnly !== true) {
     // Its dependencies' requests are bounded by the tab's timeout, as the call is.
@@ -122,7 +121,7 @@ export async function handleGraphqlSchema(
   request: Request,
   context: ApiContext,
 ): Promise<Response> {
-  const { json, endpoint } = await callOf(request, context);
+  const { json, endpoint } = await callOf(object(await readJson(request), "request"), context);
   // The CLI's `--schema` introspection: a click on Load schema asks the endpoint again and
   // refreshes the per-credential cache.
   const { cachedIntrospection, introspect } = await load.introspection();
@@ -207,7 +206,9 @@ function checkedOperation(query: string, operationName: string | undefined): Sel
  * @returns the NDJSON stream
  */
 export async function handleGraphqlRun(request: Request, context: ApiContext): Promise<Response> {
-  const { json, endpoint, builtAccept } = await callOf(request, context);
+  const asked = object(await readJson(request), "request");
+  if (isObject(asked.fromFile) && oneAnswer(asked)) return runFromFile(asked, context);
+  const { json, endpoint, builtAccept } = await callOf(asked, context);
   const transport = transportOf(json.transport);
   const query = string(json.query ?? "", "query");
   const operationName = optionalString(json.operationName, "operationName");
@@ -287,4 +288,49 @@ export async function handleGraphqlRun(request: Request, context: ApiContext): P
       await results.return(undefined).catch(() => {});
     }
   }, { signal: context.signal, timeoutMs });
+}
+
+/**
+ * Whether a call is one POST with one answer, as `dial run` sends a file's GRAPHQL request: a
+ * query or mutation without `@defer`/`@stream`, the document's only operation (the file's
+ * request names none).
+ */
+function oneAnswer(json: JsonObject): boolean {
+  if (json.operationName !== undefined || transportOf(json.transport) !== "http") return false;
+  const operation = checkedOperation(string(json.query ?? "", "query"), undefined);
+  return operation.kind !== "subscription" && !operation.streams;
+}
+
+/**
+ * A GraphQL tab's query of a workspace file, run whole as `dial run` runs it: the named
+ * requests it refers to first (`ran`), the POST, its handlers' log lines and tests (`tests`).
+ *
+ * @param json the call, with `fromFile`
+ * @param context the workspace, its session, fetch and signal
+ * @returns NDJSON {@link GraphqlRunEvent}s
+ */
+function runFromFile(json: JsonObject, context: ApiContext): Response {
+  const timeoutMs = timeoutOf(json.timeoutMs);
+  return ndjsonResponse<GraphqlRunEvent>(async ({ emit, signal }) => {
+    const tab = { context, signal, timeoutMs };
+    await runFileRequest(object(json.fromFile, "fromFile"), {
+      ...tab,
+      emit: (event) => {
+        if (event.type === "ran" || event.type === "log") emit(event);
+        else if (event.type === "result") emit({ ...event, type: "tests" });
+      },
+    }, async (exchange, started) => {
+      const answer = await describeResponse(exchange, started, context);
+      emit({
+        type: "head",
+        status: answer.status,
+        statusText: answer.statusText,
+        headers: answer.headers,
+      });
+      if (answer.body !== undefined) {
+        emit({ type: "result", text: answer.body, timeMs: answer.timeMs, size: answer.size });
+      }
+      emit({ type: "end", timeMs: answer.timeMs, size: answer.size });
+    });
+  }, { signal: context.signal, timeoutMs: 0 });
 }

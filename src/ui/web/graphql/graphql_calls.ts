@@ -20,6 +20,7 @@ import {
   variablesText,
 } from "./state.ts";
 import { runOperationName, runTarget } from "./sync.ts";
+import { type FileRun, readRunEvent } from "../http/http_response.tsx";
 
 /** The response viewer's state. */
 export interface RunState {
@@ -40,6 +41,8 @@ export interface RunState {
 export const run = signal<RunState | undefined>(undefined);
 /** The response text the viewer shows. */
 export const responseText = signal("");
+/** A file's query, run as `dial run` runs it: what ran first, its log lines and tests. */
+export const fileRun = signal<FileRun | undefined>(undefined);
 /** @param limited whether the tab's timeout applies (not to a subscription, which runs until Stop) */
 function target(limited = true) {
   return {
@@ -141,6 +144,7 @@ export async function runOperation(): Promise<void> {
   batch(() => {
     setRunError(undefined);
     responseText.value = "";
+    fileRun.value = undefined;
     run.value = { status: 0, statusText: "", timeMs: 0, size: 0, results: 0, streaming: true };
   });
   const name = runOperationName.peek();
@@ -175,8 +179,14 @@ export async function runOperation(): Promise<void> {
 /** @param response the server's answer: the head, then each result as it arrives, then the end */
 async function readResults(response: Response): Promise<void> {
   const results: string[] = [];
+  const ran: FileRun = { ran: [], logs: [], tests: [] };
   for await (const event of ndjson(response)) {
     if (!isRecord(event)) continue;
+    if (event.type === "ran" || event.type === "log" || event.type === "tests") {
+      readRunEvent(event.type === "tests" ? { ...event, type: "result" } : event, ran);
+      fileRun.value = { ...ran };
+      continue;
+    }
     const state = run.value!;
     if (event.type === "head" && typeof event.status === "number") {
       run.value = {

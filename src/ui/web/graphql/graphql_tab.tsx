@@ -15,9 +15,11 @@ import { ResponseViewer, type ViewedBody } from "../response_viewer.tsx";
 import { TextField } from "../fields.tsx";
 import { HeadersSection, RequestLine, TabNotices, UrlField } from "../tab_core.tsx";
 import { ResponseMeta } from "../response_meta.tsx";
+import { RunLines } from "../http/http_response.tsx";
 import { QueryEditor } from "./query_editor.tsx";
 import {
   cancelSchema,
+  fileRun,
   loadSchema,
   responseText,
   restoreSchema,
@@ -252,6 +254,7 @@ function ResponsePane(): JSX.Element {
         />
       )}
       <TabNotices core={core} />
+      {fileRun.value && <RunLines run={fileRun.value} />}
       <HistoryList history={core.history} onRestore={restoreRun} />
       <ResponseViewer
         body={viewed}

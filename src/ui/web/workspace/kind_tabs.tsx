@@ -26,7 +26,13 @@ import {
   queryText,
   variablesText,
 } from "../graphql/state.ts";
-import { responseText, run, setRunError, stopOperation } from "../graphql/graphql_calls.ts";
+import {
+  fileRun,
+  responseText,
+  run,
+  setRunError,
+  stopOperation,
+} from "../graphql/graphql_calls.ts";
 import { wsFields } from "../ws/ws_tab.tsx";
 import { savedMessages } from "../ws/ws_composer.tsx";
 import { sseFields } from "../sse/sse_tab.tsx";
@@ -55,7 +61,12 @@ interface KindView {
   method?: string;
   bodyKind?: string;
   messages?: Array<{ mode: string; text: string }>;
-  response?: { text: string; run?: typeof run.value; error?: string };
+  response?: {
+    text: string;
+    run?: typeof run.value;
+    fileRun?: typeof fileRun.value;
+    error?: string;
+  };
 }
 
 /** One request tab of a kind. */
@@ -156,6 +167,7 @@ function capture(kind: StreamKind): KindView {
       response: {
         text: responseText.peek(),
         ...(run.peek() ? { run: run.peek() } : {}),
+        ...(fileRun.peek() ? { fileRun: fileRun.peek() } : {}),
         ...(graphqlCore.failure.peek() ? { error: graphqlCore.failure.peek()!.message } : {}),
       },
     };
@@ -206,6 +218,7 @@ function restore(kind: StreamKind, view: KindView | undefined): void {
       variablesText.value = view?.extra ?? "{}";
       responseText.value = view?.response?.text ?? "";
       run.value = view?.response?.run;
+      fileRun.value = view?.response?.fileRun;
       setRunError(view?.response?.error);
     } else if (kind === "grpc") {
       grpcFields.url.value = view?.url ?? "";
