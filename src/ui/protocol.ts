@@ -176,6 +176,8 @@ export interface HttpRequestJson {
   environment?: string;
   /** The workspace's request file the request comes from (its `@variables`, its env files). */
   file?: string;
+  /** A long body may come in parts after the response line (`ResponseJson.bodyParts`). */
+  bodyParts?: boolean;
 }
 
 /**
@@ -221,9 +223,10 @@ export interface ResponseJson {
   /** The body as text, or absent when it is binary or follows in parts (`bodyParts`). */
   body?: string;
   /**
-   * A body longer than {@link BODY_PART} characters follows the response's line in this many
-   * {@link BodyPartEvent}s, in order: the page reads each line as JSON, and one line of 5 MB
-   * would be parsed in one piece, stopping the page for it.
+   * When the call asked for parts (`bodyParts: true`), a body longer than {@link BODY_PART}
+   * characters follows the response's line in this many {@link BodyPartEvent}s, in order: the
+   * page reads each line as JSON, and one line of 5 MB would be parsed in one piece, stopping
+   * the page for it.
    */
   bodyParts?: number;
   /** Whether the body was cut for the viewer. */
@@ -276,6 +279,8 @@ export interface FileSendJson {
   environment?: string;
   /** Abort after this many milliseconds, unless the request's `# @timeout` says otherwise. */
   timeoutMs?: number;
+  /** A long body may come in parts after the response line (`ResponseJson.bodyParts`). */
+  bodyParts?: boolean;
 }
 
 /**

@@ -328,7 +328,7 @@ Deno.test("ui server: a browser key registered with a launch gets a session per 
   await refused({ ...(await proof(pair.privateKey)), signature: "AAAA" });
 });
 
-Deno.test("ui server: a long body follows its response line in parts of at most BODY_PART characters, which join to the body (a surrogate pair cut in two included)", async () => {
+Deno.test("ui server: asked for parts, a long body follows its response line in parts of at most BODY_PART characters, which join to the body (a surrogate pair cut in two included)", async () => {
   // "😀" is two UTF-16 units: one sits across the first cut.
   const body = "a".repeat(BODY_PART - 1) + "😀" + "é".repeat(BODY_PART) + "z";
   await using upstream = serve(() =>
@@ -339,7 +339,12 @@ Deno.test("ui server: a long body follows its response line in parts of at most 
   const response = await fetch(new URL("/api/http", server.url), {
     method: "POST",
     headers: apiHeaders(session),
-    body: JSON.stringify({ method: "GET", url: `${upstream.origin}/`, timeoutMs: 5000 }),
+    body: JSON.stringify({
+      method: "GET",
+      url: `${upstream.origin}/`,
+      timeoutMs: 5000,
+      bodyParts: true,
+    }),
   });
   const lines = (await response.text()).trim().split("\n");
   const events = lines.map((line) => JSON.parse(line));
@@ -350,4 +355,14 @@ Deno.test("ui server: a long body follows its response line in parts of at most 
   assert.deepEqual(parts.map((e) => e.type), ["body", "body", "body"]);
   assert.ok(parts.every((e) => e.text.length <= BODY_PART));
   assert.equal(parts.map((e) => e.text).join(""), body);
+  // A call that does not ask for parts gets the body in the response's one line.
+  const whole = await fetch(new URL("/api/http", server.url), {
+    method: "POST",
+    headers: apiHeaders(session),
+    body: JSON.stringify({ method: "GET", url: `${upstream.origin}/`, timeoutMs: 5000 }),
+  });
+  const [only, ...rest] = (await whole.text()).trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(rest.length, 0);
+  assert.equal(only.response.body, body);
+  assert.equal(only.response.bodyParts, undefined);
 });

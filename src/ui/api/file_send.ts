@@ -225,7 +225,8 @@ export async function handleFileSend(request: Request, context: ApiContext): Pro
   return ndjsonResponse<FileSendEvent>(async ({ emit, signal }) => {
     const call = { context, signal, timeoutMs, emit, ...(openapi ? { openapi } : {}) };
     await runFileTab(tab, call, async (exchange, started) => {
-      emitResponse(emit, await describeResponse(exchange, started, context));
+      const response = await describeResponse(exchange, started, context);
+      emitResponse(emit, response, json.bodyParts === true);
     });
   }, { signal: context.signal, timeoutMs: 0 });
 }

@@ -94,29 +94,31 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
       ...(context.fetch ? { fetch: context.fetch } : {}),
       ...(context.cookies ? { cookies: context.cookies } : {}),
     });
-    emitResponse(emit, await describeResponse(exchange, started, context));
+    emitResponse(emit, await describeResponse(exchange, started, context), json.bodyParts === true);
   }, { signal: context.signal, timeoutMs: timeoutOf(json.timeoutMs) });
 }
 
 /**
- * Writes a response for the page: one line, or for a long body the response's line and then
- * its body in lines of at most {@link BODY_PART} characters (`bodyParts` says how many).
+ * Writes a response for the page: one line, or, when the call asked for parts, for a long body
+ * the response's line and then its body in lines of at most {@link BODY_PART} characters
+ * (`bodyParts` says how many).
  *
  * @param emit the answer's writer
  * @param response the response as the page sees it
+ * @param parts whether the call asked for a long body in parts
  */
 export function emitResponse(
   emit: (event: { type: "response"; response: ResponseJson } | BodyPartEvent) => void,
   response: ResponseJson,
+  parts: boolean,
 ): void {
   const { body } = response;
-  if (body === undefined || body.length <= BODY_PART) {
+  if (!parts || body === undefined || body.length <= BODY_PART) {
     emit({ type: "response", response });
     return;
   }
   const { body: _body, ...head } = response;
-  const parts = Math.ceil(body.length / BODY_PART);
-  emit({ type: "response", response: { ...head, bodyParts: parts } });
+  emit({ type: "response", response: { ...head, bodyParts: Math.ceil(body.length / BODY_PART) } });
   // A cut through a surrogate pair is safe: each half survives JSON, the page joins them.
   for (let at = 0; at < body.length; at += BODY_PART) {
     emit({ type: "body", text: body.slice(at, at + BODY_PART) });

@@ -210,8 +210,8 @@ export async function sendHttpRequest(): Promise<void> {
     const attached = bodyKind.peek() === "form" && formFields.peek().some((r) => r.file);
     const source = attached ? undefined : requestSource("http");
     const response = source
-      ? await post("/api/http/file", fileSendJson(source), mine.signal)
-      : await post("/api/http", requestJson(), mine.signal);
+      ? await post("/api/http/file", { ...fileSendJson(source), bodyParts: true }, mine.signal)
+      : await post("/api/http", { ...requestJson(), bodyParts: true }, mine.signal);
     const { answer, run } = await readAnswer(response);
     result.value = source ? { ...answer, run } : answer;
     entry.done(answer);
