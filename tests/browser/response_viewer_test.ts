@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
 import { fileBrowser, openApp } from "./_browser.ts";
+import { setEditorText } from "./_gql_app.ts";
 
 const browser = fileBrowser();
 
@@ -103,4 +104,23 @@ Deno.test("browser: a large JSON body is formatted off the page's thread, whole,
   await page.getByLabel("Response body").getByText('"small": 1').waitFor();
   await page.getByRole("button", { name: "Copy", exact: true }).click();
   assert.equal(await page.evaluate("navigator.clipboard.readText()"), '{\n  "small": 1\n}');
+});
+
+Deno.test("browser: a large GraphQL answer (left to the viewer to format) is shown whole, formatted, in order", async () => {
+  const items = Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `item-${i}` }));
+  const answer = { data: { items } };
+  await using target = serve(() => Response.json(answer));
+  await using app = await openApp(browser());
+  const { page } = app;
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByRole("tab", { name: "GraphQL" }).click();
+  await page.getByLabel("Endpoint URL", { exact: true }).fill(`${target.origin}/graphql`);
+  await setEditorText(page, "Query", "{ items { id name } }");
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  const pane = page.getByRole("region", { name: "GraphQL response" });
+  await pane.getByLabel("GraphQL response").getByText('"name": "item-0"').waitFor();
+  await pane.locator(".response-viewer:not([data-formatting])").waitFor();
+  await pane.getByRole("button", { name: "Copy", exact: true }).click();
+  const copied = await page.evaluate("navigator.clipboard.readText()") as string;
+  assert.equal(copied.trimEnd(), JSON.stringify(answer, null, 2));
 });

@@ -210,7 +210,7 @@ function useViewerState(
 }
 
 /** JSON bodies longer than this are formatted in the worker, their first screen shown first. */
-const SLICE_CHARS = 256 * 1024;
+export const SLICE_CHARS = 256 * 1024;
 
 let worker: Worker | undefined;
 let lastId = 0;

@@ -21,6 +21,7 @@ import {
 } from "./state.ts";
 import { runOperationName, runTarget } from "./sync.ts";
 import { type FileRun, readRunEvent } from "../http/http_response.tsx";
+import { SLICE_CHARS } from "../response_viewer.tsx";
 
 /** The response viewer's state. */
 export interface RunState {
@@ -195,7 +196,10 @@ async function readResults(response: Response): Promise<void> {
         statusText: typeof event.statusText === "string" ? event.statusText : "",
       };
     } else if (event.type === "result" && typeof event.text === "string") {
-      results.push(pretty(event.text));
+      // A large first result is left to the viewer, which formats it in its worker: pretty-
+      // printing it here would stop the page for a parse and a print of the whole answer.
+      const large = results.length === 0 && event.text.length > SLICE_CHARS;
+      results.push(large ? event.text : pretty(event.text));
       responseText.value = results.join("\n\n");
       run.value = { ...state, results: results.length, ...progress(event) };
     } else if (event.type === "end") {
