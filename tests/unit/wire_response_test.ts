@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { DialResponse, WireHeaders } from "../../src/http/wire_response.ts";
+import { DialResponse, type DialResponseInit, WireHeaders } from "../../src/http/wire_response.ts";
 import { directBody } from "../../src/http/direct_body.ts";
 import { streamBody } from "../../src/http/h1.ts";
 
@@ -78,24 +78,32 @@ Deno.test("dial response: status, headers and body as a Response; the runtime's 
   assert.equal(await empty.text(), "");
 });
 
-Deno.test("dial response: an identity body is read directly once, and then not again", async () => {
-  const bytes = new TextEncoder().encode("hello");
-  let at = 0;
-  const response = new DialResponse({
+/**
+ * @param body the response's body source
+ * @returns a 200 OK of http://127.0.0.1/ without headers, with that body
+ */
+function okResponse(body: DialResponseInit["body"]): DialResponse {
+  return new DialResponse({
     status: 200,
     statusText: "OK",
     headers: new WireHeaders(),
     url: "http://127.0.0.1/",
-    body: {
-      open: () => ReadableStream.from([bytes.subarray(at)]),
-      read: (view) => {
-        const n = Math.min(view.length, bytes.length - at);
-        view.set(bytes.subarray(at, at + n));
-        at += n;
-        return Promise.resolve(n);
-      },
-      cancel: () => Promise.resolve(),
+    body,
+  });
+}
+
+Deno.test("dial response: an identity body is read directly once, and then not again", async () => {
+  const bytes = new TextEncoder().encode("hello");
+  let at = 0;
+  const response = okResponse({
+    open: () => ReadableStream.from([bytes.subarray(at)]),
+    read: (view) => {
+      const n = Math.min(view.length, bytes.length - at);
+      view.set(bytes.subarray(at, at + n));
+      at += n;
+      return Promise.resolve(n);
     },
+    cancel: () => Promise.resolve(),
   });
   const read = directBody(response)!;
   assert.ok(read);
@@ -112,25 +120,19 @@ Deno.test("dial response: text() and json() of an identity body read it directly
   const bytes = new TextEncoder().encode(JSON.stringify({ big: "x".repeat(200_000) }));
   let at = 0;
   let opened = false;
-  const response = new DialResponse({
-    status: 200,
-    statusText: "OK",
-    headers: new WireHeaders(),
-    url: "http://127.0.0.1/",
-    body: {
-      open: () => {
-        opened = true;
-        return ReadableStream.from([]);
-      },
-      read: (view) => {
-        // A socket gives what it has: at most 1,000 bytes here.
-        const n = Math.min(view.length, bytes.length - at, 1000);
-        view.set(bytes.subarray(at, at + n));
-        at += n;
-        return Promise.resolve(n);
-      },
-      cancel: () => Promise.resolve(),
+  const response = okResponse({
+    open: () => {
+      opened = true;
+      return ReadableStream.from([]);
     },
+    read: (view) => {
+      // A socket gives what it has: at most 1,000 bytes here.
+      const n = Math.min(view.length, bytes.length - at, 1000);
+      view.set(bytes.subarray(at, at + n));
+      at += n;
+      return Promise.resolve(n);
+    },
+    cancel: () => Promise.resolve(),
   });
   assert.deepEqual(await response.json(), { big: "x".repeat(200_000) });
   assert.equal(opened, false);
