@@ -132,3 +132,16 @@ export function oneGetSpec(path: string, schema: Record<string, unknown>): strin
     paths: { [path]: { get: { responses: { "200": ok } } } },
   });
 }
+
+/**
+ * Two requests of a {@link petProject}'s `api.http` under its description (`# @openapi`):
+ * `pet` keeps it, `lost` answers a status outside its enum.
+ */
+export const PET_REQUESTS = `# @openapi ./spec/openapi.yaml
+# @name pet
+GET {{origin}}/v1/pets/1
+
+###
+# @name lost
+GET {{origin}}/v1/pets/1?drift=enum
+`;

@@ -8,16 +8,9 @@ import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
 import { project } from "./_files.ts";
 import { mcpSession, resultText } from "./_mcp_client.ts";
-import { petProject, petServer, PETSTORE_30, SCHEMAS_30 } from "./_openapi_pets.ts";
+import { PET_REQUESTS, petProject, petServer, PETSTORE_30, SCHEMAS_30 } from "./_openapi_pets.ts";
 
-const REQUESTS = `# @openapi ./spec/openapi.yaml
-# @name pet
-GET {{origin}}/v1/pets/1
-
-###
-# @name lost
-GET {{origin}}/v1/pets/1?drift=enum
-
+const REQUESTS = `${PET_REQUESTS}
 ###
 # @name post
 POST {{origin}}/v1/pets

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
 import { project } from "./_files.ts";
 import { hasLighttpd, startFileServer } from "./_lighttpd.ts";
-import { petProject, petServer, PETSTORE_30, SCHEMAS_30 } from "./_openapi_pets.ts";
+import { PET_REQUESTS, petProject, petServer, PETSTORE_30, SCHEMAS_30 } from "./_openapi_pets.ts";
 
 Deno.test("openapi: dial GET --openapi prints the response, then its violations on stderr, and exits 11", async () => {
   await using server = petServer();
@@ -89,18 +89,9 @@ Deno.test("openapi: dial GET --openapi with a bad description or a printing flag
   assert.equal(server.requests.length, 0);
 });
 
-const REQUESTS = `# @openapi ./spec/openapi.yaml
-# @name pet
-GET {{origin}}/v1/pets/1
-
-###
-# @name lost
-GET {{origin}}/v1/pets/1?drift=enum
-`;
-
 Deno.test("openapi: a file's # @openapi checks dial test and dial run without a flag; --openapi wins", async () => {
   await using server = petServer();
-  const dir = await petProject(server.origin, REQUESTS);
+  const dir = await petProject(server.origin, PET_REQUESTS);
   const tested = await dial(["test", dir]);
   assert.equal(tested.code, 11, tested.stdout + tested.stderr);
   assert.match(tested.stdout, /✓ .*api\.http › pet › HTTP 200/);
@@ -134,7 +125,7 @@ Deno.test("openapi: an environment's openapi entry sets the description of its r
   await using server = petServer();
   const dir = await petProject(
     server.origin,
-    REQUESTS.replace("# @openapi ./spec/openapi.yaml\n", ""),
+    PET_REQUESTS.replace("# @openapi ./spec/openapi.yaml\n", ""),
   );
   await Deno.writeTextFile(
     `${dir}/http-client.env.json`,
@@ -221,21 +212,9 @@ Deno.test("openapi: a description a file names is a local path inside the run's 
   );
 });
 
-/** Files lighttpd serves, each an operation of its own. */
-const FILES_SPEC = `openapi: 3.0.3
-info: { title: Files, version: "1" }
-servers:
-  - url: http://127.0.0.1/files
-paths:
-  /pet.json:
-    get:
-      responses:
-        "200":
-          description: a pet
-          content:
-            application/json:
-              schema: { $ref: "./schemas.yaml#/Pet" }
-  /lost.json:
+/** A file lighttpd serves as an operation: GET answers a pet. */
+const petFile = (path: string) =>
+  `  ${path}:
     get:
       responses:
         "200":
@@ -244,6 +223,14 @@ paths:
             application/json:
               schema: { $ref: "./schemas.yaml#/Pet" }
 `;
+
+/** Files lighttpd serves, each an operation of its own. */
+const FILES_SPEC = `openapi: 3.0.3
+info: { title: Files, version: "1" }
+servers:
+  - url: http://127.0.0.1/files
+paths:
+${petFile("/pet.json")}${petFile("/lost.json")}`;
 
 Deno.test({
   name: "openapi: --download and -C check the body saved to the file, a resumed one whole",
