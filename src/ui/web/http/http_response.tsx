@@ -12,6 +12,7 @@ import { ResponseViewer, type ViewedBody } from "../response_viewer.tsx";
 import type { OpenapiEvent } from "../../openapi_protocol.ts";
 import { OpenapiViolations } from "../openapi/openapi_panel.tsx";
 import { violationMarks } from "../openapi/openapi_marks.ts";
+import { ResponseFilter } from "../response_filter.tsx";
 
 /** What running a file's request added: what ran first, its scripts' lines and its tests. */
 export interface FileRun {
@@ -133,7 +134,11 @@ export function parseResult(value: unknown): HttpResult {
  * @returns the response's summary, headers and body
  */
 export function HttpResponse(
-  props: { result: HttpResult; viewed: Signal<ViewedBody | undefined> },
+  props: {
+    result: HttpResult;
+    viewed: Signal<ViewedBody | undefined>;
+    onAssert?: (line: string) => void;
+  },
 ): JSX.Element {
   const r = props.result;
   return (
@@ -151,11 +156,17 @@ export function HttpResponse(
         <HeaderTable label="Response headers" headers={r.headers} />
       </details>
       {r.run?.openapi && <OpenapiViolations event={r.run.openapi} />}
-      <ResponseViewer
+      <ResponseFilter
         body={props.viewed}
-        label="Response body"
-        placeholder="(empty body)"
-        {...(r.run?.openapi ? { marks: violationMarks(r.run.openapi.violations) } : {})}
+        {...(props.onAssert ? { onAssert: props.onAssert } : {})}
+        viewer={
+          <ResponseViewer
+            body={props.viewed}
+            label="Response body"
+            placeholder="(empty body)"
+            {...(r.run?.openapi ? { marks: violationMarks(r.run.openapi.violations) } : {})}
+          />
+        }
       />
     </section>
   );

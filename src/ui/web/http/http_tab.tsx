@@ -69,6 +69,8 @@ const formFields = persisted<FileRow[]>("http.form", [], isRows, formForStorage)
 function formForStorage(rows: FileRow[]): FileRow[] {
   return withoutSecrets(rows.map(({ file, ...row }) => file ? { ...row, value: "" } : row));
 }
+/** The request's `??` lines (after `??`): the file's, and those added from the response filter. */
+const assertions = signal<string[]>([]);
 const follow = persisted("http.follow", true, (v): v is boolean => typeof v === "boolean");
 const timeoutSeconds = persisted(
   "http.timeoutSeconds",
@@ -116,6 +118,7 @@ export const currentDraft = computed((): HttpDraft => ({
   bodyKind: bodyKind.value,
   body: bodyText.value,
   form: formFields.value,
+  ...(assertions.value.length ? { assertions: assertions.value } : {}),
 }));
 
 /** @returns the tab's fields and response now */
@@ -139,6 +142,7 @@ export function showView(view: HttpView): void {
     bodyKind.value = d.bodyKind;
     bodyText.value = d.body;
     formFields.value = d.form;
+    assertions.value = d.assertions ?? [];
     result.value = view.result;
     error.value = undefined;
     curl.value = "";
@@ -362,7 +366,13 @@ export function HttpTab(): JSX.Element {
             <textarea id="http-curl" readOnly rows={3} value={curl.value} />
           </div>
         )}
-        {result.value && <HttpResponse result={result.value} viewed={viewed} />}
+        {result.value && (
+          <HttpResponse
+            result={result.value}
+            viewed={viewed}
+            onAssert={(line) => assertions.value = [...assertions.peek(), line]}
+          />
+        )}
       </div>
     </div>
   );

@@ -24,6 +24,8 @@ export interface HttpDraft {
   bodyKind: "none" | "json" | "text" | "form";
   body: string;
   form: Array<{ name: string; value: string; enabled: boolean; file?: FileJson }>;
+  /** Its `??` assertion lines, after `??` (none: absent); a save adds those the file lacks. */
+  assertions?: string[];
 }
 
 /**
@@ -31,6 +33,8 @@ export interface HttpDraft {
  * @returns the tab's fields for it (`{{variables}}` kept as written)
  */
 export function draftOfRequest(request: HttpRequest): HttpDraft {
+  const lines = request.assertions.map((a) => a.text);
+  const assertions = lines.length ? { assertions: lines } : {};
   const body = request.body.map((part) =>
     part.kind === "text" ? part.text : `<${part.substitute ? "@" : ""} ${part.path}`
   ).join("\n");
@@ -56,9 +60,18 @@ export function draftOfRequest(request: HttpRequest): HttpDraft {
         value: f.file !== undefined ? `< ${f.file}` : f.value ?? "",
         enabled: true,
       })),
+      ...assertions,
     };
   }
-  return { method: request.method, url: request.url, headers, bodyKind, body, form: [] };
+  return {
+    method: request.method,
+    url: request.url,
+    headers,
+    bodyKind,
+    body,
+    form: [],
+    ...assertions,
+  };
 }
 
 /** A form's rows as they are written and compared (attached files by name only). */
@@ -71,7 +84,8 @@ function formRows(draft: HttpDraft): string {
 }
 
 /**
- * Writes the tab's fields into the file's text in place of the request's own.
+ * Writes the tab's fields into the file's text in place of the request's own, and after them
+ * the `??` lines the tab has and the file does not.
  *
  * @param source the file's text, as `request` was parsed from
  * @param request the request
@@ -84,7 +98,16 @@ export function saveInPlace(source: string, request: HttpRequest, draft: HttpDra
   const before = draftOfRequest(request);
   const sameBody = before.bodyKind === draft.bodyKind && before.body === draft.body &&
     formRows(before) === formRows(draft);
-  return replaceInPlace(source, request, draft, sameBody);
+  const text = replaceInPlace(source, request, draft, sameBody);
+  const have = new Set(request.assertions.map((a) => a.text));
+  const added = (draft.assertions ?? []).filter((line) => !have.has(line));
+  if (!added.length) return text;
+  // After the request's body (or its head): the file's own lines stay as they are.
+  const headEnd = request.headers.at(-1)?.span.end ?? request.requestLine.end;
+  const at = text.length - (source.length - (request.bodySpan?.end ?? headEnd));
+  const head = text.slice(0, at);
+  const lines = added.map((line) => `?? ${line}\n`).join("");
+  return `${head}${head.endsWith("\n") ? "" : "\n"}${lines}${text.slice(at)}`;
 }
 
 /**
@@ -104,6 +127,9 @@ export function replaceInPlace(
   draft: HttpDraft,
   sameBody: boolean,
 ): string {
+  // Its `??` lines are the file's own: a save adds the new ones after (saveInPlace).
+  const { assertions: _, ...fields } = draft;
+  draft = fields;
   const start = request.requestLine.start;
   const headEnd = request.headers.at(-1)?.span.end ?? request.requestLine.end;
   const end = request.bodySpan?.end ?? headEnd;
@@ -190,7 +216,7 @@ export function writeDraft(draft: HttpDraft, name?: string): string {
   }));
   const text = draft.bodyKind === "json" || draft.bodyKind === "text" ? draft.body : "";
   const body = form ? { parts: form } : text !== "" ? text : undefined;
-  return writeHttpRequest({
+  const written = writeHttpRequest({
     ...(name ? { name } : {}),
     method: draft.method.trim().toUpperCase() || "GET",
     url: draft.url.trim(),
@@ -198,4 +224,5 @@ export function writeDraft(draft: HttpDraft, name?: string): string {
       .map((h) => ({ name: h.name.trim(), value: h.value })),
     ...(body !== undefined ? { body } : {}),
   });
+  return written + (draft.assertions ?? []).map((line) => `?? ${line}\n`).join("");
 }
