@@ -47,3 +47,26 @@ Deno.test("ui save in place: an edit rewrites its own line only", () => {
     `${SOURCE}X-New: 1\n`,
   );
 });
+
+Deno.test("ui save in place: new ?? lines go after the request's body or head, the file's stay", () => {
+  const withAssertion = SOURCE.replace('{"k": 1}\n', '{"k": 1}\n?? status == 200\n');
+  const [first, second] = parseHttpFile(withAssertion, "t.http").requests;
+  assert.deepEqual(draftOfRequest(first!).assertions, ["status == 200"]);
+  assert.equal(draftOfRequest(second!).assertions, undefined);
+  const draft = draftOfRequest(first!);
+  assert.equal(
+    saveInPlace(withAssertion, first!, {
+      ...draft,
+      assertions: [...draft.assertions!, "$.k == 1"],
+    }),
+    withAssertion.replace("?? status == 200\n", "?? status == 200\n?? $.k == 1\n"),
+  );
+  assert.equal(
+    saveInPlace(withAssertion, second!, { ...draftOfRequest(second!), assertions: ["$.n == 2"] }),
+    `${withAssertion}?? $.n == 2\n`,
+  );
+  const saved = saveInPlace(SOURCE, a, { ...draftOfRequest(a), assertions: ["$.k == 1"] });
+  const again = parseHttpFile(saved, "t.http").requests[0]!;
+  assert.deepEqual(draftOfRequest(again), { ...draftOfRequest(a), assertions: ["$.k == 1"] });
+  assert.equal(saved.slice(0, saved.indexOf("### b")).split("?? $.k == 1").length, 2);
+});

@@ -102,9 +102,13 @@ export function saveInPlace(source: string, request: HttpRequest, draft: HttpDra
   const have = new Set(request.assertions.map((a) => a.text));
   const added = (draft.assertions ?? []).filter((line) => !have.has(line));
   if (!added.length) return text;
-  // After the request's body (or its head): the file's own lines stay as they are.
+  // After the request's body (or its head) and its own `??` lines, which stay as they are.
   const headEnd = request.headers.at(-1)?.span.end ?? request.requestLine.end;
-  const at = text.length - (source.length - (request.bodySpan?.end ?? headEnd));
+  const after = Math.max(
+    request.bodySpan?.end ?? headEnd,
+    ...request.assertions.map((a) => a.span.end),
+  );
+  const at = after + text.length - source.length;
   const head = text.slice(0, at);
   const lines = added.map((line) => `?? ${line}\n`).join("");
   return `${head}${head.endsWith("\n") ? "" : "\n"}${lines}${text.slice(at)}`;
