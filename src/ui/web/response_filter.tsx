@@ -8,50 +8,8 @@
  */
 import { type Signal, useComputed, useSignal } from "@preact/signals";
 import type { JSX } from "preact";
-import { query } from "jsonpath-rfc9535";
 import type { ViewedBody } from "./response_viewer.tsx";
-
-/** What a filter found: the selected values, or why it cannot select. */
-export type Filtered = { values: unknown[] } | { error: string };
-
-/**
- * @param text the response body
- * @param expression an RFC 9535 JSONPath
- * @returns the values it selects, in document order, or why it cannot
- */
-export function filterJson(text: string, expression: string): Filtered {
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch {
-    return { error: `The response body is not JSON, so "${expression}" cannot select from it` };
-  }
-  try {
-    return { values: query(document as Parameters<typeof query>[0], expression) };
-  } catch (error) {
-    return { error: `Invalid JSONPath "${expression}": ${(error as Error).message}` };
-  }
-}
-
-/**
- * The `??` line that checks what the expression selects now, as the runner reads it: one value
- * is the value, several a list (RFC 9535 over the body, `docs/request-files.md`). A text the
- * line cannot hold as it is (empty, spanning lines, with `{{` or spaces at its ends) is checked
- * with `isString`.
- *
- * @param expression the JSONPath
- * @param values what it selects (at least one value)
- * @returns the assertion line, without the leading `??`
- */
-export function assertionFor(expression: string, values: unknown[]): string {
-  const value = values.length === 1 ? values[0] : values;
-  if (typeof value === "string") {
-    return value === "" || value !== value.trim() || /[\r\n]|\{\{/.test(value)
-      ? `${expression} isString`
-      : `${expression} == ${value}`;
-  }
-  return `${expression} == ${JSON.stringify(value)}`;
-}
+import { assertionFor, type Filtered, filterJson } from "./filter_assertion.ts";
 
 /**
  * @param props the response's body, the viewer shown when the box is empty, and what adds a
@@ -95,11 +53,11 @@ export function ResponseFilter(
             added.value = undefined;
           }}
         />
-        {add && values && values.length > 0 && (
+        {add && values && values.length > 0 && assertionFor(expression.value.trim(), values) && (
           <button
             type="button"
             onClick={() => {
-              const line = assertionFor(expression.peek().trim(), values);
+              const line = assertionFor(expression.peek().trim(), values)!;
               add(line);
               added.value = `Added "?? ${line}" to the request: Ctrl/Cmd+S saves it in its file`;
             }}
