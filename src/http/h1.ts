@@ -342,6 +342,9 @@ function responseBody(
   };
   const into = framing.into;
   const read: DirectRead | undefined = into && (async (view) => {
+    // A cancel while this read waits (the output failed) closes the connection: draining
+    // beside it would read the same socket twice and wait for bytes this read took.
+    pulling = true;
     try {
       const n = await into(reader, view);
       if (n === 0) finish(framing.delimited);
@@ -349,6 +352,8 @@ function responseBody(
     } catch (error) {
       finish(false);
       throw failed(error);
+    } finally {
+      pulling = false;
     }
   });
   let stream: ReadableStream<Uint8Array> | undefined;

@@ -63,6 +63,54 @@ Deno.test("local: a full disk names the cause, exit 1", async () => {
   }
 });
 
+/** Sends half of a 20,000-byte body, then waits until the client leaves. */
+function stallingServer() {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  let left: () => void;
+  const gone = new Promise<void>((resolve) => left = resolve);
+  const served = (async () => {
+    const conn = await listener.accept();
+    try {
+      const buffer = new Uint8Array(64 * 1024);
+      let head = "";
+      while (!head.includes("\r\n\r\n")) {
+        const n = await conn.read(buffer);
+        if (n === null) return;
+        head += new TextDecoder().decode(buffer.subarray(0, n));
+      }
+      await conn.write(
+        new TextEncoder().encode(
+          `HTTP/1.1 200 OK\r\nContent-Length: 20000\r\n\r\n${"x".repeat(10_000)}`,
+        ),
+      );
+      while (await conn.read(buffer) !== null) { /* until the client closes */ }
+      left();
+    } catch {
+      left();
+    } finally {
+      conn.close();
+    }
+  })();
+  return {
+    origin: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
+    gone,
+    async [Symbol.asyncDispose]() {
+      listener.close();
+      await served.catch(() => {});
+    },
+  };
+}
+
+Deno.test("local: a full disk while the body is still arriving ends at once, the connection closed", async () => {
+  // A cancel used to drain the rest of a short body beside the read in flight: both read one
+  // socket, and dial waited for bytes that never came (1 run in 8 of the test above hung).
+  await using server = stallingServer();
+  const result = await dialTo("/dev/full", ["GET", `${server.origin}/`]);
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /^error: Cannot write output: No space left on device/m);
+  await server.gone;
+});
+
 Deno.test("local: bad header bytes are a usage error naming the header", async () => {
   await using server = bodyServer();
   const result = await dial(["GET", `${server.origin}/`, "-H", "X-A: a\x01b"]);
