@@ -66,8 +66,7 @@ Deno.test("local: a full disk names the cause, exit 1", async () => {
 /** Sends half of a 20,000-byte body, then waits until the client leaves. */
 function stallingServer() {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  let left: () => void;
-  const gone = new Promise<void>((resolve) => left = resolve);
+  const { promise: gone, resolve: left } = Promise.withResolvers<void>();
   const served = (async () => {
     const conn = await listener.accept();
     try {
