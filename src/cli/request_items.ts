@@ -154,25 +154,9 @@ async function addItem(parsed: ParsedItems, item: RequestItem): Promise<void> {
   const body = () => parsed.firstBodyItem ??= text;
   switch (separator) {
     case ":":
-    case ":@": {
-      if (separator === ":" && value === "") {
-        parsed.unset.push(checkedHeaderName(key, text));
-        return;
-      }
-      const headerValue = separator === ":@"
-        ? trimNewline(await readText(value, `${key}${separator}`))
-        : value;
-      parsed.headers.push(itemHeader(key, headerValue, text));
-      return;
-    }
+    case ":@":
     case ";":
-      if (value !== "") {
-        throw new UsageError(`Cannot parse request item "${key};…": text after ";"`, {
-          hint: `write ${key}; for an empty header, ${key}:value for a value`,
-        });
-      }
-      parsed.headers.push(itemHeader(key, "", text));
-      return;
+      return await addHeaderItem(parsed, item);
     case "==":
     case "==@":
       parsed.query.push([
@@ -196,20 +180,44 @@ async function addItem(parsed: ParsedItems, item: RequestItem): Promise<void> {
       parsed.data.push({ key, value: parseJson(json, key, separator), raw: true });
       return;
     }
-    case "@": {
+    case "@":
       body();
-      const at = value.lastIndexOf(";type=");
-      const path = at < 0 ? value : value.slice(0, at);
-      await checkReadable(path, `${key}@`);
-      const name = path.split(/[\\/]/).pop() ?? path;
-      parsed.files.push({
-        name: key,
-        path,
-        contentType: at < 0 ? guessContentType(name) : value.slice(at + 6),
-      });
-      return;
-    }
+      return await addFileItem(parsed, item);
   }
+}
+
+/** `Name:value`, `Name:@file`, `Name:` (removes the header) and `Name;` (an empty one). */
+async function addHeaderItem(parsed: ParsedItems, item: RequestItem): Promise<void> {
+  const { key, separator, value, text } = item;
+  if (separator === ";") {
+    if (value !== "") {
+      throw new UsageError(`Cannot parse request item "${key};…": text after ";"`, {
+        hint: `write ${key}; for an empty header, ${key}:value for a value`,
+      });
+    }
+    parsed.headers.push(itemHeader(key, "", text));
+  } else if (separator === ":" && value === "") {
+    parsed.unset.push(checkedHeaderName(key, text));
+  } else {
+    const headerValue = separator === ":@"
+      ? trimNewline(await readText(value, `${key}${separator}`))
+      : value;
+    parsed.headers.push(itemHeader(key, headerValue, text));
+  }
+}
+
+/** `name@path[;type=…]`: a file field, its type guessed from the name unless given. */
+async function addFileItem(parsed: ParsedItems, item: RequestItem): Promise<void> {
+  const { key, value } = item;
+  const at = value.lastIndexOf(";type=");
+  const path = at < 0 ? value : value.slice(0, at);
+  await checkReadable(path, `${key}@`);
+  const name = path.split(/[\\/]/).pop() ?? path;
+  parsed.files.push({
+    name: key,
+    path,
+    contentType: at < 0 ? guessContentType(name) : value.slice(at + 6),
+  });
 }
 
 function itemHeader(name: string, value: string, text: string): HeaderField {
