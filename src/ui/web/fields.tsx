@@ -219,12 +219,19 @@ function EditableRow<R extends FileRow>(props: {
   const lookup = typeof table.variables === "function" ? { lookup: table.variables } : {};
   const label = table.label.toLowerCase();
   // The name and value inputs.
-  const cell = (part: "name" | "value") => ({
-    ...lookup,
-    "aria-label": `${table.label} ${part} ${i + 1}`,
-    spellcheck: false,
-    autocomplete: "off",
-  });
+  const cell = (part: "name" | "value", extra: { readOnly?: boolean; title?: string }) => (
+    <td>
+      <Input
+        {...lookup}
+        aria-label={`${table.label} ${part} ${i + 1}`}
+        spellcheck={false}
+        autocomplete="off"
+        value={row[part]}
+        {...extra}
+        onInput={(e) => edit.update(i, { [part]: e.currentTarget.value })}
+      />
+    </td>
+  );
   return (
     <tr>
       <td>
@@ -235,22 +242,11 @@ function EditableRow<R extends FileRow>(props: {
           onChange={(e) => edit.update(i, { enabled: e.currentTarget.checked })}
         />
       </td>
-      <td>
-        <Input
-          {...cell("name")}
-          value={row.name}
-          onInput={(e) => edit.update(i, { name: e.currentTarget.value })}
-        />
-      </td>
-      <td>
-        <Input
-          {...cell("value")}
-          value={row.value}
-          readOnly={row.file !== undefined}
-          title={row.file ? `File ${row.file.name} (${row.file.type || "no type"})` : undefined}
-          onInput={(e) => edit.update(i, { value: e.currentTarget.value })}
-        />
-      </td>
+      {cell("name", {})}
+      {cell("value", {
+        readOnly: row.file !== undefined,
+        ...(row.file ? { title: `File ${row.file.name} (${row.file.type || "no type"})` } : {}),
+      })}
       {table.files && (
         <FileCell
           row={row}
