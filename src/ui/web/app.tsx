@@ -34,6 +34,22 @@ import { RunnerView } from "./workspace/runner.tsx";
 import { SidebarSplitter, sidebarWidth } from "./splitter.tsx";
 import { saveKindNow, SourceBar } from "./workspace/source_bar.tsx";
 import { KindTabs } from "./workspace/kind_tabs.tsx";
+import type { StreamKind } from "./workspace/kind_requests.ts";
+
+/**
+ * A request kind's panel: its open requests, the file they are saved in and its variables,
+ * then the kind's own tab.
+ */
+function kindPanel(kind: StreamKind, Tab: () => JSX.Element): () => JSX.Element {
+  return () => (
+    <>
+      <KindTabs kind={kind} />
+      <SourceBar kind={kind} />
+      <VariablesLine kind={kind} />
+      <Tab />
+    </>
+  );
+}
 
 const TABS: TabDef[] = [
   {
@@ -49,54 +65,10 @@ const TABS: TabDef[] = [
       </>
     ),
   },
-  {
-    id: "graphql",
-    label: "GraphQL",
-    render: () => (
-      <>
-        <KindTabs kind="graphql" />
-        <SourceBar kind="graphql" />
-        <VariablesLine kind="graphql" />
-        <GraphqlTab />
-      </>
-    ),
-  },
-  {
-    id: "ws",
-    label: "WebSocket",
-    render: () => (
-      <>
-        <KindTabs kind="ws" />
-        <SourceBar kind="ws" />
-        <VariablesLine kind="ws" />
-        <WebSocketTab />
-      </>
-    ),
-  },
-  {
-    id: "sse",
-    label: "SSE",
-    render: () => (
-      <>
-        <KindTabs kind="sse" />
-        <SourceBar kind="sse" />
-        <VariablesLine kind="sse" />
-        <SseTab />
-      </>
-    ),
-  },
-  {
-    id: "grpc",
-    label: "gRPC",
-    render: () => (
-      <>
-        <KindTabs kind="grpc" />
-        <SourceBar kind="grpc" />
-        <VariablesLine kind="grpc" />
-        <GrpcTab />
-      </>
-    ),
-  },
+  { id: "graphql", label: "GraphQL", render: kindPanel("graphql", GraphqlTab) },
+  { id: "ws", label: "WebSocket", render: kindPanel("ws", WebSocketTab) },
+  { id: "sse", label: "SSE", render: kindPanel("sse", SseTab) },
+  { id: "grpc", label: "gRPC", render: kindPanel("grpc", GrpcTab) },
 ];
 
 const selected = selectedTab;
