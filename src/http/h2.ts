@@ -48,29 +48,7 @@ export async function exchangeH2(
   request: WireRequest,
   share?: (session: SharedSession) => void,
 ): Promise<WireResponse> {
-  const host = request.headers.find(([name]) => name.toLowerCase() === "host")?.[1];
-  let session = sessions.get(conn);
-  if (!session || session.closed || session.destroyed) {
-    const socket = Duplex.fromWeb(conn.streams());
-    const made = session = http2.connect(`${request.scheme}://${request.authority}`, {
-      createConnection: () => socket,
-    });
-    sessions.set(conn, made);
-    // A session error also fails the request in flight (below); here it only must not throw.
-    made.on("error", () => {});
-    let away = false;
-    made.once("goaway", () => away = true);
-    made.once("close", () => conn.close());
-    share?.({
-      conn,
-      alive: () => !away && !made.closed && !made.destroyed,
-      close: () => {
-        made.destroy();
-        conn.close();
-      },
-    });
-  }
-  const live = session;
+  const live = sessionOf(conn, request, share);
   const endSession = () => {
     live.destroy();
     conn.close();
@@ -80,19 +58,7 @@ export async function exchangeH2(
   let onError: ((error: unknown) => void) | undefined;
   const failed = new Promise<never>((_, reject) => live.once("error", onError = reject));
   failed.catch(() => {});
-  const headers: Record<string, string | string[]> = {
-    ":method": request.method,
-    ":path": request.target,
-    ":scheme": request.scheme,
-    ":authority": host ?? request.authority,
-  };
-  for (const [name, value] of request.headers) {
-    const key = name.toLowerCase();
-    if (CONNECTION_HEADERS.has(key)) continue;
-    const had = headers[key];
-    headers[key] = had === undefined ? value : [...[had].flat(), value];
-  }
-  const stream = live.request(headers, { endStream: !request.body });
+  const stream = live.request(h2Headers(request), { endStream: !request.body });
   const onAbort = () => share ? stream.destroy() : endSession();
   request.signal?.addEventListener("abort", onAbort, { once: true });
   // Aborted while connecting or loading this module: the event has passed already.
@@ -150,6 +116,59 @@ export async function exchangeH2(
     },
   });
   return { version: "HTTP/2", status, reason: "", headers: out, body: streamBody(body) };
+}
+
+/**
+ * The connection's session, made by its first request: a session error fails only the request
+ * in flight, a GOAWAY stops new requests on it, and `share` (the pool) gets it to keep.
+ */
+function sessionOf(
+  conn: Connection,
+  request: WireRequest,
+  share: ((session: SharedSession) => void) | undefined,
+): http2.ClientHttp2Session {
+  const session = sessions.get(conn);
+  if (session && !session.closed && !session.destroyed) return session;
+  const socket = Duplex.fromWeb(conn.streams());
+  const made = http2.connect(`${request.scheme}://${request.authority}`, {
+    createConnection: () => socket,
+  });
+  sessions.set(conn, made);
+  // A session error also fails the request in flight (exchangeH2); here it only must not throw.
+  made.on("error", () => {});
+  let away = false;
+  made.once("goaway", () => away = true);
+  made.once("close", () => conn.close());
+  share?.({
+    conn,
+    alive: () => !away && !made.closed && !made.destroyed,
+    close: () => {
+      made.destroy();
+      conn.close();
+    },
+  });
+  return made;
+}
+
+/**
+ * The request's HTTP/2 header block: the pseudo-headers (`Host` becomes `:authority`), then
+ * the headers HTTP/2 allows, lower-cased, repeated ones as lists.
+ */
+function h2Headers(request: WireRequest): Record<string, string | string[]> {
+  const host = request.headers.find(([name]) => name.toLowerCase() === "host")?.[1];
+  const headers: Record<string, string | string[]> = {
+    ":method": request.method,
+    ":path": request.target,
+    ":scheme": request.scheme,
+    ":authority": host ?? request.authority,
+  };
+  for (const [name, value] of request.headers) {
+    const key = name.toLowerCase();
+    if (CONNECTION_HEADERS.has(key)) continue;
+    const had = headers[key];
+    headers[key] = had === undefined ? value : [...[had].flat(), value];
+  }
+  return headers;
 }
 
 async function writeBody(stream: http2.ClientHttp2Stream, request: WireRequest): Promise<void> {

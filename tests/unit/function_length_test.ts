@@ -18,17 +18,6 @@ const LIMIT = 100;
  */
 const ALLOWED: Readonly<Record<string, number>> = {};
 
-/**
- * Functions being changed on branches not yet landed when this test came (2026-11-28), with the
- * length each may reach there: as {@link ALLOWED}, except that an entry whose function is short
- * (or not there yet) does not fail the test, so those branches land without editing this
- * file. Split them and remove the entries; add none.
- */
-const IN_FLIGHT: Readonly<Record<string, number>> = {
-  // http: SOCKS5 in the connection step, HTTP/2 pooling.
-  "src/http/h2.ts:exchangeH2": 115,
-};
-
 /** A function's place, name and length in lines. */
 interface Measured {
   path: string;
@@ -123,7 +112,7 @@ Deno.test(`function length: no function in src/ runs over ${LIMIT} lines (the al
   const over = measured.filter((m) => m.lines > LIMIT);
   const unlisted = over.filter((m) => {
     const key = `${m.path}:${m.name}`;
-    const allowed = ALLOWED[key] ?? IN_FLIGHT[key];
+    const allowed = ALLOWED[key];
     return allowed === undefined || m.lines > allowed;
   });
   assert.deepEqual(
