@@ -61,24 +61,7 @@ export async function deviceCodeGrant(
     device_authorization_endpoint: deviceUrl.href,
   };
   const client: oauth.Client = { client_id: options.clientId };
-  const scope = normalizeScope(options.scope);
-  const parameters = new URLSearchParams(scope ? { scope } : {});
-  for (const [name, value] of oauth2ParamsFor(options, "auth")) parameters.append(name, value);
-  let device: oauth.DeviceAuthorizationResponse;
-  try {
-    device = await withClientAuth(options, request, async (auth) => {
-      const response = await oauth.deviceAuthorizationRequest(
-        as,
-        client,
-        auth,
-        parameters,
-        deviceHttpOptions(request),
-      );
-      return await oauth.processDeviceAuthorizationResponse(as, client, response);
-    });
-  } catch (error) {
-    throw await tokenError(error, deviceUrl, request.signal, "device authorization request");
-  }
+  const device = await deviceAuthorization(options, request, as, client, deviceUrl);
   await options.showDeviceCode?.({
     verificationUri: device.verification_uri,
     ...(device.verification_uri_complete
@@ -91,20 +74,7 @@ export async function deviceCodeGrant(
   let interval = device.interval ?? DEFAULT_INTERVAL;
   const timeout = options.timeout ?? DEFAULT_CALLBACK_TIMEOUT;
   const deadline = Date.now() + Math.min(device.expires_in * 1000, timeout);
-  const expired = () =>
-    device.expires_in * 1000 <= timeout
-      ? new AuthError(
-        `OAuth 2.0 device login at ${
-          redactUrl(deviceUrl)
-        } failed: the code expired before the login was completed`,
-        { remedy: { use: "new_device_code" } },
-      )
-      : new TimeoutError(
-        `OAuth 2.0 device login at ${redactUrl(deviceUrl)} timed out after ${
-          Math.round(timeout / 1000)
-        } s`,
-        { remedy: { raise: "device_timeout" } },
-      );
+  const expired = () => expiredError(deviceUrl, device.expires_in * 1000, timeout);
   for (;;) {
     try {
       const result = await withClientAuth(options, request, async (auth) => {
@@ -135,6 +105,50 @@ export async function deviceCodeGrant(
       throw networkError(reason, deviceUrl, request.signal);
     });
   }
+}
+
+/** RFC 8628 3.1–3.2: asks the device authorization endpoint for a device and a user code. */
+async function deviceAuthorization(
+  options: ResolvedOAuth2Options,
+  request: TokenRequestOptions,
+  as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  deviceUrl: URL,
+): Promise<oauth.DeviceAuthorizationResponse> {
+  const scope = normalizeScope(options.scope);
+  const parameters = new URLSearchParams(scope ? { scope } : {});
+  for (const [name, value] of oauth2ParamsFor(options, "auth")) parameters.append(name, value);
+  try {
+    return await withClientAuth(options, request, async (auth) => {
+      const response = await oauth.deviceAuthorizationRequest(
+        as,
+        client,
+        auth,
+        parameters,
+        deviceHttpOptions(request),
+      );
+      return await oauth.processDeviceAuthorizationResponse(as, client, response);
+    });
+  } catch (error) {
+    throw await tokenError(error, deviceUrl, request.signal, "device authorization request");
+  }
+}
+
+/** The code expired (when it expires before the timeout), or the wait timed out. */
+function expiredError(deviceUrl: URL, expiresInMs: number, timeout: number): Error {
+  return expiresInMs <= timeout
+    ? new AuthError(
+      `OAuth 2.0 device login at ${
+        redactUrl(deviceUrl)
+      } failed: the code expired before the login was completed`,
+      { remedy: { use: "new_device_code" } },
+    )
+    : new TimeoutError(
+      `OAuth 2.0 device login at ${redactUrl(deviceUrl)} timed out after ${
+        Math.round(timeout / 1000)
+      } s`,
+      { remedy: { raise: "device_timeout" } },
+    );
 }
 
 function deviceHttpOptions(
