@@ -10,22 +10,7 @@ import { load } from "../load.ts";
 import { UsageError } from "../errors/mod.ts";
 import { Secret } from "../secret.ts";
 import type { TransportOptions } from "./plan.ts";
-
-/** The settings, as paths and values. */
-export interface TransportSettings {
-  /** PEM files to trust besides the default roots (`--cacert`). */
-  cacert?: string[];
-  /** Client certificate, PEM (`--cert`). */
-  cert?: string;
-  /** Its private key, unencrypted PEM (`--key`). */
-  key?: string;
-  /** Skip certificate verification (`-k`). */
-  insecure?: boolean;
-  /** Proxy URL (`--proxy`); "" for none. */
-  proxy?: string;
-  /** Hosts that bypass the proxy (`--noproxy`). */
-  noproxy?: string;
-}
+import type { TransportSettings } from "./transport_fields.ts";
 
 /** How a face names each setting in messages: `--cacert`, or "CA file". */
 export type SettingNames = { readonly [K in "cacert" | "cert" | "key" | "proxy"]: string };

@@ -7,6 +7,7 @@
 import type { OpenapiEvent } from "./openapi_protocol.ts";
 import { OAUTH2_FLOWS, type OAuth2Flow } from "../auth/oauth2/parse_value.ts";
 import { GRAPHQL_TRANSPORTS, type GraphQLTransport } from "../graphql/transports.ts";
+import type { TransportSettings } from "../http/transport_fields.ts";
 
 export { GRAPHQL_TRANSPORTS, OAUTH2_FLOWS };
 export type { GraphQLTransport, OAuth2Flow };
@@ -181,23 +182,11 @@ export interface HttpRequestJson {
 }
 
 /**
- * The workspace's TLS and proxy settings as `dial`'s flags name them: paths (relative to the
- * workspace) and switches, never a file's contents or a password.
+ * The workspace's TLS and proxy settings as `dial`'s flags name them (the one
+ * {@link TransportSettings}): paths relative to the workspace and switches, never a file's
+ * contents or a password; the proxy URL without credentials.
  */
-export interface ConnectionSettingsJson {
-  /** CA files to trust besides the default roots (`--cacert`). */
-  cacert?: string[];
-  /** Client certificate (`--cert`). */
-  cert?: string;
-  /** Its unencrypted key (`--key`). */
-  key?: string;
-  /** Skip certificate verification (`-k`). */
-  insecure?: boolean;
-  /** Proxy URL without credentials (`--proxy`). */
-  proxy?: string;
-  /** Hosts that bypass the proxy (`--noproxy`). */
-  noproxy?: string;
-}
+export type ConnectionSettingsJson = TransportSettings;
 
 /** `POST /api/workspace/connection` and `…/connection/save` answer. */
 export interface ConnectionAnswer {

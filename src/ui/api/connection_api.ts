@@ -13,7 +13,8 @@
 import { UsageError } from "../../errors/mod.ts";
 import type { TransportOptions } from "../../http/plan.ts";
 import { transportFetch } from "../../http/client.ts";
-import { readTransportSettings, type TransportSettings } from "../../http/transport_settings.ts";
+import type { TransportSettings } from "../../http/transport_fields.ts";
+import { readTransportSettings } from "../../http/transport_settings.ts";
 import type { Workspace } from "../workspace_path.ts";
 import type { ApiContext } from "./http_api.ts";
 import { boolean, isObject, object, optionalString, readJson } from "./decode.ts";
