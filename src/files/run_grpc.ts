@@ -11,8 +11,7 @@ import type { Outcome } from "./_run_parts.ts";
 import type { FileRequest } from "./file_request.ts";
 import type { ProtoImport } from "./http_file_types.ts";
 import type { Confinement } from "./trust_rule.ts";
-import type { TransportOptions } from "../http/plan.ts";
-import type { ProtoFiles } from "../grpc/grpc_request.ts";
+import type { GrpcRequestOptions, ProtoFiles } from "../grpc/grpc_request.ts";
 
 /** How a `GRPC` request ended. */
 export interface GrpcStatus {
@@ -28,14 +27,12 @@ export interface GrpcStatus {
   trailers: [string, string][];
 }
 
-/** Options of {@link runGrpcFileRequest}. */
-export interface GrpcFileOptions {
-  /** Trust, client certificates, proxies. */
-  transport?: TransportOptions;
-  /** Ends the call. */
-  signal?: AbortSignal;
-  /** `# @timeout` or `--timeout`: the call's deadline, in ms. */
-  timeoutMs?: number;
+/**
+ * Options of {@link runGrpcFileRequest}: the call's (the deadline from `# @timeout` or
+ * `--timeout`) and the request file's.
+ */
+export interface GrpcFileOptions
+  extends Pick<GrpcRequestOptions, "transport" | "signal" | "timeoutMs"> {
   /** Told of each reply as it arrives (as one line of JSON). */
   onMessage?: (text: string) => void | Promise<void>;
   /** `proto <` lines (the file's, then the request's): read instead of asking reflection. */
