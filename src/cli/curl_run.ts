@@ -56,22 +56,33 @@ export async function curlToDialArgs(request: CurlRequest): Promise<string[]> {
       } else flags.push("-d", text);
     }
   }
-  for (const field of request.form) {
-    if ("path" in field) {
-      const params = [
-        field.filename !== undefined ? `;filename=${field.filename}` : "",
-        field.type !== undefined ? `;type=${field.type}` : "",
-      ].join("");
-      flags.push("-F", `${field.name}=@${quoteFormPath(field.path)}${params}`);
-    } else {
-      const value = "valueFrom" in field ? await Deno.readTextFile(field.valueFrom) : field.value;
-      if (value.startsWith("@")) {
-        throw new UsageError(`dial curl cannot send form field "${field.name}" starting with "@"`);
-      }
-      flags.push("-F", `${field.name}=${value}`);
-    }
+  for (const field of request.form) flags.push("-F", await formField(field));
+  flags.push(...settingFlags(request));
+  // The flags plain dial has with curl's meaning go on as they are.
+  flags.push(...request.passthrough);
+  return [request.method, url, ...flags];
+}
+
+/** `-F`'s value for a form field: a file as `@path;filename=…;type=…`, a value (read if `<file`). */
+async function formField(field: CurlRequest["form"][number]): Promise<string> {
+  if ("path" in field) {
+    const params = [
+      field.filename !== undefined ? `;filename=${field.filename}` : "",
+      field.type !== undefined ? `;type=${field.type}` : "",
+    ].join("");
+    return `${field.name}=@${quoteFormPath(field.path)}${params}`;
   }
-  // dial's flags for what curl's set, in this order: a switch when true, else with its value.
+  const value = "valueFrom" in field ? await Deno.readTextFile(field.valueFrom) : field.value;
+  if (value.startsWith("@")) {
+    throw new UsageError(`dial curl cannot send form field "${field.name}" starting with "@"`);
+  }
+  return `${field.name}=${value}`;
+}
+
+/** dial's flags for the settings curl's flags set, in this order. */
+function settingFlags(request: CurlRequest): string[] {
+  const flags: string[] = [];
+  // A switch when true, else the flag with its value.
   const given: Array<[string, string | number | boolean | undefined]> = [
     ["-u", request.user],
     ["-B", request.bearer],
@@ -96,9 +107,7 @@ export async function curlToDialArgs(request: CurlRequest): Promise<string[]> {
     if (value === true) flags.push(flag);
     else if (value !== undefined && value !== false) flags.push(flag, String(value));
   }
-  // The flags plain dial has with curl's meaning go on as they are.
-  flags.push(...request.passthrough);
-  return [request.method, url, ...flags];
+  return flags;
 }
 
 async function dataText(part: CurlDataPart): Promise<string> {
