@@ -11,17 +11,13 @@ import type { CurlRequest } from "../../import/curl_args.ts";
 import { parseCurlArgs, urlencodedPiece } from "../../import/curl_args.ts";
 import { splitCurlCommands } from "../../import/curl_text.ts";
 import { UsageError } from "../../errors/mod.ts";
+import type { HttpDraft } from "../web/workspace/request_edit.ts";
 import type { ApiContext } from "./http_api.ts";
 import { object, readJson, string } from "./decode.ts";
 
-/** The tab's fields for a pasted command. */
-export interface PastedRequest {
-  method: string;
-  url: string;
-  headers: Array<{ name: string; value: string; enabled: boolean }>;
-  bodyKind: "none" | "json" | "text" | "form";
-  body: string;
-  form: Array<{ name: string; value: string; enabled: boolean }>;
+/** The tab's fields for a pasted command (its form holds no files: nothing is read from disk). */
+export interface PastedRequest extends Omit<HttpDraft, "form"> {
+  form: Array<Omit<HttpDraft["form"][number], "file">>;
   follow: boolean;
   timeoutSeconds?: string;
   /** What the command asked for that the tab does not carry. */
