@@ -16,13 +16,9 @@
  */
 import { parse as parseYaml } from "yaml";
 import { type BruFile, dict, parseBru } from "./bru_lang.ts";
-import { defaultContentType, graphqlBody, multipartBody, urlEncodedBody } from "./import_body.ts";
-import {
-  emptyImport,
-  type ImportedRequest,
-  importedRequest,
-  type ImportResult,
-} from "./import_model.ts";
+import { graphqlBody, multipartBody, textBody, urlEncodedBody } from "./import_body.ts";
+import { emptyImport, importedRequest } from "./import_model.ts";
+import type { ImportedRequest, ImportResult, RequestReading } from "./import_model.ts";
 import { isObject, type Json, list, text } from "./json_read.ts";
 import { commonAuth, secretVariable } from "./import_secrets.ts";
 
@@ -744,8 +740,9 @@ function request(
       if (a && a.mode !== "inherit") auth = a;
     }
   }
-  if (auth) url = applyAuth(result, where, auth, headers, url, fix);
-  const body = requestBody(result, where, r, headers, fix);
+  const reading: RequestReading = { result, where, headers, fix };
+  if (auth) url = applyAuth(reading, auth, url);
+  const body = requestBody(reading, r);
   const assertions: string[] = [];
   for (const a of r.asserts.filter((a) => a.enabled)) {
     result.counts.assertions++;
@@ -770,12 +767,9 @@ function scoped(value: string, scope: Map<string, string>): string {
 }
 
 function applyAuth(
-  result: ImportResult,
-  where: string,
+  { result, where, headers, fix }: RequestReading,
   auth: Auth,
-  headers: Array<{ name: string; value: string }>,
   url: string,
-  fix: (value: string) => string,
 ): string {
   const p = Object.fromEntries(Object.entries(auth.params).map(([k, v]) => [k, fix(v)]));
   const slug = where.split(" / ").at(-1)!.toLowerCase().replace(/[^a-z0-9]+/g, "_");
@@ -840,22 +834,8 @@ function applyAuth(
   }
 }
 
-/** The Content-Type Bruno sends for each body mode. */
-const TYPES: Record<string, string> = {
-  json: "application/json",
-  text: "text/plain",
-  xml: "application/xml",
-  sparql: "application/sparql-query",
-  formUrlEncoded: "application/x-www-form-urlencoded",
-};
-
-function requestBody(
-  result: ImportResult,
-  where: string,
-  r: Request,
-  headers: Array<{ name: string; value: string }>,
-  fix: (value: string) => string,
-): ImportedRequest["body"] {
+function requestBody(at: RequestReading, r: Request): ImportedRequest["body"] {
+  const { result, where, headers, fix } = at;
   const body = r.body;
   if (!body) return undefined;
   if (body.mode === "graphql") {
@@ -864,14 +844,12 @@ function requestBody(
   }
   if (body.text !== undefined) {
     if (body.text === "") return undefined;
-    defaultContentType(headers, TYPES[body.mode] ?? "text/plain");
-    return fix(body.text);
+    return textBody(headers, body.mode, fix(body.text));
   }
   const fields = (body.fields ?? []).filter((f) => f.enabled);
   if (body.mode === "formUrlEncoded") {
     if (fields.length === 0) return undefined;
-    defaultContentType(headers, TYPES.formUrlEncoded!);
-    return urlEncodedBody(fields.map((f) => ({ name: fix(f.name), value: fix(f.value) })));
+    return urlEncodedBody(fields.map((f) => ({ name: fix(f.name), value: fix(f.value) })), headers);
   }
   if (body.mode === "multipartForm") {
     if (fields.length === 0) return undefined;

@@ -8,19 +8,9 @@
  * @see https://docs.hoppscotch.io/documentation/features/collections
  * @module
  */
-import {
-  defaultContentType,
-  type FormPart,
-  type ImportedHeaders,
-  multipartBody,
-  urlEncodedBody,
-} from "./import_body.ts";
-import {
-  emptyImport,
-  type ImportedRequest,
-  importedRequest,
-  type ImportResult,
-} from "./import_model.ts";
+import { defaultContentType, type FormPart, multipartBody, urlEncodedBody } from "./import_body.ts";
+import { emptyImport, importedRequest } from "./import_model.ts";
+import type { ImportedRequest, ImportResult, RequestReading } from "./import_model.ts";
 import { isObject, type Json, list, text } from "./json_read.ts";
 import { commonAuth } from "./import_secrets.ts";
 
@@ -160,22 +150,17 @@ function request(
   if (!auth || auth.authType === "inherit") {
     auth = [...auths].reverse().find((a) => a.authType !== "inherit");
   }
-  const reading: Reading = { result, where, headers, fix };
+  const reading: RequestReading = { result, where, headers, fix };
   if (auth && auth.authActive !== false) url = applyAuth(reading, auth, url);
   const method = text(r.method || "GET").toUpperCase();
   return importedRequest(name, folder, method, url, headers, requestBody(reading, r.body));
 }
 
-/** A request being read: the import it goes to, where it is, its headers, its variables' names. */
-interface Reading {
-  result: ImportResult;
-  where: string;
-  headers: ImportedHeaders;
-  /** Renames the request's own variables (`{{name}}` → `{{request_name}}`). */
-  fix: (s: string) => string;
-}
-
-function applyAuth({ result, where, headers, fix }: Reading, auth: Json, url: string): string {
+function applyAuth(
+  { result, where, headers, fix }: RequestReading,
+  auth: Json,
+  url: string,
+): string {
   const type = text(auth.authType);
   const p = (key: string) => fix(convert(text(auth[key])));
   const slug = where.split(" / ").at(-1)!.toLowerCase().replace(/[^a-z0-9]+/g, "_");
@@ -202,10 +187,8 @@ function applyAuth({ result, where, headers, fix }: Reading, auth: Json, url: st
   return url;
 }
 
-function requestBody(
-  { result, where, headers, fix }: Reading,
-  value: unknown,
-): ImportedRequest["body"] {
+function requestBody(at: RequestReading, value: unknown): ImportedRequest["body"] {
+  const { result, where, headers, fix } = at;
   if (!isObject(value) || !value.contentType) return undefined;
   const type = text(value.contentType);
   if (type === "multipart/form-data") {

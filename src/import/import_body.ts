@@ -10,6 +10,31 @@ import type { ImportedRequest, ImportResult } from "./import_model.ts";
 /** A request's headers as the importers build them, in order. */
 export type ImportedHeaders = ImportedRequest["headers"];
 
+/** The Content-Type of a text body by the language or mode an export names it with. */
+const BODY_TYPES: Readonly<Record<string, string>> = {
+  json: "application/json",
+  xml: "application/xml",
+  javascript: "application/javascript",
+  html: "text/html",
+  sparql: "application/sparql-query",
+  formUrlEncoded: "application/x-www-form-urlencoded",
+};
+
+/**
+ * A text body in a language or mode an export names (Postman's raw `language`, Bruno's body
+ * mode: `json`, `xml`, `sparql` …), with the Content-Type the tool sends for it (`text/plain`
+ * for any other) unless the source set one.
+ *
+ * @param headers the request's headers, changed in place
+ * @param name the body's language or mode
+ * @param text the body
+ * @returns the body
+ */
+export function textBody(headers: ImportedHeaders, name: string, text: string): string {
+  defaultContentType(headers, Object.hasOwn(BODY_TYPES, name) ? BODY_TYPES[name]! : "text/plain");
+  return text;
+}
+
 /**
  * Sets `Content-Type` unless the request has one: the source's own header wins.
  *
@@ -70,12 +95,18 @@ export function multipartBody(
 }
 
 /**
- * An `x-www-form-urlencoded` body: the fields in order, each name and value form-encoded.
+ * An `x-www-form-urlencoded` body: the fields in order, each name and value form-encoded; with
+ * the request's headers, its Content-Type too (unless the source set one).
  *
  * @param fields the form's fields
+ * @param headers the request's headers, changed in place
  * @returns the body
  */
-export function urlEncodedBody(fields: ReadonlyArray<{ name: string; value: string }>): string {
+export function urlEncodedBody(
+  fields: ReadonlyArray<{ name: string; value: string }>,
+  headers?: ImportedHeaders,
+): string {
+  if (headers) defaultContentType(headers, "application/x-www-form-urlencoded");
   return fields.map((f) => `${formEncode(f.name)}=${formEncode(f.value)}`).join("&");
 }
 
@@ -89,6 +120,7 @@ export function urlEncodedBody(fields: ReadonlyArray<{ name: string; value: stri
  * @param headers the request's headers, changed in place
  * @param query the query document
  * @param variables the variables as JSON text, or undefined when the source has none
+ * @param indent the JSON's indent (default: none)
  * @returns the body
  */
 export function graphqlBody(
@@ -97,6 +129,7 @@ export function graphqlBody(
   headers: ImportedHeaders,
   query: string,
   variables: string | undefined,
+  indent?: number,
 ): string {
   defaultContentType(headers, "application/json");
   let parsed: unknown;
@@ -105,5 +138,5 @@ export function graphqlBody(
   } catch {
     result.losses.push({ where, what: "GraphQL variables that are not JSON" });
   }
-  return JSON.stringify({ query, ...(parsed ? { variables: parsed } : {}) });
+  return JSON.stringify({ query, ...(parsed ? { variables: parsed } : {}) }, null, indent);
 }

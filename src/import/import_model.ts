@@ -58,6 +58,18 @@ export function importedRequest(
   return { name, folder, method, url, headers, ...(body !== undefined ? { body } : {}) };
 }
 
+/**
+ * A request an importer is reading: the import it goes to, where it is (for the report), its
+ * headers so far, and how its texts are rewritten (its own variables renamed).
+ */
+export interface RequestReading {
+  result: ImportResult;
+  where: string;
+  headers: ImportedRequest["headers"];
+  /** Rewrites a text of the request: `{{name}}` of its own variables to their new names. */
+  fix: (text: string) => string;
+}
+
 /** One carried script. */
 export interface ImportScript {
   /** Its code, as the source has it. */

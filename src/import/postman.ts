@@ -7,7 +7,13 @@
  * @see https://schema.postman.com/collection/json/v2.1.0/draft-07/docs/index.html
  * @module
  */
-import { defaultContentType, type FormPart, multipartBody, urlEncodedBody } from "./import_body.ts";
+import {
+  type FormPart,
+  graphqlBody,
+  multipartBody,
+  textBody,
+  urlEncodedBody,
+} from "./import_body.ts";
 import {
   emptyImport,
   type ImportedRequest,
@@ -325,15 +331,6 @@ function applyAuth(
 /** Methods whose body Postman leaves out unless `disableBodyPruning`. */
 const PRUNED = new Set(["GET", "HEAD", "COPY", "PURGE", "UNLOCK"]);
 
-/** Postman's raw body languages and the Content-Type each sends. */
-const RAW_TYPES: Record<string, string> = {
-  json: "application/json",
-  xml: "application/xml",
-  javascript: "application/javascript",
-  html: "text/html",
-  text: "text/plain",
-};
-
 function requestBody(
   result: ImportResult,
   where: string,
@@ -347,16 +344,15 @@ function requestBody(
       if (text(body.raw) === "") return undefined;
       const options = isObject(body.options) && isObject(body.options.raw) ? body.options.raw : {};
       // The Content-Type Postman (and Newman) add for the raw body's language.
-      defaultContentType(headers, RAW_TYPES[text(options.language)] ?? "text/plain");
-      return text(body.raw);
+      return textBody(headers, text(options.language), text(body.raw));
     }
     case "urlencoded": {
       const fields = list(body.urlencoded).filter((f) => isObject(f) && f.disabled !== true);
       // No field, no body (Newman sends neither it nor a Content-Type).
       if (fields.length === 0) return undefined;
-      defaultContentType(headers, "application/x-www-form-urlencoded");
       return urlEncodedBody(
         (fields as Json[]).map((f) => ({ name: text(f.key), value: text(f.value) })),
+        headers,
       );
     }
     case "formdata": {
@@ -371,14 +367,8 @@ function requestBody(
     }
     case "graphql": {
       const g = isObject(body.graphql) ? body.graphql : {};
-      defaultContentType(headers, "application/json");
-      let variables: unknown = undefined;
-      try {
-        variables = g.variables ? JSON.parse(text(g.variables)) : undefined;
-      } catch {
-        result.losses.push({ where, what: "GraphQL variables that are not JSON" });
-      }
-      return JSON.stringify({ query: text(g.query), ...(variables ? { variables } : {}) }, null, 2);
+      const variables = g.variables ? text(g.variables) : undefined;
+      return graphqlBody(result, where, headers, text(g.query), variables, 2);
     }
     default:
       result.losses.push({ where, what: `body mode "${text(body.mode)}"` });

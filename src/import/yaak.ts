@@ -181,9 +181,9 @@ function requestBody(
   const fields = list(body.form).filter((f) => isObject(f) && f.enabled !== false) as Json[];
   if (type === "application/x-www-form-urlencoded") {
     if (fields.length === 0) return undefined;
-    defaultContentType(headers, type);
     return urlEncodedBody(
       fields.map((f) => ({ name: convert(text(f.name)), value: convert(text(f.value)) })),
+      headers,
     );
   }
   if (type === "multipart/form-data") {
