@@ -91,7 +91,8 @@ export interface SaveSinks {
 
 /**
  * Saves a response for `--download` or `-C`. A non-2xx response is shown, not saved, and
- * decides the exit code (3, 4, 5), except a 416 to a file that is already complete.
+ * decides the exit code (3, 4, 5), except a 416 to a resume (the file is complete, or the server
+ * does not say its length: kept, as curl keeps it).
  *
  * @param response the response, body unread
  * @param url the URL it came from
@@ -112,10 +113,21 @@ export async function saveResponse(
   const note = (text: string) => flags.silent ? Promise.resolve() : warn(err, text);
   const tell = (text: string) =>
     flags.silent ? Promise.resolve() : err.write(`${shown(err, text)}\n`);
-  if (resume && response.status === 416 && completeLength(response) === resume.offset) {
-    await response.body?.cancel();
-    await tell(`"${resume.path}" is already complete (${formatBytes(resume.offset)})`);
-    return ExitCode.OK;
+  if (resume && response.status === 416) {
+    // A resume from the file's end gets a 416. Its `Content-Range: bytes */N` must agree with
+    // the file; a 416 without one (lighttpd's) keeps the file, as curl keeps it.
+    const length = completeLength(response);
+    if (length === resume.offset || length === undefined) {
+      await response.body?.cancel();
+      await tell(
+        length === undefined
+          ? `"${resume.path}" is kept as it is (${
+            formatBytes(resume.offset)
+          }): the server answered 416 Range Not Satisfiable to a resume from its end`
+          : `"${resume.path}" is already complete (${formatBytes(resume.offset)})`,
+      );
+      return ExitCode.OK;
+    }
   }
   if (!response.ok) {
     await note(`Not saved: HTTP ${response.status} ${response.statusText}`.trimEnd());

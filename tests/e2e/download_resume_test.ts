@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { pythonFileServer } from "../_process.ts";
+import { pythonFileServer, runProgram } from "../_process.ts";
 import { dial, type DialResult } from "../_helpers.ts";
 import { assertBytesEqual } from "../assert.ts";
+import { hasLighttpd, startFileServer } from "./_lighttpd.ts";
 import { hasNginx, startNginx } from "./_nginx.ts";
 import { concat, headerValues, rawServer, requestPath } from "./_raw_server.ts";
 
@@ -176,6 +177,38 @@ Deno.test("download: -C on a complete file says so and exits 0", async () => {
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stderr, '"file.bin" is already complete (195.3 KiB)\n');
   assertBytesEqual(await Deno.readFile(`${cwd}/file.bin`), payload);
+});
+
+Deno.test({
+  name:
+    "download: -C on a complete file against lighttpd (a 416 without Content-Range) keeps it and exits 0, as curl -C -",
+  ignore: !hasLighttpd,
+  async fn() {
+    const text = "A".repeat(5000);
+    await using server = await startFileServer({ "f.bin": text });
+    const cwd = await Deno.makeTempDir();
+    await Deno.writeTextFile(`${cwd}/f.bin`, text);
+    await Deno.writeTextFile(`${cwd}/curl.bin`, text);
+    const curl = await runProgram("curl", [
+      "-sS",
+      "-C",
+      "-",
+      "-o",
+      "curl.bin",
+      `${server.origin}/f.bin`,
+    ], { cwd });
+    assert.equal(curl.code, 0, curl.stderr);
+    const result = await dial([`${server.origin}/f.bin`, "-C", "-o", "f.bin"], { cwd });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(
+      result.stderr,
+      '"f.bin" is kept as it is (4.9 KiB): the server answered 416 Range Not Satisfiable to a resume from its end\n',
+    );
+    assert.equal(result.stdout, "");
+    assert.equal(await Deno.readTextFile(`${cwd}/f.bin`), text);
+    assert.equal(await Deno.readTextFile(`${cwd}/curl.bin`), text);
+    await Deno.remove(cwd, { recursive: true });
+  },
 });
 
 Deno.test("download: -C without -o or --download is a usage error", async () => {
