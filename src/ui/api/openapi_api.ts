@@ -8,7 +8,6 @@
  * workspace, never a URL), read once per change of the file; the validator loads on first use.
  * @module
  */
-import { UsageError } from "../../errors/mod.ts";
 import type { Environment } from "../../files/environment.ts";
 import type { HttpFile } from "../../files/http_file_types.ts";
 import { parseHttpFile } from "../../files/parse_http_file.ts";
@@ -25,9 +24,10 @@ import type {
   SchemaJson,
 } from "../openapi_protocol.ts";
 import type { Workspace } from "../workspace_path.ts";
-import { isObject, object, optionalString, readJson, string } from "./decode.ts";
+import { isObject, optionalString, string } from "./decode.ts";
 import { fileEnvironment } from "./file_send.ts";
 import type { ApiContext } from "./http_api.ts";
+import { workspaceCall } from "./workspace_api.ts";
 
 /** The longest schema text sent to the page. */
 const MAX_SCHEMA_CHARS = 64 * 1024;
@@ -125,9 +125,7 @@ export async function handleOpenapiOperation(
   request: Request,
   context: ApiContext,
 ): Promise<Response> {
-  const json = object(await readJson(request), "request");
-  const workspace = context.workspace;
-  if (!workspace) throw new UsageError("This dial ui has no workspace folder");
+  const { json, workspace } = await workspaceCall(request, context);
   const real = await workspace.resolve(string(json.path, "path"));
   const method = string(json.method, "method");
   const url = string(json.url, "url");

@@ -12,7 +12,6 @@ import { processEnv } from "../../env.ts";
 import { parseHttpFile } from "../../files/parse_http_file.ts";
 import { runHttpFile } from "../../files/run_http_file.ts";
 import { openapiSend } from "./openapi_api.ts";
-import { UsageError } from "../../errors/mod.ts";
 import { fileEnvironment, WorkspaceSession } from "./file_send.ts";
 import { describeResponse } from "./http_api.ts";
 import { displayUrl } from "../../http/build_request.ts";
@@ -20,7 +19,8 @@ import { isCredentialName } from "../../credential_name.ts";
 import { Secret } from "../../secret.ts";
 import type { ResponseJson } from "../protocol.ts";
 import type { ApiContext } from "./http_api.ts";
-import { object, optionalString, readJson, string } from "./decode.ts";
+import { workspaceCall } from "./workspace_api.ts";
+import { optionalString, string } from "./decode.ts";
 import { errorJson } from "./error_json.ts";
 import { ndjsonResponse } from "./ndjson.ts";
 
@@ -56,9 +56,7 @@ export async function handleWorkspaceRun(
   request: Request,
   context: ApiContext,
 ): Promise<Response> {
-  const json = object(await readJson(request), "request");
-  const workspace = context.workspace;
-  if (!workspace) throw new UsageError("This dial ui has no workspace folder");
+  const { json, workspace } = await workspaceCall(request, context);
   const path = string(json.path, "path");
   const name = optionalString(json.environment, "environment");
   const real = await workspace.resolve(path);
