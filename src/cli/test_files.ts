@@ -339,11 +339,11 @@ async function runUnit(
     }
     if (error) outcome.error ??= error;
   };
-  const overrides = new Map<string, VariableValue>(setup.overrides);
+  // The row's values as variables (below --var NAME=VALUE, see runHttpFile's iteration).
+  const rowVariables = new Map<string, VariableValue>();
   for (const [name, value] of Object.entries(unit.row ?? {})) {
     const text = dataText(value);
-    // --var NAME=VALUE is above the row.
-    if (text !== undefined && !setup.overrides.has(name)) overrides.set(name, text);
+    if (text !== undefined) rowVariables.set(name, text);
   }
   try {
     if ("error" in prepared) throw prepared.error;
@@ -352,7 +352,7 @@ async function runUnit(
     await runHttpFile(file, {
       ...(environment ? { environment } : {}),
       confinement,
-      overrides,
+      overrides: setup.overrides,
       oauth2: fileOAuth2Hooks(context),
       prompt: filePrompt(context),
       env: context.env,
@@ -366,7 +366,7 @@ async function runUnit(
       iteration: {
         index: (unit.iteration ?? 1) - 1,
         count: plan.iterations,
-        ...(unit.row ? { data: unit.row } : {}),
+        ...(unit.row ? { data: unit.row, variables: rowVariables } : {}),
       },
       keepGoing: true,
       ...(flags.failFast ? { failFast: true, stop: () => outcome.failed } : {}),

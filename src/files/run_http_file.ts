@@ -25,7 +25,13 @@ import { isSubscription, runGraphQLSubscription, runWebSocketRequest } from "./r
 import { substitute, type VariableScope, type VariableValue } from "./substitute.ts";
 import { sendFileRequest } from "./file_exchange.ts";
 import { scriptSender } from "./script_send.ts";
-import { keepTypes, postmanLocals, typedValues } from "./postman_variables.ts";
+import {
+  keepTypes,
+  postmanGlobals,
+  postmanLocals,
+  postmanScope,
+  typedValues,
+} from "./postman_variables.ts";
 import type { OAuth2Hooks } from "./security_auth.ts";
 import {
   HANDLER_BODY_LIMIT,
@@ -144,9 +150,18 @@ export interface RunHttpFileOptions {
   /**
    * The iteration of a `dial test` run this file runs in (`--repeat`, `--data`): Postman
    * scripts read it as `pm.info.iteration`, `pm.info.iterationCount` and `pm.iterationData`
-   * (the data row; its columns are variables through `overrides` too).
+   * (the data row).
    */
-  iteration?: { index: number; count: number; data?: Readonly<DataRow> };
+  iteration?: {
+    index: number;
+    count: number;
+    data?: Readonly<DataRow>;
+    /**
+     * The row's values as variables: above the environment and `run` line values, below
+     * `overrides` (`--var`) and, as in Newman, Postman's local variables (`pm.variables.set`).
+     */
+    variables?: ReadonlyMap<string, VariableValue>;
+  };
   /** Script time and memory limits. */
   scriptLimits?: SandboxLimits;
   /**
@@ -580,6 +595,7 @@ class FileRunner {
       if (directive.name !== "prompt") continue;
       const [name = "", ...words] = directive.value.split(/\s+/);
       if (!name || this.options.overrides?.has(name)) continue;
+      if (this.options.iteration?.variables?.has(name)) continue;
       const secret = /pass|secret|token|credential|key/i.test(name);
       const value = await this.options.prompt?.(name, words.join(" "), secret);
       if (value === undefined) {
@@ -731,20 +747,24 @@ class FileRunner {
     // pm.variables.set values last for the run, as in Newman (JetBrains' request.variables, the
     // request only).
     const requestVariables = postman ? postmanLocals(this.globals) : new Map<string, string>();
-    const scope = {
-      ...this.scope(requestVariables),
-      ...(postman ? { undefinedAsWritten: true } : {}),
-    };
+    // Postman's order, as Newman's: local > data > environment > collection > global.
+    const scope = postman
+      ? {
+        ...postmanScope(
+          this.scope(requestVariables, requestVariables),
+          this.options.environment,
+          postmanGlobals(this.globals, this.options.environment),
+        ),
+        undefinedAsWritten: true,
+      }
+      : this.scope(requestVariables);
     request = await this.preScripts(request, result, scope, requestVariables);
     if (result.skipped) return;
     await this.resolveAuth(request);
     // References (`@exec:`, `@env:`, `@path`) are read now, the ones this request uses only.
     const where = {
-      // Postman's local variables are above the environment and the collection, as in Newman;
-      // --var and `run` line values above them.
-      scope: postman && requestVariables.size
-        ? { ...scope, overrides: new Map([...requestVariables, ...(scope.overrides ?? [])]) }
-        : scope,
+      // What the pre-request scripts set with pm.variables counts (the overrides' layer).
+      scope: postman ? this.withOverrides(scope, requestVariables) : scope,
       path: this.file.path,
       dir: this.dir,
       confinement: this.confinement!,
@@ -967,12 +987,16 @@ function __dialResponse(text) {
     return added.length ? { ...request, headers: [...request.headers, ...added] } : request;
   }
 
-  scope(requestVariables: Map<string, string>): VariableScope {
-    const overrides = this.runVariables
-      ? new Map([...this.runVariables, ...(this.options.overrides ?? [])])
-      : this.options.overrides;
-    return {
-      ...(overrides ? { overrides } : {}),
+  /**
+   * @param requestVariables the request's variables (JetBrains' `request.variables`)
+   * @param locals Postman's local variables, in a `# @postman` request
+   * @returns where the request's `{{name}}`s look
+   */
+  scope(
+    requestVariables: Map<string, string>,
+    locals?: ReadonlyMap<string, string>,
+  ): VariableScope {
+    return this.withOverrides({
       ...(this.options.environment ? { environment: this.options.environment.variables } : {}),
       globals: this.globals,
       file: this.file.variables,
@@ -982,6 +1006,27 @@ function __dialResponse(text) {
       env: this.options.env ?? processEnv,
       responses: (name) => this.responses.get(name),
       auth: this.authValues,
+    }, locals);
+  }
+
+  /**
+   * @param scope a request's scope
+   * @param locals Postman's local variables, in a `# @postman` request
+   * @returns the scope with its overrides, highest last: `run` line values, the data row,
+   *   Postman's local variables (as in Newman, above the row), `--var`
+   */
+  withOverrides(scope: VariableScope, locals?: ReadonlyMap<string, string>): VariableScope {
+    const layers = [
+      this.runVariables,
+      this.options.iteration?.variables,
+      locals,
+      this.options.overrides,
+    ].filter((m): m is ReadonlyMap<string, VariableValue> => m !== undefined && m.size > 0);
+    const { overrides: _, ...rest } = scope;
+    if (!layers.length) return rest;
+    return {
+      ...rest,
+      overrides: layers.length > 1 ? new Map(layers.flatMap((m) => [...m])) : layers[0]!,
     };
   }
 
@@ -1020,10 +1065,12 @@ function __dialResponse(text) {
               }
               : {}),
             ...(responseTime !== undefined ? { responseTime: Math.round(responseTime) } : {}),
+            globals: this.postmanGlobalsInput(),
             typed: {
               globals: typedValues(this.globals),
               environment: typedValues(this.options.environment?.variables ?? this.globals),
               local: typedValues(requestVariables),
+              postmanGlobals: typedValues(postmanGlobals(this.globals, this.options.environment)),
             },
           },
         }
@@ -1085,8 +1132,19 @@ function __dialResponse(text) {
     return output;
   }
 
+  /** Postman's globals as a script sees them (references not read yet left out). */
+  postmanGlobalsInput(): Record<string, string> {
+    const values: Record<string, string> = {};
+    for (const [name, value] of postmanGlobals(this.globals, this.options.environment)) {
+      if (!isUnresolved(value)) values[name] = reveal(value);
+    }
+    return values;
+  }
+
   /** Keeps the globals and environment values a script set, for the rest of the run. */
-  keepVariables(output: Pick<ScriptOutput, "globals" | "environment" | "typed">): void {
+  keepVariables(
+    output: Pick<ScriptOutput, "globals" | "environment" | "postmanGlobals" | "typed">,
+  ): void {
     for (const [name, value] of Object.entries(output.globals)) {
       if (value === null) this.globals.delete(name);
       else this.globals.set(name, value);
@@ -1098,9 +1156,16 @@ function __dialResponse(text) {
       if (value === null) variables.delete(name);
       else variables.set(name, value);
     }
+    const pmGlobals = output.postmanGlobals &&
+      postmanGlobals(this.globals, this.options.environment);
+    for (const [name, value] of Object.entries(output.postmanGlobals ?? {})) {
+      if (value === null) pmGlobals!.delete(name);
+      else pmGlobals!.set(name, value);
+    }
     if (output.typed) {
       keepTypes(this.globals, output.typed.globals);
       keepTypes(variables, output.typed.environment);
+      if (pmGlobals) keepTypes(pmGlobals, output.typed.postmanGlobals ?? {});
     }
   }
 

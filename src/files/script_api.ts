@@ -421,18 +421,25 @@ export interface PostmanInput {
   iterationData?: DataRow;
   /** Milliseconds the exchange took (`pm.response.responseTime`). */
   responseTime?: number;
+  /**
+   * Postman's globals (`pm.globals`): a globals file's values (the environment's `$shared` ones
+   * the chosen environment does not give) and what scripts set there; below the collection's.
+   */
+  globals?: Record<string, string>;
   /** The typed values of the run's globals and environment (their JSON, by name). */
   typed?: PostmanTypes<string>;
 }
 
 /** Typed values of Postman's variables, by store and name. */
 export interface PostmanTypes<T> {
-  /** The run's globals (Postman's globals and collection variables). */
+  /** The run's globals (the collection variables scripts set). */
   globals: Record<string, T>;
   /** The environment's variables. */
   environment: Record<string, T>;
   /** The request's own variables (`pm.variables.set`). */
   local: Record<string, T>;
+  /** Postman's globals (`pm.globals`). */
+  postmanGlobals?: Record<string, T>;
 }
 
 /** One `client.test` (or a failed `client.assert` outside a test). */
@@ -461,6 +468,8 @@ export interface ScriptOutput {
   logs: string[];
   /** Environment values set (a value) or unset (null) by `pm.environment` (Postman scripts). */
   environment?: Record<string, string | null>;
+  /** Postman's globals set (a value) or unset (null) by `pm.globals` (Postman scripts). */
+  postmanGlobals?: Record<string, string | null>;
   /**
    * Postman scripts: the JSON (`[value]`) of each global and environment
    * value they set that is not a string, null for one set to a string or unset.

@@ -206,7 +206,10 @@ function installStatics() {
 function installPostman(input, out, api) {
   var pm0 = input.postman;
   var requestVariables = input.requestVariables;
+  /* The run's collection variables that scripts set (client.global); Postman's own globals
+     (a globals file, pm.globals) are a scope below the collection's, as in Newman. */
   var globals = input.globals;
+  var postmanGlobals = pm0.globals || {};
   var environment = {};
   var name;
   for (name in input.environment) environment[name] = input.environment[name];
@@ -217,7 +220,8 @@ function installPostman(input, out, api) {
      (Newman's: "5", "true", "[object Object]", "1,2", and "null" for null or undefined) and, for
      a value that is not a string, its JSON (pm0.typed, out.typed) for get() to give back. */
   var typed = pm0.typed || {};
-  out.typed = { globals: {}, environment: {}, local: {} };
+  out.typed = { globals: {}, environment: {}, local: {}, postmanGlobals: {} };
+  out.postmanGlobals = {};
   function decoded(json) { return parse(json)[0]; }
   /* Own names only: a script may have put enumerable names on Object.prototype. */
   function retype(values, types) {
@@ -227,6 +231,7 @@ function installPostman(input, out, api) {
   }
   retype(environment, typed.environment);
   retype(globals, typed.globals);
+  retype(postmanGlobals, typed.postmanGlobals);
   retype(requestVariables, typed.local);
   function textOf(value) {
     if (value === null || value === undefined) return "null";
@@ -253,7 +258,8 @@ function installPostman(input, out, api) {
   }
   function defined(key) {
     return hasOwn(requestVariables, key) || hasOwn(data, key) || hasOwn(globals, key) ||
-      hasOwn(fileValues, key) || (hasOwn(environment, key) && !hasOwn(removed, key));
+      hasOwn(fileValues, key) || hasOwn(postmanGlobals, key) ||
+      (hasOwn(environment, key) && !hasOwn(removed, key));
   }
   function scopeObject(read, write, remove, names, label) {
     return {
@@ -290,31 +296,37 @@ function installPostman(input, out, api) {
     function () { return Object.keys(environment); },
     pm0.environmentName,
   );
-  function setGlobal(k, v) {
-    globals[k] = v;
-    out.globals[k] = textOf(v);
-    out.typed.globals[k] = typeOfValue(v);
-  }
-  function unsetGlobal(k) {
-    delete globals[k];
-    out.globals[k] = null;
-    out.typed.globals[k] = null;
-  }
   /* Collection variables are the file's variables; what scripts set is run-wide (client.global). */
   var collection = scopeObject(
     function (k) {
       if (hasOwn(globals, k)) return globals[k];
       return hasOwn(fileValues, k) ? fileValues[k] : undefined;
     },
-    setGlobal,
-    unsetGlobal,
+    function (k, v) {
+      globals[k] = v;
+      out.globals[k] = textOf(v);
+      out.typed.globals[k] = typeOfValue(v);
+    },
+    function (k) {
+      delete globals[k];
+      out.globals[k] = null;
+      out.typed.globals[k] = null;
+    },
     function () { return Object.keys(fileValues).concat(Object.keys(globals)); },
   );
   var glob = scopeObject(
-    function (k) { return hasOwn(globals, k) ? globals[k] : undefined; },
-    setGlobal,
-    unsetGlobal,
-    function () { return Object.keys(globals); },
+    function (k) { return hasOwn(postmanGlobals, k) ? postmanGlobals[k] : undefined; },
+    function (k, v) {
+      postmanGlobals[k] = v;
+      out.postmanGlobals[k] = textOf(v);
+      out.typed.postmanGlobals[k] = typeOfValue(v);
+    },
+    function (k) {
+      delete postmanGlobals[k];
+      out.postmanGlobals[k] = null;
+      out.typed.postmanGlobals[k] = null;
+    },
+    function () { return Object.keys(postmanGlobals); },
   );
   var iteration = {
     get: function (k) { return hasOwn(data, k) ? data[k] : undefined; },
@@ -331,7 +343,7 @@ function installPostman(input, out, api) {
       var v = env.get(k);
       if (v !== undefined) return v;
       v = collection.get(k);
-      return v;
+      return v !== undefined ? v : glob.get(k);
     },
     has: function (k) { return variables.get(k) !== undefined; },
     set: function (k, value) {
@@ -341,7 +353,9 @@ function installPostman(input, out, api) {
     },
     unset: function (k) { delete requestVariables[toString(k)]; },
     toObject: function () {
-      var o = collection.toObject();
+      var o = glob.toObject();
+      var c = collection.toObject();
+      for (var n in c) o[n] = c[n];
       var e = env.toObject();
       for (var a in e) o[a] = e[a];
       for (var b in data) o[b] = data[b];

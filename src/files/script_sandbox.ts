@@ -55,7 +55,7 @@ export class ScriptError extends DialError {
   /** The tests it finished before it failed. */
   tests: TestOutcome[] = [];
   /** The variables it set before it failed (Newman keeps them; so does dial for Postman's). */
-  variables?: Pick<ScriptOutput, "globals" | "environment" | "typed">;
+  variables?: Pick<ScriptOutput, "globals" | "environment" | "postmanGlobals" | "typed">;
   /** The script was interrupted or ran out of memory: its sandbox is not used again. */
   broken = false;
   /**
@@ -674,14 +674,18 @@ function isOutput(value: unknown): value is ScriptOutput {
     ) &&
     Object.values(v.globals).every((g) => g === null || typeof g === "string") &&
     Object.values(v.requestVariables).every((g) => typeof g === "string") &&
-    (v.environment === undefined || (typeof v.environment === "object" && v.environment !== null &&
-      Object.values(v.environment).every((g) => g === null || typeof g === "string"))) &&
+    [v.environment, v.postmanGlobals].every((set) =>
+      set === undefined || (typeof set === "object" && set !== null &&
+        Object.values(set).every((g) => g === null || typeof g === "string"))
+    ) &&
     (v.typed === undefined || (typeof v.typed === "object" && v.typed !== null &&
-      ["globals", "environment", "local"].map((k) => (v.typed as Record<string, unknown>)[k])
-        .every((t) =>
-          typeof t === "object" && t !== null &&
-          Object.values(t).every((j) => j === null || typeof j === "string")
-        ))) &&
+      ["globals", "environment", "local", "postmanGlobals"].map((k) =>
+        (v.typed as Record<string, unknown>)[k]
+      ).every((t, i) =>
+        (i === 3 && t === undefined) ||
+        (typeof t === "object" && t !== null &&
+          Object.values(t).every((j) => j === null || typeof j === "string"))
+      ))) &&
     (v.nextRequest === undefined || v.nextRequest === null || typeof v.nextRequest === "string") &&
     (v.skipRequest === undefined || v.skipRequest === true) &&
     (v.headerEdits === undefined || (Array.isArray(v.headerEdits) &&
@@ -709,10 +713,11 @@ function isSyncVariant(value: unknown): value is QuickJSSyncVariant {
 /** The variables of a script's output. */
 function variablesOf(
   output: ScriptOutput,
-): Pick<ScriptOutput, "globals" | "environment" | "typed"> {
+): Pick<ScriptOutput, "globals" | "environment" | "postmanGlobals" | "typed"> {
   return {
     globals: output.globals,
     ...(output.environment ? { environment: output.environment } : {}),
+    ...(output.postmanGlobals ? { postmanGlobals: output.postmanGlobals } : {}),
     ...(output.typed ? { typed: output.typed } : {}),
   };
 }

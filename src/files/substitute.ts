@@ -15,7 +15,10 @@ import { placePrefix, requestVariable, type RequestVariableSource } from "./requ
 /** A variable's value; a secret (from the private env file or a reference) stays redacted. */
 export type VariableValue = string | Secret;
 
-/** Where `{{name}}` looks, highest precedence first: overrides, environment, globals, file, request. */
+/**
+ * Where `{{name}}` looks, highest precedence first: overrides, environment, globals, file,
+ * request, below.
+ */
 export interface VariableScope {
   /** `--var NAME=VALUE`: above everything. */
   overrides?: ReadonlyMap<string, VariableValue>;
@@ -27,6 +30,8 @@ export interface VariableScope {
   file?: readonly FileVariable[];
   /** `request.variables.set` from the current request's pre-request script. */
   request?: ReadonlyMap<string, string>;
+  /** Below everything: Postman's globals in a `# @postman` request (postman_variables.ts). */
+  below?: ReadonlyMap<string, VariableValue>;
   /** The process environment, for `$env.NAME` and `$processEnv NAME`. */
   env?: (name: string) => string | undefined;
   /** Named requests that ran in this run, for `{{name.response.body.$.x}}`. */
@@ -226,7 +231,7 @@ class Resolver {
     const s = this.scope;
     return Boolean(
       s.overrides?.has(name) || s.environment?.has(name) || s.globals?.has(name) ||
-        s.file?.some((v) => v.name === name) || s.request?.has(name),
+        s.file?.some((v) => v.name === name) || s.request?.has(name) || s.below?.has(name),
     );
   }
 
@@ -258,6 +263,8 @@ class Resolver {
     }
     const request = s.request?.get(name);
     if (request !== undefined) return request;
+    const below = s.below?.get(name);
+    if (below !== undefined) return this.expand(below, name, place, stack);
     throw new UndefinedVariableError(name, place);
   }
 

@@ -149,3 +149,107 @@ Deno.test("postman variables: types set by scripts are kept, and {{name}} is sen
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** What every scope gives for each name, as a test's name. */
+const SCOPES = ["a", "b", "c", "d", "e", "sg", "sc", "se", "ds"].map((k) =>
+  `'${k}=' + [pm.variables.get('${k}'), pm.environment.get('${k}'), ` +
+  `pm.collectionVariables.get('${k}'), pm.globals.get('${k}')].join('/')`
+).join(" + ' ' + ");
+const ALL = "a={{a}}&b={{b}}&c={{c}}&d={{d}}&e={{e}}&sg={{sg}}&sc={{sc}}&se={{se}}&ds={{ds}}";
+
+const PRECEDENCE = postmanCollection("Precedence", {
+  variable: ["a", "b", "c", "d", "sg"].map((key) => ({ key, value: "collection" })),
+  item: [
+    {
+      name: "First",
+      event: [
+        {
+          listen: "prerequest",
+          script: {
+            exec: [
+              "pm.variables.set('a', 'local');",
+              // Set by scripts into each scope, over the same names elsewhere.
+              "pm.globals.set('sg', 'global-set');",
+              "pm.collectionVariables.set('sc', 'collection-set'); pm.globals.set('sc', 'global-set');",
+              "pm.environment.set('se', 'env-set'); pm.collectionVariables.set('se', 'collection-set');",
+              "pm.environment.set('ds', 'env-set');",
+              `pm.test('pre ' + ${SCOPES}, function () {});`,
+            ],
+          },
+        },
+        {
+          listen: "test",
+          script: {
+            exec: [
+              `pm.test('test ' + ${SCOPES}, function () {});`,
+              `pm.test('replaceIn ' + pm.variables.replaceIn('${ALL}'), function () {});`,
+            ],
+          },
+        },
+      ],
+      request: { method: "GET", url: `{{base}}/first?${ALL}` },
+    },
+    {
+      name: "Second",
+      event: [{
+        listen: "test",
+        script: {
+          exec: [
+            "pm.globals.unset('e');",
+            `pm.test('second ' + ${SCOPES}, function () {});`,
+          ],
+        },
+      }],
+      request: { method: "GET", url: `{{base}}/second?${ALL}` },
+    },
+    { name: "Third", request: { method: "GET", url: `{{base}}/third?${ALL}` } },
+  ],
+});
+
+Deno.test("postman variables: local > data > environment > collection > global, as in Newman", async () => {
+  await using server = rawServer(jsonAnswer('{"ok":true}'));
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify(PRECEDENCE));
+    await Deno.writeTextFile(
+      `${dir}/e.json`,
+      JSON.stringify(
+        postmanEnvironment("dev", [
+          { key: "base", value: server.origin },
+          ...["a", "b", "c"].map((key) => ({ key, value: "env" })),
+        ]),
+      ),
+    );
+    await Deno.writeTextFile(
+      `${dir}/g.json`,
+      JSON.stringify({
+        name: "globals",
+        _postman_variable_scope: "globals",
+        values: ["a", "b", "c", "d", "e"].map((key) => ({ key, value: "global", enabled: true })),
+      }),
+    );
+    await Deno.writeTextFile(
+      `${dir}/d.json`,
+      JSON.stringify([{ a: "data", b: "data", ds: "data" }]),
+    );
+    const args = ["c.json", "-e", "e.json", "-g", "g.json", "-d", "d.json"];
+    const ran = await newman(args, { cwd: dir, report: true });
+    const byNewman = server.requests.splice(0).map(seenRequest);
+    const newmanSaw = outcomeLines(ran.outcomes);
+    assert.equal(byNewman.length, 3);
+    // Newman's order, which dial must give too.
+    assert.match(byNewman[0]!.line, /a=local&b=data&c=env&d=collection&e=global&sg=collection/);
+    assert.ok(
+      newmanSaw.some((l) => l.includes("se=env-set/env-set/collection-set/")),
+      newmanSaw.join("\n"),
+    );
+
+    const tested = await dial(["test", ...args, "--reporter", "json"], { cwd: dir });
+    assert.equal(tested.code, 0, tested.stderr);
+    const dialSaw = outcomeLines(dialOutcomes(tested.stdout)).filter((l) => !/› HTTP \d+:/.test(l));
+    assert.deepEqual(dialSaw, newmanSaw);
+    assert.deepEqual(server.requests.splice(0).map(seenRequest), byNewman);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
