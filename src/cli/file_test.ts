@@ -111,6 +111,6 @@ export const testCommand = command({
     // A collection file and Newman's flags (`dial test c.json -e e.json`).
     const { collectionRun } = await lazy.testCollection();
     await using run = await collectionRun(args.paths, flags);
-    return await testFiles(run.paths, run.flags, context);
+    return await testFiles(run.paths, run.flags, context, run.fileName);
   },
 });

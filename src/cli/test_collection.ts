@@ -24,6 +24,11 @@ import { writeImportFiles } from "./import_run.ts";
 export interface CollectionRun {
   paths: string[];
   flags: TestFlagValues;
+  /**
+   * How the reports name a file: one imported from a collection by the collection's path and
+   * the folder its requests are in, as Newman names them (`c.json › Auth / Users`).
+   */
+  fileName(path: string): string;
   /** Removes the temporary folder. */
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -51,6 +56,7 @@ export async function collectionRun(
     const out: string[] = [];
     let environment: string | undefined;
     let n = 0;
+    const names = new Map<string, string>();
     for (const path of paths) {
       if (!/\.json$/i.test(path)) {
         out.push(...await folderFiles(path, flags.folder));
@@ -64,7 +70,15 @@ export async function collectionRun(
       }
       narrow(result, flags.folder, path);
       const dir = `${tmp}/${++n}`;
-      await writeImportFiles(dir, importFiles(result), false);
+      const files = importFiles(result);
+      await writeImportFiles(dir, files, false);
+      for (const file of files) {
+        if (!file.folder) continue;
+        names.set(
+          `${dir}/${file.name}`,
+          [path, file.folder.join(" / ")].filter(Boolean).join(" › "),
+        );
+      }
       environment ??= Object.keys(result.environments).find((name) => name !== "$shared");
       out.push(dir);
     }
@@ -90,6 +104,7 @@ export async function collectionRun(
         allowPath: [...flags.allowPath, tmp, ...paths.filter((p) => !/\.json$/i.test(p))],
         ...(flags.env === undefined && environment !== undefined ? { env: environment } : {}),
       },
+      fileName: (file) => names.get(file.replaceAll(/\/+/g, "/")) ?? file,
       [Symbol.asyncDispose]: dispose,
     };
   } catch (error) {

@@ -69,14 +69,17 @@ interface UnitOutcome {
  * @param paths files and directories
  * @param flags the flag values
  * @param context the Ctrl-C signal
+ * @param fileName how the reports name a file (a collection run's, see TestPlan)
  * @returns 0 when every test passed, 11 when one failed, an error's code when a request failed
  */
 export async function testFiles(
   paths: string[],
   flags: TestFlagValues,
   context: CliContext,
+  fileName?: (path: string) => string,
 ): Promise<number> {
   const plan = await testPlan(paths, flags);
+  if (fileName) plan.fileName = fileName;
   const setup = await prepareFileRun(flags, context, false);
   // The reports that show each request's phases time the name lookup apart from the connect.
   if (flags.reporter === "json" || flags.reporter === "junit" || flags.reporter === "html") {
@@ -331,6 +334,11 @@ async function runUnit(
   const outcome: UnitOutcome = { cases: [], failed: false };
   const record = async (cases: TestCase[], error?: DialError) => {
     for (const c of cases) {
+      if (plan.fileName) {
+        const name = plan.fileName(c.file);
+        if (c.message !== undefined) c.message = c.message.replaceAll(c.file, name);
+        c.file = name;
+      }
       if (unit.iteration !== undefined) c.iteration = unit.iteration;
       if (unit.row) c.row = unit.row;
       if (c.outcome !== "passed") outcome.failed = true;

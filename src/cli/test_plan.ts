@@ -34,6 +34,11 @@ export interface TestPlan {
   failStatus: number;
   /** Iterations of the run (`--repeat` × `--data` rows; 1 without them). */
   iterations: number;
+  /**
+   * How the reports name a file: a collection run (`dial test c.json`) names the files it
+   * imported into a temporary folder after the collection and its folders (`c.json › Auth`).
+   */
+  fileName?: (path: string) => string;
 }
 
 /**

@@ -27,6 +27,8 @@ export interface ImportFile {
   text: string;
   /** Its mode (0600 for the private environment). */
   mode: number;
+  /** A request file's folder in the collection (its names, outermost first; [] at the top). */
+  folder?: string[];
 }
 
 /** A folder of the collection: requests and folders in order. */
@@ -94,6 +96,7 @@ export function importFiles(result: ImportResult): ImportFile[] {
       name: `${dir}${name}`,
       text: `${lines.join("\n")}\n${entries.join("\n")}`,
       mode: 0o644,
+      folder: requests[0]?.folder ?? [],
     });
   };
   // An OpenAPI description's operations have no run order: its tag files keep plain names.

@@ -130,7 +130,11 @@ export async function newman(args: string[], options: NewmanOptions = {}): Promi
   const report = options.report
     ? await Deno.makeTempFile({ prefix: "dial-newman-", suffix: ".json" })
     : undefined;
-  const reporters = report === undefined
+  // Reporters the arguments name (-r junit …) are theirs; else Newman's CLI report, or JSON.
+  const named = args.includes("-r") || args.includes("--reporters");
+  const reporters = named
+    ? []
+    : report === undefined
     ? ["--reporters", "cli"]
     : ["--reporters", "json", "--reporter-json-export", report];
   const child = new Deno.Command(Deno.execPath(), {

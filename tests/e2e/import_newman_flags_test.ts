@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
 import { reportCases } from "./_files.ts";
 import { newman } from "./_newman.ts";
-import { type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
+import { jsonAnswer, type RawRequest, rawServer, requestPath } from "./_raw_server.ts";
 
 const decoder = new TextDecoder();
 
@@ -249,6 +249,92 @@ Deno.test("postman.setNextRequest back to an earlier file is refused under --job
     assert.equal(ran.code, 2, ran.stdout + ran.stderr);
     assert.match(ran.stdout, /goes back to an earlier file, which --jobs 2 cannot do/);
     assert.deepEqual(server.requests.map((r) => requestPath(r)).sort(), ["/a1", "/b1"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("dial test c.json names files by the collection and its folders in every report, as Newman names them", async () => {
+  await using server = rawServer((r) =>
+    jsonAnswer(requestPath(r) === "/broken" ? "{not json" : '{"ok":true}')()
+  );
+  const test = (code: string) => [{ listen: "test", script: { exec: [code] } }];
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/c.json`,
+      JSON.stringify({
+        info: { name: "Named", schema: "https://schema.getpostman.com/json/collection/v2.1.0/" },
+        variable: [{ key: "base", value: server.origin }],
+        item: [
+          {
+            name: "Auth",
+            item: [
+              {
+                name: "Login",
+                event: test("pm.test('ok', () => pm.response.to.have.status(200));"),
+                request: { method: "GET", url: "{{base}}/login" },
+              },
+              {
+                name: "Admin users",
+                item: [{
+                  name: "Broken body",
+                  event: test("pm.test('parses', () => pm.response.json());"),
+                  request: { method: "GET", url: "{{base}}/broken" },
+                }],
+              },
+            ],
+          },
+          {
+            name: "Top",
+            event: test("pm.test('is 201', () => pm.response.to.have.status(201));"),
+            request: { method: "GET", url: "{{base}}/top" },
+          },
+        ],
+      }),
+    );
+    const junit = `${dir}/n.xml`;
+    await newman(["c.json", "-r", "junit", "--reporter-junit-export", junit], { cwd: dir });
+    // Newman's suites: "folder / … / request".
+    const newmanSuites = [
+      ...(await Deno.readTextFile(junit)).matchAll(/<testsuite name="([^"]+)"/g),
+    ]
+      .map((m) => m[1]);
+    assert.deepEqual(newmanSuites, ["Auth / Login", "Auth / Admin users / Broken body", "Top"]);
+
+    const pretty = await dial(["test", "c.json"], { cwd: dir });
+    assert.equal(pretty.code, 11, pretty.stderr);
+    assert.deepEqual(
+      pretty.stdout.split("\n").filter((l) => /^[✓✗!]/.test(l)).map((l) =>
+        l.replace(/ \(\d+ ms\)$/, "").replace(/: .*/, "")
+      ),
+      [
+        "✓ c.json › Auth › Login › ok",
+        "✗ c.json › Auth / Admin users › Broken body › parses",
+        "✗ c.json › Top › is 201",
+      ],
+    );
+    const cases = reportCases(
+      (await dial(["test", "c.json", "--reporter", "json"], { cwd: dir })).stdout,
+    );
+    // The file and request make Newman's suite name.
+    assert.deepEqual(
+      cases.map((c) =>
+        [c.file.replace(/^c\.json( › )?/, ""), c.request].filter(Boolean).join(" / ")
+      ),
+      newmanSuites,
+    );
+    for (const reporter of ["junit", "html", "tap"]) {
+      const out = `${dir}/report.${reporter}`;
+      const ran = await dial(["test", "c.json", "--reporter", reporter, "--report-file", out], {
+        cwd: dir,
+      });
+      assert.equal(ran.code, 11, ran.stderr);
+      const text = await Deno.readTextFile(out);
+      assert.ok(text.includes("c.json › Auth / Admin users"), `${reporter}: ${text}`);
+      // Nothing of the temporary folder the collection was imported into.
+      assert.doesNotMatch(text + ran.stdout + ran.stderr, /dial-collection-|\.http\b/, reporter);
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
