@@ -747,17 +747,7 @@ class FileRunner {
     // pm.variables.set values last for the run, as in Newman (JetBrains' request.variables, the
     // request only).
     const requestVariables = postman ? postmanLocals(this.globals) : new Map<string, string>();
-    // Postman's order, as Newman's: local > data > environment > collection > global.
-    const scope = postman
-      ? {
-        ...postmanScope(
-          this.scope(requestVariables, requestVariables),
-          this.options.environment,
-          postmanGlobals(this.globals, this.options.environment),
-        ),
-        undefinedAsWritten: true,
-      }
-      : this.scope(requestVariables);
+    const scope = postman ? this.postmanScope(requestVariables) : this.scope(requestVariables);
     request = await this.preScripts(request, result, scope, requestVariables);
     if (result.skipped) return;
     await this.resolveAuth(request);
@@ -1007,6 +997,20 @@ function __dialResponse(text) {
       responses: (name) => this.responses.get(name),
       auth: this.authValues,
     }, locals);
+  }
+
+  /**
+   * @param locals Postman's local variables
+   * @returns a `# @postman` request's scope, in Newman's order: local > data > environment >
+   *   collection > global (a `{{name}}` nothing defines stays as written)
+   */
+  postmanScope(locals: Map<string, string>): VariableScope {
+    const environment = this.options.environment;
+    const globals = postmanGlobals(this.globals, environment);
+    return {
+      ...postmanScope(this.scope(locals, locals), environment, globals),
+      undefinedAsWritten: true,
+    };
   }
 
   /**

@@ -3,7 +3,7 @@ import { runScript } from "../../../src/files/script_sandbox.ts";
 import type { ScriptInput } from "../../../src/files/script_api.ts";
 
 const input: ScriptInput = {
-  globals: { g1: "G" },
+  globals: { cv0: "C0" },
   requestVariables: {},
   environment: { base: "http://x", token: "" },
   file: { coll: "C" },
@@ -20,7 +20,13 @@ const input: ScriptInput = {
     mimeType: "application/json",
     charset: "utf-8",
   },
-  postman: { requestName: "Get user", requestId: "r1", environmentName: "dev", responseTime: 12 },
+  postman: {
+    requestName: "Get user",
+    requestId: "r1",
+    environmentName: "dev",
+    responseTime: 12,
+    globals: { g1: "G" },
+  },
 };
 
 async function outcomes(code: string, given: ScriptInput = input) {
@@ -103,6 +109,9 @@ Deno.test("postman: variable scopes, the request, info, execution and the legacy
       pm.collectionVariables.set("cv", 5);
       pm.expect(pm.collectionVariables.get("coll")).to.equal("C");
       pm.expect(pm.globals.get("g1")).to.equal("G");
+      pm.expect(pm.globals.get("cv0")).to.be.undefined;
+      pm.expect(pm.collectionVariables.get("cv0")).to.equal("C0");
+      pm.expect(pm.variables.get("g1")).to.equal("G");
       pm.variables.set("loc", "L");
       pm.expect(pm.variables.get("loc")).to.equal("L");
       pm.expect(pm.variables.get("nothing")).to.be.undefined;
@@ -131,7 +140,8 @@ Deno.test("postman: variable scopes, the request, info, execution and the legacy
     ["legacy fails", false, ""],
   ]);
   assert.deepEqual(output.environment, { token: "T1", base: null, legacy: "yes" });
-  assert.deepEqual(output.globals, { cv: "5", lg: "1" });
+  assert.deepEqual(output.globals, { cv: "5" });
+  assert.deepEqual(output.postmanGlobals, { lg: "1" });
   assert.deepEqual(output.requestVariables, { loc: "L" });
   assert.equal(output.nextRequest, "Next one");
   assert.deepEqual(output.logs, ["yes 7 http://127.0.0.1:1/users/7?a=1&b=2"]);
