@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
 import { firstLine, serve } from "../_helpers.ts";
+import { eagerFunctions } from "../../scripts/build_cli.ts";
 import { builtCli, installedDial } from "./_built.ts";
 import { deferServer, subscriptionServer } from "./_graphql_servers.ts";
 import { GREETER_PROTOS, startGreeter } from "./_grpc.ts";
@@ -84,6 +85,82 @@ Deno.test("built CLI: dial GET starts from two files", async () => {
   const { dir } = await builtCli();
   const modules = await graph(`${dir}/dial.js`);
   assert.equal(modules.length, 2, modules.join("\n"));
+});
+
+Deno.test("built CLI: eagerFunctions keeps what a hoisted declaration is (callable before its line, its name, async and generator functions, exports)", async () => {
+  const source = [
+    'import { strict } from "node:assert";',
+    "export const early = [late(2), named.name, typeof gen];",
+    "function late(x) { return x * 21; }",
+    "async function named() { return late(1); }",
+    "function* gen() { yield 1; }",
+    "class Keep { m() { return late(3); } }",
+    "export { named, gen, Keep, strict };",
+  ].join("\n");
+  const code = eagerFunctions(source);
+  assert.match(code, /^var late = \(function late\(x\)/m);
+  assert.match(code, /^named = \(async function named\(\)/m);
+  const module = await import(`data:text/javascript,${encodeURIComponent(code)}`);
+  assert.deepEqual(module.early, [42, "named", "function"]);
+  assert.equal(await module.named(), 21);
+  assert.deepEqual([...module.gen()], [1]);
+  assert.equal(new module.Keep().m(), 63);
+  assert.equal(eagerFunctions("const a = 1;\n"), "const a = 1;\n");
+});
+
+Deno.test("built CLI: V8 compiles the core chunk's functions with the chunk, so a dial GET compiles none of them lazily (they are in Deno's code cache)", async () => {
+  await using server = serve(() => Response.json({ ok: true }));
+  const { dir, files } = await builtCli();
+  const core = files.find((name) => name.startsWith("core-"))!;
+  // The functions `eagerFunctions` (scripts/build_cli.ts) turned into parenthesised expressions.
+  const code = await Deno.readTextFile(`${dir}/${core}`);
+  // By where V8's log puts them: the "(" of their parameters.
+  const eager = new Map(
+    [...code.matchAll(/^(?:var )?(\w+) = \((?:async )?function\*? \1\(/gm)]
+      .map((m) => [m.index + m[0].length - 1, m[1]!]),
+  );
+  const names = new Set(eager.values());
+  for (const name of ["parseArgv", "connectOnce", "exchangeH1", "printResponse"]) {
+    assert.ok(names.has(name), `${name} is not compiled eagerly`);
+  }
+  const work = await Deno.makeTempDir({ prefix: "dial-v8-log-" });
+  try {
+    // A fresh DENO_DIR: no code cache, so every compile of the run is in V8's log.
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--quiet",
+        "--no-config",
+        "--v8-flags=--log-function-events,--logfile=v8.log,--no-logfile-per-isolate",
+        `${dir}/dial.js`,
+        "GET",
+        `${server.origin}/`,
+      ],
+      cwd: work,
+      env: { DENO_DIR: `${work}/deno` },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(output.code, 0, decoder.decode(output.stderr));
+    assert.deepEqual(JSON.parse(decoder.decode(output.stdout)), { ok: true });
+    const log = (await Deno.readTextFile(`${work}/v8.log`)).split("\n").map((l) => l.split(","));
+    const script = log.find((f) => f[0] === "script-details" && f[2]?.endsWith(core))?.[1];
+    const events = (event: string) =>
+      log.filter((f) => f[1] === event && f[2] === script).map((f) => Number(f[3]));
+    // V8 made their bytecode with the chunk, and compiled none of them lazily ("parse-function").
+    const compiled = new Set(events("interpreter").map((at) => eager.get(at)));
+    assert.ok(
+      compiled.has("connectOnce") && compiled.has("parseArgv"),
+      "no eager function compiled",
+    );
+    const lazy = events("parse-function");
+    assert.deepEqual(lazy.filter((at) => eager.has(at)).map((at) => eager.get(at)), []);
+    assert.ok(lazy.length > 0, "no lazy compile seen at all (methods stay lazy): is the log read?");
+  } finally {
+    await Deno.remove(work, { recursive: true });
+  }
 });
 
 /** iproute2's `ip`, to bring up loopback in a network namespace. */
