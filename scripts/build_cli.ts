@@ -7,7 +7,9 @@
  * - `dial.js` and one `core-*.js` chunk hold everything `dial GET …` runs (parsing, the
  *   request command, the credential step, the transport, the output), so starting dial loads
  *   two files instead of ~45 modules (each module costs Deno a lookup, a cache check and an
- *   instantiation: that, not parsing, was most of dial's start-up over a bare `fetch`);
+ *   instantiation: that, not parsing, was most of dial's start-up over a bare `fetch`); the
+ *   core chunk's top-level functions are compiled with it, so Deno's code cache holds their
+ *   bytecode (`eagerFunctions`);
  * - every lazily loaded part (GraphQL, WebSocket, SSE, OAuth 2.0, the UI, completions, `-k`,
  *   uploads…) is its own chunk that imports the shared code from `core-*.js`, so there is one
  *   instance of each module (`instanceof DialError` holds across chunks);
