@@ -10,12 +10,13 @@
  * Every entry is written `import(new URL("./x.ts", import.meta.url).href)`, the one form
  * scripts/build_cli.ts resolves (a Rollup `resolveDynamicImport` hook), so each entry becomes
  * a chunk of the build; the core's own lazy modules are in src/load.ts, in the same form. The
- * build refuses any other computed import.
+ * build refuses any other computed import. Each entry imports once (`memoised`, src/load.ts).
  * @module
  */
+import { memoised } from "../load.ts";
 
 /** The lazily loaded implementations of the commands, and the CLI's optional modules. */
-export const lazy = {
+export const lazy = memoised({
   /** `dial graphql`. */
   graphqlRun: (): Promise<typeof import("./graphql_run.ts")> =>
     import(new URL("./graphql_run.ts", import.meta.url).href),
@@ -124,4 +125,4 @@ export const lazy = {
   /** -w after the response. */
   writeOutRun: (): Promise<typeof import("./write_out_run.ts")> =>
     import(new URL("./write_out_run.ts", import.meta.url).href),
-};
+});

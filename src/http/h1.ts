@@ -87,8 +87,11 @@ function byteString(bytes: Uint8Array): string {
   return text;
 }
 
+/** A byte string's bytes (a loop: `Uint8Array.from` with a mapper costs ~5× as much). */
 function bytesOf(text: string): Uint8Array {
-  return Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff);
+  const bytes = new Uint8Array(text.length);
+  for (let at = 0; at < text.length; at++) bytes[at] = text.charCodeAt(at);
+  return bytes;
 }
 
 /** A buffered reader over a connection's bytes (HTTP/1.1 heads and bodies, WebSocket frames). */

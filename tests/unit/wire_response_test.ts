@@ -138,3 +138,29 @@ Deno.test("dial response: text() and json() of an identity body read it directly
   assert.equal(opened, false);
   await assert.rejects(response.text(), TypeError);
 });
+
+Deno.test("dial response: bytes() of an identity body is exactly what was read, whatever Content-Length says (a size hint only)", async () => {
+  for (const size of [0, 5, 65_535, 65_536, 70_000]) {
+    for (const declared of [size, 0, size + 7, "x"]) {
+      const bytes = new Uint8Array(size).map((_, i) => i % 251);
+      let at = 0;
+      const response = new DialResponse({
+        status: 200,
+        statusText: "OK",
+        headers: new WireHeaders([["Content-Length", String(declared)]]),
+        url: "http://127.0.0.1/",
+        body: {
+          open: () => ReadableStream.from([]),
+          read: (view) => {
+            const n = Math.min(view.length, bytes.length - at, 4000);
+            view.set(bytes.subarray(at, at + n));
+            at += n;
+            return Promise.resolve(n);
+          },
+          cancel: () => Promise.resolve(),
+        },
+      });
+      assert.deepEqual(await response.bytes(), bytes, `${size} bytes, declared ${declared}`);
+    }
+  }
+});
