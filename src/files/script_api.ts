@@ -135,18 +135,25 @@ function digestBuilder(algorithm, key) {
   };
   return self;
 }
+/* JetBrains' crypto: its functions made once per context; each script gets fresh objects. */
+var DIGEST_NAMES = ["sha1", "sha256", "sha384", "sha512", "md5"];
+var digests = {}, keyedDigests = {};
+DIGEST_NAMES.forEach(function (algorithm) {
+  digests[algorithm] = function () { return digestBuilder(algorithm, null); };
+  keyedDigests[algorithm] = function () {
+    return {
+      withTextSecret: function (text, encoding) { return digestBuilder(algorithm, textHex(text, encoding)); },
+      withHexSecret: function (hex) { return digestBuilder(algorithm, checkedHex(hex)); },
+      withBase64Secret: function (text, urlSafe) { return digestBuilder(algorithm, base64Hex(text, urlSafe)); },
+    };
+  };
+});
 function cryptoApi() {
   var api = { hmac: {} };
-  ["sha1", "sha256", "sha384", "sha512", "md5"].forEach(function (algorithm) {
-    api[algorithm] = function () { return digestBuilder(algorithm, null); };
-    api.hmac[algorithm] = function () {
-      return {
-        withTextSecret: function (text, encoding) { return digestBuilder(algorithm, textHex(text, encoding)); },
-        withHexSecret: function (hex) { return digestBuilder(algorithm, checkedHex(hex)); },
-        withBase64Secret: function (text, urlSafe) { return digestBuilder(algorithm, base64Hex(text, urlSafe)); },
-      };
-    };
-  });
+  for (var i = 0; i < DIGEST_NAMES.length; i++) {
+    api[DIGEST_NAMES[i]] = digests[DIGEST_NAMES[i]];
+    api.hmac[DIGEST_NAMES[i]] = keyedDigests[DIGEST_NAMES[i]];
+  }
   return api;
 }
 /* jsonPath(data, expression): RFC 9535; one match is the value, several an array, none null. */
@@ -179,113 +186,132 @@ function describe(error) {
     stack: typeof stack === "string" ? stack : "",
   });
 }
+/*
+ * The JetBrains API's functions, made once per context: they read the running script's state
+ * (below, replaced by setup), and setup gives each script fresh objects holding them, so that
+ * what a script does to client, request or response stays its own.
+ */
+var globals = {};
+var requestVariables = {};
+var current = null;
+var input = null;
+function hasOwn(values, name) { return Object.prototype.hasOwnProperty.call(values, name); }
+function text(value) {
+  return typeof value === "string" ? value : value === undefined ? "undefined" : stringify(value);
+}
+function AssertionError(message) {
+  var error = new Error(message);
+  error.name = "AssertionError";
+  return error;
+}
+function log() {
+  out.logs.push(Array.prototype.map.call(arguments, text).join(" "));
+}
+function storeSet(name, value) {
+  var v = value === null || value === undefined ? "" : typeof value === "string" ? value : String(value);
+  if (typeof value === "object" && value !== null) v = stringify(value);
+  globals[name] = v;
+  out.globals[name] = v;
+}
+function storeGet(name) { return hasOwn(globals, name) ? globals[name] : null; }
+function storeIsEmpty() { return Object.keys(globals).length === 0; }
+function storeClear(name) { delete globals[name]; out.globals[name] = null; }
+function storeClearAll() {
+  Object.keys(globals).forEach(function (name) { out.globals[name] = null; });
+  globals = {};
+}
+function environmentGet(name) { return hasOwn(input.environment, name) ? input.environment[name] : null; }
+function fileGet(name) { return hasOwn(input.file, name) ? input.file[name] : null; }
+function requestVariableGet(name) { return hasOwn(requestVariables, name) ? requestVariables[name] : null; }
+function requestVariableSet(name, value) {
+  var v = typeof value === "string" ? value : stringify(value);
+  requestVariables[name] = v;
+  out.requestVariables[name] = v;
+}
+function clientTest(name, fn) {
+  var started = Date.now();
+  var record = { name: String(name), passed: true, durationMs: 0 };
+  current = record;
+  try {
+    fn();
+  } catch (error) {
+    record.passed = false;
+    record.message = error && error.message !== undefined ? String(error.message) : String(error);
+    if (!(error && error.name === "AssertionError")) record.error = true;
+  } finally {
+    current = null;
+    record.durationMs = Date.now() - started;
+    out.tests.push(record);
+  }
+}
+function clientAssert(condition, message) {
+  if (condition) return;
+  var why = message === undefined ? "Assertion failed" : String(message);
+  if (current) throw AssertionError(why);
+  out.tests.push({ name: why, passed: false, message: why, durationMs: 0 });
+}
+function clientExit() { throw { __dialExit: true }; }
+function urlRaw() { return input.request.url; }
+function bodyRaw() { return input.request.body; }
+/* request.headers and response.headers: the functions of one list (which: "request"/"response"). */
+function headerFunctions(which) {
+  function valueOf(name) {
+    var list = input[which].headers, lower = String(name).toLowerCase();
+    for (var i = 0; i < list.length; i++) if (list[i][0].toLowerCase() === lower) return list[i][1];
+    return null;
+  }
+  return {
+    valueOf: valueOf,
+    valuesOf: function (name) {
+      var lower = String(name).toLowerCase();
+      return input[which].headers.filter(function (h) { return h[0].toLowerCase() === lower; }).map(function (h) { return h[1]; });
+    },
+    all: function () { return input[which].headers.map(function (h) { return { name: h[0], value: h[1] }; }); },
+    findByName: function (name) {
+      var value = valueOf(name);
+      return value === null ? null : { name: name, getRawValue: function () { return value; }, tryGetSubstitutedValue: function () { return value; } };
+    },
+  };
+}
+var requestHeaders = headerFunctions("request");
+var responseHeaders = headerFunctions("response");
+function headerList(functions) {
+  return { valueOf: functions.valueOf, valuesOf: functions.valuesOf, all: functions.all, findByName: functions.findByName };
+}
 function setup(inputJson) {
-  var input = parse(inputJson);
+  input = parse(inputJson);
   out = { globals: {}, requestVariables: {}, tests: [], logs: [], environment: {} };
   sends.queue = [];
   sends.waiting = {};
   sends.count = 0;
-  var globals = input.globals;
-  var requestVariables = input.requestVariables;
-  function text(value) {
-    return typeof value === "string" ? value : value === undefined ? "undefined" : stringify(value);
-  }
-  function AssertionError(message) {
-    var error = new Error(message);
-    error.name = "AssertionError";
-    return error;
-  }
-  function log() {
-    out.logs.push(Array.prototype.map.call(arguments, text).join(" "));
-  }
-  var current = null;
-  var store = {
-    set: function (name, value) {
-      var v = value === null || value === undefined ? "" : typeof value === "string" ? value : String(value);
-      if (typeof value === "object" && value !== null) v = stringify(value);
-      globals[name] = v;
-      out.globals[name] = v;
-    },
-    get: function (name) { return Object.prototype.hasOwnProperty.call(globals, name) ? globals[name] : null; },
-    isEmpty: function () { return Object.keys(globals).length === 0; },
-    clear: function (name) { delete globals[name]; out.globals[name] = null; },
-    clearAll: function () {
-      Object.keys(globals).forEach(function (name) { out.globals[name] = null; });
-      globals = {};
-    },
-  };
-  function scope(values) {
-    return { get: function (name) { return Object.prototype.hasOwnProperty.call(values, name) ? values[name] : null; } };
-  }
+  globals = input.globals;
+  requestVariables = input.requestVariables;
+  current = null;
+  var store = { set: storeSet, get: storeGet, isEmpty: storeIsEmpty, clear: storeClear, clearAll: storeClearAll };
   var client = {
     global: store,
     variables: {
       global: store,
-      environment: scope(input.environment),
-      file: scope(input.file),
-      request: scope(requestVariables),
+      environment: { get: environmentGet },
+      file: { get: fileGet },
+      request: { get: requestVariableGet },
     },
     log: log,
-    test: function (name, fn) {
-      var started = Date.now();
-      var record = { name: String(name), passed: true, durationMs: 0 };
-      current = record;
-      try {
-        fn();
-      } catch (error) {
-        record.passed = false;
-        record.message = error && error.message !== undefined ? String(error.message) : String(error);
-        if (!(error && error.name === "AssertionError")) record.error = true;
-      } finally {
-        current = null;
-        record.durationMs = Date.now() - started;
-        out.tests.push(record);
-      }
-    },
-    assert: function (condition, message) {
-      if (condition) return;
-      var why = message === undefined ? "Assertion failed" : String(message);
-      if (current) throw AssertionError(why);
-      out.tests.push({ name: why, passed: false, message: why, durationMs: 0 });
-    },
-    exit: function () { throw { __dialExit: true }; },
+    test: clientTest,
+    assert: clientAssert,
+    exit: clientExit,
   };
   var req = input.request;
-  function headerList(list) {
-    return {
-      valueOf: function (name) {
-        var lower = String(name).toLowerCase();
-        for (var i = 0; i < list.length; i++) if (list[i][0].toLowerCase() === lower) return list[i][1];
-        return null;
-      },
-      valuesOf: function (name) {
-        var lower = String(name).toLowerCase();
-        return list.filter(function (h) { return h[0].toLowerCase() === lower; }).map(function (h) { return h[1]; });
-      },
-      all: function () { return list.map(function (h) { return { name: h[0], value: h[1] }; }); },
-      findByName: function (name) {
-        var value = this.valueOf(name);
-        return value === null ? null : { name: name, getRawValue: function () { return value; }, tryGetSubstitutedValue: function () { return value; } };
-      },
-    };
-  }
   delete globalThis.request;
   delete globalThis.response;
   if (req) {
     globalThis.request = {
       method: req.method,
-      url: { getRaw: function () { return req.url; }, tryGetSubstituted: function () { return req.url; } },
-      body: { getRaw: function () { return req.body; }, tryGetSubstituted: function () { return req.body; } },
-      headers: headerList(req.headers),
-      environment: scope(input.environment),
-      variables: {
-        set: function (name, value) {
-          var v = typeof value === "string" ? value : stringify(value);
-          requestVariables[name] = v;
-          out.requestVariables[name] = v;
-        },
-        get: function (name) { return Object.prototype.hasOwnProperty.call(requestVariables, name) ? requestVariables[name] : null; },
-      },
+      url: { getRaw: urlRaw, tryGetSubstituted: urlRaw },
+      body: { getRaw: bodyRaw, tryGetSubstituted: bodyRaw },
+      headers: headerList(requestHeaders),
+      environment: { get: environmentGet },
+      variables: { set: requestVariableSet, get: requestVariableGet },
     };
   }
   var res = input.response;
@@ -297,7 +323,7 @@ function setup(inputJson) {
     globalThis.response = {
       status: res.status,
       body: body,
-      headers: headerList(res.headers),
+      headers: headerList(responseHeaders),
       contentType: { mimeType: res.mimeType, charset: res.charset },
     };
   }

@@ -14,9 +14,10 @@
  * Isolation and bounds: each request file's scripts get a context of their own
  * ({@link ScriptSession}), in a WebAssembly instance of their own whose memory cannot grow past
  * the limit, so a script that replaces `JSON.parse` or a prototype sees only its own file's
- * data. dial never evaluates code in a context a script could have changed: it calls the two
+ * data. dial never evaluates code in a context a script could have changed: it calls the
  * functions the prelude returned (holding their handles, not looking them up), which use the
- * intrinsics captured before any script ran. Every evaluation, dial's own calls included, runs
+ * intrinsics captured before any script ran. A script is compiled once per context into a
+ * function (a fresh scope each call) and called for each of its runs. Every evaluation, dial's own calls included, runs
  * under the deadline of the interrupt handler, which also stops a script at once when the
  * process is told to end (`src/script_interrupt.ts`). The canary test
  * `tests/unit/files/worker_permissions_canary_test.ts` fails when Deno no longer needs the
@@ -267,15 +268,12 @@ export class ScriptSession {
     broke: (broken: boolean) => void,
   ): Promise<ScriptOutput> {
     const { context } = sandbox;
-    // A fresh function scope on the code's own lines: `var`s do not outlive the script, and the
-    // sandbox's line numbers are the file's.
-    const padded = "(function () {" + "\n".repeat(source.line - 1) + " ".repeat(source.column - 1) +
-      source.code + "\n})()";
     let result;
     try {
-      result = sandbox.within(() =>
-        context.evalCode(padded, source.file, { type: "global", strict: false })
-      );
+      const compiled = sandbox.compiled(source);
+      result = "error" in compiled
+        ? compiled
+        : sandbox.within(() => context.callFunction(compiled.fn, context.undefined));
     } catch (error) {
       // The engine itself failed (its WebAssembly stack or memory): a new sandbox next time.
       broke(true);
@@ -301,6 +299,7 @@ export class ScriptSession {
         : JSON.parse(described);
       if (!error.exit) {
         const failure = scriptError(error, source, {
+          line: sandbox.lineOf(error.stack, source.file),
           timeoutMs: this.#timeoutMs,
           memoryBytes: this.#memoryBytes,
           exhausted: sandbox.exhausted(),
@@ -389,6 +388,7 @@ export class ScriptSession {
       sandbox.pending.dispose();
       sandbox.settle.dispose();
       sandbox.preload.dispose();
+      sandbox.forget();
       sandbox.context.dispose();
       sandbox.runtime.dispose();
     } catch {
@@ -437,6 +437,18 @@ interface Sandbox {
   preload: QuickJSHandle;
   /** The libraries evaluated in the context so far. */
   libraries: Set<string>;
+  /**
+   * The script as a function of the context, compiled when its text (at its place) is first run
+   * and kept for the next runs (a file's iterations), or what its compilation threw.
+   */
+  compiled(source: ScriptSource): { fn: QuickJSHandle } | { error: QuickJSHandle };
+  /**
+   * The line in `file` of the innermost frame of a stack that is in one of the context's scripts
+   * of that file, or undefined.
+   */
+  lineOf(stack: string, file: string): number | undefined;
+  /** Frees the compiled scripts. */
+  forget(): void;
   /** Runs one evaluation with the deadline armed (the scripts' limit, unless given). */
   within<T>(evaluate: () => T, ms?: number): T;
   /**
@@ -529,6 +541,7 @@ async function create(
     result.value.dispose();
     return text;
   };
+  const { compiled, lineOf, forget } = compiler(context, within);
   // The loader grows the memory by a fifth or more at a time: a growth that failed leaves it
   // within that of its bound.
   const exhausted = () => memory.buffer.byteLength * 1.25 >= maximum * PAGE;
@@ -542,10 +555,76 @@ async function create(
     settle,
     preload,
     libraries: new Set(),
+    compiled,
+    lineOf,
+    forget,
     within,
     call,
     exhausted,
     interrupted: () => interrupted,
+  };
+}
+
+/** Compiled scripts a context keeps (the least recently run are freed past this). */
+const MAX_COMPILED = 256;
+
+/**
+ * Compiles scripts once per context: each becomes a function (a fresh scope for its `var`s) that
+ * is called for each run. Its code is not padded to its place in the file (compiling padding
+ * cost as much as the script at line 3,000); QuickJS is given the script's file name, followed
+ * by `#LINE` when the script does not start the file, and counts lines from the script's start,
+ * which `lineOf` maps back to the file's.
+ */
+function compiler(
+  context: QuickJSContext,
+  within: <T>(evaluate: () => T) => T,
+): Pick<Sandbox, "compiled" | "lineOf" | "forget"> {
+  const scripts = new Map<string, QuickJSHandle>();
+  const starts = new Map<string, { file: string; line: number }>();
+  return {
+    compiled(source) {
+      const name = source.line === 1 && source.column === 1
+        ? source.file
+        : `${source.file}#${source.line}`;
+      const key = `${name}\n${source.code}`;
+      const known = scripts.get(key);
+      if (known) {
+        scripts.delete(key);
+        scripts.set(key, known);
+        return { fn: known };
+      }
+      starts.set(name, { file: source.file, line: source.line });
+      const made = within(() =>
+        context.evalCode(`(function () {${source.code}\n})`, name, {
+          type: "global",
+          strict: false,
+        })
+      );
+      if (made.error) return { error: made.error };
+      scripts.set(key, made.value);
+      if (scripts.size > MAX_COMPILED) {
+        const [oldest, handle] = scripts.entries().next().value!;
+        scripts.delete(oldest);
+        handle.dispose();
+      }
+      return { fn: made.value };
+    },
+    lineOf(stack, file) {
+      // `at f (NAME:LINE:COLUMN)`, or `at NAME:LINE:COLUMN` for a syntax error.
+      for (
+        const [, name, line] of stack.matchAll(
+          /^\s*at (?:[^\n]*? \()?([^\n]*?):(\d+)(?::\d+)?\)?$/gm,
+        )
+      ) {
+        const start = starts.get(name!);
+        if (start?.file === file) return start.line + Number(line) - 1;
+      }
+      return undefined;
+    },
+    forget() {
+      for (const handle of scripts.values()) handle.dispose();
+      scripts.clear();
+    },
   };
 }
 
@@ -754,18 +833,17 @@ function stopping(signal: AbortSignal | undefined): boolean {
 }
 
 function scriptError(
-  { name, message, stack, isNull }: Thrown,
+  { name, message, isNull }: Thrown,
   source: ScriptSource,
-  { timeoutMs, memoryBytes, exhausted, signal }: {
+  { line: thrownAt, timeoutMs, memoryBytes, exhausted, signal }: {
+    line: number | undefined;
     timeoutMs: number;
     memoryBytes: number;
     exhausted: boolean;
     signal: AbortSignal | undefined;
   },
 ): ScriptError {
-  const escaped = source.file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const at = new RegExp(`\\(${escaped}:(\\d+)(?::(\\d+))?\\)`).exec(stack);
-  const line = at ? Number(at[1]) : source.line;
+  const line = thrownAt ?? source.line;
   if (name === "InternalError" && message === "interrupted") {
     // An interrupted script's stack points at no useful line: name where it starts.
     if (stopping(signal)) return stopped(source, source.line);

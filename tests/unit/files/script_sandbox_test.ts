@@ -89,6 +89,35 @@ Deno.test("sandbox: errors name the script's line in the file", async () => {
       return true;
     },
   );
+  // A syntax error names its own line too, and an error in a function an earlier script of the
+  // file defined names that function's line, not the running script's.
+  using session = disposable(new ScriptSession());
+  await assert.rejects(
+    session.run(
+      { code: "client.log(1);\n\n  var x = ;", file: "api.http", line: 30, column: 4 },
+      input,
+    ),
+    /^ScriptError: api\.http:32: SyntaxError: /,
+  );
+  await session.run({
+    code: "\n  globalThis.helper = function () {\n    return null.x;\n  };",
+    file: "api.http",
+    line: 40,
+    column: 1,
+  }, input);
+  await assert.rejects(
+    session.run({ code: "\n\n\n  helper();", file: "api.http", line: 60, column: 1 }, input),
+    /^ScriptError: api\.http:42: TypeError: cannot read property 'x' of null$/,
+  );
+  // The same script run again (a file's next iteration) gets a fresh scope each time.
+  const again = at(
+    'var n = typeof n === "number" ? n + 1 : 1; client.log(n, ++globalThis.runs);',
+    7,
+  );
+  await session.run(at("globalThis.runs = 0;"), input);
+  const runs = [];
+  for (let i = 0; i < 3; i++) runs.push(...(await session.run(again, input)).logs);
+  assert.deepEqual(runs, ["1 1", "1 2", "1 3"]);
 });
 
 Deno.test("sandbox: a script that never ends is stopped by the time limit", async () => {
@@ -126,6 +155,20 @@ Deno.test("sandbox: scripts of a file share only what they put on the global obj
     { ...withoutResponse(input), globals: { g: "kept" } },
   );
   assert.deepEqual(next.logs, ["undefined number undefined undefined kept"]);
+  // dial's objects are the script's own: what it does to them, the next script does not see.
+  await session.run(
+    at(
+      "console.log = null; client.global.get = null; response.headers.valueOf = null; crypto.hmac.sha1 = null;",
+    ),
+    input,
+  );
+  const own = await session.run(
+    at(
+      'console.log(client.global.get("g"), response.headers.valueOf("content-type"), typeof crypto.hmac.sha1);',
+    ),
+    { ...input, globals: { g: "kept" } },
+  );
+  assert.deepEqual(own.logs, ["kept application/json function"]);
   await assert.rejects(session.run(at("while (true) {}"), input), /timed out/);
   const fresh = await session.run(at("client.log(typeof shared);"), input);
   assert.deepEqual(fresh.logs, ["undefined"]);
