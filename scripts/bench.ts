@@ -6,7 +6,8 @@
  * ```sh
  * deno task bench              # full run (a few minutes)
  * deno task bench --quick      # fewer runs and smaller bodies, for a smoke test
- * deno task bench --only start,oauth   # build, start, stream, json, oauth, graphql, files, http, openapi, migrate, mcp
+ * deno task bench --only start,oauth   # build, start, stream, json, oauth, graphql, files, http, openapi, migrate, sandbox, mcp
+ * deno task bench --only sandbox --baseline ../main   # the sandbox's cost, beside another checkout
  * ```
  * @module
  */
@@ -490,6 +491,16 @@ try {
     out("\n### dial test against newman run (imported Postman collections)\n\n");
     const { benchMigrate } = await import("./bench_migrate.ts");
     await benchMigrate({ dial: DIAL, runs: quick ? 3 : 5, out });
+  }
+  if (wanted("sandbox")) {
+    // The script sandbox's CPU per script (issues 37 and 38); --baseline DIR: another checkout.
+    const { benchSandbox } = await import("./bench_sandbox.ts");
+    const at = Deno.args.indexOf("--baseline");
+    await benchSandbox({
+      runs: quick ? 1 : 3,
+      ...(at >= 0 ? { baseline: Deno.args[at + 1]! } : {}),
+      out,
+    });
   }
   if (wanted("mcp")) {
     const { benchMcp } = await import("./bench_mcp.ts");

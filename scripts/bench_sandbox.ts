@@ -1,0 +1,197 @@
+/**
+ * The script sandbox's own cost per script (issues 37 and 38): CPU microseconds per script run
+ * through `ScriptSession` in a fresh process, for a JetBrains handler (the 1,000-request chain's:
+ * `client.global.set` from a JSON body and a `client.test`, each at its own line as in a file)
+ * and a Postman test script (`pm.globals.set`, `pm.test` with `pm.response.to.have.status`).
+ * "first 1,000" is what a `dial test` run of 1,000 requests pays (V8 still compiling QuickJS's
+ * WebAssembly); "warm" the last 1,000 of 5,000. CPU is the whole process's (V8's compiler
+ * threads included), from `process.cpuUsage` around the loop ("30 scripts": their CPU in all, in
+ * a fresh process, until V8 has stopped compiling for them); each number is the median of
+ * `runs` processes. With `--baseline DIR` (another checkout of dial, e.g. `git worktree add`
+ * of main) both are run, interleaved, for a before/after table in one run.
+ *
+ * ```sh
+ * deno run -A --config tests/deno.json scripts/bench_sandbox.ts [--runs 3] [--baseline DIR]
+ * ```
+ * @module
+ */
+import process from "node:process";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+/** The V8 flags the installed dial runs with (`deno task install`, the Dockerfile, compile). */
+const INSTALLED_FLAGS = readInstalledFlags();
+
+function readInstalledFlags(): string | undefined {
+  const tasks = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks as Record<
+    string,
+    string
+  >;
+  return /--v8-flags=(\S+)/.exec(tasks.install ?? "")?.[1];
+}
+
+const KINDS = {
+  jetbrains: {
+    postman: false,
+    code: (i: number) =>
+      `\n  client.global.set("next", response.body.next);\n` +
+      `  client.test("step ${i}", function () { client.assert(response.status === 200); });\n`,
+  },
+  postman: {
+    postman: true,
+    code: (i: number) =>
+      `\npm.globals.set("next", pm.response.json().next);\n` +
+      `pm.test("step ${i}", function () { pm.response.to.have.status(200); });\n`,
+  },
+} as const;
+
+/** In the child: runs `total` scripts of a kind, prints CPU µs per script of each 1,000. */
+async function child(root: string, kind: keyof typeof KINDS, total: number): Promise<void> {
+  const { ScriptSession } = await import(`${root}src/files/script_sandbox.ts`);
+  const { postman, code } = KINDS[kind];
+  const session = new ScriptSession({ postman });
+  const per1000: number[] = [];
+  const start = process.cpuUsage();
+  let cpu = start;
+  for (let i = 0; i < total; i++) {
+    const input = {
+      globals: { next: String(i) },
+      requestVariables: {},
+      environment: {},
+      file: { origin: "http://127.0.0.1:8080" },
+      request: {
+        method: "GET",
+        url: `http://127.0.0.1:8080/steps/${i}`,
+        headers: [["User-Agent", "dial"]],
+        body: "",
+      },
+      response: {
+        status: 200,
+        headers: [["content-type", "application/json"], ["content-length", "27"]],
+        body: JSON.stringify({ next: i + 1, token: `t-${i}` }),
+        mimeType: "application/json",
+        charset: "utf-8",
+      },
+      ...(postman
+        ? {
+          postman: {
+            requestName: `step ${i}`,
+            requestId: `chain.http#${i}`,
+            responseTime: 1,
+            typed: { globals: {}, environment: {}, local: {} },
+          },
+        }
+        : {}),
+    };
+    const output = await session.run(
+      { code: code(i), file: "chain.http", line: 4 + 7 * i, column: 1 },
+      input,
+    );
+    if (output.globals.next !== String(i + 1) || output.tests[0]?.passed !== true) {
+      throw new Error(`Script ${i} did not do its work: ${JSON.stringify(output)}`);
+    }
+    if ((i + 1) % 1000 === 0) {
+      const used = process.cpuUsage(cpu);
+      per1000.push((used.user + used.system) / 1000);
+      cpu = process.cpuUsage();
+    }
+  }
+  session.dispose();
+  // V8 goes on compiling QuickJS's WebAssembly in its background threads after the loop: what
+  // a short run pays includes that (idle half a second, then read the whole process's CPU).
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const all = process.cpuUsage(start);
+  const line = JSON.stringify({ per1000, totalMs: (all.user + all.system) / 1000 });
+  await Deno.stdout.write(new TextEncoder().encode(line));
+}
+
+/** One child process: CPU µs per script of each 1,000 scripts. */
+async function measure(
+  root: string,
+  kind: keyof typeof KINDS,
+  total: number,
+  flags: string | undefined,
+): Promise<{ per1000: number[]; totalMs: number }> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--no-check",
+      "--config",
+      `${root}deno.json`,
+      ...(flags ? [`--v8-flags=${flags}`] : []),
+      new URL(import.meta.url).pathname,
+      "--child",
+      root,
+      kind,
+      String(total),
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
+  return JSON.parse(new TextDecoder().decode(output.stdout));
+}
+
+const median = (values: number[]) => values.toSorted((a, b) => a - b)[values.length >> 1]!;
+
+/**
+ * Prints the table: per kind and checkout, with dial's installed V8 flags and without.
+ *
+ * @param options runs per number (median), an optional baseline checkout, where lines go
+ */
+export async function benchSandbox(
+  { runs, baseline, out }: { runs: number; baseline?: string; out: (text: string) => void },
+): Promise<void> {
+  const roots: [string, string][] = [["this checkout", ROOT]];
+  if (baseline) roots.unshift(["baseline", baseline.endsWith("/") ? baseline : `${baseline}/`]);
+  const flagSets: (string | undefined)[] = [undefined];
+  if (INSTALLED_FLAGS) flagSets.push(INSTALLED_FLAGS);
+  out(`\n### Script sandbox: CPU per script (µs, median of ${runs} processes)\n\n`);
+  out(`load average ${Deno.loadavg().map((l) => l.toFixed(1)).join(" ")}\n\n`);
+  out(
+    "| script | checkout | V8 flags | first 1,000 | warm (4,001-5,000) | 30 scripts in all (ms) |\n",
+  );
+  out("| --- | --- | --- | --- | --- | --- |\n");
+  for (const kind of Object.keys(KINDS) as (keyof typeof KINDS)[]) {
+    const rows = new Map<string, { first: number[]; warm: number[]; short: number[] }>();
+    // Interleaved: each run measures every checkout and flag set once, so load moves them alike.
+    for (let run = 0; run < runs; run++) {
+      for (const [label, root] of roots) {
+        for (const flags of flagSets) {
+          const key = `| ${kind} | ${label} | ${flags ?? "none"} |`;
+          const row = rows.get(key) ?? { first: [], warm: [], short: [] };
+          rows.set(key, row);
+          const long = await measure(root, kind, 5000, flags);
+          row.first.push(long.per1000[0]!);
+          row.warm.push(long.per1000[4]!);
+          // A Conduit-sized file: the CPU of its 30 scripts, V8's compiling for them included.
+          row.short.push((await measure(root, kind, 30, flags)).totalMs);
+        }
+      }
+    }
+    for (const [key, { first, warm, short }] of rows) {
+      out(
+        `${key} ${median(first).toFixed(0)} | ${median(warm).toFixed(0)} | ${
+          median(short).toFixed(0)
+        } |\n`,
+      );
+    }
+  }
+}
+
+if (import.meta.main) {
+  const args = Deno.args;
+  if (args[0] === "--child") {
+    await child(args[1]!, args[2] as keyof typeof KINDS, Number(args[3]));
+  } else {
+    const at = (name: string) => args.includes(name) ? args[args.indexOf(name) + 1] : undefined;
+    const baseline = at("--baseline");
+    await benchSandbox({
+      runs: Number(at("--runs")) || 3,
+      ...(baseline ? { baseline } : {}),
+      out: (text) => Deno.stdout.writeSync(new TextEncoder().encode(text)),
+    });
+  }
+}
