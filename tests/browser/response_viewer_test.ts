@@ -124,3 +124,73 @@ Deno.test("browser: a large GraphQL answer (left to the viewer to format) is sho
   const copied = await page.evaluate("navigator.clipboard.readText()") as string;
   assert.equal(copied.trimEnd(), JSON.stringify(answer, null, 2));
 });
+
+/**
+ * Page code: holds `POST /api/http`'s answer after its first two lines (the response and the
+ * body's first part) until `releaseAnswer()` is called.
+ */
+const HOLD_ANSWER = `(() => {
+  const realFetch = window.fetch.bind(window);
+  let release;
+  const released = new Promise((resolve) => release = resolve);
+  window.releaseAnswer = () => release();
+  window.fetch = async (input, init) => {
+    const response = await realFetch(input, init);
+    if (String(input) !== "/api/http") return response;
+    const reader = response.body.getReader();
+    let lines = 0;
+    const body = new ReadableStream({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        if (lines >= 2) await released;
+        let cut = -1;
+        for (let i = 0; i < value.length && lines < 2; i++) {
+          if (value[i] === 10 && ++lines === 2) cut = i + 1;
+        }
+        if (cut < 0) return controller.enqueue(value);
+        controller.enqueue(value.subarray(0, cut));
+        await released;
+        controller.enqueue(value.subarray(cut));
+      },
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+})()`;
+
+Deno.test("browser: a large JSON body is shown from its first part, before the rest arrives; a surrogate pair cut between parts survives", async () => {
+  const item = (i: number) => JSON.stringify({ id: i, name: `item-${i}` });
+  const head = `[${Array.from({ length: 2_000 }, (_, i) => item(i)).join(",")},{"s":"`;
+  // The server cuts the body every 64 Ki characters: the emoji's two halves fall on either side.
+  const pad = "a".repeat(2 * 65_536 - 1 - head.length);
+  const tail = Array.from({ length: 20_000 }, (_, i) => item(2_000 + i)).join(",");
+  const body = `${head}${pad}😀"},${tail}]`;
+  assert.equal(body.charCodeAt(2 * 65_536 - 1), "😀".charCodeAt(0));
+  await using target = serve(() =>
+    new Response(body, { headers: { "Content-Type": "application/json" } })
+  );
+  await using app = await openApp(browser());
+  const { page } = app;
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.evaluate(HOLD_ANSWER);
+  await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/big`);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  // Only the first part has come: its lines are formatted and shown, the rest is not there.
+  const viewer = page.locator(".http-response .response-viewer");
+  await viewer.getByText('"name": "item-0"').waitFor();
+  assert.equal(await viewer.getAttribute("data-formatting"), "true");
+  assert.equal(await page.getByRole("button", { name: "Copy", exact: true }).isDisabled(), true);
+  assert.equal(await page.getByRole("button", { name: "Raw" }).isDisabled(), true);
+  await page.getByLabel("Filter (JSONPath)").fill("$[0].id");
+  await page.getByRole("alert").filter({ hasText: "The response body is still arriving" })
+    .waitFor();
+  await page.getByLabel("Filter (JSONPath)").fill("");
+  await page.evaluate("releaseAnswer()");
+  await page.locator(".http-response .response-viewer:not([data-formatting])").waitFor();
+  await page.getByRole("button", { name: "Copy", exact: true }).click();
+  const copied = await page.evaluate("navigator.clipboard.readText()") as string;
+  assert.equal(copied.trimEnd(), JSON.stringify(JSON.parse(body), null, 2));
+  // The whole body is the filter's once it is in.
+  await page.getByLabel("Filter (JSONPath)").fill("$[22000].name");
+  await page.getByLabel("Filter result").getByText('"item-21999"').waitFor();
+});

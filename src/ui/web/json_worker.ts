@@ -1,17 +1,22 @@
 /**
  * The viewer's worker (`dist/json_worker.js`, its own bundle): pretty-prints a large JSON body
- * off the page's thread with the CLI's streaming printer, and posts the formatted text back in
- * pieces, the first screen first, so the page only appends text and never stops for the whole
- * body. Messages: in `{id, text, truncated}`; out `{id, chunk}`…, then `{id, chunk, done: true}`,
- * or `{id, failed: true}` when the text is not JSON (the page then shows it as it is).
+ * off the page's thread with the CLI's streaming printer, as its parts arrive, and posts the
+ * formatted text back in pieces, the first screen first, so the page only appends text and never
+ * holds the whole body in one task. Messages: in `{id, part, last, truncated}` for each part of
+ * the body, in order (a new `id` starts another body); out `{id, chunk}`…, then
+ * `{id, chunk, done: true}`, or `{id, failed: true}` when the text is not JSON (the page then
+ * shows it as it is).
  * @module
  */
 import { JsonPrettyPrinter } from "../../output/json_stream.ts";
 
-/** What the page asks: format this body. */
+/** What the page sends: the next part of a body to format. */
 export interface FormatRequest {
   id: number;
-  text: string;
+  /** The next characters of the body (a part may end inside a surrogate pair). */
+  part: string;
+  /** Whether this is the body's last part. */
+  last: boolean;
   /** Only the start of the body: the printer's end is not asked for. */
   truncated: boolean;
 }
@@ -21,43 +26,82 @@ export type FormatAnswer =
   | { id: number; chunk: string; done?: boolean }
   | { id: number; failed: true };
 
-/** Input bytes per step: the first piece is the first screen. */
-const STEP = 64 * 1024;
 /**
  * Formatted characters per message after the first: the page splits each piece into lines and
  * appends it to the editor in one task, which stays short on a busy machine.
  */
 const PIECE = 128 * 1024;
+const STREAM = { stream: true };
+
+/** One body being formatted: its printer and what is not posted yet. */
+class Formatting {
+  readonly #printer = new JsonPrettyPrinter({ color: false });
+  readonly #encoder = new TextEncoder();
+  readonly #decoder = new TextDecoder();
+  /** A high surrogate that ended the last part: its pair starts the next. */
+  #held = "";
+  #pieces: string[] = [];
+  #size = 0;
+  #first = true;
+  #failed = false;
+  readonly #post: (answer: FormatAnswer) => void;
+
+  /**
+   * @param id the body's id
+   * @param post where each piece goes
+   */
+  constructor(readonly id: number, post: (answer: FormatAnswer) => void) {
+    this.#post = post;
+  }
+
+  /** @param request the body's next part */
+  push(request: FormatRequest): void {
+    if (this.#failed) return;
+    let text = this.#held + request.part;
+    this.#held = "";
+    const end = text.charCodeAt(text.length - 1);
+    if (!request.last && end >= 0xd800 && end <= 0xdbff) {
+      this.#held = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    try {
+      this.#add(this.#decoder.decode(this.#printer.push(this.#encoder.encode(text)), STREAM));
+      if (request.last) {
+        if (!request.truncated) this.#add(this.#decoder.decode(this.#printer.end(), STREAM));
+        this.#add(this.#decoder.decode());
+      }
+    } catch {
+      this.#failed = true;
+      this.#post({ id: this.id, failed: true });
+      return;
+    }
+    // The first screen goes at once, then pieces of PIECE characters, and the rest at the end.
+    if (this.#first || this.#size >= PIECE || request.last) {
+      const chunk = this.#pieces.join("");
+      this.#post({ id: this.id, chunk, ...(request.last ? { done: true } : {}) });
+      this.#pieces = [];
+      this.#size = 0;
+      this.#first = false;
+    }
+  }
+
+  #add(text: string): void {
+    this.#pieces.push(text);
+    this.#size += text.length;
+  }
+}
 
 /**
- * @param request the body
- * @param post where each piece goes
+ * @param post where the pieces go
+ * @returns what formats each part the page sends, starting a new body at a new id
  */
-export function formatJson(request: FormatRequest, post: (answer: FormatAnswer) => void): void {
-  const { id } = request;
-  const bytes = new TextEncoder().encode(request.text);
-  const printer = new JsonPrettyPrinter({ color: false });
-  const decoder = new TextDecoder();
-  let parts: string[] = [];
-  let size = 0;
-  let first = true;
-  try {
-    for (let at = 0; at < bytes.length; at += STEP) {
-      const text = decoder.decode(printer.push(bytes.subarray(at, at + STEP)), { stream: true });
-      parts.push(text);
-      size += text.length;
-      if (first || size >= PIECE) {
-        post({ id, chunk: parts.join("") });
-        parts = [];
-        size = 0;
-        first = false;
-      }
-    }
-    if (!request.truncated) parts.push(decoder.decode(printer.end()));
-    post({ id, chunk: parts.join(""), done: true });
-  } catch {
-    post({ id, failed: true });
-  }
+export function formatter(post: (answer: FormatAnswer) => void): (request: FormatRequest) => void {
+  let current: Formatting | undefined;
+  return (request) => {
+    if (current?.id !== request.id) current = new Formatting(request.id, post);
+    current.push(request);
+    if (request.last) current = undefined;
+  };
 }
 
 // In the worker (not when the page imports the types): answer each request.
@@ -67,6 +111,6 @@ const scope = globalThis as unknown as {
   postMessage?: (answer: FormatAnswer) => void;
 };
 if (scope.document === undefined && typeof scope.postMessage === "function") {
-  const post = scope.postMessage.bind(scope);
-  scope.onmessage = (event) => formatJson(event.data, post);
+  const format = formatter(scope.postMessage.bind(scope));
+  scope.onmessage = (event) => format(event.data);
 }

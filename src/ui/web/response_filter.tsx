@@ -29,6 +29,9 @@ export function ResponseFilter(
     const path = expression.value.trim();
     if (path === "") return undefined;
     const body = props.body.value;
+    if (body?.parts && body.text === undefined) {
+      return { error: "The response body is still arriving" };
+    }
     if (body?.text === undefined) return { error: "The response body is not text" };
     if (body.truncated) {
       return { error: "Only the start of this body is shown: it is too large to filter here" };

@@ -3,26 +3,86 @@
  * (Tab reaches it, Ctrl/Cmd+F searches), Copy, Save (the whole body, streamed from the
  * server when it keeps it), a Pretty/Raw toggle, a "preview" label when only the first 5 MiB
  * are shown, and a mode by content type (JSON, text, images shown, binary as hex). A large JSON
- * body is formatted in a worker and appended to the editor in pieces, the first screen first.
+ * body is formatted in a worker as its parts arrive and appended to the editor in pieces, the
+ * first screen first.
  * @module
  */
 import { type Signal, useComputed, useSignal } from "@preact/signals";
 import type { JSX } from "preact";
-import { type MutableRef, useEffect, useMemo, useRef } from "preact/hooks";
+import { useEffect, useMemo } from "preact/hooks";
 import { json } from "@codemirror/lang-json";
 import type { EditorView } from "@codemirror/view";
 import { type Extension, Transaction } from "@codemirror/state";
-import { MAX_KEPT_BODY } from "../protocol.ts";
+import { BODY_PART, MAX_KEPT_BODY } from "../protocol.ts";
 import { formatSize, post } from "./api.ts";
 import { CodeEditor } from "./code_editor.tsx";
 import { prettyIfJson } from "./response_meta.tsx";
 import type { FormatAnswer, FormatRequest } from "./json_worker.ts";
 import { visibleJsonMarks } from "./json_marks.ts";
 
+/**
+ * A long body arriving in parts (an answer's `bodyParts`): the viewer formats each part as it
+ * comes, so the first screen does not wait for the last part, and no task of the page holds
+ * the whole body.
+ */
+export class BodyParts {
+  /** The parts so far, in order. */
+  readonly parts: string[] = [];
+  /** How many parts the body has. */
+  readonly count: number;
+  readonly #listeners = new Set<() => void>();
+  #text: string | undefined;
+
+  /** @param count how many parts the body has */
+  constructor(count: number) {
+    this.count = count;
+  }
+
+  /**
+   * @param text a whole body
+   * @returns it in parts, all arrived
+   */
+  static of(text: string): BodyParts {
+    const parts = new BodyParts(Math.max(1, Math.ceil(text.length / BODY_PART)));
+    for (let at = 0; parts.parts.length < parts.count; at += BODY_PART) {
+      parts.parts.push(text.slice(at, at + BODY_PART));
+    }
+    parts.#text = text;
+    return parts;
+  }
+
+  /** Whether every part has arrived. */
+  get done(): boolean {
+    return this.parts.length >= this.count;
+  }
+
+  /** @param part the next part, told to each listener */
+  add(part: string): void {
+    this.parts.push(part);
+    for (const listener of this.#listeners) listener();
+  }
+
+  /** @returns the parts joined (once they have all arrived: the body) */
+  text(): string {
+    return this.#text ??= this.parts.join("");
+  }
+
+  /**
+   * @param onPart called after each part added
+   * @returns stops listening
+   */
+  listen(onPart: () => void): () => void {
+    this.#listeners.add(onPart);
+    return () => this.#listeners.delete(onPart);
+  }
+}
+
 /** What the viewer shows. */
 export interface ViewedBody {
-  /** The body text (undefined for binary bodies). */
+  /** The body text (undefined for binary bodies, and while its {@link parts} arrive). */
   text?: string;
+  /** A long body's parts: the viewer starts on them before the last one (and `text`) is in. */
+  parts?: BodyParts;
   /** The response's Content-Type. */
   contentType: string;
   /** The full size in bytes. */
@@ -40,9 +100,19 @@ type Mode = "json" | "text" | "image" | "binary";
 function modeOf(body: ViewedBody): Mode {
   const type = body.contentType.toLowerCase();
   if (type.startsWith("image/")) return "image";
-  if (body.text === undefined) return "binary";
-  if (/[/+]json\b/.test(type) || /^\s*[[{]/.test(body.text)) return "json";
+  if (body.text === undefined && body.parts === undefined) return "binary";
+  const start = body.text ?? body.parts?.parts[0] ?? "";
+  if (/[/+]json\b/.test(type) || /^\s*[[{]/.test(start)) return "json";
   return "text";
+}
+
+/**
+ * @param body a body
+ * @returns its length in characters; of a body still arriving, the most it can have (exact on
+ *   either side of {@link SLICE_CHARS}, a whole number of parts)
+ */
+function lengthOf(body: ViewedBody): number {
+  return body.text?.length ?? (body.parts ? body.parts.count * BODY_PART : 0);
 }
 
 const JSON_EXTENSIONS = json();
@@ -63,14 +133,14 @@ export function ResponseViewer(
     marks?: Extension;
   },
 ): JSX.Element {
-  const view = useRef<EditorView | null>(null);
+  const view = useSignal<EditorView | null>(null);
   const state = useViewerState(props.body, view);
   // Started with the viewer: a large body's first screen does not wait for the worker's load.
   useEffect(() => void jsonWorker(), []);
   const body = props.body.value;
   const mode = body ? modeOf(body) : "text";
   const language = mode === "json" && !state.raw.value
-    ? (body?.text?.length ?? 0) > SLICE_CHARS ? LARGE_JSON_EXTENSIONS : JSON_EXTENSIONS
+    ? body && lengthOf(body) > SLICE_CHARS ? LARGE_JSON_EXTENSIONS : JSON_EXTENSIONS
     : NO_EXTENSIONS;
   // The same extensions from one render to the next: the editor reconfigures only on a change.
   const extensions = useMemo(
@@ -82,7 +152,7 @@ export function ResponseViewer(
       <div class="bar viewer-bar" role="toolbar" aria-label="Viewer tools">
         {body?.truncated && (
           <span class="preview-label" role="note">
-            Preview: the first {formatSize(body.text?.length ?? 0)} of {formatSize(body.size)}
+            Preview: the first {formatSize(lengthOf(body))} of {formatSize(body.size)}
           </span>
         )}
         {(mode === "json" || mode === "text") && (
@@ -90,7 +160,7 @@ export function ResponseViewer(
             type="button"
             aria-pressed={state.raw.value}
             onClick={() => state.raw.value = !state.raw.value}
-            disabled={!body}
+            disabled={body?.text === undefined}
           >
             Raw
           </button>
@@ -98,12 +168,18 @@ export function ResponseViewer(
         <button
           type="button"
           // A large body is in the editor only (appended as it was formatted).
-          onClick={() => void copy(view.current?.state.doc.toString() ?? state.shown.peek())}
-          disabled={!body}
+          onClick={() => void copy(view.peek()?.state.doc.toString() ?? state.shown.peek())}
+          // Not a half-formatted document: Copy waits for the whole of it.
+          disabled={!body || state.formatting.value}
         >
           Copy
         </button>
-        <button type="button" onClick={() => body && void save(body)} disabled={!body}>
+        <button
+          type="button"
+          onClick={() => body && void save(body)}
+          // A body still arriving is saved once it is in.
+          disabled={!body || (body.parts !== undefined && body.text === undefined)}
+        >
           Save
         </button>
         {state.note.value && <span class="note" role="status">{state.note.value}</span>}
@@ -117,7 +193,7 @@ export function ResponseViewer(
           extensions={extensions}
           class="viewer"
           placeholder={props.placeholder}
-          onView={(v) => view.current = v}
+          onView={(v) => view.value = v}
         />
       )}
     </div>
@@ -148,7 +224,7 @@ export function ResponseViewer(
 
 function useViewerState(
   body: Signal<ViewedBody | undefined>,
-  view: MutableRef<EditorView | null>,
+  view: Signal<EditorView | null>,
 ) {
   const raw = useSignal(false);
   const note = useSignal<string | undefined>(undefined);
@@ -160,16 +236,28 @@ function useViewerState(
   const text = useComputed((): { now: string; large?: ViewedBody } => {
     const b = body.value;
     if (!b) return { now: "" };
-    if (b.text === undefined) return { now: hex.value ?? `(binary body of ${formatSize(b.size)})` };
-    if (raw.value || modeOf(b) !== "json") return { now: b.text };
-    if (b.text.length <= SLICE_CHARS) return { now: prettyIfJson(b.text, b.truncated) };
+    if (modeOf(b) === "binary") {
+      return { now: hex.value ?? `(binary body of ${formatSize(b.size)})` };
+    }
+    // A body that is not formatted in the worker is shown once all of it is in.
+    if (raw.value || modeOf(b) !== "json") return { now: b.text ?? "" };
+    if (lengthOf(b) <= SLICE_CHARS) {
+      return { now: b.text === undefined ? "" : prettyIfJson(b.text, b.truncated) };
+    }
     return { now: "", large: b };
   });
+  // The editor too: a body may come before the editor is made (the effects' order).
+  const job = useComputed(() => ({ t: text.value, editor: view.value }));
   useEffect(() => {
     let stop: (() => void) | undefined;
-    const unsubscribe = text.subscribe((t) => {
+    /** The parts being formatted. */
+    let feeding: BodyParts | undefined;
+    const unsubscribe = job.subscribe(({ t, editor }) => {
+      // The same body, now whole (its last part came): its formatting goes on.
+      if (t.large?.parts !== undefined && t.large.parts === feeding) return;
       stop?.();
       stop = undefined;
+      feeding = undefined;
       note.value = undefined;
       if (!t.large) {
         formatting.value = false;
@@ -178,7 +266,6 @@ function useViewerState(
       }
       formatting.value = true;
       shown.value = "";
-      const editor = view.current;
       if (!editor) return;
       // The document is built in pieces: each is appended as the worker sends it.
       // Out of the undo history: a read-only viewer's appends are not edits to undo.
@@ -188,8 +275,9 @@ function useViewerState(
           annotations: Transaction.addToHistory.of(false),
         });
       replace("");
-      stop = formatInWorker(t.large, (answer) => {
-        if ("failed" in answer) replace(t.large!.text ?? "");
+      const parts = feeding = t.large.parts ?? BodyParts.of(t.large.text ?? "");
+      stop = formatInWorker(parts, t.large.truncated, (answer) => {
+        if ("failed" in answer) replace(parts.text());
         else replace(answer.chunk, editor.state.doc.length);
         if ("failed" in answer || answer.done) formatting.value = false;
       });
@@ -209,8 +297,11 @@ function useViewerState(
   return { raw, note, shown, formatting };
 }
 
-/** JSON bodies longer than this are formatted in the worker, their first screen shown first. */
-export const SLICE_CHARS = 256 * 1024;
+/**
+ * JSON bodies longer than this are formatted in the worker, their first screen shown first (a
+ * multiple of `BODY_PART`: a body still in parts is known to be longer or not).
+ */
+export const SLICE_CHARS = 4 * BODY_PART;
 
 let worker: Worker | undefined;
 let lastId = 0;
@@ -226,37 +317,66 @@ function jsonWorker(): Worker {
 
 /**
  * Pretty-prints a large JSON body in the viewer's worker (`json_worker.ts`, the CLI's
- * streaming printer): the page's thread only appends the pieces it sends, the first screen
- * first. A body that turns out not to be JSON is shown as it is.
+ * streaming printer), each part as it arrives: the page's thread only hands over parts and
+ * appends the pieces the worker sends, the first screen first. A body that turns out not to be
+ * JSON is shown as it is once all of it is in.
  *
- * @param body the body (its text is JSON, or starts like it)
+ * @param parts the body (its text is JSON, or starts like it)
+ * @param truncated whether the body is only the start of the response's
  * @param take called with each piece, in order
  * @returns stops formatting (another body, or Raw)
  */
-function formatInWorker(body: ViewedBody, take: (answer: FormatAnswer) => void): () => void {
+function formatInWorker(
+  parts: BodyParts,
+  truncated: boolean,
+  take: (answer: FormatAnswer) => void,
+): () => void {
   const id = ++lastId;
   const running = jsonWorker();
   let done = false;
+  let failed = false;
+  let sent = 0;
+  const finish = () => {
+    done = true;
+    running.removeEventListener("message", listen);
+    running.removeEventListener("error", fail);
+    unlisten();
+  };
+  // Each part goes to the worker as it arrives; after a failure, the body is shown once whole.
+  const feed = () => {
+    if (failed) {
+      if (parts.done && !done) {
+        finish();
+        take({ id, failed: true });
+      }
+      return;
+    }
+    while (sent < parts.parts.length) {
+      const part = parts.parts[sent]!;
+      const request: FormatRequest = { id, part, last: ++sent === parts.count, truncated };
+      running.postMessage(request);
+    }
+  };
+  const fail = () => {
+    failed = true;
+    feed();
+  };
   const listen = (event: MessageEvent<FormatAnswer>) => {
     if (event.data.id !== id) return;
-    done = "failed" in event.data || event.data.done === true;
-    if (done) {
-      running.removeEventListener("message", listen);
-      running.removeEventListener("error", failed);
-    }
+    if ("failed" in event.data) return fail();
+    if (event.data.done === true) finish();
     take(event.data);
   };
   running.addEventListener("message", listen);
   // A worker that cannot load or run: the body is shown as it is.
-  const failed = () => listen(new MessageEvent("message", { data: { id, failed: true } }));
-  running.addEventListener("error", failed, { once: true });
-  const request: FormatRequest = { id, text: body.text ?? "", truncated: body.truncated };
-  running.postMessage(request);
+  running.addEventListener("error", fail, { once: true });
+  const unlisten = parts.listen(feed);
+  feed();
   return () => {
-    running.removeEventListener("message", listen);
-    running.removeEventListener("error", failed);
+    const stopped = !done;
+    finish();
     // A body still being formatted is dropped with its worker: the next body starts at once.
-    if (!done && worker === running) {
+    if (stopped && worker === running) {
       running.terminate();
       worker = undefined;
     }

@@ -8,7 +8,7 @@ import type { JSX } from "preact";
 import { ApiError, isRecord } from "../api.ts";
 import type { ResponseJson, TestJson } from "../../protocol.ts";
 import { ResponseMeta } from "../response_meta.tsx";
-import { ResponseViewer, type ViewedBody } from "../response_viewer.tsx";
+import { type BodyParts, ResponseViewer, type ViewedBody } from "../response_viewer.tsx";
 import type { OpenapiEvent } from "../../openapi_protocol.ts";
 import { OpenapiViolations } from "../openapi/openapi_panel.tsx";
 import { violationMarks } from "../openapi/openapi_marks.ts";
@@ -78,7 +78,11 @@ export type HttpResult =
     | "size"
     | "timeMs"
   >
-  & { run?: FileRun };
+  & {
+    run?: FileRun;
+    /** A long body's parts: the response is shown as they arrive, `body` once all are in. */
+    parts?: BodyParts;
+  };
 
 /**
  * @param r the response
@@ -96,6 +100,7 @@ export function viewedOf(r: HttpResult | undefined, url: string): ViewedBody | u
   }
   return {
     ...(r.body !== undefined ? { text: r.body } : {}),
+    ...(r.parts ? { parts: r.parts } : {}),
     contentType,
     size: r.size,
     truncated: r.truncated,

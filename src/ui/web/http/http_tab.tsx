@@ -38,6 +38,7 @@ import {
 import { httpSource, requestExtras, type RequestSource, requestSource } from "../request_extras.ts";
 import { requestShare, RequestSplitter } from "../splitter.tsx";
 import { OpenapiPanel } from "../openapi/openapi_panel.tsx";
+import { BodyParts } from "../response_viewer.tsx";
 
 export type { HttpResult };
 import { isRows, isString, jsonWithoutSecrets, persisted, withoutSecrets } from "../storage.ts";
@@ -216,7 +217,8 @@ export async function sendHttpRequest(): Promise<void> {
     const response = source
       ? await post("/api/http/file", { ...fileSendJson(source), bodyParts: true }, mine.signal)
       : await post("/api/http", { ...requestJson(), bodyParts: true }, mine.signal);
-    const { answer, run } = await readAnswer(response);
+    // A long body's response is shown as its parts arrive (the viewer starts on the first).
+    const { answer, run } = await readAnswer(response, (head) => result.value = head);
     result.value = source ? { ...answer, run } : answer;
     entry.done(answer);
   } catch (e) {
@@ -236,12 +238,16 @@ export async function sendHttpRequest(): Promise<void> {
 
 /**
  * @param response the server's answer: NDJSON events of the request (and of its file's run)
+ * @param arriving called with the response when its long body starts to arrive in parts
  * @returns the response, with what the file's run did before and after it
  */
-async function readAnswer(response: Response): Promise<{ answer: HttpResult; run: FileRun }> {
+async function readAnswer(
+  response: Response,
+  arriving: (head: HttpResult) => void,
+): Promise<{ answer: HttpResult; run: FileRun }> {
   let answer: HttpResult | undefined;
   /** A long body's parts, while they come (`bodyParts` of the response). */
-  let parts: { texts: string[]; count: number } | undefined;
+  let parts: BodyParts | undefined;
   const run: FileRun = { ran: [], logs: [], tests: [] };
   showOAuthNotice(undefined);
   for await (const event of ndjson(response)) {
@@ -254,23 +260,31 @@ async function readAnswer(response: Response): Promise<{ answer: HttpResult; run
     if (event.type === "response") {
       answer = parseResult(event.response);
       const count = isRecord(event.response) ? event.response.bodyParts : undefined;
-      parts = typeof count === "number" && count > 0 ? { texts: [], count } : undefined;
+      parts = typeof count === "number" && count > 0 ? new BodyParts(count) : undefined;
+      if (parts) answer = { ...answer, parts };
+      else received();
     }
-    if (event.type === "body" && parts && typeof event.text === "string") {
-      parts.texts.push(event.text);
-    }
-    const complete = (parts?.texts.length ?? 0) === (parts?.count ?? 0);
-    if ((event.type === "response" || event.type === "body") && answer && complete) {
-      if (parts) answer = { ...answer, body: parts.texts.join("") };
-      parts = undefined;
-      // For scripts/bench_ui_body.ts: the response is read (its last byte, parsed).
-      performance.mark("dial:response-received");
+    if (event.type === "body" && answer && parts && !parts.done && typeof event.text === "string") {
+      parts.add(event.text);
+      // Shown from its first part (which tells a JSON body).
+      if (parts.parts.length === 1) arriving(answer);
+      if (parts.done) {
+        answer = { ...answer, body: parts.text() };
+        received();
+      }
     }
     readRunEvent(event, run);
   }
   if (run.error && !answer) throw run.error;
-  if (!answer || parts) throw new ApiError("The dial server ended the answer early", 0);
+  if (!answer || (parts && !parts.done)) {
+    throw new ApiError("The dial server ended the answer early", 0);
+  }
   return { answer, run };
+}
+
+/** For scripts/bench_ui_body.ts: the response is read (its last byte, parsed). */
+function received(): void {
+  performance.mark("dial:response-received");
 }
 
 /** A curl command pasted into the URL becomes the tab's request (the CLI's curl reader). */
