@@ -2,8 +2,8 @@
  * Measures the stream tabs' message log in Chromium (`deno task bench:ui-streams`):
  * main-thread work (CDP `TaskDuration`) for 10,000 WebSocket messages arriving at once, from
  * the bridge frame to the rendered rows, and the same once the log holds 100,000 messages;
- * 100,000 at once onto the full log (its work and longest task in CPU time, from Chrome's
- * trace); then the time to render a scroll to the middle of the full log. Prints a Markdown
+ * 100,000 at once onto the full log (its work, its longest task in CPU time from Chrome's
+ * trace, and its long tasks in wall time from PerformanceObserver "longtask"); then the time to render a scroll to the middle of the full log. Prints a Markdown
  * table.
  * @module
  */
@@ -98,9 +98,16 @@ try {
   const full: number[] = [];
   for (let i = 0; i < RUNS; i++) full.push(await burst(BURST));
   // 100,000 at once onto the full log: the main thread's work and its longest task (CPU time).
+  await page.evaluate(`(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.longTasks.push(e.duration);
+    }).observe({ type: "longtask" });
+  })()`);
   await browser.startTracing(page, { categories: [TRACE_CATEGORY] });
   const hugeMs = await burst(100_000);
   const hugeLongest = longestTaskCpu(await browser.stopTracing());
+  const longTasks = await page.evaluate("window.longTasks") as number[];
   const { held } = await counter();
   const scrollMs = Number(
     await page.evaluate(`(async () => {
@@ -130,6 +137,9 @@ try {
     } ms |`,
     `| the same, longest main-thread task (CPU time, Chrome's trace) | ${
       hugeLongest.toFixed(0)
+    } ms |`,
+    `| the same, long tasks (over 50 ms, wall time): count, longest | ${longTasks.length}, ${
+      Math.max(0, ...longTasks).toFixed(0)
     } ms |`,
     `| messages held | ${held.toLocaleString("en")} |`,
     `| rows in the DOM | ${rows} |`,
