@@ -252,10 +252,13 @@ export async function* ndjson(response: Response): AsyncGenerator<unknown> {
 /** The longest stretch of reading an answer (ms) before the page gets its thread back. */
 const READ_SLICE_MS = 8;
 
-/** Resolves in a later task of the page (`scheduler.yield` where there is one). */
+/**
+ * Resolves in a later task of the page, behind the tasks already waiting: a long body's first
+ * screen (the viewer worker's message) is shown while the rest of the answer is read. (Not
+ * `scheduler.yield`: its continuation goes ahead of them, and the whole answer was read first.)
+ */
 function nextTask(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /**

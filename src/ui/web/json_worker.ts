@@ -31,7 +31,19 @@ export type FormatAnswer =
  * appends it to the editor in one task, which stays short on a busy machine.
  */
 const PIECE = 128 * 1024;
+/** Characters of the body formatted for the first message: a screen or more, appended at once. */
+const FIRST_SCREEN = 8 * 1024;
 const STREAM = { stream: true };
+
+/**
+ * @param text a string
+ * @param at an index in it
+ * @returns `at`, or one less when a surrogate pair would be cut there
+ */
+function cutAt(text: string, at: number): number {
+  const code = text.charCodeAt(at - 1);
+  return code >= 0xd800 && code <= 0xdbff ? at - 1 : at;
+}
 
 /** One body being formatted: its printer and what is not posted yet. */
 class Formatting {
@@ -58,14 +70,18 @@ class Formatting {
   push(request: FormatRequest): void {
     if (this.#failed) return;
     let text = this.#held + request.part;
-    this.#held = "";
-    const end = text.charCodeAt(text.length - 1);
-    if (!request.last && end >= 0xd800 && end <= 0xdbff) {
-      this.#held = text.slice(-1);
-      text = text.slice(0, -1);
-    }
+    const whole = request.last ? text.length : cutAt(text, text.length);
+    this.#held = text.slice(whole);
+    text = text.slice(0, whole);
     try {
-      this.#add(this.#decoder.decode(this.#printer.push(this.#encoder.encode(text)), STREAM));
+      // The first screen goes alone: the page shows it before it appends the rest of the part.
+      if (this.#first && text.length > FIRST_SCREEN) {
+        const cut = cutAt(text, FIRST_SCREEN);
+        this.#format(text.slice(0, cut));
+        this.#send(false);
+        text = text.slice(cut);
+      }
+      this.#format(text);
       if (request.last) {
         if (!request.truncated) this.#add(this.#decoder.decode(this.#printer.end(), STREAM));
         this.#add(this.#decoder.decode());
@@ -75,19 +91,23 @@ class Formatting {
       this.#post({ id: this.id, failed: true });
       return;
     }
-    // The first screen goes at once, then pieces of PIECE characters, and the rest at the end.
-    if (this.#first || this.#size >= PIECE || request.last) {
-      const chunk = this.#pieces.join("");
-      this.#post({ id: this.id, chunk, ...(request.last ? { done: true } : {}) });
-      this.#pieces = [];
-      this.#size = 0;
-      this.#first = false;
-    }
+    if (this.#first || this.#size >= PIECE || request.last) this.#send(request.last);
+  }
+
+  #format(text: string): void {
+    this.#add(this.#decoder.decode(this.#printer.push(this.#encoder.encode(text)), STREAM));
   }
 
   #add(text: string): void {
     this.#pieces.push(text);
     this.#size += text.length;
+  }
+
+  #send(done: boolean): void {
+    this.#post({ id: this.id, chunk: this.#pieces.join(""), ...(done ? { done: true } : {}) });
+    this.#pieces = [];
+    this.#size = 0;
+    this.#first = false;
   }
 }
 

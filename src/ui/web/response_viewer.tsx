@@ -136,7 +136,7 @@ export function ResponseViewer(
   const view = useSignal<EditorView | null>(null);
   const state = useViewerState(props.body, view);
   // Started with the viewer: a large body's first screen does not wait for the worker's load.
-  useEffect(() => void jsonWorker(), []);
+  useEffect(startJsonWorker, []);
   const body = props.body.value;
   const mode = body ? modeOf(body) : "text";
   const language = mode === "json" && !state.raw.value
@@ -305,6 +305,11 @@ export const SLICE_CHARS = 4 * BODY_PART;
 
 let worker: Worker | undefined;
 let lastId = 0;
+
+/** Starts the viewers' worker ahead of a body (a long body's first part then does not wait for it). */
+export function startJsonWorker(): void {
+  jsonWorker();
+}
 
 /** @returns the viewers' one worker, started at the first call */
 function jsonWorker(): Worker {

@@ -38,7 +38,7 @@ import {
 import { httpSource, requestExtras, type RequestSource, requestSource } from "../request_extras.ts";
 import { requestShare, RequestSplitter } from "../splitter.tsx";
 import { OpenapiPanel } from "../openapi/openapi_panel.tsx";
-import { BodyParts } from "../response_viewer.tsx";
+import { BodyParts, startJsonWorker } from "../response_viewer.tsx";
 
 export type { HttpResult };
 import { isRows, isString, jsonWithoutSecrets, persisted, withoutSecrets } from "../storage.ts";
@@ -261,8 +261,10 @@ async function readAnswer(
       answer = parseResult(event.response);
       const count = isRecord(event.response) ? event.response.bodyParts : undefined;
       parts = typeof count === "number" && count > 0 ? new BodyParts(count) : undefined;
-      if (parts) answer = { ...answer, parts };
-      else received();
+      if (parts) {
+        startJsonWorker();
+        answer = { ...answer, parts };
+      } else received();
     }
     if (event.type === "body" && answer && parts && !parts.done && typeof event.text === "string") {
       parts.add(event.text);
