@@ -206,9 +206,10 @@ export interface RunHttpFileOptions {
    * Offered each selected request once it is built (its dependencies run, its pre-request
    * scripts and references resolved), before it is sent: true takes it, and the run neither
    * sends it nor runs its handlers (the UI's WebSocket, SSE and GraphQL tabs run their own
-   * session from it).
+   * session from it). `scope` is the one it was built from (globals, request variables and
+   * named results live): the UI's composers fill their later messages from it.
    */
-  take?: (fileRequest: FileRequest) => boolean;
+  take?: (fileRequest: FileRequest, scope: VariableScope) => boolean;
   /** Told of each exchange, with the body read. */
   onExchange?: (event: ExchangeEvent) => void | Promise<void>;
   /** Told of each message of a WebSocket, subscription or event stream, as it arrives. */
@@ -762,7 +763,7 @@ class FileRunner {
     const fileRequest = await whenResolved(() =>
       buildFileRequest(this.withDefaultHeaders(request), where)
     );
-    if (!dependency && this.options.take?.(fileRequest)) return;
+    if (!dependency && this.options.take?.(fileRequest, where.scope)) return;
     if (/^https?:$/.test(fileRequest.spec.url.protocol)) {
       this.origins.add(fileRequest.spec.url.origin);
     }

@@ -23,8 +23,13 @@ import { UsageError } from "../../errors/mod.ts";
 import { type EnvLookup, processEnv } from "../../env.ts";
 import { type ReferenceReader, resolveUsed, whenResolved } from "../../files/trust_rule.ts";
 
-/** What a `{{$auth.token("id")}}` needs from the server: the OAuth 2.0 cache and login hooks. */
+/**
+ * What a tab's substitution needs from the server: for `{{$auth.token("id")}}` the OAuth 2.0
+ * cache and login hooks, and the workspace session's `client.global` values.
+ */
 export interface AuthTokenOptions {
+  /** `client.global` values of the workspace session (every Send and ▶ Run share them). */
+  globals?: ReadonlyMap<string, string>;
   /** The token cache directory (default: the CLI's, shared with it). */
   cacheDir?: string;
   /** What a flow that needs a browser login does (the UI: "Log in first"). */
@@ -36,15 +41,22 @@ export interface AuthTokenOptions {
 }
 
 /**
- * Security.Auth tokens share the auth panel's cache and its "Log in first".
+ * Security.Auth tokens share the auth panel's cache and its "Log in first"; globals are the
+ * workspace session's.
  *
- * @param context the server's OAuth 2.0 settings, fetch and environment
+ * @param context the server's OAuth 2.0 settings, fetch, environment and workspace session
  * @returns the options of {@link substitutionFor}
  */
 export function authTokenOptions(
-  context: { oauth?: UiOAuthSettings; fetch?: typeof fetch; env?: EnvLookup },
+  context: {
+    oauth?: UiOAuthSettings;
+    fetch?: typeof fetch;
+    env?: EnvLookup;
+    session?: { globals: ReadonlyMap<string, string> };
+  },
 ): AuthTokenOptions {
   return {
+    ...(context.session ? { globals: context.session.globals } : {}),
     ...(context.oauth?.cacheDir !== undefined ? { cacheDir: context.oauth.cacheDir } : {}),
     ...(context.oauth?.openBrowser ? { openBrowser: context.oauth.openBrowser } : {}),
     ...(context.fetch ? { fetch: context.fetch } : {}),
@@ -333,17 +345,44 @@ export interface Substituter {
   (text: string, what: string): string;
   /** Whether the text's substitution holds a private value (then the page sees it redacted). */
   usesSecret(text: string, what: string): boolean;
+  /** Reads the environment's references (`@env:`, `@path`…) the text uses, before it is filled. */
+  ready(text: string, what: string): Promise<void>;
+}
+
+/**
+ * The substitution of texts that are in no file (a tab's field, a composer's message) from one
+ * scope: messages name the variable and the field, not a line and column.
+ *
+ * @param scope the scope: a tab's ({@link substitutionFor}), or the one a file's request was
+ *   evaluated in (`runHttpFile`'s `take`), globals and request variables included
+ * @returns the substitution
+ */
+export function scopeSubstituter(scope: VariableScope): Substituter {
+  const run = (text: string, what: string) =>
+    substitute(text, scope, { what, path: "", line: 1, column: 1 });
+  return Object.assign(
+    (text: string, what: string) => text.includes("{{") ? run(text, what).text : text,
+    {
+      usesSecret: (text: string, what: string) => text.includes("{{") && run(text, what).secret,
+      ready: (text: string, what: string) =>
+        resolveUsed(() => {
+          if (text.includes("{{")) run(text, what);
+        }),
+    },
+  );
 }
 
 /**
  * The request files' substitution for one of a tab's requests: the chosen environment (public
- * and private file), `$shared`, the file's `@variables`, dynamic variables and the
- * `{{$auth.token("id")}}` of the environment's `Security.Auth`. Every tab (HTTP, GraphQL,
- * WebSocket with its messages, SSE) substitutes through it, as `dial run` does.
+ * and private file), `$shared`, the workspace session's globals, the file's `@variables`, dynamic
+ * variables and the `{{$auth.token("id")}}` of the environment's `Security.Auth`, through the
+ * request files' own substitution. A tab's request that is in no file (HTTP, GraphQL, gRPC,
+ * WebSocket and SSE, with their composers' messages) substitutes through it; one of a file is
+ * evaluated by `runHttpFile`, and its composers take that evaluation's scope.
  *
  * @param json the tab's request: `environment` and `file` name where to look
  * @param workspace the workspace, if any (without one only dynamic variables are defined)
- * @param options how `{{$auth.token("id")}}` gets its token (Security.Auth)
+ * @param options how `{{$auth.token("id")}}` gets its token (Security.Auth), the globals
  * @param uses the texts to look for `$auth` tokens in (default: the whole request)
  * @returns the substitution
  */
@@ -362,21 +401,16 @@ export async function substitutionFor(
     path = found.path;
     scope = {
       ...found.scope,
+      ...(options.globals ? { globals: options.globals } : {}),
       auth: await authTokens(uses, found.environment, found.scope, path, options),
     };
   }
   // A tab's field or message is in no file (a file's tab is sent by runHttpFile, with its
-  // positions): messages name the variable and the field, not a line and column.
-  const run = (text: string, what: string) =>
-    substitute(text, scope, { what, path: "", line: 1, column: 1 });
+  // positions).
+  const substituter = scopeSubstituter(scope);
   // The environment's references this request uses are read now, and only those.
-  await resolveUsed(() => {
-    for (const text of templates(json)) run(text, "request");
-  });
-  return Object.assign(
-    (text: string, what: string) => text.includes("{{") ? run(text, what).text : text,
-    { usesSecret: (text: string, what: string) => text.includes("{{") && run(text, what).secret },
-  );
+  for (const text of templates(json)) await substituter.ready(text, "request");
+  return substituter;
 }
 
 /** Every string of a request that holds a `{{template}}`. */

@@ -17,6 +17,7 @@ import { parseHttpFile } from "../../files/parse_http_file.ts";
 import type { RequestVariableSource } from "../../files/request_variables.ts";
 import { runHttpFile, type RunHttpFileOptions } from "../../files/run_http_file.ts";
 import type { FileRequest } from "../../files/file_request.ts";
+import type { VariableScope } from "../../files/substitute.ts";
 import type { Exchange } from "../../http/send.ts";
 import type { FileSendEvent } from "../protocol.ts";
 import type { Workspace } from "../workspace_path.ts";
@@ -177,8 +178,17 @@ export async function fileRunOf(json: JsonObject, context: ApiContext): Promise<
   };
 }
 
+/** A file's request as `dial run` would send it, and the scope it was evaluated in. */
+export interface EvaluatedRequest extends FileRequest {
+  /**
+   * Its variables (the session's globals, its request variables, named results live): a
+   * composer's messages are filled from it, as the request's own text was.
+   */
+  scope: VariableScope;
+}
+
 /**
- * Evaluates a GraphQL, WebSocket or SSE tab's request of a workspace file as `dial run` does,
+ * Evaluates a GraphQL, WebSocket, SSE or gRPC tab's request of a workspace file as `dial run` does,
  * up to the send: the tab's fields in place of the file's, the named requests it refers to run
  * first (once per session), its pre-request scripts, the whole scope (environment, private
  * environment, globals, request variables, `$processEnv`, `$dotenv`). The tab then runs its own
@@ -186,7 +196,7 @@ export async function fileRunOf(json: JsonObject, context: ApiContext): Promise<
  *
  * @param json {@link import("../protocol.ts").FileSendJson} without a timeout
  * @param context the workspace, its session, fetch and signal
- * @returns the request as `dial run` would send it
+ * @returns the request as `dial run` would send it, and its scope
  * @throws {import("../../errors/mod.ts").DialError} what `dial run` would report (an undefined
  *   variable, a failed dependency, a script error)
  */
@@ -195,14 +205,14 @@ export async function evaluateFileRequest(
   context: Pick<ApiContext, "workspace" | "session" | "cookies" | "env" | "oauth" | "fetch"> & {
     signal: AbortSignal;
   },
-): Promise<FileRequest> {
+): Promise<EvaluatedRequest> {
   const { file, options } = await fileRunOf(json, context);
-  let taken: FileRequest | undefined;
+  let taken: EvaluatedRequest | undefined;
   await runHttpFile(file, {
     ...options,
     send: { signal: context.signal, ...(context.fetch ? { fetch: context.fetch } : {}) },
     // The one request run not as a dependency is the tab's.
-    take: (built) => (taken = built, true),
+    take: (built, scope) => (taken = { ...built, scope }, true),
   });
   if (!taken) throw new UsageError("The request's pre-request script skipped it: nothing to send");
   return taken;

@@ -6,7 +6,8 @@
  * credentials (through the one credential step) and the UI's TLS and proxy settings, and
  * streams each reply as it arrives, then the status, headers and trailers. A request of a
  * workspace file is evaluated as `dial run` evaluates it; the tab's own request gets the
- * workspace environment's `{{variables}}` in its target, metadata and message.
+ * workspace environment's and session's `{{variables}}` in its target, metadata and message.
+ * An open call's messages are filled from the same scope as its request.
  * A call opened with `open` (client and bidi streaming) takes its requests while it runs:
  * `POST /api/grpc/send` sends the composer's message(s), each checked against the input type
  * (one that does not fit is refused, the call goes on), `POST /api/grpc/end` half-closes;
@@ -20,6 +21,7 @@ import { parseGrpcTarget } from "../../grpc/grpc_target.ts";
 import type { GrpcRequestOptions } from "../../grpc/grpc_request.ts";
 import { protoFilesOf } from "../../files/run_grpc.ts";
 import type { RequestSpec } from "../../http/request_spec.ts";
+import type { VariableScope } from "../../files/substitute.ts";
 import { array, isObject, type JsonObject, object, readJson, string } from "./decode.ts";
 import { evaluateFileRequest, fileRunOf } from "./file_send.ts";
 import { runHttpFile } from "../../files/run_http_file.ts";
@@ -30,6 +32,7 @@ import type { ApiContext } from "./http_api.ts";
 import { parseUiAuthAndHeaders } from "./spec_json.ts";
 import {
   authTokenOptions,
+  scopeSubstituter,
   type Substituter,
   substituteRequest,
   substitutionFor,
@@ -42,7 +45,7 @@ import type { JsonValue } from "@bufbuild/protobuf";
 /** A call that takes requests while it runs. */
 interface OpenCall {
   outbox: GrpcOutbox;
-  /** Fills the `{{variables}}` of its messages, as the tab's own request's. */
+  /** Fills the `{{variables}}` of its messages from its request's scope. */
   substitute: Substituter;
   emit: (event: GrpcCallEvent) => void;
 }
@@ -74,7 +77,7 @@ async function callOf(
   json: JsonObject,
   context: ApiContext,
   what: "call" | "methods",
-): Promise<{ spec: RequestSpec; method: string; body: string }> {
+): Promise<{ spec: RequestSpec; method: string; body: string; scope?: VariableScope }> {
   if (isObject(json.fromFile)) {
     const timeoutMs = timeoutOf(json.timeoutMs);
     const signals = [context.signal, ...(timeoutMs > 0 ? [AbortSignal.timeout(timeoutMs)] : [])];
@@ -83,7 +86,8 @@ async function callOf(
       signal: AbortSignal.any(signals),
     });
     if (!built.grpc) throw new UsageError("The tab's request of its file is not a GRPC request");
-    return { spec: built.spec, method: built.grpc.method, body: built.bodyText };
+    const { spec, grpc, bodyText, scope } = built;
+    return { spec, method: grpc.method, body: bodyText, scope };
   }
   const filled = await substituted(json, context);
   const method = what === "methods"
@@ -159,17 +163,15 @@ export async function handleGrpcMethods(request: Request, context: ApiContext): 
 export async function handleGrpcCall(request: Request, context: ApiContext): Promise<Response> {
   const json = object(await readJson(request), "request");
   if (isObject(json.fromFile) && json.open !== true) return await fileCall(json, context);
-  const { spec, method, body } = await callOf(json, context, "call");
+  const { spec, method, body, scope } = await callOf(json, context, "call");
   const protos = await protosOf(json, context);
   const timeoutMs = timeoutOf(json.timeoutMs);
-  // An open call's messages take the environment (a file's request is evaluated already).
-  const substitute = json.open === true
-    ? await substitutionFor(
-      isObject(json.fromFile) ? { environment: json.environment, file: json.file } : json,
-      context.workspace,
-      authTokenOptions(context),
-    )
-    : undefined;
+  // An open call's messages take the request's scope: a file's as `dial run` evaluated it.
+  const substitute = json.open !== true
+    ? undefined
+    : scope
+    ? scopeSubstituter(scope)
+    : await substitutionFor(json, context.workspace, authTokenOptions(context));
   return ndjsonResponse<GrpcCallEvent>(async ({ emit, signal }) => {
     const { runGrpcRequest } = await load.grpcRequest();
     const started = performance.now();
@@ -294,6 +296,7 @@ export async function handleGrpcSend(request: Request, context: ApiContext): Pro
   const json = object(await readJson(request), "request");
   const call = openCall(json, context);
   const written = string(json.body ?? "", "body");
+  await call.substitute.ready(written, "the message");
   const text = call.substitute(written, "the message");
   const documents: JsonValue[] = [];
   for await (const doc of jsonDocuments(one(text), "the message")) documents.push(doc);

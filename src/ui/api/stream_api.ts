@@ -22,7 +22,13 @@ import { BRIDGE_UNAUTHORIZED, MAX_SESSION_JSON } from "../protocol.ts";
 import { HELLO_DEADLINE_MS } from "../front_door.ts";
 import type { Workspace } from "../workspace_path.ts";
 import type { UiOAuthSettings } from "./spec_json.ts";
-import { authTokenOptions, type Substituter, substitutionFor } from "./environment_api.ts";
+import {
+  authTokenOptions,
+  scopeSubstituter,
+  type Substituter,
+  substitutionFor,
+} from "./environment_api.ts";
+import type { VariableScope } from "../../files/substitute.ts";
 import { parseJsonText } from "../../http/values.ts";
 import { isObject, type JsonObject, object } from "./decode.ts";
 import { evaluateFileRequest } from "./file_send.ts";
@@ -155,15 +161,21 @@ class StreamBridge {
       if (json.type === "start" && isObject(json.request) && !this.#ws && !this.#sse) {
         const request = json.request;
         if (isObject(request.fromFile)) {
-          [json, built] = await this.#fromFile(json, request.fromFile);
+          // A file's request is evaluated already: the composer's messages take its scope.
+          let scope: VariableScope;
+          [json, built, scope] = await this.#fromFile(json, request.fromFile);
+          this.#substitute = scopeSubstituter(scope);
+        } else {
+          this.#substitute = await substitutionFor(
+            request,
+            this.#context.workspace,
+            authTokenOptions(this.#context),
+          );
         }
-        this.#substitute = await substitutionFor(
-          // A file's request is evaluated already: the composer's messages take the environment.
-          built ? { environment: request.environment, file: request.file } : request,
-          this.#context.workspace,
-          authTokenOptions(this.#context),
-        );
         if (this.#ended) return;
+      }
+      if (json.type === "send" && typeof json.text === "string") {
+        await this.#substitute?.ready(json.text, "the message");
       }
       let command = parseBridgeCommand(json, this.#substitute);
       if (built && command.type === "start") {
@@ -209,9 +221,12 @@ class StreamBridge {
    * A start of a tab's request from a workspace file: evaluated as `dial run` evaluates it
    * (its dependencies run, its pre-request scripts, the whole scope).
    *
-   * @returns the start with the built URL in place of the tab's, and the built request
+   * @returns the start with the built URL in place of the tab's, the built request, its scope
    */
-  async #fromFile(json: JsonObject, fromFile: JsonObject): Promise<[JsonObject, RequestSpec]> {
+  async #fromFile(
+    json: JsonObject,
+    fromFile: JsonObject,
+  ): Promise<[JsonObject, RequestSpec, VariableScope]> {
     const built = await evaluateFileRequest(fromFile, {
       ...this.#context,
       signal: AbortSignal.any([this.#context.signal, this.#stop.signal]),
@@ -222,7 +237,7 @@ class StreamBridge {
       spec.url.protocol = spec.url.protocol === "wss:" ? "https:" : "http:";
     }
     const request = { url: spec.url.href, headers: [], method: spec.method };
-    return [{ ...json, request }, spec];
+    return [{ ...json, request }, spec, built.scope];
   }
 
   #startWebSocket(start: StartWebSocket): void {
