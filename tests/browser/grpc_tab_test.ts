@@ -62,7 +62,17 @@ Deno.test("browser: the gRPC tab loads methods by reflection, fills a template, 
   await page.locator("summary:visible", { hasText: "History (4)" }).click();
   const history = page.getByRole("list", { name: "History" });
   await history.getByText("failed: NOT_FOUND (5): no such greeting").waitFor();
-  await history.getByRole("button", { name: /EchoMetadata/ }).click();
+  // An OK call's line shows its status as the tab does, its size and time, like an HTTP one's.
+  const echoed = history.getByRole("button", { name: /EchoMetadata/ });
+  assert.match(
+    await echoed.textContent() ?? "",
+    new RegExp(`${GREETER}/EchoMetadata ${greeter.address} OK \\(0\\) · \\d+ B · \\d+ ms$`),
+  );
+  await page.getByLabel("Search history").fill("ok (0)");
+  await history.getByText(/^failed/).waitFor({ state: "detached" });
+  assert.equal(await history.getByRole("button").count(), 3);
+  await page.getByLabel("Search history").fill("");
+  await echoed.click();
   assert.equal(
     await page.getByLabel("RPC", { exact: true }).inputValue(),
     `${GREETER}/EchoMetadata`,

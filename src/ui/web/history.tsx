@@ -21,6 +21,8 @@ export interface HistoryEntry {
   /** Method and URL, or operation and endpoint. */
   title: string;
   status: number;
+  /** How the tab shows a status that is not HTTP's: gRPC's `OK (0)`. */
+  statusLabel?: string;
   size: number;
   timeMs: number;
   /** Why it failed, when no response came. */
@@ -34,7 +36,8 @@ function isEntries(value: unknown): value is HistoryEntry[] {
     value.every((e) =>
       typeof e === "object" && e !== null && typeof e.time === "number" &&
       typeof e.title === "string" && typeof e.status === "number" && typeof e.size === "number" &&
-      typeof e.timeMs === "number" && typeof e.snapshot === "object" && e.snapshot !== null
+      typeof e.timeMs === "number" && typeof e.snapshot === "object" && e.snapshot !== null &&
+      (e.statusLabel === undefined || typeof e.statusLabel === "string")
     );
 }
 
@@ -70,6 +73,11 @@ export function restoreRows(saved: Row[], current: readonly Row[]): Row[] {
   });
 }
 
+/** The status of an answered entry as its tab shows it: `200`, `OK (0)`. */
+function statusOf(entry: HistoryEntry): string {
+  return entry.statusLabel ?? (entry.status ? String(entry.status) : "—");
+}
+
 /**
  * @param props the history and how to restore an entry
  * @returns the collapsible history list
@@ -81,7 +89,7 @@ export function HistoryList(
   const all = props.history.value;
   const words = query.value.toLowerCase().split(/\s+/).filter((w) => w !== "");
   const entries = words.length === 0 ? all : all.filter((e) => {
-    const text = `${e.title} ${e.error ? `failed ${e.error}` : e.status}`.toLowerCase();
+    const text = `${e.title} ${e.error ? `failed ${e.error}` : statusOf(e)}`.toLowerCase();
     return words.every((w) => text.includes(w));
   });
   return (
@@ -106,7 +114,7 @@ export function HistoryList(
               <span class="muted">
                 {e.error
                   ? <span class="error-text">failed: {e.error}</span>
-                  : `${e.status || "—"} · ${formatSize(e.size)} · ${Math.round(e.timeMs)} ms`}
+                  : `${statusOf(e)} · ${formatSize(e.size)} · ${Math.round(e.timeMs)} ms`}
               </span>
             </button>
           </li>

@@ -46,8 +46,11 @@ export type TabTarget = RequestExtras & { url: string; headers: Row[]; auth: Aut
 
 /** A history entry being made: it is remembered when the request ends or fails. */
 export interface PendingEntry {
-  /** @param answer the response's status, size and time */
-  done(answer: { status: number; size: number; timeMs: number }): void;
+  /**
+   * @param answer the response's status, size and time; `statusLabel` how the tab shows a status
+   *   that is not HTTP's (gRPC's `OK (0)`)
+   */
+  done(answer: { status: number; statusLabel?: string; size: number; timeMs: number }): void;
   /** @param message why no response came */
   failed(message: string): void;
 }
@@ -146,7 +149,14 @@ export function tabCore(kind: RequestKind, keys: { url: string; headers: string 
         snapshot: { url: stored, headers: withoutSecrets(headers.peek()), ...snapshot },
       };
       return {
-        done: ({ status, size, timeMs }) => remember(history, { ...sent, status, size, timeMs }),
+        done: ({ status, statusLabel, size, timeMs }) =>
+          remember(history, {
+            ...sent,
+            status,
+            ...(statusLabel !== undefined ? { statusLabel } : {}),
+            size,
+            timeMs,
+          }),
         failed: (error) =>
           remember(history, { ...sent, status: 0, size: 0, timeMs: Date.now() - time, error }),
       };

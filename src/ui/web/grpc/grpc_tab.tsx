@@ -165,10 +165,10 @@ async function call(open = false): Promise<void> {
     if (run.ran.length || run.logs.length || run.tests.length || run.error) fileRun.value = run;
     const end = ended.value;
     if (!end) throw new ApiError("The dial server ended the answer early", 0);
-    if (end.status === 0) entry.done({ status: 0, size, timeMs: end.timeMs });
-    else {entry.failed(
-        `${end.statusName} (${end.status})${end.statusMessage ? `: ${end.statusMessage}` : ""}`,
-      );}
+    // The history line shows the status as the tab does: `OK (0)`, `NOT_FOUND (5): …`.
+    const status = `${end.statusName} (${end.status})`;
+    if (end.status === 0) entry.done({ status: 0, statusLabel: status, size, timeMs: end.timeMs });
+    else entry.failed(`${status}${end.statusMessage ? `: ${end.statusMessage}` : ""}`);
   } catch (error) {
     if (!mine.signal.aborted) {
       failure.value = { message: describe(error) };
