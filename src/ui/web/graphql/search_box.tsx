@@ -16,7 +16,12 @@ import {
   setSearch,
 } from "./state.ts";
 
-function step(by: number): void {
+/**
+ * Makes the hit `by` places on (backwards when negative) the current one, and shows it.
+ *
+ * @param by how many hits on
+ */
+export function stepHit(by: number): void {
   const hits = navigableHits.value;
   if (hits.length === 0) return;
   currentHit.value = (currentHit.value + by + hits.length) % hits.length;
@@ -48,7 +53,7 @@ export function SearchBox(): JSX.Element {
         onKeyDown={(e) => {
           if (e.key === "Enter") {
             e.preventDefault();
-            step(e.shiftKey ? -1 : 1);
+            stepHit(e.shiftKey ? -1 : 1);
           } else if (e.key === "Escape") {
             setSearch("");
           }

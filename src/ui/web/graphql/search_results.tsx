@@ -1,18 +1,26 @@
 /**
  * Context for schema search: the current hit's path as a breadcrumb, and the list of hits
- * (`Type.field`, arguments, types; description matches marked) to jump to.
+ * (`Type.field`, arguments, types; description matches marked) to jump to, by click or by the
+ * arrow keys in the list.
  * @module
  */
 import type { JSX } from "preact";
+import { useEffect, useRef } from "preact/hooks";
 import { revealPath } from "./schema_tree.tsx";
+import { stepHit } from "./search_box.tsx";
 import { currentHit, currentHitPath, navigableHits, search } from "./state.ts";
 
 /** @returns the breadcrumb of the current hit and the results list, while searching */
 export function SearchResults(): JSX.Element | null {
-  if (search.value.trim() === "") return null;
+  const list = useRef<HTMLUListElement>(null);
   const hits = navigableHits.value;
-  const path = currentHitPath();
   const current = hits.length > 0 ? currentHit.value % hits.length : -1;
+  // The current hit stays in the list's view as it steps.
+  useEffect(() => {
+    list.current?.querySelector(`#schema-hit-${current}`)?.scrollIntoView({ block: "nearest" });
+  }, [current]);
+  if (search.value.trim() === "") return null;
+  const path = currentHitPath();
   return (
     <div class="search-results">
       {path && (
@@ -25,10 +33,25 @@ export function SearchResults(): JSX.Element | null {
           ))}
         </nav>
       )}
-      <ul role="listbox" aria-label="Search results" class="hit-list">
+      {/* Focusable (it scrolls): the arrow keys step through the hits, as Enter in the box. */}
+      <ul
+        role="listbox"
+        aria-label="Search results"
+        class="hit-list"
+        tabIndex={0}
+        ref={list}
+        {...(current >= 0 ? { "aria-activedescendant": `schema-hit-${current}` } : {})}
+        onKeyDown={(e) => {
+          const by = e.key === "ArrowDown" ? 1 : e.key === "ArrowUp" ? -1 : 0;
+          if (by === 0) return;
+          e.preventDefault();
+          stepHit(by);
+        }}
+      >
         {hits.map((hit, i) => (
           <li
             key={`${hit.label}-${i}`}
+            id={`schema-hit-${i}`}
             role="option"
             aria-selected={i === current}
             onClick={() => {
