@@ -9,6 +9,11 @@ import {
   visitUrl,
   withoutSecrets,
 } from "../../src/ui/web/storage.ts";
+import {
+  emptySlots,
+  refillDraft,
+  withheldDraft,
+} from "../../src/ui/web/workspace/draft_secrets.ts";
 
 Deno.test("ui drafts: credential-looking names", () => {
   for (const name of ["Authorization", "X-Api-Key", "access_token", "password", "client_secret"]) {
@@ -118,4 +123,20 @@ Deno.test("ui drafts: slots name each credential value, so a file can fill what 
   const slots: string[] = [];
   visitJson('{"token": "x", "n": {"token": 1}}', (slot, value) => (slots.push(slot), value));
   assert.deepEqual(slots, ["body:token#0", "body:token#1"]);
+});
+
+Deno.test("ui drafts: a body member blanked for storage is an empty slot the file fills again", () => {
+  const file = {
+    method: "WEBSOCKET",
+    url: "ws://h/feed",
+    headers: [],
+    bodyKind: "text" as const,
+    body: '{"password": "{{password}}"}\n===\n{"token": "lit-1"}',
+    form: [],
+  };
+  const { draft: stored, withheld } = withheldDraft(file);
+  assert.equal(stored.body, '{"password": "{{password}}"}\n===\n{"token": ""}');
+  assert.deepEqual(withheld, ["body:token#0"]);
+  assert.deepEqual(emptySlots(stored), ["body:token#0"]);
+  assert.equal(refillDraft(stored, emptySlots(stored), file).draft.body, file.body);
 });

@@ -65,7 +65,9 @@ export function refillDraft(
  */
 export function emptySlots(draft: HttpDraft): string[] {
   const empty: string[] = [];
-  visitDraft(draft, (slot, value) => (value.trim() === "" && empty.push(slot), value));
+  // A body member's value is its JSON text: blanked, it is `""`.
+  const blank = (value: string) => value.trim() === "" || value.trim() === '""';
+  visitDraft(draft, (slot, value) => (blank(value) && empty.push(slot), value));
   return empty;
 }
 

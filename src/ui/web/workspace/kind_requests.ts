@@ -243,6 +243,12 @@ function fillDraft(kind: StreamKind, draft: HttpDraft): void {
   } else if (kind === "ws") {
     wsFields.url.value = draft.url;
     wsFields.headers.value = draft.headers;
+    // The messages' texts (a withheld value back from the file), each keeping its mode.
+    const texts = websocketMessages(draft.body).filter((m) => m !== null);
+    const shown = savedMessages.peek();
+    if (texts.length === shown.length) {
+      savedMessages.value = shown.map((m, i) => ({ ...m, text: texts[i]! }));
+    }
   } else if (kind === "grpc") {
     grpcFillDraft(draft);
   } else {

@@ -34,7 +34,7 @@ import {
   stopOperation,
 } from "../graphql/graphql_calls.ts";
 import { wsFields } from "../ws/ws_tab.tsx";
-import { savedMessages } from "../ws/ws_composer.tsx";
+import { messagesWithoutSecrets, savedMessages } from "../ws/ws_composer.tsx";
 import { sseFields } from "../sse/sse_tab.tsx";
 import { grpcFields } from "../grpc/grpc_fields.ts";
 import type { RequestPlace } from "./files.ts";
@@ -77,6 +77,8 @@ interface KindTab {
   saved?: string;
   /** Its fields while another tab is shown. */
   view?: KindView;
+  /** While another tab is shown: its fields differ from its file's (its `•`). */
+  unsaved?: boolean;
 }
 
 type Strips = Record<StreamKind, { tabs: KindTab[]; active: string }>;
@@ -127,6 +129,7 @@ function forStorage(strips: Strips): Strips {
       ...(fields.text !== undefined && fields.bodyKind
         ? { text: jsonWithoutSecrets(fields.text) }
         : {}),
+      ...(fields.messages ? { messages: messagesWithoutSecrets(fields.messages) } : {}),
     };
   };
   const out = {} as Strips;
@@ -256,10 +259,14 @@ export function switchKindTab(kind: StreamKind, id: string): void {
   const target = strip.tabs.find((t) => t.id === id);
   if (!target) return;
   if (kind === "graphql" && run.peek()?.streaming) stopOperation();
-  const leaving = { view: capture(kind), ...fileStateOf(kind) };
+  const leaving = {
+    view: capture(kind),
+    ...fileStateOf(kind),
+    ...(unsavedKinds.peek().has(kind) ? { unsaved: true } : {}),
+  };
   const tabs = strip.tabs.map((t) => {
     if (t.id !== strip.active) return t;
-    const { source: _, saved: __, ...rest } = t;
+    const { source: _, saved: __, unsaved: ___, ...rest } = t;
     return { ...rest, ...leaving };
   });
   strips.value = { ...strips.peek(), [kind]: { tabs, active: id } };
@@ -371,7 +378,7 @@ export function KindTabs(props: { kind: StreamKind }): JSX.Element | null {
               onClick={() => switchKindTab(kind, tab.id)}
             >
               {title}
-              {active && unsaved.value.has(kind) ? " •" : ""}
+              {(active ? unsaved.value.has(kind) : tab.unsaved) ? " •" : ""}
             </button>
             <button
               type="button"

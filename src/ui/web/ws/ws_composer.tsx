@@ -9,7 +9,7 @@ import { json } from "@codemirror/lang-json";
 import { prettyJson } from "../../../output/json.ts";
 import { CodeEditor } from "../code_editor.tsx";
 import { SelectField } from "../fields.tsx";
-import { isString, persisted } from "../storage.ts";
+import { isString, jsonWithoutSecrets, persisted } from "../storage.ts";
 import { parseBase64, parseHex } from "../stream/binary.ts";
 
 /** How the composer's text is read. */
@@ -35,10 +35,29 @@ const isSaved = (v: unknown): v is SavedMessage[] =>
 
 const mode = persisted<ComposeMode>("ws.mode", "text", isMode);
 // The draft stays in memory: a connection_init payload often carries a token. Saved messages
-// are kept because the user asked for it.
+// are kept because the user asked for it (or a file holds them), under the drafts' rules.
 const draft = signal("");
+
+/**
+ * @param messages saved messages
+ * @returns them as browser storage keeps them: a credential-named member's literal value blanked
+ *   (a file's request gets it back from its file), `{{references}}` and the rest as written
+ */
+export function messagesWithoutSecrets<M extends { mode: string; text: string }>(
+  messages: M[],
+): M[] {
+  return messages.map((m) =>
+    m.mode === "text" || m.mode === "json" ? { ...m, text: jsonWithoutSecrets(m.text) } : m
+  );
+}
+
 /** The saved messages; a request file's WEBSOCKET messages fill them and are saved from them. */
-export const savedMessages = persisted<SavedMessage[]>("ws.saved", [], isSaved);
+export const savedMessages = persisted<SavedMessage[]>(
+  "ws.saved",
+  [],
+  isSaved,
+  messagesWithoutSecrets,
+);
 const saved = savedMessages;
 
 /** What to put on the wire: `{text}` or `{base64}`. */

@@ -1,0 +1,192 @@
+/**
+ * The gRPC and WebSocket request tabs are their text: edited tabs of one file keep their edits
+ * and their `{{references}}` (credential-named ones too) across a reload, "New window", a
+ * restart and an outside edit of the file, each tab with its own unsaved mark; what they send is
+ * filled on the server (checked on the grpc-js greeter's and a WebSocket server's side), what
+ * they save is the text, and browser storage and the workspace state hold no secret.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { serve, tempDir } from "../_helpers.ts";
+import { fileBrowser, openApp, openRequest } from "./_browser.ts";
+import { startGreeter } from "../e2e/_grpc.ts";
+
+const browser = fileBrowser();
+const GREETER = "greet.v1.Greeter";
+
+const FILE = `### echo
+# @name echo
+GRPC {{addr}}/${GREETER}/EchoMetadata
+Authorization: Bearer {{token}}
+X-Api-Key: {{apiKey}}
+
+{"name": "{{user}}"}
+
+### hello
+# @name hello
+GRPC {{addr}}/${GREETER}/SayHello
+
+{"name": "from the file"}
+
+### feed
+# @name feed
+WEBSOCKET {{ws}}/feed
+Authorization: Bearer {{token}}
+
+{"password": "{{password}}"}
+===
+{"token": "lit-s3cr3t"}
+`;
+
+/** A WebSocket server that keeps each handshake's Authorization and each text message. */
+function socketServer() {
+  const handshakes: Array<string | null> = [];
+  const received: string[] = [];
+  const server = serve((request) => {
+    handshakes.push(request.headers.get("authorization"));
+    const { socket, response } = Deno.upgradeWebSocket(request);
+    socket.onmessage = (event) => {
+      received.push(String(event.data));
+      socket.send(`echo: ${event.data}`);
+    };
+    return response;
+  });
+  return Object.assign(server, { handshakes, received });
+}
+
+/** Runs `action`, then waits until every draft it changed has reached the workspace. */
+async function saved(page: Page, action: () => Promise<void>): Promise<void> {
+  await action();
+  await page.locator('html[data-drafts="saved"]').waitFor({ state: "attached" });
+}
+
+function strip(page: Page, kind: "gRPC" | "WebSocket") {
+  return page.getByRole("toolbar", { name: `Open ${kind} requests` });
+}
+
+async function showKind(page: Page, kind: "gRPC" | "WebSocket"): Promise<void> {
+  await page.getByRole("tab", { name: kind }).click();
+  await page.getByRole("tab", { name: kind, selected: true }).waitFor();
+}
+
+/** The edited gRPC tab: its text as edited, references kept, and Call fills them. */
+async function checkEcho(page: Page, greeterAddress: string): Promise<void> {
+  await showKind(page, "gRPC");
+  await strip(page, "gRPC").getByRole("button", { name: "echo •" }).click();
+  await page.getByRole("textbox", { name: "gRPC message" })
+    .filter({ hasText: '{"name": "{{user}}-edited"}' }).waitFor();
+  assert.equal(await page.getByLabel("Server").inputValue(), "{{addr}}");
+  const metadata = page.locator("details", {
+    has: page.locator("summary", { hasText: "Metadata" }),
+  });
+  if (await metadata.first().getAttribute("open") === null) {
+    await page.locator("summary:visible", { hasText: "Metadata" }).click();
+  }
+  assert.equal(await page.getByLabel("Metadata value 1").inputValue(), "Bearer {{token}}");
+  assert.equal(await page.getByLabel("Metadata value 2").inputValue(), "{{apiKey}}");
+  await page.getByRole("button", { name: "Call", exact: true }).click();
+  const log = page.getByRole("list", { name: "Replies" });
+  await log.getByText("authorization=Bearer tok-s3cr3t").waitFor();
+  await log.getByText("x-api-key=key-s3cr3t").waitFor();
+  assert.ok(greeterAddress);
+}
+
+/** The edited WebSocket tab: its URL as edited, header and messages verbatim, sent filled. */
+async function checkFeed(page: Page, ws: ReturnType<typeof socketServer>): Promise<void> {
+  await showKind(page, "WebSocket");
+  await strip(page, "WebSocket").getByRole("button", { name: /^feed/ }).click();
+  assert.equal(await page.getByLabel("WebSocket endpoint").inputValue(), "{{ws}}/feed?edited=1");
+  assert.equal(await page.getByLabel("Handshake header value 1").inputValue(), "Bearer {{token}}");
+  const handshakes = ws.handshakes.length;
+  const received = ws.received.length;
+  await page.getByRole("button", { name: "Connect" }).click();
+  await page.getByTestId("ws-state").filter({ hasText: "Connected" }).waitFor();
+  assert.equal(ws.handshakes[handshakes], "Bearer tok-s3cr3t");
+  await page.getByRole("button", { name: "Send saved message 1" }).click();
+  await page.getByText('echo: {"password": "pw-s3cr3t"}').waitFor();
+  assert.equal(ws.received[received], '{"password": "pw-s3cr3t"}');
+  // A literal credential of the file is not in storage: the tab has it back from the file.
+  await page.getByRole("button", { name: "Send saved message 2" }).click();
+  await page.getByText('echo: {"token": "lit-s3cr3t"}').waitFor();
+  await page.getByRole("button", { name: "Disconnect" }).click();
+  await page.getByRole("button", { name: "Connect" }).waitFor();
+}
+
+Deno.test("browser: gRPC and WebSocket tabs of one file are their text across reload, New window, restart and an outside edit", async () => {
+  await using greeter = await startGreeter();
+  await using ws = socketServer();
+  await using dir = await tempDir("dial-ui-kind-text-", {
+    "api.http": FILE,
+    "http-client.env.json": JSON.stringify({
+      dev: { addr: greeter.address, ws: `ws://127.0.0.1:${ws.port}`, user: "ann" },
+    }),
+    "http-client.private.env.json": JSON.stringify({
+      dev: { token: "tok-s3cr3t", apiKey: "key-s3cr3t", password: "pw-s3cr3t" },
+    }),
+  });
+  const workspace = dir.path;
+  {
+    await using app = await openApp(browser(), { workspace });
+    const { page } = app;
+    const sidebar = await openRequest(page, "api.http", "GRPC echo", "dev");
+    const message = page.getByRole("textbox", { name: "gRPC message" });
+    await message.filter({ hasText: '{"name": "{{user}}"}' }).waitFor();
+    await message.click();
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.insertText('{"name": "{{user}}-edited"}');
+    await strip(page, "gRPC").getByRole("button", { name: "echo •" }).waitFor();
+    // A second gRPC request of the file: the edited one keeps its mark behind it.
+    await sidebar.getByRole("button", { name: "GRPC hello" }).click();
+    await strip(page, "gRPC").getByRole("button", { name: "hello", exact: true }).waitFor();
+    await strip(page, "gRPC").getByRole("button", { name: "echo •" }).waitFor();
+    await sidebar.getByRole("button", { name: "WEBSOCKET feed" }).click();
+    await page.getByLabel("WebSocket endpoint").fill("{{ws}}/feed?edited=1");
+    await saved(
+      page,
+      () => strip(page, "WebSocket").getByRole("button", { name: "feed •" }).waitFor(),
+    );
+
+    await page.reload();
+    await page.getByRole("tablist", { name: "Request kind" }).waitFor();
+    await checkFeed(page, ws);
+    await checkEcho(page, greeter.address);
+
+    const [second] = await Promise.all([
+      page.context().waitForEvent("page"),
+      page.getByRole("button", { name: "New window" }).click(),
+    ]);
+    await second.getByRole("tablist", { name: "Request kind" }).waitFor();
+    await checkEcho(second, greeter.address);
+    await checkFeed(second, ws);
+    await saved(page, () => showKind(page, "gRPC"));
+  }
+  const state = await Deno.readTextFile(`${workspace}/.dial/ui-state.json`);
+  assert.ok(state.includes("Bearer {{token}}"), "the reference is stored");
+  assert.ok(!state.includes("s3cr3t"), "no secret is stored");
+
+  // A restart (another origin: empty browser storage), then an outside edit of the file.
+  await using app = await openApp(browser(), { workspace });
+  const { page } = app;
+  await checkEcho(page, greeter.address);
+  await checkFeed(page, ws);
+  const outside = FILE.replace('{"name": "from the file"}', '{"name": "from outside"}');
+  await Deno.writeTextFile(`${workspace}/api.http`, outside);
+  await showKind(page, "gRPC");
+  await strip(page, "gRPC").getByRole("button", { name: "echo •" }).click();
+  await page.getByRole("textbox", { name: "gRPC message" }).filter({ hasText: "-edited" })
+    .waitFor();
+  await page.keyboard.press("Control+s");
+  await page.getByRole("status").filter({ hasText: "Saved to api.http" }).waitFor();
+  await strip(page, "gRPC").getByRole("button", { name: "echo", exact: true }).waitFor();
+  await showKind(page, "WebSocket");
+  await page.getByLabel("WebSocket endpoint").focus();
+  await page.keyboard.press("Control+s");
+  await strip(page, "WebSocket").getByRole("button", { name: "feed", exact: true }).waitFor();
+  assert.equal(
+    await Deno.readTextFile(`${workspace}/api.http`),
+    outside.replace('{"name": "{{user}}"}', '{"name": "{{user}}-edited"}')
+      .replace("WEBSOCKET {{ws}}/feed\n", "WEBSOCKET {{ws}}/feed?edited=1\n"),
+  );
+  const stored = await page.evaluate("JSON.stringify(localStorage)") as string;
+  assert.ok(!stored.includes("s3cr3t"), stored);
+});
