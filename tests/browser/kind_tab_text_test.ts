@@ -190,3 +190,61 @@ Deno.test("browser: gRPC and WebSocket tabs of one file are their text across re
   const stored = await page.evaluate("JSON.stringify(localStorage)") as string;
   assert.ok(!stored.includes("s3cr3t"), stored);
 });
+
+Deno.test("browser: a save of a gRPC or WebSocket tab never overwrites its request changed on disk; a tab without edits follows the file", async () => {
+  await using greeter = await startGreeter();
+  await using ws = socketServer();
+  await using dir = await tempDir("dial-ui-kind-conflict-", {
+    "api.http": FILE,
+    "http-client.env.json": JSON.stringify({
+      dev: { addr: greeter.address, ws: `ws://127.0.0.1:${ws.port}`, user: "ann" },
+    }),
+  });
+  const path = `${dir.path}/api.http`;
+  await using app = await openApp(browser(), { workspace: dir.path });
+  const { page } = app;
+  const sidebar = await openRequest(page, "api.http", "GRPC echo", "dev");
+  const message = page.getByRole("textbox", { name: "gRPC message" });
+  await message.filter({ hasText: '{"name": "{{user}}"}' }).waitFor();
+  await message.click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.insertText('{"name": "{{user}}-edited"}');
+  await strip(page, "gRPC").getByRole("button", { name: "echo •" }).waitFor();
+
+  // The request changes on disk behind the edited tab: Ctrl+S writes nothing and shows both.
+  const outside = FILE.replace('{"name": "{{user}}"}', '{"name": "{{user}}-outside"}');
+  await Deno.writeTextFile(path, outside);
+  await page.getByText("api.http changed on disk; your edits are kept").waitFor();
+  await message.click();
+  await page.keyboard.press("Control+s");
+  const conflict = page.getByRole("alert", { name: "Save conflict" });
+  await conflict.getByLabel("On disk").getByText('{"name": "{{user}}-outside"}').waitFor();
+  await conflict.getByLabel("Yours").getByText('{"name": "{{user}}-edited"}').waitFor();
+  assert.equal(await Deno.readTextFile(path), outside, "nothing written");
+  await conflict.getByRole("button", { name: "Overwrite with mine" }).click();
+  await page.getByRole("status").filter({ hasText: "Saved to api.http" }).waitFor();
+  const mine = outside.replace("-outside", "-edited");
+  assert.equal(await Deno.readTextFile(path), mine);
+  assert.equal(await conflict.count(), 0);
+
+  // A WebSocket tab without edits follows the file; with edits, a changed request conflicts
+  // and "Take theirs" shows the file's.
+  await sidebar.getByRole("button", { name: "WEBSOCKET feed" }).click();
+  const endpoint = page.getByLabel("WebSocket endpoint");
+  await Deno.writeTextFile(path, mine.replace("{{ws}}/feed", "{{ws}}/feed2"));
+  await page.getByText("Reloaded: api.http changed on disk").waitFor();
+  assert.equal(await endpoint.inputValue(), "{{ws}}/feed2");
+  await endpoint.fill("{{ws}}/feed3");
+  const theirs = mine.replace("{{ws}}/feed", "{{ws}}/feed4");
+  await Deno.writeTextFile(path, theirs);
+  await page.getByText("api.http changed on disk; your edits are kept").waitFor();
+  await endpoint.focus();
+  await page.keyboard.press("Control+s");
+  await conflict.getByLabel("On disk").getByText("WEBSOCKET {{ws}}/feed4").waitFor();
+  assert.equal(await Deno.readTextFile(path), theirs, "nothing written");
+  await conflict.getByRole("button", { name: "Take theirs (drop my edits)" }).click();
+  await page.getByText("Reloaded from api.http: your edits were dropped").waitFor();
+  assert.equal(await endpoint.inputValue(), "{{ws}}/feed4");
+  await strip(page, "WebSocket").getByRole("button", { name: "feed", exact: true }).waitFor();
+  assert.equal(await Deno.readTextFile(path), theirs);
+});

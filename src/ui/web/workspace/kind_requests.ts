@@ -31,7 +31,13 @@ import {
   grpcFillDraft,
   grpcSaveProtos,
 } from "../grpc/grpc_fields.ts";
-import { draftOfRequest, type HttpDraft, replaceInPlace } from "./request_edit.ts";
+import {
+  draftOfRequest,
+  type HttpDraft,
+  replaceInPlace,
+  requestText,
+  writeDraft,
+} from "./request_edit.ts";
 import {
   findRequest,
   onFileRead,
@@ -64,6 +70,26 @@ export const kindSources = persisted<Partial<Record<StreamKind, RequestPlace>>>(
 
 /** Each tab's fields as last opened from or saved to its file (in memory: "unsaved"). */
 const savedDrafts = signal<Partial<Record<StreamKind, string>>>({});
+
+/**
+ * Each tab's request as its file had it when the tab was opened, followed the file or saved
+ * (its text): a save is a compare-and-swap against it. None after a reload until the file is
+ * read (then the file as it is).
+ */
+const bases: Partial<Record<StreamKind, string>> = {};
+
+/** A save of a tab that found its request changed on disk: both versions, until a choice. */
+export interface KindConflict {
+  kind: StreamKind;
+  path: string;
+  /** The request as its file has it now. */
+  theirs: string;
+  /** The request as the tab would write it. */
+  mine: string;
+}
+
+/** The conflict shown, if any. */
+export const kindConflict = signal<KindConflict | undefined>(undefined);
 
 function fingerprint(kind: StreamKind): string | undefined {
   try {
@@ -156,6 +182,7 @@ export function openKindRequest(file: OpenedFile, request: HttpRequest): boolean
   fill(kind, request, file);
   kindSources.value = { ...kindSources.peek(), [kind]: place };
   remember(kind);
+  bases[kind] = requestText(file.text, request);
   return true;
 }
 
@@ -177,10 +204,24 @@ export function setBeforeOpen(
  * @param kind the tab
  * @returns its source and its fields as last opened or saved
  */
-export function fileStateOf(kind: StreamKind): { source?: RequestPlace; saved?: string } {
+export function fileStateOf(kind: StreamKind): KindFileState {
   const source = kindSources.peek()[kind];
   const saved = savedDrafts.peek()[kind];
-  return { ...(source ? { source } : {}), ...(saved !== undefined ? { saved } : {}) };
+  const base = bases[kind];
+  return {
+    ...(source ? { source } : {}),
+    ...(saved !== undefined ? { saved } : {}),
+    ...(base !== undefined ? { base } : {}),
+  };
+}
+
+/** A tab's file state: its request's place, its fields and its request as last opened or saved. */
+export interface KindFileState {
+  source?: RequestPlace;
+  /** Its fields as last opened or saved (for "unsaved"). */
+  saved?: string;
+  /** Its request's text in the file as last opened or saved (for a save's compare-and-swap). */
+  base?: string;
 }
 
 /**
@@ -189,10 +230,7 @@ export function fileStateOf(kind: StreamKind): { source?: RequestPlace; saved?: 
  * @param kind the tab
  * @param state its source and its fields as last opened or saved
  */
-export function setFileState(
-  kind: StreamKind,
-  state: { source?: RequestPlace; saved?: string },
-): void {
+export function setFileState(kind: StreamKind, state: KindFileState): void {
   const sources = { ...kindSources.peek() };
   const saved = { ...savedDrafts.peek() };
   if (state.source) sources[kind] = state.source;
@@ -201,6 +239,9 @@ export function setFileState(
   else delete saved[kind];
   kindSources.value = sources;
   savedDrafts.value = saved;
+  if (state.base !== undefined) bases[kind] = state.base;
+  else delete bases[kind];
+  if (kindConflict.peek()?.kind === kind) kindConflict.value = undefined;
   const notes = { ...kindNotes.peek() };
   delete notes[kind];
   kindNotes.value = notes;
@@ -308,6 +349,7 @@ function refillFrom(kind: StreamKind, request: HttpRequest, file: OpenedFile): b
     fillDraft(kind, refillDraft(mine, withheld, fromFile).draft);
     savedDrafts.value = { ...savedDrafts.peek(), [kind]: JSON.stringify(fromFile) };
   });
+  bases[kind] = requestText(file.text, request);
   return true;
 }
 
@@ -339,6 +381,7 @@ onFileRead((file) => {
     const before = savedDrafts.peek()[kind];
     fill(kind, request, file);
     remember(kind);
+    bases[kind] = requestText(file.text, request);
     if (savedDrafts.peek()[kind] !== before) {
       noteKind(kind, `Reloaded: ${file.path} changed on disk`);
     }
@@ -400,12 +443,16 @@ function sameBody(kind: StreamKind, request: HttpRequest, draft: HttpDraft): boo
 }
 
 /**
- * Ctrl/Cmd+S in the GraphQL, WebSocket or SSE tab: writes its request back into its file.
+ * Ctrl/Cmd+S in the GraphQL, WebSocket, SSE or gRPC tab: writes its request back into its
+ * file, in place, only if the request is still as it was when the tab was opened, followed the
+ * file or was saved (a compare-and-swap); when it changed on disk nothing is written and both
+ * versions are shown ({@link kindConflict}) until the person chooses.
  *
  * @param kind the tab
+ * @param overwrite the person's choice after a conflict: write the tab's request anyway
  * @returns what happened, in words
  */
-export async function saveKind(kind: StreamKind): Promise<string> {
+export async function saveKind(kind: StreamKind, overwrite = false): Promise<string> {
   const source = kindSources.peek()[kind];
   if (!source) return "This tab's request is not from a file: use Save as";
   try {
@@ -413,17 +460,48 @@ export async function saveKind(kind: StreamKind): Promise<string> {
     const request = findRequest(file, source);
     if (!request) throw new Error(`The request is no longer in ${source.path}`);
     const draft = draftOfKind(kind);
+    const theirs = requestText(file.text, request);
+    const base = bases[kind];
+    if (!overwrite && base !== undefined && theirs !== base) {
+      kindConflict.value = { kind, path: file.path, theirs, mine: writeDraft(draft) };
+      return `Not saved: ${file.path} changed this request on disk since the tab was opened`;
+    }
     let text = replaceInPlace(file.text, request, draft, sameBody(kind, request, draft));
     if (kind === "grpc") text = grpcSaveProtos(text, file, request);
     const written = await writeFile(file.path, text, file.mtime);
     remember(kind);
+    if (kindConflict.peek()?.kind === kind) kindConflict.value = undefined;
     const again = findRequest(written, source);
     if (again) {
       kindSources.value = { ...kindSources.peek(), [kind]: { ...source, index: again.index } };
+      bases[kind] = requestText(written.text, again);
     }
     return `Saved to ${file.path}`;
   } catch (error) {
     return `Not saved: ${toApiError(error).message}`;
+  }
+}
+
+/**
+ * After a conflict: drops the tab's edits and shows its request as its file has it now.
+ *
+ * @param kind the tab
+ * @returns what happened, in words
+ */
+export async function takeTheirsKind(kind: StreamKind): Promise<string> {
+  kindConflict.value = undefined;
+  const source = kindSources.peek()[kind];
+  if (!source) return "";
+  try {
+    const file = await readFile(source.path);
+    const request = findRequest(file, source);
+    if (!request) return `The request is no longer in ${source.path}`;
+    fill(kind, request, file);
+    remember(kind);
+    bases[kind] = requestText(file.text, request);
+    return `Reloaded from ${file.path}: your edits were dropped`;
+  } catch (error) {
+    return toApiError(error).message;
   }
 }
 

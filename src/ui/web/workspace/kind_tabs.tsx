@@ -79,6 +79,8 @@ interface KindTab {
   view?: KindView;
   /** While another tab is shown: its fields differ from its file's (its `•`). */
   unsaved?: boolean;
+  /** Its request's text in its file as last opened or saved (in memory only). */
+  base?: string;
 }
 
 type Strips = Record<StreamKind, { tabs: KindTab[]; active: string }>;
@@ -136,7 +138,7 @@ function forStorage(strips: Strips): Strips {
   for (const [kind, strip] of Object.entries(strips) as Array<[StreamKind, Strips[StreamKind]]>) {
     out[kind] = {
       active: strip.active,
-      tabs: strip.tabs.map(({ view, saved, ...tab }) => {
+      tabs: strip.tabs.map(({ view, saved, base: _, ...tab }) => {
         const stored = clean(view);
         // The file's fields, kept for "unsaved", go only when they hold no literal credential.
         const keep = saved !== undefined && !holdsLiteralSecret(saved);
@@ -266,7 +268,7 @@ export function switchKindTab(kind: StreamKind, id: string): void {
   };
   const tabs = strip.tabs.map((t) => {
     if (t.id !== strip.active) return t;
-    const { source: _, saved: __, unsaved: ___, ...rest } = t;
+    const { source: _, saved: __, unsaved: ___, base: ____, ...rest } = t;
     return { ...rest, ...leaving };
   });
   strips.value = { ...strips.peek(), [kind]: { tabs, active: id } };
@@ -274,6 +276,7 @@ export function switchKindTab(kind: StreamKind, id: string): void {
   setFileState(kind, {
     ...(target.source ? { source: target.source } : {}),
     ...(target.saved !== undefined ? { saved: target.saved } : {}),
+    ...(target.base !== undefined ? { base: target.base } : {}),
   });
   if (fromStorage.delete(id)) void refillKindFromFile(kind);
 }

@@ -197,6 +197,16 @@ function headersOf(draft: HttpDraft): HttpDraft["headers"] {
 }
 
 /**
+ * @param text a request file's text
+ * @param request one of its requests, as parsed from `text`
+ * @returns the request's own text in it: request line, headers and body (what a save replaces)
+ */
+export function requestText(text: string, request: HttpRequest): string {
+  const headEnd = request.headers.at(-1)?.span.end ?? request.requestLine.end;
+  return text.slice(request.requestLine.start, request.bodySpan?.end ?? headEnd);
+}
+
+/**
  * @param draft the tab's fields
  * @param name the request's name, for a new request (`### name` and `# @name name`)
  * @returns the request as `.http` text

@@ -23,7 +23,13 @@ import {
   writeFile,
 } from "./files.ts";
 import { kindSources, openKindRequest } from "./kind_requests.ts";
-import { draftOfRequest, type HttpDraft, saveInPlace, writeDraft } from "./request_edit.ts";
+import {
+  draftOfRequest,
+  type HttpDraft,
+  requestText,
+  saveInPlace,
+  writeDraft,
+} from "./request_edit.ts";
 import { appendRequest } from "../../../files/write_http_file.ts";
 import { isRecord, toApiError } from "../api.ts";
 import { selectedTab } from "../main_tab.ts";
@@ -356,12 +362,6 @@ export const saveConflict = signal<SaveConflict | undefined>(undefined);
 /** How a save goes on after a conflict: the person's explicit choice. */
 export type ConflictChoice = "overwrite" | "keep-both";
 
-/** The request's own text in its file: request line, headers and body. */
-function requestText(file: OpenedFile, request: HttpRequest): string {
-  const headEnd = request.headers.at(-1)?.span.end ?? request.requestLine.end;
-  return file.text.slice(request.requestLine.start, request.bodySpan?.end ?? headEnd);
-}
-
 /** A request name the file does not have yet, from `base`. */
 function freeName(file: OpenedFile, base: string): string {
   const taken = new Set("error" in file.parsed ? [] : file.parsed.requests.map((r) => r.name));
@@ -396,7 +396,7 @@ export async function saveActiveTab(choice?: ConflictChoice): Promise<void> {
       saveConflict.value = {
         tabId: tab.id,
         path: file.path,
-        ...(request ? { theirs: requestText(file, request) } : {}),
+        ...(request ? { theirs: requestText(file.text, request) } : {}),
         mine: writeDraft(draft),
       };
       tabNote.value = request

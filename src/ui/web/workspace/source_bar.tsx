@@ -1,16 +1,19 @@
 /**
- * The line over the GraphQL, WebSocket and SSE tabs that names the file and request the tab
- * holds, with a Save button (Ctrl/Cmd+S does the same) and what the last save said.
+ * The line over the GraphQL, WebSocket, SSE and gRPC tabs that names the file and request the
+ * tab holds, with a Save button (Ctrl/Cmd+S does the same), what the last save said, and a
+ * save's conflict with the file (both versions and the choices).
  * @module
  */
 import type { JSX } from "preact";
 import {
   detachKind,
+  kindConflict,
   kindNotes,
   kindSources,
   noteKind,
   saveKind,
   type StreamKind,
+  takeTheirsKind,
   unsavedKinds,
 } from "./kind_requests.ts";
 
@@ -18,10 +21,50 @@ import {
  * Saves the tab's request into its file and says how it went.
  *
  * @param kind the tab
+ * @param overwrite the person's choice after a conflict
  */
-export async function saveKindNow(kind: StreamKind): Promise<void> {
+export async function saveKindNow(kind: StreamKind, overwrite = false): Promise<void> {
   noteKind(kind, "Saving…");
-  noteKind(kind, await saveKind(kind));
+  noteKind(kind, await saveKind(kind, overwrite));
+}
+
+/**
+ * @param props the tab
+ * @returns both versions of its request after a save found it changed on disk, and the choices
+ */
+function KindConflictView(props: { kind: StreamKind }): JSX.Element | null {
+  const conflict = kindConflict.value;
+  if (conflict?.kind !== props.kind) return null;
+  const { kind } = props;
+  return (
+    <section class="save-conflict" role="alert" aria-label="Save conflict">
+      <p>
+        {conflict.path} changed this request on disk since the tab was opened. Nothing was written.
+      </p>
+      <div class="conflict-versions">
+        <div>
+          <h3>On disk</h3>
+          <pre aria-label="On disk">{conflict.theirs}</pre>
+        </div>
+        <div>
+          <h3>Yours</h3>
+          <pre aria-label="Yours">{conflict.mine}</pre>
+        </div>
+      </div>
+      <div class="conflict-choices">
+        <button type="button" onClick={() => void saveKindNow(kind, true)}>
+          Overwrite with mine
+        </button>
+        <button
+          type="button"
+          onClick={async () => noteKind(kind, await takeTheirsKind(kind))}
+        >
+          Take theirs (drop my edits)
+        </button>
+        <button type="button" onClick={() => kindConflict.value = undefined}>Cancel</button>
+      </div>
+    </section>
+  );
 }
 
 /**
@@ -32,6 +75,17 @@ export function SourceBar(props: { kind: StreamKind }): JSX.Element | null {
   const place = kindSources.value[props.kind];
   const note = kindNotes.value[props.kind];
   if (!place && !note) return null;
+  return (
+    <>
+      <SourceLine kind={props.kind} />
+      <KindConflictView kind={props.kind} />
+    </>
+  );
+}
+
+function SourceLine(props: { kind: StreamKind }): JSX.Element {
+  const place = kindSources.value[props.kind];
+  const note = kindNotes.value[props.kind];
   return (
     <p class="source-bar">
       {place && (
