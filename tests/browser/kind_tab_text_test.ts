@@ -10,6 +10,7 @@ import type { Page } from "playwright-core";
 import { serve, tempDir } from "../_helpers.ts";
 import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 import { startGreeter } from "../e2e/_grpc.ts";
+import { violations } from "./_axe.ts";
 
 const browser = fileBrowser();
 const GREETER = "greet.v1.Greeter";
@@ -221,6 +222,7 @@ Deno.test("browser: a save of a gRPC or WebSocket tab never overwrites its reque
   await conflict.getByLabel("On disk").getByText('{"name": "{{user}}-outside"}').waitFor();
   await conflict.getByLabel("Yours").getByText('{"name": "{{user}}-edited"}').waitFor();
   assert.equal(await Deno.readTextFile(path), outside, "nothing written");
+  assert.deepEqual(await violations(page), []);
   await conflict.getByRole("button", { name: "Overwrite with mine" }).click();
   await page.getByRole("status").filter({ hasText: "Saved to api.http" }).waitFor();
   const mine = outside.replace("-outside", "-edited");
