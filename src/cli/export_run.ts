@@ -4,6 +4,7 @@
  */
 import { ExitCode, UsageError } from "../errors/mod.ts";
 import {
+  asteriskLoss,
   curlCode,
   type ExportTarget,
   fetchCode,
@@ -239,9 +240,17 @@ async function code(
     );
   }
   const readsEnvironment = exports.some((e) => e.envVars.length > 0);
+  const asterisk = exports.some((e) => e.prepared.target !== undefined);
   for (const [index, request] of requests.entries()) {
     const exported = exports[index]!;
     exported.envVars.forEach((v) => envVars.add(v));
+    const loss = exported.prepared.target && asteriskLoss(target, exported.file.follow);
+    if (loss) {
+      await warn(
+        context.stderr,
+        `Not carried: ${request.name ?? `OPTIONS ${request.url}`}: ${loss}`,
+      );
+    }
     if (target === "har") {
       entries.push({
         startedDateTime: new Date(0).toISOString(),
@@ -260,7 +269,7 @@ async function code(
       httpie: httpieCode,
       // One program: the imports once, at the top; each request's `response` in its own block.
       python: (e: ExportedRequest) =>
-        pythonCode(e, { imports: out.length === 0, readsEnvironment }),
+        pythonCode(e, { imports: out.length === 0, readsEnvironment, asterisk }),
       fetch: (e: ExportedRequest) =>
         several ? `{\n${fetchCode(e).trimEnd().replace(/^(?=.)/gm, "  ")}\n}\n` : fetchCode(e),
     }[target];

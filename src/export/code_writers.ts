@@ -4,6 +4,7 @@
  * and turns each secret into that language's environment lookup.
  * @module
  */
+import { defaultPort } from "../http/authority.ts";
 import { requestUrl } from "../http/build_request.ts";
 import { shellQuote, toCurl } from "../output/curl.ts";
 import { reveal } from "../secret.ts";
@@ -11,6 +12,30 @@ import { type ExportedRequest, type Segment, segments } from "./export_request.t
 
 /** What `dial export --to` and `dial … --export` write (the CLI lists them: `EXPORT_FORMATS`). */
 export type ExportTarget = "curl" | "http" | "postman" | "har" | "fetch" | "python" | "httpie";
+
+/**
+ * What a format cannot carry of an `OPTIONS *` request (RFC 9112 §3.2.4), each checked against a
+ * raw socket: curl (`--request-target '*'`) and Python (urllib3, which requests is built on) send
+ * the asterisk form; HTTPie and fetch always send a path, and a HAR request is an absolute URL,
+ * so what they write sends `OPTIONS /`.
+ *
+ * @param target the format
+ * @param follow whether the request follows redirects
+ * @returns the "Not carried" text, or undefined when the format sends `*`
+ */
+export function asteriskLoss(target: ExportTarget, follow: boolean): string | undefined {
+  if (target === "python") {
+    return follow
+      ? "following a redirect of OPTIONS * (urllib3 sends it with redirect=False)"
+      : undefined;
+  }
+  const sends = {
+    httpie: "HTTPie cannot send the asterisk form: the command sends OPTIONS /",
+    fetch: "fetch cannot send the asterisk form: the code sends OPTIONS /",
+    har: "a HAR request's URL has a path: it reads OPTIONS /",
+  }[target as string];
+  return sends && `the request-target * (${sends})`;
+}
 
 /** A shell word: quoted text and `"$NAME"` lookups side by side (the shell joins them). */
 export function shellWord(value: string): string {
@@ -71,6 +96,8 @@ export interface PythonCodeOptions {
   imports?: boolean;
   /** Some request of the program reads the environment (`import os`); default: this one does. */
   readsEnvironment?: boolean;
+  /** Some request of the program is `OPTIONS *` (`import urllib3`); default: this one is. */
+  asterisk?: boolean;
 }
 
 /**
@@ -83,6 +110,7 @@ export function pythonCode(exported: ExportedRequest, options: PythonCodeOptions
   const lines = options.imports === false ? [] : [
     ...(options.readsEnvironment ?? exported.envVars.length > 0 ? ["import os", ""] : []),
     "import requests",
+    ...(options.asterisk ?? prepared.target !== undefined ? ["import urllib3"] : []),
     "",
   ];
   const headers = prepared.headers.map((h) =>
@@ -96,6 +124,7 @@ export function pythonCode(exported: ExportedRequest, options: PythonCodeOptions
     lines.push(`data = ${pyString(body.text)}`);
     args.push('data=data.encode("utf-8")');
   } else if (body?.kind === "file") args.push(`data=open(${JSON.stringify(body.path)}, "rb")`);
+  if (prepared.target) return [...lines, ...asteriskPython(exported, args.slice(2)), ""].join("\n");
   if (basic) args.push(`auth=(${pyString(basic.username)}, ${pyString(basic.password)})`);
   if (!file.follow) args.push("allow_redirects=False");
   if (file.timeoutMs !== undefined) args.push(`timeout=${file.timeoutMs / 1000}`);
@@ -105,6 +134,35 @@ export function pythonCode(exported: ExportedRequest, options: PythonCodeOptions
     "print(response.text)",
   );
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * `OPTIONS *` in Python: requests always sends a path, urllib3 sends the target it is given
+ * (to the pool's own server, hence `assert_same_host=False`; it cannot follow a redirect there).
+ */
+function asteriskPython(exported: ExportedRequest, args: string[]): string[] {
+  const { prepared, basic, file } = exported;
+  const url = requestUrl(prepared);
+  const tls = url.protocol === "https:";
+  const port = url.port || defaultPort(url.protocol);
+  args = args.map((a) => a.replace(/^data=/, "body="));
+  if (basic) {
+    const pair = `${pyString(basic.username)} + ":" + ${pyString(basic.password)}`;
+    const auth = `urllib3.make_headers(basic_auth=${pair})`;
+    const i = args.indexOf("headers=headers");
+    if (i >= 0) args[i] = `headers={**headers, **${auth}}`;
+    else args.unshift(`headers=${auth}`);
+  }
+  if (file.timeoutMs !== undefined) args.push(`timeout=${file.timeoutMs / 1000}`);
+  return [
+    `pool = urllib3.${tls ? "HTTPS" : "HTTP"}ConnectionPool(${pyString(url.hostname)}, ${port})`,
+    `response = pool.urlopen(${
+      [JSON.stringify(prepared.method), '"*"', ...args, "redirect=False", "assert_same_host=False"]
+        .join(", ")
+    })`,
+    "print(response.status)",
+    'print(response.data.decode("utf-8", "replace"))',
+  ];
 }
 
 function jsString(value: string): string {

@@ -111,7 +111,13 @@ function postmanRequest(r: HttpRequest, losses: ImportLoss[], label: string) {
       };
     } else header.push({ key: h.name, value: h.value });
   }
-  const request: Record<string, unknown> = { method: r.method, header, url: r.url };
+  const request: Record<string, unknown> = { method: r.method, header, url: postmanUrl(r) };
+  if (request.url !== r.url) {
+    losses.push({
+      where: label,
+      what: "the request-target * (a Postman request has a path: it sends OPTIONS /)",
+    });
+  }
   if (auth) request.auth = auth;
   if (r.body.length) {
     const files = r.body.filter((p) => p.kind === "file");
@@ -127,6 +133,16 @@ function postmanRequest(r: HttpRequest, losses: ImportLoss[], label: string) {
     }
   }
   return request;
+}
+
+/**
+ * `OPTIONS *` with a Host header as the nearest request Postman sends (Newman reads a URL of
+ * `*` as the host name `*`); any other URL as written.
+ */
+function postmanUrl(r: HttpRequest): string {
+  const host = r.headers.find((h) => h.name.toLowerCase() === "host")?.value.trim();
+  if (r.method !== "OPTIONS" || r.url.trim() !== "*" || !host) return r.url;
+  return /^[a-z]+:\/\//i.test(host) ? `${host.replace(/\/+$/, "")}/` : `http://${host}/`;
 }
 
 /**

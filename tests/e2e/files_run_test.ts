@@ -543,3 +543,41 @@ Deno.test("run: OPTIONS * goes to the Host header's server in asterisk form, as 
   assert.equal(script.code, 0, script.stderr);
   assert.equal(server.requests[3]!.line, "OPTIONS * HTTP/1.1");
 });
+
+Deno.test("export: OPTIONS * as Python keeps the asterisk (urllib3); HTTPie, fetch, HAR and Postman say they cannot", async () => {
+  await using server = rawServer(() => ({ headers: [["Allow", "GET, OPTIONS"]], body: "" }));
+  const dir = await project({
+    "one.http": `# @no-redirect\nOPTIONS * HTTP/1.1\nHost: 127.0.0.1:${server.port}\nX-A: 1\n`,
+  });
+  const exportTo = async (to: string) => {
+    const result = await dial(["export", `${dir}/one.http`, "--to", to]);
+    assert.equal(result.code, 0, result.stderr);
+    return result;
+  };
+  // Python: requests always sends a path; the program sends this request with urllib3.
+  const python = await exportTo("python");
+  assert.equal(python.stderr, "");
+  await Deno.writeTextFile(`${dir}/one.py`, python.stdout);
+  const ran = await runProgram("python3", [`${dir}/one.py`]);
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.equal(server.requests[0]!.line, "OPTIONS * HTTP/1.1");
+  assert.deepEqual(headerValues(server.requests[0]!, "x-a"), ["1"]);
+  // HTTPie cannot send the asterisk form (`http://host*` is no URL; --path-as-is sends /*):
+  // the export says so, and its command sends OPTIONS / as written.
+  const httpie = await exportTo("httpie");
+  assert.match(httpie.stderr, /Not carried: OPTIONS \*: the request-target \* \(HTTPie cannot/);
+  const sent = await runProgram("bash", ["-c", httpie.stdout]);
+  assert.equal(sent.code, 0, sent.stderr);
+  assert.equal(server.requests[1]!.line, "OPTIONS / HTTP/1.1");
+  for (const to of ["fetch", "har", "postman"]) {
+    const other = await exportTo(to);
+    assert.match(other.stderr, /Not carried: OPTIONS \*: the request-target \*/, to);
+  }
+  // Postman: the Host header's server (Newman reads a URL of `*` as a host named `*`).
+  const postman = JSON.parse((await exportTo("postman")).stdout);
+  assert.equal(postman.item[0].request.url, `http://127.0.0.1:${server.port}/`);
+  // With redirects followed (the default), Python's export says urllib3 will not follow them.
+  await Deno.writeTextFile(`${dir}/two.http`, `OPTIONS *\nHost: 127.0.0.1:${server.port}\n`);
+  const follow = await dial(["export", `${dir}/two.http`, "--to", "python"]);
+  assert.match(follow.stderr, /Not carried: OPTIONS \*: following a redirect of OPTIONS \*/);
+});
