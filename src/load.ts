@@ -115,6 +115,12 @@ export const load = memoised({
   /** GraphQL over WebSocket (graphql-ws). */
   wsClient: (): Promise<typeof import("./graphql/ws_client.ts")> =>
     import(new URL("./graphql/ws_client.ts", import.meta.url).href),
+  /** a WebSocket session (a file's WEBSOCKET requests). */
+  wsSession: (): Promise<typeof import("./stream/ws_session.ts")> =>
+    import(new URL("./stream/ws_session.ts", import.meta.url).href),
+  /** an event stream's reader (a file's SSE responses). */
+  readEventStream: (): Promise<typeof import("./stream/read_event_stream.ts")> =>
+    import(new URL("./stream/read_event_stream.ts", import.meta.url).href),
   /** the HTTP client (HTTP/1.1 by dial, HTTP/2). */
   client: (): Promise<typeof import("./http/client.ts")> =>
     import(new URL("./http/client.ts", import.meta.url).href),

@@ -237,6 +237,7 @@ export async function outputPaths(
   request: HttpRequest,
   where: { scope: VariableScope; path: string; dir: string; confinement: Confinement },
 ): Promise<{ path: string; overwrite: boolean }[]> {
+  if (!request.outputs.length) return [];
   const written = await whenResolved(() =>
     request.outputs.map((output) => {
       const place = {

@@ -8,6 +8,7 @@
  */
 import { reveal } from "../secret.ts";
 import type { CookieJar } from "../http/cookies.ts";
+import { directBody } from "../http/direct_body.ts";
 import { copyMeta, responseMeta } from "../http/response_meta.ts";
 import { send, type SendOptions } from "../http/send.ts";
 import type { FileRequest } from "./file_request.ts";
@@ -97,36 +98,20 @@ export async function sendFileRequest(
     text = "";
   } else {
     const capture = new Capture(await options.outputs?.() ?? []);
-    const reader = response.body?.getReader();
     try {
-      // Pulled by the caller chunk by chunk (nothing read ahead); what it leaves is read here.
-      const shown = reader && !nullBodyStatus(response.status)
-        ? new ReadableStream<Uint8Array>({
-          async pull(controller) {
-            const { done, value } = await reader.read();
-            if (done) return controller.close();
-            await capture.add(value);
-            controller.enqueue(value);
-          },
-        }, { highWaterMark: 0 })
-        : null;
-      await options.onExchange?.({
-        fileRequest,
-        exchange: { ...exchange, response: copyMeta(response, new Response(shown, head)) },
-        dependency,
-        streamed: false,
-      });
-      for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
-        await capture.add(read.value);
-      }
-    } catch (error) {
-      // The run stops here (--check-status, a failed write): the rest of the body is not read.
-      await reader?.cancel().catch(() => {});
-      throw error;
+      if (options.onExchange) {
+        await shownAndCaptured(response, capture, (shown) =>
+          options.onExchange!({
+            fileRequest,
+            exchange: { ...exchange, response: copyMeta(response, new Response(shown, head)) },
+            dependency,
+            streamed: false,
+          }));
+      } else await captured(response, capture);
     } finally {
       await capture.close();
     }
-    text = new TextDecoder().decode(capture.bytes());
+    text = capture.text();
     truncated = capture.truncated;
   }
   return {
@@ -161,6 +146,58 @@ function phasesOf(response: Response, started: number): Phases | undefined {
   };
 }
 
+/**
+ * Shows the body as it streams (the caller pulls it chunk by chunk, nothing read ahead) and
+ * captures each chunk; what the caller leaves is read here.
+ */
+async function shownAndCaptured(
+  response: Response,
+  capture: Capture,
+  show: (shown: ReadableStream<Uint8Array> | null) => void | Promise<void>,
+): Promise<void> {
+  const reader = response.body?.getReader();
+  try {
+    const shown = reader && !nullBodyStatus(response.status)
+      ? new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const { done, value } = await reader.read();
+          if (done) return controller.close();
+          await capture.add(value);
+          controller.enqueue(value);
+        },
+      }, { highWaterMark: 0 })
+      : null;
+    await show(shown);
+    for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
+      await capture.add(read.value);
+    }
+  } catch (error) {
+    // The run stops here (--check-status, a failed write): the rest of the body is not read.
+    await reader?.cancel().catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Captures a body nobody shows (`dial test`): an identity body of dial's client straight from
+ * the connection, without a stream (direct_body.ts); any other through its stream.
+ */
+async function captured(response: Response, capture: Capture): Promise<void> {
+  const read = directBody(response);
+  if (!read) return await shownAndCaptured(response, capture, () => {});
+  try {
+    const buffer = new Uint8Array(16 * 1024);
+    for (;;) {
+      const n = await read(buffer);
+      if (n === 0) return;
+      await capture.add(buffer.subarray(0, n));
+    }
+  } catch (error) {
+    await response.body?.cancel().catch(() => {});
+    throw error;
+  }
+}
+
 async function writeOutputs(files: OutputFile[], chunks: Uint8Array[]): Promise<void> {
   try {
     for (const file of files) for (const chunk of chunks) await file.write(chunk);
@@ -169,32 +206,35 @@ async function writeOutputs(files: OutputFile[], chunks: Uint8Array[]): Promise<
   }
 }
 
-/** A body's first bytes (up to the limit) and its `>>` files. */
+/** A body's first bytes (up to the limit), kept in one buffer, and its `>>` files. */
 class Capture {
-  #chunks: Uint8Array[] = [];
+  #buffer = new Uint8Array(0);
   #kept = 0;
   truncated = false;
 
   constructor(readonly files: OutputFile[]) {}
 
+  /** Writes the chunk to the files and keeps a copy of it (the caller may reuse it). */
   async add(chunk: Uint8Array): Promise<void> {
     for (const file of this.files) await file.write(chunk);
     const room = HANDLER_BODY_LIMIT - this.#kept;
     if (chunk.length > room) this.truncated = true;
     if (room <= 0) return;
-    const kept = chunk.length > room ? chunk.slice(0, room) : chunk;
-    this.#chunks.push(kept);
+    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (this.#kept + kept.length > this.#buffer.length) {
+      const grown = new Uint8Array(
+        Math.min(HANDLER_BODY_LIMIT, Math.max(this.#kept + kept.length, this.#buffer.length * 2)),
+      );
+      grown.set(this.#buffer.subarray(0, this.#kept));
+      this.#buffer = grown;
+    }
+    this.#buffer.set(kept, this.#kept);
     this.#kept += kept.length;
   }
 
-  bytes(): Uint8Array {
-    const bytes = new Uint8Array(this.#kept);
-    let at = 0;
-    for (const chunk of this.#chunks) {
-      bytes.set(chunk, at);
-      at += chunk.length;
-    }
-    return bytes;
+  /** @returns the kept bytes as UTF-8 text */
+  text(): string {
+    return new TextDecoder().decode(this.#buffer.subarray(0, this.#kept));
   }
 
   async close(): Promise<void> {

@@ -34,6 +34,9 @@ export function requestDependencies(
   request: HttpRequest,
   namesIn: (text: string) => string[] = variableNames,
 ): string[] {
+  const refs = request.directives.flatMap((d) => d.name === "ref" && d.value ? [d.value] : []);
+  // Most files refer to no request's response: their requests are not scanned one by one.
+  if (!refersToRequests(file)) return [...new Set(refs)];
   const texts = templatesOf(request);
   const names = new Set<string>();
   const seen = new Set<string>();
@@ -48,8 +51,17 @@ export function requestDependencies(
     }
   }
   // httpyac's `# @ref NAME` asks for it outright.
-  for (const directive of request.directives) {
-    if (directive.name === "ref" && directive.value) names.add(directive.value);
-  }
+  for (const name of refs) names.add(name);
   return [...names];
+}
+
+const referring = new WeakMap<HttpFile, boolean>();
+
+/** Whether a file's text has a request variable (`name.response.…`, `name.request.…`) at all. */
+function refersToRequests(file: HttpFile): boolean {
+  let refers = referring.get(file);
+  if (refers === undefined) {
+    referring.set(file, refers = /\.(?:response|request)\./.test(file.source));
+  }
+  return refers;
 }

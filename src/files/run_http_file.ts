@@ -309,6 +309,12 @@ export class ScriptSessions {
   }
 }
 
+/** The run's signal and the request's timeout, as one signal (the run's alone when no timeout). */
+function exchangeSignal(run: AbortSignal | undefined, timeoutMs: number | undefined) {
+  const timeout = timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined;
+  return run && timeout ? AbortSignal.any([run, timeout]) : run ?? timeout;
+}
+
 /** How many times `postman.setNextRequest` may jump in one file's run. */
 const MAX_JUMPS = 10_000;
 
@@ -773,9 +779,7 @@ class FileRunner {
     }
     const base = this.options.send ?? {};
     const timeoutMs = fileRequest.timeoutMs ?? this.options.timeoutMs;
-    const signals = [base.signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined]
-      .filter((s) => s !== undefined);
-    const signal = signals.length ? AbortSignal.any(signals) : undefined;
+    const signal = exchangeSignal(base.signal, timeoutMs);
     const sent = performance.now();
     const streamed = fileRequest.kind === "websocket" ||
       (fileRequest.kind === "graphql" && isSubscription(fileRequest.graphql!.query));

@@ -9,8 +9,6 @@
 import { load } from "../load.ts";
 import { DialError, ErrorCode } from "../errors/mod.ts";
 import type { TransportOptions } from "../http/client.ts";
-import { readEventStream } from "../stream/read_event_stream.ts";
-import { WebSocketSession } from "../stream/ws_session.ts";
 import type { FileRequest } from "./file_request.ts";
 
 /** Options of the streaming runs. */
@@ -40,6 +38,7 @@ export async function runWebSocketRequest(
   const waiting: PromiseWithResolvers<void>[] = [];
   let failure: DialError | undefined;
   const closed = Promise.withResolvers<void>();
+  const { WebSocketSession } = await load.wsSession();
   const session = new WebSocketSession(request.spec, {
     ...(options.transport ? { transport: options.transport } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -147,6 +146,7 @@ export async function readEventStreamData(
 ): Promise<string[]> {
   const data: string[] = [];
   let delivering = Promise.resolve();
+  const { readEventStream } = await load.readEventStream();
   try {
     await readEventStream(body, {
       onEvent: (event) => {
