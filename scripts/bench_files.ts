@@ -52,92 +52,174 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
     await Deno.writeTextFile(`${dir}/fetch_loop.ts`, FETCH_LOOP);
     await Deno.writeTextFile(`${dir}/one.http`, chainFile(origin, 1));
     out(`\n### 6. Request files: ${REQUESTS} chained requests (one capture per request)\n\n`);
-    out("| runner | wall | peak RSS | vs dial |\n| --- | --- | --- | --- |\n");
+    out(`Load average at the start: ${await loadAverage()}.\n\n`);
+    out(
+      "| runner | wall | CPU (user + system) | peak RSS | wall vs dial | CPU vs dial |\n" +
+        "| --- | --- | --- | --- | --- | --- |\n",
+    );
     const runs = context.quick ? 1 : 3;
     const measure = async (command: string) => {
-      const times: { ms: number; rssMb?: number }[] = [];
+      const times: Timed[] = [];
       for (let i = 0; i < runs; i++) {
-        const result = await context.timeShell(command, { env: context.env, timeoutMs: 600_000 });
-        if (result.timedOut) return undefined;
+        const result = await timed(command, context);
+        if (!result) return undefined;
         times.push(result);
       }
-      times.sort((a, b) => a.ms - b.ms);
-      return times[Math.floor(times.length / 2)]!;
+      const median = (values: number[]) =>
+        values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+      return {
+        ms: median(times.map((t) => t.ms)),
+        ...(times[0]!.cpuMs !== undefined ? { cpuMs: median(times.map((t) => t.cpuMs!)) } : {}),
+        ...(times[0]!.rssMb !== undefined
+          ? { rssMb: Math.max(...times.map((t) => t.rssMb!)) }
+          : {}),
+      };
     };
+    const inDir = (args: string[]) => `cd ${context.shell([dir])} && ${context.shell(args)}`;
     const dial = await measure(
-      `cd ${context.shell([dir])} && ${
-        context.shell([...context.dial, "test", "chain.http", "--reporter", "json"])
-      }`,
+      inDir([...context.dial, "test", "chain.http", "--reporter", "json"]),
     );
     const floor = await measure(
       context.shell([DENO, "run", "-A", "--quiet", "--no-config", `${dir}/fetch_loop.ts`, origin]),
     );
     const npm = (pkg: string, ...args: string[]) =>
-      `cd ${context.shell([dir])} && ${
-        context.shell([
-          DENO,
-          "run",
-          "-A",
-          "--quiet",
-          "--no-config",
-          "--no-lock",
-          `npm:${pkg}`,
-          ...args,
-        ])
-      }`;
-    const peers: [string, string][] = [
-      [
-        "httpyac 6.16.7 (same file)",
-        npm("httpyac@6.16.7", "send", "chain.http", "--all", "-o", "none"),
-      ],
-      [
-        "newman 6.2.2 (Postman collection)",
-        npm("newman@6.2.2", "run", "chain.postman.json", "--reporters", "json"),
-      ],
-    ];
-    const row = (name: string, r: { ms: number; rssMb?: number } | undefined) =>
-      r
-        ? `| ${name} | ${fmt(r.ms)} | ${r.rssMb?.toFixed(0) ?? "?"} MB | ${
-          dial ? `${(r.ms / dial.ms).toFixed(1)}× slower` : ""
-        } |\n`
-        : `| ${name} | did not finish | | |\n`;
-    out(row("dial test", dial).replace(/\d+\.\d× slower/, "1.0×"));
-    if (floor) {
-      out(
-        `| bare Deno fetch loop (floor) | ${fmt(floor.ms)} | ${
-          floor.rssMb?.toFixed(0) ?? "?"
-        } MB | ${dial ? `dial is ${(dial.ms / floor.ms).toFixed(1)}× the floor` : ""} |\n`,
-      );
-    }
+      inDir([DENO, "run", "-A", "--quiet", "--no-config", "--no-lock", `npm:${pkg}`, ...args]);
+    const row = (name: string, r: Timed | undefined) => {
+      if (!r) return `| ${name} | did not finish | | | | |\n`;
+      const times = (a: number | undefined, b: number | undefined) =>
+        a !== undefined && b !== undefined ? `${(a / b).toFixed(1)}×` : "";
+      return `| ${name} | ${fmt(r.ms)} | ${r.cpuMs !== undefined ? fmt(r.cpuMs) : "?"} | ${
+        r.rssMb?.toFixed(0) ?? "?"
+      } MB | ${times(r.ms, dial?.ms)} | ${times(r.cpuMs, dial?.cpuMs)} |\n`;
+    };
+    out(row("dial test", dial));
+    out(row("bare Deno fetch loop (floor)", floor));
     // The same 1,000 requests and handlers as iterations of a one-request file (`--repeat`): each
     // iteration is a run of the file, with the file's script sandbox kept from one to the next.
     const repeated = await measure(
-      `cd ${context.shell([dir])} && ${
-        context.shell([
-          ...context.dial,
-          ...["test", "one.http", "--repeat", String(REQUESTS), "--reporter", "json"],
-        ])
-      }`,
+      inDir([
+        ...context.dial,
+        "test",
+        "one.http",
+        "--repeat",
+        String(REQUESTS),
+        "--reporter",
+        "json",
+      ]),
     );
-    if (repeated) {
-      out(
-        `| dial test --repeat ${REQUESTS} of one request | ${fmt(repeated.ms)} | ${
-          repeated.rssMb?.toFixed(0) ?? "?"
-        } MB | ${dial ? `${(repeated.ms / dial.ms).toFixed(1)}× the chain` : ""} |\n`,
-      );
-    }
-    for (const [name, command] of peers) {
+    out(row(`dial test --repeat ${REQUESTS} of one request`, repeated));
+    const peers = new Map<string, Timed | undefined>();
+    for (
+      const [name, command] of [
+        [
+          "httpyac 6.16.7 (same file)",
+          npm("httpyac@6.16.7", "send", "chain.http", "--all", "-o", "none"),
+        ],
+        [
+          "newman 6.2.2 (Postman collection)",
+          npm("newman@6.2.2", "run", "chain.postman.json", "--reporters", "json"),
+        ],
+      ]
+    ) {
       try {
-        out(row(name, await measure(command)));
+        const result = await measure(command!);
+        peers.set(name!, result);
+        out(row(name!, result));
       } catch (error) {
-        out(`| ${name} | failed: ${(error as Error).message.split("\n")[0]} | | |\n`);
+        out(`| ${name} | failed: ${(error as Error).message.split("\n")[0]} | | | | |\n`);
       }
     }
+    out(verdicts(dial, floor, peers.get("httpyac 6.16.7 (same file)")));
+    out(`Load average at the end: ${await loadAverage()}.\n`);
     out(await parseTiming(dir, context.quick ? 3 : 9));
   } finally {
     await server.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+/** One run: wall ms, and (with python3) CPU ms of the child and its peak RSS. */
+interface Timed {
+  ms: number;
+  cpuMs?: number;
+  rssMb?: number;
+}
+
+/**
+ * Times a shell command: python3's `os.wait4` gives the child's CPU (user + system, all its
+ * threads) and peak RSS exactly (`/usr/bin/time` rounds CPU to 10 ms); without python3, the
+ * bench's own timer (wall and RSS).
+ */
+async function timed(command: string, context: FilesBenchContext): Promise<Timed | undefined> {
+  if (!PYTHON) {
+    const result = await context.timeShell(command, { env: context.env, timeoutMs: 600_000 });
+    return result.timedOut ? undefined : result;
+  }
+  const output = await new Deno.Command(PYTHON, {
+    args: ["-c", WAIT4, command],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: context.env,
+  }).output();
+  const [ms, cpuMs, rssKb, status] = new TextDecoder().decode(output.stdout).trim().split(" ")
+    .map(Number);
+  if (status !== 0) {
+    throw new Error(`${command} failed: ${new TextDecoder().decode(output.stderr).slice(-500)}`);
+  }
+  return { ms: ms!, cpuMs: cpuMs!, rssMb: rssKb! / 1024 };
+}
+
+const PYTHON = ["/usr/bin/python3", "/usr/local/bin/python3"].find((path) => {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+});
+
+/** Runs `sh -c COMMAND` (stdout discarded), prints wall ms, CPU ms, peak RSS KiB, exit status. */
+const WAIT4 = `import os, sys, time
+t = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    os.execvp("sh", ["sh", "-c", sys.argv[1]])
+_, status, usage = os.wait4(pid, 0)
+print((time.perf_counter() - t) * 1000, (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_maxrss, status)`;
+
+async function loadAverage(): Promise<string> {
+  return (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ");
+}
+
+/** The issue's two goals, by wall and by CPU: ≤ 2× the fetch loop, ≥ 15× faster than httpyac. */
+function verdicts(
+  dial: Timed | undefined,
+  floor: Timed | undefined,
+  httpyac: Timed | undefined,
+): string {
+  if (!dial) return "\n";
+  const ratio = (a: number | undefined, b: number | undefined) =>
+    a !== undefined && b !== undefined ? a / b : undefined;
+  const both = (name: string, wall?: number, cpu?: number, met?: (r: number) => boolean) =>
+    `${name}: ${wall?.toFixed(1) ?? "?"}× by wall, ${cpu?.toFixed(1) ?? "?"}× by CPU (${
+      [wall, cpu].every((r) => r !== undefined && met!(r)) ? "met" : "NOT met"
+    })`;
+  return `\n${
+    both(
+      "dial test against the fetch loop (goal ≤ 2×)",
+      ratio(dial.ms, floor?.ms),
+      ratio(dial.cpuMs, floor?.cpuMs),
+      (r) => r <= 2,
+    )
+  }; ${
+    both(
+      "httpyac against dial (goal ≥ 15×)",
+      ratio(httpyac?.ms, dial.ms),
+      ratio(httpyac?.cpuMs, dial.cpuMs),
+      (r) => r >= 15,
+    )
+  }.\n`;
 }
 
 function fmt(ms: number): string {

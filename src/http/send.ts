@@ -196,6 +196,8 @@ export async function framingOf(request: PreparedRequest): Promise<Framing> {
  * @returns the request with the jar's matching cookies after any `Cookie` it has
  */
 export function withCookies(request: PreparedRequest, jar: CookieJar): PreparedRequest {
+  // A run's jar is passed to every send, and is empty until a response sets a cookie.
+  if (jar.cookies.length === 0) return request;
   const fromJar = jar.header(requestUrl(request));
   if (fromJar === undefined) return request;
   const index = request.headers.findIndex((h) => h.name.toLowerCase() === "cookie");
