@@ -12,6 +12,7 @@
  * @module
  */
 import { buildCli } from "./build_cli.ts";
+import { V8_FLAGS } from "./compile.ts";
 
 const quick = Deno.args.includes("--quick");
 const onlyAt = Deno.args.indexOf("--only");
@@ -22,7 +23,8 @@ const DENO = Deno.execPath();
 /** dial as `deno task install` installs it: the built CLI (scripts/build_cli.ts), no config. */
 const BUILT = await Deno.makeTempDir({ prefix: "dial-bench-cli-" });
 const BUILD = await buildCli(`${BUILT}/`);
-const DIAL = [DENO, "run", "-A", "--quiet", "--no-config", `${BUILT}/dial.js`];
+// As `deno task install` runs it: with the installed form's V8 flags.
+const DIAL = [DENO, "run", "-A", "--quiet", "--no-config", V8_FLAGS, `${BUILT}/dial.js`];
 /** dial run from the checkout, as `deno task dial` does. */
 const DIAL_SOURCE = [DENO, "run", "-A", "--quiet", `${ROOT}main.ts`];
 const STARTS = quick ? 5 : 21;

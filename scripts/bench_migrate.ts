@@ -20,6 +20,7 @@
  */
 import { conduitServer } from "../tests/e2e/_conduit_server.ts";
 import { rawServer } from "../tests/e2e/_raw_server.ts";
+import { V8_FLAGS } from "./compile.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -218,8 +219,8 @@ if (import.meta.main) {
   const built = args.includes("--dial") ? args[args.indexOf("--dial") + 1] : undefined;
   await benchMigrate({
     dial: built
-      ? [Deno.execPath(), "run", "-A", "--no-config", built]
-      : [Deno.execPath(), "run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}main.ts`],
+      ? [Deno.execPath(), "run", "-A", "--no-config", V8_FLAGS, built]
+      : [Deno.execPath(), "run", "-A", "--config", `${ROOT}deno.json`, V8_FLAGS, `${ROOT}main.ts`],
     runs: Number(args[args.indexOf("--runs") + 1]) || 5,
     out: (text) => Deno.stdout.writeSync(new TextEncoder().encode(text)),
   });

@@ -16,19 +16,12 @@
  * @module
  */
 import process from "node:process";
+import { V8_FLAGS } from "./compile.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
 /** The V8 flags the installed dial runs with (`deno task install`, the Dockerfile, compile). */
-const INSTALLED_FLAGS = readInstalledFlags();
-
-function readInstalledFlags(): string | undefined {
-  const tasks = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks as Record<
-    string,
-    string
-  >;
-  return /--v8-flags=(\S+)/.exec(tasks.install ?? "")?.[1];
-}
+const INSTALLED_FLAGS = V8_FLAGS.replace(/^--v8-flags=/, "");
 
 const KINDS = {
   jetbrains: {
@@ -146,8 +139,7 @@ export async function benchSandbox(
 ): Promise<void> {
   const roots: [string, string][] = [["this checkout", ROOT]];
   if (baseline) roots.unshift(["baseline", baseline.endsWith("/") ? baseline : `${baseline}/`]);
-  const flagSets: (string | undefined)[] = [undefined];
-  if (INSTALLED_FLAGS) flagSets.push(INSTALLED_FLAGS);
+  const flagSets: (string | undefined)[] = [undefined, INSTALLED_FLAGS];
   out(`\n### Script sandbox: CPU per script (µs, median of ${runs} processes)\n\n`);
   out(`load average ${Deno.loadavg().map((l) => l.toFixed(1)).join(" ")}\n\n`);
   out(

@@ -17,6 +17,16 @@
  * @module
  */
 
+/**
+ * The V8 flags the installed and compiled dial runs with (`deno task install`, the Dockerfile,
+ * `deno task compile`; tests/unit/release_files_test.ts keeps them one). `--liftoff-only`: V8
+ * runs QuickJS's WebAssembly (the request-file scripts' sandbox) as its baseline compiler makes
+ * it and never optimises it with TurboFan, whose compiling costs a run of up to about 2,500
+ * scripts more CPU than it saves; longer runs pay ~0.07 ms a script more (docs/benchmarks.md).
+ * It touches nothing else: dial runs no other WebAssembly.
+ */
+export const V8_FLAGS = "--v8-flags=--liftoff-only";
+
 /** The targets dial ships, by friendly name: the Rust target triple `deno compile` wants. */
 export const TARGETS = {
   "linux-x64": "x86_64-unknown-linux-gnu",
@@ -133,6 +143,7 @@ export function compileArgs(
     "compile",
     "--allow-all",
     "--no-config",
+    V8_FLAGS,
     "--target",
     TARGETS[target],
     "--output",

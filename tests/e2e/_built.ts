@@ -4,6 +4,7 @@
  * @module
  */
 import { buildCli } from "../../scripts/build_cli.ts";
+import { V8_FLAGS } from "../../scripts/compile.ts";
 
 /** A build: its folder, and the files it holds relative to that folder. */
 export interface Build {
@@ -42,7 +43,7 @@ export function installedDial(): Promise<string> {
     const { dir } = await builtCli();
     const root = await Deno.makeTempDir({ prefix: "dial-install-" });
     const output = await new Deno.Command(Deno.execPath(), {
-      args: ["install", "-g", "-A", "-f", "--no-config", "--root", root, "-n", "dial"]
+      args: ["install", "-g", "-A", "-f", "--no-config", V8_FLAGS, "--root", root, "-n", "dial"]
         .concat(`${dir}/dial.js`),
       stdout: "piped",
       stderr: "piped",

@@ -48,6 +48,7 @@ Deno.test("compile: deno compile arguments per target: the build, its whole fold
     "compile",
     "--allow-all",
     "--no-config",
+    "--v8-flags=--liftoff-only",
     "--target",
     "x86_64-pc-windows-msvc",
     "--output",

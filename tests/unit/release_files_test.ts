@@ -4,7 +4,7 @@
  * every target `deno task compile` builds checksummed.
  */
 import assert from "node:assert/strict";
-import { outputPath, type TargetName, TARGETS } from "../../scripts/compile.ts";
+import { outputPath, type TargetName, TARGETS, V8_FLAGS } from "../../scripts/compile.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 const read = (path: string) => Deno.readTextFile(new URL(path, ROOT));
@@ -23,6 +23,7 @@ Deno.test("release: the Dockerfile builds, then installs the build as deno task 
   assert.match(docker, /^RUN deno task build$/m);
   const install = /deno install (.+) dist\/cli\/dial\.js$/.exec(tasks.install)?.[1];
   assert.ok(install, tasks.install);
+  assert.ok(install.includes(` ${V8_FLAGS} `), "the install runs with the build's V8 flags");
   const flags = install.replace(/-n dial/, "").trim();
   assert.match(
     docker,
