@@ -7,8 +7,12 @@
  * WebAssembly); "warm" the last 1,000 of 5,000. CPU is the whole process's (V8's compiler
  * threads included), from `process.cpuUsage` around the loop ("30 scripts": their CPU in all, in
  * a fresh process, until V8 has stopped compiling for them); each number is the median of
- * `runs` processes. With `--baseline DIR` (another checkout of dial, e.g. `git worktree add`
- * of main) both are run, interleaved, for a before/after table in one run.
+ * `runs` processes. With `--baseline DIR` (another checkout of dial, e.g. `git archive main`
+ * unpacked) both are run, interleaved, for a before/after table in one run, and then end to end:
+ * both checkouts' built CLIs, the baseline as it was installed before (no V8 flags), this one
+ * with `V8_FLAGS` and without, on a 1,000-request chain with a JetBrains handler each (the
+ * files section's, beside a bare `fetch` loop) and on Conduit and the 200-request collection
+ * against newman (bench_migrate.ts).
  *
  * ```sh
  * deno run -A --config tests/deno.json scripts/bench_sandbox.ts [--runs 3] [--baseline DIR]
@@ -171,6 +175,128 @@ export async function benchSandbox(
       );
     }
   }
+  if (baseline) await endToEnd(roots[0]![1], runs, out);
+}
+
+/** A command's wall and CPU (user + system, all threads) milliseconds, from /usr/bin/time. */
+async function timed(command: string[], cwd: string): Promise<{ ms: number; cpuMs: number }> {
+  const started = performance.now();
+  const output = await new Deno.Command("/usr/bin/time", {
+    args: ["-f", "cpu %U %S", ...command],
+    cwd,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const ms = performance.now() - started;
+  const errors = new TextDecoder().decode(output.stderr);
+  if (!output.success) throw new Error(`${command.join(" ")} failed: ${errors}`);
+  const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(errors);
+  return { ms, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : NaN };
+}
+
+/** Builds a checkout's CLI into a temporary folder with that checkout's own build script. */
+async function built(root: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "dial-bench-sandbox-cli-" });
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--config",
+      `${root}scripts/build/deno.json`,
+      `${root}scripts/build_cli.ts`,
+      "--out-dir",
+      `${dir}/`,
+    ],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
+  return `${dir}/dial.js`;
+}
+
+/** The files section's chain: each request's URL carries what the previous handler captured. */
+function chain(origin: string, requests: number): string {
+  let text = `@origin = ${origin}\n\n`;
+  for (let i = 0; i < requests; i++) {
+    text += `### step ${i}\nGET {{origin}}/steps/${i === 0 ? "0" : "{{next}}"}\n\n` +
+      `> {%\n  client.global.set("next", response.body.next);\n` +
+      `  client.test("step ${i}", function () { client.assert(response.status === 200); });\n%}\n\n`;
+  }
+  return text;
+}
+
+/**
+ * End to end, before and after: the baseline's built CLI (no V8 flags, as it was installed) and
+ * this checkout's (with and without `V8_FLAGS`), interleaved, median of `runs`.
+ */
+async function endToEnd(
+  baseline: string,
+  runs: number,
+  out: (text: string) => void,
+): Promise<void> {
+  const before = await built(baseline);
+  const after = await built(ROOT);
+  const deno = Deno.execPath();
+  const dials: [string, string[]][] = [
+    ["baseline, no V8 flags", [deno, "run", "-A", "--no-config", before]],
+    ["this checkout, no V8 flags", [deno, "run", "-A", "--no-config", after]],
+    [`this checkout, ${V8_FLAGS}`, [deno, "run", "-A", "--no-config", V8_FLAGS, after]],
+  ];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    const step = Number(new URL(request.url).pathname.split("/").pop());
+    return Response.json({ next: step + 1, token: `t-${step}` });
+  });
+  const origin = `http://127.0.0.1:${server.addr.port}`;
+  const dir = await Deno.makeTempDir({ prefix: "dial-bench-sandbox-" });
+  try {
+    await Deno.writeTextFile(`${dir}/chain.http`, chain(origin, 1000));
+    await Deno.writeTextFile(
+      `${dir}/fetch_loop.ts`,
+      `let next = 0;\nfor (let i = 0; i < 1000; i++) {\n` +
+        `  const response = await fetch(\`\${Deno.args[0]}/steps/\${next}\`);\n` +
+        `  next = (await response.json()).next;\n}\n`,
+    );
+    const rows = new Map<string, { ms: number[]; cpuMs: number[] }>();
+    const add = (name: string, time: { ms: number; cpuMs: number }) => {
+      const row = rows.get(name) ?? { ms: [], cpuMs: [] };
+      rows.set(name, row);
+      row.ms.push(time.ms);
+      row.cpuMs.push(time.cpuMs);
+    };
+    for (let run = 0; run < runs; run++) {
+      add(
+        "bare Deno fetch loop",
+        await timed([deno, "run", "-A", "--no-config", `${dir}/fetch_loop.ts`, origin], dir),
+      );
+      for (const [name, command] of dials) {
+        add(name, await timed([...command, "test", "chain.http", "--reporter", "json"], dir));
+      }
+    }
+    out(`\n#### 1,000 chained requests, a JetBrains handler each (\`dial test chain.http\`)\n\n`);
+    out(`load average ${Deno.loadavg().map((l) => l.toFixed(1)).join(" ")}\n\n`);
+    out("| runner | wall | CPU | ÷ fetch loop (wall / CPU) |\n| --- | --- | --- | --- |\n");
+    const floor = rows.get("bare Deno fetch loop")!;
+    for (const [name, { ms, cpuMs }] of rows) {
+      out(
+        `| ${name} | ${median(ms).toFixed(0)} ms | ${median(cpuMs).toFixed(0)} ms | ${
+          (median(ms) / median(floor.ms)).toFixed(1)
+        }× / ${(median(cpuMs) / median(floor.cpuMs)).toFixed(1)}× |\n`,
+      );
+    }
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+  const { benchMigrate } = await import("./bench_migrate.ts");
+  for (const [name, command] of dials) {
+    out(`\n#### Imported Postman collections, ${name}\n\n`);
+    out(`load average ${Deno.loadavg().map((l) => l.toFixed(1)).join(" ")}\n\n`);
+    await benchMigrate({ dial: command, runs, out });
+  }
+  await Deno.remove(before.replace(/\/dial\.js$/, ""), { recursive: true });
+  await Deno.remove(after.replace(/\/dial\.js$/, ""), { recursive: true });
 }
 
 if (import.meta.main) {
