@@ -383,6 +383,7 @@ var postmanStatics = false;
 var sends = { queue: [], waiting: {}, count: 0, respond: null };
 function pending() {
   var queued = sends.queue;
+  if (queued.length === 0) return "";
   sends.queue = [];
   return stringify(queued);
 }
