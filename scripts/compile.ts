@@ -22,7 +22,8 @@
  * `deno task compile`; tests/unit/release_files_test.ts keeps them one). `--liftoff-only`: V8
  * runs QuickJS's WebAssembly (the request-file scripts' sandbox) as its baseline compiler makes
  * it and never optimises it with TurboFan, whose compiling costs a run of up to about 2,500
- * scripts more CPU than it saves; longer runs pay ~0.07 ms a script more (docs/benchmarks.md).
+ * JetBrains handlers or 400 Postman scripts more CPU than it saves; longer runs cost more
+ * (docs/benchmarks.md).
  * It touches nothing else: dial runs no other WebAssembly.
  */
 export const V8_FLAGS = "--v8-flags=--liftoff-only";
