@@ -26,7 +26,7 @@ const BUILD = await buildCli(`${BUILT}/`);
 // As `deno task install` runs it: with the installed form's V8 flags.
 const DIAL = [DENO, "run", "-A", "--quiet", "--no-config", V8_FLAGS, `${BUILT}/dial.js`];
 /** dial run from the checkout, as `deno task dial` does. */
-const DIAL_SOURCE = [DENO, "run", "-A", "--quiet", `${ROOT}main.ts`];
+const DIAL_SOURCE = [DENO, "run", "-A", "--quiet", V8_FLAGS, `${ROOT}main.ts`];
 const STARTS = quick ? 5 : 21;
 const OAUTH_RUNS = quick ? 5 : 25;
 const STREAM_RUNS = quick ? 1 : 3;
