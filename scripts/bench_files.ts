@@ -131,6 +131,7 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
     }
     out(verdicts(dial, floor, peers.get("httpyac 6.16.7 (same file)")));
     out(`Load average at the end: ${await loadAverage()}.\n`);
+    out(await partsTiming(dir, origin));
     out(await parseTiming(dir, context.quick ? 3 : 9));
   } finally {
     await server.shutdown();
@@ -268,6 +269,79 @@ function postmanCollection(origin: string) {
       }],
     })),
   };
+}
+
+/**
+ * Where the CPU of one chained request goes, in one process: the same 1,000 requests as a bare
+ * `fetch` loop, as dial's `send()` on one keep-alive pool, as `runHttpFile` of the file without
+ * its handlers and with them; CPU (all threads) per request of the first run and of the third
+ * (V8 has compiled the hot code by then).
+ */
+async function partsTiming(dir: string, origin: string): Promise<string> {
+  const src = (path: string) => JSON.stringify(`${ROOT}src/${path}`);
+  await Deno.writeTextFile(
+    `${dir}/plain.http`,
+    (await Deno.readTextFile(`${dir}/chain.http`)).replace(/\n> \{%[\s\S]*?%\}\n/g, "")
+      .replaceAll("{{next}}", "1"),
+  );
+  const code = `
+    import process from "node:process";
+    import { send } from ${src("http/send.ts")};
+    import { ConnectionPool } from ${src("http/pool.ts")};
+    import { runHttpFile } from ${src("files/run_http_file.ts")};
+    import { parseHttpFile } from ${src("files/parse_http_file.ts")};
+    const origin = ${JSON.stringify(origin)};
+    const cpu = async (body) => {
+      const before = process.cpuUsage();
+      await body();
+      const used = process.cpuUsage(before);
+      return (used.user + used.system) / ${REQUESTS};
+    };
+    const loops = {
+      "bare fetch": async () => {
+        let next = 0;
+        for (let i = 0; i < ${REQUESTS}; i++) {
+          next = (await (await fetch(origin + "/steps/" + next)).json()).next;
+        }
+      },
+      "send() on one pool": async () => {
+        const pool = new ConnectionPool();
+        let next = 0;
+        for (let i = 0; i < ${REQUESTS}; i++) {
+          const spec = { method: "GET", url: new URL(origin + "/steps/" + next), headers: [],
+            auth: { queryKeys: [] } };
+          next = (await (await send(spec, { transport: { pool } })).response.json()).next;
+        }
+        pool.close();
+      },
+    };
+    for (const [name, path] of [["runHttpFile, no handlers", "plain.http"], ["runHttpFile, a handler each", "chain.http"]]) {
+      const file = parseHttpFile(await Deno.readTextFile(${
+    JSON.stringify(dir)
+  } + "/" + path), path);
+      loops[name] = async () => {
+        const pool = new ConnectionPool();
+        await runHttpFile(file, { send: { transport: { pool } }, keepGoing: true });
+        pool.close();
+      };
+    }
+    const lines = [];
+    for (const [name, loop] of Object.entries(loops)) {
+      const runs = [];
+      for (let i = 0; i < 3; i++) runs.push(await cpu(loop));
+      lines.push("| " + name + " | " + runs[0].toFixed(0) + " µs | " + runs[2].toFixed(0) + " µs |");
+    }
+    console.log(lines.join("\\n"));
+  `;
+  const output = await new Deno.Command(DENO, {
+    args: ["eval", "--no-check", "--config", `${ROOT}deno.json`, code],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!output.success) return `\nParts timing failed: ${new TextDecoder().decode(output.stderr)}\n`;
+  return `\nCPU per request in one process (all threads; load ${await loadAverage()}):\n\n` +
+    "| what | 1st run of 1,000 | 3rd run |\n| --- | --- | --- |\n" +
+    new TextDecoder().decode(output.stdout);
 }
 
 /** Parses a 10,000-request file in fresh processes (a cold parser, as the CLI runs it). */
