@@ -1022,7 +1022,8 @@ function __dialResponse(text) {
    * @param scope a request's scope
    * @param locals Postman's local variables, in a `# @postman` request
    * @returns the scope with its overrides, highest last: `run` line values, the data row,
-   *   Postman's local variables (as in Newman, above the row), `--var`
+   *   Postman's local variables (as in Newman, above the row), `--var`; the row's null values
+   *   as names without a value
    */
   withOverrides(scope: VariableScope, locals?: ReadonlyMap<string, string>): VariableScope {
     const layers = [
@@ -1032,6 +1033,13 @@ function __dialResponse(text) {
       this.options.overrides,
     ].filter((m): m is ReadonlyMap<string, VariableValue> => m !== undefined && m.size > 0);
     const { overrides: _, ...rest } = scope;
+    // A row's null: no value, whatever the layers below it hold (Newman sends `{{name}}`).
+    const unset = new Set(
+      Object.entries(this.options.iteration?.data ?? {}).flatMap(([name, value]) =>
+        value === null && !locals?.has(name) && !this.options.overrides?.has(name) ? [name] : []
+      ),
+    );
+    if (unset.size) rest.unset = unset;
     if (!layers.length) return rest;
     return {
       ...rest,

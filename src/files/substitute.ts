@@ -22,6 +22,11 @@ export type VariableValue = string | Secret;
 export interface VariableScope {
   /** `--var NAME=VALUE`: above everything. */
   overrides?: ReadonlyMap<string, VariableValue>;
+  /**
+   * Names a `--data` row gives as `null` (and nothing above the row sets): they have no value,
+   * whatever the other scopes hold, as in Newman (which sends such a `{{name}}` as written).
+   */
+  unset?: ReadonlySet<string>;
   /** The chosen environment (private values over public ones). */
   environment?: ReadonlyMap<string, VariableValue>;
   /** `client.global.set` from scripts of this run. */
@@ -229,6 +234,7 @@ class Resolver {
 
   defined(name: string): boolean {
     const s = this.scope;
+    if (s.unset?.has(name)) return false;
     return Boolean(
       s.overrides?.has(name) || s.environment?.has(name) || s.globals?.has(name) ||
         s.file?.some((v) => v.name === name) || s.request?.has(name) || s.below?.has(name),
@@ -237,6 +243,7 @@ class Resolver {
 
   name(name: string, place: TemplatePlace, stack: string[]): string {
     const s = this.scope;
+    if (s.unset?.has(name)) throw new UndefinedVariableError(name, place);
     const override = s.overrides?.get(name);
     if (override !== undefined) return this.take(override);
     // Environment values may refer to other variables (`{{$shared token}}`, `{{host}}`).

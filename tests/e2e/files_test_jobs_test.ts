@@ -196,6 +196,12 @@ Deno.test("data: JSON values keep their types and unquoted CSV numbers are numbe
       { n: 2, f: 1.5, b: true, o: { x: 1 }, a: [1, "two"], z: null, s: "text" },
     ]),
     "rows.csv": 'n,f,b,s,zip,q\n2,1.50,true,x,007,"12"\n',
+    // z in the environment too: a row's null shadows it (Newman sends {{z}}); CSV has no z.
+    "http-client.env.json": JSON.stringify({ e: { z: "env" } }),
+    "e.postman_environment.json": JSON.stringify({
+      name: "e",
+      values: [{ key: "z", value: "env", enabled: true }],
+    }),
     "types.http": `### Types\n# @postman\nPOST ${httpbin.origin}/anything\n\n${body}\n\n> {%\n${
       tests.join("\n")
     }\n%}\n`,
@@ -218,23 +224,42 @@ Deno.test("data: JSON values keep their types and unquoted CSV numbers are numbe
   // Newman's outcomes of the last rows file (rows.csv).
   let lastOutcomes: Outcome[] = [];
   for (const rows of ["rows.json", "rows.csv"]) {
-    const { outcomes } = await newman(["types.postman.json", "-d", rows], {
-      cwd: dir,
-      report: true,
-    });
+    const { outcomes } = await newman(
+      ["types.postman.json", "-d", rows, "-e", "e.postman_environment.json"],
+      {
+        cwd: dir,
+        report: true,
+      },
+    );
     lastOutcomes = outcomes;
     const theirs = outcomes.map((o) => o.test);
     const result = await dial([
-      ...["test", `${dir}/types.http`, "--data", `${dir}/${rows}`, "--reporter", "json"],
+      ...["test", `${dir}/types.http`, "--data", `${dir}/${rows}`, "--env", "e"],
+      ...["--reporter", "json"],
     ]);
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(dialOutcomes(result.stdout).map((o) => o.test), theirs, rows);
     // The oracle itself: typed values (a mistake on both sides would pass otherwise).
     assert.ok(theirs.includes("n number 2 number number"), theirs.join("\n"));
+    if (rows === "rows.json") {
+      assert.ok(theirs.some((t) => t.startsWith("sent n=2 f=1.5 b=true z={{z}} s=text")), rows);
+    }
   }
   assert.ok(
-    lastOutcomes.some((o) => o.test === "sent n=2 f=1.5 b=true z={{z}} s=x zip=7 q=12"),
+    lastOutcomes.some((o) => o.test === "sent n=2 f=1.5 b=true z=env s=x zip=7 q=12"),
   );
+  // In a JetBrains request (no # @postman) the row's null is an undefined variable too.
+  await Deno.writeTextFile(`${dir}/plain.http`, `POST ${httpbin.origin}/anything\n\nz={{z}}\n`);
+  const plain = await dial([
+    ...["test", `${dir}/plain.http`, "--data", `${dir}/rows.json`, "--env", "e"],
+  ]);
+  assert.equal(plain.code, 2, plain.stdout + plain.stderr);
+  assert.match(plain.stdout + plain.stderr, /Undefined variable "z" in the body/);
+  // --var is above the row: its value is sent.
+  const given = await dial([
+    ...["test", `${dir}/plain.http`, "--data", `${dir}/rows.json`, "--env", "e", "--var", "z=cli"],
+  ]);
+  assert.equal(given.code, 0, given.stdout + given.stderr);
   // dial's one difference: an object or array in {{}} is its JSON.
   const object = await project({
     "o.http":
