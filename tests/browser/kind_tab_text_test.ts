@@ -20,6 +20,7 @@ const FILE = `### echo
 GRPC {{addr}}/${GREETER}/EchoMetadata
 Authorization: Bearer {{token}}
 X-Api-Key: {{apiKey}}
+X-Session-Key: lit-s3cr3t
 
 {"name": "{{user}}"}
 
@@ -85,10 +86,13 @@ async function checkEcho(page: Page, greeterAddress: string): Promise<void> {
   }
   assert.equal(await page.getByLabel("Metadata value 1").inputValue(), "Bearer {{token}}");
   assert.equal(await page.getByLabel("Metadata value 2").inputValue(), "{{apiKey}}");
+  // A literal credential of the file is not in storage: the tab has it back from the file.
+  assert.equal(await page.getByLabel("Metadata value 3").inputValue(), "lit-s3cr3t");
   await page.getByRole("button", { name: "Call", exact: true }).click();
   const log = page.getByRole("list", { name: "Replies" });
   await log.getByText("authorization=Bearer tok-s3cr3t").waitFor();
   await log.getByText("x-api-key=key-s3cr3t").waitFor();
+  await log.getByText("x-session-key=lit-s3cr3t").waitFor();
   assert.ok(greeterAddress);
 }
 
