@@ -59,7 +59,7 @@ const MAX_MS = 86_400_000;
  *
  * @param text a text frame, or its JSON
  * @param substitute replaces the `{{variables}}` of a start's URL, headers and body and of a
- *   text message (the workspace's environment, as `dial run` does)
+ *   text message (the start's scope: a file's request's as `dial run` evaluated it)
  * @returns the command
  * @throws {UsageError} naming what is wrong
  */
