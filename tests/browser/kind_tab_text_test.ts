@@ -144,6 +144,11 @@ Deno.test("browser: gRPC and WebSocket tabs of one file are their text across re
     await sidebar.getByRole("button", { name: "GRPC hello" }).click();
     await strip(page, "gRPC").getByRole("button", { name: "hello", exact: true }).waitFor();
     await strip(page, "gRPC").getByRole("button", { name: "echo •" }).waitFor();
+    // Edited too (it holds no literal credential: its file state is stored whole).
+    await message.filter({ hasText: "from the file" }).click();
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.insertText('{"name": "from the tab"}');
+    await strip(page, "gRPC").getByRole("button", { name: "hello •" }).waitFor();
     await sidebar.getByRole("button", { name: "WEBSOCKET feed" }).click();
     await page.getByLabel("WebSocket endpoint").fill("{{ws}}/feed?edited=1");
     await saved(
@@ -172,14 +177,26 @@ Deno.test("browser: gRPC and WebSocket tabs of one file are their text across re
   // A restart (another origin: empty browser storage), then an outside edit of the file.
   await using app = await openApp(browser(), { workspace });
   const { page } = app;
+  const message = page.getByRole("textbox", { name: "gRPC message" });
   await checkEcho(page, greeter.address);
   await checkFeed(page, ws);
   const outside = FILE.replace('{"name": "from the file"}', '{"name": "from outside"}');
-  await Deno.writeTextFile(`${workspace}/api.http`, outside);
+  // A restored tab's save compares with its request as the file had it at the restart.
   await showKind(page, "gRPC");
+  await strip(page, "gRPC").getByRole("button", { name: "hello •" }).click();
+  await message.filter({ hasText: "from the tab" }).waitFor();
+  await Deno.writeTextFile(`${workspace}/api.http`, outside);
+  await page.getByText("api.http changed on disk; your edits are kept").waitFor();
+  await message.click();
+  await page.keyboard.press("Control+s");
+  const conflict = page.getByRole("alert", { name: "Save conflict" });
+  await conflict.getByLabel("On disk").getByText("from outside").waitFor();
+  await conflict.getByLabel("Yours").getByText("from the tab").waitFor();
+  await conflict.getByRole("button", { name: "Cancel" }).click();
+  assert.equal(await Deno.readTextFile(`${workspace}/api.http`), outside, "nothing written");
   await strip(page, "gRPC").getByRole("button", { name: "echo •" }).click();
-  await page.getByRole("textbox", { name: "gRPC message" }).filter({ hasText: "-edited" })
-    .waitFor();
+  // Another request changed on disk: the save merges.
+  await message.filter({ hasText: "-edited" }).click();
   await page.keyboard.press("Control+s");
   await page.getByRole("status").filter({ hasText: "Saved to api.http" }).waitFor();
   await strip(page, "gRPC").getByRole("button", { name: "echo", exact: true }).waitFor();

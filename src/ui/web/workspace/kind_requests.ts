@@ -303,13 +303,14 @@ function fillDraft(kind: StreamKind, draft: HttpDraft): void {
  * After a reload or restart: a tab's request of a file gets back the literal credential values
  * browser storage withheld (a header's `Bearer abc123`, an API key in the URL or the body),
  * from its file as it is now, as the HTTP tab's do; its edits stay, and its unsaved mark
- * compares with the file. (The file's read does it: see the reader below.)
+ * compares with the file; a tab restored with its fields as opened takes the file as it is now
+ * as what its save compares with. (The file's read does it: see the reader below.)
  *
  * @param kind the tab
  */
 export async function refillKindFromFile(kind: StreamKind): Promise<void> {
   const source = kindSources.peek()[kind];
-  if (!source || savedDrafts.peek()[kind] !== undefined) return;
+  if (!source || (savedDrafts.peek()[kind] !== undefined && bases[kind] !== undefined)) return;
   await readFile(source.path).catch(() => {});
 }
 
@@ -374,14 +375,17 @@ onFileRead((file) => {
     if (!request || kindOf(request) !== kind) continue;
     // Restored from storage (a reload, a restart): what the file's version was is not known.
     if (savedDrafts.peek()[kind] === undefined && refillFrom(kind, request, file)) continue;
+    const text = requestText(file.text, request);
+    // Restored with its fields as opened: a save compares with the file as it is now.
+    bases[kind] ??= text;
     if (unsavedKinds.peek().has(kind)) {
-      noteKind(kind, `${file.path} changed on disk; your edits are kept`);
+      if (text !== bases[kind]) noteKind(kind, `${file.path} changed on disk; your edits are kept`);
       continue;
     }
     const before = savedDrafts.peek()[kind];
     fill(kind, request, file);
     remember(kind);
-    bases[kind] = requestText(file.text, request);
+    bases[kind] = text;
     if (savedDrafts.peek()[kind] !== before) {
       noteKind(kind, `Reloaded: ${file.path} changed on disk`);
     }
