@@ -64,7 +64,14 @@ export class BodyParts {
 
   /** @returns the parts joined (once they have all arrived: the body) */
   text(): string {
-    return this.#text ??= this.parts.join("");
+    if (this.#text !== undefined) return this.#text;
+    const text = this.parts.join("");
+    if (!this.done) return text;
+    this.#text = text;
+    // From now on the parts are slices of the body (which share its memory), not copies of it.
+    let at = 0;
+    this.parts.forEach((part, i) => this.parts[i] = text.slice(at, at += part.length));
+    return text;
   }
 
   /**
