@@ -6,7 +6,7 @@
  * ```sh
  * deno task bench              # full run (a few minutes)
  * deno task bench --quick      # fewer runs and smaller bodies, for a smoke test
- * deno task bench --only start,oauth   # build, start, stream, json, oauth, graphql, files, http, openapi, migrate, sandbox, mcp
+ * deno task bench --only start,oauth   # build, start, stream, json, oauth, graphql, files, http, openapi, migrate, sandbox, mcp, ui
  * deno task bench --only sandbox --baseline ../main   # the sandbox's cost, beside another checkout
  * ```
  * @module
@@ -463,6 +463,29 @@ async function graphql(): Promise<void> {
   out(new TextDecoder().decode(output.stdout).trim() + "\n```\n");
 }
 
+// --- the desktop UI in headless Chromium (each script has its own browser and servers) ----------
+
+/** The desktop UI's benchmarks, each with the load average before it (a shared machine's). */
+async function desktopUi(): Promise<void> {
+  const scripts = [
+    ["A 5 MB JSON response in the HTTP tab", "bench_ui_body.ts"],
+    ["The 1,000-request workspace against the 64-request one", "bench_ui_workspace.ts"],
+    ["The WebSocket log", "bench_ui_streams.ts"],
+    ["The GraphQL tab on GitHub's schema", "bench_ui.ts"],
+  ];
+  for (const [title, script] of scripts) {
+    const load = (await Deno.readTextFile("/proc/loadavg").catch(() => "? ? ?")).split(" ");
+    out(`\n### ${title} (\`scripts/${script}\`, load average ${load.slice(0, 3).join(" ")})\n\n`);
+    const output = await new Deno.Command(DENO, {
+      args: ["run", "-A", "--config", `${ROOT}tests/deno.json`, `${ROOT}scripts/${script}`],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    if (!output.success) throw new Error(`scripts/${script} failed (status ${output.code})`);
+    out(new TextDecoder().decode(output.stdout));
+  }
+}
+
 try {
   out(
     `## dial benchmarks\n\n${new Date().toISOString().slice(0, 10)}, Deno ${Deno.version.deno}, ` +
@@ -508,6 +531,7 @@ try {
     const { benchMcp } = await import("./bench_mcp.ts");
     await benchMcp({ dial: DIAL, url: `${origin}/small`, out, env, quick });
   }
+  if (wanted("ui")) await desktopUi();
 } finally {
   await server.shutdown();
   await Deno.remove(home, { recursive: true });

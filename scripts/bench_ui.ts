@@ -4,7 +4,8 @@
  * highlighted and parents expanded, tree rows in the DOM, and introspections per session.
  * Figures go to docs/benchmarks.md ("Desktop UI"); nothing here is asserted by a test.
  *
- * Run: `deno run -A --config tests/deno.json scripts/bench_ui.ts` (needs Debian's Chromium at
+ * Run: `deno task bench --only ui` (all the UI benchmarks), or alone:
+ * `deno run -A --config tests/deno.json scripts/bench_ui.ts` (needs Debian's Chromium at
  * /usr/bin/chromium; the tests' configuration resolves Playwright and the test servers).
  * @module
  */

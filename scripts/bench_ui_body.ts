@@ -5,7 +5,8 @@
  * (PerformanceObserver "longtask") meanwhile. Figures go to docs/benchmarks.md ("Desktop
  * UI"); nothing here is asserted by a test.
  *
- * Run: `deno run -A --config tests/deno.json scripts/bench_ui_body.ts`
+ * Run: `deno task bench --only ui` (all the UI benchmarks), or alone:
+ * `deno run -A --config tests/deno.json scripts/bench_ui_body.ts`
  * @module
  */
 import { launchBrowser, openApp } from "../tests/browser/_browser.ts";

@@ -1,5 +1,5 @@
 /**
- * Measures the stream tabs' message log in Chromium (`deno task bench:ui-streams`):
+ * Measures the stream tabs' message log in Chromium (`deno task bench --only ui`):
  * main-thread work (CDP `TaskDuration`) for 10,000 WebSocket messages arriving at once, from
  * the bridge frame to the rendered rows, and the same once the log holds 100,000 messages;
  * 100,000 at once onto the full log (its work, its longest task in CPU time from Chrome's

@@ -4,7 +4,8 @@
  * quick-open keystroke → results painted, a request-tab switch → the other tab's URL painted.
  * Figures go to docs/benchmarks.md ("Desktop UI"); nothing here is asserted by a test.
  *
- * Run: `deno run -A --config tests/deno.json scripts/bench_ui_workspace.ts`
+ * Run: `deno task bench --only ui` (all the UI benchmarks), or alone:
+ * `deno run -A --config tests/deno.json scripts/bench_ui_workspace.ts`
  * @module
  */
 import { launchBrowser, openApp } from "../tests/browser/_browser.ts";
