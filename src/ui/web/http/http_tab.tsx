@@ -196,6 +196,8 @@ function fileSendJson(source: RequestSource): FileSendJson {
 /** Sends the tab's request (Send, Enter in the URL, Ctrl/Cmd+Enter from anywhere). */
 export async function sendHttpRequest(): Promise<void> {
   const mine = core.begin();
+  // Loaded while the request goes: a long body's first part does not wait for the worker.
+  startJsonWorker();
   const login = requestExtras("http").file === undefined ? loginIfNeeded() : Promise.resolve(true);
   error.value = undefined;
   curl.value = "";
@@ -261,10 +263,8 @@ async function readAnswer(
       answer = parseResult(event.response);
       const count = isRecord(event.response) ? event.response.bodyParts : undefined;
       parts = typeof count === "number" && count > 0 ? new BodyParts(count) : undefined;
-      if (parts) {
-        startJsonWorker();
-        answer = { ...answer, parts };
-      } else received();
+      if (parts) answer = { ...answer, parts };
+      else received();
     }
     if (event.type === "body" && answer && parts && !parts.done && typeof event.text === "string") {
       parts.add(event.text);
