@@ -382,15 +382,25 @@ export function HttpTab(): JSX.Element {
             <textarea id="http-curl" readOnly rows={3} value={curl.value} />
           </div>
         )}
-        {result.value && (
-          <HttpResponse
-            result={result.value}
-            viewed={viewed}
-            onAssert={(line) => assertions.value = [...assertions.peek(), line]}
-          />
-        )}
+        <ResponsePane />
       </div>
     </div>
+  );
+}
+
+/**
+ * @returns the tab's response, a component of its own: a response (and a long body's first part
+ *   before it) renders the response pane only, not the request's fields again
+ */
+function ResponsePane(): JSX.Element | null {
+  const r = result.value;
+  if (!r) return null;
+  return (
+    <HttpResponse
+      result={r}
+      viewed={viewed}
+      onAssert={(line) => assertions.value = [...assertions.peek(), line]}
+    />
   );
 }
 
