@@ -5,9 +5,11 @@
  * prelude). The prelude is evaluated once per sandbox context, before any script, to a function
  * of those host functions; calling it gives `{ setup, take, describe }`: the
  * host keeps those functions' handles (no global a script could replace) and calls
- * `setup(inputJson)` before each script, to build fresh objects from its input, `take()` after
- * it, for what the script did as JSON text, and `describe(error)` for what it threw. Both use `JSON.parse` and `JSON.stringify` as they were when the
- * prelude ran, not as a script may have left them. Nothing else crosses the sandbox's wall.
+ * `setup(inputJson)` before each script, to give it fresh objects (holding the API's functions,
+ * made once per context, which read the running script's input), `take()` after it, for what
+ * the script did as JSON text, and `describe(error)` for what it threw. They use `JSON.parse`
+ * and `JSON.stringify` as they were when the prelude ran, not as a script may have left them.
+ * Nothing else crosses the sandbox's wall.
  * @module
  */
 
