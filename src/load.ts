@@ -103,6 +103,9 @@ export const load = memoised({
   /** AWS Signature Version 4. */
   sigv4: (): Promise<typeof import("./auth/sigv4.ts")> =>
     import(new URL("./auth/sigv4.ts", import.meta.url).href),
+  /** the script sandbox's digests (node:crypto), loaded before a script that names crypto. */
+  scriptDigests: (): Promise<typeof import("./files/script_digests.ts")> =>
+    import(new URL("./files/script_digests.ts", import.meta.url).href),
   /** the request-file script sandbox (QuickJS). */
   scriptSandbox: (): Promise<typeof import("./files/script_sandbox.ts")> =>
     import(new URL("./files/script_sandbox.ts", import.meta.url).href),

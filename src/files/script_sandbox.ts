@@ -34,8 +34,6 @@ import {
   type QuickJSWASMModule,
 } from "quickjs-emscripten-core";
 import * as variantModule from "@jitl/quickjs-wasmfile-release-sync";
-import { Buffer } from "node:buffer";
-import { createHash, createHmac } from "node:crypto";
 import { query } from "jsonpath-rfc9535";
 import { DialError, ErrorCode } from "../errors/mod.ts";
 import { dynamicVariable } from "./dynamic_variables.ts";
@@ -219,6 +217,7 @@ export class ScriptSession {
     await watchSignals();
     if (stopping(this.#signal)) throw stopped(source, source.line);
     const libraries = this.#postman ? await loadLibraries(source.code) : [];
+    if (!digests && DIGESTS_WANTED.test(source.code)) digests = await load.scriptDigests();
     let sandbox;
     try {
       sandbox = await this.#prepared(JSON.stringify(input));
@@ -637,13 +636,15 @@ function compiler(
 function hostFunctions(context: QuickJSContext): QuickJSHandle {
   const host = context.newObject();
   const digest = context.newFunction("digest", (algorithm, data, key, keyed) => {
-    const name = context.getString(algorithm);
-    if (!DIGESTS.has(name)) throw new Error(`Unknown digest "${name}"`);
-    const bytes = Buffer.from(context.getString(data), "hex");
-    const hash = context.dump(keyed) === true
-      ? createHmac(name, Buffer.from(context.getString(key), "hex"))
-      : createHash(name);
-    return context.newString(hash.update(bytes).digest("hex"));
+    if (!digests) {
+      throw new Error("crypto is available to a script that names crypto (or CryptoJS) itself");
+    }
+    const hex = digests.digestHex(
+      context.getString(algorithm),
+      context.getString(data),
+      context.dump(keyed) === true ? context.getString(key) : undefined,
+    );
+    return context.newString(hex);
   });
   const path = context.newFunction("jsonPath", (json, expression) => {
     const document = JSON.parse(context.getString(json)) as Parameters<typeof query>[0];
@@ -689,7 +690,14 @@ function hostFunctions(context: QuickJSContext): QuickJSHandle {
   return host;
 }
 
-const DIGESTS = new Set(["sha1", "sha256", "sha384", "sha512", "md5"]);
+/** The digests' module, once a script that names crypto has run (see {@link DIGESTS_WANTED}). */
+let digests: typeof import("./script_digests.ts") | undefined;
+/**
+ * What in a script's code asks for digests: JetBrains' `crypto.*`, Postman's `CryptoJS` and
+ * `require("crypto-js")`. A script calls them through code whose text names them (its own, or an
+ * earlier script's of the process, which loaded them then).
+ */
+const DIGESTS_WANTED = /crypto/i;
 
 /** Compiled once, instantiated per sandbox; undefined when the loader's file could not be read. */
 let compiled: Promise<WebAssembly.Module | undefined> | undefined;

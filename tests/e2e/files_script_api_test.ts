@@ -69,6 +69,52 @@ Deno.test("script API: crypto, Window.btoa/atob and console.log as httpyac runs 
   assert.equal(dialSent!["x-b"], "aGk/|hi?");
 });
 
+Deno.test("script API: digests load with the first script that names crypto; a later script may use its helper", async () => {
+  await using server = headerRecorder();
+  const dir = await project({
+    "helper.http": `### define
+GET {{origin}}/a
+
+> {%
+  globalThis.sign = function (text) { return crypto.sha256().updateWithText(text).digest().toHex(); };
+%}
+
+### use
+GET {{origin}}/b
+
+> {%
+  client.test("helper", function () { client.assert(sign("héllo").length === 64); });
+  client.log(sign("héllo"));
+%}
+`,
+    "hidden.http": `### hidden
+GET {{origin}}/c
+
+> {%
+  client.log(globalThis["cry" + "pto"].sha1().updateWithText("x").digest().toHex());
+%}
+`,
+  });
+  // Each in a process of its own: the digests, once loaded, stay for the process.
+  const used = await dial(["test", `${dir}/helper.http`, "--var", `origin=${server.origin}`], {
+    process: true,
+  });
+  assert.equal(used.code, 0, used.stdout + used.stderr);
+  assert.match(
+    used.stdout + used.stderr,
+    /3c48591d8d098a4538f5e013dfcf406e948eac4d3277b10bf614e295d6068179/,
+  );
+  // Named only in pieces: never loaded in this process, and the message says why.
+  const hidden = await dial(["test", `${dir}/hidden.http`, "--var", `origin=${server.origin}`], {
+    process: true,
+  });
+  assert.equal(hidden.code, 1, hidden.stdout + hidden.stderr);
+  assert.match(
+    hidden.stdout + hidden.stderr,
+    /hidden\.http:5: Error: crypto is available to a script that names crypto \(or CryptoJS\) itself/,
+  );
+});
+
 Deno.test("script API: jsonPath selects from a response body with RFC 9535", async () => {
   await using server = serve(() =>
     Response.json({
