@@ -121,6 +121,24 @@ function part(name) {
 }
 function schemaErrors(data, schema) { return part("schemaErrors")(data, schema); }
 
+/* What dial's sandbox does not have, made once per context. */
+var MISSING = {
+  responseCookies: unavailable("pm.response.cookies"),
+  cookies: unavailable("pm.cookies"),
+  vault: unavailable("pm.vault"),
+  responseCookie: unavailable("postman.getResponseCookie"),
+};
+
+/*
+ * chai's expect, compiled and made when a context's first script asks for it, then kept for its
+ * scripts (it holds no script's state: api's AssertionError is pure).
+ */
+var madeExpect = null;
+var expectApi = null;
+function expectOf() { return madeExpect || (madeExpect = part("makeExpect")(expectApi)); }
+function expect(object, message) { return expectOf()(object, message); }
+expect.fail = function (message) { return expectOf().fail(message); };
+
 /* pm.sendRequest: at most this many requests per script. */
 var MAX_SENDS = 50;
 
@@ -203,340 +221,72 @@ function installStatics() {
   return requireModule;
 }
 
+/*
+ * Postman's API is built once per context (postmanApi) and reads the running script's state
+ * from S, which installPostman sets before each script: the script's own objects are only pm
+ * (a fresh object over the shared parts), tests, and the legacy globals' values.
+ */
+var S = null;
+var postmanApi = null;
+var hasOwn = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
+
 function installPostman(input, out, api) {
+  expectApi = expectApi || api;
   var pm0 = input.postman;
-  var requestVariables = input.requestVariables;
-  /* The run's collection variables that scripts set (client.global); Postman's own globals
-     (a globals file, pm.globals) are a scope below the collection's, as in Newman. */
-  var globals = input.globals;
-  var postmanGlobals = pm0.globals || {};
   var environment = {};
-  var name;
-  for (name in input.environment) environment[name] = input.environment[name];
-  var fileValues = input.file;
-  var data = pm0.iterationData || {};
-  var hasOwn = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
+  for (var name in input.environment) environment[name] = input.environment[name];
   /* Values keep their types, as in Postman: the run keeps each as the text a {{name}} becomes
      (Newman's: "5", "true", "[object Object]", "1,2", and "null" for null or undefined) and, for
      a value that is not a string, its JSON (pm0.typed, out.typed) for get() to give back. */
   var typed = pm0.typed || {};
   out.typed = { globals: {}, environment: {}, local: {}, postmanGlobals: {} };
   out.postmanGlobals = {};
-  function decoded(json) { return parse(json)[0]; }
-  /* Own names only: a script may have put enumerable names on Object.prototype. */
-  function retype(values, types) {
-    for (var key in types || {}) {
-      if (hasOwn(types, key) && hasOwn(values, key)) values[key] = decoded(types[key]);
-    }
-  }
+  S = {
+    out: out,
+    pm0: pm0,
+    requestVariables: input.requestVariables,
+    /* The run's collection variables that scripts set (client.global); Postman's own globals
+       (a globals file, pm.globals) are a scope below the collection's, as in Newman. */
+    globals: input.globals,
+    postmanGlobals: pm0.globals || {},
+    environment: environment,
+    removed: {},
+    fileValues: input.file,
+    data: pm0.iterationData || {},
+    req: input.request,
+    res: input.response,
+    request: undefined,
+    response: undefined,
+  };
   retype(environment, typed.environment);
-  retype(globals, typed.globals);
-  retype(postmanGlobals, typed.postmanGlobals);
-  retype(requestVariables, typed.local);
-  function textOf(value) {
-    if (value === null || value === undefined) return "null";
-    if (typeof value === "string") return value;
-    try { return toString(value); } catch (ignored) { return "[object Object]"; }
-  }
-  function typeOfValue(value) {
-    if (typeof value === "string") return null;
-    /* Across scripts undefined is null, as Newman hands values on as JSON. */
-    try { return stringify([value]); } catch (ignored) { return stringify([textOf(value)]); }
-  }
-  function replaceIn(template) {
-    if (typeof template !== "string") return template;
-    return template.replace(/\{\{([^{}]+)\}\}/g, function (whole, key) {
-      if (key.charAt(0) === "$") {
-        var made = hostDynamic(key);
-        return made === undefined ? whole : made;
-      }
-      var value = variables.get(key);
-      if (value !== undefined) return textOf(value);
-      /* A variable set to undefined is "" (Newman); one nothing defines stays as written. */
-      return defined(key) ? "" : whole;
-    });
-  }
-  function defined(key) {
-    return hasOwn(requestVariables, key) || hasOwn(data, key) || hasOwn(globals, key) ||
-      hasOwn(fileValues, key) || hasOwn(postmanGlobals, key) ||
-      (hasOwn(environment, key) && !hasOwn(removed, key));
-  }
-  function scopeObject(read, write, remove, names, label) {
-    return {
-      get: function (key) { return read(toString(key)); },
-      has: function (key) { return read(toString(key)) !== undefined; },
-      set: function (key, value) { write(toString(key), value); },
-      unset: function (key) { remove(toString(key)); },
-      clear: function () { names().forEach(remove); },
-      toObject: function () {
-        var o = {};
-        names().forEach(function (k) { var v = read(k); if (v !== undefined) o[k] = v; });
-        return o;
-      },
-      toJSON: function () { return this.toObject(); },
-      replaceIn: replaceIn,
-      name: label,
-    };
-  }
-  var removed = {};
-  var env = scopeObject(
-    function (k) { return hasOwn(environment, k) && !hasOwn(removed, k) ? environment[k] : undefined; },
-    function (k, v) {
-      delete removed[k];
-      environment[k] = v;
-      out.environment[k] = textOf(v);
-      out.typed.environment[k] = typeOfValue(v);
-    },
-    function (k) {
-      removed[k] = true;
-      delete environment[k];
-      out.environment[k] = null;
-      out.typed.environment[k] = null;
-    },
-    function () { return Object.keys(environment); },
-    pm0.environmentName,
-  );
-  /* Collection variables are the file's variables; what scripts set is run-wide (client.global). */
-  var collection = scopeObject(
-    function (k) {
-      if (hasOwn(globals, k)) return globals[k];
-      return hasOwn(fileValues, k) ? fileValues[k] : undefined;
-    },
-    function (k, v) {
-      globals[k] = v;
-      out.globals[k] = textOf(v);
-      out.typed.globals[k] = typeOfValue(v);
-    },
-    function (k) {
-      delete globals[k];
-      out.globals[k] = null;
-      out.typed.globals[k] = null;
-    },
-    function () { return Object.keys(fileValues).concat(Object.keys(globals)); },
-  );
-  var glob = scopeObject(
-    function (k) { return hasOwn(postmanGlobals, k) ? postmanGlobals[k] : undefined; },
-    function (k, v) {
-      postmanGlobals[k] = v;
-      out.postmanGlobals[k] = textOf(v);
-      out.typed.postmanGlobals[k] = typeOfValue(v);
-    },
-    function (k) {
-      delete postmanGlobals[k];
-      out.postmanGlobals[k] = null;
-      out.typed.postmanGlobals[k] = null;
-    },
-    function () { return Object.keys(postmanGlobals); },
-  );
-  var iteration = {
-    get: function (k) { return hasOwn(data, k) ? data[k] : undefined; },
-    has: function (k) { return hasOwn(data, k); },
-    toObject: function () { var o = {}; for (var k in data) o[k] = data[k]; return o; },
-    toJSON: function () { return this.toObject(); },
-    unset: function (k) { delete data[k]; },
-  };
-  var variables = {
-    get: function (k) {
-      k = toString(k);
-      if (hasOwn(requestVariables, k)) return requestVariables[k];
-      if (hasOwn(data, k)) return data[k];
-      var v = env.get(k);
-      if (v !== undefined) return v;
-      v = collection.get(k);
-      return v !== undefined ? v : glob.get(k);
-    },
-    has: function (k) { return variables.get(k) !== undefined; },
-    set: function (k, value) {
-      requestVariables[toString(k)] = value;
-      out.requestVariables[toString(k)] = textOf(value);
-      out.typed.local[toString(k)] = typeOfValue(value);
-    },
-    unset: function (k) { delete requestVariables[toString(k)]; },
-    toObject: function () {
-      var o = glob.toObject();
-      var c = collection.toObject();
-      for (var n in c) o[n] = c[n];
-      var e = env.toObject();
-      for (var a in e) o[a] = e[a];
-      for (var b in data) o[b] = data[b];
-      for (var c in requestVariables) o[c] = requestVariables[c];
-      return o;
-    },
-    replaceIn: replaceIn,
-  };
-
-  function headerObject(list) {
-    var find = function (key) {
-      var lower = toString(key).toLowerCase();
-      for (var i = list.length - 1; i >= 0; i--) if (list[i][0].toLowerCase() === lower) return list[i][1];
-      return undefined;
-    };
-    return {
-      get: find,
-      has: function (key, value) {
-        var v = find(key);
-        return arguments.length > 1 ? v === value : v !== undefined;
-      },
-      one: function (key) { var v = find(key); return v === undefined ? undefined : { key: key, value: v }; },
-      all: function () { return list.map(function (h) { return { key: h[0], value: h[1] }; }); },
-      toObject: function () { var o = {}; list.forEach(function (h) { o[h[0]] = h[1]; }); return o; },
-      each: function (fn) { list.forEach(function (h) { fn({ key: h[0], value: h[1] }); }); },
-      count: function () { return list.length; },
-      toJSON: function () { return this.all(); },
-    };
-  }
-
-  var req = input.request;
-  var pmRequest;
-  if (req) {
-    var url = req.url;
-    /* Postman parses a URL whose host is a {{variable}} too: host, then path and query. */
-    var parsed = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^/?#]*)([^?#]*)(\?[^#]*)?/i.exec(url) || [];
-    var query = (parsed[4] || "").replace(/^\?/, "");
-    pmRequest = {
-      method: req.method,
-      url: {
-        toString: function () { return url; },
-        getHost: function () { return (parsed[2] || "").replace(/:\d+$/, ""); },
-        getPath: function () { return parsed[3] || "/"; },
-        getQueryString: function () { return query; },
-        protocol: (parsed[1] || "").toLowerCase(),
-        host: (parsed[2] || "").replace(/:\d+$/, "").split("."),
-        path: (parsed[3] || "").split("/").filter(function (p) { return p !== ""; }),
-        query: headerObject(query === "" ? [] : query.split("&").map(function (pair) {
-          var at = pair.indexOf("=");
-          return at < 0 ? [pair, ""] : [pair.slice(0, at), pair.slice(at + 1)];
-        })),
-      },
-      headers: headerObject(req.headers),
-      body: { mode: "raw", raw: req.body, toString: function () { return req.body; } },
-      getHeaders: function () { var o = {}; req.headers.forEach(function (h) { o[h[0]] = h[1]; }); return o; },
-    };
-    if (!input.response) {
-      /* A pre-request script may change the headers to send (pm.request.headers.add …). */
-      var edits = out.headerEdits = [];
-      var list = req.headers;
-      var entry = function (item, value) {
-        if (typeof item === "string") return [item, value === undefined ? "" : toString(value)];
-        if (item && item.key !== undefined) return [toString(item.key), item.value === undefined ? "" : toString(item.value)];
-        throw new Error("pm.request.headers: give { key, value }");
-      };
-      var removeAll = function (key) {
-        var lower = key.toLowerCase();
-        for (var i = list.length - 1; i >= 0; i--) if (list[i][0].toLowerCase() === lower) list.splice(i, 1);
-      };
-      pmRequest.headers.add = function (item, value) {
-        var h = entry(item, value);
-        list.push(h);
-        edits.push(["add", h[0], h[1]]);
-      };
-      pmRequest.headers.upsert = function (item, value) {
-        var h = entry(item, value);
-        removeAll(h[0]);
-        list.push(h);
-        edits.push(["upsert", h[0], h[1]]);
-      };
-      pmRequest.headers.remove = function (key) {
-        var name = typeof key === "string" ? key : key && key.key !== undefined ? toString(key.key) : null;
-        if (name === null) throw new Error("pm.request.headers.remove: give the header's name");
-        removeAll(name);
-        edits.push(["remove", name, ""]);
-      };
-      pmRequest.addHeader = pmRequest.headers.add;
-      pmRequest.upsertHeader = pmRequest.headers.upsert;
-      pmRequest.removeHeader = pmRequest.headers.remove;
-    }
-  }
-
-  /* A response as Postman's scripts see one: pm.response, and pm.sendRequest's answers. */
-  function responseOf(res, responseTime) {
-    var response = {
-      __pmResponse: true,
-      code: res.status,
-      status: REASONS[res.status] || "",
-      reason: function () { return REASONS[res.status] || ""; },
-      headers: headerObject(res.headers),
-      responseTime: responseTime,
-      responseSize: res.body.length,
-      text: function () { return res.body; },
-      json: function () { return parse(res.body); },
-      cookies: unavailable("pm.response.cookies"),
-    };
-    Object.defineProperty(response, "to", { get: function () { return expect(response).to; } });
-    Object.defineProperty(response, "be", { get: function () { return expect(response).be; } });
-    return response;
-  }
-  var res = input.response;
-  var pmResponse;
-  if (res) pmResponse = responseOf(res, pm0.responseTime || 0);
-  api.sends.respond = function (answer) { return responseOf(answer, answer.responseTime || 0); };
-
-  /* chai's expect, compiled when a script first asks for it. */
-  var madeExpect = null;
-  var expectOf = function () { return madeExpect || (madeExpect = part("makeExpect")(api)); };
-  var expect = function (object, message) { return expectOf()(object, message); };
-  expect.fail = function (message) { return expectOf().fail(message); };
-  function test(testName, fn) {
-    /* Postman reports a test without a function as skipped, not passed. */
-    if (typeof fn !== "function") return;
-    var started = Date.now();
-    var record = { name: toString(testName), passed: true, durationMs: 0 };
-    try {
-      fn();
-    } catch (error) {
-      record.passed = false;
-      var message = error && error.message !== undefined ? toString(error.message) : toString(error);
-      record.message = error && error.name && error.name !== "AssertionError" ? error.name + ": " + message : message;
-      if (!(error && error.name === "AssertionError")) record.error = true;
-    } finally {
-      record.durationMs = Date.now() - started;
-      out.tests.push(record);
-    }
-  }
-  test.skip = function () {};
-  var execution = {
-    skipRequest: function () {
-      if (res) throw new Error("pm.execution.skipRequest() works only in a pre-request script");
-      out.skipRequest = true;
-    },
-    setNextRequest: function (next) { out.nextRequest = next === null || next === undefined ? null : toString(next); },
-    location: [pm0.requestName],
-  };
+  retype(S.globals, typed.globals);
+  retype(S.postmanGlobals, typed.postmanGlobals);
+  retype(S.requestVariables, typed.local);
+  var A = postmanApi || (postmanApi = buildPostman(api));
   var pm = {
-    test: test,
+    test: A.test,
     expect: expect,
-    environment: env,
-    collectionVariables: collection,
-    globals: glob,
-    variables: variables,
-    iterationData: iteration,
-    request: pmRequest,
-    response: pmResponse,
+    environment: A.env,
+    collectionVariables: A.collection,
+    globals: A.glob,
+    variables: A.variables,
+    iterationData: A.iteration,
     info: {
-      eventName: res ? "test" : "prerequest",
+      eventName: S.res ? "test" : "prerequest",
       iteration: pm0.iteration || 0,
       iterationCount: pm0.iterationCount || 1,
       requestName: pm0.requestName,
       requestId: pm0.requestId,
     },
-    execution: execution,
-    sendRequest: function (request, callback) {
-      var sends = api.sends;
-      if (sends.count >= MAX_SENDS) throw new Error("pm.sendRequest: more than " + MAX_SENDS + " requests in one script");
-      var id = ++sends.count;
-      sends.queue.push({ id: id, request: part("sendable")(request) });
-      if (typeof callback === "function") {
-        sends.waiting[id] = callback;
-        return undefined;
-      }
-      return new Promise(function (resolve, reject) {
-        sends.waiting[id] = function (error, response) { if (error) reject(error); else resolve(response); };
-      });
-    },
-    cookies: unavailable("pm.cookies"),
-    visualizer: { set: function () {}, clear: function () {} },
-    vault: unavailable("pm.vault"),
+    execution: A.execution,
+    sendRequest: A.sendRequest,
+    cookies: MISSING.cookies,
+    visualizer: A.visualizer,
+    vault: MISSING.vault,
   };
+  /* The request and the response are made when a script first reads them. */
+  Object.defineProperty(pm, "request", { enumerable: true, configurable: true, get: A.requestOf });
+  Object.defineProperty(pm, "response", { enumerable: true, configurable: true, get: A.responseNow });
   if (typeof Proxy !== "undefined") {
     pm = new Proxy(pm, {
       get: function (target, property) {
@@ -552,36 +302,18 @@ function installPostman(input, out, api) {
   var tests = {};
   out.legacyTests = tests;
   globalThis.tests = tests;
-  globalThis.postman = {
-    setNextRequest: execution.setNextRequest,
-    setEnvironmentVariable: function (k, v) { env.set(k, v); },
-    getEnvironmentVariable: function (k) { return env.get(k); },
-    clearEnvironmentVariable: function (k) { env.unset(k); },
-    clearEnvironmentVariables: function () { env.clear(); },
-    setGlobalVariable: function (k, v) { glob.set(k, v); },
-    getGlobalVariable: function (k) { return glob.get(k); },
-    clearGlobalVariable: function (k) { glob.unset(k); },
-    clearGlobalVariables: function () { glob.clear(); },
-    getResponseHeader: function (k) { return pmResponse ? pmResponse.headers.get(k) : undefined; },
-    getResponseCookie: unavailable("postman.getResponseCookie"),
-  };
-  globalThis.environment = env.toObject();
-  globalThis.globals = glob.toObject();
-  globalThis.data = iteration.toObject();
+  globalThis.postman = A.postman;
+  globalThis.environment = A.env.toObject();
+  globalThis.globals = A.glob.toObject();
+  globalThis.data = A.iteration.toObject();
   globalThis.iteration = pm0.iteration || 0;
+  var req = S.req;
   if (req) {
     var legacyHeaders = {};
     req.headers.forEach(function (h) { legacyHeaders[h[0].toLowerCase()] = h[1]; });
     globalThis.request = { url: req.url, method: req.method, headers: legacyHeaders, data: req.body === "" ? {} : req.body, name: pm0.requestName, id: pm0.requestId };
   }
-  /* The legacy sandbox's responseBody.has("text"). */
-  if (!String.prototype.has) {
-    Object.defineProperty(String.prototype, "has", {
-      configurable: true,
-      writable: true,
-      value: function (part) { return this.indexOf(part) !== -1; },
-    });
-  }
+  var res = S.res;
   if (res) {
     globalThis.responseBody = res.body;
     globalThis.responseCode = { code: res.status, name: REASONS[res.status] || "", detail: REASONS[res.status] || "" };
@@ -593,10 +325,338 @@ function installPostman(input, out, api) {
   }
   /* What does not change from one script to the next: once per context (installStatics). */
   if (!postmanStatics) {
+    /* The legacy sandbox's responseBody.has("text"). */
+    if (!String.prototype.has) {
+      Object.defineProperty(String.prototype, "has", {
+        configurable: true,
+        writable: true,
+        value: function (part) { return this.indexOf(part) !== -1; },
+      });
+    }
     postmanRequire = installStatics();
     postmanStatics = true;
   }
   pm.require = postmanRequire;
+}
+
+/* Own names only: a script may have put enumerable names on Object.prototype. */
+function retype(values, types) {
+  for (var key in types || {}) {
+    if (hasOwn(types, key) && hasOwn(values, key)) values[key] = parse(types[key])[0];
+  }
+}
+
+function textOf(value) {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "string") return value;
+  try { return toString(value); } catch (ignored) { return "[object Object]"; }
+}
+
+function typeOfValue(value) {
+  if (typeof value === "string") return null;
+  /* Across scripts undefined is null, as Newman hands values on as JSON. */
+  try { return stringify([value]); } catch (ignored) { return stringify([textOf(value)]); }
+}
+
+function scopeObject(read, write, remove, names, label) {
+  return {
+    get: function (key) { return read(toString(key)); },
+    has: function (key) { return read(toString(key)) !== undefined; },
+    set: function (key, value) { write(toString(key), value); },
+    unset: function (key) { remove(toString(key)); },
+    clear: function () { names().forEach(remove); },
+    toObject: function () {
+      var o = {};
+      names().forEach(function (k) { var v = read(k); if (v !== undefined) o[k] = v; });
+      return o;
+    },
+    toJSON: function () { return this.toObject(); },
+    replaceIn: replaceIn,
+    name: label,
+  };
+}
+
+function replaceIn(template) {
+  if (typeof template !== "string") return template;
+  return template.replace(/\{\{([^{}]+)\}\}/g, function (whole, key) {
+    if (key.charAt(0) === "$") {
+      var made = hostDynamic(key);
+      return made === undefined ? whole : made;
+    }
+    var value = postmanApi.variables.get(key);
+    if (value !== undefined) return textOf(value);
+    /* A variable set to undefined is "" (Newman); one nothing defines stays as written. */
+    return defined(key) ? "" : whole;
+  });
+}
+
+function defined(key) {
+  return hasOwn(S.requestVariables, key) || hasOwn(S.data, key) || hasOwn(S.globals, key) ||
+    hasOwn(S.fileValues, key) || hasOwn(S.postmanGlobals, key) ||
+    (hasOwn(S.environment, key) && !hasOwn(S.removed, key));
+}
+
+function headerObject(list) {
+  var find = function (key) {
+    var lower = toString(key).toLowerCase();
+    for (var i = list.length - 1; i >= 0; i--) if (list[i][0].toLowerCase() === lower) return list[i][1];
+    return undefined;
+  };
+  return {
+    get: find,
+    has: function (key, value) {
+      var v = find(key);
+      return arguments.length > 1 ? v === value : v !== undefined;
+    },
+    one: function (key) { var v = find(key); return v === undefined ? undefined : { key: key, value: v }; },
+    all: function () { return list.map(function (h) { return { key: h[0], value: h[1] }; }); },
+    toObject: function () { var o = {}; list.forEach(function (h) { o[h[0]] = h[1]; }); return o; },
+    each: function (fn) { list.forEach(function (h) { fn({ key: h[0], value: h[1] }); }); },
+    count: function () { return list.length; },
+    toJSON: function () { return this.all(); },
+  };
+}
+
+/* A response as Postman's scripts see one: pm.response, and pm.sendRequest's answers. */
+function responseOf(res, responseTime) {
+  var response = {
+    __pmResponse: true,
+    code: res.status,
+    status: REASONS[res.status] || "",
+    reason: function () { return REASONS[res.status] || ""; },
+    headers: headerObject(res.headers),
+    responseTime: responseTime,
+    responseSize: res.body.length,
+    text: function () { return res.body; },
+    json: function () { return parse(res.body); },
+    cookies: MISSING.responseCookies,
+  };
+  Object.defineProperty(response, "to", { get: function () { return expect(response).to; } });
+  Object.defineProperty(response, "be", { get: function () { return expect(response).be; } });
+  return response;
+}
+
+/* pm.request: the request as Postman's scripts see it (a pre-request script may edit its headers). */
+function requestOf(req, out, prerequest) {
+  var url = req.url;
+  /* Postman parses a URL whose host is a {{variable}} too: host, then path and query. */
+  var parsed = /^(?:([a-z][a-z0-9+.-]*):\/\/)?([^/?#]*)([^?#]*)(\?[^#]*)?/i.exec(url) || [];
+  var query = (parsed[4] || "").replace(/^\?/, "");
+  var pmRequest = {
+    method: req.method,
+    url: {
+      toString: function () { return url; },
+      getHost: function () { return (parsed[2] || "").replace(/:\d+$/, ""); },
+      getPath: function () { return parsed[3] || "/"; },
+      getQueryString: function () { return query; },
+      protocol: (parsed[1] || "").toLowerCase(),
+      host: (parsed[2] || "").replace(/:\d+$/, "").split("."),
+      path: (parsed[3] || "").split("/").filter(function (p) { return p !== ""; }),
+      query: headerObject(query === "" ? [] : query.split("&").map(function (pair) {
+        var at = pair.indexOf("=");
+        return at < 0 ? [pair, ""] : [pair.slice(0, at), pair.slice(at + 1)];
+      })),
+    },
+    headers: headerObject(req.headers),
+    body: { mode: "raw", raw: req.body, toString: function () { return req.body; } },
+    getHeaders: function () { var o = {}; req.headers.forEach(function (h) { o[h[0]] = h[1]; }); return o; },
+  };
+  if (!prerequest) return pmRequest;
+  /* A pre-request script may change the headers to send (pm.request.headers.add …). */
+  var edits = out.headerEdits = [];
+  var list = req.headers;
+  var entry = function (item, value) {
+    if (typeof item === "string") return [item, value === undefined ? "" : toString(value)];
+    if (item && item.key !== undefined) return [toString(item.key), item.value === undefined ? "" : toString(item.value)];
+    throw new Error("pm.request.headers: give { key, value }");
+  };
+  var removeAll = function (key) {
+    var lower = key.toLowerCase();
+    for (var i = list.length - 1; i >= 0; i--) if (list[i][0].toLowerCase() === lower) list.splice(i, 1);
+  };
+  pmRequest.headers.add = function (item, value) {
+    var h = entry(item, value);
+    list.push(h);
+    edits.push(["add", h[0], h[1]]);
+  };
+  pmRequest.headers.upsert = function (item, value) {
+    var h = entry(item, value);
+    removeAll(h[0]);
+    list.push(h);
+    edits.push(["upsert", h[0], h[1]]);
+  };
+  pmRequest.headers.remove = function (key) {
+    var name = typeof key === "string" ? key : key && key.key !== undefined ? toString(key.key) : null;
+    if (name === null) throw new Error("pm.request.headers.remove: give the header's name");
+    removeAll(name);
+    edits.push(["remove", name, ""]);
+  };
+  pmRequest.addHeader = pmRequest.headers.add;
+  pmRequest.upsertHeader = pmRequest.headers.upsert;
+  pmRequest.removeHeader = pmRequest.headers.remove;
+  return pmRequest;
+}
+
+/* The parts of Postman's API that hold no script's state: they read it from S. */
+function buildPostman(api) {
+  var env = scopeObject(
+    function (k) { return hasOwn(S.environment, k) && !hasOwn(S.removed, k) ? S.environment[k] : undefined; },
+    function (k, v) {
+      delete S.removed[k];
+      S.environment[k] = v;
+      S.out.environment[k] = textOf(v);
+      S.out.typed.environment[k] = typeOfValue(v);
+    },
+    function (k) {
+      S.removed[k] = true;
+      delete S.environment[k];
+      S.out.environment[k] = null;
+      S.out.typed.environment[k] = null;
+    },
+    function () { return Object.keys(S.environment); },
+  );
+  /* pm.environment.name: the environment's, per script. */
+  Object.defineProperty(env, "name", { enumerable: true, get: function () { return S.pm0.environmentName; } });
+  /* Collection variables are the file's variables; what scripts set is run-wide (client.global). */
+  var collection = scopeObject(
+    function (k) {
+      if (hasOwn(S.globals, k)) return S.globals[k];
+      return hasOwn(S.fileValues, k) ? S.fileValues[k] : undefined;
+    },
+    function (k, v) {
+      S.globals[k] = v;
+      S.out.globals[k] = textOf(v);
+      S.out.typed.globals[k] = typeOfValue(v);
+    },
+    function (k) {
+      delete S.globals[k];
+      S.out.globals[k] = null;
+      S.out.typed.globals[k] = null;
+    },
+    function () { return Object.keys(S.fileValues).concat(Object.keys(S.globals)); },
+  );
+  var glob = scopeObject(
+    function (k) { return hasOwn(S.postmanGlobals, k) ? S.postmanGlobals[k] : undefined; },
+    function (k, v) {
+      S.postmanGlobals[k] = v;
+      S.out.postmanGlobals[k] = textOf(v);
+      S.out.typed.postmanGlobals[k] = typeOfValue(v);
+    },
+    function (k) {
+      delete S.postmanGlobals[k];
+      S.out.postmanGlobals[k] = null;
+      S.out.typed.postmanGlobals[k] = null;
+    },
+    function () { return Object.keys(S.postmanGlobals); },
+  );
+  var iteration = {
+    get: function (k) { return hasOwn(S.data, k) ? S.data[k] : undefined; },
+    has: function (k) { return hasOwn(S.data, k); },
+    toObject: function () { var o = {}; for (var k in S.data) o[k] = S.data[k]; return o; },
+    toJSON: function () { return this.toObject(); },
+    unset: function (k) { delete S.data[k]; },
+  };
+  var variables = {
+    get: function (k) {
+      k = toString(k);
+      if (hasOwn(S.requestVariables, k)) return S.requestVariables[k];
+      if (hasOwn(S.data, k)) return S.data[k];
+      var v = env.get(k);
+      if (v !== undefined) return v;
+      v = collection.get(k);
+      return v !== undefined ? v : glob.get(k);
+    },
+    has: function (k) { return variables.get(k) !== undefined; },
+    set: function (k, value) {
+      S.requestVariables[toString(k)] = value;
+      S.out.requestVariables[toString(k)] = textOf(value);
+      S.out.typed.local[toString(k)] = typeOfValue(value);
+    },
+    unset: function (k) { delete S.requestVariables[toString(k)]; },
+    toObject: function () {
+      var o = glob.toObject();
+      var c = collection.toObject();
+      for (var n in c) o[n] = c[n];
+      var e = env.toObject();
+      for (var a in e) o[a] = e[a];
+      for (var b in S.data) o[b] = S.data[b];
+      for (var d in S.requestVariables) o[d] = S.requestVariables[d];
+      return o;
+    },
+    replaceIn: replaceIn,
+  };
+  api.sends.respond = function (answer) { return responseOf(answer, answer.responseTime || 0); };
+  function test(testName, fn) {
+    /* Postman reports a test without a function as skipped, not passed. */
+    if (typeof fn !== "function") return;
+    var started = Date.now();
+    var record = { name: toString(testName), passed: true, durationMs: 0 };
+    try {
+      fn();
+    } catch (error) {
+      record.passed = false;
+      var message = error && error.message !== undefined ? toString(error.message) : toString(error);
+      record.message = error && error.name && error.name !== "AssertionError" ? error.name + ": " + message : message;
+      if (!(error && error.name === "AssertionError")) record.error = true;
+    } finally {
+      record.durationMs = Date.now() - started;
+      S.out.tests.push(record);
+    }
+  }
+  test.skip = function () {};
+  var execution = {
+    skipRequest: function () {
+      if (S.res) throw new Error("pm.execution.skipRequest() works only in a pre-request script");
+      S.out.skipRequest = true;
+    },
+    setNextRequest: function (next) { S.out.nextRequest = next === null || next === undefined ? null : toString(next); },
+  };
+  Object.defineProperty(execution, "location", { enumerable: true, get: function () { return [S.pm0.requestName]; } });
+  var responseNow = function () {
+    if (!S.res) return undefined;
+    return S.response || (S.response = responseOf(S.res, S.pm0.responseTime || 0));
+  };
+  return {
+    env: env,
+    collection: collection,
+    glob: glob,
+    iteration: iteration,
+    variables: variables,
+    test: test,
+    execution: execution,
+    responseNow: responseNow,
+    requestOf: function () {
+      if (!S.req) return undefined;
+      return S.request || (S.request = requestOf(S.req, S.out, !S.res));
+    },
+    sendRequest: function (request, callback) {
+      var sends = api.sends;
+      if (sends.count >= MAX_SENDS) throw new Error("pm.sendRequest: more than " + MAX_SENDS + " requests in one script");
+      var id = ++sends.count;
+      sends.queue.push({ id: id, request: part("sendable")(request) });
+      if (typeof callback === "function") {
+        sends.waiting[id] = callback;
+        return undefined;
+      }
+      return new Promise(function (resolve, reject) {
+        sends.waiting[id] = function (error, response) { if (error) reject(error); else resolve(response); };
+      });
+    },
+    visualizer: { set: function () {}, clear: function () {} },
+    postman: {
+      setNextRequest: execution.setNextRequest,
+      setEnvironmentVariable: function (k, v) { env.set(k, v); },
+      getEnvironmentVariable: function (k) { return env.get(k); },
+      clearEnvironmentVariable: function (k) { env.unset(k); },
+      clearEnvironmentVariables: function () { env.clear(); },
+      setGlobalVariable: function (k, v) { glob.set(k, v); },
+      getGlobalVariable: function (k) { return glob.get(k); },
+      clearGlobalVariable: function (k) { glob.unset(k); },
+      clearGlobalVariables: function () { glob.clear(); },
+      getResponseHeader: function (k) { var r = responseNow(); return r ? r.headers.get(k) : undefined; },
+      getResponseCookie: MISSING.responseCookie,
+    },
+  };
 }
 `;
 
