@@ -11,7 +11,8 @@
 /**
  * JavaScript evaluated inside the prelude's function: defines `installPostman(input, out, api)`,
  * which `setup` calls for a Postman script. `api` gives the prelude's helpers (`log`,
- * `AssertionError`, `text`).
+ * `AssertionError`, `sends`). The API is built once per context (`buildPostman`) and reads the
+ * running script's state (`S`); a script gets a fresh `pm` over it and fresh legacy values.
  */
 export const POSTMAN_API = String.raw`
 var REASONS = { 100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted",
