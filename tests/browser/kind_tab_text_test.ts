@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { serve, tempDir } from "../_helpers.ts";
+import { serve, tempDir, waitFor } from "../_helpers.ts";
 import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 import { startGreeter } from "../e2e/_grpc.ts";
 import { violations } from "./_axe.ts";
@@ -270,4 +270,35 @@ Deno.test("browser: a save of a gRPC or WebSocket tab never overwrites its reque
   assert.equal(await endpoint.inputValue(), "{{ws}}/feed4");
   await strip(page, "WebSocket").getByRole("button", { name: "feed", exact: true }).waitFor();
   assert.equal(await Deno.readTextFile(path), theirs);
+
+  // Two windows on one request: the later save finds the earlier one's and writes nothing.
+  const [second] = await Promise.all([
+    page.context().waitForEvent("page"),
+    page.getByRole("button", { name: "New window" }).click(),
+  ]);
+  await second.getByRole("tablist", { name: "Request kind" }).waitFor();
+  await showKind(second, "gRPC");
+  await second.locator("summary:visible", { hasText: "Metadata" }).click();
+  // The literal value storage withheld is back from the file: the window has read it.
+  await waitFor(
+    async () => (await second.getByLabel("Metadata value 3").inputValue()) === "lit-s3cr3t",
+    { message: "the second window read the file" },
+  );
+  const secondMessage = second.getByRole("textbox", { name: "gRPC message" });
+  await secondMessage.click();
+  await second.keyboard.press("ControlOrMeta+a");
+  await second.keyboard.insertText('{"name": "second window"}');
+  await showKind(page, "gRPC");
+  await message.click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.insertText('{"name": "first window"}');
+  await page.keyboard.press("Control+s");
+  await page.getByRole("status").filter({ hasText: "Saved to api.http" }).waitFor();
+  const first = await Deno.readTextFile(path);
+  assert.ok(first.includes('{"name": "first window"}'), first);
+  await secondMessage.click();
+  await second.keyboard.press("Control+s");
+  await second.getByRole("alert", { name: "Save conflict" }).getByLabel("On disk")
+    .getByText("first window").waitFor();
+  assert.equal(await Deno.readTextFile(path), first, "nothing written");
 });
