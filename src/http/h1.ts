@@ -458,8 +458,14 @@ const CHUNK = 256 * 1024;
 const DRAIN_LIMIT = 64 * 1024;
 
 function bodyFraming(headers: Array<[string, string]>): BodyFraming {
-  const get = (name: string) => headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v);
-  const coding = get("transfer-encoding").join(",").toLowerCase();
+  const codings: string[] = [];
+  const lengths: string[] = [];
+  for (const [name, value] of headers) {
+    const lower = name.toLowerCase();
+    if (lower === "transfer-encoding") codings.push(value);
+    else if (lower === "content-length") lengths.push(value);
+  }
+  const coding = codings.join(",").toLowerCase();
   if (/(^|,)\s*chunked\s*$/.test(coding)) {
     let left = 0;
     let ended = false;
@@ -496,7 +502,6 @@ function bodyFraming(headers: Array<[string, string]>): BodyFraming {
       },
     };
   }
-  const lengths = get("content-length");
   if (lengths.length > 0 && !coding) {
     const values = new Set(lengths.flatMap((v) => v.split(",")).map((v) => v.trim()));
     const length = Number([...values][0]);

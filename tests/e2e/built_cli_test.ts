@@ -108,6 +108,48 @@ Deno.test("built CLI: eagerFunctions keeps what a hoisted declaration is (callab
   assert.equal(eagerFunctions("const a = 1;\n"), "const a = 1;\n");
 });
 
+Deno.test("canary: Deno's code cache still leaves out a function compiled after its module ran (why eagerFunctions, scripts/build_cli.ts)", async () => {
+  const work = await Deno.makeTempDir({ prefix: "dial-code-cache-" });
+  try {
+    await Deno.writeTextFile(
+      `${work}/m.js`,
+      "function later(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; }\n" +
+        "const eager = (function eager(n) { return n + 1; });\n" +
+        "Deno.stdout.writeSync(new TextEncoder().encode(`${later(3) + eager(1)}\\n`));\n",
+    );
+    // The same DENO_DIR twice: the second run reads the code cache the first one wrote.
+    const run = async () => {
+      const output = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "--quiet",
+          "--no-config",
+          "--v8-flags=--log-function-events,--logfile=v8.log,--no-logfile-per-isolate",
+          "m.js",
+        ],
+        cwd: work,
+        env: { DENO_DIR: `${work}/deno` },
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(decoder.decode(output.stdout), "5\n", decoder.decode(output.stderr));
+      const log = (await Deno.readTextFile(`${work}/v8.log`)).split("\n").map((l) => l.split(","));
+      const script = log.find((f) => f[0] === "script-details" && f[2]?.endsWith("/m.js"))?.[1];
+      const named = (event: string) =>
+        log.filter((f) => f[1] === event && f[2] === script).map((f) => f[7]);
+      return { deserialized: named("deserialize").length > 0, lazy: named("parse-function") };
+    };
+    await run();
+    const cached = await run();
+    assert.ok(cached.deserialized, "the second run did not read the code cache");
+    // When this fails, Deno caches what ran after the module was compiled: eagerFunctions can go.
+    assert.deepEqual(cached.lazy, ["later"]);
+  } finally {
+    await Deno.remove(work, { recursive: true });
+  }
+});
+
 Deno.test("built CLI: V8 compiles the core chunk's functions with the chunk, so a dial GET compiles none of them lazily (they are in Deno's code cache)", async () => {
   await using server = serve(() => Response.json({ ok: true }));
   const { dir, files } = await builtCli();
