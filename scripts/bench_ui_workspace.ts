@@ -2,6 +2,10 @@
  * Measures the workspace UI on a 1,000-request workspace (100 files of 10) against a
  * 64-request one (8 files of 8) in headless Chromium: launch URL → file list shown, a
  * quick-open keystroke → results painted, a request-tab switch → the other tab's URL painted.
+ * The launch is also cut into its phases (the page up, `/api/workspace/files` asked and answered,
+ * the file list painted after its answer), so what scales with the workspace, if anything, shows.
+ * The sizes take turns launch by launch, in the order ABBA…, so drift of the machine's load and
+ * the order of the two fall on both alike; the load average is read before and after.
  * Figures go to docs/benchmarks.md ("Desktop UI"); nothing here is asserted by a test.
  *
  * Run: `deno task bench --only ui` (all the UI benchmarks), or alone:
@@ -10,7 +14,7 @@
  */
 import { launchBrowser, openApp } from "../tests/browser/_browser.ts";
 
-const RUNS = 5;
+const RUNS = Number(Deno.env.get("DIAL_BENCH_RUNS") ?? 10);
 const QUERY = ["i", "it", "ite", "item", "item-", "item-9", "item-93", "item-937"];
 
 async function workspace(files: number, perFile: number): Promise<string> {
@@ -59,11 +63,51 @@ function tabSwitch(title: string, url: string): string {
   })()`;
 }
 
-function stats(values: number[]): string {
+function stats(values: number[], unit = " ms", digits = 1): string {
   const sorted = [...values].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
-  return `median ${median.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms (n=${values.length})`;
+  return `median ${median.toFixed(digits)}${unit}, ${sorted[0]!.toFixed(digits)}-${
+    sorted.at(-1)!.toFixed(digits)
+  } (n=${values.length})`;
 }
+
+/**
+ * Page code, before the page's own: notes when the file list's last file is painted (the
+ * first frame after it is in the DOM), in the page's clock.
+ */
+function watchList(last: string): string {
+  return `(() => {
+    const seen = () => document.querySelector(${JSON.stringify(`button[data-key="file:${last}"]`)});
+    const observer = new MutationObserver(() => {
+      if (!seen()) return;
+      observer.disconnect();
+      globalThis.__listInDom = performance.now();
+      requestAnimationFrame(() => {
+        globalThis.__listFrame = performance.now();
+        setTimeout(() => { globalThis.__listPainted = performance.now(); });
+      });
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  })()`;
+}
+
+/** Page code: the launch's phases, in ms from the navigation's start. */
+const PHASES = `(() => {
+  const files = performance.getEntriesByType("resource")
+    .find((e) => e.name.endsWith("/api/workspace/files"));
+  const nav = performance.getEntriesByType("navigation")[0];
+  return {
+    domContentLoaded: nav.domContentLoadedEventEnd,
+    filesAsked: files.startTime,
+    filesAnswered: files.responseEnd - files.startTime,
+    filesBytes: files.encodedBodySize,
+    filesEnd: files.responseEnd,
+    listInDom: globalThis.__listInDom,
+    listFrame: globalThis.__listFrame,
+    listPainted: globalThis.__listPainted,
+    treeRows: document.querySelectorAll('nav [role="treeitem"]').length,
+  };
+})()`;
 
 await using browser = await launchBrowser();
 const SIZES = [[8, 8], [100, 10]] as const;
@@ -72,11 +116,15 @@ const measured = SIZES.map(() => ({
   launch: [] as number[],
   keys: [] as number[],
   switches: [] as number[],
+  phases: [] as Phases[],
 }));
+const loadBefore = Deno.loadavg();
 try {
-  // The two workspaces take turns, run after run: a drift of the machine's load falls on both.
+  // The two workspaces take turns launch by launch, ABBA…: a drift of the machine's load, and
+  // whatever the launch before leaves behind, fall on both alike.
   for (let run = 0; run < RUNS; run++) {
-    for (const [i, [files, perFile]] of SIZES.entries()) {
+    for (const i of run % 2 === 0 ? [0, 1] : [1, 0]) {
+      const [files, perFile] = SIZES[i]!;
       await measure(dirs[i]!, files, perFile, measured[i]!);
     }
   }
@@ -86,8 +134,26 @@ try {
 const results: string[][] = [];
 for (const [i, [files, perFile]] of SIZES.entries()) {
   const n = files * perFile;
-  const { launch, keys, switches } = measured[i]!;
+  const { launch, keys, switches, phases } = measured[i]!;
   results.push([`${n} requests: launch URL → file list`, stats(launch)]);
+  const phase = (key: keyof Phases) => phases.map((p) => p[key]);
+  results.push([`${n} requests: page start → DOMContentLoaded`, stats(phase("domContentLoaded"))]);
+  results.push([`${n} requests: page start → files asked`, stats(phase("filesAsked"))]);
+  results.push([`${n} requests: files asked → answered`, stats(phase("filesAnswered"))]);
+  results.push([`${n} requests: files answer's size`, stats(phase("filesBytes"), " bytes", 0)]);
+  results.push([
+    `${n} requests: files answered → list in the DOM`,
+    stats(phases.map((p) => p.listInDom - p.filesEnd)),
+  ]);
+  results.push([
+    `${n} requests: list in the DOM → its frame begins`,
+    stats(phases.map((p) => p.listFrame - p.listInDom)),
+  ]);
+  results.push([
+    `${n} requests: frame begins → painted (style, layout, paint)`,
+    stats(phases.map((p) => p.listPainted - p.listFrame)),
+  ]);
+  results.push([`${n} requests: tree rows in the page`, stats(phase("treeRows"), " rows", 0)]);
   results.push([`${n} requests: quick-open keystroke → results painted`, stats(keys)]);
   results.push([`${n} requests: request-tab switch → painted`, stats(switches)]);
 }
@@ -96,20 +162,44 @@ results.push([
   "launch ratio, 1,000 requests to 64 (medians)",
   (median(measured[1]!.launch) / median(measured[0]!.launch)).toFixed(2),
 ]);
+results.push([
+  "launch ratio, launch by launch (1,000 to the 64 beside it)",
+  stats(measured[1]!.launch.map((t, i) => t / measured[0]!.launch[i]!), "×", 2),
+]);
+const load = (l: number[]) => l.map((n) => n.toFixed(2)).join(" ");
+results.push([
+  "load average (1, 5, 15 min), before / after",
+  `${load(loadBefore)} / ${load(Deno.loadavg())}`,
+]);
+
+/** One launch's phases, in ms from the navigation's start (see {@link PHASES}). */
+interface Phases {
+  domContentLoaded: number;
+  filesAsked: number;
+  filesAnswered: number;
+  filesBytes: number;
+  filesEnd: number;
+  listInDom: number;
+  listFrame: number;
+  listPainted: number;
+  treeRows: number;
+}
 
 /** One launch of a workspace, its quick-open keystrokes and its tab switches. */
 async function measure(
   dir: string,
   files: number,
   perFile: number,
-  into: { launch: number[]; keys: number[]; switches: number[] },
+  into: { launch: number[]; keys: number[]; switches: number[]; phases: Phases[] },
 ): Promise<void> {
-  const started = performance.now();
-  await using app = await openApp(browser, { workspace: dir });
-  const { page } = app;
   const last = `api-${String(files - 1).padStart(3, "0")}.http`;
+  const started = performance.now();
+  await using app = await openApp(browser, { workspace: dir }, {}, watchList(last));
+  const { page } = app;
   await page.getByRole("button", { name: last, exact: true }).waitFor();
   into.launch.push(performance.now() - started);
+  await page.waitForFunction(() => "__listPainted" in globalThis);
+  into.phases.push(await page.evaluate(PHASES) as Phases);
   await page.keyboard.press("Control+p");
   await page.getByRole("combobox", { name: "Find a request by name, URL or file" }).waitFor();
   // The index is loaded when quick-open opens: wait for it before timing keystrokes.

@@ -122,12 +122,14 @@ export function uiConfigDir(): string {
  * @param browser the browser
  * @param options server options
  * @param contextOptions the browser context's (viewport, colour scheme)
+ * @param initScript page code run before the page's own (a benchmark's probe)
  * @returns the server and the page, disposed together
  */
 export async function openApp(
   browser: Browser,
   options: UiServerOptions = {},
   contextOptions: BrowserContextOptions = {},
+  initScript?: string,
 ): Promise<AppSession> {
   // Introspection results are cached per endpoint: keep them out of the real cache.
   const graphqlCacheDir = await Deno.makeTempDir({ prefix: "dial-ui-graphql-" });
@@ -137,6 +139,7 @@ export async function openApp(
     ...contextOptions,
   });
   context.setDefaultTimeout(30_000);
+  if (initScript !== undefined) await context.addInitScript(initScript);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
