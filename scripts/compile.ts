@@ -22,7 +22,7 @@
  * `deno task compile`; tests/unit/release_files_test.ts keeps them one). `--liftoff-only`: V8
  * runs QuickJS's WebAssembly (the request-file scripts' sandbox) as its baseline compiler makes
  * it and never optimises it with TurboFan, whose compiling costs a run of up to about 2,500
- * JetBrains handlers or 400 Postman scripts more CPU than it saves; longer runs cost more
+ * JetBrains handlers or 1,500 Postman scripts more CPU than it saves; longer runs cost more
  * (docs/benchmarks.md).
  * It touches nothing else: dial runs no other WebAssembly.
  */
