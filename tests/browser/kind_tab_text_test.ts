@@ -174,26 +174,31 @@ Deno.test("browser: gRPC and WebSocket tabs of one file are their text across re
   assert.ok(state.includes("Bearer {{token}}"), "the reference is stored");
   assert.ok(!state.includes("s3cr3t"), "no secret is stored");
 
-  // A restart (another origin: empty browser storage), then an outside edit of the file.
+  // Outside edits of the edited `hello` (a hidden tab) and `feed` (a shown one) requests while
+  // dial ui is closed, then a restart (another origin: empty browser storage).
+  const outside = FILE.replace('{"name": "from the file"}', '{"name": "from outside"}');
+  const feed = "WEBSOCKET {{ws}}/feed\nAuthorization: Bearer {{token}}\n";
+  const onDisk = outside.replace(feed, `${feed}X-Outside: 1\n`);
+  await Deno.writeTextFile(`${workspace}/api.http`, onDisk);
   await using app = await openApp(browser(), { workspace });
   const { page } = app;
   const message = page.getByRole("textbox", { name: "gRPC message" });
   await checkEcho(page, greeter.address);
   await checkFeed(page, ws);
-  const outside = FILE.replace('{"name": "from the file"}', '{"name": "from outside"}');
-  // A restored tab's save compares with its request as the file had it at the restart.
+  // A restored tab's save compares with its request as the file had it before the restart
+  // (kept as its fields, literal credential values withheld): the outside edit is not lost.
   await showKind(page, "gRPC");
   await strip(page, "gRPC").getByRole("button", { name: "hello •" }).click();
   await message.filter({ hasText: "from the tab" }).waitFor();
-  await Deno.writeTextFile(`${workspace}/api.http`, outside);
-  await page.getByText("api.http changed on disk; your edits are kept").waitFor();
+  await page.getByRole("tabpanel", { name: "gRPC" })
+    .getByText("api.http changed on disk; your edits are kept").waitFor();
   await message.click();
   await page.keyboard.press("Control+s");
   const conflict = page.getByRole("alert", { name: "Save conflict" });
   await conflict.getByLabel("On disk").getByText("from outside").waitFor();
   await conflict.getByLabel("Yours").getByText("from the tab").waitFor();
   await conflict.getByRole("button", { name: "Cancel" }).click();
-  assert.equal(await Deno.readTextFile(`${workspace}/api.http`), outside, "nothing written");
+  assert.equal(await Deno.readTextFile(`${workspace}/api.http`), onDisk, "nothing written");
   await strip(page, "gRPC").getByRole("button", { name: "echo •" }).click();
   // Another request changed on disk: the save merges.
   await message.filter({ hasText: "-edited" }).click();
@@ -203,6 +208,10 @@ Deno.test("browser: gRPC and WebSocket tabs of one file are their text across re
   await showKind(page, "WebSocket");
   await page.getByLabel("WebSocket endpoint").focus();
   await page.keyboard.press("Control+s");
+  await conflict.getByLabel("On disk").getByText("X-Outside: 1").waitFor();
+  const merged = await Deno.readTextFile(`${workspace}/api.http`);
+  assert.ok(merged.includes("X-Outside: 1"), "nothing written");
+  await conflict.getByRole("button", { name: "Overwrite with mine" }).click();
   await strip(page, "WebSocket").getByRole("button", { name: "feed", exact: true }).waitFor();
   assert.equal(
     await Deno.readTextFile(`${workspace}/api.http`),

@@ -78,6 +78,34 @@ const savedDrafts = signal<Partial<Record<StreamKind, string>>>({});
  */
 const bases: Partial<Record<StreamKind, string>> = {};
 
+function isKeys(value: unknown): value is Partial<Record<StreamKind, string>> {
+  return isRecord(value) &&
+    Object.entries(value).every(([kind, key]) =>
+      KINDS.includes(kind as StreamKind) && typeof key === "string"
+    );
+}
+
+/**
+ * Each shown tab's base as browser storage may hold it (across a reload or restart): its
+ * request's fields with literal credential values withheld ({@link baseKey}).
+ */
+const baseKeys = persisted<Partial<Record<StreamKind, string>>>("tabs.kindBases", {}, isKeys);
+
+/**
+ * @param request a file's request
+ * @returns its fields as JSON, literal credential values blanked (what storage may hold of a
+ *   base; a change of the withheld values alone is not seen in it)
+ */
+function baseKey(request: HttpRequest): string {
+  return JSON.stringify(withheldDraft(draftOfRequest(request)).draft);
+}
+
+/** A tab's base is now its request as `text` has it (and its stored key follows). */
+function setBase(kind: StreamKind, text: string, request: HttpRequest): void {
+  bases[kind] = requestText(text, request);
+  baseKeys.value = { ...baseKeys.peek(), [kind]: baseKey(request) };
+}
+
 /** A save of a tab that found its request changed on disk: both versions, until a choice. */
 export interface KindConflict {
   kind: StreamKind;
@@ -182,7 +210,7 @@ export function openKindRequest(file: OpenedFile, request: HttpRequest): boolean
   fill(kind, request, file);
   kindSources.value = { ...kindSources.peek(), [kind]: place };
   remember(kind);
-  bases[kind] = requestText(file.text, request);
+  setBase(kind, file.text, request);
   return true;
 }
 
@@ -208,10 +236,12 @@ export function fileStateOf(kind: StreamKind): KindFileState {
   const source = kindSources.peek()[kind];
   const saved = savedDrafts.peek()[kind];
   const base = bases[kind];
+  const key = baseKeys.peek()[kind];
   return {
     ...(source ? { source } : {}),
     ...(saved !== undefined ? { saved } : {}),
     ...(base !== undefined ? { base } : {}),
+    ...(key !== undefined ? { baseKey: key } : {}),
   };
 }
 
@@ -222,6 +252,8 @@ export interface KindFileState {
   saved?: string;
   /** Its request's text in the file as last opened or saved (for a save's compare-and-swap). */
   base?: string;
+  /** Its base as browser storage may hold it: its fields, literal credential values withheld. */
+  baseKey?: string;
 }
 
 /**
@@ -241,6 +273,10 @@ export function setFileState(kind: StreamKind, state: KindFileState): void {
   savedDrafts.value = saved;
   if (state.base !== undefined) bases[kind] = state.base;
   else delete bases[kind];
+  const keys = { ...baseKeys.peek() };
+  if (state.baseKey !== undefined) keys[kind] = state.baseKey;
+  else delete keys[kind];
+  baseKeys.value = keys;
   if (kindConflict.peek()?.kind === kind) kindConflict.value = undefined;
   const notes = { ...kindNotes.peek() };
   delete notes[kind];
@@ -350,8 +386,20 @@ function refillFrom(kind: StreamKind, request: HttpRequest, file: OpenedFile): b
     fillDraft(kind, refillDraft(mine, withheld, fromFile).draft);
     savedDrafts.value = { ...savedDrafts.peek(), [kind]: JSON.stringify(fromFile) };
   });
-  bases[kind] = requestText(file.text, request);
+  restoreBase(kind, file, request);
   return true;
+}
+
+/**
+ * A restored tab's base (a reload, a restart), from its request as its file has it now: that
+ * text when the stored key says the request is as it was; none when the request changed on
+ * disk since (a save then finds the change and writes nothing until the person chooses).
+ */
+function restoreBase(kind: StreamKind, file: OpenedFile, request: HttpRequest): void {
+  const stored = baseKeys.peek()[kind];
+  if (stored === undefined || stored === baseKey(request)) return setBase(kind, file.text, request);
+  delete bases[kind];
+  noteKind(kind, `${file.path} changed on disk; your edits are kept`);
 }
 
 /** What the last save or reload of each tab said. */
@@ -376,8 +424,7 @@ onFileRead((file) => {
     // Restored from storage (a reload, a restart): what the file's version was is not known.
     if (savedDrafts.peek()[kind] === undefined && refillFrom(kind, request, file)) continue;
     const text = requestText(file.text, request);
-    // Restored with its fields as opened: a save compares with the file as it is now.
-    bases[kind] ??= text;
+    if (bases[kind] === undefined) restoreBase(kind, file, request);
     if (unsavedKinds.peek().has(kind)) {
       if (text !== bases[kind]) noteKind(kind, `${file.path} changed on disk; your edits are kept`);
       continue;
@@ -385,7 +432,7 @@ onFileRead((file) => {
     const before = savedDrafts.peek()[kind];
     fill(kind, request, file);
     remember(kind);
-    bases[kind] = text;
+    setBase(kind, file.text, request);
     if (savedDrafts.peek()[kind] !== before) {
       noteKind(kind, `Reloaded: ${file.path} changed on disk`);
     }
@@ -466,7 +513,12 @@ export async function saveKind(kind: StreamKind, overwrite = false): Promise<str
     const draft = draftOfKind(kind);
     const theirs = requestText(file.text, request);
     const base = bases[kind];
-    if (!overwrite && base !== undefined && theirs !== base) {
+    // Restored, and changed on disk since: only the stored key knows the base.
+    const stored = baseKeys.peek()[kind];
+    const changed = base !== undefined
+      ? theirs !== base
+      : stored !== undefined && baseKey(request) !== stored;
+    if (!overwrite && changed) {
       kindConflict.value = { kind, path: file.path, theirs, mine: writeDraft(draft) };
       return `Not saved: ${file.path} changed this request on disk since the tab was opened`;
     }
@@ -478,7 +530,7 @@ export async function saveKind(kind: StreamKind, overwrite = false): Promise<str
     const again = findRequest(written, source);
     if (again) {
       kindSources.value = { ...kindSources.peek(), [kind]: { ...source, index: again.index } };
-      bases[kind] = requestText(written.text, again);
+      setBase(kind, written.text, again);
     }
     return `Saved to ${file.path}`;
   } catch (error) {
@@ -502,7 +554,7 @@ export async function takeTheirsKind(kind: StreamKind): Promise<string> {
     if (!request) return `The request is no longer in ${source.path}`;
     fill(kind, request, file);
     remember(kind);
-    bases[kind] = requestText(file.text, request);
+    setBase(kind, file.text, request);
     return `Reloaded from ${file.path}: your edits were dropped`;
   } catch (error) {
     return toApiError(error).message;

@@ -81,6 +81,8 @@ interface KindTab {
   unsaved?: boolean;
   /** Its request's text in its file as last opened or saved (in memory only). */
   base?: string;
+  /** Its base as stored: its fields, literal credential values withheld. */
+  baseKey?: string;
 }
 
 type Strips = Record<StreamKind, { tabs: KindTab[]; active: string }>;
@@ -100,7 +102,7 @@ function isStrips(value: unknown): value is Strips {
     return isRecord(strip) && isString(strip.active) && Array.isArray(strip.tabs) &&
       strip.tabs.length > 0 &&
       strip.tabs.every((t) =>
-        isRecord(t) && isString(t.id) &&
+        isRecord(t) && isString(t.id) && (t.baseKey === undefined || isString(t.baseKey)) &&
         (t.view === undefined || (isRecord(t.view) && isRows(t.view.headers)))
       );
   });
@@ -268,7 +270,7 @@ export function switchKindTab(kind: StreamKind, id: string): void {
   };
   const tabs = strip.tabs.map((t) => {
     if (t.id !== strip.active) return t;
-    const { source: _, saved: __, unsaved: ___, base: ____, ...rest } = t;
+    const { source: _, saved: __, unsaved: ___, base: ____, baseKey: _____, ...rest } = t;
     return { ...rest, ...leaving };
   });
   strips.value = { ...strips.peek(), [kind]: { tabs, active: id } };
@@ -277,6 +279,7 @@ export function switchKindTab(kind: StreamKind, id: string): void {
     ...(target.source ? { source: target.source } : {}),
     ...(target.saved !== undefined ? { saved: target.saved } : {}),
     ...(target.base !== undefined ? { base: target.base } : {}),
+    ...(target.baseKey !== undefined ? { baseKey: target.baseKey } : {}),
   });
   if (fromStorage.delete(id)) void refillKindFromFile(kind);
 }
