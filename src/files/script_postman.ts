@@ -498,21 +498,29 @@ function requestOf(req, out, prerequest) {
   return pmRequest;
 }
 
+/* A script's write to one of S's scopes (environment, globals, postmanGlobals), as the host reads it. */
+function setIn(scope, k, v) {
+  S[scope][k] = v;
+  S.out[scope][k] = textOf(v);
+  S.out.typed[scope][k] = typeOfValue(v);
+}
+function unsetIn(scope, k) {
+  delete S[scope][k];
+  S.out[scope][k] = null;
+  S.out.typed[scope][k] = null;
+}
+
 /* The parts of Postman's API that hold no script's state: they read it from S. */
 function buildPostman(api) {
   var env = scopeObject(
     function (k) { return hasOwn(S.environment, k) && !hasOwn(S.removed, k) ? S.environment[k] : undefined; },
     function (k, v) {
       delete S.removed[k];
-      S.environment[k] = v;
-      S.out.environment[k] = textOf(v);
-      S.out.typed.environment[k] = typeOfValue(v);
+      setIn("environment", k, v);
     },
     function (k) {
       S.removed[k] = true;
-      delete S.environment[k];
-      S.out.environment[k] = null;
-      S.out.typed.environment[k] = null;
+      unsetIn("environment", k);
     },
     function () { return Object.keys(S.environment); },
   );
@@ -524,30 +532,14 @@ function buildPostman(api) {
       if (hasOwn(S.globals, k)) return S.globals[k];
       return hasOwn(S.fileValues, k) ? S.fileValues[k] : undefined;
     },
-    function (k, v) {
-      S.globals[k] = v;
-      S.out.globals[k] = textOf(v);
-      S.out.typed.globals[k] = typeOfValue(v);
-    },
-    function (k) {
-      delete S.globals[k];
-      S.out.globals[k] = null;
-      S.out.typed.globals[k] = null;
-    },
+    function (k, v) { setIn("globals", k, v); },
+    function (k) { unsetIn("globals", k); },
     function () { return Object.keys(S.fileValues).concat(Object.keys(S.globals)); },
   );
   var glob = scopeObject(
     function (k) { return hasOwn(S.postmanGlobals, k) ? S.postmanGlobals[k] : undefined; },
-    function (k, v) {
-      S.postmanGlobals[k] = v;
-      S.out.postmanGlobals[k] = textOf(v);
-      S.out.typed.postmanGlobals[k] = typeOfValue(v);
-    },
-    function (k) {
-      delete S.postmanGlobals[k];
-      S.out.postmanGlobals[k] = null;
-      S.out.typed.postmanGlobals[k] = null;
-    },
+    function (k, v) { setIn("postmanGlobals", k, v); },
+    function (k) { unsetIn("postmanGlobals", k); },
     function () { return Object.keys(S.postmanGlobals); },
   );
   var iteration = {

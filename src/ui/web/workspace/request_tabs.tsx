@@ -464,6 +464,25 @@ export async function takeTheirs(): Promise<void> {
   }
 }
 
+/**
+ * @param props the request's text on disk and in the tab
+ * @returns the two versions of a conflicting save side by side (every tab kind's conflict view)
+ */
+export function ConflictVersions(props: { theirs: string; mine: string }): JSX.Element {
+  return (
+    <div class="conflict-versions">
+      <div>
+        <h3>On disk</h3>
+        <pre aria-label="On disk">{props.theirs}</pre>
+      </div>
+      <div>
+        <h3>Yours</h3>
+        <pre aria-label="Yours">{props.mine}</pre>
+      </div>
+    </div>
+  );
+}
+
 /** @returns both versions of a conflicting save and the choices, for the shown tab */
 function ConflictView(): JSX.Element | null {
   const conflict = saveConflict.value;
@@ -475,16 +494,7 @@ function ConflictView(): JSX.Element | null {
           ? `${conflict.path} changed this request on disk since the tab was opened. Nothing was written.`
           : `This request is no longer in ${conflict.path}. Nothing was written.`}
       </p>
-      <div class="conflict-versions">
-        <div>
-          <h3>On disk</h3>
-          <pre aria-label="On disk">{conflict.theirs ?? "(removed)"}</pre>
-        </div>
-        <div>
-          <h3>Yours</h3>
-          <pre aria-label="Yours">{conflict.mine}</pre>
-        </div>
-      </div>
+      <ConflictVersions theirs={conflict.theirs ?? "(removed)"} mine={conflict.mine} />
       <div class="conflict-choices">
         {conflict.theirs !== undefined && (
           <button

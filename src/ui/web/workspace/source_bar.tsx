@@ -16,6 +16,7 @@ import {
   takeTheirsKind,
   unsavedKinds,
 } from "./kind_requests.ts";
+import { ConflictVersions } from "./request_tabs.tsx";
 
 /**
  * Saves the tab's request into its file and says how it went.
@@ -41,16 +42,7 @@ function KindConflictView(props: { kind: StreamKind }): JSX.Element | null {
       <p>
         {conflict.path} changed this request on disk since the tab was opened. Nothing was written.
       </p>
-      <div class="conflict-versions">
-        <div>
-          <h3>On disk</h3>
-          <pre aria-label="On disk">{conflict.theirs}</pre>
-        </div>
-        <div>
-          <h3>Yours</h3>
-          <pre aria-label="Yours">{conflict.mine}</pre>
-        </div>
-      </div>
+      <ConflictVersions theirs={conflict.theirs} mine={conflict.mine} />
       <div class="conflict-choices">
         <button type="button" onClick={() => void saveKindNow(kind, true)}>
           Overwrite with mine
