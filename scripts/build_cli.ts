@@ -61,8 +61,9 @@ const OAUTH2_CACHED = ["src/cli/oauth2_flags.ts", "src/auth/oauth2/access_token.
  * The modules that read files beside their own URL (`new URL("x", import.meta.url)`), and the
  * files they read, relative to the module. In the build a module's URL is its chunk's, at the
  * top of the output folder, so the build copies the files there at the same relative paths.
- * Any other use of `import.meta` fails the build. A module is a path from the project root,
- * or `npm:<package>/<path in the package>`.
+ * Such a module may also use `import.meta.resolve` (left as it is: a bare specifier fails to
+ * resolve in the build, which has no import map). Any other use of `import.meta` fails the
+ * build. A module is a path from the project root, or `npm:<package>/<path in the package>`.
  */
 export const FILES_BESIDE: ReadonlyArray<{ module: string; files: readonly string[] }> = [
   // The UI's bundle, built when missing or stale.
@@ -70,11 +71,14 @@ export const FILES_BESIDE: ReadonlyArray<{ module: string; files: readonly strin
     module: "src/ui/assets.ts",
     files: ["web/dist/app.js", "web/dist/app.css", "web/dist/json_worker.js"],
   },
-  // QuickJS, the sandbox of request files' scripts: its Emscripten loader reads the .wasm.
+  // QuickJS, the sandbox of request files' scripts: its Emscripten loader names the .wasm, which
+  // the sandbox reads beside itself in the build (from the package through the import map when
+  // run from the sources) and compiles once per process.
   {
     module: "npm:@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.mjs",
     files: ["emscripten-module.wasm"],
   },
+  { module: "src/files/script_sandbox.ts", files: [] },
 ];
 
 /** Rollup's view of an ESTree node, as `resolveDynamicImport` gets a computed specifier. */
@@ -145,7 +149,7 @@ function dialPlugin(npm: NpmPackages, beside: Map<string, readonly string[]>): P
       return { left: "import(new URL(", right: ", import.meta.url).href)" };
     },
     resolveImportMeta(property, { moduleId }) {
-      if (property === "url" && beside.has(moduleId)) return null;
+      if ((property === "url" || property === "resolve") && beside.has(moduleId)) return null;
       // A module's URL is its chunk's: a path from it that the build did not copy is broken.
       throw new Error(
         `${moduleId} uses import.meta.${property}: in the build that is its chunk's; if it ` +

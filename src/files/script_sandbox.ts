@@ -699,42 +699,74 @@ let digests: typeof import("./script_digests.ts") | undefined;
  */
 const DIGESTS_WANTED = /crypto/i;
 
-/** Compiled once, instantiated per sandbox; undefined when the loader's file could not be read. */
-let compiled: Promise<WebAssembly.Module | undefined> | undefined;
+/** QuickJS's WebAssembly, compiled once per process and instantiated per sandbox. */
+let compiled: Promise<WebAssembly.Module> | undefined;
+
+/**
+ * Reads and compiles QuickJS's `.wasm` (once per process): beside this module in the build (which
+ * copies it there, `FILES_BESIDE` in scripts/build_cli.ts), else through the import map (the
+ * package's own `@jitl/quickjs-wasmfile-release-sync/wasm` export) when dial runs from its
+ * sources.
+ *
+ * @returns the compiled module
+ */
+export function quickjsWasm(): Promise<WebAssembly.Module> {
+  return compiled ??= (async () => {
+    let bytes;
+    try {
+      bytes = await Deno.readFile(new URL("emscripten-module.wasm", import.meta.url));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      const url = import.meta.resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
+      bytes = await Deno.readFile(new URL(url));
+    }
+    return await WebAssembly.compile(bytes);
+  })();
+}
 
 /**
  * A QuickJS WebAssembly instance whose memory cannot grow past its base and `memoryBytes`: the
  * engine's own limit counts allocations rather than bytes in this build, and a script that
  * allocates large arrays went past it to gigabytes. A failed growth is QuickJS's "out of memory".
  */
-async function newModule(
-  wasmMemory: WebAssembly.Memory,
-): Promise<QuickJSWASMModule> {
-  const variant = syncVariant();
-  const wasmModule = await compiled;
-  if (wasmModule) {
-    return await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory, wasmModule }));
-  }
-  // The first instance: the loader finds its .wasm (beside its module, in the build too); it is
-  // then compiled once for the next instances.
-  let located: string | undefined;
-  const quickjs = await newQuickJSWASMModuleFromVariant(newVariant(variant, {
-    wasmMemory,
-    locateFile: (file: string, prefix: string) => located = prefix + file,
-  }));
-  compiled ??= compile(located);
-  return quickjs;
+async function newModule(wasmMemory: WebAssembly.Memory): Promise<QuickJSWASMModule> {
+  const wasmModule = await quickjsWasm();
+  return await newQuickJSWASMModuleFromVariant(
+    newVariant(LOADER, { wasmMemory, wasmModule }),
+  );
 }
 
-async function compile(location: string | undefined): Promise<WebAssembly.Module | undefined> {
-  if (location === undefined) return undefined;
-  try {
-    const bytes = await Deno.readFile(location.startsWith("file:") ? new URL(location) : location);
-    return await WebAssembly.compile(bytes);
-  } catch {
-    return undefined;
-  }
-}
+/**
+ * The QuickJS variant whose Emscripten loader takes its plain path. The loader takes Node's path
+ * when it sees `globalThis.process` (Deno has one): it then loads `node:module`, `node:fs`,
+ * `node:path` and `node:url` (with the Node compatibility layer they pull in, ~20 ms of CPU
+ * before the first script) only to find and read the `.wasm`, which dial compiles itself
+ * ({@link quickjsWasm}) and hands over. So `process` is hidden from the global object while the
+ * loader decides, synchronously, before its first `await`: no other code runs meanwhile.
+ */
+const LOADER: QuickJSSyncVariant = (() => {
+  const variant = syncVariant();
+  return {
+    ...variant,
+    async importModuleLoader() {
+      const imported: unknown = await variant.importModuleLoader();
+      const load = (typeof imported === "function" ? imported : (imported as {
+        default: (options?: unknown) => Promise<unknown>;
+      }).default) as (options?: unknown) => Promise<unknown>;
+      return ((options?: unknown) => {
+        const process = Object.getOwnPropertyDescriptor(globalThis, "process");
+        if (process?.configurable) {
+          Object.defineProperty(globalThis, "process", { value: undefined, configurable: true });
+        }
+        try {
+          return load(options);
+        } finally {
+          if (process?.configurable) Object.defineProperty(globalThis, "process", process);
+        }
+      }) as Awaited<ReturnType<QuickJSSyncVariant["importModuleLoader"]>>;
+    },
+  };
+})();
 
 /** What the prelude collected, or undefined when the script broke it. */
 function readOutput(sandbox: Sandbox): ScriptOutput | undefined {

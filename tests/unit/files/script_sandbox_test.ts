@@ -295,3 +295,26 @@ Deno.test("sandbox: crypto digests and HMACs give the standards' answers", async
     '{"a":[1]} null',
   ]);
 });
+
+Deno.test("sandbox: QuickJS's loader takes its plain path, not Node's (globalThis.process stays unread)", async () => {
+  const original = Object.getOwnPropertyDescriptor(globalThis, "process")!;
+  let reads = 0;
+  Object.defineProperty(globalThis, "process", {
+    configurable: true,
+    get() {
+      reads++;
+      return original.get!.call(globalThis);
+    },
+  });
+  try {
+    // A new sandbox per script: the loader runs each time.
+    const output = await runScript(at(`client.global.set("a", "1");`), input);
+    assert.deepEqual(output.globals, { a: "1" });
+    assert.equal(reads, 0);
+    // The descriptor the loader found is back.
+    assert.equal(typeof Object.getOwnPropertyDescriptor(globalThis, "process")!.get, "function");
+    assert.equal(globalThis.process === original.get!.call(globalThis), true);
+  } finally {
+    Object.defineProperty(globalThis, "process", original);
+  }
+});
