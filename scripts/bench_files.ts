@@ -3,7 +3,9 @@
  * (each request's URL carries the value the previous response handler captured) run by
  * `dial test`, by a bare Deno `fetch` loop doing the same chain (the floor), by httpyac on the
  * same file, and by newman on the equivalent Postman collection, against one loopback server;
- * and the time to parse a 10,000-request file.
+ * the same chain written without scripts (each request names the previous one's response,
+ * `{{stepN.response.body.$.next}}`) with the TCP connections it opened; and the time to parse a
+ * 10,000-request file.
  * @module
  */
 
@@ -37,8 +39,13 @@ const ROOT = new URL("../", import.meta.url).pathname;
  */
 export async function benchFiles(context: FilesBenchContext): Promise<void> {
   const { out } = context;
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+  // The client ports the server saw: one per TCP connection.
+  const ports = new Set<number>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request, info) => {
+    ports.add(info.remoteAddr.port);
     const step = Number(new URL(request.url).pathname.split("/").pop());
+    // A step that is not a number (a value the chain lost) fails the run.
+    if (!Number.isInteger(step)) return new Response("no such step\n", { status: 404 });
     return Response.json({ next: step + 1, token: `t-${step}` });
   });
   const origin = `http://127.0.0.1:${server.addr.port}`;
@@ -51,6 +58,7 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
     );
     await Deno.writeTextFile(`${dir}/fetch_loop.ts`, FETCH_LOOP);
     await Deno.writeTextFile(`${dir}/one.http`, chainFile(origin, 1));
+    await Deno.writeTextFile(`${dir}/refs.http`, referenceChainFile(origin));
     out(`\n### 6. Request files: ${REQUESTS} chained requests (one capture per request)\n\n`);
     out(`Load average at the start: ${await loadAverage()}.\n\n`);
     out(
@@ -58,10 +66,15 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
         "| --- | --- | --- | --- | --- | --- |\n",
     );
     const runs = context.quick ? 1 : 3;
+    /** Connections each run of the last measured command opened. */
+    let connections: number[] = [];
     const measure = async (command: string) => {
       const times: Timed[] = [];
+      connections = [];
       for (let i = 0; i < runs; i++) {
+        ports.clear();
         const result = await timed(command, context);
+        connections.push(ports.size);
         if (!result) return undefined;
         times.push(result);
       }
@@ -94,6 +107,13 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
     };
     out(row("dial test", dial));
     out(row("bare Deno fetch loop (floor)", floor));
+    // Issue 35's chain: no scripts, each request takes the previous response's value by a
+    // request reference.
+    const referenced = await measure(
+      inDir([...context.dial, "test", "refs.http", "--check-status", "--reporter", "json"]),
+    );
+    const referencedConnections = [...connections];
+    out(row("dial test, chained by request references (no scripts)", referenced));
     // The same 1,000 requests and handlers as iterations of a one-request file (`--repeat`): each
     // iteration is a run of the file, with the file's script sandbox kept from one to the next.
     const repeated = await measure(
@@ -130,6 +150,7 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
       }
     }
     out(verdicts(dial, floor, peers.get("httpyac 6.16.7 (same file)")));
+    out(referenceVerdict(referenced, floor, referencedConnections));
     out(`Load average at the end: ${await loadAverage()}.\n`);
     out(await partsTiming(dir, origin));
     out(await parseTiming(dir, context.quick ? 3 : 9));
@@ -223,6 +244,27 @@ function verdicts(
   }.\n`;
 }
 
+/**
+ * Issue 35's goal on its own terms: the chain without scripts, ≤ 2× the fetch loop, on one TCP
+ * connection.
+ */
+function referenceVerdict(
+  referenced: Timed | undefined,
+  floor: Timed | undefined,
+  connections: number[],
+): string {
+  if (!referenced || !floor) return "\n";
+  const wall = referenced.ms / floor.ms;
+  const cpu = referenced.cpuMs !== undefined && floor.cpuMs !== undefined
+    ? referenced.cpuMs / floor.cpuMs
+    : undefined;
+  const one = connections.length > 0 && connections.every((n) => n === 1);
+  const met = wall <= 2 && cpu !== undefined && cpu <= 2 && one;
+  return `\ndial test chained by request references against the fetch loop (goal ≤ 2× on 1 TCP ` +
+    `connection): ${wall.toFixed(1)}× by wall, ${cpu?.toFixed(1) ?? "?"}× by CPU, ` +
+    `TCP connections per run: ${connections.join(", ")} (${met ? "met" : "NOT met"}).\n`;
+}
+
 function fmt(ms: number): string {
   return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`;
 }
@@ -244,6 +286,19 @@ function chainFile(origin: string, requests = REQUESTS): string {
     text += `### step ${i}\nGET {{origin}}/steps/${step}\n\n` +
       `> {%\n  client.global.set("next", response.body.next);\n` +
       `  client.test("step ${i}", function () { client.assert(response.status === 200); });\n%}\n\n`;
+  }
+  return text;
+}
+
+/**
+ * The same chain without scripts: each request is named and takes the previous response's
+ * `next` by a request reference, as docs/request-files.md documents.
+ */
+function referenceChainFile(origin: string, requests = REQUESTS): string {
+  let text = `@origin = ${origin}\n\n`;
+  for (let i = 0; i < requests; i++) {
+    const step = i === 0 ? "0" : `{{step${i - 1}.response.body.$.next}}`;
+    text += `### step ${i}\n# @name step${i}\nGET {{origin}}/steps/${step}\n\n`;
   }
   return text;
 }
@@ -274,8 +329,8 @@ function postmanCollection(origin: string) {
 /**
  * Where the CPU of one chained request goes, in one process: the same 1,000 requests as a bare
  * `fetch` loop, as dial's `send()` on one keep-alive pool, as `runHttpFile` of the file without
- * its handlers and with them; CPU (all threads) per request of the first run and of the third
- * (V8 has compiled the hot code by then).
+ * its handlers, of the chain by request references and of the file with its handlers; CPU (all
+ * threads) per request of the first run and of the third (V8 has compiled the hot code by then).
  */
 async function partsTiming(dir: string, origin: string): Promise<string> {
   const src = (path: string) => JSON.stringify(`${ROOT}src/${path}`);
@@ -315,7 +370,7 @@ async function partsTiming(dir: string, origin: string): Promise<string> {
         pool.close();
       },
     };
-    for (const [name, path] of [["runHttpFile, no handlers", "plain.http"], ["runHttpFile, a handler each", "chain.http"]]) {
+    for (const [name, path] of [["runHttpFile, no handlers", "plain.http"], ["runHttpFile, request references", "refs.http"], ["runHttpFile, a handler each", "chain.http"]]) {
       const file = parseHttpFile(await Deno.readTextFile(${
     JSON.stringify(dir)
   } + "/" + path), path);

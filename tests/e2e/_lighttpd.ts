@@ -74,9 +74,13 @@ proxy.header = ( "upgrade" => "enable" )
  * (`Range:` → 206) as lighttpd serves static files; `.json` files as application/json.
  *
  * @param files the files, by path below the document root
+ * @param settings more lines of lighttpd.conf (`server.max-keep-alive-requests = 1000`)
  * @returns the running server
  */
-export async function startFileServer(files: Record<string, string>): Promise<Lighttpd> {
+export async function startFileServer(
+  files: Record<string, string>,
+  settings: string[] = [],
+): Promise<Lighttpd> {
   const dir = await Deno.makeTempDir({ prefix: "dial-lighttpd-" });
   const port = freePort();
   await Deno.mkdir(`${dir}/root`);
@@ -92,7 +96,7 @@ server.bind = "127.0.0.1"
 server.port = ${port}
 server.errorlog = "/dev/stderr"
 mimetype.assign = ( ".json" => "application/json" )
-`,
+${settings.map((line) => `${line}\n`).join("")}`,
   );
   return await run(dir, port);
 }

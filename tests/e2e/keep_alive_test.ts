@@ -1,13 +1,13 @@
 /**
  * Keep-alive: a relay in front of Deno's own HTTP server (and of Debian's lighttpd as a Digest
- * gate) counts the TCP connections dial opens. One command's requests, redirects and Digest
- * retries share one connection, as curl's do on the same relay; `Connection: close` from
- * either side is honoured.
+ * gate and a file server) counts the TCP connections dial opens. One command's requests,
+ * redirects and Digest retries share one connection, as curl's do on the same relay, and so do
+ * the 1,000 requests of a `dial test` chain; `Connection: close` from either side is honoured.
  */
 import assert from "node:assert/strict";
-import { project } from "./_files.ts";
+import { project, reportCases } from "./_files.ts";
 import { dial } from "../_helpers.ts";
-import { hasLighttpd, startDigestGate } from "./_lighttpd.ts";
+import { hasLighttpd, startDigestGate, startFileServer } from "./_lighttpd.ts";
 import { rawServer } from "./_raw_server.ts";
 import { makeCertificates, serveTls } from "./_tls.ts";
 
@@ -142,6 +142,43 @@ Deno.test("keep-alive: dial test of a folder shares one connection across its fi
   assert.deepEqual(server.seen.sort(), ["GET /a", "GET /b", "GET /c"]);
   assert.equal(relay.accepted, 1);
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test({
+  name:
+    "keep-alive: dial test of 1,000 requests chained by request references goes out on one connection to lighttpd",
+  ignore: !hasLighttpd,
+  async fn() {
+    // Each step's file names the next one's, out of order: a reference read wrong is a 404.
+    const REQUESTS = 1000;
+    const id = (i: number) => `s${(i * 7919) % 10007}`;
+    const files: Record<string, string> = {};
+    for (let i = 0; i < REQUESTS; i++) {
+      files[`steps/${id(i)}.json`] = JSON.stringify({ next: id(i + 1) });
+    }
+    // lighttpd's own bound on requests per connection, written out (its default is the same).
+    await using server = await startFileServer(files, ["server.max-keep-alive-requests = 1000"]);
+    await using relay = countingRelay(Number(new URL(server.origin).port));
+    let text = `@origin = ${relay.origin}\n\n`;
+    for (let i = 0; i < REQUESTS; i++) {
+      const step = i === 0 ? id(0) : `{{step${i - 1}.response.body.$.next}}`;
+      text += `### step ${i}\n# @name step${i}\nGET {{origin}}/steps/${step}.json\n\n`;
+    }
+    const dir = await project({ "chain.http": text });
+    const result = await dial([
+      "test",
+      `${dir}/chain.http`,
+      "--check-status",
+      "--reporter",
+      "json",
+    ]);
+    assert.equal(result.code, 0, result.stderr);
+    const cases = reportCases(result.stdout);
+    assert.equal(cases.length, REQUESTS);
+    assert.ok(cases.every((c) => c.outcome === "passed"), result.stdout.slice(0, 2000));
+    assert.equal(relay.accepted, 1, "one TCP connection for the 1,000 requests");
+    await Deno.remove(dir, { recursive: true });
+  },
 });
 
 Deno.test("keep-alive: a kept connection the server closed meanwhile is replaced, the request sent again", async () => {
