@@ -180,17 +180,18 @@ async function shownAndCaptured(
 
 /**
  * Captures a body nobody shows (`dial test`): an identity body of dial's client straight from
- * the connection, without a stream (direct_body.ts); any other through its stream.
+ * the connection into the capture's own buffer, without a stream (direct_body.ts); any other
+ * through its stream.
  */
 async function captured(response: Response, capture: Capture): Promise<void> {
   const read = directBody(response);
   if (!read) return await shownAndCaptured(response, capture, () => {});
   try {
-    const buffer = new Uint8Array(16 * 1024);
     for (;;) {
-      const n = await read(buffer);
+      const room = capture.room();
+      const n = await read(room);
       if (n === 0) return;
-      await capture.add(buffer.subarray(0, n));
+      await capture.added(room.subarray(0, n));
     }
   } catch (error) {
     await response.body?.cancel().catch(() => {});
@@ -227,10 +228,18 @@ async function writeOutputs(files: OutputFile[], chunks: Uint8Array[]): Promise<
   }
 }
 
+/** The first buffer of a capture read straight from the connection (grown when full). */
+const FIRST_ROOM = 4 * 1024;
+/** What a capture reads into once it holds the limit: the rest only goes to the files. */
+const OVERFLOW = 64 * 1024;
+
+const utf8 = new TextDecoder();
+
 /** A body's first bytes (up to the limit), kept in one buffer, and its `>>` files. */
 class Capture {
   #buffer = new Uint8Array(0);
   #kept = 0;
+  #overflow?: Uint8Array;
   truncated = false;
 
   constructor(readonly files: OutputFile[]) {}
@@ -242,20 +251,41 @@ class Capture {
     if (chunk.length > room) this.truncated = true;
     if (room <= 0) return;
     const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    if (this.#kept + kept.length > this.#buffer.length) {
-      const grown = new Uint8Array(
-        Math.min(HANDLER_BODY_LIMIT, Math.max(this.#kept + kept.length, this.#buffer.length * 2)),
-      );
-      grown.set(this.#buffer.subarray(0, this.#kept));
-      this.#buffer = grown;
-    }
+    this.#grow(kept.length);
     this.#buffer.set(kept, this.#kept);
     this.#kept += kept.length;
   }
 
+  /**
+   * Where the next bytes may be read to: the free end of the kept buffer (grown when full), or,
+   * once the limit is kept, a scratch buffer for the files.
+   */
+  room(): Uint8Array {
+    if (this.#kept >= HANDLER_BODY_LIMIT) return this.#overflow ??= new Uint8Array(OVERFLOW);
+    if (this.#kept === this.#buffer.length) this.#grow(FIRST_ROOM);
+    return this.#buffer.subarray(this.#kept);
+  }
+
+  /** Takes bytes read into {@link room}: kept when they are in the buffer, and written out. */
+  async added(chunk: Uint8Array): Promise<void> {
+    for (const file of this.files) await file.write(chunk);
+    if (chunk.buffer === this.#buffer.buffer) this.#kept += chunk.length;
+    else this.truncated = true;
+  }
+
+  /** Makes room for `more` bytes after the kept ones (doubling, up to the limit). */
+  #grow(more: number): void {
+    if (this.#kept + more <= this.#buffer.length) return;
+    const grown = new Uint8Array(
+      Math.min(HANDLER_BODY_LIMIT, Math.max(this.#kept + more, this.#buffer.length * 2)),
+    );
+    grown.set(this.#buffer.subarray(0, this.#kept));
+    this.#buffer = grown;
+  }
+
   /** @returns the kept bytes as UTF-8 text */
   text(): string {
-    return new TextDecoder().decode(this.#buffer.subarray(0, this.#kept));
+    return utf8.decode(this.#buffer.subarray(0, this.#kept));
   }
 
   async close(): Promise<void> {

@@ -528,6 +528,20 @@ class FileRunner {
     return undefined;
   }
 
+  /** The file's first request of each name (a chain of 1,000 looks one up per request). */
+  #byName?: Map<string, HttpRequest>;
+
+  /** The file's first request of that name. */
+  requestNamed(name: string): HttpRequest | undefined {
+    if (!this.#byName) {
+      this.#byName = new Map();
+      for (const r of this.file.requests) {
+        if (r.name !== undefined && !this.#byName.has(r.name)) this.#byName.set(r.name, r);
+      }
+    }
+    return this.#byName.get(name);
+  }
+
   selection(): HttpRequest[] {
     return selectRequests(this.file, this.options.names, this.options.filter);
   }
@@ -543,7 +557,7 @@ class FileRunner {
     // Named requests this one refers to run first, once.
     const names = requestDependencies(this.file, request);
     for (const name of names) {
-      const dependency = this.file.requests.find((r) => r.name === name);
+      const dependency = this.requestNamed(name);
       if (
         dependency && dependency !== request && !this.ran.has(dependency) &&
         !this.responses.has(name)
@@ -586,7 +600,7 @@ class FileRunner {
 
   async execute(request: HttpRequest, result: RequestResult, dependency: boolean): Promise<void> {
     const outer = this.runVariables;
-    const asked = await this.prompts(request);
+    const asked = request.directives.length ? await this.prompts(request) : undefined;
     if (asked) this.runVariables = new Map([...(outer ?? []), ...asked]);
     try {
       await this.send(request, result, dependency);
@@ -755,9 +769,12 @@ class FileRunner {
     // request only).
     const requestVariables = postman ? postmanLocals(this.globals) : new Map<string, string>();
     const scope = postman ? this.postmanScope(requestVariables) : this.scope(requestVariables);
-    request = await this.preScripts(request, result, scope, requestVariables);
-    if (result.skipped) return;
-    await this.resolveAuth(request);
+    if (request.preScripts.length) {
+      request = await this.preScripts(request, result, scope, requestVariables);
+      if (result.skipped) return;
+    }
+    const authTexts = this.authTexts(request);
+    if (authTexts.length) await this.resolveAuth(authTexts);
     // References (`@exec:`, `@env:`, `@path`) are read now, the ones this request uses only.
     const where = {
       // What the pre-request scripts set with pm.variables counts (the overrides' layer).
@@ -773,7 +790,7 @@ class FileRunner {
     if (/^https?:$/.test(fileRequest.spec.url.protocol)) {
       this.origins.add(fileRequest.spec.url.origin);
     }
-    const outputs = await outputPaths(request, where);
+    const outputs = request.outputs.length ? await outputPaths(request, where) : [];
     for (const handler of request.handlers) {
       if (handler.kind === "file") await this.scriptPath(handler);
     }
@@ -1034,12 +1051,14 @@ function __dialResponse(text) {
     ].filter((m): m is ReadonlyMap<string, VariableValue> => m !== undefined && m.size > 0);
     const { overrides: _, ...rest } = scope;
     // A row's null: no value, whatever the layers below it hold (Newman sends `{{name}}`).
-    const unset = new Set(
-      Object.entries(this.options.iteration?.data ?? {}).flatMap(([name, value]) =>
-        value === null && !locals?.has(name) && !this.options.overrides?.has(name) ? [name] : []
-      ),
-    );
-    if (unset.size) rest.unset = unset;
+    const data = this.options.iteration?.data;
+    const unset = data &&
+      new Set(
+        Object.entries(data).flatMap(([name, value]) =>
+          value === null && !locals?.has(name) && !this.options.overrides?.has(name) ? [name] : []
+        ),
+      );
+    if (unset?.size) rest.unset = unset;
     if (!layers.length) return rest;
     return {
       ...rest,
@@ -1196,12 +1215,19 @@ function __dialResponse(text) {
     });
   }
 
-  async resolveAuth(request: HttpRequest): Promise<void> {
+  /** The request's texts that may name `{{$auth.token(…)}}`: most requests have none. */
+  authTexts(request: HttpRequest): string[] {
+    // File variables come from the file's text: most files name no `$auth` at all.
     const texts = [
       request.url,
       ...request.headers.map((h) => h.value),
-      ...this.file.variables.map((v) => v.value),
+      ...(this.file.source.includes("$auth") ? this.file.variables.map((v) => v.value) : []),
     ];
+    return texts.filter((text) => text.includes("$auth"));
+  }
+
+  /** Obtains the tokens `{{$auth.token("id")}}` in these texts name, once per run. */
+  async resolveAuth(texts: string[]): Promise<void> {
     for (const text of texts) {
       for (
         const match of text.matchAll(/\{\{\s*\$auth\.(token|idToken)\(\s*"([^"]*)"\s*\)\s*\}\}/g)

@@ -295,10 +295,18 @@ class Resolver {
 
 /** The place of `offset` inside a template that starts at `place`. */
 function positionIn(template: string, offset: number, place: TemplatePlace): TemplatePlace {
-  const before = template.slice(0, offset);
-  const breaks = before.split("\n").length - 1;
+  let breaks = 0;
+  let last = -1;
+  for (
+    let at = template.indexOf("\n");
+    at >= 0 && at < offset;
+    at = template.indexOf("\n", at + 1)
+  ) {
+    breaks++;
+    last = at;
+  }
   if (breaks === 0) return { ...place, column: place.column + offset };
-  return { ...place, line: place.line + breaks, column: offset - before.lastIndexOf("\n") };
+  return { ...place, line: place.line + breaks, column: offset - last };
 }
 
 /**

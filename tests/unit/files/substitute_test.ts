@@ -7,6 +7,8 @@ import {
   type VariableScope,
 } from "../../../src/files/substitute.ts";
 import { Secret } from "../../../src/secret.ts";
+import { memberPath } from "../../../src/files/request_variables.ts";
+import { query } from "jsonpath-rfc9535";
 
 const place = { what: "the URL", path: "a.http", line: 3, column: 5 };
 
@@ -119,4 +121,48 @@ Deno.test("variables: REST Client's {{%name}} percent-encodes the value", () => 
     substitute("/search?q={{%q}}", scope, place).text,
     "/search?q=a%20b%26c%3Dd%2F%C3%A9",
   );
+});
+
+Deno.test("variables: a member-name path is selected as the JSONPath library selects it", () => {
+  const documents: unknown[] = [
+    { a: 1, b: { c: "x", d: null, e: [1, 2] }, _: true, ü: "u", "𝄞": "clef", a1: 0 },
+    { ["__proto__"]: "own", constructor: 1, toString: 2 },
+    JSON.parse('{"__proto__": {"x": 1}, "a": {"b": {"c": [{"d": 1}]}}}'),
+    [{ a: 1 }],
+    "text",
+    42,
+    null,
+    { b: [] },
+  ];
+  const paths = [
+    "$.a",
+    "$.b.c",
+    "$.b.d",
+    "$.b.d.x",
+    "$.b.e",
+    "$.b.e.length",
+    "$._",
+    "$.ü",
+    "$.𝄞",
+    "$.a1",
+    "$.__proto__",
+    "$.__proto__.x",
+    "$.constructor",
+    "$.toString",
+    "$.hasOwnProperty",
+    "$.a.b.c",
+    "$.missing",
+    "$.length",
+  ];
+  for (const document of documents) {
+    for (const path of paths) {
+      const fast = memberPath(document, path);
+      assert.ok(fast !== undefined, path);
+      assert.deepEqual(fast, query(document as Parameters<typeof query>[0], path), path);
+    }
+  }
+  // Other forms are the library's.
+  for (const path of ["$", "$.1a", "$['a']", "$.a[0]", "$..a", "$.*", "$.a.", "$.\uD800", "$ .a"]) {
+    assert.equal(memberPath({ a: 1 }, path), undefined, path);
+  }
 });
