@@ -307,7 +307,33 @@ Deno.test("browser: a save of a gRPC or WebSocket tab never overwrites its reque
   assert.ok(first.includes('{"name": "first window"}'), first);
   await secondMessage.click();
   await second.keyboard.press("Control+s");
-  await second.getByRole("alert", { name: "Save conflict" }).getByLabel("On disk")
-    .getByText("first window").waitFor();
+  const secondConflict = second.getByRole("alert", { name: "Save conflict" });
+  await secondConflict.getByLabel("On disk").getByText("first window").waitFor();
   assert.equal(await Deno.readTextFile(path), first, "nothing written");
+
+  // "Keep both": the first window's request stays, the second's is added under a new name, and
+  // the tab now holds that one (its next save goes there, with no conflict).
+  assert.deepEqual(await violations(second), []);
+  await secondConflict.getByRole("button", { name: "Keep both" }).click();
+  await second.getByRole("status").filter({
+    hasText: "Saved to api.http as a new request, echo-mine",
+  })
+    .waitFor();
+  const both = await Deno.readTextFile(path);
+  assert.ok(both.startsWith(first.trimEnd()), both);
+  assert.match(
+    both.slice(first.trimEnd().length),
+    new RegExp(
+      `# @name echo-mine\nGRPC \{\{addr\}\}/${GREETER}/EchoMetadata\n[^]*\{"name": "second window"\}`,
+    ),
+  );
+  await strip(second, "gRPC").getByRole("button", { name: "echo-mine", exact: true }).waitFor();
+  await secondMessage.click();
+  await second.keyboard.press("ControlOrMeta+a");
+  await second.keyboard.insertText('{"name": "second window, again"}');
+  await second.keyboard.press("Control+s");
+  await second.getByRole("status").filter({ hasText: /^Saved to api\.http$/ }).waitFor();
+  const again = await Deno.readTextFile(path);
+  assert.equal(again, both.replace("second window", "second window, again"));
+  assert.equal(await secondConflict.count(), 0);
 });

@@ -40,6 +40,18 @@ export function findRequest(file: OpenedFile, place: RequestPlace): HttpRequest 
     requests.find((r) => r.index === place.index);
 }
 
+/**
+ * @param file a request file
+ * @param base the name wanted
+ * @returns a request name the file does not have yet: `base`, else `base-2`, `base-3`…
+ */
+export function freeName(file: OpenedFile, base: string): string {
+  const taken = new Set("error" in file.parsed ? [] : file.parsed.requests.map((r) => r.name));
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+  return name;
+}
+
 /** The workspace folder's real path, once listed; empty without a workspace. */
 export const workspaceRoot = signal("");
 /** The request files, by relative path. */

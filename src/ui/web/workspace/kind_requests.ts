@@ -29,8 +29,11 @@ import {
   grpcFields,
   grpcFill,
   grpcFillDraft,
+  grpcSaveAs,
   grpcSaveProtos,
 } from "../grpc/grpc_fields.ts";
+import { appendRequest } from "../../../files/write_http_file.ts";
+import type { ConflictChoice } from "./request_tabs.tsx";
 import {
   draftOfRequest,
   type HttpDraft,
@@ -40,6 +43,7 @@ import {
 } from "./request_edit.ts";
 import {
   findRequest,
+  freeName,
   onFileRead,
   type OpenedFile,
   readFile,
@@ -497,20 +501,24 @@ function sameBody(kind: StreamKind, request: HttpRequest, draft: HttpDraft): boo
  * Ctrl/Cmd+S in the GraphQL, WebSocket, SSE or gRPC tab: writes its request back into its
  * file, in place, only if the request is still as it was when the tab was opened, followed the
  * file or was saved (a compare-and-swap); when it changed on disk nothing is written and both
- * versions are shown ({@link kindConflict}) until the person chooses.
+ * versions are shown ({@link kindConflict}) until the person chooses to overwrite, to keep both
+ * (the tab's request added to the file under a new name) or to take the file's.
  *
  * @param kind the tab
- * @param overwrite the person's choice after a conflict: write the tab's request anyway
+ * @param choice the person's choice after a conflict
  * @returns what happened, in words
  */
-export async function saveKind(kind: StreamKind, overwrite = false): Promise<string> {
+export async function saveKind(kind: StreamKind, choice?: ConflictChoice): Promise<string> {
   const source = kindSources.peek()[kind];
   if (!source) return "This tab's request is not from a file: use Save as";
   try {
     const file = await readFile(source.path);
     const request = findRequest(file, source);
-    if (!request) throw new Error(`The request is no longer in ${source.path}`);
+    if (!request && choice === undefined) {
+      throw new Error(`The request is no longer in ${source.path}`);
+    }
     const draft = draftOfKind(kind);
+    if (!request || choice === "keep-both") return await keepBoth(kind, file, source);
     const theirs = requestText(file.text, request);
     const base = bases[kind];
     // Restored, and changed on disk since: only the stored key knows the base.
@@ -518,7 +526,7 @@ export async function saveKind(kind: StreamKind, overwrite = false): Promise<str
     const changed = base !== undefined
       ? theirs !== base
       : stored !== undefined && baseKey(request) !== stored;
-    if (!overwrite && changed) {
+    if (choice === undefined && changed) {
       kindConflict.value = { kind, path: file.path, theirs, mine: writeDraft(draft) };
       return `Not saved: ${file.path} changed this request on disk since the tab was opened`;
     }
@@ -536,6 +544,31 @@ export async function saveKind(kind: StreamKind, overwrite = false): Promise<str
   } catch (error) {
     return `Not saved: ${toApiError(error).message}`;
   }
+}
+
+/** "Keep both": the tab's request appended to its file under a new name; the tab now holds it. */
+async function keepBoth(kind: StreamKind, file: OpenedFile, source: RequestPlace): Promise<string> {
+  const name = freeName(file, `${source.name ?? "request"}-mine`);
+  const written = await writeFile(
+    file.path,
+    appendRequest(file.text, kindRequestText(kind, file.path, name)),
+    file.mtime,
+  );
+  if (kindConflict.peek()?.kind === kind) kindConflict.value = undefined;
+  const added = "error" in written.parsed ? undefined : written.parsed.requests.at(-1);
+  if (added) adoptSource(kind, written, added);
+  return `Saved to ${file.path} as a new request, ${name}`;
+}
+
+/**
+ * @param kind a tab
+ * @param path the request file it goes into (a gRPC tab's `.proto` files are named from it)
+ * @param name the request's name, if any
+ * @returns the tab's request as the text appended to a file ("Save as", "Keep both")
+ * @throws {Error} when a part cannot be written in a request file (a binary message)
+ */
+export function kindRequestText(kind: StreamKind, path: string, name?: string): string {
+  return kind === "grpc" ? grpcSaveAs(path, name) : writeDraft(draftOfKind(kind), name);
 }
 
 /**
@@ -579,6 +612,7 @@ export function detachKind(kind: StreamKind): void {
  */
 export function adoptSource(kind: StreamKind, file: OpenedFile, request: HttpRequest): void {
   remember(kind);
+  setBase(kind, file.text, request);
   kindSources.value = {
     ...kindSources.peek(),
     [kind]: {

@@ -15,6 +15,7 @@ import { isString, persisted } from "../storage.ts";
 import { refillDraft, slotLabel, withheldDraft } from "./draft_secrets.ts";
 import {
   findRequest,
+  freeName,
   onFileRead,
   type OpenedFile,
   readFile,
@@ -362,14 +363,6 @@ export const saveConflict = signal<SaveConflict | undefined>(undefined);
 /** How a save goes on after a conflict: the person's explicit choice. */
 export type ConflictChoice = "overwrite" | "keep-both";
 
-/** A request name the file does not have yet, from `base`. */
-function freeName(file: OpenedFile, base: string): string {
-  const taken = new Set("error" in file.parsed ? [] : file.parsed.requests.map((r) => r.name));
-  let name = base;
-  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
-  return name;
-}
-
 /**
  * Ctrl/Cmd+S: writes the active tab's request back into its file, in place, only if the
  * request is still as it was when the tab was opened (or last saved): a compare-and-swap. When
@@ -466,9 +459,9 @@ export async function takeTheirs(): Promise<void> {
 
 /**
  * @param props the request's text on disk and in the tab
- * @returns the two versions of a conflicting save side by side (every tab kind's conflict view)
+ * @returns the two versions of a conflicting save side by side
  */
-export function ConflictVersions(props: { theirs: string; mine: string }): JSX.Element {
+function ConflictVersions(props: { theirs: string; mine: string }): JSX.Element {
   return (
     <div class="conflict-versions">
       <div>
@@ -483,38 +476,64 @@ export function ConflictVersions(props: { theirs: string; mine: string }): JSX.E
   );
 }
 
-/** @returns both versions of a conflicting save and the choices, for the shown tab */
-function ConflictView(): JSX.Element | null {
-  const conflict = saveConflict.value;
-  if (!conflict || conflict.tabId !== activeTab.value) return null;
+/** What a conflict view shows and what each of its choices does. */
+export interface ConflictProps {
+  path: string;
+  /** The request as its file has it now; none when it is no longer there. */
+  theirs?: string;
+  /** The request as the tab would write it. */
+  mine: string;
+  /** Writes the tab's request in place of the file's. */
+  overwrite: () => void;
+  /** Adds the tab's request to the file under a new name, the file's request kept. */
+  keepBoth: () => void;
+  /** Drops the tab's edits and shows the file's request. */
+  takeTheirs: () => void;
+  /** Closes the view, nothing written. */
+  cancel: () => void;
+}
+
+/**
+ * @param props both versions and the choices
+ * @returns a conflicting save's view (every tab kind's): both versions of the request and the
+ *   choices, nothing written until one is made
+ */
+export function ConflictView(props: ConflictProps): JSX.Element {
+  const there = props.theirs !== undefined;
   return (
     <section class="save-conflict" role="alert" aria-label="Save conflict">
       <p>
-        {conflict.theirs !== undefined
-          ? `${conflict.path} changed this request on disk since the tab was opened. Nothing was written.`
-          : `This request is no longer in ${conflict.path}. Nothing was written.`}
+        {there
+          ? `${props.path} changed this request on disk since the tab was opened. Nothing was written.`
+          : `This request is no longer in ${props.path}. Nothing was written.`}
       </p>
-      <ConflictVersions theirs={conflict.theirs ?? "(removed)"} mine={conflict.mine} />
+      <ConflictVersions theirs={props.theirs ?? "(removed)"} mine={props.mine} />
       <div class="conflict-choices">
-        {conflict.theirs !== undefined && (
-          <button
-            type="button"
-            onClick={() => void saveActiveTab("overwrite")}
-          >
-            Overwrite with mine
-          </button>
+        {there && <button type="button" onClick={props.overwrite}>Overwrite with mine</button>}
+        <button type="button" onClick={props.keepBoth}>Keep both</button>
+        {there && (
+          <button type="button" onClick={props.takeTheirs}>Take theirs (drop my edits)</button>
         )}
-        <button type="button" onClick={() => void saveActiveTab("keep-both")}>
-          Keep both
-        </button>
-        {conflict.theirs !== undefined && (
-          <button type="button" onClick={() => void takeTheirs()}>
-            Take theirs (drop my edits)
-          </button>
-        )}
-        <button type="button" onClick={() => saveConflict.value = undefined}>Cancel</button>
+        <button type="button" onClick={props.cancel}>Cancel</button>
       </div>
     </section>
+  );
+}
+
+/** @returns the shown HTTP tab's save conflict, if any */
+function HttpConflictView(): JSX.Element | null {
+  const conflict = saveConflict.value;
+  if (!conflict || conflict.tabId !== activeTab.value) return null;
+  return (
+    <ConflictView
+      path={conflict.path}
+      {...(conflict.theirs !== undefined ? { theirs: conflict.theirs } : {})}
+      mine={conflict.mine}
+      overwrite={() => void saveActiveTab("overwrite")}
+      keepBoth={() => void saveActiveTab("keep-both")}
+      takeTheirs={() => void takeTheirs()}
+      cancel={() => saveConflict.value = undefined}
+    />
   );
 }
 
@@ -548,7 +567,7 @@ export function RequestTabs(): JSX.Element {
   return (
     <>
       <RequestTabStrip />
-      <ConflictView />
+      <HttpConflictView />
     </>
   );
 }

@@ -6,7 +6,6 @@
  * @module
  */
 import { Form } from "../fields.tsx";
-import { grpcSaveAs } from "../grpc/grpc_fields.ts";
 import { effect, signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
@@ -30,7 +29,7 @@ import { runFile } from "./runner.tsx";
 import { CookieJarView } from "./cookies.tsx";
 import { ConnectionView } from "./connection.tsx";
 import { openRequest, renameSource, tabNote } from "./request_tabs.tsx";
-import { adoptSource, draftOfKind, noteKind } from "./kind_requests.ts";
+import { adoptSource, kindRequestText, noteKind } from "./kind_requests.ts";
 import { dropTarget, ImportControls, isDropping } from "./import_drop.tsx";
 import { selectedTab } from "../main_tab.ts";
 import { findRequests, loadIndex, requestIndex } from "./request_index.ts";
@@ -62,9 +61,9 @@ async function saveAs(): Promise<void> {
     : undefined;
   const say = (text: string) => kind ? noteKind(kind, text) : tabNote.value = text;
   try {
-    const text = kind === "grpc"
-      ? grpcSaveAs(path, name || undefined)
-      : writeDraft(kind ? draftOfKind(kind) : currentDraft.peek(), name || undefined);
+    const text = kind
+      ? kindRequestText(kind, path, name || undefined)
+      : writeDraft(currentDraft.peek(), name || undefined);
     const exists = workspaceFiles.peek().includes(path);
     const file = exists ? await readFile(path) : undefined;
     const written = await writeFile(

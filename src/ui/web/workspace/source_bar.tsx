@@ -16,17 +16,17 @@ import {
   takeTheirsKind,
   unsavedKinds,
 } from "./kind_requests.ts";
-import { ConflictVersions } from "./request_tabs.tsx";
+import { type ConflictChoice, ConflictView } from "./request_tabs.tsx";
 
 /**
  * Saves the tab's request into its file and says how it went.
  *
  * @param kind the tab
- * @param overwrite the person's choice after a conflict
+ * @param choice the person's choice after a conflict
  */
-export async function saveKindNow(kind: StreamKind, overwrite = false): Promise<void> {
+export async function saveKindNow(kind: StreamKind, choice?: ConflictChoice): Promise<void> {
   noteKind(kind, "Saving…");
-  noteKind(kind, await saveKind(kind, overwrite));
+  noteKind(kind, await saveKind(kind, choice));
 }
 
 /**
@@ -38,24 +38,15 @@ function KindConflictView(props: { kind: StreamKind }): JSX.Element | null {
   if (conflict?.kind !== props.kind) return null;
   const { kind } = props;
   return (
-    <section class="save-conflict" role="alert" aria-label="Save conflict">
-      <p>
-        {conflict.path} changed this request on disk since the tab was opened. Nothing was written.
-      </p>
-      <ConflictVersions theirs={conflict.theirs} mine={conflict.mine} />
-      <div class="conflict-choices">
-        <button type="button" onClick={() => void saveKindNow(kind, true)}>
-          Overwrite with mine
-        </button>
-        <button
-          type="button"
-          onClick={async () => noteKind(kind, await takeTheirsKind(kind))}
-        >
-          Take theirs (drop my edits)
-        </button>
-        <button type="button" onClick={() => kindConflict.value = undefined}>Cancel</button>
-      </div>
-    </section>
+    <ConflictView
+      path={conflict.path}
+      theirs={conflict.theirs}
+      mine={conflict.mine}
+      overwrite={() => void saveKindNow(kind, "overwrite")}
+      keepBoth={() => void saveKindNow(kind, "keep-both")}
+      takeTheirs={async () => noteKind(kind, await takeTheirsKind(kind))}
+      cancel={() => kindConflict.value = undefined}
+    />
   );
 }
 
