@@ -89,8 +89,29 @@ export function streamOutcome(
   };
 }
 
+/**
+ * The `.env` of `{{$dotenv NAME}}` in a folder: it must resolve, symlinks followed, inside the
+ * run's folders (a `.env` linked to `~/.aws/credentials` is not read).
+ *
+ * @param dir the folder (a request file's; a UI tab in no file: the workspace's top)
+ * @param confinement the run's folders
+ * @param of what it is the `.env` of, for messages ("api.http")
+ * @returns its `NAME=value` lines; empty when there is none
+ */
+export async function confinedDotenv(
+  dir: string,
+  confinement: Confinement,
+  of: string,
+): Promise<Map<string, string>> {
+  const path = await confinement.reading(`${dir}/.env`, {
+    what: `the .env file of ${of}`,
+    written: ".env",
+  });
+  return await readDotenv(path);
+}
+
 /** A `.env` file's `NAME=value` lines (quotes removed); empty when there is none. */
-export async function readDotenv(path: string): Promise<Map<string, string>> {
+async function readDotenv(path: string): Promise<Map<string, string>> {
   const values = new Map<string, string>();
   let text: string;
   try {

@@ -34,13 +34,13 @@ import {
 } from "./postman_variables.ts";
 import type { OAuth2Hooks } from "./security_auth.ts";
 import {
+  confinedDotenv,
   HANDLER_BODY_LIMIT,
   joinPath,
   labelOf,
   openOutput,
   type Outcome,
   outputPaths,
-  readDotenv,
   selectRequests,
   streamOutcome,
   type Timings,
@@ -353,12 +353,7 @@ class FileRunner {
     // A file that reaches outside the run's folders sends nothing at all.
     await checkFilePaths(this.file, this.confinement);
     if (this.file.source.includes("$dotenv")) {
-      // A `.env` that links out of the run's folders (to ~/.aws/credentials) is not read.
-      const path = await this.confinement.reading(`${this.dir}/.env`, {
-        what: `the .env file of ${this.file.path}`,
-        written: ".env",
-      });
-      this.dotenv = await readDotenv(path);
+      this.dotenv = await confinedDotenv(this.dir, this.confinement, this.file.path);
     }
     // `run` lines run in place when the whole file runs.
     const runs = this.options.names?.length ? [] : [...this.file.runs];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { dial, waitFor } from "../_helpers.ts";
+import { dial, tempDir, waitFor } from "../_helpers.ts";
 import { jsonAnswer, type RawRequest, rawServer } from "../e2e/_raw_server.ts";
 import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 
@@ -136,5 +136,99 @@ Deno.test(
     } finally {
       await Deno.remove(workspace, { recursive: true });
     }
+  },
+);
+
+/** A request typed in a new tab, and the same request in a file at the workspace's top. */
+const TOP = `### login
+# @name login
+POST {{base}}/login
+Content-Type: application/json
+
+{"user": "{{user}}", "password": "{{password}}"}
+
+> {%
+  client.global.set("gtoken", "g-" + response.body.token);
+%}
+
+### tab
+# @name tab
+GET {{base}}/tab?env={{$processEnv DIAL_ONE_EVAL}}
+Authorization: Bearer {{login.response.body.$.token}}
+X-Global: {{gtoken}}
+X-Dotenv: {{$dotenv DOTENV_KEY}}
+X-Private: {{secretKey}}
+`;
+
+Deno.test(
+  "browser: a tab in no file has a file's scope (globals, named results, $processEnv, $dotenv): the bytes of dial run",
+  async () => {
+    await using target = rawServer(jsonAnswer('{"token": "tok-1"}'));
+    await using dir = await tempDir("dial-ui-nofile-scope-", {
+      "top.http": TOP,
+      ".env": "DOTENV_KEY=from-dotenv\n",
+      "http-client.env.json": JSON.stringify({ dev: { base: target.origin, user: "ann" } }),
+      "http-client.private.env.json": JSON.stringify({
+        dev: { password: "pw", secretKey: "sk-1" },
+      }),
+    });
+    await using outside = await tempDir("dial-ui-nofile-outside-", { ".env": "DOTENV_KEY=leak\n" });
+    const processValue = "pe-value";
+    // dial run: login runs first (tab refers to it), then tab.
+    const run = await dial(["run", `${dir.path}/top.http`, "tab", "--env", "dev"], {
+      env: { DIAL_ONE_EVAL: processValue },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const cliTab = bytesOf(target.requests.splice(0)[1]!);
+    assert.match(cliTab, /^GET \/tab\?env=pe-value HTTP\/1\.1\r\n/);
+    for (
+      const line of [
+        "authorization: Bearer tok-1",
+        "x-global: g-tok-1",
+        "x-dotenv: from-dotenv",
+        "x-private: sk-1",
+      ]
+    ) assert.ok(cliTab.toLowerCase().includes(line.toLowerCase()), `${line} in ${cliTab}`);
+
+    await using app = await openApp(browser(), {
+      workspace: dir.path,
+      transport: { env: (name) => name === "DIAL_ONE_EVAL" ? processValue : Deno.env.get(name) },
+    });
+    const { page } = app;
+    // login runs from its file: its handler sets the global, its result is the session's.
+    await openRequest(page, "top.http", "POST login", "dev");
+    const send = page.getByRole("button", { name: "Send", exact: true });
+    await send.click();
+    await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
+    target.requests.splice(0);
+
+    // A new tab, in no file, with the text of top.http's `tab`.
+    await page.getByRole("button", { name: "New request tab" }).click();
+    await page.getByLabel("URL", { exact: true }).fill(
+      "{{base}}/tab?env={{$processEnv DIAL_ONE_EVAL}}",
+    );
+    const rows = [
+      ["Authorization", "Bearer {{login.response.body.$.token}}"],
+      ["X-Global", "{{gtoken}}"],
+      ["X-Dotenv", "{{$dotenv DOTENV_KEY}}"],
+      ["X-Private", "{{secretKey}}"],
+    ];
+    for (const [i, [name, value]] of rows.entries()) {
+      await page.getByLabel(`Headers name ${i + 1}`, { exact: true }).fill(name!);
+      await page.getByLabel(`Headers value ${i + 1}`, { exact: true }).fill(value!);
+    }
+    await send.click();
+    await waitFor(() => target.requests.length === 1, { message: "the tab's request sent" });
+    assert.equal(bytesOf(target.requests.splice(0)[0]!), cliTab);
+
+    // The .env of a tab in no file is confined as a file's is: linked out, it is not read.
+    await Deno.remove(`${dir.path}/.env`);
+    await Deno.symlink(`${outside.path}/.env`, `${dir.path}/.env`);
+    const refused = await dial(["run", `${dir.path}/top.http`, "tab", "--env", "dev"]);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /\.env/);
+    await send.click();
+    await page.getByRole("alert").filter({ hasText: "the .env file of the workspace" }).waitFor();
+    assert.equal(target.requests.length, 0, "nothing sent");
   },
 );

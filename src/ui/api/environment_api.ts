@@ -22,21 +22,38 @@ import type { OAuth2Options } from "../../auth/oauth2/parse_value.ts";
 import { UsageError } from "../../errors/mod.ts";
 import { type EnvLookup, processEnv } from "../../env.ts";
 import { type ReferenceReader, resolveUsed, whenResolved } from "../../files/trust_rule.ts";
+import { confinedDotenv } from "../../files/_run_parts.ts";
+import type { RequestVariableSource } from "../../files/request_variables.ts";
+
+/** What every Send and ▶ Run of the workspace share that a tab in no file reads. */
+export interface TabSession {
+  /** `client.global` values. */
+  globals: ReadonlyMap<string, string>;
+  /**
+   * @param name a request's `# @name`
+   * @returns the latest result of a request of that name in any file of the workspace
+   */
+  resultOf(name: string): RequestVariableSource | undefined;
+}
 
 /**
  * What a tab's substitution needs from the server: for `{{$auth.token("id")}}` the OAuth 2.0
- * cache and login hooks, and the workspace session's `client.global` values.
+ * cache and login hooks, the workspace session (globals, named results) and the process
+ * environment.
  */
 export interface AuthTokenOptions {
-  /** `client.global` values of the workspace session (every Send and ▶ Run share them). */
-  globals?: ReadonlyMap<string, string>;
+  /** The workspace session (every Send and ▶ Run share it). */
+  session?: TabSession;
   /** The token cache directory (default: the CLI's, shared with it). */
   cacheDir?: string;
   /** What a flow that needs a browser login does (the UI: "Log in first"). */
   openBrowser?: (url: URL) => void | Promise<void>;
   /** The fetch for token requests. */
   fetch?: typeof fetch;
-  /** The process environment, for `@env:NAME` references (default: the process's). */
+  /**
+   * The process environment, for `@env:NAME` references of the private env file and
+   * `{{$processEnv NAME}}` (default: the process's).
+   */
   env?: EnvLookup;
 }
 
@@ -52,11 +69,11 @@ export function authTokenOptions(
     oauth?: UiOAuthSettings;
     fetch?: typeof fetch;
     env?: EnvLookup;
-    session?: { globals: ReadonlyMap<string, string> };
+    session?: TabSession;
   },
 ): AuthTokenOptions {
   return {
-    ...(context.session ? { globals: context.session.globals } : {}),
+    ...(context.session ? { session: context.session } : {}),
     ...(context.oauth?.cacheDir !== undefined ? { cacheDir: context.oauth.cacheDir } : {}),
     ...(context.oauth?.openBrowser ? { openBrowser: context.oauth.openBrowser } : {}),
     ...(context.fetch ? { fetch: context.fetch } : {}),
@@ -373,16 +390,20 @@ export function scopeSubstituter(scope: VariableScope): Substituter {
 }
 
 /**
- * The request files' substitution for one of a tab's requests: the chosen environment (public
- * and private file), `$shared`, the workspace session's globals, the file's `@variables`, dynamic
- * variables and the `{{$auth.token("id")}}` of the environment's `Security.Auth`, through the
- * request files' own substitution. A tab's request that is in no file (HTTP, GraphQL, gRPC,
- * WebSocket and SSE, with their composers' messages) substitutes through it; one of a file is
- * evaluated by `runHttpFile`, and its composers take that evaluation's scope.
+ * The request files' substitution for one of a tab's requests that is in no file (HTTP,
+ * GraphQL, gRPC, WebSocket and SSE, with their composers' messages), with the scope a request of
+ * a file at the workspace's top has in `dial run --env NAME`: the chosen environment (public and
+ * private file) beside the file (or at the top), `$shared`, the workspace session's globals, the
+ * file's `@variables`, dynamic variables, `{{$processEnv NAME}}` (the environment `dial ui` runs
+ * in, as `dial run` reads it for any file), `{{$dotenv NAME}}` (the `.env` at the workspace's
+ * top, only inside the run's folders, as a file's `.env` beside it), the latest result of a named
+ * request of any file of the session (`{{login.response.body.$.token}}`) and the
+ * `{{$auth.token("id")}}` of the environment's `Security.Auth`. A request of a file is evaluated
+ * by `runHttpFile` itself, and its composers take that evaluation's scope.
  *
  * @param json the tab's request: `environment` and `file` name where to look
  * @param workspace the workspace, if any (without one only dynamic variables are defined)
- * @param options how `{{$auth.token("id")}}` gets its token (Security.Auth), the globals
+ * @param options how `{{$auth.token("id")}}` gets its token (Security.Auth), the session
  * @param uses the texts to look for `$auth` tokens in (default: the whole request)
  * @returns the substitution
  */
@@ -396,18 +417,38 @@ export async function substitutionFor(
   const name = optionalString(json.environment, "environment");
   let scope: VariableScope = {};
   let path = "";
+  const dotenv = new Map<string, string>();
   if (workspace) {
-    const found = await requestScope(workspace, file, name, options.env ?? processEnv);
+    const env = options.env ?? processEnv;
+    const found = await requestScope(workspace, file, name, env);
+    const session = options.session;
     path = found.path;
     scope = {
       ...found.scope,
-      ...(options.globals ? { globals: options.globals } : {}),
+      ...(session ? { globals: session.globals } : {}),
+      env,
+      dotenv,
+      ...(session ? { responses: (name: string) => session.resultOf(name) } : {}),
       auth: await authTokens(uses, found.environment, found.scope, path, options),
     };
   }
   // A tab's field or message is in no file (a file's tab is sent by runHttpFile, with its
   // positions).
   const substituter = scopeSubstituter(scope);
+  const ready = substituter.ready;
+  let dotenvRead: Promise<void> | undefined;
+  // The `.env` is read when a text uses it, as `dial run` reads a file's.
+  substituter.ready = async (text, what) => {
+    if (workspace && text.includes("$dotenv")) {
+      dotenvRead ??= (async () => {
+        const dir = await folderOf(workspace, file);
+        const values = await confinedDotenv(dir, workspace.confinement, file ?? "the workspace");
+        for (const [key, value] of values) dotenv.set(key, value);
+      })();
+      await dotenvRead;
+    }
+    await ready(text, what);
+  };
   // The environment's references this request uses are read now, and only those.
   for (const text of templates(json)) await substituter.ready(text, "request");
   return substituter;

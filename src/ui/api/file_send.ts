@@ -43,15 +43,43 @@ export class WorkspaceSession {
   /** `client.global` values. */
   readonly globals = new Map<string, string>();
   readonly #responses = new Map<string, Map<string, RequestVariableSource>>();
+  /** Every file's named results, the latest of each name last. */
+  readonly #latest = new Map<string, RequestVariableSource>();
 
   /**
    * @param path a request file's real path
-   * @returns the results of its named requests so far
+   * @returns the results of its named requests so far (a file's `{{login.response…}}` sees its
+   *   own file's, as in `dial run`)
    */
   responsesOf(path: string): Map<string, RequestVariableSource> {
     let found = this.#responses.get(path);
-    if (!found) this.#responses.set(path, found = new Map());
+    if (!found) this.#responses.set(path, found = new Results(this.#latest));
     return found;
+  }
+
+  /**
+   * @param name a request's `# @name`
+   * @returns the latest result of a request of that name in any file of the workspace (what
+   *   `{{login.response…}}` reads in a tab that is in no file)
+   */
+  resultOf(name: string): RequestVariableSource | undefined {
+    return this.#latest.get(name);
+  }
+}
+
+/** One file's named results, each also the workspace's latest of its name. */
+class Results extends Map<string, RequestVariableSource> {
+  readonly #latest?: Map<string, RequestVariableSource>;
+
+  constructor(latest: Map<string, RequestVariableSource>) {
+    super();
+    this.#latest = latest;
+  }
+
+  override set(name: string, result: RequestVariableSource): this {
+    this.#latest?.delete(name);
+    this.#latest?.set(name, result);
+    return super.set(name, result);
   }
 }
 
