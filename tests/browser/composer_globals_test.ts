@@ -105,7 +105,12 @@ WEBSOCKET ws://127.0.0.1:${ws.port}/socket
     await page.getByRole("tab", { name: "WebSocket", selected: true }).waitFor();
     await echo(page, "{{greeting}} to the file's socket", "echo: Hello ann to the file's socket");
     await page.getByRole("button", { name: "New WebSocket request tab" }).click();
-    await page.getByLabel("WebSocket endpoint").fill(`ws://127.0.0.1:${ws.port}/tab`);
+    await page.getByLabel("WebSocket endpoint").fill(
+      `ws://127.0.0.1:${ws.port}/tab?g={{greeting}}`,
+    );
+    // The tab's variables line knows the session's global, as its Connect does.
+    await page.locator("p.variables-line:visible")
+      .getByText("{{greeting}} = (set by a script) (a global of this session)").waitFor();
     await echo(page, "{{greeting}} to a tab's socket", "echo: Hello ann to a tab's socket");
     assert.deepEqual(ws.received, [
       "Hello ann to the file's socket",

@@ -195,12 +195,12 @@ Deno.test(
       transport: { env: (name) => name === "DIAL_ONE_EVAL" ? processValue : Deno.env.get(name) },
     });
     const { page } = app;
-    // login runs from its file: its handler sets the global, its result is the session's.
-    await openRequest(page, "top.http", "POST login", "dev");
+    // ▶ Run of top.http: login's handler sets the global, its result is the session's.
+    const sidebar = await openRequest(page, "top.http", "POST login", "dev");
+    await sidebar.getByRole("button", { name: "Run top.http" }).click();
+    await page.getByRole("region", { name: "Runner" }).getByText(/2 passed, 0 failed/).waitFor();
+    assert.equal(target.requests.splice(0).length, 2);
     const send = page.getByRole("button", { name: "Send", exact: true });
-    await send.click();
-    await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
-    target.requests.splice(0);
 
     // A new tab, in no file, with the text of top.http's `tab`.
     await page.getByRole("button", { name: "New request tab" }).click();
@@ -217,6 +217,14 @@ Deno.test(
       await page.getByLabel(`Headers name ${i + 1}`, { exact: true }).fill(name!);
       await page.getByLabel(`Headers value ${i + 1}`, { exact: true }).fill(value!);
     }
+    // The variables line resolves from Send's scope: the global is defined, nothing undefined.
+    const line = page.locator("p.variables-line:visible");
+    await line.getByText("{{gtoken}} = (set by a script) (a global of this session)").waitFor();
+    assert.equal(await line.getByRole("alert").count(), 0, await line.innerText());
+    assert.equal(
+      await page.getByLabel("Headers value 2", { exact: true }).getAttribute("aria-invalid"),
+      null,
+    );
     await send.click();
     await waitFor(() => target.requests.length === 1, { message: "the tab's request sent" });
     assert.equal(bytesOf(target.requests.splice(0)[0]!), cliTab);

@@ -40,8 +40,8 @@ import type { Environment } from "../../files/environment.ts";
 
 /** What every Send and ▶ Run of one `dial ui` workspace shares, as one `dial run` shares it. */
 export class WorkspaceSession {
-  /** `client.global` values. */
-  readonly globals = new Map<string, string>();
+  /** `client.global` values; {@link Globals.watch} follows their names. */
+  readonly globals: Globals = new Globals();
   readonly #responses = new Map<string, Map<string, RequestVariableSource>>();
   /** Every file's named results, the latest of each name last. */
   readonly #latest = new Map<string, RequestVariableSource>();
@@ -64,6 +64,45 @@ export class WorkspaceSession {
    */
   resultOf(name: string): RequestVariableSource | undefined {
     return this.#latest.get(name);
+  }
+}
+
+/** The session's `client.global` values, whose changes the page follows (its variables line). */
+export class Globals extends Map<string, string> {
+  readonly #watchers = new Set<(names: string[]) => void>();
+
+  /**
+   * @param watcher called with the globals' names now and after each change
+   * @returns stops watching
+   */
+  watch(watcher: (names: string[]) => void): () => void {
+    this.#watchers.add(watcher);
+    watcher([...this.keys()]);
+    return () => this.#watchers.delete(watcher);
+  }
+
+  #changed(): void {
+    const names = [...this.keys()];
+    for (const watcher of this.#watchers ?? []) watcher(names);
+  }
+
+  override set(name: string, value: string): this {
+    const added = !this.has(name);
+    super.set(name, value);
+    if (added) this.#changed();
+    return this;
+  }
+
+  override delete(name: string): boolean {
+    const had = super.delete(name);
+    if (had) this.#changed();
+    return had;
+  }
+
+  override clear(): void {
+    const had = this.size > 0;
+    super.clear();
+    if (had) this.#changed();
   }
 }
 

@@ -316,10 +316,18 @@ export async function handleWorkspaceDelete(
   return Response.json({ ok: true });
 }
 
+/** A line of `/api/workspace/changes`. */
+type WorkspaceChange =
+  | { type: "ready" }
+  | { type: "changed"; paths: string[] }
+  | { type: "globals"; names: string[] };
+
 /**
  * `POST /api/workspace/changes`: NDJSON, `{type: "ready"}` once changes are followed, then
- * one `{type: "changed", paths}` line per batch of changes on disk under the workspace, until
- * the page goes away.
+ * one `{type: "changed", paths}` line per batch of changes on disk under the workspace, and
+ * `{type: "globals", names}` now and whenever a Send or ▶ Run adds or removes a `client.global`
+ * of the workspace session (the variables line resolves from the scope Send uses), until the
+ * page goes away.
  *
  * @param request the call
  * @param context the workspace and the server's signal
@@ -331,18 +339,23 @@ export async function handleWorkspaceChanges(
 ): Promise<Response> {
   await readJson(request);
   const workspace = workspaceOf(context);
-  return ndjsonResponse<{ type: "ready" } | { type: "changed"; paths: string[] }>(
+  return ndjsonResponse<WorkspaceChange>(
     async ({ emit, signal }) => {
       const watcher = Deno.watchFs(workspace.root, { recursive: true });
       signal.addEventListener("abort", () => watcher.close(), { once: true });
       // From here on no change is missed.
       emit({ type: "ready" });
-      for await (const event of watcher) {
-        const paths = event.paths.filter((p) =>
-          workspace.contains(p) && REQUEST_FILE.test(p) &&
-          !workspace.relative(p).split("/").some((part) => SKIPPED.has(part))
-        ).map((p) => workspace.relative(p));
-        if (paths.length > 0) emit({ type: "changed", paths: [...new Set(paths)] });
+      const unwatch = context.session?.globals.watch((names) => emit({ type: "globals", names }));
+      try {
+        for await (const event of watcher) {
+          const paths = event.paths.filter((p) =>
+            workspace.contains(p) && REQUEST_FILE.test(p) &&
+            !workspace.relative(p).split("/").some((part) => SKIPPED.has(part))
+          ).map((p) => workspace.relative(p));
+          if (paths.length > 0) emit({ type: "changed", paths: [...new Set(paths)] });
+        }
+      } finally {
+        unwatch?.();
       }
     },
     { signal: context.signal, timeoutMs: 0 },

@@ -14,8 +14,21 @@ import {
 import type { DecorationSet } from "@codemirror/view";
 import { signal } from "@preact/signals";
 
-/** What the hover says: a value and its source, or undefined. */
-export type VariableLookup = (name: string) => { value?: string; from: string } | undefined;
+/**
+ * What the hover says: a value and its source, or undefined. `shown` stands for a value the
+ * page does not have (one set by a script); without either, the value is private.
+ */
+export type VariableLookup = (
+  name: string,
+) => { value?: string; from: string; shown?: string } | undefined;
+
+/**
+ * @param found a variable the lookup found
+ * @returns its value as the page shows it
+ */
+export function shownValue(found: NonNullable<ReturnType<VariableLookup>>): string {
+  return found.value ?? found.shown ?? "(private)";
+}
 
 /** Bumped with the lookup: inputs that mark variables render again. */
 export const variablesVersion = signal(0);
@@ -74,7 +87,7 @@ export function variableMark(name: string, look: VariableLookup = lookup): Varia
   }
   const found = look(name);
   return found
-    ? { title: `${name} = ${found.value ?? "(private)"} (${found.from})`, undefined: false }
+    ? { title: `${name} = ${shownValue(found)} (${found.from})`, undefined: false }
     : { title: `${name} is undefined`, undefined: true };
 }
 

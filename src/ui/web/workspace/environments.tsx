@@ -20,9 +20,15 @@ import {
 import { draftOfKind, kindDrafts, kindSources, type StreamKind } from "./kind_requests.ts";
 import type { HttpDraft } from "./request_edit.ts";
 import { isString, persisted } from "../storage.ts";
-import { openedFiles } from "./files.ts";
+import { openedFiles, sessionGlobals } from "./files.ts";
 import { activeSource } from "./request_tabs.tsx";
-import { setKindLookup, setVariableLookup, variablesChanged } from "../variable_marks.ts";
+import {
+  setKindLookup,
+  setVariableLookup,
+  shownValue,
+  type VariableLookup,
+  variablesChanged,
+} from "../variable_marks.ts";
 import { SecretForm, setSecret } from "./secret_form.tsx";
 
 type Info = { value?: string; from: "public" | "private"; file?: string };
@@ -117,9 +123,12 @@ function EnvironmentSelect(): JSX.Element {
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
 /** A variable's value (none when private or set by a script), where it comes from. */
-type Lookup = (name: string) => { value?: string; from: string; script?: boolean } | undefined;
+type Lookup = VariableLookup;
 
-/** A variable's value and source: the chosen environment, else the file's `@variables`. */
+/**
+ * A variable's value and source: the chosen environment, else the session's globals, else the
+ * file's `@variables` (the order of Send's scope).
+ */
 const lookup = computed(() => lookupIn(activeSource.value?.path));
 
 /** The lookup for a request of a file (or of none), reading the signals it depends on. */
@@ -128,6 +137,7 @@ function lookupIn(path: string | undefined): Lookup {
   const chosen = chosenEnvironment.value;
   const file = path !== undefined ? openedFiles.value.get(path) : undefined;
   const fileVariables = file && !("error" in file.parsed) ? file.parsed.variables : [];
+  const globals = sessionGlobals.value;
   return (name: string): ReturnType<Lookup> => {
     const fromEnv = env[name];
     if (fromEnv) {
@@ -140,11 +150,13 @@ function lookupIn(path: string | undefined): Lookup {
         }`,
       };
     }
+    // Then the session's globals, as Send's scope has them (environment > globals > file).
+    if (globals.has(name)) return { from: "a global of this session", shown: "(set by a script)" };
     const fromFile = fileVariables.findLast((v) => v.name === name);
     if (fromFile) return { value: fromFile.value, from: `@${name} of ${path}` };
     // Set when a script of the file runs (a global, or a request variable), as dial run has it.
     const setter = file ? scriptSetter(file.text, name) : undefined;
-    return setter ? { from: `${setter} in ${path}`, script: true } : undefined;
+    return setter ? { from: `${setter} in ${path}`, shown: "(when the script runs)" } : undefined;
   };
 }
 
@@ -208,9 +220,7 @@ export function VariablesLine(props: { kind?: StreamKind }): JSX.Element | null 
         info
           ? (
             <span key={name} class="variable" title={`from ${info.from}`}>
-              {`{{${name}}}`} ={" "}
-              {info.value ?? (info.script ? "(when the script runs)" : "(private)")}{" "}
-              <small>({info.from})</small>
+              {`{{${name}}}`} = {shownValue(info)} <small>({info.from})</small>
             </span>
           )
           : (

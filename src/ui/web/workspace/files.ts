@@ -140,14 +140,23 @@ function remember(path: string, text: string, mtime: number): OpenedFile {
 }
 
 /**
+ * The names of the workspace session's `client.global`s (set by a handler in any Send or ▶ Run),
+ * as the server last said.
+ */
+export const sessionGlobals = signal<ReadonlySet<string>>(new Set());
+
+/**
  * Follows changes on disk until the page goes: the list is refreshed, and files already read
- * are read again (a deleted one is forgotten).
+ * are read again (a deleted one is forgotten); and the session's globals ({@link sessionGlobals}).
  */
 export async function watchFiles(): Promise<void> {
   try {
     const response = await post("/api/workspace/changes", {});
     for await (const event of ndjson(response)) {
       if (isRecord(event) && event.type === "ready") watching.value = true;
+      if (isRecord(event) && event.type === "globals" && Array.isArray(event.names)) {
+        sessionGlobals.value = new Set(event.names.filter((n) => typeof n === "string"));
+      }
       if (!isRecord(event) || !Array.isArray(event.paths)) continue;
       await listFiles();
       for (const path of event.paths) {
