@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { serve, tempDir, waitFor } from "../_helpers.ts";
-import { fileBrowser, openApp, openRequest } from "./_browser.ts";
+import { fileBrowser, openApp, openRequest, uiConfigDir } from "./_browser.ts";
 import { startGreeter } from "../e2e/_grpc.ts";
 import { violations } from "./_axe.ts";
 
@@ -86,8 +86,12 @@ async function checkEcho(page: Page, greeterAddress: string): Promise<void> {
   }
   assert.equal(await page.getByLabel("Metadata value 1").inputValue(), "Bearer {{token}}");
   assert.equal(await page.getByLabel("Metadata value 2").inputValue(), "{{apiKey}}");
-  // A literal credential of the file is not in storage: the tab has it back from the file.
-  assert.equal(await page.getByLabel("Metadata value 3").inputValue(), "lit-s3cr3t");
+  // A literal credential of the file is not in storage: the tab has it back from the file (once
+  // the file is read again).
+  await waitFor(
+    async () => (await page.getByLabel("Metadata value 3").inputValue()) === "lit-s3cr3t",
+    { message: "the literal metadata back from the file" },
+  );
   await page.getByRole("button", { name: "Call", exact: true }).click();
   const log = page.getByRole("list", { name: "Replies" });
   await log.getByText("authorization=Bearer tok-s3cr3t").waitFor();
@@ -336,4 +340,68 @@ Deno.test("browser: a save of a gRPC or WebSocket tab never overwrites its reque
   const again = await Deno.readTextFile(path);
   assert.equal(again, both.replace("second window", "second window, again"));
   assert.equal(await secondConflict.count(), 0);
+});
+
+Deno.test("browser: an outside edit of only a literal credential or only whitespace while dial ui was closed conflicts with a restored tab's save; storage holds a keyed digest, never the value", async () => {
+  await using greeter = await startGreeter();
+  await using ws = socketServer();
+  await using dir = await tempDir("dial-ui-kind-digest-", {
+    "api.http": FILE,
+    "http-client.env.json": JSON.stringify({
+      dev: { addr: greeter.address, ws: `ws://127.0.0.1:${ws.port}`, user: "ann" },
+    }),
+  });
+  const path = `${dir.path}/api.http`;
+  {
+    await using app = await openApp(browser(), { workspace: dir.path });
+    const { page } = app;
+    const sidebar = await openRequest(page, "api.http", "GRPC echo", "dev");
+    const message = page.getByRole("textbox", { name: "gRPC message" });
+    await message.filter({ hasText: '{"name": "{{user}}"}' }).click();
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.insertText('{"name": "{{user}}-edited"}');
+    await strip(page, "gRPC").getByRole("button", { name: "echo •" }).waitFor();
+    await sidebar.getByRole("button", { name: "WEBSOCKET feed" }).click();
+    await page.getByLabel("WebSocket endpoint").fill("{{ws}}/feed?edited=1");
+    await saved(
+      page,
+      () => strip(page, "WebSocket").getByRole("button", { name: "feed •" }).waitFor(),
+    );
+  }
+  // While dial ui is closed: echo's literal credential is rotated (nothing else of it changes),
+  // and feed's header gets two more spaces (its value, as parsed, is the same).
+  const onDisk = FILE.replace("X-Session-Key: lit-s3cr3t", "X-Session-Key: lit-r0tat3d")
+    .replace(
+      "WEBSOCKET {{ws}}/feed\nAuthorization: Bearer",
+      "WEBSOCKET {{ws}}/feed\nAuthorization:   Bearer",
+    );
+  await Deno.writeTextFile(path, onDisk);
+  const key = await Deno.readTextFile(`${uiConfigDir()}/ui-base-digest.key`);
+  const state = await Deno.readTextFile(`${dir.path}/.dial/ui-state.json`);
+  for (const secret of ["s3cr3t", key.trim()]) assert.ok(!state.includes(secret), secret);
+
+  await using app = await openApp(browser(), { workspace: dir.path });
+  const { page } = app;
+  const conflict = page.getByRole("alert", { name: "Save conflict" });
+  await showKind(page, "WebSocket");
+  await page.getByRole("tabpanel", { name: "WebSocket" })
+    .getByText("api.http changed on disk; your edits are kept").waitFor();
+  await page.getByLabel("WebSocket endpoint").focus();
+  await page.keyboard.press("Control+s");
+  await conflict.getByLabel("On disk").getByText("Authorization:   Bearer {{token}}").waitFor();
+  assert.equal(await Deno.readTextFile(path), onDisk, "nothing written");
+  await conflict.getByRole("button", { name: "Cancel" }).click();
+
+  await showKind(page, "gRPC");
+  await strip(page, "gRPC").getByRole("button", { name: "echo •" }).click();
+  await page.getByRole("tabpanel", { name: "gRPC" })
+    .getByText("api.http changed on disk; your edits are kept").waitFor();
+  await page.getByRole("textbox", { name: "gRPC message" }).filter({ hasText: "-edited" }).click();
+  await page.keyboard.press("Control+s");
+  await conflict.getByLabel("On disk").getByText("X-Session-Key: lit-r0tat3d").waitFor();
+  assert.equal(await Deno.readTextFile(path), onDisk, "nothing written");
+  const stored = await page.evaluate("JSON.stringify(localStorage)") as string;
+  for (const secret of ["s3cr3t", "r0tat3d", key.trim()]) {
+    assert.ok(!stored.includes(secret), secret);
+  }
 });

@@ -13,6 +13,7 @@ import type { Workspace } from "../workspace_path.ts";
 import type { ApiContext } from "./http_api.ts";
 import { object, readJson, string } from "./decode.ts";
 import { ndjsonResponse } from "./ndjson.ts";
+import { requestDigests } from "./base_digest.ts";
 
 /** Request files the sidebar lists. */
 const REQUEST_FILE = /\.(http|rest)$/i;
@@ -231,7 +232,8 @@ export async function handleWorkspaceIndex(
 }
 
 /**
- * `POST /api/workspace/read`: `{path}` → `{path, text, mtime}`.
+ * `POST /api/workspace/read`: `{path}` → `{path, text, mtime, digests}` (each request's keyed
+ * digest by its index: `base_digest.ts`).
  *
  * @param request the call
  * @param context the workspace
@@ -246,7 +248,8 @@ export async function handleWorkspaceRead(
   if (!info.isFile) throw new UsageError(`"${path}" is not a file`);
   if (info.size > MAX_FILE_BYTES) throw new UsageError(`"${path}" is larger than 8 MiB`);
   const text = await Deno.readTextFile(real);
-  return Response.json({ path, text, mtime: info.mtime?.getTime() ?? 0 });
+  const digests = await requestDigests(text, context);
+  return Response.json({ path, text, mtime: info.mtime?.getTime() ?? 0, digests });
 }
 
 /**
@@ -255,7 +258,7 @@ export async function handleWorkspaceRead(
  *
  * @param request the call
  * @param context the workspace
- * @returns `{path, mtime}`
+ * @returns `{path, mtime, digests}`
  */
 export async function handleWorkspaceWrite(
   request: Request,
@@ -275,7 +278,7 @@ export async function handleWorkspaceWrite(
     return conflict(`"${path}" exists already`, "choose another name");
   }
   const mtime = await workspace.write(path, text);
-  return Response.json({ path, mtime });
+  return Response.json({ path, mtime, digests: await requestDigests(text, context) });
 }
 
 /**

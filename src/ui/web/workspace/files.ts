@@ -16,6 +16,11 @@ export interface OpenedFile {
   mtime: number;
   /** The parse, or why the file does not parse. */
   parsed: HttpFile | { error: string };
+  /**
+   * Each request's keyed digest by its index, from the server (`base_digest.ts`): what browser
+   * storage keeps of a tab's base instead of its text.
+   */
+  digests: Readonly<Record<string, string>>;
 }
 
 /** Where a tab's request lives in a file. */
@@ -100,7 +105,16 @@ export async function readFile(path: string): Promise<OpenedFile> {
   if (!isRecord(answer) || typeof answer.text !== "string" || typeof answer.mtime !== "number") {
     throw new ApiError("Unexpected answer from the dial server", 0);
   }
-  return remember(path, answer.text, answer.mtime);
+  return remember(path, answer.text, answer.mtime, digestsOf(answer.digests));
+}
+
+function digestsOf(value: unknown): Record<string, string> {
+  return isRecord(value)
+    ? Object.fromEntries(Object.entries(value).filter(([, d]) => typeof d === "string")) as Record<
+      string,
+      string
+    >
+    : {};
 }
 
 /**
@@ -123,17 +137,22 @@ export async function writeFile(path: string, text: string, mtime?: number): Pro
   if (!workspaceFiles.peek().includes(path)) {
     workspaceFiles.value = [...workspaceFiles.peek(), path].sort();
   }
-  return remember(path, text, answer.mtime);
+  return remember(path, text, answer.mtime, digestsOf(answer.digests));
 }
 
-function remember(path: string, text: string, mtime: number): OpenedFile {
+function remember(
+  path: string,
+  text: string,
+  mtime: number,
+  digests: Record<string, string>,
+): OpenedFile {
   let parsed: OpenedFile["parsed"];
   try {
     parsed = parseHttpFile(text, path);
   } catch (error) {
     parsed = { error: error instanceof Error ? error.message : String(error) };
   }
-  const file: OpenedFile = { path, text, mtime, parsed };
+  const file: OpenedFile = { path, text, mtime, parsed, digests };
   openedFiles.value = new Map(openedFiles.peek()).set(path, file);
   for (const listener of listeners) listener(file);
   return file;
@@ -165,7 +184,7 @@ export async function watchFiles(): Promise<void> {
         try {
           const again = await postJson("/api/workspace/read", { path });
           if (isRecord(again) && again.mtime !== current.mtime && typeof again.text === "string") {
-            remember(path, again.text, Number(again.mtime));
+            remember(path, again.text, Number(again.mtime), digestsOf(again.digests));
           }
         } catch {
           const next = new Map(openedFiles.peek());

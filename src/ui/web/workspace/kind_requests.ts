@@ -91,23 +91,28 @@ function isKeys(value: unknown): value is Partial<Record<StreamKind, string>> {
 
 /**
  * Each shown tab's base as browser storage may hold it (across a reload or restart): its
- * request's fields with literal credential values withheld ({@link baseKey}).
+ * request's keyed digest ({@link baseKey}).
  */
 const baseKeys = persisted<Partial<Record<StreamKind, string>>>("tabs.kindBases", {}, isKeys);
 
 /**
- * @param request a file's request
- * @returns its fields as JSON, literal credential values blanked (what storage may hold of a
- *   base; a change of the withheld values alone is not seen in it)
+ * @param file a request file as the server read or wrote it
+ * @param request one of its requests
+ * @returns the request's keyed digest (what storage holds of a base: its text, credential
+ *   values, comments and whitespace included, never the text itself), from the server
  */
-function baseKey(request: HttpRequest): string {
-  return JSON.stringify(withheldDraft(draftOfRequest(request)).draft);
+function baseKey(file: OpenedFile, request: HttpRequest): string | undefined {
+  return file.digests[request.index];
 }
 
-/** A tab's base is now its request as `text` has it (and its stored key follows). */
-function setBase(kind: StreamKind, text: string, request: HttpRequest): void {
-  bases[kind] = requestText(text, request);
-  baseKeys.value = { ...baseKeys.peek(), [kind]: baseKey(request) };
+/** A tab's base is now its request as `file` has it (and its stored key follows). */
+function setBase(kind: StreamKind, file: OpenedFile, request: HttpRequest): void {
+  bases[kind] = requestText(file.text, request);
+  const keys = { ...baseKeys.peek() };
+  const key = baseKey(file, request);
+  if (key !== undefined) keys[kind] = key;
+  else delete keys[kind];
+  baseKeys.value = keys;
 }
 
 /** A save of a tab that found its request changed on disk: both versions, until a choice. */
@@ -214,7 +219,7 @@ export function openKindRequest(file: OpenedFile, request: HttpRequest): boolean
   fill(kind, request, file);
   kindSources.value = { ...kindSources.peek(), [kind]: place };
   remember(kind);
-  setBase(kind, file.text, request);
+  setBase(kind, file, request);
   return true;
 }
 
@@ -256,7 +261,7 @@ export interface KindFileState {
   saved?: string;
   /** Its request's text in the file as last opened or saved (for a save's compare-and-swap). */
   base?: string;
-  /** Its base as browser storage may hold it: its fields, literal credential values withheld. */
+  /** Its base as browser storage may hold it: the keyed digest of its request's text. */
   baseKey?: string;
 }
 
@@ -401,7 +406,9 @@ function refillFrom(kind: StreamKind, request: HttpRequest, file: OpenedFile): b
  */
 function restoreBase(kind: StreamKind, file: OpenedFile, request: HttpRequest): void {
   const stored = baseKeys.peek()[kind];
-  if (stored === undefined || stored === baseKey(request)) return setBase(kind, file.text, request);
+  if (stored === undefined || stored === baseKey(file, request)) {
+    return setBase(kind, file, request);
+  }
   delete bases[kind];
   noteKind(kind, `${file.path} changed on disk; your edits are kept`);
 }
@@ -436,7 +443,7 @@ onFileRead((file) => {
     const before = savedDrafts.peek()[kind];
     fill(kind, request, file);
     remember(kind);
-    setBase(kind, file.text, request);
+    setBase(kind, file, request);
     if (savedDrafts.peek()[kind] !== before) {
       noteKind(kind, `Reloaded: ${file.path} changed on disk`);
     }
@@ -525,7 +532,7 @@ export async function saveKind(kind: StreamKind, choice?: ConflictChoice): Promi
     const stored = baseKeys.peek()[kind];
     const changed = base !== undefined
       ? theirs !== base
-      : stored !== undefined && baseKey(request) !== stored;
+      : stored !== undefined && baseKey(file, request) !== stored;
     if (choice === undefined && changed) {
       kindConflict.value = { kind, path: file.path, theirs, mine: writeDraft(draft) };
       return `Not saved: ${file.path} changed this request on disk since the tab was opened`;
@@ -538,7 +545,7 @@ export async function saveKind(kind: StreamKind, choice?: ConflictChoice): Promi
     const again = findRequest(written, source);
     if (again) {
       kindSources.value = { ...kindSources.peek(), [kind]: { ...source, index: again.index } };
-      setBase(kind, written.text, again);
+      setBase(kind, written, again);
     }
     return `Saved to ${file.path}`;
   } catch (error) {
@@ -587,7 +594,7 @@ export async function takeTheirsKind(kind: StreamKind): Promise<string> {
     if (!request) return `The request is no longer in ${source.path}`;
     fill(kind, request, file);
     remember(kind);
-    setBase(kind, file.text, request);
+    setBase(kind, file, request);
     return `Reloaded from ${file.path}: your edits were dropped`;
   } catch (error) {
     return toApiError(error).message;
@@ -612,7 +619,7 @@ export function detachKind(kind: StreamKind): void {
  */
 export function adoptSource(kind: StreamKind, file: OpenedFile, request: HttpRequest): void {
   remember(kind);
-  setBase(kind, file.text, request);
+  setBase(kind, file, request);
   kindSources.value = {
     ...kindSources.peek(),
     [kind]: {

@@ -81,7 +81,7 @@ interface KindTab {
   unsaved?: boolean;
   /** Its request's text in its file as last opened or saved (in memory only). */
   base?: string;
-  /** Its base as stored: its fields, literal credential values withheld. */
+  /** Its base as stored: the keyed digest of its request's text (`base_digest.ts`). */
   baseKey?: string;
 }
 

@@ -1,0 +1,86 @@
+/**
+ * Keyed digests of a request file's requests, so that the page can tell, after a reload or a
+ * restart, whether a tab's request changed on disk while `dial ui` was closed, without keeping
+ * the request's text (which may hold a literal credential) in browser storage: the page stores
+ * the digest of a tab's base, and compares it with the digest of the request as the file has it
+ * when the tab comes back. A digest is HMAC-SHA-256 of the request's text (the lines a save
+ * compares: comments, whitespace and credential values included) under a key that is the
+ * person's: a file in dial's config directory (mode 0600), never in the workspace nor the page,
+ * so a digest stored in the workspace's `.dial/` cannot be tried against guessed passwords.
+ * @module
+ */
+import { defaultConfigDir, joinPath, writePrivateFile } from "../../cache.ts";
+import { parseHttpFile } from "../../files/parse_http_file.ts";
+import { requestText } from "../web/workspace/request_edit.ts";
+import type { EnvLookup } from "../../env.ts";
+
+/** The key's file in dial's config directory. */
+const KEY_FILE = "ui-base-digest.key";
+
+const keys = new Map<string, Promise<CryptoKey>>();
+
+async function readOrMakeKey(dir: string | undefined): Promise<CryptoKey> {
+  let hex: string | undefined;
+  if (dir !== undefined) {
+    const path = joinPath(dir, KEY_FILE);
+    const read = () => Deno.readTextFile(path).then((t) => t.trim(), () => undefined);
+    hex = await read();
+    if (hex === undefined || !/^[0-9a-f]{64}$/.test(hex)) {
+      const bytes = crypto.getRandomValues(new Uint8Array(32));
+      await writePrivateFile(
+        path,
+        `${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}\n`,
+      )
+        .catch(() => {});
+      hex = await read();
+    }
+  }
+  const raw = hex !== undefined && /^[0-9a-f]{64}$/.test(hex)
+    ? new Uint8Array(hex.match(/../g)!.map((h) => parseInt(h, 16)))
+    // No config directory (HOME unset): a key for this run only.
+    : crypto.getRandomValues(new Uint8Array(32));
+  return await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
+}
+
+/**
+ * @param options where dial's config directory is (default: the person's)
+ * @returns the digests' key, read once per directory (made on first use)
+ */
+function digestKey(options: { configDir?: string; env?: EnvLookup }): Promise<CryptoKey> {
+  let dir: string | undefined = options.configDir ?? defaultConfigDir(options.env);
+  // Never the working directory, which may be the workspace itself.
+  if (!/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(dir)) dir = undefined;
+  const id = dir ?? "";
+  let key = keys.get(id);
+  if (!key) keys.set(id, key = readOrMakeKey(dir));
+  return key;
+}
+
+/**
+ * @param text a request file's text
+ * @param options where dial's config directory is
+ * @returns each request's digest, by its index in the file (1-based), as hex; none when the
+ *   file does not parse
+ */
+export async function requestDigests(
+  text: string,
+  options: { configDir?: string; env?: EnvLookup },
+): Promise<Record<string, string>> {
+  let requests;
+  try {
+    requests = parseHttpFile(text, "request file").requests;
+  } catch {
+    return {};
+  }
+  const key = await digestKey(options);
+  const digests: Record<string, string> = {};
+  const encoder = new TextEncoder();
+  for (const request of requests) {
+    const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(requestText(text, request)));
+    digests[request.index] = [...new Uint8Array(mac).slice(0, 16)]
+      .map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  return digests;
+}

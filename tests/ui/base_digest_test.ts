@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { tempDir } from "../_helpers.ts";
+import { requestDigests } from "../../src/ui/api/base_digest.ts";
+
+const FILE = `### one
+GET http://127.0.0.1:1/one
+X-Api-Key: lit-s3cr3t
+
+### two
+POST http://127.0.0.1:1/two
+
+{"a": 1}
+`;
+
+Deno.test("ui base digests: a request's keyed digest changes with its credential, whitespace or comment only, and its key stays in the config directory (0600)", async () => {
+  await using config = await tempDir("dial-ui-digest-config-");
+  const options = { configDir: config.path };
+  const before = await requestDigests(FILE, options);
+  assert.deepEqual(Object.keys(before), ["1", "2"]);
+  assert.match(before["1"]!, /^[0-9a-f]{32}$/);
+  // The same text, the same digest (across a restart: the key is read back from its file).
+  assert.deepEqual(await requestDigests(FILE, options), before);
+  for (
+    const edit of [
+      FILE.replace("lit-s3cr3t", "lit-r0tat3d"),
+      FILE.replace("X-Api-Key: ", "X-Api-Key:   "),
+      FILE.replace("X-Api-Key", "# rotated\nX-Api-Key"),
+    ]
+  ) {
+    const after = await requestDigests(edit, options);
+    assert.notEqual(after["1"], before["1"], edit);
+    assert.equal(after["2"], before["2"], "another request's digest is its own");
+  }
+  const key = `${config.path}/ui-base-digest.key`;
+  assert.equal((await Deno.stat(key)).mode! & 0o777, 0o600);
+  // Another key (another person's config): other digests, so a digest alone tells nothing.
+  await using other = await tempDir("dial-ui-digest-other-");
+  assert.notEqual((await requestDigests(FILE, { configDir: other.path }))["1"], before["1"]);
+});
