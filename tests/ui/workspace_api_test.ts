@@ -11,6 +11,8 @@ async function workspaceWithLinks() {
   const outside = `${base}/outside`;
   await Deno.mkdir(`${root}/sub`, { recursive: true });
   await Deno.mkdir(outside);
+  // dial's config directory (the base digests' key): never the person's, in a test.
+  await Deno.mkdir(`${base}/config`);
   await Deno.writeTextFile(`${root}/api.http`, "GET http://127.0.0.1/a\n");
   await Deno.writeTextFile(`${root}/sub/more.rest`, "GET http://127.0.0.1/b\n");
   await Deno.writeTextFile(`${root}/notes.txt`, "not a request file\n");
@@ -21,6 +23,7 @@ async function workspaceWithLinks() {
   return {
     root,
     outside,
+    config: `${base}/config`,
     async [Symbol.asyncDispose]() {
       await Deno.remove(base, { recursive: true });
     },
@@ -38,7 +41,11 @@ async function call(server: UiServer, session: string, path: string, body: unkno
 
 Deno.test("ui workspace: only request files inside the folder are listed, links resolved", async () => {
   await using ws = await workspaceWithLinks();
-  await using server = await startUiServer({ assets: ASSETS, workspace: ws.root });
+  await using server = await startUiServer({
+    assets: ASSETS,
+    workspace: ws.root,
+    configDir: ws.config,
+  });
   const session = await sessionOf(server);
   const { status, json } = await call(server, session, "files", {});
   assert.equal(status, 200);
@@ -51,7 +58,11 @@ Deno.test("ui workspace: only request files inside the folder are listed, links 
 
 Deno.test("ui workspace: a path outside the folder is refused for reading and writing, links included", async () => {
   await using ws = await workspaceWithLinks();
-  await using server = await startUiServer({ assets: ASSETS, workspace: ws.root });
+  await using server = await startUiServer({
+    assets: ASSETS,
+    workspace: ws.root,
+    configDir: ws.config,
+  });
   const session = await sessionOf(server);
   const outsidePaths = [
     "../outside/secret.http",
@@ -88,7 +99,11 @@ Deno.test("ui workspace: a path outside the folder is refused for reading and wr
 
 Deno.test("ui workspace: write in place, refused when the file changed on disk; new, rename, delete", async () => {
   await using ws = await workspaceWithLinks();
-  await using server = await startUiServer({ assets: ASSETS, workspace: ws.root });
+  await using server = await startUiServer({
+    assets: ASSETS,
+    workspace: ws.root,
+    configDir: ws.config,
+  });
   const session = await sessionOf(server);
   const read = await call(server, session, "read", { path: "api.http" });
   const saved = await call(server, session, "write", {
@@ -123,7 +138,11 @@ Deno.test("ui workspace: write in place, refused when the file changed on disk; 
 
 Deno.test("ui workspace: an import never writes through a link out of the folder, nor over a file unasked", async () => {
   await using ws = await workspaceWithLinks();
-  await using server = await startUiServer({ assets: ASSETS, workspace: ws.root });
+  await using server = await startUiServer({
+    assets: ASSETS,
+    workspace: ws.root,
+    configDir: ws.config,
+  });
   const session = await sessionOf(server);
   // out.http links to a file outside: a dropped out.http must not replace that file.
   const dropped = { name: "out.http", text: "GET http://127.0.0.1/dropped\n" };
@@ -154,7 +173,11 @@ Deno.test("ui workspace: an import never writes through a link out of the folder
 
 Deno.test("ui workspace: an imported collection's folders are made inside the workspace, never through a link", async () => {
   await using ws = await workspaceWithLinks();
-  await using server = await startUiServer({ assets: ASSETS, workspace: ws.root });
+  await using server = await startUiServer({
+    assets: ASSETS,
+    workspace: ws.root,
+    configDir: ws.config,
+  });
   const session = await sessionOf(server);
   const collection = (folder: string) => ({
     name: "c.postman_collection.json",
