@@ -303,7 +303,7 @@ export async function handleFileSend(request: Request, context: ApiContext): Pro
     const call = { context, signal, timeoutMs, emit, ...(openapi ? { openapi } : {}) };
     await runFileTab(tab, call, async (exchange, started) => {
       const response = await describeResponse(exchange, started, context);
-      emitResponse(emit, response, json.bodyParts === true);
+      await emitResponse(emit, response, json.bodyParts === true);
     });
   }, { signal: context.signal, timeoutMs: 0 });
 }

@@ -94,24 +94,26 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
       ...(context.fetch ? { fetch: context.fetch } : {}),
       ...(context.cookies ? { cookies: context.cookies } : {}),
     });
-    emitResponse(emit, await describeResponse(exchange, started, context), json.bodyParts === true);
+    const response = await describeResponse(exchange, started, context);
+    await emitResponse(emit, response, json.bodyParts === true);
   }, { signal: context.signal, timeoutMs: timeoutOf(json.timeoutMs) });
 }
 
 /**
  * Writes a response for the page: one line, or, when the call asked for parts, for a long body
  * the response's line and then its body in lines of at most {@link BODY_PART} characters
- * (`bodyParts` says how many).
+ * (`bodyParts` says how many). The response's line and the first part go out at once, the rest
+ * in slices of the server's thread: the page shows the first screen while the rest is written.
  *
  * @param emit the answer's writer
  * @param response the response as the page sees it
  * @param parts whether the call asked for a long body in parts
  */
-export function emitResponse(
+export async function emitResponse(
   emit: (event: { type: "response"; response: ResponseJson } | BodyPartEvent) => void,
   response: ResponseJson,
   parts: boolean,
-): void {
+): Promise<void> {
   const { body } = response;
   if (!parts || body === undefined || body.length <= BODY_PART) {
     emit({ type: "response", response });
@@ -120,10 +122,19 @@ export function emitResponse(
   const { body: _body, ...head } = response;
   emit({ type: "response", response: { ...head, bodyParts: Math.ceil(body.length / BODY_PART) } });
   // A cut through a surrogate pair is safe: each half survives JSON, the page joins them.
+  let slice = -Infinity;
   for (let at = 0; at < body.length; at += BODY_PART) {
     emit({ type: "body", text: body.slice(at, at + BODY_PART) });
+    // Written before the next lines are made (the answer's stream is written between tasks).
+    if (performance.now() - slice > EMIT_SLICE_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      slice = performance.now();
+    }
   }
 }
+
+/** The longest stretch (ms) of making a long body's lines before the server writes them. */
+const EMIT_SLICE_MS = 8;
 
 /**
  * Reads a response for the page: its head, the first {@link MAX_SHOWN_BODY} of its body as

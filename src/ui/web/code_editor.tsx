@@ -4,7 +4,7 @@
  * @module
  */
 import type { Signal } from "@preact/signals";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import type { JSX } from "preact";
 import { basicSetup, EditorView } from "codemirror";
 import { Compartment, EditorState, type Extension } from "@codemirror/state";
@@ -39,7 +39,9 @@ export function CodeEditor(props: CodeEditorProps): JSX.Element {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const dynamic = useRef(new Compartment());
-  useEffect(() => {
+  // Made before the first paint (not after it, as an effect): no empty box is painted, and a
+  // viewer's body starts formatting in the task it arrives in.
+  useLayoutEffect(() => {
     const editor = new EditorView({
       parent: host.current!,
       state: EditorState.create({

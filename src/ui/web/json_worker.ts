@@ -133,4 +133,13 @@ const scope = globalThis as unknown as {
 if (scope.document === undefined && typeof scope.postMessage === "function") {
   const format = formatter(scope.postMessage.bind(scope));
   scope.onmessage = (event) => format(event.data);
+  // Warmed up as it starts (a body's first screen is then formatted by compiled code): a small
+  // document of every kind of value, its output dropped.
+  const sample = JSON.stringify(
+    Array.from(
+      { length: 64 },
+      (_, i) => ({ i, s: `t\u00e9\"${i}`, ok: i % 2 === 0, n: null, a: [i / 3] }),
+    ),
+  );
+  formatter(() => {})({ id: 0, part: sample, last: true, truncated: false });
 }

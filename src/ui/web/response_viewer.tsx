@@ -9,7 +9,7 @@
  */
 import { type Signal, useComputed, useSignal } from "@preact/signals";
 import type { JSX } from "preact";
-import { useEffect, useMemo } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo } from "preact/hooks";
 import { json } from "@codemirror/lang-json";
 import type { EditorView } from "@codemirror/view";
 import { type Extension, Transaction } from "@codemirror/state";
@@ -255,7 +255,8 @@ function useViewerState(
   });
   // The editor too: a body may come before the editor is made (the effects' order).
   const job = useComputed(() => ({ t: text.value, editor: view.value }));
-  useEffect(() => {
+  // Subscribed before the first paint: a body's first part goes to the worker at once.
+  useLayoutEffect(() => {
     let stop: (() => void) | undefined;
     /** The parts being formatted. */
     let feeding: BodyParts | undefined;
