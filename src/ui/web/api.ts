@@ -250,7 +250,7 @@ export async function* ndjson(response: Response): AsyncGenerator<unknown> {
 }
 
 /** The longest stretch of reading an answer (ms) before the page gets its thread back. */
-const READ_SLICE_MS = 8;
+const READ_SLICE_MS = 4;
 
 /**
  * Resolves in a later task of the page, behind the tasks already waiting: a long body's first

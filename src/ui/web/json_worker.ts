@@ -27,12 +27,13 @@ export type FormatAnswer =
   | { id: number; failed: true };
 
 /**
- * Formatted characters per message after the first: the page splits each piece into lines and
- * appends it to the editor in one task, which stays short on a busy machine.
+ * Formatted characters per message after the first (at least; a part is formatted in slices of
+ * half as many characters of the body): the page splits each piece into lines and appends it to
+ * the editor in one task, which stays a few milliseconds long on a busy machine.
  */
-const PIECE = 128 * 1024;
+const PIECE = 32 * 1024;
 /** Characters of the body formatted for the first message: a screen or more, appended at once. */
-const FIRST_SCREEN = 8 * 1024;
+const FIRST_SCREEN = 4 * 1024;
 const STREAM = { stream: true };
 
 /**
@@ -74,14 +75,16 @@ class Formatting {
     this.#held = text.slice(whole);
     text = text.slice(0, whole);
     try {
-      // The first screen goes alone: the page shows it before it appends the rest of the part.
-      if (this.#first && text.length > FIRST_SCREEN) {
-        const cut = cutAt(text, FIRST_SCREEN);
-        this.#format(text.slice(0, cut));
-        this.#send(false);
-        text = text.slice(cut);
+      // The first screen goes alone: the page shows it before it appends the rest.
+      for (let at = 0; at < text.length;) {
+        const end = Math.min(text.length, at + (this.#first ? FIRST_SCREEN : PIECE / 2));
+        const cut = end === text.length ? end : cutAt(text, end);
+        this.#format(text.slice(at, cut));
+        at = cut;
+        // (The body's last slice goes with its end, below.)
+        const closing = request.last && at === text.length;
+        if (!closing && (this.#first || this.#size >= PIECE)) this.#send(false);
       }
-      this.#format(text);
       if (request.last) {
         if (!request.truncated) this.#add(this.#decoder.decode(this.#printer.end(), STREAM));
         this.#add(this.#decoder.decode());
@@ -91,7 +94,7 @@ class Formatting {
       this.#post({ id: this.id, failed: true });
       return;
     }
-    if (this.#first || this.#size >= PIECE || request.last) this.#send(request.last);
+    if (request.last) this.#send(true);
   }
 
   #format(text: string): void {
