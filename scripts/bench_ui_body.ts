@@ -48,9 +48,16 @@ const PROBE = `(async () => {
       first = performance.now() - start;
     }
     if (first !== undefined && viewer.dataset.formatting === undefined) {
-      const received = performance.getEntriesByName("dial:response-received").at(-1)?.startTime ?? NaN;
+      const mark = (name) => (performance.getEntriesByName(name).at(-1)?.startTime ?? NaN) - start;
       const exchange = parseFloat(document.querySelector('.http-response [data-testid="time"]').textContent);
-      return { first, last: performance.now() - start, long, received: received - start, exchange };
+      return {
+        first,
+        last: performance.now() - start,
+        long,
+        firstPart: mark("dial:first-part"),
+        received: mark("dial:response-received"),
+        exchange,
+      };
     }
   }
   throw new Error("never formatted");
@@ -69,6 +76,8 @@ await using browser = await launchBrowser();
 const first: number[] = [];
 const afterLastByte: number[] = [];
 const afterExchange: number[] = [];
+const partAfterExchange: number[] = [];
+const screenAfterPart: number[] = [];
 const last: number[] = [];
 const longest: number[] = [];
 const longCount: number[] = [];
@@ -83,12 +92,15 @@ for (let run = 0; run < RUNS; run++) {
     first: number;
     last: number;
     long: number[];
+    firstPart: number;
     received: number;
     exchange: number;
   };
   first.push(result.first);
   afterLastByte.push(result.first - result.received);
   afterExchange.push(result.first - result.exchange);
+  partAfterExchange.push(result.firstPart - result.exchange);
+  screenAfterPart.push(result.first - result.firstPart);
   last.push(result.last);
   longest.push(Math.max(0, ...result.long));
   longCount.push(result.long.length);
@@ -105,6 +117,10 @@ const table = [
   `| server's last byte → first formatted screen, at most (Send → first screen − the exchange's time) | ${
     stats(afterExchange)
   } |`,
+  `| of which: server's last byte → the body's first part read by the page, at most | ${
+    stats(partAfterExchange)
+  } |`,
+  `| of which: first part read by the page → first formatted screen | ${stats(screenAfterPart)} |`,
   `| Send → whole text formatted | ${stats(last)} |`,
   `| longest long task (wall time) | ${stats(longest)} |`,
   `| longest main-thread task (CPU time) | ${stats(longestCpu)} |`,

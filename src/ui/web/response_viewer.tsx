@@ -16,7 +16,7 @@ import type { EditorView } from "@codemirror/view";
 import { type Extension, Text, Transaction } from "@codemirror/state";
 import { BODY_PART, MAX_KEPT_BODY } from "../protocol.ts";
 import { formatSize, post } from "./api.ts";
-import { CodeEditor } from "./code_editor.tsx";
+import { CodeEditor, warmEditorCode } from "./code_editor.tsx";
 import { prettyIfJson } from "./response_meta.tsx";
 import type { FormatAnswer, FormatRequest } from "./json_worker.ts";
 import { visibleJsonMarks } from "./json_marks.ts";
@@ -148,7 +148,7 @@ export function ResponseViewer(
   const view = useSignal<EditorView | null>(null);
   const state = useViewerState(props.body, view);
   // Started with the viewer: a large body's first screen does not wait for the worker's load.
-  useEffect(startJsonWorker, []);
+  useEffect(() => void jsonWorker(), []);
   const body = props.body.value;
   const mode = body ? modeOf(body) : "text";
   const language = mode === "json" && !state.raw.value
@@ -321,9 +321,22 @@ export const SLICE_CHARS = 4 * BODY_PART;
 let worker: Worker | undefined;
 let lastId = 0;
 
-/** Starts the viewers' worker ahead of a body (a long body's first part then does not wait for it). */
-export function startJsonWorker(): void {
+let warmed = false;
+
+/**
+ * Readies the viewer for a body, as a request is sent: starts the viewers' worker (a long body's
+ * first part then does not wait for it) and, once per page, in a task of its own, runs the large
+ * viewer's editor code on a sample (a long body's first screen, its editor made and its first
+ * piece appended in the first part's task, then runs compiled code).
+ */
+export function prepareViewer(): void {
   jsonWorker();
+  if (warmed) return;
+  warmed = true;
+  setTimeout(() => {
+    const sample = Array.from({ length: 40 }, (_, i) => ({ id: i, name: `item ${i}`, ok: true }));
+    warmEditorCode(LARGE_JSON_EXTENSIONS, JSON.stringify(sample, null, 2));
+  });
 }
 
 /** @returns the viewers' one worker, started at the first call */

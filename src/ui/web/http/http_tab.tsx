@@ -38,7 +38,7 @@ import {
 import { httpSource, requestExtras, type RequestSource, requestSource } from "../request_extras.ts";
 import { requestShare, RequestSplitter } from "../splitter.tsx";
 import { OpenapiPanel } from "../openapi/openapi_panel.tsx";
-import { BodyParts, startJsonWorker } from "../response_viewer.tsx";
+import { BodyParts, prepareViewer } from "../response_viewer.tsx";
 
 export type { HttpResult };
 import { isRows, isString, jsonWithoutSecrets, persisted, withoutSecrets } from "../storage.ts";
@@ -196,8 +196,9 @@ function fileSendJson(source: RequestSource): FileSendJson {
 /** Sends the tab's request (Send, Enter in the URL, Ctrl/Cmd+Enter from anywhere). */
 export async function sendHttpRequest(): Promise<void> {
   const mine = core.begin();
-  // Loaded while the request goes: a long body's first part does not wait for the worker.
-  startJsonWorker();
+  // Readied while the request goes: a long body's first part does not wait for the worker's
+  // load, nor for the viewer's code to compile.
+  prepareViewer();
   const login = requestExtras("http").file === undefined ? loginIfNeeded() : Promise.resolve(true);
   error.value = undefined;
   curl.value = "";
@@ -269,7 +270,10 @@ async function readAnswer(
     if (event.type === "body" && answer && parts && !parts.done && typeof event.text === "string") {
       parts.add(event.text);
       // Shown from its first part (which tells a JSON body).
-      if (parts.parts.length === 1) arriving(answer);
+      if (parts.parts.length === 1) {
+        performance.mark("dial:first-part");
+        arriving(answer);
+      }
       if (parts.done) {
         answer = { ...answer, body: parts.text() };
         received();
@@ -284,7 +288,10 @@ async function readAnswer(
   return { answer, run };
 }
 
-/** For scripts/bench_ui_body.ts: the response is read (its last byte, parsed). */
+/**
+ * For scripts/bench_ui_body.ts: the response is read (its last byte, parsed). (A long body's
+ * first part read is the mark `dial:first-part`.)
+ */
 function received(): void {
   performance.mark("dial:response-received");
 }
