@@ -14,26 +14,33 @@ const BINARY_TYPES =
 
 /**
  * @param contentType the response's Content-Type (may be empty)
- * @param bytes the first bytes of the body (a preview may end inside a character)
+ * @param bytes the first bytes of the body (a preview may end inside a character, which is left
+ *   out)
  * @param truncated whether `bytes` is only the start of the body
- * @returns whether to show it as binary
+ * @returns the body as text, or undefined when it is shown as binary (decoded once: this is a
+ *   5 MiB preview on the way to a large response's first screen)
  */
-export function isBinaryBody(contentType: string, bytes: Uint8Array, truncated = false): boolean {
+export function bodyText(
+  contentType: string,
+  bytes: Uint8Array,
+  truncated = false,
+): string | undefined {
   const type = contentType.trim();
   if (type !== "" && !TEXT_TYPES.test(type) && BINARY_TYPES.test(type)) {
     // SVG is an image and text; every other image, audio, font or octet stream is binary.
-    return true;
+    return undefined;
   }
-  if (bytes.includes(0)) return true;
+  if (bytes.includes(0)) return undefined;
+  let text: string;
   try {
-    new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: truncated });
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: truncated });
   } catch {
-    return true;
+    return undefined;
   }
-  if (TEXT_TYPES.test(type)) return false;
+  if (TEXT_TYPES.test(type)) return text;
   // No useful type: valid UTF-8 with few control characters reads as text.
   let control = 0;
   const sample = bytes.subarray(0, 4096);
   for (const b of sample) if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) control++;
-  return control > sample.length / 100;
+  return control > sample.length / 100 ? undefined : text;
 }

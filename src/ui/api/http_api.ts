@@ -19,7 +19,7 @@ import { boolean, isObject, type JsonObject, object, readJson, string } from "./
 import { parseUiRequest, type UiOAuthSettings, uploadOf } from "./spec_json.ts";
 import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
 import { BODY_PART, type BodyPartEvent, type HttpEvent, type ResponseJson } from "../protocol.ts";
-import { isBinaryBody } from "./body_kind.ts";
+import { bodyText } from "./body_kind.ts";
 import { authTokenOptions, substituteRequest } from "./environment_api.ts";
 
 /** Bodies larger than this are cut in the viewer (the size is still reported in full). */
@@ -154,7 +154,7 @@ export async function describeResponse(
     ? await context.bodies.spool(exchange.response.body, MAX_SHOWN_BODY)
     : await readLimited(exchange.response.body, MAX_SHOWN_BODY);
   const timeMs = performance.now() - started;
-  const binary = isBinaryBody(
+  const body = bodyText(
     exchange.response.headers.get("content-type") ?? "",
     bytes,
     size > bytes.length,
@@ -166,7 +166,7 @@ export async function describeResponse(
     ...(version ? { version } : {}),
     url: displayUrl(exchange.request),
     headers: responseHeaders(exchange.response),
-    ...(binary ? {} : { body: new TextDecoder().decode(bytes) }),
+    ...(body !== undefined ? { body } : {}),
     truncated: size > bytes.length,
     ...(id !== undefined ? { bodyId: id } : {}),
     size,
