@@ -9,7 +9,7 @@
  */
 import { chromium } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS } from "../tests/browser/_browser.ts";
-import { longestTaskCpu, TRACE_CATEGORY } from "../tests/browser/_trace.ts";
+import { mainThreadTasks, TRACE_CATEGORIES } from "../tests/browser/_trace.ts";
 import { startUiServer } from "../src/ui/server.ts";
 
 const BURST = 10_000;
@@ -104,9 +104,9 @@ try {
       for (const e of list.getEntries()) window.longTasks.push(e.duration);
     }).observe({ type: "longtask" });
   })()`);
-  await browser.startTracing(page, { categories: [TRACE_CATEGORY] });
+  await browser.startTracing(page, { categories: TRACE_CATEGORIES });
   const hugeMs = await burst(100_000);
-  const hugeLongest = longestTaskCpu(await browser.stopTracing());
+  const hugeLongest = mainThreadTasks(await browser.stopTracing()).longestCpu;
   const longTasks = await page.evaluate("window.longTasks") as number[];
   const { held } = await counter();
   const scrollMs = Number(
