@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type FormatAnswer, formatter } from "../../src/ui/web/json_worker.ts";
+import { firstScreen, type FormatAnswer, formatter } from "../../src/ui/web/json_worker.ts";
 import { BODY_PART } from "../../src/ui/protocol.ts";
 
 /**
@@ -43,6 +43,10 @@ for (const size of [BODY_PART, 1_001]) {
     assert.deepEqual(answers.map((a) => "done" in a), [...chunks.slice(1).map(() => false), true]);
     // The first message is a screen, not a part: the page shows it before the rest is formatted.
     assert.ok(chunks[0]!.length < 16 * 1024, `first message of ${chunks[0]!.length}`);
+    // The page makes the first screen itself, the same text as the worker's first message (a
+    // part no longer than a screen is all of the first message: the page waits for it).
+    const screen = firstScreen(body.slice(0, size));
+    assert.equal(screen, size > chunks[0]!.length ? chunks[0] : undefined);
     // No piece holds the body's formatting in one message.
     assert.ok(chunks.length > body.length / BODY_PART, `${chunks.length} messages`);
   });

@@ -253,11 +253,13 @@ export async function* ndjson(response: Response): AsyncGenerator<unknown> {
 const READ_SLICE_MS = 4;
 
 /**
- * Resolves in a later task of the page, behind the tasks already waiting: a long body's first
- * screen (the viewer worker's message) is shown while the rest of the answer is read. (Not
+ * Resolves in a later task of the page, behind the tasks already waiting: a long body's pieces
+ * (the viewer worker's messages) are shown while the rest of the answer is read. (Not
  * `scheduler.yield`: its continuation goes ahead of them, and the whole answer was read first.)
+ *
+ * @returns a promise resolved in a later task
  */
-function nextTask(): Promise<void> {
+export function nextTask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 

@@ -115,6 +115,22 @@ class Formatting {
 }
 
 /**
+ * The worker's first message for a body (its first screen), made on the caller's thread: the page
+ * shows it in the task the body's first part arrives in, without waiting for the worker.
+ *
+ * @param part the body's first part
+ * @returns the formatted first screen, or undefined when the part is not longer than a screen
+ *   (the worker's first message is then all of it) or does not start as JSON
+ */
+export function firstScreen(part: string): string | undefined {
+  if (part.length <= FIRST_SCREEN) return undefined;
+  let screen: string | undefined;
+  const format = formatter((answer) => screen ??= "chunk" in answer ? answer.chunk : undefined);
+  format({ id: 0, part: part.slice(0, cutAt(part, FIRST_SCREEN)), last: false, truncated: false });
+  return screen;
+}
+
+/**
  * @param post where the pieces go
  * @returns what formats each part the page sends, starting a new body at a new id
  */

@@ -15,10 +15,10 @@ import { bracketMatching } from "@codemirror/language";
 import type { EditorView } from "@codemirror/view";
 import { type Extension, Text, Transaction } from "@codemirror/state";
 import { BODY_PART, MAX_KEPT_BODY } from "../protocol.ts";
-import { formatSize, post } from "./api.ts";
+import { formatSize, nextTask, post } from "./api.ts";
 import { CodeEditor, warmEditorCode } from "./code_editor.tsx";
 import { prettyIfJson } from "./response_meta.tsx";
-import type { FormatAnswer, FormatRequest } from "./json_worker.ts";
+import { firstScreen, type FormatAnswer, type FormatRequest } from "./json_worker.ts";
 import { visibleJsonMarks } from "./json_marks.ts";
 
 /**
@@ -287,13 +287,15 @@ function useViewerState(
           changes: { from, to: editor.state.doc.length, insert: text },
           annotations: Transaction.addToHistory.of(false),
         });
-      replace("");
       const parts = feeding = t.large.parts ?? BodyParts.of(t.large.text ?? "");
+      // The first screen at once, formatted here: the worker's first message is the same text.
+      let early = firstScreen(parts.parts[0] ?? "");
+      replace(lines(early ?? ""));
       stop = formatInWorker(parts, t.large.truncated, (answer) => {
         if ("failed" in answer) replace(parts.text());
-        // The worker's lines end in "\n" only: split by a string (by the pattern CodeMirror
-        // splits a string with, it took as long as the rest of the append).
-        else replace(Text.of(answer.chunk.split("\n")), editor.state.doc.length);
+        else if (early === undefined) replace(lines(answer.chunk), editor.state.doc.length);
+        else if (answer.chunk !== early) replace(lines(answer.chunk));
+        early = undefined;
         if ("failed" in answer || answer.done) formatting.value = false;
       });
     });
@@ -313,6 +315,15 @@ function useViewerState(
 }
 
 /**
+ * @param text formatted JSON (its lines end in "\n" only)
+ * @returns it as a document: split by a string, not by the pattern CodeMirror splits a string
+ *   with (which took as long as the rest of an append)
+ */
+function lines(text: string): Text {
+  return Text.of(text.split("\n"));
+}
+
+/**
  * JSON bodies longer than this are formatted in the worker, their first screen shown first (a
  * multiple of `BODY_PART`: a body still in parts is known to be longer or not).
  */
@@ -325,7 +336,7 @@ let warmed = false;
 
 /**
  * Readies the viewer for a body, as a request is sent: starts the viewers' worker (a long body's
- * first part then does not wait for it) and, once per page, in a task of its own, runs the large
+ * first part then does not wait for it) and, once per page, in tasks of its own, runs the large
  * viewer's editor code on a sample (a long body's first screen, its editor made and its first
  * piece appended in the first part's task, then runs compiled code).
  */
@@ -333,10 +344,15 @@ export function prepareViewer(): void {
   jsonWorker();
   if (warmed) return;
   warmed = true;
-  setTimeout(() => {
-    const sample = Array.from({ length: 40 }, (_, i) => ({ id: i, name: `item ${i}`, ok: true }));
-    warmEditorCode(LARGE_JSON_EXTENSIONS, JSON.stringify(sample, null, 2));
-  });
+  void (async () => {
+    await nextTask();
+    const sample = Array.from({ length: 150 }, (_, i) => ({ id: i, name: `item ${i}`, ok: true }));
+    const screen = firstScreen(JSON.stringify(sample)) ?? "";
+    await nextTask();
+    // A few lines: an editor off the page draws every line (it has no screen to measure).
+    const few = screen.split("\n").slice(0, 24).join("\n");
+    await warmEditorCode(LARGE_JSON_EXTENSIONS, few, nextTask);
+  })();
 }
 
 /** @returns the viewers' one worker, started at the first call */
