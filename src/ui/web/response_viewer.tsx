@@ -288,16 +288,26 @@ function useViewerState(
           annotations: Transaction.addToHistory.of(false),
         });
       const parts = feeding = t.large.parts ?? BodyParts.of(t.large.text ?? "");
-      // The first screen at once, formatted here: the worker's first message is the same text.
-      let early = firstScreen(parts.parts[0] ?? "");
-      replace(lines(early ?? ""));
-      stop = formatInWorker(parts, t.large.truncated, (answer) => {
+      replace("");
+      // The first screen, formatted here (the worker's first message is the same text), shown in
+      // the next task: the editor may have been made in this one.
+      const screen = firstScreen(parts.parts[0] ?? "");
+      let early: string | undefined;
+      const showing = screen === undefined
+        ? undefined
+        : setTimeout(() => replace(lines(early = screen)));
+      const stopWorker = formatInWorker(parts, t.large.truncated, (answer) => {
+        clearTimeout(showing);
         if ("failed" in answer) replace(parts.text());
         else if (early === undefined) replace(lines(answer.chunk), editor.state.doc.length);
         else if (answer.chunk !== early) replace(lines(answer.chunk));
         early = undefined;
         if ("failed" in answer || answer.done) formatting.value = false;
       });
+      stop = () => {
+        clearTimeout(showing);
+        stopWorker();
+      };
     });
     return () => {
       stop?.();
