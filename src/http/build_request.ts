@@ -72,13 +72,16 @@ function encodeQueryComponent(text: string): string {
 }
 
 /**
- * The URL a prepared request goes to, API keys included.
+ * The URL a prepared request goes to, API keys included: the request's own URL when it has no
+ * API keys in the query (read it, do not change it), else a new one.
  *
  * @param request a prepared request
  * @returns the URL as sent, with API keys
  */
 export function requestUrl(request: PreparedRequest): URL {
-  return withQueryKeys(request.url, request.queryKeys);
+  return request.queryKeys.length === 0
+    ? request.url
+    : withQueryKeys(request.url, request.queryKeys);
 }
 
 /**
@@ -152,10 +155,15 @@ const HEADER_VALUE_CONTROLS = /[\x00-\x08\x0a-\x1f\x7f]/;
  * @returns its UTF-8 bytes as a byte string, the form fetch and node:http put on the wire
  */
 export function utf8ByteString(text: string): string {
+  // ASCII is its own UTF-8 (nearly every header value): nothing to encode.
+  // deno-lint-ignore no-control-regex -- the ASCII range, controls included
+  if (/^[\x00-\x7f]*$/.test(text)) return text;
   let out = "";
-  for (const byte of new TextEncoder().encode(text)) out += String.fromCharCode(byte);
+  for (const byte of UTF8.encode(text)) out += String.fromCharCode(byte);
   return out;
 }
+
+const UTF8 = new TextEncoder();
 
 /**
  * Tells whether a header value holds a byte that cannot be sent (a line break or other

@@ -68,7 +68,8 @@ export function transportFetch(options: TransportOptions = {}): typeof fetch {
         ...init,
       };
     }
-    let url = new URL(request ? request.url : input as string | URL);
+    // A URL is read, never changed: send() hands over the request's own (no copy to parse).
+    let url = input instanceof URL ? input : new URL(request ? request.url : input as string);
     if (init.redirect === "manual") return await one(url, init);
     // fetch's default: follow up to 20 redirects (a body that is a stream is not sent again).
     for (let hops = 0;; hops++) {

@@ -36,7 +36,10 @@ export interface TransportOptions {
   connectTo?: string[];
   /** `--unix-socket PATH`: every connection goes to this socket. */
   unixSocket?: string;
-  /** Environment lookup for the proxy and CA variables; default `Deno.env.get`. */
+  /**
+   * Environment lookup for the proxy and CA variables; default `Deno.env.get`. Each variable
+   * is read once for these options (at their first request) and once per process for the CA.
+   */
   env?: EnvLookup;
   /**
    * Resolves host names apart from connecting, so each exchange's timing has its own
@@ -213,9 +216,7 @@ export function planFor(
   const host = bareHost(url.hostname);
   const target = `${url.hostname}:${port}`;
   const { endpoint: direct, override } = overrideFor(url, options);
-  const chosen = options.unixSocket === undefined
-    ? chooseProxy(url, { ...options, env: options.env ?? processEnv })
-    : undefined;
+  const chosen = options.unixSocket === undefined ? chooseProxy(url, options) : undefined;
   let endpoint = direct;
   let proxy: TransportPlan["proxy"];
   if (chosen) {

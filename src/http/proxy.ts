@@ -88,7 +88,7 @@ export interface ProxySettings {
   proxy?: string;
   /** Hosts that bypass the proxy, comma separated (`--noproxy`); replaces `NO_PROXY`. */
   noProxy?: string;
-  /** Environment lookup; default `Deno.env.get`. */
+  /** Environment lookup; default `Deno.env.get`; each variable read once per settings object. */
   env?: EnvLookup;
 }
 
@@ -101,7 +101,7 @@ export interface ProxySettings {
  * @throws {UsageError} when a proxy setting is not a valid URL
  */
 export function chooseProxy(url: URL, settings: ProxySettings = {}): ProxyChoice | undefined {
-  const env = settings.env ?? processEnv;
+  const env = settingsEnv(settings);
   const secure = url.protocol === "https:" || url.protocol === "wss:";
   let choice: ProxyChoice | undefined;
   if (settings.proxy !== undefined) {
@@ -116,6 +116,26 @@ export function chooseProxy(url: URL, settings: ProxySettings = {}): ProxyChoice
   }
   const list = settings.noProxy ?? (env("no_proxy") || env("NO_PROXY") || "");
   return bypasses(url, list) ? undefined : choice;
+}
+
+const readings = new WeakMap<ProxySettings, EnvLookup>();
+
+/**
+ * The settings' environment, each variable read once per settings object: a run's transport
+ * options (made once per command) read the six proxy variables at their first request, not at
+ * every request. A program that changes its environment gives new settings to be seen.
+ */
+function settingsEnv(settings: ProxySettings): EnvLookup {
+  let env = readings.get(settings);
+  if (env) return env;
+  const lookup = settings.env ?? processEnv;
+  const seen = new Map<string, string | undefined>();
+  env = (name) => {
+    if (!seen.has(name)) seen.set(name, lookup(name));
+    return seen.get(name);
+  };
+  readings.set(settings, env);
+  return env;
 }
 
 /**

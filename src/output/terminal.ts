@@ -40,26 +40,61 @@ export async function writeAll(
 const DIRECT_BUFFER = 1024 * 1024;
 
 /**
- * Reads a body into one of two buffers while the other is written: writes stay in order, each
- * done before its buffer is read into again.
+ * Reads a body into one of two buffers while the bytes before are written, one write in
+ * flight; writes stay in order, each done before its buffer is read into again. With `gather`
+ * (a file), reads go on into the buffer until the write in flight is done (or the buffer is
+ * full) and what they gathered is written next: a slow disk (other processes writing to it)
+ * gets fewer, larger writes while the connection is read on. Without it (stdout: a reader may
+ * wait for the bytes), each read is written as soon as the write before is done.
+ *
+ * @param read reads the next bytes into a buffer; 0 at the end
+ * @param write writes bytes (done with them when it resolves)
+ * @param cancel ends the source after a failure
+ * @param gather keep reading while a write is in flight
  */
-async function doubleBuffered(
+export async function overlapped(
   read: (view: Uint8Array) => Promise<number>,
   write: (bytes: Uint8Array) => Promise<void>,
   cancel: (error: unknown) => Promise<void> | undefined,
+  gather = false,
 ): Promise<void> {
   const buffers = [new Uint8Array(DIRECT_BUFFER), new Uint8Array(DIRECT_BUFFER)];
+  let turn = 0;
+  let filled = 0;
   let writing: Promise<void> = Promise.resolve();
+  let written = true;
+  let failure: { error: unknown } | undefined;
+  const check = () => {
+    if (failure) throw failure.error;
+  };
+  // A failed write ends the wait for a read at once (the output went away: stop reading).
+  let writeFailed!: (error: unknown) => void;
+  const failed = new Promise<never>((_, reject) => writeFailed = reject);
+  failed.catch(() => {});
   try {
-    for (let turn = 0;; turn ^= 1) {
+    for (;;) {
       const buffer = buffers[turn]!;
-      const [n] = await Promise.all([read(buffer), writing]);
+      const n = await Promise.race([read(buffer.subarray(filled)), failed]);
+      filled += n;
+      check();
+      if (gather && n > 0 && filled < buffer.length && !written) continue;
+      await writing;
+      check();
+      if (filled > 0) {
+        written = false;
+        writing = write(buffer.subarray(0, filled)).then(() => void (written = true), (error) => {
+          failure = { error };
+          writeFailed(error);
+        });
+        turn ^= 1;
+        filled = 0;
+      }
       if (n === 0) break;
-      writing = write(buffer.subarray(0, n));
     }
     await writing;
+    check();
   } catch (error) {
-    await writing.catch(() => {});
+    await writing;
     await cancel(error)?.catch(() => {});
     throw error;
   }
@@ -104,12 +139,12 @@ export async function pipeToSink(
     const read = directBody(response);
     // An identity body, read into two buffers in turn (a sink's write is done with the bytes
     // when it resolves).
-    if (read) return await doubleBuffered(read, write, (e) => response.body?.cancel(e));
+    if (read) return await overlapped(read, write, (e) => response.body?.cancel(e));
     if (!response.body) return;
     return await pipeToSink(response.body, sink);
   }
   const read = directRead(body);
-  if (read) return await doubleBuffered(read, write, (e) => body.cancel(e));
+  if (read) return await overlapped(read, write, (e) => body.cancel(e));
   if (sink.writable) {
     // pipeTo between two runtime streams stays out of per-chunk JavaScript promises: about
     // twice the throughput of a for-await loop and a flat heap (see `deno task bench`).
@@ -137,16 +172,19 @@ export async function pipeIntoFile(
     const regular = file.statSync().isFile;
     const read = regular ? directRead(body) : undefined;
     if (read) {
-      // An HTTP/1.1 identity body, read into two 1 MiB buffers in turn: no stream promises,
-      // no buffer per chunk. Each write is synchronous (into the page cache): an async write
-      // runs on a blocking thread with a dup of the descriptor. Measured side by side
-      // (docs/benchmarks.md, 2026-11-28): synchronous wins on a quiet or moderately loaded
-      // machine, async only under heavy disk contention; 1 MiB halves the syscalls of 256 KiB.
-      await doubleBuffered(read, (bytes) => {
-        writeAllSync(file, bytes);
-        onChunk?.(bytes.length);
-        return Promise.resolve();
-      }, (e) => body.cancel(e));
+      // An HTTP/1.1 identity body, read into two 1 MiB buffers in turn (no stream promises, no
+      // buffer per chunk), each written asynchronously while the connection is read on: a
+      // synchronous write stalls the reads whenever the kernel throttles the disk (another
+      // process writing to it), docs/benchmarks.md.
+      await overlapped(
+        read,
+        async (bytes) => {
+          await writeAll(file, bytes);
+          onChunk?.(bytes.length);
+        },
+        (e) => body.cancel(e),
+        true,
+      );
       return;
     }
     // Decoded (gzip, br) or HTTP/2 chunks are small: into a regular file (the page cache)

@@ -5,7 +5,7 @@ import { authorizationHeader, basicAuthorization } from "../../src/auth/auth_hea
 import { toCurl } from "../../src/output/curl.ts";
 import { prettyJson } from "../../src/output/json.ts";
 import { printResponse } from "../../src/output/response.ts";
-import { escapeControls, shown } from "../../src/output/terminal.ts";
+import { escapeControls, overlapped, shown } from "../../src/output/terminal.ts";
 import { Secret } from "../../src/secret.ts";
 
 Deno.test("auth: Basic encodes the UTF-8 bytes of user:password", () => {
@@ -154,4 +154,71 @@ Deno.test("terminal: one rule escapes C0, DEL, C1 and bidi controls, and keeps t
   );
   assert.equal(shown({ isTerminal: true }, "\x1b]52;c;x\x07"), "\\x1b]52;c;x\\x07");
   assert.equal(shown({ isTerminal: false }, "\x1b]52;c;x\x07"), "\x1b]52;c;x\x07");
+});
+
+Deno.test("-o: the connection is read on while a write waits, and what it gathered is written next", async () => {
+  const chunks = [1, 2, 3, 4, 5].map((n) => new Uint8Array(1000).fill(n));
+  let allRead!: () => void;
+  const readAll = new Promise<void>((resolve) => allRead = resolve);
+  const read = (view: Uint8Array) => {
+    const chunk = chunks.shift();
+    if (chunks.length === 0) allRead();
+    if (!chunk) return Promise.resolve(0);
+    view.set(chunk);
+    return Promise.resolve(chunk.length);
+  };
+  // The first write waits (a disk the kernel throttles) until every chunk was read.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => release = resolve);
+  const written: Uint8Array[] = [];
+  const write = async (bytes: Uint8Array) => {
+    written.push(bytes.slice());
+    if (written.length === 1) await held;
+  };
+  const copied = overlapped(read, write, () => undefined, true);
+  // A last guard, never a pass: without the reads going on, they would wait for the write.
+  const guard = AbortSignal.timeout(30_000);
+  const stopped = new Promise<never>((_, reject) =>
+    guard.addEventListener("abort", () => reject(new Error("reads waited for the write")))
+  );
+  try {
+    await Promise.race([readAll, stopped]);
+  } finally {
+    release();
+    await copied;
+  }
+  assert.deepEqual(written.map((w) => w.length), [1000, 4000]);
+  assert.deepEqual([...new Set(written[1])], [2, 3, 4, 5]);
+});
+
+Deno.test("stdout: each read is written as soon as the write before is done", async () => {
+  const chunks = [1, 2, 3].map((n) => new Uint8Array(10).fill(n));
+  const written: number[] = [];
+  await overlapped(
+    (view) => {
+      const chunk = chunks.shift();
+      if (!chunk) return Promise.resolve(0);
+      view.set(chunk);
+      return Promise.resolve(chunk.length);
+    },
+    (bytes) => Promise.resolve(void written.push(bytes[0]!)),
+    () => undefined,
+  );
+  assert.deepEqual(written, [1, 2, 3]);
+});
+
+Deno.test("-o: a failed write ends the copy with its error and cancels the source", async () => {
+  let reads = 0;
+  let cancelled: unknown;
+  await assert.rejects(
+    overlapped(
+      (view) => Promise.resolve(++reads > 100 ? 0 : (view[0] = 1, 1)),
+      () => Promise.reject(new Error("No space left on device")),
+      (error) => Promise.resolve(void (cancelled = error)),
+      true,
+    ),
+    /No space left on device/,
+  );
+  assert.match(String(cancelled), /No space left/);
+  assert.ok(reads < 100);
 });

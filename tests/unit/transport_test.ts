@@ -32,6 +32,36 @@ Deno.test('proxy: --proxy wins over the environment, and "" means none', () => {
   assert.equal(chooseProxy(new URL("https://a.test/"), { env: all })?.source, "HTTPS_PROXY");
 });
 
+Deno.test("proxy: a run's options read each variable once, not at every request", () => {
+  const reads: string[] = [];
+  const options = {
+    env: (name: string) => {
+      reads.push(name);
+      return name === "HTTP_PROXY" ? "http://env:1" : undefined;
+    },
+  };
+  for (let i = 0; i < 3; i++) {
+    assert.equal(planFor(new URL("http://a.test/"), options).proxy?.url.href, "http://env:1/");
+    assert.equal(planFor(new URL("https://b.test/"), options).proxy, undefined);
+  }
+  // Each once (the CA variables of https too: once per process, trust.ts).
+  assert.equal(new Set(reads).size, reads.length);
+  assert.deepEqual(reads.filter((name) => /proxy/i.test(name)).toSorted(), [
+    "ALL_PROXY",
+    "HTTPS_PROXY",
+    "HTTP_PROXY",
+    "NO_PROXY",
+    "all_proxy",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+  ]);
+  // Other options (another run, or a program that changed its environment) read again.
+  const before = reads.length;
+  planFor(new URL("http://a.test/"), { env: options.env });
+  assert.ok(reads.length > before);
+});
+
 Deno.test("proxy: --noproxy and NO_PROXY match hosts, subdomains, ports and *", () => {
   const url = new URL("https://api.example.com:8443/");
   assert.ok(bypasses(url, "example.com"));
