@@ -138,6 +138,33 @@ async function certificates(dir: string): Promise<void> {
   ]);
 }
 
+/** Writes 2,000 MiB files to `path` one after another until stopped (a busy disk). */
+function diskWriter(path: string): { stop(): Promise<void> } {
+  let stopped = false;
+  let child: Deno.ChildProcess | undefined;
+  const loop = (async () => {
+    while (!stopped) {
+      child = new Deno.Command("dd", {
+        args: ["if=/dev/zero", `of=${path}`, "bs=1M", "count=2000", "status=none"],
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+      }).spawn();
+      await child.status;
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      try {
+        child?.kill();
+      } catch { /* it ended */ }
+      await loop;
+      await Deno.remove(path).catch(() => {});
+    },
+  };
+}
+
 /** A TCP relay that counts the connections it accepts. */
 function countingRelay(backend: number) {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -303,27 +330,54 @@ export async function benchHttp(context: HttpBenchContext): Promise<void> {
       "| case | time | MiB/s | peak RSS | throughput vs bare Deno |\n| --- | --- | --- | --- | --- |\n",
     );
     const results = new Map<string, { ms: number; rss: number }>();
-    for (let i = 0; i < runs; i++) {
-      for (const [name, command] of downloads) {
-        const r = await context.timeShell(command, { env: context.env });
-        const was = results.get(name);
-        results.set(name, {
-          ms: was ? Math.min(was.ms, r.ms) : r.ms,
-          rss: Math.max(was?.rss ?? 0, r.rssMb ?? 0),
-        });
+    const timeDownloads = async (cases: Array<[string, string]>) => {
+      for (let i = 0; i < runs; i++) {
+        for (const [name, command] of cases) {
+          const r = await context.timeShell(command, { env: context.env });
+          const was = results.get(name);
+          results.set(name, {
+            ms: was ? Math.min(was.ms, r.ms) : r.ms,
+            rss: Math.max(was?.rss ?? 0, r.rssMb ?? 0),
+          });
+        }
       }
+    };
+    await timeDownloads(downloads);
+    // The same to a file while another process writes to the disk (a test suite, a build):
+    // the kernel throttles every writer of the disk, and a write that stalls the reads shows.
+    const busy = diskWriter(`${dir}/busy.bin`);
+    try {
+      await timeDownloads(
+        downloads.slice(0, 2).map(([name, command]) => [`${name}, disk busy`, command]),
+      );
+    } finally {
+      await busy.stop();
     }
+    const downloadVerdicts: string[] = [];
     for (const [name, { ms, rss }] of results) {
-      const floor = results.get(
-        name.includes("pipe") ? "bare Deno fetch → pipe" : "bare Deno fetch → file",
-      )!;
+      const floorName = name.includes("pipe")
+        ? "bare Deno fetch → pipe"
+        : name.includes("disk busy")
+        ? "bare Deno fetch → file, disk busy"
+        : "bare Deno fetch → file";
+      const ratio = results.get(floorName)!.ms / ms;
+      if (name.startsWith("dial")) {
+        downloadVerdicts.push(
+          `${name} ${ratio.toFixed(2)}×: ${ratio >= 0.95 && rss <= 64 ? "met" : "NOT met"}`,
+        );
+      }
       out(
         `| ${name} | ${fmt(ms)} | ${(DOWNLOAD / MiB / (ms / 1000)).toFixed(0)} | ${
           rss.toFixed(0)
-        } MB | ${(floor.ms / ms).toFixed(2)}× |\n`,
+        } MB | ${ratio.toFixed(2)}× |\n`,
       );
     }
-    out("\n(best of the runs; goal: ≥ 0.95× the bare script's throughput, peak RSS ≤ 64 MB)\n");
+    out(
+      "\n(best of the runs; disk busy: `dd` writes 2,000 MiB files to the same disk meanwhile; " +
+        `goal: ≥ 0.95× the bare script's throughput, peak RSS ≤ 64 MB: ${
+          downloadVerdicts.join("; ")
+        })\n`,
+    );
 
     // --- upload ---
     const upload = `${dir}/upload.bin`;
