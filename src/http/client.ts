@@ -220,11 +220,12 @@ async function wireRequest(url: URL, init: RequestInit, plan: TransportPlan): Pr
     authority: url.host,
     scheme: url.protocol.slice(0, -1),
     headers: [
-      // Values are byte strings, as fetch takes them; text beyond Latin-1 goes as UTF-8.
-      ...head.map(([name, value]): [string, string] => {
+      // Values are byte strings, as fetch takes them (send()'s are already); text beyond
+      // Latin-1 goes as UTF-8.
+      ...(complete ? head : head.map(([name, value]): [string, string] => {
         const text = String(value);
         return [name, /[\u0100-\uffff]/.test(text) ? utf8ByteString(text) : text];
-      }),
+      })),
       ...(plan.proxy?.mode === "forward" ? proxyAuthorization(plan) : []),
     ],
     ...(body ? { body } : {}),

@@ -82,7 +82,9 @@ export function streamBody(stream: ReadableStream<Uint8Array>): ResponseBody {
 function byteString(bytes: Uint8Array): string {
   let text = "";
   for (let at = 0; at < bytes.length; at += 8192) {
-    text += String.fromCharCode(...bytes.subarray(at, at + 8192));
+    // `apply`, not a spread: spreading a typed array goes through its iterator (~10 KB of
+    // garbage and ~30× the time for a 140-byte head).
+    text += String.fromCharCode.apply(null, bytes.subarray(at, at + 8192) as unknown as number[]);
   }
   return text;
 }
@@ -503,11 +505,7 @@ function bodyFraming(headers: Array<[string, string]>): BodyFraming {
     };
   }
   if (lengths.length > 0 && !coding) {
-    const values = new Set(lengths.flatMap((v) => v.split(",")).map((v) => v.trim()));
-    const length = Number([...values][0]);
-    if (values.size !== 1 || !/^\d+$/.test([...values][0]!)) {
-      throw new Error("malformed response: conflicting or invalid Content-Length");
-    }
+    const length = contentLength(lengths);
     let left = length;
     return {
       delimited: true,
@@ -547,6 +545,22 @@ function bodyFraming(headers: Array<[string, string]>): BodyFraming {
     },
     into: (reader, view) => reader.into(view),
   };
+}
+
+/**
+ * @param values the values of every Content-Length line (each may list values with commas)
+ * @returns the length they all state
+ * @throws {Error} when they state different lengths, or one is not a number
+ */
+function contentLength(values: string[]): number {
+  // One line of digits (nearly every response): no list to split.
+  if (values.length === 1 && /^\d+$/.test(values[0]!)) return Number(values[0]);
+  const stated = new Set(values.flatMap((v) => v.split(",")).map((v) => v.trim()));
+  const [first] = stated;
+  if (stated.size !== 1 || !/^\d+$/.test(first!)) {
+    throw new Error("malformed response: conflicting or invalid Content-Length");
+  }
+  return Number(first);
 }
 
 /** A failure to write to the connection (as opposed to reading the body's source). */

@@ -12,8 +12,9 @@ import { ownHeaders, requestUrl, utf8ByteString } from "./build_request.ts";
 import type { PreparedRequest } from "./request_spec.ts";
 
 /**
- * Marks a `RequestInit` whose headers are a complete wire head ({@link wireHead}): the client
- * sends them as they are, without adding its defaults again (`send()` builds the head once).
+ * Marks a `RequestInit` whose headers are a complete wire head ({@link wireHead}), values as
+ * byte strings ({@link sendableHeaders}): the client sends them as they are, without adding
+ * its defaults again or encoding them again (`send()` builds the head once).
  */
 export const WIRE_HEAD: unique symbol = Symbol.for("dial.wireHead") as never;
 

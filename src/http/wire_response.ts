@@ -242,7 +242,7 @@ export class DialResponse implements Response {
 
   /** @returns the body as text */
   async text(): Promise<string> {
-    return new TextDecoder().decode(await this.bytes());
+    return UTF8.decode(await this.bytes());
   }
 
   /** @returns the body decoded as UTF-8 text, as a stream */
@@ -260,3 +260,6 @@ export class DialResponse implements Response {
     return "Response";
   }
 }
+
+/** Decodes whole bodies (no `stream` option: no state kept between calls). */
+const UTF8 = new TextDecoder();
