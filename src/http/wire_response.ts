@@ -36,13 +36,20 @@ export class WireHeaders implements Headers {
   /** @returns the values of a header joined with `, `, null when absent */
   get(name: string): string | null {
     const key = name.toLowerCase();
-    const values = this.#lines.filter(([n]) => n === key).map(([, v]) => v);
-    return values.length ? values.join(", ") : null;
+    let joined: string | null = null;
+    for (const [n, v] of this.#lines) {
+      if (n === key) {
+        joined = joined === null ? v : `${joined}, ${v}`;
+      }
+    }
+    return joined;
   }
 
   /** @returns each `Set-Cookie` value */
   getSetCookie(): string[] {
-    return this.#lines.filter(([n]) => n === "set-cookie").map(([, v]) => v);
+    const values: string[] = [];
+    for (const [n, v] of this.#lines) if (n === "set-cookie") values.push(v);
+    return values;
   }
 
   /** @returns whether the header is present */
@@ -114,8 +121,12 @@ function check(name: string, value: string): void {
 }
 
 function trim(value: string): string {
+  // Nothing to trim (nearly every value): no new string.
+  if (!EDGE_SPACE.test(value)) return value;
   return value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
 }
+
+const EDGE_SPACE = /^[\t\n\r ]|[\t\n\r ]$/;
 
 /** What {@link DialResponse} is made of. */
 export interface DialResponseInit {
