@@ -95,13 +95,37 @@ export async function overlapped(
     check();
   } catch (error) {
     await writing;
+    // The source failed (a connection cut off): what arrived is written first (`-C` resumes
+    // after it). A failed write leaves nothing more to write.
+    if (!failure && filled > 0) {
+      await write(buffers[turn]!.subarray(0, filled)).catch(() => {});
+    }
     await cancel(error)?.catch(() => {});
     throw error;
   }
 }
 
-function writeAllSync(file: Deno.FsFile, bytes: Uint8Array): void {
-  while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
+/** A stream's chunks copied into the caller's buffer, for {@link overlapped}. */
+function copied(body: ReadableStream<Uint8Array>): {
+  read: (view: Uint8Array) => Promise<number>;
+  cancel: (error: unknown) => Promise<void>;
+} {
+  const reader = body.getReader();
+  let rest: Uint8Array = new Uint8Array(0);
+  return {
+    async read(view) {
+      if (rest.length === 0) {
+        const { value, done } = await reader.read();
+        if (done) return 0;
+        rest = value;
+      }
+      const n = Math.min(view.length, rest.length);
+      view.set(rest.subarray(0, n));
+      rest = rest.subarray(n);
+      return n;
+    },
+    cancel: (error) => reader.cancel(error),
+  };
 }
 
 /**
@@ -169,32 +193,24 @@ export async function pipeIntoFile(
   onChunk?: (size: number) => void,
 ): Promise<void> {
   try {
+    // An HTTP/1.1 identity body is read straight into the buffers (no stream promises, no
+    // buffer per chunk); decoded (gzip, br) and HTTP/2 chunks are copied into them. Writes are
+    // asynchronous, one in flight while the body is read on: a synchronous write stalls the
+    // reads whenever the kernel throttles the disk (another process writing to it), and into a
+    // regular file what arrives meanwhile is gathered into fewer, larger writes
+    // (docs/benchmarks.md). FIFOs and devices get each read as it comes.
     const regular = file.statSync().isFile;
-    const read = regular ? directRead(body) : undefined;
-    if (read) {
-      // An HTTP/1.1 identity body, read into two 1 MiB buffers in turn (no stream promises, no
-      // buffer per chunk), each written asynchronously while the connection is read on: a
-      // synchronous write stalls the reads whenever the kernel throttles the disk (another
-      // process writing to it), docs/benchmarks.md.
-      await overlapped(
-        read,
-        async (bytes) => {
-          await writeAll(file, bytes);
-          onChunk?.(bytes.length);
-        },
-        (e) => body.cancel(e),
-        true,
-      );
-      return;
-    }
-    // Decoded (gzip, br) or HTTP/2 chunks are small: into a regular file (the page cache)
-    // synchronously, without a thread hand-off and a descriptor dup each; FIFOs and devices
-    // may block, so they stay async.
-    for await (const chunk of body) {
-      if (regular) writeAllSync(file, chunk);
-      else await writeAll(file, chunk);
-      onChunk?.(chunk.length);
-    }
+    const direct = directRead(body);
+    const source = direct ? { read: direct, cancel: (e: unknown) => body.cancel(e) } : copied(body);
+    await overlapped(
+      source.read,
+      async (bytes) => {
+        await writeAll(file, bytes);
+        onChunk?.(bytes.length);
+      },
+      source.cancel,
+      regular,
+    );
   } finally {
     file.close();
   }

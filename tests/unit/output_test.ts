@@ -222,3 +222,34 @@ Deno.test("-o: a failed write ends the copy with its error and cancels the sourc
   assert.match(String(cancelled), /No space left/);
   assert.ok(reads < 100);
 });
+
+Deno.test("-o: a body cut off while a write waits still writes what arrived (-C resumes after it)", async () => {
+  const chunks = [1, 2, 3].map((n) => new Uint8Array(100).fill(n));
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => release = resolve);
+  const read = (view: Uint8Array) => {
+    const chunk = chunks.shift();
+    if (!chunk) {
+      release(); // the first write ends only now: the others were gathered meanwhile
+      return Promise.reject(new Error("connection closed early"));
+    }
+    view.set(chunk);
+    return Promise.resolve(chunk.length);
+  };
+  const written: number[] = [];
+  let cancelled = false;
+  await assert.rejects(
+    overlapped(
+      read,
+      async (bytes) => {
+        written.push(...bytes);
+        if (written.length === 100) await held;
+      },
+      () => Promise.resolve(void (cancelled = true)),
+      true,
+    ),
+    /connection closed early/,
+  );
+  assert.deepEqual(written, [1, 2, 3].flatMap((n) => new Array(100).fill(n)));
+  assert.ok(cancelled);
+});
