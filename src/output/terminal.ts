@@ -74,7 +74,9 @@ export async function overlapped(
   try {
     for (;;) {
       const buffer = buffers[turn]!;
-      const n = await Promise.race([read(buffer.subarray(filled)), failed]);
+      // (Raced only while a write is in flight: none can fail otherwise.)
+      const view = buffer.subarray(filled);
+      const n = written ? await read(view) : await Promise.race([read(view), failed]);
       filled += n;
       check();
       if (gather && n > 0 && filled < buffer.length && !written) continue;
