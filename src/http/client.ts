@@ -206,7 +206,10 @@ async function wireRequest(url: URL, init: RequestInit, plan: TransportPlan): Pr
     : { length: body.length };
   // A head from send() is complete as given; other callers (libraries) get dial's defaults.
   const complete = (init as { [WIRE_HEAD]?: boolean })[WIRE_HEAD] === true;
-  const head = complete ? given : completeHead(given, url, method, framing, defaultType);
+  // send()'s values are byte strings already, as fetch takes them.
+  const head = complete
+    ? given
+    : byteStrings(completeHead(given, url, method, framing, defaultType));
   // OPTIONS *: a forwarding proxy gets the absolute form without a path (RFC 9112 §3.2.4).
   const asterisk = (init as { [REQUEST_TARGET]?: "*" })[REQUEST_TARGET] === "*";
   const target = plan.proxy?.mode === "forward"
@@ -220,17 +223,20 @@ async function wireRequest(url: URL, init: RequestInit, plan: TransportPlan): Pr
     authority: url.host,
     scheme: url.protocol.slice(0, -1),
     headers: [
-      // Values are byte strings, as fetch takes them (send()'s are already); text beyond
-      // Latin-1 goes as UTF-8.
-      ...(complete ? head : head.map(([name, value]): [string, string] => {
-        const text = String(value);
-        return [name, /[\u0100-\uffff]/.test(text) ? utf8ByteString(text) : text];
-      })),
+      ...head,
       ...(plan.proxy?.mode === "forward" ? proxyAuthorization(plan) : []),
     ],
     ...(body ? { body } : {}),
     ...(init.signal ? { signal: init.signal } : {}),
   };
+}
+
+/** Header values as byte strings, as fetch takes them: text beyond Latin-1 goes as UTF-8. */
+function byteStrings(head: Array<[string, unknown]>): Array<[string, string]> {
+  return head.map(([name, value]) => {
+    const text = String(value);
+    return [name, /[\u0100-\uffff]/.test(text) ? utf8ByteString(text) : text];
+  });
 }
 
 function proxyAuthorization(plan: TransportPlan): Array<[string, string]> {
