@@ -70,11 +70,11 @@ export async function sendFileRequest(
     h.name,
     reveal(h.value),
   ]);
-  const head = {
+  const head = () => ({
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
-  };
+  });
   const firstByteMs = performance.now() - started;
   const phases = phasesOf(response, started);
   const { dependency } = options;
@@ -84,7 +84,7 @@ export async function sendFileRequest(
     // Shown as it streams: the head first, then each event's data.
     await options.onExchange?.({
       fileRequest,
-      exchange: { ...exchange, response: new Response(null, head) },
+      exchange: { ...exchange, response: new Response(null, head()) },
       dependency,
       streamed: true,
     });
@@ -103,7 +103,7 @@ export async function sendFileRequest(
         await shownAndCaptured(response, capture, (shown) =>
           options.onExchange!({
             fileRequest,
-            exchange: { ...exchange, response: copyMeta(response, new Response(shown, head)) },
+            exchange: { ...exchange, response: copyMeta(response, new Response(shown, head())) },
             dependency,
             streamed: false,
           }));

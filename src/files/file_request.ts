@@ -89,13 +89,14 @@ export async function buildFileRequest(
     );
   }
   const url = grpc?.url ?? requestUrl(asterisk ? "/" : urlText, host, kind);
-  const body = await bodyOf(request, options, headers);
+  const body = request.body.length ? await bodyOf(request, options, headers) : { text: "" };
   const source = body.source;
   // A GRPC request's messages are JSON text: a `< file` body (confined by bodyOf) is read.
   const bodyText = kind === "grpc" && source?.kind === "file"
     ? await Deno.readTextFile(source.path)
     : body.text;
-  const directive = (name: string) => request.directives.findLast((d) => d.name === name);
+  const directive = (name: string) =>
+    request.directives.length ? request.directives.findLast((d) => d.name === name) : undefined;
   const timeoutMs = duration(directive("timeout"), path);
   const connectTimeoutMs = duration(directive("connection-timeout"), path);
   const built: FileRequest = {

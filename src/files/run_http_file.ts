@@ -595,7 +595,9 @@ class FileRunner {
 
   async execute(request: HttpRequest, result: RequestResult, dependency: boolean): Promise<void> {
     const outer = this.runVariables;
-    const asked = request.directives.length ? await this.prompts(request) : undefined;
+    const asked = request.directives.some((d) => d.name === "prompt")
+      ? await this.prompts(request)
+      : undefined;
     if (asked) this.runVariables = new Map([...(outer ?? []), ...asked]);
     try {
       await this.send(request, result, dependency);
@@ -802,8 +804,9 @@ class FileRunner {
     });
     const durationMs = performance.now() - sent;
     await this.record(request, fileRequest, outcome, result);
-    const contentType = outcome.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1] ??
-      "";
+    const contentType = request.handlers.length || request.assertions.length
+      ? outcome.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1] ?? ""
+      : "";
     for (const handler of request.handlers) {
       const output = await this.script(handler, request, result, {
         ...this.scriptInput(scope, requestVariables, request, performance.now() - sent),
@@ -1011,10 +1014,14 @@ function __dialResponse(text) {
       ...(this.options.environment ? { shared: this.options.environment.shared } : {}),
       ...(this.dotenv ? { dotenv: this.dotenv } : {}),
       env: this.options.env ?? processEnv,
-      responses: (name) => this.responses.get(name),
+      responses: this.responseOf,
       auth: this.authValues,
     }, locals);
   }
+
+  /** A named request's result (the scopes' `responses`). */
+  readonly responseOf = (name: string): RequestVariableSource | undefined =>
+    this.responses.get(name);
 
   /**
    * @param locals Postman's local variables
@@ -1038,13 +1045,17 @@ function __dialResponse(text) {
    *   as names without a value
    */
   withOverrides(scope: VariableScope, locals?: ReadonlyMap<string, string>): VariableScope {
-    const layers = [
-      this.runVariables,
-      this.options.iteration?.variables,
-      locals,
-      this.options.overrides,
-    ].filter((m): m is ReadonlyMap<string, VariableValue> => m !== undefined && m.size > 0);
-    const { overrides: _, ...rest } = scope;
+    const layers: ReadonlyMap<string, VariableValue>[] = [];
+    for (
+      const layer of [
+        this.runVariables,
+        this.options.iteration?.variables,
+        locals,
+        this.options.overrides,
+      ]
+    ) {
+      if (layer?.size) layers.push(layer);
+    }
     // A row's null: no value, whatever the layers below it hold (Newman sends `{{name}}`).
     const data = this.options.iteration?.data;
     const unset = data &&
@@ -1053,6 +1064,9 @@ function __dialResponse(text) {
           value === null && !locals?.has(name) && !this.options.overrides?.has(name) ? [name] : []
         ),
       );
+    // Most requests have no layer above the file's: their scope as it is.
+    if (!layers.length && !unset?.size && scope.overrides === undefined) return scope;
+    const { overrides: _, ...rest } = scope;
     if (unset?.size) rest.unset = unset;
     if (!layers.length) return rest;
     return {
@@ -1212,13 +1226,13 @@ function __dialResponse(text) {
 
   /** The request's texts that may name `{{$auth.token(…)}}`: most requests have none. */
   authTexts(request: HttpRequest): string[] {
+    const texts: string[] = [];
+    const add = (text: string) => text.includes("$auth") && texts.push(text);
+    add(request.url);
+    for (const header of request.headers) add(header.value);
     // File variables come from the file's text: most files name no `$auth` at all.
-    const texts = [
-      request.url,
-      ...request.headers.map((h) => h.value),
-      ...(this.file.source.includes("$auth") ? this.file.variables.map((v) => v.value) : []),
-    ];
-    return texts.filter((text) => text.includes("$auth"));
+    if (this.file.source.includes("$auth")) { for (const v of this.file.variables) add(v.value); }
+    return texts;
   }
 
   /** Obtains the tokens `{{$auth.token("id")}}` in these texts name, once per run. */

@@ -392,9 +392,16 @@ export async function checkFilePaths(file: HttpFile, confinement: Confinement): 
         written: part.path,
       });
     }
-    for (const script of [...request.preScripts, ...request.handlers]) {
-      if (script.kind !== "file") continue;
-      await scriptFile(script.path, { path: file.path, dir, line: script.span.line, confinement });
+    for (const scripts of [request.preScripts, request.handlers]) {
+      for (const script of scripts) {
+        if (script.kind !== "file") continue;
+        await scriptFile(script.path, {
+          path: file.path,
+          dir,
+          line: script.span.line,
+          confinement,
+        });
+      }
     }
     for (const output of request.outputs) {
       if (output.path.includes("{{")) continue;
