@@ -1231,9 +1231,13 @@ function __dialResponse(text) {
     add(request.url);
     for (const header of request.headers) add(header.value);
     // File variables come from the file's text: most files name no `$auth` at all.
-    if (this.file.source.includes("$auth")) { for (const v of this.file.variables) add(v.value); }
+    this.#namesAuth ??= this.file.source.includes("$auth");
+    for (const v of this.#namesAuth ? this.file.variables : []) add(v.value);
     return texts;
   }
+
+  /** Whether the file's text names `$auth` (read once: a file of 1,000 requests is long). */
+  #namesAuth?: boolean;
 
   /** Obtains the tokens `{{$auth.token("id")}}` in these texts name, once per run. */
   async resolveAuth(texts: string[]): Promise<void> {
