@@ -280,6 +280,35 @@ var responseHeaders = headerFunctions("response");
 function headerList(functions) {
   return { valueOf: functions.valueOf, valuesOf: functions.valuesOf, all: functions.all, findByName: functions.findByName };
 }
+/*
+ * The globals most scripts never read (request, console, crypto, Window) are made when a script
+ * first reads them, from the running script's input, each script its own; assigning one replaces
+ * it. The descriptors are made once per context.
+ */
+var defineProperty = Object.defineProperty;
+function lazyGlobal(name, make) {
+  function value(v) {
+    defineProperty(globalThis, name, { value: v, writable: true, enumerable: true, configurable: true });
+    return v;
+  }
+  return { get: function () { return value(make()); }, set: value, enumerable: true, configurable: true };
+}
+var LAZY_REQUEST = lazyGlobal("request", function () {
+  var req = input.request;
+  return {
+    method: req.method,
+    url: { getRaw: urlRaw, tryGetSubstituted: urlRaw },
+    body: { getRaw: bodyRaw, tryGetSubstituted: bodyRaw },
+    headers: headerList(requestHeaders),
+    environment: { get: environmentGet },
+    variables: { set: requestVariableSet, get: requestVariableGet },
+  };
+});
+var LAZY_CONSOLE = lazyGlobal("console", function () {
+  return { log: log, info: log, warn: log, error: log, debug: log };
+});
+var LAZY_CRYPTO = lazyGlobal("crypto", cryptoApi);
+var LAZY_WINDOW = lazyGlobal("Window", function () { return { btoa: btoa, atob: atob }; });
 function setup(inputJson) {
   input = parse(inputJson);
   out = { globals: {}, requestVariables: {}, tests: [], logs: [], environment: {} };
@@ -303,19 +332,9 @@ function setup(inputJson) {
     assert: clientAssert,
     exit: clientExit,
   };
-  var req = input.request;
   delete globalThis.request;
   delete globalThis.response;
-  if (req) {
-    globalThis.request = {
-      method: req.method,
-      url: { getRaw: urlRaw, tryGetSubstituted: urlRaw },
-      body: { getRaw: bodyRaw, tryGetSubstituted: bodyRaw },
-      headers: headerList(requestHeaders),
-      environment: { get: environmentGet },
-      variables: { set: requestVariableSet, get: requestVariableGet },
-    };
-  }
+  if (input.request) defineProperty(globalThis, "request", LAZY_REQUEST);
   var res = input.response;
   if (res) {
     var body = res.body;
@@ -330,12 +349,12 @@ function setup(inputJson) {
     };
   }
   globalThis.client = client;
-  globalThis.console = { log: log, info: log, warn: log, error: log, debug: log };
-  globalThis.crypto = cryptoApi();
+  defineProperty(globalThis, "console", LAZY_CONSOLE);
+  defineProperty(globalThis, "crypto", LAZY_CRYPTO);
   globalThis.jsonPath = jsonPath;
   globalThis.btoa = btoa;
   globalThis.atob = atob;
-  globalThis.Window = { btoa: btoa, atob: atob };
+  defineProperty(globalThis, "Window", LAZY_WINDOW);
   /* A Postman script keeps what does not change (installStatics); another script sees none of it. */
   if (postmanInstalled) {
     POSTMAN_GLOBALS.forEach(function (name) {

@@ -333,7 +333,8 @@ export class ScriptSession {
     for (let round = 0;; round++) {
       const jobs = sandbox.within(() => runtime.executePendingJobs());
       if (jobs.error) return jobs.error;
-      const text = sandbox.call(sandbox.pending);
+      // Only Postman's API queues requests (pm.sendRequest).
+      const text = this.#postman ? sandbox.call(sandbox.pending) : "";
       const queued = text ? JSON.parse(text) as { id: number; request: ScriptRequest }[] : [];
       if (!queued.length) return undefined;
       if (round >= MAX_SEND_ROUNDS) {
