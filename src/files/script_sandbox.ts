@@ -331,8 +331,10 @@ export class ScriptSession {
   async #settle(sandbox: Sandbox, source: ScriptSource): Promise<QuickJSHandle | undefined> {
     const { context, runtime } = sandbox;
     for (let round = 0;; round++) {
-      const jobs = sandbox.within(() => runtime.executePendingJobs());
-      if (jobs.error) return jobs.error;
+      if (runtime.hasPendingJob()) {
+        const jobs = sandbox.within(() => runtime.executePendingJobs());
+        if (jobs.error) return jobs.error;
+      }
       // Only Postman's API queues requests (pm.sendRequest).
       const text = this.#postman ? sandbox.call(sandbox.pending) : "";
       const queued = text ? JSON.parse(text) as { id: number; request: ScriptRequest }[] : [];
@@ -368,7 +370,7 @@ export class ScriptSession {
         postman: this.#postman,
       });
       const argument = sandbox.context.newString(input);
-      const done = sandbox.call(sandbox.setup, argument);
+      const done = sandbox.call(sandbox.setup, argument, undefined, false);
       argument.dispose();
       if (done !== undefined) return sandbox;
       // An earlier script of the file broke what the setup needs: start afresh.
@@ -455,9 +457,15 @@ interface Sandbox {
    * Calls one of the prelude's functions under the deadline (the scripts' limit, a second at
    * least).
    *
-   * @returns its string result ("" for another value), or undefined when it threw
+   * @returns its string result (as `String` makes it: "undefined" for none; "" when `text` is
+   *   false), or undefined when it threw
    */
-  call(fn: QuickJSHandle, argument?: QuickJSHandle, ms?: number): string | undefined;
+  call(
+    fn: QuickJSHandle,
+    argument?: QuickJSHandle,
+    ms?: number,
+    text?: boolean,
+  ): string | undefined;
   /** Whether the last evaluation was stopped by the interrupt handler. */
   interrupted(): boolean;
   /** Whether the WebAssembly memory grew to (about) its bound. */
@@ -525,7 +533,12 @@ async function create(
   // dial's own calls (setup, take, describe) are bounded by a second at least, so that a short
   // script limit on a loaded machine does not cut them off.
   const ownMs = Math.max(timeoutMs, 1000);
-  const call = (fn: QuickJSHandle, argument?: QuickJSHandle, ms = ownMs): string | undefined => {
+  const call = (
+    fn: QuickJSHandle,
+    argument?: QuickJSHandle,
+    ms = ownMs,
+    text = true,
+  ): string | undefined => {
     const result = within(
       () =>
         argument
@@ -537,9 +550,10 @@ async function create(
       result.error.dispose();
       return undefined;
     }
-    const text = context.typeof(result.value) === "string" ? context.getString(result.value) : "";
+    // The prelude's functions answer a string (JSON text or ""), or nothing.
+    const answer = text ? context.getString(result.value) : "";
     result.value.dispose();
-    return text;
+    return answer;
   };
   const { compiled, lineOf, forget } = compiler(context, within);
   // The loader grows the memory by a fifth or more at a time: a growth that failed leaves it
