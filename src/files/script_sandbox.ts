@@ -725,7 +725,7 @@ let compiled: Promise<WebAssembly.Module> | undefined;
  *
  * @returns the compiled module
  */
-export function quickjsWasm(): Promise<WebAssembly.Module> {
+function quickjsWasm(): Promise<WebAssembly.Module> {
   return compiled ??= (async () => {
     let bytes;
     try {
