@@ -533,28 +533,7 @@ async function create(
   // dial's own calls (setup, take, describe) are bounded by a second at least, so that a short
   // script limit on a loaded machine does not cut them off.
   const ownMs = Math.max(timeoutMs, 1000);
-  const call = (
-    fn: QuickJSHandle,
-    argument?: QuickJSHandle,
-    ms = ownMs,
-    text = true,
-  ): string | undefined => {
-    const result = within(
-      () =>
-        argument
-          ? context.callFunction(fn, context.undefined, argument)
-          : context.callFunction(fn, context.undefined),
-      Math.max(ms, ownMs),
-    );
-    if (result.error) {
-      result.error.dispose();
-      return undefined;
-    }
-    // The prelude's functions answer a string (JSON text or ""), or nothing.
-    const answer = text ? context.getString(result.value) : "";
-    result.value.dispose();
-    return answer;
-  };
+  const call = caller(context, within, ownMs);
   const { compiled, lineOf, forget } = compiler(context, within);
   // The loader grows the memory by a fifth or more at a time: a growth that failed leaves it
   // within that of its bound.
@@ -576,6 +555,33 @@ async function create(
     call,
     exhausted,
     interrupted: () => interrupted,
+  };
+}
+
+/**
+ * Calls one of the prelude's functions (dial's own code) under the deadline, a second at least.
+ */
+function caller(
+  context: QuickJSContext,
+  within: <T>(evaluate: () => T, ms?: number) => T,
+  ownMs: number,
+): Sandbox["call"] {
+  return (fn, argument, ms = ownMs, text = true) => {
+    const result = within(
+      () =>
+        argument
+          ? context.callFunction(fn, context.undefined, argument)
+          : context.callFunction(fn, context.undefined),
+      Math.max(ms, ownMs),
+    );
+    if (result.error) {
+      result.error.dispose();
+      return undefined;
+    }
+    // The prelude's functions answer a string (JSON text or ""), or nothing.
+    const answer = text ? context.getString(result.value) : "";
+    result.value.dispose();
+    return answer;
   };
 }
 
