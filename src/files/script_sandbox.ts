@@ -736,8 +736,8 @@ function quickjsWasm(): Promise<WebAssembly.Module> {
     let bytes;
     try {
       bytes = await Deno.readFile(new URL("emscripten-module.wasm", import.meta.url));
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    } catch {
+      // Not the build (no such file beside this module, or a module that is not a file).
       const url = import.meta.resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
       bytes = await Deno.readFile(new URL(url));
     }
