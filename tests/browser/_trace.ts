@@ -30,11 +30,17 @@ export interface MainThreadTasks {
    * DevTools client (Playwright) listens.
    */
   devtoolsLong: number;
+  /**
+   * Tasks over 50 ms of wall time with under 5 ms of CPU time: on a loaded machine, short tasks
+   * that waited for a core.
+   */
+  waitingLong: number;
 }
 
 /**
  * @param trace what `browser.stopTracing()` gave, traced with {@link TRACE_CATEGORIES}
- * @returns the page's longest task in CPU time, and DevTools' own long tasks
+ * @returns the page's longest task in CPU time, DevTools' own long tasks, and the long tasks that
+ *   were mostly a wait for a core
  */
 export function mainThreadTasks(trace: Uint8Array): MainThreadTasks {
   const { traceEvents } = JSON.parse(new TextDecoder().decode(trace)) as {
@@ -56,5 +62,11 @@ export function mainThreadTasks(trace: Uint8Array): MainThreadTasks {
       (task.dur ?? 0) > 50_000 && within(task, ["ResourceFinish"]) &&
       !within(task, ["FunctionCall", "v8.callFunction"])
     ).length;
-  return { longestCpu: Math.max(0, ...tasks.map((e) => (e.tdur ?? 0) / 1000)), devtoolsLong };
+  const waitingLong = tasks.filter((task) => (task.dur ?? 0) > 50_000 && (task.tdur ?? 0) < 5_000)
+    .length;
+  return {
+    longestCpu: Math.max(0, ...tasks.map((e) => (e.tdur ?? 0) / 1000)),
+    devtoolsLong,
+    waitingLong,
+  };
 }
