@@ -1,8 +1,9 @@
 /**
  * The viewer's worker (`dist/json_worker.js`, its own bundle): pretty-prints a large JSON body
  * off the page's thread with the CLI's streaming printer, as its parts arrive, and posts the
- * formatted text back in pieces, the first screen first, so the page only appends text and never
- * holds the whole body in one task. Messages: in `{id, part, last, truncated}` for each part of
+ * formatted text back in pieces of 32 Ki characters, the first screen first, so the page only
+ * appends text and never holds the whole body in one task (the page makes the first screen
+ * itself with {@link firstScreen}, the same text, without waiting for the worker). Messages: in `{id, part, last, truncated}` for each part of
  * the body, in order (a new `id` starts another body); out `{id, chunk}`…, then
  * `{id, chunk, done: true}`, or `{id, failed: true}` when the text is not JSON (the page then
  * shows it as it is).

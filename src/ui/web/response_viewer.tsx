@@ -3,8 +3,8 @@
  * (Tab reaches it, Ctrl/Cmd+F searches), Copy, Save (the whole body, streamed from the
  * server when it keeps it), a Pretty/Raw toggle, a "preview" label when only the first 5 MiB
  * are shown, and a mode by content type (JSON, text, images shown, binary as hex). A large JSON
- * body is formatted in a worker as its parts arrive and appended to the editor in pieces, the
- * first screen first.
+ * body is formatted in a worker as its parts arrive and appended to the editor in pieces; its
+ * first screen is formatted on the page's thread, in the task after its first part arrives.
  * @module
  */
 import { type Signal, useComputed, useSignal } from "@preact/signals";
