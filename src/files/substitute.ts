@@ -114,6 +114,8 @@ export function substitute(
   scope: VariableScope,
   place: TemplatePlace,
 ): Substituted {
+  // Most header values and bodies hold no template.
+  if (!template.includes("{{")) return { text: template, secret: false };
   const resolver = new Resolver(scope);
   const text = resolver.run(template, place, []);
   return { text, secret: resolver.secret };
