@@ -68,6 +68,22 @@ Deno.test("run: a named request that another refers to runs first, and is not pr
   assert.equal(JSON.parse(result.stdout).authorization, "Bearer tok-bob");
 });
 
+Deno.test("run: each named response keeps its own body: a short one after a long one (httpbin)", async () => {
+  await using httpbin = await startHttpbin();
+  const long = "x".repeat(3000);
+  const dir = await project({
+    "api.http": [
+      `# @name long\nGET ${httpbin.origin}/base64/${btoa(long)}\n`,
+      `# @name short\nGET ${httpbin.origin}/base64/${btoa("y")}\n`,
+      `# @name echo\nPOST ${httpbin.origin}/anything\nContent-Type: text/plain\n\n` +
+      "{{long.response.body.*}}|{{short.response.body.*}}\n",
+    ].join("\n###\n"),
+  });
+  const result = await dial(["run", `${dir}/api.http`, "echo"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(JSON.parse(result.stdout).data, `${long}|y`);
+});
+
 Deno.test("run: an undefined variable is an error naming it and its place; nothing is sent", async () => {
   await using server = loginServer();
   const dir = await project({ "api.http": `GET ${"{{origin}}"}/x\nAccept: {{kind}}\n` });
