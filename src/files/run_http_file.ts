@@ -807,9 +807,9 @@ class FileRunner {
     const contentType = request.handlers.length || request.assertions.length
       ? outcome.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1] ?? ""
       : "";
-    for (const handler of request.handlers) {
-      const output = await this.script(handler, request, result, {
-        ...this.scriptInput(scope, requestVariables, request, performance.now() - sent),
+    // What each handler sees of the exchange (the same for all of them).
+    const exchanged = request.handlers.length
+      ? {
         request: {
           method: fileRequest.spec.method,
           url: outcome.url,
@@ -823,7 +823,13 @@ class FileRunner {
           mimeType: contentType.split(";")[0]!.trim(),
           charset: /charset=([^;]+)/i.exec(contentType)?.[1]?.trim() ?? "utf-8",
         },
-      });
+      }
+      : undefined;
+    for (const handler of request.handlers) {
+      const input = this.scriptInput(scope, requestVariables, request, performance.now() - sent);
+      input.request = exchanged!.request;
+      input.response = exchanged!.response;
+      const output = await this.script(handler, request, result, input);
       if (postman) {
         for (const [name, value] of Object.entries(output.requestVariables)) {
           requestVariables.set(name, value);
@@ -1075,6 +1081,9 @@ function __dialResponse(text) {
     };
   }
 
+  /** The file's variables as scripts read them (`client.variables.file`), made once. */
+  #fileVariables?: Record<string, string>;
+
   scriptInput(
     scope: VariableScope,
     requestVariables: Map<string, string>,
@@ -1086,8 +1095,9 @@ function __dialResponse(text) {
     for (const [name, value] of scope.environment ?? []) {
       if (!isUnresolved(value)) environment[name] = reveal(value);
     }
-    const file: Record<string, string> = {};
-    for (const v of this.file.variables) file[v.name] = v.value;
+    const file = this.#fileVariables ??= Object.fromEntries(
+      this.file.variables.map((v) => [v.name, v.value]),
+    );
     const postman = request.directives.some((d) => d.name === "postman");
     const name = this.options.environment?.name;
     const iteration = this.options.iteration;
