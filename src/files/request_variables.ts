@@ -57,20 +57,21 @@ export function requestVariable(
   selector: string,
   place: RequestVariablePlace,
 ): string {
-  const at = placePrefix(place);
+  // For messages only: made when one is thrown.
+  const at = () => placePrefix(place);
   const exchange = source[side];
   if (part === "headers") {
     const wanted = selector.toLowerCase();
     const values = exchange.headers.filter(([name]) => name.toLowerCase() === wanted);
     if (!values.length) {
-      throw new UsageError(`${at}The ${side} has no header "${selector}" (in ${place.what})`);
+      throw new UsageError(`${at()}The ${side} has no header "${selector}" (in ${place.what})`);
     }
     return values.map(([, value]) => value).join(", ");
   }
   if (selector === "*") return exchange.body;
   if (!selector.startsWith("$")) {
     throw new UsageError(
-      `${at}Unsupported selector "${selector}" in ${place.what}: dial reads JSONPath ($…) and *`,
+      `${at()}Unsupported selector "${selector}" in ${place.what}: dial reads JSONPath ($…) and *`,
     );
   }
   let document: unknown;
@@ -78,7 +79,7 @@ export function requestVariable(
     document = JSON.parse(exchange.body);
   } catch {
     throw new UsageError(
-      `${at}The ${side} body is not JSON, so "${selector}" cannot select from it`,
+      `${at()}The ${side} body is not JSON, so "${selector}" cannot select from it`,
     );
   }
   let found: unknown[];
@@ -86,10 +87,10 @@ export function requestVariable(
     found = memberPath(document, selector) ??
       query(document as Parameters<typeof query>[0], selector);
   } catch (error) {
-    throw new UsageError(`${at}Invalid JSONPath "${selector}": ${(error as Error).message}`);
+    throw new UsageError(`${at()}Invalid JSONPath "${selector}": ${(error as Error).message}`);
   }
   if (!found.length) {
-    throw new UsageError(`${at}JSONPath "${selector}" selects nothing in the ${side} body`);
+    throw new UsageError(`${at()}JSONPath "${selector}" selects nothing in the ${side} body`);
   }
   const value = found[0];
   return typeof value === "string" ? value : JSON.stringify(value);
