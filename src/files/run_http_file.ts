@@ -807,23 +807,8 @@ class FileRunner {
     const contentType = request.handlers.length || request.assertions.length
       ? outcome.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1] ?? ""
       : "";
-    // What each handler sees of the exchange (the same for all of them).
     const exchanged = request.handlers.length
-      ? {
-        request: {
-          method: fileRequest.spec.method,
-          url: outcome.url,
-          headers: outcome.requestHeaders,
-          body: fileRequest.bodyText,
-        },
-        response: {
-          status: outcome.status,
-          headers: outcome.headers,
-          body: outcome.body,
-          mimeType: contentType.split(";")[0]!.trim(),
-          charset: /charset=([^;]+)/i.exec(contentType)?.[1]?.trim() ?? "utf-8",
-        },
-      }
+      ? handlerExchange(fileRequest, outcome, contentType)
       : undefined;
     for (const handler of request.handlers) {
       const input = this.scriptInput(scope, requestVariables, request, performance.now() - sent);
@@ -1277,6 +1262,29 @@ function __dialResponse(text) {
       ...(this.options.send ? { send: this.options.send } : {}),
     });
   }
+}
+
+/** What each handler of a request sees of its exchange (the same for all of them). */
+function handlerExchange(
+  fileRequest: FileRequest,
+  outcome: Outcome,
+  contentType: string,
+): Required<Pick<ScriptInput, "request" | "response">> {
+  return {
+    request: {
+      method: fileRequest.spec.method,
+      url: outcome.url,
+      headers: outcome.requestHeaders,
+      body: fileRequest.bodyText,
+    },
+    response: {
+      status: outcome.status,
+      headers: outcome.headers,
+      body: outcome.body,
+      mimeType: contentType.split(";")[0]!.trim(),
+      charset: /charset=([^;]+)/i.exec(contentType)?.[1]?.trim() ?? "utf-8",
+    },
+  };
 }
 
 /**
