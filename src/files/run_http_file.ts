@@ -580,7 +580,10 @@ class FileRunner {
           { details: cause.details, cause },
         );
       }
-      await this.execute(request, result, chain.length > 0);
+      // Only a request with `# @prompt` lines asks before it is sent.
+      if (request.directives.some((d) => d.name === "prompt")) {
+        await this.execute(request, result, chain.length > 0);
+      } else await this.send(request, result, chain.length > 0);
     } catch (error) {
       if (!(error instanceof DialError) || !this.options.keepGoing) throw error;
       result.error = error;
@@ -595,9 +598,7 @@ class FileRunner {
 
   async execute(request: HttpRequest, result: RequestResult, dependency: boolean): Promise<void> {
     const outer = this.runVariables;
-    const asked = request.directives.some((d) => d.name === "prompt")
-      ? await this.prompts(request)
-      : undefined;
+    const asked = await this.prompts(request);
     if (asked) this.runVariables = new Map([...(outer ?? []), ...asked]);
     try {
       await this.send(request, result, dependency);
@@ -682,24 +683,14 @@ class FileRunner {
   }
 
   /** Keeps the outcome: the result's status and timings, the named response for later requests. */
-  async record(
+  record(
     request: HttpRequest,
     fileRequest: FileRequest,
     outcome: Outcome,
     result: RequestResult,
-  ): Promise<void> {
+  ): void {
     result.status = outcome.status;
     if (outcome.timings) result.timings = outcome.timings;
-    const readers = request.handlers.length + request.assertions.length;
-    if (outcome.truncated && (readers > 0 || request.name !== undefined)) {
-      await this.options.onNotice?.(
-        `${this.file.path}:${request.requestLine.line}: The response body is over ${
-          HANDLER_BODY_LIMIT / 1024 / 1024
-        } MiB: handlers, assertions and request variables see its first ${
-          HANDLER_BODY_LIMIT / 1024 / 1024
-        } MiB`,
-      );
-    }
     if (request.name !== undefined) {
       this.responses.set(request.name, {
         request: { headers: outcome.requestHeaders, body: fileRequest.bodyText },
@@ -803,7 +794,17 @@ class FileRunner {
       ...(timeoutMs ? { timeoutMs } : {}),
     });
     const durationMs = performance.now() - sent;
-    await this.record(request, fileRequest, outcome, result);
+    this.record(request, fileRequest, outcome, result);
+    const readers = request.handlers.length + request.assertions.length;
+    if (outcome.truncated && (readers > 0 || request.name !== undefined)) {
+      await this.options.onNotice?.(
+        `${this.file.path}:${request.requestLine.line}: The response body is over ${
+          HANDLER_BODY_LIMIT / 1024 / 1024
+        } MiB: handlers, assertions and request variables see its first ${
+          HANDLER_BODY_LIMIT / 1024 / 1024
+        } MiB`,
+      );
+    }
     const contentType = request.handlers.length || request.assertions.length
       ? outcome.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1] ?? ""
       : "";
