@@ -195,15 +195,9 @@ Deno.test(
       transport: { env: (name) => name === "DIAL_ONE_EVAL" ? processValue : Deno.env.get(name) },
     });
     const { page } = app;
-    // ▶ Run of top.http: login's handler sets the global, its result is the session's.
-    const sidebar = await openRequest(page, "top.http", "POST login", "dev");
-    await sidebar.getByRole("button", { name: "Run top.http" }).click();
-    await page.getByRole("region", { name: "Runner" }).getByText(/2 passed, 0 failed/).waitFor();
-    assert.equal(target.requests.splice(0).length, 2);
-    const send = page.getByRole("button", { name: "Send", exact: true });
-
-    // A new tab, in no file, with the text of top.http's `tab`.
-    await page.getByRole("button", { name: "New request tab" }).click();
+    const sidebar = page.getByRole("navigation", { name: "Workspace" });
+    await sidebar.getByLabel("Environment").selectOption("dev");
+    // The first tab is in no file: the text of top.http's `tab`.
     await page.getByLabel("URL", { exact: true }).fill(
       "{{base}}/tab?env={{$processEnv DIAL_ONE_EVAL}}",
     );
@@ -217,6 +211,20 @@ Deno.test(
       await page.getByLabel(`Headers name ${i + 1}`, { exact: true }).fill(name!);
       await page.getByLabel(`Headers value ${i + 1}`, { exact: true }).fill(value!);
     }
+    // Before login ran in the session: nothing is sent, and the hint says what to run.
+    const send = page.getByRole("button", { name: "Send", exact: true });
+    await send.click();
+    await page.getByRole("alert").filter({
+      hasText: 'Request "login" has not run in this dial ui session',
+    }).filter({ hasText: "Send or ▶ Run the request named login in its file first" }).waitFor();
+    assert.equal(target.requests.length, 0);
+
+    // ▶ Run of top.http: login's handler sets the global, its result is the session's.
+    await sidebar.getByRole("button", { name: "Run top.http" }).click();
+    const runner = page.getByRole("region", { name: "Runner" });
+    await runner.getByText(/2 passed, 0 failed/).waitFor();
+    assert.equal(target.requests.splice(0).length, 2);
+
     // The variables line resolves from Send's scope: the global is defined, nothing undefined.
     const line = page.locator("p.variables-line:visible");
     await line.getByText("{{gtoken}} = (set by a script) (a global of this session)").waitFor();

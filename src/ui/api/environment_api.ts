@@ -428,7 +428,7 @@ export async function substitutionFor(
       ...(session ? { globals: session.globals } : {}),
       env,
       dotenv,
-      ...(session ? { responses: (name: string) => session.resultOf(name) } : {}),
+      ...(session ? { responses: (name: string) => resultOf(session, name) } : {}),
       auth: await authTokens(uses, found.environment, found.scope, path, options),
     };
   }
@@ -452,6 +452,21 @@ export async function substitutionFor(
   // The environment's references this request uses are read now, and only those.
   for (const text of templates(json)) await substituter.ready(text, "request");
   return substituter;
+}
+
+/**
+ * @param session the workspace session
+ * @param name a request's `# @name`, as a tab in no file refers to it
+ * @returns its latest result in any file
+ * @throws {UsageError} when no Send or ▶ Run of the session ran it (a tab has no file whose
+ *   named requests could run first)
+ */
+function resultOf(session: TabSession, name: string): RequestVariableSource {
+  const result = session.resultOf(name);
+  if (result) return result;
+  throw new UsageError(`Request "${name}" has not run in this dial ui session`, {
+    hint: `Send or ▶ Run the request named ${name} in its file first`,
+  });
 }
 
 /** Every string of a request that holds a `{{template}}`. */
