@@ -63,7 +63,7 @@ async function saved(page: Page, action: () => Promise<void>): Promise<void> {
 }
 
 function strip(page: Page, kind: "gRPC" | "WebSocket") {
-  return page.getByRole("toolbar", { name: `Open ${kind} requests` });
+  return page.getByRole("tablist", { name: `Open ${kind} requests` });
 }
 
 async function showKind(page: Page, kind: "gRPC" | "WebSocket"): Promise<void> {
@@ -74,7 +74,7 @@ async function showKind(page: Page, kind: "gRPC" | "WebSocket"): Promise<void> {
 /** The edited gRPC tab: its text as edited, references kept, and Call fills them. */
 async function checkEcho(page: Page, greeterAddress: string): Promise<void> {
   await showKind(page, "gRPC");
-  await strip(page, "gRPC").getByRole("button", { name: "echo •" }).click();
+  await strip(page, "gRPC").getByRole("tab", { name: "echo •" }).click();
   await page.getByRole("textbox", { name: "gRPC message" })
     .filter({ hasText: '{"name": "{{user}}-edited"}' }).waitFor();
   assert.equal(await page.getByLabel("Server").inputValue(), "{{addr}}");
@@ -103,7 +103,7 @@ async function checkEcho(page: Page, greeterAddress: string): Promise<void> {
 /** The edited WebSocket tab: its URL as edited, header and messages verbatim, sent filled. */
 async function checkFeed(page: Page, ws: ReturnType<typeof socketServer>): Promise<void> {
   await showKind(page, "WebSocket");
-  await strip(page, "WebSocket").getByRole("button", { name: /^feed/ }).click();
+  await strip(page, "WebSocket").getByRole("tab", { name: /^feed/ }).click();
   assert.equal(await page.getByLabel("WebSocket endpoint").inputValue(), "{{ws}}/feed?edited=1");
   assert.equal(await page.getByLabel("Handshake header value 1").inputValue(), "Bearer {{token}}");
   const handshakes = ws.handshakes.length;
@@ -143,21 +143,29 @@ Deno.test("browser: gRPC and WebSocket tabs of one file are their text across re
     await message.click();
     await page.keyboard.press("ControlOrMeta+a");
     await page.keyboard.insertText('{"name": "{{user}}-edited"}');
-    await strip(page, "gRPC").getByRole("button", { name: "echo •" }).waitFor();
+    await strip(page, "gRPC").getByRole("tab", { name: "echo •" }).waitFor();
     // A second gRPC request of the file: the edited one keeps its mark behind it.
     await sidebar.getByRole("button", { name: "GRPC hello" }).click();
-    await strip(page, "gRPC").getByRole("button", { name: "hello", exact: true }).waitFor();
-    await strip(page, "gRPC").getByRole("button", { name: "echo •" }).waitFor();
+    await strip(page, "gRPC").getByRole("tab", { name: "hello", exact: true }).waitFor();
+    await strip(page, "gRPC").getByRole("tab", { name: "echo •" }).waitFor();
     // Edited too (it holds no literal credential: its file state is stored whole).
     await message.filter({ hasText: "from the file" }).click();
     await page.keyboard.press("ControlOrMeta+a");
     await page.keyboard.insertText('{"name": "from the tab"}');
-    await strip(page, "gRPC").getByRole("button", { name: "hello •" }).waitFor();
+    await strip(page, "gRPC").getByRole("tab", { name: "hello •" }).waitFor();
+    // The open gRPC requests are a tab list: the arrow keys move between them (and show them).
+    await strip(page, "gRPC").getByRole("tab", { name: "hello •", selected: true }).focus();
+    await page.keyboard.press("ArrowLeft");
+    await strip(page, "gRPC").getByRole("tab", { name: "echo •", selected: true }).waitFor();
+    await message.filter({ hasText: '{"name": "{{user}}-edited"}' }).waitFor();
+    await page.keyboard.press("ArrowRight");
+    await strip(page, "gRPC").getByRole("tab", { name: "hello •", selected: true }).waitFor();
+    await message.filter({ hasText: '{"name": "from the tab"}' }).waitFor();
     await sidebar.getByRole("button", { name: "WEBSOCKET feed" }).click();
     await page.getByLabel("WebSocket endpoint").fill("{{ws}}/feed?edited=1");
     await saved(
       page,
-      () => strip(page, "WebSocket").getByRole("button", { name: "feed •" }).waitFor(),
+      () => strip(page, "WebSocket").getByRole("tab", { name: "feed •" }).waitFor(),
     );
 
     await page.reload();
@@ -192,7 +200,7 @@ Deno.test("browser: gRPC and WebSocket tabs of one file are their text across re
   // A restored tab's save compares with its request as the file had it before the restart
   // (kept as its fields, literal credential values withheld): the outside edit is not lost.
   await showKind(page, "gRPC");
-  await strip(page, "gRPC").getByRole("button", { name: "hello •" }).click();
+  await strip(page, "gRPC").getByRole("tab", { name: "hello •" }).click();
   await message.filter({ hasText: "from the tab" }).waitFor();
   await page.getByRole("tabpanel", { name: "gRPC" })
     .getByText("api.http changed on disk; your edits are kept").waitFor();
@@ -203,12 +211,12 @@ Deno.test("browser: gRPC and WebSocket tabs of one file are their text across re
   await conflict.getByLabel("Yours").getByText("from the tab").waitFor();
   await conflict.getByRole("button", { name: "Cancel" }).click();
   assert.equal(await Deno.readTextFile(`${workspace}/api.http`), onDisk, "nothing written");
-  await strip(page, "gRPC").getByRole("button", { name: "echo •" }).click();
+  await strip(page, "gRPC").getByRole("tab", { name: "echo •" }).click();
   // Another request changed on disk: the save merges.
   await message.filter({ hasText: "-edited" }).click();
   await page.keyboard.press("Control+s");
   await page.getByRole("status").filter({ hasText: "Saved to api.http" }).waitFor();
-  await strip(page, "gRPC").getByRole("button", { name: "echo", exact: true }).waitFor();
+  await strip(page, "gRPC").getByRole("tab", { name: "echo", exact: true }).waitFor();
   await showKind(page, "WebSocket");
   await page.getByLabel("WebSocket endpoint").focus();
   await page.keyboard.press("Control+s");
@@ -216,7 +224,7 @@ Deno.test("browser: gRPC and WebSocket tabs of one file are their text across re
   const merged = await Deno.readTextFile(`${workspace}/api.http`);
   assert.ok(merged.includes("X-Outside: 1"), "nothing written");
   await conflict.getByRole("button", { name: "Overwrite with mine" }).click();
-  await strip(page, "WebSocket").getByRole("button", { name: "feed", exact: true }).waitFor();
+  await strip(page, "WebSocket").getByRole("tab", { name: "feed", exact: true }).waitFor();
   assert.equal(
     await Deno.readTextFile(`${workspace}/api.http`),
     outside.replace('{"name": "{{user}}"}', '{"name": "{{user}}-edited"}')
@@ -244,7 +252,7 @@ Deno.test("browser: a save of a gRPC or WebSocket tab never overwrites its reque
   await message.click();
   await page.keyboard.press("ControlOrMeta+a");
   await page.keyboard.insertText('{"name": "{{user}}-edited"}');
-  await strip(page, "gRPC").getByRole("button", { name: "echo •" }).waitFor();
+  await strip(page, "gRPC").getByRole("tab", { name: "echo •" }).waitFor();
 
   // The request changes on disk behind the edited tab: Ctrl+S writes nothing and shows both.
   const outside = FILE.replace('{"name": "{{user}}"}', '{"name": "{{user}}-outside"}');
@@ -281,7 +289,7 @@ Deno.test("browser: a save of a gRPC or WebSocket tab never overwrites its reque
   await conflict.getByRole("button", { name: "Take theirs (drop my edits)" }).click();
   await page.getByText("Reloaded from api.http: your edits were dropped").waitFor();
   assert.equal(await endpoint.inputValue(), "{{ws}}/feed4");
-  await strip(page, "WebSocket").getByRole("button", { name: "feed", exact: true }).waitFor();
+  await strip(page, "WebSocket").getByRole("tab", { name: "feed", exact: true }).waitFor();
   assert.equal(await Deno.readTextFile(path), theirs);
 
   // Two windows on one request: the later save finds the earlier one's and writes nothing.
@@ -331,7 +339,7 @@ Deno.test("browser: a save of a gRPC or WebSocket tab never overwrites its reque
       `# @name echo-mine\nGRPC \{\{addr\}\}/${GREETER}/EchoMetadata\n[^]*\{"name": "second window"\}`,
     ),
   );
-  await strip(second, "gRPC").getByRole("button", { name: "echo-mine", exact: true }).waitFor();
+  await strip(second, "gRPC").getByRole("tab", { name: "echo-mine", exact: true }).waitFor();
   await secondMessage.click();
   await second.keyboard.press("ControlOrMeta+a");
   await second.keyboard.insertText('{"name": "second window, again"}');
@@ -360,12 +368,12 @@ Deno.test("browser: an outside edit of only a literal credential or only whitesp
     await message.filter({ hasText: '{"name": "{{user}}"}' }).click();
     await page.keyboard.press("ControlOrMeta+a");
     await page.keyboard.insertText('{"name": "{{user}}-edited"}');
-    await strip(page, "gRPC").getByRole("button", { name: "echo •" }).waitFor();
+    await strip(page, "gRPC").getByRole("tab", { name: "echo •" }).waitFor();
     await sidebar.getByRole("button", { name: "WEBSOCKET feed" }).click();
     await page.getByLabel("WebSocket endpoint").fill("{{ws}}/feed?edited=1");
     await saved(
       page,
-      () => strip(page, "WebSocket").getByRole("button", { name: "feed •" }).waitFor(),
+      () => strip(page, "WebSocket").getByRole("tab", { name: "feed •" }).waitFor(),
     );
   }
   // While dial ui is closed: echo's literal credential is rotated (nothing else of it changes),
@@ -393,7 +401,7 @@ Deno.test("browser: an outside edit of only a literal credential or only whitesp
   await conflict.getByRole("button", { name: "Cancel" }).click();
 
   await showKind(page, "gRPC");
-  await strip(page, "gRPC").getByRole("button", { name: "echo •" }).click();
+  await strip(page, "gRPC").getByRole("tab", { name: "echo •" }).click();
   await page.getByRole("tabpanel", { name: "gRPC" })
     .getByText("api.http changed on disk; your edits are kept").waitFor();
   await page.getByRole("textbox", { name: "gRPC message" }).filter({ hasText: "-edited" }).click();

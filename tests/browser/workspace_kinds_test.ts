@@ -151,13 +151,13 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
       // Another GRAPHQL request opens in a request tab of its own, with its own response; the
       // first keeps its edits and its response.
       await openFromSidebar(page, "streams.http", "GRAPHQL gql2");
-      const strip = page.getByRole("toolbar", { name: "Open GraphQL requests" });
-      await strip.getByRole("button", { name: "gql2", exact: true, pressed: true }).waitFor();
+      const strip = page.getByRole("tablist", { name: "Open GraphQL requests" });
+      await strip.getByRole("tab", { name: "gql2", exact: true, selected: true }).waitFor();
       await page.getByText("streams.http #4 (gql2)", { exact: true }).waitFor();
       await page.getByRole("button", { name: "Run", exact: true }).click();
       await page.getByLabel("GraphQL response").getByText('"who": "yoga"').waitFor();
       // The edited tab shows its own unsaved mark while gql2 is in front.
-      await strip.getByRole("button", { name: "gql •", exact: true }).click();
+      await strip.getByRole("tab", { name: "gql •", exact: true }).click();
       await page.getByText("streams.http #1 (gql) •").waitFor();
       await page.getByLabel("GraphQL response").getByText('"echo": 7').waitFor();
       await page.getByLabel("Query", { exact: true }).getByText("who }").waitFor();
@@ -200,9 +200,9 @@ Deno.test("browser: GraphQL, WebSocket and SSE requests of a file substitute the
       await page.getByLabel("Environment").selectOption("dev");
       // After a restart the GraphQL request tabs are back, each with its own request.
       await page.getByRole("tab", { name: "GraphQL" }).click();
-      const strip = page.getByRole("toolbar", { name: "Open GraphQL requests" });
-      await strip.getByRole("button", { name: "gql", exact: true, pressed: true }).waitFor();
-      await strip.getByRole("button", { name: "gql2", exact: true }).click();
+      const strip = page.getByRole("tablist", { name: "Open GraphQL requests" });
+      await strip.getByRole("tab", { name: "gql", exact: true, selected: true }).waitFor();
+      await strip.getByRole("tab", { name: "gql2", exact: true }).click();
       await page.getByLabel("Query", { exact: true }).getByText("query { who }").waitFor();
       await page.getByText("streams.http #4 (gql2)", { exact: true }).waitFor();
       await openFromSidebar(page, "streams.http", "WEBSOCKET feed");

@@ -33,7 +33,7 @@ import { RequestAuthLine } from "./workspace/request_auth.tsx";
 import { RunnerView } from "./workspace/runner.tsx";
 import { SidebarSplitter, sidebarWidth } from "./splitter.tsx";
 import { saveKindNow, SourceBar } from "./workspace/source_bar.tsx";
-import { KindTabs } from "./workspace/kind_tabs.tsx";
+import { closeKindTab, KindTabs } from "./workspace/kind_tabs.tsx";
 import type { StreamKind } from "./workspace/kind_requests.ts";
 
 /**
@@ -94,7 +94,11 @@ const SHORTCUTS = shortcuts({
     selected.value = "http";
     newTab();
   },
-  closeTab: () => closeTab(activeTab.peek()),
+  closeTab: () => {
+    const tab = selected.peek();
+    if (tab === "graphql" || tab === "ws" || tab === "sse" || tab === "grpc") closeKindTab(tab);
+    else closeTab(activeTab.peek());
+  },
   nextTab: () => cycleTab(1),
   previousTab: () => cycleTab(-1),
   focusUrl: () => {

@@ -76,7 +76,7 @@ export function shortcuts(actions: {
       run: actions.save,
     },
     alt("N", "KeyN", "New request tab", actions.newTab),
-    alt("W", "KeyW", "Close the request tab", actions.closeTab),
+    alt("W", "KeyW", "Close the shown request tab", actions.closeTab),
     alt("]", "BracketRight", "Next request tab", actions.nextTab),
     alt("[", "BracketLeft", "Previous request tab", actions.previousTab),
     alt("L", "KeyL", "Focus the URL", actions.focusUrl),

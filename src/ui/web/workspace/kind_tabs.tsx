@@ -41,6 +41,7 @@ import type { RequestPlace } from "./files.ts";
 import { withheldDraft } from "./draft_secrets.ts";
 import type { HttpDraft } from "./request_edit.ts";
 import { workspaceRoot } from "./files.ts";
+import { TabList } from "./tab_list.tsx";
 import {
   fileStateOf,
   kindSources,
@@ -305,9 +306,9 @@ export function newKindTab(kind: StreamKind): void {
  * Closes a request tab of a kind (the last one is emptied instead).
  *
  * @param kind the tab kind
- * @param id the request tab
+ * @param id the request tab (default: the shown one)
  */
-export function closeKindTab(kind: StreamKind, id: string): void {
+export function closeKindTab(kind: StreamKind, id: string = strips.peek()[kind].active): void {
   const strip = strips.peek()[kind];
   const at = strip.tabs.findIndex((t) => t.id === id);
   if (at < 0) return;
@@ -371,41 +372,23 @@ export function KindTabs(props: { kind: StreamKind }): JSX.Element | null {
   // Read so that titles follow edits of the shown tab.
   void unsaved.value;
   return (
-    <div class="request-tabs" role="toolbar" aria-label={LABEL[kind]}>
-      {strip.tabs.map((tab) => {
+    <TabList
+      label={LABEL[kind]}
+      newLabel={`New ${LABEL[kind].replace("Open ", "").replace(" requests", "")} request tab`}
+      idPrefix={`${kind}-request-tab-`}
+      tabs={strip.tabs.map((tab) => {
         const active = tab.id === strip.active;
-        const title = titleOf(kind, tab, active);
-        return (
-          <span key={tab.id} class={`request-tab ${active ? "selected" : ""}`}>
-            <button
-              type="button"
-              class="request-tab-name"
-              aria-pressed={active}
-              onClick={() => switchKindTab(kind, tab.id)}
-            >
-              {title}
-              {(active ? unsaved.value.has(kind) : tab.unsaved) ? " •" : ""}
-            </button>
-            <button
-              type="button"
-              class="icon"
-              aria-label={`Close ${title}`}
-              onClick={() => closeKindTab(kind, tab.id)}
-            >
-              ×
-            </button>
-          </span>
-        );
+        return {
+          id: tab.id,
+          title: titleOf(kind, tab, active),
+          edited: (active ? unsaved.value.has(kind) : tab.unsaved) === true,
+        };
       })}
-      <button
-        type="button"
-        class="icon"
-        aria-label={`New ${LABEL[kind].replace("Open ", "").replace(" requests", "")} request tab`}
-        onClick={() => newKindTab(kind)}
-      >
-        +
-      </button>
-    </div>
+      active={strip.active}
+      select={(id) => switchKindTab(kind, id)}
+      close={(id) => closeKindTab(kind, id)}
+      newTab={() => newKindTab(kind)}
+    />
   );
 }
 

@@ -7,7 +7,6 @@
  * @module
  */
 import { batch, computed, effect, signal } from "@preact/signals";
-import { useEffect, useRef } from "preact/hooks";
 import type { JSX } from "preact";
 import type { HttpRequest } from "../../../files/http_file_types.ts";
 import { currentDraft, currentView, type HttpView, showView } from "../http/http_tab.tsx";
@@ -34,6 +33,7 @@ import {
 import { appendRequest } from "../../../files/write_http_file.ts";
 import { isRecord, toApiError } from "../api.ts";
 import { selectedTab } from "../main_tab.ts";
+import { TabList } from "./tab_list.tsx";
 
 /** Where a tab's request lives. */
 export type RequestSource = RequestPlace;
@@ -572,111 +572,36 @@ export function RequestTabs(): JSX.Element {
   );
 }
 
-/** The shown tab's button, scrolled into view when it changes. */
-function scrollToActive(list: HTMLElement | null): void {
-  list?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.scrollIntoView({
-    block: "nearest",
-    inline: "nearest",
-  });
-}
-
-/**
- * Arrow keys move between the tabs (and show them), Home and End go to the ends, Delete
- * closes the focused one: an ARIA tab list.
- */
-function onTabKey(event: KeyboardEvent): void {
-  const tabs = requestTabs.peek();
-  const at = tabs.findIndex((t) => t.id === activeTab.peek());
-  const go = (index: number) => {
-    event.preventDefault();
-    const target = tabs[(index + tabs.length) % tabs.length]!;
-    switchTab(target.id);
-    requestAnimationFrame(() => document.getElementById(`request-tab-${target.id}`)?.focus());
-  };
-  if (event.key === "ArrowRight") go(at + 1);
-  else if (event.key === "ArrowLeft") go(at - 1);
-  else if (event.key === "Home") go(0);
-  else if (event.key === "End") go(tabs.length - 1);
-  else if (event.key === "Delete") {
-    event.preventDefault();
-    closeTab(activeTab.peek());
-    requestAnimationFrame(() =>
-      document.getElementById(`request-tab-${activeTab.peek()}`)?.focus()
-    );
-  }
-}
-
 /** @returns the tabs themselves: a tab list that scrolls instead of wrapping */
 function RequestTabStrip(): JSX.Element {
-  const list = useRef<HTMLDivElement>(null);
-  useEffect(() => scrollToActive(list.current), [activeTab.value, requestTabs.value.length]);
   return (
-    <div class="request-tabs">
-      {
-        /* With a workspace the open requests are an ARIA tab list; without one (a single
-        scratch tab and its siblings) they stay a toolbar, so that the page has one tab list, the
-        request kinds. */
-      }
-      <div
-        ref={list}
-        class="request-tab-list"
-        role={workspaceRoot.value ? "tablist" : "toolbar"}
-        aria-label="Open requests"
-        onKeyDown={onTabKey}
-      >
-        {requestTabs.value.map((tab) => {
-          const selected = tab.id === activeTab.value;
-          const edited = isUnsaved(tab);
-          return (
-            <button
-              key={tab.id}
-              id={`request-tab-${tab.id}`}
-              type="button"
-              {...(workspaceRoot.value
-                ? { role: "tab", "aria-selected": selected }
-                : { "aria-pressed": selected })}
-              tabIndex={selected ? 0 : -1}
-              class={`request-tab request-tab-name${selected ? " selected" : ""}${
-                tab.preview ? " preview" : ""
-              }`}
-              title={`${tab.source ? `${tab.source.path} #${tab.source.index}` : tab.title}${
-                tab.preview ? " (preview: double-click or edit to keep it)" : ""
-              }${edited ? ", unsaved" : ""}`}
-              onClick={() => switchTab(tab.id)}
-              onDblClick={() => keepTab(tab.id)}
-              onAuxClick={(e) => {
-                if (e.button === 1) closeTab(tab.id);
-              }}
-            >
-              <span class="request-tab-title">{tab.title}</span>
-              {edited ? " •" : ""}
-              <span
-                class="request-tab-close"
-                aria-hidden="true"
-                title={`Close ${tab.title} (Delete, Alt+W)`}
-                onClick={(e) => {
-                  e.stopPropagation();
-                  closeTab(tab.id);
-                }}
-              >
-                ×
-              </span>
-            </button>
-          );
-        })}
-      </div>
-      <button
-        type="button"
-        class="icon"
-        aria-label={`Close ${active.value?.title ?? "the tab"}`}
-        title="Close the shown tab (Alt+W)"
-        onClick={() => closeTab(activeTab.peek())}
-      >
-        ×
-      </button>
-      <button type="button" class="icon" aria-label="New request tab" onClick={newTab}>+</button>
-      {tabNote.value && <span class="note" role="status">{tabNote.value}</span>}
-    </div>
+    <TabList
+      label="Open requests"
+      newLabel="New request tab"
+      // With a workspace the open requests are an ARIA tab list; without one (a single scratch
+      // tab and its siblings) they stay a toolbar, so that the page has one tab list, the
+      // request kinds.
+      role={workspaceRoot.value ? "tablist" : "toolbar"}
+      idPrefix="request-tab-"
+      tabs={requestTabs.value.map((tab) => {
+        const edited = isUnsaved(tab);
+        return {
+          id: tab.id,
+          title: tab.title,
+          edited,
+          ...(tab.preview ? { preview: true } : {}),
+          tooltip: `${tab.source ? `${tab.source.path} #${tab.source.index}` : tab.title}${
+            tab.preview ? " (preview: double-click or edit to keep it)" : ""
+          }${edited ? ", unsaved" : ""}`,
+        };
+      })}
+      active={activeTab.value}
+      select={switchTab}
+      close={closeTab}
+      keep={keepTab}
+      newTab={newTab}
+      note={tabNote.value}
+    />
   );
 }
 
