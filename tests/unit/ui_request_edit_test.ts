@@ -70,3 +70,50 @@ Deno.test("ui save in place: new ?? lines go after the request's body or head, t
   assert.deepEqual(draftOfRequest(again), { ...draftOfRequest(a), assertions: ["$.k == 1"] });
   assert.equal(saved.slice(0, saved.indexOf("### b")).split("?? $.k == 1").length, 2);
 });
+
+Deno.test("ui save in place: comment lines between the request line and headers stay where they were", () => {
+  const source = `### c
+POST https://x.test/c
+# X-Debug: 1
+Accept: */*
+# the key is rotated weekly
+X-Key: k1
+X-Gone: 1
+# after gone
+Content-Type: application/json
+
+{"a": 1}
+`;
+  const c = parseHttpFile(source, "t.http").requests[0]!;
+  const draft = draftOfRequest(c);
+  // Nothing changed: byte for byte.
+  assert.equal(saveInPlace(source, c, draft), source);
+  // The URL and a header's value edited: every comment line kept, in its place.
+  const edited = {
+    ...draft,
+    url: "https://x.test/c2",
+    headers: draft.headers.map((h) => h.name === "X-Key" ? { ...h, value: "k2" } : h),
+  };
+  assert.equal(
+    saveInPlace(source, c, edited),
+    source.replace("POST https://x.test/c", "POST https://x.test/c2").replace(
+      "X-Key: k1",
+      "X-Key: k2",
+    ),
+  );
+  // A header removed: the comment before it stays; one added goes after the file's.
+  const removed = {
+    ...draft,
+    headers: [
+      ...draft.headers.filter((h) => h.name !== "X-Gone"),
+      { name: "X-New", value: "n", enabled: true },
+    ],
+  };
+  assert.equal(
+    saveInPlace(source, c, removed),
+    source.replace("X-Gone: 1\n", "").replace(
+      "Content-Type: application/json\n",
+      "Content-Type: application/json\nX-New: n\n",
+    ),
+  );
+});

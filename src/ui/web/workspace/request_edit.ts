@@ -153,7 +153,9 @@ export function replaceInPlace(
 /**
  * The request line and headers as written for the fields, with each line the fields did not
  * change kept as the file has it (`Content-Type:   application/json` stays so; a URL continued
- * over several lines stays so).
+ * over several lines stays so), and the comment lines between them (`# X-Debug: 1`, a note)
+ * kept: each before the header it preceded in the file (an edited header in the same place
+ * counts as that header), or at the end of the head when that header is gone.
  *
  * @param source the file's text
  * @param request the request as parsed from it
@@ -170,16 +172,44 @@ function keepUnchangedLines(source: string, request: HttpRequest, written: strin
       ? source.slice(request.requestLine.start, request.requestLine.end).replace(/\r?\n$/, "")
       : first!,
   ];
-  const unused = [...request.headers];
-  for (const line of headerLines) {
-    const at = unused.findIndex((h) => `${h.name}: ${h.value}` === line);
+  // The text before each header in the file that is neither the request line nor a header:
+  // its comment lines.
+  const gaps = request.headers.map((h, i) =>
+    source.slice(i === 0 ? request.requestLine.end : request.headers[i - 1]!.span.end, h.span.start)
+      .replace(/\r?\n$/, "")
+  );
+  const used = new Set<number>();
+  const gapsUpTo = (index: number) => {
+    for (let i = 0; i <= index; i++) {
+      if (!used.has(i) && gaps[i]) out.push(gaps[i]!);
+      used.add(i);
+    }
+  };
+  const unused = [...request.headers.keys()];
+  headerLines.forEach((line, row) => {
+    let at = unused.findIndex((i) => {
+      const h = request.headers[i]!;
+      return `${h.name}: ${h.value}` === line;
+    });
+    const kept = at >= 0;
+    // An edited header in its place stands where the file's was.
+    if (!kept) {
+      at = unused.findIndex((i) =>
+        i === row && line.toLowerCase().startsWith(`${request.headers[i]!.name.toLowerCase()}:`)
+      );
+    }
     if (at < 0) {
       out.push(line);
-      continue;
+      return;
     }
-    const [header] = unused.splice(at, 1);
-    out.push(source.slice(header!.span.start, header!.span.end).replace(/\r?\n$/, ""));
-  }
+    const [index] = unused.splice(at, 1);
+    gapsUpTo(index!);
+    const header = request.headers[index!]!;
+    out.push(
+      kept ? source.slice(header.span.start, header.span.end).replace(/\r?\n$/, "") : line,
+    );
+  });
+  gapsUpTo(request.headers.length - 1);
   return out.join("\n");
 }
 
