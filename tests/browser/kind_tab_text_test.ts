@@ -161,6 +161,12 @@ Deno.test("browser: gRPC and WebSocket tabs of one file are their text across re
     await page.keyboard.press("ArrowRight");
     await strip(page, "gRPC").getByRole("tab", { name: "hello •", selected: true }).waitFor();
     await message.filter({ hasText: '{"name": "from the tab"}' }).waitFor();
+    // Alt+[ and Alt+] step through the shown kind's request tabs, not the HTTP tab's.
+    await page.keyboard.press("Alt+BracketLeft");
+    await strip(page, "gRPC").getByRole("tab", { name: "echo •", selected: true }).waitFor();
+    await page.keyboard.press("Alt+BracketRight");
+    await strip(page, "gRPC").getByRole("tab", { name: "hello •", selected: true }).waitFor();
+    await message.filter({ hasText: '{"name": "from the tab"}' }).waitFor();
     await sidebar.getByRole("button", { name: "WEBSOCKET feed" }).click();
     await page.getByLabel("WebSocket endpoint").fill("{{ws}}/feed?edited=1");
     await saved(

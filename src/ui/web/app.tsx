@@ -33,7 +33,7 @@ import { RequestAuthLine } from "./workspace/request_auth.tsx";
 import { RunnerView } from "./workspace/runner.tsx";
 import { SidebarSplitter, sidebarWidth } from "./splitter.tsx";
 import { saveKindNow, SourceBar } from "./workspace/source_bar.tsx";
-import { closeKindTab, KindTabs } from "./workspace/kind_tabs.tsx";
+import { closeKindTab, cycleKindTab, KindTabs } from "./workspace/kind_tabs.tsx";
 import type { StreamKind } from "./workspace/kind_requests.ts";
 
 /**
@@ -83,24 +83,36 @@ async function openAnotherWindow(): Promise<void> {
   }
 }
 
+/** @returns the GraphQL, WebSocket, SSE or gRPC tab when one is shown */
+function shownKind(): StreamKind | undefined {
+  const tab = selected.peek();
+  return tab === "graphql" || tab === "ws" || tab === "sse" || tab === "grpc" ? tab : undefined;
+}
+
+/** Alt+] and Alt+[: the shown kind's request tabs. */
+function cycle(step: number): void {
+  const kind = shownKind();
+  if (kind) cycleKindTab(kind, step);
+  else cycleTab(step);
+}
+
 const SHORTCUTS = shortcuts({
   save: () => {
-    const tab = selected.peek();
-    if (tab === "graphql" || tab === "ws" || tab === "sse" || tab === "grpc") {
-      void saveKindNow(tab);
-    } else void saveActiveTab();
+    const kind = shownKind();
+    if (kind) void saveKindNow(kind);
+    else void saveActiveTab();
   },
   newTab: () => {
     selected.value = "http";
     newTab();
   },
   closeTab: () => {
-    const tab = selected.peek();
-    if (tab === "graphql" || tab === "ws" || tab === "sse" || tab === "grpc") closeKindTab(tab);
+    const kind = shownKind();
+    if (kind) closeKindTab(kind);
     else closeTab(activeTab.peek());
   },
-  nextTab: () => cycleTab(1),
-  previousTab: () => cycleTab(-1),
+  nextTab: () => cycle(1),
+  previousTab: () => cycle(-1),
   focusUrl: () => {
     selected.value = "http";
     document.getElementById("http-url")?.focus();

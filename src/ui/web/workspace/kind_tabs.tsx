@@ -303,6 +303,18 @@ export function newKindTab(kind: StreamKind): void {
 }
 
 /**
+ * Shows the next or previous request tab of a kind (Alt+] and Alt+[).
+ *
+ * @param kind the tab kind
+ * @param step 1 for the next, -1 for the previous
+ */
+export function cycleKindTab(kind: StreamKind, step: number): void {
+  const { tabs, active } = strips.peek()[kind];
+  const at = tabs.findIndex((t) => t.id === active);
+  switchKindTab(kind, tabs[(at + step + tabs.length) % tabs.length]!.id);
+}
+
+/**
  * Closes a request tab of a kind (the last one is emptied instead).
  *
  * @param kind the tab kind
