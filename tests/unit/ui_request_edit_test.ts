@@ -117,3 +117,18 @@ Content-Type: application/json
     ),
   );
 });
+
+Deno.test("ui save in place: a comment line between the head and the body stays when the body changes", () => {
+  const source = `### c
+POST https://x.test/c
+Accept: */*
+# the body is the v2 shape
+
+{"a": 1}
+`;
+  const c = parseHttpFile(source, "t.http").requests[0]!;
+  assert.equal(
+    saveInPlace(source, c, { ...draftOfRequest(c), body: '{"a": 2}' }),
+    source.replace('{"a": 1}', '{"a": 2}'),
+  );
+});

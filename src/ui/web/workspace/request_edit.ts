@@ -143,9 +143,13 @@ export function replaceInPlace(
   let text: string;
   if (sameBody) text = `${head}\n${source.slice(headEnd, end)}`;
   else {
-    // The body as written after the head (the head's own lines kept where unchanged).
+    // The body as written after the head (the head's own lines kept where unchanged), and the
+    // comment lines between the head and the body kept.
     const full = writeDraft(draft);
-    text = full.startsWith(bare) ? head + full.slice(bare.length) : full;
+    const comments = source.slice(headEnd, request.bodySpan?.start ?? end).split(/\r?\n/)
+      .filter((line) => /^\s*(#|\/\/)/.test(line));
+    const kept = comments.map((line) => `\n${line}`).join("");
+    text = full.startsWith(bare) ? head + kept + full.slice(bare.length) : full;
   }
   return source.slice(0, start) + text + source.slice(end);
 }
