@@ -167,6 +167,14 @@ Deno.test("browser: gRPC and WebSocket tabs of one file are their text across re
     await page.keyboard.press("Alt+BracketRight");
     await strip(page, "gRPC").getByRole("tab", { name: "hello •", selected: true }).waitFor();
     await message.filter({ hasText: '{"name": "from the tab"}' }).waitFor();
+    // Alt+N opens a new tab of the shown kind, Alt+W closes it.
+    const open = await strip(page, "gRPC").getByRole("tab").count();
+    await page.keyboard.press("Alt+KeyN");
+    await strip(page, "gRPC").getByRole("tab", { name: "Untitled", selected: true }).waitFor();
+    await page.keyboard.press("Alt+KeyW");
+    await strip(page, "gRPC").getByRole("tab", { name: "hello •", selected: true }).waitFor();
+    assert.equal(await strip(page, "gRPC").getByRole("tab").count(), open);
+    await page.getByRole("tab", { name: "gRPC", selected: true }).waitFor();
     await sidebar.getByRole("button", { name: "WEBSOCKET feed" }).click();
     await page.getByLabel("WebSocket endpoint").fill("{{ws}}/feed?edited=1");
     await saved(

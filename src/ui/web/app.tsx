@@ -33,7 +33,7 @@ import { RequestAuthLine } from "./workspace/request_auth.tsx";
 import { RunnerView } from "./workspace/runner.tsx";
 import { SidebarSplitter, sidebarWidth } from "./splitter.tsx";
 import { saveKindNow, SourceBar } from "./workspace/source_bar.tsx";
-import { closeKindTab, cycleKindTab, KindTabs } from "./workspace/kind_tabs.tsx";
+import { closeKindTab, cycleKindTab, KindTabs, newKindTab } from "./workspace/kind_tabs.tsx";
 import type { StreamKind } from "./workspace/kind_requests.ts";
 
 /**
@@ -103,8 +103,9 @@ const SHORTCUTS = shortcuts({
     else void saveActiveTab();
   },
   newTab: () => {
-    selected.value = "http";
-    newTab();
+    const kind = shownKind();
+    if (kind) newKindTab(kind);
+    else newTab();
   },
   closeTab: () => {
     const kind = shownKind();
