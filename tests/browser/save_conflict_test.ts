@@ -137,3 +137,53 @@ Deno.test("browser: a save never overwrites what changed on disk since the tab o
     await Deno.remove(workspace, { recursive: true });
   }
 });
+
+Deno.test("browser: an edited HTTP tab restored after an outside edit of only a literal credential or only spacing, made while dial ui was closed, conflicts on save", async () => {
+  const workspace = await Deno.makeTempDir({ prefix: "dial-ui-conflict-closed-" });
+  const path = `${workspace}/api.http`;
+  const file = FILE.replace(
+    "Accept: application/json",
+    "Accept: application/json\nX-Api-Key: lit-s3cr3t",
+  );
+  try {
+    for (
+      const [what, outside] of [
+        ["a literal credential", file.replace("lit-s3cr3t", "lit-r0tat3d")],
+        ["spacing", file.replace("Accept: application/json", "Accept:   application/json")],
+      ]
+    ) {
+      await Deno.remove(`${workspace}/.dial`, { recursive: true }).catch(() => {});
+      await Deno.writeTextFile(path, file);
+      {
+        await using app = await openApp(browser(), { workspace });
+        const { page } = app;
+        await openUsers(page);
+        await page.locator('html[data-drafts="saved"]').waitFor({ state: "attached" });
+      }
+      const state = await Deno.readTextFile(`${workspace}/.dial/ui-state.json`);
+      assert.ok(!state.includes("s3cr3t"), "no credential stored");
+      await Deno.writeTextFile(path, outside!);
+      await using app = await openApp(browser(), { workspace });
+      const { page } = app;
+      await page.getByText("api.http changed on disk; your edits are kept").waitFor();
+      await save(page);
+      const conflict = page.getByRole("alert", { name: "Save conflict" });
+      await conflict.getByLabel("Yours").getByText("GET https://api.test/users?mine=1").waitFor();
+      assert.equal(await Deno.readTextFile(path), outside, `nothing written (${what})`);
+      const stored = await page.evaluate("JSON.stringify(localStorage)") as string;
+      assert.ok(!stored.includes("s3cr3t") && !stored.includes("r0tat3d"), stored);
+      // Take theirs: the file's version, and a save without a conflict after it.
+      await conflict.getByRole("button", { name: "Take theirs (drop my edits)" }).click();
+      await page.getByText("Reloaded from api.http: your edits were dropped").waitFor();
+      await page.getByLabel("URL", { exact: true }).fill("https://api.test/users?again=1");
+      await save(page);
+      await page.getByText("Saved to api.http", { exact: true }).waitFor();
+      assert.equal(
+        await Deno.readTextFile(path),
+        outside!.replace("GET https://api.test/users", "GET https://api.test/users?again=1"),
+      );
+    }
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});

@@ -55,6 +55,29 @@ export interface RequestTab {
   note?: string;
   /** A preview (a single click in the sidebar): the next preview replaces it until edited. */
   preview?: boolean;
+  /**
+   * The keyed digest of its request's text when `saved` was last set from the file (stored:
+   * a restored tab tells an edit of its request made on disk while `dial ui` was closed).
+   */
+  baseDigest?: string | undefined;
+  /** In memory: restored, and its request changed on disk since; its next save conflicts. */
+  changedOnDisk?: boolean;
+}
+
+/**
+ * @param file a request file as the server read or wrote it
+ * @param request one of its requests
+ * @returns a tab's base from it: its fields, and its text's keyed digest
+ */
+function fileBase(
+  file: OpenedFile,
+  request: HttpRequest,
+): Pick<RequestTab, "saved" | "baseDigest" | "changedOnDisk"> {
+  return {
+    saved: draftOfRequest(request),
+    baseDigest: file.digests[request.index],
+    changedOnDisk: false,
+  };
 }
 
 const EMPTY: HttpDraft = {
@@ -92,7 +115,15 @@ function forStorage(tabs: RequestTab[]): RequestTab[] {
   const current = shown === undefined ? undefined : currentDraft.value;
   return tabs.map((tab) => {
     if (pending.loading || pending.ids.has(tab.id)) return tab;
-    const { view, saved, note: _, savedWithheld: _s, viewWithheld: _v, ...place } = tab;
+    const {
+      view,
+      saved,
+      note: _,
+      savedWithheld: _s,
+      viewWithheld: _v,
+      changedOnDisk: _c,
+      ...place
+    } = tab;
     const draft = tab.id === shown ? current : view?.draft;
     if (place.source && (draft === undefined || sameDraft(saved, draft))) return place;
     const stored: RequestTab = place;
@@ -174,23 +205,31 @@ export async function restoreTabs(): Promise<void> {
     const fromFile = request ? draftOfRequest(request) : undefined;
     const { savedWithheld = [], viewWithheld = [], ...rest } = tab;
     if (tab.source && fromFile && !tab.view) {
-      again.set(tab.id, { ...rest, saved: fromFile, view: { draft: fromFile } });
+      again.set(tab.id, { ...rest, ...fileBase(file!, request!), view: { draft: fromFile } });
       continue;
     }
+    // Its request changed on disk since its base (while closed): only the digest tells.
+    const changedOnDisk = file !== undefined && request !== undefined &&
+      tab.baseDigest !== undefined && file.digests[request.index] !== tab.baseDigest;
     const saved = tab.saved ? refillDraft(tab.saved, savedWithheld, fromFile).draft : fromFile;
     const view = tab.view ? refillDraft(tab.view.draft, viewWithheld, fromFile) : undefined;
     const missing = view?.missing ?? [];
+    const notes = [
+      ...(changedOnDisk ? [`${file!.path} changed on disk; your edits are kept`] : []),
+      ...(missing.length > 0
+        ? [
+          `Not kept across the reload (browser storage never holds a credential value): ${
+            missing.map(slotLabel).join(", ")
+          }; type ${missing.length === 1 ? "it" : "them"} again`,
+        ]
+        : []),
+    ];
     again.set(tab.id, {
       ...rest,
       ...(saved ? { saved } : {}),
       ...(view ? { view: { draft: view.draft } } : {}),
-      ...(missing.length > 0
-        ? {
-          note: `Not kept across the reload (browser storage never holds a credential value): ${
-            missing.map(slotLabel).join(", ")
-          }; type ${missing.length === 1 ? "it" : "them"} again`,
-        }
-        : {}),
+      ...(changedOnDisk ? { changedOnDisk } : {}),
+      ...(notes.length > 0 ? { note: notes.join(". ") } : {}),
     });
   }
   pending.ids.clear();
@@ -290,7 +329,7 @@ export function openRequest(
       index: request.index,
       ...(request.name ? { name: request.name } : {}),
     },
-    saved: draft,
+    ...fileBase(file, request),
     view: { draft },
     ...(options.preview ? { preview: true } : {}),
   };
@@ -384,7 +423,8 @@ export async function saveActiveTab(choice?: ConflictChoice): Promise<void> {
     const file = await readFile(source.path);
     const request = findRequest(file, source);
     const draft = currentView().draft;
-    const changed = !request || !sameDraft(tab.saved, draftOfRequest(request));
+    const changed = !request || tab.changedOnDisk === true ||
+      !sameDraft(tab.saved, draftOfRequest(request));
     if (changed && choice === undefined) {
       saveConflict.value = {
         tabId: tab.id,
@@ -411,7 +451,7 @@ export async function saveActiveTab(choice?: ConflictChoice): Promise<void> {
             ...t,
             title: name,
             source: { path: file.path, index: added.index, name },
-            saved: draftOfRequest(added),
+            ...fileBase(written, added),
           }
           : t
       );
@@ -425,7 +465,7 @@ export async function saveActiveTab(choice?: ConflictChoice): Promise<void> {
       t.id === tab.id
         ? {
           ...t,
-          saved: again ? draftOfRequest(again) : draft,
+          ...(again ? fileBase(written, again) : { saved: draft }),
           ...(again ? { source: { ...source, index: again.index } } : {}),
         }
         : t
@@ -448,7 +488,7 @@ export async function takeTheirs(): Promise<void> {
     if (!request) return;
     const draft = draftOfRequest(request);
     requestTabs.value = requestTabs.peek().map((t) =>
-      t.id === tab.id ? { ...t, saved: draft, view: { draft } } : t
+      t.id === tab.id ? { ...t, ...fileBase(file, request), view: { draft } } : t
     );
     showView({ draft });
     tabNote.value = `Reloaded from ${file.path}: your edits were dropped`;
@@ -547,7 +587,13 @@ onFileRead((file) => {
     const draft = draftOfRequest(request);
     const isActive = tab.id === activeTab.peek();
     const shown = isActive ? currentView().draft : tab.view?.draft;
-    if (sameDraft(tab.saved, draft)) return tab;
+    if (sameDraft(tab.saved, draft)) {
+      // The same fields (a comment or spacing changed): the new text is the base.
+      const baseDigest = file.digests[request.index];
+      if (tab.baseDigest === baseDigest || tab.changedOnDisk) return tab;
+      changed = true;
+      return { ...tab, baseDigest };
+    }
     if (shown !== undefined && tab.saved !== undefined && !sameDraft(tab.saved, shown)) {
       if (isActive) tabNote.value = `${file.path} changed on disk; your edits are kept`;
       return tab;
@@ -557,7 +603,7 @@ onFileRead((file) => {
       showView({ draft, ...(tab.view?.result ? { result: tab.view.result } : {}) });
       tabNote.value = `Reloaded: ${file.path} changed on disk`;
     }
-    return { ...tab, saved: draft, view: { ...tab.view, draft } };
+    return { ...tab, ...fileBase(file, request), view: { ...tab.view, draft } };
   });
   if (changed) requestTabs.value = tabs;
 });
