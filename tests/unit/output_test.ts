@@ -175,7 +175,7 @@ Deno.test("-o: the connection is read on while a write waits, and what it gather
     written.push(bytes.slice());
     if (written.length === 1) await held;
   };
-  const copied = overlapped(read, write, () => undefined, true);
+  const copied = overlapped(read, write, () => undefined, { gather: true });
   // A last guard, never a pass: without the reads going on, they would wait for the write.
   const guard = AbortSignal.timeout(30_000);
   const stopped = new Promise<never>((_, reject) =>
@@ -215,7 +215,7 @@ Deno.test("-o: a failed write ends the copy with its error and cancels the sourc
       (view) => Promise.resolve(++reads > 100 ? 0 : (view[0] = 1, 1)),
       () => Promise.reject(new Error("No space left on device")),
       (error) => Promise.resolve(void (cancelled = error)),
-      true,
+      { gather: true },
     ),
     /No space left on device/,
   );
@@ -246,7 +246,7 @@ Deno.test("-o: a body cut off while a write waits still writes what arrived (-C 
         if (written.length === 100) await held;
       },
       () => Promise.resolve(void (cancelled = true)),
-      true,
+      { gather: true },
     ),
     /connection closed early/,
   );
