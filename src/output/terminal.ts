@@ -46,29 +46,29 @@ const DIRECT_BUFFER = 1024 * 1024;
 const FILE_BUFFER = 256 * 1024;
 
 /**
- * Reads a body into one of two buffers while the bytes before are written, one write in
- * flight; writes stay in order, each done before its buffer is read into again. With `gather`
- * (a file), reads go on into the buffer until the write in flight is done (or the buffer is
- * full) and what they gathered is written next: a slow disk (other processes writing to it)
- * gets fewer, larger writes while the connection is read on. Without it (stdout: a reader may
- * wait for the bytes), each read is written as soon as the write before is done.
+ * Reads a body into two buffers in turn while what arrived before is written, one write in
+ * flight: each read goes on while a write waits, and when the write is done everything read
+ * meanwhile is written next, at once (a slow disk gets fewer, larger writes; bytes that
+ * arrived are never held back until the next read). Writes stay in order; a buffer is read
+ * into again only once all of it was written.
  *
  * @param read reads the next bytes into a buffer; 0 at the end
  * @param write writes bytes (done with them when it resolves)
  * @param cancel ends the source after a failure
- * @param options `gather`: keep reading while a write is in flight; `size`: of each buffer
+ * @param size the size of each buffer
  */
 export async function overlapped(
   read: (view: Uint8Array) => Promise<number>,
   write: (bytes: Uint8Array) => Promise<void>,
   cancel: (error: unknown) => Promise<void> | undefined,
-  { gather = false, size = DIRECT_BUFFER }: { gather?: boolean; size?: number } = {},
+  size: number = DIRECT_BUFFER,
 ): Promise<void> {
   const buffers = [new Uint8Array(size), new Uint8Array(size)];
   let turn = 0;
+  // The current buffer: bytes before `start` are written or being written, up to `filled` read.
+  let start = 0;
   let filled = 0;
-  let writing: Promise<void> = Promise.resolve();
-  let written = true;
+  let writing: Promise<void> | undefined;
   let failure: { error: unknown } | undefined;
   const check = () => {
     if (failure) throw failure.error;
@@ -77,37 +77,51 @@ export async function overlapped(
   let writeFailed!: (error: unknown) => void;
   const failed = new Promise<never>((_, reject) => writeFailed = reject);
   failed.catch(() => {});
+  const flush = () => {
+    if (writing || failure || start === filled) return;
+    const bytes = buffers[turn]!.subarray(start, filled);
+    start = filled;
+    writing = write(bytes).then(() => {
+      writing = undefined;
+      flush();
+    }, (error) => {
+      writing = undefined;
+      failure = { error };
+      writeFailed(error);
+    });
+  };
+  const written = async () => {
+    while (writing) await writing;
+  };
   try {
     for (;;) {
-      const buffer = buffers[turn]!;
+      if (filled === size) {
+        // All of this buffer goes to writes before the other one is read into (whose writes
+        // were all done before this one's began).
+        while (start < size) {
+          await writing;
+          check();
+          flush();
+        }
+        turn ^= 1;
+        start = filled = 0;
+      }
+      const view = buffers[turn]!.subarray(filled);
       // (Raced only while a write is in flight: none can fail otherwise.)
-      const view = buffer.subarray(filled);
-      const n = written ? await read(view) : await Promise.race([read(view), failed]);
+      const n = writing ? await Promise.race([read(view), failed]) : await read(view);
       filled += n;
       check();
-      if (gather && n > 0 && filled < buffer.length && !written) continue;
-      await writing;
-      check();
-      if (filled > 0) {
-        written = false;
-        writing = write(buffer.subarray(0, filled)).then(() => void (written = true), (error) => {
-          failure = { error };
-          writeFailed(error);
-        });
-        turn ^= 1;
-        filled = 0;
-      }
       if (n === 0) break;
+      flush();
     }
-    await writing;
+    await written();
     check();
   } catch (error) {
-    await writing;
     // The source failed (a connection cut off): what arrived is written first (`-C` resumes
     // after it). A failed write leaves nothing more to write.
-    if (!failure && filled > 0) {
-      await write(buffers[turn]!.subarray(0, filled)).catch(() => {});
-    }
+    await written();
+    flush();
+    await written();
     await cancel(error)?.catch(() => {});
     throw error;
   }
@@ -204,10 +218,8 @@ export async function pipeIntoFile(
     // An HTTP/1.1 identity body is read straight into the buffers (no stream promises, no
     // buffer per chunk); decoded (gzip, br) and HTTP/2 chunks are copied into them. Writes are
     // asynchronous, one in flight while the body is read on: a synchronous write stalls the
-    // reads whenever the kernel throttles the disk (another process writing to it), and into a
-    // regular file what arrives meanwhile is gathered into fewer, larger writes
-    // (docs/benchmarks.md). FIFOs and devices get each read as it comes.
-    const regular = file.statSync().isFile;
+    // reads whenever the kernel throttles the disk (another process writing to it), and what
+    // arrives meanwhile is gathered into fewer, larger writes (docs/benchmarks.md).
     const direct = directRead(body);
     const source = direct ? { read: direct, cancel: (e: unknown) => body.cancel(e) } : copied(body);
     await overlapped(
@@ -217,7 +229,7 @@ export async function pipeIntoFile(
         onChunk?.(bytes.length);
       },
       source.cancel,
-      { gather: regular, size: FILE_BUFFER },
+      FILE_BUFFER,
     );
   } finally {
     file.close();

@@ -175,7 +175,7 @@ Deno.test("-o: the connection is read on while a write waits, and what it gather
     written.push(bytes.slice());
     if (written.length === 1) await held;
   };
-  const copied = overlapped(read, write, () => undefined, { gather: true });
+  const copied = overlapped(read, write, () => undefined);
   // A last guard, never a pass: without the reads going on, they would wait for the write.
   const guard = AbortSignal.timeout(30_000);
   const stopped = new Promise<never>((_, reject) =>
@@ -191,7 +191,7 @@ Deno.test("-o: the connection is read on while a write waits, and what it gather
   assert.deepEqual([...new Set(written[1])], [2, 3, 4, 5]);
 });
 
-Deno.test("stdout: each read is written as soon as the write before is done", async () => {
+Deno.test("-o/stdout: each read is written as soon as the write before is done", async () => {
   const chunks = [1, 2, 3].map((n) => new Uint8Array(10).fill(n));
   const written: number[] = [];
   await overlapped(
@@ -215,7 +215,6 @@ Deno.test("-o: a failed write ends the copy with its error and cancels the sourc
       (view) => Promise.resolve(++reads > 100 ? 0 : (view[0] = 1, 1)),
       () => Promise.reject(new Error("No space left on device")),
       (error) => Promise.resolve(void (cancelled = error)),
-      { gather: true },
     ),
     /No space left on device/,
   );
@@ -246,10 +245,46 @@ Deno.test("-o: a body cut off while a write waits still writes what arrived (-C 
         if (written.length === 100) await held;
       },
       () => Promise.resolve(void (cancelled = true)),
-      { gather: true },
     ),
     /connection closed early/,
   );
   assert.deepEqual(written, [1, 2, 3].flatMap((n) => new Array(100).fill(n)));
   assert.ok(cancelled);
+});
+
+Deno.test("-o: what arrived while a write waited is written when it ends, though the next read waits (a stalled server)", async () => {
+  let stall!: () => void;
+  const stalled = new Promise<number>((resolve) => stall = () => resolve(0));
+  const chunks = [1, 2].map((n) => new Uint8Array(100).fill(n));
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => release = resolve);
+  const written: number[] = [];
+  let second!: () => void;
+  const secondWritten = new Promise<void>((resolve) => second = resolve);
+  const read = (view: Uint8Array) => {
+    const chunk = chunks.shift();
+    if (!chunk) {
+      release(); // the first write ends while this read waits for bytes that do not come
+      return stalled;
+    }
+    view.set(chunk);
+    return Promise.resolve(chunk.length);
+  };
+  const copied = overlapped(read, async (bytes) => {
+    written.push(...bytes);
+    if (written.length === 100) await held;
+    else second();
+  }, () => undefined);
+  // A last guard, never a pass: the second chunk must reach the output before the body ends.
+  const guard = AbortSignal.timeout(30_000);
+  const stopped = new Promise<never>((_, reject) =>
+    guard.addEventListener("abort", () => reject(new Error("the second chunk was held back")))
+  );
+  try {
+    await Promise.race([secondWritten, stopped]);
+  } finally {
+    stall();
+    await copied;
+  }
+  assert.deepEqual(written, [1, 2].flatMap((n) => new Array(100).fill(n)));
 });
