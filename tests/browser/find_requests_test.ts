@@ -25,8 +25,45 @@ Deno.test("browser: find and move fast on 1,000 requests", async (t) => {
     await using app = await openApp(browser(), { workspace });
     const { page } = app;
     const sidebar = page.getByRole("navigation", { name: "Workspace" });
-    await sidebar.getByRole("button", { name: "api-099.http", exact: true }).waitFor();
+    const tree = sidebar.getByRole("tree", { name: "Request files" });
+    // The tree knows its 100 files from the first one drawn.
+    await tree.locator('[role="treeitem"][aria-posinset="1"][aria-setsize="100"]').waitFor();
     const tabs = page.getByRole("tablist", { name: "Open requests" });
+
+    await t.step(
+      "the tree draws the rows in view only; keys and scrolling reach the rest",
+      async () => {
+        const drawn = await tree.getByRole("treeitem").count();
+        assert.ok(drawn > 0 && drawn < 100, `${drawn} rows drawn of 100`);
+        const last = tree.getByRole("button", { name: "api-099.http", exact: true });
+        assert.equal(await last.count(), 0);
+        const first = tree.getByRole("button", { name: "api-000.http", exact: true });
+        await first.focus();
+        await page.keyboard.press("End");
+        assert.equal(await page.locator(":focus").textContent(), "▸ api-099.http");
+        assert.equal(await last.getAttribute("tabindex"), "0");
+        assert.equal(await tree.locator('[tabindex="0"]').count(), 1);
+        await page.keyboard.press("ArrowUp");
+        assert.equal(await page.locator(":focus").textContent(), "▸ api-098.http");
+        await page.keyboard.press("Home");
+        assert.equal(await page.locator(":focus").textContent(), "▸ api-000.http");
+        await last.waitFor({ state: "detached" });
+        // The mouse wheel's way: the sidebar scrolled to its end draws the last files.
+        await sidebar.evaluate((nav) => nav.scrollTop = nav.scrollHeight);
+        await last.click();
+        await tree.getByRole("button", { name: "GET item-999", exact: true }).waitFor();
+        await last.click();
+        await tree.getByRole("button", { name: "GET item-999", exact: true }).waitFor({
+          state: "detached",
+        });
+        // Scrolled out of view, the focused row stays drawn: focus is not lost.
+        await sidebar.evaluate((nav) => nav.scrollTop = 0);
+        await first.waitFor();
+        assert.equal(await page.locator(":focus").textContent(), "▸ api-099.http");
+        assert.equal(await tree.locator('[tabindex="0"]').count(), 1);
+        await first.focus();
+      },
+    );
 
     await t.step("quick-open finds a request by name, URL or file and opens it", async () => {
       await page.keyboard.press("Control+p");
@@ -53,7 +90,6 @@ Deno.test("browser: find and move fast on 1,000 requests", async (t) => {
     await t.step("the sidebar filter shows the matching requests; a click previews", async () => {
       const filter = sidebar.getByRole("searchbox", { name: "Filter requests" });
       await filter.fill("item-55");
-      const tree = sidebar.getByRole("tree", { name: "Request files" });
       await tree.getByRole("button", { name: "GET item-555" }).waitFor();
       assert.equal(await tree.getByRole("button", { name: /^GET item-/ }).count(), 11);
       await tree.getByRole("button", { name: "GET item-551" }).click();
@@ -78,7 +114,6 @@ Deno.test("browser: find and move fast on 1,000 requests", async (t) => {
     });
 
     await t.step("the tree moves with arrow keys; Ctrl+Enter sends from it", async () => {
-      const tree = sidebar.getByRole("tree", { name: "Request files" });
       const first = tree.getByRole("button", { name: "api-000.http", exact: true });
       // One Tab stop for the whole tree.
       assert.equal(await tree.locator('[tabindex="0"]').count(), 1);

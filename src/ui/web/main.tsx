@@ -5,6 +5,7 @@
 import { render } from "preact";
 import { startSession } from "./api.ts";
 import { loadWorkspaceState } from "./workspace_state.ts";
+import { listFiles } from "./workspace/files.ts";
 
 const root = document.getElementById("app")!;
 const problem = await startSession();
@@ -20,6 +21,9 @@ if (problem) {
     root,
   );
 } else {
+  // The file list is asked for at once, beside the drafts: the sidebar shows it in the first
+  // render instead of asking after it.
+  void listFiles();
   // The workspace's drafts first: the tabs read them as they load.
   await loadWorkspaceState();
   // Loaded after the session: the tabs read drafts and may call the server at once.
