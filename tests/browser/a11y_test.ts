@@ -13,10 +13,14 @@ for (const colorScheme of ["light", "dark"] as const) {
       `${workspace}/api.http`,
       `### users\n# @name users\nGET ${target.origin}/users\n\n> {% client.test("ok", () => client.assert(response.status === 200)); %}\n`,
     );
+    // A file that does not parse: the tree shows why, as a row of its own.
+    await Deno.writeTextFile(`${workspace}/broken.http`, "### lonely\n# @name lonely\n");
     try {
       await using app = await openApp(browser(), { workspace }, { colorScheme });
       const { page } = app;
       const sidebar = page.getByRole("navigation", { name: "Workspace" });
+      await sidebar.getByRole("button", { name: "broken.http", exact: true }).click();
+      await sidebar.getByRole("treeitem", { name: /Missing request line/ }).waitFor();
       await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
       await sidebar.getByRole("button", { name: "GET users" }).dblclick();
       await page.getByRole("button", { name: "Send", exact: true }).click();
@@ -29,6 +33,11 @@ for (const colorScheme of ["light", "dark"] as const) {
       await page.getByRole("option", { name: /users/ }).waitFor();
       found.push(...(await violations(page)).map((v) => `quick-open: ${v}`));
       await page.keyboard.press("Escape");
+      await sidebar.getByRole("searchbox", { name: "Filter requests" }).fill("users");
+      await sidebar.getByRole("treeitem", { name: "api.http" }).and(
+        page.locator('[aria-setsize="1"]'),
+      ).waitFor();
+      found.push(...(await violations(page)).map((v) => `filtered tree: ${v}`));
       for (const tab of ["GraphQL", "WebSocket", "SSE"]) {
         await page.getByRole("tab", { name: tab }).click();
         await page.getByRole("tab", { name: tab, selected: true }).waitFor();
