@@ -334,12 +334,11 @@ export function FileTree(): JSX.Element {
     // What is above the tree may have grown or shrunk.
     measure(element);
     if (!focusAfterRender) return;
+    // One try: the render after a key moved the Tab stop draws it (the Tab stop always is).
+    focusAfterRender = false;
     const key = focusKey.peek();
     const row = key ? element.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`) : null;
-    if (row) {
-      focusAfterRender = false;
-      row.focus({ preventScroll: true });
-    }
+    row?.focus({ preventScroll: true });
   });
 
   return (
