@@ -21,11 +21,9 @@ if (problem) {
     root,
   );
 } else {
-  // The file list is asked for at once, beside the drafts: the sidebar shows it in the first
-  // render instead of asking after it.
-  void listFiles();
-  // The workspace's drafts first: the tabs read them as they load.
-  await loadWorkspaceState();
+  // The workspace's drafts first (the tabs read them as they load), and its file list beside
+  // them: the first render shows the sidebar whole, not a page that shifts when the list comes.
+  await Promise.all([loadWorkspaceState(), listFiles()]);
   // Loaded after the session: the tabs read drafts and may call the server at once.
   const { App } = await import("./app.tsx");
   render(<App />, root);
