@@ -16,8 +16,11 @@
  * @module
  */
 import { launchBrowser, openApp } from "../tests/browser/_browser.ts";
+import { mainThreadTasks, TRACE_CATEGORIES } from "../tests/browser/_trace.ts";
 
 const RUNS = Number(Deno.env.get("DIAL_BENCH_RUNS") ?? 10);
+/** Launches of each size traced apart (Chrome's trace costs time of its own). */
+const TRACED = Math.max(2, Math.round(RUNS / 2));
 const QUERY = ["i", "it", "ite", "item", "item-", "item-9", "item-93", "item-937"];
 
 async function workspace(files: number, perFile: number): Promise<string> {
@@ -153,6 +156,7 @@ const measured = SIZES.map(() => ({
   switches: [] as number[],
   phases: [] as Phases[],
   scrolls: [] as number[],
+  cpu: [] as number[],
 }));
 const loadBefore = Deno.loadavg();
 try {
@@ -164,14 +168,23 @@ try {
       await measure(dirs[i]!, files, perFile, measured[i]!);
     }
   }
+  for (let run = 0; run < TRACED; run++) {
+    for (const i of run % 2 === 0 ? [0, 1] : [1, 0]) {
+      measured[i]!.cpu.push(await launchCpu(dirs[i]!, SIZES[i]![0]));
+    }
+  }
 } finally {
   for (const dir of dirs) await Deno.remove(dir, { recursive: true });
 }
 const results: string[][] = [];
 for (const [i, [files, perFile]] of SIZES.entries()) {
   const n = files * perFile;
-  const { launch, keys, switches, phases, scrolls } = measured[i]!;
+  const { launch, keys, switches, phases, scrolls, cpu } = measured[i]!;
   results.push([`${n} requests: launch URL → file list`, stats(launch)]);
+  results.push([
+    `${n} requests: the page's main-thread CPU, launch → list painted (traced)`,
+    stats(cpu),
+  ]);
   const phase = (key: keyof Phases) => phases.map((p) => p[key]);
   results.push([`${n} requests: page start → DOMContentLoaded`, stats(phase("domContentLoaded"))]);
   results.push([`${n} requests: page start → session answered`, stats(phase("sessionEnd"))]);
@@ -210,6 +223,10 @@ results.push([
   "launch ratio, launch by launch (1,000 to the 64 beside it)",
   stats(measured[1]!.launch.map((t, i) => t / measured[0]!.launch[i]!), "×", 2),
 ]);
+results.push([
+  "the page's main-thread CPU at launch, 1,000 requests to 64 (medians, traced)",
+  (median(measured[1]!.cpu) / median(measured[0]!.cpu)).toFixed(2),
+]);
 const pairs = median(measured[1]!.launch.map((t, i) => t / measured[0]!.launch[i]!));
 results.push([
   "goal: launch ratio ≤ 1.0× (issue 36), by the pairs' median",
@@ -233,6 +250,23 @@ interface Phases {
   listFrame: number;
   listPainted: number;
   treeRows: number;
+}
+
+/**
+ * One launch traced: the CPU time of the page's main thread from before the navigation to the
+ * file list painted, whatever the machine's load (the wall time above waits for cores too).
+ */
+async function launchCpu(dir: string, files: number): Promise<number> {
+  await browser.startTracing(undefined, { categories: TRACE_CATEGORIES });
+  let trace: Uint8Array | undefined;
+  try {
+    await using app = await openApp(browser, { workspace: dir }, {}, watchList(files));
+    await app.page.waitForFunction(() => "__listPainted" in globalThis);
+    trace = await browser.stopTracing();
+  } finally {
+    if (!trace) await browser.stopTracing();
+  }
+  return mainThreadTasks(trace).totalCpu;
 }
 
 /** One launch of a workspace, its quick-open keystrokes and its tab switches. */

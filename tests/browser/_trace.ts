@@ -24,6 +24,8 @@ interface TraceEvent {
 export interface MainThreadTasks {
   /** The longest task in CPU time (the trace's `tdur`), in milliseconds. */
   longestCpu: number;
+  /** Every task's CPU time added up, in milliseconds: the page's own work, whatever the load. */
+  totalCpu: number;
   /**
    * Tasks over 50 ms of wall time that are DevTools' network agent ending an answer (a
    * `ResourceFinish` and no script): they count as long tasks in the page, but only because a
@@ -39,8 +41,8 @@ export interface MainThreadTasks {
 
 /**
  * @param trace what `browser.stopTracing()` gave, traced with {@link TRACE_CATEGORIES}
- * @returns the page's longest task in CPU time, DevTools' own long tasks, and the long tasks that
- *   were mostly a wait for a core
+ * @returns the page's longest task and all its tasks in CPU time, DevTools' own long tasks, and
+ *   the long tasks that were mostly a wait for a core
  */
 export function mainThreadTasks(trace: Uint8Array): MainThreadTasks {
   const { traceEvents } = JSON.parse(new TextDecoder().decode(trace)) as {
@@ -64,8 +66,10 @@ export function mainThreadTasks(trace: Uint8Array): MainThreadTasks {
     ).length;
   const waitingLong = tasks.filter((task) => (task.dur ?? 0) > 50_000 && (task.tdur ?? 0) < 5_000)
     .length;
+  const cpu = tasks.map((e) => (e.tdur ?? 0) / 1000);
   return {
-    longestCpu: Math.max(0, ...tasks.map((e) => (e.tdur ?? 0) / 1000)),
+    longestCpu: Math.max(0, ...cpu),
+    totalCpu: cpu.reduce((sum, ms) => sum + ms, 0),
     devtoolsLong,
     waitingLong,
   };

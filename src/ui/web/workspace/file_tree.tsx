@@ -29,8 +29,12 @@ const unfolded = signal<ReadonlySet<string>>(new Set());
 export const treeFilter = signal("");
 /** The tree's item that Tab reaches (roving focus): `file:PATH`, `request:PATH#INDEX`… */
 const focusKey = signal<string | undefined>(undefined);
-/** The rows in the sidebar's view: from `first` to before `last`. */
-const inView = signal({ first: 0, last: Math.ceil((globalThis.innerHeight || 800) / ROW_HEIGHT) });
+/**
+ * The rows in the sidebar's view: from `first` to before `last`. None until measured: the
+ * first render draws the overscan only, and the measure after it (before the frame is painted)
+ * the rows in view.
+ */
+const inView = signal({ first: 0, last: 0 });
 
 /** One row of the tree. */
 interface TreeRow {
@@ -307,12 +311,10 @@ export function FileTree(): JSX.Element {
   const from = Math.max(0, first - OVERSCAN);
   const to = Math.min(rows.length, last + OVERSCAN);
   // The rows in view, and the Tab stop wherever it is (Tab must reach it; focus stays on it).
-  const drawn = rows.length === 0 ? [] : [
-    ...new Set([
-      ...(stop < from ? [stop] : []),
-      ...range(from, to),
-      ...(stop >= to ? [stop] : []),
-    ]),
+  const drawn = [
+    ...(stop < from ? [stop] : []),
+    ...range(from, to),
+    ...(stop >= to && stop < rows.length ? [stop] : []),
   ];
 
   useLayoutEffect(() => {
