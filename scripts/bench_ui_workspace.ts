@@ -2,14 +2,15 @@
  * Measures the workspace UI on a 1,000-request workspace (100 files of 10) against a
  * 64-request one (8 files of 8) in headless Chromium: launch URL → file list shown (its first
  * file drawn, the tree saying how many files it holds), a quick-open keystroke → results
- * painted, a request-tab switch → the other tab's URL painted, and on the long tree a scroll of
- * the sidebar → the rows it brings painted. The launch is also cut into its phases (the page up,
- * the session, `/api/workspace/files` and the drafts asked and answered, the app's first render
- * with the list, painted), so what scales with the workspace, if anything, shows. The sizes take
- * turns launch by launch, in the order ABBA…, so drift of the machine's load and the order of
- * the two fall on both alike; the load average is read before and after. The last lines are the
- * goal's ratio (issue 36: ≤ 1.0×) and its verdict. Figures go to docs/benchmarks.md ("Desktop
- * UI"); nothing here is asserted by a test.
+ * painted, the same keystrokes in the sidebar's filter → tree painted, a request-tab switch →
+ * the other tab's URL painted, and on the long tree a scroll of the sidebar → the rows it
+ * brings painted. The launch is also cut into its phases (the page up, the session,
+ * `/api/workspace/files` and the drafts asked and answered, the app's first render with the
+ * list, painted), and the page's main-thread CPU at launch is traced apart, so what scales with
+ * the workspace, if anything, shows. The sizes take turns launch by launch, in the order ABBA…,
+ * so drift of the machine's load and the order of the two fall on both alike; the load average
+ * is read before and after. The last lines are the goal's ratio (issue 36: ≤ 1.0×) and its
+ * verdict. Figures go to docs/benchmarks.md ("Desktop UI"); nothing here is asserted by a test.
  *
  * Run: `deno task bench --only ui` (all the UI benchmarks), or alone:
  * `deno run -A --config tests/deno.json scripts/bench_ui_workspace.ts`
@@ -36,16 +37,30 @@ async function workspace(files: number, perFile: number): Promise<string> {
   return dir;
 }
 
-/** Page code: types into quick-open's box; ms until a frame shows the first result for it. */
-function keystroke(text: string): string {
+/** Quick-open's box, and the result it selects. */
+const QUICK_OPEN = [
+  '[role="combobox"][aria-controls="quick-open-results"]',
+  '[role="option"][aria-selected="true"]',
+] as const;
+/** The sidebar's filter, and the tree's first request. */
+const FILTER = [
+  'input[aria-label="Filter requests"]',
+  '[role="tree"][aria-label="Request files"] button.request',
+] as const;
+
+/**
+ * Page code: types into a box (quick-open's or the sidebar's filter); ms until a frame shows the
+ * first result for it.
+ */
+function keystroke([box, result]: readonly [string, string], text: string): string {
   return `(async (text) => {
-    const box = document.querySelector('[role="combobox"][aria-controls="quick-open-results"]');
+    const box = document.querySelector(${JSON.stringify(box)});
     const start = performance.now();
     box.value = text;
     box.dispatchEvent(new Event("input", { bubbles: true }));
     for (let frames = 0; frames < 120; frames++) {
       await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
-      const first = document.querySelector('[role="option"][aria-selected="true"]');
+      const first = document.querySelector(${JSON.stringify(result)});
       if (first && first.textContent.includes(text)) return performance.now() - start;
     }
     throw new Error("no result for " + text);
@@ -153,6 +168,7 @@ const dirs = await Promise.all(SIZES.map(([files, perFile]) => workspace(files, 
 const measured = SIZES.map(() => ({
   launch: [] as number[],
   keys: [] as number[],
+  filterKeys: [] as number[],
   switches: [] as number[],
   phases: [] as Phases[],
   scrolls: [] as number[],
@@ -179,7 +195,7 @@ try {
 const results: string[][] = [];
 for (const [i, [files, perFile]] of SIZES.entries()) {
   const n = files * perFile;
-  const { launch, keys, switches, phases, scrolls, cpu } = measured[i]!;
+  const { launch, keys, filterKeys, switches, phases, scrolls, cpu } = measured[i]!;
   results.push([`${n} requests: launch URL → file list`, stats(launch)]);
   results.push([
     `${n} requests: the page's main-thread CPU, launch → list painted (traced)`,
@@ -212,6 +228,7 @@ for (const [i, [files, perFile]] of SIZES.entries()) {
     results.push([`${n} requests: sidebar scrolled by its height → rows painted`, stats(scrolls)]);
   }
   results.push([`${n} requests: quick-open keystroke → results painted`, stats(keys)]);
+  results.push([`${n} requests: sidebar filter keystroke → tree painted`, stats(filterKeys)]);
   results.push([`${n} requests: request-tab switch → painted`, stats(switches)]);
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
@@ -277,6 +294,7 @@ async function measure(
   into: {
     launch: number[];
     keys: number[];
+    filterKeys: number[];
     switches: number[];
     phases: Phases[];
     scrolls: number[];
@@ -300,8 +318,15 @@ async function measure(
   // The index is loaded when quick-open opens: wait for it before timing keystrokes.
   await page.getByRole("listbox", { name: "Requests" }).getByRole("option").first().waitFor();
   const query = files * perFile > 900 ? QUERY : QUERY.slice(0, 6).concat(["item-3"]);
-  for (const text of query) into.keys.push(Number(await page.evaluate(keystroke(text))));
+  for (const text of query) {
+    into.keys.push(Number(await page.evaluate(keystroke(QUICK_OPEN, text))));
+  }
   await page.keyboard.press("Enter");
+  // The index is loaded: the sidebar's filter, the same keystrokes (its first, "i", shows all).
+  for (const text of query) {
+    into.filterKeys.push(Number(await page.evaluate(keystroke(FILTER, text))));
+  }
+  await page.getByRole("searchbox", { name: "Filter requests" }).fill("");
   await page.keyboard.press("Control+p");
   await page.getByRole("combobox", { name: "Find a request by name, URL or file" }).fill(
     "item-1",
