@@ -1,7 +1,9 @@
 /**
  * Measures the workspace UI on a 1,000-request workspace (100 files of 10) against a
- * 64-request one (8 files of 8) in headless Chromium: launch URL → file list shown (its first
- * file drawn, the tree saying how many files it holds), a quick-open keystroke → results
+ * 64-request one (8 files of 8) in headless Chromium: launch URL → file list painted (in the
+ * page's clock, from the navigation's start to the first frame after the tree's first file is
+ * drawn saying how many files the tree holds; also, in wall time, from `dial ui`'s start with
+ * the browser's new page, whose process start is the same for both and noisy), a quick-open keystroke → results
  * painted, the same keystrokes in the sidebar's filter → tree painted, a request-tab switch →
  * the other tab's URL painted, and on the long tree a scroll of the sidebar → the rows it
  * brings painted. The launch is also cut into its phases (the page up, the session,
@@ -187,6 +189,7 @@ const SIZES = [[8, 8], [100, 10]] as const;
 const dirs = await Promise.all(SIZES.map(([files, perFile]) => workspace(files, perFile)));
 const measured = SIZES.map(() => ({
   launch: [] as number[],
+  wall: [] as number[],
   keys: [] as number[],
   filterKeys: [] as number[],
   redraws: [] as number[],
@@ -216,8 +219,12 @@ try {
 const results: string[][] = [];
 for (const [i, [files, perFile]] of SIZES.entries()) {
   const n = files * perFile;
-  const { launch, keys, filterKeys, redraws, switches, phases, scrolls, cpu } = measured[i]!;
-  results.push([`${n} requests: launch URL → file list`, stats(launch)]);
+  const { launch, wall, keys, filterKeys, redraws, switches, phases, scrolls, cpu } = measured[i]!;
+  results.push([`${n} requests: launch URL → file list painted (the page's clock)`, stats(launch)]);
+  results.push([
+    `${n} requests: dial ui started → file list shown (with the browser's new page; wall)`,
+    stats(wall),
+  ]);
   results.push([
     `${n} requests: the page's main-thread CPU, launch → list painted (traced)`,
     stats(cpu),
@@ -318,6 +325,7 @@ async function measure(
   perFile: number,
   into: {
     launch: number[];
+    wall: number[];
     keys: number[];
     filterKeys: number[];
     redraws: number[];
@@ -330,9 +338,11 @@ async function measure(
   await using app = await openApp(browser, { workspace: dir }, {}, watchList(files));
   const { page } = app;
   await page.locator(listShown(files)).waitFor();
-  into.launch.push(performance.now() - started);
+  into.wall.push(performance.now() - started);
   await page.waitForFunction(() => "__listPainted" in globalThis);
-  into.phases.push(await page.evaluate(PHASES) as Phases);
+  const phases = await page.evaluate(PHASES) as Phases;
+  into.phases.push(phases);
+  into.launch.push(phases.listPainted);
   // A long tree: a view of rows not drawn yet, three times (down, back to the top, down).
   if (files > 40) {
     for (const down of [true, false, true]) {
