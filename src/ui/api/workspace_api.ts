@@ -61,13 +61,24 @@ export async function listRequestFiles(workspace: Workspace): Promise<WorkspaceF
       }
       if (isDirectory) await walk(path);
       else if (REQUEST_FILE.test(entry.name)) {
-        const info = await Deno.stat(path).catch(() => undefined);
+        // Without a turn of the event loop per file: on a loaded machine each turn waits, and a
+        // launch's file list waited one per file (~0.1 ms a file here, 4 ms for MAX_FILES).
+        const info = statOrUndefined(path);
         if (info) found.push({ path: workspace.relative(path), mtime: info.mtime?.getTime() ?? 0 });
       }
     }
   };
   await walk(workspace.root);
   return found;
+}
+
+/** @returns the file's information, or undefined when it went away (or cannot be read) */
+function statOrUndefined(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
