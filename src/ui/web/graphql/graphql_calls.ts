@@ -21,7 +21,7 @@ import {
 } from "./state.ts";
 import { runOperationName, runTarget } from "./sync.ts";
 import { type FileRun, readRunEvent } from "../http/http_response.tsx";
-import { SLICE_CHARS } from "../response_viewer.tsx";
+import { prepareViewer, SLICE_CHARS } from "../response_viewer.tsx";
 
 /** The response viewer's state. */
 export interface RunState {
@@ -133,6 +133,9 @@ function loginFailed(): string {
 /** Runs the chosen operation; a subscription's results stream into the viewer. */
 export async function runOperation(): Promise<void> {
   const mine = core.begin();
+  // Readied while the operation runs, as Send does: a long answer's first screen does not wait
+  // for the worker's load, nor for the viewer's code to compile.
+  prepareViewer();
   const variables = parseVariablesJson(variablesText.value);
   // `{"first": {{pageSize}}}` is JSON once the server fills the variables in, as `dial run` does.
   const templated = !variables.ok && variablesText.value.includes("{{");
