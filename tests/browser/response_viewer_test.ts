@@ -194,3 +194,69 @@ Deno.test("browser: a large JSON body is shown from its first part, before the r
   await page.getByLabel("Filter (JSONPath)").fill("$[22000].name");
   await page.getByLabel("Filter result").getByText('"item-21999"').waitFor();
 });
+
+/** Page code: each line the large viewer draws, with the line number beside it. */
+const DRAWN_LINES = `(() => {
+  const viewer = document.querySelector(".http-response .body-window");
+  const numbers = [...viewer.querySelectorAll(".cm-lineNumbers .cm-gutterElement")]
+    .filter((n) => n.offsetHeight > 0)
+    .map((n) => ({ top: Math.round(n.getBoundingClientRect().top), n: Number(n.textContent) }));
+  return [...viewer.querySelectorAll(".cm-line")].map((line) => {
+    const top = Math.round(line.getBoundingClientRect().top);
+    return { n: numbers.find((g) => Math.abs(g.top - top) <= 1)?.n, text: line.textContent };
+  });
+})()`;
+
+Deno.test("browser: a large JSON body is viewed through a window of its lines: scrolled, its own line numbers; Ctrl+End, a previous match and Ctrl+A then copy reach the whole body", async () => {
+  const items = Array.from({ length: 40_000 }, (_, i) => ({ id: i, name: `item-${i}` }));
+  const pretty = JSON.stringify(items, null, 2);
+  const lines = pretty.split("\n");
+  await using target = serve(() =>
+    new Response(JSON.stringify(items), { headers: { "Content-Type": "application/json" } })
+  );
+  await using app = await openApp(browser());
+  const { page } = app;
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/big`);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await page.locator(".http-response .response-viewer:not([data-formatting]) .cm-line").first()
+    .waitFor();
+  const drawn = async () => (await page.evaluate(DRAWN_LINES)) as { n?: number; text: string }[];
+  // Scrolled to the middle (far past the first window): the lines drawn are the body's there.
+  await page.evaluate(`(() => {
+    const viewer = document.querySelector(".http-response .body-window");
+    viewer.scrollTop = viewer.scrollHeight / 2;
+  })()`);
+  // (The line numbers drawn: the gutter's hidden element holds the widest number.)
+  const gutter = page.locator(
+    ".http-response .body-window .cm-lineNumbers .cm-gutterElement:visible",
+  );
+  await gutter.filter({ hasText: /^7\d{4}$/ }).first().waitFor();
+  const middle = (await drawn()).filter((l) => l.n !== undefined);
+  assert.ok(middle.length > 5, `${middle.length} lines drawn`);
+  for (const line of middle) assert.equal(line.text, lines[line.n! - 1], `line ${line.n}`);
+  // Ctrl+End: the body's last line, not the window's.
+  await page.getByLabel("Response body").focus();
+  await page.keyboard.press("Control+End");
+  await gutter.getByText(String(lines.length), { exact: true }).waitFor();
+  await page.locator(".http-response .body-window .cm-line").getByText("]", { exact: true })
+    .waitFor();
+  assert.deepEqual((await drawn()).at(-1), { n: lines.length, text: "]" });
+  // The previous match from the end is at the body's start (outside the window the view was on).
+  await page.keyboard.press("Control+f");
+  const find = page.getByRole("textbox", { name: "Find" });
+  // (Typed: the search panel takes its query at each key's release.)
+  await find.pressSequentially('"item-7"');
+  await find.press("Shift+Enter");
+  await page.locator(".cm-searchMatch-selected").filter({ hasText: '"item-7"' }).waitFor();
+  const found = (await drawn()).find((l) => l.text.includes('"item-7"'));
+  assert.deepEqual(found, { n: lines.indexOf('    "name": "item-7"') + 1, text: lines[31] });
+  // Ctrl+A, then copy: the whole body, not the window.
+  await page.keyboard.press("Escape");
+  await page.getByLabel("Response body").focus();
+  await page.keyboard.press("Control+a");
+  await page.keyboard.press("Control+c");
+  await page.getByRole("status").filter({ hasText: "Copied" }).waitFor();
+  const copied = await page.evaluate("navigator.clipboard.readText()") as string;
+  assert.equal(copied.trimEnd(), pretty);
+});

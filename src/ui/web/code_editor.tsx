@@ -32,39 +32,6 @@ export interface CodeEditorProps {
 }
 
 /**
- * Runs the editors' code once, off the page: a read-only editor is made with the extensions, the
- * text appended, and the editor dropped, each step in a task of its own. The next editor made,
- * and its first append, then run compiled code (a large response's first screen comes in one
- * task with its editor).
- *
- * @param extensions the editor's language and marks
- * @param text a sample document
- * @param between waits between the steps (for a later task)
- */
-export async function warmEditorCode(
-  extensions: Extension,
-  text: string,
-  between: () => Promise<void>,
-): Promise<void> {
-  const editor = new EditorView({
-    state: EditorState.create({
-      extensions: [
-        basicSetup,
-        editorTheme,
-        EditorView.lineWrapping,
-        EditorState.readOnly.of(true),
-        extensions,
-      ],
-    }),
-  });
-  await between();
-  editor.dispatch({ changes: { from: 0, insert: text } });
-  await between();
-  editor.dispatch({ changes: { from: editor.state.doc.length, insert: text } });
-  editor.destroy();
-}
-
-/**
  * @param props value, label, extensions, read-only, keys
  * @returns the editor's host element
  */

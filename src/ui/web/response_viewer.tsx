@@ -3,23 +3,22 @@
  * (Tab reaches it, Ctrl/Cmd+F searches), Copy, Save (the whole body, streamed from the
  * server when it keeps it), a Pretty/Raw toggle, a "preview" label when only the first 5 MiB
  * are shown, and a mode by content type (JSON, text, images shown, binary as hex). A large JSON
- * body is formatted in a worker as its parts arrive and appended to the editor in pieces; its
- * first screen is formatted on the page's thread, in the task after its first part arrives.
+ * body is formatted in a worker as its parts arrive and shown in a window of its lines
+ * (`body_window.tsx`); its first screen is formatted on the page's thread, in the task after its
+ * first part arrives.
  * @module
  */
 import { type Signal, useComputed, useSignal } from "@preact/signals";
 import type { JSX } from "preact";
-import { useEffect, useLayoutEffect, useMemo } from "preact/hooks";
+import { useEffect, useMemo, useRef } from "preact/hooks";
 import { json } from "@codemirror/lang-json";
-import { bracketMatching } from "@codemirror/language";
 import type { EditorView } from "@codemirror/view";
-import { type Extension, Text, Transaction } from "@codemirror/state";
+import type { Extension } from "@codemirror/state";
 import { BODY_PART, MAX_KEPT_BODY } from "../protocol.ts";
-import { formatSize, nextTask, post } from "./api.ts";
-import { CodeEditor, warmEditorCode } from "./code_editor.tsx";
+import { formatSize, post } from "./api.ts";
+import { CodeEditor } from "./code_editor.tsx";
 import { prettyIfJson } from "./response_meta.tsx";
-import { firstScreen, type FormatAnswer, type FormatRequest } from "./json_worker.ts";
-import { visibleJsonMarks } from "./json_marks.ts";
+import { BodyWindow, type BodyWindowEvents, jsonWorker } from "./body_window.tsx";
 
 /**
  * A long body arriving in parts (an answer's `bodyParts`): the viewer formats each part as it
@@ -125,12 +124,6 @@ function lengthOf(body: ViewedBody): number {
 
 const JSON_EXTENSIONS = json();
 const NO_EXTENSIONS: Extension = [];
-/**
- * A large body: colours of the lines in view only (no parse of the whole document), and a
- * bracket's match looked for up to 2,000 characters away, not 10,000: with no syntax tree the
- * match is found by reading the text from the cursor, and this was done again at each append.
- */
-const LARGE_JSON_EXTENSIONS = [visibleJsonMarks, bracketMatching({ maxScanDistance: 2_000 })];
 
 /**
  * @param props the body (a signal: undefined while there is none), the editor's label
@@ -146,14 +139,13 @@ export function ResponseViewer(
   },
 ): JSX.Element {
   const view = useSignal<EditorView | null>(null);
-  const state = useViewerState(props.body, view);
+  const state = useViewerState(props.body);
   // Started with the viewer: a large body's first screen does not wait for the worker's load.
   useEffect(() => void jsonWorker(), []);
   const body = props.body.value;
   const mode = body ? modeOf(body) : "text";
-  const language = mode === "json" && !state.raw.value
-    ? body && lengthOf(body) > SLICE_CHARS ? LARGE_JSON_EXTENSIONS : JSON_EXTENSIONS
-    : NO_EXTENSIONS;
+  const large = body && !state.raw.value && state.large.value;
+  const language = mode === "json" && !state.raw.value ? JSON_EXTENSIONS : NO_EXTENSIONS;
   // The same extensions from one render to the next: the editor reconfigures only on a change.
   const extensions = useMemo(
     () => props.marks ? [language, props.marks] : language,
@@ -179,8 +171,11 @@ export function ResponseViewer(
         )}
         <button
           type="button"
-          // A large body is in the editor only (appended as it was formatted).
-          onClick={() => void copy(view.peek()?.state.doc.toString() ?? state.shown.peek())}
+          // A large body's whole text, not the window the editor holds.
+          onClick={() =>
+            void copy(
+              large ? state.whole() : view.peek()?.state.doc.toString() ?? state.shown.peek(),
+            )}
           // Not a half-formatted document: Copy waits for the whole of it.
           disabled={!body || state.formatting.value}
         >
@@ -197,7 +192,15 @@ export function ResponseViewer(
         {state.note.value && <span class="note" role="status">{state.note.value}</span>}
       </div>
       {mode === "image" && body?.bodyId && <BodyImage id={body.bodyId} />}
-      {mode !== "image" && (
+      {large && (
+        <BodyWindow
+          parts={state.large.value!}
+          truncated={body.truncated}
+          label={props.label}
+          events={state.events}
+        />
+      )}
+      {mode !== "image" && !large && (
         <CodeEditor
           label={props.label}
           value={state.shown}
@@ -234,86 +237,50 @@ export function ResponseViewer(
   }
 }
 
-function useViewerState(
-  body: Signal<ViewedBody | undefined>,
-  view: Signal<EditorView | null>,
-) {
+function useViewerState(body: Signal<ViewedBody | undefined>) {
   const raw = useSignal(false);
   const note = useSignal<string | undefined>(undefined);
   const shown = useSignal("");
   const hex = useSignal<string | undefined>(undefined);
   /** Whether a large JSON body is still being formatted (its first screen shown). */
   const formatting = useSignal(false);
-  // What to show, and for a large JSON body the text to format in slices.
-  const text = useComputed((): { now: string; large?: ViewedBody } => {
+  /** The large body whose text turned out not to be JSON (shown as it is). */
+  const failed = useSignal<BodyParts | undefined>(undefined);
+  /** A large JSON body (its parts, the same object while it arrives and once whole). */
+  const large = useComputed((): BodyParts | undefined => {
     const b = body.value;
-    if (!b) return { now: "" };
-    if (modeOf(b) === "binary") {
-      return { now: hex.value ?? `(binary body of ${formatSize(b.size)})` };
-    }
-    // A body that is not formatted in the worker is shown once all of it is in.
-    if (raw.value || modeOf(b) !== "json") return { now: b.text ?? "" };
-    if (lengthOf(b) <= SLICE_CHARS) {
-      return { now: b.text === undefined ? "" : prettyIfJson(b.text, b.truncated) };
-    }
-    return { now: "", large: b };
+    if (!b || modeOf(b) !== "json" || lengthOf(b) <= SLICE_CHARS) return undefined;
+    const parts = b.parts ?? partsOf(b.text ?? "");
+    return parts === failed.value ? undefined : parts;
   });
-  // The editor too: a body may come before the editor is made (the effects' order).
-  const job = useComputed(() => ({ t: text.value, editor: view.value }));
-  // Subscribed before the first paint: a body's first part goes to the worker at once.
-  useLayoutEffect(() => {
-    let stop: (() => void) | undefined;
-    /** The parts being formatted. */
-    let feeding: BodyParts | undefined;
-    const unsubscribe = job.subscribe(({ t, editor }) => {
-      // The same body, now whole (its last part came): its formatting goes on.
-      if (t.large?.parts !== undefined && t.large.parts === feeding) return;
-      stop?.();
-      stop = undefined;
-      feeding = undefined;
-      note.value = undefined;
-      if (!t.large) {
-        formatting.value = false;
-        shown.value = t.now;
-        return;
-      }
-      formatting.value = true;
-      shown.value = "";
-      if (!editor) return;
-      // The document is built in pieces: each is appended as the worker sends it.
-      // Out of the undo history: a read-only viewer's appends are not edits to undo.
-      const replace = (text: string | Text, from = 0) =>
-        editor.dispatch({
-          changes: { from, to: editor.state.doc.length, insert: text },
-          annotations: Transaction.addToHistory.of(false),
-        });
-      const parts = feeding = t.large.parts ?? BodyParts.of(t.large.text ?? "");
-      replace("");
-      // The first screen, formatted here (the worker's first message is the same text), shown in
-      // the next task: the editor may have been made in this one.
-      const screen = firstScreen(parts.parts[0] ?? "");
-      let early: string | undefined;
-      const showing = screen === undefined
-        ? undefined
-        : setTimeout(() => replace(lines(early = screen)));
-      const stopWorker = formatInWorker(parts, t.large.truncated, (answer) => {
-        clearTimeout(showing);
-        if ("failed" in answer) replace(parts.text());
-        else if (early === undefined) replace(lines(answer.chunk), editor.state.doc.length);
-        else if (answer.chunk !== early) replace(lines(answer.chunk));
-        early = undefined;
-        if ("failed" in answer || answer.done) formatting.value = false;
-      });
-      stop = () => {
-        clearTimeout(showing);
-        stopWorker();
-      };
-    });
-    return () => {
-      stop?.();
-      unsubscribe();
-    };
-  }, []);
+  /** A large body's whole formatted text, once formatted. */
+  const whole = useRef("");
+  const events = useMemo((): BodyWindowEvents => ({
+    formatting: (text) => {
+      whole.current = text ?? "";
+      formatting.value = text === undefined;
+    },
+    failed: () => {
+      formatting.value = false;
+      failed.value = large.peek();
+    },
+    copied: () => note.value = "Copied",
+  }), []);
+  // What the editor shows when the body is not in a window.
+  const text = useComputed((): string => {
+    const b = body.value;
+    if (!b) return "";
+    if (modeOf(b) === "binary") return hex.value ?? `(binary body of ${formatSize(b.size)})`;
+    if (
+      raw.value || modeOf(b) !== "json" || large.value === undefined && lengthOf(b) > SLICE_CHARS
+    ) {
+      // A body not formatted in the worker (or not JSON after all) is shown once all of it is in.
+      return b.text ?? "";
+    }
+    return large.value || b.text === undefined ? "" : prettyIfJson(b.text, b.truncated);
+  });
+  useEffect(() => text.subscribe((t) => shown.value = t), []);
+  useEffect(() => body.subscribe(() => note.value = undefined), []);
   useEffect(() =>
     body.subscribe((b) => {
       hex.value = undefined;
@@ -321,16 +288,14 @@ function useViewerState(
         void hexPreview(b.bodyId).then((h) => hex.value = h);
       }
     }), []);
-  return { raw, note, shown, formatting };
+  return { raw, note, shown, formatting, large, events, whole: () => whole.current };
 }
 
-/**
- * @param text formatted JSON (its lines end in "\n" only)
- * @returns it as a document: split by a string, not by the pattern CodeMirror splits a string
- *   with (which took as long as the rest of an append)
- */
-function lines(text: string): Text {
-  return Text.of(text.split("\n"));
+/** The parts of a whole body's text, the same object for the same text. */
+let lastParts: { text: string; parts: BodyParts } | undefined;
+function partsOf(text: string): BodyParts {
+  if (lastParts?.text !== text) lastParts = { text, parts: BodyParts.of(text) };
+  return lastParts.parts;
 }
 
 /**
@@ -338,109 +303,6 @@ function lines(text: string): Text {
  * multiple of `BODY_PART`: a body still in parts is known to be longer or not).
  */
 export const SLICE_CHARS = 4 * BODY_PART;
-
-let worker: Worker | undefined;
-let lastId = 0;
-
-let warmed = false;
-
-/**
- * Readies the viewer for a body, as a request is sent: starts the viewers' worker (a long body's
- * first part then does not wait for it) and, once per page, in tasks of its own, runs the large
- * viewer's editor code on a sample (a long body's first screen, its editor made and its first
- * piece appended in the first part's task, then runs compiled code).
- */
-export function prepareViewer(): void {
-  jsonWorker();
-  if (warmed) return;
-  warmed = true;
-  void (async () => {
-    await nextTask();
-    const sample = Array.from({ length: 150 }, (_, i) => ({ id: i, name: `item ${i}`, ok: true }));
-    const screen = firstScreen(JSON.stringify(sample)) ?? "";
-    await nextTask();
-    // A few lines: an editor off the page draws every line (it has no screen to measure).
-    const few = screen.split("\n").slice(0, 24).join("\n");
-    await warmEditorCode(LARGE_JSON_EXTENSIONS, few, nextTask);
-  })();
-}
-
-/** @returns the viewers' one worker, started at the first call */
-function jsonWorker(): Worker {
-  if (worker) return worker;
-  const started = worker = new Worker("/json_worker.js", { type: "module" });
-  // One that failed is started again for the next body.
-  started.addEventListener("error", () => worker === started && (worker = undefined));
-  return started;
-}
-
-/**
- * Pretty-prints a large JSON body in the viewer's worker (`json_worker.ts`, the CLI's
- * streaming printer), each part as it arrives: the page's thread only hands over parts and
- * appends the pieces the worker sends, the first screen first. A body that turns out not to be
- * JSON is shown as it is once all of it is in.
- *
- * @param parts the body (its text is JSON, or starts like it)
- * @param truncated whether the body is only the start of the response's
- * @param take called with each piece, in order
- * @returns stops formatting (another body, or Raw)
- */
-function formatInWorker(
-  parts: BodyParts,
-  truncated: boolean,
-  take: (answer: FormatAnswer) => void,
-): () => void {
-  const id = ++lastId;
-  const running = jsonWorker();
-  let done = false;
-  let failed = false;
-  let sent = 0;
-  const finish = () => {
-    done = true;
-    running.removeEventListener("message", listen);
-    running.removeEventListener("error", fail);
-    unlisten();
-  };
-  // Each part goes to the worker as it arrives; after a failure, the body is shown once whole.
-  const feed = () => {
-    if (failed) {
-      if (parts.done && !done) {
-        finish();
-        take({ id, failed: true });
-      }
-      return;
-    }
-    while (sent < parts.parts.length) {
-      const part = parts.parts[sent]!;
-      const request: FormatRequest = { id, part, last: ++sent === parts.count, truncated };
-      running.postMessage(request);
-    }
-  };
-  const fail = () => {
-    failed = true;
-    feed();
-  };
-  const listen = (event: MessageEvent<FormatAnswer>) => {
-    if (event.data.id !== id) return;
-    if ("failed" in event.data) return fail();
-    if (event.data.done === true) finish();
-    take(event.data);
-  };
-  running.addEventListener("message", listen);
-  // A worker that cannot load or run: the body is shown as it is.
-  running.addEventListener("error", fail, { once: true });
-  const unlisten = parts.listen(feed);
-  feed();
-  return () => {
-    const stopped = !done;
-    finish();
-    // A body still being formatted is dropped with its worker: the next body starts at once.
-    if (stopped && worker === running) {
-      running.terminate();
-      worker = undefined;
-    }
-  };
-}
 
 async function hexPreview(id: string): Promise<string> {
   const bytes = new Uint8Array(await (await post("/api/http/body", { id })).arrayBuffer());

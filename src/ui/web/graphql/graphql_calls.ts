@@ -21,7 +21,8 @@ import {
 } from "./state.ts";
 import { runOperationName, runTarget } from "./sync.ts";
 import { type FileRun, readRunEvent } from "../http/http_response.tsx";
-import { prepareViewer, SLICE_CHARS } from "../response_viewer.tsx";
+import { SLICE_CHARS } from "../response_viewer.tsx";
+import { prepareViewer } from "../body_window.tsx";
 
 /** The response viewer's state. */
 export interface RunState {

@@ -38,7 +38,8 @@ import {
 import { httpSource, requestExtras, type RequestSource, requestSource } from "../request_extras.ts";
 import { requestShare, RequestSplitter } from "../splitter.tsx";
 import { OpenapiPanel } from "../openapi/openapi_panel.tsx";
-import { BodyParts, prepareViewer } from "../response_viewer.tsx";
+import { BodyParts } from "../response_viewer.tsx";
+import { prepareViewer } from "../body_window.tsx";
 
 export type { HttpResult };
 import { isRows, isString, jsonWithoutSecrets, persisted, withoutSecrets } from "../storage.ts";

@@ -1,0 +1,478 @@
+/**
+ * The viewer of a large JSON body: the viewer's worker (`json_worker.ts`) formats the body as
+ * its parts arrive and keeps the formatted text; the page holds a window of its lines in a
+ * read-only CodeMirror, placed in a scroller as tall as the whole text, and asks the worker for
+ * another window as the view nears the window's edge. So the page's thread never holds (or
+ * lays out, or collects) the whole formatted document: a 5 MB body is ~250,000 lines.
+ *
+ * What works on the whole body, not the window: the search panel's next and previous match
+ * (Enter, Shift+Enter, F3, Mod-G: the worker searches), Ctrl/Cmd+Home and End, Ctrl/Cmd+A then
+ * copy, and the viewer's Copy button. For the two copies the page takes the whole formatted
+ * text from the worker once it is formatted (one string, not a document of lines): a copy is
+ * written in the user's event, in order with what the page does next. Line numbers are the
+ * body's.
+ * @module
+ */
+import type { JSX } from "preact";
+import { useLayoutEffect, useRef } from "preact/hooks";
+import {
+  EditorSelection,
+  EditorState,
+  type Extension,
+  Prec,
+  StateEffect,
+  StateField,
+  Text,
+  Transaction,
+} from "@codemirror/state";
+import {
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  highlightSpecialChars,
+  keymap,
+  lineNumbers,
+} from "@codemirror/view";
+import { defaultKeymap } from "@codemirror/commands";
+import { bracketMatching } from "@codemirror/language";
+import {
+  getSearchQuery,
+  highlightSelectionMatches,
+  search,
+  searchKeymap,
+} from "@codemirror/search";
+import { nextTask } from "./api.ts";
+import { editorTheme } from "./editor_theme.ts";
+import { visibleJsonMarks } from "./json_marks.ts";
+import {
+  firstScreen,
+  type FormatAnswer,
+  type FormatRequest,
+  type Position,
+  type Query,
+  type QueryAnswer,
+  WINDOW_LINES,
+} from "./json_worker.ts";
+import type { BodyParts } from "./response_viewer.tsx";
+
+/** Lines from the window's edge at which the view asks for the next window. */
+const MARGIN = 500;
+/**
+ * Every line's height in CSS pixels, set (not measured): the window's place is its first line
+ * times this, and a measured height (19.6 px, or 19.62 once more lines are measured) would move
+ * the place by thousands of pixels 150,000 lines down.
+ */
+const LINE_HEIGHT = 20;
+
+/** What the window's owner sees of it. */
+export interface BodyWindowEvents {
+  /**
+   * Called as formatting starts, and with the whole formatted text when it ends (Copy waits for
+   * it).
+   */
+  formatting: (whole?: string) => void;
+  /** The text is not JSON: the owner shows it as it is. */
+  failed: () => void;
+  /** The whole text was copied (Ctrl/Cmd+A, then copy). */
+  copied: () => void;
+}
+
+const setStart = StateEffect.define<number>();
+/** The body's line (0-based) at the window's first line. */
+const windowStart = StateField.define<number>({
+  create: () => 0,
+  update: (start, tr) => tr.effects.reduce((s, e) => e.is(setStart) ? e.value : s, start),
+});
+
+/**
+ * @param label the editor's accessible name
+ * @param keys the window's own keys (before the default ones)
+ * @returns the window editor's extensions: a read-only, focusable viewer with the body's line
+ *   numbers, JSON colours of the lines in view, a bracket's match looked for up to 2,000
+ *   characters away, search, and no line wrapping (every line is one line high: the window's
+ *   place in the scroller is its first line times the line height)
+ */
+function windowExtensions(
+  label: string,
+  keys: readonly Parameters<typeof keymap.of>[0][number][],
+): Extension {
+  return [
+    windowStart,
+    lineNumbers({ formatNumber: (n, state) => String(n + state.field(windowStart)) }),
+    highlightActiveLineGutter(),
+    highlightSpecialChars(),
+    drawSelection(),
+    highlightActiveLine(),
+    highlightSelectionMatches(),
+    search(),
+    Prec.highest(keymap.of(keys)),
+    keymap.of([...defaultKeymap, ...searchKeymap]),
+    editorTheme,
+    EditorView.theme({ ".cm-scroller": { lineHeight: `${LINE_HEIGHT}px` } }),
+    EditorState.readOnly.of(true),
+    EditorView.contentAttributes.of({ "aria-label": label }),
+    visibleJsonMarks,
+    bracketMatching({ maxScanDistance: 2_000 }),
+  ];
+}
+
+/**
+ * @param text formatted JSON (its lines end in "\n" only)
+ * @returns it as a document: split by a string, not by the pattern CodeMirror splits a string
+ *   with (which took as long as the rest of an append)
+ */
+function lines(text: string): Text {
+  return Text.of(text.split("\n"));
+}
+
+/**
+ * @param props the body's parts, whether it is only the start of the response's, the editor's
+ *   label, and what the owner is told
+ * @returns the scroller with the window's editor
+ */
+export function BodyWindow(
+  props: { parts: BodyParts; truncated: boolean; label: string; events: BodyWindowEvents },
+): JSX.Element {
+  const scroller = useRef<HTMLDivElement>(null);
+  const space = useRef<HTMLDivElement>(null);
+  const host = useRef<HTMLDivElement>(null);
+  // Made before the first paint, in the task the body's first part arrives in.
+  useLayoutEffect(() => {
+    const stop = openWindow(props, scroller.current!, space.current!, host.current!);
+    return stop;
+  }, [props.parts]);
+  return (
+    <div class="editor viewer body-window" ref={scroller}>
+      <div class="body-window-space" ref={space}>
+        <div class="body-window-lines" ref={host} />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Formats the body in the worker and shows its first window, then follows the scroller.
+ *
+ * @returns stops (another body, or Raw)
+ */
+function openWindow(
+  props: { parts: BodyParts; truncated: boolean; label: string; events: BodyWindowEvents },
+  scroller: HTMLElement,
+  space: HTMLElement,
+  host: HTMLElement,
+): () => void {
+  const { parts, events } = props;
+  /** Lines formatted so far. */
+  let total = 1;
+  /** Whether the first window is still being filled from the worker's pieces. */
+  let filling = true;
+  /** The window asked for, and the one to ask for when its answer is in. */
+  let asking: number | undefined;
+  let next: number | undefined;
+  const editor = new EditorView({
+    parent: host,
+    state: EditorState.create({
+      extensions: [
+        windowExtensions(props.label, [
+          { key: "Enter", scope: "search-panel", run: find(false), shift: find(true) },
+          { key: "F3", run: find(false), shift: find(true), scope: "editor search-panel" },
+          { key: "Mod-g", run: find(false), shift: find(true), scope: "editor search-panel" },
+          { key: "Mod-Home", run: () => (void reach(0, false), true) },
+          { key: "Mod-End", run: () => (void reach(Infinity, true), true) },
+        ]),
+        EditorView.domEventHandlers({
+          copy: copyAll,
+          // The browser shows a focused element's top (the window's first line, lines away):
+          // the view stays where it was.
+          focus: () => void (scroller.scrollTop = seen),
+        }),
+      ],
+    }),
+  });
+  const start = () => editor.state.field(windowStart);
+  /** Sizes the scroller's space to the whole text and puts the window at its line. */
+  const place = () => {
+    space.style.height = `${total * LINE_HEIGHT + 8}px`;
+    host.style.top = `${start() * LINE_HEIGHT}px`;
+  };
+  const replace = (text: string | Text, from = 0) =>
+    editor.dispatch({
+      changes: { from, to: editor.state.doc.length, insert: text },
+      annotations: Transaction.addToHistory.of(false),
+    });
+
+  /**
+   * Shows the body's lines from `from` in the window, keeping the selection where it is in the
+   * body when it is still in the window (else the cursor goes to the first line in view).
+   */
+  const show = (from: number, text: string) => {
+    filling = false;
+    const doc = lines(text);
+    const selection = editor.state.selection.main;
+    const anchor = toBody(selection.anchor);
+    const head = toBody(selection.head);
+    const local = (p: Position) =>
+      p[0] >= from && p[0] < from + doc.lines
+        ? Math.min(doc.line(p[0] - from + 1).from + p[1], doc.line(p[0] - from + 1).to)
+        : undefined;
+    const [a, h] = [local(anchor), local(head)];
+    const inView = local([Math.floor(scroller.scrollTop / LINE_HEIGHT), 0]) ?? 0;
+    editor.dispatch({
+      changes: { from: 0, to: editor.state.doc.length, insert: doc },
+      effects: setStart.of(from),
+      selection: a !== undefined && h !== undefined ? { anchor: a, head: h } : { anchor: inView },
+      annotations: Transaction.addToHistory.of(false),
+    });
+    place();
+  };
+  const toBody = (pos: number): Position => {
+    const line = editor.state.doc.lineAt(pos);
+    return [start() + line.number - 1, pos - line.from];
+  };
+
+  const job = formatInWorker(parts, props.truncated, (answer) => {
+    clearTimeout(showing);
+    if ("failed" in answer) return events.failed();
+    total = answer.lines;
+    if (answer.chunk !== undefined && filling) {
+      if (early === undefined) replace(lines(answer.chunk), editor.state.doc.length);
+      else if (answer.chunk !== early) replace(lines(answer.chunk));
+    }
+    early = undefined;
+    place();
+    if (answer.done) void job.ask({ whole: true }).then((a) => events.formatting(whole = a.text));
+  });
+  events.formatting();
+  /** The whole formatted text, once formatted. */
+  let whole: string | undefined;
+  // The first screen, formatted here (the worker's first message is the same text), shown in
+  // the next task: the editor was made in this one.
+  const screen = firstScreen(parts.parts[0] ?? "");
+  let early: string | undefined;
+  const showing = screen === undefined
+    ? undefined
+    : setTimeout(() => (replace(lines(early = screen)), place()));
+
+  /** Asks for the window around a line; one question at a time, the latest one next. */
+  const ask = async (center: number): Promise<void> => {
+    if (asking !== undefined) {
+      next = center;
+      return;
+    }
+    const from = Math.max(0, Math.min(center - WINDOW_LINES / 2, total - WINDOW_LINES));
+    asking = from;
+    const answer = await job.ask({ lines: [from, from + WINDOW_LINES] });
+    asking = undefined;
+    show(from, answer.text ?? "");
+    if (next !== undefined) {
+      const later = next;
+      next = undefined;
+      await ask(later);
+    }
+  };
+  /** Where the scroller was at its last scroll event. */
+  let seen = 0;
+  /** Follows the scroller: a view near the window's edge asks for the window around it. */
+  const follow = () => {
+    seen = scroller.scrollTop;
+    const top = Math.floor(scroller.scrollTop / LINE_HEIGHT);
+    const bottom = Math.ceil((scroller.scrollTop + scroller.clientHeight) / LINE_HEIGHT);
+    const end = start() + editor.state.doc.lines;
+    if ((start() > 0 && top < start() + MARGIN) || (end < total && bottom > end - MARGIN)) {
+      void ask((top + bottom) >> 1);
+    }
+  };
+  scroller.addEventListener("scroll", follow, { passive: true });
+
+  /** Puts the window around a body's line (when it is not in it), then selects there. */
+  const reach = async (line: number, atEnd: boolean, select?: [Position, Position]) => {
+    const target = Math.min(line, total - 1);
+    if (target < start() || target >= start() + editor.state.doc.lines || (atEnd && !filling)) {
+      await ask(target);
+    }
+    const doc = editor.state.doc;
+    const at = (p: Position) => {
+      const l = doc.line(Math.max(1, Math.min(doc.lines, p[0] - start() + 1)));
+      return Math.min(l.from + p[1], l.to);
+    };
+    const range = select
+      ? EditorSelection.range(at(select[0]), at(select[1]))
+      : EditorSelection.cursor(atEnd ? doc.length : 0);
+    editor.dispatch({
+      selection: range,
+      effects: [
+        EditorView.scrollIntoView(range, { y: select ? "center" : "nearest" }),
+        ...(select ? [EditorView.announce.of(`current match on line ${select[0][0] + 1}.`)] : []),
+      ],
+      userEvent: select ? "select.search" : "select",
+    });
+  };
+
+  /** The search panel's next (previous) match, over the whole body. */
+  function find(backwards: boolean) {
+    return (view: EditorView): boolean => {
+      const query = getSearchQuery(view.state);
+      if (!query.valid) return false;
+      const selection = view.state.selection.main;
+      const [line, column] = toBody(backwards ? selection.from : selection.to);
+      const spec = {
+        search: query.search,
+        regexp: query.regexp,
+        literal: query.literal,
+        caseSensitive: query.caseSensitive,
+        wholeWord: query.wholeWord,
+        line,
+        column,
+        backwards,
+      };
+      void job.ask({ find: spec }).then((a) => a.found && reach(a.found[0][0], false, a.found));
+      return true;
+    };
+  }
+
+  /** Ctrl/Cmd+A, then copy: when the window is not the whole body, the whole body is copied. */
+  function copyAll(event: ClipboardEvent, view: EditorView): boolean {
+    const { from, to } = view.state.selection.main;
+    const all = start() === 0 && view.state.doc.lines >= total;
+    if (from !== 0 || to !== view.state.doc.length || all || whole === undefined) return false;
+    event.preventDefault();
+    event.clipboardData?.setData("text/plain", whole);
+    events.copied();
+    return true;
+  }
+
+  return () => {
+    clearTimeout(showing);
+    scroller.removeEventListener("scroll", follow);
+    job.stop();
+    editor.destroy();
+  };
+}
+
+let worker: Worker | undefined;
+let lastId = 0;
+let lastSeq = 0;
+let warmed = false;
+
+/**
+ * Readies the viewer for a body, as a request is sent: starts the viewers' worker (a long body's
+ * first part then does not wait for it) and, once per page, in tasks of its own, runs the window
+ * editor's code on a sample (a long body's first screen, its editor made and its first piece
+ * appended in the first part's task, then runs compiled code).
+ */
+export function prepareViewer(): void {
+  jsonWorker();
+  if (warmed) return;
+  warmed = true;
+  void (async () => {
+    await nextTask();
+    const sample = Array.from({ length: 150 }, (_, i) => ({ id: i, name: `item ${i}`, ok: true }));
+    const screen = firstScreen(JSON.stringify(sample)) ?? "";
+    await nextTask();
+    // A few lines: an editor off the page draws every line (it has no screen to measure).
+    const few = lines(screen.split("\n").slice(0, 24).join("\n"));
+    const editor = new EditorView({
+      state: EditorState.create({ extensions: windowExtensions("", []) }),
+    });
+    await nextTask();
+    editor.dispatch({ changes: { from: 0, insert: few } });
+    await nextTask();
+    editor.dispatch({ changes: { from: editor.state.doc.length, insert: few } });
+    editor.destroy();
+  })();
+}
+
+/** @returns the viewers' one worker, started at the first call */
+export function jsonWorker(): Worker {
+  if (worker) return worker;
+  const started = worker = new Worker("/json_worker.js", { type: "module" });
+  // One that failed is started again for the next body.
+  started.addEventListener("error", () => worker === started && (worker = undefined));
+  return started;
+}
+
+/** A query without its ids (the body's and the answer's). */
+type Ask =
+  | { lines: [number, number] }
+  | { whole: true }
+  | { find: Extract<Query, { find: unknown }>["find"] };
+
+/**
+ * Pretty-prints a large JSON body in the viewer's worker (`json_worker.ts`, the CLI's
+ * streaming printer), each part as it arrives: the page's thread only hands over parts and
+ * takes the first window's pieces, then the count of lines, and asks for windows, the whole
+ * text and matches of a search.
+ *
+ * @param parts the body (its text is JSON, or starts like it)
+ * @param truncated whether the body is only the start of the response's
+ * @param take called with each answer, in order
+ * @returns what asks the worker about this body, and what stops (another body, or Raw)
+ */
+function formatInWorker(
+  parts: BodyParts,
+  truncated: boolean,
+  take: (answer: FormatAnswer) => void,
+): { ask: (query: Ask) => Promise<QueryAnswer>; stop: () => void } {
+  const id = ++lastId;
+  const running = jsonWorker();
+  const waiting = new Map<number, (answer: QueryAnswer) => void>();
+  let done = false;
+  let failed = false;
+  let sent = 0;
+  const finish = () => {
+    done = true;
+    unlisten();
+  };
+  // Each part goes to the worker as it arrives; after a failure, the body is shown once whole.
+  const feed = () => {
+    if (failed) return;
+    while (sent < parts.parts.length) {
+      const part = parts.parts[sent]!;
+      const request: FormatRequest = { id, part, last: ++sent === parts.count, truncated };
+      running.postMessage(request);
+    }
+  };
+  const fail = () => {
+    if (failed) return;
+    failed = true;
+    finish();
+    take({ id, failed: true });
+  };
+  const listen = (event: MessageEvent<FormatAnswer | QueryAnswer>) => {
+    const answer = event.data;
+    if (answer.id !== id) return;
+    if ("seq" in answer) {
+      waiting.get(answer.seq)?.(answer);
+      waiting.delete(answer.seq);
+    } else if ("failed" in answer) fail();
+    else {
+      if (answer.done === true) finish();
+      take(answer);
+    }
+  };
+  running.addEventListener("message", listen);
+  // A worker that cannot load or run: the body is shown as it is.
+  running.addEventListener("error", fail, { once: true });
+  const unlisten = parts.listen(feed);
+  feed();
+  return {
+    ask: (query) =>
+      new Promise((resolve) => {
+        const seq = ++lastSeq;
+        waiting.set(seq, resolve);
+        running.postMessage({ id, seq, ...query } as Query);
+      }),
+    stop: () => {
+      const stopped = !done;
+      finish();
+      running.removeEventListener("message", listen);
+      running.removeEventListener("error", fail);
+      // A body still being formatted is dropped with its worker: the next body starts at once.
+      if (stopped && worker === running) {
+        running.terminate();
+        worker = undefined;
+      }
+    },
+  };
+}
