@@ -131,16 +131,14 @@ function lines(text: string): Text {
  *   label, and what the owner is told
  * @returns the scroller with the window's editor
  */
-export function BodyWindow(
-  props: { parts: BodyParts; truncated: boolean; label: string; events: BodyWindowEvents },
-): JSX.Element {
+export function BodyWindow(props: WindowProps): JSX.Element {
   const scroller = useRef<HTMLDivElement>(null);
   const space = useRef<HTMLDivElement>(null);
   const host = useRef<HTMLDivElement>(null);
   // Made before the first paint, in the task the body's first part arrives in.
   useLayoutEffect(() => {
-    const stop = openWindow(props, scroller.current!, space.current!, host.current!);
-    return stop;
+    const shown = new LineWindow(props, scroller.current!, space.current!, host.current!);
+    return () => shown.stop();
   }, [props.parts]);
   return (
     <div class="editor viewer body-window" ref={scroller}>
@@ -151,155 +149,205 @@ export function BodyWindow(
   );
 }
 
+/** What a window is made of: the body, and the scroller's elements. */
+interface WindowProps {
+  parts: BodyParts;
+  truncated: boolean;
+  label: string;
+  events: BodyWindowEvents;
+}
+
 /**
- * Formats the body in the worker and shows its first window, then follows the scroller.
- *
- * @returns stops (another body, or Raw)
+ * A body's window: formats the body in the worker and shows its first window, then follows the
+ * scroller.
  */
-function openWindow(
-  props: { parts: BodyParts; truncated: boolean; label: string; events: BodyWindowEvents },
-  scroller: HTMLElement,
-  space: HTMLElement,
-  host: HTMLElement,
-): () => void {
-  const { parts, events } = props;
+class LineWindow {
+  readonly #editor: EditorView;
+  readonly #job: ReturnType<typeof formatInWorker>;
+  readonly #events: BodyWindowEvents;
   /** Lines formatted so far. */
-  let total = 1;
+  #total = 1;
   /** Whether the first window is still being filled from the worker's pieces. */
-  let filling = true;
-  /** The window asked for, and the one to ask for when its answer is in. */
-  let asking: number | undefined;
-  let next: number | undefined;
-  const editor = new EditorView({
-    parent: host,
-    state: EditorState.create({
-      extensions: [
-        windowExtensions(props.label, [
-          { key: "Enter", scope: "search-panel", run: find(false), shift: find(true) },
-          { key: "F3", run: find(false), shift: find(true), scope: "editor search-panel" },
-          { key: "Mod-g", run: find(false), shift: find(true), scope: "editor search-panel" },
-          { key: "Mod-Home", run: () => (void reach(0, false), true) },
-          { key: "Mod-End", run: () => (void reach(Infinity, true), true) },
-        ]),
-        EditorView.domEventHandlers({
-          copy: copyAll,
-          // The browser shows a focused element's top (the window's first line, lines away):
-          // the view stays where it was.
-          focus: () => void (scroller.scrollTop = seen),
-        }),
-      ],
-    }),
-  });
-  const start = () => editor.state.field(windowStart);
+  #filling = true;
+  /** Whether a window is asked for, and the line to center the next one on once it is in. */
+  #asking = false;
+  #next: number | undefined;
+  /** Where the scroller was at its last scroll event. */
+  #seen = 0;
+  /** The first screen formatted here, while the worker's same first message has not come. */
+  #early: string | undefined;
+  #showing: number | undefined;
+  /** The whole formatted text, once formatted. */
+  #whole: string | undefined;
+
+  /**
+   * @param props the body and what the owner is told
+   * @param scroller the element that scrolls
+   * @param space the element as tall as the whole text
+   * @param host the editor's element, placed at the window's first line
+   */
+  constructor(
+    props: WindowProps,
+    readonly scroller: HTMLElement,
+    readonly space: HTMLElement,
+    readonly host: HTMLElement,
+  ) {
+    this.#events = props.events;
+    const find = (backwards: boolean) => (view: EditorView) => this.#find(view, backwards);
+    this.#editor = new EditorView({
+      parent: host,
+      state: EditorState.create({
+        extensions: [
+          windowExtensions(props.label, [
+            { key: "Enter", scope: "search-panel", run: find(false), shift: find(true) },
+            { key: "F3", run: find(false), shift: find(true), scope: "editor search-panel" },
+            { key: "Mod-g", run: find(false), shift: find(true), scope: "editor search-panel" },
+            { key: "Mod-Home", run: () => (void this.#reach(0, false), true) },
+            { key: "Mod-End", run: () => (void this.#reach(Infinity, true), true) },
+          ]),
+          EditorView.domEventHandlers({
+            copy: (event, view) => this.#copyAll(event, view),
+            // The browser shows a focused element's top (the window's first line, lines away):
+            // the view stays where it was.
+            focus: () => void (scroller.scrollTop = this.#seen),
+          }),
+        ],
+      }),
+    });
+    this.#job = formatInWorker(props.parts, props.truncated, (answer) => this.#take(answer));
+    this.#events.formatting();
+    // The first screen, formatted here (the worker's first message is the same text), shown in
+    // the next task: the editor was made in this one.
+    const screen = firstScreen(props.parts.parts[0] ?? "");
+    if (screen !== undefined) {
+      this.#showing = setTimeout(() => {
+        this.#replace(lines(this.#early = screen));
+        this.#place();
+      });
+    }
+    scroller.addEventListener("scroll", this.#follow, { passive: true });
+  }
+
+  /** Stops (another body, or Raw). */
+  stop(): void {
+    clearTimeout(this.#showing);
+    this.scroller.removeEventListener("scroll", this.#follow);
+    this.#job.stop();
+    this.#editor.destroy();
+  }
+
+  /** The body's line (0-based) at the window's first line. */
+  get #start(): number {
+    return this.#editor.state.field(windowStart);
+  }
+
   /** Sizes the scroller's space to the whole text and puts the window at its line. */
-  const place = () => {
-    space.style.height = `${total * LINE_HEIGHT + 8}px`;
-    host.style.top = `${start() * LINE_HEIGHT}px`;
-  };
-  const replace = (text: string | Text, from = 0) =>
-    editor.dispatch({
-      changes: { from, to: editor.state.doc.length, insert: text },
+  #place(): void {
+    this.space.style.height = `${this.#total * LINE_HEIGHT + 8}px`;
+    this.host.style.top = `${this.#start * LINE_HEIGHT}px`;
+  }
+
+  #replace(text: Text, from = 0): void {
+    this.#editor.dispatch({
+      changes: { from, to: this.#editor.state.doc.length, insert: text },
       annotations: Transaction.addToHistory.of(false),
     });
+  }
+
+  /** @param answer the worker's next piece, or count of lines */
+  #take(answer: FormatAnswer): void {
+    clearTimeout(this.#showing);
+    if ("failed" in answer) return this.#events.failed();
+    this.#total = answer.lines;
+    if (answer.chunk !== undefined && this.#filling) {
+      if (this.#early === undefined) {
+        this.#replace(lines(answer.chunk), this.#editor.state.doc.length);
+      } else if (answer.chunk !== this.#early) this.#replace(lines(answer.chunk));
+    }
+    this.#early = undefined;
+    this.#place();
+    if (answer.done) {
+      void this.#job.ask({ whole: true }).then((a) =>
+        this.#events.formatting(this.#whole = a.text)
+      );
+    }
+  }
 
   /**
    * Shows the body's lines from `from` in the window, keeping the selection where it is in the
    * body when it is still in the window (else the cursor goes to the first line in view).
    */
-  const show = (from: number, text: string) => {
-    filling = false;
+  #show(from: number, text: string): void {
+    this.#filling = false;
     const doc = lines(text);
-    const selection = editor.state.selection.main;
-    const anchor = toBody(selection.anchor);
-    const head = toBody(selection.head);
+    const selection = this.#editor.state.selection.main;
     const local = (p: Position) =>
       p[0] >= from && p[0] < from + doc.lines
         ? Math.min(doc.line(p[0] - from + 1).from + p[1], doc.line(p[0] - from + 1).to)
         : undefined;
-    const [a, h] = [local(anchor), local(head)];
-    const inView = local([Math.floor(scroller.scrollTop / LINE_HEIGHT), 0]) ?? 0;
-    editor.dispatch({
-      changes: { from: 0, to: editor.state.doc.length, insert: doc },
+    const a = local(this.#toBody(selection.anchor));
+    const h = local(this.#toBody(selection.head));
+    const inView = local([Math.floor(this.scroller.scrollTop / LINE_HEIGHT), 0]) ?? 0;
+    this.#editor.dispatch({
+      changes: { from: 0, to: this.#editor.state.doc.length, insert: doc },
       effects: setStart.of(from),
       selection: a !== undefined && h !== undefined ? { anchor: a, head: h } : { anchor: inView },
       annotations: Transaction.addToHistory.of(false),
     });
-    place();
-  };
-  const toBody = (pos: number): Position => {
-    const line = editor.state.doc.lineAt(pos);
-    return [start() + line.number - 1, pos - line.from];
-  };
+    this.#place();
+  }
 
-  const job = formatInWorker(parts, props.truncated, (answer) => {
-    clearTimeout(showing);
-    if ("failed" in answer) return events.failed();
-    total = answer.lines;
-    if (answer.chunk !== undefined && filling) {
-      if (early === undefined) replace(lines(answer.chunk), editor.state.doc.length);
-      else if (answer.chunk !== early) replace(lines(answer.chunk));
-    }
-    early = undefined;
-    place();
-    if (answer.done) void job.ask({ whole: true }).then((a) => events.formatting(whole = a.text));
-  });
-  events.formatting();
-  /** The whole formatted text, once formatted. */
-  let whole: string | undefined;
-  // The first screen, formatted here (the worker's first message is the same text), shown in
-  // the next task: the editor was made in this one.
-  const screen = firstScreen(parts.parts[0] ?? "");
-  let early: string | undefined;
-  const showing = screen === undefined
-    ? undefined
-    : setTimeout(() => (replace(lines(early = screen)), place()));
+  #toBody(pos: number): Position {
+    const line = this.#editor.state.doc.lineAt(pos);
+    return [this.#start + line.number - 1, pos - line.from];
+  }
 
   /** Asks for the window around a line; one question at a time, the latest one next. */
-  const ask = async (center: number): Promise<void> => {
-    if (asking !== undefined) {
-      next = center;
+  async #ask(center: number): Promise<void> {
+    if (this.#asking) {
+      this.#next = center;
       return;
     }
-    const from = Math.max(0, Math.min(center - WINDOW_LINES / 2, total - WINDOW_LINES));
-    asking = from;
-    const answer = await job.ask({ lines: [from, from + WINDOW_LINES] });
-    asking = undefined;
-    show(from, answer.text ?? "");
-    if (next !== undefined) {
-      const later = next;
-      next = undefined;
-      await ask(later);
+    const from = Math.max(0, Math.min(center - WINDOW_LINES / 2, this.#total - WINDOW_LINES));
+    this.#asking = true;
+    const answer = await this.#job.ask({ lines: [from, from + WINDOW_LINES] });
+    this.#asking = false;
+    this.#show(from, answer.text ?? "");
+    if (this.#next !== undefined) {
+      const later = this.#next;
+      this.#next = undefined;
+      await this.#ask(later);
     }
-  };
-  /** Where the scroller was at its last scroll event. */
-  let seen = 0;
+  }
+
   /** Follows the scroller: a view near the window's edge asks for the window around it. */
-  const follow = () => {
-    seen = scroller.scrollTop;
-    const top = Math.floor(scroller.scrollTop / LINE_HEIGHT);
-    const bottom = Math.ceil((scroller.scrollTop + scroller.clientHeight) / LINE_HEIGHT);
-    const end = start() + editor.state.doc.lines;
-    if ((start() > 0 && top < start() + MARGIN) || (end < total && bottom > end - MARGIN)) {
-      void ask((top + bottom) >> 1);
+  readonly #follow = () => {
+    const { scrollTop, clientHeight } = this.scroller;
+    this.#seen = scrollTop;
+    const top = Math.floor(scrollTop / LINE_HEIGHT);
+    const bottom = Math.ceil((scrollTop + clientHeight) / LINE_HEIGHT);
+    const end = this.#start + this.#editor.state.doc.lines;
+    const nearTop = this.#start > 0 && top < this.#start + MARGIN;
+    if (nearTop || (end < this.#total && bottom > end - MARGIN)) {
+      void this.#ask((top + bottom) >> 1);
     }
   };
-  scroller.addEventListener("scroll", follow, { passive: true });
 
   /** Puts the window around a body's line (when it is not in it), then selects there. */
-  const reach = async (line: number, atEnd: boolean, select?: [Position, Position]) => {
-    const target = Math.min(line, total - 1);
-    if (target < start() || target >= start() + editor.state.doc.lines || (atEnd && !filling)) {
-      await ask(target);
+  async #reach(line: number, atEnd: boolean, select?: [Position, Position]): Promise<void> {
+    const target = Math.min(line, this.#total - 1);
+    if (target < this.#start || target >= this.#start + this.#editor.state.doc.lines) {
+      await this.#ask(target);
     }
-    const doc = editor.state.doc;
+    const doc = this.#editor.state.doc;
     const at = (p: Position) => {
-      const l = doc.line(Math.max(1, Math.min(doc.lines, p[0] - start() + 1)));
+      const l = doc.line(Math.max(1, Math.min(doc.lines, p[0] - this.#start + 1)));
       return Math.min(l.from + p[1], l.to);
     };
     const range = select
       ? EditorSelection.range(at(select[0]), at(select[1]))
       : EditorSelection.cursor(atEnd ? doc.length : 0);
-    editor.dispatch({
+    this.#editor.dispatch({
       selection: range,
       effects: [
         EditorView.scrollIntoView(range, { y: select ? "center" : "nearest" }),
@@ -307,47 +355,34 @@ function openWindow(
       ],
       userEvent: select ? "select.search" : "select",
     });
-  };
-
-  /** The search panel's next (previous) match, over the whole body. */
-  function find(backwards: boolean) {
-    return (view: EditorView): boolean => {
-      const query = getSearchQuery(view.state);
-      if (!query.valid) return false;
-      const selection = view.state.selection.main;
-      const [line, column] = toBody(backwards ? selection.from : selection.to);
-      const spec = {
-        search: query.search,
-        regexp: query.regexp,
-        literal: query.literal,
-        caseSensitive: query.caseSensitive,
-        wholeWord: query.wholeWord,
-        line,
-        column,
-        backwards,
-      };
-      void job.ask({ find: spec }).then((a) => a.found && reach(a.found[0][0], false, a.found));
-      return true;
-    };
   }
 
-  /** Ctrl/Cmd+A, then copy: when the window is not the whole body, the whole body is copied. */
-  function copyAll(event: ClipboardEvent, view: EditorView): boolean {
-    const { from, to } = view.state.selection.main;
-    const all = start() === 0 && view.state.doc.lines >= total;
-    if (from !== 0 || to !== view.state.doc.length || all || whole === undefined) return false;
-    event.preventDefault();
-    event.clipboardData?.setData("text/plain", whole);
-    events.copied();
+  /** The search panel's next (previous) match, over the whole body. */
+  #find(view: EditorView, backwards: boolean): boolean {
+    const query = getSearchQuery(view.state);
+    if (!query.valid) return false;
+    const selection = view.state.selection.main;
+    const [line, column] = this.#toBody(backwards ? selection.from : selection.to);
+    const { search, regexp, literal, caseSensitive, wholeWord } = query;
+    const spec = { search, regexp, literal, caseSensitive, wholeWord, line, column, backwards };
+    void this.#job.ask({ find: spec }).then((a) =>
+      a.found && this.#reach(a.found[0][0], false, a.found)
+    );
     return true;
   }
 
-  return () => {
-    clearTimeout(showing);
-    scroller.removeEventListener("scroll", follow);
-    job.stop();
-    editor.destroy();
-  };
+  /** Ctrl/Cmd+A, then copy: when the window is not the whole body, the whole body is copied. */
+  #copyAll(event: ClipboardEvent, view: EditorView): boolean {
+    const { from, to } = view.state.selection.main;
+    const all = this.#start === 0 && view.state.doc.lines >= this.#total;
+    if (from !== 0 || to !== view.state.doc.length || all || this.#whole === undefined) {
+      return false;
+    }
+    event.preventDefault();
+    event.clipboardData?.setData("text/plain", this.#whole);
+    this.#events.copied();
+    return true;
+  }
 }
 
 let worker: Worker | undefined;

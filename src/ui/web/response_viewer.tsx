@@ -183,7 +183,7 @@ export function ResponseViewer(
         </button>
         <button
           type="button"
-          onClick={() => body && void save(body)}
+          onClick={() => body && void save(body).then((saved) => state.note.value = saved)}
           // A body still arriving is saved once it is in.
           disabled={!body || (body.parts !== undefined && body.text === undefined)}
         >
@@ -218,23 +218,29 @@ export function ResponseViewer(
     await navigator.clipboard?.writeText(text).catch(() => {});
     state.note.value = "Copied";
   }
+}
 
-  async function save(b: ViewedBody) {
-    const blob = b.bodyId
-      ? await (await post("/api/http/body", { id: b.bodyId })).blob()
-      : new Blob([b.text ?? ""], { type: b.contentType || "text/plain" });
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(blob);
-    link.download = b.fileName;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
-    // A body over the server's cap is not kept: only its preview can be saved, and the page says so.
-    state.note.value = b.truncated && !b.bodyId
-      ? `Saved the ${formatSize(blob.size)} preview only: dial ui keeps bodies up to ${
-        formatSize(MAX_KEPT_BODY)
-      } (use dial -o for the whole body)`
-      : `Saved ${formatSize(blob.size)}`;
-  }
+/**
+ * Saves a body: the whole of it, streamed from the server when it keeps it.
+ *
+ * @param b the body
+ * @returns what to tell the user
+ */
+async function save(b: ViewedBody): Promise<string> {
+  const blob = b.bodyId
+    ? await (await post("/api/http/body", { id: b.bodyId })).blob()
+    : new Blob([b.text ?? ""], { type: b.contentType || "text/plain" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = b.fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  // A body over the server's cap is not kept: only its preview can be saved, and the page says so.
+  return b.truncated && !b.bodyId
+    ? `Saved the ${formatSize(blob.size)} preview only: dial ui keeps bodies up to ${
+      formatSize(MAX_KEPT_BODY)
+    } (use dial -o for the whole body)`
+    : `Saved ${formatSize(blob.size)}`;
 }
 
 function useViewerState(body: Signal<ViewedBody | undefined>) {
