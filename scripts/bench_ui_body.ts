@@ -9,7 +9,10 @@
  * over 50 ms; the last rows count the renders that meet each, and the load average is read before
  * and after (`DIAL_BENCH_RUNS` renders, 15 by default). A long task that is DevTools' network
  * agent decoding its copy of the answer (Playwright turns the agent on) is counted apart, from
- * Chrome's trace, and so is one that took under 5 ms of CPU time (it waited for a core).
+ * Chrome's trace, and so is one that took under 5 ms of CPU time (it waited for a core). What
+ * competes with the page's thread for the cores during a render is read from Linux's /proc: the
+ * CPU time of each thread of this process's children (Chromium's processes, lighttpd) and of this
+ * process (the dial ui server, and Playwright), from Send to the whole text.
  *
  * Run: `deno task bench --only ui` (all the UI benchmarks), or alone:
  * `deno run -A --config tests/deno.json scripts/bench_ui_body.ts`
@@ -71,6 +74,66 @@ const PROBE = `(async () => {
 
 const load = (l: number[]) => l.map((n) => n.toFixed(2)).join(" ");
 
+/** The threads a render's CPU time is grouped by, in the table's order. */
+const ROLES = [
+  "the page's main thread",
+  "the page's other threads: the viewer's worker",
+  "the page's other threads: V8's helpers (GC, compiling) and others",
+  "Chromium's other processes (browser, GPU, network)",
+  "this process: the dial ui server, and Playwright",
+  "lighttpd",
+];
+
+/**
+ * @returns the CPU time (ms) so far of this process's threads and its descendants', by role
+ *   (Linux; empty elsewhere)
+ */
+function cpuByRole(): Map<string, number> {
+  const cpu = new Map<string, number>();
+  if (Deno.build.os !== "linux") return cpu;
+  const parents = new Map<number, number>();
+  const names = new Map<number, string>();
+  for (const entry of Deno.readDirSync("/proc")) {
+    const pid = Number(entry.name);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+      parents.set(pid, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      names.set(pid, Deno.readTextFileSync(`/proc/${pid}/cmdline`));
+    } catch { /* gone */ }
+  }
+  const mine = (pid: number): boolean =>
+    pid === Deno.pid || (pid > 1 && parents.has(pid) && mine(parents.get(pid)!));
+  for (const [pid, command] of names) {
+    if (!mine(pid)) continue;
+    const renderer = command.includes("--type=renderer");
+    const role = pid === Deno.pid
+      ? ROLES[4]!
+      : command.includes("lighttpd")
+      ? ROLES[5]!
+      : renderer
+      ? undefined
+      : ROLES[3]!;
+    try {
+      for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
+        const stat = Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/stat`);
+        const thread = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        // utime and stime, in clock ticks of 10 ms.
+        const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+        const as = role ??
+          (task.name === String(pid)
+            ? ROLES[0]!
+            : thread.startsWith("DedicatedWorker")
+            ? ROLES[1]!
+            : ROLES[2]!);
+        cpu.set(as, (cpu.get(as) ?? 0) + ms);
+      }
+    } catch { /* gone */ }
+  }
+  return cpu;
+}
+
 function stats(values: number[]): string {
   const sorted = [...values].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
@@ -90,12 +153,15 @@ const longCount: number[] = [];
 const longestCpu: number[] = [];
 const devtoolsLong: number[] = [];
 const waitingLong: number[] = [];
+const pageCpu: number[] = [];
+const byRole = new Map<string, number[]>(ROLES.map((role) => [role, []]));
 
 for (let run = 0; run < RUNS; run++) {
   await using app = await openApp(browser);
   const { page } = app;
   await page.getByLabel("URL", { exact: true }).fill(url);
   await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+  const cpuBefore = cpuByRole();
   const result = await page.evaluate(PROBE) as {
     first: number;
     last: number;
@@ -104,6 +170,10 @@ for (let run = 0; run < RUNS; run++) {
     received: number;
     exchange: number;
   };
+  const cpuAfter = cpuByRole();
+  for (const [role, times] of byRole) {
+    times.push((cpuAfter.get(role) ?? 0) - (cpuBefore.get(role) ?? 0));
+  }
   first.push(result.first);
   afterLastByte.push(result.first - result.received);
   afterExchange.push(result.first - result.exchange);
@@ -114,6 +184,7 @@ for (let run = 0; run < RUNS; run++) {
   longCount.push(result.long.length);
   const tasks = mainThreadTasks(await browser.stopTracing());
   longestCpu.push(tasks.longestCpu);
+  pageCpu.push(tasks.totalCpu);
   devtoolsLong.push(Math.min(tasks.devtoolsLong, result.long.length));
   waitingLong.push(Math.min(tasks.waitingLong, result.long.length));
 }
@@ -138,6 +209,14 @@ const table = [
   `| Send → whole text formatted | ${stats(last)} |`,
   `| longest long task (wall time) | ${stats(longest)} |`,
   `| longest main-thread task (CPU time) | ${stats(longestCpu)} |`,
+  `| the page's main thread: CPU time of all its tasks per render (Chrome's trace) | ${
+    stats(pageCpu)
+  } |`,
+  ...(Deno.build.os === "linux"
+    ? [...byRole].map(([role, times]) =>
+      `| CPU time per render, Send → whole text (/proc, 10 ms ticks): ${role} | ${stats(times)} |`
+    )
+    : []),
   `| long tasks (over 50 ms) per render | ${stats(longCount).replaceAll(" ms", "")} |`,
   `| of which DevTools' own (its network agent's end of the answer: Playwright listens; a user's browser does not run it) | ${
     stats(devtoolsLong).replaceAll(" ms", "")
