@@ -3,8 +3,10 @@
  * main-thread work (CDP `TaskDuration`) for 10,000 WebSocket messages arriving at once, from
  * the bridge frame to the rendered rows, and the same once the log holds 100,000 messages;
  * 100,000 at once onto the full log (its work, its longest task in CPU time from Chrome's
- * trace, and its long tasks in wall time from PerformanceObserver "longtask"); then the time to render a scroll to the middle of the full log. Prints a Markdown
- * table.
+ * trace, and its long tasks in wall time from PerformanceObserver "longtask", and its wall time to
+ * the last message counted in the page); then the time to render a scroll to the middle of the
+ * full log; then an SSE stream whose first 100,000 events come at once (from Connect to the last
+ * one counted, and its long tasks). Prints a Markdown table.
  * @module
  */
 import { chromium } from "playwright-core";
@@ -33,7 +35,31 @@ function burstServer(): Deno.HttpServer<Deno.NetAddr> {
   });
 }
 
+/** An SSE server whose stream starts with 100,000 events at once, then stays open. */
+function sseServer(): { server: Deno.HttpServer<Deno.NetAddr>; close: () => void } {
+  const open: ReadableStreamDefaultController<Uint8Array>[] = [];
+  const encoder = new TextEncoder();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        open.push(controller);
+        for (let at = 0; at < SSE_EVENTS; at += 1_000) {
+          let chunk = "";
+          for (let i = at; i < at + 1_000; i++) {
+            chunk += `id: ${i}\ndata: {"seq":${i},"price":${(i * 1.37).toFixed(2)}}\n\n`;
+          }
+          controller.enqueue(encoder.encode(chunk));
+        }
+      },
+    });
+    return new Response(body, { headers: { "Content-Type": "text/event-stream" } });
+  });
+  return { server, close: () => open.forEach((c) => c.close()) };
+}
+const SSE_EVENTS = 100_000;
+
 const target = burstServer();
+const sse = sseServer();
 const ui = await startUiServer();
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
@@ -125,6 +151,27 @@ try {
   })()`),
   );
   const rows = await page.locator(".log-row").count();
+  // SSE: 100,000 events at once, from Connect to the last one counted in the SSE tab's log.
+  const ssePage = page;
+  await ssePage.getByRole("tab", { name: "SSE" }).click();
+  await ssePage.getByLabel("SSE endpoint").fill(`http://127.0.0.1:${sse.server.addr.port}/events`);
+  await ssePage.evaluate(`(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.longTasks.push(e.duration);
+    }).observe({ type: "longtask" });
+  })()`);
+  await browser.startTracing(ssePage, { categories: TRACE_CATEGORIES });
+  const sseStart = performance.now();
+  await ssePage.getByRole("button", { name: "Connect" }).click();
+  const sseArrived = ARRIVED_IN_PAGE.replace("messages-count", "events-count");
+  await ssePage.waitForFunction(`${sseArrived} >= ${SSE_EVENTS}`, undefined, {
+    polling: "raf",
+    timeout: 120_000,
+  });
+  const sseWall = performance.now() - sseStart;
+  const sseTasks = mainThreadTasks(await browser.stopTracing());
+  const sseLong = await ssePage.evaluate("window.longTasks") as number[];
   const out = [
     "| measure | value |",
     "|---|---|",
@@ -153,13 +200,25 @@ try {
     `| messages held | ${held.toLocaleString("en")} |`,
     `| rows in the DOM | ${rows} |`,
     `| scroll to the middle of the full log, to the second frame | ${scrollMs.toFixed(0)} ms |`,
+    `| SSE: 100,000 events at once, wall time from Connect to the last one counted in the page | ${
+      sseWall.toFixed(0)
+    } ms |`,
+    `| the same, long tasks (over 50 ms, wall time): count, longest | ${sseLong.length}, ${
+      Math.max(0, ...sseLong).toFixed(0)
+    } ms |`,
+    `| the same, longest main-thread task (CPU time); long tasks under 5 ms of CPU (waiting for a core) | ${
+      sseTasks.longestCpu.toFixed(0)
+    } ms; ${sseTasks.waitingLong} |`,
+    `| the same, main-thread CPU time of all tasks | ${sseTasks.totalCpu.toFixed(0)} ms |`,
     `| load average (1, 5, 15 min) before the 100,000 burst / at the end | ${
       loadBefore.map((n) => n.toFixed(2)).join(" ")
     } / ${Deno.loadavg().map((n) => n.toFixed(2)).join(" ")} |`,
   ];
   await Deno.stdout.write(new TextEncoder().encode(`${out.join("\n")}\n`));
 } finally {
+  sse.close();
   await browser.close();
   await ui.shutdown();
   await target.shutdown();
+  await sse.server.shutdown();
 }

@@ -6,7 +6,7 @@
  * every reconnection, so OAuth 2.0 tokens are refreshed as they expire.
  * @module
  */
-import { signal } from "@preact/signals";
+import { batch, signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { json } from "@codemirror/lang-json";
 import { CodeEditor } from "../code_editor.tsx";
@@ -75,7 +75,8 @@ function connect(): void {
     reconnect: reconnect.value,
     ...(startId.value.trim() ? { lastEventId: startId.value.trim() } : {}),
   }, {
-    onEvents: (events) => sseLog.append(events.flatMap(toEntries)),
+    // One frame's events, one notice to what shows them (not one per event's state).
+    onEvents: (events) => batch(() => sseLog.append(events.flatMap(toEntries))),
     onClosed: (reason) => {
       if (!core.end(mine)) return;
       if (reason) failure.value = { message: reason };

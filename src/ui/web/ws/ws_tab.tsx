@@ -5,7 +5,7 @@
  * handshake carries the auth panel's credentials.
  * @module
  */
-import { computed, signal } from "@preact/signals";
+import { batch, computed, signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { CheckField, TextField } from "../fields.tsx";
 import { isString, persisted } from "../storage.ts";
@@ -97,7 +97,8 @@ function connect(): void {
   state.value = "connecting";
   const mine = core.begin();
   const session = bridge = new StreamBridge(start, {
-    onEvents: (events) => wsLog.append(events.flatMap(toEntries)),
+    // One frame's events, one notice to what shows them (not one per event's state).
+    onEvents: (events) => batch(() => wsLog.append(events.flatMap(toEntries))),
     onClosed: (reason) => {
       if (!core.end(mine)) return;
       if (reason) failure.value = { message: reason };
