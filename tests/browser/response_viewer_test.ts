@@ -260,3 +260,37 @@ Deno.test("browser: a large JSON body is viewed through a window of its lines: s
   const copied = await page.evaluate("navigator.clipboard.readText()") as string;
   assert.equal(copied.trimEnd(), pretty);
 });
+
+Deno.test("browser: a response that follows a cancelled large JSON body (still being formatted) is shown, and Copy copies it", async () => {
+  const items = Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `item-${i}` }));
+  await using target = serve((request) =>
+    new Response(
+      new URL(request.url).pathname === "/small" ? '{"small":1}' : JSON.stringify(items),
+      {
+        headers: { "Content-Type": "application/json" },
+      },
+    )
+  );
+  await using app = await openApp(browser());
+  const { page } = app;
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  // Only the first answer is held after its first part (the next one comes whole).
+  await page.evaluate(HOLD_ANSWER.replace(
+    'if (String(input) !== "/api/http") return response;',
+    'if (String(input) !== "/api/http" || window.held) return response; window.held = true;',
+  ));
+  await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/big`);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  const viewer = page.locator(".http-response .response-viewer");
+  await viewer.getByText('"name": "item-0"').waitFor();
+  assert.equal(await viewer.getAttribute("data-formatting"), "true");
+  await page.getByRole("button", { name: "Cancel", exact: true }).click();
+  // (The held answer's reader waits for this, not for the abort.)
+  await page.evaluate("releaseAnswer()");
+  await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/small`);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await page.getByLabel("Response body").getByText('"small": 1').waitFor();
+  await page.locator(".http-response .response-viewer:not([data-formatting])").waitFor();
+  await page.getByRole("button", { name: "Copy", exact: true }).click();
+  assert.equal(await page.evaluate("navigator.clipboard.readText()"), '{\n  "small": 1\n}');
+});

@@ -230,6 +230,8 @@ class LineWindow {
 
   /** Stops (another body, or Raw). */
   stop(): void {
+    // A body left before its end is not being formatted any more.
+    if (this.#whole === undefined) this.#events.formatting("");
     clearTimeout(this.#showing);
     this.scroller.removeEventListener("scroll", this.#follow);
     this.#job.stop();
