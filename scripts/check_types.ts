@@ -25,6 +25,7 @@ export const TEST_CONFIG_FILES = [
   "scripts/bench_ui_workspace.ts",
   "scripts/build_cli.ts",
   "scripts/screenshots.ts",
+  "scripts/sweep_http_files.ts",
 ];
 
 /** Skipped: generated or not TypeScript of ours. */

@@ -365,26 +365,50 @@ export const OPERATORS: readonly (readonly string[])[] = [
   ["isFalse"],
 ];
 
+// httpyac's pattern, case-insensitive as there: the value is greedy, so the operator is the
+// last one that follows a space; the expected text keeps its trailing spaces.
 const ASSERTION = new RegExp(
-  `^\\s*\\?\\?\\s*(\\S*)(?:\\s+(.*))?\\s+(${
-    OPERATORS.flat().map((op) => op.replace(/[=<>!]/g, "\\$&")).join("|")
-  })\\s*(.*?)\\s*$`,
+  `^\\s*\\?\\?\\s*(\\S*)(?:\\s+(.*))?\\s+(${OPERATORS.flat().join("|")})\\s*(.*)$`,
+  "iu",
 );
+const OPERATOR_NAMES: ReadonlySet<string> = new Set(OPERATORS.flat());
+/** The subjects httpyac 6.16.7 gives a value, and dial's JSONPath. */
+const SUBJECTS = /^(?:status|header|body|duration|js|xpath|\$.*)$/;
 
 /**
  * `?? SUBJECT [ARGUMENT] OPERATOR [EXPECTED]` (httpyac): an assertion on the response. A line
- * that starts with `??` is never anything else: one that does not parse is an error.
+ * that starts with `??` is never anything else. One that httpyac does not read as a test (no
+ * operator; an operator in other letter case) is skipped with a warning, as httpyac makes no
+ * test of it; an unknown subject is a warning, and its value is `false`, as in httpyac.
  */
 export const assertion: Production = (block) => {
   const line = block.line;
   if (!/^\s*\?\?/.test(line.text)) return false;
   block.flushText();
+  const column = line.text.indexOf("??") + 1;
   const match = ASSERTION.exec(line.text);
-  if (!match || !match[1]) {
-    return block.file.fail(
-      line,
-      line.text.indexOf("??") + 1,
-      `Cannot parse assertion "${clip(line.text.trim())}": expected "?? SUBJECT OPERATOR [VALUE]"`,
+  const warn = (message: string) =>
+    block.file.warnings.push({ message, line: line.number, column });
+  if (!match || !match[1] || !OPERATOR_NAMES.has(match[3]!)) {
+    warn(
+      match?.[1]
+        ? `The assertion "${
+          clip(line.text.trim())
+        }" is skipped: httpyac reads no test from it (its operator "${
+          match[3]
+        }" is not written as httpyac's operators are)`
+        : `The assertion "${
+          clip(line.text.trim())
+        }" is skipped: expected "?? SUBJECT OPERATOR [VALUE]" (httpyac reads no test from it)`,
+    );
+    block.lastContent = line;
+    return block.consumed();
+  }
+  if (!SUBJECTS.test(match[1])) {
+    warn(
+      `Unknown assertion subject "${
+        match[1]
+      }": status, header, body, duration, js, xpath or $ (JSONPath); its value is false, as in httpyac`,
     );
   }
   if (!block.requestLine) block.first ??= line;

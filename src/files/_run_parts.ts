@@ -56,6 +56,9 @@ export interface Outcome {
   truncated?: boolean;
   /** When the response's head and its end arrived (HTTP exchanges). */
   timings?: Timings;
+  /** The protocol version (`HTTP/1.1`) and reason phrase, where dial's client read them. */
+  version?: string;
+  reason?: string;
   requestHeaders: [string, string][];
   url: string;
 }

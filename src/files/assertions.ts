@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { query } from "jsonpath-rfc9535";
 import { load } from "../load.ts";
 import type { Assertion } from "./http_file_types.ts";
+import type { Outcome, Timings } from "./_run_parts.ts";
 import type { TestOutcome } from "./script_api.ts";
 
 /** What an assertion reads of an exchange. */
@@ -21,6 +22,8 @@ export interface AssertedResponse {
   mimeType: string;
   /** Milliseconds from sending to the end of the body. */
   durationMs: number;
+  /** The phases, where the transport measured them (`?? duration firstByte`, `tcp`, `tls` …). */
+  timings?: Timings;
 }
 
 /** What evaluating an assertion needs from the runner. */
@@ -109,8 +112,9 @@ export async function evaluateAssertion(
   const predicate = PREDICATES[operator]!;
   try {
     const value = await subjectValue(assertion, response, context);
+    // httpyac's expected text is never absent: nothing after the operator is "".
     const written = assertion.expected === undefined
-      ? undefined
+      ? ""
       : context.substitute(assertion.expected, assertion);
     const expected = predicate.raw ? written : convertToType(value, written);
     const passed = predicate.match(value, expected);
@@ -122,7 +126,7 @@ export async function evaluateAssertion(
         message: [
           `${assertion.argument ?? assertion.subject} (${show(value)})`,
           assertion.operator,
-          ...(expected === undefined ? [] : [show(expected)]),
+          ...(expected === undefined || expected === "" ? [] : [show(expected)]),
         ].join(" "),
       }),
       durationMs: performance.now() - started,
@@ -137,6 +141,10 @@ export async function evaluateAssertion(
   }
 }
 
+/**
+ * The subject's value as httpyac's value providers give it: a subject none of them knows, or
+ * one without the argument it needs, is `false` (the parser warned about an unknown subject).
+ */
 async function subjectValue(
   assertion: Assertion,
   response: AssertedResponse,
@@ -150,28 +158,122 @@ async function subjectValue(
     case "status":
       return response.status;
     case "header":
-      return argument === undefined ? undefined : headerValue(response.headers, argument);
+      return argument === undefined ? false : headerValue(response.headers, argument);
     case "duration":
-      return response.durationMs;
+      return durationValue(argument, response);
     case "body":
       return argument === undefined
         ? response.body
         : await context.evaluate(`(response.parsedBody || response.body).${argument}`, assertion);
     case "js":
-      if (argument === undefined) throw new Error('"?? js" needs an expression');
-      return await context.evaluate(argument, assertion);
+      return argument === undefined ? false : await context.evaluate(argument, assertion);
     case "xpath": {
-      if (argument === undefined) throw new Error('"?? xpath" needs an expression');
       // httpyac reads no value from an empty body.
-      if (!response.body) return undefined;
+      if (argument === undefined || !response.body) return false;
       const { xpathValue } = await load.xpath();
       return xpathValue(argument, response.body, context.xpathNamespaces);
     }
     default:
-      throw new Error(
-        `Unknown assertion subject "${subject}": status, header, body, duration, js, xpath or $ (JSONPath)`,
-      );
+      return false;
   }
+}
+
+/**
+ * `?? duration [PHASE]`: httpyac's phases (got's), from dial's: `firstByte` is the wait for the
+ * first byte after sending, `download` the body, `tcp` the connect, `tls` the handshake, `wait`
+ * the time before the connection was there; anything else the whole exchange. A phase the
+ * transport did not measure (`request`, the upload) is undefined.
+ */
+function durationValue(phase: string | undefined, response: AssertedResponse): unknown {
+  const timings = response.timings;
+  const phases = timings?.phases;
+  switch (phase) {
+    case "firstByte":
+      return phases?.waitMs ?? timings?.firstByteMs;
+    case "download":
+      return timings && timings.totalMs - timings.firstByteMs;
+    case "wait":
+      return phases?.blockedMs;
+    case "request":
+      return undefined;
+    case "tcp":
+      return phases?.connectMs;
+    case "tls":
+      return phases?.tlsMs;
+    default:
+      return response.durationMs;
+  }
+}
+
+/** What `?? js` and `?? body PATH` see as `response`: httpyac's response object (got's). */
+export interface HttpyacResponse {
+  statusCode: number;
+  status: number;
+  statusMessage?: string;
+  /** `1.1`, `2.0`. */
+  httpVersion?: string;
+  /** `HTTP/1.1`. */
+  protocol?: string;
+  /** By lower-case name; several values joined by `, `, `set-cookie` a list. */
+  headers: Record<string, string | string[]>;
+  body: string;
+  /** Whether `parsedBody` is the body parsed as JSON (httpyac: a JSON media type). */
+  json: boolean;
+  contentType: { mimeType: string; charset?: string; contentType: string };
+  /** got's phases: `wait`, `tcp`, `tls`, `firstByte`, `download`, `total` (milliseconds). */
+  timings: Record<string, number | undefined>;
+  request: { method: string; url: string; headers: Record<string, string>; body: string };
+}
+
+/**
+ * @param response what the assertions read
+ * @param sent the request as sent and the outcome (version, reason, request headers)
+ * @returns httpyac's `response` for JavaScript assertions
+ */
+export function httpyacResponse(
+  response: AssertedResponse,
+  sent: {
+    fileRequest: { spec: { method: string }; bodyText: string };
+    outcome: Outcome;
+  },
+): HttpyacResponse {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name] of response.headers) {
+    const key = name.toLowerCase();
+    headers[key] ??= headerValue(response.headers, key) as string | string[];
+  }
+  const { outcome } = sent;
+  const contentType = outcome.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1] ??
+    "";
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1];
+  const version = outcome.version?.replace(/^HTTP\//, "");
+  const httpVersion = version === "2" ? "2.0" : version;
+  const mime = response.mimeType.toLowerCase();
+  return {
+    statusCode: response.status,
+    status: response.status,
+    ...(outcome.reason !== undefined ? { statusMessage: outcome.reason } : {}),
+    ...(httpVersion ? { httpVersion, protocol: `HTTP/${httpVersion}` } : {}),
+    headers,
+    body: response.body,
+    json: mime === "application/json" || mime === "text/json" || mime.includes("+json") ||
+      mime.includes("x-amz-json"),
+    contentType: { mimeType: response.mimeType, ...(charset ? { charset } : {}), contentType },
+    timings: {
+      wait: durationValue("wait", response) as number | undefined,
+      tcp: durationValue("tcp", response) as number | undefined,
+      tls: durationValue("tls", response) as number | undefined,
+      firstByte: durationValue("firstByte", response) as number | undefined,
+      download: durationValue("download", response) as number | undefined,
+      total: response.durationMs,
+    },
+    request: {
+      method: sent.fileRequest.spec.method,
+      url: outcome.url,
+      headers: Object.fromEntries(outcome.requestHeaders.map(([n, v]) => [n.toLowerCase(), v])),
+      body: sent.fileRequest.bodyText,
+    },
+  };
 }
 
 /** A header as httpyac reads one: the value, several joined with `, ` (Set-Cookie: a list). */

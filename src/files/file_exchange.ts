@@ -124,9 +124,16 @@ export async function sendFileRequest(
       totalMs: performance.now() - started,
       ...(phases ? { phases } : {}),
     },
+    ...versionAndReason(response),
     requestHeaders,
     url: exchange.request.url.href,
   };
+}
+
+/** The protocol version and reason phrase dial's client read (none from `fetch`). */
+function versionAndReason(response: Response): { version?: string; reason?: string } {
+  const meta = responseMeta(response);
+  return meta ? { version: meta.version, reason: meta.reason } : {};
 }
 
 /** The final hop's phases, from what dial's client recorded on the response. */

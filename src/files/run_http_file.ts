@@ -16,7 +16,7 @@ import type { DataRow } from "./data_rows.ts";
 import type { Environment } from "./environment.ts";
 import { buildFileRequest, type FileRequest } from "./file_request.ts";
 import type { Assertion, HttpFile, HttpRequest, RunLine, Script } from "./http_file_types.ts";
-import type { AssertedResponse, AssertionContext } from "./assertions.ts";
+import type { AssertedResponse, AssertionContext, HttpyacResponse } from "./assertions.ts";
 import type { RequestVariableSource } from "./request_variables.ts";
 import type { ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
 import type { SandboxLimits, ScriptSession } from "./script_sandbox.ts";
@@ -838,13 +838,20 @@ class FileRunner {
       );
     }
     if (request.assertions.length) {
-      await this.assert(request, scope, {
-        status: outcome.status,
-        headers: outcome.headers,
-        body: outcome.body,
-        mimeType: contentType.split(";")[0]!.trim(),
-        durationMs,
-      }, result);
+      await this.assert(
+        request,
+        scope,
+        {
+          status: outcome.status,
+          headers: outcome.headers,
+          body: outcome.body,
+          mimeType: contentType.split(";")[0]!.trim(),
+          durationMs,
+          ...(outcome.timings ? { timings: outcome.timings } : {}),
+        },
+        result,
+        { fileRequest, outcome },
+      );
     }
   }
 
@@ -854,8 +861,9 @@ class FileRunner {
     scope: VariableScope,
     response: AssertedResponse,
     result: RequestResult,
+    sent: { fileRequest: FileRequest; outcome: Outcome },
   ): Promise<void> {
-    const { evaluateAssertion } = await load.assertions();
+    const { evaluateAssertion, httpyacResponse } = await load.assertions();
     const context: AssertionContext = {
       substitute: (text, assertion) =>
         substitute(text, scope, {
@@ -864,7 +872,8 @@ class FileRunner {
           line: assertion.span.line,
           column: 1,
         }).text,
-      evaluate: (expression, assertion) => this.evaluate(expression, assertion, response, request),
+      evaluate: (expression, assertion) =>
+        this.evaluate(expression, assertion, httpyacResponse(response, sent), request),
       xpathNamespaces: Object.fromEntries(
         (this.file.xpathNamespaces ?? []).map((n) => [n.prefix, n.uri]),
       ),
@@ -922,32 +931,19 @@ class FileRunner {
   async evaluate(
     expression: string,
     assertion: Assertion,
-    response: AssertedResponse,
+    response: HttpyacResponse,
     request: HttpRequest,
   ): Promise<unknown> {
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of response.headers) {
-      const key = name.toLowerCase();
-      const had = headers[key];
-      headers[key] = had === undefined
-        ? value
-        : key === "set-cookie"
-        ? [...(Array.isArray(had) ? had : [had]), value]
-        : `${had}, ${value}`;
-    }
     // The expression first, on the assertion's own line, so that its errors name that line.
+    // parsedBody is JSON.parse'd in the sandbox: a JSON body is not parsed unless asked.
+    const { body, json: parsed, ...rest } = response;
     const code = `request.variables.set("value", JSON.stringify({ value: (function (response) {
-return (${expression}\n); })(__dialResponse(${JSON.stringify(response.body)})) }));
+return (${expression}\n); })(__dialResponse(${JSON.stringify(body)})) }));
 function __dialResponse(text) {
-  var parsed;
-  try { parsed = /json/i.test(${
-      JSON.stringify(response.mimeType)
-    }) ? JSON.parse(text) : undefined; } catch (e) { parsed = undefined; }
-  return { statusCode: ${response.status}, status: ${response.status}, headers: ${
-      JSON.stringify(headers)
-    }, body: text, parsedBody: parsed, contentType: { mimeType: ${
-      JSON.stringify(response.mimeType)
-    } }, timings: { total: ${response.durationMs} } };
+  var response = ${JSON.stringify(rest)};
+  response.body = text;
+  try { response.parsedBody = ${parsed} && text ? JSON.parse(text) : undefined; } catch (e) {}
+  return response;
 }`;
     // In the file's own sandbox, as its scripts run.
     const output = await (await this.session()).run(

@@ -274,7 +274,24 @@ Deno.test("production assertion: ?? SUBJECT [ARGUMENT] OPERATOR [EXPECTED], as h
     assert.deepEqual(read, expected, line);
   }
   assert.equal(reads(p.assertion, "? a=1", { request: true }), undefined);
-  fails(p.assertion, "?? status", /Cannot parse assertion "\?\? status"/, { request: true });
+  // A line httpyac reads no test from is read (never body text), makes no test, and warns.
+  for (
+    const [line, why] of [
+      ["?? status", /"\?\? status" is skipped: expected "\?\? SUBJECT OPERATOR/],
+      ["?? status EQUALS 200", /skipped: httpyac reads no test from it \(its operator "EQUALS"/],
+      ["?? body a == File Exists", /its operator "Exists"/],
+    ] as const
+  ) {
+    const b = reads(p.assertion, line, { request: true })!;
+    assert.deepEqual(b.assertions, [], line);
+    assert.match(b.file.warnings[0]!.message, why);
+  }
+  // httpyac's pattern: case-insensitive, the value greedy, the expected text's trailing spaces kept.
+  const kept = reads(p.assertion, "?? header x == a b  ", { request: true })!;
+  assert.equal(kept.assertions[0]!.expected, "a b  ");
+  const unknown = reads(p.assertion, "?? Status == 200", { request: true })!;
+  assert.equal(unknown.assertions.length, 1);
+  assert.match(unknown.file.warnings[0]!.message, /Unknown assertion subject "Status"/);
 });
 
 Deno.test("production tail-filler: after a handler only blank lines and comments", () => {
