@@ -90,11 +90,16 @@ function relay(target: number) {
   })().catch(() => {});
   return {
     port: (listener.addr as Deno.NetAddr).port,
-    /** The requests seen since the last call, in order of their first byte. */
-    take(): Wire[] {
+    /** The requests seen since the last call, in order of their first byte (the relay's origin as `ORIGIN`). */
+    take(origin = ""): Wire[] {
       const seen = streams.flatMap((s) => parseStream(s.chunks));
       streams = [];
-      return seen.sort((a, b) => a.seq - b.seq).map(({ wire }) => wire);
+      const named = (text: string) => origin ? text.replaceAll(origin, "ORIGIN") : text;
+      return seen.sort((a, b) => a.seq - b.seq).map(({ wire }) => ({
+        line: named(wire.line),
+        headers: wire.headers.map(named),
+        body: named(wire.body),
+      }));
     },
     async close() {
       listener.close();
@@ -257,11 +262,16 @@ async function runHttpyac(file: string, cwd: string): Promise<Omit<Run, "wire">>
   }
 }
 
-async function runDial(file: string, cwd: string): Promise<Omit<Run, "wire">> {
+async function runDial(
+  main: string,
+  file: string,
+  cwd: string,
+  root: string,
+): Promise<Omit<Run, "wire">> {
   const result = await runChild(
     Deno.execPath(),
     [
-      ...["run", "-A", "--quiet", MAIN, "test", file, "--reporter", "json"],
+      ...["run", "-A", "--quiet", main, "test", file, "--reporter", "json", "--allow-path", root],
     ],
     cwd,
     dialEnv(),
@@ -347,10 +357,23 @@ async function files(paths: string[]): Promise<string[]> {
   return out.filter((f) => /\.(http|rest)$/.test(f)).sort();
 }
 
+function option(args: string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  return at >= 0 ? args.splice(at, 2)[1] : undefined;
+}
+
 async function main(args: string[]) {
-  const jsonAt = args.indexOf("--json");
-  const jsonFile = jsonAt >= 0 ? args.splice(jsonAt, 2)[1] : undefined;
-  const list = await files(args);
+  const jsonFile = option(args, "--json");
+  const dialMain = option(args, "--dial") ?? MAIN;
+  // httpyac's runs of an earlier sweep (its --json file): its side does not change.
+  const reuse = option(args, "--reuse");
+  const earlier = new Map<string, Run>(
+    reuse
+      ? (JSON.parse(await Deno.readTextFile(reuse)) as { file: string; theirs: Run }[]).map((
+        r,
+      ) => [r.file, r.theirs])
+      : [],
+  );
   await using httpbin = await startHttpbin();
   const proxy = relay(Number(new URL(httpbin.origin).port));
   const origin = `http://127.0.0.1:${proxy.port}`;
@@ -358,40 +381,57 @@ async function main(args: string[]) {
   out("| file | httpyac | dial | wire | ?? / tests |");
   out("|---|---|---|---|---|");
   try {
-    for (const file of list) {
-      const dir = file.replace(/\/[^/]*$/, "");
+    for (const root of args) {
+      // The whole tree is copied, so that files reach their neighbours as in the repository.
       const work = await Deno.makeTempDir({ prefix: "sweep-" });
-      await copyRewritten(dir, work, origin);
-      const name = file.slice(dir.length + 1);
-      proxy.take();
-      const theirs: Run = { ...await runHttpyac(name, work), wire: proxy.take() };
-      const ours: Run = { ...await runDial(name, work), wire: proxy.take() };
-      await Deno.remove(work, { recursive: true });
-      const c = compare(theirs, ours);
-      const describe = (r: Run) =>
-        `exit ${r.code}, ${r.wire.length} req, ${
-          r.tests.filter((t) => t.passed).length
-        }/${r.tests.length} passed${r.error ? ` (${r.error.replaceAll("|", "\\|")})` : ""}`;
-      const row = {
-        file,
-        httpyac: describe(theirs),
-        dial: describe(ours),
-        wire: c.sameWire ? "same" : "DIFFERENT",
-        tests: c.diffs.length ? `${c.diffs.length} of ${c.compared} differ` : `${c.compared} same`,
-        wireDiff: c.firstWireDiff,
-        testDiffs: c.diffs,
-      };
-      rows.push(row);
-      out(`| ${file} | ${row.httpyac} | ${row.dial} | ${row.wire} | ${row.tests} |`);
-      if (!c.sameWire) {
-        out(`|  | wire ${c.firstWireDiff.slice(0, 400).replaceAll("|", "\\|")} | | | |`);
+      const info = await Deno.stat(root);
+      const base = info.isFile ? root.replace(/\/[^/]*$/, "") : root.replace(/\/$/, "");
+      await copyRewritten(base, work, origin);
+      for (const file of await files([root])) {
+        const relative = file.slice(base.length + 1);
+        const dir = `${work}/${relative}`.replace(/\/[^/]*$/, "");
+        const name = relative.replace(/^.*\//, "");
+        proxy.take();
+        const theirs: Run = earlier.get(file) ??
+          { ...await runHttpyac(name, dir), wire: proxy.take(origin) };
+        const ours: Run = {
+          ...await runDial(dialMain, name, dir, work),
+          wire: proxy.take(origin),
+        };
+        rows.push(report(file, theirs, ours));
       }
-      for (const d of c.diffs) out(`|  | test ${d.replaceAll("|", "\\|")} | | | |`);
+      await Deno.remove(work, { recursive: true });
     }
   } finally {
     await proxy.close();
   }
   if (jsonFile) await Deno.writeTextFile(jsonFile, JSON.stringify(rows, null, 2));
+}
+
+/** One row of the table (and its lines of differences), printed; the row for --json. */
+function report(file: string, theirs: Run, ours: Run): Record<string, unknown> {
+  const c = compare(theirs, ours);
+  const describe = (r: Run) =>
+    `exit ${r.code}, ${r.wire.length} req, ${
+      r.tests.filter((t) => t.passed).length
+    }/${r.tests.length} passed${r.error ? ` (${r.error.replaceAll("|", "\\|")})` : ""}`;
+  const row = {
+    file,
+    httpyac: describe(theirs),
+    dial: describe(ours),
+    wire: c.sameWire ? "same" : "DIFFERENT",
+    tests: c.diffs.length ? `${c.diffs.length} of ${c.compared} differ` : `${c.compared} same`,
+    wireDiff: c.firstWireDiff,
+    testDiffs: c.diffs,
+    theirs,
+    ours,
+  };
+  out(`| ${file} | ${row.httpyac} | ${row.dial} | ${row.wire} | ${row.tests} |`);
+  if (!c.sameWire) {
+    out(`|  | wire ${c.firstWireDiff.slice(0, 400).replaceAll("|", "\\|")} | | | |`);
+  }
+  for (const d of c.diffs) out(`|  | test ${d.replaceAll("|", "\\|")} | | | |`);
+  return row;
 }
 
 if (import.meta.main) await main([...Deno.args]);

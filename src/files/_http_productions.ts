@@ -6,6 +6,7 @@
  * @module
  */
 import type { Production, RequestLineParts } from "./_http_block.ts";
+import type { ParseWarning } from "./http_file_types.ts";
 import {
   clip,
   type Fail,
@@ -82,6 +83,23 @@ export const headComment: Production = (block) => {
   block.first ??= line;
   block.comments.push(commentText(line.text));
   return block.consumed();
+};
+
+/**
+ * httpyac's block comment above a request: a line of a slash and a star, then every line up to a
+ * line of a star and a slash (one that is never closed is no comment).
+ */
+export const blockComment: Production = (block) => {
+  const line = block.line;
+  if (!/^\s*\/\*$/.test(line.text)) return false;
+  const end = block.lines.findIndex((l, i) => i > block.i && /^\s*\*\/\s*$/.test(l.text));
+  if (end < 0) return false;
+  block.first ??= line;
+  block.comments.push(
+    block.lines.slice(block.i + 1, end).map((l) => l.text).join("\n").trim(),
+  );
+  block.i = end + 1;
+  return true;
 };
 
 /** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
@@ -508,6 +526,7 @@ export const HEAD: readonly Production[] = [
   xpathNamespace,
   directive,
   headComment,
+  blockComment,
   protoImport,
   preScript,
   assertion,
@@ -537,15 +556,35 @@ export const BODY: readonly Production[] = [
 ];
 
 /**
- * Whether a header-phase line starts a `GRPC` request's message: JetBrains writes the JSON right
- * under the request line (or under the metadata) with no blank line between.
+ * Whether a header-phase line starts the body with no blank line before it: a `GRPC` request's
+ * JSON message (JetBrains writes it right under the request line or the metadata), or, as
+ * httpyac and Visual Studio read it, a line that opens JSON (`{`, `[`), XML (`<?`, `<!`,
+ * `<name`) or includes a file (`< path`, `<@ path`), with a warning (JetBrains and REST Client
+ * need the blank line). No header starts so.
  *
  * @param method the request's method
  * @param line the line
- * @returns whether the line opens a JSON object or array
+ * @param warnings where the warning goes
+ * @returns whether the body starts at the line
  */
-export function startsGrpcMessage(method: string, line: Line): boolean {
-  return method === "GRPC" && /^\s*[{[]/.test(line.text);
+export function startsBody(method: string, line: Line, warnings: ParseWarning[]): boolean {
+  if (method === "GRPC" && /^\s*[{[]/.test(line.text)) return true;
+  if (!/^(?:[{[]|<[?!A-Za-z@\s])/.test(line.text)) return false;
+  warnings.push({
+    message:
+      "The body starts with no blank line before it: read as the body, as httpyac reads it (add a blank line after the headers)",
+    line: line.number,
+    column: 1,
+  });
+  return true;
+}
+
+/**
+ * @param text a line
+ * @returns whether it is a request line with a method (`GET /x`, `POST https://… HTTP/1.1`)
+ */
+export function isRequestLine(text: string): boolean {
+  return REQUEST_LINE.test(text);
 }
 
 /** @returns whether a header-phase line ends the headers (a blank line or the tail) */

@@ -14,7 +14,7 @@ import { parseUrl } from "../http/values.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { Secret } from "../secret.ts";
 import type { HttpRequest } from "./http_file_types.ts";
-import { substitute, substituteValue, type VariableScope } from "./substitute.ts";
+import { lookupVariable, substitute, substituteValue, type VariableScope } from "./substitute.ts";
 import { splitGraphqlBody, websocketMessages } from "./stream_bodies.ts";
 import { Confinement } from "./trust_rule.ts";
 import { parseGrpcTarget } from "../grpc/grpc_target.ts";
@@ -76,10 +76,13 @@ export async function buildFileRequest(
 ): Promise<FileRequest> {
   const { scope, path } = options;
   const at = (what: string, line: number, column: number) => ({ what, path, line, column });
-  const urlText = substitute(request.url, scope, at("the URL", request.requestLine.line, 1)).text;
+  const written = substitute(request.url, scope, at("the URL", request.requestLine.line, 1)).text;
   const { headers, authorization } = fileHeaders(request, scope, path);
-  const { kind, restGraphql } = kindOf(request, headers);
   const host = headers.find((h) => h.name.toLowerCase() === "host");
+  const urlText = host || !written.startsWith("/")
+    ? written
+    : hostVariable(written, scope, `${path}:${request.requestLine.line}:1`, request.method);
+  const { kind, restGraphql } = kindOf(request, headers);
   const grpc = kind === "grpc" ? parseGrpcTarget(urlText) : undefined;
   // OPTIONS * asks the server itself (RFC 9112 §3.2.4): its origin comes from the Host header.
   const asterisk = kind === "http" && urlText.trim() === "*" && request.method === "OPTIONS";
@@ -256,6 +259,20 @@ function fileAuthorization(value: string): Authorization | undefined {
   }
   // Already encoded: sent as written.
   return undefined;
+}
+
+/**
+ * A URL that starts with `/` and has no `Host` header: httpyac puts its `host` variable in front
+ * (`@host = https://api.example.com`), as written.
+ *
+ * @throws {UsageError} when the file defines no `host` either
+ */
+function hostVariable(url: string, scope: VariableScope, at: string, method: string): string {
+  const host = lookupVariable("host", scope);
+  if (host) return `${host}${url}`;
+  throw new UsageError(
+    `${at}: Cannot send "${method} ${url}": a URL that starts with "/" needs a Host header, or a {{host}} variable to put in front of it (httpyac)`,
+  );
 }
 
 /** The ports REST Client reads as TLS in a Host header (the standard one, and 8443). */

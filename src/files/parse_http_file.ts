@@ -20,9 +20,10 @@ import {
   endsHeaders,
   HEAD,
   HEADERS,
+  isRequestLine,
   REQUEST_LINE_CONTINUATION,
   requestLine,
-  startsGrpcMessage,
+  startsBody,
 } from "./_http_productions.ts";
 import { HttpFileSyntaxError, KNOWN_DIRECTIVES, type Line, LineReader } from "./_http_lines.ts";
 
@@ -76,10 +77,14 @@ export function parseHttpFile(
       block.push(line);
       line = reader.next();
     }
-    context.index = requests.length + 1;
     try {
-      const request = parseBlock(block, separator, context);
-      if (request) requests.push(request);
+      // A block may hold several requests when request lines follow headers (httpyac).
+      for (let rest: Line[] | undefined = block; rest;) {
+        context.index = requests.length + 1;
+        const read: Parsed = parseBlock(rest, rest === block ? separator : undefined, context);
+        if (read.request) requests.push(read.request);
+        rest = read.rest;
+      }
     } catch (error) {
       if (!options.recover || !(error instanceof HttpFileSyntaxError)) throw error;
       errors.push({
@@ -103,12 +108,18 @@ export function parseHttpFile(
   };
 }
 
+/** What one block read: its request, and the lines of another when one starts inside it. */
+interface Parsed {
+  request?: HttpRequest;
+  rest?: Line[];
+}
+
 /** One block: the grammar's phases in order, each a list of productions. */
 function parseBlock(
   lines: Line[],
   separator: Line | undefined,
   context: FileContext,
-): HttpRequest | undefined {
+): Parsed {
   const block = new Block(lines, separator, context);
   block.phase(HEAD);
   if (block.done) {
@@ -118,7 +129,7 @@ function parseBlock(
     }
     // httpyac: a block of `proto <` lines alone describes every GRPC request of the file.
     context.protos.push(...block.protos);
-    return undefined;
+    return {};
   }
   requestLine(block);
   block.phase(REQUEST_LINE_CONTINUATION);
@@ -131,7 +142,21 @@ function parseBlock(
       column: 1,
     });
   }
-  block.phase(HEADERS, (line) => endsHeaders(line) || startsGrpcMessage(method, line));
+  block.phase(
+    HEADERS,
+    (line) =>
+      endsHeaders(line) || isRequestLine(line.text) || startsBody(method, line, context.warnings),
+  );
+  if (!block.done && isRequestLine(block.line.text)) {
+    // httpyac starts a new request at a request line right under the headers.
+    context.warnings.push({
+      message:
+        "A request line right under the headers of the request above starts a new request, as httpyac reads it: start it with ###",
+      line: block.line.number,
+      column: 1,
+    });
+    return { request: block.request(), rest: lines.slice(block.i) };
+  }
   block.phase(BODY);
-  return block.request();
+  return { request: block.request() };
 }

@@ -251,3 +251,36 @@ Deno.test("compat: httpyac's guide examples, by dial and by httpyac", async () =
   assert.equal(peer.code, 0, peer.text);
   assert.deepEqual(server.seen, seen);
 });
+
+Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /paths, request lines under each other, bodies without a blank line), by dial and by httpyac", async () => {
+  await using server = await recorder();
+  const vars = [`base=http://${server.http}`];
+  const result = await dial([
+    "run",
+    `${FIXTURES}httpyac_lenient.http`,
+    ...vars.flatMap((v) => ["--var", v]),
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  // Each construct JetBrains would not read is a warning naming its line.
+  assert.match(result.stderr, /:12:1: A request line right under the headers .* start it with ###/);
+  assert.match(result.stderr, /:14:1: A request line right under the headers/);
+  for (const line of [19, 26, 32]) {
+    assert.match(result.stderr, new RegExp(`:${line}:1: The body starts with no blank line`));
+  }
+  const seen = server.seen.splice(0);
+  assert.deepEqual(seen.map((s) => `${s.method} ${s.path} ${s.contentType ?? "-"}`), [
+    "GET /actuator/info -",
+    "GET /actuator/env -",
+    "GET /actuator/health -",
+    "POST /session application/json",
+    "POST /soap text/xml",
+    "POST /anything application/json",
+  ]);
+  assert.equal(seen[3]!.body, '{\n    "username": "admin"\n}');
+  assert.equal(seen[4]!.body, '<?xml version="1.0"?>\n<a>b</a>');
+  assert.equal(seen[5]!.body, '{"user": "ann"}\n');
+
+  const peer = await runHttpyac("httpyac_lenient.http", vars);
+  assert.equal(peer.code, 0, peer.text);
+  assert.deepEqual(server.seen, seen);
+});

@@ -245,3 +245,40 @@ Deno.test("parse: blank lines after ?? lines end the body before them, as httpya
   ]);
   assert.equal(first!.assertions.length, 1);
 });
+
+Deno.test("parse: httpyac's lenient forms are read as httpyac reads them, each with a warning", () => {
+  const file = parseHttpFile(
+    [
+      "/*",
+      "GET http://not/a/request",
+      "*/",
+      "GET /a",
+      "GET /b",
+      "Accept: x",
+      "POST /c",
+      "{",
+      '  "a": 1',
+      "}",
+    ].join("\n"),
+  );
+  assert.deepEqual(file.requests.map((r) => `${r.method} ${r.url}`), [
+    "GET /a",
+    "GET /b",
+    "POST /c",
+  ]);
+  assert.deepEqual(file.requests[0]!.comments, ["GET http://not/a/request"]);
+  assert.deepEqual(file.requests[1]!.headers.map((h) => h.name), ["Accept"]);
+  assert.deepEqual(file.requests[2]!.body.map((p) => p.kind === "text" && p.text), [
+    '{\n  "a": 1\n}',
+  ]);
+  assert.deepEqual(file.warnings.map((w) => [w.line, w.message.slice(0, 30)]), [
+    [5, "A request line right under the"],
+    [7, "A request line right under the"],
+    [8, "The body starts with no blank "],
+  ]);
+  // A header that is not one stays an error.
+  assert.throws(
+    () => parseHttpFile("GET http://x/\nContent-Type application/json\n"),
+    /Cannot parse header "Content-Type application\/json": missing ":"/,
+  );
+});
