@@ -69,6 +69,8 @@ export function requestVariable(
     return values.map(([, value]) => value).join(", ");
   }
   if (selector === "*") return exchange.body;
+  // kulala's `<name>.response.body.<json.path>`: a path without `$` starts at the document.
+  if (KULALA_PATH.test(selector)) selector = `$.${selector}`;
   if (!selector.startsWith("$")) {
     throw new UsageError(
       `${at()}Unsupported selector "${selector}" in ${place.what}: dial reads JSONPath ($…) and *`,
@@ -95,6 +97,9 @@ export function requestVariable(
   const value = found[0];
   return typeof value === "string" ? value : JSON.stringify(value);
 }
+
+/** kulala's path without `$`: member names and list indexes (`json.items[0].id`). */
+const KULALA_PATH = /^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[\d+\])*$/;
 
 /** `$.a.b…` in RFC 9535's member-name shorthand (§2.5.1.1): no surrogate, no leading digit. */
 const MEMBER_PATH =

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import { httpyac } from "./_files.ts";
+import { httpyac, project } from "./_files.ts";
 import { makeCertificates, serveTls } from "./_tls.ts";
 
 const FIXTURES = new URL("./fixtures/http/", import.meta.url).pathname;
@@ -283,4 +283,28 @@ Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /pa
   const peer = await runHttpyac("httpyac_lenient.http", vars);
   assert.equal(peer.code, 0, peer.text);
   assert.deepEqual(server.seen, seen);
+});
+
+Deno.test("compat: kulala's request variable path without $ (its demo 3.access-token.http; kulala runs only inside Neovim, so no peer run)", async () => {
+  await using server = await recorder();
+  const dir = await project({
+    "token.http": [
+      "### login",
+      `POST http://${server.http}/login`,
+      "Content-Type: application/json",
+      "",
+      '{"username": "demo"}',
+      "",
+      "### Access protected resource with Bearer token",
+      `GET http://${server.http}/bearer`,
+      "Authorization: Bearer {{login.response.body.token}}",
+      "",
+    ].join("\n"),
+  });
+  const result = await dial(["run", `${dir}/token.http`]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(server.seen.map((s) => [s.path, s.authorization]), [
+    ["/login", null],
+    ["/bearer", "Bearer t-123"],
+  ]);
 });

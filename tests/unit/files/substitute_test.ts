@@ -113,6 +113,9 @@ Deno.test("variables: REST Client request variables read JSONPath (RFC 9535) and
   assert.throws(() => get("login.response.body.$.absent"), /JSONPath "\$\.absent" selects nothing/);
   assert.throws(() => get("other.response.body.$.x"), /Request "other" in the URL has not run/);
   assert.throws(() => get("login.response.body.//token"), /Unsupported selector/);
+  // kulala's path without "$" starts at the document.
+  assert.equal(get("login.response.body.token"), "t1");
+  assert.equal(get("login.response.body.items[1].id"), "2");
 });
 
 Deno.test("variables: REST Client's {{%name}} percent-encodes the value", () => {
