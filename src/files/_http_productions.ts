@@ -102,6 +102,24 @@ export const blockComment: Production = (block) => {
   return true;
 };
 
+const SCRIPT_BLOCK_START = /^\s*\{\{(?:[+@][\w-]*)?\s*$/;
+const SCRIPT_BLOCK_END = /^\s*\}\}\s*$/;
+
+/**
+ * httpyac's JavaScript block, a line `{{` (or `{{+`, `{{@streaming` …) up to a line `}}`: Node
+ * code dial does not run. An error naming it, rather than a URL, header or body made of it.
+ */
+export const httpyacScript: Production = (block) => {
+  const line = block.line;
+  if (!SCRIPT_BLOCK_START.test(line.text)) return false;
+  if (!block.lines.some((l, i) => i > block.i && SCRIPT_BLOCK_END.test(l.text))) return false;
+  return block.file.fail(
+    line,
+    1,
+    `httpyac's script block "${line.text.trim()} … }}" is not supported: write a pre-request script (< {% … %}) or a response handler (> {% … %})`,
+  );
+};
+
 /** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
 export const preScript: Production = (block) => {
   const line = block.line;
@@ -527,6 +545,7 @@ export const HEAD: readonly Production[] = [
   directive,
   headComment,
   blockComment,
+  httpyacScript,
   protoImport,
   preScript,
   assertion,
@@ -538,6 +557,7 @@ export const REQUEST_LINE_CONTINUATION: readonly Production[] = [assertion, urlC
 /** Headers, up to a blank line or the tail. */
 export const HEADERS: readonly Production[] = [
   assertion,
+  httpyacScript,
   headerComment,
   headerContinuation,
   header,
@@ -548,6 +568,7 @@ export const BODY: readonly Production[] = [
   responseRef,
   output,
   assertion,
+  httpyacScript,
   trailingVariable,
   tailFiller,
   bodyComment,
@@ -569,7 +590,7 @@ export const BODY: readonly Production[] = [
  */
 export function startsBody(method: string, line: Line, warnings: ParseWarning[]): boolean {
   if (method === "GRPC" && /^\s*[{[]/.test(line.text)) return true;
-  if (!/^(?:[{[]|<[?!A-Za-z@\s])/.test(line.text)) return false;
+  if (!/^(?:\{(?!\{)|\[|<[?!A-Za-z@\s])/.test(line.text)) return false;
   warnings.push({
     message:
       "The body starts with no blank line before it: read as the body, as httpyac reads it (add a blank line after the headers)",

@@ -373,3 +373,15 @@ Deno.test("phases: an assertion above the request line belongs to the request", 
   assert.deepEqual(file.requests[0]!.assertions.map((a) => a.text), ["status == 200"]);
   assert.equal(file.requests[0]!.span.line, 1);
 });
+
+Deno.test("production httpyac-script: httpyac's {{ … }} JavaScript block is an error naming it", () => {
+  fails(
+    p.httpyacScript,
+    "{{\nexports.a = 1;\n}}",
+    /httpyac's script block "\{\{ … \}\}" is not supported/,
+  );
+  fails(p.httpyacScript, "{{@streaming\n}}", /"\{\{@streaming … \}\}"/, { request: true });
+  // Not closed, or a variable on its own line: not a script block.
+  assert.equal(reads(p.httpyacScript, "{{\nGET http://x/"), undefined);
+  assert.equal(reads(p.httpyacScript, "{{token}}\n}}"), undefined);
+});
