@@ -279,7 +279,10 @@ Deno.test("parse: httpyac's lenient forms are read as httpyac reads them, each w
   // Directives in a block of their own (kulala's fixtures) apply to nothing: a warning.
   const alone = parseHttpFile("# @meta\n# @timeout 2\n###\nGET http://x/\n");
   assert.equal(alone.requests.length, 1);
-  assert.match(alone.warnings.at(-1)!.message, /"@meta" has no request line after it: it is ignored/);
+  assert.match(
+    alone.warnings.at(-1)!.message,
+    /"@meta" has no request line after it: it is ignored/,
+  );
   assert.throws(
     () => parseHttpFile("< {% request.variables.set('a', 1) %}\n###\nGET http://x/\n"),
     /Missing request line after a pre-request script/,
