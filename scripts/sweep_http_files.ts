@@ -7,6 +7,10 @@
  * request, the outcome of every test both tools report (httpyac's `??` lines, `client.test`).
  *
  *   deno run -A --config tests/deno.json scripts/sweep_http_files.ts DIR_OR_FILE… [--json FILE]
+ *     [--reuse FILE] [--dial PATH/main.ts]
+ *
+ * `--json` keeps every row (both runs); `--reuse` takes httpyac's runs from such a file (its side
+ * does not change between two dial versions); `--dial` runs another checkout's main.ts.
  *
  * A development tool: it reaches nothing but 127.0.0.1 (the rewrite leaves no other host), and
  * it is not part of the test suite (the files it reads are not in the repository).
