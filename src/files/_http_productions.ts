@@ -298,12 +298,18 @@ function parseRequestLine(line: Line, fail: Fail): RequestLineParts {
   return { method, methodWritten, target: rest, version };
 }
 
-/** An indented line, or a REST Client `?a=1` / `&b=2` line, after the request line. */
+/**
+ * An indented line, or a REST Client `?a=1` / `&b=2` line, after the request line. The HTTP
+ * version may end the last one (spec 4.2.1: the request line is the target's lines, then the
+ * version).
+ */
 export const urlContinuation: Production = (block) => {
   const line = block.line;
   if (!/^\s+\S/.test(line.text) && !/^[?&]/.test(line.text)) return false;
   const request = block.requestLine!;
-  request.parts.target += line.text.trim();
+  const version = request.parts.version ? null : /\s+(HTTP\/\d+(?:\.\d+)?)\s*$/.exec(line.text);
+  if (version) request.parts.version = version[1];
+  request.parts.target += (version ? line.text.slice(0, version.index) : line.text).trim();
   request.last = line;
   block.lastContent = line;
   return block.consumed();

@@ -82,7 +82,7 @@ export async function buildFileRequest(
   const urlText = host || !written.startsWith("/")
     ? written
     : hostVariable(written, scope, `${path}:${request.requestLine.line}:1`, request.method);
-  const { kind, restGraphql } = kindOf(request, headers);
+  const { kind, restGraphql, operationName } = kindOf(request, headers);
   const grpc = kind === "grpc" ? parseGrpcTarget(urlText) : undefined;
   // OPTIONS * asks the server itself (RFC 9112 §3.2.4): its origin comes from the Host header.
   const asterisk = kind === "http" && urlText.trim() === "*" && request.method === "OPTIONS";
@@ -126,7 +126,7 @@ export async function buildFileRequest(
   };
   if (kind === "graphql") {
     built.graphql = graphqlBody(bodyText, path, request);
-    built.spec.body = graphqlJson(built.graphql, headers);
+    built.spec.body = graphqlJson(built.graphql, headers, operationName);
   } else if (kind === "websocket") {
     built.messages = websocketMessages(bodyText);
   } else if (source) {
@@ -178,11 +178,27 @@ function fileHeaders(
 function kindOf(
   request: HttpRequest,
   headers: HeaderField[],
-): { kind: RequestKind; restGraphql: boolean } {
+): { kind: RequestKind; restGraphql: boolean; operationName?: string } {
   const typeHeader = headers.findIndex((h) => h.name.toLowerCase() === "x-request-type");
   const restGraphql = typeHeader >= 0 &&
     /^graphql$/i.test(String(headers[typeHeader]!.value).trim());
   if (restGraphql) headers.splice(typeHeader, 1);
+  // httpyac's: a body that opens with a query or mutation is one (its name is the operation's),
+  // unless a Content-Type other than JSON says how to send it (application/graphql: as written).
+  const first = request.body[0];
+  const type = headers.find((h) => h.name.toLowerCase() === "content-type")?.value;
+  const json = type === undefined || /json/i.test(String(type));
+  const operation = !restGraphql && json && first?.kind === "text" &&
+      !["GRAPHQL", "WEBSOCKET", "GRPC"].includes(request.method)
+    ? GRAPHQL_OPERATION.exec(first.text)
+    : null;
+  if (operation) {
+    return {
+      kind: "graphql",
+      restGraphql: true,
+      ...(operation[1] ? { operationName: operation[1] } : {}),
+    };
+  }
   const kind: RequestKind = request.method === "GRAPHQL" || restGraphql
     ? "graphql"
     : request.method === "WEBSOCKET"
@@ -193,10 +209,14 @@ function kindOf(
   return { kind, restGraphql };
 }
 
+/** httpyac's GraphQL body: `query` or `mutation`, an optional name, then `(` or `{`. */
+const GRAPHQL_OPERATION = /^\s*(?:query|mutation)(?:\s+([_A-Za-z]\w*))?\s*[({]/;
+
 /** A GraphQL request's JSON body, and the `Accept` GraphQL servers answer unless one is set. */
 function graphqlJson(
   graphql: NonNullable<FileRequest["graphql"]>,
   headers: HeaderField[],
+  operationName?: string,
 ): BodySource {
   if (!headers.some((h) => h.name.toLowerCase() === "accept")) {
     headers.push({ name: "Accept", value: "application/graphql-response+json, application/json" });
@@ -205,6 +225,7 @@ function graphqlJson(
     kind: "text",
     text: JSON.stringify({
       query: graphql.query,
+      ...(operationName ? { operationName } : {}),
       ...(graphql.variables ? { variables: graphql.variables } : {}),
     }),
     contentType: "application/json",

@@ -252,7 +252,7 @@ Deno.test("compat: httpyac's guide examples, by dial and by httpyac", async () =
   assert.deepEqual(server.seen, seen);
 });
 
-Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /paths, request lines under each other, bodies without a blank line), by dial and by httpyac", async () => {
+Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /paths, request lines under each other, bodies without a blank line, a GraphQL body, a version after a multi-line target), by dial and by httpyac", async () => {
   await using server = await recorder();
   const vars = [`base=http://${server.http}`];
   const result = await dial([
@@ -275,10 +275,19 @@ Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /pa
     "POST /session application/json",
     "POST /soap text/xml",
     "POST /anything application/json",
+    "POST /graphql application/json",
+    "GET /get?param1=value1&param2=value -",
   ]);
   assert.equal(seen[3]!.body, '{\n    "username": "admin"\n}');
   assert.equal(seen[4]!.body, '<?xml version="1.0"?>\n<a>b</a>');
   assert.equal(seen[5]!.body, '{"user": "ann"}\n');
+  // httpyac's GraphQL body: the query, its name as the operation's, the variables.
+  assert.deepEqual(JSON.parse(seen[6]!.body), {
+    query:
+      "query Continents($code: String!) {\n    continents(filter: {code: {eq: $code}}) {\n      code\n    }\n}",
+    operationName: "Continents",
+    variables: { code: "EU" },
+  });
 
   const peer = await runHttpyac("httpyac_lenient.http", vars);
   assert.equal(peer.code, 0, peer.text);

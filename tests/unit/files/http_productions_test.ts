@@ -385,3 +385,12 @@ Deno.test("production httpyac-script: httpyac's {{ … }} JavaScript block is an
   assert.equal(reads(p.httpyacScript, "{{\nGET http://x/"), undefined);
   assert.equal(reads(p.httpyacScript, "{{token}}\n}}"), undefined);
 });
+
+Deno.test("production url-continuation: the HTTP version may end the last line (spec 4.2.1)", () => {
+  const b = block("  &b=2 HTTP/1.1", { request: true });
+  assert.ok(p.urlContinuation(b));
+  assert.deepEqual([b.requestLine!.parts.target, b.requestLine!.parts.version], [
+    "http://x/&b=2",
+    "HTTP/1.1",
+  ]);
+});
