@@ -838,20 +838,7 @@ class FileRunner {
       );
     }
     if (request.assertions.length) {
-      await this.assert(
-        request,
-        scope,
-        {
-          status: outcome.status,
-          headers: outcome.headers,
-          body: outcome.body,
-          mimeType: contentType.split(";")[0]!.trim(),
-          durationMs,
-          ...(outcome.timings ? { timings: outcome.timings } : {}),
-        },
-        result,
-        { fileRequest, outcome },
-      );
+      await this.assert(request, scope, result, { fileRequest, outcome, contentType, durationMs });
     }
   }
 
@@ -859,10 +846,18 @@ class FileRunner {
   async assert(
     request: HttpRequest,
     scope: VariableScope,
-    response: AssertedResponse,
     result: RequestResult,
-    sent: { fileRequest: FileRequest; outcome: Outcome },
+    sent: { fileRequest: FileRequest; outcome: Outcome; contentType: string; durationMs: number },
   ): Promise<void> {
+    const { outcome } = sent;
+    const response: AssertedResponse = {
+      status: outcome.status,
+      headers: outcome.headers,
+      body: outcome.body,
+      mimeType: sent.contentType.split(";")[0]!.trim(),
+      durationMs: sent.durationMs,
+      ...(outcome.timings ? { timings: outcome.timings } : {}),
+    };
     const { evaluateAssertion, httpyacResponse } = await load.assertions();
     const context: AssertionContext = {
       substitute: (text, assertion) =>
