@@ -82,7 +82,7 @@ export async function buildFileRequest(
   const urlText = host || !written.startsWith("/")
     ? written
     : hostVariable(written, scope, `${path}:${request.requestLine.line}:1`, request.method);
-  const { kind, restGraphql, operationName } = kindOf(request, headers);
+  const { kind, restGraphql } = kindOf(request, headers);
   const grpc = kind === "grpc" ? parseGrpcTarget(urlText) : undefined;
   // OPTIONS * asks the server itself (RFC 9112 §3.2.4): its origin comes from the Host header.
   const asterisk = kind === "http" && urlText.trim() === "*" && request.method === "OPTIONS";
@@ -126,7 +126,7 @@ export async function buildFileRequest(
   };
   if (kind === "graphql") {
     built.graphql = graphqlBody(bodyText, path, request);
-    built.spec.body = graphqlJson(built.graphql, headers, operationName);
+    built.spec.body = graphqlJson(built.graphql, headers);
   } else if (kind === "websocket") {
     built.messages = websocketMessages(bodyText);
   } else if (source) {
@@ -178,7 +178,7 @@ function fileHeaders(
 function kindOf(
   request: HttpRequest,
   headers: HeaderField[],
-): { kind: RequestKind; restGraphql: boolean; operationName?: string } {
+): { kind: RequestKind; restGraphql: boolean } {
   const typeHeader = headers.findIndex((h) => h.name.toLowerCase() === "x-request-type");
   const restGraphql = typeHeader >= 0 &&
     /^graphql$/i.test(String(headers[typeHeader]!.value).trim());
@@ -192,13 +192,7 @@ function kindOf(
       !["GRAPHQL", "WEBSOCKET", "GRPC"].includes(request.method)
     ? GRAPHQL_OPERATION.exec(first.text)
     : null;
-  if (operation) {
-    return {
-      kind: "graphql",
-      restGraphql: true,
-      ...(operation[1] ? { operationName: operation[1] } : {}),
-    };
-  }
+  if (operation) return { kind: "graphql", restGraphql: true };
   const kind: RequestKind = request.method === "GRAPHQL" || restGraphql
     ? "graphql"
     : request.method === "WEBSOCKET"
@@ -212,12 +206,16 @@ function kindOf(
 /** httpyac's GraphQL body: `query` or `mutation`, an optional name, then `(` or `{`. */
 const GRAPHQL_OPERATION = /^\s*(?:query|mutation)(?:\s+([_A-Za-z]\w*))?\s*[({]/;
 
-/** A GraphQL request's JSON body, and the `Accept` GraphQL servers answer unless one is set. */
+/**
+ * A GraphQL request's JSON body, and the `Accept` GraphQL servers answer unless one is set. A
+ * named query or mutation is sent with its name as `operationName`, as httpyac and REST Client
+ * send it.
+ */
 function graphqlJson(
   graphql: NonNullable<FileRequest["graphql"]>,
   headers: HeaderField[],
-  operationName?: string,
 ): BodySource {
+  const operationName = GRAPHQL_OPERATION.exec(graphql.query)?.[1];
   if (!headers.some((h) => h.name.toLowerCase() === "accept")) {
     headers.push({ name: "Accept", value: "application/graphql-response+json, application/json" });
   }
