@@ -4,7 +4,8 @@
  * `$random.float(a, b)`, `$random.alphabetic(n)`, `$random.alphanumeric(n)`,
  * `$random.hexadecimal(n)`, `$random.email`, `$env.NAME`; and REST Client's `$guid`,
  * `$randomInt min max`, `$timestamp [offset unit]`, `$datetime rfc1123|iso8601 [offset unit]`,
- * `$datetime "FORMAT"` (Day.js tokens), `$localDatetime …` and `$processEnv NAME`; and Postman's documented set (`$randomFirstName`,
+ * `$datetime "FORMAT"` (Day.js tokens), `$localDatetime …` and `$processEnv NAME`; kulala's
+ * `$date` (today, `YYYY-MM-DD`); and Postman's documented set (`$randomFirstName`,
  * `$randomEmail` …, `postman_dynamic.ts`).
  * @module
  */
@@ -83,6 +84,9 @@ export function dynamicVariable(
       return String(Math.floor(offsetDate(rest, bad).getTime() / 1000));
     case "$isoTimestamp":
       return new Date().toISOString();
+    case "$date":
+      // kulala's: today, local time.
+      return formatDate(new Date(), "YYYY-MM-DD", false);
     case "$randomInt": {
       if (rest.length === 0) return String(Math.floor(random() * 1001));
       const [min, max] = rest.map(Number);

@@ -70,6 +70,12 @@ Deno.test("variables: JetBrains and REST Client dynamic variables", () => {
   assert.match(get("$guid"), /^[0-9a-f-]{36}$/);
   assert.ok(Math.abs(Number(get("$timestamp")) - Date.now() / 1000) < 60);
   assert.ok(!Number.isNaN(Date.parse(get("$isoTimestamp"))));
+  // kulala's $date: today, local time (read around it, so that midnight cannot fail it).
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const day = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const before = day(new Date());
+  const date = get("$date");
+  assert.ok([before, day(new Date())].includes(date), date);
   const n = Number(get("$randomInt"));
   assert.ok(Number.isInteger(n) && n >= 0 && n <= 1000);
   for (let i = 0; i < 50; i++) {
