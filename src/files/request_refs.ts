@@ -5,7 +5,7 @@
  * @module
  */
 import type { HttpFile, HttpRequest } from "./http_file_types.ts";
-import { referencedRequests } from "./substitute.ts";
+import { httpyacReferences, referencedRequests } from "./substitute.ts";
 
 /**
  * @param request a request
@@ -40,6 +40,7 @@ export function requestDependencies(
   const texts = templatesOf(request);
   const names = new Set<string>();
   const seen = new Set<string>();
+  const named = requestNames(file);
   while (texts.length) {
     const text = texts.pop()!;
     for (const name of referencedRequests(text)) names.add(name);
@@ -49,6 +50,11 @@ export function requestDependencies(
       const defined = file.variables.findLast((v) => v.name === variable);
       if (defined) texts.push(defined.value);
     }
+    // httpyac's {{login.token}}, unless a file variable of that whole name is defined.
+    const isVariable = (name: string) => file.variables.some((v) => v.name === name);
+    for (const name of httpyacReferences(text, named, isVariable)) {
+      if (name !== request.name) names.add(name);
+    }
   }
   // httpyac's `# @ref NAME` asks for it outright.
   for (const name of refs) names.add(name);
@@ -57,11 +63,30 @@ export function requestDependencies(
 
 const referring = new WeakMap<HttpFile, boolean>();
 
-/** Whether a file's text has a request variable (`name.response.…`, `name.request.…`) at all. */
+/**
+ * Whether a file's text has a request variable (`name.response.…`, `name.request.…`) at all, or
+ * httpyac's `{{name.…}}` of one of its named requests.
+ */
 function refersToRequests(file: HttpFile): boolean {
   let refers = referring.get(file);
   if (refers === undefined) {
-    referring.set(file, refers = /\.(?:response|request)\./.test(file.source));
+    refers = /\.(?:response|request)\./.test(file.source) ||
+      [...requestNames(file)].some((name) =>
+        file.source.includes(`{{${name}.`) ||
+        file.source.includes(`{{${name}[`)
+      );
+    referring.set(file, refers);
   }
   return refers;
+}
+
+const named = new WeakMap<HttpFile, ReadonlySet<string>>();
+
+function requestNames(file: HttpFile): ReadonlySet<string> {
+  let names = named.get(file);
+  if (!names) {
+    names = new Set(file.requests.flatMap((r) => r.name === undefined ? [] : [r.name]));
+    named.set(file, names);
+  }
+  return names;
 }

@@ -153,6 +153,30 @@ export function referencedRequests(template: string): string[] {
   return names;
 }
 
+/** httpyac's `{{name.a.b}}` / `{{name[0].a}}`: a named request's body, then a path in it. */
+const HTTPYAC_PATH = /^([A-Za-z_][\w-]*)((?:\.[A-Za-z_][\w-]*|\[\d+\])+)$/;
+
+/**
+ * The request names a template refers to in httpyac's way (`{{login.token}}`), among a file's.
+ *
+ * @param template text that may hold `{{…}}`
+ * @param names the file's request names
+ * @param defined whether a variable of that whole name is defined (it wins)
+ * @returns those it refers to
+ */
+export function httpyacReferences(
+  template: string,
+  names: ReadonlySet<string>,
+  defined: (name: string) => boolean,
+): string[] {
+  const found: string[] = [];
+  for (const match of template.matchAll(TEMPLATE)) {
+    const path = HTTPYAC_PATH.exec(match[1]!);
+    if (path && names.has(path[1]!) && !defined(match[1]!)) found.push(path[1]!);
+  }
+  return found;
+}
+
 class Resolver {
   secret = false;
   constructor(readonly scope: VariableScope) {}
@@ -230,6 +254,12 @@ class Resolver {
         ref[4]!,
         place,
       );
+    }
+    // httpyac's: a named request's name is its parsed body (`{{login.token}}`, `{{list[0].id}}`).
+    const path = HTTPYAC_PATH.exec(expr);
+    if (path && !this.defined(expr)) {
+      const source = this.scope.responses?.(path[1]!);
+      if (source) return requestVariable(source, "response", "body", `$${path[2]}`, place);
     }
     return this.name(expr, place, stack);
   }

@@ -252,7 +252,7 @@ Deno.test("compat: httpyac's guide examples, by dial and by httpyac", async () =
   assert.deepEqual(server.seen, seen);
 });
 
-Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /paths, request lines under each other, bodies without a blank line, a GraphQL body, a version after a multi-line target), by dial and by httpyac", async () => {
+Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /paths, request lines under each other, bodies without a blank line, a GraphQL body, a version after a multi-line target, {{name.path}} of a named request), by dial and by httpyac", async () => {
   await using server = await recorder();
   const vars = [`base=http://${server.http}`];
   const result = await dial([
@@ -277,6 +277,8 @@ Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /pa
     "POST /anything application/json",
     "POST /graphql application/json",
     "GET /get?param1=value1&param2=value -",
+    "POST /login application/json",
+    "GET /me?token=t-123 -",
   ]);
   assert.equal(seen[3]!.body, '{\n    "username": "admin"\n}');
   assert.equal(seen[4]!.body, '<?xml version="1.0"?>\n<a>b</a>');

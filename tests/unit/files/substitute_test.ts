@@ -119,6 +119,12 @@ Deno.test("variables: REST Client request variables read JSONPath (RFC 9535) and
   assert.throws(() => get("login.response.body.$.absent"), /JSONPath "\$\.absent" selects nothing/);
   assert.throws(() => get("other.response.body.$.x"), /Request "other" in the URL has not run/);
   assert.throws(() => get("login.response.body.//token"), /Unsupported selector/);
+  // httpyac's {{name.path}}: the named request's body, unless a variable of that name is defined.
+  assert.equal(get("login.token"), "t1");
+  assert.equal(get("login.items[1].id"), "2");
+  const defined = { ...scope, globals: new Map([["login.token", "mine"]]) };
+  assert.equal(substitute("{{login.token}}", defined, place).text, "mine");
+  assert.throws(() => get("nobody.token"), /Undefined variable "nobody.token"/);
   // kulala's path without "$" starts at the document.
   assert.equal(get("login.response.body.token"), "t1");
   assert.equal(get("login.response.body.items[1].id"), "2");
