@@ -123,18 +123,9 @@ function parseBlock(
   const block = new Block(lines, separator, context);
   block.phase(HEAD);
   if (block.done) {
-    if (block.preScripts.length && !block.runs) {
+    if ((block.directives.length || block.preScripts.length) && !block.runs) {
       const at = lines.at(-1)!;
-      context.fail(at, 1, "Missing request line after a pre-request script");
-    }
-    // kulala's and httpyac's files hold directives in blocks of their own: they apply to nothing.
-    const [directive] = block.directives;
-    if (directive && !block.runs) {
-      context.warnings.push({
-        message: `The directive "@${directive.name}" has no request line after it: it is ignored`,
-        line: directive.span.line,
-        column: 1,
-      });
+      context.fail(at, 1, "Missing request line after directives or a pre-request script");
     }
     // httpyac: a block of `proto <` lines alone describes every GRPC request of the file.
     context.protos.push(...block.protos);

@@ -276,16 +276,10 @@ Deno.test("parse: httpyac's lenient forms are read as httpyac reads them, each w
     [7, "A request line right under the"],
     [8, "The body starts with no blank "],
   ]);
-  // Directives in a block of their own (kulala's fixtures) apply to nothing: a warning.
-  const alone = parseHttpFile("# @meta\n# @timeout 2\n###\nGET http://x/\n");
-  assert.equal(alone.requests.length, 1);
-  assert.match(
-    alone.warnings.at(-1)!.message,
-    /"@meta" has no request line after it: it is ignored/,
-  );
+  // Directives in a block of their own are an error, as a pre-request script there is.
   assert.throws(
-    () => parseHttpFile("< {% request.variables.set('a', 1) %}\n###\nGET http://x/\n"),
-    /Missing request line after a pre-request script/,
+    () => parseHttpFile("# @meta\n###\nGET http://x/\n"),
+    /Missing request line after directives or a pre-request script/,
   );
   // A header that is not one stays an error.
   assert.throws(
