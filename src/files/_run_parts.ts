@@ -113,6 +113,40 @@ export async function confinedDotenv(
   return await readDotenv(path);
 }
 
+/**
+ * httpyac's default variables: the `.env` and `env/.env` files from a folder up to the top of
+ * the run's folders, a nearer one's values over a farther one's (one outside the run's folders,
+ * or linked out of them, is not read).
+ *
+ * @param dir the request file's folder (a real path)
+ * @param confinement the run's folders
+ * @returns the `NAME=value` lines; empty when there is none
+ */
+export async function httpyacDotenv(
+  dir: string,
+  confinement: Confinement,
+): Promise<Map<string, string>> {
+  const found: Map<string, string>[] = [];
+  for (let at = dir; confinement.roots.some((root) => at.startsWith(root));) {
+    for (const candidate of [`${at}/env/.env`, `${at}/.env`]) {
+      try {
+        const path = await confinement.reading(candidate, {
+          what: "httpyac's .env",
+          written: candidate,
+        });
+        found.push(await readDotenv(path));
+      } catch {
+        // Outside the run's folders: not read.
+      }
+    }
+    const parent = at.slice(0, at.lastIndexOf("/")) || "/";
+    if (parent === at) break;
+    at = parent;
+  }
+  // The farthest first, so that nearer values win.
+  return new Map(found.reverse().flatMap((values) => [...values]));
+}
+
 /** A `.env` file's `NAME=value` lines (quotes removed); empty when there is none. */
 async function readDotenv(path: string): Promise<Map<string, string>> {
   const values = new Map<string, string>();

@@ -36,6 +36,7 @@ import type { OAuth2Hooks } from "./security_auth.ts";
 import {
   confinedDotenv,
   HANDLER_BODY_LIMIT,
+  httpyacDotenv,
   joinPath,
   labelOf,
   openOutput,
@@ -346,6 +347,7 @@ class FileRunner {
   }
 
   dotenv?: Map<string, string>;
+  dotenvDefaults?: Map<string, string>;
   confinement?: Confinement;
 
   async run(): Promise<RequestResult[]> {
@@ -354,6 +356,9 @@ class FileRunner {
     await checkFilePaths(this.file, this.confinement);
     if (this.file.source.includes("$dotenv")) {
       this.dotenv = await confinedDotenv(this.dir, this.confinement, this.file.path);
+    }
+    if (this.file.source.includes("{{")) {
+      this.dotenvDefaults = await httpyacDotenv(await Deno.realPath(this.dir), this.confinement);
     }
     // `run` lines run in place when the whole file runs.
     const runs = this.options.names?.length ? [] : [...this.file.runs];
@@ -996,6 +1001,7 @@ function __dialResponse(text) {
       request: requestVariables,
       ...(this.options.environment ? { shared: this.options.environment.shared } : {}),
       ...(this.dotenv ? { dotenv: this.dotenv } : {}),
+      ...(this.dotenvDefaults?.size ? { dotenvDefaults: this.dotenvDefaults } : {}),
       env: this.options.env ?? processEnv,
       responses: this.responseOf,
       auth: this.authValues,

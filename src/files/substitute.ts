@@ -45,6 +45,11 @@ export interface VariableScope {
   shared?: ReadonlyMap<string, VariableValue>;
   /** The `.env` file beside the request file, for REST Client's `{{$dotenv NAME}}`. */
   dotenv?: ReadonlyMap<string, string>;
+  /**
+   * Below everything, as httpyac reads them: the nearest `.env` (or `env/.env`) from the file's
+   * folder up to the run's folder.
+   */
+  dotenvDefaults?: ReadonlyMap<string, string>;
   /** `{{$auth.token("id")}}` and `{{$auth.idToken("id")}}`, resolved before substitution. */
   auth?: ReadonlyMap<string, string | Secret>;
   /**
@@ -269,7 +274,8 @@ class Resolver {
     if (s.unset?.has(name)) return false;
     return Boolean(
       s.overrides?.has(name) || s.environment?.has(name) || s.globals?.has(name) ||
-        s.file?.some((v) => v.name === name) || s.request?.has(name) || s.below?.has(name),
+        s.file?.some((v) => v.name === name) || s.request?.has(name) || s.below?.has(name) ||
+        s.dotenvDefaults?.has(name),
     );
   }
 
@@ -304,6 +310,8 @@ class Resolver {
     if (request !== undefined) return request;
     const below = s.below?.get(name);
     if (below !== undefined) return this.expand(below, name, place, stack);
+    const dotenv = s.dotenvDefaults?.get(name);
+    if (dotenv !== undefined) return dotenv;
     throw new UndefinedVariableError(name, place);
   }
 

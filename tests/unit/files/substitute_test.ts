@@ -119,6 +119,17 @@ Deno.test("variables: REST Client request variables read JSONPath (RFC 9535) and
   assert.throws(() => get("login.response.body.$.absent"), /JSONPath "\$\.absent" selects nothing/);
   assert.throws(() => get("other.response.body.$.x"), /Request "other" in the URL has not run/);
   assert.throws(() => get("login.response.body.//token"), /Unsupported selector/);
+  // httpyac's .env values are below every other scope.
+  const dotenv = { dotenvDefaults: new Map([["who", "dotenv"], ["only", "here"]]) };
+  const files = {
+    ...dotenv,
+    file: [{
+      name: "who",
+      value: "file",
+      span: { start: 0, end: 0, line: 1, endLine: 1 },
+    }],
+  };
+  assert.equal(substitute("{{who}}/{{only}}", files, place).text, "file/here");
   // httpyac's {{name.path}}: the named request's body, unless a variable of that name is defined.
   assert.equal(get("login.token"), "t1");
   assert.equal(get("login.items[1].id"), "2");
