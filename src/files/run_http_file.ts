@@ -357,7 +357,8 @@ class FileRunner {
     if (this.file.source.includes("$dotenv")) {
       this.dotenv = await confinedDotenv(this.dir, this.confinement, this.file.path);
     }
-    if (this.file.source.includes("{{")) {
+    // Read when a variable or a /path (the `host` variable) may need them.
+    if (this.file.source.includes("{{") || this.file.requests.some((r) => r.url.startsWith("/"))) {
       this.dotenvDefaults = await httpyacDotenv(await Deno.realPath(this.dir), this.confinement);
     }
     // `run` lines run in place when the whole file runs.

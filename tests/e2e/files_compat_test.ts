@@ -326,14 +326,17 @@ Deno.test("compat: httpyac's .env variables of the project's folders (host befor
     ".httpyac.json": "{}\n",
     ".env": `host=http://${server.http}\nwho=root\n`,
     "api/env/.env": "who=api\n",
+    "api/health.http": "GET /health\n",
     "api/users.http": "@id = 7\n\nGET /users/{{id}}?who={{who}}\n",
   });
   const result = await dial(["test", dir]);
   assert.equal(result.code, 0, result.stderr);
   const seen = server.seen.splice(0);
   // The nearer .env wins; a file variable wins over both.
-  assert.deepEqual(seen.map((s) => s.path), ["/users/7?who=api"]);
-  const peer = await httpyac(["api/users.http", "--all", "-o", "none"], { cwd: dir });
+  assert.deepEqual(seen.map((s) => s.path), ["/health", "/users/7?who=api"]);
+  const peer = await httpyac(["api/health.http", "api/users.http", "--all", "-o", "none"], {
+    cwd: dir,
+  });
   assert.equal(peer.code, 0, peer.stdout + peer.stderr);
   assert.deepEqual(server.seen, seen);
   // dial run of the file alone: the folder above is outside the run's folder, its .env unread.
