@@ -529,15 +529,6 @@ const REQUEST_LINE =
 /** Any other line of the body: text, sent as written. */
 export const bodyText: Production = (block) => {
   const line = block.line;
-  // httpyac starts a request at a request line without ###; dial reads it as body text, and says so.
-  if (REQUEST_LINE.test(line.text) && isBlank(block.lines[block.i - 1]?.text ?? "")) {
-    block.file.warnings.push({
-      message:
-        "This line looks like a request line inside the body of the request above: start a new request with ###",
-      line: line.number,
-      column: 1,
-    });
-  }
   block.textLines.push(line);
   if (!isBlank(line.text)) block.lastContent = line;
   return block.consumed();

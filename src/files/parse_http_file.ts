@@ -147,16 +147,20 @@ function parseBlock(
     (line) =>
       endsHeaders(line) || isRequestLine(line.text) || startsBody(method, line, context.warnings),
   );
-  if (!block.done && isRequestLine(block.line.text)) {
-    // httpyac starts a new request at a request line right under the headers.
-    context.warnings.push({
-      message:
-        "A request line right under the headers of the request above starts a new request, as httpyac reads it: start it with ###",
-      line: block.line.number,
-      column: 1,
-    });
-    return { request: block.request(), rest: lines.slice(block.i) };
+  // httpyac starts a new request at a request line under the headers or in the body (but in a
+  // multipart/mixed body, whose parts may be requests).
+  const mixed = block.headers.some((h) =>
+    h.name.toLowerCase() === "content-type" && /^\s*multipart\/mixed/i.test(String(h.value))
+  );
+  if (!block.done && !isRequestLine(block.line.text)) {
+    block.phase(BODY, (line) => !mixed && isRequestLine(line.text));
   }
-  block.phase(BODY);
-  return { request: block.request() };
+  if (block.done) return { request: block.request() };
+  context.warnings.push({
+    message:
+      "A request line inside the request above starts a new request, as httpyac reads it: start it with ###",
+    line: block.line.number,
+    column: 1,
+  });
+  return { request: block.request(), rest: lines.slice(block.i) };
 }

@@ -357,15 +357,24 @@ Deno.test("production trailing-variable: REST Client's @name = value after the b
   assert.equal(p.trailingVariable(inside), false);
 });
 
-Deno.test("production body-text: a request line after a blank line in a body is a warning", () => {
+Deno.test("phases: a request line in a body starts a new request, as httpyac reads it, with a warning", () => {
   const file = parseHttpFile("GET http://x/a\n\n\nGET http://x/b\n", "w.http");
-  assert.equal(file.requests.length, 1);
+  assert.deepEqual(file.requests.map((r) => r.url), ["http://x/a", "http://x/b"]);
   assert.deepEqual(file.warnings, [{
     message:
-      "This line looks like a request line inside the body of the request above: start a new request with ###",
+      "A request line inside the request above starts a new request, as httpyac reads it: start it with ###",
     line: 4,
     column: 1,
   }]);
+  // After a body and after a handler too; in a multipart/mixed body (a batch) it is a part's.
+  const after = parseHttpFile(
+    "POST http://x/a\n\n{}\nPUT http://x/b\n> {% client.log(1) %}\nDELETE http://x/c\n",
+  );
+  assert.deepEqual(after.requests.map((r) => r.method), ["POST", "PUT", "DELETE"]);
+  const batch = parseHttpFile(
+    "POST http://x/$batch\nContent-Type: multipart/mixed; boundary=b\n\n--b\n\nGET /c HTTP/1.1\n\n--b--\n",
+  );
+  assert.equal(batch.requests.length, 1);
 });
 
 Deno.test("phases: an assertion above the request line belongs to the request", () => {

@@ -272,8 +272,8 @@ Deno.test("parse: httpyac's lenient forms are read as httpyac reads them, each w
     '{\n  "a": 1\n}',
   ]);
   assert.deepEqual(file.warnings.map((w) => [w.line, w.message.slice(0, 30)]), [
-    [5, "A request line right under the"],
-    [7, "A request line right under the"],
+    [5, "A request line inside the requ"],
+    [7, "A request line inside the requ"],
     [8, "The body starts with no blank "],
   ]);
   // Directives in a block of their own are an error, as a pre-request script there is.
