@@ -170,6 +170,8 @@ export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
   "prompt",
   // dial: the file's OpenAPI description (a local path), every exchange checked against it.
   "openapi",
+  // httpyac: `< file` includes of the request are substituted, as `<@ file` is.
+  "injectVariables",
 ]);
 
 /** Directives of other runners that dial reads and ignores, saying so. */

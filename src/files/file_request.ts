@@ -92,7 +92,9 @@ export async function buildFileRequest(
     );
   }
   const url = grpc?.url ?? requestUrl(asterisk ? "/" : urlText, host, kind);
-  const body = request.body.length ? await bodyOf(request, options, headers) : { text: "" };
+  const body = request.body.length
+    ? await bodyOf(injectVariables(request), options, headers)
+    : { text: "" };
   const source = body.source;
   // A GRPC request's messages are JSON text: a `< file` body (confined by bodyOf) is read.
   const bodyText = kind === "grpc" && source?.kind === "file"
@@ -292,6 +294,15 @@ function hostVariable(url: string, scope: VariableScope, at: string, method: str
   throw new UsageError(
     `${at}: Cannot send "${method} ${url}": a URL that starts with "/" needs a Host header, or a {{host}} variable to put in front of it (httpyac)`,
   );
+}
+
+/** httpyac's `# @injectVariables`: the request's `< file` includes are substituted, as `<@`. */
+function injectVariables(request: HttpRequest): HttpRequest {
+  if (!request.directives.some((d) => d.name === "injectVariables")) return request;
+  const body = request.body.map((part) =>
+    part.kind === "file" ? { ...part, substitute: true } : part
+  );
+  return { ...request, body };
 }
 
 /** The ports REST Client reads as TLS in a Host header (the standard one, and 8443). */
