@@ -526,6 +526,18 @@ export const trailingVariable: Production = (block) => {
 const REQUEST_LINE =
   /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|CONNECT)\s+\S+(?:\s+HTTP\/[\d.]+)?\s*$/;
 
+/**
+ * httpyac's example response after a request (`HTTP/1.1 200 - OK`, its headers and body, as
+ * httpyac writes one into the file): kept out of the request, never sent; it runs to the end of
+ * the block.
+ */
+export const exampleResponse: Production = (block) => {
+  if (!/^\s*HTTP\/\S+\s*[1-5]\d\d\b/.test(block.line.text)) return false;
+  block.flushText();
+  block.i = block.lines.length;
+  return true;
+};
+
 /** Any other line of the body: text, sent as written. */
 export const bodyText: Production = (block) => {
   const line = block.line;
@@ -566,6 +578,7 @@ export const BODY: readonly Production[] = [
   output,
   assertion,
   httpyacScript,
+  exampleResponse,
   trailingVariable,
   tailFiller,
   bodyComment,

@@ -252,7 +252,7 @@ Deno.test("compat: httpyac's guide examples, by dial and by httpyac", async () =
   assert.deepEqual(server.seen, seen);
 });
 
-Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /paths, request lines under each other, bodies without a blank line, a GraphQL body, a version after a multi-line target, {{name.path}} of a named request, request lines in bodies, # @injectVariables), by dial and by httpyac", async () => {
+Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /paths, request lines under each other, bodies without a blank line, a GraphQL body, a version after a multi-line target, {{name.path}} of a named request, request lines in bodies, # @injectVariables, an example response), by dial and by httpyac", async () => {
   await using server = await recorder();
   const vars = [`base=http://${server.http}`];
   const result = await dial([
@@ -287,8 +287,10 @@ Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /pa
     "POST /post application/json",
     "PUT /put -",
     "POST /inject application/json",
+    "DELETE /delete -",
   ]);
-  assert.equal(seen.at(-1)!.body, `{"origin": "http://${server.http}"}\n`);
+  assert.equal(seen.at(-2)!.body, `{"origin": "http://${server.http}"}\n`);
+  assert.equal(seen.at(-1)!.body, "");
   assert.equal(seen[3]!.body, '{\n    "username": "admin"\n}');
   assert.equal(seen[4]!.body, '<?xml version="1.0"?>\n<a>b</a>');
   assert.equal(seen[5]!.body, '{"user": "ann"}\n');

@@ -403,3 +403,10 @@ Deno.test("production url-continuation: the HTTP version may end the last line (
     "HTTP/1.1",
   ]);
 });
+
+Deno.test("production example-response: httpyac's response under a request is never sent", () => {
+  const b = block("a\n\nHTTP/1.1 200 - OK\nx: 1\n\n{}", { request: true });
+  b.phase(p.BODY);
+  assert.deepEqual(b.request().body.map((part) => part.kind === "text" && part.text), ["a"]);
+  assert.equal(reads(p.exampleResponse, "HTTP/1.1 is a protocol", { request: true }), undefined);
+});
