@@ -589,9 +589,9 @@ export const BODY: readonly Production[] = [
 /**
  * Whether a header-phase line starts the body with no blank line before it: a `GRPC` request's
  * JSON message (JetBrains writes it right under the request line or the metadata), or, as
- * httpyac and Visual Studio read it, a line that opens JSON (`{`, `[`), XML (`<?`, `<!`,
- * `<name`) or includes a file (`< path`, `<@ path`), with a warning (JetBrains and REST Client
- * need the blank line). No header starts so.
+ * httpyac and Visual Studio read it, a line that opens JSON (`{`, `[`) or XML (`<?`, `<!`,
+ * `<name`), includes a file (`< path`, `<@ path`) or starts with a variable (`{{body}}`), with a
+ * warning (JetBrains and REST Client need the blank line). No header starts so.
  *
  * @param method the request's method
  * @param line the line
@@ -600,7 +600,7 @@ export const BODY: readonly Production[] = [
  */
 export function startsBody(method: string, line: Line, warnings: ParseWarning[]): boolean {
   if (method === "GRPC" && /^\s*[{[]/.test(line.text)) return true;
-  if (!/^(?:\{(?!\{)|\[|<[?!A-Za-z@\s])/.test(line.text)) return false;
+  if (!/^(?:\{(?!\{)|\{\{[^{}]*\}\}|\[|<[?!A-Za-z@\s])/.test(line.text)) return false;
   warnings.push({
     message:
       "The body starts with no blank line before it: read as the body, as httpyac reads it (add a blank line after the headers)",

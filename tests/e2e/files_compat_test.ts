@@ -288,9 +288,11 @@ Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /pa
     "PUT /put -",
     "POST /inject application/json",
     "DELETE /delete -",
+    "POST /body-var -",
   ]);
-  assert.equal(seen.at(-2)!.body, `{"origin": "http://${server.http}"}\n`);
-  assert.equal(seen.at(-1)!.body, "");
+  assert.equal(seen.at(-3)!.body, `{"origin": "http://${server.http}"}\n`);
+  assert.equal(seen.at(-2)!.body, "");
+  assert.equal(seen.at(-1)!.body, "t-123");
   assert.equal(seen[3]!.body, '{\n    "username": "admin"\n}');
   assert.equal(seen[4]!.body, '<?xml version="1.0"?>\n<a>b</a>');
   assert.equal(seen[5]!.body, '{"user": "ann"}\n');
