@@ -600,7 +600,7 @@ export const BODY: readonly Production[] = [
  */
 export function startsBody(method: string, line: Line, warnings: ParseWarning[]): boolean {
   if (method === "GRPC" && /^\s*[{[]/.test(line.text)) return true;
-  if (!/^(?:\{(?!\{)|\{\{[^{}]*\}\}|\[|<[?!A-Za-z@\s])/.test(line.text)) return false;
+  if (!/^(?:\{(?!\{)|\{\{[^{}]*\}\}\s*$|\[|<[?!A-Za-z@\s])/.test(line.text)) return false;
   warnings.push({
     message:
       "The body starts with no blank line before it: read as the body, as httpyac reads it (add a blank line after the headers)",
