@@ -53,11 +53,18 @@ function bigFile(origin: string) {
   ].join("\n");
 }
 
+/** The file in a folder of its own, removed with the body it saved (up to 512 MiB) at the end. */
+async function bigProject(origin: string) {
+  const dir = await project({ "big.http": bigFile(origin) });
+  return { dir, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
+}
+
 Deno.test("memory: a body with a handler, an assertion and >> costs the same at 64 and 512 MiB", async () => {
   const peaks: number[] = [];
   for (const size of [64 * MB, 512 * MB]) {
     await using server = bigBody(size);
-    const dir = await project({ "big.http": bigFile(server.origin) });
+    await using files = await bigProject(server.origin);
+    const dir = files.dir;
     const run = await peakRun(["run", `${dir}/big.http`]);
     assert.equal(run.code, 0, run.stderr);
     // The >> file has all of it; handlers and assertions saw the first 16 MiB.
@@ -77,7 +84,8 @@ Deno.test("memory: a body with a handler, an assertion and >> costs the same at 
 
 Deno.test("memory: dial test streams a large body past its assertions too", async () => {
   await using server = bigBody(256 * MB);
-  const dir = await project({ "big.http": bigFile(server.origin) });
+  await using files = await bigProject(server.origin);
+  const dir = files.dir;
   const test = await peakRun(["test", `${dir}/big.http`]);
   assert.equal(test.code, 0, test.stderr);
   assert.equal((await Deno.stat(`${dir}/big.out`)).size, 256 * MB);
