@@ -22,7 +22,12 @@ import type { ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
 import type { SandboxLimits, ScriptSession } from "./script_sandbox.ts";
 import { type GrpcStatus, runGrpcFileRequest } from "./run_grpc.ts";
 import { isSubscription, runGraphQLSubscription, runWebSocketRequest } from "./run_streams.ts";
-import { substitute, type VariableScope, type VariableValue } from "./substitute.ts";
+import {
+  lookupVariable,
+  substitute,
+  type VariableScope,
+  type VariableValue,
+} from "./substitute.ts";
 import { sendFileRequest } from "./file_exchange.ts";
 import { scriptSender } from "./script_send.ts";
 import {
@@ -874,7 +879,13 @@ class FileRunner {
           column: 1,
         }).text,
       evaluate: (expression, assertion) =>
-        this.evaluate(expression, assertion, httpyacResponse(response, sent), request),
+        this.evaluate(
+          expression,
+          assertion,
+          httpyacResponse(response, sent),
+          request,
+          this.expressionVariables(expression, scope),
+        ),
       xpathNamespaces: Object.fromEntries(
         (this.file.xpathNamespaces ?? []).map((n) => [n.prefix, n.uri]),
       ),
@@ -934,12 +945,16 @@ class FileRunner {
     assertion: Assertion,
     response: HttpyacResponse,
     request: HttpRequest,
+    variables: Map<string, unknown> = new Map(),
   ): Promise<unknown> {
     // The expression first, on the assertion's own line, so that its errors name that line.
     // parsedBody is JSON.parse'd in the sandbox: a JSON body is not parsed unless asked.
     const { body, json: parsed, ...rest } = response;
-    const code = `request.variables.set("value", JSON.stringify({ value: (function (response) {
-return (${expression}\n); })(__dialResponse(${JSON.stringify(body)})) }));
+    const names = [...variables.keys()].map((name) => `, ${name}`).join("");
+    const values = [...variables.values()].map((value) => `, ${JSON.stringify(value)}`).join("");
+    const code =
+      `request.variables.set("value", JSON.stringify({ value: (function (response${names}) {
+return (${expression}\n); })(__dialResponse(${JSON.stringify(body)})${values}) }));
 function __dialResponse(text) {
   var response = ${JSON.stringify(rest)};
   response.body = text;
@@ -1007,6 +1022,35 @@ function __dialResponse(text) {
       responses: this.responseOf,
       auth: this.authValues,
     }, locals);
+  }
+
+  /**
+   * The variables an assertion's JavaScript names, as httpyac puts them in its scope: a defined
+   * variable's value (read only when named), or a named request's parsed body.
+   */
+  expressionVariables(expression: string, scope: VariableScope): Map<string, unknown> {
+    const found = new Map<string, unknown>();
+    for (const [name] of expression.matchAll(/(?<![.\w$])[A-Za-z_$][\w$]*/g)) {
+      if (name === "response" || found.has(name) || RESERVED.has(name)) continue;
+      let value: string | undefined;
+      try {
+        value = lookupVariable(name, scope);
+      } catch {
+        // A credential reference not read yet, a malformed value: not in the expression's scope.
+      }
+      if (value !== undefined) {
+        found.set(name, value);
+        continue;
+      }
+      const named = this.responseOf(name);
+      if (!named) continue;
+      try {
+        found.set(name, JSON.parse(named.response.body));
+      } catch {
+        found.set(name, named.response.body);
+      }
+    }
+    return found;
   }
 
   /** A named request's result (the scopes' `responses`). */
@@ -1325,3 +1369,29 @@ function named(request: HttpRequest, name: string): boolean {
 export function hasRequestNamed(file: HttpFile, name: string): boolean {
   return file.requests.some((r) => named(r, name));
 }
+
+/** Words an assertion's JavaScript may hold that are never a file's variables. */
+const RESERVED: ReadonlySet<string> = new Set([
+  "true",
+  "false",
+  "null",
+  "undefined",
+  "typeof",
+  "instanceof",
+  "new",
+  "in",
+  "of",
+  "void",
+  "this",
+  "function",
+  "return",
+  "JSON",
+  "Math",
+  "Object",
+  "Array",
+  "String",
+  "Number",
+  "Boolean",
+  "Date",
+  "RegExp",
+]);
