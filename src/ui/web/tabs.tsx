@@ -4,6 +4,7 @@
  */
 import type { Signal } from "@preact/signals";
 import type { ComponentChildren, JSX } from "preact";
+import { useRef } from "preact/hooks";
 
 /** One tab. */
 export interface TabDef {
@@ -64,9 +65,12 @@ export function TabList(props: { tabs: TabDef[]; selected: Signal<string> }): JS
 
 /**
  * @param props the tabs and the selected id
- * @returns every panel; the unselected ones stay mounted but hidden, keeping their state
+ * @returns every panel; a panel's content is made the first time its tab is selected (the app's
+ * first render makes only the one in front), then stays mounted while hidden, keeping its state
  */
 export function TabPanels(props: { tabs: TabDef[]; selected: Signal<string> }): JSX.Element {
+  const shown = useRef(new Set<string>()).current;
+  shown.add(props.selected.value);
   return (
     <>
       {props.tabs.map((tab) => (
@@ -78,7 +82,7 @@ export function TabPanels(props: { tabs: TabDef[]; selected: Signal<string> }): 
           hidden={tab.id !== props.selected.value}
           class="panel"
         >
-          {tab.render()}
+          {shown.has(tab.id) && tab.render()}
         </div>
       ))}
     </>
