@@ -30,11 +30,14 @@ export const treeFilter = signal("");
 /** The tree's item that Tab reaches (roving focus): `file:PATH`, `request:PATH#INDEX`… */
 const focusKey = signal<string | undefined>(undefined);
 /**
- * The rows in the sidebar's view: from `first` to before `last`. None until measured: the
- * first render draws the overscan only, and the measure after it (before the frame is painted)
- * the rows in view.
+ * The rows in the sidebar's view: from `first` to before `last`. Until measured, as many rows as
+ * the window's height holds from the tree's top: what the first render draws, without asking the
+ * page for a layout before its first frame (the view is measured after that frame's layout,
+ * when reading it is free, and the rows are drawn again only when they do not cover the view).
  */
-const inView = signal({ first: 0, last: 0 });
+const inView = signal({ first: 0, last: Math.ceil(globalThis.innerHeight / ROW_HEIGHT) });
+/** How many rows more than the view's a drawn range may keep before it is drawn anew. */
+const SLACK = OVERSCAN;
 
 /** One row of the tree. */
 interface TreeRow {
@@ -208,7 +211,9 @@ function measure(tree: HTMLElement): void {
   const first = Math.max(0, Math.floor(from / ROW_HEIGHT));
   const last = Math.max(0, Math.ceil((from + scroller.clientHeight) / ROW_HEIGHT));
   const now = inView.peek();
-  if (now.first !== first || now.last !== last) inView.value = { first, last };
+  const covered = now.first <= first && last <= now.last &&
+    (now.last - now.first) - (last - first) <= SLACK;
+  if (!covered) inView.value = { first, last };
 }
 
 /** Scrolls the sidebar so the tree's row at `index` is in view. */
@@ -323,8 +328,10 @@ export function FileTree(): JSX.Element {
     const scroller = scrollerOf(element);
     const onScroll = () => measure(element);
     scroller.addEventListener("scroll", onScroll, { passive: true });
+    // Also the view's first measure: a ResizeObserver is called after the frame's layout.
     const observer = new ResizeObserver(onScroll);
     observer.observe(scroller);
+    observer.observe(element);
     return () => {
       scroller.removeEventListener("scroll", onScroll);
       observer.disconnect();
@@ -332,10 +339,9 @@ export function FileTree(): JSX.Element {
   }, []);
   useLayoutEffect(() => {
     const element = tree.current;
-    if (!element) return;
-    // What is above the tree may have grown or shrunk.
-    measure(element);
-    if (!focusAfterRender) return;
+    // What is above the tree may grow or shrink by a few rows: the drawn rows' overscan covers
+    // it until the next scroll or resize measures the view again.
+    if (!element || !focusAfterRender) return;
     // One try: the render after a key moved the Tab stop draws it (the Tab stop always is).
     focusAfterRender = false;
     const key = focusKey.peek();
