@@ -64,7 +64,9 @@ export function VariableInput(
   const align = () => {
     const from = input.current;
     const to = layer.current;
-    if (!from || !to) return;
+    // Without marks the layer is not shown: nothing to line up, and no layout asked for (a
+    // layout effect's read of the input's style forces one before the page's first frame).
+    if (!from || !to || !marked) return;
     const style = getComputedStyle(from);
     for (const key of COPIED) to.style[key] = style[key];
     to.style.lineHeight = `${
