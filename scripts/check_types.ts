@@ -24,6 +24,7 @@ export const TEST_CONFIG_FILES = [
   "scripts/bench_ui_streams.ts",
   "scripts/bench_ui_workspace.ts",
   "scripts/build_cli.ts",
+  "scripts/cdp.ts",
   "scripts/screenshots.ts",
   "scripts/sweep_http_files.ts",
 ];
