@@ -469,6 +469,12 @@ async function launch(
     graphqlCacheDir,
   });
   return await cdp.withPage(VIEWPORT, async (page) => {
+    // The viewport of the browser tests (Playwright's `viewport` sets the same).
+    await page.send("Emulation.setDeviceMetricsOverride", {
+      ...VIEWPORT,
+      deviceScaleFactor: 1,
+      mobile: false,
+    });
     await page.send("Page.enable");
     await page.send("Performance.enable");
     await page.send("Page.addScriptToEvaluateOnNewDocument", { source: watchList(arm.files) });

@@ -36,8 +36,11 @@ const focusKey = signal<string | undefined>(undefined);
  * when reading it is free, and the rows are drawn again only when they do not cover the view).
  */
 const inView = signal({ first: 0, last: Math.ceil(globalThis.innerHeight / ROW_HEIGHT) });
-/** How many rows more than the view's a drawn range may keep before it is drawn anew. */
-const SLACK = OVERSCAN;
+/**
+ * How many rows more than the view's a drawn range may keep before it is drawn anew: the first
+ * render's estimate (the window's height, from which the tree's top is a few rows down) stays.
+ */
+const SLACK = 2 * OVERSCAN;
 
 /** One row of the tree. */
 interface TreeRow {
