@@ -25,8 +25,8 @@
  * **Interactions**, through Playwright (as the browser tests): a quick-open keystroke → results
  * painted, the same keystrokes in the sidebar's filter → tree painted, a request-tab switch → the
  * other tab's URL painted, and on the long tree a scroll of the sidebar → the rows it brings
- * painted. These sessions also leave each workspace with the same two tabs from two files
- * (item-1 and item-37), which every launch then restores.
+ * painted, three sessions per arm. They also leave each workspace with the same two tabs from
+ * two files (item-1 and item-37), which every launch then restores.
  *
  * Figures go to docs/benchmarks.md ("Desktop UI"); nothing here is asserted by a test. The load
  * average is read before and after.
@@ -260,9 +260,9 @@ const loadBefore = Deno.loadavg();
 try {
   {
     await using browser = await launchBrowser();
-    // A and B: the interactions; A′: the same session once, so it restores the same tabs.
+    // Each arm the same sessions, so each restores the same state (A′'s figures are printed too).
     for (let run = 0; run < SESSIONS; run++) {
-      for (const arm of run % 2 === 0 ? [a, b] : [b, a]) {
+      for (const arm of ORDERS[run % ORDERS.length]!.map((i) => arms[i]!)) {
         if (!interactions.has(arm)) {
           interactions.set(arm, {
             keys: [],
@@ -275,13 +275,6 @@ try {
         await interact(browser, arm, interactions.get(arm)!);
       }
     }
-    await interact(browser, aa, {
-      keys: [],
-      filterKeys: [],
-      redraws: [],
-      switches: [],
-      scrolls: [],
-    });
   }
   await using cdp = await launchCdp();
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
