@@ -16,10 +16,10 @@
  *
  * **The verdict rule** (docs/benchmarks.md, "How the launch goal is decided"): each round gives a
  * ratio B/A and a control A′/A. The statistic is the median of the rounds' B/A, with a 95 %
- * percentile-bootstrap interval (10,000 resamples, a fixed seed). Met when the interval's top is
- * ≤ 1.00; not met when its bottom is > 1.00; otherwise "equal within one frame" when the top is
- * ≤ 1 + one 60 Hz frame over A's median launch (a difference no frame clock can show), else "not
- * resolved". The A/A control gets the same statistic: its interval is the bench's noise floor, and
+ * percentile-bootstrap interval (10,000 resamples, a fixed seed); with fewer than 20 rounds there
+ * is no verdict. Met when the interval's top is ≤ 1.00; not met when its bottom is > 1.00;
+ * otherwise "equal within one frame" when the top is ≤ 1 + one 60 Hz frame over A's median launch
+ * (a difference no frame clock can show), else "not resolved". The A/A control gets the same statistic: its interval is the bench's noise floor, and
  * when it does not hold 1.00 the bench is biased and the verdict says so.
  *
  * **Interactions**, through Playwright (as the browser tests): a quick-open keystroke → results
@@ -47,6 +47,8 @@ const WARMUP = Number(Deno.env.get("DIAL_BENCH_WARMUP") ?? 3);
 const SESSIONS = 3;
 /** The page's size (as the browser tests' `openApp`). */
 const VIEWPORT = { width: 1280, height: 860 };
+/** The fewest counted rounds the verdict rule decides on. */
+const MIN_ROUNDS = 20;
 /** A frame at 60 Hz, ms: what the frame clock of "painted" cannot tell apart. */
 const FRAME = 1000 / 60;
 /** The six orders of three arms, one per round in turn. */
@@ -420,6 +422,10 @@ function show({ median, low, high, n }: Interval): string {
  */
 function verdict(goal: Interval, control: Interval, frame: number): string {
   const range = `${goal.low.toFixed(3)}-${goal.high.toFixed(3)}`;
+  if (goal.n < MIN_ROUNDS) {
+    return `**not decided**: ${goal.n} rounds; the rule needs at least ${MIN_ROUNDS} (a bootstrap ` +
+      "interval of a few values says nothing).";
+  }
   const biased = control.low > 1 || control.high < 1
     ? ` The A/A interval does not hold 1.00: the bench is biased, the verdict is not to be trusted.`
     : "";
