@@ -35,7 +35,12 @@ const focusKey = signal<string | undefined>(undefined);
  * page for a layout before its first frame (the view is measured after that frame's layout,
  * when reading it is free, and the rows are drawn again only when they do not cover the view).
  */
-const inView = signal({ first: 0, last: Math.ceil(globalThis.innerHeight / ROW_HEIGHT) });
+const inView = signal({
+  first: 0,
+  last: Math.ceil(globalThis.innerHeight / ROW_HEIGHT),
+  /** Whether measured: the estimate, a superset of the view, is drawn without overscan. */
+  measured: false,
+});
 /**
  * How many rows more than the view's a drawn range may keep before it is drawn anew: the first
  * render's estimate (the window's height, from which the tree's top is a few rows down) stays.
@@ -216,7 +221,7 @@ function measure(tree: HTMLElement): void {
   const now = inView.peek();
   const covered = now.first <= first && last <= now.last &&
     (now.last - now.first) - (last - first) <= SLACK;
-  if (!covered) inView.value = { first, last };
+  if (!covered) inView.value = { first, last, measured: true };
 }
 
 /** Scrolls the sidebar so the tree's row at `index` is in view. */
@@ -315,9 +320,10 @@ export function FileTree(): JSX.Element {
   const rows = treeRows.value;
   const filtering = treeFilter.value.trim() !== "";
   const stop = Math.max(0, rows.findIndex((r) => r.key === focusKey.value));
-  const { first, last } = inView.value;
-  const from = Math.max(0, first - OVERSCAN);
-  const to = Math.min(rows.length, last + OVERSCAN);
+  const { first, last, measured } = inView.value;
+  const overscan = measured ? OVERSCAN : 0;
+  const from = Math.max(0, first - overscan);
+  const to = Math.min(rows.length, last + overscan);
   // The rows in view, and the Tab stop wherever it is (Tab must reach it; focus stays on it).
   const drawn = [
     ...(stop < from ? [stop] : []),
