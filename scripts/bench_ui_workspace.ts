@@ -183,6 +183,10 @@ const PHASES = `(() => {
     filesAsked: files.startTime,
     filesAnswered: files.responseEnd - files.startTime,
     filesBytes: files.encodedBodySize,
+    draftsBytes: resource("/api/state/load").encodedBodySize,
+    reads: performance.getEntriesByType("resource")
+      .filter((e) => e.name.endsWith("/api/workspace/read") && e.startTime < globalThis.__listInDom)
+      .length,
     bothEnd: Math.max(files.responseEnd, resource("/api/state/load").responseEnd),
     listInDom: globalThis.__listInDom,
     listPainted: globalThis.__listPainted,
@@ -308,6 +312,8 @@ for (const arm of arms) {
   results.push([`${name}: page start → files asked`, stats(phase("filesAsked"))]);
   results.push([`${name}: files asked → answered`, stats(phase("filesAnswered"))]);
   results.push([`${name}: files answer's size`, stats(phase("filesBytes"), " bytes", 0)]);
+  results.push([`${name}: drafts answer's size`, stats(phase("draftsBytes"), " bytes", 0)]);
+  results.push([`${name}: files read before the list is in the DOM`, stats(phase("reads"), "", 0)]);
   results.push([`${name}: page start → drafts and files answered`, stats(phase("bothEnd"))]);
   results.push([
     `${name}: both answered → list in the DOM (the app's first render)`,
@@ -447,6 +453,8 @@ interface Phases {
   filesAsked: number;
   filesAnswered: number;
   filesBytes: number;
+  draftsBytes: number;
+  reads: number;
   bothEnd: number;
   listInDom: number;
   listPainted: number;
