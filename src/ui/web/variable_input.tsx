@@ -64,8 +64,7 @@ export function VariableInput(
   const align = () => {
     const from = input.current;
     const to = layer.current;
-    // Without marks the layer is not shown: nothing to line up, and no layout asked for (a
-    // layout effect's read of the input's style forces one before the page's first frame).
+    // Without marks the layer is not shown: nothing to line up, and no layout asked for.
     if (!from || !to || !marked) return;
     const style = getComputedStyle(from);
     for (const key of COPIED) to.style[key] = style[key];
@@ -75,7 +74,22 @@ export function VariableInput(
     }px`;
     to.scrollLeft = from.scrollLeft;
   };
-  useLayoutEffect(align);
+  const latest = useRef(align);
+  latest.current = align;
+  const mounted = useRef(false);
+  // A later render (the text changed): line up again before it is painted.
+  useLayoutEffect(() => {
+    if (mounted.current) align();
+  });
+  // The first: after the frame's layout, when a ResizeObserver is called (and again whenever the
+  // input's size changes), not here: reading the input's style in a layout effect forces a
+  // layout of the page before its first frame.
+  useLayoutEffect(() => {
+    mounted.current = true;
+    const observer = new ResizeObserver(() => latest.current());
+    if (input.current) observer.observe(input.current);
+    return () => observer.disconnect();
+  }, []);
   // The hover: the input is on top, so find the mark under the pointer and title the input.
   const hover = (event: MouseEvent) => {
     const from = input.current;
