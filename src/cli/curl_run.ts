@@ -93,7 +93,7 @@ function settingFlags(request: CurlRequest): string[] {
     ["--max-redirects", request.maxRedirects],
     ["--timeout", request.maxTime],
     ["--connect-timeout", request.connectTimeout],
-    ["--proxy", request.proxy],
+    ["--proxy", proxyWithUser(request)],
     ["--noproxy", request.noproxy],
     ["--cacert", request.cacert],
     ["--cert", request.cert],
@@ -101,13 +101,34 @@ function settingFlags(request: CurlRequest): string[] {
     ["-o", request.output],
     ["-i", request.include],
     ["-v", request.verbose],
-    ["--check-status", request.fail],
+    ["--check-status", request.fail && !request.failWithBody],
+    ["--fail-with-body", request.failWithBody],
+    ["--digest", request.digest],
+    ["--aws-sigv4", request.awsSigv4],
+    ["-C", request.continueAt],
+    // curl reads netrc only when asked to; plain dial reads it unless told not to.
+    ["--netrc-file", request.netrcFile],
+    ["--no-netrc", !request.netrc && request.netrcFile === undefined],
   ];
   for (const [flag, value] of given) {
     if (value === true) flags.push(flag);
     else if (value !== undefined && value !== false) flags.push(flag, String(value));
   }
   return flags;
+}
+
+/** `--proxy-user` put into the proxy URL, where dial takes a proxy's login. */
+function proxyWithUser(request: CurlRequest): string | undefined {
+  const { proxy, proxyUser } = request;
+  if (proxy === undefined || proxyUser === undefined || proxy === "") return proxy;
+  const colon = proxyUser.indexOf(":");
+  const login = colon < 0
+    ? encodeURIComponent(proxyUser)
+    : `${encodeURIComponent(proxyUser.slice(0, colon))}:${
+      encodeURIComponent(proxyUser.slice(colon + 1))
+    }`;
+  const [, scheme = "http://", rest] = /^([a-z][a-z0-9+.-]*:\/\/)?(?:[^@/]*@)?(.*)$/is.exec(proxy)!;
+  return `${scheme}${login}@${rest}`;
 }
 
 async function dataText(part: CurlDataPart): Promise<string> {

@@ -81,6 +81,20 @@ export interface CurlRequest {
   verbose: boolean;
   /** `-f`/`--fail`. */
   fail: boolean;
+  /** `--fail-with-body`: as `-f`, and the error body is still written. */
+  failWithBody: boolean;
+  /** `--digest`: `-u` answers a Digest challenge. */
+  digest: boolean;
+  /** `--aws-sigv4 provider1[:provider2[:region[:service]]]`. */
+  awsSigv4?: string;
+  /** `-n`/`--netrc`/`--netrc-optional`: credentials from `~/.netrc` (curl reads none without). */
+  netrc: boolean;
+  /** `--netrc-file FILE`. */
+  netrcFile?: string;
+  /** `-C`/`--continue-at`: `-` or a byte offset. */
+  continueAt?: string;
+  /** `--proxy-user user:password`: the proxy's login (curl's flag; dial's is in the proxy URL). */
+  proxyUser?: string;
   /** Flags that were read but have no effect on the request (progress, colour…). */
   ignored: string[];
   /**
@@ -147,6 +161,14 @@ const WITH_VALUE: Record<string, Handler> = {
   "-x": (r, v) => void (r.proxy = v),
   "--proxy": (r, v) => void (r.proxy = v),
   "--noproxy": (r, v) => void (r.noproxy = v),
+  "--socks5": (r, v) => void (r.proxy = `socks5://${v}`),
+  "--socks5-hostname": (r, v) => void (r.proxy = `socks5h://${v}`),
+  "-U": (r, v) => void (r.proxyUser = v),
+  "--proxy-user": (r, v) => void (r.proxyUser = v),
+  "--aws-sigv4": (r, v) => void (r.awsSigv4 = v),
+  "--netrc-file": (r, v) => void (r.netrcFile = v),
+  "-C": (r, v) => void (r.continueAt = v),
+  "--continue-at": (r, v) => void (r.continueAt = v),
   "--cacert": (r, v) => void (r.cacert = v),
   "-E": (r, v) => void (r.cert = v),
   "--cert": (r, v) => void (r.cert = v),
@@ -177,11 +199,24 @@ const TURNS_ON: ReadonlyArray<[Switch, string[]]> = [
   ["get", ["-G", "--get"]],
   ["include", ["-i", "--include"]],
   ["verbose", ["-v", "--verbose"]],
-  ["fail", ["-f", "--fail", "--fail-with-body"]],
+  ["fail", ["-f", "--fail"]],
+  ["failWithBody", ["--fail-with-body"]],
+  ["digest", ["--digest"]],
+  ["netrc", ["-n", "--netrc", "--netrc-optional"]],
 ];
 
 /** The request's fields a switch turns on. */
-type Switch = "insecure" | "follow" | "compressed" | "get" | "include" | "verbose" | "fail";
+type Switch =
+  | "insecure"
+  | "follow"
+  | "compressed"
+  | "get"
+  | "include"
+  | "verbose"
+  | "fail"
+  | "failWithBody"
+  | "digest"
+  | "netrc";
 
 const head: Handler = (r) => {
   r.method = "HEAD";
@@ -244,6 +279,9 @@ export function parseCurlArgs(args: readonly string[]): CurlRequest {
     include: false,
     verbose: false,
     fail: false,
+    failWithBody: false,
+    digest: false,
+    netrc: false,
     ignored: [],
     passthrough: [],
   };
@@ -293,6 +331,21 @@ export function parseCurlArgs(args: readonly string[]): CurlRequest {
       : "GET";
   }
   return request;
+}
+
+/**
+ * @param request a parsed curl command
+ * @returns the flags of {@link CurlRequest.passthrough} without their values, for a report of
+ *   what an import or a pasted tab does not carry
+ */
+export function passthroughFlags(request: CurlRequest): string[] {
+  const flags: string[] = [];
+  for (let i = 0; i < request.passthrough.length; i++) {
+    const flag = request.passthrough[i]!;
+    flags.push(flag);
+    if (WITH_VALUE[flag]) i++;
+  }
+  return flags;
 }
 
 /** Splits `-XPOST` into `-X` and `POST`, `-sSL` into `-s` and `SL`; long flags stay whole. */

@@ -6,7 +6,7 @@
  * @module
  */
 import { UsageError } from "../errors/mod.ts";
-import { type CurlRequest, parseCurlArgs, urlencodedPiece } from "./curl_args.ts";
+import { type CurlRequest, parseCurlArgs, passthroughFlags, urlencodedPiece } from "./curl_args.ts";
 import { splitCurlCommands } from "./curl_text.ts";
 import { type FormPart, multipartBody } from "./import_body.ts";
 import {
@@ -73,7 +73,7 @@ function curlRequest(result: ImportResult, curl: CurlRequest): ImportedRequest {
     const from = (what: string) => ({ where: name, what: `${what} of -u` });
     headers.push({
       name: "Authorization",
-      value: basicValue(result, "password", user, password, from),
+      value: userAuthorization(result, curl, user, password, from),
     });
   }
   if (curl.bearer !== undefined) {
@@ -136,6 +136,14 @@ function curlRequest(result: ImportResult, curl: CurlRequest): ImportedRequest {
     lost("TLS files (give them to dial run)");
   }
   if (curl.output !== undefined) lost(`-o ${curl.output}`);
+  if (curl.continueAt !== undefined) lost(`-C ${curl.continueAt}`);
+  if (curl.netrc || curl.netrcFile !== undefined) lost("netrc (dial run reads ~/.netrc itself)");
+  if ((curl.digest || curl.awsSigv4 !== undefined) && curl.user === undefined) {
+    lost(`${curl.digest ? "--digest" : "--aws-sigv4"} without -u (no credentials to write)`);
+  }
+  for (const flag of passthroughFlags(curl)) {
+    lost(`${flag} (give it to dial run)`);
+  }
   const directives = [
     ...(curl.follow ? [] : [{ name: "no-redirect" }]),
     ...(curl.maxTime !== undefined ? [{ name: "timeout", value: String(curl.maxTime) }] : []),
@@ -148,4 +156,27 @@ function curlRequest(result: ImportResult, curl: CurlRequest): ImportedRequest {
     ...(comments.length ? { comments } : {}),
     ...(directives.length ? { directives } : {}),
   };
+}
+
+/**
+ * The `Authorization` line for `-u`, as a request file writes each kind: `Basic`, `Digest` with
+ * `--digest`, `AWS` with `--aws-sigv4` (its region and service kept); the password a variable.
+ */
+function userAuthorization(
+  result: ImportResult,
+  curl: CurlRequest,
+  user: string,
+  password: string,
+  from: (what: string) => { where: string; what: string },
+): string {
+  if (curl.awsSigv4 !== undefined) {
+    const [, , region, service] = curl.awsSigv4.split(":");
+    const secret = secretVariable(result, "aws_secret", password, from("secret"));
+    return [`AWS ${user} ${secret}`, region && `region:${region}`, service && `service:${service}`]
+      .filter(Boolean).join(" ");
+  }
+  if (curl.digest) {
+    return `Digest ${user} ${secretVariable(result, "password", password, from("password"))}`;
+  }
+  return basicValue(result, "password", user, password, from);
 }

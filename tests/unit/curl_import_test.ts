@@ -114,3 +114,27 @@ Deno.test("curl args: unsupported flags, missing values and URLs are usage error
   assert.throws(() => parseCurlArgs(["-v"]), /no URL/);
   assert.throws(() => parseCurlArgs(["https://a", "https://b"]), /more than one URL/);
 });
+
+Deno.test("curl import: --digest and --aws-sigv4 become the request file's Digest and AWS lines; dial run's flags are reported", async () => {
+  const { readCurlCommands } = await import("../../src/import/curl_import.ts");
+  const result = readCurlCommands(
+    "curl --digest -u ann:pw https://api.test/a\n" +
+      "curl --aws-sigv4 aws:amz:eu-west-1:s3 -u AKID:sk https://s3.test/b --resolve s3.test:443:127.0.0.1 -C - -n\n",
+  );
+  const authorization = result.requests.map((r) =>
+    r.headers.find((h) => h.name === "Authorization")?.value
+  );
+  assert.equal(authorization[0], "Digest ann {{password}}");
+  assert.equal(authorization[1], "AWS AKID {{aws_secret}} region:eu-west-1 service:s3");
+  assert.deepEqual(result.privateEnvironments.imported, { password: "pw", aws_secret: "sk" });
+  const lost = result.losses.map((l) => l.what);
+  for (
+    const what of [
+      "--resolve (give it to dial run)",
+      "-C -",
+      "netrc (dial run reads ~/.netrc itself)",
+    ]
+  ) {
+    assert.ok(lost.includes(what), `${what} not in ${JSON.stringify(lost)}`);
+  }
+});

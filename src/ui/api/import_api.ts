@@ -8,7 +8,7 @@
  * @module
  */
 import type { CurlRequest } from "../../import/curl_args.ts";
-import { parseCurlArgs, urlencodedPiece } from "../../import/curl_args.ts";
+import { parseCurlArgs, passthroughFlags, urlencodedPiece } from "../../import/curl_args.ts";
 import { splitCurlCommands } from "../../import/curl_text.ts";
 import { UsageError } from "../../errors/mod.ts";
 import type { HttpDraft } from "../web/workspace/request_edit.ts";
@@ -44,11 +44,19 @@ function fields(curl: CurlRequest): PastedRequest {
   const headers = curl.headers.map((h) => ({ ...h, enabled: true }));
   const has = (name: string) => headers.some((h) => h.name.toLowerCase() === name);
   if (curl.user !== undefined) {
-    headers.push({
-      name: "Authorization",
-      value: `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(curl.user)))}`,
-      enabled: true,
-    });
+    // The request file's forms, answered by the same step on Send: Digest and AWS as written.
+    const colon = curl.user.indexOf(":");
+    const [user, password] = colon < 0
+      ? [curl.user, ""]
+      : [curl.user.slice(0, colon), curl.user.slice(colon + 1)];
+    const [, , region, service] = (curl.awsSigv4 ?? "").split(":");
+    const value = curl.awsSigv4 !== undefined
+      ? [`AWS ${user} ${password}`, region && `region:${region}`, service && `service:${service}`]
+        .filter(Boolean).join(" ")
+      : curl.digest
+      ? `Digest ${user} ${password}`
+      : `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(curl.user)))}`;
+    headers.push({ name: "Authorization", value, enabled: true });
   }
   if (curl.bearer !== undefined) {
     headers.push({ name: "Authorization", value: `Bearer ${curl.bearer}`, enabled: true });
@@ -100,6 +108,10 @@ function fields(curl: CurlRequest): PastedRequest {
   if (curl.proxy !== undefined) notes.push("--proxy (set in dial ui's flags)");
   if (curl.cacert !== undefined || curl.cert !== undefined || curl.key !== undefined) {
     notes.push("certificates (set in dial ui's flags)");
+  }
+  if (curl.continueAt !== undefined) notes.push(`-C ${curl.continueAt} (a tab does not resume)`);
+  for (const flag of passthroughFlags(curl)) {
+    notes.push(`${flag} (dial run's flag; a tab does not carry it)`);
   }
   if (curl.cookieFile !== undefined || curl.cookieJar !== undefined) {
     notes.push("cookie files (the workspace has its own jar)");
