@@ -128,22 +128,7 @@ function curlRequest(result: ImportResult, curl: CurlRequest): ImportedRequest {
     }
     body = multipartBody(fields, headers);
   }
-  if (curl.insecure) lost("-k (run with dial run -k)");
-  if (curl.cookieFile !== undefined) lost(`cookie file ${curl.cookieFile}`);
-  if (curl.cookieJar !== undefined) lost(`cookie jar ${curl.cookieJar}`);
-  if (curl.proxy !== undefined) lost("--proxy (run with dial run --proxy)");
-  if (curl.cacert !== undefined || curl.cert !== undefined) {
-    lost("TLS files (give them to dial run)");
-  }
-  if (curl.output !== undefined) lost(`-o ${curl.output}`);
-  if (curl.continueAt !== undefined) lost(`-C ${curl.continueAt}`);
-  if (curl.netrc || curl.netrcFile !== undefined) lost("netrc (dial run reads ~/.netrc itself)");
-  if ((curl.digest || curl.awsSigv4 !== undefined) && curl.user === undefined) {
-    lost(`${curl.digest ? "--digest" : "--aws-sigv4"} without -u (no credentials to write)`);
-  }
-  for (const flag of passthroughFlags(curl)) {
-    lost(`${flag} (give it to dial run)`);
-  }
+  reportUnwritable(curl, lost);
   const directives = [
     ...(curl.follow ? [] : [{ name: "no-redirect" }]),
     ...(curl.maxTime !== undefined ? [{ name: "timeout", value: String(curl.maxTime) }] : []),
@@ -179,4 +164,24 @@ function userAuthorization(
     return `Digest ${user} ${secretVariable(result, "password", password, from("password"))}`;
   }
   return basicValue(result, "password", user, password, from);
+}
+
+/** What the command asks for that a request file cannot say: `dial run`'s flags, files, netrc. */
+function reportUnwritable(curl: CurlRequest, lost: (what: string) => void): void {
+  if (curl.insecure) lost("-k (run with dial run -k)");
+  if (curl.cookieFile !== undefined) lost(`cookie file ${curl.cookieFile}`);
+  if (curl.cookieJar !== undefined) lost(`cookie jar ${curl.cookieJar}`);
+  if (curl.proxy !== undefined) lost("--proxy (run with dial run --proxy)");
+  if (curl.cacert !== undefined || curl.cert !== undefined) {
+    lost("TLS files (give them to dial run)");
+  }
+  if (curl.output !== undefined) lost(`-o ${curl.output}`);
+  if (curl.continueAt !== undefined) lost(`-C ${curl.continueAt}`);
+  if (curl.netrc || curl.netrcFile !== undefined) lost("netrc (dial run reads ~/.netrc itself)");
+  if ((curl.digest || curl.awsSigv4 !== undefined) && curl.user === undefined) {
+    lost(`${curl.digest ? "--digest" : "--aws-sigv4"} without -u (no credentials to write)`);
+  }
+  for (const flag of passthroughFlags(curl)) {
+    lost(`${flag} (give it to dial run)`);
+  }
 }
