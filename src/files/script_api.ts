@@ -3,13 +3,13 @@
  * `request` and `response` objects, `console.log`, `crypto`, `jsonPath` and `Window.btoa/atob`,
  * written in plain JavaScript (digests and JSONPath are the host's functions, given to the
  * prelude). The prelude is evaluated once per sandbox context, before any script, to a function
- * of those host functions; calling it gives `{ setup, take, describe }`: the
- * host keeps those functions' handles (no global a script could replace) and calls
- * `setup(inputJson)` before each script, to give it fresh objects (holding the API's functions,
- * made once per context, which read the running script's input), `take()` after it, for what
- * the script did as JSON text, and `describe(error)` for what it threw. They use `JSON.parse`
- * and `JSON.stringify` as they were when the prelude ran, not as a script may have left them.
- * Nothing else crosses the sandbox's wall.
+ * of those host functions; calling it gives `{ exec, take, describe, … }`: the host keeps those
+ * functions' handles (no global a script could replace) and runs each script with
+ * `exec(fn, …input)`, which gives the script fresh objects (holding the API's functions, made
+ * once per context, which read the running script's input as it asks for it), calls it, and
+ * answers what it did as JSON text (or what it threw, through `describe`). They use
+ * `JSON.parse`, `JSON.stringify` and `Object.keys` as they were when the prelude ran, not as a
+ * script may have left them. Nothing else crosses the sandbox's wall.
  * @module
  */
 
@@ -41,6 +41,7 @@ const PRELUDE_START = String.raw`
 "use strict";
 var parse = JSON.parse;
 var stringify = JSON.stringify;
+var keys = Object.keys;
 var out = null;
 var toString = String;
 var hostDigest = host.digest;
@@ -164,16 +165,49 @@ function jsonPath(data, expression) {
   var found = parse(hostJsonPath(stringify(document === undefined ? null : document), toString(expression)));
   return found.length === 0 ? null : found.length === 1 ? found[0] : found;
 }
+/*
+ * What the running script did, as JSON text ("" when it did nothing). A JetBrains script's is
+ * written out field by field (QuickJS's JSON.stringify of the whole object costs more than the
+ * script); a Postman script's, whose API writes more kinds of results, is stringified. Reading
+ * it changes nothing: the host may read it again after the script's promises have run.
+ */
 function take() {
-  var legacy = out.postman ? globalThis.tests : null;
-  if (legacy !== null && typeof legacy === "object") {
-    Object.keys(legacy).forEach(function (name) {
-      out.tests.push({ name: name, passed: !!legacy[name], durationMs: 0 });
-    });
+  if (out.postman) {
+    var copy = {}, names = keys(out), legacy = globalThis.tests;
+    for (var k = 0; k < names.length; k++) {
+      if (names[k] !== "postman" && names[k] !== "legacyTests") copy[names[k]] = out[names[k]];
+    }
+    if (legacy !== null && typeof legacy === "object") {
+      var tests = [], legacyNames = keys(legacy);
+      for (var t = 0; t < out.tests.length; t++) tests[t] = out.tests[t];
+      for (var l = 0; l < legacyNames.length; l++) {
+        tests[tests.length] = { name: legacyNames[l], passed: !!legacy[legacyNames[l]], durationMs: 0 };
+      }
+      copy.tests = tests;
+    }
+    return stringify(copy);
   }
-  delete out.postman;
-  delete out.legacyTests;
-  return stringify(out);
+  var globalsText = mapText(out.globals), variablesText = mapText(out.requestVariables);
+  if (!globalsText && !variablesText && !out.tests.length && !out.logs.length) return "";
+  var text = '{"globals":{' + globalsText + '},"requestVariables":{' + variablesText + '},"tests":[';
+  for (var i = 0; i < out.tests.length; i++) {
+    var t = out.tests[i];
+    text += (i ? "," : "") + '{"name":' + stringify(t.name) + ',"passed":' + (t.passed ? "true" : "false") +
+      (t.message === undefined ? "" : ',"message":' + stringify(t.message)) + (t.error ? ',"error":true' : "") +
+      ',"durationMs":' + t.durationMs + "}";
+  }
+  text += '],"logs":[';
+  for (var j = 0; j < out.logs.length; j++) text += (j ? "," : "") + stringify(out.logs[j]);
+  return text + "]}";
+}
+/* The members of a map of names to strings (or null), as JSON without the braces. */
+function mapText(values) {
+  var text = "", names = keys(values);
+  for (var i = 0; i < names.length; i++) {
+    var name = names[i], value = values[name];
+    text += (text ? "," : "") + stringify(name) + ":" + (value === null ? "null" : stringify(value));
+  }
+  return text;
 }
 /* What a script threw, as JSON text: dump-safe fields only. */
 function describe(error) {
@@ -193,8 +227,8 @@ function describe(error) {
  * (below, replaced by setup), and setup gives each script fresh objects holding them, so that
  * what a script does to client, request or response stays its own.
  */
-var globals = {};
-var requestVariables = {};
+var globals = null;
+var requestVariables = null;
 var current = null;
 var input = null;
 function hasOwn(values, name) { return Object.prototype.hasOwnProperty.call(values, name); }
@@ -212,22 +246,43 @@ function log() {
 function storeSet(name, value) {
   var v = value === null || value === undefined ? "" : typeof value === "string" ? value : String(value);
   if (typeof value === "object" && value !== null) v = stringify(value);
-  globals[name] = v;
+  if (globals) globals[name] = v;
   out.globals[name] = v;
 }
-function storeGet(name) { return hasOwn(globals, name) ? globals[name] : null; }
-function storeIsEmpty() { return Object.keys(globals).length === 0; }
-function storeClear(name) { delete globals[name]; out.globals[name] = null; }
+/*
+ * client.global reads the run's values under what the script set (out.globals); a Postman
+ * script's are one object its API shares (globals), changed in place.
+ */
+function storeGet(name) {
+  if (globals) return hasOwn(globals, name) ? globals[name] : null;
+  if (hasOwn(out.globals, name)) return out.globals[name];
+  var run = input.globals;
+  return hasOwn(run, name) ? run[name] : null;
+}
+function storeIsEmpty() {
+  if (globals) return Object.keys(globals).length === 0;
+  var set = out.globals, run = input.globals;
+  for (var name in set) if (set[name] !== null) return false;
+  for (var known in run) if (hasOwn(run, known) && !hasOwn(set, known)) return false;
+  return true;
+}
+function storeClear(name) { if (globals) delete globals[name]; out.globals[name] = null; }
 function storeClearAll() {
-  Object.keys(globals).forEach(function (name) { out.globals[name] = null; });
-  globals = {};
+  Object.keys(globals || input.globals).forEach(function (name) { out.globals[name] = null; });
+  Object.keys(out.globals).forEach(function (name) { out.globals[name] = null; });
+  if (globals) globals = {};
 }
 function environmentGet(name) { return hasOwn(input.environment, name) ? input.environment[name] : null; }
 function fileGet(name) { return hasOwn(input.file, name) ? input.file[name] : null; }
-function requestVariableGet(name) { return hasOwn(requestVariables, name) ? requestVariables[name] : null; }
+function requestVariableGet(name) {
+  if (requestVariables) return hasOwn(requestVariables, name) ? requestVariables[name] : null;
+  if (hasOwn(out.requestVariables, name)) return out.requestVariables[name];
+  var run = input.requestVariables;
+  return hasOwn(run, name) ? run[name] : null;
+}
 function requestVariableSet(name, value) {
   var v = typeof value === "string" ? value : stringify(value);
-  requestVariables[name] = v;
+  if (requestVariables) requestVariables[name] = v;
   out.requestVariables[name] = v;
 }
 function clientTest(name, fn) {
@@ -286,6 +341,10 @@ function headerList(functions) {
  * it. The descriptors are made once per context.
  */
 var defineProperty = Object.defineProperty;
+/* A global of the script's API, defined (not assigned: no setter a script left runs). */
+function setGlobal(name, value) {
+  defineProperty(globalThis, name, { value: value, writable: true, enumerable: true, configurable: true });
+}
 function lazyGlobal(name, make) {
   function value(v) {
     defineProperty(globalThis, name, { value: v, writable: true, enumerable: true, configurable: true });
@@ -309,14 +368,98 @@ var LAZY_CONSOLE = lazyGlobal("console", function () {
 });
 var LAZY_CRYPTO = lazyGlobal("crypto", cryptoApi);
 var LAZY_WINDOW = lazyGlobal("Window", function () { return { btoa: btoa, atob: atob }; });
-function setup(inputJson) {
-  input = parse(inputJson);
+/*
+ * The running script's input, as the host gives it to exec: the response's status, media type,
+ * charset and body as they are, then the JSON texts of the other parts (PART_NAMES); a part the
+ * same as the previous script's is not sent again (undefined). A JetBrains script's parts are
+ * parsed when it first reads them and kept while their text stays the same (its API only reads
+ * them); a Postman script gets them parsed afresh (its API changes them in place).
+ */
+var PART_NAMES = ["globals", "requestVariables", "environment", "file", "request", "responseHeaders", "postman"];
+var REQUEST_PART = 4, HEADERS_PART = 5, POSTMAN_PART = 6;
+var partTexts = ["{}", "{}", "{}", "{}", "", "[]", ""];
+var partValues = [];
+var status = 0, mimeType = "", charset = "", bodyText = "", responseNow = null;
+function inputPart(i) {
+  var value = partValues[i];
+  if (value === undefined) value = partValues[i] = partTexts[i] === "" ? null : parse(partTexts[i]);
+  return value;
+}
+/* A JetBrains script's input: its parts parsed on first read. */
+var lazyInput = {};
+PART_NAMES.forEach(function (name, i) {
+  if (i < HEADERS_PART) defineProperty(lazyInput, name, { get: function () { return inputPart(i); } });
+});
+defineProperty(lazyInput, "response", {
+  get: function () {
+    return responseNow || (responseNow = {
+      status: status, headers: inputPart(HEADERS_PART), mimeType: mimeType, charset: charset, body: bodyText,
+    });
+  },
+});
+/* A Postman script's input: every part parsed afresh. */
+function freshInput() {
+  var fresh = {};
+  for (var i = 0; i < HEADERS_PART; i++) {
+    if (partTexts[i] !== "") fresh[PART_NAMES[i]] = parse(partTexts[i]);
+  }
+  if (status) {
+    fresh.response = {
+      status: status, headers: parse(partTexts[HEADERS_PART]), mimeType: mimeType, charset: charset, body: bodyText,
+    };
+  }
+  fresh.postman = parse(partTexts[POSTMAN_PART]);
+  return fresh;
+}
+var JSON_TYPE = /^application\/([\w.+-]+\+)?json/i;
+/* response.body: the body parsed (JSON) or as text, made when the script first reads it. */
+function bodyProperty(text, mimeType) {
+  var made = false, body;
+  function keep(object, value) {
+    made = true;
+    body = value;
+    try {
+      defineProperty(object, "body", { value: value, writable: true, enumerable: true, configurable: true });
+    } catch (ignored) {
+      /* A frozen response keeps the accessor, which gives the same value. */
+    }
+    return value;
+  }
+  return {
+    get: function () {
+      if (made) return body;
+      var value = text;
+      if (JSON_TYPE.test(mimeType)) {
+        try { value = parse(text); } catch (ignored) { value = text; }
+      }
+      return keep(this, value);
+    },
+    set: function (value) { keep(this, value); },
+    enumerable: true,
+    configurable: true,
+  };
+}
+function setup(responseStatus, responseType, responseCharset, body, g, v, e, f, r, h, p) {
+  status = responseStatus;
+  if (responseType !== undefined) mimeType = responseType;
+  if (responseCharset !== undefined) charset = responseCharset;
+  bodyText = body;
+  responseNow = null;
+  if (g !== undefined) { partTexts[0] = g; partValues[0] = undefined; }
+  if (v !== undefined) { partTexts[1] = v; partValues[1] = undefined; }
+  if (e !== undefined) { partTexts[2] = e; partValues[2] = undefined; }
+  if (f !== undefined) { partTexts[3] = f; partValues[3] = undefined; }
+  if (r !== undefined) { partTexts[4] = r; partValues[4] = undefined; }
+  if (h !== undefined) { partTexts[5] = h; partValues[5] = undefined; }
+  if (p !== undefined) { partTexts[6] = p; partValues[6] = undefined; }
+  var postman = partTexts[POSTMAN_PART] !== "";
+  input = postman ? freshInput() : lazyInput;
   out = { globals: {}, requestVariables: {}, tests: [], logs: [], environment: {} };
   sends.queue = [];
   sends.waiting = {};
   sends.count = 0;
-  globals = input.globals;
-  requestVariables = input.requestVariables;
+  globals = postman ? input.globals : null;
+  requestVariables = postman ? input.requestVariables : null;
   current = null;
   var store = { set: storeSet, get: storeGet, isEmpty: storeIsEmpty, clear: storeClear, clearAll: storeClearAll };
   var client = {
@@ -334,36 +477,33 @@ function setup(inputJson) {
   };
   delete globalThis.request;
   delete globalThis.response;
-  if (input.request) defineProperty(globalThis, "request", LAZY_REQUEST);
-  var res = input.response;
-  if (res) {
-    var body = res.body;
-    if (/^application\/([\w.+-]+\+)?json/i.test(res.mimeType)) {
-      try { body = parse(res.body); } catch (ignored) { body = res.body; }
-    }
-    globalThis.response = {
-      status: res.status,
-      body: body,
+  if (partTexts[REQUEST_PART] !== "") defineProperty(globalThis, "request", LAZY_REQUEST);
+  if (status) {
+    var response = {
+      status: status,
+      body: undefined,
       headers: headerList(responseHeaders),
-      contentType: { mimeType: res.mimeType, charset: res.charset },
+      contentType: { mimeType: mimeType, charset: charset },
     };
+    defineProperty(response, "body", bodyProperty(bodyText, mimeType));
+    setGlobal("response", response);
   }
-  globalThis.client = client;
+  setGlobal("client", client);
   defineProperty(globalThis, "console", LAZY_CONSOLE);
   defineProperty(globalThis, "crypto", LAZY_CRYPTO);
-  globalThis.jsonPath = jsonPath;
-  globalThis.btoa = btoa;
-  globalThis.atob = atob;
+  setGlobal("jsonPath", jsonPath);
+  setGlobal("btoa", btoa);
+  setGlobal("atob", atob);
   defineProperty(globalThis, "Window", LAZY_WINDOW);
   /* A Postman script keeps what does not change (installStatics); another script sees none of it. */
   if (postmanInstalled) {
     POSTMAN_GLOBALS.forEach(function (name) {
-      if (!input.postman || POSTMAN_STATICS.indexOf(name) < 0) delete globalThis[name];
+      if (!postman || POSTMAN_STATICS.indexOf(name) < 0) delete globalThis[name];
     });
   }
-  if (!input.postman) postmanStatics = false;
-  postmanInstalled = !!input.postman;
-  if (input.postman) {
+  if (!postman) postmanStatics = false;
+  postmanInstalled = postman;
+  if (postman) {
     if (typeof installPostman !== "function") throw new Error("The sandbox was made without Postman's API");
     out.postman = true;
     installPostman(input, out, { AssertionError: AssertionError, log: log, sends: sends });
@@ -390,6 +530,35 @@ function library(name, what) {
   libraries[name] = module.exports;
   return module.exports;
 }
+/*
+ * Runs one script: its setup, the script (a function compiled by the host), and what it did
+ * (take), in one call from the host. Answers "#" when the setup failed (an earlier script broke
+ * what it needs; nothing of the script ran), "!" and describe's text when the script threw, "?"
+ * when a pm.sendRequest is waiting (the host answers it, then takes), else take's text.
+ */
+var stage = "";
+function exec(fn, responseStatus, responseType, responseCharset, body, g, v, e, f, r, h, p) {
+  stage = "setup";
+  try {
+    setup(responseStatus, responseType, responseCharset, body, g, v, e, f, r, h, p);
+  } catch (ignored) {
+    return "#";
+  }
+  stage = "script";
+  try {
+    fn();
+  } catch (error) {
+    try {
+      return "!" + describe(error);
+    } catch (ignored) {
+      return "!";
+    }
+  }
+  stage = "take";
+  return sends.queue.length ? "?" : take();
+}
+/* Where exec was when something escaped it (the host asks after an interrupt). */
+function stageNow() { return stage; }
 function preload(name) {
   library(name, name);
   return "";
@@ -425,11 +594,45 @@ var POSTMAN_GLOBALS = ["pm", "postman", "tests", "responseBody", "responseCode",
 `;
 
 const PRELUDE_END = String.raw`
-return { setup: setup, take: take, describe: describe, pending: pending, settle: settle, preload: preload };
+return { exec: exec, stage: stageNow, take: take, describe: describe, pending: pending, settle: settle, preload: preload };
 })
 `;
 
-/** What a script receives (made JSON and parsed by the prelude inside the sandbox). */
+/**
+ * A script's input as the prelude's `exec` takes it: the response's status (0: none), media
+ * type, charset and body, then the JSON texts of the globals, request variables, environment,
+ * file variables, request ("" for none), response headers and Postman's part ("" for none),
+ * each undefined when it is the text given to the context for its previous script.
+ *
+ * @param input what the script sees
+ * @param sent the texts last given to this context (updated; empty for a new context)
+ * @returns the arguments after the script's function
+ */
+export function inputArguments(
+  input: ScriptInput,
+  sent: (string | undefined)[],
+): [number, string | undefined, string | undefined, string, ...(string | undefined)[]] {
+  const response = input.response;
+  const given = [
+    response?.mimeType ?? "",
+    response?.charset ?? "",
+    JSON.stringify(input.globals),
+    JSON.stringify(input.requestVariables),
+    JSON.stringify(input.environment),
+    JSON.stringify(input.file),
+    input.request ? JSON.stringify(input.request) : "",
+    response ? JSON.stringify(response.headers) : "[]",
+    input.postman ? JSON.stringify(input.postman) : "",
+  ];
+  const changed = given.map((text, i) => {
+    if (text === sent[i]) return undefined;
+    sent[i] = text;
+    return text;
+  });
+  return [response?.status ?? 0, changed[0], changed[1], response?.body ?? "", ...changed.slice(2)];
+}
+
+/** What a script receives (given as {@link inputArguments}, parsed by the prelude as it reads it). */
 export interface ScriptInput {
   /** `client.global` values. */
   globals: Record<string, string>;

@@ -38,6 +38,7 @@ import { query } from "jsonpath-rfc9535";
 import { DialError, ErrorCode } from "../errors/mod.ts";
 import { dynamicVariable } from "./dynamic_variables.ts";
 import {
+  inputArguments,
   postmanPart,
   type ScriptInput,
   type ScriptOutput,
@@ -218,30 +219,48 @@ export class ScriptSession {
     if (stopping(this.#signal)) throw stopped(source, source.line);
     const libraries = this.#postman ? await loadLibraries(source.code) : [];
     if (!digests && DIGESTS_WANTED.test(source.code)) digests = await load.scriptDigests();
-    let sandbox;
-    try {
-      sandbox = await this.#prepared(JSON.stringify(input));
-    } catch (error) {
-      if (stopping(this.#signal)) throw stopped(source, source.line);
-      throw error;
-    }
-    // Evaluated as dial's own code, under dial's bound rather than the script's.
-    for (const name of libraries) {
-      if (sandbox.libraries.has(name)) continue;
-      const argument = sandbox.context.newString(name);
-      const done = sandbox.call(sandbox.preload, argument, 30_000);
-      argument.dispose();
-      if (done === undefined) {
-        throw new ScriptError(`${source.file}:${source.line}: The sandbox could not load ${name}`);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      let sandbox;
+      try {
+        sandbox = this.#sandbox ??= await create({
+          memoryBytes: this.#memoryBytes,
+          timeoutMs: this.#timeoutMs,
+          signal: this.#signal,
+          postman: this.#postman,
+        });
+      } catch (error) {
+        if (stopping(this.#signal)) throw stopped(source, source.line);
+        throw error;
       }
-      sandbox.libraries.add(name);
+      // Evaluated as dial's own code, under dial's bound rather than the script's.
+      for (const name of libraries) {
+        if (sandbox.libraries.has(name)) continue;
+        const argument = sandbox.context.newString(name);
+        const done = sandbox.call(sandbox.preload, argument, 30_000);
+        argument.dispose();
+        if (done === undefined) {
+          throw new ScriptError(
+            `${source.file}:${source.line}: The sandbox could not load ${name}`,
+          );
+        }
+        sandbox.libraries.add(name);
+      }
+      let healthy = true;
+      try {
+        const output = await this.#evaluate(
+          sandbox,
+          source,
+          input,
+          (broken) => healthy = !broken,
+        );
+        if (output) return output;
+      } finally {
+        if (!healthy) this.#drop();
+      }
+      // An earlier script of the file broke what the setup needs: start afresh.
+      this.#drop();
     }
-    let healthy = true;
-    try {
-      return await this.#evaluate(sandbox, source, (broken) => healthy = !broken);
-    } finally {
-      if (!healthy) this.#drop();
-    }
+    throw new Error("The script sandbox could not be prepared");
   }
 
   /**
@@ -261,18 +280,47 @@ export class ScriptSession {
     this.#drop();
   }
 
+  /**
+   * Compiles the script (once per context) and runs it with its input through the prelude's
+   * `exec`: its setup, the script and what it did, in one call.
+   *
+   * @returns what it did, or undefined when the setup failed (nothing of the script ran)
+   */
   async #evaluate(
     sandbox: Sandbox,
     source: ScriptSource,
+    input: ScriptInput,
     broke: (broken: boolean) => void,
-  ): Promise<ScriptOutput> {
+  ): Promise<ScriptOutput | undefined> {
     const { context } = sandbox;
-    let result;
+    let answer: string | undefined;
+    /** What compiling the script threw, or what escaped `exec` (an interrupt, no memory). */
+    let thrown: { handle: QuickJSHandle; compiling: boolean } | undefined;
     try {
       const compiled = sandbox.compiled(source);
-      result = "error" in compiled
-        ? compiled
-        : sandbox.within(() => context.callFunction(compiled.fn, context.undefined));
+      if ("error" in compiled) {
+        thrown = { handle: compiled.error, compiling: true };
+      } else {
+        const given = inputArguments(input, sandbox.sent).map((value) =>
+          typeof value === "number"
+            ? context.newNumber(value)
+            : value === undefined
+            ? context.undefined
+            : context.newString(value)
+        );
+        const result = sandbox.within(() =>
+          context.callFunction(sandbox.exec, context.undefined, compiled.fn, ...given)
+        );
+        for (const handle of given) handle.dispose();
+        if (result.error) {
+          thrown = { handle: result.error, compiling: false };
+          // What the context holds of the input is not known: send every part next time.
+          sandbox.sent.length = 0;
+        } else {
+          answer = context.getString(result.value);
+          result.value.dispose();
+        }
+      }
     } catch (error) {
       // The engine itself failed (its WebAssembly stack or memory): a new sandbox next time.
       broke(true);
@@ -280,39 +328,46 @@ export class ScriptSession {
         cause: error,
       });
     }
-    if (!result.error) {
-      result.value.dispose();
-      // pm.sendRequest's answers, each calling its callback (which may ask again); promises.
-      const error = await this.#settle(sandbox, source);
-      if (error) result = { error };
-      else result = undefined;
-    }
-    if (result?.error) {
-      const handle = result.error;
-      const described = sandbox.call(sandbox.describe, handle);
-      handle.dispose();
-      const error: Thrown = described === undefined
-        ? (sandbox.interrupted()
-          ? { name: "InternalError", message: "interrupted", stack: "" }
-          : { name: "Error", message: "The script threw what dial cannot describe", stack: "" })
-        : JSON.parse(described);
-      if (!error.exit) {
-        const failure = scriptError(error, source, {
-          line: sandbox.lineOf(error.stack, source.file),
-          timeoutMs: this.#timeoutMs,
-          memoryBytes: this.#memoryBytes,
-          exhausted: sandbox.exhausted(),
-          signal: this.#signal,
-        });
-        broke(failure.broken);
-        const partial = failure.broken ? undefined : readOutput(sandbox);
-        failure.logs = partial?.logs ?? [];
-        failure.tests = partial?.tests ?? [];
-        if (partial) failure.variables = variablesOf(partial);
-        throw failure;
+    // Where `exec` was when something escaped it: its setup (stopped by the deadline, as a
+    // setter an earlier script left can make it) is like one that failed.
+    const stage = thrown && !thrown.compiling ? sandbox.call(sandbox.stage) : undefined;
+    if (stage === "setup" && !stopping(this.#signal)) thrown!.handle.dispose();
+    if (answer === "#" || stage === "setup" && !stopping(this.#signal)) return undefined;
+    let error: Thrown | undefined;
+    if (thrown) {
+      error = describe(sandbox, thrown.handle);
+      // Only the engine's own failures escape the script; anything else broke the prelude.
+      if (
+        stage === "take" ||
+        !thrown.compiling && error.name !== "InternalError" && !sandbox.exhausted()
+      ) {
+        error = undefined;
       }
+    } else if (answer?.startsWith("!")) {
+      error = answer.length > 1 ? JSON.parse(answer.slice(1)) : CANNOT_DESCRIBE;
+    } else if (answer === "?" || sandbox.runtime.hasPendingJob()) {
+      // pm.sendRequest's answers, each calling its callback (which may ask again); promises.
+      const failed = await this.#settle(sandbox, source);
+      if (failed) error = describe(sandbox, failed);
+      else answer = sandbox.call(sandbox.take);
     }
-    const output = readOutput(sandbox);
+    if (error && !error.exit) {
+      const failure = scriptError(error, source, {
+        line: sandbox.lineOf(error.stack, source.file),
+        timeoutMs: this.#timeoutMs,
+        memoryBytes: this.#memoryBytes,
+        exhausted: sandbox.exhausted(),
+        signal: this.#signal,
+      });
+      broke(failure.broken);
+      // A script that did not compile did nothing.
+      const partial = failure.broken || thrown ? undefined : readOutput(sandbox);
+      failure.logs = partial?.logs ?? [];
+      failure.tests = partial?.tests ?? [];
+      if (partial) failure.variables = variablesOf(partial);
+      throw failure;
+    }
+    const output = error ? readOutput(sandbox) : thrown ? undefined : outputOf(answer);
     if (!output) {
       broke(true);
       throw new ScriptError(
@@ -360,31 +415,13 @@ export class ScriptSession {
     }
   }
 
-  /** The session's sandbox, its `setup(input)` called; a new one when the old one broke. */
-  async #prepared(input: string): Promise<Sandbox> {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const sandbox = this.#sandbox ??= await create({
-        memoryBytes: this.#memoryBytes,
-        timeoutMs: this.#timeoutMs,
-        signal: this.#signal,
-        postman: this.#postman,
-      });
-      const argument = sandbox.context.newString(input);
-      const done = sandbox.call(sandbox.setup, argument, undefined, false);
-      argument.dispose();
-      if (done !== undefined) return sandbox;
-      // An earlier script of the file broke what the setup needs: start afresh.
-      this.#drop();
-    }
-    throw new Error("The script sandbox could not be prepared");
-  }
-
   #drop(): void {
     const sandbox = this.#sandbox;
     this.#sandbox = undefined;
     if (!sandbox) return;
     try {
-      sandbox.setup.dispose();
+      sandbox.exec.dispose();
+      sandbox.stage.dispose();
       sandbox.take.dispose();
       sandbox.describe.dispose();
       sandbox.pending.dispose();
@@ -425,8 +462,12 @@ export async function runScript(
 interface Sandbox {
   runtime: QuickJSRuntime;
   context: QuickJSContext;
-  /** The prelude's `setup(inputJson)`, held by the host. */
-  setup: QuickJSHandle;
+  /** The prelude's `exec(fn, …input)`: a script's setup, run and results, in one call. */
+  exec: QuickJSHandle;
+  /** The prelude's `stage()`: where `exec` was when something escaped it. */
+  stage: QuickJSHandle;
+  /** The input's texts last given to the context ({@link inputArguments}). */
+  sent: (string | undefined)[];
   /** The prelude's `take()`, held by the host. */
   take: QuickJSHandle;
   /** The prelude's `describe(error)`, held by the host. */
@@ -523,7 +564,8 @@ async function create(
     prelude.error.dispose();
     throw new Error(`The script prelude failed: ${JSON.stringify(detail)}`);
   }
-  const setup = context.getProp(prelude.value, "setup");
+  const exec = context.getProp(prelude.value, "exec");
+  const stage = context.getProp(prelude.value, "stage");
   const take = context.getProp(prelude.value, "take");
   const describe = context.getProp(prelude.value, "describe");
   const pending = context.getProp(prelude.value, "pending");
@@ -541,7 +583,9 @@ async function create(
   return {
     runtime,
     context,
-    setup,
+    exec,
+    stage,
+    sent: [],
     take,
     describe,
     pending,
@@ -791,8 +835,13 @@ const LOADER: QuickJSSyncVariant = (() => {
 
 /** What the prelude collected, or undefined when the script broke it. */
 function readOutput(sandbox: Sandbox): ScriptOutput | undefined {
-  const text = sandbox.call(sandbox.take);
+  return outputOf(sandbox.call(sandbox.take));
+}
+
+/** The output of `take`'s text ("": the script did nothing), undefined when it is not one. */
+function outputOf(text: string | undefined): ScriptOutput | undefined {
   if (text === undefined) return undefined;
+  if (text === "") return { globals: {}, requestVariables: {}, tests: [], logs: [] };
   try {
     const parsed: unknown = JSON.parse(text);
     return isOutput(parsed) ? parsed : undefined;
@@ -861,6 +910,22 @@ function variablesOf(
     ...(output.typed ? { typed: output.typed } : {}),
   };
 }
+
+/** What a thrown value is, by the prelude's `describe` (which may fail: a broken context). */
+function describe(sandbox: Sandbox, handle: QuickJSHandle): Thrown {
+  const described = sandbox.call(sandbox.describe, handle);
+  handle.dispose();
+  if (described !== undefined) return JSON.parse(described);
+  return sandbox.interrupted()
+    ? { name: "InternalError", message: "interrupted", stack: "" }
+    : CANNOT_DESCRIBE;
+}
+
+const CANNOT_DESCRIBE: Thrown = {
+  name: "Error",
+  message: "The script threw what dial cannot describe",
+  stack: "",
+};
 
 /** What a script threw, as the prelude's `describe` tells it. */
 interface Thrown {

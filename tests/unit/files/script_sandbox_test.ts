@@ -213,17 +213,87 @@ Deno.test("sandbox: a file's script that replaces JSON, prototypes or dial's glo
 
 Deno.test("sandbox: dial's own evaluations run under the deadline too", async () => {
   using session = disposable(new ScriptSession({ timeoutMs: 100 }));
-  // A getter on what dial reads, and an error whose message never ends: both stop.
+  // A JetBrains script's results are read without calling anything a script can replace.
+  const read = await session.run(
+    at('Object.prototype.toJSON = function () { while (true) {} }; client.global.set("a", "1");'),
+    input,
+  );
+  assert.deepEqual(read.globals, { a: "1" });
+  // A Postman script's are stringified: a getter on what dial reads stops, and is refused.
+  using postman = disposable(new ScriptSession({ timeoutMs: 100, postman: true }));
   await assert.rejects(
-    session.run(at("Object.prototype.toJSON = function () { while (true) {} };"), input),
+    postman.run(
+      at("Object.prototype.toJSON = function () { while (true) {} };"),
+      { ...input, postman: { requestName: "r", requestId: "api.http#0" } },
+    ),
     /api\.http:1: The script replaced what dial reads its results with/,
   );
+  // An error whose message never ends stops.
   await assert.rejects(
     session.run(at("throw { get message() { while (true) {} } };"), input),
     /api\.http:1: Script timed out after 0\.1 s/,
   );
-  const after = await session.run(at('client.log("alive");'), input);
-  assert.deepEqual(after.logs, ["alive"]);
+  // What the next script's setup calls, made endless: that script gets a fresh sandbox.
+  const postmanInput = { ...input, postman: { requestName: "r", requestId: "api.http#0" } };
+  await postman.run(at("Array.prototype.forEach = function () { while (true) {} };"), postmanInput);
+  const after = await postman.run(at('console.log("alive", typeof [].forEach);'), postmanInput);
+  assert.deepEqual(after.logs, ["alive function"]);
+});
+
+Deno.test("sandbox: a script's input is read as it uses it, each script its own", async () => {
+  using session = disposable(new ScriptSession());
+  // The body is parsed when first read; a script may replace it first, or freeze the response.
+  const replaced = await session.run(
+    at('response.body = "mine"; client.log(response.body, JSON.stringify(response).length > 50);'),
+    input,
+  );
+  assert.deepEqual(replaced.logs, ["mine true"]);
+  const frozen = await session.run(
+    at("Object.freeze(response); client.log(response.body.id, response.body === response.body);"),
+    input,
+  );
+  assert.deepEqual(frozen.logs, ["7 true"]);
+  // A response kept by one script keeps its own body when a later script reads it.
+  await session.run(at("globalThis.kept = response;"), input);
+  const later = await session.run(
+    at('client.log(kept.body.id, response.body, response.headers.valueOf("x"));'),
+    {
+      ...input,
+      environment: { host: "other.example" },
+      response: { ...input.response!, headers: [["X", "2"]], body: "text", mimeType: "text/plain" },
+    },
+  );
+  assert.deepEqual(later.logs, ["7 text 2"]);
+  // The same environment again, then another: each script reads its own.
+  for (const host of ["example.com", "example.com", "other.example"]) {
+    const read = await session.run(
+      at('client.log(request.environment.get("host"), request.url.getRaw());'),
+      {
+        ...input,
+        environment: { host },
+        request: { method: "GET", url: host, headers: [], body: "" },
+      },
+    );
+    assert.deepEqual(read.logs, [`${host} ${host}`]);
+  }
+  // client.global reads the run's values under what the script set and cleared.
+  const store = await session.run(
+    at(`
+    var g = client.global;
+    client.log(g.get("existing"), g.isEmpty(), g.get("nope"));
+    g.set("n", 5); g.clear("existing");
+    client.log(g.get("n"), g.get("existing"), g.isEmpty());
+    g.clearAll();
+    client.log(g.get("n"), g.isEmpty());
+    g.set("m", "x");
+    client.log(g.get("m"), g.isEmpty());
+  `),
+    input,
+  );
+  assert.deepEqual(store.logs, ["1 false null", "5 null false", "null true", "x false"]);
+  assert.deepEqual(store.globals, { n: null, existing: null, m: "x" });
+  const nothing = await session.run(at("var x = 1;"), input);
+  assert.deepEqual(nothing, { globals: {}, requestVariables: {}, tests: [], logs: [] });
 });
 
 Deno.test("sandbox: a memory bomb is refused at the limit, and the next script runs", async () => {
