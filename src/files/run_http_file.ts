@@ -19,7 +19,7 @@ import type { Assertion, HttpFile, HttpRequest, RunLine, Script } from "./http_f
 import type { AssertedResponse, AssertionContext, HttpyacResponse } from "./assertions.ts";
 import type { RequestVariableSource } from "./request_variables.ts";
 import type { ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
-import type { SandboxLimits, ScriptSession } from "./script_sandbox.ts";
+import type { SandboxLimits, ScriptSession, ScriptSource } from "./script_sandbox.ts";
 import { type GrpcStatus, runGrpcFileRequest } from "./run_grpc.ts";
 import { isSubscription, runGraphQLSubscription, runWebSocketRequest } from "./run_streams.ts";
 import {
@@ -920,6 +920,12 @@ class FileRunner {
       postman,
       ...(sendRequest ? { sendRequest } : {}),
     });
+    // The inline scripts of the requests that run, compiled together a batch at a time.
+    this.scripts.expect(
+      this.selection().flatMap((r) => [...r.preScripts, ...r.handlers]).flatMap((script) =>
+        script.kind === "inline" ? [this.inlineSource(script)] : []
+      ),
+    );
     return this.scripts;
   }
 
@@ -1170,12 +1176,7 @@ function __dialResponse(text) {
     const { ScriptError } = await load.scriptSandbox();
     let source;
     if (script.kind === "inline") {
-      source = {
-        code: script.code,
-        file: this.file.path,
-        line: script.codeLine,
-        column: script.codeColumn,
-      };
+      source = this.inlineSource(script);
     } else {
       const path = await this.scriptPath(script);
       let code: string;
@@ -1213,6 +1214,16 @@ function __dialResponse(text) {
     (result.logs ??= []).push(...output.logs);
     for (const line of output.logs) await this.options.onLog?.(line, request);
     return output;
+  }
+
+  /** Where an inline script of the file is, as the sandbox takes it. */
+  inlineSource(script: Script & { kind: "inline" }): ScriptSource {
+    return {
+      code: script.code,
+      file: this.file.path,
+      line: script.codeLine,
+      column: script.codeColumn,
+    };
   }
 
   /** Postman's globals as a script sees them (references not read yet left out). */

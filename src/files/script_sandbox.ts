@@ -178,6 +178,7 @@ export class ScriptSession {
   #postman: boolean;
   #sendRequest: ((request: ScriptRequest) => Promise<ScriptReply>) | undefined;
   #sandbox: Sandbox | undefined;
+  #expected: ScriptSource[] = [];
 
   /**
    * Makes a session; its context is made when its first script runs.
@@ -222,12 +223,16 @@ export class ScriptSession {
     for (let attempt = 0; attempt < 2; attempt++) {
       let sandbox;
       try {
-        sandbox = this.#sandbox ??= await create({
-          memoryBytes: this.#memoryBytes,
-          timeoutMs: this.#timeoutMs,
-          signal: this.#signal,
-          postman: this.#postman,
-        });
+        if (!this.#sandbox) {
+          this.#sandbox = await create({
+            memoryBytes: this.#memoryBytes,
+            timeoutMs: this.#timeoutMs,
+            signal: this.#signal,
+            postman: this.#postman,
+          });
+          this.#sandbox.expect(this.#expected);
+        }
+        sandbox = this.#sandbox;
       } catch (error) {
         if (stopping(this.#signal)) throw stopped(source, source.line);
         throw error;
@@ -261,6 +266,17 @@ export class ScriptSession {
       this.#drop();
     }
     throw new Error("The script sandbox could not be prepared");
+  }
+
+  /**
+   * Names the scripts of the file this session will run (its inline ones, in the file's order),
+   * so that they are compiled together, a batch at a time, as the first of a batch runs.
+   *
+   * @param sources the scripts
+   */
+  expect(sources: ScriptSource[]): void {
+    this.#expected = sources;
+    this.#sandbox?.expect(sources);
   }
 
   /**
@@ -485,6 +501,8 @@ interface Sandbox {
    * and kept for the next runs (a file's iterations), or what its compilation threw.
    */
   compiled(source: ScriptSource): { fn: QuickJSHandle } | { error: QuickJSHandle };
+  /** The scripts the file will run, in its order: compiled together as the first of them runs. */
+  expect(sources: ScriptSource[]): void;
   /**
    * The line in `file` of the innermost frame of a stack that is in one of the context's scripts
    * of that file, or undefined.
@@ -576,7 +594,7 @@ async function create(
   // script limit on a loaded machine does not cut them off.
   const ownMs = Math.max(timeoutMs, 1000);
   const call = caller(context, within, ownMs);
-  const { compiled, lineOf, forget } = compiler(context, within);
+  const { compiled, expect, lineOf, forget } = compiler(context, within);
   // The loader grows the memory by a fifth or more at a time: a growth that failed leaves it
   // within that of its bound.
   const exhausted = () => memory.buffer.byteLength * 1.25 >= maximum * PAGE;
@@ -593,6 +611,7 @@ async function create(
     preload,
     libraries: new Set(),
     compiled,
+    expect,
     lineOf,
     forget,
     within,
@@ -631,26 +650,56 @@ function caller(
 
 /** Compiled scripts a context keeps (the least recently run are freed past this). */
 const MAX_COMPILED = 256;
+/** Scripts of a file compiled in one evaluation, at most. */
+const BATCH = 32;
 
 /**
  * Compiles scripts once per context: each becomes a function (a fresh scope for its `var`s) that
  * is called for each run. Its code is not padded to its place in the file (compiling padding
  * cost as much as the script at line 3,000); QuickJS is given the script's file name, followed
  * by `#LINE` when the script does not start the file, and counts lines from the script's start,
- * which `lineOf` maps back to the file's.
+ * which `lineOf` maps back to the file's. The scripts a file will run ({@link Sandbox.expect})
+ * are compiled together, up to {@link BATCH} in one evaluation, when the first of them runs
+ * (an evaluation costs about as much again as the script's own compiling); a batch that does
+ * not compile, or does not give one function per script, leaves each to be compiled alone.
  */
 function compiler(
   context: QuickJSContext,
   within: <T>(evaluate: () => T) => T,
-): Pick<Sandbox, "compiled" | "lineOf" | "forget"> {
+): Pick<Sandbox, "compiled" | "expect" | "lineOf" | "forget"> {
   const scripts = new Map<string, QuickJSHandle>();
   const starts = new Map<string, { file: string; line: number }>();
+  /** Each batch's scripts: the line in the batch where each starts, and where it is. */
+  const batches = new Map<string, { at: number; file: string; line: number }[]>();
+  /** The expected scripts not compiled yet, in the file's order, and their places in it. */
+  let queue: { key: string; name: string; source: ScriptSource }[] = [];
+  const queued = new Map<string, number>();
+  const keep = (key: string, handle: QuickJSHandle) => {
+    scripts.set(key, handle);
+    if (scripts.size > MAX_COMPILED) {
+      const [oldest, old] = scripts.entries().next().value!;
+      scripts.delete(oldest);
+      old.dispose();
+    }
+  };
+  const nameOf = (source: ScriptSource) =>
+    source.line === 1 && source.column === 1 ? source.file : `${source.file}#${source.line}`;
+  /** Compiles the expected scripts from `first` on together; false when that did not work. */
+  const batch = (first: number): boolean => {
+    const group = queue.slice(first, first + BATCH).filter((q) => queued.has(q.key));
+    for (const { key } of group) queued.delete(key);
+    const made = group.length > 1 ? compileTogether(context, within, group) : undefined;
+    if (!made) return false;
+    batches.set(made.name, made.places);
+    group.forEach(({ key }, i) => keep(key, made.handles[i]!));
+    return true;
+  };
   return {
     compiled(source) {
-      const name = source.line === 1 && source.column === 1
-        ? source.file
-        : `${source.file}#${source.line}`;
+      const name = nameOf(source);
       const key = `${name}\n${source.code}`;
+      const at = queued.get(key);
+      if (at !== undefined && !batch(at)) queued.delete(key);
       const known = scripts.get(key);
       if (known) {
         scripts.delete(key);
@@ -665,13 +714,19 @@ function compiler(
         })
       );
       if (made.error) return { error: made.error };
-      scripts.set(key, made.value);
-      if (scripts.size > MAX_COMPILED) {
-        const [oldest, handle] = scripts.entries().next().value!;
-        scripts.delete(oldest);
-        handle.dispose();
-      }
+      keep(key, made.value);
       return { fn: made.value };
+    },
+    expect(sources) {
+      queue = [];
+      queued.clear();
+      for (const source of sources) {
+        const name = nameOf(source);
+        const key = `${name}\n${source.code}`;
+        if (scripts.has(key) || queued.has(key)) continue;
+        queued.set(key, queue.length);
+        queue.push({ key, name, source });
+      }
     },
     lineOf(stack, file) {
       // `at f (NAME:LINE:COLUMN)`, or `at NAME:LINE:COLUMN` for a syntax error.
@@ -680,8 +735,9 @@ function compiler(
           /^\s*at (?:[^\n]*? \()?([^\n]*?):(\d+)(?::\d+)?\)?$/gm,
         )
       ) {
-        const start = starts.get(name!);
-        if (start?.file === file) return start.line + Number(line) - 1;
+        const start: { at?: number; file: string; line: number } | undefined = starts.get(name!) ??
+          placeIn(batches.get(name!), Number(line));
+        if (start?.file === file) return start.line + Number(line) - (start.at ?? 1);
       }
       return undefined;
     },
@@ -690,6 +746,57 @@ function compiler(
       scripts.clear();
     },
   };
+}
+
+/**
+ * Compiles scripts in one evaluation, to an array of their functions.
+ *
+ * @returns the functions, the batch's name and where each script starts in it; undefined when
+ *   the batch does not compile or does not give one function per script
+ */
+function compileTogether(
+  context: QuickJSContext,
+  within: <T>(evaluate: () => T) => T,
+  group: { name: string; source: ScriptSource }[],
+):
+  | { handles: QuickJSHandle[]; name: string; places: { at: number; file: string; line: number }[] }
+  | undefined {
+  let text = "[";
+  let lines = 1;
+  const places: { at: number; file: string; line: number }[] = [];
+  for (const { source } of group) {
+    places.push({ at: lines, file: source.file, line: source.line });
+    const part = `(function () {${source.code}\n}),\n`;
+    text += part;
+    for (let i = part.indexOf("\n"); i >= 0; i = part.indexOf("\n", i + 1)) lines++;
+  }
+  const name = `${group[0]!.name}+${group.length - 1}`;
+  const made = within(() => context.evalCode(`${text}]`, name, { type: "global", strict: false }));
+  if (made.error) {
+    made.error.dispose();
+    return undefined;
+  }
+  const count = context.getLength(made.value);
+  const handles = count === group.length ? group.map((_, i) => context.getProp(made.value, i)) : [];
+  made.value.dispose();
+  if (handles.length === 0 || handles.some((h) => context.typeof(h) !== "function")) {
+    for (const handle of handles) handle.dispose();
+    return undefined;
+  }
+  return { handles, name, places };
+}
+
+/** The script of a batch that a line of the batch is in. */
+function placeIn(
+  places: { at: number; file: string; line: number }[] | undefined,
+  line: number,
+): { at: number; file: string; line: number } | undefined {
+  let found;
+  for (const place of places ?? []) {
+    if (place.at > line) break;
+    found = place;
+  }
+  return found;
 }
 
 /**

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { runScript, ScriptError, ScriptSession } from "../../../src/files/script_sandbox.ts";
+import {
+  runScript,
+  ScriptError,
+  ScriptSession,
+  type ScriptSource,
+} from "../../../src/files/script_sandbox.ts";
 import type { ScriptInput } from "../../../src/files/script_api.ts";
 
 const input: ScriptInput = {
@@ -294,6 +299,40 @@ Deno.test("sandbox: a script's input is read as it uses it, each script its own"
   assert.deepEqual(store.globals, { n: null, existing: null, m: "x" });
   const nothing = await session.run(at("var x = 1;"), input);
   assert.deepEqual(nothing, { globals: {}, requestVariables: {}, tests: [], logs: [] });
+});
+
+Deno.test("sandbox: a file's scripts compiled together run as their own and name their own lines", async () => {
+  using session = disposable(new ScriptSession());
+  const scripts = [
+    at('client.log("a");', 3),
+    at('client.log("b");\n\nnull.x;', 10),
+    at("var v = 1; client.log(typeof w);", 20),
+    at('client.log("d");\nundefinedName;', 40),
+    at("var w = 2; client.log(typeof v);", 60),
+  ];
+  session.expect(scripts);
+  const logs = async (script: ScriptSource) => (await session.run(script, input)).logs;
+  assert.deepEqual(await logs(scripts[0]!), ["a"]);
+  await assert.rejects(session.run(scripts[1]!, input), /^ScriptError: api\.http:12: TypeError/);
+  assert.deepEqual(await logs(scripts[2]!), ["undefined"]);
+  await assert.rejects(
+    session.run(scripts[3]!, input),
+    /^ScriptError: api\.http:41: ReferenceError: 'undefinedName' is not defined/,
+  );
+  assert.deepEqual(await logs(scripts[4]!), ["undefined"]);
+  // Run again (a file's next iteration): the compiled functions, the same lines.
+  await assert.rejects(session.run(scripts[1]!, input), /^ScriptError: api\.http:12: TypeError/);
+  // A script that does not compile, or that closes its function (the batch then gives more
+  // functions than scripts): each is compiled alone, as the others of its batch.
+  const odd = [
+    at("this is ( not JavaScript", 70),
+    at('}, function () { client.log("out");', 80),
+    at('client.log("h");\nnull.y;', 90),
+  ];
+  session.expect(odd);
+  await assert.rejects(session.run(odd[0]!, input), /^ScriptError: api\.http:70: SyntaxError/);
+  assert.deepEqual(await logs(odd[1]!), ["out"]);
+  await assert.rejects(session.run(odd[2]!, input), /^ScriptError: api\.http:91: TypeError/);
 });
 
 Deno.test("sandbox: a memory bomb is refused at the limit, and the next script runs", async () => {
