@@ -345,12 +345,26 @@ var defineProperty = Object.defineProperty;
 function setGlobal(name, value) {
   defineProperty(globalThis, name, { value: value, writable: true, enumerable: true, configurable: true });
 }
+/* The globals of the API a script read or assigned (made its own): set afresh for the next script. */
+var touched = {};
 function lazyGlobal(name, make) {
   function value(v) {
+    touched[name] = true;
     defineProperty(globalThis, name, { value: v, writable: true, enumerable: true, configurable: true });
     return v;
   }
   return { get: function () { return value(make()); }, set: value, enumerable: true, configurable: true };
+}
+/* A lazy global for the next script: defined again only when the last script made it its own. */
+function renewLazy(name, descriptor) {
+  if (touched[name] !== false || !(name in globalThis)) {
+    defineProperty(globalThis, name, descriptor);
+    touched[name] = false;
+  }
+}
+/* A function of the API as a global: defined again only when a script replaced it. */
+function renewGlobal(name, value) {
+  if (globalThis[name] !== value) setGlobal(name, value);
 }
 var LAZY_REQUEST = lazyGlobal("request", function () {
   var req = input.request;
@@ -412,31 +426,44 @@ function freshInput() {
   return fresh;
 }
 var JSON_TYPE = /^application\/([\w.+-]+\+)?json/i;
-/* response.body: the body parsed (JSON) or as text, made when the script first reads it. */
-function bodyProperty(text, mimeType) {
-  var made = false, body;
+var jsonType = { mimeType: null, json: false };
+/* Whether the response's media type is JSON (the last answer kept: most are the same). */
+function isJson(type) {
+  if (jsonType.mimeType !== type) {
+    jsonType.mimeType = type;
+    jsonType.json = JSON_TYPE.test(type);
+  }
+  return jsonType.json;
+}
+/*
+ * The script's response: its body parsed (JSON) or as text when the script first reads it (a
+ * data property from then on; a frozen response keeps the accessor, which gives the same value).
+ */
+function scriptResponse(text) {
+  var made = false, body, type = mimeType;
   function keep(object, value) {
     made = true;
     body = value;
     try {
       defineProperty(object, "body", { value: value, writable: true, enumerable: true, configurable: true });
     } catch (ignored) {
-      /* A frozen response keeps the accessor, which gives the same value. */
+      /* Frozen. */
     }
     return value;
   }
   return {
-    get: function () {
+    status: status,
+    get body() {
       if (made) return body;
       var value = text;
-      if (JSON_TYPE.test(mimeType)) {
+      if (isJson(type)) {
         try { value = parse(text); } catch (ignored) { value = text; }
       }
       return keep(this, value);
     },
-    set: function (value) { keep(this, value); },
-    enumerable: true,
-    configurable: true,
+    set body(value) { keep(this, value); },
+    headers: headerList(responseHeaders),
+    contentType: { mimeType: mimeType, charset: charset },
   };
 }
 function setup(responseStatus, responseType, responseCharset, body, g, v, e, f, r, h, p) {
@@ -478,23 +505,14 @@ function setup(responseStatus, responseType, responseCharset, body, g, v, e, f, 
   delete globalThis.request;
   delete globalThis.response;
   if (partTexts[REQUEST_PART] !== "") defineProperty(globalThis, "request", LAZY_REQUEST);
-  if (status) {
-    var response = {
-      status: status,
-      body: undefined,
-      headers: headerList(responseHeaders),
-      contentType: { mimeType: mimeType, charset: charset },
-    };
-    defineProperty(response, "body", bodyProperty(bodyText, mimeType));
-    setGlobal("response", response);
-  }
+  if (status) setGlobal("response", scriptResponse(bodyText));
   setGlobal("client", client);
-  defineProperty(globalThis, "console", LAZY_CONSOLE);
-  defineProperty(globalThis, "crypto", LAZY_CRYPTO);
-  setGlobal("jsonPath", jsonPath);
-  setGlobal("btoa", btoa);
-  setGlobal("atob", atob);
-  defineProperty(globalThis, "Window", LAZY_WINDOW);
+  renewLazy("console", LAZY_CONSOLE);
+  renewLazy("crypto", LAZY_CRYPTO);
+  renewGlobal("jsonPath", jsonPath);
+  renewGlobal("btoa", btoa);
+  renewGlobal("atob", atob);
+  renewLazy("Window", LAZY_WINDOW);
   /* A Postman script keeps what does not change (installStatics); another script sees none of it. */
   if (postmanInstalled) {
     POSTMAN_GLOBALS.forEach(function (name) {

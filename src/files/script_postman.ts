@@ -229,7 +229,6 @@ function installStatics() {
  */
 var S = null;
 var postmanApi = null;
-var hasOwn = function (o, k) { return Object.prototype.hasOwnProperty.call(o, k); };
 
 function installPostman(input, out, api) {
   expectApi = expectApi || api;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { runScript } from "../../../src/files/script_sandbox.ts";
-import type { ScriptInput } from "../../../src/files/script_api.ts";
+import { type ScriptInput, scriptPrelude } from "../../../src/files/script_api.ts";
+import { POSTMAN_API } from "../../../src/files/script_postman.ts";
 
 const input: ScriptInput = {
   globals: { cv0: "C0" },
@@ -226,4 +227,16 @@ Deno.test("postman: CryptoJS's hashes, HMACs and encoders give the standards' an
     "héllo",
     "CryptoJS.AES is not available in dial's script sandbox",
   ]);
+});
+
+Deno.test("postman: the prelude and Postman's API declare no top-level name twice", () => {
+  // Both are evaluated in one function scope: a second `function part` would replace the first.
+  const names = (text: string) =>
+    [...text.matchAll(/^(?:function|var) ([\w$]+)/gm)].map((m) => m[1]!);
+  const prelude = names(scriptPrelude(false));
+  const postman = names(POSTMAN_API);
+  assert.ok(prelude.includes("exec") && postman.includes("installPostman"));
+  assert.deepEqual(prelude.filter((name) => postman.includes(name)), []);
+  assert.deepEqual(postman.filter((name, i) => postman.indexOf(name) !== i), []);
+  assert.deepEqual(prelude.filter((name, i) => prelude.indexOf(name) !== i), []);
 });
