@@ -393,7 +393,7 @@ var PART_NAMES = ["globals", "requestVariables", "environment", "file", "request
 var REQUEST_PART = 4, HEADERS_PART = 5, POSTMAN_PART = 6;
 var partTexts = ["{}", "{}", "{}", "{}", "", "[]", ""];
 var partValues = [];
-var status = 0, mimeType = "", charset = "", bodyText = "", responseNow = null;
+var status = null, mimeType = "", charset = "", bodyText = "", responseNow = null;
 function inputPart(i) {
   var value = partValues[i];
   if (value === undefined) value = partValues[i] = partTexts[i] === "" ? null : parse(partTexts[i]);
@@ -417,7 +417,7 @@ function freshInput() {
   for (var i = 0; i < HEADERS_PART; i++) {
     if (partTexts[i] !== "") fresh[PART_NAMES[i]] = parse(partTexts[i]);
   }
-  if (status) {
+  if (status !== null) {
     fresh.response = {
       status: status, headers: parse(partTexts[HEADERS_PART]), mimeType: mimeType, charset: charset, body: bodyText,
     };
@@ -505,7 +505,7 @@ function setup(responseStatus, responseType, responseCharset, body, g, v, e, f, 
   delete globalThis.request;
   delete globalThis.response;
   if (partTexts[REQUEST_PART] !== "") defineProperty(globalThis, "request", LAZY_REQUEST);
-  if (status) setGlobal("response", scriptResponse(bodyText));
+  if (status !== null) setGlobal("response", scriptResponse(bodyText));
   setGlobal("client", client);
   renewLazy("console", LAZY_CONSOLE);
   renewLazy("crypto", LAZY_CRYPTO);
@@ -617,7 +617,7 @@ return { exec: exec, stage: stageNow, take: take, describe: describe, pending: p
 `;
 
 /**
- * A script's input as the prelude's `exec` takes it: the response's status (0: none), media
+ * A script's input as the prelude's `exec` takes it: the response's status (null: none), media
  * type, charset and body, then the JSON texts of the globals, request variables, environment,
  * file variables, request ("" for none), response headers and Postman's part ("" for none),
  * each undefined when it is the text given to the context for its previous script.
@@ -629,7 +629,7 @@ return { exec: exec, stage: stageNow, take: take, describe: describe, pending: p
 export function inputArguments(
   input: ScriptInput,
   sent: (string | undefined)[],
-): [number, string | undefined, string | undefined, string, ...(string | undefined)[]] {
+): [number | null, string | undefined, string | undefined, string, ...(string | undefined)[]] {
   const response = input.response;
   const given = [
     response?.mimeType ?? "",
@@ -647,7 +647,13 @@ export function inputArguments(
     sent[i] = text;
     return text;
   });
-  return [response?.status ?? 0, changed[0], changed[1], response?.body ?? "", ...changed.slice(2)];
+  return [
+    response ? response.status : null,
+    changed[0],
+    changed[1],
+    response?.body ?? "",
+    ...changed.slice(2),
+  ];
 }
 
 /** What a script receives (given as {@link inputArguments}, parsed by the prelude as it reads it). */

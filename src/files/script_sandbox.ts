@@ -322,6 +322,8 @@ export class ScriptSession {
             ? context.newNumber(value)
             : value === undefined
             ? context.undefined
+            : value === null
+            ? context.null
             : context.newString(value)
         );
         const result = sandbox.within(() =>

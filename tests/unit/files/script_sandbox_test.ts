@@ -297,6 +297,12 @@ Deno.test("sandbox: a script's input is read as it uses it, each script its own"
   );
   assert.deepEqual(store.logs, ["1 false null", "5 null false", "null true", "x false"]);
   assert.deepEqual(store.globals, { n: null, existing: null, m: "x" });
+  // A gRPC call's response has status 0 (OK).
+  const grpc = await session.run(at("client.log(typeof response, response.status);"), {
+    ...input,
+    response: { ...input.response!, status: 0 },
+  });
+  assert.deepEqual(grpc.logs, ["object 0"]);
   const nothing = await session.run(at("var x = 1;"), input);
   assert.deepEqual(nothing, { globals: {}, requestVariables: {}, tests: [], logs: [] });
 });
