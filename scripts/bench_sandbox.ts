@@ -2,7 +2,9 @@
  * The script sandbox's own cost per script (issues 37 and 38): CPU microseconds per script run
  * through `ScriptSession` in a fresh process, for a JetBrains handler (the 1,000-request chain's:
  * `client.global.set` from a JSON body and a `client.test`, each at its own line as in a file)
- * and a Postman test script (`pm.globals.set`, `pm.test` with `pm.response.to.have.status`).
+ * and a Postman test script (`pm.globals.set`, `pm.test` with `pm.response.to.have.status`),
+ * each a distinct text at its own line, all named to the session first (`expect`, compiled
+ * together a batch at a time) as the runner names a file's scripts.
  * "first 1,000" is what a `dial test` run of 1,000 requests pays (V8 still compiling QuickJS's
  * WebAssembly); "warm" the last 1,000 of 5,000. CPU is the whole process's (V8's compiler
  * threads included), from `process.cpuUsage` around the loop ("30 scripts": their CPU in all, in
@@ -49,6 +51,10 @@ async function child(root: string, kind: keyof typeof KINDS, total: number): Pro
   let firstMs = 0;
   const { postman, code } = KINDS[kind];
   const session = new ScriptSession({ postman });
+  const source = (i: number) => ({ code: code(i), file: "chain.http", line: 4 + 7 * i, column: 1 });
+  // The file's scripts, as the runner names them (compiled together); a checkout from before
+  // 2026-11-28 18:10 compiles each alone.
+  session.expect?.(Array.from({ length: total }, (_, i) => source(i)));
   const per1000: number[] = [];
   const start = process.cpuUsage();
   let cpu = start;
@@ -82,10 +88,7 @@ async function child(root: string, kind: keyof typeof KINDS, total: number): Pro
         }
         : {}),
     };
-    const output = await session.run(
-      { code: code(i), file: "chain.http", line: 4 + 7 * i, column: 1 },
-      input,
-    );
+    const output = await session.run(source(i), input);
     // pm.globals.set lands in Postman's own globals (dial's before 2026-11-28 12:23).
     if (i === 0) {
       const used = process.cpuUsage(loading);
