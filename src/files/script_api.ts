@@ -575,6 +575,24 @@ function exec(fn, responseStatus, responseType, responseCharset, body, g, v, e, 
   stage = "take";
   return sends.queue.length ? "?" : take();
 }
+/*
+ * Lets go of the last script's input (the host calls it before compiling a script after one
+ * given a large body): the memory is the next compile's, and nothing of that script runs again.
+ */
+function release() {
+  try {
+    delete globalThis.response;
+    delete globalThis.request;
+  } catch (ignored) {
+    /* A script made them its own: the next setup fails and the host starts afresh. */
+  }
+  status = null;
+  bodyText = "";
+  responseNow = null;
+  partTexts = ["{}", "{}", "{}", "{}", "", "[]", ""];
+  partValues = [];
+  return "";
+}
 /* Where exec was when something escaped it (the host asks after an interrupt). */
 function stageNow() { return stage; }
 function preload(name) {
@@ -612,7 +630,7 @@ var POSTMAN_GLOBALS = ["pm", "postman", "tests", "responseBody", "responseCode",
 `;
 
 const PRELUDE_END = String.raw`
-return { exec: exec, stage: stageNow, take: take, describe: describe, pending: pending, settle: settle, preload: preload };
+return { exec: exec, stage: stageNow, release: release, take: take, describe: describe, pending: pending, settle: settle, preload: preload };
 })
 `;
 

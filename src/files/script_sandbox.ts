@@ -313,6 +313,13 @@ export class ScriptSession {
     /** What compiling the script threw, or what escaped `exec` (an interrupt, no memory). */
     let thrown: { handle: QuickJSHandle; compiling: boolean } | undefined;
     try {
+      // A large body of the last script's is let go before this one compiles (its text may be
+      // as large: an assertion's embeds the body).
+      if (sandbox.held > RELEASE_AT) {
+        sandbox.call(sandbox.release);
+        sandbox.sent.length = 0;
+        sandbox.held = 0;
+      }
       const compiled = sandbox.compiled(source);
       if ("error" in compiled) {
         thrown = { handle: compiled.error, compiling: true };
@@ -330,6 +337,7 @@ export class ScriptSession {
           context.callFunction(sandbox.exec, context.undefined, compiled.fn, ...given)
         );
         for (const handle of given) handle.dispose();
+        sandbox.held = (input.response?.body.length ?? 0) + (input.request?.body.length ?? 0);
         if (result.error) {
           thrown = { handle: result.error, compiling: false };
           // What the context holds of the input is not known: send every part next time.
@@ -440,6 +448,7 @@ export class ScriptSession {
     try {
       sandbox.exec.dispose();
       sandbox.stage.dispose();
+      sandbox.release.dispose();
       sandbox.take.dispose();
       sandbox.describe.dispose();
       sandbox.pending.dispose();
@@ -484,6 +493,10 @@ interface Sandbox {
   exec: QuickJSHandle;
   /** The prelude's `stage()`: where `exec` was when something escaped it. */
   stage: QuickJSHandle;
+  /** The prelude's `release()`: lets go of the last script's input. */
+  release: QuickJSHandle;
+  /** The characters of the last script's bodies (the request's and the response's). */
+  held: number;
   /** The input's texts last given to the context ({@link inputArguments}). */
   sent: (string | undefined)[];
   /** The prelude's `take()`, held by the host. */
@@ -586,6 +599,7 @@ async function create(
   }
   const exec = context.getProp(prelude.value, "exec");
   const stage = context.getProp(prelude.value, "stage");
+  const release = context.getProp(prelude.value, "release");
   const take = context.getProp(prelude.value, "take");
   const describe = context.getProp(prelude.value, "describe");
   const pending = context.getProp(prelude.value, "pending");
@@ -605,6 +619,8 @@ async function create(
     context,
     exec,
     stage,
+    release,
+    held: 0,
     sent: [],
     take,
     describe,
@@ -652,6 +668,8 @@ function caller(
 
 /** Compiled scripts a context keeps (the least recently run are freed past this). */
 const MAX_COMPILED = 256;
+/** Characters of a script's bodies past which its context lets go of them before the next compile. */
+const RELEASE_AT = 1024 * 1024;
 /** Scripts of a file compiled in one evaluation, at most. */
 const BATCH = 32;
 
