@@ -12,7 +12,8 @@
  * Chrome's trace, and so is one that took under 5 ms of CPU time (it waited for a core). What
  * competes with the page's thread for the cores during a render is read from Linux's /proc: the
  * CPU time of each thread of this process's children (Chromium's processes, lighttpd) and of this
- * process (the dial ui server, and Playwright), from Send to the whole text.
+ * process (the dial ui server, and Playwright), from Send to the whole text; and the page's JS heap
+ * once the whole text is formatted (after a full collection).
  *
  * Run: `deno task bench --only ui` (all the UI benchmarks), or alone:
  * `deno run -A --config tests/deno.json scripts/bench_ui_body.ts`
@@ -154,6 +155,7 @@ const longestCpu: number[] = [];
 const devtoolsLong: number[] = [];
 const waitingLong: number[] = [];
 const pageCpu: number[] = [];
+const heapMb: number[] = [];
 const byRole = new Map<string, number[]>(ROLES.map((role) => [role, []]));
 
 for (let run = 0; run < RUNS; run++) {
@@ -183,6 +185,11 @@ for (let run = 0; run < RUNS; run++) {
   longest.push(Math.max(0, ...result.long));
   longCount.push(result.long.length);
   const tasks = mainThreadTasks(await browser.stopTracing());
+  // What the page holds once the body is shown: its JS heap after a full collection.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("HeapProfiler.collectGarbage");
+  heapMb.push((await cdp.send("Runtime.getHeapUsage")).usedSize / 1e6);
+  await cdp.detach();
   longestCpu.push(tasks.longestCpu);
   pageCpu.push(tasks.totalCpu);
   devtoolsLong.push(Math.min(tasks.devtoolsLong, result.long.length));
@@ -211,6 +218,9 @@ const table = [
   `| longest main-thread task (CPU time) | ${stats(longestCpu)} |`,
   `| the page's main thread: CPU time of all its tasks per render (Chrome's trace) | ${
     stats(pageCpu)
+  } |`,
+  `| the page's JS heap once the whole text is formatted, after a full GC (MB) | ${
+    stats(heapMb).replaceAll(" ms", "")
   } |`,
   ...(Deno.build.os === "linux"
     ? [...byRole].map(([role, times]) =>
