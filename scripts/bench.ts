@@ -470,7 +470,7 @@ async function desktopUi(): Promise<void> {
   const scripts = [
     ["A 5 MB JSON response in the HTTP tab", "bench_ui_body.ts"],
     ["The 1,000-request workspace against the 64-request one", "bench_ui_workspace.ts"],
-    ["The WebSocket log", "bench_ui_streams.ts"],
+    ["The WebSocket and SSE logs, 100,000-message bursts", "bench_ui_streams.ts"],
     ["The GraphQL tab on GitHub's schema", "bench_ui.ts"],
   ];
   for (const [title, script] of scripts) {
