@@ -169,8 +169,8 @@ class LineWindow {
   #total = 1;
   /** Whether the first window is still being filled from the worker's pieces. */
   #filling = true;
-  /** Whether a window is asked for, and the line to center the next one on once it is in. */
-  #asking = false;
+  /** The windows being asked for, and the line to center the next one on once it is in. */
+  #asking: Promise<void> | undefined;
   #next: number | undefined;
   /** Where the scroller was at its last scroll event. */
   #seen = 0;
@@ -304,22 +304,22 @@ class LineWindow {
     return [this.#start + line.number - 1, pos - line.from];
   }
 
-  /** Asks for the window around a line; one question at a time, the latest one next. */
-  async #ask(center: number): Promise<void> {
-    if (this.#asking) {
-      this.#next = center;
-      return;
-    }
-    const from = Math.max(0, Math.min(center - WINDOW_LINES / 2, this.#total - WINDOW_LINES));
-    this.#asking = true;
-    const answer = await this.#job.ask({ lines: [from, from + WINDOW_LINES] });
-    this.#asking = false;
-    this.#show(from, answer.text ?? "");
-    if (this.#next !== undefined) {
-      const later = this.#next;
-      this.#next = undefined;
-      await this.#ask(later);
-    }
+  /**
+   * Asks for the window around a line; one question at a time, the latest one next.
+   *
+   * @returns when the windows asked for so far are shown (the last one asked for last)
+   */
+  #ask(center: number): Promise<void> {
+    this.#next = center;
+    return this.#asking ??= (async () => {
+      for (let line = this.#next; line !== undefined; line = this.#next) {
+        this.#next = undefined;
+        const from = Math.max(0, Math.min(line - WINDOW_LINES / 2, this.#total - WINDOW_LINES));
+        const answer = await this.#job.ask({ lines: [from, from + WINDOW_LINES] });
+        this.#show(from, answer.text ?? "");
+      }
+      this.#asking = undefined;
+    })();
   }
 
   /** Follows the scroller: a view near the window's edge asks for the window around it. */
