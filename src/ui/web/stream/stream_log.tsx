@@ -138,16 +138,20 @@ function VirtualList(props: {
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
+  // Following the end: scrolled to the bottom once the new rows are in (not read back and
+  // rendered again: the rows at the end are known from the count).
   useLayoutEffect(() => {
     const element = host.current!;
-    if (!props.paused.value) {
-      element.scrollTop = element.scrollHeight;
-      setScrollTop(element.scrollTop);
-    }
+    if (!props.paused.value) element.scrollTop = element.scrollHeight;
   }, [version, props.paused.value]);
   const count = store.count;
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(count, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+  // New rows while following: drawn at the end at once; else where the list is scrolled to.
+  const drawn = useRef(version);
+  const following = !props.paused.value && drawn.current !== version;
+  drawn.current = version;
+  const top = following ? Math.max(0, count * ROW_HEIGHT - height) : scrollTop;
+  const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(count, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
   const rows: JSX.Element[] = [];
   for (let i = first; i < last; i++) {
     const entry = store.at(i)!;
