@@ -37,3 +37,41 @@ Deno.test("ui base digests: a request's keyed digest changes with its credential
   await using other = await tempDir("dial-ui-digest-other-");
   assert.notEqual((await requestDigests(FILE, { configDir: other.path }))["1"], before["1"]);
 });
+
+Deno.test("ui base digests: dial ui processes that make the key at the same moment all use one key", async () => {
+  await using config = await tempDir("dial-ui-digest-race-");
+  const module = new URL("../../src/ui/api/base_digest.ts", import.meta.url).href;
+  const code = `const { requestDigests } = await import(${JSON.stringify(module)});
+    const digests = await requestDigests(${JSON.stringify(FILE)}, { configDir: Deno.args[0] });
+    console.log(digests["1"]);`;
+  // Each process waits on its stdin, so all of them reach the key's creation together.
+  const children = Array.from({ length: 6 }, () =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["eval", `await Deno.stdin.read(new Uint8Array(1)); ${code}`, config.path],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn());
+  try {
+    for (const child of children) await child.stdin.close();
+    const outputs = await Promise.all(children.map((child) => child.output()));
+    for (const output of outputs) {
+      assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+    }
+    const digests = outputs.map((output) => new TextDecoder().decode(output.stdout).trim());
+    assert.match(digests[0]!, /^[0-9a-f]{32}$/);
+    assert.equal(new Set(digests).size, 1, digests.join(" "));
+    // The key they used is the file's (a restart reads it): this process finds the same digest.
+    assert.equal((await requestDigests(FILE, { configDir: config.path }))["1"], digests[0]);
+    const left = [...Deno.readDirSync(config.path)].map((entry) => entry.name);
+    assert.deepEqual(left, ["ui-base-digest.key"], "no temporary file is left");
+  } finally {
+    for (const child of children) {
+      try {
+        child.kill();
+      } catch {
+        // Ended.
+      }
+    }
+  }
+});

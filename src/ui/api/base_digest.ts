@@ -9,7 +9,7 @@
  * so a digest stored in the workspace's `.dial/` cannot be tried against guessed passwords.
  * @module
  */
-import { defaultConfigDir, joinPath, writePrivateFile } from "../../cache.ts";
+import { defaultConfigDir, ensurePrivateDir, joinPath } from "../../cache.ts";
 import { parseHttpFile } from "../../files/parse_http_file.ts";
 import { requestText } from "../web/workspace/request_edit.ts";
 import type { EnvLookup } from "../../env.ts";
@@ -20,28 +20,52 @@ const KEY_FILE = "ui-base-digest.key";
 const keys = new Map<string, Promise<CryptoKey>>();
 
 async function readOrMakeKey(dir: string | undefined): Promise<CryptoKey> {
-  let hex: string | undefined;
-  if (dir !== undefined) {
-    const path = joinPath(dir, KEY_FILE);
-    const read = () => Deno.readTextFile(path).then((t) => t.trim(), () => undefined);
-    hex = await read();
-    if (hex === undefined || !/^[0-9a-f]{64}$/.test(hex)) {
-      const bytes = crypto.getRandomValues(new Uint8Array(32));
-      await writePrivateFile(
-        path,
-        `${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}\n`,
-      )
-        .catch(() => {});
-      hex = await read();
-    }
-  }
-  const raw = hex !== undefined && /^[0-9a-f]{64}$/.test(hex)
+  const hex = dir === undefined ? undefined : await readOrCreateKeyFile(dir);
+  const raw = hex !== undefined
     ? new Uint8Array(hex.match(/../g)!.map((h) => parseInt(h, 16)))
-    // No config directory (HOME unset): a key for this run only.
+    // No config directory (HOME unset, or not writable): a key for this run only.
     : crypto.getRandomValues(new Uint8Array(32));
   return await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, [
     "sign",
   ]);
+}
+
+const KEY = /^[0-9a-f]{64}$/;
+
+/**
+ * The key file's hex, made if missing. Creation is atomic and the first maker wins: the key is
+ * written whole to a temporary file, then hard-linked to its name, which fails when another
+ * `dial ui` made it first (then its key is read), so two processes starting at once use one key
+ * and never see half a file. Only a file that is not a key (damaged) is replaced.
+ *
+ * @param dir dial's config directory
+ * @returns the key as hex, or undefined when it cannot be read nor made
+ */
+async function readOrCreateKeyFile(dir: string): Promise<string | undefined> {
+  const path = joinPath(dir, KEY_FILE);
+  const read = () => Deno.readTextFile(path).then((t) => t.trim(), () => undefined);
+  const found = await read();
+  if (found !== undefined && KEY.test(found)) return found;
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const temp = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    await ensurePrivateDir(dir);
+    await Deno.writeTextFile(temp, `${hex}\n`, { mode: 0o600, createNew: true });
+    if (found === undefined) {
+      await Deno.link(temp, path).catch((error) => {
+        if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+      });
+    } else {
+      await Deno.rename(temp, path);
+    }
+  } catch {
+    return undefined;
+  } finally {
+    await Deno.remove(temp).catch(() => {});
+  }
+  const made = await read();
+  return made !== undefined && KEY.test(made) ? made : undefined;
 }
 
 /**
