@@ -11,6 +11,9 @@ import { serve, tempDir, waitFor } from "../_helpers.ts";
 import { fileBrowser, openApp, openRequest, uiConfigDir } from "./_browser.ts";
 import { startGreeter } from "../e2e/_grpc.ts";
 import { violations } from "./_axe.ts";
+import { parseHttpFile } from "../../src/files/parse_http_file.ts";
+import { draftOfRequest } from "../../src/ui/web/workspace/request_edit.ts";
+import { withheldDraft } from "../../src/ui/web/workspace/draft_secrets.ts";
 
 const browser = fileBrowser();
 const GREETER = "greet.v1.Greeter";
@@ -426,4 +429,86 @@ Deno.test("browser: an outside edit of only a literal credential or only whitesp
   for (const secret of ["s3cr3t", "r0tat3d", key.trim()]) {
     assert.ok(!stored.includes(secret), secret);
   }
+});
+
+/**
+ * Rewrites a workspace's stored UI state as session 9 stored a kind tab's base: its request's
+ * fields as JSON, literal credential values withheld, in place of every keyed digest.
+ */
+async function asSession9State(workspace: string, legacy: string): Promise<void> {
+  const path = `${workspace}/.dial/ui-state.json`;
+  const state = JSON.parse(await Deno.readTextFile(path));
+  let replaced = 0;
+  const swap = (value: unknown): unknown => {
+    if (typeof value === "string" && /^[0-9a-f]{32}$/.test(value)) {
+      replaced++;
+      return legacy;
+    }
+    if (Array.isArray(value)) return value.map(swap);
+    if (value && typeof value === "object") {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, swap(v)]));
+    }
+    return value;
+  };
+  for (const key of Object.keys(state.values)) {
+    state.values[key] = JSON.stringify(swap(JSON.parse(state.values[key])));
+  }
+  assert.ok(replaced > 0, "the state held a digest");
+  await Deno.writeTextFile(path, JSON.stringify(state));
+}
+
+Deno.test("browser: a kind tab restored from a session-9 state takes the digest silently when its request is as stored, and conflicts when it changed", async () => {
+  await using ws = socketServer();
+  await using dir = await tempDir("dial-ui-kind-legacy-", {
+    "api.http": FILE,
+    "http-client.env.json": JSON.stringify({ dev: { ws: `ws://127.0.0.1:${ws.port}` } }),
+  });
+  const path = `${dir.path}/api.http`;
+  const feed = parseHttpFile(FILE, "api.http").requests.find((r) => r.name === "feed")!;
+  const legacy = JSON.stringify(withheldDraft(draftOfRequest(feed)).draft);
+  const conflict = (page: Page) => page.getByRole("alert", { name: "Save conflict" });
+  const open = async () => {
+    await using app = await openApp(browser(), { workspace: dir.path });
+    const { page } = app;
+    await openRequest(page, "api.http", "WEBSOCKET feed", "dev");
+    await page.getByLabel("WebSocket endpoint").fill("{{ws}}/feed?edited=1");
+    await saved(
+      page,
+      () => strip(page, "WebSocket").getByRole("tab", { name: "feed •" }).waitFor(),
+    );
+  };
+  await open();
+  await asSession9State(dir.path, legacy);
+  {
+    // The request is as the old base says: no note, and Ctrl+S saves without a conflict.
+    await using app = await openApp(browser(), { workspace: dir.path });
+    const { page } = app;
+    await showKind(page, "WebSocket");
+    const panel = page.getByRole("tabpanel", { name: "WebSocket" });
+    await strip(page, "WebSocket").getByRole("tab", { name: "feed •" }).waitFor();
+    await page.getByLabel("WebSocket endpoint").focus();
+    await page.keyboard.press("Control+s");
+    await page.getByRole("status").filter({ hasText: "Saved to api.http" }).waitFor();
+    assert.equal(await panel.getByText("changed on disk").count(), 0);
+    assert.equal(await conflict(page).count(), 0);
+    assert.equal(
+      await Deno.readTextFile(path),
+      FILE.replace("WEBSOCKET {{ws}}/feed\n", "WEBSOCKET {{ws}}/feed?edited=1\n"),
+    );
+  }
+  // Back to the file as it was, an edited tab again, then an old base and an outside edit.
+  await Deno.writeTextFile(path, FILE);
+  await open();
+  await asSession9State(dir.path, legacy);
+  const onDisk = FILE.replace("{{ws}}/feed\n", "{{ws}}/feed\nX-Outside: 1\n");
+  await Deno.writeTextFile(path, onDisk);
+  await using app = await openApp(browser(), { workspace: dir.path });
+  const { page } = app;
+  await showKind(page, "WebSocket");
+  await page.getByRole("tabpanel", { name: "WebSocket" })
+    .getByText("api.http changed on disk; your edits are kept").waitFor();
+  await page.getByLabel("WebSocket endpoint").focus();
+  await page.keyboard.press("Control+s");
+  await conflict(page).getByLabel("On disk").getByText("X-Outside: 1").waitFor();
+  assert.equal(await Deno.readTextFile(path), onDisk, "nothing written");
 });

@@ -105,6 +105,21 @@ function baseKey(file: OpenedFile, request: HttpRequest): string | undefined {
   return file.digests[request.index];
 }
 
+/**
+ * @param stored a tab's stored base
+ * @param file its request's file as read now
+ * @param request its request in it
+ * @returns whether the request is as the tab's base was. A base stored before keyed digests (its
+ *   fields as JSON, literal credential values withheld) is compared that way once: when the
+ *   request still equals it, the tab takes the file's digest silently (no false conflict after
+ *   an upgrade); when not, it changed on disk.
+ */
+function sameBase(stored: string, file: OpenedFile, request: HttpRequest): boolean {
+  if (stored === baseKey(file, request)) return true;
+  return stored.startsWith("{") &&
+    stored === JSON.stringify(withheldDraft(draftOfRequest(request)).draft);
+}
+
 /** A tab's base is now its request as `file` has it (and its stored key follows). */
 function setBase(kind: StreamKind, file: OpenedFile, request: HttpRequest): void {
   bases[kind] = requestText(file.text, request);
@@ -406,7 +421,7 @@ function refillFrom(kind: StreamKind, request: HttpRequest, file: OpenedFile): b
  */
 function restoreBase(kind: StreamKind, file: OpenedFile, request: HttpRequest): void {
   const stored = baseKeys.peek()[kind];
-  if (stored === undefined || stored === baseKey(file, request)) {
+  if (stored === undefined || sameBase(stored, file, request)) {
     return setBase(kind, file, request);
   }
   delete bases[kind];
@@ -532,7 +547,7 @@ export async function saveKind(kind: StreamKind, choice?: ConflictChoice): Promi
     const stored = baseKeys.peek()[kind];
     const changed = base !== undefined
       ? theirs !== base
-      : stored !== undefined && baseKey(file, request) !== stored;
+      : stored !== undefined && !sameBase(stored, file, request);
     if (choice === undefined && changed) {
       kindConflict.value = { kind, path: file.path, theirs, mine: writeDraft(draft) };
       return `Not saved: ${file.path} changed this request on disk since the tab was opened`;
