@@ -215,9 +215,13 @@ Deno.test(
     const send = page.getByRole("button", { name: "Send", exact: true });
     await send.click();
     await page.getByRole("alert").filter({
-      hasText: 'Request "login" has not run in this dial ui session',
-    }).filter({ hasText: "Send or ▶ Run the request named login in its file first" }).waitFor();
+      hasText: 'Request "login" of "top.http" has not run in this dial ui session',
+    }).filter({ hasText: "Send or ▶ Run login in top.http first" }).waitFor();
     assert.equal(target.requests.length, 0);
+    // The variables line says which file's login the tab reads.
+    const line = page.locator("p.variables-line:visible");
+    await line.getByText("{{login.response.body.$.token}} (the result of login in top.http)")
+      .waitFor();
 
     // ▶ Run of top.http: login's handler sets the global, its result is the session's.
     await sidebar.getByRole("button", { name: "Run top.http" }).click();
@@ -226,7 +230,6 @@ Deno.test(
     assert.equal(target.requests.splice(0).length, 2);
 
     // The variables line resolves from Send's scope: the global is defined, nothing undefined.
-    const line = page.locator("p.variables-line:visible");
     await line.getByText("{{gtoken}} = (set by a script) (a global of this session)").waitFor();
     assert.equal(await line.getByRole("alert").count(), 0, await line.innerText());
     assert.equal(
@@ -236,6 +239,19 @@ Deno.test(
     await send.click();
     await waitFor(() => target.requests.length === 1, { message: "the tab's request sent" });
     assert.equal(bytesOf(target.requests.splice(0)[0]!), cliTab);
+
+    // Another file names a request login too: the tab's reference is ambiguous. Send says so,
+    // naming both files, and sends nothing (dial run reads a file's own requests).
+    await Deno.writeTextFile(
+      `${dir.path}/other.http`,
+      "### login\n# @name login\nGET {{base}}/x\n",
+    );
+    await send.click();
+    await page.getByRole("alert").filter({
+      hasText: 'Request "login" is ambiguous: it is named in "other.http" and "top.http"',
+    }).waitFor();
+    assert.equal(target.requests.length, 0, "nothing sent");
+    await Deno.remove(`${dir.path}/other.http`);
 
     // The .env of a tab in no file is confined as a file's is: linked out, it is not read.
     await Deno.remove(`${dir.path}/.env`);

@@ -9,7 +9,7 @@
 import { load } from "../../load.ts";
 import { loadEnvironment, PRIVATE_ENV_FILE, PUBLIC_ENV_FILE } from "../../files/environment.ts";
 import { parseHttpFile } from "../../files/parse_http_file.ts";
-import { substitute, type VariableScope } from "../../files/substitute.ts";
+import { referencedRequests, substitute, type VariableScope } from "../../files/substitute.ts";
 import type { FileVariable } from "../../files/http_file_types.ts";
 import { Secret } from "../../secret.ts";
 import type { UiOAuthSettings } from "./spec_json.ts";
@@ -24,16 +24,17 @@ import { type EnvLookup, processEnv } from "../../env.ts";
 import { type ReferenceReader, resolveUsed, whenResolved } from "../../files/trust_rule.ts";
 import { confinedDotenv } from "../../files/_run_parts.ts";
 import type { RequestVariableSource } from "../../files/request_variables.ts";
+import { indexFiles } from "./workspace_api.ts";
 
 /** What every Send and ▶ Run of the workspace share that a tab in no file reads. */
 export interface TabSession {
   /** `client.global` values. */
   globals: ReadonlyMap<string, string>;
   /**
-   * @param name a request's `# @name`
-   * @returns the latest result of a request of that name in any file of the workspace
+   * @param path a request file's real path
+   * @returns the results of its named requests so far
    */
-  resultOf(name: string): RequestVariableSource | undefined;
+  responsesOf(path: string): ReadonlyMap<string, RequestVariableSource>;
 }
 
 /**
@@ -397,7 +398,8 @@ export function scopeSubstituter(scope: VariableScope): Substituter {
  * file's `@variables`, dynamic variables, `{{$processEnv NAME}}` (the environment `dial ui` runs
  * in, as `dial run` reads it for any file), `{{$dotenv NAME}}` (the `.env` at the workspace's
  * top, only inside the run's folders, as a file's `.env` beside it), the latest result of a named
- * request of any file of the session (`{{login.response.body.$.token}}`) and the
+ * request (`{{login.response.body.$.token}}`: of the one file of the workspace that names it, an
+ * error naming the files when two do) and the
  * `{{$auth.token("id")}}` of the environment's `Security.Auth`. A request of a file is evaluated
  * by `runHttpFile` itself, and its composers take that evaluation's scope.
  *
@@ -418,6 +420,8 @@ export async function substitutionFor(
   let scope: VariableScope = {};
   let path = "";
   const dotenv = new Map<string, string>();
+  /** Each `{{NAME.response…}}` used: the one file that names NAME, and its results. */
+  const owners = new Map<string, ResultOwner>();
   if (workspace) {
     const env = options.env ?? processEnv;
     const found = await requestScope(workspace, file, name, env);
@@ -428,7 +432,7 @@ export async function substitutionFor(
       ...(session ? { globals: session.globals } : {}),
       env,
       dotenv,
-      ...(session ? { responses: (name: string) => resultOf(session, name) } : {}),
+      ...(session ? { responses: (name: string) => namedResult(owners, name) } : {}),
       auth: await authTokens(uses, found.environment, found.scope, path, options),
     };
   }
@@ -439,6 +443,12 @@ export async function substitutionFor(
   let dotenvRead: Promise<void> | undefined;
   // The `.env` is read when a text uses it, as `dial run` reads a file's.
   substituter.ready = async (text, what) => {
+    const session = options.session;
+    if (workspace && session) {
+      for (const used of referencedRequests(text)) {
+        if (!owners.has(used)) owners.set(used, await ownerOf(workspace, session, used, file));
+      }
+    }
     if (workspace && text.includes("$dotenv")) {
       dotenvRead ??= (async () => {
         const dir = await folderOf(workspace, file);
@@ -454,18 +464,63 @@ export async function substitutionFor(
   return substituter;
 }
 
+/** Where a tab's `{{NAME.response…}}` reads: the one file of the workspace that names NAME. */
+interface ResultOwner {
+  name: string;
+  /** The files (paths in the workspace) with a request named NAME. */
+  paths: string[];
+  /** The results of the one file's named requests (when exactly one names it). */
+  results?: ReadonlyMap<string, RequestVariableSource>;
+}
+
 /**
+ * @param workspace the workspace
  * @param session the workspace session
- * @param name a request's `# @name`, as a tab in no file refers to it
- * @returns its latest result in any file
- * @throws {UsageError} when no Send or ▶ Run of the session ran it (a tab has no file whose
- *   named requests could run first)
+ * @param name a request's `# @name`, as a tab refers to it
+ * @param file the tab's file, when it has one (then its own requests, as in `dial run`)
+ * @returns the file whose request of that name the tab reads
  */
-function resultOf(session: TabSession, name: string): RequestVariableSource {
-  const result = session.resultOf(name);
+async function ownerOf(
+  workspace: Workspace,
+  session: TabSession,
+  name: string,
+  file: string | undefined,
+): Promise<ResultOwner> {
+  const paths = file !== undefined ? [file] : (await indexFiles(workspace))
+    .filter((f) => f.requests.some((r) => r.name === name)).map((f) => f.path);
+  if (paths.length !== 1) return { name, paths };
+  const real = await workspace.resolve(paths[0]!);
+  return { name, paths, results: session.responsesOf(real) };
+}
+
+/**
+ * @param owners each referenced request's owner (see {@link ownerOf})
+ * @param name a request's `# @name`, as a tab in no file refers to it
+ * @returns the latest result of the request of that name in the one file that names it
+ * @throws {UsageError} when no file or two files name it (the reference is ambiguous: `dial
+ *   run` reads a file's own requests), or when no Send or ▶ Run of the session ran it
+ */
+function namedResult(owners: Map<string, ResultOwner>, name: string): RequestVariableSource {
+  const owner = owners.get(name);
+  const paths = owner?.paths ?? [];
+  if (paths.length === 0) {
+    throw new UsageError(`No request of the workspace is named "${name}"`, {
+      hint: `name the request with # @name ${name}`,
+    });
+  }
+  if (paths.length > 1) {
+    const listed = paths.map((p) => `"${p}"`);
+    throw new UsageError(
+      `Request "${name}" is ambiguous: it is named in ${listed.slice(0, -1).join(", ")} and ${
+        listed.at(-1)
+      }`,
+      { hint: `send it from a tab of the file whose ${name} you mean, or rename one of them` },
+    );
+  }
+  const result = owner?.results?.get(name);
   if (result) return result;
-  throw new UsageError(`Request "${name}" has not run in this dial ui session`, {
-    hint: `Send or ▶ Run the request named ${name} in its file first`,
+  throw new UsageError(`Request "${name}" of "${paths[0]}" has not run in this dial ui session`, {
+    hint: `Send or ▶ Run ${name} in ${paths[0]} first`,
   });
 }
 

@@ -43,8 +43,6 @@ export class WorkspaceSession {
   /** `client.global` values; {@link Globals.watch} follows their names. */
   readonly globals: Globals = new Globals();
   readonly #responses = new Map<string, Map<string, RequestVariableSource>>();
-  /** Every file's named results, the latest of each name last. */
-  readonly #latest = new Map<string, RequestVariableSource>();
 
   /**
    * @param path a request file's real path
@@ -53,17 +51,8 @@ export class WorkspaceSession {
    */
   responsesOf(path: string): Map<string, RequestVariableSource> {
     let found = this.#responses.get(path);
-    if (!found) this.#responses.set(path, found = new Results(this.#latest));
+    if (!found) this.#responses.set(path, found = new Map());
     return found;
-  }
-
-  /**
-   * @param name a request's `# @name`
-   * @returns the latest result of a request of that name in any file of the workspace (what
-   *   `{{login.response…}}` reads in a tab that is in no file)
-   */
-  resultOf(name: string): RequestVariableSource | undefined {
-    return this.#latest.get(name);
   }
 }
 
@@ -103,22 +92,6 @@ export class Globals extends Map<string, string> {
     const had = this.size > 0;
     super.clear();
     if (had) this.#changed();
-  }
-}
-
-/** One file's named results, each also the workspace's latest of its name. */
-class Results extends Map<string, RequestVariableSource> {
-  readonly #latest?: Map<string, RequestVariableSource>;
-
-  constructor(latest: Map<string, RequestVariableSource>) {
-    super();
-    this.#latest = latest;
-  }
-
-  override set(name: string, result: RequestVariableSource): this {
-    this.#latest?.delete(name);
-    this.#latest?.set(name, result);
-    return super.set(name, result);
   }
 }
 

@@ -207,7 +207,14 @@ export async function handleWorkspaceIndex(
   context: ApiContext,
 ): Promise<Response> {
   await readJson(request);
-  const workspace = workspaceOf(context);
+  return Response.json({ files: await indexFiles(workspaceOf(context)) });
+}
+
+/**
+ * @param workspace the workspace
+ * @returns every request of every request file (a file is parsed again only when it changed)
+ */
+export async function indexFiles(workspace: Workspace): Promise<IndexedFile[]> {
   let cache = parsed.get(workspace);
   if (!cache) parsed.set(workspace, cache = new Map());
   const files: IndexedFile[] = [];
@@ -239,7 +246,7 @@ export async function handleWorkspaceIndex(
     cache.set(path, { mtime, entry });
     files.push(entry);
   }
-  return Response.json({ files });
+  return files;
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   variablesChanged,
 } from "../variable_marks.ts";
 import { SecretForm, setSecret } from "./secret_form.tsx";
+import { loadIndex, requestIndex } from "./request_index.ts";
 
 type Info = { value?: string; from: "public" | "private"; file?: string };
 
@@ -178,8 +179,20 @@ setKindLookup((kind, name) => lookupIn(kindSources.peek()[kind as StreamKind]?.p
 // A new lookup (another environment, new values): the editors mark again.
 lookup.subscribe(() => variablesChanged());
 
-/** Each `{{name}}` of a request, with its value and source, or undefined. */
-function usedIn(draft: HttpDraft | undefined, look: Lookup) {
+/**
+ * A request variable of a request (`{{login.response.body.$.token}}`): the files it reads from.
+ * A request of a file reads its own file's requests (as `dial run`); one in no file reads the
+ * one file of the workspace that names the request (two are an error that Send gives too).
+ */
+interface Reference {
+  /** The request's name. */
+  name: string;
+  /** Its files: the tab's own, else those of the workspace that name it. */
+  files: string[];
+}
+
+/** Each `{{name}}` of a request, with its value and source, or undefined; or a reference. */
+function usedIn(draft: HttpDraft | undefined, look: Lookup, path: string | undefined) {
   if (!draft) return [];
   const text = [
     draft.url,
@@ -187,24 +200,76 @@ function usedIn(draft: HttpDraft | undefined, look: Lookup) {
     draft.body,
     ...draft.form.flatMap((r) => [r.name, r.value]),
   ].join("\n");
-  const found = new Map<string, ReturnType<Lookup>>();
+  const found = new Map<string, ReturnType<Lookup> | Reference>();
   for (const match of text.matchAll(TEMPLATE)) {
     const name = match[1]!;
-    if (found.has(name) || name.startsWith("$") || name.includes(".")) continue;
-    found.set(name, look(name));
+    if (found.has(name) || name.startsWith("$")) continue;
+    const ref = REFERENCE.exec(name);
+    if (ref) found.set(name, { name: ref[1]!, files: path ? [path] : filesNaming(ref[1]!) });
+    else if (!name.includes(".")) found.set(name, look(name));
   }
   return [...found];
 }
 
+const REFERENCE = /^([^.\s$]+)\.(?:response|request)\.(?:body|headers)\./;
+
+/** The files of the workspace with a request of that name (from the request index). */
+function filesNaming(name: string): string[] {
+  return [...new Set(requestIndex.value.filter((r) => r.name === name).map((r) => r.path))];
+}
+
 /** The variables of the HTTP tab's active request. */
-const used = computed(() => usedIn(currentDraft.value, lookup.value));
+const used = computed(() => usedIn(currentDraft.value, lookup.value, activeSource.value?.path));
 /** The variables of the GraphQL, WebSocket and SSE tabs' requests (with their own file's). */
 const kindUsed = computed(() => {
   const drafts = kindDrafts.value;
   const sources = kindSources.value;
-  const of = (kind: StreamKind) => usedIn(drafts[kind], lookupIn(sources[kind]?.path));
+  const of = (kind: StreamKind) => {
+    const path = sources[kind]?.path;
+    return usedIn(drafts[kind], lookupIn(path), path);
+  };
   return { graphql: of("graphql"), ws: of("ws"), sse: of("sse"), grpc: of("grpc") };
 });
+
+// A request in no file that reads another's result: the line needs the workspace's requests.
+effect(() => {
+  const lists = [used.value, ...Object.values(kindUsed.value)];
+  const reads = lists.some((list) =>
+    list.some(([, info]) => isReference(info) && info.files.length === 0)
+  );
+  if (reads && requestIndex.peek().length === 0) void loadIndex();
+});
+
+function isReference(info: ReturnType<Lookup> | Reference): info is Reference {
+  return info !== undefined && "files" in info;
+}
+
+/**
+ * @param expr the reference as written
+ * @param reference the request it reads and its files
+ * @returns its part of the variables line
+ */
+function ReferenceItem(
+  { expr, reference }: { expr: string; reference: Reference },
+): JSX.Element | null {
+  const [only, ...others] = reference.files;
+  if (only !== undefined && others.length === 0) {
+    return (
+      <span class="variable" title={`from ${reference.name} in ${only}`}>
+        {`{{${expr}}}`} <small>(the result of {reference.name} in {only})</small>
+      </span>
+    );
+  }
+  // Not known yet (the index is loading).
+  if (only === undefined && requestIndex.value.length === 0) return null;
+  return (
+    <span class="variable undefined" role="alert">
+      {`{{${expr}}}`} {only === undefined
+        ? `: no request of the workspace is named ${reference.name}`
+        : `is ambiguous: ${reference.name} is named in ${reference.files.join(" and ")}`}
+    </span>
+  );
+}
 
 /**
  * @param props the tab, for the GraphQL, WebSocket and SSE tabs (default: the HTTP tab)
@@ -217,7 +282,9 @@ export function VariablesLine(props: { kind?: StreamKind }): JSX.Element | null 
   return (
     <p class="variables-line" aria-label="Variables">
       {list.map(([name, info]) =>
-        info
+        isReference(info)
+          ? <ReferenceItem key={name} expr={name} reference={info} />
+          : info
           ? (
             <span key={name} class="variable" title={`from ${info.from}`}>
               {`{{${name}}}`} = {shownValue(info)} <small>({info.from})</small>
