@@ -472,6 +472,7 @@ async function desktopUi(): Promise<void> {
     ["The 1,000-request workspace against the 64-request one", "bench_ui_workspace.ts"],
     ["The WebSocket and SSE logs, 100,000-message bursts", "bench_ui_streams.ts"],
     ["The GraphQL tab on GitHub's schema", "bench_ui.ts"],
+    ["The base digests' cost in file reads and saves", "bench_ui_digest.ts"],
   ];
   for (const [title, script] of scripts) {
     const load = (await Deno.readTextFile("/proc/loadavg").catch(() => "? ? ?")).split(" ");

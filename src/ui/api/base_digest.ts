@@ -99,11 +99,17 @@ export async function requestDigests(
     return {};
   }
   const key = await digestKey(options);
-  const digests: Record<string, string> = {};
   const encoder = new TextEncoder();
-  for (const request of requests) {
-    const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(requestText(text, request)));
-    digests[request.index] = [...new Uint8Array(mac).slice(0, 16)]
+  // One sign per request, all at once: Web Crypto's calls are asynchronous, and awaiting each in
+  // turn cost a turn of the event loop per request (a 1,000-request file waited 1,000 of them).
+  const macs = await Promise.all(
+    requests.map((request) =>
+      crypto.subtle.sign("HMAC", key, encoder.encode(requestText(text, request)))
+    ),
+  );
+  const digests: Record<string, string> = {};
+  for (const [i, request] of requests.entries()) {
+    digests[request.index] = [...new Uint8Array(macs[i]!).slice(0, 16)]
       .map((b) => b.toString(16).padStart(2, "0")).join("");
   }
   return digests;

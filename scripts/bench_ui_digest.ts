@@ -1,0 +1,190 @@
+/**
+ * Measures what the base digests cost the workspace UI's file reads and writes (issue 36): each
+ * `/api/workspace/read` and `write` answer carries every request's keyed digest
+ * (`src/ui/api/base_digest.ts`: one parse of the file and one HMAC-SHA-256 per request). On the
+ * 1,000-request workspace (100 files of 10) and on one file of 1,000 requests, against a real
+ * `dial ui` server over loopback: a read's round trip (what a launch pays per restored tab's
+ * file, and a tab opened from the sidebar), a save's round trip, and the digests alone in this
+ * process for the same texts, so the last lines say what share of a read or a save the digests
+ * are. Reads take turns file by file, each measured median of several rounds; the load average
+ * is read before and after. Figures go to docs/benchmarks.md; nothing here is asserted.
+ *
+ * Run: `deno task bench --only ui`, or alone:
+ * `deno run -A --config tests/deno.json scripts/bench_ui_digest.ts`
+ * @module
+ */
+import { startUiServer } from "../src/ui/server.ts";
+import { requestDigests } from "../src/ui/api/base_digest.ts";
+import { apiHeaders, sessionOf } from "../tests/ui/_session.ts";
+
+const ROUNDS = Number(Deno.env.get("DIAL_BENCH_RUNS") ?? 5);
+
+function fileText(first: number, count: number): string {
+  const requests = [];
+  for (let r = first; r < first + count; r++) {
+    requests.push(
+      `### item-${r}\n# @name item-${r}\nPOST http://127.0.0.1:9/items/${r}\n` +
+        `Authorization: Bearer {{token}}\nContent-Type: application/json\n\n{"id": ${r}}\n`,
+    );
+  }
+  return requests.join("\n");
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function loadAverage(): Promise<string> {
+  const text = await Deno.readTextFile("/proc/loadavg").catch(() => "? ? ?");
+  return text.split(" ").slice(0, 3).join(" ");
+}
+
+const loadBefore = await loadAverage();
+const root = await Deno.makeTempDir({ prefix: "dial-bench-digest-" });
+const workspace = `${root}/ws`;
+const configDir = `${root}/config`;
+await Deno.mkdir(workspace);
+const files: string[] = [];
+for (let f = 0; f < 100; f++) {
+  const path = `api-${String(f).padStart(3, "0")}.http`;
+  await Deno.writeTextFile(`${workspace}/${path}`, fileText(f * 10, 10));
+  files.push(path);
+}
+await Deno.writeTextFile(`${workspace}/big.http`, fileText(0, 1000));
+
+const server = await startUiServer({ workspace, configDir });
+try {
+  const session = await sessionOf(server);
+  const call = async (path: string, body: unknown) => {
+    const response = await fetch(new URL(`/api/workspace/${path}`, server.url), {
+      method: "POST",
+      headers: apiHeaders(session),
+      body: JSON.stringify(body),
+    });
+    const json = await response.json();
+    if (!response.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
+    return json as { text: string; mtime: number };
+  };
+  /** ms of a read's round trip, and of the digests alone for its text (this process). */
+  const readAndDigest = async (path: string) => {
+    let start = performance.now();
+    const { text } = await call("read", { path });
+    const read = performance.now() - start;
+    start = performance.now();
+    await requestDigests(text, { configDir });
+    return { read, digest: performance.now() - start };
+  };
+  const saveAndDigest = async (path: string) => {
+    const { text, mtime } = await call("read", { path });
+    const edited = text.replace('{"id": 1', '{"id": 1 ');
+    let start = performance.now();
+    await call("write", { path, text: edited, mtime });
+    const save = performance.now() - start;
+    start = performance.now();
+    await requestDigests(edited, { configDir });
+    const digest = performance.now() - start;
+    // Back as it was, for the next round.
+    const again = await call("read", { path });
+    await call("write", { path, text, mtime: again.mtime });
+    return { save, digest };
+  };
+  // Warm: the key, the parser, the server's first calls.
+  await readAndDigest(files[0]!);
+  await saveAndDigest(files[0]!);
+
+  const reads: number[] = [];
+  const readDigests: number[] = [];
+  let allReads = 0;
+  let allDigests = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    let roundReads = 0;
+    let roundDigests = 0;
+    for (const path of files) {
+      const { read, digest } = await readAndDigest(path);
+      reads.push(read);
+      readDigests.push(digest);
+      roundReads += read;
+      roundDigests += digest;
+    }
+    allReads += roundReads / ROUNDS;
+    allDigests += roundDigests / ROUNDS;
+  }
+  const saves: number[] = [];
+  const saveDigests: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const path of files.slice(0, 20)) {
+      const { save, digest } = await saveAndDigest(path);
+      saves.push(save);
+      saveDigests.push(digest);
+    }
+  }
+  const bigReads: number[] = [];
+  const bigDigests: number[] = [];
+  const bigSaves: number[] = [];
+  const bigSaveDigests: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const read = await readAndDigest("big.http");
+    bigReads.push(read.read);
+    bigDigests.push(read.digest);
+    const save = await saveAndDigest("big.http");
+    bigSaves.push(save.save);
+    bigSaveDigests.push(save.digest);
+  }
+  const ms = (value: number) => `${value.toFixed(2)} ms`;
+  const share = (part: number, whole: number) => `${(100 * part / whole).toFixed(0)} %`;
+  const rows = [
+    [
+      "Read of a 10-request file (round trip, median)",
+      ms(median(reads)),
+      ms(median(readDigests)),
+      share(median(readDigests), median(reads)),
+    ],
+    [
+      "Save of a 10-request file (round trip, median)",
+      ms(median(saves)),
+      ms(median(saveDigests)),
+      share(median(saveDigests), median(saves)),
+    ],
+    [
+      "All 100 files read one after another (the 1,000 requests)",
+      ms(allReads),
+      ms(allDigests),
+      share(allDigests, allReads),
+    ],
+    [
+      "Read of one 1,000-request file (median)",
+      ms(median(bigReads)),
+      ms(median(bigDigests)),
+      share(median(bigDigests), median(bigReads)),
+    ],
+    [
+      "Save of one 1,000-request file (median)",
+      ms(median(bigSaves)),
+      ms(median(bigSaveDigests)),
+      share(median(bigSaveDigests), median(bigSaves)),
+    ],
+  ];
+  const table = [
+    `| measure (${ROUNDS} rounds; load ${loadBefore} before, ${await loadAverage()} after) | ` +
+    "round trip | digests alone | digests' share |",
+    "| --- | --- | --- | --- |",
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+  ].join("\n");
+  const perRequest = median(bigDigests) / 1000 * 1000;
+  const verdict = median(readDigests) < 1 && median(bigSaveDigests) < 50
+    ? "under a millisecond per 10-request file and a frame's worth or less for a " +
+      "1,000-request save: not seen in a launch or a save"
+    : "large enough to be seen: look at the parse and the HMACs";
+  await Deno.stdout.write(
+    new TextEncoder().encode(
+      `${table}\n\nDigests (the parse included): ${perRequest.toFixed(0)} µs per request ` +
+        "of the 1,000-request file. A launch reads only the files of restored tabs (one read " +
+        `each), not the workspace. Verdict: ${verdict}.\n`,
+    ),
+  );
+} finally {
+  await server.shutdown();
+  await Deno.remove(root, { recursive: true });
+}
