@@ -19,6 +19,19 @@ export class OutsideWorkspaceError extends UsageError {
   }
 }
 
+/**
+ * A path of the workspace where there is no file (any more): said without the folder's absolute
+ * path, as a usage error (a 400 the page can tell from a server in trouble).
+ */
+export class MissingFileError extends UsageError {
+  /** @param path the path as the browser gave it */
+  constructor(path: string) {
+    super(`"${path}" is not in the workspace (renamed, moved or deleted)`, {
+      hint: "Save as… puts a tab's request in a file again",
+    });
+  }
+}
+
 /** The workspace folder, by its real path. */
 export class Workspace {
   /** The folder's real path (symlinks resolved). */
@@ -45,6 +58,7 @@ export class Workspace {
    * @param options `create`: the file may not exist yet (its folder must)
    * @returns the absolute path inside the workspace
    * @throws {OutsideWorkspaceError} when it is absolute, climbs out, or resolves outside
+   * @throws {MissingFileError} when it is not there (and `create` is not given)
    */
   async resolve(path: string, options: { create?: boolean } = {}): Promise<string> {
     const parts = path.split(/[\\/]/);
@@ -59,7 +73,8 @@ export class Workspace {
     try {
       real = await Deno.realPath(full);
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound) || !options.create) throw error;
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      if (!options.create) throw new MissingFileError(path);
       // A new file: its folder must exist and be inside; the name itself is not a link.
       const dir = full.slice(0, full.lastIndexOf("/"));
       real = `${await Deno.realPath(dir)}/${full.slice(full.lastIndexOf("/") + 1)}`;

@@ -87,6 +87,8 @@ async function load(file: string | undefined): Promise<void> {
       ? answer.auth as Record<string, { id: string; grant: string }[]>
       : {};
   } catch {
+    // The request's file is gone (renamed, moved or deleted): the workspace top's environments.
+    if (file !== undefined) return await load(undefined);
     names.value = [];
   }
 }

@@ -371,7 +371,16 @@ function fillDraft(kind: StreamKind, draft: HttpDraft): void {
 export async function refillKindFromFile(kind: StreamKind): Promise<void> {
   const source = kindSources.peek()[kind];
   if (!source || (savedDrafts.peek()[kind] !== undefined && bases[kind] !== undefined)) return;
-  await readFile(source.path).catch(() => {});
+  await readFile(source.path).catch((error) => {
+    const refused = toApiError(error);
+    // The file is gone (renamed, moved or deleted outside): no file holds the tab's request,
+    // so it is unsaved, and says why (a save writes nothing; Save as keeps it).
+    if (refused.status !== 400 || kindSources.peek()[kind] !== source) return;
+    if (savedDrafts.peek()[kind] === undefined) {
+      savedDrafts.value = { ...savedDrafts.peek(), [kind]: "" };
+    }
+    noteKind(kind, refused.message);
+  });
 }
 
 /** The tabs whose withheld values come back from the file. */

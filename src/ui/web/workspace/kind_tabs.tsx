@@ -86,7 +86,8 @@ interface KindTab {
   baseKey?: string;
 }
 
-type Strips = Record<StreamKind, { tabs: KindTab[]; active: string }>;
+type Strip = { tabs: KindTab[]; active: string };
+type Strips = Record<StreamKind, Strip>;
 
 const INITIAL: Strips = {
   graphql: { tabs: [{ id: "g1" }], active: "g1" },
@@ -163,6 +164,26 @@ let counter = Math.max(
   0,
   ...Object.values(strips.peek()).flatMap((s) => s.tabs.map((t) => Number(t.id.slice(1)) || 0)),
 );
+
+/**
+ * A file renamed: the request tabs of every kind that hold one of its requests, shown or not,
+ * now point at the new name (the shown ones' sources are `kindSources`).
+ *
+ * @param from the old path
+ * @param to the new path
+ */
+export function renameKindTabs(from: string, to: string): void {
+  const next = {} as Strips;
+  for (const [kind, strip] of Object.entries(strips.peek()) as Array<[StreamKind, Strip]>) {
+    next[kind] = {
+      ...strip,
+      tabs: strip.tabs.map((t) =>
+        t.source?.path === from ? { ...t, source: { ...t.source, path: to } } : t
+      ),
+    };
+  }
+  strips.value = next;
+}
 
 /** The tab's fields now. */
 function capture(kind: StreamKind): KindView {

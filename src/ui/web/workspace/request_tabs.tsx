@@ -23,6 +23,7 @@ import {
   writeFile,
 } from "./files.ts";
 import { kindSources, openKindRequest } from "./kind_requests.ts";
+import { renameKindTabs } from "./kind_tabs.tsx";
 import {
   draftOfRequest,
   type HttpDraft,
@@ -260,6 +261,7 @@ export function renameSource(from: string, to: string): void {
       place.path === from ? { ...place, path: to } : place,
     ]),
   );
+  renameKindTabs(from, to);
 }
 
 /** Opens an empty tab. */
