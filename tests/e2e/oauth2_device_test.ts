@@ -116,6 +116,22 @@ Deno.test("oauth2 device: a code that expires before the login is exit 9, the AP
   assert.equal(target.seen.length, 0);
 });
 
+Deno.test("oauth2 device: a server that says expired_token is a code that expired, not a timeout", async () => {
+  // The code lives 600 s, longer than the 300 s wait: only the server's word says it expired.
+  await using stub = deviceStub([{ error: "expired_token" }]);
+  await using target = bearerApi();
+  const result = await dial(deviceArgs(stub.origin, `${target.origin}/`), {
+    env: { HOME: await Deno.makeTempDir() },
+  });
+  assert.equal(result.code, 9, result.stderr);
+  assert.match(
+    result.stderr,
+    /device login at .* failed: the code expired before the login was completed/,
+  );
+  assert.doesNotMatch(result.stderr, /timed out/);
+  assert.equal(target.seen.length, 0);
+});
+
 Deno.test("oauth2 device: access_denied ends the wait with the provider's refusal", async () => {
   await using stub = deviceStub([{ error: "access_denied" }]);
   const result = await dial(deviceArgs(stub.origin, "http://127.0.0.1:9/"), {

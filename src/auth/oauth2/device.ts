@@ -92,7 +92,8 @@ export async function deviceCodeGrant(
       const refused = await tokenError(error, options.tokenUrl, request.signal);
       const code = refused instanceof ProviderError ? refused.oauthError : undefined;
       if (code === "slow_down") interval += SLOW_DOWN_STEP;
-      else if (code === "expired_token") throw expired();
+      // The server says the code expired, whatever the wait was: say that, not a timeout.
+      else if (code === "expired_token") throw codeExpired(deviceUrl);
       else if (code === "access_denied") {
         throw new AuthError(
           `OAuth 2.0 device login at ${redactUrl(deviceUrl)} failed: access_denied`,
@@ -134,21 +135,24 @@ async function deviceAuthorization(
   }
 }
 
+/** The device code expired before the person logged in. */
+function codeExpired(deviceUrl: URL): Error {
+  return new AuthError(
+    `OAuth 2.0 device login at ${
+      redactUrl(deviceUrl)
+    } failed: the code expired before the login was completed`,
+    { remedy: { use: "new_device_code" } },
+  );
+}
+
 /** The code expired (when it expires before the timeout), or the wait timed out. */
 function expiredError(deviceUrl: URL, expiresInMs: number, timeout: number): Error {
-  return expiresInMs <= timeout
-    ? new AuthError(
-      `OAuth 2.0 device login at ${
-        redactUrl(deviceUrl)
-      } failed: the code expired before the login was completed`,
-      { remedy: { use: "new_device_code" } },
-    )
-    : new TimeoutError(
-      `OAuth 2.0 device login at ${redactUrl(deviceUrl)} timed out after ${
-        Math.round(timeout / 1000)
-      } s`,
-      { remedy: { raise: "device_timeout" } },
-    );
+  return expiresInMs <= timeout ? codeExpired(deviceUrl) : new TimeoutError(
+    `OAuth 2.0 device login at ${redactUrl(deviceUrl)} timed out after ${
+      Math.round(timeout / 1000)
+    } s`,
+    { remedy: { raise: "device_timeout" } },
+  );
 }
 
 function deviceHttpOptions(
