@@ -246,6 +246,10 @@ Deno.test(
       `${dir.path}/other.http`,
       "### login\n# @name login\nGET {{base}}/x\n",
     );
+    // The variables line follows the workspace: it says so before Send.
+    await line.getByRole("alert").filter({
+      hasText: "login is named in other.http and top.http",
+    }).waitFor();
     await send.click();
     await page.getByRole("alert").filter({
       hasText: 'Request "login" is ambiguous: it is named in "other.http" and "top.http"',

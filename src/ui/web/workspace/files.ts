@@ -8,6 +8,7 @@ import { signal } from "@preact/signals";
 import { ApiError, isRecord, ndjson, post, postJson, toApiError } from "../api.ts";
 import { parseHttpFile } from "../../../files/parse_http_file.ts";
 import type { HttpFile, HttpRequest } from "../../../files/http_file_types.ts";
+import { loadIndex, requestIndex } from "./request_index.ts";
 
 /** A file of the workspace, read and parsed. */
 export interface OpenedFile {
@@ -178,6 +179,8 @@ export async function watchFiles(): Promise<void> {
       }
       if (!isRecord(event) || !Array.isArray(event.paths)) continue;
       await listFiles();
+      // The requests' index, once asked for (quick-open, the filter, a `{{login.response…}}`).
+      if (requestIndex.peek().length > 0) void loadIndex();
       for (const path of event.paths) {
         if (typeof path !== "string" || !openedFiles.peek().has(path)) continue;
         const current = openedFiles.peek().get(path)!;
