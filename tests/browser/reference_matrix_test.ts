@@ -623,3 +623,55 @@ Deno.test("browser: five kinds of tab of one file keep their edits and reference
     "no file written back",
   );
 });
+
+Deno.test("browser: two windows of one file, each with another request edited, both save: the file has both edits; an edit another window saved is no longer unsaved", async () => {
+  await using raw = rawServer(answer);
+  await using greeter = await startGreeter();
+  await using dir = await workspaceFor(raw, greeter.address);
+  const path = `${dir.path}/api.http`;
+  await using app = await openApp(browser(), { workspace: dir.path });
+  const { page } = app;
+  await page.locator('nav[data-watching="true"]').waitFor({ state: "attached" });
+  await page.getByRole("navigation", { name: "Workspace" }).getByLabel("Environment")
+    .selectOption("dev");
+  await openFromSidebar(page, "api.http", http.button);
+  await http.edit(page, 6);
+  await stripOf(page, http).getByRole("tab", { name: "rest •", exact: true }).waitFor();
+  await draftsSaved(page);
+  const [second] = await Promise.all([
+    page.context().waitForEvent("page"),
+    page.getByRole("button", { name: "New window" }).click(),
+  ]);
+  await second.getByRole("tablist", { name: "Request kind" }).waitFor();
+  await second.locator('nav[data-watching="true"]').waitFor({ state: "attached" });
+  await openFromSidebar(second, "api.http", socket.button);
+  await show(second, socket);
+  await socket.edit(second, 6);
+  await stripOf(second, socket).getByRole("tab", { name: "socket •", exact: true }).waitFor();
+
+  // The same edit in both windows' WebSocket tab: once one saves it, neither has it unsaved.
+  await show(page, socket);
+  await openFromSidebar(page, "api.http", socket.button);
+  await socket.edit(page, 6);
+  await stripOf(page, socket).getByRole("tab", { name: "socket •", exact: true }).waitFor();
+  await save(page, socket, "Saved to api.http");
+  assert.equal(await Deno.readTextFile(path), fileWith({ socket: 6 }));
+  await stripOf(second, socket).getByRole("tab", { name: "socket", exact: true }).waitFor();
+  await socket.edited(second, 6);
+  await socket.edit(second, 7);
+  await stripOf(second, socket).getByRole("tab", { name: "socket •", exact: true }).waitFor();
+
+  await save(page, http, "Saved to api.http");
+  assert.equal(await Deno.readTextFile(path), fileWith({ rest: 6, socket: 6 }));
+  // The other window's tab keeps its edit and mark; its save keeps the first window's.
+  await checkTab(second, socket, 7, true);
+  await save(second, socket, "Saved to api.http");
+  assert.equal(await Deno.readTextFile(path), fileWith({ rest: 6, socket: 7 }));
+  // The first window's HTTP tab stays as saved; the second window's HTTP tab follows the file.
+  await checkTab(page, http, 6, false);
+  await show(second, http);
+  await stripOf(second, http).getByRole("tab", { name: "rest", exact: true }).click();
+  await http.edited(second, 6);
+  await checkTab(second, http, 6, false);
+  await http.send(second, 6, { raw });
+});

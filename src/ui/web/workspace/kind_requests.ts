@@ -437,6 +437,18 @@ function restoreBase(kind: StreamKind, file: OpenedFile, request: HttpRequest): 
   noteKind(kind, `${file.path} changed on disk; your edits are kept`);
 }
 
+/** @returns whether a save of the tab would leave its file as it is */
+function savesNothing(kind: StreamKind, file: OpenedFile, request: HttpRequest): boolean {
+  try {
+    const draft = draftOfKind(kind);
+    let text = replaceInPlace(file.text, request, draft, sameBody(kind, request, draft));
+    if (kind === "grpc") text = grpcSaveProtos(text, file, request);
+    return text === file.text;
+  } catch {
+    return false;
+  }
+}
+
 /** What the last save or reload of each tab said. */
 export const kindNotes = signal<Partial<Record<StreamKind, string>>>({});
 
@@ -461,7 +473,16 @@ onFileRead((file) => {
     const text = requestText(file.text, request);
     if (bases[kind] === undefined) restoreBase(kind, file, request);
     if (unsavedKinds.peek().has(kind)) {
-      if (text !== bases[kind]) noteKind(kind, `${file.path} changed on disk; your edits are kept`);
+      if (savesNothing(kind, file, request)) {
+        // The file has the tab's edits now (another window saved them): nothing is unsaved.
+        remember(kind);
+        setBase(kind, file, request);
+        const notes = { ...kindNotes.peek() };
+        delete notes[kind];
+        kindNotes.value = notes;
+      } else if (text !== bases[kind]) {
+        noteKind(kind, `${file.path} changed on disk; your edits are kept`);
+      }
       continue;
     }
     const before = savedDrafts.peek()[kind];

@@ -596,6 +596,11 @@ onFileRead((file) => {
       changed = true;
       return { ...tab, baseDigest };
     }
+    if (sameDraft(shown, draft)) {
+      // The file has the tab's edits now (another window saved them): nothing is unsaved.
+      changed = true;
+      return { ...tab, ...fileBase(file, request) };
+    }
     if (shown !== undefined && tab.saved !== undefined && !sameDraft(tab.saved, shown)) {
       if (isActive) tabNote.value = `${file.path} changed on disk; your edits are kept`;
       return tab;
