@@ -58,7 +58,6 @@ export class Workspace {
    * @param options `create`: the file may not exist yet (its folder must)
    * @returns the absolute path inside the workspace
    * @throws {OutsideWorkspaceError} when it is absolute, climbs out, or resolves outside
-   * @throws {MissingFileError} when it is not there (and `create` is not given)
    */
   async resolve(path: string, options: { create?: boolean } = {}): Promise<string> {
     const parts = path.split(/[\\/]/);
@@ -73,14 +72,26 @@ export class Workspace {
     try {
       real = await Deno.realPath(full);
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-      if (!options.create) throw new MissingFileError(path);
+      if (!(error instanceof Deno.errors.NotFound) || !options.create) throw error;
       // A new file: its folder must exist and be inside; the name itself is not a link.
       const dir = full.slice(0, full.lastIndexOf("/"));
       real = `${await Deno.realPath(dir)}/${full.slice(full.lastIndexOf("/") + 1)}`;
     }
     if (!this.contains(real)) throw new OutsideWorkspaceError(path);
     return real;
+  }
+
+  /**
+   * {@link resolve} for a request file a tab or a run names: one that is not there (any more) is
+   * a {@link MissingFileError}, said without the folder's absolute path.
+   *
+   * @param path relative to the workspace, `/`-separated
+   * @returns the absolute path inside the workspace
+   */
+  async resolveFile(path: string): Promise<string> {
+    return await this.resolve(path).catch((error) => {
+      throw error instanceof Deno.errors.NotFound ? new MissingFileError(path) : error;
+    });
   }
 
   /**

@@ -211,7 +211,7 @@ export interface SecurityAuthInfo {
  */
 export async function folderOf(workspace: Workspace, file: string | undefined): Promise<string> {
   if (file === undefined) return workspace.root;
-  const real = await workspace.resolve(file);
+  const real = await workspace.resolveFile(file);
   return real.slice(0, real.lastIndexOf("/"));
 }
 
@@ -318,7 +318,7 @@ async function requestScope(
   });
   let fileVariables: FileVariable[] = [];
   if (file !== undefined) {
-    const text = await Deno.readTextFile(await workspace.resolve(file));
+    const text = await Deno.readTextFile(await workspace.resolveFile(file));
     fileVariables = parseHttpFile(text, file).variables;
   }
   return {

@@ -178,7 +178,7 @@ export async function fileRunOf(json: JsonObject, context: ApiContext): Promise<
   }
   const name = optionalString(json.name, "name");
   const draft = draftOf(json.draft);
-  const real = await workspace.resolve(path);
+  const real = await workspace.resolveFile(path);
   const source = await Deno.readTextFile(real);
   const original = find(parseHttpFile(source, real), json.index, name);
   if (!original) {

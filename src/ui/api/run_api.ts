@@ -59,7 +59,7 @@ export async function handleWorkspaceRun(
   const { json, workspace } = await workspaceCall(request, context);
   const path = string(json.path, "path");
   const name = optionalString(json.environment, "environment");
-  const real = await workspace.resolve(path);
+  const real = await workspace.resolveFile(path);
   const file = parseHttpFile(await Deno.readTextFile(real), real);
   const environment = await fileEnvironment(workspace, real, name, context);
   // Each exchange checked against the description the file or environment names, as dial run.

@@ -138,7 +138,9 @@ async function fileCall(
   const path = string(json.path, "path");
   const workspace = workspaceOf(context);
   if (options.create) requestFileName(path);
-  const real = await workspace.resolve(path, options.create ? { create: true } : {});
+  const real = options.create
+    ? await workspace.resolve(path, { create: true })
+    : await workspace.resolveFile(path);
   return { json, workspace, path, real };
 }
 
