@@ -19,6 +19,7 @@ const ROOT = new URL("../", import.meta.url);
 /** Files outside `tests/` that import test helpers, test-only or build-only packages. */
 export const TEST_CONFIG_FILES = [
   "scripts/bench.ts",
+  "scripts/bench_http.ts",
   "scripts/bench_ui.ts",
   "scripts/bench_ui_body.ts",
   "scripts/bench_ui_streams.ts",

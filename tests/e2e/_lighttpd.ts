@@ -12,6 +12,8 @@ import { freePort } from "./_oauth_servers.ts";
 export interface Lighttpd {
   /** `http://127.0.0.1:<port>` */
   origin: string;
+  /** The directory it serves: a file added while it runs is served too (a 512 MiB download). */
+  root: string;
   /** lighttpd's error log so far (failed logins are logged there). */
   log(): string;
   [Symbol.asyncDispose](): Promise<void>;
@@ -66,7 +68,7 @@ proxy.server = ( "" => (( "host" => "127.0.0.1", "port" => ${backend} )))
 proxy.header = ( "upgrade" => "enable" )
 `,
   );
-  return await run(dir, port);
+  return await run(dir, port, dir);
 }
 
 /**
@@ -98,11 +100,11 @@ server.errorlog = "/dev/stderr"
 mimetype.assign = ( ".json" => "application/json" )
 ${settings.map((line) => `${line}\n`).join("")}`,
   );
-  return await run(dir, port);
+  return await run(dir, port, `${dir}/root`);
 }
 
 /** Runs lighttpd on `dir/lighttpd.conf` until it logs "server started". */
-async function run(dir: string, port: number): Promise<Lighttpd> {
+async function run(dir: string, port: number, root: string): Promise<Lighttpd> {
   const child = new Deno.Command("/usr/sbin/lighttpd", {
     args: ["-D", "-f", `${dir}/lighttpd.conf`],
     stdin: "null",
@@ -129,6 +131,7 @@ async function run(dir: string, port: number): Promise<Lighttpd> {
   })();
   return {
     origin: `http://127.0.0.1:${port}`,
+    root,
     log: () => text,
     async [Symbol.asyncDispose]() {
       child.kill("SIGTERM");
