@@ -129,6 +129,9 @@ export async function httpyacDotenv(
   const found: Map<string, string>[] = [];
   for (let at = dir; confinement.roots.some((root) => at.startsWith(root));) {
     for (const candidate of [`${at}/env/.env`, `${at}/.env`]) {
+      // Most folders have neither: asked without a trip to the runtime's thread pool, which
+      // cost each iteration of a `--repeat` or `--data` run ~1 ms.
+      if (!exists(candidate)) continue;
       try {
         const path = await confinement.reading(candidate, {
           what: "httpyac's .env",
@@ -145,6 +148,16 @@ export async function httpyacDotenv(
   }
   // The farthest first, so that nearer values win.
   return new Map(found.reverse().flatMap((values) => [...values]));
+}
+
+/** Whether anything (a link too) is at the path. */
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A `.env` file's `NAME=value` lines (quotes removed); empty when there is none. */

@@ -364,7 +364,7 @@ class FileRunner {
     }
     // Read when a variable or a /path (the `host` variable) may need them.
     if (this.file.source.includes("{{") || this.file.requests.some((r) => r.url.startsWith("/"))) {
-      this.dotenvDefaults = await httpyacDotenv(await Deno.realPath(this.dir), this.confinement);
+      this.dotenvDefaults = await httpyacDotenv(Deno.realPathSync(this.dir), this.confinement);
     }
     // `run` lines run in place when the whole file runs.
     const runs = this.options.names?.length ? [] : [...this.file.runs];
