@@ -55,14 +55,31 @@ export async function httpyacOutcomes(file: string, base: string): Promise<Httpy
   );
 }
 
+/** The folders `project` made in this test process: removed when it ends. */
+const projects = new Set<string>();
+
+function removeProjects(): void {
+  for (const dir of projects) {
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch {
+      // already gone (a test removed it)
+    }
+  }
+  projects.clear();
+}
+
 /**
- * Writes files into a new temporary directory.
+ * Writes files into a new temporary directory, removed when the test process ends (its tests may
+ * share or keep a project until then).
  *
  * @param files paths (may hold directories) and their text
  * @returns the directory
  */
 export async function project(files: Record<string, string>): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "dial-files-" });
+  if (projects.size === 0) globalThis.addEventListener("unload", removeProjects);
+  projects.add(dir);
   for (const [name, text] of Object.entries(files)) {
     await Deno.mkdir(`${dir}/${name}`.replace(/\/[^/]*$/, ""), { recursive: true });
     await Deno.writeTextFile(`${dir}/${name}`, text);
