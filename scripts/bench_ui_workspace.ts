@@ -7,12 +7,16 @@
  * in the page or in this process while a launch runs). Three arms take turns, round by round:
  * the 64-request workspace (A), a second copy of it (A′, the A/A control) and the 1,000-request
  * one (B); each round launches each arm once, in the order of the round (the six orders in
- * turn, so no arm is always first or last), each launch as `dial ui` does it: a new server on the
- * workspace, a fresh browser context, the launch URL. A launch's time is the page's clock from the
- * navigation's start to the first frame after the tree's first file is in the page saying how many
- * files the tree holds (the tree draws the rows in view: for either size, its first screen). The
- * page's main-thread CPU to that point (CDP's `Performance.getMetrics` TaskDuration) is read in
- * the same launch. The first rounds warm the machine up and are not counted.
+ * turn from the first counted round, so each arm is first, second and third equally often and
+ * follows each other arm equally often), each launch as `dial ui` does it: a new server on the
+ * workspace, a fresh browser context, the launch URL. The two 64-request folders trade the roles
+ * A and A′ every six rounds (36 rounds: each order with each assignment three times), so no
+ * folder is always A. A launch's time is the page's clock from the navigation's start to the
+ * first frame after the tree's first file is in the page saying how many files the tree holds
+ * (the tree draws the rows in view: for either size, its first screen). The page's main-thread
+ * CPU from the navigation to that point (CDP's `Performance.getMetrics` ThreadTime, the
+ * thread's CPU time, which a busy machine inflates far less than the tasks' wall time) is read
+ * in the same launch. The first rounds warm the machine up and are not counted.
  *
  * **The verdict rule** (docs/benchmarks.md, "How the launch goal is decided"): each round gives a
  * ratio B/A and a control A′/A. The statistic is the median of the rounds' B/A, with a 95 %
@@ -33,15 +37,16 @@
  *
  * Run: `deno task bench --only ui` (all the UI benchmarks), or alone:
  * `deno run -A --config tests/deno.json scripts/bench_ui_workspace.ts`
- * (`DIAL_BENCH_RUNS` counted rounds, 30 by default; `DIAL_BENCH_WARMUP` rounds, 3)
+ * (`DIAL_BENCH_RUNS` counted rounds, 36 by default; `DIAL_BENCH_WARMUP` rounds, 3)
  * @module
  */
 import type { Browser } from "playwright-core";
 import { launchBrowser, openApp, uiConfigDir } from "../tests/browser/_browser.ts";
 import { startUiServer } from "../src/ui/server.ts";
-import { type CdpBrowser, launchCdp } from "./cdp.ts";
+import { loadAssets } from "../src/ui/assets.ts";
+import { type CdpBrowser, type CdpPage, launchCdp } from "./cdp.ts";
 
-const ROUNDS = Number(Deno.env.get("DIAL_BENCH_RUNS") ?? 30);
+const ROUNDS = Number(Deno.env.get("DIAL_BENCH_RUNS") ?? 36);
 const WARMUP = Number(Deno.env.get("DIAL_BENCH_WARMUP") ?? 3);
 /** Playwright sessions of each size for the interactions. */
 const SESSIONS = 3;
@@ -51,7 +56,10 @@ const VIEWPORT = { width: 1280, height: 860 };
 const MIN_ROUNDS = 20;
 /** A frame at 60 Hz, ms: what the frame clock of "painted" cannot tell apart. */
 const FRAME = 1000 / 60;
-/** The six orders of three arms, one per round in turn. */
+/**
+ * The six orders of three arms, one per round in turn: each arm is first, second and third
+ * twice, and follows each other arm three times (the last launch of one round included).
+ */
 const ORDERS = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]] as const;
 
 const QUERY = ["i", "it", "ite", "item", "item-", "item-9", "item-93", "item-937"];
@@ -224,11 +232,15 @@ interface Arm {
   dir: string;
   /** Counted launches: page clock to the list painted, ms. */
   launch: number[];
-  /** The page's main-thread CPU to the list painted, ms. */
+  /** The page's main-thread CPU from the navigation to the list painted, ms. */
   cpu: number[];
   /** `dial ui`'s server started → the painted list seen here, ms. */
   wall: number[];
   phases: Phases[];
+  /** Its launches' places in their rounds (0, 1, 2). */
+  places: number[];
+  /** A's and A′'s: which of the two 64-request folders each launch had (0, 1). */
+  folders: number[];
 }
 
 /** Interactions measured on a workspace through Playwright. */
@@ -257,9 +269,15 @@ for (
     cpu: [],
     wall: [],
     phases: [],
+    places: [],
+    folders: [],
   });
 }
 const [a, aa, b] = arms as [Arm, Arm, Arm];
+/** The two 64-request folders, which take the roles A and A′ in turn. */
+const copies = [a.dir, aa.dir] as const;
+/** The bundle, read once as `dial ui` does at its start (not by each launch's server). */
+const assets = await loadAssets();
 const interactions = new Map<Arm, Interactions>();
 const graphqlCacheDir = await Deno.makeTempDir({ prefix: "dial-bench-graphql-" });
 const loadBefore = Deno.loadavg();
@@ -283,19 +301,26 @@ try {
     }
   }
   await using cdp = await launchCdp();
-  for (let round = 0; round < WARMUP + ROUNDS; round++) {
-    for (const i of ORDERS[round % ORDERS.length]!) {
+  for (let round = -WARMUP; round < ROUNDS; round++) {
+    // From the first counted round: the orders in turn, the folders trading roles every cycle.
+    const cycle = (round + 2 * ORDERS.length * WARMUP) % (2 * ORDERS.length);
+    const traded = cycle >= ORDERS.length ? 1 : 0;
+    a.dir = copies[traded]!;
+    aa.dir = copies[1 - traded]!;
+    for (const [place, i] of ORDERS[cycle % ORDERS.length]!.entries()) {
       const arm = arms[i]!;
       const measured = await launch(cdp, arm);
-      if (round < WARMUP) continue;
+      if (round < 0) continue;
       arm.launch.push(measured.painted);
       arm.cpu.push(measured.cpu);
       arm.wall.push(measured.wall);
       arm.phases.push(measured.phases);
+      arm.places.push(place);
+      arm.folders.push(i === 0 ? traded : i === 1 ? 1 - traded : 0);
     }
   }
 } finally {
-  for (const arm of arms) await Deno.remove(arm.dir, { recursive: true });
+  for (const dir of [...copies, b.dir]) await Deno.remove(dir, { recursive: true });
   await Deno.remove(graphqlCacheDir, { recursive: true });
 }
 const loadAfter = Deno.loadavg();
@@ -340,6 +365,18 @@ for (const arm of arms) {
 const byRound = (of: Arm, to: Arm, key: "launch" | "cpu") => of[key].map((t, i) => t / to[key][i]!);
 const goal = interval(byRound(b, a, "launch"));
 const control = interval(byRound(aa, a, "launch"));
+const inPlace = (place: number) =>
+  arms.flatMap((arm) => arm.launch.filter((_, i) => arm.places[i] === place));
+results.push([
+  "every launch by its place in the round: 1st / 2nd / 3rd (order effects, all arms)",
+  [0, 1, 2].map((place) => `${median(inPlace(place)).toFixed(1)} ms`).join(" / "),
+]);
+const byFolder = (folder: number) =>
+  median(byRound(aa, a, "launch").filter((_, i) => a.folders[i] === folder)).toFixed(3);
+results.push([
+  "A/A control by which folder was A: the first / the second (each 64-request folder is A in half the rounds)",
+  `${byFolder(0)}× / ${byFolder(1)}×`,
+]);
 results.push(["A/A control: A′ to A, round by round (the bench's noise floor)", show(control)]);
 results.push(["goal's ratio: B to A, round by round", show(goal)]);
 results.push([
@@ -474,6 +511,7 @@ async function launch(
     workspace: arm.dir,
     configDir: uiConfigDir(),
     graphqlCacheDir,
+    assets,
   });
   return await cdp.withPage(VIEWPORT, async (page) => {
     // The viewport of the browser tests (Playwright's `viewport` sets the same).
@@ -485,18 +523,24 @@ async function launch(
     await page.send("Page.enable");
     await page.send("Performance.enable");
     await page.send("Page.addScriptToEvaluateOnNewDocument", { source: watchList(arm.files) });
+    const before = await threadTime(page);
     const loaded = page.next("Page.loadEventFired");
     await page.send("Page.navigate", { url: server.url.href });
     await loaded;
     const painted = Number(await page.evaluate("globalThis.__painted"));
     const wall = performance.now() - started;
-    const { metrics } = await page.send("Performance.getMetrics") as {
-      metrics: Array<{ name: string; value: number }>;
-    };
-    const task = metrics.find((m) => m.name === "TaskDuration")?.value ?? NaN;
+    const cpu = await threadTime(page) - before;
     const phases = await page.evaluate(PHASES) as Phases;
-    return { painted, cpu: task * 1000, wall, phases };
+    return { painted, cpu, wall, phases };
   });
+}
+
+/** @returns the page's main thread's CPU time so far, ms */
+async function threadTime(page: CdpPage): Promise<number> {
+  const { metrics } = await page.send("Performance.getMetrics") as {
+    metrics: Array<{ name: string; value: number }>;
+  };
+  return 1000 * (metrics.find((m) => m.name === "ThreadTime")?.value ?? NaN);
 }
 
 /**
