@@ -25,22 +25,16 @@ const MAX_ENTRIES = 50_000;
 /** The largest request file opened, in bytes. */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
 
-/** One listed file. */
-export interface WorkspaceFile {
-  /** Relative to the workspace, `/`-separated. */
-  path: string;
-  /** Modification time (ms). */
-  mtime: number;
-}
-
 /**
- * Lists the request files under the workspace, sorted by path.
+ * Lists the request files under the workspace, sorted by path: the folders' entries only, no
+ * file is opened or asked for its times (a launch's list costs the same per file as a folder's
+ * listing).
  *
  * @param workspace the workspace
- * @returns the files
+ * @returns the files' paths, relative to the workspace, `/`-separated
  */
-export async function listRequestFiles(workspace: Workspace): Promise<WorkspaceFile[]> {
-  const found: WorkspaceFile[] = [];
+export async function listRequestFiles(workspace: Workspace): Promise<string[]> {
+  const found: string[] = [];
   let seen = 0;
   const walk = async (dir: string): Promise<void> => {
     const entries = await Array.fromAsync(Deno.readDir(dir)).catch(() => []);
@@ -60,12 +54,7 @@ export async function listRequestFiles(workspace: Workspace): Promise<WorkspaceF
         path = `${dir}/${entry.name}`;
       }
       if (isDirectory) await walk(path);
-      else if (REQUEST_FILE.test(entry.name)) {
-        // Without a turn of the event loop per file: on a loaded machine each turn waits, and a
-        // launch's file list waited one per file (~0.1 ms a file here, 4 ms for MAX_FILES).
-        const info = statOrUndefined(path);
-        if (info) found.push({ path: workspace.relative(path), mtime: info.mtime?.getTime() ?? 0 });
-      }
+      else if (REQUEST_FILE.test(entry.name)) found.push(workspace.relative(path));
     }
   };
   await walk(workspace.root);
@@ -159,7 +148,7 @@ function notRequestFile(path: string): UsageError {
 }
 
 /**
- * `POST /api/workspace/files`: `{}` → `{root, files: [{path, mtime}]}`.
+ * `POST /api/workspace/files`: `{}` → `{root, files: [{path}]}`.
  *
  * @param request the call
  * @param context the workspace
@@ -171,7 +160,8 @@ export async function handleWorkspaceFiles(
 ): Promise<Response> {
   await readJson(request);
   const workspace = workspaceOf(context);
-  return Response.json({ root: workspace.root, files: await listRequestFiles(workspace) });
+  const files = await listRequestFiles(workspace);
+  return Response.json({ root: workspace.root, files: files.map((path) => ({ path })) });
 }
 
 /** One request of the index: enough to find it and open it. */
@@ -221,7 +211,10 @@ export async function indexFiles(workspace: Workspace): Promise<IndexedFile[]> {
   if (!cache) parsed.set(workspace, cache = new Map());
   const files: IndexedFile[] = [];
   const { parseHttpFile } = await load.parseHttpFile();
-  for (const { path, mtime } of await listRequestFiles(workspace)) {
+  for (const path of await listRequestFiles(workspace)) {
+    // Without a turn of the event loop per file: on a loaded machine each turn waits.
+    const mtime = statOrUndefined(`${workspace.root}/${path}`)?.mtime?.getTime();
+    if (mtime === undefined) continue;
     const kept = cache.get(path);
     if (kept && kept.mtime === mtime) {
       files.push(kept.entry);
