@@ -437,7 +437,7 @@ function row(row: TreeRow, top: number, tabStop: boolean): JSX.Element {
       data-path={row.path}
     >
       {row.kind === "file" && (
-        <span class="file-row">
+        <>
           <button type="button" class="file" {...focusable} aria-expanded={row.open}>
             <span aria-hidden="true">{row.open ? "▾ " : "▸ "}</span>
             {row.path}
@@ -472,7 +472,7 @@ function row(row: TreeRow, top: number, tabStop: boolean): JSX.Element {
           >
             ✕
           </button>
-        </span>
+        </>
       )}
       {row.kind === "request" && (
         <button
