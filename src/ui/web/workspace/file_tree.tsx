@@ -236,6 +236,13 @@ function reveal(tree: HTMLElement, index: number): void {
   measure(tree);
 }
 
+/**
+ * Whether file rows draw their action buttons (▶ ✎ ✕): from the frame after the tree's first
+ * paint on. The first frame shows the files (what a launch waits for) with half the elements
+ * per row; the actions come one frame later.
+ */
+const actionsDrawn = signal(false);
+
 /** Set when a key moved the Tab stop to a row not yet drawn: the next render focuses it. */
 let focusAfterRender = false;
 
@@ -336,6 +343,8 @@ export function FileTree(): JSX.Element {
     if (!element) return;
     const scroller = scrollerOf(element);
     const onScroll = () => measure(element);
+    // The first frame's callbacks run before its paint; the second's, after it.
+    requestAnimationFrame(() => requestAnimationFrame(() => actionsDrawn.value = true));
     scroller.addEventListener("scroll", onScroll, { passive: true });
     // Also the view's first measure: a ResizeObserver is called after the frame's layout.
     const observer = new ResizeObserver(onScroll);
@@ -417,10 +426,10 @@ function onTreeEvent(event: Event): void {
 }
 
 /**
- * @returns a row of the tree: a file (its name folds it; its actions), a request, an error.
- *   Plain elements without listeners of their own (the tree's {@link onTreeEvent} has them):
- *   a row costs its elements only, so the tree's first screen of 36 rows costs little more
- *   than one of 8.
+ * @returns a row of the tree: a file (its name folds it; its actions, from the second frame),
+ *   a request, an error. Plain elements without listeners of their own (the tree's
+ *   {@link onTreeEvent} has them): a row costs its elements only, so the tree's first screen
+ *   of 36 rows costs little more than one of 8.
  */
 function row(row: TreeRow, top: number, tabStop: boolean): JSX.Element {
   const focusable = { "data-key": row.key, tabIndex: tabStop ? 0 : -1 };
@@ -442,36 +451,7 @@ function row(row: TreeRow, top: number, tabStop: boolean): JSX.Element {
             <span aria-hidden="true">{row.open ? "▾ " : "▸ "}</span>
             {row.path}
           </button>
-          <button
-            type="button"
-            class="icon"
-            tabIndex={-1}
-            data-action="run"
-            aria-label={`Run ${row.path}`}
-            title="Run its requests in order, with their tests (Shift+Enter)"
-          >
-            ▶
-          </button>
-          <button
-            type="button"
-            class="icon"
-            tabIndex={-1}
-            data-action="rename"
-            aria-label={`Rename ${row.path}`}
-            title="Rename the file (F2)"
-          >
-            ✎
-          </button>
-          <button
-            type="button"
-            class="icon"
-            tabIndex={-1}
-            data-action="remove"
-            aria-label={`Delete ${row.path}`}
-            title="Delete the file (Delete)"
-          >
-            ✕
-          </button>
+          {actionsDrawn.value && fileActions(row.path)}
         </>
       )}
       {row.kind === "request" && (
@@ -488,5 +468,43 @@ function row(row: TreeRow, top: number, tabStop: boolean): JSX.Element {
         <span class="error" {...focusable} title={row.label}>{row.label}</span>
       )}
     </li>
+  );
+}
+
+/** @returns a file's actions (out of the Tab order: the tree's keys do the same) */
+function fileActions(path: string): JSX.Element {
+  return (
+    <>
+      <button
+        type="button"
+        class="icon"
+        tabIndex={-1}
+        data-action="run"
+        aria-label={`Run ${path}`}
+        title="Run its requests in order, with their tests (Shift+Enter)"
+      >
+        ▶
+      </button>
+      <button
+        type="button"
+        class="icon"
+        tabIndex={-1}
+        data-action="rename"
+        aria-label={`Rename ${path}`}
+        title="Rename the file (F2)"
+      >
+        ✎
+      </button>
+      <button
+        type="button"
+        class="icon"
+        tabIndex={-1}
+        data-action="remove"
+        aria-label={`Delete ${path}`}
+        title="Delete the file (Delete)"
+      >
+        ✕
+      </button>
+    </>
   );
 }
