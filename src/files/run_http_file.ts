@@ -368,10 +368,12 @@ class FileRunner {
     }
     // `run` lines run in place when the whole file runs.
     const runs = this.options.names?.length ? [] : [...this.file.runs];
-    // The signal watcher of scripts (a Worker, when the face asked for one) boots while the
-    // first requests go out, rather than when the first script is about to run.
+    // The signal watcher of scripts (a Worker, when the face asked for one) boots, and the
+    // sandbox's module is loaded and its WebAssembly compiled, while the first requests go out
+    // rather than when the first script is about to run.
     if (this.file.requests.some((r) => r.preScripts.length || r.handlers.length)) {
       watchSignals().catch(() => {});
+      load.scriptSandbox().then((sandbox) => sandbox.prepareSandboxes(), () => {});
     }
     try {
       const selection = this.selection();

@@ -216,8 +216,11 @@ export class ScriptSession {
   }
 
   async #run(source: ScriptSource, input: ScriptInput): Promise<ScriptOutput> {
-    await watchSignals();
     if (stopping(this.#signal)) throw stopped(source, source.line);
+    // The signal watcher boots on its own thread (the runner starts it as the file's run
+    // begins) while the sandbox is made; a script runs only once it listens.
+    const watching = watchSignals();
+    watching.catch(() => {});
     const libraries = this.#postman ? await loadLibraries(source.code) : [];
     if (!digests && DIGESTS_WANTED.test(source.code)) digests = await load.scriptDigests();
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -233,6 +236,8 @@ export class ScriptSession {
           this.#sandbox.expect(this.#expected);
         }
         sandbox = this.#sandbox;
+        await watching;
+        if (stopping(this.#signal)) throw stopped(source, source.line);
       } catch (error) {
         if (stopping(this.#signal)) throw stopped(source, source.line);
         throw error;
@@ -890,6 +895,14 @@ let digests: typeof import("./script_digests.ts") | undefined;
  * earlier script's of the process, which loaded them then).
  */
 const DIGESTS_WANTED = /crypto/i;
+
+/**
+ * Starts reading and compiling QuickJS's WebAssembly (once per process), so that a file's first
+ * script does not wait for it: the runner calls it as a file with scripts starts running.
+ */
+export function prepareSandboxes(): void {
+  quickjsWasm().catch(() => {});
+}
 
 /** QuickJS's WebAssembly, compiled once per process and instantiated per sandbox. */
 let compiled: Promise<WebAssembly.Module> | undefined;
