@@ -42,7 +42,10 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
   const { out } = context;
   // The client ports the server saw: one per TCP connection.
   const ports = new Set<number>();
+  // When each request arrived (ms since the epoch, as python's time.time() gives a run's start).
+  let arrivals: number[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request, info) => {
+    arrivals.push(performance.timeOrigin + performance.now());
     ports.add(info.remoteAddr.port);
     const step = Number(new URL(request.url).pathname.split("/").pop());
     // A step that is not a number (a value the chain lost) fails the run.
@@ -69,19 +72,33 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
     const runs = context.quick ? 1 : 3;
     /** Connections each run of the last measured command opened. */
     let connections: number[] = [];
-    const measure = async (command: string) => {
+    const measure = async (command: string): Promise<Measured | undefined> => {
       const times: Timed[] = [];
+      const phases: Phases[] = [];
       connections = [];
       for (let i = 0; i < runs; i++) {
         ports.clear();
+        arrivals = [];
         const result = await timed(command, context);
         connections.push(ports.size);
         if (!result) return undefined;
         times.push(result);
+        const phased = phasesOf(result, arrivals);
+        if (phased) phases.push(phased);
       }
       const median = (values: number[]) =>
         values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
       return {
+        ...(phases.length === runs
+          ? {
+            phases: {
+              start: median(phases.map((p) => p.start)),
+              first: median(phases.map((p) => p.first)),
+              each: median(phases.map((p) => p.each)),
+              end: median(phases.map((p) => p.end)),
+            },
+          }
+          : {}),
         ms: median(times.map((t) => t.ms)),
         ...(times[0]!.cpuMs !== undefined ? { cpuMs: median(times.map((t) => t.cpuMs!)) } : {}),
         ...(times[0]!.rssMb !== undefined
@@ -153,6 +170,11 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
     out(verdicts(dial, floor, peers.get("httpyac 6.16.7 (same file)")));
     out(referenceVerdict(referenced, floor, referencedConnections));
     out(handlerShare(dial, referenced, floor));
+    out(phaseTable([
+      ["dial test (a handler each)", dial],
+      ["dial test, by request references", referenced],
+      ["bare Deno fetch loop", floor],
+    ]));
     out(`Load average at the end: ${await loadAverage()}.\n`);
     out(await partsTiming(dir, origin));
     out(await parseTiming(dir, context.quick ? 3 : 9));
@@ -167,6 +189,59 @@ interface Timed {
   ms: number;
   cpuMs?: number;
   rssMb?: number;
+  /** When the child was started, ms since the epoch (with python3). */
+  startedAt?: number;
+}
+
+/**
+ * Where a run's wall time went, from when the server saw each request: ms from the start of
+ * the process to the first request, from the first request to the second (for dial test, the
+ * first handler: the sandbox is made then), µs per request from the second to the last, and ms
+ * from the last request to the process's end.
+ */
+interface Phases {
+  start: number;
+  first: number;
+  each: number;
+  end: number;
+}
+
+/** A command's medians (and its largest peak RSS). */
+interface Measured extends Timed {
+  phases?: Phases;
+}
+
+/** A run's {@link Phases}, when it sent all the chain's requests and its start is known. */
+function phasesOf(run: Timed, arrivals: number[]): Phases | undefined {
+  if (run.startedAt === undefined || arrivals.length !== REQUESTS) return undefined;
+  const last = arrivals[REQUESTS - 1]!;
+  return {
+    start: arrivals[0]! - run.startedAt,
+    first: arrivals[1]! - arrivals[0]!,
+    each: (last - arrivals[1]!) * 1000 / (REQUESTS - 2),
+    end: run.startedAt + run.ms - last,
+  };
+}
+
+/** The {@link Phases} of the chain's runners side by side, and each one's difference from the last row's. */
+function phaseTable(rows: [string, Measured | undefined][]): string {
+  const floor = rows[rows.length - 1]![1]?.phases;
+  if (!floor || rows.some(([, r]) => !r?.phases)) return "";
+  const cell = (value: number, base: number, unit: string, digits: number) =>
+    `${value.toFixed(digits)} ${unit}${
+      base === value ? "" : ` (${value >= base ? "+" : ""}${(value - base).toFixed(digits)})`
+    }`;
+  let text = "\nWhere the wall time goes (medians; from when the server saw each request; in " +
+    "brackets the difference from the fetch loop):\n\n" +
+    "| runner | start → 1st request | 1st → 2nd request | each request after | last request → exit |\n" +
+    "| --- | --- | --- | --- | --- |\n";
+  for (const [name, measured] of rows) {
+    const p = measured!.phases!;
+    text += `| ${name} | ${cell(p.start, floor.start, "ms", 1)} | ${
+      cell(p.first, floor.first, "ms", 1)
+    } | ${cell(p.each, floor.each, "µs", 0)} | ${cell(p.end, floor.end, "ms", 1)} |\n`;
+  }
+  return text;
 }
 
 /**
@@ -186,12 +261,12 @@ async function timed(command: string, context: FilesBenchContext): Promise<Timed
     stderr: "piped",
     env: context.env,
   }).output();
-  const [ms, cpuMs, rssKb, status] = new TextDecoder().decode(output.stdout).trim().split(" ")
-    .map(Number);
+  const [ms, cpuMs, rssKb, status, startedAt] = new TextDecoder().decode(output.stdout).trim()
+    .split(" ").map(Number);
   if (status !== 0) {
     throw new Error(`${command} failed: ${new TextDecoder().decode(output.stderr).slice(-500)}`);
   }
-  return { ms: ms!, cpuMs: cpuMs!, rssMb: rssKb! / 1024 };
+  return { ms: ms!, cpuMs: cpuMs!, rssMb: rssKb! / 1024, startedAt: startedAt! };
 }
 
 const PYTHON = ["/usr/bin/python3", "/usr/local/bin/python3"].find((path) => {
@@ -202,23 +277,27 @@ const PYTHON = ["/usr/bin/python3", "/usr/local/bin/python3"].find((path) => {
   }
 });
 
-/** Runs `sh -c COMMAND` (stdout discarded), prints wall ms, CPU ms, peak RSS KiB, exit status. */
+/**
+ * Runs `sh -c COMMAND` (stdout discarded), prints wall ms, CPU ms, peak RSS KiB, exit status and
+ * when it started (ms since the epoch).
+ */
 const WAIT4 = `import os, sys, time
+started = time.time()
 t = time.perf_counter()
 pid = os.fork()
 if pid == 0:
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
     os.execvp("sh", ["sh", "-c", sys.argv[1]])
 _, status, usage = os.wait4(pid, 0)
-print((time.perf_counter() - t) * 1000, (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_maxrss, status)`;
+print((time.perf_counter() - t) * 1000, (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_maxrss, status, started * 1000)`;
 
 async function loadAverage(): Promise<string> {
   return (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ");
 }
 
 /**
- * Issue 37's goal, by wall and by CPU: ≤ 2× the fetch loop, ≥ 15× faster than httpyac, and peak
- * RSS ≤ 150 MB; then the whole goal's verdict.
+ * Issue 37's goal: ≤ 2× the time (wall) of the fetch loop, ≥ 15× faster (wall) than httpyac,
+ * and peak RSS ≤ 150 MB; then the whole goal's verdict. The CPU ratios are printed beside.
  */
 function verdicts(
   dial: Timed | undefined,
@@ -229,12 +308,13 @@ function verdicts(
   const ratio = (a: number | undefined, b: number | undefined) =>
     a !== undefined && b !== undefined ? a / b : undefined;
   const verdicts: boolean[] = [];
+  // The goal is about time (wall): the CPU ratio is shown beside it, not judged.
   const both = (name: string, wall?: number, cpu?: number, met?: (r: number) => boolean) => {
-    const ok = [wall, cpu].every((r) => r !== undefined && met!(r));
+    const ok = wall !== undefined && met!(wall);
     verdicts.push(ok);
-    return `${name}: ${wall?.toFixed(1) ?? "?"}× by wall, ${cpu?.toFixed(1) ?? "?"}× by CPU (${
-      ok ? "met" : "NOT met"
-    })`;
+    return `${name}: ${wall?.toFixed(2) ?? "?"}× by wall (${ok ? "met" : "NOT met"}), ${
+      cpu?.toFixed(1) ?? "?"
+    }× by CPU`;
   };
   const fetchLoop = both(
     "dial test against the fetch loop (goal ≤ 2×)",
