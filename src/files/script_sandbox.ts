@@ -917,13 +917,15 @@ let compiled: Promise<WebAssembly.Module> | undefined;
  */
 function quickjsWasm(): Promise<WebAssembly.Module> {
   return compiled ??= (async () => {
+    // Read at once (0.5 MB): no file operation is left pending when a run that started it ends
+    // before its first script.
     let bytes;
     try {
-      bytes = await Deno.readFile(new URL("emscripten-module.wasm", import.meta.url));
+      bytes = Deno.readFileSync(new URL("emscripten-module.wasm", import.meta.url));
     } catch {
       // Not the build (no such file beside this module, or a module that is not a file).
       const url = import.meta.resolve("@jitl/quickjs-wasmfile-release-sync/wasm");
-      bytes = await Deno.readFile(new URL(url));
+      bytes = Deno.readFileSync(new URL(url));
     }
     return await WebAssembly.compile(bytes);
   })();
