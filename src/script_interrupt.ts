@@ -15,7 +15,7 @@
 const flag = new Int32Array(new SharedArrayBuffer(4));
 /** The signals the face listens for, when it asked. */
 let wanted: Deno.Signal[] | undefined;
-let watcher: { worker: Worker; ready: Promise<void> } | undefined;
+let watcher: { worker: Worker; ready: Promise<void>; listening: boolean } | undefined;
 
 const WATCHER = `self.onmessage = (event) => {
   const { flag, signals } = event.data;
@@ -49,10 +49,19 @@ export async function watchSignals(): Promise<void> {
       worker.onmessage = () => resolve();
     });
     worker.postMessage({ flag, signals: wanted });
-    watcher = { worker, ready };
-    ready.then(() => URL.revokeObjectURL(url));
+    const started = { worker, ready, listening: false };
+    watcher = started;
+    ready.then(() => {
+      started.listening = true;
+      URL.revokeObjectURL(url);
+    });
   }
   await watcher.ready;
+}
+
+/** @returns whether nothing is left to wait for: no watcher was asked for, or it listens */
+export function signalsWatched(): boolean {
+  return !wanted || wanted.length === 0 || watcher?.listening === true;
 }
 
 /** @returns whether a watched signal arrived: scripts must stop */

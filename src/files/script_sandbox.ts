@@ -45,7 +45,7 @@ import {
   scriptPrelude,
   type TestOutcome,
 } from "./script_api.ts";
-import { signalled, watchSignals } from "../script_interrupt.ts";
+import { signalled, signalsWatched, watchSignals } from "../script_interrupt.ts";
 import { load } from "../load.ts";
 
 /** A script that threw, timed out or ran out of memory; the message names its file and line. */
@@ -219,8 +219,8 @@ export class ScriptSession {
     if (stopping(this.#signal)) throw stopped(source, source.line);
     // The signal watcher boots on its own thread (the runner starts it as the file's run
     // begins) while the sandbox is made; a script runs only once it listens.
-    const watching = watchSignals();
-    watching.catch(() => {});
+    const watching = signalsWatched() ? undefined : watchSignals();
+    watching?.catch(() => {});
     const libraries = this.#postman ? await loadLibraries(source.code) : [];
     if (!digests && DIGESTS_WANTED.test(source.code)) digests = await load.scriptDigests();
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -236,7 +236,7 @@ export class ScriptSession {
           this.#sandbox.expect(this.#expected);
         }
         sandbox = this.#sandbox;
-        await watching;
+        if (watching) await watching;
         if (stopping(this.#signal)) throw stopped(source, source.line);
       } catch (error) {
         if (stopping(this.#signal)) throw stopped(source, source.line);
