@@ -12,6 +12,7 @@ import type {
   Directive,
   FileVariable,
   HeaderLine,
+  HttpFile,
   HttpRequest,
   ImportLine,
   ParseWarning,
@@ -32,6 +33,8 @@ export interface FileContext {
   runs: RunLine[];
   /** `proto <` lines of blocks without a request (they hold for the whole file). */
   protos: ProtoImport[];
+  /** httpyac's `{{ … }}` blocks of the file as a whole (made at the first). */
+  scripts?: HttpFile["scripts"];
   /** The file's `import` lines, in order (made at the first). */
   imports?: ImportLine[];
   /** The file's `@xpath_ns` lines, in order (made at the first). */

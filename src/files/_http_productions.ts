@@ -102,22 +102,57 @@ export const blockComment: Production = (block) => {
   return true;
 };
 
-const SCRIPT_BLOCK_START = /^\s*\{\{(?:[+@][\w-]*)?\s*$/;
+const SCRIPT_BLOCK_START =
+  /^\s*\{\{(?:@js\s+)?([+@])?(request|streaming|response|after|responseLogging)?\s*$/i;
 const SCRIPT_BLOCK_END = /^\s*\}\}\s*$/;
 
 /**
- * httpyac's JavaScript block, a line `{{` (or `{{+`, `{{@streaming` …) up to a line `}}`: Node
- * code dial does not run. An error naming it, rather than a URL, header or body made of it.
+ * httpyac's JavaScript block, a line `{{` (or `{{+`, `{{@response`, `{{+after` …) up to a line
+ * `}}`: code run in dial's sandbox with httpyac's script globals. Above the request line it runs
+ * before the request, below it after the response (httpyac's order of hooks); `{{+…` ones run
+ * for every request of the file, and so do blocks without a request, once (the file keeps
+ * those). `{{@streaming` (it writes to a stream dial sends itself) is an error naming it;
+ * `{{@responseLogging` (it only changes what httpyac logs) is skipped with a warning.
  */
 export const httpyacScript: Production = (block) => {
   const line = block.line;
-  if (!SCRIPT_BLOCK_START.test(line.text)) return false;
-  if (!block.lines.some((l, i) => i > block.i && SCRIPT_BLOCK_END.test(l.text))) return false;
-  return block.file.fail(
-    line,
-    1,
-    `httpyac's script block "${line.text.trim()} … }}" is not supported: write a pre-request script (< {% … %}) or a response handler (> {% … %})`,
-  );
+  const start = SCRIPT_BLOCK_START.exec(line.text);
+  if (!start) return false;
+  const end = block.lines.findIndex((l, i) => i > block.i && SCRIPT_BLOCK_END.test(l.text));
+  if (end < 0) return false;
+  const event = (start[2] ?? "").toLowerCase();
+  if (event === "streaming") {
+    return block.file.fail(
+      line,
+      1,
+      `httpyac's script block "${line.text.trim()} … }}" is not supported: it writes to a stream dial sends itself`,
+    );
+  }
+  block.flushText();
+  block.first ??= line;
+  block.lastContent = block.lines[end]!;
+  const lines = block.lines.slice(block.i + 1, end);
+  block.i = end + 1;
+  if (event === "responselogging") {
+    block.file.warnings.push({
+      message: `httpyac's "${line.text.trim()}" block only changes what httpyac logs: skipped`,
+      line: line.number,
+      column: 1,
+    });
+    return true;
+  }
+  const script = {
+    kind: "inline" as const,
+    code: lines.map((l) => l.text).join("\n"),
+    codeLine: line.number + 1,
+    codeColumn: 1,
+    span: spanBetween(line, block.lastContent),
+    httpyac: { event: event as "" | "request" | "response" | "after", every: start[1] === "+" },
+  };
+  if (script.httpyac.every) (block.file.scripts ??= []).push(script);
+  else if (!block.requestLine || event === "request") block.preScripts.push(script);
+  else block.handlers.push(script);
+  return true;
 };
 
 /** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */

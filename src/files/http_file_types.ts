@@ -58,8 +58,14 @@ export type Script =
     codeLine: number;
     /** See `codeLine`. */
     codeColumn: number;
-    /** From `<` or `>` to `%}`. */
+    /** From `<` or `>` to `%}` (an httpyac block: from `{{` to `}}`). */
     span: Span;
+    /**
+     * Set for httpyac's `{{ … }}` block (`{{@response`, `{{+after` …): its code runs in the
+     * sandbox with httpyac's script globals (the variables, `exports`, `request`, `response`,
+     * `test`), not the JetBrains API.
+     */
+    httpyac?: HttpyacScript;
   }
   | {
     kind: "file";
@@ -68,6 +74,18 @@ export type Script =
     /** The whole line. */
     span: Span;
   };
+
+/** When an httpyac `{{ … }}` block runs. */
+export interface HttpyacScript {
+  /**
+   * The event after `{{@`/`{{+`: `request` (before sending, with the request built),
+   * `response`/`after` (after the response), "" for a plain block (before the request when
+   * above its request line, after the response when below it, once per file outside requests).
+   */
+  event: "" | "request" | "response" | "after";
+  /** `{{+…`: for every request of the file. */
+  every: boolean;
+}
 
 /** One header line (continuation lines folded in). */
 export interface HeaderLine {
@@ -237,6 +255,12 @@ export interface HttpFile {
   runs: RunLine[];
   /** `proto <` lines in blocks without a request: they hold for every `GRPC` request. */
   protos?: ProtoImport[];
+  /**
+   * httpyac's `{{ … }}` blocks of the file as a whole: those in blocks without a request (run
+   * once, before the file's first request) and the `{{+ … }}` ones (before, or with `after`/
+   * `response` after, every request), in file order.
+   */
+  scripts?: (Script & { kind: "inline"; httpyac: HttpyacScript })[];
   /** `import` lines, in file order: where `run #name` looks after this file's own requests. */
   imports?: ImportLine[];
   /** Unknown directives and other things that were accepted with a doubt. */

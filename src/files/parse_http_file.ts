@@ -102,6 +102,7 @@ export function parseHttpFile(
     runs,
     warnings,
     ...(protos.length ? { protos } : {}),
+    ...(context.scripts ? { scripts: context.scripts } : {}),
     ...(context.imports ? { imports: context.imports } : {}),
     ...(context.xpathNamespaces ? { xpathNamespaces: context.xpathNamespaces } : {}),
     ...(options.recover ? { errors } : {}),
@@ -123,7 +124,21 @@ function parseBlock(
   const block = new Block(lines, separator, context);
   block.phase(HEAD);
   if (block.done) {
-    if ((block.directives.length || block.preScripts.length) && !block.runs) {
+    const scripts = block.preScripts;
+    if (scripts.length && scripts.every((s) => s.kind === "inline" && s.httpyac)) {
+      // httpyac: a block without a request is a global region, its scripts run once per file.
+      (context.scripts ??= []).push(...scripts as NonNullable<HttpFile["scripts"]>);
+      if (block.directives.length) {
+        context.warnings.push({
+          message: "Directives of a block without a request are ignored",
+          line: block.directives[0]!.span.line,
+          column: 1,
+        });
+      }
+      context.protos.push(...block.protos);
+      return {};
+    }
+    if ((block.directives.length || scripts.length) && !block.runs) {
       const at = lines.at(-1)!;
       context.fail(at, 1, "Missing request line after directives or a pre-request script");
     }

@@ -19,6 +19,14 @@ import type { Assertion, HttpFile, HttpRequest, RunLine, Script } from "./http_f
 import type { AssertedResponse, AssertionContext, HttpyacResponse } from "./assertions.ts";
 import type { RequestVariableSource } from "./request_variables.ts";
 import type { ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
+import {
+  HTTPYAC_CHANNEL,
+  httpyacBlockCode,
+  type HttpyacBlockOutput,
+  httpyacExpressionCode,
+  namesText,
+  nodeRequire,
+} from "./httpyac_script.ts";
 import type { SandboxLimits, ScriptSession, ScriptSource } from "./script_sandbox.ts";
 import { type GrpcStatus, runGrpcFileRequest } from "./run_grpc.ts";
 import { isSubscription, runGraphQLSubscription, runWebSocketRequest } from "./run_streams.ts";
@@ -341,6 +349,10 @@ class FileRunner {
   next: string | null | undefined = undefined;
   /** Where `pm.sendRequest` may go: the command line's origins and the run's requests'. */
   readonly origins: Set<string>;
+  /** What httpyac blocks exported, with its type, while the variable still holds its text. */
+  readonly exported = new Map<string, { text: string; value: unknown }>();
+  /** Whether the file's httpyac blocks outside requests have run (once per run). */
+  globalScriptsRan = false;
 
   constructor(readonly file: HttpFile, readonly options: RunHttpFileOptions) {
     this.globals = options.globals ?? new Map();
@@ -656,17 +668,15 @@ class FileRunner {
     const postman = request.directives.some((d) => d.name === "postman");
     if (postman && request.preScripts.length) this.noteOrigin(request, scope);
     for (const script of request.preScripts) {
+      const input = this.writtenInput(scope, requestVariables, request);
+      if (script.kind === "inline" && script.httpyac) {
+        await this.httpyacBlock(script, request, result, input, scope);
+        if (result.skipped) return request;
+        continue;
+      }
       let output: ScriptOutput;
       try {
-        output = await this.script(script, request, result, {
-          ...this.scriptInput(scope, requestVariables, request),
-          request: {
-            method: request.method,
-            url: request.url,
-            headers: request.headers.map((h) => [h.name, h.value]),
-            body: request.body.map((p) => (p.kind === "text" ? p.text : `< ${p.path}`)).join("\n"),
-          },
-        });
+        output = await this.script(script, request, result, input);
       } catch (error) {
         // Newman records a failing pre-request script and still sends the request.
         const stopped = this.options.send?.signal?.aborted;
@@ -693,6 +703,101 @@ class FileRunner {
       if (output.headerEdits?.length) request = editHeaders(request, output.headerEdits);
     }
     return request;
+  }
+
+  /** A pre-request script's input: the request as written. */
+  writtenInput(
+    scope: VariableScope,
+    requestVariables: Map<string, string>,
+    request: HttpRequest,
+  ): ScriptInput {
+    return {
+      ...this.scriptInput(scope, requestVariables, request),
+      request: {
+        method: request.method,
+        url: request.url,
+        headers: request.headers.map((h) => [h.name, h.value]),
+        body: request.body.map((p) => (p.kind === "text" ? p.text : `< ${p.path}`)).join("\n"),
+      },
+    };
+  }
+
+  /**
+   * Runs an httpyac `{{ … }}` block: httpyac's context in (the variables its code names,
+   * `response`), its exports out as the run's variables (`$cancel`: the request is skipped).
+   */
+  async httpyacBlock(
+    script: Script & { kind: "inline" },
+    request: HttpRequest,
+    result: RequestResult,
+    input: ScriptInput,
+    scope: VariableScope,
+    response?: HttpyacResponse,
+  ): Promise<void> {
+    const { ScriptError } = await load.scriptSandbox();
+    const node = nodeRequire(script.code, script.codeLine);
+    if (node) {
+      throw new ScriptError(
+        `${this.file.path}:${node.line}: require("${node.module}") is Node code, which dial's script sandbox does not run (httpyac's scripts get Node's "assert" module only)`,
+      );
+    }
+    const variables: Record<string, unknown> = {};
+    for (const [name, value] of this.expressionVariables(namesText(script.code), scope)) {
+      const kept = this.exported.get(name);
+      variables[name] = kept && kept.text === value ? kept.value : value;
+    }
+    const { body: _, ...meta } = response ?? {};
+    input.requestVariables = {
+      ...input.requestVariables,
+      [HTTPYAC_CHANNEL]: JSON.stringify({
+        variables,
+        ...(response ? { response: meta } : {}),
+        file: this.file.path,
+        dir: this.dir,
+      }),
+    };
+    // The body as text: httpyac's response parses it itself.
+    if (input.response) input.response = { ...input.response, mimeType: "", charset: "" };
+    const output = await this.script(script, request, result, input);
+    result.tests.push(...output.tests);
+    const text = output.requestVariables[HTTPYAC_CHANNEL];
+    const did = text ? JSON.parse(text) as Partial<HttpyacBlockOutput> : {};
+    if (did.error !== undefined) {
+      throw new ScriptError(`${this.file.path}:${script.codeLine}: ${did.error}`);
+    }
+    for (const [name, value] of Object.entries(did.exports ?? {})) {
+      if (name === "$cancel") {
+        if (value) result.skipped = true;
+        continue;
+      }
+      const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+      this.globals.set(name, text);
+      this.exported.set(name, { text, value });
+    }
+  }
+
+  /**
+   * The file's httpyac blocks outside requests: before the request (once per run, and the
+   * `{{+` ones every time), or after its response (`{{+after`, `{{+response`).
+   */
+  async fileScripts(
+    request: HttpRequest,
+    result: RequestResult,
+    scope: VariableScope,
+    requestVariables: Map<string, string>,
+    after?: { input: ScriptInput; response: HttpyacResponse },
+  ): Promise<void> {
+    for (const script of this.file.scripts ?? []) {
+      const { event, every } = script.httpyac;
+      const late = event === "after" || event === "response";
+      if (after ? !(every && late) : late || (!every && this.globalScriptsRan)) continue;
+      const input = after
+        ? { ...after.input }
+        : this.writtenInput(scope, requestVariables, request);
+      await this.httpyacBlock(script, request, result, input, scope, after?.response);
+      if (result.skipped) return;
+    }
+    if (!after) this.globalScriptsRan = true;
   }
 
   /** Keeps the outcome: the result's status and timings, the named response for later requests. */
@@ -770,6 +875,10 @@ class FileRunner {
     // request only).
     const requestVariables = postman ? postmanLocals(this.globals) : new Map<string, string>();
     const scope = postman ? this.postmanScope(requestVariables) : this.scope(requestVariables);
+    if (this.file.scripts) {
+      await this.fileScripts(request, result, scope, requestVariables);
+      if (result.skipped) return;
+    }
     if (request.preScripts.length) {
       request = await this.preScripts(request, result, scope, requestVariables);
       if (result.skipped) return;
@@ -818,16 +927,24 @@ class FileRunner {
         } MiB`,
       );
     }
-    const contentType = request.handlers.length || request.assertions.length
+    const late = request.handlers.length || this.file.scripts;
+    const contentType = late || request.assertions.length
       ? outcome.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1] ?? ""
       : "";
-    const exchanged = request.handlers.length
-      ? handlerExchange(fileRequest, outcome, contentType)
+    const exchanged = late ? handlerExchange(fileRequest, outcome, contentType) : undefined;
+    // httpyac's response, for its blocks after the request.
+    const httpyac = request.handlers.some((h) => h.kind === "inline" && h.httpyac) ||
+        this.file.scripts
+      ? await this.httpyacResponse({ fileRequest, outcome, contentType, durationMs })
       : undefined;
     for (const handler of request.handlers) {
       const input = this.scriptInput(scope, requestVariables, request, performance.now() - sent);
       input.request = exchanged!.request;
       input.response = exchanged!.response;
+      if (handler.kind === "inline" && handler.httpyac) {
+        await this.httpyacBlock(handler, request, result, input, scope, httpyac);
+        continue;
+      }
       const output = await this.script(handler, request, result, input);
       if (postman) {
         for (const [name, value] of Object.entries(output.requestVariables)) {
@@ -853,6 +970,38 @@ class FileRunner {
     if (request.assertions.length) {
       await this.assert(request, scope, result, { fileRequest, outcome, contentType, durationMs });
     }
+    if (this.file.scripts) {
+      const input = this.scriptInput(scope, requestVariables, request);
+      input.request = exchanged!.request;
+      input.response = exchanged!.response;
+      await this.fileScripts(request, result, scope, requestVariables, {
+        input,
+        response: httpyac!,
+      });
+    }
+  }
+
+  /** What a request's `??` lines read of its exchange. */
+  asserted(
+    sent: { outcome: Outcome; contentType: string; durationMs: number },
+  ): AssertedResponse {
+    const { outcome } = sent;
+    return {
+      status: outcome.status,
+      headers: outcome.headers,
+      body: outcome.body,
+      mimeType: sent.contentType.split(";")[0]!.trim(),
+      durationMs: sent.durationMs,
+      ...(outcome.timings ? { timings: outcome.timings } : {}),
+    };
+  }
+
+  /** httpyac's `response` of an exchange, as its scripts and `?? js` see it. */
+  async httpyacResponse(
+    sent: { fileRequest: FileRequest; outcome: Outcome; contentType: string; durationMs: number },
+  ): Promise<HttpyacResponse> {
+    const { httpyacResponse } = await load.assertions();
+    return httpyacResponse(this.asserted(sent), sent);
   }
 
   /** The request's `??` lines, each a test. */
@@ -862,15 +1011,7 @@ class FileRunner {
     result: RequestResult,
     sent: { fileRequest: FileRequest; outcome: Outcome; contentType: string; durationMs: number },
   ): Promise<void> {
-    const { outcome } = sent;
-    const response: AssertedResponse = {
-      status: outcome.status,
-      headers: outcome.headers,
-      body: outcome.body,
-      mimeType: sent.contentType.split(";")[0]!.trim(),
-      durationMs: sent.durationMs,
-      ...(outcome.timings ? { timings: outcome.timings } : {}),
-    };
+    const response = this.asserted(sent);
     const { evaluateAssertion, httpyacResponse } = await load.assertions();
     const context: AssertionContext = {
       substitute: (text, assertion) =>
@@ -955,29 +1096,27 @@ class FileRunner {
     request: HttpRequest,
     variables: Map<string, unknown> = new Map(),
   ): Promise<unknown> {
-    // The expression first, on the assertion's own line, so that its errors name that line.
-    // parsedBody is JSON.parse'd in the sandbox: a JSON body is not parsed unless asked.
-    const { body, json: parsed, ...rest } = response;
-    const names = [...variables.keys()].map((name) => `, ${name}`).join("");
-    const values = [...variables.values()].map((value) => `, ${JSON.stringify(value)}`).join("");
-    const code =
-      `request.variables.set("value", JSON.stringify({ value: (function (response${names}) {
-return (${expression}\n); })(__dialResponse(${JSON.stringify(body)})${values}) }));
-function __dialResponse(text) {
-  var response = ${JSON.stringify(rest)};
-  response.body = text;
-  try { response.parsedBody = ${parsed} && text ? JSON.parse(text) : undefined; } catch (e) {}
-  return response;
-}`;
+    // The expression on the assertion's own line, so that its errors name that line; the body
+    // and httpyac's response are the script's input (the code is the same for every response:
+    // compiled once per file), parsedBody JSON.parse'd in the sandbox when asked.
+    const { body, ...meta } = response;
+    const input = this.scriptInput(this.scope(new Map()), new Map(), request);
+    input.request = { method: "", url: "", headers: [], body: "" };
+    input.requestVariables = {
+      [HTTPYAC_CHANNEL]: JSON.stringify({ response: meta, values: [...variables.values()] }),
+    };
+    input.response = { status: response.status, headers: [], body, mimeType: "", charset: "" };
     // In the file's own sandbox, as its scripts run.
     const output = await (await this.session()).run(
-      { code, file: this.file.path, line: Math.max(1, assertion.span.line - 1), column: 1 },
       {
-        ...this.scriptInput(this.scope(new Map()), new Map(), request),
-        request: { method: "", url: "", headers: [], body: "" },
+        code: httpyacExpressionCode(expression, [...variables.keys()]),
+        file: this.file.path,
+        line: Math.max(1, assertion.span.line - 1),
+        column: 1,
       },
+      input,
     );
-    const json = output.requestVariables["value"];
+    const json = output.requestVariables[HTTPYAC_CHANNEL];
     return json === undefined ? undefined : (JSON.parse(json) as { value?: unknown }).value;
   }
 
@@ -1221,7 +1360,7 @@ function __dialResponse(text) {
   /** Where an inline script of the file is, as the sandbox takes it. */
   inlineSource(script: Script & { kind: "inline" }): ScriptSource {
     return {
-      code: script.code,
+      code: script.httpyac ? httpyacBlockCode(script.code) : script.code,
       file: this.file.path,
       line: script.codeLine,
       column: script.codeColumn,
