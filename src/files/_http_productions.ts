@@ -149,8 +149,11 @@ export const httpyacScript: Production = (block) => {
     span: spanBetween(line, block.lastContent),
     httpyac: { event: event as "" | "request" | "response" | "after", every: start[1] === "+" },
   };
-  if (script.httpyac.every) (block.file.scripts ??= []).push(script);
-  else if (!block.requestLine || event === "request") block.preScripts.push(script);
+  // Above a request line, `{{+` blocks wait in the head: in a block without a request every
+  // block is the file's, in file order (the driver moves them).
+  if (!block.requestLine) block.preScripts.push(script);
+  else if (script.httpyac.every) (block.file.scripts ??= []).push(script);
+  else if (event === "request") block.preScripts.push(script);
   else block.handlers.push(script);
   return true;
 };

@@ -221,7 +221,8 @@ function __dialAssert(strict) {
     return true;
   }
   function ok(value, message) {
-    if (!value) fail(message, arguments.length ? "The expression evaluated to a falsy value:\n\n  assert.ok(" + show(value) + ")\n" : "No value argument passed to ` + "`assert.ok()`" + String.raw`", value, true, "==");
+    if (!value) fail(message, arguments.length ? "The expression evaluated to a falsy value:\n\n  assert.ok(" + show(value) + ")\n" : "No value argument passed to ` +
+  "`assert.ok()`" + String.raw`", value, true, "==");
   }
   function equal(a, b, message) { if (!(a == b || (a !== a && b !== b))) fail(message, show(a) + " == " + show(b), a, b, "=="); }
   function notEqual(a, b, message) { if (a == b || (a !== a && b !== b)) fail(message, show(a) + " != " + show(b), a, b, "!="); }

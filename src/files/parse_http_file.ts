@@ -146,6 +146,16 @@ function parseBlock(
     context.protos.push(...block.protos);
     return {};
   }
+  // httpyac's `{{+ … }}` blocks above a request hold for every request of the file.
+  const every = block.preScripts.filter((s) => s.kind === "inline" && s.httpyac?.every);
+  if (every.length) {
+    (context.scripts ??= []).push(...every as NonNullable<HttpFile["scripts"]>);
+    block.preScripts.splice(
+      0,
+      block.preScripts.length,
+      ...block.preScripts.filter((s) => !every.includes(s)),
+    );
+  }
   requestLine(block);
   block.phase(REQUEST_LINE_CONTINUATION);
   const method = block.requestLine!.parts.method;

@@ -777,6 +777,34 @@ class FileRunner {
   }
 
   /**
+   * An httpyac block after the response: what it throws is a failed test named by the error
+   * (as httpyac records it), and the request's other blocks still run.
+   */
+  async httpyacHandler(
+    script: Script & { kind: "inline" },
+    request: HttpRequest,
+    result: RequestResult,
+    input: ScriptInput,
+    scope: VariableScope,
+    response: HttpyacResponse,
+  ): Promise<void> {
+    const { ScriptError } = await load.scriptSandbox();
+    try {
+      await this.httpyacBlock(script, request, result, input, scope, response);
+    } catch (error) {
+      if (!(error instanceof ScriptError) || this.options.send?.signal?.aborted) throw error;
+      const message = error.message;
+      result.tests.push({
+        name: message.replace(/^.*?:\d+: /, ""),
+        passed: false,
+        error: true,
+        message,
+        durationMs: 0,
+      });
+    }
+  }
+
+  /**
    * The file's httpyac blocks outside requests: before the request (once per run, and the
    * `{{+` ones every time), or after its response (`{{+after`, `{{+response`).
    */
@@ -794,7 +822,8 @@ class FileRunner {
       const input = after
         ? { ...after.input }
         : this.writtenInput(scope, requestVariables, request);
-      await this.httpyacBlock(script, request, result, input, scope, after?.response);
+      if (after) await this.httpyacHandler(script, request, result, input, scope, after.response);
+      else await this.httpyacBlock(script, request, result, input, scope);
       if (result.skipped) return;
     }
     if (!after) this.globalScriptsRan = true;
@@ -942,7 +971,7 @@ class FileRunner {
       input.request = exchanged!.request;
       input.response = exchanged!.response;
       if (handler.kind === "inline" && handler.httpyac) {
-        await this.httpyacBlock(handler, request, result, input, scope, httpyac);
+        await this.httpyacHandler(handler, request, result, input, scope, httpyac!);
         continue;
       }
       const output = await this.script(handler, request, result, input);

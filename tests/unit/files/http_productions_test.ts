@@ -383,13 +383,38 @@ Deno.test("phases: an assertion above the request line belongs to the request", 
   assert.equal(file.requests[0]!.span.line, 1);
 });
 
-Deno.test("production httpyac-script: httpyac's {{ … }} JavaScript block is an error naming it", () => {
-  fails(
-    p.httpyacScript,
-    "{{\nexports.a = 1;\n}}",
-    /httpyac's script block "\{\{ … \}\}" is not supported/,
-  );
-  fails(p.httpyacScript, "{{@streaming\n}}", /"\{\{@streaming … \}\}"/, { request: true });
+Deno.test("production httpyac-script: httpyac's {{ … }} JavaScript block, placed by its event", () => {
+  // Above the request line: before the request (a block without a request: the file's).
+  const head = reads(p.httpyacScript, "{{\nexports.a = 1;\n}}\nGET http://x/")!;
+  assert.deepEqual(head.preScripts, [{
+    kind: "inline",
+    code: "exports.a = 1;",
+    codeLine: 2,
+    codeColumn: 1,
+    span: { start: 0, end: 21, line: 1, endLine: 3 },
+    httpyac: { event: "", every: false },
+  }]);
+  assert.equal(head.i, 3);
+  // Below it: after the response; `{{@request` still before; `{{+…` the file's.
+  const below = block("{{\n}}\n{{@request\n}}\n{{+after\n}}\n{{@js @response\n}}", {
+    request: true,
+  });
+  below.phase([p.httpyacScript]);
+  assert.deepEqual(below.handlers.map((s) => s.kind === "inline" && s.httpyac), [
+    { event: "", every: false },
+    { event: "response", every: false },
+  ]);
+  assert.deepEqual(below.preScripts.map((s) => s.kind === "inline" && s.httpyac), [
+    { event: "request", every: false },
+  ]);
+  assert.deepEqual(below.file.scripts?.map((s) => s.httpyac), [{ event: "after", every: true }]);
+  // {{@streaming writes to a stream: an error naming it; {{@responseLogging only logs: skipped.
+  fails(p.httpyacScript, "{{@streaming\n}}", /"\{\{@streaming … \}\}" is not supported/, {
+    request: true,
+  });
+  const logging = reads(p.httpyacScript, "{{@responseLogging\nx\n}}", { request: true })!;
+  assert.equal(logging.handlers.length, 0);
+  assert.match(logging.file.warnings[0]!.message, /only changes what httpyac logs/);
   // Not closed, or a variable on its own line: not a script block.
   assert.equal(reads(p.httpyacScript, "{{\nGET http://x/"), undefined);
   assert.equal(reads(p.httpyacScript, "{{token}}\n}}"), undefined);

@@ -1,0 +1,76 @@
+/**
+ * httpyac's `{{ … }}` script blocks (fixtures/http/httpyac_scripts.http: a block outside any
+ * request, `{{+` and `{{+after`, blocks above a request line and below it, `{{@response`, an
+ * awaiting block, `exports` and `$cancel`, `test(…)` and its helpers, `require("assert")`, a
+ * `require` of a module dial's sandbox does not have), run by dial and by httpyac (npm) on the
+ * same file against the same python3-httpbin, whose echo of each request the scripts check:
+ * every test has httpyac's name and outcome.
+ */
+import assert from "node:assert/strict";
+import { dial } from "../_helpers.ts";
+import { httpyac, reportCases } from "./_files.ts";
+import { startHttpbin } from "./_httpbin.ts";
+
+const FIXTURE = new URL("./fixtures/http/httpyac_scripts.http", import.meta.url).pathname;
+
+Deno.test("httpyac scripts: {{ … }} blocks run in the sandbox with httpyac's outcomes on the same server", async () => {
+  await using httpbin = await startHttpbin();
+  const result = await dial([
+    ...["test", FIXTURE, "--reporter", "json", "--var", `base=${httpbin.origin}`],
+  ]);
+  assert.equal(result.code, 11, result.stderr);
+  const cases = reportCases(result.stdout);
+  const ours = cases.map((c) => `${c.name}: ${c.outcome === "passed"}`);
+
+  const output = await httpyac([
+    ...[FIXTURE, "--all", "-o", "none", "--json", "--var", `base=${httpbin.origin}`],
+  ]);
+  const report = JSON.parse(output.stdout) as {
+    requests: { testResults: { message: string; status: string }[] }[];
+  };
+  const theirs = report.requests.flatMap((r) =>
+    r.testResults.map((t) => `${t.message}: ${t.status === "SUCCESS"}`)
+  );
+  const expected = [
+    // The block outside requests set user-derived values once; `{{+` counted the requests.
+    "Basic Auth works: true",
+    "the user is alice: false",
+    "response status equals to 200: true",
+    "response status equals to 201: false",
+    "response header content-type equals application/json: true",
+    "response header content-type contains json: true",
+    // httpyac's own check: it fails when the value starts with the text.
+    "response header content-type contains application: false",
+    "response body equals nothing: false",
+    "response body exists: true",
+    "response body does not exists: false",
+    "total time exceeded 600000: true",
+    // httpbin's echo: the exports of the blocks above reached the URL, header and body.
+    "what httpbin saw: true",
+    "a script error fails its test: false",
+  ];
+  assert.deepEqual(ours.slice(0, expected.length), expected);
+  assert.deepEqual(theirs.slice(0, expected.length), expected);
+  // exports.$cancel: httpyac records a skipped test, dial a skipped request; neither sends it.
+  assert.equal(theirs[expected.length], "request is skipped: false");
+  assert.equal(cases[expected.length]!.name, "skipped");
+  // {{@response and an awaiting block, then require("chai"): an error in both (httpyac finds
+  // no such module; dial's sandbox runs no Node module but assert), naming the line in dial.
+  assert.deepEqual(theirs.slice(expected.length + 1, expected.length + 3), [
+    "slideshow: true",
+    "awaited: true",
+  ]);
+  assert.deepEqual(ours.slice(expected.length + 1, -1), ["slideshow: true", "awaited: true"]);
+  assert.match(theirs[expected.length + 3]!, /Cannot find module 'chai'/);
+  // What a block below the request throws is a failed test named by the error, as in httpyac.
+  assert.equal(cases.at(-1)!.outcome, "error");
+  assert.match(
+    cases.at(-1)!.message!,
+    /httpyac_scripts\.http:99: require\("chai"\) is Node code, which dial's script sandbox does not run/,
+  );
+  // The `{{+after` block logged each response (the skipped request has none), as httpyac's.
+  assert.deepEqual(
+    cases.flatMap((c) => c.logs ?? []).filter((l) => l.startsWith("after")),
+    ["after 200", "after 200", "after 200", "after 200"],
+  );
+});
