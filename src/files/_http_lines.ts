@@ -172,6 +172,8 @@ export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
   "openapi",
   // httpyac: `< file` includes of the request are substituted, as `<@ file` is.
   "injectVariables",
+  // httpyac: another file's named requests (`# @ref`, `{{name.…}}`) and variables (an import).
+  "import",
 ]);
 
 /** Directives of other runners that dial reads and ignores, saying so. */

@@ -71,7 +71,14 @@ export const directive: Production = (block) => {
   if (!match) return false;
   block.first ??= line;
   const name = match[1]!;
-  block.directives.push({ name, value: (match[2] ?? "").trim(), span: spanOf(line) });
+  const value = (match[2] ?? "").trim();
+  if (name === "import" && value) {
+    // httpyac's `# @import ./other.http` holds for the whole file, as JetBrains' `import` line.
+    (block.file.imports ??= []).push({ path: value, span: spanOf(line), httpyac: true });
+    block.runs++;
+    return block.consumed();
+  }
+  block.directives.push({ name, value, span: spanOf(line) });
   warnDirective(name, line, block.file.warnings);
   return block.consumed();
 };

@@ -218,10 +218,16 @@ export interface RunLine {
   span: Span;
 }
 
-/** JetBrains' `import ./other.http`: the other file's requests can be run by `run #name`. */
+/**
+ * JetBrains' `import ./other.http`: the other file's requests can be run by `run #name`; or
+ * httpyac's `# @import ./other.http`: its named requests run when this file names them
+ * (`# @ref`, `{{name.…}}`), and its variables are this file's (below its own).
+ */
 export interface ImportLine {
-  /** The file, relative to this file (or absolute). */
+  /** The file, relative to this file (or absolute; httpyac's may hold `{{…}}`). */
   path: string;
+  /** httpyac's `# @import`. */
+  httpyac?: boolean;
   /** The line. */
   span: Span;
 }

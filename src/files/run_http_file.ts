@@ -351,11 +351,14 @@ class FileRunner {
   readonly origins: Set<string>;
   /** What httpyac blocks exported, with its type, while the variable still holds its text. */
   readonly exported = new Map<string, { text: string; value: unknown }>();
+  /** The file's variables, below them those of the files it imports with httpyac's `# @import`. */
+  fileVariables: HttpFile["variables"];
   /** Whether the file's httpyac blocks outside requests have run (once per run). */
   globalScriptsRan = false;
 
   constructor(readonly file: HttpFile, readonly options: RunHttpFileOptions) {
     this.globals = options.globals ?? new Map();
+    this.fileVariables = file.variables;
     this.responses = options.responses ?? new Map();
     this.cookies = options.cookies ?? new CookieJar();
     this.origins = options.scriptOrigins ?? new Set();
@@ -377,6 +380,9 @@ class FileRunner {
     // Read when a variable or a /path (the `host` variable) may need them.
     if (this.file.source.includes("{{") || this.file.requests.some((r) => r.url.startsWith("/"))) {
       this.dotenvDefaults = await httpyacDotenv(Deno.realPathSync(this.dir), this.confinement);
+    }
+    if (this.file.imports?.some((line) => line.httpyac)) {
+      this.fileVariables = [...await this.importedVariables(), ...this.file.variables];
     }
     // `run` lines run in place when the whole file runs.
     const runs = this.options.names?.length ? [] : [...this.file.runs];
@@ -508,6 +514,8 @@ class FileRunner {
       running: [...(this.options.running ?? []), path],
     });
     this.results.push(...await inner.run());
+    // Its named responses, for this file's `{{name.…}}` (httpyac's imports).
+    for (const [name, response] of inner.responses) this.responses.set(name, response);
     if (inner.stopped) this.stopped = true;
   }
 
@@ -520,32 +528,70 @@ class FileRunner {
     seen: string[],
     file: HttpFile = this.file,
   ): Promise<{ file: HttpFile; path: string; index: number } | undefined> {
-    const slash = file.path.lastIndexOf("/");
-    const dir = slash < 0 ? "." : file.path.slice(0, slash) || "/";
     for (const line of file.imports ?? []) {
-      const written = line.path;
-      const path = await this.confinement!.reading(
-        written.startsWith("/") ? written : `${dir}/${written.replace(/^\.\//, "")}`,
-        { what: `the file imported by ${file.path}:${line.span.line}`, written },
-      );
-      if (seen.includes(path)) continue;
-      seen.push(path);
-      let source: string;
-      try {
-        source = await Deno.readTextFile(path);
-      } catch {
-        throw new UsageError(
-          `${file.path}:${line.span.line}:1: Cannot read the imported file "${written}"`,
-        );
-      }
-      const { parseHttpFile } = await load.parseHttpFile();
-      const parsed = parseHttpFile(source, joinPath(dir, written));
+      const parsed = await this.readImport(file, line, seen);
+      if (!parsed) continue;
       const request = findRequest(parsed, name);
-      if (request) return { file: parsed, path, index: request.index };
+      if (request) return { file: parsed, path: seen.at(-1)!, index: request.index };
       const deeper = await this.imported(name, seen, parsed);
       if (deeper) return deeper;
     }
     return undefined;
+  }
+
+  /**
+   * Reads and parses a file an import line names, inside the run's folders.
+   *
+   * @param seen the files read so far (the new one is added): a file is read once
+   * @returns the file, or undefined when it was read before
+   */
+  async readImport(
+    file: HttpFile,
+    line: NonNullable<HttpFile["imports"]>[number],
+    seen: string[],
+  ): Promise<HttpFile | undefined> {
+    const slash = file.path.lastIndexOf("/");
+    const dir = slash < 0 ? "." : file.path.slice(0, slash) || "/";
+    // httpyac's `# @import {{root}}other.http`.
+    const written = line.path.includes("{{")
+      ? substitute(line.path, this.scope(new Map()), {
+        what: "the import",
+        path: file.path,
+        line: line.span.line,
+        column: 1,
+      }).text
+      : line.path;
+    const path = await this.confinement!.reading(
+      written.startsWith("/") ? written : `${dir}/${written.replace(/^\.\//, "")}`,
+      { what: `the file imported by ${file.path}:${line.span.line}`, written },
+    );
+    if (seen.includes(path)) return undefined;
+    seen.push(path);
+    let source: string;
+    try {
+      source = await Deno.readTextFile(path);
+    } catch {
+      throw new UsageError(
+        `${file.path}:${line.span.line}:1: Cannot read the imported file "${written}"`,
+      );
+    }
+    const { parseHttpFile } = await load.parseHttpFile();
+    return parseHttpFile(source, joinPath(dir, written));
+  }
+
+  /** The variables of the files httpyac's `# @import` lines name, theirs first, each file once. */
+  async importedVariables(
+    file: HttpFile = this.file,
+    seen: string[] = [this.file.path],
+  ): Promise<HttpFile["variables"]> {
+    const variables: HttpFile["variables"] = [];
+    for (const line of file.imports ?? []) {
+      if (!line.httpyac) continue;
+      const read = await this.readImport(file, line, seen);
+      if (!read) continue;
+      variables.push(...await this.importedVariables(read, seen), ...read.variables);
+    }
+    return variables;
   }
 
   /** The file's first request of each name (a chain of 1,000 looks one up per request). */
@@ -578,6 +624,15 @@ class FileRunner {
     const names = requestDependencies(this.file, request);
     for (const name of names) {
       const dependency = this.requestNamed(name);
+      if (!dependency && this.file.imports && !this.responses.has(name)) {
+        // httpyac's `# @import`: a request of an imported file, run once, in its own file.
+        const imported = await this.imported(name, [this.file.path]);
+        if (imported) {
+          await this.runInner(imported.file, imported.path, new Map(), [String(imported.index)]);
+        }
+        if (this.stopped) return;
+        continue;
+      }
       if (
         dependency && dependency !== request && !this.ran.has(dependency) &&
         !this.responses.has(name)
@@ -1189,7 +1244,7 @@ class FileRunner {
     return this.withOverrides({
       ...(this.options.environment ? { environment: this.options.environment.variables } : {}),
       globals: this.globals,
-      file: this.file.variables,
+      file: this.fileVariables,
       request: requestVariables,
       ...(this.options.environment ? { shared: this.options.environment.shared } : {}),
       ...(this.dotenv ? { dotenv: this.dotenv } : {}),
@@ -1231,7 +1286,14 @@ class FileRunner {
 
   /** A named request's result (the scopes' `responses`). */
   readonly responseOf = (name: string): RequestVariableSource | undefined =>
-    this.responses.get(name);
+    this.responses.get(name) ?? this.exportedObject(name);
+
+  /** What an httpyac block exported as an object, read by `{{name.path}}` as httpyac reads it. */
+  exportedObject(name: string): RequestVariableSource | undefined {
+    const kept = this.exported.get(name);
+    if (!kept || typeof kept.value !== "object" || this.globals.get(name) !== kept.text) return;
+    return { request: { headers: [], body: "" }, response: { headers: [], body: kept.text } };
+  }
 
   /**
    * @param locals Postman's local variables

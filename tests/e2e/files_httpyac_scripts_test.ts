@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
-import { httpyac, reportCases } from "./_files.ts";
+import { httpyac, httpyacOutcomes, project, reportCases } from "./_files.ts";
 import { startHttpbin } from "./_httpbin.ts";
 
 const FIXTURE = new URL("./fixtures/http/httpyac_scripts.http", import.meta.url).pathname;
@@ -73,4 +73,47 @@ Deno.test("httpyac scripts: {{ … }} blocks run in the sandbox with httpyac's o
     cases.flatMap((c) => c.logs ?? []).filter((l) => l.startsWith("after")),
     ["after 200", "after 200", "after 200", "after 200"],
   );
+});
+
+const IMPORT = new URL("./fixtures/http/httpyac_import/main.http", import.meta.url).pathname;
+
+Deno.test("httpyac scripts: # @import runs the imported file's named request and reads its variables, as httpyac does", async () => {
+  await using httpbin = await startHttpbin();
+  const result = await dial([
+    ...["test", IMPORT, "--reporter", "json", "--var", `base=${httpbin.origin}`],
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  const cases = reportCases(result.stdout);
+  // The imported `login` ran once, in its own file; `unused` did not run.
+  assert.deepEqual(cases.map((c) => `${c.file.replace(/.*httpyac_import\//, "")} › ${c.name}`), [
+    "lib/login.http › HTTP 200",
+    "main.http › status == 200",
+    "main.http › body args.token == t-123",
+    "main.http › body args.user == 7",
+    "main.http › body args.greeting == hello",
+    "main.http › body args.id == 9",
+    "main.http › body args.tag == b",
+  ]);
+  const theirs = await httpyacOutcomes(IMPORT, httpbin.origin);
+  assert.deepEqual(theirs.map((t) => t.passed), cases.slice(1).map(() => true));
+});
+
+Deno.test("httpyac scripts: # @import of a file outside the run's folders is refused, nothing sent", async () => {
+  let requests = 0;
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
+    requests++;
+    return new Response("{}");
+  });
+  const dir = await project({
+    "outside.http": `# @name x\nGET http://127.0.0.1:${server.addr.port}/x\n`,
+    "p/main.http":
+      `# @import ../outside.http\n\n###\n# @ref x\nGET http://127.0.0.1:${server.addr.port}/y\n`,
+  });
+  const result = await dial(["test", `${dir}/p/main.http`]);
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(
+    result.stderr,
+    /Refused the file imported by .*main\.http:1: "\.\.\/outside\.http" is outside the run's folder/,
+  );
+  assert.equal(requests, 0);
 });
