@@ -59,7 +59,7 @@ import {
   streamOutcome,
   type Timings,
 } from "./_run_parts.ts";
-import { requestDependencies } from "./request_refs.ts";
+import { requestDependencies, templatesOf } from "./request_refs.ts";
 import {
   checkFilePaths,
   Confinement,
@@ -660,8 +660,8 @@ class FileRunner {
           { details: cause.details, cause },
         );
       }
-      // Only a request with `# @prompt` lines asks before it is sent.
-      if (request.directives.some((d) => d.name === "prompt")) {
+      // Only a request with `# @prompt` lines (or httpyac's `{{$input …}}`) asks before it is sent.
+      if (request.directives.some((d) => d.name === "prompt") || this.inputs(request).length) {
         await this.execute(request, result, chain.length > 0);
       } else await this.send(request, result, chain.length > 0);
     } catch (error) {
@@ -705,7 +705,99 @@ class FileRunner {
       }
       (asked ??= new Map()).set(name, value);
     }
+    for (const input of this.inputs(request)) {
+      (asked ??= new Map()).set(input.expression, await this.askInput(input));
+    }
     return asked;
+  }
+
+  /** httpyac's `{{$input …}}` answers of this run: each asked once. */
+  readonly answers = new Map<string, VariableValue>();
+
+  /**
+   * httpyac's `{{$input|$prompt|$password|$pick PLACEHOLDER $value: …}}` in the request's
+   * URL, headers or body, or in a file variable they name that nothing above the file defines.
+   */
+  inputs(request: HttpRequest): HttpyacInput[] {
+    if (!HTTPYAC_INPUT_SEEN.test(this.file.source)) return [];
+    const found: HttpyacInput[] = [];
+    const scan = (text: string, line: number, variable?: string) => {
+      for (const match of text.matchAll(HTTPYAC_INPUT)) {
+        const expression = match[1]!.trim();
+        if (!found.some((f) => f.expression === expression)) {
+          found.push({ expression, line, ...(variable ? { variable } : {}) });
+        }
+      }
+    };
+    const texts = templatesOf(request);
+    for (const text of texts) scan(text, request.requestLine.line);
+    const named = new Set(
+      texts.flatMap((t) => [...t.matchAll(/\{\{\s*([\w.-]+)\s*\}\}/g)].map((m) => m[1]!)),
+    );
+    for (const variable of this.fileVariables) {
+      if (!named.has(variable.name) || this.definedAbove(variable.name)) continue;
+      scan(variable.value, variable.span.line, variable.name);
+    }
+    return found;
+  }
+
+  /** Whether a name has a value above the file's variables (`--var`, a row, a run line, the environment, a script). */
+  definedAbove(name: string): boolean {
+    return Boolean(
+      this.options.overrides?.has(name) || this.options.iteration?.variables?.has(name) ||
+        this.runVariables?.has(name) || this.options.environment?.variables.has(name) ||
+        this.globals.has(name),
+    );
+  }
+
+  /** Asks for an httpyac input on the terminal (once per run); off one, an error naming it. */
+  async askInput(input: HttpyacInput): Promise<VariableValue> {
+    const known = this.answers.get(input.expression);
+    if (known !== undefined) return known;
+    const parts =
+      /^\$(input|prompt|password|pick)(?:-askonce)?\s*([^$]*?)\s*(?:\$value:\s*(.*?))?\s*$/
+        .exec(input.expression)!;
+    const [, kind, placeholder = "", preset] = parts;
+    const named = input.variable
+      ? `Variable "${input.variable}" (${kind} "${placeholder}")`
+      : `{{$${kind} ${placeholder}}}`;
+    const choices = kind === "pick" ? (preset ?? "").split(",").map((c) => c.trim()) : [];
+    const description = kind === "pick"
+      ? `${placeholder} [${choices.map((c, i) => `${i + 1}: ${c}`).join(", ")}]`
+      : preset
+      ? `${placeholder} [${preset}]`
+      : placeholder;
+    const value = await this.options.prompt?.(
+      input.variable ?? placeholder,
+      description,
+      kind === "password",
+    );
+    if (value === undefined) {
+      throw new UsageError(
+        `${this.file.path}:${input.line}:1: ${named} is asked with httpyac's $${kind} and there is no terminal to ask on`,
+        { details: { name: input.variable ?? placeholder }, remedy: { give: "variable" } },
+      );
+    }
+    let answer = value;
+    if (typeof value === "string" && value === "" && preset !== undefined && kind !== "pick") {
+      answer = preset;
+    }
+    if (kind === "pick") {
+      const text = typeof value === "string" ? value.trim() : reveal(value);
+      const chosen = /^\d+$/.test(text)
+        ? choices[Number(text) - 1]
+        : choices.find((c) => c === text);
+      if (chosen === undefined) {
+        throw new UsageError(
+          `${this.file.path}:${input.line}:1: "${text}" is not one of ${
+            choices.join(", ")
+          } (${named})`,
+        );
+      }
+      answer = chosen;
+    }
+    this.answers.set(input.expression, answer);
+    return answer;
   }
 
   /**
@@ -1612,6 +1704,19 @@ function named(request: HttpRequest, name: string): boolean {
 export function hasRequestNamed(file: HttpFile, name: string): boolean {
   return file.requests.some((r) => named(r, name));
 }
+
+/** httpyac's `{{$input …}}` (and `$prompt`, `$password`, `$pick`), at a request. */
+interface HttpyacInput {
+  /** The text between the braces, trimmed: its answer's key in the scope's overrides. */
+  expression: string;
+  /** The line it is asked for (its file variable's, else the request line's). */
+  line: number;
+  /** The file variable that holds it, if one does. */
+  variable?: string;
+}
+
+const HTTPYAC_INPUT_SEEN = /\{\{\s*\$(?:input|prompt|password|pick)/;
+const HTTPYAC_INPUT = /\{\{\s*(\$(?:input|prompt|password|pick)(?:-askonce)?\s[^{}]*?)\}\}/g;
 
 /** Words an assertion's JavaScript may hold that are never a file's variables. */
 const RESERVED: ReadonlySet<string> = new Set([

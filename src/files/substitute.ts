@@ -212,6 +212,9 @@ class Resolver {
       return encodeURIComponent(this.expression(expr.slice(1).trim(), place, stack));
     }
     if (expr.startsWith("$")) {
+      // httpyac's `{{$input …}}`, `{{$pick …}}`: the runner asked before the request was built.
+      const asked = this.scope.overrides?.get(expr);
+      if (asked !== undefined) return this.take(asked);
       const auth = /^\$auth\.(token|idToken)\(\s*"([^"]*)"\s*\)$/.exec(expr);
       if (auth) {
         const value = this.scope.auth?.get(`${auth[1]}:${auth[2]}`);

@@ -7,7 +7,9 @@
  * every test has httpyac's name and outcome.
  */
 import assert from "node:assert/strict";
-import { dial } from "../_helpers.ts";
+import { dial, dialEnv, hasScript } from "../_helpers.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 import { httpyac, httpyacOutcomes, project, reportCases } from "./_files.ts";
 import { startHttpbin } from "./_httpbin.ts";
 
@@ -116,4 +118,105 @@ Deno.test("httpyac scripts: # @import of a file outside the run's folders is ref
     /Refused the file imported by .*main\.http:1: "\.\.\/outside\.http" is outside the run's folder/,
   );
   assert.equal(requests, 0);
+});
+
+/**
+ * Runs a command on a pseudo-terminal (util-linux `script`), typing `type` once the screen shows
+ * `prompt`; a last guard kills it (and the test fails) if the prompt never comes.
+ */
+async function onTerminal(command: string[], prompt: string, type: string, cwd: string) {
+  const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+  const child = new Deno.Command("/usr/bin/script", {
+    args: ["-qec", command.map(quote).join(" "), "/dev/null"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+    clearEnv: true,
+    cwd,
+    env: dialEnv({ TERM: "dumb" }),
+  }).spawn();
+  const guard = setTimeout(() => child.kill(), 120_000);
+  const writer = child.stdin.getWriter();
+  let screen = "";
+  let typed = false;
+  try {
+    for await (const chunk of child.stdout) {
+      screen += new TextDecoder().decode(chunk, { stream: true });
+      if (!typed && screen.includes(prompt)) {
+        typed = true;
+        await writer.write(new TextEncoder().encode(type));
+      }
+    }
+  } finally {
+    clearTimeout(guard);
+    await writer.close().catch(() => {});
+    await child.status;
+  }
+  assert.ok(typed, `no prompt "${prompt}" on the screen: ${screen}`);
+  return screen;
+}
+
+Deno.test({
+  name:
+    "httpyac scripts: {{$input}} and {{$pick}} ask on a terminal, as httpyac does; without one an error names the variable",
+  ignore: !hasScript,
+  fn: async () => {
+    await using httpbin = await startHttpbin();
+    const dir = await project({
+      "input.http":
+        `@query = {{$input input app? $value: foo}}\n\nGET ${httpbin.origin}/anything?q={{query}}\n`,
+      "pick.http": `GET ${httpbin.origin}/anything?p={{$pick select app? $value: foo,bar}}\n`,
+    });
+    const url = (screen: string) =>
+      /"url": "([^"]+)"/.exec(screen.replace(/\x1b\[[\d;]*m/g, ""))?.[1];
+    const httpyacCommand = [
+      ...[Deno.execPath(), "run", "-A", "--quiet", "--no-config", "--no-lock"],
+      "npm:httpyac@6.16.7",
+    ];
+    const dialCommand = [Deno.execPath(), "run", "-A", "--quiet", MAIN, "run"];
+    // Enter takes the $value: default; the second choice of a $pick (httpyac: arrow down).
+    const theirs = [
+      url(
+        await onTerminal(
+          [...httpyacCommand, "send", "input.http", "--all", "-o", "body"],
+          "input app?",
+          "\r",
+          dir,
+        ),
+      ),
+      url(
+        await onTerminal(
+          [...httpyacCommand, "send", "pick.http", "--all", "-o", "body"],
+          "select app?",
+          "\x1b[B\r",
+          dir,
+        ),
+      ),
+    ];
+    const ours = [
+      url(await onTerminal([...dialCommand, "input.http"], "input app? [foo]: ", "\r", dir)),
+      url(
+        await onTerminal(
+          [...dialCommand, "pick.http"],
+          "select app? [1: foo, 2: bar]: ",
+          "2\r",
+          dir,
+        ),
+      ),
+    ];
+    assert.deepEqual(theirs, [
+      `${httpbin.origin}/anything?q=foo`,
+      `${httpbin.origin}/anything?p=bar`,
+    ]);
+    assert.deepEqual(ours, theirs);
+    // Off a terminal: an error naming the variable, nothing sent; --var gives the value.
+    const piped = await dial(["run", `${dir}/input.http`]);
+    assert.equal(piped.code, 2);
+    assert.match(
+      piped.stderr,
+      /input\.http:1:1: Variable "query" \(input "input app\?"\) is asked with httpyac's \$input and there is no terminal to ask on/,
+    );
+    const given = await dial(["run", `${dir}/input.http`, "--var", "query=baz"]);
+    assert.equal(JSON.parse(given.stdout).args.q, "baz");
+  },
 });
