@@ -168,7 +168,7 @@ Deno.test({
       "pick.http": `GET ${httpbin.origin}/anything?p={{$pick select app? $value: foo,bar}}\n`,
     });
     const url = (screen: string) =>
-      /"url": "([^"]+)"/.exec(screen.replace(/\x1b\[[\d;]*m/g, ""))?.[1];
+      /"url": "([^"]+)"/.exec(screen.replaceAll("\x1b", "").replace(/\[[\d;]*m/g, ""))?.[1];
     const httpyacCommand = [
       ...[Deno.execPath(), "run", "-A", "--quiet", "--no-config", "--no-lock"],
       "npm:httpyac@6.16.7",
