@@ -6,6 +6,7 @@
  */
 import {
   type Environment,
+  HTTPYAC_CONFIG_FILES,
   loadEnvironment,
   parseVarFlags,
   PRIVATE_ENV_FILE,
@@ -146,7 +147,7 @@ export function filePrompt(
  */
 export async function environmentDir(dir: string): Promise<string> {
   const has = async (candidate: string) => {
-    for (const name of [PUBLIC_ENV_FILE, PRIVATE_ENV_FILE]) {
+    for (const name of [PUBLIC_ENV_FILE, PRIVATE_ENV_FILE, ...HTTPYAC_CONFIG_FILES]) {
       try {
         await Deno.stat(`${candidate}/${name}`);
         return true;

@@ -28,6 +28,12 @@ export const PUBLIC_ENV_FILE = "http-client.env.json";
 /** The private environment file's name: secrets, kept out of version control. */
 export const PRIVATE_ENV_FILE = "http-client.private.env.json";
 
+/**
+ * httpyac's JSON configuration files: their `environments` (`$shared` and named ones) are
+ * environments as `http-client.env.json`'s are, below them.
+ */
+export const HTTPYAC_CONFIG_FILES: readonly string[] = [".httpyac.json", "httpyac.config.json"];
+
 /** One auth configuration of `Security.Auth` (JetBrains OAuth 2.0), values substituted later. */
 export type AuthConfig = Record<string, unknown>;
 
@@ -93,6 +99,14 @@ export async function loadEnvironment(
   // The public file is shared; the private file and --env-file are the person's own, unless
   // git tracks them (then they came with the repository too).
   const sources: EnvSource[] = [
+    // httpyac's JSON configuration's `environments` (its JavaScript ones are never read).
+    ...HTTPYAC_CONFIG_FILES.map((name): EnvSource => ({
+      path: `${dir}${sep}${name}`,
+      secret: false,
+      required: false,
+      trust: "shared",
+      within: "environments",
+    })),
     { path: `${dir}${sep}${PUBLIC_ENV_FILE}`, secret: false, required: false, trust: "shared" },
     { path: `${dir}${sep}${PRIVATE_ENV_FILE}`, secret: true, required: false, trust: "own" },
     ...(options.envFiles ?? []).map((path): EnvSource => ({
@@ -121,8 +135,9 @@ export async function loadEnvironment(
   const known = new Set<string>();
   for (const source of sources) {
     await checkLink(source, options.confinement);
-    const data = await readEnvFile(source.path, source.required);
-    if (data === undefined) continue;
+    const read = await readEnvFile(source.path, source.required);
+    const data = source.within ? read?.[source.within] : read;
+    if (!isObject(data)) continue;
     environment.files.push(source.path);
     if (source.secret && !source.required) environment.privateFile = source.path;
     if (source.trust === "own" && policy && holdsReference(data) && !await ownFile(source.path)) {
@@ -190,6 +205,8 @@ interface EnvSource {
   secret: boolean;
   required: boolean;
   trust: Trust;
+  /** The key of the file's object that holds the environments (httpyac's configuration). */
+  within?: string;
 }
 
 /** Whether an environment file holds a reference anywhere (then its trust matters). */

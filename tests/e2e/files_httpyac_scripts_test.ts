@@ -220,3 +220,33 @@ Deno.test({
     assert.equal(JSON.parse(given.stdout).args.q, "baz");
   },
 });
+
+Deno.test("httpyac scripts: .httpyac.json's environments ($shared without --env, a named one with it) as httpyac reads them; .httpyac.cjs is never read", async () => {
+  await using httpbin = await startHttpbin();
+  const environments = {
+    $shared: { host: httpbin.origin, system: "none" },
+    dev: { system: "dev" },
+  };
+  const dir = await project({
+    "json/.httpyac.json": JSON.stringify({ log: { level: 10 }, environments }),
+    "json/test.http": "GET /anything?q={{system}}\n",
+    "js/.httpyac.cjs": `module.exports = { environments: ${JSON.stringify(environments)} };`,
+    "js/test.http": "GET /anything?q={{system}}\n",
+  });
+  const query = (stdout: string) => /"url": ?"[^"]*\?q=([^"]*)"/.exec(stdout)?.[1];
+  const ours: (string | undefined)[] = [];
+  const theirs: (string | undefined)[] = [];
+  for (const env of [[], ["--env", "dev"]]) {
+    ours.push(query((await dial(["run", `${dir}/json/test.http`, ...env])).stdout));
+    const peer = await httpyac(["test.http", "--all", "-o", "body", ...env], {
+      cwd: `${dir}/json`,
+    });
+    theirs.push(query(peer.stdout));
+  }
+  assert.deepEqual(theirs, ["none", "dev"]);
+  assert.deepEqual(ours, theirs);
+  // A JavaScript configuration is code: dial reads none of it.
+  const js = await dial(["run", `${dir}/js/test.http`]);
+  assert.equal(js.code, 2);
+  assert.match(js.stderr, /Undefined variable "system"/);
+});
