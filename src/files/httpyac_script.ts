@@ -69,8 +69,21 @@ export function httpyacBlockCode(code: string): string {
 export function httpyacExpressionCode(expression: string, names: string[]): string {
   const parameters = names.map((name) => `, ${name}`).join("");
   return `var __input = JSON.parse(request.variables.get("${HTTPYAC_CHANNEL}")); request.variables.set("${HTTPYAC_CHANNEL}", JSON.stringify({ value: (function (response${parameters}) {
-return (${expression}\n); }).apply(null, [__dialResponse(__input.response, response.body)].concat(__input.values)) }));
+return (${expression}\n); }).apply(null, [__input.response && __dialResponse(__input.response, response.body)].concat(__input.values)) }));
 ${RESPONSE_HELPER}`;
+}
+
+/**
+ * @param expression the text between `{{` and `}}`, trimmed
+ * @returns whether httpyac reads it as JavaScript (`{{JSON.stringify(user)}}`, `{{6 + n}}`)
+ *   rather than as a variable, a path in one, or a dynamic variable (`$…`, `%…`)
+ */
+export function isJavaScriptExpression(expression: string): boolean {
+  if (/^[$%]/.test(expression)) return false;
+  // A name, a path in a named request's body (`login.token`, `list[0].id`), a request variable.
+  if (/^[\w-]+(?:\.[\w$-]+|\[\d+\])*$/.test(expression)) return false;
+  if (/^[^.\s]+\.(?:response|request)\.(?:body|headers)\./.test(expression)) return false;
+  return /[()+*/?:'"`!=<>&|,]/.test(expression);
 }
 
 /**

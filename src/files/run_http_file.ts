@@ -24,6 +24,7 @@ import {
   httpyacBlockCode,
   type HttpyacBlockOutput,
   httpyacExpressionCode,
+  isJavaScriptExpression,
   namesText,
   nodeRequire,
 } from "./httpyac_script.ts";
@@ -711,6 +712,9 @@ class FileRunner {
     return asked;
   }
 
+  /** Whether the file holds httpyac's `{{…}}` expressions or inputs at all (one pass, once). */
+  #httpyacSeen?: { expressions: boolean; inputs: boolean };
+
   /** httpyac's `{{$input …}}` answers of this run: each asked once. */
   readonly answers = new Map<string, VariableValue>();
 
@@ -719,24 +723,15 @@ class FileRunner {
    * URL, headers or body, or in a file variable they name that nothing above the file defines.
    */
   inputs(request: HttpRequest): HttpyacInput[] {
-    if (!HTTPYAC_INPUT_SEEN.test(this.file.source)) return [];
+    if (!(this.#httpyacSeen ??= httpyacSeen(this.file)).inputs) return [];
     const found: HttpyacInput[] = [];
-    const scan = (text: string, line: number, variable?: string) => {
+    for (const { text, line, variable } of this.reachableTexts(request)) {
       for (const match of text.matchAll(HTTPYAC_INPUT)) {
         const expression = match[1]!.trim();
         if (!found.some((f) => f.expression === expression)) {
           found.push({ expression, line, ...(variable ? { variable } : {}) });
         }
       }
-    };
-    const texts = templatesOf(request);
-    for (const text of texts) scan(text, request.requestLine.line);
-    const named = new Set(
-      texts.flatMap((t) => [...t.matchAll(/\{\{\s*([\w.-]+)\s*\}\}/g)].map((m) => m[1]!)),
-    );
-    for (const variable of this.fileVariables) {
-      if (!named.has(variable.name) || this.definedAbove(variable.name)) continue;
-      scan(variable.value, variable.span.line, variable.name);
     }
     return found;
   }
@@ -888,16 +883,11 @@ class FileRunner {
         `${this.file.path}:${node.line}: require("${node.module}") is Node code, which dial's script sandbox does not run (httpyac's scripts get Node's "assert" module only)`,
       );
     }
-    const variables: Record<string, unknown> = {};
-    for (const [name, value] of this.expressionVariables(namesText(script.code), scope)) {
-      const kept = this.exported.get(name);
-      variables[name] = kept && kept.text === value ? kept.value : value;
-    }
     const { body: _, ...meta } = response ?? {};
     input.requestVariables = {
       ...input.requestVariables,
       [HTTPYAC_CHANNEL]: JSON.stringify({
-        variables,
+        variables: Object.fromEntries(this.httpyacVariables(namesText(script.code), scope)),
         ...(response ? { response: meta } : {}),
         file: this.file.path,
         dir: this.dir,
@@ -921,6 +911,91 @@ class FileRunner {
       this.globals.set(name, text);
       this.exported.set(name, { text, value });
     }
+  }
+
+  /**
+   * The variables httpyac's JavaScript names, as its context holds them: what a block exported
+   * with its type (while the variable still holds it), else the value or a named request's body.
+   */
+  httpyacVariables(code: string, scope: VariableScope): Map<string, unknown> {
+    const variables = this.expressionVariables(code, scope);
+    for (const [name, value] of variables) {
+      const kept = this.exported.get(name);
+      if (kept && kept.text === value) variables.set(name, kept.value);
+    }
+    return variables;
+  }
+
+  /**
+   * httpyac's JavaScript in `{{…}}` (`{{JSON.stringify(user)}}`, `{{6 + n}}`) in the request or
+   * a file variable it uses: each evaluated in the sandbox with the variables it names before
+   * the request is built; its value (a string as it is, else its JSON) is the request's
+   * variable of that text. `require` of a Node module is an error naming it.
+   */
+  async httpyacExpressions(
+    request: HttpRequest,
+    scope: VariableScope,
+    requestVariables: Map<string, string>,
+  ): Promise<void> {
+    if (!(this.#httpyacSeen ??= httpyacSeen(this.file)).expressions) return;
+    for (const { text, line } of this.reachableTexts(request)) {
+      for (const [, expression] of text.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)) {
+        if (requestVariables.has(expression!)) continue;
+        // `{{user.length}}`: a path in a variable that is not a named request's or an export's.
+        const head = /^([\w-]+)(?:\.[\w$]+|\[\d+\])+$/.exec(expression!)?.[1];
+        const inVariable = head !== undefined && !this.responseOf(head) &&
+          this.defines(head, scope);
+        if (!inVariable && !isJavaScriptExpression(expression!)) continue;
+        if (this.defines(expression!, scope)) continue;
+        const node = nodeRequire(expression!, line);
+        if (node) {
+          const { ScriptError } = await load.scriptSandbox();
+          throw new ScriptError(
+            `${this.file.path}:${line}: require("${node.module}") is Node code, which dial's script sandbox does not run`,
+          );
+        }
+        const value = await this.evaluateHttpyac(
+          expression!,
+          line,
+          request,
+          this.httpyacVariables(expression!, scope),
+        );
+        if (value === undefined) continue;
+        requestVariables.set(
+          expression!,
+          typeof value === "string" ? value : JSON.stringify(value) ?? String(value),
+        );
+      }
+    }
+  }
+
+  /** Whether a variable has a value in the scope (a reference not read yet counts). */
+  defines(name: string, scope: VariableScope): boolean {
+    try {
+      return lookupVariable(name, scope) !== undefined;
+    } catch {
+      return true;
+    }
+  }
+
+  /**
+   * The request's URL, header and body texts, and the values of the file variables they name
+   * (where `{{…}}` may be), each with its line.
+   */
+  reachableTexts(request: HttpRequest): { text: string; line: number; variable?: string }[] {
+    const texts = templatesOf(request);
+    const found: { text: string; line: number; variable?: string }[] = texts.map((text) => ({
+      text,
+      line: request.requestLine.line,
+    }));
+    const named = new Set(
+      texts.flatMap((t) => [...t.matchAll(/\{\{\s*([\w.-]+)\s*\}\}/g)].map((m) => m[1]!)),
+    );
+    for (const variable of this.fileVariables) {
+      if (!named.has(variable.name) || this.definedAbove(variable.name)) continue;
+      found.push({ text: variable.value, line: variable.span.line, variable: variable.name });
+    }
+    return found;
   }
 
   /**
@@ -1059,6 +1134,7 @@ class FileRunner {
       request = await this.preScripts(request, result, scope, requestVariables);
       if (result.skipped) return;
     }
+    await this.httpyacExpressions(request, scope, requestVariables);
     const authTexts = this.authTexts(request);
     if (authTexts.length) await this.resolveAuth(authTexts);
     // References (`@exec:`, `@env:`, `@path`) are read now, the ones this request uses only.
@@ -1272,22 +1348,46 @@ class FileRunner {
     request: HttpRequest,
     variables: Map<string, unknown> = new Map(),
   ): Promise<unknown> {
-    // The expression on the assertion's own line, so that its errors name that line; the body
-    // and httpyac's response are the script's input (the code is the same for every response:
-    // compiled once per file), parsedBody JSON.parse'd in the sandbox when asked.
-    const { body, ...meta } = response;
+    return await this.evaluateHttpyac(
+      expression,
+      assertion.span.line,
+      request,
+      variables,
+      response,
+    );
+  }
+
+  /**
+   * Evaluates httpyac's JavaScript expression in the file's sandbox: the variables it names and
+   * httpyac's `response` in scope, the body the script's input (the code is the same for every
+   * response: compiled once per file), parsedBody JSON.parse'd in the sandbox when asked.
+   *
+   * @param line the file's line of the expression (its errors name it)
+   */
+  async evaluateHttpyac(
+    expression: string,
+    line: number,
+    request: HttpRequest,
+    variables: Map<string, unknown>,
+    response?: HttpyacResponse,
+  ): Promise<unknown> {
+    const { body = "", ...meta } = response ?? {};
     const input = this.scriptInput(this.scope(new Map()), new Map(), request);
     input.request = { method: "", url: "", headers: [], body: "" };
     input.requestVariables = {
-      [HTTPYAC_CHANNEL]: JSON.stringify({ response: meta, values: [...variables.values()] }),
+      [HTTPYAC_CHANNEL]: JSON.stringify({
+        ...(response ? { response: meta } : {}),
+        values: [...variables.values()],
+      }),
     };
-    input.response = { status: response.status, headers: [], body, mimeType: "", charset: "" };
-    // In the file's own sandbox, as its scripts run.
+    if (response) {
+      input.response = { status: response.status, headers: [], body, mimeType: "", charset: "" };
+    }
     const output = await (await this.session()).run(
       {
         code: httpyacExpressionCode(expression, [...variables.keys()]),
         file: this.file.path,
-        line: Math.max(1, assertion.span.line - 1),
+        line: Math.max(1, line - 1),
         column: 1,
       },
       input,
@@ -1715,7 +1815,21 @@ interface HttpyacInput {
   variable?: string;
 }
 
-const HTTPYAC_INPUT_SEEN = /\{\{\s*\$(?:input|prompt|password|pick)/;
+/**
+ * Whether a file may hold httpyac's JavaScript in `{{…}}` (a call, an operator or a quote; a
+ * path in a variable only in a file with httpyac's script blocks) or its `{{$input …}}`-like
+ * prompts: when not, the runner looks no further (a chain of 1,000 requests pays one pass).
+ */
+function httpyacSeen(file: HttpFile): { expressions: boolean; inputs: boolean } {
+  const blocks = !!file.scripts ||
+    file.requests.some((r) =>
+      [...r.preScripts, ...r.handlers].some((s) => s.kind === "inline" && s.httpyac)
+    );
+  return {
+    expressions: blocks || /\{\{\s*[^$%\s{}][^{}]*[()+*?'"`!=<>&|][^{}]*\}\}/.test(file.source),
+    inputs: /\{\{\s*\$(?:input|prompt|password|pick)/.test(file.source),
+  };
+}
 const HTTPYAC_INPUT = /\{\{\s*(\$(?:input|prompt|password|pick)(?:-askonce)?\s[^{}]*?)\}\}/g;
 
 /** Words an assertion's JavaScript may hold that are never a file's variables. */

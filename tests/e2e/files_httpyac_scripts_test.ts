@@ -250,3 +250,62 @@ Deno.test("httpyac scripts: .httpyac.json's environments ($shared without --env,
   assert.equal(js.code, 2);
   assert.match(js.stderr, /Undefined variable "system"/);
 });
+
+Deno.test("httpyac scripts: JavaScript in {{…}} is evaluated in the sandbox, as httpyac evaluates it; Node's Buffer is not there", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    "expr.http": [
+      "@user = doe",
+      "@password = 12345678",
+      '@pair = {{user + ":" + password}}',
+      "",
+      "{{",
+      '  exports.one = { id: 1, name: "x" };',
+      "  exports.counter = { index: 0 };",
+      "}}",
+      "",
+      "###",
+      "POST {{base}}/anything?n={{6 + counter.index}}&len={{user.length}}&up={{user.toUpperCase()}}",
+      "X-Pair: {{pair}}",
+      "",
+      "{{JSON.stringify(one)}}",
+      "",
+      "?? body args.n == 6",
+      "?? body args.len == 3",
+      "?? body args.up == DOE",
+      '?? js response.parsedBody.headers["X-Pair"] == doe:12345678',
+      '?? body data == {"id":1,"name":"x"}',
+      "",
+      "###",
+      "GET {{base}}/anything?b={{Buffer.from(user).toString('base64')}}",
+      "",
+    ].join("\n"),
+  });
+  const file = `${dir}/expr.http`;
+  const result = await dial([
+    "test",
+    file,
+    "--reporter",
+    "json",
+    "--var",
+    `base=${httpbin.origin}`,
+  ]);
+  assert.equal(result.code, 1, result.stderr);
+  const cases = reportCases(result.stdout);
+  assert.deepEqual(cases.slice(0, 5).map((c) => `${c.name}: ${c.outcome}`), [
+    "body args.n == 6: passed",
+    "body args.len == 3: passed",
+    "body args.up == DOE: passed",
+    'js response.parsedBody.headers["X-Pair"] == doe:12345678: passed',
+    'body data == {"id":1,"name":"x"}: passed',
+  ]);
+  assert.match(cases[5]!.message!, /expr\.http:23: ReferenceError: 'Buffer' is not defined/);
+  const output = await httpyac(
+    ["expr.http", "--all", "-o", "none", "--json", "--var", `base=${httpbin.origin}`],
+    { cwd: dir },
+  );
+  const report = JSON.parse(output.stdout) as {
+    requests: { testResults: { message: string; status: string }[] }[];
+  };
+  assert.deepEqual(report.requests[0]!.testResults.map((t) => t.status), Array(5).fill("SUCCESS"));
+});
