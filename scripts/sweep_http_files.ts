@@ -329,6 +329,18 @@ function compare(theirs: Run, ours: Run) {
   const ourOrder = [...ourTests.keys()];
   const sameCount = theirs.requestNames.length === ours.requestNames.length;
   let compared = 0;
+  // The same requests and as many tests: test by test in the order they ran (requests of the
+  // same label, `GET /json` twice, would otherwise share one name).
+  if (sameCount && theirs.tests.length === ours.tests.length) {
+    theirs.tests.forEach((t, i) => {
+      compared++;
+      const m = ours.tests[i]!;
+      if (m.passed !== t.passed) {
+        diffs.push(`${t.request} › ${t.name}: httpyac ${t.passed}, dial ${m.passed} (${m.name})`);
+      }
+    });
+    return { sameWire, firstWireDiff, compared, diffs };
+  }
   for (const [request, tests] of theirTests) {
     const at = theirs.requestNames.indexOf(request);
     const mine = ourTests.get(request) ??

@@ -174,6 +174,8 @@ export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
   "injectVariables",
   // httpyac: another file's named requests (`# @ref`, `{{name.…}}`) and variables (an import).
   "import",
+  // httpyac: the request once per pass (`for N`, `for ITEM of LIST`, `while EXPRESSION`).
+  "loop",
 ]);
 
 /** Directives of other runners that dial reads and ignores, saying so. */

@@ -69,7 +69,7 @@ export function httpyacBlockCode(code: string): string {
 export function httpyacExpressionCode(expression: string, names: string[]): string {
   const parameters = names.map((name) => `, ${name}`).join("");
   return `var __input = JSON.parse(request.variables.get("${HTTPYAC_CHANNEL}")); request.variables.set("${HTTPYAC_CHANNEL}", JSON.stringify({ value: (function (response${parameters}) {
-return (${expression}\n); }).apply(null, [__input.response && __dialResponse(__input.response, response.body)].concat(__input.values)) }));
+return (${expression}\n); }).apply(null, [__input.response && __dialResponse(__input.response, response.body)].concat(__input.values)), values: __input.values }));
 ${RESPONSE_HELPER}`;
 }
 

@@ -330,6 +330,9 @@ function exchangeSignal(run: AbortSignal | undefined, timeoutMs: number | undefi
   return run && timeout ? AbortSignal.any([run, timeout]) : run ?? timeout;
 }
 
+/** How many passes httpyac's `# @loop while` may make before it is an error. */
+const MAX_LOOP_PASSES = 10_000;
+
 /** How many times `postman.setNextRequest` may jump in one file's run. */
 const MAX_JUMPS = 10_000;
 
@@ -643,6 +646,90 @@ class FileRunner {
       }
     }
     this.ran.add(request);
+    if (request.directives.length && request.directives.some((d) => d.name === "loop")) {
+      await this.loop(request, names, chain);
+      return;
+    }
+    await this.exchange(request, names, chain);
+  }
+
+  /**
+   * httpyac's `# @loop for N`, `# @loop for ITEM of LIST` and `# @loop while EXPRESSION`: the
+   * request once per pass, `{{$index}}` its 0-based pass and ITEM the list's element (a variable
+   * for the rest of the run, as in httpyac); a named request's passes are `NAME0`, `NAME1` …
+   * (httpyac's NAME, got's response object of the first, is not kept). LIST and EXPRESSION are
+   * JavaScript, run in the sandbox.
+   */
+  async loop(request: HttpRequest, names: string[], chain: HttpRequest[]): Promise<void> {
+    const directive = request.directives.find((d) => d.name === "loop")!;
+    const at = `${this.file.path}:${directive.span.line}:1`;
+    // The file's blocks outside requests run before its first request's loop reads their exports.
+    if (this.file.scripts && !this.globalScriptsRan) {
+      const result = {
+        request,
+        file: this.file.path,
+        label: labelOf(request),
+        durationMs: 0,
+        tests: [],
+      };
+      await this.fileScripts(request, result, this.scope(new Map()), new Map(), undefined, true);
+    }
+    const evaluate = async (code: string) =>
+      (await this.evaluateHttpyac(
+        code,
+        directive.span.line,
+        request,
+        this.httpyacVariables(code, this.scope(new Map())),
+      )).value;
+    const pass = async (index: number, item?: [string, unknown]) => {
+      if (item) this.keepExport(item[0], item[1]);
+      const outer = this.runVariables;
+      this.runVariables = new Map([...(outer ?? []), ["$index", String(index)]]);
+      try {
+        const name = request.name;
+        await this.exchange(
+          name === undefined ? request : { ...request, name: `${name}${index}` },
+          names,
+          chain,
+        );
+      } finally {
+        this.runVariables = outer;
+      }
+    };
+    const value = directive.value;
+    const forOf = /^\s*for\s+(.*?)\s+of\s+(.*?)\s*$/.exec(value);
+    const times = /^\s*for\s*(\d+)\s*$/.exec(value);
+    const during = /^\s*while\s+(.*?)\s*$/.exec(value);
+    if (forOf) {
+      const list = await evaluate(forOf[2]!);
+      if (!Array.isArray(list)) {
+        throw new UsageError(
+          `${at}: "# @loop ${value}" needs a list: ${forOf[2]} is ${
+            JSON.stringify(list) ?? "undefined"
+          }`,
+        );
+      }
+      for (let i = 0; i < list.length && !this.stopped; i++) await pass(i, [forOf[1]!, list[i]]);
+    } else if (times) {
+      for (let i = 0; i < Number(times[1]) && !this.stopped; i++) await pass(i);
+    } else if (during) {
+      for (let i = 0; !this.stopped && await evaluate(during[1]!); i++) {
+        if (i >= MAX_LOOP_PASSES) {
+          throw new UsageError(
+            `${at}: "# @loop ${value}" still holds after ${MAX_LOOP_PASSES} passes`,
+          );
+        }
+        await pass(i);
+      }
+    } else {
+      throw new UsageError(
+        `${at}: Cannot read "# @loop ${value}": write for N, for ITEM of LIST or while EXPRESSION`,
+      );
+    }
+  }
+
+  /** Sends the request as one result of the run (its referred requests ran, or failed). */
+  async exchange(request: HttpRequest, names: string[], chain: HttpRequest[]): Promise<void> {
     const started = performance.now();
     const result: RequestResult = {
       request,
@@ -887,7 +974,7 @@ class FileRunner {
     input.requestVariables = {
       ...input.requestVariables,
       [HTTPYAC_CHANNEL]: JSON.stringify({
-        variables: Object.fromEntries(this.httpyacVariables(namesText(script.code), scope)),
+        variables: this.blockVariables(script.code, scope),
         ...(response ? { response: meta } : {}),
         file: this.file.path,
         dir: this.dir,
@@ -907,10 +994,15 @@ class FileRunner {
         if (value) result.skipped = true;
         continue;
       }
-      const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
-      this.globals.set(name, text);
-      this.exported.set(name, { text, value });
+      this.keepExport(name, value);
     }
+  }
+
+  /** A value httpyac's JavaScript gave a variable: its text for `{{name}}`, kept with its type. */
+  keepExport(name: string, value: unknown): void {
+    const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+    this.globals.set(name, text);
+    this.exported.set(name, { text, value });
   }
 
   /**
@@ -922,6 +1014,27 @@ class FileRunner {
     for (const [name, value] of variables) {
       const kept = this.exported.get(name);
       if (kept && kept.text === value) variables.set(name, kept.value);
+    }
+    return variables;
+  }
+
+  /**
+   * What an httpyac block's context holds: the variables it names, `$index` in a `# @loop`
+   * pass, and every named response when it reads `this[…]` (a computed name).
+   */
+  blockVariables(code: string, scope: VariableScope): Record<string, unknown> {
+    const variables = Object.fromEntries(this.httpyacVariables(namesText(code), scope));
+    const index = this.runVariables?.get("$index");
+    if (typeof index === "string") variables.$index = Number(index);
+    if (code.includes("this[")) {
+      for (const [name, source] of this.responses) {
+        if (name in variables) continue;
+        try {
+          variables[name] = JSON.parse(source.response.body);
+        } catch {
+          variables[name] = source.response.body;
+        }
+      }
     }
     return variables;
   }
@@ -954,7 +1067,7 @@ class FileRunner {
             `${this.file.path}:${line}: require("${node.module}") is Node code, which dial's script sandbox does not run`,
           );
         }
-        const value = await this.evaluateHttpyac(
+        const { value } = await this.evaluateHttpyac(
           expression!,
           line,
           request,
@@ -1036,11 +1149,13 @@ class FileRunner {
     scope: VariableScope,
     requestVariables: Map<string, string>,
     after?: { input: ScriptInput; response: HttpyacResponse },
+    onceOnly = false,
   ): Promise<void> {
     for (const script of this.file.scripts ?? []) {
       const { event, every } = script.httpyac;
       const late = event === "after" || event === "response";
       if (after ? !(every && late) : late || (!every && this.globalScriptsRan)) continue;
+      if (onceOnly && every) continue;
       const input = after
         ? { ...after.input }
         : this.writtenInput(scope, requestVariables, request);
@@ -1348,13 +1463,13 @@ class FileRunner {
     request: HttpRequest,
     variables: Map<string, unknown> = new Map(),
   ): Promise<unknown> {
-    return await this.evaluateHttpyac(
+    return (await this.evaluateHttpyac(
       expression,
       assertion.span.line,
       request,
       variables,
       response,
-    );
+    )).value;
   }
 
   /**
@@ -1370,7 +1485,7 @@ class FileRunner {
     request: HttpRequest,
     variables: Map<string, unknown>,
     response?: HttpyacResponse,
-  ): Promise<unknown> {
+  ): Promise<{ value?: unknown; values?: unknown[] }> {
     const { body = "", ...meta } = response ?? {};
     const input = this.scriptInput(this.scope(new Map()), new Map(), request);
     input.request = { method: "", url: "", headers: [], body: "" };
@@ -1393,7 +1508,19 @@ class FileRunner {
       input,
     );
     const json = output.requestVariables[HTTPYAC_CHANNEL];
-    return json === undefined ? undefined : (JSON.parse(json) as { value?: unknown }).value;
+    const did = json === undefined
+      ? {}
+      : JSON.parse(json) as { value?: unknown; values?: unknown[] };
+    // What the expression changed in an exported object (`{{counter.index++}}`), as in httpyac,
+    // whose variables are the objects themselves.
+    [...variables.keys()].forEach((name, i) => {
+      const kept = this.exported.get(name);
+      const now = did.values?.[i];
+      if (kept && typeof kept.value === "object" && JSON.stringify(now) !== kept.text) {
+        if (this.globals.get(name) === kept.text) this.keepExport(name, now);
+      }
+    });
+    return did;
   }
 
   /** A stream's messages written to the request's `>>` files. */

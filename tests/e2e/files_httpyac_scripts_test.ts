@@ -309,3 +309,36 @@ Deno.test("httpyac scripts: JavaScript in {{…}} is evaluated in the sandbox, a
   };
   assert.deepEqual(report.requests[0]!.testResults.map((t) => t.status), Array(5).fill("SUCCESS"));
 });
+
+const LOOPS = new URL("./fixtures/http/httpyac_loops.http", import.meta.url).pathname;
+
+Deno.test("httpyac scripts: # @loop for N, for ITEM of LIST and while EXPRESSION send what httpyac sends", async () => {
+  await using httpbin = await startHttpbin();
+  const result = await dial([
+    ...["test", LOOPS, "--reporter", "json", "--var", `base=${httpbin.origin}`],
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  const cases = reportCases(result.stdout);
+  const passes = cases.flatMap((c) => c.logs ?? []).filter((l) => l.startsWith("pass"));
+  const expected = [
+    ...["pass 0 alpha", "pass 1 beta", "pass 2 gamma"],
+    ...["pass 0 0", "pass 1 1", "pass 2 2"],
+    ...["pass 0 6", "pass 1 7", "pass 2 8"],
+  ];
+  assert.deepEqual(passes, expected);
+  // A named loop's passes are NAME0, NAME1 … (`{{forLoop2.args.item}}` of the last request).
+  assert.deepEqual(cases.slice(0, 3).map((c) => c.request), [
+    "forOfLoop0",
+    "forOfLoop1",
+    "forOfLoop2",
+  ]);
+  assert.equal(cases.at(-1)!.name, "body args.result == 2");
+  assert.equal(cases.at(-1)!.outcome, "passed");
+
+  const output = await httpyac([
+    ...[LOOPS, "--all", "-o", "short", "--var", `base=${httpbin.origin}`],
+  ]);
+  const lines = (output.stdout + output.stderr).split("\n");
+  assert.deepEqual(lines.filter((l) => l.startsWith("pass")), expected);
+  assert.ok(lines.includes("✓ args.result == 2"), output.stdout);
+});
