@@ -33,6 +33,8 @@ export interface FileContext {
   runs: RunLine[];
   /** `proto <` lines of blocks without a request (they hold for the whole file). */
   protos: ProtoImport[];
+  /** httpyac's GraphQL fragments, in file order (made at the first). */
+  fragments?: { name: string; text: string }[];
   /** httpyac's `{{ … }}` blocks of the file as a whole (made at the first). */
   scripts?: HttpFile["scripts"];
   /** The file's `import` lines, in order (made at the first). */

@@ -165,6 +165,24 @@ export const httpyacScript: Production = (block) => {
   return true;
 };
 
+/**
+ * httpyac's GraphQL fragment above a request, `fragment NAME on TYPE {` up to a blank line: the
+ * file's requests whose query spreads it (`...NAME`) send it after their query.
+ */
+export const graphqlFragment: Production = (block) => {
+  const line = block.line;
+  const match = /^\s*fragment\s+([_A-Za-z]\w*)\s+on\s+/.exec(line.text);
+  if (!match) return false;
+  let end = block.lines.findIndex((l, i) => i > block.i && isBlank(l.text));
+  if (end < 0) end = block.lines.length;
+  (block.file.fragments ??= []).push({
+    name: match[1]!,
+    text: block.lines.slice(block.i, end).map((l) => l.text).join("\n"),
+  });
+  block.i = end;
+  return true;
+};
+
 /** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
 export const preScript: Production = (block) => {
   const line = block.line;
@@ -600,6 +618,7 @@ export const HEAD: readonly Production[] = [
   headComment,
   blockComment,
   httpyacScript,
+  graphqlFragment,
   protoImport,
   preScript,
   assertion,

@@ -435,9 +435,12 @@ function duration(directive: { value: string; span: { line: number } } | undefin
 }
 
 function graphqlBody(text: string, path: string, request: HttpRequest) {
-  const { query, variables } = splitGraphqlBody(text);
-  if (query === "" && !variables) {
+  const split = splitGraphqlBody(text);
+  const { variables } = split;
+  if (split.query === "" && !variables) {
     throw new UsageError(`${path}:${request.requestLine.line}:1: GRAPHQL request without a query`);
   }
+  // httpyac's fragments the query spreads, each after it on a line of its own.
+  const query = [split.query, ...request.graphqlFragments ?? []].join("\n");
   return { query, ...(variables ? { variables } : {}) };
 }

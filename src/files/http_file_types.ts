@@ -164,6 +164,11 @@ export interface HttpRequest {
   assertions: Assertion[];
   /** `proto < path` lines above a `GRPC` request: its services come from these files. */
   protos?: ProtoImport[];
+  /**
+   * httpyac's GraphQL fragments (`fragment NAME on TYPE { … }` blocks of the file) its query
+   * spreads (`...NAME`): sent after the query, as httpyac sends them.
+   */
+  graphqlFragments?: string[];
 }
 
 /**

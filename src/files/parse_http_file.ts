@@ -94,6 +94,12 @@ export function parseHttpFile(
       });
     }
   }
+  // httpyac's GraphQL fragments hold for every request of the file whose body spreads them.
+  for (const request of context.fragments ? requests : []) {
+    const text = request.body.map((part) => part.kind === "text" ? part.text : "").join("\n");
+    const spread = context.fragments!.filter((f) => text.includes(`...${f.name}`));
+    if (spread.length) request.graphqlFragments = spread.map((f) => f.text);
+  }
   return {
     path,
     source,

@@ -342,3 +342,37 @@ Deno.test("httpyac scripts: # @loop for N, for ITEM of LIST and while EXPRESSION
   assert.deepEqual(lines.filter((l) => l.startsWith("pass")), expected);
   assert.ok(lines.includes("✓ args.result == 2"), output.stdout);
 });
+
+Deno.test("httpyac scripts: a GraphQL fragment block is sent after the query that spreads it, byte for byte as httpyac sends it", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // The shape of httpyac's examples/api/github.http.
+    "gql.http": [
+      "fragment IOParts on Repository {",
+      "  description",
+      "  diskUsage",
+      "}",
+      "",
+      "POST {{base}}/anything",
+      "Content-Type: application/json",
+      "",
+      "query test($name: String!, $owner: String!) {",
+      "  repository(name: $name, owner: $owner) {",
+      "    name",
+      "    ...IOParts",
+      "  }",
+      "}",
+      "",
+      '{ "name": "vscode-httpyac", "owner": "AnWeber" }',
+      "",
+    ].join("\n"),
+  });
+  const vars = ["--var", `base=${httpbin.origin}`];
+  const ours = await dial(["run", `${dir}/gql.http`, ...vars]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const theirs = await httpyac(["gql.http", "--all", "-o", "body", ...vars], { cwd: dir });
+  const sent = (stdout: string) =>
+    JSON.parse(stdout.slice(stdout.indexOf("{"), stdout.lastIndexOf("}") + 1)).data as string;
+  assert.equal(sent(ours.stdout), sent(theirs.stdout));
+  assert.match(JSON.parse(sent(ours.stdout)).query, /\}\nfragment IOParts on Repository \{/);
+});
