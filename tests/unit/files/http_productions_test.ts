@@ -435,3 +435,13 @@ Deno.test("production example-response: httpyac's response under a request is ne
   assert.deepEqual(b.request().body.map((part) => part.kind === "text" && part.text), ["a"]);
   assert.equal(reads(p.exampleResponse, "HTTP/1.1 is a protocol", { request: true }), undefined);
 });
+
+Deno.test("production graphql-fragment: httpyac's fragment block up to a blank line is the file's", () => {
+  const b = reads(p.graphqlFragment, "fragment IOParts on Repository {\n  a\n}\n\nPOST http://x/")!;
+  assert.deepEqual(b.file.fragments, [{
+    name: "IOParts",
+    text: "fragment IOParts on Repository {\n  a\n}",
+  }]);
+  assert.equal(b.i, 3);
+  assert.equal(reads(p.graphqlFragment, "fragments are here"), undefined);
+});
