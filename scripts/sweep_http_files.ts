@@ -329,9 +329,9 @@ function compare(theirs: Run, ours: Run) {
   const ourOrder = [...ourTests.keys()];
   const sameCount = theirs.requestNames.length === ours.requestNames.length;
   let compared = 0;
-  // The same requests and as many tests: test by test in the order they ran (requests of the
-  // same label, `GET /json` twice, would otherwise share one name).
-  if (sameCount && theirs.tests.length === ours.tests.length) {
+  // As many requests on the wire and as many tests: test by test in the order they ran
+  // (requests of the same label, `GET /json` twice, would otherwise share one name).
+  if (theirs.wire.length === ours.wire.length && theirs.tests.length === ours.tests.length) {
     theirs.tests.forEach((t, i) => {
       compared++;
       const m = ours.tests[i]!;
