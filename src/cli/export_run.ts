@@ -340,7 +340,8 @@ function modelOf(r: HttpRequest, source: string) {
 }
 
 function scriptModel(script: Script): ScriptModel {
-  return script.kind === "inline" ? { code: script.code } : { file: script.path };
+  if (script.kind === "file") return { file: script.path };
+  return script.httpyac ? { code: script.code, httpyac: script.httpyac } : { code: script.code };
 }
 
 /**

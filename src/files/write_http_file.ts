@@ -5,7 +5,7 @@
  * @module
  */
 import { UsageError } from "../errors/mod.ts";
-import type { HttpRequest } from "./http_file_types.ts";
+import type { HttpRequest, HttpyacScript } from "./http_file_types.ts";
 import { parseHttpFile } from "./parse_http_file.ts";
 
 /** A request to write; every value may hold `{{variables}}`. */
@@ -40,7 +40,7 @@ export interface RequestModel {
 }
 
 /** A script of a request: its code (between `{%` and `%}`) or a file it names. */
-export type ScriptModel = { code: string } | { file: string };
+export type ScriptModel = { code: string; httpyac?: HttpyacScript } | { file: string };
 
 /**
  * Writes one request as `.http` text, ending with a line break.
@@ -130,6 +130,14 @@ function scriptBlock(mark: "<" | ">", script: ScriptModel): string {
       throw new UsageError(`Cannot write the script path "${script.file}"`);
     }
     return `${mark} ${script.file}`;
+  }
+  if (script.httpyac) {
+    // httpyac's block keeps its form: its code means httpyac's API, not JetBrains'.
+    if (/^\s*\}\}\s*$/m.test(script.code)) {
+      throw new UsageError('Cannot write an httpyac script block holding a "}}" line');
+    }
+    const { every, event } = script.httpyac;
+    return `{{${every ? "+" : event ? "@" : ""}${event}\n${script.code}\n}}`;
   }
   const what = mark === "<" ? "pre-request script" : "handler";
   if (script.code.includes("%}")) throw new UsageError(`Cannot write a ${what} holding "%}"`);

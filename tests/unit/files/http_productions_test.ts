@@ -6,6 +6,7 @@ import { Block, type FileContext, type Production } from "../../../src/files/_ht
 import { HttpFileSyntaxError, type Line, LineReader } from "../../../src/files/_http_lines.ts";
 import * as p from "../../../src/files/_http_productions.ts";
 import { parseHttpFile } from "../../../src/files/parse_http_file.ts";
+import { writeHttpRequest } from "../../../src/files/write_http_file.ts";
 
 function block(source: string, options: { separator?: boolean; request?: boolean } = {}): Block {
   const reader = new LineReader(source);
@@ -444,4 +445,20 @@ Deno.test("production graphql-fragment: httpyac's fragment block up to a blank l
   }]);
   assert.equal(b.i, 3);
   assert.equal(reads(p.graphqlFragment, "fragments are here"), undefined);
+});
+
+Deno.test("write: an httpyac block is written back as httpyac's block, not as a JetBrains script", () => {
+  const text = writeHttpRequest({
+    method: "GET",
+    url: "http://x/",
+    preScripts: [{ code: "  exports.a = 1;", httpyac: { event: "", every: false } }],
+    handlers: [{ code: "  test.status(200);", httpyac: { event: "response", every: false } }],
+  });
+  assert.match(text, /^\{\{\n {2}exports\.a = 1;\n\}\}\nGET http:\/\/x\/\n/);
+  assert.match(text, /\{\{@response\n {2}test\.status\(200\);\n\}\}\n$/);
+  const request = parseHttpFile(text, "w.http").requests[0]!;
+  assert.deepEqual(
+    [...request.preScripts, ...request.handlers].map((s) => s.kind === "inline" && s.httpyac),
+    [{ event: "", every: false }, { event: "response", every: false }],
+  );
 });
