@@ -1148,9 +1148,9 @@ class FileRunner {
     result: RequestResult,
     scope: VariableScope,
     requestVariables: Map<string, string>,
-    after?: { input: ScriptInput; response: HttpyacResponse },
+    after?: { input: ScriptInput; response: () => Promise<HttpyacResponse> },
     onceOnly = false,
-  ): Promise<void> {
+  ): Promise<boolean> {
     for (const script of this.file.scripts ?? []) {
       const { event, every } = script.httpyac;
       const late = event === "after" || event === "response";
@@ -1159,11 +1159,13 @@ class FileRunner {
       const input = after
         ? { ...after.input }
         : this.writtenInput(scope, requestVariables, request);
-      if (after) await this.httpyacHandler(script, request, result, input, scope, after.response);
-      else await this.httpyacBlock(script, request, result, input, scope);
-      if (result.skipped) return;
+      if (after) {
+        await this.httpyacHandler(script, request, result, input, scope, await after.response());
+      } else await this.httpyacBlock(script, request, result, input, scope);
+      if (result.skipped) return true;
     }
     if (!after) this.globalScriptsRan = true;
+    return false;
   }
 
   /** Keeps the outcome: the result's status and timings, the named response for later requests. */
@@ -1241,9 +1243,8 @@ class FileRunner {
     // request only).
     const requestVariables = postman ? postmanLocals(this.globals) : new Map<string, string>();
     const scope = postman ? this.postmanScope(requestVariables) : this.scope(requestVariables);
-    if (this.file.scripts) {
-      await this.fileScripts(request, result, scope, requestVariables);
-      if (result.skipped) return;
+    if (this.file.scripts && await this.fileScripts(request, result, scope, requestVariables)) {
+      return;
     }
     if (request.preScripts.length) {
       request = await this.preScripts(request, result, scope, requestVariables);
@@ -1294,22 +1295,46 @@ class FileRunner {
         } MiB`,
       );
     }
+    await this.afterExchange(request, result, { scope, requestVariables, postman }, {
+      fileRequest,
+      outcome,
+      durationMs,
+      sent,
+      streamed,
+    });
+  }
+
+  /**
+   * After the exchange: the request's handlers (JetBrains', Postman's, httpyac's blocks), the
+   * exchange's checks, its `??` lines, then the file's httpyac blocks after every response.
+   */
+  async afterExchange(
+    request: HttpRequest,
+    result: RequestResult,
+    variables: { scope: VariableScope; requestVariables: Map<string, string>; postman: boolean },
+    exchange: {
+      fileRequest: FileRequest;
+      outcome: Outcome;
+      durationMs: number;
+      sent: number;
+      streamed: boolean;
+    },
+  ): Promise<void> {
+    const { scope, requestVariables, postman } = variables;
+    const { fileRequest, outcome, durationMs, sent, streamed } = exchange;
     const late = request.handlers.length || this.file.scripts;
     const contentType = late || request.assertions.length
       ? outcome.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1] ?? ""
       : "";
     const exchanged = late ? handlerExchange(fileRequest, outcome, contentType) : undefined;
-    // httpyac's response, for its blocks after the request.
-    const httpyac = request.handlers.some((h) => h.kind === "inline" && h.httpyac) ||
-        this.file.scripts
-      ? await this.httpyacResponse({ fileRequest, outcome, contentType, durationMs })
-      : undefined;
+    // httpyac's response, for its blocks after the request (made when the first asks).
+    const httpyac = () => this.httpyacResponse({ fileRequest, outcome, contentType, durationMs });
     for (const handler of request.handlers) {
       const input = this.scriptInput(scope, requestVariables, request, performance.now() - sent);
       input.request = exchanged!.request;
       input.response = exchanged!.response;
       if (handler.kind === "inline" && handler.httpyac) {
-        await this.httpyacHandler(handler, request, result, input, scope, httpyac!);
+        await this.httpyacHandler(handler, request, result, input, scope, await httpyac());
         continue;
       }
       const output = await this.script(handler, request, result, input);
@@ -1338,12 +1363,10 @@ class FileRunner {
       await this.assert(request, scope, result, { fileRequest, outcome, contentType, durationMs });
     }
     if (this.file.scripts) {
-      const input = this.scriptInput(scope, requestVariables, request);
-      input.request = exchanged!.request;
-      input.response = exchanged!.response;
+      const input = { ...this.scriptInput(scope, requestVariables, request), ...exchanged! };
       await this.fileScripts(request, result, scope, requestVariables, {
         input,
-        response: httpyac!,
+        response: httpyac,
       });
     }
   }
