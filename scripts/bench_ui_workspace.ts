@@ -10,7 +10,7 @@
  * turn from the first counted round, so each arm is first, second and third equally often and
  * follows each other arm equally often), each launch as `dial ui` does it: a new server on the
  * workspace, a fresh browser context, the launch URL. The two 64-request folders trade the roles
- * A and A′ every six rounds (36 rounds: each order with each assignment three times), so no
+ * A and A′ every six rounds (60 rounds: each order with each assignment five times), so no
  * folder is always A. A launch's time is the page's clock from the navigation's start to the
  * first frame after the tree's first file is in the page saying how many files the tree holds
  * (the tree draws the rows in view: for either size, its first screen). The page's main-thread
@@ -37,7 +37,8 @@
  *
  * Run: `deno task bench --only ui` (all the UI benchmarks), or alone:
  * `deno run -A --config tests/deno.json scripts/bench_ui_workspace.ts`
- * (`DIAL_BENCH_RUNS` counted rounds, 36 by default; `DIAL_BENCH_WARMUP` rounds, 3)
+ * (`DIAL_BENCH_RUNS` counted rounds, 60 by default: a multiple of 12 keeps the design balanced;
+ * `DIAL_BENCH_WARMUP` rounds, 3)
  * @module
  */
 import type { Browser } from "playwright-core";
@@ -46,7 +47,7 @@ import { startUiServer } from "../src/ui/server.ts";
 import { loadAssets } from "../src/ui/assets.ts";
 import { type CdpBrowser, type CdpPage, launchCdp } from "./cdp.ts";
 
-const ROUNDS = Number(Deno.env.get("DIAL_BENCH_RUNS") ?? 36);
+const ROUNDS = Number(Deno.env.get("DIAL_BENCH_RUNS") ?? 60);
 const WARMUP = Number(Deno.env.get("DIAL_BENCH_WARMUP") ?? 3);
 /** Playwright sessions of each size for the interactions. */
 const SESSIONS = 3;
