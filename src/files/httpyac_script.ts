@@ -42,6 +42,8 @@ export interface HttpyacBlockOutput {
   exports: Record<string, unknown>;
   /** The code returned a promise that was rejected: what it threw. */
   error?: string;
+  /** `request.headers` as the code left them (a block before the request may change them). */
+  headers?: Record<string, unknown>;
 }
 
 /**
@@ -153,7 +155,7 @@ const BLOCK_HELPERS = String.raw`function __dialHttpyac(run) {
     for (var k = 0; k < keys.length; k++) {
       if (typeof value[keys[k]] !== "function") exported[keys[k]] = value[keys[k]];
     }
-    host.variables.set("${HTTPYAC_CHANNEL}", stringify({ exports: exported }));
+    host.variables.set("${HTTPYAC_CHANNEL}", stringify({ exports: exported, headers: context.request && context.request.headers }));
   }
   var done = run.call(context, module.exports, __dialRequire, module, input.file, input.dir, context);
   if (done && typeof done.then === "function") {

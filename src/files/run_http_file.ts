@@ -899,8 +899,9 @@ class FileRunner {
     for (const script of request.preScripts) {
       const input = this.writtenInput(scope, requestVariables, request);
       if (script.kind === "inline" && script.httpyac) {
-        await this.httpyacBlock(script, request, result, input, scope);
+        const edits = await this.httpyacBlock(script, request, result, input, scope);
         if (result.skipped) return request;
+        if (edits.length) request = editHeaders(request, edits);
         continue;
       }
       let output: ScriptOutput;
@@ -962,7 +963,7 @@ class FileRunner {
     input: ScriptInput,
     scope: VariableScope,
     response?: HttpyacResponse,
-  ): Promise<void> {
+  ): Promise<NonNullable<ScriptOutput["headerEdits"]>> {
     const { ScriptError } = await load.scriptSandbox();
     const node = nodeRequire(script.code, script.codeLine);
     if (node) {
@@ -996,6 +997,7 @@ class FileRunner {
       }
       this.keepExport(name, value);
     }
+    return response ? [] : headerChanges(input.request?.headers ?? [], did.headers);
   }
 
   /** A value httpyac's JavaScript gave a variable: its text for `{{name}}`, kept with its type. */
@@ -1919,6 +1921,25 @@ function handlerExchange(
  * The request with a Postman pre-request script's header changes (added headers point at the
  * request line in messages).
  */
+/**
+ * What an httpyac block before the request did to `request.headers` (an object by name, as
+ * httpyac's request has them): a changed or new header upserted, a deleted one removed.
+ */
+function headerChanges(
+  before: [string, string][],
+  after: Record<string, unknown> | undefined,
+): NonNullable<ScriptOutput["headerEdits"]> {
+  if (!after || typeof after !== "object") return [];
+  const was = new Map(before);
+  const edits: NonNullable<ScriptOutput["headerEdits"]> = [];
+  for (const [name, value] of Object.entries(after)) {
+    const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+    if (was.get(name) !== text) edits.push(["upsert", name, text]);
+  }
+  for (const [name] of was) if (!Object.hasOwn(after, name)) edits.push(["remove", name, ""]);
+  return edits;
+}
+
 function editHeaders(
   request: HttpRequest,
   edits: NonNullable<ScriptOutput["headerEdits"]>,

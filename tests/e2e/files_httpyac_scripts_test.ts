@@ -376,3 +376,39 @@ Deno.test("httpyac scripts: a GraphQL fragment block is sent after the query tha
   assert.equal(sent(ours.stdout), sent(theirs.stdout));
   assert.match(JSON.parse(sent(ours.stdout)).query, /\}\nfragment IOParts on Repository \{/);
 });
+
+Deno.test("httpyac scripts: a block before the request changes request.headers as httpyac's does (set, delete, {{@request)", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    "headers.http": [
+      "{{",
+      '  request.headers["X-Plain"] = "p-" + request.method;',
+      '  delete request.headers["X-Drop"];',
+      "}}",
+      "GET {{base}}/anything",
+      "X-Drop: gone",
+      "X-Keep: k",
+      "",
+      "{{@request",
+      '  request.headers["X-Signed"] = "sig-" + request.headers["X-Keep"];',
+      "}}",
+      "",
+      '?? js response.parsedBody.headers["X-Plain"] == p-GET',
+      '?? js response.parsedBody.headers["X-Drop"] == undefined',
+      '?? js response.parsedBody.headers["X-Signed"] == sig-k',
+      '?? js response.parsedBody.headers["X-Keep"] == k',
+      "",
+    ].join("\n"),
+  });
+  const vars = ["--var", `base=${httpbin.origin}`];
+  const ours = await dial(["test", `${dir}/headers.http`, "--reporter", "json", ...vars]);
+  assert.equal(ours.code, 0, ours.stderr);
+  assert.deepEqual(reportCases(ours.stdout).map((c) => c.outcome), Array(4).fill("passed"));
+  const theirs = await httpyac(["headers.http", "--all", "-o", "none", "--json", ...vars], {
+    cwd: dir,
+  });
+  const report = JSON.parse(theirs.stdout) as {
+    requests: { testResults: { status: string }[] }[];
+  };
+  assert.deepEqual(report.requests[0]!.testResults.map((t) => t.status), Array(4).fill("SUCCESS"));
+});
