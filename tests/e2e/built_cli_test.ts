@@ -10,7 +10,8 @@
 import assert from "node:assert/strict";
 import { includes } from "../assert.ts";
 import { firstLine, serve } from "../_helpers.ts";
-import { eagerFunctions } from "../../scripts/build_cli.ts";
+import { eagerFunctions, eagerInner, lexicallyFree } from "../../scripts/build_cli.ts";
+import ts from "typescript";
 import { builtCli, installedDial } from "./_built.ts";
 import { deferServer, subscriptionServer } from "./_graphql_servers.ts";
 import { GREETER_PROTOS, startGreeter } from "./_grpc.ts";
@@ -108,6 +109,38 @@ Deno.test("built CLI: eagerFunctions keeps what a hoisted declaration is (callab
   assert.equal(eagerFunctions("const a = 1;\n"), "const a = 1;\n");
 });
 
+Deno.test("built CLI: eagerInner turns arrow functions into parenthesised function expressions only where they mean the same (this, arguments, names, async, nesting)", async () => {
+  const source = [
+    "export const add = (x) => x + 1;",
+    "export const twice = async x => { await 0; return x * 2; };",
+    "export const curried = [1, 2].map((n) => (m) => n * m);",
+    "export const object = { f: () => ({ k: 1 }), g() { return this; }, h: function () { return 3; } };",
+    "export function outer() { const t = () => this; const u = () => arguments.length; return [t(), u()]; }",
+    "export const defaults = (p = () => 1) => p();",
+    "export const classy = () => class { m() { return 7; } };",
+    "export const pair = () => (1, 2);",
+  ].join("\n");
+  const code = eagerInner(source);
+  assert.match(code, /^export const add = \(function \(x\) \{ return x \+ 1; \}\);$/m);
+  assert.match(code, /^export const twice = \(async function \(x\) \{ await 0;/m);
+  assert.match(code, /h: \(function \(\) \{ return 3; \}\)/);
+  // Kept as written: they read `this` or `arguments`, hold a class, or a function in parameters.
+  assert.match(code, /const t = \(\) => this; const u = \(\) => arguments\.length;/);
+  assert.match(code, /classy = \(\) => class/);
+  assert.match(code, /defaults = \(p = \(function \(\) \{ return 1; \}\)\) => p\(\)/);
+  const module = await import(`data:text/javascript,${encodeURIComponent(eagerFunctions(source))}`);
+  assert.equal(module.add(1), 2);
+  assert.equal(await module.twice(2), 4);
+  assert.equal(module.curried[1](3), 6);
+  assert.deepEqual([module.object.f(), module.object.h()], [{ k: 1 }, 3]);
+  assert.equal(module.object.g(), module.object);
+  assert.deepEqual(module.outer.call("me", 1, 2), ["me", 2]);
+  assert.equal(module.defaults(), 1);
+  assert.equal(new (module.classy())().m(), 7);
+  assert.equal(module.pair(), 2);
+  assert.deepEqual([module.add.name, module.twice.name], ["add", "twice"]);
+});
+
 Deno.test("canary: Deno's code cache still leaves out a function compiled after its module ran (why eagerFunctions, scripts/build_cli.ts)", async () => {
   const work = await Deno.makeTempDir({ prefix: "dial-code-cache-" });
   try {
@@ -200,6 +233,22 @@ Deno.test("built CLI: V8 compiles the core chunk's functions with the chunk, so 
     const lazy = events("parse-function");
     assert.deepEqual(lazy.filter((at) => eager.has(at)).map((at) => eager.get(at)), []);
     assert.ok(lazy.length > 0, "no lazy compile seen at all (methods stay lazy): is the log read?");
+    // Nor a function expression or arrow function inside them (eagerInner): what V8 still
+    // compiled lazily is a method, a constructor, a function declared inside a function or an
+    // arrow function that reads `this` (left as it is).
+    const file = ts.createSourceFile(core, code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
+    const expressions: string[] = [];
+    const visit = (node: ts.Node): void => {
+      const at = (node as ts.FunctionLikeDeclaration).parameters?.pos;
+      const rewritten = ts.isFunctionExpression(node) ||
+        (ts.isArrowFunction(node) && lexicallyFree(node));
+      if (rewritten && lazy.includes(at - 1)) {
+        expressions.push(code.slice(node.getStart(file), node.getStart(file) + 80));
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(file);
+    assert.deepEqual(expressions, []);
   } finally {
     await Deno.remove(work, { recursive: true });
   }
