@@ -287,7 +287,7 @@ export function lexicallyFree(arrow: ts.ArrowFunction): boolean {
       return false;
     }
     // A function of its own (not an arrow) has its own `this` and `arguments`.
-    if (ts.isFunctionLike(node) && !ts.isArrowFunction(node) && node !== arrow) return true;
+    if (ts.isFunctionLike(node) && !ts.isArrowFunction(node)) return true;
     return ts.forEachChild(node, (child) => free(child) ? undefined : true) !== true;
   };
   return free(arrow);
