@@ -117,7 +117,11 @@ export async function settleBody(
 }
 
 /**
- * Opens a body for one send through fetch. Files are opened when the stream is first read.
+ * Opens a body for one send through fetch. Files are opened when the body is first read. Files
+ * and forms are an async iterable of their chunks, which fetch accepts as it accepts a stream,
+ * and which dial's client reads straight into its buffer ({@link setDirectSource}): no web
+ * stream is made (a first `ReadableStream` of a process costs ~80 of the runtime's functions
+ * compiled, ~1-3 ms).
  *
  * @param source the body
  * @returns a value fetch accepts
@@ -133,10 +137,10 @@ export function openBody(source: BodySource): BodyInit {
     case "stream":
       return source.stream;
     default: {
-      const stream = ReadableStream.from(bodyChunks(source));
+      const chunks = bodyChunks(source);
       const direct = directReader(source);
-      if (direct) setDirectSource(stream, direct);
-      return stream;
+      if (direct) setDirectSource(chunks, direct);
+      return chunks as BodyInit;
     }
   }
 }

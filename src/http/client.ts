@@ -41,9 +41,10 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
 
 /**
  * A `fetch` that sends through dial's own client with the given options. Header order and
- * case are kept as given (an array keeps its order); a `ReadableStream` body goes out with
- * the `Content-Length` given with it, chunked without one. Redirects are followed only when
- * `redirect` is not `"manual"` (send() follows them itself).
+ * case are kept as given (an array keeps its order); a `ReadableStream` body, or an async
+ * iterable of chunks (as `openBody` makes of files), goes out with the `Content-Length` given
+ * with it, chunked without one. Redirects are followed only when `redirect` is not `"manual"`
+ * (send() follows them itself).
  *
  * @param options the transport options
  * @returns a fetch for `send()` and everything built on it
@@ -178,6 +179,20 @@ async function exchange(
   return await exchangeH1(conn, request, release);
 }
 
+/**
+ * @param body a fetch body
+ * @returns whether it is read chunk by chunk: a stream, or an async iterable of chunks (files
+ *   and forms from `openBody`), as Deno's fetch takes one
+ */
+function isChunks(
+  body: BodyInit | null | undefined,
+): body is ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> {
+  return body instanceof ReadableStream ||
+    typeof (body as Partial<AsyncIterable<Uint8Array>> | null | undefined)?.[
+        Symbol.asyncIterator
+      ] === "function";
+}
+
 /** Builds the bytes of the request: target form, head completed, body framed. */
 async function wireRequest(url: URL, init: RequestInit, plan: TransportPlan): Promise<WireRequest> {
   const method = init.method ?? "GET";
@@ -189,7 +204,7 @@ async function wireRequest(url: URL, init: RequestInit, plan: TransportPlan): Pr
   let body: WireBody | undefined;
   let defaultType: string | undefined;
   const raw = init.body;
-  if (raw !== undefined && raw !== null && raw instanceof ReadableStream) {
+  if (isChunks(raw)) {
     const declared = given.find(([name]) => name.toLowerCase() === "content-length")?.[1];
     body = { stream: raw, ...(declared !== undefined ? { length: Number(declared) } : {}) };
   } else if (raw !== undefined && raw !== null) {

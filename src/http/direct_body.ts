@@ -28,22 +28,25 @@ export function directRead(stream: ReadableStream<Uint8Array>): DirectRead | und
   return stream.locked ? undefined : direct.get(stream);
 }
 
-const sources = new WeakMap<ReadableStream<Uint8Array>, DirectRead>();
+/** A request body as a stream or as the chunks fetch also takes. */
+type RequestChunks = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+const sources = new WeakMap<RequestChunks, DirectRead>();
 
 /**
- * @param stream a request body stream (files and forms, `body.ts`)
- * @param read reads the same bytes into a buffer (while the stream is not locked)
+ * @param body a request body of files and forms (`body.ts`), read either way, not both
+ * @param read reads the same bytes into a buffer (while no reader took the body)
  */
-export function setDirectSource(stream: ReadableStream<Uint8Array>, read: DirectRead): void {
-  sources.set(stream, read);
+export function setDirectSource(body: RequestChunks, read: DirectRead): void {
+  sources.set(body, read);
 }
 
 /**
- * @param stream a request body stream
- * @returns its direct read, when it has one and no reader has taken it
+ * @param body a request body
+ * @returns its direct read, when it has one and no reader has taken it (a stream's)
  */
-export function directSource(stream: ReadableStream<Uint8Array>): DirectRead | undefined {
-  return stream.locked ? undefined : sources.get(stream);
+export function directSource(body: RequestChunks): DirectRead | undefined {
+  return body instanceof ReadableStream && body.locked ? undefined : sources.get(body);
 }
 
 const responses = new WeakMap<object, () => DirectRead | undefined>();

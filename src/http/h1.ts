@@ -588,7 +588,7 @@ async function writeRequest(conn: Connection, request: WireRequest): Promise<voi
   await writer.write(bytesOf(head));
   const chunked = body.length === undefined;
   let sent = 0;
-  const direct = body.stream instanceof ReadableStream ? directSource(body.stream) : undefined;
+  const direct = directSource(body.stream);
   if (direct) {
     // Files and form parts read into one buffer and written from it (-T, -d @file, -F).
     const buffer = new Uint8Array(CHUNK);
