@@ -46,7 +46,8 @@ export function setDirectSource(body: RequestChunks, read: DirectRead): void {
  * @returns its direct read, when it has one and no reader has taken it (a stream's)
  */
 export function directSource(body: RequestChunks): DirectRead | undefined {
-  return body instanceof ReadableStream && body.locked ? undefined : sources.get(body);
+  // Not `instanceof ReadableStream`: reading that global loads Deno's streams code.
+  return (body as Partial<ReadableStream>).locked ? undefined : sources.get(body);
 }
 
 const responses = new WeakMap<object, () => DirectRead | undefined>();
