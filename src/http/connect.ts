@@ -104,7 +104,13 @@ async function connectOnce(plan: TransportPlan, signal?: AbortSignal): Promise<C
       errors!.connectTimeoutError(plan.target, plan.connectTimeoutMs! / 1000, plan.proxy),
     );
   }, plan.connectTimeoutMs);
-  const abort = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
+  // One signal of both only when a connect timeout can abort: AbortSignal.any costs start-up
+  // (the runtime's dependent-signal code compiled) on every plain request.
+  const abort = !signal
+    ? controller.signal
+    : timer === undefined
+    ? signal
+    : AbortSignal.any([signal, controller.signal]);
   let conn: Deno.Conn | undefined;
   let opened: Opened | undefined;
   const tag = (made: Connection): Connection => {
