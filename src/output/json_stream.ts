@@ -491,8 +491,17 @@ export class JsonPrettyPrinter {
     const size = end - start;
     if (size <= 0 || !this.#emit) return;
     if (this.#len + size > this.#buf.length) this.#grow(size);
-    this.#buf.set(source.subarray(start, end), this.#len);
-    this.#len += size;
+    const buf = this.#buf;
+    let len = this.#len;
+    // A short run (most keys, values and indents) is copied byte by byte: a subarray to set
+    // from costs more than the copy.
+    if (size < 64) {
+      for (let i = start; i < end; i++) buf[len++] = source[i]!;
+    } else {
+      buf.set(source.subarray(start, end), len);
+      len += size;
+    }
+    this.#len = len;
   }
 
   #grow(extra: number): void {
