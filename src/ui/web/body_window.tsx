@@ -85,6 +85,9 @@ const windowStart = StateField.define<number>({
   update: (start, tr) => tr.effects.reduce((s, e) => e.is(setStart) ? e.value : s, start),
 });
 
+/** The window's fixed line height: one theme for every window (a new one adds its rules anew). */
+const windowTheme = EditorView.theme({ ".cm-scroller": { lineHeight: `${LINE_HEIGHT}px` } });
+
 /**
  * @param label the editor's accessible name
  * @param keys the window's own keys (before the default ones)
@@ -109,7 +112,7 @@ function windowExtensions(
     Prec.highest(keymap.of(keys)),
     keymap.of([...defaultKeymap, ...searchKeymap]),
     editorTheme,
-    EditorView.theme({ ".cm-scroller": { lineHeight: `${LINE_HEIGHT}px` } }),
+    windowTheme,
     EditorState.readOnly.of(true),
     EditorView.contentAttributes.of({ "aria-label": label }),
     visibleJsonMarks,

@@ -11,8 +11,9 @@
  * Messages out: `{id, chunk, lines}`… while the page's window fills (the first screen first,
  * then pieces of 32 Ki characters; the page makes the first screen itself with
  * {@link firstScreen}, the same text, without waiting), then `{id, lines}` (how many lines
- * there are so far) and at the end `{…, done: true}`; or `{id, failed: true}` when the text is
- * not JSON (the page then shows it as it is). A query's answer carries its `seq`.
+ * there are so far, once per part) and at the end `{…, done: true}`; or `{id, failed: true}`
+ * when the text is not JSON (the page then shows it as it is). A query's answer carries its
+ * `seq`.
  * @module
  */
 import { JsonPrettyPrinter } from "../../output/json_stream.ts";
@@ -292,7 +293,9 @@ class Formatting {
         at = cut;
         // (The body's last slice goes with its end, below.)
         const closing = request.last && at === text.length;
-        if (!closing && (this.#first || this.#size >= PIECE)) this.#send(false);
+        if (!closing && (this.#first || (this.#posting && this.#size >= PIECE))) {
+          this.#send(false);
+        }
       }
       if (request.last) {
         if (!request.truncated) this.#add(this.#decoder.decode(this.#printer.end(), STREAM));
@@ -304,6 +307,9 @@ class Formatting {
       return;
     }
     if (request.last) this.#send(true);
+    // Once the window is full, the count of lines goes once per part (each is a task of the
+    // page's), not per piece.
+    else if (!this.#posting && this.#size > 0) this.#send(false);
   }
 
   #format(text: string): void {
