@@ -261,6 +261,98 @@ Deno.test("browser: a large JSON body is viewed through a window of its lines: s
   assert.equal(copied.trimEnd(), pretty);
 });
 
+/**
+ * Page code: walks the large viewer by half screens (down or up) until its window of lines has
+ * moved and five steps more, waiting at each step until lines are drawn at the view's top.
+ * @returns the body's line number at the view's top after each step, and the view's height
+ */
+const walk = (down: boolean) =>
+  `(async () => {
+  const scroller = document.querySelector(".http-response .body-window");
+  const host = scroller.querySelector(".body-window-lines");
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  const topLine = () => {
+    const top = scroller.getBoundingClientRect().top;
+    const numbers = [...scroller.querySelectorAll(".cm-lineNumbers .cm-gutterElement")]
+      .filter((n) => n.offsetHeight > 0 && n.getBoundingClientRect().bottom > top + 1)
+      .map((n) => ({ top: n.getBoundingClientRect().top, n: Number(n.textContent) }))
+      .sort((a, b) => a.top - b.top);
+    return numbers[0]?.n;
+  };
+  const drawn = async () => {
+    for (let frames = 0; frames < 5000; frames++) {
+      await frame();
+      const line = topLine();
+      if (line !== undefined) return line;
+    }
+    throw new Error("no line drawn at the view's top");
+  };
+  const start = host.style.top;
+  const tops = [await drawn()];
+  for (let after = 0; after < 5 && tops.length < 2000;) {
+    scroller.scrollBy(0, (${down} ? 1 : -1) * Math.floor(scroller.clientHeight / 2));
+    await frame();
+    tops.push(await drawn());
+    if (host.style.top !== start) after++;
+  }
+  return { tops, height: scroller.clientHeight };
+})()`;
+
+Deno.test("browser: a large JSON body's long lines wrap in its window of lines; walking past the window's edge down and up keeps the view's place; the lines drawn are the body's", async () => {
+  const items = Array.from({ length: 6_000 }, (_, i) => ({
+    id: i,
+    name: `item-${i}`,
+    note: i % 3 === 0 ? `${"word ".repeat(120)}${i}` : "short",
+  }));
+  const lines = JSON.stringify(items, null, 2).split("\n");
+  await using target = serve(() =>
+    new Response(JSON.stringify(items), { headers: { "Content-Type": "application/json" } })
+  );
+  await using app = await openApp(browser());
+  const { page } = app;
+  await page.getByLabel("URL", { exact: true }).fill(`${target.origin}/long`);
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await page.locator(".http-response .response-viewer:not([data-formatting]) .cm-line").first()
+    .waitFor();
+  await page.evaluate(`(() => {
+    const viewer = document.querySelector(".http-response .body-window");
+    viewer.scrollTop = viewer.scrollHeight / 2;
+  })()`);
+  const gutter = page.locator(
+    ".http-response .body-window .cm-lineNumbers .cm-gutterElement:visible",
+  );
+  await gutter.filter({ hasText: /^1\d{4}$/ }).first().waitFor();
+  const drawn = async () => (await page.evaluate(DRAWN_LINES)) as { n?: number; text: string }[];
+  const check = async () => {
+    const shown = (await drawn()).filter((l) => l.n !== undefined);
+    assert.ok(shown.length > 5, `${shown.length} lines drawn`);
+    for (const line of shown) assert.equal(line.text, lines[line.n! - 1], `line ${line.n}`);
+  };
+  await check();
+  // A long line is drawn whole on several rows, and nothing scrolls sideways.
+  const wrapped = await page.evaluate(`(() => {
+    const viewer = document.querySelector(".http-response .body-window");
+    const long = [...viewer.querySelectorAll(".cm-line")].find((l) => l.textContent.length > 500);
+    return { rows: long.getClientRects().length && long.offsetHeight / 20, sideways: viewer.scrollWidth > viewer.clientWidth };
+  })()`) as { rows: number; sideways: boolean };
+  assert.ok(wrapped.rows >= 3, `a long line on ${wrapped.rows} rows`);
+  assert.equal(wrapped.sideways, false);
+  // Down past the window's edge (another window comes), then up past it: at each half screen the
+  // view's top line moves on by at most half a screen of rows, never back, never far.
+  // (Not focused: with focus, or as the wheel turns, CodeMirror keeps the view's place itself, and
+  // a window's move while walking up was seen to put the view ~7 lines (~140 px) off.)
+  for (const down of [true, false]) {
+    const { tops, height } = await page.evaluate(walk(down)) as { tops: number[]; height: number };
+    const most = Math.ceil(height / 2 / 20) + 1;
+    for (let i = 1; i < tops.length; i++) {
+      const step = down ? tops[i]! - tops[i - 1]! : tops[i - 1]! - tops[i]!;
+      assert.ok(step >= 0 && step <= most, `step ${i}: line ${tops[i - 1]} to ${tops[i]}`);
+    }
+    assert.ok(Math.abs(tops.at(-1)! - tops[0]!) > 100, `walked ${tops[0]} to ${tops.at(-1)}`);
+    await check();
+  }
+});
+
 Deno.test("browser: a response that follows a cancelled large JSON body (still being formatted) is shown, and Copy copies it", async () => {
   const items = Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `item-${i}` }));
   await using target = serve((request) =>

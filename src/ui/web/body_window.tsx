@@ -59,9 +59,10 @@ import type { BodyParts } from "./response_viewer.tsx";
 /** Lines from the window's edge at which the view asks for the next window. */
 const MARGIN = 500;
 /**
- * Every line's height in CSS pixels, set (not measured): the window's place is its first line
- * times this, and a measured height (19.6 px, or 19.62 once more lines are measured) would move
- * the place by thousands of pixels 150,000 lines down.
+ * A row's height in CSS pixels, set (not measured): a line outside the window counts as one row
+ * (its wrapping is not known until it is in the window), so the window's place is its first line
+ * times this; a measured height (19.6 px, or 19.62 once more lines are measured) would move the
+ * place by thousands of pixels 150,000 lines down.
  */
 const LINE_HEIGHT = 20;
 
@@ -93,8 +94,7 @@ const windowTheme = EditorView.theme({ ".cm-scroller": { lineHeight: `${LINE_HEI
  * @param keys the window's own keys (before the default ones)
  * @returns the window editor's extensions: a read-only, focusable viewer with the body's line
  *   numbers, JSON colours of the lines in view, a bracket's match looked for up to 2,000
- *   characters away, search, and no line wrapping (every line is one line high: the window's
- *   place in the scroller is its first line times the line height)
+ *   characters away, search, and lines wrapped (as the viewer of a small body)
  */
 function windowExtensions(
   label: string,
@@ -113,6 +113,7 @@ function windowExtensions(
     keymap.of([...defaultKeymap, ...searchKeymap]),
     editorTheme,
     windowTheme,
+    EditorView.lineWrapping,
     EditorState.readOnly.of(true),
     EditorView.contentAttributes.of({ "aria-label": label }),
     visibleJsonMarks,
@@ -175,8 +176,19 @@ class LineWindow {
   /** The windows being asked for, and the line to center the next one on once it is in. */
   #asking: Promise<void> | undefined;
   #next: number | undefined;
-  /** Where the scroller was at its last scroll event. */
+  /** Where the scroller was at its last scroll event (or where it was put). */
   #seen = 0;
+  /**
+   * The body's line at the view's top and how far into it (px): it stays there while the
+   * window's lines are measured (wrapped lines) or another window comes.
+   */
+  #anchor: [line: number, into: number] = [0, 0];
+  /** The anchor's height in the scroller's text as last placed. */
+  #anchorY = 0;
+  /** When the wheel last turned (or a touch moved) over the editor (`Date.now()`). */
+  #wheel = 0;
+  /** Whether another window is being put in (the view is kept whatever CodeMirror does). */
+  #moving = false;
   /** The first screen formatted here, while the worker's same first message has not come. */
   #early: string | undefined;
   #showing: number | undefined;
@@ -214,6 +226,12 @@ class LineWindow {
             // the view stays where it was.
             focus: () => void (scroller.scrollTop = this.#seen),
           }),
+          EditorView.updateListener.of((u) => u.heightChanged && this.#place(this.#moving)),
+          // As CodeMirror tells a wheel's turn (it then keeps the view's top line itself).
+          EditorView.domEventObservers({
+            wheel: () => void (this.#wheel = Date.now()),
+            touchmove: () => void (this.#wheel = Date.now()),
+          }),
         ],
       }),
     });
@@ -246,10 +264,66 @@ class LineWindow {
     return this.#editor.state.field(windowStart);
   }
 
-  /** Sizes the scroller's space to the whole text and puts the window at its line. */
-  #place(): void {
-    this.space.style.height = `${this.#total * LINE_HEIGHT + 8}px`;
+  /**
+   * Sizes the scroller's space to the whole text (the window's lines as measured, the others a
+   * row each), puts the window at its line, and keeps the view's top line where it was.
+   *
+   * @param always whether the view is kept even where CodeMirror keeps it (another window)
+   */
+  #place(always = false): void {
+    const { contentHeight, state } = this.#editor;
+    this.space.style.height = `${(this.#total - state.doc.lines) * LINE_HEIGHT + contentHeight}px`;
     this.host.style.top = `${this.#start * LINE_HEIGHT}px`;
+    // The view's top line moved by as much as the lines above it grew or shrank: so does the view
+    // (a scroll not yet told by its event included). CodeMirror does it itself, measuring, while
+    // the editor has focus or the wheel turns.
+    const y = this.#heightOf(...this.#anchor);
+    const moved = y - this.#anchorY;
+    this.#anchorY = y;
+    if (Math.abs(moved) < 0.5 || !always && (this.#editor.hasFocus || this.#wheeled())) return;
+    this.scroller.scrollTop += moved;
+    this.#seen += moved;
+  }
+
+  /** @returns whether the wheel turned (or a touch moved) over the editor in the last 100 ms */
+  #wheeled(): boolean {
+    return Date.now() - this.#wheel < 100;
+  }
+
+  /**
+   * @param y a height in the scroller's text
+   * @returns the body's line (0-based) there, and how far into it
+   */
+  #lineAt(y: number): [line: number, into: number] {
+    const view = this.#editor;
+    const top = this.#start * LINE_HEIGHT;
+    if (y < top) return [Math.floor(y / LINE_HEIGHT), y % LINE_HEIGHT];
+    const lines = view.state.doc.lines;
+    const below = y - top - view.contentHeight;
+    if (below >= 0) {
+      const line = Math.min(this.#total - 1, this.#start + lines + Math.floor(below / LINE_HEIGHT));
+      return [line, y - this.#heightOf(line, 0)];
+    }
+    const inside = y - top - view.documentPadding.top;
+    const block = view.lineBlockAtHeight(Math.max(0, inside));
+    return [this.#start + view.state.doc.lineAt(block.from).number - 1, inside - block.top];
+  }
+
+  /**
+   * @param line a body's line (0-based)
+   * @param into how far into it
+   * @returns its height in the scroller's text
+   */
+  #heightOf(line: number, into: number): number {
+    const view = this.#editor;
+    const top = this.#start * LINE_HEIGHT;
+    const lines = view.state.doc.lines;
+    if (line < this.#start) return line * LINE_HEIGHT + into;
+    if (line >= this.#start + lines) {
+      return top + view.contentHeight + (line - this.#start - lines) * LINE_HEIGHT + into;
+    }
+    const block = view.lineBlockAt(view.state.doc.line(line - this.#start + 1).from);
+    return top + view.documentPadding.top + block.top + into;
   }
 
   #replace(text: Text, from = 0): void {
@@ -284,6 +358,9 @@ class LineWindow {
    */
   #show(from: number, text: string): void {
     this.#filling = false;
+    // The view's top line now (a scroll may not have told its event yet): kept there.
+    this.#seen = this.#anchorY = this.scroller.scrollTop;
+    this.#anchor = this.#lineAt(this.#seen);
     const doc = lines(text);
     const selection = this.#editor.state.selection.main;
     const local = (p: Position) =>
@@ -292,14 +369,19 @@ class LineWindow {
         : undefined;
     const a = local(this.#toBody(selection.anchor));
     const h = local(this.#toBody(selection.head));
-    const inView = local([Math.floor(this.scroller.scrollTop / LINE_HEIGHT), 0]) ?? 0;
-    this.#editor.dispatch({
-      changes: { from: 0, to: this.#editor.state.doc.length, insert: doc },
-      effects: setStart.of(from),
-      selection: a !== undefined && h !== undefined ? { anchor: a, head: h } : { anchor: inView },
-      annotations: Transaction.addToHistory.of(false),
-    });
-    this.#place();
+    const inView = local([this.#anchor[0], 0]) ?? 0;
+    this.#moving = true;
+    try {
+      this.#editor.dispatch({
+        changes: { from: 0, to: this.#editor.state.doc.length, insert: doc },
+        effects: setStart.of(from),
+        selection: a !== undefined && h !== undefined ? { anchor: a, head: h } : { anchor: inView },
+        annotations: Transaction.addToHistory.of(false),
+      });
+    } finally {
+      this.#moving = false;
+    }
+    this.#place(true);
   }
 
   #toBody(pos: number): Position {
@@ -328,9 +410,10 @@ class LineWindow {
   /** Follows the scroller: a view near the window's edge asks for the window around it. */
   readonly #follow = () => {
     const { scrollTop, clientHeight } = this.scroller;
-    this.#seen = scrollTop;
-    const top = Math.floor(scrollTop / LINE_HEIGHT);
-    const bottom = Math.ceil((scrollTop + clientHeight) / LINE_HEIGHT);
+    this.#seen = this.#anchorY = scrollTop;
+    this.#anchor = this.#lineAt(scrollTop);
+    const top = this.#anchor[0];
+    const bottom = this.#lineAt(scrollTop + clientHeight)[0] + 1;
     const end = this.#start + this.#editor.state.doc.lines;
     const nearTop = this.#start > 0 && top < this.#start + MARGIN;
     if (nearTop || (end < this.#total && bottom > end - MARGIN)) {
