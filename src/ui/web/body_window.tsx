@@ -189,6 +189,8 @@ class LineWindow {
   #wheel = 0;
   /** Whether another window is being put in (the view is kept whatever CodeMirror does). */
   #moving = false;
+  /** Whether another window has come and CodeMirror has not measured it yet. */
+  #settling = false;
   /** The first screen formatted here, while the worker's same first message has not come. */
   #early: string | undefined;
   #showing: number | undefined;
@@ -226,7 +228,13 @@ class LineWindow {
             // the view stays where it was.
             focus: () => void (scroller.scrollTop = this.#seen),
           }),
-          EditorView.updateListener.of((u) => u.heightChanged && this.#place(this.#moving)),
+          EditorView.updateListener.of((update) => {
+            if (!update.heightChanged) return;
+            const measured = update.transactions.length === 0;
+            const settling = this.#settling && measured;
+            if (settling) this.#settling = false;
+            this.#place(this.#moving ? "always" : settling ? "rest" : undefined);
+          }),
           // As CodeMirror tells a wheel's turn (it then keeps the view's top line itself).
           EditorView.domEventObservers({
             wheel: () => void (this.#wheel = Date.now()),
@@ -268,9 +276,11 @@ class LineWindow {
    * Sizes the scroller's space to the whole text (the window's lines as measured, the others a
    * row each), puts the window at its line, and keeps the view's top line where it was.
    *
-   * @param always whether the view is kept even where CodeMirror keeps it (another window)
+   * @param keep "always" (another window comes: the view is kept whatever CodeMirror does),
+   *   "rest" (the first measure of another window: CodeMirror, where it keeps the view, may
+   *   stop short of it; the rest is made up here), or "unless-codemirror"
    */
-  #place(always = false): void {
+  #place(keep: "always" | "rest" | "unless-codemirror" = "unless-codemirror"): void {
     const { contentHeight, state } = this.#editor;
     this.space.style.height = `${(this.#total - state.doc.lines) * LINE_HEIGHT + contentHeight}px`;
     this.host.style.top = `${this.#start * LINE_HEIGHT}px`;
@@ -280,9 +290,14 @@ class LineWindow {
     const y = this.#heightOf(...this.#anchor);
     const moved = y - this.#anchorY;
     this.#anchorY = y;
-    if (Math.abs(moved) < 0.5 || !always && (this.#editor.hasFocus || this.#wheeled())) return;
-    this.scroller.scrollTop += moved;
-    this.#seen += moved;
+    const itself = keep !== "always" && (this.#editor.hasFocus || this.#wheeled());
+    // What CodeMirror moved the view by, measuring (a scroll since was told by its event).
+    const byCodeMirror = itself && keep === "rest" ? this.scroller.scrollTop - this.#seen : moved;
+    const rest = itself ? moved - byCodeMirror : moved;
+    this.#seen += moved - rest;
+    if (Math.abs(rest) < 0.5) return;
+    this.scroller.scrollTop += rest;
+    this.#seen += rest;
   }
 
   /** @returns whether the wheel turned (or a touch moved) over the editor in the last 100 ms */
@@ -381,7 +396,8 @@ class LineWindow {
     } finally {
       this.#moving = false;
     }
-    this.#place(true);
+    this.#place("always");
+    this.#settling = true;
   }
 
   #toBody(pos: number): Position {
