@@ -229,6 +229,10 @@ class LineWindow {
             focus: () => void (scroller.scrollTop = this.#seen),
           }),
           EditorView.updateListener.of((update) => {
+            // A selection shown (Ctrl+End, a search's match, the keyboard): that is the view now.
+            if (update.transactions.some((tr) => tr.scrollIntoView || tr.isUserEvent("select"))) {
+              this.#settling = false;
+            }
             if (!update.heightChanged) return;
             const measured = update.transactions.length === 0;
             const settling = this.#settling && measured;
