@@ -214,7 +214,12 @@ try {
       loadBefore.map((n) => n.toFixed(2)).join(" ")
     } / ${Deno.loadavg().map((n) => n.toFixed(2)).join(" ")} |`,
   ];
-  await Deno.stdout.write(new TextEncoder().encode(`${out.join("\n")}\n`));
+  // Each long task of the SSE burst, told from the trace (what it ran, the other threads meanwhile).
+  const told = sseTasks.long.map((task) => `- ${task}`).join("\n");
+  const tasks = told
+    ? `\nThe SSE burst's long tasks (Chrome's trace; wall / CPU time):\n${told}\n`
+    : "";
+  await Deno.stdout.write(new TextEncoder().encode(`${out.join("\n")}\n${tasks}`));
 } finally {
   sse.close();
   await browser.close();
