@@ -214,8 +214,7 @@ export interface ResponseJson {
   /**
    * When the call asked for parts (`bodyParts: true`), a body longer than {@link BODY_PART}
    * characters follows the response's line in this many {@link BodyPartEvent}s, in order: the
-   * page reads each line as JSON, and one line of 5 MB would be parsed in one piece, stopping
-   * the page for it.
+   * page shows the first screen from the first, and no task of the page holds 5 MB of text.
    */
   bodyParts?: number;
   /** Whether the body was cut for the viewer. */
@@ -232,7 +231,12 @@ export interface ResponseJson {
 /** The largest part of a response body in one line of an answer (characters). */
 export const BODY_PART = 64 * 1024;
 
-/** A part of a long response body: right after its `response` line, in order. */
+/**
+ * A part of a long response body: right after its `response` line, in order. On the wire its
+ * line is `{"type":"body","chars":N}` and the part's N characters (UTF-16 code units) follow it
+ * as they are, then a newline (`emitText` in api/ndjson.ts; a part that is not well-formed
+ * UTF-16 goes as `text` in its line); the page's reader gives it back as `text`.
+ */
 export interface BodyPartEvent {
   type: "body";
   text: string;

@@ -126,8 +126,9 @@ Deno.test("browser: a large GraphQL answer (left to the viewer to format) is sho
 });
 
 /**
- * Page code: holds `POST /api/http`'s answer after its first two lines (the response and the
- * body's first part) until `releaseAnswer()` is called.
+ * Page code: holds `POST /api/http`'s answer after its first three lines (the response, the
+ * body's first part's line and its text, which has no newline of its own: compact JSON) until
+ * `releaseAnswer()` is called.
  */
 const HOLD_ANSWER = `(() => {
   const realFetch = window.fetch.bind(window);
@@ -143,10 +144,10 @@ const HOLD_ANSWER = `(() => {
       async pull(controller) {
         const { done, value } = await reader.read();
         if (done) return controller.close();
-        if (lines >= 2) await released;
+        if (lines >= 3) await released;
         let cut = -1;
-        for (let i = 0; i < value.length && lines < 2; i++) {
-          if (value[i] === 10 && ++lines === 2) cut = i + 1;
+        for (let i = 0; i < value.length && lines < 3; i++) {
+          if (value[i] === 10 && ++lines === 3) cut = i + 1;
         }
         if (cut < 0) return controller.enqueue(value);
         controller.enqueue(value.subarray(0, cut));

@@ -4,6 +4,7 @@ import { startUiServer, type UiServer } from "../../src/ui/server.ts";
 import { apiHeaders, sessionOf, tradeLaunch } from "./_session.ts";
 import { rawServer } from "../e2e/_raw_server.ts";
 import { BODY_PART } from "../../src/ui/protocol.ts";
+import { ndjson } from "../../src/ui/web/ndjson_reader.ts";
 
 const ASSETS = { js: "/* app */", css: "/* css */" };
 
@@ -328,7 +329,7 @@ Deno.test("ui server: a browser key registered with a launch gets a session per 
   await refused({ ...(await proof(pair.privateKey)), signature: "AAAA" });
 });
 
-Deno.test("ui server: asked for parts, a long body follows its response line in parts of at most BODY_PART characters, which join to the body (a surrogate pair cut in two included)", async () => {
+Deno.test("ui server: asked for parts, a long body follows its response line in parts of at most BODY_PART characters, each as it is after its line, which the page's reader joins to the body (a surrogate pair at a cut kept whole)", async () => {
   // "😀" is two UTF-16 units: one sits across the first cut.
   const body = "a".repeat(BODY_PART - 1) + "😀" + "é".repeat(BODY_PART) + "z";
   await using upstream = serve(() =>
@@ -346,15 +347,36 @@ Deno.test("ui server: asked for parts, a long body follows its response line in 
       bodyParts: true,
     }),
   });
-  const lines = (await response.text()).trim().split("\n");
-  const events = lines.map((line) => JSON.parse(line));
-  assert.equal(events[0].type, "response");
-  assert.equal(events[0].response.body, undefined);
-  assert.equal(events[0].response.bodyParts, 3);
+  const wire = await response.text();
+  // On the wire: each part's line says its length, and its text follows as it is (not JSON).
+  const lengths = [...wire.matchAll(/^\{"type":"body","chars":(\d+)\}$/gm)].map((m) =>
+    Number(m[1])
+  );
+  assert.deepEqual(lengths, [BODY_PART - 1, BODY_PART, 3]);
+  assert.ok(wire.includes(`\n${"a".repeat(BODY_PART - 1)}\n`) && wire.includes("😀é"));
+  /** An event of the answer, as the page's reader gives it. */
+  type Event = { type: string; text: string; response: { body?: string; bodyParts?: number } };
+  const events = await Array.fromAsync(ndjson(new Response(wire))) as Event[];
+  assert.equal(events[0]!.type, "response");
+  assert.equal(events[0]!.response.body, undefined);
+  assert.equal(events[0]!.response.bodyParts, 3);
   const parts = events.slice(1);
   assert.deepEqual(parts.map((e) => e.type), ["body", "body", "body"]);
   assert.ok(parts.every((e) => e.text.length <= BODY_PART));
   assert.equal(parts.map((e) => e.text).join(""), body);
+  // Read in chunks of every size the reader may be given (a chunk ends anywhere: in a line, in a
+  // part's text, between the two), the answer is the same.
+  for (const size of [1, 7, 4096, BODY_PART + 3]) {
+    const bytes = new TextEncoder().encode(wire);
+    const chunked = new ReadableStream<Uint8Array>({
+      start(out) {
+        for (let at = 0; at < bytes.length; at += size) out.enqueue(bytes.slice(at, at + size));
+        out.close();
+      },
+    });
+    const again = await Array.fromAsync(ndjson(new Response(chunked)));
+    assert.deepEqual(again, events, `chunks of ${size} bytes`);
+  }
   // A call that does not ask for parts gets the body in the response's one line.
   const whole = await fetch(new URL("/api/http", server.url), {
     method: "POST",

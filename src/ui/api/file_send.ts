@@ -272,11 +272,11 @@ export async function handleFileSend(request: Request, context: ApiContext): Pro
   const tab = await fileRunOf(json, context);
   // The description the file or its environment names: read (or refused) before anything is sent.
   const openapi = await openapiSend(tab.file, tab.options.environment, context.workspace!);
-  return ndjsonResponse<FileSendEvent>(async ({ emit, signal }) => {
+  return ndjsonResponse<FileSendEvent>(async ({ emit, emitText, signal }) => {
     const call = { context, signal, timeoutMs, emit, ...(openapi ? { openapi } : {}) };
     await runFileTab(tab, call, async (exchange, started) => {
       const response = await describeResponse(exchange, started, context);
-      await emitResponse(emit, response, json.bodyParts === true);
+      await emitResponse({ emit, emitText }, response, json.bodyParts === true);
     });
   }, { signal: context.signal, timeoutMs: 0 });
 }

@@ -17,7 +17,7 @@ import type { CookieJar } from "../../http/cookies.ts";
 import type { WorkspaceSession } from "./file_send.ts";
 import { boolean, isObject, type JsonObject, object, readJson, string } from "./decode.ts";
 import { parseUiRequest, type UiOAuthSettings, uploadOf } from "./spec_json.ts";
-import { ndjsonResponse, timeoutOf } from "./ndjson.ts";
+import { type NdjsonCall, ndjsonResponse, timeoutOf } from "./ndjson.ts";
 import { BODY_PART, type BodyPartEvent, type HttpEvent, type ResponseJson } from "../protocol.ts";
 import { bodyText } from "./body_kind.ts";
 import { authTokenOptions, substituteRequest } from "./environment_api.ts";
@@ -80,7 +80,7 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
   // Parsed once without the files first: a bad field is refused before anything is written.
   parseUiRequest(json, context.oauth);
   const follow = json.follow === undefined ? true : boolean(json.follow, "follow");
-  return ndjsonResponse<HttpEvent>(async ({ emit, signal }) => {
+  return ndjsonResponse<HttpEvent>(async ({ emit, emitText, signal }) => {
     await using uploads = await spoolUploads(json.body, context.bodies);
     const included = await workspaceIncludes(json, context.workspace);
     const spec = parseUiRequest(json, {
@@ -95,36 +95,48 @@ export async function handleHttpSend(request: Request, context: ApiContext): Pro
       ...(context.cookies ? { cookies: context.cookies } : {}),
     });
     const response = await describeResponse(exchange, started, context);
-    await emitResponse(emit, response, json.bodyParts === true);
+    await emitResponse({ emit, emitText }, response, json.bodyParts === true);
   }, { signal: context.signal, timeoutMs: timeoutOf(json.timeoutMs) });
 }
 
 /**
  * Writes a response for the page: one line, or, when the call asked for parts, for a long body
- * the response's line and then its body in lines of at most {@link BODY_PART} characters
- * (`bodyParts` says how many). The response's line and the first part go out at once, the rest
- * in slices of the server's thread: the page shows the first screen while the rest is written.
+ * the response's line and then its body in parts of at most {@link BODY_PART} characters, each
+ * as it is after its line (`bodyParts` says how many; no part ends between the halves of a
+ * surrogate pair). The response's line and the first part go
+ * out at once, the rest in slices of the server's thread: the page shows the first screen while
+ * the rest is written.
  *
- * @param emit the answer's writer
+ * @param call the answer's writers
  * @param response the response as the page sees it
  * @param parts whether the call asked for a long body in parts
  */
 export async function emitResponse(
-  emit: (event: { type: "response"; response: ResponseJson } | BodyPartEvent) => void,
+  call: Pick<
+    NdjsonCall<{ type: "response"; response: ResponseJson } | BodyPartEvent>,
+    "emit" | "emitText"
+  >,
   response: ResponseJson,
   parts: boolean,
 ): Promise<void> {
   const { body } = response;
   if (!parts || body === undefined || body.length <= BODY_PART) {
-    emit({ type: "response", response });
+    call.emit({ type: "response", response });
     return;
   }
   const { body: _body, ...head } = response;
-  emit({ type: "response", response: { ...head, bodyParts: Math.ceil(body.length / BODY_PART) } });
-  // A cut through a surrogate pair is safe: each half survives JSON, the page joins them.
+  // Cut between the halves of no surrogate pair: each part is text of its own.
+  const cuts = [0];
+  while (cuts.at(-1)! < body.length) {
+    const end = Math.min(body.length, cuts.at(-1)! + BODY_PART);
+    const code = body.charCodeAt(end - 1);
+    const pair = end < body.length && code >= 0xd800 && code <= 0xdbff;
+    cuts.push(pair && end - 1 > cuts.at(-1)! ? end - 1 : end);
+  }
+  call.emit({ type: "response", response: { ...head, bodyParts: cuts.length - 1 } });
   let slice = -Infinity;
-  for (let at = 0; at < body.length; at += BODY_PART) {
-    emit({ type: "body", text: body.slice(at, at + BODY_PART) });
+  for (let i = 1; i < cuts.length; i++) {
+    call.emitText({ type: "body", text: body.slice(cuts[i - 1], cuts[i]) });
     // Written before the next lines are made (the answer's stream is written between tasks).
     if (performance.now() - slice > EMIT_SLICE_MS) {
       await new Promise((resolve) => setTimeout(resolve, 0));

@@ -13,6 +13,14 @@ import { errorJson } from "./error_json.ts";
 export interface NdjsonCall<T> {
   /** Writes one line; after the page went away it does nothing. */
   emit(event: T): void;
+  /**
+   * Writes an event whose `text` is long (a body's part): its line says how many characters
+   * the text has (`chars`, UTF-16 code units) and the text follows it as it is, then a newline
+   * (not escaped as JSON: nothing to unescape on the page, ~16 % fewer bytes for a JSON body).
+   * The page's reader (`ndjson()` in web/api.ts) gives it back as `text`. A text that is not
+   * well-formed UTF-16 (a lone surrogate would not survive UTF-8) goes in the line as JSON.
+   */
+  emitText(event: T & { text: string }): void;
   /** Aborted when the page cancels or goes away, the timeout passes or the server stops. */
   signal: AbortSignal;
 }
@@ -56,13 +64,20 @@ export function ndjsonResponse<T>(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const stream = new ReadableStream<Uint8Array>({
     start(out) {
-      const emit = (event: T | { type: "error"; error: ErrorJson }) => {
+      const write = (text: string) => {
         if (cancelled) return;
         try {
-          out.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+          out.enqueue(encoder.encode(text));
         } catch {
           // the page went away
         }
+      };
+      const emit = (event: T | { type: "error"; error: ErrorJson }) =>
+        write(`${JSON.stringify(event)}\n`);
+      const emitText = (event: T & { text: string }) => {
+        const { text, ...line } = event;
+        if (!text.isWellFormed()) return emit(event);
+        write(`${JSON.stringify({ ...line, chars: text.length })}\n${text}\n`);
       };
       if (options.timeoutMs) {
         const seconds = options.timeoutMs / 1000;
@@ -75,7 +90,7 @@ export function ndjsonResponse<T>(
       }
       (async () => {
         try {
-          await run({ emit, signal });
+          await run({ emit, emitText, signal });
         } catch (error) {
           const reason = controller.signal.aborted ? controller.signal.reason : undefined;
           if (!cancelled) emit({ type: "error", error: errorJson(reason ?? error) });

@@ -23,6 +23,7 @@ import {
 import { newBrowserKey, sessionFromBrowserKey } from "./browser_key.ts";
 
 export { isRecord };
+export { ndjson, nextTask } from "./ndjson_reader.ts";
 
 /** An error the server reported, in words. */
 export class ApiError extends Error {
@@ -210,57 +211,6 @@ export function timeoutMs(text: string): number {
 export function ndjsonError(event: unknown): ApiError | undefined {
   if (!isRecord(event) || event.type !== "error") return undefined;
   return ApiError.from(readErrorJson(event.error), 0);
-}
-
-/**
- * Reads newline-delimited JSON from a streamed response.
- *
- * @param response the response
- * @yields each parsed line
- */
-export async function* ndjson(response: Response): AsyncGenerator<unknown> {
-  if (!response.body) return;
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  // A long line arrives in many chunks: they are kept apart and joined once, and only each new
-  // chunk is searched for the line's end.
-  let pending: string[] = [];
-  let slice = performance.now();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    let chunk = value;
-    let newline: number;
-    while ((newline = chunk.indexOf("\n")) >= 0) {
-      pending.push(chunk.slice(0, newline));
-      const line = pending.join("").trim();
-      pending = [];
-      chunk = chunk.slice(newline + 1);
-      if (line) yield JSON.parse(line);
-      // Many lines already here (a long body's parts) are read in slices: the page paints and
-      // answers input between them.
-      if (performance.now() - slice > READ_SLICE_MS) {
-        await nextTask();
-        slice = performance.now();
-      }
-    }
-    if (chunk) pending.push(chunk);
-  }
-  const rest = pending.join("").trim();
-  if (rest) yield JSON.parse(rest);
-}
-
-/** The longest stretch of reading an answer (ms) before the page gets its thread back. */
-const READ_SLICE_MS = 4;
-
-/**
- * Resolves in a later task of the page, behind the tasks already waiting: a long body's pieces
- * (the viewer worker's messages) are shown while the rest of the answer is read. (Not
- * `scheduler.yield`: its continuation goes ahead of them, and the whole answer was read first.)
- *
- * @returns a promise resolved in a later task
- */
-export function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /**
