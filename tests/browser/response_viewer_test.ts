@@ -93,6 +93,8 @@ Deno.test("browser: a large JSON body is formatted off the page's thread, whole,
   await page.getByLabel("Response body").getByText('"name": "item-0"').waitFor();
   await done.waitFor();
   await page.getByRole("button", { name: "Copy", exact: true }).click();
+  // (The whole text is asked of the viewer's worker at the first copy: written when it comes.)
+  await page.getByRole("status").filter({ hasText: "Copied" }).waitFor();
   const copied = await page.evaluate("navigator.clipboard.readText()") as string;
   // Every piece, in order: the whole body, indented as the CLI prints it.
   assert.equal(copied.trimEnd(), JSON.stringify(items, null, 2));
@@ -121,6 +123,7 @@ Deno.test("browser: a large GraphQL answer (left to the viewer to format) is sho
   await pane.getByLabel("GraphQL response").getByText('"name": "item-0"').waitFor();
   await pane.locator(".response-viewer:not([data-formatting])").waitFor();
   await pane.getByRole("button", { name: "Copy", exact: true }).click();
+  await pane.getByRole("status").filter({ hasText: "Copied" }).waitFor();
   const copied = await page.evaluate("navigator.clipboard.readText()") as string;
   assert.equal(copied.trimEnd(), JSON.stringify(answer, null, 2));
 });
@@ -189,6 +192,7 @@ Deno.test("browser: a large JSON body is shown from its first part, before the r
   await page.evaluate("releaseAnswer()");
   await page.locator(".http-response .response-viewer:not([data-formatting])").waitFor();
   await page.getByRole("button", { name: "Copy", exact: true }).click();
+  await page.getByRole("status").filter({ hasText: "Copied" }).waitFor();
   const copied = await page.evaluate("navigator.clipboard.readText()") as string;
   assert.equal(copied.trimEnd(), JSON.stringify(JSON.parse(body), null, 2));
   // The whole body is the filter's once it is in.

@@ -7,10 +7,10 @@
  *
  * What works on the whole body, not the window: the search panel's next and previous match
  * (Enter, Shift+Enter, F3, Mod-G: the worker searches), Ctrl/Cmd+Home and End, Ctrl/Cmd+A then
- * copy, and the viewer's Copy button. For the two copies the page takes the whole formatted
- * text from the worker once it is formatted (one string, not a document of lines): a copy is
- * written in the user's event, in order with what the page does next. Line numbers are the
- * body's.
+ * copy, and the viewer's Copy button. For the two copies the page asks the worker for the whole
+ * formatted text when the user first copies (one string, not a document of lines; a body nobody
+ * copies never crosses to the page), then keeps it: a copy the text is not here for yet is written
+ * when it comes (the clipboard API), and "Copied" says when. Line numbers are the body's.
  * @module
  */
 import type { JSX } from "preact";
@@ -69,10 +69,10 @@ const LINE_HEIGHT = 20;
 /** What the window's owner sees of it. */
 export interface BodyWindowEvents {
   /**
-   * Called as formatting starts, and with the whole formatted text when it ends (Copy waits for
-   * it).
+   * Called as formatting starts, and when it ends with what gives the whole formatted text (asked
+   * of the worker at the first call; Copy waits for the end).
    */
-  formatting: (whole?: string) => void;
+  formatting: (whole?: () => Promise<string>) => void;
   /** The text is not JSON: the owner shows it as it is. */
   failed: () => void;
   /** The whole text was copied (Ctrl/Cmd+A, then copy). */
@@ -194,7 +194,10 @@ class LineWindow {
   /** The first screen formatted here, while the worker's same first message has not come. */
   #early: string | undefined;
   #showing: number | undefined;
-  /** The whole formatted text, once formatted. */
+  /** Whether the whole text is formatted. */
+  #done = false;
+  /** The whole formatted text, once asked for (and once it came). */
+  #asked: Promise<string> | undefined;
   #whole: string | undefined;
 
   /**
@@ -264,7 +267,7 @@ class LineWindow {
   /** Stops (another body, or Raw). */
   stop(): void {
     // A body left before its end is not being formatted any more.
-    if (this.#whole === undefined) this.#events.formatting("");
+    if (!this.#done) this.#events.formatting(() => Promise.resolve(""));
     clearTimeout(this.#showing);
     this.scroller.removeEventListener("scroll", this.#follow);
     this.#job.stop();
@@ -365,10 +368,14 @@ class LineWindow {
     this.#early = undefined;
     this.#place();
     if (answer.done) {
-      void this.#job.ask({ whole: true }).then((a) =>
-        this.#events.formatting(this.#whole = a.text)
-      );
+      this.#done = true;
+      this.#events.formatting(() => this.#text());
     }
+  }
+
+  /** @returns the whole formatted text, asked of the worker once */
+  #text(): Promise<string> {
+    return this.#asked ??= this.#job.ask({ whole: true }).then((a) => this.#whole = a.text ?? "");
   }
 
   /**
@@ -479,16 +486,22 @@ class LineWindow {
     return true;
   }
 
-  /** Ctrl/Cmd+A, then copy: when the window is not the whole body, the whole body is copied. */
+  /**
+   * Ctrl/Cmd+A, then copy: when the window is not the whole body, the whole body is copied (in
+   * the event once the page has it, else through the clipboard API when it comes).
+   */
   #copyAll(event: ClipboardEvent, view: EditorView): boolean {
     const { from, to } = view.state.selection.main;
     const all = this.#start === 0 && view.state.doc.lines >= this.#total;
-    if (from !== 0 || to !== view.state.doc.length || all || this.#whole === undefined) {
-      return false;
-    }
+    if (from !== 0 || to !== view.state.doc.length || all || !this.#done) return false;
     event.preventDefault();
-    event.clipboardData?.setData("text/plain", this.#whole);
-    this.#events.copied();
+    if (this.#whole !== undefined) {
+      event.clipboardData?.setData("text/plain", this.#whole);
+      this.#events.copied();
+    } else {
+      void this.#text().then((text) => navigator.clipboard?.writeText(text))
+        .then(() => this.#events.copied(), () => {});
+    }
     return true;
   }
 }

@@ -174,7 +174,9 @@ export function ResponseViewer(
           // A large body's whole text, not the window the editor holds.
           onClick={() =>
             void copy(
-              large ? state.whole() : view.peek()?.state.doc.toString() ?? state.shown.peek(),
+              large
+                ? state.whole()
+                : Promise.resolve(view.peek()?.state.doc.toString() ?? state.shown.peek()),
             )}
           // Not a half-formatted document: Copy waits for the whole of it.
           disabled={!body || state.formatting.value}
@@ -214,8 +216,8 @@ export function ResponseViewer(
     </div>
   );
 
-  async function copy(text: string) {
-    await navigator.clipboard?.writeText(text).catch(() => {});
+  async function copy(text: Promise<string>) {
+    await navigator.clipboard?.writeText(await text).catch(() => {});
     state.note.value = "Copied";
   }
 }
@@ -259,11 +261,11 @@ function useViewerState(body: Signal<ViewedBody | undefined>) {
     const parts = b.parts ?? partsOf(b.text ?? "");
     return parts === failed.value ? undefined : parts;
   });
-  /** A large body's whole formatted text, once formatted. */
-  const whole = useRef("");
+  /** What gives a large body's whole formatted text, once formatted. */
+  const whole = useRef(() => Promise.resolve(""));
   const events = useMemo((): BodyWindowEvents => ({
     formatting: (text) => {
-      whole.current = text ?? "";
+      whole.current = text ?? (() => Promise.resolve(""));
       formatting.value = text === undefined;
     },
     failed: () => {
@@ -294,7 +296,7 @@ function useViewerState(body: Signal<ViewedBody | undefined>) {
         void hexPreview(b.bodyId).then((h) => hex.value = h);
       }
     }), []);
-  return { raw, note, shown, formatting, large, events, whole: () => whole.current };
+  return { raw, note, shown, formatting, large, events, whole: () => whole.current() };
 }
 
 /** The parts of a whole body's text, the same object for the same text. */
