@@ -4,10 +4,11 @@
  * cancelled and time out, and localStorage holds no secret.
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
-import { serve, type TestServer } from "../_helpers.ts";
+import type { BrowserContext, Page } from "playwright-core";
+import { serve, type TestServer, waitFor } from "../_helpers.ts";
 import { trickleServer } from "../ui/_trickle.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { fileBrowser, openApp, uiConfigDir } from "./_browser.ts";
+import { startUiServer } from "../../src/ui/server.ts";
 import { type Handover, writeHandover } from "../../src/handover.ts";
 
 const browser = fileBrowser();
@@ -111,47 +112,117 @@ Deno.test("browser: a launch link opened a second time says to use the open wind
   await second.close();
 });
 
-Deno.test("browser: a tab opened on the bare address gets a session of its own, also after every tab closed; another browser does not", async () => {
-  await using app = await openApp(browser());
-  const context = app.page.context();
-  const bare = new URL("/", app.server.url).href;
-  const ready = (page: Page) => page.getByRole("tablist", { name: "Request kind" }).waitFor();
-  await ready(app.page);
-  const second = await context.newPage();
-  await second.goto(bare);
-  await ready(second);
-  // It works: the server answers its calls (the history is the page's, the send the server's).
-  await second.getByLabel("URL", { exact: true }).fill("http://127.0.0.1:1/");
-  await second.getByRole("button", { name: "Send", exact: true }).click();
-  await second.getByRole("alert").filter({ hasText: /connect|refused/i }).waitFor();
-  // Every tab closed, then a new one: still no link needed.
-  await app.page.close();
-  await second.close();
-  const third = await context.newPage();
-  await third.goto(bare);
-  await ready(third);
-  // What the browser keeps is a key no script can read, and no session secret.
-  const stored = await third.evaluate(`new Promise((resolve) => {
-    const open = indexedDB.open("dial", 1);
-    open.onsuccess = () => {
-      const get = open.result.transaction("keys").objectStore("keys").get("session");
-      get.onsuccess = () => crypto.subtle.exportKey("jwk", get.result.privateKey)
-        .then(() => resolve("readable"), (e) => resolve(e.name));
-    };
-  })`);
-  assert.equal(stored, "InvalidAccessError");
-  const local = await third.evaluate("JSON.stringify(localStorage)") as string;
-  const session = await third.evaluate(`sessionStorage.getItem("dial.session")`) as string;
-  assert.ok(session.length > 20 && !local.includes(session));
-  // Another browser profile (no key) on the same address has no session.
-  const other = await browser().newContext();
+/** A tab the app answered: it shows the workspace, not "no session". */
+async function ready(page: Page): Promise<void> {
+  await page.getByRole("tablist", { name: "Request kind" }).waitFor();
+  const session = await page.evaluate(`sessionStorage.getItem("dial.session")`) as string;
+  assert.ok(session.length > 20, "the tab holds its session");
+}
+
+/** Opens a tab on the bare address (typed, not the printed link). */
+async function bareTab(context: BrowserContext, bare: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(bare, { waitUntil: "commit" });
+  return page;
+}
+
+Deno.test("browser: a tab opened on the bare address gets a session every time: several in a row and at once, while the link's tab is still trading it, after the link was opened twice, after a reload, after every tab closed; another browser does not", async () => {
+  const graphqlCacheDir = await Deno.makeTempDir({ prefix: "dial-ui-graphql-" });
+  const server = await startUiServer({ graphqlCacheDir, configDir: uiConfigDir() });
+  const context = await browser().newContext();
+  context.setDefaultTimeout(30_000);
+  const errors: string[] = [];
+  context.on("page", (page) => page.on("pageerror", (error) => errors.push(error.message)));
   try {
-    const page = await other.newPage();
-    await page.goto(bare);
-    await page.getByRole("alert").filter({ hasText: "This page has no session of dial ui" })
+    const bare = new URL("/", server.url).href;
+    // The link's tab trades its token; the trade is held until a bare tab has started.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => release = resolve);
+    let traded!: () => void;
+    const trading = new Promise<void>((resolve) => traded = resolve);
+    await context.route("**/api/session", async (route) => {
+      if ((route.request().postData() ?? "").includes('"launch"')) {
+        traded();
+        await held;
+      }
+      await route.continue();
+    });
+    const first = await context.newPage();
+    await first.goto(server.url.href, { waitUntil: "commit" });
+    await trading;
+    const early = await bareTab(context, bare);
+    // The bare tab either gave up already or waits for the link's tab (a pending lock).
+    await waitFor(async () =>
+      await early.getByRole("alert").count() > 0 ||
+      await first.evaluate("navigator.locks.query().then((s) => s.pending.length)") as number > 0, {
+      message: "the bare tab to give up or wait",
+    });
+    release();
+    await ready(first);
+    await ready(early);
+    await context.unroute("**/api/session");
+
+    // Several in a row, and several at once.
+    for (let i = 0; i < 3; i++) await ready(await bareTab(context, bare));
+    const together = await Promise.all([1, 2, 3].map(() => bareTab(context, bare)));
+    await Promise.all(together.map(ready));
+    // It works: the server answers its calls.
+    const second = together[0]!;
+    await second.getByLabel("URL", { exact: true }).fill("http://127.0.0.1:1/");
+    await second.getByRole("button", { name: "Send", exact: true }).click();
+    await second.getByRole("alert").filter({ hasText: /connect|refused/i }).waitFor();
+
+    // The printed link opened again is refused, and costs no later tab its session.
+    const again = await context.newPage();
+    await again.goto(server.url.href);
+    await again.getByRole("alert").filter({ hasText: "This launch link was used already" })
       .waitFor();
+    await ready(await bareTab(context, bare));
+
+    // A reload of the first tab, then a new tab; "New window", then a new tab.
+    await first.reload();
+    await ready(first);
+    await ready(await bareTab(context, bare));
+    const [window] = await Promise.all([
+      context.waitForEvent("page"),
+      first.getByRole("button", { name: "New window" }).click(),
+    ]);
+    await ready(window);
+    await ready(await bareTab(context, bare));
+
+    // Every tab closed, then new ones: still no link needed.
+    for (const page of context.pages()) await page.close();
+    for (let i = 0; i < 2; i++) await ready(await bareTab(context, bare));
+    const last = await bareTab(context, bare);
+    await ready(last);
+    // What the browser keeps is a key no script can read, and no session secret.
+    const stored = await last.evaluate(`new Promise((resolve) => {
+      const open = indexedDB.open("dial", 1);
+      open.onsuccess = () => {
+        const get = open.result.transaction("keys").objectStore("keys").get("session");
+        get.onsuccess = () => crypto.subtle.exportKey("jwk", get.result.privateKey)
+          .then(() => resolve("readable"), (e) => resolve(e.name));
+      };
+    })`);
+    assert.equal(stored, "InvalidAccessError");
+    const local = await last.evaluate("JSON.stringify(localStorage)") as string;
+    const session = await last.evaluate(`sessionStorage.getItem("dial.session")`) as string;
+    assert.ok(!local.includes(session));
+    // Another browser profile (no key) on the same address has no session.
+    const other = await browser().newContext();
+    try {
+      const page = await other.newPage();
+      await page.goto(bare);
+      await page.getByRole("alert").filter({ hasText: "This page has no session of dial ui" })
+        .waitFor();
+    } finally {
+      await other.close();
+    }
+    assert.deepEqual(errors, []);
   } finally {
-    await other.close();
+    await context.close();
+    await server.shutdown();
+    await Deno.remove(graphqlCacheDir, { recursive: true });
   }
 });
 

@@ -20,7 +20,12 @@ import {
   type SessionRequest,
 } from "../protocol.ts";
 
-import { newBrowserKey, sessionFromBrowserKey } from "./browser_key.ts";
+import {
+  keepBrowserKey,
+  newBrowserKey,
+  sessionFromBrowserKey,
+  withKeyLock,
+} from "./browser_key.ts";
 
 export { isRecord };
 export { ndjson, nextTask } from "./ndjson_reader.ts";
@@ -82,15 +87,21 @@ export async function startSession(): Promise<ApiError | undefined> {
   if (launch !== null) {
     history.replaceState(null, "", location.pathname);
     try {
-      const key = await newBrowserKey();
-      const response = await fetch("/api/session", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ launch, ...(key ? { key } : {}) } satisfies SessionRequest),
+      // Bare tabs opened meanwhile wait for this trade (the lock), then prove the key it kept.
+      session = await withKeyLock("exclusive", async () => {
+        const key = await newBrowserKey();
+        const response = await fetch("/api/session", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(
+            { launch, ...(key ? { key: key.jwk } : {}) } satisfies SessionRequest,
+          ),
+        });
+        if (!response.ok) throw await apiError(response);
+        const answer: SessionAnswer = await response.json();
+        if (key) await keepBrowserKey(key);
+        return answer.session;
       });
-      if (!response.ok) throw await apiError(response);
-      const answer: SessionAnswer = await response.json();
-      session = answer.session;
       sessionStorage.setItem(SESSION_STORAGE_KEY, session);
       return undefined;
     } catch (error) {
@@ -100,7 +111,7 @@ export async function startSession(): Promise<ApiError | undefined> {
   }
   session = sessionStorage.getItem(SESSION_STORAGE_KEY) ?? "";
   if (session !== "") return undefined;
-  session = await sessionFromBrowserKey() ?? "";
+  session = await withKeyLock("shared", sessionFromBrowserKey) ?? "";
   if (session !== "") {
     sessionStorage.setItem(SESSION_STORAGE_KEY, session);
     return undefined;
