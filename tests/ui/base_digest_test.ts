@@ -31,6 +31,18 @@ Deno.test("ui base digests: a request's keyed digest changes with its credential
     assert.notEqual(after["1"], before["1"], edit);
     assert.equal(after["2"], before["2"], "another request's digest is its own");
   }
+  // What is kept in memory answers as a fresh digest would, and a caller cannot change it.
+  const again = await requestDigests(FILE, options);
+  assert.deepEqual(again, before);
+  again["1"] = "changed by a caller";
+  assert.equal((await requestDigests(FILE, options))["1"], before["1"]);
+  const moved = `### zero\nGET http://127.0.0.1:1/zero\n\n${FILE}`;
+  const shifted = await requestDigests(moved, options);
+  assert.deepEqual(
+    [shifted["2"], shifted["3"]],
+    [before["1"], before["2"]],
+    "by index in its file",
+  );
   const key = `${config.path}/ui-base-digest.key`;
   assert.equal((await Deno.stat(key)).mode! & 0o777, 0o600);
   // Another key (another person's config): other digests, so a digest alone tells nothing.

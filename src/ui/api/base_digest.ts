@@ -7,6 +7,9 @@
  * compares: comments, whitespace and credential values included) under a key that is the
  * person's: a file in dial's config directory (mode 0600), never in the workspace nor the page,
  * so a digest stored in the workspace's `.dial/` cannot be tried against guessed passwords.
+ * What is made is kept in memory ({@link requestDigests}): a file read again unchanged costs
+ * neither a parse nor a sign, and a save signs only the requests it changed (the parse of the
+ * saved text is what is left: about half of a first digest).
  * @module
  */
 import { defaultConfigDir, ensurePrivateDir, joinPath } from "../../cache.ts";
@@ -82,6 +85,54 @@ function digestKey(options: { configDir?: string; env?: EnvLookup }): Promise<Cr
   return key;
 }
 
+/** The most request texts whose digests are kept per key, and the most file text kept. */
+const REQUESTS_KEPT = 20_000;
+const FILE_CHARS_KEPT = 16 * 1024 * 1024;
+
+/**
+ * Digests made already, per key: of whole file texts (the latest, up to {@link FILE_CHARS_KEPT}
+ * characters in all: a file read again unchanged costs neither a parse nor a sign) and of
+ * request texts (a save that changed one request of a 1,000-request file signs that one).
+ */
+interface Memo {
+  files: Map<string, Record<string, string>>;
+  fileChars: number;
+  requests: Map<string, string>;
+}
+
+const memos = new WeakMap<CryptoKey, Memo>();
+
+function memoOf(key: CryptoKey): Memo {
+  let memo = memos.get(key);
+  if (!memo) memos.set(key, memo = { files: new Map(), fileChars: 0, requests: new Map() });
+  return memo;
+}
+
+function keepFile(memo: Memo, text: string, digests: Record<string, string>): void {
+  if (text.length > FILE_CHARS_KEPT) return;
+  memo.files.set(text, digests);
+  memo.fileChars += text.length;
+  for (const old of memo.files.keys()) {
+    if (memo.fileChars <= FILE_CHARS_KEPT) break;
+    memo.files.delete(old);
+    memo.fileChars -= old.length;
+  }
+}
+
+function keepRequest(memo: Memo, text: string, digest: string): void {
+  memo.requests.set(text, digest);
+  if (memo.requests.size <= REQUESTS_KEPT) return;
+  for (const old of memo.requests.keys()) {
+    memo.requests.delete(old);
+    if (memo.requests.size <= REQUESTS_KEPT / 2) break;
+  }
+}
+
+function hex(mac: ArrayBuffer): string {
+  return [...new Uint8Array(mac).slice(0, 16)].map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
+}
+
 /**
  * @param text a request file's text
  * @param options where dial's config directory is
@@ -92,25 +143,43 @@ export async function requestDigests(
   text: string,
   options: { configDir?: string; env?: EnvLookup },
 ): Promise<Record<string, string>> {
+  const key = await digestKey(options);
+  const memo = memoOf(key);
+  const known = memo.files.get(text);
+  if (known) {
+    // The most recent last: kept longest.
+    memo.files.delete(text);
+    memo.files.set(text, known);
+    return { ...known };
+  }
   let requests;
   try {
     requests = parseHttpFile(text, "request file").requests;
   } catch {
     return {};
   }
-  const key = await digestKey(options);
   const encoder = new TextEncoder();
-  // One sign per request, all at once: Web Crypto's calls are asynchronous, and awaiting each in
-  // turn cost a turn of the event loop per request (a 1,000-request file waited 1,000 of them).
-  const macs = await Promise.all(
-    requests.map((request) =>
-      crypto.subtle.sign("HMAC", key, encoder.encode(requestText(text, request)))
-    ),
-  );
+  const decoder = new TextDecoder();
   const digests: Record<string, string> = {};
-  for (const [i, request] of requests.entries()) {
-    digests[request.index] = [...new Uint8Array(macs[i]!).slice(0, 16)]
-      .map((b) => b.toString(16).padStart(2, "0")).join("");
+  const signing: Promise<void>[] = [];
+  for (const request of requests) {
+    const own = requestText(text, request);
+    const digest = memo.requests.get(own);
+    if (digest !== undefined) {
+      digests[request.index] = digest;
+      continue;
+    }
+    const bytes = encoder.encode(own);
+    // One sign per request, all at once (awaiting each in turn cost a turn of the event loop
+    // per request). Kept by a copy of its text: a slice would keep the whole file alive.
+    signing.push(
+      crypto.subtle.sign("HMAC", key, bytes).then((mac) => {
+        digests[request.index] = hex(mac);
+        keepRequest(memo, decoder.decode(bytes), digests[request.index]!);
+      }),
+    );
   }
-  return digests;
+  await Promise.all(signing);
+  keepFile(memo, text, digests);
+  return { ...digests };
 }
