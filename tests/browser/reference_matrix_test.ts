@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { tempDir, waitFor } from "../_helpers.ts";
+import { dial, tempDir, waitFor } from "../_helpers.ts";
 import { type RawRequest, rawServer } from "../e2e/_raw_server.ts";
 import { startGreeter } from "../e2e/_grpc.ts";
 import { fileBrowser, openApp, openFromSidebar } from "./_browser.ts";
@@ -24,7 +24,25 @@ const GREETER = "greet.v1.Greeter";
 /** The credential-named references every request carries. */
 const REFS = `Authorization: Bearer {{token}}
 X-Dotenv: {{$dotenv DOTENV_KEY}}
-X-Login: {{login.response.body.$.token}}`;
+X-Login: {{login.response.body.$.token}}
+X-Api-Key: lit-s3cr3t`;
+
+/** A body with a reference and a literal credential (storage withholds the literal). */
+const BODY = bodyWith("lit-b0dy-s3cr3t");
+
+function bodyWith(literal: string): string {
+  return `{"password": "{{password}}", "secret": "${literal}"}`;
+}
+
+/**
+ * The literal credentials as a tab shows them: as the file has them, or blank (storage withheld
+ * them and the tab's file is gone, so nothing can give them back).
+ */
+type Literals = "kept" | "withheld";
+
+function literalOf(literals: Literals, value: string): string {
+  return literals === "kept" ? value : "";
+}
 
 const FILE = `### login
 # @name login
@@ -39,7 +57,7 @@ POST {{base}}/rest
 ${REFS}
 Content-Type: application/json
 
-{"password": "{{password}}"}
+${BODY}
 
 ### gql
 # @name gql
@@ -48,7 +66,7 @@ ${REFS}
 
 query Q($password: String) { ok(password: $password) }
 
-{"password": "{{password}}"}
+${BODY}
 
 ### events
 # @name events
@@ -61,7 +79,7 @@ ${REFS}
 WEBSOCKET {{base}}/socket
 ${REFS}
 
-{"password": "{{password}}"}
+${BODY}
 
 ### echo
 # @name echo
@@ -83,6 +101,7 @@ const SENT = {
   authorization: "Bearer tok-s3cr3t",
   "x-dotenv": "dv-s3cr3t",
   "x-login": "login-tok",
+  "x-api-key": "lit-s3cr3t",
 };
 
 type KindName = "HTTP" | "GraphQL" | "SSE" | "WebSocket" | "gRPC";
@@ -104,8 +123,8 @@ interface Kind {
   edit(page: Page, v: number): Promise<void>;
   /** Its edited field as it should read after edit `v`. */
   edited(page: Page, v: number): Promise<void>;
-  /** Its body/message text holds `{{password}}` (checked in the tab). */
-  body(page: Page): Promise<void>;
+  /** Its body/message text holds `{{password}}` and the literal (checked in the tab). */
+  body(page: Page, literals?: Literals): Promise<void>;
   /** Sends it and checks the wire (the edit `v` in the request line). */
   send(page: Page, v: number, wire: Wire): Promise<void>;
   /** A field to focus before Ctrl+S. */
@@ -171,6 +190,7 @@ function checkSent(request: RawRequest, body: boolean): void {
   if (body) {
     const text = new TextDecoder().decode(request.body);
     assert.ok(text.includes("pw-s3cr3t"), `the password in ${text}`);
+    assert.ok(text.includes("lit-b0dy-s3cr3t"), `the literal in ${text}`);
   }
 }
 
@@ -183,12 +203,12 @@ const http: Kind = {
   line: (v) => `POST {{base}}/rest${v ? `?edited=${v}` : ""}`,
   edit: (page, v) => fill(page, "URL", `{{base}}/rest?edited=${v}`),
   edited: (page, v) => reads(page, "URL", `{{base}}/rest?edited=${v}`),
-  async body(page) {
+  async body(page, literals = "kept") {
     const summary = page.locator("summary:visible", { hasText: "Body" });
     if (await page.getByRole("textbox", { name: "Request body" }).count() === 0) {
       await summary.click();
     }
-    await editorHas(page, "Request body", '"password": "{{password}}"');
+    await editorHas(page, "Request body", bodyWith(literalOf(literals, "lit-b0dy-s3cr3t")));
   },
   async send(page, v, wire) {
     const from = wire.raw.requests.length;
@@ -209,7 +229,8 @@ const graphql: Kind = {
   line: (v) => `GRAPHQL {{base}}/graphql${v ? `?edited=${v}` : ""}`,
   edit: (page, v) => fill(page, "Endpoint URL", `{{base}}/graphql?edited=${v}`),
   edited: (page, v) => reads(page, "Endpoint URL", `{{base}}/graphql?edited=${v}`),
-  body: (page) => editorHas(page, "Variables JSON", '"password": "{{password}}"'),
+  body: (page, literals = "kept") =>
+    editorHas(page, "Variables JSON", bodyWith(literalOf(literals, "lit-b0dy-s3cr3t"))),
   async send(page, v, wire) {
     const from = wire.raw.requests.length;
     await page.getByRole("button", { name: "Run", exact: true }).click();
@@ -248,9 +269,9 @@ const socket: Kind = {
   line: (v) => `WEBSOCKET {{base}}/socket${v ? `?edited=${v}` : ""}`,
   edit: (page, v) => fill(page, "WebSocket endpoint", `{{base}}/socket?edited=${v}`),
   edited: (page, v) => reads(page, "WebSocket endpoint", `{{base}}/socket?edited=${v}`),
-  async body(page) {
+  async body(page, literals = "kept") {
     await page.getByRole("list", { name: "Saved messages" })
-      .getByText('{"password": "{{password}}"}').waitFor();
+      .getByText(bodyWith(literalOf(literals, "lit-b0dy-s3cr3t"))).waitFor();
   },
   async send(page, v, wire) {
     const from = wire.raw.requests.length;
@@ -315,7 +336,13 @@ async function rowsOf(page: Page, label: string): Promise<Map<string, string>> {
  * The tab of `kind` shows edit `v` with its references as written, and its unsaved mark (its
  * own, whichever tab is in front) when `unsaved`.
  */
-async function checkTab(page: Page, kind: Kind, v: number, unsaved: boolean): Promise<void> {
+async function checkTab(
+  page: Page,
+  kind: Kind,
+  v: number,
+  unsaved: boolean,
+  literals: Literals = "kept",
+): Promise<void> {
   await show(page, kind);
   const name = unsaved ? `${kind.name} •` : kind.name;
   await stripOf(page, kind).getByRole("tab", { name, exact: true }).click();
@@ -326,9 +353,10 @@ async function checkTab(page: Page, kind: Kind, v: number, unsaved: boolean): Pr
     const rows = await rowsOf(page, kind.rows);
     return rows.get("Authorization") === "Bearer {{token}}" &&
       rows.get("X-Dotenv") === "{{$dotenv DOTENV_KEY}}" &&
-      rows.get("X-Login") === "{{login.response.body.$.token}}";
+      rows.get("X-Login") === "{{login.response.body.$.token}}" &&
+      rows.get("X-Api-Key") === literalOf(literals, "lit-s3cr3t");
   }, { message: `${kind.kind}'s references as written` });
-  await kind.body(page);
+  await kind.body(page, literals);
 }
 
 /** Every tab as after edit `v` (all unsaved when `unsaved`), and every tab sends it filled. */
@@ -547,9 +575,13 @@ async function kindShown(page: Page, kind: Kind, tab: string): Promise<void> {
  * Every tab shows edit 5, references as written, unsaved; its Send says its file is gone and
  * sends nothing (the tab's request has no file to be evaluated in; Save as keeps it).
  */
-async function refusesSend(page: Page, raw: ReturnType<typeof rawServer>): Promise<void> {
+async function refusesSend(
+  page: Page,
+  raw: ReturnType<typeof rawServer>,
+  literals: Literals,
+): Promise<void> {
   for (const kind of KINDS) {
-    await checkTab(page, kind, 5, true);
+    await checkTab(page, kind, 5, true, literals);
     const sent = raw.requests.length;
     await page.getByRole("button", { name: /^(Send|Run|Connect|Call)$/ }).click();
     await page.getByRole("tabpanel", { name: kind.kind })
@@ -604,7 +636,7 @@ Deno.test("browser: five kinds of tab of one file keep their edits and reference
   await draftsSaved(page);
   await Deno.rename(renamed, `${dir.path}/moved.http`);
   await sidebar.getByRole("button", { name: "moved.http", exact: true }).waitFor();
-  await refusesSend(page, raw);
+  await refusesSend(page, raw, "kept");
   for (const kind of KINDS) {
     await save(page, kind, /^Not saved: .*renamed\.http/);
     await checkTab(page, kind, 5, true);
@@ -615,7 +647,8 @@ Deno.test("browser: five kinds of tab of one file keep their edits and reference
   });
   await page.reload();
   await page.getByRole("tablist", { name: "Request kind" }).waitFor();
-  await refusesSend(page, raw);
+  // The literal credentials were withheld from storage and their file is gone: blank.
+  await refusesSend(page, raw, "withheld");
   for (const kind of KINDS) await save(page, kind, /^Not saved: .*renamed\.http/);
   assert.deepEqual(
     [...Deno.readDirSync(dir.path)].map((e) => e.name).filter((n) => n.endsWith(".http")),
@@ -674,4 +707,160 @@ Deno.test("browser: two windows of one file, each with another request edited, b
   await http.edited(second, 6);
   await checkTab(second, http, 6, false);
   await http.send(second, 6, { raw });
+});
+
+/** A multipart request with a reference, a literal credential and a file part. */
+const UPLOAD = `
+### upload
+# @name upload
+POST {{base}}/upload
+${REFS}
+Content-Type: multipart/form-data; boundary=B0undary
+
+--B0undary
+Content-Disposition: form-data; name="password"
+
+{{password}}
+--B0undary
+Content-Disposition: form-data; name="api_key"
+
+lit-form-s3cr3t
+--B0undary
+Content-Disposition: form-data; name="doc"; filename="doc.txt"
+Content-Type: text/plain
+
+< ./doc.txt
+--B0undary--
+`;
+
+/** The multipart tab; `doc` is the text its file part sends (the file beside the request file). */
+function uploadKind(doc: () => string): Kind {
+  return {
+    kind: "HTTP",
+    name: "upload",
+    button: "POST upload",
+    strip: "Open requests",
+    rows: "Headers",
+    line: (v) => `POST {{base}}/upload${v ? `?edited=${v}` : ""}`,
+    edit: (page, v) => fill(page, "URL", `{{base}}/upload?edited=${v}`),
+    edited: (page, v) => reads(page, "URL", `{{base}}/upload?edited=${v}`),
+    async body(page, literals = "kept") {
+      if (await page.getByLabel("Form fields value 1").count() === 0) {
+        await page.locator("summary:visible", { hasText: "Body" }).click();
+      }
+      assert.equal(await page.getByRole("combobox", { name: "Body type" }).inputValue(), "form");
+      await reads(page, "Form fields value 1", "{{password}}");
+      await reads(page, "Form fields value 2", literalOf(literals, "lit-form-s3cr3t"));
+      await reads(page, "Form fields value 3", "< ./doc.txt");
+    },
+    async send(page, v, wire) {
+      const from = wire.raw.requests.length;
+      await page.getByRole("button", { name: "Send", exact: true }).click();
+      const sent = await sentTo(wire, from, `POST /upload?edited=${v} `);
+      checkSent(sent, false);
+      const text = new TextDecoder().decode(sent.body);
+      for (const part of ["pw-s3cr3t", "lit-form-s3cr3t", doc(), "--B0undary--"]) {
+        assert.ok(text.includes(part), `${part} in ${text}`);
+      }
+      await page.getByRole("region", { name: "Response" }).getByTestId("status")
+        .filter({ hasText: "200" }).waitFor();
+    },
+    focus: (page) => page.getByLabel("URL", { exact: true }).focus(),
+  };
+}
+
+/** The file with edit `v` of the five kinds and of the upload request. */
+function movedFile(v: number): string {
+  return fileWith(Object.fromEntries(KINDS.map((k) => [k.name, v])), FILE + UPLOAD)
+    .replace("POST {{base}}/upload\n", `POST {{base}}/upload?edited=${v}\n`);
+}
+
+Deno.test("browser: tabs of a file moved into a subfolder, in the sidebar and outside, with a multipart request and its file part, keep their edits and references", async () => {
+  await using raw = rawServer(answer);
+  await using greeter = await startGreeter();
+  await using dir = await workspaceFor(raw, greeter.address);
+  await Deno.writeTextFile(`${dir.path}/api.http`, FILE + UPLOAD);
+  await Deno.writeTextFile(`${dir.path}/doc.txt`, "doc at the top\n");
+  await Deno.mkdir(`${dir.path}/sub`);
+  await Deno.writeTextFile(`${dir.path}/sub/doc.txt`, "doc in sub\n");
+  // A request file's environments are the env files beside it (as for `dial run`): sub/ has its
+  // own, with the same values.
+  for (const name of [".env", "http-client.env.json", "http-client.private.env.json"]) {
+    await Deno.copyFile(`${dir.path}/${name}`, `${dir.path}/sub/${name}`);
+  }
+  let doc = "doc at the top";
+  const upload = uploadKind(() => doc);
+  const wire = { raw };
+  await using app = await openApp(browser(), { workspace: dir.path });
+  const { page } = app;
+  await page.locator('nav[data-watching="true"]').waitFor({ state: "attached" });
+  await openAndEdit(page, 8);
+  await openFromSidebar(page, "api.http", upload.button);
+  await show(page, upload);
+  await upload.body(page);
+  await upload.edit(page, 8);
+  await stripOf(page, upload).getByRole("tab", { name: "upload •", exact: true }).waitFor();
+  await draftsSaved(page);
+  const all = [...KINDS, upload];
+  for (const kind of all) {
+    await checkTab(page, kind, 8, true);
+    await kind.send(page, 8, wire);
+  }
+  await page.reload();
+  await page.getByRole("tablist", { name: "Request kind" }).waitFor();
+  for (const kind of all) await checkTab(page, kind, 8, true);
+
+  // Moved into a subfolder in the sidebar: every tab follows; `< ./doc.txt` is now the file
+  // beside it (as `dial run sub/api.http` reads it); the saves go to the new path.
+  const sidebar = page.getByRole("navigation", { name: "Workspace" });
+  page.once("dialog", (dialog) => void dialog.accept("sub/api.http"));
+  await sidebar.getByRole("button", { name: "Rename api.http" }).click();
+  await sidebar.getByRole("button", { name: "sub/api.http", exact: true }).waitFor();
+  doc = "doc in sub";
+  for (const kind of all) {
+    await checkTab(page, kind, 8, true);
+    await kind.send(page, 8, wire);
+  }
+  const moved = `${dir.path}/sub/api.http`;
+  for (const kind of all) await save(page, kind, "Saved to sub/api.http");
+  assert.equal(await Deno.readTextFile(moved), movedFile(8));
+  for (const kind of all) await checkTab(page, kind, 8, false);
+  // What the tab sent is what `dial run` sends for the saved request.
+  const fromUi = raw.requests.filter((r) => r.line.startsWith("POST /upload?edited=8 ")).at(-1)!;
+  const before = raw.requests.length;
+  const run = await dial(["run", moved, "upload", "--env", "dev"]);
+  assert.equal(run.code, 0, run.stderr);
+  const fromRun = raw.requests.slice(before).find((r) => r.line.startsWith("POST /upload"))!;
+  assert.equal(new TextDecoder().decode(fromRun.body), new TextDecoder().decode(fromUi.body));
+
+  // Moved into a deeper folder outside: the tabs keep their edits, marks and references (across
+  // F5 too); Send and Save refuse, naming the path they had.
+  for (const kind of all) {
+    await show(page, kind);
+    await stripOf(page, kind).getByRole("tab", { name: kind.name, exact: true }).click();
+    await kind.edit(page, 9);
+    await stripOf(page, kind).getByRole("tab", { name: `${kind.name} •`, exact: true }).waitFor();
+  }
+  await draftsSaved(page);
+  await Deno.mkdir(`${dir.path}/sub/inner`);
+  await Deno.rename(moved, `${dir.path}/sub/inner/api.http`);
+  await sidebar.getByRole("button", { name: "sub/inner/api.http", exact: true }).waitFor();
+  for (const literals of ["kept", "withheld"] as const) {
+    if (literals === "withheld") {
+      await page.reload();
+      await page.getByRole("tablist", { name: "Request kind" }).waitFor();
+    }
+    for (const kind of all) {
+      await checkTab(page, kind, 9, true, literals);
+      const sent = raw.requests.length;
+      await page.getByRole("button", { name: /^(Send|Run|Connect|Call)$/ }).click();
+      await page.getByRole("tabpanel", { name: kind.kind })
+        .getByText('"sub/api.http" is not in the workspace (renamed, moved or deleted)')
+        .filter({ visible: true }).first().waitFor();
+      assert.equal(raw.requests.length, sent, "nothing sent");
+      await save(page, kind, /^Not saved: .*sub\/api\.http/);
+    }
+  }
+  assert.equal(await Deno.readTextFile(`${dir.path}/sub/inner/api.http`), movedFile(8));
+  await assert.rejects(Deno.stat(moved), Deno.errors.NotFound);
 });

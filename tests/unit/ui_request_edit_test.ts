@@ -132,3 +132,42 @@ Accept: */*
     source.replace('{"a": 1}', '{"a": 2}'),
   );
 });
+
+const FORM = `### upload
+POST https://x.test/upload
+Content-Type: multipart/form-data; boundary="B0undary"
+
+--B0undary
+Content-Disposition: form-data; name="title"
+
+first
+--B0undary
+Content-Disposition: form-data; name="doc"; filename="report.txt"
+Content-Type: text/plain
+
+< ./doc.txt
+--B0undary--
+`;
+
+Deno.test("ui save in place: a form keeps the file's boundary and its parts' file names and Content-Types", () => {
+  const [upload] = parseHttpFile(FORM, "t.http").requests;
+  const draft = draftOfRequest(upload!);
+  assert.equal(saveInPlace(FORM, upload!, draft), FORM);
+  // Another URL: only the request line changes (the boundary in the Content-Type stays).
+  assert.equal(
+    saveInPlace(FORM, upload!, { ...draft, url: "https://x.test/upload?v=2" }),
+    FORM.replace("/upload\n", "/upload?v=2\n"),
+  );
+  // Another value: the body is written again with the file's boundary, names and types.
+  const form = draft.form.map((row) => row.name === "title" ? { ...row, value: "second" } : row);
+  assert.equal(saveInPlace(FORM, upload!, { ...draft, form }), FORM.replace("first", "second"));
+  // A new field gets the boundary too.
+  const added = [...draft.form, { name: "note", value: "n", enabled: true }];
+  assert.equal(
+    saveInPlace(FORM, upload!, { ...draft, form: added }),
+    FORM.replace(
+      "--B0undary--",
+      '--B0undary\nContent-Disposition: form-data; name="note"\n\nn\n--B0undary--',
+    ),
+  );
+});

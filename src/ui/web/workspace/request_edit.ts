@@ -12,6 +12,7 @@ import {
   DEFAULT_BOUNDARY,
   multipartBodyParts,
   multipartBoundary,
+  type MultipartField,
   readMultipartBody,
 } from "../../../files/multipart_body.ts";
 import type { FileJson } from "../../protocol.ts";
@@ -35,10 +36,8 @@ export interface HttpDraft {
 export function draftOfRequest(request: HttpRequest): HttpDraft {
   const lines = request.assertions.map((a) => a.text);
   const assertions = lines.length ? { assertions: lines } : {};
-  const body = request.body.map((part) =>
-    part.kind === "text" ? part.text : `<${part.substitute ? "@" : ""} ${part.path}`
-  ).join("\n");
-  const type = request.headers.find((h) => h.name.toLowerCase() === "content-type")?.value ?? "";
+  const body = bodyText(request);
+  const type = contentTypeOf(request);
   const bodyKind = body === ""
     ? "none"
     : /json/i.test(type) || (type === "" && /^\s*[[{]/.test(body))
@@ -46,8 +45,7 @@ export function draftOfRequest(request: HttpRequest): HttpDraft {
     : "text";
   const headers = request.headers.map((h) => ({ name: h.name, value: h.value, enabled: true }));
   // A multipart/form-data body is the form table; its Content-Type comes back when written.
-  const boundary = multipartBoundary(type);
-  const fields = boundary === undefined ? undefined : readMultipartBody(body, boundary);
+  const fields = formStyleOf(request)?.fields;
   if (fields) {
     return {
       method: request.method,
@@ -72,6 +70,39 @@ export function draftOfRequest(request: HttpRequest): HttpDraft {
     form: [],
     ...assertions,
   };
+}
+
+function bodyText(request: HttpRequest): string {
+  return request.body.map((part) =>
+    part.kind === "text" ? part.text : `<${part.substitute ? "@" : ""} ${part.path}`
+  ).join("\n");
+}
+
+function contentTypeOf(request: HttpRequest): string {
+  return request.headers.find((h) => h.name.toLowerCase() === "content-type")?.value ?? "";
+}
+
+/**
+ * How a file writes a request's form: its Content-Type as written (the boundary its parts use)
+ * and the parts, whose file names and own Content-Types the form table does not show.
+ */
+export interface FormStyle {
+  contentType: string;
+  boundary: string;
+  fields: MultipartField[];
+}
+
+/**
+ * @param request a parsed request
+ * @returns how its multipart/form-data body is written, or undefined when it has none
+ */
+export function formStyleOf(request: HttpRequest): FormStyle | undefined {
+  const contentType = contentTypeOf(request);
+  const boundary = multipartBoundary(contentType);
+  const fields = boundary === undefined
+    ? undefined
+    : readMultipartBody(bodyText(request), boundary);
+  return boundary !== undefined && fields ? { contentType, boundary, fields } : undefined;
 }
 
 /** A form's rows as they are written and compared (attached files by name only). */
@@ -137,7 +168,9 @@ export function replaceInPlace(
   const start = request.requestLine.start;
   const headEnd = request.headers.at(-1)?.span.end ?? request.requestLine.end;
   const end = request.bodySpan?.end ?? headEnd;
-  const bare = writeDraft({ ...draft, headers: headersOf(draft), bodyKind: "none" })
+  // A form keeps the file's boundary and its parts' file names and Content-Types.
+  const style = formStyleOf(request);
+  const bare = writeDraft({ ...draft, headers: headersOf(draft, style), bodyKind: "none" })
     .replace(/\n$/, "");
   const head = keepUnchangedLines(source, request, bare);
   let text: string;
@@ -145,7 +178,7 @@ export function replaceInPlace(
   else {
     // The body as written after the head (the head's own lines kept where unchanged), and the
     // comment lines between the head and the body kept.
-    const full = writeDraft(draft);
+    const full = writeDraft(draft, undefined, style);
     const comments = source.slice(headEnd, request.bodySpan?.start ?? end).split(/\r?\n/)
       .filter((line) => /^\s*(#|\/\/)/.test(line));
     const kept = comments.map((line) => `\n${line}`).join("");
@@ -217,14 +250,17 @@ function keepUnchangedLines(source: string, request: HttpRequest, written: strin
   return out.join("\n");
 }
 
-/** The headers to write: a form's multipart Content-Type in place of any other. */
-function headersOf(draft: HttpDraft): HttpDraft["headers"] {
+/**
+ * The headers to write: a form's multipart Content-Type in place of any other (the file's own,
+ * with its boundary, when it has one).
+ */
+function headersOf(draft: HttpDraft, style?: FormStyle): HttpDraft["headers"] {
   if (draft.bodyKind !== "form" || !draft.form.some((row) => row.enabled)) return draft.headers;
   return [
     ...draft.headers.filter((h) => h.name.trim().toLowerCase() !== "content-type"),
     {
       name: "Content-Type",
-      value: `multipart/form-data; boundary=${DEFAULT_BOUNDARY}`,
+      value: style?.contentType ?? `multipart/form-data; boundary=${DEFAULT_BOUNDARY}`,
       enabled: true,
     },
   ];
@@ -243,11 +279,12 @@ export function requestText(text: string, request: HttpRequest): string {
 /**
  * @param draft the tab's fields
  * @param name the request's name, for a new request (`### name` and `# @name name`)
+ * @param style how the file writes the request's form (its boundary, its parts' extras)
  * @returns the request as `.http` text
  * @throws {Error} when a form row holds a file attached in the browser (a request file names
  *   its files by path: `< ./file`)
  */
-export function writeDraft(draft: HttpDraft, name?: string): string {
+export function writeDraft(draft: HttpDraft, name?: string, style?: FormStyle): string {
   const rows = draft.bodyKind === "form"
     ? draft.form.filter((row) => row.enabled && row.name.trim() !== "")
     : [];
@@ -256,19 +293,33 @@ export function writeDraft(draft: HttpDraft, name?: string): string {
       "A file attached in the browser cannot be saved in a request file: give its path as the row's value instead, < ./file (beside the request file)",
     );
   }
-  const form = rows.length === 0 ? undefined : multipartBodyParts(rows.map((row) => {
-    const include = /^<\s+(\S.*)$/.exec(row.value.trim());
-    return include
-      ? { name: row.name.trim(), file: include[1]! }
-      : { name: row.name.trim(), value: row.value };
-  }));
+  // A part the file has (same name, same file or a text) keeps its file name and Content-Type.
+  const unused = [...style?.fields ?? []];
+  const form = rows.length === 0 ? undefined : multipartBodyParts(
+    rows.map((row) => {
+      const include = /^<\s+(\S.*)$/.exec(row.value.trim());
+      const field: MultipartField = include
+        ? { name: row.name.trim(), file: include[1]! }
+        : { name: row.name.trim(), value: row.value };
+      const at = unused.findIndex((f) => f.name === field.name && f.file === field.file);
+      const [was] = at < 0 ? [] : unused.splice(at, 1);
+      return {
+        ...field,
+        ...(was?.filename !== undefined && field.file !== undefined
+          ? { filename: was.filename }
+          : {}),
+        ...(was?.contentType !== undefined ? { contentType: was.contentType } : {}),
+      };
+    }),
+    style?.boundary,
+  );
   const text = draft.bodyKind === "json" || draft.bodyKind === "text" ? draft.body : "";
   const body = form ? { parts: form } : text !== "" ? text : undefined;
   const written = writeHttpRequest({
     ...(name ? { name } : {}),
     method: draft.method.trim().toUpperCase() || "GET",
     url: draft.url.trim(),
-    headers: headersOf(draft).filter((h) => h.enabled && h.name.trim() !== "")
+    headers: headersOf(draft, style).filter((h) => h.enabled && h.name.trim() !== "")
       .map((h) => ({ name: h.name.trim(), value: h.value })),
     ...(body !== undefined ? { body } : {}),
   });
