@@ -864,3 +864,66 @@ Deno.test("browser: tabs of a file moved into a subfolder, in the sidebar and ou
   assert.equal(await Deno.readTextFile(`${dir.path}/sub/inner/api.http`), movedFile(8));
   await assert.rejects(Deno.stat(moved), Deno.errors.NotFound);
 });
+
+/** A piece of the text edit `v` writes in the request of `kind`. */
+function editMark(kind: Kind, v: number): string {
+  return kind === grpc ? `{{password}}-${v}` : `?edited=${v}`;
+}
+
+Deno.test("browser: two windows edit the same request of each kind: the first save wins on disk, the other window keeps its edits, shows the conflict and overwrites only when asked; the first window follows", async () => {
+  await using raw = rawServer(answer);
+  await using greeter = await startGreeter();
+  await using dir = await workspaceFor(raw, greeter.address);
+  const wire = { raw };
+  const path = `${dir.path}/api.http`;
+  await using app = await openApp(browser(), { workspace: dir.path });
+  const { page } = app;
+  await page.locator('nav[data-watching="true"]').waitFor({ state: "attached" });
+  await openAndEdit(page, 10);
+  const [second] = await Promise.all([
+    page.context().waitForEvent("page"),
+    page.getByRole("button", { name: "New window" }).click(),
+  ]);
+  await second.getByRole("tablist", { name: "Request kind" }).waitFor();
+  await second.locator('nav[data-watching="true"]').waitFor({ state: "attached" });
+  for (const kind of KINDS) {
+    await checkTab(second, kind, 10, true);
+    await kind.edit(second, 11);
+    await stripOf(second, kind).getByRole("tab", { name: `${kind.name} •`, exact: true }).waitFor();
+  }
+  await draftsSaved(second);
+  // Each window keeps its own edit of each request.
+  for (const kind of KINDS) await checkTab(page, kind, 10, true);
+
+  const all10 = fileWith(Object.fromEntries(KINDS.map((k) => [k.name, 10])));
+  for (const kind of KINDS) await save(page, kind, "Saved to api.http");
+  assert.equal(await Deno.readTextFile(path), all10);
+
+  const conflict = second.getByRole("alert", { name: "Save conflict" });
+  let expected = all10;
+  for (const kind of KINDS) {
+    await show(second, kind);
+    await second.getByRole("tabpanel", { name: kind.kind })
+      .getByText("api.http changed on disk; your edits are kept").waitFor();
+    await checkTab(second, kind, 11, true);
+    await kind.send(second, 11, wire);
+    await kind.focus(second);
+    await second.keyboard.press("Control+s");
+    await conflict.getByLabel("On disk").getByText(editMark(kind, 10)).first().waitFor();
+    await conflict.getByLabel("Yours").getByText(editMark(kind, 11)).first().waitFor();
+    assert.equal(await Deno.readTextFile(path), expected, `${kind.name}: nothing written`);
+    await conflict.getByRole("button", { name: "Overwrite with mine" }).click();
+    await second.getByRole("status").filter({ hasText: "Saved to api.http" }).first().waitFor();
+    expected = fileWith(
+      { [kind.name]: 11 },
+      expected.replace(
+        kind === grpc ? '{"name": "{{password}}-10"}' : `${kind.line(10)}\n`,
+        kind === grpc ? '{"name": "{{password}}"}' : `${kind.line()}\n`,
+      ),
+    );
+    assert.equal(await Deno.readTextFile(path), expected, `${kind.name}: the second window's`);
+    await checkTab(second, kind, 11, false);
+  }
+  // The first window has no edits left: its tabs follow the file.
+  for (const kind of KINDS) await checkTab(page, kind, 11, false);
+});
