@@ -135,7 +135,8 @@ export function parseResult(value: unknown): HttpResult {
 }
 
 /**
- * @param props the response and what its viewer shows
+ * @param props the response, what its viewer shows, and its region's name (default "Response":
+ *   a ▶ Run step's is its own, beside the tab's)
  * @returns the response's summary, headers and body
  */
 export function HttpResponse(
@@ -143,11 +144,12 @@ export function HttpResponse(
     result: HttpResult;
     viewed: Signal<ViewedBody | undefined>;
     onAssert?: (line: string) => void;
+    label?: string;
   },
 ): JSX.Element {
   const r = props.result;
   return (
-    <section class="response" aria-label="Response">
+    <section class="response" aria-label={props.label ?? "Response"}>
       <ResponseMeta
         status={r.status}
         statusText={r.statusText}

@@ -84,7 +84,7 @@ export function OpenapiPanel(props: { method: string; url: string }): JSX.Elemen
       {op && op.requestBody.length > 0 && <Schemas title="Request body" schemas={op.requestBody} />}
       {op && op.responses.length > 0 && (
         <section class="openapi-responses">
-          <h4>Responses</h4>
+          <h3>Responses</h3>
           {op.responses.map((r) => (
             <details key={r.status}>
               <summary>{r.status}{r.description ? ` ${r.description}` : ""}</summary>
@@ -100,7 +100,7 @@ export function OpenapiPanel(props: { method: string; url: string }): JSX.Elemen
 function Schemas(props: { title: string; schemas: SchemaJson[] }): JSX.Element {
   return (
     <section>
-      <h4>{props.title}</h4>
+      <h3>{props.title}</h3>
       {props.schemas.map((s) => (
         <details key={s.label}>
           <summary>{s.label}</summary>

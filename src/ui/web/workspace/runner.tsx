@@ -182,7 +182,11 @@ function StepDetails(props: { step: StepExchange }): JSX.Element {
         </summary>
         <HeaderTable label="Request headers" headers={request.headers} />
       </details>
-      <HttpResponse result={response} viewed={viewed} />
+      <HttpResponse
+        result={response}
+        viewed={viewed}
+        label={`Response of ${request.method} ${request.url}`}
+      />
     </div>
   );
 }
