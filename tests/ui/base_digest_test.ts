@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { tempDir } from "../_helpers.ts";
-import { requestDigests } from "../../src/ui/api/base_digest.ts";
+import { requestDigests, requestTexts } from "../../src/ui/api/base_digest.ts";
+import { parseHttpFile } from "../../src/files/parse_http_file.ts";
+import { requestText } from "../../src/ui/web/workspace/request_edit.ts";
 
 const FILE = `### one
 GET http://127.0.0.1:1/one
@@ -86,4 +88,48 @@ Deno.test("ui base digests: dial ui processes that make the key at the same mome
       }
     }
   }
+});
+
+Deno.test("ui base digests: the requests' texts read block by block are the whole file's parse, for every request file of the repository, with LF, CRLF and CR line breaks and a byte order mark", async () => {
+  const files: string[] = [];
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory && !entry.name.startsWith(".") && entry.name !== "node_modules") {
+        await walk(path);
+      } else if (entry.isFile && /\.(http|rest)$/.test(entry.name)) files.push(path);
+    }
+  };
+  await walk(new URL("../..", import.meta.url).pathname.replace(/\/$/, ""));
+  assert.ok(files.length >= 10, `${files.length} request files`);
+  // And the shapes a block cut must get right: requests under one ### (httpyac), file
+  // variables, #### lines, ### inside a line, a handler, a block that does not parse.
+  const shapes = [
+    "@base = http://127.0.0.1:1\nGET {{base}}/a\n\nGET {{base}}/b\nAccept: */*\n\n### c\nGET /c",
+    '#### four\nGET http://127.0.0.1:1/a ###\n\n{"x": "###"}\n\n###\n\n\n###\nPOST http://127.0.0.1:1/b\n\n> {% client.log(\'###\'); %}\n',
+    "### a\nGET http://127.0.0.1:1/a\n\n### b\n# @name b\n",
+    FILE,
+  ];
+  let compared = 0;
+  for (const path of [...files, ...shapes.keys()]) {
+    const text = typeof path === "string" ? await Deno.readTextFile(path) : shapes[path]!;
+    for (
+      const variant of [
+        text,
+        text.replaceAll("\r\n", "\n").replaceAll("\n", "\r\n"),
+        text.replaceAll("\r\n", "\n").replaceAll("\n", "\r"),
+        `\ufeff${text}`,
+      ]
+    ) {
+      let whole: string[] | undefined;
+      try {
+        whole = parseHttpFile(variant, "f.http").requests.map((r) => requestText(variant, r));
+      } catch {
+        whole = undefined;
+      }
+      assert.deepEqual(requestTexts(variant), whole, String(path));
+      if (whole) compared += whole.length;
+    }
+  }
+  assert.ok(compared > 100, `${compared} requests compared`);
 });

@@ -8,8 +8,8 @@
  * person's: a file in dial's config directory (mode 0600), never in the workspace nor the page,
  * so a digest stored in the workspace's `.dial/` cannot be tried against guessed passwords.
  * What is made is kept in memory ({@link requestDigests}): a file read again unchanged costs
- * neither a parse nor a sign, and a save signs only the requests it changed (the parse of the
- * saved text is what is left: about half of a first digest).
+ * neither a parse nor a sign, and a save parses only the blocks and signs only the requests it
+ * changed ({@link requestTexts}).
  * @module
  */
 import { defaultConfigDir, ensurePrivateDir, joinPath } from "../../cache.ts";
@@ -133,6 +133,72 @@ function hex(mac: ArrayBuffer): string {
     .join("");
 }
 
+/** The most blocks whose request texts are kept. */
+const BLOCKS_KEPT = 20_000;
+
+/** Each block's (from a `###` line to the next) requests' texts, parsed alone. */
+const blocks = new Map<string, string[]>();
+
+function keepBlock(text: string, texts: string[]): void {
+  blocks.set(text, texts);
+  if (blocks.size <= BLOCKS_KEPT) return;
+  for (const old of blocks.keys()) {
+    blocks.delete(old);
+    if (blocks.size <= BLOCKS_KEPT / 2) break;
+  }
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A copy of a text that keeps no larger one alive (a slice would keep its whole file). */
+function own(text: string): string {
+  return decoder.decode(encoder.encode(text));
+}
+
+/**
+ * Where the parser starts a block: the start, and each line that starts with `###` (after LF,
+ * CR or CRLF, as its line reader breaks lines).
+ */
+function blockStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf("###", 1); at >= 0; at = text.indexOf("###", at + 3)) {
+    const before = text.charCodeAt(at - 1);
+    if (before === 10 || before === 13) starts.push(at);
+  }
+  return starts;
+}
+
+/**
+ * The file's requests' own texts (request line, headers and body: what a save replaces and a
+ * digest signs), in order. The parser cuts a file into blocks at `###` lines and reads each
+ * block alone (a block shares nothing with the others that moves a request's lines), so each
+ * block is parsed once and its texts kept: a save that changed one request parses one block.
+ *
+ * @param text a request file's text
+ * @returns the texts, or undefined when the file does not parse
+ */
+export function requestTexts(text: string): string[] | undefined {
+  const starts = blockStarts(text);
+  const texts: string[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    const block = text.slice(starts[i], starts[i + 1] ?? text.length);
+    let known = blocks.get(block);
+    if (!known) {
+      try {
+        known = parseHttpFile(block, "request file").requests.map((r) =>
+          own(requestText(block, r))
+        );
+      } catch {
+        return undefined;
+      }
+      keepBlock(own(block), known);
+    }
+    texts.push(...known);
+  }
+  return texts;
+}
+
 /**
  * @param text a request file's text
  * @param options where dial's config directory is
@@ -152,30 +218,23 @@ export async function requestDigests(
     memo.files.set(text, known);
     return { ...known };
   }
-  let requests;
-  try {
-    requests = parseHttpFile(text, "request file").requests;
-  } catch {
-    return {};
-  }
-  const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
+  const texts = requestTexts(text);
+  if (!texts) return {};
   const digests: Record<string, string> = {};
   const signing: Promise<void>[] = [];
-  for (const request of requests) {
-    const own = requestText(text, request);
-    const digest = memo.requests.get(own);
+  for (const [i, request] of texts.entries()) {
+    const index = i + 1;
+    const digest = memo.requests.get(request);
     if (digest !== undefined) {
-      digests[request.index] = digest;
+      digests[index] = digest;
       continue;
     }
-    const bytes = encoder.encode(own);
     // One sign per request, all at once (awaiting each in turn cost a turn of the event loop
-    // per request). Kept by a copy of its text: a slice would keep the whole file alive.
+    // per request).
     signing.push(
-      crypto.subtle.sign("HMAC", key, bytes).then((mac) => {
-        digests[request.index] = hex(mac);
-        keepRequest(memo, decoder.decode(bytes), digests[request.index]!);
+      crypto.subtle.sign("HMAC", key, encoder.encode(request)).then((mac) => {
+        digests[index] = hex(mac);
+        keepRequest(memo, request, digests[index]!);
       }),
     );
   }
