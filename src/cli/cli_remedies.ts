@@ -139,7 +139,11 @@ export const CLI_REMEDIES: RemedyWords = {
       `if ${url} is your provider, give it as --oauth2-issuer ${url}; if not, check the authorization and token URLs`,
     username: "add --oauth2-username USER (and --oauth2-password, or type it when asked)",
     variable: ({ name }) =>
-      name?.startsWith("$")
+      name?.startsWith("$dotenv")
+        ? `add ${
+          name.split(/\s+/)[1] ?? "it"
+        }=… to the .env file beside the request file, or check its spelling`
+        : name?.startsWith("$")
         ? "set the environment variable it reads, or check its spelling"
         : `define it in http-client.env.json (with --env NAME), as @${name} = … in the file, or with --var ${name}=VALUE`,
   },

@@ -94,6 +94,17 @@ Deno.test("run: an undefined variable is an error naming it and its place; nothi
     `error: ${dir}/api.http:2:9: Undefined variable "kind" in header "Accept"`,
   );
   assert.equal(server.requests.length, 0);
+  // A {{$dotenv KEY}} the .env beside the file lacks: the hint names that file, not the
+  // process's environment.
+  await Deno.writeTextFile(`${dir}/.env`, "OTHER=1\n");
+  await Deno.writeTextFile(`${dir}/api.http`, `GET ${server.origin}/x?k={{$dotenv API_KEY}}\n`);
+  const dotenv = await dial(["run", `${dir}/api.http`]);
+  assert.equal(dotenv.code, 2);
+  includes(
+    dotenv.stderr,
+    'Undefined variable "$dotenv API_KEY" in the URL\nhint: add API_KEY=… to the .env file beside the request file',
+  );
+  assert.equal(server.requests.length, 0);
 });
 
 Deno.test("run: a syntax error names file, line and column; unknown directives warn", async () => {

@@ -120,7 +120,11 @@ export const UI_REMEDIES: RemedyWords = {
       `if ${url} is your provider, set Issuer to it: under "Issuer and extra parameters" in the auth panel, or "Issuer" in the environment's Security.Auth; if not, check the Authorization and Token URLs`,
     username: "fill in OAuth username in the auth panel",
     variable: ({ name }) =>
-      name?.startsWith("$")
+      name?.startsWith("$dotenv")
+        ? `add ${
+          name.split(/\s+/)[1] ?? "it"
+        }=… to the .env file beside the request file, or check its spelling`
+        : name?.startsWith("$")
         ? "set the environment variable it reads, or check its spelling"
         : `define it in http-client.env.json, or as @${name} = … in the file`,
   },
