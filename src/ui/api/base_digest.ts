@@ -149,11 +149,10 @@ function keepBlock(text: string, texts: string[]): void {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** A copy of a text that keeps no larger one alive (a slice would keep its whole file). */
 function own(text: string): string {
-  return decoder.decode(encoder.encode(text));
+  return JSON.parse(JSON.stringify(text));
 }
 
 /**
@@ -180,9 +179,12 @@ function blockStarts(text: string): number[] {
  */
 export function requestTexts(text: string): string[] | undefined {
   const starts = blockStarts(text);
+  const cut = starts.map((start, i) => text.slice(start, starts[i + 1] ?? text.length));
+  const unknown = cut.filter((block) => !blocks.has(block)).length;
+  // Most blocks new (a file not seen yet): one parse of the whole file, cut into its blocks.
+  if (unknown > 8 && unknown > cut.length / 4) return wholeFile(text, starts, cut);
   const texts: string[] = [];
-  for (let i = 0; i < starts.length; i++) {
-    const block = text.slice(starts[i], starts[i + 1] ?? text.length);
+  for (const block of cut) {
     let known = blocks.get(block);
     if (!known) {
       try {
@@ -195,6 +197,25 @@ export function requestTexts(text: string): string[] | undefined {
       keepBlock(own(block), known);
     }
     texts.push(...known);
+  }
+  return texts;
+}
+
+/** {@link requestTexts} of a file by one parse, each block's texts kept. */
+function wholeFile(text: string, starts: number[], cut: string[]): string[] | undefined {
+  let requests;
+  try {
+    requests = parseHttpFile(text, "request file").requests;
+  } catch {
+    return undefined;
+  }
+  const texts = requests.map((r) => own(requestText(text, r)));
+  let at = 0;
+  for (const [i, block] of cut.entries()) {
+    const end = starts[i + 1] ?? text.length;
+    const first = at;
+    while (at < requests.length && requests[at]!.requestLine.start < end) at++;
+    if (!blocks.has(block)) keepBlock(own(block), texts.slice(first, at));
   }
   return texts;
 }
