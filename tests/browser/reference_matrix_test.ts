@@ -3,13 +3,15 @@
  * and two tabs of one file", as a matrix: an HTTP, a GraphQL, an SSE, a WebSocket and a gRPC
  * request of one file, each with credential-named references (`Authorization: Bearer
  * {{token}}`, `{{password}}` in its body or message, `{{$dotenv DOTENV_KEY}}` and
- * `{{login.response.body.$.token}}`), each edited in its tab; then F5, "New window", a restart
- * of `dial ui`, saves of the five tabs of one file one after another, an outside edit of another
- * request of the file, an outside edit of each tab's own request, the file renamed in the
- * sidebar, renamed outside and deleted. After each: every tab's text (the references as
- * written), every tab's unsaved mark, what Send/Run/Connect/Call puts on the wire (a raw
- * loopback server that keeps the bytes, and the grpc-js greeter that echoes its metadata) and
- * what Ctrl+S writes.
+ * `{{login.response.body.$.token}}`) and literal credentials (a header, a body member), each
+ * edited in its tab; then F5, "New window", a restart of `dial ui`, saves of the five tabs of
+ * one file one after another, an outside edit of another request of the file, an outside edit
+ * of each tab's own request, the file renamed in the sidebar, renamed outside and deleted, the
+ * file (with a multipart request and its file part) moved into a subfolder in the sidebar (and a
+ * restart after) and outside, and two windows editing other requests and the same request.
+ * After each: every tab's text (the references as written), every tab's unsaved mark, what
+ * Send/Run/Connect/Call puts on the wire (a raw loopback server that keeps the bytes, and the
+ * grpc-js greeter that echoes its metadata) and what Ctrl+S writes.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -775,7 +777,47 @@ function movedFile(v: number): string {
     .replace("POST {{base}}/upload\n", `POST {{base}}/upload?edited=${v}\n`);
 }
 
-Deno.test("browser: tabs of a file moved into a subfolder, in the sidebar and outside, with a multipart request and its file part, keep their edits and references", async () => {
+/**
+ * Edits the six tabs (edit 8), sends, reloads, then moves the file into `sub/` in the sidebar;
+ * every tab follows and sends from there (`moved` switches the file part's expected text).
+ */
+async function editAndMove(
+  page: Page,
+  upload: Kind,
+  all: Kind[],
+  wire: Wire,
+  moved: () => void,
+): Promise<void> {
+  await openAndEdit(page, 8);
+  await openFromSidebar(page, "api.http", upload.button);
+  await show(page, upload);
+  await upload.body(page);
+  await upload.edit(page, 8);
+  await stripOf(page, upload).getByRole("tab", { name: "upload •", exact: true }).waitFor();
+  await draftsSaved(page);
+  for (const kind of all) {
+    await checkTab(page, kind, 8, true);
+    await kind.send(page, 8, wire);
+  }
+  await page.reload();
+  await page.getByRole("tablist", { name: "Request kind" }).waitFor();
+  for (const kind of all) await checkTab(page, kind, 8, true);
+
+  // Moved into a subfolder in the sidebar: every tab follows; `< ./doc.txt` is now the file
+  // beside it (as `dial run sub/api.http` reads it); the saves go to the new path.
+  const sidebar = page.getByRole("navigation", { name: "Workspace" });
+  page.once("dialog", (dialog) => void dialog.accept("sub/api.http"));
+  await sidebar.getByRole("button", { name: "Rename api.http" }).click();
+  await sidebar.getByRole("button", { name: "sub/api.http", exact: true }).waitFor();
+  moved();
+  for (const kind of all) {
+    await checkTab(page, kind, 8, true);
+    await kind.send(page, 8, wire);
+  }
+  await draftsSaved(page);
+}
+
+Deno.test("browser: tabs of a file moved into a subfolder, in the sidebar (then a restart) and outside, with a multipart request and its file part, keep their edits and references", async () => {
   await using raw = rawServer(answer);
   await using greeter = await startGreeter();
   await using dir = await workspaceFor(raw, greeter.address);
@@ -791,36 +833,22 @@ Deno.test("browser: tabs of a file moved into a subfolder, in the sidebar and ou
   let doc = "doc at the top";
   const upload = uploadKind(() => doc);
   const wire = { raw };
+  const all = [...KINDS, upload];
+  {
+    await using first = await openApp(browser(), { workspace: dir.path });
+    const { page } = first;
+    await page.locator('nav[data-watching="true"]').waitFor({ state: "attached" });
+    await editAndMove(page, upload, all, wire, () => doc = "doc in sub");
+  }
+  // A restart after the move: the tabs are on the new path, edited and unsaved.
   await using app = await openApp(browser(), { workspace: dir.path });
   const { page } = app;
   await page.locator('nav[data-watching="true"]').waitFor({ state: "attached" });
-  await openAndEdit(page, 8);
-  await openFromSidebar(page, "api.http", upload.button);
-  await show(page, upload);
-  await upload.body(page);
-  await upload.edit(page, 8);
-  await stripOf(page, upload).getByRole("tab", { name: "upload •", exact: true }).waitFor();
-  await draftsSaved(page);
-  const all = [...KINDS, upload];
   for (const kind of all) {
     await checkTab(page, kind, 8, true);
     await kind.send(page, 8, wire);
   }
-  await page.reload();
-  await page.getByRole("tablist", { name: "Request kind" }).waitFor();
-  for (const kind of all) await checkTab(page, kind, 8, true);
-
-  // Moved into a subfolder in the sidebar: every tab follows; `< ./doc.txt` is now the file
-  // beside it (as `dial run sub/api.http` reads it); the saves go to the new path.
   const sidebar = page.getByRole("navigation", { name: "Workspace" });
-  page.once("dialog", (dialog) => void dialog.accept("sub/api.http"));
-  await sidebar.getByRole("button", { name: "Rename api.http" }).click();
-  await sidebar.getByRole("button", { name: "sub/api.http", exact: true }).waitFor();
-  doc = "doc in sub";
-  for (const kind of all) {
-    await checkTab(page, kind, 8, true);
-    await kind.send(page, 8, wire);
-  }
   const moved = `${dir.path}/sub/api.http`;
   for (const kind of all) await save(page, kind, "Saved to sub/api.http");
   assert.equal(await Deno.readTextFile(moved), movedFile(8));
