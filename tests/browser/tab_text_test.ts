@@ -169,3 +169,28 @@ Deno.test("browser: a typed credential is not kept, and the reload says so", asy
   const stored = await page.evaluate("JSON.stringify(localStorage)") as string;
   assert.ok(!stored.includes("typed-s3cr3t"), stored);
 });
+
+Deno.test("browser: a file's literal credential changed in the tab is not taken back from the file after a reload: it stays blank, unsaved, and the tab says so", async () => {
+  await using ws = await tempDir("dial-ui-tab-text-", { "api.http": FILE });
+  await using app = await openApp(browser(), { workspace: ws.path });
+  const { page } = app;
+  const sidebar = page.getByRole("navigation", { name: "Workspace" });
+  await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
+  await sidebar.getByRole("button", { name: "GET profile" }).dblclick();
+  assert.equal(await headerValue(page, 2), "literal-key-123");
+  await saved(
+    page,
+    () => page.getByLabel("Headers value 2", { exact: true }).fill("typed-n3w-key"),
+  );
+  await tabButton(page, "profile •").waitFor();
+  await page.reload();
+  await page.getByRole("tablist", { name: "Request kind" }).waitFor();
+  await page.getByText(
+    "Not kept across the reload (browser storage never holds a credential value): header x-api-key; type it again",
+  ).waitFor();
+  assert.equal(await headerValue(page, 2), "", "not the file's literal-key-123");
+  assert.equal(await headerValue(page, 1), "Bearer {{token}}");
+  await tabButton(page, "profile •").waitFor();
+  const stored = await page.evaluate("JSON.stringify(localStorage)") as string;
+  assert.ok(!stored.includes("typed-n3w-key") && !stored.includes("literal-key-123"), stored);
+});

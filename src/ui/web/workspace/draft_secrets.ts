@@ -33,6 +33,23 @@ export function withheldDraft(draft: HttpDraft): { draft: HttpDraft; withheld: s
 }
 
 /**
+ * @param draft a tab's fields
+ * @param base the fields of its request as its file has them (none: a tab in no file)
+ * @returns the slots whose literal credential value the tab changed (or that its file lacks):
+ *   storage withholds them and the file cannot give them back
+ */
+export function typedSecrets(draft: HttpDraft, base: HttpDraft | undefined): string[] {
+  const values = (fields: HttpDraft) => {
+    const found = new Map<string, string>();
+    visitDraft(fields, (slot, value) => (found.set(slot, value), value));
+    return found;
+  };
+  const mine = values(draft);
+  const file = base ? values(base) : new Map<string, string>();
+  return withheldDraft(draft).withheld.filter((slot) => mine.get(slot) !== file.get(slot));
+}
+
+/**
  * Puts the withheld values back from the request as its file has it.
  *
  * @param stored the fields as stored

@@ -11,7 +11,7 @@ import type { JSX } from "preact";
 import type { HttpRequest } from "../../../files/http_file_types.ts";
 import { currentDraft, currentView, type HttpView, showView } from "../http/http_tab.tsx";
 import { isString, persisted } from "../storage.ts";
-import { refillDraft, slotLabel, withheldDraft } from "./draft_secrets.ts";
+import { refillDraft, slotLabel, typedSecrets, withheldDraft } from "./draft_secrets.ts";
 import {
   findRequest,
   freeName,
@@ -52,6 +52,11 @@ export interface RequestTab {
   savedWithheld?: string[];
   /** Stored only: the slots of `view` whose literal credential values were withheld. */
   viewWithheld?: string[];
+  /**
+   * Stored only: those of them the tab changed from its file's (typed): restored, they stay
+   * blank and the tab says so, instead of taking the file's value silently.
+   */
+  viewTyped?: string[];
   /** What restoring it said (a withheld value its file could not give back). */
   note?: string;
   /** A preview (a single click in the sidebar): the next preview replaces it until edited. */
@@ -122,6 +127,7 @@ function forStorage(tabs: RequestTab[]): RequestTab[] {
       note: _,
       savedWithheld: _s,
       viewWithheld: _v,
+      viewTyped: _t,
       changedOnDisk: _c,
       ...place
     } = tab;
@@ -137,6 +143,8 @@ function forStorage(tabs: RequestTab[]): RequestTab[] {
       const edit = withheldDraft(draft);
       stored.view = { draft: edit.draft };
       if (edit.withheld.length > 0) stored.viewWithheld = edit.withheld;
+      const typed = saved ? typedSecrets(draft, saved) : [];
+      if (typed.length > 0) stored.viewTyped = typed;
     }
     return stored;
   });
@@ -204,7 +212,7 @@ export async function restoreTabs(): Promise<void> {
     const file = tab.source ? await fileOf(tab.source.path) : undefined;
     const request = file && tab.source ? findRequest(file, tab.source) : undefined;
     const fromFile = request ? draftOfRequest(request) : undefined;
-    const { savedWithheld = [], viewWithheld = [], ...rest } = tab;
+    const { savedWithheld = [], viewWithheld = [], viewTyped = [], ...rest } = tab;
     if (tab.source && fromFile && !tab.view) {
       again.set(tab.id, { ...rest, ...fileBase(file!, request!), view: { draft: fromFile } });
       continue;
@@ -213,8 +221,12 @@ export async function restoreTabs(): Promise<void> {
     const changedOnDisk = file !== undefined && request !== undefined &&
       tab.baseDigest !== undefined && file.digests[request.index] !== tab.baseDigest;
     const saved = tab.saved ? refillDraft(tab.saved, savedWithheld, fromFile).draft : fromFile;
-    const view = tab.view ? refillDraft(tab.view.draft, viewWithheld, fromFile) : undefined;
-    const missing = view?.missing ?? [];
+    // A value typed over the file's is not the file's to give back: it stays blank.
+    const typedSlots = Array.isArray(viewTyped) ? viewTyped.filter(isString) : [];
+    const typed = new Set(typedSlots);
+    const refillable = viewWithheld.filter((slot) => !typed.has(slot));
+    const view = tab.view ? refillDraft(tab.view.draft, refillable, fromFile) : undefined;
+    const missing = view ? [...view.missing, ...typedSlots] : [];
     const notes = [
       ...(changedOnDisk ? [`${file!.path} changed on disk; your edits are kept`] : []),
       ...(missing.length > 0
