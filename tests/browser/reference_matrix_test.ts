@@ -955,3 +955,55 @@ Deno.test("browser: two windows edit the same request of each kind: the first sa
   // The first window has no edits left: its tabs follow the file.
   for (const kind of KINDS) await checkTab(page, kind, 11, false);
 });
+
+/** Sets the value of the header (metadata) row named `name` of the shown tab. */
+async function setRow(page: Page, kind: Kind, name: string, value: string): Promise<void> {
+  for (let i = 1;; i++) {
+    const row = page.getByLabel(`${kind.rows} name ${i}`, { exact: true });
+    assert.ok(await row.count() > 0, `a ${name} row in ${kind.kind}`);
+    if (await row.inputValue() !== name) continue;
+    const field = page.getByLabel(`${kind.rows} value ${i}`, { exact: true });
+    // The rows may sit in a closed section: open it as a click on its summary would.
+    await field.evaluate((e) => e.closest("details")?.setAttribute("open", ""));
+    await field.fill(value);
+    return;
+  }
+}
+
+Deno.test("browser: a file's literal credential changed in a tab of each kind is not taken back from the file after F5: blank, unsaved, and the tab says so", async () => {
+  await using raw = rawServer(answer);
+  await using greeter = await startGreeter();
+  await using dir = await workspaceFor(raw, greeter.address);
+  await using app = await openApp(browser(), { workspace: dir.path });
+  const { page } = app;
+  await page.getByRole("navigation", { name: "Workspace" }).getByLabel("Environment")
+    .selectOption("dev");
+  for (const kind of KINDS) {
+    await openFromSidebar(page, "api.http", kind.button);
+    await show(page, kind);
+    await kind.body(page);
+    await setRow(page, kind, "X-Api-Key", "typed-n3w-key");
+    await stripOf(page, kind).getByRole("tab", { name: `${kind.name} •`, exact: true }).waitFor();
+  }
+  // The GraphQL one hidden behind another tab of its kind.
+  await openFromSidebar(page, "api.http", "GRAPHQL gql2");
+  await kindShown(page, graphql, "gql2");
+  await draftsSaved(page);
+  await page.reload();
+  await page.getByRole("tablist", { name: "Request kind" }).waitFor();
+  for (const kind of KINDS) {
+    await show(page, kind);
+    await stripOf(page, kind).getByRole("tab", { name: `${kind.name} •`, exact: true }).click();
+    await kindShown(page, kind, `${kind.name} •`);
+    await page.getByRole("tabpanel", { name: kind.kind }).getByText(
+      "Not kept across the reload (browser storage never holds a credential value): header x-api-key; type it again",
+    ).filter({ visible: true }).first().waitFor();
+    await waitFor(async () => (await rowsOf(page, kind.rows)).get("X-Api-Key") === "", {
+      message: `${kind.kind}'s changed literal blank, not the file's`,
+    });
+    // The literals it did not change come back from the file.
+    await kind.body(page);
+  }
+  const stored = await page.evaluate("JSON.stringify(localStorage)") as string;
+  assert.ok(!stored.includes("typed-n3w-key") && !stored.includes("lit-s3cr3t"), stored);
+});

@@ -35,8 +35,9 @@ export function withheldDraft(draft: HttpDraft): { draft: HttpDraft; withheld: s
 /**
  * @param draft a tab's fields
  * @param base the fields of its request as its file has them (none: a tab in no file)
- * @returns the slots whose literal credential value the tab changed (or that its file lacks):
- *   storage withholds them and the file cannot give them back
+ * @returns the credential-named slots whose literal value the tab changed from its file's (or
+ *   its file lacks, or the tab blanked): storage withholds the tab's, and the file's is not
+ *   the tab's to give back
  */
 export function typedSecrets(draft: HttpDraft, base: HttpDraft | undefined): string[] {
   const values = (fields: HttpDraft) => {
@@ -46,7 +47,21 @@ export function typedSecrets(draft: HttpDraft, base: HttpDraft | undefined): str
   };
   const mine = values(draft);
   const file = base ? values(base) : new Map<string, string>();
-  return withheldDraft(draft).withheld.filter((slot) => mine.get(slot) !== file.get(slot));
+  const literal = new Set([
+    ...withheldDraft(draft).withheld,
+    ...(base ? withheldDraft(base).withheld : []),
+  ]);
+  return [...literal].filter((slot) => mine.get(slot) !== file.get(slot));
+}
+
+/**
+ * @param slots credential slots a restored tab could not get back
+ * @returns what the tab says about them
+ */
+export function notKept(slots: readonly string[]): string {
+  return `Not kept across the reload (browser storage never holds a credential value): ${
+    slots.map(slotLabel).join(", ")
+  }; type ${slots.length === 1 ? "it" : "them"} again`;
 }
 
 /**

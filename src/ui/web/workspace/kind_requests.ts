@@ -7,8 +7,8 @@
  * as written and every other line of the file byte for byte; "Save as" appends it to a file.
  * @module
  */
-import { batch, computed, signal } from "@preact/signals";
-import { emptySlots, refillDraft, withheldDraft } from "./draft_secrets.ts";
+import { batch, computed, effect, signal } from "@preact/signals";
+import { emptySlots, notKept, refillDraft, typedSecrets, withheldDraft } from "./draft_secrets.ts";
 import type { HttpRequest } from "../../../files/http_file_types.ts";
 import {
   graphqlBodyText,
@@ -188,6 +188,49 @@ export const unsavedKinds = computed(() => {
   );
 });
 
+function isTyped(value: unknown): value is Partial<Record<StreamKind, string[]>> {
+  return isRecord(value) &&
+    Object.entries(value).every(([kind, slots]) =>
+      KINDS.includes(kind as StreamKind) && Array.isArray(slots) &&
+      slots.every((slot) => typeof slot === "string")
+    );
+}
+
+/**
+ * Each shown tab's credential slots whose literal value it changed from its file's (names,
+ * never values): storage withholds the tab's, so after a reload they stay blank and the tab
+ * says so, instead of taking the file's value silently.
+ */
+const typedSlots = persisted<Partial<Record<StreamKind, string[]>>>(
+  "tabs.kindTyped",
+  {},
+  isTyped,
+);
+
+effect(() => {
+  const drafts = kindDrafts.value;
+  const saved = savedDrafts.value;
+  const now = { ...typedSlots.peek() };
+  let changed = false;
+  for (const kind of KINDS) {
+    const file = saved[kind];
+    const draft = drafts[kind];
+    // Not read yet after a reload, or its file is gone: what storage said stays.
+    if (file === undefined || file === "" || !draft) continue;
+    let typed: string[] = [];
+    try {
+      typed = typedSecrets(draft, JSON.parse(file) as HttpDraft);
+    } catch {
+      continue;
+    }
+    if (JSON.stringify(typed) === JSON.stringify(now[kind] ?? [])) continue;
+    changed = true;
+    if (typed.length > 0) now[kind] = typed;
+    else delete now[kind];
+  }
+  if (changed) typedSlots.value = now;
+});
+
 const rows = (request: HttpRequest) =>
   request.headers.map((h) => ({ name: h.name, value: h.value, enabled: true }));
 
@@ -261,11 +304,13 @@ export function fileStateOf(kind: StreamKind): KindFileState {
   const saved = savedDrafts.peek()[kind];
   const base = bases[kind];
   const key = baseKeys.peek()[kind];
+  const typed = typedSlots.peek()[kind];
   return {
     ...(source ? { source } : {}),
     ...(saved !== undefined ? { saved } : {}),
     ...(base !== undefined ? { base } : {}),
     ...(key !== undefined ? { baseKey: key } : {}),
+    ...(typed !== undefined ? { typed } : {}),
   };
 }
 
@@ -278,6 +323,8 @@ export interface KindFileState {
   base?: string;
   /** Its base as browser storage may hold it: the keyed digest of its request's text. */
   baseKey?: string;
+  /** The credential slots it changed from its file's (names only). */
+  typed?: string[];
 }
 
 /**
@@ -301,6 +348,10 @@ export function setFileState(kind: StreamKind, state: KindFileState): void {
   if (state.baseKey !== undefined) keys[kind] = state.baseKey;
   else delete keys[kind];
   baseKeys.value = keys;
+  const typed = { ...typedSlots.peek() };
+  if (Array.isArray(state.typed) && state.typed.length > 0) typed[kind] = state.typed;
+  else delete typed[kind];
+  typedSlots.value = typed;
   if (kindConflict.peek()?.kind === kind) kindConflict.value = undefined;
   const notes = { ...kindNotes.peek() };
   delete notes[kind];
@@ -410,7 +461,11 @@ function refillFrom(kind: StreamKind, request: HttpRequest, file: OpenedFile): b
     fill(kind, request, file);
     const fromFile = draftOfKind(kind);
     const blank = new Set(emptySlots(mine));
-    const withheld = withheldDraft(fromFile).withheld.filter((slot) => blank.has(slot));
+    // A value the tab changed from the file's is not the file's to give back.
+    const typed = new Set(typedSlots.peek()[kind] ?? []);
+    const withheld = withheldDraft(fromFile).withheld.filter((slot) =>
+      blank.has(slot) && !typed.has(slot)
+    );
     savedMessages.value = messages;
     method.value = sseMethod;
     bodyKind.value = sseBodyKind;
@@ -420,6 +475,17 @@ function refillFrom(kind: StreamKind, request: HttpRequest, file: OpenedFile): b
     savedDrafts.value = { ...savedDrafts.peek(), [kind]: JSON.stringify(fromFile) };
   });
   restoreBase(kind, file, request);
+  let blankAfter = new Set<string>();
+  try {
+    blankAfter = new Set(emptySlots(draftOfKind(kind)));
+  } catch {
+    // not writable: nothing to say
+  }
+  const typed = (typedSlots.peek()[kind] ?? []).filter((slot) => blankAfter.has(slot));
+  if (typed.length > 0) {
+    const before = kindNotes.peek()[kind];
+    noteKind(kind, before ? `${before}. ${notKept(typed)}` : notKept(typed));
+  }
   return true;
 }
 

@@ -84,6 +84,8 @@ interface KindTab {
   base?: string;
   /** Its base as stored: the keyed digest of its request's text (`base_digest.ts`). */
   baseKey?: string;
+  /** The credential slots it changed from its file's (names only, `kind_requests.ts`). */
+  typed?: string[];
 }
 
 type Strip = { tabs: KindTab[]; active: string };
@@ -292,7 +294,15 @@ export function switchKindTab(kind: StreamKind, id: string): void {
   };
   const tabs = strip.tabs.map((t) => {
     if (t.id !== strip.active) return t;
-    const { source: _, saved: __, unsaved: ___, base: ____, baseKey: _____, ...rest } = t;
+    const {
+      source: _,
+      saved: __,
+      unsaved: ___,
+      base: ____,
+      baseKey: _____,
+      typed: ______,
+      ...rest
+    } = t;
     return { ...rest, ...leaving };
   });
   strips.value = { ...strips.peek(), [kind]: { tabs, active: id } };
@@ -302,6 +312,7 @@ export function switchKindTab(kind: StreamKind, id: string): void {
     ...(target.saved !== undefined ? { saved: target.saved } : {}),
     ...(target.base !== undefined ? { base: target.base } : {}),
     ...(target.baseKey !== undefined ? { baseKey: target.baseKey } : {}),
+    ...(Array.isArray(target.typed) ? { typed: target.typed } : {}),
   });
   if (fromStorage.delete(id)) void refillKindFromFile(kind);
 }

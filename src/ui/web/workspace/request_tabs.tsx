@@ -11,7 +11,7 @@ import type { JSX } from "preact";
 import type { HttpRequest } from "../../../files/http_file_types.ts";
 import { currentDraft, currentView, type HttpView, showView } from "../http/http_tab.tsx";
 import { isString, persisted } from "../storage.ts";
-import { refillDraft, slotLabel, typedSecrets, withheldDraft } from "./draft_secrets.ts";
+import { notKept, refillDraft, typedSecrets, withheldDraft } from "./draft_secrets.ts";
 import {
   findRequest,
   freeName,
@@ -143,7 +143,9 @@ function forStorage(tabs: RequestTab[]): RequestTab[] {
       const edit = withheldDraft(draft);
       stored.view = { draft: edit.draft };
       if (edit.withheld.length > 0) stored.viewWithheld = edit.withheld;
-      const typed = saved ? typedSecrets(draft, saved) : [];
+      const typed = saved
+        ? typedSecrets(draft, saved).filter((slot) => edit.withheld.includes(slot))
+        : [];
       if (typed.length > 0) stored.viewTyped = typed;
     }
     return stored;
@@ -229,13 +231,7 @@ export async function restoreTabs(): Promise<void> {
     const missing = view ? [...view.missing, ...typedSlots] : [];
     const notes = [
       ...(changedOnDisk ? [`${file!.path} changed on disk; your edits are kept`] : []),
-      ...(missing.length > 0
-        ? [
-          `Not kept across the reload (browser storage never holds a credential value): ${
-            missing.map(slotLabel).join(", ")
-          }; type ${missing.length === 1 ? "it" : "them"} again`,
-        ]
-        : []),
+      ...(missing.length > 0 ? [notKept(missing)] : []),
     ];
     again.set(tab.id, {
       ...rest,
