@@ -11,7 +11,7 @@ import type { JSX } from "preact";
 import type { HttpRequest } from "../../../files/http_file_types.ts";
 import { currentDraft, currentView, type HttpView, showView } from "../http/http_tab.tsx";
 import { isString, persisted } from "../storage.ts";
-import { notKept, refillDraft, typedSecrets, withheldDraft } from "./draft_secrets.ts";
+import { emptySlots, notKept, refillDraft, typedSecrets, withheldDraft } from "./draft_secrets.ts";
 import {
   findRequest,
   freeName,
@@ -143,8 +143,12 @@ function forStorage(tabs: RequestTab[]): RequestTab[] {
       const edit = withheldDraft(draft);
       stored.view = { draft: edit.draft };
       if (edit.withheld.length > 0) stored.viewWithheld = edit.withheld;
+      // Changed from the file's and withheld now, or left blank by an earlier reload.
+      const blank = new Set(emptySlots(draft));
       const typed = saved
-        ? typedSecrets(draft, saved).filter((slot) => edit.withheld.includes(slot))
+        ? typedSecrets(draft, saved).filter((slot) =>
+          edit.withheld.includes(slot) || blank.has(slot)
+        )
         : [];
       if (typed.length > 0) stored.viewTyped = typed;
     }
