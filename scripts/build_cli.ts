@@ -181,13 +181,7 @@ function dialPlugin(npm: NpmPackages, beside: Map<string, readonly string[]>): P
  */
 export function eagerFunctions(chunk: string): string {
   const code = eagerInner(chunk);
-  const file = ts.createSourceFile(
-    "chunk.js",
-    code,
-    ts.ScriptTarget.ES2022,
-    true,
-    ts.ScriptKind.JS,
-  );
+  const file = parseChunk(code);
   const head = file.statements.findLast(ts.isImportDeclaration)?.end ?? 0;
   const functions: string[] = [];
   let rest = code.slice(0, head);
@@ -210,6 +204,11 @@ export function eagerFunctions(chunk: string): string {
   return `${rest.slice(0, head)}\nvar ${functions.join(",\n")};\n${rest.slice(head)}`;
 }
 
+/** @returns a chunk's syntax tree (with parents set: positions of nested nodes are read) */
+function parseChunk(code: string): ts.SourceFile {
+  return ts.createSourceFile("chunk.js", code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
+}
+
 /** One text edit of {@link eagerInner}: at `at`, `cut` characters replaced by `text`. */
 type Edit = { at: number; cut: number; text: string; order: number };
 
@@ -224,13 +223,7 @@ type Edit = { at: number; cut: number; text: string; order: number };
  * @returns the same chunk with its inner functions compiled eagerly
  */
 export function eagerInner(code: string): string {
-  const file = ts.createSourceFile(
-    "chunk.js",
-    code,
-    ts.ScriptTarget.ES2022,
-    true,
-    ts.ScriptKind.JS,
-  );
+  const file = parseChunk(code);
   const edits: Edit[] = [];
   // At one place, closing text of deeper functions first, opening text of outer ones first.
   const open = (at: number, cut: number, text: string, depth: number) =>
