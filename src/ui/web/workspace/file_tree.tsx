@@ -471,40 +471,30 @@ function row(row: TreeRow, top: number, tabStop: boolean): JSX.Element {
   );
 }
 
+/** A file row's actions: `data-action`, the label's verb, the title and the glyph. */
+const FILE_ACTIONS = [
+  ["run", "Run", "Run its requests in order, with their tests (Shift+Enter)", "▶"],
+  ["rename", "Rename", "Rename the file (F2)", "✎"],
+  ["remove", "Delete", "Delete the file (Delete)", "✕"],
+] as const;
+
 /** @returns a file's actions (out of the Tab order: the tree's keys do the same) */
 function fileActions(path: string): JSX.Element {
   return (
     <>
-      <button
-        type="button"
-        class="icon"
-        tabIndex={-1}
-        data-action="run"
-        aria-label={`Run ${path}`}
-        title="Run its requests in order, with their tests (Shift+Enter)"
-      >
-        ▶
-      </button>
-      <button
-        type="button"
-        class="icon"
-        tabIndex={-1}
-        data-action="rename"
-        aria-label={`Rename ${path}`}
-        title="Rename the file (F2)"
-      >
-        ✎
-      </button>
-      <button
-        type="button"
-        class="icon"
-        tabIndex={-1}
-        data-action="remove"
-        aria-label={`Delete ${path}`}
-        title="Delete the file (Delete)"
-      >
-        ✕
-      </button>
+      {FILE_ACTIONS.map(([action, verb, title, glyph]) => (
+        <button
+          type="button"
+          class="icon"
+          tabIndex={-1}
+          key={action}
+          data-action={action}
+          aria-label={`${verb} ${path}`}
+          title={title}
+        >
+          {glyph}
+        </button>
+      ))}
     </>
   );
 }
