@@ -146,6 +146,18 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
       ]),
     );
     out(row(`dial test --repeat ${REQUESTS} of one request`, repeated));
+    // The installed form runs QuickJS's WebAssembly with Liftoff only (V8_FLAGS): the same chain
+    // with V8's default tiering (TurboFan for QuickJS's hot functions), side by side.
+    const tiered = await measure(
+      inDir([
+        ...context.dial.filter((arg) => arg !== V8_FLAGS),
+        "test",
+        "chain.http",
+        "--reporter",
+        "json",
+      ]),
+    );
+    out(row(`dial test without \`${V8_FLAGS}\` (V8's default tiering)`, tiered));
     const peers = new Map<string, Timed | undefined>();
     for (
       const [name, command] of [
@@ -170,8 +182,10 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
     out(verdicts(dial, floor, peers.get("httpyac 6.16.7 (same file)")));
     out(referenceVerdict(referenced, floor, referencedConnections));
     out(handlerShare(dial, referenced, floor));
+    out(tieringShare(dial, tiered));
     out(phaseTable([
       ["dial test (a handler each)", dial],
+      ["dial test (a handler each), V8's default tiering", tiered],
       ["dial test, by request references", referenced],
       ["bare Deno fetch loop", floor],
     ]));
@@ -374,6 +388,21 @@ function handlerShare(
     `≤ 2× the fetch loop leaves it ${per(2 * floor.ms, referenced.ms)} wall, ${
       floor.cpuMs !== undefined ? per(2 * floor.cpuMs, referenced.cpuMs) : "?"
     } CPU.\n`;
+}
+
+/**
+ * The installed form's `--liftoff-only` against V8's default tiering on the handler chain: the
+ * flag stays while the default reads no faster by wall.
+ */
+function tieringShare(installed: Timed | undefined, tiered: Timed | undefined): string {
+  if (!installed || !tiered) return "";
+  return `\nV8 flags on the handler chain: without \`${V8_FLAGS}\` ${fmt(tiered.ms)} wall, ${
+    tiered.cpuMs !== undefined ? fmt(tiered.cpuMs) : "?"
+  } CPU against ${fmt(installed.ms)}, ${
+    installed.cpuMs !== undefined ? fmt(installed.cpuMs) : "?"
+  } as installed (${(tiered.ms / installed.ms).toFixed(2)}× by wall): ${
+    tiered.ms < installed.ms ? "the default tiering reads faster" : "the installed flag stays"
+  }.\n`;
 }
 
 function fmt(ms: number): string {

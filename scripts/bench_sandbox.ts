@@ -15,6 +15,9 @@
  * with `V8_FLAGS` and without, on a 1,000-request chain with a JetBrains handler each (the
  * files section's, beside a bare `fetch` loop) and on Conduit and the 200-request collection
  * against newman (bench_migrate.ts).
+ * First, where one JetBrains handler's CPU goes ({@link partsChild}): the host's input texts,
+ * the QuickJS call with an empty script and with the chain's, reading the answer, compiling,
+ * against the whole `ScriptSession.run`.
  *
  * ```sh
  * deno run -A --config tests/deno.json scripts/bench_sandbox.ts [--runs 3] [--baseline DIR]
@@ -60,23 +63,7 @@ async function child(root: string, kind: keyof typeof KINDS, total: number): Pro
   let cpu = start;
   for (let i = 0; i < total; i++) {
     const input = {
-      globals: { next: String(i) },
-      requestVariables: {},
-      environment: {},
-      file: { origin: "http://127.0.0.1:8080" },
-      request: {
-        method: "GET",
-        url: `http://127.0.0.1:8080/steps/${i}`,
-        headers: [["User-Agent", "dial"]],
-        body: "",
-      },
-      response: {
-        status: 200,
-        headers: [["content-type", "application/json"], ["content-length", "27"]],
-        body: JSON.stringify({ next: i + 1, token: `t-${i}` }),
-        mimeType: "application/json",
-        charset: "utf-8",
-      },
+      ...chainInput(i),
       ...(postman
         ? {
           postman: {
@@ -111,6 +98,197 @@ async function child(root: string, kind: keyof typeof KINDS, total: number): Pro
   const all = process.cpuUsage(start);
   const line = JSON.stringify({ per1000, totalMs: (all.user + all.system) / 1000, firstMs });
   await Deno.stdout.write(new TextEncoder().encode(line));
+}
+
+/** The chain's handler input for step `i` (as the runner gives it). */
+function chainInput(i: number) {
+  return {
+    globals: { next: String(i) },
+    requestVariables: {},
+    environment: {},
+    file: { origin: "http://127.0.0.1:8080" },
+    request: {
+      method: "GET",
+      url: `http://127.0.0.1:8080/steps/${i}`,
+      headers: [["User-Agent", "dial"]] as [string, string][],
+      body: "",
+    },
+    response: {
+      status: 200,
+      headers: [["content-type", "application/json"], ["content-length", "27"]] as [
+        string,
+        string,
+      ][],
+      body: JSON.stringify({ next: i + 1, token: `t-${i}` }),
+      mimeType: "application/json",
+      charset: "utf-8",
+    },
+  };
+}
+
+/**
+ * In the child: CPU µs per JetBrains handler of each part of one `ScriptSession.run`, each part
+ * timed over 1,000 calls after 100 to warm up, in one process with the installed V8 flags: the
+ * host's input texts (`inputArguments`), those texts into QuickJS strings, the prelude's `exec`
+ * with an empty compiled script and with the chain's (strings included), reading its answer
+ * (`getString` + `JSON.parse`), compiling 1,000 distinct scripts 32 to an evaluation (as a
+ * session does) and one at a time; then the whole `run` of 1,000 distinct scripts in a fresh
+ * session (compiling included) and of 200 already compiled ones. Prints JSON.
+ */
+async function partsChild(root: string): Promise<void> {
+  const cpu = () => {
+    const used = process.cpuUsage();
+    return used.user + used.system;
+  };
+  const { ScriptSession, newModule } = await import(`${root}src/files/script_sandbox.ts`);
+  const { inputArguments, scriptPrelude } = await import(`${root}src/files/script_api.ts`);
+  const { code } = KINDS.jetbrains;
+  const quickjs = await newModule(new WebAssembly.Memory({ initial: 256, maximum: 1280 }));
+  const runtime = quickjs.newRuntime();
+  const context = runtime.newContext();
+  const prelude = context.unwrapResult(context.evalCode(scriptPrelude(false), "prelude.js"));
+  const api = context.unwrapResult(
+    context.callFunction(prelude, context.undefined, context.newObject()),
+  );
+  const exec = context.getProp(api, "exec");
+  const compile = (text: string, name: string) =>
+    context.unwrapResult(context.evalCode(text, name, { type: "global", strict: false }));
+  const empty = compile("(function () {\n})", "empty.http");
+  const script = compile(`(function () {${code(1)}\n})`, "chain.http");
+  const inputs = Array.from({ length: 1000 }, (_, i) => chainInput(i));
+  // deno-lint-ignore no-explicit-any
+  const handles = (values: unknown[]): any[] =>
+    values.map((v) =>
+      typeof v === "number"
+        ? context.newNumber(v)
+        : v === undefined
+        ? context.undefined
+        : v === null
+        ? context.null
+        : context.newString(v as string)
+    );
+  let sent: (string | undefined)[] = [];
+  // deno-lint-ignore no-explicit-any
+  const call = (fn: any, i: number, read: boolean) => {
+    const given = handles(inputArguments(inputs[i]!, sent));
+    const result = context.unwrapResult(
+      context.callFunction(exec, context.undefined, fn, ...given),
+    );
+    for (const handle of given) handle.dispose();
+    if (read) JSON.parse(context.getString(result));
+    result.dispose();
+  };
+  let compiled = 0;
+  const parts: [string, (i: number) => void, number][] = [
+    ["input", (i) => inputArguments(inputs[i]!, sent), 1],
+    ["strings", (i) => {
+      for (const handle of handles(inputArguments(inputs[i]!, sent))) handle.dispose();
+    }, 1],
+    ["execEmpty", (i) => call(empty, i, false), 1],
+    ["execScript", (i) => call(script, i, false), 1],
+    ["execRead", (i) => call(script, i, true), 1],
+    ["compileBatched", () => {
+      let text = "[";
+      for (let k = 0; k < 32; k++) text += `(function () {${code(compiled++)}\n}),\n`;
+      const made = compile(`${text}]`, `batch${compiled}.http`);
+      for (let k = 0; k < 32; k++) context.getProp(made, k).dispose();
+      made.dispose();
+    }, 32],
+    ["compileAlone", () => {
+      compile(`(function () {${code(compiled++)}\n})`, `alone${compiled}.http`).dispose();
+    }, 1],
+  ];
+  // Each part warmed up, then timed in turns (7 rounds of 224 calls, the median round), so that
+  // a change of the machine's load moves them alike.
+  const rounds: Record<string, number[]> = {};
+  let at = 0;
+  for (const [, part, per] of parts) {
+    sent = [];
+    for (let i = 0; i < 96; i += per) part(at++ % inputs.length);
+  }
+  for (let round = 0; round < 7; round++) {
+    for (const [name, part, per] of parts) {
+      sent = [];
+      const start = cpu();
+      for (let i = 0; i < 224; i += per) part(at++ % inputs.length);
+      (rounds[name] ??= []).push((cpu() - start) / 224);
+    }
+  }
+  const result: Record<string, number> = {};
+  for (const [name, values] of Object.entries(rounds)) result[name] = median(values);
+  const source = (i: number) => ({ code: code(i), file: "chain.http", line: 4 + 7 * i, column: 1 });
+  // A fresh session, as a file's run makes it: its first script (the sandbox's creation) apart.
+  const session = new ScriptSession({});
+  session.expect(Array.from({ length: 1000 }, (_, i) => source(i)));
+  let start = cpu();
+  await session.run(source(0), inputs[0]!);
+  result.create = cpu() - start;
+  start = cpu();
+  for (let i = 1; i < 1000; i++) await session.run(source(i), inputs[i]!);
+  result.runFirst = (cpu() - start) / 999;
+  for (let i = 0; i < 200; i++) await session.run(source(i), inputs[i]!);
+  start = cpu();
+  for (let round = 0; round < 5; round++) {
+    for (let i = 0; i < 200; i++) await session.run(source(i), inputs[i]!);
+  }
+  result.runCompiled = (cpu() - start) / 1000;
+  session.dispose();
+  await Deno.stdout.write(new TextEncoder().encode(JSON.stringify(result)));
+}
+
+/**
+ * Where one JetBrains handler's CPU goes: {@link partsChild} in `runs` processes with the
+ * installed V8 flags, medians.
+ */
+async function partsTable(root: string, runs: number, out: (text: string) => void) {
+  const results: Record<string, number>[] = [];
+  for (let run = 0; run < runs; run++) {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--no-check",
+        "--config",
+        `${root}deno.json`,
+        V8_FLAGS,
+        new URL(import.meta.url).pathname,
+        "--parts",
+        root,
+      ],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (!output.success) throw new Error(new TextDecoder().decode(output.stderr));
+    results.push(JSON.parse(new TextDecoder().decode(output.stdout)));
+  }
+  const m = (name: string) => median(results.map((r) => r[name]!));
+  const rest = m("runFirst") - m("compileBatched") - m("execRead") - m("input");
+  const rows: [string, number][] = [
+    ["host: the input's texts (`inputArguments`: JSON of globals, request, headers …)", m("input")],
+    ["host: those texts into QuickJS strings (and freed)", m("strings") - m("input")],
+    ["QuickJS: `exec` with an empty script (setup, call, `take`)", m("execEmpty") - m("strings")],
+    [
+      "QuickJS: the chain's script itself (JSON body, `global.set`, `test`)",
+      m("execScript") - m("execEmpty"),
+    ],
+    ["host: reading the answer (`getString` + `JSON.parse`)", m("execRead") - m("execScript")],
+    ["QuickJS: compiling the script, 32 to an evaluation", m("compileBatched")],
+    ["QuickJS: compiling the script alone (for comparison)", m("compileAlone")],
+    [
+      "**`ScriptSession.run`, scripts 2–1,000 of a fresh session, compiling included**",
+      m("runFirst"),
+    ],
+    ["`ScriptSession.run` of an already compiled script", m("runCompiled")],
+    ["the rest of `run` (its bookkeeping, output checks, batching, cold code, GC)", rest],
+    ["a session's first script, the sandbox's creation included (ms)", m("create") / 1000],
+  ];
+  out(
+    `\n### Script sandbox: where one JetBrains handler's CPU goes (µs, median of ${runs} processes, ${V8_FLAGS})\n\n`,
+  );
+  out(`load average ${Deno.loadavg().map((l) => l.toFixed(1)).join(" ")}\n\n`);
+  out("| part | µs per handler |\n| --- | --- |\n");
+  for (const [name, value] of rows) out(`| ${name} | ${value.toFixed(1)} |\n`);
 }
 
 /** One child process: CPU µs per script of each 1,000 scripts. */
@@ -155,6 +333,7 @@ export async function benchSandbox(
   const roots: [string, string][] = [["this checkout", ROOT]];
   if (baseline) roots.unshift(["baseline", baseline.endsWith("/") ? baseline : `${baseline}/`]);
   const flagSets: (string | undefined)[] = [undefined, INSTALLED_FLAGS];
+  await partsTable(ROOT, runs, out);
   out(`\n### Script sandbox: CPU per script (µs, median of ${runs} processes)\n\n`);
   out(`load average ${Deno.loadavg().map((l) => l.toFixed(1)).join(" ")}\n\n`);
   out(
@@ -318,7 +497,9 @@ async function endToEnd(
 
 if (import.meta.main) {
   const args = Deno.args;
-  if (args[0] === "--child") {
+  if (args[0] === "--parts") {
+    await partsChild(args[1]!);
+  } else if (args[0] === "--child") {
     await child(args[1]!, args[2] as keyof typeof KINDS, Number(args[3]));
   } else {
     const at = (name: string) => args.includes(name) ? args[args.indexOf(name) + 1] : undefined;

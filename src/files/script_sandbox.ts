@@ -935,8 +935,12 @@ function quickjsWasm(): Promise<WebAssembly.Module> {
  * A QuickJS WebAssembly instance whose memory cannot grow past its base and `memoryBytes`: the
  * engine's own limit counts allocations rather than bytes in this build, and a script that
  * allocates large arrays went past it to gigabytes. A failed growth is QuickJS's "out of memory".
+ * (Exported for scripts/bench_sandbox.ts, which times the sandbox's parts in a bare context.)
+ *
+ * @param wasmMemory the instance's memory
+ * @returns the instance's QuickJS module
  */
-async function newModule(wasmMemory: WebAssembly.Memory): Promise<QuickJSWASMModule> {
+export async function newModule(wasmMemory: WebAssembly.Memory): Promise<QuickJSWASMModule> {
   const wasmModule = await quickjsWasm();
   return await newQuickJSWASMModuleFromVariant(
     newVariant(LOADER, { wasmMemory, wasmModule }),
