@@ -4,8 +4,9 @@
  * `dial test`, by a bare Deno `fetch` loop doing the same chain (the floor), by httpyac on the
  * same file, and by newman on the equivalent Postman collection, against one loopback server;
  * the same chain written without scripts (each request names the previous one's response,
- * `{{stepN.response.body.$.next}}`) with the TCP connections it opened; and the time to parse a
- * 10,000-request file.
+ * `{{stepN.response.body.$.next}}`) with the TCP connections it opened; where one handler's CPU
+ * goes inside the sandbox (bench_sandbox.ts's parts table); and the time to parse a 10,000-request
+ * file.
  * @module
  */
 import { V8_FLAGS } from "./compile.ts";
@@ -191,6 +192,9 @@ export async function benchFiles(context: FilesBenchContext): Promise<void> {
     ]));
     out(`Load average at the end: ${await loadAverage()}.\n`);
     out(await partsTiming(dir, origin));
+    // Where one handler's CPU goes inside the sandbox (issue 37), beside the chain's numbers.
+    const { partsTable } = await import("./bench_sandbox.ts");
+    await partsTable(ROOT, context.quick ? 1 : 3, out);
     out(await parseTiming(dir, context.quick ? 3 : 9));
   } finally {
     await server.shutdown();

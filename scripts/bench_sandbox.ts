@@ -238,9 +238,17 @@ async function partsChild(root: string): Promise<void> {
 
 /**
  * Where one JetBrains handler's CPU goes: {@link partsChild} in `runs` processes with the
- * installed V8 flags, medians.
+ * installed V8 flags, medians (also printed by the files section, bench_files.ts).
+ *
+ * @param root the checkout whose sources are timed
+ * @param runs processes (the median of each part)
+ * @param out prints Markdown
  */
-async function partsTable(root: string, runs: number, out: (text: string) => void) {
+export async function partsTable(
+  root: string,
+  runs: number,
+  out: (text: string) => void,
+): Promise<void> {
   const results: Record<string, number>[] = [];
   for (let run = 0; run < runs; run++) {
     const output = await new Deno.Command(Deno.execPath(), {
