@@ -6,12 +6,11 @@
  * **Launches** (the goal), through a bare CDP client (`scripts/cdp.ts`: nothing of Playwright's
  * in the page or in this process while a launch runs). Three arms take turns, round by round:
  * the 64-request workspace (A), a second copy of it (A′, the A/A control) and the 1,000-request
- * one (B); each round launches each arm once, in the order of the round (the six orders in
- * turn from the first counted round, so each arm is first, second and third equally often and
- * follows each other arm equally often), each launch as `dial ui` does it: a new server on the
- * workspace, a fresh browser context, the launch URL. The two 64-request folders trade the roles
- * A and A′ every six rounds (60 rounds: each order with each assignment five times), so no
- * folder is always A. A launch's time is the page's clock from the navigation's start to the
+ * one (B); each round launches each arm once, each launch as `dial ui` does it: a new server on
+ * the workspace, a fresh browser context, the launch URL. The rounds come in blocks of 12: the
+ * six orders of the arms, each with either 64-request folder as A, in an order drawn at random
+ * with a fixed seed ({@link schedule}): balanced, and A and A′ exchangeable, so the A/A control
+ * centres on 1.00 whatever one launch leaves to the next. A launch's time is the page's clock from the navigation's start to the
  * first frame after the tree's first file is in the page saying how many files the tree holds
  * (the tree draws the rows in view: for either size, its first screen). The page's main-thread
  * CPU from the navigation to that point (CDP's `Performance.getMetrics` ThreadTime, the
@@ -23,8 +22,9 @@
  * percentile-bootstrap interval (10,000 resamples, a fixed seed); with fewer than 20 rounds there
  * is no verdict. Met when the interval's top is ≤ 1.00; not met when its bottom is > 1.00;
  * otherwise "equal within one frame" when the top is ≤ 1 + one 60 Hz frame over A's median launch
- * (a difference no frame clock can show), else "not resolved". The A/A control gets the same statistic: its interval is the bench's noise floor, and
- * when it does not hold 1.00 the bench is biased and the verdict says so.
+ * (a difference no frame clock can show), else "not resolved". The A/A control gets the same
+ * statistic: its interval is the bench's noise floor, printed in the verdict's line, and when it
+ * does not hold 1.00 the verdict says the bench is biased.
  *
  * **Interactions**, through Playwright (as the browser tests): a quick-open keystroke → results
  * painted, the same keystrokes in the sidebar's filter → tree painted, a request-tab switch → the
@@ -57,11 +57,64 @@ const VIEWPORT = { width: 1280, height: 860 };
 const MIN_ROUNDS = 20;
 /** A frame at 60 Hz, ms: what the frame clock of "painted" cannot tell apart. */
 const FRAME = 1000 / 60;
-/**
- * The six orders of three arms, one per round in turn: each arm is first, second and third
- * twice, and follows each other arm three times (the last launch of one round included).
- */
+/** The six orders of three arms: in each, each arm is first, second and third once in three. */
 const ORDERS = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]] as const;
+/** The seed of the rounds' draw and of the bootstrap: the same run plan and intervals each run. */
+const SEED = 0x5eed;
+
+/** A round: the order of its launches (arm indexes), and whether the folders of A and A′ trade. */
+interface Round {
+  order: readonly number[];
+  traded: 0 | 1;
+}
+
+/**
+ * The rounds: `warmup` rounds, then the counted ones. The first half of those are blocks of six
+ * drawn at random (a fixed seed): the six orders of the arms in a random order, A's folder drawn
+ * for three of them. The second half is the first's mirror: the same rounds in the same order
+ * with A and A′ trading places (each with the same folders for A and A′). So each arm is first,
+ * second and third equally often, each folder is A in half the rounds, and whatever a launch
+ * carries over to the next one or the ones after it (a launch of B before, a server's garbage)
+ * comes before A as often as before A′ (but for the launches across the halves' border): the A/A
+ * control centres on 1.00 by construction, whatever the draw. (The fixed cycle of the six orders
+ * before was balanced one launch back, not two: B came two launches before A′ twice as often as
+ * before A.)
+ */
+function schedule(warmup: number, counted: number): Round[] {
+  const random = seeded(SEED);
+  const shuffled = <T>(items: T[]): T[] => {
+    for (let i = items.length - 1; i > 0; i--) { // Fisher-Yates
+      const j = Math.floor(random() * (i + 1));
+      [items[i], items[j]] = [items[j]!, items[i]!];
+    }
+    return items;
+  };
+  const block = () => {
+    const traded = shuffled([0, 0, 0, 1, 1, 1] as Round["traded"][]);
+    return shuffled([...ORDERS]).map((order, i): Round => ({ order, traded: traded[i]! }));
+  };
+  const blocks = (n: number) => {
+    const rounds: Round[] = [];
+    while (rounds.length < n) rounds.push(...block());
+    return rounds.slice(0, n);
+  };
+  const half = blocks(Math.ceil(counted / 2));
+  const mirror = half.map(({ order, traded }): Round => ({
+    order: order.map((arm) => arm === 2 ? 2 : 1 - arm),
+    traded,
+  }));
+  return [...blocks(warmup), ...half, ...mirror].slice(0, warmup + counted);
+}
+
+/** @returns a generator of numbers in [0, 1) from a seed (mulberry32) */
+function seeded(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 const QUERY = ["i", "it", "ite", "item", "item-", "item-9", "item-93", "item-937"];
 
@@ -240,6 +293,8 @@ interface Arm {
   phases: Phases[];
   /** Its launches' places in their rounds (0, 1, 2). */
   places: number[];
+  /** The arm of the launch before each (its index), -1 for the first. */
+  after: number[];
   /** A's and A′'s: which of the two 64-request folders each launch had (0, 1). */
   folders: number[];
 }
@@ -271,6 +326,7 @@ for (
     wall: [],
     phases: [],
     places: [],
+    after: [],
     folders: [],
   });
 }
@@ -302,21 +358,22 @@ try {
     }
   }
   await using cdp = await launchCdp();
-  for (let round = -WARMUP; round < ROUNDS; round++) {
-    // From the first counted round: the orders in turn, the folders trading roles every cycle.
-    const cycle = (round + 2 * ORDERS.length * WARMUP) % (2 * ORDERS.length);
-    const traded = cycle >= ORDERS.length ? 1 : 0;
+  let previous = -1;
+  for (const [round, { order, traded }] of schedule(WARMUP, ROUNDS).entries()) {
     a.dir = copies[traded]!;
     aa.dir = copies[1 - traded]!;
-    for (const [place, i] of ORDERS[cycle % ORDERS.length]!.entries()) {
+    for (const [place, i] of order.entries()) {
       const arm = arms[i]!;
       const measured = await launch(cdp, arm);
-      if (round < 0) continue;
+      const after = previous;
+      previous = i;
+      if (round < WARMUP) continue;
       arm.launch.push(measured.painted);
       arm.cpu.push(measured.cpu);
       arm.wall.push(measured.wall);
       arm.phases.push(measured.phases);
       arm.places.push(place);
+      arm.after.push(after);
       arm.folders.push(i === 0 ? traded : i === 1 ? 1 - traded : 0);
     }
   }
@@ -371,6 +428,13 @@ const inPlace = (place: number) =>
 results.push([
   "every launch by its place in the round: 1st / 2nd / 3rd (order effects, all arms)",
   [0, 1, 2].map((place) => `${median(inPlace(place)).toFixed(1)} ms`).join(" / "),
+]);
+const after = (arm: Arm, before: (i: number) => boolean) =>
+  median(arm.launch.filter((_, i) => before(arm.after[i]!))).toFixed(1);
+results.push([
+  "A, A′ by the launch before them: a 64-request one / B (carry-over from the launch before)",
+  [a, aa].map((arm) => `${after(arm, (i) => i !== 2)} / ${after(arm, (i) => i === 2)} ms`)
+    .join("; "),
 ]);
 const byFolder = (folder: number) =>
   median(byRound(aa, a, "launch").filter((_, i) => a.folders[i] === folder)).toFixed(3);
@@ -427,13 +491,7 @@ function median(values: readonly number[]): number {
  * a fixed seed (the same values always give the same interval).
  */
 function interval(values: readonly number[]): Interval {
-  let seed = 0x5eed;
-  const random = () => { // mulberry32
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seeded(SEED);
   const medians: number[] = [];
   const sample = new Array<number>(values.length);
   for (let i = 0; i < 10_000; i++) {
@@ -465,13 +523,17 @@ function show({ median, low, high, n }: Interval): string {
  * @param frame one frame as a fraction of A's median launch
  */
 function verdict(goal: Interval, control: Interval, frame: number): string {
+  return `${decide(goal, control, frame)} The A/A control: ${show(control)}.`;
+}
+
+function decide(goal: Interval, control: Interval, frame: number): string {
   const range = `${goal.low.toFixed(3)}-${goal.high.toFixed(3)}`;
   if (goal.n < MIN_ROUNDS) {
     return `**not decided**: ${goal.n} rounds; the rule needs at least ${MIN_ROUNDS} (a bootstrap ` +
       "interval of a few values says nothing).";
   }
   const biased = control.low > 1 || control.high < 1
-    ? ` The A/A interval does not hold 1.00: the bench is biased, the verdict is not to be trusted.`
+    ? " The A/A interval does not hold 1.00: the bench is biased, the verdict is not to be trusted."
     : "";
   if (goal.high <= 1) return `**met**: the interval ${range} is at or below 1.00.${biased}`;
   if (goal.low > 1) return `**not met**: the interval ${range} is above 1.00.${biased}`;
