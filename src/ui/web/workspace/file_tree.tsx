@@ -30,21 +30,12 @@ export const treeFilter = signal("");
 /** The tree's item that Tab reaches (roving focus): `file:PATH`, `request:PATH#INDEX`… */
 const focusKey = signal<string | undefined>(undefined);
 /**
- * The rows in the sidebar's view: from `first` to before `last`. Until measured, as many rows as
- * the window's height holds from the tree's top: what the first render draws, without asking the
- * page for a layout before its first frame (the view is measured after that frame's layout,
- * when reading it is free, and the rows are drawn again only when they do not cover the view).
+ * The rows in the sidebar's view: from `first` to before `last`. None until the tree's first
+ * render measures the view (in its layout effect, before the first frame: the page's first
+ * layout, which that frame would do anyway), so the first frame draws exactly the rows in view.
  */
-const inView = signal({
-  first: 0,
-  last: Math.ceil(globalThis.innerHeight / ROW_HEIGHT),
-  /** Whether measured: the estimate, a superset of the view, is drawn without overscan. */
-  measured: false,
-});
-/**
- * How many rows more than the view's a drawn range may keep before it is drawn anew: the first
- * render's estimate (the window's height, from which the tree's top is a few rows down) stays.
- */
+const inView = signal({ first: 0, last: 0 });
+/** How many rows more than the view's a drawn range may keep before it is drawn anew. */
 const SLACK = 2 * OVERSCAN;
 
 /** One row of the tree. */
@@ -221,7 +212,7 @@ function measure(tree: HTMLElement): void {
   const now = inView.peek();
   const covered = now.first <= first && last <= now.last &&
     (now.last - now.first) - (last - first) <= SLACK;
-  if (!covered) inView.value = { first, last, measured: true };
+  if (!covered) inView.value = { first, last };
 }
 
 /** Scrolls the sidebar so the tree's row at `index` is in view. */
@@ -237,11 +228,12 @@ function reveal(tree: HTMLElement, index: number): void {
 }
 
 /**
- * Whether file rows draw their action buttons (▶ ✎ ✕): from the frame after the tree's first
- * paint on. The first frame shows the files (what a launch waits for) with half the elements
- * per row; the actions come one frame later.
+ * Whether the tree's first frame is painted. From then on, file rows draw their action buttons
+ * (▶ ✎ ✕) and the tree draws overscan rows: the first frame shows the files in view (what a
+ * launch waits for) with half the elements per row and nothing out of view; the rest comes one
+ * frame later.
  */
-const actionsDrawn = signal(false);
+const painted = signal(false);
 
 /** Set when a key moved the Tab stop to a row not yet drawn: the next render focuses it. */
 let focusAfterRender = false;
@@ -327,8 +319,8 @@ export function FileTree(): JSX.Element {
   const rows = treeRows.value;
   const filtering = treeFilter.value.trim() !== "";
   const stop = Math.max(0, rows.findIndex((r) => r.key === focusKey.value));
-  const { first, last, measured } = inView.value;
-  const overscan = measured ? OVERSCAN : 0;
+  const { first, last } = inView.value;
+  const overscan = painted.value ? OVERSCAN : 0;
   const from = Math.max(0, first - overscan);
   const to = Math.min(rows.length, last + overscan);
   // The rows in view, and the Tab stop wherever it is (Tab must reach it; focus stays on it).
@@ -343,8 +335,11 @@ export function FileTree(): JSX.Element {
     if (!element) return;
     const scroller = scrollerOf(element);
     const onScroll = () => measure(element);
+    // The rows in view, before the first frame (its layout is the page's first: the tree's top
+    // is known only then).
+    measure(element);
     // The first frame's callbacks run before its paint; the second's, after it.
-    requestAnimationFrame(() => requestAnimationFrame(() => actionsDrawn.value = true));
+    requestAnimationFrame(() => requestAnimationFrame(() => painted.value = true));
     scroller.addEventListener("scroll", onScroll, { passive: true });
     // Also the view's first measure: a ResizeObserver is called after the frame's layout.
     const observer = new ResizeObserver(onScroll);
@@ -428,8 +423,8 @@ function onTreeEvent(event: Event): void {
 /**
  * @returns a row of the tree: a file (its name folds it; its actions, from the second frame),
  *   a request, an error. Plain elements without listeners of their own (the tree's
- *   {@link onTreeEvent} has them): a row costs its elements only, so the tree's first screen
- *   of 36 rows costs little more than one of 8.
+ *   {@link onTreeEvent} has them; a file's arrow is the style sheet's): a row costs its
+ *   elements only.
  */
 function row(row: TreeRow, top: number, tabStop: boolean): JSX.Element {
   const focusable = { "data-key": row.key, tabIndex: tabStop ? 0 : -1 };
@@ -448,10 +443,9 @@ function row(row: TreeRow, top: number, tabStop: boolean): JSX.Element {
       {row.kind === "file" && (
         <>
           <button type="button" class="file" {...focusable} aria-expanded={row.open}>
-            <span aria-hidden="true">{row.open ? "▾ " : "▸ "}</span>
             {row.path}
           </button>
-          {actionsDrawn.value && fileActions(row.path)}
+          {painted.value && fileActions(row.path)}
         </>
       )}
       {row.kind === "request" && (
