@@ -48,11 +48,15 @@ const deno = lighttpd ? undefined : Deno.serve(
 );
 const url = lighttpd ? `${lighttpd.origin}/big.json` : `http://127.0.0.1:${deno!.addr.port}/big`;
 
-/** Page code: waits for the app, then focuses the URL field. */
+/**
+ * Page code: waits for the app and for the viewer to be ready for a body (the tab readies it once
+ * the page is idle: a user's Send comes seconds after the page opens), then focuses the URL field.
+ */
 const READY = `(async () => {
   for (let frames = 0; frames < 5000; frames++) {
     const field = document.getElementById("http-url");
-    if (field && document.querySelector('[role="tablist"][aria-label="Request kind"]')) {
+    const ready = performance.getEntriesByName("dial:viewer-ready").length > 0;
+    if (ready && field && document.querySelector('[role="tablist"][aria-label="Request kind"]')) {
       field.focus();
       return;
     }

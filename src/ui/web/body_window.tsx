@@ -33,6 +33,7 @@ import {
   highlightSpecialChars,
   keymap,
   lineNumbers,
+  type ViewUpdate,
 } from "@codemirror/view";
 import { defaultKeymap } from "@codemirror/commands";
 import { bracketMatching } from "@codemirror/language";
@@ -90,16 +91,58 @@ const windowStart = StateField.define<number>({
 const windowTheme = EditorView.theme({ ".cm-scroller": { lineHeight: `${LINE_HEIGHT}px` } });
 
 /**
+ * What a window's editor asks of the window that shows it: an editor is made before its body
+ * arrives (`prepareViewer`), so its keys and events call whichever window took it.
+ */
+interface WindowHooks {
+  /** The search panel's next (previous) match, over the whole body. */
+  find(view: EditorView, backwards: boolean): boolean;
+  /** Ctrl/Cmd+Home (line 0) and End (Infinity). */
+  reach(line: number, atEnd: boolean): void;
+  /** A copy event: whether the window took it. */
+  copy(event: ClipboardEvent, view: EditorView): boolean;
+  focus(): void;
+  update(update: ViewUpdate): void;
+  /** The wheel turned (or a touch moved) over the editor. */
+  wheel(): void;
+}
+
+/** What an editor no window has taken yet does: nothing. */
+const IDLE: WindowHooks = {
+  find: () => false,
+  reach: () => {},
+  copy: () => false,
+  focus: () => {},
+  update: () => {},
+  wheel: () => {},
+};
+
+/** A window's editor in its scroller's elements, and what its keys and events call. */
+interface WindowEditor {
+  view: EditorView;
+  hooks: WindowHooks;
+  label: string;
+  scroller: HTMLElement;
+  space: HTMLElement;
+  host: HTMLElement;
+}
+
+/**
  * @param label the editor's accessible name
- * @param keys the window's own keys (before the default ones)
+ * @param hooks what its keys and events call
  * @returns the window editor's extensions: a read-only, focusable viewer with the body's line
  *   numbers, JSON colours of the lines in view, a bracket's match looked for up to 2,000
  *   characters away, search, and lines wrapped (as the viewer of a small body)
  */
-function windowExtensions(
-  label: string,
-  keys: readonly Parameters<typeof keymap.of>[0][number][],
-): Extension {
+function windowExtensions(label: string, hooks: WindowHooks): Extension {
+  const find = (backwards: boolean) => (view: EditorView) => hooks.find(view, backwards);
+  const keys = [
+    { key: "Enter", scope: "search-panel", run: find(false), shift: find(true) },
+    { key: "F3", run: find(false), shift: find(true), scope: "editor search-panel" },
+    { key: "Mod-g", run: find(false), shift: find(true), scope: "editor search-panel" },
+    { key: "Mod-Home", run: () => (hooks.reach(0, false), true) },
+    { key: "Mod-End", run: () => (hooks.reach(Infinity, true), true) },
+  ];
   return [
     windowStart,
     lineNumbers({ formatNumber: (n, state) => String(n + state.field(windowStart)) }),
@@ -118,6 +161,16 @@ function windowExtensions(
     EditorView.contentAttributes.of({ "aria-label": label }),
     visibleJsonMarks,
     bracketMatching({ maxScanDistance: 2_000 }),
+    EditorView.domEventHandlers({
+      copy: (event, view) => hooks.copy(event, view),
+      focus: () => hooks.focus(),
+    }),
+    EditorView.updateListener.of((update) => hooks.update(update)),
+    // As CodeMirror tells a wheel's turn (it then keeps the view's top line itself).
+    EditorView.domEventObservers({
+      wheel: () => hooks.wheel(),
+      touchmove: () => hooks.wheel(),
+    }),
   ];
 }
 
@@ -136,21 +189,14 @@ function lines(text: string): Text {
  * @returns the scroller with the window's editor
  */
 export function BodyWindow(props: WindowProps): JSX.Element {
-  const scroller = useRef<HTMLDivElement>(null);
-  const space = useRef<HTMLDivElement>(null);
-  const host = useRef<HTMLDivElement>(null);
-  // Made before the first paint, in the task the body's first part arrives in.
+  const slot = useRef<HTMLDivElement>(null);
+  // Put on the page before the first paint, in the task the body's first part arrives in.
   useLayoutEffect(() => {
-    const shown = new LineWindow(props, scroller.current!, space.current!, host.current!);
+    const shown = new LineWindow(props, slot.current!);
     return () => shown.stop();
   }, [props.parts]);
-  return (
-    <div class="editor viewer body-window" ref={scroller}>
-      <div class="body-window-space" ref={space}>
-        <div class="body-window-lines" ref={host} />
-      </div>
-    </div>
-  );
+  // The scroller comes made with its editor (`prepareViewer`); its slot has no box of its own.
+  return <div class="body-window-slot" ref={slot} />;
 }
 
 /** What a window is made of: the body, and the scroller's elements. */
@@ -166,6 +212,11 @@ interface WindowProps {
  * scroller.
  */
 class LineWindow {
+  /** The element that scrolls, the one as tall as the whole text, and the editor's (placed at the
+   * window's first line). */
+  readonly scroller: HTMLElement;
+  readonly space: HTMLElement;
+  readonly host: HTMLElement;
   readonly #editor: EditorView;
   readonly #job: ReturnType<typeof formatInWorker>;
   readonly #events: BodyWindowEvents;
@@ -206,54 +257,43 @@ class LineWindow {
    * @param space the element as tall as the whole text
    * @param host the editor's element, placed at the window's first line
    */
-  constructor(
-    props: WindowProps,
-    readonly scroller: HTMLElement,
-    readonly space: HTMLElement,
-    readonly host: HTMLElement,
-  ) {
+  constructor(props: WindowProps, slot: HTMLElement) {
     this.#events = props.events;
-    const find = (backwards: boolean) => (view: EditorView) => this.#find(view, backwards);
-    this.#editor = new EditorView({
-      parent: host,
-      state: EditorState.create({
-        extensions: [
-          windowExtensions(props.label, [
-            { key: "Enter", scope: "search-panel", run: find(false), shift: find(true) },
-            { key: "F3", run: find(false), shift: find(true), scope: "editor search-panel" },
-            { key: "Mod-g", run: find(false), shift: find(true), scope: "editor search-panel" },
-            { key: "Mod-Home", run: () => (void this.#reach(0, false), true) },
-            { key: "Mod-End", run: () => (void this.#reach(Infinity, true), true) },
-          ]),
-          EditorView.domEventHandlers({
-            copy: (event, view) => this.#copyAll(event, view),
-            // The browser shows a focused element's top (the window's first line, lines away):
-            // the view stays where it was.
-            focus: () => void (scroller.scrollTop = this.#seen),
-          }),
-          EditorView.updateListener.of((update) => {
-            // A selection shown (Ctrl+End, a search's match, the keyboard): that is the view now.
-            if (update.transactions.some((tr) => tr.scrollIntoView || tr.isUserEvent("select"))) {
-              this.#settling = false;
-            }
-            if (!update.heightChanged) return;
-            const measured = update.transactions.length === 0;
-            const settling = this.#settling && measured;
-            if (settling) this.#settling = false;
-            this.#place(this.#moving ? "always" : settling ? "rest" : undefined);
-          }),
-          // As CodeMirror tells a wheel's turn (it then keeps the view's top line itself).
-          EditorView.domEventObservers({
-            wheel: () => void (this.#wheel = Date.now()),
-            touchmove: () => void (this.#wheel = Date.now()),
-          }),
-        ],
-      }),
-    });
+    const editor = takeEditor(props.label);
+    this.#editor = editor.view;
+    ({ scroller: this.scroller, space: this.space, host: this.host } = editor);
+    slot.appendChild(this.scroller);
+    const { scroller } = this;
+    Object.assign(
+      editor.hooks,
+      {
+        find: (view, backwards) => this.#find(view, backwards),
+        reach: (line, atEnd) => void this.#reach(line, atEnd),
+        copy: (event, view) => this.#copyAll(event, view),
+        // The browser shows a focused element's top (the window's first line, lines away): the
+        // view stays where it was.
+        focus: () => void (scroller.scrollTop = this.#seen),
+        wheel: () => void (this.#wheel = Date.now()),
+        update: (update) => {
+          // A selection shown (Ctrl+End, a search's match, the keyboard): that is the view now.
+          if (update.transactions.some((tr) => tr.scrollIntoView || tr.isUserEvent("select"))) {
+            this.#settling = false;
+          }
+          if (!update.heightChanged) return;
+          const measured = update.transactions.length === 0;
+          const settling = this.#settling && measured;
+          if (settling) this.#settling = false;
+          this.#place(this.#moving ? "always" : settling ? "rest" : undefined);
+        },
+      } satisfies WindowHooks,
+    );
+    // Made off the page (in its scroller, so CodeMirror follows that scroller's scroll at once):
+    // measured once it is in it.
+    editor.view.requestMeasure();
     this.#job = formatInWorker(props.parts, props.truncated, (answer) => this.#take(answer));
     this.#events.formatting();
     // The first screen, formatted here (the worker's first message is the same text), shown in
-    // the next task: the editor was made in this one.
+    // the next task: the editor was put on the page in this one.
     const screen = firstScreen(props.parts.parts[0] ?? "");
     if (screen !== undefined) {
       this.#showing = setTimeout(() => {
@@ -266,6 +306,7 @@ class LineWindow {
 
   /** Stops (another body, or Raw). */
   stop(): void {
+    this.scroller.remove();
     // A body left before its end is not being formatted any more.
     if (!this.#done) this.#events.formatting(() => Promise.resolve(""));
     clearTimeout(this.#showing);
@@ -452,6 +493,9 @@ class LineWindow {
   async #reach(line: number, atEnd: boolean, select?: [Position, Position]): Promise<void> {
     const target = Math.min(line, this.#total - 1);
     if (target < this.#start || target >= this.#start + this.#editor.state.doc.lines) {
+      // The view goes there first: the window asked for is shown around it, not kept at the old
+      // view (a scroll there, told before the selection is shown, would ask for the old place).
+      this.scroller.scrollTop = this.#heightOf(target, 0);
       await this.#ask(target);
     }
     const doc = this.#editor.state.doc;
@@ -509,34 +553,108 @@ class LineWindow {
 let worker: Worker | undefined;
 let lastId = 0;
 let lastSeq = 0;
+/** Whether the viewer's code has run once on this page (on a sample). */
 let warmed = false;
+/** By viewer (its label): the editor made for its next window before its body came, or coming. */
+const spares = new Map<string, WindowEditor | "making">();
+
+/**
+ * @param label the editor's accessible name
+ * @returns an editor for a window: the one made for it as the request went, else a new one
+ */
+function takeEditor(label: string): WindowEditor {
+  const made = spares.get(label);
+  if (made && made !== "making") {
+    spares.delete(label);
+    return made;
+  }
+  const hooks = { ...IDLE };
+  const state = EditorState.create({ extensions: windowExtensions(label, hooks) });
+  return windowEditor(state, hooks, label);
+}
+
+/**
+ * @param state the editor's state, made with {@link windowExtensions}
+ * @param hooks what its keys and events call
+ * @param label its accessible name
+ * @returns the editor, made in its scroller's elements (off the page)
+ */
+function windowEditor(state: EditorState, hooks: WindowHooks, label: string): WindowEditor {
+  const element = (name: string, parent?: HTMLElement) => {
+    const made = document.createElement("div");
+    made.className = name;
+    parent?.appendChild(made);
+    return made;
+  };
+  const scroller = element("editor viewer body-window");
+  const space = element("body-window-space", scroller);
+  const host = element("body-window-lines", space);
+  const view = new EditorView({ state, parent: host });
+  return { view, hooks, label, scroller, space, host };
+}
 
 /**
  * Readies the viewer for a body, as a request is sent: starts the viewers' worker (a long body's
- * first part then does not wait for it) and, once per page, in tasks of its own, runs the window
- * editor's code on a sample (a long body's first screen, its editor made and its first piece
- * appended in the first part's task, then runs compiled code).
+ * first part then does not wait for it) and makes the next window's editor, in tasks of its own
+ * (its state, then its view): the body's first part then only puts it on the page. The first
+ * time on a page, the editor's code also runs on a sample first (a long body's first screen then
+ * runs compiled code).
+ *
+ * @param label the accessible name of the viewer the body will be shown in
  */
-export function prepareViewer(): void {
+export function prepareViewer(label: string): void {
   jsonWorker();
-  if (warmed) return;
-  warmed = true;
+  if (spares.has(label)) return;
+  spares.set(label, "making");
   void (async () => {
-    await nextTask();
-    const sample = Array.from({ length: 150 }, (_, i) => ({ id: i, name: `item ${i}`, ok: true }));
-    const screen = firstScreen(JSON.stringify(sample)) ?? "";
-    await nextTask();
-    // A few lines: an editor off the page draws every line (it has no screen to measure).
-    const few = lines(screen.split("\n").slice(0, 24).join("\n"));
-    const editor = new EditorView({
-      state: EditorState.create({ extensions: windowExtensions("", []) }),
-    });
-    await nextTask();
-    editor.dispatch({ changes: { from: 0, insert: few } });
-    await nextTask();
-    editor.dispatch({ changes: { from: editor.state.doc.length, insert: few } });
-    editor.destroy();
+    try {
+      await nextTask();
+      if (!warmed) {
+        const sample = Array.from({ length: 150 }, (_, i) => ({ id: i, name: `item ${i}`, ok: 1 }));
+        firstScreen(JSON.stringify(sample));
+        await nextTask();
+      }
+      const hooks = { ...IDLE };
+      const state = EditorState.create({ extensions: windowExtensions(label, hooks) });
+      await nextTask();
+      const made = windowEditor(state, hooks, label);
+      const { view } = made;
+      if (!warmed) {
+        // A few lines: an editor off the page draws every line (it has no screen to measure).
+        const few = lines(
+          Array.from({ length: 24 }, (_, i) => `  "line ${i}": [${i}],`).join("\n"),
+        );
+        // A first screen, a piece appended, then empty again for its body.
+        const steps = [
+          () => ({ from: 0, insert: few }),
+          () => ({ from: view.state.doc.length, insert: few }),
+          () => ({ from: 0, to: view.state.doc.length }),
+        ];
+        for (const changes of steps) {
+          await nextTask();
+          view.dispatch({ changes: changes(), annotations: Transaction.addToHistory.of(false) });
+        }
+        warmed = true;
+      }
+      spares.set(label, made);
+      // For scripts/bench_ui_body.ts: Send is clicked once the page is ready for a body.
+      performance.mark("dial:viewer-ready");
+    } finally {
+      if (spares.get(label) === "making") spares.delete(label);
+    }
   })();
+}
+
+/**
+ * {@link prepareViewer} once the page is idle: a tab that can show a long body readies it as it
+ * is shown, so its first Send does not make the editor while the answer arrives.
+ *
+ * @param label the viewer's accessible name
+ * @returns cancels it (the tab is gone)
+ */
+export function prepareViewerWhenIdle(label: string): () => void {
+  const idle = requestIdleCallback(() => prepareViewer(label));
+  return () => cancelIdleCallback(idle);
 }
 
 /** @returns the viewers' one worker, started at the first call */

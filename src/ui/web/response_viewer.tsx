@@ -18,7 +18,7 @@ import { BODY_PART, MAX_KEPT_BODY } from "../protocol.ts";
 import { formatSize, post } from "./api.ts";
 import { CodeEditor } from "./code_editor.tsx";
 import { prettyIfJson } from "./response_meta.tsx";
-import { BodyWindow, type BodyWindowEvents, jsonWorker } from "./body_window.tsx";
+import { BodyWindow, type BodyWindowEvents } from "./body_window.tsx";
 
 /**
  * A long body arriving in parts (an answer's `bodyParts`): the viewer formats each part as it
@@ -140,8 +140,6 @@ export function ResponseViewer(
 ): JSX.Element {
   const view = useSignal<EditorView | null>(null);
   const state = useViewerState(props.body);
-  // Started with the viewer: a large body's first screen does not wait for the worker's load.
-  useEffect(() => void jsonWorker(), []);
   const body = props.body.value;
   const mode = body ? modeOf(body) : "text";
   const large = body && !state.raw.value && state.large.value;

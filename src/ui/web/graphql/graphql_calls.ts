@@ -24,6 +24,9 @@ import { type FileRun, readRunEvent } from "../http/http_response.tsx";
 import { SLICE_CHARS } from "../response_viewer.tsx";
 import { prepareViewer } from "../body_window.tsx";
 
+/** The response viewer's accessible name (its editor is made as the operation runs). */
+export const GRAPHQL_RESPONSE_LABEL = "GraphQL response";
+
 /** The response viewer's state. */
 export interface RunState {
   /** HTTP status of the target's answer (0 before it arrives). */
@@ -136,7 +139,7 @@ export async function runOperation(): Promise<void> {
   const mine = core.begin();
   // Readied while the operation runs, as Send does: a long answer's first screen does not wait
   // for the worker's load, nor for the viewer's code to compile.
-  prepareViewer();
+  prepareViewer(GRAPHQL_RESPONSE_LABEL);
   const variables = parseVariablesJson(variablesText.value);
   // `{"first": {{pageSize}}}` is JSON once the server fills the variables in, as `dial run` does.
   const templated = !variables.ok && variablesText.value.includes("{{");

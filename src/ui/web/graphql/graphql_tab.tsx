@@ -20,6 +20,7 @@ import { QueryEditor } from "./query_editor.tsx";
 import {
   cancelSchema,
   fileRun,
+  GRAPHQL_RESPONSE_LABEL,
   loadSchema,
   responseText,
   restoreSchema,
@@ -30,6 +31,7 @@ import {
 } from "./graphql_calls.ts";
 import { useEffect } from "preact/hooks";
 import { SchemaTree } from "./schema_tree.tsx";
+import { prepareViewerWhenIdle } from "../body_window.tsx";
 import { SearchBox } from "./search_box.tsx";
 import { SearchResults } from "./search_results.tsx";
 import { DocsPane } from "./docs_pane.tsx";
@@ -67,6 +69,7 @@ const viewed = computed((): ViewedBody | undefined =>
 /** @returns the GraphQL tab */
 export function GraphqlTab(): JSX.Element {
   useEffect(() => void restoreSchema(), []);
+  useEffect(() => prepareViewerWhenIdle(GRAPHQL_RESPONSE_LABEL), []);
   return (
     <div class="gql">
       <RequestLine onSubmit={() => void loadSchema()}>
@@ -258,7 +261,7 @@ function ResponsePane(): JSX.Element {
       <HistoryList history={core.history} onRestore={restoreRun} />
       <ResponseViewer
         body={viewed}
-        label="GraphQL response"
+        label={GRAPHQL_RESPONSE_LABEL}
         placeholder="Run a query to see the response here"
       />
     </section>

@@ -14,6 +14,9 @@ import { OpenapiViolations } from "../openapi/openapi_panel.tsx";
 import { violationMarks } from "../openapi/openapi_marks.ts";
 import { ResponseFilter } from "../response_filter.tsx";
 
+/** The body viewer's accessible name (its editor is made as the request goes: `prepareViewer`). */
+export const RESPONSE_BODY_LABEL = "Response body";
+
 /** What running a file's request added: what ran first, its scripts' lines and its tests. */
 export interface FileRun {
   /** Named requests that ran first (the request refers to them): label and status or error. */
@@ -169,7 +172,7 @@ export function HttpResponse(
         viewer={
           <ResponseViewer
             body={props.viewed}
-            label="Response body"
+            label={RESPONSE_BODY_LABEL}
             placeholder="(empty body)"
             {...(r.run?.openapi ? { marks: violationMarks(r.run.openapi.violations) } : {})}
           />

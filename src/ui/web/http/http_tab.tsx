@@ -7,6 +7,7 @@ import { batch, computed, signal } from "@preact/signals";
 import { HeadersSection, RequestLine, tabCore, TabNotices, UrlField } from "../tab_core.tsx";
 import type { HttpDraft } from "../workspace/request_edit.ts";
 import type { JSX } from "preact";
+import { useEffect } from "preact/hooks";
 import { json, jsonParseLinter } from "@codemirror/lang-json";
 import { linter, lintGutter } from "@codemirror/lint";
 import { variableMarks } from "../variable_marks.ts";
@@ -33,13 +34,14 @@ import {
   type HttpResult,
   parseResult,
   readRunEvent,
+  RESPONSE_BODY_LABEL,
   viewedOf,
 } from "./http_response.tsx";
 import { httpSource, requestExtras, type RequestSource, requestSource } from "../request_extras.ts";
 import { requestShare, RequestSplitter } from "../splitter.tsx";
 import { OpenapiPanel } from "../openapi/openapi_panel.tsx";
 import { BodyParts } from "../response_viewer.tsx";
-import { prepareViewer } from "../body_window.tsx";
+import { prepareViewer, prepareViewerWhenIdle } from "../body_window.tsx";
 
 export type { HttpResult };
 import { isRows, isString, jsonWithoutSecrets, persisted, withoutSecrets } from "../storage.ts";
@@ -199,7 +201,7 @@ export async function sendHttpRequest(): Promise<void> {
   const mine = core.begin();
   // Readied while the request goes: a long body's first part does not wait for the worker's
   // load, nor for the viewer's code to compile.
-  prepareViewer();
+  prepareViewer(RESPONSE_BODY_LABEL);
   const login = requestExtras("http").file === undefined ? loginIfNeeded() : Promise.resolve(true);
   error.value = undefined;
   curl.value = "";
@@ -361,6 +363,7 @@ async function copyAsCurl() {
 
 /** @returns the HTTP tab */
 export function HttpTab(): JSX.Element {
+  useEffect(() => prepareViewerWhenIdle(RESPONSE_BODY_LABEL), []);
   return (
     <div class="http" style={{ "--request-share": `${requestShare.value}%` }}>
       <div class="http-request">
