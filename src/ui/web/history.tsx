@@ -86,6 +86,8 @@ export function HistoryList(
   props: { history: Signal<HistoryEntry[]>; onRestore: (entry: HistoryEntry) => void },
 ): JSX.Element {
   const query = useSignal("");
+  /** Whether the list is open: a closed one draws no entries (a response adds one to it). */
+  const open = useSignal(false);
   const all = props.history.value;
   const words = query.value.toLowerCase().split(/\s+/).filter((w) => w !== "");
   const entries = words.length === 0 ? all : all.filter((e) => {
@@ -93,9 +95,9 @@ export function HistoryList(
     return words.every((w) => text.includes(w));
   });
   return (
-    <details class="history">
+    <details class="history" onToggle={(e) => open.value = e.currentTarget.open}>
       <summary>History ({all.length})</summary>
-      {all.length > 0 && (
+      {open.value && all.length > 0 && (
         <input
           type="search"
           class="history-search"
@@ -107,7 +109,7 @@ export function HistoryList(
         />
       )}
       <ul aria-label="History">
-        {entries.map((e) => (
+        {open.value && entries.map((e) => (
           <li key={e.time}>
             <button type="button" onClick={() => props.onRestore(e)}>
               <time>{new Date(e.time).toLocaleTimeString()}</time> {e.title}{" "}
@@ -120,8 +122,13 @@ export function HistoryList(
           </li>
         ))}
       </ul>
-      {entries.length > 0 && (
-        <button type="button" onClick={() => props.history.value = []}>Clear history</button>
+      {open.value && entries.length > 0 && (
+        <button
+          type="button"
+          onClick={() => props.history.value = []}
+        >
+          Clear history
+        </button>
       )}
     </details>
   );

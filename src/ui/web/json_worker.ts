@@ -83,7 +83,7 @@ export const WINDOW_LINES = 3_000;
  */
 const PIECE = 32 * 1024;
 /** Characters of the body formatted for the first message: a screen or more, appended at once. */
-const FIRST_SCREEN = 4 * 1024;
+const FIRST_SCREEN = 2 * 1024;
 const STREAM = { stream: true };
 
 /**

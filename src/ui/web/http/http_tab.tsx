@@ -16,6 +16,7 @@ import {
   isRecord,
   ndjson,
   ndjsonError,
+  nextTask,
   post,
   postJson,
   timeoutMs,
@@ -278,6 +279,8 @@ async function readAnswer(
         arriving(answer);
       }
       if (parts.done) {
+        // The whole body joined in a task of its own, not the last part's.
+        await nextTask();
         answer = { ...answer, body: parts.text() };
         received();
       }
