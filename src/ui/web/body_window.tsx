@@ -105,6 +105,8 @@ interface WindowHooks {
   update(update: ViewUpdate): void;
   /** The wheel turned (or a touch moved) over the editor. */
   wheel(): void;
+  /** The scroller scrolled (told before CodeMirror measures for it). */
+  scroll(): void;
 }
 
 /** What an editor no window has taken yet does: nothing. */
@@ -115,6 +117,7 @@ const IDLE: WindowHooks = {
   focus: () => {},
   update: () => {},
   wheel: () => {},
+  scroll: () => {},
 };
 
 /** A window's editor in its scroller's elements, and what its keys and events call. */
@@ -166,10 +169,13 @@ function windowExtensions(label: string, hooks: WindowHooks): Extension {
       focus: () => hooks.focus(),
     }),
     EditorView.updateListener.of((update) => hooks.update(update)),
-    // As CodeMirror tells a wheel's turn (it then keeps the view's top line itself).
+    // As CodeMirror tells a wheel's turn (it then keeps the view's top line itself), and a
+    // scroll of the window's scroller (the editor is made in it, so CodeMirror hears it from the
+    // start), always before it measures for it.
     EditorView.domEventObservers({
       wheel: () => hooks.wheel(),
       touchmove: () => hooks.wheel(),
+      scroll: () => hooks.scroll(),
     }),
   ];
 }
@@ -274,6 +280,7 @@ class LineWindow {
         // view stays where it was.
         focus: () => void (scroller.scrollTop = this.#seen),
         wheel: () => void (this.#wheel = Date.now()),
+        scroll: this.#follow,
         update: (update) => {
           // A selection shown (Ctrl+End, a search's match, the keyboard): that is the view now.
           if (update.transactions.some((tr) => tr.scrollIntoView || tr.isUserEvent("select"))) {
@@ -292,16 +299,14 @@ class LineWindow {
     editor.view.requestMeasure();
     this.#job = formatInWorker(props.parts, props.truncated, (answer) => this.#take(answer));
     this.#events.formatting();
-    // The first screen, formatted here (the worker's first message is the same text), shown in
-    // the next task: the editor was put on the page in this one.
-    const screen = firstScreen(props.parts.parts[0] ?? "");
-    if (screen !== undefined) {
-      this.#showing = setTimeout(() => {
-        this.#replace(lines(this.#early = screen));
-        this.#place();
-      });
-    }
-    scroller.addEventListener("scroll", this.#follow, { passive: true });
+    // The first screen, formatted here (the worker's first message is the same text) and shown
+    // in the next task: the editor was put on the page in this one.
+    this.#showing = setTimeout(() => {
+      const screen = firstScreen(props.parts.parts[0] ?? "");
+      if (screen === undefined) return;
+      this.#replace(lines(this.#early = screen));
+      this.#place();
+    });
   }
 
   /** Stops (another body, or Raw). */
@@ -310,7 +315,6 @@ class LineWindow {
     // A body left before its end is not being formatted any more.
     if (!this.#done) this.#events.formatting(() => Promise.resolve(""));
     clearTimeout(this.#showing);
-    this.scroller.removeEventListener("scroll", this.#follow);
     this.#job.stop();
     this.#editor.destroy();
   }
