@@ -91,8 +91,8 @@ const windowStart = StateField.define<number>({
 const windowTheme = EditorView.theme({ ".cm-scroller": { lineHeight: `${LINE_HEIGHT}px` } });
 
 /**
- * What a window's editor asks of the window that shows it: an editor is made before its body
- * arrives (`prepareViewer`), so its keys and events call whichever window took it.
+ * What a window's editor asks of the window that shows it: an editor's state is made before its
+ * body arrives (`prepareViewer`), so its keys and events call whichever window took it.
  */
 interface WindowHooks {
   /** The search panel's next (previous) match, over the whole body. */
@@ -105,11 +105,11 @@ interface WindowHooks {
   update(update: ViewUpdate): void;
   /** The wheel turned (or a touch moved) over the editor. */
   wheel(): void;
-  /** The scroller scrolled (told before CodeMirror measures for it). */
-  scroll(): void;
+  /** Something CodeMirror follows scrolled (told just before CodeMirror measures for it). */
+  scroll(event: Event): void;
 }
 
-/** What an editor no window has taken yet does: nothing. */
+/** What an editor no window has taken yet (or the sample's) does: nothing. */
 const IDLE: WindowHooks = {
   find: () => false,
   reach: () => {},
@@ -171,11 +171,12 @@ function windowExtensions(label: string, hooks: WindowHooks): Extension {
     EditorView.updateListener.of((update) => hooks.update(update)),
     // As CodeMirror tells a wheel's turn (it then keeps the view's top line itself), and a
     // scroll of the window's scroller (the editor is made in it, so CodeMirror hears it from the
-    // start), always before it measures for it.
+    // start; a listener of the window's own would be told before or after CodeMirror's, as
+    // CodeMirror adds its listeners again).
     EditorView.domEventObservers({
       wheel: () => hooks.wheel(),
       touchmove: () => hooks.wheel(),
-      scroll: () => hooks.scroll(),
+      scroll: (event) => hooks.scroll(event),
     }),
   ];
 }
@@ -280,7 +281,8 @@ class LineWindow {
         // view stays where it was.
         focus: () => void (scroller.scrollTop = this.#seen),
         wheel: () => void (this.#wheel = Date.now()),
-        scroll: this.#follow,
+        // The window's scroller, once CodeMirror has measured for it (it does as it tells it).
+        scroll: (event) => void (event.target === scroller && queueMicrotask(this.#follow)),
         update: (update) => {
           // A selection shown (Ctrl+End, a search's match, the keyboard): that is the view now.
           if (update.transactions.some((tr) => tr.scrollIntoView || tr.isUserEvent("select"))) {
@@ -294,13 +296,10 @@ class LineWindow {
         },
       } satisfies WindowHooks,
     );
-    // Made off the page (in its scroller, so CodeMirror follows that scroller's scroll at once):
-    // measured once it is in it.
-    editor.view.requestMeasure();
     this.#job = formatInWorker(props.parts, props.truncated, (answer) => this.#take(answer));
     this.#events.formatting();
     // The first screen, formatted here (the worker's first message is the same text) and shown
-    // in the next task: the editor was put on the page in this one.
+    // in the next task: the editor was made in this one.
     this.#showing = setTimeout(() => {
       const screen = firstScreen(props.parts.parts[0] ?? "");
       if (screen === undefined) return;
@@ -557,33 +556,30 @@ class LineWindow {
 let worker: Worker | undefined;
 let lastId = 0;
 let lastSeq = 0;
-/** Whether the viewer's code has run once on this page (on a sample). */
+/** Whether the viewer's code has run once on this page (on a sample), or is running. */
 let warmed = false;
-/** By viewer (its label): the editor made for its next window before its body came, or coming. */
-const spares = new Map<string, WindowEditor | "making">();
+/** By viewer (its label): the state made for its next window's editor before its body came. */
+const spares = new Map<string, { state: EditorState; hooks: WindowHooks } | "making">();
 
 /**
  * @param label the editor's accessible name
- * @returns an editor for a window: the one made for it as the request went, else a new one
+ * @returns a window editor's state, and what its keys and events call
  */
-function takeEditor(label: string): WindowEditor {
-  const made = spares.get(label);
-  if (made && made !== "making") {
-    spares.delete(label);
-    return made;
-  }
+function windowState(label: string): { state: EditorState; hooks: WindowHooks } {
   const hooks = { ...IDLE };
-  const state = EditorState.create({ extensions: windowExtensions(label, hooks) });
-  return windowEditor(state, hooks, label);
+  return { state: EditorState.create({ extensions: windowExtensions(label, hooks) }), hooks };
 }
 
 /**
- * @param state the editor's state, made with {@link windowExtensions}
- * @param hooks what its keys and events call
- * @param label its accessible name
- * @returns the editor, made in its scroller's elements (off the page)
+ * @param label the editor's accessible name
+ * @returns an editor for a window, made in its scroller's elements (off the page: the window puts
+ *   it there in the same task, before CodeMirror first measures it), from the state made for it
+ *   as the request went when there is one
  */
-function windowEditor(state: EditorState, hooks: WindowHooks, label: string): WindowEditor {
+function takeEditor(label: string): WindowEditor {
+  const spare = spares.get(label);
+  const { state, hooks } = spare && spare !== "making" ? spare : windowState(label);
+  if (spare !== "making") spares.delete(label);
   const element = (name: string, parent?: HTMLElement) => {
     const made = document.createElement("div");
     made.className = name;
@@ -598,11 +594,11 @@ function windowEditor(state: EditorState, hooks: WindowHooks, label: string): Wi
 }
 
 /**
- * Readies the viewer for a body, as a request is sent: starts the viewers' worker (a long body's
- * first part then does not wait for it) and makes the next window's editor, in tasks of its own
- * (its state, then its view): the body's first part then only puts it on the page. The first
- * time on a page, the editor's code also runs on a sample first (a long body's first screen then
- * runs compiled code).
+ * Readies the viewer for a body (once the tab is idle, and as a request is sent), in tasks of its
+ * own: starts the viewers' worker (a long body's first part then does not wait for it), the first
+ * time on a page runs the window editor's code on a sample (its state, its view, then three
+ * changes, each a task: a long body's first part then runs compiled code), and makes the next
+ * window's editor state.
  *
  * @param label the accessible name of the viewer the body will be shown in
  */
@@ -612,41 +608,42 @@ export function prepareViewer(label: string): void {
   spares.set(label, "making");
   void (async () => {
     try {
-      await nextTask();
       if (!warmed) {
-        const sample = Array.from({ length: 150 }, (_, i) => ({ id: i, name: `item ${i}`, ok: 1 }));
-        firstScreen(JSON.stringify(sample));
-        await nextTask();
-      }
-      const hooks = { ...IDLE };
-      const state = EditorState.create({ extensions: windowExtensions(label, hooks) });
-      await nextTask();
-      const made = windowEditor(state, hooks, label);
-      const { view } = made;
-      if (!warmed) {
-        // A few lines: an editor off the page draws every line (it has no screen to measure).
-        const few = lines(
-          Array.from({ length: 24 }, (_, i) => `  "line ${i}": [${i}],`).join("\n"),
-        );
-        // A first screen, a piece appended, then empty again for its body.
-        const steps = [
-          () => ({ from: 0, insert: few }),
-          () => ({ from: view.state.doc.length, insert: few }),
-          () => ({ from: 0, to: view.state.doc.length }),
-        ];
-        for (const changes of steps) {
-          await nextTask();
-          view.dispatch({ changes: changes(), annotations: Transaction.addToHistory.of(false) });
-        }
         warmed = true;
+        await warmUp();
       }
-      spares.set(label, made);
+      await nextTask();
+      if (spares.get(label) === "making") spares.set(label, windowState(label));
       // For scripts/bench_ui_body.ts: Send is clicked once the page is ready for a body.
       performance.mark("dial:viewer-ready");
     } finally {
       if (spares.get(label) === "making") spares.delete(label);
     }
   })();
+}
+
+/** Runs the window editor's code on a sample, each step in a task of its own. */
+async function warmUp(): Promise<void> {
+  await nextTask();
+  const sample = Array.from({ length: 150 }, (_, i) => ({ id: i, name: `item ${i}`, ok: 1 }));
+  firstScreen(JSON.stringify(sample));
+  await nextTask();
+  const { state } = windowState("");
+  await nextTask();
+  // Off the page (an editor there draws every line: a few lines).
+  const view = new EditorView({ state });
+  const few = lines(Array.from({ length: 24 }, (_, i) => `  "line ${i}": [${i}],`).join("\n"));
+  // A first screen, a piece appended, then empty again.
+  const steps = [
+    () => ({ from: 0, insert: few }),
+    () => ({ from: view.state.doc.length, insert: few }),
+    () => ({ from: 0, to: view.state.doc.length }),
+  ];
+  for (const changes of steps) {
+    await nextTask();
+    view.dispatch({ changes: changes(), annotations: Transaction.addToHistory.of(false) });
+  }
+  view.destroy();
 }
 
 /**
