@@ -124,7 +124,6 @@ const IDLE: WindowHooks = {
 interface WindowEditor {
   view: EditorView;
   hooks: WindowHooks;
-  label: string;
   scroller: HTMLElement;
   space: HTMLElement;
   host: HTMLElement;
@@ -202,7 +201,8 @@ export function BodyWindow(props: WindowProps): JSX.Element {
     const shown = new LineWindow(props, slot.current!);
     return () => shown.stop();
   }, [props.parts]);
-  // The scroller comes made with its editor (`prepareViewer`); its slot has no box of its own.
+  // The scroller is made with its editor (CodeMirror then follows its scroll from the start); its
+  // slot has no box of its own.
   return <div class="body-window-slot" ref={slot} />;
 }
 
@@ -260,9 +260,7 @@ class LineWindow {
 
   /**
    * @param props the body and what the owner is told
-   * @param scroller the element that scrolls
-   * @param space the element as tall as the whole text
-   * @param host the editor's element, placed at the window's first line
+   * @param slot where the window's scroller goes
    */
   constructor(props: WindowProps, slot: HTMLElement) {
     this.#events = props.events;
@@ -590,7 +588,7 @@ function takeEditor(label: string): WindowEditor {
   const space = element("body-window-space", scroller);
   const host = element("body-window-lines", space);
   const view = new EditorView({ state, parent: host });
-  return { view, hooks, label, scroller, space, host };
+  return { view, hooks, scroller, space, host };
 }
 
 /**
