@@ -50,13 +50,18 @@ export function directSource(body: RequestChunks): DirectRead | undefined {
   return (body as Partial<ReadableStream>).locked ? undefined : sources.get(body);
 }
 
-const responses = new WeakMap<object, () => DirectRead | undefined>();
+/** Per response of dial's client: how to take its body's direct read; null: it has no body. */
+const responses = new WeakMap<object, (() => DirectRead | undefined) | null>();
 
 /**
  * @param response a response of dial's client (wire_response.ts)
- * @param take gives its body's direct read once, while no stream was made of it
+ * @param take gives its body's direct read once, while no stream was made of it; null when the
+ *   response has no body
  */
-export function setDirectBody(response: Response, take: () => DirectRead | undefined): void {
+export function setDirectBody(
+  response: Response,
+  take: (() => DirectRead | undefined) | null,
+): void {
   responses.set(response, take);
 }
 
@@ -69,4 +74,15 @@ export function setDirectBody(response: Response, take: () => DirectRead | undef
  */
 export function directBody(response: Response): DirectRead | undefined {
   return responses.get(response)?.();
+}
+
+/**
+ * Whether a response has a body, without making the stream of one from dial's client.
+ *
+ * @param response any response
+ * @returns false for a response without a body (HEAD, 204, 304)
+ */
+export function hasBody(response: Response): boolean {
+  const take = responses.get(response);
+  return take === undefined ? response.body !== null : take !== null;
 }

@@ -164,13 +164,16 @@ export class DialResponse implements Response {
     else if ("open" in init.body && typeof init.body.open === "function") {
       this.#source = init.body as ResponseBody;
     } else this.#stream = init.body as ReadableStream<Uint8Array>;
-    setDirectBody(this, () => {
-      const read = this.#real || this.#stream !== undefined || this.#taken
-        ? undefined
-        : this.#source?.read;
-      if (read) this.#taken = true;
-      return read;
-    });
+    setDirectBody(
+      this,
+      init.body === null ? null : () => {
+        const read = this.#real || this.#stream !== undefined || this.#taken
+          ? undefined
+          : this.#source?.read;
+        if (read) this.#taken = true;
+        return read;
+      },
+    );
   }
 
   /** Whether the status is 2xx. */

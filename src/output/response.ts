@@ -4,6 +4,7 @@
  */
 import { load } from "../load.ts";
 import { undecodedEncoding } from "../http/content_encoding.ts";
+import { hasBody } from "../http/direct_body.ts";
 import { headerText } from "../http/wire.ts";
 import { formatResponseHead } from "./http.ts";
 import type { JsonSyntaxError } from "./json_stream.ts";
@@ -67,30 +68,32 @@ export async function printResponse(
   }
   // Piped: byte for byte, an identity body straight from the connection.
   if (!options.outputFile && !display) return await pipeToSink(response, out);
-  const body = response.body;
-  if (!body) return;
   if (options.outputFile) {
-    // Loaded only for -o, with its progress bar.
+    if (!hasBody(response)) return;
+    // Loaded only for -o, with its progress bar; an identity body goes straight from the
+    // connection into the file, without a stream.
     const { saveReplacing } = await load.saveFile();
     await saveReplacing(response, options.outputFile, { err, silent: options.silent ?? false });
-  } else {
-    const encoding = undecodedEncoding(response.headers);
-    if (encoding !== undefined) {
-      const size = await drain(body);
-      const named = escapeControls(headerText(response.headers.get("content-encoding")!.trim()));
-      await out.write(
-        `(body of ${size} bytes in Content-Encoding "${named}", which dial does not decode, not shown on a terminal: use -o <file> or a pipe)\n`,
-      );
-      return;
-    }
-    const contentType = response.headers.get("content-type") ?? "";
-    const decoder = await textDecoder(contentType, err, options);
-    const text = decoder.encoding === "utf-8" ? body : transcode(body, decoder);
-    await printForPeople(text, contentType, decoder.encoding !== "utf-8", view, err, {
-      ...options,
-      pretty,
-    });
+    return;
   }
+  const body = response.body;
+  if (!body) return;
+  const encoding = undecodedEncoding(response.headers);
+  if (encoding !== undefined) {
+    const size = await drain(body);
+    const named = escapeControls(headerText(response.headers.get("content-encoding")!.trim()));
+    await out.write(
+      `(body of ${size} bytes in Content-Encoding "${named}", which dial does not decode, not shown on a terminal: use -o <file> or a pipe)\n`,
+    );
+    return;
+  }
+  const contentType = response.headers.get("content-type") ?? "";
+  const decoder = await textDecoder(contentType, err, options);
+  const text = decoder.encoding === "utf-8" ? body : transcode(body, decoder);
+  await printForPeople(text, contentType, decoder.encoding !== "utf-8", view, err, {
+    ...options,
+    pretty,
+  });
 }
 
 /**

@@ -198,13 +198,9 @@ async function openOutput(
 
 /** Streams the body into the file (which this closes), with a progress bar on a terminal. */
 async function writeBody(response: Response, file: Deno.FsFile, options: SaveOptions) {
-  if (!response.body) {
-    file.close();
-    return;
-  }
   const bar = options.silent ? undefined : new ProgressBar(options.err, expectedSize(response));
   try {
-    await pipeIntoFile(response.body, file, bar?.visible ? (n) => bar.add(n) : undefined);
+    await pipeIntoFile(response, file, bar?.visible ? (n) => bar.add(n) : undefined);
     await bar?.finish();
   } catch (error) {
     await bar?.clear();

@@ -34,16 +34,12 @@ export async function writeAll(
 }
 
 /**
- * Each buffer of stdout's direct path (an HTTP/1.1 identity body): a read takes what the
- * socket holds, up to this; fewer, larger writes are fewer thread hand-offs.
+ * Each buffer of a body's direct copy (stdout and `-o`): a read takes what the socket holds, up
+ * to this; fewer, larger reads and writes are fewer thread hand-offs and less work on the
+ * reading thread, which is the copy's bottleneck (a 512 MiB download: docs/benchmarks.md,
+ * session 13).
  */
 const DIRECT_BUFFER = 1024 * 1024;
-
-/**
- * Each buffer of `-o`: its writes run on a thread of their own, and there 256 KiB buffers beat
- * 1 MiB ones in every interleaved run (a 512 MiB download: docs/benchmarks.md, session 10).
- */
-const FILE_BUFFER = 256 * 1024;
 
 /**
  * Reads a body into two buffers in turn while what arrived before is written, one write in
@@ -127,11 +123,14 @@ export async function overlapped(
   }
 }
 
-/** A stream's chunks copied into the caller's buffer, for {@link overlapped}. */
-function copied(body: ReadableStream<Uint8Array>): {
+/** A body read straight into the caller's buffer (direct_body.ts), or copied into it. */
+interface DirectSource {
   read: (view: Uint8Array) => Promise<number>;
-  cancel: (error: unknown) => Promise<void>;
-} {
+  cancel: (error: unknown) => Promise<void> | undefined;
+}
+
+/** A stream's chunks copied into the caller's buffer, for {@link overlapped}. */
+function copied(body: ReadableStream<Uint8Array>): DirectSource {
   const reader = body.getReader();
   let rest: Uint8Array = new Uint8Array(0);
   return {
@@ -178,62 +177,71 @@ export async function pipeToSink(
   body: ReadableStream<Uint8Array> | Response,
   sink: Sink,
 ): Promise<void> {
-  const write = (bytes: Uint8Array) => sink.write(bytes);
-  // Not `instanceof ReadableStream`: reading that global loads the runtime's stream code.
-  if (!("getReader" in body)) {
-    const response = body;
-    const read = directBody(response);
-    // An identity body, read into two buffers in turn (a sink's write is done with the bytes
-    // when it resolves).
-    if (read) return await overlapped(read, write, (e) => response.body?.cancel(e));
-    if (!response.body) return;
-    return await pipeToSink(response.body, sink);
+  const source = directOrStream(body);
+  if (!source) return;
+  // An identity body, read into two buffers in turn (a sink's write is done with the bytes
+  // when it resolves).
+  if (!("getReader" in source)) {
+    return await overlapped(source.read, (bytes) => sink.write(bytes), source.cancel);
   }
-  const read = directRead(body);
-  if (read) return await overlapped(read, write, (e) => body.cancel(e));
   if (sink.writable) {
     // pipeTo between two runtime streams stays out of per-chunk JavaScript promises: about
     // twice the throughput of a for-await loop and a flat heap (see `deno task bench`).
-    await body.pipeTo(sink.writable, { preventClose: true });
+    await source.pipeTo(sink.writable, { preventClose: true });
     return;
   }
-  for await (const chunk of body) await sink.write(chunk);
+  for await (const chunk of source) await sink.write(chunk);
 }
 
 /**
- * Writes a byte stream into an open file and closes it (on failure too). Every chunk that
- * arrived is written before a failure of the stream is thrown: `-C` keeps what arrived (a
- * `pipeTo` into the file's `writable` drops the chunk in flight when the source fails).
+ * Writes a body into an open file and closes it (on failure too). Every chunk that arrived is
+ * written before a failure of the body is thrown: `-C` keeps what arrived (a `pipeTo` into the
+ * file's `writable` drops the chunk in flight when the source fails).
  *
- * @param body the bytes
+ * @param body the bytes: a stream, or a response (an HTTP/1.1 identity body of dial's client
+ *   is then read straight from the connection, without a stream: wire_response.ts)
  * @param file the open file; closed when this returns or throws
  * @param onChunk called with each chunk's size, for progress
  */
 export async function pipeIntoFile(
-  body: ReadableStream<Uint8Array>,
+  body: ReadableStream<Uint8Array> | Response,
   file: Deno.FsFile,
   onChunk?: (size: number) => void,
 ): Promise<void> {
   try {
-    // An HTTP/1.1 identity body is read straight into the buffers (no stream promises, no
-    // buffer per chunk); decoded (gzip, br) and HTTP/2 chunks are copied into them. Writes are
+    // An HTTP/1.1 identity body is read straight into the buffers (no stream, no buffer per
+    // chunk); decoded (gzip, br) and HTTP/2 chunks are copied into them. Writes are
     // asynchronous, one in flight while the body is read on: a synchronous write stalls the
     // reads whenever the kernel throttles the disk (another process writing to it), and what
     // arrives meanwhile is gathered into fewer, larger writes (docs/benchmarks.md).
-    const direct = directRead(body);
-    const source = direct ? { read: direct, cancel: (e: unknown) => body.cancel(e) } : copied(body);
-    await overlapped(
-      source.read,
-      async (bytes) => {
-        await writeAll(file, bytes);
-        onChunk?.(bytes.length);
-      },
-      source.cancel,
-      FILE_BUFFER,
-    );
+    const source = directOrStream(body);
+    if (!source) return;
+    const { read, cancel } = "getReader" in source ? copied(source) : source;
+    await overlapped(read, async (bytes) => {
+      await writeAll(file, bytes);
+      onChunk?.(bytes.length);
+    }, cancel);
   } finally {
     file.close();
   }
+}
+
+/**
+ * @param body a stream, or a response whose body is not yet read
+ * @returns its direct read when it has one, else its stream; null when there is no body
+ */
+function directOrStream(
+  body: ReadableStream<Uint8Array> | Response,
+): DirectSource | ReadableStream<Uint8Array> | null {
+  // Not `instanceof ReadableStream`: reading that global loads the runtime's stream code.
+  if (!("getReader" in body)) {
+    const response = body;
+    const read = directBody(response);
+    if (read) return { read, cancel: (e: unknown) => response.body?.cancel(e) };
+    return response.body && directOrStream(response.body);
+  }
+  const read = directRead(body);
+  return read ? { read, cancel: (e: unknown) => body.cancel(e) } : body;
 }
 
 /**
