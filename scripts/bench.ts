@@ -7,6 +7,7 @@
  * deno task bench              # full run (a few minutes)
  * deno task bench --quick      # fewer runs and smaller bodies, for a smoke test
  * deno task bench --only start,oauth   # build, start, stream, json, oauth, graphql, files, http, openapi, migrate, sandbox, mcp, ui
+ * deno task bench --only download      # http's section 8 alone: the 512 MiB download and its verdicts
  * deno task bench --only sandbox --baseline ../main   # the sandbox's cost, beside another checkout
  * ```
  * @module
@@ -507,6 +508,10 @@ try {
   if (wanted("http")) {
     const { benchHttp } = await import("./bench_http.ts");
     await benchHttp({ dial: DIAL, timeShell, timeCpu, shell, out, env, quick });
+  } else if (only?.includes("download")) {
+    // Section 8 of `http` alone: the 512 MiB download's rows and verdicts.
+    const { benchDownloadOnly } = await import("./bench_http.ts");
+    await benchDownloadOnly({ dial: DIAL, timeShell, timeCpu, shell, out, env, quick });
   }
   if (wanted("files")) {
     const { benchFiles } = await import("./bench_files.ts");

@@ -297,10 +297,32 @@ interface DownloadCase {
   kind: "file" | "replace" | "pipe" | "busy";
 }
 
+/** The scripts section 8 runs beside dial (their `deno run` commands). */
+interface DownloadScripts {
+  fetchToFile: string[];
+  fetchToStdout: string[];
+  fetchAtomic: string[];
+}
+
+/** The download's size: 512 MiB, 64 MiB for `--quick`. */
+const downloadSize = (context: HttpBenchContext) => (context.quick ? 64 : 512) * MiB;
+
+/** Each kind's floor: the bare script's case its ratio is taken against. */
+const FLOORS: Record<DownloadCase["kind"], string> = {
+  file: "bare Deno fetch → file",
+  pipe: "bare Deno fetch → pipe",
+  replace: "bare Deno fetch → file it truncates",
+  busy: "bare Deno fetch → file, disk busy",
+};
+
 /**
  * Section 8: a download of `size` bytes from Debian's lighttpd (a static file sent with
- * `sendfile`, in a process of its own), the same for the bare script, dial and curl: every
- * round runs each case once (every other round in reverse), the medians are compared.
+ * `sendfile`, in a process of its own), the same for the bare script, dial and curl. The
+ * goal's rows (to a new file and to a pipe, with curl beside them) run in 11 interleaved
+ * rounds, every other one in reverse; replacing a file and a busy disk in 5. Each ratio is the
+ * median of the rounds' own ratios (the bare script's time over the case's in the same round:
+ * a burst of load hits both), printed with their middle half, the load before and after, and
+ * the verdicts.
  *
  * Each run to a file starts with the disk written back (`sync`), the output of the run before
  * removed (every writer creates a new file) and twice the body's size of page cache just freed
@@ -312,7 +334,7 @@ async function benchDownload(
   context: HttpBenchContext,
   dir: string,
   size: number,
-  scripts: { fetchToFile: string[]; fetchToStdout: string[]; fetchAtomic: string[] },
+  scripts: DownloadScripts,
 ): Promise<void> {
   const { out, shell } = context;
   const title = `\n### 8. Transport: a ${size / MiB} MiB download from lighttpd`;
@@ -333,26 +355,16 @@ async function benchDownload(
     ? (...args: string[]) => shell(["curl", "-s", ...args, url])
     : undefined;
   const toPipe = (command: string) => `${command} | cat > /dev/null`;
-  const cases: DownloadCase[] = [
-    {
-      name: "bare Deno fetch → file",
-      command: shell([...scripts.fetchToFile, url, file]),
-      kind: "file",
-    },
+  const goal: DownloadCase[] = [
+    { name: FLOORS.file, command: shell([...scripts.fetchToFile, url, file]), kind: "file" },
     { name: "dial -o file", command: dial("-o", file), kind: "file" },
     ...curl ? [{ name: "curl -s -o file", command: curl("-o", file), kind: "file" as const }] : [],
-    {
-      name: "bare Deno fetch → pipe",
-      command: toPipe(shell([...scripts.fetchToStdout, url])),
-      kind: "pipe",
-    },
+    { name: FLOORS.pipe, command: toPipe(shell([...scripts.fetchToStdout, url])), kind: "pipe" },
     { name: "dial → pipe", command: toPipe(dial()), kind: "pipe" },
     ...curl ? [{ name: "curl -s → pipe", command: toPipe(curl()), kind: "pipe" as const }] : [],
-    {
-      name: "bare Deno fetch → file it truncates",
-      command: shell([...scripts.fetchToFile, url, file]),
-      kind: "replace",
-    },
+  ];
+  const apart: DownloadCase[] = [
+    { name: FLOORS.replace, command: shell([...scripts.fetchToFile, url, file]), kind: "replace" },
     {
       name: "bare Deno fetch → new file renamed over it",
       command: shell([...scripts.fetchAtomic, url, file]),
@@ -363,84 +375,140 @@ async function benchDownload(
       ? [{ name: "curl -s -o over the file", command: curl("-o", file), kind: "replace" as const }]
       : [],
   ];
-  for (const kase of cases.filter((c) => c.kind === "file").slice(0, 2)) {
-    cases.push({ ...kase, name: `${kase.name}, disk busy`, kind: "busy" });
-  }
-  const runs = context.quick ? 1 : 5;
-  const times = new Map<string, number[]>(cases.map((c) => [c.name, []]));
-  const rss = new Map<string, number>(cases.map((c) => [c.name, 0]));
-  const timeAll = async (list: DownloadCase[]) => {
-    for (let i = 0; i < runs; i++) {
-      // Every other round in reverse order: no case always follows the same one.
-      for (const kase of i % 2 ? list.toReversed() : list) {
-        if (kase.kind !== "busy") await syncDisk();
-        if (kase.kind === "replace") {
-          // The file a download before left, written back and in the page cache.
-          if (!await Deno.stat(file).then(() => true, () => false)) {
-            await Deno.copyFile(`${server.root}/big.bin`, file);
-            await syncDisk();
-          }
-        } else await Deno.remove(file).catch(() => {});
-        if (kase.kind === "file" || kase.kind === "replace") {
-          await freePageCache(`${dir}/scratch.bin`, (2 * size) / MiB);
-        }
-        const r = await context.timeShell(kase.command, { env: context.env });
-        times.get(kase.name)!.push(r.ms);
-        rss.set(kase.name, Math.max(rss.get(kase.name)!, r.rssMb ?? 0));
+  const busyCases: DownloadCase[] = goal.filter((c) => c.kind === "file").slice(0, 2)
+    .map((c) => ({ ...c, name: `${c.name}, disk busy`, kind: "busy" }));
+  const rss = new Map<string, number>();
+  const load = { goal: "", apart: "" };
+  // One run of a case, after its kind's preparation: wall ms (peak RSS kept apart).
+  const run = async (kase: DownloadCase) => {
+    if (kase.kind !== "busy") await syncDisk();
+    if (kase.kind === "replace") {
+      // The file a download before left, written back and in the page cache.
+      if (!await Deno.stat(file).then(() => true, () => false)) {
+        await Deno.copyFile(`${server.root}/big.bin`, file);
+        await syncDisk();
       }
+    } else await Deno.remove(file).catch(() => {});
+    if (kase.kind === "file" || kase.kind === "replace") {
+      await freePageCache(`${dir}/scratch.bin`, (2 * size) / MiB);
     }
+    const r = await context.timeShell(kase.command, { env: context.env });
+    rss.set(kase.name, Math.max(rss.get(kase.name) ?? 0, r.rssMb ?? 0));
+    return r.ms;
   };
-  await timeAll(cases.filter((c) => c.kind !== "busy"));
-  // To a file while another process writes to the disk (a test suite, a build): the kernel
-  // throttles every writer of the disk, and a write that stalls the reads shows.
-  const busy = diskWriter(`${dir}/busy.bin`);
+  const timeAll = async (cases: DownloadCase[], rounds: number) => {
+    const byName = new Map(cases.map((c) => [c.name, c]));
+    return await interleaved(cases.map((c) => c.name), rounds, (name) => run(byName.get(name)!));
+  };
+  const goalRounds = context.quick ? 1 : 11;
+  const apartRounds = context.quick ? 1 : 5;
   let busyFailed: string | undefined;
+  let times: Map<string, number[]>;
   try {
-    await timeAll(cases.filter((c) => c.kind === "busy"));
+    const before = loadNow();
+    times = await timeAll(goal, goalRounds);
+    load.goal = `${before} → ${loadNow()}`;
+    const apartBefore = loadNow();
+    for (const [name, ms] of await timeAll(apart, apartRounds)) times.set(name, ms);
+    // To a file while another process writes to the disk (a test suite, a build): the kernel
+    // throttles every writer of the disk, and a write that stalls the reads shows.
+    const busy = diskWriter(`${dir}/busy.bin`);
+    try {
+      for (const [name, ms] of await timeAll(busyCases, apartRounds)) times.set(name, ms);
+    } finally {
+      busyFailed = await busy.stop();
+    }
+    load.apart = `${apartBefore} → ${loadNow()}`;
   } finally {
-    busyFailed = await busy.stop();
     await Deno.remove(file).catch(() => {});
   }
-  const floors: Record<DownloadCase["kind"], string> = {
-    file: "bare Deno fetch → file",
-    pipe: "bare Deno fetch → pipe",
-    replace: "bare Deno fetch → file it truncates",
-    busy: "bare Deno fetch → file, disk busy",
-  };
-  out(`${title} (median of ${runs} interleaved runs)\n\n`);
-  out("| case | median | best | MiB/s | peak RSS | throughput vs bare Deno |\n");
-  out("| --- | --- | --- | --- | --- | --- |\n");
-  const verdicts: string[] = [];
-  for (const kase of cases) {
-    const ms = median(times.get(kase.name)!);
-    const ratio = median(times.get(floors[kase.kind])!) / ms;
-    const peak = rss.get(kase.name)!;
-    if (kase.name.startsWith("dial") && !(kase.kind === "busy" && busyFailed)) {
-      const met = ratio >= 0.95 && peak <= 64 ? "met" : "NOT met";
-      verdicts.push(
-        `${kase.name} ${ratio.toFixed(2)}×${
-          kase.kind === "replace" ? " (not the goal's row)" : `: ${met}`
-        }`,
+  const table = (cases: DownloadCase[], rounds: number, loads: string) => {
+    out(
+      `${title}: ${
+        cases[0]!.kind === "file" ? "the goal's rows" : "a file replaced, a busy disk"
+      }` +
+        ` (${rounds} interleaved rounds, medians; load ${loads})\n\n`,
+    );
+    out("| case | median | best | MiB/s | peak RSS | throughput vs bare Deno, round by round |\n");
+    out("| --- | --- | --- | --- | --- | --- |\n");
+    for (const kase of cases) {
+      const ms = times.get(kase.name)!;
+      const floor = FLOORS[kase.kind];
+      out(
+        `| ${kase.name} | ${fmt(median(ms))} | ${fmt(Math.min(...ms))} | ${
+          (size / MiB / (median(ms) / 1000)).toFixed(0)
+        } | ${rss.get(kase.name)!.toFixed(0)} MB | ${
+          kase.name === floor ? "" : showRatio(pairedRatio(times.get(floor)!, ms))
+        } |\n`,
       );
     }
-    out(
-      `| ${kase.name} | ${fmt(ms)} | ${fmt(Math.min(...times.get(kase.name)!))} | ${
-        (size / MiB / (ms / 1000)).toFixed(0)
-      } | ${peak.toFixed(0)} MB | ${ratio.toFixed(2)}× |\n`,
-    );
-  }
+  };
+  // The goal: ≥ 0.95× the bare script's throughput, peak RSS ≤ 64 MB.
+  const verdict = (name: string, floor: string) => {
+    const ratio = pairedRatio(times.get(floor)!, times.get(name)!);
+    const met = ratio.median >= 0.95 && rss.get(name)! <= 64;
+    const edge = met && ratio.low < 0.95 ? ", its middle half reaching below it" : "";
+    return `${name} ${showRatio(ratio)}, ${rss.get(name)!.toFixed(0)} MB: ${
+      met ? "met" : "NOT met"
+    }${edge}`;
+  };
+  table(goal, goalRounds, load.goal);
   out(
     "\nGoal: ≥ 0.95× the bare script's throughput to a file and to a pipe, peak RSS ≤ 64 MB, by " +
-      `medians (${verdicts.join("; ")}). Each run to a file starts after \`sync\` with the ` +
-      "output before removed (every writer makes a new file) and twice the body's size of page " +
-      "cache just freed (on this VM, memory free for longer was handed back to the host and " +
-      "costs system time when first written: docs/benchmarks.md, session 11). Over the file: " +
-      "the bare script and curl truncate it as they open it, dial (and the bare script's rename " +
-      "row) writes a new file and renames it over the old one. Disk busy: `dd` writes 1,000 MiB " +
-      `files to the same disk meanwhile${
-        busyFailed ? ` (it failed: ${busyFailed}; those rows are no measure)` : ""
-      }.\n`,
+      `the median of the rounds' ratios (${verdict("dial -o file", FLOORS.file)}; ${
+        verdict("dial → pipe", FLOORS.pipe)
+      }). Each run to a file starts after \`sync\` with the output before removed (every ` +
+      "writer makes a new file) and twice the body's size of page cache just freed (on this " +
+      "VM, memory free for longer was handed back to the host and costs system time when " +
+      "first written: docs/benchmarks.md, session 11).\n",
   );
+  table([...apart, ...busyCases], apartRounds, load.apart);
+  out(
+    "\nNot the goal's rows. Over the file: the bare script and curl truncate it as they open " +
+      "it, dial (and the bare script's rename row) writes a new file and renames it over the " +
+      "old one. Disk busy: `dd` writes 1,000 MiB files to the same disk meanwhile" +
+      `${busyFailed ? ` (it failed: ${busyFailed}; those rows are no measure)` : ""}.\n`,
+  );
+}
+
+/**
+ * Section 8 alone (`deno task bench --only download`): the 512 MiB download and its verdicts.
+ *
+ * @param context the commands and printers of bench.ts
+ */
+export async function benchDownloadOnly(context: HttpBenchContext): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "dial-bench-http-" });
+  try {
+    await benchDownload(
+      context,
+      dir,
+      downloadSize(context),
+      await downloadScripts(dir),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/**
+ * @param dir where the bare scripts go
+ * @returns a writer of one bare script, giving the command that runs it
+ */
+function scriptWriter(dir: string): (name: string, text: string) => Promise<string[]> {
+  return async (name, text) => {
+    await Deno.writeTextFile(`${dir}/${name}`, text);
+    return [DENO, "run", "-A", "--quiet", "--no-config", `${dir}/${name}`];
+  };
+}
+
+/** Writes the bare scripts of section 8 into `dir`. */
+async function downloadScripts(dir: string): Promise<DownloadScripts> {
+  const script = scriptWriter(dir);
+  return {
+    fetchToFile: await script("fetch_file.ts", FETCH_TO_FILE),
+    fetchToStdout: await script("fetch_stdout.ts", FETCH_TO_STDOUT),
+    fetchAtomic: await script("fetch_atomic.ts", FETCH_TO_FILE_ATOMIC),
+  };
 }
 
 /**
@@ -451,18 +519,13 @@ async function benchDownload(
 export async function benchHttp(context: HttpBenchContext): Promise<void> {
   const { out, shell } = context;
   const dir = await Deno.makeTempDir({ prefix: "dial-bench-http-" });
-  const script = async (name: string, text: string) => {
-    await Deno.writeTextFile(`${dir}/${name}`, text);
-    return [DENO, "run", "-A", "--quiet", "--no-config", `${dir}/${name}`];
-  };
-  const fetchToFile = await script("fetch_file.ts", FETCH_TO_FILE);
-  const fetchToStdout = await script("fetch_stdout.ts", FETCH_TO_STDOUT);
-  const fetchAtomic = await script("fetch_atomic.ts", FETCH_TO_FILE_ATOMIC);
+  const script = scriptWriter(dir);
+  const downloads = await downloadScripts(dir);
   const fetchUpload = await script("fetch_upload.ts", FETCH_UPLOAD);
   const fetchLoop = await script("fetch_loop.ts", FETCH_LOOP);
   const fetchOnce = await script("fetch_once.ts", FETCH_TO_STDOUT);
   const curl = which("curl");
-  const DOWNLOAD = (context.quick ? 64 : 512) * MiB;
+  const DOWNLOAD = downloadSize(context);
   const UPLOAD = (context.quick ? 30 : 300) * 1000 * 1000;
   const chunk = new Uint8Array(MiB).fill(0x61);
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
@@ -569,7 +632,7 @@ export async function benchHttp(context: HttpBenchContext): Promise<void> {
     );
 
     // --- download ---
-    await benchDownload(context, dir, DOWNLOAD, { fetchToFile, fetchToStdout, fetchAtomic });
+    await benchDownload(context, dir, DOWNLOAD, downloads);
     const runs = context.quick ? 1 : 3;
 
     // --- upload ---
