@@ -42,6 +42,16 @@ export async function writeAll(
 const DIRECT_BUFFER = 1024 * 1024;
 
 /**
+ * The first read of a body's direct copy fills only this much of its buffer, so every later
+ * write of a full buffer starts this far past a multiple of the buffer's size. Linux gives a
+ * file's page cache folios as large as a write and its alignment in the file allow: 1 MiB
+ * writes on 1 MiB boundaries made 1 MiB folios, which cost 2–4× the CPU in some downloads while
+ * another process wrote to the same disk; the same writes 256 KiB off those boundaries did not,
+ * and need a quarter of 256 KiB writes' thread hand-offs (docs/benchmarks.md, session 13).
+ */
+const FIRST_FILL = 256 * 1024;
+
+/**
  * Reads a body into two buffers in turn while what arrived before is written, one write in
  * flight: each read goes on while a write waits, and when the write is done everything read
  * meanwhile is written next, at once (a slow disk gets fewer, larger writes; bytes that
@@ -61,9 +71,11 @@ export async function overlapped(
 ): Promise<void> {
   const buffers = [new Uint8Array(size), new Uint8Array(size)];
   let turn = 0;
-  // The current buffer: bytes before `start` are written or being written, up to `filled` read.
+  // The current buffer: bytes before `start` are written or being written, up to `filled` read,
+  // up to `end` to read (the first time less: FIRST_FILL).
   let start = 0;
   let filled = 0;
+  let end = Math.min(size, FIRST_FILL);
   let writing: Promise<void> | undefined;
   let failure: { error: unknown } | undefined;
   const check = () => {
@@ -91,18 +103,19 @@ export async function overlapped(
   };
   try {
     for (;;) {
-      if (filled === size) {
+      if (filled === end) {
         // All of this buffer goes to writes before the other one is read into (whose writes
         // were all done before this one's began).
-        while (start < size) {
+        while (start < end) {
           await writing;
           check();
           flush();
         }
         turn ^= 1;
         start = filled = 0;
+        end = size;
       }
-      const view = buffers[turn]!.subarray(filled);
+      const view = buffers[turn]!.subarray(filled, end);
       // (Raced only while a write is in flight: none can fail otherwise.)
       const n = writing ? await Promise.race([read(view), failed]) : await read(view);
       filled += n;

@@ -288,3 +288,28 @@ Deno.test("-o: what arrived while a write waited is written when it ends, though
   }
   assert.deepEqual(written, [1, 2].flatMap((n) => new Array(100).fill(n)));
 });
+
+Deno.test("-o/stdout: the first read fills 256 KiB, later ones a whole 1 MiB buffer, so each later write starts 256 KiB past a MiB", async () => {
+  const MiB = 1024 * 1024;
+  let left = 3 * MiB;
+  const offered: number[] = [];
+  const offsets: number[] = [];
+  let at = 0;
+  await overlapped(
+    (view) => {
+      offered.push(view.length);
+      const n = Math.min(view.length, left);
+      left -= n;
+      return Promise.resolve(n);
+    },
+    (bytes) => {
+      offsets.push(at);
+      at += bytes.length;
+      return Promise.resolve();
+    },
+    () => undefined,
+  );
+  assert.deepEqual(offered.slice(0, 3), [256 * 1024, MiB, MiB]);
+  assert.equal(at, 3 * MiB);
+  assert.deepEqual(offsets, [0, 256 * 1024, 1280 * 1024, 2304 * 1024]);
+});
