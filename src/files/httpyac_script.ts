@@ -12,9 +12,11 @@
  * (`statusCode`, `headers`, `body`, `parsedBody`, `contentType`, `timings` …), `test(name, fn)`
  * and its helpers (`test.status`, `test.header`, `test.headerContains`, `test.responseBody`,
  * `test.hasResponseBody`, `test.hasNoResponseBody`, `test.totalTime`, with httpyac's own checks),
- * `console`, and `require("assert")` (Node's assertion module, written here in plain
- * JavaScript). Any other `require` (`chai`, `crypto`, a file), `process`, `Buffer` or the file
- * system is Node code a file from a repository does not get: an error naming it and its line.
+ * `console`, `require("assert")` (Node's assertion module, written here in plain JavaScript) and
+ * `require("crypto")`'s `createHash`, `createHmac`, `randomUUID` and `randomBytes` (pure
+ * functions of strings, no authority). Any other `require` (`chai`, `fs`, a file), `process`,
+ * `Buffer` or the file system is Node code a file from a repository does not get: an error
+ * naming it and its line.
  * @module
  */
 import type { HttpyacResponse } from "./assertions.ts";
@@ -22,8 +24,18 @@ import type { HttpyacResponse } from "./assertions.ts";
 /** The request variable that carries httpyac's context in, and the exports out. */
 export const HTTPYAC_CHANNEL = "__dial_httpyac";
 
-/** Node's modules a script may `require` (Node's `assert`, in the sandbox). */
-const ALLOWED_MODULES = new Set(["assert", "node:assert", "assert/strict", "node:assert/strict"]);
+/**
+ * Node's modules a script may `require`: `assert`, and `crypto`'s pure functions (createHash,
+ * createHmac, randomUUID, randomBytes; script_api.ts), written for the sandbox.
+ */
+const ALLOWED_MODULES = new Set([
+  "assert",
+  "node:assert",
+  "assert/strict",
+  "node:assert/strict",
+  "crypto",
+  "node:crypto",
+]);
 
 /** What an httpyac block is given (as the channel's JSON). */
 export interface HttpyacBlockInput {
@@ -169,7 +181,8 @@ const BLOCK_HELPERS = String.raw`function __dialHttpyac(run) {
 function __dialRequire(id) {
   id = String(id);
   if (/^(node:)?assert(\/strict)?$/.test(id)) return __dialAssert(/strict$/.test(id));
-  throw new Error("require(" + JSON.stringify(id) + ") is Node code: dial's sandbox has Node's assert module only");
+  if (/^(node:)?crypto$/.test(id)) return __dialNodeCrypto;
+  throw new Error("require(" + JSON.stringify(id) + ") is Node code: dial's sandbox has Node's assert and crypto modules only");
 }
 function __dialTest(jetbrains, response) {
   function test(name, fn) { jetbrains.test(String(name), typeof fn === "function" ? fn : function () {}); }

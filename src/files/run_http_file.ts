@@ -968,7 +968,7 @@ class FileRunner {
     const node = nodeRequire(script.code, script.codeLine);
     if (node) {
       throw new ScriptError(
-        `${this.file.path}:${node.line}: require("${node.module}") is Node code, which dial's script sandbox does not run (httpyac's scripts get Node's "assert" module only)`,
+        `${this.file.path}:${node.line}: require("${node.module}") is Node code, which dial's script sandbox does not run (httpyac's scripts get Node's "assert" and "crypto" modules only)`,
       );
     }
     const { body: _, ...meta } = response ?? {};

@@ -159,6 +159,72 @@ function cryptoApi() {
   }
   return api;
 }
+/*
+ * httpyac's require("crypto") (httpyac_script.ts): Node's createHash, createHmac, randomUUID and
+ * randomBytes over the same digests (pure functions of strings) and the host's random values.
+ * A digest or randomBytes without an encoding is a byte string that knows toString(encoding).
+ */
+var NODE_DIGESTS = { md5: true, sha1: true, sha256: true, sha384: true, sha512: true };
+function NodeBytes(hex) { this.hex = hex; this.length = hex.length / 2; }
+NodeBytes.prototype.toString = function (encoding) { return nodeEncode(this.hex, encoding); };
+function nodeEncode(hex, encoding) {
+  var name = encoding === undefined ? "utf8" : toString(encoding).toLowerCase().replace(/-/g, "");
+  if (name === "hex") return hex;
+  if (name === "base64" || name === "base64url") return hexBase64(hex, name === "base64url");
+  if (name === "latin1" || name === "binary") return hexBinary(hex);
+  if (name === "utf8") {
+    try { return decodeURIComponent(escape(hexBinary(hex))); } catch (ignored) { return hexBinary(hex); }
+  }
+  throw new TypeError("Unknown encoding: " + toString(encoding));
+}
+function nodeData(value, encoding) {
+  if (value instanceof NodeBytes) return value.hex;
+  if (value instanceof Uint8Array) {
+    var hex = "";
+    for (var i = 0; i < value.length; i++) hex += (value[i] < 16 ? "0" : "") + value[i].toString(16);
+    return hex;
+  }
+  if (typeof value !== "string") {
+    throw new TypeError("The \"data\" argument must be of type string or an instance of Buffer, TypedArray, or DataView.");
+  }
+  var name = encoding === undefined ? "utf8" : toString(encoding).toLowerCase().replace(/-/g, "");
+  if (name === "hex") return checkedHex(value);
+  if (name === "base64" || name === "base64url") return base64Hex(value, name === "base64url");
+  return textHex(value, name === "binary" ? "latin1" : name);
+}
+function nodeDigest(algorithm, keyHex) {
+  var name = toString(algorithm).toLowerCase().replace(/-/g, "");
+  if (!hasOwn(NODE_DIGESTS, name)) {
+    throw new Error("Digest method not supported: " + toString(algorithm) + " (dial's crypto has md5, sha1, sha256, sha384, sha512)");
+  }
+  var data = "", done = false;
+  var self = {
+    update: function (value, encoding) {
+      if (done) throw new Error("Digest already called");
+      data += nodeData(value, encoding);
+      return self;
+    },
+    digest: function (encoding) {
+      if (done) throw new Error("Digest already called");
+      done = true;
+      var hex = hostDigest(name, data, keyHex === null ? "" : keyHex, keyHex !== null);
+      return encoding === undefined ? new NodeBytes(hex) : nodeEncode(hex, encoding);
+    },
+  };
+  return self;
+}
+var NODE_CRYPTO = {
+  createHash: function (algorithm) { return nodeDigest(algorithm, null); },
+  createHmac: function (algorithm, key) { return nodeDigest(algorithm, nodeData(key)); },
+  randomUUID: function () { return hostDynamic("$uuid"); },
+  randomBytes: function (size) {
+    if (typeof size !== "number" || !(size >= 0 && size <= 5000) || size % 1 !== 0) {
+      throw new RangeError("The \"size\" argument must be an integer from 0 to 5000 in dial's crypto");
+    }
+    return new NodeBytes(size === 0 ? "" : hostDynamic("$random.hexadecimal(" + size * 2 + ")").toLowerCase());
+  },
+};
+Object.defineProperty(globalThis, "__dialNodeCrypto", { value: Object.freeze(NODE_CRYPTO), enumerable: false, writable: false, configurable: false });
 /* jsonPath(data, expression): RFC 9535; one match is the value, several an array, none null. */
 function jsonPath(data, expression) {
   var document = typeof data === "string" ? parse(data) : data;

@@ -412,3 +412,69 @@ Deno.test("httpyac scripts: a block before the request changes request.headers a
   };
   assert.deepEqual(report.requests[0]!.testResults.map((t) => t.status), Array(4).fill("SUCCESS"));
 });
+
+Deno.test("httpyac scripts: require('crypto') signs as Node's crypto does (createHash, createHmac, randomUUID, randomBytes); other modules stay errors", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // The shape of httpyac's examples/script/preRequestScript.http, with fixed inputs.
+    "sign.http": [
+      "{{",
+      "  const crypto = require('crypto');",
+      "  exports.hmac = crypto.createHmac('sha256', 'secret')",
+      "    .update(`${request.method}\\u2028/anything\\u2028ü`).digest('base64');",
+      "  exports.md5 = crypto.createHash('md5').update('dial').digest('hex');",
+      "  exports.sha1 = crypto.createHash('SHA1').update('6469616c', 'hex').digest('base64url');",
+      "  const inner = crypto.createHash('sha256').update('a').digest();",
+      "  exports.chained = crypto.createHash('sha512').update(inner).digest('hex');",
+      "  exports.keyed = crypto.createHmac('sha384', inner).update('x', 'latin1').digest().toString('hex');",
+      "  exports.uuid = crypto.randomUUID();",
+      "  exports.nonce = crypto.randomBytes(16).toString('hex');",
+      "}}",
+      "GET {{base}}/anything",
+      "X-Hmac: {{hmac}}",
+      "X-Md5: {{md5}}",
+      "X-Sha1: {{sha1}}",
+      "X-Chained: {{chained}}",
+      "X-Keyed: {{keyed}}",
+      "X-Uuid: {{uuid}}",
+      "X-Nonce: {{nonce}}",
+      "",
+    ].join("\n"),
+    "fs.http": [
+      "{{",
+      "  const fs = require('fs');",
+      "}}",
+      "GET {{base}}/anything",
+      "",
+    ].join("\n"),
+  });
+  const vars = ["--var", `base=${httpbin.origin}`];
+  const ours = await dial(["run", `${dir}/sign.http`, ...vars]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const theirs = await httpyac(["sign.http", "--all", "-o", "body", ...vars], { cwd: dir });
+  const echoed = (stdout: string) =>
+    JSON.parse(stdout.slice(stdout.indexOf("{"), stdout.lastIndexOf("}") + 1)).headers as Record<
+      string,
+      string
+    >;
+  const [a, b] = [echoed(ours.stdout), echoed(theirs.stdout)];
+  for (const name of ["X-Hmac", "X-Md5", "X-Sha1", "X-Chained", "X-Keyed"]) {
+    assert.equal(a[name], b[name], name);
+  }
+  assert.equal(a["X-Md5"], "6de514dbc026d5badb01f8ea18ffcc9b");
+  for (const headers of [a, b]) {
+    assert.match(
+      headers["X-Uuid"]!,
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    assert.match(headers["X-Nonce"]!, /^[0-9a-f]{32}$/);
+  }
+  assert.notEqual(a["X-Nonce"], b["X-Nonce"]);
+
+  const fs = await dial(["run", `${dir}/fs.http`, ...vars]);
+  assert.equal(fs.code, 1);
+  assert.match(
+    fs.stderr,
+    /fs\.http:2: require\("fs"\) is Node code, which dial's script sandbox does not run \(httpyac's scripts get Node's "assert" and "crypto" modules only\)/,
+  );
+});
