@@ -333,6 +333,38 @@ Deno.test("compat: kulala's request variable path without $ (its demo 3.access-t
   ]);
 });
 
+Deno.test("compat: kulala skips a block with a pre-request script or directives and no request line (its demo 5.script.http, fixtures/format.http); the file's requests run", async () => {
+  // kulala.nvim's parser (lua/kulala/parser/document_core.lua, block_to_request; the Lua
+  // parser before it likewise) leaves a block without a URL out of the run, scripts and all.
+  await using server = await recorder();
+  const dir = await project({
+    "script.http": [
+      "### Get token (simulating login)",
+      "",
+      "< {%",
+      "  request.variables.set('NONCE', 'n-1');",
+      "%}",
+      "### login",
+      `POST http://${server.http}/login`,
+      "",
+      "###",
+      "# @curl-connect-timeout 200",
+      "",
+      "### second",
+      `GET http://${server.http}/after`,
+      "",
+    ].join("\n"),
+  });
+  const result = await dial(["test", `${dir}/script.http`]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(
+    result.stderr,
+    /script\.http:3:1: Directives or a pre-request script with no request line below them before the next ### are skipped/,
+  );
+  assert.match(result.stderr, /script\.http:10:1: Directives or a pre-request script/);
+  assert.deepEqual(server.seen.map((s) => s.path), ["/login", "/after"]);
+});
+
 Deno.test("compat: httpyac's .env variables of the project's folders (host before /paths), by dial test of the folder and by httpyac", async () => {
   await using server = await recorder();
   const dir = await project({

@@ -276,10 +276,20 @@ Deno.test("parse: httpyac's lenient forms are read as httpyac reads them, each w
     [7, "A request line inside the requ"],
     [8, "The body starts with no blank "],
   ]);
-  // Directives in a block of their own are an error, as a pre-request script there is.
+  // Directives or a JetBrains pre-request script in a block of their own are skipped, as
+  // kulala skips them (a warning names the line); in a file with no request, an error.
+  const skipped = parseHttpFile(
+    "# @name first\n###\n< {% request.variables.set('a', 1) %}\n###\nGET http://x/\n",
+  );
+  assert.equal(skipped.requests.length, 1);
+  assert.equal(skipped.requests[0]!.preScripts.length, 0);
+  assert.deepEqual(skipped.warnings.map((w) => [w.line, w.message.slice(0, 39)]), [
+    [1, "Directives or a pre-request script with"],
+    [3, "Directives or a pre-request script with"],
+  ]);
   assert.throws(
-    () => parseHttpFile("# @meta\n###\nGET http://x/\n"),
-    /Missing request line after directives or a pre-request script/,
+    () => parseHttpFile("# @meta\n###\n# @name lonely\n"),
+    /request\.http:1:1: Missing request line after directives or a pre-request script/,
   );
   // A header that is not one stays an error.
   assert.throws(
