@@ -404,7 +404,15 @@ export const header: Production = (block) => {
   const text = line.text;
   const colon = text.indexOf(":");
   const fail = block.file.fail;
-  if (colon <= 0) fail(line, 1, `Cannot parse header "${clip(text)}": missing ":"`);
+  // httpyac sends such a line (and what follows) as the body; dial needs the blank line, so that
+  // a header missing its ":" is never sent as a body.
+  if (colon <= 0) {
+    fail(
+      line,
+      1,
+      `Cannot parse header "${clip(text)}": missing ":" (a body needs a blank line above it)`,
+    );
+  }
   const name = text.slice(0, colon).trim();
   if (!TOKEN.test(name)) {
     fail(line, 1, `Cannot parse header "${clip(text)}": invalid name "${clip(name)}"`);

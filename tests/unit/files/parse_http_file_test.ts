@@ -107,7 +107,7 @@ Deno.test("parse: errors name the file, line and column", () => {
   const cases: [string, string][] = [
     [
       "GET http://x\nNot a header\n",
-      'bad.http:2:1: Cannot parse header "Not a header": missing ":"',
+      'bad.http:2:1: Cannot parse header "Not a header": missing ":" (a body needs a blank line above it)',
     ],
     [
       "GET http://x\n\n> {% client.log(1)\n",
@@ -222,7 +222,8 @@ Deno.test("parse: an editor's recover mode leaves out a broken request and recor
   const file = parseHttpFile(source, "e.http", { recover: true });
   assert.deepEqual(file.requests.map((r) => r.url), ["http://a/", "http://c/"]);
   assert.deepEqual(file.errors, [{
-    message: 'Cannot parse header "broken header": missing ":"',
+    message:
+      'Cannot parse header "broken header": missing ":" (a body needs a blank line above it)',
     line: 5,
     column: 1,
   }]);
