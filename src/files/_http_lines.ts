@@ -176,6 +176,8 @@ export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
   "import",
   // httpyac: the request once per pass (`for N`, `for ITEM of LIST`, `while EXPRESSION`).
   "loop",
+  // httpyac: the request is skipped (`# @disabled`, or when `# @disabled EXPRESSION` is truthy).
+  "disabled",
 ]);
 
 /** Directives of other runners that dial reads and ignores, saying so. */

@@ -935,6 +935,23 @@ class FileRunner {
     return request;
   }
 
+  /**
+   * httpyac's `# @disabled` (the request is skipped) and `# @disabled EXPRESSION` (skipped when
+   * the JavaScript expression is truthy, evaluated in the sandbox with the variables it names).
+   */
+  async disabled(request: HttpRequest, scope: VariableScope): Promise<boolean> {
+    const directive = request.directives.findLast((d) => d.name === "disabled");
+    if (!directive) return false;
+    if (!directive.value) return true;
+    const { value } = await this.evaluateHttpyac(
+      directive.value,
+      directive.span.line,
+      request,
+      this.httpyacVariables(directive.value, scope),
+    );
+    return Boolean(value);
+  }
+
   /** A pre-request script's input: the request as written. */
   writtenInput(
     scope: VariableScope,
@@ -1246,6 +1263,10 @@ class FileRunner {
     const requestVariables = postman ? postmanLocals(this.globals) : new Map<string, string>();
     const scope = postman ? this.postmanScope(requestVariables) : this.scope(requestVariables);
     if (this.file.scripts && await this.fileScripts(request, result, scope, requestVariables)) {
+      return;
+    }
+    if (await this.disabled(request, scope)) {
+      result.skipped = true;
       return;
     }
     if (request.preScripts.length) {

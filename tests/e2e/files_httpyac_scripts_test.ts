@@ -478,3 +478,62 @@ Deno.test("httpyac scripts: require('crypto') signs as Node's crypto does (creat
     /fs\.http:2: require\("fs"\) is Node code, which dial's script sandbox does not run \(httpyac's scripts get Node's "assert" and "crypto" modules only\)/,
   );
 });
+
+Deno.test("httpyac scripts: # @disabled skips the request, # @disabled EXPRESSION when it is truthy, as httpyac does", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    "disabled.http": [
+      "{{",
+      "  exports.skip = true;",
+      "  exports.keep = false;",
+      "}}",
+      "",
+      "###",
+      "# @disabled",
+      "GET {{base}}/anything?n=1",
+      "",
+      "###",
+      "// @disabled",
+      "GET {{base}}/anything?n=2",
+      "",
+      "###",
+      "# @disabled skip && 1 + 1 === 2",
+      "GET {{base}}/anything?n=3",
+      "",
+      "###",
+      "# @disabled keep",
+      "GET {{base}}/anything?n=4",
+      "",
+      "?? body args.n == 4",
+      "",
+      "###",
+      "GET {{base}}/anything?n=5",
+      "",
+      "?? body args.n == 5",
+      "",
+    ].join("\n"),
+  });
+  const vars = ["--var", `base=${httpbin.origin}`];
+  const ours = await dial(["test", `${dir}/disabled.http`, "--reporter", "json", ...vars]);
+  assert.equal(ours.code, 0, ours.stderr);
+  assert.deepEqual(reportCases(ours.stdout).map((c) => `${c.request.slice(-3)} ${c.name}`), [
+    "n=1 skipped",
+    "n=2 skipped",
+    "n=3 skipped",
+    "n=4 body args.n == 4",
+    "n=5 body args.n == 5",
+  ]);
+  const theirs = await httpyac(["disabled.http", "--all", "-o", "none", "--json", ...vars], {
+    cwd: dir,
+  });
+  const report = JSON.parse(theirs.stdout) as {
+    requests: { testResults: { message: string; status: string }[] }[];
+  };
+  assert.deepEqual(report.requests.map((r) => r.testResults.map((t) => t.message).join()), [
+    "request is skipped",
+    "request is skipped",
+    "request is skipped",
+    "args.n == 4",
+    "args.n == 5",
+  ]);
+});
