@@ -120,10 +120,17 @@ export function substitute(
   place: TemplatePlace,
 ): Substituted {
   // Most header values and bodies hold no template.
-  if (!template.includes("{{")) return { text: template, secret: false };
+  if (!template.includes("{{")) return { text: unescapeBraces(template), secret: false };
   const resolver = new Resolver(scope);
   const text = resolver.run(template, place, []);
-  return { text, secret: resolver.secret };
+  return { text: unescapeBraces(text), secret: resolver.secret };
+}
+
+const ESCAPED = /(?:\\\{){2}([^}]+?)(?:\\\}){2}/g;
+
+/** httpyac's escape: `\{\{name\}\}` is sent as `{{name}}`, not substituted. */
+function unescapeBraces(text: string): string {
+  return text.includes("\\{\\{") ? text.replace(ESCAPED, "{{$1}}") : text;
 }
 
 /**

@@ -365,6 +365,32 @@ Deno.test("compat: kulala skips a block with a pre-request script or directives 
   assert.deepEqual(server.seen.map((s) => s.path), ["/login", "/after"]);
 });
 
+Deno.test("compat: httpyac's escaped braces (\\{\\{name\\}\\}) are sent as {{name}}, by dial and by httpyac", async () => {
+  await using server = await recorder();
+  const dir = await project({
+    // httpyac's examples/variables/escapeVariableSubstituion.http, with a header and a variable.
+    "escape.http": [
+      "@verb = sends",
+      `POST http://${server.http}/anything`,
+      "From: \\{\\{who\\}\\}",
+      "",
+      "{",
+      '  "template": "My \\{\\{someVerb\\}\\} template {{verb}}!!"',
+      "}",
+      "",
+    ].join("\n"),
+  });
+  const result = await dial(["run", `${dir}/escape.http`]);
+  assert.equal(result.code, 0, result.stderr);
+  const seen = server.seen.splice(0);
+  assert.deepEqual(seen.map((s) => [s.from, s.body]), [
+    ["{{who}}", '{\n  "template": "My {{someVerb}} template sends!!"\n}'],
+  ]);
+  const peer = await httpyac(["escape.http", "--all", "-o", "none"], { cwd: dir });
+  assert.equal(peer.code, 0, peer.stdout + peer.stderr);
+  assert.deepEqual(server.seen, seen);
+});
+
 Deno.test("compat: httpyac's .env variables of the project's folders (host before /paths), by dial test of the folder and by httpyac", async () => {
   await using server = await recorder();
   const dir = await project({
