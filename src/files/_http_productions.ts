@@ -600,12 +600,12 @@ const REQUEST_LINE =
 /**
  * httpyac's example response after a request (`HTTP/1.1 200 - OK`, its headers and body, as
  * httpyac writes one into the file): kept out of the request, never sent; it runs to the end of
- * the block.
+ * the block or, as httpyac reads it, to a request line, which starts the next request.
  */
 export const exampleResponse: Production = (block) => {
   if (!/^\s*HTTP\/\S+\s*[1-5]\d\d\b/.test(block.line.text)) return false;
   block.flushText();
-  block.i = block.lines.length;
+  do block.i++; while (!block.done && !isRequestLine(block.line.text));
   return true;
 };
 

@@ -252,7 +252,7 @@ Deno.test("compat: httpyac's guide examples, by dial and by httpyac", async () =
   assert.deepEqual(server.seen, seen);
 });
 
-Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /paths, request lines under each other, bodies without a blank line, a GraphQL body, a version after a multi-line target, {{name.path}} of a named request, request lines in bodies, # @injectVariables, an example response), by dial and by httpyac", async () => {
+Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /paths, request lines under each other, bodies without a blank line, a GraphQL body, a version after a multi-line target, {{name.path}} of a named request, request lines in bodies, # @injectVariables, an example response and a request line under it), by dial and by httpyac", async () => {
   await using server = await recorder();
   const vars = [`base=http://${server.http}`];
   const result = await dial([
@@ -288,10 +288,12 @@ Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /pa
     "PUT /put -",
     "POST /inject application/json",
     "DELETE /delete -",
+    // A request line under an example response starts a request, as httpyac reads it.
+    "GET /after-example -",
     "POST /body-var -",
   ]);
-  assert.equal(seen.at(-3)!.body, `{"origin": "http://${server.http}"}\n`);
-  assert.equal(seen.at(-2)!.body, "");
+  assert.equal(seen.at(-4)!.body, `{"origin": "http://${server.http}"}\n`);
+  assert.equal(seen.at(-3)!.body, "");
   assert.equal(seen.at(-1)!.body, "t-123");
   assert.equal(seen[3]!.body, '{\n    "username": "admin"\n}');
   assert.equal(seen[4]!.body, '<?xml version="1.0"?>\n<a>b</a>');
