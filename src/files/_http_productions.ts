@@ -594,8 +594,12 @@ export const trailingVariable: Production = (block) => {
   return fileVariable(block);
 };
 
-const REQUEST_LINE =
-  /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|CONNECT)\s+\S+(?:\s+HTTP\/[\d.]+)?\s*$/;
+/** A request line that starts a request inside another, with httpyac's methods (WebDAV's too). */
+const REQUEST_LINE = new RegExp(
+  "^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|CONNECT|PROPFIND|PROPPATCH|MKCOL|COPY|MOVE|" +
+    "LOCK|UNLOCK|CHECKOUT|CHECKIN|REPORT|MERGE|MKACTIVITY|MKWORKSPACE|VERSION-CONTROL|" +
+    "BASELINE-CONTROL|MKCALENDAR|ACL|SEARCH)\\s+\\S+(?:\\s+HTTP\\/[\\d.]+)?\\s*$",
+);
 
 /**
  * httpyac's example response after a request (`HTTP/1.1 200 - OK`, its headers and body, as

@@ -286,6 +286,7 @@ Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /pa
     "GET /status/201 -",
     "POST /post application/json",
     "PUT /put -",
+    "PROPFIND /dav -",
     "POST /inject application/json",
     "DELETE /delete -",
     // A request line under an example response starts a request, as httpyac reads it.
