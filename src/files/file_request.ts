@@ -42,8 +42,11 @@ export interface FileRequest {
   noCookieJar: boolean;
   /** `# @no-log`: print no body. */
   noLog: boolean;
-  /** GRAPHQL: the query and variables. */
-  graphql?: { query: string; variables?: Record<string, unknown> };
+  /**
+   * GRAPHQL: the query and variables (and httpyac's `gql NAME < file` name, sent as the
+   * operation's).
+   */
+  graphql?: { query: string; variables?: Record<string, unknown>; operationName?: string };
   /** WEBSOCKET: the messages, `=== wait-for-server` as `null`. */
   messages?: (string | null)[];
   /** GRPC: the method, `package.Service/Method` (the spec's URL is the server's). */
@@ -127,7 +130,7 @@ export async function buildFileRequest(
     ...(grpc ? { grpc: { method: grpc.method } } : {}),
   };
   if (kind === "graphql") {
-    built.graphql = graphqlBody(bodyText, path, request);
+    built.graphql = await graphqlBody(bodyText, request, options);
     built.spec.body = graphqlJson(built.graphql, headers);
   } else if (kind === "websocket") {
     built.messages = websocketMessages(bodyText);
@@ -192,7 +195,7 @@ function kindOf(
   const json = type === undefined || /json/i.test(String(type));
   const operation = !restGraphql && json && first?.kind === "text" &&
       !["GRAPHQL", "WEBSOCKET", "GRPC"].includes(request.method)
-    ? GRAPHQL_OPERATION.exec(first.text)
+    ? GRAPHQL_OPERATION.exec(first.text) ?? GRAPHQL_FILE.exec(first.text)
     : null;
   if (operation) return { kind: "graphql", restGraphql: true };
   const kind: RequestKind = request.method === "GRAPHQL" || restGraphql
@@ -207,6 +210,8 @@ function kindOf(
 
 /** httpyac's GraphQL body: `query` or `mutation`, an optional name, then `(` or `{`. */
 const GRAPHQL_OPERATION = /^\s*(?:query|mutation)(?:\s+([_A-Za-z]\w*))?\s*[({]/;
+/** httpyac's GraphQL query from a file: `gql [NAME] < ./query.gql` as the body's first line. */
+const GRAPHQL_FILE = /^\s*gql(?:[ \t]+([^\s({<]+))?[ \t]+<[ \t]+(\S[^\n]*?)[ \t]*(?:\n|$)/;
 
 /**
  * A GraphQL request's JSON body, and the `Accept` GraphQL servers answer unless one is set. A
@@ -217,7 +222,7 @@ function graphqlJson(
   graphql: NonNullable<FileRequest["graphql"]>,
   headers: HeaderField[],
 ): BodySource {
-  const operationName = GRAPHQL_OPERATION.exec(graphql.query)?.[1];
+  const operationName = graphql.operationName ?? GRAPHQL_OPERATION.exec(graphql.query)?.[1];
   if (!headers.some((h) => h.name.toLowerCase() === "accept")) {
     headers.push({ name: "Accept", value: "application/graphql-response+json, application/json" });
   }
@@ -327,6 +332,15 @@ function requestUrl(text: string, host: HeaderField | undefined, kind: RequestKi
   return parseUrl(text, schemes, true);
 }
 
+/** A file the body includes, resolved inside the run's folders (else refused, naming it). */
+async function includePath(options: BuildOptions, written: string, line: number) {
+  const confinement = options.confinement ?? await Confinement.of(options.dir || ".");
+  return await confinement.reading(resolvePath(options.dir, written), {
+    what: `the body file of ${options.path}:${line}`,
+    written,
+  });
+}
+
 async function bodyOf(
   request: HttpRequest,
   options: BuildOptions,
@@ -339,10 +353,7 @@ async function bodyOf(
   const first = parts[0]!;
   const confinement = options.confinement ?? await Confinement.of(options.dir || ".");
   const include = (written: string, line: number) =>
-    confinement.reading(resolvePath(options.dir, written), {
-      what: `the body file of ${options.path}:${line}`,
-      written,
-    });
+    includePath({ ...options, confinement }, written, line);
   if (parts.length === 1 && first.kind === "file" && !first.substitute) {
     const path = await include(first.path, first.span.line);
     await readable(path, options.path, first.span.line);
@@ -434,13 +445,32 @@ function duration(directive: { value: string; span: { line: number } } | undefin
   return match[2] === "ms" ? n : match[2] === "m" ? n * 60_000 : n * 1000;
 }
 
-function graphqlBody(text: string, path: string, request: HttpRequest) {
+async function graphqlBody(text: string, request: HttpRequest, options: BuildOptions) {
+  const { path } = options;
   const split = splitGraphqlBody(text);
   const { variables } = split;
   if (split.query === "" && !variables) {
     throw new UsageError(`${path}:${request.requestLine.line}:1: GRAPHQL request without a query`);
   }
+  // httpyac's `gql NAME < ./query.gql`: the query is the file's, its variables substituted.
+  const file = request.body[0]?.kind === "text" ? GRAPHQL_FILE.exec(split.query) : null;
+  let query = split.query;
+  if (file && split.query.indexOf("\n") < 0) {
+    const line = request.body[0]!.span.line;
+    const at = await includePath(options, file[2]!, line);
+    const bytes = await readable(at, path, line);
+    query = substitute(new TextDecoder().decode(bytes), options.scope, {
+      what: `file "${file[2]}"`,
+      path: at,
+      line: 1,
+      column: 1,
+    }).text;
+  }
   // httpyac's fragments the query spreads, each after it on a line of its own.
-  const query = [split.query, ...request.graphqlFragments ?? []].join("\n");
-  return { query, ...(variables ? { variables } : {}) };
+  query = [query, ...request.graphqlFragments ?? []].join("\n");
+  return {
+    query,
+    ...(variables ? { variables } : {}),
+    ...(file?.[1] ? { operationName: file[1] } : {}),
+  };
 }

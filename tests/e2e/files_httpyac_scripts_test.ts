@@ -537,3 +537,41 @@ Deno.test("httpyac scripts: # @disabled skips the request, # @disabled EXPRESSIO
     "args.n == 5",
   ]);
 });
+
+Deno.test("httpyac scripts: a GraphQL query from a file (gql NAME < ./query.gql) is sent byte for byte as httpyac sends it; a missing file is an error naming it", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // The shape of httpyac's examples/api/github.http, second request.
+    "gql.http": [
+      "POST {{base}}/anything",
+      "Content-Type: application/json",
+      "",
+      "gql foo < ./query.gql",
+      "",
+      "{",
+      '    "name": "vscode-httpyac"',
+      "}",
+      "",
+    ].join("\n"),
+    "query.gql": "query foo($name: String!) {\n  repository(name: $name) { name }\n}\n",
+    "missing.http": "POST {{base}}/anything\n\ngql foo < ./nothing.gql\n",
+  });
+  const vars = ["--var", `base=${httpbin.origin}`];
+  const ours = await dial(["run", `${dir}/gql.http`, ...vars]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const theirs = await httpyac(["gql.http", "--all", "-o", "body", ...vars], { cwd: dir });
+  const sent = (stdout: string) =>
+    JSON.parse(stdout.slice(stdout.indexOf("{"), stdout.lastIndexOf("}") + 1)).data as string;
+  assert.equal(sent(ours.stdout), sent(theirs.stdout));
+  assert.deepEqual(JSON.parse(sent(ours.stdout)), {
+    query: "query foo($name: String!) {\n  repository(name: $name) { name }\n}\n",
+    operationName: "foo",
+    variables: { name: "vscode-httpyac" },
+  });
+  const missing = await dial(["run", `${dir}/missing.http`, ...vars]);
+  assert.equal(missing.code, 2);
+  assert.match(
+    missing.stderr,
+    /missing\.http:3:1: Cannot read the body file ".*nothing\.gql": no such file/,
+  );
+});
