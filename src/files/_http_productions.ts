@@ -417,10 +417,34 @@ export const header: Production = (block) => {
   if (!TOKEN.test(name)) {
     fail(line, 1, `Cannot parse header "${clip(text)}": invalid name "${clip(name)}"`);
   }
-  block.headers.push({ name, value: text.slice(colon + 1).trim(), span: spanOf(line) });
+  const value = text.slice(colon + 1).trim();
+  if (isClientCertHeader(name, value)) {
+    // httpyac's client certificate (`X-ClientCert: pfx: ./c.p12 passphrase: …`) is not a
+    // header: kept in the file, never sent (file_request.ts); a file does not choose the client
+    // certificate either.
+    block.file.warnings.push({
+      message:
+        `httpyac's client certificate header "${name}" is not sent: a client certificate is given on the command line, not by a file`,
+      line: line.number,
+      column: 1,
+    });
+  }
+  block.headers.push({ name, value, span: spanOf(line) });
   block.lastContent = line;
   return block.consumed();
 };
+
+/**
+ * @param name a header's name
+ * @param value its value as written
+ * @returns whether it is httpyac's client certificate (a name ending in `ClientCert`, a value
+ *   `cert: … key: …` or `pfx: … passphrase: …`), which is never sent
+ */
+export function isClientCertHeader(name: string, value: string): boolean {
+  return /clientcert$/i.test(name) && CLIENT_CERT.test(value);
+}
+const CLIENT_CERT =
+  /^(?=\s*(?:cert|pfx):)(?:cert:\s*\S*\s*)?(?:key:\s*\S*\s*)?(?:pfx:\s*\S*\s*)?(?:passphrase:\s*\S*\s*)?$/;
 
 /** `> {% … %}` or `> ./handler.js` after the body: a response handler. */
 export const handler: Production = (block) => {

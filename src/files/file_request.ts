@@ -14,6 +14,7 @@ import { parseUrl } from "../http/values.ts";
 import { isCredentialName } from "../credential_name.ts";
 import { Secret } from "../secret.ts";
 import type { HttpRequest } from "./http_file_types.ts";
+import { isClientCertHeader } from "./_http_productions.ts";
 import { lookupVariable, substitute, substituteValue, type VariableScope } from "./substitute.ts";
 import { splitGraphqlBody, websocketMessages } from "./stream_bodies.ts";
 import { Confinement } from "./trust_rule.ts";
@@ -153,6 +154,7 @@ function fileHeaders(
   const headers: HeaderField[] = [];
   let authorization: Authorization | undefined;
   for (const header of request.headers) {
+    if (isClientCertHeader(header.name, header.value)) continue;
     const at = {
       what: `header "${header.name}"`,
       path,

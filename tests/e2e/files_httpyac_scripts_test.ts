@@ -575,3 +575,32 @@ Deno.test("httpyac scripts: a GraphQL query from a file (gql NAME < ./query.gql)
     /missing\.http:3:1: Cannot read the body file ".*nothing\.gql": no such file/,
   );
 });
+
+Deno.test("httpyac scripts: httpyac's client certificate header (X-ClientCert: cert: … key: …) is never sent, as httpyac does not send it; dial warns", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // The shape of httpyac's examples/project/auth/clientCertifcate.http.
+    "cert.http": [
+      "GET {{base}}/anything",
+      "X-ClientCert: cert: ./client.pem key: ./client.key",
+      "X-Kept: pfx",
+      "",
+    ].join("\n"),
+    "client.pem": "not read by dial\n",
+    "client.key": "not read by dial\n",
+  });
+  const vars = ["--var", `base=${httpbin.origin}`];
+  const ours = await dial(["run", `${dir}/cert.http`, ...vars]);
+  assert.equal(ours.code, 0, ours.stderr);
+  assert.match(
+    ours.stderr,
+    /cert\.http:2:1: httpyac's client certificate header "X-ClientCert" is not sent: a client certificate is given on the command line, not by a file/,
+  );
+  const theirs = await httpyac(["cert.http", "--all", "-o", "body", ...vars], { cwd: dir });
+  for (const stdout of [ours.stdout, theirs.stdout]) {
+    const headers = JSON.parse(stdout.slice(stdout.indexOf("{"), stdout.lastIndexOf("}") + 1))
+      .headers as Record<string, string>;
+    assert.equal(headers["X-Clientcert"], undefined, stdout);
+    assert.equal(headers["X-Kept"], "pfx");
+  }
+});
