@@ -618,11 +618,14 @@ export const trailingVariable: Production = (block) => {
   return fileVariable(block);
 };
 
-/** A request line that starts a request inside another, with httpyac's methods (WebDAV's too). */
+/**
+ * A request line that starts a request inside another, with httpyac's methods (WebDAV's too); its
+ * target may hold `{{$randomInt 1 9}}`.
+ */
 const REQUEST_LINE = new RegExp(
   "^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|CONNECT|PROPFIND|PROPPATCH|MKCOL|COPY|MOVE|" +
     "LOCK|UNLOCK|CHECKOUT|CHECKIN|REPORT|MERGE|MKACTIVITY|MKWORKSPACE|VERSION-CONTROL|" +
-    "BASELINE-CONTROL|MKCALENDAR|ACL|SEARCH)\\s+\\S+(?:\\s+HTTP\\/[\\d.]+)?\\s*$",
+    "BASELINE-CONTROL|MKCALENDAR|ACL|SEARCH)\\s+(?:\\{\\{[^{}\\n]*\\}\\}|[^\\s{]|\\{(?!\\{))+(?:\\s+HTTP\\/[\\d.]+)?\\s*$",
 );
 
 /**

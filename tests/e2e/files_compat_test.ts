@@ -287,6 +287,7 @@ Deno.test("compat: httpyac's lenient files (a block comment, {{host}} before /pa
     "POST /post application/json",
     "PUT /put -",
     "PROPFIND /dav -",
+    "GET /spaced?q=5 -",
     "POST /inject application/json",
     "DELETE /delete -",
     // A request line under an example response starts a request, as httpyac reads it.
