@@ -167,6 +167,8 @@ export function referencedRequests(template: string): string[] {
 
 /** httpyac's `{{name.a.b}}` / `{{name[0].a}}`: a named request's body, then a path in it. */
 const HTTPYAC_PATH = /^([A-Za-z_][\w-]*)((?:\.[A-Za-z_][\w-]*|\[\d+\])+)$/;
+/** httpyac's `{{nameResponse.headers.server}}` and `{{nameResponse.parsedBody.a}}`. */
+const HTTPYAC_RESPONSE = /^([A-Za-z_][\w-]*)Response\.(headers|parsedBody)\.(.+)$/;
 
 /**
  * The request names a template refers to in httpyac's way (`{{login.token}}`), among a file's.
@@ -184,7 +186,10 @@ export function httpyacReferences(
   const found: string[] = [];
   for (const match of template.matchAll(TEMPLATE)) {
     const path = HTTPYAC_PATH.exec(match[1]!);
-    if (path && names.has(path[1]!) && !defined(match[1]!)) found.push(path[1]!);
+    if (!path || defined(match[1]!)) continue;
+    const response = HTTPYAC_RESPONSE.exec(match[1]!)?.[1];
+    if (names.has(path[1]!)) found.push(path[1]!);
+    else if (response !== undefined && names.has(response)) found.push(response);
   }
   return found;
 }
@@ -275,6 +280,14 @@ class Resolver {
     if (path && !this.defined(expr)) {
       const source = this.scope.responses?.(path[1]!);
       if (source) return requestVariable(source, "response", "body", `$${path[2]}`, place);
+      // httpyac's `{{NAMEResponse.headers.server}}`, `{{NAMEResponse.parsedBody.a}}`: its response.
+      const response = HTTPYAC_RESPONSE.exec(expr);
+      const named = response && this.scope.responses?.(response[1]!);
+      if (named) {
+        return response[2] === "headers"
+          ? requestVariable(named, "response", "headers", response[3]!, place)
+          : requestVariable(named, "response", "body", `$.${response[3]}`, place);
+      }
     }
     return this.name(expr, place, stack);
   }

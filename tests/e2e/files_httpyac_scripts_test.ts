@@ -604,3 +604,35 @@ Deno.test("httpyac scripts: httpyac's client certificate header (X-ClientCert: c
     assert.equal(headers["X-Kept"], "pfx");
   }
 });
+
+Deno.test("httpyac scripts: {{NAMEResponse.headers.X}} and {{NAMEResponse.parsedBody.a}} read a named request's response, as httpyac reads them", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // The shape of httpyac's examples/metaData/name_header.http.
+    "response.http": [
+      "# @name json",
+      "GET {{base}}/anything?author=ann",
+      "",
+      "###",
+      "# @ref json",
+      "POST {{base}}/anything",
+      "X-Author: {{jsonResponse.parsedBody.args.author}}",
+      "",
+      "{{jsonResponse.headers.server}}",
+      "",
+    ].join("\n"),
+  });
+  const vars = ["--var", `base=${httpbin.origin}`];
+  const ours = await dial(["run", `${dir}/response.http`, ...vars]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const theirs = await httpyac(["response.http", "--all", "-o", "body", ...vars], { cwd: dir });
+  // The second response: httpbin's echo of the POST (each tool prints both bodies).
+  const last = (stdout: string) => {
+    const start = stdout.lastIndexOf("{", stdout.lastIndexOf('"args"'));
+    const echo = JSON.parse(stdout.slice(start, stdout.lastIndexOf("}") + 1));
+    return [echo.headers["X-Author"], echo.data];
+  };
+  assert.deepEqual(last(ours.stdout), last(theirs.stdout));
+  assert.equal(last(ours.stdout)[0], "ann");
+  assert.match(last(ours.stdout)[1], /^Werkzeug\//);
+});
