@@ -164,6 +164,13 @@ function fileHeaders(
     const value = substituteValue(header.value, scope, at);
     const text = typeof value === "string" ? value : value.reveal();
     if (header.name.toLowerCase() === "authorization") {
+      const flow = /^(oauth2|openid)(?:\s+\S+)*\s*$/i.exec(text.trim());
+      if (flow) {
+        // httpyac's token flows: sending their text as the credential would be meaningless.
+        throw new UsageError(
+          `${path}:${header.span.line}:${at.column}: httpyac's OAuth 2.0 authorization "${text.trim()}" is not supported, so nothing is sent: JetBrains' Security.Auth ({{$auth.token("id")}} with the flow in http-client.env.json) runs OAuth 2.0 flows`,
+        );
+      }
       const parsed = fileAuthorization(text);
       if (parsed) {
         authorization = parsed;

@@ -395,6 +395,36 @@ Deno.test("compat: httpyac's escaped braces (\\{\\{name\\}\\}) are sent as {{nam
   assert.deepEqual(server.seen, seen);
 });
 
+Deno.test("compat: httpyac's OAuth 2.0 Authorization forms (oauth2 …, openid …) are refused naming the line, nothing sent (httpyac runs the flow; dial's is Security.Auth)", async () => {
+  await using server = await recorder();
+  const dir = await project({
+    // httpyac's examples/api/microsoftIdentify.http and examples/auth/oauth2.http, shortened.
+    "oauth.http": [
+      `GET http://${server.http}/json`,
+      "Authorization: oauth2 device_code",
+      "",
+      "###",
+      `GET http://${server.http}/info`,
+      "Authorization: openid client_credentials local",
+      "",
+      "###",
+      `GET http://${server.http}/after`,
+      "",
+    ].join("\n"),
+  });
+  const result = await dial(["test", `${dir}/oauth.http`]);
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(
+    result.stdout + result.stderr,
+    /oauth\.http:2:16: httpyac's OAuth 2\.0 authorization "oauth2 device_code" is not supported, so nothing is sent/,
+  );
+  assert.match(
+    result.stdout + result.stderr,
+    /oauth\.http:6:16: httpyac's OAuth 2\.0 authorization "openid/,
+  );
+  assert.deepEqual(server.seen.map((s) => s.path), ["/after"]);
+});
+
 Deno.test("compat: httpyac's .env variables of the project's folders (host before /paths), by dial test of the folder and by httpyac", async () => {
   await using server = await recorder();
   const dir = await project({
