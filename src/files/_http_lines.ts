@@ -164,8 +164,9 @@ export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
   "timeout",
   "connection-timeout",
   "no-log",
-  // httpyac: run the named request first when it has not run in this run.
+  // httpyac: run the named request first when it has not run in this run (`forceRef`: always).
   "ref",
+  "forceRef",
   // REST Client / JetBrains: ask for a variable's value before sending.
   "prompt",
   // dial: the file's OpenAPI description (a local path), every exchange checked against it.

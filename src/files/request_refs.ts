@@ -1,7 +1,7 @@
 /**
  * Which named requests a request refers to, for the runner (to send them first) and `dial mcp`
  * (to list a tool's chain): `{{login.response…}}` in its URL, headers or text body, through
- * the file variables those name too, and httpyac's `# @ref NAME`.
+ * the file variables those name too, and httpyac's `# @ref NAME` and `# @forceRef NAME`.
  * @module
  */
 import type { HttpFile, HttpRequest } from "./http_file_types.ts";
@@ -34,7 +34,9 @@ export function requestDependencies(
   request: HttpRequest,
   namesIn: (text: string) => string[] = variableNames,
 ): string[] {
-  const refs = request.directives.flatMap((d) => d.name === "ref" && d.value ? [d.value] : []);
+  const refs = request.directives.flatMap((d) =>
+    (d.name === "ref" || d.name === "forceRef") && d.value ? [d.value] : []
+  );
   // Most files refer to no request's response: their requests are not scanned one by one.
   if (!refersToRequests(file)) return [...new Set(refs)];
   const texts = templatesOf(request);

@@ -626,6 +626,10 @@ class FileRunner {
     }
     // Named requests this one refers to run first, once.
     const names = requestDependencies(this.file, request);
+    // httpyac's `# @forceRef NAME`: the named request runs again before this one, every time.
+    const forced = request.directives.length
+      ? request.directives.flatMap((d) => d.name === "forceRef" ? [d.value] : [])
+      : [];
     for (const name of names) {
       const dependency = this.requestNamed(name);
       if (!dependency && this.file.imports && !this.responses.has(name)) {
@@ -638,8 +642,8 @@ class FileRunner {
         continue;
       }
       if (
-        dependency && dependency !== request && !this.ran.has(dependency) &&
-        !this.responses.has(name)
+        dependency && dependency !== request &&
+        (forced.includes(name) || (!this.ran.has(dependency) && !this.responses.has(name)))
       ) {
         await this.runOne(dependency, [...chain, request]);
         if (this.stopped) return;

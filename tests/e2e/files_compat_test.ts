@@ -425,6 +425,33 @@ Deno.test("compat: httpyac's OAuth 2.0 Authorization forms (oauth2 â€¦, openid â
   assert.deepEqual(server.seen.map((s) => s.path), ["/after"]);
 });
 
+Deno.test("compat: httpyac's # @forceRef runs the named request again before its request; # @ref only once; by dial and by httpyac", async () => {
+  await using server = await recorder();
+  const dir = await project({
+    // httpyac.github.io's examples/metaData/ref.http, with a login that answers a token.
+    "ref.http": [
+      "# @name login",
+      `POST http://${server.http}/login`,
+      "",
+      "###",
+      "# @ref login",
+      `GET http://${server.http}/a?t={{login.token}}`,
+      "",
+      "###",
+      "# @forceRef login",
+      `GET http://${server.http}/b?t={{login.token}}`,
+      "",
+    ].join("\n"),
+  });
+  const result = await dial(["test", `${dir}/ref.http`]);
+  assert.equal(result.code, 0, result.stderr);
+  const seen = server.seen.splice(0);
+  assert.deepEqual(seen.map((s) => s.path), ["/login", "/a?t=t-123", "/login", "/b?t=t-123"]);
+  const peer = await httpyac(["ref.http", "--all", "-o", "none"], { cwd: dir });
+  assert.equal(peer.code, 0, peer.stdout + peer.stderr);
+  assert.deepEqual(server.seen, seen);
+});
+
 Deno.test("compat: httpyac's .env variables of the project's folders (host before /paths), by dial test of the folder and by httpyac", async () => {
   await using server = await recorder();
   const dir = await project({
