@@ -177,6 +177,8 @@ export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
   "import",
   // httpyac: the request once per pass (`for N`, `for ITEM of LIST`, `while EXPRESSION`).
   "loop",
+  // httpyac: the request is sent once its question is confirmed on a terminal.
+  "note",
   // httpyac: the request is skipped (`# @disabled`, or when `# @disabled EXPRESSION` is truthy).
   "disabled",
 ]);
@@ -184,7 +186,6 @@ export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
 /** Directives of other runners that dial reads and ignores, saying so. */
 const IGNORED_DIRECTIVES = new Set([
   "no-auto-encoding",
-  "note",
   "use-os-credentials",
   "title",
   "description",

@@ -752,8 +752,12 @@ class FileRunner {
           { details: cause.details, cause },
         );
       }
-      // Only a request with `# @prompt` lines (or httpyac's `{{$input …}}`) asks before it is sent.
-      if (request.directives.some((d) => d.name === "prompt") || this.inputs(request).length) {
+      // Only a request with `# @prompt` or `# @note` lines (or httpyac's `{{$input …}}`) asks
+      // before it is sent.
+      if (
+        request.directives.some((d) => d.name === "prompt" || d.name === "note") ||
+        this.inputs(request).length
+      ) {
         await this.execute(request, result, chain.length > 0);
       } else await this.send(request, result, chain.length > 0);
     } catch (error) {
@@ -769,6 +773,10 @@ class FileRunner {
   }
 
   async execute(request: HttpRequest, result: RequestResult, dependency: boolean): Promise<void> {
+    if (!await this.confirmed(request)) {
+      result.skipped = true;
+      return;
+    }
     const outer = this.runVariables;
     const asked = await this.prompts(request);
     if (asked) this.runVariables = new Map([...(outer ?? []), ...asked]);
@@ -777,6 +785,28 @@ class FileRunner {
     } finally {
       this.runVariables = outer;
     }
+  }
+
+  /**
+   * httpyac's `# @note TEXT`: the request is sent once the question is confirmed on a terminal
+   * (Enter or `y`, as httpyac's `(Y/n)`); `n` skips it; without a terminal, an error naming it.
+   */
+  async confirmed(request: HttpRequest): Promise<boolean> {
+    const note = request.directives.findLast((d) => d.name === "note");
+    if (!note) return true;
+    const answer = await this.options.prompt?.(
+      "note",
+      `${note.value || "Are you sure?"} (Y/n)`,
+      false,
+    );
+    if (answer === undefined) {
+      throw new UsageError(
+        `${this.file.path}:${note.span.line}:1: ${
+          labelOf(request)
+        } asks for confirmation with # @note and there is no terminal to ask on`,
+      );
+    }
+    return /^\s*(?:y(?:es)?)?\s*$/i.test(typeof answer === "string" ? answer : answer.reveal());
   }
 
   /** The request's `# @prompt` variables that nothing on the command line gave. */

@@ -636,3 +636,42 @@ Deno.test("httpyac scripts: {{NAMEResponse.headers.X}} and {{NAMEResponse.parsed
   assert.equal(last(ours.stdout)[0], "ann");
   assert.match(last(ours.stdout)[1], /^Werkzeug\//);
 });
+
+Deno.test({
+  name:
+    "httpyac scripts: # @note asks for confirmation on a terminal (Enter sends, n skips), as httpyac does; without one an error names it",
+  ignore: !hasScript,
+  fn: async () => {
+    const seen: string[] = [];
+    await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (r) => {
+      seen.push(`${r.method} ${new URL(r.url).pathname}`);
+      return new Response("ok\n");
+    });
+    const origin = `http://127.0.0.1:${server.addr.port}`;
+    const dir = await project({
+      // httpyac.github.io's examples/metaData/note.http.
+      "yes.http": `# @note Are you sure?\nDELETE ${origin}/yes\n`,
+      "no.http": `# @note Are you sure?\nDELETE ${origin}/no\n`,
+    });
+    const httpyacCommand = [
+      ...[Deno.execPath(), "run", "-A", "--quiet", "--no-config", "--no-lock"],
+      ...["npm:httpyac@6.16.7", "send", "--all", "-o", "none"],
+    ];
+    const dialCommand = [Deno.execPath(), "run", "-A", "--quiet", MAIN, "run"];
+    await onTerminal([...httpyacCommand, "yes.http"], "Are you sure?", "\r", dir);
+    await onTerminal([...httpyacCommand, "no.http"], "Are you sure?", "n\r", dir);
+    const theirs = seen.splice(0);
+    await onTerminal([...dialCommand, "yes.http"], "Are you sure? (Y/n): ", "\r", dir);
+    await onTerminal([...dialCommand, "no.http"], "Are you sure? (Y/n): ", "n\r", dir);
+    assert.deepEqual(theirs, ["DELETE /yes"]);
+    assert.deepEqual(seen.splice(0), ["DELETE /yes"]);
+
+    const result = await dial(["run", `${dir}/yes.http`]);
+    assert.equal(result.code, 2);
+    assert.match(
+      result.stderr,
+      /yes\.http:1:1: DELETE .*\/yes asks for confirmation with # @note and there is no terminal to ask on/,
+    );
+    assert.deepEqual(seen, []);
+  },
+});
