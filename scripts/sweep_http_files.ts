@@ -52,7 +52,7 @@ interface Run {
   /** The requests it ran, in order. */
   requestNames: string[];
   /** Per request (in order), its tests: name and passed. */
-  tests: { request: string; name: string; passed: boolean }[];
+  tests: { request: string; name: string; passed: boolean; skipped?: boolean }[];
   error?: string;
 }
 
@@ -253,6 +253,7 @@ async function runHttpyac(file: string, cwd: string): Promise<Omit<Run, "wire">>
           request: r.name,
           name: t.message,
           passed: t.status === "SUCCESS",
+          ...(t.status === "SKIPPED" ? { skipped: true } : {}),
         }))
       ),
     };
@@ -292,6 +293,8 @@ async function runDial(
         request: c.request,
         name: c.name,
         passed: c.outcome === "passed",
+        // dial reports a skipped request (`# @disabled`, `$cancel`) as a passed case so named.
+        ...(c.name === "skipped" ? { skipped: true } : {}),
       })),
       ...(errors.length ? { error: firstLine(errors[0] ?? "") } : {}),
     };
@@ -303,6 +306,9 @@ async function runDial(
 function firstLine(text: string): string {
   return (text.trim().split("\n").find((l) => l.trim()) ?? "").slice(0, 160);
 }
+
+/** A test's outcome: passed (true), failed (false) or skipped (a request not sent on purpose). */
+const outcome = (t: Run["tests"][number]) => t.skipped ? "skipped" : t.passed;
 
 /** Compares the two runs: wire (same/different), tests (same outcomes?). */
 function compare(theirs: Run, ours: Run) {
@@ -320,7 +326,7 @@ function compare(theirs: Run, ours: Run) {
   // the two ran a different number of requests), then by position among the request's tests.
   const diffs: string[] = [];
   const byRequest = (run: Run) => {
-    const map = new Map<string, { name: string; passed: boolean }[]>();
+    const map = new Map<string, Run["tests"]>();
     for (const t of run.tests) map.set(t.request, [...(map.get(t.request) ?? []), t]);
     return map;
   };
@@ -335,8 +341,10 @@ function compare(theirs: Run, ours: Run) {
     theirs.tests.forEach((t, i) => {
       compared++;
       const m = ours.tests[i]!;
-      if (m.passed !== t.passed) {
-        diffs.push(`${t.request} › ${t.name}: httpyac ${t.passed}, dial ${m.passed} (${m.name})`);
+      if (outcome(m) !== outcome(t)) {
+        diffs.push(
+          `${t.request} › ${t.name}: httpyac ${outcome(t)}, dial ${outcome(m)} (${m.name})`,
+        );
       }
     });
     return { sameWire, firstWireDiff, compared, diffs };
@@ -350,8 +358,8 @@ function compare(theirs: Run, ours: Run) {
       compared++;
       const m = mine[i];
       if (!m) diffs.push(`${request} › ${t.name}: httpyac ${t.passed}, dial: missing`);
-      else if (m.passed !== t.passed) {
-        diffs.push(`${request} › ${t.name}: httpyac ${t.passed}, dial ${m.passed} (${m.name})`);
+      else if (outcome(m) !== outcome(t)) {
+        diffs.push(`${request} › ${t.name}: httpyac ${outcome(t)}, dial ${outcome(m)} (${m.name})`);
       }
     });
   }
@@ -390,6 +398,10 @@ async function main(args: string[]) {
       ) => [r.file, r.theirs])
       : [],
   );
+  // Files written before skips were kept: httpyac's skipped test is "request is skipped".
+  for (const run of earlier.values()) {
+    for (const t of run.tests) if (t.name === "request is skipped") t.skipped = true;
+  }
   await using httpbin = await startHttpbin();
   const proxy = relay(Number(new URL(httpbin.origin).port));
   const origin = `http://127.0.0.1:${proxy.port}`;
