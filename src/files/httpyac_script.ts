@@ -12,11 +12,11 @@
  * (`statusCode`, `headers`, `body`, `parsedBody`, `contentType`, `timings` …), `test(name, fn)`
  * and its helpers (`test.status`, `test.header`, `test.headerContains`, `test.responseBody`,
  * `test.hasResponseBody`, `test.hasNoResponseBody`, `test.totalTime`, with httpyac's own checks),
- * `console`, `require("assert")` (Node's assertion module, written here in plain JavaScript) and
- * `require("crypto")`'s `createHash`, `createHmac`, `randomUUID` and `randomBytes` (pure
- * functions of strings, no authority). Any other `require` (`chai`, `fs`, a file), `process`,
- * `Buffer` or the file system is Node code a file from a repository does not get: an error
- * naming it and its line.
+ * `console`, `require("assert")` (Node's assertion module, written here in plain JavaScript),
+ * `require("crypto")`'s `createHash`, `createHmac`, `randomUUID` and `randomBytes` and `Buffer`'s
+ * `from` and `toString` (pure functions of strings, no authority). Any other `require` (`chai`,
+ * `fs`, a file), `process` or the file system is Node code a file from a repository does not
+ * get: an error naming it and its line.
  * @module
  */
 import type { HttpyacResponse } from "./assertions.ts";
@@ -81,9 +81,12 @@ export function httpyacBlockCode(code: string): string {
  * @returns the code for the sandbox
  */
 export function httpyacExpressionCode(expression: string, names: string[]): string {
-  const parameters = names.map((name) => `, ${name}`).join("");
+  // Node's Buffer (its from/toString), when the expression names it and no variable is so named.
+  const buffer = /\bBuffer\b/.test(expression) && !names.includes("Buffer");
+  const parameters = names.map((name) => `, ${name}`).join("") + (buffer ? ", Buffer" : "");
+  const values = buffer ? ".concat([__dialNodeBuffer])" : "";
   return `var __input = JSON.parse(request.variables.get("${HTTPYAC_CHANNEL}")); request.variables.set("${HTTPYAC_CHANNEL}", JSON.stringify({ value: (function (response${parameters}) {
-return (${expression}\n); }).apply(null, [__input.response && __dialResponse(__input.response, response.body)].concat(__input.values)), values: __input.values }));
+return (${expression}\n); }).apply(null, [__input.response && __dialResponse(__input.response, response.body)].concat(__input.values)${values}), values: __input.values }));
 ${RESPONSE_HELPER}`;
 }
 
@@ -158,6 +161,7 @@ const BLOCK_HELPERS = String.raw`function __dialHttpyac(run) {
   context.request = { method: host.method, url: host.url.getRaw(), headers: headers, body: host.body.getRaw() };
   if (input.response) context.response = __dialResponse(input.response, response.body);
   context.console = scriptConsole;
+  Object.defineProperty(context, "Buffer", { get: function () { return __dialNodeBuffer; }, configurable: true });
   context.sleep = function () { return Promise.resolve(); };
   context.test = __dialTest(jetbrains, context.response);
   context.$context = context;

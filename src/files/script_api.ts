@@ -224,6 +224,22 @@ var NODE_CRYPTO = {
     return new NodeBytes(size === 0 ? "" : hostDynamic("$random.hexadecimal(" + size * 2 + ")").toLowerCase());
   },
 };
+/*
+ * httpyac's Buffer (httpyac_script.ts): Postman's (script_postman.ts, from, toString of utf8,
+ * base64, hex, latin1), made the first time httpyac's code names it.
+ */
+var nodeBuffer = null;
+Object.defineProperty(globalThis, "__dialNodeBuffer", {
+  get: function () {
+    if (nodeBuffer) return nodeBuffer;
+    var text = hostPart("makeBuffer");
+    if (typeof text !== "string") throw new Error("dial's script sandbox has no Buffer");
+    nodeBuffer = FunctionCtor("toString", "btoa", "atob", "\"use strict\";\n" + text + "\nreturn makeBuffer;")(toString, btoa, atob)();
+    return nodeBuffer;
+  },
+  enumerable: false,
+  configurable: false,
+});
 Object.defineProperty(globalThis, "__dialNodeCrypto", { value: Object.freeze(NODE_CRYPTO), enumerable: false, writable: false, configurable: false });
 /* jsonPath(data, expression): RFC 9535; one match is the value, several an array, none null. */
 function jsonPath(data, expression) {

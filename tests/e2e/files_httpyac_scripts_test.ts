@@ -251,7 +251,7 @@ Deno.test("httpyac scripts: .httpyac.json's environments ($shared without --env,
   assert.match(js.stderr, /Undefined variable "system"/);
 });
 
-Deno.test("httpyac scripts: JavaScript in {{…}} is evaluated in the sandbox, as httpyac evaluates it; Node's Buffer is not there", async () => {
+Deno.test("httpyac scripts: JavaScript in {{…}} is evaluated in the sandbox, as httpyac evaluates it; Node's Buffer.from/toString too, process is not there", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     "expr.http": [
@@ -277,7 +277,12 @@ Deno.test("httpyac scripts: JavaScript in {{…}} is evaluated in the sandbox, a
       '?? body data == {"id":1,"name":"x"}',
       "",
       "###",
-      "GET {{base}}/anything?b={{Buffer.from(user).toString('base64')}}",
+      "GET {{base}}/anything?b={{Buffer.from(user + ':' + password).toString('base64')}}",
+      "",
+      "?? body args.b == ZG9lOjEyMzQ1Njc4",
+      "",
+      "###",
+      "GET {{base}}/anything?p={{process.cwd()}}",
       "",
     ].join("\n"),
   });
@@ -299,7 +304,11 @@ Deno.test("httpyac scripts: JavaScript in {{…}} is evaluated in the sandbox, a
     'js response.parsedBody.headers["X-Pair"] == doe:12345678: passed',
     'body data == {"id":1,"name":"x"}: passed',
   ]);
-  assert.match(cases[5]!.message!, /expr\.http:23: ReferenceError: 'Buffer' is not defined/);
+  assert.deepEqual([cases[5]!.name, cases[5]!.outcome], [
+    "body args.b == ZG9lOjEyMzQ1Njc4",
+    "passed",
+  ]);
+  assert.match(cases[6]!.message!, /expr\.http:28: ReferenceError: 'process' is not defined/);
   const output = await httpyac(
     ["expr.http", "--all", "-o", "none", "--json", "--var", `base=${httpbin.origin}`],
     { cwd: dir },
@@ -308,6 +317,7 @@ Deno.test("httpyac scripts: JavaScript in {{…}} is evaluated in the sandbox, a
     requests: { testResults: { message: string; status: string }[] }[];
   };
   assert.deepEqual(report.requests[0]!.testResults.map((t) => t.status), Array(5).fill("SUCCESS"));
+  assert.deepEqual(report.requests[1]!.testResults.map((t) => t.status), ["SUCCESS"]);
 });
 
 const LOOPS = new URL("./fixtures/http/httpyac_loops.http", import.meta.url).pathname;
@@ -413,7 +423,7 @@ Deno.test("httpyac scripts: a block before the request changes request.headers a
   assert.deepEqual(report.requests[0]!.testResults.map((t) => t.status), Array(4).fill("SUCCESS"));
 });
 
-Deno.test("httpyac scripts: require('crypto') signs as Node's crypto does (createHash, createHmac, randomUUID, randomBytes); other modules stay errors", async () => {
+Deno.test("httpyac scripts: require('crypto') signs as Node's crypto does (createHash, createHmac, randomUUID, randomBytes), Buffer encodes as Node's; other modules stay errors", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     // The shape of httpyac's examples/script/preRequestScript.http, with fixed inputs.
@@ -429,6 +439,7 @@ Deno.test("httpyac scripts: require('crypto') signs as Node's crypto does (creat
       "  exports.keyed = crypto.createHmac('sha384', inner).update('x', 'latin1').digest().toString('hex');",
       "  exports.uuid = crypto.randomUUID();",
       "  exports.nonce = crypto.randomBytes(16).toString('hex');",
+      "  exports.buf = Buffer.from('hé:' + Buffer.from('aGk=', 'base64')).toString('hex');",
       "}}",
       "GET {{base}}/anything",
       "X-Hmac: {{hmac}}",
@@ -438,6 +449,7 @@ Deno.test("httpyac scripts: require('crypto') signs as Node's crypto does (creat
       "X-Keyed: {{keyed}}",
       "X-Uuid: {{uuid}}",
       "X-Nonce: {{nonce}}",
+      "X-Buf: {{buf}}",
       "",
     ].join("\n"),
     "fs.http": [
@@ -458,10 +470,11 @@ Deno.test("httpyac scripts: require('crypto') signs as Node's crypto does (creat
       string
     >;
   const [a, b] = [echoed(ours.stdout), echoed(theirs.stdout)];
-  for (const name of ["X-Hmac", "X-Md5", "X-Sha1", "X-Chained", "X-Keyed"]) {
+  for (const name of ["X-Hmac", "X-Md5", "X-Sha1", "X-Chained", "X-Keyed", "X-Buf"]) {
     assert.equal(a[name], b[name], name);
   }
   assert.equal(a["X-Md5"], "6de514dbc026d5badb01f8ea18ffcc9b");
+  assert.equal(a["X-Buf"], "68c3a93a6869");
   for (const headers of [a, b]) {
     assert.match(
       headers["X-Uuid"]!,
