@@ -189,13 +189,36 @@ const IGNORED_DIRECTIVES = new Set([
   "use-os-credentials",
   "title",
   "description",
+  // httpyac's: waits, rate limits, how its editor shows a response.
+  "sleep",
+  "ratelimit",
+  "openWith",
+  "extension",
+  "save",
+  "no-response-view",
+  "verbose",
+  "debug",
 ]);
+
+/** httpyac's directives that would let a file choose what the command line chooses. */
+const COMMAND_LINE_DIRECTIVES: Record<string, string> = {
+  proxy: "a proxy is chosen",
+  "no-proxy": "a proxy is chosen",
+  "no-reject-unauthorized": "TLS verification is turned off",
+  noRejectUnauthorized: "TLS verification is turned off",
+  "no-client-cert": "a client certificate is chosen",
+};
 
 /** Records a warning for a directive dial does not act on. */
 export function warnDirective(name: string, line: Line, warnings: ParseWarning[]): void {
   if (KNOWN_DIRECTIVES.has(name)) return;
   const column = line.text.indexOf("@") + 1;
-  const message = IGNORED_DIRECTIVES.has(name)
+  const chosen = Object.hasOwn(COMMAND_LINE_DIRECTIVES, name)
+    ? COMMAND_LINE_DIRECTIVES[name]
+    : undefined;
+  const message = chosen
+    ? `Directive "@${name}" is ignored: ${chosen} on the command line, not by a file`
+    : IGNORED_DIRECTIVES.has(name)
     ? `Directive "@${name}" is not supported by dial and is ignored`
     : `Unknown directive "@${name}" is ignored`;
   warnings.push({ message, line: line.number, column });

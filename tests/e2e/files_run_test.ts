@@ -107,11 +107,12 @@ Deno.test("run: an undefined variable is an error naming it and its place; nothi
   assert.equal(server.requests.length, 0);
 });
 
-Deno.test("run: a syntax error names file, line and column; unknown directives warn", async () => {
+Deno.test("run: a syntax error names file, line and column; unknown directives warn, and so does httpyac's # @proxy, ignored", async () => {
   await using server = loginServer();
   const dir = await project({
     "bad.http": "GET http://127.0.0.1:9/\nNot a header\n",
-    "warn.http": `# @bogus\nGET ${server.origin}/x\n`,
+    // httpyac's `# @proxy` (nothing listens on port 9): ignored, the request goes straight.
+    "warn.http": `# @bogus\n# @proxy http://127.0.0.1:9\nGET ${server.origin}/x\n`,
   });
   const result = await dial(["run", `${dir}/bad.http`]);
   assert.equal(result.code, 2);
@@ -122,6 +123,10 @@ Deno.test("run: a syntax error names file, line and column; unknown directives w
   const warned = await dial(["run", `${dir}/warn.http`]);
   assert.equal(warned.code, 0, warned.stderr);
   includes(warned.stderr, `warning: ${dir}/warn.http:1:3: Unknown directive "@bogus" is ignored`);
+  includes(
+    warned.stderr,
+    `warning: ${dir}/warn.http:2:3: Directive "@proxy" is ignored: a proxy is chosen on the command line, not by a file`,
+  );
 });
 
 Deno.test("run: JetBrains Basic forms are encoded; redirects are followed unless # @no-redirect", async () => {
