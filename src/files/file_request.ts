@@ -164,7 +164,7 @@ function fileHeaders(
     const value = substituteValue(header.value, scope, at);
     const text = typeof value === "string" ? value : value.reveal();
     if (header.name.toLowerCase() === "authorization") {
-      const flow = /^(oauth2|openid)(?:\s+\S+)*\s*$/i.exec(text.trim());
+      const flow = HTTPYAC_OAUTH2.exec(text);
       if (flow) {
         // httpyac's token flows: sending their text as the credential would be meaningless.
         throw new UsageError(
@@ -217,6 +217,12 @@ function kindOf(
   return { kind, restGraphql };
 }
 
+/**
+ * httpyac's OAuth 2.0 forms: `oauth2` or `openid`, alone or with a flow (`client_credentials`,
+ * `password`, `device_code` …) and its variables' prefix (`Authorization: OAuth2 <token>` is not).
+ */
+const HTTPYAC_OAUTH2 =
+  /^\s*(?:openid|oauth2)(?:\s+(?:client(?:_credentials)?|(?:authorization_)?code|device(?:_code)?|password|implicit|hybrid)(?:\s+\S+)?(?:\s+token_exchange\s+\S+)?)?\s*$/i;
 /** httpyac's GraphQL body: `query` or `mutation`, an optional name, then `(` or `{`. */
 const GRAPHQL_OPERATION = /^\s*(?:query|mutation)(?:\s+([_A-Za-z]\w*))?\s*[({]/;
 /** httpyac's GraphQL query from a file: `gql [NAME] < ./query.gql` as the body's first line. */

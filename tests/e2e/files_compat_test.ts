@@ -409,6 +409,8 @@ Deno.test("compat: httpyac's OAuth 2.0 Authorization forms (oauth2 â€¦, openid â
       "",
       "###",
       `GET http://${server.http}/after`,
+      // A scheme of that name with a token is sent as it is.
+      "Authorization: OAuth2 abc123",
       "",
     ].join("\n"),
   });
@@ -422,7 +424,10 @@ Deno.test("compat: httpyac's OAuth 2.0 Authorization forms (oauth2 â€¦, openid â
     result.stdout + result.stderr,
     /oauth\.http:6:16: httpyac's OAuth 2\.0 authorization "openid/,
   );
-  assert.deepEqual(server.seen.map((s) => s.path), ["/after"]);
+  assert.deepEqual(server.seen.map((s) => [s.path, s.authorization]), [[
+    "/after",
+    "OAuth2 abc123",
+  ]]);
 });
 
 Deno.test("compat: httpyac's # @forceRef runs the named request again before its request; # @ref only once; by dial and by httpyac", async () => {
