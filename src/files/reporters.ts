@@ -28,6 +28,11 @@ export interface TestCase {
   iteration?: number;
   /** The data row of the iteration (`--data`). */
   row?: DataRow;
+  /**
+   * The request was not sent on purpose (`# @disabled`, `$cancel`, `# @note` answered no): a
+   * passed case named `skipped`, and JUnit's `<skipped/>`, TAP's `# SKIP`.
+   */
+  skipped?: true;
 }
 
 /**
@@ -129,6 +134,7 @@ export function casesOf(results: readonly RequestResult[], failStatus = 500): Te
           : `HTTP ${result.status}`,
         outcome: failed ? "failed" : "passed",
         ...(failed ? { message: "an error status, and the request has no tests" } : {}),
+        ...(result.skipped ? { skipped: true as const } : {}),
         durationMs: time(),
       });
     }
@@ -270,7 +276,8 @@ export function tapReport(report: TestReport): string {
   const lines = ["TAP version 14", `1..${report.cases.length}`];
   report.cases.forEach((c, i) => {
     const title = `${where(c)} › ${c.request} › ${c.name}`.replace(/#/g, "\\#").replace(/\n/g, " ");
-    lines.push(`${c.outcome === "passed" ? "ok" : "not ok"} ${i + 1} - ${title}`);
+    const skip = c.skipped ? " # SKIP" : "";
+    lines.push(`${c.outcome === "passed" ? "ok" : "not ok"} ${i + 1} - ${title}${skip}`);
     if (c.outcome !== "passed") {
       lines.push("  ---");
       lines.push(`  message: ${JSON.stringify(c.message ?? "failed")}`);
@@ -304,7 +311,9 @@ export function junitReport(report: TestReport): string {
     out.push(
       `  <testsuite name="${xml(file)}" tests="${cases.length}" failures="${
         count("failed")
-      }" errors="${count("error")}" skipped="0" time="${seconds(time)}">`,
+      }" errors="${count("error")}" skipped="${cases.filter((c) => c.skipped).length}" time="${
+        seconds(time)
+      }">`,
     );
     for (const c of cases) {
       const iteration = c.iteration === undefined ? "" : ` [${c.iteration}]`;
@@ -317,8 +326,9 @@ export function junitReport(report: TestReport): string {
       ];
       const timings = said.length ? [`      <system-out>${xml(said.join("\n"))}</system-out>`] : [];
       if (c.outcome === "passed") {
-        out.push(timings.length ? `${open}>` : `${open}/>`);
-        if (timings.length) out.push(...timings, "    </testcase>");
+        const inside = [...(c.skipped ? ["      <skipped/>"] : []), ...timings];
+        out.push(inside.length ? `${open}>` : `${open}/>`);
+        if (inside.length) out.push(...inside, "    </testcase>");
         continue;
       }
       const tag = c.outcome === "failed" ? "failure" : "error";

@@ -492,7 +492,7 @@ Deno.test("httpyac scripts: require('crypto') signs as Node's crypto does (creat
   );
 });
 
-Deno.test("httpyac scripts: # @disabled skips the request, # @disabled EXPRESSION when it is truthy, as httpyac does", async () => {
+Deno.test("httpyac scripts: # @disabled skips the request, # @disabled EXPRESSION when it is truthy, as httpyac does; reports mark them skipped", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     "disabled.http": [
@@ -536,6 +536,15 @@ Deno.test("httpyac scripts: # @disabled skips the request, # @disabled EXPRESSIO
     "n=4 body args.n == 4",
     "n=5 body args.n == 5",
   ]);
+  assert.deepEqual(reportCases(ours.stdout).map((c) => c.skipped ?? false), [
+    ...[true, true, true, false, false],
+  ]);
+  // JUnit's <skipped/> and TAP's # SKIP, as httpyac's JUnit counts them skipped.
+  const junit = await dial(["test", `${dir}/disabled.http`, "--reporter", "junit", ...vars]);
+  assert.equal(junit.stdout.match(/<skipped\/>/g)?.length, 3, junit.stdout);
+  assert.match(junit.stdout, /tests="5" failures="0" errors="0" skipped="3"/);
+  const tap = await dial(["test", `${dir}/disabled.http`, "--reporter", "tap", ...vars]);
+  assert.deepEqual(tap.stdout.split("\n").filter((l) => l.endsWith(" # SKIP")).length, 3);
   const theirs = await httpyac(["disabled.http", "--all", "-o", "none", "--json", ...vars], {
     cwd: dir,
   });
