@@ -41,11 +41,6 @@ export interface FileContext {
   imports?: ImportLine[];
   /** The file's `@xpath_ns` lines, in order (made at the first). */
   xpathNamespaces?: XPathNamespace[];
-  /**
-   * The last line of the first block of directives or a pre-request script without a request
-   * (skipped, as kulala skips it; an error when the file has no request at all).
-   */
-  skipped?: Line;
   /** Reports a syntax error; never returns. */
   fail: Fail;
   /** 1-based index the block's request gets. */

@@ -94,21 +94,6 @@ export function parseHttpFile(
       });
     }
   }
-  if (context.skipped && !requests.length && !runs.length) {
-    // Nothing to run at all: the file is more likely missing its request than meant so.
-    const error = new HttpFileSyntaxError(
-      path,
-      context.skipped.number,
-      1,
-      "Missing request line after directives or a pre-request script",
-    );
-    if (!options.recover) throw error;
-    errors.push({
-      message: error.message.slice(`${path}:${error.line}:1: `.length),
-      line: error.line,
-      column: 1,
-    });
-  }
   // httpyac's GraphQL fragments hold for every request of the file whose body spreads them.
   for (const request of context.fragments ? requests : []) {
     const text = request.body.map((part) => part.kind === "text" ? part.text : "").join("\n");
@@ -161,7 +146,6 @@ function parseBlock(
     }
     if ((block.directives.length || scripts.length) && !block.runs) {
       // kulala leaves a block without a request line out of the run, scripts and all.
-      context.skipped ??= lines.at(-1)!;
       context.warnings.push({
         message:
           "Directives or a pre-request script with no request line below them before the next ### are skipped",

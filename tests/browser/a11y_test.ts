@@ -14,13 +14,13 @@ for (const colorScheme of ["light", "dark"] as const) {
       `### users\n# @name users\nGET ${target.origin}/users\n\n> {% client.test("ok", () => client.assert(response.status === 200)); %}\n`,
     );
     // A file that does not parse: the tree shows why, as a row of its own.
-    await Deno.writeTextFile(`${workspace}/broken.http`, "### lonely\n# @name lonely\n");
+    await Deno.writeTextFile(`${workspace}/broken.http`, "### lonely\nGET /lonely\nnot a header\n");
     try {
       await using app = await openApp(browser(), { workspace }, { colorScheme });
       const { page } = app;
       const sidebar = page.getByRole("navigation", { name: "Workspace" });
       await sidebar.getByRole("button", { name: "broken.http", exact: true }).click();
-      await sidebar.getByRole("treeitem", { name: /Missing request line/ }).waitFor();
+      await sidebar.getByRole("treeitem", { name: /Cannot parse header/ }).waitFor();
       await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
       await sidebar.getByRole("button", { name: "GET users" }).dblclick();
       await page.getByRole("button", { name: "Send", exact: true }).click();

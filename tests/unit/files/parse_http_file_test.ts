@@ -278,7 +278,7 @@ Deno.test("parse: httpyac's lenient forms are read as httpyac reads them, each w
     [8, "The body starts with no blank "],
   ]);
   // Directives or a JetBrains pre-request script in a block of their own are skipped, as
-  // kulala skips them (a warning names the line); in a file with no request, an error.
+  // kulala skips them (a warning names the line), also when the file has no other request.
   const skipped = parseHttpFile(
     "# @name first\n###\n< {% request.variables.set('a', 1) %}\n###\nGET http://x/\n",
   );
@@ -288,10 +288,8 @@ Deno.test("parse: httpyac's lenient forms are read as httpyac reads them, each w
     [1, "Directives or a pre-request script with"],
     [3, "Directives or a pre-request script with"],
   ]);
-  assert.throws(
-    () => parseHttpFile("# @meta\n###\n# @name lonely\n"),
-    /request\.http:1:1: Missing request line after directives or a pre-request script/,
-  );
+  const lonely = parseHttpFile("### lonely\n# @name lonely\n");
+  assert.deepEqual([lonely.requests.length, lonely.warnings.length], [0, 1]);
   // A header that is not one stays an error.
   assert.throws(
     () => parseHttpFile("GET http://x/\nContent-Type application/json\n"),
