@@ -27,7 +27,8 @@ import { UiStateStore } from "./api/ui_state.ts";
 import { openWorkspace } from "./workspace_path.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { WorkspaceSession } from "./api/file_send.ts";
-import { indexHtml } from "./page.ts";
+import { indexHtml, SHELL_ROWS, type WorkspaceShell } from "./page.ts";
+import { listRequestFiles } from "./api/workspace_api.ts";
 import {
   type FrontDoor,
   type FrontDoorOptions,
@@ -139,7 +140,8 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
   const handler = (request: Request) => {
     if (!launch.config) return new Response(null, { status: 503 });
     const answer = Promise.resolve(
-      checkRequest(request, launch.config) ?? route(request, assets, context, keys),
+      checkRequest(request, launch.config) ??
+        route(request, { assets, context, keys, loopback: LOOPBACK.has(hostname) }),
     );
     const settled = answer.catch(() => {});
     running.add(settled);
@@ -261,12 +263,20 @@ function standingOf(head: Uint8Array, keys: SessionKeys): Standing {
   return carriesSession(head, keys) ? "session" : "public";
 }
 
-async function route(
-  request: Request,
-  assets: UiAssets,
-  context: ApiContext,
-  keys: SessionKeys,
-): Promise<Response> {
+/** The interfaces that only this machine reaches. */
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
+/** What {@link route} serves from. */
+interface Site {
+  assets: UiAssets;
+  context: ApiContext;
+  keys: SessionKeys;
+  /** Whether the server listens on loopback only (the page then carries the file list). */
+  loopback: boolean;
+}
+
+async function route(request: Request, site: Site): Promise<Response> {
+  const { assets, context, keys } = site;
   const url = new URL(request.url);
   const key = `${request.method} ${url.pathname}`;
   const handler = key === "POST /api/session"
@@ -283,7 +293,7 @@ async function route(
   }
   switch (key) {
     case "GET /":
-      return asset(indexHtml(), "text/html; charset=utf-8");
+      return asset(indexHtml(await pageShell(site)), "text/html; charset=utf-8");
     case "GET /app.js":
       return asset(assets.js, "text/javascript; charset=utf-8");
     case "GET /app.css":
@@ -306,6 +316,18 @@ async function route(
       : { code: "not_found", message: "Not found" },
   };
   return Response.json(body, { status: known ? 405 : 404, headers: SECURITY_HEADERS });
+}
+
+/**
+ * The page's file list: the workspace's first files. The page is public to this machine (it
+ * is what a launch link opens), so only file names are in it, and only when the server listens
+ * on loopback (`dial ui --host` serves the plain page).
+ */
+async function pageShell(site: Site): Promise<WorkspaceShell | undefined> {
+  const workspace = site.context.workspace;
+  if (!workspace || !site.loopback) return undefined;
+  const files = await listRequestFiles(workspace);
+  return { total: files.length, first: files.slice(0, SHELL_ROWS) };
 }
 
 /**

@@ -1,16 +1,28 @@
 /**
- * The browser entry point of `dial ui`: find the session, then show the app (or why not).
+ * The browser entry point of `dial ui`: find the session, then show the app (or why not). The
+ * page may hold the server's picture of the app's first frame (`src/ui/page.ts`): the app
+ * replaces it in the task that renders, so no frame shows a mix of the two.
  * @module
  */
-import { render } from "preact";
+import { type ComponentChild, render } from "preact";
 import { startSession } from "./api.ts";
 import { loadWorkspaceState } from "./workspace_state.ts";
 import { listFiles } from "./workspace/files.ts";
 
 const root = document.getElementById("app")!;
+
+/** Renders into the page in place of the server's shell, keeping the sidebar's scroll. */
+function show(app: ComponentChild): void {
+  const scrolled = root.querySelector(".sidebar")?.scrollTop ?? 0;
+  root.replaceChildren();
+  render(app, root);
+  const sidebar = root.querySelector(".sidebar");
+  if (sidebar && scrolled > 0) sidebar.scrollTop = scrolled;
+}
+
 const problem = await startSession();
 if (problem) {
-  render(
+  show(
     <main class="no-session">
       <h1>dial</h1>
       <p role="alert" class="error">
@@ -18,7 +30,6 @@ if (problem) {
         {problem.hint && <span class="hint">: {problem.hint}</span>}
       </p>
     </main>,
-    root,
   );
 } else {
   // The workspace's drafts first (the tabs read them as they load), and its file list beside
@@ -26,5 +37,5 @@ if (problem) {
   await Promise.all([loadWorkspaceState(), listFiles()]);
   // Loaded after the session: the tabs read drafts and may call the server at once.
   const { App } = await import("./app.tsx");
-  render(<App />, root);
+  show(<App />);
 }
