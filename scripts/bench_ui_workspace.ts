@@ -215,7 +215,9 @@ function listShown(files: number): string {
 
 /**
  * Page code, before the page's own: `globalThis.__painted`, a promise of when the file list is
- * painted (the first frame after it is in the DOM), in the page's clock.
+ * painted (the first frame after it is in the DOM: the page's served list, or the app's in a
+ * build without one), and `globalThis.__live`, of when the app's own list is painted (the tree
+ * that takes keys and clicks), in the page's clock.
  */
 function watchList(files: number): string {
   return `globalThis.__painted = new Promise((resolve) => {
@@ -231,6 +233,17 @@ function watchList(files: number): string {
           resolve(globalThis.__listPainted);
         });
       });
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  });
+  globalThis.__live = new Promise((resolve) => {
+    const seen = () => document.querySelector(${
+    JSON.stringify(`.app:not([data-shell]) ${listShown(files)}`)
+  });
+    const observer = new MutationObserver(() => {
+      if (!seen()) return;
+      observer.disconnect();
+      requestAnimationFrame(() => setTimeout(() => resolve(performance.now())));
     });
     observer.observe(document, { childList: true, subtree: true });
   })`;
@@ -289,6 +302,8 @@ interface Arm {
   dir: string;
   /** Counted launches: page clock to the list painted, ms. */
   launch: number[];
+  /** Page clock to the app's own list painted (live), ms. */
+  live: number[];
   /** The page's main-thread CPU from the navigation to the list painted, ms. */
   cpu: number[];
   /** `dial ui`'s server started → the painted list seen here, ms. */
@@ -325,6 +340,7 @@ for (
     perFile,
     dir: await workspace(files, perFile),
     launch: [],
+    live: [],
     cpu: [],
     wall: [],
     phases: [],
@@ -372,6 +388,7 @@ try {
       previous = i;
       if (round < WARMUP) continue;
       arm.launch.push(measured.painted);
+      arm.live.push(measured.live);
       arm.cpu.push(measured.cpu);
       arm.wall.push(measured.wall);
       arm.phases.push(measured.phases);
@@ -388,9 +405,13 @@ const loadAfter = Deno.loadavg();
 
 const results: string[][] = [];
 for (const arm of arms) {
-  const { name, launch, cpu, wall, phases } = arm;
+  const { name, launch, live, cpu, wall, phases } = arm;
   results.push([`${name}: launch URL → file list painted (the page's clock)`, stats(launch)]);
-  results.push([`${name}: the page's main-thread CPU, launch → list painted`, stats(cpu)]);
+  results.push([`${name}: launch URL → the app's own list painted (live)`, stats(live)]);
+  results.push([
+    `${name}: the page's main-thread CPU, launch → the app's list painted`,
+    stats(cpu),
+  ]);
   results.push([`${name}: dial ui's server started → file list painted (wall)`, stats(wall)]);
   const phase = (key: keyof Phases) => phases.map((p) => p[key]);
   results.push([`${name}: page start → DOMContentLoaded`, stats(phase("domContentLoaded"))]);
@@ -402,8 +423,8 @@ for (const arm of arms) {
   results.push([`${name}: files read before the list is in the DOM`, stats(phase("reads"), "", 0)]);
   results.push([`${name}: page start → drafts and files answered`, stats(phase("bothEnd"))]);
   results.push([
-    `${name}: both answered → list in the DOM (the app's first render)`,
-    stats(phases.map((p) => p.listInDom - p.bothEnd)),
+    `${name}: both answered → the app's list painted (its first render and frame)`,
+    stats(phases.map((p, i) => live[i]! - p.bothEnd)),
   ]);
   results.push([
     `${name}: list in the DOM → painted (its frame: style, layout, paint)`,
@@ -574,7 +595,7 @@ interface Phases {
 async function launch(
   cdp: CdpBrowser,
   arm: Arm,
-): Promise<{ painted: number; cpu: number; wall: number; phases: Phases }> {
+): Promise<{ painted: number; live: number; cpu: number; wall: number; phases: Phases }> {
   const started = performance.now();
   await using server = await startUiServer({
     workspace: arm.dir,
@@ -598,9 +619,10 @@ async function launch(
     await loaded;
     const painted = Number(await page.evaluate("globalThis.__painted"));
     const wall = performance.now() - started;
+    const live = Number(await page.evaluate("globalThis.__live"));
     const cpu = await threadTime(page) - before;
     const phases = await page.evaluate(PHASES) as Phases;
-    return { painted, cpu, wall, phases };
+    return { painted, live, cpu, wall, phases };
   });
 }
 
