@@ -28,7 +28,7 @@ import { openWorkspace } from "./workspace_path.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { WorkspaceSession } from "./api/file_send.ts";
 import { indexHtml, SHELL_ROWS, type WorkspaceShell } from "./page.ts";
-import { listRequestFiles } from "./api/workspace_api.ts";
+import { listRequestFiles } from "./api/request_file_list.ts";
 import {
   type FrontDoor,
   type FrontDoorOptions,

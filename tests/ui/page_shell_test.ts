@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { startUiServer } from "../../src/ui/server.ts";
 import { SHELL_ROWS } from "../../src/ui/page.ts";
 import { apiHeaders, sessionOf } from "./_session.ts";
+import { waitFor } from "../_helpers.ts";
+import { openWorkspace } from "../../src/ui/workspace_path.ts";
+import { listRequestFiles } from "../../src/ui/api/request_file_list.ts";
 
 const ASSETS = { js: "/* app */", css: "/* css */" };
 
@@ -93,4 +96,47 @@ Deno.test("ui page: an empty workspace's page says so; without a workspace the p
     await (await fetch(new URL("/", plain.url))).text(),
     /<body><div id="app"><\/div><\/body>/,
   );
+});
+
+Deno.test("ui page: the listing is kept while no folder changed (one stat per folder, no entries read); any entry added, removed or renamed is seen", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "dial-shell-" });
+  const readDir = Deno.readDir;
+  const reads: string[] = [];
+  try {
+    await Deno.mkdir(`${dir}/sub`);
+    await Deno.writeTextFile(`${dir}/a.http`, "GET http://a/\n");
+    await Deno.writeTextFile(`${dir}/sub/b.http`, "GET http://a/\n");
+    const workspace = await openWorkspace(dir, []);
+    (Deno as { readDir: typeof Deno.readDir }).readDir = (path) => {
+      reads.push(String(path));
+      return readDir(path);
+    };
+    // Folders changed in the last two seconds (a coarse clock's tick) are read every time.
+    assert.deepEqual(await listRequestFiles(workspace), ["a.http", "sub/b.http"]);
+    assert.deepEqual(await listRequestFiles(workspace), ["a.http", "sub/b.http"]);
+    assert.equal(reads.length, 4);
+    // Once they are older, the listing is kept: no folder is read again.
+    await waitFor(async () => {
+      const times = await Promise.all([dir, `${dir}/sub`].map((f) => Deno.stat(f)));
+      return times.every((t) =>
+        Date.now() - Math.max(t.mtime!.getTime(), t.ctime!.getTime()) > 2_100
+      );
+    }, { timeout: 10_000 });
+    assert.deepEqual(await listRequestFiles(workspace), ["a.http", "sub/b.http"]);
+    reads.length = 0;
+    assert.deepEqual(await listRequestFiles(workspace), ["a.http", "sub/b.http"]);
+    assert.deepEqual(reads, []);
+    // A file added, even with its folder's modification time set back, is seen.
+    const { mtime } = await Deno.stat(`${dir}/sub`);
+    await Deno.writeTextFile(`${dir}/sub/c.http`, "GET http://a/\n");
+    await Deno.utime(`${dir}/sub`, mtime!, mtime!);
+    assert.deepEqual(await listRequestFiles(workspace), ["a.http", "sub/b.http", "sub/c.http"]);
+    await Deno.rename(`${dir}/a.http`, `${dir}/z.http`);
+    assert.deepEqual(await listRequestFiles(workspace), ["sub/b.http", "sub/c.http", "z.http"]);
+    await Deno.remove(`${dir}/sub/b.http`);
+    assert.deepEqual(await listRequestFiles(workspace), ["sub/c.http", "z.http"]);
+  } finally {
+    (Deno as { readDir: typeof Deno.readDir }).readDir = readDir;
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -14,52 +14,10 @@ import type { ApiContext } from "./http_api.ts";
 import { object, readJson, string } from "./decode.ts";
 import { ndjsonResponse } from "./ndjson.ts";
 import { requestDigests } from "./base_digest.ts";
+import { listRequestFiles, REQUEST_FILE, SKIPPED } from "./request_file_list.ts";
 
-/** Request files the sidebar lists. */
-const REQUEST_FILE = /\.(http|rest)$/i;
-/** Folders never listed or watched. */
-const SKIPPED = new Set([".git", "node_modules", ".dial", "dist", ".cache"]);
-/** The most files listed, and entries looked at (a home folder given by mistake stays quick). */
-const MAX_FILES = 2000;
-const MAX_ENTRIES = 50_000;
 /** The largest request file opened, in bytes. */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
-
-/**
- * Lists the request files under the workspace, sorted by path: the folders' entries only, no
- * file is opened or asked for its times (a launch's list costs the same per file as a folder's
- * listing).
- *
- * @param workspace the workspace
- * @returns the files' paths, relative to the workspace, `/`-separated
- */
-export async function listRequestFiles(workspace: Workspace): Promise<string[]> {
-  const found: string[] = [];
-  let seen = 0;
-  const walk = async (dir: string): Promise<void> => {
-    const entries = await Array.fromAsync(Deno.readDir(dir)).catch(() => []);
-    seen += entries.length;
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (found.length >= MAX_FILES || seen > MAX_ENTRIES || SKIPPED.has(entry.name)) continue;
-      // Hidden folders (.git, .idea, .venv …) hold no request files of the workspace.
-      if (entry.isDirectory && entry.name.startsWith(".")) continue;
-      let path = `${dir}/${entry.name}`;
-      let isDirectory = entry.isDirectory;
-      if (entry.isSymlink) {
-        // A link is listed only when it resolves inside the workspace.
-        const real = await Deno.realPath(path).catch(() => undefined);
-        if (!real || !workspace.contains(real)) continue;
-        isDirectory = (await Deno.stat(real)).isDirectory;
-        if (isDirectory) continue; // no cycles through linked folders
-        path = `${dir}/${entry.name}`;
-      }
-      if (isDirectory) await walk(path);
-      else if (REQUEST_FILE.test(entry.name)) found.push(workspace.relative(path));
-    }
-  };
-  await walk(workspace.root);
-  return found;
-}
 
 /** @returns the file's information, or undefined when it went away (or cannot be read) */
 function statOrUndefined(path: string): Deno.FileInfo | undefined {
