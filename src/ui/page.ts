@@ -9,6 +9,7 @@
  * same places, is the one that takes focus and keys.
  * @module
  */
+import { MAIN_TABS } from "./protocol.ts";
 
 /** The most file rows the page carries: a screen's worth (26 are in view at 1280×860). */
 export const SHELL_ROWS = 40;
@@ -21,6 +22,9 @@ export interface WorkspaceShell {
   total: number;
   /** The first of them, by path, at most {@link SHELL_ROWS}. */
   first: readonly string[];
+  /** The sidebar's width (px) and the request kind shown, as the workspace's state keeps them. */
+  sidebarWidth: number;
+  kind: (typeof MAIN_TABS)[number];
 }
 
 /**
@@ -47,8 +51,14 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The request kinds' tabs, as the app's header shows them. */
-const KINDS = ["HTTP", "GraphQL", "WebSocket", "SSE", "gRPC"];
+/** The request kinds' tabs' labels, as the app's header shows them (`app.tsx`'s `TABS`). */
+const LABELS: Readonly<Record<(typeof MAIN_TABS)[number], string>> = {
+  http: "HTTP",
+  graphql: "GraphQL",
+  ws: "WebSocket",
+  sse: "SSE",
+  grpc: "gRPC",
+};
 
 /**
  * The app's first frame with the sidebar's list (`app.tsx`, `sidebar.tsx`, `file_tree.tsx`
@@ -56,8 +66,10 @@ const KINDS = ["HTTP", "GraphQL", "WebSocket", "SSE", "gRPC"];
  * controls are stand-ins (no ids, no roles that name the app's landmarks or tab list).
  */
 function shellHtml(shell: WorkspaceShell): string {
-  const tabs = KINDS.map((kind, i) =>
-    `<button type="button" role="tab" aria-selected="${i === 0}">${kind}</button>`
+  const tabs = MAIN_TABS.map((kind) =>
+    `<button type="button" role="tab" aria-selected="${kind === shell.kind}">${
+      LABELS[kind]
+    }</button>`
   ).join("");
   const rows = shell.first.slice(0, SHELL_ROWS).map((path, i) => {
     const name = escapeHtml(path);
@@ -75,7 +87,7 @@ function shellHtml(shell: WorkspaceShell): string {
     `<button type="button">Shortcuts</button><button type="button" class="new-window">New window</button>` +
     `<button type="button" class="clear-drafts">Clear saved drafts</button></header>` +
     `<section class="auth"><div class="field"><label>Auth</label><select><option>None</option></select></div></section>` +
-    `<div class="body with-sidebar"><nav class="sidebar" aria-label="Workspace"><h2>Workspace</h2>` +
+    `<div class="body with-sidebar" style="--sidebar-width: ${shell.sidebarWidth}px;"><nav class="sidebar" aria-label="Workspace"><h2>Workspace</h2>` +
     `<label class="environment">Environment<select><option>No environment</option></select></label>` +
     `<div class="secret-form"><button type="button">Set a secret</button></div>${empty}` +
     `<input type="search" class="tree-filter" placeholder="Filter requests (Ctrl+P: open)">` +

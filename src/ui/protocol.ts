@@ -18,6 +18,12 @@ export const SESSION_HEADER = "X-Dial-Session";
 /** The URL fragment key of a one-time launch token: `http://127.0.0.1:PORT/#launch=…`. */
 export const LAUNCH_PARAM = "launch";
 
+/** The request kinds' tabs (ids, in the header's order); the selected one is kept as `tab`. */
+export const MAIN_TABS = ["http", "graphql", "ws", "sse", "grpc"] as const;
+
+/** The sidebar's width bounds and default, CSS px; it is kept as `layout.sidebar`. */
+export const SIDEBAR_WIDTH = { min: 160, max: 640, initial: 240 } as const;
+
 /** Where the page keeps its session secret: per origin and per tab, gone with the tab. */
 export const SESSION_STORAGE_KEY = "dial.session";
 

@@ -37,9 +37,11 @@ import {
 } from "./front_door.ts";
 import {
   type ErrorBody,
+  MAIN_TABS,
   MAX_SESSION_JSON,
   SESSION_HEADER,
   type SessionAnswer,
+  SIDEBAR_WIDTH,
 } from "./protocol.ts";
 
 /** Options for {@link startUiServer}. */
@@ -326,8 +328,30 @@ async function route(request: Request, site: Site): Promise<Response> {
 async function pageShell(site: Site): Promise<WorkspaceShell | undefined> {
   const workspace = site.context.workspace;
   if (!workspace || !site.loopback) return undefined;
-  const files = await listRequestFiles(workspace);
-  return { total: files.length, first: files.slice(0, SHELL_ROWS) };
+  const [files, state] = await Promise.all([
+    listRequestFiles(workspace),
+    // A state that cannot be read now is the app's to report: the page goes with the defaults.
+    site.context.state?.load().catch(() => undefined),
+  ]);
+  const saved = (key: string): unknown => {
+    try {
+      return JSON.parse(state?.[key] ?? "null");
+    } catch {
+      return null;
+    }
+  };
+  const width = saved("layout.sidebar");
+  const kind = saved("tab");
+  return {
+    total: files.length,
+    first: files.slice(0, SHELL_ROWS),
+    // As the app reads them (`splitter.tsx`, `main_tab.ts`): its first frame is this one.
+    sidebarWidth: typeof width === "number" && width >= SIDEBAR_WIDTH.min &&
+        width <= SIDEBAR_WIDTH.max
+      ? width
+      : SIDEBAR_WIDTH.initial,
+    kind: MAIN_TABS.find((known) => known === kind) ?? "http",
+  };
 }
 
 /**

@@ -43,74 +43,102 @@ const ROW_BOXES = `[...document.querySelectorAll('[role="tree"] [role="treeitem"
   return [row.getAttribute("aria-posinset"), row.querySelector("button.file")?.textContent, box.x, box.y, box.width, box.height];
 })`;
 
-for (const colorScheme of ["light", "dark"] as const) {
-  Deno.test(`browser: the launch paints the served file list before the app, which takes it over in place (${colorScheme})`, async () => {
-    const workspace = await bigWorkspace();
-    const server = await startUiServer({ workspace });
-    const context = await browser().newContext({
-      viewport: { width: 1280, height: 860 },
-      colorScheme,
-    });
-    try {
-      await context.addInitScript(RECORD_FRAMES);
-      const page = await context.newPage();
-      // The app's script waits until the served list has been looked at.
-      let release = () => {};
-      const released = new Promise<void>((resolve) => release = resolve);
-      await page.route("**/app.js", async (route) => {
-        await released;
-        await route.continue();
+/** Page code: the sidebar's box and the selected request kind, shell's or app's. */
+const SHELL_FACTS = `(() => {
+  const nav = document.querySelector("nav.sidebar").getBoundingClientRect();
+  const tab = document.querySelector('header [role="tab"][aria-selected="true"]');
+  return [nav.x, nav.y, nav.width, nav.height, tab.textContent, tab.getBoundingClientRect().x];
+})()`;
+
+for (
+  const [colorScheme, state] of [
+    ["light", undefined],
+    // A width and a kind kept by an earlier session: the page shows them as the app will.
+    ["dark", { "layout.sidebar": "312", "tab": '"graphql"' }],
+  ] as const
+) {
+  Deno.test(
+    `browser: the launch paints the served file list before the app, which takes it over in place (${colorScheme}${
+      state ? ", a kept sidebar width and kind" : ""
+    })`,
+    async () => {
+      const workspace = await bigWorkspace();
+      if (state) {
+        await Deno.mkdir(`${workspace}/.dial`);
+        await Deno.writeTextFile(
+          `${workspace}/.dial/ui-state.json`,
+          JSON.stringify({ values: state }),
+        );
+      }
+      const server = await startUiServer({ workspace });
+      const context = await browser().newContext({
+        viewport: { width: 1280, height: 860 },
+        colorScheme,
       });
-      await page.goto(server.url.href, { waitUntil: "commit" });
-      const shellTree = page.locator('.app[data-shell] [role="tree"]');
-      await shellTree.locator('[role="treeitem"][aria-posinset="1"][aria-setsize="100"]')
-        .waitFor();
-      assert.ok(await shellTree.locator("text=api-000.http").isVisible());
-      // A picture: out of the accessibility tree and of reach (the app's tree is the live one).
-      assert.equal(await page.getByRole("tree", { name: "Request files" }).count(), 0);
-      assert.equal(await page.locator(".app[data-shell]").getAttribute("inert"), "");
-      const before = await page.evaluate(ROW_BOXES) as unknown[][];
-      assert.equal(before.length, 40);
+      try {
+        await context.addInitScript(RECORD_FRAMES);
+        const page = await context.newPage();
+        // The app's script waits until the served list has been looked at.
+        let release = () => {};
+        const released = new Promise<void>((resolve) => release = resolve);
+        await page.route("**/app.js", async (route) => {
+          await released;
+          await route.continue();
+        });
+        await page.goto(server.url.href, { waitUntil: "commit" });
+        const shellTree = page.locator('.app[data-shell] [role="tree"]');
+        await shellTree.locator('[role="treeitem"][aria-posinset="1"][aria-setsize="100"]')
+          .waitFor();
+        assert.ok(await shellTree.locator("text=api-000.http").isVisible());
+        // A picture: out of the accessibility tree and of reach (the app's tree is the live one).
+        assert.equal(await page.getByRole("tree", { name: "Request files" }).count(), 0);
+        assert.equal(await page.locator(".app[data-shell]").getAttribute("inert"), "");
+        const before = await page.evaluate(ROW_BOXES) as unknown[][];
+        assert.equal(before.length, 40);
+        const shellFacts = await page.evaluate(SHELL_FACTS) as unknown[];
+        assert.equal(shellFacts[2], state ? 312 : 240);
 
-      release();
-      await page.getByRole("tablist", { name: "Request kind" }).waitFor();
-      const tree = page.getByRole("tree", { name: "Request files" });
-      await tree.locator('[role="treeitem"][aria-posinset="1"][aria-setsize="100"]').waitFor();
-      assert.equal(await page.locator(".app[data-shell]").count(), 0);
-      // Each row the app drew is where the served one was, with the same file.
-      const after = await page.evaluate(ROW_BOXES) as unknown[][];
-      const served = new Map(before.map((row) => [row[0], row]));
-      assert.ok(after.length >= 26, `${after.length} rows`);
-      for (const row of after) {
-        const was = served.get(row[0]);
-        if (!was) continue; // an overscan row beyond the served 40
-        assert.deepEqual([row[1], row[2], row[3], row[5]], [was[1], was[2], was[3], was[5]]);
-      }
-      // No frame showed both, none lost the list once it was painted.
-      const frames = await page.evaluate("globalThis.__stopFrames()") as Array<
-        { shells: number; apps: number; rows: number }
-      >;
-      const first = frames.findIndex((f) => f.rows > 0);
-      assert.ok(first >= 0);
-      for (const f of frames.slice(first)) {
-        assert.equal(f.shells + f.apps, 1, JSON.stringify(f));
-        assert.ok(f.rows >= 26, JSON.stringify(f));
-      }
-      assert.ok(frames.at(-1)!.apps === 1);
+        release();
+        await page.getByRole("tablist", { name: "Request kind" }).waitFor();
+        const tree = page.getByRole("tree", { name: "Request files" });
+        await tree.locator('[role="treeitem"][aria-posinset="1"][aria-setsize="100"]').waitFor();
+        assert.equal(await page.locator(".app[data-shell]").count(), 0);
+        assert.deepEqual(await page.evaluate(SHELL_FACTS), shellFacts);
+        // Each row the app drew is where the served one was, with the same file.
+        const after = await page.evaluate(ROW_BOXES) as unknown[][];
+        const served = new Map(before.map((row) => [row[0], row]));
+        assert.ok(after.length >= 26, `${after.length} rows`);
+        for (const row of after) {
+          const was = served.get(row[0]);
+          if (!was) continue; // an overscan row beyond the served 40
+          assert.deepEqual([row[1], row[2], row[3], row[5]], [was[1], was[2], was[3], was[5]]);
+        }
+        // No frame showed both, none lost the list once it was painted.
+        const frames = await page.evaluate("globalThis.__stopFrames()") as Array<
+          { shells: number; apps: number; rows: number }
+        >;
+        const first = frames.findIndex((f) => f.rows > 0);
+        assert.ok(first >= 0);
+        for (const f of frames.slice(first)) {
+          assert.equal(f.shells + f.apps, 1, JSON.stringify(f));
+          assert.ok(f.rows >= 26, JSON.stringify(f));
+        }
+        assert.ok(frames.at(-1)!.apps === 1);
 
-      // The adopted tree is the app's: a click unfolds, keys move, Enter opens.
-      await tree.getByRole("button", { name: "api-000.http", exact: true }).click();
-      await tree.getByRole("button", { name: "GET item-0", exact: true }).waitFor();
-      await page.keyboard.press("ArrowDown");
-      assert.equal(await page.locator(":focus").textContent(), "GET item-0");
-      await page.keyboard.press("Enter");
-      await page.getByRole("tablist", { name: "Open requests" }).getByRole("tab", {
-        name: /item-0/,
-      }).waitFor();
-    } finally {
-      await context.close();
-      await server.shutdown();
-      await Deno.remove(workspace, { recursive: true });
-    }
-  });
+        // The adopted tree is the app's: a click unfolds, keys move, Enter opens.
+        await tree.getByRole("button", { name: "api-000.http", exact: true }).click();
+        await tree.getByRole("button", { name: "GET item-0", exact: true }).waitFor();
+        await page.keyboard.press("ArrowDown");
+        assert.equal(await page.locator(":focus").textContent(), "GET item-0");
+        await page.keyboard.press("Enter");
+        await page.getByRole("tablist", { name: "Open requests" }).getByRole("tab", {
+          name: /item-0/,
+        }).waitFor();
+      } finally {
+        await context.close();
+        await server.shutdown();
+        await Deno.remove(workspace, { recursive: true });
+      }
+    },
+  );
 }

@@ -4,9 +4,9 @@
  * @module
  */
 import { isString, persisted } from "./storage.ts";
+import { MAIN_TABS } from "../protocol.ts";
 
-/** The tabs' ids. */
-export const MAIN_TABS = ["http", "graphql", "ws", "sse", "grpc"] as const;
+export { MAIN_TABS };
 
 /** The selected tab's id. */
 export const selectedTab = persisted(

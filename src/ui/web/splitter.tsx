@@ -9,14 +9,15 @@
 import type { Signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { persisted } from "./storage.ts";
+import { SIDEBAR_WIDTH } from "../protocol.ts";
+
+export { SIDEBAR_WIDTH };
 
 function inRange(min: number, max: number) {
   return (value: unknown): value is number =>
     typeof value === "number" && Number.isFinite(value) && value >= min && value <= max;
 }
 
-/** The sidebar's width bounds, in CSS pixels. */
-export const SIDEBAR_WIDTH = { min: 160, max: 640, initial: 240 } as const;
 /** The request column's share of the HTTP tab when side by side, in percent. */
 export const REQUEST_SHARE = { min: 20, max: 80, initial: 45 } as const;
 
