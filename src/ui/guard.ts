@@ -255,7 +255,8 @@ export function checkRequest(request: Request, config: GuardConfig): Response | 
   const url = new URL(request.url);
   const key = `${request.method} ${url.pathname}`;
   // Opening the app shell from elsewhere (the handover file, a bookmark) is a cross-site
-  // navigation and harmless: the shell holds no secret. Anything else cross-site is refused.
+  // navigation and harmless: the shell holds no secret (file names at most, `page.ts`), and a
+  // cross-site page cannot read it. Anything else cross-site is refused.
   const opensShell = key === "GET /" && request.headers.get("sec-fetch-mode") === "navigate";
   if (request.headers.get("sec-fetch-site") === "cross-site" && !opensShell) {
     return deny(403, "forbidden", "Forbidden: cross-site request");
