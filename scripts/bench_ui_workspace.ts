@@ -12,7 +12,9 @@
  * with a fixed seed ({@link schedule}): balanced, and A and A′ exchangeable, so the A/A control
  * centres on 1.00 whatever one launch leaves to the next. A launch's time is the page's clock from the navigation's start to the
  * first frame after the tree's first file is in the page saying how many files the tree holds
- * (the tree draws the rows in view: for either size, its first screen). The page's main-thread
+ * (the tree draws the rows in view: for either size, its first screen; since session 14 that is
+ * the list the page arrives with, `src/ui/page.ts`, and the app's own list, the one that takes
+ * keys and clicks, is timed beside it as "live"). The page's main-thread
  * CPU from the navigation to that point (CDP's `Performance.getMetrics` ThreadTime, the
  * thread's CPU time, which a busy machine inflates far less than the tasks' wall time) is read
  * in the same launch. The first rounds warm the machine up and are not counted.
