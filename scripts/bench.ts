@@ -8,6 +8,9 @@
  * deno task bench --quick      # fewer runs and smaller bodies, for a smoke test
  * deno task bench --only start,oauth   # build, start, stream, json, oauth, graphql, files, http, openapi, migrate, sandbox, mcp, ui
  * deno task bench --only download      # http's section 8 alone: the 512 MiB download and its verdicts
+ * deno task bench --only upload        # http's section 9 alone: the 300 MB uploads and their verdict
+ * deno task bench --only upload --beside /tmp/ab/main   # …beside another build's dial
+ *                                      # (`deno task build --out-dir /tmp/ab/main` in that checkout)
  * deno task bench --only sandbox --baseline ../main   # the sandbox's cost, beside another checkout
  * ```
  * @module
@@ -512,6 +515,29 @@ try {
     // Section 8 of `http` alone: the 512 MiB download's rows and verdicts.
     const { benchDownloadOnly } = await import("./bench_http.ts");
     await benchDownloadOnly({ dial: DIAL, timeShell, timeCpu, shell, out, env, quick });
+  }
+  if (only?.includes("upload")) {
+    // Section 9 of `http` alone: the 300 MB uploads' rows and verdict, another build beside.
+    const { benchUploadOnly } = await import("./bench_http.ts");
+    const at = Deno.args.indexOf("--beside");
+    const beside = at >= 0 ? Deno.args[at + 1]!.replace(/\/$/, "") : undefined;
+    await benchUploadOnly({
+      dial: DIAL,
+      timeShell,
+      timeCpu,
+      shell,
+      out,
+      env,
+      quick,
+      ...beside
+        ? {
+          beside: {
+            label: beside,
+            dial: [DENO, "run", "-A", "--quiet", "--no-config", V8_FLAGS, `${beside}/dial.js`],
+          },
+        }
+        : {},
+    });
   }
   if (wanted("files")) {
     const { benchFiles } = await import("./bench_files.ts");

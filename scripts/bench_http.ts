@@ -5,7 +5,8 @@
  * - cold start of one GET, plain HTTP and HTTPS through a private CA (the bare script trusts
  *   the same CA with `--cert`; the HTTPS server speaks HTTP/1.1 only, as Python's does);
  * - a 512 MiB download from lighttpd to `-o` and to a pipe (throughput and peak RSS);
- * - a 300 MB upload by `-T`, `-F` and `-d @file`;
+ * - a 300 MB upload by `-T`, `-F` and `-d @file`, the goal's rows in 11 interleaved rounds
+ *   (`--only upload` runs it alone; `--beside DIR` adds another build's dial to its rounds);
  * - 1,000 chained requests of `dial test` to one origin, with the TCP connections counted by a
  *   relay in front of the server, beside a bare `fetch` loop;
  * - the CPU of one request on a kept-alive connection: dial's `send()` beside `fetch`, in one
@@ -32,6 +33,8 @@ export interface HttpBenchContext {
   env: Record<string, string>;
   /** Fewer runs, smaller bodies. */
   quick: boolean;
+  /** Another build's dial (`--beside DIR`), run beside this one's in section 9's rounds. */
+  beside?: { label: string; dial: string[] };
 }
 
 import { hasLighttpd, startFileServer } from "../tests/e2e/_lighttpd.ts";
@@ -490,6 +493,177 @@ export async function benchDownloadOnly(context: HttpBenchContext): Promise<void
   }
 }
 
+/** The upload's size: 300 MB, 30 MB for `--quick`. */
+const uploadSize = (context: HttpBenchContext) => (context.quick ? 30 : 300) * 1000 * 1000;
+
+/** The upload sink's answer: how many body bytes arrived (read as they come, nothing kept). */
+async function countBody(request: Request): Promise<Response> {
+  let n = 0;
+  for await (const part of request.body!) n += part.length;
+  return new Response(`${n}\n`);
+}
+
+/** A row of section 9: its command, and the curl row its ratio is taken against. */
+interface UploadCase {
+  name: string;
+  command: string;
+  versus?: string;
+  /** A row of the other build (`--beside`): shown, not judged. */
+  beside?: boolean;
+}
+
+/**
+ * Section 9's rows: the goal's (`-T` and `-F`, each dial row right after its curl row, so a
+ * round's burst of load hits both; with {@link HttpBenchContext.beside}, that build's rows
+ * after this one's) and the rest (the bare script, `-d @file`).
+ */
+function uploadCases(
+  context: HttpBenchContext,
+  url: string,
+  file: string,
+  fetchUpload: string[],
+): { goal: UploadCase[]; apart: UploadCase[] } {
+  const { shell } = context;
+  const dials: Array<[string, string[], boolean]> = [["dial", context.dial, false]];
+  if (context.beside) dials.push([`dial (${context.beside.label})`, context.beside.dial, true]);
+  const curl = (flags: string) => `curl -s -o /dev/null ${flags} ${shell([url])}`;
+  const pair = (curlName: string, curlFlags: string, flag: string, args: string[]) => [
+    { name: curlName, command: curl(curlFlags) },
+    ...dials.map(([label, dial, beside]) => ({
+      name: `${label} ${flag}`,
+      command: shell([...dial, ...args]),
+      versus: curlName,
+      ...beside ? { beside } : {},
+    })),
+  ];
+  return {
+    goal: [
+      ...pair("curl -T file", `-T ${shell([file])}`, "-T file", ["PUT", url, "-T", file]),
+      ...pair("curl -F f=@file", `-F ${shell([`f=@${file}`])}`, "-F f=@file", [
+        "POST",
+        url,
+        "-F",
+        `f=@${file}`,
+      ]),
+    ],
+    apart: [
+      { name: "bare Deno fetch PUT (file stream)", command: shell([...fetchUpload, url, file]) },
+      ...pair("curl --data-binary @file", `--data-binary @${shell([file])}`, "-d @file", [
+        "POST",
+        url,
+        "-d",
+        `@${file}`,
+      ]),
+    ],
+  };
+}
+
+/**
+ * Section 9: a `size`-byte upload from a file to a Deno server in the bench's process that
+ * counts the body's bytes (the same sink for every client), by `-T`, `-F` and `-d @file`, beside
+ * curl and the bare script. One run of every row first, untimed (the built CLI's code cache, the
+ * file in the page cache); then the goal's rows in 11 interleaved rounds, every other one in
+ * reverse, the rest in 5. Each ratio is the median of the rounds' own ratios (dial's time over
+ * curl's of the same round), printed with their middle half, the load before and after, and
+ * the verdict.
+ */
+async function benchUpload(
+  context: HttpBenchContext,
+  dir: string,
+  size: number,
+  fetchUpload: string[],
+): Promise<void> {
+  const { out } = context;
+  const title = `\n### 9. Transport: a ${size / 1e6} MB upload`;
+  if (!which("curl")) {
+    out(`${title}\n\nSkipped: curl is not installed (the goal's reference).\n`);
+    return;
+  }
+  const file = `${dir}/upload.bin`;
+  {
+    using f = await Deno.open(file, { write: true, create: true, truncate: true });
+    const chunk = new Uint8Array(MiB).fill(0x61);
+    for (let n = 0; n < size; n += chunk.length) {
+      await writeAll(f, chunk.subarray(0, Math.min(chunk.length, size - n)));
+    }
+  }
+  await using sink = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, countBody);
+  const url = `http://127.0.0.1:${sink.addr.port}/up`;
+  const { goal, apart } = uploadCases(context, url, file, fetchUpload);
+  const results = new Map<string, Array<{ ms: number; rssMb?: number }>>();
+  const run = (kase: UploadCase) => context.timeShell(kase.command, { env: context.env });
+  const timeAll = async (cases: UploadCase[], rounds: number) => {
+    for (const kase of cases) await run(kase);
+    const byName = new Map(cases.map((c) => [c.name, c]));
+    const before = loadNow();
+    const times = await interleaved([...byName.keys()], rounds, (name) => run(byName.get(name)!));
+    for (const [name, list] of times) results.set(name, list);
+    return `${before} → ${loadNow()}`;
+  };
+  const goalRounds = context.quick ? 1 : 11;
+  const apartRounds = context.quick ? 1 : 5;
+  try {
+    const goalLoad = await timeAll(goal, goalRounds);
+    const apartLoad = await timeAll(apart, apartRounds);
+    const ms = (name: string) => results.get(name)!.map((r) => r.ms);
+    const rss = (name: string) => Math.max(...results.get(name)!.map((r) => r.rssMb ?? 0));
+    const table = (cases: UploadCase[], heading: string) => {
+      out(`${title}: ${heading}\n\n`);
+      out("| case | median | best | vs curl, round by round | peak RSS |\n");
+      out("| --- | --- | --- | --- | --- |\n");
+      for (const { name, versus } of cases) {
+        const ratio = versus ? showRatio(pairedRatio(ms(name), ms(versus))) : "";
+        out(
+          `| ${name} | ${fmt(median(ms(name)))} | ${fmt(Math.min(...ms(name)))} | ${ratio} | ${
+            rss(name).toFixed(0)
+          } MB |\n`,
+        );
+      }
+    };
+    table(goal, `the goal's rows (${goalRounds} interleaved rounds, medians; load ${goalLoad})`);
+    // The goal: ≤ 1.2× curl's time, peak RSS ≤ 64 MB.
+    const verdicts = goal.filter((c) => c.versus && !c.beside).map(({ name, versus }) => {
+      const ratio = pairedRatio(ms(name), ms(versus!));
+      const met = ratio.median <= 1.2 && rss(name) <= 64;
+      const edge = met && ratio.high > 1.2 ? ", its middle half reaching past it" : "";
+      return {
+        met,
+        text: `${name} ${showRatio(ratio)}, ${rss(name).toFixed(0)} MB: ${
+          met ? "met" : "NOT met"
+        }${edge}`,
+      };
+    });
+    out(
+      "\nGoal: `-T`/`-F` ≤ 1.2× curl's time, peak RSS ≤ 64 MB, by the median of the rounds' " +
+        `ratios (${verdicts.map((v) => v.text).join("; ")}). Verdict: ${
+          verdicts.every((v) => v.met) ? "met" : "NOT met"
+        }.\n`,
+    );
+    table(apart, `not the goal's rows (${apartRounds} interleaved rounds; load ${apartLoad})`);
+    out(
+      "\nThe bare script sends the file's stream chunked; curl `--data-binary` reads the whole " +
+        "file into memory before sending it.\n",
+    );
+  } finally {
+    await Deno.remove(file).catch(() => {});
+  }
+}
+
+/**
+ * Section 9 alone (`deno task bench --only upload`): the 300 MB upload and its verdict.
+ *
+ * @param context the commands and printers of bench.ts
+ */
+export async function benchUploadOnly(context: HttpBenchContext): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "dial-bench-http-" });
+  try {
+    const fetchUpload = await scriptWriter(dir)("fetch_upload.ts", FETCH_UPLOAD);
+    await benchUpload(context, dir, uploadSize(context), fetchUpload);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 /**
  * @param dir where the bare scripts go
  * @returns a writer of one bare script, giving the command that runs it
@@ -526,15 +700,10 @@ export async function benchHttp(context: HttpBenchContext): Promise<void> {
   const fetchOnce = await script("fetch_once.ts", FETCH_TO_STDOUT);
   const curl = which("curl");
   const DOWNLOAD = downloadSize(context);
-  const UPLOAD = (context.quick ? 30 : 300) * 1000 * 1000;
-  const chunk = new Uint8Array(MiB).fill(0x61);
+  const UPLOAD = uploadSize(context);
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const url = new URL(req.url);
-    if (req.body) {
-      let n = 0;
-      for await (const part of req.body) n += part.length;
-      return new Response(`${n}\n`);
-    }
+    if (req.body) return await countBody(req);
     if (url.pathname.startsWith("/step/")) {
       return Response.json({ next: Number(url.pathname.slice(6)) + 1 });
     }
@@ -636,73 +805,7 @@ export async function benchHttp(context: HttpBenchContext): Promise<void> {
     const runs = context.quick ? 1 : 3;
 
     // --- upload ---
-    const upload = `${dir}/upload.bin`;
-    {
-      using f = await Deno.open(upload, { write: true, create: true, truncate: true });
-      for (let n = 0; n < UPLOAD; n += chunk.length) {
-        f.writeSync(chunk.subarray(0, Math.min(chunk.length, UPLOAD - n)));
-      }
-    }
-    const uploads: Array<[string, string]> = [
-      ["bare Deno fetch PUT (file stream)", shell([...fetchUpload, `${origin}/up`, upload])],
-      ["dial -T file", shell([...context.dial, "PUT", `${origin}/up`, "-T", upload])],
-      ["dial -F f=@file", shell([...context.dial, "POST", `${origin}/up`, "-F", `f=@${upload}`])],
-      ["dial -d @file", shell([...context.dial, "POST", `${origin}/up`, "-d", `@${upload}`])],
-    ];
-    if (curl) {
-      uploads.push(["curl -T file", `curl -s -o /dev/null -T ${upload} ${origin}/up`]);
-      uploads.push(["curl -F f=@file", `curl -s -o /dev/null -F f=@${upload} ${origin}/up`]);
-      uploads.push([
-        "curl --data-binary @file",
-        `curl -s -o /dev/null --data-binary @${upload} ${origin}/up`,
-      ]);
-    }
-    const uploadRuns = context.quick ? 1 : 7;
-    const uploadLoad = loadNow();
-    const commandOf = new Map(uploads);
-    const results = await interleaved(
-      uploads.map(([name]) => name),
-      uploadRuns,
-      (name) => context.timeShell(commandOf.get(name)!, { env: context.env }),
-    );
-    const timings = (name: string) => results.get(name)!.map((r) => r.ms);
-    const rss = (name: string) => Math.max(...results.get(name)!.map((r) => r.rssMb ?? 0));
-    const curlOf = (name: string) =>
-      name.includes("-T")
-        ? "curl -T file"
-        : name.includes("-F")
-        ? "curl -F f=@file"
-        : "curl --data-binary @file";
-    out(
-      `\n### 9. Transport: a ${UPLOAD / 1e6} MB upload (${uploadRuns} interleaved rounds, ` +
-        `medians; load ${uploadLoad} → ${loadNow()})\n\n` +
-        "| case | time | best | vs curl, round by round | peak RSS |\n| --- | --- | --- | --- | --- |\n",
-    );
-    const verdicts: string[] = [];
-    for (const [name] of uploads) {
-      const reference = curlOf(name);
-      const versus = name.startsWith("dial") && results.has(reference)
-        ? pairedRatio(timings(name), timings(reference))
-        : undefined;
-      if (versus !== undefined && !name.includes("-d")) {
-        const met = versus.median <= 1.2 && rss(name) <= 64;
-        verdicts.push(
-          `${name} ${versus.median.toFixed(2)}× ${reference}: ${met ? "met" : "NOT met"}${
-            met && versus.high > 1.2 ? ", its middle half reaching past it" : ""
-          }`,
-        );
-      }
-      out(
-        `| ${name} | ${fmt(median(timings(name)))} | ${fmt(Math.min(...timings(name)))} | ${
-          versus === undefined ? "" : showRatio(versus)
-        } | ${rss(name).toFixed(0)} MB |\n`,
-      );
-    }
-    out(
-      `\nGoal: \`-T\`/\`-F\` ≤ 1.2× curl's time, peak RSS ≤ 64 MB, by the median of the rounds' ` +
-        `ratios${verdicts.length ? ` (${verdicts.join("; ")})` : ""}.\n`,
-    );
-    await Deno.remove(upload);
+    await benchUpload(context, dir, UPLOAD, fetchUpload);
 
     // --- 1,000 chained requests, connections counted ---
     const relay = countingRelay(server.addr.port);
