@@ -135,6 +135,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     isSession: (session) => keys.isSession(session),
   };
   await loadConnection(context);
+  const site: Site = { assets, context, keys, loopback: LOOPBACK.has(hostname) };
   const launch: { config?: GuardConfig } = {};
   // Every handler that started is awaited on shutdown: a browser that closes its connection
   // mid-request leaves the server done with it while the handler may still be writing a file.
@@ -143,7 +144,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     if (!launch.config) return new Response(null, { status: 503 });
     const answer = Promise.resolve(
       checkRequest(request, launch.config) ??
-        route(request, { assets, context, keys, loopback: LOOPBACK.has(hostname) }),
+        route(request, site),
     );
     const settled = answer.catch(() => {});
     running.add(settled);
@@ -171,9 +172,13 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     );
   }
   const config = launch.config = { keys, port: served.port, hostname };
+  // The folder's listing, read while the browser starts (kept while its folders are unchanged).
+  const warm = site.warm = workspace && site.loopback
+    ? listRequestFiles(workspace).then(() => {}, () => {})
+    : undefined;
   // However it stops (shutdown(), or the caller's signal on Ctrl-C), the kept bodies go too.
   const finished = served.finished.then(async () => {
-    await Promise.all(running);
+    await Promise.all([...running, warm]);
   }).finally(() => bodies.close());
   const shutdown = async () => {
     controller.abort();
@@ -275,6 +280,8 @@ interface Site {
   keys: SessionKeys;
   /** Whether the server listens on loopback only (the page then carries the file list). */
   loopback: boolean;
+  /** Settles when the page's list was first read (from the server's start). */
+  warm?: Promise<void> | undefined;
 }
 
 async function route(request: Request, site: Site): Promise<Response> {
@@ -328,6 +335,8 @@ async function route(request: Request, site: Site): Promise<Response> {
 async function pageShell(site: Site): Promise<WorkspaceShell | undefined> {
   const workspace = site.context.workspace;
   if (!workspace || !site.loopback) return undefined;
+  // After the first read, a listing costs one stat per folder while none changed.
+  await site.warm;
   const [files, state] = await Promise.all([
     listRequestFiles(workspace),
     // A state that cannot be read now is the app's to report: the page goes with the defaults.

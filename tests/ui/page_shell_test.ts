@@ -126,6 +126,14 @@ Deno.test("ui page: the listing is kept while no folder changed (one stat per fo
     reads.length = 0;
     assert.deepEqual(await listRequestFiles(workspace), ["a.http", "sub/b.http"]);
     assert.deepEqual(reads, []);
+    // dial ui reads the listing as it starts, while the browser starts: the page's is a stat.
+    {
+      await using server = await startUiServer({ assets: ASSETS, workspace: dir });
+      await waitFor(() => reads.length === 2, { timeout: 10_000 });
+      const html = await (await fetch(new URL("/", server.url))).text();
+      assert.deepEqual(rowsOf(html).map((r) => r.name), ["a.http", "sub/b.http"]);
+      assert.equal(reads.length, 2);
+    }
     // A file added, even with its folder's modification time set back, is seen.
     const { mtime } = await Deno.stat(`${dir}/sub`);
     await Deno.writeTextFile(`${dir}/sub/c.http`, "GET http://a/\n");
