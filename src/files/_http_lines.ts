@@ -181,6 +181,8 @@ export const KNOWN_DIRECTIVES: ReadonlySet<string> = new Set([
   "note",
   // httpyac: the request is skipped (`# @disabled`, or when `# @disabled EXPRESSION` is truthy).
   "disabled",
+  // httpyac: wait so many milliseconds before sending (bounded; Ctrl-C ends the wait).
+  "sleep",
 ]);
 
 /** Directives of other runners that dial reads and ignores, saying so. */
@@ -189,8 +191,7 @@ const IGNORED_DIRECTIVES = new Set([
   "use-os-credentials",
   "title",
   "description",
-  // httpyac's: waits, rate limits, how its editor shows a response.
-  "sleep",
+  // httpyac's: rate limits, how its editor shows a response.
   "ratelimit",
   "openWith",
   "extension",

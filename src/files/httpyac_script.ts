@@ -56,6 +56,8 @@ export interface HttpyacBlockOutput {
   error?: string;
   /** `request.headers` as the code left them (a block before the request may change them). */
   headers?: Record<string, unknown>;
+  /** The object-valued variables it was given (`$global` …), as the code left them. */
+  values?: Record<string, unknown>;
 }
 
 /**
@@ -171,7 +173,12 @@ const BLOCK_HELPERS = String.raw`function __dialHttpyac(run) {
     for (var k = 0; k < keys.length; k++) {
       if (typeof value[keys[k]] !== "function") exported[keys[k]] = value[keys[k]];
     }
-    host.variables.set("${HTTPYAC_CHANNEL}", stringify({ exports: exported, headers: context.request && context.request.headers }));
+    var values = {};
+    for (var n = 0; n < names.length; n++) {
+      var given = input.variables[names[n]];
+      if (given !== null && typeof given === "object") values[names[n]] = context[names[n]];
+    }
+    host.variables.set("${HTTPYAC_CHANNEL}", stringify({ exports: exported, headers: context.request && context.request.headers, values: values }));
   }
   var done = run.call(context, module.exports, __dialRequire, module, input.file, input.dir, context);
   if (done && typeof done.then === "function") {

@@ -10,6 +10,7 @@ import { watchSignals } from "../script_interrupt.ts";
 import { processEnv } from "../env.ts";
 import { DialError, ErrorCode, UsageError } from "../errors/mod.ts";
 import { CookieJar } from "../http/cookies.ts";
+import { sleep } from "../stream/event_channel.ts";
 import { reveal } from "../secret.ts";
 import type { Exchange, SendOptions } from "../http/send.ts";
 import type { DataRow } from "./data_rows.ts";
@@ -332,6 +333,9 @@ function exchangeSignal(run: AbortSignal | undefined, timeoutMs: number | undefi
 
 /** How many passes httpyac's `# @loop while` may make before it is an error. */
 const MAX_LOOP_PASSES = 10_000;
+
+/** The longest wait a file's `# @sleep` may ask for: five minutes. */
+const MAX_SLEEP_MS = 300_000;
 
 /** How many times `postman.setNextRequest` may jump in one file's run. */
 const MAX_JUMPS = 10_000;
@@ -986,6 +990,32 @@ class FileRunner {
     return Boolean(value);
   }
 
+  /**
+   * httpyac's `# @sleep MS`: the run waits so many milliseconds before the request (MS may be
+   * JavaScript, as in httpyac, which waits only for an integer), at most {@link MAX_SLEEP_MS};
+   * Ctrl-C ends the wait and the run.
+   */
+  async sleep(request: HttpRequest, scope: VariableScope): Promise<void> {
+    for (const directive of request.directives) {
+      if (directive.name !== "sleep" || !directive.value) continue;
+      const value = directive.value;
+      const ms = /^\d+$/.test(value) ? Number(value) : (await this.evaluateHttpyac(
+        value,
+        directive.span.line,
+        request,
+        this.httpyacVariables(value, scope),
+      )).value;
+      if (!Number.isSafeInteger(ms) || (ms as number) <= 0) continue;
+      if ((ms as number) > MAX_SLEEP_MS) {
+        throw new UsageError(
+          `${this.file.path}:${directive.span.line}:1: "# @sleep ${value}" would wait ${ms} ms: dial waits at most ${MAX_SLEEP_MS} ms for a file`,
+        );
+      }
+      const signal = this.options.send?.signal;
+      if (!await sleep(ms as number, signal)) throw signal!.reason;
+    }
+  }
+
   /** A pre-request script's input: the request as written. */
   writtenInput(
     scope: VariableScope,
@@ -1041,6 +1071,7 @@ class FileRunner {
     if (did.error !== undefined) {
       throw new ScriptError(`${this.file.path}:${script.codeLine}: ${did.error}`);
     }
+    for (const [name, now] of Object.entries(did.values ?? {})) this.keepChanged(name, now);
     for (const [name, value] of Object.entries(did.exports ?? {})) {
       if (name === "$cancel") {
         if (value) result.skipped = true;
@@ -1049,6 +1080,22 @@ class FileRunner {
       this.keepExport(name, value);
     }
     return response ? [] : headerChanges(input.request?.headers ?? [], did.headers);
+  }
+
+  /**
+   * httpyac's `$global`: one object for the whole run (every file of it), made at its first use
+   * and kept as an exported object is, so that what a script changes in it holds afterwards.
+   *
+   * @returns its text (the variables of a script take the object kept with it)
+   */
+  globalObject(): string {
+    const text = this.globals.get("$global");
+    if (text === undefined) this.keepExport("$global", {});
+    else if (this.exported.get("$global")?.text !== text) {
+      // Another file of the run made it: its object, from its text.
+      this.exported.set("$global", { text, value: JSON.parse(text) });
+    }
+    return this.globals.get("$global")!;
   }
 
   /** A value httpyac's JavaScript gave a variable: its text for `{{name}}`, kept with its type. */
@@ -1111,8 +1158,10 @@ class FileRunner {
         const head = /^([\w-]+)(?:\.[\w$]+|\[\d+\])+$/.exec(expression!)?.[1];
         const inVariable = head !== undefined && !this.responseOf(head) &&
           this.defines(head, scope);
-        if (!inVariable && !isJavaScriptExpression(expression!)) continue;
-        if (this.defines(expression!, scope)) continue;
+        // httpyac's `{{$global.name}}`: a path in its run-wide object.
+        const global = /^\$global\b/.test(expression!);
+        if (!global && !inVariable && !isJavaScriptExpression(expression!)) continue;
+        if (!global && this.defines(expression!, scope)) continue;
         const node = nodeRequire(expression!, line);
         if (node) {
           const { ScriptError } = await load.scriptSandbox();
@@ -1303,6 +1352,7 @@ class FileRunner {
       result.skipped = true;
       return;
     }
+    if (request.directives.length) await this.sleep(request, scope);
     if (request.preScripts.length) {
       request = await this.preScripts(request, result, scope, requestVariables);
       if (result.skipped) return;
@@ -1593,14 +1643,19 @@ class FileRunner {
       : JSON.parse(json) as { value?: unknown; values?: unknown[] };
     // What the expression changed in an exported object (`{{counter.index++}}`), as in httpyac,
     // whose variables are the objects themselves.
-    [...variables.keys()].forEach((name, i) => {
-      const kept = this.exported.get(name);
-      const now = did.values?.[i];
-      if (kept && typeof kept.value === "object" && JSON.stringify(now) !== kept.text) {
-        if (this.globals.get(name) === kept.text) this.keepExport(name, now);
-      }
-    });
+    [...variables.keys()].forEach((name, i) => this.keepChanged(name, did.values?.[i]));
     return did;
+  }
+
+  /**
+   * What httpyac's JavaScript changed in an exported object (`{{counter.index++}}`, a block's
+   * `$global.token = …`), kept as httpyac keeps it, whose variables are the objects themselves.
+   */
+  keepChanged(name: string, now: unknown): void {
+    const kept = this.exported.get(name);
+    if (kept && typeof kept.value === "object" && JSON.stringify(now) !== kept.text) {
+      if (this.globals.get(name) === kept.text) this.keepExport(name, now);
+    }
   }
 
   /** A stream's messages written to the request's `>>` files. */
@@ -1662,6 +1717,10 @@ class FileRunner {
     const found = new Map<string, unknown>();
     for (const [name] of expression.matchAll(/(?<![.\w$])[A-Za-z_$][\w$]*/g)) {
       if (name === "response" || found.has(name) || RESERVED.has(name)) continue;
+      if (name === "$global") {
+        found.set(name, this.globalObject());
+        continue;
+      }
       let value: string | undefined;
       try {
         value = lookupVariable(name, scope);
@@ -2052,7 +2111,8 @@ function httpyacSeen(file: HttpFile): { expressions: boolean; inputs: boolean } 
       [...r.preScripts, ...r.handlers].some((s) => s.kind === "inline" && s.httpyac)
     );
   return {
-    expressions: blocks || /\{\{\s*[^$%\s{}][^{}]*[()+*?'"`!=<>&|][^{}]*\}\}/.test(file.source),
+    expressions: blocks ||
+      /\{\{\s*(?:[^$%\s{}][^{}]*[()+*?'"`!=<>&|][^{}]*|\$global\b[^{}]*)\}\}/.test(file.source),
     inputs: /\{\{\s*\$(?:input|prompt|password|pick)/.test(file.source),
   };
 }

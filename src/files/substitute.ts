@@ -227,6 +227,12 @@ class Resolver {
       // httpyac's `{{$input …}}`, `{{$pick …}}`: the runner asked before the request was built.
       const asked = this.scope.overrides?.get(expr);
       if (asked !== undefined) return this.take(asked);
+      if (/^\$global\b/.test(expr)) {
+        // httpyac's `{{$global.name}}`: the runner evaluated it before the request was built.
+        const value = this.scope.request?.get(expr);
+        if (value === undefined) throw new UndefinedVariableError(expr, place);
+        return this.take(value);
+      }
       const auth = /^\$auth\.(token|idToken)\(\s*"([^"]*)"\s*\)$/.exec(expr);
       if (auth) {
         const value = this.scope.auth?.get(`${auth[1]}:${auth[2]}`);

@@ -193,7 +193,8 @@ export async function framingOf(request: PreparedRequest): Promise<Framing> {
 /**
  * @param request a request
  * @param jar the run's cookies
- * @returns the request with the jar's matching cookies after any `Cookie` it has
+ * @returns the request with the jar's matching cookies before any `Cookie` it has (one header,
+ *   as httpyac sends it; curl sends the jar's in a `Cookie` header above the request's own)
  */
 export function withCookies(request: PreparedRequest, jar: CookieJar): PreparedRequest {
   // A run's jar is passed to every send, and is empty until a response sets a cookie.
@@ -207,7 +208,7 @@ export function withCookies(request: PreparedRequest, jar: CookieJar): PreparedR
     const own = headers[index]!;
     headers[index] = {
       name: own.name,
-      value: new Secret(`${reveal(own.value)}; ${fromJar}`),
+      value: new Secret(`${fromJar}; ${reveal(own.value)}`),
     };
   }
   return { ...request, headers };
