@@ -37,6 +37,8 @@ export interface FileContext {
   fragments?: { name: string; text: string }[];
   /** httpyac's `{{ … }}` blocks of the file as a whole (made at the first). */
   scripts?: HttpFile["scripts"];
+  /** httpyac's named regions without a request line, in order (made at the first). */
+  regions?: HttpRequest[];
   /** The file's `import` lines, in order (made at the first). */
   imports?: ImportLine[];
   /** The file's `@xpath_ns` lines, in order (made at the first). */
@@ -158,14 +160,49 @@ export class Block {
     }
   }
 
+  /** @returns its `# @name`, else the text after its `###` separator, if any */
+  get name(): string | undefined {
+    const named = this.directives.findLast((d) => d.name === "name")?.value;
+    return named || this.separator?.text.slice(3).trim() || undefined;
+  }
+
+  /**
+   * @param name the region's name
+   * @returns httpyac's named region the block is, when it read no request line: its directives
+   *   and blocks, nothing to send
+   */
+  region(name: string): HttpRequest {
+    const span = spanBetween(this.first ?? this.lines[0]!, this.lastContent ?? this.lines.at(-1)!);
+    const region: HttpRequest = {
+      name,
+      index: this.file.index,
+      span,
+      method: "",
+      methodWritten: false,
+      url: "",
+      requestLine: span,
+      comments: this.comments,
+      directives: this.directives,
+      preScripts: this.preScripts,
+      headers: [],
+      body: [],
+      handlers: [],
+      responseRefs: [],
+      outputs: [],
+      assertions: [],
+      region: true,
+    };
+    if (this.separator) region.separator = spanBetween(this.separator, this.separator);
+    return region;
+  }
+
   /** @returns the request the block read (call after its last phase) */
   request(): HttpRequest {
     this.flushText();
     trimBody(this.body, this.lines);
     const line = this.requestLine!;
     const { method, methodWritten, target, version } = line.parts;
-    const named = this.directives.findLast((d) => d.name === "name")?.value;
-    const name = named || this.separator?.text.slice(3).trim() || undefined;
+    const name = this.name;
     const request: HttpRequest = {
       index: this.file.index,
       span: spanBetween(this.first ?? line.first, this.lastContent ?? line.last),

@@ -169,6 +169,13 @@ export interface HttpRequest {
    * spreads (`...NAME`): sent after the query, as httpyac sends them.
    */
   graphqlFragments?: string[];
+  /**
+   * httpyac's named region without a request line (`### setup` or `# @name setup` above its
+   * `{{ … }}` blocks): its blocks run, in its place in the file or when a request refers to it,
+   * and nothing is sent. Such a region is in {@link HttpFile.regions}, never in `requests`; its
+   * method and URL are empty, its `index` that of the request below it.
+   */
+  region?: true;
 }
 
 /**
@@ -272,6 +279,11 @@ export interface HttpFile {
    * `response` after, every request), in file order.
    */
   scripts?: (Script & { kind: "inline"; httpyac: HttpyacScript })[];
+  /**
+   * httpyac's named regions without a request line, in file order: each runs before the request
+   * of its `index` when the whole file runs, and when a request refers to it (`# @ref NAME`).
+   */
+  regions?: HttpRequest[];
   /** `import` lines, in file order: where `run #name` looks after this file's own requests. */
   imports?: ImportLine[];
   /** Unknown directives and other things that were accepted with a doubt. */

@@ -167,6 +167,12 @@ const BLOCK_HELPERS = String.raw`function __dialHttpyac(run) {
   context.sleep = function () { return Promise.resolve(); };
   context.test = __dialTest(jetbrains, context.response);
   context.$context = context;
+  // $httpyac.execute("NAME"): the host ran the request before the block (see the runner).
+  context.$httpyac = {
+    execute: function () { return Promise.resolve(context); },
+    setVariables: function (vars) { for (var key in vars) module.exports[key] = vars[key]; },
+    import: function () { throw new Error("$httpyac.import is not in dial's sandbox: write # @import ./file.http above the request"); }
+  };
   var module = { exports: {} };
   function finish() {
     var exported = {}, value = module.exports, keys = value && typeof value === "object" ? Object.keys(value) : [];

@@ -109,6 +109,7 @@ export function parseHttpFile(
     warnings,
     ...(protos.length ? { protos } : {}),
     ...(context.scripts ? { scripts: context.scripts } : {}),
+    ...(context.regions ? { regions: context.regions } : {}),
     ...(context.imports ? { imports: context.imports } : {}),
     ...(context.xpathNamespaces ? { xpathNamespaces: context.xpathNamespaces } : {}),
     ...(options.recover ? { errors } : {}),
@@ -131,7 +132,21 @@ function parseBlock(
   block.phase(HEAD);
   if (block.done) {
     const scripts = block.preScripts;
-    if (scripts.length && scripts.every((s) => s.kind === "inline" && s.httpyac)) {
+    const httpyac = scripts.length && scripts.every((s) => s.kind === "inline" && s.httpyac);
+    const name = httpyac ? block.name : undefined;
+    if (name !== undefined) {
+      // httpyac: a named block without a request is a region of its own, run in its place;
+      // its `{{+ … }}` blocks hold for every request of the file, as anywhere.
+      const every = scripts.filter((s) => s.kind === "inline" && s.httpyac?.every);
+      if (every.length) {
+        (context.scripts ??= []).push(...every as NonNullable<HttpFile["scripts"]>);
+        scripts.splice(0, scripts.length, ...scripts.filter((s) => !every.includes(s)));
+      }
+      (context.regions ??= []).push(block.region(name));
+      context.protos.push(...block.protos);
+      return {};
+    }
+    if (httpyac) {
       // httpyac: a block without a request is a global region, its scripts run once per file.
       (context.scripts ??= []).push(...scripts as NonNullable<HttpFile["scripts"]>);
       if (block.directives.length) {

@@ -130,7 +130,7 @@ export function casesOf(results: readonly RequestResult[], failStatus = 500): Te
           : result.grpc
           ? `gRPC ${result.grpc.name}`
           : result.status === undefined
-          ? "sent"
+          ? result.request.region ? "ran" : "sent"
           : `HTTP ${result.status}`,
         outcome: failed ? "failed" : "passed",
         ...(failed ? { message: "an error status, and the request has no tests" } : {}),

@@ -334,6 +334,9 @@ function exchangeSignal(run: AbortSignal | undefined, timeoutMs: number | undefi
 /** How many passes httpyac's `# @loop while` may make before it is an error. */
 const MAX_LOOP_PASSES = 10_000;
 
+/** httpyac's `$httpyac.execute(…)` in a block, with its name when written as a string. */
+const EXECUTE_CALL = /\$httpyac\s*\.\s*execute\s*\(\s*(?:(["'`])([^"'`]*)\1\s*[,)])?/g;
+
 /** The longest wait a file's `# @sleep` may ask for: five minutes. */
 const MAX_SLEEP_MS = 300_000;
 
@@ -392,8 +395,10 @@ class FileRunner {
     if (this.file.imports?.some((line) => line.httpyac)) {
       this.fileVariables = [...await this.importedVariables(), ...this.file.variables];
     }
-    // `run` lines run in place when the whole file runs.
+    // `run` lines and httpyac's named regions without a request run in place when the whole
+    // file runs.
     const runs = this.options.names?.length ? [] : [...this.file.runs];
+    const regions = this.options.names?.length ? [] : [...this.file.regions ?? []];
     // The signal watcher of scripts (a Worker, when the face asked for one) boots, and the
     // sandbox's module is loaded and its WebAssembly compiled, while the first requests go out
     // rather than when the first script is about to run.
@@ -410,6 +415,9 @@ class FileRunner {
       for (let index = start; index < selection.length; index++) {
         const request = selection[index]!;
         while (runs.length && runs[0]!.after < request.index) await this.runLine(runs.shift()!);
+        while (regions.length && regions[0]!.index <= request.index) {
+          await this.runRegion(regions.shift()!);
+        }
         if (this.stopped || this.options.stop?.()) break;
         if (this.ran.has(request)) continue;
         await this.runOne(request, []);
@@ -437,12 +445,19 @@ class FileRunner {
         index = target - 1;
       }
       for (const line of runs) await this.runLine(line);
+      for (const region of regions) await this.runRegion(region);
     } finally {
       if (this.scripts && this.options.scriptSessions) {
         this.options.scriptSessions.keep(this.file.path, this.scripts);
       } else this.scripts?.dispose();
     }
     return this.results;
+  }
+
+  /** httpyac's named region without a request, in its place: once, unless it ran already. */
+  async runRegion(region: HttpRequest): Promise<void> {
+    if (this.stopped || this.options.stop?.() || this.ran.has(region)) return;
+    await this.runOne(region, []);
   }
 
   /** Variables of the `run` line being run: above the file's, below `--var`. */
@@ -605,11 +620,11 @@ class FileRunner {
   /** The file's first request of each name (a chain of 1,000 looks one up per request). */
   #byName?: Map<string, HttpRequest>;
 
-  /** The file's first request of that name. */
+  /** The file's first request (or httpyac region without a request) of that name. */
   requestNamed(name: string): HttpRequest | undefined {
     if (!this.#byName) {
       this.#byName = new Map();
-      for (const r of this.file.requests) {
+      for (const r of [...this.file.requests, ...this.file.regions ?? []]) {
         if (r.name !== undefined && !this.#byName.has(r.name)) this.#byName.set(r.name, r);
       }
     }
@@ -689,17 +704,22 @@ class FileRunner {
         request,
         this.httpyacVariables(code, this.scope(new Map())),
       )).value;
+    // httpyac's response object of each pass of a named request (NAME, NAMEList afterwards).
+    const passes: unknown[] = [];
     const pass = async (index: number, item?: [string, unknown]) => {
       if (item) this.keepExport(item[0], item[1]);
       const outer = this.runVariables;
       this.runVariables = new Map([...(outer ?? []), ["$index", String(index)]]);
       try {
         const name = request.name;
+        this.lastResponse = undefined;
         await this.exchange(
           name === undefined ? request : { ...request, name: `${name}${index}` },
           names,
           chain,
         );
+        const made = this.lastResponse as (() => Promise<HttpyacResponse>) | undefined;
+        if (name !== undefined && made) passes.push(plainResponse(await made()));
       } finally {
         this.runVariables = outer;
       }
@@ -734,7 +754,15 @@ class FileRunner {
         `${at}: Cannot read "# @loop ${value}": write for N, for ITEM of LIST or while EXPRESSION`,
       );
     }
+    if (request.name !== undefined && passes.length) {
+      // As httpyac: NAME is the first pass's response, NAMEList every pass's, in order.
+      this.keepExport(request.name, passes[0]);
+      this.keepExport(`${request.name}List`, passes);
+    }
   }
+
+  /** httpyac's response of the last exchange (made when asked): a `# @loop` keeps its passes'. */
+  lastResponse: (() => Promise<HttpyacResponse>) | undefined;
 
   /** Sends the request as one result of the run (its referred requests ran, or failed). */
   async exchange(request: HttpRequest, names: string[], chain: HttpRequest[]): Promise<void> {
@@ -1052,6 +1080,7 @@ class FileRunner {
         `${this.file.path}:${node.line}: require("${node.module}") is Node code, which dial's script sandbox does not run (httpyac's scripts get Node's "assert" and "crypto" modules only)`,
       );
     }
+    if (script.code.includes("$httpyac")) await this.executed(script, request);
     const { body: _, ...meta } = response ?? {};
     input.requestVariables = {
       ...input.requestVariables,
@@ -1096,6 +1125,29 @@ class FileRunner {
       this.exported.set("$global", { text, value: JSON.parse(text) });
     }
     return this.globals.get("$global")!;
+  }
+
+  /**
+   * httpyac's `$httpyac.execute("NAME")` in a block: the named request (or region) of this file
+   * runs again before the block, as `# @forceRef NAME` runs it, and the block's call resolves
+   * at once. The name must be written as a string: what runs is known before the block does,
+   * and it is a request of this file, which the whole file's run sends anyway.
+   */
+  async executed(script: Script & { kind: "inline" }, request: HttpRequest): Promise<void> {
+    const { ScriptError } = await load.scriptSandbox();
+    for (const call of script.code.matchAll(EXECUTE_CALL)) {
+      const line = script.codeLine + script.code.slice(0, call.index).split("\n").length - 1;
+      const name = call[2];
+      const target = name === undefined ? undefined : this.requestNamed(name);
+      if (!target) {
+        throw new ScriptError(
+          name === undefined
+            ? `${this.file.path}:${line}: $httpyac.execute takes the name of a request of this file, written as a string`
+            : `${this.file.path}:${line}: $httpyac.execute("${name}"): this file has no request of that name`,
+        );
+      }
+      await this.runOne(target, [request]);
+    }
   }
 
   /** A value httpyac's JavaScript gave a variable: its text for `{{name}}`, kept with its type. */
@@ -1357,6 +1409,8 @@ class FileRunner {
       request = await this.preScripts(request, result, scope, requestVariables);
       if (result.skipped) return;
     }
+    // httpyac's named region without a request: its blocks ran, there is nothing to send.
+    if (request.region) return;
     await this.httpyacExpressions(request, scope, requestVariables);
     const authTexts = this.authTexts(request);
     if (authTexts.length) await this.resolveAuth(authTexts);
@@ -1435,7 +1489,16 @@ class FileRunner {
       : "";
     const exchanged = late ? handlerExchange(fileRequest, outcome, contentType) : undefined;
     // httpyac's response, for its blocks after the request (made when the first asks).
-    const httpyac = () => this.httpyacResponse({ fileRequest, outcome, contentType, durationMs });
+    const httpyac = () =>
+      this.httpyacResponse({
+        fileRequest,
+        outcome,
+        // Read here when neither handlers nor assertions needed it (a `# @loop`'s pass).
+        contentType: contentType ||
+          (outcome.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1] ?? ""),
+        durationMs,
+      });
+    this.lastResponse = httpyac;
     for (const handler of request.handlers) {
       const input = this.scriptInput(scope, requestVariables, request, performance.now() - sent);
       input.request = exchanged!.request;
@@ -2009,6 +2072,21 @@ class FileRunner {
 }
 
 /** What each handler of a request sees of its exchange (the same for all of them). */
+/**
+ * @param response httpyac's response as dial's scripts get it (the body's text, `json` saying
+ *   whether to parse it)
+ * @returns it as httpyac keeps it in a variable: `parsedBody` parsed, no `json` flag
+ */
+function plainResponse(response: HttpyacResponse): Record<string, unknown> {
+  const { json, ...rest } = response;
+  if (!json) return rest;
+  try {
+    return { ...rest, parsedBody: JSON.parse(response.body) };
+  } catch {
+    return rest;
+  }
+}
+
 function handlerExchange(
   fileRequest: FileRequest,
   outcome: Outcome,
