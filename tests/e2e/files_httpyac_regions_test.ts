@@ -1,0 +1,289 @@
+/**
+ * httpyac's constructs the held-out sweep of session 14 found dial without (httpyac.github.io's
+ * examples/metaData/loopWithRef.http, loop*.http, refWithHttpyacJsApi.http, sleep.http,
+ * variables/globalVariables.http, project/http/cookies.http), written as tests and run by dial
+ * and by httpyac 6.16.7 (npm) on the same files against the same python3-httpbin: a named region
+ * without a request line, a named loop's NAME and NAMEList, `$global`, `$httpyac.execute`,
+ * `# @sleep`, and the order of the jar's cookies and a request's own `Cookie` header.
+ */
+import assert from "node:assert/strict";
+import { dial, serve } from "../_helpers.ts";
+import { httpyac, project, reportCases } from "./_files.ts";
+import { startHttpbin } from "./_httpbin.ts";
+import { spawnDial } from "./_spawn.ts";
+
+/** Each test's outcome in httpyac's JSON report, in the order httpyac ran them. */
+function httpyacTests(stdout: string): boolean[] {
+  const report = JSON.parse(stdout.slice(stdout.indexOf("{"))) as {
+    requests: { name: string; testResults?: { message: string; status: string }[] }[];
+  };
+  return report.requests.flatMap((r) => (r.testResults ?? []).map((t) => t.status === "SUCCESS"));
+}
+
+/** Each test's name and outcome in dial's JSON report (requests' own status cases left out). */
+function dialTests(stdout: string): [string, boolean][] {
+  return reportCases(stdout).filter((c) => !/^(HTTP \d+|ran|sent)$/.test(c.name)).map((
+    c,
+  ) => [c.name, c.outcome === "passed"]);
+}
+
+/** Runs a file of the project by both tools: `dial test` and `httpyac send --all`. */
+async function both(dir: string, file: string, base: string) {
+  const ours = await dial([
+    "test",
+    `${dir}/${file}`,
+    "--reporter",
+    "json",
+    "--var",
+    `base=${base}`,
+  ]);
+  const theirs = await httpyac([file, "--all", "-o", "none", "--json", "--var", `base=${base}`], {
+    cwd: dir,
+  });
+  return { ours, theirs };
+}
+
+/** The `METHOD url` of each httpbin echo (`/anything`, `/headers`) in a tool's printed bodies. */
+function echoed(stdout: string): string[] {
+  return [...stdout.matchAll(/"method":\s*"(\w+)",[\s\S]*?"url":\s*"([^"]+)"/g)].map((m) =>
+    `${m[1]} ${new URL(m[2]!).pathname}${new URL(m[2]!).search}`
+  );
+}
+
+// loopWithRef.http's shape, with a list httpbin echoes back (Debian's httpbin has no /json).
+const LOOP_WITH_REF = `# @name data
+POST {{base}}/anything
+Content-Type: application/json
+
+{"slides": [{"title": "a"}, {"title": "b"}]}
+
+### loop
+# @ref data
+# @loop for item of data.json.slides
+
+GET {{base}}/anything?item={{item.title}}
+
+### test
+# @ref loop
+{{
+  test("the region ran after the loop", () => {
+    if (typeof loopList === "undefined") throw new Error("loopList is not defined");
+  });
+  test("NAMEList holds every pass's response", () => {
+    const items = loopList.map((r) => r.parsedBody.args.item).join(",");
+    if (items !== "a,b") throw new Error(items);
+  });
+  test("NAME is the first pass's response", () => {
+    if (loop.statusCode !== 200 || loop.parsedBody.args.item !== "a") throw new Error("not a");
+  });
+  test("the passes are NAME0 and NAME1", () => {
+    if (loop1.args.item !== "b") throw new Error(JSON.stringify(loop1));
+  });
+}}
+`;
+
+Deno.test("httpyac regions: a named region without a request runs after the loop it refers to; NAME and NAMEList, as in httpyac", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({ "loopWithRef.http": LOOP_WITH_REF });
+  const { ours, theirs } = await both(dir, "loopWithRef.http", httpbin.origin);
+  assert.equal(ours.code, 0, ours.stdout + ours.stderr);
+  const expected: [string, boolean][] = [
+    ["the region ran after the loop", true],
+    ["NAMEList holds every pass's response", true],
+    ["NAME is the first pass's response", true],
+    ["the passes are NAME0 and NAME1", true],
+  ];
+  assert.deepEqual(dialTests(ours.stdout), expected);
+  assert.deepEqual(httpyacTests(theirs.stdout), expected.map(([, passed]) => passed));
+  // The region is a case of its own, after the requests it refers to.
+  assert.deepEqual(
+    [...new Set(reportCases(ours.stdout).map((c) => c.request))],
+    ["data", "loop0", "loop1", "test"],
+  );
+});
+
+Deno.test("httpyac regions: a named region runs in its place in the whole file only, once; unnamed blocks still run before the first request", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    "regions.http": `{{
+  exports.count = 0;
+}}
+
+###
+GET {{base}}/anything?count={{count}}
+
+### bump
+{{
+  exports.count = count + 1;
+}}
+
+###
+GET {{base}}/anything?count={{count}}
+
+###
+GET {{base}}/anything?again={{count}}
+`,
+  });
+  const ours = await dial(["run", `${dir}/regions.http`, "--var", `base=${httpbin.origin}`]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const theirs = await httpyac(
+    ["regions.http", "--all", "-o", "body", "--var", `base=${httpbin.origin}`],
+    { cwd: dir },
+  );
+  const sent = ["GET /anything?count=0", "GET /anything?count=1", "GET /anything?again=1"];
+  assert.deepEqual(echoed(ours.stdout), sent);
+  assert.deepEqual(echoed(theirs.stdout), sent);
+  // One request chosen: the region is not in its way (httpyac's --line runs it alone too).
+  const one = await dial(["run", `${dir}/regions.http`, "2", "--var", `base=${httpbin.origin}`]);
+  assert.deepEqual(echoed(one.stdout), ["GET /anything?count=0"]);
+});
+
+Deno.test("httpyac regions: $global is one object for the run, across requests and files, as in httpyac", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // variables/globalVariables.http, and a second file that reads what the first kept.
+    "a.http": `GET {{base}}/anything?foo=bar
+
+{{
+  $global.foo = response.parsedBody.args.foo;
+}}
+
+###
+GET {{base}}/anything?bar={{$global.foo}}
+
+?? body args.bar == bar
+`,
+    "b.http": `GET {{base}}/anything?again={{$global.foo}}
+
+?? body args.again == bar
+`,
+  });
+  const ours = await dial(["test", dir, "--reporter", "json", "--var", `base=${httpbin.origin}`]);
+  assert.equal(ours.code, 0, ours.stdout + ours.stderr);
+  const theirs = await httpyac(
+    ["a.http", "b.http", "--all", "-o", "none", "--json", "--var", `base=${httpbin.origin}`],
+    { cwd: dir },
+  );
+  const expected: [string, boolean][] = [["body args.bar == bar", true], [
+    "body args.again == bar",
+    true,
+  ]];
+  assert.deepEqual(dialTests(ours.stdout), expected);
+  assert.deepEqual(httpyacTests(theirs.stdout), expected.map(([, passed]) => passed));
+});
+
+Deno.test('httpyac regions: $httpyac.execute("NAME") runs the named request again before the block, as in httpyac', async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // metaData/refWithHttpyacJsApi.http, with a count of the named request's runs.
+    "execute.http": `# @name json
+GET {{base}}/anything?id={{$guid}}
+
+{{
+  exports.runs = (typeof runs === "undefined" ? 0 : runs) + 1;
+}}
+
+###
+{{
+  await $httpyac.execute("json");
+}}
+POST {{base}}/anything
+
+{{json.args.id}}
+
+?? js runs == 2
+?? js response.parsedBody.data == {{json.args.id}}
+`,
+  });
+  const { ours, theirs } = await both(dir, "execute.http", httpbin.origin);
+  assert.equal(ours.code, 0, ours.stdout + ours.stderr);
+  const expected: [string, boolean][] = [
+    ["js runs == 2", true],
+    ["js response.parsedBody.data == {{json.args.id}}", true],
+  ];
+  assert.deepEqual(dialTests(ours.stdout), expected);
+  assert.deepEqual(httpyacTests(theirs.stdout), expected.map(([, passed]) => passed));
+
+  // A name that is not written out is refused, naming the line; nothing else is run for it.
+  const computed = await project({
+    "computed.http":
+      `###\n{{\n  const name = "json";\n  await $httpyac.execute(name);\n}}\nGET ${httpbin.origin}/anything\n`,
+  });
+  const refused = await dial(["run", `${computed}/computed.http`]);
+  assert.equal(refused.code, 1);
+  assert.match(
+    refused.stderr,
+    /computed\.http:4: \$httpyac\.execute takes the name of a request of this file, written as a string/,
+  );
+});
+
+Deno.test("httpyac regions: # @sleep waits before the request (a lower bound, in both tools); more than 5 minutes is refused", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    "sleep.http":
+      `GET {{base}}/anything?first\n\n###\n# @sleep 700\nGET {{base}}/anything?second\n`,
+    "long.http": `# @sleep 300001\nGET {{base}}/anything\n`,
+  });
+  // A lower bound only: a loaded machine may take longer, never less.
+  let started = performance.now();
+  const ours = await dial(["run", `${dir}/sleep.http`, "--var", `base=${httpbin.origin}`]);
+  assert.ok(performance.now() - started >= 700);
+  assert.equal(ours.code, 0, ours.stderr);
+  started = performance.now();
+  const theirs = await httpyac(
+    ["sleep.http", "--all", "-o", "body", "--var", `base=${httpbin.origin}`],
+    { cwd: dir },
+  );
+  assert.ok(performance.now() - started >= 700);
+  for (const stdout of [ours.stdout, theirs.stdout]) {
+    assert.deepEqual(echoed(stdout), ["GET /anything?first", "GET /anything?second"]);
+  }
+
+  const long = await dial(["run", `${dir}/long.http`, "--var", `base=${httpbin.origin}`]);
+  assert.equal(long.code, 2);
+  assert.match(
+    long.stderr,
+    /long\.http:1:1: "# @sleep 300001" would wait 300001 ms: dial waits at most 300000 ms for a file/,
+  );
+});
+
+Deno.test("httpyac regions: Ctrl-C ends a # @sleep: exit 130, the request after it never sent", async () => {
+  const arrived = Promise.withResolvers<void>();
+  await using server = serve((request) => {
+    if (new URL(request.url).pathname === "/first") arrived.resolve();
+    return Response.json({ ok: true });
+  });
+  const dir = await project({
+    "sleep.http": `GET {{origin}}/first\n\n###\n# @sleep 200000\nGET {{origin}}/second\n`,
+  });
+  const child = spawnDial(["run", `${dir}/sleep.http`, "--var", `origin=${server.origin}`], {
+    stdin: "null",
+  });
+  await arrived.promise;
+  child.kill("SIGINT");
+  const { code, stderr } = await child.output();
+  assert.equal(code, 130, new TextDecoder().decode(stderr));
+  assert.deepEqual(server.requests.map((r) => new URL(r.url).pathname), ["/first"]);
+});
+
+Deno.test("httpyac regions: the jar's cookies come before a request's own Cookie header, as httpyac and curl send them", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // project/http/cookies.http, the own Cookie echoed by /headers.
+    "cookies.http": `GET {{base}}/cookies/set?foo=bar
+
+###
+GET {{base}}/headers
+Cookie: bar=foo
+`,
+  });
+  const cookieOf = (stdout: string) => [...stdout.matchAll(/"Cookie":\s*"([^"]*)"/g)].at(-1)?.[1];
+  const ours = await dial(["run", `${dir}/cookies.http`, "--var", `base=${httpbin.origin}`]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const theirs = await httpyac(
+    ["cookies.http", "--all", "-o", "body", "--var", `base=${httpbin.origin}`],
+    { cwd: dir },
+  );
+  assert.equal(cookieOf(ours.stdout), "foo=bar; bar=foo");
+  assert.equal(cookieOf(theirs.stdout), "foo=bar; bar=foo");
+});
