@@ -113,10 +113,39 @@ export async function confinedDotenv(
   return await readDotenv(path);
 }
 
+/** The files that make a folder httpyac's project root (its configuration files). */
+const HTTPYAC_CONFIG_FILES = [
+  ".httpyac.js",
+  ".httpyac.cjs",
+  ".httpyac.config.js",
+  ".httpyac.config.cjs",
+  "httpyac.config.js",
+  "httpyac.config.cjs",
+  ".httpyac.json",
+  "httpyac.config.json",
+];
+
 /**
- * httpyac's default variables: the `.env` and `env/.env` files from a folder up to the top of
- * the run's folders, a nearer one's values over a farther one's (one outside the run's folders,
- * or linked out of them, is not read).
+ * httpyac's project root of a folder, as httpyac finds it: the nearest folder up with one of its
+ * configuration files, else the nearest with a `package.json` or an `env` folder; else none.
+ */
+function httpyacRoot(dir: string, inside: (dir: string) => boolean): string | undefined {
+  for (const markers of [HTTPYAC_CONFIG_FILES, ["package.json", "env"]]) {
+    for (let at = dir; inside(at);) {
+      if (markers.some((name) => exists(`${at}/${name}`))) return at;
+      const parent = at.slice(0, at.lastIndexOf("/")) || "/";
+      if (parent === at) break;
+      at = parent;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * httpyac's default variables: the `.env` and `env/.env` files from a folder up to httpyac's
+ * project root (the nearest folder with an httpyac configuration file, `package.json` or `env`
+ * folder), else up to the top of the run's folders; a nearer one's values over a farther one's
+ * (one outside the run's folders, or linked out of them, is not read).
  *
  * @param dir the request file's folder (a real path)
  * @param confinement the run's folders
@@ -127,7 +156,9 @@ export async function httpyacDotenv(
   confinement: Confinement,
 ): Promise<Map<string, string>> {
   const found: Map<string, string>[] = [];
-  for (let at = dir; confinement.roots.some((root) => at.startsWith(root));) {
+  const inside = (at: string) => confinement.roots.some((root) => at.startsWith(root));
+  const top = httpyacRoot(dir, inside);
+  for (let at = dir; inside(at);) {
     for (const candidate of [`${at}/env/.env`, `${at}/.env`]) {
       // Most folders have neither: asked without a trip to the runtime's thread pool, which
       // cost each iteration of a `--repeat` or `--data` run ~1 ms.
@@ -143,7 +174,7 @@ export async function httpyacDotenv(
       }
     }
     const parent = at.slice(0, at.lastIndexOf("/")) || "/";
-    if (parent === at) break;
+    if (parent === at || at === top) break;
     at = parent;
   }
   // The farthest first, so that nearer values win.

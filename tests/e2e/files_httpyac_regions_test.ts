@@ -287,3 +287,24 @@ Cookie: bar=foo
   assert.equal(cookieOf(ours.stdout), "foo=bar; bar=foo");
   assert.equal(cookieOf(theirs.stdout), "foo=bar; bar=foo");
 });
+
+Deno.test("httpyac regions: .env files are read up to httpyac's project root (its configuration file), as httpyac reads them", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    ".env": `host=${httpbin.origin}\n`,
+    "top.http": "GET /anything?top\n",
+    // project/formats/xml.http's place: a folder below httpyac.config.cjs, above it the .env.
+    "project/httpyac.config.json": "{}\n",
+    "project/formats/below.http": "GET /anything?below\n",
+  });
+  const ours = await dial(["test", dir, "--reporter", "json"], { cwd: dir });
+  const outcomes = reportCases(ours.stdout).map((c) => [c.file.replace(/^.*\//, ""), c.outcome]);
+  assert.deepEqual(outcomes, [["below.http", "error"], ["top.http", "passed"]]);
+  const top = await httpyac(["top.http", "--all", "-o", "body"], { cwd: dir });
+  assert.deepEqual(echoed(top.stdout), ["GET /anything?top"]);
+  const below = await httpyac(["below.http", "--all", "-o", "body"], {
+    cwd: `${dir}/project/formats`,
+  });
+  assert.deepEqual(echoed(below.stdout), []);
+  assert.match(below.stdout + below.stderr, /must not start with a slash/);
+});
