@@ -191,8 +191,9 @@ const IGNORED_DIRECTIVES = new Set([
   "use-os-credentials",
   "title",
   "description",
-  // httpyac's: rate limits, how its editor shows a response.
+  // httpyac's: rate limits, streams kept open, how its editor shows a response.
   "ratelimit",
+  "keepStreaming",
   "openWith",
   "extension",
   "save",

@@ -87,6 +87,8 @@ export async function buildFileRequest(
     ? written
     : hostVariable(written, scope, `${path}:${request.requestLine.line}:1`, request.method);
   const { kind, restGraphql } = kindOf(request, headers);
+  const eventSource = kind === "http" && EVENT_SOURCE.has(request.method);
+  if (eventSource) eventSourceHeaders(headers);
   const grpc = kind === "grpc" ? parseGrpcTarget(urlText) : undefined;
   // OPTIONS * asks the server itself (RFC 9112 §3.2.4): its origin comes from the Host header.
   const asterisk = kind === "http" && urlText.trim() === "*" && request.method === "OPTIONS";
@@ -112,7 +114,9 @@ export async function buildFileRequest(
     request,
     kind,
     spec: {
-      method: kind === "http" || kind === "grpc" || restGraphql
+      method: eventSource
+        ? "GET"
+        : kind === "http" || kind === "grpc" || restGraphql
         ? request.method
         : kind === "graphql"
         ? "POST"
@@ -250,6 +254,24 @@ function graphqlJson(
     }),
     contentType: "application/json",
   };
+}
+
+/** httpyac's methods of an event stream request (`SSE URL`): a GET of `text/event-stream`. */
+const EVENT_SOURCE = new Set(["SSE", "EVENTSOURCE"]);
+
+/**
+ * The headers of httpyac's `SSE URL` request as its EventSource client sends them:
+ * `Cache-Control: no-cache` unless written (and dial's default `Accept`, as httpyac's); its
+ * `Event:` lines name the events httpyac listens to and are not sent (dial prints every event's
+ * data).
+ */
+function eventSourceHeaders(headers: HeaderField[]): void {
+  for (let i = headers.length - 1; i >= 0; i--) {
+    if (headers[i]!.name.toLowerCase() === "event") headers.splice(i, 1);
+  }
+  if (!headers.some((h) => h.name.toLowerCase() === "cache-control")) {
+    headers.push({ name: "Cache-Control", value: "no-cache" });
+  }
 }
 
 /**

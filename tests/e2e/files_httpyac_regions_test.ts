@@ -7,7 +7,7 @@
  * `# @sleep`, and the order of the jar's cookies and a request's own `Cookie` header.
  */
 import assert from "node:assert/strict";
-import { dial, serve } from "../_helpers.ts";
+import { dial, dialEnv, serve } from "../_helpers.ts";
 import { httpyac, project, reportCases } from "./_files.ts";
 import { startHttpbin } from "./_httpbin.ts";
 import { spawnDial } from "./_spawn.ts";
@@ -307,4 +307,45 @@ Deno.test("httpyac regions: .env files are read up to httpyac's project root (it
   });
   assert.deepEqual(echoed(below.stdout), []);
   assert.match(below.stdout + below.stderr, /must not start with a slash/);
+});
+
+Deno.test("httpyac regions: SSE URL is a GET with Cache-Control: no-cache, its Event: lines not sent, each event's data printed, as httpyac sends it", async () => {
+  const seen: string[] = [];
+  const twice = Promise.withResolvers<void>();
+  await using server = serve((request) => {
+    const headers = [...request.headers].filter(([n]) =>
+      ["accept", "cache-control", "event"].includes(n)
+    );
+    seen.push(`${request.method} ${new URL(request.url).pathname} ${JSON.stringify(headers)}`);
+    if (seen.length === 2) twice.resolve();
+    return new Response("event: message\ndata: one\n\nevent: message\ndata: two\n\n", {
+      headers: { "content-type": "text/event-stream" },
+    });
+  });
+  const dir = await project({
+    // request/sse/sse.dev.http.
+    "sse.http": `# @keepStreaming\nSSE ${server.origin}/test\nEvent: message\n`,
+  });
+  const ours = await dial(["run", `${dir}/sse.http`]);
+  assert.equal(ours.code, 0, ours.stderr);
+  assert.deepEqual(ours.stdout.trim().split("\n"), ["one", "two"]);
+  // httpyac's EventSource reconnects when the stream ends, for as long as it keeps streaming:
+  // its first request is compared, and it is stopped once it has sent it.
+  const theirs = new Deno.Command(Deno.execPath(), {
+    args: [
+      ...["run", "-A", "--quiet", "--no-config", "--no-lock", "npm:httpyac@6.16.7", "send"],
+      ...["sse.http", "--all"],
+    ],
+    cwd: dir,
+    clearEnv: true,
+    env: dialEnv(),
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  await twice.promise;
+  theirs.kill("SIGKILL");
+  await theirs.status;
+  const expected = `GET /test [["accept","*/*"],["cache-control","no-cache"]]`;
+  assert.deepEqual(seen.slice(0, 2), [expected, expected]);
 });
