@@ -370,8 +370,17 @@ function requestUrl(text: string, host: HeaderField | undefined, kind: RequestKi
 }
 
 /** A file the body includes, resolved inside the run's folders (else refused, naming it). */
-async function includePath(options: BuildOptions, written: string, line: number) {
+async function includePath(options: BuildOptions, template: string, line: number) {
   const confinement = options.confinement ?? await Confinement.of(options.dir || ".");
+  // httpyac's `< {{assetsDir}}/body.json`: the path's variables, then the same confinement.
+  const written = template.includes("{{")
+    ? substitute(template, options.scope, {
+      what: "the body file's path",
+      path: options.path,
+      line,
+      column: 1,
+    }).text
+    : template;
   return await confinement.reading(resolvePath(options.dir, written), {
     what: `the body file of ${options.path}:${line}`,
     written,

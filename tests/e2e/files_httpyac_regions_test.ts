@@ -349,3 +349,39 @@ Deno.test("httpyac regions: SSE URL is a GET with Cache-Control: no-cache, its E
   const expected = `GET /test [["accept","*/*"],["cache-control","no-cache"]]`;
   assert.deepEqual(seen.slice(0, 2), [expected, expected]);
 });
+
+Deno.test("httpyac regions: a `< {{dir}}file` body path takes its variables, and stays inside the run's folder", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // request/requestBody/requestBodyImportVariable.http.
+    "import.http": `@assetsDir=./
+###
+
+POST {{base}}/anything
+Content-Type: application/json
+
+< {{assetsDir}}body.json
+`,
+    "body.json": `{"from": "file"}\n`,
+    // `dial run FILE` reads inside the file's folder: the project's top is outside it.
+    "inner/outside.http": `@up=../\n###\nPOST {{base}}/anything\n\n< {{up}}secret.txt\n`,
+    "secret.txt": "not yours\n",
+  });
+  const data = (stdout: string) =>
+    [...stdout.matchAll(/"data":\s*"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`));
+  const ours = await dial(["run", `${dir}/import.http`, "--var", `base=${httpbin.origin}`]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const theirs = await httpyac(
+    ["import.http", "--all", "-o", "body", "--var", `base=${httpbin.origin}`],
+    { cwd: dir },
+  );
+  assert.deepEqual(data(ours.stdout), ['{"from": "file"}\n']);
+  assert.deepEqual(data(theirs.stdout), data(ours.stdout));
+
+  const outside = await dial([
+    ...["run", `${dir}/inner/outside.http`, "--var", `base=${httpbin.origin}`],
+  ]);
+  assert.equal(outside.code, 2);
+  assert.match(outside.stderr, /outside\.http:5.*secret\.txt/);
+  assert.doesNotMatch(outside.stdout, /not yours/);
+});
