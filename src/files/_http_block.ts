@@ -79,6 +79,8 @@ export class Block {
   readonly directives: Directive[] = [];
   readonly preScripts: Script[] = [];
   readonly headers: HeaderLine[] = [];
+  /** httpyac's `...NAME` header lines. */
+  readonly headerSpreads: NonNullable<HttpRequest["headerSpreads"]> = [];
   readonly body: BodyPart[] = [];
   /** Body text lines not yet joined into a text part. */
   textLines: Line[] = [];
@@ -225,6 +227,7 @@ export class Block {
     if (this.separator) request.separator = spanBetween(this.separator, this.separator);
     if (version) request.httpVersion = version;
     if (this.protos.length) request.protos = this.protos;
+    if (this.headerSpreads.length) request.headerSpreads = this.headerSpreads;
     const body = this.body;
     if (body.length) {
       const last = body[body.length - 1]!.span;

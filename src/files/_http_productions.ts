@@ -387,6 +387,19 @@ export const headerComment: Production = (block) => {
   return block.consumed();
 };
 
+/**
+ * httpyac's `...NAME` among the headers: the object NAME (JavaScript, as httpyac evaluates it)
+ * gives headers, set when the request is sent over the written ones of the same name.
+ */
+export const headerSpread: Production = (block) => {
+  const line = block.line;
+  const spread = /^\s*\.{3}(\S+?),?\s*$/.exec(line.text);
+  if (!spread) return false;
+  block.headerSpreads.push({ expression: spread[1]!, span: spanOf(line) });
+  block.lastContent = line;
+  return block.consumed();
+};
+
 /** An indented line after a header: it continues the header's value. */
 export const headerContinuation: Production = (block) => {
   const line = block.line;
@@ -671,6 +684,7 @@ export const HEADERS: readonly Production[] = [
   assertion,
   httpyacScript,
   headerComment,
+  headerSpread,
   headerContinuation,
   header,
 ];

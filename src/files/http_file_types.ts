@@ -150,6 +150,11 @@ export interface HttpRequest {
   preScripts: Script[];
   /** Header lines, in order. */
   headers: HeaderLine[];
+  /**
+   * httpyac's `...NAME` lines among the headers: each names an object (a JavaScript expression,
+   * as httpyac evaluates it) whose entries are headers, set over the written ones when sent.
+   */
+  headerSpreads?: { expression: string; span: Span }[];
   /** The body parts, in order; empty when there is no body. */
   body: BodyPart[];
   /** The body's span (all its parts), when it has one. */

@@ -1044,6 +1044,40 @@ class FileRunner {
     }
   }
 
+  /**
+   * httpyac's `...NAME` header lines: each object's entries (a list: one header per element) set
+   * over the written headers of the same name, as httpyac assigns them; not an object: nothing.
+   */
+  async spreadHeaders(request: HttpRequest, scope: VariableScope): Promise<HttpRequest> {
+    let headers = request.headers;
+    for (const { expression, span } of request.headerSpreads!) {
+      const { value } = await this.evaluateHttpyac(
+        expression,
+        span.line,
+        request,
+        this.httpyacVariables(expression, scope),
+      );
+      if (!value || typeof value !== "object") continue;
+      const entries = Object.entries(value).flatMap(([name, v]) =>
+        (Array.isArray(v) ? v : [v]).map((one) => [name, String(one)] as const)
+      );
+      const bad = entries.find(([name]) => !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name));
+      if (bad) {
+        throw new UsageError(
+          `${this.file.path}:${span.line}:1: "...${expression}" gives the header name "${
+            bad[0].slice(0, 40)
+          }", which is not one`,
+        );
+      }
+      const names = new Set(entries.map(([name]) => name.toLowerCase()));
+      headers = [
+        ...headers.filter((h) => !names.has(h.name.toLowerCase())),
+        ...entries.map(([name, text]) => ({ name, value: text, span })),
+      ];
+    }
+    return { ...request, headers };
+  }
+
   /** A pre-request script's input: the request as written. */
   writtenInput(
     scope: VariableScope,
@@ -1411,6 +1445,7 @@ class FileRunner {
     }
     // httpyac's named region without a request: its blocks ran, there is nothing to send.
     if (request.region) return;
+    if (request.headerSpreads) request = await this.spreadHeaders(request, scope);
     await this.httpyacExpressions(request, scope, requestVariables);
     const authTexts = this.authTexts(request);
     if (authTexts.length) await this.resolveAuth(authTexts);

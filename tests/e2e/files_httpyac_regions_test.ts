@@ -385,3 +385,35 @@ Content-Type: application/json
   assert.match(outside.stderr, /outside\.http:5.*secret\.txt/);
   assert.doesNotMatch(outside.stdout, /not yours/);
 });
+
+Deno.test("httpyac regions: a ...NAME header line adds the object's entries as headers, as httpyac sends them", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // request/headersSpread.http.
+    "spread.http": `{{+
+  const token = "test"
+  exports.defaultHeaders = {
+    'Content-Type': 'text/html',
+    'Authorization': \`Bearer \${token}\`
+  };
+}}
+###
+GET {{base}}/anything
+...defaultHeaders
+X-Written: yes
+`,
+  });
+  const sent = (stdout: string) =>
+    [...stdout.matchAll(/"headers":\s*(\{[^}]*\})/g)].map((m) => {
+      const headers = JSON.parse(m[1]!) as Record<string, string>;
+      return [headers["Authorization"], headers["Content-Type"], headers["X-Written"]];
+    });
+  const ours = await dial(["run", `${dir}/spread.http`, "--var", `base=${httpbin.origin}`]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const theirs = await httpyac(
+    ["spread.http", "--all", "-o", "body", "--var", `base=${httpbin.origin}`],
+    { cwd: dir },
+  );
+  assert.deepEqual(sent(ours.stdout), [["Bearer test", "text/html", "yes"]]);
+  assert.deepEqual(sent(theirs.stdout), sent(ours.stdout));
+});
