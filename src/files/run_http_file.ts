@@ -1244,6 +1244,12 @@ class FileRunner {
         const head = /^([\w-]+)(?:\.[\w$]+|\[\d+\])+$/.exec(expression!)?.[1];
         const inVariable = head !== undefined && !this.responseOf(head) &&
           this.defines(head, scope);
+        // httpyac's `{{$xpath:NAME EXPRESSION}}`: XPath over a named response's body.
+        const xpathOf = /^\$xpath:(\S+)\s+(.+)$/.exec(expression!);
+        if (xpathOf) {
+          requestVariables.set(expression!, await this.xpathOf(xpathOf[1]!, xpathOf[2]!, line));
+          continue;
+        }
         // httpyac's `{{$global.name}}`: a path in its run-wide object.
         const global = /^\$global\b/.test(expression!);
         if (!global && !inVariable && !isJavaScriptExpression(expression!)) continue;
@@ -1268,6 +1274,36 @@ class FileRunner {
         );
       }
     }
+  }
+
+  /**
+   * httpyac's `{{$xpath:NAME EXPRESSION}}`: the XPath expression over the named response's body
+   * (the file's `@xpath_ns` prefixes), as `?? xpath` reads it; nothing found is an error, as
+   * in httpyac (whose next reading of the text, as JavaScript, fails).
+   */
+  async xpathOf(name: string, expression: string, line: number): Promise<string> {
+    const named = this.responseOf(name);
+    if (!named) {
+      throw new UsageError(
+        `${this.file.path}:${line}: Request "${name}" in {{$xpath:${name} …}} has not run`,
+      );
+    }
+    const { xpathValue } = await load.xpath();
+    const namespaces = Object.fromEntries(
+      (this.file.xpathNamespaces ?? []).map((n) => [n.prefix, n.uri]),
+    );
+    let value: unknown;
+    try {
+      value = xpathValue(expression, named.response.body, namespaces);
+    } catch (error) {
+      throw new UsageError(`${this.file.path}:${line}: ${(error as Error).message}`);
+    }
+    if (value === undefined || value === "") {
+      throw new UsageError(
+        `${this.file.path}:${line}: {{$xpath:${name} ${expression}}} selects nothing in the response of "${name}"`,
+      );
+    }
+    return typeof value === "string" ? value : JSON.stringify(value);
   }
 
   /** Whether a variable has a value in the scope (a reference not read yet counts). */
@@ -2225,7 +2261,9 @@ function httpyacSeen(file: HttpFile): { expressions: boolean; inputs: boolean } 
     );
   return {
     expressions: blocks ||
-      /\{\{\s*(?:[^$%\s{}][^{}]*[()+*?'"`!=<>&|][^{}]*|\$global\b[^{}]*)\}\}/.test(file.source),
+      /\{\{\s*(?:[^$%\s{}][^{}]*[()+*?'"`!=<>&|][^{}]*|\$(?:global\b|xpath:)[^{}]*)\}\}/.test(
+        file.source,
+      ),
     inputs: /\{\{\s*\$(?:input|prompt|password|pick)/.test(file.source),
   };
 }

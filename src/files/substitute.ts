@@ -227,8 +227,9 @@ class Resolver {
       // httpyac's `{{$input …}}`, `{{$pick …}}`: the runner asked before the request was built.
       const asked = this.scope.overrides?.get(expr);
       if (asked !== undefined) return this.take(asked);
-      if (/^\$global\b/.test(expr)) {
-        // httpyac's `{{$global.name}}`: the runner evaluated it before the request was built.
+      if (/^\$(?:global\b|xpath:)/.test(expr)) {
+        // httpyac's `{{$global.name}}` and `{{$xpath:NAME …}}`: the runner evaluated them before
+        // the request was built.
         const value = this.scope.request?.get(expr);
         if (value === undefined) throw new UndefinedVariableError(expr, place);
         return this.take(value);

@@ -417,3 +417,38 @@ X-Written: yes
   assert.deepEqual(sent(ours.stdout), [["Bearer test", "text/html", "yes"]]);
   assert.deepEqual(sent(theirs.stdout), sent(ours.stdout));
 });
+
+Deno.test("httpyac regions: {{$xpath:NAME EXPRESSION}} reads a named response's XML, as httpyac reads it", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // variables/xpath.http (httpbin's /xml: a slideshow by "Yours Truly").
+    "xpath.http": `### foo
+GET {{base}}/xml
+
+###
+# @ref foo
+GET {{base}}/anything?q={{$xpath:foo //@author}}
+`,
+    "none.http":
+      `### foo\nGET {{base}}/xml\n\n###\n# @ref foo\nGET {{base}}/anything?q={{$xpath:foo //none}}\n`,
+  });
+  const ours = await dial(["run", `${dir}/xpath.http`, "--var", `base=${httpbin.origin}`]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const theirs = await httpyac(
+    ["xpath.http", "--all", "-o", "body", "--var", `base=${httpbin.origin}`],
+    { cwd: dir },
+  );
+  const sent = ["GET /anything?q=Yours%20Truly"];
+  assert.deepEqual(echoed(ours.stdout), sent);
+  assert.deepEqual(echoed(theirs.stdout), sent);
+  // Nothing selected: an error in both, the request not sent.
+  const none = await dial(["run", `${dir}/none.http`, "--var", `base=${httpbin.origin}`]);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /none\.http:6: \{\{\$xpath:foo \/\/none\}\} selects nothing/);
+  const theirNone = await httpyac(
+    ["none.http", "--all", "-o", "body", "--var", `base=${httpbin.origin}`],
+    { cwd: dir },
+  );
+  assert.deepEqual(echoed(none.stdout + theirNone.stdout), []);
+  assert.match(theirNone.stdout + theirNone.stderr, /1 errored/);
+});
