@@ -174,7 +174,21 @@ const BLOCK_HELPERS = String.raw`function __dialHttpyac(run) {
     import: function () { throw new Error("$httpyac.import is not in dial's sandbox: write # @import ./file.http above the request"); }
   };
   var module = { exports: {} };
+  function failed(error) {
+    host.variables.set("${HTTPYAC_CHANNEL}", stringify({ exports: {}, error: String(error && error.message !== undefined ? error.message : error) }));
+  }
+  // What was exported as a promise is exported as what it resolves to, as httpyac awaits it.
   function finish() {
+    var value = module.exports, keys = value && typeof value === "object" ? Object.keys(value) : [];
+    var pending = [];
+    keys.forEach(function (key) {
+      var one = value[key];
+      if (one && typeof one.then === "function") pending.push(one.then(function (done) { value[key] = done; }));
+    });
+    if (pending.length) Promise.all(pending).then(write, failed);
+    else write();
+  }
+  function write() {
     var exported = {}, value = module.exports, keys = value && typeof value === "object" ? Object.keys(value) : [];
     for (var k = 0; k < keys.length; k++) {
       if (typeof value[keys[k]] !== "function") exported[keys[k]] = value[keys[k]];
@@ -188,9 +202,7 @@ const BLOCK_HELPERS = String.raw`function __dialHttpyac(run) {
   }
   var done = run.call(context, module.exports, __dialRequire, module, input.file, input.dir, context);
   if (done && typeof done.then === "function") {
-    done.then(finish, function (error) {
-      host.variables.set("${HTTPYAC_CHANNEL}", stringify({ exports: {}, error: String(error && error.message !== undefined ? error.message : error) }));
-    });
+    done.then(finish, failed);
     return;
   }
   finish();

@@ -452,3 +452,28 @@ GET {{base}}/anything?q={{$xpath:foo //@author}}
   assert.deepEqual(echoed(none.stdout + theirNone.stdout), []);
   assert.match(theirNone.stdout + theirNone.stderr, /1 errored/);
 });
+
+Deno.test("httpyac regions: an exported promise is exported as what it resolves to, as httpyac awaits it", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // script/scriptPromise.http's shape, without its ten-second wait.
+    "promise.http": `{{
+  async function answer() {
+    await sleep(1);
+    return "forty-two";
+  }
+  exports.wait = answer();
+}}
+GET {{base}}/anything?answer={{wait}}
+`,
+  });
+  const ours = await dial(["run", `${dir}/promise.http`, "--var", `base=${httpbin.origin}`]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const theirs = await httpyac(
+    ["promise.http", "--all", "-o", "body", "--var", `base=${httpbin.origin}`],
+    { cwd: dir },
+  );
+  const sent = ["GET /anything?answer=forty-two"];
+  assert.deepEqual(echoed(ours.stdout), sent);
+  assert.deepEqual(echoed(theirs.stdout), sent);
+});
