@@ -46,6 +46,8 @@ export interface HttpyacBlockInput {
   /** `__filename` and `__dirname`. */
   file: string;
   dir: string;
+  /** httpyac's `httpRegion`, as far as the file says it: its name and directives (`metaData`). */
+  region?: { metaData: Record<string, string | true> };
 }
 
 /** What an httpyac block did. */
@@ -167,6 +169,9 @@ const BLOCK_HELPERS = String.raw`function __dialHttpyac(run) {
   context.sleep = function () { return Promise.resolve(); };
   context.test = __dialTest(jetbrains, context.response);
   context.$context = context;
+  // httpyac's objects of the file and the request, as far as the file says them.
+  context.httpFile = { fileName: input.file };
+  context.httpRegion = input.region || { metaData: {} };
   // $httpyac.execute("NAME"): the host ran the request before the block (see the runner).
   context.$httpyac = {
     execute: function () { return Promise.resolve(context); },

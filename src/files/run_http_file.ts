@@ -1123,6 +1123,17 @@ class FileRunner {
         ...(response ? { response: meta } : {}),
         file: this.file.path,
         dir: this.dir,
+        region: {
+          metaData: Object.fromEntries(
+            // httpyac's keys are camel case (`# @no-log`: `noLog`).
+            request.directives.map((d) =>
+              [
+                d.name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
+                d.value || true,
+              ] as const
+            ),
+          ),
+        },
       }),
     };
     // The body as text: httpyac's response parses it itself.

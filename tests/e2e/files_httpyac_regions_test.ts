@@ -477,3 +477,29 @@ GET {{base}}/anything?answer={{wait}}
   assert.deepEqual(echoed(ours.stdout), sent);
   assert.deepEqual(echoed(theirs.stdout), sent);
 });
+
+Deno.test("httpyac regions: a block sees httpFile and httpRegion (the file's name, the request's directives), as in httpyac", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // script/scriptVariablesHttpFile.http and scriptVariablesHttpRegion.http, as tests.
+    "objects.http": `# @name which
+# @no-log
+GET {{base}}/anything
+
+{{
+  test("the file", () => {
+    if (!httpFile.fileName.endsWith("objects.http")) throw new Error(httpFile.fileName);
+  });
+  test("the region", () => {
+    if (httpRegion.metaData.name !== "which" || httpRegion.metaData.noLog !== true) {
+      throw new Error(JSON.stringify(httpRegion.metaData));
+    }
+  });
+}}
+`,
+  });
+  const { ours, theirs } = await both(dir, "objects.http", httpbin.origin);
+  assert.equal(ours.code, 0, ours.stdout + ours.stderr);
+  assert.deepEqual(dialTests(ours.stdout), [["the file", true], ["the region", true]]);
+  assert.deepEqual(httpyacTests(theirs.stdout), [true, true]);
+});
