@@ -33,8 +33,11 @@ export interface FileContext {
   runs: RunLine[];
   /** `proto <` lines of blocks without a request (they hold for the whole file). */
   protos: ProtoImport[];
-  /** httpyac's GraphQL fragments, in file order (made at the first). */
-  fragments?: { name: string; text: string }[];
+  /**
+   * httpyac's GraphQL fragments, in file order (made at the first): written out, or from a file
+   * (`gql NAME < ./parts.gql`).
+   */
+  fragments?: ({ name: string; text: string } | { name: string; path: string; line: number })[];
   /** httpyac's `{{ … }}` blocks of the file as a whole (made at the first). */
   scripts?: HttpFile["scripts"];
   /** httpyac's named regions without a request line, in order (made at the first). */

@@ -183,6 +183,18 @@ export const graphqlFragment: Production = (block) => {
   return true;
 };
 
+/**
+ * httpyac's `gql NAME < ./parts.gql` above a request: a GraphQL fragment from a file, sent after
+ * the query of each request of the file that spreads it (`...NAME`), as a written one is.
+ */
+export const graphqlFragmentFile: Production = (block) => {
+  const line = block.line;
+  const match = /^\s*gql\s+([_A-Za-z]\w*)\s+<\s+(\S.*?)\s*$/.exec(line.text);
+  if (!match) return false;
+  (block.file.fragments ??= []).push({ name: match[1]!, path: match[2]!, line: line.number });
+  return block.consumed();
+};
+
 /** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
 export const preScript: Production = (block) => {
   const line = block.line;
@@ -671,6 +683,7 @@ export const HEAD: readonly Production[] = [
   blockComment,
   httpyacScript,
   graphqlFragment,
+  graphqlFragmentFile,
   protoImport,
   preScript,
   assertion,

@@ -512,8 +512,15 @@ async function graphqlBody(text: string, request: HttpRequest, options: BuildOpt
       column: 1,
     }).text;
   }
-  // httpyac's fragments the query spreads, each after it on a line of its own.
-  query = [query, ...request.graphqlFragments ?? []].join("\n");
+  // httpyac's fragments the query spreads, each after it on a line of its own (written ones,
+  // then the files', confined as includes are).
+  const fromFiles: string[] = [];
+  for (const fragment of request.graphqlFragmentFiles ?? []) {
+    if (!query.includes(`...${fragment.name}`)) continue;
+    const at = await includePath(options, fragment.path, fragment.line);
+    fromFiles.push(new TextDecoder().decode(await readable(at, path, fragment.line)));
+  }
+  query = [query, ...request.graphqlFragments ?? [], ...fromFiles].join("\n");
   return {
     query,
     ...(variables ? { variables } : {}),

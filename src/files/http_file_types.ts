@@ -175,6 +175,11 @@ export interface HttpRequest {
    */
   graphqlFragments?: string[];
   /**
+   * httpyac's fragment files of the file (`gql NAME < ./parts.gql` above a request): each is read
+   * and sent after the query when the query spreads NAME.
+   */
+  graphqlFragmentFiles?: { name: string; path: string; line: number }[];
+  /**
    * httpyac's named region without a request line (`### setup` or `# @name setup` above its
    * `{{ … }}` blocks): its blocks run, in its place in the file or when a request refers to it,
    * and nothing is sent. Such a region is in {@link HttpFile.regions}, never in `requests`; its

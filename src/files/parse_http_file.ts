@@ -98,7 +98,13 @@ export function parseHttpFile(
   for (const request of context.fragments ? requests : []) {
     const text = request.body.map((part) => part.kind === "text" ? part.text : "").join("\n");
     const spread = context.fragments!.filter((f) => text.includes(`...${f.name}`));
-    if (spread.length) request.graphqlFragments = spread.map((f) => f.text);
+    const written = spread.flatMap((f) => "text" in f ? [f.text] : []);
+    if (written.length) request.graphqlFragments = written;
+    // A fragment file may be spread by a query from a file too: the build reads and decides.
+    const files = context.fragments!.flatMap((f) => "path" in f ? [f] : []);
+    if (files.length && (spread.length || /^\s*gql\s/.test(text))) {
+      request.graphqlFragmentFiles = files;
+    }
   }
   return {
     path,

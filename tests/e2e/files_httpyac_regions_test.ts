@@ -503,3 +503,40 @@ GET {{base}}/anything
   assert.deepEqual(dialTests(ours.stdout), [["the file", true], ["the region", true]]);
   assert.deepEqual(httpyacTests(theirs.stdout), [true, true]);
 });
+
+Deno.test("httpyac regions: gql NAME < file above a request is a fragment its query from a file spreads, as httpyac sends it", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // request/graphql/graphqlPartsFile.http, sent to httpbin's echo.
+    "parts.http": `gql ContinentParts < continentParts.gql
+
+POST {{base}}/anything
+Content-Type: application/json
+
+gql Continents < continents.gql
+
+{
+    "code": "EU"
+}
+`,
+    "continentParts.gql": "fragment ContinentParts on Continent {\n  code\n  name\n}",
+    "continents.gql": "query Continents {\n    continents {\n      ...ContinentParts\n    }\n}",
+  });
+  const posted = (stdout: string) =>
+    [...stdout.matchAll(/"data":\s*"((?:[^"\\]|\\.)*)"/g)].map((m) =>
+      JSON.parse(JSON.parse(`"${m[1]}"`))
+    );
+  const ours = await dial(["run", `${dir}/parts.http`, "--var", `base=${httpbin.origin}`]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const theirs = await httpyac(
+    ["parts.http", "--all", "-o", "body", "--var", `base=${httpbin.origin}`],
+    { cwd: dir },
+  );
+  assert.deepEqual(posted(ours.stdout), [{
+    query:
+      "query Continents {\n    continents {\n      ...ContinentParts\n    }\n}\nfragment ContinentParts on Continent {\n  code\n  name\n}",
+    operationName: "Continents",
+    variables: { code: "EU" },
+  }]);
+  assert.deepEqual(posted(theirs.stdout), posted(ours.stdout));
+});
