@@ -336,6 +336,8 @@ const MAX_LOOP_PASSES = 10_000;
 
 /** httpyac's `$httpyac.execute(…)` in a block, with its name when written as a string. */
 const EXECUTE_CALL = /\$httpyac\s*\.\s*execute\s*\(\s*(?:(["'`])([^"'`]*)\1\s*[,)])?/g;
+/** httpyac's `$httpyac.import(…)` in a block, with its path when written as a string. */
+const IMPORT_CALL = /\$httpyac\s*\.\s*import\s*\(\s*(?:(["'`])([^"'`]*)\1\s*\))?/g;
 
 /** The longest wait a file's `# @sleep` may ask for: five minutes. */
 const MAX_SLEEP_MS = 300_000;
@@ -1176,14 +1178,36 @@ class FileRunner {
    * httpyac's `$httpyac.execute("NAME")` in a block: the named request (or region) of this file
    * runs again before the block, as `# @forceRef NAME` runs it, and the block's call resolves
    * at once. The name must be written as a string: what runs is known before the block does,
-   * and it is a request of this file, which the whole file's run sends anyway.
+   * and it is a request of this file, which the whole file's run sends anyway; or of a file the
+   * block imports with `$httpyac.import("./other.http")` (a path written as a string, read as
+   * `# @import` reads one: inside the run's folders), run in its own file.
    */
   async executed(script: Script & { kind: "inline" }, request: HttpRequest): Promise<void> {
     const { ScriptError } = await load.scriptSandbox();
+    const lineOf = (index: number) =>
+      script.codeLine + script.code.slice(0, index).split("\n").length - 1;
+    // `$httpyac.import("./other.http")`: another file's named requests, as `# @import` gives.
+    const imports = [...script.code.matchAll(IMPORT_CALL)].map((call) => {
+      if (call[2] === undefined) {
+        throw new ScriptError(
+          `${this.file.path}:${
+            lineOf(call.index)
+          }: $httpyac.import takes a file's path, written as a string`,
+        );
+      }
+      return { path: call[2], httpyac: true, span: script.span };
+    });
     for (const call of script.code.matchAll(EXECUTE_CALL)) {
-      const line = script.codeLine + script.code.slice(0, call.index).split("\n").length - 1;
+      const line = lineOf(call.index);
       const name = call[2];
       const target = name === undefined ? undefined : this.requestNamed(name);
+      const imported = !target && name !== undefined && imports.length
+        ? await this.imported(name, [this.file.path], { ...this.file, imports })
+        : undefined;
+      if (imported) {
+        await this.runInner(imported.file, imported.path, new Map(), [String(imported.index)]);
+        continue;
+      }
       if (!target) {
         throw new ScriptError(
           name === undefined

@@ -540,3 +540,41 @@ gql Continents < continents.gql
   }]);
   assert.deepEqual(posted(theirs.stdout), posted(ours.stdout));
 });
+
+Deno.test('httpyac regions: $httpyac.import("./other.http") then $httpyac.execute("NAME") runs the other file\'s request, as in httpyac', async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // script/importWithJs.http and the file it imports, script/refWithJs.http's named request.
+    "other.http": `# @name json\nGET {{base}}/anything?id={{$guid}}\n`,
+    "importer.http": `{{
+  exports.wait = (async function test() {
+    await $httpyac.import("./other.http");
+    await $httpyac.execute("json");
+  })();
+}}
+POST {{base}}/anything
+
+{{json.args.id}}
+`,
+  });
+  const run = async (tool: "dial" | "httpyac") => {
+    const result = tool === "dial"
+      ? await dial(["run", `${dir}/importer.http`, "--var", `base=${httpbin.origin}`])
+      : await httpyac(
+        ["importer.http", "--all", "-o", "body", "--var", `base=${httpbin.origin}`],
+        { cwd: dir },
+      );
+    const sent = echoed(result.stdout);
+    const id = /"id":\s*"([^"]+)"/.exec(result.stdout)?.[1];
+    const data = /"data":\s*"([^"]+)"/.exec(result.stdout)?.[1];
+    return { sent, same: id !== undefined && id === data };
+  };
+  for (const tool of ["dial", "httpyac"] as const) {
+    const { sent, same } = await run(tool);
+    assert.deepEqual(sent.map((s) => s.replace(/id=.*/, "id=…")), [
+      "GET /anything?id=…",
+      "POST /anything",
+    ], tool);
+    assert.ok(same, `${tool}: the POST sends the imported request's id`);
+  }
+});
