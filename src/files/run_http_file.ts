@@ -672,7 +672,14 @@ class FileRunner {
     }
     this.ran.add(request);
     if (request.directives.length && request.directives.some((d) => d.name === "loop")) {
-      await this.loop(request, names, chain);
+      try {
+        await this.loop(request, names, chain);
+      } catch (error) {
+        // What a loop's list or condition threw fails the request, as a failed exchange does.
+        if (!(error instanceof DialError) || !this.options.keepGoing) throw error;
+        const result = { request, file: this.file.path, label: labelOf(request), tests: [] };
+        await this.settle({ ...result, durationMs: 0, error }, performance.now());
+      }
       return;
     }
     await this.exchange(request, names, chain);
@@ -798,8 +805,14 @@ class FileRunner {
       if (!(error instanceof DialError) || !this.options.keepGoing) throw error;
       result.error = error;
     }
+    await this.settle(result, started);
+  }
+
+  /** Keeps a request's result (its time from `started`): reported, and failed for later ones. */
+  async settle(result: RequestResult, started: number): Promise<void> {
     result.durationMs = performance.now() - started;
-    if (result.error && request.name !== undefined) this.failed.set(request.name, result.error);
+    const name = result.request.name;
+    if (result.error && name !== undefined) this.failed.set(name, result.error);
     this.results.push(result);
     await this.options.onResult?.(result);
     const failed = result.error !== undefined || result.tests.some((t) => !t.passed);

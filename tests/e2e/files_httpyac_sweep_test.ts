@@ -82,7 +82,7 @@ GET {{base}}/anything?item={{item.title}}
 }}
 `;
 
-Deno.test("httpyac regions: a named region without a request runs after the loop it refers to; NAME and NAMEList, as in httpyac", async () => {
+Deno.test("httpyac sweep: a named region without a request runs after the loop it refers to; NAME and NAMEList, as in httpyac", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({ "loopWithRef.http": LOOP_WITH_REF });
   const { ours, theirs } = await both(dir, "loopWithRef.http", httpbin.origin);
@@ -102,7 +102,7 @@ Deno.test("httpyac regions: a named region without a request runs after the loop
   );
 });
 
-Deno.test("httpyac regions: a named region runs in its place in the whole file only, once; unnamed blocks still run before the first request", async () => {
+Deno.test("httpyac sweep: a named region runs in its place in the whole file only, once; unnamed blocks still run before the first request", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     "regions.http": `{{
@@ -138,7 +138,7 @@ GET {{base}}/anything?again={{count}}
   assert.deepEqual(echoed(one.stdout), ["GET /anything?count=0"]);
 });
 
-Deno.test("httpyac regions: $global is one object for the run, across requests and files, as in httpyac", async () => {
+Deno.test("httpyac sweep: $global is one object for the run, across requests and files, as in httpyac", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     // variables/globalVariables.http, and a second file that reads what the first kept.
@@ -217,7 +217,7 @@ POST {{base}}/anything
   );
 });
 
-Deno.test("httpyac regions: # @sleep waits before the request (a lower bound, in both tools); more than 5 minutes is refused", async () => {
+Deno.test("httpyac sweep: # @sleep waits before the request (a lower bound, in both tools); more than 5 minutes is refused", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     "sleep.http":
@@ -247,7 +247,7 @@ Deno.test("httpyac regions: # @sleep waits before the request (a lower bound, in
   );
 });
 
-Deno.test("httpyac regions: Ctrl-C ends a # @sleep: exit 130, the request after it never sent", async () => {
+Deno.test("httpyac sweep: Ctrl-C ends a # @sleep: exit 130, the request after it never sent", async () => {
   const arrived = Promise.withResolvers<void>();
   await using server = serve((request) => {
     if (new URL(request.url).pathname === "/first") arrived.resolve();
@@ -266,7 +266,7 @@ Deno.test("httpyac regions: Ctrl-C ends a # @sleep: exit 130, the request after 
   assert.deepEqual(server.requests.map((r) => new URL(r.url).pathname), ["/first"]);
 });
 
-Deno.test("httpyac regions: the jar's cookies come before a request's own Cookie header, as httpyac and curl send them", async () => {
+Deno.test("httpyac sweep: the jar's cookies come before a request's own Cookie header, as httpyac and curl send them", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     // project/http/cookies.http, the own Cookie echoed by /headers.
@@ -288,7 +288,7 @@ Cookie: bar=foo
   assert.equal(cookieOf(theirs.stdout), "foo=bar; bar=foo");
 });
 
-Deno.test("httpyac regions: .env files are read up to httpyac's project root (its configuration file), as httpyac reads them", async () => {
+Deno.test("httpyac sweep: .env files are read up to httpyac's project root (its configuration file), as httpyac reads them", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     ".env": `host=${httpbin.origin}\n`,
@@ -309,7 +309,7 @@ Deno.test("httpyac regions: .env files are read up to httpyac's project root (it
   assert.match(below.stdout + below.stderr, /must not start with a slash/);
 });
 
-Deno.test("httpyac regions: SSE URL is a GET with Cache-Control: no-cache, its Event: lines not sent, each event's data printed, as httpyac sends it", async () => {
+Deno.test("httpyac sweep: SSE URL is a GET with Cache-Control: no-cache, its Event: lines not sent, each event's data printed, as httpyac sends it", async () => {
   const seen: string[] = [];
   const twice = Promise.withResolvers<void>();
   await using server = serve((request) => {
@@ -350,7 +350,7 @@ Deno.test("httpyac regions: SSE URL is a GET with Cache-Control: no-cache, its E
   assert.deepEqual(seen.slice(0, 2), [expected, expected]);
 });
 
-Deno.test("httpyac regions: a `< {{dir}}file` body path takes its variables, and stays inside the run's folder", async () => {
+Deno.test("httpyac sweep: a `< {{dir}}file` body path takes its variables, and stays inside the run's folder", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     // request/requestBody/requestBodyImportVariable.http.
@@ -386,7 +386,7 @@ Content-Type: application/json
   assert.doesNotMatch(outside.stdout, /not yours/);
 });
 
-Deno.test("httpyac regions: a ...NAME header line adds the object's entries as headers, as httpyac sends them", async () => {
+Deno.test("httpyac sweep: a ...NAME header line adds the object's entries as headers, as httpyac sends them", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     // request/headersSpread.http.
@@ -418,7 +418,7 @@ X-Written: yes
   assert.deepEqual(sent(theirs.stdout), sent(ours.stdout));
 });
 
-Deno.test("httpyac regions: {{$xpath:NAME EXPRESSION}} reads a named response's XML, as httpyac reads it", async () => {
+Deno.test("httpyac sweep: {{$xpath:NAME EXPRESSION}} reads a named response's XML, as httpyac reads it", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     // variables/xpath.http (httpbin's /xml: a slideshow by "Yours Truly").
@@ -453,7 +453,7 @@ GET {{base}}/anything?q={{$xpath:foo //@author}}
   assert.match(theirNone.stdout + theirNone.stderr, /1 errored/);
 });
 
-Deno.test("httpyac regions: an exported promise is exported as what it resolves to, as httpyac awaits it", async () => {
+Deno.test("httpyac sweep: an exported promise is exported as what it resolves to, as httpyac awaits it", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     // script/scriptPromise.http's shape, without its ten-second wait.
@@ -478,7 +478,7 @@ GET {{base}}/anything?answer={{wait}}
   assert.deepEqual(echoed(theirs.stdout), sent);
 });
 
-Deno.test("httpyac regions: a block sees httpFile and httpRegion (the file's name, the request's directives), as in httpyac", async () => {
+Deno.test("httpyac sweep: a block sees httpFile and httpRegion (the file's name, the request's directives), as in httpyac", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     // script/scriptVariablesHttpFile.http and scriptVariablesHttpRegion.http, as tests.
@@ -504,7 +504,7 @@ GET {{base}}/anything
   assert.deepEqual(httpyacTests(theirs.stdout), [true, true]);
 });
 
-Deno.test("httpyac regions: gql NAME < file above a request is a fragment its query from a file spreads, as httpyac sends it", async () => {
+Deno.test("httpyac sweep: gql NAME < file above a request is a fragment its query from a file spreads, as httpyac sends it", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     // request/graphql/graphqlPartsFile.http, sent to httpbin's echo.
@@ -577,4 +577,27 @@ POST {{base}}/anything
     ], tool);
     assert.ok(same, `${tool}: the POST sends the imported request's id`);
   }
+});
+
+Deno.test("httpyac sweep: a loop whose list cannot be read fails, and so does the region that refers to it; the file goes on, as in httpyac", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // loopWithRef.http against a server whose /json is not the slideshow (Debian's httpbin).
+    "broken.http": LOOP_WITH_REF.replace("data.json.slides", "data.json.missing.slides") +
+      "\n###\nGET {{base}}/anything?after\n",
+  });
+  const { ours, theirs } = await both(dir, "broken.http", httpbin.origin);
+  const cases = reportCases(ours.stdout).map((c) => [c.request, c.outcome]);
+  assert.deepEqual(cases, [
+    ["data", "passed"],
+    ["loop", "error"],
+    ["test", "error"],
+    ["GET {{base}}/anything?after", "passed"],
+  ]);
+  assert.match(
+    reportCases(ours.stdout)[2]!.message!,
+    /Request "loop", which test refers to, failed/,
+  );
+  // httpyac: the loop's error (recorded twice), then the region skipped (a failed test).
+  assert.deepEqual(httpyacTests(theirs.stdout), [false, false, false]);
 });
