@@ -172,7 +172,7 @@ GET {{base}}/anything?bar={{$global.foo}}
   assert.deepEqual(httpyacTests(theirs.stdout), expected.map(([, passed]) => passed));
 });
 
-Deno.test('httpyac regions: $httpyac.execute("NAME") runs the named request again before the block, as in httpyac', async () => {
+Deno.test('httpyac sweep: $httpyac.execute("NAME") runs the named request again before the block, as in httpyac', async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     // metaData/refWithHttpyacJsApi.http, with a count of the named request's runs.
@@ -541,7 +541,7 @@ gql Continents < continents.gql
   assert.deepEqual(posted(theirs.stdout), posted(ours.stdout));
 });
 
-Deno.test('httpyac regions: $httpyac.import("./other.http") then $httpyac.execute("NAME") runs the other file\'s request, as in httpyac', async () => {
+Deno.test('httpyac sweep: $httpyac.import("./other.http") then $httpyac.execute("NAME") runs the other file\'s request, as in httpyac', async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     // script/importWithJs.http and the file it imports, script/refWithJs.http's named request.
