@@ -172,7 +172,7 @@ const BLOCK_HELPERS = String.raw`function __dialHttpyac(run) {
   // httpyac's objects of the file and the request, as far as the file says them.
   context.httpFile = { fileName: input.file };
   context.httpRegion = input.region || { metaData: {} };
-  // $httpyac.execute("NAME"), $httpyac.import("./f.http"): the host did them before the block.
+  // $httpyac.execute and $httpyac.import of a written name or path: the host did them before the block.
   context.$httpyac = {
     execute: function () { return Promise.resolve(context); },
     setVariables: function (vars) { for (var key in vars) module.exports[key] = vars[key]; },

@@ -1192,14 +1192,14 @@ class FileRunner {
    * runs again before the block, as `# @forceRef NAME` runs it, and the block's call resolves
    * at once. The name must be written as a string: what runs is known before the block does,
    * and it is a request of this file, which the whole file's run sends anyway; or of a file the
-   * block imports with `$httpyac.import("./other.http")` (a path written as a string, read as
+   * block imports with `$httpyac.import` of a path written as a string (`./other.http`; read as
    * `# @import` reads one: inside the run's folders), run in its own file.
    */
   async executed(script: Script & { kind: "inline" }, request: HttpRequest): Promise<void> {
     const { ScriptError } = await load.scriptSandbox();
     const lineOf = (index: number) =>
       script.codeLine + script.code.slice(0, index).split("\n").length - 1;
-    // `$httpyac.import("./other.http")`: another file's named requests, as `# @import` gives.
+    // `$httpyac.import` of `./other.http`: another file's named requests, as `# @import` gives.
     const imports = [...script.code.matchAll(IMPORT_CALL)].map((call) => {
       if (call[2] === undefined) {
         throw new ScriptError(
