@@ -23,6 +23,9 @@ Deno.test("browser: a 100,000-message WebSocket burst reaches the log whole", as
   await page.getByLabel("WebSocket endpoint").fill(`ws://127.0.0.1:${target.addr.port}/`);
   await page.getByRole("button", { name: "Connect" }).click();
   await page.getByTestId("ws-state").filter({ hasText: "Connected" }).waitFor();
+  // The log draws its rows at the next animation frame: its "Connected" row is counted then.
+  await page.getByRole("list", { name: "Messages" }).getByText("Connected", { exact: true })
+    .waitFor();
   const before = Number((await page.getByTestId("messages-count").textContent())?.split(" ")[0]);
   await page.getByLabel("Message", { exact: true }).fill("burst 100000");
   await page.getByLabel("Message", { exact: true }).press("Control+Enter");

@@ -12,7 +12,7 @@ function entries(n: number, from = 0): LogEntry[] {
 }
 
 Deno.test("log store: keeps the newest entries up to its cap and counts the dropped ones", () => {
-  const store = new LogStore(5);
+  const store = new LogStore({ max: 5 });
   store.append(entries(3));
   store.append(entries(4, 3));
   assert.equal(store.total, 5);
@@ -31,7 +31,7 @@ Deno.test("log store: holds 100,000 entries by default", () => {
 });
 
 Deno.test("log store: a filter applies to entries appended later and survives dropping", () => {
-  const store = new LogStore(6);
+  const store = new LogStore({ max: 6 });
   store.setFilter(textFilter("", "odd"));
   store.append(entries(4));
   assert.deepEqual(store.shown().map((e) => e.text), ["message 1", "message 3"]);
@@ -49,6 +49,29 @@ Deno.test("log store: every change bumps the version once", () => {
   store.setFilter(textFilter("x"));
   assert.equal(store.version.value, 3);
   assert.equal(store.total, 0);
+});
+
+Deno.test("log store: with a frame scheduler, the appends until a frame bump the version once, at that frame", () => {
+  const frames: Array<() => void> = [];
+  const store = new LogStore({ max: 5, frame: (callback) => frames.push(callback) });
+  store.append(entries(3));
+  store.append(entries(4, 3));
+  // Held at once (a render for another reason sees them), announced at the frame.
+  assert.equal(store.total, 5);
+  assert.equal(store.at(4)?.text, "message 6");
+  assert.equal(store.version.value, 0);
+  assert.equal(frames.length, 1);
+  frames.shift()!();
+  assert.equal(store.version.value, 1);
+  store.append(entries(1, 7));
+  assert.equal(frames.length, 1);
+  frames.shift()!();
+  assert.equal(store.version.value, 2);
+  assert.equal(store.dropped, 3);
+  // A clear is a user's action: shown at once.
+  store.clear();
+  assert.equal(store.version.value, 3);
+  assert.equal(frames.length, 0);
 });
 
 Deno.test("log store: the text filter ignores case and searches label and id too", () => {

@@ -16,8 +16,8 @@ import { CodeEditor } from "../code_editor.tsx";
 import { type HistoryEntry, HistoryList } from "../history.tsx";
 import { jsonWithoutSecrets } from "../storage.ts";
 import { TextField } from "../fields.tsx";
-import { type LogEntry, LogStore } from "../stream/log_store.ts";
-import { StreamLog } from "../stream/stream_log.tsx";
+import type { LogEntry, LogStore } from "../stream/log_store.ts";
+import { pageLog, StreamLog } from "../stream/stream_log.tsx";
 import { ensureStreamStyles } from "../stream/stream_styles.ts";
 import { loginIfNeeded, refreshTokenState } from "../token_state.tsx";
 import { authFor } from "../auth_scope.tsx";
@@ -51,7 +51,7 @@ const ended = signal<
 const fileRun = signal<FileRun | undefined>(undefined);
 
 /** The replies of the last call (exported for tests and benches). */
-export const grpcLog: LogStore = new LogStore();
+export const grpcLog: LogStore = pageLog();
 
 const picked = computed(() => methods.value.find((m) => m.name === method.value));
 const EXTENSIONS = [json(), linter(jsonParseLinter())];

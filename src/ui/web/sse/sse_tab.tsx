@@ -13,8 +13,8 @@ import { CodeEditor } from "../code_editor.tsx";
 import { CheckField, SelectField, TextField } from "../fields.tsx";
 import { isString, jsonWithoutSecrets, persisted } from "../storage.ts";
 import { type BridgeEvent, eventError, StreamBridge } from "../stream/bridge_client.ts";
-import { type LogEntry, LogStore } from "../stream/log_store.ts";
-import { STREAM_STATE_TEXT, StreamLog } from "../stream/stream_log.tsx";
+import type { LogEntry, LogStore } from "../stream/log_store.ts";
+import { pageLog, STREAM_STATE_TEXT, StreamLog } from "../stream/stream_log.tsx";
 import { ensureStreamStyles } from "../stream/stream_styles.ts";
 import { HeadersSection, RequestLine, tabCore, TabNotices, UrlField } from "../tab_core.tsx";
 
@@ -45,7 +45,7 @@ export const sseFields = { method, url, headers, bodyKind, body };
 type SseState = "disconnected" | "connecting" | "open" | "waiting";
 
 /** The log of the SSE tab. */
-export const sseLog: LogStore = new LogStore();
+export const sseLog: LogStore = pageLog();
 const types = signal<string[]>([]);
 const state = signal<SseState>("disconnected");
 const policy = {

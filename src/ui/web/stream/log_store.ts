@@ -1,6 +1,8 @@
 /**
  * The message log's data: a capped list of entries and the positions matching a filter,
- * kept apart from rendering so 10,000 appends cost one array push and one re-render.
+ * kept apart from rendering so 10,000 appends cost one array push and one re-render, and the
+ * appends of one animation frame one re-render (frames of a burst arrive faster than frames
+ * are drawn).
  * @module
  */
 import { signal } from "@preact/signals";
@@ -31,9 +33,25 @@ export interface LogEntry {
 /** Decides whether an entry is shown. */
 export type LogFilter = (entry: LogEntry) => boolean;
 
+/** Calls back once before the next paint: `requestAnimationFrame` in the page. */
+export type FrameScheduler = (callback: () => void) => unknown;
+
+/** Options of a {@link LogStore}. */
+export interface LogStoreOptions {
+  /** The most entries kept (default {@link MAX_ENTRIES}). */
+  max?: number;
+  /**
+   * When given, the appends until the next frame bump {@link LogStore.version} once, at that
+   * frame; without it every append bumps it at once.
+   */
+  frame?: FrameScheduler;
+}
+
 /**
- * A capped, filterable log. {@link version} changes after every change, so a component that
- * reads it re-renders once per batch.
+ * A capped, filterable log. {@link version} changes after every change (after the appends of a
+ * frame, with a frame scheduler), so a component that reads it re-renders once per batch.
+ * Entries are held as they arrive: {@link count}, {@link at} and {@link shown} see them before
+ * the version says so.
  */
 export class LogStore {
   /** Bumped after each change. */
@@ -43,10 +61,14 @@ export class LogStore {
   #filter: LogFilter | undefined;
   #dropped = 0;
   readonly #max: number;
+  readonly #frame: FrameScheduler | undefined;
+  /** A bump waits for the next frame. */
+  #bumpPending = false;
 
-  /** @param max the most entries kept */
-  constructor(max = MAX_ENTRIES) {
-    this.#max = max;
+  /** @param options the cap and the frame scheduler */
+  constructor(options: LogStoreOptions = {}) {
+    this.#max = options.max ?? MAX_ENTRIES;
+    this.#frame = options.frame;
   }
 
   /** @returns how many entries are shown (after the filter) */
@@ -108,7 +130,22 @@ export class LogStore {
         if (this.#filter(this.#entries[i]!)) this.#matches.push(i);
       }
     }
-    this.version.value++;
+    this.#bumpAtFrame();
+  }
+
+  /** One bump for the appends until the next frame (at once without a scheduler). */
+  #bumpAtFrame(): void {
+    if (!this.#frame) {
+      this.version.value++;
+      return;
+    }
+    if (this.#bumpPending) return;
+    this.#bumpPending = true;
+    const frame = this.#frame; // called alone: `requestAnimationFrame` is not a method of the store
+    frame(() => {
+      this.#bumpPending = false;
+      this.version.value++;
+    });
   }
 
   /**

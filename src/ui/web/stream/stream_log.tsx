@@ -6,12 +6,12 @@
  */
 import { type Signal, useSignal } from "@preact/signals";
 import type { JSX } from "preact";
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
 import { formatSize } from "../api.ts";
 import { CheckField } from "../fields.tsx";
 import { prettyIfJson } from "../response_meta.tsx";
 import { hexDump } from "./binary.ts";
-import { type LogEntry, type LogStore, MAX_ENTRIES, textFilter } from "./log_store.ts";
+import { type LogEntry, LogStore, MAX_ENTRIES, textFilter } from "./log_store.ts";
 
 /** What a stream tab's status says in the states every stream has. */
 export const STREAM_STATE_TEXT = {
@@ -19,6 +19,14 @@ export const STREAM_STATE_TEXT = {
   connecting: "Connecting…",
   open: "Connected",
 } as const;
+
+/**
+ * @returns a log for a {@link StreamLog}: the appends of one animation frame re-render it once,
+ *   at that frame (a burst's bridge frames arrive faster than frames are drawn)
+ */
+export function pageLog(): LogStore {
+  return new LogStore({ frame: (callback) => requestAnimationFrame(callback) });
+}
 
 /** Pixels per row; rows never wrap, so positions are arithmetic. */
 export const ROW_HEIGHT = 24;
@@ -129,7 +137,10 @@ function VirtualList(props: {
 }): JSX.Element {
   const { store } = props;
   const host = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
+  // Where the list is scrolled to, as last seen; a scroll elsewhere re-renders (not the
+  // scroll to the end this component made itself: its rows are drawn already).
+  const scrolled = useRef(0);
+  const [, scrolledElsewhere] = useReducer((n: number) => n + 1, 0);
   const [height, setHeight] = useState(360);
   const version = store.version.value;
   useEffect(() => {
@@ -142,14 +153,16 @@ function VirtualList(props: {
   // rendered again: the rows at the end are known from the count).
   useLayoutEffect(() => {
     const element = host.current!;
-    if (!props.paused.value) element.scrollTop = element.scrollHeight;
+    if (props.paused.value) return;
+    element.scrollTop = element.scrollHeight;
+    scrolled.current = element.scrollTop;
   }, [version, props.paused.value]);
   const count = store.count;
   // New rows while following: drawn at the end at once; else where the list is scrolled to.
   const drawn = useRef(version);
   const following = !props.paused.value && drawn.current !== version;
   drawn.current = version;
-  const top = following ? Math.max(0, count * ROW_HEIGHT - height) : scrollTop;
+  const top = following ? Math.max(0, count * ROW_HEIGHT - height) : scrolled.current;
   const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(count, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
   const rows: JSX.Element[] = [];
@@ -179,7 +192,12 @@ function VirtualList(props: {
       role="list"
       aria-label={props.label}
       tabIndex={0}
-      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      onScroll={(e) => {
+        const at = e.currentTarget.scrollTop;
+        if (at === scrolled.current) return;
+        scrolled.current = at;
+        scrolledElsewhere(undefined);
+      }}
       onKeyDown={(e) => {
         const step = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10 }[e.key];
         if (step === undefined || count === 0) return;

@@ -10,8 +10,8 @@ import type { JSX } from "preact";
 import { CheckField, TextField } from "../fields.tsx";
 import { isString, persisted } from "../storage.ts";
 import { type BridgeEvent, eventError, StreamBridge } from "../stream/bridge_client.ts";
-import { type LogEntry, LogStore } from "../stream/log_store.ts";
-import { STREAM_STATE_TEXT, StreamLog } from "../stream/stream_log.tsx";
+import type { LogEntry, LogStore } from "../stream/log_store.ts";
+import { pageLog, STREAM_STATE_TEXT, StreamLog } from "../stream/stream_log.tsx";
 import { ensureStreamStyles } from "../stream/stream_styles.ts";
 import { type Outgoing, WsComposer } from "./ws_composer.tsx";
 import { HeadersSection, RequestLine, tabCore, TabNotices, UrlField } from "../tab_core.tsx";
@@ -38,7 +38,7 @@ type WsState = "disconnected" | "connecting" | "open" | "reconnecting" | "closin
 export const wsFields = { url, headers };
 
 /** The log of the WebSocket tab (exported for the benchmark). */
-export const wsLog: LogStore = new LogStore();
+export const wsLog: LogStore = pageLog();
 const state = signal<WsState>("disconnected");
 const closed = signal<{ code: number; reason: string; by: string; clean: boolean } | undefined>(
   undefined,
