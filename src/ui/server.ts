@@ -24,7 +24,7 @@ import { errorJson, errorStatus } from "./api/error_json.ts";
 import { isObject, object, readJson, string } from "./api/decode.ts";
 import { BodyStore, type BodyStoreLimits } from "./api/body_store.ts";
 import { UiStateStore } from "./api/ui_state.ts";
-import { openWorkspace } from "./workspace_path.ts";
+import { openWorkspace, type Workspace } from "./workspace_path.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { WorkspaceSession } from "./api/file_send.ts";
 import { indexHtml, SHELL_ROWS, type WorkspaceShell } from "./page.ts";
@@ -297,7 +297,7 @@ async function route(request: Request, site: Site): Promise<Response> {
     try {
       return withSecurity(await handler(request, context));
     } catch (error) {
-      return errorResponse(error);
+      return errorResponse(error, context.workspace);
     }
   }
   switch (key) {
@@ -437,8 +437,9 @@ function deviceLoginFirst(): never {
  * @param error what a handler threw
  * @returns `{error: {code, message, hint?}}`: 400 for bad input, 413 for a body over the
  * limit, 502 when the target or the token endpoint failed
+ * @param workspace the UI's workspace: its files are named relative to it
  */
-export function errorResponse(error: unknown): Response {
-  const body: ErrorBody = { error: errorJson(error) };
+export function errorResponse(error: unknown, workspace?: Workspace): Response {
+  const body: ErrorBody = { error: errorJson(error, workspace) };
   return Response.json(body, { status: errorStatus(error), headers: SECURITY_HEADERS });
 }

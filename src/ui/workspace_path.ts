@@ -111,6 +111,17 @@ export class Workspace {
   }
 
   /**
+   * The runner names a file by the real path it read it from (it resolves includes beside it);
+   * the page names it relative to the workspace, as the sidebar does.
+   *
+   * @param text a message that may name the workspace's files by their real paths
+   * @returns it with those paths relative to the workspace
+   */
+  shown(text: string): string {
+    return text.replaceAll(`${this.root}/`, "");
+  }
+
+  /**
    * Replaces a file's text atomically (temporary file, then rename).
    *
    * @param path relative to the workspace

@@ -7,25 +7,28 @@
 import { DialError, StatusError, TooLargeError, UsageError, wordRemedy } from "../../errors/mod.ts";
 import { redactUrlsInText } from "../../redact_url.ts";
 import type { ErrorJson } from "../protocol.ts";
+import type { Workspace } from "../workspace_path.ts";
 import { UI_REMEDIES } from "./ui_remedies.ts";
 
 /**
  * @param error anything thrown
+ * @param workspace the UI's workspace: its files are named relative to it
  * @returns its code, message, UI hint and status
  */
-export function errorJson(error: unknown): ErrorJson {
+export function errorJson(error: unknown, workspace?: Workspace): ErrorJson {
+  const shown = (text: string) => workspace ? workspace.shown(text) : text;
   if (error instanceof DialError) {
     const hint = error.hint ?? wordRemedy(error.remedy, error.details, UI_REMEDIES);
     return {
       code: error.code,
-      message: withoutRuntimeWords(error),
-      ...(hint ? { hint } : {}),
+      message: shown(withoutRuntimeWords(error)),
+      ...(hint ? { hint: shown(hint) } : {}),
       ...(error instanceof StatusError ? { status: error.status } : {}),
     };
   }
   // Not a DialError: it may quote a URL with keys or userinfo.
   const message = error instanceof Error ? error.message : String(error);
-  return { code: "internal", message: redactUrlsInText(message) };
+  return { code: "internal", message: shown(redactUrlsInText(message)) };
 }
 
 function withoutRuntimeWords(error: DialError): string {

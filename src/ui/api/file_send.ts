@@ -278,7 +278,7 @@ export async function handleFileSend(request: Request, context: ApiContext): Pro
       const response = await describeResponse(exchange, started, context);
       await emitResponse({ emit, emitText }, response, json.bodyParts === true);
     });
-  }, { signal: context.signal, timeoutMs: 0 });
+  }, { signal: context.signal, timeoutMs: 0, workspace: context.workspace });
 }
 
 /**
@@ -317,6 +317,7 @@ async function runFileTab(
   { context, signal, timeoutMs, emit, openapi }: FileTabCall,
   response: (exchange: Exchange, started: number) => Promise<void>,
 ): Promise<void> {
+  const workspace = context.workspace;
   let started = performance.now();
   await runHttpFile(file, {
     ...options,
@@ -335,7 +336,7 @@ async function runFileTab(
       if (request === target) emit({ type: "log", text });
     },
     onResult: (result) => {
-      const error = result.error ? { error: errorJson(result.error) } : {};
+      const error = result.error ? { error: errorJson(result.error, workspace) } : {};
       const status = result.status !== undefined ? { status: result.status } : {};
       const violations = openapi?.take();
       if (result.request !== target) {
@@ -350,7 +351,7 @@ async function runFileTab(
         tests: result.tests.map((t) => ({
           name: t.name,
           passed: t.passed,
-          ...(t.message !== undefined ? { message: t.message } : {}),
+          ...(t.message !== undefined ? { message: workspace?.shown(t.message) ?? t.message } : {}),
         })),
         ...error,
       });

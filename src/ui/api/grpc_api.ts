@@ -244,7 +244,7 @@ async function fileCall(json: JsonObject, context: ApiContext): Promise<Response
         if (request === target) emit({ type: "log", text });
       },
       onResult: (result) => {
-        const error = result.error ? { error: errorJson(result.error) } : {};
+        const error = result.error ? { error: errorJson(result.error, context.workspace) } : {};
         const status = result.status !== undefined ? { status: result.status } : {};
         if (result.request !== target) {
           emit({ type: "ran", label: result.label, ...status, ...error });
@@ -253,7 +253,7 @@ async function fileCall(json: JsonObject, context: ApiContext): Promise<Response
         const tests = result.tests.map((t) => ({
           name: t.name,
           passed: t.passed,
-          ...(t.message !== undefined ? { message: t.message } : {}),
+          ...(t.message !== undefined ? { message: context.workspace!.shown(t.message) } : {}),
         }));
         emit({ type: "result", ...status, tests, ...error });
         const grpc = result.grpc;

@@ -8,6 +8,7 @@ import { TimeoutError } from "../../errors/mod.ts";
 import { DEFAULT_TIMEOUT_MS, type ErrorJson, MAX_TIMEOUT_MS } from "../protocol.ts";
 import { UsageError } from "../../errors/mod.ts";
 import { errorJson } from "./error_json.ts";
+import type { Workspace } from "../workspace_path.ts";
 
 /** What a streamed call gets: where to write and when to stop. */
 export interface NdjsonCall<T> {
@@ -50,12 +51,13 @@ export function timeoutOf(value: unknown): number {
  * cancelled (nobody is listening).
  *
  * @param run the call; resolves when it has emitted everything
- * @param options the server's signal, and the timeout in ms (0: none)
+ * @param options the server's signal, the timeout in ms (0: none), and the workspace whose files
+ *   an error names relative to it
  * @returns the NDJSON response
  */
 export function ndjsonResponse<T>(
   run: (call: NdjsonCall<T>) => Promise<void>,
-  options: { signal: AbortSignal; timeoutMs?: number },
+  options: { signal: AbortSignal; timeoutMs?: number; workspace?: Workspace | undefined },
 ): Response {
   const controller = new AbortController();
   const signal = AbortSignal.any([options.signal, controller.signal]);
@@ -93,7 +95,9 @@ export function ndjsonResponse<T>(
           await run({ emit, emitText, signal });
         } catch (error) {
           const reason = controller.signal.aborted ? controller.signal.reason : undefined;
-          if (!cancelled) emit({ type: "error", error: errorJson(reason ?? error) });
+          if (!cancelled) {
+            emit({ type: "error", error: errorJson(reason ?? error, options.workspace) });
+          }
         } finally {
           clearTimeout(timer);
           try {

@@ -118,12 +118,12 @@ export async function handleWorkspaceRun(
           tests: result.tests.map((t) => ({
             name: t.name,
             passed: t.passed,
-            ...(t.message !== undefined ? { message: t.message } : {}),
+            ...(t.message !== undefined ? { message: workspace.shown(t.message) } : {}),
           })),
-          ...(result.error ? { error: errorJson(result.error) } : {}),
+          ...(result.error ? { error: errorJson(result.error, workspace) } : {}),
         });
       },
     });
     emit({ type: "end", passed, failed });
-  }, { signal: context.signal, timeoutMs: 0 });
+  }, { signal: context.signal, timeoutMs: 0, workspace });
 }

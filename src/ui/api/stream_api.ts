@@ -221,7 +221,11 @@ class StreamBridge {
           break;
       }
     } catch (error) {
-      this.#push({ type: "error", time: Date.now(), error: errorJson(error) });
+      this.#push({
+        type: "error",
+        time: Date.now(),
+        error: errorJson(error, this.#context.workspace),
+      });
       // A bad start leaves nothing to wait for; a failed send leaves the session running.
       if (!this.#ws && !this.#sse) this.#end();
     }
