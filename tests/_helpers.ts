@@ -4,7 +4,7 @@
  */
 
 import { runCli } from "./_run_cli.ts";
-import { finish } from "./_process.ts";
+import { finish, type ProgramResult, runProgram } from "./_process.ts";
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const decoder = new TextDecoder();
 
@@ -92,6 +92,35 @@ export function dialEnv(extra: Record<string, string> = {}): Record<string, stri
     NO_COLOR: "1",
     ...extra,
   };
+}
+
+/** What {@link dialTracingStreams} saw: the run, and the web-stream scripts V8 compiled in it. */
+export interface TracedRun {
+  run: ProgramResult;
+  /** V8's `script-details` lines of Deno's web streams module (empty: no stream was made). */
+  streams: string[];
+}
+
+/**
+ * Runs main.ts from source as a user would (clean environment) with V8's function log, to tell
+ * whether a run made a web stream at all: the download and upload paths must not.
+ *
+ * @param args dial's arguments
+ * @param log where V8 writes its log (overwritten)
+ * @returns the run and the stream module's lines of the log
+ */
+export async function dialTracingStreams(args: string[], log: string): Promise<TracedRun> {
+  const run = await runProgram(Deno.execPath(), [
+    "run",
+    "-A",
+    "--quiet",
+    `--v8-flags=--log-function-events,--logfile=${log},--no-logfile-per-isolate`,
+    MAIN,
+    ...args,
+  ], { clearEnv: true, env: dialEnv() });
+  const streams = (await Deno.readTextFile(log)).split("\n")
+    .filter((line) => line.startsWith("script-details,") && line.includes("06_streams"));
+  return { run, streams };
 }
 
 /**

@@ -6,11 +6,10 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { dialEnv } from "../_helpers.ts";
+import { dialTracingStreams } from "../_helpers.ts";
 import { installed, runProgram } from "../_process.ts";
 import { hasLighttpd, startFileServer } from "./_lighttpd.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const CURL = installed("/usr/bin/curl");
 
 Deno.test({
@@ -29,17 +28,10 @@ Deno.test({
       await Deno.writeFile(`${server.root}/big.bin`, body);
       const url = `${server.origin}/big.bin`;
       const log = `${dir}/v8.log`;
-      const ours = await runProgram(Deno.execPath(), [
-        "run",
-        "-A",
-        "--quiet",
-        `--v8-flags=--log-function-events,--logfile=${log},--no-logfile-per-isolate`,
-        MAIN,
-        "GET",
-        url,
-        "-o",
-        `${dir}/dial.bin`,
-      ], { clearEnv: true, env: dialEnv() });
+      const { run: ours, streams } = await dialTracingStreams(
+        ["GET", url, "-o", `${dir}/dial.bin`],
+        log,
+      );
       assert.equal(ours.code, 0, ours.stderr);
       const theirs = await runProgram("/usr/bin/curl", ["-s", "-o", `${dir}/curl.bin`, url]);
       assert.equal(theirs.code, 0, theirs.stderr);
@@ -50,8 +42,6 @@ Deno.test({
       const names = [];
       for await (const entry of Deno.readDir(dir)) names.push(entry.name);
       assert.deepEqual(names.sort(), ["curl.bin", "dial.bin", "v8.log"]);
-      const streams = (await Deno.readTextFile(log)).split("\n")
-        .filter((line) => line.startsWith("script-details,") && line.includes("06_streams"));
       assert.deepEqual(streams, [], "dial -o made a web stream");
     } finally {
       await Deno.remove(dir, { recursive: true });

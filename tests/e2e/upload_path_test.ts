@@ -7,12 +7,11 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { dial, dialEnv } from "../_helpers.ts";
+import { dial, dialTracingStreams } from "../_helpers.ts";
 import { installed, runProgram } from "../_process.ts";
 import { startHttpbin } from "./_httpbin.ts";
 import { headerValues, type RawRequest, rawServer } from "./_raw_server.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const CURL = installed("/usr/bin/curl");
 
 /** What httpbin's `/anything` echo says arrived. */
@@ -47,22 +46,13 @@ Deno.test({
       ];
       for (const { dial, curl } of cases) {
         const log = `${dir}/v8.log`;
-        const ours = await runProgram(Deno.execPath(), [
-          "run",
-          "-A",
-          "--quiet",
-          `--v8-flags=--log-function-events,--logfile=${log},--no-logfile-per-isolate`,
-          MAIN,
-          ...dial,
-        ], { clearEnv: true, env: dialEnv() });
+        const { run: ours, streams } = await dialTracingStreams(dial, log);
         assert.equal(ours.code, 0, ours.stderr);
         const theirs = await runProgram("/usr/bin/curl", ["-s", ...curl]);
         assert.equal(theirs.code, 0, theirs.stderr);
         const sent = arrived(ours.stdout);
         assert.deepEqual(sent, arrived(theirs.stdout), dial.join(" "));
         assert.equal(sent.framed, true, "sent without Content-Length");
-        const streams = (await Deno.readTextFile(log)).split("\n")
-          .filter((line) => line.startsWith("script-details,") && line.includes("06_streams"));
         assert.deepEqual(streams, [], `${dial.join(" ")} made a web stream`);
       }
     } finally {
