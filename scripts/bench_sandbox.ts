@@ -167,10 +167,9 @@ async function partsChild(root: string): Promise<void> {
         ? context.null
         : context.newString(v as string)
     );
-  let sent: (string | undefined)[] = [];
   // deno-lint-ignore no-explicit-any
   const call = (fn: any, i: number, read: boolean) => {
-    const given = handles(inputArguments(inputs[i]!, sent));
+    const given = handles(inputArguments(inputs[i]!));
     const result = context.unwrapResult(
       context.callFunction(exec, context.undefined, fn, ...given),
     );
@@ -180,9 +179,9 @@ async function partsChild(root: string): Promise<void> {
   };
   let compiled = 0;
   const parts: [string, (i: number) => void, number][] = [
-    ["input", (i) => inputArguments(inputs[i]!, sent), 1],
+    ["input", (i) => inputArguments(inputs[i]!), 1],
     ["strings", (i) => {
-      for (const handle of handles(inputArguments(inputs[i]!, sent))) handle.dispose();
+      for (const handle of handles(inputArguments(inputs[i]!))) handle.dispose();
     }, 1],
     ["execEmpty", (i) => call(empty, i, false), 1],
     ["execScript", (i) => call(script, i, false), 1],
@@ -203,12 +202,10 @@ async function partsChild(root: string): Promise<void> {
   const rounds: Record<string, number[]> = {};
   let at = 0;
   for (const [, part, per] of parts) {
-    sent = [];
     for (let i = 0; i < 96; i += per) part(at++ % inputs.length);
   }
   for (let round = 0; round < 7; round++) {
     for (const [name, part, per] of parts) {
-      sent = [];
       const start = cpu();
       for (let i = 0; i < 224; i += per) part(at++ % inputs.length);
       (rounds[name] ??= []).push((cpu() - start) / 224);
@@ -273,7 +270,7 @@ export async function partsTable(
   const m = (name: string) => median(results.map((r) => r[name]!));
   const rest = m("runFirst") - m("compileBatched") - m("execRead") - m("input");
   const rows: [string, number][] = [
-    ["host: the input's texts (`inputArguments`: JSON of globals, request, headers …)", m("input")],
+    ["host: the input's arguments (`inputArguments`: status, media type, body …)", m("input")],
     ["host: those texts into QuickJS strings (and freed)", m("strings") - m("input")],
     ["QuickJS: `exec` with an empty script (setup, call, `take`)", m("execEmpty") - m("strings")],
     [

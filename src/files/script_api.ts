@@ -49,6 +49,7 @@ var hostJsonPath = host.jsonPath;
 var hostDynamic = host.dynamic;
 var hostLibrary = host.library;
 var hostPart = host.part;
+var hostInput = host.input;
 var FunctionCtor = Function;
 var B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 function btoa(binary) {
@@ -465,20 +466,36 @@ var LAZY_CONSOLE = lazyGlobal("console", function () {
 var LAZY_CRYPTO = lazyGlobal("crypto", cryptoApi);
 var LAZY_WINDOW = lazyGlobal("Window", function () { return { btoa: btoa, atob: atob }; });
 /*
- * The running script's input, as the host gives it to exec: the response's status, media type,
- * charset and body as they are, then the JSON texts of the other parts (PART_NAMES); a part the
- * same as the previous script's is not sent again (undefined). A JetBrains script's parts are
- * parsed when it first reads them and kept while their text stays the same (its API only reads
- * them); a Postman script gets them parsed afresh (its API changes them in place).
+ * The running script's input: exec gets the response's status, media type, charset and body as
+ * they are and whether there is a request. A JetBrains script's other parts (PART_NAMES) are
+ * JSON texts the host gives when the script first reads them (hostInput), most scripts reading
+ * few of them; each is parsed then and kept while its text stays the same (the API only reads
+ * them). A Postman script, whose API changes them in place, gets them all afresh as one JSON
+ * text with exec (postmanText).
  */
-var PART_NAMES = ["globals", "requestVariables", "environment", "file", "request", "responseHeaders", "postman"];
-var REQUEST_PART = 4, HEADERS_PART = 5, POSTMAN_PART = 6;
-var partTexts = ["{}", "{}", "{}", "{}", "", "[]", ""];
+var PART_NAMES = ["globals", "requestVariables", "environment", "file", "request", "responseHeaders"];
+var HEADERS_PART = 5;
+var partTexts = [];
 var partValues = [];
+/* The script that last read each part (partRead[i] === scriptCount: this script's is known). */
+var partRead = [];
+var scriptCount = 0;
+var postmanText = "";
 var status = null, mimeType = "", charset = "", bodyText = "", responseNow = null;
+function partText(i) {
+  if (partRead[i] !== scriptCount) {
+    var text = hostInput(i);
+    if (text !== partTexts[i]) {
+      partTexts[i] = text;
+      partValues[i] = undefined;
+    }
+    partRead[i] = scriptCount;
+  }
+  return partTexts[i];
+}
 function inputPart(i) {
-  var value = partValues[i];
-  if (value === undefined) value = partValues[i] = partTexts[i] === "" ? null : parse(partTexts[i]);
+  var text = partText(i), value = partValues[i];
+  if (value === undefined) value = partValues[i] = text === "" ? null : parse(text);
   return value;
 }
 /* A JetBrains script's input: its parts parsed on first read. */
@@ -495,16 +512,10 @@ defineProperty(lazyInput, "response", {
 });
 /* A Postman script's input: every part parsed afresh. */
 function freshInput() {
-  var fresh = {};
-  for (var i = 0; i < HEADERS_PART; i++) {
-    if (partTexts[i] !== "") fresh[PART_NAMES[i]] = parse(partTexts[i]);
-  }
+  var given = parse(postmanText), fresh = given.input;
   if (status !== null) {
-    fresh.response = {
-      status: status, headers: parse(partTexts[HEADERS_PART]), mimeType: mimeType, charset: charset, body: bodyText,
-    };
+    fresh.response = { status: status, headers: given.headers, mimeType: mimeType, charset: charset, body: bodyText };
   }
-  fresh.postman = parse(partTexts[POSTMAN_PART]);
   return fresh;
 }
 var JSON_TYPE = /^application\/([\w.+-]+\+)?json/i;
@@ -548,20 +559,15 @@ function scriptResponse(text) {
     contentType: { mimeType: mimeType, charset: charset },
   };
 }
-function setup(responseStatus, responseType, responseCharset, body, g, v, e, f, r, h, p) {
+function setup(responseStatus, responseType, responseCharset, body, hasRequest, postmanInput) {
   status = responseStatus;
-  if (responseType !== undefined) mimeType = responseType;
-  if (responseCharset !== undefined) charset = responseCharset;
+  mimeType = responseType;
+  charset = responseCharset;
   bodyText = body;
   responseNow = null;
-  if (g !== undefined) { partTexts[0] = g; partValues[0] = undefined; }
-  if (v !== undefined) { partTexts[1] = v; partValues[1] = undefined; }
-  if (e !== undefined) { partTexts[2] = e; partValues[2] = undefined; }
-  if (f !== undefined) { partTexts[3] = f; partValues[3] = undefined; }
-  if (r !== undefined) { partTexts[4] = r; partValues[4] = undefined; }
-  if (h !== undefined) { partTexts[5] = h; partValues[5] = undefined; }
-  if (p !== undefined) { partTexts[6] = p; partValues[6] = undefined; }
-  var postman = partTexts[POSTMAN_PART] !== "";
+  scriptCount++;
+  postmanText = postmanInput;
+  var postman = postmanText !== "";
   input = postman ? freshInput() : lazyInput;
   out = { globals: {}, requestVariables: {}, tests: [], logs: [], environment: {} };
   sends.queue = [];
@@ -586,7 +592,7 @@ function setup(responseStatus, responseType, responseCharset, body, g, v, e, f, 
   };
   delete globalThis.request;
   delete globalThis.response;
-  if (partTexts[REQUEST_PART] !== "") defineProperty(globalThis, "request", LAZY_REQUEST);
+  if (hasRequest) defineProperty(globalThis, "request", LAZY_REQUEST);
   if (status !== null) setGlobal("response", scriptResponse(bodyText));
   setGlobal("client", client);
   renewLazy("console", LAZY_CONSOLE);
@@ -637,10 +643,10 @@ function library(name, what) {
  * when a pm.sendRequest is waiting (the host answers it, then takes), else take's text.
  */
 var stage = "";
-function exec(fn, responseStatus, responseType, responseCharset, body, g, v, e, f, r, h, p) {
+function exec(fn, responseStatus, responseType, responseCharset, body, hasRequest, postmanInput) {
   stage = "setup";
   try {
-    setup(responseStatus, responseType, responseCharset, body, g, v, e, f, r, h, p);
+    setup(responseStatus, responseType, responseCharset, body, hasRequest, postmanInput);
   } catch (ignored) {
     return "#";
   }
@@ -671,8 +677,10 @@ function release() {
   status = null;
   bodyText = "";
   responseNow = null;
-  partTexts = ["{}", "{}", "{}", "{}", "", "[]", ""];
+  postmanText = "";
+  partTexts = [];
   partValues = [];
+  partRead = [];
   return "";
 }
 /* Where exec was when something escaped it (the host asks after an interrupt). */
@@ -718,45 +726,71 @@ return { exec: exec, stage: stageNow, release: release, take: take, describe: de
 
 /**
  * A script's input as the prelude's `exec` takes it: the response's status (null: none), media
- * type, charset and body, then the JSON texts of the globals, request variables, environment,
- * file variables, request ("" for none), response headers and Postman's part ("" for none),
- * each undefined when it is the text given to the context for its previous script.
+ * type, charset and body, whether there is a request (1 or 0), and for a Postman script its
+ * other parts as one JSON text ("" for another script, whose parts the prelude asks for as the
+ * script reads them: {@link inputPart}).
  *
  * @param input what the script sees
- * @param sent the texts last given to this context (updated; empty for a new context)
  * @returns the arguments after the script's function
  */
 export function inputArguments(
   input: ScriptInput,
-  sent: (string | undefined)[],
-): [number | null, string | undefined, string | undefined, string, ...(string | undefined)[]] {
+): [number | null, string, string, string, number, string] {
   const response = input.response;
-  const given = [
-    response?.mimeType ?? "",
-    response?.charset ?? "",
-    JSON.stringify(input.globals),
-    JSON.stringify(input.requestVariables),
-    JSON.stringify(input.environment),
-    JSON.stringify(input.file),
-    input.request ? JSON.stringify(input.request) : "",
-    response ? JSON.stringify(response.headers) : "[]",
-    input.postman ? JSON.stringify(input.postman) : "",
-  ];
-  const changed = given.map((text, i) => {
-    if (text === sent[i]) return undefined;
-    sent[i] = text;
-    return text;
-  });
   return [
     response ? response.status : null,
-    changed[0],
-    changed[1],
+    response?.mimeType ?? "",
+    response?.charset ?? "",
     response?.body ?? "",
-    ...changed.slice(2),
+    input.request ? 1 : 0,
+    input.postman ? postmanInput(input, input.postman) : "",
   ];
 }
 
-/** What a script receives (given as {@link inputArguments}, parsed by the prelude as it reads it). */
+/** A Postman script's input but the response's status, type and body, as one JSON text. */
+function postmanInput(input: ScriptInput, postman: PostmanInput): string {
+  const { globals, requestVariables, environment, file, request } = input;
+  return JSON.stringify({
+    input: {
+      globals,
+      requestVariables,
+      environment,
+      file,
+      ...(request ? { request } : {}),
+      postman,
+    },
+    headers: input.response?.headers ?? [],
+  });
+}
+
+/**
+ * A part of a script's input as JSON text, when the script first reads it: 0 the globals, 1 the
+ * request variables, 2 the environment, 3 the file variables, 4 the request ("" for none), 5 the
+ * response's headers.
+ *
+ * @param input what the script sees
+ * @param part which part
+ * @returns its JSON text, or undefined for another number
+ */
+export function inputPart(input: ScriptInput, part: number): string | undefined {
+  switch (part) {
+    case 0:
+      return JSON.stringify(input.globals);
+    case 1:
+      return JSON.stringify(input.requestVariables);
+    case 2:
+      return JSON.stringify(input.environment);
+    case 3:
+      return JSON.stringify(input.file);
+    case 4:
+      return input.request ? JSON.stringify(input.request) : "";
+    case 5:
+      return JSON.stringify(input.response?.headers ?? []);
+  }
+  return undefined;
+}
+
+/** What a script receives ({@link inputArguments}, and {@link inputPart} as the prelude reads it). */
 export interface ScriptInput {
   /** `client.global` values. */
   globals: Record<string, string>;

@@ -39,6 +39,7 @@ import { DialError, ErrorCode } from "../errors/mod.ts";
 import { dynamicVariable } from "./dynamic_variables.ts";
 import {
   inputArguments,
+  inputPart,
   postmanPart,
   type ScriptInput,
   type ScriptOutput,
@@ -322,18 +323,16 @@ export class ScriptSession {
       // as large: an assertion's embeds the body).
       if (sandbox.held > RELEASE_AT) {
         sandbox.call(sandbox.release);
-        sandbox.sent.length = 0;
         sandbox.held = 0;
       }
       const compiled = sandbox.compiled(source);
       if ("error" in compiled) {
         thrown = { handle: compiled.error, compiling: true };
       } else {
-        const given = inputArguments(input, sandbox.sent).map((value) =>
+        sandbox.current.input = input;
+        const given = inputArguments(input).map((value) =>
           typeof value === "number"
             ? context.newNumber(value)
-            : value === undefined
-            ? context.undefined
             : value === null
             ? context.null
             : context.newString(value)
@@ -345,8 +344,6 @@ export class ScriptSession {
         sandbox.held = (input.response?.body.length ?? 0) + (input.request?.body.length ?? 0);
         if (result.error) {
           thrown = { handle: result.error, compiling: false };
-          // What the context holds of the input is not known: send every part next time.
-          sandbox.sent.length = 0;
         } else {
           answer = context.getString(result.value);
           result.value.dispose();
@@ -502,8 +499,8 @@ interface Sandbox {
   release: QuickJSHandle;
   /** The characters of the last script's bodies (the request's and the response's). */
   held: number;
-  /** The input's texts last given to the context ({@link inputArguments}). */
-  sent: (string | undefined)[];
+  /** The running (or last) script's input, whose parts the prelude asks for ({@link inputPart}). */
+  current: { input?: ScriptInput };
   /** The prelude's `take()`, held by the host. */
   take: QuickJSHandle;
   /** The prelude's `describe(error)`, held by the host. */
@@ -591,7 +588,8 @@ async function create(
     () => context.evalCode(scriptPrelude(postman), "dial-prelude.js"),
     preludeMs,
   );
-  const host = hostFunctions(context);
+  const current: Sandbox["current"] = {};
+  const host = hostFunctions(context, current);
   const prelude = made.error
     ? made
     : within(() => context.callFunction(made.value, context.undefined, host), preludeMs);
@@ -626,7 +624,7 @@ async function create(
     stage,
     release,
     held: 0,
-    sent: [],
+    current,
     take,
     describe,
     pending,
@@ -828,10 +826,17 @@ function placeIn(
  * What the prelude gets from the host: pure functions of strings, the only code of dial's a
  * script can reach. `digest(algorithm, dataHex, keyHex, keyed)` is a hash or HMAC as hex;
  * `jsonPath(json, expression)` the RFC 9535 matches as a JSON array; `dynamic(expression)` a
- * dynamic variable's value (`$guid` …; the process environment's are never given).
+ * dynamic variable's value (`$guid` …; the process environment's are never given); `input(part)`
+ * a part of the running script's own input as JSON text (what it would otherwise be handed
+ * whole before it runs).
  */
-function hostFunctions(context: QuickJSContext): QuickJSHandle {
+function hostFunctions(context: QuickJSContext, current: Sandbox["current"]): QuickJSHandle {
   const host = context.newObject();
+  // A part of the running script's input, as JSON text, when the script first reads it.
+  const input = context.newFunction("input", (part) => {
+    const text = current.input && inputPart(current.input, context.getNumber(part));
+    return text === undefined ? context.undefined : context.newString(text);
+  });
   const digest = context.newFunction("digest", (algorithm, data, key, keyed) => {
     if (!digests) {
       throw new Error("crypto is available to a script that names crypto (or CryptoJS) itself");
@@ -879,11 +884,13 @@ function hostFunctions(context: QuickJSContext): QuickJSHandle {
   context.setProp(host, "dynamic", dynamic);
   context.setProp(host, "library", library);
   context.setProp(host, "part", part);
+  context.setProp(host, "input", input);
   digest.dispose();
   path.dispose();
   dynamic.dispose();
   library.dispose();
   part.dispose();
+  input.dispose();
   return host;
 }
 
