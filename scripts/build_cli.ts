@@ -69,7 +69,12 @@ export const FILES_BESIDE: ReadonlyArray<{ module: string; files: readonly strin
   // The UI's bundle, built when missing or stale.
   {
     module: "src/ui/assets.ts",
-    files: ["web/dist/app.js", "web/dist/app.css", "web/dist/json_worker.js"],
+    files: [
+      "web/dist/app.js",
+      "web/dist/app.css",
+      "web/dist/json_worker.js",
+      "web/dist/boot.js",
+    ],
   },
   // QuickJS, the sandbox of request files' scripts: its Emscripten loader names the .wasm, which
   // the sandbox reads beside itself in the build (from the package through the import map when

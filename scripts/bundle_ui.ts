@@ -1,6 +1,7 @@
 /**
  * Bundles the desktop UI (`deno task bundle`): `src/ui/web/main.tsx` → `src/ui/web/dist/app.js`
- * and the response viewer's worker `json_worker.ts` → `dist/json_worker.js`, each with
+ * , the response viewer's worker `json_worker.ts` → `dist/json_worker.js` and the page's inline
+ * bootstrap `boot.ts` → `dist/boot.js`, each with
  * `deno bundle --platform browser` and the frontend's own `src/ui/web/deno.json` (Preact and
  * CodeMirror, which dial itself never loads), and the style sheet → `dist/app.css`. The UI server
  * reads these files; `deno compile --include src/ui/web/dist` embeds them. With `--if-stale`
@@ -57,6 +58,7 @@ export async function bundleUi(options: { minify?: boolean } = {}): Promise<void
 const ENTRIES: ReadonlyArray<readonly [string, string]> = [
   ["main.tsx", "app.js"],
   ["json_worker.ts", "json_worker.js"],
+  ["boot.ts", "boot.js"],
 ];
 
 /**
@@ -72,6 +74,7 @@ export async function bundleIsStale(dist: URL = DIST): Promise<boolean> {
     built = (await Deno.stat(new URL("app.js", dist))).mtime?.getTime() ?? 0;
     await Deno.stat(new URL("app.css", dist));
     await Deno.stat(new URL("json_worker.js", dist));
+    await Deno.stat(new URL("boot.js", dist));
   } catch {
     return true;
   }

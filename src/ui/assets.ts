@@ -17,6 +17,8 @@ export interface UiAssets {
   css: string;
   /** The response viewer's worker, formatting large JSON bodies (tests' servers go without). */
   worker?: string;
+  /** The page's inline bootstrap, which starts the session (tests' servers go without). */
+  boot?: string;
 }
 
 /** Where the bundle is read from. */
@@ -69,6 +71,7 @@ export async function loadAssets(options: AssetOptions = {}): Promise<UiAssets> 
       js: await Deno.readTextFile(new URL("app.js", dist)),
       css: await Deno.readTextFile(new URL("app.css", dist)),
       worker: await Deno.readTextFile(new URL("json_worker.js", dist)),
+      boot: await Deno.readTextFile(new URL("boot.js", dist)),
     };
   } catch (error) {
     throw new DialError(

@@ -191,6 +191,11 @@ function sameSecret(a: string, b: string): boolean {
   return diff === 0;
 }
 
+/** The Content-Security-Policy of every response: scripts from this server only. */
+const POLICY =
+  "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+  "frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
 /** Headers on every response of the UI server. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "Cache-Control": "no-store",
@@ -199,10 +204,25 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   "Referrer-Policy": "no-referrer",
   "Cross-Origin-Resource-Policy": "same-origin",
   "Cross-Origin-Opener-Policy": "same-origin",
-  "Content-Security-Policy":
-    "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
-    "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  "Content-Security-Policy": POLICY,
 });
+
+/**
+ * The page's headers: {@link SECURITY_HEADERS}, its policy letting run one inline script, the
+ * page's bootstrap, by the hash of its text (no other inline script, no `unsafe-inline`).
+ *
+ * @param boot the bootstrap's text, if the page has one
+ * @returns the headers
+ */
+export async function pageHeaders(boot: string | undefined): Promise<Record<string, string>> {
+  if (boot === undefined) return { ...SECURITY_HEADERS };
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(boot));
+  const hash = new Uint8Array(digest).toBase64();
+  return {
+    ...SECURITY_HEADERS,
+    "Content-Security-Policy": `${POLICY}; script-src 'self' 'sha256-${hash}'`,
+  };
+}
 
 /**
  * A refusal in the protocol's error shape. `Connection: close`: a client that is refused
@@ -255,7 +275,7 @@ export function checkRequest(request: Request, config: GuardConfig): Response | 
   const url = new URL(request.url);
   const key = `${request.method} ${url.pathname}`;
   // Opening the app shell from elsewhere (the handover file, a bookmark) is a cross-site
-  // navigation and harmless: the shell holds no secret (file names at most, `page.ts`), and a
+  // navigation and harmless: the shell holds no secret and no file name (`page.ts`), and a
   // cross-site page cannot read it. Anything else cross-site is refused.
   const opensShell = key === "GET /" && request.headers.get("sec-fetch-mode") === "navigate";
   if (request.headers.get("sec-fetch-site") === "cross-site" && !opensShell) {

@@ -8,28 +8,17 @@ import type { OpenapiEvent } from "./openapi_protocol.ts";
 import { OAUTH2_FLOWS, type OAuth2Flow } from "../auth/oauth2/parse_value.ts";
 import { GRAPHQL_TRANSPORTS, type GraphQLTransport } from "../graphql/transports.ts";
 import type { TransportSettings } from "../http/transport_fields.ts";
+import type { ErrorJson } from "./session_protocol.ts";
 
 export { GRAPHQL_TRANSPORTS, OAUTH2_FLOWS };
+export * from "./session_protocol.ts";
 export type { GraphQLTransport, OAuth2Flow };
-
-/** The request header that carries the session secret on every API call. */
-export const SESSION_HEADER = "X-Dial-Session";
-
-/** The URL fragment key of a one-time launch token: `http://127.0.0.1:PORT/#launch=…`. */
-export const LAUNCH_PARAM = "launch";
 
 /** The request kinds' tabs (ids, in the header's order); the selected one is kept as `tab`. */
 export const MAIN_TABS = ["http", "graphql", "ws", "sse", "grpc"] as const;
 
 /** The sidebar's width bounds and default, CSS px; it is kept as `layout.sidebar`. */
 export const SIDEBAR_WIDTH = { min: 160, max: 640, initial: 240 } as const;
-
-/** Where the page keeps its session secret: per origin and per tab, gone with the tab. */
-export const SESSION_STORAGE_KEY = "dial.session";
-
-/** What to do without a session (a used launch link, a tab of an earlier dial ui). */
-export const NO_SESSION_HINT =
-  "open the link dial ui printed (each works once), or stop dial ui and start it again";
 
 /** The largest API request body the server reads; beyond it answers 413. */
 export const MAX_API_BODY = 16 * 1024 * 1024;
@@ -55,37 +44,9 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /** The longest timeout a tab may ask for: one day. */
 export const MAX_TIMEOUT_MS = 86_400_000;
 
-/** An error as the browser sees it, in every answer and every event. */
-export interface ErrorJson {
-  /** A stable code: `usage`, `transport`, `timeout`, `auth`, `unauthorized`, … */
-  code: string;
-  /** What went wrong, in words. */
-  message: string;
-  /** What to do about it, naming the UI's controls. */
-  hint?: string;
-  /** The HTTP status that refused a handshake or stream. */
-  status?: number;
-}
-
 /** The body of every non-2xx API answer. */
 export interface ErrorBody {
   error: ErrorJson;
-}
-
-/**
- * `POST /api/session` asks: trade a one-time launch token for the session secret (with the
- * public half of the browser's key, for its later tabs), or `{challenge, signature}`: a
- * challenge of `POST /api/session/challenge` signed with that key.
- */
-export interface SessionRequest {
-  launch: string;
-  /** The browser's ECDSA P-256 public key. */
-  key?: JsonWebKey;
-}
-
-/** `POST /api/session` answers. */
-export interface SessionAnswer {
-  session: string;
 }
 
 /** The auth panel's kinds, as both sides name them. */
@@ -374,28 +335,3 @@ export type BridgeEvent = Record<string, unknown> & { type: string; time: number
 
 /** The close code the bridge uses when the first message does not prove the session. */
 export const BRIDGE_UNAUTHORIZED = 4401;
-
-/**
- * @param value anything
- * @returns whether it is a plain object
- */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * Reads an {@link ErrorJson} from anything the other side sent.
- *
- * @param value an `error` member
- * @param fallback the message when there is none
- * @returns the error, with code `internal` when none came
- */
-export function readErrorJson(value: unknown, fallback = "Unknown error"): ErrorJson {
-  if (!isRecord(value)) return { code: "internal", message: fallback };
-  return {
-    code: typeof value.code === "string" ? value.code : "internal",
-    message: typeof value.message === "string" ? value.message : fallback,
-    ...(typeof value.hint === "string" ? { hint: value.hint } : {}),
-    ...(typeof value.status === "number" ? { status: value.status } : {}),
-  };
-}

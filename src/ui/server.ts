@@ -13,6 +13,7 @@ import {
   checkRequest,
   deny,
   type GuardConfig,
+  pageHeaders,
   SECURITY_HEADERS,
   SessionKeys,
 } from "./guard.ts";
@@ -27,7 +28,7 @@ import { UiStateStore } from "./api/ui_state.ts";
 import { openWorkspace, type Workspace } from "./workspace_path.ts";
 import { CookieJar } from "../http/cookies.ts";
 import { WorkspaceSession } from "./api/file_send.ts";
-import { indexHtml, SHELL_ROWS, type WorkspaceShell } from "./page.ts";
+import { indexHtml, shellListHtml, type WorkspaceShell } from "./page.ts";
 import { listRequestFiles } from "./api/request_file_list.ts";
 import {
   type FrontDoor,
@@ -41,6 +42,7 @@ import {
   MAX_SESSION_JSON,
   SESSION_HEADER,
   type SessionAnswer,
+  type ShellListAnswer,
   SIDEBAR_WIDTH,
 } from "./protocol.ts";
 
@@ -135,7 +137,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
     isSession: (session) => keys.isSession(session),
   };
   await loadConnection(context);
-  const site: Site = { assets, context, keys, loopback: LOOPBACK.has(hostname) };
+  const site: Site = { assets, context, keys, pageHeaders: await pageHeaders(assets.boot) };
   const launch: { config?: GuardConfig } = {};
   // Every handler that started is awaited on shutdown: a browser that closes its connection
   // mid-request leaves the server done with it while the handler may still be writing a file.
@@ -173,7 +175,7 @@ export async function startUiServer(options: UiServerOptions = {}): Promise<UiSe
   }
   const config = launch.config = { keys, port: served.port, hostname };
   // The folder's listing, read while the browser starts (kept while its folders are unchanged).
-  const warm = site.warm = workspace && site.loopback
+  const warm = site.warm = workspace
     ? listRequestFiles(workspace).then(() => {}, () => {})
     : undefined;
   // However it stops (shutdown(), or the caller's signal on Ctrl-C), the kept bodies go too.
@@ -270,17 +272,14 @@ function standingOf(head: Uint8Array, keys: SessionKeys): Standing {
   return carriesSession(head, keys) ? "session" : "public";
 }
 
-/** The interfaces that only this machine reaches. */
-const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
-
 /** What {@link route} serves from. */
 interface Site {
   assets: UiAssets;
   context: ApiContext;
   keys: SessionKeys;
-  /** Whether the server listens on loopback only (the page then carries the file list). */
-  loopback: boolean;
-  /** Settles when the page's list was first read (from the server's start). */
+  /** The page's headers (its policy names the bootstrap's hash). */
+  pageHeaders: Record<string, string>;
+  /** Settles when the shell's list was first read (from the server's start). */
   warm?: Promise<void> | undefined;
 }
 
@@ -292,6 +291,8 @@ async function route(request: Request, site: Site): Promise<Response> {
     ? (request: Request) => tradeLaunch(request, keys)
     : key === "POST /api/session/challenge"
     ? () => Promise.resolve(Response.json({ challenge: keys.issueChallenge() }))
+    : key === "POST /api/workspace/shell"
+    ? () => shellList(site)
     : API_ROUTES.get(key);
   if (handler) {
     try {
@@ -302,7 +303,9 @@ async function route(request: Request, site: Site): Promise<Response> {
   }
   switch (key) {
     case "GET /":
-      return asset(indexHtml(await pageShell(site)), "text/html; charset=utf-8");
+      return new Response(indexHtml(await pageShell(site), assets.boot), {
+        headers: { ...site.pageHeaders, "Content-Type": "text/html; charset=utf-8" },
+      });
     case "GET /app.js":
       return asset(assets.js, "text/javascript; charset=utf-8");
     case "GET /app.css":
@@ -313,6 +316,7 @@ async function route(request: Request, site: Site): Promise<Response> {
   const known = [
     ...API_ROUTES.keys(),
     "POST /api/session/challenge",
+    "POST /api/workspace/shell",
     "GET /",
     "GET /app.js",
     "GET /app.css",
@@ -328,20 +332,14 @@ async function route(request: Request, site: Site): Promise<Response> {
 }
 
 /**
- * The page's file list: the workspace's first files. The page is public to this machine (it
- * is what a launch link opens), so only file names are in it, and only when the server listens
- * on loopback (`dial ui --host` serves the plain page).
+ * The page's shell: with a workspace, the sidebar's width and the kind shown as the app's first
+ * frame reads them. No file name: the page is public to this machine (it is what a launch link
+ * opens); the bootstrap fetches the list with the session ({@link shellList}).
  */
 async function pageShell(site: Site): Promise<WorkspaceShell | undefined> {
-  const workspace = site.context.workspace;
-  if (!workspace || !site.loopback) return undefined;
-  // After the first read, a listing costs one stat per folder while none changed.
-  await site.warm;
-  const [files, state] = await Promise.all([
-    listRequestFiles(workspace),
-    // A state that cannot be read now is the app's to report: the page goes with the defaults.
-    site.context.state?.load().catch(() => undefined),
-  ]);
+  if (!site.context.workspace) return undefined;
+  // A state that cannot be read now is the app's to report: the page goes with the defaults.
+  const state = await site.context.state?.load().catch(() => undefined);
   const saved = (key: string): unknown => {
     try {
       return JSON.parse(state?.[key] ?? "null");
@@ -352,8 +350,6 @@ async function pageShell(site: Site): Promise<WorkspaceShell | undefined> {
   const width = saved("layout.sidebar");
   const kind = saved("tab");
   return {
-    total: files.length,
-    first: files.slice(0, SHELL_ROWS),
     // As the app reads them (`splitter.tsx`, `main_tab.ts`): its first frame is this one.
     sidebarWidth: typeof width === "number" && width >= SIDEBAR_WIDTH.min &&
         width <= SIDEBAR_WIDTH.max
@@ -361,6 +357,19 @@ async function pageShell(site: Site): Promise<WorkspaceShell | undefined> {
       : SIDEBAR_WIDTH.initial,
     kind: MAIN_TABS.find((known) => known === kind) ?? "http",
   };
+}
+
+/**
+ * `POST /api/workspace/shell`: `{}` → {@link ShellListAnswer}, the shell's list (the
+ * workspace's first files), for the page's bootstrap.
+ */
+async function shellList(site: Site): Promise<Response> {
+  const workspace = site.context.workspace;
+  // After the first read, a listing costs one stat per folder while none changed.
+  await site.warm;
+  const files = workspace ? await listRequestFiles(workspace) : [];
+  const answer: ShellListAnswer = { html: shellListHtml(files) };
+  return Response.json(answer);
 }
 
 /**

@@ -52,6 +52,7 @@ Deno.test("built CLI: every chunk imports only files of the build and Node built
   assert.deepEqual(files.filter((f) => f.startsWith("web/")).sort(), [
     "web/dist/app.css",
     "web/dist/app.js",
+    "web/dist/boot.js",
     "web/dist/json_worker.js",
   ]);
 });

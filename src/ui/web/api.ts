@@ -1,31 +1,20 @@
 /**
  * The browser's only link: JSON calls to the local server (same origin), each carrying the
  * session secret in the `X-Dial-Session` header. The secret comes from a one-time launch token
- * in the URL fragment, traded once (a tab opened on the bare address proves this browser's key
- * instead: `browser_key.ts`); it lives in memory and in this tab's sessionStorage (per origin,
- * port included), never in a cookie, so no other server on the machine receives it.
+ * in the URL fragment, traded once by the page's bootstrap (a tab opened on the bare address
+ * proves this browser's key instead: `session_start.ts`); it lives in memory and in this tab's
+ * sessionStorage (per origin, port included), never in a cookie, so no other server on the
+ * machine receives it.
  * @module
  */
 import {
   DEFAULT_TIMEOUT_MS,
   type ErrorJson,
   isRecord,
-  LAUNCH_PARAM,
   MAX_TIMEOUT_MS,
-  NO_SESSION_HINT,
   readErrorJson,
   SESSION_HEADER,
-  SESSION_STORAGE_KEY,
-  type SessionAnswer,
-  type SessionRequest,
 } from "../protocol.ts";
-
-import {
-  keepBrowserKey,
-  newBrowserKey,
-  sessionFromBrowserKey,
-  withKeyLock,
-} from "./browser_key.ts";
 
 export { isRecord };
 export { ndjson, nextTask } from "./ndjson_reader.ts";
@@ -75,53 +64,12 @@ export function toApiError(error: unknown): ApiError {
 let session = "";
 
 /**
- * Finds this page's session: trades a launch token from the URL fragment (then removes it
- * from the address bar and history, and registers this browser's key), reuses the one this
- * tab already holds, or, for a tab opened on the bare address, proves this browser's key.
+ * Takes over the page's session (`session_start.ts`: the bootstrap started it).
  *
- * @returns undefined once there is a session, else why there is none
+ * @param secret the session secret
  */
-export async function startSession(): Promise<ApiError | undefined> {
-  const fragment = new URLSearchParams(location.hash.slice(1));
-  const launch = fragment.get(LAUNCH_PARAM);
-  if (launch !== null) {
-    history.replaceState(null, "", location.pathname);
-    try {
-      // Bare tabs opened meanwhile wait for this trade (the lock), then prove the key it kept.
-      session = await withKeyLock("exclusive", async () => {
-        const key = await newBrowserKey();
-        const response = await fetch("/api/session", {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify(
-            { launch, ...(key ? { key: key.jwk } : {}) } satisfies SessionRequest,
-          ),
-        });
-        if (!response.ok) throw await apiError(response);
-        const answer: SessionAnswer = await response.json();
-        if (key) await keepBrowserKey(key);
-        return answer.session;
-      });
-      sessionStorage.setItem(SESSION_STORAGE_KEY, session);
-      return undefined;
-    } catch (error) {
-      // A used link must not fall back on an older session of this tab.
-      return toApiError(error);
-    }
-  }
-  session = sessionStorage.getItem(SESSION_STORAGE_KEY) ?? "";
-  if (session !== "") return undefined;
-  session = await withKeyLock("shared", sessionFromBrowserKey) ?? "";
-  if (session !== "") {
-    sessionStorage.setItem(SESSION_STORAGE_KEY, session);
-    return undefined;
-  }
-  return new ApiError(
-    "This page has no session of dial ui",
-    401,
-    NO_SESSION_HINT,
-    "unauthorized",
-  );
+export function useSession(secret: string): void {
+  session = secret;
 }
 
 /** @returns the session secret, for the stream bridge's first message */

@@ -1,11 +1,13 @@
 /**
- * The browser entry point of `dial ui`: find the session, then show the app (or why not). The
- * page may hold the server's picture of the app's first frame (`src/ui/page.ts`): the app
- * replaces it in the task that renders, so no frame shows a mix of the two.
+ * The browser entry point of `dial ui`: take over the session the page's bootstrap started
+ * (`boot.ts`), then show the app (or why not). The page may hold the server's picture of the
+ * app's first frame (`src/ui/page.ts`): the app replaces it in the task that renders, so no
+ * frame shows a mix of the two.
  * @module
  */
 import { type ComponentChild, render } from "preact";
-import { startSession } from "./api.ts";
+import { useSession } from "./api.ts";
+import { bootedSession } from "./session_start.ts";
 import { loadWorkspaceState } from "./workspace_state.ts";
 import { listFiles } from "./workspace/files.ts";
 
@@ -20,8 +22,9 @@ function show(app: ComponentChild): void {
   if (sidebar && scrolled > 0) sidebar.scrollTop = scrolled;
 }
 
-const problem = await startSession();
-if (problem) {
+const started = await bootedSession();
+if ("problem" in started) {
+  const { problem } = started;
   show(
     <main class="no-session">
       <h1>dial</h1>
@@ -32,6 +35,7 @@ if (problem) {
     </main>,
   );
 } else {
+  useSession(started.session);
   // The workspace's drafts first (the tabs read them as they load), and its file list beside
   // them: the first render shows the sidebar whole, not a page that shifts when the list comes.
   await Promise.all([loadWorkspaceState(), listFiles()]);

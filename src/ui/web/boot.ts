@@ -1,0 +1,45 @@
+/**
+ * The page's inline bootstrap (`src/ui/page.ts` puts it at the top of the page, allowed by the
+ * hash of its text in the page's Content-Security-Policy): it starts the session at once, while
+ * the app's bundle downloads, and with it fetches the workspace's first files (one call) into
+ * the page's inert picture of the app's first frame. The page itself carries no file name: it
+ * is public to this machine, the names are not. The app takes over the session
+ * (`session_start.ts`) and replaces the picture as it renders (`main.tsx`).
+ * @module
+ */
+import { SESSION_HEADER, SHELL_META, type ShellListAnswer } from "../session_protocol.ts";
+import { bootSession } from "./session_start.ts";
+
+/** The page's stand-in for the sidebar's list, replaced by the server's list. */
+const SLOT = "template[data-shell-list]";
+
+/**
+ * Starts the session; on a workspace's page (it says so in its head, parsed before this runs),
+ * puts the first files in the picture as soon as they come.
+ */
+async function boot(): Promise<void> {
+  const started = await bootSession();
+  if (!("session" in started) || document.querySelector(`meta[name="${SHELL_META}"]`) === null) {
+    return;
+  }
+  const response = await fetch("/api/workspace/shell", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", [SESSION_HEADER]: started.session },
+    body: "{}",
+  });
+  if (!response.ok) return;
+  const { html }: ShellListAnswer = await response.json();
+  // The page is parsed by now but for a slow tail (then wait for its end, not for the bundle).
+  if (document.readyState === "loading") {
+    await new Promise((resolve) =>
+      document.addEventListener("readystatechange", resolve, { once: true })
+    );
+  }
+  // The server escaped every name in it (`page.ts`); the app may have replaced the page by now.
+  const slot = document.querySelector(SLOT);
+  slot?.insertAdjacentHTML("afterend", html);
+  slot?.remove();
+}
+
+// A classic script (run at once, above the style sheet): no top-level await, no module syntax.
+void boot();

@@ -1,0 +1,125 @@
+/**
+ * How a page of `dial ui` finds its session: it trades a launch token from the URL fragment
+ * (then removes it from the address bar and history, and registers this browser's key), reuses
+ * the one this tab already holds (sessionStorage), or, for a tab opened on the bare address,
+ * proves this browser's key (`browser_key.ts`). The page's inline bootstrap (`boot.ts`) runs
+ * this once, as the page starts, and the app takes over its result ({@link bootedSession}):
+ * the launch token is one-time, and the session is never put anywhere else.
+ * @module
+ */
+import {
+  type ErrorJson,
+  isRecord,
+  LAUNCH_PARAM,
+  NO_SESSION_HINT,
+  readErrorJson,
+  SESSION_STORAGE_KEY,
+  type SessionAnswer,
+  type SessionRequest,
+} from "../session_protocol.ts";
+import {
+  keepBrowserKey,
+  newBrowserKey,
+  sessionFromBrowserKey,
+  withKeyLock,
+} from "./browser_key.ts";
+
+/** A page's session, or why it has none (with the HTTP status of the refusal, 0 unreachable). */
+export type SessionStart = { session: string } | { problem: ErrorJson; status: number };
+
+/** Where the bootstrap leaves its start for the app (a property of the page's global). */
+const BOOT_KEY = "dialSessionStart";
+
+/**
+ * Starts the page's session. A link's trade answers once the server gave the session; this
+ * browser's key is kept after that, under the key lock (bare tabs wait for it).
+ *
+ * @returns the session, or why there is none
+ */
+export function startSession(): Promise<SessionStart> {
+  const launch = new URLSearchParams(location.hash.slice(1)).get(LAUNCH_PARAM);
+  if (launch === null) return reuseSession();
+  history.replaceState(null, "", location.pathname);
+  return new Promise((resolve) => {
+    // Bare tabs opened meanwhile wait for this trade (the lock), then prove the key it kept.
+    withKeyLock("exclusive", async () => {
+      const key = await newBrowserKey();
+      const response = await fetch("/api/session", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ launch, ...(key ? { key: key.jwk } : {}) } satisfies SessionRequest),
+      });
+      // A used link must not fall back on an older session of this tab.
+      if (!response.ok) return resolve(await refusal(response));
+      const { session }: SessionAnswer = await response.json();
+      sessionStorage.setItem(SESSION_STORAGE_KEY, session);
+      resolve({ session });
+      if (key) await keepBrowserKey(key);
+    }).catch(() =>
+      resolve({
+        problem: {
+          code: "unreachable",
+          message: "Cannot reach the dial server: is `dial ui` still running?",
+        },
+        status: 0,
+      })
+    );
+  });
+}
+
+async function reuseSession(): Promise<SessionStart> {
+  const kept = sessionStorage.getItem(SESSION_STORAGE_KEY);
+  if (kept) return { session: kept };
+  const session = await withKeyLock("shared", sessionFromBrowserKey);
+  if (session) {
+    sessionStorage.setItem(SESSION_STORAGE_KEY, session);
+    return { session };
+  }
+  return {
+    problem: {
+      code: "unauthorized",
+      message: "This page has no session of dial ui",
+      hint: NO_SESSION_HINT,
+    },
+    status: 401,
+  };
+}
+
+async function refusal(response: Response): Promise<SessionStart> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  const problem = readErrorJson(
+    isRecord(body) ? body.error : undefined,
+    `The dial server answered ${response.status}`,
+  );
+  return { problem, status: response.status };
+}
+
+/**
+ * The bootstrap's side: starts the session and leaves the start where the app finds it.
+ *
+ * @returns the start
+ */
+export function bootSession(): Promise<SessionStart> {
+  const started = startSession();
+  Object.defineProperty(globalThis, BOOT_KEY, { value: started, configurable: true });
+  return started;
+}
+
+/**
+ * The app's side: the session the bootstrap started (taken once: the page's global no longer
+ * holds it), or, on a page without the bootstrap, a start of its own.
+ *
+ * @returns the start
+ */
+export function bootedSession(): Promise<SessionStart> {
+  const started = (globalThis as Record<string, unknown>)[BOOT_KEY] as
+    | Promise<SessionStart>
+    | undefined;
+  delete (globalThis as Record<string, unknown>)[BOOT_KEY];
+  return started ?? startSession();
+}
