@@ -24,6 +24,8 @@ async function bigWorkspace(): Promise<string> {
  * `globalThis.__stopFrames()`.
  */
 const RECORD_FRAMES = `globalThis.__frames = [];
+  globalThis.__violations = [];
+  document.addEventListener("securitypolicyviolation", (e) => globalThis.__violations.push(e.violatedDirective));
   let recording = true;
   globalThis.__stopFrames = () => { recording = false; return globalThis.__frames; };
   const frame = () => {
@@ -85,7 +87,16 @@ for (
           await released;
           await route.continue();
         });
-        await page.goto(server.url.href, { waitUntil: "commit" });
+        const trades: string[] = [];
+        page.on("request", (request) => {
+          if (new URL(request.url()).pathname.startsWith("/api/session")) {
+            trades.push(request.url());
+          }
+        });
+        const opened = await page.goto(server.url.href, { waitUntil: "commit" });
+        // The page as served holds no file name: the bootstrap fetched them with the session.
+        const served = await opened!.text();
+        assert.ok(served.includes("data-shell") && !served.includes("api-0"), served);
         const shellTree = page.locator('.app[data-shell] [role="tree"]');
         await shellTree.locator('[role="treeitem"][aria-posinset="1"][aria-setsize="100"]')
           .waitFor();
@@ -106,10 +117,10 @@ for (
         assert.deepEqual(await page.evaluate(SHELL_FACTS), shellFacts);
         // Each row the app drew is where the served one was, with the same file.
         const after = await page.evaluate(ROW_BOXES) as unknown[][];
-        const served = new Map(before.map((row) => [row[0], row]));
+        const shellRows = new Map(before.map((row) => [row[0], row]));
         assert.ok(after.length >= 26, `${after.length} rows`);
         for (const row of after) {
-          const was = served.get(row[0]);
+          const was = shellRows.get(row[0]);
           if (!was) continue; // an overscan row beyond the served 40
           assert.deepEqual([row[1], row[2], row[3], row[5]], [was[1], was[2], was[3], was[5]]);
         }
@@ -124,6 +135,16 @@ for (
           assert.ok(f.rows >= 26, JSON.stringify(f));
         }
         assert.ok(frames.at(-1)!.apps === 1);
+        // One trade of the link, by the bootstrap (its script ran by its hash: no violation); the
+        // app took its session over. The address bar lost the token; no session in localStorage.
+        assert.deepEqual(trades.map((url) => new URL(url).pathname), ["/api/session"]);
+        assert.deepEqual(await page.evaluate("globalThis.__violations"), []);
+        assert.equal(new URL(page.url()).hash, "");
+        const token = server.url.hash.slice("#launch=".length);
+        const [session, stored] = await page.evaluate(`[sessionStorage.getItem("dial.session"),
+          Object.values(localStorage).join("\\n") + document.cookie]`) as [string, string];
+        assert.equal(session.length, 43);
+        assert.ok(!stored.includes(session) && !stored.includes(token));
 
         // The adopted tree is the app's: a click unfolds, keys move, Enter opens.
         await tree.getByRole("button", { name: "api-000.http", exact: true }).click();

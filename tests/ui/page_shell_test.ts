@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { startUiServer } from "../../src/ui/server.ts";
+import { startUiServer, type UiServer } from "../../src/ui/server.ts";
 import { SHELL_ROWS } from "../../src/ui/page.ts";
 import { apiHeaders, sessionOf } from "./_session.ts";
 import { waitFor } from "../_helpers.ts";
@@ -8,7 +8,27 @@ import { listRequestFiles } from "../../src/ui/api/request_file_list.ts";
 
 const ASSETS = { js: "/* app */", css: "/* css */" };
 
-/** @returns the tree rows' file names of a page, as a browser reads them (entities decoded) */
+/**
+ * @param server a UI server
+ * @param session the session to send (none: as anyone on this machine)
+ * @returns the answer of the shell's list call
+ */
+function shellCall(server: UiServer, session?: string): Promise<Response> {
+  return fetch(new URL("/api/workspace/shell", server.url), {
+    method: "POST",
+    headers: session ? apiHeaders(session) : { "Content-Type": "application/json" },
+    body: "{}",
+  });
+}
+
+/** @returns the shell's list, as the page's bootstrap gets it with its session */
+async function shellOf(server: UiServer): Promise<string> {
+  const response = await shellCall(server, await sessionOf(server, server.launchUrl()));
+  assert.equal(response.status, 200);
+  return (await response.json()).html;
+}
+
+/** @returns the tree rows' file names of a list, as a browser reads them (entities decoded) */
 function rowsOf(html: string): Array<{ name: string; position: number; setSize: number }> {
   const rows = [...html.matchAll(
     /<li role="treeitem" aria-level="1" aria-posinset="(\d+)" aria-setsize="(\d+)"[^>]*><button type="button" class="file"[^>]*>([^<]*)<\/button><\/li>/g,
@@ -20,18 +40,29 @@ function rowsOf(html: string): Array<{ name: string; position: number; setSize: 
   }));
 }
 
-Deno.test("ui page: a workspace's page carries its first files, at most a screen's worth, in the order the app lists them", async () => {
+Deno.test("ui page: a workspace's page holds no file name; the session's shell call gives its first files, a screen's worth, in the order the app lists them", async () => {
   const dir = await Deno.makeTempDir({ prefix: "dial-shell-" });
   try {
     for (let f = 0; f < 100; f++) {
       await Deno.writeTextFile(`${dir}/api-${String(f).padStart(3, "0")}.http`, "GET http://a/\n");
     }
     await using server = await startUiServer({ assets: ASSETS, workspace: dir });
-    const html = await (await fetch(new URL("/", server.url))).text();
+    // Anyone on this machine can load the page: the shell's frame, no name, no count.
+    const page = await (await fetch(new URL("/", server.url))).text();
+    assert.match(page, /<div class="app" data-shell inert aria-hidden="true">/);
+    assert.match(page, /<meta name="dial-shell">/);
+    assert.match(page, /<template data-shell-list><\/template>/);
+    assert.ok(!page.includes("api-0"), "no file name in the page");
+    assert.ok(!page.includes("treeitem") && !page.includes("aria-setsize"), page);
+    // Nor does the shell's call answer without the session.
+    const refused = await shellCall(server);
+    assert.equal(refused.status, 401);
+    assert.ok(!(await refused.text()).includes("api-0"));
+    const html = await shellOf(server);
     const rows = rowsOf(html);
     assert.equal(rows.length, SHELL_ROWS);
     // The same list, in the same order, as the session's own call gives.
-    const session = await sessionOf(server);
+    const session = await sessionOf(server, server.launchUrl());
     const listed = await (await fetch(new URL("/api/workspace/files", server.url), {
       method: "POST",
       headers: apiHeaders(session),
@@ -47,12 +78,33 @@ Deno.test("ui page: a workspace's page carries its first files, at most a screen
       html,
       /<ul role="tree" aria-label="Request files" class="file-tree" style="height: 2400px;">/,
     );
-    // A picture of the app, out of reach until the app replaces it; no secret, no path.
-    assert.match(html, /<div class="app" data-shell inert aria-hidden="true">/);
-    assert.ok(!html.includes(dir), "the workspace's folder is not in the page");
+    assert.ok(!html.includes(dir), "the workspace's folder is not in the list");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("ui page: the bootstrap is the page's one inline script, allowed by the hash of its text", async () => {
+  const boot = `void fetch("/api/session"); // "quotes" & <b>`;
+  await using server = await startUiServer({ assets: { ...ASSETS, boot } });
+  const response = await fetch(new URL("/", server.url));
+  const page = await response.text();
+  assert.equal(page.match(/<script>/g)?.length, 1);
+  assert.ok(page.includes(`<script>${boot}</script>`));
+  // Before the style sheet: a script after it would wait for it.
+  assert.ok(page.indexOf("<script>") < page.indexOf(`<link rel="stylesheet"`));
+  assert.match(page, /<script type="module" src="\/app.js">/);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(boot));
+  const policy = response.headers.get("content-security-policy") ?? "";
+  assert.ok(
+    policy.endsWith(`; script-src 'self' 'sha256-${new Uint8Array(digest).toBase64()}'`),
+    policy,
+  );
+  assert.ok(!/script-src[^;]*unsafe-inline/.test(policy), policy);
+  // Other answers keep the policy without it.
+  const js = await fetch(new URL("/app.js", server.url));
+  await js.body?.cancel();
+  assert.ok(!js.headers.get("content-security-policy")?.includes("sha256"));
 });
 
 Deno.test("ui page: every file name is escaped in the page (text and attributes)", async () => {
@@ -62,7 +114,7 @@ Deno.test("ui page: every file name is escaped in the page (text and attributes)
     await Deno.mkdir(`${dir}/sub`);
     for (const name of names) await Deno.writeTextFile(`${dir}/sub/${name}`, "GET http://a/\n");
     await using server = await startUiServer({ assets: ASSETS, workspace: dir });
-    const html = await (await fetch(new URL("/", server.url))).text();
+    const html = await shellOf(server);
     assert.ok(!html.includes("<img"), "no markup from a name");
     assert.ok(!html.includes(`a"b`), "no quote from a name");
     assert.deepEqual(
@@ -81,11 +133,11 @@ Deno.test("ui page: every file name is escaped in the page (text and attributes)
   }
 });
 
-Deno.test("ui page: an empty workspace's page says so; without a workspace the page has no shell", async () => {
+Deno.test("ui page: an empty workspace's shell says so; without a workspace the page has no shell", async () => {
   const dir = await Deno.makeTempDir({ prefix: "dial-shell-" });
   try {
     await using server = await startUiServer({ assets: ASSETS, workspace: dir });
-    const html = await (await fetch(new URL("/", server.url))).text();
+    const html = await shellOf(server);
     assert.equal(rowsOf(html).length, 0);
     assert.match(html, /<p class="muted">No .http files in this folder yet: use Save as.<\/p>/);
   } finally {
@@ -126,11 +178,11 @@ Deno.test("ui page: the listing is kept while no folder changed (one stat per fo
     reads.length = 0;
     assert.deepEqual(await listRequestFiles(workspace), ["a.http", "sub/b.http"]);
     assert.deepEqual(reads, []);
-    // dial ui reads the listing as it starts, while the browser starts: the page's is a stat.
+    // dial ui reads the listing as it starts, while the browser starts: the shell's is a stat.
     {
       await using server = await startUiServer({ assets: ASSETS, workspace: dir });
       await waitFor(() => reads.length === 2, { timeout: 10_000 });
-      const html = await (await fetch(new URL("/", server.url))).text();
+      const html = await shellOf(server);
       assert.deepEqual(rowsOf(html).map((r) => r.name), ["a.http", "sub/b.http"]);
       assert.equal(reads.length, 2);
     }
