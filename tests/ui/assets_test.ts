@@ -30,7 +30,14 @@ Deno.test("assets: a bundle is read as built, and one newer than the sources is 
     await Deno.writeTextFile(`${dir}/app.js`, "js");
     await Deno.writeTextFile(`${dir}/app.css`, "css");
     await Deno.writeTextFile(`${dir}/json_worker.js`, "worker");
-    assert.deepEqual(await loadAssets({ dist }), { js: "js", css: "css", worker: "worker" });
+    assert.equal(await bundleIsStale(dist), true, "no bootstrap yet");
+    await Deno.writeTextFile(`${dir}/boot.js`, "boot");
+    assert.deepEqual(await loadAssets({ dist }), {
+      js: "js",
+      css: "css",
+      worker: "worker",
+      boot: "boot",
+    });
     // Dated after every source: not stale. Dated at the epoch: older than the sources.
     const future = new Date(Date.now() + 86_400_000);
     await Deno.utime(`${dir}/app.js`, future, future);
