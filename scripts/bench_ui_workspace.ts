@@ -1,26 +1,30 @@
 /**
  * Measures the workspace UI on a 1,000-request workspace (100 files of 10) against a
  * 64-request one (8 files of 8) in headless Chromium, and decides issue 36's launch goal
- * ("launch URL → file list ≤ 1.0× the 64-request workspace's time") with its noise beside it.
+ * ("launch URL → file list ≤ 1.0× the 64-request workspace's time") with its noise beside it;
+ * a 10,000-request workspace (1,000 files of 10) shows whether launch grows with the workspace
+ * at all.
  *
  * **Launches** (the goal), through a bare CDP client (`scripts/cdp.ts`: nothing of Playwright's
- * in the page or in this process while a launch runs). Three arms take turns, round by round:
- * the 64-request workspace (A), a second copy of it (A′, the A/A control) and the 1,000-request
- * one (B); each round launches each arm once, each launch as `dial ui` does it: a new server on
- * the workspace, a fresh browser context, the launch URL. The rounds come in blocks of 12: the
- * six orders of the arms, each with either 64-request folder as A, in an order drawn at random
- * with a fixed seed ({@link schedule}): balanced, and A and A′ exchangeable, so the A/A control
- * centres on 1.00 whatever one launch leaves to the next. A launch's time is the page's clock from the navigation's start to the
- * first frame after the tree's first file is in the page saying how many files the tree holds
- * (the tree draws the rows in view: for either size, its first screen; since session 14 that is
- * the list the page arrives with, `src/ui/page.ts`, and the app's own list, the one that takes
- * keys and clicks, is timed beside it as "live"). The page's main-thread
+ * in the page or in this process while a launch runs). Four arms take turns, round by round:
+ * the 64-request workspace (A), a second copy of it (A′, the A/A control), the 1,000-request
+ * one (B) and the 10,000-request one (C); each round launches each arm once, each launch as
+ * `dial ui` does it: a new server on the workspace, a fresh browser context, the launch URL. The
+ * rounds' orders form Williams squares (each arm first, second, third and fourth once in four
+ * rounds, and each arm right after each other arm once), each with either 64-request folder as
+ * A, drawn at random with a fixed seed ({@link schedule}): balanced, and A and A′ exchangeable,
+ * so the A/A control centres on 1.00 whatever one launch leaves to the next. A launch's time is
+ * the page's clock from the navigation's start to the first frame after the tree's first file is
+ * in the page saying how many files the tree holds (the tree draws the rows in view: for any
+ * size, its first screen; since session 15 that is the shell's list, which the page's bootstrap
+ * fetches with the session, `src/ui/page.ts`, and the app's own list, the one that takes keys
+ * and clicks, is timed beside it as "live"). The page's main-thread
  * CPU from the navigation to that point (CDP's `Performance.getMetrics` ThreadTime, the
  * thread's CPU time, which a busy machine inflates far less than the tasks' wall time) is read
  * in the same launch. The first rounds warm the machine up and are not counted.
  *
  * **The verdict rule** (docs/benchmarks.md, "How the launch goal is decided"): each round gives a
- * ratio B/A and a control A′/A. The statistic is the median of the rounds' B/A, with a 95 %
+ * ratio B/A (and C/A, decided by the same rule) and a control A′/A. The statistic is the median of the rounds' B/A, with a 95 %
  * percentile-bootstrap interval (10,000 resamples, a fixed seed); with fewer than 20 rounds there
  * is no verdict. Met when the interval's top is ≤ 1.00; not met when its bottom is > 1.00;
  * otherwise "equal within one frame" when the top is ≤ 1 + one 60 Hz frame over A's median launch
@@ -39,7 +43,7 @@
  *
  * Run: `deno task bench --only ui` (all the UI benchmarks), or alone:
  * `deno run -A --config tests/deno.json scripts/bench_ui_workspace.ts`
- * (`DIAL_BENCH_RUNS` counted rounds, 60 by default: a multiple of 12 keeps the design balanced;
+ * (`DIAL_BENCH_RUNS` counted rounds, 64 by default: a multiple of 8 keeps the design balanced;
  * `DIAL_BENCH_WARMUP` rounds, 3)
  * @module
  */
@@ -49,7 +53,7 @@ import { startUiServer } from "../src/ui/server.ts";
 import { loadAssets } from "../src/ui/assets.ts";
 import { type CdpBrowser, type CdpPage, launchCdp } from "./cdp.ts";
 
-const ROUNDS = Number(Deno.env.get("DIAL_BENCH_RUNS") ?? 60);
+const ROUNDS = Number(Deno.env.get("DIAL_BENCH_RUNS") ?? 64);
 const WARMUP = Number(Deno.env.get("DIAL_BENCH_WARMUP") ?? 3);
 /** Playwright sessions of each size for the interactions. */
 const SESSIONS = 3;
@@ -59,8 +63,11 @@ const VIEWPORT = { width: 1280, height: 860 };
 const MIN_ROUNDS = 20;
 /** A frame at 60 Hz, ms: what the frame clock of "painted" cannot tell apart. */
 const FRAME = 1000 / 60;
-/** The six orders of three arms: in each, each arm is first, second and third once in three. */
-const ORDERS = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [2, 1, 0], [1, 0, 2]] as const;
+/**
+ * A Williams square of four arms: each arm is in each place once in four rounds, and right after
+ * each other arm once (so whatever a launch leaves to the next is spread evenly).
+ */
+const ORDERS = [[0, 1, 3, 2], [1, 2, 0, 3], [2, 3, 1, 0], [3, 0, 2, 1]] as const;
 /** The seed of the rounds' draw and of the bootstrap: the same run plan and intervals each run. */
 const SEED = 0x5eed;
 
@@ -71,16 +78,14 @@ interface Round {
 }
 
 /**
- * The rounds: `warmup` rounds, then the counted ones. The first half of those are blocks of six
- * drawn at random (a fixed seed): the six orders of the arms in a random order, A's folder drawn
- * for three of them. The second half is the first's mirror: the same rounds in the same order
- * with A and A′ trading places (each with the same folders for A and A′). So each arm is first,
- * second and third equally often, each folder is A in half the rounds, and whatever a launch
- * carries over to the next one or the ones after it (a launch of B before, a server's garbage)
- * comes before A as often as before A′ (but for the launches across the halves' border): the A/A
- * control centres on 1.00 by construction, whatever the draw. (The fixed cycle of the six orders
- * before was balanced one launch back, not two: B came two launches before A′ twice as often as
- * before A.)
+ * The rounds: `warmup` rounds, then the counted ones. The first half of those are blocks of four
+ * drawn at random (a fixed seed): the Williams square's four orders in a random order, A's folder
+ * drawn for two of them. The second half is the first's mirror: the same rounds in the same
+ * order with A and A′ trading places (each with the same folders for A and A′). So each arm is in
+ * each place equally often, each folder is A in half the rounds, and whatever a launch carries
+ * over to the next one or the ones after it (a launch of B or C before, a server's garbage) comes
+ * before A as often as before A′ (but for the launches across the halves' border): the A/A
+ * control centres on 1.00 by construction, whatever the draw.
  */
 function schedule(warmup: number, counted: number): Round[] {
   const random = seeded(SEED);
@@ -92,7 +97,7 @@ function schedule(warmup: number, counted: number): Round[] {
     return items;
   };
   const block = () => {
-    const traded = shuffled([0, 0, 0, 1, 1, 1] as Round["traded"][]);
+    const traded = shuffled([0, 0, 1, 1] as Round["traded"][]);
     return shuffled([...ORDERS]).map((order, i): Round => ({ order, traded: traded[i]! }));
   };
   const blocks = (n: number) => {
@@ -102,7 +107,7 @@ function schedule(warmup: number, counted: number): Round[] {
   };
   const half = blocks(Math.ceil(counted / 2));
   const mirror = half.map(({ order, traded }): Round => ({
-    order: order.map((arm) => arm === 2 ? 2 : 1 - arm),
+    order: order.map((arm) => arm >= 2 ? arm : 1 - arm),
     traded,
   }));
   return [...blocks(warmup), ...half, ...mirror].slice(0, warmup + counted);
@@ -259,7 +264,9 @@ const PHASES = `(() => {
   const nav = performance.getEntriesByType("navigation")[0];
   return {
     domContentLoaded: nav.domContentLoadedEventEnd,
+    sessionAsked: resource("/api/session").startTime,
     sessionEnd: resource("/api/session").responseEnd,
+    shellEnd: resource("/api/workspace/shell").responseEnd,
     filesAsked: files.startTime,
     filesAnswered: files.responseEnd - files.startTime,
     filesBytes: files.encodedBodySize,
@@ -334,6 +341,7 @@ for (
     ["64 requests (A)", 8, 8],
     ["64 requests, a copy (A′, the A/A control)", 8, 8],
     ["1,000 requests (B)", 100, 10],
+    ["10,000 requests (C)", 1000, 10],
   ] as const
 ) {
   arms.push({
@@ -351,7 +359,7 @@ for (
     folders: [],
   });
 }
-const [a, aa, b] = arms as [Arm, Arm, Arm];
+const [a, aa, b, c] = arms as [Arm, Arm, Arm, Arm];
 /** The two 64-request folders, which take the roles A and A′ in turn. */
 const copies = [a.dir, aa.dir] as const;
 /** The bundle, read once as `dial ui` does at its start (not by each launch's server). */
@@ -400,7 +408,7 @@ try {
     }
   }
 } finally {
-  for (const dir of [...copies, b.dir]) await Deno.remove(dir, { recursive: true });
+  for (const dir of [...copies, b.dir, c.dir]) await Deno.remove(dir, { recursive: true });
   await Deno.remove(graphqlCacheDir, { recursive: true });
 }
 const loadAfter = Deno.loadavg();
@@ -417,7 +425,9 @@ for (const arm of arms) {
   results.push([`${name}: dial ui's server started → file list painted (wall)`, stats(wall)]);
   const phase = (key: keyof Phases) => phases.map((p) => p[key]);
   results.push([`${name}: page start → DOMContentLoaded`, stats(phase("domContentLoaded"))]);
+  results.push([`${name}: page start → session asked`, stats(phase("sessionAsked"))]);
   results.push([`${name}: page start → session answered`, stats(phase("sessionEnd"))]);
+  results.push([`${name}: page start → shell's list answered`, stats(phase("shellEnd"))]);
   results.push([`${name}: page start → files asked`, stats(phase("filesAsked"))]);
   results.push([`${name}: files asked → answered`, stats(phase("filesAnswered"))]);
   results.push([`${name}: files answer's size`, stats(phase("filesBytes"), " bytes", 0)]);
@@ -451,19 +461,21 @@ for (const arm of arms) {
 }
 const byRound = (of: Arm, to: Arm, key: "launch" | "cpu") => of[key].map((t, i) => t / to[key][i]!);
 const goal = interval(byRound(b, a, "launch"));
+const tenfold = interval(byRound(c, a, "launch"));
 const control = interval(byRound(aa, a, "launch"));
 const inPlace = (place: number) =>
   arms.flatMap((arm) => arm.launch.filter((_, i) => arm.places[i] === place));
 results.push([
-  "every launch by its place in the round: 1st / 2nd / 3rd (order effects, all arms)",
-  [0, 1, 2].map((place) => `${median(inPlace(place)).toFixed(1)} ms`).join(" / "),
+  "every launch by its place in the round: 1st / 2nd / 3rd / 4th (order effects, all arms)",
+  [0, 1, 2, 3].map((place) => `${median(inPlace(place)).toFixed(1)} ms`).join(" / "),
 ]);
 const after = (arm: Arm, before: (i: number) => boolean) =>
   median(arm.launch.filter((_, i) => before(arm.after[i]!))).toFixed(1);
 results.push([
-  "A, A′ by the launch before them: a 64-request one / B (carry-over from the launch before)",
-  [a, aa].map((arm) => `${after(arm, (i) => i !== 2)} / ${after(arm, (i) => i === 2)} ms`)
-    .join("; "),
+  "A, A′ by the launch before them: a 64-request one / B / C (carry-over from the launch before)",
+  [a, aa].map((arm) =>
+    `${after(arm, (i) => i < 2)} / ${after(arm, (i) => i === 2)} / ${after(arm, (i) => i === 3)} ms`
+  ).join("; "),
 ]);
 const byFolder = (folder: number) =>
   median(byRound(aa, a, "launch").filter((_, i) => a.folders[i] === folder)).toFixed(3);
@@ -473,20 +485,27 @@ results.push([
 ]);
 results.push(["A/A control: A′ to A, round by round (the bench's noise floor)", show(control)]);
 results.push(["goal's ratio: B to A, round by round", show(goal)]);
+results.push(["C to A, round by round (10,000 requests)", show(tenfold)]);
 results.push([
-  "ratio of medians, B to A (A′ to A)",
-  `${(median(b.launch) / median(a.launch)).toFixed(3)} (${
-    (median(aa.launch) / median(a.launch)).toFixed(3)
-  })`,
+  "ratio of medians, B to A, C to A (A′ to A)",
+  `${(median(b.launch) / median(a.launch)).toFixed(3)}, ${
+    (median(c.launch) / median(a.launch)).toFixed(3)
+  } (${(median(aa.launch) / median(a.launch)).toFixed(3)})`,
 ]);
 results.push([
-  "the page's main-thread CPU, B to A (A′ to A), round by round",
-  `${show(interval(byRound(b, a, "cpu")))} (${show(interval(byRound(aa, a, "cpu")))})`,
+  "the page's main-thread CPU, B to A, C to A (A′ to A), round by round",
+  `${show(interval(byRound(b, a, "cpu")))}; ${show(interval(byRound(c, a, "cpu")))} (${
+    show(interval(byRound(aa, a, "cpu")))
+  })`,
 ]);
 const frame = FRAME / median(a.launch);
 results.push([
   "goal: launch ≤ 1.0× the 64-request workspace's (issue 36)",
   verdict(goal, control, frame),
+]);
+results.push([
+  "the same rule for 10,000 requests: C to A",
+  verdict(tenfold, control, frame),
 ]);
 const load = (l: number[]) => l.map((n) => n.toFixed(2)).join(" ");
 results.push([
@@ -578,7 +597,9 @@ function decide(goal: Interval, control: Interval, frame: number): string {
 /** One launch's phases, in ms from the navigation's start (see {@link PHASES}). */
 interface Phases {
   domContentLoaded: number;
+  sessionAsked: number;
   sessionEnd: number;
+  shellEnd: number;
   filesAsked: number;
   filesAnswered: number;
   filesBytes: number;
