@@ -23,7 +23,7 @@ export async function bundleUi(options: { minify?: boolean } = {}): Promise<void
   await Deno.mkdir(DIST, { recursive: true });
   // Written under temporary names, then renamed: two processes may build at once.
   const suffix = `${Deno.pid}.${crypto.randomUUID()}.tmp`;
-  for (const [entry, output] of ENTRIES) {
+  for (const [entry, output, format] of ENTRIES) {
     const args = [
       "bundle",
       "--quiet",
@@ -32,6 +32,7 @@ export async function bundleUi(options: { minify?: boolean } = {}): Promise<void
       "--config",
       new URL("deno.json", WEB).pathname,
       ...(options.minify === false ? [] : ["--minify"]),
+      ...(format ? ["--format", format] : []),
       "--output",
       new URL(`${output}.${suffix}`, DIST).pathname,
       new URL(entry, WEB).pathname,
@@ -54,11 +55,15 @@ export async function bundleUi(options: { minify?: boolean } = {}): Promise<void
   }
 }
 
-/** The bundles: entry (in `src/ui/web/`) → file in `dist/`. */
-const ENTRIES: ReadonlyArray<readonly [string, string]> = [
+/**
+ * The bundles: entry (in `src/ui/web/`) → file in `dist/`, and the bootstrap's format: a classic
+ * script in one function's scope (it runs inline in the page: no module syntax, and nothing of
+ * its own in the page's global scope).
+ */
+const ENTRIES: ReadonlyArray<readonly [string, string, string?]> = [
   ["main.tsx", "app.js"],
   ["json_worker.ts", "json_worker.js"],
-  ["boot.ts", "boot.js"],
+  ["boot.ts", "boot.js", "iife"],
 ];
 
 /**

@@ -41,5 +41,6 @@ async function boot(): Promise<void> {
   slot?.remove();
 }
 
-// A classic script (run at once, above the style sheet): no top-level await, no module syntax.
+// A classic script (run at once, above the style sheet; bundled as one function): no top-level
+// await, no module syntax.
 void boot();

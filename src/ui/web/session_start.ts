@@ -31,8 +31,10 @@ export type SessionStart = { session: string } | { problem: ErrorJson; status: n
 const BOOT_KEY = "dialSessionStart";
 
 /**
- * Starts the page's session. A link's trade answers once the server gave the session; this
- * browser's key is kept after that, under the key lock (bare tabs wait for it).
+ * Starts the page's session. A link's trade answers once the server gave the session. It asks
+ * for the key lock at once (bare tabs opened from then on queue behind it) but does not wait for
+ * it (a new browser context grants it tens to hundreds of ms later): this browser's key is kept
+ * under it, after the trade.
  *
  * @returns the session, or why there is none
  */
@@ -41,31 +43,36 @@ export function startSession(): Promise<SessionStart> {
   if (launch === null) return reuseSession();
   history.replaceState(null, "", location.pathname);
   return new Promise((resolve) => {
-    // Bare tabs opened meanwhile wait for this trade (the lock), then prove the key it kept.
-    withKeyLock("exclusive", async () => {
+    const trade = (async () => {
       const key = await newBrowserKey();
       const response = await fetch("/api/session", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ launch, ...(key ? { key: key.jwk } : {}) } satisfies SessionRequest),
       });
-      // A used link must not fall back on an older session of this tab.
+      // A used link must not fall back on an older session of this tab, nor keep its key.
       if (!response.ok) return resolve(await refusal(response));
       const { session }: SessionAnswer = await response.json();
       sessionStorage.setItem(SESSION_STORAGE_KEY, session);
       resolve({ session });
+      return key;
+    })();
+    trade.catch(() => resolve(UNREACHABLE));
+    // Bare tabs opened meanwhile wait for this lock, then prove the key it kept.
+    void withKeyLock("exclusive", async () => {
+      const key = await trade.catch(() => undefined);
       if (key) await keepBrowserKey(key);
-    }).catch(() =>
-      resolve({
-        problem: {
-          code: "unreachable",
-          message: "Cannot reach the dial server: is `dial ui` still running?",
-        },
-        status: 0,
-      })
-    );
+    });
   });
 }
+
+const UNREACHABLE: SessionStart = {
+  problem: {
+    code: "unreachable",
+    message: "Cannot reach the dial server: is `dial ui` still running?",
+  },
+  status: 0,
+};
 
 async function reuseSession(): Promise<SessionStart> {
   const kept = sessionStorage.getItem(SESSION_STORAGE_KEY);
