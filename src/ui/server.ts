@@ -288,7 +288,7 @@ async function route(request: Request, site: Site): Promise<Response> {
   const url = new URL(request.url);
   const key = `${request.method} ${url.pathname}`;
   const handler = key === "POST /api/session"
-    ? (request: Request) => tradeLaunch(request, keys)
+    ? (request: Request) => tradeLaunch(request, site)
     : key === "POST /api/session/challenge"
     ? () => Promise.resolve(Response.json({ challenge: keys.issueChallenge() }))
     : key === "POST /api/workspace/shell"
@@ -364,27 +364,32 @@ async function pageShell(site: Site): Promise<WorkspaceShell | undefined> {
  * workspace's first files), for the page's bootstrap.
  */
 async function shellList(site: Site): Promise<Response> {
-  const workspace = site.context.workspace;
-  // After the first read, a listing costs one stat per folder while none changed.
-  await site.warm;
-  const files = workspace ? await listRequestFiles(workspace) : [];
-  const answer: ShellListAnswer = { html: shellListHtml(files) };
+  const answer: ShellListAnswer = { html: await shellListOf(site) };
   return Response.json(answer);
 }
 
+/** @returns the shell's list of the workspace (the trade of a launch's page answers it too) */
+async function shellListOf(site: Site): Promise<string> {
+  const workspace = site.context.workspace;
+  // After the first read, a listing costs one stat per folder while none changed.
+  await site.warm;
+  return shellListHtml(workspace ? await listRequestFiles(workspace) : []);
+}
+
 /**
- * `POST /api/session`: `{launch, key?}` → `{session}`, once per launch token (`key`: the
- * browser's public key, kept for its later tabs); or `{challenge, signature}` → `{session}`
+ * `POST /api/session`: `{launch, key?, shell?}` → `{session, shell?}`, once per launch token
+ * (`key`: the browser's public key, kept for its later tabs; `shell`: the shell's list too); or `{challenge, signature}` → `{session}`
  * for a tab of a browser that registered its key (a challenge works once).
  */
-async function tradeLaunch(request: Request, keys: SessionKeys): Promise<Response> {
+async function tradeLaunch(request: Request, site: Site): Promise<Response> {
+  const { keys } = site;
   const json = object(await readJson(request, MAX_SESSION_JSON), "request");
   if (json.launch === undefined && json.challenge !== undefined) {
     const session = await keys.redeemSignature(
       string(json.challenge, "challenge"),
       string(json.signature ?? "", "signature"),
     );
-    return sessionAnswer(session, {
+    return sessionAnswer(session, undefined, {
       code: "unauthorized",
       message: "This browser has no session of dial ui",
       remedy: "open the link dial ui printed (each works once), or stop dial ui and start it again",
@@ -395,7 +400,11 @@ async function tradeLaunch(request: Request, keys: SessionKeys): Promise<Respons
     // A key that is not an ECDSA P-256 public key is not kept: later tabs need the link then.
     await keys.addDevice(json.key as JsonWebKey).catch(() => {});
   }
-  return sessionAnswer(session, {
+  // A launch's page gets its list with its session: one round trip fewer before it paints.
+  const shell = session !== undefined && json.shell === true && site.context.workspace
+    ? await shellListOf(site)
+    : undefined;
+  return sessionAnswer(session, shell, {
     code: "launch_used",
     message: "This launch link was used already (each works once)",
     remedy: "use the dial window that is already open, or stop dial ui and start it again",
@@ -405,10 +414,11 @@ async function tradeLaunch(request: Request, keys: SessionKeys): Promise<Respons
 /** The session a redeemed link or signature gave, or why there is none (401). */
 function sessionAnswer(
   session: string | undefined,
+  shell: string | undefined,
   refusal: { code: string; message: string; remedy: string },
 ): Response {
   if (session === undefined) return deny(401, refusal.code, refusal.message, refusal.remedy);
-  const answer: SessionAnswer = { session };
+  const answer: SessionAnswer = { session, ...(shell !== undefined ? { shell } : {}) };
   return Response.json(answer);
 }
 

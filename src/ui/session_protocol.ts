@@ -39,11 +39,15 @@ export interface SessionRequest {
   launch: string;
   /** The browser's ECDSA P-256 public key. */
   key?: JsonWebKey;
+  /** Also the shell's list ({@link ShellListAnswer}'s `html`) in the answer: a launch's page. */
+  shell?: boolean;
 }
 
 /** `POST /api/session` answers. */
 export interface SessionAnswer {
   session: string;
+  /** The shell's list, when a launch's trade asked for it and the server has a workspace. */
+  shell?: string;
 }
 
 /**

@@ -82,7 +82,7 @@ for (
         const page = await context.newPage();
         // The app's script waits until the served list has been looked at.
         let release = () => {};
-        const released = new Promise<void>((resolve) => release = resolve);
+        let released = new Promise<void>((resolve) => release = resolve);
         await page.route("**/app.js", async (route) => {
           await released;
           await route.continue();
@@ -155,6 +155,19 @@ for (
         await page.getByRole("tablist", { name: "Open requests" }).getByRole("tab", {
           name: /item-0/,
         }).waitFor();
+
+        // A reload has its session (sessionStorage): the bootstrap asks for the list with it.
+        released = new Promise<void>((resolve) => release = resolve);
+        trades.length = 0;
+        const asked: string[] = [];
+        page.on("request", (request) => asked.push(new URL(request.url()).pathname));
+        await page.reload({ waitUntil: "commit" });
+        await shellTree.locator('[role="treeitem"][aria-posinset="1"][aria-setsize="100"]')
+          .waitFor();
+        assert.deepEqual(trades, []);
+        assert.ok(asked.includes("/api/workspace/shell"), asked.join(" "));
+        release();
+        await tree.locator('[role="treeitem"][aria-posinset="1"][aria-setsize="100"]').waitFor();
       } finally {
         await context.close();
         await server.shutdown();

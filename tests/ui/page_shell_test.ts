@@ -84,6 +84,44 @@ Deno.test("ui page: a workspace's page holds no file name; the session's shell c
   }
 });
 
+Deno.test("ui page: a launch's trade answers the shell's list with the session when asked; a refused trade answers no name", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "dial-shell-" });
+  try {
+    await Deno.writeTextFile(`${dir}/secret-project.http`, "GET http://a/\n");
+    await using server = await startUiServer({ assets: ASSETS, workspace: dir });
+    const trade = (launch: URL, shell?: boolean) =>
+      fetch(new URL("/api/session", server.url), {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          launch: new URLSearchParams(launch.hash.slice(1)).get("launch"),
+          ...(shell === undefined ? {} : { shell }),
+        }),
+      });
+    const launch = server.launchUrl();
+    const answer = await (await trade(launch, true)).json();
+    assert.equal(typeof answer.session, "string");
+    assert.deepEqual(rowsOf(answer.shell).map((r) => r.name), ["secret-project.http"]);
+    assert.equal(answer.shell, await shellOf(server));
+    // Used, or not asked: no list.
+    const used = await trade(launch, true);
+    assert.equal(used.status, 401);
+    assert.ok(!(await used.text()).includes("secret-project"));
+    assert.deepEqual(Object.keys(await (await trade(server.launchUrl())).json()), ["session"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  // Without a workspace there is no list to give.
+  await using plain = await startUiServer({ assets: ASSETS });
+  const token = new URLSearchParams(plain.url.hash.slice(1)).get("launch");
+  const answer = await (await fetch(new URL("/api/session", plain.url), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ launch: token, shell: true }),
+  })).json();
+  assert.deepEqual(Object.keys(answer), ["session"]);
+});
+
 Deno.test("ui page: the bootstrap is the page's one inline script, allowed by the hash of its text", async () => {
   const boot = `void fetch("/api/session"); // "quotes" & <b>`;
   await using server = await startUiServer({ assets: { ...ASSETS, boot } });

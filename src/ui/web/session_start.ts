@@ -24,21 +24,28 @@ import {
   withKeyLock,
 } from "./browser_key.ts";
 
-/** A page's session, or why it has none (with the HTTP status of the refusal, 0 unreachable). */
-export type SessionStart = { session: string } | { problem: ErrorJson; status: number };
+/**
+ * A page's session (with the shell's list when a launch's trade asked for it), or why it has
+ * none (with the HTTP status of the refusal, 0 unreachable).
+ */
+export type SessionStart =
+  | { session: string; shell?: string }
+  | { problem: ErrorJson; status: number };
 
 /** Where the bootstrap leaves its start for the app (a property of the page's global). */
 const BOOT_KEY = "dialSessionStart";
 
 /**
- * Starts the page's session. A link's trade answers once the server gave the session. It asks
+ * Starts the page's session. A link's trade answers once the server gave the session (and the
+ * shell's list, when asked: `shell`). It asks
  * for the key lock at once (bare tabs opened from then on queue behind it) but does not wait for
  * it (a new browser context grants it tens to hundreds of ms later): this browser's key is kept
  * under it, after the trade.
  *
+ * @param shell whether a link's trade asks for the shell's list too
  * @returns the session, or why there is none
  */
-export function startSession(): Promise<SessionStart> {
+export function startSession(shell = false): Promise<SessionStart> {
   const launch = new URLSearchParams(location.hash.slice(1)).get(LAUNCH_PARAM);
   if (launch === null) return reuseSession();
   history.replaceState(null, "", location.pathname);
@@ -48,13 +55,15 @@ export function startSession(): Promise<SessionStart> {
       const response = await fetch("/api/session", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ launch, ...(key ? { key: key.jwk } : {}) } satisfies SessionRequest),
+        body: JSON.stringify(
+          { launch, ...(key ? { key: key.jwk } : {}), shell } satisfies SessionRequest,
+        ),
       });
       // A used link must not fall back on an older session of this tab, nor keep its key.
       if (!response.ok) return resolve(await refusal(response));
-      const { session }: SessionAnswer = await response.json();
-      sessionStorage.setItem(SESSION_STORAGE_KEY, session);
-      resolve({ session });
+      const answer: SessionAnswer = await response.json();
+      sessionStorage.setItem(SESSION_STORAGE_KEY, answer.session);
+      resolve(answer);
       return key;
     })();
     trade.catch(() => resolve(UNREACHABLE));
@@ -109,10 +118,11 @@ async function refusal(response: Response): Promise<SessionStart> {
 /**
  * The bootstrap's side: starts the session and leaves the start where the app finds it.
  *
+ * @param shell whether a link's trade asks for the shell's list too
  * @returns the start
  */
-export function bootSession(): Promise<SessionStart> {
-  const started = startSession();
+export function bootSession(shell: boolean): Promise<SessionStart> {
+  const started = startSession(shell);
   Object.defineProperty(globalThis, BOOT_KEY, { value: started, configurable: true });
   return started;
 }
