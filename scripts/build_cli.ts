@@ -58,6 +58,12 @@ const START_UP_DYNAMIC = ["src/cli/request_run.ts", "src/http/client.ts"];
  */
 const OAUTH2_CACHED = ["src/cli/oauth2_flags.ts", "src/auth/oauth2/access_token.ts"];
 /**
+ * What `dial run` and `dial test` load beyond the core (the file runner, its parser, the
+ * substitution, the reporters), one chunk: as a chunk per module they were ~20 files loaded one
+ * after another before a file's first request. npm packages stay chunks of their own.
+ */
+const FILE_RUN = ["src/cli/test_files.ts", "src/cli/run_files.ts"];
+/**
  * The modules that read files beside their own URL (`new URL("x", import.meta.url)`), and the
  * files they read, relative to the module. In the build a module's URL is its chunk's, at the
  * top of the output folder, so the build copies the files there at the same relative paths.
@@ -148,7 +154,9 @@ function dialPlugin(npm: NpmPackages, beside: Map<string, readonly string[]>): P
       }).outputText;
     },
     renderChunk(code, chunk) {
-      return chunk.name === "core" ? { code: eagerFunctions(code), map: null } : null;
+      return chunk.name === "core" || chunk.name === "files"
+        ? { code: eagerFunctions(code), map: null }
+        : null;
     },
     renderDynamicImport() {
       return { left: "import(new URL(", right: ", import.meta.url).href)" };
@@ -346,7 +354,7 @@ export async function buildCli(
     onwarn() {},
   });
   const built = new Set(bundle.cache?.modules.map((m) => m.id));
-  let groups: { core: Set<string>; oauth2: Set<string> } | undefined;
+  let groups: { core: Set<string>; oauth2: Set<string>; files: Set<string> } | undefined;
   await Deno.remove(outDir, { recursive: true }).catch(() => {});
   const { output } = await bundle.write({
     dir: outDir,
@@ -362,10 +370,13 @@ export async function buildCli(
         const importsNpm = (m: string) =>
           getModuleInfo(m)?.importedIds.some((i) => npm.packageOf(i));
         for (const m of oauth2) if (core.has(m) || importsNpm(m)) oauth2.delete(m);
-        groups = { core, oauth2 };
+        const files = reachable(getModuleInfo, FILE_RUN.map((p) => ROOT + p));
+        for (const m of files) if (core.has(m) || oauth2.has(m)) files.delete(m);
+        groups = { core, oauth2, files };
       }
       if (groups.core.has(id)) return "core";
-      return groups.oauth2.has(id) ? "oauth2" : undefined;
+      if (groups.oauth2.has(id)) return "oauth2";
+      return groups.files.has(id) ? "files" : undefined;
     },
   });
   await bundle.close();
