@@ -1518,11 +1518,13 @@ class FileRunner {
     if (this.file.scripts && await this.fileScripts(request, result, scope, requestVariables)) {
       return;
     }
-    if (await this.disabled(request, scope)) {
+    // Each step below only when the request asks for it: an `await` costs every request a
+    // promise and a turn of the microtask queue.
+    if (request.directives.length && await this.disabled(request, scope)) {
       result.skipped = true;
       return;
     }
-    if (request.directives.length) await this.sleep(request, scope);
+    if (request.directives.some((d) => d.name === "sleep")) await this.sleep(request, scope);
     if (request.preScripts.length) {
       request = await this.preScripts(request, result, scope, requestVariables);
       if (result.skipped) return;
@@ -1530,7 +1532,9 @@ class FileRunner {
     // httpyac's named region without a request: its blocks ran, there is nothing to send.
     if (request.region) return;
     if (request.headerSpreads) request = await this.spreadHeaders(request, scope);
-    await this.httpyacExpressions(request, scope, requestVariables);
+    if ((this.#httpyacSeen ??= httpyacSeen(this.file)).expressions) {
+      await this.httpyacExpressions(request, scope, requestVariables);
+    }
     const authTexts = this.authTexts(request);
     if (authTexts.length) await this.resolveAuth(authTexts);
     // References (`@exec:`, `@env:`, `@path`) are read now, the ones this request uses only.

@@ -103,7 +103,9 @@ export function displayUrl(request: PreparedRequest): string {
 export function ownHeaders(request: PreparedRequest): Array<[string, MaybeSecret]> {
   const out: Array<[string, MaybeSecret]> = [];
   let cookie: [string, MaybeSecret] | undefined;
-  for (const { name, value, remove } of request.headers) {
+  // By index: until V8 optimises it, a `for…of` makes an iterator and a result per line.
+  for (let i = 0; i < request.headers.length; i++) {
+    const { name, value, remove } = request.headers[i]!;
     if (remove) continue;
     if (name.toLowerCase() !== "cookie") {
       out.push([name, value]);
@@ -129,8 +131,9 @@ export function ownHeaders(request: PreparedRequest): Array<[string, MaybeSecret
  * @throws {UsageError} when a name or value cannot be sent as a header (nothing was sent)
  */
 export function requestHeaders(request: PreparedRequest): Array<[string, string]> {
-  return ownHeaders(request).map(([name, value]) => {
-    const text = reveal(value);
+  return ownHeaders(request).map((line) => {
+    const name = line[0];
+    const text = reveal(line[1]);
     // Checked here, not by the runtime's Headers (whose message would quote a credential, and
     // whose code costs start-up time): a token name, no control character in the value.
     if (!HEADER_NAME.test(name) || hasHeaderControls(text)) {

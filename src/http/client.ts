@@ -195,8 +195,9 @@ function isChunks(
 /** Builds the bytes of the request: target form, head completed, body framed. */
 async function wireRequest(url: URL, init: RequestInit, plan: TransportPlan): Promise<WireRequest> {
   const method = init.method ?? "GET";
+  // Pairs copied by index (see h1.ts's bodyFraming).
   const given: Array<[string, string]> = Array.isArray(init.headers)
-    ? init.headers.map(([name, value]) => [name!, value!])
+    ? init.headers.map((line) => [line[0]!, line[1]!])
     : init.headers instanceof Headers
     ? [...init.headers]
     : Object.entries(init.headers ?? {});
@@ -236,10 +237,7 @@ async function wireRequest(url: URL, init: RequestInit, plan: TransportPlan): Pr
     target,
     authority: url.host,
     scheme: url.protocol.slice(0, -1),
-    headers: [
-      ...head,
-      ...(plan.proxy?.mode === "forward" ? proxyAuthorization(plan) : []),
-    ],
+    headers: plan.proxy?.mode === "forward" ? [...head, ...proxyAuthorization(plan)] : head,
     ...(body ? { body } : {}),
     ...(init.signal ? { signal: init.signal } : {}),
   };

@@ -89,9 +89,14 @@ function byteString(bytes: Uint8Array): string {
   return text;
 }
 
-/** A byte string's bytes (a loop: `Uint8Array.from` with a mapper costs ~5× as much). */
-function bytesOf(text: string): Uint8Array {
-  const bytes = new Uint8Array(text.length);
+/**
+ * A byte string's bytes (a loop: `Uint8Array.from` with a mapper costs ~5× as much).
+ *
+ * @param text a byte string
+ * @param room bytes to leave free after it
+ */
+function bytesOf(text: string, room = 0): Uint8Array {
+  const bytes = new Uint8Array(text.length + room);
   for (let at = 0; at < text.length; at++) bytes[at] = text.charCodeAt(at);
   return bytes;
 }
@@ -396,11 +401,18 @@ function responseBody(
 /** Whether neither side asked to close (HTTP/1.1 keeps alive unless `Connection: close`). */
 function keepsAlive(requestHeaders: Array<[string, string]>, head: ParsedHead): boolean {
   if (head.version !== "HTTP/1.1") return false;
-  const closes = (headers: Array<[string, string]>) =>
-    headers.some(([name, value]) =>
-      name.toLowerCase() === "connection" && /(^|,)\s*close\s*(,|$)/i.test(value)
-    );
   return !closes(requestHeaders) && !closes(head.headers);
+}
+
+/** Whether a head says `Connection: close` (indexed: see {@link bodyFraming}). */
+function closes(headers: Array<[string, string]>): boolean {
+  for (let i = 0; i < headers.length; i++) {
+    const line = headers[i]!;
+    if (line[0].toLowerCase() === "connection" && /(^|,)\s*close\s*(,|$)/i.test(line[1])) {
+      return true;
+    }
+  }
+  return false;
 }
 
 interface ParsedHead {
@@ -425,7 +437,8 @@ export function parseHead(text: string): ParsedHead {
     );
   }
   const headers: Array<[string, string]> = [];
-  for (const line of lines.slice(1)) {
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
     if (/^[ \t]/.test(line) && headers.length > 0) {
       headers.at(-1)![1] += " " + line.trim();
       continue;
@@ -459,13 +472,21 @@ const CHUNK = 256 * 1024;
 /** The most body bytes read after a cancel to keep the connection (curl drains redirects). */
 const DRAIN_LIMIT = 64 * 1024;
 
+/**
+ * How the response body is framed. The header lines are read by index, here and on every
+ * request's path (`closes`, `writeRequest`, wire.ts, client.ts, wire_response.ts): until V8
+ * optimises a function, each `[name, value]` destructuring or `for…of` makes an iterator and
+ * its result objects, ~100 bytes a line, and a short `dial test` run never optimises most of
+ * them.
+ */
 function bodyFraming(headers: Array<[string, string]>): BodyFraming {
   const codings: string[] = [];
   const lengths: string[] = [];
-  for (const [name, value] of headers) {
-    const lower = name.toLowerCase();
-    if (lower === "transfer-encoding") codings.push(value);
-    else if (lower === "content-length") lengths.push(value);
+  for (let i = 0; i < headers.length; i++) {
+    const line = headers[i]!;
+    const lower = line[0].toLowerCase();
+    if (lower === "transfer-encoding") codings.push(line[1]);
+    else if (lower === "content-length") lengths.push(line[1]);
   }
   const coding = codings.join(",").toLowerCase();
   if (/(^|,)\s*chunked\s*$/.test(coding)) {
@@ -574,14 +595,15 @@ async function writeRequest(conn: Connection, request: WireRequest): Promise<voi
       }),
   };
   let head = `${request.method} ${request.target} HTTP/1.1\r\n`;
-  for (const [name, value] of request.headers) head += `${name}: ${value}\r\n`;
+  const headers = request.headers;
+  for (let i = 0; i < headers.length; i++) head += `${headers[i]![0]}: ${headers[i]![1]}\r\n`;
   head += "\r\n";
   const body = request.body;
   if (!body || "bytes" in body) {
-    const headBytes = bytesOf(head);
-    const all = new Uint8Array(headBytes.length + (body?.bytes.length ?? 0));
-    all.set(headBytes);
-    if (body) all.set(body.bytes, headBytes.length);
+    // The head and a body of bytes in one write (one buffer made when there is no body).
+    const length = body?.bytes.length ?? 0;
+    const all = bytesOf(head, length);
+    if (body) all.set(body.bytes, head.length);
     await writer.write(all);
     return;
   }

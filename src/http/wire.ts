@@ -74,9 +74,9 @@ export function wireHead(request: PreparedRequest, framing: Framing): WireHead {
     return { headers: webSocketHead(ownHeaders(request), url, "(random)") };
   }
   const type = request.body?.kind === "text" ? "text/plain;charset=UTF-8" : undefined;
-  const removed = new Set(
-    request.headers.filter((h) => h.remove).map((h) => h.name.toLowerCase()),
-  );
+  const removed = request.headers.some((h) => h.remove)
+    ? new Set(request.headers.filter((h) => h.remove).map((h) => h.name.toLowerCase()))
+    : undefined;
   return {
     headers: completeHead(ownHeaders(request), url, request.method, framing, type, removed),
   };
@@ -104,26 +104,29 @@ export function completeHead<V extends MaybeSecret>(
   method: string,
   framing: Framing,
   defaultType?: string,
-  removed: ReadonlySet<string> = new Set(),
+  removed?: ReadonlySet<string>,
 ): Array<[string, V | MaybeSecret]> {
   const headers: Array<[string, V | MaybeSecret]> = [];
-  const has = (name: string) => removed.has(name) || own.some(([n]) => n.toLowerCase() === name);
-  const host = own.findIndex(([n]) => n.toLowerCase() === "host");
+  // The given names in lower case, read by index (see h1.ts's bodyFraming).
+  const names: string[] = [];
+  for (let i = 0; i < own.length; i++) names.push(own[i]![0].toLowerCase());
+  const has = (name: string) => removed?.has(name) || names.includes(name);
+  const host = names.indexOf("host");
   if (host >= 0) headers.push(own[host]!);
-  else if (!removed.has("host")) headers.push(["Host", url.host]);
+  else if (!removed?.has("host")) headers.push(["Host", url.host]);
   if ((url.username || url.password) && !has("authorization")) {
     const basic = btoa(
       utf8ByteString(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`),
     );
     headers.push(["Authorization", new Secret(`Basic ${basic}`)]);
   }
-  headers.push(...own.filter((_, i) => i !== host));
+  for (let i = 0; i < own.length; i++) if (i !== host) headers.push(own[i]!);
   if (defaultType && !has("content-type")) headers.push(["Content-Type", defaultType]);
   if (!has("accept")) headers.push(["Accept", "*/*"]);
   if (!has("accept-language")) headers.push(["Accept-Language", "*"]);
   if (!has("user-agent")) headers.push(["User-Agent", `Deno/${Deno.version.deno}`]);
   if (!has("accept-encoding")) headers.push(["Accept-Encoding", "gzip,br"]);
-  const framed = own.some(([n]) => /^(content-length|transfer-encoding)$/i.test(n));
+  const framed = names.includes("content-length") || names.includes("transfer-encoding");
   if (!framed) {
     if (typeof framing === "object") headers.push(["Content-Length", String(framing.length)]);
     else if (framing === "none" && /^(POST|PUT)$/.test(method)) {
@@ -167,7 +170,12 @@ export function webSocketHead<V extends MaybeSecret>(
  * @returns the header lines as sent, secrets revealed, values as UTF-8 byte strings
  */
 export function sendableHeaders(head: WireHead): Array<[string, string]> {
-  return head.headers.map(([name, value]) => [name, utf8ByteString(reveal(value))]);
+  const lines: Array<[string, string]> = [];
+  for (let i = 0; i < head.headers.length; i++) {
+    const line = head.headers[i]!;
+    lines.push([line[0], utf8ByteString(reveal(line[1]))]);
+  }
+  return lines;
 }
 
 /**

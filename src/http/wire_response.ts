@@ -29,18 +29,23 @@ export class WireHeaders implements Headers {
    * @throws {TypeError} for a name that is not a token or a value with NUL, CR or LF
    */
   constructor(lines: Array<[string, string]> = []) {
-    for (const [name, value] of lines) check(name, value);
-    this.#lines = lines.map(([name, value]) => [name.toLowerCase(), trim(value)]);
+    // Lines read by index, here and below: until V8 optimises a function, each `[name, value]`
+    // destructuring or `for…of` makes an iterator and its result objects (see h1.ts).
+    this.#lines = [];
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      check(line[0], line[1]);
+      this.#lines.push([line[0].toLowerCase(), trim(line[1])]);
+    }
   }
 
   /** @returns the values of a header joined with `, `, null when absent */
   get(name: string): string | null {
     const key = name.toLowerCase();
     let joined: string | null = null;
-    for (const [n, v] of this.#lines) {
-      if (n === key) {
-        joined = joined === null ? v : `${joined}, ${v}`;
-      }
+    for (let i = 0; i < this.#lines.length; i++) {
+      const line = this.#lines[i]!;
+      if (line[0] === key) joined = joined === null ? line[1] : `${joined}, ${line[1]}`;
     }
     return joined;
   }
@@ -48,14 +53,16 @@ export class WireHeaders implements Headers {
   /** @returns each `Set-Cookie` value */
   getSetCookie(): string[] {
     const values: string[] = [];
-    for (const [n, v] of this.#lines) if (n === "set-cookie") values.push(v);
+    for (let i = 0; i < this.#lines.length; i++) {
+      if (this.#lines[i]![0] === "set-cookie") values.push(this.#lines[i]![1]);
+    }
     return values;
   }
 
   /** @returns whether the header is present */
   has(name: string): boolean {
     const key = name.toLowerCase();
-    return this.#lines.some(([n]) => n === key);
+    return this.#lines.some((line) => line[0] === key);
   }
 
   /** Replaces a header's values. */
@@ -86,12 +93,20 @@ export class WireHeaders implements Headers {
   }
 
   /** @returns `[name, value]` pairs as `Headers` iterates them */
-  *entries(): IterableIterator<[string, string]> {
-    const names = [...new Set(this.#lines.map(([n]) => n))].sort();
-    for (const name of names) {
-      if (name === "set-cookie") { for (const value of this.getSetCookie()) yield [name, value]; }
-      else yield [name, this.get(name)!];
+  entries(): IterableIterator<[string, string]> {
+    const names: string[] = [];
+    for (let i = 0; i < this.#lines.length; i++) {
+      const name = this.#lines[i]![0];
+      if (!names.includes(name)) names.push(name);
     }
+    names.sort();
+    const pairs: Array<[string, string]> = [];
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      if (name !== "set-cookie") pairs.push([name, this.get(name)!]);
+      else for (const value of this.getSetCookie()) pairs.push([name, value]);
+    }
+    return pairs.values();
   }
 
   /** @returns the names as `Headers` iterates them */
