@@ -34,9 +34,10 @@ export function requestDependencies(
   request: HttpRequest,
   namesIn: (text: string) => string[] = variableNames,
 ): string[] {
-  const refs = request.directives.flatMap((d) =>
-    (d.name === "ref" || d.name === "forceRef") && d.value ? [d.value] : []
-  );
+  const refs: string[] = [];
+  for (const d of request.directives) {
+    if ((d.name === "ref" || d.name === "forceRef") && d.value) refs.push(d.value);
+  }
   // Most files refer to no request's response: their requests are not scanned one by one.
   if (!refersToRequests(file)) return [...new Set(refs)];
   const texts = templatesOf(request);
@@ -45,6 +46,8 @@ export function requestDependencies(
   const named = requestNames(file);
   while (texts.length) {
     const text = texts.pop()!;
+    // Each reading below looks for `{{`: a text without one (most values) names nothing.
+    if (!text.includes("{{")) continue;
     for (const name of referencedRequests(text)) names.add(name);
     for (const variable of namesIn(text)) {
       if (seen.has(variable)) continue;
