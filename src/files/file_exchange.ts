@@ -93,11 +93,13 @@ export async function sendFileRequest(
   } else if (!options.wholeBody && !needsBody(fileRequest)) {
     // Nothing reads it later (no handler, name, assertion or >> file): the body streams to the
     // caller, as dial GET streams it, however large.
-    await options.onExchange?.({ fileRequest, exchange, dependency, streamed: false });
+    if (options.onExchange) {
+      await options.onExchange({ fileRequest, exchange, dependency, streamed: false });
+    }
     await discarded(response);
     text = "";
   } else {
-    const capture = new Capture(await options.outputs?.() ?? []);
+    const capture = new Capture(options.outputs ? await options.outputs() : []);
     try {
       if (options.onExchange) {
         await shownAndCaptured(response, capture, (shown) =>
@@ -109,7 +111,7 @@ export async function sendFileRequest(
           }));
       } else await captured(response, capture);
     } finally {
-      await capture.close();
+      if (capture.files.length) await capture.close();
     }
     text = capture.takeText();
     truncated = capture.truncated;
@@ -198,7 +200,8 @@ async function captured(response: Response, capture: Capture): Promise<void> {
       const room = capture.room();
       const n = await read(room);
       if (n === 0) return;
-      await capture.added(room.subarray(0, n));
+      const writing = capture.added(room.subarray(0, n));
+      if (writing) await writing;
     }
   } catch (error) {
     await response.body?.cancel().catch(() => {});
@@ -279,11 +282,19 @@ class Capture {
     return this.#buffer.subarray(this.#kept);
   }
 
-  /** Takes bytes read into {@link room}: kept when they are in the buffer, and written out. */
-  async added(chunk: Uint8Array): Promise<void> {
-    for (const file of this.files) await file.write(chunk);
+  /**
+   * Takes bytes read into {@link room}: kept when they are in the buffer, and written out.
+   *
+   * @returns the writes to the files, when there are files (no promise to await otherwise)
+   */
+  added(chunk: Uint8Array): Promise<void> | undefined {
     if (chunk.buffer === this.#buffer.buffer) this.#kept += chunk.length;
     else this.truncated = true;
+    return this.files.length ? this.#write(chunk) : undefined;
+  }
+
+  async #write(chunk: Uint8Array): Promise<void> {
+    for (const file of this.files) await file.write(chunk);
   }
 
   /** Makes room for `more` bytes after the kept ones (doubling, up to the limit). */

@@ -814,7 +814,7 @@ class FileRunner {
     const name = result.request.name;
     if (result.error && name !== undefined) this.failed.set(name, result.error);
     this.results.push(result);
-    await this.options.onResult?.(result);
+    if (this.options.onResult) await this.options.onResult(result);
     const failed = result.error !== undefined || result.tests.some((t) => !t.passed);
     if (failed && this.options.failFast) this.stopped = true;
   }

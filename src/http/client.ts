@@ -108,7 +108,12 @@ async function fetchOnce(url: URL, init: RequestInit, options: TransportOptions)
   const start = performance.now();
   const plan = planFor(url, options);
   options.onRoute?.(plan);
-  const request = await wireRequest(url, init, plan);
+  // A body to extract is awaited; most requests (none, or chunks) build their head at once.
+  const raw = init.body;
+  const extracted = raw === undefined || raw === null || isChunks(raw)
+    ? undefined
+    : await extractBody(raw);
+  const request = wireRequest(url, init, plan, extracted);
   const pool = options.pool;
   const key = pool ? planKey(plan, options) : "";
   let conn: Connection | undefined;
@@ -192,8 +197,24 @@ function isChunks(
   return typeof chunks?.[Symbol.asyncIterator] === "function";
 }
 
-/** Builds the bytes of the request: target form, head completed, body framed. */
-async function wireRequest(url: URL, init: RequestInit, plan: TransportPlan): Promise<WireRequest> {
+/** A body that is not chunks as bytes, and the Content-Type it implies (as fetch takes it). */
+async function extractBody(raw: BodyInit): Promise<{ bytes: Uint8Array; type?: string }> {
+  const extracted = new Response(raw);
+  const type = extracted.headers.get("content-type") ?? undefined;
+  return { bytes: new Uint8Array(await extracted.arrayBuffer()), ...(type ? { type } : {}) };
+}
+
+/**
+ * Builds the bytes of the request: target form, head completed, body framed.
+ *
+ * @param extracted the body's bytes when it is not chunks ({@link extractBody})
+ */
+function wireRequest(
+  url: URL,
+  init: RequestInit,
+  plan: TransportPlan,
+  extracted?: { bytes: Uint8Array; type?: string },
+): WireRequest {
   const method = init.method ?? "GET";
   // Pairs copied by index (see h1.ts's bodyFraming).
   const given: Array<[string, string]> = Array.isArray(init.headers)
@@ -207,10 +228,9 @@ async function wireRequest(url: URL, init: RequestInit, plan: TransportPlan): Pr
   if (isChunks(raw)) {
     const declared = given.find(([name]) => name.toLowerCase() === "content-length")?.[1];
     body = { stream: raw, ...(declared !== undefined ? { length: Number(declared) } : {}) };
-  } else if (raw !== undefined && raw !== null) {
-    const extracted = new Response(raw);
-    body = { bytes: new Uint8Array(await extracted.arrayBuffer()) };
-    defaultType = extracted.headers.get("content-type") ?? undefined;
+  } else if (extracted) {
+    body = { bytes: extracted.bytes };
+    defaultType = extracted.type;
   }
   const framing = !body
     ? "none"

@@ -199,12 +199,15 @@ export class ByteReader {
    * @returns how many; 0 at the end of the stream
    */
   async into(view: Uint8Array): Promise<number> {
-    if (this.#buffer.length === 0 && this.#conn.readInto) {
-      return (await this.#conn.readInto(view)) ?? 0;
+    if (this.#buffer.length === 0) {
+      if (this.#conn.readInto) return (await this.#conn.readInto(view)) ?? 0;
+      if (!await this.#more()) return 0;
     }
-    const bytes = await this.some(view.length);
-    view.set(bytes);
-    return bytes.length;
+    // Bytes already read (a short body came with its head): taken without another await.
+    const n = Math.min(view.length, this.#buffer.length);
+    view.set(this.#buffer.subarray(0, n));
+    this.#buffer = this.#buffer.subarray(n);
+    return n;
   }
   /** How many bytes were read but not yet taken. */
   get buffered(): number {

@@ -60,7 +60,8 @@ export interface Exchange {
  * @throws {DialError} transport, timeout, auth and too-many-redirects errors
  */
 export async function send(spec: RequestSpec, options: SendOptions = {}): Promise<Exchange> {
-  const fetch = options.fetch ?? await defaultFetch(options.transport);
+  const fetch = options.fetch ?? madeFetch(options.transport) ??
+    await defaultFetch(options.transport);
   options = { ...options, fetch };
   const credentials = {
     fetch,
@@ -85,7 +86,8 @@ export async function sendPrepared(
   prepared: PreparedRequest,
   options: SendOptions = {},
 ): Promise<Exchange> {
-  const fetchFn = options.fetch ?? await defaultFetch(options.transport);
+  const fetchFn = options.fetch ?? madeFetch(options.transport) ??
+    await defaultFetch(options.transport);
   const maxRedirects = options.maxRedirects ?? 10;
   if (prepared.method.toUpperCase() === "CONNECT") {
     throw new UsageError(
@@ -99,12 +101,16 @@ export async function sendPrepared(
   // A Digest challenge is answered once per hop: a second 401 is the answer to show.
   let challenged = false;
   for (let hops = 0;;) {
-    const settled = await settleBody(request, options.onNotice);
+    // Awaited only when there is something to wait for (each await is a turn of the microtask
+    // queue on every request): a body to settle, an observer.
+    const settled = request.body
+      ? await settleBody(request, options.onNotice)
+      : { request, framing: "none" as const };
     const base = settled.request;
     const framing = settled.framing;
     request = jar ? withCookies(base, jar) : base;
     if (request.signer) request = await request.signer.sign(request);
-    await options.onRequest?.(request, framing);
+    if (options.onRequest) await options.onRequest(request, framing);
     let response: Response;
     try {
       requestHeaders(request); // refuses control characters in values
@@ -128,7 +134,7 @@ export async function sendPrepared(
       jar ??= new (await load.cookies()).CookieJar();
       await jar.store(requestUrl(request), setCookies);
     }
-    await options.onResponse?.(request, response);
+    if (options.onResponse) await options.onResponse(request, response);
     if (response.status === 401 && !challenged && request.signer?.challenge?.(response)) {
       challenged = true;
       await response.body?.cancel();
@@ -176,7 +182,20 @@ function replayable(next: PreparedRequest, status: number): PreparedRequest {
 /** The transport layer loads with the first request, not when dial starts (`--help`, usage errors). */
 async function defaultFetch(transport?: TransportOptions): Promise<typeof fetch> {
   const { transportFetch } = await load.client();
-  return transportFetch(transport);
+  const fetch = transportFetch(transport);
+  if (transport) fetches.set(transport, fetch);
+  return fetch;
+}
+
+/**
+ * The fetch of each transport's options, made at its first send: a run's sends share one (it
+ * reads the options when it sends, so it is the fetch a later call would make).
+ */
+const fetches = new WeakMap<TransportOptions, typeof fetch>();
+
+/** @returns the fetch made for these options already, if any */
+function madeFetch(transport?: TransportOptions): typeof fetch | undefined {
+  return transport && fetches.get(transport);
 }
 
 /**
