@@ -17,7 +17,7 @@ FROM denoland/deno:bin-${DENO_VERSION} AS deno
 FROM debian:bookworm-slim
 COPY --from=deno /deno /usr/local/bin/deno
 COPY --from=build /src/dist/cli /opt/dial
-RUN deno install -g -A -f --no-config --v8-flags=--liftoff-only --root /usr/local -n dial /opt/dial/dial.js \
+RUN deno install -g -A -f --no-config --v8-flags=--liftoff-only,--invocation-count-for-maglev=50,--minimum-invocations-after-ic-update=20 --root /usr/local -n dial /opt/dial/dial.js \
   && useradd --create-home --uid 10001 dial
 USER dial
 WORKDIR /home/dial

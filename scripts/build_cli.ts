@@ -10,7 +10,9 @@
  *   instantiation: that, not parsing, was most of dial's start-up over a bare `fetch`); the
  *   core chunk's top-level functions are compiled with it, so Deno's code cache holds their
  *   bytecode (`eagerFunctions`);
- * - every lazily loaded part (GraphQL, WebSocket, SSE, OAuth 2.0, the UI, completions, `-k`,
+ * - what `dial run` and `dial test` load beyond the core (the file runner, its parser,
+ *   substitution, the reporters) is one `files-*.js` chunk, compiled with the chunk too;
+ * - every other lazily loaded part (GraphQL, WebSocket, SSE, OAuth 2.0, the UI, completions, `-k`,
  *   uploads…) is its own chunk that imports the shared code from `core-*.js`, so there is one
  *   instance of each module (`instanceof DialError` holds across chunks);
  * - the npm packages dial uses are bundled, each into one `npm-<name>-*.js` chunk, from the
@@ -186,8 +188,9 @@ function dialPlugin(npm: NpmPackages, beside: Map<string, readonly string[]>): P
  * - Inside them ({@link eagerInner}): arrow functions and function expressions (~90 ran
  *   lazily on a GET: ~2 ms of CPU, V8's `--log-function-events`).
  *
- * Methods and functions declared inside functions stay lazy. Only the core chunk: other chunks'
- * functions mostly stay unused in a run, and a compiled function costs code-cache bytes to read.
+ * Methods and functions declared inside functions stay lazy. Only the core chunk and the files
+ * chunk (`dial run`, `dial test`): other chunks' functions mostly stay unused in a run, and a
+ * compiled function costs code-cache bytes to read.
  *
  * @param code a chunk as Rollup renders it
  * @returns the same module with its functions compiled eagerly

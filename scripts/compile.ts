@@ -19,14 +19,21 @@
 
 /**
  * The V8 flags the installed and compiled dial runs with (`deno task install`, the Dockerfile,
- * `deno task compile`; tests/unit/release_files_test.ts keeps them one). `--liftoff-only`: V8
- * runs QuickJS's WebAssembly (the request-file scripts' sandbox) as its baseline compiler makes
- * it and never optimises it with TurboFan, whose compiling costs a run of up to about 2,500
- * JetBrains handlers or 1,500 Postman scripts more CPU than it saves; longer runs cost more
- * (docs/benchmarks.md).
- * It touches nothing else: dial runs no other WebAssembly.
+ * `deno task compile`; tests/unit/release_files_test.ts keeps them one).
+ *
+ * - `--liftoff-only`: V8 runs QuickJS's WebAssembly (the request-file scripts' sandbox) as its
+ *   baseline compiler makes it and never optimises it with TurboFan, whose compiling costs a
+ *   run of up to about 2,500 JetBrains handlers or 1,500 Postman scripts more CPU than it saves;
+ *   longer runs cost more (docs/benchmarks.md). dial runs no other WebAssembly.
+ * - `--invocation-count-for-maglev=50`, `--minimum-invocations-after-ic-update=20`: V8
+ *   optimises a JavaScript function with Maglev after 50 calls (its default: 400, and 500 more
+ *   after any change of what the function saw), so a `dial test` of 1,000 requests runs its
+ *   per-request code optimised for most of the run rather than interpreted for half of it:
+ *   ~10 % less CPU for a chain of 1,000 requests, with or without handlers; a single request
+ *   costs the same (docs/benchmarks.md, session 15).
  */
-export const V8_FLAGS = "--v8-flags=--liftoff-only";
+export const V8_FLAGS =
+  "--v8-flags=--liftoff-only,--invocation-count-for-maglev=50,--minimum-invocations-after-ic-update=20";
 
 /** The targets dial ships, by friendly name: the Rust target triple `deno compile` wants. */
 export const TARGETS = {

@@ -48,7 +48,7 @@ Deno.test("compile: deno compile arguments per target: the build, its whole fold
     "compile",
     "--allow-all",
     "--no-config",
-    "--v8-flags=--liftoff-only",
+    "--v8-flags=--liftoff-only,--invocation-count-for-maglev=50,--minimum-invocations-after-ic-update=20",
     "--target",
     "x86_64-pc-windows-msvc",
     "--output",
