@@ -43,7 +43,8 @@
  *
  * Run: `deno task bench --only ui` (all the UI benchmarks), or alone:
  * `deno run -A --config tests/deno.json scripts/bench_ui_workspace.ts`
- * (`DIAL_BENCH_RUNS` counted rounds, 64 by default: a multiple of 8 keeps the design balanced;
+ * (`DIAL_BENCH_RUNS` counted rounds, 128 by default, ~7 min at load 6: a multiple of 8 keeps
+ * the design balanced, and 128 rounds bring the intervals to about ±9 % at that load;
  * `DIAL_BENCH_WARMUP` rounds, 3)
  * @module
  */
@@ -53,7 +54,7 @@ import { startUiServer } from "../src/ui/server.ts";
 import { loadAssets } from "../src/ui/assets.ts";
 import { type CdpBrowser, type CdpPage, launchCdp } from "./cdp.ts";
 
-const ROUNDS = Number(Deno.env.get("DIAL_BENCH_RUNS") ?? 64);
+const ROUNDS = Number(Deno.env.get("DIAL_BENCH_RUNS") ?? 128);
 const WARMUP = Number(Deno.env.get("DIAL_BENCH_WARMUP") ?? 3);
 /** Playwright sessions of each size for the interactions. */
 const SESSIONS = 3;
