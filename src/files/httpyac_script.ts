@@ -166,7 +166,7 @@ const BLOCK_HELPERS = String.raw`function __dialHttpyac(run) {
   if (input.response) context.response = __dialResponse(input.response, response.body);
   context.console = scriptConsole;
   Object.defineProperty(context, "Buffer", { get: function () { return __dialNodeBuffer; }, configurable: true });
-  context.sleep = function () { return Promise.resolve(); };
+  context.sleep = __dialSleep;
   context.test = __dialTest(jetbrains, context.response);
   context.$context = context;
   // httpyac's objects of the file and the request, as far as the file says them.

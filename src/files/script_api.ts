@@ -50,6 +50,24 @@ var hostDynamic = host.dynamic;
 var hostLibrary = host.library;
 var hostPart = host.part;
 var hostInput = host.input;
+var hostZone = host.zone;
+/*
+ * A date's text names its time zone after the offset ("GMT+0000 (Coordinated Universal Time)"),
+ * as V8's does in httpyac's, Postman's and JetBrains' scripts; QuickJS's stops at the offset.
+ */
+(function () {
+  var proto = Date.prototype, dateText = proto.toString, timeText = proto.toTimeString;
+  var getTime = proto.getTime;
+  function named(text, date) {
+    var ms = getTime.call(date);
+    var name = ms === ms ? hostZone(ms) : undefined;
+    return name ? text + " (" + name + ")" : text;
+  }
+  Object.defineProperty(proto, "toString", { writable: true, configurable: true,
+    value: function toString() { return named(dateText.call(this), this); } });
+  Object.defineProperty(proto, "toTimeString", { writable: true, configurable: true,
+    value: function toTimeString() { return named(timeText.call(this), this); } });
+})();
 var FunctionCtor = Function;
 var B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 function btoa(binary) {
@@ -708,10 +726,24 @@ function settle(answerJson) {
   var callback = sends.waiting[answer.id];
   delete sends.waiting[answer.id];
   if (typeof callback !== "function") return "";
-  if (answer.error !== undefined) callback(new Error(answer.error), null);
+  if (answer.waited) callback();
+  else if (answer.error !== undefined) callback(new Error(answer.error), null);
   else callback(null, sends.respond(answer.response));
   return "";
 }
+/*
+ * httpyac's sleep(ms): a promise dial resolves once the time has passed (the host waits between
+ * the script's jobs, as it answers pm.sendRequest).
+ */
+var sleeps = 0;
+function sleep(ms) {
+  return new Promise(function (resolve) {
+    var id = "sleep" + ++sleeps;
+    sends.waiting[id] = resolve;
+    sends.queue.push({ id: id, wait: Number(ms) || 0 });
+  });
+}
+Object.defineProperty(globalThis, "__dialSleep", { value: sleep, configurable: true });
 var POSTMAN_STATICS = ["_", "CryptoJS", "tv4", "cheerio", "xml2Json", "require", "setTimeout", "Ajv",
   "Buffer"];
 var POSTMAN_GLOBALS = ["pm", "postman", "tests", "responseBody", "responseCode", "responseHeaders",

@@ -161,6 +161,15 @@ async function loadLibraries(code: string): Promise<string[]> {
 
 /** Rounds of `pm.sendRequest` answers (each may ask again) one script may go through. */
 const MAX_SEND_ROUNDS = 50;
+/** The longest a script's `sleep(ms)` calls may wait together: five minutes, as `# @sleep`. */
+const MAX_SCRIPT_SLEEP_MS = 300_000;
+
+/** What a script queued for the host: a `pm.sendRequest` or a `sleep(ms)`. */
+interface Queued {
+  id: number | string;
+  request?: ScriptRequest;
+  wait?: number;
+}
 
 /** QuickJS's WebAssembly memory below its heap (static data, stack): the loader's initial size. */
 const BASE_PAGES = 256;
@@ -413,24 +422,39 @@ export class ScriptSession {
    */
   async #settle(sandbox: Sandbox, source: ScriptSource): Promise<QuickJSHandle | undefined> {
     const { context, runtime } = sandbox;
+    let waited = 0;
     for (let round = 0;; round++) {
       if (runtime.hasPendingJob()) {
         const jobs = sandbox.within(() => runtime.executePendingJobs());
         if (jobs.error) return jobs.error;
       }
-      // Only Postman's API queues requests (pm.sendRequest).
-      const text = this.#postman ? sandbox.call(sandbox.pending) : "";
-      const queued = text ? JSON.parse(text) as { id: number; request: ScriptRequest }[] : [];
+      // Postman's pm.sendRequest and httpyac's sleep(ms) queue what the host does.
+      const text = sandbox.call(sandbox.pending);
+      const queued = text ? JSON.parse(text) as Queued[] : [];
       if (!queued.length) return undefined;
-      if (round >= MAX_SEND_ROUNDS) {
+      if (round >= MAX_SEND_ROUNDS && queued.some((one) => one.request)) {
         throw new ScriptError(
           `${source.file}:${source.line}: pm.sendRequest callbacks sent again more than ${MAX_SEND_ROUNDS} times`,
         );
       }
-      for (const { id, request } of queued) {
-        const reply: ScriptReply = this.#sendRequest
-          ? await this.#sendRequest(request).catch((error) => ({ error: (error as Error).message }))
-          : { error: "pm.sendRequest is not available in dial's script sandbox here" };
+      for (const { id, request, wait } of queued) {
+        let reply: ScriptReply | { waited: true };
+        if (request) {
+          reply = this.#sendRequest
+            ? await this.#sendRequest(request).catch((error) => ({
+              error: (error as Error).message,
+            }))
+            : { error: "pm.sendRequest is not available in dial's script sandbox here" };
+        } else {
+          waited += Math.max(0, wait ?? 0);
+          if (waited > MAX_SCRIPT_SLEEP_MS) {
+            throw new ScriptError(
+              `${source.file}:${source.line}: sleep() would wait more than ${MAX_SCRIPT_SLEEP_MS} ms in one script`,
+            );
+          }
+          await aborted(this.#signal, Math.max(0, wait ?? 0));
+          reply = { waited: true };
+        }
         if (stopping(this.#signal)) throw stopped(source, source.line);
         const argument = context.newString(JSON.stringify({ id, ...reply }));
         const called = sandbox.within(() =>
@@ -885,6 +909,15 @@ function hostFunctions(context: QuickJSContext, current: Sandbox["current"]): Qu
   context.setProp(host, "library", library);
   context.setProp(host, "part", part);
   context.setProp(host, "input", input);
+  // The time zone's long name at an instant, for a date's text (`Coordinated Universal Time`).
+  const zone = context.newFunction("zone", (ms) => {
+    zoneNames ??= new Intl.DateTimeFormat("en-US", { timeZoneName: "long" });
+    const name = zoneNames.formatToParts(context.getNumber(ms))
+      .find((part) => part.type === "timeZoneName")?.value;
+    return name ? context.newString(name) : context.undefined;
+  });
+  context.setProp(host, "zone", zone);
+  zone.dispose();
   digest.dispose();
   path.dispose();
   dynamic.dispose();
@@ -894,6 +927,8 @@ function hostFunctions(context: QuickJSContext, current: Sandbox["current"]): Qu
   return host;
 }
 
+/** The long names of time zones, made when a script first asks for a date's text. */
+let zoneNames: Intl.DateTimeFormat | undefined;
 /** The digests' module, once a script that names crypto has run (see {@link DIGESTS_WANTED}). */
 let digests: typeof import("./script_digests.ts") | undefined;
 /**
@@ -1095,14 +1130,17 @@ function stopped(source: ScriptSource, line: number): ScriptError {
   return failure;
 }
 
-/** Resolves when the signal aborts, or after `ms`. */
-function aborted(signal: AbortSignal, ms: number): Promise<void> {
+/** Resolves when the signal aborts (or has), or after `ms`. */
+function aborted(signal: AbortSignal | undefined, ms: number): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
+    const done = () => {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
       resolve();
-    }, { once: true });
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
   });
 }
 

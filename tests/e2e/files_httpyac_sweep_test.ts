@@ -607,3 +607,88 @@ Deno.test("httpyac sweep: a loop whose list cannot be read fails, and so does th
   // httpyac: the loop's error (recorded twice), then the region skipped (a failed test).
   assert.deepEqual(httpyacTests(theirs.stdout), [false, false, false]);
 });
+
+Deno.test("httpyac sweep: sleep(ms) in a block waits (a lower bound, in both tools); more than 5 minutes in one block is refused", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // script/scriptPromise.http, waiting 700 ms instead of 10 s.
+    "promise.http": `{{
+  async function wait(){
+    const date = new Date();
+    await sleep(700);
+    const afterDate = new Date();
+    return afterDate.getTime() - date.getTime();
+  }
+  exports.wait = wait();
+}}
+GET {{base}}/anything?delay={{wait}}
+`,
+    // Together: 1 ms, then 300,000 more is refused before it waits.
+    "long.http": `{{\n  await sleep(1);\n  await sleep(300000);\n}}\nGET {{base}}/anything\n`,
+  });
+  const ours = await dial(["run", `${dir}/promise.http`, "--var", `base=${httpbin.origin}`]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const theirs = await httpyac(
+    ["promise.http", "--all", "-o", "body", "--var", `base=${httpbin.origin}`],
+    { cwd: dir },
+  );
+  // The time the script measured around its sleep: never less than asked, in either tool.
+  for (const stdout of [ours.stdout, theirs.stdout]) {
+    const sent = echoed(stdout);
+    assert.equal(sent.length, 1, stdout);
+    assert.ok(Number(/delay=(\d+)/.exec(sent[0]!)?.[1]) >= 700, sent[0]);
+  }
+
+  const long = await dial(["run", `${dir}/long.http`, "--var", `base=${httpbin.origin}`]);
+  assert.notEqual(long.code, 0);
+  assert.match(long.stderr, /long\.http:2: sleep\(\) would wait more than 300000 ms in one script/);
+  assert.deepEqual(echoed(long.stdout), []);
+});
+
+Deno.test("httpyac sweep: Ctrl-C ends a block's sleep(ms): exit 130, the request after it never sent", async () => {
+  const arrived = Promise.withResolvers<void>();
+  await using server = serve((request) => {
+    if (new URL(request.url).pathname === "/first") arrived.resolve();
+    return Response.json({ ok: true });
+  });
+  const dir = await project({
+    "sleep.http":
+      `GET {{origin}}/first\n\n###\n{{\n  await sleep(200000);\n}}\nGET {{origin}}/second\n`,
+  });
+  const child = spawnDial(["run", `${dir}/sleep.http`, "--var", `origin=${server.origin}`], {
+    stdin: "null",
+  });
+  const output = child.output();
+  // dial ending before its first request (a failure) ends the wait too; the assertions say so.
+  await Promise.race([arrived.promise, output]);
+  child.kill("SIGINT");
+  const { code, stderr } = await output;
+  assert.equal(code, 130, new TextDecoder().decode(stderr));
+  assert.deepEqual(server.requests.map((r) => new URL(r.url).pathname), ["/first"]);
+});
+
+Deno.test("httpyac sweep: a date's text names its time zone after the offset, as httpyac's (V8's) does", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // variables/nodeJsScript.http and script/scriptReplaceInBody.http, at fixed instants.
+    "date.http":
+      `GET {{base}}/anything?w={{new Date(Date.UTC(2026, 0, 15)).toString()}}&s={{new Date(Date.UTC(2026, 6, 15)).toString()}}&t={{new Date(0).toTimeString()}}\n`,
+  });
+  const env = { TZ: "Europe/Berlin" };
+  const ours = await dial(["run", `${dir}/date.http`, "--var", `base=${httpbin.origin}`], {
+    process: true,
+    env,
+  });
+  assert.equal(ours.code, 0, ours.stderr);
+  const theirs = await httpyac(
+    ["date.http", "--all", "-o", "body", "--var", `base=${httpbin.origin}`],
+    { cwd: dir, env },
+  );
+  const sent = [
+    "GET /anything?w=Thu%20Jan%2015%202026%2001:00:00%20GMT+0100%20(Central%20European%20Standard%20Time)" +
+    "&s=Wed%20Jul%2015%202026%2002:00:00%20GMT+0200%20(Central%20European%20Summer%20Time)" +
+    "&t=01:00:00%20GMT+0100%20(Central%20European%20Standard%20Time)",
+  ];
+  assert.deepEqual(echoed(ours.stdout), sent);
+  assert.deepEqual(echoed(theirs.stdout), sent);
+});
