@@ -12,7 +12,7 @@ import type { BodySource, HeaderField, RequestSpec } from "../http/request_spec.
 import { defaultPort } from "../http/authority.ts";
 import { parseUrl } from "../http/values.ts";
 import { isCredentialName } from "../credential_name.ts";
-import { Secret } from "../secret.ts";
+import { reveal, Secret } from "../secret.ts";
 import type { HttpRequest } from "./http_file_types.ts";
 import { isClientCertHeader } from "./_http_productions.ts";
 import { lookupVariable, substitute, substituteValue, type VariableScope } from "./substitute.ts";
@@ -168,12 +168,16 @@ function fileHeaders(
     const value = substituteValue(header.value, scope, at);
     const text = typeof value === "string" ? value : value.reveal();
     if (header.name.toLowerCase() === "authorization") {
-      const flow = HTTPYAC_OAUTH2.exec(text);
-      if (flow) {
-        // httpyac's token flows: sending their text as the credential would be meaningless.
-        throw new UsageError(
-          `${path}:${header.span.line}:${at.column}: httpyac's OAuth 2.0 authorization "${text.trim()}" is not supported, so nothing is sent: JetBrains' Security.Auth ({{$auth.token("id")}} with the flow in http-client.env.json) runs OAuth 2.0 flows`,
-        );
+      if (isHttpyacOAuth2(text)) {
+        // httpyac's token flows: the runner obtained the token (httpyacOAuth2Key).
+        const token = scope.auth?.get(httpyacOAuth2Key(text));
+        if (token === undefined) {
+          throw new UsageError(
+            `${path}:${header.span.line}:${at.column}: httpyac's OAuth 2.0 authorization "${text.trim()}" has no token here, so nothing is sent`,
+          );
+        }
+        authorization = { kind: "bearer", token: new Secret(reveal(token)) };
+        continue;
       }
       const parsed = fileAuthorization(text);
       if (parsed) {
@@ -227,6 +231,22 @@ function kindOf(
  */
 const HTTPYAC_OAUTH2 =
   /^\s*(?:openid|oauth2)(?:\s+(?:client(?:_credentials)?|(?:authorization_)?code|device(?:_code)?|password|implicit|hybrid)(?:\s+\S+)?(?:\s+token_exchange\s+\S+)?)?\s*$/i;
+
+/**
+ * @param text an `Authorization` header's value, substituted
+ * @returns whether it is httpyac's OAuth 2.0 form (`oauth2 client_credentials PREFIX`, `openid`)
+ */
+export function isHttpyacOAuth2(text: string): boolean {
+  return HTTPYAC_OAUTH2.test(text);
+}
+
+/**
+ * @param text httpyac's OAuth 2.0 `Authorization` value
+ * @returns the key its token has among the scope's `auth` values
+ */
+export function httpyacOAuth2Key(text: string): string {
+  return `httpyac:${text.trim().replace(/\s+/g, " ").toLowerCase()}`;
+}
 /** httpyac's GraphQL body: `query` or `mutation`, an optional name, then `(` or `{`. */
 const GRAPHQL_OPERATION = /^\s*(?:query|mutation)(?:\s+([_A-Za-z]\w*))?\s*[({]/;
 /** httpyac's GraphQL query from a file: `gql [NAME] < ./query.gql` as the body's first line. */

@@ -15,7 +15,12 @@ import { reveal } from "../secret.ts";
 import type { Exchange, SendOptions } from "../http/send.ts";
 import type { DataRow } from "./data_rows.ts";
 import type { Environment } from "./environment.ts";
-import { buildFileRequest, type FileRequest } from "./file_request.ts";
+import {
+  buildFileRequest,
+  type FileRequest,
+  httpyacOAuth2Key,
+  isHttpyacOAuth2,
+} from "./file_request.ts";
 import type { Assertion, HttpFile, HttpRequest, RunLine, Script } from "./http_file_types.ts";
 import type { AssertedResponse, AssertionContext, HttpyacResponse } from "./assertions.ts";
 import type { RequestVariableSource } from "./request_variables.ts";
@@ -1537,6 +1542,7 @@ class FileRunner {
     }
     const authTexts = this.authTexts(request);
     if (authTexts.length) await this.resolveAuth(authTexts);
+    await this.httpyacOAuth2(request, scope);
     // References (`@exec:`, `@env:`, `@path`) are read now, the ones this request uses only.
     const where = {
       // What the pre-request scripts set with pm.variables counts (the overrides' layer).
@@ -2179,6 +2185,32 @@ class FileRunner {
         this.authValues.set(key, token);
         this.options.onSecret?.(reveal(token));
       }
+    }
+  }
+
+  /**
+   * The tokens of httpyac's `Authorization: oauth2 FLOW [PREFIX]` headers of the request (from
+   * the `PREFIX_…` variables), once per run, by the same OAuth 2.0 step as `Security.Auth`.
+   */
+  async httpyacOAuth2(request: HttpRequest, scope: VariableScope): Promise<void> {
+    for (const header of request.headers) {
+      if (!/^\s*(?:openid|oauth2)\b/i.test(header.value)) continue;
+      if (header.name.toLowerCase() !== "authorization") continue;
+      const at = { what: "the Authorization header", path: this.file.path, line: 1, column: 1 };
+      const text = substitute(header.value, scope, { ...at, line: header.span.line }).text;
+      const key = httpyacOAuth2Key(text);
+      if (!isHttpyacOAuth2(text) || this.authValues.has(key)) continue;
+      const { httpyacOAuth2Token } = await load.securityAuth();
+      const token = await whenResolved(() =>
+        httpyacOAuth2Token(text, (name) => this.defines(name, scope), {
+          scope,
+          path: `${this.file.path}:${header.span.line}`,
+          hooks: this.options.oauth2 ?? {},
+          ...(this.options.send ? { send: this.options.send } : {}),
+        })
+      );
+      this.authValues.set(key, token);
+      this.options.onSecret?.(reveal(token));
     }
   }
 

@@ -331,7 +331,108 @@ export async function securityAuthToken(
   if (kind === "idToken") {
     throw new UsageError(`${where}: dial's OAuth 2.0 step keeps access tokens, not ID tokens`);
   }
-  const options = await securityAuthOptions(environment, id, context);
+  return await tokenOf(await securityAuthOptions(environment, id, context), context);
+}
+
+/** httpyac's flow names (`oauth2 FLOW PREFIX`) and the grant types they are. */
+const HTTPYAC_FLOWS: Record<string, string> = {
+  client: "Client Credentials",
+  client_credentials: "Client Credentials",
+  password: "Password",
+  device: "Device Authorization",
+  device_code: "Device Authorization",
+  code: "Authorization Code",
+  authorization_code: "Authorization Code",
+};
+
+/** httpyac's variables (`PREFIX_name`, else `oauth2_name`) and the keys they are. */
+const HTTPYAC_KEYS: [string, string][] = [
+  ["tokenEndpoint", "Token URL"],
+  ["authorizationEndpoint", "Auth URL"],
+  ["deviceCodeEndpoint", "Device Auth URL"],
+  ["clientId", "Client ID"],
+  ["clientSecret", "Client Secret"],
+  ["scope", "Scope"],
+  ["username", "Username"],
+  ["password", "Password"],
+  ["redirectUri", "Redirect URL"],
+  ["useAuthorizationHeader", "useAuthorizationHeader"],
+  ["useDeviceCodeClientSecret", "useDeviceCodeClientSecret"],
+  ["audience", "audience"],
+  ["resource", "resource"],
+];
+
+/** httpyac's redirect URI when a file names none. */
+const HTTPYAC_REDIRECT = "http://localhost:3000/callback";
+
+/**
+ * Gets the access token of httpyac's `Authorization: oauth2 FLOW [PREFIX]` (or `openid …`) from
+ * its variables (`PREFIX_tokenEndpoint`, `_clientId`, `_clientSecret`, `_scope`, `_username`,
+ * `_password`, `_authorizationEndpoint`, `_deviceCodeEndpoint`, `_redirectUri`,
+ * `_useAuthorizationHeader`, `_useDeviceCodeClientSecret`, `_audience`, `_resource`; each
+ * `oauth2_…` when the prefix has none) through the same OAuth 2.0 step as `Security.Auth`.
+ *
+ * @param text the header's value
+ * @param defined whether a variable is defined
+ * @param context scope, file, hooks, transport
+ * @returns the access token, as a secret
+ * @throws {UsageError} for a flow dial does not run (implicit, hybrid, token exchange) or a
+ *   missing variable
+ */
+export async function httpyacOAuth2Token(
+  text: string,
+  defined: (name: string) => boolean,
+  context: SecurityAuthContext,
+): Promise<Secret> {
+  const where = `${fileOf(context)}"Authorization: ${text.trim()}"`;
+  const [, flow = "client_credentials", prefix, exchange] =
+    /^\s*(?:openid|oauth2)(?:\s+(\S+))?(?:\s+(\S+))?(?:\s+(token_exchange)\b)?/i.exec(text) ?? [];
+  const grant = HTTPYAC_FLOWS[flow.toLowerCase()];
+  if (!grant || exchange) {
+    throw new UsageError(
+      `${where}: dial runs httpyac's client_credentials, password, device_code and authorization_code flows, not ${
+        exchange ? "token_exchange" : flow
+      }`,
+    );
+  }
+  const config: AuthConfig = { "Type": "OAuth2", "Grant Type": grant };
+  for (const [name, key] of HTTPYAC_KEYS) {
+    const variable = [prefix, "oauth2"].filter(Boolean).map((p) => `${p}_${name}`).find(defined);
+    if (variable) config[key] = `{{${variable}}}`;
+  }
+  if (!config["Token URL"]) {
+    throw new UsageError(
+      `${where}: no token endpoint: define ${
+        prefix ? `${prefix}_tokenEndpoint or ` : ""
+      }oauth2_tokenEndpoint`,
+    );
+  }
+  const id = `httpyac ${prefix ?? "oauth2"}`;
+  const resolved = await resolvedConfig(id, config, context);
+  const flag = (key: string, otherwise: boolean) => {
+    const value = resolved[key];
+    delete resolved[key];
+    return value === undefined ? otherwise : String(value).toLowerCase() === "true";
+  };
+  // httpyac sends the client's secret with Basic unless told not to; a device code without it.
+  const header = flag("useAuthorizationHeader", true);
+  const deviceSecret = flag("useDeviceCodeClientSecret", false);
+  if (grant === "Device Authorization" && !deviceSecret) {
+    delete resolved["Client Secret"];
+    resolved["Client Credentials"] = "none";
+  } else if (!header) resolved["Client Credentials"] = "in body";
+  const params: Record<string, unknown> = {};
+  for (const key of ["audience", "resource"]) {
+    if (resolved[key] !== undefined) params[key] = resolved[key];
+    delete resolved[key];
+  }
+  if (Object.keys(params).length) resolved["Custom Request Parameters"] = params;
+  resolved["Redirect URL"] ??= HTTPYAC_REDIRECT;
+  return await tokenOf(oauth2FromConfig(id, resolved, context.hooks), context);
+}
+
+/** The token of these options, by dial's OAuth 2.0 step (cache, refresh, the grant). */
+async function tokenOf(options: OAuth2Options, context: SecurityAuthContext): Promise<Secret> {
   const { oauth2Token } = await load.accessToken();
   const send = context.send ?? {};
   const fetch = send.fetch ?? transportFetch(send.transport);

@@ -395,7 +395,7 @@ Deno.test("compat: httpyac's escaped braces (\\{\\{name\\}\\}) are sent as {{nam
   assert.deepEqual(server.seen, seen);
 });
 
-Deno.test("compat: httpyac's OAuth 2.0 Authorization forms (oauth2 …, openid …) are refused naming the line, nothing sent (httpyac runs the flow; dial's is Security.Auth)", async () => {
+Deno.test("compat: httpyac's OAuth 2.0 Authorization forms (oauth2 …, openid …) without a token endpoint, or of a flow dial does not run, fail naming the line, nothing sent", async () => {
   await using server = await recorder();
   const dir = await project({
     // httpyac's examples/api/microsoftIdentify.http and examples/auth/oauth2.http, shortened.
@@ -405,7 +405,7 @@ Deno.test("compat: httpyac's OAuth 2.0 Authorization forms (oauth2 …, openid �
       "",
       "###",
       `GET http://${server.http}/info`,
-      "Authorization: openid client_credentials local",
+      "Authorization: openid implicit local",
       "",
       "###",
       `GET http://${server.http}/after`,
@@ -418,11 +418,11 @@ Deno.test("compat: httpyac's OAuth 2.0 Authorization forms (oauth2 …, openid �
   assert.equal(result.code, 2, result.stderr);
   assert.match(
     result.stdout + result.stderr,
-    /oauth\.http:2:16: httpyac's OAuth 2\.0 authorization "oauth2 device_code" is not supported, so nothing is sent/,
+    /oauth\.http:2: "Authorization: oauth2 device_code": no token endpoint: define oauth2_tokenEndpoint/,
   );
   assert.match(
     result.stdout + result.stderr,
-    /oauth\.http:6:16: httpyac's OAuth 2\.0 authorization "openid/,
+    /oauth\.http:6: "Authorization: openid implicit local": dial runs httpyac's client_credentials, password, device_code and authorization_code flows, not implicit/,
   );
   assert.deepEqual(server.seen.map((s) => [s.path, s.authorization]), [[
     "/after",

@@ -11,6 +11,7 @@ import { dial, dialEnv, serve } from "../_helpers.ts";
 import { httpyac, project, reportCases } from "./_files.ts";
 import { startHttpbin } from "./_httpbin.ts";
 import { spawnDial } from "./_spawn.ts";
+import { oauthHome, startMockServer } from "./_oauth_servers.ts";
 
 /** Each test's outcome in httpyac's JSON report, in the order httpyac ran them. */
 function httpyacTests(stdout: string): boolean[] {
@@ -691,4 +692,71 @@ Deno.test("httpyac sweep: a date's text names its time zone after the offset, as
   ];
   assert.deepEqual(echoed(ours.stdout), sent);
   assert.deepEqual(echoed(theirs.stdout), sent);
+});
+
+/** The claims of a JWT (its payload, base64url JSON). */
+function claims(jwt: string): Record<string, unknown> {
+  const payload = jwt.split(".")[1]!.replaceAll("-", "+").replaceAll("_", "/");
+  return JSON.parse(atob(payload.padEnd(Math.ceil(payload.length / 4) * 4, "=")));
+}
+
+Deno.test("httpyac sweep: Authorization: oauth2 FLOW [PREFIX] gets a token with the PREFIX_ (else oauth2_) variables and sends it as Bearer, as httpyac does", async () => {
+  await using httpbin = await startHttpbin();
+  await using mock = await startMockServer();
+  const dir = await project({
+    // api/arbeitsagentur.http's shape: the secret in the body, a prefix.
+    "client.http": `@job_clientId=job-client
+@job_clientSecret=job-secret
+@job_tokenEndpoint={{tokenUrl}}
+@job_useAuthorizationHeader=false
+
+GET {{base}}/bearer
+Authorization: oauth2 client_credentials job
+`,
+    // variables/oauth2/password.http's shape: oauth2_ variables, Basic client authentication.
+    "password.http": `@oauth2_clientId=httpyac
+@oauth2_clientSecret=s3cret
+@oauth2_tokenEndpoint={{tokenUrl}}
+@oauth2_username=john
+@oauth2_password=doe
+
+GET {{base}}/bearer
+Authorization: oauth2 password
+`,
+  });
+  const vars = ["--var", `base=${httpbin.origin}`, "--var", `tokenUrl=${mock.tokenUrl}`];
+  for (const file of ["client.http", "password.http"]) {
+    const ours = await dial(["run", `${dir}/${file}`, ...vars], {
+      env: { HOME: await oauthHome() },
+    });
+    assert.equal(ours.code, 0, ours.stderr);
+    const theirs = await httpyac([file, "--all", "-o", "body", ...vars], { cwd: dir });
+    // httpbin's /bearer answer: the token each tool sent is one the token endpoint issued.
+    for (const stdout of [ours.stdout, theirs.stdout]) {
+      const token = /"token":\s*"([^"]+)"/.exec(stdout)?.[1];
+      assert.ok(token, stdout);
+      assert.equal(claims(token).iss, mock.origin);
+    }
+  }
+  // The token requests, dial's then httpyac's for each file: the same form, the same client
+  // authentication.
+  const seen = mock.tokenRequests.map((r) => ({
+    authorization: r.authorization,
+    form: Object.fromEntries(r.body),
+  }));
+  assert.equal(seen.length, 4);
+  assert.deepEqual(seen[0], {
+    authorization: undefined,
+    form: {
+      grant_type: "client_credentials",
+      client_id: "job-client",
+      client_secret: "job-secret",
+    },
+  });
+  assert.deepEqual(seen[1], seen[0]);
+  assert.deepEqual(seen[2], {
+    authorization: `Basic ${btoa("httpyac:s3cret")}`,
+    form: { grant_type: "password", username: "john", password: "doe" },
+  });
+  assert.deepEqual(seen[3], seen[2]);
 });
