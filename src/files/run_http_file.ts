@@ -395,8 +395,12 @@ class FileRunner {
     if (this.file.source.includes("$dotenv")) {
       this.dotenv = await confinedDotenv(this.dir, this.confinement, this.file.path);
     }
-    // Read when a variable or a /path (the `host` variable) may need them.
-    if (this.file.source.includes("{{") || this.file.requests.some((r) => r.url.startsWith("/"))) {
+    // Read when a variable, a /path (the `host` variable) or httpyac's OAuth 2.0 (its
+    // `oauth2_…` variables) may need them.
+    if (
+      this.file.source.includes("{{") || this.file.requests.some((r) => r.url.startsWith("/")) ||
+      /^\s*authorization\s*:\s*(?:oauth2|openid)\b/im.test(this.file.source)
+    ) {
       this.dotenvDefaults = await httpyacDotenv(Deno.realPathSync(this.dir), this.confinement);
     }
     if (this.file.imports?.some((line) => line.httpyac)) {

@@ -260,6 +260,15 @@ Object.defineProperty(globalThis, "__dialNodeBuffer", {
   configurable: false,
 });
 Object.defineProperty(globalThis, "__dialNodeCrypto", { value: Object.freeze(NODE_CRYPTO), enumerable: false, writable: false, configurable: false });
+/*
+ * require in a JetBrains-form script: kulala runs them in Node, whose crypto module they name
+ * (require("crypto").randomBytes(8)); JetBrains has no require. No other module.
+ */
+function nodeModule(id) {
+  id = toString(id);
+  if (/^(node:)?crypto$/.test(id)) return globalThis.__dialNodeCrypto;
+  throw new Error("require(" + stringify(id) + ") is Node code: a script of this form has Node's crypto module only in dial's sandbox");
+}
 /* jsonPath(data, expression): RFC 9535; one match is the value, several an array, none null. */
 function jsonPath(data, expression) {
   var document = typeof data === "string" ? parse(data) : data;
@@ -627,6 +636,7 @@ function setup(responseStatus, responseType, responseCharset, body, hasRequest, 
   }
   if (!postman) postmanStatics = false;
   postmanInstalled = postman;
+  if (!postman) renewGlobal("require", nodeModule);
   if (postman) {
     if (typeof installPostman !== "function") throw new Error("The sandbox was made without Postman's API");
     out.postman = true;

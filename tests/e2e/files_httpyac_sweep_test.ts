@@ -723,14 +723,25 @@ Authorization: oauth2 client_credentials job
 GET {{base}}/bearer
 Authorization: oauth2 password
 `,
+    // variables/oauth2/clientcredentials.http's shape: openid (client_credentials), the
+    // variables in the .env file of httpyac's project (its configuration file's folder).
+    "auth/.httpyac.json": "{}",
+    "auth/.env": "oauth2_clientId=env-client\noauth2_clientSecret=env-secret\n",
+    "auth/openid.http": `@oauth2_tokenEndpoint={{tokenUrl}}
+
+GET {{base}}/bearer
+Authorization: openid
+`,
   });
   const vars = ["--var", `base=${httpbin.origin}`, "--var", `tokenUrl=${mock.tokenUrl}`];
-  for (const file of ["client.http", "password.http"]) {
+  for (const file of ["client.http", "password.http", "auth/openid.http"]) {
     const ours = await dial(["run", `${dir}/${file}`, ...vars], {
       env: { HOME: await oauthHome() },
     });
     assert.equal(ours.code, 0, ours.stderr);
-    const theirs = await httpyac([file, "--all", "-o", "body", ...vars], { cwd: dir });
+    const cwd = `${dir}/${file}`.replace(/\/[^/]*$/, "");
+    const name = file.replace(/^.*\//, "");
+    const theirs = await httpyac([name, "--all", "-o", "body", ...vars], { cwd });
     // httpbin's /bearer answer: the token each tool sent is one the token endpoint issued.
     for (const stdout of [ours.stdout, theirs.stdout]) {
       const token = /"token":\s*"([^"]+)"/.exec(stdout)?.[1];
@@ -744,7 +755,7 @@ Authorization: oauth2 password
     authorization: r.authorization,
     form: Object.fromEntries(r.body),
   }));
-  assert.equal(seen.length, 4);
+  assert.equal(seen.length, 6);
   assert.deepEqual(seen[0], {
     authorization: undefined,
     form: {
@@ -759,4 +770,49 @@ Authorization: oauth2 password
     form: { grant_type: "password", username: "john", password: "doe" },
   });
   assert.deepEqual(seen[3], seen[2]);
+  assert.deepEqual(seen[4], {
+    authorization: `Basic ${btoa("env-client:env-secret")}`,
+    form: { grant_type: "client_credentials" },
+  });
+  assert.deepEqual(seen[5], seen[4]);
+});
+
+Deno.test('httpyac sweep: a < {% %} script\'s require("crypto") is Node\'s crypto, as kulala and httpyac run it; require("fs") fails naming the line', async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // kulala.nvim's http-runable-demo/usecases/5.script.http, with a digest both tools agree on.
+    "script.http": `< {%
+  const crypto = require('crypto');
+  request.variables.set('DIGEST', crypto.createHash('sha256').update('abc').digest('hex'));
+%}
+POST {{base}}/anything?digest={{DIGEST}}
+
+###
+GET {{base}}/anything?second
+
+> {%
+  var fs = require('fs');
+  fs.writeFileSync('TOKEN.txt', "written");
+%}
+`,
+  });
+  const ours = await dial(["test", `${dir}/script.http`, "--var", `base=${httpbin.origin}`]);
+  const digest = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+  const run = await dial(["run", `${dir}/script.http`, "--var", `base=${httpbin.origin}`]);
+  assert.deepEqual(echoed(run.stdout), [
+    `POST /anything?digest=${digest}`,
+    "GET /anything?second",
+  ]);
+  assert.match(
+    ours.stdout + ours.stderr,
+    /script\.http:11: Error: require\("fs"\) is Node code: a script of this form has Node's crypto module only in dial's sandbox/,
+  );
+  assert.notEqual(ours.code, 0);
+  // No file written by a repository's script.
+  await assert.rejects(Deno.stat(`${dir}/TOKEN.txt`), Deno.errors.NotFound);
+  const theirs = await httpyac(
+    ["script.http", "--all", "-o", "body", "--var", `base=${httpbin.origin}`],
+    { cwd: dir },
+  );
+  assert.deepEqual(echoed(theirs.stdout)[0], `POST /anything?digest=${digest}`);
 });
