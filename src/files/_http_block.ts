@@ -88,6 +88,8 @@ export class Block {
   /** Body text lines not yet joined into a text part. */
   textLines: Line[] = [];
   readonly handlers: Script[] = [];
+  /** httpyac's `{{@streaming` blocks. */
+  readonly streaming: Script[] = [];
   readonly responseRefs: HttpRequest["responseRefs"] = [];
   readonly outputs: HttpRequest["outputs"] = [];
   readonly assertions: Assertion[] = [];
@@ -231,6 +233,7 @@ export class Block {
     if (version) request.httpVersion = version;
     if (this.protos.length) request.protos = this.protos;
     if (this.headerSpreads.length) request.headerSpreads = this.headerSpreads;
+    if (this.streaming.length) request.streaming = this.streaming;
     const body = this.body;
     if (body.length) {
       const last = body[body.length - 1]!.span;

@@ -118,7 +118,7 @@ const SCRIPT_BLOCK_END = /^\s*\}\}\s*$/;
  * `}}`: code run in dial's sandbox with httpyac's script globals. Above the request line it runs
  * before the request, below it after the response (httpyac's order of hooks); `{{+…` ones run
  * for every request of the file, and so do blocks without a request, once (the file keeps
- * those). `{{@streaming` (it writes to a stream dial sends itself) is an error naming it;
+ * those). `{{@streaming` runs while the response is read (the request keeps it);
  * `{{@responseLogging` (it only changes what httpyac logs) is skipped with a warning.
  */
 export const httpyacScript: Production = (block) => {
@@ -128,13 +128,6 @@ export const httpyacScript: Production = (block) => {
   const end = block.lines.findIndex((l, i) => i > block.i && SCRIPT_BLOCK_END.test(l.text));
   if (end < 0) return false;
   const event = (start[2] ?? "").toLowerCase();
-  if (event === "streaming") {
-    return block.file.fail(
-      line,
-      1,
-      `httpyac's script block "${line.text.trim()} … }}" is not supported: it writes to a stream dial sends itself`,
-    );
-  }
   block.flushText();
   block.first ??= line;
   block.lastContent = block.lines[end]!;
@@ -154,8 +147,15 @@ export const httpyacScript: Production = (block) => {
     codeLine: line.number + 1,
     codeColumn: 1,
     span: spanBetween(line, block.lastContent),
-    httpyac: { event: event as "" | "request" | "response" | "after", every: start[1] === "+" },
+    httpyac: {
+      event: event as "" | "request" | "response" | "after" | "streaming",
+      every: start[1] === "+",
+    },
   };
+  if (event === "streaming") {
+    block.streaming.push(script);
+    return true;
+  }
   // Above a request line, `{{+` blocks wait in the head: in a block without a request every
   // block is the file's, in file order (the driver moves them).
   if (!block.requestLine) block.preScripts.push(script);

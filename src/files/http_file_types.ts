@@ -79,10 +79,11 @@ export type Script =
 export interface HttpyacScript {
   /**
    * The event after `{{@`/`{{+`: `request` (before sending, with the request built),
-   * `response`/`after` (after the response), "" for a plain block (before the request when
+   * `response`/`after` (after the response), `streaming` (while the response is read), "" for a
+   * plain block (before the request when
    * above its request line, after the response when below it, once per file outside requests).
    */
-  event: "" | "request" | "response" | "after";
+  event: "" | "request" | "response" | "after" | "streaming";
   /** `{{+…`: for every request of the file. */
   every: boolean;
 }
@@ -161,6 +162,11 @@ export interface HttpRequest {
   bodySpan?: Span;
   /** `> {% … %}` and `> path.js` after the body. */
   handlers: Script[];
+  /**
+   * httpyac's `{{@streaming … }}` blocks: run while the request is sent and its response read;
+   * an event stream (SSE) ends when they are done, as httpyac ends it.
+   */
+  streaming?: Script[];
   /** `<> path` response references (kept, never executed). */
   responseRefs: { path: string; span: Span }[];
   /** `>> path` / `>>! path`: where to save the response body (`!` overwrites). */

@@ -1119,6 +1119,20 @@ class FileRunner {
     };
   }
 
+  /** httpyac's `{{@streaming` blocks of the request, in order, with the variables before it. */
+  async streamingBlocks(
+    request: HttpRequest,
+    result: RequestResult,
+    scope: VariableScope,
+    requestVariables: Map<string, string>,
+  ): Promise<void> {
+    for (const script of request.streaming ?? []) {
+      if (script.kind !== "inline") continue;
+      const input = this.writtenInput(scope, requestVariables, request);
+      await this.httpyacBlock(script, request, result, input, scope);
+    }
+  }
+
   /**
    * Runs an httpyac `{{ … }}` block: httpyac's context in (the variables its code names,
    * `response`), its exports out as the run's variables (`$cancel`: the request is skipped).
@@ -1477,13 +1491,19 @@ class FileRunner {
     fileRequest: FileRequest,
     outputs: Awaited<ReturnType<typeof outputPaths>>,
     result: RequestResult,
-    how: { dependency: boolean; signal?: AbortSignal; timeoutMs?: number },
+    how: {
+      dependency: boolean;
+      signal?: AbortSignal;
+      timeoutMs?: number;
+      until?: Promise<unknown>;
+    },
   ): Promise<Outcome> {
-    const { dependency, signal, timeoutMs } = how;
+    const { dependency, signal, timeoutMs, until } = how;
     const base = this.options.send ?? {};
     const streams = {
       ...(base.transport ? { transport: base.transport } : {}),
       ...(signal ? { signal } : {}),
+      ...(until ? { until } : {}),
       onMessage: (text: string) => this.options.onMessage?.(text, request),
     };
     if (fileRequest.kind === "websocket") {
@@ -1572,11 +1592,25 @@ class FileRunner {
     const sent = performance.now();
     const streamed = fileRequest.kind === "websocket" ||
       (fileRequest.kind === "graphql" && isSubscription(fileRequest.graphql!.query));
-    const outcome = await this.transmit(request, fileRequest, outputs, result, {
-      dependency,
-      ...(signal ? { signal } : {}),
-      ...(timeoutMs ? { timeoutMs } : {}),
-    });
+    // httpyac's {{@streaming blocks run while the response is read (an event stream ends when
+    // they are done); what they throw fails the request once the response is in.
+    const streaming = request.streaming
+      ? this.streamingBlocks(request, result, scope, requestVariables)
+      : undefined;
+    const settled = streaming?.catch(() => {});
+    let outcome: Outcome;
+    try {
+      outcome = await this.transmit(request, fileRequest, outputs, result, {
+        dependency,
+        ...(signal ? { signal } : {}),
+        ...(timeoutMs ? { timeoutMs } : {}),
+        ...(streaming ? { until: streaming } : {}),
+      });
+    } finally {
+      // Not left running into the next request's scripts (they share the sandbox).
+      await settled;
+    }
+    await streaming;
     const durationMs = performance.now() - sent;
     this.record(request, fileRequest, outcome, result);
     const readers = request.handlers.length + request.assertions.length;

@@ -19,6 +19,8 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** Told of each message received, in order. */
   onMessage?: (text: string) => void | Promise<void>;
+  /** Ends an event stream when it settles (httpyac's `{{@streaming` blocks are done). */
+  until?: Promise<unknown>;
 }
 
 /**
@@ -134,7 +136,8 @@ export async function runGraphQLSubscription(
 }
 
 /**
- * Reads an event-stream response, handing each event's data over as it arrives.
+ * Reads an event-stream response, handing each event's data over as it arrives, until the
+ * server ends it, the signal aborts or `until` settles.
  *
  * @param body the response body
  * @param options signal and observer
@@ -147,15 +150,20 @@ export async function readEventStreamData(
   const data: string[] = [];
   let delivering = Promise.resolve();
   const { readEventStream } = await load.readEventStream();
+  const ended = new AbortController();
+  options.until?.finally(() => ended.abort());
+  const source = options.until
+    ? body.pipeThrough(new TransformStream(), { signal: ended.signal })
+    : body;
   try {
-    await readEventStream(body, {
+    await readEventStream(source, {
       onEvent: (event) => {
         data.push(event.data);
         delivering = delivering.then(() => options.onMessage?.(event.data));
       },
     });
   } catch (error) {
-    if (!options.signal?.aborted) {
+    if (!options.signal?.aborted && !ended.signal.aborted) {
       throw error instanceof DialError ? error : new DialError(
         `The event stream broke: ${(error as Error).message}`,
         ErrorCode.Transport,

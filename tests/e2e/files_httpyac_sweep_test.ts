@@ -816,3 +816,44 @@ GET {{base}}/anything?second
   );
   assert.deepEqual(echoed(theirs.stdout)[0], `POST /anything?digest=${digest}`);
 });
+
+Deno.test("httpyac sweep: a {{@streaming}} block runs while an event stream is read, and the stream ends when the block is done, as httpyac ends it", async () => {
+  // An event stream that the server would end only after two minutes: who closed it is told.
+  const closed: string[] = [];
+  await using server = serve((request) => {
+    let timer = 0;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("event: message\ndata: one\n\n"));
+        timer = setTimeout(() => {
+          closed.push("server");
+          controller.close();
+        }, 120_000);
+      },
+      cancel() {
+        clearTimeout(timer);
+        closed.push(`client ${request.headers.get("cache-control")}`);
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  });
+  const dir = await project({
+    // request/sse/eventSource.http, waiting 300 ms instead of 10 s.
+    "events.http": `SSE ${server.origin}/server-events/5
+Event: message
+
+{{@streaming
+  async function writeStream(){
+    await sleep(300);
+  }
+  exports.waitPromise = writeStream();
+}}
+`,
+  });
+  // Ended by the block (what was printed by then depends on the machine's speed).
+  const ours = await dial(["run", `${dir}/events.http`]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const theirs = await httpyac(["events.http", "--all", "-o", "none"], { cwd: dir });
+  assert.equal(theirs.code, 0, theirs.stderr);
+  assert.deepEqual(closed, ["client no-cache", "client no-cache"]);
+});
