@@ -421,6 +421,8 @@ export async function httpyacOAuth2Token(
     delete resolved["Client Secret"];
     resolved["Client Credentials"] = "none";
   } else if (!header) resolved["Client Credentials"] = "in body";
+  // httpyac's device code asks for `openid` when the file names no scope.
+  if (grant === "Device Authorization") resolved["Scope"] ??= "openid";
   const params: Record<string, unknown> = {};
   for (const key of ["audience", "resource"]) {
     if (resolved[key] !== undefined) params[key] = resolved[key];
