@@ -409,10 +409,14 @@ Deno.test("production httpyac-script: httpyac's {{ … }} JavaScript block, plac
     { event: "request", every: false },
   ]);
   assert.deepEqual(below.file.scripts?.map((s) => s.httpyac), [{ event: "after", every: true }]);
-  // {{@streaming writes to a stream: an error naming it; {{@responseLogging only logs: skipped.
-  fails(p.httpyacScript, "{{@streaming\n}}", /"\{\{@streaming … \}\}" is not supported/, {
-    request: true,
-  });
+  // {{@streaming runs while the response is read: the request's; {{@responseLogging only logs:
+  // skipped.
+  const streaming = reads(p.httpyacScript, "{{@streaming\nawait sleep(1);\n}}", { request: true })!;
+  assert.deepEqual(streaming.streaming.map((s) => s.kind === "inline" && [s.code, s.httpyac]), [
+    ["await sleep(1);", { event: "streaming", every: false }],
+  ]);
+  assert.equal(streaming.handlers.length, 0);
+  assert.equal(streaming.request().streaming?.length, 1);
   const logging = reads(p.httpyacScript, "{{@responseLogging\nx\n}}", { request: true })!;
   assert.equal(logging.handlers.length, 0);
   assert.match(logging.file.warnings[0]!.message, /only changes what httpyac logs/);
