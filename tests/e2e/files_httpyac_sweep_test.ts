@@ -821,7 +821,7 @@ Deno.test("httpyac sweep: a {{@streaming}} block runs while an event stream is r
   // An event stream that the server would end only after two minutes: who closed it is told.
   const closed: string[] = [];
   await using server = serve((request) => {
-    let timer = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode("event: message\ndata: one\n\n"));
