@@ -1562,6 +1562,7 @@ class FileRunner {
     if (request.region) return;
     if (request.headerSpreads) request = await this.spreadHeaders(request, scope);
     if ((this.#httpyacSeen ??= httpyacSeen(this.file)).expressions) {
+      request = eachOccurrence(request);
       await this.httpyacExpressions(request, scope, requestVariables);
     }
     const authTexts = this.authTexts(request);
@@ -2376,6 +2377,33 @@ interface HttpyacInput {
  * path in a variable only in a file with httpyac's script blocks) or its `{{$input …}}`-like
  * prompts: when not, the runner looks no further (a chain of 1,000 requests pays one pass).
  */
+/**
+ * httpyac evaluates each `{{expression}}` of a request where it is: a repeated one gets a key of
+ * its own (a comment after it), so that `{{Math.random()}}` twice is two values, as in httpyac.
+ *
+ * @param request the request as written
+ * @returns it, each repeated JavaScript expression of its URL, headers and body marked
+ */
+function eachOccurrence(request: HttpRequest): HttpRequest {
+  const seen = new Map<string, number>();
+  let changed = false;
+  const each = (text: string) =>
+    text.replace(/\{\{\s*([^{}]*?)\s*\}\}/g, (whole, expression: string) => {
+      if (!isJavaScriptExpression(expression)) return whole;
+      const n = (seen.get(expression) ?? 0) + 1;
+      seen.set(expression, n);
+      if (n === 1) return whole;
+      changed = true;
+      return `{{${expression}/*${n}*/}}`;
+    });
+  const url = each(request.url);
+  const headers = request.headers.map((h) => ({ ...h, value: each(h.value) }));
+  const body = request.body.map((part) =>
+    part.kind === "text" ? { ...part, text: each(part.text) } : part
+  );
+  return changed ? { ...request, url, headers, body } : request;
+}
+
 function httpyacSeen(file: HttpFile): { expressions: boolean; inputs: boolean } {
   const blocks = !!file.scripts ||
     file.requests.some((r) =>

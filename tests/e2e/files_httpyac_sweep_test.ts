@@ -857,3 +857,35 @@ Event: message
   assert.equal(theirs.code, 0, theirs.stderr);
   assert.deepEqual(closed, ["client no-cache", "client no-cache"]);
 });
+
+Deno.test("httpyac sweep: each {{expression}} is evaluated where it is: {{Math.random()}} twice is two values, as in httpyac", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    // script/scriptReplaceInBody.http, at a fixed instant.
+    "replace.http": `POST {{base}}/anything
+
+{
+  "foo": "{{new Date(0).toISOString()}}",
+  "bar": {{Math.random()}},
+  "foobar": "{{new Date(0).toISOString()}} and {{Math.random()}}"
+}
+`,
+  });
+  const ours = await dial(["run", `${dir}/replace.http`, "--var", `base=${httpbin.origin}`]);
+  assert.equal(ours.code, 0, ours.stderr);
+  const theirs = await httpyac(
+    ["replace.http", "--all", "-o", "body", "--var", `base=${httpbin.origin}`],
+    { cwd: dir },
+  );
+  for (const stdout of [ours.stdout, theirs.stdout]) {
+    // httpbin's echo of the body (its "data" string), in the tool's printed response.
+    const data = /"data":\s*("(?:[^"\\]|\\.)*")/.exec(stdout)?.[1];
+    assert.ok(data, stdout);
+    const sent = JSON.parse(JSON.parse(data));
+    assert.equal(sent.foo, "1970-01-01T00:00:00.000Z");
+    const [date, random] = sent.foobar.split(" and ");
+    assert.equal(date, sent.foo);
+    // Two draws of Math.random() are equal once in 2^52.
+    assert.notEqual(Number(random), sent.bar);
+  }
+});
