@@ -325,7 +325,10 @@ function modelOf(r: HttpRequest, source: string) {
       }
       : {}),
     ...(r.preScripts.length ? { preScripts: r.preScripts.map(scriptModel) } : {}),
-    ...(r.handlers.length ? { handlers: r.handlers.map(scriptModel) } : {}),
+    // httpyac's {{@streaming blocks are written after the body too (their form keeps the event).
+    ...(r.handlers.length || r.streaming
+      ? { handlers: [...r.handlers, ...r.streaming ?? []].map(scriptModel) }
+      : {}),
     ...(r.outputs.length
       ? { outputs: r.outputs.map((o) => ({ path: o.path, overwrite: o.overwrite })) }
       : {}),

@@ -4,7 +4,10 @@
  * variables/globalVariables.http, project/http/cookies.http), written as tests and run by dial
  * and by httpyac 6.16.7 (npm) on the same files against the same python3-httpbin: a named region
  * without a request line, a named loop's NAME and NAMEList, `$global`, `$httpyac.execute`,
- * `# @sleep`, and the order of the jar's cookies and a request's own `Cookie` header.
+ * `# @sleep`, and the order of the jar's cookies and a request's own `Cookie` header; and of
+ * session 15 (the 15 files not sent and 38 sent differently): `sleep(ms)` in a block, a date's
+ * zone name, httpyac's `Authorization: oauth2 …` (beside oauth2-mock-server), `require("crypto")`
+ * in kulala's scripts, `{{@streaming`, each `{{expression}}` evaluated where it is.
  */
 import assert from "node:assert/strict";
 import { dial, dialEnv, serve } from "../_helpers.ts";
@@ -856,6 +859,13 @@ Event: message
   const theirs = await httpyac(["events.http", "--all", "-o", "none"], { cwd: dir });
   assert.equal(theirs.code, 0, theirs.stderr);
   assert.deepEqual(closed, ["client no-cache", "client no-cache"]);
+  // `dial export --to http` keeps the block, after the request.
+  const exported = await dial(["export", `${dir}/events.http`, "--to", "http"]);
+  assert.equal(exported.code, 0, exported.stderr);
+  assert.match(
+    exported.stdout,
+    /\n\{\{@streaming\n {2}async function writeStream\(\)\{\n[\s\S]*\n\}\}\n$/,
+  );
 });
 
 Deno.test("httpyac sweep: each {{expression}} is evaluated where it is: {{Math.random()}} twice is two values, as in httpyac", async () => {
