@@ -9,13 +9,9 @@ import type { Page } from "playwright-core";
 import { serve, tempDir } from "../_helpers.ts";
 import { violations } from "./_axe.ts";
 import { fileBrowser, openApp, openRequest } from "./_browser.ts";
-import {
-  freePort,
-  OIDC_CLIENTS,
-  startMockServer,
-  startOidcProvider,
-} from "../e2e/_oauth_servers.ts";
+import { OIDC_CLIENTS, startMockServer, startOidcProvider } from "../e2e/_oauth_servers.ts";
 import { postmanCollection, postmanEnvironment } from "../e2e/_newman.ts";
+import { unusedPort } from "../_ports.ts";
 
 const browser = fileBrowser();
 
@@ -78,7 +74,7 @@ for (const colorScheme of ["light", "dark"] as const) {
                 "Grant Type": "Authorization Code",
                 "Auth URL": mock.authUrl,
                 "Token URL": mock.tokenUrl,
-                "Redirect URL": `http://127.0.0.1:${freePort()}/callback`,
+                "Redirect URL": `http://127.0.0.1:${unusedPort()}/callback`,
                 "Client ID": "cli-app",
               },
             },

@@ -1,18 +1,14 @@
 import assert from "node:assert/strict";
 import { fileBrowser, openApp } from "./_browser.ts";
+import { unusedPort } from "../_ports.ts";
 
 const browser = fileBrowser();
-
-function refusedPort(): number {
-  using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  return listener.addr.port;
-}
 
 Deno.test("browser: error rows of a stream log sit on their own row, not over the next", async () => {
   await using app = await openApp(browser());
   const { page } = app;
   await page.getByRole("tab", { name: "SSE" }).click();
-  await page.getByLabel("SSE endpoint").fill(`http://127.0.0.1:${refusedPort()}/events`);
+  await page.getByLabel("SSE endpoint").fill(`http://127.0.0.1:${unusedPort()}/events`);
   await page.getByRole("button", { name: "Connect" }).click();
   await page.locator(".log-row.error").first().waitFor();
   const offsets: Array<[number, number]> = await page.evaluate(`

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
-import { freePort, startMockServer } from "../e2e/_oauth_servers.ts";
+import { startMockServer } from "../e2e/_oauth_servers.ts";
 import { fileBrowser, openApp } from "./_browser.ts";
 import { mockOAuth, openOAuthApp } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
 import { apiHeaders, sessionOf } from "../ui/_session.ts";
 import { startUiServer } from "../../src/ui/server.ts";
+import { unusedPort } from "../_ports.ts";
 
 const browser = fileBrowser();
 
@@ -16,7 +17,7 @@ Deno.test("browser: Load schema with the authorization-code flow and no token st
   );
   await using app = await openOAuthApp(
     browser(),
-    mockOAuth("authorization_code", mock, freePort()),
+    mockOAuth("authorization_code", mock, unusedPort()),
   );
   const { page } = app;
   await page.getByTestId("token-state").filter({ hasText: "not obtained yet" }).waitFor();
@@ -43,7 +44,7 @@ Deno.test('browser: without a login the server answers "Log in first" at once, n
     body: JSON.stringify({
       url: "http://127.0.0.1:9/graphql",
       headers: [],
-      auth: mockOAuth("authorization_code", mock, freePort()),
+      auth: mockOAuth("authorization_code", mock, unusedPort()),
     }),
   });
   assert.equal(response.status, 200);

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { expireCachedTokens } from "../_helpers.ts";
-import { freePort, startMockServer } from "../e2e/_oauth_servers.ts";
+import { startMockServer } from "../e2e/_oauth_servers.ts";
 import { fileBrowser } from "./_browser.ts";
 import { loadSchema, mockOAuth, openOAuthApp, setEditorText } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
+import { unusedPort } from "../_ports.ts";
 
 const browser = fileBrowser();
 
@@ -78,7 +79,7 @@ Deno.test("browser: a 401 for a cached OAuth 2.0 token gets a new token and one 
 
 Deno.test("browser: the authorization-code login opens in a new tab and completes through the loopback callback", async () => {
   await using mock = await startMockServer(3600);
-  const port = freePort();
+  const port = unusedPort();
   await using app = await openOAuthApp(browser(), mockOAuth("authorization_code", mock, port));
   const { page } = app;
   const popup = page.context().waitForEvent("page");
@@ -102,7 +103,7 @@ Deno.test("browser: a provider whose ID token names another issuer is named, wit
   await using mock = await startMockServer(3600);
   const named = mock.origin.replace("127.0.0.1", "localhost");
   mock.server.issuer.url = named;
-  const port = freePort();
+  const port = unusedPort();
   await using app = await openOAuthApp(browser(), mockOAuth("authorization_code", mock, port));
   const { page } = app;
   const popup = page.context().waitForEvent("page");

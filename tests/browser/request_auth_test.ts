@@ -3,7 +3,8 @@ import { clientCredentialsAuth, securityAuthEnv } from "../e2e/_files.ts";
 import { serve, tempDir, withoutServeSignal } from "../_helpers.ts";
 import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 import { setAuth } from "./_gql_app.ts";
-import { freePort, startMockServer } from "../e2e/_oauth_servers.ts";
+import { startMockServer } from "../e2e/_oauth_servers.ts";
+import { unusedPort } from "../_ports.ts";
 
 const browser = fileBrowser();
 
@@ -101,7 +102,7 @@ Deno.test("browser: a request from a file uses its own auth, not the auth panel'
             "Grant Type": "Authorization Code",
             "Auth URL": mock.authUrl,
             "Token URL": mock.tokenUrl,
-            "Redirect URL": `http://127.0.0.1:${freePort()}/callback`,
+            "Redirect URL": `http://127.0.0.1:${unusedPort()}/callback`,
             "Client ID": "cli-app",
           },
         }),

@@ -6,7 +6,7 @@
  * @module
  */
 import { installed } from "../_process.ts";
-import { freePort } from "./_oauth_servers.ts";
+import { unusedPort } from "../_ports.ts";
 
 /** A running lighttpd. */
 export interface Lighttpd {
@@ -48,7 +48,7 @@ export async function startDigestGate(
   algorithm: "MD5" | "SHA-256" = "MD5",
 ): Promise<Lighttpd> {
   const dir = await Deno.makeTempDir({ prefix: "dial-lighttpd-" });
-  const port = freePort();
+  const port = unusedPort();
   const lines = [];
   for (const [user, password] of Object.entries(users)) {
     lines.push(`${user}:dial:${await hex(algorithm, `${user}:dial:${password}`)}`);
@@ -84,7 +84,7 @@ export async function startFileServer(
   settings: string[] = [],
 ): Promise<Lighttpd> {
   const dir = await Deno.makeTempDir({ prefix: "dial-lighttpd-" });
-  const port = freePort();
+  const port = unusedPort();
   await Deno.mkdir(`${dir}/root`);
   for (const [path, text] of Object.entries(files)) {
     const file = `${dir}/root/${path}`;

@@ -5,6 +5,7 @@
  */
 import { installed } from "../_process.ts";
 import { waitFor } from "../_helpers.ts";
+import { unusedPort } from "../_ports.ts";
 
 /** A running nginx. */
 export interface Nginx {
@@ -26,9 +27,7 @@ export const hasNginx: boolean = installed("/usr/sbin/nginx");
  */
 export async function startNginx(root: string): Promise<Nginx> {
   const prefix = await Deno.makeTempDir({ prefix: "dial-nginx-" });
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr;
-  listener.close();
+  const port = unusedPort();
   const conf = `${prefix}/nginx.conf`;
   await Deno.writeTextFile(
     conf,

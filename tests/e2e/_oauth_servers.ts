@@ -298,13 +298,3 @@ export function passwordGrant(
     ...(password === null ? [] : ["--oauth2-password", password]),
   ];
 }
-
-/**
- * @returns a TCP port that was free a moment ago on 127.0.0.1
- */
-export function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr;
-  listener.close();
-  return port;
-}

@@ -17,6 +17,7 @@ import { deferServer, subscriptionServer } from "./_graphql_servers.ts";
 import { GREETER_PROTOS, startGreeter } from "./_grpc.ts";
 import { startMockServer } from "./_oauth_servers.ts";
 import { oneGetSpec } from "./_openapi_pets.ts";
+import { unusedPort } from "../_ports.ts";
 
 const CHECKOUT = new URL("../../", import.meta.url).pathname;
 const decoder = new TextDecoder();
@@ -271,14 +272,6 @@ const canUnshare = IP !== undefined && await new Deno.Command("unshare", {
   stderr: "null",
 }).output().then((o) => o.success, () => false);
 
-/** A port nothing listens on. */
-function closedPort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr;
-  listener.close();
-  return port;
-}
-
 /** The files Deno downloaded into a cache: npm packages and remote modules. */
 async function downloads(denoDir: string): Promise<string[]> {
   const found: string[] = [];
@@ -301,7 +294,7 @@ async function startOffline(
 ): Promise<{ child: Deno.ChildProcess; denoDir: string }> {
   const denoDir = await Deno.makeTempDir({ prefix: "dial-empty-deno-dir-" });
   const home = options.home ?? await Deno.makeTempDir({ prefix: "dial-home-" });
-  const refused = `http://127.0.0.1:${closedPort()}`;
+  const refused = `http://127.0.0.1:${unusedPort()}`;
   const denoBin = Deno.execPath().replace(/\/[^/]+$/, "");
   const dial = await installedDial();
   // A network namespace of its own: loopback (brought up, with nothing listening) and no route.
@@ -515,7 +508,7 @@ Deno.test({
   name: "installed offline: with no network at all (unshare -rn), every command loads its code",
   ignore: !canUnshare,
   fn: async () => {
-    const port = closedPort();
+    const port = unusedPort();
     const refused = `127.0.0.1:${port}: connection refused`;
     const runs: Array<[string[], number, string]> = [
       [["GET", `http://127.0.0.1:${port}/`], 7, `Cannot reach ${refused}`],

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { builtCli } from "./_built.ts";
+import { unusedPort } from "../_ports.ts";
 
 const SCRIPT = new URL("../../scripts/compile.ts", import.meta.url).pathname;
 /** The target this machine's executables are built for. */
@@ -26,9 +27,7 @@ Deno.test("compile: fails clearly when the target's runtime cannot be downloaded
   // fails here whether or not this machine has network. The build needs nothing from the cache.
   const { dir } = await builtCli();
   const denoDir = await Deno.makeTempDir({ prefix: "dial-compile-" });
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const proxy = `http://127.0.0.1:${listener.addr.port}`;
-  listener.close();
+  const proxy = `http://127.0.0.1:${unusedPort()}`;
   const outDir = await Deno.makeTempDir();
   try {
     const result = await compile(

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { bearerApi, dial, serve } from "../_helpers.ts";
 import { clientCredentialsAuth, project, securityAuthEnv } from "./_files.ts";
-import { BROWSER, freePort, oauthHome, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
+import { BROWSER, oauthHome, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
+import { unusedPort } from "../_ports.ts";
 
 /** A request file using `{{$auth.token("id")}}` and its public (and private) environment. */
 async function authProject(
@@ -213,7 +214,7 @@ Deno.test("run: Security.Auth refuses an unknown Use, a parameter dial sets, and
 });
 
 Deno.test("run: Security.Auth Authorization Code sends In Auth Request parameters in the login URL only", async () => {
-  const port = freePort();
+  const port = unusedPort();
   await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
   await using target = bearerApi();
   const dir = await authProject(target.origin, {

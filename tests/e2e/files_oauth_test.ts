@@ -5,10 +5,11 @@
 import assert from "node:assert/strict";
 import { securityAuthEnv } from "./_files.ts";
 import { dial, serve } from "../_helpers.ts";
-import { BROWSER, freePort, oauthHome, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
+import { BROWSER, oauthHome, OIDC_CLIENTS, startOidcProvider } from "./_oauth_servers.ts";
+import { unusedPort } from "../_ports.ts";
 
 Deno.test("run: Security.Auth Authorization Code logs in through the browser once, then uses the cache", async () => {
-  const port = freePort();
+  const port = unusedPort();
   await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
   const seen: string[] = [];
   await using api = serve((request) => {

@@ -6,6 +6,7 @@ import { runCli } from "../_run_cli.ts";
 import { project, reportCases } from "./_files.ts";
 import { startHttpbin } from "./_httpbin.ts";
 import { makeCertificates, serveTls } from "./_tls.ts";
+import { unusedPort } from "../_ports.ts";
 
 function itemServer() {
   return serve((request) => {
@@ -152,9 +153,7 @@ Deno.test("test: directories run recursively in name order; --name and --fail-fa
 });
 
 Deno.test("test: a request that cannot be sent is an error case and ends with its exit code", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const closed = `http://127.0.0.1:${listener.addr.port}`;
-  listener.close();
+  const closed = `http://127.0.0.1:${unusedPort()}`;
   const dir = await project({
     "down.http": `### down\nGET ${closed}/\n\n### undefined\nGET ${closed}/{{nope}}\n`,
   });
@@ -168,9 +167,7 @@ Deno.test("test: a request that cannot be sent is an error case and ends with it
 
 Deno.test("test: a request whose named dependency failed is not sent and says why", async () => {
   await using server = itemServer();
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const closed = `http://127.0.0.1:${listener.addr.port}`;
-  listener.close();
+  const closed = `http://127.0.0.1:${unusedPort()}`;
   const dir = await project({
     "dep.http":
       `### login\n# @name login\nPOST ${closed}/login\n\n### me\nGET ${server.origin}/items/{{login.response.body.$.id}}\n`,

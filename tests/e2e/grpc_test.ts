@@ -12,6 +12,7 @@ import { makeCertificates } from "./_tls.ts";
 import { startMockServer } from "./_oauth_servers.ts";
 import { runGrpcRequest } from "../../src/grpc/grpc_request.ts";
 import { spawnDial } from "./_spawn.ts";
+import { unusedPort } from "../_ports.ts";
 
 const GREETER = "greet.v1.Greeter";
 
@@ -198,9 +199,7 @@ Deno.test("grpc: a status other than OK exits 64 + its code with its name and me
   const missing = await plaintext(server.address, [`${GREETER}/Missing`]);
   assert.equal(missing.code, 69);
   includes(missing.stderr, `${GREETER}/Missing ended with NOT_FOUND: no such greeting`);
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const closed = `127.0.0.1:${listener.addr.port}`;
-  listener.close();
+  const closed = `127.0.0.1:${unusedPort()}`;
   const refused = await plaintext(closed, ["list"]);
   assert.equal(refused.code, 7);
   includes(refused.stderr, `Cannot reach ${closed}: connection refused`);

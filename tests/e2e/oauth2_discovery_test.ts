@@ -11,6 +11,7 @@ import {
   startMockServer,
   startOidcProvider,
 } from "./_oauth_servers.ts";
+import { unusedPort } from "../_ports.ts";
 
 const WELL_KNOWN = "/.well-known/openid-configuration";
 
@@ -150,9 +151,7 @@ Deno.test("oauth2 issuer: without a token URL or an issuer the flow is a usage e
 });
 
 Deno.test("oauth2 issuer: authorization_code logs in at the discovered authorization endpoint, ID token checked against the issuer", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = listener.addr.port;
-  listener.close();
+  const port = unusedPort();
   await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
   await using target = bearerApi();
   const result = await dial([

@@ -6,13 +6,13 @@ import assert from "node:assert/strict";
 import { bearerApi, dial, expireCachedTokens, waitFor } from "../_helpers.ts";
 import {
   BROWSER,
-  freePort,
   oauthHome,
   OIDC_CLIENTS,
   startMockServer,
   startOidcProvider,
 } from "./_oauth_servers.ts";
 import { spawnDial } from "./_spawn.ts";
+import { unusedPort } from "../_ports.ts";
 
 interface BrowserStep {
   step: string;
@@ -68,7 +68,7 @@ function codeArgs(
 }
 
 Deno.test("oauth2 login: authorization_code with oidc-provider, confidential client, then the cache", async () => {
-  const port = freePort();
+  const port = unusedPort();
   await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
   await using target = bearerApi();
   const client = `${OIDC_CLIENTS.web.id}:${OIDC_CLIENTS.web.secret}`;
@@ -99,7 +99,7 @@ Deno.test("oauth2 login: authorization_code with oidc-provider, confidential cli
 });
 
 Deno.test("oauth2 login: a public client (no secret) logs in with PKCE at oidc-provider", async () => {
-  const port = freePort();
+  const port = unusedPort();
   await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
   await using target = bearerApi();
   const result = await login(
@@ -115,7 +115,7 @@ Deno.test("oauth2 login: a public client (no secret) logs in with PKCE at oidc-p
 });
 
 Deno.test("oauth2 login: client_secret_post and a custom redirect URI path at oidc-provider", async () => {
-  const port = freePort();
+  const port = unusedPort();
   const redirect = `http://127.0.0.1:${port}/oauth/callback`;
   await using op = await startOidcProvider({ redirectUris: [redirect] });
   await using target = bearerApi();
@@ -138,7 +138,7 @@ Deno.test("oauth2 login: client_secret_post and a custom redirect URI path at oi
 });
 
 Deno.test("oauth2 login: an expired authorization_code token is refreshed at oidc-provider", async () => {
-  const port = freePort();
+  const port = unusedPort();
   await using op = await startOidcProvider({
     redirectUris: [`http://localhost:${port}/`],
   });
@@ -160,7 +160,7 @@ Deno.test("oauth2 login: an expired authorization_code token is refreshed at oid
 Deno.test("oauth2 login: authorization_code with oauth2-mock-server checks PKCE and sends the scope", async () => {
   await using mock = await startMockServer();
   await using target = bearerApi();
-  const port = freePort();
+  const port = unusedPort();
   const result = await login(
     codeArgs(target.origin, mock, "any-client", port, ["--oauth2-scope", "api:read"]),
   );
@@ -176,7 +176,7 @@ Deno.test("oauth2 login: authorization_code with oauth2-mock-server checks PKCE 
 Deno.test("oauth2 login: a forged callback (wrong state) gets 400 and dial keeps waiting", async () => {
   await using mock = await startMockServer();
   await using target = bearerApi();
-  const port = freePort();
+  const port = unusedPort();
   const result = await login(codeArgs(target.origin, mock, "app", port), { mode: "forge" });
   assert.equal(result.code, 0, result.stderr);
   const byStep = Object.fromEntries(result.steps.map((s) => [s.step, s]));
@@ -189,7 +189,7 @@ Deno.test("oauth2 login: a forged callback (wrong state) gets 400 and dial keeps
 });
 
 Deno.test("oauth2 login: a denied login at oidc-provider fails with access_denied, exit 9", async () => {
-  const port = freePort();
+  const port = unusedPort();
   await using op = await startOidcProvider({ redirectUris: [`http://localhost:${port}/`] });
   await using target = bearerApi();
   const result = await login(
@@ -219,7 +219,7 @@ Deno.test("oauth2 login: the provider's error text is HTML-escaped on the callba
     redirect.url.searchParams.set("error_description", "<b>no</b> & never");
   });
   await using target = bearerApi();
-  const result = await login(codeArgs(target.origin, mock, "app", freePort()));
+  const result = await login(codeArgs(target.origin, mock, "app", unusedPort()));
   assert.equal(result.code, 9);
   assert.match(result.stderr, /failed: access_denied \(<b>no<\/b> & never\)/);
   const page = result.steps.find((s) => s.step === "callback");
@@ -231,7 +231,7 @@ Deno.test("oauth2 login: the provider's error text is HTML-escaped on the callba
 Deno.test("oauth2 login: no callback within --oauth2-timeout fails, exit 9, URL printed", async () => {
   await using mock = await startMockServer();
   await using target = bearerApi();
-  const port = freePort();
+  const port = unusedPort();
   const args = codeArgs(target.origin, mock, "app", port).map((a) => a === "30" ? "1" : a);
   const result = await login(args, { mode: "none" });
   assert.equal(result.code, 9);
@@ -251,7 +251,7 @@ Deno.test("oauth2 login: an ID token naming another issuer says so and offers --
   const named = mock.origin.replace("127.0.0.1", "localhost");
   mock.server.issuer.url = named;
   await using target = bearerApi();
-  const result = await login(codeArgs(target.origin, mock, "app", freePort()));
+  const result = await login(codeArgs(target.origin, mock, "app", unusedPort()));
   assert.equal(result.code, 9, result.stderr);
   assert.equal(
     result.stderr.split("\n").filter((l) => /^(error|hint): /.test(l)).join("\n"),
@@ -267,7 +267,7 @@ Deno.test("oauth2 login: a callback naming another issuer (iss) is refused, exit
     redirect.url.searchParams.set("iss", "https://evil.example");
   });
   await using target = bearerApi();
-  const result = await login(codeArgs(target.origin, mock, "app", freePort()));
+  const result = await login(codeArgs(target.origin, mock, "app", unusedPort()));
   assert.equal(result.code, 9);
   assert.match(
     result.stderr,
@@ -282,7 +282,7 @@ Deno.test("oauth2 login: a callback naming another issuer (iss) is refused, exit
 
 Deno.test("oauth2 login: Ctrl-C while waiting for the login exits 130 and frees the port", async () => {
   await using mock = await startMockServer();
-  const port = freePort();
+  const port = unusedPort();
   const home = await oauthHome();
   const child = spawnDial([
     "auth",

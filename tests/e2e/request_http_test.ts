@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { assertBytesEqual, excludes, includes } from "../assert.ts";
 import { dial, serve } from "../_helpers.ts";
+import { unusedPort } from "../_ports.ts";
 
 function echo() {
   return serve(async (request) =>
@@ -218,9 +219,7 @@ Deno.test("request: --check-status maps 3xx, 4xx and 5xx to exit 3, 4 and 5", as
 });
 
 Deno.test("request: a refused connection exits 7 and names host and port", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
+  const port = unusedPort();
   const result = await dial(["GET", `http://127.0.0.1:${port}/`]);
   assert.equal(result.code, 7);
   includes(result.stderr, `error: Cannot reach 127.0.0.1:${port}: connection refused`);

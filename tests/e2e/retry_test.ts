@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
 import { runProgram } from "../_process.ts";
 import { type RawAnswer, rawServer } from "./_raw_server.ts";
+import { unusedPort } from "../_ports.ts";
 
 function curl(args: string[], stdin?: string) {
   return runProgram("curl", ["-q", "-s", ...args], stdin === undefined ? {} : { stdin });
@@ -89,9 +90,7 @@ Deno.test("retry: a stdin body is sent again from the kept copy", async () => {
 });
 
 Deno.test("retry: a refused connection is retried only with --retry-all-errors, as in curl", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const url = `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}/`;
-  listener.close();
+  const url = `http://127.0.0.1:${unusedPort()}/`;
   const plain = await dial(["--retry", "2", "--retry-delay", "0.01", url]);
   assert.equal(plain.code, 7);
   assert.doesNotMatch(plain.stderr, /Retrying/);

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
+import { unusedPort } from "../_ports.ts";
 
 /** A TCP server that answers every request with bytes that are not HTTP. */
 function garbageServer(): { port: number; close(): Promise<void> } {
@@ -24,14 +25,6 @@ function garbageServer(): { port: number; close(): Promise<void> } {
       await accepting;
     },
   };
-}
-
-/** A port nobody listens on: bound, then released. */
-function closedPort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = listener.addr.port;
-  listener.close();
-  return port;
 }
 
 const SECRET = "S3CRET";
@@ -77,7 +70,7 @@ Deno.test("secrets: a DNS failure names the host, never a secret", async () => {
 });
 
 Deno.test("secrets: a refused connection names the host, never a secret", async () => {
-  const port = closedPort();
+  const port = unusedPort();
   await assertNoSecret(`127.0.0.1:${port}`, /connection refused/);
 });
 
@@ -91,7 +84,7 @@ Deno.test("secrets: a malformed response names the host, never a secret", async 
 });
 
 Deno.test("secrets: a token with a newline is a usage error naming the header", async () => {
-  const result = await dial(["GET", `http://127.0.0.1:${closedPort()}/`, "-B", `${SECRET}\nx`]);
+  const result = await dial(["GET", `http://127.0.0.1:${unusedPort()}/`, "-B", `${SECRET}\nx`]);
   assert.equal(result.code, 2, result.stderr);
   assert.match(result.stderr, /Invalid value for header "Authorization"/);
   assert.ok(!result.stderr.includes(SECRET));

@@ -10,6 +10,7 @@ import { runProgram } from "../_process.ts";
 import { headerValues, rawServer } from "./_raw_server.ts";
 import { startSocks } from "./_socks.ts";
 import { makeCertificates, serveTls } from "./_tls.ts";
+import { unusedPort } from "../_ports.ts";
 
 /** Runs curl with only the environment given (no proxy variables of this machine). */
 async function curl(args: string[], env: Record<string, string> = {}) {
@@ -166,9 +167,7 @@ Deno.test("socks: a proxy that is not SOCKS5, or closes during the handshake, is
       await serving;
     }
   }
-  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = closed.addr.port;
-  closed.close();
+  const port = unusedPort();
   const refused = await dial(["GET", "http://localhost:1/", "-x", `socks5h://127.0.0.1:${port}`]);
   assert.equal((await curl(["-x", `socks5h://127.0.0.1:${port}`, "http://localhost:1/"])).code, 7);
   assert.equal(refused.code, 7, refused.stderr);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { dial, serve } from "../_helpers.ts";
 import { childServer } from "../_process.ts";
 import { makeCertificates, serveTls, startProxy } from "./_tls.ts";
+import { unusedPort } from "../_ports.ts";
 
 const certs = await makeCertificates();
 
@@ -107,9 +108,7 @@ async function withMutualTls(
   key: string,
   run: (origin: string) => Promise<void>,
 ): Promise<void> {
-  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = probe.addr.port;
-  probe.close();
+  const port = unusedPort();
   await using _server = await childServer(
     "openssl",
     ["s_server", "-accept", `127.0.0.1:${port}`, "-cert", cert, "-key", key]
@@ -172,9 +171,7 @@ Deno.test("proxy: --proxy routes through the proxy (-v says so), --noproxy bypas
 });
 
 Deno.test("proxy: a proxy that is down is named in the error, not the origin", async () => {
-  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = probe.addr.port;
-  probe.close();
+  const port = unusedPort();
   const result = await dial(["http://localhost:8080/x"], {
     env: { HTTP_PROXY: `http://127.0.0.1:${port}` },
   });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
 import { rawServer, requestPath } from "./_raw_server.ts";
+import { unusedPort } from "../_ports.ts";
 
 async function curl(args: string[]) {
   const output = await new Deno.Command("curl", {
@@ -65,9 +66,7 @@ Deno.test("write-out: times are measured, %{json} holds the variables as curl na
 });
 
 Deno.test("write-out: a failure prints 000 and the exit code, as curl", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
+  const port = unusedPort();
   const args = ["-w", "%{http_code} %{exitcode}\\n", `http://127.0.0.1:${port}/`];
   const fromCurl = await curl(args);
   const fromDial = await dial(args);

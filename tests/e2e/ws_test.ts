@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { dial, serve, type TestServer } from "../_helpers.ts";
 import { dialIntoHead, mainPath, spawnDial } from "./_spawn.ts";
+import { unusedPort } from "../_ports.ts";
 
 interface EchoOptions {
   /** The Authorization value the server demands. */
@@ -203,9 +204,7 @@ Deno.test("ws: a close with an error code reports the code and reason", async ()
 });
 
 Deno.test("ws: a refused connection is a network error, exit 7", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = listener.addr.port;
-  listener.close();
+  const port = unusedPort();
   const result = await dial(["ws", `ws://127.0.0.1:${port}/`], { stdin: "" });
   assert.equal(result.code, 7);
   assert.match(

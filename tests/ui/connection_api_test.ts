@@ -3,6 +3,7 @@ import { startUiServer, type UiServer } from "../../src/ui/server.ts";
 import { makeCertificates } from "../e2e/_tls.ts";
 import { serve } from "../_helpers.ts";
 import { apiHeaders, sessionOf } from "./_session.ts";
+import { unusedPort } from "../_ports.ts";
 
 const ASSETS = { js: "/* app */", css: "/* css */" };
 const certs = await makeCertificates();
@@ -28,9 +29,7 @@ async function call(server: UiServer, session: string, path: string, body: unkno
 
 /** `openssl s_server -Verify 1 -www`: a client certificate is required. */
 async function mutualTls(): Promise<{ origin: string } & AsyncDisposable> {
-  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = probe.addr.port;
-  probe.close();
+  const port = unusedPort();
   const server = new Deno.Command("openssl", {
     args: ["s_server", "-accept", `127.0.0.1:${port}`, "-cert", certs.leaf, "-key", certs.leafKey]
       .concat(["-CAfile", certs.ca, "-Verify", "1", "-www"]),

@@ -5,6 +5,7 @@ import { apiHeaders, sessionOf, tradeLaunch } from "./_session.ts";
 import { rawServer } from "../e2e/_raw_server.ts";
 import { BODY_PART } from "../../src/ui/protocol.ts";
 import { ndjson } from "../../src/ui/web/ndjson_reader.ts";
+import { unusedPort } from "../_ports.ts";
 
 const ASSETS = { js: "/* app */", css: "/* css */" };
 
@@ -240,9 +241,7 @@ Deno.test("ui server: GraphQL run rejects an unknown transport with 400 and send
 Deno.test("ui server: a network error's JSON holds no API key or password", async () => {
   await using server = await startUiServer({ assets: ASSETS });
   const session = await sessionOf(server);
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = listener.addr.port;
-  listener.close();
+  const port = unusedPort();
   const response = await fetch(new URL("/api/http", server.url), {
     method: "POST",
     headers: apiHeaders(session),

@@ -5,6 +5,7 @@ import {
   RUNTIME_MESSAGES,
   TLS_CHECKS,
 } from "../../src/errors/runtime_messages.ts";
+import { unusedPort } from "../_ports.ts";
 
 /** The table, and dial's own tunnel and handshake, which word failures as Deno's do. */
 const WRITERS = [
@@ -27,9 +28,7 @@ Deno.test("runtime messages: V8 still quotes JSON input, and the reason is kept 
 });
 
 Deno.test("runtime messages: Deno's fetch names a refused connection as the table expects", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr;
-  listener.close();
+  const port = unusedPort();
   const error = await fetch(`http://127.0.0.1:${port}/`).then(() => undefined, (e) => e);
   const texts: string[] = [];
   for (let e: unknown = error; e instanceof Error; e = e.cause) texts.push(e.message);
