@@ -85,3 +85,22 @@ export function readErrorJson(value: unknown, fallback = "Unknown error"): Error
     ...(typeof value.status === "number" ? { status: value.status } : {}),
   };
 }
+
+/**
+ * Reads the {@link ErrorJson} of an error answer (`{"error": {…}}`), whatever its body holds.
+ *
+ * @param response an answer that is not ok
+ * @returns its error, or one naming the HTTP status when the body has none
+ */
+export async function readErrorResponse(response: Response): Promise<ErrorJson> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  return readErrorJson(
+    isRecord(body) ? body.error : undefined,
+    `The dial server answered ${response.status}`,
+  );
+}

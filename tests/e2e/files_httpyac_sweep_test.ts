@@ -251,26 +251,33 @@ Deno.test("httpyac sweep: # @sleep waits before the request (a lower bound, in b
   );
 });
 
-Deno.test("httpyac sweep: Ctrl-C ends a # @sleep: exit 130, the request after it never sent", async () => {
-  const arrived = Promise.withResolvers<void>();
-  await using server = serve((request) => {
-    if (new URL(request.url).pathname === "/first") arrived.resolve();
-    return Response.json({ ok: true });
+for (
+  const [what, wait] of [
+    ["a # @sleep", "# @sleep 200000\n"],
+    ["a block's sleep(ms)", "{{\n  await sleep(200000);\n}}\n"],
+  ]
+) {
+  Deno.test(`httpyac sweep: Ctrl-C ends ${what}: exit 130, the request after it never sent`, async () => {
+    const arrived = Promise.withResolvers<void>();
+    await using server = serve((request) => {
+      if (new URL(request.url).pathname === "/first") arrived.resolve();
+      return Response.json({ ok: true });
+    });
+    const dir = await project({
+      "sleep.http": `GET {{origin}}/first\n\n###\n${wait}GET {{origin}}/second\n`,
+    });
+    const child = spawnDial(["run", `${dir}/sleep.http`, "--var", `origin=${server.origin}`], {
+      stdin: "null",
+    });
+    const output = child.output();
+    // dial ending before its first request (a failure) ends the wait too; the assertions say so.
+    await Promise.race([arrived.promise, output]);
+    child.kill("SIGINT");
+    const { code, stderr } = await output;
+    assert.equal(code, 130, new TextDecoder().decode(stderr));
+    assert.deepEqual(server.requests.map((r) => new URL(r.url).pathname), ["/first"]);
   });
-  const dir = await project({
-    "sleep.http": `GET {{origin}}/first\n\n###\n# @sleep 200000\nGET {{origin}}/second\n`,
-  });
-  const child = spawnDial(["run", `${dir}/sleep.http`, "--var", `origin=${server.origin}`], {
-    stdin: "null",
-  });
-  const output = child.output();
-  // dial ending before its first request (a failure) ends the wait too; the assertions say so.
-  await Promise.race([arrived.promise, output]);
-  child.kill("SIGINT");
-  const { code, stderr } = await output;
-  assert.equal(code, 130, new TextDecoder().decode(stderr));
-  assert.deepEqual(server.requests.map((r) => new URL(r.url).pathname), ["/first"]);
-});
+}
 
 Deno.test("httpyac sweep: the jar's cookies come before a request's own Cookie header, as httpyac and curl send them", async () => {
   await using httpbin = await startHttpbin();
@@ -647,28 +654,6 @@ GET {{base}}/anything?delay={{wait}}
   assert.notEqual(long.code, 0);
   assert.match(long.stderr, /long\.http:2: sleep\(\) would wait more than 300000 ms in one script/);
   assert.deepEqual(echoed(long.stdout), []);
-});
-
-Deno.test("httpyac sweep: Ctrl-C ends a block's sleep(ms): exit 130, the request after it never sent", async () => {
-  const arrived = Promise.withResolvers<void>();
-  await using server = serve((request) => {
-    if (new URL(request.url).pathname === "/first") arrived.resolve();
-    return Response.json({ ok: true });
-  });
-  const dir = await project({
-    "sleep.http":
-      `GET {{origin}}/first\n\n###\n{{\n  await sleep(200000);\n}}\nGET {{origin}}/second\n`,
-  });
-  const child = spawnDial(["run", `${dir}/sleep.http`, "--var", `origin=${server.origin}`], {
-    stdin: "null",
-  });
-  const output = child.output();
-  // dial ending before its first request (a failure) ends the wait too; the assertions say so.
-  await Promise.race([arrived.promise, output]);
-  child.kill("SIGINT");
-  const { code, stderr } = await output;
-  assert.equal(code, 130, new TextDecoder().decode(stderr));
-  assert.deepEqual(server.requests.map((r) => new URL(r.url).pathname), ["/first"]);
 });
 
 Deno.test("httpyac sweep: a date's text names its time zone after the offset, as httpyac's (V8's) does", async () => {

@@ -13,6 +13,7 @@ import {
   isRecord,
   MAX_TIMEOUT_MS,
   readErrorJson,
+  readErrorResponse,
   SESSION_HEADER,
 } from "../protocol.ts";
 
@@ -82,17 +83,7 @@ export function sessionSecret(): string {
  * @returns the error it describes
  */
 export async function apiError(response: Response): Promise<ApiError> {
-  let body: unknown;
-  try {
-    body = await response.json();
-  } catch {
-    body = undefined;
-  }
-  const error = readErrorJson(
-    isRecord(body) ? body.error : undefined,
-    `The dial server answered ${response.status}`,
-  );
-  return ApiError.from(error, response.status);
+  return ApiError.from(await readErrorResponse(response), response.status);
 }
 
 /**

@@ -9,10 +9,9 @@
  */
 import {
   type ErrorJson,
-  isRecord,
   LAUNCH_PARAM,
   NO_SESSION_HINT,
-  readErrorJson,
+  readErrorResponse,
   SESSION_STORAGE_KEY,
   type SessionAnswer,
   type SessionRequest,
@@ -102,17 +101,7 @@ async function reuseSession(): Promise<SessionStart> {
 }
 
 async function refusal(response: Response): Promise<SessionStart> {
-  let body: unknown;
-  try {
-    body = await response.json();
-  } catch {
-    body = undefined;
-  }
-  const problem = readErrorJson(
-    isRecord(body) ? body.error : undefined,
-    `The dial server answered ${response.status}`,
-  );
-  return { problem, status: response.status };
+  return { problem: await readErrorResponse(response), status: response.status };
 }
 
 /**
