@@ -68,6 +68,60 @@ export interface RequestLineParts {
  */
 export type Production = (block: Block) => boolean;
 
+/** The slot of {@link Phase.byLead} for a blank line. */
+const BLANK_SLOT = 128;
+/** The slot for a line whose first character that is not white space is not ASCII. */
+const OTHER_SLOT = 129;
+const NONBLANK = /\S/;
+
+/**
+ * @param text a line
+ * @returns the slot of its lead, the first character that is not white space (`\s`): the
+ *   character's code when it is ASCII, else {@link OTHER_SLOT}; {@link BLANK_SLOT} for a blank
+ *   line
+ */
+function leadSlot(text: string): number {
+  const code = text.charCodeAt(0);
+  // Printable ASCII is never white space: most lines end here.
+  if (code > 32 && code < 127) return code;
+  const at = text.search(NONBLANK);
+  if (at < 0) return BLANK_SLOT;
+  const lead = text.charCodeAt(at);
+  return lead < 128 ? lead : OTHER_SLOT;
+}
+
+/**
+ * A phase of the grammar: its productions in the order they are tried, and for each lead of a
+ * line the productions that may read it, in the same order. A production of a line kind that
+ * always starts with one of a few characters (`#`, `@`, `<` …) is not tried on a line that
+ * starts otherwise, so a line costs the tests of the few kinds it may be, not of all.
+ */
+export class Phase {
+  /** The productions to try on a line, by {@link leadSlot}. */
+  readonly byLead: readonly (readonly Production[])[];
+
+  /**
+   * @param productions tried in this order on each line
+   * @param starts what a production's line kind starts with: the characters its first character
+   *   that is not white space may be, and `"\n"` for a blank line; a production not in the map
+   *   reads lines of any start
+   */
+  constructor(
+    readonly productions: readonly Production[],
+    starts: ReadonlyMap<Production, string>,
+  ) {
+    const slots: Production[][] = [];
+    for (let slot = 0; slot <= OTHER_SLOT; slot++) {
+      const lead = slot === BLANK_SLOT ? "\n" : slot < 128 ? String.fromCharCode(slot) : undefined;
+      slots.push(productions.filter((read) => {
+        const start = starts.get(read);
+        return start === undefined || (lead !== undefined && start.includes(lead));
+      }));
+    }
+    this.byLead = slots;
+  }
+}
+
 /** The lines of one block, a cursor, and the parts read so far. */
 export class Block {
   /** The index of the current line in `lines`. */
@@ -156,14 +210,16 @@ export class Block {
   }
 
   /**
-   * Runs productions on the current line until none of them reads it, or `until` holds.
+   * Runs a phase's productions on the current line until none of them reads it, or `until` holds.
    *
-   * @param productions tried in order on each line
+   * @param phase its productions, tried in order on each line (those its lead allows)
    * @param until ends the phase before a line (left for the next phase)
    */
-  phase(productions: readonly Production[], until?: (line: Line) => boolean): void {
-    while (!this.done && !until?.(this.line)) {
-      if (!productions.some((read) => read(this))) return;
+  phase(phase: Phase, until?: (line: Line) => boolean): void {
+    read: while (!this.done && !until?.(this.line)) {
+      const productions = phase.byLead[leadSlot(this.line.text)]!;
+      for (let k = 0; k < productions.length; k++) if (productions[k]!(this)) continue read;
+      return;
     }
   }
 

@@ -5,7 +5,7 @@
  * list which productions may appear where, in the order they are tried.
  * @module
  */
-import type { Production, RequestLineParts } from "./_http_block.ts";
+import { Phase, type Production, type RequestLineParts } from "./_http_block.ts";
 import type { ParseWarning } from "./http_file_types.ts";
 import {
   clip,
@@ -673,8 +673,47 @@ export const bodyText: Production = (block) => {
   return block.consumed();
 };
 
+/**
+ * What each line kind starts with: the characters its first character that is not white space
+ * may be (`"\n"`: a blank line). A phase tries a production only on lines that start so; one not
+ * listed reads lines of any start (indented continuations, headers, body text, the tail's filler).
+ */
+const STARTS: ReadonlyMap<Production, string> = new Map<Production, string>([
+  [headBlank, "\n"],
+  [fileVariable, "@"],
+  [xpathNamespace, "@"],
+  [directive, "#/"],
+  [headComment, "#/"],
+  [blockComment, "/"],
+  [httpyacScript, "{"],
+  [graphqlFragment, "f"],
+  [graphqlFragmentFile, "g"],
+  [protoImport, "p"],
+  [preScript, "<"],
+  [assertion, "?"],
+  [runLine, "r"],
+  [importLine, "i"],
+  [headerComment, "#/"],
+  [headerSpread, "."],
+  [handler, ">"],
+  [responseRef, "<"],
+  [output, ">"],
+  [exampleResponse, "H"],
+  [trailingVariable, "@"],
+  [bodyComment, "#/"],
+  [fileInclude, "<"],
+]);
+
+/**
+ * @param productions tried in this order on each line
+ * @returns the phase, each production tried only on the lines its kind may start
+ */
+export function phase(productions: readonly Production[]): Phase {
+  return new Phase(productions, STARTS);
+}
+
 /** The head, before the request line. */
-export const HEAD: readonly Production[] = [
+export const HEAD: Phase = phase([
   headBlank,
   fileVariable,
   xpathNamespace,
@@ -689,20 +728,20 @@ export const HEAD: readonly Production[] = [
   assertion,
   runLine,
   importLine,
-];
+]);
 /** Right after the request line. */
-export const REQUEST_LINE_CONTINUATION: readonly Production[] = [assertion, urlContinuation];
+export const REQUEST_LINE_CONTINUATION: Phase = phase([assertion, urlContinuation]);
 /** Headers, up to a blank line or the tail. */
-export const HEADERS: readonly Production[] = [
+export const HEADERS: Phase = phase([
   assertion,
   httpyacScript,
   headerComment,
   headerSpread,
   headerContinuation,
   header,
-];
+]);
 /** The body and the tail (handlers, references, outputs, assertions). */
-export const BODY: readonly Production[] = [
+export const BODY: Phase = phase([
   handler,
   responseRef,
   output,
@@ -714,7 +753,7 @@ export const BODY: readonly Production[] = [
   bodyComment,
   fileInclude,
   bodyText,
-];
+]);
 
 /**
  * Whether a header-phase line starts the body with no blank line before it: a `GRPC` request's
@@ -745,7 +784,9 @@ export function startsBody(method: string, line: Line, warnings: ParseWarning[])
  * @returns whether it is a request line with a method (`GET /x`, `POST https://… HTTP/1.1`)
  */
 export function isRequestLine(text: string): boolean {
-  return REQUEST_LINE.test(text);
+  // Every method starts with a capital letter: other lines need no look at the pattern.
+  const first = text.charCodeAt(0);
+  return first >= 65 && first <= 90 && REQUEST_LINE.test(text);
 }
 
 /** @returns whether a header-phase line ends the headers (a blank line or the tail) */

@@ -400,7 +400,7 @@ Deno.test("production httpyac-script: httpyac's {{ … }} JavaScript block, plac
   const below = block("{{\n}}\n{{@request\n}}\n{{+after\n}}\n{{@js @response\n}}", {
     request: true,
   });
-  below.phase([p.httpyacScript]);
+  below.phase(p.phase([p.httpyacScript]));
   assert.deepEqual(below.handlers.map((s) => s.kind === "inline" && s.httpyac), [
     { event: "", every: false },
     { event: "response", every: false },
@@ -465,4 +465,101 @@ Deno.test("write: an httpyac block is written back as httpyac's block, not as a 
     [...request.preScripts, ...request.handlers].map((s) => s.kind === "inline" && s.httpyac),
     [{ event: "", every: false }, { event: "response", every: false }],
   );
+});
+
+Deno.test("phases: a line is read as trying every production of the phase in order would read it, whatever white space starts it", async () => {
+  // Each phase tries on a line only the productions whose line kind may start as the line does
+  // (after white space, as `\s` reads it): the same result as trying all of them, in order.
+  const lines = new Set([
+    "",
+    "   ",
+    "@a = 1",
+    "@xpath_ns soap = http://x/",
+    "# @name x",
+    "// @no-redirect",
+    "# @import ./other.http",
+    "# comment",
+    "/*",
+    "{{",
+    "{{+after",
+    "{{@streaming",
+    "fragment F on T {",
+    "gql F < ./f.gql",
+    "proto < ./a.proto",
+    "< {% request.variables.set('a', 1) %}",
+    "< ./script.js",
+    "?? status == 200",
+    "?? body $.a",
+    "run #name",
+    "run ./other.http (@a=1)",
+    "import ./other.http",
+    "GET http://x/",
+    "POST {{base}}/a HTTP/1.1",
+    "  /api",
+    "?a=1",
+    "&b=2",
+    "...headers",
+    "Accept: */*",
+    "X-ClientCert: pfx: ./c.p12 passphrase: x",
+    "> {% client.global.set('a', 1) %}",
+    ">{% client.log(1) %}",
+    "> ./handler.js",
+    "<> ./response.json",
+    ">> ./out.json",
+    ">>! ./out.json",
+    "HTTP/1.1 200 OK",
+    "< ./body.json",
+    "<@base64 ./body.bin",
+    '{"a": 1}',
+    "[1, 2]",
+    "<?xml version='1.0'?>",
+    "é",
+    "\x01",
+  ]);
+  const root = new URL("../../..", import.meta.url).pathname;
+  for (const dir of ["tests/e2e/fixtures/http", "tests/golden/_inputs"]) {
+    for await (const entry of Deno.readDir(`${root}${dir}`)) {
+      if (!entry.isFile || !/\.(http|rest)$/.test(entry.name)) continue;
+      const text = await Deno.readTextFile(`${root}${dir}/${entry.name}`);
+      for (const line of text.split(/\r?\n/)) lines.add(line);
+    }
+  }
+  const state = (b: Block) =>
+    JSON.stringify({ ...b, i: b.i, file: { ...b.file, fail: undefined } });
+  const outcome = (run: (b: Block) => void, source: string, request: boolean) => {
+    const b = block(source, { request });
+    try {
+      run(b);
+      return state(b);
+    } catch (error) {
+      return String(error);
+    }
+  };
+  let compared = 0;
+  for (
+    const [name, phase] of Object.entries({
+      HEAD: p.HEAD,
+      REQUEST_LINE_CONTINUATION: p.REQUEST_LINE_CONTINUATION,
+      HEADERS: p.HEADERS,
+      BODY: p.BODY,
+    })
+  ) {
+    for (const line of lines) {
+      for (const pad of ["", " ", "\t", "\u00a0", "\ufeff", "\u2028", "\u3000"]) {
+        const source = `${pad}${line}\nAccept: */*\n\nbody`;
+        for (const request of name === "HEAD" ? [false] : [false, true]) {
+          const every = (b: Block) => {
+            while (!b.done) if (!phase.productions.some((read) => read(b))) return;
+          };
+          assert.equal(
+            outcome((b) => b.phase(phase), source, request),
+            outcome(every, source, request),
+            `${name} on ${JSON.stringify(source)}`,
+          );
+          compared++;
+        }
+      }
+    }
+  }
+  assert.ok(compared > 1000, `${compared} lines compared`);
 });
