@@ -81,6 +81,8 @@ const NONBLANK = /\S/;
  *   line
  */
 function leadSlot(text: string): number {
+  // An empty line is looked at apart: charCodeAt past the end would undo V8's optimised code.
+  if (text.length === 0) return BLANK_SLOT;
   const code = text.charCodeAt(0);
   // Printable ASCII is never white space: most lines end here.
   if (code > 32 && code < 127) return code;
@@ -201,11 +203,9 @@ export class Block {
   flushText(): void {
     const lines = this.textLines;
     if (!lines.length) return;
-    this.body.push({
-      kind: "text",
-      text: lines.map((l) => l.text).join("\n"),
-      span: spanBetween(lines[0]!, lines.at(-1)!),
-    });
+    let text = lines[0]!.text;
+    for (let k = 1; k < lines.length; k++) text += `\n${lines[k]!.text}`;
+    this.body.push({ kind: "text", text, span: spanBetween(lines[0]!, lines[lines.length - 1]!) });
     this.textLines = [];
   }
 
@@ -215,8 +215,8 @@ export class Block {
    * @param phase its productions, tried in order on each line (those its lead allows)
    * @param until ends the phase before a line (left for the next phase)
    */
-  phase(phase: Phase, until?: (line: Line) => boolean): void {
-    read: while (!this.done && !until?.(this.line)) {
+  phase(phase: Phase, until?: (line: Line, block: Block) => boolean): void {
+    read: while (!this.done && !until?.(this.line, this)) {
       const productions = phase.byLead[leadSlot(this.line.text)]!;
       for (let k = 0; k < productions.length; k++) if (productions[k]!(this)) continue read;
       return;
@@ -225,7 +225,10 @@ export class Block {
 
   /** @returns its `# @name`, else the text after its `###` separator, if any */
   get name(): string | undefined {
-    const named = this.directives.findLast((d) => d.name === "name")?.value;
+    let named: string | undefined;
+    for (let k = this.directives.length - 1; k >= 0 && named === undefined; k--) {
+      if (this.directives[k]!.name === "name") named = this.directives[k]!.value;
+    }
     return named || this.separator?.text.slice(3).trim() || undefined;
   }
 

@@ -21,12 +21,19 @@ export interface Line {
 /** Reports a syntax error at a line and column (1-based); never returns. */
 export type Fail = (line: Line, column: number, message: string) => never;
 
+// Blank lines at the start and end of a body (made once: a literal is an object per use).
+const BLANK_FIRST_LINE = /^[ \t\f]*(?:\n|$)/;
+const BLANK_FIRST_LINES = /^(?:[ \t\f]*\n)+/;
+const NONBLANK = /\S/;
+const BLANK_LAST_LINE = /(?:^|\n)[ \t\f]*$/;
+const BLANK_LAST_LINES = /(?:\n[ \t\f]*)+$/;
+
 /** Blank lines around the whole body are not sent (spec 4.2.2); blank lines inside are. */
 export function trimBody(body: BodyPart[], lines: Line[]): void {
   const first = body[0];
   // Only a part that starts or ends with a blank line changes (most bodies do not).
-  if (first?.kind === "text" && /^[ \t\f]*(?:\n|$)/.test(first.text)) {
-    const kept = first.text.replace(/^(?:[ \t\f]*\n)+/, "");
+  if (first?.kind === "text" && BLANK_FIRST_LINE.test(first.text)) {
+    const kept = first.text.replace(BLANK_FIRST_LINES, "");
     const dropped = first.text.length - kept.length;
     const skipped = first.text.slice(0, dropped).split("\n").length - 1;
     const line = lines[first.span.line - lines[0]!.number + skipped];
@@ -40,13 +47,16 @@ export function trimBody(body: BodyPart[], lines: Line[]): void {
     }
   }
   // Blank lines after `??` lines are a text part of their own: the body ends before them.
-  for (let end = body.at(-1); body.length > 1 && end?.kind === "text" && !/\S/.test(end.text);) {
+  for (
+    let end = body.at(-1);
+    body.length > 1 && end?.kind === "text" && !NONBLANK.test(end.text);
+  ) {
     body.pop();
     end = body.at(-1);
   }
   const last = body.at(-1);
-  if (last?.kind === "text" && /(?:^|\n)[ \t\f]*$/.test(last.text.slice(-64))) {
-    const kept = last.text.replace(/(?:\n[ \t\f]*)+$/, "");
+  if (last?.kind === "text" && BLANK_LAST_LINE.test(last.text.slice(-64))) {
+    const kept = last.text.replace(BLANK_LAST_LINES, "");
     const removed = last.text.slice(kept.length).split("\n").length - 1;
     const line = lines[last.span.endLine - lines[0]!.number - removed];
     if (kept.trim() === "") body.pop();

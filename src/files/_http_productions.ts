@@ -29,8 +29,10 @@ function isBlank(text: string): boolean {
   return !NONBLANK.test(text);
 }
 
+const COMMENT_MARK = /^(#|\/\/)\s*/;
+
 function commentText(text: string): string {
-  return text.trim().replace(/^(#|\/\/)\s*/, "");
+  return text.trim().replace(COMMENT_MARK, "");
 }
 
 /** A blank line in the head: comments above it are the file's, not the request's. */
@@ -342,36 +344,46 @@ export const requestLine: Production = (block) => {
   return block.consumed();
 };
 
+// The request line's parts (regular expressions are made once: a literal is an object per use).
+const METHOD = /^([A-Z][A-Z-]*)(?:\s+|$)/;
+const HOST_CHARACTER = /[.:/]/;
+const VERSION_AT_END = /\s+(HTTP\/\d+(?:\.\d+)?)$/;
+const SPACE = /\s/;
+const TEMPLATE = /\{\{[^{}]*\}\}/g;
+const SPACES = /\s+/;
+
 function parseRequestLine(line: Line, fail: Fail): RequestLineParts {
   let rest = line.text.trim();
   const indent = line.text.length - line.text.trimStart().length;
   let method = "GET";
   let methodWritten = false;
-  const head = /^([A-Z][A-Z-]*)(?:\s+|$)/.exec(rest);
-  if (head && (head[0] !== rest || !/[.:/]/.test(head[1]!))) {
+  const head = METHOD.exec(rest);
+  if (head && (head[0] !== rest || !HOST_CHARACTER.test(head[1]!))) {
     if (head[0] === rest) fail(line, line.text.length + 1, `Missing URL after method "${head[1]}"`);
     method = head[1]!;
     methodWritten = true;
     rest = rest.slice(head[0].length);
   }
   let version: string | undefined;
-  const tail = /\s+(HTTP\/\d+(?:\.\d+)?)$/.exec(rest);
+  const tail = VERSION_AT_END.exec(rest);
   if (tail) {
     version = tail[1];
     rest = rest.slice(0, tail.index);
   }
   // Spaces are allowed only inside {{ … }}.
-  const outside = /\s/.test(rest)
-    ? rest.replace(/\{\{[^{}]*\}\}/g, (m) => "x".repeat(m.length))
-    : rest;
-  const space = outside === rest && !/\s/.test(rest) ? null : /\s/.exec(outside);
+  const outside = SPACE.test(rest) ? rest.replace(TEMPLATE, (m) => "x".repeat(m.length)) : rest;
+  const space = outside === rest && !SPACE.test(rest) ? null : SPACE.exec(outside);
   if (space) {
     const column = indent + line.text.trim().indexOf(rest) + space.index + 1;
-    const word = rest.slice(space.index).trim().split(/\s+/)[0]!;
+    const word = rest.slice(space.index).trim().split(SPACES)[0]!;
     fail(line, column + 1, `Cannot parse request line: unexpected "${clip(word)}"`);
   }
   return { method, methodWritten, target: rest, version };
 }
+
+const INDENTED_TEXT = /^\s+\S/;
+const QUERY_LINE = /^[?&]/;
+const VERSION_LAST = /\s+(HTTP\/\d+(?:\.\d+)?)\s*$/;
 
 /**
  * An indented line, or a REST Client `?a=1` / `&b=2` line, after the request line. The HTTP
@@ -380,9 +392,9 @@ function parseRequestLine(line: Line, fail: Fail): RequestLineParts {
  */
 export const urlContinuation: Production = (block) => {
   const line = block.line;
-  if (!/^\s+\S/.test(line.text) && !/^[?&]/.test(line.text)) return false;
+  if (!INDENTED_TEXT.test(line.text) && !QUERY_LINE.test(line.text)) return false;
   const request = block.requestLine!;
-  const version = request.parts.version ? null : /\s+(HTTP\/\d+(?:\.\d+)?)\s*$/.exec(line.text);
+  const version = request.parts.version ? null : VERSION_LAST.exec(line.text);
   if (version) request.parts.version = version[1];
   request.parts.target += (version ? line.text.slice(0, version.index) : line.text).trim();
   request.last = line;
@@ -399,23 +411,27 @@ export const headerComment: Production = (block) => {
   return block.consumed();
 };
 
+const HEADER_SPREAD = /^\s*\.{3}(\S+?),?\s*$/;
+
 /**
  * httpyac's `...NAME` among the headers: the object NAME (JavaScript, as httpyac evaluates it)
  * gives headers, set when the request is sent over the written ones of the same name.
  */
 export const headerSpread: Production = (block) => {
   const line = block.line;
-  const spread = /^\s*\.{3}(\S+?),?\s*$/.exec(line.text);
+  const spread = HEADER_SPREAD.exec(line.text);
   if (!spread) return false;
   block.headerSpreads.push({ expression: spread[1]!, span: spanOf(line) });
   block.lastContent = line;
   return block.consumed();
 };
 
+const INDENTED = /^\s/;
+
 /** An indented line after a header: it continues the header's value. */
 export const headerContinuation: Production = (block) => {
   const line = block.line;
-  if (!/^\s/.test(line.text) || !block.headers.length) return false;
+  if (!INDENTED.test(line.text) || !block.headers.length) return false;
   const header = block.headers[block.headers.length - 1]!;
   header.value = `${header.value} ${line.text.trim()}`;
   header.span = { ...header.span, end: line.end, endLine: line.number };
@@ -471,10 +487,15 @@ export function isClientCertHeader(name: string, value: string): boolean {
 const CLIENT_CERT =
   /^(?=\s*(?:cert|pfx):)(?:cert:\s*\S*\s*)?(?:key:\s*\S*\s*)?(?:pfx:\s*\S*\s*)?(?:passphrase:\s*\S*\s*)?$/;
 
+const HANDLER_PATH = /^>\s/;
+const HANDLER_SCRIPT = /^>\{%/;
+const RESPONSE_REF = /^<>\s/;
+const OUTPUT = /^>>(!?)\s+(\S.*)$/;
+
 /** `> {% … %}` or `> ./handler.js` after the body: a response handler. */
 export const handler: Production = (block) => {
   const text = block.line.text;
-  if (!/^>\s/.test(text) && !/^>\{%/.test(text)) return false;
+  if (!HANDLER_PATH.test(text) && !HANDLER_SCRIPT.test(text)) return false;
   block.flushText();
   const [script, next] = readScript(block.lines, block.i, block.lines.length, 1, block.file.fail);
   block.handlers.push(script);
@@ -486,7 +507,7 @@ export const handler: Production = (block) => {
 /** `<> path`: a response reference (kept, never executed). */
 export const responseRef: Production = (block) => {
   const line = block.line;
-  if (!/^<>\s/.test(line.text)) return false;
+  if (!RESPONSE_REF.test(line.text)) return false;
   block.flushText();
   block.responseRefs.push({ path: line.text.slice(2).trim(), span: spanOf(line) });
   block.lastContent = line;
@@ -496,7 +517,7 @@ export const responseRef: Production = (block) => {
 /** `>> path` / `>>! path`: save the response body (`!` overwrites). */
 export const output: Production = (block) => {
   const line = block.line;
-  const match = /^>>(!?)\s+(\S.*)$/.exec(line.text);
+  const match = OUTPUT.exec(line.text);
   if (!match) return false;
   block.flushText();
   block.outputs.push({ path: match[2]!.trim(), overwrite: match[1] === "!", span: spanOf(line) });
@@ -533,6 +554,7 @@ const ASSERTION = new RegExp(
   `^\\s*\\?\\?\\s*(\\S*)(?:\\s+(.*))?\\s+(${OPERATORS.flat().join("|")})\\s*(.*)$`,
   "iu",
 );
+const ASSERTION_MARK = /^\s*\?\?/;
 const OPERATOR_NAMES: ReadonlySet<string> = new Set(OPERATORS.flat());
 /** The subjects httpyac 6.16.7 gives a value, and dial's JSONPath. */
 const SUBJECTS = /^(?:status|header|body|duration|js|xpath|\$.*)$/;
@@ -545,7 +567,7 @@ const SUBJECTS = /^(?:status|header|body|duration|js|xpath|\$.*)$/;
  */
 export const assertion: Production = (block) => {
   const line = block.line;
-  if (!/^\s*\?\?/.test(line.text)) return false;
+  if (!ASSERTION_MARK.test(line.text)) return false;
   block.flushText();
   const column = line.text.indexOf("??") + 1;
   const match = ASSERTION.exec(line.text);
@@ -609,10 +631,12 @@ export const bodyComment: Production = (block) => {
   return block.consumed();
 };
 
+const FILE_INCLUDE = /^<(@[\w-]*)?\s+(\S.*)$/;
+
 /** `< path` (as it is) or `<@[encoding] path` (substituted): a file included in the body. */
 export const fileInclude: Production = (block) => {
   const line = block.line;
-  const match = /^<(@[\w-]*)?\s+(\S.*)$/.exec(line.text);
+  const match = FILE_INCLUDE.exec(line.text);
   if (!match) return false;
   block.flushText();
   const encoding = match[1]?.slice(1);
@@ -635,7 +659,9 @@ export const trailingVariable: Production = (block) => {
   if (!VARIABLE.test(block.line.text)) return false;
   for (let j = block.i + 1; j < block.lines.length; j++) {
     const text = block.lines[j]!.text;
-    if (!isBlank(text) && !COMMENT.test(text) && !VARIABLE.test(text) && !/^\s*\?\?/.test(text)) {
+    if (
+      !isBlank(text) && !COMMENT.test(text) && !VARIABLE.test(text) && !ASSERTION_MARK.test(text)
+    ) {
       return false;
     }
   }
@@ -653,13 +679,15 @@ const REQUEST_LINE = new RegExp(
     "BASELINE-CONTROL|MKCALENDAR|ACL|SEARCH)\\s+(?:\\{\\{[^{}\\n]*\\}\\}|[^\\s{]|\\{(?!\\{))+(?:\\s+HTTP\\/[\\d.]+)?\\s*$",
 );
 
+const EXAMPLE_RESPONSE = /^\s*HTTP\/\S+\s*[1-5]\d\d\b/;
+
 /**
  * httpyac's example response after a request (`HTTP/1.1 200 - OK`, its headers and body, as
  * httpyac writes one into the file): kept out of the request, never sent; it runs to the end of
  * the block or, as httpyac reads it, to a request line, which starts the next request.
  */
 export const exampleResponse: Production = (block) => {
-  if (!/^\s*HTTP\/\S+\s*[1-5]\d\d\b/.test(block.line.text)) return false;
+  if (!EXAMPLE_RESPONSE.test(block.line.text)) return false;
   block.flushText();
   do block.i++; while (!block.done && !isRequestLine(block.line.text));
   return true;
@@ -755,6 +783,9 @@ export const BODY: Phase = phase([
   bodyText,
 ]);
 
+const GRPC_MESSAGE = /^\s*[{[]/;
+const UNSEPARATED_BODY = /^(?:\{(?!\{)|\{\{[^{}]*\}\}\s*$|\[|<[?!A-Za-z@\s])/;
+
 /**
  * Whether a header-phase line starts the body with no blank line before it: a `GRPC` request's
  * JSON message (JetBrains writes it right under the request line or the metadata), or, as
@@ -768,8 +799,8 @@ export const BODY: Phase = phase([
  * @returns whether the body starts at the line
  */
 export function startsBody(method: string, line: Line, warnings: ParseWarning[]): boolean {
-  if (method === "GRPC" && /^\s*[{[]/.test(line.text)) return true;
-  if (!/^(?:\{(?!\{)|\{\{[^{}]*\}\}\s*$|\[|<[?!A-Za-z@\s])/.test(line.text)) return false;
+  if (method === "GRPC" && GRPC_MESSAGE.test(line.text)) return true;
+  if (!UNSEPARATED_BODY.test(line.text)) return false;
   warnings.push({
     message:
       "The body starts with no blank line before it: read as the body, as httpyac reads it (add a blank line after the headers)",
@@ -785,12 +816,16 @@ export function startsBody(method: string, line: Line, warnings: ParseWarning[])
  */
 export function isRequestLine(text: string): boolean {
   // Every method starts with a capital letter: other lines need no look at the pattern.
+  if (text.length === 0) return false;
   const first = text.charCodeAt(0);
   return first >= 65 && first <= 90 && REQUEST_LINE.test(text);
 }
 
+const OUTPUT_MARK = /^>>!?\s/;
+
 /** @returns whether a header-phase line ends the headers (a blank line or the tail) */
 export function endsHeaders(line: Line): boolean {
   const text = line.text;
-  return isBlank(text) || /^>\s/.test(text) || /^<>\s/.test(text) || /^>>!?\s/.test(text);
+  return isBlank(text) || HANDLER_PATH.test(text) || RESPONSE_REF.test(text) ||
+    OUTPUT_MARK.test(text);
 }

@@ -31,7 +31,7 @@ export { HttpFileSyntaxError, KNOWN_DIRECTIVES };
 
 /** `###` at the start of a line (spec 2.5). */
 function isSeparator(text: string): boolean {
-  return text.charCodeAt(0) === 35 && text.startsWith("###");
+  return text.length >= 3 && text.charCodeAt(0) === 35 && text.startsWith("###");
 }
 /**
  * Parses a request file.
@@ -122,6 +122,20 @@ export function parseHttpFile(
   };
 }
 
+const MULTIPART_MIXED = /^\s*multipart\/mixed/i;
+
+/** Whether a line ends the headers: a blank line, the tail, another request or the body. */
+function headersEnd(line: Line, block: Block): boolean {
+  const { method } = block.requestLine!.parts;
+  return endsHeaders(line) || isRequestLine(line.text) ||
+    startsBody(method, line, block.file.warnings);
+}
+
+/** Whether a body line starts another request (httpyac). */
+function startsRequest(line: Line): boolean {
+  return isRequestLine(line.text);
+}
+
 /** What one block read: its request, and the lines of another when one starts inside it. */
 interface Parsed {
   request?: HttpRequest;
@@ -179,8 +193,10 @@ function parseBlock(
     return {};
   }
   // httpyac's `{{+ … }}` blocks above a request hold for every request of the file.
-  const every = block.preScripts.filter((s) => s.kind === "inline" && s.httpyac?.every);
-  if (every.length) {
+  const every = block.preScripts.length
+    ? block.preScripts.filter((s) => s.kind === "inline" && s.httpyac?.every)
+    : undefined;
+  if (every?.length) {
     (context.scripts ??= []).push(...every as NonNullable<HttpFile["scripts"]>);
     block.preScripts.splice(
       0,
@@ -199,18 +215,15 @@ function parseBlock(
       column: 1,
     });
   }
-  block.phase(
-    HEADERS,
-    (line) =>
-      endsHeaders(line) || isRequestLine(line.text) || startsBody(method, line, context.warnings),
-  );
+  block.phase(HEADERS, headersEnd);
   // httpyac starts a new request at a request line under the headers or in the body (but in a
   // multipart/mixed body, whose parts may be requests).
-  const mixed = block.headers.some((h) =>
-    h.name.toLowerCase() === "content-type" && /^\s*multipart\/mixed/i.test(String(h.value))
-  );
+  const mixed = block.headers.length > 0 &&
+    block.headers.some((h) =>
+      h.name.toLowerCase() === "content-type" && MULTIPART_MIXED.test(String(h.value))
+    );
   if (!block.done && !isRequestLine(block.line.text)) {
-    block.phase(BODY, (line) => !mixed && isRequestLine(line.text));
+    block.phase(BODY, mixed ? undefined : startsRequest);
   }
   if (block.done) return { request: block.request() };
   context.warnings.push({
