@@ -596,10 +596,16 @@ function setup(responseStatus, responseType, responseCharset, body, hasRequest, 
   postmanText = postmanInput;
   var postman = postmanText !== "";
   input = postman ? freshInput() : lazyInput;
-  out = { globals: {}, requestVariables: {}, tests: [], logs: [], environment: {} };
-  sends.queue = [];
-  sends.waiting = {};
-  sends.count = 0;
+  /* Only Postman's API sets the environment; only a script that queued for the host leaves any. */
+  out = postman
+    ? { globals: {}, requestVariables: {}, tests: [], logs: [], environment: {} }
+    : { globals: {}, requestVariables: {}, tests: [], logs: [] };
+  if (sends.used) {
+    sends.queue = [];
+    sends.waiting = {};
+    sends.count = 0;
+    sends.used = false;
+  }
   globals = postman ? input.globals : null;
   requestVariables = postman ? input.requestVariables : null;
   current = null;
@@ -724,7 +730,7 @@ var postmanStatics = false;
  * them and hands each answer back (settle), which calls the script's callback. respond makes
  * the script's response object from an answer (installPostman sets it).
  */
-var sends = { queue: [], waiting: {}, count: 0, respond: null };
+var sends = { queue: [], waiting: {}, count: 0, used: false, respond: null };
 function pending() {
   var queued = sends.queue;
   if (queued.length === 0) return "";
@@ -749,6 +755,7 @@ var sleeps = 0;
 function sleep(ms) {
   return new Promise(function (resolve) {
     var id = "sleep" + ++sleeps;
+    sends.used = true;
     sends.waiting[id] = resolve;
     sends.queue.push({ id: id, wait: Number(ms) || 0 });
   });

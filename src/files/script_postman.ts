@@ -625,6 +625,7 @@ function buildPostman(api) {
       var sends = api.sends;
       if (sends.count >= MAX_SENDS) throw new Error("pm.sendRequest: more than " + MAX_SENDS + " requests in one script");
       var id = ++sends.count;
+      sends.used = true;
       sends.queue.push({ id: id, request: part("sendable")(request) });
       if (typeof callback === "function") {
         sends.waiting[id] = callback;

@@ -189,6 +189,43 @@ Deno.test("sandbox: scripts of a file share only what they put on the global obj
   assert.deepEqual(after.logs, ["alive 201"]);
 });
 
+Deno.test("sandbox: what a script queued for dial and did not wait for (it threw) is not the next script's", async () => {
+  // httpyac's sleep(ms): a wait beyond the bound would fail the next script if it were its own.
+  using session = disposable(new ScriptSession());
+  await assert.rejects(
+    session.run(at('__dialSleep(300001); throw new Error("boom");'), input),
+    /api\.http:1: Error: boom/,
+  );
+  const next = await session.run(at('client.global.set("b", "1");'), input);
+  assert.deepEqual(next.globals, { b: "1" });
+  // Postman's pm.sendRequest: the next script sends nothing, and may send its own.
+  const sent: string[] = [];
+  using postman = disposable(
+    new ScriptSession({
+      postman: true,
+      sendRequest: (request) => {
+        sent.push(request.url);
+        return Promise.resolve({ error: "not here" });
+      },
+    }),
+  );
+  const asPostman = { ...input, postman: { requestName: "r", requestId: "r1" } };
+  await assert.rejects(
+    postman.run(
+      at('pm.sendRequest("http://127.0.0.1:1/first", function () {}); throw new Error("boom");'),
+      asPostman,
+    ),
+    /api\.http:1: Error: boom/,
+  );
+  await postman.run(at('pm.globals.set("b", "1");'), asPostman);
+  assert.deepEqual(sent, []);
+  await postman.run(
+    at('pm.sendRequest("http://127.0.0.1:1/second", function () {});'),
+    asPostman,
+  );
+  assert.deepEqual(sent, ["http://127.0.0.1:1/second"]);
+});
+
 Deno.test("sandbox: a file's script that replaces JSON, prototypes or dial's globals never sees another file's data", async () => {
   const hijack = at(`
     globalThis.loot = [];
