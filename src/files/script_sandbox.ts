@@ -21,7 +21,10 @@
  * under the deadline of the interrupt handler, which also stops a script at once when the
  * process is told to end (`src/script_interrupt.ts`). The canary test
  * `tests/unit/files/worker_permissions_canary_test.ts` fails when Deno no longer needs the
- * flag; then this module can become a Worker.
+ * flag; then this module can become a Worker, at a price in speed to weigh: each script is then
+ * two handoffs between threads on a chain's critical path, which cost a handler ~75 % more in a
+ * chain of 1,000 on a quiet 2-vCPU machine and far more when it is loaded (docs/benchmarks.md,
+ * session 16).
  * @module
  */
 import {
