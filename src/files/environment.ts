@@ -135,7 +135,7 @@ export async function loadEnvironment(
   const known = new Set<string>();
   for (const source of sources) {
     await checkLink(source, options.confinement);
-    const read = await readEnvFile(source.path, source.required);
+    const read = readEnvFile(source.path, source.required);
     const data = source.within ? read?.[source.within] : read;
     if (!isObject(data)) continue;
     environment.files.push(source.path);
@@ -185,7 +185,8 @@ export async function loadEnvironment(
 async function checkLink(source: EnvSource, confinement: Confinement | undefined): Promise<void> {
   let real: string;
   try {
-    if (!(await Deno.lstat(source.path)).isSymlink) return;
+    // Without a trip to the runtime's thread pool: most of the files are not there.
+    if (!Deno.lstatSync(source.path).isSymlink) return;
     real = await Deno.realPath(source.path);
   } catch {
     return; // missing: reported (or skipped) by its reader
@@ -288,13 +289,11 @@ function addVariables(
   }
 }
 
-async function readEnvFile(
-  path: string,
-  required: boolean,
-): Promise<Record<string, unknown> | undefined> {
+function readEnvFile(path: string, required: boolean): Record<string, unknown> | undefined {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    // Read at once (a small file), as its absence is found: no trip to the thread pool.
+    text = Deno.readTextFileSync(path);
   } catch (error) {
     if (!required && error instanceof Deno.errors.NotFound) return undefined;
     const reason = error instanceof Deno.errors.NotFound ? "no such file" : "cannot read it";
