@@ -263,16 +263,19 @@ export class Confinement {
    * @returns the confinement, by real paths
    * @throws {UsageError} for an allowed folder that does not exist
    */
-  static async of(root: string, allowed: readonly string[] = []): Promise<Confinement> {
+  static of(root: string, allowed: readonly string[] = []): Promise<Confinement> {
     const roots: string[] = [];
     for (const dir of [root, ...allowed]) {
       try {
-        roots.push(await Deno.realPath(dir || "."));
+        // Resolved at once (no trip to the runtime's thread pool): a run asks before it starts.
+        roots.push(Deno.realPathSync(dir || "."));
       } catch {
-        throw new UsageError(`Cannot allow ${dir}: no such folder`, { details: { path: dir } });
+        return Promise.reject(
+          new UsageError(`Cannot allow ${dir}: no such folder`, { details: { path: dir } }),
+        );
       }
     }
-    return new Confinement(roots);
+    return Promise.resolve(new Confinement(roots));
   }
 
   /**
