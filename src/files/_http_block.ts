@@ -112,13 +112,15 @@ export class Phase {
     readonly productions: readonly Production[],
     starts: ReadonlyMap<Production, string>,
   ) {
-    const slots: Production[][] = [];
-    for (let slot = 0; slot <= OTHER_SLOT; slot++) {
-      const lead = slot === BLANK_SLOT ? "\n" : slot < 128 ? String.fromCharCode(slot) : undefined;
-      slots.push(productions.filter((read) => {
-        const start = starts.get(read);
-        return start === undefined || (lead !== undefined && start.includes(lead));
-      }));
+    // Most leads need only the productions of any start: one list for them all.
+    const any = productions.filter((read) => !starts.has(read));
+    const slots: (readonly Production[])[] = new Array(OTHER_SLOT + 1).fill(any);
+    for (const read of productions) {
+      for (const lead of starts.get(read) ?? "") {
+        const slot = lead === "\n" ? BLANK_SLOT : lead.charCodeAt(0);
+        if (slots[slot] !== any) continue;
+        slots[slot] = productions.filter((other) => starts.get(other)?.includes(lead) ?? true);
+      }
     }
     this.byLead = slots;
   }
