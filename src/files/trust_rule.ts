@@ -387,8 +387,14 @@ export async function checkFilePaths(file: HttpFile, confinement: Confinement): 
   const slash = file.path.lastIndexOf("/");
   const dir = slash < 0 ? "." : file.path.slice(0, slash) || "/";
   const at = (written: string) => written.startsWith("/") ? written : `${dir}/${written}`;
-  for (const request of file.requests) {
-    for (const part of request.body) {
+  // Indexed loops: a file of 1,000 requests is looked through before its first request, cold.
+  const requests = file.requests;
+  const protos = [...file.protos ?? []];
+  for (let r = 0; r < requests.length; r++) {
+    const request = requests[r]!;
+    if (request.protos) protos.push(...request.protos);
+    for (let i = 0; i < request.body.length; i++) {
+      const part = request.body[i]!;
       // A path with `{{…}}` is confined when the request is built, its variables known.
       if (part.kind !== "file" || part.path.includes("{{")) continue;
       await confinement.reading(at(part.path), {
@@ -396,18 +402,15 @@ export async function checkFilePaths(file: HttpFile, confinement: Confinement): 
         written: part.path,
       });
     }
-    for (const scripts of [request.preScripts, request.handlers]) {
-      for (const script of scripts) {
-        if (script.kind !== "file") continue;
-        await scriptFile(script.path, {
-          path: file.path,
-          dir,
-          line: script.span.line,
-          confinement,
-        });
-      }
+    for (let i = 0; i < request.preScripts.length + request.handlers.length; i++) {
+      const script = i < request.preScripts.length
+        ? request.preScripts[i]!
+        : request.handlers[i - request.preScripts.length]!;
+      if (script.kind !== "file") continue;
+      await scriptFile(script.path, { path: file.path, dir, line: script.span.line, confinement });
     }
-    for (const output of request.outputs) {
+    for (let i = 0; i < request.outputs.length; i++) {
+      const output = request.outputs[i]!;
       if (output.path.includes("{{")) continue;
       await confinement.writing(at(output.path), {
         what: `the output file of ${file.path}:${output.span.line}`,
@@ -415,7 +418,7 @@ export async function checkFilePaths(file: HttpFile, confinement: Confinement): 
       });
     }
   }
-  for (const proto of [...file.protos ?? [], ...file.requests.flatMap((r) => r.protos ?? [])]) {
+  for (const proto of protos) {
     const what = `of ${file.path}:${proto.span.line}`;
     await confinement.reading(at(proto.path), {
       what: `the .proto file ${what}`,
