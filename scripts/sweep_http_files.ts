@@ -7,13 +7,21 @@
  * request, the outcome of every test both tools report (httpyac's `??` lines, `client.test`).
  *
  *   deno run -A --config tests/deno.json scripts/sweep_http_files.ts DIR_OR_FILE… [--json FILE]
- *     [--reuse FILE] [--dial PATH/main.ts]
+ *     [--reuse FILE] [--dial PATH/main.ts] [--setenv NAME=VALUE]…
  *
  * `--json` keeps every row (both runs); `--reuse` takes httpyac's runs from such a file (its side
- * does not change between two dial versions); `--dial` runs another checkout's main.ts.
+ * does not change between two dial versions); `--dial` runs another checkout's main.ts;
+ * `--setenv` gives both tools a process environment variable the files read (`ORIGIN` in VALUE
+ * is the relay's origin). Each file runs from the top folder below DIR (a repository's root).
  *
- * A development tool: it reaches nothing but 127.0.0.1 (the rewrite leaves no other host), and
- * it is not part of the test suite (the files it reads are not in the repository).
+ * Every origin is rewritten: absolute URLs, loopback authorities without a scheme
+ * (`@host = localhost:5000`), and `https://{{var}}` becomes `http://{{var}}`. A file whose
+ * host is a variable naming another machine would still reach for it: run the sweep in a
+ * network namespace with only loopback (`unshare -n sh -c 'ip link set lo up && deno run …'`),
+ * where it reaches nothing but 127.0.0.1. JetBrains' environments: a file below an
+ * `http-client.env.json` runs in that file's first environment (`--env` / httpyac `-e`), as a
+ * JetBrains user picks one. A development tool, not part of the test suite (the files it reads
+ * are not in the repository).
  * @module
  */
 import { startHttpbin } from "../tests/e2e/_httpbin.ts";
@@ -179,6 +187,20 @@ function utf8(latin: string): string {
 
 const TEXT = /\.(http|rest|json|env|js|txt|xml|graphql|gql)$/i;
 const URL_ORIGIN = /\b(https?):\/\/(?!\{\{)([A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\])(:\d+)?/g;
+/**
+ * A loopback authority with a port but without a scheme (`@host = localhost:5000`,
+ * `"host": "127.0.0.1:8080"`); without a port (`"localhost": {…}` names an environment, and
+ * `http://{{host}}:8080` adds its own) it is left alone.
+ */
+const BARE_LOOPBACK = /(?<![\w/.@-])(localhost|127\.0\.0\.1|0\.0\.0\.0):\d+(?![\w.-])/g;
+/** `https://{{host}}`: the host comes from a variable, rewritten above to the plain relay. */
+const TLS_VARIABLE = /\bhttps:\/\/\{\{/g;
+
+/** A file's text with every origin (literal or loopback authority) pointing at the relay. */
+export function rewrite(text: string, origin: string): string {
+  return text.replace(URL_ORIGIN, origin).replace(BARE_LOOPBACK, origin.slice("http://".length))
+    .replace(TLS_VARIABLE, "http://{{");
+}
 
 /** Copies a folder, every absolute origin in its text files rewritten to the relay. */
 async function copyRewritten(from: string, to: string, origin: string): Promise<void> {
@@ -193,7 +215,7 @@ async function copyRewritten(from: string, to: string, origin: string): Promise<
     } else if (entry.isFile) {
       if (TEXT.test(entry.name)) {
         const text = await Deno.readTextFile(source);
-        await Deno.writeTextFile(target, text.replace(URL_ORIGIN, origin));
+        await Deno.writeTextFile(target, rewrite(text, origin));
       } else {
         await Deno.copyFile(source, target);
       }
@@ -231,15 +253,33 @@ async function runChild(program: string, args: string[], cwd: string, env: Recor
   }
 }
 
-async function runHttpyac(file: string, cwd: string): Promise<Omit<Run, "wire">> {
+/**
+ * The environment a JetBrains user would pick: the first one named in the nearest
+ * `http-client.env.json` (the file's folder or one above it, up to the copied tree's root).
+ */
+async function environmentOf(dir: string, root: string): Promise<string | undefined> {
+  for (let at = dir; at.startsWith(root); at = at.replace(/\/[^/]*$/, "")) {
+    try {
+      const env = JSON.parse(await Deno.readTextFile(`${at}/http-client.env.json`));
+      return Object.keys(env).find((name) => !name.startsWith("$"));
+    } catch { /* none here, or not JSON */ }
+    if (at === root) break;
+  }
+  return undefined;
+}
+
+/** Process environment variables the files expect (`--setenv NAME=VALUE`, `ORIGIN`: the relay). */
+const processVariables: Record<string, string> = {};
+
+async function runHttpyac(file: string, cwd: string, env?: string): Promise<Omit<Run, "wire">> {
   const result = await runChild(
     Deno.execPath(),
     [
       ...["run", "-A", "--quiet", "--no-config", "--no-lock", "npm:httpyac@6.16.7", "send"],
-      ...[file, "--all", "-o", "none", "--json"],
+      ...[file, "--all", "-o", "none", "--json", ...(env ? ["-e", env] : [])],
     ],
     cwd,
-    dialEnv(),
+    dialEnv(processVariables),
   );
   try {
     const report = JSON.parse(result.stdout.slice(result.stdout.indexOf("{"))) as {
@@ -272,14 +312,16 @@ async function runDial(
   file: string,
   cwd: string,
   root: string,
+  env?: string,
 ): Promise<Omit<Run, "wire">> {
   const result = await runChild(
     Deno.execPath(),
     [
       ...["run", "-A", "--quiet", main, "test", file, "--reporter", "json", "--allow-path", root],
+      ...(env ? ["--env", env] : []),
     ],
     cwd,
-    dialEnv(),
+    dialEnv(processVariables),
   );
   try {
     const report = JSON.parse(result.stdout) as {
@@ -409,9 +451,17 @@ async function main(args: string[]) {
   for (const run of earlier.values()) {
     for (const t of run.tests) if (t.name === "request is skipped") t.skipped = true;
   }
+  const setenv: string[] = [];
+  for (let value = option(args, "--setenv"); value; value = option(args, "--setenv")) {
+    setenv.push(value);
+  }
   await using httpbin = await startHttpbin();
   const proxy = relay(Number(new URL(httpbin.origin).port));
   const origin = `http://127.0.0.1:${proxy.port}`;
+  for (const pair of setenv) {
+    const at = pair.indexOf("=");
+    processVariables[pair.slice(0, at)] = pair.slice(at + 1).replaceAll("ORIGIN", origin);
+  }
   const rows: Record<string, unknown>[] = [];
   out("| file | httpyac | dial | wire | ?? / tests |");
   out("|---|---|---|---|---|");
@@ -424,13 +474,17 @@ async function main(args: string[]) {
       await copyRewritten(base, work, origin);
       for (const file of await files([root])) {
         const relative = file.slice(base.length + 1);
-        const dir = `${work}/${relative}`.replace(/\/[^/]*$/, "");
-        const name = relative.replace(/^.*\//, "");
+        // Both tools run from the top folder below the root (a repository's checkout), the file
+        // named relative to it, as a user runs the files of a project from its root.
+        const top = relative.includes("/") ? relative.slice(0, relative.indexOf("/")) : "";
+        const dir = top ? `${work}/${top}` : work;
+        const name = top ? relative.slice(top.length + 1) : relative;
+        const env = await environmentOf(`${work}/${relative}`.replace(/\/[^/]*$/, ""), dir);
         proxy.take();
         const theirs: Run = earlier.get(file) ??
-          { ...await runHttpyac(name, dir), wire: proxy.take(origin) };
+          { ...await runHttpyac(name, dir, env), wire: proxy.take(origin) };
         const ours: Run = {
-          ...await runDial(dialMain, name, dir, work),
+          ...await runDial(dialMain, name, dir, work, env),
           wire: proxy.take(origin),
         };
         rows.push(report(file, theirs, ours));

@@ -370,9 +370,12 @@ function parseRequestLine(line: Line, fail: Fail): RequestLineParts {
     version = tail[1];
     rest = rest.slice(0, tail.index);
   }
-  // Spaces are allowed only inside {{ … }}.
+  // Spaces are allowed inside {{ … }} and in the query (REST Client, httpyac and kulala read the
+  // URL up to the version: `?city=New York` is sent as `?city=New%20York`).
   const outside = SPACE.test(rest) ? rest.replace(TEMPLATE, (m) => "x".repeat(m.length)) : rest;
-  const space = outside === rest && !SPACE.test(rest) ? null : SPACE.exec(outside);
+  const query = outside.indexOf("?");
+  const path = query < 0 ? outside : outside.slice(0, query);
+  const space = path === rest && !SPACE.test(rest) ? null : SPACE.exec(path);
   if (space) {
     const column = indent + line.text.trim().indexOf(rest) + space.index + 1;
     const word = rest.slice(space.index).trim().split(SPACES)[0]!;

@@ -360,6 +360,8 @@ class FileRunner {
   readonly authValues = new Map<string, VariableValue>();
   /** Names of requests that could not run: the ones that refer to them are not sent. */
   readonly failed = new Map<string, DialError>();
+  /** Named requests skipped (`$cancel`, `# @disabled`): the requests that refer to them are too. */
+  readonly skippedNames = new Set<string>();
   stopped = false;
   /** The file's scripts' sandbox, made at its first script: nothing of it reaches other files. */
   scripts?: ScriptSession;
@@ -782,6 +784,23 @@ class FileRunner {
   /** httpyac's response of the last exchange (made when asked): a `# @loop` keeps its passes'. */
   lastResponse: (() => Promise<HttpyacResponse>) | undefined;
 
+  /** httpyac's response of each named request that ran (made when asked), for `NAMEResponse`. */
+  readonly namedHttpyacResponses = new Map<string, () => Promise<HttpyacResponse>>();
+
+  /**
+   * httpyac's `NAMEResponse` in a block: the response object of the named request NAME that ran
+   * (`statusCode`, `headers`, `body`, `parsedBody` …), when no variable of that name is defined.
+   */
+  async responseVariables(code: string, scope: VariableScope): Promise<Record<string, unknown>> {
+    const found: Record<string, unknown> = {};
+    for (const [name, base] of code.matchAll(/(?<![.\w$])([A-Za-z_$][\w$]*)Response\b/g)) {
+      const made = this.namedHttpyacResponses.get(base!);
+      if (!made || name in found || this.defines(name, scope)) continue;
+      found[name] = plainResponse(await made());
+    }
+    return found;
+  }
+
   /** Sends the request as one result of the run (its referred requests ran, or failed). */
   async exchange(request: HttpRequest, names: string[], chain: HttpRequest[]): Promise<void> {
     const started = performance.now();
@@ -802,9 +821,11 @@ class FileRunner {
           { details: cause.details, cause },
         );
       }
+      // A request that refers to a skipped one is skipped too, as httpyac skips it.
+      if (names.some((name) => this.skippedNames.has(name))) result.skipped = true;
       // Only a request with `# @prompt` or `# @note` lines (or httpyac's `{{$input …}}`) asks
       // before it is sent.
-      if (
+      else if (
         request.directives.some((d) => d.name === "prompt" || d.name === "note") ||
         this.inputs(request).length
       ) {
@@ -822,6 +843,7 @@ class FileRunner {
     result.durationMs = performance.now() - started;
     const name = result.request.name;
     if (result.error && name !== undefined) this.failed.set(name, result.error);
+    if (result.skipped && name !== undefined) this.skippedNames.add(name);
     this.results.push(result);
     if (this.options.onResult) await this.options.onResult(result);
     const failed = result.error !== undefined || result.tests.some((t) => !t.passed);
@@ -1157,7 +1179,10 @@ class FileRunner {
     input.requestVariables = {
       ...input.requestVariables,
       [HTTPYAC_CHANNEL]: JSON.stringify({
-        variables: this.blockVariables(script.code, scope),
+        variables: {
+          ...await this.responseVariables(script.code, scope),
+          ...this.blockVariables(script.code, scope),
+        },
         ...(response ? { response: meta } : {}),
         file: this.file.path,
         dir: this.dir,
@@ -1667,6 +1692,7 @@ class FileRunner {
         durationMs,
       });
     this.lastResponse = httpyac;
+    if (request.name !== undefined) this.namedHttpyacResponses.set(request.name, httpyac);
     for (const handler of request.handlers) {
       const input = this.scriptInput(scope, requestVariables, request, performance.now() - sent);
       input.request = exchanged!.request;

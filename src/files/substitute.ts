@@ -166,6 +166,8 @@ export function referencedRequests(template: string): string[] {
 }
 
 /** httpyac's `{{name.a.b}}` / `{{name[0].a}}`: a named request's body, then a path in it. */
+/** httpyac's `{{process.env.NAME}}`. */
+const PROCESS_ENV = /^process\.env\.([A-Za-z_$][\w$]*)$/;
 const HTTPYAC_PATH = /^([A-Za-z_][\w-]*)((?:\.[A-Za-z_][\w-]*|\[\d+\])+)$/;
 /** httpyac's `{{nameResponse.headers.server}}` and `{{nameResponse.parsedBody.a}}`. */
 const HTTPYAC_RESPONSE = /^([A-Za-z_][\w-]*)Response\.(headers|parsedBody)\.(.+)$/;
@@ -262,6 +264,14 @@ class Resolver {
         return value;
       }
       const value = dynamicVariable(expr, this.scope.env ?? (() => undefined), place);
+      if (value === undefined) throw new UndefinedVariableError(expr, place);
+      return value;
+    }
+    // httpyac's `{{process.env.NAME}}` (JavaScript it evaluates in Node): the process environment
+    // variable, as `$processEnv NAME` reads it; any other use of `process` stays an error.
+    const processEnv = PROCESS_ENV.exec(expr);
+    if (processEnv && !this.defined(expr)) {
+      const value = this.scope.env?.(processEnv[1]!);
       if (value === undefined) throw new UndefinedVariableError(expr, place);
       return value;
     }
