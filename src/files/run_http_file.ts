@@ -717,6 +717,29 @@ class FileRunner {
       };
       await this.fileScripts(request, result, this.scope(new Map()), new Map(), undefined, true);
     }
+    // As httpyac: the request's blocks written above the `# @loop` line run once, before the loop
+    // reads LIST or EXPRESSION (`exports.data = [1, 2]`); the ones below it run in every pass.
+    const above = request.preScripts.filter((script) =>
+      script.kind === "inline" && script.httpyac && script.codeLine < directive.span.line
+    );
+    if (above.length) {
+      const result: RequestResult = {
+        request,
+        file: this.file.path,
+        label: labelOf(request),
+        durationMs: 0,
+        tests: [],
+      };
+      await this.preScripts(
+        { ...request, preScripts: above },
+        result,
+        this.scope(new Map()),
+        new Map(),
+      );
+      if (result.skipped || result.tests.length) await this.settle(result, performance.now());
+      if (result.skipped) return;
+      request = { ...request, preScripts: request.preScripts.filter((s) => !above.includes(s)) };
+    }
     const evaluate = async (code: string) =>
       (await this.evaluateHttpyac(
         code,
