@@ -346,7 +346,6 @@ export const requestLine: Production = (block) => {
 
 // The request line's parts (regular expressions are made once: a literal is an object per use).
 const METHOD = /^([A-Z][A-Z-]*)(?:\s+|$)/;
-const HOST_CHARACTER = /[.:/]/;
 const VERSION_AT_END = /\s+(HTTP\/\d+(?:\.\d+)?)$/;
 const SPACE = /\s/;
 const TEMPLATE = /\{\{[^{}]*\}\}/g;
@@ -358,8 +357,12 @@ function parseRequestLine(line: Line, fail: Fail): RequestLineParts {
   let method = "GET";
   let methodWritten = false;
   const head = METHOD.exec(rest);
-  if (head && (head[0] !== rest || !HOST_CHARACTER.test(head[1]!))) {
-    if (head[0] === rest) fail(line, line.text.length + 1, `Missing URL after method "${head[1]}"`);
+  // A word alone is a method without its URL only when it names one (`POST`); another
+  // (`USERS`) is the short form's URL, as httpyac and REST Client read it: that request fails
+  // when it is sent, and the file's other requests run.
+  const alone = head?.[0] === rest;
+  if (head && (alone ? METHODS.test(head[1]!) : true)) {
+    if (alone) fail(line, line.text.length + 1, `Missing URL after method "${head[1]}"`);
     method = head[1]!;
     methodWritten = true;
     rest = rest.slice(head[0].length);
@@ -672,14 +675,22 @@ export const trailingVariable: Production = (block) => {
   return fileVariable(block);
 };
 
+/** httpyac's methods, WebDAV's too. */
+const HTTPYAC_METHODS = "GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|CONNECT|PROPFIND|PROPPATCH|" +
+  "MKCOL|COPY|MOVE|LOCK|UNLOCK|CHECKOUT|CHECKIN|REPORT|MERGE|MKACTIVITY|MKWORKSPACE|" +
+  "VERSION-CONTROL|BASELINE-CONTROL|MKCALENDAR|ACL|SEARCH";
+
+/** A method's name: httpyac's, and those of the protocols dial sends (`GRAPHQL`, `WEBSOCKET` …). */
+const METHODS = new RegExp(
+  `^(?:${HTTPYAC_METHODS}|QUERY|GRAPHQL|GQL|WEBSOCKET|WS|GRPC|SSE|MQTT|AMQP)$`,
+);
+
 /**
- * A request line that starts a request inside another, with httpyac's methods (WebDAV's too); its
- * target may hold `{{$randomInt 1 9}}`.
+ * A request line that starts a request inside another, with httpyac's methods; its target may
+ * hold `{{$randomInt 1 9}}`.
  */
 const REQUEST_LINE = new RegExp(
-  "^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|CONNECT|PROPFIND|PROPPATCH|MKCOL|COPY|MOVE|" +
-    "LOCK|UNLOCK|CHECKOUT|CHECKIN|REPORT|MERGE|MKACTIVITY|MKWORKSPACE|VERSION-CONTROL|" +
-    "BASELINE-CONTROL|MKCALENDAR|ACL|SEARCH)\\s+(?:\\{\\{[^{}\\n]*\\}\\}|[^\\s{]|\\{(?!\\{))+(?:\\s+HTTP\\/[\\d.]+)?\\s*$",
+  `^(?:${HTTPYAC_METHODS})\\s+(?:\\{\\{[^{}\\n]*\\}\\}|[^\\s{]|\\{(?!\\{))+(?:\\s+HTTP\\/[\\d.]+)?\\s*$`,
 );
 
 const EXAMPLE_RESPONSE = /^\s*HTTP\/\S+\s*[1-5]\d\d\b/;

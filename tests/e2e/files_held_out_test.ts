@@ -194,3 +194,41 @@ GET /anything?while={{expression.index++}}
     "GET /anything?while=2",
   ]);
 });
+
+Deno.test("held-out sweep: a word alone on a line that names no method is the short form's URL: that request fails when sent, the file's others run, as in httpyac; POST alone is still a parse error", async () => {
+  await using httpbin = await startHttpbin();
+  // DataSamuraii/Note-taking-app tests/test_main.http's shape.
+  const dir = await project({
+    "main.http": `# Test your FastAPI endpoints
+USERS
+###
+POST {{base}}/anything?x=1
+Content-Type: application/json
+
+{"username": "string1"}
+
+###
+GET {{base}}/anything?x=2
+`,
+    "post.http": "POST\n",
+  });
+  const { theirs } = await both(dir, "main.http", httpbin.origin);
+  const ours = await dial([
+    ...["test", `${dir}/main.http`, "--reporter", "json", "--var", `base=${httpbin.origin}`],
+    // USERS is a host (JetBrains: a URL without a scheme is http://): kept on loopback.
+    ...["--connect-to", "users:80:127.0.0.1:9"],
+  ]);
+  // 7: a request could not connect (as curl's exit code).
+  assert.equal(ours.code, 7, ours.stderr);
+  const cases = reportCases(ours.stdout);
+  assert.deepEqual(cases.map((c) => [c.request, c.outcome]), [
+    ["GET USERS", "error"],
+    ["POST {{base}}/anything?x=1", "passed"],
+    ["GET {{base}}/anything?x=2", "passed"],
+  ]);
+  // httpyac sends the same two (dial run stops at the first request that fails; test goes on).
+  assert.deepEqual(echoed(theirs.stdout), ["POST /anything?x=1", "GET /anything?x=2"]);
+  const post = await dial(["run", `${dir}/post.http`]);
+  assert.equal(post.code, 2);
+  assert.match(post.stderr, /post\.http:1:5: Missing URL after method "POST"/);
+});
