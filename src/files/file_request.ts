@@ -437,9 +437,10 @@ async function bodyOf(
       text += "\n";
     }
     if (part.kind === "text") {
-      // REST Client: a form body may put each `&key=value` on its own line.
+      // A form body may put each pair on its own line: REST Client's lines start with `&`
+      // (`&key=value`), kulala's end with it (`key=value&`); the line break is not sent.
       const written = /^application\/x-www-form-urlencoded/i.test(type)
-        ? part.text.replace(/\r?\n\s*&/g, "&")
+        ? part.text.replace(/\r?\n\s*&/g, "&").replace(/&[ \t]*\r?\n\s*/g, "&")
         : part.text;
       const value = substitute(written, options.scope, {
         what: "the body",

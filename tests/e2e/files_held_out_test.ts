@@ -232,3 +232,34 @@ GET {{base}}/anything?x=2
   assert.equal(post.code, 2);
   assert.match(post.stderr, /post\.http:1:5: Missing URL after method "POST"/);
 });
+
+Deno.test("held-out sweep: a form body's lines that end with & go on the next line, as kulala documents them and httpyac sends them (REST Client's lines that start with & too)", async () => {
+  await using httpbin = await startHttpbin();
+  // kulala's documented form (docs/usage/sending-form-data) and zed-kulala-http's test file.
+  const dir = await project({
+    "form.http": `@name=John
+@age=30
+
+POST {{base}}/post HTTP/1.1
+Content-Type: application/x-www-form-urlencoded
+Accept: application/json
+
+name={{name}}&
+age={{age}}&
+client_id=foo
+&grant_type=password
+`,
+  });
+  const { ours, theirs } = await both(dir, "form.http", httpbin.origin);
+  assert.equal(ours.code, 0, ours.stderr);
+  assert.equal(theirs.code, 0, theirs.stdout + theirs.stderr);
+  const sent = (stdout: string) => {
+    const echo = JSON.parse(stdout.slice(stdout.indexOf("{"), stdout.lastIndexOf("}") + 1));
+    return { form: echo.form, length: echo.headers["Content-Length"] };
+  };
+  assert.deepEqual(sent(ours.stdout), sent(theirs.stdout));
+  assert.deepEqual(sent(ours.stdout), {
+    form: { name: "John", age: "30", client_id: "foo", grant_type: "password" },
+    length: "50",
+  });
+});
