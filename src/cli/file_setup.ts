@@ -11,6 +11,8 @@ import {
   parseVarFlags,
   PRIVATE_ENV_FILE,
   PUBLIC_ENV_FILE,
+  REST_CLIENT_ENVIRONMENTS,
+  VSCODE_SETTINGS_FILE,
 } from "../files/environment.ts";
 import type { HttpFile } from "../files/http_file_types.ts";
 import { parseHttpFile } from "../files/parse_http_file.ts";
@@ -159,7 +161,13 @@ export function environmentDir(dir: string): string {
         // not in this directory
       }
     }
-    return false;
+    // VS Code's settings, when they hold REST Client's environments.
+    try {
+      const settings = Deno.readTextFileSync(`${candidate}/${VSCODE_SETTINGS_FILE}`);
+      return settings.includes(`"${REST_CLIENT_ENVIRONMENTS}"`);
+    } catch {
+      return false;
+    }
   };
   if (has(dir)) return dir;
   const cwd = Deno.cwd();

@@ -34,6 +34,14 @@ export const PRIVATE_ENV_FILE = "http-client.private.env.json";
  */
 export const HTTPYAC_CONFIG_FILES: readonly string[] = [".httpyac.json", "httpyac.config.json"];
 
+/**
+ * VS Code's workspace settings, where REST Client keeps its environments (its
+ * `rest-client.environmentVariables`: `$shared` and named ones), below every other file.
+ */
+export const VSCODE_SETTINGS_FILE = ".vscode/settings.json";
+/** The key of {@link VSCODE_SETTINGS_FILE} that holds REST Client's environments. */
+export const REST_CLIENT_ENVIRONMENTS = "rest-client.environmentVariables";
+
 /** One auth configuration of `Security.Auth` (JetBrains OAuth 2.0), values substituted later. */
 export type AuthConfig = Record<string, unknown>;
 
@@ -99,6 +107,16 @@ export async function loadEnvironment(
   // The public file is shared; the private file and --env-file are the person's own, unless
   // git tracks them (then they came with the repository too).
   const sources: EnvSource[] = [
+    // REST Client's, in VS Code's settings (JSON with comments; not JSON: not read, as VS Code
+    // would not read it either).
+    {
+      path: `${dir}${sep}${VSCODE_SETTINGS_FILE}`,
+      secret: false,
+      required: false,
+      trust: "shared",
+      within: REST_CLIENT_ENVIRONMENTS,
+      comments: true,
+    },
     // httpyac's JSON configuration's `environments` (its JavaScript ones are never read).
     ...HTTPYAC_CONFIG_FILES.map((name): EnvSource => ({
       path: `${dir}${sep}${name}`,
@@ -135,7 +153,7 @@ export async function loadEnvironment(
   const known = new Set<string>();
   for (const source of sources) {
     await checkLink(source, options.confinement);
-    const read = readEnvFile(source.path, source.required);
+    const read = readEnvFile(source.path, source.required, source.comments);
     const data = source.within ? read?.[source.within] : read;
     if (!isObject(data)) continue;
     environment.files.push(source.path);
@@ -208,6 +226,8 @@ interface EnvSource {
   trust: Trust;
   /** The key of the file's object that holds the environments (httpyac's configuration). */
   within?: string;
+  /** JSON with comments and trailing commas (VS Code's settings); unreadable: skipped. */
+  comments?: boolean;
 }
 
 /** Whether an environment file holds a reference anywhere (then its trust matters). */
@@ -289,7 +309,11 @@ function addVariables(
   }
 }
 
-function readEnvFile(path: string, required: boolean): Record<string, unknown> | undefined {
+function readEnvFile(
+  path: string,
+  required: boolean,
+  comments = false,
+): Record<string, unknown> | undefined {
   let text: string;
   try {
     // Read at once (a small file), as its absence is found: no trip to the thread pool.
@@ -301,8 +325,9 @@ function readEnvFile(path: string, required: boolean): Record<string, unknown> |
   }
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(comments ? withoutComments(text) : text);
   } catch (error) {
+    if (comments) return undefined;
     throw new UsageError(
       `Cannot read environment file ${path}: not JSON (${(error as Error).message})`,
     );
@@ -313,6 +338,34 @@ function readEnvFile(path: string, required: boolean): Record<string, unknown> |
     );
   }
   return data;
+}
+
+/**
+ * JSON with comments (`//`, `/* *\/`) and trailing commas, as VS Code writes its settings, made
+ * JSON: both removed outside strings.
+ */
+export function withoutComments(text: string): string {
+  const strip = (source: string, comments: boolean) => {
+    let out = "";
+    for (let i = 0; i < source.length; i++) {
+      const c = source[i]!;
+      if (c === '"') {
+        const string = /^"(?:[^"\\]|\\.)*"?/.exec(source.slice(i))![0];
+        out += string;
+        i += string.length - 1;
+      } else if (comments && c === "/" && source[i + 1] === "/") {
+        const eol = source.indexOf("\n", i);
+        i = eol < 0 ? source.length : eol - 1;
+      } else if (comments && c === "/" && source[i + 1] === "*") {
+        const close = source.indexOf("*/", i + 2);
+        i = close < 0 ? source.length : close + 1;
+      } else if (!comments && c === "," && /^\s*[}\]]/.test(source.slice(i + 1))) {
+        // a trailing comma
+      } else out += c;
+    }
+    return out;
+  };
+  return strip(strip(text, true), false);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -263,3 +263,41 @@ client_id=foo
     length: "50",
   });
 });
+
+Deno.test("held-out sweep: REST Client's environments in .vscode/settings.json (JSON with comments): $shared and the chosen one, {{$shared NAME}}, found from a request file below, as REST Client's README describes them", async () => {
+  await using httpbin = await startHttpbin();
+  const authority = new URL(httpbin.origin).host;
+  const dir = await project({
+    ".vscode/settings.json": `{
+  // REST Client's environments (its README, "Environment Variables")
+  "editor.tabSize": 2,
+  "rest-client.environmentVariables": {
+    "$shared": {
+      "version": "v1",
+      "token": "shared-token",
+    },
+    "local": {
+      "version": "v2",
+      "host": "${authority}", /* no scheme: the request line writes it */
+      "token": "{{$shared token}}-local",
+    },
+  },
+}
+`,
+    // Another settings file nearer the request, without REST Client's key: not where they are.
+    "requests/.vscode/settings.json": `{ "editor.tabSize": 4 }`,
+    "requests/api.http": `GET http://{{host}}/anything/{{version}}?shared={{$shared version}}
+Authorization: Bearer {{token}}
+`,
+  });
+  const ours = await dial(["run", "requests/api.http", "--env", "local"], { cwd: dir });
+  assert.equal(ours.code, 0, ours.stderr);
+  assert.deepEqual(echoed(ours.stdout), ["GET /anything/v2?shared=v1"]);
+  assert.match(ours.stdout, /"Authorization":\s*"Bearer shared-token-local"/);
+  const unknown = await dial(["run", "requests/api.http", "--env", "prod"], { cwd: dir });
+  assert.equal(unknown.code, 2);
+  assert.match(
+    unknown.stderr,
+    /Unknown environment "prod": .*\.vscode\/settings\.json define "local"/,
+  );
+});
