@@ -114,6 +114,11 @@ export function dynamicVariable(
       }
       return env(name);
     }
+    case "$aadToken":
+    case "$aadV2Token":
+      return bad(
+        `REST Client's "${head}" (a token from an Azure AD sign-in in VS Code) is not supported: write {{NAME}} and give it with --var NAME=@env:TOKEN, or use an OAuth 2.0 configuration of http-client.env.json ({{$auth.token("id")}})`,
+      );
     default:
       // Postman's (`$randomFirstName` …), for imported collections.
       return (rest.length === 0 ? postmanDynamicVariable(head!) : undefined) ??

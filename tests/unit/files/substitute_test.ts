@@ -95,6 +95,11 @@ Deno.test("variables: JetBrains and REST Client dynamic variables", () => {
   assert.ok(Number(get("$timestamp -1 d")) < Date.now() / 1000 - 86_000);
   assert.throws(() => get("$env.UNSET_THING"), /Undefined variable "\$env\.UNSET_THING"/);
   assert.throws(() => get("$nope"), /Unknown dynamic variable "\$nope"/);
+  // REST Client's Azure AD token: named, not unknown (its sign-in is VS Code's).
+  assert.throws(
+    () => get("$aadToken new contoso.com"),
+    /REST Client's "\$aadToken" .* not supported/,
+  );
 });
 
 Deno.test("variables: REST Client request variables read JSONPath (RFC 9535) and headers", () => {
