@@ -12,6 +12,7 @@ import {
   PRIVATE_ENV_FILE,
   PUBLIC_ENV_FILE,
   REST_CLIENT_ENVIRONMENTS,
+  USER_ENV_FILE,
   VSCODE_SETTINGS_FILE,
 } from "../files/environment.ts";
 import type { HttpFile } from "../files/http_file_types.ts";
@@ -153,7 +154,9 @@ export function filePrompt(
  */
 export function environmentDir(dir: string): string {
   const has = (candidate: string) => {
-    for (const name of [PUBLIC_ENV_FILE, PRIVATE_ENV_FILE, ...HTTPYAC_CONFIG_FILES]) {
+    for (
+      const name of [PUBLIC_ENV_FILE, USER_ENV_FILE, PRIVATE_ENV_FILE, ...HTTPYAC_CONFIG_FILES]
+    ) {
       try {
         Deno.statSync(`${candidate}/${name}`);
         return true;

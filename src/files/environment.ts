@@ -27,6 +27,8 @@ export const SECRET_AUTH_KEYS: readonly string[] = ["Client Secret", "Password",
 export const PUBLIC_ENV_FILE = "http-client.env.json";
 /** The private environment file's name: secrets, kept out of version control. */
 export const PRIVATE_ENV_FILE = "http-client.private.env.json";
+/** Visual Studio's user-specific environment file (its private one), beside the public one. */
+export const USER_ENV_FILE = "http-client.env.json.user";
 
 /**
  * httpyac's JSON configuration files: their `environments` (`$shared` and named ones) are
@@ -126,6 +128,7 @@ export async function loadEnvironment(
       within: "environments",
     })),
     { path: `${dir}${sep}${PUBLIC_ENV_FILE}`, secret: false, required: false, trust: "shared" },
+    { path: `${dir}${sep}${USER_ENV_FILE}`, secret: true, required: false, trust: "own" },
     { path: `${dir}${sep}${PRIVATE_ENV_FILE}`, secret: true, required: false, trust: "own" },
     ...(options.envFiles ?? []).map((path): EnvSource => ({
       path,
@@ -290,8 +293,13 @@ function addVariables(
         }
         continue;
       }
+      const provider = isObject(value) && typeof value.provider === "string"
+        ? value.provider
+        : undefined;
       environment.notices.push(
-        `${source.path}: variable "${name}" is an object and is skipped (variables are strings, numbers or booleans)`,
+        provider
+          ? `${source.path}: variable "${name}" is read by Visual Studio's "${provider}" provider, which dial does not run, and is skipped (give it with --var ${name}=@env:NAME or in ${PRIVATE_ENV_FILE})`
+          : `${source.path}: variable "${name}" is an object and is skipped (variables are strings, numbers or booleans)`,
       );
       continue;
     }

@@ -301,3 +301,39 @@ Authorization: Bearer {{token}}
     /Unknown environment "prod": .*\.vscode\/settings\.json define "local"/,
   );
 });
+
+Deno.test("held-out sweep: Visual Studio's http-client.env.json.user is read beside http-client.env.json (its values over the shared file's, secrets); a provider's value is skipped saying so", async () => {
+  await using httpbin = await startHttpbin();
+  // An ASP.NET Core project's shape: the environments in the solution's folder, above the
+  // project's .http file (Visual Studio looks up from the file's folder).
+  const dir = await project({
+    "http-client.env.json": JSON.stringify({
+      dev: { HostAddress: httpbin.origin, ApiKey: "shared-placeholder" },
+    }),
+    "http-client.env.json.user": JSON.stringify({
+      dev: {
+        ApiKey: "user-key",
+        Secret: { provider: "AspnetUserSecrets", secretName: "config:ApiSecret" },
+      },
+    }),
+    "WebApi/WebApi.http": `@WebApi_HostAddress = {{HostAddress}}
+
+GET {{WebApi_HostAddress}}/anything/weatherforecast/
+Accept: application/json
+X-Api-Key: {{ApiKey}}
+
+###
+`,
+  });
+  const ours = await dial(["run", "WebApi/WebApi.http", "--env", "dev"], { cwd: dir });
+  assert.equal(ours.code, 0, ours.stderr);
+  assert.deepEqual(echoed(ours.stdout), ["GET /anything/weatherforecast/"]);
+  assert.match(ours.stdout, /"X-Api-Key":\s*"user-key"/);
+  assert.match(
+    ours.stderr,
+    /http-client\.env\.json\.user: variable "Secret" is read by Visual Studio's "AspnetUserSecrets" provider, which dial does not run, and is skipped/,
+  );
+  // A value of the user's file is a secret: -v shows it redacted.
+  const verbose = await dial(["run", "WebApi/WebApi.http", "--env", "dev", "-v"], { cwd: dir });
+  assert.doesNotMatch(verbose.stderr, /user-key/);
+});
