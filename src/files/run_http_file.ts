@@ -1716,6 +1716,17 @@ class FileRunner {
       });
     this.lastResponse = httpyac;
     if (request.name !== undefined) this.namedHttpyacResponses.set(request.name, httpyac);
+    // The `??` lines first, then the handlers, as httpyac runs its assertions before its blocks
+    // after the response (a `??` reads the variables as they were before the blocks ran).
+    if (request.assertions.length) {
+      const check = await this.assertions(request, scope, {
+        fileRequest,
+        outcome,
+        contentType,
+        durationMs,
+      });
+      for (const assertion of request.assertions) result.tests.push(await check(assertion));
+    }
     for (const handler of request.handlers) {
       const input = this.scriptInput(scope, requestVariables, request, performance.now() - sent);
       input.request = exchanged!.request;
@@ -1745,9 +1756,6 @@ class FileRunner {
           body: outcome.body,
         }),
       );
-    }
-    if (request.assertions.length) {
-      await this.assert(request, scope, result, { fileRequest, outcome, contentType, durationMs });
     }
     if (this.file.scripts) {
       const input = { ...this.scriptInput(scope, requestVariables, request), ...exchanged! };
@@ -1781,13 +1789,12 @@ class FileRunner {
     return httpyacResponse(this.asserted(sent), sent);
   }
 
-  /** The request's `??` lines, each a test. */
-  async assert(
+  /** @returns what evaluates one of the request's `??` lines (a test) against its exchange */
+  async assertions(
     request: HttpRequest,
     scope: VariableScope,
-    result: RequestResult,
     sent: { fileRequest: FileRequest; outcome: Outcome; contentType: string; durationMs: number },
-  ): Promise<void> {
+  ): Promise<(assertion: Assertion) => Promise<TestOutcome>> {
     const response = this.asserted(sent);
     const { evaluateAssertion, httpyacResponse } = await load.assertions();
     const context: AssertionContext = {
@@ -1810,9 +1817,7 @@ class FileRunner {
         (this.file.xpathNamespaces ?? []).map((n) => [n.prefix, n.uri]),
       ),
     };
-    for (const assertion of request.assertions) {
-      result.tests.push(await evaluateAssertion(assertion, response, context));
-    }
+    return (assertion) => evaluateAssertion(assertion, response, context);
   }
 
   /** The file's script sandbox, made at its first use. */

@@ -337,3 +337,49 @@ X-Api-Key: {{ApiKey}}
   const verbose = await dial(["run", "WebApi/WebApi.http", "--env", "dev", "-v"], { cwd: dir });
   assert.doesNotMatch(verbose.stderr, /user-key/);
 });
+
+Deno.test("held-out sweep: a request's ?? lines run before its blocks after the response, wherever they are written, as httpyac runs them: a ?? reads the variables as they were before the blocks", async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    "order.http": `@seen = 1
+
+GET {{base}}/anything?n=1
+
+?? status == 200
+?? js seen == 1
+{{
+  exports.seen = 2;
+  test("block after two assertions", () => {});
+}}
+?? js seen == 2
+`,
+  });
+  const ours = await dial([
+    ...["test", `${dir}/order.http`, "--reporter", "json", "--var", `base=${httpbin.origin}`],
+  ]);
+  // 11: a test failed (`seen == 2`, read before the block that sets it).
+  assert.equal(ours.code, 11, ours.stdout + ours.stderr);
+  const theirs = await httpyac(
+    ["order.http", "--all", "-o", "none", "--json", "--var", `base=${httpbin.origin}`],
+    { cwd: dir },
+  );
+  const report = JSON.parse(theirs.stdout.slice(theirs.stdout.indexOf("{"))) as {
+    requests: { testResults: { message: string; status: string }[] }[];
+  };
+  const httpyacTests = report.requests.flatMap((r) =>
+    r.testResults.map((t) => [t.message, t.status === "SUCCESS"])
+  );
+  assert.deepEqual(httpyacTests, [
+    ["status == 200", true],
+    ["seen == 1", true],
+    ["seen == 2", false],
+    ["block after two assertions", true],
+  ]);
+  const cases = reportCases(ours.stdout).filter((c) => c.name !== "HTTP 200");
+  assert.deepEqual(cases.map((c) => [c.name, c.outcome === "passed"]), [
+    ["status == 200", true],
+    ["js seen == 1", true],
+    ["js seen == 2", false],
+    ["block after two assertions", true],
+  ]);
+});
