@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { dial } from "../_helpers.ts";
 import { httpyac, project, reportCases } from "./_files.ts";
 import { startHttpbin } from "./_httpbin.ts";
+import { unusedPort } from "../_ports.ts";
 
 /** The `METHOD url` of each httpbin echo (`/anything`) in a tool's printed bodies, in order. */
 function echoed(stdout: string): string[] {
@@ -215,8 +216,8 @@ GET {{base}}/anything?x=2
   const { theirs } = await both(dir, "main.http", httpbin.origin);
   const ours = await dial([
     ...["test", `${dir}/main.http`, "--reporter", "json", "--var", `base=${httpbin.origin}`],
-    // USERS is a host (JetBrains: a URL without a scheme is http://): kept on loopback.
-    ...["--connect-to", "users:80:127.0.0.1:9"],
+    // USERS is a host (JetBrains: a URL without a scheme is http://): kept on loopback, refused.
+    ...["--connect-to", `users:80:127.0.0.1:${unusedPort()}`],
   ]);
   // 7: a request could not connect (as curl's exit code).
   assert.equal(ours.code, 7, ours.stderr);
