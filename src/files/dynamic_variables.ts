@@ -117,7 +117,7 @@ export function dynamicVariable(
     case "$aadToken":
     case "$aadV2Token":
       return bad(
-        `REST Client's "${head}" (a token from an Azure AD sign-in in VS Code) is not supported: write {{NAME}} and give it with --var NAME=@env:TOKEN, or use an OAuth 2.0 configuration of http-client.env.json ({{$auth.token("id")}})`,
+        `REST Client's "${head}" (a token from an Azure AD sign-in in VS Code) is not supported: write the token as a variable ({{NAME}}, its value a reference such as @env:TOKEN), or use an OAuth 2.0 configuration of http-client.env.json ({{$auth.token("id")}})`,
       );
     default:
       // Postman's (`$randomFirstName` …), for imported collections.

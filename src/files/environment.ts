@@ -298,7 +298,7 @@ function addVariables(
         : undefined;
       environment.notices.push(
         provider
-          ? `${source.path}: variable "${name}" is read by Visual Studio's "${provider}" provider, which dial does not run, and is skipped (give it with --var ${name}=@env:NAME or in ${PRIVATE_ENV_FILE})`
+          ? `${source.path}: variable "${name}" is read by Visual Studio's "${provider}" provider, which dial does not run, and is skipped (give its value by reference, such as @env:NAME, or in ${PRIVATE_ENV_FILE})`
           : `${source.path}: variable "${name}" is an object and is skipped (variables are strings, numbers or booleans)`,
       );
       continue;
