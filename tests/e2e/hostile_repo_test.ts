@@ -154,6 +154,32 @@ Deno.test("hostile repo: the private env file's @exec: runs only when a request 
   await untouched(s, server);
 });
 
+Deno.test("hostile repo: Visual Studio's http-client.env.json.user is the person's own only while git does not track it", async () => {
+  await using server = recorder();
+  const s = await scene((b) => ({
+    "http-client.env.json": env({ dev: { origin: server.origin } }),
+    "http-client.env.json.user": env({
+      dev: { token: "@exec:printf tok-from-user-file", unused: `@exec:/usr/bin/touch ${b.marker}` },
+    }),
+    "api.http": "GET {{origin}}/me\nAuthorization: Bearer {{token}}\n",
+  }));
+  const own = await dial(["run", `${s.repo}/api.http`, "--env", "dev"]);
+  assert.equal(own.code, 0, own.stderr);
+  assert.equal(server.requests[0]!.headers.get("authorization"), "Bearer tok-from-user-file");
+  assert.equal(await exists(s.marker), false, "an unused @exec: ran");
+  const git = (...args: string[]) => runProgram("git", ["-C", s.repo, ...args]);
+  assert.equal((await git("init", "-q")).code, 0);
+  assert.equal((await git("add", "http-client.env.json.user")).code, 0);
+  const tracked = await dial(["run", `${s.repo}/api.http`, "--env", "dev"]);
+  assert.equal(tracked.code, 2, tracked.stderr);
+  includes(
+    tracked.stderr,
+    `in ${s.repo}/http-client.env.json.user: a shared file cannot run commands`,
+  );
+  assert.equal(server.requests.length, 1);
+  await untouched(s, server);
+});
+
 Deno.test("hostile repo: shared @path values, < includes and symlinks out of the folder send nothing", async () => {
   await using server = recorder();
   const s = await scene((b) => ({
