@@ -688,8 +688,7 @@ class FileRunner {
       } catch (error) {
         // What a loop's list or condition threw fails the request, as a failed exchange does.
         if (!(error instanceof DialError) || !this.options.keepGoing) throw error;
-        const result = { request, file: this.file.path, label: labelOf(request), tests: [] };
-        await this.settle({ ...result, durationMs: 0, error }, performance.now());
+        await this.settle({ ...this.startResult(request), error }, performance.now());
       }
       return;
     }
@@ -708,13 +707,7 @@ class FileRunner {
     const at = `${this.file.path}:${directive.span.line}:1`;
     // The file's blocks outside requests run before its first request's loop reads their exports.
     if (this.file.scripts && !this.globalScriptsRan) {
-      const result = {
-        request,
-        file: this.file.path,
-        label: labelOf(request),
-        durationMs: 0,
-        tests: [],
-      };
+      const result = this.startResult(request);
       await this.fileScripts(request, result, this.scope(new Map()), new Map(), undefined, true);
     }
     // As httpyac: the request's blocks written above the `# @loop` line run once, before the loop
@@ -723,13 +716,7 @@ class FileRunner {
       script.kind === "inline" && script.httpyac && script.codeLine < directive.span.line
     );
     if (above.length) {
-      const result: RequestResult = {
-        request,
-        file: this.file.path,
-        label: labelOf(request),
-        durationMs: 0,
-        tests: [],
-      };
+      const result = this.startResult(request);
       await this.preScripts(
         { ...request, preScripts: above },
         result,
@@ -824,16 +811,15 @@ class FileRunner {
     return found;
   }
 
+  /** @returns a result of this file for the request, before anything of it ran */
+  startResult(request: HttpRequest): RequestResult {
+    return { request, file: this.file.path, label: labelOf(request), durationMs: 0, tests: [] };
+  }
+
   /** Sends the request as one result of the run (its referred requests ran, or failed). */
   async exchange(request: HttpRequest, names: string[], chain: HttpRequest[]): Promise<void> {
     const started = performance.now();
-    const result: RequestResult = {
-      request,
-      file: this.file.path,
-      label: labelOf(request),
-      durationMs: 0,
-      tests: [],
-    };
+    const result = this.startResult(request);
     try {
       const failed = names.find((name) => this.failed.has(name));
       if (failed !== undefined) {
