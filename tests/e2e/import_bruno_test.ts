@@ -226,8 +226,16 @@ Deno.test("import: OpenCollection YAML and Bruno's JSON export import to the req
 Deno.test("import: Bruno's assertions reach under dial test the outcomes bru run reaches, on httpbin", async () => {
   await using httpbin = await startHttpbin();
   const dir = await copyFixture(new URL("./fixtures/bruno-asserts/", import.meta.url).pathname);
-  // Bruno prints "✓ res.status: eq 200" or "✕ …" per assertion, in the collection's order.
-  const printed = await bruRun(`${dir}/collection`, { host: httpbin.origin });
+  // Bruno prints "json (200 OK) - 23 ms" per request (the error instead of the status when the
+  // request failed), then "✓ res.status: eq 200" or "✕ …" per assertion, in the collection's
+  // order. Its outcomes are compared only from a run whose three requests were answered: CI of
+  // session 16 saw one bru run's first request fail once (a peer's hiccup, not an assertion).
+  let printed = "";
+  for (let attempt = 0; attempt < 3; attempt++) {
+    printed = await bruRun(`${dir}/collection`, { host: httpbin.origin });
+    if ([...printed.matchAll(/^(json|status|headers) \(\d{3} /gm)].length === 3) break;
+  }
+  assert.equal([...printed.matchAll(/^(json|status|headers) \(\d{3} /gm)].length, 3, printed);
   const byBruno = [...printed.matchAll(/^\s*([✓✕]) (res.*)$/gm)].map((m) => [m[2]!, m[1] === "✓"]);
   assert.equal(byBruno.length, 47, printed);
 
