@@ -134,3 +134,30 @@ Deno.test("browser: the workspace sidebar opens .http requests in tabs and saves
 
   await Deno.remove(workspace, { recursive: true });
 });
+
+Deno.test("browser: a query edit of a URL continued over lines (REST Client) saves only the changed parameter's line", async () => {
+  const workspace = await Deno.makeTempDir({ prefix: "dial-ui-files-" });
+  const file = `${workspace}/users.http`;
+  const text = `### list users
+# @name listUsers
+GET https://api.test/users
+    ?page=1
+    &size=20
+    &sort=name
+Content-Type:   application/json
+`;
+  await Deno.writeTextFile(file, text);
+  try {
+    await using app = await openApp(browser(), { workspace });
+    const { page } = app;
+    await openRequest(page, "users.http", "GET listUsers");
+    const url = page.getByLabel("URL", { exact: true });
+    assert.equal(await url.inputValue(), "https://api.test/users?page=1&size=20&sort=name");
+    await url.fill("https://api.test/users?page=1&size=50&sort=name");
+    await url.press("Control+s");
+    await page.getByRole("status").filter({ hasText: "Saved to users.http" }).waitFor();
+    assert.equal(await Deno.readTextFile(file), text.replace("&size=20", "&size=50"));
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});

@@ -171,3 +171,45 @@ Deno.test("ui save in place: a form keeps the file's boundary and its parts' fil
     ),
   );
 });
+
+Deno.test("ui save in place: a query edit keeps the URL continued over lines, its unchanged lines byte for byte", () => {
+  const source = `### list
+GET https://x.test/users
+    ?page=1
+    &size=20&sort=name
+\t&q={{term}} HTTP/1.1
+Accept: */*
+`;
+  const request = parseHttpFile(source, "t.http").requests[0]!;
+  const draft = draftOfRequest(request);
+  assert.equal(draft.url, "https://x.test/users?page=1&size=20&sort=name&q={{term}}");
+  // One parameter changed: only its line; the version stays at the end.
+  assert.equal(
+    saveInPlace(source, request, { ...draft, url: draft.url.replace("page=1", "page=2") }),
+    source.replace("?page=1", "?page=2"),
+  );
+  // A parameter added and one removed: the others' lines stay, the new one gets its own line.
+  assert.equal(
+    saveInPlace(source, request, {
+      ...draft,
+      url: "https://x.test/users?size=20&sort=name&q={{term}}&x=1",
+    }),
+    source.replace(
+      "    ?page=1\n    &size=20&sort=name\n\t&q={{term}} HTTP/1.1",
+      "    ?size=20&sort=name\n\t&q={{term}}\n    &x=1 HTTP/1.1",
+    ),
+  );
+  // A new path: the first line changes, the query's lines stay.
+  assert.equal(
+    saveInPlace(source, request, { ...draft, url: draft.url.replace("/users", "/people") }),
+    source.replace("/users", "/people"),
+  );
+  // No query left: one line.
+  assert.equal(
+    saveInPlace(source, request, { ...draft, url: "https://x.test/users" }),
+    source.replace(
+      "GET https://x.test/users\n    ?page=1\n    &size=20&sort=name\n\t&q={{term}} HTTP/1.1",
+      "GET https://x.test/users",
+    ),
+  );
+});

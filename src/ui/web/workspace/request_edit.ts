@@ -204,10 +204,12 @@ function keepUnchangedLines(source: string, request: HttpRequest, written: strin
   const lines = written.split("\n");
   const [first, ...headerLines] = lines;
   const requestLine = `${request.method} ${request.url}`;
+  const asWritten = source.slice(request.requestLine.start, request.requestLine.end)
+    .replace(/\r?\n$/, "");
   const out = [
     first === requestLine || first === `${requestLine} ${request.httpVersion ?? ""}`.trim()
-      ? source.slice(request.requestLine.start, request.requestLine.end).replace(/\r?\n$/, "")
-      : first!,
+      ? asWritten
+      : continuedRequestLine(asWritten, first!),
   ];
   // The text before each header in the file that is neither the request line nor a header:
   // its comment lines.
@@ -248,6 +250,44 @@ function keepUnchangedLines(source: string, request: HttpRequest, written: strin
   });
   gapsUpTo(request.headers.length - 1);
   return out.join("\n");
+}
+
+const QUERY_CONTINUATION = /^(\s*)([?&])(\S.*?)(\s+HTTP\/\d+(?:\.\d+)?)?\s*$/;
+
+/**
+ * A changed request line written over lines as the file wrote its URL (REST Client's
+ * `    ?page=1` / `    &size=20` continuations): the file's continuation lines whose query
+ * parameters the edit left alone stay byte for byte, each other parameter gets a line of its own
+ * with the file's indent, and the version ending the last line stays there.
+ *
+ * @param asWritten the file's request line and its continuation lines
+ * @param written the new request line, on one line (`METHOD url`)
+ * @returns the request line to write: `written` when the file wrote the URL on one line, or
+ *   continued it in another way (its path, not its query)
+ */
+function continuedRequestLine(asWritten: string, written: string): string {
+  const [firstLine, ...rest] = asWritten.split(/\r?\n/);
+  const continued = rest.map((line) => QUERY_CONTINUATION.exec(line));
+  const query = written.indexOf("?");
+  if (!rest.length || query < 0 || continued.some((m, i) => !m || (m[4] && i < rest.length - 1))) {
+    return written;
+  }
+  const base = written.slice(0, query);
+  const fileLines = continued.map((m) => ({ indent: m![1]!, params: m![3]!.split("&") }));
+  const params = written.slice(query + 1).split("&");
+  const out = [firstLine!.trim() === base ? firstLine! : base];
+  for (let i = 0; i < params.length;) {
+    const at = fileLines.findIndex((line) =>
+      line.params.every((param, k) => params[i + k] === param)
+    );
+    const [kept] = at < 0 ? [] : fileLines.splice(at, 1);
+    const indent = kept?.indent ?? continued[0]![1]!;
+    const own = kept?.params ?? [params[i]!];
+    out.push(`${indent}${i === 0 ? "?" : "&"}${own.join("&")}`);
+    i += own.length;
+  }
+  const version = continued.at(-1)![4];
+  return `${out.join("\n")}${version ?? ""}`;
 }
 
 /**
