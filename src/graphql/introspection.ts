@@ -10,7 +10,8 @@ import { DialError, ErrorCode, NotGraphQLError, type Remedy } from "../errors/mo
 import { isCredentialName } from "../credential_name.ts";
 import { redactUrl } from "../redact_url.ts";
 import { send, type SendOptions } from "../http/send.ts";
-import { reveal } from "../secret.ts";
+import { reveal, Secret } from "../secret.ts";
+import type { Authorization } from "../auth/auth_spec.ts";
 import { describeError } from "./envelope.ts";
 import { type GraphQLEndpoint, graphqlRequestSpec, readResults } from "./http_client.ts";
 
@@ -170,7 +171,8 @@ export function introspectionCacheDir(env?: EnvLookup): string {
  * @returns 64 hex digits
  */
 export async function cacheKey(endpoint: GraphQLEndpoint): Promise<string> {
-  const a = endpoint.auth.authorization;
+  const header = endpoint.auth.authorization ? undefined : bearerHeader(endpoint.headers);
+  const a = endpoint.auth.authorization ?? header?.authorization;
   const identity = a === undefined
     ? null
     : a.kind === "basic" || a.kind === "digest"
@@ -193,13 +195,28 @@ export async function cacheKey(endpoint: GraphQLEndpoint): Promise<string> {
     endpoint.url.href,
     identity,
     endpoint.auth.queryKeys.map((k) => [k.name, k.value.reveal()]),
-    endpoint.headers.filter((h) => h.credential || isCredentialName(h.name)).map((h) => [
-      h.name.toLowerCase(),
-      reveal(h.value),
-    ]),
+    endpoint.headers.filter((h) =>
+      h !== header?.field && (h.credential || isCredentialName(h.name))
+    )
+      .map((h) => [h.name.toLowerCase(), reveal(h.value)]),
   ]);
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return new Uint8Array(digest).toHex();
+}
+
+/**
+ * An `Authorization: Bearer …` header is the caller a bearer credential is: a request file's
+ * (which `dial run` makes a bearer credential of) and a page's header of the same request
+ * (a reloaded GraphQL tab asks for the cached schema without evaluating its file) share a key.
+ */
+function bearerHeader(
+  headers: GraphQLEndpoint["headers"],
+): { field: GraphQLEndpoint["headers"][number]; authorization: Authorization } | undefined {
+  const field = headers.find((h) => h.name.toLowerCase() === "authorization");
+  const token = field && /^Bearer\s+(.+)$/i.exec(reveal(field.value).trim())?.[1];
+  return token
+    ? { field: field!, authorization: { kind: "bearer", token: new Secret(token) } }
+    : undefined;
 }
 
 function isSchema(data: unknown): data is Record<string, unknown> {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { waitFor } from "../_helpers.ts";
-import { fileBrowser, openApp } from "./_browser.ts";
+import { tempDir, waitFor } from "../_helpers.ts";
+import { fileBrowser, openApp, openRequest } from "./_browser.ts";
 import { loadSchema, openWithSchema, setAuth, setEditorText } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
 import type { Page } from "playwright-core";
@@ -97,6 +97,29 @@ Deno.test("browser: endpoint, headers, query and variables survive a reload; sec
   assert.equal(await page.getByLabel("Auth", { exact: true }).inputValue(), "none");
   const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
   assert.doesNotMatch(stored, /very-secret-token|hidden-value/);
+});
+
+Deno.test("browser: a reloaded page shows the cached schema of a file's request whose Authorization: Bearer header names a private value", async () => {
+  await using graphql = await startGraphqlServer((r) =>
+    r.headers.get("authorization") === "Bearer gql-s3cret"
+  );
+  await using ws = await tempDir("dial-ui-gql-reload-", {
+    "api.http":
+      "### viewer\nGRAPHQL {{gql}}\nAuthorization: Bearer {{token}}\n\n{ viewer { login } }\n",
+    "http-client.env.json": JSON.stringify({ dev: { gql: graphql.endpoint } }),
+    "http-client.private.env.json": JSON.stringify({ dev: { token: "gql-s3cret" } }),
+  });
+  await using app = await openApp(browser(), { workspace: ws.path });
+  const { page } = app;
+  await openRequest(page, "api.http", "GRAPHQL viewer", "dev");
+  await page.getByRole("button", { name: "Load schema" }).click();
+  await page.getByRole("tree", { name: "Schema" }).waitFor();
+  assert.equal(graphql.introspections(), 1);
+  await page.locator('html[data-drafts="saved"]').waitFor({ state: "attached" });
+  await page.reload();
+  await page.getByRole("tab", { name: "GraphQL", selected: true }).waitFor();
+  await page.getByRole("tree", { name: "Schema" }).waitFor();
+  assert.equal(graphql.introspections(), 1, "no second introspection");
 });
 
 Deno.test("browser: a reloaded page shows the cached schema without asking the endpoint", async () => {
