@@ -112,6 +112,36 @@ Deno.test("browser: a launch link opened a second time says to use the open wind
   await second.close();
 });
 
+Deno.test("browser: the link of dial ui started again on its port, opened in the tab of the one before, gives that tab its session", async () => {
+  const workspace = await Deno.makeTempDir({ prefix: "dial-ui-relaunch-" });
+  await Deno.writeTextFile(`${workspace}/api.http`, "### one\nGET http://127.0.0.1:9/one\n");
+  const graphqlCacheDir = await Deno.makeTempDir({ prefix: "dial-ui-graphql-" });
+  const options = { graphqlCacheDir, configDir: uiConfigDir(), workspace };
+  const before = await startUiServer(options);
+  const context = await browser().newContext();
+  context.setDefaultTimeout(30_000);
+  let again: Awaited<ReturnType<typeof startUiServer>> | undefined;
+  try {
+    const page = await context.newPage();
+    await page.goto(before.url.href);
+    await page.getByRole("tablist", { name: "Request kind" }).waitFor();
+    await before.shutdown();
+    again = await startUiServer({ ...options, port: before.port });
+    // Pasted into the address bar of the open tab: only the fragment changes.
+    await page.goto(again.url.href);
+    await page.waitForURL((url) => url.hash === "");
+    const sidebar = page.getByRole("navigation", { name: "Workspace" });
+    await sidebar.getByRole("button", { name: "api.http", exact: true }).click();
+    await sidebar.getByRole("button", { name: "GET one" }).waitFor();
+    assert.equal(await page.getByText("has no session").count(), 0);
+  } finally {
+    await context.close();
+    await again?.shutdown();
+    await Deno.remove(graphqlCacheDir, { recursive: true });
+    await Deno.remove(workspace, { recursive: true });
+  }
+});
+
 /** A tab the app answered: it shows the workspace, not "no session". */
 async function ready(page: Page): Promise<void> {
   await page.getByRole("tablist", { name: "Request kind" }).waitFor();

@@ -6,6 +6,7 @@
  * @module
  */
 import { type ComponentChild, render } from "preact";
+import { LAUNCH_PARAM } from "../session_protocol.ts";
 import { useSession } from "./api.ts";
 import { bootedSession } from "./session_start.ts";
 import { loadWorkspaceState } from "./workspace_state.ts";
@@ -21,6 +22,12 @@ function show(app: ComponentChild): void {
   const sidebar = root.querySelector(".sidebar");
   if (sidebar && scrolled > 0) sidebar.scrollTop = scrolled;
 }
+
+// A launch link opened in a tab already on its address (dial ui started again on the same
+// --port) changes only the fragment, which loads nothing: load the page again to trade it.
+addEventListener("hashchange", () => {
+  if (new URLSearchParams(location.hash.slice(1)).has(LAUNCH_PARAM)) location.reload();
+});
 
 const started = await bootedSession();
 if ("problem" in started) {
