@@ -268,3 +268,19 @@ Deno.test(
     assert.equal(target.requests.length, 0, "nothing sent");
   },
 );
+
+Deno.test("browser: ▶ Run from the GraphQL tab shows its results: the runner's HTTP tab comes to the front", async () => {
+  await using target = rawServer(jsonAnswer('{"data": {"ok": 1}}'));
+  await using dir = await tempDir("dial-ui-run-front-", {
+    "api.http": `### q\n# @name q\nGRAPHQL ${target.origin}/graphql\n\n{ ok }\n`,
+  });
+  await using app = await openApp(browser(), { workspace: dir.path });
+  const { page } = app;
+  const sidebar = await openRequest(page, "api.http", "GRAPHQL q");
+  await page.getByRole("tab", { name: "GraphQL", selected: true }).waitFor();
+  await sidebar.getByRole("button", { name: "Run api.http" }).click();
+  await page.getByRole("tab", { name: "HTTP", selected: true }).waitFor();
+  const runner = page.getByRole("region", { name: "Runner" });
+  await runner.getByText("1 passed, 0 failed").waitFor();
+  assert.equal(target.requests.length, 1);
+});

@@ -8,6 +8,7 @@ import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { isRecord, ndjson, post, toApiError } from "../api.ts";
 import { chosenEnvironment } from "./environments.tsx";
+import { selectedTab } from "../main_tab.ts";
 import { useComputed } from "@preact/signals";
 import {
   HeaderTable,
@@ -45,11 +46,13 @@ let exchanges = new Map<number, StepExchange>();
 let controller: AbortController | undefined;
 
 /**
- * Runs a file and shows the view.
+ * Runs a file and shows the view (in the HTTP tab, which it selects).
  *
  * @param path the file, relative to the workspace
  */
 export async function runFile(path: string): Promise<void> {
+  // The view is the HTTP tab's: a ▶ from another tab shows it there, not unseen.
+  selectedTab.value = "http";
   controller?.abort();
   const mine = controller = new AbortController();
   shownFile.value = running.value = path;
