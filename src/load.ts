@@ -46,6 +46,9 @@ export const load = memoised({
   /** moment for Postman scripts' `require("moment")`. */
   libraryMoment: (): Promise<typeof import("./files/library_moment.ts")> =>
     import(new URL("./files/library_moment.ts", import.meta.url).href),
+  /** @xmldom/xmldom for httpyac's `parsedBody` of an XML or HTML response. */
+  libraryXmldom: (): Promise<typeof import("./files/library_xmldom.ts")> =>
+    import(new URL("./files/library_xmldom.ts", import.meta.url).href),
   /** a local OpenAPI description and its checker (the UI), with the JSON Schema validator. */
   readDescription: (): Promise<typeof import("./openapi/read_description.ts")> =>
     import(new URL("./openapi/read_description.ts", import.meta.url).href),

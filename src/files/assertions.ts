@@ -12,6 +12,22 @@ import type { Assertion } from "./http_file_types.ts";
 import type { Outcome, Timings } from "./_run_parts.ts";
 import type { TestOutcome } from "./script_api.ts";
 
+/**
+ * A value of httpyac's JavaScript that JSON cannot write (a DOM node of `parsedBody`, whose
+ * nodes refer to each other): an object, whose text is what `String` made of it in the sandbox
+ * (xmldom's serialization), as httpyac's failure messages show it.
+ */
+export class ObjectText {
+  /**
+   * @param text the value's text
+   */
+  constructor(readonly text: string) {}
+  /** @returns the value's text */
+  toString(): string {
+    return this.text;
+  }
+}
+
 /** What an assertion reads of an exchange. */
 export interface AssertedResponse {
   status: number;
@@ -219,6 +235,11 @@ export interface HttpyacResponse {
   body: string;
   /** Whether `parsedBody` is the body parsed as JSON (httpyac: a JSON media type). */
   json: boolean;
+  /**
+   * The media type `parsedBody` is parsed with into a DOM document (in the sandbox, when a script
+   * reads it), when it is one: httpyac's XML media types (`text/xml`) and `text/html`.
+   */
+  markup?: "text/xml" | "text/html";
   contentType: { mimeType: string; charset?: string; contentType: string };
   /** got's phases: `wait`, `tcp`, `tls`, `firstByte`, `download`, `total` (milliseconds). */
   timings: Record<string, number | undefined>;
@@ -248,7 +269,9 @@ export function httpyacResponse(
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1];
   const version = outcome.version?.replace(/^HTTP\//, "");
   const httpVersion = version === "2" ? "2.0" : version;
-  const mime = response.mimeType.toLowerCase();
+  // httpyac compares the media type as written, without changing its case.
+  const mime = contentType.split(";")[0]!.trim();
+  const markup = markupType(mime);
   return {
     statusCode: response.status,
     status: response.status,
@@ -258,6 +281,7 @@ export function httpyacResponse(
     body: response.body,
     json: mime === "application/json" || mime === "text/json" || mime.includes("+json") ||
       mime.includes("x-amz-json"),
+    ...(markup && response.body ? { markup } : {}),
     contentType: { mimeType: response.mimeType, ...(charset ? { charset } : {}), contentType },
     timings: {
       wait: durationValue("wait", response) as number | undefined,
@@ -274,6 +298,22 @@ export function httpyacResponse(
       body: sent.fileRequest.bodyText,
     },
   };
+}
+
+/**
+ * httpyac's rule for a DOM document as `parsedBody` (its xmlResponseInterceptor): the media type
+ * as written (httpyac compares it without changing its case) `application/xml`, `text/xml` or
+ * one with `+xml` is parsed as XML, `text/html` as HTML.
+ *
+ * @param mimeType the Content-Type header's media type, as written
+ * @returns DOMParser's media type for the body, or undefined when httpyac parses none
+ */
+function markupType(mimeType: string): "text/xml" | "text/html" | undefined {
+  if (mimeType === "text/html") return "text/html";
+  if (mimeType === "application/xml" || mimeType === "text/xml" || mimeType.includes("+xml")) {
+    return "text/xml";
+  }
+  return undefined;
 }
 
 /** A header as httpyac reads one: the value, several joined with `, ` (Set-Cookie: a list). */
@@ -338,6 +378,7 @@ function toBoolean(value: string, fallback: boolean): boolean {
 
 function toText(value: unknown): string | undefined {
   if (typeof value === "string") return value;
+  if (value instanceof ObjectText) return value.text;
   if (typeof value === "number") return `${value}`;
   if (value) return JSON.stringify(value);
   return undefined;
@@ -345,7 +386,9 @@ function toText(value: unknown): string | undefined {
 
 function show(value: unknown): string {
   // A string is shown as it is, unless it spans lines (a body): then as JSON, on one line.
-  const text = typeof value === "string" && !/[\n\r]/.test(value)
+  const text = value instanceof ObjectText
+    ? value.text
+    : typeof value === "string" && !/[\n\r]/.test(value)
     ? value
     : JSON.stringify(value) ?? String(value);
   return text.length > 200 ? `${text.slice(0, 197)}…` : text;

@@ -89,8 +89,11 @@ export function httpyacExpressionCode(expression: string, names: string[]): stri
   const buffer = /\bBuffer\b/.test(expression) && !names.includes("Buffer");
   const parameters = names.map((name) => `, ${name}`).join("") + (buffer ? ", Buffer" : "");
   const values = buffer ? ".concat([__dialNodeBuffer])" : "";
-  return `var __input = JSON.parse(request.variables.get("${HTTPYAC_CHANNEL}")); request.variables.set("${HTTPYAC_CHANNEL}", JSON.stringify({ value: (function (response${parameters}) {
-return (${expression}\n); }).apply(null, [__input.response && __dialResponse(__input.response, response.body)].concat(__input.values)${values}), values: __input.values }));
+  // A value JSON cannot write (a DOM node of parsedBody, which refers to its parent) is its text.
+  return `var __input = JSON.parse(request.variables.get("${HTTPYAC_CHANNEL}")), __value = (function (response${parameters}) {
+return (${expression}\n); }).apply(null, [__input.response && __dialResponse(__input.response, response.body)].concat(__input.values)${values}), __output;
+try { __output = JSON.stringify({ value: __value, values: __input.values }); } catch (e) { __output = JSON.stringify({ value: String(__value), text: true, values: __input.values }); }
+request.variables.set("${HTTPYAC_CHANNEL}", __output);
 ${RESPONSE_HELPER}`;
 }
 
@@ -139,13 +142,18 @@ export function namesText(code: string): string {
   return own.length ? `${code}\n${own.join(" ")}` : code;
 }
 
-/** httpyac's response in the sandbox: the meta the host sent, the body's text, `parsedBody`. */
+/**
+ * httpyac's response in the sandbox: the meta the host sent, the body's text, `parsedBody` (the
+ * JSON body parsed, or the XML or HTML body's DOM document, made when the script first reads it).
+ */
 const RESPONSE_HELPER = String.raw`function __dialResponse(meta, text) {
   if (!meta) return undefined;
-  var json = meta.json;
+  var json = meta.json, markup = meta.markup;
   delete meta.json;
+  delete meta.markup;
   meta.body = text;
   try { meta.parsedBody = json && text ? JSON.parse(text) : undefined; } catch (e) {}
+  if (markup && text) __dialMarkupBody(meta, markup);
   return meta;
 }`;
 
@@ -158,8 +166,18 @@ const RESPONSE_HELPER = String.raw`function __dialResponse(meta, text) {
 const BLOCK_HELPERS = String.raw`function __dialHttpyac(run) {
   var host = request, jetbrains = client, scriptConsole = console, parse = JSON.parse, stringify = JSON.stringify;
   var input = parse(host.variables.get("${HTTPYAC_CHANNEL}"));
-  var context = {}, names = Object.keys(input.variables);
-  for (var i = 0; i < names.length; i++) context[names[i]] = input.variables[names[i]];
+  var context = {}, names = Object.keys(input.variables), responses = {};
+  for (var i = 0; i < names.length; i++) {
+    var given = input.variables[names[i]];
+    // A named request's response object (NAMEResponse) of an XML or HTML body: its parsedBody too.
+    if (given && typeof given === "object" && given.__dialMarkup) {
+      var markup = given.__dialMarkup;
+      delete given.__dialMarkup;
+      __dialMarkupBody(given, markup);
+      responses[names[i]] = true;
+    }
+    context[names[i]] = given;
+  }
   var headers = {};
   host.headers.all().forEach(function (h) { headers[h.name] = h.value; });
   context.request = { method: host.method, url: host.url.getRaw(), headers: headers, body: host.body.getRaw() };
@@ -196,12 +214,14 @@ const BLOCK_HELPERS = String.raw`function __dialHttpyac(run) {
   function write() {
     var exported = {}, value = module.exports, keys = value && typeof value === "object" ? Object.keys(value) : [];
     for (var k = 0; k < keys.length; k++) {
-      if (typeof value[keys[k]] !== "function") exported[keys[k]] = value[keys[k]];
+      // Not a function, nor a DOM node of a parsedBody (kept by neither: they are not data).
+      var one = value[keys[k]];
+      if (typeof one !== "function" && !(one && typeof one.nodeName === "string" && typeof one.cloneNode === "function")) exported[keys[k]] = one;
     }
     var values = {};
     for (var n = 0; n < names.length; n++) {
       var given = input.variables[names[n]];
-      if (given !== null && typeof given === "object") values[names[n]] = context[names[n]];
+      if (given !== null && typeof given === "object" && !responses[names[n]]) values[names[n]] = context[names[n]];
     }
     host.variables.set("${HTTPYAC_CHANNEL}", stringify({ exports: exported, headers: context.request && context.request.headers, values: values }));
   }

@@ -801,8 +801,11 @@ class FileRunner {
    * httpyac's `NAMEResponse` in a block: the response object of the named request NAME that ran
    * (`statusCode`, `headers`, `body`, `parsedBody` …), when no variable of that name is defined.
    */
-  async responseVariables(code: string, scope: VariableScope): Promise<Record<string, unknown>> {
-    const found: Record<string, unknown> = {};
+  async responseVariables(
+    code: string,
+    scope: VariableScope,
+  ): Promise<Record<string, Record<string, unknown>>> {
+    const found: Record<string, Record<string, unknown>> = {};
     for (const [name, base] of code.matchAll(/(?<![.\w$])([A-Za-z_$][\w$]*)Response\b/g)) {
       const made = this.namedHttpyacResponses.get(base!);
       if (!made || name in found || this.defines(name, scope)) continue;
@@ -1185,11 +1188,15 @@ class FileRunner {
     }
     if (script.code.includes("$httpyac")) await this.executed(script, request);
     const { body: _, ...meta } = response ?? {};
+    const responses = await this.responseVariables(script.code, scope);
+    if (response?.markup || Object.values(responses).some((r) => "__dialMarkup" in r)) {
+      await (await load.scriptSandbox()).offerXmlLibrary();
+    }
     input.requestVariables = {
       ...input.requestVariables,
       [HTTPYAC_CHANNEL]: JSON.stringify({
         variables: {
-          ...await this.responseVariables(script.code, scope),
+          ...responses,
           ...this.blockVariables(script.code, scope),
         },
         ...(response ? { response: meta } : {}),
@@ -1864,13 +1871,17 @@ class FileRunner {
     request: HttpRequest,
     variables: Map<string, unknown> = new Map(),
   ): Promise<unknown> {
-    return (await this.evaluateHttpyac(
+    const did = await this.evaluateHttpyac(
       expression,
       assertion.span.line,
       request,
       variables,
       response,
-    )).value;
+    );
+    if (!did.text) return did.value;
+    // An object JSON cannot write (a DOM node of parsedBody): an object, shown by its text.
+    const { ObjectText } = await load.assertions();
+    return new ObjectText(String(did.value));
   }
 
   /**
@@ -1886,8 +1897,9 @@ class FileRunner {
     request: HttpRequest,
     variables: Map<string, unknown>,
     response?: HttpyacResponse,
-  ): Promise<{ value?: unknown; values?: unknown[] }> {
+  ): Promise<{ value?: unknown; values?: unknown[]; text?: boolean }> {
     const { body = "", ...meta } = response ?? {};
+    if (response?.markup) await (await load.scriptSandbox()).offerXmlLibrary();
     const input = this.scriptInput(this.scope(new Map()), new Map(), request);
     input.request = { method: "", url: "", headers: [], body: "" };
     input.requestVariables = {
@@ -1911,7 +1923,7 @@ class FileRunner {
     const json = output.requestVariables[HTTPYAC_CHANNEL];
     const did = json === undefined
       ? {}
-      : JSON.parse(json) as { value?: unknown; values?: unknown[] };
+      : JSON.parse(json) as { value?: unknown; values?: unknown[]; text?: boolean };
     // What the expression changed in an exported object (`{{counter.index++}}`), as in httpyac,
     // whose variables are the objects themselves.
     [...variables.keys()].forEach((name, i) => this.keepChanged(name, did.values?.[i]));
@@ -2312,7 +2324,9 @@ class FileRunner {
  * @returns it as httpyac keeps it in a variable: `parsedBody` parsed, no `json` flag
  */
 function plainResponse(response: HttpyacResponse): Record<string, unknown> {
-  const { json, ...rest } = response;
+  const { json, markup, ...rest } = response;
+  // Its parsedBody made in the sandbox when a block reads it (httpyac_script.ts).
+  if (markup) return { ...rest, __dialMarkup: markup };
   if (!json) return rest;
   try {
     return { ...rest, parsedBody: JSON.parse(response.body) };

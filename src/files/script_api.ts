@@ -51,6 +51,7 @@ var hostLibrary = host.library;
 var hostPart = host.part;
 var hostInput = host.input;
 var hostZone = host.zone;
+var hostMarkup = host.markup;
 /*
  * A date's text names its time zone after the offset ("GMT+0000 (Coordinated Universal Time)"),
  * as V8's does in httpyac's, Postman's and JetBrains' scripts; QuickJS's stops at the offset.
@@ -761,6 +762,42 @@ function sleep(ms) {
   });
 }
 Object.defineProperty(globalThis, "__dialSleep", { value: sleep, configurable: true });
+/*
+ * httpyac's parsedBody of an XML or HTML response (httpyac_script.ts): the DOM Document that
+ * @xmldom/xmldom's DOMParser makes of the body, as httpyac makes it, made when a script first
+ * reads it (the library evaluated then, once per context; its text offered by the host before
+ * a script with such a response runs). A body xmldom refuses is undefined, as in httpyac. The
+ * host is told while the library loads and the body is parsed, so that a body too large for the
+ * script's time or memory fails with an error that says so.
+ */
+function markupBody(response, mimeType) {
+  var text = response.body, made = false, document;
+  function own(value) {
+    defineProperty(response, "parsedBody", { value: value, writable: true, enumerable: true, configurable: true });
+  }
+  defineProperty(response, "parsedBody", {
+    enumerable: true,
+    configurable: true,
+    get: function () {
+      if (made) return document;
+      hostMarkup(text.length, mimeType);
+      var xmldom = library("xmldom", "@xmldom/xmldom");
+      try {
+        document = new xmldom.DOMParser({ onError: function () {} }).parseFromString(text, mimeType);
+      } catch (error) {
+        /* The engine's own failures (no memory, a stack overflow) are not xmldom's refusal. */
+        if (error === null || (error && error.name === "InternalError")) throw error;
+        document = undefined;
+      }
+      hostMarkup(0, "");
+      made = true;
+      own(document);
+      return document;
+    },
+    set: own
+  });
+}
+Object.defineProperty(globalThis, "__dialMarkupBody", { value: markupBody, configurable: true });
 var POSTMAN_STATICS = ["_", "CryptoJS", "tv4", "cheerio", "xml2Json", "require", "setTimeout", "Ajv",
   "Buffer"];
 var POSTMAN_GLOBALS = ["pm", "postman", "tests", "responseBody", "responseCode", "responseHeaders",

@@ -148,6 +148,17 @@ const LIBRARIES: ReadonlyArray<{ name: string; wanted: RegExp; source: () => Pro
 const librarySources = new Map<string, string>();
 
 /**
+ * Offers @xmldom/xmldom to the scripts from now on: its text loaded (once per process) for a
+ * script given httpyac's response of an XML or HTML body, and evaluated inside the sandbox only
+ * when the script reads that response's `parsedBody` (the prelude's markupBody).
+ */
+export async function offerXmlLibrary(): Promise<void> {
+  if (!librarySources.has("xmldom")) {
+    librarySources.set("xmldom", (await load.libraryXmldom()).SOURCE);
+  }
+}
+
+/**
  * Loads the text of the libraries a script's code names.
  *
  * @returns their names
@@ -342,6 +353,7 @@ export class ScriptSession {
         thrown = { handle: compiled.error, compiling: true };
       } else {
         sandbox.current.input = input;
+        sandbox.current.parsing = undefined;
         const given = inputArguments(input).map((value) =>
           typeof value === "number"
             ? context.newNumber(value)
@@ -398,6 +410,7 @@ export class ScriptSession {
         memoryBytes: this.#memoryBytes,
         exhausted: sandbox.exhausted(),
         signal: this.#signal,
+        parsing: sandbox.current.parsing,
       });
       broke(failure.broken);
       // A script that did not compile did nothing.
@@ -526,8 +539,12 @@ interface Sandbox {
   release: QuickJSHandle;
   /** The characters of the last script's bodies (the request's and the response's). */
   held: number;
-  /** The running (or last) script's input, whose parts the prelude asks for ({@link inputPart}). */
-  current: { input?: ScriptInput };
+  /**
+   * The running (or last) script's input, whose parts the prelude asks for ({@link inputPart}),
+   * and the body the prelude is parsing into httpyac's `parsedBody` (its length and media type),
+   * if it is.
+   */
+  current: { input?: ScriptInput; parsing?: { length: number; mimeType: string } | undefined };
   /** The prelude's `take()`, held by the host. */
   take: QuickJSHandle;
   /** The prelude's `describe(error)`, held by the host. */
@@ -921,6 +938,16 @@ function hostFunctions(context: QuickJSContext, current: Sandbox["current"]): Qu
   });
   context.setProp(host, "zone", zone);
   zone.dispose();
+  // The prelude parses a body into httpyac's parsedBody (its length, media type), or is done.
+  const markup = context.newFunction("markup", (length, mimeType) => {
+    const characters = context.getNumber(length);
+    current.parsing = characters
+      ? { length: characters, mimeType: context.getString(mimeType) }
+      : undefined;
+    return context.undefined;
+  });
+  context.setProp(host, "markup", markup);
+  markup.dispose();
   digest.dispose();
   path.dispose();
   dynamic.dispose();
@@ -1155,20 +1182,27 @@ function stopping(signal: AbortSignal | undefined): boolean {
 function scriptError(
   { name, message, isNull }: Thrown,
   source: ScriptSource,
-  { line: thrownAt, timeoutMs, memoryBytes, exhausted, signal }: {
+  { line: thrownAt, timeoutMs, memoryBytes, exhausted, signal, parsing }: {
     line: number | undefined;
     timeoutMs: number;
     memoryBytes: number;
     exhausted: boolean;
     signal: AbortSignal | undefined;
+    parsing?: { length: number; mimeType: string } | undefined;
   },
 ): ScriptError {
   const line = thrownAt ?? source.line;
+  // What the script was doing, when it was dial's parse of a body into httpyac's parsedBody.
+  const doing = parsing
+    ? ` while parsing the ${
+      size(parsing.length)
+    } ${parsing.mimeType} response body into response.parsedBody (a DOM document, as httpyac makes it): read response.body instead, or make the body smaller`
+    : "";
   if (name === "InternalError" && message === "interrupted") {
     // An interrupted script's stack points at no useful line: name where it starts.
     if (stopping(signal)) return stopped(source, source.line);
     const failure = new ScriptError(
-      `${source.file}:${source.line}: Script timed out after ${timeoutMs / 1000} s`,
+      `${source.file}:${source.line}: Script timed out after ${timeoutMs / 1000} s${doing}`,
     );
     failure.broken = true;
     return failure;
@@ -1182,10 +1216,16 @@ function scriptError(
   if (postman) message += " (add `# @postman` to the request for Postman's script API)";
   const failure = outOfMemory
     ? new ScriptError(
-      `${source.file}:${line}: Script ran out of memory (${memoryBytes / 1024 / 1024} MiB)`,
+      `${source.file}:${line}: Script ran out of memory (${memoryBytes / 1024 / 1024} MiB)${doing}`,
     )
     : new ScriptError(`${source.file}:${line}: ${name}: ${message}`);
   // Out of memory, stack overflow: the engine's own failures leave the context unusable.
   failure.broken = name === "InternalError" || exhausted;
   return failure;
+}
+
+/** @returns a length of text in characters, as a size (`5.2 MB`, `800 kB`) */
+function size(characters: number): string {
+  if (characters >= 1e6) return `${(characters / 1e6).toFixed(1)} MB`;
+  return `${Math.ceil(characters / 1000)} kB`;
 }
