@@ -236,10 +236,11 @@ export interface HttpyacResponse {
   /** Whether `parsedBody` is the body parsed as JSON (httpyac: a JSON media type). */
   json: boolean;
   /**
-   * The media type `parsedBody` is parsed with into a DOM document (in the sandbox, when a script
-   * reads it), when it is one: httpyac's XML media types (`text/xml`) and `text/html`.
+   * When `parsedBody` is a DOM document (made in the sandbox when a script reads it): the media
+   * type it is parsed with (httpyac's XML media types: `text/xml`; `text/html`), and the
+   * exchange's number (the sandbox keeps one document per exchange).
    */
-  markup?: "text/xml" | "text/html";
+  markup?: { type: "text/xml" | "text/html"; exchange: number };
   contentType: { mimeType: string; charset?: string; contentType: string };
   /** got's phases: `wait`, `tcp`, `tls`, `firstByte`, `download`, `total` (milliseconds). */
   timings: Record<string, number | undefined>;
@@ -281,7 +282,9 @@ export function httpyacResponse(
     body: response.body,
     json: mime === "application/json" || mime === "text/json" || mime.includes("+json") ||
       mime.includes("x-amz-json"),
-    ...(markup && response.body ? { markup } : {}),
+    ...(markup && response.body
+      ? { markup: { type: markup, exchange: exchangeNumber(outcome) } }
+      : {}),
     contentType: { mimeType: response.mimeType, ...(charset ? { charset } : {}), contentType },
     timings: {
       wait: durationValue("wait", response) as number | undefined,
@@ -298,6 +301,17 @@ export function httpyacResponse(
       body: sent.fileRequest.bodyText,
     },
   };
+}
+
+/** Each exchange's number, for the sandbox's one document per exchange. */
+const exchanges = new WeakMap<Outcome, number>();
+let exchangeCount = 0;
+
+/** @returns the exchange's number, the same for every response object made of it */
+function exchangeNumber(outcome: Outcome): number {
+  let number = exchanges.get(outcome);
+  if (number === undefined) exchanges.set(outcome, number = ++exchangeCount);
+  return number;
 }
 
 /**

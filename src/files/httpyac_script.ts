@@ -153,7 +153,7 @@ const RESPONSE_HELPER = String.raw`function __dialResponse(meta, text) {
   delete meta.markup;
   meta.body = text;
   try { meta.parsedBody = json && text ? JSON.parse(text) : undefined; } catch (e) {}
-  if (markup && text) __dialMarkupBody(meta, markup);
+  if (markup && text) __dialMarkupBody(meta, markup.type, markup.exchange);
   return meta;
 }`;
 
@@ -173,7 +173,7 @@ const BLOCK_HELPERS = String.raw`function __dialHttpyac(run) {
     if (given && typeof given === "object" && given.__dialMarkup) {
       var markup = given.__dialMarkup;
       delete given.__dialMarkup;
-      __dialMarkupBody(given, markup);
+      __dialMarkupBody(given, markup.type, markup.exchange);
       responses[names[i]] = true;
     }
     context[names[i]] = given;

@@ -716,6 +716,7 @@ function release() {
   partTexts = [];
   partValues = [];
   partRead = [];
+  markupCache = null;
   return "";
 }
 /* Where exec was when something escaped it (the host asks after an interrupt). */
@@ -766,11 +767,15 @@ Object.defineProperty(globalThis, "__dialSleep", { value: sleep, configurable: t
  * httpyac's parsedBody of an XML or HTML response (httpyac_script.ts): the DOM Document that
  * @xmldom/xmldom's DOMParser makes of the body, as httpyac makes it, made when a script first
  * reads it (the library evaluated then, once per context; its text offered by the host before
- * a script with such a response runs). A body xmldom refuses is undefined, as in httpyac. The
- * host is told while the library loads and the body is parsed, so that a body too large for the
- * script's time or memory fails with an error that says so.
+ * a script with such a response runs). One document per exchange, as httpyac has one: the
+ * "?? js" lines and blocks of a response (and NAMEResponse after it) share the last one made,
+ * until another exchange's is made or the host lets the last script's input go (release). A
+ * body xmldom refuses is undefined, as in httpyac. The host is told while the library loads and
+ * the body is parsed, so that a body too large for the script's time or memory fails with an
+ * error that says so.
  */
-function markupBody(response, mimeType) {
+var markupCache = null;
+function markupBody(response, mimeType, exchange) {
   var text = response.body, made = false, document;
   function own(value) {
     defineProperty(response, "parsedBody", { value: value, writable: true, enumerable: true, configurable: true });
@@ -780,16 +785,22 @@ function markupBody(response, mimeType) {
     configurable: true,
     get: function () {
       if (made) return document;
-      hostMarkup(text.length, mimeType);
-      var xmldom = library("xmldom", "@xmldom/xmldom");
-      try {
-        document = new xmldom.DOMParser({ onError: function () {} }).parseFromString(text, mimeType);
-      } catch (error) {
-        /* The engine's own failures (no memory, a stack overflow) are not xmldom's refusal. */
-        if (error === null || (error && error.name === "InternalError")) throw error;
-        document = undefined;
+      if (markupCache && markupCache.exchange === exchange) {
+        document = markupCache.document;
+      } else {
+        markupCache = null;
+        hostMarkup(text.length, mimeType);
+        var xmldom = library("xmldom", "@xmldom/xmldom");
+        try {
+          document = new xmldom.DOMParser({ onError: function () {} }).parseFromString(text, mimeType);
+        } catch (error) {
+          /* The engine's own failures (no memory, a stack overflow) are not xmldom's refusal. */
+          if (error === null || (error && error.name === "InternalError")) throw error;
+          document = undefined;
+        }
+        hostMarkup(0, "");
+        markupCache = { exchange: exchange, document: document };
       }
-      hostMarkup(0, "");
       made = true;
       own(document);
       return document;

@@ -72,6 +72,11 @@ GET {{base}}/xml
 ?? js response.parsedBody.getElementsByTagName("slide").length == 2
 ?? js response.body.startsWith("<?xml") == true
 
+{{
+  // One document per response, as in httpyac: what a block changes, a later block sees.
+  response.parsedBody.documentElement.setAttribute("seen", "yes");
+}}
+
 ###
 GET {{base}}/anything?kind=json
 
@@ -83,6 +88,8 @@ GET {{base}}/anything?kind=json
   test("a later block reads NAMEResponse's document", () => {
     const title = slidesResponse.parsedBody.getElementsByTagName("title")[0].textContent;
     if (title !== "Wake up to WonderWidgets!") throw new Error(title);
+    const seen = slidesResponse.parsedBody.documentElement.getAttribute("seen");
+    if (seen !== "yes") throw new Error("seen: " + seen);
   });
 }}
 `,
