@@ -89,12 +89,10 @@ export function httpyacExpressionCode(expression: string, names: string[]): stri
   const buffer = /\bBuffer\b/.test(expression) && !names.includes("Buffer");
   const parameters = names.map((name) => `, ${name}`).join("") + (buffer ? ", Buffer" : "");
   const values = buffer ? ".concat([__dialNodeBuffer])" : "";
-  // A value JSON cannot write (a DOM node of parsedBody, which refers to its parent) is its text.
-  return `var __input = JSON.parse(request.variables.get("${HTTPYAC_CHANNEL}")), __value = (function (response${parameters}) {
-return (${expression}\n); }).apply(null, [__input.response && __dialResponse(__input.response, response.body)].concat(__input.values)${values}), __output;
-try { __output = JSON.stringify({ value: __value, values: __input.values }); } catch (e) { __output = JSON.stringify({ value: String(__value), text: true, values: __input.values }); }
-request.variables.set("${HTTPYAC_CHANNEL}", __output);
-${RESPONSE_HELPER}`;
+  // httpyac's response and the channel's answer are the prelude's (script_api.ts): compiled
+  // once per sandbox, not with each expression.
+  return `var __input = JSON.parse(request.variables.get("${HTTPYAC_CHANNEL}")); request.variables.set("${HTTPYAC_CHANNEL}", __dialHttpyacOutput((function (response${parameters}) {
+return (${expression}\n); }).apply(null, [__input.response && __dialResponse(__input.response, response.body)].concat(__input.values)${values}), __input.values));`;
 }
 
 /**
@@ -142,21 +140,6 @@ export function namesText(code: string): string {
   return own.length ? `${code}\n${own.join(" ")}` : code;
 }
 
-/**
- * httpyac's response in the sandbox: the meta the host sent, the body's text, `parsedBody` (the
- * JSON body parsed, or the XML or HTML body's DOM document, made when the script first reads it).
- */
-const RESPONSE_HELPER = String.raw`function __dialResponse(meta, text) {
-  if (!meta) return undefined;
-  var json = meta.json, markup = meta.markup;
-  delete meta.json;
-  delete meta.markup;
-  meta.body = text;
-  try { meta.parsedBody = json && text ? JSON.parse(text) : undefined; } catch (e) {}
-  if (markup && text) __dialMarkupBody(meta, markup.type, markup.exchange);
-  return meta;
-}`;
-
 /*
  * The block's wrapper: httpyac's context (the variables, request, response, test, console,
  * sleep), the code run with it as `this`, then what it exported, written to the channel.
@@ -170,12 +153,7 @@ const BLOCK_HELPERS = String.raw`function __dialHttpyac(run) {
   for (var i = 0; i < names.length; i++) {
     var given = input.variables[names[i]];
     // A named request's response object (NAMEResponse) of an XML or HTML body: its parsedBody too.
-    if (given && typeof given === "object" && given.__dialMarkup) {
-      var markup = given.__dialMarkup;
-      delete given.__dialMarkup;
-      __dialMarkupBody(given, markup.type, markup.exchange);
-      responses[names[i]] = true;
-    }
+    if (__dialHttpyacVariable(given)) responses[names[i]] = true;
     context[names[i]] = given;
   }
   var headers = {};
@@ -340,5 +318,4 @@ function __dialAssert(strict) {
   assert.fail = function (message) { fail(message, "Failed", undefined, undefined, "fail"); };
   assert.strict = strict ? assert : __dialAssert(true);
   return assert;
-}
-${RESPONSE_HELPER}`;
+}`;

@@ -808,7 +808,41 @@ function markupBody(response, mimeType, exchange) {
     set: own
   });
 }
-Object.defineProperty(globalThis, "__dialMarkupBody", { value: markupBody, configurable: true });
+/*
+ * httpyac's response in the sandbox (httpyac_script.ts's code calls it): the meta the host sent,
+ * the body's text, parsedBody (the JSON body parsed; an XML or HTML body's DOM document, made
+ * when a script first reads it).
+ */
+function httpyacResponse(meta, text) {
+  if (!meta) return undefined;
+  var json = meta.json, markup = meta.markup;
+  delete meta.json;
+  delete meta.markup;
+  meta.body = text;
+  try { meta.parsedBody = json && text ? parse(text) : undefined; } catch (ignored) {}
+  if (markup && text) markupBody(meta, markup.type, markup.exchange);
+  return meta;
+}
+/* A named request's response object given to a block (NAMEResponse): its parsedBody, as above. */
+function httpyacVariable(value) {
+  if (!value || typeof value !== "object" || !value.__dialMarkup) return false;
+  var markup = value.__dialMarkup;
+  delete value.__dialMarkup;
+  markupBody(value, markup.type, markup.exchange);
+  return true;
+}
+/* A "?? js" expression's answer: a value JSON cannot write (a DOM node, whose nodes refer to each other) is its text. */
+function httpyacOutput(value, values) {
+  try {
+    return stringify({ value: value, values: values });
+  } catch (ignored) {
+    return stringify({ value: toString(value), text: true, values: values });
+  }
+}
+[["__dialResponse", httpyacResponse], ["__dialHttpyacVariable", httpyacVariable],
+  ["__dialHttpyacOutput", httpyacOutput]].forEach(function (entry) {
+  Object.defineProperty(globalThis, entry[0], { value: entry[1], configurable: true });
+});
 var POSTMAN_STATICS = ["_", "CryptoJS", "tv4", "cheerio", "xml2Json", "require", "setTimeout", "Ajv",
   "Buffer"];
 var POSTMAN_GLOBALS = ["pm", "postman", "tests", "responseBody", "responseCode", "responseHeaders",
