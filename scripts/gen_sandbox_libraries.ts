@@ -4,7 +4,8 @@
  * and moment (`require("moment")`), at the versions Newman 6.2.2's sandbox has; and
  * @xmldom/xmldom, whose `DOMParser` makes httpyac's `response.parsedBody` of an XML or HTML
  * response, at the version dial's own `?? xpath` uses (httpyac 6.16.7 asks for `^0.9.5`: the
- * newest 0.9 is 0.9.12). All are pinned in `tests/deno.json`. Each becomes
+ * newest 0.9 is 0.9.12), and xpath 0.0.34 (httpyac's `^0.0.34`, dial's `?? xpath`'s): both are
+ * what httpyac's blocks `require`. All are pinned in `tests/deno.json`. Each becomes
  * `src/files/library_NAME.ts`, the package's file as one string (xmldom's CommonJS files in one
  * module map), loaded (`load.library…()` in src/load.ts) only when a script needs it and
  * evaluated inside QuickJS. `tests/e2e/sandbox_libraries_test.ts` checks that the committed
@@ -21,7 +22,11 @@
  * and the one the package's `main` is), what scripts call it.
  */
 export const LIBRARIES: ReadonlyArray<
-  { name: string; use: string } & ({ file: string } | { dir: string; main: string })
+  & { name: string; use: string; where?: string }
+  & (
+    | { file: string }
+    | { dir: string; main: string }
+  )
 > = [
   { name: "lodash3", file: "index.js", use: "Postman's `_` (deprecated there)" },
   { name: "lodash", file: "lodash.min.js", use: '`require("lodash")`' },
@@ -32,6 +37,7 @@ export const LIBRARIES: ReadonlyArray<
     main: "index",
     use: "httpyac's `response.parsedBody` of an XML or HTML response",
   },
+  { name: "xpath", file: "xpath.js", use: '`require("xpath")`', where: "httpyac's `{{ }}` blocks" },
 ];
 
 const ROOT = new URL("../", import.meta.url);
@@ -83,7 +89,9 @@ export async function libraryModules(): Promise<Map<string, string>> {
           [
             "/**",
             ` * ${library.name}@${version}'s ${library.file} (MIT licence), as one string: ${library.use} in`,
-            " * `# @postman` scripts, evaluated inside the sandbox when a script first uses it. Written by",
+            ` * ${
+              library.where ?? "`# @postman` scripts"
+            }, evaluated inside the sandbox when a script first uses it. Written by`,
             " * scripts/gen_sandbox_libraries.ts (`deno task libraries`); do not edit.",
             " * @module",
             " */",

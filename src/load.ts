@@ -49,6 +49,9 @@ export const load = memoised({
   /** @xmldom/xmldom for httpyac's `parsedBody` of an XML or HTML response. */
   libraryXmldom: (): Promise<typeof import("./files/library_xmldom.ts")> =>
     import(new URL("./files/library_xmldom.ts", import.meta.url).href),
+  /** xpath for httpyac blocks' `require("xpath")`. */
+  libraryXpath: (): Promise<typeof import("./files/library_xpath.ts")> =>
+    import(new URL("./files/library_xpath.ts", import.meta.url).href),
   /** a local OpenAPI description and its checker (the UI), with the JSON Schema validator. */
   readDescription: (): Promise<typeof import("./openapi/read_description.ts")> =>
     import(new URL("./openapi/read_description.ts", import.meta.url).href),

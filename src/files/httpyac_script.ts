@@ -29,6 +29,8 @@ export const HTTPYAC_CHANNEL = "__dial_httpyac";
  * createHmac, randomUUID, randomBytes; script_api.ts), written for the sandbox.
  */
 const ALLOWED_MODULES = new Set([
+  "@xmldom/xmldom",
+  "xpath",
   "assert",
   "node:assert",
   "assert/strict",
@@ -36,6 +38,21 @@ const ALLOWED_MODULES = new Set([
   "crypto",
   "node:crypto",
 ]);
+
+/**
+ * @param code a block's code
+ * @returns the libraries of httpyac's it requires (`require("@xmldom/xmldom")`, `require("xpath")`),
+ *   as the sandbox names them
+ */
+export function requiredLibraries(code: string): ("xmldom" | "xpath")[] {
+  const found = new Set<"xmldom" | "xpath">();
+  for (
+    const [, , module] of code.matchAll(/\brequire\s*\(\s*(["'`])(@xmldom\/xmldom|xpath)\1\s*\)/g)
+  ) {
+    found.add(module === "xpath" ? "xpath" : "xmldom");
+  }
+  return [...found];
+}
 
 /** What an httpyac block is given (as the channel's JSON). */
 export interface HttpyacBlockInput {
@@ -214,7 +231,9 @@ function __dialRequire(id) {
   id = String(id);
   if (/^(node:)?assert(\/strict)?$/.test(id)) return __dialAssert(/strict$/.test(id));
   if (/^(node:)?crypto$/.test(id)) return __dialNodeCrypto;
-  throw new Error("require(" + JSON.stringify(id) + ") is Node code: dial's sandbox has Node's assert and crypto modules only");
+  if (id === "@xmldom/xmldom") return __dialHttpyacLibrary("xmldom");
+  if (id === "xpath") return __dialHttpyacLibrary("xpath");
+  throw new Error("require(" + JSON.stringify(id) + ") is Node code: dial's sandbox has Node's assert and crypto modules, and httpyac's @xmldom/xmldom and xpath, only");
 }
 function __dialTest(jetbrains, response) {
   function test(name, fn) { jetbrains.test(String(name), typeof fn === "function" ? fn : function () {}); }

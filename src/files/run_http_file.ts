@@ -33,6 +33,7 @@ import {
   isJavaScriptExpression,
   namesText,
   nodeRequire,
+  requiredLibraries,
 } from "./httpyac_script.ts";
 import type { SandboxLimits, ScriptSession, ScriptSource } from "./script_sandbox.ts";
 import { type GrpcStatus, runGrpcFileRequest } from "./run_grpc.ts";
@@ -1183,15 +1184,17 @@ class FileRunner {
     const node = nodeRequire(script.code, script.codeLine);
     if (node) {
       throw new ScriptError(
-        `${this.file.path}:${node.line}: require("${node.module}") is Node code, which dial's script sandbox does not run (httpyac's scripts get Node's "assert" and "crypto" modules only)`,
+        `${this.file.path}:${node.line}: require("${node.module}") is Node code, which dial's script sandbox does not run (httpyac's scripts get Node's "assert" and "crypto" modules, and httpyac's "@xmldom/xmldom" and "xpath", only)`,
       );
     }
     if (script.code.includes("$httpyac")) await this.executed(script, request);
     const { body: _, ...meta } = response ?? {};
     const responses = await this.responseVariables(script.code, scope);
+    const { offerLibrary } = await load.scriptSandbox();
     if (response?.markup || Object.values(responses).some((r) => "__dialMarkup" in r)) {
-      await (await load.scriptSandbox()).offerXmlLibrary();
+      await offerLibrary("xmldom");
     }
+    for (const module of requiredLibraries(script.code)) await offerLibrary(module);
     input.requestVariables = {
       ...input.requestVariables,
       [HTTPYAC_CHANNEL]: JSON.stringify({
@@ -1899,7 +1902,7 @@ class FileRunner {
     response?: HttpyacResponse,
   ): Promise<{ value?: unknown; values?: unknown[]; text?: boolean }> {
     const { body = "", ...meta } = response ?? {};
-    if (response?.markup) await (await load.scriptSandbox()).offerXmlLibrary();
+    if (response?.markup) await (await load.scriptSandbox()).offerLibrary("xmldom");
     const input = this.scriptInput(this.scope(new Map()), new Map(), request);
     input.request = { method: "", url: "", headers: [], body: "" };
     input.requestVariables = {

@@ -839,8 +839,12 @@ function httpyacOutput(value, values) {
     return stringify({ value: toString(value), text: true, values: values });
   }
 }
+/* A block's require("@xmldom/xmldom") or require("xpath"), as httpyac's require gives them. */
+function httpyacLibrary(name) {
+  return library(name, name === "xmldom" ? "@xmldom/xmldom" : name);
+}
 [["__dialResponse", httpyacResponse], ["__dialHttpyacVariable", httpyacVariable],
-  ["__dialHttpyacOutput", httpyacOutput]].forEach(function (entry) {
+  ["__dialHttpyacOutput", httpyacOutput], ["__dialHttpyacLibrary", httpyacLibrary]].forEach(function (entry) {
   Object.defineProperty(globalThis, entry[0], { value: entry[1], configurable: true });
 });
 var POSTMAN_STATICS = ["_", "CryptoJS", "tv4", "cheerio", "xml2Json", "require", "setTimeout", "Ajv",

@@ -147,15 +147,23 @@ const LIBRARIES: ReadonlyArray<{ name: string; wanted: RegExp; source: () => Pro
 ];
 const librarySources = new Map<string, string>();
 
+/** The libraries of httpyac's scripts, by the name the prelude asks for: their loaders. */
+const HTTPYAC_LIBRARIES = {
+  xmldom: async () => (await load.libraryXmldom()).SOURCE,
+  xpath: async () => (await load.libraryXpath()).SOURCE,
+};
+
 /**
- * Offers @xmldom/xmldom to the scripts from now on: its text loaded (once per process) for a
- * script given httpyac's response of an XML or HTML body, and evaluated inside the sandbox only
- * when the script reads that response's `parsedBody` (the prelude's markupBody).
+ * Offers one of httpyac's libraries to the scripts from now on: its text loaded (once per
+ * process) before a script that may use it runs, and evaluated inside the sandbox only when the
+ * script does: @xmldom/xmldom for a script given httpyac's response of an XML or HTML body, when
+ * it reads that response's `parsedBody` (the prelude's markupBody), and for a block's
+ * `require("@xmldom/xmldom")`; xpath for `require("xpath")`.
+ *
+ * @param name the library
  */
-export async function offerXmlLibrary(): Promise<void> {
-  if (!librarySources.has("xmldom")) {
-    librarySources.set("xmldom", (await load.libraryXmldom()).SOURCE);
-  }
+export async function offerLibrary(name: keyof typeof HTTPYAC_LIBRARIES): Promise<void> {
+  if (!librarySources.has(name)) librarySources.set(name, await HTTPYAC_LIBRARIES[name]());
 }
 
 /**

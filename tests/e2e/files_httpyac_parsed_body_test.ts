@@ -250,3 +250,32 @@ GET {{base}}/small
     /^.*big\.http:3: Script (timed out after 5 s|ran out of memory \(64 MiB\)) while parsing the 5\.\d MB text\/html response body into response\.parsedBody \(a DOM document, as httpyac makes it\): read response\.body instead, or make the body smaller$/,
   );
 });
+
+Deno.test('httpyac parsedBody: a block\'s require("@xmldom/xmldom") and require("xpath") are httpyac\'s libraries, over parsedBody and a document of its own, as in httpyac 6.16.7', async () => {
+  await using httpbin = await startHttpbin();
+  const dir = await project({
+    "libraries.http": `GET {{base}}/xml
+
+{{
+  const { DOMParser, XMLSerializer } = require("@xmldom/xmldom");
+  const xpath = require("xpath");
+  test("xpath selects from parsedBody", () => {
+    const titles = xpath.select("//slide/title/text()", response.parsedBody).map(String);
+    if (titles.join("|") !== "Wake up to WonderWidgets!|Overview") throw new Error(titles.join("|"));
+  });
+  test("a DOMParser of the block's own", () => {
+    const doc = new DOMParser().parseFromString('<a x="1"><b/></a>', "text/xml");
+    const text = new XMLSerializer().serializeToString(doc);
+    if (xpath.select1("string(/a/@x)", doc) !== "1" || text !== '<a x="1"><b/></a>') throw new Error(text);
+  });
+}}
+`,
+  });
+  const { ours, theirs } = await both(dir, "libraries.http", httpbin.origin);
+  const expected = [
+    ["xpath selects from parsedBody", true],
+    ["a DOMParser of the block's own", true],
+  ];
+  assert.deepEqual(theirs, expected);
+  assert.deepEqual(ours, expected);
+});

@@ -488,7 +488,7 @@ Deno.test("httpyac scripts: require('crypto') signs as Node's crypto does (creat
   assert.equal(fs.code, 1);
   assert.match(
     fs.stderr,
-    /fs\.http:2: require\("fs"\) is Node code, which dial's script sandbox does not run \(httpyac's scripts get Node's "assert" and "crypto" modules only\)/,
+    /fs\.http:2: require\("fs"\) is Node code, which dial's script sandbox does not run \(httpyac's scripts get Node's "assert" and "crypto" modules, and httpyac's "@xmldom\/xmldom" and "xpath", only\)/,
   );
 });
 
