@@ -382,11 +382,17 @@ export class ScriptSession {
         }
       }
     } catch (error) {
-      // The engine itself failed (its WebAssembly stack or memory): a new sandbox next time.
+      // The engine itself failed (its WebAssembly stack or memory): a new sandbox next time. An
+      // allocation QuickJS did not check traps once the memory is at its bound: out of memory.
       broke(true);
-      throw new ScriptError(`${source.file}:${source.line}: The script broke the sandbox`, {
-        cause: error,
-      });
+      throw new ScriptError(
+        sandbox.exhausted()
+          ? `${source.file}:${source.line}: Script ran out of memory (${
+            this.#memoryBytes / 1024 / 1024
+          } MiB)${parsingText(sandbox.current.parsing)}`
+          : `${source.file}:${source.line}: The script broke the sandbox`,
+        { cause: error },
+      );
     }
     // Where `exec` was when something escaped it: its setup (stopped by the deadline, as a
     // setter an earlier script left can make it) is like one that failed.
@@ -1201,11 +1207,7 @@ function scriptError(
 ): ScriptError {
   const line = thrownAt ?? source.line;
   // What the script was doing, when it was dial's parse of a body into httpyac's parsedBody.
-  const doing = parsing
-    ? ` while parsing the ${
-      size(parsing.length)
-    } ${parsing.mimeType} response body into response.parsedBody (a DOM document, as httpyac makes it): read response.body instead, or make the body smaller`
-    : "";
+  const doing = parsingText(parsing);
   if (name === "InternalError" && message === "interrupted") {
     // An interrupted script's stack points at no useful line: name where it starts.
     if (stopping(signal)) return stopped(source, source.line);
@@ -1230,6 +1232,18 @@ function scriptError(
   // Out of memory, stack overflow: the engine's own failures leave the context unusable.
   failure.broken = name === "InternalError" || exhausted;
   return failure;
+}
+
+/**
+ * @param parsing the body the prelude was parsing into httpyac's parsedBody, if it was
+ * @returns what the script was doing, for an error's message ("" when not that)
+ */
+function parsingText(parsing: { length: number; mimeType: string } | undefined): string {
+  return parsing
+    ? ` while parsing the ${
+      size(parsing.length)
+    } ${parsing.mimeType} response body into response.parsedBody (a DOM document, as httpyac makes it): read response.body instead, or make the body smaller`
+    : "";
 }
 
 /** @returns a length of text in characters, as a size (`5.2 MB`, `800 kB`) */
