@@ -11,6 +11,7 @@ import { load } from "../load.ts";
 import type { Assertion } from "./http_file_types.ts";
 import type { Outcome, Timings } from "./_run_parts.ts";
 import type { TestOutcome } from "./script_api.ts";
+import { exchangeNumber, markupType } from "./httpyac_script.ts";
 
 /**
  * A value of httpyac's JavaScript that JSON cannot write (a DOM node of `parsedBody`, whose
@@ -301,33 +302,6 @@ export function httpyacResponse(
       body: sent.fileRequest.bodyText,
     },
   };
-}
-
-/** Each exchange's number, for the sandbox's one document per exchange. */
-const exchanges = new WeakMap<Outcome, number>();
-let exchangeCount = 0;
-
-/** @returns the exchange's number, the same for every response object made of it */
-function exchangeNumber(outcome: Outcome): number {
-  let number = exchanges.get(outcome);
-  if (number === undefined) exchanges.set(outcome, number = ++exchangeCount);
-  return number;
-}
-
-/**
- * httpyac's rule for a DOM document as `parsedBody` (its xmlResponseInterceptor): the media type
- * as written (httpyac compares it without changing its case) `application/xml`, `text/xml` or
- * one with `+xml` is parsed as XML, `text/html` as HTML.
- *
- * @param mimeType the Content-Type header's media type, as written
- * @returns DOMParser's media type for the body, or undefined when httpyac parses none
- */
-function markupType(mimeType: string): "text/xml" | "text/html" | undefined {
-  if (mimeType === "text/html") return "text/html";
-  if (mimeType === "application/xml" || mimeType === "text/xml" || mimeType.includes("+xml")) {
-    return "text/xml";
-  }
-  return undefined;
 }
 
 /** A header as httpyac reads one: the value, several joined with `, ` (Set-Cookie: a list). */

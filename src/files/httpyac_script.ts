@@ -54,6 +54,33 @@ export function requiredLibraries(code: string): ("xmldom" | "xpath")[] {
   return [...found];
 }
 
+/** Each exchange's number, for the sandbox's one document per exchange. */
+const exchanges = new WeakMap<object, number>();
+let exchangeCount = 0;
+
+/** @returns the exchange's number, the same for every response object made of it */
+export function exchangeNumber(outcome: object): number {
+  let number = exchanges.get(outcome);
+  if (number === undefined) exchanges.set(outcome, number = ++exchangeCount);
+  return number;
+}
+
+/**
+ * httpyac's rule for a DOM document as `parsedBody` (its xmlResponseInterceptor): the media type
+ * as written (httpyac compares it without changing its case) `application/xml`, `text/xml` or
+ * one with `+xml` is parsed as XML, `text/html` as HTML.
+ *
+ * @param mimeType the Content-Type header's media type, as written
+ * @returns DOMParser's media type for the body, or undefined when httpyac parses none
+ */
+export function markupType(mimeType: string): "text/xml" | "text/html" | undefined {
+  if (mimeType === "text/html") return "text/html";
+  if (mimeType === "application/xml" || mimeType === "text/xml" || mimeType.includes("+xml")) {
+    return "text/xml";
+  }
+  return undefined;
+}
+
 /** What an httpyac block is given (as the channel's JSON). */
 export interface HttpyacBlockInput {
   /** The variables its code names, by name (strings, exported values with their type). */
@@ -109,7 +136,7 @@ export function httpyacExpressionCode(expression: string, names: string[]): stri
   // httpyac's response and the channel's answer are the prelude's (script_api.ts): compiled
   // once per sandbox, not with each expression.
   return `var __input = JSON.parse(request.variables.get("${HTTPYAC_CHANNEL}")); request.variables.set("${HTTPYAC_CHANNEL}", __dialHttpyacOutput((function (response${parameters}) {
-return (${expression}\n); }).apply(null, [__input.response && __dialResponse(__input.response, response.body)].concat(__input.values)${values}), __input.values));`;
+return (${expression}\n); }).apply(null, [__input.response && __dialResponse(__input.response, response.body)].concat(__input.values.map(__dialHttpyacValue))${values}), __input.values));`;
 }
 
 /**
@@ -169,9 +196,9 @@ const BLOCK_HELPERS = String.raw`function __dialHttpyac(run) {
   var context = {}, names = Object.keys(input.variables), responses = {};
   for (var i = 0; i < names.length; i++) {
     var given = input.variables[names[i]];
-    // A named request's response object (NAMEResponse) of an XML or HTML body: its parsedBody too.
-    if (__dialHttpyacVariable(given)) responses[names[i]] = true;
-    context[names[i]] = given;
+    // A named request of an XML or HTML body: NAME its document, NAMEResponse's parsedBody too.
+    if (__dialHttpyacVariable(context, names[i], given)) responses[names[i]] = true;
+    else context[names[i]] = given;
   }
   var headers = {};
   host.headers.all().forEach(function (h) { headers[h.name] = h.value; });

@@ -26,11 +26,13 @@ import type { AssertedResponse, AssertionContext, HttpyacResponse } from "./asse
 import type { RequestVariableSource } from "./request_variables.ts";
 import type { ScriptInput, ScriptOutput, TestOutcome } from "./script_api.ts";
 import {
+  exchangeNumber,
   HTTPYAC_CHANNEL,
   httpyacBlockCode,
   type HttpyacBlockOutput,
   httpyacExpressionCode,
   isJavaScriptExpression,
+  markupType,
   namesText,
   nodeRequire,
   requiredLibraries,
@@ -354,6 +356,8 @@ const MAX_JUMPS = 10_000;
 class FileRunner {
   readonly globals: Map<string, string>;
   readonly responses: Map<string, RequestVariableSource>;
+  /** The exchange of each named response this file's requests made (httpyac's NAME document). */
+  readonly exchangesOf = new WeakMap<RequestVariableSource, Outcome>();
   readonly ran = new Set<HttpRequest>();
   readonly results: RequestResult[] = [];
   readonly cookies: CookieJar;
@@ -1191,17 +1195,15 @@ class FileRunner {
     const { body: _, ...meta } = response ?? {};
     const responses = await this.responseVariables(script.code, scope);
     const { offerLibrary } = await load.scriptSandbox();
-    if (response?.markup || Object.values(responses).some((r) => "__dialMarkup" in r)) {
+    const variables = { ...responses, ...this.blockVariables(script.code, scope) };
+    if (response?.markup || Object.values(variables).some(isMarkupVariable)) {
       await offerLibrary("xmldom");
     }
     for (const module of requiredLibraries(script.code)) await offerLibrary(module);
     input.requestVariables = {
       ...input.requestVariables,
       [HTTPYAC_CHANNEL]: JSON.stringify({
-        variables: {
-          ...responses,
-          ...this.blockVariables(script.code, scope),
-        },
+        variables,
         ...(response ? { response: meta } : {}),
         file: this.file.path,
         dir: this.dir,
@@ -1517,10 +1519,12 @@ class FileRunner {
     result.status = outcome.status;
     if (outcome.timings) result.timings = outcome.timings;
     if (request.name !== undefined) {
-      this.responses.set(request.name, {
+      const source = {
         request: { headers: outcome.requestHeaders, body: fileRequest.bodyText },
         response: { headers: outcome.headers, body: outcome.body },
-      });
+      };
+      this.responses.set(request.name, source);
+      this.exchangesOf.set(source, outcome);
     }
   }
 
@@ -1902,7 +1906,9 @@ class FileRunner {
     response?: HttpyacResponse,
   ): Promise<{ value?: unknown; values?: unknown[]; text?: boolean }> {
     const { body = "", ...meta } = response ?? {};
-    if (response?.markup) await (await load.scriptSandbox()).offerLibrary("xmldom");
+    if (response?.markup || [...variables.values()].some(isMarkupVariable)) {
+      await (await load.scriptSandbox()).offerLibrary("xmldom");
+    }
     const input = this.scriptInput(this.scope(new Map()), new Map(), request);
     input.request = { method: "", url: "", headers: [], body: "" };
     input.requestVariables = {
@@ -2019,6 +2025,11 @@ class FileRunner {
       }
       const named = this.responseOf(name);
       if (!named) continue;
+      const document = this.namedDocument(named);
+      if (document) {
+        found.set(name, document);
+        continue;
+      }
       try {
         found.set(name, JSON.parse(named.response.body));
       } catch {
@@ -2026,6 +2037,25 @@ class FileRunner {
       }
     }
     return found;
+  }
+
+  /**
+   * httpyac's NAME of a named request whose body is XML or HTML is its parsedBody, the DOM
+   * document: what the sandbox makes it of (the prelude's httpyacVariable and httpyacValue).
+   *
+   * @returns the body and how to parse it, or undefined when NAME is not such a response
+   */
+  namedDocument(
+    named: RequestVariableSource,
+  ): { __dialDocument: { type: string; exchange: number }; body: string } | undefined {
+    const outcome = this.exchangesOf.get(named);
+    const contentType = named.response.headers.find(([n]) => n.toLowerCase() === "content-type");
+    const type = contentType && markupType(contentType[1].split(";")[0]!.trim());
+    if (!outcome || !type || !named.response.body) return undefined;
+    return {
+      __dialDocument: { type, exchange: exchangeNumber(outcome) },
+      body: named.response.body,
+    };
   }
 
   /** A named request's result (the scopes' `responses`). */
@@ -2326,6 +2356,12 @@ class FileRunner {
  *   whether to parse it)
  * @returns it as httpyac keeps it in a variable: `parsedBody` parsed, no `json` flag
  */
+/** @returns whether an httpyac variable's value is made a DOM document in the sandbox */
+function isMarkupVariable(value: unknown): boolean {
+  return typeof value === "object" && value !== null &&
+    ("__dialMarkup" in value || "__dialDocument" in value);
+}
+
 function plainResponse(response: HttpyacResponse): Record<string, unknown> {
   const { json, markup, ...rest } = response;
   // Its parsedBody made in the sandbox when a block reads it (httpyac_script.ts).

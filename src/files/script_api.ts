@@ -775,33 +775,32 @@ Object.defineProperty(globalThis, "__dialSleep", { value: sleep, configurable: t
  * error that says so.
  */
 var markupCache = null;
-function markupBody(response, mimeType, exchange) {
-  var text = response.body, made = false, document;
-  function own(value) {
-    defineProperty(response, "parsedBody", { value: value, writable: true, enumerable: true, configurable: true });
+function markupDocument(text, mimeType, exchange) {
+  if (markupCache && markupCache.exchange === exchange) return markupCache.document;
+  markupCache = null;
+  hostMarkup(text.length, mimeType);
+  var xmldom = library("xmldom", "@xmldom/xmldom"), document;
+  try {
+    document = new xmldom.DOMParser({ onError: function () {} }).parseFromString(text, mimeType);
+  } catch (error) {
+    /* The engine's own failures (no memory, a stack overflow) are not xmldom's refusal. */
+    if (error === null || (error && error.name === "InternalError")) throw error;
+    document = undefined;
   }
-  defineProperty(response, "parsedBody", {
+  hostMarkup(0, "");
+  markupCache = { exchange: exchange, document: document };
+  return document;
+}
+/* target[key] is the document, made when first read (a response's parsedBody, a block's NAME). */
+function lazyDocument(target, key, text, mimeType, exchange) {
+  function own(value) {
+    defineProperty(target, key, { value: value, writable: true, enumerable: true, configurable: true });
+  }
+  defineProperty(target, key, {
     enumerable: true,
     configurable: true,
     get: function () {
-      if (made) return document;
-      if (markupCache && markupCache.exchange === exchange) {
-        document = markupCache.document;
-      } else {
-        markupCache = null;
-        hostMarkup(text.length, mimeType);
-        var xmldom = library("xmldom", "@xmldom/xmldom");
-        try {
-          document = new xmldom.DOMParser({ onError: function () {} }).parseFromString(text, mimeType);
-        } catch (error) {
-          /* The engine's own failures (no memory, a stack overflow) are not xmldom's refusal. */
-          if (error === null || (error && error.name === "InternalError")) throw error;
-          document = undefined;
-        }
-        hostMarkup(0, "");
-        markupCache = { exchange: exchange, document: document };
-      }
-      made = true;
+      var document = markupDocument(text, mimeType, exchange);
       own(document);
       return document;
     },
@@ -820,16 +819,32 @@ function httpyacResponse(meta, text) {
   delete meta.markup;
   meta.body = text;
   try { meta.parsedBody = json && text ? parse(text) : undefined; } catch (ignored) {}
-  if (markup && text) markupBody(meta, markup.type, markup.exchange);
+  if (markup && text) lazyDocument(meta, "parsedBody", text, markup.type, markup.exchange);
   return meta;
 }
-/* A named request's response object given to a block (NAMEResponse): its parsedBody, as above. */
-function httpyacVariable(value) {
-  if (!value || typeof value !== "object" || !value.__dialMarkup) return false;
-  var markup = value.__dialMarkup;
+/*
+ * A block's variable NAME of a named request of an XML or HTML body: its document, as httpyac's
+ * NAME is the response's parsedBody; NAMEResponse: its parsedBody, as above. Sets it in the
+ * block's context; false for any other variable.
+ */
+function httpyacVariable(context, name, value) {
+  if (!value || typeof value !== "object") return false;
+  var markup = value.__dialDocument;
+  if (markup) {
+    lazyDocument(context, name, value.body, markup.type, markup.exchange);
+    return true;
+  }
+  markup = value.__dialMarkup;
+  if (!markup) return false;
   delete value.__dialMarkup;
-  markupBody(value, markup.type, markup.exchange);
+  lazyDocument(value, "parsedBody", value.body, markup.type, markup.exchange);
+  context[name] = value;
   return true;
+}
+/* An expression's variable (as above): NAME of an XML or HTML response is its document. */
+function httpyacValue(value) {
+  var markup = value && typeof value === "object" && value.__dialDocument;
+  return markup ? markupDocument(value.body, markup.type, markup.exchange) : value;
 }
 /* A "?? js" expression's answer: a value JSON cannot write (a DOM node, whose nodes refer to each other) is its text. */
 function httpyacOutput(value, values) {
@@ -844,7 +859,8 @@ function httpyacLibrary(name) {
   return library(name, name === "xmldom" ? "@xmldom/xmldom" : name);
 }
 [["__dialResponse", httpyacResponse], ["__dialHttpyacVariable", httpyacVariable],
-  ["__dialHttpyacOutput", httpyacOutput], ["__dialHttpyacLibrary", httpyacLibrary]].forEach(function (entry) {
+  ["__dialHttpyacOutput", httpyacOutput], ["__dialHttpyacLibrary", httpyacLibrary],
+  ["__dialHttpyacValue", httpyacValue]].forEach(function (entry) {
   Object.defineProperty(globalThis, entry[0], { value: entry[1], configurable: true });
 });
 var POSTMAN_STATICS = ["_", "CryptoJS", "tv4", "cheerio", "xml2Json", "require", "setTimeout", "Ajv",

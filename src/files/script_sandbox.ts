@@ -157,7 +157,7 @@ const HTTPYAC_LIBRARIES = {
  * Offers one of httpyac's libraries to the scripts from now on: its text loaded (once per
  * process) before a script that may use it runs, and evaluated inside the sandbox only when the
  * script does: @xmldom/xmldom for a script given httpyac's response of an XML or HTML body, when
- * it reads that response's `parsedBody` (the prelude's markupBody), and for a block's
+ * it reads that response's `parsedBody` (the prelude's markupDocument), and for a block's
  * `require("@xmldom/xmldom")`; xpath for `require("xpath")`.
  *
  * @param name the library

@@ -41,7 +41,7 @@ async function both(dir: string, file: string, base: string) {
   };
 }
 
-Deno.test("httpyac parsedBody: an HTML or XML body's DOM document in ?? js, ?? body and {{ }} blocks (NAMEResponse too), a JSON body unchanged, each as httpyac 6.16.7 evaluates it", async () => {
+Deno.test("httpyac parsedBody: an HTML or XML body's DOM document in ?? js, ?? body and {{ }} blocks (NAME and NAMEResponse too), a JSON body unchanged, each as httpyac 6.16.7 evaluates it", async () => {
   await using httpbin = await startHttpbin();
   const dir = await project({
     "markup.http": `# @name page
@@ -83,6 +83,7 @@ GET {{base}}/anything?kind=json
 ?? js response.parsedBody.args.kind == json
 ?? js typeof response.parsedBody.documentElement == undefined
 ?? body args.kind == json
+?? js slides.getElementsByTagName("slide").length == 2
 
 {{
   test("a later block reads NAMEResponse's document", () => {
@@ -90,6 +91,8 @@ GET {{base}}/anything?kind=json
     if (title !== "Wake up to WonderWidgets!") throw new Error(title);
     const seen = slidesResponse.parsedBody.documentElement.getAttribute("seen");
     if (seen !== "yes") throw new Error("seen: " + seen);
+    // NAME is the response's parsedBody: the same document.
+    if (slides.documentElement.getAttribute("seen") !== "yes") throw new Error("NAME: " + slides);
   });
 }}
 `,
@@ -115,6 +118,7 @@ GET {{base}}/anything?kind=json
     ["response.parsedBody.args.kind == json", true],
     ["typeof response.parsedBody.documentElement == undefined", true],
     ["args.kind == json", true],
+    ['slides.getElementsByTagName("slide").length == 2', true],
     ["a later block reads NAMEResponse's document", true],
   ];
   assert.deepEqual(theirs, expected);
