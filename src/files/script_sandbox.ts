@@ -382,17 +382,9 @@ export class ScriptSession {
         }
       }
     } catch (error) {
-      // The engine itself failed (its WebAssembly stack or memory): a new sandbox next time. An
-      // allocation QuickJS did not check traps once the memory is at its bound: out of memory.
+      // The engine itself failed (its WebAssembly stack or memory): a new sandbox next time.
       broke(true);
-      throw new ScriptError(
-        sandbox.exhausted()
-          ? `${source.file}:${source.line}: Script ran out of memory (${
-            this.#memoryBytes / 1024 / 1024
-          } MiB)${parsingText(sandbox.current.parsing)}`
-          : `${source.file}:${source.line}: The script broke the sandbox`,
-        { cause: error },
-      );
+      throw engineFailure(sandbox, source, this.#memoryBytes, error);
     }
     // Where `exec` was when something escaped it: its setup (stopped by the deadline, as a
     // setter an earlier script left can make it) is like one that failed.
@@ -1232,6 +1224,28 @@ function scriptError(
   // Out of memory, stack overflow: the engine's own failures leave the context unusable.
   failure.broken = name === "InternalError" || exhausted;
   return failure;
+}
+
+/**
+ * The engine itself failed (a WebAssembly trap): an allocation QuickJS did not check traps once
+ * the memory is at its bound, which is running out of memory.
+ *
+ * @returns the script's error
+ */
+function engineFailure(
+  sandbox: Sandbox,
+  source: ScriptSource,
+  memoryBytes: number,
+  cause: unknown,
+): ScriptError {
+  return new ScriptError(
+    sandbox.exhausted()
+      ? `${source.file}:${source.line}: Script ran out of memory (${
+        memoryBytes / 1024 / 1024
+      } MiB)${parsingText(sandbox.current.parsing)}`
+      : `${source.file}:${source.line}: The script broke the sandbox`,
+    { cause },
+  );
 }
 
 /**
