@@ -62,3 +62,44 @@ export async function dialIntoHead(
     env: dialEnv(),
   });
 }
+
+/**
+ * Waits until the child has spent `cpuMs` more CPU time than when called (Linux's
+ * /proc/PID/stat), or `wallMs` have passed: a sign that it is busy in a loop (a script's
+ * `while (true)`), whatever the machine's load, and never longer than `wallMs`.
+ *
+ * @param child the process to watch
+ * @param cpuMs the CPU time to wait for
+ * @param wallMs the longest wait
+ * @returns whether the child used that much CPU time (false: the wait ran out, or it ended)
+ */
+export async function busyFor(
+  child: Deno.ChildProcess,
+  cpuMs: number,
+  wallMs: number,
+): Promise<boolean> {
+  const ticks = Number(
+    new TextDecoder().decode(
+      (await new Deno.Command("getconf", { args: ["CLK_TCK"] }).output()).stdout,
+    ),
+  );
+  const cpu = () => {
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${child.pid}/stat`);
+      // utime and stime: fields 14 and 15, the 12th and 13th after the command's closing ")".
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return (Number(fields[11]) + Number(fields[12])) * 1000 / ticks;
+    } catch {
+      return undefined;
+    }
+  };
+  const start = cpu();
+  const end = performance.now() + wallMs;
+  while (start !== undefined && performance.now() < end) {
+    const now = cpu();
+    if (now === undefined) return false;
+    if (now - start >= cpuMs) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}

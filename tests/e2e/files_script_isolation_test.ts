@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { spawnDial } from "./_spawn.ts";
+import { busyFor, spawnDial } from "./_spawn.ts";
 import { dial, serve } from "../_helpers.ts";
 import { project } from "./_files.ts";
 
@@ -107,6 +107,9 @@ Deno.test("scripts: Ctrl-C ends dial run while a script runs: exit 130, no scrip
     stdin: "null",
   });
   await arrived.promise;
+  // The signal comes while the script loops (dial busy on the CPU), not while dial still waits
+  // for the response (its own listener would end it then, and the script would never run).
+  await busyFor(child, 300, 2000);
   child.kill("SIGINT");
   const { code, stderr } = await child.output();
   const text = new TextDecoder().decode(stderr);
@@ -124,6 +127,7 @@ Deno.test("scripts: SIGTERM ends dial test while a script runs, without waiting 
   const dir = await project({ "loop.http": `${loop("/a")}\n###\n${loop("/b")}` });
   const child = spawnDial(["test", dir, "--var", `origin=${server.origin}`], { stdin: "null" });
   await arrived.promise;
+  await busyFor(child, 300, 2000);
   child.kill("SIGTERM");
   const { code, stdout, stderr } = await child.output();
   const output = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
