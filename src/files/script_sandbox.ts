@@ -1032,8 +1032,14 @@ export async function newModule(wasmMemory: WebAssembly.Memory): Promise<QuickJS
  * before the first script) only to find and read the `.wasm`, which dial compiles itself
  * ({@link quickjsWasm}) and hands over. So `process` is hidden from the global object while the
  * loader decides, synchronously, before its first `await`: no other code runs meanwhile.
+ *
+ * Emscripten's own messages are dropped (`print`, `printErr`): the only one this build writes
+ * is `Aborted(Assertion failed: list_empty(&rt->gc_obj_list) …)` when a runtime a script
+ * exhausted is freed, which dial already handles (the sandbox is dropped, the script's error
+ * is reported) and which went to the terminal beside dial's own output.
  */
 const LOADER: QuickJSSyncVariant = (() => {
+  const ignore = () => {};
   const variant = syncVariant();
   return {
     ...variant,
@@ -1048,7 +1054,8 @@ const LOADER: QuickJSSyncVariant = (() => {
           Object.defineProperty(globalThis, "process", { value: undefined, configurable: true });
         }
         try {
-          return load(options);
+          // The same object (the factory's Module): the variant may read it afterwards.
+          return load(Object.assign(options ?? {}, { print: ignore, printErr: ignore }));
         } finally {
           if (process?.configurable) Object.defineProperty(globalThis, "process", process);
         }

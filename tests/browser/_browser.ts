@@ -224,6 +224,22 @@ export async function pickBodyType(page: Page, kind: string): Promise<void> {
 }
 
 /**
+ * Replaces a code editor's whole text, as selecting all and pasting would. Not `locator.fill`:
+ * fill selects the editor's contents through the DOM and CodeMirror, on gaining focus, may put
+ * its own cursor back before the text arrives, so the text was inserted beside the old one
+ * (`{"owner": "octocat"}{}` in a CI run). Ctrl+A is CodeMirror's own select-all.
+ *
+ * @param editor the editor's editing area (its accessible name is the editor's label)
+ * @param text the new text
+ */
+export async function replaceEditorText(editor: Locator, text: string): Promise<void> {
+  await editor.click();
+  await editor.page().keyboard.press("ControlOrMeta+a");
+  if (text === "") await editor.page().keyboard.press("Delete");
+  else await editor.page().keyboard.insertText(text);
+}
+
+/**
  * Writes a new request's method and URL in the HTTP tab, and its body kind when given.
  *
  * @param page the app page

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Browser, Locator, Page } from "playwright-core";
-import { type AppSession, openApp } from "./_browser.ts";
+import { type AppSession, openApp, replaceEditorText } from "./_browser.ts";
 import { type GraphqlServer, startGraphqlServer } from "./_graphql_server.ts";
 
 /** Auth panel settings, by the panel's own labels. */
@@ -230,7 +230,7 @@ export async function variablesText(page: Page): Promise<string> {
  * @param text the new text
  */
 export async function setEditorText(page: Page, label: string, text: string): Promise<void> {
-  await page.getByLabel(label, { exact: true }).fill(text);
+  await replaceEditorText(page.getByLabel(label, { exact: true }), text);
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { fileBrowser, openApp, pickBodyType } from "./_browser.ts";
+import { fileBrowser, openApp, pickBodyType, replaceEditorText } from "./_browser.ts";
 import { setEditorText } from "./_gql_app.ts";
 
 const browser = fileBrowser();
@@ -80,7 +80,7 @@ Deno.test("browser: editor colours and themes", async (t) => {
       await using app = await openApp(browser(), {}, { colorScheme: "dark" });
       const { page } = app;
       await pickBodyType(page, "json");
-      await page.getByLabel("Request body").fill('{"a": true}');
+      await replaceEditorText(page.getByLabel("Request body"), '{"a": true}');
       const [editorBg, gutterBg, keyColour] = await page.evaluate(`[
       getComputedStyle(document.querySelector(".body-editor .cm-editor")).backgroundColor,
       getComputedStyle(document.querySelector(".body-editor .cm-gutters")).backgroundColor,

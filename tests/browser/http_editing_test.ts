@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { serve } from "../_helpers.ts";
-import { attachFile, fileBrowser, openApp, writeRequest } from "./_browser.ts";
+import { attachFile, fileBrowser, openApp, replaceEditorText, writeRequest } from "./_browser.ts";
 
 const browser = fileBrowser();
 
@@ -38,9 +38,9 @@ Deno.test("browser: HTTP tab editing", async (t) => {
     const { page } = app;
     await writeRequest(page, "POST", `${target.origin}/items`, "json");
     const body = page.getByLabel("Request body");
-    await body.fill('{"a": }');
+    await replaceEditorText(body, '{"a": }');
     await page.locator(".body-editor .cm-lint-marker-error").waitFor();
-    await body.fill('{"a": 1}');
+    await replaceEditorText(body, '{"a": 1}');
     await page.locator(".body-editor .cm-lint-marker-error").waitFor({ state: "detached" });
     await body.press("Control+Enter");
     await page.getByTestId("status").filter({ hasText: "200" }).waitFor();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { clientCredentialsAuth, securityAuthEnv } from "../e2e/_files.ts";
 import { serve, tempDir } from "../_helpers.ts";
-import { fileBrowser, openApp, openRequest, pickBodyType } from "./_browser.ts";
+import { fileBrowser, openApp, openRequest, pickBodyType, replaceEditorText } from "./_browser.ts";
 import { startMockServer } from "../e2e/_oauth_servers.ts";
 
 const browser = fileBrowser();
@@ -43,7 +43,7 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
       await line.getByText("{{token}} = (private)").waitFor();
       // In the body editor too: marked, with the value on hover; an undefined one stands out.
       await pickBodyType(page, "text");
-      await page.getByLabel("Request body").fill("to {{base}} from {{nobody}}");
+      await replaceEditorText(page.getByLabel("Request body"), "to {{base}} from {{nobody}}");
       const marked = page.locator(".body-editor .cm-variable");
       await marked.first().waitFor();
       assert.equal(

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  newModule,
   runScript,
   ScriptError,
   ScriptSession,
@@ -473,4 +474,27 @@ Deno.test("sandbox: QuickJS's loader takes its plain path, not Node's (globalThi
   } finally {
     Object.defineProperty(globalThis, "process", original);
   }
+});
+
+Deno.test("sandbox: a QuickJS runtime that aborts when freed writes nothing to the terminal", async () => {
+  // Emscripten binds its error printer when the module is made: the stub must be in place first.
+  const written: unknown[][] = [];
+  const consoleError = console.error;
+  const consoleLog = console.log;
+  console.error = (...args: unknown[]) => void written.push(args);
+  console.log = (...args: unknown[]) => void written.push(args);
+  try {
+    const quickjs = await newModule(new WebAssembly.Memory({ initial: 256, maximum: 2048 }));
+    const runtime = quickjs.newRuntime();
+    const context = runtime.newContext();
+    context.newObject(); // never disposed: freeing the runtime fails QuickJS's assertion
+    assert.throws(() => {
+      context.dispose();
+      runtime.dispose();
+    }, /Aborted\(Assertion failed: list_empty/);
+  } finally {
+    console.error = consoleError;
+    console.log = consoleLog;
+  }
+  assert.deepEqual(written, []);
 });
