@@ -479,10 +479,9 @@ Deno.test("sandbox: QuickJS's loader takes its plain path, not Node's (globalThi
 Deno.test("sandbox: a QuickJS runtime that aborts when freed writes nothing to the terminal", async () => {
   // Emscripten binds its error printer when the module is made: the stub must be in place first.
   const written: unknown[][] = [];
-  const consoleError = console.error;
-  const consoleLog = console.log;
-  console.error = (...args: unknown[]) => void written.push(args);
-  console.log = (...args: unknown[]) => void written.push(args);
+  const terminal: Record<"error" | "log", (...args: unknown[]) => void> = globalThis.console;
+  const { error, log } = terminal;
+  terminal.error = terminal.log = (...args: unknown[]) => void written.push(args);
   try {
     const quickjs = await newModule(new WebAssembly.Memory({ initial: 256, maximum: 2048 }));
     const runtime = quickjs.newRuntime();
@@ -493,8 +492,7 @@ Deno.test("sandbox: a QuickJS runtime that aborts when freed writes nothing to t
       runtime.dispose();
     }, /Aborted\(Assertion failed: list_empty/);
   } finally {
-    console.error = consoleError;
-    console.log = consoleLog;
+    Object.assign(terminal, { error, log });
   }
   assert.deepEqual(written, []);
 });
