@@ -61,10 +61,7 @@ export function writeHttpRequest(model: RequestModel): string {
     if (/[\r\n]/.test(text)) throw new UsageError(`Cannot write ${what} with a line break`);
     return text;
   };
-  if (model.name !== undefined) {
-    const name = single(model.name, "a request name").trim();
-    lines.push(`### ${name}`, `# @name ${name}`);
-  }
+  if (model.name !== undefined) lines.push(...nameLines(model.name));
   for (const comment of model.comments ?? []) {
     for (const line of comment.split(/\r?\n/)) lines.push(`# ${line}`.trimEnd());
   }
@@ -118,6 +115,20 @@ export function writeHttpRequest(model: RequestModel): string {
   ];
   if (tail.length) lines.push("", ...tail);
   return lines.join("\n") + "\n";
+}
+
+/**
+ * A new request's name as written above it: `### NAME` and `# @name NAME` (JetBrains and REST
+ * Client both read it).
+ *
+ * @param name the name
+ * @returns the two lines, without line breaks
+ * @throws {UsageError} for a name with a line break
+ */
+export function nameLines(name: string): string[] {
+  if (/[\r\n]/.test(name)) throw new UsageError("Cannot write a request name with a line break");
+  const trimmed = name.trim();
+  return [`### ${trimmed}`, `# @name ${trimmed}`];
 }
 
 /**

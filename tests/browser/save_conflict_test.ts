@@ -187,3 +187,74 @@ Deno.test("browser: an edited HTTP tab restored after an outside edit of only a 
     await Deno.remove(workspace, { recursive: true });
   }
 });
+
+Deno.test("browser: Keep both writes the tab's request as a save in place would: the lines it did not change keep their spacing", async () => {
+  const workspace = await Deno.makeTempDir({ prefix: "dial-ui-conflict-keep-" });
+  const path = `${workspace}/api.http`;
+  const file = `### createUser
+# @name createUser
+POST https://api.test/users
+Content-Type:   application/json
+X-Trace:    keep-spacing
+
+{"name": "a"}
+
+### feed
+# @name feed
+WEBSOCKET ws://127.0.0.1:9/feed
+X-Trace:    keep-spacing
+X-Other: 1
+`;
+  const outside = file.replace('"a"', '"b"');
+  try {
+    await Deno.writeTextFile(path, file);
+    await using app = await openApp(browser(), { workspace });
+    const { page } = app;
+    await openRequest(page, "api.http", "POST createUser");
+    await page.getByLabel("URL", { exact: true }).fill("https://api.test/users?mine=1");
+    await page.locator(".request-tab-name", { hasText: "createUser •" }).waitFor();
+    await Deno.writeTextFile(path, outside);
+    await save(page);
+    const conflict = page.getByRole("alert", { name: "Save conflict" });
+    const mine = `POST https://api.test/users?mine=1
+Content-Type:   application/json
+X-Trace:    keep-spacing
+
+{"name": "a"}
+`;
+    // What the conflict shows as yours is what Keep both writes.
+    await conflict.getByLabel("Yours").getByText("X-Trace:    keep-spacing").waitFor();
+    assert.equal(await conflict.getByLabel("Yours").textContent(), mine);
+    await conflict.getByRole("button", { name: "Keep both" }).click();
+    await page.getByText("Saved to api.http as a new request, createUser-mine").waitFor();
+    const both = `${outside}\n### createUser-mine\n# @name createUser-mine\n${mine}`;
+    assert.equal(await Deno.readTextFile(path), both);
+
+    // A WebSocket tab's (every kind tab's) Keep both is written by the same writer.
+    const sidebar = page.getByRole("navigation", { name: "Workspace" });
+    await sidebar.getByRole("button", { name: "WEBSOCKET feed" }).click();
+    const endpoint = page.getByLabel("WebSocket endpoint");
+    await endpoint.fill("ws://127.0.0.1:9/feed?mine=1");
+    const theirs = both.replace("X-Other: 1", "X-Other: 2");
+    await Deno.writeTextFile(path, theirs);
+    await page.getByText("api.http changed on disk; your edits are kept").waitFor();
+    await endpoint.focus();
+    await page.keyboard.press("Control+s");
+    const feedMine = `WEBSOCKET ws://127.0.0.1:9/feed?mine=1
+X-Trace:    keep-spacing
+X-Other: 1
+`;
+    await conflict.getByLabel("On disk").getByText("X-Other: 2").waitFor();
+    assert.equal(await conflict.getByLabel("Yours").textContent(), feedMine);
+    await conflict.getByRole("button", { name: "Keep both" }).click();
+    await page.getByRole("status").filter({
+      hasText: "Saved to api.http as a new request, feed-mine",
+    }).waitFor();
+    assert.equal(
+      await Deno.readTextFile(path),
+      `${theirs}\n### feed-mine\n# @name feed-mine\n${feedMine}`,
+    );
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});

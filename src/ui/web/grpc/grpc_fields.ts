@@ -12,7 +12,7 @@ import type { HttpRequest } from "../../../files/http_file_types.ts";
 import { isString, jsonWithoutSecrets, persisted } from "../storage.ts";
 import { tabCore } from "../tab_core.tsx";
 import type { OpenedFile } from "../workspace/files.ts";
-import { type HttpDraft, writeDraft } from "../workspace/request_edit.ts";
+import type { HttpDraft } from "../workspace/request_edit.ts";
 import { type ProtoFields, protoFieldsOf, protoLinesFor, saveProtoLines } from "./proto_lines.ts";
 
 /** The gRPC tab's server, metadata, auth, call in flight and history. */
@@ -125,17 +125,15 @@ export function grpcSaveProtos(text: string, file: OpenedFile, request: HttpRequ
 }
 
 /**
- * "Save as": the tab's request as the text a new request file holds, its `.proto` files as
- * `proto <` lines relative to that file.
+ * "Save as" and "Keep both": the tab's `.proto` files as `proto <` lines relative to the
+ * request file the tab's request is appended to, above its request line.
  *
  * @param path the request file, a workspace path
- * @param name the request's name, if any
+ * @param text the tab's request as written
  * @returns the text to append
  */
-export function grpcSaveAs(path: string, name?: string): string {
-  const draft = grpcDraft();
-  const text = writeDraft(draft, name);
-  const lines = protoLinesFor(path, draft.protos);
+export function grpcProtoLinesIn(path: string, text: string): string {
+  const lines = protoLinesFor(path, grpcDraft().protos);
   if (!lines.length) return text;
   return text.replace(/^GRPC /m, `${lines.join("\n")}\nGRPC `);
 }

@@ -29,7 +29,7 @@ import {
   grpcFields,
   grpcFill,
   grpcFillDraft,
-  grpcSaveAs,
+  grpcProtoLinesIn,
   grpcSaveProtos,
 } from "../grpc/grpc_fields.ts";
 import { appendRequest } from "../../../files/write_http_file.ts";
@@ -40,6 +40,7 @@ import {
   replaceInPlace,
   requestText,
   writeDraft,
+  writeOver,
 } from "./request_edit.ts";
 import {
   findRequest,
@@ -636,7 +637,7 @@ export async function saveKind(kind: StreamKind, choice?: ConflictChoice): Promi
       throw new Error(`The request is no longer in ${source.path}`);
     }
     const draft = draftOfKind(kind);
-    if (!request || choice === "keep-both") return await keepBoth(kind, file, source);
+    if (!request || choice === "keep-both") return await keepBoth(kind, file, source, request);
     const theirs = requestText(file.text, request);
     const base = bases[kind];
     // Restored, and changed on disk since: only the stored key knows the base.
@@ -645,7 +646,10 @@ export async function saveKind(kind: StreamKind, choice?: ConflictChoice): Promi
       ? theirs !== base
       : stored !== undefined && !sameBase(stored, file, request);
     if (choice === undefined && changed) {
-      kindConflict.value = { kind, path: file.path, theirs, mine: writeDraft(draft) };
+      const mine = writeOver(file.text, request, draft, {
+        sameBody: sameBody(kind, request, draft),
+      });
+      kindConflict.value = { kind, path: file.path, theirs, mine };
       return `Not saved: ${file.path} changed this request on disk since the tab was opened`;
     }
     let text = replaceInPlace(file.text, request, draft, sameBody(kind, request, draft));
@@ -664,12 +668,20 @@ export async function saveKind(kind: StreamKind, choice?: ConflictChoice): Promi
   }
 }
 
-/** "Keep both": the tab's request appended to its file under a new name; the tab now holds it. */
-async function keepBoth(kind: StreamKind, file: OpenedFile, source: RequestPlace): Promise<string> {
+/**
+ * "Keep both": the tab's request appended to its file under a new name, written as a save in
+ * place over the file's version of it would write it; the tab now holds it.
+ */
+async function keepBoth(
+  kind: StreamKind,
+  file: OpenedFile,
+  source: RequestPlace,
+  request: HttpRequest | undefined,
+): Promise<string> {
   const name = freeName(file, `${source.name ?? "request"}-mine`);
   const written = await writeFile(
     file.path,
-    appendRequest(file.text, kindRequestText(kind, file.path, name)),
+    appendRequest(file.text, kindRequestText(kind, file.path, name, request && { file, request })),
     file.mtime,
   );
   if (kindConflict.peek()?.kind === kind) kindConflict.value = undefined;
@@ -682,11 +694,25 @@ async function keepBoth(kind: StreamKind, file: OpenedFile, source: RequestPlace
  * @param kind a tab
  * @param path the request file it goes into (a gRPC tab's `.proto` files are named from it)
  * @param name the request's name, if any
+ * @param over the file holding the request the tab was opened from ("Keep both"): the lines
+ *   the tab did not change are written as that file has them
  * @returns the tab's request as the text appended to a file ("Save as", "Keep both")
  * @throws {Error} when a part cannot be written in a request file (a binary message)
  */
-export function kindRequestText(kind: StreamKind, path: string, name?: string): string {
-  return kind === "grpc" ? grpcSaveAs(path, name) : writeDraft(draftOfKind(kind), name);
+export function kindRequestText(
+  kind: StreamKind,
+  path: string,
+  name?: string,
+  over?: { file: OpenedFile; request: HttpRequest },
+): string {
+  const draft = draftOfKind(kind);
+  const text = over
+    ? writeOver(over.file.text, over.request, draft, {
+      name,
+      sameBody: sameBody(kind, over.request, draft),
+    })
+    : writeDraft(draft, name);
+  return kind === "grpc" ? grpcProtoLinesIn(path, text) : text;
 }
 
 /**

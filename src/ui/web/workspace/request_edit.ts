@@ -7,7 +7,7 @@
  * @module
  */
 import type { HttpRequest } from "../../../files/http_file_types.ts";
-import { writeHttpRequest } from "../../../files/write_http_file.ts";
+import { nameLines, writeHttpRequest } from "../../../files/write_http_file.ts";
 import {
   DEFAULT_BOUNDARY,
   multipartBodyParts,
@@ -126,10 +126,7 @@ function formRows(draft: HttpDraft): string {
  * read back the same (a file attached in the browser, a body line that reads as request syntax)
  */
 export function saveInPlace(source: string, request: HttpRequest, draft: HttpDraft): string {
-  const before = draftOfRequest(request);
-  const sameBody = before.bodyKind === draft.bodyKind && before.body === draft.body &&
-    formRows(before) === formRows(draft);
-  const text = replaceInPlace(source, request, draft, sameBody);
+  const text = replaceInPlace(source, request, draft, sameHttpBody(request, draft));
   const have = new Set(request.assertions.map((a) => a.text));
   const added = (draft.assertions ?? []).filter((line) => !have.has(line));
   if (!added.length) return text;
@@ -143,6 +140,13 @@ export function saveInPlace(source: string, request: HttpRequest, draft: HttpDra
   const head = text.slice(0, at);
   const lines = added.map((line) => `?? ${line}\n`).join("");
   return `${head}${head.endsWith("\n") ? "" : "\n"}${lines}${text.slice(at)}`;
+}
+
+/** Whether the HTTP tab's body means what the request's does (then the file's text is kept). */
+function sameHttpBody(request: HttpRequest, draft: HttpDraft): boolean {
+  const before = draftOfRequest(request);
+  return before.bodyKind === draft.bodyKind && before.body === draft.body &&
+    formRows(before) === formRows(draft);
 }
 
 /**
@@ -162,10 +166,56 @@ export function replaceInPlace(
   draft: HttpDraft,
   sameBody: boolean,
 ): string {
-  // Its `??` lines are the file's own: a save adds the new ones after (saveInPlace).
+  const start = request.requestLine.start;
+  const end = request.bodySpan?.end ??
+    request.headers.at(-1)?.span.end ?? request.requestLine.end;
+  return source.slice(0, start) + ownText(source, request, draft, sameBody) + source.slice(end);
+}
+
+/**
+ * The tab's request as written over a request of a file, the one writer of a save in place,
+ * "Keep both" and the "Yours" of a conflict: the fields' request line, headers and body, then
+ * their `??` lines, each line the fields did not change kept as the file has it
+ * (`Content-Type:   application/json` stays so).
+ *
+ * @param source the file's text
+ * @param request the request as the file has it now (parsed from `source`); none when the
+ *   file no longer has it: then the fields are written anew
+ * @param draft the tab's fields
+ * @param options `name`: a new request's name (`### name` and `# @name name` above it);
+ *   `sameBody`: whether the body means the request's (its text is kept; default: the HTTP
+ *   tab's rule)
+ * @returns the request's text, ending with a line break
+ * @throws {import("../../../errors/mod.ts").UsageError} when the fields cannot be written so
+ *   they read back the same
+ */
+export function writeOver(
+  source: string,
+  request: HttpRequest | undefined,
+  draft: HttpDraft,
+  options: { name?: string | undefined; sameBody?: boolean } = {},
+): string {
+  if (!request) return writeDraft(draft, options.name);
+  const own = ownText(source, request, draft, options.sameBody ?? sameHttpBody(request, draft));
+  return [
+    ...options.name === undefined ? [] : nameLines(options.name).map((line) => `${line}\n`),
+    own.endsWith("\n") ? own : `${own}\n`,
+    ...(draft.assertions ?? []).map((line) => `?? ${line}\n`),
+  ].join("");
+}
+
+/**
+ * The fields' request line, headers and body in place of the request's own (its `??` lines
+ * left out: they are the file's own, a save adds the new ones after them).
+ */
+function ownText(
+  source: string,
+  request: HttpRequest,
+  draft: HttpDraft,
+  sameBody: boolean,
+): string {
   const { assertions: _, ...fields } = draft;
   draft = fields;
-  const start = request.requestLine.start;
   const headEnd = request.headers.at(-1)?.span.end ?? request.requestLine.end;
   const end = request.bodySpan?.end ?? headEnd;
   // A form keeps the file's boundary and its parts' file names and Content-Types.
@@ -184,7 +234,7 @@ export function replaceInPlace(
     const kept = comments.map((line) => `\n${line}`).join("");
     text = full.startsWith(bare) ? head + kept + full.slice(bare.length) : full;
   }
-  return source.slice(0, start) + text + source.slice(end);
+  return text;
 }
 
 /**

@@ -29,7 +29,7 @@ import {
   type HttpDraft,
   requestText,
   saveInPlace,
-  writeDraft,
+  writeOver,
 } from "./request_edit.ts";
 import { appendRequest } from "../../../files/write_http_file.ts";
 import { isRecord, toApiError } from "../api.ts";
@@ -444,7 +444,7 @@ export async function saveActiveTab(choice?: ConflictChoice): Promise<void> {
         tabId: tab.id,
         path: file.path,
         ...(request ? { theirs: requestText(file.text, request) } : {}),
-        mine: writeDraft(draft),
+        mine: writeOver(file.text, request, draft),
       };
       tabNote.value = request
         ? `Not saved: ${file.path} changed this request on disk since the tab was opened`
@@ -455,7 +455,7 @@ export async function saveActiveTab(choice?: ConflictChoice): Promise<void> {
       const name = freeName(file, `${source.name ?? "request"}-mine`);
       const written = await writeFile(
         file.path,
-        appendRequest(file.text, writeDraft(draft, name)),
+        appendRequest(file.text, writeOver(file.text, request, draft, { name })),
         file.mtime,
       );
       const added = "error" in written.parsed ? undefined : written.parsed.requests.at(-1);
