@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parseHttpFile } from "../../src/files/parse_http_file.ts";
-import { draftOfRequest, saveInPlace } from "../../src/ui/web/workspace/request_edit.ts";
+import { draftOfRequest, saveInPlace, writeOver } from "../../src/ui/web/workspace/request_edit.ts";
 
 const SOURCE = `### a
 GET https://x.test/a HTTP/1.1
@@ -211,5 +211,23 @@ Accept: */*
       "GET https://x.test/users\n    ?page=1\n    &size=20&sort=name\n\t&q={{term}} HTTP/1.1",
       "GET https://x.test/users",
     ),
+  );
+});
+
+Deno.test("ui Keep both: the copy is the request as a save in place writes it, under its new name", () => {
+  const draft = { ...draftOfRequest(a), url: "https://x.test/a2", assertions: ["status == 200"] };
+  const copy = writeOver(SOURCE, a, draft, { name: "a-mine" });
+  assert.equal(
+    copy,
+    `### a-mine\n# @name a-mine\nGET https://x.test/a2\nContent-Type:   application/json\nX-A:b\n\n{"k": 1}\n?? status == 200\n`,
+  );
+  // Its text is the one the save in place puts over the request.
+  const inPlace = saveInPlace(SOURCE, a, draft);
+  const own = copy.split("\n").slice(2).join("\n").replace(/\n\?\? status == 200\n$/, "");
+  assert.ok(inPlace.includes(own), inPlace);
+  // The file no longer has the request: written anew.
+  assert.equal(
+    writeOver(SOURCE, undefined, draft, { name: "a-mine" }),
+    `### a-mine\n# @name a-mine\nGET https://x.test/a2\nContent-Type: application/json\nX-A: b\n\n{"k": 1}\n?? status == 200\n`,
   );
 });
