@@ -81,7 +81,7 @@ function shellHtml(shell: WorkspaceShell): string {
     `<button type="button" class="clear-drafts">Clear saved drafts</button></header>` +
     `<section class="auth"><div class="field"><label>Auth</label><select><option>None</option></select></div></section>` +
     `<div class="body with-sidebar" style="--sidebar-width: ${shell.sidebarWidth}px;"><nav class="sidebar" aria-label="Workspace"><h2>Workspace</h2>` +
-    `<label class="environment">Environment<select><option>No environment</option></select></label>` +
+    `<label class="environment">Environment<select></select></label>` +
     `<div class="secret-form"><button type="button">Set a secret</button></div>` +
     `<template data-shell-list></template>` +
     `</nav><aside class="splitter-holder"><div class="splitter"></div></aside>` +

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { clientCredentialsAuth, securityAuthEnv } from "../e2e/_files.ts";
-import { serve, tempDir } from "../_helpers.ts";
+import { serve, tempDir, waitFor } from "../_helpers.ts";
 import { fileBrowser, openApp, openRequest, pickBodyType, replaceEditorText } from "./_browser.ts";
 import { startMockServer } from "../e2e/_oauth_servers.ts";
 
@@ -158,4 +158,56 @@ Deno.test("browser: environments, the runner and the cookie jar", async (t) => {
       assert.equal(mock.tokenRequests.length, 1);
     },
   );
+});
+
+/**
+ * Page code, before the page's own: records each value the environment picker shows (its
+ * selected option's text, "" for none), the server's picture of it included, after every
+ * change of the page and in every frame, until the test reads `globalThis.__picker`.
+ */
+const RECORD_PICKER = `globalThis.__picker = [];
+  const look = () => {
+    for (const select of document.querySelectorAll("label.environment select")) {
+      const text = select.selectedOptions[0]?.textContent ?? "";
+      if (globalThis.__picker.at(-1) !== text) globalThis.__picker.push(text);
+    }
+  };
+  new MutationObserver(look).observe(document, {
+    childList: true, subtree: true, attributes: true, characterData: true,
+  });
+  const frame = () => { look(); requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);`;
+
+Deno.test("browser: the environment picker never shows No environment while the workspace's environments load", async () => {
+  await using ws = await tempDir("dial-ui-env-first-", {
+    "http-client.env.json": JSON.stringify({
+      dev: { base: "http://127.0.0.1:9/dev" },
+      staging: { base: "http://127.0.0.1:9/staging" },
+    }),
+    "api.http": "### users\n# @name users\nGET {{base}}/users\n",
+  });
+  const shown = async (environment: string) => {
+    await using app = await openApp(browser(), { workspace: ws.path }, {}, RECORD_PICKER);
+    const record = () => app.page.evaluate("globalThis.__picker") as Promise<string[]>;
+    await waitFor(async () => (await record()).at(-1) === environment, {
+      message: `the picker showing ${environment}`,
+    });
+    return await record();
+  };
+  {
+    // A first launch: the first environment, and no other value before it.
+    const values = await shown("dev");
+    assert.deepEqual(values.filter((text) => text !== ""), ["dev"], JSON.stringify(values));
+  }
+  {
+    // Picked, then a restart: staging from the first value shown.
+    await using app = await openApp(browser(), { workspace: ws.path });
+    const picker = app.page.getByRole("navigation", { name: "Workspace" }).getByLabel(
+      "Environment",
+    );
+    await picker.selectOption("staging");
+    await app.page.locator('html[data-drafts="saved"]').waitFor({ state: "attached" });
+  }
+  const values = await shown("staging");
+  assert.deepEqual(values.filter((text) => text !== ""), ["staging"], JSON.stringify(values));
 });

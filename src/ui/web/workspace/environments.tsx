@@ -6,7 +6,7 @@
  * when it sends, with the request files' own rules.
  * @module
  */
-import { computed, effect, signal } from "@preact/signals";
+import { batch, computed, effect, signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
 import { isRecord, postJson } from "../api.ts";
@@ -36,6 +36,11 @@ type Info = { value?: string; from: "public" | "private"; file?: string };
 
 /** The environments beside the active request's file. */
 const names = signal<string[]>([]);
+/**
+ * Whether the environments have been read: until then the picker shows no value (neither
+ * "No environment", which the workspace may have none of, nor a name it may not have).
+ */
+const namesKnown = signal(false);
 const variables = signal<Record<string, Record<string, Info>>>({});
 /** The `Security.Auth` configurations of each environment: ids and grants, no values. */
 const authConfigs = signal<Record<string, { id: string; grant: string }[]>>({});
@@ -76,20 +81,31 @@ export const securityAuths = computed(() => authConfigs.value[chosenEnvironment.
 async function load(file: string | undefined): Promise<void> {
   try {
     const answer = await postJson("/api/workspace/environments", file ? { file } : {});
-    if (!isRecord(answer) || !Array.isArray(answer.names) || !isRecord(answer.variables)) return;
-    names.value = answer.names.filter(isString);
-    // Until one is picked, the first environment (as `dial run` users name it with --env).
-    if (!environmentPicked.peek() && chosenEnvironment.peek() === "" && names.peek()[0]) {
-      chosenEnvironment.value = names.peek()[0]!;
+    if (!isRecord(answer) || !Array.isArray(answer.names) || !isRecord(answer.variables)) {
+      namesKnown.value = true;
+      return;
     }
-    variables.value = answer.variables as Record<string, Record<string, Info>>;
-    authConfigs.value = isRecord(answer.auth)
-      ? answer.auth as Record<string, { id: string; grant: string }[]>
-      : {};
+    const listed = answer.names.filter(isString);
+    // One render: the names and the environment chosen among them.
+    batch(() => {
+      names.value = listed;
+      // Until one is picked, the first environment (as `dial run` users name it with --env).
+      if (!environmentPicked.peek() && chosenEnvironment.peek() === "" && listed[0]) {
+        chosenEnvironment.value = listed[0];
+      }
+      namesKnown.value = true;
+      variables.value = answer.variables as Record<string, Record<string, Info>>;
+      authConfigs.value = isRecord(answer.auth)
+        ? answer.auth as Record<string, { id: string; grant: string }[]>
+        : {};
+    });
   } catch {
     // The request's file is gone (renamed, moved or deleted): the workspace top's environments.
     if (file !== undefined) return await load(undefined);
-    names.value = [];
+    batch(() => {
+      names.value = [];
+      namesKnown.value = true;
+    });
   }
 }
 
@@ -111,12 +127,13 @@ function EnvironmentSelect(): JSX.Element {
       Environment
       <select
         value={chosenEnvironment.value}
+        aria-busy={!namesKnown.value}
         onChange={(e) => {
           environmentPicked.value = true;
           chosenEnvironment.value = e.currentTarget.value;
         }}
       >
-        <option value="">No environment</option>
+        {namesKnown.value && <option value="">No environment</option>}
         {names.value.map((n) => <option key={n} value={n}>{n}</option>)}
       </select>
     </label>
