@@ -15,7 +15,15 @@ import { Secret } from "../../secret.ts";
 import type { UiOAuthSettings } from "./spec_json.ts";
 import type { Workspace } from "../workspace_path.ts";
 import type { ApiContext } from "./http_api.ts";
-import { isObject, type JsonObject, object, optionalString, readJson, string } from "./decode.ts";
+import {
+  array,
+  isObject,
+  type JsonObject,
+  object,
+  optionalString,
+  readJson,
+  string,
+} from "./decode.ts";
 import type { Environment } from "../../files/environment.ts";
 import type { OAuth2Hooks } from "../../files/security_auth.ts";
 import type { OAuth2Options } from "../../auth/oauth2/parse_value.ts";
@@ -287,6 +295,72 @@ export async function handleEnvironments(
     );
   }
   return Response.json({ names, variables, auth });
+}
+
+/** Where `{{$processEnv NAME}}` reads, as the variables line names it. */
+const PROCESS_ENV_SOURCE = "the environment dial ui was started in";
+
+/**
+ * What the variables line shows of a `{{$processEnv NAME}}` or `{{$dotenv NAME}}`: where Send
+ * reads it, or why Send would refuse it. Never its value: the process environment and `.env`
+ * are the person's, as the private env file is, and their values stay on the server.
+ */
+export type SystemVariableInfo = { from: string } | { missing: string };
+
+/**
+ * `POST /api/workspace/environments/system`: `{file?, names}` (`names`: the `$processEnv NAME` and
+ * `$dotenv NAME` a tab's request uses, as written between the braces) → `{variables: {name:
+ * {from} | {missing}}}`, read as Send reads them: the process environment `dial ui` runs in (as
+ * `dial run` reads it for any file), and the `.env` beside `file` (or at the workspace's top),
+ * only when it resolves inside the run's folders.
+ *
+ * @param request the call
+ * @param context the server's context (its workspace and process environment)
+ * @returns the answer
+ */
+export async function handleSystemVariables(
+  request: Request,
+  context: ApiContext,
+): Promise<Response> {
+  const json = object(await readJson(request), "request");
+  const file = optionalString(json.file, "file");
+  const names = array(json.names, "names").slice(0, 200).map((n) => string(n, "names"));
+  const env = context.env ?? processEnv;
+  const workspace = context.workspace;
+  let dotenv: Promise<{ path: string; values: Map<string, string> } | { problem: string }>;
+  const readDotenv = async () => {
+    if (!workspace) return { problem: "there is no workspace" };
+    const dir = await folderOf(workspace, file);
+    const path = dir === workspace.root ? ".env" : `${workspace.relative(dir)}/.env`;
+    try {
+      return {
+        path,
+        values: await confinedDotenv(dir, workspace.confinement, file ?? "the workspace"),
+      };
+    } catch (error) {
+      // Send refuses it too (dial run's rule), with the folders' absolute paths.
+      if (!(error instanceof UsageError)) throw error;
+      return { problem: `${path} links out of the workspace (dial ui --allow-path DIR widens it)` };
+    }
+  };
+  const variables: Record<string, SystemVariableInfo> = {};
+  for (const name of names) {
+    const [kind, key, ...rest] = name.trim().split(/\s+/);
+    if (key === undefined || rest.length > 0 || key.startsWith("%")) continue;
+    if (kind === "$processEnv") {
+      variables[name] = env(key) !== undefined
+        ? { from: PROCESS_ENV_SOURCE }
+        : { missing: `is not set in ${PROCESS_ENV_SOURCE}` };
+    } else if (kind === "$dotenv") {
+      const found = await (dotenv ??= readDotenv());
+      variables[name] = "problem" in found
+        ? { missing: `is not read: ${found.problem}` }
+        : found.values.has(key)
+        ? { from: found.path }
+        : { missing: `is not in ${found.path}` };
+    }
+  }
+  return Response.json({ variables });
 }
 
 /** The environment and variables a request of a file (or of no file) is substituted from. */

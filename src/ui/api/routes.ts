@@ -12,7 +12,7 @@ import { type ApiContext, handleHttpBody, handleHttpCurl, handleHttpSend } from 
 import { handleStreamSocket } from "./stream_api.ts";
 import { handleStateLoad, handleStateSave } from "./ui_state.ts";
 import { handleNewWindow } from "./window_api.ts";
-import { handleEnvironments } from "./environment_api.ts";
+import { handleEnvironments, handleSystemVariables } from "./environment_api.ts";
 import { handleWorkspaceImport } from "./workspace_import.ts";
 import { handleWorkspaceRun } from "./run_api.ts";
 import { handleCookies, handleCookiesClear } from "./cookies_api.ts";
@@ -66,5 +66,6 @@ export const API_ROUTES: ReadonlyMap<string, ApiHandler> = new Map<string, ApiHa
   ["POST /api/import/curl", handleImportCurl],
   ["POST /api/workspace/connection", handleConnection],
   ["POST /api/workspace/environments/secret", handleEnvironmentSecret],
+  ["POST /api/workspace/environments/system", handleSystemVariables],
   ["POST /api/workspace/connection/save", handleConnectionSave],
 ]);

@@ -88,6 +88,8 @@ async function load(file: string | undefined): Promise<void> {
     const listed = answer.names.filter(isString);
     // One render: the names and the environment chosen among them.
     batch(() => {
+      // `.env` may have changed too: the line asks again.
+      systemVariables.value = new Map();
       names.value = listed;
       // Until one is picked, the first environment (as `dial run` users name it with --env).
       if (!environmentPicked.peek() && chosenEnvironment.peek() === "" && listed[0]) {
@@ -210,6 +212,48 @@ interface Reference {
   files: string[];
 }
 
+/** `{{$processEnv NAME}}` or `{{$dotenv NAME}}` (a name not read from a variable: `%NAME`). */
+const SYSTEM = /^\$(?:processEnv|dotenv)\s+[^\s%]\S*$/;
+
+/** A `{{$processEnv NAME}}` or `{{$dotenv NAME}}` of a request: the server tells where Send reads it. */
+interface SystemUse {
+  system: true;
+}
+
+/** Where Send reads one, or why it would refuse it (the server's answer; never a value). */
+type SystemInfo = { from: string } | { missing: string };
+
+/** The server's answers, by {@link systemKey}; emptied when the environments are read again. */
+const systemVariables = signal<ReadonlyMap<string, SystemInfo>>(new Map());
+/** The keys asked for and not answered yet. */
+const systemAsked = new Set<string>();
+
+function systemKey(path: string | undefined, name: string): string {
+  return `${path ?? ""}\n${name}`;
+}
+
+/** Asks the server where Send reads these `$processEnv` / `$dotenv` names of a file's request. */
+async function askSystem(path: string | undefined, names: string[]): Promise<void> {
+  try {
+    const answer = await postJson("/api/workspace/environments/system", {
+      ...(path !== undefined ? { file: path } : {}),
+      names,
+    });
+    if (!isRecord(answer) || !isRecord(answer.variables)) return;
+    const next = new Map(systemVariables.peek());
+    for (const [name, info] of Object.entries(answer.variables)) {
+      if (isRecord(info) && (isString(info.from) || isString(info.missing))) {
+        next.set(systemKey(path, name), info as SystemInfo);
+      }
+    }
+    systemVariables.value = next;
+  } catch {
+    // The file is gone: the line leaves them out, Send says why.
+  } finally {
+    for (const name of names) systemAsked.delete(systemKey(path, name));
+  }
+}
+
 /** Each `{{name}}` of a request, with its value and source, or undefined; or a reference. */
 function usedIn(draft: HttpDraft | undefined, look: Lookup, path: string | undefined) {
   if (!draft) return [];
@@ -219,10 +263,12 @@ function usedIn(draft: HttpDraft | undefined, look: Lookup, path: string | undef
     draft.body,
     ...draft.form.flatMap((r) => [r.name, r.value]),
   ].join("\n");
-  const found = new Map<string, ReturnType<Lookup> | Reference>();
+  const found = new Map<string, ReturnType<Lookup> | Reference | SystemUse>();
   for (const match of text.matchAll(TEMPLATE)) {
     const name = match[1]!;
-    if (found.has(name) || name.startsWith("$")) continue;
+    if (found.has(name)) continue;
+    if (SYSTEM.test(name)) found.set(name, { system: true });
+    if (name.startsWith("$")) continue;
     const ref = REFERENCE.exec(name);
     if (ref) found.set(name, { name: ref[1]!, files: path ? [path] : filesNaming(ref[1]!) });
     else if (!name.includes(".")) found.set(name, look(name));
@@ -259,8 +305,56 @@ effect(() => {
   if (reads && requestIndex.peek().length === 0) void loadIndex();
 });
 
-function isReference(info: ReturnType<Lookup> | Reference): info is Reference {
+// The `$processEnv` / `$dotenv` names the shown requests use and the line does not know yet.
+effect(() => {
+  const sources = kindSources.value;
+  const lists: Array<[string | undefined, ReturnType<typeof usedIn>]> = [
+    [activeSource.value?.path, used.value],
+    ...Object.entries(kindUsed.value).map(([kind, list]) =>
+      [sources[kind as StreamKind]?.path, list] as [string | undefined, typeof list]
+    ),
+  ];
+  const known = systemVariables.value;
+  const ask = new Map<string | undefined, string[]>();
+  for (const [path, list] of lists) {
+    for (const [name, info] of list) {
+      const key = systemKey(path, name);
+      if (!isSystem(info) || known.has(key) || systemAsked.has(key)) continue;
+      systemAsked.add(key);
+      ask.set(path, [...ask.get(path) ?? [], name]);
+    }
+  }
+  for (const [path, names] of ask) void askSystem(path, names);
+});
+
+function isReference(info: ReturnType<Lookup> | Reference | SystemUse): info is Reference {
   return info !== undefined && "files" in info;
+}
+
+function isSystem(info: ReturnType<Lookup> | Reference | SystemUse): info is SystemUse {
+  return info !== undefined && "system" in info;
+}
+
+/**
+ * @param props the variable as written and its request's file
+ * @returns its part of the variables line: where Send reads it, never its value (as a private
+ *   value), or why Send would refuse it; nothing until the server said
+ */
+function SystemItem(props: { expr: string; path: string | undefined }): JSX.Element | null {
+  const info = systemVariables.value.get(systemKey(props.path, props.expr));
+  if (!info) return null;
+  if ("missing" in info) {
+    return (
+      <span class="variable undefined" role="alert">
+        {`{{${props.expr}}}`} {info.missing}
+      </span>
+    );
+  }
+  return (
+    <span class="variable" title={`from ${info.from}`}>
+      {`{{${props.expr}}}`} = (private) <small>({info.from})</small>
+    </span>
+  );
 }
 
 /**
@@ -303,6 +397,8 @@ export function VariablesLine(props: { kind?: StreamKind }): JSX.Element | null 
       {list.map(([name, info]) =>
         isReference(info)
           ? <ReferenceItem key={name} expr={name} reference={info} />
+          : isSystem(info)
+          ? <SystemItem key={name} expr={name} path={file} />
           : info
           ? (
             <span key={name} class="variable" title={`from ${info.from}`}>
