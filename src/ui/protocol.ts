@@ -307,7 +307,12 @@ export type AuthTokenEvent =
   | { type: "error"; error: ErrorJson };
 
 /** `POST /api/graphql/schema` answers NDJSON: one of these lines. */
-export type GraphqlSchemaEvent = { type: "schema"; introspection: unknown } | {
+export type GraphqlSchemaEvent = {
+  type: "schema";
+  introspection: unknown;
+  /** Where it came from: the resolved endpoint's origin (no path, query nor userinfo). */
+  from: string;
+} | {
   type: "error";
   error: ErrorJson;
 };

@@ -132,3 +132,37 @@ Deno.test("browser: a reloaded page shows the cached schema without asking the e
   await page.getByRole("tree", { name: "Schema" }).waitFor();
   assert.equal(graphql.introspections(), 1, "no second introspection");
 });
+
+Deno.test("browser: a file's GraphQL tab says where its schema came from: the resolved endpoint's origin, never a {{reference}} nor the URL's query", async () => {
+  await using graphql = await startGraphqlServer((r) =>
+    new URL(r.url).searchParams.get("api_key") === "q-s3cret"
+  );
+  await using ws = await tempDir("dial-ui-gql-from-", {
+    "api.http": "### viewer\nGRAPHQL {{gql}}\n\n{ viewer { login } }\n",
+    "http-client.env.json": JSON.stringify({
+      dev: { gql: `${graphql.endpoint}?api_key={{key}}` },
+    }),
+    "http-client.private.env.json": JSON.stringify({ dev: { key: "q-s3cret" } }),
+  });
+  await using app = await openApp(browser(), { workspace: ws.path });
+  const { page } = app;
+  await openRequest(page, "api.http", "GRAPHQL viewer", "dev");
+  await page.getByRole("button", { name: "Load schema" }).click();
+  const summary = page.getByTestId("schema-summary");
+  const origin = new URL(graphql.endpoint).origin;
+  await summary.waitFor();
+  assert.match(
+    await summary.textContent() ?? "",
+    new RegExp(`^1[6-9]\\d\\d types from ${origin}$`),
+  );
+  // The schema cached for the request, after a reload: the same words.
+  await page.locator('html[data-drafts="saved"]').waitFor({ state: "attached" });
+  await page.reload();
+  await page.getByRole("tab", { name: "GraphQL", selected: true }).waitFor();
+  await summary.waitFor();
+  assert.match(
+    await summary.textContent() ?? "",
+    new RegExp(`^1[6-9]\\d\\d types from ${origin}$`),
+  );
+  assert.equal(graphql.introspections(), 1);
+});

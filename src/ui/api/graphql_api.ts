@@ -114,8 +114,8 @@ async function callOf(
  *
  * @param request `{url, headers, auth}`
  * @param context signal, fetch, OAuth settings, introspection cache
- * @returns NDJSON: `{type: "schema", introspection}` (the `data` of the introspection
- * result) or `{type: "error", error}`
+ * @returns NDJSON: `{type: "schema", introspection, from}` (the `data` of the introspection
+ * result; `from`: the resolved endpoint's origin, what the tab names) or `{type: "error", error}`
  */
 export async function handleGraphqlSchema(
   request: Request,
@@ -131,7 +131,7 @@ export async function handleGraphqlSchema(
       ...(context.graphqlCacheDir !== undefined ? { cacheDir: context.graphqlCacheDir } : {}),
     });
     return ndjsonResponse<GraphqlSchemaEvent>(({ emit }) => {
-      emit({ type: "schema", introspection: cached?.data ?? null });
+      emit({ type: "schema", introspection: cached?.data ?? null, from: endpoint.url.origin });
       return Promise.resolve();
     }, { signal: context.signal });
   }
@@ -143,7 +143,7 @@ export async function handleGraphqlSchema(
       ...(context.fetch ? { fetch: context.fetch } : {}),
       ...(context.graphqlCacheDir !== undefined ? { cacheDir: context.graphqlCacheDir } : {}),
     });
-    emit({ type: "schema", introspection: result.data });
+    emit({ type: "schema", introspection: result.data, from: endpoint.url.origin });
   }, { signal: context.signal, timeoutMs: timeoutOf(json.timeoutMs) });
 }
 

@@ -74,18 +74,22 @@ export async function loadSchema(): Promise<void> {
     if (!(await login)) throw new ApiError(loginFailed(), 0);
     if (mine.signal.aborted) return;
     let introspection: unknown;
+    let from = "";
     const response = await post("/api/graphql/schema", target(), mine.signal);
     for await (const event of ndjson(response)) {
       const failed = ndjsonError(event);
       if (failed) throw failed;
-      if (isRecord(event) && event.type === "schema") introspection = event.introspection;
+      if (isRecord(event) && event.type === "schema") {
+        introspection = event.introspection;
+        from = typeof event.from === "string" ? event.from : "";
+      }
     }
     if (introspection === undefined) {
       throw new ApiError("Unexpected answer from the dial server", 0);
     }
     // Marks for scripts/bench_ui.ts: schema received → tree painted.
     performance.mark("dial:schema-received");
-    setSchema(introspection, endpoint.value);
+    setSchema(introspection, from);
     requestAnimationFrame(() => setTimeout(() => performance.mark("dial:tree-painted")));
   } catch (error) {
     // Aborted: Cancel has said so already, or a newer load owns the state.
@@ -109,7 +113,8 @@ export async function restoreSchema(): Promise<void> {
     const response = await post("/api/graphql/schema", { ...fields, cachedOnly: true });
     for await (const event of ndjson(response)) {
       if (!isRecord(event) || event.type !== "schema" || !isRecord(event.introspection)) continue;
-      if (schemaState.peek().status === "idle") setSchema(event.introspection, endpoint.peek());
+      if (schemaState.peek().status !== "idle") continue;
+      setSchema(event.introspection, typeof event.from === "string" ? event.from : "");
     }
   } catch {
     // no cached schema to show: Load schema asks the endpoint

@@ -115,7 +115,8 @@ function SchemaPane(): JSX.Element {
       )}
       {state.status === "loaded" && (
         <p class="muted" data-testid="schema-summary">
-          {Object.keys(state.loaded.schema.getTypeMap()).length} types from {state.loaded.endpoint}
+          {Object.keys(state.loaded.schema.getTypeMap()).length} types
+          {state.loaded.origin ? ` from ${state.loaded.origin}` : ""}
         </p>
       )}
       {state.status === "loaded" && builderNote.value && (

@@ -42,8 +42,11 @@ export interface LoadedSchema {
   schema: GraphQLSchema;
   model: SchemaModel;
   cache: ChildrenCache;
-  /** Where it came from. */
-  endpoint: string;
+  /**
+   * Where it came from: the resolved endpoint's origin, as the server said (the endpoint field
+   * may hold `{{references}}`, and its URL a credential in its query or userinfo).
+   */
+  origin: string;
 }
 
 /** The schema panel's state. */
@@ -66,7 +69,7 @@ export function loadedSchema(): LoadedSchema | undefined {
  * Builds everything the tab needs from introspection data, once per load.
  *
  * @param introspection `{__schema: …}`
- * @param from the endpoint
+ * @param from the resolved endpoint's origin ("" when unknown)
  */
 export function setSchema(introspection: unknown, from: string): void {
   const model = SchemaModel.fromIntrospection(introspection);
@@ -74,7 +77,7 @@ export function setSchema(introspection: unknown, from: string): void {
     schema: model.schema,
     model,
     cache: new ChildrenCache(model),
-    endpoint: from,
+    origin: from,
   };
   batch(() => {
     schemaState.value = { status: "loaded", loaded };
