@@ -628,14 +628,64 @@ export const tailFiller: Production = (block) => {
   return block.consumed();
 };
 
-/** A comment inside a body (spec 2.4): not sent; it ends the current text part. */
+/**
+ * A comment inside a body (spec 2.4): not sent; it ends the current text part. A `#` line of a
+ * GraphQL query is the query's instead ({@link isGraphqlQueryLine}).
+ */
 export const bodyComment: Production = (block) => {
   const line = block.line;
   if (!COMMENT.test(line.text)) return false;
+  if (
+    // Above it: comments and blank lines only, then the query's lines.
+    block.body.every((part) => part.kind === "text" && isBlank(part.text)) &&
+    isGraphqlQueryLine(
+      block.requestLine?.parts.method ?? "",
+      block.headers,
+      block.textLines.map((l) => l.text),
+      line.text,
+    )
+  ) {
+    return false;
+  }
   block.flushText();
   block.comments.push(commentText(line.text));
   return block.consumed();
 };
+
+/** httpyac's GraphQL body: its first line opens a query or mutation. */
+const GRAPHQL_OPENING = /^\s*(?:query|mutation)(?:\s+[_A-Za-z]\w*)?\s*[({]/;
+const GRAPHQL_COMMENT = /^\s*#(?!##)/;
+
+/**
+ * Whether a `#` line of a body is a line of a GraphQL request's query (a GraphQL comment), sent
+ * as httpyac 6.16.7 sends it, rather than a comment of the request file: the request is GraphQL
+ * (`GRAPHQL`, REST Client's `X-Request-Type: GraphQL`, or httpyac's JSON body that opens with a
+ * query or mutation) and the line is right under a line of the query's first paragraph. A `#`
+ * line above the query or after a blank line stays the file's comment, as in httpyac; a `//`
+ * line is always one (no GraphQL document holds it).
+ *
+ * @param method the request's method
+ * @param headers its headers as written
+ * @param above the body's text lines above the line, in order (blank ones too)
+ * @param text the line
+ * @returns whether the line is the query's
+ */
+export function isGraphqlQueryLine(
+  method: string,
+  headers: readonly { name: string; value: string }[],
+  above: readonly string[],
+  text: string,
+): boolean {
+  if (!GRAPHQL_COMMENT.test(text)) return false;
+  const start = above.findIndex((line) => !isBlank(line));
+  if (start < 0 || above.slice(start).some(isBlank)) return false;
+  const header = (name: string) =>
+    headers.find((h) => h.name.trim().toLowerCase() === name)?.value.trim();
+  if (method === "GRAPHQL" || /^graphql$/i.test(header("x-request-type") ?? "")) return true;
+  const type = header("content-type");
+  return (type === undefined || /json/i.test(type)) && !["WEBSOCKET", "GRPC"].includes(method) &&
+    GRAPHQL_OPENING.test(above[start]!);
+}
 
 const FILE_INCLUDE = /^<(@[\w-]*)?\s+(\S.*)$/;
 

@@ -7,6 +7,7 @@
 import { UsageError } from "../errors/mod.ts";
 import type { HttpRequest, HttpyacScript } from "./http_file_types.ts";
 import { parseHttpFile } from "./parse_http_file.ts";
+import { isGraphqlQueryLine } from "./_http_productions.ts";
 
 /** A request to write; every value may hold `{{variables}}`. */
 export interface RequestModel {
@@ -83,31 +84,7 @@ export function writeHttpRequest(model: RequestModel): string {
   for (const h of model.headers ?? []) {
     lines.push(`${single(h.name, "a header name")}: ${single(h.value, `header "${h.name}"`)}`);
   }
-  if (model.body !== undefined) {
-    lines.push("");
-    const parts = typeof model.body === "string"
-      ? [model.body]
-      : "file" in model.body
-      ? [model.body]
-      : model.body.parts;
-    for (const part of parts) {
-      if (typeof part !== "string") {
-        lines.push(`< ${single(part.file, "a file path")}`);
-        continue;
-      }
-      for (const line of part.replace(/\r\n/g, "\n").split("\n")) {
-        if (/^(###|>\s|>\{%|<>\s|<@?[\w-]*\s|\s*#|\s*\/\/|\s*\?\?)/.test(line)) {
-          throw new UsageError(
-            `Cannot write the body in place: its line "${
-              line.slice(0, 40)
-            }" would read as request syntax`,
-            { remedy: { use: "body_include" } },
-          );
-        }
-        lines.push(line);
-      }
-    }
-  }
+  if (model.body !== undefined) lines.push("", ...bodyLines(model, model.body));
   const tail = [
     ...(model.handlers ?? []).map((script) => scriptBlock(">", script)),
     ...(model.outputs ?? []).map((o) => `>>${o.overwrite ? "!" : ""} ${single(o.path, "a path")}`),
@@ -115,6 +92,51 @@ export function writeHttpRequest(model: RequestModel): string {
   ];
   if (tail.length) lines.push("", ...tail);
   return lines.join("\n") + "\n";
+}
+
+/**
+ * A request's body as its lines: text in place, `< path` for an included file.
+ *
+ * @throws {UsageError} for a line that would read as request syntax (a separator, a handler, a
+ *   comment: a GraphQL query's `#` line only under a line of the query)
+ */
+function bodyLines(model: RequestModel, body: NonNullable<RequestModel["body"]>): string[] {
+  const lines: string[] = [];
+  const parts = typeof body === "string" ? [body] : "file" in body ? [body] : body.parts;
+  // The body's text lines so far: a GraphQL query's `#` line is its own, not a comment.
+  const above: string[] = [];
+  // After an included file, a `#` line is a comment again (as the parser reads it).
+  let included = false;
+  for (const part of parts) {
+    if (typeof part !== "string") {
+      if (/[\r\n]/.test(part.file)) {
+        throw new UsageError("Cannot write a file path with a line break");
+      }
+      lines.push(`< ${part.file}`);
+      included = true;
+      continue;
+    }
+    for (const line of part.replace(/\r\n/g, "\n").split("\n")) {
+      const method = model.method.toUpperCase();
+      const query = !included && isGraphqlQueryLine(method, model.headers ?? [], above, line);
+      above.push(line);
+      if (!query && /^(###|>\s|>\{%|<>\s|<@?[\w-]*\s|\s*#|\s*\/\/|\s*\?\?)/.test(line)) {
+        const graphql = method === "GRAPHQL" && /^\s*#(?!##)/.test(line);
+        throw new UsageError(
+          graphql
+            ? `Cannot write the GraphQL query in place: its line "${
+              line.slice(0, 40)
+            }" is above the query or after a blank line, where a request file (httpyac's and dial's) reads a comment, not sent: put it under a line of the query`
+            : `Cannot write the body in place: its line "${
+              line.slice(0, 40)
+            }" would read as request syntax`,
+          { remedy: { use: "body_include" } },
+        );
+      }
+      lines.push(line);
+    }
+  }
+  return lines;
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { tempDir, waitFor } from "../_helpers.ts";
-import { fileBrowser, openApp, openRequest } from "./_browser.ts";
+import { fileBrowser, openApp, openRequest, replaceEditorText } from "./_browser.ts";
 import { loadSchema, openWithSchema, setAuth, setEditorText } from "./_gql_app.ts";
 import { startGraphqlServer } from "./_graphql_server.ts";
 import type { Page } from "playwright-core";
@@ -165,4 +165,48 @@ Deno.test("browser: a file's GraphQL tab says where its schema came from: the re
     new RegExp(`^1[6-9]\\d\\d types from ${origin}$`),
   );
   assert.equal(graphql.introspections(), 1);
+});
+
+Deno.test("browser: a # line under a line of a file's GraphQL query is the query's: it saves, the schema loads and Run sends it, as httpyac does", async () => {
+  const bodies: string[] = [];
+  await using graphql = await startGraphqlServer((r) => {
+    void r.clone().text().then((text) => bodies.push(text));
+    return true;
+  });
+  await using ws = await tempDir("dial-ui-gql-comment-", {
+    "api.http":
+      `### viewer\nGRAPHQL ${graphql.endpoint}\n\nquery Viewer {\n  viewer { login }\n}\n`,
+  });
+  const path = `${ws.path}/api.http`;
+  await using app = await openApp(browser(), { workspace: ws.path });
+  const { page } = app;
+  await openRequest(page, "api.http", "GRAPHQL viewer");
+  const query = "query Viewer {\n  # who is asking\n  viewer { login }\n}";
+  await replaceEditorText(page.getByLabel("Query", { exact: true }), query);
+  await page.getByText("api.http #1 (viewer) •").waitFor();
+  await page.keyboard.press("Control+s");
+  await page.getByRole("status").filter({ hasText: "Saved to api.http" }).waitFor();
+  assert.equal(
+    await Deno.readTextFile(path),
+    `### viewer\nGRAPHQL ${graphql.endpoint}\n\n${query}\n`,
+  );
+  await page.getByRole("button", { name: "Load schema" }).click();
+  await page.getByRole("tree", { name: "Schema" }).waitFor();
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  const panel = page.getByRole("region", { name: "GraphQL response" });
+  await panel.getByTestId("status").filter({ hasText: "200" }).waitFor();
+  const sent = await waitFor(() => bodies.find((text) => text.includes("who is asking")));
+  assert.equal(JSON.parse(sent).query, query);
+  assert.deepEqual(await alertTexts(page), []);
+  // Above the query's first line it would be the file's comment, not sent: the save says so.
+  await replaceEditorText(page.getByLabel("Query", { exact: true }), `# on top\n${query}`);
+  await page.getByText("api.http #1 (viewer) •").waitFor();
+  await page.keyboard.press("Control+s");
+  await page.getByRole("status").filter({
+    hasText: 'its line "# on top" is above the query or after a blank line',
+  }).waitFor();
+  assert.equal(
+    await Deno.readTextFile(path),
+    `### viewer\nGRAPHQL ${graphql.endpoint}\n\n${query}\n`,
+  );
 });

@@ -481,3 +481,52 @@ Deno.test("compat: httpyac's .env variables of the project's folders (host befor
   assert.equal(alone.code, 2);
   assert.match(alone.stderr, /needs a Host header, or a \{\{host\}\} variable/);
 });
+
+Deno.test("compat: a # line of a GraphQL query is sent with it when it is under a line of the query, dropped above it or after a blank line; by dial and by httpyac", async () => {
+  await using server = await recorder();
+  const dir = await project({
+    "gql.http": `### inside
+GRAPHQL {{base}}/graphql
+
+# above the query: the file's comment
+query Viewer {
+  # inside
+# unindented
+  viewer { login }
+}
+# right under the query
+
+{"n": 1}
+
+### httpyac
+POST {{base}}/graphql
+Content-Type: application/json
+
+query Viewer {
+  viewer { login } # after a field
+  # last
+}
+
+# after a blank line
+`,
+  });
+  const vars = ["--var", `base=http://${server.http}`];
+  const result = await dial(["run", `${dir}/gql.http`, ...vars]);
+  assert.equal(result.code, 0, result.stderr);
+  const seen = server.seen.splice(0);
+  assert.deepEqual(seen.map((s) => JSON.parse(s.body)), [
+    {
+      query:
+        "query Viewer {\n  # inside\n# unindented\n  viewer { login }\n}\n# right under the query",
+      operationName: "Viewer",
+      variables: { n: 1 },
+    },
+    {
+      query: "query Viewer {\n  viewer { login } # after a field\n  # last\n}",
+      operationName: "Viewer",
+    },
+  ]);
+  const peer = await httpyac(["gql.http", "--all", "-o", "none", ...vars], { cwd: dir });
+  assert.equal(peer.code, 0, peer.stdout + peer.stderr);
+  assert.deepEqual(server.seen.map((s) => JSON.parse(s.body)), seen.map((s) => JSON.parse(s.body)));
+});

@@ -563,3 +563,66 @@ Deno.test("phases: a line is read as trying every production of the phase in ord
   }
   assert.ok(compared > 1000, `${compared} lines compared`);
 });
+
+Deno.test("production body-comment: a # line under a line of a GraphQL query is the query's, as httpyac 6.16.7 sends it", () => {
+  const body = (file: string) =>
+    parseHttpFile(file, "q.http").requests.map((r) =>
+      r.body.map((part) => part.kind === "text" ? part.text : part.path).join("|")
+    );
+  const query = "query Viewer {\n  # inside\n# unindented\n  viewer { login }\n}";
+  // GRAPHQL, REST Client's X-Request-Type: GraphQL, httpyac's JSON body opening with a query.
+  for (
+    const head of [
+      "GRAPHQL http://x/graphql",
+      "POST http://x/graphql\nX-Request-Type: GraphQL",
+      "POST http://x/graphql\nContent-Type: application/json",
+      "POST http://x/graphql",
+    ]
+  ) {
+    assert.deepEqual(body(`${head}\n\n${query}\n`), [query], head);
+    // Right after the query (no blank line between): the query's, before the variables.
+    assert.deepEqual(
+      body(`${head}\n\n${query}\n# tail\n\n{"n": 1}\n`),
+      [`${query}\n# tail\n\n{"n": 1}`],
+      head,
+    );
+  }
+  // Above the query, after a blank line, a // line: the file's comments, as in httpyac (no
+  // GraphQL document holds a // line).
+  const file = parseHttpFile(
+    `GRAPHQL http://x/graphql\n\n# above\nquery {\n  // slashes\n  a\n}\n\n# after a blank line\n`,
+    "q.http",
+  );
+  assert.deepEqual(file.requests[0]!.comments, ["above", "slashes", "after a blank line"]);
+  assert.deepEqual(
+    file.requests[0]!.body.map((part) => part.kind === "text" && part.text.trim()),
+    ["query {", "a\n}"],
+  );
+  // Not GraphQL: a comment, as before (a JSON body, another Content-Type, a WebSocket's).
+  for (
+    const file of [
+      'POST http://x/\nContent-Type: application/json\n\n{\n# c\n"a": 1\n}\n',
+      "POST http://x/\nContent-Type: text/plain\n\nquery {\n# c\n}\n",
+      "WEBSOCKET ws://x/\n\nquery {\n# c\n}\n",
+    ]
+  ) {
+    assert.deepEqual(parseHttpFile(file, "q.http").requests[0]!.comments, ["c"], file);
+  }
+  // The writer writes such a line, and reads it back; a # line that would read as a comment
+  // is refused as before.
+  const model = { method: "GRAPHQL", url: "http://x/graphql", body: query };
+  assert.deepEqual(body(writeHttpRequest(model)), [query]);
+  assert.throws(
+    () => writeHttpRequest({ ...model, body: `# above\n${query}` }),
+    /its line "# above" is above the query or after a blank line, where a request file \(httpyac's and dial's\) reads a comment/,
+  );
+  assert.throws(
+    () =>
+      writeHttpRequest({
+        ...model,
+        method: "POST",
+        headers: [{ name: "Content-Type", value: "text/plain" }],
+      }),
+    /its line " {2}# inside" would read as request syntax/,
+  );
+});
